@@ -1,0 +1,103 @@
+# gomokud: top-level build. GNU make, C11.
+#
+#   make            build everything
+#   make test       install missing Debian packages, build, run every test
+#   make run        install missing Debian packages, build, start the main job
+#   make deps       install (as root) or print the missing Debian packages
+#   make bench      benchmarks (figures, never pass/fail)
+#   make fuzz       libFuzzer targets for a set time (clang, ASan+UBSan)
+#
+# Variants: SANITIZE=address,undefined or SANITIZE=thread build into their own
+# directory under build/ so they never mix objects with the default build.
+# WERROR=1 turns warnings into errors (CI sets it).
+
+.DEFAULT_GOAL := all
+SHELL := /bin/sh
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+
+PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 ncursesw cmocka
+
+comma := ,
+VARIANT := $(if $(SANITIZE),san-$(subst $(comma),-,$(SANITIZE)),default)-$(notdir $(CC))
+O := build/$(VARIANT)
+# Release binaries land in bin/; sanitizer builds keep theirs beside their objects.
+BINDIR := $(if $(SANITIZE),$(O)/bin,bin)
+
+OPT ?= -O2
+WARN := -Wall -Wextra -Wpedantic -Wshadow
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+CPPFLAGS_ALL := -D_DEFAULT_SOURCE -I. $(CPPFLAGS)
+CFLAGS_ALL := -std=c11 $(OPT) -g $(WARN) -MMD -MP $(CFLAGS)
+LDFLAGS_ALL := $(LDFLAGS)
+ifneq ($(SANITIZE),)
+CFLAGS_ALL += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS_ALL += -fsanitize=$(SANITIZE)
+ifneq ($(findstring undefined,$(SANITIZE)),)
+CFLAGS_ALL += -fno-sanitize-recover=undefined
+endif
+endif
+LDLIBS_ALL := -lpthread -lm
+
+# pkg-config lookups, deferred so `make deps` works before the libraries exist.
+pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
+
+# Each module appends to these from its own module.mk:
+#   BINS     programs built by `make` (into $(BINDIR))
+#   TESTS    test programs run by `make test` (exit 0 = pass)
+#   BENCHES  names N with a phony target bench-N that `make bench` runs
+#   FUZZERS  names N with a phony target fuzz-N that `make fuzz` runs
+BINS :=
+TESTS :=
+BENCHES :=
+FUZZERS :=
+FUZZ_SECONDS ?= 60
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(MOD_CFLAGS) -c -o $@ $<
+
+include engine/module.mk
+include $(wildcard proto/module.mk daemon/module.mk client/module.mk tests/module.mk)
+
+.PHONY: all deps deps-auto test check run run-main bench fuzz clean
+all: $(BINS) $(TESTS)
+
+deps:
+	@sh mk/deps.sh
+
+# Install only when something is missing, so a set-up machine stays quiet.
+deps-auto:
+	@sh mk/deps.sh --if-missing
+
+test: deps-auto
+	@$(MAKE) --no-print-directory check
+
+check: $(BINS) $(TESTS)
+	@sh tests/run.sh $(TESTS)
+
+run: deps-auto
+	@$(MAKE) --no-print-directory $(BINS)
+	@$(MAKE) --no-print-directory run-main
+
+bench: deps-auto
+	@$(MAKE) --no-print-directory $(BINS) $(addprefix bench-,$(BENCHES))
+
+fuzz: deps-auto
+	@$(MAKE) --no-print-directory $(addprefix fuzz-,$(FUZZERS))
+
+# daemon/module.mk replaces this once the daemon exists.
+ifeq ($(filter run-main,$(MAIN_TARGETS)),)
+run-main:
+	@echo "gomokud: the daemon is not built yet (see issue 5); the rules core and its tests are."
+endif
+
+clean:
+	rm -rf build bin/*
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Runs every test program given on the command line, each with its own output,
+# and closes with one summary line: "tests: N passed, N failed".
+# A test program passes when it exits 0. Set TEST_FILTER to a substring to run
+# only the matching programs.
+set -u
+pass=0
+fail=0
+failed=""
+for t in "$@"; do
+	case "$t" in *"${TEST_FILTER:-}"*) ;; *) continue ;; esac
+	echo "=== $t"
+	start=$(date +%s)
+	case "$t" in /*) cmd=$t ;; *) cmd=./$t ;; esac
+	if "$cmd"; then
+		pass=$((pass + 1))
+		echo "=== ok   $t ($(( $(date +%s) - start ))s)"
+	else
+		fail=$((fail + 1))
+		failed="$failed $t"
+		echo "=== FAIL $t ($(( $(date +%s) - start ))s)"
+	fi
+done
+[ -z "$failed" ] || echo "failed:$failed"
+echo "tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
