@@ -27,6 +27,7 @@ O := build/$(VARIANT)
 # Release binaries land in bin/; sanitizer builds keep theirs beside their objects.
 BINDIR := $(if $(SANITIZE),$(O)/bin,bin)
 
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OPT ?= -O2
 WARN := -Wall -Wextra -Wpedantic -Wshadow
 ifeq ($(WERROR),1)
@@ -76,10 +77,11 @@ deps-auto:
 	@sh mk/deps.sh --if-missing
 
 test: deps-auto
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BINS) $(TESTS)
 	@$(MAKE) --no-print-directory check
 
 check: $(BINS) $(TESTS)
-	@sh tests/run.sh $(TESTS)
+	@BINDIR=$(BINDIR) O=$(O) sh tests/run.sh $(TESTS)
 
 run: deps-auto
 	@$(MAKE) --no-print-directory $(BINS)

@@ -2,7 +2,17 @@
 # Installs the Debian packages gomokud needs to build and test.
 #   mk/deps.sh              install what is missing (as root) or print the command
 #   mk/deps.sh --if-missing the same, but silent when nothing is missing
+#   --with-clang            also clang and its sanitizer/fuzzer runtime (CI)
 set -eu
+quiet=0
+clang=0
+for a in "$@"; do
+	case "$a" in
+	--if-missing) quiet=1 ;;
+	--with-clang) clang=1 ;;
+	*) echo "usage: mk/deps.sh [--if-missing] [--with-clang]" >&2; exit 2 ;;
+	esac
+done
 
 # pkg-config module or command -> Debian package
 need=""
@@ -25,11 +35,17 @@ else
 fi
 chk_cmd openssl openssl
 chk_cmd tmux tmux
+if [ $clang -eq 1 ]; then
+	chk_cmd clang clang
+	# libFuzzer and the sanitizer runtimes for the clang that Debian 12 ships
+	[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
+		need="$need libclang-rt-14-dev"
+fi
 
 # unique, in order
 pkgs=$(printf '%s\n' $need | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 if [ -z "$pkgs" ]; then
-	[ "${1:-}" = "--if-missing" ] || echo "deps: everything is installed"
+	[ $quiet -eq 1 ] || echo "deps: everything is installed"
 	exit 0
 fi
 cmd="apt-get install -y --no-install-recommends $pkgs"
