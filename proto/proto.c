@@ -131,7 +131,7 @@ static const char *const stage_names[] = { "put3", "choose", "put2", "choose2", 
 static const char *const result_names[] = { "black", "white", "draw", "none", NULL };
 static const char *const reason_names[] = { "five", "resign", "time", "forbidden",
 	"draw-agreed", "board-full", "abandoned", "aborted", NULL };
-static const char *const presence_names[] = { "gone", "back", "joined", "left", NULL };
+static const char *const presence_names[] = { "gone", "back", "joined", "left", "here", NULL };
 static const char *const status_names[] = { "waiting", "opening", "playing", "over", NULL };
 static const char *const side_names[] = { "black", "white", "none", NULL };
 static const char *const end_names[] = { "accepted", "declined", "withdrawn", "expired", NULL };

@@ -82,7 +82,7 @@ typedef enum {
 	REASON_FIVE, REASON_RESIGN, REASON_TIME, REASON_FORBIDDEN,
 	REASON_DRAW_AGREED, REASON_BOARD_FULL, REASON_ABANDONED, REASON_ABORTED
 } proto_reason_t;
-typedef enum { PRES_GONE, PRES_BACK, PRES_JOINED, PRES_LEFT } proto_presence_t;
+typedef enum { PRES_GONE, PRES_BACK, PRES_JOINED, PRES_LEFT, PRES_HERE } proto_presence_t;
 typedef enum { ROOM_WAITING, ROOM_OPENING, ROOM_PLAYING, ROOM_OVER } proto_status_t;
 typedef enum { SIDE_BLACK, SIDE_WHITE, SIDE_NONE } proto_side_t;
 typedef enum { END_ACCEPTED, END_DECLINED, END_WITHDRAWN, END_EXPIRED } proto_end_t;

@@ -108,6 +108,7 @@ static const struct {
 	{ PROTO_SERVER, "= MOVES r12 0 h8,i9,j10,a1,t20" },
 	{ PROTO_SERVER, "= MOVES r12 0 -" },
 	{ PROTO_SERVER, "= SEAT r12 black alice gone 58000" },
+	{ PROTO_SERVER, "= SEAT r12 white bob here 0" },
 	{ PROTO_SERVER, "= OFFER r12 4 draw bob" },
 	{ PROTO_SERVER, "= SWAP2 r3 choose bob" },
 	{ PROTO_SERVER, "= RESULT r12 black five h8,h9,h10,h11,h12" },
@@ -441,6 +442,48 @@ static void test_format_rejects(void **state)
 	printf("format: refuses bad fields, control chars, overflow, tags on events\n");
 }
 
+/* Every line of the transcripts in PROTOCOL.md ("C1    ..." from a client,
+ * "S→C1  ..." from the server) parses and formats back to itself. */
+static void test_protocol_md_examples(void **state)
+{
+	(void)state;
+	FILE *f = fopen("proto/PROTOCOL.md", "r");
+	if (!f)
+		fail_msg("proto/PROTOCOL.md not found (run from the top of the tree)");
+	char line[1024];
+	int n = 0;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		int from;
+		const char *msg;
+		size_t len = strlen(line);
+		if (len > 12 && strncmp(line, "    S\xe2\x86\x92" "C", 9) == 0) {
+			from = PROTO_SERVER;
+			msg = line + 12;
+		} else if (len > 10 && strncmp(line, "    C", 5) == 0 && line[9] == ' ' &&
+		    line[10] != ' ') {
+			from = PROTO_CLIENT;
+			msg = line + 10;
+		} else {
+			continue;
+		}
+		if (strstr(msg, "...") || msg[0] == '(')
+			continue;
+		proto_msg_t m;
+		char err[80], out[PROTO_LINE_MAX];
+		int rc = proto_parse(msg, strlen(msg), from, &m, err, sizeof err);
+		if (rc)
+			fail_msg("PROTOCOL.md \"%s\": %d %s", msg, rc, err);
+		assert_true(proto_format(&m, out, sizeof out) > 0);
+		out[strlen(out) - 1] = '\0';
+		assert_string_equal(out, msg);
+		n++;
+	}
+	fclose(f);
+	assert_true(n > 50);
+	printf("PROTOCOL.md: %d transcript lines parse and format back\n", n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_format_rejects),
+		cmocka_unit_test(test_protocol_md_examples),
 	};
 	return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
 }
