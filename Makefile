@@ -83,8 +83,8 @@ test: deps-auto
 check: $(BINS) $(TESTS)
 	@BINDIR=$(BINDIR) O=$(O) sh tests/run.sh $(TESTS)
 
+# run-main (daemon/module.mk) builds what it starts.
 run: deps-auto
-	@$(MAKE) --no-print-directory $(BINS)
 	@$(MAKE) --no-print-directory run-main
 
 bench: deps-auto
