@@ -1,7 +1,16 @@
-# engine/: the rules core and (later) the AI, as one static library.
-ENGINE_SRCS := engine/rules.c
+# engine/: the rules core and the AI, as one static library, plus the
+# Gomocup brain (bin/pbrain-gomoku) and the match tool (bin/arena).
+ENGINE_SRCS := engine/rules.c engine/pattern.c engine/board.c engine/eval.c \
+	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/search.c
 ENGINE_LIB := $(O)/libengine.a
 
 $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# Unit tests of the AI (cmocka); the pattern rule for tests/unit objects
+# comes from tests/module.mk.
+$(O)/tests/unit/test_engine: $(O)/tests/unit/test_engine.o $(ENGINE_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_engine

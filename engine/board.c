@@ -1,0 +1,266 @@
+/*
+ * board.c: incremental line patterns. Placing a stone changes the keys of
+ * the ten cells each side of it in each direction (40 cells); only those
+ * cells' patterns, classes and scores are recomputed.
+ */
+#include "engine/board.h"
+
+#include <string.h>
+
+const int board_dir[4] = { 1, BW, BW + 1, BW - 1 };
+
+uint64_t
+board_zobrist(int cell, int c)
+{
+	uint64_t z = (uint64_t)(cell * 3 + c) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static void
+remove_cell(board_t *b, int j)
+{
+	for (int c = 0; c < 2; c++) {
+		b->cnt[c][b->cls[j][c]]--;
+		b->sum[c] -= b->score[j][c];
+	}
+}
+
+/* Recomputes class and score of the empty cell j from its line patterns. */
+static void
+refresh(board_t *b, int j)
+{
+	for (int c = 0; c < 2; c++) {
+		const combo_t *k = pattern_combo(b->pat[j][0][c], b->pat[j][1][c],
+		    b->pat[j][2][c], b->pat[j][3][c]);
+		b->cls[j][c] = k->cls;
+		b->score[j][c] = k->score;
+		if (c == 0)
+			b->suspect[j] = b->rule == RULE_RENJU && k->suspect;
+	}
+}
+
+static void
+add_cell(board_t *b, int j)
+{
+	for (int c = 0; c < 2; c++) {
+		b->cnt[c][b->cls[j][c]]++;
+		b->sum[c] += b->score[j][c];
+	}
+}
+
+static void
+set_pat(board_t *b, int j, int d)
+{
+	uint32_t k = b->key[j][d];
+	b->pat[j][d][0] = b->lt[0][k];
+	b->pat[j][d][1] = b->lt[1][k];
+}
+
+/* New line pattern for the empty cell j in direction d; skips unchanged ones. */
+static inline void
+update(board_t *b, int j, int d)
+{
+	uint32_t k = b->key[j][d];
+	uint8_t p0 = b->lt[0][k], p1 = b->lt[1][k];
+
+	if (p0 == b->pat[j][d][0] && p1 == b->pat[j][d][1])
+		return;
+	remove_cell(b, j);
+	b->pat[j][d][0] = p0;
+	b->pat[j][d][1] = p1;
+	refresh(b, j);
+	add_cell(b, j);
+}
+
+int
+board_init(board_t *b, rule_t rule, int size)
+{
+	if (pos_init(&b->pos, rule, size) < 0)
+		return -1;
+	pattern_init();
+	b->size = size;
+	b->rule = rule;
+	b->nmoves = 0;
+	b->hash = 0;
+	memset(b->sum, 0, sizeof b->sum);
+	memset(b->cnt, 0, sizeof b->cnt);
+	memset(b->stone, WALL, sizeof b->stone);
+	memset(b->nb, 0, sizeof b->nb);
+	memset(b->key, 0, sizeof b->key);
+	memset(b->fcache, 0, sizeof b->fcache);
+	b->lt[0] = pattern_line_table(rule == RULE_FREESTYLE ? LK_FREE : LK_EXACT, 1);
+	b->lt[1] = pattern_line_table(rule == RULE_STANDARD ? LK_EXACT : LK_FREE, 2);
+	b->ncells = 0;
+	for (int y = 0; y < size; y++)
+		for (int x = 0; x < size; x++) {
+			int j = (y + BPAD) * BW + x + BPAD;
+			b->stone[j] = 0;
+			b->cells[b->ncells++] = (int16_t)j;
+		}
+	for (int n = 0; n < b->ncells; n++) {
+		int j = b->cells[n];
+		for (int d = 0; d < 4; d++) {
+			uint32_t k = 0;
+			for (int s = 0; s < 10; s++) {
+				int off = s < 5 ? s - 5 : s - 4;
+				k |= (uint32_t)b->stone[j + off * board_dir[d]] << (2 * s);
+			}
+			b->key[j][d] = k;
+			set_pat(b, j, d);
+		}
+		refresh(b, j);
+		add_cell(b, j);
+	}
+	return 0;
+}
+
+void
+board_play(board_t *b, int i, int c)
+{
+	remove_cell(b, i);
+	b->stone[i] = (uint8_t)c;
+	b->pos.cell[board_move(i)] = (uint8_t)c;
+	b->pos.moves[b->pos.nmoves++] = board_move(i);
+	b->hash ^= board_zobrist(i, c);
+	b->moves[b->nmoves++] = (int16_t)i;
+	for (int d = 0; d < 4; d++) {
+		int off = board_dir[d];
+		for (int k = 1; k <= 5; k++) {
+			int j = i + k * off;
+			if (b->stone[j] != WALL) {
+				b->key[j][d] |= (uint32_t)c << (2 * (5 - k));
+				if (b->stone[j] == 0)
+					update(b, j, d);
+			}
+			j = i - k * off;
+			if (b->stone[j] != WALL) {
+				b->key[j][d] |= (uint32_t)c << (2 * (k + 4));
+				if (b->stone[j] == 0)
+					update(b, j, d);
+			}
+		}
+	}
+	for (int dy = -2; dy <= 2; dy++)
+		for (int dx = -2; dx <= 2; dx++)
+			b->nb[i + dy * BW + dx]++;
+}
+
+void
+board_undo(board_t *b)
+{
+	int i = b->moves[--b->nmoves];
+	int c = b->stone[i];
+
+	b->stone[i] = 0;
+	b->pos.cell[board_move(i)] = 0;
+	b->pos.nmoves--;
+	b->hash ^= board_zobrist(i, c);
+	for (int d = 0; d < 4; d++) {
+		int off = board_dir[d];
+		for (int k = 1; k <= 5; k++) {
+			int j = i + k * off;
+			if (b->stone[j] != WALL) {
+				b->key[j][d] &= ~((uint32_t)3 << (2 * (5 - k)));
+				if (b->stone[j] == 0)
+					update(b, j, d);
+			}
+			j = i - k * off;
+			if (b->stone[j] != WALL) {
+				b->key[j][d] &= ~((uint32_t)3 << (2 * (k + 4)));
+				if (b->stone[j] == 0)
+					update(b, j, d);
+			}
+		}
+		set_pat(b, i, d);
+	}
+	refresh(b, i);
+	add_cell(b, i);
+	for (int dy = -2; dy <= 2; dy++)
+		for (int dx = -2; dx <= 2; dx++)
+			b->nb[i + dy * BW + dx]--;
+}
+
+int
+board_forbidden(board_t *b, int cell, int c)
+{
+	if (c != STONE_BLACK || !b->suspect[cell])
+		return 0;
+	uint64_t k = (b->hash ^ board_zobrist(cell, 0)) & ~(uint64_t)1;
+	uint64_t *slot = &b->fcache[k >> 52].key;
+	if ((*slot & ~(uint64_t)1) == k)
+		return (int)(*slot & 1);
+	int v = renju_forbidden(&b->pos, board_move(cell)) != LEGAL_OK;
+	*slot = k | (uint64_t)v;
+	return v;
+}
+
+int
+board_find(const board_t *b, int c, int mincls, int16_t *out, int max)
+{
+	int n = 0;
+
+	for (int k = 0; k < b->ncells && n < max; k++) {
+		int j = b->cells[k];
+		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls)
+			out[n++] = (int16_t)j;
+	}
+	return n;
+}
+
+int
+board_verify(const board_t *b)
+{
+	int32_t sum[2] = { 0, 0 };
+	int cnt[2][T_COUNT] = { { 0 } };
+
+	for (int n = 0; n < b->ncells; n++) {
+		int j = b->cells[n];
+		int nb = 0;
+		for (int dy = -2; dy <= 2; dy++)
+			for (int dx = -2; dx <= 2; dx++) {
+				int s = b->stone[j + dy * BW + dx];
+				nb += s == 1 || s == 2;
+			}
+		if (nb != b->nb[j])
+			return -1;
+		for (int d = 0; d < 4; d++) {
+			uint32_t k = 0;
+			uint8_t line[11];
+			for (int s = 0; s < 10; s++) {
+				int off = s < 5 ? s - 5 : s - 4;
+				int v = b->stone[j + off * board_dir[d]];
+				k |= (uint32_t)v << (2 * s);
+				line[s < 5 ? s : s + 1] = (uint8_t)v;
+			}
+			line[5] = 0;
+			if (k != b->key[j][d])
+				return -1;
+			if (b->stone[j] != 0)
+				continue;
+			for (int c = 1; c <= 2; c++) {
+				int exact = b->rule == RULE_STANDARD ||
+				    (b->rule == RULE_RENJU && c == 1);
+				if (b->pat[j][d][c - 1] != pattern_classify(line, c, exact))
+					return -1;
+			}
+		}
+		if (b->stone[j] == 0)
+			for (int c = 0; c < 2; c++) {
+				const combo_t *k = pattern_combo(b->pat[j][0][c],
+				    b->pat[j][1][c], b->pat[j][2][c], b->pat[j][3][c]);
+				if (k->cls != b->cls[j][c] || k->score != b->score[j][c])
+					return -1;
+				sum[c] += k->score;
+				cnt[c][k->cls]++;
+			}
+	}
+	if (sum[0] != b->sum[0] || sum[1] != b->sum[1])
+		return -1;
+	for (int c = 0; c < 2; c++)
+		for (int t = 0; t < T_COUNT; t++)
+			if (cnt[c][t] != b->cnt[c][t])
+				return -1;
+	return 0;
+}

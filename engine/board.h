@@ -1,0 +1,67 @@
+/*
+ * board.h: the search board. Stones on a padded grid plus, per empty cell and
+ * colour, line patterns in four directions, a threat class and a score, all
+ * updated incrementally on play/undo. Per-instance; no shared mutable state.
+ *
+ * Cells are internal indices on a BW x BW grid with a margin of BPAD
+ * off-board cells; board_cell/board_move convert from/to rules.h moves.
+ */
+#ifndef GOMOKU_BOARD_H
+#define GOMOKU_BOARD_H
+
+#include "engine/pattern.h"
+#include "engine/rules.h"
+
+#include <stdint.h>
+
+enum {
+	BPAD = 5,
+	BW = RULES_MAX_SIZE + 2 * BPAD,
+	BCELLS = BW * BW,
+	WALL = 3,
+	FCACHE = 1 << 12,
+};
+
+extern const int board_dir[4]; /* cell offsets of the four directions */
+
+typedef struct {
+	int size, rule;
+	int nmoves;
+	uint64_t hash;
+	int32_t sum[2];                /* scores of empty cells, per colour */
+	int16_t cnt[2][T_COUNT];       /* empty cells per colour and class */
+	const uint8_t *lt[2];          /* line table per colour */
+	int ncells;
+	int16_t cells[RULES_CELLS];    /* on-board cells in index order */
+	int16_t moves[RULES_CELLS];
+	uint8_t stone[BCELLS];         /* 0 empty, 1 black, 2 white, WALL */
+	uint8_t nb[BCELLS];            /* stones within two cells (5x5) */
+	uint8_t cls[BCELLS][2];        /* T_* for black, white */
+	uint8_t suspect[BCELLS];       /* renju black may be forbidden here */
+	int16_t score[BCELLS][2];
+	uint8_t pat[BCELLS][4][2];
+	uint32_t key[BCELLS][4];
+	position_t pos;                /* mirror for the rules core */
+	struct {
+		uint64_t key;          /* position and cell; low bit the verdict */
+	} fcache[FCACHE];              /* renju verdicts already asked for */
+} board_t;
+
+static inline int board_cell(move_t m) { return (rules_y(m) + BPAD) * BW + rules_x(m) + BPAD; }
+static inline move_t board_move(int c) { return rules_move(c % BW - BPAD, c / BW - BPAD); }
+static inline int board_to_move(const board_t *b) { return 1 + (b->nmoves & 1); }
+
+/* Returns 0, or -1 for a bad rule or size. */
+int board_init(board_t *b, rule_t rule, int size);
+/* Plays colour c on the empty on-board cell. */
+void board_play(board_t *b, int cell, int c);
+void board_undo(board_t *b);
+/* Whether colour c may not play the empty cell (renju black only). */
+int board_forbidden(board_t *b, int cell, int c);
+/* Empty cells where colour c has class >= mincls; returns the count. */
+int board_find(const board_t *b, int c, int mincls, int16_t *out, int max);
+/* Recomputes everything from the stones; 0 when the incremental state agrees. */
+int board_verify(const board_t *b);
+uint64_t board_zobrist(int cell, int c);
+
+#endif

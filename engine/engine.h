@@ -1,0 +1,81 @@
+/*
+ * engine.h: the Gomoku/Renju AI. One engine_t per searching thread; any
+ * number of instances may search at once (no shared mutable state).
+ *
+ *   engine_t *e = engine_new(64);
+ *   engine_limits_t lim = engine_default_limits();
+ *   lim.soft_ms = 1000;
+ *   engine_result_t r;
+ *   if (engine_search(e, RULE_RENJU, 15, moves, n, &lim, NULL, NULL, &r) == 0)
+ *       play(r.best);   // r.reason says why, r.score/r.mate how good
+ *   engine_free(e);
+ */
+#ifndef GOMOKU_ENGINE_H
+#define GOMOKU_ENGINE_H
+
+#include "engine/rules.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+enum {
+	ENGINE_MAX_PV = 64,
+	ENGINE_MAX_NBEST = 16,
+	ENGINE_WIN = 30000,       /* score of a five now; a win in n plies is WIN - n */
+	ENGINE_WIN_MIN = 29000,   /* scores beyond +-this are forced wins/losses */
+};
+
+typedef struct engine engine_t;
+
+typedef struct {
+	int soft_ms, hard_ms;     /* time for this move; 0 = none */
+	int clock_ms, inc_ms;     /* game clock left and increment; 0 = none */
+	int max_depth;            /* 0 = none */
+	uint64_t max_nodes;       /* 0 = none */
+	int nbest;                /* candidates reported per depth, 1..ENGINE_MAX_NBEST */
+	int level;                /* 1 (weakest) .. 10 (full strength) */
+	uint32_t seed;            /* for the noise of levels below 10 */
+	uint64_t vct_nodes;       /* root VCT budget; 0 = default, -1 (max) = off */
+	const atomic_int *stop;   /* optional: nonzero ends the search */
+} engine_limits_t;
+
+typedef struct {
+	move_t move;
+	int score;
+} engine_cand_t;
+
+typedef struct {
+	move_t best;
+	int score;                /* side to move's view */
+	int mate;                 /* plies to a five: > 0 win, < 0 loss, 0 none */
+	int depth, seldepth;
+	uint64_t nodes;
+	uint64_t nps;
+	int time_ms;
+	int pvlen;
+	move_t pv[ENGINE_MAX_PV];
+	int ncand;
+	engine_cand_t cand[ENGINE_MAX_NBEST];
+	char reason[24];          /* five, block-five, open-four, four-three,
+	                             vcf N, vct N, block-open-three, positional */
+} engine_result_t;
+
+/* Called from the searching thread after every completed depth. */
+typedef void (*engine_info_fn)(const engine_result_t *r, void *arg);
+
+engine_t *engine_new(int hash_mb);
+void engine_free(engine_t *e);
+/* Forgets everything learnt (transposition table, history). */
+void engine_clear(engine_t *e);
+engine_limits_t engine_default_limits(void);
+/*
+ * Searches the position after moves[0..n) (black first). Returns 0 with *out
+ * filled, or -1 when the moves are illegal, the game is over or no move is
+ * left. Fixed depth/node limits without a time limit are deterministic.
+ */
+int engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
+    const engine_limits_t *lim, engine_info_fn info, void *arg, engine_result_t *out);
+/* Ends a running search of e soon (within a few ms); callable from any thread. */
+void engine_stop(engine_t *e);
+
+#endif

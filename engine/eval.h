@@ -1,0 +1,16 @@
+/* eval.h: static evaluation and move-ordering scores from the board's patterns. */
+#ifndef GOMOKU_EVAL_H
+#define GOMOKU_EVAL_H
+
+#include "engine/board.h"
+
+/* Score of the position for the side to move. */
+int evaluate(const board_t *b);
+/* Ordering value of the empty cell for colour c (attack plus defence). */
+static inline int
+eval_move(const board_t *b, int cell, int c)
+{
+	return b->score[cell][c - 1] * 5 + b->score[cell][2 - c] * 4;
+}
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * movegen.c: move generation. Forced replies are found by trying every cell
+ * that could change the threatening cell's line patterns (its four lines,
+ * five cells each way) and keeping those that remove every threat.
+ */
+#include "engine/movegen.h"
+
+#include <string.h>
+
+int
+find_real(board_t *b, int c, int mincls, int16_t *out, int max)
+{
+	int n = 0, any = 0;
+
+	for (int t = mincls; t < T_COUNT; t++)
+		any += b->cnt[c - 1][t];
+	if (!any)
+		return 0;
+	for (int k = 0; k < b->ncells && n < max; k++) {
+		int j = b->cells[k];
+		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls &&
+		    !board_forbidden(b, j, c))
+			out[n++] = (int16_t)j;
+	}
+	return n;
+}
+
+int
+has_real(board_t *b, int c, int mincls)
+{
+	int16_t one;
+	int any = 0;
+
+	for (int t = mincls; t < T_COUNT; t++)
+		any += b->cnt[c - 1][t];
+	if (!any)
+		return 0;
+	if (c != STONE_BLACK || b->rule != RULE_RENJU)
+		return 1;
+	return find_real(b, c, mincls, &one, 1);
+}
+
+int
+gen_defences(board_t *b, int c, int16_t *out)
+{
+	int o = 3 - c, n = 0, t = -1;
+	uint8_t seen[BCELLS];
+	int16_t threat[1];
+
+	if (find_real(b, o, T_F4, threat, 1) == 0)
+		return 0;
+	t = threat[0];
+	memset(seen, 0, sizeof seen);
+	/* own fours first: they gain a tempo whatever the threat */
+	for (int k = 0; k < b->ncells; k++) {
+		int j = b->cells[k];
+		if (b->stone[j] == 0 && b->cls[j][c - 1] >= T_B4 && !board_forbidden(b, j, c)) {
+			seen[j] = 1;
+			out[n++] = (int16_t)j;
+		}
+	}
+	/* only lines where the threat has a four can carry it (T_F4 needs an
+	 * open four or two fours), so only cells on those lines can stop it */
+	for (int d = 0; d < 4; d++) {
+		if (b->pat[t][d][o - 1] < LP_B4 || b->pat[t][d][o - 1] == LP_OL)
+			continue;
+		for (int k = -5; k <= 5; k++) {
+			int j = t + k * board_dir[d];
+			if (b->stone[j] != 0 || seen[j])
+				continue;
+			seen[j] = 1;
+			if (board_forbidden(b, j, c))
+				continue;
+			board_play(b, j, c);
+			int ok = !has_real(b, o, T_F4);
+			board_undo(b);
+			if (ok)
+				out[n++] = (int16_t)j;
+		}
+	}
+	return n;
+}
+
+int
+gen_moves(board_t *b, int c, int16_t *out)
+{
+	int n = 0;
+
+	if (b->nmoves == 0) {
+		int mid = b->size / 2;
+		out[0] = (int16_t)((mid + BPAD) * BW + mid + BPAD);
+		return 1;
+	}
+	for (int k = 0; k < b->ncells; k++) {
+		int j = b->cells[k];
+		if (b->stone[j] == 0 && b->nb[j] && !board_forbidden(b, j, c))
+			out[n++] = (int16_t)j;
+	}
+	return n;
+}

@@ -1,0 +1,220 @@
+/*
+ * pattern.c: line-pattern and threat-class tables, built once from a direct
+ * classification of every possible line of eleven cells.
+ */
+#include "engine/pattern.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static uint8_t line_tab[2][2][KEY_COUNT]; /* [kind][colour-1][key] */
+static combo_t combo_tab[LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* Length of the run of colour c through the centre (which must hold c). */
+static int
+run_len(const uint8_t *l, int c)
+{
+	int a = 5, b = 5;
+
+	while (a > 0 && l[a - 1] == c)
+		a--;
+	while (b < 10 && l[b + 1] == c)
+		b++;
+	return b - a + 1;
+}
+
+static int
+is_five(const uint8_t *l, int c, int exact)
+{
+	int n = run_len(l, c);
+	return exact ? n == 5 : n >= 5;
+}
+
+/* Empty points that would make five through the centre. */
+static int
+five_points(uint8_t *l, int c, int exact)
+{
+	int n = 0;
+
+	for (int e = 1; e <= 9; e++) {
+		if (l[e] != 0)
+			continue;
+		l[e] = (uint8_t)c;
+		n += is_five(l, c, exact);
+		l[e] = 0;
+	}
+	return n;
+}
+
+/* Whether some window of five cells through the centre holds only c or empty. */
+static int
+alive(const uint8_t *l, int c)
+{
+	for (int s = 1; s <= 5; s++) {
+		int ok = 1;
+		for (int i = s; i < s + 5; i++)
+			if (l[i] != 0 && l[i] != c)
+				ok = 0;
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
+int
+pattern_classify(const uint8_t line[11], int c, int exact)
+{
+	uint8_t l[11];
+	int f, b3 = 0, f2 = 0, b2 = 0;
+
+	memcpy(l, line, sizeof l);
+	l[5] = (uint8_t)c;
+	if (is_five(l, c, exact))
+		return LP_F5;
+	if (exact && run_len(l, c) > 5)
+		return LP_OL;
+	f = five_points(l, c, exact);
+	if (f >= 2)
+		return LP_F4;
+	if (f == 1)
+		return LP_B4;
+	for (int e = 1; e <= 9; e++) {
+		if (l[e] != 0)
+			continue;
+		l[e] = (uint8_t)c;
+		f = five_points(l, c, exact);
+		l[e] = 0;
+		if (f >= 2)
+			return LP_F3;
+		if (f == 1)
+			b3 = 1;
+	}
+	if (b3)
+		return LP_B3;
+	for (int e1 = 1; e1 <= 9 && !f2; e1++) {
+		if (l[e1] != 0)
+			continue;
+		l[e1] = (uint8_t)c;
+		for (int e2 = e1 + 1; e2 <= 9; e2++) {
+			if (l[e2] != 0)
+				continue;
+			l[e2] = (uint8_t)c;
+			f = five_points(l, c, exact);
+			l[e2] = 0;
+			if (f >= 2) {
+				f2 = 1;
+				break;
+			}
+			if (f == 1)
+				b2 = 1;
+		}
+		l[e1] = 0;
+	}
+	if (f2)
+		return LP_F2;
+	if (b2)
+		return LP_B2;
+	return alive(l, c) ? LP_B1 : LP_DEAD;
+}
+
+/* Off-board cells may only form a run from the far end of each half. */
+static int
+key_valid(const uint8_t *l)
+{
+	for (int i = 1; i < 5; i++)
+		if (l[i - 1] != 3 && l[i] == 3)
+			return 0;
+	for (int i = 6; i < 10; i++)
+		if (l[i] == 3 && l[i + 1] != 3)
+			return 0;
+	return 1;
+}
+
+static void
+build_combo(void)
+{
+	static const int16_t val[LP_COUNT] = {
+		[LP_DEAD] = 0, [LP_B1] = 1, [LP_B2] = 4, [LP_F2] = 10, [LP_B3] = 12,
+		[LP_F3] = 40, [LP_B4] = 45, [LP_F4] = 400, [LP_F5] = 2000, [LP_OL] = 0,
+	};
+	static const int16_t bonus[T_COUNT] = {
+		[T_LOW2] = 6, [T_F3P] = 10, [T_B4P] = 15, [T_F3X2] = 200,
+		[T_B4F3] = 350, [T_F4] = 500, [T_FIVE] = 2000,
+	};
+
+	for (int i = 0; i < LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT; i++) {
+		int n[LP_COUNT] = { 0 }, s = 0, v = i, cls;
+		for (int k = 0; k < 4; k++) {
+			n[v % LP_COUNT]++;
+			s += val[v % LP_COUNT];
+			v /= LP_COUNT;
+		}
+		int low = n[LP_B3] + n[LP_F2];
+		if (n[LP_F5])
+			cls = T_FIVE;
+		else if (n[LP_F4] || n[LP_B4] >= 2)
+			cls = T_F4;
+		else if (n[LP_B4] && n[LP_F3])
+			cls = T_B4F3;
+		else if (n[LP_F3] >= 2)
+			cls = T_F3X2;
+		else if (n[LP_B4] && low)
+			cls = T_B4P;
+		else if (n[LP_B4])
+			cls = T_B4;
+		else if (n[LP_F3] && low)
+			cls = T_F3P;
+		else if (n[LP_F3])
+			cls = T_F3;
+		else if (low >= 2)
+			cls = T_LOW2;
+		else if (low + n[LP_B2])
+			cls = T_LOW;
+		else
+			cls = T_NONE;
+		combo_tab[i].cls = (uint8_t)cls;
+		combo_tab[i].suspect = !n[LP_F5] &&
+		    (n[LP_OL] || n[LP_F4] || n[LP_B4] >= 2 || n[LP_F3] >= 2);
+		s += bonus[cls];
+		combo_tab[i].score = (int16_t)(s > 8000 ? 8000 : s);
+	}
+}
+
+static void
+build(void)
+{
+	uint8_t l[11];
+
+	for (uint32_t key = 0; key < KEY_COUNT; key++) {
+		for (int s = 0; s < 10; s++)
+			l[s < 5 ? s : s + 1] = (uint8_t)((key >> (2 * s)) & 3);
+		l[5] = 0;
+		if (!key_valid(l))
+			continue;
+		for (int kind = 0; kind < 2; kind++)
+			for (int c = 1; c <= 2; c++)
+				line_tab[kind][c - 1][key] =
+				    (uint8_t)pattern_classify(l, c, kind == LK_EXACT);
+	}
+	build_combo();
+}
+
+void
+pattern_init(void)
+{
+	pthread_once(&once, build);
+}
+
+const uint8_t *
+pattern_line_table(int kind, int colour)
+{
+	pattern_init();
+	return line_tab[kind][colour - 1];
+}
+
+const combo_t *
+pattern_combo(int p0, int p1, int p2, int p3)
+{
+	return &combo_tab[((p0 * LP_COUNT + p1) * LP_COUNT + p2) * LP_COUNT + p3];
+}

@@ -1,0 +1,67 @@
+/*
+ * pattern.h: shared read-only pattern tables.
+ *
+ * A line key describes the ten cells around a cell in one direction (five
+ * each side, 2 bits each: 0 empty, 1 black, 2 white, 3 off the board).
+ * Slot s (0..9) holds offset s-5 for s < 5 and s-4 for s >= 5, at bits 2s.
+ * The line pattern says what the line becomes if a colour plays the centre.
+ * The threat class combines the four line patterns of a cell.
+ */
+#ifndef GOMOKU_PATTERN_H
+#define GOMOKU_PATTERN_H
+
+#include <stdint.h>
+
+enum { KEY_BITS = 20, KEY_COUNT = 1 << KEY_BITS };
+
+/* Line patterns, weakest first. */
+enum {
+	LP_DEAD = 0, /* no five possible through the centre */
+	LP_B1,       /* alive, nothing more */
+	LP_B2,       /* two moves from a four */
+	LP_F2,       /* two moves from an open four */
+	LP_B3,       /* one move from a four */
+	LP_F3,       /* one move from an open four: an open three */
+	LP_B4,       /* a four: one point makes five */
+	LP_F4,       /* two or more points make five */
+	LP_F5,       /* five */
+	LP_OL,       /* overline under an exact-five rule */
+	LP_COUNT
+};
+
+/* Threat classes of a cell for one colour: what playing there makes. */
+enum {
+	T_NONE = 0,
+	T_LOW,   /* a two or a closed three */
+	T_LOW2,  /* two or more of those */
+	T_F3,    /* an open three */
+	T_F3P,   /* an open three plus a two or closed three */
+	T_B4,    /* a four */
+	T_B4P,   /* a four plus a two or closed three */
+	T_F3X2,  /* two open threes */
+	T_B4F3,  /* four and open three */
+	T_F4,    /* open four or two fours: wins unless met by a five */
+	T_FIVE,
+	T_COUNT
+};
+
+/* Line-pattern kinds: five-or-more wins, or exactly five wins. */
+enum { LK_FREE = 0, LK_EXACT = 1 };
+
+typedef struct {
+	uint8_t cls;    /* T_* */
+	uint8_t suspect; /* renju black: may be forbidden, ask the rules core */
+	int16_t score;  /* static value of the cell for its colour */
+} combo_t;
+
+/* Initialises the tables once (thread-safe); cheap after the first call. */
+void pattern_init(void);
+/* Line pattern table for a kind and colour (1 black, 2 white), by key. */
+const uint8_t *pattern_line_table(int kind, int colour);
+/* Combination of four line patterns. */
+const combo_t *pattern_combo(int p0, int p1, int p2, int p3);
+/* Pattern of a line given as 11 cells (centre index 5 empty), from scratch:
+ * the reference the tables are built from (tests compare against it). */
+int pattern_classify(const uint8_t line[11], int colour, int exact);
+
+#endif

@@ -1,0 +1,715 @@
+/*
+ * search.c: the engine instance and its search: iterative deepening PVS with
+ * aspiration windows, a transposition table, threat-driven move generation
+ * (fives, forced blocks, answers to open threes), a quiescence search over
+ * fours, late move reductions and pruning, root VCF/VCT, levels and the
+ * reason given for the chosen move.
+ */
+#include "engine/engine.h"
+
+#include "engine/board.h"
+#include "engine/eval.h"
+#include "engine/movegen.h"
+#include "engine/timeman.h"
+#include "engine/tt.h"
+#include "engine/vcf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_PLY = 96, QMAX = 12, INF = 32000, DEFAULT_VCT_NODES = 30000 };
+#define WIN ENGINE_WIN
+#define WIN_MIN ENGINE_WIN_MIN
+
+struct engine {
+	tt_t tt;
+	board_t b;
+	atomic_int stop_flag;
+	const atomic_int *ext_stop;
+	int aborted;
+	uint64_t nodes, max_nodes;
+	timeman_t tm;
+	int seldepth;
+	int16_t killer[MAX_PLY][2];
+	int32_t hist[2][BCELLS];
+	int16_t mv[MAX_PLY][MAX_MOVES];
+	int32_t mvkey[MAX_PLY][MAX_MOVES];
+	int16_t pv[MAX_PLY][MAX_PLY];
+	int pvlen[MAX_PLY];
+	int nroot;
+	int16_t root[MAX_MOVES];
+	int rootscore[MAX_MOVES];
+	int nbest;
+	vcf_slot_t vcache[VCF_CACHE];
+	vcf_t v;
+};
+
+engine_t *
+engine_new(int hash_mb)
+{
+	engine_t *e = calloc(1, sizeof *e);
+
+	if (!e)
+		return NULL;
+	if (tt_init(&e->tt, hash_mb > 0 ? (size_t)hash_mb : 16) < 0) {
+		free(e);
+		return NULL;
+	}
+	atomic_init(&e->stop_flag, 0);
+	pattern_init();
+	return e;
+}
+
+void
+engine_free(engine_t *e)
+{
+	if (!e)
+		return;
+	tt_free(&e->tt);
+	free(e);
+}
+
+void
+engine_clear(engine_t *e)
+{
+	tt_clear(&e->tt);
+	memset(e->hist, 0, sizeof e->hist);
+	memset(e->vcache, 0, sizeof e->vcache);
+}
+
+void
+engine_stop(engine_t *e)
+{
+	atomic_store(&e->stop_flag, 1);
+}
+
+engine_limits_t
+engine_default_limits(void)
+{
+	engine_limits_t l;
+
+	memset(&l, 0, sizeof l);
+	l.nbest = 1;
+	l.level = 10;
+	return l;
+}
+
+static int
+stopped(engine_t *e)
+{
+	if (e->aborted)
+		return 1;
+	if (atomic_load_explicit(&e->stop_flag, memory_order_relaxed) ||
+	    (e->ext_stop && atomic_load_explicit(e->ext_stop, memory_order_relaxed)) ||
+	    (e->max_nodes && e->nodes >= e->max_nodes) ||
+	    ((e->nodes & 255) == 0 && tm_over_hard(&e->tm)))
+		e->aborted = 1;
+	return e->aborted;
+}
+
+static int
+to_tt(int v, int ply)
+{
+	return v >= WIN_MIN ? v + ply : v <= -WIN_MIN ? v - ply : v;
+}
+
+static int
+from_tt(int v, int ply)
+{
+	return v >= WIN_MIN ? v - ply : v <= -WIN_MIN ? v + ply : v;
+}
+
+static void
+pv_update(engine_t *e, int ply, int m)
+{
+	e->pv[ply][ply] = (int16_t)m;
+	for (int k = ply + 1; k < e->pvlen[ply + 1]; k++)
+		e->pv[ply][k] = e->pv[ply + 1][k];
+	e->pvlen[ply] = e->pvlen[ply + 1] > ply + 1 ? e->pvlen[ply + 1] : ply + 1;
+}
+
+/* Picks the best remaining move at index i (selection sort step). */
+static int
+pick(engine_t *e, int ply, int i, int n)
+{
+	int16_t *m = e->mv[ply];
+	int32_t *k = e->mvkey[ply];
+	int bi = i;
+
+	for (int j = i + 1; j < n; j++)
+		if (k[j] > k[bi])
+			bi = j;
+	int16_t tm = m[i];
+	int32_t tk = k[i];
+	m[i] = m[bi];
+	k[i] = k[bi];
+	m[bi] = tm;
+	k[bi] = tk;
+	return m[i];
+}
+
+static int search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode);
+
+/* Static value, then the side to move's fours (each forcing a block). */
+static int
+qsearch(engine_t *e, int depth, int alpha, int beta, int ply)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b);
+	int best = evaluate(b), n;
+	int16_t *m = e->mv[ply];
+
+	if (best >= beta || depth <= -QMAX)
+		return best;
+	if (best > alpha)
+		alpha = best;
+	n = find_real(b, stm, T_B4, m, MAX_MOVES);
+	for (int i = 0; i < n; i++)
+		e->mvkey[ply][i] = b->cls[m[i]][stm - 1] * 10000 + eval_move(b, m[i], stm);
+	for (int i = 0; i < n; i++) {
+		int mv = pick(e, ply, i, n);
+		board_play(b, mv, stm);
+		int v = -search(e, depth - 1, -beta, -alpha, ply + 1, 0);
+		board_undo(b);
+		if (e->aborted)
+			return 0;
+		if (v > best) {
+			best = v;
+			if (v > alpha) {
+				alpha = v;
+				pv_update(e, ply, mv);
+			}
+			if (v >= beta)
+				break;
+		}
+	}
+	return best;
+}
+
+static const int lmp_limit[5] = { 0, 8, 12, 18, 26 };
+
+static int
+search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), opp = 3 - stm;
+	int16_t f[2];
+
+	e->pvlen[ply] = ply;
+	e->nodes++;
+	if (ply > e->seldepth)
+		e->seldepth = ply;
+	if (stopped(e))
+		return 0;
+	if (b->cnt[stm - 1][T_FIVE])
+		return WIN - (ply + 1);
+	if (b->nmoves >= b->ncells)
+		return 0;
+	if (b->cnt[opp - 1][T_FIVE]) {
+		if (board_find(b, opp, T_FIVE, f, 2) >= 2 || board_forbidden(b, f[0], stm))
+			return -(WIN - (ply + 2));
+		board_play(b, f[0], stm);
+		int v = -search(e, depth, -beta, -alpha, ply + 1, pvnode);
+		board_undo(b);
+		if (v > alpha)
+			pv_update(e, ply, f[0]);
+		return v;
+	}
+	if (has_real(b, stm, T_F4))
+		return WIN - (ply + 3);
+	if (ply >= MAX_PLY - 2)
+		return evaluate(b);
+	/* the best a side can still do from here */
+	if (alpha < -(WIN - (ply + 4)))
+		alpha = -(WIN - (ply + 4));
+	if (beta > WIN - (ply + 5))
+		beta = WIN - (ply + 5);
+	if (alpha >= beta)
+		return alpha;
+
+	int threat = has_real(b, opp, T_F4);
+	if (depth <= 0 && !threat)
+		return qsearch(e, depth, alpha, beta, ply);
+	if (depth < 1)
+		depth = 1;
+
+	const tt_entry_t *te = tt_probe(&e->tt, b->hash);
+	int ttmove = -1, ev;
+	if (te) {
+		ttmove = te->move;
+		int tv = from_tt(te->score, ply), bd = te->bound & 3;
+		if (!pvnode && te->depth >= depth &&
+		    (bd == TT_EXACT || (bd == TT_LOWER && tv >= beta) || (bd == TT_UPPER && tv <= alpha)))
+			return tv;
+		ev = te->eval;
+	} else
+		ev = evaluate(b);
+
+	/* static null move: far above beta at low depth and nothing to fear */
+	if (!pvnode && !threat && depth <= 3 && beta > -WIN_MIN && beta < WIN_MIN &&
+	    ev - 90 * depth >= beta && !has_real(b, opp, T_B4))
+		return ev;
+
+	int16_t *m = e->mv[ply];
+	int32_t *key = e->mvkey[ply];
+	int n = threat ? gen_defences(b, stm, m) : gen_moves(b, stm, m);
+	if (n == 0)
+		return threat ? -(WIN - (ply + 4)) : 0;
+	for (int i = 0; i < n; i++) {
+		int c = m[i];
+		if (c == ttmove)
+			key[i] = 1 << 30;
+		else if (c == e->killer[ply][0])
+			key[i] = 1 << 28;
+		else if (c == e->killer[ply][1])
+			key[i] = (1 << 28) - 1;
+		else
+			key[i] = eval_move(b, c, stm) * 64 + (e->hist[stm - 1][c] >> 4);
+	}
+
+	int best = -INF, bestmove = -1, orig_alpha = alpha;
+	for (int i = 0; i < n; i++) {
+		int c = pick(e, ply, i, n);
+		int quiet = b->cls[c][stm - 1] < T_F3 && b->cls[c][opp - 1] < T_F3;
+		if (!pvnode && !threat && depth <= 4 && i >= lmp_limit[depth] && quiet &&
+		    best > -WIN_MIN)
+			continue;
+		int r = 0;
+		if (depth >= 3 && i >= 3 && quiet && !threat) {
+			r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
+			if (pvnode && r > 0)
+				r--;
+			if (r > depth - 2)
+				r = depth - 2;
+		}
+		board_play(b, c, stm);
+		int v;
+		if (i == 0)
+			v = -search(e, depth - 1, -beta, -alpha, ply + 1, pvnode);
+		else {
+			v = -search(e, depth - 1 - r, -alpha - 1, -alpha, ply + 1, 0);
+			if (v > alpha && r)
+				v = -search(e, depth - 1, -alpha - 1, -alpha, ply + 1, 0);
+			if (v > alpha && v < beta && pvnode)
+				v = -search(e, depth - 1, -beta, -alpha, ply + 1, 1);
+		}
+		board_undo(b);
+		if (e->aborted)
+			return 0;
+		if (v > best) {
+			best = v;
+			bestmove = c;
+			if (v > alpha) {
+				alpha = v;
+				if (pvnode)
+					pv_update(e, ply, c);
+				if (v >= beta) {
+					if (quiet && c != e->killer[ply][0]) {
+						e->killer[ply][1] = e->killer[ply][0];
+						e->killer[ply][0] = (int16_t)c;
+					}
+					e->hist[stm - 1][c] += depth * depth;
+					if (e->hist[stm - 1][c] > (1 << 20))
+						for (int k = 0; k < BCELLS; k++) {
+							e->hist[0][k] /= 2;
+							e->hist[1][k] /= 2;
+						}
+					break;
+				}
+			}
+		}
+	}
+	if (best == -INF) /* everything pruned: cannot happen with i == 0 kept */
+		best = alpha;
+	tt_store(&e->tt, b->hash, bestmove, to_tt(best, ply), ev, depth,
+	    best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER);
+	return best;
+}
+
+/* One root iteration over the root moves; keeps nbest exact scores on top. */
+static int
+root_search(engine_t *e, int depth, int alpha, int beta)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), best = -INF;
+	int top[ENGINE_MAX_NBEST], ntop = 0;
+
+	e->pvlen[0] = 0;
+	for (int i = 0; i < e->nroot; i++) {
+		int c = e->root[i], v;
+		int a = alpha;
+		if (e->nbest > 1)
+			a = ntop < e->nbest ? -INF : top[e->nbest - 1];
+		if (a < alpha)
+			a = alpha;
+		board_play(b, c, stm);
+		if (i == 0)
+			v = -search(e, depth - 1, -beta, -a, 1, 1);
+		else {
+			v = -search(e, depth - 1, -a - 1, -a, 1, 0);
+			if (v > a && v < beta && !e->aborted)
+				v = -search(e, depth - 1, -beta, -a, 1, 1);
+		}
+		board_undo(b);
+		if (e->aborted)
+			return best;
+		e->rootscore[i] = v;
+		if (v > a && v < beta) {
+			int k = ntop < e->nbest ? ntop++ : e->nbest - 1;
+			while (k > 0 && top[k - 1] < v) {
+				top[k] = top[k - 1];
+				k--;
+			}
+			top[k] = v;
+		}
+		if (v > best) {
+			best = v;
+			pv_update(e, 0, c);
+			/* move it to the front, keeping the others' order */
+			for (int k = i; k > 0; k--) {
+				int16_t tm = e->root[k];
+				int ts = e->rootscore[k];
+				e->root[k] = e->root[k - 1];
+				e->rootscore[k] = e->rootscore[k - 1];
+				e->root[k - 1] = tm;
+				e->rootscore[k - 1] = ts;
+			}
+			if (v >= beta)
+				return v;
+			if (v > alpha && e->nbest == 1)
+				alpha = v;
+		}
+	}
+	return best;
+}
+
+static void
+sort_root(engine_t *e)
+{
+	/* stable insertion sort by score, best first */
+	for (int i = 1; i < e->nroot; i++) {
+		int16_t m = e->root[i];
+		int s = e->rootscore[i], j = i;
+		for (; j > 0 && e->rootscore[j - 1] < s; j--) {
+			e->root[j] = e->root[j - 1];
+			e->rootscore[j] = e->rootscore[j - 1];
+		}
+		e->root[j] = m;
+		e->rootscore[j] = s;
+	}
+}
+
+static int
+mate_of(int score)
+{
+	if (score >= WIN_MIN)
+		return WIN - score;
+	if (score <= -WIN_MIN)
+		return -(WIN + score);
+	return 0;
+}
+
+static void
+fill_result(engine_t *e, engine_result_t *r, int depth, int score)
+{
+	int64_t us = tm_elapsed_us(&e->tm);
+
+	r->best = board_move(e->root[0]);
+	r->score = score;
+	r->mate = mate_of(score);
+	r->depth = depth;
+	r->seldepth = e->seldepth;
+	r->nodes = e->nodes;
+	r->time_ms = (int)(us / 1000);
+	r->nps = us > 0 ? e->nodes * 1000000 / (uint64_t)us : 0;
+	r->pvlen = 0;
+	for (int k = 0; k < e->pvlen[0] && k < ENGINE_MAX_PV; k++)
+		r->pv[r->pvlen++] = board_move(e->pv[0][k]);
+	if (r->pvlen == 0) {
+		r->pv[0] = r->best;
+		r->pvlen = 1;
+	}
+	r->ncand = 0;
+	for (int i = 0; i < e->nroot && i < e->nbest && i < ENGINE_MAX_NBEST; i++) {
+		r->cand[r->ncand].move = board_move(e->root[i]);
+		r->cand[r->ncand++].score = e->rootscore[i];
+	}
+}
+
+/* Search depth and noise margin of each level (index 0 unused). */
+static const struct {
+	int depth, noise;
+} levels[11] = {
+	{ 0, 0 }, { 1, 400 }, { 2, 250 }, { 2, 120 }, { 3, 90 }, { 4, 60 },
+	{ 5, 40 }, { 6, 25 }, { 8, 12 }, { 10, 5 }, { 0, 0 },
+};
+
+static uint32_t
+rng_next(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static void
+set_reason(engine_result_t *r, const char *s, int n)
+{
+	if (n > 0)
+		snprintf(r->reason, sizeof r->reason, "%s %d", s, n);
+	else
+		snprintf(r->reason, sizeof r->reason, "%s", s);
+}
+
+/* Why the move was played, judged on the position before it. */
+static void
+explain(engine_t *e, engine_result_t *r, int c, int solver, int solver_len)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), opp = 3 - stm;
+	int cls = b->cls[c][stm - 1];
+
+	if (cls == T_FIVE)
+		set_reason(r, "five", 0);
+	else if (b->cnt[opp - 1][T_FIVE])
+		set_reason(r, "block-five", 0);
+	else if (cls >= T_F4)
+		set_reason(r, "open-four", 0);
+	else if (cls == T_B4F3)
+		set_reason(r, "four-three", 0);
+	else if (solver == 1)
+		set_reason(r, "vcf", solver_len);
+	else if (solver == 2 || r->mate > 0)
+		set_reason(r, "vct", solver == 2 ? solver_len : r->mate);
+	else if (has_real(b, opp, T_F4))
+		set_reason(r, "block-open-three", 0);
+	else
+		set_reason(r, "positional", 0);
+}
+
+static int
+load(engine_t *e, rule_t rule, int size, const move_t *moves, int n)
+{
+	position_t p;
+
+	if (pos_init(&p, rule, size) < 0 || board_init(&e->b, rule, size) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (p.outcome.kind != RESULT_ONGOING || pos_play(&p, moves[i]) != LEGAL_OK)
+			return -1;
+		board_play(&e->b, board_cell(moves[i]), 1 + (i & 1));
+	}
+	if (p.outcome.kind != RESULT_ONGOING)
+		return -1;
+	return 0;
+}
+
+/* Runs a threat solver for the side to move; returns its plies or 0. */
+static int
+solve(engine_t *e, int threes, uint64_t budget, int maxply)
+{
+	vcf_t *v = &e->v;
+
+	v->b = &e->b;
+	v->att = board_to_move(&e->b);
+	v->budget = budget;
+	v->stop[0] = &e->stop_flag;
+	v->stop[1] = e->ext_stop;
+	v->cache = e->vcache;
+	memset(e->vcache, 0, sizeof e->vcache);
+	int r = threes ? vct_solve(v, maxply) : vcf_solve(v, maxply);
+	e->nodes += v->nodes;
+	return r;
+}
+
+int
+engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
+    const engine_limits_t *lim, engine_info_fn info, void *arg, engine_result_t *out)
+{
+	engine_limits_t l = lim ? *lim : engine_default_limits();
+	board_t *b = &e->b;
+	int level = l.level >= 1 && l.level <= 10 ? l.level : 10;
+	int maxd = l.max_depth > 0 ? l.max_depth : MAX_PLY - 8;
+	int score = 0, depth_done = 0, solver = 0, solver_len = 0;
+	int16_t f[2];
+
+	memset(out, 0, sizeof *out);
+	if (load(e, rule, size, moves, n) < 0)
+		return -1;
+	tm_start(&e->tm, l.soft_ms, l.hard_ms, l.clock_ms, l.inc_ms, n);
+	atomic_store(&e->stop_flag, 0);
+	e->ext_stop = l.stop;
+	e->aborted = 0;
+	e->nodes = 0;
+	e->seldepth = 0;
+	e->max_nodes = l.max_nodes;
+	e->nbest = l.nbest < 1 ? 1 : l.nbest > ENGINE_MAX_NBEST ? ENGINE_MAX_NBEST : l.nbest;
+	if (level < 10) {
+		if (levels[level].depth < maxd)
+			maxd = levels[level].depth;
+		if (e->nbest < 8)
+			e->nbest = 8;
+	}
+	memset(e->killer, -1, sizeof e->killer);
+	for (int k = 0; k < BCELLS; k++) {
+		e->hist[0][k] /= 4;
+		e->hist[1][k] /= 4;
+	}
+	/* fixed limits without a clock must not depend on earlier searches */
+	if (l.soft_ms <= 0 && l.hard_ms <= 0 && l.clock_ms <= 0 && (l.max_depth > 0 || l.max_nodes)) {
+		tt_clear(&e->tt);
+		memset(e->hist, 0, sizeof e->hist);
+	}
+	tt_new_search(&e->tt);
+
+	int stm = board_to_move(b), opp = 3 - stm;
+	e->nroot = 0;
+	if (b->cnt[stm - 1][T_FIVE]) {
+		board_find(b, stm, T_FIVE, f, 1);
+		e->root[e->nroot++] = f[0];
+		score = WIN - 1;
+	} else if (b->cnt[opp - 1][T_FIVE]) {
+		int k = board_find(b, opp, T_FIVE, f, 2);
+		if (board_forbidden(b, f[0], stm)) {
+			/* lost: any legal move */
+			if ((e->nroot = gen_moves(b, stm, e->root)) == 0)
+				return -1;
+			score = -(WIN - 2);
+		} else {
+			e->root[e->nroot++] = f[0];
+			score = k >= 2 ? -(WIN - 4) : evaluate(b);
+		}
+	} else if (find_real(b, stm, T_F4, f, 1)) {
+		e->root[e->nroot++] = f[0];
+		score = WIN - 3;
+	}
+	if (e->nroot) {
+		e->pvlen[0] = 1;
+		e->pv[0][0] = e->root[0];
+		depth_done = 1;
+		goto done;
+	}
+	e->nroot = has_real(b, opp, T_F4) ? gen_defences(b, stm, e->root) : gen_moves(b, stm, e->root);
+	if (e->nroot == 0) {
+		e->nroot = gen_moves(b, stm, e->root);
+		if (e->nroot == 0)
+			return -1;
+	}
+	/* threat solvers at full strength: a forced win needs no search */
+	if (level >= 8) {
+		int r = solve(e, 0, 100000, 40);
+		if (r) {
+			solver = 1;
+			solver_len = r;
+		} else if (l.vct_nodes != UINT64_MAX) {
+			r = solve(e, 1, l.vct_nodes ? l.vct_nodes : DEFAULT_VCT_NODES, 24);
+			if (r) {
+				solver = 2;
+				solver_len = r;
+			}
+		}
+		if (solver) {
+			e->root[0] = e->v.line[0];
+			e->nroot = 1;
+			score = WIN - solver_len;
+			e->pvlen[0] = e->v.len > 0 ? e->v.len : 1;
+			for (int k = 0; k < e->pvlen[0] && k < MAX_PLY; k++)
+				e->pv[0][k] = e->v.line[k];
+			depth_done = 1;
+			goto done;
+		}
+		e->aborted = 0;
+	}
+	for (int i = 0; i < e->nroot; i++)
+		e->rootscore[i] = eval_move(b, e->root[i], stm);
+	sort_root(e);
+	if (e->nroot == 1 && level == 10 && !l.max_depth && !l.max_nodes) {
+		depth_done = 1;
+		score = 0;
+		goto done;
+	}
+
+	for (int d = 1; d <= maxd; d++) {
+		int alpha = -INF, beta = INF, delta = 50, v;
+		e->seldepth = 0;
+		if (d >= 5 && e->nbest == 1 && score > -WIN_MIN && score < WIN_MIN) {
+			alpha = score - delta;
+			beta = score + delta;
+		}
+		for (;;) {
+			v = root_search(e, d, alpha, beta);
+			if (e->aborted)
+				break;
+			if (v <= alpha) {
+				alpha = alpha - delta * 3 < -INF ? -INF : alpha - delta * 3;
+				delta *= 3;
+			} else if (v >= beta) {
+				beta = beta + delta * 3 > INF ? INF : beta + delta * 3;
+				delta *= 3;
+			} else
+				break;
+			if (delta > 2000) {
+				alpha = -INF;
+				beta = INF;
+			}
+		}
+		if (e->aborted)
+			break;
+		score = v;
+		depth_done = d;
+		sort_root(e);
+		if (info) {
+			engine_result_t tmp;
+			fill_result(e, &tmp, d, score);
+			set_reason(&tmp, "thinking", 0);
+			info(&tmp, arg);
+		}
+		if (score >= WIN_MIN || score <= -WIN_MIN) {
+			if (d > mate_of(score > 0 ? score : -score) + 2 || score >= WIN_MIN)
+				break;
+		}
+		if (!tm_may_deepen(&e->tm))
+			break;
+	}
+	if (depth_done == 0) {
+		/* stopped during the first depth: the ordering's favourite */
+		depth_done = 0;
+		score = evaluate(b);
+		e->pvlen[0] = 1;
+		e->pv[0][0] = e->root[0];
+	}
+
+	if (level < 10 && e->nroot > 1 && score < WIN_MIN) {
+		uint32_t s = l.seed * 2654435761u + (uint32_t)n * 40503u + 1;
+		int margin = levels[level].noise, cnt = 0;
+		for (int i = 0; i < e->nroot && i < e->nbest; i++)
+			if (e->rootscore[i] >= e->rootscore[0] - margin && e->rootscore[i] > -WIN_MIN)
+				cnt++;
+		if (cnt > 1) {
+			int k = (int)(rng_next(&s) % (uint32_t)cnt);
+			int16_t t = e->root[k];
+			int ts = e->rootscore[k];
+			for (int j = k; j > 0; j--) {
+				e->root[j] = e->root[j - 1];
+				e->rootscore[j] = e->rootscore[j - 1];
+			}
+			e->root[0] = t;
+			e->rootscore[0] = ts;
+			score = ts;
+			if (k) {
+				e->pvlen[0] = 1;
+				e->pv[0][0] = t;
+			}
+		}
+	}
+done:
+	fill_result(e, out, depth_done, score);
+	if (e->pvlen[0] == 0 || e->pv[0][0] != e->root[0]) {
+		out->pv[0] = out->best;
+		out->pvlen = 1;
+	}
+	explain(e, out, e->root[0], solver, solver_len);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * vcf.h: threat-sequence solvers. VCF: the attacker wins by fours only, each
+ * answered by the defender's one block. VCT: fours and open threes, the
+ * defender trying every reply that stops the open four.
+ */
+#ifndef GOMOKU_VCF_H
+#define GOMOKU_VCF_H
+
+#include "engine/board.h"
+
+#include <stdatomic.h>
+
+enum { VCF_CACHE = 1 << 15, VCF_MAXLINE = 64 };
+
+typedef struct {
+	uint64_t key;
+	int rem;
+} vcf_slot_t;
+
+typedef struct {
+	board_t *b;
+	int att;
+	uint64_t nodes, budget;
+	int out;                   /* budget or stop hit: a failure proves nothing */
+	const atomic_int *stop[2];
+	vcf_slot_t *cache;         /* VCF_CACHE slots of known failures, or NULL */
+	int16_t line[VCF_MAXLINE]; /* the winning line from the root, cells */
+	int len;
+} vcf_t;
+
+/* Attacker is the side to move. Returns plies to the five (odd) or 0. */
+int vcf_solve(vcf_t *v, int maxply);
+/* The same with open threes as well as fours (not as the reply to a five). */
+int vct_solve(vcf_t *v, int maxply);
+
+#endif

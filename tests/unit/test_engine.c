@@ -1,0 +1,555 @@
+/*
+ * test_engine.c: the AI. Pattern classification of drawn lines; incremental
+ * patterns equal a from-scratch computation after random play/undo under
+ * every rule; forced replies are exactly the moves that stop an open four
+ * (plus counter-fours); VCF finds wins that hold when played out and finds
+ * none where none exists; renju (black never plays a forbidden point, white
+ * wins with a four whose block is forbidden); immediate five/block at every
+ * level; determinism at fixed depth; several instances in parallel threads;
+ * the stop flag ends an unlimited search.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <pthread.h>
+#include <time.h>
+
+#include "engine/board.h"
+#include "engine/engine.h"
+#include "engine/movegen.h"
+#include "engine/vcf.h"
+
+static uint32_t rng = 12345;
+
+static uint32_t
+rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+/* "XXX.*" style: X own, O opponent, # wall, . empty, * the centre. */
+static int
+classify(const char *s, int exact)
+{
+	uint8_t l[11];
+	int centre = (int)(strchr(s, '*') - s);
+
+	for (int i = 0; i < 11; i++) {
+		int k = i - 5 + centre;
+		char ch = k >= 0 && k < (int)strlen(s) ? s[k] : '#';
+		l[i] = ch == 'X' ? 1 : ch == 'O' ? 2 : ch == '#' ? 3 : 0;
+	}
+	l[5] = 0;
+	return pattern_classify(l, 1, exact);
+}
+
+static void
+test_pattern_lines(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *line;
+		int exact, want;
+	} cases[] = {
+		{ ".....XXXX*.....", 0, LP_F5 },
+		{ "....XXXX*X.....", 0, LP_F5 },
+		{ "....XXXX*X.....", 1, LP_OL },
+		{ "......XXX*.....", 0, LP_F4 },
+		{ "#XXX*......", 0, LP_B4 },
+		{ ".....OXXX*.....", 0, LP_B4 },
+		{ ".....XX.*X.....", 0, LP_B4 },
+		{ "......XX*......", 0, LP_F3 },
+		{ ".....OXX*......", 0, LP_B3 },
+		{ ".....X.X*......", 0, LP_F3 },
+		{ "......X.*......", 0, LP_F2 },
+		{ "......X*O......", 0, LP_B2 },
+		{ "O...*O", 0, LP_DEAD },
+		{ ".......*.......", 0, LP_B1 },
+		{ "X.X*X.X", 0, LP_F4 },      /* two separate fours on one line */
+		{ "XX.X*.X", 1, LP_B4 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int got = classify(cases[i].line, cases[i].exact);
+		printf("  line %-16s exact=%d -> %d (want %d)\n", cases[i].line,
+		    cases[i].exact, got, cases[i].want);
+		assert_int_equal(got, cases[i].want);
+	}
+}
+
+/* Random play/undo; after every step the incremental state equals scratch. */
+static void
+test_incremental(void **st)
+{
+	(void)st;
+	board_t *b = malloc(sizeof *b);
+	for (int rule = 0; rule < 3; rule++) {
+		int size = rule == 0 ? 15 : rule == 1 ? 19 : 15;
+		int checks = 0;
+		assert_int_equal(board_init(b, rule, size), 0);
+		for (int it = 0; it < 1500; it++) {
+			if ((b->nmoves < 90 && rnd() % 3) || b->nmoves == 0) {
+				int c;
+				do
+					c = b->cells[rnd() % (unsigned)b->ncells];
+				while (b->stone[c]);
+				board_play(b, c, board_to_move(b));
+			} else
+				board_undo(b);
+			if (it % 3 == 0) {
+				assert_int_equal(board_verify(b), 0);
+				checks++;
+			}
+		}
+		printf("  %s %dx%d: %d checks in 1500 random play/undo steps agree\n",
+		    rule_name(rule), size, size, checks);
+	}
+	free(b);
+}
+
+/* A random position where the side to move faces an open three (or a
+ * double-four threat) and neither side has a five or an open four to play. */
+static int
+threat_position(board_t *b, int rule)
+{
+	for (int tries = 0; tries < 1000; tries++) {
+		board_init(b, rule, 15);
+		int n = 10 + (int)(rnd() % 30);
+		for (int i = 0; i < n; i++) {
+			int x = 3 + (int)(rnd() % 9), y = 3 + (int)(rnd() % 9);
+			int c = (y + BPAD) * BW + x + BPAD;
+			if (b->stone[c] || b->cnt[0][T_FIVE] || b->cnt[1][T_FIVE])
+				break;
+			board_play(b, c, board_to_move(b));
+		}
+		int s = board_to_move(b), o = 3 - s;
+		if (!b->cnt[0][T_FIVE] && !b->cnt[1][T_FIVE] && !has_real(b, s, T_F4) &&
+		    has_real(b, o, T_F4))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+test_forced_replies(void **st)
+{
+	(void)st;
+	board_t *b = malloc(sizeof *b);
+	int16_t d[MAX_MOVES];
+	int positions = 0, moves = 0, replies = 0;
+
+	for (int rule = 0; rule < 3; rule++)
+		for (int k = 0; k < 40; k++) {
+			if (!threat_position(b, rule))
+				continue;
+			int s = board_to_move(b), o = 3 - s;
+			int n = gen_defences(b, s, d);
+			uint8_t in[BCELLS] = { 0 };
+			for (int i = 0; i < n; i++) {
+				assert_int_equal(in[d[i]], 0);
+				in[d[i]] = 1;
+			}
+			positions++;
+			replies += n;
+			for (int i = 0; i < b->ncells; i++) {
+				int c = b->cells[i];
+				if (b->stone[c] || board_forbidden(b, c, s))
+					continue;
+				int four = b->cls[c][s - 1] >= T_B4;
+				board_play(b, c, s);
+				int stops = !has_real(b, o, T_F4);
+				board_undo(b);
+				moves++;
+				if ((four || stops) != in[c])
+					printf("  mismatch: cell %d four %d stops %d listed %d\n",
+					    c, four, stops, in[c]);
+				assert_int_equal(four || stops, in[c]);
+			}
+		}
+	printf("  %d threatened positions, %d moves tried by brute force, %d replies: "
+	       "the list is exactly the defences plus counter-fours\n", positions, moves, replies);
+	assert_true(positions > 30);
+	free(b);
+}
+
+static void
+load(board_t *b, int rule, const char *moves)
+{
+	board_init(b, rule, 15);
+	for (const char *p = moves; *p;) {
+		int x, y, used;
+		if (sscanf(p, "%d,%d%n", &x, &y, &used) != 2)
+			break;
+		board_play(b, (y + BPAD) * BW + x + BPAD, board_to_move(b));
+		p += used;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* Plays a VCF line out: every attacker move but the last is a four answered
+ * by the defender's only block, and the last makes five. */
+static int
+line_wins(board_t *b, const vcf_t *v, int plies)
+{
+	int a = board_to_move(b), ok = 1, played = 0;
+
+	if (v->len < 1 || v->len > plies)
+		return 0;
+	for (int k = 0; k < v->len && ok; k++) {
+		int c = v->line[k], side = board_to_move(b);
+		if (b->stone[c]) {
+			ok = 0;
+			break;
+		}
+		if (side == a && k == v->len - 1) {
+			/* a five, or an open four / double four with two plies to go */
+			ok = b->cls[c][a - 1] == T_FIVE ||
+			    (k == plies - 3 && b->cls[c][a - 1] >= T_F4);
+			break;
+		}
+		if (side == a)
+			ok = b->cls[c][a - 1] >= T_B4 && !board_forbidden(b, c, a);
+		else
+			ok = b->cnt[a - 1][T_FIVE] == 1 && b->cls[c][a - 1] == T_FIVE;
+		board_play(b, c, side);
+		played++;
+	}
+	while (played--)
+		board_undo(b);
+	return ok;
+}
+
+static void
+test_vcf(void **st)
+{
+	(void)st;
+	board_t *b = malloc(sizeof *b);
+	vcf_t *v = calloc(1, sizeof *v);
+	vcf_slot_t *cache = calloc(VCF_CACHE, sizeof *cache);
+
+	/* four, block, four, block, then a double four */
+	load(b, RULE_FREESTYLE, "5,5 0,0 6,5 0,2 7,5 4,5 9,7 0,4 9,8 9,5 9,9 0,6 10,10 14,0 11,11 14,2");
+	v->b = b;
+	v->att = board_to_move(b);
+	v->budget = 1000000;
+	v->cache = cache;
+	int r = vcf_solve(v, 30);
+	printf("  hand-made position: VCF in %d plies, line length %d\n", r, v->len);
+	assert_true(r > 0 && r % 2 == 1);
+	assert_true(line_wins(b, v, r));
+
+	/* the same stones without black's row: no VCF */
+	load(b, RULE_FREESTYLE, "7,7 8,8 7,8 8,7 2,2 12,12");
+	memset(cache, 0, VCF_CACHE * sizeof *cache);
+	v->att = board_to_move(b);
+	r = vcf_solve(v, 30);
+	printf("  quiet position: VCF %d (none)\n", r);
+	assert_int_equal(r, 0);
+
+	/* lone fours that lead nowhere */
+	load(b, RULE_FREESTYLE, "5,5 4,5 6,5 0,0 7,5 0,14 10,10 14,14");
+	memset(cache, 0, VCF_CACHE * sizeof *cache);
+	v->att = board_to_move(b);
+	r = vcf_solve(v, 30);
+	printf("  one dead-end four: VCF %d (none)\n", r);
+	assert_int_equal(r, 0);
+
+	/* the shared puzzle set: every VCF found must hold when played out */
+	FILE *fp = fopen("../shared/puzzles/freestyle.tsv", "r");
+	if (!fp) {
+		printf("  ../shared/puzzles/freestyle.tsv absent: puzzle part skipped\n");
+	} else {
+		char line[8192];
+		int found = 0, total = 0;
+		while (fgets(line, sizeof line, fp) && total < 60) {
+			char *moves = strchr(line, '\t');
+			if (!moves)
+				continue;
+			moves++;
+			char *end = strchr(moves, '\t');
+			if (!end)
+				continue;
+			*end = 0;
+			load(b, RULE_FREESTYLE, moves);
+			memset(cache, 0, VCF_CACHE * sizeof *cache);
+			v->att = board_to_move(b);
+			v->budget = 50000;
+			r = vcf_solve(v, 40);
+			total++;
+			if (r) {
+				found++;
+				assert_true(line_wins(b, v, r));
+			}
+		}
+		fclose(fp);
+		printf("  puzzles: VCF found in %d of %d, each line verified by playing it\n",
+		    found, total);
+		assert_true(found > 0);
+	}
+	free(cache);
+	free(v);
+	free(b);
+}
+
+static int
+search_xy(engine_t *e, int rule, const move_t *mv, int n, const engine_limits_t *l,
+    engine_result_t *r)
+{
+	return engine_search(e, rule, 15, mv, n, l, NULL, NULL, r);
+}
+
+static int
+parse_moves(const char *s, move_t *mv)
+{
+	int n = 0, x, y, used;
+
+	while (sscanf(s, "%d,%d%n", &x, &y, &used) == 2) {
+		mv[n++] = rules_move(x, y);
+		s += used;
+		while (*s == ' ')
+			s++;
+	}
+	return n;
+}
+
+static void
+test_levels_five_and_block(void **st)
+{
+	(void)st;
+	engine_t *e = engine_new(4);
+	move_t mv[64];
+	engine_result_t r;
+	/* black to move with four in a row at 5..8,7 (open) -> five */
+	int n = parse_moves("5,7 5,9 6,7 6,9 7,7 7,9 8,7 12,12", mv);
+	/* white to move? n = 8: black to move */
+	for (int lv = 1; lv <= 10; lv++) {
+		engine_limits_t l = engine_default_limits();
+		l.level = lv;
+		l.max_depth = 4;
+		l.seed = (uint32_t)lv;
+		assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+		assert_true(r.best == rules_move(4, 7) || r.best == rules_move(9, 7));
+		assert_string_equal(r.reason, "five");
+	}
+	printf("  levels 1-10 all play the five (reason five)\n");
+	/* black to move; white has 4 at 5..8,9 blocked at 4,9: must block 9,9 */
+	n = parse_moves("5,7 5,9 6,7 6,9 12,3 7,9 4,9 8,9", mv);
+	for (int lv = 1; lv <= 10; lv++) {
+		engine_limits_t l = engine_default_limits();
+		l.level = lv;
+		l.max_depth = 4;
+		l.seed = (uint32_t)lv * 77;
+		assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+		assert_true(r.best == rules_move(9, 9));
+		assert_string_equal(r.reason, "block-five");
+	}
+	printf("  levels 1-10 all block the five (reason block-five)\n");
+	engine_free(e);
+}
+
+static void
+test_renju(void **st)
+{
+	(void)st;
+	engine_t *e = engine_new(4);
+	move_t mv[64];
+	engine_result_t r;
+	char buf[8];
+	/* black has ..XXX.XX. on row 7: 6,7 is an overline point. White's three on
+	 * column 6 (blocked above by black at 6,2) becomes a four at 6,3 whose
+	 * only block, 6,7, is forbidden: white wins. */
+	int n = parse_moves("3,7 6,4 4,7 6,5 5,7 6,6 7,7 0,0 8,7 0,2 6,2 14,14 6,8", mv);
+	engine_limits_t l = engine_default_limits();
+	l.max_depth = 4;
+	assert_int_equal(search_xy(e, RULE_RENJU, mv, n, &l, &r), 0);
+	printf("  white to move: %s score %d mate %d reason %s\n",
+	    notation_format_xy(r.best, buf), r.score, r.mate, r.reason);
+	assert_int_equal(r.best, rules_move(6, 3));
+	assert_true(r.mate > 0);
+	/* after 6,3 black is lost: its only block is an overline */
+	mv[n] = rules_move(6, 3);
+	assert_int_equal(search_xy(e, RULE_RENJU, mv, n + 1, &l, &r), 0);
+	printf("  black to move after 6,3: mate %d (lost)\n", r.mate);
+	assert_true(r.mate < 0);
+	assert_int_not_equal(r.best, rules_move(6, 7));
+
+	/* black never plays a forbidden point in random renju positions */
+	int checked = 0;
+	for (int k = 0; k < 30; k++) {
+		position_t p;
+		pos_init(&p, RULE_RENJU, 15);
+		n = 0;
+		for (int i = 0; i < 24; i++) {
+			move_t m = rules_move(4 + (int)(rnd() % 7), 4 + (int)(rnd() % 7));
+			if (pos_check(&p, m) != LEGAL_OK)
+				continue;
+			pos_play(&p, m);
+			if (p.outcome.kind != RESULT_ONGOING) {
+				pos_undo(&p);
+				break;
+			}
+			mv[n++] = m;
+		}
+		if (n % 2)
+			n--; /* black to move */
+		pos_init(&p, RULE_RENJU, 15);
+		for (int i = 0; i < n; i++)
+			pos_play(&p, mv[i]);
+		engine_limits_t l2 = engine_default_limits();
+		l2.max_depth = 3;
+		if (search_xy(e, RULE_RENJU, mv, n, &l2, &r) != 0)
+			continue;
+		assert_int_equal(renju_forbidden(&p, r.best), LEGAL_OK);
+		checked++;
+	}
+	printf("  %d random renju positions: black's move is never forbidden\n", checked);
+	assert_true(checked > 20);
+	engine_free(e);
+}
+
+static const char *midgame = "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6";
+
+static void
+test_determinism(void **st)
+{
+	(void)st;
+	engine_t *e1 = engine_new(8), *e2 = engine_new(8);
+	move_t mv[64];
+	engine_result_t r1, r2, r3;
+	int n = parse_moves(midgame, mv);
+	engine_limits_t l = engine_default_limits();
+	l.max_depth = 6;
+	assert_int_equal(search_xy(e1, RULE_FREESTYLE, mv, n, &l, &r1), 0);
+	assert_int_equal(search_xy(e1, RULE_FREESTYLE, mv, n - 2, &l, &r3), 0);
+	assert_int_equal(search_xy(e1, RULE_FREESTYLE, mv, n, &l, &r2), 0);
+	assert_int_equal(r1.best, r2.best);
+	assert_int_equal(r1.score, r2.score);
+	assert_int_equal(r1.nodes, r2.nodes);
+	assert_int_equal(search_xy(e2, RULE_FREESTYLE, mv, n, &l, &r2), 0);
+	assert_int_equal(r1.best, r2.best);
+	assert_int_equal(r1.nodes, r2.nodes);
+	l.max_depth = 0;
+	l.max_nodes = 30000;
+	assert_int_equal(search_xy(e1, RULE_FREESTYLE, mv, n, &l, &r1), 0);
+	assert_int_equal(search_xy(e2, RULE_FREESTYLE, mv, n, &l, &r2), 0);
+	assert_int_equal(r1.best, r2.best);
+	assert_int_equal(r1.score, r2.score);
+	printf("  depth 6 and 30000 nodes: same move, score and node count on repeats "
+	       "and across instances\n");
+	engine_free(e1);
+	engine_free(e2);
+}
+
+struct job {
+	const char *moves;
+	int rule;
+	engine_result_t r;
+};
+
+static void *
+run_job(void *arg)
+{
+	struct job *j = arg;
+	engine_t *e = engine_new(4);
+	move_t mv[64];
+	int n = parse_moves(j->moves, mv);
+	engine_limits_t l = engine_default_limits();
+	l.max_depth = 6;
+	engine_search(e, j->rule, 15, mv, n, &l, NULL, NULL, &j->r);
+	engine_free(e);
+	return NULL;
+}
+
+static void
+test_parallel(void **st)
+{
+	(void)st;
+	struct job jobs[4] = {
+		{ midgame, RULE_FREESTYLE, { 0 } },
+		{ midgame, RULE_RENJU, { 0 } },
+		{ "7,7 8,8 6,8 8,6", RULE_STANDARD, { 0 } },
+		{ "7,7 7,8 8,7 6,7 8,8", RULE_FREESTYLE, { 0 } },
+	};
+	struct job solo[4];
+	pthread_t t[4];
+
+	memcpy(solo, jobs, sizeof jobs);
+	for (int i = 0; i < 4; i++)
+		run_job(&solo[i]);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, run_job, &jobs[i]);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(jobs[i].r.best, solo[i].r.best);
+		assert_int_equal(jobs[i].r.nodes, solo[i].r.nodes);
+	}
+	printf("  4 instances searching at once in 4 threads give the single-thread results\n");
+}
+
+struct stopper {
+	engine_t *e;
+	engine_result_t r;
+	int rc;
+};
+
+static void *
+run_forever(void *arg)
+{
+	struct stopper *s = arg;
+	move_t mv[64];
+	int n = parse_moves(midgame, mv);
+	engine_limits_t l = engine_default_limits();
+	s->rc = engine_search(s->e, RULE_FREESTYLE, 15, mv, n, &l, NULL, NULL, &s->r);
+	return NULL;
+}
+
+static void
+test_stop(void **st)
+{
+	(void)st;
+	struct stopper s = { engine_new(8), { 0 }, -1 };
+	pthread_t t;
+	struct timespec a, b, nap = { 0, 300 * 1000000L };
+
+	pthread_create(&t, NULL, run_forever, &s);
+	nanosleep(&nap, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	engine_stop(s.e);
+	pthread_join(t, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+	printf("  unlimited search stopped after 300 ms: returned %.2f ms after the flag, "
+	       "depth %d, move valid\n", ms, s.r.depth);
+	assert_int_equal(s.rc, 0);
+	assert_true(s.r.best >= 0);
+	engine_free(s.e);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pattern_lines),
+		cmocka_unit_test(test_incremental),
+		cmocka_unit_test(test_forced_replies),
+		cmocka_unit_test(test_vcf),
+		cmocka_unit_test(test_levels_five_and_block),
+		cmocka_unit_test(test_renju),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_parallel),
+		cmocka_unit_test(test_stop),
+	};
+	if (getenv("TEST_ONLY"))
+		cmocka_set_test_filter(getenv("TEST_ONLY"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
