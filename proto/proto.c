@@ -30,7 +30,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_REGISTER] = { PK_REQ, "REGISTER", NULL, "up" },
 	[PR_LOGIN] = { PK_REQ, "LOGIN", NULL, "up" },
 	[PR_LOGOUT] = { PK_REQ, "LOGOUT", NULL, "" },
-	[PR_SEEK] = { PK_REQ, "SEEK", NULL, "RSTOQP" },
+	[PR_SEEK] = { PK_REQ, "SEEK", NULL, "RSTOQP|F" },
 	[PR_CANCEL] = { PK_REQ, "CANCEL", NULL, "|i" },
 	[PR_CREATE] = { PK_REQ, "CREATE", NULL, "RSTOQP" },
 	[PR_JOIN] = { PK_REQ, "JOIN", NULL, "c" },
@@ -52,10 +52,10 @@ static const struct form forms[PM_COUNT] = {
 	[PR_BOT_SEAT] = { PK_REQ, "BOT", "seat", "rl" },
 	[PR_STATE] = { PK_REQ, "STATE", NULL, "r" },
 	[PR_RESUME] = { PK_REQ, "RESUME", NULL, "krq" },
-	[PR_HISTORY] = { PK_REQ, "HISTORY", NULL, "|u" },
-	[PR_EXPORT] = { PK_REQ, "EXPORT", NULL, "i" },
+	[PR_HISTORY] = { PK_REQ, "HISTORY", NULL, "|uj" },
+	[PR_EXPORT] = { PK_REQ, "EXPORT", NULL, "i|W" },
 	[PR_STATS] = { PK_REQ, "STATS", NULL, "|u" },
-	[PR_TOP] = { PK_REQ, "TOP", NULL, "R" },
+	[PR_TOP] = { PK_REQ, "TOP", NULL, "R|j" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -85,10 +85,10 @@ static const struct form forms[PM_COUNT] = {
 	[PO_BOT] = { PK_OK, "BOT", NULL, "r" },
 	[PO_STATE] = { PK_OK, "STATE", NULL, "rq" },
 	[PO_RESUME] = { PK_OK, "RESUME", NULL, "rq" },
-	[PO_HISTORY] = { PK_OK, "HISTORY", NULL, "n" },
-	[PO_EXPORT] = { PK_OK, "EXPORT", NULL, "i" },
+	[PO_HISTORY] = { PK_OK, "HISTORY", NULL, "nN" },
+	[PO_EXPORT] = { PK_OK, "EXPORT", NULL, "iW" },
 	[PO_STATS] = { PK_OK, "STATS", NULL, "n" },
-	[PO_TOP] = { PK_OK, "TOP", NULL, "n" },
+	[PO_TOP] = { PK_OK, "TOP", NULL, "nN" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -101,15 +101,15 @@ static const struct form forms[PM_COUNT] = {
 	[PD_SWAP2] = { PK_DATA, "SWAP2", NULL, "rGu" },
 	[PD_RESULT] = { PK_DATA, "RESULT", NULL, "rXYL" },
 	[PD_USER] = { PK_DATA, "USER", NULL, "uV|r" },
-	[PD_GAME] = { PK_DATA, "GAME", NULL, "iRSuwXY" },
+	[PD_GAME] = { PK_DATA, "GAME", NULL, "iRSuwXYdU" },
 	[PD_RECORD] = { PK_DATA, "RECORD", NULL, "*" },
-	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRnN" },
+	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRhoAfst" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
 	[PE_SWAP2] = { PK_EVENT, "SWAP2", NULL, "rqGu" },
 	[PE_COLOURS] = { PK_EVENT, "COLOURS", NULL, "rquw" },
-	[PE_MOVE] = { PK_EVENT, "MOVE", NULL, "rqDmxy" },
+	[PE_MOVE] = { PK_EVENT, "MOVE", NULL, "rqDmxy|*" },
 	[PE_UNDO] = { PK_EVENT, "UNDO", NULL, "rqzxy" },
 	[PE_OFFER] = { PK_EVENT, "OFFER", NULL, "rqiKu" },
 	[PE_OFFEREND] = { PK_EVENT, "OFFEREND", NULL, "rqiE" },
@@ -136,6 +136,9 @@ static const char *const status_names[] = { "waiting", "opening", "playing", "ov
 static const char *const side_names[] = { "black", "white", "none", NULL };
 static const char *const end_names[] = { "accepted", "declined", "withdrawn", "expired", NULL };
 static const char *const ustate_names[] = { "idle", "seeking", "playing", "watching", NULL };
+static const char *const fallback_names[] = { "human", "bot", NULL };
+static const char *const export_names[] = { "text", "psq", NULL };
+static const char *const provisional_names[] = { "established", "provisional", NULL };
 
 enum ftype { FT_STR, FT_INT, FT_ENUM, FT_RULE, FT_TC, FT_MOVE, FT_LIST, FT_CANDS, FT_CLOCK, FT_TEXT };
 enum cset { CS_NONE, CS_ROOM, CS_NAME, CS_ALNUM, CS_PRINT };
@@ -181,6 +184,9 @@ static const struct field fields[] = {
 	F('D', FT_ENUM, CS_NONE, side, 0, 0, side_names, "side"),
 	F('E', FT_ENUM, CS_NONE, end, 0, 0, end_names, "offer end"),
 	F('V', FT_ENUM, CS_NONE, ustate, 0, 0, ustate_names, "user state"),
+	F('F', FT_ENUM, CS_NONE, fallback, 0, 0, fallback_names, "human|bot"),
+	F('W', FT_ENUM, CS_NONE, format, 0, 0, export_names, "export format"),
+	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
 	F('v', FT_INT, CS_NONE, version, 1, 999, NULL, "version"),
 	F('q', FT_INT, CS_NONE, seq, 0, INT32_MAX, NULL, "sequence number"),
 	F('i', FT_INT, CS_NONE, ident, 1, INT32_MAX, NULL, "id"),
@@ -191,6 +197,13 @@ static const struct field fields[] = {
 	F('g', FT_INT, CS_NONE, ms, 0, 10000000000LL, NULL, "milliseconds"),
 	F('d', FT_INT, CS_NONE, depth, 0, RULES_CELLS, NULL, "number"),
 	F('z', FT_INT, CS_NONE, plies, 1, 2, NULL, "plies"),
+	F('j', FT_INT, CS_NONE, page, 1, 1000000, NULL, "page"),
+	F('h', FT_INT, CS_NONE, rating, 0, 10000, NULL, "rating"),
+	F('o', FT_INT, CS_NONE, deviation, 0, 10000, NULL, "deviation"),
+	F('f', FT_INT, CS_NONE, wins, 0, INT32_MAX, NULL, "wins"),
+	F('s', FT_INT, CS_NONE, losses, 0, INT32_MAX, NULL, "losses"),
+	F('t', FT_INT, CS_NONE, draws, 0, INT32_MAX, NULL, "draws"),
+	F('U', FT_INT, CS_NONE, when, 0, 1LL << 40, NULL, "time"),
 	F('x', FT_CLOCK, CS_NONE, bms, -1, 10000000000LL, NULL, "clock"),
 	F('y', FT_CLOCK, CS_NONE, wms, -1, 10000000000LL, NULL, "clock"),
 	F('*', FT_TEXT, CS_NONE, text, 0, PROTO_TEXT_MAX, NULL, "text"),
@@ -536,6 +549,8 @@ static int field_present(const struct field *f, const proto_msg_t *m)
 		return m->nmoves > 0;
 	case FT_INT:
 		return *(const int64_t *)(const void *)base != 0;
+	case FT_ENUM: /* an optional keyword's first value is its default */
+		return *(const int *)(const void *)base != 0;
 	default:
 		return 1;
 	}

@@ -87,6 +87,10 @@ typedef enum { ROOM_WAITING, ROOM_OPENING, ROOM_PLAYING, ROOM_OVER } proto_statu
 typedef enum { SIDE_BLACK, SIDE_WHITE, SIDE_NONE } proto_side_t;
 typedef enum { END_ACCEPTED, END_DECLINED, END_WITHDRAWN, END_EXPIRED } proto_end_t;
 typedef enum { USER_IDLE, USER_SEEKING, USER_PLAYING, USER_WATCHING } proto_ustate_t;
+/* SEEK: whether a bot may take the seat after the server's wait. */
+typedef enum { FALLBACK_HUMAN, FALLBACK_BOT } proto_fallback_t;
+typedef enum { EXPORT_TEXT, EXPORT_PSQ } proto_export_t;
+typedef enum { RATING_ESTABLISHED, RATING_PROVISIONAL } proto_provisional_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
@@ -170,8 +174,14 @@ typedef struct proto_msg {
 	proto_side_t side;
 	proto_end_t end;
 	proto_ustate_t ustate;
+	proto_fallback_t fallback;
+	proto_export_t format;
+	proto_provisional_t provisional;
 	int64_t version, seq, ident, count, count2, level, ecode, ms, depth, plies;
 	int64_t bms, wms;                 /* clocks in ms; -1 prints as "-" */
+	int64_t page;                     /* HISTORY, TOP: from 1; 0 = absent */
+	int64_t rating, deviation, wins, losses, draws;
+	int64_t when;                     /* unix seconds */
 	char text[PROTO_TEXT_MAX + 1];
 } proto_msg_t;
 

@@ -30,6 +30,7 @@ static const struct {
 	{ PROTO_CLIENT, "LOGOUT" },
 	{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated none" },
 	{ PROTO_CLIENT, "SEEK freestyle 19 none black casual swap2" },
+	{ PROTO_CLIENT, "SEEK freestyle 15 60+1 any casual none bot" },
 	{ PROTO_CLIENT, "CANCEL" },
 	{ PROTO_CLIENT, "CANCEL 7" },
 	{ PROTO_CLIENT, "CREATE standard 15 60+0 white casual swap2" },
@@ -60,10 +61,13 @@ static const struct {
 	{ PROTO_CLIENT, "RESUME 0123456789abcdefABCDEF0123456789 r12 41" },
 	{ PROTO_CLIENT, "HISTORY" },
 	{ PROTO_CLIENT, "HISTORY alice" },
+	{ PROTO_CLIENT, "HISTORY alice 3" },
 	{ PROTO_CLIENT, "EXPORT 1234" },
+	{ PROTO_CLIENT, "EXPORT 1234 psq" },
 	{ PROTO_CLIENT, "STATS" },
 	{ PROTO_CLIENT, "STATS bob" },
 	{ PROTO_CLIENT, "TOP renju" },
+	{ PROTO_CLIENT, "TOP renju 2" },
 	{ PROTO_CLIENT, "QUIT" },
 
 	{ PROTO_SERVER, "OK #t1 HELLO 1" },
@@ -94,10 +98,11 @@ static const struct {
 	{ PROTO_SERVER, "OK BOT r44" },
 	{ PROTO_SERVER, "OK STATE r12 41" },
 	{ PROTO_SERVER, "OK RESUME r12 41" },
-	{ PROTO_SERVER, "OK HISTORY 3" },
-	{ PROTO_SERVER, "OK EXPORT 1234" },
+	{ PROTO_SERVER, "OK HISTORY 3 3" },
+	{ PROTO_SERVER, "OK EXPORT 1234 text" },
+	{ PROTO_SERVER, "OK EXPORT 1234 psq" },
 	{ PROTO_SERVER, "OK STATS 1" },
-	{ PROTO_SERVER, "OK TOP 10" },
+	{ PROTO_SERVER, "OK TOP 20 57" },
 	{ PROTO_SERVER, "OK QUIT" },
 	{ PROTO_SERVER, "ERR 400 syntax" },
 	{ PROTO_SERVER, "ERR #m5 431 not-your-turn white is to move" },
@@ -114,9 +119,10 @@ static const struct {
 	{ PROTO_SERVER, "= RESULT r12 black five h8,h9,h10,h11,h12" },
 	{ PROTO_SERVER, "= USER alice playing r12" },
 	{ PROTO_SERVER, "= USER bob idle" },
-	{ PROTO_SERVER, "= GAME 1234 renju 15 alice bob white resign" },
+	{ PROTO_SERVER, "= GAME 1234 renju 15 alice bob white resign 37 1796000000" },
 	{ PROTO_SERVER, "= RECORD moves h8 i9" },
-	{ PROTO_SERVER, "= STAT alice renju 1612 48" },
+	{ PROTO_SERVER, "= STAT alice renju 1612 48 established 30 17 1" },
+	{ PROTO_SERVER, "= STAT bob freestyle 1500 350 provisional 0 0 0" },
 
 	{ PROTO_SERVER, "* SERVER gomokud 0.1.0 1 swap2 renju chat resume" },
 	{ PROTO_SERVER, "* START r12 1 alice bob renju 15 300+5 none rated 300000 300000" },
@@ -124,6 +130,7 @@ static const struct {
 	{ PROTO_SERVER, "* COLOURS r3 6 bob alice" },
 	{ PROTO_SERVER, "* MOVE r12 2 black h8 299000 300000" },
 	{ PROTO_SERVER, "* MOVE r12 3 white i9 - -" },
+	{ PROTO_SERVER, "* MOVE r12 4 black j10 298000 300000 vcf 7" },
 	{ PROTO_SERVER, "* UNDO r12 9 2 250000 260000" },
 	{ PROTO_SERVER, "* OFFER r12 10 4 draw bob" },
 	{ PROTO_SERVER, "* OFFEREND r12 11 4 declined" },
@@ -244,7 +251,34 @@ static void test_typed_fields(void **state)
 	line[n + PROTO_TEXT_MAX] = '\0';
 	m = parse_ok(PROTO_CLIENT, line);
 	assert_int_equal(strlen(m.text), PROTO_TEXT_MAX);
-	printf("typed fields: seek, move, bot, swap2, clocks, err, think, empty seats\n");
+
+	/* fields the accounts, archive and bot issues build on */
+	m = parse_ok(PROTO_CLIENT, "SEEK renju 15 300+5 any rated none bot");
+	assert_int_equal(m.fallback, FALLBACK_BOT);
+	m = parse_ok(PROTO_CLIENT, "SEEK renju 15 300+5 any rated none");
+	assert_int_equal(m.fallback, FALLBACK_HUMAN);
+	m = parse_ok(PROTO_CLIENT, "HISTORY carol 4");
+	assert_string_equal(m.user, "carol");
+	assert_int_equal(m.page, 4);
+	m = parse_ok(PROTO_CLIENT, "EXPORT 77 psq");
+	assert_int_equal(m.ident, 77);
+	assert_int_equal(m.format, EXPORT_PSQ);
+	m = parse_ok(PROTO_SERVER, "= STAT bob renju 1493 212 provisional 3 5 1");
+	assert_int_equal(m.rating, 1493);
+	assert_int_equal(m.deviation, 212);
+	assert_int_equal(m.provisional, RATING_PROVISIONAL);
+	assert_int_equal(m.wins, 3);
+	assert_int_equal(m.losses, 5);
+	assert_int_equal(m.draws, 1);
+	m = parse_ok(PROTO_SERVER, "= GAME 9 standard 15 ann bob draw draw-agreed 120 1796000000");
+	assert_int_equal(m.depth, 120);
+	assert_int_equal(m.when, 1796000000);
+	m = parse_ok(PROTO_SERVER, "* MOVE r4 12 white k11 - - four-three");
+	assert_string_equal(m.text, "four-three");
+	m = parse_ok(PROTO_SERVER, "* MOVE r4 12 white k11 - -");
+	assert_string_equal(m.text, "");
+	printf("typed fields: seek, move, bot, swap2, clocks, err, think, empty seats,"
+	    " bot fallback, pages, export format, stats, games, move reasons\n");
 }
 
 static void test_errors(void **state)
@@ -281,6 +315,14 @@ static void test_errors(void **state)
 		{ PROTO_CLIENT, "SEEK renju 15 0+5 any rated none", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300 any rated none", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300+ any rated none", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated none robot", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated none bot bot", ERR_SYNTAX },
+		{ PROTO_CLIENT, "HISTORY alice 0", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "HISTORY 2", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "TOP renju -1", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "EXPORT 12 pdf", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= STAT bob renju 1493 212 maybe 3 5 1", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= STAT bob renju 1493 212 provisional 3 5", ERR_SYNTAX },
 		{ PROTO_CLIENT, "SEEK renju 15 86401+0 any rated none", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300+3601 any rated none", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300+5 red rated none", ERR_ARGUMENT },
