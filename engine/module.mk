@@ -14,3 +14,17 @@ $(O)/tests/unit/test_engine: $(O)/tests/unit/test_engine.o $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_engine
+
+# The Gomocup brain.
+$(BINDIR)/pbrain-gomoku: $(O)/engine/pbrain.o $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BINS += $(BINDIR)/pbrain-gomoku
+
+# The brain's protocol, driven through pipes.
+$(O)/tests/unit/test_pbrain.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) -DPBRAIN='"$(BINDIR)/pbrain-gomoku"'
+$(O)/tests/unit/test_pbrain: $(O)/tests/unit/test_pbrain.o | $(BINDIR)/pbrain-gomoku
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_pbrain

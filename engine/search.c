@@ -496,10 +496,15 @@ load(engine_t *e, rule_t rule, int size, const move_t *moves, int n)
 
 	if (pos_init(&p, rule, size) < 0 || board_init(&e->b, rule, size) < 0)
 		return -1;
+	/* trusted history (its order under renju is the caller's business):
+	 * only on the board, on empty points and before a result */
 	for (int i = 0; i < n; i++) {
-		if (p.outcome.kind != RESULT_ONGOING || pos_play(&p, moves[i]) != LEGAL_OK)
+		move_t m = moves[i];
+		if (p.outcome.kind != RESULT_ONGOING || m < 0 || m >= RULES_CELLS ||
+		    !pos_on_board(&p, rules_x(m), rules_y(m)) || p.cell[m] != STONE_EMPTY)
 			return -1;
-		board_play(&e->b, board_cell(moves[i]), 1 + (i & 1));
+		pos_place(&p, m);
+		board_play(&e->b, board_cell(m), 1 + (i & 1));
 	}
 	if (p.outcome.kind != RESULT_ONGOING)
 		return -1;
