@@ -18,9 +18,9 @@ FUZZ_DIR := build/fuzz
 FUZZ_FLAGS := -std=c11 -g -O1 -D_DEFAULT_SOURCE -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZERS += proto
 
-$(FUZZ_DIR)/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRCS) $(ENGINE_SRCS) proto/proto.h engine/rules.h
+$(FUZZ_DIR)/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRCS) engine/rules.c proto/proto.h engine/rules.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_proto.c $(PROTO_SRCS) $(ENGINE_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_proto.c $(PROTO_SRCS) engine/rules.c
 
 .PHONY: fuzz-proto
 fuzz-proto: $(FUZZ_DIR)/fuzz_proto
