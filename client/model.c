@@ -1,0 +1,584 @@
+/*
+ * model.c: the client's picture of the server, built from parsed lines.
+ */
+#include "client/model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void copy(char *dst, size_t n, const char *src)
+{
+	snprintf(dst, n, "%s", src);
+}
+#define COPY(dst, src) copy(dst, sizeof(dst), src)
+
+void model_init(model_t *m)
+{
+	memset(m, 0, sizeof *m);
+	pos_init(&m->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
+	m->bms = m->wms = -1;
+	m->think_ply = -1;
+}
+
+void model_status(model_t *m, int error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->status_text, sizeof m->status_text, fmt, ap);
+	va_end(ap);
+	m->status_error = error;
+}
+
+void model_chat(model_t *m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->chat[m->chat_total % MODEL_CHAT_MAX], MODEL_CHAT_LEN, fmt, ap);
+	va_end(ap);
+	m->chat_total++;
+}
+
+const char *model_chat_line(const model_t *m, int n)
+{
+	if (n < 0 || n >= m->chat_total || n >= MODEL_CHAT_MAX)
+		return NULL;
+	return m->chat[(m->chat_total - 1 - n) % MODEL_CHAT_MAX];
+}
+
+void model_sent(model_t *m, proto_id_t req)
+{
+	if (m->npending < MODEL_PENDING_MAX)
+		m->pending[m->npending++] = req;
+	if (req == PR_ROOMS)
+		m->nrooms = 0;
+	else if (req == PR_HISTORY)
+		m->ngames = 0;
+	else if (req == PR_EXPORT)
+		m->record_len = 0, m->record[0] = '\0', m->record_ready = 0;
+}
+
+void model_disconnected(model_t *m)
+{
+	m->npending = 0;
+	m->snapshot = 0;
+	m->hello_done = 0;
+}
+
+static proto_id_t pending_head(const model_t *m)
+{
+	return m->npending ? m->pending[0] : PM_NONE;
+}
+
+static void pending_pop(model_t *m)
+{
+	if (m->npending) {
+		memmove(m->pending, m->pending + 1, (size_t)(m->npending - 1) * sizeof m->pending[0]);
+		m->npending--;
+	}
+}
+
+int64_t model_clock(const model_t *m, stone_t side, int64_t now_ms)
+{
+	int64_t ms = side == STONE_BLACK ? m->bms : m->wms;
+	if (ms < 0)
+		return -1;
+	if (m->in_room && model_turn(m) == side) {
+		ms -= now_ms - m->clock_at;
+		if (ms < 0)
+			ms = 0;
+	}
+	return ms;
+}
+
+stone_t model_turn(const model_t *m)
+{
+	if (!m->in_room || m->over || m->swap2 || m->status != ROOM_PLAYING)
+		return STONE_EMPTY;
+	return pos_to_move(&m->pos);
+}
+
+stone_t model_my_side(const model_t *m)
+{
+	if (!m->in_room || !m->me[0])
+		return STONE_EMPTY;
+	if (strcmp(m->me, m->black) == 0)
+		return STONE_BLACK;
+	if (strcmp(m->me, m->white) == 0)
+		return STONE_WHITE;
+	return STONE_EMPTY;
+}
+
+int model_is_win_cell(const model_t *m, move_t mv)
+{
+	for (int i = 0; i < m->ncells; i++)
+		if (m->cells[i] == mv)
+			return 1;
+	return 0;
+}
+
+int model_cand_rank(const model_t *m, move_t mv)
+{
+	if (m->think_ply != m->pos.nmoves || m->over)
+		return 0;
+	for (int i = 0; i < m->ncands; i++)
+		if (m->cands[i] == mv)
+			return i + 1;
+	return 0;
+}
+
+const model_offer_t *model_offer_to_me(const model_t *m)
+{
+	for (int i = 0; i < m->noffers; i++)
+		if (strcmp(m->offers[i].from, m->me) != 0)
+			return &m->offers[i];
+	return NULL;
+}
+
+static void set_clocks(model_t *m, int64_t b, int64_t w, int64_t now)
+{
+	m->bms = b;
+	m->wms = w;
+	m->clock_at = now;
+}
+
+/* A fresh game in room r: empty board, no result, no offers. */
+static void new_game(model_t *m, const char *room, rule_t rule, int size)
+{
+	if (strcmp(room, m->room) != 0)
+		m->chat_total = 0;
+	COPY(m->room, room);
+	m->in_room = 1;
+	if (pos_init(&m->pos, rule, size) != 0)
+		pos_init(&m->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
+	m->over = 0;
+	m->ncells = 0;
+	m->noffers = 0;
+	m->swap2 = 0;
+	m->think_ply = -1;
+	m->ncands = 0;
+	m->reason_text[0] = '\0';
+	m->gone[0] = m->gone[1] = 0;
+}
+
+/* Places a move the server announced. -1 when it cannot be on our board. */
+static int place(model_t *m, const char *mv, int side)
+{
+	move_t c;
+	if (notation_parse(mv, m->pos.size, &c) != 0 || m->pos.cell[c] != STONE_EMPTY)
+		return -1;
+	if (side >= 0 && (stone_t)(side + 1) != pos_to_move(&m->pos))
+		return -1;
+	pos_place(&m->pos, c);
+	return 0;
+}
+
+static void set_result(model_t *m, proto_result_t res, proto_reason_t why,
+    int n, const char (*cells)[PROTO_MOVE_MAX + 1])
+{
+	m->over = 1;
+	m->status = ROOM_OVER;
+	m->result = res;
+	m->reason = why;
+	m->ncells = 0;
+	m->noffers = 0;
+	for (int i = 0; i < n && m->ncells < RULES_MAX_SIZE; i++) {
+		move_t c;
+		if (notation_parse(cells[i], m->pos.size, &c) == 0)
+			m->cells[m->ncells++] = c;
+	}
+}
+
+static void offer_add(model_t *m, int64_t id, proto_offer_t kind, const char *from)
+{
+	if (m->noffers == MODEL_OFFERS_MAX)
+		memmove(m->offers, m->offers + 1, sizeof m->offers[0] * (MODEL_OFFERS_MAX - 1)),
+		    m->noffers--;
+	model_offer_t *o = &m->offers[m->noffers++];
+	o->id = id;
+	o->kind = kind;
+	COPY(o->from, from);
+}
+
+static void offer_del(model_t *m, int64_t id)
+{
+	for (int i = 0; i < m->noffers; i++)
+		if (m->offers[i].id == id) {
+			memmove(&m->offers[i], &m->offers[i + 1],
+			    sizeof m->offers[0] * (size_t)(m->noffers - i - 1));
+			m->noffers--;
+			return;
+		}
+}
+
+static const char *side_name(int s)
+{
+	return s == SIDE_BLACK ? "black" : s == SIDE_WHITE ? "white" : "none";
+}
+
+static void describe_result(model_t *m)
+{
+	const char *who = m->result == RES_BLACK ? m->black : m->white;
+	if (m->result == RES_DRAW)
+		model_status(m, 0, "Game over: draw (%s)", proto_reason_name(m->reason));
+	else if (m->result == RES_NONE)
+		model_status(m, 0, "Game over: no result (%s)", proto_reason_name(m->reason));
+	else
+		model_status(m, 0, "Game over: %s (%s) wins by %s", who[0] ? who : "?",
+		    proto_result_name(m->result), proto_reason_name(m->reason));
+	model_chat(m, "* %s", m->status_text);
+}
+
+/* Data lines of a snapshot (STATE, WATCH, RESUME). */
+static model_rc_t apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
+{
+	if (x->id == PD_ROOM) {
+		new_game(m, x->room, x->rule, x->size);
+		m->snapshot = 1;
+		m->status = x->status;
+		m->tc_base = x->tc_base;
+		m->tc_inc = x->tc_inc;
+		m->opening = x->opening;
+		m->rated = x->rated;
+		COPY(m->black, x->user);
+		COPY(m->white, x->user2);
+		m->spectators = x->count;
+		return MODEL_OK;
+	}
+	if (!m->snapshot || strcmp(x->room, m->room) != 0)
+		return MODEL_RESYNC;
+	switch (x->id) {
+	case PD_CLOCK:
+		set_clocks(m, x->bms, x->wms, now);
+		break;
+	case PD_SEAT:
+		if (x->side != SIDE_NONE) {
+			m->gone[x->side] = x->presence == PRES_GONE;
+			if (x->side == SIDE_BLACK)
+				COPY(m->black, x->user);
+			else
+				COPY(m->white, x->user);
+		}
+		break;
+	case PD_MOVES:
+		if (x->depth != m->pos.nmoves)
+			return MODEL_RESYNC;
+		for (int i = 0; i < x->nmoves; i++)
+			if (place(m, x->moves[i], -1) != 0)
+				return MODEL_RESYNC;
+		break;
+	case PD_SWAP2:
+		m->swap2 = 1;
+		m->swap2_stage = x->stage;
+		COPY(m->swap2_user, x->user);
+		break;
+	case PD_OFFER:
+		offer_add(m, x->ident, x->offer, x->user);
+		break;
+	case PD_RESULT:
+		set_result(m, x->result, x->reason, x->nmoves, x->moves);
+		break;
+	default:
+		break;
+	}
+	return MODEL_OK;
+}
+
+static model_rc_t apply_data(model_t *m, const proto_msg_t *x, int64_t now)
+{
+	proto_id_t head = pending_head(m);
+	switch (head) {
+	case PR_STATE:
+	case PR_WATCH:
+	case PR_RESUME:
+		return apply_snapshot(m, x, now);
+	case PR_ROOMS:
+		if (x->id == PD_ROOM && m->nrooms < MODEL_ROOMS_MAX) {
+			model_room_t *r = &m->rooms[m->nrooms++];
+			COPY(r->room, x->room);
+			r->status = x->status;
+			r->rule = x->rule;
+			r->size = x->size;
+			r->tc_base = x->tc_base;
+			r->tc_inc = x->tc_inc;
+			COPY(r->black, x->user);
+			COPY(r->white, x->user2);
+			r->spectators = x->count;
+			r->nmoves = x->count2;
+		}
+		return MODEL_OK;
+	case PR_HISTORY:
+		if (x->id == PD_GAME && m->ngames < MODEL_GAMES_MAX) {
+			model_game_t *g = &m->games[m->ngames++];
+			g->id = x->ident;
+			g->rule = x->rule;
+			g->size = x->size;
+			COPY(g->black, x->user);
+			COPY(g->white, x->user2);
+			g->result = x->result;
+			g->reason = x->reason;
+			g->plies = (int)x->depth;
+		}
+		return MODEL_OK;
+	case PR_EXPORT:
+		if (x->id == PD_RECORD) {
+			size_t n = strlen(x->text);
+			if (m->record_len + n + 2 < sizeof m->record) {
+				memcpy(m->record + m->record_len, x->text, n);
+				m->record_len += n;
+				m->record[m->record_len++] = '\n';
+				m->record[m->record_len] = '\0';
+			}
+		}
+		return MODEL_OK;
+	default:
+		/* A data line that answers nothing we asked: ignore it. */
+		return MODEL_OK;
+	}
+}
+
+static model_rc_t apply_reply(model_t *m, const proto_msg_t *x)
+{
+	proto_id_t head = pending_head(m);
+	pending_pop(m);
+	if (x->id == PX_ERR) {
+		if (head == PR_STATE || head == PR_WATCH || head == PR_RESUME)
+			m->snapshot = 0;
+		model_status(m, 1, "%s refused: %lld %s%s%s", head ? proto_name(head) : "request",
+		    (long long)x->ecode, x->word, x->text[0] ? ": " : "", x->text);
+		if (proto_err_fatal((int)x->ecode))
+			return MODEL_FATAL;
+		return MODEL_OK;
+	}
+	switch (x->id) {
+	case PO_HELLO:
+		m->hello_done = 1;
+		break;
+	case PO_GUEST:
+	case PO_LOGIN:
+	case PO_REGISTER:
+		COPY(m->me, x->user);
+		COPY(m->token, x->token);
+		model_status(m, 0, "Signed in as %s", m->me);
+		break;
+	case PO_LOGOUT:
+		m->me[0] = m->token[0] = '\0';
+		break;
+	case PO_SEEK:
+		m->seek_id = x->ident;
+		model_status(m, 0, "Seeking an opponent...");
+		break;
+	case PO_CANCEL:
+		m->seek_id = 0;
+		model_status(m, 0, "Seek cancelled");
+		break;
+	case PO_CREATE:
+		COPY(m->invite, x->code);
+		if (!m->in_room || strcmp(m->room, x->room) != 0) {
+			new_game(m, x->room, m->pos.rule, m->pos.size);
+			m->status = ROOM_WAITING;
+			m->black[0] = m->white[0] = '\0';
+		}
+		model_status(m, 0, "Room %s created; invite code: %s", x->room, x->code);
+		break;
+	case PO_STATE:
+	case PO_WATCH:
+	case PO_RESUME:
+		m->snapshot = 0;
+		if (strcmp(x->room, m->room) == 0) {
+			m->seq = x->seq;
+			m->in_room = 1;
+		}
+		if (m->over)
+			describe_result(m);
+		break;
+	case PO_LEAVE:
+		if (strcmp(x->room, m->room) == 0)
+			m->in_room = 0;
+		break;
+	case PO_ROOMS:
+	case PO_HISTORY:
+		break;
+	case PO_EXPORT:
+		m->record_ready = 1;
+		break;
+	default:
+		break;
+	}
+	return MODEL_OK;
+}
+
+/* Room events: the sequence number must follow on from the last one. */
+static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
+{
+	if (x->id == PE_START) {
+		m->seek_id = 0;
+		int rematch = m->in_room && strcmp(m->room, x->room) == 0;
+		new_game(m, x->room, x->rule, x->size);
+		m->seq = x->seq;
+		m->status = x->opening == OPENING_SWAP2 ? ROOM_OPENING : ROOM_PLAYING;
+		m->tc_base = x->tc_base;
+		m->tc_inc = x->tc_inc;
+		m->opening = x->opening;
+		m->rated = x->rated;
+		COPY(m->black, x->user);
+		COPY(m->white, x->user2);
+		set_clocks(m, x->bms, x->wms, now);
+		model_status(m, 0, "%s: %s (black) vs %s (white), %s %dx%d", rematch ? "Rematch" : "Game started",
+		    m->black, m->white, rule_name(x->rule), x->size, x->size);
+		model_chat(m, "* %s", m->status_text);
+		return MODEL_OK;
+	}
+	if (!m->in_room || strcmp(x->room, m->room) != 0)
+		return MODEL_OK;   /* another room's event: not shown */
+	if (m->snapshot)
+		return MODEL_OK;   /* the snapshot being read already includes it */
+	if (x->seq != m->seq + 1)
+		return MODEL_RESYNC;
+	m->seq = x->seq;
+	switch (x->id) {
+	case PE_SWAP2:
+		m->swap2 = 1;
+		m->status = ROOM_OPENING;
+		m->swap2_stage = x->stage;
+		COPY(m->swap2_user, x->user);
+		break;
+	case PE_COLOURS:
+		m->swap2 = 0;
+		m->status = ROOM_PLAYING;
+		COPY(m->black, x->user);
+		COPY(m->white, x->user2);
+		m->clock_at = now;
+		model_chat(m, "* Colours: %s black, %s white", m->black, m->white);
+		break;
+	case PE_MOVE: {
+		int bot_moved = m->think_ply == m->pos.nmoves && m->ncands;
+		if (place(m, x->move, x->side) != 0) {
+			model_status(m, 1, "Server sent an impossible move %s for %s; resyncing", x->move,
+			    side_name(x->side));
+			return MODEL_RESYNC;
+		}
+		if (x->text[0])
+			snprintf(m->reason_text, sizeof m->reason_text, "%s played %s: %s",
+			    x->side == SIDE_BLACK ? m->black : m->white, x->move, x->text);
+		else if (bot_moved)
+			snprintf(m->reason_text, sizeof m->reason_text, "%s played %s (depth %d, score %d)",
+			    m->think_bot, x->move, m->think_depth,
+			    m->cands[0] == m->pos.moves[m->pos.nmoves - 1] ? (int)m->scores[0] : 0);
+		set_clocks(m, x->bms, x->wms, now);
+		m->noffers = 0;   /* pending draw/undo offers end with a move */
+		if (m->status_error)
+			m->status_text[0] = '\0';
+		break;
+	}
+	case PE_UNDO:
+		for (int i = 0; i < x->plies; i++)
+			if (pos_undo(&m->pos) == MOVE_NONE)
+				return MODEL_RESYNC;
+		set_clocks(m, x->bms, x->wms, now);
+		m->noffers = 0;
+		m->think_ply = -1;
+		model_chat(m, "* %d move%s taken back", (int)x->plies, x->plies == 1 ? "" : "s");
+		break;
+	case PE_OFFER:
+		offer_add(m, x->ident, x->offer, x->user);
+		model_chat(m, "* %s offers %s", x->user, proto_offer_name(x->offer));
+		break;
+	case PE_OFFEREND: {
+		static const char *const ends[] = { "accepted", "declined", "withdrawn", "expired" };
+		offer_del(m, x->ident);
+		model_chat(m, "* Offer %lld %s", (long long)x->ident, ends[x->end]);
+		break;
+	}
+	case PE_SAY:
+		model_chat(m, "%s: %s", x->user, x->text);
+		break;
+	case PE_PRESENCE: {
+		static const char *const pres[] = { "went away", "is back", "joined", "left", "is here" };
+		int side = strcmp(x->user, m->black) == 0 ? 0 : strcmp(x->user, m->white) == 0 ? 1 : -1;
+		if (side >= 0 && (x->presence == PRES_GONE || x->presence == PRES_BACK))
+			m->gone[side] = x->presence == PRES_GONE;
+		if (x->presence == PRES_JOINED && side < 0)
+			m->spectators++;
+		else if (x->presence == PRES_LEFT && side < 0 && m->spectators > 0)
+			m->spectators--;
+		if (x->presence == PRES_GONE)
+			model_chat(m, "* %s went away (%llds to come back)", x->user,
+			    (long long)(x->ms / 1000));
+		else
+			model_chat(m, "* %s %s", x->user, pres[x->presence]);
+		break;
+	}
+	case PE_THINK:
+		COPY(m->think_bot, x->user);
+		m->think_ply = m->pos.nmoves;
+		m->think_depth = (int)x->depth;
+		m->ncands = 0;
+		for (int i = 0; i < x->ncands; i++) {
+			move_t c;
+			if (notation_parse(x->cands[i].move, m->pos.size, &c) == 0) {
+				m->cands[m->ncands] = c;
+				m->scores[m->ncands++] = x->cands[i].score;
+			}
+		}
+		break;
+	case PE_OVER:
+		set_result(m, x->result, x->reason, x->nmoves, x->moves);
+		describe_result(m);
+		break;
+	default:
+		break;
+	}
+	return MODEL_OK;
+}
+
+model_rc_t model_apply(model_t *m, const proto_msg_t *x, int64_t now)
+{
+	switch (proto_kind(x->id)) {
+	case PK_OK:
+	case PK_ERR:
+		return apply_reply(m, x);
+	case PK_DATA:
+		return apply_data(m, x, now);
+	case PK_EVENT:
+		break;
+	case PK_REQ:
+		return MODEL_OK;
+	}
+	switch (x->id) {
+	case PE_SERVER:
+		snprintf(m->server, sizeof m->server, "%s %s", x->word, x->word2);
+		return MODEL_OK;
+	case PE_TELL:
+		model_chat(m, "[%s] %s", x->user, x->text);
+		return MODEL_OK;
+	case PE_SHUTDOWN:
+		m->shutdown = 1;
+		model_status(m, 1, "Server shutting down in %llds%s%s", (long long)(x->ms / 1000),
+		    x->text[0] ? ": " : "", x->text);
+		return MODEL_OK;
+	default:
+		return apply_room_event(m, x, now);
+	}
+}
+
+int model_record_position(const model_t *m, position_t *p, char *err, size_t errlen)
+{
+	/* The archive adds keys (black, white, result...) the rules core's
+	 * record reader does not know; keep only its own. */
+	char core[MODEL_RECORD_MAX];
+	size_t n = 0;
+	for (const char *s = m->record; *s;) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if ((!strncmp(s, "rule ", 5) || !strncmp(s, "size ", 5) || !strncmp(s, "moves", 5)) &&
+		    n + len + 2 < sizeof core) {
+			memcpy(core + n, s, len);
+			n += len;
+			core[n++] = '\n';
+		}
+		s += len + (e != NULL);
+	}
+	core[n] = '\0';
+	return record_parse(core, p, err, errlen);
+}

@@ -1,0 +1,158 @@
+/*
+ * model.h: what the client knows, rebuilt only from the server's lines
+ * (events, replies and STATE/WATCH/RESUME snapshots). The renderer reads it;
+ * nothing here decides a rule: stones are placed where the server says.
+ */
+#ifndef GOMOKU_CLIENT_MODEL_H
+#define GOMOKU_CLIENT_MODEL_H
+
+#include <stdint.h>
+
+#include "engine/rules.h"
+#include "proto/proto.h"
+
+enum {
+	MODEL_CHAT_MAX = 64,     /* chat/notice lines kept */
+	MODEL_CHAT_LEN = 440,
+	MODEL_OFFERS_MAX = 4,
+	MODEL_PENDING_MAX = 64,  /* requests awaiting a reply */
+	MODEL_ROOMS_MAX = 32,
+	MODEL_GAMES_MAX = 64,
+	MODEL_RECORD_MAX = 4096,
+	MODEL_STATUS_LEN = 480,
+};
+
+/* What model_apply says the caller should do next. */
+typedef enum {
+	MODEL_OK = 0,
+	MODEL_RESYNC,   /* a sequence gap or an impossible event: ask for STATE */
+	MODEL_FATAL,    /* the server ends the session (fatal ERR, SHUTDOWN) */
+} model_rc_t;
+
+typedef struct {
+	int64_t id;
+	proto_offer_t kind;
+	char from[PROTO_NAME_MAX + 1];
+} model_offer_t;
+
+typedef struct {
+	char room[PROTO_ROOM_MAX + 1];
+	proto_status_t status;
+	rule_t rule;
+	int size, tc_base, tc_inc;
+	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
+	int64_t spectators, nmoves;
+} model_room_t;
+
+typedef struct {
+	int64_t id;
+	rule_t rule;
+	int size;
+	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
+	proto_result_t result;
+	proto_reason_t reason;
+	int plies;
+} model_game_t;
+
+typedef struct model {
+	/* session */
+	char server[2 * PROTO_WORD_MAX + 2];   /* "gomokud 0.1.0" */
+	int hello_done;
+	char me[PROTO_NAME_MAX + 1];
+	char token[PROTO_TOKEN_MAX + 1];
+	int64_t seek_id;                       /* 0 when not seeking */
+	char invite[PROTO_CODE_MAX + 1];       /* code of the private room made */
+
+	/* the room shown */
+	int in_room;
+	char room[PROTO_ROOM_MAX + 1];
+	int64_t seq;
+	proto_status_t status;
+	int tc_base, tc_inc;
+	proto_opening_t opening;
+	int rated;
+	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
+	int gone[2];                           /* per side: connection away */
+	int64_t spectators;
+	position_t pos;
+
+	/* clocks: ms at the last server sync, and when that was (ms) */
+	int64_t bms, wms, clock_at;
+
+	int noffers;
+	model_offer_t offers[MODEL_OFFERS_MAX];
+
+	int swap2;                             /* swap2 opening in progress */
+	proto_stage_t swap2_stage;
+	char swap2_user[PROTO_NAME_MAX + 1];
+
+	int over;                              /* a result is known */
+	proto_result_t result;
+	proto_reason_t reason;
+	int ncells;
+	move_t cells[RULES_MAX_SIZE];
+
+	/* the bot's preview, valid while think_ply == pos.nmoves */
+	char think_bot[PROTO_NAME_MAX + 1];
+	int think_ply, think_depth, ncands;
+	move_t cands[PROTO_CANDS_MAX];
+	int32_t scores[PROTO_CANDS_MAX];
+	char reason_text[512];                  /* why the bot played its last move */
+
+	/* chat and notices, a ring: line i is chat[(chat_total - 1 - i) % MAX] */
+	int chat_total;
+	char chat[MODEL_CHAT_MAX][MODEL_CHAT_LEN];
+
+	/* lobby lists and a fetched record */
+	int nrooms;
+	model_room_t rooms[MODEL_ROOMS_MAX];
+	int ngames;
+	model_game_t games[MODEL_GAMES_MAX];
+	size_t record_len;
+	char record[MODEL_RECORD_MAX];
+	int record_ready;
+
+	/* the last error or notice, for the status line */
+	char status_text[MODEL_STATUS_LEN];
+	int status_error;
+
+	/* requests sent and not yet answered, oldest first */
+	int npending;
+	proto_id_t pending[MODEL_PENDING_MAX];
+
+	int snapshot;                          /* inside a snapshot reply */
+	int shutdown;
+} model_t;
+
+void model_init(model_t *m);
+/* Call for every request sent, so data lines find their reply. */
+void model_sent(model_t *m, proto_id_t req);
+/* Applies one parsed server line received at now_ms (monotonic). */
+model_rc_t model_apply(model_t *m, const proto_msg_t *msg, int64_t now_ms);
+/* Forget the connection-bound state (pending replies) after a disconnect. */
+void model_disconnected(model_t *m);
+/* Sets the status line text (printf style). */
+void model_status(model_t *m, int error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Appends a chat/notice line. */
+void model_chat(model_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The n-th newest chat line (0 = newest), or NULL. */
+const char *model_chat_line(const model_t *m, int n);
+
+/* A side's clock in ms now, ticking locally for the side to move; -1 if
+ * the game has no clock. */
+int64_t model_clock(const model_t *m, stone_t side, int64_t now_ms);
+/* The side that is to move, or STONE_EMPTY when nobody is (over, waiting). */
+stone_t model_turn(const model_t *m);
+/* My colour in the shown game, or STONE_EMPTY when watching. */
+stone_t model_my_side(const model_t *m);
+/* The fetched record (EXPORT text) as a position; 0, or -1 with err. */
+int model_record_position(const model_t *m, position_t *p, char *err, size_t errlen);
+/* Whether cell m is one of the winning cells. */
+int model_is_win_cell(const model_t *m, move_t mv);
+/* Candidate rank 1..8 of cell mv in the current preview, or 0. */
+int model_cand_rank(const model_t *m, move_t mv);
+/* The pending offer made to me (not by me), or NULL. */
+const model_offer_t *model_offer_to_me(const model_t *m);
+
+#endif
