@@ -496,6 +496,9 @@ record_parse(const char *text, position_t *p, char *err, size_t errlen)
 		}
 		if (r < 0)
 			return fail(err, errlen, "unknown key", NULL);
+		if ((strcmp(key, "moves") == 0 && moves != NULL) ||
+		    (strcmp(key, "rule") == 0 && have_rule) || (strcmp(key, "size") == 0 && size))
+			return fail(err, errlen, "duplicate key", key);
 		if (strcmp(key, "moves") == 0) {
 			moves = s;
 		} else if (strcmp(key, "rule") == 0) {
@@ -508,7 +511,10 @@ record_parse(const char *text, position_t *p, char *err, size_t errlen)
 			    (size = parse_small(val, &end)) < 0 || *end != '\0')
 				return fail(err, errlen, "bad size", NULL);
 		} else {
-			return fail(err, errlen, "unknown key", key);
+			/* another tool's key (players, times, ...): skip its line */
+			while (*s != '\0' && *s != '\n')
+				s++;
+			continue;
 		}
 		/* the rest of a line is either more moves or must be blank */
 		while (*s != '\0' && *s != '\n') {

@@ -112,7 +112,8 @@ char *notation_format_xy(move_t m, char buf[8]);
  *   moves h8 i9 j10
  * record_format returns the length written (snprintf semantics).
  * record_parse checks every move is legal and fills p; on error it returns -1
- * and writes a short reason into err (if non-NULL). */
+ * and writes a short reason into err (if non-NULL). Lines with other keys
+ * (an archive's players, result, times) are skipped. */
 int record_format(const position_t *p, char *buf, size_t len);
 int record_parse(const char *text, position_t *p, char *err, size_t errlen);
 

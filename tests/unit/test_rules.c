@@ -681,6 +681,11 @@ test_records(void **state)
 	assert_int_equal(q.size, 9);
 	assert_int_equal(q.rule, RULE_STANDARD);
 	assert_int_equal(q.nmoves, 0);
+	/* keys of other tools are skipped, wherever they stand */
+	assert_int_equal(record_parse("black alice 1612\nrule freestyle\nresult white resign\n"
+	    "size 15\nmoves h8 i9\ntimes 1200 800\n", &q, err, sizeof err), 0);
+	assert_int_equal(q.nmoves, 2);
+	assert_int_equal(q.rule, RULE_FREESTYLE);
 
 	static const struct { const char *text, *why; } bad[] = {
 		{ "rule renju\nsize 15\nmoves h8 h8\n", "occupied" },
@@ -691,7 +696,9 @@ test_records(void **state)
 		{ "rule renju\nsize 25\n", "bad size" },
 		{ "rule renju\nsize 15 16\n", "trailing text" },
 		{ "rule renju\n", "missing rule or size" },
-		{ "colour black\n", "unknown key" },
+		{ "colour black\n", "missing rule or size" },
+		{ "rule renju\nsize 15\nmoves h8\nmoves i9 h8\n", "duplicate key" },
+		{ "rule renju\nsize 15\nrule standard\n", "duplicate key" },
 		{ "rule renju\nsize 15\nmoves h8 i99999999999999999999\n", "bad move" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
