@@ -1,0 +1,143 @@
+/* config.c: defaults, the config file and validation. */
+#include "daemon/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/log.h"
+
+void config_defaults(struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	snprintf(c->listen[0], sizeof c->listen[0], "127.0.0.1:5555");
+	snprintf(c->listen[1], sizeof c->listen[1], "[::1]:5555");
+	c->nlisten = 2;
+	snprintf(c->state_dir, sizeof c->state_dir, "state");
+	c->log_level = LOGL_INFO;
+	c->grace_s = 60;
+	c->idle_s = 300;
+	c->handshake_s = 10;
+	c->max_conns = 20000;
+	c->max_per_addr = 64;
+	c->outq_kib = 256;
+	c->rate_burst = 20;
+	c->rate_per_s = 10;
+	c->chat_burst = 5;
+	c->chat_window_s = 10;
+	c->drain_ms = 2000;
+}
+
+static const struct {
+	const char *key;
+	size_t off;
+	int lo, hi;
+} ints[] = {
+	{ "grace", offsetof(struct config, grace_s), 1, 86400 },
+	{ "idle-timeout", offsetof(struct config, idle_s), 1, 86400 },
+	{ "handshake-timeout", offsetof(struct config, handshake_s), 1, 600 },
+	{ "max-connections", offsetof(struct config, max_conns), 1, 1000000 },
+	{ "max-per-address", offsetof(struct config, max_per_addr), 1, 1000000 },
+	{ "output-queue-kib", offsetof(struct config, outq_kib), 16, 65536 },
+	{ "rate-burst", offsetof(struct config, rate_burst), 1, 100000 },
+	{ "rate-per-second", offsetof(struct config, rate_per_s), 1, 100000 },
+	{ "chat-burst", offsetof(struct config, chat_burst), 1, 1000 },
+	{ "chat-window", offsetof(struct config, chat_window_s), 1, 3600 },
+	{ "drain-ms", offsetof(struct config, drain_ms), 0, 60000 },
+};
+
+static int set_path(char *dst, const char *val, char *err, size_t errlen)
+{
+	if (strlen(val) >= CONFIG_PATH_MAX) {
+		snprintf(err, errlen, "path too long");
+		return -1;
+	}
+	strcpy(dst, val);
+	return 0;
+}
+
+int config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen)
+{
+	if (strcmp(key, "listen") == 0) {
+		if (c->nlisten >= CONFIG_MAX_LISTEN || strlen(val) >= sizeof c->listen[0] ||
+		    !strchr(val, ':')) {
+			snprintf(err, errlen, "bad or too many listen addresses: %s", val);
+			return -1;
+		}
+		strcpy(c->listen[c->nlisten++], val);
+		return 0;
+	}
+	if (strcmp(key, "state-dir") == 0)
+		return set_path(c->state_dir, val, err, errlen);
+	if (strcmp(key, "cert") == 0)
+		return set_path(c->cert, val, err, errlen);
+	if (strcmp(key, "key") == 0)
+		return set_path(c->key, val, err, errlen);
+	if (strcmp(key, "log-level") == 0) {
+		int l = log_level_parse(val);
+		if (l < 0) {
+			snprintf(err, errlen, "log-level must be error, warn, info or debug");
+			return -1;
+		}
+		c->log_level = l;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		if (strcmp(key, ints[i].key) != 0)
+			continue;
+		char *end;
+		errno = 0;
+		long v = strtol(val, &end, 10);
+		if (errno || *end || end == val || v < ints[i].lo || v > ints[i].hi) {
+			snprintf(err, errlen, "%s must be a number in %d..%d", key, ints[i].lo, ints[i].hi);
+			return -1;
+		}
+		*(int *)(void *)((char *)c + ints[i].off) = (int)v;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown key %s", key);
+	return -1;
+}
+
+int config_load(struct config *c, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char line[512], e[200];
+	int lineno = 0, listens = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *key = line;
+		while (isspace((unsigned char)*key))
+			key++;
+		if (*key == '\0')
+			continue;
+		char *val = key;
+		while (*val && !isspace((unsigned char)*val))
+			val++;
+		if (*val)
+			*val++ = '\0';
+		while (isspace((unsigned char)*val))
+			val++;
+		char *end = val + strlen(val);
+		while (end > val && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		if (strcmp(key, "listen") == 0 && listens++ == 0)
+			c->nlisten = 0;
+		if (config_set(c, key, val, e, sizeof e)) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	return 0;
+}

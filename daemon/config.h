@@ -1,0 +1,37 @@
+/* config.h: gomokud settings: embedded defaults, then the config file, then
+ * command-line flags. See gomokud.conf.example for every key. */
+#ifndef GOMOKUD_CONFIG_H
+#define GOMOKUD_CONFIG_H
+
+#include <stddef.h>
+
+enum { CONFIG_MAX_LISTEN = 8, CONFIG_PATH_MAX = 256 };
+
+struct config {
+	char listen[CONFIG_MAX_LISTEN][128]; /* host:port, [v6]:port */
+	int nlisten;
+	char state_dir[CONFIG_PATH_MAX];
+	char cert[CONFIG_PATH_MAX];          /* "" = self-signed in state_dir */
+	char key[CONFIG_PATH_MAX];
+	int log_level;
+	int grace_s;          /* disconnect grace before a claim */
+	int idle_s;           /* silence before a connection is closed */
+	int handshake_s;      /* TLS handshake limit */
+	int max_conns;
+	int max_per_addr;
+	int outq_kib;         /* output queue cap per connection */
+	int rate_burst;       /* request token bucket */
+	int rate_per_s;
+	int chat_burst;       /* chat lines per chat_window_s */
+	int chat_window_s;
+	int drain_ms;         /* SIGTERM: time to flush before exit */
+};
+
+void config_defaults(struct config *c);
+/* Sets one key; 0 or -1 with a reason in err. */
+int config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen);
+/* Reads "key value" lines ('#' starts a comment). 0 or -1 with err. A file's
+ * listen lines replace the defaults. */
+int config_load(struct config *c, const char *path, char *err, size_t errlen);
+
+#endif

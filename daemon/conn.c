@@ -1,0 +1,323 @@
+/* conn.c: a client connection: TLS through bufferevent_openssl, line framing
+ * with the 512-byte cap, rate limits, the output cap, timeouts. */
+#include "daemon/conn.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent_ssl.h>
+#include <openssl/err.h>
+
+#include "daemon/clock.h"
+#include "daemon/cmd.h"
+#include "daemon/server.h"
+#include "daemon/session.h"
+
+static void read_cb(struct bufferevent *bev, void *arg);
+static void write_cb(struct bufferevent *bev, void *arg);
+static void event_cb(struct bufferevent *bev, short what, void *arg);
+
+static void peer_name(const struct sockaddr *sa, char *out, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	int port = 0;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+		port = ntohs(in->sin_port);
+		snprintf(out, len, "%s:%d", host, port);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+		port = ntohs(in6->sin6_port);
+		snprintf(out, len, "[%s]:%d", host, port);
+	} else {
+		snprintf(out, len, "?");
+	}
+}
+
+/* The address bytes a per-address limit counts by. */
+static const void *addr_key(const struct conn *c, size_t *len)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)&c->addr;
+	if (sa->sa_family == AF_INET6) {
+		*len = 16;
+		return &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+	}
+	*len = 4;
+	return &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+}
+
+static void set_timeout(struct conn *c, int read_s)
+{
+	struct timeval rd = { read_s, 0 }, wr = { 30, 0 };
+	bufferevent_set_timeouts(c->bev, &rd, &wr);
+}
+
+void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
+{
+	struct conn *c = calloc(1, sizeof *c);
+	if (!c) {
+		close(fd);
+		return;
+	}
+	c->srv = srv;
+	c->id = ++srv->next_conn_id;
+	memcpy(&c->addr, sa, (size_t)salen < sizeof c->addr ? (size_t)salen : sizeof c->addr);
+	c->addrlen = (socklen_t)salen;
+	peer_name(sa, c->peer, sizeof c->peer);
+	size_t klen;
+	const void *key = addr_key(c, &klen);
+	int per = server_addr_count(srv, key, klen, +1);
+	/* far over the limits: no handshake at all */
+	if (srv->nconns >= srv->cfg.max_conns + 64 || per > srv->cfg.max_per_addr + 16) {
+		log_warn(&srv->log, "conn %s: refused, too many connections", c->peer);
+		server_addr_count(srv, key, klen, -1);
+		close(fd);
+		free(c);
+		return;
+	}
+	if (srv->nconns >= srv->cfg.max_conns || per > srv->cfg.max_per_addr)
+		c->reject = ERR_FULL;
+	SSL *ssl = SSL_new(srv->ssl);
+	if (ssl)
+		c->bev = bufferevent_openssl_socket_new(srv->base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
+		    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	if (!c->bev) {
+		if (ssl)
+			SSL_free(ssl);
+		close(fd);
+		server_addr_count(srv, key, klen, -1);
+		free(c);
+		return;
+	}
+	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
+	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
+	bufferevent_setwatermark(c->bev, EV_READ, 0, 4 * PROTO_LINE_MAX);
+	set_timeout(c, srv->cfg.handshake_s);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	c->state = CS_HANDSHAKE;
+	c->tokens = srv->cfg.rate_burst;
+	c->tokens_at = clock_now_ms();
+	c->chat = srv->cfg.chat_burst;
+	c->chat_at = c->tokens_at;
+	c->next = srv->conns;
+	if (srv->conns)
+		srv->conns->prev = c;
+	srv->conns = c;
+	srv->nconns++;
+	log_debug(&srv->log, "conn %llu %s: accepted", (unsigned long long)c->id, c->peer);
+}
+
+void conn_send_raw(struct conn *c, const char *line, size_t n)
+{
+	if (c->dead || c->state == CS_HANDSHAKE)
+		return;
+	bufferevent_write(c->bev, line, n);
+	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev));
+	if (queued > (size_t)c->srv->cfg.outq_kib * 1024)
+		conn_kill(c, "output queue over the cap (slow reader)");
+}
+
+void conn_send(struct conn *c, const proto_msg_t *m)
+{
+	char line[PROTO_LINE_MAX];
+	int n = proto_format(m, line, sizeof line);
+	if (n < 0) {
+		log_error(&c->srv->log, "conn %llu: cannot format %s", (unsigned long long)c->id,
+		    proto_name(m->id));
+		return;
+	}
+	conn_send_raw(c, line, (size_t)n);
+}
+
+void conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
+{
+	char text[PROTO_TEXT_MAX + 1] = "", out[PROTO_LINE_MAX];
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(text, sizeof text, fmt, ap);
+		va_end(ap);
+	}
+	proto_msg_t m;
+	proto_error(&m, tag, (proto_err_t)code, text[0] ? text : NULL);
+	if (proto_format(&m, out, sizeof out) < 0)   /* text not printable: drop it */
+		m.text[0] = '\0';
+	conn_send(c, &m);
+	if (proto_err_fatal(code))
+		conn_close(c);
+}
+
+void conn_close(struct conn *c)
+{
+	if (c->dead || c->closing)
+		return;
+	c->closing = 1;
+	bufferevent_disable(c->bev, EV_READ);
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+		conn_kill(c, NULL);
+}
+
+void conn_kill(struct conn *c, const char *why)
+{
+	if (c->dead)
+		return;
+	struct server *srv = c->srv;
+	if (why)
+		log_info(&srv->log, "conn %llu %s: dropped: %s", (unsigned long long)c->id, c->peer, why);
+	c->dead = 1;
+	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	bufferevent_setcb(c->bev, NULL, NULL, NULL, NULL);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		srv->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	c->next = c->prev = NULL;
+	srv->nconns--;
+	c->dead_next = srv->dead;
+	srv->dead = c;
+	server_gc_soon(srv);
+}
+
+void conn_free(struct conn *c)
+{
+	size_t klen;
+	const void *key = addr_key(c, &klen);
+	server_addr_count(c->srv, key, klen, -1);
+	if (c->sess) {
+		struct session *s = c->sess;
+		s->conn = NULL;
+		c->sess = NULL;
+		session_disconnected(s);
+	}
+	bufferevent_free(c->bev);
+	free(c);
+}
+
+static int take_token(double *tokens, int64_t *at, double burst, double per_ms)
+{
+	int64_t now = clock_now_ms();
+	*tokens += (double)(now - *at) * per_ms;
+	if (*tokens > burst)
+		*tokens = burst;
+	*at = now;
+	if (*tokens < 1.0)
+		return 0;
+	*tokens -= 1.0;
+	return 1;
+}
+
+int conn_chat_ok(struct conn *c)
+{
+	const struct config *cfg = &c->srv->cfg;
+	return take_token(&c->chat, &c->chat_at, cfg->chat_burst,
+	    (double)cfg->chat_burst / (cfg->chat_window_s * 1000.0));
+}
+
+static void greet(struct conn *c)
+{
+	if (c->reject) {
+		c->state = CS_GREETED;
+		conn_error(c, NULL, c->reject, "too many connections");
+		conn_close(c);
+		return;
+	}
+	c->state = CS_GREETED;
+	set_timeout(c, c->srv->cfg.idle_s);
+	proto_msg_t m;
+	proto_init(&m, PE_SERVER, NULL);
+	snprintf(m.word, sizeof m.word, "gomokud");
+	snprintf(m.word2, sizeof m.word2, "%s", GOMOKUD_VERSION);
+	m.version = PROTO_VERSION;
+	snprintf(m.text, sizeof m.text, "%s", GOMOKUD_CAPS);
+	conn_send(c, &m);
+	log_debug(&c->srv->log, "conn %llu %s: TLS up (%s)", (unsigned long long)c->id, c->peer,
+	    SSL_get_version(bufferevent_openssl_get_ssl(c->bev)));
+}
+
+static void line(struct conn *c, const char *buf, size_t n)
+{
+	const struct config *cfg = &c->srv->cfg;
+	proto_msg_t m;
+	char err[128];
+	int rc = proto_parse(buf, n, PROTO_CLIENT, &m, err, sizeof err);
+	if (!take_token(&c->tokens, &c->tokens_at, cfg->rate_burst, cfg->rate_per_s / 1000.0)) {
+		conn_error(c, m.tag, ERR_RATE, "at most %d lines a second", cfg->rate_per_s);
+		return;
+	}
+	if (rc) {
+		conn_error(c, m.tag, rc, "%s", err);
+		return;
+	}
+	cmd_dispatch(c, &m);
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char buf[PROTO_LINE_MAX];
+	while (!c->dead && !c->closing) {
+		size_t eol;
+		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol, EVBUFFER_EOL_LF);
+		if (p.pos < 0) {
+			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
+				conn_error(c, NULL, ERR_TOO_LONG, "lines are at most 512 bytes");
+			return;
+		}
+		if ((size_t)p.pos + 1 > PROTO_LINE_MAX) {
+			conn_error(c, NULL, ERR_TOO_LONG, "lines are at most 512 bytes");
+			return;
+		}
+		evbuffer_remove(in, buf, (size_t)p.pos);
+		evbuffer_drain(in, 1);
+		line(c, buf, (size_t)p.pos);
+	}
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+	if (c->closing && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		conn_kill(c, NULL);
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct conn *c = arg;
+	(void)bev;
+	if (what & BEV_EVENT_CONNECTED) {
+		greet(c);
+		return;
+	}
+	if (what & BEV_EVENT_TIMEOUT) {
+		if (c->state == CS_HANDSHAKE)
+			conn_kill(c, "TLS handshake timeout");
+		else if (c->closing || (what & BEV_EVENT_WRITING))
+			conn_kill(c, "write timeout");
+		else
+			conn_error(c, NULL, ERR_IDLE, "closed after %d s of silence", c->srv->cfg.idle_s);
+		return;
+	}
+	if (what & BEV_EVENT_ERROR) {
+		unsigned long e = bufferevent_get_openssl_error(bev);
+		char buf[160] = "connection error";
+		if (e)
+			ERR_error_string_n(e, buf, sizeof buf);
+		while (bufferevent_get_openssl_error(bev))
+			;
+		conn_kill(c, c->state == CS_HANDSHAKE ? buf : NULL);
+		return;
+	}
+	if (what & BEV_EVENT_EOF)
+		conn_kill(c, NULL);
+}

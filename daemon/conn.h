@@ -1,0 +1,53 @@
+/* conn.h: one TLS client connection: line framing, limits, replies. */
+#ifndef GOMOKUD_CONN_H
+#define GOMOKUD_CONN_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <event2/bufferevent.h>
+
+#include "proto/proto.h"
+
+struct server;
+struct session;
+
+enum conn_state { CS_HANDSHAKE, CS_GREETED, CS_READY };
+
+struct conn {
+	struct conn *next, *prev;
+	struct conn *dead_next;
+	struct server *srv;
+	struct bufferevent *bev;
+	uint64_t id;
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	char peer[64];
+	enum conn_state state;
+	int closing;       /* flushing its output, then gone */
+	int dead;          /* killed; freed at the next gc */
+	int reject;        /* an error to send after the handshake, then close */
+	struct session *sess;
+	double tokens;     /* request rate bucket */
+	int64_t tokens_at;
+	double chat;       /* chat rate bucket */
+	int64_t chat_at;
+};
+
+/* Takes an accepted socket. */
+void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen);
+/* Queues one message; a slow reader over the cap is dropped. */
+void conn_send(struct conn *c, const proto_msg_t *m);
+void conn_send_raw(struct conn *c, const char *line, size_t n);
+void conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Stops reading, flushes what is queued, then drops the connection. */
+void conn_close(struct conn *c);
+/* Drops it now (freed at the next gc pass). */
+void conn_kill(struct conn *c, const char *why);
+/* Frees a killed connection: only the gc pass and shutdown call this. */
+void conn_free(struct conn *c);
+/* Whether c's rate bucket allows one more chat line (and takes it). */
+int conn_chat_ok(struct conn *c);
+
+#endif

@@ -1,0 +1,84 @@
+/* export.c: game records for EXPORT (text and Piskvork .psq). */
+#include "daemon/export.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "proto/proto.h"
+
+struct buf {
+	char *p;
+	size_t cap, len;
+	int err;
+};
+
+static void
+add(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->len < b->cap ? b->p + b->len : NULL, b->len < b->cap ? b->cap - b->len : 0,
+	    fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		b->err = 1;
+	else
+		b->len += (size_t)n;
+}
+
+static int
+finish(struct buf *b)
+{
+	return b->err ? -1 : (int)b->len;
+}
+
+int
+export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t len)
+{
+	struct buf b = { buf, len, 0, 0 };
+	char mv[4];
+
+	if (len > 0)
+		buf[0] = '\0';
+	add(&b, "rule %s\nsize %d\nmoves", rule_name((rule_t)g->rule), g->size);
+	for (int i = 0; i < g->nmoves; i++)
+		add(&b, " %s", notation_format(moves[i].move, g->size, mv));
+	add(&b, "\nopening %s\n", proto_opening_name((proto_opening_t)g->opening));
+	if (g->tc_base > 0)
+		add(&b, "time %d+%d\n", g->tc_base, g->tc_inc);
+	else
+		add(&b, "time none\n");
+	add(&b, "rated %s\n", g->rated ? "yes" : "no");
+	if (g->rated)
+		add(&b, "black %s %.0f %.0f\nwhite %s %.0f %.0f\n", g->black, g->black_before,
+		    g->black_after, g->white, g->white_before, g->white_after);
+	else
+		add(&b, "black %s\nwhite %s\n", g->black, g->white);
+	if (g->ended > 0)
+		add(&b, "result %s %s\n", proto_result_name((proto_result_t)g->result),
+		    proto_reason_name((proto_reason_t)g->reason));
+	else
+		add(&b, "result none in-progress\n");
+	add(&b, "started %lld\nended %lld\nused-ms", (long long)g->started, (long long)g->ended);
+	for (int i = 0; i < g->nmoves; i++)
+		add(&b, " %lld", (long long)moves[i].used_ms);
+	add(&b, "\n");
+	return finish(&b);
+}
+
+int
+export_psq(const store_game_t *g, const store_move_t *moves, char *buf, size_t len)
+{
+	struct buf b = { buf, len, 0, 0 };
+
+	if (len > 0)
+		buf[0] = '\0';
+	/* Piskvork: "Piskvorky WxH, x:y, ?" then x,y,ms per move, 1-based */
+	add(&b, "Piskvorky %dx%d, 11:11, 0\n", g->size, g->size);
+	for (int i = 0; i < g->nmoves; i++)
+		add(&b, "%d,%d,%lld\n", rules_x(moves[i].move) + 1, rules_y(moves[i].move) + 1,
+		    (long long)moves[i].used_ms);
+	return finish(&b);
+}

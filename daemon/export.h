@@ -1,0 +1,18 @@
+/*
+ * export.h: a stored game as text for EXPORT: the rules core's record with
+ * the archive's keys, or Piskvork's .psq. Result and reason are the protocol's
+ * proto_result_t / proto_reason_t codes the daemon stores.
+ */
+#ifndef GOMOKUD_EXPORT_H
+#define GOMOKUD_EXPORT_H
+
+#include <stddef.h>
+
+#include "daemon/store.h"
+
+/* Both return the length written (snprintf semantics) or -1; buf holds lines
+ * ending in LF, to be sent one `= RECORD` line each. */
+int export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t len);
+int export_psq(const store_game_t *g, const store_move_t *moves, char *buf, size_t len);
+
+#endif

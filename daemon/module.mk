@@ -1,0 +1,20 @@
+# daemon/: gomokud, the TLS game server (libevent + OpenSSL).
+DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/session.c \
+	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c
+DAEMON_PKGS := libevent libevent_openssl openssl
+GOMOKUD := $(BINDIR)/gomokud
+
+$(DAEMON_SRCS:%.c=$(O)/%.o): MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
+
+$(GOMOKUD): $(DAEMON_SRCS:%.c=$(O)/%.o) $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(LDLIBS_ALL)
+
+BINS += $(GOMOKUD)
+
+# make run: the daemon with its embedded defaults (self-signed certificate and
+# state under ./state, 127.0.0.1:5555 and [::1]:5555).
+MAIN_TARGETS += run-main
+.PHONY: run-main
+run-main: $(GOMOKUD)
+	$(GOMOKUD) --state-dir state

@@ -1,0 +1,394 @@
+/* server.c: listeners, accept limits, signals, the gc pass and shutdown. */
+#include "daemon/server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/util.h>
+
+#include "daemon/conn.h"
+#include "daemon/lobby.h"
+#include "daemon/room.h"
+#include "daemon/session.h"
+#include "daemon/tls.h"
+
+struct addrcount {
+	struct addrcount *next;
+	unsigned char addr[16];
+	size_t len;
+	int n;
+};
+
+static unsigned addr_hash(const unsigned char *a, size_t len)
+{
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ a[i]) * 16777619u;
+	return h % ADDR_BUCKETS;
+}
+
+int server_addr_count(struct server *srv, const void *addr, size_t len, int delta)
+{
+	struct addrcount **pp = &srv->addrs[addr_hash(addr, len)];
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->len == len && memcmp((*pp)->addr, addr, len) == 0)
+			break;
+	if (!*pp) {
+		if (delta <= 0)
+			return 0;
+		struct addrcount *a = calloc(1, sizeof *a);
+		if (!a)
+			return INT32_MAX;
+		memcpy(a->addr, addr, len);
+		a->len = len;
+		*pp = a;
+	}
+	struct addrcount *a = *pp;
+	a->n += delta;
+	int n = a->n;
+	if (n <= 0) {
+		*pp = a->next;
+		free(a);
+	}
+	return n;
+}
+
+static void gc_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	(void)fd;
+	(void)what;
+	/* freeing one thing may queue more: loop until all is quiet */
+	while (srv->dead || srv->check || srv->room_check) {
+		while (srv->dead) {
+			struct conn *c = srv->dead;
+			srv->dead = c->dead_next;
+			conn_free(c);
+		}
+		while (srv->check) {
+			struct session *s = srv->check;
+			srv->check = s->check_next;
+			s->checking = 0;
+			if (!s->conn && !session_game(s))
+				session_free(s);
+		}
+		while (srv->room_check) {
+			struct room *r = srv->room_check;
+			srv->room_check = r->check_next;
+			r->checking = 0;
+			if (room_empty(r))
+				room_free(r);
+		}
+	}
+	if (srv->draining && srv->nconns == 0)
+		event_base_loopexit(srv->base, NULL);
+}
+
+void server_gc_soon(struct server *srv)
+{
+	event_active(srv->gc_ev, EV_TIMEOUT, 0);
+}
+
+static void resume_accept_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	(void)fd;
+	(void)what;
+	if (srv->draining)
+		return;
+	srv->accept_paused = 0;
+	for (int i = 0; i < srv->nlev; i++)
+		evconnlistener_enable(srv->lev[i]);
+	log_info(&srv->log, "accepting connections again");
+}
+
+static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int salen, void *arg)
+{
+	(void)l;
+	conn_accept(arg, fd, sa, salen);
+}
+
+/* Out of descriptors (EMFILE): pause accepting for a second instead of
+ * spinning on a listener that stays readable. */
+static void accept_error_cb(struct evconnlistener *l, void *arg)
+{
+	struct server *srv = arg;
+	int err = EVUTIL_SOCKET_ERROR();
+	(void)l;
+	if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM) {
+		if (!srv->accept_paused) {
+			log_warn(&srv->log, "accept: %s; pausing accept for 1 s", strerror(err));
+			srv->accept_paused = 1;
+			for (int i = 0; i < srv->nlev; i++)
+				evconnlistener_disable(srv->lev[i]);
+			struct timeval tv = { 1, 0 };
+			evtimer_add(srv->resume_accept_ev, &tv);
+		}
+		return;
+	}
+	log_warn(&srv->log, "accept: %s", strerror(err));
+}
+
+/* "host:port" or "[v6]:port" into a socket address (port 0: any free one). */
+static int parse_listen(const char *spec, struct sockaddr_storage *ss, int *len)
+{
+	char host[128];
+	const char *colon = strrchr(spec, ':');
+	if (!colon || (size_t)(colon - spec) >= sizeof host)
+		return -1;
+	memcpy(host, spec, (size_t)(colon - spec));
+	host[colon - spec] = '\0';
+	char *end;
+	long port = strtol(colon + 1, &end, 10);
+	if (*end || end == colon + 1 || port < 0 || port > 65535)
+		return -1;
+	memset(ss, 0, sizeof *ss);
+	size_t hl = strlen(host);
+	if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+		host[hl - 1] = '\0';
+		if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) != 1)
+			return -1;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)port);
+		*len = sizeof *a;
+		return 0;
+	}
+	struct sockaddr_in *a = (struct sockaddr_in *)ss;
+	if (strcmp(host, "*") == 0 || host[0] == '\0')
+		a->sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (strcmp(host, "localhost") == 0)
+		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else if (inet_pton(AF_INET, host, &a->sin_addr) != 1)
+		return -1;
+	a->sin_family = AF_INET;
+	a->sin_port = htons((uint16_t)port);
+	*len = sizeof *a;
+	return 0;
+}
+
+static int load_tls(struct server *srv)
+{
+	char err[300];
+	if (srv->cfg.cert[0]) {
+		snprintf(srv->cert, sizeof srv->cert, "%s", srv->cfg.cert);
+		snprintf(srv->key, sizeof srv->key, "%s", srv->cfg.key[0] ? srv->cfg.key : srv->cfg.cert);
+	} else {
+		int rc = tls_selfsigned(srv->cfg.state_dir, srv->cert, srv->key, sizeof srv->cert,
+		    err, sizeof err);
+		if (rc < 0) {
+			log_error(&srv->log, "self-signed certificate: %s", err);
+			return -1;
+		}
+		if (rc == 1)
+			log_info(&srv->log, "generated a self-signed certificate: %s", srv->cert);
+	}
+	SSL_CTX *ctx = tls_server_ctx(srv->cert, srv->key, err, sizeof err);
+	if (!ctx) {
+		log_error(&srv->log, "TLS: %s", err);
+		return -1;
+	}
+	char fpr[100];
+	if (tls_fingerprint(srv->cert, fpr, sizeof fpr) == 0)
+		log_info(&srv->log, "certificate %s SHA-256 %s", srv->cert, fpr);
+	if (srv->ssl)
+		SSL_CTX_free(srv->ssl);   /* live connections keep their own reference */
+	srv->ssl = ctx;
+	return 0;
+}
+
+/* SIGHUP: the config file again (flags still win), then certificate and key.
+ * Listen addresses stay as they are. A bad file changes nothing. */
+static void reload(struct server *srv)
+{
+	struct config cfg;
+	char err[300];
+	config_defaults(&cfg);
+	if (srv->config_path && config_load(&cfg, srv->config_path, err, sizeof err)) {
+		log_error(&srv->log, "reload: %s; keeping the old settings", err);
+		return;
+	}
+	memcpy(cfg.listen, srv->cfg.listen, sizeof cfg.listen);
+	cfg.nlisten = srv->cfg.nlisten;
+	if (srv->flag_mask & 1)
+		memcpy(cfg.state_dir, srv->flags.state_dir, sizeof cfg.state_dir);
+	if (srv->flag_mask & 2)
+		cfg.log_level = srv->flags.log_level;
+	struct config old = srv->cfg;
+	srv->cfg = cfg;
+	if (load_tls(srv)) {
+		srv->cfg = old;
+		log_error(&srv->log, "reload: TLS failed; keeping the old settings");
+		return;
+	}
+	srv->log.level = cfg.log_level;
+	log_info(&srv->log, "reloaded configuration and certificate");
+}
+
+static void shutdown_drain_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	(void)fd;
+	(void)what;
+	event_base_loopexit(srv->base, NULL);
+}
+
+static void begin_shutdown(struct server *srv)
+{
+	if (srv->draining) {
+		event_base_loopexit(srv->base, NULL);   /* a second signal: now */
+		return;
+	}
+	srv->draining = 1;
+	log_info(&srv->log, "shutting down: %d connections, draining for %d ms", srv->nconns,
+	    srv->cfg.drain_ms);
+	for (int i = 0; i < srv->nlev; i++)
+		evconnlistener_disable(srv->lev[i]);
+	proto_msg_t m;
+	proto_init(&m, PE_SHUTDOWN, NULL);
+	m.ms = srv->cfg.drain_ms;
+	snprintf(m.text, sizeof m.text, "server shutting down");
+	for (struct conn *c = srv->conns; c; c = c->next)
+		conn_send(c, &m);
+	for (struct room *r = srv->rooms; r; r = r->next)
+		room_end(r, RES_NONE, REASON_ABORTED);
+	for (struct conn *c = srv->conns, *next; c; c = next) {
+		next = c->next;
+		conn_close(c);
+	}
+	struct timeval tv = { srv->cfg.drain_ms / 1000, (srv->cfg.drain_ms % 1000) * 1000 };
+	evtimer_add(srv->drain_ev, &tv);
+	server_gc_soon(srv);
+}
+
+static void signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct server *srv = arg;
+	(void)what;
+	if (sig == SIGHUP) {
+		log_info(&srv->log, "SIGHUP: reloading");
+		reload(srv);
+	} else {
+		log_info(&srv->log, "%s: shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		begin_shutdown(srv);
+	}
+}
+
+int server_init(struct server *srv)
+{
+	signal(SIGPIPE, SIG_IGN);
+	srv->base = event_base_new();
+	if (!srv->base) {
+		log_error(&srv->log, "event_base_new failed");
+		return -1;
+	}
+	if (load_tls(srv))
+		return -1;
+	srv->gc_ev = event_new(srv->base, -1, 0, gc_cb, srv);
+	srv->resume_accept_ev = evtimer_new(srv->base, resume_accept_cb, srv);
+	srv->drain_ev = evtimer_new(srv->base, shutdown_drain_cb, srv);
+	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
+	for (int i = 0; i < 3; i++) {
+		srv->sig_ev[i] = evsignal_new(srv->base, sigs[i], signal_cb, srv);
+		if (!srv->sig_ev[i] || evsignal_add(srv->sig_ev[i], NULL))
+			return -1;
+	}
+	for (int i = 0; i < srv->cfg.nlisten; i++) {
+		struct sockaddr_storage ss;
+		int len;
+		const char *spec = srv->cfg.listen[i];
+		if (parse_listen(spec, &ss, &len)) {
+			log_error(&srv->log, "listen %s: not host:port", spec);
+			return -1;
+		}
+		struct evconnlistener *l = evconnlistener_new_bind(srv->base, accept_cb, srv,
+		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 1024,
+		    (struct sockaddr *)&ss, len);
+		if (!l) {
+			log_warn(&srv->log, "listen %s: %s", spec, strerror(errno));
+			continue;
+		}
+		evconnlistener_set_error_cb(l, accept_error_cb);
+		srv->lev[srv->nlev++] = l;
+		/* the real port, for ":0" */
+		struct sockaddr_storage bound;
+		socklen_t blen = sizeof bound;
+		char host[INET6_ADDRSTRLEN] = "?";
+		int port = 0;
+		getsockname(evconnlistener_get_fd(l), (struct sockaddr *)&bound, &blen);
+		if (bound.ss_family == AF_INET6) {
+			struct sockaddr_in6 *a = (struct sockaddr_in6 *)&bound;
+			inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+			port = ntohs(a->sin6_port);
+			log_info(&srv->log, "listening on [%s]:%d", host, port);
+		} else {
+			struct sockaddr_in *a = (struct sockaddr_in *)&bound;
+			inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+			port = ntohs(a->sin_port);
+			log_info(&srv->log, "listening on %s:%d", host, port);
+		}
+	}
+	if (srv->nlev == 0) {
+		log_error(&srv->log, "no address to listen on");
+		return -1;
+	}
+	return 0;
+}
+
+int server_run(struct server *srv)
+{
+	log_info(&srv->log, "gomokud %s ready (protocol %d)", GOMOKUD_VERSION, PROTO_VERSION);
+	int rc = event_base_dispatch(srv->base);
+	log_info(&srv->log, "stopped");
+	return rc < 0 ? -1 : 0;
+}
+
+void server_free(struct server *srv)
+{
+	for (int i = 0; i < srv->nlev; i++)
+		evconnlistener_free(srv->lev[i]);
+	srv->nlev = 0;
+	while (srv->conns)
+		conn_kill(srv->conns, NULL);
+	while (srv->dead) {
+		struct conn *c = srv->dead;
+		srv->dead = c->dead_next;
+		conn_free(c);
+	}
+	while (srv->sessions)
+		session_free(srv->sessions);
+	while (srv->rooms)
+		room_free(srv->rooms);
+	while (srv->seeks) {
+		struct seek *k = srv->seeks;
+		srv->seeks = k->next;
+		free(k);
+	}
+	for (int i = 0; i < ADDR_BUCKETS; i++)
+		while (srv->addrs[i]) {
+			struct addrcount *a = srv->addrs[i];
+			srv->addrs[i] = a->next;
+			free(a);
+		}
+	for (int i = 0; i < 3; i++)
+		if (srv->sig_ev[i])
+			event_free(srv->sig_ev[i]);
+	if (srv->gc_ev)
+		event_free(srv->gc_ev);
+	if (srv->resume_accept_ev)
+		event_free(srv->resume_accept_ev);
+	if (srv->drain_ev)
+		event_free(srv->drain_ev);
+	if (srv->ssl)
+		SSL_CTX_free(srv->ssl);
+	if (srv->base)
+		event_base_free(srv->base);
+	memset(srv, 0, sizeof *srv);
+}

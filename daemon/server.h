@@ -1,0 +1,72 @@
+/* server.h: the daemon's one owner of everything: the event base, listeners,
+ * TLS context, connections, sessions, rooms and the lobby. One thread. */
+#ifndef GOMOKUD_SERVER_H
+#define GOMOKUD_SERVER_H
+
+#include <stdint.h>
+
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <openssl/ssl.h>
+
+#include "daemon/config.h"
+#include "daemon/log.h"
+
+#define GOMOKUD_VERSION "0.1.0"
+#define GOMOKUD_CAPS "swap2 chat resume"
+
+struct conn;
+struct session;
+struct room;
+struct seek;
+struct addrcount;
+
+enum { ADDR_BUCKETS = 4096, ROOM_BUCKETS = 4096 };
+
+struct server {
+	struct event_base *base;
+	struct config cfg;
+	const char *config_path;     /* NULL: defaults and flags only */
+	struct config flags;         /* flag overrides, re-applied on reload */
+	unsigned flag_mask;          /* which flags were given */
+	struct logger log;
+	SSL_CTX *ssl;
+	char cert[CONFIG_PATH_MAX], key[CONFIG_PATH_MAX];
+	struct evconnlistener *lev[CONFIG_MAX_LISTEN];
+	int nlev;
+	int accept_paused;
+	struct event *resume_accept_ev;
+	struct event *sig_ev[3];
+	struct event *gc_ev;
+	struct event *drain_ev;
+	int draining;
+
+	struct conn *conns;          /* every live connection */
+	int nconns;
+	struct conn *dead;           /* killed, freed by the next gc pass */
+	struct addrcount *addrs[ADDR_BUCKETS];
+	uint64_t next_conn_id;
+
+	struct session *sessions;
+	struct session *check;       /* sessions to free if idle, at gc */
+	uint64_t next_guest;
+
+	struct room *rooms;
+	struct room *room_hash[ROOM_BUCKETS];
+	struct room *room_check;     /* rooms to free if empty, at gc */
+	uint32_t next_room;
+
+	struct seek *seeks;          /* oldest first */
+	uint32_t next_seek;
+};
+
+/* Sets up the base, TLS and listeners from srv->cfg. 0 or -1 (logged). */
+int server_init(struct server *srv);
+int server_run(struct server *srv);
+void server_free(struct server *srv);
+/* Asks for a gc pass soon (frees dead connections, idle sessions, empty rooms). */
+void server_gc_soon(struct server *srv);
+/* The per-address connection count (for limits); delta +1 or -1. */
+int server_addr_count(struct server *srv, const void *addr, size_t len, int delta);
+
+#endif

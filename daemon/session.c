@@ -1,0 +1,145 @@
+/* session.c: named users, their tokens and room memberships. */
+#include "daemon/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include "daemon/conn.h"
+#include "daemon/lobby.h"
+#include "daemon/room.h"
+#include "daemon/server.h"
+
+struct session *session_by_name(struct server *srv, const char *name)
+{
+	for (struct session *s = srv->sessions; s; s = s->next)
+		if (strcasecmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+struct session *session_by_token(struct server *srv, const char *token)
+{
+	size_t n = strlen(token);
+	if (n != SESSION_TOKEN_LEN)
+		return NULL;
+	for (struct session *s = srv->sessions; s; s = s->next)
+		if (CRYPTO_memcmp(s->token, token, n) == 0)
+			return s;
+	return NULL;
+}
+
+struct session *session_new(struct server *srv, const char *name, int *err)
+{
+	char guest[PROTO_NAME_MAX + 1];
+	if (!name) {
+		do
+			snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)++srv->next_guest);
+		while (session_by_name(srv, guest));
+		name = guest;
+	} else if (session_by_name(srv, name)) {
+		*err = ERR_NAME_TAKEN;
+		return NULL;
+	}
+	struct session *s = calloc(1, sizeof *s);
+	unsigned char raw[SESSION_TOKEN_LEN / 2];
+	if (!s || RAND_bytes(raw, sizeof raw) != 1) {
+		free(s);
+		*err = ERR_INTERNAL;
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof raw; i++)
+		snprintf(s->token + 2 * i, 3, "%02x", raw[i]);
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->srv = srv;
+	s->next = srv->sessions;
+	if (srv->sessions)
+		srv->sessions->prev = s;
+	srv->sessions = s;
+	return s;
+}
+
+struct room *session_game(const struct session *s)
+{
+	for (int i = 0; i < s->nrooms; i++)
+		if (room_unfinished(s->rooms[i]) && room_seat_of(s->rooms[i], s) >= 0)
+			return s->rooms[i];
+	return NULL;
+}
+
+int session_in_room(const struct session *s, const struct room *r)
+{
+	for (int i = 0; i < s->nrooms; i++)
+		if (s->rooms[i] == r)
+			return 1;
+	return 0;
+}
+
+void session_add_room(struct session *s, struct room *r)
+{
+	if (!session_in_room(s, r) && s->nrooms < SESSION_MAX_ROOMS)
+		s->rooms[s->nrooms++] = r;
+}
+
+void session_del_room(struct session *s, struct room *r)
+{
+	for (int i = 0; i < s->nrooms; i++)
+		if (s->rooms[i] == r) {
+			s->rooms[i] = s->rooms[--s->nrooms];
+			return;
+		}
+}
+
+void session_disconnected(struct session *s)
+{
+	if (s->seek)
+		lobby_cancel(s->srv, s, 0);
+	struct room *rooms[SESSION_MAX_ROOMS];
+	int n = s->nrooms;
+	memcpy(rooms, s->rooms, sizeof rooms);
+	for (int i = 0; i < n; i++)
+		room_gone(rooms[i], s);
+	session_check(s);
+}
+
+void session_check(struct session *s)
+{
+	if (s->checking)
+		return;
+	s->checking = 1;
+	s->check_next = s->srv->check;
+	s->srv->check = s;
+	server_gc_soon(s->srv);
+}
+
+void session_free(struct session *s)
+{
+	struct server *srv = s->srv;
+	if (s->seek)
+		lobby_cancel(srv, s, 0);
+	while (s->nrooms > 0) {
+		int before = s->nrooms;
+		room_leave(s->rooms[0], s);
+		if (s->nrooms == before)
+			session_del_room(s, s->rooms[0]);
+	}
+	if (s->conn)
+		s->conn->sess = NULL;
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		srv->sessions = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	free(s);
+}
+
+void session_send(struct session *s, const proto_msg_t *m)
+{
+	if (s->conn)
+		conn_send(s->conn, m);
+}

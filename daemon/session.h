@@ -1,0 +1,48 @@
+/* session.h: a named user (guest or account) and its token. A session
+ * outlives its connection while it holds a seat in an unfinished game, so
+ * RESUME can take the seat back. */
+#ifndef GOMOKUD_SESSION_H
+#define GOMOKUD_SESSION_H
+
+#include "proto/proto.h"
+
+struct server;
+struct conn;
+struct room;
+struct seek;
+
+enum { SESSION_MAX_ROOMS = 8, SESSION_TOKEN_LEN = 32 };
+
+struct session {
+	struct session *next, *prev;
+	struct session *check_next;
+	int checking;
+	struct server *srv;
+	char name[PROTO_NAME_MAX + 1];
+	char token[SESSION_TOKEN_LEN + 1];
+	struct conn *conn;                /* NULL while disconnected */
+	struct room *rooms[SESSION_MAX_ROOMS]; /* seated or watching */
+	int nrooms;
+	struct seek *seek;
+};
+
+/* A new session for name (NULL: the next free guest name); NULL with
+ * *err = ERR_NAME_TAKEN or ERR_INTERNAL. */
+struct session *session_new(struct server *srv, const char *name, int *err);
+struct session *session_by_name(struct server *srv, const char *name);
+struct session *session_by_token(struct server *srv, const char *token);
+/* The unfinished game s is seated in, or NULL. */
+struct room *session_game(const struct session *s);
+int session_in_room(const struct session *s, const struct room *r);
+void session_add_room(struct session *s, struct room *r);
+void session_del_room(struct session *s, struct room *r);
+/* Its connection is gone: leave the lobby and watched rooms, mark seats gone. */
+void session_disconnected(struct session *s);
+/* Queue s for freeing at the next gc pass if it is then idle. */
+void session_check(struct session *s);
+/* Leaves every room and frees s. */
+void session_free(struct session *s);
+/* Sends to s's connection if it has one. */
+void session_send(struct session *s, const proto_msg_t *m);
+
+#endif

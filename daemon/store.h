@@ -1,0 +1,103 @@
+/*
+ * store.h: the SQLite store under the state directory: accounts, sessions,
+ * ratings and every game, in progress and finished. WAL mode; each call that
+ * writes commits before it returns (synchronous=NORMAL: a killed process
+ * loses nothing committed; a power cut may lose the last moments).
+ * One store belongs to one thread.
+ */
+#ifndef GOMOKUD_STORE_H
+#define GOMOKUD_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/glicko.h"
+#include "engine/rules.h"
+
+enum {
+	STORE_NAME_MAX = 20,
+	STORE_ROOM_MAX = 16,
+	STORE_SCHEMA_VERSION = 2,
+	STORE_PAGE = 20,         /* rows a page of HISTORY and TOP */
+};
+
+/* Return codes besides 0 (done) and -1 (error: see store_error). */
+enum { STORE_NOT_FOUND = 1, STORE_EXISTS = 2 };
+
+typedef struct store store_t;
+
+typedef struct {
+	int64_t id;
+	char room[STORE_ROOM_MAX + 1];
+	int rule, size, opening, rated;
+	int tc_base, tc_inc;                 /* seconds; 0 base = no clock */
+	char black[STORE_NAME_MAX + 1], white[STORE_NAME_MAX + 1];
+	int64_t started, ended;              /* unix seconds; ended 0 = in progress */
+	int result, reason;                  /* the daemon's codes; -1 in progress */
+	double black_before, black_after;    /* ratings; 0 when unrated */
+	double white_before, white_after;
+	int nmoves;                          /* filled by reads */
+} store_game_t;
+
+typedef struct {
+	move_t move;
+	int64_t used_ms;                     /* time the mover spent on it */
+	int64_t black_ms, white_ms;          /* both clocks after it */
+} store_move_t;
+
+typedef struct {
+	char name[STORE_NAME_MAX + 1];
+	glicko_t g;
+	int wins, losses, draws;
+} store_rating_t;
+
+/*
+ * Opens path, creating it only when no file is there. An existing file must
+ * pass SQLite's quick_check, or store_open fails with a message in err and
+ * leaves the file untouched. Applies pending schema migrations.
+ */
+int store_open(const char *path, store_t **out, char *err, size_t errlen);
+void store_close(store_t *s);
+const char *store_error(store_t *s);
+int store_schema_version(store_t *s);
+
+/* Accounts; names compare case-insensitively (STORE_EXISTS on a clash). */
+int store_user_create(store_t *s, const char *name, const char *pwhash, int64_t now);
+/* The stored spelling of name and its password hash (STORE_NOT_FOUND). */
+int store_user_get(store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1],
+    char *pwhash, size_t hashlen);
+
+/* Sessions are stored under the token's digest, never the token. */
+int store_session_put(store_t *s, const char *digest, const char *name, int64_t expires);
+/* The session's name if it exists and expires after now (STORE_NOT_FOUND). */
+int store_session_get(store_t *s, const char *digest, int64_t now,
+    char name[STORE_NAME_MAX + 1]);
+int store_session_drop(store_t *s, const char *digest);
+int store_session_expire(store_t *s, int64_t now);
+
+/* Ratings per rule; a player without one gets the starting rating. */
+int store_rating_get(store_t *s, const char *name, rule_t rule, store_rating_t *out);
+/* Saves both players' ratings after a game, counting the result. */
+int store_rating_put(store_t *s, rule_t rule, const store_rating_t *r);
+/* One page (from 1) of the leaderboard of a rule: up to STORE_PAGE rows into
+ * out; *total gets the number of rated players. Returns the rows or -1. */
+int store_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);
+
+/* Games. begin fills g->id. */
+int store_game_begin(store_t *s, store_game_t *g);
+/* Appends ply (0-based); plies must come in order. */
+int store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m);
+/* Drops every ply from `from` on (an accepted undo). */
+int store_game_truncate(store_t *s, int64_t game_id, int from);
+/* Records the end: g->ended, result, reason and the ratings. */
+int store_game_end(store_t *s, const store_game_t *g);
+/* A game and its moves; moves must hold RULES_CELLS entries. */
+int store_game_load(store_t *s, int64_t id, store_game_t *g, store_move_t *moves);
+/* Ids of the games without an end, oldest first; returns the count (at most
+ * max) or -1. */
+int store_games_unfinished(store_t *s, int64_t *ids, int max);
+/* One page (from 1) of a player's finished games, newest first; *total gets
+ * their number. Returns the rows or -1. */
+int store_history(store_t *s, const char *name, int page, store_game_t *out, int *total);
+
+#endif

@@ -1,0 +1,148 @@
+/* tls.c: OpenSSL server context and certificate generation. */
+#include "daemon/tls.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/x509v3.h>
+
+static void ssl_err(char *err, size_t errlen, const char *what)
+{
+	char buf[256];
+	unsigned long e = ERR_get_error();
+	ERR_error_string_n(e, buf, sizeof buf);
+	snprintf(err, errlen, "%s: %s", what, e ? buf : "failed");
+	ERR_clear_error();
+}
+
+SSL_CTX *tls_server_ctx(const char *cert, const char *key, char *err, size_t errlen)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+	if (!ctx) {
+		ssl_err(err, errlen, "SSL_CTX_new");
+		return NULL;
+	}
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+	/* idle connections give their read/write buffers back */
+	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
+		ssl_err(err, errlen, cert);
+		goto fail;
+	}
+	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
+		ssl_err(err, errlen, key);
+		goto fail;
+	}
+	if (SSL_CTX_check_private_key(ctx) != 1) {
+		ssl_err(err, errlen, "key does not match certificate");
+		goto fail;
+	}
+	return ctx;
+fail:
+	SSL_CTX_free(ctx);
+	return NULL;
+}
+
+static int write_pem(const char *path, int mode, EVP_PKEY *pk, X509 *x)
+{
+	int fd;
+	FILE *f;
+	unlink(path);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)) < 0)
+		return -1;
+	if (!(f = fdopen(fd, "w"))) {
+		close(fd);
+		return -1;
+	}
+	int ok = pk ? PEM_write_PrivateKey(f, pk, NULL, NULL, 0, NULL, NULL)
+	            : PEM_write_X509(f, x);
+	return (fclose(f) == 0 && ok == 1) ? 0 : -1;
+}
+
+int tls_selfsigned(const char *dir, char *cert, char *key, size_t pathlen,
+    char *err, size_t errlen)
+{
+	snprintf(cert, pathlen, "%s/cert.pem", dir);
+	snprintf(key, pathlen, "%s/key.pem", dir);
+	if (access(cert, R_OK) == 0 && access(key, R_OK) == 0)
+		return 0;
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	int rc = -1;
+	EVP_PKEY *pk = EVP_EC_gen("P-256");
+	X509 *x = X509_new();
+	if (!pk || !x) {
+		ssl_err(err, errlen, "key generation");
+		goto out;
+	}
+	X509_set_version(x, 2);
+	unsigned char serial[8];
+	if (RAND_bytes(serial, sizeof serial) != 1) {
+		ssl_err(err, errlen, "RAND_bytes");
+		goto out;
+	}
+	serial[0] &= 0x7f;
+	BIGNUM *bn = BN_bin2bn(serial, sizeof serial, NULL);
+	BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(x));
+	BN_free(bn);
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 10L * 365 * 24 * 3600);
+	X509_set_pubkey(x, pk);
+	X509_NAME *name = X509_get_subject_name(x);
+	X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"localhost", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, (const unsigned char *)"gomokud self-signed", -1, -1, 0);
+	X509_set_issuer_name(x, name);
+	X509V3_CTX v3;
+	X509V3_set_ctx_nodb(&v3);
+	X509V3_set_ctx(&v3, x, x, NULL, NULL, 0);
+	X509_EXTENSION *ext = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_alt_name,
+	    "DNS:localhost,IP:127.0.0.1,IP:::1");
+	if (ext) {
+		X509_add_ext(x, ext, -1);
+		X509_EXTENSION_free(ext);
+	}
+	if (X509_sign(x, pk, EVP_sha256()) == 0) {
+		ssl_err(err, errlen, "X509_sign");
+		goto out;
+	}
+	if (write_pem(key, 0600, pk, NULL) || write_pem(cert, 0644, NULL, x)) {
+		snprintf(err, errlen, "writing %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	rc = 1;
+out:
+	X509_free(x);
+	EVP_PKEY_free(pk);
+	return rc;
+}
+
+int tls_fingerprint(const char *cert, char *out, size_t len)
+{
+	FILE *f = fopen(cert, "r");
+	if (!f)
+		return -1;
+	X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	if (!x)
+		return -1;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	int ok = X509_digest(x, EVP_sha256(), md, &n);
+	X509_free(x);
+	if (!ok || len < n * 3)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		snprintf(out + i * 3, len - i * 3, "%02X%s", md[i], i + 1 < n ? ":" : "");
+	return 0;
+}
