@@ -142,9 +142,11 @@ board_play(board_t *b, int i, int c)
 			}
 		}
 	}
-	for (int dy = -2; dy <= 2; dy++)
-		for (int dx = -2; dx <= 2; dx++)
-			b->nb[i + dy * BW + dx]++;
+	for (int d = 0; d < 4; d++)
+		for (int k = 1; k <= 2; k++) {
+			b->nb[i + k * board_dir[d]]++;
+			b->nb[i - k * board_dir[d]]++;
+		}
 }
 
 void
@@ -177,9 +179,11 @@ board_undo(board_t *b)
 	}
 	refresh(b, i);
 	add_cell(b, i);
-	for (int dy = -2; dy <= 2; dy++)
-		for (int dx = -2; dx <= 2; dx++)
-			b->nb[i + dy * BW + dx]--;
+	for (int d = 0; d < 4; d++)
+		for (int k = 1; k <= 2; k++) {
+			b->nb[i + k * board_dir[d]]--;
+			b->nb[i - k * board_dir[d]]--;
+		}
 }
 
 int
@@ -218,10 +222,10 @@ board_verify(const board_t *b)
 	for (int n = 0; n < b->ncells; n++) {
 		int j = b->cells[n];
 		int nb = 0;
-		for (int dy = -2; dy <= 2; dy++)
-			for (int dx = -2; dx <= 2; dx++) {
-				int s = b->stone[j + dy * BW + dx];
-				nb += s == 1 || s == 2;
+		for (int d = 0; d < 4; d++)
+			for (int k = -2; k <= 2; k++) {
+				int s = b->stone[j + k * board_dir[d]];
+				nb += k && (s == 1 || s == 2);
 			}
 		if (nb != b->nb[j])
 			return -1;

@@ -35,7 +35,7 @@ typedef struct {
 	int16_t cells[RULES_CELLS];    /* on-board cells in index order */
 	int16_t moves[RULES_CELLS];
 	uint8_t stone[BCELLS];         /* 0 empty, 1 black, 2 white, WALL */
-	uint8_t nb[BCELLS];            /* stones within two cells (5x5) */
+	uint8_t nb[BCELLS];            /* stones within two cells on its lines */
 	uint8_t cls[BCELLS][2];        /* T_* for black, white */
 	uint8_t suspect[BCELLS];       /* renju black may be forbidden here */
 	int16_t score[BCELLS][2];

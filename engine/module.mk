@@ -28,3 +28,19 @@ $(O)/tests/unit/test_pbrain: $(O)/tests/unit/test_pbrain.o | $(BINDIR)/pbrain-go
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_pbrain
+
+# The match tool: any two Gomocup brains, colours swapped, time enforced.
+$(BINDIR)/arena: $(O)/engine/arena.o $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BINS += $(BINDIR)/arena
+
+# make bench-engine: nodes/s, time to depth, puzzle solve rate.
+$(O)/tests/engine/bench_engine: $(O)/tests/engine/bench_engine.o $(ENGINE_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BENCHES += engine
+.PHONY: bench-engine
+bench-engine: $(O)/tests/engine/bench_engine
+	$(O)/tests/engine/bench_engine

@@ -134,13 +134,15 @@ key_valid(const uint8_t *l)
 static void
 build_combo(void)
 {
+	/* threats the search resolves itself (fives, open fours) are capped so
+	 * the static value stays a positional judgement */
 	static const int16_t val[LP_COUNT] = {
-		[LP_DEAD] = 0, [LP_B1] = 1, [LP_B2] = 4, [LP_F2] = 10, [LP_B3] = 12,
-		[LP_F3] = 40, [LP_B4] = 45, [LP_F4] = 400, [LP_F5] = 2000, [LP_OL] = 0,
+		[LP_DEAD] = 0, [LP_B1] = 1, [LP_B2] = 4, [LP_F2] = 12, [LP_B3] = 12,
+		[LP_F3] = 45, [LP_B4] = 40, [LP_F4] = 120, [LP_F5] = 300, [LP_OL] = 0,
 	};
 	static const int16_t bonus[T_COUNT] = {
-		[T_LOW2] = 6, [T_F3P] = 10, [T_B4P] = 15, [T_F3X2] = 200,
-		[T_B4F3] = 350, [T_F4] = 500, [T_FIVE] = 2000,
+		[T_LOW2] = 6, [T_F3P] = 10, [T_B4P] = 15, [T_F3X2] = 100,
+		[T_B4F3] = 120, [T_F4] = 60, [T_FIVE] = 0,
 	};
 
 	for (int i = 0; i < LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT; i++) {

@@ -14,11 +14,12 @@
 #include "engine/tt.h"
 #include "engine/vcf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_PLY = 96, QMAX = 12, INF = 32000, DEFAULT_VCT_NODES = 30000 };
+enum { MAX_PLY = 96, QMAX = 8, INF = 32000, DEFAULT_VCT_NODES = 30000 };
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
 
@@ -41,6 +42,7 @@ struct engine {
 	int16_t root[MAX_MOVES];
 	int rootscore[MAX_MOVES];
 	int nbest;
+	int8_t lmr[64][64];             /* late move reduction by depth and move number */
 	vcf_slot_t vcache[VCF_CACHE];
 	vcf_t v;
 };
@@ -57,6 +59,9 @@ engine_new(int hash_mb)
 		return NULL;
 	}
 	atomic_init(&e->stop_flag, 0);
+	for (int d = 1; d < 64; d++)
+		for (int i = 1; i < 64; i++)
+			e->lmr[d][i] = (int8_t)(0.25 + log(d) * log(i) / 1.7);
 	pattern_init();
 	return e;
 }
@@ -187,7 +192,6 @@ qsearch(engine_t *e, int depth, int alpha, int beta, int ply)
 	return best;
 }
 
-static const int lmp_limit[5] = { 0, 8, 12, 18, 26 };
 
 static int
 search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
@@ -228,11 +232,9 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	if (alpha >= beta)
 		return alpha;
 
-	int threat = has_real(b, opp, T_F4);
-	if (depth <= 0 && !threat)
+	if (depth <= 0)
 		return qsearch(e, depth, alpha, beta, ply);
-	if (depth < 1)
-		depth = 1;
+	int threat = has_real(b, opp, T_F4);
 
 	const tt_entry_t *te = tt_probe(&e->tt, b->hash);
 	int ttmove = -1, ev;
@@ -271,17 +273,28 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	int best = -INF, bestmove = -1, orig_alpha = alpha;
 	for (int i = 0; i < n; i++) {
 		int c = pick(e, ply, i, n);
-		int quiet = b->cls[c][stm - 1] < T_F3 && b->cls[c][opp - 1] < T_F3;
-		if (!pvnode && !threat && depth <= 4 && i >= lmp_limit[depth] && quiet &&
-		    best > -WIN_MIN)
-			continue;
+		int cs = b->cls[c][stm - 1], co = b->cls[c][opp - 1];
+		int quiet = cs < T_B4 && co < T_F3X2;
+		if (!pvnode && !threat && quiet && best > -WIN_MIN) {
+			/* late move pruning and futility at low depth */
+			if (depth <= 8 && i >= 4 + depth * depth)
+				continue;
+			if (depth <= 4 && ev + 40 + 60 * depth + b->score[c][stm - 1] <= alpha)
+				continue;
+		}
 		int r = 0;
-		if (depth >= 3 && i >= 3 && quiet && !threat) {
-			r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
-			if (pvnode && r > 0)
+		if (depth >= 2 && i >= 2 && quiet && !threat) {
+			r = e->lmr[depth < 63 ? depth : 63][i < 63 ? i : 63];
+			if (pvnode)
+				r--;
+			if (cs >= T_F3 || co >= T_F3)
+				r--;
+			if (c == e->killer[ply][0] || c == e->killer[ply][1])
 				r--;
 			if (r > depth - 2)
 				r = depth - 2;
+			if (r < 0)
+				r = 0;
 		}
 		board_play(b, c, stm);
 		int v;
@@ -710,6 +723,13 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		}
 	}
 done:
+	if (e->nroot < 1 || b->stone[e->root[0]] != 0) {
+		/* never hand back an unplayable move */
+		e->nroot = gen_moves(b, stm, e->root);
+		if (e->nroot == 0)
+			return -1;
+		e->pvlen[0] = 0;
+	}
 	fill_result(e, out, depth_done, score);
 	if (e->pvlen[0] == 0 || e->pv[0][0] != e->root[0]) {
 		out->pv[0] = out->best;

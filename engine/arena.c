@@ -1,0 +1,361 @@
+/*
+ * arena.c: bin/arena plays two Gomocup brains (given as shell commands) over
+ * a set of openings, each opening twice with colours swapped, enforcing the
+ * turn time (plus a tolerance) and the match clock. Prints every game and
+ * then wins, losses, draws and the Elo difference of the first brain with
+ * its 95% interval.
+ *
+ *   arena [-g games] [-t turn_ms] [-m match_ms] [-r rule] [-s size]
+ *         [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
+ */
+#include "engine/rules.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+	pid_t pid;
+	int in, out;
+	char buf[8192];
+	size_t len;
+	long long clock_ms;  /* match time left */
+} proc_t;
+
+typedef struct {
+	int games, turn_ms, match_ms, rule, size, tol_ms, verbose, from;
+	unsigned seed;
+	const char *cmd[2];
+} opts_t;
+
+static long long
+now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static int
+spawn(proc_t *p, const char *cmd)
+{
+	int to[2], from[2];
+
+	if (pipe(to) || pipe(from))
+		return -1;
+	p->pid = fork();
+	if (p->pid < 0)
+		return -1;
+	if (p->pid == 0) {
+		dup2(to[0], 0);
+		dup2(from[1], 1);
+		close(to[0]);
+		close(to[1]);
+		close(from[0]);
+		close(from[1]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(to[0]);
+	close(from[1]);
+	p->in = to[1];
+	p->out = from[0];
+	p->len = 0;
+	return 0;
+}
+
+static void
+put(proc_t *p, const char *fmt, ...)
+{
+	char line[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof line - 2)
+		n = (int)sizeof line - 2;
+	line[n++] = '\n';
+	ssize_t w = write(p->in, line, (size_t)n);
+	(void)w;
+}
+
+/* Next line that is not MESSAGE/DEBUG before the deadline; 0, or -1 on
+ * timeout or a closed pipe. */
+static int
+get(proc_t *p, long long deadline, char *out, size_t outlen, int verbose)
+{
+	for (;;) {
+		char *nl = memchr(p->buf, '\n', p->len);
+		if (nl) {
+			size_t n = (size_t)(nl - p->buf);
+			size_t c = n < outlen - 1 ? n : outlen - 1;
+			memcpy(out, p->buf, c);
+			out[c] = 0;
+			if (c && out[c - 1] == '\r')
+				out[c - 1] = 0;
+			memmove(p->buf, nl + 1, p->len - n - 1);
+			p->len -= n + 1;
+			if (strncmp(out, "MESSAGE", 7) == 0 || strncmp(out, "DEBUG", 5) == 0) {
+				if (verbose > 1)
+					fprintf(stderr, "    %s\n", out);
+				continue;
+			}
+			return 0;
+		}
+		long long left = deadline - now_ms();
+		if (left <= 0)
+			return -1;
+		struct pollfd pfd = { p->out, POLLIN, 0 };
+		int r = poll(&pfd, 1, (int)(left > 1000000 ? 1000000 : left));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		if (p->len == sizeof p->buf)
+			p->len = 0; /* a runaway line: drop it */
+		ssize_t n = read(p->out, p->buf + p->len, sizeof p->buf - p->len);
+		if (n <= 0)
+			return -1;
+		p->len += (size_t)n;
+	}
+}
+
+static void
+kill_proc(proc_t *p)
+{
+	put(p, "END");
+	close(p->in);
+	long long end = now_ms() + 500;
+	int st;
+	while (waitpid(p->pid, &st, WNOHANG) == 0) {
+		if (now_ms() > end) {
+			kill(p->pid, SIGKILL);
+			waitpid(p->pid, &st, 0);
+			break;
+		}
+		struct timespec nap = { 0, 5000000 };
+		nanosleep(&nap, NULL);
+	}
+	close(p->out);
+}
+
+static unsigned
+rnd(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 16) & 0x7fff;
+}
+
+/* Opening i: three stones (black, white, black) near the centre, distinct. */
+static int
+opening(const opts_t *o, int i, move_t *mv)
+{
+	unsigned s = o->seed * 7919u + (unsigned)i * 104729u + 1;
+	int c = o->size / 2, n = 0;
+
+	while (n < 3) {
+		int r = n == 0 ? 1 : 2;
+		int x = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
+		int y = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
+		move_t m = rules_move(x, y);
+		int dup = 0;
+		for (int k = 0; k < n; k++)
+			dup |= mv[k] == m;
+		if (!dup)
+			mv[n++] = m;
+	}
+	return n;
+}
+
+/*
+ * Plays one game; black is brain `first`. Returns the winner's brain index
+ * (0 or 1), or -1 for a draw. Writes why the game ended into why.
+ */
+static int
+play(const opts_t *o, int gi, int first, char *why, size_t whylen, char *record, size_t reclen)
+{
+	proc_t p[2];
+	position_t pos;
+	move_t mv[3];
+	int nopen = opening(o, gi / 2, mv), told[2] = { 0, 0 };
+	char line[8192];
+	int winner = -2;
+
+	pos_init(&pos, (rule_t)o->rule, o->size);
+	for (int i = 0; i < nopen; i++)
+		pos_place(&pos, mv[i]);
+	for (int k = 0; k < 2; k++) {
+		if (spawn(&p[k], o->cmd[k]) < 0) {
+			snprintf(why, whylen, "cannot start brain %d", k + 1);
+			return -1;
+		}
+		p[k].clock_ms = o->match_ms;
+		put(&p[k], "INFO rule %d", o->rule == RULE_RENJU ? 4 : o->rule == RULE_STANDARD ? 1 : 0);
+		put(&p[k], "INFO timeout_turn %d", o->turn_ms);
+		put(&p[k], "INFO timeout_match %d", o->match_ms);
+		put(&p[k], "INFO max_memory 134217728");
+		put(&p[k], "INFO game_type 1");
+		put(&p[k], "START %d", o->size);
+		if (get(&p[k], now_ms() + 10000, line, sizeof line, o->verbose) < 0 ||
+		    strncmp(line, "OK", 2) != 0) {
+			snprintf(why, whylen, "brain %d did not start", k + 1);
+			winner = 1 - k;
+		}
+	}
+	size_t rl = 0;
+	record[0] = 0;
+	for (int i = 0; i < pos.nmoves; i++) {
+		char b[8];
+		rl += (size_t)snprintf(record + rl, reclen - rl, "%s ", notation_format_xy(pos.moves[i], b));
+	}
+	while (winner == -2) {
+		if (pos.nmoves == o->size * o->size) {
+			winner = -1;
+			snprintf(why, whylen, "board full");
+			break;
+		}
+		int side = pos.nmoves % 2;             /* 0 black */
+		int k = side == 0 ? first : 1 - first;  /* brain to move */
+		proc_t *b = &p[k];
+		if (o->match_ms > 0)
+			put(b, "INFO time_left %lld", b->clock_ms);
+		if (!told[k]) {
+			put(b, "BOARD");
+			for (int i = 0; i < pos.nmoves; i++) {
+				int own = (i % 2) == side;
+				put(b, "%d,%d,%d", rules_x(pos.moves[i]), rules_y(pos.moves[i]), own ? 1 : 2);
+			}
+			put(b, "DONE");
+			told[k] = 1;
+		} else {
+			move_t last = pos.moves[pos.nmoves - 1];
+			put(b, "TURN %d,%d", rules_x(last), rules_y(last));
+		}
+		long long t0 = now_ms(), limit = o->turn_ms + o->tol_ms;
+		if (o->match_ms > 0 && b->clock_ms + o->tol_ms < limit)
+			limit = b->clock_ms + o->tol_ms;
+		if (get(b, t0 + limit, line, sizeof line, o->verbose) < 0) {
+			snprintf(why, whylen, "brain %d timed out or died", k + 1);
+			winner = 1 - k;
+			break;
+		}
+		long long used = now_ms() - t0;
+		b->clock_ms -= used;
+		int x, y;
+		char tail;
+		move_t m;
+		if (sscanf(line, "%d,%d%c", &x, &y, &tail) != 2 || !pos_on_board(&pos, x, y)) {
+			snprintf(why, whylen, "brain %d answered '%.40s'", k + 1, line);
+			winner = 1 - k;
+			break;
+		}
+		m = rules_move(x, y);
+		legality_t lg = pos_check(&pos, m);
+		if (lg != LEGAL_OK) {
+			snprintf(why, whylen, "brain %d played %d,%d: %s", k + 1, x, y, legality_name(lg));
+			winner = 1 - k;
+			break;
+		}
+		pos_play(&pos, m);
+		rl += (size_t)snprintf(record + rl, rl < reclen ? reclen - rl : 0, "%d,%d ", x, y);
+		if (rl >= reclen)
+			rl = reclen - 1;
+		if (pos.outcome.kind == RESULT_WIN) {
+			snprintf(why, whylen, "five by brain %d after %d moves", k + 1, pos.nmoves);
+			winner = k;
+		} else if (pos.outcome.kind == RESULT_DRAW) {
+			snprintf(why, whylen, "draw");
+			winner = -1;
+		}
+	}
+	kill_proc(&p[0]);
+	kill_proc(&p[1]);
+	return winner;
+}
+
+static double
+elo(double p)
+{
+	if (p <= 0)
+		return -INFINITY;
+	if (p >= 1)
+		return INFINITY;
+	return -400.0 * log10(1.0 / p - 1.0);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: arena [-g games] [-t turn_ms] [-m match_ms] [-r rule 0|1|2] "
+	    "[-s size] [-T tolerance_ms] [-o seed] [-f first_game] [-v] CMD1 CMD2\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	opts_t o = { 40, 1000, 0, RULE_FREESTYLE, 15, 500, 0, 0, 1, { NULL, NULL } };
+	int ch, res[3] = { 0, 0, 0 };
+	double sum = 0, sumsq = 0;
+
+	while ((ch = getopt(argc, argv, "g:t:m:r:s:T:o:f:v")) != -1) {
+		switch (ch) {
+		case 'g': o.games = atoi(optarg); break;
+		case 't': o.turn_ms = atoi(optarg); break;
+		case 'm': o.match_ms = atoi(optarg); break;
+		case 'r': o.rule = atoi(optarg); break;
+		case 's': o.size = atoi(optarg); break;
+		case 'T': o.tol_ms = atoi(optarg); break;
+		case 'o': o.seed = (unsigned)atoi(optarg); break;
+		case 'f': o.from = atoi(optarg); break;
+		case 'v': o.verbose++; break;
+		default: usage();
+		}
+	}
+	if (argc - optind != 2 || o.games < 1 || o.size < RULES_MIN_SIZE ||
+	    o.size > RULES_MAX_SIZE || o.rule < 0 || o.rule > 2)
+		usage();
+	o.cmd[0] = argv[optind];
+	o.cmd[1] = argv[optind + 1];
+	signal(SIGPIPE, SIG_IGN);
+	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms\n  1: %s\n  2: %s\n",
+	    o.games, rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms,
+	    o.cmd[0], o.cmd[1]);
+	fflush(stdout);
+	for (int g = 0; g < o.games; g++) {
+		char why[128], record[4096];
+		int first = g % 2; /* brain 1 is black in even games */
+		int w = play(&o, g + o.from, first, why, sizeof why, record, sizeof record);
+		double s = w == 0 ? 1 : w == 1 ? 0 : 0.5;
+		res[w == 0 ? 0 : w == 1 ? 1 : 2]++;
+		sum += s;
+		sumsq += s * s;
+		printf("game %3d: brain 1 %s: %s: %s [%s]\n", g + 1, first == 0 ? "black" : "white",
+		    w == 0 ? "win " : w == 1 ? "loss" : "draw", why, o.verbose ? record : "");
+		fflush(stdout);
+	}
+	int n = o.games;
+	double p = sum / n, var = sumsq / n - p * p;
+	/* Wilson interval of the score (finite even at 0% or 100%) */
+	double z = 1.96, zz = z * z / n;
+	double mid = (p + zz / 2) / (1 + zz);
+	double half = z * sqrt((var > 0 ? var : 0) / n + zz / (4 * n)) / (1 + zz);
+	double lo = elo(mid - half), hi = elo(mid + half);
+	printf("result: brain 1 %d wins, %d losses, %d draws of %d (score %.1f%%)\n", res[0],
+	    res[1], res[2], n, 100 * p);
+	printf("elo: %+.0f  95%% interval [%+.0f, %+.0f]\n", elo(p), lo, hi);
+	return 0;
+}

@@ -1,0 +1,188 @@
+/*
+ * bench_engine.c: `make bench-engine`. Figures, never pass/fail:
+ *   1. nodes/s and time to each depth on fixed positions (one core);
+ *   2. the puzzle set ../shared/puzzles/freestyle.tsv at PUZZLE_MS (default
+ *      1000) ms a position: a move counts only if the win holds when play
+ *      continues (the engine defends, the solver's side plays on).
+ * Environment: BENCH_MS (default 2000) per fixed position, PUZZLE_MS,
+ * PUZZLE_LIMIT (first N puzzles), SHARED_DIR (default ../shared).
+ */
+#include "engine/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const struct {
+	const char *name;
+	int rule;
+	const char *moves;
+} fixed[] = {
+	{ "opening freestyle", 0, "7,7 8,8 8,7 6,7" },
+	{ "midgame freestyle", 0, "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6" },
+	{ "busy freestyle", 0, "7,7 8,7 8,8 6,6 9,9 10,10 7,9 6,10 8,9 9,10" },
+	{ "opening standard", 1, "7,7 7,8 8,6 6,8" },
+	{ "opening renju", 2, "7,7 8,8 9,7 7,9 8,6" },
+	{ "midgame renju", 2, "7,7 8,8 9,7 7,9 8,6 9,9 10,10 6,8 8,9 7,8" },
+};
+
+static int
+parse(const char *s, move_t *mv)
+{
+	int n = 0, x, y, used;
+
+	while (sscanf(s, "%d,%d%n", &x, &y, &used) == 2) {
+		mv[n++] = rules_move(x, y);
+		s += used;
+		while (*s == ' ')
+			s++;
+	}
+	return n;
+}
+
+static int
+envi(const char *k, int def)
+{
+	const char *v = getenv(k);
+	return v && *v ? atoi(v) : def;
+}
+
+static void
+on_depth(const engine_result_t *r, void *arg)
+{
+	(void)arg;
+	printf("    depth %2d  sel %2d  %7d ms  %10llu nodes  %8llu n/s  score %d\n", r->depth,
+	    r->seldepth, r->time_ms, (unsigned long long)r->nodes, (unsigned long long)r->nps,
+	    r->score);
+}
+
+static void
+bench_fixed(engine_t *e)
+{
+	int ms = envi("BENCH_MS", 2000);
+	unsigned long long nodes = 0;
+	long long total_ms = 0;
+	int depths = 0;
+
+	printf("== nodes/s and time to depth, %d ms a position, 1 thread\n", ms);
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		move_t mv[64];
+		int n = parse(fixed[i].moves, mv);
+		engine_limits_t l = engine_default_limits();
+		engine_result_t r;
+		char b[8];
+		l.soft_ms = ms;
+		l.hard_ms = ms;
+		l.vct_nodes = UINT64_MAX; /* the search alone */
+		engine_clear(e);
+		printf("  %s (%s)\n", fixed[i].name, rule_name(fixed[i].rule));
+		engine_search(e, fixed[i].rule, 15, mv, n, &l, on_depth, NULL, &r);
+		printf("    -> %s depth %d, %llu nodes in %d ms = %llu n/s\n",
+		    notation_format_xy(r.best, b), r.depth, (unsigned long long)r.nodes, r.time_ms,
+		    (unsigned long long)r.nps);
+		nodes += r.nodes;
+		total_ms += r.time_ms;
+		depths += r.depth;
+	}
+	printf("nodes/s: %llu (all fixed positions), mean depth %.1f\n",
+	    total_ms ? nodes * 1000 / (unsigned long long)total_ms : 0,
+	    (double)depths / (double)(sizeof fixed / sizeof fixed[0]));
+}
+
+/* Plays on from the position after the candidate: returns 1 if the side
+ * that played it makes five within limit plies. */
+static int
+holds(engine_t *e, move_t *mv, int n, int limit)
+{
+	position_t p;
+	int attacker = n % 2; /* index parity of the candidate */
+
+	pos_init(&p, RULE_FREESTYLE, 15);
+	for (int i = 0; i < n; i++)
+		pos_place(&p, mv[i]);
+	for (int ply = 0; ply < limit; ply++) {
+		if (p.outcome.kind == RESULT_WIN)
+			return (p.nmoves - 1) % 2 == attacker;
+		if (p.outcome.kind != RESULT_ONGOING)
+			return 0;
+		engine_limits_t l = engine_default_limits();
+		engine_result_t r;
+		int att_turn = p.nmoves % 2 == attacker;
+		l.soft_ms = att_turn ? 300 : 200;
+		l.hard_ms = l.soft_ms;
+		if (engine_search(e, RULE_FREESTYLE, 15, p.moves, p.nmoves, &l, NULL, NULL, &r))
+			return 0;
+		pos_place(&p, r.best);
+	}
+	return p.outcome.kind == RESULT_WIN && (p.nmoves - 1) % 2 == attacker;
+}
+
+static void
+bench_puzzles(engine_t *e, engine_t *judge)
+{
+	const char *dir = getenv("SHARED_DIR") ? getenv("SHARED_DIR") : "../shared";
+	char path[512], line[16384];
+	int ms = envi("PUZZLE_MS", 1000), limit = envi("PUZZLE_LIMIT", 100000);
+	int total = 0, solved = 0, same = 0;
+	long long tsum = 0;
+
+	snprintf(path, sizeof path, "%s/puzzles/freestyle.tsv", dir);
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		printf("== puzzles: %s absent, skipped\n", path);
+		return;
+	}
+	printf("== puzzles: %s at %d ms a position\n", path, ms);
+	while (total < limit && fgets(line, sizeof line, fp)) {
+		char *f[5];
+		int k = 0;
+		for (char *s = strtok(line, "\t\n"); s && k < 5; s = strtok(NULL, "\t\n"))
+			f[k++] = s;
+		if (k < 5 || atoi(f[0]) != 0)
+			continue;
+		move_t mv[RULES_CELLS];
+		int n = parse(f[1], mv), x, y, plies = atoi(f[4]);
+		if (sscanf(f[3], "%d,%d", &x, &y) != 2)
+			continue;
+		engine_limits_t l = engine_default_limits();
+		engine_result_t r;
+		l.soft_ms = ms;
+		l.hard_ms = ms;
+		total++;
+		if (engine_search(e, RULE_FREESTYLE, 15, mv, n, &l, NULL, NULL, &r))
+			continue;
+		tsum += r.time_ms;
+		same += r.best == rules_move(x, y);
+		mv[n] = r.best;
+		int ok = holds(judge, mv, n + 1, plies + 12);
+		solved += ok;
+		if (!ok || getenv("PUZZLE_VERBOSE")) {
+			char b[8];
+			printf("  puzzle %d: played %s (%s, mate %d, %d ms), listed %s, %d plies: %s\n",
+			    total, notation_format_xy(r.best, b), r.reason, r.mate, r.time_ms, f[3],
+			    plies, ok ? "wins" : "NOT SOLVED");
+		}
+		fflush(stdout);
+	}
+	fclose(fp);
+	if (total)
+		printf("puzzles: %d of %d solved (%.1f%%), mean time %lld ms, same move as listed %d\n",
+		    solved, total, 100.0 * solved / total, tsum / total, same);
+}
+
+int
+main(int argc, char **argv)
+{
+	engine_t *e = engine_new(128), *judge = engine_new(64);
+
+	if (!e || !judge)
+		return 1;
+	if (argc < 2 || strcmp(argv[1], "puzzles") != 0)
+		bench_fixed(e);
+	if (argc < 2 || strcmp(argv[1], "fixed") != 0)
+		bench_puzzles(e, judge);
+	engine_free(e);
+	engine_free(judge);
+	return 0;
+}
