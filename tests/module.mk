@@ -9,3 +9,19 @@ $(O)/tests/unit/test_rules: $(O)/tests/unit/test_rules.o $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_rules
+
+# Accounts, ratings, the store and exports (issue 7): daemon modules that
+# stand without the network, tested on their own.
+ACCOUNT_CFLAGS = $(call pc,--cflags,cmocka openssl sqlite3)
+$(O)/daemon/auth.o $(O)/daemon/store.o $(O)/daemon/export.o $(O)/daemon/glicko.o: \
+    MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3)
+
+$(O)/tests/unit/test_accounts: $(O)/tests/unit/test_accounts.o $(O)/daemon/auth.o \
+    $(O)/daemon/glicko.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+$(O)/tests/unit/test_store: $(O)/tests/unit/test_store.o $(O)/daemon/store.o \
+    $(O)/daemon/auth.o $(O)/daemon/glicko.o $(O)/daemon/export.o $(PROTO_LIB) $(ENGINE_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_accounts $(O)/tests/unit/test_store

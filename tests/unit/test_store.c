@@ -1,0 +1,468 @@
+/*
+ * test_store.c: the SQLite store on real files in a temporary directory:
+ * accounts, sessions, ratings and leaderboards, games and history, a
+ * writer killed with SIGKILL, damaged files refused untouched, migration
+ * from the first schema, and exports.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "daemon/export.h"
+#include "daemon/store.h"
+#include "proto/proto.h"
+
+static char dir[64];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/gomokud-store-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void
+path_of(char *out, size_t len, const char *name)
+{
+	snprintf(out, len, "%s/%s", dir, name);
+}
+
+static store_t *
+open_ok(const char *name)
+{
+	char path[128], err[512];
+	store_t *s = NULL;
+
+	path_of(path, sizeof path, name);
+	if (store_open(path, &s, err, sizeof err) != 0)
+		fail_msg("store_open %s: %s", path, err);
+	return s;
+}
+
+static void
+test_users_and_sessions(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("users.db");
+	char name[STORE_NAME_MAX + 1], hash[200];
+
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_user_create(s, "Alice", "scrypt$hash-a", 1000), 0);
+	assert_int_equal(store_user_create(s, "alice", "scrypt$other", 1001), STORE_EXISTS);
+	assert_int_equal(store_user_create(s, "ALICE", "scrypt$other", 1001), STORE_EXISTS);
+	assert_int_equal(store_user_create(s, "bob", "scrypt$hash-b", 1002), 0);
+	assert_int_equal(store_user_get(s, "aLiCe", name, hash, sizeof hash), 0);
+	assert_string_equal(name, "Alice");
+	assert_string_equal(hash, "scrypt$hash-a");
+	assert_int_equal(store_user_get(s, "carol", name, hash, sizeof hash), STORE_NOT_FOUND);
+
+	assert_int_equal(store_session_put(s, "d1gest", "Alice", 2000), 0);
+	assert_int_equal(store_session_get(s, "d1gest", 1999, name), 0);
+	assert_string_equal(name, "Alice");
+	assert_int_equal(store_session_get(s, "d1gest", 2000, name), STORE_NOT_FOUND);
+	assert_int_equal(store_session_get(s, "nope", 0, name), STORE_NOT_FOUND);
+	assert_int_equal(store_session_put(s, "d2", "bob", 5000), 0);
+	assert_int_equal(store_session_expire(s, 3000), 0);
+	assert_int_equal(store_session_get(s, "d1gest", 0, name), STORE_NOT_FOUND);
+	assert_int_equal(store_session_drop(s, "d2"), 0);
+	assert_int_equal(store_session_get(s, "d2", 0, name), STORE_NOT_FOUND);
+	store_close(s);
+	print_message("  accounts unique without case, sessions by digest with expiry\n");
+}
+
+static void
+test_ratings_and_top(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("ratings.db");
+	store_rating_t r, page[STORE_PAGE];
+	int total = -1;
+
+	assert_int_equal(store_rating_get(s, "newbie", RULE_RENJU, &r), 0);
+	assert_true(r.g.rating == 1500 && r.g.deviation == 350 && r.wins == 0);
+	for (int i = 0; i < 45; i++) {
+		memset(&r, 0, sizeof r);
+		snprintf(r.name, sizeof r.name, "Player%02d", i);
+		r.g.rating = 1000 + 10 * ((i * 7) % 45); /* a shuffled order */
+		r.g.deviation = 60;
+		r.g.volatility = 0.06;
+		r.wins = i;
+		assert_int_equal(store_rating_put(s, RULE_RENJU, &r), 0);
+	}
+	r.g.rating = 3000;
+	snprintf(r.name, sizeof r.name, "other");
+	assert_int_equal(store_rating_put(s, RULE_FREESTYLE, &r), 0);
+
+	assert_int_equal(store_top(s, RULE_RENJU, 1, page, &total), STORE_PAGE);
+	assert_int_equal(total, 45);
+	assert_true(page[0].g.rating == 1440);
+	for (int i = 1; i < STORE_PAGE; i++)
+		assert_true(page[i - 1].g.rating >= page[i].g.rating);
+	assert_int_equal(store_top(s, RULE_RENJU, 3, page, &total), 5);
+	assert_true(page[4].g.rating == 1000);
+	assert_int_equal(store_top(s, RULE_RENJU, 4, page, &total), 0);
+	assert_int_equal(store_top(s, RULE_STANDARD, 1, page, &total), 0);
+	assert_int_equal(total, 0);
+	assert_int_equal(store_rating_get(s, "PLAYER07", RULE_RENJU, &r), 0);
+	assert_string_equal(r.name, "Player07");
+	assert_int_equal(r.wins, 7);
+	store_close(s);
+	print_message("  default rating, 45 players paged 20/20/5 in order, per rule\n");
+}
+
+static store_game_t
+sample_game(const char *room, const char *black, const char *white)
+{
+	store_game_t g;
+
+	memset(&g, 0, sizeof g);
+	snprintf(g.room, sizeof g.room, "%s", room);
+	g.rule = RULE_FREESTYLE;
+	g.size = 15;
+	g.opening = OPENING_NONE;
+	g.rated = 1;
+	g.tc_base = 300;
+	g.tc_inc = 5;
+	snprintf(g.black, sizeof g.black, "%s", black);
+	snprintf(g.white, sizeof g.white, "%s", white);
+	g.started = 1796000000;
+	g.black_before = 1500;
+	g.white_before = 1600;
+	return g;
+}
+
+static void
+test_games_and_history(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("games.db");
+	store_move_t moves[RULES_CELLS];
+	store_game_t g = sample_game("r1", "Alice", "bob"), back, list[STORE_PAGE];
+	int64_t ids[8];
+	int total;
+
+	assert_int_equal(store_game_begin(s, &g), 0);
+	assert_true(g.id > 0);
+	for (int i = 0; i < 9; i++) {
+		store_move_t m = { rules_move(i, i % 3), 100 + i, 300000 - i, 299000 - i };
+		assert_int_equal(store_game_move(s, g.id, i, &m), 0);
+	}
+	assert_int_equal(store_game_truncate(s, g.id, 7), 0); /* an undo of two plies */
+	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
+	assert_int_equal(back.nmoves, 7);
+	assert_int_equal(back.ended, 0);
+	assert_int_equal(back.result, -1);
+	assert_string_equal(back.black, "Alice");
+	assert_int_equal(moves[6].move, rules_move(6, 0));
+	assert_int_equal(moves[6].black_ms, 300000 - 6);
+	assert_int_equal(store_games_unfinished(s, ids, 8), 1);
+	assert_int_equal(ids[0], g.id);
+
+	g.ended = 1796000500;
+	g.result = RES_WHITE;
+	g.reason = REASON_RESIGN;
+	g.black_after = 1490;
+	g.white_after = 1610;
+	assert_int_equal(store_game_end(s, &g), 0);
+	assert_int_equal(store_games_unfinished(s, ids, 8), 0);
+	store_game_t ghost = g;
+	ghost.id = 999999;
+	assert_int_equal(store_game_end(s, &ghost), STORE_NOT_FOUND);
+	assert_int_equal(store_game_load(s, 424242, &back, moves), STORE_NOT_FOUND);
+
+	/* 24 more finished games for Alice, one for someone else */
+	for (int i = 0; i < 25; i++) {
+		store_game_t h = sample_game("r2", i % 2 ? "alice" : "carol", i % 2 ? "dave" : "ALICE");
+		if (i == 24)
+			snprintf(h.white, sizeof h.white, "erin");
+		assert_int_equal(store_game_begin(s, &h), 0);
+		h.ended = 1796001000 + i;
+		h.result = RES_DRAW;
+		h.reason = REASON_DRAW_AGREED;
+		assert_int_equal(store_game_end(s, &h), 0);
+	}
+	assert_int_equal(store_history(s, "aLICE", 1, list, &total), STORE_PAGE);
+	assert_int_equal(total, 25);
+	assert_true(list[0].ended == 1796001023); /* newest first */
+	assert_int_equal(store_history(s, "alice", 2, list, &total), 5);
+	assert_true(list[4].id == g.id);
+	assert_int_equal(list[4].nmoves, 7);
+	assert_int_equal(store_history(s, "nobody", 1, list, &total), 0);
+	assert_int_equal(total, 0);
+	store_close(s);
+	print_message("  begin, moves, undo, end, unfinished list, history paged newest first\n");
+}
+
+/*
+ * A child writes moves and reports each one committed through a pipe, then
+ * is killed with SIGKILL mid-stream; every move it reported is on disk.
+ */
+static void
+test_kill_9(void **state)
+{
+	(void)state;
+	int fds[2];
+	char path[128], err[512];
+
+	path_of(path, sizeof path, "kill.db");
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		store_t *s = NULL;
+		close(fds[0]);
+		if (store_open(path, &s, err, sizeof err) != 0)
+			_exit(2);
+		for (;;) { /* game after game until killed; never closes the store */
+			store_game_t g = sample_game("k1", "ann", "ben");
+			if (store_game_begin(s, &g) != 0)
+				_exit(3);
+			for (int i = 0; i < RULES_CELLS; i++) {
+				store_move_t m = { (move_t)i, i, 1000000 - i, 1000000 - i };
+				if (store_game_move(s, g.id, i, &m) != 0)
+					_exit(4);
+				unsigned char b = 1;
+				if (write(fds[1], &b, 1) != 1)
+					_exit(5);
+			}
+		}
+	}
+	close(fds[1]);
+	int acked = 0;
+	unsigned char b;
+	while (acked < 1000 && read(fds[0], &b, 1) == 1)
+		acked++;
+	kill(pid, SIGKILL);
+	int status;
+	waitpid(pid, &status, 0);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	while (read(fds[0], &b, 1) == 1)
+		acked++; /* moves committed before the signal landed */
+	close(fds[0]);
+
+	store_t *s = NULL;
+	assert_int_equal(store_open(path, &s, err, sizeof err), 0);
+	static int64_t ids[1000];
+	static store_move_t moves[RULES_CELLS];
+	int ngames = store_games_unfinished(s, ids, 1000), stored = 0;
+	assert_true(ngames >= 1);
+	for (int k = 0; k < ngames; k++) {
+		store_game_t g;
+		assert_int_equal(store_game_load(s, ids[k], &g, moves), 0);
+		for (int i = 0; i < g.nmoves; i++)
+			assert_int_equal(moves[i].move, i);
+		if (k < ngames - 1)
+			assert_int_equal(g.nmoves, RULES_CELLS);
+		stored += g.nmoves;
+	}
+	assert_true(stored >= acked);
+	store_close(s);
+	print_message("  SIGKILL mid-stream after %d acknowledged moves: %d on disk in %d games,"
+	    " none lost\n", acked, stored, ngames);
+}
+
+static void
+read_file(const char *path, char **data, long *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	*len = ftell(f);
+	rewind(f);
+	*data = malloc((size_t)*len + 1);
+	assert_int_equal(fread(*data, 1, (size_t)*len, f), (size_t)*len);
+	fclose(f);
+}
+
+/* Damaged files are refused with a message and left byte for byte as found. */
+static void
+test_damaged_files(void **state)
+{
+	(void)state;
+	char path[128], err[512];
+	store_t *s = NULL;
+
+	/* not a database at all */
+	path_of(path, sizeof path, "text.db");
+	FILE *f = fopen(path, "w");
+	for (int i = 0; i < 500; i++)
+		fprintf(f, "this is not a database, line %d\n", i);
+	fclose(f);
+	char *before, *after;
+	long nb, na;
+	read_file(path, &before, &nb);
+	assert_int_equal(store_open(path, &s, err, sizeof err), -1);
+	assert_null(s);
+	assert_non_null(strstr(err, "refusing to start"));
+	read_file(path, &after, &na);
+	assert_int_equal(na, nb);
+	assert_memory_equal(before, after, (size_t)nb);
+	free(before);
+	free(after);
+	print_message("  text file: %s\n", err);
+
+	/* a real store with a page overwritten */
+	s = open_ok("damaged.db");
+	for (int i = 0; i < 300; i++) {
+		char name[24];
+		snprintf(name, sizeof name, "user%03d", i);
+		assert_int_equal(store_user_create(s, name, "scrypt$padding-padding-padding", i), 0);
+	}
+	store_close(s); /* checkpoints the WAL into the file */
+	path_of(path, sizeof path, "damaged.db");
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true(sb.st_size >= 3 * 4096);
+	f = fopen(path, "r+b");
+	fseek(f, 4096, SEEK_SET); /* pages 2 and 3: the users table */
+	for (int i = 0; i < 2 * 4096; i++)
+		fputc((i * 37 + 11) & 0xff, f);
+	fclose(f);
+	read_file(path, &before, &nb);
+	s = NULL;
+	assert_int_equal(store_open(path, &s, err, sizeof err), -1);
+	assert_null(s);
+	assert_non_null(strstr(err, "damaged"));
+	read_file(path, &after, &na);
+	assert_int_equal(na, nb);
+	assert_memory_equal(before, after, (size_t)nb);
+	free(before);
+	free(after);
+	print_message("  overwritten page: %s\n", err);
+
+	/* a schema from a newer gomokud */
+	path_of(path, sizeof path, "future.db");
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE x (y); PRAGMA user_version = 99;", NULL,
+	    NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "newer"));
+	print_message("  newer schema: %s\n", err);
+}
+
+/* The first shipped schema, as a database made by that version holds it. */
+static const char *const schema_v1 =
+	"CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+	"  name_key TEXT NOT NULL UNIQUE, pwhash TEXT NOT NULL, created INTEGER NOT NULL);"
+	"CREATE TABLE sessions (digest TEXT PRIMARY KEY, name TEXT NOT NULL,"
+	"  expires INTEGER NOT NULL);"
+	"CREATE TABLE games (id INTEGER PRIMARY KEY, room TEXT NOT NULL,"
+	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, opening INTEGER NOT NULL,"
+	"  rated INTEGER NOT NULL, tc_base INTEGER NOT NULL, tc_inc INTEGER NOT NULL,"
+	"  black TEXT NOT NULL, white TEXT NOT NULL, started INTEGER NOT NULL, ended INTEGER,"
+	"  result INTEGER NOT NULL DEFAULT -1, reason INTEGER NOT NULL DEFAULT -1);"
+	"CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),"
+	"  ply INTEGER NOT NULL, move INTEGER NOT NULL, used_ms INTEGER NOT NULL,"
+	"  black_ms INTEGER NOT NULL, white_ms INTEGER NOT NULL,"
+	"  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;"
+	"INSERT INTO users VALUES (1, 'Zed', 'zed', 'scrypt$z', 5);"
+	"INSERT INTO games VALUES (1, 'r9', 2, 15, 0, 0, 0, 0, 'Zed', 'yan', 10, 20, 1, 0);"
+	"INSERT INTO moves VALUES (1, 0, 147, 10, 0, 0);"
+	"PRAGMA user_version = 1;";
+
+static void
+test_migration_from_v1(void **state)
+{
+	(void)state;
+	char path[128], name[STORE_NAME_MAX + 1], hash[64];
+	sqlite3 *db;
+	store_game_t list[STORE_PAGE];
+	int total;
+
+	path_of(path, sizeof path, "v1.db");
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, schema_v1, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	store_t *s = open_ok("v1.db");
+	assert_int_equal(store_schema_version(s), 2);
+	assert_int_equal(store_user_get(s, "ZED", name, hash, sizeof hash), 0);
+	assert_string_equal(name, "Zed");
+	assert_int_equal(store_history(s, "zed", 1, list, &total), 1);
+	assert_int_equal(total, 1);
+	assert_int_equal(list[0].rule, RULE_RENJU);
+	assert_int_equal(list[0].nmoves, 1);
+	store_rating_t r;
+	assert_int_equal(store_rating_get(s, "Zed", RULE_RENJU, &r), 0);
+	assert_true(r.g.rating == 1500);
+	store_close(s);
+	s = open_ok("v1.db"); /* opening again applies nothing twice */
+	assert_int_equal(store_schema_version(s), 2);
+	store_close(s);
+	print_message("  a v1 database upgrades to v2 keeping users, games and moves\n");
+}
+
+static void
+test_exports(void **state)
+{
+	(void)state;
+	store_game_t g = sample_game("r1", "Alice", "bob");
+	store_move_t moves[3] = {
+		{ rules_move(7, 7), 1200, 299000, 300000 },
+		{ rules_move(8, 6), 3400, 299000, 296600 },
+		{ rules_move(0, 14), 500, 298500, 296600 },
+	};
+	char buf[1024];
+
+	g.nmoves = 3;
+	g.ended = 1796000500;
+	g.result = RES_WHITE;
+	g.reason = REASON_TIME;
+	g.black_after = 1490;
+	g.white_after = 1610;
+	int n = export_text(&g, moves, buf, sizeof buf);
+	assert_int_equal(n, (int)strlen(buf));
+	assert_string_equal(buf,
+	    "rule freestyle\nsize 15\nmoves h8 i9 a1\nopening none\ntime 300+5\nrated yes\n"
+	    "black Alice 1500 1490\nwhite bob 1600 1610\nresult white time\n"
+	    "started 1796000000\nended 1796000500\nused-ms 1200 3400 500\n");
+	position_t p;
+	char err[64];
+	assert_int_equal(record_parse(buf, &p, err, sizeof err), 0);
+	assert_int_equal(p.nmoves, 3);
+	assert_int_equal(p.moves[1], rules_move(8, 6));
+
+	n = export_psq(&g, moves, buf, sizeof buf);
+	assert_string_equal(buf, "Piskvorky 15x15, 11:11, 0\n8,8,1200\n9,7,3400\n1,15,500\n");
+	char small[10];
+	assert_int_equal(export_psq(&g, moves, small, sizeof small), n);
+	print_message("  text export reads back through the rules core; .psq lines\n");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_users_and_sessions),
+		cmocka_unit_test(test_ratings_and_top),
+		cmocka_unit_test(test_games_and_history),
+		cmocka_unit_test(test_kill_9),
+		cmocka_unit_test(test_damaged_files),
+		cmocka_unit_test(test_migration_from_v1),
+		cmocka_unit_test(test_exports),
+	};
+	return cmocka_run_group_tests_name("store", tests, setup, teardown);
+}
