@@ -18,3 +18,10 @@ MAIN_TARGETS += run-main
 .PHONY: run-main
 run-main: $(GOMOKUD)
 	$(GOMOKUD) --state-dir state
+
+# Integration tests: the real daemon on a loopback port, real TLS clients.
+$(O)/tests/daemon/%.o: MOD_CFLAGS = $(call pc,--cflags,openssl) -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/daemon/test_gomokud: $(O)/tests/daemon/test_gomokud.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_gomokud

@@ -1,0 +1,294 @@
+/* tclient.c: blocking TLS test client and daemon launcher. */
+#include "tests/daemon/tclient.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
+int tc_verbose;
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int daemon_start(struct daemon *d, const char *bin, const char *conf)
+{
+	memset(d, 0, sizeof *d);
+	snprintf(d->dir, sizeof d->dir, "/tmp/gomokud-test.XXXXXX");
+	if (!mkdtemp(d->dir))
+		return -1;
+	char cpath[200];
+	snprintf(cpath, sizeof cpath, "%s/gomokud.conf", d->dir);
+	snprintf(d->log, sizeof d->log, "%s/log", d->dir);
+	FILE *f = fopen(cpath, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "listen 127.0.0.1:0\nstate-dir %s/state\nlog-level debug\n%s\n", d->dir,
+	    conf ? conf : "");
+	fclose(f);
+	d->pid = fork();
+	if (d->pid < 0)
+		return -1;
+	if (d->pid == 0) {
+		int fd = open(d->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 2);
+			close(fd);
+		}
+		execl(bin, bin, "--config", cpath, (char *)NULL);
+		_exit(127);
+	}
+	long long end = now_ms() + 10000;
+	while (now_ms() < end) {
+		FILE *lf = fopen(d->log, "r");
+		char l[512];
+		while (lf && fgets(l, sizeof l, lf)) {
+			char *p = strstr(l, "listening on 127.0.0.1:");
+			if (p) {
+				d->port = atoi(p + strlen("listening on 127.0.0.1:"));
+				fclose(lf);
+				return 0;
+			}
+		}
+		if (lf)
+			fclose(lf);
+		if (!daemon_alive(d))
+			return -1;
+		usleep(20000);
+	}
+	return -1;
+}
+
+int daemon_alive(struct daemon *d)
+{
+	int st;
+	return d->pid > 0 && waitpid(d->pid, &st, WNOHANG) == 0;
+}
+
+int daemon_stop(struct daemon *d, int sig, int ms)
+{
+	if (d->pid <= 0)
+		return -1;
+	if (sig)
+		kill(d->pid, sig);
+	long long end = now_ms() + ms;
+	int st;
+	while (now_ms() < end) {
+		pid_t p = waitpid(d->pid, &st, WNOHANG);
+		if (p == d->pid) {
+			d->pid = 0;
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		}
+		usleep(10000);
+	}
+	kill(d->pid, SIGKILL);
+	waitpid(d->pid, &st, 0);
+	d->pid = 0;
+	return -1;
+}
+
+static int tcp_connect(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_in a = { 0 };
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+		close(fd);
+		return -1;
+	}
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	return fd;
+}
+
+struct tc *tc_open(int port, int hello)
+{
+	struct tc *c = calloc(1, sizeof *c);
+	c->fd = tcp_connect(port);
+	if (c->fd < 0) {
+		free(c);
+		return NULL;
+	}
+	c->ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
+	c->ssl = SSL_new(c->ctx);
+	SSL_set_fd(c->ssl, c->fd);
+	struct timeval tv = { 5, 0 };
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (SSL_connect(c->ssl) != 1) {
+		tc_close(c);
+		return NULL;
+	}
+	if (!tc_expect(c, "* SERVER ", 3000)) {
+		tc_close(c);
+		return NULL;
+	}
+	if (hello) {
+		tc_send(c, "HELLO 1 tclient");
+		if (!tc_expect(c, "OK HELLO 1", 3000)) {
+			tc_close(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+struct tc *tc_guest(int port, const char *name)
+{
+	struct tc *c = tc_open(port, 1);
+	if (!c)
+		return NULL;
+	tc_send(c, "GUEST %s", name);
+	const char *l = tc_expect(c, "OK GUEST ", 3000);
+	if (!l || sscanf(l, "OK GUEST %31s %79s", c->name, c->token) != 2) {
+		tc_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+void tc_close(struct tc *c)
+{
+	if (!c)
+		return;
+	if (c->ssl)
+		SSL_free(c->ssl);
+	if (c->ctx)
+		SSL_CTX_free(c->ctx);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+}
+
+void tc_send_raw(struct tc *c, const void *data, size_t n)
+{
+	if (n && SSL_write(c->ssl, data, (int)n) <= 0)
+		ERR_clear_error();
+}
+
+void tc_send(struct tc *c, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof buf - 1)
+		n = (int)sizeof buf - 2;
+	if (tc_verbose)
+		fprintf(stderr, "  %s> %s\n", c->name, buf);
+	buf[n++] = '\n';
+	tc_send_raw(c, buf, (size_t)n);
+}
+
+/* Reads more bytes within ms: 1, 0 on timeout, -1 on close. */
+static int fill(struct tc *c, int ms)
+{
+	if (c->len >= sizeof c->buf - 1)
+		return -1;
+	if (SSL_pending(c->ssl) == 0) {
+		struct pollfd p = { c->fd, POLLIN, 0 };
+		if (poll(&p, 1, ms) <= 0)
+			return 0;
+	}
+	int n = SSL_read(c->ssl, c->buf + c->len, (int)(sizeof c->buf - 1 - c->len));
+	if (n <= 0) {
+		int e = SSL_get_error(c->ssl, n);
+		ERR_clear_error();
+		if (e == SSL_ERROR_WANT_READ)
+			return 0;
+		return -1;
+	}
+	c->len += (size_t)n;
+	return 1;
+}
+
+const char *tc_read(struct tc *c, int ms)
+{
+	long long end = now_ms() + ms;
+	for (;;) {
+		char *nl = memchr(c->buf, '\n', c->len);
+		if (nl) {
+			size_t n = (size_t)(nl - c->buf);
+			if (n >= sizeof c->line)
+				n = sizeof c->line - 1;
+			memcpy(c->line, c->buf, n);
+			c->line[n] = '\0';
+			size_t used = (size_t)(nl - c->buf) + 1;
+			memmove(c->buf, c->buf + used, c->len - used);
+			c->len -= used;
+			if (tc_verbose)
+				fprintf(stderr, "  %s< %s\n", c->name, c->line);
+			return c->line;
+		}
+		long long left = end - now_ms();
+		if (left <= 0)
+			return NULL;
+		if (fill(c, (int)left) < 0)
+			return NULL;
+	}
+}
+
+const char *tc_expect(struct tc *c, const char *prefix, int ms)
+{
+	long long end = now_ms() + ms;
+	for (;;) {
+		long long left = end - now_ms();
+		if (left <= 0)
+			return NULL;
+		const char *l = tc_read(c, (int)left);
+		if (!l)
+			return NULL;
+		if (strncmp(l, prefix, strlen(prefix)) == 0)
+			return l;
+	}
+}
+
+int tc_closed(struct tc *c, int ms)
+{
+	long long end = now_ms() + ms;
+	for (;;) {
+		long long left = end - now_ms();
+		if (left <= 0)
+			return 0;
+		c->len = 0;
+		int r = fill(c, (int)left);
+		if (r < 0)
+			return 1;
+	}
+}
+
+void tc_cert_digest(struct tc *c, char out[65])
+{
+	X509 *x = SSL_get1_peer_certificate(c->ssl);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	out[0] = '\0';
+	if (x && X509_digest(x, EVP_sha256(), md, &n))
+		for (unsigned i = 0; i < n && i < 32; i++)
+			snprintf(out + 2 * i, 3, "%02x", md[i]);
+	X509_free(x);
+}

@@ -1,0 +1,57 @@
+/* tclient.h: a small blocking TLS client and daemon launcher for the
+ * integration tests of gomokud. Every wait has a timeout, so a broken
+ * server fails the test instead of hanging it. */
+#ifndef GOMOKUD_TCLIENT_H
+#define GOMOKUD_TCLIENT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <openssl/ssl.h>
+
+struct daemon {
+	pid_t pid;
+	int port;
+	char dir[128];
+	char log[160];
+};
+
+/* Starts bin with a config file of extra lines in a fresh temp dir, on an
+ * ephemeral loopback port. 0 or -1. */
+int daemon_start(struct daemon *d, const char *bin, const char *conf);
+/* Signals it (unless sig is 0) and waits up to ms for it to exit; returns its exit status or -1. */
+int daemon_stop(struct daemon *d, int sig, int ms);
+/* Whether the daemon process is still running. */
+int daemon_alive(struct daemon *d);
+
+struct tc {
+	int fd;
+	SSL_CTX *ctx;
+	SSL *ssl;
+	char buf[16384];
+	size_t len;
+	char line[1024];     /* the last line read */
+	char token[80];      /* GUEST's session token */
+	char name[32];
+};
+
+/* Connects with TLS; reads the greeting, says HELLO 1 unless hello is 0. */
+struct tc *tc_open(int port, int hello);
+/* Opens, HELLO, GUEST name. */
+struct tc *tc_guest(int port, const char *name);
+void tc_close(struct tc *c);
+void tc_send(struct tc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tc_send_raw(struct tc *c, const void *data, size_t n);
+/* The next line (without LF) within ms, or NULL on timeout or close. */
+const char *tc_read(struct tc *c, int ms);
+/* Reads lines until one starts with prefix; NULL after ms. Lines skipped
+ * are printed when verbose. */
+const char *tc_expect(struct tc *c, const char *prefix, int ms);
+/* Whether the server closed the connection within ms. */
+int tc_closed(struct tc *c, int ms);
+/* SHA-256 of the server certificate, hex. */
+void tc_cert_digest(struct tc *c, char out[65]);
+
+extern int tc_verbose;
+
+#endif

@@ -1,0 +1,604 @@
+/*
+ * test_gomokud: integration tests against the real bin/gomokud on a loopback
+ * port with a self-signed test certificate, driven by real TLS clients.
+ * Each scenario prints what it checks; the run ends with the daemon's
+ * SIGTERM drain and a clean exit (leak-checked under ASan).
+ */
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+
+static int failures;
+static int port;
+
+#define CHECK(cond, ...)                                                   \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			failures++;                                        \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                      \
+			fprintf(stderr, "\n");                             \
+		}                                                          \
+	} while (0)
+
+#define EXPECT(c, prefix) CHECK(tc_expect((c), (prefix), 3000), "%s: no \"%s\" (last: %s)", \
+	(c)->name, (prefix), (c)->line)
+
+static void ok(const char *what)
+{
+	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
+	fflush(stdout);
+}
+
+/* Pairs two fresh guests through SEEK: a black, b white. Writes the room. */
+static int pair(const char *an, const char *bn, const char *game, struct tc **a, struct tc **b,
+    char *room)
+{
+	*a = tc_guest(port, an);
+	*b = tc_guest(port, bn);
+	if (!*a || !*b) {
+		CHECK(0, "cannot connect %s/%s", an, bn);
+		return -1;
+	}
+	char pre[64];
+	tc_send(*a, "SEEK %s black casual none", game);
+	EXPECT(*a, "OK SEEK ");
+	tc_send(*b, "SEEK %s white casual none", game);
+	const char *l = tc_expect(*b, "* START ", 3000);
+	CHECK(l, "no START for %s", bn);
+	if (!l || sscanf(l, "* START %15s", room) != 1)
+		return -1;
+	snprintf(pre, sizeof pre, "* START %s ", room);
+	EXPECT(*a, pre);
+	EXPECT(*b, "OK SEEK ");
+	return 0;
+}
+
+/* Plays moves alternately, a first; every move must be accepted. */
+static void play(struct tc *a, struct tc *b, const char *room, const char *const *moves, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct tc *p = i % 2 ? b : a;
+		tc_send(p, "MOVE %s %s", room, moves[i]);
+		char pre[64];
+		snprintf(pre, sizeof pre, "OK MOVE %s ", room);
+		CHECK(tc_expect(p, pre, 3000), "move %s refused: %s", moves[i], p->line);
+	}
+}
+
+static void test_handshake(void)
+{
+	struct tc *c = tc_open(port, 0);
+	CHECK(c, "connect");
+	if (!c)
+		return;
+	tc_send(c, "GUEST early");
+	EXPECT(c, "ERR 405 hello-first");
+	tc_send(c, "#v HELLO 2");
+	EXPECT(c, "ERR #v 406 version-mismatch");
+	CHECK(tc_closed(c, 3000), "still open after a version mismatch");
+	tc_close(c);
+
+	c = tc_open(port, 1);
+	tc_send(c, "SEEK freestyle 15 none any casual none");
+	EXPECT(c, "ERR 410 login-first");
+	tc_send(c, "#t1 PING hi");
+	EXPECT(c, "OK #t1 PING hi");
+	tc_send(c, "REGISTER bob secret");
+	EXPECT(c, "ERR 501 not-available");
+	tc_send(c, "frobnicate");
+	EXPECT(c, "ERR 401 unknown-command");
+	tc_send(c, "#x9 MOVE r1");
+	EXPECT(c, "ERR #x9 400 syntax");
+	tc_send(c, "GUEST hs_user");
+	EXPECT(c, "OK GUEST hs_user ");
+	tc_send(c, "GUEST again");
+	EXPECT(c, "ERR 411 logged-in");
+	struct tc *d = tc_open(port, 1);
+	tc_send(d, "GUEST HS_USER");
+	EXPECT(d, "ERR 412 name-taken");
+	tc_send(c, "BOT play 3 renju 15 none black none");
+	EXPECT(c, "ERR 501 not-available");
+	tc_send(c, "QUIT");
+	EXPECT(c, "OK QUIT");
+	CHECK(tc_closed(c, 3000), "still open after QUIT");
+	tc_close(c);
+	tc_close(d);
+	ok("greeting, HELLO, version mismatch, states, tags, 501 for later features, QUIT");
+}
+
+static void test_games(void)
+{
+	static const char *const five[] = { "h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8" };
+	static const char *const rules[] = { "freestyle", "renju" };
+	for (int i = 0; i < 2; i++) {
+		struct tc *a, *b;
+		char room[16], game[64], na[20], nb[20];
+		snprintf(game, sizeof game, "%s 15 none", rules[i]);
+		snprintf(na, sizeof na, "g%da", i);
+		snprintf(nb, sizeof nb, "g%db", i);
+		if (pair(na, nb, game, &a, &b, room))
+			return;
+		play(a, b, room, five, 9);
+		const char *l = tc_expect(b, "* OVER ", 3000);
+		CHECK(l && strstr(l, "black five") && strstr(l, "h8") && strstr(l, "l8"),
+		    "%s: no five: %s", rules[i], l ? l : "-");
+		tc_send(a, "MOVE %s a1", room);
+		EXPECT(a, "ERR 440 game-over");
+		tc_close(a);
+		tc_close(b);
+	}
+	/* standard: an overline does not win, exactly five does */
+	static const char *const std[] = { "h8", "a1", "i8", "c1", "j8", "e1", "l8", "a3", "m8", "c3",
+		"k8", "e3", "h9", "c5", "h10", "e5", "h11", "a7", "h12" };
+	struct tc *a, *b;
+	char room[16];
+	if (pair("sta", "stb", "standard 15 none", &a, &b, room))
+		return;
+	play(a, b, room, std, 11);
+	/* k8 made six in a row: under standard the game goes on */
+	tc_send(b, "PING overline");
+	int over = 0;
+	const char *l;
+	while ((l = tc_read(b, 3000)) && strncmp(l, "OK PING", 7) != 0)
+		over |= strncmp(l, "* OVER", 6) == 0;
+	CHECK(l && !over, "game ended on an overline under standard");
+	tc_send(b, "MOVE %s e3", room);
+	EXPECT(b, "OK MOVE");
+	play(a, b, room, std + 12, 7);
+	l = tc_expect(b, "* OVER ", 3000);
+	CHECK(l && strstr(l, "black five") && strstr(l, "h12"), "standard five: %s", l ? l : "-");
+	tc_close(a);
+	tc_close(b);
+	ok("whole games to five under freestyle, renju and standard (overline does not win)");
+}
+
+static void test_illegal(void)
+{
+	struct tc *a, *b;
+	char room[16];
+	if (pair("ila", "ilb", "freestyle 15 none", &a, &b, room))
+		return;
+	tc_send(b, "MOVE %s h8", room);
+	EXPECT(b, "ERR 431 not-your-turn");
+	tc_send(a, "MOVE %s h8", room);
+	EXPECT(a, "OK MOVE");
+	tc_send(b, "MOVE %s h8", room);
+	EXPECT(b, "ERR 432 occupied");
+	tc_send(b, "MOVE %s p1", room);
+	EXPECT(b, "ERR 433 off-board");
+	tc_send(b, "MOVE %s zz", room);
+	EXPECT(b, "ERR 402 bad-argument");
+	tc_send(a, "MOVE %s i9", room);
+	EXPECT(a, "ERR 431 not-your-turn");
+	tc_send(b, "MOVE r99999 i9");
+	EXPECT(b, "ERR 420 no-such-room");
+	struct tc *c = tc_guest(port, "ilc");
+	tc_send(c, "MOVE %s i9", room);
+	EXPECT(c, "ERR 430 not-a-player");
+	tc_send(b, "RESIGN %s", room);
+	const char *l = tc_expect(a, "* OVER ", 3000);
+	CHECK(l && strstr(l, "black resign"), "resign: %s", l ? l : "-");
+	tc_close(a);
+	tc_close(b);
+	tc_close(c);
+	ok("illegal moves: not your turn, occupied, off board, bad notation, no room, not a player");
+}
+
+static void test_renju_forbidden(void)
+{
+	struct tc *a, *b;
+	char room[16];
+	if (pair("rja", "rjb", "renju 15 none", &a, &b, room))
+		return;
+	static const char *const setup[] = { "i8", "a1", "j8", "a3", "h9", "a5", "h10", "a7" };
+	play(a, b, room, setup, 8);
+	tc_send(a, "MOVE %s h8", room);
+	EXPECT(a, "ERR 434 double-three");
+	tc_send(a, "MOVE %s n14", room);
+	EXPECT(a, "OK MOVE");
+	tc_close(a);
+	tc_close(b);
+	ok("renju: a double-three is refused with its reason, black plays on");
+}
+
+static void test_swap2(void)
+{
+	struct tc *a = tc_guest(port, "swa"), *b = tc_guest(port, "swb");
+	char room[16], code[40];
+	tc_send(a, "CREATE freestyle 15 none black casual swap2");
+	const char *l = tc_expect(a, "OK CREATE ", 3000);
+	CHECK(l && sscanf(l, "OK CREATE %15s %39s", room, code) == 2, "create: %s", l ? l : "-");
+	tc_send(b, "JOIN nosuchcode1");
+	EXPECT(b, "ERR 422 no-such-code");
+	tc_send(b, "JOIN %s", code);
+	EXPECT(b, "* START ");
+	EXPECT(b, "* SWAP2 ");
+	CHECK(strstr(b->line, "put3 swa"), "stage: %s", b->line);
+	EXPECT(b, "OK JOIN ");
+	tc_send(b, "SWAP2 %s put h8,h9,i9", room);
+	EXPECT(b, "ERR 431");
+	tc_send(a, "MOVE %s h8", room);
+	EXPECT(a, "ERR 441 wrong-phase");
+	tc_send(a, "SWAP2 %s put h8,h9", room);
+	EXPECT(a, "ERR 402");
+	tc_send(a, "SWAP2 %s put h8,h9,i9", room);
+	EXPECT(a, "OK SWAP2 ");
+	l = tc_expect(b, "* SWAP2 ", 3000);
+	CHECK(l && strstr(l, "choose swb"), "choose: %s", l ? l : "-");
+	tc_send(b, "SWAP2 %s put j10,g7", room);
+	EXPECT(b, "OK SWAP2 ");
+	l = tc_expect(a, "* SWAP2 ", 3000);
+	CHECK(l && strstr(l, "choose2 swa"), "choose2: %s", l ? l : "-");
+	tc_send(a, "SWAP2 %s white", room);
+	l = tc_expect(b, "* COLOURS ", 3000);
+	CHECK(l && strstr(l, " swb swa"), "colours: %s", l ? l : "-");
+	/* five stones: white (swa) is to move */
+	tc_send(b, "MOVE %s k11", room);
+	EXPECT(b, "ERR 431");
+	tc_send(a, "MOVE %s k11", room);
+	EXPECT(a, "OK MOVE");
+	struct tc *c = tc_guest(port, "swc");
+	tc_send(c, "WATCH %s", room);
+	EXPECT(c, "ERR 420");   /* private */
+	tc_send(c, "JOIN %s", code);
+	EXPECT(c, "OK JOIN ");  /* full: a spectator */
+	tc_send(c, "MOVE %s a1", room);
+	EXPECT(c, "ERR 430");
+	tc_close(a);
+	tc_close(b);
+	tc_close(c);
+	ok("swap2 with a private room: put3, put2, choose2, colours; codes; private rooms");
+}
+
+static void test_flag(void)
+{
+	struct tc *a, *b;
+	char room[16];
+	if (pair("fla", "flb", "freestyle 15 1+0", &a, &b, room))
+		return;
+	const char *l = tc_expect(b, "* OVER ", 4000);
+	CHECK(l && strstr(l, "white time"), "flag: %s", l ? l : "-");
+	tc_close(a);
+	tc_close(b);
+	ok("a flag ends the game on time (1+0 clock)");
+}
+
+static void test_offers(void)
+{
+	struct tc *a, *b;
+	char room[16], pre[64];
+	if (pair("ofa", "ofb", "freestyle 15 none", &a, &b, room))
+		return;
+	tc_send(a, "MOVE %s h8", room);
+	EXPECT(a, "OK MOVE");
+	tc_send(b, "OFFER %s draw", room);
+	EXPECT(b, "OK OFFER ");
+	snprintf(pre, sizeof pre, "* OFFER %s ", room);
+	EXPECT(a, pre);
+	int id = 0;
+	sscanf(b->line, "OK OFFER %*s %d", &id);
+	tc_send(b, "OFFER %s draw", room);
+	EXPECT(b, "ERR 442 offer-pending");
+	tc_send(b, "ACCEPT %s %d", room, id);
+	EXPECT(b, "ERR 423 no-such-offer");
+	tc_send(a, "DECLINE %s %d", room, id);
+	const char *l = tc_expect(b, "* OFFEREND ", 3000);
+	CHECK(l && strstr(l, "declined"), "declined: %s", l ? l : "-");
+	EXPECT(a, "* OFFEREND ");
+	/* a move withdraws a pending offer */
+	tc_send(b, "OFFER %s draw", room);
+	EXPECT(b, "OK OFFER ");
+	tc_send(b, "MOVE %s i9", room);
+	l = tc_expect(a, "* OFFEREND ", 3000);
+	CHECK(l && strstr(l, "withdrawn"), "withdrawn: %s", l ? l : "-");
+	/* undo: black takes back its last move and is to move again */
+	tc_send(a, "MOVE %s j10", room);
+	EXPECT(a, "OK MOVE");
+	tc_send(a, "OFFER %s undo", room);
+	EXPECT(a, "OK OFFER ");
+	sscanf(a->line, "OK OFFER %*s %d", &id);
+	tc_send(b, "ACCEPT %s %d", room, id);
+	l = tc_expect(a, "* UNDO ", 3000);
+	CHECK(l && strstr(l, " 1 - -"), "undo one ply: %s", l ? l : "-");
+	tc_send(a, "MOVE %s j11", room);
+	EXPECT(a, "OK MOVE");
+	tc_send(a, "ABORT %s", room);
+	EXPECT(a, "ERR 443 too-late");
+	tc_send(b, "OFFER %s draw", room);
+	EXPECT(b, "OK OFFER ");
+	sscanf(b->line, "OK OFFER %*s %d", &id);
+	tc_send(a, "ACCEPT %s %d", room, id);
+	l = tc_expect(b, "* OVER ", 3000);
+	CHECK(l && strstr(l, "draw draw-agreed"), "draw: %s", l ? l : "-");
+	/* rematch with colours swapped, then an abort */
+	tc_send(a, "OFFER %s rematch", room);
+	EXPECT(a, "OK OFFER ");
+	sscanf(a->line, "OK OFFER %*s %d", &id);
+	tc_send(b, "ACCEPT %s %d", room, id);
+	l = tc_expect(a, "* START ", 3000);
+	CHECK(l && strstr(l, " ofb ofa "), "rematch swaps colours: %s", l ? l : "-");
+	tc_send(b, "MOVE %s h8", room);
+	EXPECT(b, "OK MOVE");
+	tc_send(b, "ABORT %s", room);
+	l = tc_expect(a, "* OVER ", 3000);
+	CHECK(l && strstr(l, "none aborted"), "abort: %s", l ? l : "-");
+	tc_close(a);
+	tc_close(b);
+	ok("offers: draw declined/withdrawn/accepted, undo, one per kind, ids, rematch, abort");
+}
+
+static void test_spectators_chat(void)
+{
+	struct tc *a, *b;
+	char room[16], pre[64];
+	if (pair("spa", "spb", "freestyle 15 300+5", &a, &b, room))
+		return;
+	tc_send(a, "MOVE %s h8", room);
+	EXPECT(a, "OK MOVE");
+	struct tc *c = tc_guest(port, "spc");
+	tc_send(c, "ROOMS");
+	snprintf(pre, sizeof pre, "= ROOM %s playing freestyle 15 300+5 ", room);
+	EXPECT(c, pre);
+	tc_send(c, "WATCH %s", room);
+	EXPECT(c, "= ROOM ");
+	EXPECT(c, "= CLOCK ");
+	snprintf(pre, sizeof pre, "= SEAT %s black spa here", room);
+	EXPECT(c, pre);
+	snprintf(pre, sizeof pre, "= MOVES %s 0 h8", room);
+	EXPECT(c, pre);
+	EXPECT(c, "OK WATCH ");
+	tc_send(b, "MOVE %s i9", room);
+	snprintf(pre, sizeof pre, "* MOVE %s ", room);
+	const char *l = tc_expect(c, pre, 3000);
+	CHECK(l && strstr(l, "white i9 "), "spectator sees the move: %s", l ? l : "-");
+	tc_send(c, "MOVE %s j10", room);
+	EXPECT(c, "ERR 430");
+	tc_send(c, "OFFER %s draw", room);
+	EXPECT(c, "ERR 430");
+	tc_send(c, "SAY %s hello from the gallery \xe2\x99\x9f", room);
+	EXPECT(c, "OK SAY ");
+	snprintf(pre, sizeof pre, "* SAY %s ", room);
+	l = tc_expect(a, pre, 3000);
+	CHECK(l && strstr(l, "spc hello from the gallery \xe2\x99\x9f"), "chat: %s", l ? l : "-");
+	tc_send(a, "TELL spb psst");
+	EXPECT(b, "* TELL spa psst");
+	tc_send(a, "TELL nobody hi");
+	EXPECT(a, "ERR 421");
+	tc_send(a, "SAY %s bad \xc3\x28 bytes", room);
+	EXPECT(a, "ERR 404 bad-utf8");
+	int limited = 0;
+	for (int i = 0; i < 7; i++)
+		tc_send(b, "SAY %s spam %d", room, i);
+	for (int i = 0; i < 7; i++) {
+		l = tc_expect(b, "", 3000);
+		while (l && l[0] == '*')
+			l = tc_read(b, 3000);
+		if (l && strncmp(l, "ERR 407", 7) == 0)
+			limited++;
+	}
+	CHECK(limited >= 1, "chat flood not limited");
+	tc_send(c, "STATE %s", room);
+	EXPECT(c, "OK STATE ");
+	tc_send(c, "LEAVE %s", room);
+	EXPECT(c, "OK LEAVE ");
+	tc_send(c, "STATE %s", room);
+	EXPECT(c, "ERR 446");
+	tc_close(a);
+	tc_close(b);
+	tc_close(c);
+	ok("spectators: ROOMS, WATCH snapshot, events, no moves; chat SAY/TELL, UTF-8, rate");
+}
+
+static void test_resume_claim(void)
+{
+	struct tc *a, *b;
+	char room[16], pre[64], token[80];
+	if (pair("rsa", "rsb", "freestyle 15 none", &a, &b, room))
+		return;
+	snprintf(token, sizeof token, "%s", b->token);
+	tc_close(b);
+	snprintf(pre, sizeof pre, "* PRESENCE %s ", room);
+	const char *l = tc_expect(a, pre, 3000);
+	CHECK(l && strstr(l, "rsb gone "), "gone: %s", l ? l : "-");
+	tc_send(a, "CLAIM %s", room);
+	EXPECT(a, "ERR 447 cannot-claim");
+	struct tc *d = tc_open(port, 1);
+	tc_send(d, "RESUME 00000000000000000000000000000000 %s 1", room);
+	EXPECT(d, "ERR 448");
+	tc_send(d, "RESUME %s %s 2", token, room);
+	snprintf(pre, sizeof pre, "= SEAT %s white rsb here", room);
+	EXPECT(d, pre);
+	EXPECT(d, "OK RESUME ");
+	l = tc_expect(a, "* PRESENCE ", 3000);
+	CHECK(l && strstr(l, "rsb back"), "back: %s", l ? l : "-");
+	tc_send(a, "MOVE %s h8", room);
+	EXPECT(d, "* MOVE ");
+	tc_send(d, "MOVE %s i9", room);
+	EXPECT(d, "OK MOVE");
+	ok("disconnect shows gone with the deadline; RESUME with the token gets the seat back");
+
+	/* now gone for good: a claim after the 1 s grace wins */
+	tc_close(d);
+	EXPECT(a, "* PRESENCE ");
+	usleep(1300 * 1000);
+	tc_send(a, "CLAIM %s", room);
+	l = tc_expect(a, "* OVER ", 3000);
+	CHECK(l && strstr(l, "black abandoned"), "claim: %s", l ? l : "-");
+	EXPECT(a, "OK CLAIM ");
+	d = tc_open(port, 1);
+	tc_send(d, "RESUME %s %s 2", token, room);
+	EXPECT(d, "ERR 448");
+	tc_close(a);
+	tc_close(d);
+	ok("a claim after the grace period wins 'abandoned'; the lost seat cannot be resumed");
+}
+
+static void test_limits(void)
+{
+	/* rate: 60 lines at once against a burst of 20 */
+	struct tc *c = tc_open(port, 1);
+	char burst[60 * 6];
+	for (int i = 0; i < 60; i++)
+		memcpy(burst + i * 6, "PING\r\n", 6);
+	tc_send_raw(c, burst, sizeof burst);
+	int pings = 0, limited = 0;
+	for (int i = 0; i < 60; i++) {
+		const char *l = tc_read(c, 3000);
+		if (!l)
+			break;
+		pings += strncmp(l, "OK PING", 7) == 0;
+		limited += strncmp(l, "ERR 407 rate-limited", 20) == 0;
+	}
+	CHECK(pings + limited == 60 && limited > 0 && pings >= 15, "rate: %d ok, %d limited", pings,
+	    limited);
+	tc_close(c);
+
+	/* an overlong line, without and with its LF */
+	for (int lf = 0; lf < 2; lf++) {
+		c = tc_open(port, 1);
+		char big[700];
+		memset(big, 'a', sizeof big);
+		big[sizeof big - 1] = '\n';
+		tc_send_raw(c, big, lf ? sizeof big : 600);
+		EXPECT(c, "ERR 403 line-too-long");
+		CHECK(tc_closed(c, 3000), "open after an overlong line");
+		tc_close(c);
+	}
+
+	/* binary garbage: errors, never a crash */
+	c = tc_open(port, 1);
+	unsigned char junk[3000];
+	unsigned x = 12345;
+	for (size_t i = 0; i < sizeof junk; i++) {
+		x = x * 1103515245u + 12345u;
+		junk[i] = (unsigned char)(x >> 16);
+		if (i % 97 == 0)
+			junk[i] = '\n';
+	}
+	tc_send_raw(c, junk, sizeof junk);
+	const char *l = tc_expect(c, "ERR ", 3000);
+	CHECK(l, "no error for garbage");
+	tc_close(c);
+
+	/* plaintext to the TLS port: the handshake fails and it is closed */
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { 0 };
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	CHECK(connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0, "tcp connect");
+	CHECK(write(fd, "HELLO 1\r\nGUEST plain\r\n", 22) == 22, "write");
+	struct pollfd p = { fd, POLLIN, 0 };
+	char buf[256];
+	CHECK(poll(&p, 1, 3000) == 1 && read(fd, buf, sizeof buf) <= 0, "plaintext not closed");
+	close(fd);
+
+	/* silence during the handshake: closed after handshake-timeout (1 s) */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	CHECK(connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0, "tcp connect");
+	p.fd = fd;
+	CHECK(poll(&p, 1, 4000) == 1 && read(fd, buf, sizeof buf) <= 0, "silent handshake not closed");
+	close(fd);
+
+	c = tc_open(port, 1);
+	tc_send(c, "PING alive");
+	EXPECT(c, "OK PING alive");
+	tc_close(c);
+	ok("limits: rate limit, overlong lines, binary garbage, plaintext, handshake timeout");
+}
+
+static void test_sighup(struct daemon *d)
+{
+	struct tc *c = tc_open(port, 1);
+	char before[65], after[65], path[200];
+	tc_cert_digest(c, before);
+	snprintf(path, sizeof path, "%s/state/cert.pem", d->dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/state/key.pem", d->dir);
+	unlink(path);
+	kill(d->pid, SIGHUP);
+	usleep(300 * 1000);
+	tc_send(c, "PING still-here");
+	EXPECT(c, "OK PING still-here");
+	struct tc *e = tc_open(port, 1);
+	CHECK(e, "connect after SIGHUP");
+	if (e) {
+		tc_cert_digest(e, after);
+		CHECK(strcmp(before, after) != 0 && after[0], "certificate not reloaded");
+	}
+	tc_close(c);
+	tc_close(e);
+	ok("SIGHUP reloads the certificate; open connections stay");
+}
+
+int main(void)
+{
+	struct daemon d;
+	tc_verbose = getenv("TC_VERBOSE") != NULL;
+	signal(SIGPIPE, SIG_IGN);
+	if (daemon_start(&d, GOMOKUD_BIN,
+	    "grace 1\nhandshake-timeout 1\nidle-timeout 3\nrate-burst 20\nrate-per-second 10\n"
+	    "chat-burst 5\nchat-window 10\ndrain-ms 1000\n")) {
+		fprintf(stderr, "cannot start %s\n", GOMOKUD_BIN);
+		return 1;
+	}
+	port = d.port;
+	printf("gomokud %s on 127.0.0.1:%d, log %s\n", GOMOKUD_BIN, port, d.log);
+	struct tc *idle = tc_open(port, 1);
+
+	test_handshake();
+	test_games();
+	test_illegal();
+	test_renju_forbidden();
+	test_swap2();
+	test_flag();
+	test_offers();
+	test_spectators_chat();
+	test_resume_claim();
+	test_limits();
+	test_sighup(&d);
+
+	CHECK(idle && tc_expect(idle, "ERR 504 idle-timeout", 5000), "idle connection not closed");
+	tc_close(idle);
+	ok("an idle connection is closed with 504");
+
+	/* SIGTERM: everyone is told, games end aborted, the daemon exits cleanly */
+	struct tc *a, *b;
+	char room[16];
+	if (pair("tma", "tmb", "freestyle 15 none", &a, &b, room) == 0) {
+		kill(d.pid, SIGTERM);
+		EXPECT(a, "* SHUTDOWN ");
+		const char *l = tc_expect(b, "* OVER ", 3000);
+		CHECK(l && strstr(l, "none aborted"), "shutdown over: %s", l ? l : "-");
+		CHECK(tc_closed(a, 3000), "not closed on shutdown");
+		tc_close(a);
+		tc_close(b);
+	}
+	int st = daemon_stop(&d, 0, 5000);
+	CHECK(st == 0, "daemon exit status %d (see %s)", st, d.log);
+	ok("SIGTERM: SHUTDOWN to all, games aborted, clean exit");
+
+	if (failures) {
+		fprintf(stderr, "%d failures; daemon log: %s\n", failures, d.log);
+		return 1;
+	}
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", d.dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", d.dir);
+	return 0;
+}
