@@ -35,6 +35,7 @@ else
 fi
 chk_cmd openssl openssl
 chk_cmd tmux tmux
+chk_cmd systemd-analyze systemd
 if [ $clang -eq 1 ]; then
 	chk_cmd clang clang
 	# libFuzzer and the sanitizer runtimes for the clang that Debian 12 ships

@@ -25,3 +25,9 @@ $(O)/tests/unit/test_store: $(O)/tests/unit/test_store.o $(O)/daemon/store.o \
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_accounts $(O)/tests/unit/test_store
+
+# systemd's notify protocol (issue 9).
+$(O)/tests/unit/test_notify: $(O)/tests/unit/test_notify.o $(O)/daemon/notify.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_notify

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The service unit as `make install` writes it: systemd-analyze verify is
+# clean and systemd-analyze security rates its exposure 2.0 or better.
+set -eu
+fail() { echo "FAIL: $*"; exit 1; }
+command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing (make deps installs systemd)"
+
+root=$(mktemp -d /tmp/gomokud-install-XXXXXX)
+trap 'rm -rf "$root"' EXIT INT TERM
+# Install into a scratch root; PREFIX is where the binaries will be looked
+# for, so point it at the scratch copy to let verify find ExecStart.
+make --no-print-directory -s install DESTDIR= PREFIX="$root/usr" SYSCONFDIR="$root/etc" \
+    UNITDIR="$root/unit" >/dev/null
+unit="$root/unit/gomokud.service"
+[ -f "$unit" ] || fail "make install wrote no unit"
+[ -x "$root/usr/bin/gomokud" ] || fail "make install did not install gomokud"
+[ -f "$root/etc/gomokud/gomokud.conf.example" ] || fail "no example config installed"
+[ -f "$root/etc/gomokud/gomokud.conf" ] || fail "no config installed"
+# a second install keeps the admin's config
+echo "# mine" >> "$root/etc/gomokud/gomokud.conf"
+make --no-print-directory -s install DESTDIR= PREFIX="$root/usr" SYSCONFDIR="$root/etc" \
+    UNITDIR="$root/unit" >/dev/null
+grep -q "^# mine" "$root/etc/gomokud/gomokud.conf" || fail "install overwrote the config"
+grep -q "^ExecStart=$root/usr/bin/gomokud --config $root/etc/gomokud/gomokud.conf" "$unit" ||
+	fail "ExecStart does not name the installed paths"
+grep -q '@[A-Z]*@' "$unit" && fail "unsubstituted @...@ left in the unit"
+echo "install: binaries, unit and example config under PREFIX, paths filled in"
+
+# verify checks the syntax, the directives and that ExecStart exists.
+out=$(systemd-analyze verify --man=no "$unit" 2>&1) || { echo "$out"; fail "verify failed"; }
+[ -z "$out" ] || { echo "$out"; fail "verify printed warnings"; }
+echo "verify: clean"
+
+out=$(systemd-analyze security --offline=yes "$unit" 2>&1)
+score=$(printf '%s\n' "$out" | sed -n 's/.*Overall exposure level for gomokud.service: \([0-9.]*\).*/\1/p')
+[ -n "$score" ] || { echo "$out"; fail "no exposure score"; }
+awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }' || fail "exposure $score is above 2.0"
+echo "security: exposure $score (2.0 or better required)"
