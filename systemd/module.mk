@@ -4,13 +4,12 @@ SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 MANDIR ?= $(PREFIX)/share/man
 
-INSTALL_BINS := $(wildcard $(addprefix bin/,gomokud gomoku pbrain-gomoku))
 INSTALL_MAN := $(wildcard man/*.[158])
 
 .PHONY: install
 install: $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/gomokud
-	install -m 755 $(filter bin/%,$(BINS)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	    systemd/gomokud.service.in > $(DESTDIR)$(UNITDIR)/gomokud.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/gomokud.service
