@@ -31,3 +31,15 @@ $(O)/tests/unit/test_notify: $(O)/tests/unit/test_notify.o $(O)/daemon/notify.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_notify
+
+# libFuzzer target for the rules core against a brute-force referee (issue 9).
+FUZZERS += rules
+$(FUZZ_DIR)/fuzz_rules: tests/fuzz/fuzz_rules.c engine/rules.c engine/rules.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_rules.c engine/rules.c
+
+.PHONY: fuzz-rules
+fuzz-rules: $(FUZZ_DIR)/fuzz_rules
+	@mkdir -p $(FUZZ_DIR)/corpus-rules
+	$(FUZZ_DIR)/fuzz_rules -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
+	    $(FUZZ_DIR)/corpus-rules tests/fuzz/corpus/rules
