@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,8 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sale
 	}
 	if (srv->nconns >= srv->cfg.max_conns || per > srv->cfg.max_per_addr)
 		c->reject = ERR_FULL;
+	int one = 1;   /* lines are small and latency matters: no Nagle */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	SSL *ssl = SSL_new(srv->ssl);
 	if (ssl)
 		c->bev = bufferevent_openssl_socket_new(srv->base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,

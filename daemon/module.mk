@@ -25,3 +25,14 @@ $(O)/tests/daemon/test_gomokud: $(O)/tests/daemon/test_gomokud.o $(O)/tests/daem
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_gomokud
+
+# Load benchmark (make bench): idle connections, moves relayed, latency.
+LOAD_ARGS ?= -n 10000 -g 1000 -s 10 -t 200
+$(O)/tests/load/%.o: MOD_CFLAGS = $(call pc,--cflags,libevent libevent_openssl openssl)
+$(O)/tests/load/load: $(O)/tests/load/load.o $(O)/tests/daemon/tclient.o $(PROTO_LIB) $(ENGINE_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,libevent libevent_openssl openssl) $(LDLIBS_ALL)
+
+BENCHES += load
+.PHONY: bench-load
+bench-load: $(O)/tests/load/load $(GOMOKUD)
+	$(O)/tests/load/load -b $(GOMOKUD) $(LOAD_ARGS)

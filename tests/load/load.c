@@ -1,0 +1,457 @@
+/*
+ * load: a load generator for gomokud on libevent + OpenSSL. It starts the
+ * real daemon on a loopback port (with limits raised for the test), then
+ *   1. opens N idle TLS connections (HELLO only): handshakes per second and
+ *      the daemon's RSS per held connection;
+ *   2. pairs 2*G guests into G concurrent games and plays them for S seconds:
+ *      moves relayed per second and move-to-opponent latency (the time from
+ *      one player's MOVE write to the opponent reading the * MOVE event,
+ *      both in this process) at p50, p99 and p99.9; first saturated (every
+ *      player answers at once, so latency is queueing), then paced (each
+ *      player thinks think-ms before answering).
+ * Figures only; never pass/fail.
+ *
+ *   load [-n idle-conns] [-g games] [-s seconds] [-t think-ms] [-b gomokud-binary]
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "engine/rules.h"
+#include "proto/proto.h"
+#include "tests/daemon/tclient.h"
+
+enum { SEQ_LEN = 120, BOARD = 19, MAX_ROOMS = 1 << 20, INFLIGHT = 200 };
+
+struct lconn;
+
+struct game {
+	struct lconn *p[2];     /* black, white */
+	int ply;
+	int64_t t0;             /* µs: when the last MOVE was written */
+	char room[16];
+	struct lconn *next;     /* who moves when the think timer fires */
+	struct event *think;
+};
+
+struct load {
+	struct event_base *base;
+	SSL_CTX *ctx;
+	int port;
+	struct lconn *conns;
+	int nconns, started, connected, failed, ready;
+	int mode;               /* 0 idle, 1 games */
+	int games_ready, ngames;
+	struct game **rooms;    /* by room number */
+	char seq[SEQ_LEN][4];
+	int measuring;
+	int think_ms;           /* 0: answer at once (saturation) */
+	int64_t moves;
+	int64_t *lat;
+	size_t nlat, caplat;
+	struct event *tick;
+};
+
+struct lconn {
+	struct load *L;
+	struct bufferevent *bev;
+	int idx;
+	int up;
+};
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static long rss_kib(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	long v = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %ld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* A legal freestyle sequence that never ends the game (the rules core judges). */
+static void make_sequence(struct load *L)
+{
+	position_t p;
+	pos_init(&p, RULE_FREESTYLE, BOARD);
+	unsigned x = 7;
+	for (int i = 0; i < SEQ_LEN;) {
+		x = x * 1103515245u + 12345u;
+		int cx = 3 + (int)((x >> 16) % (BOARD - 6)), cy = 3 + (int)((x >> 8) % (BOARD - 6));
+		move_t m = rules_move(cx, cy);
+		position_t t = p;
+		if (pos_play(&t, m) != LEGAL_OK || t.outcome.kind != RESULT_ONGOING)
+			continue;
+		p = t;
+		notation_format(m, BOARD, L->seq[i++]);
+	}
+}
+
+static void sendf(struct lconn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sendf(struct lconn *c, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	va_end(ap);
+	buf[n++] = '\n';
+	bufferevent_write(c->bev, buf, (size_t)n);
+}
+
+static void connect_more(struct load *L);
+
+static void send_move(struct lconn *c, struct game *g, const char *room);
+
+static void think_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct game *g = arg;
+	(void)fd;
+	(void)what;
+	send_move(g->next, g, g->room);
+}
+
+static struct game *game_of(struct load *L, const char *room)
+{
+	long n = strtol(room + 1, NULL, 10);
+	if (n <= 0 || n >= MAX_ROOMS)
+		return NULL;
+	if (!L->rooms[n]) {
+		struct game *g = calloc(1, sizeof *g);
+		snprintf(g->room, sizeof g->room, "%s", room);
+		g->think = evtimer_new(L->base, think_cb, g);
+		L->rooms[n] = g;
+	}
+	return L->rooms[n];
+}
+
+static int me_side(const struct game *g, const struct lconn *c)
+{
+	return g->p[0] == c ? 0 : g->p[1] == c ? 1 : -1;
+}
+
+static void send_move(struct lconn *c, struct game *g, const char *room)
+{
+	g->t0 = now_us();
+	sendf(c, "MOVE %s %s", room, c->L->seq[g->ply]);
+}
+
+static void on_line(struct lconn *c, const char *line, size_t n)
+{
+	struct load *L = c->L;
+	proto_msg_t m;
+	if (proto_parse(line, n, PROTO_SERVER, &m, NULL, 0) != 0) {
+		fprintf(stderr, "load: bad line: %.*s\n", (int)n, line);
+		return;
+	}
+	struct game *g;
+	switch (m.id) {
+	case PE_SERVER:
+		sendf(c, "HELLO 1 load");
+		if (L->mode == 1) {
+			sendf(c, "GUEST ld%d", c->idx);
+			sendf(c, "SEEK freestyle %d none any casual none", BOARD);
+		}
+		break;
+	case PO_HELLO:
+		if (!c->up) {
+			c->up = 1;
+			L->connected++;
+			connect_more(L);
+		}
+		break;
+	case PE_START:
+		if (!(g = game_of(L, m.room)))
+			break;
+		g->p[0] = &L->conns[atoi(m.user + 2)];
+		g->p[1] = &L->conns[atoi(m.user2 + 2)];
+		if (me_side(g, c) == 0) {
+			g->ply = 0;
+			if (L->games_ready < L->ngames)
+				L->games_ready++;
+			if (L->measuring)
+				send_move(c, g, m.room);
+		}
+		break;
+	case PE_MOVE:
+		if (!(g = game_of(L, m.room)))
+			break;
+		if (me_side(g, c) == (int)m.side)
+			break;   /* my own move coming back */
+		g->ply++;
+		if (L->measuring) {
+			L->moves++;
+			if (L->nlat < L->caplat)
+				L->lat[L->nlat++] = now_us() - g->t0;
+		}
+		if (g->ply < SEQ_LEN && L->think_ms) {
+			/* 50%..150% of think_ms, so games do not move in lockstep */
+			long us = L->think_ms * 500L + (long)(rand() % (L->think_ms * 1000 + 1));
+			struct timeval tv = { us / 1000000, us % 1000000 };
+			g->next = c;
+			evtimer_add(g->think, &tv);
+		} else if (g->ply < SEQ_LEN)
+			send_move(c, g, m.room);
+		else
+			sendf(c, "OFFER %s draw", m.room);
+		break;
+	case PE_OFFER:
+		if (atoi(m.user + 2) != c->idx)
+			sendf(c, "ACCEPT %s %lld", m.room, (long long)m.ident);
+		break;
+	case PE_OVER:
+		if ((g = game_of(L, m.room)) && me_side(g, c) == 0)
+			sendf(c, "OFFER %s rematch", m.room);
+		break;
+	case PX_ERR:
+		fprintf(stderr, "load: conn %d: %.*s\n", c->idx, (int)n, line);
+		break;
+	default:
+		break;
+	}
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	struct lconn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char buf[PROTO_LINE_MAX];
+	for (;;) {
+		size_t eol;
+		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol, EVBUFFER_EOL_LF);
+		if (p.pos < 0 || (size_t)p.pos >= sizeof buf)
+			return;
+		evbuffer_remove(in, buf, (size_t)p.pos);
+		evbuffer_drain(in, 1);
+		on_line(c, buf, (size_t)p.pos);
+	}
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct lconn *c = arg;
+	(void)bev;
+	if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT)) {
+		if (!c->up) {
+			c->L->failed++;
+			connect_more(c->L);
+		}
+		c->up = 0;
+	}
+}
+
+static void connect_one(struct load *L, struct lconn *c)
+{
+	struct sockaddr_in a = { 0 };
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)L->port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	SSL *ssl = SSL_new(L->ctx);
+	c->bev = bufferevent_openssl_socket_new(L->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING,
+	    BEV_OPT_CLOSE_ON_FREE);
+	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
+	bufferevent_setcb(c->bev, read_cb, NULL, event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	if (bufferevent_socket_connect(c->bev, (struct sockaddr *)&a, sizeof a) != 0)
+		L->failed++;
+	int one = 1;
+	setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+/* Keeps INFLIGHT handshakes going until every connection is up. */
+static void connect_more(struct load *L)
+{
+	while (L->started < L->nconns && L->started - L->connected - L->failed < INFLIGHT) {
+		struct lconn *c = &L->conns[L->started];
+		c->L = L;
+		c->idx = L->started++;
+		connect_one(L, c);
+	}
+	if (L->connected + L->failed >= L->nconns)
+		event_base_loopbreak(L->base);
+}
+
+static void stop_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	event_base_loopbreak(arg);
+}
+
+static void run_for(struct load *L, int ms)
+{
+	struct event *ev = evtimer_new(L->base, stop_cb, L->base);
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	evtimer_add(ev, &tv);
+	event_base_dispatch(L->base);
+	event_free(ev);
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void close_all(struct load *L)
+{
+	for (int i = 0; i < L->started; i++)
+		if (L->conns[i].bev)
+			bufferevent_free(L->conns[i].bev);
+	free(L->conns);
+	L->conns = NULL;
+	L->started = L->connected = L->failed = 0;
+}
+
+/* Runs the games for secs and prints throughput and latency. */
+static void measure(struct load *L, int secs, const char *what)
+{
+	run_for(L, 1000);   /* warm-up: let the previous phase's queue drain */
+	L->moves = 0;
+	L->nlat = 0;
+	int64_t t = now_us();
+	run_for(L, secs * 1000);
+	double el = (now_us() - t) / 1e6;
+	qsort(L->lat, L->nlat, sizeof *L->lat, cmp64);
+	printf("games (%s): %lld moves relayed in %.1f s with %d concurrent games: %.0f moves/s\n",
+	    what, (long long)L->moves, el, L->games_ready, L->moves / el);
+	if (L->nlat)
+		printf("games (%s): move-to-opponent latency p50 %.3f ms, p99 %.3f ms, "
+		    "p99.9 %.3f ms, max %.3f ms\n", what, L->lat[L->nlat / 2] / 1e3,
+		    L->lat[L->nlat * 99 / 100] / 1e3, L->lat[L->nlat * 999 / 1000] / 1e3,
+		    L->lat[L->nlat - 1] / 1e3);
+	fflush(stdout);
+}
+
+/* Opens n connections (mode 0 idle, 1 players); returns the seconds taken. */
+static double open_conns(struct load *L, int n, int mode)
+{
+	L->conns = calloc((size_t)n, sizeof *L->conns);
+	L->nconns = n;
+	L->mode = mode;
+	int64_t t = now_us();
+	connect_more(L);
+	run_for(L, 120000);
+	return (now_us() - t) / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	int idle = 10000, games = 1000, secs = 10, think = 200, ch;
+	const char *bin = "bin/gomokud";
+	while ((ch = getopt(argc, argv, "n:g:s:t:b:")) != -1) {
+		switch (ch) {
+		case 'n': idle = atoi(optarg); break;
+		case 'g': games = atoi(optarg); break;
+		case 's': secs = atoi(optarg); break;
+		case 't': think = atoi(optarg); break;
+		case 'b': bin = optarg; break;
+		default:
+			fprintf(stderr, "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b gomokud]\n");
+			return 2;
+		}
+	}
+	signal(SIGPIPE, SIG_IGN);
+	struct daemon d;
+	char conf[512];
+	snprintf(conf, sizeof conf,
+	    "log-level info\nmax-connections %d\nmax-per-address %d\nrate-burst 1000\n"
+	    "rate-per-second 1000\nidle-timeout 600\nhandshake-timeout 60\n",
+	    idle + 2 * games + 100, idle + 2 * games + 100);
+	if (daemon_start(&d, bin, conf)) {
+		fprintf(stderr, "load: cannot start %s\n", bin);
+		return 1;
+	}
+	struct load L;
+	memset(&L, 0, sizeof L);
+	L.port = d.port;
+	L.base = event_base_new();
+	L.ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_min_proto_version(L.ctx, TLS1_2_VERSION);
+	make_sequence(&L);
+	printf("load: gomokud %s pid %d on 127.0.0.1:%d\n", bin, (int)d.pid, d.port);
+
+	/* 1. idle connections */
+	if (idle > 0) {
+		long before = rss_kib(d.pid);
+		double s = open_conns(&L, idle, 0);
+		sleep(1);
+		long after = rss_kib(d.pid);
+		printf("idle: %d of %d TLS connections up (%d failed) in %.2f s: %.0f handshakes/s\n",
+		    L.connected, idle, L.failed, s, L.connected / s);
+		printf("idle: daemon RSS %ld KiB -> %ld KiB: %.1f KiB per connection\n", before, after,
+		    L.connected ? (double)(after - before) / L.connected : 0.0);
+		close_all(&L);
+		run_for(&L, 500);
+	}
+
+	/* 2. games */
+	if (games > 0) {
+		L.rooms = calloc(MAX_ROOMS, sizeof *L.rooms);
+		L.ngames = games;
+		L.caplat = 20000000;
+		L.lat = malloc(L.caplat * sizeof *L.lat);
+		open_conns(&L, 2 * games, 1);
+		for (int i = 0; i < 100 && L.games_ready < games; i++)
+			run_for(&L, 100);
+		printf("games: %d players connected, %d games started\n", L.connected, L.games_ready);
+		/* every black opens its game, then the loop relays for secs */
+		L.measuring = 1;
+		for (int r = 0; r < MAX_ROOMS; r++) {
+			struct game *g = L.rooms[r];
+			if (g && g->p[0] && g->p[0]->bev) {
+				char room[16];
+				snprintf(room, sizeof room, "r%d", r);
+				send_move(g->p[0], g, room);
+			}
+		}
+		measure(&L, secs, "saturated, every reply at once");
+		L.think_ms = think;
+		char what[64];
+		snprintf(what, sizeof what, "paced, %d ms think on average", think);
+		measure(&L, secs, what);
+		L.measuring = 0;
+		close_all(&L);
+		for (int r = 0; r < MAX_ROOMS; r++)
+			if (L.rooms[r]) {
+				event_free(L.rooms[r]->think);
+				free(L.rooms[r]);
+			}
+		free(L.rooms);
+		free(L.lat);
+	}
+	int st = daemon_stop(&d, SIGTERM, 10000);
+	printf("load: daemon exit status %d\n", st);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", d.dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "load: could not remove %s\n", d.dir);
+	SSL_CTX_free(L.ctx);
+	event_base_free(L.base);
+	return 0;
+}
