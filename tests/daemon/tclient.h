@@ -35,7 +35,8 @@ struct tc {
 	char name[32];
 };
 
-/* Connects with TLS; reads the greeting, says HELLO 1 unless hello is 0. */
+/* Connects with TLS; reads the greeting, says HELLO 1 unless hello is 0.
+ * hello < 0: only the handshake, with a small receive buffer. */
 struct tc *tc_open(int port, int hello);
 /* Opens, HELLO, GUEST name. */
 struct tc *tc_guest(int port, const char *name);

@@ -545,6 +545,59 @@ static void test_sighup(struct daemon *d)
 	ok("SIGHUP reloads the certificate; open connections stay");
 }
 
+/* A second daemon with tight caps: connections per address and the output
+ * queue of a reader that never reads. */
+static void test_caps(void)
+{
+	struct daemon d2;
+	if (daemon_start(&d2, GOMOKUD_BIN, "max-per-address 3\noutput-queue-kib 16\n"
+	    "rate-burst 100000\nrate-per-second 100000\n")) {
+		CHECK(0, "cannot start a second daemon");
+		return;
+	}
+	struct tc *c[4];
+	for (int i = 0; i < 3; i++) {
+		c[i] = tc_open(d2.port, 1);
+		CHECK(c[i], "connection %d of 3 refused", i + 1);
+	}
+	c[3] = tc_open(d2.port, -1);
+	CHECK(c[3] && tc_expect(c[3], "ERR 503 server-full", 3000), "4th connection not refused");
+	CHECK(c[3] && tc_closed(c[3], 3000), "4th connection not closed");
+	for (int i = 0; i < 4; i++)
+		tc_close(c[i]);
+
+	/* 150000 PINGs (9 MB of replies), never reading a reply: dropped at 16 KiB queued */
+	struct tc *slow = tc_open(d2.port, -1);
+	static char req[150000 * 56];
+	size_t n = 0;
+	n += (size_t)snprintf(req, sizeof req, "HELLO 1\n");
+	for (int i = 0; i < 150000; i++)
+		n += (size_t)snprintf(req + n, sizeof req - n, "PING %048d\n", i);
+	tc_send_raw(slow, req, n);
+	int dropped = 0;
+	for (int i = 0; i < 50 && !dropped; i++) {
+		FILE *f = fopen(d2.log, "r");
+		char l[512];
+		while (f && fgets(l, sizeof l, f))
+			dropped |= strstr(l, "output queue over the cap") != NULL;
+		if (f)
+			fclose(f);
+		usleep(100 * 1000);
+	}
+	CHECK(dropped, "slow reader not dropped");
+	tc_close(slow);
+	struct tc *e = tc_open(d2.port, 1);
+	tc_send(e, "PING fine");
+	EXPECT(e, "OK PING fine");
+	tc_close(e);
+	CHECK(daemon_stop(&d2, SIGTERM, 5000) == 0, "second daemon exit");
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", d2.dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", d2.dir);
+	ok("caps: connections per address (503), a slow reader dropped at its output cap");
+}
+
 int main(void)
 {
 	struct daemon d;
@@ -571,6 +624,7 @@ int main(void)
 	test_resume_claim();
 	test_limits();
 	test_sighup(&d);
+	test_caps();
 
 	CHECK(idle && tc_expect(idle, "ERR 504 idle-timeout", 5000), "idle connection not closed");
 	tc_close(idle);
