@@ -337,7 +337,7 @@ main(int argc, char **argv)
 	fflush(stdout);
 	for (int g = 0; g < o.games; g++) {
 		char why[128], record[4096];
-		int first = g % 2; /* brain 1 is black in even games */
+		int first = (g + o.from) % 2; /* brain 1 is black in even games */
 		int w = play(&o, g + o.from, first, why, sizeof why, record, sizeof record);
 		double s = w == 0 ? 1 : w == 1 ? 0 : 0.5;
 		res[w == 0 ? 0 : w == 1 ? 1 : 2]++;

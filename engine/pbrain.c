@@ -330,7 +330,7 @@ ensure_engine(brain_t *b)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	static brain_t brain;
 	brain_t *b = &brain;
@@ -338,6 +338,13 @@ main(void)
 
 	pthread_mutex_init(&b->out_lock, NULL);
 	b->set.level = 10;
+	/* pbrain-gomoku [-l level]: a bot level 1..10 (also INFO level N) */
+	if (argc == 3 && strcmp(argv[1], "-l") == 0 && atoi(argv[2]) >= 1 && atoi(argv[2]) <= 10)
+		b->set.level = atoi(argv[2]);
+	else if (argc != 1) {
+		fprintf(stderr, "usage: pbrain-gomoku [-l level]\n");
+		return 2;
+	}
 	b->set.timeout_turn = 5000;
 	pos_init(&b->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
 	for (;;) {

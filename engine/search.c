@@ -232,9 +232,12 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	if (alpha >= beta)
 		return alpha;
 
-	if (depth <= 0)
-		return qsearch(e, depth, alpha, beta, ply);
 	int threat = has_real(b, opp, T_F4);
+	if (depth <= 0) {
+		/* an open three at a leaf is answered, not stood pat on */
+		if (!threat || depth <= -QMAX)
+			return qsearch(e, depth, alpha, beta, ply);
+	}
 
 	const tt_entry_t *te = tt_probe(&e->tt, b->hash);
 	int ttmove = -1, ev;
@@ -637,6 +640,26 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 				e->pv[0][k] = e->v.line[k];
 			depth_done = 1;
 			goto done;
+		}
+		e->aborted = 0;
+		/* the opponent threatens a VCF: keep only the moves that stop it */
+		b->nmoves++; /* the opponent to move, same stones */
+		int opp_vcf = solve(e, 0, 20000, 30);
+		b->nmoves--;
+		if (opp_vcf) {
+			int kept = 0;
+			int16_t keep[MAX_MOVES];
+			for (int i = 0; i < e->nroot; i++) {
+				board_play(b, e->root[i], stm);
+				int r2 = solve(e, 0, 4000, 30);
+				board_undo(b);
+				if (!r2)
+					keep[kept++] = e->root[i];
+			}
+			if (kept > 0) {
+				memcpy(e->root, keep, (size_t)kept * sizeof keep[0]);
+				e->nroot = kept;
+			}
 		}
 		e->aborted = 0;
 	}
