@@ -2,7 +2,7 @@
 # pinning, a model rebuilt from the server's lines, the ncurses UI and a
 # script mode. Its tests live in tests/unit/test_client_* and tests/client/.
 CLIENT_PKGS := ncursesw libevent libevent_openssl openssl
-CLIENT_SRCS := client/model.c
+CLIENT_SRCS := client/model.c client/pin.c client/net.c client/script.c client/session.c
 CLIENT_LIB := $(O)/libclient.a
 
 $(O)/client/%.o: MOD_CFLAGS = $(call pc,--cflags,$(CLIENT_PKGS))
@@ -15,3 +15,17 @@ $(O)/tests/unit/test_client_model: $(O)/tests/unit/test_client_model.o $(CLIENT_
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_client_model
+
+$(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(CLIENT_PKGS)) $(LDLIBS_ALL)
+
+BINS += $(BINDIR)/gomoku
+
+# Integration tests: shell scripts against fakesrv, a scripted TLS server.
+$(O)/tests/client/fakesrv: $(O)/tests/client/fakesrv.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh
+$(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku
+TESTS += $(CLIENT_SH_TESTS)

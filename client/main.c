@@ -1,0 +1,105 @@
+/*
+ * main.c: gomoku, the terminal client. Options, then script mode or the
+ * interactive session.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "client/net.h"
+#include "client/script.h"
+#include "client/session.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: gomoku [options] host[:port]\n"
+	    "  --script          read requests from stdin, print the server's lines\n"
+	    "                    (the default when stdin is not a terminal)\n"
+	    "  --name NAME       take this guest name after connecting\n"
+	    "  --ca FILE         trust only the CA certificates in FILE\n"
+	    "  --insecure        do not check the server's certificate at all\n"
+	    "  --known-hosts F   pin file (default ~/.config/gomoku/known_hosts)\n"
+	    "  --ascii           draw with ASCII characters only\n"
+	    "  --mono            no colours\n"
+	    "  -h, --help        this text\n"
+	    "The port defaults to 5555. See gomoku(1).\n");
+}
+
+/* Splits "host", "host:port", "[v6]:port" or "v6" into host and port. */
+static int split_hostport(char *arg, const char **host, const char **port)
+{
+	*port = "5555";
+	if (arg[0] == '[') {
+		char *end = strchr(arg, ']');
+		if (!end || (end[1] != '\0' && end[1] != ':'))
+			return -1;
+		*end = '\0';
+		*host = arg + 1;
+		if (end[1] == ':')
+			*port = end + 2;
+	} else {
+		char *colon = strchr(arg, ':');
+		*host = arg;
+		if (colon && !strchr(colon + 1, ':')) {
+			*colon = '\0';
+			*port = colon + 1;
+		}
+	}
+	return **host && **port ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_CA = 256, O_INSECURE, O_KNOWN, O_ASCII, O_MONO, O_SCRIPT, O_NAME };
+	static const struct option longopts[] = {
+		{ "ca", required_argument, NULL, O_CA },
+		{ "insecure", no_argument, NULL, O_INSECURE },
+		{ "known-hosts", required_argument, NULL, O_KNOWN },
+		{ "ascii", no_argument, NULL, O_ASCII },
+		{ "mono", no_argument, NULL, O_MONO },
+		{ "script", no_argument, NULL, O_SCRIPT },
+		{ "name", required_argument, NULL, O_NAME },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	net_opts_t no = { 0 };
+	session_opts_t so = { 0 };
+	int script = !isatty(0);
+	int c;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_CA: no.ca_file = optarg; break;
+		case O_INSECURE: no.insecure = 1; break;
+		case O_KNOWN: no.pin_file = optarg; break;
+		case O_ASCII: so.ascii = 1; break;
+		case O_MONO: so.mono = 1; break;
+		case O_SCRIPT: script = 1; break;
+		case O_NAME: so.name = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1 || split_hostport(argv[optind], &no.host, &no.port) != 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (no.insecure && no.ca_file) {
+		fprintf(stderr, "gomoku: --insecure and --ca contradict each other\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	struct event_base *base = event_base_new();
+	if (!base) {
+		fprintf(stderr, "gomoku: cannot start the event loop\n");
+		return 1;
+	}
+	int rc = script ? script_run(base, &no, so.name) : session_run(base, &no, &so);
+	event_base_free(base);
+	return rc;
+}

@@ -1,0 +1,383 @@
+/*
+ * net.c: TLS connection with certificate policy, line framing, backoff.
+ */
+#include "client/net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "client/pin.h"
+#include "proto/proto.h"
+
+struct net {
+	struct event_base *base;
+	net_opts_t o;
+	char pin_path[512];
+	net_cbs_t cb;
+	void *arg;
+	SSL_CTX *ctx;
+	struct bufferevent *bev;
+	struct event *retry;
+	int up, backoff;
+	struct addrinfo *ai, *ai_next;   /* addresses left to try */
+	char hostport[320];
+};
+
+static void set_err(char *err, size_t len, const char *what)
+{
+	unsigned long e = ERR_get_error();
+	if (e)
+		snprintf(err, len, "%s: %s", what, ERR_reason_error_string(e));
+	else
+		snprintf(err, len, "%s", what);
+}
+
+static void retry_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	net_connect(arg);
+}
+
+net_t *net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb,
+    void *arg, char *err, size_t errlen)
+{
+	net_t *n = calloc(1, sizeof *n);
+	if (!n) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	n->base = base;
+	n->o = *o;
+	n->cb = *cb;
+	n->arg = arg;
+	if (strchr(o->host, ':'))
+		snprintf(n->hostport, sizeof n->hostport, "[%s]:%s", o->host, o->port);
+	else
+		snprintf(n->hostport, sizeof n->hostport, "%s:%s", o->host, o->port);
+	if (o->pin_file)
+		snprintf(n->pin_path, sizeof n->pin_path, "%s", o->pin_file);
+	else if (pin_default_path(n->pin_path, sizeof n->pin_path) != 0)
+		n->pin_path[0] = '\0';
+	n->ctx = SSL_CTX_new(TLS_client_method());
+	if (!n->ctx) {
+		set_err(err, errlen, "TLS context");
+		goto fail;
+	}
+	SSL_CTX_set_min_proto_version(n->ctx, TLS1_2_VERSION);
+	/* The handshake always completes; the policy is applied in event_cb,
+	 * where a self-signed server can still be pinned. */
+	SSL_CTX_set_verify(n->ctx, SSL_VERIFY_NONE, NULL);
+	if (o->ca_file) {
+		if (SSL_CTX_load_verify_locations(n->ctx, o->ca_file, NULL) != 1) {
+			set_err(err, errlen, "cannot load the --ca file");
+			goto fail;
+		}
+	} else {
+		SSL_CTX_set_default_verify_paths(n->ctx);
+	}
+	n->retry = evtimer_new(base, retry_cb, n);
+	if (!n->retry) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	return n;
+fail:
+	net_free(n);
+	return NULL;
+}
+
+static void drop(net_t *n)
+{
+	if (n->bev) {
+		bufferevent_free(n->bev);  /* frees the SSL and closes the socket */
+		n->bev = NULL;
+	}
+	n->up = 0;
+}
+
+void net_free(net_t *n)
+{
+	if (!n)
+		return;
+	drop(n);
+	if (n->retry)
+		event_free(n->retry);
+	if (n->ai)
+		freeaddrinfo(n->ai);
+	if (n->ctx)
+		SSL_CTX_free(n->ctx);
+	free(n);
+}
+
+int net_is_up(const net_t *n)
+{
+	return n->up;
+}
+
+static void down(net_t *n, int fatal, const char *why)
+{
+	drop(n);
+	n->cb.down(n->arg, fatal, why);
+}
+
+/* The SHA-256 of the certificate's public key, "sha256:hex". */
+static int key_fingerprint(X509 *cert, char *out, size_t len)
+{
+	unsigned char *der = NULL;
+	int dlen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert), &der);
+	if (dlen <= 0)
+		return -1;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	int ok = EVP_Digest(der, (size_t)dlen, md, &mdlen, EVP_sha256(), NULL);
+	OPENSSL_free(der);
+	if (!ok || len < 8 + 2 * (size_t)mdlen)
+		return -1;
+	strcpy(out, "sha256:");
+	for (unsigned i = 0; i < mdlen; i++)
+		sprintf(out + 7 + 2 * i, "%02x", md[i]);
+	return 0;
+}
+
+/* Applies the certificate policy. Returns 0 to go on, or -1 with why. */
+static int check_peer(net_t *n, char *why, size_t len)
+{
+	if (n->o.insecure)
+		return 0;
+	SSL *ssl = bufferevent_openssl_get_ssl(n->bev);
+	X509 *cert = SSL_get1_peer_certificate(ssl);
+	if (!cert) {
+		snprintf(why, len, "the server sent no certificate");
+		return -1;
+	}
+	long vr = SSL_get_verify_result(ssl);
+	if (vr == X509_V_OK) {
+		X509_free(cert);
+		return 0;
+	}
+	if (n->o.ca_file) {
+		snprintf(why, len, "certificate of %s not trusted by --ca %s: %s", n->hostport,
+		    n->o.ca_file, X509_verify_cert_error_string(vr));
+		X509_free(cert);
+		return -1;
+	}
+	char fp[128], old[256] = "";
+	int r = key_fingerprint(cert, fp, sizeof fp);
+	X509_free(cert);
+	if (r != 0) {
+		snprintf(why, len, "cannot read the server's public key");
+		return -1;
+	}
+	if (!n->pin_path[0]) {
+		snprintf(why, len, "certificate not trusted (%s) and no HOME to keep a pin in",
+		    X509_verify_cert_error_string(vr));
+		return -1;
+	}
+	switch (pin_check(n->pin_path, n->hostport, fp, old, sizeof old)) {
+	case PIN_MATCH:
+		return 0;
+	case PIN_NEW: {
+		if (pin_add(n->pin_path, n->hostport, fp) != 0) {
+			snprintf(why, len, "cannot write the pin file %s", n->pin_path);
+			return -1;
+		}
+		char msg[4096];
+		snprintf(msg, sizeof msg,
+		    "WARNING: the certificate of %s is not signed by a trusted CA (%s). "
+		    "Trusting it on first use and pinning its key %s in %s. "
+		    "If you did not expect this, quit now.",
+		    n->hostport, X509_verify_cert_error_string(vr), fp, n->pin_path);
+		n->cb.notice(n->arg, msg);
+		return 0;
+	}
+	case PIN_CHANGED:
+		snprintf(why, len,
+		    "@@@ WARNING: THE SERVER KEY OF %s HAS CHANGED! @@@ "
+		    "Someone may be intercepting the connection, or the server got a new key. "
+		    "Pinned %s, offered %s. Refusing to connect; if the change is expected, "
+		    "remove the line for %s from %s.",
+		    n->hostport, old, fp, n->hostport, n->pin_path);
+		return -1;
+	case PIN_ERROR:
+	default:
+		snprintf(why, len, "cannot read the pin file %s", n->pin_path);
+		return -1;
+	}
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	net_t *n = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char line[PROTO_LINE_MAX + 1];
+	while (n->bev == bev) {
+		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, NULL, EVBUFFER_EOL_LF);
+		if (p.pos < 0) {
+			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
+				down(n, 0, "the server sent a line over 512 bytes; disconnected");
+			return;
+		}
+		if ((size_t)p.pos + 1 > PROTO_LINE_MAX) {
+			down(n, 0, "the server sent a line over 512 bytes; disconnected");
+			return;
+		}
+		evbuffer_remove(in, line, (size_t)p.pos + 1);
+		line[p.pos] = '\0';
+		n->cb.line(n->arg, line, (size_t)p.pos);
+	}
+}
+
+static void try_connect(net_t *n);
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	net_t *n = arg;
+	(void)bev;
+	char why[4096];
+	if (what & BEV_EVENT_CONNECTED) {
+		if (check_peer(n, why, sizeof why) != 0) {
+			down(n, 1, why);
+			return;
+		}
+		n->up = 1;
+		n->cb.up(n->arg);
+		return;
+	}
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	if (!n->up && n->ai_next) {
+		/* this address failed; try the next one */
+		drop(n);
+		try_connect(n);
+		return;
+	}
+	size_t left = evbuffer_get_length(bufferevent_get_input(n->bev));
+	unsigned long e = bufferevent_get_openssl_error(n->bev);
+	int serr = EVUTIL_SOCKET_ERROR();
+	if (!n->up && serr && serr != EAGAIN)
+		snprintf(why, sizeof why, "cannot connect to %s: %s", n->hostport,
+		    evutil_socket_error_to_string(serr));
+	else if (!n->up && e)
+		snprintf(why, sizeof why, "TLS handshake with %s failed: %s", n->hostport,
+		    ERR_reason_error_string(e));
+	else if (!n->up)
+		snprintf(why, sizeof why, "cannot connect to %s: closed during the TLS handshake",
+		    n->hostport);
+	else if (left)
+		snprintf(why, sizeof why, "connection lost in the middle of a line (%zu bytes discarded)", left);
+	else if (what & BEV_EVENT_EOF)
+		snprintf(why, sizeof why, "the server closed the connection");
+	else if (e)
+		snprintf(why, sizeof why, "connection lost: %s", ERR_reason_error_string(e));
+	else
+		snprintf(why, sizeof why, "connection lost: %s", evutil_socket_error_to_string(serr));
+	down(n, 0, why);
+}
+
+static void try_connect(net_t *n)
+{
+	struct addrinfo *a = n->ai_next;
+	n->ai_next = a->ai_next;
+	SSL *ssl = SSL_new(n->ctx);
+	if (!ssl) {
+		down(n, 1, "cannot create a TLS session");
+		return;
+	}
+	struct in6_addr ip;
+	int literal = inet_pton(AF_INET, n->o.host, &ip) == 1 || inet_pton(AF_INET6, n->o.host, &ip) == 1;
+	X509_VERIFY_PARAM *vp = SSL_get0_param(ssl);
+	if (literal) {
+		X509_VERIFY_PARAM_set1_ip_asc(vp, n->o.host);
+	} else {
+		SSL_set_tlsext_host_name(ssl, n->o.host);
+		SSL_set1_host(ssl, n->o.host);
+	}
+	n->bev = bufferevent_openssl_socket_new(n->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING,
+	    BEV_OPT_CLOSE_ON_FREE);
+	if (!n->bev) {
+		SSL_free(ssl);
+		down(n, 1, "cannot create a connection");
+		return;
+	}
+	bufferevent_openssl_set_allow_dirty_shutdown(n->bev, 1);
+	bufferevent_setcb(n->bev, read_cb, NULL, event_cb, n);
+	bufferevent_enable(n->bev, EV_READ | EV_WRITE);
+	if (bufferevent_socket_connect(n->bev, a->ai_addr, (int)a->ai_addrlen) != 0) {
+		if (n->ai_next) {
+			drop(n);
+			try_connect(n);
+		} else {
+			down(n, 0, "cannot connect");
+		}
+	}
+}
+
+int net_connect(net_t *n)
+{
+	drop(n);
+	if (n->ai)
+		freeaddrinfo(n->ai);
+	n->ai = NULL;
+	struct addrinfo hints = { 0 };
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	int r = getaddrinfo(n->o.host, n->o.port, &hints, &n->ai);
+	if (r != 0) {
+		char why[512];
+		snprintf(why, sizeof why, "cannot resolve %s: %s", n->o.host, gai_strerror(r));
+		n->ai = NULL;
+		down(n, 0, why);
+		return -1;
+	}
+	n->ai_next = n->ai;
+	try_connect(n);
+	return 0;
+}
+
+int net_reconnect_later(net_t *n)
+{
+	n->backoff = n->backoff ? n->backoff * 2 : 1;
+	if (n->backoff > 30)
+		n->backoff = 30;
+	struct timeval tv = { n->backoff, 0 };
+	evtimer_add(n->retry, &tv);
+	return n->backoff;
+}
+
+void net_backoff_reset(net_t *n)
+{
+	n->backoff = 0;
+}
+
+int net_send(net_t *n, const char *line, size_t len)
+{
+	if (!n->up || !n->bev)
+		return -1;
+	struct evbuffer *out = bufferevent_get_output(n->bev);
+	evbuffer_add(out, line, len);
+	if (len == 0 || line[len - 1] != '\n')
+		evbuffer_add(out, "\n", 1);
+	return 0;
+}
+
+void net_close(net_t *n)
+{
+	evtimer_del(n->retry);
+	drop(n);
+}

@@ -1,0 +1,79 @@
+/*
+ * pin.c: the known_hosts file.
+ */
+#include "client/pin.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int pin_default_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int n;
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/gomoku/known_hosts", xdg);
+	else if (home && home[0])
+		n = snprintf(buf, len, "%s/.config/gomoku/known_hosts", home);
+	else
+		return -1;
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+pin_result_t pin_check(const char *path, const char *hostport, const char *fp,
+    char *old, size_t oldlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? PIN_NEW : PIN_ERROR;
+	char line[1024];
+	pin_result_t r = PIN_NEW;
+	while (fgets(line, sizeof line, f)) {
+		char host[512], key[256];
+		if (line[0] == '#' || sscanf(line, "%511s %255s", host, key) != 2)
+			continue;
+		if (strcmp(host, hostport) != 0)
+			continue;
+		if (strcmp(key, fp) == 0) {
+			r = PIN_MATCH;
+			break;
+		}
+		r = PIN_CHANGED;
+		if (old)
+			snprintf(old, oldlen, "%s", key);
+	}
+	fclose(f);
+	return r;
+}
+
+/* mkdir -p for the directories above path. */
+static int make_parents(const char *path)
+{
+	char dir[1024];
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+		return -1;
+	for (char *s = dir + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return 0;
+}
+
+int pin_add(const char *path, const char *hostport, const char *fp)
+{
+	if (make_parents(path) != 0)
+		return -1;
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return -1;
+	int bad = fprintf(f, "%s %s\n", hostport, fp) < 0;
+	bad |= fclose(f) != 0;
+	return bad ? -1 : 0;
+}

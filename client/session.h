@@ -1,0 +1,18 @@
+/*
+ * session.h: the interactive client: connection, model, keys and screen
+ * tied together on the event loop, with reconnect and RESUME.
+ */
+#ifndef GOMOKU_CLIENT_SESSION_H
+#define GOMOKU_CLIENT_SESSION_H
+
+#include "client/net.h"
+
+typedef struct {
+	const char *name;   /* guest name, or NULL for one the server picks */
+	int ascii, mono;
+} session_opts_t;
+
+/* Runs until the user quits. Exit status as script_run. */
+int session_run(struct event_base *base, const net_opts_t *o, const session_opts_t *so);
+
+#endif

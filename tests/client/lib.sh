@@ -1,0 +1,66 @@
+# Shared by the client's shell tests: a temporary directory removed on exit,
+# certificates, and the scripted TLS server (fakesrv).
+set -u
+BINDIR=${BINDIR:-bin}
+O=${O:-build/default-cc}
+GOMOKU=$BINDIR/gomoku
+FAKESRV=$O/tests/client/fakesrv
+T=$(mktemp -d "${TMPDIR:-/tmp}/gomoku-test.XXXXXX")
+SRVPID=
+cleanup() {
+	[ -n "${KEEP:-}" ] && { echo "kept $T"; return; }
+	[ -n "$SRVPID" ] && kill "$SRVPID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+export HOME=$T/home XDG_CONFIG_HOME=$T/config
+mkdir -p "$HOME"
+failures=0
+
+check() { # check WHAT CMD...: runs CMD, reports
+	what=$1
+	shift
+	if "$@"; then
+		echo "ok   - $what"
+	else
+		echo "FAIL - $what"
+		failures=$((failures + 1))
+	fi
+}
+
+# gencert NAME: a self-signed EC certificate for 127.0.0.1 and localhost.
+gencert() {
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+	    -subj "/CN=localhost" -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+	    -keyout "$T/$1.key" -out "$T/$1.pem" 2>/dev/null
+}
+
+# startsrv SCRIPT: starts fakesrv in the background; sets PORT and SRVPID.
+startsrv() {
+	rm -f "$T/port" "$T/srv.log"
+	"$FAKESRV" "$1" >"$T/port" 2>"$T/srv.log" &
+	SRVPID=$!
+	i=0
+	while [ ! -s "$T/port" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	PORT=$(cat "$T/port")
+}
+
+# waitsrv: waits for fakesrv to finish its script; its status is returned.
+waitsrv() {
+	wait "$SRVPID"
+	rc=$?
+	SRVPID=
+	[ $rc -eq 0 ] || { echo "--- fakesrv log"; cat "$T/srv.log"; }
+	return $rc
+}
+
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$failures check(s) failed"
+		exit 1
+	fi
+	exit 0
+}
