@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,6 +32,11 @@ static long long now_ms(void)
 }
 
 int daemon_start(struct daemon *d, const char *bin, const char *conf)
+{
+	return daemon_start_nofile(d, bin, conf, 0);
+}
+
+int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile)
 {
 	memset(d, 0, sizeof *d);
 	snprintf(d->dir, sizeof d->dir, "/tmp/gomokud-test.XXXXXX");
@@ -53,6 +59,10 @@ int daemon_start(struct daemon *d, const char *bin, const char *conf)
 		if (fd >= 0) {
 			dup2(fd, 2);
 			close(fd);
+		}
+		if (nofile > 0) {
+			struct rlimit rl = { (rlim_t)nofile, (rlim_t)nofile };
+			setrlimit(RLIMIT_NOFILE, &rl);
 		}
 		execl(bin, bin, "--config", cpath, (char *)NULL);
 		_exit(127);

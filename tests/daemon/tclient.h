@@ -19,6 +19,8 @@ struct daemon {
 /* Starts bin with a config file of extra lines in a fresh temp dir, on an
  * ephemeral loopback port. 0 or -1. */
 int daemon_start(struct daemon *d, const char *bin, const char *conf);
+/* The same with a descriptor limit (RLIMIT_NOFILE) for the daemon. */
+int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile);
 /* Signals it (unless sig is 0) and waits up to ms for it to exit; returns its exit status or -1. */
 int daemon_stop(struct daemon *d, int sig, int ms);
 /* Whether the daemon process is still running. */

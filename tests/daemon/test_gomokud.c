@@ -590,12 +590,91 @@ static void test_caps(void)
 	tc_send(e, "PING fine");
 	EXPECT(e, "OK PING fine");
 	tc_close(e);
+
+	/* SIGHUP re-reads the config: five connections from one address now */
+	char path[200];
+	snprintf(path, sizeof path, "%s/gomokud.conf", d2.dir);
+	FILE *f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "max-per-address 5\n");
+		fclose(f);
+	}
+	kill(d2.pid, SIGHUP);
+	usleep(300 * 1000);
+	struct tc *five[5];
+	int up = 0;
+	for (int i = 0; i < 5; i++) {
+		five[i] = tc_open(d2.port, 1);
+		up += five[i] != NULL;
+	}
+	CHECK(up == 5, "after SIGHUP with max-per-address 5: %d connections", up);
+	for (int i = 0; i < 5; i++)
+		tc_close(five[i]);
 	CHECK(daemon_stop(&d2, SIGTERM, 5000) == 0, "second daemon exit");
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", d2.dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", d2.dir);
-	ok("caps: connections per address (503), a slow reader dropped at its output cap");
+	ok("caps: connections per address (503), a slow reader dropped at its output cap, "
+	   "SIGHUP re-reads the config");
+}
+
+static int log_has(const struct daemon *d, const char *what)
+{
+	FILE *f = fopen(d->log, "r");
+	char l[512];
+	int found = 0;
+	while (f && !found && fgets(l, sizeof l, f))
+		found = strstr(l, what) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Out of descriptors: accept pauses (no spinning), then recovers. */
+static void test_emfile(void)
+{
+	struct daemon d3;
+	if (daemon_start_nofile(&d3, GOMOKUD_BIN, "", 32)) {
+		CHECK(0, "cannot start a daemon with 32 descriptors");
+		return;
+	}
+	int fds[40];
+	struct sockaddr_in sa = { 0 };
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)d3.port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (int i = 0; i < 40; i++) {
+		fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+		if (connect(fds[i], (struct sockaddr *)&sa, sizeof sa) != 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	}
+	int paused = 0;
+	for (int i = 0; i < 30 && !paused; i++) {
+		paused = log_has(&d3, "pausing accept");
+		usleep(100 * 1000);
+	}
+	CHECK(paused, "accept did not pause on EMFILE");
+	for (int i = 0; i < 40; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	usleep(1500 * 1000);
+	struct tc *c = tc_open(d3.port, 1);
+	CHECK(c, "no connection after descriptors were freed");
+	if (c) {
+		tc_send(c, "PING back");
+		EXPECT(c, "OK PING back");
+	}
+	tc_close(c);
+	CHECK(log_has(&d3, "accepting connections again"), "accept not resumed");
+	CHECK(daemon_stop(&d3, SIGTERM, 5000) == 0, "third daemon exit");
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", d3.dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", d3.dir);
+	ok("EMFILE: accept pauses instead of spinning and resumes when descriptors free up");
 }
 
 int main(void)
@@ -625,6 +704,7 @@ int main(void)
 	test_limits();
 	test_sighup(&d);
 	test_caps();
+	test_emfile();
 
 	CHECK(idle && tc_expect(idle, "ERR 504 idle-timeout", 5000), "idle connection not closed");
 	tc_close(idle);
