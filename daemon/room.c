@@ -624,9 +624,9 @@ int room_watch(struct room *r, struct session *s)
 		r->spec_list = n;
 		r->capspec = cap;
 	}
-	presence(r, s->name, PRES_JOINED, 0);
 	r->spec_list[r->nspec++] = s;
 	session_add_room(s, r);
+	presence(r, s->name, PRES_JOINED, 0);
 	return 0;
 }
 

@@ -92,12 +92,12 @@ int room_claim(struct room *r, struct session *s);
 int room_say(struct room *r, struct session *s, const char *text);
 /* Adds s as a spectator. */
 int room_watch(struct room *r, struct session *s);
-/* s leaves (resigning an unfinished game); quiet = 0 tells the room. */
+/* s leaves (resigning an unfinished game); the room sees PRESENCE left. */
 void room_leave(struct room *r, struct session *s);
 /* s's connection went away / came back. */
 void room_gone(struct room *r, struct session *s);
 void room_back(struct room *r, struct session *s);
-/* Ends the game (seat index of the winner or -1 for none/draw). */
+/* Ends an unfinished game with its result and reason (* OVER). */
 void room_end(struct room *r, proto_result_t res, proto_reason_t reason);
 
 #endif
