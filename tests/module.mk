@@ -43,3 +43,10 @@ fuzz-rules: $(FUZZ_DIR)/fuzz_rules
 	@mkdir -p $(FUZZ_DIR)/corpus-rules
 	$(FUZZ_DIR)/fuzz_rules -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
 	    $(FUZZ_DIR)/corpus-rules tests/fuzz/corpus/rules
+
+# The bot worker pool (issue 6) with the real engine on a libevent loop.
+$(O)/daemon/bots.o $(O)/tests/unit/test_bots.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
+$(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(ENGINE_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_bots

@@ -1,0 +1,310 @@
+/*
+ * test_bots.c: the bot worker pool with the real engine on a real libevent
+ * loop: results and previews arrive on the loop thread, cancellation of
+ * running and waiting jobs, a saturated pool says so, first come first
+ * served across rooms, 50 games' searches at once, shutdown while busy.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <pthread.h>
+#include <time.h>
+
+#include <cmocka.h>
+#include <event2/event.h>
+
+#include "daemon/bots.h"
+
+static struct event_base *base;
+static pthread_t loop_thread;
+
+struct tally {
+	int done, previews, status, bad_thread, last_depth, depth_went_back;
+	int64_t order[64];
+	int norder;
+	engine_result_t result;
+	bots_t *pool;          /* for callbacks that submit again */
+	int resubmit_owner;
+};
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bots_job_t
+job_for(uint64_t owner, rule_t rule, int max_depth, int soft_ms)
+{
+	bots_job_t j;
+	static const move_t opening[] = { 7 * 20 + 7, 8 * 20 + 8, 7 * 20 + 8, 6 * 20 + 6 };
+
+	memset(&j, 0, sizeof j);
+	j.owner = owner;
+	j.rule = rule;
+	j.size = 15;
+	j.nmoves = 4;
+	memcpy(j.moves, opening, sizeof opening);
+	j.level = 10;
+	j.max_depth = max_depth;
+	j.soft_ms = soft_ms;
+	j.hard_ms = soft_ms;
+	j.nbest = 3;
+	return j;
+}
+
+static void
+on_done(uint64_t id, int status, const engine_result_t *r, void *arg)
+{
+	struct tally *t = arg;
+
+	if (!pthread_equal(pthread_self(), loop_thread))
+		t->bad_thread++;
+	t->done++;
+	t->status |= status;
+	t->result = *r;
+	if (t->norder < 64)
+		t->order[t->norder++] = (int64_t)id;
+}
+
+static void
+on_preview(uint64_t id, const engine_result_t *r, void *arg)
+{
+	struct tally *t = arg;
+
+	(void)id;
+	if (!pthread_equal(pthread_self(), loop_thread))
+		t->bad_thread++;
+	if (r->depth < t->last_depth)
+		t->depth_went_back = 1;
+	t->last_depth = r->depth;
+	t->previews++;
+}
+
+/* Runs the loop until *flag reaches want, failing after limit_ms. */
+static void
+run_until(const int *flag, int want, int limit_ms)
+{
+	int64_t end = now_ms() + limit_ms;
+
+	while (*flag < want) {
+		if (now_ms() > end)
+			fail_msg("waited %d ms for %d callbacks, got %d", limit_ms, want, *flag);
+		event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Spins the loop until the pool's load matches, failing after limit_ms. */
+static int64_t
+wait_load(bots_t *b, int queued, int running, int limit_ms)
+{
+	int64_t start = now_ms(), end = start + limit_ms;
+	int q, r;
+
+	for (;;) {
+		bots_load(b, &q, &r);
+		if (q == queued && r == running)
+			return now_ms() - start;
+		if (now_ms() > end)
+			fail_msg("load %d/%d, want %d/%d", q, r, queued, running);
+		event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+		struct timespec ts = { 0, 200000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	base = event_base_new();
+	loop_thread = pthread_self();
+	return base ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	event_base_free(base);
+	return 0;
+}
+
+static void
+test_result_and_previews(void **state)
+{
+	(void)state;
+	bots_t *b = bots_new(base, 2, 4, 8, 0);
+	struct tally t = { 0 };
+	position_t p;
+
+	assert_non_null(b);
+	bots_job_t j = job_for(1, RULE_FREESTYLE, 6, 0);
+	assert_true(bots_submit(b, &j, on_done, on_preview, &t) > 0);
+	run_until(&t.done, 1, 60000);
+	assert_int_equal(t.status, 0);
+	assert_int_equal(t.bad_thread, 0);
+	assert_true(t.previews >= 1);
+	assert_false(t.depth_went_back);
+	pos_init(&p, RULE_FREESTYLE, 15);
+	for (int i = 0; i < j.nmoves; i++)
+		pos_place(&p, j.moves[i]);
+	assert_int_equal(pos_check(&p, t.result.best), LEGAL_OK);
+	assert_true(t.result.depth >= 1);
+	bots_free(b);
+	print_message("  result and %d previews on the loop thread, best %d at depth %d\n",
+	    t.previews, t.result.best, t.result.depth);
+}
+
+static void
+test_cancel(void **state)
+{
+	(void)state;
+	bots_t *b = bots_new(base, 1, 4, 8, 50);
+	struct tally ta = { 0 }, tb = { 0 }, tc = { 0 };
+
+	bots_job_t long_a = job_for(1, RULE_RENJU, 0, 60000);
+	bots_job_t long_b = job_for(2, RULE_RENJU, 0, 60000);
+	int64_t a = bots_submit(b, &long_a, on_done, on_preview, &ta);
+	int64_t bb = bots_submit(b, &long_b, on_done, on_preview, &tb);
+	assert_true(a > 0 && bb > 0);
+	wait_load(b, 1, 1, 10000);
+	bots_cancel(b, bb); /* waiting */
+	wait_load(b, 0, 1, 1000);
+	bots_cancel(b, a);  /* running */
+	int64_t stop_ms = wait_load(b, 0, 0, 10000);
+	bots_cancel(b, a);  /* twice, and unknown ids, are ignored */
+	bots_cancel(b, 999);
+	/* the same room may ask again at once, and that search completes */
+	bots_job_t quick = job_for(1, RULE_RENJU, 4, 0);
+	assert_true(bots_submit(b, &quick, on_done, NULL, &tc) > 0);
+	run_until(&tc.done, 1, 60000);
+	assert_int_equal(ta.done + tb.done, 0);
+	assert_int_equal(tc.done, 1);
+	bots_free(b);
+	print_message("  a waiting and a running search cancelled; running one stopped in %lld ms;"
+	    " no callbacks for either\n", (long long)stop_ms);
+}
+
+static void
+test_saturated(void **state)
+{
+	(void)state;
+	bots_t *b = bots_new(base, 1, 1, 8, 50);
+	struct tally t = { 0 };
+
+	bots_job_t j1 = job_for(1, RULE_STANDARD, 0, 60000);
+	bots_job_t j2 = job_for(2, RULE_STANDARD, 0, 60000);
+	bots_job_t j3 = job_for(3, RULE_STANDARD, 0, 60000);
+	int64_t a = bots_submit(b, &j1, on_done, NULL, &t);
+	int64_t c = bots_submit(b, &j2, on_done, NULL, &t);
+	assert_true(a > 0 && c > 0);
+	assert_int_equal(bots_submit(b, &j3, on_done, NULL, &t), BOTS_FULL);
+	assert_int_equal(bots_submit(b, &j1, on_done, NULL, &t), BOTS_OWNER_BUSY);
+	bots_cancel(b, c);
+	assert_true(bots_submit(b, &j3, on_done, NULL, &t) > 0);
+	bots_free(b); /* with a search running: stops it, no callbacks */
+	assert_int_equal(t.done, 0);
+	print_message("  1 worker + 1 waiting: the third room is told BOTS_FULL, a room with a"
+	    " search in flight BOTS_OWNER_BUSY; shutdown while busy\n");
+}
+
+static void
+resubmit_done(uint64_t id, int status, const engine_result_t *r, void *arg)
+{
+	struct tally *t = arg;
+
+	on_done(id, status, r, arg);
+	if (t->resubmit_owner) {
+		bots_job_t again = job_for((uint64_t)t->resubmit_owner, RULE_FREESTYLE, 3, 0);
+		t->resubmit_owner = 0;
+		assert_true(bots_submit(t->pool, &again, resubmit_done, NULL, t) > 0);
+	}
+}
+
+static void
+test_first_come_first_served(void **state)
+{
+	(void)state;
+	bots_t *b = bots_new(base, 1, 8, 8, 50);
+	struct tally t = { 0 };
+	int64_t ids[5];
+
+	t.pool = b;
+	t.resubmit_owner = 1; /* room 1 asks again from its result callback */
+	for (int i = 0; i < 5; i++) {
+		bots_job_t j = job_for((uint64_t)i + 1, RULE_FREESTYLE, 3, 0);
+		ids[i] = bots_submit(b, &j, resubmit_done, NULL, &t);
+		assert_true(ids[i] > 0);
+	}
+	bots_job_t again = job_for(1, RULE_FREESTYLE, 3, 0);
+	assert_int_equal(bots_submit(b, &again, on_done, NULL, &t), BOTS_OWNER_BUSY);
+	run_until(&t.done, 6, 60000);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(t.order[i], ids[i]);
+	assert_true(t.order[5] > ids[4]); /* room 1's second search came last */
+	bots_free(b);
+	print_message("  5 rooms served in order; room 1's next search waits behind the others\n");
+}
+
+static void
+test_fifty_games(void **state)
+{
+	(void)state;
+	bots_t *b = bots_new(base, 2, 64, 4, 20);
+	struct tally t[50];
+	int done = 0;
+
+	memset(t, 0, sizeof t);
+	for (int i = 0; i < 50; i++) {
+		bots_job_t j = job_for((uint64_t)i + 100, (rule_t)(i % 3), 0, 0);
+		j.level = 1 + i % 10;
+		j.max_depth = 4;
+		j.seed = (uint32_t)i;
+		assert_true(bots_submit(b, &j, on_done, on_preview, &t[i]) > 0);
+	}
+	int64_t end = now_ms() + 120000;
+	while (done < 50) {
+		done = 0;
+		for (int i = 0; i < 50; i++)
+			done += t[i].done;
+		if (now_ms() > end)
+			fail_msg("only %d of 50 searches finished", done);
+		event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < 50; i++) {
+		position_t p;
+		pos_init(&p, (rule_t)(i % 3), 15);
+		bots_job_t j = job_for(0, (rule_t)(i % 3), 0, 0);
+		for (int k = 0; k < j.nmoves; k++)
+			pos_place(&p, j.moves[k]);
+		assert_int_equal(t[i].done, 1);
+		assert_int_equal(t[i].status, 0);
+		assert_int_equal(t[i].bad_thread, 0);
+		assert_int_equal(pos_check(&p, t[i].result.best), LEGAL_OK);
+	}
+	bots_free(b);
+	print_message("  50 rooms' searches (3 rules, levels 1-10) on 2 workers, all legal\n");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_result_and_previews),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_saturated),
+		cmocka_unit_test(test_first_come_first_served),
+		cmocka_unit_test(test_fifty_games),
+	};
+	return cmocka_run_group_tests_name("bots", tests, setup, teardown);
+}
