@@ -36,6 +36,8 @@ fi
 chk_cmd openssl openssl
 chk_cmd tmux tmux
 chk_cmd systemd-analyze systemd
+chk_cmd man man-db
+chk_cmd groff groff-base
 if [ $clang -eq 1 ]; then
 	chk_cmd clang clang
 	# libFuzzer and the sanitizer runtimes for the clang that Debian 12 ships

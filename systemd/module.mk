@@ -4,7 +4,7 @@ SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 MANDIR ?= $(PREFIX)/share/man
 
-INSTALL_MAN := $(wildcard man/*.[158])
+INSTALL_MAN := $(wildcard man/*.[158] client/*.1)
 
 .PHONY: install
 install: $(BINS)

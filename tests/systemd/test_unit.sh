@@ -26,8 +26,18 @@ grep -q "^ExecStart=$root/usr/bin/gomokud --config $root/etc/gomokud/gomokud.con
 grep -q '@[A-Z]*@' "$unit" && fail "unsubstituted @...@ left in the unit"
 echo "install: binaries, unit and example config under PREFIX, paths filled in"
 
-# verify checks the syntax, the directives and that ExecStart exists.
-out=$(systemd-analyze verify --man=no "$unit" 2>&1) || { echo "$out"; fail "verify failed"; }
+[ -f "$root/usr/share/man/man8/gomokud.8" ] && [ -f "$root/usr/share/man/man5/gomokud.conf.5" ] ||
+	fail "man pages not installed"
+for m in "$root"/usr/share/man/man*/*; do
+	w=$(groff -man -Tutf8 -ww -z "$m" 2>&1) || fail "groff failed on $m"
+	[ -z "$w" ] || { echo "$w"; fail "groff warns about $m"; }
+done
+echo "man pages: installed, and groff -ww finds nothing to warn about"
+
+# verify checks the syntax, the directives, that ExecStart exists and that
+# the Documentation= man pages are there (from the scratch install).
+out=$(MANPATH="$root/usr/share/man" systemd-analyze verify "$unit" 2>&1) ||
+	{ echo "$out"; fail "verify failed"; }
 [ -z "$out" ] || { echo "$out"; fail "verify printed warnings"; }
 echo "verify: clean"
 
