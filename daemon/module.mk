@@ -1,6 +1,7 @@
 # daemon/: gomokud, the TLS game server (libevent + OpenSSL).
 DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/session.c \
-	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c
+	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
+	daemon/notify.c
 DAEMON_PKGS := libevent libevent_openssl openssl
 GOMOKUD := $(BINDIR)/gomokud
 

@@ -1,5 +1,6 @@
 /* server.c: listeners, accept limits, signals, the gc pass and shutdown. */
 #include "daemon/server.h"
+#include "daemon/notify.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -247,6 +248,7 @@ static void begin_shutdown(struct server *srv)
 		return;
 	}
 	srv->draining = 1;
+	notify_send("STOPPING=1");
 	log_info(&srv->log, "shutting down: %d connections, draining for %d ms", srv->nconns,
 	    srv->cfg.drain_ms);
 	for (int i = 0; i < srv->nlev; i++)
@@ -274,7 +276,9 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 	(void)what;
 	if (sig == SIGHUP) {
 		log_info(&srv->log, "SIGHUP: reloading");
+		notify_send("RELOADING=1");
 		reload(srv);
+		notify_send("READY=1");
 	} else {
 		log_info(&srv->log, "%s: shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 		begin_shutdown(srv);
@@ -342,8 +346,26 @@ int server_init(struct server *srv)
 	return 0;
 }
 
+static void watchdog_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	notify_send("WATCHDOG=1");
+}
+
 int server_run(struct server *srv)
 {
+	/* Under systemd: listening now, and a watchdog ping at half its period. */
+	uint64_t wd = notify_watchdog_usec();
+	if (wd > 0) {
+		struct timeval tv = { (time_t)(wd / 2 / 1000000), (suseconds_t)(wd / 2 % 1000000) };
+		srv->watchdog_ev = event_new(srv->base, -1, EV_PERSIST, watchdog_cb, srv);
+		if (srv->watchdog_ev == NULL || event_add(srv->watchdog_ev, &tv) != 0)
+			log_warn(&srv->log, "cannot start the systemd watchdog timer");
+	}
+	if (notify_send("READY=1") < 0)
+		log_warn(&srv->log, "systemd notify: %s", strerror(errno));
 	log_info(&srv->log, "gomokud %s ready (protocol %d)", GOMOKUD_VERSION, PROTO_VERSION);
 	int rc = event_base_dispatch(srv->base);
 	log_info(&srv->log, "stopped");
@@ -386,6 +408,8 @@ void server_free(struct server *srv)
 		event_free(srv->resume_accept_ev);
 	if (srv->drain_ev)
 		event_free(srv->drain_ev);
+	if (srv->watchdog_ev)
+		event_free(srv->watchdog_ev);
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl);
 	if (srv->base)

@@ -39,6 +39,7 @@ struct server {
 	struct event *sig_ev[3];
 	struct event *gc_ev;
 	struct event *drain_ev;
+	struct event *watchdog_ev;   /* systemd WatchdogSec= pings, when asked */
 	int draining;
 
 	struct conn *conns;          /* every live connection */

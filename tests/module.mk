@@ -50,3 +50,9 @@ $(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(ENGI
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_bots
+
+# gomokud speaks systemd's notify protocol (issue 9).
+$(O)/tests/systemd/test_notify_daemon: $(O)/tests/systemd/test_notify_daemon.o $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/systemd/test_notify_daemon
