@@ -2,7 +2,8 @@
 # pinning, a model rebuilt from the server's lines, the ncurses UI and a
 # script mode. Its tests live in tests/unit/test_client_* and tests/client/.
 CLIENT_PKGS := ncursesw libevent libevent_openssl openssl
-CLIENT_SRCS := client/model.c client/pin.c client/net.c client/script.c client/session.c
+CLIENT_SRCS := client/model.c client/pin.c client/net.c client/script.c client/session.c \
+	client/tui.c client/input.c
 CLIENT_LIB := $(O)/libclient.a
 
 $(O)/client/%.o: MOD_CFLAGS = $(call pc,--cflags,$(CLIENT_PKGS))

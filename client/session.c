@@ -1,15 +1,377 @@
 /*
- * session.c: placeholder until the interactive client lands.
+ * session.c: the interactive client on one event loop: server lines go
+ * through proto_parse into the model, keys through input into requests,
+ * the screen is redrawn from both. A dropped connection is retried with
+ * backoff and the game RESUMEd.
  */
 #include "client/session.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include <curses.h>
+#include <event2/event.h>
+
+#include "client/input.h"
+#include "client/model.h"
+#include "client/tui.h"
+#include "proto/proto.h"
+
+typedef struct {
+	struct event_base *base;
+	net_t *net;
+	model_t model;
+	view_t view;
+	const net_opts_t *o;
+	const session_opts_t *so;
+	struct event *stdin_ev, *tick, *sigs[4];
+	int quitting, done, rc;
+	int64_t last_sent, quit_at;
+	char name[PROTO_NAME_MAX + 1];   /* the guest name to ask for */
+	char notice[4096];               /* shown again on stderr at exit */
+	char fatal[4096];
+} sess_t;
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void draw(sess_t *s)
+{
+	tui_draw(&s->model, &s->view, now_ms());
+}
+
+static void finish(sess_t *s, int rc)
+{
+	if (s->done)
+		return;
+	s->done = 1;
+	s->rc = rc;
+	event_base_loopexit(s->base, NULL);
+}
+
+static void send_msg(sess_t *s, const proto_msg_t *m)
+{
+	char buf[PROTO_LINE_MAX + 1];
+	int n = proto_format(m, buf, sizeof buf);
+	if (n < 0) {
+		model_status(&s->model, 1, "Cannot send that (a field is invalid)");
+		return;
+	}
+	if (net_send(s->net, buf, (size_t)n) != 0) {
+		model_status(&s->model, 1, "Not connected; wait for the reconnect");
+		return;
+	}
+	model_sent(&s->model, m->id);
+	s->last_sent = now_ms();
+}
+
+/* Adds text to the chat pane in lines that fit the panel. */
+static void chat_wrapped(model_t *m, const char *text, int width)
+{
+	char line[MODEL_CHAT_LEN];
+	while (*text) {
+		int n = (int)strlen(text);
+		if (n > width) {
+			n = width;
+			while (n > width / 2 && text[n] != ' ')
+				n--;
+		}
+		snprintf(line, sizeof line, "%.*s", n, text);
+		model_chat(m, "%s", line);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+static void sign_in(sess_t *s)
+{
+	proto_msg_t r;
+	model_t *m = &s->model;
+	if (m->token[0] && m->room[0] && !m->over && m->in_room) {
+		proto_init(&r, PR_RESUME, NULL);
+		snprintf(r.token, sizeof r.token, "%s", m->token);
+		snprintf(r.room, sizeof r.room, "%s", m->room);
+		r.seq = m->seq;
+	} else {
+		proto_init(&r, PR_GUEST, NULL);
+		snprintf(r.user, sizeof r.user, "%s", s->name);
+	}
+	send_msg(s, &r);
+}
+
+static void on_line(void *arg, const char *line, size_t len)
+{
+	sess_t *s = arg;
+	model_t *m = &s->model;
+	proto_msg_t x;
+	char err[160];
+	if (proto_parse(line, len, PROTO_SERVER, &x, err, sizeof err) != 0) {
+		model_status(m, 1, "The server sent an unreadable line (%s); ignored", err);
+		draw(s);
+		return;
+	}
+	proto_id_t head = m->npending ? m->pending[0] : PM_NONE;
+	int was_in_room = m->in_room;
+	model_rc_t rc = model_apply(m, &x, now_ms());
+	if (rc == MODEL_RESYNC && m->in_room) {
+		int asked = 0;
+		for (int i = 0; i < m->npending; i++)
+			asked |= m->pending[i] == PR_STATE;
+		if (!asked) {
+			proto_msg_t st;
+			proto_init(&st, PR_STATE, NULL);
+			snprintf(st.room, sizeof st.room, "%s", m->room);
+			send_msg(s, &st);
+		}
+	}
+	switch (x.id) {
+	case PE_SERVER:
+		if (!m->hello_done) {
+			proto_msg_t h;
+			proto_init(&h, PR_HELLO, NULL);
+			h.version = PROTO_VERSION;
+			snprintf(h.word, sizeof h.word, "gomoku/0.1");
+			send_msg(s, &h);
+		}
+		break;
+	case PO_HELLO:
+		net_backoff_reset(s->net);
+		s->view.online = 1;
+		snprintf(s->view.conn, sizeof s->view.conn, "%s:%s", s->o->host, s->o->port);
+		sign_in(s);
+		break;
+	case PO_GUEST:
+		snprintf(s->name, sizeof s->name, "%s", m->me);
+		break;
+	case PX_ERR:
+		if (head == PR_RESUME) {
+			/* the seat is gone: start over with a name */
+			m->token[0] = '\0';
+			m->in_room = 0;
+			s->view.screen = SCR_LOBBY;
+			proto_msg_t g;
+			proto_init(&g, PR_GUEST, NULL);
+			snprintf(g.user, sizeof g.user, "%s", s->name);
+			send_msg(s, &g);
+		} else if (head == PR_GUEST && x.ecode == ERR_NAME_TAKEN && s->name[0]) {
+			s->name[0] = '\0';
+			proto_msg_t g;
+			proto_init(&g, PR_GUEST, NULL);
+			send_msg(s, &g);
+		}
+		break;
+	case PE_START:
+		s->view.cx = s->view.cy = m->pos.size / 2;
+		s->view.nput = 0;
+		s->view.screen = SCR_GAME;
+		break;
+	case PO_RESUME:
+		model_status(m, 0, "Back in room %s", m->room);
+		/* fall through */
+	case PO_WATCH:
+	case PO_STATE:
+	case PO_CREATE:
+		if (m->in_room && s->view.screen != SCR_HELP)
+			s->view.screen = SCR_GAME;
+		if (!was_in_room)
+			s->view.cx = s->view.cy = m->pos.size / 2;
+		break;
+	case PO_LEAVE:
+		s->view.screen = SCR_LOBBY;
+		model_status(m, 0, "Left the room");
+		break;
+	case PO_EXPORT: {
+		char e[128];
+		if (model_record_position(m, &s->view.replay, e, sizeof e) == 0) {
+			s->view.replay_ply = 0;
+			s->view.screen = SCR_REPLAY;
+		} else {
+			model_status(m, 1, "Cannot replay that record: %s", e);
+		}
+		break;
+	}
+	case PO_QUIT:
+		finish(s, 0);
+		return;
+	default:
+		break;
+	}
+	draw(s);
+}
+
+static void on_up(void *arg)
+{
+	sess_t *s = arg;
+	snprintf(s->view.conn, sizeof s->view.conn, "connected, greeting...");
+	draw(s);
+}
+
+static void on_down(void *arg, int fatal, const char *why)
+{
+	sess_t *s = arg;
+	model_disconnected(&s->model);
+	s->view.online = 0;
+	if (s->quitting) {
+		finish(s, 0);
+		return;
+	}
+	if (fatal) {
+		snprintf(s->fatal, sizeof s->fatal, "%s", why);
+		finish(s, 3);
+		return;
+	}
+	int delay = net_reconnect_later(s->net);
+	model_status(&s->model, 1, "%s; reconnecting in %ds", why, delay);
+	snprintf(s->view.conn, sizeof s->view.conn, "offline, retry in %ds", delay);
+	draw(s);
+}
+
+static void on_notice(void *arg, const char *msg)
+{
+	sess_t *s = arg;
+	snprintf(s->notice, sizeof s->notice, "%s", msg);
+	model_status(&s->model, 1, "WARNING: server key pinned on first use (not CA-signed); see the chat pane");
+	chat_wrapped(&s->model, msg, 40);
+	draw(s);
+}
+
+static void quit(sess_t *s)
+{
+	if (!s->view.online) {
+		finish(s, 0);
+		return;
+	}
+	proto_msg_t q;
+	proto_init(&q, PR_QUIT, NULL);
+	send_msg(s, &q);
+	s->quitting = 1;
+	s->quit_at = now_ms();
+}
+
+static void handle_key(sess_t *s, int key, int fn)
+{
+	proto_msg_t out;
+	input_rc_t r;
+	if (fn && key == KEY_RESIZE) {
+		tui_resize();
+		return;
+	}
+	if (fn && key == KEY_MOUSE) {
+		MEVENT me;
+		if (getmouse(&me) != OK || !(me.bstate & BUTTON1_PRESSED))
+			return;
+		r = input_click(&s->view, &s->model, me.y, me.x, &out);
+	} else {
+		r = input_key(&s->view, &s->model, key, fn, &out);
+	}
+	if (r == INPUT_SEND)
+		send_msg(s, &out);
+	else if (r == INPUT_QUIT)
+		quit(s);
+	else if (r == INPUT_REDRAW && !fn && key == 12)
+		clearok(stdscr, TRUE);
+}
+
+static void stdin_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	sess_t *s = arg;
+	(void)fd;
+	(void)ev;
+	wint_t ch;
+	int r;
+	while (!s->done && (r = get_wch(&ch)) != ERR)
+		handle_key(s, (int)ch, r == KEY_CODE_YES);
+	if (!s->done)
+		draw(s);
+}
+
+static void tick_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	sess_t *s = arg;
+	(void)fd;
+	(void)ev;
+	int64_t now = now_ms();
+	if (s->quitting && now - s->quit_at > 3000) {
+		finish(s, 0);   /* the server did not answer QUIT: leave anyway */
+		return;
+	}
+	if (s->view.online && now - s->last_sent > 120000) {
+		proto_msg_t p;
+		proto_init(&p, PR_PING, NULL);
+		send_msg(s, &p);
+	}
+	draw(s);
+}
+
+static void signal_cb(evutil_socket_t sig, short ev, void *arg)
+{
+	sess_t *s = arg;
+	(void)ev;
+	if (sig == SIGWINCH) {
+		tui_resize();
+		draw(s);
+		return;
+	}
+	finish(s, 130);
+}
 
 int session_run(struct event_base *base, const net_opts_t *o, const session_opts_t *so)
 {
-	(void)base;
-	(void)o;
-	(void)so;
-	fprintf(stderr, "gomoku: the interactive client is not built yet; use --script\n");
-	return 2;
+	static const net_cbs_t cbs = { on_line, on_up, on_down, on_notice };
+	static const int signums[4] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
+	static sess_t s;   /* large; lives for the run only */
+	memset(&s, 0, sizeof s);
+	s.base = base;
+	s.o = o;
+	s.so = so;
+	if (so->name)
+		snprintf(s.name, sizeof s.name, "%s", so->name);
+	model_init(&s.model);
+	view_init(&s.view);
+	s.view.ascii = so->ascii;
+	s.view.mono = so->mono;
+	char err[256];
+	s.net = net_new(base, o, &cbs, &s, err, sizeof err);
+	if (!s.net) {
+		fprintf(stderr, "gomoku: %s\n", err);
+		return 1;
+	}
+	if (tui_start(so->ascii, so->mono) != 0) {
+		fprintf(stderr, "gomoku: cannot start the terminal UI (try --script)\n");
+		net_free(s.net);
+		return 1;
+	}
+	snprintf(s.view.conn, sizeof s.view.conn, "connecting to %s:%s", o->host, o->port);
+	s.stdin_ev = event_new(base, 0, EV_READ | EV_PERSIST, stdin_cb, &s);
+	s.tick = event_new(base, -1, EV_PERSIST, tick_cb, &s);
+	for (int i = 0; i < 4; i++) {
+		s.sigs[i] = evsignal_new(base, signums[i], signal_cb, &s);
+		event_add(s.sigs[i], NULL);
+	}
+	struct timeval half = { 0, 500000 };
+	event_add(s.stdin_ev, NULL);
+	event_add(s.tick, &half);
+	draw(&s);
+	net_connect(s.net);
+	if (!s.done)
+		event_base_dispatch(base);
+	tui_stop();
+	net_free(s.net);
+	event_free(s.stdin_ev);
+	event_free(s.tick);
+	for (int i = 0; i < 4; i++)
+		event_free(s.sigs[i]);
+	if (s.notice[0])
+		fprintf(stderr, "gomoku: %s\n", s.notice);
+	if (s.fatal[0])
+		fprintf(stderr, "gomoku: %s\n", s.fatal);
+	return s.rc;
 }

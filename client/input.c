@@ -1,0 +1,420 @@
+/*
+ * input.c: what each key does on each screen.
+ */
+#include "client/input.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+enum { K_ESC = 27, K_TAB = 9, K_ENTER = 10, K_CR = 13, K_BS = 127, K_CTRL_H = 8, K_CTRL_L = 12,
+	K_CTRL_C = 3 };
+
+static const int sizes[] = { 9, 13, 15, 19, 20 };
+static const int tcs[][2] = { { 0, 0 }, { 60, 0 }, { 180, 2 }, { 300, 5 }, { 600, 10 }, { 900, 10 } };
+
+static int cycle(int v, int n, int d)
+{
+	return ((v + d) % n + n) % n;
+}
+
+static int index_of_size(int s)
+{
+	for (int i = 0; i < 5; i++)
+		if (sizes[i] == s)
+			return i;
+	return 2;
+}
+
+static int index_of_tc(int b, int inc)
+{
+	for (int i = 0; i < 6; i++)
+		if (tcs[i][0] == b && tcs[i][1] == inc)
+			return i;
+	return 3;
+}
+
+static void change_setting(view_t *v, int d)
+{
+	switch (v->lobby_sel) {
+	case LOBBY_RULE: v->rule = (rule_t)cycle((int)v->rule, 3, d); break;
+	case LOBBY_SIZE: v->size = sizes[cycle(index_of_size(v->size), 5, d)]; break;
+	case LOBBY_TC: {
+		int i = cycle(index_of_tc(v->tc_base, v->tc_inc), 6, d);
+		v->tc_base = tcs[i][0];
+		v->tc_inc = tcs[i][1];
+		break;
+	}
+	case LOBBY_COLOUR: v->colour = (proto_colour_t)cycle((int)v->colour, 3, d); break;
+	case LOBBY_RATED: v->rated = !v->rated; break;
+	case LOBBY_OPENING: v->opening = (proto_opening_t)cycle((int)v->opening, 2, d); break;
+	case LOBBY_LEVEL: v->level = cycle(v->level - 1, PROTO_LEVEL_MAX, d) + 1; break;
+	default: break;
+	}
+}
+
+static void game_settings(const view_t *v, proto_msg_t *o)
+{
+	o->rule = v->rule;
+	o->size = v->size;
+	o->tc_base = v->tc_base;
+	o->tc_inc = v->tc_inc;
+	o->colour = v->colour;
+	o->rated = v->rated;
+	o->opening = v->opening;
+}
+
+static input_rc_t lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	if (fn && key == KEY_UP)
+		v->lobby_sel = cycle(v->lobby_sel, LOBBY_ITEMS, -1);
+	else if (fn && key == KEY_DOWN)
+		v->lobby_sel = cycle(v->lobby_sel, LOBBY_ITEMS, 1);
+	else if (fn && (key == KEY_LEFT || key == KEY_RIGHT))
+		change_setting(v, key == KEY_LEFT ? -1 : 1);
+	else if (!fn && key == 'q')
+		v->ask = ASK_QUIT;
+	else if (!fn && key == 'C' && m->seek_id) {
+		proto_init(out, PR_CANCEL, NULL);
+		return INPUT_SEND;
+	} else if ((!fn && (key == K_ENTER || key == K_CR || key == ' ')) || (fn && key == KEY_ENTER)) {
+		switch (v->lobby_sel) {
+		case LOBBY_SEEK:
+			proto_init(out, PR_SEEK, NULL);
+			game_settings(v, out);
+			return INPUT_SEND;
+		case LOBBY_CREATE:
+			proto_init(out, PR_CREATE, NULL);
+			game_settings(v, out);
+			return INPUT_SEND;
+		case LOBBY_JOIN:
+			v->input = IN_CODE;
+			v->line[0] = '\0';
+			break;
+		case LOBBY_WATCH:
+			v->screen = SCR_ROOMS;
+			v->list_sel = 0;
+			proto_init(out, PR_ROOMS, NULL);
+			return INPUT_SEND;
+		case LOBBY_BOT:
+			proto_init(out, PR_BOT_PLAY, NULL);
+			game_settings(v, out);
+			out->level = v->level;
+			return INPUT_SEND;
+		case LOBBY_HISTORY:
+			v->screen = SCR_HISTORY;
+			v->list_sel = 0;
+			proto_init(out, PR_HISTORY, NULL);
+			return INPUT_SEND;
+		case LOBBY_HELP:
+			v->back = v->screen;
+			v->screen = SCR_HELP;
+			break;
+		case LOBBY_QUIT:
+			v->ask = ASK_QUIT;
+			break;
+		default:
+			change_setting(v, 1);
+			break;
+		}
+	}
+	return INPUT_NOTHING;
+}
+
+static input_rc_t send_simple(proto_msg_t *out, proto_id_t id, const model_t *m)
+{
+	proto_init(out, id, NULL);
+	snprintf(out->room, sizeof out->room, "%s", m->room);
+	return INPUT_SEND;
+}
+
+/* Enter on a board point: a move, or a swap2 stone. */
+static input_rc_t play_point(view_t *v, const model_t *m, move_t c, proto_msg_t *out)
+{
+	char mv[4];
+	notation_format(c, m->pos.size, mv);
+	v->typed[0] = '\0';
+	if (m->swap2 && strcmp(m->swap2_user, m->me) == 0 && m->swap2_stage != STAGE_CHOOSE2) {
+		int need = m->swap2_stage == STAGE_PUT3 ? 3 : 2;
+		for (int i = 0; i < v->nput; i++)
+			if (v->put[i] == c)
+				return INPUT_NOTHING;
+		if (m->pos.cell[c] != STONE_EMPTY)
+			return INPUT_NOTHING;
+		v->put[v->nput++] = c;
+		if (v->nput < need)
+			return INPUT_REDRAW;
+		send_simple(out, PR_SWAP2, m);
+		out->choice = CHOICE_PUT;
+		out->nmoves = v->nput;
+		for (int i = 0; i < v->nput; i++)
+			notation_format(v->put[i], m->pos.size, out->moves[i]);
+		v->nput = 0;
+		return INPUT_SEND;
+	}
+	send_simple(out, PR_MOVE, m);
+	snprintf(out->move, sizeof out->move, "%s", mv);
+	return INPUT_SEND;
+}
+
+static void utf8_append(char *buf, size_t cap, int cp)
+{
+	char enc[5];
+	size_t n;
+	if (cp < 0x80) {
+		enc[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		enc[0] = (char)(0xC0 | (cp >> 6));
+		enc[1] = (char)(0x80 | (cp & 0x3F));
+		n = 2;
+	} else if (cp < 0x10000) {
+		if (cp >= 0xD800 && cp < 0xE000)
+			return;
+		enc[0] = (char)(0xE0 | (cp >> 12));
+		enc[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		enc[2] = (char)(0x80 | (cp & 0x3F));
+		n = 3;
+	} else if (cp < 0x110000) {
+		enc[0] = (char)(0xF0 | (cp >> 18));
+		enc[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		enc[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		enc[3] = (char)(0x80 | (cp & 0x3F));
+		n = 4;
+	} else {
+		return;
+	}
+	size_t len = strlen(buf);
+	if (len + n < cap) {
+		memcpy(buf + len, enc, n);
+		buf[len + n] = '\0';
+	}
+}
+
+static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	size_t len = strlen(v->line);
+	if (!fn && key == K_ESC) {
+		v->input = IN_NONE;
+	} else if ((fn && key == KEY_BACKSPACE) || (!fn && (key == K_BS || key == K_CTRL_H))) {
+		while (len && (v->line[len - 1] & 0xC0) == 0x80)
+			len--;
+		if (len)
+			len--;
+		v->line[len] = '\0';
+	} else if ((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) {
+		input_mode_t mode = v->input;
+		v->input = IN_NONE;
+		if (!len)
+			return INPUT_REDRAW;
+		if (mode == IN_CODE) {
+			proto_init(out, PR_JOIN, NULL);
+			snprintf(out->code, sizeof out->code, "%s", v->line);
+		} else {
+			send_simple(out, PR_SAY, m);
+			snprintf(out->text, sizeof out->text, "%s", v->line);
+		}
+		v->line[0] = '\0';
+		return INPUT_SEND;
+	} else if (!fn && key >= 0x20 && key != 0x7f && !(key >= 0x80 && key < 0xa0)) {
+		utf8_append(v->line, v->input == IN_CODE ? PROTO_CODE_MAX + 1 : sizeof v->line, key);
+	}
+	return INPUT_REDRAW;
+}
+
+static void cursor_to(view_t *v, const model_t *m)
+{
+	move_t c;
+	if (strlen(v->typed) >= 2 && notation_parse(v->typed, m->pos.size, &c) == 0) {
+		v->cx = rules_x(c);
+		v->cy = rules_y(c);
+	}
+}
+
+static input_rc_t game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	int n = m->pos.size;
+	int dx = 0, dy = 0;
+	if (fn) {
+		switch (key) {
+		case KEY_LEFT: dx = -1; break;
+		case KEY_RIGHT: dx = 1; break;
+		case KEY_UP: dy = -1; break;
+		case KEY_DOWN: dy = 1; break;
+		case KEY_ENTER: return play_point(v, m, rules_move(v->cx, v->cy), out);
+		default: return INPUT_NOTHING;
+		}
+		v->typed[0] = '\0';
+	} else if (key >= 'a' && key < 'a' + n) {
+		/* a column letter starts a typed move; h j k l also move */
+		v->typed[0] = (char)key;
+		v->typed[1] = '\0';
+		if (key == 'h')
+			dx = -1;
+		else if (key == 'l')
+			dx = 1;
+		else if (key == 'k')
+			dy = -1;
+		else if (key == 'j')
+			dy = 1;
+	} else if (key >= '0' && key <= '9' && v->typed[0] && strlen(v->typed) < 3) {
+		size_t len = strlen(v->typed);
+		v->typed[len] = (char)key;
+		v->typed[len + 1] = '\0';
+		cursor_to(v, m);
+		return INPUT_REDRAW;
+	} else {
+		v->typed[0] = '\0';
+		switch (key) {
+		case K_ENTER:
+		case K_CR:
+		case ' ':
+			return play_point(v, m, rules_move(v->cx, v->cy), out);
+		case K_TAB:
+		case '/':
+			v->input = IN_CHAT;
+			v->line[0] = '\0';
+			return INPUT_REDRAW;
+		case 'R':
+			if (!m->over && model_my_side(m) != STONE_EMPTY)
+				v->ask = ASK_RESIGN;
+			return INPUT_REDRAW;
+		case 'U':
+			send_simple(out, PR_OFFER, m);
+			out->offer = OFFER_UNDO;
+			return INPUT_SEND;
+		case 'D':
+			send_simple(out, PR_OFFER, m);
+			out->offer = OFFER_DRAW;
+			return INPUT_SEND;
+		case 'M':
+			send_simple(out, PR_OFFER, m);
+			out->offer = OFFER_REMATCH;
+			return INPUT_SEND;
+		case 'A':
+		case 'X': {
+			const model_offer_t *o = model_offer_to_me(m);
+			if (!o && key == 'X' && m->noffers)
+				o = &m->offers[0];   /* withdraw my own */
+			if (!o)
+				return INPUT_NOTHING;
+			send_simple(out, key == 'A' ? PR_ACCEPT : PR_DECLINE, m);
+			out->ident = o->id;
+			return INPUT_SEND;
+		}
+		case 'Z':
+			return send_simple(out, PR_ABORT, m);
+		case 'C':
+			return send_simple(out, PR_CLAIM, m);
+		case 'B':
+		case 'W':
+			send_simple(out, PR_SWAP2, m);
+			out->choice = key == 'B' ? CHOICE_BLACK : CHOICE_WHITE;
+			return INPUT_SEND;
+		case 'Q':
+			if (!m->over && model_my_side(m) != STONE_EMPTY && m->status != ROOM_WAITING)
+				v->ask = ASK_LEAVE;
+			else
+				return send_simple(out, PR_LEAVE, m);
+			return INPUT_REDRAW;
+		case K_ESC:
+			v->nput = 0;
+			return INPUT_REDRAW;
+		default:
+			return INPUT_NOTHING;
+		}
+	}
+	v->cx = v->cx + dx < 0 ? 0 : v->cx + dx >= n ? n - 1 : v->cx + dx;
+	v->cy = v->cy + dy < 0 ? 0 : v->cy + dy >= n ? n - 1 : v->cy + dy;
+	return INPUT_REDRAW;
+}
+
+static input_rc_t list_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	int n = v->screen == SCR_ROOMS ? m->nrooms : m->ngames;
+	if (fn && key == KEY_UP && v->list_sel > 0)
+		v->list_sel--;
+	else if (fn && key == KEY_DOWN && v->list_sel + 1 < n)
+		v->list_sel++;
+	else if (!fn && (key == K_ESC || key == 'q'))
+		v->screen = SCR_LOBBY;
+	else if (!fn && key == 'r' && v->screen == SCR_ROOMS) {
+		proto_init(out, PR_ROOMS, NULL);
+		return INPUT_SEND;
+	} else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) && v->list_sel < n) {
+		if (v->screen == SCR_ROOMS) {
+			proto_init(out, PR_WATCH, NULL);
+			snprintf(out->room, sizeof out->room, "%s", m->rooms[v->list_sel].room);
+		} else {
+			proto_init(out, PR_EXPORT, NULL);
+			out->ident = m->games[v->list_sel].id;
+		}
+		return INPUT_SEND;
+	}
+	return INPUT_REDRAW;
+}
+
+static input_rc_t replay_key(view_t *v, int key, int fn)
+{
+	if (fn && key == KEY_LEFT && v->replay_ply > 0)
+		v->replay_ply--;
+	else if (fn && key == KEY_RIGHT && v->replay_ply < v->replay.nmoves)
+		v->replay_ply++;
+	else if (fn && key == KEY_HOME)
+		v->replay_ply = 0;
+	else if (fn && key == KEY_END)
+		v->replay_ply = v->replay.nmoves;
+	else if (!fn && (key == K_ESC || key == 'q'))
+		v->screen = SCR_HISTORY;
+	return INPUT_REDRAW;
+}
+
+input_rc_t input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	if (!fn && key == K_CTRL_L)
+		return INPUT_REDRAW;
+	if (v->ask) {
+		ask_t a = v->ask;
+		v->ask = ASK_NONE;
+		if (fn || (key != 'y' && key != 'Y'))
+			return INPUT_REDRAW;
+		if (a == ASK_QUIT)
+			return INPUT_QUIT;
+		return send_simple(out, a == ASK_RESIGN ? PR_RESIGN : PR_LEAVE, m);
+	}
+	if (!fn && key == K_CTRL_C) {
+		v->ask = ASK_QUIT;
+		return INPUT_REDRAW;
+	}
+	if (v->input != IN_NONE)
+		return line_key(v, m, key, fn, out);
+	if (v->screen == SCR_HELP) {
+		v->screen = v->back;
+		return INPUT_REDRAW;
+	}
+	if (!fn && key == '?' ) {
+		v->back = v->screen;
+		v->screen = SCR_HELP;
+		return INPUT_REDRAW;
+	}
+	switch (v->screen) {
+	case SCR_LOBBY: return lobby_key(v, m, key, fn, out);
+	case SCR_GAME: return game_key(v, m, key, fn, out);
+	case SCR_ROOMS:
+	case SCR_HISTORY: return list_key(v, m, key, fn, out);
+	case SCR_REPLAY: return replay_key(v, key, fn);
+	case SCR_HELP: break;
+	}
+	return INPUT_NOTHING;
+}
+
+input_rc_t input_click(view_t *v, const model_t *m, int y, int x, proto_msg_t *out)
+{
+	move_t c;
+	if (v->screen != SCR_GAME || v->ask || v->input != IN_NONE || tui_hit(m->pos.size, y, x, &c) != 0)
+		return INPUT_NOTHING;
+	v->cx = rules_x(c);
+	v->cy = rules_y(c);
+	return play_point(v, m, c, out);
+}

@@ -1,0 +1,548 @@
+/*
+ * tui.c: ncursesw rendering of the lobby, game, lists, replay and help.
+ *
+ * Game screen at 80x24 with a 15x15 board:
+ *   row 0        title bar
+ *   rows 1..17   column letters, the board, column letters
+ *   right panel  players and clocks, turn, offer, bot, moves, chat
+ *   LINES-3      input line, LINES-2 status line, LINES-1 keys
+ */
+#include "client/tui.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+enum {
+	PAIR_GRID = 1, PAIR_BLACK, PAIR_WHITE, PAIR_WIN, PAIR_CAND, PAIR_FORBID, PAIR_MARK,
+	PAIR_ERROR, PAIR_TITLE,
+};
+enum { BOARD_ROW = 2, BOARD_COL = 3 };   /* screen position of cell (0,0) */
+
+static void stop_at_exit(void)
+{
+	tui_stop();
+}
+
+int tui_start(int ascii, int mono)
+{
+	(void)ascii;
+	setlocale(LC_ALL, "");
+	if (!initscr())
+		return -1;
+	atexit(stop_at_exit);
+	raw();          /* ^C arrives as a key; SIGINT from kill still ends cleanly */
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(50);
+	mouseinterval(0);
+	mousemask(BUTTON1_PRESSED, NULL);
+	if (!mono && has_colors()) {
+		start_color();
+		use_default_colors();
+		init_pair(PAIR_GRID, COLOR_BLACK, COLOR_YELLOW);
+		init_pair(PAIR_BLACK, COLOR_BLACK, COLOR_YELLOW);
+		init_pair(PAIR_WHITE, COLOR_WHITE, COLOR_YELLOW);
+		init_pair(PAIR_WIN, COLOR_RED, COLOR_YELLOW);
+		init_pair(PAIR_CAND, COLOR_BLUE, COLOR_YELLOW);
+		init_pair(PAIR_FORBID, COLOR_RED, COLOR_YELLOW);
+		init_pair(PAIR_MARK, COLOR_RED, COLOR_YELLOW);
+		init_pair(PAIR_ERROR, COLOR_RED, -1);
+		init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
+	}
+	return 0;
+}
+
+void tui_stop(void)
+{
+	if (stdscr && !isendwin()) {
+		mousemask(0, NULL);
+		endwin();
+	}
+}
+
+void tui_resize(void)
+{
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+		resizeterm(ws.ws_row, ws.ws_col);
+	clear();
+}
+
+int tui_hit(int n, int y, int x, move_t *mv)
+{
+	int cy = y - BOARD_ROW, cx = (x - BOARD_COL + 1) / 2;
+	if (x < BOARD_COL - 1 || cy < 0 || cy >= n || cx < 0 || cx >= n)
+		return -1;
+	*mv = rules_move(cx, cy);
+	return 0;
+}
+
+void view_init(view_t *v)
+{
+	memset(v, 0, sizeof *v);
+	v->screen = SCR_LOBBY;
+	v->cx = v->cy = 7;
+	v->rule = RULE_FREESTYLE;
+	v->size = 15;
+	v->tc_base = 300;
+	v->tc_inc = 5;
+	v->colour = COLOUR_ANY;
+	v->level = 3;
+	v->opening = OPENING_NONE;
+	pos_init(&v->replay, RULE_FREESTYLE, 15);
+}
+
+static int on(int pair, int mono)
+{
+	return mono || !has_colors() ? 0 : COLOR_PAIR(pair);
+}
+
+/* Writes at most w columns of s (UTF-8, one column per code point). */
+static void put_clip(int y, int x, const char *s, int w)
+{
+	int cols = 0;
+	const char *p = s;
+	while (*p && cols < w) {
+		p++;
+		while ((*p & 0xC0) == 0x80)
+			p++;
+		cols++;
+	}
+	mvaddnstr(y, x, s, (int)(p - s));
+}
+
+static void fmt_clock(char *buf, size_t len, int64_t ms)
+{
+	if (ms < 0) {
+		snprintf(buf, len, "--:--");
+		return;
+	}
+	int64_t s = (ms + 999) / 1000;
+	if (s >= 3600)
+		snprintf(buf, len, "%lld:%02lld:%02lld", (long long)(s / 3600), (long long)(s / 60 % 60),
+		    (long long)(s % 60));
+	else
+		snprintf(buf, len, "%02lld:%02lld", (long long)(s / 60), (long long)(s % 60));
+}
+
+static void fmt_tc(char *buf, size_t len, int base, int inc)
+{
+	if (base <= 0)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%d+%d", base, inc);
+}
+
+static int is_star(int n, int x, int y)
+{
+	if (n < 9)
+		return 0;
+	int e = n >= 13 ? 3 : 2, c = n / 2;
+	int ex = x == e || x == n - 1 - e, ey = y == e || y == n - 1 - e;
+	return (ex && ey) || (n % 2 && x == c && y == c);
+}
+
+/* Draws position p; m (may be NULL in replay) adds the win cells, the bot's
+ * candidates and forbidden points; cursor < 0 hides the cursor. */
+static void draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor)
+{
+	int n = p->size, mono = v->mono;
+	const char *black = v->ascii ? "X" : "\u25cf", *white = v->ascii ? "O" : "\u25cb";
+	const char *empty = v->ascii ? "." : "\u00b7", *star = "+";
+	move_t forbid[RULES_CELLS];
+	int nforbid = 0;
+	if (m && p->rule == RULE_RENJU && model_turn(m) == STONE_BLACK)
+		nforbid = rules_forbidden_points(p, forbid);
+	move_t last = p->nmoves ? p->moves[p->nmoves - 1] : MOVE_NONE;
+	char lab[8];
+	for (int x = 0; x < n; x++) {
+		snprintf(lab, sizeof lab, "%c", 'a' + x);
+		mvaddstr(BOARD_ROW - 1, BOARD_COL + 2 * x, lab);
+		if (BOARD_ROW + n < LINES - 3)
+			mvaddstr(BOARD_ROW + n, BOARD_COL + 2 * x, lab);
+	}
+	for (int y = 0; y < n; y++) {
+		snprintf(lab, sizeof lab, "%2d", n - y);
+		mvaddstr(BOARD_ROW + y, 0, lab);
+		attron(on(PAIR_GRID, mono));
+		mvaddstr(BOARD_ROW + y, BOARD_COL - 1, " ");
+		for (int x = 0; x < n; x++) {
+			move_t c = rules_move(x, y);
+			int attr = on(PAIR_GRID, mono);
+			const char *s = is_star(n, x, y) ? star : empty;
+			int rank = m ? model_cand_rank(m, c) : 0;
+			if (p->cell[c] == STONE_BLACK) {
+				s = black;
+				attr = on(PAIR_BLACK, mono) | A_BOLD;
+			} else if (p->cell[c] == STONE_WHITE) {
+				s = white;
+				attr = on(PAIR_WHITE, mono) | A_BOLD;
+			} else if (rank) {
+				snprintf(lab, sizeof lab, "%d", rank);
+				s = lab;
+				attr = on(PAIR_CAND, mono) | A_BOLD;
+			} else {
+				for (int i = 0; i < nforbid; i++)
+					if (forbid[i] == c) {
+						s = "x";
+						attr = on(PAIR_FORBID, mono);
+					}
+			}
+			if (m && model_is_win_cell(m, c))
+				attr = (p->cell[c] == STONE_BLACK ? on(PAIR_WIN, mono) : on(PAIR_WIN, mono)) |
+				    A_BOLD | A_UNDERLINE | (mono ? A_REVERSE : 0);
+			if (c == cursor)
+				attr |= A_REVERSE;
+			attrset(attr);
+			mvaddstr(BOARD_ROW + y, BOARD_COL + 2 * x, s);
+			attrset(on(PAIR_GRID, mono));
+			mvaddstr(BOARD_ROW + y, BOARD_COL + 2 * x + 1, " ");
+		}
+		attrset(A_NORMAL);
+	}
+	if (last != MOVE_NONE) {
+		int y = rules_y(last), x = rules_x(last);
+		attrset(on(PAIR_MARK, mono) | A_BOLD);
+		mvaddstr(BOARD_ROW + y, BOARD_COL + 2 * x - 1, "[");
+		mvaddstr(BOARD_ROW + y, BOARD_COL + 2 * x + 1, "]");
+		attrset(A_NORMAL);
+	}
+	/* swap2 stones placed locally, not yet sent */
+	for (int i = 0; i < v->nput; i++) {
+		attrset(on(PAIR_CAND, mono) | A_BOLD);
+		mvaddstr(BOARD_ROW + rules_y(v->put[i]), BOARD_COL + 2 * rules_x(v->put[i]),
+		    (p->nmoves + i) % 2 ? white : black);
+		attrset(A_NORMAL);
+	}
+}
+
+static void title(const model_t *m, const view_t *v, const char *what)
+{
+	attrset(on(PAIR_TITLE, v->mono) | A_BOLD);
+	mvhline(0, 0, ' ', COLS);
+	char left[200];
+	snprintf(left, sizeof left, " gomoku  %s%s%s", what, m->me[0] ? "  as " : "", m->me);
+	put_clip(0, 0, left, COLS);
+	int w = (int)strlen(v->conn);
+	if (w < COLS - (int)strlen(left) - 1)
+		mvaddstr(0, COLS - w - 1, v->conn);
+	attrset(A_NORMAL);
+}
+
+static void status_lines(const model_t *m, const view_t *v, const char *keys)
+{
+	move(LINES - 3, 0);
+	clrtoeol();
+	if (v->input == IN_CHAT || v->input == IN_CODE) {
+		char buf[PROTO_TEXT_MAX + 20];
+		snprintf(buf, sizeof buf, "%s%s_", v->input == IN_CHAT ? "say> " : "invite code> ", v->line);
+		/* keep the end of a long line visible */
+		const char *s = buf;
+		size_t len = strlen(buf);
+		if (COLS > 8 && len > (size_t)COLS - 1) {
+			s = buf + len - (size_t)(COLS - 1);
+			while ((*s & 0xC0) == 0x80)
+				s++;
+		}
+		put_clip(LINES - 3, 0, s, COLS);
+	} else if (v->typed[0]) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "move: %s  (Enter plays it)", v->typed);
+		mvaddstr(LINES - 3, 0, buf);
+	}
+	move(LINES - 2, 0);
+	clrtoeol();
+	static const char *const asks[] = { "", "Resign this game? (y/n)", "Leave this game? (y/n)",
+		"Quit gomoku? (y/n)" };
+	if (v->ask) {
+		attrset(A_BOLD | A_REVERSE);
+		mvaddstr(LINES - 2, 0, asks[v->ask]);
+	} else {
+		attrset(m->status_error ? on(PAIR_ERROR, v->mono) | A_BOLD : A_NORMAL);
+		put_clip(LINES - 2, 0, m->status_text, COLS);
+	}
+	attrset(A_DIM);
+	move(LINES - 1, 0);
+	clrtoeol();
+	put_clip(LINES - 1, 0, keys, COLS);
+	attrset(A_NORMAL);
+}
+
+static const char *name_or(const char *s, const char *dflt)
+{
+	return s && s[0] ? s : dflt;
+}
+
+static void draw_game(const model_t *m, const view_t *v, int64_t now)
+{
+	char buf[600], t1[32], t2[32];
+	fmt_tc(t1, sizeof t1, m->tc_base, m->tc_inc);
+	snprintf(buf, sizeof buf, "room %s  %s %dx%d  %s  %s%s", m->room, rule_name((rule_t)m->pos.rule),
+	    m->pos.size, m->pos.size, t1, m->rated ? "rated" : "casual",
+	    m->opening == OPENING_SWAP2 ? "  swap2" : "");
+	title(m, v, buf);
+	int cursor = model_my_side(m) != STONE_EMPTY && !m->over ? rules_move(v->cx, v->cy) : -1;
+	if (cursor < 0 && v->screen == SCR_GAME)
+		cursor = rules_move(v->cx, v->cy);
+	draw_board(&m->pos, m, v, cursor);
+
+	int px = BOARD_COL + 2 * m->pos.size + 2, pw = COLS - px;
+	if (pw < 20)
+		return;
+	stone_t turn = model_turn(m), me = model_my_side(m);
+	for (int s = 0; s < 2; s++) {
+		stone_t side = s ? STONE_WHITE : STONE_BLACK;
+		const char *who = s ? m->white : m->black;
+		fmt_clock(t2, sizeof t2, model_clock(m, side, now));
+		snprintf(buf, sizeof buf, "%s %c%-20s%s%s", s ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"),
+		    turn == side ? '>' : ' ', name_or(who, "(empty seat)"), me == side ? " (you)" : "",
+		    m->gone[s] ? " (away)" : "");
+		attrset(turn == side ? A_BOLD : A_NORMAL);
+		put_clip(1 + s, px, buf, pw - 9);
+		mvaddstr(1 + s, COLS - 9, t2);
+		attrset(A_NORMAL);
+	}
+	if (m->over) {
+		const char *who = m->result == RES_BLACK ? m->black : m->white;
+		if (m->result == RES_DRAW || m->result == RES_NONE)
+			snprintf(buf, sizeof buf, "Game over: %s (%s)", m->result == RES_DRAW ? "draw" : "no result",
+			    proto_reason_name(m->reason));
+		else
+			snprintf(buf, sizeof buf, "Game over: %s wins (%s)", name_or(who, "?"),
+			    proto_reason_name(m->reason));
+		attrset(A_BOLD);
+	} else if (m->swap2) {
+		static const char *const st[] = { "place 3 stones", "choose a colour or place 2",
+			"place 2 stones", "choose a colour" };
+		snprintf(buf, sizeof buf, "Swap2: %s to %s", strcmp(m->swap2_user, m->me) ? m->swap2_user : "you",
+		    st[m->swap2_stage]);
+	} else if (m->status == ROOM_WAITING) {
+		snprintf(buf, sizeof buf, "Waiting for an opponent%s%s", m->invite[0] ? "; code " : "", m->invite);
+	} else if (turn != STONE_EMPTY && turn == me) {
+		snprintf(buf, sizeof buf, "Your move (%s)", turn == STONE_BLACK ? "black" : "white");
+		attrset(A_BOLD);
+	} else if (turn != STONE_EMPTY) {
+		snprintf(buf, sizeof buf, "%s to move", turn == STONE_BLACK ? "Black" : "White");
+	} else {
+		buf[0] = '\0';
+	}
+	put_clip(3, px, buf, pw);
+	attrset(A_NORMAL);
+	const model_offer_t *o = model_offer_to_me(m);
+	if (o && me != STONE_EMPTY) {
+		snprintf(buf, sizeof buf, "%s offers %s: A accept, X decline", o->from, proto_offer_name(o->kind));
+		attrset(A_BOLD | A_REVERSE);
+		put_clip(4, px, buf, pw);
+		attrset(A_NORMAL);
+	} else if (m->noffers) {
+		snprintf(buf, sizeof buf, "%s offered %s (X withdraws)", m->offers[0].from,
+		    proto_offer_name(m->offers[0].kind));
+		put_clip(4, px, buf, pw);
+	}
+	if (m->think_ply == m->pos.nmoves && m->ncands && !m->over) {
+		char mv[4];
+		snprintf(buf, sizeof buf, "%s thinks: depth %d, best %s (%+d)", m->think_bot, m->think_depth,
+		    notation_format(m->cands[0], m->pos.size, mv), (int)m->scores[0]);
+		put_clip(5, px, buf, pw);
+	} else if (m->reason_text[0]) {
+		put_clip(5, px, m->reason_text, pw);
+	}
+	/* the move list, newest lines */
+	snprintf(buf, sizeof buf, "Moves (%d):", m->pos.nmoves);
+	attrset(A_UNDERLINE);
+	put_clip(6, px, buf, pw);
+	attrset(A_NORMAL);
+	char lines[3][128] = { "", "", "" };
+	char cur[128] = "";
+	int nl = 0;
+	for (int i = 0; i < m->pos.nmoves; i++) {
+		char mv[4], item[16];
+		notation_format(m->pos.moves[i], m->pos.size, mv);
+		if (i % 2 == 0)
+			snprintf(item, sizeof item, "%d.%s", i / 2 + 1, mv);
+		else
+			snprintf(item, sizeof item, " %s", mv);
+		if ((int)(strlen(cur) + strlen(item) + 1) > pw && cur[0]) {
+			memmove(lines[0], lines[1], sizeof lines[0] * 2);
+			snprintf(lines[2], sizeof lines[2], "%s", cur);
+			nl++;
+			cur[0] = '\0';
+		}
+		if (cur[0] && i % 2 == 0)
+			strcat(cur, " ");
+		strcat(cur, item);
+	}
+	memmove(lines[0], lines[1], sizeof lines[0] * 2);
+	snprintf(lines[2], sizeof lines[2], "%s", cur);
+	for (int i = 0; i < 3; i++)
+		put_clip(7 + i, px, lines[i], pw);
+	/* chat pane */
+	int top = 11, bottom = LINES - 4;
+	attrset(A_UNDERLINE);
+	snprintf(buf, sizeof buf, "Chat%s", m->spectators ? "" : "");
+	put_clip(10, px, buf, pw);
+	attrset(A_NORMAL);
+	for (int r = bottom, i = 0; r >= top; r--, i++) {
+		const char *l = model_chat_line(m, i);
+		if (!l)
+			break;
+		put_clip(r, px, l, pw);
+	}
+	status_lines(m, v,
+	    me != STONE_EMPTY
+	        ? "hjkl/arrows/h8 Enter:play  R:resign U:undo D:draw M:rematch Tab:chat ?:help Q:leave"
+	        : "Tab:chat  ?:help  Q:leave");
+}
+
+static const char *const lobby_names[LOBBY_ITEMS] = {
+	"Quick match", "Create a private room", "Join a private room by code", "Watch a game",
+	"Play a bot", "History and replays", "Help", "Quit",
+	"Rule", "Board size", "Time control", "Colour", "Rated", "Opening", "Bot level",
+};
+
+static void draw_lobby(const model_t *m, const view_t *v)
+{
+	title(m, v, "lobby");
+	char buf[200], tc[32];
+	for (int i = 0; i < LOBBY_ITEMS; i++) {
+		int y = 2 + i + (i >= LOBBY_RULE);
+		if (y >= LINES - 3)
+			break;
+		switch (i) {
+		case LOBBY_RULE: snprintf(buf, sizeof buf, "< %s >", rule_name(v->rule)); break;
+		case LOBBY_SIZE: snprintf(buf, sizeof buf, "< %dx%d >", v->size, v->size); break;
+		case LOBBY_TC:
+			fmt_tc(tc, sizeof tc, v->tc_base, v->tc_inc);
+			snprintf(buf, sizeof buf, "< %s >", tc);
+			break;
+		case LOBBY_COLOUR: snprintf(buf, sizeof buf, "< %s >", proto_colour_name(v->colour)); break;
+		case LOBBY_RATED: snprintf(buf, sizeof buf, "< %s >", v->rated ? "rated" : "casual"); break;
+		case LOBBY_OPENING: snprintf(buf, sizeof buf, "< %s >", proto_opening_name(v->opening)); break;
+		case LOBBY_LEVEL: snprintf(buf, sizeof buf, "< %d >", v->level); break;
+		default: buf[0] = '\0'; break;
+		}
+		attrset(i == v->lobby_sel ? A_REVERSE | A_BOLD : A_NORMAL);
+		char row[260];
+		snprintf(row, sizeof row, " %-28s %s ", lobby_names[i], buf);
+		put_clip(y, 2, row, COLS - 4);
+		attrset(A_NORMAL);
+	}
+	if (m->seek_id)
+		snprintf(buf, sizeof buf, "Seeking an opponent (seek %lld); C cancels", (long long)m->seek_id);
+	else
+		snprintf(buf, sizeof buf, "Server: %s", name_or(m->server, "(connecting)"));
+	put_clip(LINES - 4, 2, buf, COLS - 4);
+	status_lines(m, v, "Up/Down select  Left/Right change  Enter go  C cancel seek  ? help  q quit");
+}
+
+static void draw_rooms(const model_t *m, const view_t *v)
+{
+	title(m, v, "watch a game");
+	char buf[300], tc[32];
+	if (!m->nrooms)
+		mvaddstr(2, 2, "No public games right now (r refreshes).");
+	for (int i = 0; i < m->nrooms && 2 + i < LINES - 3; i++) {
+		const model_room_t *r = &m->rooms[i];
+		fmt_tc(tc, sizeof tc, r->tc_base, r->tc_inc);
+		snprintf(buf, sizeof buf, " %-6s %-8s %-9s %2d %-8s %s vs %s  %lld moves  %lld watching ", r->room,
+		    (const char *[]){ "waiting", "opening", "playing", "over" }[r->status], rule_name(r->rule), r->size,
+		    tc, name_or(r->black, "-"), name_or(r->white, "-"), (long long)r->nmoves,
+		    (long long)r->spectators);
+		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
+		put_clip(2 + i, 1, buf, COLS - 2);
+		attrset(A_NORMAL);
+	}
+	status_lines(m, v, "Up/Down select  Enter watch  r refresh  Esc back");
+}
+
+static void draw_history(const model_t *m, const view_t *v)
+{
+	title(m, v, "history");
+	char buf[300];
+	if (!m->ngames)
+		mvaddstr(2, 2, "No finished games.");
+	for (int i = 0; i < m->ngames && 2 + i < LINES - 3; i++) {
+		const model_game_t *g = &m->games[i];
+		snprintf(buf, sizeof buf, " #%-6lld %-9s %2d  %s vs %s  %s by %s, %d moves ", (long long)g->id,
+		    rule_name(g->rule), g->size, g->black, g->white, proto_result_name(g->result),
+		    proto_reason_name(g->reason), g->plies);
+		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
+		put_clip(2 + i, 1, buf, COLS - 2);
+		attrset(A_NORMAL);
+	}
+	status_lines(m, v, "Up/Down select  Enter replay  Esc back");
+}
+
+static void draw_replay(const model_t *m, const view_t *v)
+{
+	position_t p;
+	pos_init(&p, (rule_t)v->replay.rule, v->replay.size);
+	for (int i = 0; i < v->replay_ply && i < v->replay.nmoves; i++)
+		pos_place(&p, v->replay.moves[i]);
+	char buf[200];
+	snprintf(buf, sizeof buf, "replay  %s %dx%d", rule_name((rule_t)p.rule), p.size, p.size);
+	title(m, v, buf);
+	draw_board(&p, NULL, v, -1);
+	int px = BOARD_COL + 2 * p.size + 2;
+	snprintf(buf, sizeof buf, "Move %d of %d", v->replay_ply, v->replay.nmoves);
+	mvaddstr(2, px, buf);
+	if (v->replay_ply) {
+		char mv[4];
+		snprintf(buf, sizeof buf, "Last: %s %s", v->replay_ply % 2 ? "black" : "white",
+		    notation_format(p.moves[p.nmoves - 1], p.size, mv));
+		mvaddstr(3, px, buf);
+	}
+	if (p.outcome.kind == RESULT_WIN)
+		mvaddstr(4, px, p.outcome.winner == STONE_BLACK ? "Black made five" : "White made five");
+	status_lines(m, v, "Left/Right step  Home/End first/last  Esc back");
+}
+
+static void draw_help(const model_t *m, const view_t *v)
+{
+	static const char *const help[] = {
+		"In a game",
+		"  arrows or h j k l   move the cursor",
+		"  Enter or space      play the point under the cursor",
+		"  mouse click         play the point clicked",
+		"  h8 then Enter       type a point and play it",
+		"  R  resign (asks)    U  offer undo       D  offer draw",
+		"  M  offer rematch    A  accept offer     X  decline or withdraw",
+		"  Z  abort (early)    C  claim a win (opponent gone)",
+		"  B / W               swap2: choose black or white",
+		"  Tab or /            chat (Enter sends, Esc cancels)",
+		"  Q  leave the room   ^L redraw           ?  this help",
+		"Lobby: Up/Down choose, Left/Right change a setting, Enter go.",
+		"Replay: Left/Right step through the game, Esc back.",
+		"Press any key to go back.",
+	};
+	title(m, v, "help");
+	for (int i = 0; i < (int)(sizeof help / sizeof help[0]) && 2 + i < LINES - 1; i++)
+		put_clip(2 + i, 2, help[i], COLS - 4);
+}
+
+void tui_draw(const model_t *m, const view_t *v, int64_t now)
+{
+	erase();
+	if (LINES < 10 || COLS < 40) {
+		mvaddstr(0, 0, "Terminal too small");
+		refresh();
+		return;
+	}
+	switch (v->screen) {
+	case SCR_LOBBY: draw_lobby(m, v); break;
+	case SCR_GAME: draw_game(m, v, now); break;
+	case SCR_ROOMS: draw_rooms(m, v); break;
+	case SCR_HISTORY: draw_history(m, v); break;
+	case SCR_REPLAY: draw_replay(m, v); break;
+	case SCR_HELP: draw_help(m, v); break;
+	}
+	refresh();
+}

@@ -1,0 +1,63 @@
+/*
+ * tui.h: the ncursesw screens. The renderer reads the model (what the
+ * server said) and the view (what the user is doing locally) and draws;
+ * it changes neither.
+ */
+#ifndef GOMOKU_CLIENT_TUI_H
+#define GOMOKU_CLIENT_TUI_H
+
+#include <stdint.h>
+
+#include "client/model.h"
+
+typedef enum { SCR_LOBBY, SCR_GAME, SCR_ROOMS, SCR_HISTORY, SCR_REPLAY, SCR_HELP } screen_t;
+typedef enum { IN_NONE, IN_CHAT, IN_CODE } input_mode_t;
+typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT } ask_t;
+
+enum {
+	LOBBY_SEEK, LOBBY_CREATE, LOBBY_JOIN, LOBBY_WATCH, LOBBY_BOT, LOBBY_HISTORY,
+	LOBBY_HELP, LOBBY_QUIT,
+	LOBBY_RULE, LOBBY_SIZE, LOBBY_TC, LOBBY_COLOUR, LOBBY_RATED, LOBBY_OPENING,
+	LOBBY_LEVEL,
+	LOBBY_ITEMS
+};
+
+typedef struct view {
+	screen_t screen, back;            /* back: where help returns to */
+	int cx, cy;                       /* board cursor (column, row from top) */
+	char typed[4];                    /* a move being typed ("h1", "h12") */
+	input_mode_t input;
+	char line[PROTO_TEXT_MAX + 1];    /* the input line being edited */
+	ask_t ask;                        /* a yes/no question on screen */
+	int lobby_sel, list_sel;
+	/* settings for SEEK, CREATE and BOT */
+	rule_t rule;
+	int size, tc_base, tc_inc, rated, level;
+	proto_colour_t colour;
+	proto_opening_t opening;
+	/* swap2 stones being placed before they are sent */
+	int nput;
+	move_t put[3];
+	/* replay of a fetched record */
+	position_t replay;
+	int replay_ply;
+	/* connection state shown in the title bar */
+	int online;
+	char conn[160];
+	int ascii, mono;
+} view_t;
+
+void view_init(view_t *v);
+
+/* Starts curses (colours, mouse, keypad). 0 or -1. */
+int tui_start(int ascii, int mono);
+/* Restores the terminal; safe to call more than once. */
+void tui_stop(void);
+/* The size changed: re-read it. */
+void tui_resize(void);
+void tui_draw(const model_t *m, const view_t *v, int64_t now_ms);
+/* The board cell at screen row y, column x, for a board of size n;
+ * 0 with *mv set, or -1 when outside the board. */
+int tui_hit(int n, int y, int x, move_t *mv);
+
+#endif
