@@ -43,6 +43,15 @@ static void ok(const char *what)
 	fflush(stdout);
 }
 
+/* Reads c's lines until one starts with prefix and contains part. */
+static const char *expect_has(struct tc *c, const char *prefix, const char *part)
+{
+	const char *l;
+	while ((l = tc_expect(c, prefix, 3000)) && !strstr(l, part))
+		;
+	return l;
+}
+
 /* Pairs two fresh guests through SEEK: a black, b white. Writes the room. */
 static int pair(const char *an, const char *bn, const char *game, struct tc **a, struct tc **b,
     char *room)
@@ -316,6 +325,33 @@ static void test_offers(void)
 	CHECK(l && strstr(l, " 1 - -"), "undo one ply: %s", l ? l : "-");
 	tc_send(a, "MOVE %s j11", room);
 	EXPECT(a, "OK MOVE");
+	/* undo by the side to move: two plies, so it is to move again */
+	tc_send(b, "MOVE %s k12", room);
+	CHECK(expect_has(a, "* MOVE ", "white k12"), "k12 not seen");
+	tc_send(a, "OFFER %s undo", room);
+	EXPECT(a, "OK OFFER ");
+	sscanf(a->line, "OK OFFER %*s %d", &id);
+	tc_send(b, "ACCEPT %s %d", room, id);
+	l = tc_expect(a, "* UNDO ", 3000);
+	CHECK(l && strstr(l, " 2 - -"), "undo two plies: %s", l ? l : "-");
+	tc_send(a, "STATE %s", room);
+	snprintf(pre, sizeof pre, "= MOVES %s 0 h8,i9", room);
+	l = tc_expect(a, "= MOVES ", 3000);
+	CHECK(l && strcmp(l, pre) == 0, "after undo: %s", l ? l : "-");
+	EXPECT(a, "OK STATE ");
+	tc_send(a, "MOVE %s j11", room);
+	EXPECT(a, "OK MOVE");
+	/* the offerer withdraws with DECLINE */
+	tc_send(b, "OFFER %s undo", room);
+	EXPECT(b, "OK OFFER ");
+	sscanf(b->line, "OK OFFER %*s %d", &id);
+	tc_send(b, "DECLINE %s %d", room, id);
+	l = tc_expect(a, "* OFFEREND ", 3000);
+	CHECK(l && strstr(l, "withdrawn"), "withdrawn by DECLINE: %s", l ? l : "-");
+	tc_send(a, "ACCEPT %s %d", room, id);
+	EXPECT(a, "ERR 423");
+	tc_send(a, "OFFER %s rematch", room);
+	EXPECT(a, "ERR 441");
 	tc_send(a, "ABORT %s", room);
 	EXPECT(a, "ERR 443 too-late");
 	tc_send(b, "OFFER %s draw", room);
