@@ -27,6 +27,12 @@ $(O)/tests/daemon/test_gomokud: $(O)/tests/daemon/test_gomokud.o $(O)/tests/daem
 
 TESTS += $(O)/tests/daemon/test_gomokud
 
+$(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
+$(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_config
+
 # Load benchmark (make bench): idle connections, moves relayed, latency.
 LOAD_ARGS ?= -n 10000 -g 1000 -s 10 -t 200
 $(O)/tests/load/%.o: MOD_CFLAGS = $(call pc,--cflags,libevent libevent_openssl openssl)

@@ -1,0 +1,127 @@
+/*
+ * test_config: the daemon's config parser and game clock, without a server:
+ * defaults, every kind of bad value, the file format, flags-style overrides,
+ * and the clock's charging and increments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "daemon/clock.h"
+#include "daemon/config.h"
+#include "daemon/log.h"
+
+static void test_defaults_and_set(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[200];
+	config_defaults(&c);
+	assert_int_equal(c.nlisten, 2);
+	assert_string_equal(c.listen[0], "127.0.0.1:5555");
+	assert_int_equal(c.grace_s, 60);
+	assert_int_equal(c.log_level, LOGL_INFO);
+	assert_int_equal(config_set(&c, "grace", "90", err, sizeof err), 0);
+	assert_int_equal(c.grace_s, 90);
+	assert_int_equal(config_set(&c, "grace", "0", err, sizeof err), -1);
+	assert_non_null(strstr(err, "grace"));
+	assert_int_equal(config_set(&c, "grace", "12x", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "grace", "", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "grace", "99999999999999999999", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "colour", "red", err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown key"));
+	assert_int_equal(config_set(&c, "log-level", "debug", err, sizeof err), 0);
+	assert_int_equal(c.log_level, LOGL_DEBUG);
+	assert_int_equal(config_set(&c, "log-level", "loud", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "listen", "nocolon", err, sizeof err), -1);
+	for (int i = c.nlisten; i < CONFIG_MAX_LISTEN; i++)
+		assert_int_equal(config_set(&c, "listen", "[::]:1", err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "listen", "[::]:2", err, sizeof err), -1);
+	char big[CONFIG_PATH_MAX + 10];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	assert_int_equal(config_set(&c, "cert", big, err, sizeof err), -1);
+	assert_int_equal(log_level_parse("warn"), LOGL_WARN);
+	assert_int_equal(log_level_parse("WARN"), -1);
+	printf("config_set: defaults, ranges, junk, unknown keys, listen cap, path length\n");
+}
+
+static void test_file(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/gomokud-config-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "# a comment\n\n  listen 0.0.0.0:7000   # trailing comment\n"
+	    "listen [::]:7000\nstate-dir /var/lib/gomokud\ncert /etc/c.pem\n"
+	    "\tidle-timeout\t120\n");
+	fclose(f);
+	struct config c;
+	char err[200];
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, err, sizeof err), 0);
+	assert_int_equal(c.nlisten, 2);   /* the file's listen lines replace the defaults */
+	assert_string_equal(c.listen[0], "0.0.0.0:7000");
+	assert_string_equal(c.listen[1], "[::]:7000");
+	assert_string_equal(c.state_dir, "/var/lib/gomokud");
+	assert_string_equal(c.cert, "/etc/c.pem");
+	assert_int_equal(c.idle_s, 120);
+
+	f = fopen(path, "w");
+	fprintf(f, "grace 5\nmax-connections lots\n");
+	fclose(f);
+	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":2:"));   /* names the line */
+	unlink(path);
+	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, path));
+
+	/* the shipped example is valid and says the defaults */
+	struct config ex, def;
+	config_defaults(&ex);
+	config_defaults(&def);
+	assert_int_equal(config_load(&ex, "daemon/gomokud.conf.example", err, sizeof err), 0);
+	assert_memory_equal(&ex, &def, sizeof ex);
+	printf("config_load: comments, whitespace, listen replacement, line numbers, the example\n");
+}
+
+static void test_clock(void **state)
+{
+	(void)state;
+	struct gclock c;
+	gclock_init(&c, 60, 2);
+	assert_int_equal(gclock_left(&c, 0, 0), 60000);
+	gclock_start(&c, 0, 1000);
+	assert_int_equal(gclock_left(&c, 0, 3500), 57500);   /* running */
+	assert_int_equal(gclock_left(&c, 1, 3500), 60000);   /* waiting */
+	assert_int_equal(gclock_stop(&c, 4000), 57000);
+	assert_int_equal(gclock_left(&c, 0, 9999), 57000);   /* stopped */
+	gclock_start(&c, 1, 4000);
+	gclock_start(&c, 0, 5000);                           /* switch charges white */
+	assert_int_equal(gclock_left(&c, 1, 5000), 59000);
+	assert_int_equal(gclock_left(&c, 0, 200000), 0);     /* never negative */
+	gclock_stop(&c, 200000);
+	assert_int_equal(c.left[0], 0);
+	gclock_init(&c, 0, 0);
+	assert_int_equal(gclock_left(&c, 0, 5), -1);         /* untimed */
+	assert_true(clock_now_ms() > 0);
+	printf("clock: charging, switching, stopping, no negative time, untimed\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_and_set),
+		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_clock),
+	};
+	return cmocka_run_group_tests_name("daemon config and clock", tests, NULL, NULL);
+}
