@@ -109,6 +109,15 @@ stone_t model_my_side(const model_t *m)
 	return STONE_EMPTY;
 }
 
+int model_has_cap(const model_t *m, const char *cap)
+{
+	size_t n = strlen(cap);
+	for (const char *p = m->caps; (p = strstr(p, cap)) != NULL; p += n)
+		if ((p == m->caps || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 int model_is_win_cell(const model_t *m, move_t mv)
 {
 	for (int i = 0; i < m->ncells; i++)
@@ -320,6 +329,14 @@ static model_rc_t apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			g->plies = (int)x->depth;
 		}
 		return MODEL_OK;
+	case PR_STATS:
+		if (x->id == PD_STAT && m->in_room && x->rule == (rule_t)m->pos.rule)
+			for (int s = 0; s < 2; s++)
+				if (strcmp(x->user, s ? m->white : m->black) == 0) {
+					m->rating[s] = (int)x->rating;
+					m->provisional[s] = x->provisional == RATING_PROVISIONAL;
+				}
+		return MODEL_OK;
 	case PR_EXPORT:
 		if (x->id == PD_RECORD) {
 			size_t n = strlen(x->text);
@@ -342,6 +359,8 @@ static model_rc_t apply_reply(model_t *m, const proto_msg_t *x)
 	proto_id_t head = pending_head(m);
 	pending_pop(m);
 	if (x->id == PX_ERR) {
+		if (head == PR_STATS)
+			return MODEL_OK;   /* ratings are optional: no error shown */
 		if (head == PR_STATE || head == PR_WATCH || head == PR_RESUME)
 			m->snapshot = 0;
 		model_status(m, 1, "%s refused: %lld %s%s%s", head ? proto_name(head) : "request",
@@ -365,6 +384,10 @@ static model_rc_t apply_reply(model_t *m, const proto_msg_t *x)
 		m->me[0] = m->token[0] = '\0';
 		break;
 	case PO_SEEK:
+		if (m->seek_started) {
+			m->seek_started = 0;   /* already paired */
+			break;
+		}
 		m->seek_id = x->ident;
 		model_status(m, 0, "Seeking an opponent...");
 		break;
@@ -413,6 +436,8 @@ static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now
 {
 	if (x->id == PE_START) {
 		m->seek_id = 0;
+		m->seek_started = pending_head(m) == PR_SEEK;
+		m->rating[0] = m->rating[1] = 0;
 		int rematch = m->in_room && strcmp(m->room, x->room) == 0;
 		new_game(m, x->room, x->rule, x->size);
 		m->seq = x->seq;
@@ -548,6 +573,7 @@ model_rc_t model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 	switch (x->id) {
 	case PE_SERVER:
 		snprintf(m->server, sizeof m->server, "%s %s", x->word, x->word2);
+		COPY(m->caps, x->text);
 		return MODEL_OK;
 	case PE_TELL:
 		model_chat(m, "[%s] %s", x->user, x->text);

@@ -57,11 +57,17 @@ typedef struct {
 typedef struct model {
 	/* session */
 	char server[2 * PROTO_WORD_MAX + 2];   /* "gomokud 0.1.0" */
+	char caps[PROTO_TEXT_MAX + 1];         /* capabilities, space separated */
 	int hello_done;
 	char me[PROTO_NAME_MAX + 1];
 	char token[PROTO_TOKEN_MAX + 1];
 	int64_t seek_id;                       /* 0 when not seeking */
 	char invite[PROTO_CODE_MAX + 1];       /* code of the private room made */
+
+	int seek_started;                      /* START came before OK SEEK */
+	/* ratings of the players shown, from STATS (0: unknown) */
+	int rating[2];
+	int provisional[2];
 
 	/* the room shown */
 	int in_room;
@@ -148,6 +154,8 @@ stone_t model_turn(const model_t *m);
 stone_t model_my_side(const model_t *m);
 /* The fetched record (EXPORT text) as a position; 0, or -1 with err. */
 int model_record_position(const model_t *m, position_t *p, char *err, size_t errlen);
+/* Whether the server announced capability cap ("accounts", "swap2"...). */
+int model_has_cap(const model_t *m, const char *cap);
 /* Whether cell m is one of the winning cells. */
 int model_is_win_cell(const model_t *m, move_t mv);
 /* Candidate rank 1..8 of cell mv in the current preview, or 0. */

@@ -15,7 +15,11 @@ $(CLIENT_LIB): $(CLIENT_SRCS:%.c=$(O)/%.o)
 $(O)/tests/unit/test_client_model: $(O)/tests/unit/test_client_model.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
-TESTS += $(O)/tests/unit/test_client_model
+$(O)/tests/unit/test_client_input.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) $(call pc,--cflags,ncursesw)
+$(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka ncursesw) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_client_model $(O)/tests/unit/test_client_input
 
 $(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)

@@ -107,6 +107,22 @@ static void sign_in(sess_t *s)
 	send_msg(s, &r);
 }
 
+/* Ratings of the players shown, where the server keeps accounts. */
+static void ask_ratings(sess_t *s)
+{
+	if (!model_has_cap(&s->model, "accounts"))
+		return;
+	for (int i = 0; i < 2; i++) {
+		const char *who = i ? s->model.white : s->model.black;
+		if (!who[0])
+			continue;
+		proto_msg_t r;
+		proto_init(&r, PR_STATS, NULL);
+		snprintf(r.user, sizeof r.user, "%s", who);
+		send_msg(s, &r);
+	}
+}
+
 static void on_line(void *arg, const char *line, size_t len)
 {
 	sess_t *s = arg;
@@ -172,6 +188,7 @@ static void on_line(void *arg, const char *line, size_t len)
 		s->view.cx = s->view.cy = m->pos.size / 2;
 		s->view.nput = 0;
 		s->view.screen = SCR_GAME;
+		ask_ratings(s);
 		break;
 	case PO_RESUME:
 		model_status(m, 0, "Back in room %s", m->room);
@@ -183,6 +200,8 @@ static void on_line(void *arg, const char *line, size_t len)
 			s->view.screen = SCR_GAME;
 		if (!was_in_room)
 			s->view.cx = s->view.cy = m->pos.size / 2;
+		if (x.id != PO_CREATE)
+			ask_ratings(s);
 		break;
 	case PO_LEAVE:
 		s->view.screen = SCR_LOBBY;

@@ -302,8 +302,11 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 		stone_t side = s ? STONE_WHITE : STONE_BLACK;
 		const char *who = s ? m->white : m->black;
 		fmt_clock(t2, sizeof t2, model_clock(m, side, now));
-		snprintf(buf, sizeof buf, "%s %c%-20s%s%s", s ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"),
-		    turn == side ? '>' : ' ', name_or(who, "(empty seat)"), me == side ? " (you)" : "",
+		char rating[16] = "";
+		if (m->rating[s])
+			snprintf(rating, sizeof rating, " %d%s", m->rating[s], m->provisional[s] ? "?" : "");
+		snprintf(buf, sizeof buf, "%s %c%s%s%s%s", s ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"),
+		    turn == side ? '>' : ' ', name_or(who, "(empty seat)"), rating, me == side ? " (you)" : "",
 		    m->gone[s] ? " (away)" : "");
 		attrset(turn == side ? A_BOLD : A_NORMAL);
 		put_clip(1 + s, px, buf, pw - 9);
@@ -390,11 +393,34 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	snprintf(buf, sizeof buf, "Chat%s", m->spectators ? "" : "");
 	put_clip(10, px, buf, pw);
 	attrset(A_NORMAL);
-	for (int r = bottom, i = 0; r >= top; r--, i++) {
+	/* newest at the bottom, long lines wrapped */
+	for (int r = bottom, i = 0; r >= top; i++) {
 		const char *l = model_chat_line(m, i);
 		if (!l)
 			break;
-		put_clip(r, px, l, pw);
+		const char *piece[16];
+		int np = 0;
+		for (const char *p = l; *p && np < 16;) {
+			piece[np++] = p;
+			int cols = 0;
+			const char *brk = NULL;
+			while (*p && cols < pw - 1) {
+				if (*p == ' ')
+					brk = p;
+				p++;
+				while ((*p & 0xC0) == 0x80)
+					p++;
+				cols++;
+			}
+			if (*p && brk && brk > piece[np - 1])
+				p = brk + 1;
+		}
+		for (int k = np - 1; k >= 0 && r >= top; k--, r--) {
+			int w = (int)((k + 1 < np ? piece[k + 1] : piece[k] + strlen(piece[k])) - piece[k]);
+			char seg[MODEL_CHAT_LEN];
+			snprintf(seg, sizeof seg, "%.*s", w, piece[k]);
+			put_clip(r, px, seg, pw - 1);
+		}
 	}
 	status_lines(m, v,
 	    me != STONE_EMPTY

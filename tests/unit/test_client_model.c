@@ -42,6 +42,7 @@ static void start_game(model_t *m)
 	model_sent(m, PR_SEEK);
 	assert_int_equal(feed(m, "* START r1 1 alice bob freestyle 15 60+1 none casual 60000 60000", 1000), MODEL_OK);
 	assert_int_equal(feed(m, "OK SEEK 1", 1000), MODEL_OK);
+	assert_int_equal(m->seek_id, 0);   /* paired before the reply */
 }
 
 static void test_game_moves_clocks_result(void **state)
@@ -51,8 +52,23 @@ static void test_game_moves_clocks_result(void **state)
 	printf("checks: a whole game from events: stones, turn, ticking clocks, five cells\n");
 	start_game(&m);
 	assert_string_equal(m.server, "gomokud 0.1.0");
+	assert_true(model_has_cap(&m, "chat"));
+	assert_true(model_has_cap(&m, "resume"));
+	assert_false(model_has_cap(&m, "accounts"));
+	assert_false(model_has_cap(&m, "swap"));
 	assert_string_equal(m.me, "alice");
 	assert_string_equal(m.token, "3kQ9fZ0aLm2Xw8pR7tYc1bN4");
+	assert_string_equal(m.status_text, "Game started: alice (black) vs bob (white), freestyle 15x15");
+	model_sent(&m, PR_STATS);
+	feed(&m, "= STAT bob freestyle 1612 80 provisional 3 1 0", 0);
+	feed(&m, "= STAT bob renju 1400 80 provisional 3 1 0", 0);
+	feed(&m, "OK STATS 2", 0);
+	model_sent(&m, PR_STATS);
+	feed(&m, "ERR 501 not-available", 0);
+	assert_int_equal(m.rating[1], 1612);
+	assert_int_equal(m.provisional[1], 1);
+	assert_int_equal(m.rating[0], 0);
+	assert_int_equal(m.status_error, 0);
 	assert_int_equal(m.in_room, 1);
 	assert_string_equal(m.black, "alice");
 	assert_int_equal(model_my_side(&m), STONE_BLACK);

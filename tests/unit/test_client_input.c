@@ -1,0 +1,210 @@
+/*
+ * test_client_input: keys and clicks become the right requests (checked
+ * in their wire form through proto_format): typed moves, cursor moves,
+ * mouse hits on the board layout, resign confirmation, offers, chat with
+ * UTF-8, swap2 stones, lobby settings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <curses.h>
+
+#include "client/input.h"
+
+static void feed(model_t *m, const char *line)
+{
+	proto_msg_t x;
+	assert_int_equal(proto_parse(line, strlen(line), PROTO_SERVER, &x, NULL, 0), 0);
+	model_apply(m, &x, 0);
+}
+
+static void in_game(model_t *m, view_t *v)
+{
+	model_init(m);
+	view_init(v);
+	model_sent(m, PR_GUEST);
+	feed(m, "OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4");
+	feed(m, "* START r1 1 alice bob freestyle 15 60+1 none casual 60000 60000");
+	v->screen = SCR_GAME;
+}
+
+/* Presses the keys of s (plain characters); returns the last result and
+ * the request's wire form in wire. */
+static input_rc_t type(view_t *v, const model_t *m, const char *s, char *wire)
+{
+	input_rc_t r = INPUT_NOTHING;
+	proto_msg_t out;
+	wire[0] = '\0';
+	for (; *s; s++) {
+		r = input_key(v, m, (unsigned char)*s, 0, &out);
+		if (r == INPUT_SEND)
+			assert_true(proto_format(&out, wire, PROTO_LINE_MAX + 1) > 0);
+	}
+	return r;
+}
+
+static void test_typed_move(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: typing h8 then Enter plays h8; h12 and j3 move the cursor; hjkl move it\n");
+	in_game(&m, &v);
+	assert_int_equal(type(&v, &m, "h8\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "MOVE r1 h8\n");
+	type(&v, &m, "h12", wire);
+	assert_int_equal(v.cx, 7);
+	assert_int_equal(v.cy, 3);
+	type(&v, &m, "j3", wire);
+	assert_int_equal(v.cx, 9);
+	assert_int_equal(v.cy, 12);
+	type(&v, &m, "lk", wire);  /* right, up */
+	assert_int_equal(v.cx, 10);
+	assert_int_equal(v.cy, 11);
+	assert_int_equal(type(&v, &m, " ", wire), INPUT_SEND);
+	assert_string_equal(wire, "MOVE r1 k4\n");
+	/* arrows clamp at the edge */
+	proto_msg_t out;
+	for (int i = 0; i < 30; i++)
+		input_key(&v, &m, KEY_LEFT, 1, &out);
+	assert_int_equal(v.cx, 0);
+	input_key(&v, &m, KEY_UP, 1, &out);
+	assert_int_equal(v.cy, 10);
+}
+
+static void test_mouse(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	proto_msg_t out;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: a click on a board point plays it; clicks off the board do nothing\n");
+	in_game(&m, &v);
+	/* a1 is the bottom-left: row 2 + 14, column 3 */
+	assert_int_equal(input_click(&v, &m, 16, 3, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "MOVE r1 a1\n");
+	/* o15, top right, clicked on the space right of it */
+	assert_int_equal(input_click(&v, &m, 2, 3 + 28, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "MOVE r1 o15\n");
+	assert_int_equal(input_click(&v, &m, 1, 5, &out), INPUT_NOTHING);
+	assert_int_equal(input_click(&v, &m, 5, 60, &out), INPUT_NOTHING);
+	assert_int_equal(input_click(&v, &m, 17, 5, &out), INPUT_NOTHING);
+}
+
+static void test_resign_offers_chat(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: resign asks first; offers and answers; chat line with UTF-8 and backspace\n");
+	in_game(&m, &v);
+	assert_int_equal(type(&v, &m, "R", wire), INPUT_REDRAW);
+	assert_int_equal(v.ask, ASK_RESIGN);
+	assert_int_equal(type(&v, &m, "n", wire), INPUT_REDRAW);
+	assert_int_equal(v.ask, ASK_NONE);
+	type(&v, &m, "R", wire);
+	assert_int_equal(type(&v, &m, "y", wire), INPUT_SEND);
+	assert_string_equal(wire, "RESIGN r1\n");
+	type(&v, &m, "U", wire);
+	assert_string_equal(wire, "OFFER r1 undo\n");
+	/* nothing to accept yet */
+	assert_int_equal(type(&v, &m, "A", wire), INPUT_NOTHING);
+	feed(&m, "* OFFER r1 2 5 draw bob");
+	type(&v, &m, "A", wire);
+	assert_string_equal(wire, "ACCEPT r1 5\n");
+	type(&v, &m, "X", wire);
+	assert_string_equal(wire, "DECLINE r1 5\n");
+
+	proto_msg_t out;
+	input_key(&v, &m, '\t', 0, &out);
+	assert_int_equal(v.input, IN_CHAT);
+	type(&v, &m, "hi h8", wire);
+	input_key(&v, &m, 0xe9, 0, &out);  /* é */
+	input_key(&v, &m, 0x263a, 0, &out);  /* ☺ */
+	input_key(&v, &m, KEY_BACKSPACE, 1, &out);
+	assert_string_equal(v.line, "hi h8\xc3\xa9");
+	assert_int_equal(input_key(&v, &m, '\n', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "SAY r1 hi h8\xc3\xa9\n");
+	assert_int_equal(v.input, IN_NONE);
+	/* Esc cancels a chat line */
+	input_key(&v, &m, '/', 0, &out);
+	type(&v, &m, "abc", wire);
+	input_key(&v, &m, 27, 0, &out);
+	assert_int_equal(v.input, IN_NONE);
+	assert_int_equal(v.cx, 7);  /* the letters went to the line, not the cursor */
+}
+
+static void test_swap2_and_lobby(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: swap2 stones collect into one SWAP2 put; lobby settings build SEEK and BOT\n");
+	model_init(&m);
+	view_init(&v);
+	model_sent(&m, PR_GUEST);
+	feed(&m, "OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4");
+	feed(&m, "* START r3 1 alice bob freestyle 15 none swap2 casual - -");
+	feed(&m, "* SWAP2 r3 2 put3 alice");
+	v.screen = SCR_GAME;
+	assert_int_equal(type(&v, &m, "h8\n", wire), INPUT_REDRAW);
+	type(&v, &m, "h8\n", wire);   /* the same point twice counts once */
+	assert_int_equal(v.nput, 1);
+	type(&v, &m, "h9\n", wire);
+	assert_int_equal(type(&v, &m, "i9\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "SWAP2 r3 put h8,h9,i9\n");
+	assert_int_equal(v.nput, 0);
+	type(&v, &m, "W", wire);
+	assert_string_equal(wire, "SWAP2 r3 white\n");
+
+	view_init(&v);
+	proto_msg_t out;
+	input_key(&v, &m, '\n', 0, &out);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "SEEK freestyle 15 300+5 any casual none\n");
+	v.lobby_sel = LOBBY_RULE;
+	input_key(&v, &m, KEY_RIGHT, 1, &out);
+	input_key(&v, &m, KEY_RIGHT, 1, &out);
+	v.lobby_sel = LOBBY_TC;
+	input_key(&v, &m, KEY_LEFT, 1, &out);
+	v.lobby_sel = LOBBY_LEVEL;
+	input_key(&v, &m, KEY_LEFT, 1, &out);
+	v.lobby_sel = LOBBY_BOT;
+	assert_int_equal(input_key(&v, &m, '\n', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "BOT play 2 renju 15 180+2 any none\n");
+	v.lobby_sel = LOBBY_JOIN;
+	input_key(&v, &m, '\n', 0, &out);
+	assert_int_equal(v.input, IN_CODE);
+	type(&v, &m, "k3J9xQ2mPz7L", wire);
+	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "JOIN k3J9xQ2mPz7L\n");
+	/* quitting asks */
+	assert_int_equal(type(&v, &m, "q", wire), INPUT_NOTHING);
+	assert_int_equal(v.ask, ASK_QUIT);
+	assert_int_equal(type(&v, &m, "y", wire), INPUT_QUIT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_typed_move),
+		cmocka_unit_test(test_mouse),
+		cmocka_unit_test(test_resign_offers_chat),
+		cmocka_unit_test(test_swap2_and_lobby),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
