@@ -13,6 +13,18 @@
 #include "daemon/session.h"
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
+
+/* The seat (0 black, 1 white) whose stone goes next. */
+static int seat_to_move(const struct room *r)
+{
+	return pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1;
+}
+
+/* Swap2: the opener (seat 0) puts three stones and makes the last choice. */
+static int swap2_actor(const struct room *r)
+{
+	return r->stage == STAGE_PUT3 || r->stage == STAGE_CHOOSE2 ? 0 : 1;
+}
 static void grace_cb(evutil_socket_t fd, short what, void *arg);
 
 static int random_below(int n)
@@ -244,7 +256,7 @@ static void send_stage(struct room *r)
 	proto_msg_t m;
 	proto_init(&m, PE_SWAP2, NULL);
 	m.stage = r->stage;
-	int actor = (r->stage == STAGE_PUT3 || r->stage == STAGE_CHOOSE2) ? 0 : 1;
+	int actor = swap2_actor(r);
 	snprintf(m.user, sizeof m.user, "%s", r->seat[actor].name);
 	room_event(r, &m);
 }
@@ -310,7 +322,7 @@ void room_end(struct room *r, proto_result_t res, proto_reason_t reason)
 /* Plays a checked move for the side to move, with clocks and events. */
 static void play(struct room *r, move_t mv, int64_t now)
 {
-	int side = pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1;
+	int side = seat_to_move(r);
 	pos_play(&r->pos, mv);
 	proto_msg_t m;
 	proto_init(&m, PE_MOVE, NULL);
@@ -337,7 +349,7 @@ int room_move(struct room *r, struct session *s, const char *move, const char **
 	}
 	if (r->status != ROOM_PLAYING)
 		return ERR_GAME_OVER;
-	int to_move = pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1;
+	int to_move = seat_to_move(r);
 	if (seat != to_move) {
 		*why = to_move ? "white is to move" : "black is to move";
 		return ERR_NOT_TURN;
@@ -384,7 +396,7 @@ static void swap2_done(struct room *r)
 	room_event(r, &m);
 	r->status = ROOM_PLAYING;
 	r->nopening = r->pos.nmoves;
-	gclock_start(&r->clk, pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1, clock_now_ms());
+	gclock_start(&r->clk, seat_to_move(r), clock_now_ms());
 	arm_flag(r);
 }
 
@@ -397,7 +409,7 @@ int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const ch
 		*why = "no swap2 opening in progress";
 		return room_unfinished(r) ? ERR_PHASE : ERR_GAME_OVER;
 	}
-	int actor = (r->stage == STAGE_PUT3 || r->stage == STAGE_CHOOSE2) ? 0 : 1;
+	int actor = swap2_actor(r);
 	if (seat != actor)
 		return ERR_NOT_TURN;
 	if (m->choice == CHOICE_PUT) {
@@ -459,7 +471,7 @@ int room_resign(struct room *r, struct session *s)
 /* Plies an undo for seat takes back so seat is to move again, or 0. */
 static int undo_plies(const struct room *r, int seat)
 {
-	int to_move = pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1;
+	int to_move = seat_to_move(r);
 	int plies = to_move == seat ? 2 : 1;
 	return r->pos.nmoves - r->nopening >= plies ? plies : 0;
 }
@@ -514,7 +526,7 @@ static void do_undo(struct room *r, int plies)
 	int64_t now = clock_now_ms();
 	for (int i = 0; i < plies; i++)
 		pos_undo(&r->pos);
-	gclock_start(&r->clk, pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1, now);
+	gclock_start(&r->clk, seat_to_move(r), now);
 	proto_msg_t m;
 	proto_init(&m, PE_UNDO, NULL);
 	m.plies = plies;
@@ -758,7 +770,7 @@ void room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const ch
 		proto_init(&m, PD_SWAP2, NULL);
 		snprintf(m.room, sizeof m.room, "%s", r->id);
 		m.stage = r->stage;
-		int actor = (r->stage == STAGE_PUT3 || r->stage == STAGE_CHOOSE2) ? 0 : 1;
+		int actor = swap2_actor(r);
 		snprintf(m.user, sizeof m.user, "%s", r->seat[actor].name);
 		conn_send(c, &m);
 	}

@@ -221,7 +221,28 @@ static void test_renju_forbidden(void)
 	EXPECT(a, "OK MOVE");
 	tc_close(a);
 	tc_close(b);
-	ok("renju: a double-three is refused with its reason, black plays on");
+
+	static const char *const four4[] = { "h8", "a1", "i8", "a3", "j8", "a5", "k9", "a7", "k10",
+		"a9", "k11", "a11" };
+	static const char *const six[] = { "h8", "a1", "i8", "a3", "j8", "a5", "l8", "a7", "m8", "a9" };
+	static const struct {
+		const char *const *moves;
+		int n;
+		const char *err;
+	} cases[] = { { four4, 12, "ERR 435 double-four" }, { six, 10, "ERR 436 overline" } };
+	for (int i = 0; i < 2; i++) {
+		char na[8], nb[8];
+		snprintf(na, sizeof na, "rj%da", i);
+		snprintf(nb, sizeof nb, "rj%db", i);
+		if (pair(na, nb, "renju 15 none", &a, &b, room))
+			return;
+		play(a, b, room, cases[i].moves, cases[i].n);
+		tc_send(a, "MOVE %s k8", room);
+		EXPECT(a, cases[i].err);
+		tc_close(a);
+		tc_close(b);
+	}
+	ok("renju: double-three, double-four and overline are refused with their reasons");
 }
 
 static void test_swap2(void)
