@@ -44,9 +44,16 @@ static struct room *lookup(struct conn *c, const char *id)
 	return r;
 }
 
+/* Seeking, or seated at a game that is waiting, in its opening or playing:
+ * one game at a time. */
 static int busy(const struct session *s)
 {
-	return s->seek || session_game(s);
+	if (s->seek || session_game(s))
+		return 1;
+	for (int i = 0; i < s->nrooms; i++)
+		if (s->rooms[i]->status == ROOM_WAITING && room_seat_of(s->rooms[i], s) >= 0)
+			return 1;
+	return 0;
 }
 
 static int cmd_hello(struct conn *c, const proto_msg_t *m, const char **why)

@@ -252,6 +252,8 @@ static void test_swap2(void)
 	tc_send(a, "CREATE freestyle 15 none black casual swap2");
 	const char *l = tc_expect(a, "OK CREATE ", 3000);
 	CHECK(l && sscanf(l, "OK CREATE %15s %39s", room, code) == 2, "create: %s", l ? l : "-");
+	tc_send(a, "SEEK freestyle 15 none any casual none");
+	EXPECT(a, "ERR 445 busy");   /* already waiting in its own room */
 	tc_send(b, "JOIN nosuchcode1");
 	EXPECT(b, "ERR 422 no-such-code");
 	tc_send(b, "JOIN %s", code);
