@@ -10,11 +10,12 @@
  */
 #include "daemon/bots.h"
 
+#include "daemon/clock.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -72,15 +73,6 @@ struct bots {
 	struct event *ev;
 };
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 wake_loop(bots_t *b)
 {
@@ -98,7 +90,7 @@ on_info(const engine_result_t *r, void *arg)
 	struct worker *w = arg;
 	bots_t *b = w->pool;
 	struct job *j = w->job; /* set before the search, stable during it */
-	int64_t t = now_ms();
+	int64_t t = clock_now_ms();
 
 	if (j->preview == NULL || t - j->last_preview_ms < b->preview_ms)
 		return;
@@ -152,7 +144,7 @@ worker_main(void *arg)
 		lim.seed = j->spec.seed;
 		lim.nbest = j->spec.nbest > 0 ? j->spec.nbest : 1;
 		lim.stop = &w->stop;
-		j->last_preview_ms = now_ms() - b->preview_ms;
+		j->last_preview_ms = clock_now_ms() - b->preview_ms;
 		engine_result_t r;
 		memset(&r, 0, sizeof r);
 		int status = engine_search(w->engine, j->spec.rule, j->spec.size, j->spec.moves,

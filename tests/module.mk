@@ -46,7 +46,8 @@ fuzz-rules: $(FUZZ_DIR)/fuzz_rules
 
 # The bot worker pool (issue 6) with the real engine on a libevent loop.
 $(O)/daemon/bots.o $(O)/tests/unit/test_bots.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
-$(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(ENGINE_LIB)
+$(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(O)/daemon/clock.o \
+    $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_bots

@@ -9,29 +9,7 @@
 #include <string.h>
 
 #include "engine/rules.h"
-
-/* Does colour c have a winning line anywhere under p's rule? */
-static int
-referee_wins(const position_t *p, int c)
-{
-	static const int dx[4] = { 1, 0, 1, 1 }, dy[4] = { 0, 1, 1, -1 };
-
-	for (int y = 0; y < p->size; y++)
-		for (int x = 0; x < p->size; x++)
-			for (int d = 0; d < 4; d++) {
-				int px = x - dx[d], py = y - dy[d], len = 0;
-				if (pos_on_board(p, px, py) && p->cell[rules_move(px, py)] == c)
-					continue;
-				for (int cx = x, cy = y; pos_on_board(p, cx, cy) &&
-				    p->cell[rules_move(cx, cy)] == c; cx += dx[d], cy += dy[d])
-					len++;
-				if (p->rule == RULE_FREESTYLE ? len >= 5 :
-				    p->rule == RULE_STANDARD ? len == 5 :
-				    c == STONE_WHITE ? len >= 5 : len == 5)
-					return 1;
-			}
-	return 0;
-}
+#include "tests/referee.h"
 
 static position_t history[RULES_CELLS + 1];
 

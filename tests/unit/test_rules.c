@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "engine/rules.h"
+#include "tests/referee.h"
 
 /*
  * A drawn position: X black, O white, . empty, * the point to play. Rows are
@@ -709,30 +710,6 @@ test_records(void **state)
 	}
 	print_message("  format/parse round trip, CRLF, and %zu bad records with reasons\n",
 	    sizeof bad / sizeof bad[0]);
-}
-
-/* Brute-force referee: does colour c have a winning line anywhere on p? */
-static int
-referee_wins(const position_t *p, stone_t c)
-{
-	static const int dx[4] = { 1, 0, 1, 1 }, dy[4] = { 0, 1, 1, -1 };
-
-	for (int y = 0; y < p->size; y++)
-		for (int x = 0; x < p->size; x++)
-			for (int d = 0; d < 4; d++) {
-				int px = x - dx[d], py = y - dy[d], len = 0;
-				if (pos_on_board(p, px, py) && p->cell[rules_move(px, py)] == c)
-					continue; /* not the start of a run */
-				for (int cx = x, cy = y; pos_on_board(p, cx, cy) &&
-				    p->cell[rules_move(cx, cy)] == c; cx += dx[d], cy += dy[d])
-					len++;
-				int ok = p->rule == RULE_FREESTYLE ? len >= 5 :
-				    p->rule == RULE_STANDARD ? len == 5 :
-				    c == STONE_WHITE ? len >= 5 : len == 5;
-				if (ok)
-					return 1;
-			}
-	return 0;
 }
 
 static uint64_t
