@@ -540,9 +540,22 @@ solve(engine_t *e, int threes, uint64_t budget, int maxply)
 	v->stop[1] = e->ext_stop;
 	v->cache = e->vcache;
 	memset(e->vcache, 0, sizeof e->vcache);
-	int r = threes ? vct_solve(v, maxply) : vcf_solve(v, maxply);
-	e->nodes += v->nodes;
-	return r;
+	if (!threes) {
+		int r = vcf_solve(v, maxply);
+		e->nodes += v->nodes;
+		return r;
+	}
+	/* deepening finds short wins first; failures cached by depth carry over */
+	uint64_t left = budget;
+	for (int mp = 5; mp <= maxply; mp += 4) {
+		v->budget = left;
+		int r = vct_solve(v, mp);
+		e->nodes += v->nodes;
+		if (r || v->out || v->nodes >= left)
+			return r;
+		left -= v->nodes;
+	}
+	return 0;
 }
 
 int
@@ -625,7 +638,15 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 			solver = 1;
 			solver_len = r;
 		} else if (l.vct_nodes != UINT64_MAX) {
-			r = solve(e, 1, l.vct_nodes ? l.vct_nodes : DEFAULT_VCT_NODES, 24);
+			uint64_t vb = l.vct_nodes;
+			if (!vb) {
+				/* about a sixth of the move's time */
+				int64_t ms = e->tm.soft_us == INT64_MAX ? 0 : e->tm.soft_us / 1000;
+				vb = ms > 0 ? (uint64_t)ms * 60 : DEFAULT_VCT_NODES;
+				if (vb < DEFAULT_VCT_NODES)
+					vb = DEFAULT_VCT_NODES;
+			}
+			r = solve(e, 1, vb, 29);
 			if (r) {
 				solver = 2;
 				solver_len = r;

@@ -96,7 +96,7 @@ static int
 holds(engine_t *e, move_t *mv, int n, int limit)
 {
 	position_t p;
-	int attacker = n % 2; /* index parity of the candidate */
+	int attacker = (n - 1) % 2; /* index parity of the candidate, mv[n - 1] */
 
 	pos_init(&p, RULE_FREESTYLE, 15);
 	for (int i = 0; i < n; i++)
@@ -109,8 +109,10 @@ holds(engine_t *e, move_t *mv, int n, int limit)
 		engine_limits_t l = engine_default_limits();
 		engine_result_t r;
 		int att_turn = p.nmoves % 2 == attacker;
-		l.soft_ms = att_turn ? 300 : 200;
+		l.soft_ms = att_turn ? 500 : 200;
 		l.hard_ms = l.soft_ms;
+		if (att_turn)
+			l.vct_nodes = 300000;
 		if (engine_search(e, RULE_FREESTYLE, 15, p.moves, p.nmoves, &l, NULL, NULL, &r))
 			return 0;
 		pos_place(&p, r.best);
@@ -155,7 +157,8 @@ bench_puzzles(engine_t *e, engine_t *judge)
 		tsum += r.time_ms;
 		same += r.best == rules_move(x, y);
 		mv[n] = r.best;
-		int ok = holds(judge, mv, n + 1, plies + 12);
+		int lim = (r.mate > plies ? r.mate : plies) + 16;
+		int ok = holds(judge, mv, n + 1, lim);
 		solved += ok;
 		if (!ok || getenv("PUZZLE_VERBOSE")) {
 			char b[8];
