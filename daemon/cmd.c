@@ -179,7 +179,7 @@ static int cmd_create(struct conn *c, const proto_msg_t *m, const char **why)
 		return rc;
 	if (busy(c->sess))
 		return ERR_BUSY;
-	if (c->sess->nrooms >= SESSION_MAX_ROOMS) {
+	if (session_make_room(c->sess)) {
 		*why = "in too many rooms";
 		return ERR_BUSY;
 	}
@@ -210,7 +210,7 @@ static int cmd_join(struct conn *c, const proto_msg_t *m, const char **why)
 	if (rm->status == ROOM_WAITING && free_seat >= 0) {
 		if (busy(s))
 			return ERR_BUSY;
-		if (s->nrooms >= SESSION_MAX_ROOMS) {
+		if (session_make_room(s)) {
 			*why = "in too many rooms";
 			return ERR_BUSY;
 		}

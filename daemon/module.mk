@@ -25,7 +25,10 @@ $(O)/tests/daemon/%.o: MOD_CFLAGS = $(call pc,--cflags,openssl) -DGOMOKUD_BIN='"
 $(O)/tests/daemon/test_gomokud: $(O)/tests/daemon/test_gomokud.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
-TESTS += $(O)/tests/daemon/test_gomokud
+$(O)/tests/daemon/test_chaos: $(O)/tests/daemon/test_chaos.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_gomokud $(O)/tests/daemon/test_chaos
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o

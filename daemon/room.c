@@ -627,7 +627,7 @@ int room_watch(struct room *r, struct session *s)
 	if (session_in_room(s, r))
 		return 0;
 	if (s->nrooms >= SESSION_MAX_ROOMS)
-		return ERR_BUSY;
+		return ERR_BUSY;   /* watching is never worth leaving another room */
 	if (r->nspec == r->capspec) {
 		int cap = r->capspec ? r->capspec * 2 : 4;
 		struct session **n = realloc(r->spec_list, (size_t)cap * sizeof *n);

@@ -79,10 +79,28 @@ int session_in_room(const struct session *s, const struct room *r)
 	return 0;
 }
 
+int session_make_room(struct session *s)
+{
+	for (int i = 0; s->nrooms >= SESSION_MAX_ROOMS && i < s->nrooms; i++) {
+		struct room *r = s->rooms[i];
+		if (room_seat_of(r, s) < 0 || r->status == ROOM_OVER) {
+			room_leave(r, s);
+			return 0;
+		}
+	}
+	return s->nrooms < SESSION_MAX_ROOMS ? 0 : -1;
+}
+
 void session_add_room(struct session *s, struct room *r)
 {
-	if (!session_in_room(s, r) && s->nrooms < SESSION_MAX_ROOMS)
+	if (session_in_room(s, r))
+		return;
+	session_make_room(s);
+	/* a seat the list cannot hold would outlive the session: never */
+	if (s->nrooms < SESSION_MAX_ROOMS)
 		s->rooms[s->nrooms++] = r;
+	else
+		log_error(&s->srv->log, "session %s: room list full", s->name);
 }
 
 void session_del_room(struct session *s, struct room *r)

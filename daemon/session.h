@@ -34,7 +34,11 @@ struct session *session_by_token(struct server *srv, const char *token);
 /* The unfinished game s is seated in, or NULL. */
 struct room *session_game(const struct session *s);
 int session_in_room(const struct session *s, const struct room *r);
+/* Adds r to s's rooms; when the list is full it first leaves the oldest
+ * room s only watches or whose game is over (session_make_room). */
 void session_add_room(struct session *s, struct room *r);
+/* Frees a slot in a full room list that way; 0, or -1 if none can go. */
+int session_make_room(struct session *s);
 void session_del_room(struct session *s, struct room *r);
 /* Its connection is gone: leave the lobby and watched rooms, mark seats gone. */
 void session_disconnected(struct session *s);
