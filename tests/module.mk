@@ -45,9 +45,10 @@ fuzz-rules: $(FUZZ_DIR)/fuzz_rules
 	    $(FUZZ_DIR)/corpus-rules tests/fuzz/corpus/rules
 
 # The bot worker pool (issue 6) with the real engine on a libevent loop.
-$(O)/daemon/bots.o $(O)/tests/unit/test_bots.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
-$(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(O)/daemon/clock.o \
-    $(ENGINE_LIB)
+$(O)/daemon/bots.o $(O)/daemon/workq.o $(O)/tests/unit/test_bots.o: \
+    MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
+$(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(O)/daemon/workq.o \
+    $(O)/daemon/clock.o $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_bots
@@ -57,3 +58,10 @@ $(O)/tests/systemd/test_notify_daemon: $(O)/tests/systemd/test_notify_daemon.o $
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/systemd/test_notify_daemon
+
+# The generic work queue with password checks as the jobs.
+$(O)/tests/unit/test_workq.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent openssl)
+$(O)/tests/unit/test_workq: $(O)/tests/unit/test_workq.o $(O)/daemon/workq.o $(O)/daemon/auth.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_workq

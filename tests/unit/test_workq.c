@@ -1,0 +1,157 @@
+/*
+ * test_workq.c: the work queue with jobs that are not searches (scrypt
+ * password checks, as the daemon's logins will run): done runs on the loop
+ * thread once per job, a job cancelled while waiting gets its done later
+ * (never inside workq_cancel), and freeing the queue ends every job.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <pthread.h>
+#include <time.h>
+
+#include <cmocka.h>
+#include <event2/event.h>
+
+#include "daemon/auth.h"
+#include "daemon/workq.h"
+
+static struct event_base *base;
+static pthread_t loop_thread;
+
+struct login {
+	char password[32];
+	char stored[AUTH_HASH_MAX];
+	int verdict;          /* set on the worker */
+	int done, cancelled, bad_thread;
+	int *finished;        /* shared count of done callbacks */
+};
+
+static void
+run_verify(workq_job_t *job, void *ctx, void *arg)
+{
+	struct login *l = arg;
+
+	(void)job;
+	/* no cmocka asserts off the main thread: a wrong context shows as -2 */
+	l->verdict = ctx == NULL ? auth_verify_password(l->password, l->stored) : -2;
+}
+
+static void
+on_done(int64_t id, int cancelled, void *arg)
+{
+	struct login *l = arg;
+
+	(void)id;
+	if (!pthread_equal(pthread_self(), loop_thread))
+		l->bad_thread++;
+	l->done++;
+	l->cancelled = cancelled;
+	(*l->finished)++;
+}
+
+static void
+spin_until(const int *count, int want)
+{
+	for (int i = 0; *count < want; i++) {
+		if (i > 60000)
+			fail_msg("waited a minute for %d callbacks, got %d", want, *count);
+		event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void
+test_logins_off_the_loop(void **state)
+{
+	(void)state;
+	const auth_cost_t cost = { 12, 8, 1 };
+	static struct login l[6];
+	int finished = 0;
+	workq_t *q = workq_new(base, 2, 8, NULL, NULL, NULL, 0);
+
+	assert_non_null(q);
+	char stored[AUTH_HASH_MAX];
+	assert_int_equal(auth_hash_password("hunter2", &cost, stored), 0);
+	for (int i = 0; i < 6; i++) {
+		memset(&l[i], 0, sizeof l[i]);
+		snprintf(l[i].password, sizeof l[i].password, "%s", i % 2 ? "wrong" : "hunter2");
+		snprintf(l[i].stored, sizeof l[i].stored, "%s", stored);
+		l[i].finished = &finished;
+		assert_true(workq_submit(q, (uint64_t)i, run_verify, on_done, NULL, &l[i]) > 0);
+	}
+	spin_until(&finished, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(l[i].done, 1);
+		assert_int_equal(l[i].cancelled, 0);
+		assert_int_equal(l[i].bad_thread, 0);
+		assert_int_equal(l[i].verdict, i % 2 ? 0 : 1);
+	}
+	workq_free(q);
+	print_message("  6 scrypt checks on 2 workers, verdicts right, done on the loop thread\n");
+}
+
+static void
+test_cancel_and_free(void **state)
+{
+	(void)state;
+	const auth_cost_t slow = { 16, 8, 1 }; /* ~0.2 s a check: keeps the worker busy */
+	static struct login l[3];
+	int finished = 0;
+	workq_t *q = workq_new(base, 1, 4, NULL, NULL, NULL, 0);
+	int64_t id[3];
+
+	char stored[AUTH_HASH_MAX];
+	assert_int_equal(auth_hash_password("pw", &slow, stored), 0);
+	for (int i = 0; i < 3; i++) {
+		memset(&l[i], 0, sizeof l[i]);
+		snprintf(l[i].password, sizeof l[i].password, "pw");
+		snprintf(l[i].stored, sizeof l[i].stored, "%s", stored);
+		l[i].finished = &finished;
+		id[i] = workq_submit(q, (uint64_t)i + 1, run_verify, on_done, NULL, &l[i]);
+		assert_true(id[i] > 0);
+	}
+	workq_cancel(q, id[1]); /* waiting behind job 0 */
+	assert_int_equal(finished, 0); /* not inside workq_cancel */
+	spin_until(&l[1].done, 1);
+	assert_int_equal(l[1].cancelled, 1);
+	assert_int_equal(l[1].verdict, 0); /* never ran */
+	workq_free(q); /* job 0 may be running, job 2 waiting: both end, cancelled */
+	assert_int_equal(finished, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(l[i].done, 1);
+	assert_int_equal(l[2].cancelled, 1);
+	print_message("  a waiting job cancelled gets done(cancelled) from the loop; free ends"
+	    " the rest, each exactly once\n");
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	base = event_base_new();
+	loop_thread = pthread_self();
+	return base ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	event_base_free(base);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_logins_off_the_loop),
+		cmocka_unit_test(test_cancel_and_free),
+	};
+	return cmocka_run_group_tests_name("workq", tests, setup, teardown);
+}
