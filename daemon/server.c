@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <event2/util.h>
@@ -175,6 +176,30 @@ static int parse_listen(const char *spec, struct sockaddr_storage *ss, int *len)
 	return 0;
 }
 
+/* A listener; IPv6 sockets are IPv6-only, so "0.0.0.0:p" and "[::]:p" can
+ * both be listed. NULL with errno set. */
+static struct evconnlistener *listen_on(struct server *srv, struct sockaddr_storage *ss, int len)
+{
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (ss->ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+	if (bind(fd, (struct sockaddr *)ss, (socklen_t)len) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	struct evconnlistener *l = evconnlistener_new(srv->base, accept_cb, srv,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 1024, fd);
+	if (!l)
+		close(fd);
+	return l;
+}
+
 static int load_tls(struct server *srv)
 {
 	char err[300];
@@ -312,9 +337,7 @@ int server_init(struct server *srv)
 			log_error(&srv->log, "listen %s: not host:port", spec);
 			return -1;
 		}
-		struct evconnlistener *l = evconnlistener_new_bind(srv->base, accept_cb, srv,
-		    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 1024,
-		    (struct sockaddr *)&ss, len);
+		struct evconnlistener *l = listen_on(srv, &ss, len);
 		if (!l) {
 			log_warn(&srv->log, "listen %s: %s", spec, strerror(errno));
 			continue;

@@ -72,11 +72,15 @@ int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int
 		FILE *lf = fopen(d->log, "r");
 		char l[512];
 		while (lf && fgets(l, sizeof l, lf)) {
-			char *p = strstr(l, "listening on 127.0.0.1:");
-			if (p) {
+			char *p = strstr(l, "listening on [::1]:");
+			if (p)
+				d->port6 = atoi(p + strlen("listening on [::1]:"));
+			p = strstr(l, "listening on 127.0.0.1:");
+			if (p)
 				d->port = atoi(p + strlen("listening on 127.0.0.1:"));
+			if (strstr(l, " ready (protocol")) {
 				fclose(lf);
-				return 0;
+				return d->port ? 0 : -1;
 			}
 		}
 		if (lf)
@@ -116,16 +120,28 @@ int daemon_stop(struct daemon *d, int sig, int ms)
 	return -1;
 }
 
+/* port < 0: -port on ::1 */
 static int tcp_connect(int port)
 {
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len;
+	if (port < 0) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)-port);
+		a->sin6_addr = in6addr_loopback;
+		len = sizeof *a;
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)port);
+		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		len = sizeof *a;
+	}
+	int fd = socket(ss.ss_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -1;
-	struct sockaddr_in a = { 0 };
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+	if (connect(fd, (struct sockaddr *)&ss, len) != 0) {
 		close(fd);
 		return -1;
 	}

@@ -12,6 +12,7 @@
 struct daemon {
 	pid_t pid;
 	int port;
+	int port6;       /* when it also listens on [::1]:0 */
 	char dir[128];
 	char log[160];
 };
@@ -37,7 +38,7 @@ struct tc {
 	char name[32];
 };
 
-/* Connects with TLS; reads the greeting, says HELLO 1 unless hello is 0.
+/* Connects with TLS to 127.0.0.1:port (port < 0: [::1]:-port); reads the greeting, says HELLO 1 unless hello is 0.
  * hello < 0: only the handshake, with a small receive buffer. */
 struct tc *tc_open(int port, int hello);
 /* Opens, HELLO, GUEST name. */

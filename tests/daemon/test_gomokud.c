@@ -742,7 +742,8 @@ int main(void)
 	tc_verbose = getenv("TC_VERBOSE") != NULL;
 	signal(SIGPIPE, SIG_IGN);
 	if (daemon_start(&d, GOMOKUD_BIN,
-	    "grace 1\nhandshake-timeout 1\nidle-timeout 3\nrate-burst 20\nrate-per-second 10\n"
+	    "listen [::1]:0\ngrace 1\nhandshake-timeout 1\nidle-timeout 3\nrate-burst 20\n"
+	    "rate-per-second 10\n"
 	    "chat-burst 5\nchat-window 10\ndrain-ms 1000\n")) {
 		fprintf(stderr, "cannot start %s\n", GOMOKUD_BIN);
 		return 1;
@@ -751,6 +752,14 @@ int main(void)
 	printf("gomokud %s on 127.0.0.1:%d, log %s\n", GOMOKUD_BIN, port, d.log);
 	struct tc *idle = tc_open(port, 1);
 
+	struct tc *v6 = d.port6 ? tc_open(-d.port6, 1) : NULL;
+	CHECK(v6, "no IPv6 listener on [::1]");
+	if (v6) {
+		tc_send(v6, "PING six");
+		EXPECT(v6, "OK PING six");
+		tc_close(v6);
+	}
+	ok("IPv4 and IPv6 listeners");
 	test_handshake();
 	test_games();
 	test_illegal();
