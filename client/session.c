@@ -279,10 +279,8 @@ static void handle_key(sess_t *s, int key, int fn)
 {
 	proto_msg_t out;
 	input_rc_t r;
-	if (fn && key == KEY_RESIZE) {
-		tui_resize();
-		return;
-	}
+	if (fn && key == KEY_RESIZE)
+		return;   /* resizeterm (from SIGWINCH) queued it; the redraw follows */
 	if (fn && key == KEY_MOUSE) {
 		MEVENT me;
 		if (getmouse(&me) != OK || !(me.bstate & BUTTON1_PRESSED))

@@ -373,7 +373,7 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 			snprintf(item, sizeof item, "%d.%s", i / 2 + 1, mv);
 		else
 			snprintf(item, sizeof item, " %s", mv);
-		if ((int)(strlen(cur) + strlen(item) + 1) > pw && cur[0]) {
+		if ((int)(strlen(cur) + strlen(item) + 1) > (pw < 120 ? pw : 120) && cur[0]) {
 			memmove(lines[0], lines[1], sizeof lines[0] * 2);
 			snprintf(lines[2], sizeof lines[2], "%s", cur);
 			nl++;

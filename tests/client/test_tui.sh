@@ -1,0 +1,162 @@
+#!/bin/sh
+# The terminal UI in tmux against a scripted TLS server: lobby quick match,
+# a typed move, a mouse click, the bot's preview and reason, an undo offer
+# (made and accepted), a draw offer declined, chat, the resign question, a
+# hostile line on the status line, a dropped connection resumed on its own,
+# the winning line, help, a resize, and the terminal restored on quit and
+# on SIGINT. Keys go in with send-keys, the screen comes out of capture-pane.
+. tests/client/lib.sh
+echo "checks: the ncurses client plays a scripted game in tmux (keys, mouse, offers, chat, resume, resize, SIGINT)"
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
+gencert a
+TM="tmux -L gomoku-test-$$ -f /dev/null"
+S=t
+cleanup_tmux() { $TM kill-server 2>/dev/null; cleanup; }
+trap cleanup_tmux EXIT INT TERM
+
+screen() { $TM capture-pane -p -t $S; }
+# wait_for TEXT: polls the screen (up to 20 s, only so that a broken
+# client cannot hang the test).
+wait_for() {
+	i=0
+	while ! screen | grep -q -F -- "$1"; do
+		i=$((i + 1))
+		if [ $i -gt 200 ]; then
+			echo "--- screen while waiting for: $1"
+			screen
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+keys() { $TM send-keys -t $S "$@"; }
+step() { # step WHAT TEXT: waits for TEXT and reports
+	check "$1" wait_for "$2"
+}
+
+TOKEN=3kQ9fZ0aLm2Xw8pR7tYc1bN4
+cat >"$T/tui.srv" <<EOS
+cert $T/a.pem $T/a.key
+accept
+send * SERVER fake 0.1 1 chat resume
+expect HELLO 1
+send OK HELLO 1
+expect GUEST alice
+send OK GUEST alice $TOKEN
+expect SEEK freestyle 15 300+5 any casual none
+send * START r1 1 alice bob freestyle 15 60+1 none casual 60000 60000
+send OK SEEK 1
+expect MOVE r1 h8
+send * MOVE r1 2 black h8 59000 60000
+send OK MOVE r1 2
+send * THINK r1 3 bob 7 i9:35,g7:-4
+send * MOVE r1 4 white i9 59000 58000 positional
+expect MOVE r1 j10
+send * MOVE r1 5 black j10 57000 58000
+send OK MOVE r1 5
+expect OFFER r1 undo
+send * OFFER r1 6 1 undo alice
+send OK OFFER r1 1
+send * OFFEREND r1 7 1 accepted
+send * UNDO r1 8 1 57000 58000
+send * OFFER r1 9 2 draw bob
+expect DECLINE r1 2
+send * OFFEREND r1 10 2 declined
+send OK DECLINE r1 2
+expect SAY r1 good game
+send * SAY r1 11 alice good game
+send OK SAY r1
+send \x01\x1b[2J garbage
+drop
+accept
+send * SERVER fake 0.1 1 chat resume
+expect HELLO 1
+send OK HELLO 1
+expect RESUME $TOKEN r1 11
+send * PRESENCE r1 12 alice back 0
+send = ROOM r1 playing freestyle 15 60+1 none casual alice bob 0 2
+send = CLOCK r1 50000 50000 black
+send = SEAT r1 black alice here 0
+send = SEAT r1 white bob here 0
+send = MOVES r1 0 h8,i9
+send OK RESUME r1 12
+expect MOVE r1 k11
+send * MOVE r1 13 black k11 49000 50000
+send * OVER r1 14 black five h8,i9,j10,k11,l12
+send OK MOVE r1 13
+expect QUIT
+send OK QUIT
+close
+EOS
+startsrv "$T/tui.srv"
+$TM new-session -d -s $S -x 80 -y 24 \
+    "LANG=C.UTF-8 $GOMOKU --insecure --name alice 127.0.0.1:$PORT 2>$T/tui.err; echo EXIT=\$?; sleep 60"
+
+step "lobby appears after sign-in" "Signed in as alice"
+step "lobby offers a quick match" "Quick match"
+keys Enter
+step "quick match starts a game" "Game started: alice (black) vs bob (white)"
+step "80x24: the board's bottom coordinates fit" "   a b c d e f g h i j k l m n o"
+step "clocks are shown" "01:00"
+keys h 8 Enter
+step "the bot's reason is shown" "bob played i9: positional"
+check "the typed move is on the board" sh -c "$TM capture-pane -p -t $S | grep -q '^ 8 · · · · · · · ● '"
+check "the last move is marked" sh -c "$TM capture-pane -p -t $S | grep -q '^ 9 · · · · · · · ·\[○\]'"
+step "the move list is shown" "1.h8 i9"
+# left click on j10: row 2 + (15 - 10) = 7, column 3 + 2 * 9 = 21 (X10 mouse encoding)
+keys -H 1b 5b 4d 20 36 28
+step "a mouse click played j10" "2.j10"
+keys U
+step "my undo offer is shown" "* alice offers undo"
+step "the accepted undo is in the chat pane" "1 move taken back"
+step "bob's draw offer asks me" "bob offers draw: A accept, X decline"
+keys X
+step "declining ends the offer" "Offer 2 declined"
+keys Tab
+step "Tab opens the chat line" "say> _"
+keys -l "good game"
+keys Enter
+step "chat goes out and comes back" "alice: good game"
+keys R
+step "resign asks for confirmation" "Resign this game? (y/n)"
+keys n
+step "a hostile line is named on the status line, or the drop is" "reconnecting"
+check "the screen is not corrupted by the garbage line" sh -c "$TM capture-pane -p -t $S | grep -q '^ 8 · · · · · · · ● '"
+step "after the drop the client resumes by itself" "Back in room r1"
+check "the resumed board is the server's snapshot" sh -c "$TM capture-pane -p -t $S | grep -q 'Moves (2):'"
+keys k 1 1 Enter
+step "a move after the resume" "Game over: alice wins (five)"
+keys '?'
+step "help shows the keys" "mouse click         play the point clicked"
+keys Space
+step "any key leaves help" "Moves (3):"
+$TM resize-window -t $S -x 100 -y 30
+check "after a resize the key line is on the new last row" sh -c "sleep 0.5; $TM capture-pane -p -t $S | sed -n 30p | grep -q 'Tab:chat'"
+keys C-c
+step "quitting asks" "Quit gomoku? (y/n)"
+keys y
+step "quit ends with status 0" "EXIT=0"
+check "the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
+check "the server saw the whole script" waitsrv
+$TM kill-session -t $S
+
+# SIGINT: the terminal is restored and the client ends by itself.
+cat >"$T/int.srv" <<EOS
+cert $T/a.pem $T/a.key
+accept
+send * SERVER fake 0.1 1 chat
+expect HELLO 1
+send OK HELLO 1
+expect GUEST
+send OK GUEST guest1 $TOKEN
+eof
+EOS
+startsrv "$T/int.srv"
+$TM new-session -d -s $S -x 80 -y 24 \
+    "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --ascii 127.0.0.1:$PORT'; echo EXIT=\$?; sleep 60"
+step "ascii client reaches the lobby" "Signed in as guest1"
+kill -INT "$(cat "$T/pid")"
+step "SIGINT ends the client" "EXIT=130"
+check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
+check "the server saw the client go" waitsrv
+finish
