@@ -1,0 +1,107 @@
+#!/bin/sh
+# Two terminal clients in tmux play a whole game on a local gomokud:
+# quick match from the lobby, moves typed and clicked with the mouse, an
+# undo offer accepted, chat, and five in a row seen on both screens. One
+# client verifies the daemon's certificate with --ca, the other pins it on
+# first use. Skips (saying so) when bin/gomokud is not built.
+. tests/client/lib.sh
+echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five)"
+GOMOKUD=$BINDIR/gomokud
+[ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
+TM="tmux -L gomoku-duo-$$ -f /dev/null"
+DPID=
+cleanup_all() {
+	$TM kill-server 2>/dev/null
+	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null
+	cleanup
+}
+trap cleanup_all EXIT INT TERM
+
+"$GOMOKUD" --listen 127.0.0.1:0 --state-dir "$T/state" --log-level info >"$T/d.log" 2>&1 &
+DPID=$!
+i=0
+while ! grep -q "listening on 127.0.0.1:" "$T/d.log" && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+DPORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/d.log" | head -1)
+[ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
+
+screen() { $TM capture-pane -p -t "$1"; }
+wait_for() { # wait_for SESSION TEXT (polls up to 30 s, only against hangs)
+	i=0
+	while ! screen "$1" | grep -q -F -- "$2"; do
+		i=$((i + 1))
+		if [ $i -gt 300 ]; then
+			echo "--- screen $1 while waiting for: $2"
+			screen "$1"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+step() { check "$1" wait_for "$2" "$3"; }
+keys() { s=$1; shift; $TM send-keys -t "$s" "$@"; }
+
+$TM new-session -d -s a -x 80 -y 24 \
+    "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name alice 127.0.0.1:$DPORT 2>$T/a.err; echo EXIT=\$?; sleep 60"
+$TM new-session -d -s b -x 80 -y 24 \
+    "LANG=C.UTF-8 $GOMOKU --name bob 127.0.0.1:$DPORT 2>$T/b.err; echo EXIT=\$?; sleep 60"
+step "alice signs in (CA-verified)" a "Signed in as alice"
+step "bob signs in (key pinned on first use)" b "Signed in as bob"
+check "bob's pin was written" grep -q "^127.0.0.1:$DPORT sha256:" "$XDG_CONFIG_HOME/gomoku/known_hosts"
+
+# alice wants black: colour is lobby row 11; Right turns any into black;
+# four more Downs wrap round to "Quick match".
+for k in 1 2 3 4 5 6 7 8 9 10 11; do keys a Down; done
+keys a Right
+step "alice's colour setting is black" a "< black >"
+for k in 1 2 3 4; do keys a Down; done
+keys a Enter
+step "alice is seeking" a "Seeking an opponent"
+keys b Enter
+step "bob is paired" b "Game started: alice (black) vs bob (white)"
+step "alice is paired and to move" a "Your move (black)"
+
+keys a h 8 Enter
+step "bob sees alice's h8" b "1.h8"
+# bob clicks i9: row 2 + (15 - 9) = 8, column 3 + 2 * 8 = 19 (X10 mouse encoding)
+keys b -H 1b 5b 4d 20 34 29
+step "alice sees bob's clicked i9" a "1.h8 i9"
+keys a i 8 Enter
+step "bob sees i8" b "2.i8"
+keys b j 1 0 Enter
+step "alice sees j10" a "2.i8 j10"
+keys b U
+step "alice is asked about bob's undo offer" a "bob offers undo: A accept, X decline"
+keys a A
+step "bob sees his move taken back" b "Moves (3):"
+check "alice sees j10 taken back" wait_for a "Moves (3):"
+keys b j 9 Enter
+step "alice sees j9" a "2.i8 j9"
+keys a Tab
+keys a -l "good luck bob"
+keys a Enter
+step "bob reads alice's chat" b "alice: good luck bob"
+keys a j 8 Enter
+step "j8 arrives" b "3.j8"
+keys b k 9 Enter
+step "k9 arrives" a "3.j8 k9"
+keys a k 8 Enter
+step "k8 arrives" b "4.k8"
+keys b a 1 Enter
+step "a1 arrives" a "4.k8 a1"
+keys a l 8 Enter
+step "alice sees her five" a "Game over: alice wins (five)"
+step "bob sees alice's five" b "Game over: alice wins (five)"
+check "the winning stones are on alice's board" sh -c "$TM capture-pane -p -t a | grep -q '^ 8 · · · · · · · ● ● ● ●\[●\]'"
+
+for s in a b; do
+	keys $s C-c
+	wait_for $s "Quit gomoku? (y/n)" && keys $s y
+	step "client $s quits cleanly" $s "EXIT=0"
+done
+check "the first-use warning named the pin" grep -q "pinning its key" "$T/b.err"
+check "the CA-verified client gave no warning" [ ! -s "$T/a.err" ]
+finish
