@@ -10,6 +10,7 @@
 #include "client/tui.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,24 @@ static void stop_at_exit(void)
 	tui_stop();
 }
 
+/* A crash must not leave the terminal on the alternate screen with the
+ * mouse on: undo what initscr did with plain writes (async-signal-safe),
+ * then die of the same signal. The shell's line editor restores the tty
+ * mode. */
+static void crash_handler(int sig)
+{
+	static const char reset[] = "\033[?1000l\033[?1006l\033[0m\033[?25h\033[?1049l\r\n";
+	ssize_t r = write(STDOUT_FILENO, reset, sizeof reset - 1);
+	(void)r;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 int tui_start(int ascii, int mono)
 {
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		signal(fatal[i], crash_handler);
 	(void)ascii;
 	setlocale(LC_ALL, "");
 	if (!initscr())

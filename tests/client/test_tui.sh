@@ -159,4 +159,15 @@ kill -INT "$(cat "$T/pid")"
 step "SIGINT ends the client" "EXIT=130"
 check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
 check "the server saw the client go" waitsrv
+$TM kill-session -t $S
+
+# A crash (SIGABRT here) still takes the terminal off the alternate screen.
+startsrv "$T/int.srv"
+$TM new-session -d -s $S -x 80 -y 24 \
+    "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --mono 127.0.0.1:$PORT'; echo EXIT=\$?; sleep 60"
+step "mono client reaches the lobby" "Signed in as guest1"
+kill -ABRT "$(cat "$T/pid")"
+step "SIGABRT ends the client" "EXIT=134"
+check "after a crash the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
+check "the server saw the client go" waitsrv
 finish
