@@ -441,7 +441,7 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	}
 	status_lines(m, v,
 	    me != STONE_EMPTY
-	        ? "hjkl/arrows/h8 Enter:play  R:resign U:undo D:draw M:rematch Tab:chat ?:help Q:leave"
+	        ? "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer Tab:chat ?:help"
 	        : "Tab:chat  ?:help  Q:leave");
 }
 

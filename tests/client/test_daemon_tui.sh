@@ -21,7 +21,7 @@ trap cleanup_all EXIT INT TERM
 "$GOMOKUD" --listen 127.0.0.1:0 --state-dir "$T/state" --log-level info >"$T/d.log" 2>&1 &
 DPID=$!
 i=0
-while ! grep -q "listening on 127.0.0.1:" "$T/d.log" && [ $i -lt 200 ]; do
+while ! grep -q "listening on 127.0.0.1:" "$T/d.log" 2>/dev/null && [ $i -lt 200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
@@ -97,6 +97,7 @@ step "alice sees her five" a "Game over: alice wins (five)"
 step "bob sees alice's five" b "Game over: alice wins (five)"
 check "the winning stones are on alice's board" sh -c "$TM capture-pane -p -t a | grep -q '^ 8 · · · · · · · ● ● ● ●\[●\]'"
 
+[ -n "${CAPTURE:-}" ] && screen a >"$CAPTURE"
 for s in a b; do
 	keys $s C-c
 	wait_for $s "Quit gomoku? (y/n)" && keys $s y
