@@ -56,10 +56,14 @@ long 5000
 eof
 EOS
 startsrv "$T/long.srv"
-sleep 30 | $GOMOKU --insecure 127.0.0.1:$PORT >"$T/out" 2>"$T/err" &
+# stdin stays open (a FIFO we hold) so the client does not QUIT first
+mkfifo "$T/in"
+$GOMOKU --insecure 127.0.0.1:$PORT <"$T/in" >"$T/out" 2>"$T/err" &
 cpid=$!
+exec 3>"$T/in"
 wait $cpid
 rc=$?
+exec 3>&-
 check "an overlong line ends the session with status 1 (got $rc)" [ $rc -eq 1 ]
 check "the overlong line is named" grep -q "line over 512 bytes" "$T/err"
 check "server saw the client close" waitsrv
@@ -75,8 +79,12 @@ raw * MOVE r1 2 bla
 drop
 EOS
 startsrv "$T/drop.srv"
-sleep 30 | $GOMOKU --insecure 127.0.0.1:$PORT >"$T/out" 2>"$T/err"
+$GOMOKU --insecure 127.0.0.1:$PORT <"$T/in" >"$T/out" 2>"$T/err" &
+cpid=$!
+exec 3>"$T/in"
+wait $cpid
 rc=$?
+exec 3>&-
 check "a drop mid-line ends with status 1 (got $rc)" [ $rc -eq 1 ]
 check "the drop mid-line is named" grep -q "lost in the middle of a line" "$T/err"
 check "server script completed" waitsrv
