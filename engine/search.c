@@ -227,8 +227,8 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	/* the best a side can still do from here */
 	if (alpha < -(WIN - (ply + 4)))
 		alpha = -(WIN - (ply + 4));
-	if (beta > WIN - (ply + 5))
-		beta = WIN - (ply + 5);
+	if (beta > WIN - (ply + 3))
+		beta = WIN - (ply + 3);
 	if (alpha >= beta)
 		return alpha;
 
@@ -307,8 +307,10 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 			v = -search(e, depth - 1 - r, -alpha - 1, -alpha, ply + 1, 0);
 			if (v > alpha && r)
 				v = -search(e, depth - 1, -alpha - 1, -alpha, ply + 1, 0);
-			if (v > alpha && v < beta && pvnode)
-				v = -search(e, depth - 1, -beta, -alpha, ply + 1, 1);
+			/* also in wide-window non-PV calls (qsearch, forced
+			 * blocks): a zero-window result is only a bound */
+			if (v > alpha && v < beta)
+				v = -search(e, depth - 1, -beta, -alpha, ply + 1, pvnode);
 		}
 		board_undo(b);
 		if (e->aborted)
@@ -539,6 +541,7 @@ solve(engine_t *e, int threes, uint64_t budget, int maxply)
 	v->stop[0] = &e->stop_flag;
 	v->stop[1] = e->ext_stop;
 	v->cache = e->vcache;
+	v->deadline_us = e->tm.hard_us == INT64_MAX ? 0 : e->tm.start_us + e->tm.hard_us;
 	memset(e->vcache, 0, sizeof e->vcache);
 	if (!threes) {
 		int r = vcf_solve(v, maxply);
@@ -640,9 +643,9 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		} else if (l.vct_nodes != UINT64_MAX) {
 			uint64_t vb = l.vct_nodes;
 			if (!vb) {
-				/* about a sixth of the move's time */
+				/* about a quarter of the move's time */
 				int64_t ms = e->tm.soft_us == INT64_MAX ? 0 : e->tm.soft_us / 1000;
-				vb = ms > 0 ? (uint64_t)ms * 60 : DEFAULT_VCT_NODES;
+				vb = ms > 0 ? (uint64_t)ms * 90 : DEFAULT_VCT_NODES;
 				if (vb < DEFAULT_VCT_NODES)
 					vb = DEFAULT_VCT_NODES;
 			}

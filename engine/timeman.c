@@ -57,7 +57,7 @@ tm_elapsed_us(const timeman_t *t)
 int
 tm_may_deepen(const timeman_t *t)
 {
-	return t->soft_us == INT64_MAX || tm_elapsed_us(t) < t->soft_us / 2;
+	return t->soft_us == INT64_MAX || tm_elapsed_us(t) < t->soft_us * 3 / 5;
 }
 
 int

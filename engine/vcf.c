@@ -5,6 +5,7 @@
 #include "engine/vcf.h"
 
 #include "engine/movegen.h"
+#include "engine/timeman.h"
 
 #include <string.h>
 
@@ -15,7 +16,8 @@ aborted(vcf_t *v)
 		return 1;
 	if (++v->nodes > v->budget ||
 	    (v->stop[0] && atomic_load_explicit(v->stop[0], memory_order_relaxed)) ||
-	    (v->stop[1] && atomic_load_explicit(v->stop[1], memory_order_relaxed)))
+	    (v->stop[1] && atomic_load_explicit(v->stop[1], memory_order_relaxed)) ||
+	    (v->deadline_us && (v->nodes & 255) == 0 && tm_now_us() >= v->deadline_us))
 		v->out = 1;
 	return v->out;
 }

@@ -23,6 +23,7 @@ typedef struct {
 	uint64_t nodes, budget;
 	int out;                   /* budget or stop hit: a failure proves nothing */
 	const atomic_int *stop[2];
+	int64_t deadline_us;       /* tm_now_us() limit, 0 for none */
 	vcf_slot_t *cache;         /* VCF_CACHE slots of known failures, or NULL */
 	int16_t line[VCF_MAXLINE]; /* the winning line from the root, cells */
 	int len;
