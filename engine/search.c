@@ -460,7 +460,7 @@ static const struct {
 	int depth, noise;
 } levels[11] = {
 	{ 0, 0 }, { 1, 400 }, { 2, 250 }, { 2, 120 }, { 3, 90 }, { 4, 60 },
-	{ 5, 40 }, { 6, 25 }, { 8, 12 }, { 10, 5 }, { 0, 0 },
+	{ 5, 40 }, { 6, 25 }, { 8, 14 }, { 10, 8 }, { 0, 0 },
 };
 
 static uint32_t
@@ -634,13 +634,13 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		if (e->nroot == 0)
 			return -1;
 	}
-	/* threat solvers at full strength: a forced win needs no search */
-	if (level >= 8) {
+	/* threat solvers from level 7 (VCF) and 8 (VCT, VCF defence) */
+	if (level >= 7) {
 		int r = solve(e, 0, 100000, 40);
 		if (r) {
 			solver = 1;
 			solver_len = r;
-		} else if (l.vct_nodes != UINT64_MAX) {
+		} else if (l.vct_nodes != UINT64_MAX && level >= 8) {
 			uint64_t vb = l.vct_nodes;
 			if (!vb) {
 				/* about a quarter of the move's time */
@@ -668,7 +668,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		e->aborted = 0;
 		/* the opponent threatens a VCF: keep only the moves that stop it */
 		b->nmoves++; /* the opponent to move, same stones */
-		int opp_vcf = solve(e, 0, 20000, 30);
+		int opp_vcf = level >= 8 ? solve(e, 0, 20000, 30) : 0;
 		b->nmoves--;
 		if (opp_vcf) {
 			int kept = 0;
