@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -32,13 +33,19 @@ static void stop_at_exit(void)
 
 /* A crash must not leave the terminal on the alternate screen with the
  * mouse on: undo what initscr did with plain writes (async-signal-safe),
- * then die of the same signal. The shell's line editor restores the tty
- * mode. */
+ * and put the tty back in a cooked mode, then die of the same signal. */
 static void crash_handler(int sig)
 {
 	static const char reset[] = "\033[?1000l\033[?1006l\033[0m\033[?25h\033[?1049l\r\n";
 	ssize_t r = write(STDOUT_FILENO, reset, sizeof reset - 1);
 	(void)r;
+	struct termios t;   /* back to a cooked, echoing mode */
+	if (tcgetattr(STDIN_FILENO, &t) == 0) {
+		t.c_lflag |= ICANON | ECHO | ECHOE | ISIG | IEXTEN;
+		t.c_iflag |= ICRNL | IXON;
+		t.c_oflag |= OPOST | ONLCR;
+		tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

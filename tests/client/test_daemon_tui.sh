@@ -45,9 +45,9 @@ step() { check "$1" wait_for "$2" "$3"; }
 keys() { s=$1; shift; $TM send-keys -t "$s" "$@"; }
 
 $TM new-session -d -s a -x 80 -y 24 \
-    "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name alice 127.0.0.1:$DPORT 2>$T/a.err; echo EXIT=\$?; sleep 60"
+    "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name alice 127.0.0.1:$DPORT 2>$T/a.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 $TM new-session -d -s b -x 80 -y 24 \
-    "LANG=C.UTF-8 $GOMOKU --name bob 127.0.0.1:$DPORT 2>$T/b.err; echo EXIT=\$?; sleep 60"
+    "LANG=C.UTF-8 $GOMOKU --name bob 127.0.0.1:$DPORT 2>$T/b.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 step "alice signs in (CA-verified)" a "Signed in as alice"
 step "bob signs in (key pinned on first use)" b "Signed in as bob"
 check "bob's pin was written" grep -q "^127.0.0.1:$DPORT sha256:" "$XDG_CONFIG_HOME/gomoku/known_hosts"

@@ -90,7 +90,7 @@ close
 EOS
 startsrv "$T/tui.srv"
 $TM new-session -d -s $S -x 80 -y 24 \
-    "LANG=C.UTF-8 $GOMOKU --insecure --name alice 127.0.0.1:$PORT 2>$T/tui.err; echo EXIT=\$?; sleep 60"
+    "LANG=C.UTF-8 $GOMOKU --insecure --name alice 127.0.0.1:$PORT 2>$T/tui.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 
 step "lobby appears after sign-in" "Signed in as alice"
 step "lobby offers a quick match" "Quick match"
@@ -153,7 +153,7 @@ eof
 EOS
 startsrv "$T/int.srv"
 $TM new-session -d -s $S -x 80 -y 24 \
-    "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --ascii 127.0.0.1:$PORT'; echo EXIT=\$?; sleep 60"
+    "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --ascii 127.0.0.1:$PORT'; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 step "ascii client reaches the lobby" "Signed in as guest1"
 kill -INT "$(cat "$T/pid")"
 step "SIGINT ends the client" "EXIT=130"
@@ -164,7 +164,7 @@ $TM kill-session -t $S
 # A crash (SIGABRT here) still takes the terminal off the alternate screen.
 startsrv "$T/int.srv"
 $TM new-session -d -s $S -x 80 -y 24 \
-    "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --mono 127.0.0.1:$PORT'; echo EXIT=\$?; sleep 60"
+    "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --mono 127.0.0.1:$PORT'; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 step "mono client reaches the lobby" "Signed in as guest1"
 kill -ABRT "$(cat "$T/pid")"
 step "SIGABRT ends the client" "EXIT=134"
