@@ -4,9 +4,10 @@
 # (made and accepted), a draw offer declined, chat, the resign question, a
 # hostile line on the status line, a dropped connection resumed on its own,
 # the winning line, help, a resize, and the terminal restored on quit and
-# on SIGINT. Keys go in with send-keys, the screen comes out of capture-pane.
+# on SIGINT and a crash; history with a replay and watching a public game.
+# Keys go in with send-keys, the screen comes out of capture-pane.
 . tests/client/lib.sh
-echo "checks: the ncurses client plays a scripted game in tmux (keys, mouse, offers, chat, resume, resize, SIGINT)"
+echo "checks: the ncurses client in tmux: a scripted game (keys, mouse, offers, chat, resume, resize), history replay, watching, SIGINT and crash restore the terminal"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
 gencert a
 TM="tmux -L gomoku-test-$$ -f /dev/null"
@@ -151,10 +152,64 @@ expect GUEST
 send OK GUEST guest1 $TOKEN
 eof
 EOS
-startsrv "$T/int.srv"
+# History with a move-by-move replay, and watching a public game, then
+# SIGINT: the terminal is restored and the client ends by itself.
+cat >"$T/lobby.srv" <<EOS
+cert $T/a.pem $T/a.key
+accept
+send * SERVER fake 0.1 1 chat history
+expect HELLO 1
+send OK HELLO 1
+expect GUEST
+send OK GUEST guest1 $TOKEN
+expect HISTORY
+send = GAME 17 freestyle 15 ann ben black five 9 1796000000
+send = GAME 16 renju 15 ben ann white resign 30 1795000000
+send OK HISTORY 2 2
+expect EXPORT 17
+send = RECORD rule freestyle
+send = RECORD size 15
+send = RECORD moves h8 a1 i8 a2 j8 a3 k8 a4 l8
+send = RECORD black ann 1500
+send OK EXPORT 17 text
+expect ROOMS
+send = ROOM r7 playing renju 15 600+10 none rated cat dan 2 3
+send OK ROOMS 1
+expect WATCH r7
+send = ROOM r7 playing renju 15 600+10 none rated cat dan 3 3
+send = CLOCK r7 500000 400000 white
+send = SEAT r7 black cat here 0
+send = SEAT r7 white dan here 0
+send = MOVES r7 0 h8,h9,j8
+send OK WATCH r7 12
+eof
+EOS
+startsrv "$T/lobby.srv"
 $TM new-session -d -s $S -x 80 -y 24 \
     "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --ascii 127.0.0.1:$PORT'; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 step "ascii client reaches the lobby" "Signed in as guest1"
+for k in 1 2 3 4 5; do keys Down; done
+keys Enter
+step "history lists finished games" "#17     freestyle 15  ann vs ben  black by five, 9 moves"
+keys Enter
+step "a game opens in the replay" "Move 0 of 9"
+keys Right Right Right
+step "Right steps through the replay" "Move 3 of 9"
+check "the replayed board has the first three stones (ASCII)" sh -c "$TM capture-pane -p -t $S | grep -q '^ 8 \. \. \. \. \. \. \.  *X *\[X\]'"
+keys End
+step "End shows the final five" "Black made five"
+keys Escape
+step "Esc goes back to the list" "#16"
+keys Escape
+step "and again to the lobby" "Quick match"
+keys Up Up
+step "watch is selected" "Watch a game"
+keys Enter
+step "public games are listed" "r7     playing  renju     15 600+10   cat vs dan  3 moves  2 watching"
+keys Enter
+step "watching shows the game" "Moves (3):"
+check "a spectator is not offered the playing keys" sh -c "$TM capture-pane -p -t $S | tail -1 | grep -q '^Tab:chat  ?:help  Q:leave'"
+check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t $S | grep -q 'cat .*08:20'"
 kill -INT "$(cat "$T/pid")"
 step "SIGINT ends the client" "EXIT=130"
 check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
