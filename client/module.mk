@@ -35,3 +35,15 @@ CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/cl
 	tests/client/test_daemon_tui.sh
 $(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku
 TESTS += $(CLIENT_SH_TESTS)
+
+# libFuzzer target for the model (see proto/module.mk for FUZZ_CC, FUZZ_FLAGS).
+FUZZERS += client_model
+$(FUZZ_DIR)/fuzz_client_model: tests/fuzz/fuzz_client_model.c client/model.c client/model.h $(PROTO_SRCS) $(ENGINE_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_client_model.c client/model.c $(PROTO_SRCS) $(ENGINE_SRCS)
+
+.PHONY: fuzz-client_model
+fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
+	@mkdir -p $(FUZZ_DIR)/corpus-client_model
+	$(FUZZ_DIR)/fuzz_client_model -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	    $(FUZZ_DIR)/corpus-client_model tests/fuzz/corpus/client_model
