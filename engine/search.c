@@ -684,6 +684,29 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 				memcpy(e->root, keep, (size_t)kept * sizeof keep[0]);
 				e->nroot = kept;
 			}
+		} else if (level >= 9 && e->tm.soft_us >= 200000) {
+			/* the same for a VCT, over the most promising moves */
+			b->nmoves++;
+			int opp_vct = solve(e, 1, 20000, 17);
+			b->nmoves--;
+			if (opp_vct && !e->v.out) {
+				int kept = 0;
+				int16_t keep[MAX_MOVES];
+				for (int i = 0; i < e->nroot; i++)
+					e->rootscore[i] = eval_move(b, e->root[i], stm);
+				sort_root(e);
+				for (int i = 0; i < e->nroot && i < 24; i++) {
+					board_play(b, e->root[i], stm);
+					int r2 = solve(e, 1, 3000, 17);
+					board_undo(b);
+					if (!r2)
+						keep[kept++] = e->root[i];
+				}
+				if (kept > 0) {
+					memcpy(e->root, keep, (size_t)kept * sizeof keep[0]);
+					e->nroot = kept;
+				}
+			}
 		}
 		e->aborted = 0;
 	}
