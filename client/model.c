@@ -438,7 +438,7 @@ static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now
 		m->seek_id = 0;
 		m->seek_started = pending_head(m) == PR_SEEK;
 		m->rating[0] = m->rating[1] = 0;
-		int rematch = m->in_room && strcmp(m->room, x->room) == 0;
+		int rematch = m->in_room && m->over && strcmp(m->room, x->room) == 0;
 		new_game(m, x->room, x->rule, x->size);
 		m->seq = x->seq;
 		m->status = x->opening == OPENING_SWAP2 ? ROOM_OPENING : ROOM_PLAYING;

@@ -203,6 +203,15 @@ static void on_line(void *arg, const char *line, size_t len)
 		if (x.id != PO_CREATE)
 			ask_ratings(s);
 		break;
+	case PO_JOIN:
+		if (!m->in_room || strcmp(m->room, x.room) != 0) {
+			/* both seats were taken: we watch, so fetch the room */
+			proto_msg_t st;
+			proto_init(&st, PR_STATE, NULL);
+			snprintf(st.room, sizeof st.room, "%s", x.room);
+			send_msg(s, &st);
+		}
+		break;
 	case PO_LEAVE:
 		s->view.screen = SCR_LOBBY;
 		model_status(m, 0, "Left the room");

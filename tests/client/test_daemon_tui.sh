@@ -3,9 +3,11 @@
 # quick match from the lobby, moves typed and clicked with the mouse, an
 # undo offer accepted, chat, and five in a row seen on both screens. One
 # client verifies the daemon's certificate with --ca, the other pins it on
-# first use. Skips (saying so) when bin/gomokud is not built.
+# first use. A third client watches from the lobby; then it creates a
+# private room and a fourth joins with the invite code shown. Skips (saying
+# so) when bin/gomokud is not built.
 . tests/client/lib.sh
-echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five)"
+echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five); a third watches; a private room by invite code"
 GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
@@ -28,7 +30,8 @@ done
 DPORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/d.log" | head -1)
 [ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
 
-screen() { $TM capture-pane -p -t "$1"; }
+# "=a:" names session a exactly ("a" alone could match a window name)
+screen() { $TM capture-pane -p -t "=$1:"; }
 wait_for() { # wait_for SESSION TEXT (polls up to 30 s, only against hangs)
 	i=0
 	while ! screen "$1" | grep -q -F -- "$2"; do
@@ -42,12 +45,16 @@ wait_for() { # wait_for SESSION TEXT (polls up to 30 s, only against hangs)
 	done
 }
 step() { check "$1" wait_for "$2" "$3"; }
-keys() { s=$1; shift; $TM send-keys -t "$s" "$@"; }
+keys() { k_s=$1; shift; $TM send-keys -t "=$k_s:" "$@"; }
 
 $TM new-session -d -s a -x 80 -y 24 \
     "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name alice 127.0.0.1:$DPORT 2>$T/a.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 $TM new-session -d -s b -x 80 -y 24 \
     "LANG=C.UTF-8 $GOMOKU --name bob 127.0.0.1:$DPORT 2>$T/b.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
+$TM new-session -d -s c -x 80 -y 24 \
+    "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name carol 127.0.0.1:$DPORT 2>$T/c.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
+$TM new-session -d -s d -x 80 -y 24 \
+    "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name dave 127.0.0.1:$DPORT 2>$T/d.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 step "alice signs in (CA-verified)" a "Signed in as alice"
 step "bob signs in (key pinned on first use)" b "Signed in as bob"
 check "bob's pin was written" grep -q "^127.0.0.1:$DPORT sha256:" "$XDG_CONFIG_HOME/gomoku/known_hosts"
@@ -66,6 +73,12 @@ step "alice is paired and to move" a "Your move (black)"
 
 keys a h 8 Enter
 step "bob sees alice's h8" b "1.h8"
+# carol watches from the lobby: "Watch a game" is row 3
+step "carol is in the lobby" c "Signed in as carol"
+keys c Down Down Down Enter
+step "carol sees the public game listed" c "alice vs bob"
+keys c Enter
+step "carol watches the game" c "1.h8"
 # bob clicks i9: row 2 + (15 - 9) = 8, column 3 + 2 * 8 = 19 (X10 mouse encoding)
 keys b -H 1b 5b 4d 20 34 29
 step "alice sees bob's clicked i9" a "1.h8 i9"
@@ -95,10 +108,27 @@ step "a1 arrives" a "4.k8 a1"
 keys a l 8 Enter
 step "alice sees her five" a "Game over: alice wins (five)"
 step "bob sees alice's five" b "Game over: alice wins (five)"
-check "the winning stones are on alice's board" sh -c "$TM capture-pane -p -t a | grep -q '^ 8 · · · · · · · ● ● ● ●\[●\]'"
+check "the winning stones are on alice's board" sh -c "$TM capture-pane -p -t =a: | grep -q '^ 8 · · · · · · · ● ● ● ●\[●\]'"
 
+step "carol, watching, sees the five too" c "Game over: alice wins (five)"
+step "carol sees the chat" c "alice: good luck bob"
+
+# a private room: carol creates it (lobby row 1), dave joins with the code
+keys c Q
+step "carol leaves the finished game" c "Quick match"
+keys c Up Up Enter
+step "carol's room is created" c "invite code: "
+CODE=$(screen c | sed -n 's/.*invite code: \([A-Za-z0-9]*\).*/\1/p' | head -1)
+check "an invite code is shown ($CODE)" [ -n "$CODE" ]
+step "dave is in the lobby" d "Signed in as dave"
+keys d Down Down Enter
+step "dave is asked for the code" d "invite code> _"
+keys d -l "$CODE"
+keys d Enter
+step "dave joined carol's room" d "Game started: "
+step "carol's game started" c "Game started: "
 [ -n "${CAPTURE:-}" ] && screen a >"$CAPTURE"
-for s in a b; do
+for s in a b c d; do
 	keys $s C-c
 	wait_for $s "Quit gomoku? (y/n)" && keys $s y
 	step "client $s quits cleanly" $s "EXIT=0"

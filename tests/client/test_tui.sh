@@ -15,7 +15,7 @@ S=t
 cleanup_tmux() { $TM kill-server 2>/dev/null; cleanup; }
 trap cleanup_tmux EXIT INT TERM
 
-screen() { $TM capture-pane -p -t $S; }
+screen() { $TM capture-pane -p -t =$S:; }
 # wait_for TEXT: polls the screen (up to 20 s, only so that a broken
 # client cannot hang the test).
 wait_for() {
@@ -30,7 +30,7 @@ wait_for() {
 		sleep 0.1
 	done
 }
-keys() { $TM send-keys -t $S "$@"; }
+keys() { $TM send-keys -t =$S: "$@"; }
 step() { # step WHAT TEXT: waits for TEXT and reports
 	check "$1" wait_for "$2"
 }
@@ -101,8 +101,8 @@ step "80x24: the board's bottom coordinates fit" "   a b c d e f g h i j k l m n
 step "clocks are shown" "01:00"
 keys h 8 Enter
 step "the bot's reason is shown" "bob played i9: positional"
-check "the typed move is on the board" sh -c "$TM capture-pane -p -t $S | grep -q '^ 8 · · · · · · · ● '"
-check "the last move is marked" sh -c "$TM capture-pane -p -t $S | grep -q '^ 9 · · · · · · · ·\[○\]'"
+check "the typed move is on the board" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 · · · · · · · ● '"
+check "the last move is marked" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 9 · · · · · · · ·\[○\]'"
 step "the move list is shown" "1.h8 i9"
 # left click on j10: row 2 + (15 - 10) = 7, column 3 + 2 * 9 = 21 (X10 mouse encoding)
 keys -H 1b 5b 4d 20 36 28
@@ -122,24 +122,24 @@ keys R
 step "resign asks for confirmation" "Resign this game? (y/n)"
 keys n
 step "a hostile line is named on the status line, or the drop is" "reconnecting"
-check "the screen is not corrupted by the garbage line" sh -c "$TM capture-pane -p -t $S | grep -q '^ 8 · · · · · · · ● '"
+check "the screen is not corrupted by the garbage line" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 · · · · · · · ● '"
 step "after the drop the client resumes by itself" "Back in room r1"
-check "the resumed board is the server's snapshot" sh -c "$TM capture-pane -p -t $S | grep -q 'Moves (2):'"
+check "the resumed board is the server's snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'Moves (2):'"
 keys k 1 1 Enter
 step "a move after the resume" "Game over: alice wins (five)"
 keys '?'
 step "help shows the keys" "mouse click         play the point clicked"
 keys Space
 step "any key leaves help" "Moves (3):"
-$TM resize-window -t $S -x 100 -y 30
-check "after a resize the key line is on the new last row" sh -c "sleep 0.5; $TM capture-pane -p -t $S | sed -n 30p | grep -q 'Tab:chat'"
+$TM resize-window -t =$S: -x 100 -y 30
+check "after a resize the key line is on the new last row" sh -c "sleep 0.5; $TM capture-pane -p -t =$S: | sed -n 30p | grep -q 'Tab:chat'"
 keys C-c
 step "quitting asks" "Quit gomoku? (y/n)"
 keys y
 step "quit ends with status 0" "EXIT=0"
-check "the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
+check "the terminal left the alternate screen" [ "$($TM display -p -t =$S: '#{alternate_on}')" = 0 ]
 check "the server saw the whole script" waitsrv
-$TM kill-session -t $S
+$TM kill-session -t =$S:
 
 # SIGINT: the terminal is restored and the client ends by itself.
 cat >"$T/int.srv" <<EOS
@@ -195,7 +195,7 @@ keys Enter
 step "a game opens in the replay" "Move 0 of 9"
 keys Right Right Right
 step "Right steps through the replay" "Move 3 of 9"
-check "the replayed board has the first three stones (ASCII)" sh -c "$TM capture-pane -p -t $S | grep -q '^ 8 \. \. \. \. \. \. \.  *X *\[X\]'"
+check "the replayed board has the first three stones (ASCII)" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 \. \. \. \. \. \. \.  *X *\[X\]'"
 keys End
 step "End shows the final five" "Black made five"
 keys Escape
@@ -208,13 +208,13 @@ keys Enter
 step "public games are listed" "r7     playing  renju     15 600+10   cat vs dan  3 moves  2 watching"
 keys Enter
 step "watching shows the game" "Moves (3):"
-check "a spectator is not offered the playing keys" sh -c "$TM capture-pane -p -t $S | tail -1 | grep -q '^Tab:chat  ?:help  Q:leave'"
-check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t $S | grep -q 'cat .*08:20'"
+check "a spectator is not offered the playing keys" sh -c "$TM capture-pane -p -t =$S: | tail -1 | grep -q '^Tab:chat  ?:help  Q:leave'"
+check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'cat .*08:20'"
 kill -INT "$(cat "$T/pid")"
 step "SIGINT ends the client" "EXIT=130"
-check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
+check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p -t =$S: '#{alternate_on}')" = 0 ]
 check "the server saw the client go" waitsrv
-$TM kill-session -t $S
+$TM kill-session -t =$S:
 
 # A crash (SIGABRT here) still takes the terminal off the alternate screen.
 startsrv "$T/int.srv"
@@ -223,6 +223,6 @@ $TM new-session -d -s $S -x 80 -y 24 \
 step "mono client reaches the lobby" "Signed in as guest1"
 kill -ABRT "$(cat "$T/pid")"
 step "SIGABRT ends the client" "EXIT=134"
-check "after a crash the terminal left the alternate screen" [ "$($TM display -p -t $S '#{alternate_on}')" = 0 ]
+check "after a crash the terminal left the alternate screen" [ "$($TM display -p -t =$S: '#{alternate_on}')" = 0 ]
 check "the server saw the client go" waitsrv
 finish

@@ -113,6 +113,14 @@ static void test_game_moves_clocks_result(void **state)
 	assert_int_equal(model_clock(&m, STONE_WHITE, 90000), 52100);
 	assert_non_null(strstr(m.status_text, "alice (black) wins by five"));
 	assert_int_equal(m.pos.nmoves, 9);
+	/* a rematch in the same room starts over */
+	feed(&m, "* START r1 13 bob alice freestyle 15 60+1 none casual 60000 60000", 7000);
+	assert_int_equal(m.over, 0);
+	assert_int_equal(m.pos.nmoves, 0);
+	assert_int_equal(m.ncells, 0);
+	assert_int_equal(model_my_side(&m), STONE_WHITE);
+	assert_non_null(strstr(m.status_text, "Rematch: bob (black)"));
+	assert_string_equal(model_chat_line(&m, 1), "* Game over: alice (black) wins by five");
 }
 
 static void test_offers_and_undo(void **state)
