@@ -176,11 +176,11 @@ expect ROOMS
 send = ROOM r7 playing renju 15 600+10 none rated cat dan 2 3
 send OK ROOMS 1
 expect WATCH r7
-send = ROOM r7 playing renju 15 600+10 none rated cat dan 3 3
-send = CLOCK r7 500000 400000 white
+send = ROOM r7 playing renju 15 600+10 none rated cat dan 3 8
+send = CLOCK r7 500000 400000 black
 send = SEAT r7 black cat here 0
 send = SEAT r7 white dan here 0
-send = MOVES r7 0 h8,h9,j8
+send = MOVES r7 0 h8,a1,i8,a3,j9,a5,j10,a7
 send OK WATCH r7 12
 eof
 EOS
@@ -207,9 +207,11 @@ step "watch is selected" "Watch a game"
 keys Enter
 step "public games are listed" "r7     playing  renju     15 600+10   cat vs dan  3 moves  2 watching"
 keys Enter
-step "watching shows the game" "Moves (3):"
+step "watching shows the game" "Moves (8):"
 check "a spectator is not offered the playing keys" sh -c "$TM capture-pane -p -t =$S: | tail -1 | grep -q '^Tab:chat  ?:help  Q:leave'"
-check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'cat .*08:20'"
+check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'dan .*06:40'"
+# renju, black to move: j8 would make two open threes, shown as x
+check "a renju forbidden point is marked for black" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 \. \. \. \. \. \. \. X X x \.'"
 kill -INT "$(cat "$T/pid")"
 step "SIGINT ends the client" "EXIT=130"
 check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p -t =$S: '#{alternate_on}')" = 0 ]
