@@ -77,7 +77,8 @@ limits_for(const brain_t *b)
 {
 	engine_limits_t l = engine_default_limits();
 	const settings_t *s = &b->set;
-	int hard = s->timeout_turn > 0 ? s->timeout_turn : 30000;
+	/* timeout_turn 0 means "as fast as possible" */
+	int hard = s->timeout_turn > 0 ? s->timeout_turn : 100;
 
 	if (s->timeout_match > 0 && s->time_left > 0) {
 		l.clock_ms = s->time_left - SAFETY_MS;

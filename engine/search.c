@@ -42,6 +42,7 @@ struct engine {
 	int16_t root[MAX_MOVES];
 	int rootscore[MAX_MOVES];
 	int nbest;
+	int64_t solver_deadline;        /* root solvers stop here (tm_now_us), 0 none */
 	int8_t lmr[64][64];             /* late move reduction by depth and move number */
 	vcf_slot_t vcache[VCF_CACHE];
 	vcf_t v;
@@ -541,7 +542,7 @@ solve(engine_t *e, int threes, uint64_t budget, int maxply)
 	v->stop[0] = &e->stop_flag;
 	v->stop[1] = e->ext_stop;
 	v->cache = e->vcache;
-	v->deadline_us = e->tm.hard_us == INT64_MAX ? 0 : e->tm.start_us + e->tm.hard_us;
+	v->deadline_us = e->solver_deadline;
 	memset(e->vcache, 0, sizeof e->vcache);
 	if (!threes) {
 		int r = vcf_solve(v, maxply);
@@ -576,6 +577,13 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	if (load(e, rule, size, moves, n) < 0)
 		return -1;
 	tm_start(&e->tm, l.soft_ms, l.hard_ms, l.clock_ms, l.inc_ms, n);
+	/* the root solvers may use 30% of the move's time, the search the rest */
+	if (e->tm.soft_us != INT64_MAX)
+		e->solver_deadline = e->tm.start_us + e->tm.soft_us * 3 / 10;
+	else if (e->tm.hard_us != INT64_MAX)
+		e->solver_deadline = e->tm.start_us + e->tm.hard_us * 3 / 10;
+	else
+		e->solver_deadline = 0;
 	atomic_store(&e->stop_flag, 0);
 	e->ext_stop = l.stop;
 	e->aborted = 0;
@@ -675,7 +683,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 			int16_t keep[MAX_MOVES];
 			for (int i = 0; i < e->nroot; i++) {
 				board_play(b, e->root[i], stm);
-				int r2 = solve(e, 0, 4000, 30);
+				int r2 = solve(e, 0, 1500, 30);
 				board_undo(b);
 				if (!r2)
 					keep[kept++] = e->root[i];
