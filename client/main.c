@@ -25,6 +25,7 @@ static void usage(FILE *f)
 	    "  --ca FILE         trust only the CA certificates in FILE\n"
 	    "  --insecure        do not check the server's certificate at all\n"
 	    "  --known-hosts F   pin file (default ~/.config/gomoku/known_hosts)\n"
+	    "  --timeout SECS    to connect and hear the server's greeting (20)\n"
 	    "  --ascii           draw with ASCII characters only\n"
 	    "  --mono            no colours\n"
 	    "  -h, --help        this text\n"
@@ -56,7 +57,7 @@ static int split_hostport(char *arg, const char **host, const char **port)
 
 int main(int argc, char **argv)
 {
-	enum { O_CA = 256, O_INSECURE, O_KNOWN, O_ASCII, O_MONO, O_SCRIPT, O_NAME };
+	enum { O_CA = 256, O_INSECURE, O_KNOWN, O_ASCII, O_MONO, O_SCRIPT, O_NAME, O_TIMEOUT };
 	static const struct option longopts[] = {
 		{ "ca", required_argument, NULL, O_CA },
 		{ "insecure", no_argument, NULL, O_INSECURE },
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
 		{ "mono", no_argument, NULL, O_MONO },
 		{ "script", no_argument, NULL, O_SCRIPT },
 		{ "name", required_argument, NULL, O_NAME },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,6 +83,13 @@ int main(int argc, char **argv)
 		case O_MONO: so.mono = 1; break;
 		case O_SCRIPT: script = 1; break;
 		case O_NAME: so.name = optarg; break;
+		case O_TIMEOUT:
+			no.timeout = atoi(optarg);
+			if (no.timeout < 1 || no.timeout > 3600) {
+				fprintf(stderr, "gomoku: --timeout takes 1..3600 seconds\n");
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -32,8 +32,8 @@ struct net {
 	void *arg;
 	SSL_CTX *ctx;
 	struct bufferevent *bev;
-	struct event *retry;
-	int up, backoff;
+	struct event *retry, *guard;    /* guard: connect/greeting deadline */
+	int up, backoff, heard;
 	struct addrinfo *ai, *ai_next;   /* addresses left to try */
 	char hostport[320];
 };
@@ -46,6 +46,8 @@ static void set_err(char *err, size_t len, const char *what)
 	else
 		snprintf(err, len, "%s", what);
 }
+
+static void guard_cb(evutil_socket_t fd, short ev, void *arg);
 
 static void retry_cb(evutil_socket_t fd, short ev, void *arg)
 {
@@ -92,7 +94,8 @@ net_t *net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb
 		SSL_CTX_set_default_verify_paths(n->ctx);
 	}
 	n->retry = evtimer_new(base, retry_cb, n);
-	if (!n->retry) {
+	n->guard = evtimer_new(base, guard_cb, n);
+	if (!n->retry || !n->guard) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -118,6 +121,8 @@ void net_free(net_t *n)
 	drop(n);
 	if (n->retry)
 		event_free(n->retry);
+	if (n->guard)
+		event_free(n->guard);
 	if (n->ai)
 		freeaddrinfo(n->ai);
 	if (n->ctx)
@@ -132,8 +137,23 @@ int net_is_up(const net_t *n)
 
 static void down(net_t *n, int fatal, const char *why)
 {
+	evtimer_del(n->guard);
 	drop(n);
 	n->cb.down(n->arg, fatal, why);
+}
+
+static void guard_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	net_t *n = arg;
+	char why[400];
+	(void)fd;
+	(void)ev;
+	if (!n->up)
+		snprintf(why, sizeof why, "timed out connecting to %s", n->hostport);
+	else
+		snprintf(why, sizeof why, "%s sent nothing after the TLS handshake (not a gomokud server?)",
+		    n->hostport);
+	down(n, 0, why);
 }
 
 /* The SHA-256 of the certificate's public key, "sha256:hex". */
@@ -239,6 +259,10 @@ static void read_cb(struct bufferevent *bev, void *arg)
 		}
 		evbuffer_remove(in, line, (size_t)p.pos + 1);
 		line[p.pos] = '\0';
+		if (!n->heard) {
+			n->heard = 1;
+			evtimer_del(n->guard);
+		}
 		n->cb.line(n->arg, line, (size_t)p.pos);
 	}
 }
@@ -346,6 +370,9 @@ int net_connect(net_t *n)
 		return -1;
 	}
 	n->ai_next = n->ai;
+	n->heard = 0;
+	struct timeval tv = { n->o.timeout > 0 ? n->o.timeout : 20, 0 };
+	evtimer_add(n->guard, &tv);
 	try_connect(n);
 	return 0;
 }
@@ -379,5 +406,6 @@ int net_send(net_t *n, const char *line, size_t len)
 void net_close(net_t *n)
 {
 	evtimer_del(n->retry);
+	evtimer_del(n->guard);
 	drop(n);
 }

@@ -17,6 +17,7 @@ typedef struct {
 	const char *ca_file;     /* NULL: the system CA store */
 	const char *pin_file;    /* NULL: pin_default_path() */
 	int insecure;            /* no certificate check at all */
+	int timeout;             /* seconds to connect and get a first line; 0: 20 */
 } net_opts_t;
 
 typedef struct {

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <wchar.h>
@@ -353,51 +354,58 @@ int session_run(struct event_base *base, const net_opts_t *o, const session_opts
 {
 	static const net_cbs_t cbs = { on_line, on_up, on_down, on_notice };
 	static const int signums[4] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
-	static sess_t s;   /* large; lives for the run only */
-	memset(&s, 0, sizeof s);
-	s.base = base;
-	s.o = o;
-	s.so = so;
+	sess_t *s = calloc(1, sizeof *s);   /* large: the model keeps chat and records */
+	if (!s) {
+		fprintf(stderr, "gomoku: out of memory\n");
+		return 1;
+	}
+	s->base = base;
+	s->o = o;
+	s->so = so;
 	if (so->name)
-		snprintf(s.name, sizeof s.name, "%s", so->name);
-	model_init(&s.model);
-	view_init(&s.view);
-	s.view.ascii = so->ascii;
-	s.view.mono = so->mono;
+		snprintf(s->name, sizeof s->name, "%s", so->name);
+	model_init(&s->model);
+	view_init(&s->view);
+	s->view.ascii = so->ascii;
+	s->view.mono = so->mono;
 	char err[256];
-	s.net = net_new(base, o, &cbs, &s, err, sizeof err);
-	if (!s.net) {
+	s->net = net_new(base, o, &cbs, s, err, sizeof err);
+	if (!s->net) {
 		fprintf(stderr, "gomoku: %s\n", err);
+		free(s);
 		return 1;
 	}
 	if (tui_start(so->ascii, so->mono) != 0) {
 		fprintf(stderr, "gomoku: cannot start the terminal UI (try --script)\n");
-		net_free(s.net);
+		net_free(s->net);
+		free(s);
 		return 1;
 	}
-	snprintf(s.view.conn, sizeof s.view.conn, "connecting to %s:%s", o->host, o->port);
-	s.stdin_ev = event_new(base, 0, EV_READ | EV_PERSIST, stdin_cb, &s);
-	s.tick = event_new(base, -1, EV_PERSIST, tick_cb, &s);
+	snprintf(s->view.conn, sizeof s->view.conn, "connecting to %s:%s", o->host, o->port);
+	s->stdin_ev = event_new(base, 0, EV_READ | EV_PERSIST, stdin_cb, s);
+	s->tick = event_new(base, -1, EV_PERSIST, tick_cb, s);
 	for (int i = 0; i < 4; i++) {
-		s.sigs[i] = evsignal_new(base, signums[i], signal_cb, &s);
-		event_add(s.sigs[i], NULL);
+		s->sigs[i] = evsignal_new(base, signums[i], signal_cb, s);
+		event_add(s->sigs[i], NULL);
 	}
 	struct timeval half = { 0, 500000 };
-	event_add(s.stdin_ev, NULL);
-	event_add(s.tick, &half);
-	draw(&s);
-	net_connect(s.net);
-	if (!s.done)
+	event_add(s->stdin_ev, NULL);
+	event_add(s->tick, &half);
+	draw(s);
+	net_connect(s->net);
+	if (!s->done)
 		event_base_dispatch(base);
 	tui_stop();
-	net_free(s.net);
-	event_free(s.stdin_ev);
-	event_free(s.tick);
+	net_free(s->net);
+	event_free(s->stdin_ev);
+	event_free(s->tick);
 	for (int i = 0; i < 4; i++)
-		event_free(s.sigs[i]);
-	if (s.notice[0])
-		fprintf(stderr, "gomoku: %s\n", s.notice);
-	if (s.fatal[0])
-		fprintf(stderr, "gomoku: %s\n", s.fatal);
-	return s.rc;
+		event_free(s->sigs[i]);
+	if (s->notice[0])
+		fprintf(stderr, "gomoku: %s\n", s->notice);
+	if (s->fatal[0])
+		fprintf(stderr, "gomoku: %s\n", s->fatal);
+	int rc = s->rc;
+	free(s);
+	return rc;
 }

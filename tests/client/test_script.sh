@@ -89,6 +89,19 @@ check "a drop mid-line ends with status 1 (got $rc)" [ $rc -eq 1 ]
 check "the drop mid-line is named" grep -q "lost in the middle of a line" "$T/err"
 check "server script completed" waitsrv
 
+# A server that completes TLS and then says nothing: a clear error.
+cat >"$T/mute.srv" <<EOS
+cert $T/a.pem $T/a.key
+accept
+eof
+EOS
+startsrv "$T/mute.srv"
+$GOMOKU --insecure --timeout 1 127.0.0.1:$PORT </dev/null >"$T/out" 2>"$T/err"
+rc=$?
+check "a mute server ends the session with status 1 (got $rc)" [ $rc -eq 1 ]
+check "the mute server is named" grep -q "sent nothing after the TLS handshake" "$T/err"
+check "server saw the client go" waitsrv
+
 # Nobody listening: a clear error, not a hang.
 $GOMOKU --insecure 127.0.0.1:$PORT </dev/null >"$T/out" 2>"$T/err"
 rc=$?
