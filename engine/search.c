@@ -42,6 +42,7 @@ struct engine {
 	int16_t root[MAX_MOVES];
 	int rootscore[MAX_MOVES];
 	int nbest;
+	uint64_t nsolves;
 	int64_t solver_deadline;        /* root solvers stop here (tm_now_us), 0 none */
 	int8_t lmr[64][64];             /* late move reduction by depth and move number */
 	vcf_slot_t vcache[VCF_CACHE];
@@ -530,6 +531,15 @@ load(engine_t *e, rule_t rule, int size, const move_t *moves, int n)
 	return 0;
 }
 
+/* Whether the root solvers must stop: a stop request or their deadline. */
+static int
+solvers_done(engine_t *e)
+{
+	return atomic_load_explicit(&e->stop_flag, memory_order_relaxed) ||
+	    (e->ext_stop && atomic_load_explicit(e->ext_stop, memory_order_relaxed)) ||
+	    (e->solver_deadline && tm_now_us() >= e->solver_deadline);
+}
+
 /* Runs a threat solver for the side to move; returns its plies or 0. */
 static int
 solve(engine_t *e, int threes, uint64_t budget, int maxply)
@@ -543,7 +553,8 @@ solve(engine_t *e, int threes, uint64_t budget, int maxply)
 	v->stop[1] = e->ext_stop;
 	v->cache = e->vcache;
 	v->deadline_us = e->solver_deadline;
-	memset(e->vcache, 0, sizeof e->vcache);
+	e->nsolves++;
+	v->salt = board_zobrist((int)(e->nsolves % BCELLS), 1) + e->nsolves;
 	if (!threes) {
 		int r = vcf_solve(v, maxply);
 		e->nodes += v->nodes;
@@ -681,7 +692,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		if (opp_vcf) {
 			int kept = 0;
 			int16_t keep[MAX_MOVES];
-			for (int i = 0; i < e->nroot; i++) {
+			for (int i = 0; i < e->nroot && !solvers_done(e); i++) {
 				board_play(b, e->root[i], stm);
 				int r2 = solve(e, 0, 1500, 30);
 				board_undo(b);
@@ -703,7 +714,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 				for (int i = 0; i < e->nroot; i++)
 					e->rootscore[i] = eval_move(b, e->root[i], stm);
 				sort_root(e);
-				for (int i = 0; i < e->nroot && i < 24; i++) {
+				for (int i = 0; i < e->nroot && i < 24 && !solvers_done(e); i++) {
 					board_play(b, e->root[i], stm);
 					int r2 = solve(e, 1, 3000, 17);
 					board_undo(b);

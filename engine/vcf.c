@@ -56,7 +56,7 @@ att_node(vcf_t *v, int ply, int maxply, int threes)
 	board_t *b = v->b;
 	int a = v->att, d = 3 - a, n, forced = 0, res = 0;
 	int16_t mv[MAX_MOVES], f[2];
-	uint64_t key = b->hash ^ (threes ? 0x5bd1e995u : 0x1b873593u) * (uint64_t)a;
+	uint64_t key = b->hash ^ v->salt ^ (threes ? 0x5bd1e995u : 0x1b873593u) * (uint64_t)a;
 	vcf_slot_t *s;
 
 	if (aborted(v))

@@ -25,6 +25,7 @@ typedef struct {
 	const atomic_int *stop[2];
 	int64_t deadline_us;       /* tm_now_us() limit, 0 for none */
 	vcf_slot_t *cache;         /* VCF_CACHE slots of known failures, or NULL */
+	uint64_t salt;             /* new per solve: older cache entries never match */
 	int16_t line[VCF_MAXLINE]; /* the winning line from the root, cells */
 	int len;
 } vcf_t;
