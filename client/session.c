@@ -28,8 +28,8 @@ typedef struct {
 	view_t view;
 	const net_opts_t *o;
 	const session_opts_t *so;
-	struct event *stdin_ev, *tick, *sigs[4];
-	int quitting, done, rc;
+	struct event *stdin_ev, *tick, *redraw, *sigs[4];
+	int quitting, done, rc, dirty, no_retry;
 	int64_t last_sent, quit_at;
 	char name[PROTO_NAME_MAX + 1];   /* the guest name to ask for */
 	char notice[4096];               /* shown again on stderr at exit */
@@ -46,6 +46,25 @@ static int64_t now_ms(void)
 static void draw(sess_t *s)
 {
 	tui_draw(&s->model, &s->view, now_ms());
+}
+
+/* Many lines may arrive in one read: draw once after them. */
+static void want_draw(sess_t *s)
+{
+	if (!s->dirty) {
+		s->dirty = 1;
+		event_active(s->redraw, EV_TIMEOUT, 0);
+	}
+}
+
+static void redraw_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	sess_t *s = arg;
+	(void)fd;
+	(void)ev;
+	s->dirty = 0;
+	if (!s->done)
+		draw(s);
 }
 
 static void finish(sess_t *s, int rc)
@@ -132,12 +151,14 @@ static void on_line(void *arg, const char *line, size_t len)
 	char err[160];
 	if (proto_parse(line, len, PROTO_SERVER, &x, err, sizeof err) != 0) {
 		model_status(m, 1, "The server sent an unreadable line (%s); ignored", err);
-		draw(s);
+		want_draw(s);
 		return;
 	}
 	proto_id_t head = m->npending ? m->pending[0] : PM_NONE;
 	int was_in_room = m->in_room;
 	model_rc_t rc = model_apply(m, &x, now_ms());
+	if (rc == MODEL_FATAL && x.ecode == ERR_VERSION)
+		s->no_retry = 1;   /* retrying cannot fix a version mismatch */
 	if (rc == MODEL_RESYNC && m->in_room) {
 		int asked = 0;
 		for (int i = 0; i < m->npending; i++)
@@ -233,7 +254,7 @@ static void on_line(void *arg, const char *line, size_t len)
 	default:
 		break;
 	}
-	draw(s);
+	want_draw(s);
 }
 
 static void on_up(void *arg)
@@ -252,8 +273,8 @@ static void on_down(void *arg, int fatal, const char *why)
 		finish(s, 0);
 		return;
 	}
-	if (fatal) {
-		snprintf(s->fatal, sizeof s->fatal, "%s", why);
+	if (fatal || s->no_retry) {
+		snprintf(s->fatal, sizeof s->fatal, "%s", s->no_retry ? s->model.status_text : why);
 		finish(s, 3);
 		return;
 	}
@@ -384,6 +405,7 @@ int session_run(struct event_base *base, const net_opts_t *o, const session_opts
 	snprintf(s->view.conn, sizeof s->view.conn, "connecting to %s:%s", o->host, o->port);
 	s->stdin_ev = event_new(base, 0, EV_READ | EV_PERSIST, stdin_cb, s);
 	s->tick = event_new(base, -1, EV_PERSIST, tick_cb, s);
+	s->redraw = event_new(base, -1, 0, redraw_cb, s);
 	for (int i = 0; i < 4; i++) {
 		s->sigs[i] = evsignal_new(base, signums[i], signal_cb, s);
 		event_add(s->sigs[i], NULL);
@@ -399,6 +421,7 @@ int session_run(struct event_base *base, const net_opts_t *o, const session_opts
 	net_free(s->net);
 	event_free(s->stdin_ev);
 	event_free(s->tick);
+	event_free(s->redraw);
 	for (int i = 0; i < 4; i++)
 		event_free(s->sigs[i]);
 	if (s->notice[0])

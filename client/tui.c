@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <curses.h>
 
@@ -129,18 +130,33 @@ static int on(int pair, int mono)
 	return mono || !has_colors() ? 0 : COLOR_PAIR(pair);
 }
 
-/* Writes at most w columns of s (UTF-8, one column per code point). */
-static void put_clip(int y, int x, const char *s, int w)
+/* The end of the longest prefix of s (UTF-8) that fits in w columns,
+ * counting wide characters (CJK, emoji) as two. */
+static const char *fit(const char *s, int w)
 {
 	int cols = 0;
 	const char *p = s;
-	while (*p && cols < w) {
-		p++;
-		while ((*p & 0xC0) == 0x80)
-			p++;
-		cols++;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	while (*p) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, p, MB_CUR_MAX, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
+			break;
+		int cw = wcwidth(wc);
+		if (cw < 0)
+			cw = 1;
+		if (cols + cw > w)
+			break;
+		cols += cw;
+		p += n;
 	}
-	mvaddnstr(y, x, s, (int)(p - s));
+	return p;
+}
+
+static void put_clip(int y, int x, const char *s, int w)
+{
+	mvaddnstr(y, x, s, (int)(fit(s, w) - s));
 }
 
 static void fmt_clock(char *buf, size_t len, int64_t ms)
@@ -426,18 +442,11 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 		int np = 0;
 		for (const char *p = l; *p && np < 16;) {
 			piece[np++] = p;
-			int cols = 0;
-			const char *brk = NULL;
-			while (*p && cols < pw - 1) {
-				if (*p == ' ')
-					brk = p;
-				p++;
-				while ((*p & 0xC0) == 0x80)
-					p++;
-				cols++;
-			}
-			if (*p && brk && brk > piece[np - 1])
-				p = brk + 1;
+			const char *end = fit(p, pw - 1), *brk = end;
+			if (*end) /* break at the last space that fits */
+				while (brk > p && *brk != ' ')
+					brk--;
+			p = *end && brk > p ? brk + 1 : end > p ? end : end + 1;
 		}
 		for (int k = np - 1; k >= 0 && r >= top; k--, r--) {
 			int w = (int)((k + 1 < np ? piece[k + 1] : piece[k] + strlen(piece[k])) - piece[k]);

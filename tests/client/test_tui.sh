@@ -67,6 +67,7 @@ send OK DECLINE r1 2
 expect SAY r1 good game
 send * SAY r1 11 alice good game
 send OK SAY r1
+send * TELL bob 你好 wide characters take two columns each 你好你好你好你好你好
 send \x01\x1b[2J garbage
 drop
 accept
@@ -118,6 +119,10 @@ step "Tab opens the chat line" "say> _"
 keys -l "good game"
 keys Enter
 step "chat goes out and comes back" "alice: good game"
+step "a private message with wide characters is shown" "[bob] 你好 wide"
+[ -n "${SHOWWIDE:-}" ] && screen
+check "wide characters are wrapped inside the panel" sh -c "$TM capture-pane -p -t =$S: | grep -q '^  *each 你好你好你好你好你好$'"
+check "wide characters do not spill onto the input line" sh -c "[ -z \"\$($TM capture-pane -p -t =$S: | sed -n 22p | tr -d ' ')\" ]"
 keys R
 step "resign asks for confirmation" "Resign this game? (y/n)"
 keys n
