@@ -73,6 +73,8 @@ int config_set(struct config *c, const char *key, const char *val, char *err, si
 		return set_path(c->state_dir, val, err, errlen);
 	if (strcmp(key, "cert") == 0)
 		return set_path(c->cert, val, err, errlen);
+	if (strcmp(key, "database") == 0)
+		return set_path(c->database, val, err, errlen);
 	if (strcmp(key, "key") == 0)
 		return set_path(c->key, val, err, errlen);
 	if (strcmp(key, "log-level") == 0) {

@@ -1,8 +1,9 @@
 # daemon/: gomokud, the TLS game server (libevent + OpenSSL).
 DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
-	daemon/notify.c
-DAEMON_PKGS := libevent libevent_openssl openssl
+	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
+	daemon/workq.c
+DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 
 $(DAEMON_SRCS:%.c=$(O)/%.o): MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))

@@ -2,6 +2,7 @@
 #include "daemon/server.h"
 #include "daemon/notify.h"
 
+#include <sys/stat.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event2/util.h>
@@ -310,6 +312,33 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 	}
 }
 
+/* The SQLite store (issue 7): refuse to start on a damaged file rather than
+ * start empty; "database none" keeps nothing (benchmarks). */
+static int open_store(struct server *srv)
+{
+	char path[CONFIG_PATH_MAX + 16], err[600];
+	if (strcmp(srv->cfg.database, "none") == 0) {
+		log_warn(&srv->log, "database none: accounts, ratings and games are not kept");
+		return 0;
+	}
+	if (srv->cfg.database[0]) {
+		snprintf(path, sizeof path, "%s", srv->cfg.database);
+	} else {
+		if (mkdir(srv->cfg.state_dir, 0700) != 0 && errno != EEXIST) {
+			log_error(&srv->log, "state directory %s: %s", srv->cfg.state_dir,
+			    strerror(errno));
+			return -1;
+		}
+		snprintf(path, sizeof path, "%s/gomokud.db", srv->cfg.state_dir);
+	}
+	if (store_open(path, &srv->store, err, sizeof err) != 0) {
+		log_error(&srv->log, "database: %s", err);
+		return -1;
+	}
+	log_info(&srv->log, "database %s (schema %d)", path, store_schema_version(srv->store));
+	return 0;
+}
+
 int server_init(struct server *srv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -318,8 +347,13 @@ int server_init(struct server *srv)
 		log_error(&srv->log, "event_base_new failed");
 		return -1;
 	}
-	if (load_tls(srv))
+	if (load_tls(srv) || open_store(srv))
 		return -1;
+	srv->work = workq_new(srv->base, 2, 256, NULL, NULL, NULL, 0);
+	if (!srv->work) {
+		log_error(&srv->log, "cannot start the worker threads");
+		return -1;
+	}
 	srv->gc_ev = event_new(srv->base, -1, 0, gc_cb, srv);
 	srv->resume_accept_ev = evtimer_new(srv->base, resume_accept_cb, srv);
 	srv->drain_ev = evtimer_new(srv->base, shutdown_drain_cb, srv);
@@ -433,6 +467,10 @@ void server_free(struct server *srv)
 		event_free(srv->drain_ev);
 	if (srv->watchdog_ev)
 		event_free(srv->watchdog_ev);
+	workq_free(srv->work);
+	srv->work = NULL;
+	store_close(srv->store);
+	srv->store = NULL;
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl);
 	if (srv->base)

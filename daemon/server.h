@@ -11,6 +11,8 @@
 
 #include "daemon/config.h"
 #include "daemon/log.h"
+#include "daemon/store.h"
+#include "daemon/workq.h"
 
 #define GOMOKUD_VERSION "0.1.0"
 #define GOMOKUD_CAPS "swap2 chat resume"
@@ -40,6 +42,8 @@ struct server {
 	struct event *gc_ev;
 	struct event *drain_ev;
 	struct event *watchdog_ev;   /* systemd WatchdogSec= pings, when asked */
+	store_t *store;              /* accounts, ratings, games; NULL: not kept */
+	workq_t *work;               /* password checks, off the loop */
 	int draining;
 
 	struct conn *conns;          /* every live connection */
