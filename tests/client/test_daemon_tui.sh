@@ -3,11 +3,11 @@
 # quick match from the lobby, moves typed and clicked with the mouse, an
 # undo offer accepted, chat, and five in a row seen on both screens. One
 # client verifies the daemon's certificate with --ca, the other pins it on
-# first use. A third client watches from the lobby; then it creates a
+# first use. Then they play a swap2 opening. A third client watches from the lobby; then it creates a
 # private room and a fourth joins with the invite code shown. Skips (saying
 # so) when bin/gomokud is not built.
 . tests/client/lib.sh
-echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five); a third watches; a private room by invite code"
+echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five); a third watches; a swap2 opening; a private room by invite code"
 GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
@@ -112,6 +112,30 @@ check "the winning stones are on alice's board" sh -c "$TM capture-pane -p -t =a
 
 step "carol, watching, sees the five too" c "Game over: alice wins (five)"
 step "carol sees the chat" c "alice: good luck bob"
+[ -n "${CAPTURE:-}" ] && screen a >"$CAPTURE"
+
+# a swap2 game: both leave, pick the swap2 opening (lobby row 13) and seek;
+# alice (opener) places three stones, bob takes white and moves
+for p in a b; do
+	keys $p Q
+	step "$p is back in the lobby" $p "Quick match"
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12 13; do keys $p Down; done
+	keys $p Right
+	step "$p picks swap2" $p "< swap2 >"
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12 13; do keys $p Up; done
+done
+keys a Enter
+step "alice seeks a swap2 game" a "Seeking an opponent"
+keys b Enter
+step "alice is asked to place three stones" a "Swap2: you to place 3 stones"
+keys a h 8 Enter h 9 Enter i 9 Enter
+step "bob sees the three stones and his choice" b "Swap2: you to choose a colour or place 2"
+check "bob's board has the opening stones" wait_for b "1.h8 h9 2.i9"
+keys b W
+step "colours are settled" a "Colours: alice black, bob white"
+step "bob, white, moves next" b "Your move (white)"
+keys b j 1 0 Enter
+step "alice sees bob's first move" a "2.i9 j10"
 
 # a private room: carol creates it (lobby row 1), dave joins with the code
 keys c Q
@@ -127,7 +151,6 @@ keys d -l "$CODE"
 keys d Enter
 step "dave joined carol's room" d "Game started: "
 step "carol's game started" c "Game started: "
-[ -n "${CAPTURE:-}" ] && screen a >"$CAPTURE"
 for s in a b c d; do
 	keys $s C-c
 	wait_for $s "Quit gomoku? (y/n)" && keys $s y
