@@ -56,12 +56,16 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX games_black ON games (black_key, ended);"
 	"CREATE INDEX games_white ON games (white_key, ended);"
 	"CREATE INDEX games_open ON games (ended) WHERE ended IS NULL;",
+	/* 2 -> 3: what a restart needs to rebuild a room */
+	"ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE games ADD COLUMN code TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;",
 };
 
 enum stmt {
 	S_USER_NEW, S_USER_GET, S_SESS_PUT, S_SESS_GET, S_SESS_DROP, S_SESS_EXPIRE,
 	S_RATING_GET, S_RATING_PUT, S_TOP, S_TOP_COUNT,
-	S_GAME_NEW, S_MOVE_NEW, S_MOVE_TRUNC, S_GAME_END, S_GAME_GET, S_MOVES_GET,
+	S_GAME_NEW, S_GAME_COLOURS, S_MOVE_NEW, S_MOVE_TRUNC, S_GAME_END, S_GAME_GET, S_MOVES_GET,
 	S_UNFINISHED, S_HISTORY, S_HISTORY_COUNT, S_COUNT
 };
 
@@ -80,8 +84,11 @@ static const char *const sql[S_COUNT] = {
 	    " WHERE rule = ?1 ORDER BY rating DESC, name_key LIMIT ?2 OFFSET ?3",
 	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = ?1",
 	[S_GAME_NEW] = "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
-	    " black, white, black_key, white_key, started, black_before, white_before)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, lower(?8), lower(?9), ?10, ?11, ?12)",
+	    " black, white, black_key, white_key, started, black_before, white_before,"
+	    " private, code, opening_plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+	    " lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15)",
+	[S_GAME_COLOURS] = "UPDATE games SET black = ?2, white = ?3, black_key = lower(?2),"
+	    " white_key = lower(?3), opening_plies = ?4 WHERE id = ?1",
 	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
@@ -89,8 +96,8 @@ static const char *const sql[S_COUNT] = {
 	    " black_after = ?6, white_before = ?7, white_after = ?8 WHERE id = ?1",
 	[S_GAME_GET] = "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
-	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id)"
-	    " FROM games WHERE id = ?1",
+	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
+	    " private, code, opening_plies FROM games WHERE id = ?1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 	    " WHERE game_id = ?1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
@@ -507,6 +514,9 @@ store_game_begin(store_t *s, store_game_t *g)
 	sqlite3_bind_int64(q, 10, g->started);
 	sqlite3_bind_double(q, 11, g->black_before);
 	sqlite3_bind_double(q, 12, g->white_before);
+	sqlite3_bind_int(q, 13, g->private_room);
+	sqlite3_bind_text(q, 14, g->code, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 15, g->opening_plies);
 	rc = done(s, q, "begin game");
 	if (rc == 0)
 		g->id = sqlite3_last_insert_rowid(s->db);
@@ -527,6 +537,21 @@ store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m)
 	sqlite3_bind_int64(q, 5, m->black_ms);
 	sqlite3_bind_int64(q, 6, m->white_ms);
 	return done(s, q, "save move");
+}
+
+int
+store_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
+    int opening_plies)
+{
+	sqlite3_stmt *q = stmt(s, S_GAME_COLOURS);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, game_id);
+	sqlite3_bind_text(q, 2, black, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, white, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 4, opening_plies);
+	return done(s, q, "save colours");
 }
 
 int
@@ -584,6 +609,9 @@ read_game(sqlite3_stmt *q, store_game_t *g)
 	g->white_before = sqlite3_column_double(q, 16);
 	g->white_after = sqlite3_column_double(q, 17);
 	g->nmoves = sqlite3_column_int(q, 18);
+	g->private_room = sqlite3_column_int(q, 19);
+	copy_text(g->code, sizeof g->code, q, 20);
+	g->opening_plies = sqlite3_column_int(q, 21);
 }
 
 int

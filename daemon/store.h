@@ -17,7 +17,7 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 2,
+	STORE_SCHEMA_VERSION = 3,
 	STORE_PAGE = 20,         /* rows a page of HISTORY and TOP */
 };
 
@@ -31,6 +31,9 @@ typedef struct {
 	char room[STORE_ROOM_MAX + 1];
 	int rule, size, opening, rated;
 	int tc_base, tc_inc;                 /* seconds; 0 base = no clock */
+	int private_room;                    /* joined by invite code only */
+	char code[33];                       /* that code */
+	int opening_plies;                   /* swap2: -1 until colours settle */
 	char black[STORE_NAME_MAX + 1], white[STORE_NAME_MAX + 1];
 	int64_t started, ended;              /* unix seconds; ended 0 = in progress */
 	int result, reason;                  /* the daemon's codes; -1 in progress */
@@ -87,6 +90,9 @@ int store_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total
 int store_game_begin(store_t *s, store_game_t *g);
 /* Appends ply (0-based); plies must come in order. */
 int store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m);
+/* Swap2 settled: who plays which colour, and how many plies the opening took. */
+int store_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
+    int opening_plies);
 /* Drops every ply from `from` on (an accepted undo). */
 int store_game_truncate(store_t *s, int64_t game_id, int from);
 /* Records the end: g->ended, result, reason and the ratings. */

@@ -159,6 +159,9 @@ test_games_and_history(void **state)
 	store_t *s = open_ok("games.db");
 	store_move_t moves[RULES_CELLS];
 	store_game_t g = sample_game("r1", "Alice", "bob"), back, list[STORE_PAGE];
+	g.private_room = 1;
+	snprintf(g.code, sizeof g.code, "Inv1teC0de");
+	g.opening_plies = -1;
 	int64_t ids[8];
 	int total;
 
@@ -168,12 +171,17 @@ test_games_and_history(void **state)
 		store_move_t m = { rules_move(i, i % 3), 100 + i, 300000 - i, 299000 - i };
 		assert_int_equal(store_game_move(s, g.id, i, &m), 0);
 	}
+	assert_int_equal(store_game_colours(s, g.id, "bob", "Alice", 3), 0); /* swap2 */
 	assert_int_equal(store_game_truncate(s, g.id, 7), 0); /* an undo of two plies */
 	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
 	assert_int_equal(back.nmoves, 7);
 	assert_int_equal(back.ended, 0);
 	assert_int_equal(back.result, -1);
-	assert_string_equal(back.black, "Alice");
+	assert_string_equal(back.black, "bob");
+	assert_string_equal(back.white, "Alice");
+	assert_int_equal(back.opening_plies, 3);
+	assert_int_equal(back.private_room, 1);
+	assert_string_equal(back.code, "Inv1teC0de");
 	assert_int_equal(moves[6].move, rules_move(6, 0));
 	assert_int_equal(moves[6].black_ms, 300000 - 6);
 	assert_int_equal(store_games_unfinished(s, ids, 8), 1);
@@ -398,7 +406,7 @@ test_migration_from_v1(void **state)
 	sqlite3_close(db);
 
 	store_t *s = open_ok("v1.db");
-	assert_int_equal(store_schema_version(s), 2);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	assert_int_equal(store_user_get(s, "ZED", name, hash, sizeof hash), 0);
 	assert_string_equal(name, "Zed");
 	assert_int_equal(store_history(s, "zed", 1, list, &total), 1);
@@ -410,9 +418,10 @@ test_migration_from_v1(void **state)
 	assert_true(r.g.rating == 1500);
 	store_close(s);
 	s = open_ok("v1.db"); /* opening again applies nothing twice */
-	assert_int_equal(store_schema_version(s), 2);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
-	print_message("  a v1 database upgrades to v2 keeping users, games and moves\n");
+	print_message("  a v1 database upgrades to v%d keeping users, games and moves\n",
+	    STORE_SCHEMA_VERSION);
 }
 
 static void
