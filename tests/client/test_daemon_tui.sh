@@ -4,10 +4,11 @@
 # undo offer accepted, chat, and five in a row seen on both screens. One
 # client verifies the daemon's certificate with --ca, the other pins it on
 # first use. Then they play a swap2 opening. A third client watches from the lobby; then it creates a
-# private room and a fourth joins with the invite code shown. Skips (saying
+# private room and a fourth joins with the invite code shown. Finally every
+# connection is cut (ss -K) and all four RESUME by themselves. Skips (saying
 # so) when bin/gomokud is not built.
 . tests/client/lib.sh
-echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five); a third watches; a swap2 opening; a private room by invite code"
+echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five); a third watches; a swap2 opening; a private room by invite code; all four cut off and resumed"
 GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
@@ -151,6 +152,18 @@ keys d -l "$CODE"
 keys d Enter
 step "dave joined carol's room" d "Game started: "
 step "carol's game started" c "Game started: "
+# Cut every client's connection at once (ss -K): each reconnects with
+# backoff and RESUMEs its seat on its own.
+if command -v ss >/dev/null 2>&1 && ss -K -tn "dport = :$DPORT" >/dev/null 2>&1; then
+	for p in a b c d; do
+		step "$p resumes its seat after the drop" $p "Back in room"
+	done
+	check "alice's resumed board is the swap2 game" wait_for a "2.i9 j10"
+	check "the daemon saw the resumes" grep -q -i "resum" "$T/d.log"
+else
+	echo "SKIP: ss -K cannot cut connections here; resume is covered by test_tui.sh"
+fi
+
 for s in a b c d; do
 	keys $s C-c
 	wait_for $s "Quit gomoku? (y/n)" && keys $s y
