@@ -3,10 +3,10 @@
 # quick match from the lobby, moves typed and clicked with the mouse, an
 # undo offer accepted, chat, and five in a row seen on both screens. One
 # client verifies the daemon's certificate with --ca, the other pins it on
-# first use. Then they play a swap2 opening. A third client watches from the lobby; then it creates a
-# private room and a fourth joins with the invite code shown. Finally every
-# connection is cut (ss -K) and all four RESUME by themselves. Skips (saying
-# so) when bin/gomokud is not built.
+# first use. A third client watches from the lobby. Then the two play a
+# swap2 opening; the third creates a private room and a fourth joins with
+# the invite code shown. Finally every connection is cut (ss -K) and all
+# four RESUME by themselves. Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five); a third watches; a swap2 opening; a private room by invite code; all four cut off and resumed"
 GOMOKUD=$BINDIR/gomokud
