@@ -120,8 +120,8 @@ int daemon_stop(struct daemon *d, int sig, int ms)
 	return -1;
 }
 
-/* port < 0: -port on ::1 */
-static int tcp_connect(int port)
+/* port < 0: -port on ::1; small: a small receive buffer (a slow reader) */
+static int tcp_connect(int port, int small)
 {
 	struct sockaddr_storage ss = { 0 };
 	socklen_t len;
@@ -141,6 +141,10 @@ static int tcp_connect(int port)
 	int fd = socket(ss.ss_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -1;
+	if (small) {   /* before connect, so the window never promises more */
+		int sz = 4096;
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
+	}
 	if (connect(fd, (struct sockaddr *)&ss, len) != 0) {
 		close(fd);
 		return -1;
@@ -153,7 +157,9 @@ static int tcp_connect(int port)
 struct tc *tc_open(int port, int hello)
 {
 	struct tc *c = calloc(1, sizeof *c);
-	c->fd = tcp_connect(port);
+	c->fd = tcp_connect(port, hello == -2);
+	if (hello == -2)
+		hello = 1;
 	if (c->fd < 0) {
 		free(c);
 		return NULL;
@@ -161,10 +167,6 @@ struct tc *tc_open(int port, int hello)
 	c->ctx = SSL_CTX_new(TLS_client_method());
 	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
 	c->ssl = SSL_new(c->ctx);
-	if (hello < 0) {   /* a slow reader: keep the receive window small */
-		int small = 4096;
-		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-	}
 	SSL_set_fd(c->ssl, c->fd);
 	struct timeval tv = { 5, 0 };
 	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);

@@ -38,8 +38,9 @@ struct tc {
 	char name[32];
 };
 
-/* Connects with TLS to 127.0.0.1:port (port < 0: [::1]:-port); reads the greeting, says HELLO 1 unless hello is 0.
- * hello < 0: only the handshake, with a small receive buffer. */
+/* Connects with TLS to 127.0.0.1:port (port < 0: [::1]:-port); reads the
+ * greeting, says HELLO 1 unless hello is 0. hello -1: only the handshake;
+ * -2: HELLO over a socket with a small receive buffer (a slow reader). */
 struct tc *tc_open(int port, int hello);
 /* Opens, HELLO, GUEST name. */
 struct tc *tc_guest(int port, const char *name);
