@@ -208,9 +208,15 @@ static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_m
 		v->input = IN_NONE;
 		if (!len)
 			return INPUT_REDRAW;
+		const char *sp = strchr(v->line, ' ');
 		if (mode == IN_CODE) {
 			proto_init(out, PR_JOIN, NULL);
 			snprintf(out->code, sizeof out->code, "%s", v->line);
+		} else if (v->line[0] == '@' && sp && sp - v->line - 1 <= PROTO_NAME_MAX) {
+			/* "@bob hello": a private message */
+			proto_init(out, PR_TELL, NULL);
+			snprintf(out->user, sizeof out->user, "%.*s", (int)(sp - v->line - 1), v->line + 1);
+			snprintf(out->text, sizeof out->text, "%s", sp + 1);
 		} else {
 			send_simple(out, PR_SAY, m);
 			snprintf(out->text, sizeof out->text, "%s", v->line);

@@ -170,6 +170,11 @@ static void on_line(void *arg, const char *line, size_t len)
 			send_msg(s, &st);
 		}
 	}
+	/* a snapshot may bring another board size: keep the cursor on it */
+	if (s->view.cx >= m->pos.size)
+		s->view.cx = m->pos.size - 1;
+	if (s->view.cy >= m->pos.size)
+		s->view.cy = m->pos.size - 1;
 	switch (x.id) {
 	case PE_SERVER:
 		if (!m->hello_done) {
@@ -402,6 +407,8 @@ int session_run(struct event_base *base, const net_opts_t *o, const session_opts
 		free(s);
 		return 1;
 	}
+	if (!tui_utf8())
+		s->view.ascii = 1;
 	snprintf(s->view.conn, sizeof s->view.conn, "connecting to %s:%s", o->host, o->port);
 	s->stdin_ev = event_new(base, 0, EV_READ | EV_PERSIST, stdin_cb, s);
 	s->tick = event_new(base, -1, EV_PERSIST, tick_cb, s);

@@ -9,6 +9,7 @@
  */
 #include "client/tui.h"
 
+#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -83,6 +84,12 @@ int tui_start(int ascii, int mono)
 		init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
 	}
 	return 0;
+}
+
+int tui_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
 void tui_stop(void)
@@ -576,7 +583,7 @@ static void draw_help(const model_t *m, const view_t *v)
 		"  M  offer rematch    A  accept offer     X  decline or withdraw",
 		"  Z  abort (early)    C  claim a win (opponent gone)",
 		"  B / W               swap2: choose black or white",
-		"  Tab or /            chat (Enter sends, Esc cancels)",
+		"  Tab or /            chat (Enter sends, Esc cancels; @bob hi tells bob)",
 		"  Q  leave the room   ^L redraw           ?  this help",
 		"Lobby: Up/Down choose, Left/Right change a setting, Enter go.",
 		"Replay: Left/Right step through the game, Esc back.",

@@ -51,6 +51,9 @@ void view_init(view_t *v);
 
 /* Starts curses (colours, mouse, keypad). 0 or -1. */
 int tui_start(int ascii, int mono);
+/* Whether the locale can show UTF-8 (else the board falls back to ASCII);
+ * valid after tui_start. */
+int tui_utf8(void);
 /* Restores the terminal; safe to call more than once. */
 void tui_stop(void);
 /* The size changed: re-read it. */

@@ -137,6 +137,12 @@ static void test_resign_offers_chat(void **state)
 	proto_format(&out, wire, sizeof wire);
 	assert_string_equal(wire, "SAY r1 hi h8\xc3\xa9\n");
 	assert_int_equal(v.input, IN_NONE);
+	/* "@bob text" is a private message */
+	input_key(&v, &m, '\t', 0, &out);
+	type(&v, &m, "@bob psst", wire);
+	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "TELL bob psst\n");
 	/* Esc cancels a chat line */
 	input_key(&v, &m, '/', 0, &out);
 	type(&v, &m, "abc", wire);
