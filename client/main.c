@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -14,6 +15,7 @@
 #include "client/net.h"
 #include "client/script.h"
 #include "client/session.h"
+#include "proto/proto.h"
 
 static void usage(FILE *f)
 {
@@ -22,6 +24,8 @@ static void usage(FILE *f)
 	    "  --script          read requests from stdin, print the server's lines\n"
 	    "                    (the default when stdin is not a terminal)\n"
 	    "  --name NAME       take this guest name after connecting\n"
+	    "  --login NAME      log in to an account (password: $GOMOKU_PASSWORD or asked)\n"
+	    "  --register NAME   create the account, then log in with it\n"
 	    "  --ca FILE         trust only the CA certificates in FILE\n"
 	    "  --insecure        do not check the server's certificate at all\n"
 	    "  --known-hosts F   pin file (default ~/.config/gomoku/known_hosts)\n"
@@ -30,6 +34,30 @@ static void usage(FILE *f)
 	    "  --mono            no colours\n"
 	    "  -h, --help        this text\n"
 	    "The port defaults to 5555. See gomoku(1).\n");
+}
+
+/* Reads a password from the terminal without echo. 0 or -1. */
+static int ask_password(const char *user, char *buf, size_t len)
+{
+	FILE *tty = fopen("/dev/tty", "r+");
+	if (!tty)
+		return -1;
+	struct termios old, quiet;
+	int have = tcgetattr(fileno(tty), &old) == 0;
+	if (have) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
+	}
+	fprintf(tty, "Password for %s: ", user);
+	fflush(tty);
+	int ok = fgets(buf, (int)len, tty) != NULL;
+	if (have)
+		tcsetattr(fileno(tty), TCSAFLUSH, &old);
+	fprintf(tty, "\n");
+	fclose(tty);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return ok && buf[0] ? 0 : -1;
 }
 
 /* Splits "host", "host:port", "[v6]:port" or "v6" into host and port. */
@@ -57,7 +85,7 @@ static int split_hostport(char *arg, const char **host, const char **port)
 
 int main(int argc, char **argv)
 {
-	enum { O_CA = 256, O_INSECURE, O_KNOWN, O_ASCII, O_MONO, O_SCRIPT, O_NAME, O_TIMEOUT };
+	enum { O_CA = 256, O_INSECURE, O_KNOWN, O_ASCII, O_MONO, O_SCRIPT, O_NAME, O_TIMEOUT, O_LOGIN, O_REGISTER };
 	static const struct option longopts[] = {
 		{ "ca", required_argument, NULL, O_CA },
 		{ "insecure", no_argument, NULL, O_INSECURE },
@@ -67,6 +95,8 @@ int main(int argc, char **argv)
 		{ "script", no_argument, NULL, O_SCRIPT },
 		{ "name", required_argument, NULL, O_NAME },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "login", required_argument, NULL, O_LOGIN },
+		{ "register", required_argument, NULL, O_REGISTER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -83,6 +113,8 @@ int main(int argc, char **argv)
 		case O_MONO: so.mono = 1; break;
 		case O_SCRIPT: script = 1; break;
 		case O_NAME: so.name = optarg; break;
+		case O_LOGIN: so.login = optarg; break;
+		case O_REGISTER: so.login = optarg; so.reg = 1; break;
 		case O_TIMEOUT:
 			no.timeout = atoi(optarg);
 			if (no.timeout < 1 || no.timeout > 3600) {
@@ -101,6 +133,21 @@ int main(int argc, char **argv)
 	if (no.insecure && no.ca_file) {
 		fprintf(stderr, "gomoku: --insecure and --ca contradict each other\n");
 		return 2;
+	}
+	char password[PROTO_PASS_MAX + 2] = "";
+	if (so.login) {
+		if (script) {
+			fprintf(stderr, "gomoku: --login is for the interactive client; send LOGIN in script mode\n");
+			return 2;
+		}
+		const char *env = getenv("GOMOKU_PASSWORD");
+		if (env)
+			snprintf(password, sizeof password, "%s", env);
+		else if (ask_password(so.login, password, sizeof password) != 0) {
+			fprintf(stderr, "gomoku: no password\n");
+			return 2;
+		}
+		so.password = password;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	struct event_base *base = event_base_new();

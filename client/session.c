@@ -30,6 +30,8 @@ typedef struct {
 	const session_opts_t *so;
 	struct event *stdin_ev, *tick, *redraw, *sigs[4];
 	int quitting, done, rc, dirty, no_retry;
+	int registered, login_failed;
+	char login_err[MODEL_STATUS_LEN];
 	int64_t last_sent, quit_at;
 	char name[PROTO_NAME_MAX + 1];   /* the guest name to ask for */
 	char notice[4096];               /* shown again on stderr at exit */
@@ -120,6 +122,10 @@ static void sign_in(sess_t *s)
 		snprintf(r.token, sizeof r.token, "%s", m->token);
 		snprintf(r.room, sizeof r.room, "%s", m->room);
 		r.seq = m->seq;
+	} else if (s->so->login && !s->login_failed) {
+		proto_init(&r, s->so->reg && !s->registered ? PR_REGISTER : PR_LOGIN, NULL);
+		snprintf(r.user, sizeof r.user, "%s", s->so->login);
+		snprintf(r.pass, sizeof r.pass, "%s", s->so->password ? s->so->password : "");
 	} else {
 		proto_init(&r, PR_GUEST, NULL);
 		snprintf(r.user, sizeof r.user, "%s", s->name);
@@ -193,6 +199,15 @@ static void on_line(void *arg, const char *line, size_t len)
 		break;
 	case PO_GUEST:
 		snprintf(s->name, sizeof s->name, "%s", m->me);
+		if (s->login_err[0]) {
+			char why[MODEL_STATUS_LEN];
+			snprintf(why, sizeof why, "%s", s->login_err);
+			model_status(m, 1, "%.200s; playing as guest %s", why, m->me);
+			s->login_err[0] = '\0';
+		}
+		break;
+	case PO_REGISTER:
+		s->registered = 1;   /* reconnects log in */
 		break;
 	case PX_ERR:
 		if (head == PR_RESUME) {
@@ -203,6 +218,13 @@ static void on_line(void *arg, const char *line, size_t len)
 			proto_msg_t g;
 			proto_init(&g, PR_GUEST, NULL);
 			snprintf(g.user, sizeof g.user, "%s", s->name);
+			send_msg(s, &g);
+		} else if (head == PR_LOGIN || head == PR_REGISTER) {
+			/* keep the error on the status line; play as a guest */
+			snprintf(s->login_err, sizeof s->login_err, "%s", m->status_text);
+			s->login_failed = 1;
+			proto_msg_t g;
+			proto_init(&g, PR_GUEST, NULL);
 			send_msg(s, &g);
 		} else if (head == PR_GUEST && x.ecode == ERR_NAME_TAKEN && s->name[0]) {
 			s->name[0] = '\0';

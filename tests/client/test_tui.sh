@@ -223,11 +223,38 @@ check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p 
 check "the server saw the client go" waitsrv
 $TM kill-session -t =$S:
 
-# A crash (SIGABRT here) still takes the terminal off the alternate screen.
-startsrv "$T/int.srv"
+# An account: --login with the password from the environment; ratings
+# asked for because the server has accounts. Then a crash (SIGABRT) still
+# takes the terminal off the alternate screen.
+cat >"$T/login.srv" <<EOS
+cert $T/a.pem $T/a.key
+accept
+send * SERVER fake 0.1 1 chat resume accounts
+expect HELLO 1
+send OK HELLO 1
+expect LOGIN carol s3cr3t!pw
+send ERR 413 bad-credentials
+expect GUEST
+send OK GUEST guest7 $TOKEN
+expect SEEK
+send * START r5 1 guest7 dan renju 15 600+10 none rated 600000 600000
+send OK SEEK 4
+expect STATS guest7
+send OK STATS 0
+expect STATS dan
+send = STAT dan renju 1712 45 established 30 12 2
+send = STAT dan freestyle 1500 45 established 3 1 0
+send OK STATS 2
+eof
+EOS
+startsrv "$T/login.srv"
 $TM new-session -d -s $S -x 80 -y 24 \
-    "sh -c 'echo \$\$ >$T/pid; exec $GOMOKU --insecure --mono 127.0.0.1:$PORT'; printf '\\nEXIT=%s\\n' \$?; sleep 60"
-step "mono client reaches the lobby" "Signed in as guest1"
+    "sh -c 'echo \$\$ >$T/pid; LC_ALL=C GOMOKU_PASSWORD=s3cr3t!pw exec $GOMOKU --insecure --mono --login carol 127.0.0.1:$PORT'; printf '\\nEXIT=%s\\n' \$?; sleep 60"
+step "a refused login is shown, and the client plays as a guest" "LOGIN refused: 413 bad-credentials; playing as guest guest7"
+keys Enter
+step "the opponent's rating is shown (server with accounts)" "dan 1712"
+[ -n "${SHOWWIDE:-}" ] && screen
+check "a C locale falls back to the ASCII board" sh -c "$TM capture-pane -p -t =$S: | grep -q '^15 \. \. \.'"
 kill -ABRT "$(cat "$T/pid")"
 step "SIGABRT ends the client" "EXIT=134"
 check "after a crash the terminal left the alternate screen" [ "$($TM display -p -t =$S: '#{alternate_on}')" = 0 ]
