@@ -110,6 +110,11 @@ keys a l 8 Enter
 step "alice sees her five" a "Game over: alice wins (five)"
 step "bob sees alice's five" b "Game over: alice wins (five)"
 check "the winning stones are on alice's board" sh -c "$TM capture-pane -p -t =a: | grep -q '^ 8 · · · · · · · ● ● ● ●\[●\]'"
+# attributes: the five (board row 8, screen line 10) is underlined, white's
+# row 9 (line 9) is not
+ul="$(printf '\033')\[([0-9]+;)*4(;[0-9]+)*m"
+check "the winning five is highlighted" sh -c "$TM capture-pane -e -p -t =a: | sed -n 10p | grep -Eq '$ul'"
+check "stones outside the five are not highlighted" sh -c "! $TM capture-pane -e -p -t =a: | sed -n 9p | grep -Eq '$ul'"
 
 step "carol, watching, sees the five too" c "Game over: alice wins (five)"
 step "carol sees the chat" c "alice: good luck bob"
