@@ -19,7 +19,11 @@ $(O)/tests/unit/test_client_input.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) $(call pc,--c
 $(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka ncursesw) $(LDLIBS_ALL)
 
-TESTS += $(O)/tests/unit/test_client_model $(O)/tests/unit/test_client_input
+$(O)/tests/unit/test_client_pin: $(O)/tests/unit/test_client_pin.o $(CLIENT_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_client_model $(O)/tests/unit/test_client_input \
+	$(O)/tests/unit/test_client_pin
 
 $(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)

@@ -45,6 +45,8 @@ pin_result_t pin_check(const char *path, const char *hostport, const char *fp,
 		if (old)
 			snprintf(old, oldlen, "%s", key);
 	}
+	if (ferror(f))
+		r = PIN_ERROR;   /* unreadable (a directory, an I/O error) */
 	fclose(f);
 	return r;
 }
