@@ -3,6 +3,7 @@
  */
 #include "client/input.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -192,6 +193,17 @@ static void utf8_append(char *buf, size_t cap, int cp)
 	}
 }
 
+/* A user name as the protocol has it: [A-Za-z][A-Za-z0-9_-]{0,19}. */
+static int name_ok(const char *s, size_t n)
+{
+	if (n < 1 || n > PROTO_NAME_MAX || !isalpha((unsigned char)s[0]))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return 0;
+	return 1;
+}
+
 static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	size_t len = strlen(v->line);
@@ -205,26 +217,37 @@ static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_m
 		v->line[len] = '\0';
 	} else if ((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) {
 		input_mode_t mode = v->input;
+		if (mode == IN_CODE && len > 0 && len < 6)
+			return INPUT_REDRAW;   /* codes have 6 to 32 characters */
 		v->input = IN_NONE;
+		/* spaces around a chat line would not survive the wire */
+		while (len && v->line[len - 1] == ' ')
+			v->line[--len] = '\0';
+		size_t lead = strspn(v->line, " ");
+		memmove(v->line, v->line + lead, len - lead + 1);
+		len -= lead;
 		if (!len)
 			return INPUT_REDRAW;
 		const char *sp = strchr(v->line, ' ');
 		if (mode == IN_CODE) {
 			proto_init(out, PR_JOIN, NULL);
 			snprintf(out->code, sizeof out->code, "%s", v->line);
-		} else if (v->line[0] == '@' && sp && sp - v->line - 1 <= PROTO_NAME_MAX) {
+		} else if (v->line[0] == '@' && sp && name_ok(v->line + 1, (size_t)(sp - v->line - 1))) {
 			/* "@bob hello": a private message */
 			proto_init(out, PR_TELL, NULL);
 			snprintf(out->user, sizeof out->user, "%.*s", (int)(sp - v->line - 1), v->line + 1);
-			snprintf(out->text, sizeof out->text, "%s", sp + 1);
+			snprintf(out->text, sizeof out->text, "%s", sp + strspn(sp, " "));
 		} else {
 			send_simple(out, PR_SAY, m);
 			snprintf(out->text, sizeof out->text, "%s", v->line);
 		}
 		v->line[0] = '\0';
 		return INPUT_SEND;
+	} else if (v->input == IN_CODE) {
+		if (!fn && key < 0x80 && isalnum(key))   /* codes are [A-Za-z0-9] */
+			utf8_append(v->line, PROTO_CODE_MAX + 1, key);
 	} else if (!fn && key >= 0x20 && key != 0x7f && !(key >= 0x80 && key < 0xa0)) {
-		utf8_append(v->line, v->input == IN_CODE ? PROTO_CODE_MAX + 1 : sizeof v->line, key);
+		utf8_append(v->line, sizeof v->line, key);
 	}
 	return INPUT_REDRAW;
 }
@@ -242,6 +265,10 @@ static input_rc_t game_key(view_t *v, const model_t *m, int key, int fn, proto_m
 {
 	int n = m->pos.size;
 	int dx = 0, dy = 0;
+	if (v->cx >= n)   /* the board may have shrunk under the cursor */
+		v->cx = n - 1;
+	if (v->cy >= n)
+		v->cy = n - 1;
 	if (fn) {
 		switch (key) {
 		case KEY_LEFT: dx = -1; break;

@@ -51,3 +51,15 @@ fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
 	@mkdir -p $(FUZZ_DIR)/corpus-client_model
 	$(FUZZ_DIR)/fuzz_client_model -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 	    $(FUZZ_DIR)/corpus-client_model tests/fuzz/corpus/client_model
+
+FUZZERS += client_input
+$(FUZZ_DIR)/fuzz_client_input: tests/fuzz/fuzz_client_input.c client/input.c client/tui.c client/model.c client/input.h client/tui.h client/model.h $(PROTO_SRCS) $(ENGINE_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(call pc,--cflags,ncursesw) -o $@ tests/fuzz/fuzz_client_input.c \
+	    client/input.c client/tui.c client/model.c $(PROTO_SRCS) $(ENGINE_SRCS) $(call pc,--libs,ncursesw)
+
+.PHONY: fuzz-client_input
+fuzz-client_input: $(FUZZ_DIR)/fuzz_client_input
+	@mkdir -p $(FUZZ_DIR)/corpus-client_input
+	$(FUZZ_DIR)/fuzz_client_input -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
+	    $(FUZZ_DIR)/corpus-client_input tests/fuzz/corpus/client_input

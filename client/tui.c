@@ -289,8 +289,8 @@ static void status_lines(const model_t *m, const view_t *v, const char *keys)
 	move(LINES - 3, 0);
 	clrtoeol();
 	if (v->input == IN_CHAT || v->input == IN_CODE) {
-		char buf[PROTO_TEXT_MAX + 20];
-		snprintf(buf, sizeof buf, "%s%s_", v->input == IN_CHAT ? "say> " : "invite code> ", v->line);
+		char buf[PROTO_TEXT_MAX + 64];
+		snprintf(buf, sizeof buf, "%s%s_", v->input == IN_CHAT ? "say> " : "invite code (6-32 letters and digits)> ", v->line);
 		/* keep the end of a long line visible */
 		const char *s = buf;
 		size_t len = strlen(buf);

@@ -152,7 +152,7 @@ CODE=$(screen c | sed -n 's/.*invite code: \([A-Za-z0-9]*\).*/\1/p' | head -1)
 check "an invite code is shown ($CODE)" [ -n "$CODE" ]
 step "dave is in the lobby" d "Signed in as dave"
 keys d Down Down Enter
-step "dave is asked for the code" d "invite code> _"
+step "dave is asked for the code" d "letters and digits)> _"
 keys d -l "$CODE"
 keys d Enter
 step "dave joined carol's room" d "Game started: "

@@ -139,10 +139,19 @@ static void test_resign_offers_chat(void **state)
 	assert_int_equal(v.input, IN_NONE);
 	/* "@bob text" is a private message */
 	input_key(&v, &m, '\t', 0, &out);
-	type(&v, &m, "@bob psst", wire);
+	type(&v, &m, "@bob   psst", wire);
 	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
 	proto_format(&out, wire, sizeof wire);
 	assert_string_equal(wire, "TELL bob psst\n");
+	/* spaces around a line are dropped; a blank line sends nothing */
+	input_key(&v, &m, '\t', 0, &out);
+	type(&v, &m, "  gg  ", wire);
+	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "SAY r1 gg\n");
+	input_key(&v, &m, '\t', 0, &out);
+	type(&v, &m, "   ", wire);
+	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_REDRAW);
 	/* Esc cancels a chat line */
 	input_key(&v, &m, '/', 0, &out);
 	type(&v, &m, "abc", wire);
@@ -194,7 +203,11 @@ static void test_swap2_and_lobby(void **state)
 	v.lobby_sel = LOBBY_JOIN;
 	input_key(&v, &m, '\n', 0, &out);
 	assert_int_equal(v.input, IN_CODE);
-	type(&v, &m, "k3J9xQ2mPz7L", wire);
+	type(&v, &m, "k3J9x", wire);
+	/* too short: the line stays open */
+	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_REDRAW);
+	assert_int_equal(v.input, IN_CODE);
+	type(&v, &m, " -Q2mPz7L", wire);   /* only letters and digits go in */
 	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
 	proto_format(&out, wire, sizeof wire);
 	assert_string_equal(wire, "JOIN k3J9xQ2mPz7L\n");
