@@ -457,12 +457,15 @@ fill_result(engine_t *e, engine_result_t *r, int depth, int score)
 	}
 }
 
-/* Search depth and noise margin of each level (index 0 unused). */
+/* Depth cap, node cap and noise margin of each level (index 0 unused):
+ * node caps make a level's strength independent of the machine's speed. */
 static const struct {
 	int depth, noise;
+	uint64_t nodes;
 } levels[11] = {
-	{ 0, 0 }, { 1, 400 }, { 2, 250 }, { 2, 120 }, { 3, 90 }, { 4, 60 },
-	{ 5, 40 }, { 7, 12 }, { 9, 6 }, { 11, 2 }, { 0, 0 },
+	{ 0, 0, 0 }, { 1, 500, 0 }, { 2, 300, 0 }, { 2, 150, 0 }, { 3, 100, 0 },
+	{ 4, 60, 20000 }, { 5, 40, 50000 }, { 6, 25, 100000 }, { 8, 12, 250000 },
+	{ 10, 5, 600000 }, { 0, 0, 0 },
 };
 
 static uint32_t
@@ -602,9 +605,14 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	e->seldepth = 0;
 	e->max_nodes = l.max_nodes;
 	e->nbest = l.nbest < 1 ? 1 : l.nbest > ENGINE_MAX_NBEST ? ENGINE_MAX_NBEST : l.nbest;
+	uint64_t solver_cap = UINT64_MAX;
 	if (level < 10) {
 		if (levels[level].depth < maxd)
 			maxd = levels[level].depth;
+		if (levels[level].nodes && (!e->max_nodes || levels[level].nodes < e->max_nodes))
+			e->max_nodes = levels[level].nodes;
+		if (levels[level].nodes)
+			solver_cap = levels[level].nodes / 4;
 		if (e->nbest < 8)
 			e->nbest = 8;
 	}
@@ -655,7 +663,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	}
 	/* threat solvers from level 7 (VCF) and 8 (VCT, VCF defence) */
 	if (level >= 7) {
-		int r = solve(e, 0, 100000, 40);
+		int r = solve(e, 0, solver_cap < 100000 ? solver_cap : 100000, 40);
 		if (r) {
 			solver = 1;
 			solver_len = r;
@@ -668,7 +676,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 				if (vb < DEFAULT_VCT_NODES)
 					vb = DEFAULT_VCT_NODES;
 			}
-			r = solve(e, 1, vb, 29);
+			r = solve(e, 1, vb < solver_cap ? vb : solver_cap, 29);
 			if (r) {
 				solver = 2;
 				solver_len = r;
