@@ -515,7 +515,8 @@ static void draw_rooms(const model_t *m, const view_t *v)
 	char buf[300], tc[32];
 	if (!m->nrooms)
 		mvaddstr(2, 2, "No public games right now (r refreshes).");
-	for (int i = 0; i < m->nrooms && 2 + i < LINES - 3; i++) {
+	int rows = LINES - 5, first = v->list_sel >= rows ? v->list_sel - rows + 1 : 0;
+	for (int i = first; i < m->nrooms && 2 + i - first < LINES - 3; i++) {
 		const model_room_t *r = &m->rooms[i];
 		fmt_tc(tc, sizeof tc, r->tc_base, r->tc_inc);
 		snprintf(buf, sizeof buf, " %-6s %-8s %-9s %2d %-8s %s vs %s  %lld moves  %lld watching ", r->room,
@@ -523,7 +524,7 @@ static void draw_rooms(const model_t *m, const view_t *v)
 		    tc, name_or(r->black, "-"), name_or(r->white, "-"), (long long)r->nmoves,
 		    (long long)r->spectators);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
-		put_clip(2 + i, 1, buf, COLS - 2);
+		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
 	}
 	status_lines(m, v, "Up/Down select  Enter watch  r refresh  Esc back");
@@ -535,13 +536,14 @@ static void draw_history(const model_t *m, const view_t *v)
 	char buf[300];
 	if (!m->ngames)
 		mvaddstr(2, 2, "No finished games.");
-	for (int i = 0; i < m->ngames && 2 + i < LINES - 3; i++) {
+	int rows = LINES - 5, first = v->list_sel >= rows ? v->list_sel - rows + 1 : 0;
+	for (int i = first; i < m->ngames && 2 + i - first < LINES - 3; i++) {
 		const model_game_t *g = &m->games[i];
 		snprintf(buf, sizeof buf, " #%-6lld %-9s %2d  %s vs %s  %s by %s, %d moves ", (long long)g->id,
 		    rule_name(g->rule), g->size, g->black, g->white, proto_result_name(g->result),
 		    proto_reason_name(g->reason), g->plies);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
-		put_clip(2 + i, 1, buf, COLS - 2);
+		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
 	}
 	status_lines(m, v, "Up/Down select  Enter replay  Esc back");
