@@ -304,6 +304,12 @@ static void status_lines(const model_t *m, const view_t *v, const char *keys)
 		char buf[64];
 		snprintf(buf, sizeof buf, "move: %s  (Enter plays it)", v->typed);
 		mvaddstr(LINES - 3, 0, buf);
+	} else if (v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size && v->cy < m->pos.size) {
+		char buf[32], mv[4];
+		snprintf(buf, sizeof buf, "cursor %s", notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
+		attrset(A_DIM);
+		mvaddstr(LINES - 3, 0, buf);
+		attrset(A_NORMAL);
 	}
 	move(LINES - 2, 0);
 	clrtoeol();
@@ -357,6 +363,9 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 		    m->gone[s] ? " (away)" : "");
 		attrset(turn == side ? A_BOLD : A_NORMAL);
 		put_clip(1 + s, px, buf, pw - 9);
+		int64_t left = model_clock(m, side, now);
+		if (turn == side && left >= 0 && left < 10000)   /* short of time */
+			attrset(on(PAIR_ERROR, v->mono) | A_BOLD | A_REVERSE);
 		mvaddstr(1 + s, COLS - 9, t2);
 		attrset(A_NORMAL);
 	}
@@ -374,6 +383,8 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 			"place 2 stones", "choose a colour" };
 		snprintf(buf, sizeof buf, "Swap2: %s to %s", strcmp(m->swap2_user, m->me) ? m->swap2_user : "you",
 		    st[m->swap2_stage]);
+		if (v->nput)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (%d placed, Esc clears)", v->nput);
 	} else if (m->status == ROOM_WAITING) {
 		snprintf(buf, sizeof buf, "Waiting for an opponent%s%s", m->invite[0] ? "; code " : "", m->invite);
 	} else if (turn != STONE_EMPTY && turn == me) {
