@@ -21,7 +21,7 @@ static const struct {
 } fixed[] = {
 	{ "opening freestyle", 0, "7,7 8,8 8,7 6,7" },
 	{ "midgame freestyle", 0, "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6" },
-	{ "busy freestyle", 0, "7,7 8,7 8,8 6,6 9,9 10,10 7,9 6,10 8,9 9,10" },
+	{ "busy freestyle", 0, "8,8 7,8 5,5 6,6 7,9 6,10 8,10 6,8 8,9 6,9 6,7 8,7" },
 	{ "opening standard", 1, "7,7 7,8 8,6 6,8" },
 	{ "opening renju", 2, "7,7 8,8 9,7 7,9 8,6" },
 	{ "midgame renju", 2, "7,7 8,8 9,7 7,9 8,6 9,9 10,10 6,8 8,9 7,8" },
