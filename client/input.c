@@ -106,6 +106,7 @@ static input_rc_t lobby_key(view_t *v, const model_t *m, int key, int fn, proto_
 		case LOBBY_HISTORY:
 			v->screen = SCR_HISTORY;
 			v->list_sel = 0;
+			v->page = 1;
 			proto_init(out, PR_HISTORY, NULL);
 			return INPUT_SEND;
 		case LOBBY_HELP:
@@ -374,6 +375,18 @@ static input_rc_t list_key(view_t *v, const model_t *m, int key, int fn, proto_m
 		v->screen = SCR_LOBBY;
 	else if (!fn && key == 'r' && v->screen == SCR_ROOMS) {
 		proto_init(out, PR_ROOMS, NULL);
+		return INPUT_SEND;
+	} else if (!fn && (key == 'n' || key == 'p') && v->screen == SCR_HISTORY && m->me[0]) {
+		/* pages of 20, newest first */
+		int last = (int)((m->games_total + 19) / 20);
+		int page = v->page + (key == 'n' ? 1 : -1);
+		if (page < 1 || page > last)
+			return INPUT_NOTHING;
+		v->page = page;
+		v->list_sel = 0;
+		proto_init(out, PR_HISTORY, NULL);
+		snprintf(out->user, sizeof out->user, "%s", m->me);
+		out->page = page;
 		return INPUT_SEND;
 	} else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) && v->list_sel < n) {
 		if (v->screen == SCR_ROOMS) {

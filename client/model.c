@@ -420,7 +420,9 @@ static model_rc_t apply_reply(model_t *m, const proto_msg_t *x)
 			m->in_room = 0;
 		break;
 	case PO_ROOMS:
+		break;
 	case PO_HISTORY:
+		m->games_total = x->count2;
 		break;
 	case PO_EXPORT:
 		m->record_ready = 1;

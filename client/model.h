@@ -114,6 +114,7 @@ typedef struct model {
 	model_room_t rooms[MODEL_ROOMS_MAX];
 	int ngames;
 	model_game_t games[MODEL_GAMES_MAX];
+	int64_t games_total;                   /* all finished games, all pages */
 	size_t record_len;
 	char record[MODEL_RECORD_MAX];
 	int record_ready;

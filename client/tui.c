@@ -474,9 +474,9 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 		}
 	}
 	status_lines(m, v,
-	    me != STONE_EMPTY
-	        ? "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer Tab:chat ?:help"
-	        : "Tab:chat  ?:help  Q:leave");
+	    me == STONE_EMPTY ? "Tab:chat  ?:help  Q:leave"
+	    : m->over ? "M:rematch  A/X:answer  Tab:chat  ?:help  Q:leave"
+	              : "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer Tab:chat ?:help");
 }
 
 static const char *const lobby_names[LOBBY_ITEMS] = {
@@ -557,7 +557,12 @@ static void draw_history(const model_t *m, const view_t *v)
 		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
 	}
-	status_lines(m, v, "Up/Down select  Enter replay  Esc back");
+	if (m->games_total > 20) {
+		snprintf(buf, sizeof buf, "page %d of %lld (n next, p previous)", v->page,
+		    (long long)((m->games_total + 19) / 20));
+		put_clip(LINES - 4, 2, buf, COLS - 4);
+	}
+	status_lines(m, v, "Up/Down select  Enter replay  n/p page  Esc back");
 }
 
 static void draw_replay(const model_t *m, const view_t *v)

@@ -211,6 +211,21 @@ static void test_swap2_and_lobby(void **state)
 	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
 	proto_format(&out, wire, sizeof wire);
 	assert_string_equal(wire, "JOIN k3J9xQ2mPz7L\n");
+	/* history pages: n and p ask for the next and previous page */
+	v.lobby_sel = LOBBY_HISTORY;
+	input_key(&v, &m, '\n', 0, &out);
+	assert_int_equal(v.screen, SCR_HISTORY);
+	model_sent(&m, PR_HISTORY);
+	feed(&m, "= GAME 99 renju 15 ann ben black five 9 1796000000");
+	feed(&m, "OK HISTORY 1 45");
+	assert_int_equal(input_key(&v, &m, 'p', 0, &out), INPUT_NOTHING);   /* no page 0 */
+	assert_int_equal(input_key(&v, &m, 'n', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "HISTORY alice 2\n");
+	input_key(&v, &m, 'n', 0, &out);
+	assert_int_equal(input_key(&v, &m, 'n', 0, &out), INPUT_NOTHING);   /* 45 games: 3 pages */
+	assert_int_equal(v.page, 3);
+	v.screen = SCR_LOBBY;
 	/* quitting asks */
 	assert_int_equal(type(&v, &m, "q", wire), INPUT_NOTHING);
 	assert_int_equal(v.ask, ASK_QUIT);
