@@ -7,7 +7,7 @@
 # on SIGINT and a crash; history with a replay and watching a public game.
 # Keys go in with send-keys, the screen comes out of capture-pane.
 . tests/client/lib.sh
-echo "checks: the ncurses client in tmux: a scripted game (keys, mouse, offers, chat, resume, resize), history replay, watching, SIGINT and crash restore the terminal"
+echo "checks: the ncurses client in tmux: a scripted game (keys, mouse, offers, chat, resume, resize), history replay, watching, a bot thinking, login, SIGINT and crash restore the terminal"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
 gencert a
 TM="tmux -L gomoku-test-$$ -f /dev/null"
@@ -158,8 +158,9 @@ expect GUEST
 send OK GUEST guest1 $TOKEN
 eof
 EOS
-# History with a move-by-move replay, and watching a public game, then
-# SIGINT: the terminal is restored and the client ends by itself.
+# History with a move-by-move replay, watching a public game, a bot game
+# with its thinking on the board, then SIGINT: the terminal is restored
+# and the client ends by itself.
 cat >"$T/lobby.srv" <<EOS
 cert $T/a.pem $T/a.key
 accept
@@ -188,6 +189,15 @@ send = SEAT r7 black cat here 0
 send = SEAT r7 white dan here 0
 send = MOVES r7 0 h8,a1,i8,a3,j9,a5,j10,a7
 send OK WATCH r7 12
+expect LEAVE r7
+send OK LEAVE r7
+expect BOT play 3 freestyle 15 300+5 any none
+send * START r9 1 guest1 bot3 freestyle 15 300+5 none casual 300000 300000
+send OK BOT r9
+expect MOVE r9 h8
+send * MOVE r9 2 black h8 300000 300000
+send OK MOVE r9 2
+send * THINK r9 3 bot3 6 i9:20,g7:5
 eof
 EOS
 startsrv "$T/lobby.srv"
@@ -218,6 +228,14 @@ check "a spectator is not offered the playing keys" sh -c "$TM capture-pane -p -
 check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'dan .*06:40'"
 # renju, black to move: j8 would make two open threes, shown as x
 check "a renju forbidden point is marked for black" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 \. \. \. \. \. \. \. X X x \.'"
+keys Q
+step "a spectator leaves without being asked" "Left the room"
+keys Down Enter
+step "a bot game starts from the lobby" "guest1 (black) vs bot3 (white)"
+keys h 8 Enter
+step "the bot's thinking is shown" "bot3 thinks: depth 6, best i9 (+20)"
+check "its best candidate is marked 1 on the board" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 9 \. \. \. \. \. \. \. \. 1 \.'"
+check "its second candidate is marked 2" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 7 \. \. \. \. \. \. 2 \.'"
 kill -INT "$(cat "$T/pid")"
 step "SIGINT ends the client" "EXIT=130"
 check "after SIGINT the terminal left the alternate screen" [ "$($TM display -p -t =$S: '#{alternate_on}')" = 0 ]
