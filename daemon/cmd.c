@@ -459,6 +459,13 @@ static int cmd_resume(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct session *s = session_by_token(c->srv, m->token);
 	struct room *rm = room_find(c->srv, m->room);
+	char name[PROTO_NAME_MAX + 1];
+	int seat;
+	/* after a restart: the token the store remembers, and the seat by its name */
+	if (!s && rm && session_stored_name(c->srv, m->token, name) == 0 &&
+	    (seat = room_seat_name(rm, name)) >= 0 &&
+	    (s = session_adopt(c->srv, name, m->token)) != NULL)
+		room_seat_restored(rm, seat, s);
 	if (!s || !rm || room_seat_of(rm, s) < 0) {
 		*why = "no seat for that token in that room";
 		return ERR_RESUME;

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <openssl/rand.h>
 
+#include "daemon/archive.h"
 #include "daemon/conn.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -47,13 +49,17 @@ static void make_code(char *out)
 	out[22] = '\0';
 }
 
-struct room *room_new(struct server *srv, const struct gamespec *g, int private)
+/* A room numbered num (0: the next number). */
+static struct room *room_alloc(struct server *srv, const struct gamespec *g, int private,
+    uint32_t num)
 {
 	struct room *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->srv = srv;
-	r->num = ++srv->next_room;
+	r->num = num ? num : ++srv->next_room;
+	if (r->num > srv->next_room)
+		srv->next_room = r->num;
 	snprintf(r->id, sizeof r->id, "r%u", r->num);
 	r->private = private;
 	if (private)
@@ -76,6 +82,84 @@ struct room *room_new(struct server *srv, const struct gamespec *g, int private)
 	struct room **b = &srv->room_hash[r->num % ROOM_BUCKETS];
 	r->hnext = *b;
 	*b = r;
+	return r;
+}
+
+struct room *room_new(struct server *srv, const struct gamespec *g, int private)
+{
+	return room_alloc(srv, g, private, 0);
+}
+
+static int64_t grace_ms(const struct room *r);
+static void arm_flag(struct room *r);
+
+struct room *room_restore(struct server *srv, const store_game_t *g, const store_move_t *moves,
+    const char **why)
+{
+	unsigned num;
+	char tail;
+	if (sscanf(g->room, "r%u%c", &num, &tail) != 1 || num == 0 || room_find(srv, g->room)) {
+		*why = "a bad or duplicate room id";
+		return NULL;
+	}
+	struct gamespec spec = { (rule_t)g->rule, g->size, g->tc_base, g->tc_inc, COLOUR_ANY,
+		g->rated, (proto_opening_t)g->opening };
+	position_t probe;
+	if (pos_init(&probe, spec.rule, spec.size) != 0) {
+		*why = "a bad rule or board size";
+		return NULL;
+	}
+	struct room *r = room_alloc(srv, &spec, g->private_room, num);
+	if (!r) {
+		*why = "out of memory";
+		return NULL;
+	}
+	snprintf(r->code, sizeof r->code, "%s", g->private_room ? g->code : "");
+	r->game_id = g->id;
+	for (int i = 0; i < g->nmoves; i++)
+		if (pos_play(&r->pos, moves[i].move) != LEGAL_OK) {
+			*why = "an illegal move in the record";
+			room_free(r);
+			return NULL;
+		}
+	int64_t now = clock_now_ms();
+	/* the clocks as the last move left them: no time passed while down */
+	if (r->clk.timed && g->nmoves > 0) {
+		r->clk.left[0] = moves[g->nmoves - 1].black_ms;
+		r->clk.left[1] = moves[g->nmoves - 1].white_ms;
+	}
+	int64_t grace = grace_ms(r);
+	for (int i = 0; i < 2; i++) {
+		struct seat *st = &r->seat[i];
+		snprintf(st->name, sizeof st->name, "%s", i ? g->white : g->black);
+		unsigned long long gn;
+		if (sscanf(st->name, "guest%llu", &gn) == 1 && gn > srv->next_guest)
+			srv->next_guest = gn; /* new guests must not take a waiting seat's name */
+		st->gone = 1;
+		st->deadline = now + grace;
+		struct timeval tv = { (time_t)(grace / 1000), (suseconds_t)(grace % 1000) * 1000 };
+		evtimer_add(st->grace_ev, &tv);
+	}
+	r->turn_since = now;
+	if (spec.opening == OPENING_SWAP2 && g->opening_plies < 0) {
+		if (g->nmoves != 0 && g->nmoves != 3 && g->nmoves != 5) {
+			*why = "a swap2 opening with a wrong number of stones";
+			room_free(r);
+			return NULL;
+		}
+		r->status = ROOM_OPENING;
+		r->stage = g->nmoves == 0 ? STAGE_PUT3 : g->nmoves == 3 ? STAGE_CHOOSE : STAGE_CHOOSE2;
+	} else {
+		r->status = ROOM_PLAYING;
+		r->nopening = spec.opening == OPENING_SWAP2 ? g->opening_plies : 0;
+		gclock_start(&r->clk, seat_to_move(r), now);
+		arm_flag(r);
+	}
+	/* the last move was stored but the end was not: end it now */
+	if (r->pos.outcome.kind == RESULT_WIN)
+		room_end(r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
+	else if (r->pos.outcome.kind == RESULT_DRAW)
+		room_end(r, RES_DRAW, REASON_BOARD_FULL);
 	return r;
 }
 
@@ -157,6 +241,20 @@ int room_seat_of(const struct room *r, const struct session *s)
 		if (r->seat[i].sess == s)
 			return i;
 	return -1;
+}
+
+int room_seat_name(const struct room *r, const char *name)
+{
+	for (int i = 0; i < 2; i++)
+		if (!r->seat[i].sess && r->seat[i].gone && strcasecmp(r->seat[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void room_seat_restored(struct room *r, int seat, struct session *s)
+{
+	r->seat[seat].sess = s;
+	session_add_room(s, r);
 }
 
 void room_sit(struct room *r, int seat, struct session *s)
@@ -268,6 +366,8 @@ void room_start(struct room *r)
 	memset(r->offers, 0, sizeof r->offers);
 	r->ncells = 0;
 	r->nopening = 0;
+	r->turn_since = clock_now_ms();
+	archive_begin(r);
 	if (r->spec.opening == OPENING_SWAP2) {
 		r->status = ROOM_OPENING;
 		r->stage = STAGE_PUT3;
@@ -299,6 +399,7 @@ void room_end(struct room *r, proto_result_t res, proto_reason_t reason)
 		r->ncells = 0;
 	}
 	end_offers(r, OFFERS_GAME, END_EXPIRED);
+	archive_end(r);
 	proto_msg_t m;
 	proto_init(&m, PE_OVER, NULL);
 	m.result = res;
@@ -319,10 +420,12 @@ void room_end(struct room *r, proto_result_t res, proto_reason_t reason)
 	room_check(r);
 }
 
-/* Plays a checked move for the side to move, with clocks and events. */
-static void play(struct room *r, move_t mv, int64_t now)
+/* Plays a checked move for the side to move: stored first, then clocks and
+ * events. -1 (nothing changed) when the store refused it. */
+static int play(struct room *r, move_t mv, int64_t now)
 {
 	int side = seat_to_move(r);
+	struct gclock before = r->clk;
 	pos_play(&r->pos, mv);
 	proto_msg_t m;
 	proto_init(&m, PE_MOVE, NULL);
@@ -335,7 +438,14 @@ static void play(struct room *r, move_t mv, int64_t now)
 		gclock_start(&r->clk, 1 - side, now);
 	}
 	clocks_into(r, &m, now);
+	if (archive_move(r, now - r->turn_since, m.bms, m.wms) != 0) {
+		pos_undo(&r->pos);
+		r->clk = before;
+		return -1;
+	}
+	r->turn_since = now;
 	room_event(r, &m);
+	return 0;
 }
 
 int room_move(struct room *r, struct session *s, const char *move, const char **why)
@@ -368,7 +478,10 @@ int room_move(struct room *r, struct session *s, const char *move, const char **
 		*why = legality_name(l);
 		return proto_err_of_legality(l);
 	}
-	play(r, mv, now);
+	if (play(r, mv, now) != 0) {
+		*why = "the move could not be saved; try again";
+		return ERR_INTERNAL;
+	}
 	end_offers(r, OFFERS_GAME, END_WITHDRAWN);
 	if (r->pos.outcome.kind == RESULT_WIN)
 		room_end(r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
@@ -396,7 +509,9 @@ static void swap2_done(struct room *r)
 	room_event(r, &m);
 	r->status = ROOM_PLAYING;
 	r->nopening = r->pos.nmoves;
-	gclock_start(&r->clk, seat_to_move(r), clock_now_ms());
+	archive_colours(r);
+	r->turn_since = clock_now_ms();
+	gclock_start(&r->clk, seat_to_move(r), r->turn_since);
 	arm_flag(r);
 }
 
@@ -440,7 +555,13 @@ int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const ch
 		}
 		int64_t now = clock_now_ms();
 		for (int i = 0; i < want; i++)
-			play(r, mv[i], now);
+			if (play(r, mv[i], now) != 0) {
+				while (i-- > 0)   /* all or nothing */
+					pos_undo(&r->pos);
+				archive_truncate(r);
+				*why = "the stones could not be saved; try again";
+				return ERR_INTERNAL;
+			}
 		r->stage = r->stage == STAGE_PUT3 ? STAGE_CHOOSE : STAGE_CHOOSE2;
 		send_stage(r);
 		return 0;
@@ -526,6 +647,8 @@ static void do_undo(struct room *r, int plies)
 	int64_t now = clock_now_ms();
 	for (int i = 0; i < plies; i++)
 		pos_undo(&r->pos);
+	archive_truncate(r);
+	r->turn_since = now;
 	gclock_start(&r->clk, seat_to_move(r), now);
 	proto_msg_t m;
 	proto_init(&m, PE_UNDO, NULL);

@@ -10,6 +10,7 @@
 
 #include "daemon/clock.h"
 #include "daemon/lobby.h"
+#include "daemon/store.h"
 #include "engine/rules.h"
 #include "proto/proto.h"
 
@@ -54,11 +55,17 @@ struct room {
 	uint32_t next_offer;
 	proto_result_t result;
 	proto_reason_t reason;
+	int64_t game_id;                  /* its row in the store; 0: not kept */
+	int64_t turn_since;               /* when the side to move began (ms) */
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
 };
 
 struct room *room_new(struct server *srv, const struct gamespec *g, int private);
+/* A game in progress from the store, its players away (grace running) until
+ * they RESUME; NULL with *why when the record cannot be played. */
+struct room *room_restore(struct server *srv, const store_game_t *g, const store_move_t *moves,
+    const char **why);
 struct room *room_find(struct server *srv, const char *id);
 struct room *room_by_code(struct server *srv, const char *code);
 void room_free(struct room *r);
@@ -71,6 +78,10 @@ void room_sit(struct room *r, int seat, struct session *s);
 void room_start(struct room *r);
 /* The seat s holds in r, or -1. */
 int room_seat_of(const struct room *r, const struct session *s);
+/* The unoccupied seat (restored after a restart) named name, or -1. */
+int room_seat_name(const struct room *r, const char *name);
+/* Gives that seat to s, still away until room_back. */
+void room_seat_restored(struct room *r, int seat, struct session *s);
 int room_unfinished(const struct room *r);
 
 /* Sends the room's event to everyone in it, stamping room id and seq. */

@@ -3,6 +3,7 @@
 #include "daemon/notify.h"
 
 #include <sys/stat.h>
+#include <time.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -16,6 +17,7 @@
 
 #include <event2/util.h>
 
+#include "daemon/archive.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -354,6 +356,8 @@ int server_init(struct server *srv)
 		log_error(&srv->log, "cannot start the worker threads");
 		return -1;
 	}
+	if (srv->store && store_session_expire(srv->store, (int64_t)time(NULL)) != 0)
+		log_warn(&srv->log, "database: %s", store_error(srv->store));
 	srv->gc_ev = event_new(srv->base, -1, 0, gc_cb, srv);
 	srv->resume_accept_ev = evtimer_new(srv->base, resume_accept_cb, srv);
 	srv->drain_ev = evtimer_new(srv->base, shutdown_drain_cb, srv);
@@ -363,6 +367,8 @@ int server_init(struct server *srv)
 		if (!srv->sig_ev[i] || evsignal_add(srv->sig_ev[i], NULL))
 			return -1;
 	}
+	if (archive_restore(srv) < 0)
+		return -1;
 	for (int i = 0; i < srv->cfg.nlisten; i++) {
 		struct sockaddr_storage ss;
 		int len;

@@ -6,9 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include <openssl/crypto.h>
-#include <openssl/rand.h>
+#include <time.h>
 
+#include <openssl/crypto.h>
+
+#include "daemon/auth.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -46,14 +48,43 @@ struct session *session_new(struct server *srv, const char *name, int *err)
 		return NULL;
 	}
 	struct session *s = calloc(1, sizeof *s);
-	unsigned char raw[SESSION_TOKEN_LEN / 2];
-	if (!s || RAND_bytes(raw, sizeof raw) != 1) {
+	char digest[AUTH_DIGEST_LEN + 1];
+	if (!s || auth_token_new(s->token, digest) != 0) {
 		free(s);
 		*err = ERR_INTERNAL;
 		return NULL;
 	}
-	for (size_t i = 0; i < sizeof raw; i++)
-		snprintf(s->token + 2 * i, 3, "%02x", raw[i]);
+	/* kept as its digest, so RESUME works after a restart too */
+	if (srv->store && store_session_put(srv->store, digest, name,
+	    (int64_t)time(NULL) + SESSION_LIFETIME_S) != 0)
+		log_error(&srv->log, "session for %s not stored: %s", name, store_error(srv->store));
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->srv = srv;
+	s->next = srv->sessions;
+	if (srv->sessions)
+		srv->sessions->prev = s;
+	srv->sessions = s;
+	return s;
+}
+
+int session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_MAX + 1])
+{
+	char digest[AUTH_DIGEST_LEN + 1];
+	if (!srv->store || strlen(token) != SESSION_TOKEN_LEN)
+		return -1;
+	auth_token_digest(token, digest);
+	if (store_session_get(srv->store, digest, (int64_t)time(NULL), name) != 0 ||
+	    session_by_name(srv, name))
+		return -1;
+	return 0;
+}
+
+struct session *session_adopt(struct server *srv, const char *name, const char *token)
+{
+	struct session *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	snprintf(s->token, sizeof s->token, "%s", token);
 	snprintf(s->name, sizeof s->name, "%s", name);
 	s->srv = srv;
 	s->next = srv->sessions;
@@ -147,6 +178,11 @@ void session_free(struct session *s)
 	}
 	if (s->conn)
 		s->conn->sess = NULL;
+	if (srv->store) {
+		char digest[AUTH_DIGEST_LEN + 1];
+		auth_token_digest(s->token, digest);
+		store_session_drop(srv->store, digest);
+	}
 	if (s->prev)
 		s->prev->next = s->next;
 	else

@@ -11,7 +11,7 @@ struct conn;
 struct room;
 struct seek;
 
-enum { SESSION_MAX_ROOMS = 8, SESSION_TOKEN_LEN = 32 };
+enum { SESSION_MAX_ROOMS = 8, SESSION_TOKEN_LEN = 32, SESSION_LIFETIME_S = 7 * 86400 };
 
 struct session {
 	struct session *next, *prev;
@@ -30,6 +30,11 @@ struct session {
  * *err = ERR_NAME_TAKEN or ERR_INTERNAL. */
 struct session *session_new(struct server *srv, const char *name, int *err);
 struct session *session_by_name(struct server *srv, const char *name);
+/* The name the store remembers for token (a session from before a restart):
+ * 0, or -1 when unknown, expired or that name is in use now. */
+int session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_MAX + 1]);
+/* A session for name that keeps the token it had before the restart. */
+struct session *session_adopt(struct server *srv, const char *name, const char *token);
 struct session *session_by_token(struct server *srv, const char *token);
 /* The unfinished game s is seated in, or NULL. */
 struct room *session_game(const struct session *s);

@@ -65,3 +65,10 @@ $(O)/tests/unit/test_workq: $(O)/tests/unit/test_workq.o $(O)/daemon/workq.o $(O
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_workq
+
+# Games survive kill -9 of the daemon (issue 7).
+$(O)/tests/daemon/test_persist: $(O)/tests/daemon/test_persist.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_persist
