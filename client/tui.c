@@ -398,7 +398,12 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	put_clip(3, px, buf, pw);
 	attrset(A_NORMAL);
 	const model_offer_t *o = model_offer_to_me(m);
-	if (o && me != STONE_EMPTY) {
+	int opp = me == STONE_BLACK ? 1 : 0;
+	if (me != STONE_EMPTY && !m->over && m->gone[opp] && !o) {
+		snprintf(buf, sizeof buf, "%s is away (C claims it after grace)",
+		    opp ? m->white : m->black);
+		put_clip(4, px, buf, pw);
+	} else if (o && me != STONE_EMPTY) {
 		snprintf(buf, sizeof buf, "%s offers %s: A accept, X decline", o->from, proto_offer_name(o->kind));
 		attrset(A_BOLD | A_REVERSE);
 		put_clip(4, px, buf, pw);

@@ -82,10 +82,11 @@ send = SEAT r1 black alice here 0
 send = SEAT r1 white bob here 0
 send = MOVES r1 0 h8,i9
 send OK RESUME r1 12
+send * PRESENCE r1 13 bob gone 60000
 expect MOVE r1 k11
-send * MOVE r1 13 black k11 49000 50000
-send * OVER r1 14 black five h8,i9,j10,k11,l12
-send OK MOVE r1 13
+send * MOVE r1 14 black k11 49000 50000
+send * OVER r1 15 black five h8,i9,j10,k11,l12
+send OK MOVE r1 14
 expect QUIT
 send OK QUIT
 close
@@ -131,6 +132,8 @@ step "a hostile line is named on the status line, or the drop is" "reconnecting"
 check "the screen is not corrupted by the garbage line" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 · · · · · · · ● '"
 step "after the drop the client resumes by itself" "Back in room r1"
 check "the resumed board is the server's snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'Moves (2):'"
+step "an opponent gone away is shown with the claim key" "bob is away (C claims it after grace)"
+check "the away player is marked in the panel" wait_for "bob (away)"
 keys k 1 1 Enter
 step "a move after the resume" "Game over: alice wins (five)"
 keys '?'
