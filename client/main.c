@@ -20,7 +20,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: gomoku [options] host[:port]\n"
+	    "usage: gomoku [options] [host[:port]]\n"
 	    "  --script          read requests from stdin, print the server's lines\n"
 	    "                    (the default when stdin is not a terminal)\n"
 	    "  --name NAME       take this guest name after connecting\n"
@@ -33,7 +33,7 @@ static void usage(FILE *f)
 	    "  --ascii           draw with ASCII characters only\n"
 	    "  --mono            no colours\n"
 	    "  -h, --help        this text\n"
-	    "The port defaults to 5555. See gomoku(1).\n");
+	    "The host defaults to localhost, the port to 5555. See gomoku(1).\n");
 }
 
 /* Reads a password from the terminal without echo. 0 or -1. */
@@ -126,7 +126,9 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1 || split_hostport(argv[optind], &no.host, &no.port) != 0) {
+	char dflt[] = "localhost";
+	if (optind < argc - 1 ||
+	    split_hostport(optind < argc ? argv[optind] : dflt, &no.host, &no.port) != 0) {
 		usage(stderr);
 		return 2;
 	}
