@@ -36,7 +36,7 @@ $(O)/tests/client/fakesrv: $(O)/tests/client/fakesrv.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/client/test_tui.sh \
-	tests/client/test_daemon_tui.sh
+	tests/client/test_daemon_tui.sh tests/client/test_man.sh
 $(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku
 TESTS += $(CLIENT_SH_TESTS)
 
