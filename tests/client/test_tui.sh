@@ -31,6 +31,15 @@ wait_for() {
 	done
 }
 keys() { $TM send-keys -t =$S: "$@"; }
+# wait_line N TEXT: polls until screen line N holds TEXT (20 s at most)
+wait_line() {
+	i=0
+	while ! screen | sed -n "$1p" | grep -q -F -- "$2"; do
+		i=$((i + 1))
+		[ $i -gt 200 ] && { screen; return 1; }
+		sleep 0.1
+	done
+}
 step() { # step WHAT TEXT: waits for TEXT and reports
 	check "$1" wait_for "$2"
 }
@@ -141,7 +150,7 @@ step "help shows the keys" "mouse click         play the point clicked"
 keys Space
 step "any key leaves help" "Moves (3):"
 $TM resize-window -t =$S: -x 100 -y 30
-check "after a resize the key line is on the new last row" sh -c "sleep 0.5; $TM capture-pane -p -t =$S: | sed -n 30p | grep -q 'Tab:chat'"
+check "after a resize the key line is on the new last row" wait_line 30 "Tab:chat"
 keys C-c
 step "quitting asks" "Quit gomoku? (y/n)"
 keys y
