@@ -43,8 +43,11 @@ export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t 
 	if (len > 0)
 		buf[0] = '\0';
 	add(&b, "rule %s\nsize %d\nmoves", rule_name((rule_t)g->rule), g->size);
-	for (int i = 0; i < g->nmoves; i++)
+	for (int i = 0; i < g->nmoves; i++) {
+		if (i > 0 && i % EXPORT_MOVES_A_LINE == 0)
+			add(&b, "\nmoves");
 		add(&b, " %s", notation_format(moves[i].move, g->size, mv));
+	}
 	add(&b, "\nopening %s\n", proto_opening_name((proto_opening_t)g->opening));
 	if (g->tc_base > 0)
 		add(&b, "time %d+%d\n", g->tc_base, g->tc_inc);
@@ -62,8 +65,11 @@ export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t 
 	else
 		add(&b, "result none in-progress\n");
 	add(&b, "started %lld\nended %lld\nused-ms", (long long)g->started, (long long)g->ended);
-	for (int i = 0; i < g->nmoves; i++)
+	for (int i = 0; i < g->nmoves; i++) {
+		if (i > 0 && i % EXPORT_TIMES_A_LINE == 0)
+			add(&b, "\nused-ms");
 		add(&b, " %lld", (long long)moves[i].used_ms);
+	}
 	add(&b, "\n");
 	return finish(&b);
 }

@@ -10,6 +10,10 @@
 
 #include "daemon/store.h"
 
+/* Long lists continue on further lines with the same key, so every line
+ * fits a protocol line's text. */
+enum { EXPORT_MOVES_A_LINE = 50, EXPORT_TIMES_A_LINE = 30, EXPORT_MAX = 16384 };
+
 /* Both return the length written (snprintf semantics) or -1; buf holds lines
  * ending in LF, to be sent one `= RECORD` line each. */
 int export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t len);

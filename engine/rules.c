@@ -483,8 +483,8 @@ int
 record_parse(const char *text, position_t *p, char *err, size_t errlen)
 {
 	rule_t rule = RULE_FREESTYLE;
-	int size = 0, have_rule = 0;
-	const char *s = text, *moves = NULL;
+	int size = 0, have_rule = 0, nlines = 0;
+	const char *s = text, *moves[RULES_CELLS / 8];
 	char key[16], val[16];
 
 	while (*s != '\0') {
@@ -496,11 +496,14 @@ record_parse(const char *text, position_t *p, char *err, size_t errlen)
 		}
 		if (r < 0)
 			return fail(err, errlen, "unknown key", NULL);
-		if ((strcmp(key, "moves") == 0 && moves != NULL) ||
-		    (strcmp(key, "rule") == 0 && have_rule) || (strcmp(key, "size") == 0 && size))
+		if ((strcmp(key, "rule") == 0 && have_rule) || (strcmp(key, "size") == 0 && size))
 			return fail(err, errlen, "duplicate key", key);
-		if (strcmp(key, "moves") == 0) {
-			moves = s;
+		int is_moves = strcmp(key, "moves") == 0;
+		if (is_moves) {
+			/* a long game's moves may continue on further moves lines */
+			if (nlines == (int)(sizeof moves / sizeof moves[0]))
+				return fail(err, errlen, "too many moves lines", NULL);
+			moves[nlines++] = s;
 		} else if (strcmp(key, "rule") == 0) {
 			if (next_word(&s, val, sizeof val) != 1 || rule_parse(val, &rule) != 0)
 				return fail(err, errlen, "bad rule", NULL);
@@ -518,9 +521,9 @@ record_parse(const char *text, position_t *p, char *err, size_t errlen)
 		}
 		/* the rest of a line is either more moves or must be blank */
 		while (*s != '\0' && *s != '\n') {
-			if (moves == NULL && next_word(&s, val, sizeof val) != 0)
+			if (!is_moves && next_word(&s, val, sizeof val) != 0)
 				return fail(err, errlen, "trailing text", val);
-			if (moves != NULL)
+			if (is_moves)
 				s++;
 		}
 	}
@@ -528,18 +531,17 @@ record_parse(const char *text, position_t *p, char *err, size_t errlen)
 		return fail(err, errlen, "missing rule or size", NULL);
 	if (pos_init(p, rule, size) != 0)
 		return fail(err, errlen, "bad size", NULL);
-	if (moves == NULL)
-		return 0;
-	for (;;) {
-		move_t m;
-		int r = next_word(&moves, val, sizeof val);
-		if (r == 0)
-			break;
-		if (r < 0 || notation_parse(val, size, &m) != 0)
-			return fail(err, errlen, "bad move", r < 0 ? NULL : val);
-		legality_t l = pos_play(p, m);
-		if (l != LEGAL_OK)
-			return fail(err, errlen, legality_name(l), val);
-	}
+	for (int i = 0; i < nlines; i++)
+		for (;;) {
+			move_t m;
+			int r = next_word(&moves[i], val, sizeof val);
+			if (r == 0)
+				break;
+			if (r < 0 || notation_parse(val, size, &m) != 0)
+				return fail(err, errlen, "bad move", r < 0 ? NULL : val);
+			legality_t l = pos_play(p, m);
+			if (l != LEGAL_OK)
+				return fail(err, errlen, legality_name(l), val);
+		}
 	return 0;
 }

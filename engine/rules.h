@@ -113,7 +113,8 @@ char *notation_format_xy(move_t m, char buf[8]);
  * record_format returns the length written (snprintf semantics).
  * record_parse checks every move is legal and fills p; on error it returns -1
  * and writes a short reason into err (if non-NULL). Lines with other keys
- * (an archive's players, result, times) are skipped. */
+ * (an archive's players, result, times) are skipped. A long game's moves
+ * may continue on further "moves" lines; rule and size appear once. */
 int record_format(const position_t *p, char *buf, size_t len);
 int record_parse(const char *text, position_t *p, char *err, size_t errlen);
 

@@ -687,6 +687,11 @@ test_records(void **state)
 	    "size 15\nmoves h8 i9\ntimes 1200 800\n", &q, err, sizeof err), 0);
 	assert_int_equal(q.nmoves, 2);
 	assert_int_equal(q.rule, RULE_FREESTYLE);
+	/* moves continued on a second line */
+	assert_int_equal(record_parse("rule renju\nsize 15\nmoves h8 i9\nmoves j10\n", &q, err,
+	    sizeof err), 0);
+	assert_int_equal(q.nmoves, 3);
+	assert_int_equal(q.moves[2], rules_move(9, 5));
 
 	static const struct { const char *text, *why; } bad[] = {
 		{ "rule renju\nsize 15\nmoves h8 h8\n", "occupied" },
@@ -698,7 +703,7 @@ test_records(void **state)
 		{ "rule renju\nsize 15 16\n", "trailing text" },
 		{ "rule renju\n", "missing rule or size" },
 		{ "colour black\n", "missing rule or size" },
-		{ "rule renju\nsize 15\nmoves h8\nmoves i9 h8\n", "duplicate key" },
+		{ "rule renju\nsize 15\nmoves h8\nmoves i9 h8\n", "occupied" },
 		{ "rule renju\nsize 15\nrule standard\n", "duplicate key" },
 		{ "rule renju\nsize 15\nmoves h8 i99999999999999999999\n", "bad move" },
 	};

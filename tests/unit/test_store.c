@@ -458,7 +458,29 @@ test_exports(void **state)
 	assert_string_equal(buf, "Piskvorky 15x15, 11:11, 0\n8,8,1200\n9,7,3400\n1,15,500\n");
 	char small[10];
 	assert_int_equal(export_psq(&g, moves, small, sizeof small), n);
-	print_message("  text export reads back through the rules core; .psq lines\n");
+
+	/* 225 moves (a pattern, not a game): every line fits a protocol line and
+	 * the moves continue on 5 lines (reading them back: test_rules) */
+	static store_move_t all[225];
+	static char big[EXPORT_MAX];
+	for (int i = 0; i < 225; i++) {
+		all[i].move = rules_move(i % 15, i / 15);
+		all[i].used_ms = 1234567;
+	}
+	g.nmoves = 225;
+	n = export_text(&g, all, big, sizeof big);
+	assert_true(n > 0 && n < (int)sizeof big);
+	for (char *line = big, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		assert_true(end - line <= PROTO_TEXT_MAX);
+	}
+	int moves_lines = 0;
+	for (char *q = big; (q = strstr(q, "moves")) != NULL; q++)
+		moves_lines++;
+	assert_int_equal(moves_lines, 5);
+	print_message("  text export reads back through the rules core; long games wrap to fit"
+	    " protocol lines; .psq lines\n");
 }
 
 int
