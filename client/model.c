@@ -200,9 +200,10 @@ static void set_result(model_t *m, proto_result_t res, proto_reason_t why,
 
 static void offer_add(model_t *m, int64_t id, proto_offer_t kind, const char *from)
 {
-	if (m->noffers == MODEL_OFFERS_MAX)
-		memmove(m->offers, m->offers + 1, sizeof m->offers[0] * (MODEL_OFFERS_MAX - 1)),
-		    m->noffers--;
+	if (m->noffers == MODEL_OFFERS_MAX) {   /* drop the oldest */
+		memmove(m->offers, m->offers + 1, sizeof m->offers[0] * (MODEL_OFFERS_MAX - 1));
+		m->noffers--;
+	}
 	model_offer_t *o = &m->offers[m->noffers++];
 	o->id = id;
 	o->kind = kind;

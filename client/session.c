@@ -423,7 +423,7 @@ int session_run(struct event_base *base, const net_opts_t *o, const session_opts
 		free(s);
 		return 1;
 	}
-	if (tui_start(so->ascii, so->mono) != 0) {
+	if (tui_start(so->mono) != 0) {
 		fprintf(stderr, "gomoku: cannot start the terminal UI (try --script)\n");
 		net_free(s->net);
 		free(s);

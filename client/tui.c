@@ -52,12 +52,11 @@ static void crash_handler(int sig)
 	raise(sig);
 }
 
-int tui_start(int ascii, int mono)
+int tui_start(int mono)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		signal(fatal[i], crash_handler);
-	(void)ascii;
 	setlocale(LC_ALL, "");
 	if (!initscr())
 		return -1;
@@ -244,8 +243,7 @@ static void draw_board(const position_t *p, const model_t *m, const view_t *v, i
 					}
 			}
 			if (m && model_is_win_cell(m, c))
-				attr = (p->cell[c] == STONE_BLACK ? on(PAIR_WIN, mono) : on(PAIR_WIN, mono)) |
-				    A_BOLD | A_UNDERLINE | (mono ? A_REVERSE : 0);
+				attr = on(PAIR_WIN, mono) | A_BOLD | A_UNDERLINE | (mono ? A_REVERSE : 0);
 			if (c == cursor)
 				attr |= A_REVERSE;
 			attrset(attr);
@@ -453,7 +451,10 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	/* chat pane */
 	int top = 11, bottom = LINES - 4;
 	attrset(A_UNDERLINE);
-	snprintf(buf, sizeof buf, "Chat%s", m->spectators ? "" : "");
+	if (m->spectators)
+		snprintf(buf, sizeof buf, "Chat (%lld watching)", (long long)m->spectators);
+	else
+		snprintf(buf, sizeof buf, "Chat");
 	put_clip(10, px, buf, pw);
 	attrset(A_NORMAL);
 	/* newest at the bottom, long lines wrapped */

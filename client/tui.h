@@ -50,8 +50,8 @@ typedef struct view {
 
 void view_init(view_t *v);
 
-/* Starts curses (colours, mouse, keypad). 0 or -1. */
-int tui_start(int ascii, int mono);
+/* Starts curses (colours unless mono, mouse, keypad). 0 or -1. */
+int tui_start(int mono);
 /* Whether the locale can show UTF-8 (else the board falls back to ASCII);
  * valid after tui_start. */
 int tui_utf8(void);
