@@ -99,8 +99,8 @@ rate(struct room *r, store_game_t *g)
 	if (!r->spec.rated || r->result == RES_NONE || r->reason == REASON_ABORTED ||
 	    !is_account(st, g->black) || !is_account(st, g->white))
 		return;
-	if (store_rating_get(st, g->black, r->spec.rule, &b) != 0 ||
-	    store_rating_get(st, g->white, r->spec.rule, &w) != 0)
+	if (store_rating_get(st, g->black, r->spec.rule, &b) < 0 ||
+	    store_rating_get(st, g->white, r->spec.rule, &w) < 0)
 		return;
 	g->black_before = b.g.rating;
 	g->white_before = w.g.rating;

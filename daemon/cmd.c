@@ -8,6 +8,7 @@
 
 #include <openssl/rand.h>
 
+#include "daemon/account.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -92,8 +93,9 @@ static int cmd_quit(struct conn *c, const proto_msg_t *m, const char **why)
 
 static int cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
 {
-	(void)why;
 	int err = 0;
+	if (m->user[0] && (err = account_guest_name(c->srv, m->user, why)) != 0)
+		return err;
 	struct session *s = session_new(c->srv, m->user[0] ? m->user : NULL, &err);
 	if (!s)
 		return err;
@@ -111,19 +113,8 @@ static int cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
 static int cmd_unavailable(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)c;
-	switch (m->id) {
-	case PR_REGISTER:
-	case PR_LOGIN:
-		*why = "accounts are not available on this server yet; use GUEST";
-		break;
-	case PR_BOT_PLAY:
-	case PR_BOT_SEAT:
-		*why = "bots are not available on this server yet";
-		break;
-	default:
-		*why = "game history and ratings are not available on this server yet";
-		break;
-	}
+	(void)m;
+	*why = "bots are not available on this server yet";
 	return ERR_UNAVAILABLE;
 }
 
@@ -493,8 +484,8 @@ static const struct {
 	[PR_PING] = { cmd_ping, NEED_NONE },
 	[PR_QUIT] = { cmd_quit, NEED_NONE },
 	[PR_GUEST] = { cmd_guest, NEED_ANON },
-	[PR_REGISTER] = { cmd_unavailable, NEED_ANON },
-	[PR_LOGIN] = { cmd_unavailable, NEED_ANON },
+	[PR_REGISTER] = { account_register, NEED_ANON },
+	[PR_LOGIN] = { account_login, NEED_ANON },
 	[PR_RESUME] = { cmd_resume, NEED_ANON },
 	[PR_ROOMS] = { cmd_rooms, NEED_HELLO },
 	[PR_WHO] = { cmd_who, NEED_HELLO },
@@ -518,10 +509,10 @@ static const struct {
 	[PR_STATE] = { cmd_state, NEED_NAME },
 	[PR_BOT_PLAY] = { cmd_unavailable, NEED_NAME },
 	[PR_BOT_SEAT] = { cmd_unavailable, NEED_NAME },
-	[PR_HISTORY] = { cmd_unavailable, NEED_HELLO },
-	[PR_EXPORT] = { cmd_unavailable, NEED_HELLO },
-	[PR_STATS] = { cmd_unavailable, NEED_HELLO },
-	[PR_TOP] = { cmd_unavailable, NEED_HELLO },
+	[PR_HISTORY] = { account_history, NEED_HELLO },
+	[PR_EXPORT] = { account_export, NEED_HELLO },
+	[PR_STATS] = { account_stats, NEED_HELLO },
+	[PR_TOP] = { account_top, NEED_HELLO },
 };
 
 void cmd_dispatch(struct conn *c, const proto_msg_t *m)

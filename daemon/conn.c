@@ -21,6 +21,21 @@
 #include "daemon/session.h"
 
 static void read_cb(struct bufferevent *bev, void *arg);
+void conn_hold(struct conn *c, int64_t job)
+{
+	c->job = job;
+	bufferevent_disable(c->bev, EV_READ);   /* the kernel buffers meanwhile */
+}
+
+void conn_release(struct conn *c)
+{
+	c->job = 0;
+	if (c->dead || c->closing)
+		return;
+	bufferevent_enable(c->bev, EV_READ);
+	read_cb(c->bev, c);
+}
+
 static void write_cb(struct bufferevent *bev, void *arg);
 static void event_cb(struct bufferevent *bev, short what, void *arg);
 
@@ -176,6 +191,10 @@ void conn_kill(struct conn *c, const char *why)
 	if (why)
 		log_info(&srv->log, "conn %llu %s: dropped: %s", (unsigned long long)c->id, c->peer, why);
 	c->dead = 1;
+	if (c->job) {   /* its answer would have nowhere to go */
+		workq_cancel(srv->work, c->job);
+		c->job = 0;
+	}
 	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
 	bufferevent_setcb(c->bev, NULL, NULL, NULL, NULL);
 	if (c->prev)
@@ -269,7 +288,7 @@ static void read_cb(struct bufferevent *bev, void *arg)
 	struct conn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 	char buf[PROTO_LINE_MAX];
-	while (!c->dead && !c->closing) {
+	while (!c->dead && !c->closing && !c->job) {
 		size_t eol;
 		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol, EVBUFFER_EOL_LF);
 		if (p.pos < 0) {

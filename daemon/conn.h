@@ -32,6 +32,8 @@ struct conn {
 	int64_t tokens_at;
 	double chat;       /* chat rate bucket */
 	int64_t chat_at;
+	int64_t job;       /* a request answered by a worker (LOGIN): later
+	                      lines wait until its reply is sent */
 };
 
 /* Takes an accepted socket. */
@@ -47,6 +49,11 @@ void conn_close(struct conn *c);
 void conn_kill(struct conn *c, const char *why);
 /* Frees a killed connection: only the gc pass and shutdown call this. */
 void conn_free(struct conn *c);
+/* The current request goes to worker job `job`: stop reading lines, so
+ * replies keep the order of requests. */
+void conn_hold(struct conn *c, int64_t job);
+/* Its reply is sent: go on with the lines that waited. */
+void conn_release(struct conn *c);
 /* Whether c's rate bucket allows one more chat line (and takes it). */
 int conn_chat_ok(struct conn *c);
 

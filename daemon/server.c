@@ -17,6 +17,7 @@
 
 #include <event2/util.h>
 
+#include "daemon/account.h"
 #include "daemon/archive.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
@@ -475,6 +476,7 @@ void server_free(struct server *srv)
 		event_free(srv->watchdog_ev);
 	workq_free(srv->work);
 	srv->work = NULL;
+	account_free_limits(srv);
 	store_close(srv->store);
 	srv->store = NULL;
 	if (srv->ssl)

@@ -15,7 +15,7 @@
 #include "daemon/workq.h"
 
 #define GOMOKUD_VERSION "0.1.0"
-#define GOMOKUD_CAPS "swap2 chat resume"
+#define GOMOKUD_CAPS "swap2 chat resume accounts history"
 
 struct conn;
 struct session;
@@ -44,6 +44,7 @@ struct server {
 	struct event *watchdog_ev;   /* systemd WatchdogSec= pings, when asked */
 	store_t *store;              /* accounts, ratings, games; NULL: not kept */
 	workq_t *work;               /* password checks, off the loop */
+	struct login_limits *logins; /* failed logins by address and account */
 	int draining;
 
 	struct conn *conns;          /* every live connection */

@@ -432,7 +432,7 @@ store_rating_get(store_t *s, const char *name, rule_t rule, store_rating_t *out)
 	else if (rc != SQLITE_DONE)
 		set_msg(s, "get rating");
 	sqlite3_reset(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
 }
 
 int

@@ -78,7 +78,8 @@ int store_session_get(store_t *s, const char *digest, int64_t now,
 int store_session_drop(store_t *s, const char *digest);
 int store_session_expire(store_t *s, int64_t now);
 
-/* Ratings per rule; a player without one gets the starting rating. */
+/* Ratings per rule: 0, or STORE_NOT_FOUND with the starting rating filled in
+ * for a player never rated under that rule. */
 int store_rating_get(store_t *s, const char *name, rule_t rule, store_rating_t *out);
 /* Saves both players' ratings after a game, counting the result. */
 int store_rating_put(store_t *s, rule_t rule, const store_rating_t *r);

@@ -241,6 +241,7 @@ static const struct {
 	{ ERR_UNAVAILABLE, "not-available" }, { ERR_SHUTDOWN, "shutting-down" },
 	{ ERR_FULL, "server-full" }, { ERR_IDLE, "idle-timeout" },
 	{ ERR_SLOW, "too-slow" },
+	{ ERR_SERVER_BUSY, "server-busy" },
 };
 
 const char *proto_err_word(int code)

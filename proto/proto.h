@@ -133,6 +133,7 @@ typedef enum {
 	ERR_FULL = 503,          /* too many connections; closes */
 	ERR_IDLE = 504,          /* idle timeout; closes */
 	ERR_SLOW = 505,          /* output queue overflow; closes */
+	ERR_SERVER_BUSY = 506,   /* no worker free for it now (logins, bots); retry */
 } proto_err_t;
 
 typedef struct {

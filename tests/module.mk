@@ -72,3 +72,10 @@ $(O)/tests/daemon/test_persist: $(O)/tests/daemon/test_persist.o $(O)/tests/daem
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_persist
+
+# Accounts, ratings and the archive on the real daemon (issue 7).
+$(O)/tests/daemon/test_accounts: $(O)/tests/daemon/test_accounts.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_accounts

@@ -106,8 +106,8 @@ static void test_handshake(void)
 	EXPECT(c, "ERR 410 login-first");
 	tc_send(c, "#t1 PING hi");
 	EXPECT(c, "OK #t1 PING hi");
-	tc_send(c, "REGISTER bob secret");
-	EXPECT(c, "ERR 501 not-available");
+	tc_send(c, "REGISTER bob 12345");   /* accounts: see test_accounts */
+	EXPECT(c, "ERR 402 bad-argument");
 	tc_send(c, "frobnicate");
 	EXPECT(c, "ERR 401 unknown-command");
 	tc_send(c, "#x9 MOVE r1");
@@ -126,7 +126,7 @@ static void test_handshake(void)
 	CHECK(tc_closed(c, 3000), "still open after QUIT");
 	tc_close(c);
 	tc_close(d);
-	ok("greeting, HELLO, version mismatch, states, tags, 501 for later features, QUIT");
+	ok("greeting, HELLO, version mismatch, states, tags, 501 for bots (still to come), QUIT");
 }
 
 static void test_games(void)

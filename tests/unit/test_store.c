@@ -99,7 +99,7 @@ test_ratings_and_top(void **state)
 	store_rating_t r, page[STORE_PAGE];
 	int total = -1;
 
-	assert_int_equal(store_rating_get(s, "newbie", RULE_RENJU, &r), 0);
+	assert_int_equal(store_rating_get(s, "newbie", RULE_RENJU, &r), STORE_NOT_FOUND);
 	assert_true(r.g.rating == 1500 && r.g.deviation == 350 && r.wins == 0);
 	for (int i = 0; i < 45; i++) {
 		memset(&r, 0, sizeof r);
@@ -414,7 +414,7 @@ test_migration_from_v1(void **state)
 	assert_int_equal(list[0].rule, RULE_RENJU);
 	assert_int_equal(list[0].nmoves, 1);
 	store_rating_t r;
-	assert_int_equal(store_rating_get(s, "Zed", RULE_RENJU, &r), 0);
+	assert_int_equal(store_rating_get(s, "Zed", RULE_RENJU, &r), STORE_NOT_FOUND);
 	assert_true(r.g.rating == 1500);
 	store_close(s);
 	s = open_ok("v1.db"); /* opening again applies nothing twice */
