@@ -54,8 +54,9 @@ static void
 set_pat(board_t *b, int j, int d)
 {
 	uint32_t k = b->key[j][d];
-	b->pat[j][d][0] = b->lt[0][k];
-	b->pat[j][d][1] = b->lt[1][k];
+	uint16_t v = b->lt[k];
+	b->pat[j][d][0] = (uint8_t)v;
+	b->pat[j][d][1] = (uint8_t)(v >> 8);
 }
 
 /* New line pattern for the empty cell j in direction d; skips unchanged ones. */
@@ -63,7 +64,8 @@ static inline void
 update(board_t *b, int j, int d)
 {
 	uint32_t k = b->key[j][d];
-	uint8_t p0 = b->lt[0][k], p1 = b->lt[1][k];
+	uint16_t v = b->lt[k];
+	uint8_t p0 = (uint8_t)v, p1 = (uint8_t)(v >> 8);
 
 	if (p0 == b->pat[j][d][0] && p1 == b->pat[j][d][1])
 		return;
@@ -90,8 +92,7 @@ board_init(board_t *b, rule_t rule, int size)
 	memset(b->nb, 0, sizeof b->nb);
 	memset(b->key, 0, sizeof b->key);
 	memset(b->fcache, 0, sizeof b->fcache);
-	b->lt[0] = pattern_line_table(rule == RULE_FREESTYLE ? LK_FREE : LK_EXACT, 1);
-	b->lt[1] = pattern_line_table(rule == RULE_STANDARD ? LK_EXACT : LK_FREE, 2);
+	b->lt = pattern_pair_table(rule);
 	b->ncells = 0;
 	for (int y = 0; y < size; y++)
 		for (int x = 0; x < size; x++) {

@@ -30,7 +30,7 @@ typedef struct {
 	uint64_t hash;
 	int32_t sum[2];                /* scores of empty cells, per colour */
 	int16_t cnt[2][T_COUNT];       /* empty cells per colour and class */
-	const uint8_t *lt[2];          /* line table per colour */
+	const uint16_t *lt;            /* line patterns of both colours by key */
 	int ncells;
 	int16_t cells[RULES_CELLS];    /* on-board cells in index order */
 	int16_t moves[RULES_CELLS];

@@ -7,7 +7,9 @@
 #include <pthread.h>
 #include <string.h>
 
-static uint8_t line_tab[2][2][KEY_COUNT]; /* [kind][colour-1][key] */
+/* [rule][key]: black's line pattern in the low byte, white's in the high one,
+ * so one load (one cache miss) serves both colours */
+static uint16_t pair_tab[3][KEY_COUNT];
 static combo_t combo_tab[LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -194,10 +196,11 @@ build(void)
 		l[5] = 0;
 		if (!key_valid(l))
 			continue;
-		for (int kind = 0; kind < 2; kind++)
-			for (int c = 1; c <= 2; c++)
-				line_tab[kind][c - 1][key] =
-				    (uint8_t)pattern_classify(l, c, kind == LK_EXACT);
+		int fb = pattern_classify(l, 1, 0), fw = pattern_classify(l, 2, 0);
+		int eb = pattern_classify(l, 1, 1), ew = pattern_classify(l, 2, 1);
+		pair_tab[0][key] = (uint16_t)(fb | fw << 8); /* freestyle */
+		pair_tab[1][key] = (uint16_t)(eb | ew << 8); /* standard */
+		pair_tab[2][key] = (uint16_t)(eb | fw << 8); /* renju */
 	}
 	build_combo();
 }
@@ -208,11 +211,11 @@ pattern_init(void)
 	pthread_once(&once, build);
 }
 
-const uint8_t *
-pattern_line_table(int kind, int colour)
+const uint16_t *
+pattern_pair_table(int rule)
 {
 	pattern_init();
-	return line_tab[kind][colour - 1];
+	return pair_tab[rule];
 }
 
 const combo_t *

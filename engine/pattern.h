@@ -45,8 +45,6 @@ enum {
 	T_COUNT
 };
 
-/* Line-pattern kinds: five-or-more wins, or exactly five wins. */
-enum { LK_FREE = 0, LK_EXACT = 1 };
 
 typedef struct {
 	uint8_t cls;    /* T_* */
@@ -56,8 +54,9 @@ typedef struct {
 
 /* Initialises the tables once (thread-safe); cheap after the first call. */
 void pattern_init(void);
-/* Line pattern table for a kind and colour (1 black, 2 white), by key. */
-const uint8_t *pattern_line_table(int kind, int colour);
+/* Line patterns by key for a rule (rule_t): black's in the low byte,
+ * white's in the high byte. */
+const uint16_t *pattern_pair_table(int rule);
 /* Combination of four line patterns. */
 const combo_t *pattern_combo(int p0, int p1, int p2, int p3);
 /* Pattern of a line given as 11 cells (centre index 5 empty), from scratch:
