@@ -130,15 +130,22 @@ static int cmd_logout(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
+/* SEEK and CREATE: the settings are sound and the player is free. */
+static int game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const char **why)
+{
+	gamespec_from_msg(g, m);
+	int rc = gamespec_check(g, why);
+	if (rc)
+		return rc;
+	return busy(c->sess) ? ERR_BUSY : 0;
+}
+
 static int cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct gamespec g;
-	gamespec_from_msg(&g, m);
-	int rc = gamespec_check(&g, why);
+	int rc = game_request(c, m, &g, why);
 	if (rc)
 		return rc;
-	if (busy(c->sess))
-		return ERR_BUSY;
 	uint32_t id;
 	if ((rc = lobby_seek(c->srv, c->sess, &g, &id)))
 		return rc;
@@ -164,12 +171,9 @@ static int cmd_cancel(struct conn *c, const proto_msg_t *m, const char **why)
 static int cmd_create(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct gamespec g;
-	gamespec_from_msg(&g, m);
-	int rc = gamespec_check(&g, why);
+	int rc = game_request(c, m, &g, why);
 	if (rc)
 		return rc;
-	if (busy(c->sess))
-		return ERR_BUSY;
 	if (session_make_room(c->sess)) {
 		*why = "in too many rooms";
 		return ERR_BUSY;
