@@ -309,14 +309,15 @@ set_info(brain_t *b, const char *key, const char *val)
 	/* other keys (evaluate, folder, ...) are accepted and ignored */
 }
 
-/* Engine sized from max_memory (half of it for the table), made on demand. */
+/* Engine sized from max_memory (half of what the pattern tables, about
+ * 7 MB, and the instance leave goes to the hash), made on demand. */
 static int
 ensure_engine(brain_t *b)
 {
 	int mb = 128;
 
 	if (b->set.max_memory > 0) {
-		mb = b->set.max_memory / (2 * 1024 * 1024);
+		mb = (b->set.max_memory / (1024 * 1024) - 16) / 2;
 		if (mb < 1)
 			mb = 1;
 		if (mb > 1024)
