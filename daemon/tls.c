@@ -34,6 +34,9 @@ SSL_CTX *tls_server_ctx(const char *cert, const char *key, char *err, size_t err
 	SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
 	/* idle connections give their read/write buffers back */
 	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+	/* RESUME is by token, not TLS session: no tickets to mint per handshake */
+	SSL_CTX_set_num_tickets(ctx, 0);
+	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
 		ssl_err(err, errlen, cert);
 		goto fail;
