@@ -342,6 +342,38 @@ static int open_store(struct server *srv)
 	return 0;
 }
 
+/* The store's checkpoints run on a worker, so a commit on the loop never
+ * waits for the WAL to be copied and synced. */
+enum { CHECKPOINT_OWNER = 0, CHECKPOINT_EVERY_MS = 1000 };
+
+/* On a worker: the store's path was set before the workers started. */
+static void checkpoint_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct server *srv = arg;
+	(void)job;
+	(void)ctx;
+	store_checkpoint(store_path(srv->store));
+}
+
+static void checkpoint_done(int64_t id, int cancelled, void *arg)
+{
+	struct server *srv = arg;
+	(void)id;
+	(void)cancelled;
+	srv->checkpointing = 0;
+}
+
+static void checkpoint_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	(void)fd;
+	(void)what;
+	if (srv->checkpointing || !srv->store)
+		return;
+	if (workq_submit(srv->work, CHECKPOINT_OWNER, checkpoint_run, checkpoint_done, NULL, srv) > 0)
+		srv->checkpointing = 1;
+}
+
 int server_init(struct server *srv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -359,6 +391,15 @@ int server_init(struct server *srv)
 	}
 	if (srv->store && store_session_expire(srv->store, (int64_t)time(NULL)) != 0)
 		log_warn(&srv->log, "database: %s", store_error(srv->store));
+	if (srv->store) {
+		struct timeval every = { CHECKPOINT_EVERY_MS / 1000, CHECKPOINT_EVERY_MS % 1000 * 1000 };
+		srv->checkpoint_ev = event_new(srv->base, -1, EV_PERSIST, checkpoint_cb, srv);
+		if (store_manual_checkpoints(srv->store) != 0 || !srv->checkpoint_ev ||
+		    event_add(srv->checkpoint_ev, &every) != 0) {
+			log_error(&srv->log, "database checkpoints: %s", store_error(srv->store));
+			return -1;
+		}
+	}
 	srv->gc_ev = event_new(srv->base, -1, 0, gc_cb, srv);
 	srv->resume_accept_ev = evtimer_new(srv->base, resume_accept_cb, srv);
 	srv->drain_ev = evtimer_new(srv->base, shutdown_drain_cb, srv);
@@ -474,6 +515,9 @@ void server_free(struct server *srv)
 		event_free(srv->drain_ev);
 	if (srv->watchdog_ev)
 		event_free(srv->watchdog_ev);
+	if (srv->checkpoint_ev)
+		event_free(srv->checkpoint_ev);
+	srv->checkpoint_ev = NULL;
 	workq_free(srv->work);
 	srv->work = NULL;
 	account_free_limits(srv);

@@ -45,6 +45,8 @@ struct server {
 	store_t *store;              /* accounts, ratings, games; NULL: not kept */
 	workq_t *work;               /* password checks, off the loop */
 	struct login_limits *logins; /* failed logins by address and account */
+	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
+	int checkpointing;
 	int draining;
 
 	struct conn *conns;          /* every live connection */

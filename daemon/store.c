@@ -112,6 +112,7 @@ struct store {
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
 	char msg[256];
+	char path[512];
 };
 
 static void
@@ -271,11 +272,38 @@ store_open(const char *path, store_t **out, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, s->msg);
 		goto fail;
 	}
+	snprintf(s->path, sizeof s->path, "%s", path);
 	*out = s;
 	return 0;
 fail:
 	store_close(s);
 	return -1;
+}
+
+const char *
+store_path(store_t *s)
+{
+	return s->path;
+}
+
+int
+store_manual_checkpoints(store_t *s)
+{
+	return exec(s, "PRAGMA wal_autocheckpoint = 0;", "checkpoint setting");
+}
+
+int
+store_checkpoint(const char *path)
+{
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 1000);
+		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	}
+	sqlite3_close(db);
+	return rc == SQLITE_OK ? 0 : -1;
 }
 
 void

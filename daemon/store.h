@@ -61,6 +61,15 @@ typedef struct {
  */
 int store_open(const char *path, store_t **out, char *err, size_t errlen);
 void store_close(store_t *s);
+/* The file this store opened. */
+const char *store_path(store_t *s);
+/* Stops SQLite checkpointing on this connection's commits (they would copy
+ * the WAL into the database and fsync on the caller's thread); the owner
+ * then calls store_checkpoint, from any thread, now and then. */
+int store_manual_checkpoints(store_t *s);
+/* Copies what it can of the WAL into the database on a connection of its
+ * own, without blocking writers (a passive checkpoint). 0 or -1. */
+int store_checkpoint(const char *path);
 const char *store_error(store_t *s);
 int store_schema_version(store_t *s);
 

@@ -79,3 +79,13 @@ $(O)/tests/daemon/test_accounts: $(O)/tests/daemon/test_accounts.o $(O)/tests/da
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_accounts
+
+# What persistence costs the event loop per move (issue 7): `make bench-store`.
+$(O)/tests/bench/bench_store: $(O)/tests/bench/bench_store.o $(O)/daemon/store.o \
+    $(O)/daemon/auth.o $(O)/daemon/glicko.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+
+BENCHES += store
+.PHONY: bench-store
+bench-store: $(O)/tests/bench/bench_store
+	$(O)/tests/bench/bench_store

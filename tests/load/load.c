@@ -12,6 +12,7 @@
  * Figures only; never pass/fail.
  *
  *   load [-n idle-conns] [-g games] [-s seconds] [-t think-ms] [-b gomokud-binary]
+ *        [-c 'config line'] (e.g. -c 'database none': no persistence)
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -92,6 +93,24 @@ static long rss_kib(pid_t pid)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+/* CPU time (user + system) the process has used, in ms. */
+static double cpu_ms(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');   /* the command name may hold spaces */
+	unsigned long ut = 0, st = 0;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
 
 /* A legal freestyle sequence that never ends the game (the rules core judges). */
@@ -329,17 +348,22 @@ static void close_all(struct load *L)
 }
 
 /* Runs the games for secs and prints throughput and latency. */
-static void measure(struct load *L, int secs, const char *what)
+static void measure(struct load *L, pid_t pid, int secs, const char *what)
 {
 	run_for(L, 1000);   /* warm-up: let the previous phase's queue drain */
 	L->moves = 0;
 	L->nlat = 0;
 	int64_t t = now_us();
+	double cpu0 = cpu_ms(pid);
 	run_for(L, secs * 1000);
+	double cpu = cpu_ms(pid) - cpu0;
 	double el = (now_us() - t) / 1e6;
 	qsort(L->lat, L->nlat, sizeof *L->lat, cmp64);
 	printf("games (%s): %lld moves relayed in %.1f s with %d concurrent games: %.0f moves/s\n",
 	    what, (long long)L->moves, el, L->games_ready, L->moves / el);
+	if (L->moves)
+		printf("games (%s): daemon CPU %.0f%% of a core, %.1f us per move relayed\n", what,
+		    cpu / 10 / el, cpu * 1000 / L->moves);
 	if (L->nlat)
 		printf("games (%s): move-to-opponent latency p50 %.3f ms, p99 %.3f ms, "
 		    "p99.9 %.3f ms, max %.3f ms\n", what, L->lat[L->nlat / 2] / 1e3,
@@ -363,26 +387,28 @@ static double open_conns(struct load *L, int n, int mode)
 int main(int argc, char **argv)
 {
 	int idle = 10000, games = 1000, secs = 10, think = 200, ch;
-	const char *bin = "bin/gomokud";
-	while ((ch = getopt(argc, argv, "n:g:s:t:b:")) != -1) {
+	const char *bin = "bin/gomokud", *extra = "";
+	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:")) != -1) {
 		switch (ch) {
 		case 'n': idle = atoi(optarg); break;
 		case 'g': games = atoi(optarg); break;
 		case 's': secs = atoi(optarg); break;
 		case 't': think = atoi(optarg); break;
 		case 'b': bin = optarg; break;
+		case 'c': extra = optarg; break;
 		default:
-			fprintf(stderr, "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b gomokud]\n");
+			fprintf(stderr, "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b gomokud]"
+			    " [-c config-line]\n");
 			return 2;
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
 	struct daemon d;
-	char conf[512];
+	char conf[1024];
 	snprintf(conf, sizeof conf,
 	    "log-level info\nmax-connections %d\nmax-per-address %d\nrate-burst 1000\n"
-	    "rate-per-second 1000\nidle-timeout 600\nhandshake-timeout 60\n",
-	    idle + 2 * games + 100, idle + 2 * games + 100);
+	    "rate-per-second 1000\nidle-timeout 600\nhandshake-timeout 60\n%s\n",
+	    idle + 2 * games + 100, idle + 2 * games + 100, extra);
 	if (daemon_start(&d, bin, conf)) {
 		fprintf(stderr, "load: cannot start %s\n", bin);
 		return 1;
@@ -399,11 +425,17 @@ int main(int argc, char **argv)
 	/* 1. idle connections */
 	if (idle > 0) {
 		long before = rss_kib(d.pid);
+		double cpu0 = cpu_ms(d.pid);
 		double s = open_conns(&L, idle, 0);
+		double cpu = cpu_ms(d.pid) - cpu0;
 		sleep(1);
 		long after = rss_kib(d.pid);
 		printf("idle: %d of %d TLS connections up (%d failed) in %.2f s: %.0f handshakes/s\n",
 		    L.connected, idle, L.failed, s, L.connected / s);
+		if (L.connected)
+			printf("idle: daemon CPU %.0f ms for them: %.0f us per handshake "
+			    "(%.0f handshakes/s per core of server time)\n", cpu, cpu * 1000 / L.connected,
+			    L.connected / (cpu / 1000));
 		printf("idle: daemon RSS %ld KiB -> %ld KiB: %.1f KiB per connection\n", before, after,
 		    L.connected ? (double)(after - before) / L.connected : 0.0);
 		close_all(&L);
@@ -430,11 +462,11 @@ int main(int argc, char **argv)
 				send_move(g->p[0], g, room);
 			}
 		}
-		measure(&L, secs, "saturated, every reply at once");
+		measure(&L, d.pid, secs, "saturated, every reply at once");
 		L.think_ms = think;
 		char what[64];
 		snprintf(what, sizeof what, "paced, %d ms think on average", think);
-		measure(&L, secs, what);
+		measure(&L, d.pid, secs, what);
 		L.measuring = 0;
 		close_all(&L);
 		for (int r = 0; r < MAX_ROOMS; r++)
