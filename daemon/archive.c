@@ -8,6 +8,7 @@
 #include "daemon/auth.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
+#include "daemon/session.h"
 #include "daemon/store.h"
 
 void
@@ -88,7 +89,18 @@ is_account(store_t *st, const char *name)
 	return store_user_get(st, name, spelled, hash, sizeof hash) == 0;
 }
 
-/* Glicko-2 for a rated game between two accounts; counts its result. */
+/* Accounts are rated; bots only when the config says so (rate-bots). */
+static int
+rated_seat(struct room *r, int seat, const char *name)
+{
+	const struct session *s = r->seat[seat].sess;
+
+	if (s && s->bot_level)
+		return r->srv->cfg.rate_bots;
+	return is_account(r->srv->store, name);
+}
+
+/* Glicko-2 for a rated game between rated players; counts its result. */
 static void
 rate(struct room *r, store_game_t *g)
 {
@@ -97,7 +109,7 @@ rate(struct room *r, store_game_t *g)
 	double score;
 
 	if (!r->spec.rated || r->result == RES_NONE || r->reason == REASON_ABORTED ||
-	    !is_account(st, g->black) || !is_account(st, g->white))
+	    !rated_seat(r, 0, g->black) || !rated_seat(r, 1, g->white))
 		return;
 	if (store_rating_get(st, g->black, r->spec.rule, &b) < 0 ||
 	    store_rating_get(st, g->white, r->spec.rule, &w) < 0)

@@ -9,6 +9,7 @@
 #include <openssl/rand.h>
 
 #include "daemon/account.h"
+#include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -43,18 +44,6 @@ static struct room *lookup(struct conn *c, const char *id)
 	if (r && r->private && !(c->sess && session_in_room(c->sess, r)))
 		return NULL;
 	return r;
-}
-
-/* Seeking, or seated at a game that is waiting, in its opening or playing:
- * one game at a time. */
-static int busy(const struct session *s)
-{
-	if (s->seek || session_game(s))
-		return 1;
-	for (int i = 0; i < s->nrooms; i++)
-		if (s->rooms[i]->status == ROOM_WAITING && room_seat_of(s->rooms[i], s) >= 0)
-			return 1;
-	return 0;
 }
 
 static int cmd_hello(struct conn *c, const proto_msg_t *m, const char **why)
@@ -110,18 +99,10 @@ static int cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_unavailable(struct conn *c, const proto_msg_t *m, const char **why)
-{
-	(void)c;
-	(void)m;
-	*why = "bots are not available on this server yet";
-	return ERR_UNAVAILABLE;
-}
-
 static int cmd_logout(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
-	if (busy(c->sess))
+	if (session_busy(c->sess))
 		return ERR_BUSY;
 	session_free(c->sess);   /* also clears c->sess */
 	proto_msg_t r;
@@ -137,7 +118,7 @@ static int game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g
 	int rc = gamespec_check(g, why);
 	if (rc)
 		return rc;
-	return busy(c->sess) ? ERR_BUSY : 0;
+	return session_busy(c->sess) ? ERR_BUSY : 0;
 }
 
 static int cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
@@ -149,6 +130,8 @@ static int cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
 	uint32_t id;
 	if ((rc = lobby_seek(c->srv, c->sess, &g, &id)))
 		return rc;
+	if (c->sess->seek && m->fallback == FALLBACK_BOT)   /* not paired at once */
+		botplay_seek_fallback(c->srv, c->sess->seek);
 	proto_msg_t r;
 	reply_init(&r, m);
 	r.ident = id;
@@ -203,7 +186,7 @@ static int cmd_join(struct conn *c, const proto_msg_t *m, const char **why)
 	int free_seat = !rm->seat[0].sess && !rm->seat[0].name[0] ? 0
 	              : !rm->seat[1].sess && !rm->seat[1].name[0] ? 1 : -1;
 	if (rm->status == ROOM_WAITING && free_seat >= 0) {
-		if (busy(s))
+		if (session_busy(s))
 			return ERR_BUSY;
 		if (session_make_room(s)) {
 			*why = "in too many rooms";
@@ -511,8 +494,8 @@ static const struct {
 	[PR_SAY] = { cmd_say, NEED_NAME },
 	[PR_TELL] = { cmd_tell, NEED_NAME },
 	[PR_STATE] = { cmd_state, NEED_NAME },
-	[PR_BOT_PLAY] = { cmd_unavailable, NEED_NAME },
-	[PR_BOT_SEAT] = { cmd_unavailable, NEED_NAME },
+	[PR_BOT_PLAY] = { botplay_play, NEED_NAME },
+	[PR_BOT_SEAT] = { botplay_seat, NEED_NAME },
 	[PR_HISTORY] = { account_history, NEED_HELLO },
 	[PR_EXPORT] = { account_export, NEED_HELLO },
 	[PR_STATS] = { account_stats, NEED_HELLO },

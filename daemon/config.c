@@ -28,6 +28,14 @@ void config_defaults(struct config *c)
 	c->chat_burst = 5;
 	c->chat_window_s = 10;
 	c->drain_ms = 2000;
+	c->bot_threads = 0;
+	c->bot_queue = 64;
+	c->bot_think_ms = 1000;
+	c->bot_hash_mb = 16;
+	c->bot_preview_ms = 250;
+	c->bot_fallback_s = 20;
+	c->bot_fallback_level = 5;
+	c->rate_bots = 0;
 }
 
 static const struct {
@@ -46,6 +54,14 @@ static const struct {
 	{ "chat-burst", offsetof(struct config, chat_burst), 1, 1000 },
 	{ "chat-window", offsetof(struct config, chat_window_s), 1, 3600 },
 	{ "drain-ms", offsetof(struct config, drain_ms), 0, 60000 },
+	{ "bot-threads", offsetof(struct config, bot_threads), 0, 256 },
+	{ "bot-queue", offsetof(struct config, bot_queue), 0, 100000 },
+	{ "bot-think-ms", offsetof(struct config, bot_think_ms), 10, 600000 },
+	{ "bot-hash-mb", offsetof(struct config, bot_hash_mb), 1, 4096 },
+	{ "bot-preview-ms", offsetof(struct config, bot_preview_ms), 0, 60000 },
+	{ "bot-fallback", offsetof(struct config, bot_fallback_s), 1, 3600 },
+	{ "bot-fallback-level", offsetof(struct config, bot_fallback_level), 1, 10 },
+	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
 };
 
 static int set_path(char *dst, const char *val, char *err, size_t errlen)

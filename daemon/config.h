@@ -26,6 +26,14 @@ struct config {
 	int chat_burst;       /* chat lines per chat_window_s */
 	int chat_window_s;
 	int drain_ms;         /* SIGTERM: time to flush before exit */
+	int bot_threads;      /* bot search workers; 0 = one per core */
+	int bot_queue;        /* searches waiting for a worker before BOT says busy */
+	int bot_think_ms;     /* a bot's time a move without a clock (its clock caps it) */
+	int bot_hash_mb;      /* transposition table per worker */
+	int bot_preview_ms;   /* at most one THINK a room this often */
+	int bot_fallback_s;   /* SEEK ... bot: wait this long for a human */
+	int bot_fallback_level;
+	int rate_bots;        /* 1: rated games against bots move ratings */
 };
 
 void config_defaults(struct config *c);

@@ -63,6 +63,8 @@ int lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, 
 	if (!r)
 		return ERR_INTERNAL;
 	*pp = k->next;
+	if (k->fallback)
+		event_free(k->fallback);
 	struct session *o = k->sess;
 	o->seek = NULL;
 	/* the older seek's wish decides when it is not "any" */
@@ -92,6 +94,8 @@ int lobby_cancel(struct server *srv, struct session *s, uint32_t id)
 			*pp = s->seek->next;
 			break;
 		}
+	if (s->seek->fallback)
+		event_free(s->seek->fallback);
 	free(s->seek);
 	s->seek = NULL;
 	return 0;

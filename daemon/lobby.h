@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <event2/event.h>
+
 #include "proto/proto.h"
 
 struct server;
@@ -24,6 +26,7 @@ struct seek {
 	uint32_t id;
 	struct session *sess;
 	struct gamespec spec;
+	struct event *fallback;   /* SEEK ... bot: when a bot takes the seat */
 };
 
 void gamespec_from_msg(struct gamespec *g, const proto_msg_t *m);

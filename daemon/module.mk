@@ -2,7 +2,7 @@
 DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
-	daemon/workq.c daemon/archive.c daemon/account.c
+	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 

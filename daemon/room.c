@@ -10,6 +10,7 @@
 #include <openssl/rand.h>
 
 #include "daemon/archive.h"
+#include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -135,6 +136,16 @@ struct room *room_restore(struct server *srv, const store_game_t *g, const store
 		unsigned long long gn;
 		if (sscanf(st->name, "guest%llu", &gn) == 1 && gn > srv->next_guest)
 			srv->next_guest = gn; /* new guests must not take a waiting seat's name */
+		int level;
+		char tail2;
+		if (sscanf(st->name, "bot%d%c", &level, &tail2) == 1 && level >= 1 && level <= 10) {
+			struct session *bot = session_bot(srv, level); /* bots never go away */
+			if (bot) {
+				st->sess = bot;
+				session_add_room(bot, r);
+				continue;
+			}
+		}
 		st->gone = 1;
 		st->deadline = now + grace;
 		struct timeval tv = { (time_t)(grace / 1000), (suseconds_t)(grace % 1000) * 1000 };
@@ -155,6 +166,7 @@ struct room *room_restore(struct server *srv, const store_game_t *g, const store
 		gclock_start(&r->clk, seat_to_move(r), now);
 		arm_flag(r);
 	}
+	botplay_poke(r);
 	/* the last move was stored but the end was not: end it now */
 	if (r->pos.outcome.kind == RESULT_WIN)
 		room_end(r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
@@ -209,6 +221,7 @@ void room_free(struct room *r)
 	}
 	for (int i = 0; i < r->nspec; i++)
 		session_del_room(r->spec_list[i], r);
+	botplay_room_freed(r);
 	if (r->flag_ev)
 		event_free(r->flag_ev);
 	free(r->spec_list);
@@ -233,6 +246,15 @@ void room_check(struct room *r)
 	r->check_next = r->srv->room_check;
 	r->srv->room_check = r;
 	server_gc_soon(r->srv);
+}
+
+int room_actor(const struct room *r)
+{
+	if (r->status == ROOM_PLAYING)
+		return seat_to_move(r);
+	if (r->status == ROOM_OPENING)
+		return swap2_actor(r);
+	return -1;
 }
 
 int room_seat_of(const struct room *r, const struct session *s)
@@ -282,6 +304,9 @@ void room_event(struct room *r, proto_msg_t *m)
 	for (int i = 0; i < r->nspec; i++)
 		if (r->spec_list[i]->conn)
 			conn_send_raw(r->spec_list[i]->conn, line, (size_t)n);
+	if ((r->seat[0].sess && r->seat[0].sess->bot_level) ||
+	    (r->seat[1].sess && r->seat[1].sess->bot_level))
+		botplay_poke(r);
 }
 
 static void clocks_into(const struct room *r, proto_msg_t *m, int64_t now)
@@ -431,6 +456,7 @@ static int play(struct room *r, move_t mv, int64_t now)
 	proto_init(&m, PE_MOVE, NULL);
 	m.side = side ? SIDE_WHITE : SIDE_BLACK;
 	notation_format(mv, r->spec.size, m.move);
+	snprintf(m.text, sizeof m.text, "%s", r->move_reason);
 	if (r->status == ROOM_PLAYING) {
 		gclock_stop(&r->clk, now);
 		if (r->clk.timed)
@@ -608,7 +634,7 @@ int room_offer(struct room *r, struct session *s, proto_offer_t kind, uint32_t *
 			return ERR_PHASE;
 		}
 		struct session *o = r->seat[1 - seat].sess;
-		if (!o || !o->conn) {
+		if (!o || !session_present(o)) {
 			*why = "the opponent has left";
 			return ERR_PHASE;
 		}
@@ -676,7 +702,7 @@ int room_answer(struct room *r, struct session *s, uint32_t id, int accept)
 	int from = r->offers[k].from;
 	if (k == OFFER_REMATCH) {
 		struct session *o = r->seat[from].sess;
-		if (!o || !o->conn || session_game(o) || session_game(s))
+		if (!o || !session_present(o) || session_game(o) || session_game(s))
 			return ERR_BUSY;
 	}
 	int plies = k == OFFER_UNDO ? undo_plies(r, from) : 0;
@@ -874,7 +900,7 @@ void room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const ch
 		snprintf(m.room, sizeof m.room, "%s", r->id);
 		m.side = i ? SIDE_WHITE : SIDE_BLACK;
 		snprintf(m.user, sizeof m.user, "%s", st->name);
-		m.presence = (st->gone || !st->sess || !st->sess->conn) ? PRES_GONE : PRES_HERE;
+		m.presence = (st->gone || !st->sess || !session_present(st->sess)) ? PRES_GONE : PRES_HERE;
 		m.ms = st->gone && st->deadline > now ? st->deadline - now : 0;
 		conn_send(c, &m);
 	}

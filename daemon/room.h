@@ -57,6 +57,11 @@ struct room {
 	proto_reason_t reason;
 	int64_t game_id;                  /* its row in the store; 0: not kept */
 	int64_t turn_since;               /* when the side to move began (ms) */
+	struct event *bot_ev;             /* botplay's deferred look at the room */
+	int64_t bot_job;                  /* its search in flight, 0: none */
+	int bot_key;                      /* the state that search is for */
+	int bot_eval;                     /* the last search's score, bot's view */
+	char move_reason[24];             /* why the bot plays the move being made */
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
 };
@@ -76,6 +81,8 @@ int room_empty(const struct room *r);
 /* Seat s (0 black, 1 white); the caller starts the game once both are in. */
 void room_sit(struct room *r, int seat, struct session *s);
 void room_start(struct room *r);
+/* The seat whose action the game waits for (a move, a swap2 step), or -1. */
+int room_actor(const struct room *r);
 /* The seat s holds in r, or -1. */
 int room_seat_of(const struct room *r, const struct session *s);
 /* The unoccupied seat (restored after a restart) named name, or -1. */

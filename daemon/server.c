@@ -19,6 +19,7 @@
 
 #include "daemon/account.h"
 #include "daemon/archive.h"
+#include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -391,6 +392,8 @@ int server_init(struct server *srv)
 	}
 	if (srv->store && store_session_expire(srv->store, (int64_t)time(NULL)) != 0)
 		log_warn(&srv->log, "database: %s", store_error(srv->store));
+	if (botplay_init(srv) != 0)
+		return -1;
 	if (srv->store) {
 		struct timeval every = { CHECKPOINT_EVERY_MS / 1000, CHECKPOINT_EVERY_MS % 1000 * 1000 };
 		srv->checkpoint_ev = event_new(srv->base, -1, EV_PERSIST, checkpoint_cb, srv);
@@ -496,8 +499,11 @@ void server_free(struct server *srv)
 	while (srv->seeks) {
 		struct seek *k = srv->seeks;
 		srv->seeks = k->next;
+		if (k->fallback)
+			event_free(k->fallback);
 		free(k);
 	}
+	botplay_free(srv);
 	for (int i = 0; i < ADDR_BUCKETS; i++)
 		while (srv->addrs[i]) {
 			struct addrcount *a = srv->addrs[i];

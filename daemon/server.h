@@ -15,7 +15,7 @@
 #include "daemon/workq.h"
 
 #define GOMOKUD_VERSION "0.1.0"
-#define GOMOKUD_CAPS "swap2 chat resume accounts history"
+#define GOMOKUD_CAPS "swap2 chat resume accounts history bots"
 
 struct conn;
 struct session;
@@ -46,6 +46,8 @@ struct server {
 	workq_t *work;               /* password checks, off the loop */
 	struct login_limits *logins; /* failed logins by address and account */
 	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
+	struct bots *bots;           /* the bots' searches */
+	int bot_workers;
 	int checkpointing;
 	int draining;
 

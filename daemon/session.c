@@ -94,6 +94,31 @@ struct session *session_adopt(struct server *srv, const char *name, const char *
 	return s;
 }
 
+struct session *session_bot(struct server *srv, int level)
+{
+	struct session *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	snprintf(s->name, sizeof s->name, "bot%d", level);
+	s->bot_level = level;
+	s->srv = srv;
+	s->next = srv->sessions;
+	if (srv->sessions)
+		srv->sessions->prev = s;
+	srv->sessions = s;
+	return s;
+}
+
+int session_busy(const struct session *s)
+{
+	if (s->seek || session_game(s))
+		return 1;
+	for (int i = 0; i < s->nrooms; i++)
+		if (s->rooms[i]->status == ROOM_WAITING && room_seat_of(s->rooms[i], s) >= 0)
+			return 1;
+	return 0;
+}
+
 struct room *session_game(const struct session *s)
 {
 	for (int i = 0; i < s->nrooms; i++)
@@ -178,7 +203,7 @@ void session_free(struct session *s)
 	}
 	if (s->conn)
 		s->conn->sess = NULL;
-	if (srv->store) {
+	if (srv->store && !s->bot_level) {
 		char digest[AUTH_DIGEST_LEN + 1];
 		auth_token_digest(s->token, digest);
 		store_session_drop(srv->store, digest);

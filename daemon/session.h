@@ -24,6 +24,7 @@ struct session {
 	struct room *rooms[SESSION_MAX_ROOMS]; /* seated or watching */
 	int nrooms;
 	struct seek *seek;
+	int bot_level;                    /* 1..10: a server bot, no connection */
 };
 
 /* A new session for name (NULL: the next free guest name); NULL with
@@ -36,6 +37,16 @@ int session_stored_name(struct server *srv, const char *token, char name[PROTO_N
 /* A session for name that keeps the token it had before the restart. */
 struct session *session_adopt(struct server *srv, const char *name, const char *token);
 struct session *session_by_token(struct server *srv, const char *token);
+/* Whether s is at the table: connected, or a bot (which has no connection). */
+static inline int session_present(const struct session *s)
+{
+	return s->conn != NULL || s->bot_level > 0;
+}
+/* A bot of level 1..10, named "botN" (many may share the name). */
+struct session *session_bot(struct server *srv, int level);
+/* Seeking, or seated at a game that is waiting, in its opening or playing:
+ * one game at a time. */
+int session_busy(const struct session *s);
 /* The unfinished game s is seated in, or NULL. */
 struct room *session_game(const struct session *s);
 int session_in_room(const struct session *s, const struct room *r);

@@ -89,3 +89,10 @@ BENCHES += store
 .PHONY: bench-store
 bench-store: $(O)/tests/bench/bench_store
 	$(O)/tests/bench/bench_store
+
+# The server's bots at the table (issue 6).
+$(O)/tests/daemon/test_bots: $(O)/tests/daemon/test_bots.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_bots

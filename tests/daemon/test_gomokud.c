@@ -119,14 +119,14 @@ static void test_handshake(void)
 	struct tc *d = tc_open(port, 1);
 	tc_send(d, "GUEST HS_USER");
 	EXPECT(d, "ERR 412 name-taken");
-	tc_send(c, "BOT play 3 renju 15 none black none");
-	EXPECT(c, "ERR 501 not-available");
+	tc_send(c, "BOT play 3 renju 15 none black swap2");   /* bots: see test_bots */
+	EXPECT(c, "ERR 402 bad-argument");
 	tc_send(c, "QUIT");
 	EXPECT(c, "OK QUIT");
 	CHECK(tc_closed(c, 3000), "still open after QUIT");
 	tc_close(c);
 	tc_close(d);
-	ok("greeting, HELLO, version mismatch, states, tags, 501 for bots (still to come), QUIT");
+	ok("greeting, HELLO, version mismatch, states, tags, bad arguments, QUIT");
 }
 
 static void test_games(void)

@@ -1,0 +1,374 @@
+/*
+ * test_bots.c: the server's bots on the real gomokud. A game against a bot
+ * is played to the end under each rule and level band (the bot's moves
+ * carry their reason, THINK previews come); bots answer offers (undo in a
+ * casual game, a draw they are winning declined, a rematch accepted); swap2
+ * with a bot on either side; a bot for the free seat of a private room and
+ * for a SEEK nobody answered; with one worker and no queue a second BOT is
+ * told the server is busy, and resigning the first game frees the worker
+ * (its search is cancelled); 50 bot games at once all finish.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+
+static int failures;
+static struct daemon d, d1;
+
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
+			printf(__VA_ARGS__);                                 \
+			printf("\n");                                        \
+			failures++;                                          \
+			return;                                              \
+		}                                                            \
+	} while (0)
+#define EXPECT(c, prefix) CHECK(tc_expect((c), (prefix), 20000), "no \"%s\" (last: %s)", \
+	(prefix), (c)->line)
+
+static void
+stop_all(void)
+{
+	if (d.pid > 0 && daemon_alive(&d))
+		daemon_stop(&d, SIGKILL, 2000);
+	if (d1.pid > 0 && daemon_alive(&d1))
+		daemon_stop(&d1, SIGKILL, 2000);
+}
+
+/* The human's moves: points spiralling out from the centre, in order. */
+static int spiral[225][2];
+
+static void
+make_spiral(void)
+{
+	int x = 7, y = 7, n = 0, step = 1, dir = 0;
+	static const int dx[4] = { 1, 0, -1, 0 }, dy[4] = { 0, 1, 0, -1 };
+
+	spiral[n][0] = x;
+	spiral[n][1] = y;
+	n++;
+	while (n < 225) {
+		for (int rep = 0; rep < 2 && n < 225; rep++) {
+			for (int k = 0; k < step && n < 225; k++) {
+				x += dx[dir];
+				y += dy[dir];
+				if (x >= 0 && y >= 0 && x < 15 && y < 15) {
+					spiral[n][0] = x;
+					spiral[n][1] = y;
+					n++;
+				}
+			}
+			dir = (dir + 1) % 4;
+		}
+		step++;
+	}
+}
+
+struct botgame {
+	int moves, bot_moves, reasons, thinks;
+	char over[160];
+};
+
+/*
+ * Plays the human side of the game in room until OVER: on each turn the
+ * next spiral point the server accepts. Returns with g filled.
+ */
+static void
+play_out(struct tc *c, const char *room, int human_black, struct botgame *g)
+{
+	int next = 0, my_turn = human_black;
+	const char *l;
+
+	memset(g, 0, sizeof *g);
+	while (g->moves < 230) {
+		if (my_turn) {
+			char mv[16];
+			for (;;) {
+				CHECK(next < 225, "no legal point left");
+				snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[next][0], 15 - spiral[next][1]);
+				next++;
+				tc_send(c, "MOVE %s %s", room, mv);
+				for (;;) {
+					l = tc_read(c, 20000);
+					CHECK(l, "no reply to MOVE %s", mv);
+					if (strncmp(l, "* OVER", 6) == 0) {
+						snprintf(g->over, sizeof g->over, "%s", l);
+						return;
+					}
+					if (strncmp(l, "OK MOVE", 7) == 0 || strncmp(l, "ERR", 3) == 0)
+						break;
+				}
+				if (strncmp(l, "OK MOVE", 7) == 0)
+					break;
+				/* occupied or (renju) forbidden: the next point */
+				CHECK(strstr(l, " 432 ") || strstr(l, " 434 ") || strstr(l, " 435 ") ||
+				    strstr(l, " 436 "), "MOVE %s: %s", mv, l);
+			}
+			g->moves++;
+			my_turn = 0;
+			continue;
+		}
+		l = tc_read(c, 30000);
+		CHECK(l, "the bot never moved");
+		if (strncmp(l, "* OVER", 6) == 0) {
+			snprintf(g->over, sizeof g->over, "%s", l);
+			return;
+		}
+		if (strncmp(l, "* THINK", 7) == 0)
+			g->thinks++;
+		char side[8];
+		if (sscanf(l, "* MOVE %*s %*s %7s", side) == 1 &&
+		    strcmp(side, human_black ? "white" : "black") == 0) {
+			g->moves++;
+			g->bot_moves++;
+			/* "* MOVE r seq side mv bms wms reason...": 7 fields and a reason */
+			int fields = 0;
+			for (const char *p = l; *p; p++)
+				fields += *p == ' ' && p[1] && p[1] != ' ';
+			g->reasons += fields >= 7;
+			my_turn = 1;
+		}
+	}
+}
+
+static void
+test_games_to_the_end(void)
+{
+	static const char *rules[] = { "freestyle", "standard", "renju" };
+	static const int levels[] = { 2, 6, 10 };
+	struct tc *c = tc_guest(d.port, "human");
+	char room[24];
+
+	CHECK(c, "connect");
+	for (int r = 0; r < 3; r++)
+		for (int b = 0; b < 3; b++) {
+			struct botgame g;
+			int black = (r + b) % 2;
+			tc_send(c, "BOT play %d %s 15 none %s none", levels[b], rules[r],
+			    black ? "black" : "white");
+			EXPECT(c, "* START");
+			EXPECT(c, "OK BOT");
+			CHECK(sscanf(c->line, "OK BOT %23s", room) == 1, "%s", c->line);
+			play_out(c, room, black, &g);
+			if (failures)
+				return;
+			CHECK(g.over[0], "%s level %d: no end", rules[r], levels[b]);
+			CHECK(g.bot_moves > 0 && g.reasons == g.bot_moves, "%s level %d: %d of %d bot"
+			    " moves had a reason", rules[r], levels[b], g.reasons, g.bot_moves);
+			printf("%-9s level %2d, human %s: %3d moves, %s (%d THINK previews)\n", rules[r],
+			    levels[b], black ? "black" : "white", g.moves, g.over, g.thinks);
+			tc_send(c, "LEAVE %s", room);
+			EXPECT(c, "OK LEAVE");
+		}
+	tc_send(c, "WHO");
+	EXPECT(c, "OK WHO");
+	tc_close(c);
+	printf("a bot game played to the end under each rule and level band; every bot move"
+	    " says why\n");
+}
+
+static void
+test_offers_and_rematch(void)
+{
+	struct tc *c = tc_guest(d.port, "offerer");
+	char room[24];
+
+	CHECK(c, "connect");
+	tc_send(c, "BOT play 3 freestyle 15 none black none");
+	EXPECT(c, "OK BOT");
+	sscanf(c->line, "OK BOT %23s", room);
+	tc_send(c, "MOVE %s h8", room);
+	EXPECT(c, "OK MOVE");  /* our own * MOVE came before it */
+	EXPECT(c, "* MOVE");   /* the bot's */
+	tc_send(c, "WHO %s", room);
+	EXPECT(c, "= USER bot3");
+	tc_send(c, "OFFER %s undo", room);
+	EXPECT(c, "OK OFFER");
+	EXPECT(c, "* OFFEREND");
+	CHECK(strstr(c->line, "accepted"), "undo in a casual game: %s", c->line);
+	EXPECT(c, "* UNDO");
+	printf("a bot accepts an undo in a casual game\n");
+	tc_send(c, "RESIGN %s", room);
+	EXPECT(c, "* OVER");
+	tc_send(c, "OFFER %s rematch", room);
+	EXPECT(c, "OK OFFER");
+	EXPECT(c, "* START");
+	printf("a bot accepts a rematch (colours swapped)\n");
+	/* the bot is black now and moves first */
+	EXPECT(c, "* MOVE");
+	tc_send(c, "RESIGN %s", room);
+	EXPECT(c, "* OVER");
+	tc_send(c, "LEAVE %s", room);
+	EXPECT(c, "OK LEAVE");
+	tc_close(c);
+}
+
+static void
+test_swap2_and_seats(void)
+{
+	struct tc *c = tc_guest(d.port, "opener");
+	char room[24], code[64];
+
+	CHECK(c, "connect");
+	/* the human opens: three stones, the bot chooses a colour */
+	tc_send(c, "BOT play 5 freestyle 15 none black swap2");
+	EXPECT(c, "OK BOT");
+	sscanf(c->line, "OK BOT %23s", room);
+	tc_send(c, "SWAP2 %s put h8,h9,i9", room);
+	EXPECT(c, "OK SWAP2");
+	EXPECT(c, "* COLOURS");
+	tc_send(c, "RESIGN %s", room);
+	EXPECT(c, "* OVER");
+	tc_send(c, "LEAVE %s", room);
+	EXPECT(c, "OK LEAVE");
+	/* the bot opens: the human is asked to choose */
+	tc_send(c, "BOT play 5 standard 15 none white swap2");
+	EXPECT(c, "OK BOT");
+	sscanf(c->line, "OK BOT %23s", room);
+	EXPECT(c, "* SWAP2");
+	CHECK(strstr(c->line, " choose opener"), "after the bot's opening: %s", c->line);
+	tc_send(c, "SWAP2 %s black", room);
+	EXPECT(c, "* COLOURS");
+	tc_send(c, "RESIGN %s", room);
+	EXPECT(c, "* OVER");
+	tc_send(c, "LEAVE %s", room);
+	EXPECT(c, "OK LEAVE");
+	printf("swap2 with a bot: it chooses after a human opening, and opens for a human\n");
+
+	/* a bot takes the free seat of a private room */
+	tc_send(c, "CREATE renju 15 none black casual none");
+	EXPECT(c, "OK CREATE");
+	sscanf(c->line, "OK CREATE %23s %63s", room, code);
+	tc_send(c, "BOT seat %s 4", room);
+	EXPECT(c, "* START");
+	EXPECT(c, "OK BOT");
+	tc_send(c, "RESIGN %s", room);
+	EXPECT(c, "* OVER");
+	tc_send(c, "LEAVE %s", room);
+	EXPECT(c, "OK LEAVE");
+	printf("BOT seat gives a bot the free seat of a private room\n");
+
+	/* a seek that allows it falls back to a bot */
+	tc_send(c, "SEEK freestyle 15 none any casual none bot");
+	EXPECT(c, "OK SEEK");
+	EXPECT(c, "* START");
+	CHECK(strstr(c->line, "bot5"), "fallback game: %s", c->line);
+	tc_close(c);
+	printf("a SEEK with bot fallback gets a bot after the wait\n");
+}
+
+static void
+test_busy_and_cancel(void)
+{
+	char room[24];
+	const char *l = NULL;
+
+	/* one worker, no queue, long thoughts */
+	CHECK(daemon_start(&d1, GOMOKUD_BIN, "bot-threads 1\nbot-queue 0\nbot-think-ms 20000") == 0,
+	    "daemon");
+	struct tc *a = tc_guest(d1.port, "first"), *b = tc_guest(d1.port, "second");
+	CHECK(a && b, "connect");
+	tc_send(a, "BOT play 10 freestyle 15 none black none");
+	EXPECT(a, "OK BOT");
+	sscanf(a->line, "OK BOT %23s", room);
+	tc_send(a, "MOVE %s h8", room);
+	EXPECT(a, "* THINK");   /* its answer's search is running */
+	tc_send(b, "BOT play 10 freestyle 15 none white none");
+	EXPECT(b, "ERR 506 server-busy");
+	printf("one worker busy and no queue: another BOT is told 506 server-busy\n");
+	tc_send(a, "RESIGN %s", room);
+	EXPECT(a, "* OVER");
+	/* the cancelled search frees the worker: the next game gets it */
+	for (int i = 0; i < 50; i++) {
+		tc_send(b, "BOT play 10 freestyle 15 none white none");
+		l = tc_expect(b, "", 5000);
+		while (l && strncmp(l, "OK BOT", 6) && strncmp(l, "ERR", 3))
+			l = tc_read(b, 5000);
+		if (l && strncmp(l, "OK BOT", 6) == 0)
+			break;
+		usleep(100000);
+	}
+	CHECK(l && strncmp(l, "OK BOT", 6) == 0, "the worker was not freed: %s", l ? l : "none");
+	tc_close(a);
+	tc_close(b);
+	CHECK(daemon_stop(&d1, SIGTERM, 10000) == 0, "daemon exit with a bot thinking");
+	printf("resigning cancels the bot's search at once: the only worker takes the next game\n");
+}
+
+static void
+test_fifty(void)
+{
+	enum { N = 50 };
+	struct tc *c[N];
+	char room[N][24];
+	int over = 0;
+
+	for (int i = 0; i < N; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "many%d", i);
+		c[i] = tc_guest(d.port, name);
+		CHECK(c[i], "connect %d", i);
+		tc_send(c[i], "BOT play %d %s 15 none black none", 1 + i % 10,
+		    i % 3 == 0 ? "freestyle" : i % 3 == 1 ? "standard" : "renju");
+		EXPECT(c[i], "OK BOT");
+		sscanf(c[i]->line, "OK BOT %23s", room[i]);
+	}
+	/* every game: ten human moves (each waits for the bot's answer), then resign */
+	for (int k = 0; k < 10; k++)
+		for (int i = 0; i < N; i++) {
+			char mv[16];
+			snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[k * 3][0], 15 - spiral[k * 3][1]);
+			tc_send(c[i], "MOVE %s %s", room[i], mv);
+		}
+	for (int i = 0; i < N; i++) {
+		tc_send(c[i], "RESIGN %s", room[i]);
+		if (tc_expect(c[i], "* OVER", 60000))
+			over++;
+		tc_close(c[i]);
+	}
+	CHECK(over == N, "%d of %d bot games ended", over, N);
+	printf("50 bot games at once (3 rules, levels 1-10) all played and ended\n");
+}
+
+int
+main(void)
+{
+	atexit(stop_all);
+	make_spiral();
+	if (daemon_start(&d, GOMOKUD_BIN, "bot-think-ms 150\nbot-preview-ms 0\nbot-fallback 1\nrate-burst 1000\nrate-per-second 1000") != 0) {
+		printf("FAIL: gomokud did not start\n");
+		return 1;
+	}
+	test_games_to_the_end();
+	if (!failures)
+		test_offers_and_rematch();
+	if (!failures)
+		test_swap2_and_seats();
+	if (!failures)
+		test_busy_and_cancel();
+	if (!failures)
+		test_fifty();
+	if (daemon_stop(&d, SIGTERM, 10000) != 0) {
+		printf("FAIL: gomokud did not exit cleanly\n");
+		failures++;
+	}
+	if (!failures) {
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf %s %s", d.dir, d1.dir);
+		if (system(cmd) != 0)
+			printf("could not remove the test directories\n");
+	}
+	printf("bots: %d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
+	return failures ? 1 : 0;
+}
