@@ -504,6 +504,20 @@ static void test_resume_claim(void)
 	tc_close(a);
 	tc_close(d);
 	ok("a claim after the grace period wins 'abandoned'; the lost seat cannot be resumed");
+
+	/* both players gone past the deadline: the game ends by itself */
+	struct tc *w;
+	if (pair("aba", "abb", "freestyle 15 none", &a, &b, room))
+		return;
+	w = tc_guest(port, "abw");
+	tc_send(w, "WATCH %s", room);
+	EXPECT(w, "OK WATCH ");
+	tc_close(a);
+	tc_close(b);
+	l = tc_expect(w, "* OVER ", 4000);
+	CHECK(l && strstr(l, "none abandoned"), "both gone: %s", l ? l : "-");
+	tc_close(w);
+	ok("both players gone past the grace period: the game ends 'none abandoned'");
 }
 
 static void test_limits(void)
