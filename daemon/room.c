@@ -854,11 +854,18 @@ static void grace_cb(evutil_socket_t fd, short what, void *arg)
 	struct room *r = arg;
 	(void)fd;
 	(void)what;
-	if (room_unfinished(r) && r->seat[0].gone && r->seat[1].gone) {
-		int64_t now = clock_now_ms();
-		if (now >= r->seat[0].deadline || now >= r->seat[1].deadline)
-			room_end(r, RES_NONE, REASON_ABANDONED);
+	if (!room_unfinished(r) || !r->seat[0].gone || !r->seat[1].gone)
+		return;
+	int64_t now = clock_now_ms();
+	int first = r->seat[0].deadline <= r->seat[1].deadline ? 0 : 1;
+	int64_t left = r->seat[first].deadline - now;
+	if (left <= 0) {
+		room_end(r, RES_NONE, REASON_ABANDONED);
+		return;
 	}
+	/* libevent may wake us a hair before our millisecond clock says so */
+	struct timeval tv = { (time_t)(left / 1000), (suseconds_t)(left % 1000) * 1000 + 500 };
+	evtimer_add(r->seat[first].grace_ev, &tv);
 }
 
 void room_info(const struct room *r, proto_msg_t *m)
