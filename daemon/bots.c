@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "daemon/clock.h"
 #include "daemon/workq.h"
@@ -60,6 +63,9 @@ run_search(workq_job_t *job, void *ctx, void *arg)
 	struct search *s = arg;
 	engine_limits_t lim = engine_default_limits();
 
+	/* searches yield the CPU to the event loop: players' moves come first
+	 * (raising one's own nice needs no privilege; failure costs only that) */
+	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), BOTS_NICE);
 	lim.soft_ms = s->spec.soft_ms;
 	lim.hard_ms = s->spec.hard_ms;
 	lim.clock_ms = s->spec.clock_ms;

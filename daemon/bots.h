@@ -39,7 +39,7 @@ typedef void (*bots_preview_fn)(uint64_t job, const engine_result_t *r, void *ar
  * move (illegal position, game over). Never called for a cancelled job. */
 typedef void (*bots_done_fn)(uint64_t job, int status, const engine_result_t *r, void *arg);
 
-enum { BOTS_FULL = -1, BOTS_OWNER_BUSY = -2 };
+enum { BOTS_FULL = -1, BOTS_OWNER_BUSY = -2, BOTS_NICE = 10 };
 
 /* A pool of `threads` workers and room for `queue_max` waiting jobs, its
  * wakeup event on base. NULL on failure. */

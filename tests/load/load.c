@@ -13,6 +13,9 @@
  *
  *   load [-n idle-conns] [-g games] [-s seconds] [-t think-ms] [-b gomokud-binary]
  *        [-c 'config line'] (e.g. -c 'database none': no persistence)
+ *        [-B bot-players]: that many more players each play a level-10 bot
+ *        and answer its every move, keeping the bot workers searching while
+ *        the games are measured (with -c 'bot-think-ms N' for long searches)
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -57,6 +60,8 @@ struct load {
 	int nconns, started, connected, failed, ready;
 	int mode;               /* 0 idle, 1 games */
 	int games_ready, ngames;
+	int nbotplayers;        /* connections after the 2*ngames players */
+	int64_t botmoves;       /* bot moves seen by them */
 	struct game **rooms;    /* by room number */
 	char seq[SEQ_LEN][4];
 	int measuring;
@@ -72,6 +77,8 @@ struct lconn {
 	struct bufferevent *bev;
 	int idx;
 	int up;
+	char room[PROTO_ROOM_MAX + 1]; /* a bot player's game */
+	int next;               /* its next point in the sequence */
 };
 
 static int64_t now_us(void)
@@ -180,12 +187,49 @@ static void send_move(struct lconn *c, struct game *g, const char *room)
 	sendf(c, "MOVE %s %s", room, c->L->seq[g->ply]);
 }
 
+/* A player against a bot: answer every bot move, start again when it ends. */
+static void bot_player_line(struct lconn *c, const proto_msg_t *m)
+{
+	switch (m->id) {
+	case PE_SERVER:
+		sendf(c, "HELLO 1 load");
+		sendf(c, "GUEST bp%d", c->idx);
+		sendf(c, "BOT play 10 freestyle %d none black none", BOARD);
+		break;
+	case PE_START:
+		snprintf(c->room, sizeof c->room, "%s", m->room);
+		c->next = 0;
+		sendf(c, "MOVE %s %s", c->room, c->L->seq[c->next++]);
+		break;
+	case PE_MOVE:
+		if (m->side == SIDE_WHITE && c->next < SEQ_LEN) {
+			c->L->botmoves++;
+			sendf(c, "MOVE %s %s", c->room, c->L->seq[c->next++]);
+		}
+		break;
+	case PX_ERR:   /* the bot took that point: the next one */
+		if (m->ecode == ERR_OCCUPIED && c->next < SEQ_LEN)
+			sendf(c, "MOVE %s %s", c->room, c->L->seq[c->next++]);
+		break;
+	case PE_OVER:
+		sendf(c, "LEAVE %s", c->room);
+		sendf(c, "BOT play 10 freestyle %d none black none", BOARD);
+		break;
+	default:
+		break;
+	}
+}
+
 static void on_line(struct lconn *c, const char *line, size_t n)
 {
 	struct load *L = c->L;
 	proto_msg_t m;
 	if (proto_parse(line, n, PROTO_SERVER, &m, NULL, 0) != 0) {
 		fprintf(stderr, "load: bad line: %.*s\n", (int)n, line);
+		return;
+	}
+	if (L->mode == 1 && c->idx >= 2 * L->ngames) {
+		bot_player_line(c, &m);
 		return;
 	}
 	struct game *g;
@@ -388,7 +432,8 @@ int main(int argc, char **argv)
 {
 	int idle = 10000, games = 1000, secs = 10, think = 200, ch;
 	const char *bin = "bin/gomokud", *extra = "";
-	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:")) != -1) {
+	int botplayers = 0;
+	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:")) != -1) {
 		switch (ch) {
 		case 'n': idle = atoi(optarg); break;
 		case 'g': games = atoi(optarg); break;
@@ -396,9 +441,10 @@ int main(int argc, char **argv)
 		case 't': think = atoi(optarg); break;
 		case 'b': bin = optarg; break;
 		case 'c': extra = optarg; break;
+		case 'B': botplayers = atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b gomokud]"
-			    " [-c config-line]\n");
+			    " [-c config-line] [-B bot-players]\n");
 			return 2;
 		}
 	}
@@ -446,12 +492,14 @@ int main(int argc, char **argv)
 	if (games > 0) {
 		L.rooms = calloc(MAX_ROOMS, sizeof *L.rooms);
 		L.ngames = games;
+		L.nbotplayers = botplayers;
 		L.caplat = 20000000;
 		L.lat = malloc(L.caplat * sizeof *L.lat);
-		open_conns(&L, 2 * games, 1);
+		open_conns(&L, 2 * games + botplayers, 1);
 		for (int i = 0; i < 100 && L.games_ready < games; i++)
 			run_for(&L, 100);
-		printf("games: %d players connected, %d games started\n", L.connected, L.games_ready);
+		printf("games: %d players connected, %d games started%s\n", L.connected, L.games_ready,
+		    botplayers ? ", and bot games keeping the bot workers busy" : "");
 		/* every black opens its game, then the loop relays for secs */
 		L.measuring = 1;
 		for (int r = 0; r < MAX_ROOMS; r++) {
@@ -468,6 +516,9 @@ int main(int argc, char **argv)
 		snprintf(what, sizeof what, "paced, %d ms think on average", think);
 		measure(&L, d.pid, secs, what);
 		L.measuring = 0;
+		if (botplayers)
+			printf("games: %lld bot moves made meanwhile by %d bot games\n",
+			    (long long)L.botmoves, botplayers);
 		close_all(&L);
 		for (int r = 0; r < MAX_ROOMS; r++)
 			if (L.rooms[r]) {
