@@ -290,8 +290,18 @@ static void begin_shutdown(struct server *srv)
 	snprintf(m.text, sizeof m.text, "server shutting down");
 	for (struct conn *c = srv->conns; c; c = c->next)
 		conn_send(c, &m);
-	for (struct room *r = srv->rooms; r; r = r->next)
-		room_end(r, RES_NONE, REASON_ABORTED);
+	/* with a database, unfinished games wait in it for the restart, where
+	 * their players RESUME; without one they end here */
+	int kept = 0;
+	for (struct room *r = srv->rooms; r; r = r->next) {
+		if (srv->store && r->game_id && room_unfinished(r))
+			kept++;
+		else
+			room_end(r, RES_NONE, REASON_ABORTED);
+	}
+	if (kept)
+		log_info(&srv->log, "%d game%s in progress kept for the restart", kept,
+		    kept == 1 ? "" : "s");
 	for (struct conn *c = srv->conns, *next; c; c = next) {
 		next = c->next;
 		conn_close(c);
@@ -492,10 +502,12 @@ void server_free(struct server *srv)
 		srv->dead = c->dead_next;
 		conn_free(c);
 	}
-	while (srv->sessions)
-		session_free(srv->sessions);
+	/* rooms first: a session leaving an unfinished game would resign it,
+	 * and a game kept for the restart must stay unfinished */
 	while (srv->rooms)
 		room_free(srv->rooms);
+	while (srv->sessions)
+		session_free(srv->sessions);
 	while (srv->seeks) {
 		struct seek *k = srv->seeks;
 		srv->seeks = k->next;

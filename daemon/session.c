@@ -203,7 +203,8 @@ void session_free(struct session *s)
 	}
 	if (s->conn)
 		s->conn->sess = NULL;
-	if (srv->store && !s->bot_level) {
+	/* through a shutdown, tokens stay: players of kept games resume with them */
+	if (srv->store && !s->bot_level && !srv->draining) {
 		char digest[AUTH_DIGEST_LEN + 1];
 		auth_token_digest(s->token, digest);
 		store_session_drop(srv->store, digest);

@@ -281,6 +281,18 @@ test_kill_and_resume(void)
 	}
 	CHECK(daemon_stop(&d2, SIGTERM, 10000) == 0, "second daemon did not exit cleanly");
 
+	/* a graceful restart keeps the games too: game 3 resumes, one move on */
+	struct daemon d2b;
+	running[1] = &d2b;
+	CHECK(daemon_start(&d2b, GOMOKUD_BIN, conf) == 0, "restart after SIGTERM failed");
+	games[3].acked[games[3].nacked][0] = '\0';
+	snprintf(games[3].acked[games[3].nacked++], 4, "%s", mv);
+	struct tc *again = resume(d2b.port, &games[3], games[3].token_a, 3);
+	CHECK(again, "no resume after a graceful restart");
+	tc_close(again);
+	CHECK(daemon_stop(&d2b, SIGTERM, 10000) == 0, "third daemon did not exit cleanly");
+	printf("SIGTERM keeps games in progress: after the restart they resume, moves intact\n");
+
 	/* a damaged database: no start, a clear message, the file as it was */
 	char db[300], junk[4096], cmd[700];
 	snprintf(db, sizeof db, "%s/gomokud.db", state);
@@ -297,7 +309,7 @@ test_kill_and_resume(void)
 	CHECK(system(cmd) == 0, "no clear message in %s", d3.log);
 	CHECK(file_equals(db, junk, sizeof junk), "the damaged database was changed");
 	printf("a damaged database stops the start with a clear message and is left untouched\n");
-	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s", d1.dir, d2.dir, d3.dir);
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s %s", d1.dir, d2.dir, d2b.dir, d3.dir);
 	if (system(cmd) != 0)
 		printf("could not remove the test directories\n");
 }
