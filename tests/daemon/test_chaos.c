@@ -4,7 +4,8 @@
  * anywhere, offers and answers with any id, swap2 choices, leaves, watches,
  * resumes after dropped connections) as fast as the server answers. The
  * server must answer every request, stay up, and exit cleanly on SIGTERM
- * (under ASan that includes no leaks).
+ * (under ASan that includes no leaks). CHAOS_SEED and CHAOS_STEPS pick
+ * another or a longer walk.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -173,7 +174,8 @@ int main(void)
 	struct seen sn;
 	memset(&sn, 0, sizeof sn);
 	int replies = 0, errors = 0, resumes = 0, failures = 0;
-	for (int step = 0; step < STEPS; step++) {
+	int steps = getenv("CHAOS_STEPS") ? atoi(getenv("CHAOS_STEPS")) : STEPS;
+	for (int step = 0; step < steps; step++) {
 		int i = (int)(rnd(&seed) % NCLIENTS);
 		if (rnd(&seed) % 200 == 0) {
 			/* drop the connection; come back with its token */
