@@ -88,8 +88,37 @@ static void play(struct tc *a, struct tc *b, const char *room, const char *const
 	}
 }
 
+/* Whether a TLS handshake capped at max_version succeeds. */
+static int tls_version_ok(int max_version)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { 0 };
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		close(fd);
+		return 0;
+	}
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_security_level(ctx, 0);   /* let the client offer old versions */
+	SSL_CTX_set_min_proto_version(ctx, TLS1_VERSION);
+	SSL_CTX_set_max_proto_version(ctx, max_version);
+	SSL *ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	int ok = SSL_connect(ssl) == 1;
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+	return ok;
+}
+
 static void test_handshake(void)
 {
+	CHECK(tls_version_ok(TLS1_3_VERSION), "TLS 1.3 refused");
+	CHECK(tls_version_ok(TLS1_2_VERSION), "TLS 1.2 refused");
+	CHECK(!tls_version_ok(TLS1_1_VERSION), "TLS 1.1 accepted");
+
 	struct tc *c = tc_open(port, 0);
 	CHECK(c, "connect");
 	if (!c)
@@ -126,7 +155,7 @@ static void test_handshake(void)
 	CHECK(tc_closed(c, 3000), "still open after QUIT");
 	tc_close(c);
 	tc_close(d);
-	ok("greeting, HELLO, version mismatch, states, tags, bad arguments, QUIT");
+	ok("TLS 1.2 and 1.3 only; greeting, HELLO, version mismatch, states, tags, bad arguments, QUIT");
 }
 
 static void test_games(void)
