@@ -96,3 +96,13 @@ $(O)/tests/daemon/test_bots: $(O)/tests/daemon/test_bots.o $(O)/tests/daemon/tcl
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_bots
+
+# Soak and chaos on the real daemon, bounded in time (issue 9): `make soak`,
+# SOAK_SECONDS=N for longer. Not part of `make test`.
+$(O)/tests/soak/soak.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/soak/soak: $(O)/tests/soak/soak.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+
+.PHONY: soak
+soak: $(O)/tests/soak/soak $(GOMOKUD)
+	$(O)/tests/soak/soak
