@@ -28,7 +28,7 @@ enum {
 typedef struct engine engine_t;
 
 typedef struct {
-	int soft_ms, hard_ms;     /* time for this move; 0 = none */
+	int soft_ms, hard_ms;     /* time for this move; 0 = none; equal: use it all */
 	int clock_ms, inc_ms;     /* game clock left and increment; 0 = none */
 	int max_depth;            /* 0 = none */
 	uint64_t max_nodes;       /* 0 = none */

@@ -57,7 +57,10 @@ tm_elapsed_us(const timeman_t *t)
 int
 tm_may_deepen(const timeman_t *t)
 {
-	return t->soft_us == INT64_MAX || tm_elapsed_us(t) < t->soft_us * 3 / 5;
+	if (t->soft_us == INT64_MAX)
+		return 1;
+	/* soft == hard asks for the whole budget: deepen until the hard limit */
+	return tm_elapsed_us(t) < (t->soft_us == t->hard_us ? t->hard_us : t->soft_us * 3 / 5);
 }
 
 int
