@@ -141,6 +141,12 @@ static void random_request(unsigned *s, char *out, size_t len, const char *names
 	case 20:
 		snprintf(out, len, "%s", rnd(s) % 2 ? "ROOMS" : "WHO");
 		break;
+	case 21:
+		if (rnd(s) % 2)
+			snprintf(out, len, "BOT seat %s %u", room, 1 + rnd(s) % 3);
+		else
+			snprintf(out, len, "BOT play %u freestyle 15 none any none", 1 + rnd(s) % 3);
+		break;
 	default:
 		snprintf(out, len, "PING %u", rnd(s));
 		break;
