@@ -35,6 +35,17 @@ struct session *session_by_token(struct server *srv, const char *token)
 	return NULL;
 }
 
+/* Puts a new session on the server's list. */
+static struct session *session_link(struct server *srv, struct session *s)
+{
+	s->srv = srv;
+	s->next = srv->sessions;
+	if (srv->sessions)
+		srv->sessions->prev = s;
+	srv->sessions = s;
+	return s;
+}
+
 struct session *session_new(struct server *srv, const char *name, int *err)
 {
 	char guest[PROTO_NAME_MAX + 1];
@@ -59,12 +70,7 @@ struct session *session_new(struct server *srv, const char *name, int *err)
 	    (int64_t)time(NULL) + SESSION_LIFETIME_S) != 0)
 		log_error(&srv->log, "session for %s not stored: %s", name, store_error(srv->store));
 	snprintf(s->name, sizeof s->name, "%s", name);
-	s->srv = srv;
-	s->next = srv->sessions;
-	if (srv->sessions)
-		srv->sessions->prev = s;
-	srv->sessions = s;
-	return s;
+	return session_link(srv, s);
 }
 
 int session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_MAX + 1])
@@ -86,12 +92,7 @@ struct session *session_adopt(struct server *srv, const char *name, const char *
 		return NULL;
 	snprintf(s->token, sizeof s->token, "%s", token);
 	snprintf(s->name, sizeof s->name, "%s", name);
-	s->srv = srv;
-	s->next = srv->sessions;
-	if (srv->sessions)
-		srv->sessions->prev = s;
-	srv->sessions = s;
-	return s;
+	return session_link(srv, s);
 }
 
 struct session *session_bot(struct server *srv, int level)
@@ -101,12 +102,7 @@ struct session *session_bot(struct server *srv, int level)
 		return NULL;
 	snprintf(s->name, sizeof s->name, "bot%d", level);
 	s->bot_level = level;
-	s->srv = srv;
-	s->next = srv->sessions;
-	if (srv->sessions)
-		srv->sessions->prev = s;
-	srv->sessions = s;
-	return s;
+	return session_link(srv, s);
 }
 
 int session_busy(const struct session *s)

@@ -12,27 +12,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
 
-static int failures;
 static struct daemon d, d2;
 
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-			printf(__VA_ARGS__);                                 \
-			printf("\n");                                        \
-			failures++;                                          \
-			return;                                              \
-		}                                                            \
-	} while (0)
-#define EXPECT(c, prefix) CHECK(tc_expect((c), (prefix), 10000), "no \"%s\" (last: %s)", \
-	(prefix), (c)->line)
+#define EXPECT(c, prefix) EXPECT_WITHIN((c), (prefix), 10000)
 
 static void
 stop_all(void)

@@ -15,27 +15,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/daemon/check.h"
+#include "tests/daemon/spiral.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
 
-static int failures;
 static struct daemon d, d1;
 
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-			printf(__VA_ARGS__);                                 \
-			printf("\n");                                        \
-			failures++;                                          \
-			return;                                              \
-		}                                                            \
-	} while (0)
-#define EXPECT(c, prefix) CHECK(tc_expect((c), (prefix), 20000), "no \"%s\" (last: %s)", \
-	(prefix), (c)->line)
+#define EXPECT(c, prefix) EXPECT_WITHIN((c), (prefix), 20000)
 
 static void
 stop_all(void)
@@ -48,32 +38,6 @@ stop_all(void)
 
 /* The human's moves: points spiralling out from the centre, in order. */
 static int spiral[225][2];
-
-static void
-make_spiral(void)
-{
-	int x = 7, y = 7, n = 0, step = 1, dir = 0;
-	static const int dx[4] = { 1, 0, -1, 0 }, dy[4] = { 0, 1, 0, -1 };
-
-	spiral[n][0] = x;
-	spiral[n][1] = y;
-	n++;
-	while (n < 225) {
-		for (int rep = 0; rep < 2 && n < 225; rep++) {
-			for (int k = 0; k < step && n < 225; k++) {
-				x += dx[dir];
-				y += dy[dir];
-				if (x >= 0 && y >= 0 && x < 15 && y < 15) {
-					spiral[n][0] = x;
-					spiral[n][1] = y;
-					n++;
-				}
-			}
-			dir = (dir + 1) % 4;
-		}
-		step++;
-	}
-}
 
 struct botgame {
 	int moves, bot_moves, reasons, thinks;
@@ -345,7 +309,7 @@ int
 main(void)
 {
 	atexit(stop_all);
-	make_spiral();
+	make_spiral(spiral);
 	if (daemon_start(&d, GOMOKUD_BIN, "bot-think-ms 150\nbot-preview-ms 0\nbot-fallback 1\nrate-burst 1000\nrate-per-second 1000") != 0) {
 		printf("FAIL: gomokud did not start\n");
 		return 1;

@@ -14,13 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
 
-static int failures;
 static struct daemon *running[3];
 
 /* Whatever happens, no daemon outlives the test. */
@@ -32,16 +32,6 @@ stop_all(void)
 			daemon_stop(running[i], SIGKILL, 2000);
 }
 
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-			printf(__VA_ARGS__);                                 \
-			printf("\n");                                        \
-			failures++;                                          \
-			return;                                              \
-		}                                                            \
-	} while (0)
 
 enum { GAMES = 24, MAXMOVES = 16 };
 

@@ -21,6 +21,7 @@
 
 #include <sqlite3.h>
 
+#include "tests/daemon/spiral.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
@@ -56,32 +57,6 @@ now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void
-make_spiral(void)
-{
-	int x = 7, y = 7, n = 0, step = 1, dir = 0;
-	static const int dx[4] = { 1, 0, -1, 0 }, dy[4] = { 0, 1, 0, -1 };
-
-	spiral[n][0] = x;
-	spiral[n][1] = y;
-	n++;
-	while (n < 225) {
-		for (int rep = 0; rep < 2 && n < 225; rep++) {
-			for (int k = 0; k < step && n < 225; k++) {
-				x += dx[dir];
-				y += dy[dir];
-				if (x >= 0 && y >= 0 && x < 15 && y < 15) {
-					spiral[n][0] = x;
-					spiral[n][1] = y;
-					n++;
-				}
-			}
-			dir = (dir + 1) % 4;
-		}
-		step++;
-	}
 }
 
 static int
@@ -339,7 +314,7 @@ main(void)
 	int failures = 0;
 
 	srand(20261130);
-	make_spiral();
+	make_spiral(spiral);
 	if (daemon_start(&d, GOMOKUD_BIN, "rate-burst 1000\nrate-per-second 1000\n"
 	    "max-per-address 1000\nbot-think-ms 30\nbot-threads 2\ngrace 5\nlog-level info") != 0) {
 		printf("soak: gomokud did not start\n");
