@@ -264,10 +264,27 @@ test_busy_and_cancel(void)
 		usleep(100000);
 	}
 	CHECK(l && strncmp(l, "OK BOT", 6) == 0, "the worker was not freed: %s", l ? l : "none");
+	sscanf(l, "OK BOT %23s", room);
+	tc_send(b, "RESIGN %s", room);
+	EXPECT(b, "* OVER");
+	tc_send(b, "LEAVE %s", room);
+	EXPECT(b, "OK LEAVE");
 	tc_close(a);
-	tc_close(b);
-	CHECK(daemon_stop(&d1, SIGTERM, 10000) == 0, "daemon exit with a bot thinking");
 	printf("resigning cancels the bot's search at once: the only worker takes the next game\n");
+
+	/* 20 s a move by config, 10 s on its clock: the clock wins, it never flags */
+	struct botgame g;
+	tc_send(b, "BOT play 10 freestyle 15 10+0 black none");
+	EXPECT(b, "OK BOT");
+	sscanf(b->line, "OK BOT %23s", room);
+	play_out(b, room, 1, &g);
+	if (failures)
+		return;
+	CHECK(g.over[0] && !strstr(g.over, " time "), "the timed bot game ended: %s", g.over);
+	printf("a bot on a 10 s clock with 20 s a move by config budgets from its clock: %d moves,"
+	    " %s\n", g.moves, g.over);
+	tc_close(b);
+	CHECK(daemon_stop(&d1, SIGTERM, 10000) == 0, "daemon exit");
 }
 
 static void
