@@ -52,6 +52,20 @@ classify(const char *s, int exact)
 	return pattern_classify(l, 1, exact);
 }
 
+/* Under ThreadSanitizer (about ten times slower) the single-threaded
+ * checks run smaller; test_parallel keeps its four threads. */
+#if defined(__SANITIZE_THREAD__)
+#define TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TSAN 1
+#endif
+#endif
+#ifndef TSAN
+#define TSAN 0
+#endif
+enum { STEPS = TSAN ? 300 : 1500, RENJU_POSITIONS = TSAN ? 10 : 30, DEPTH = TSAN ? 4 : 6 };
+
 static void
 test_pattern_lines(void **st)
 {
@@ -95,7 +109,7 @@ test_incremental(void **st)
 		int size = rule == 0 ? 15 : rule == 1 ? 19 : 15;
 		int checks = 0;
 		assert_int_equal(board_init(b, rule, size), 0);
-		for (int it = 0; it < 1500; it++) {
+		for (int it = 0; it < STEPS; it++) {
 			if ((b->nmoves < 90 && rnd() % 3) || b->nmoves == 0) {
 				int c;
 				do
@@ -109,8 +123,8 @@ test_incremental(void **st)
 				checks++;
 			}
 		}
-		printf("  %s %dx%d: %d checks in 1500 random play/undo steps agree\n",
-		    rule_name(rule), size, size, checks);
+		printf("  %s %dx%d: %d checks in %d random play/undo steps agree\n",
+		    rule_name(rule), size, size, checks, STEPS);
 	}
 	free(b);
 }
@@ -384,7 +398,7 @@ test_renju(void **st)
 
 	/* black never plays a forbidden point in random renju positions */
 	int checked = 0;
-	for (int k = 0; k < 30; k++) {
+	for (int k = 0; k < RENJU_POSITIONS; k++) {
 		position_t p;
 		pos_init(&p, RULE_RENJU, 15);
 		n = 0;
@@ -412,7 +426,7 @@ test_renju(void **st)
 		checked++;
 	}
 	printf("  %d random renju positions: black's move is never forbidden\n", checked);
-	assert_true(checked > 20);
+	assert_true(checked > RENJU_POSITIONS * 2 / 3);
 	engine_free(e);
 }
 
@@ -427,7 +441,7 @@ test_determinism(void **st)
 	engine_result_t r1, r2, r3;
 	int n = parse_moves(midgame, mv);
 	engine_limits_t l = engine_default_limits();
-	l.max_depth = 6;
+	l.max_depth = DEPTH;
 	assert_int_equal(search_xy(e1, RULE_FREESTYLE, mv, n, &l, &r1), 0);
 	assert_int_equal(search_xy(e1, RULE_FREESTYLE, mv, n - 2, &l, &r3), 0);
 	assert_int_equal(search_xy(e1, RULE_FREESTYLE, mv, n, &l, &r2), 0);
@@ -443,8 +457,8 @@ test_determinism(void **st)
 	assert_int_equal(search_xy(e2, RULE_FREESTYLE, mv, n, &l, &r2), 0);
 	assert_int_equal(r1.best, r2.best);
 	assert_int_equal(r1.score, r2.score);
-	printf("  depth 6 and 30000 nodes: same move, score and node count on repeats "
-	       "and across instances\n");
+	printf("  depth %d and 30000 nodes: same move, score and node count on repeats "
+	       "and across instances\n", DEPTH);
 	engine_free(e1);
 	engine_free(e2);
 }
@@ -463,7 +477,7 @@ run_job(void *arg)
 	move_t mv[64];
 	int n = parse_moves(j->moves, mv);
 	engine_limits_t l = engine_default_limits();
-	l.max_depth = 6;
+	l.max_depth = DEPTH;
 	engine_search(e, j->rule, 15, mv, n, &l, NULL, NULL, &j->r);
 	engine_free(e);
 	return NULL;
