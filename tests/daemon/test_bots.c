@@ -232,6 +232,24 @@ test_swap2_and_seats(void)
 	printf("a SEEK with bot fallback gets a bot after the wait\n");
 }
 
+/* BOT play with args until the one worker is free (a cancelled search
+ * releases it within moments); the OK BOT line, or NULL. */
+static const char *
+bot_play_when_free(struct tc *c, const char *args)
+{
+	const char *l = NULL;
+
+	for (int i = 0; i < 50; i++) {
+		tc_send(c, "BOT play %s", args);
+		while ((l = tc_read(c, 5000)) && strncmp(l, "OK BOT", 6) && strncmp(l, "ERR", 3))
+			;
+		if (l && strncmp(l, "OK BOT", 6) == 0)
+			return l;
+		usleep(100000);
+	}
+	return NULL;
+}
+
 static void
 test_busy_and_cancel(void)
 {
@@ -254,16 +272,8 @@ test_busy_and_cancel(void)
 	tc_send(a, "RESIGN %s", room);
 	EXPECT(a, "* OVER");
 	/* the cancelled search frees the worker: the next game gets it */
-	for (int i = 0; i < 50; i++) {
-		tc_send(b, "BOT play 10 freestyle 15 none white none");
-		l = tc_expect(b, "", 5000);
-		while (l && strncmp(l, "OK BOT", 6) && strncmp(l, "ERR", 3))
-			l = tc_read(b, 5000);
-		if (l && strncmp(l, "OK BOT", 6) == 0)
-			break;
-		usleep(100000);
-	}
-	CHECK(l && strncmp(l, "OK BOT", 6) == 0, "the worker was not freed: %s", l ? l : "none");
+	l = bot_play_when_free(b, "10 freestyle 15 none white none");
+	CHECK(l, "the worker was not freed: %s", b->line);
 	sscanf(l, "OK BOT %23s", room);
 	tc_send(b, "RESIGN %s", room);
 	EXPECT(b, "* OVER");
@@ -274,9 +284,9 @@ test_busy_and_cancel(void)
 
 	/* 20 s a move by config, 10 s on its clock: the clock wins, it never flags */
 	struct botgame g;
-	tc_send(b, "BOT play 10 freestyle 15 10+0 black none");
-	EXPECT(b, "OK BOT");
-	sscanf(b->line, "OK BOT %23s", room);
+	l = bot_play_when_free(b, "10 freestyle 15 10+0 black none");
+	CHECK(l, "no timed bot game: %s", b->line);
+	sscanf(l, "OK BOT %23s", room);
 	play_out(b, room, 1, &g);
 	if (failures)
 		return;
