@@ -436,8 +436,8 @@ account_history(struct conn *c, const proto_msg_t *m, const char **why)
 int
 account_export(struct conn *c, const proto_msg_t *m, const char **why)
 {
-	static store_move_t moves[RULES_CELLS];
-	static char text[EXPORT_MAX];
+	store_move_t moves[RULES_CELLS];
+	char text[EXPORT_MAX];
 	store_t *st = c->srv->store;
 	store_game_t g;
 

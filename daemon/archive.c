@@ -154,8 +154,8 @@ archive_end(struct room *r)
 int
 archive_restore(struct server *srv)
 {
-	static int64_t ids[4096];
-	static store_move_t moves[RULES_CELLS];
+	int64_t ids[4096];
+	store_move_t moves[RULES_CELLS];
 	store_t *st = srv->store;
 	int n, restored = 0;
 
