@@ -5,9 +5,13 @@
  * then wins, losses, draws and the Elo difference of the first brain with
  * its 95% interval.
  *
- *   arena [-g games] [-t turn_ms] [-m match_ms] [-r rule] [-s size]
+ *   arena [-b balance] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule] [-s size]
  *         [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
+ *
+ * Every game is played in a child process (-j of them at once); a child
+ * writes its one result line into a pipe and exits.
  */
+#include "engine/engine.h"
 #include "engine/rules.h"
 
 #include <errno.h>
@@ -33,7 +37,7 @@ typedef struct {
 } proc_t;
 
 typedef struct {
-	int games, turn_ms, match_ms, rule, size, tol_ms, verbose, from;
+	int games, turn_ms, match_ms, rule, size, tol_ms, verbose, from, jobs, balance;
 	unsigned seed;
 	const char *cmd[2];
 } opts_t;
@@ -161,7 +165,7 @@ rnd(unsigned *s)
 
 /* Opening i: three stones (black, white, black) near the centre, distinct. */
 static int
-opening(const opts_t *o, int i, move_t *mv)
+random_opening(const opts_t *o, int i, move_t *mv)
 {
 	unsigned s = o->seed * 7919u + (unsigned)i * 104729u + 1;
 	int c = o->size / 2, n = 0;
@@ -181,6 +185,44 @@ opening(const opts_t *o, int i, move_t *mv)
 }
 
 /*
+ * Opening i under -b: 4 to 6 stones within three of the centre, drawn again
+ * until the engine (50k nodes, deterministic) scores the position within
+ * +-o->balance for the side to move. Balanced openings let skill rather than
+ * the first move's advantage decide, so fewer games separate two brains.
+ */
+static int
+balanced_opening(const opts_t *o, int i, move_t *mv)
+{
+	engine_t *e = engine_new(8);
+	unsigned s = o->seed * 7919u + (unsigned)i * 104729u + 1;
+	int c = o->size / 2, n = 0;
+
+	for (int tries = 0; tries < 1000; tries++) {
+		int want = 4 + (int)(rnd(&s) % 3);
+		n = 0;
+		while (n < want) {
+			int r = n == 0 ? 1 : n < 3 ? 2 : 3;
+			int x = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
+			int y = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
+			move_t m = rules_move(x, y);
+			int dup = 0;
+			for (int k = 0; k < n; k++)
+				dup |= mv[k] == m;
+			if (!dup)
+				mv[n++] = m;
+		}
+		engine_limits_t l = engine_default_limits();
+		l.max_nodes = 50000;
+		engine_result_t r;
+		if (e && engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &r) == 0 &&
+		    r.score >= -o->balance && r.score <= o->balance)
+			break;
+	}
+	engine_free(e);
+	return n;
+}
+
+/*
  * Plays one game; black is brain `first`. Returns the winner's brain index
  * (0 or 1), or -1 for a draw. Writes why the game ended into why.
  */
@@ -189,8 +231,8 @@ play(const opts_t *o, int gi, int first, char *why, size_t whylen, char *record,
 {
 	proc_t p[2];
 	position_t pos;
-	move_t mv[3];
-	int nopen = opening(o, gi / 2, mv), told[2] = { 0, 0 };
+	move_t mv[8];
+	int nopen = o->balance ? balanced_opening(o, gi / 2, mv) : random_opening(o, gi / 2, mv), told[2] = { 0, 0 };
 	char line[8192];
 	int winner = -2;
 
@@ -299,7 +341,7 @@ elo(double p)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: arena [-g games] [-t turn_ms] [-m match_ms] [-r rule 0|1|2] "
+	fprintf(stderr, "usage: arena [-b balance] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule 0|1|2] "
 	    "[-s size] [-T tolerance_ms] [-o seed] [-f first_game] [-v] CMD1 CMD2\n");
 	exit(2);
 }
@@ -307,13 +349,15 @@ usage(void)
 int
 main(int argc, char **argv)
 {
-	opts_t o = { 40, 1000, 0, RULE_FREESTYLE, 15, 500, 0, 0, 1, { NULL, NULL } };
+	opts_t o = { 40, 1000, 0, RULE_FREESTYLE, 15, 500, 0, 0, 1, 1, 0, { NULL, NULL } };
 	int ch, res[3] = { 0, 0, 0 };
 	double sum = 0, sumsq = 0;
 
-	while ((ch = getopt(argc, argv, "g:t:m:r:s:T:o:f:v")) != -1) {
+	while ((ch = getopt(argc, argv, "b:g:j:t:m:r:s:T:o:f:v")) != -1) {
 		switch (ch) {
+		case 'b': o.balance = atoi(optarg); break;
 		case 'g': o.games = atoi(optarg); break;
+		case 'j': o.jobs = atoi(optarg); break;
 		case 't': o.turn_ms = atoi(optarg); break;
 		case 'm': o.match_ms = atoi(optarg); break;
 		case 'r': o.rule = atoi(optarg); break;
@@ -325,7 +369,7 @@ main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (argc - optind != 2 || o.games < 1 || o.size < RULES_MIN_SIZE ||
+	if (argc - optind != 2 || o.games < 1 || o.jobs < 1 || o.jobs > 64 || o.size < RULES_MIN_SIZE ||
 	    o.size > RULES_MAX_SIZE || o.rule < 0 || o.rule > 2)
 		usage();
 	o.cmd[0] = argv[optind];
@@ -335,16 +379,71 @@ main(int argc, char **argv)
 	    o.games, rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms,
 	    o.cmd[0], o.cmd[1]);
 	fflush(stdout);
-	for (int g = 0; g < o.games; g++) {
-		char why[128], record[4096];
-		int first = (g + o.from) % 2; /* brain 1 is black in even games */
-		int w = play(&o, g + o.from, first, why, sizeof why, record, sizeof record);
+	struct { pid_t pid; int fd, g; } run[64];
+	int nrun = 0, next = 0;
+	while (next < o.games || nrun > 0) {
+		if (next < o.games && nrun < o.jobs) {
+			int pfd[2];
+			if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 ||
+			    fcntl(pfd[1], F_SETFD, FD_CLOEXEC) < 0) {
+				perror("arena: pipe");
+				return 1;
+			}
+			pid_t pid = fork();
+			if (pid < 0) {
+				perror("arena: fork");
+				return 1;
+			}
+			if (pid == 0) {
+				char why[128], record[4096], out[4400];
+				int first = (next + o.from) % 2; /* brain 1 is black in even games */
+				int w = play(&o, next + o.from, first, why, sizeof why, record, sizeof record);
+				int len = snprintf(out, sizeof out, "%d %d %s|%s", w, first, why,
+				    o.verbose ? record : "");
+				ssize_t wr = write(pfd[1], out, len < (int)sizeof out ? (size_t)len : sizeof out - 1);
+				_exit(wr > 0 ? 0 : 1);
+			}
+			close(pfd[1]);
+			run[nrun].pid = pid;
+			run[nrun].fd = pfd[0];
+			run[nrun++].g = next++;
+			continue;
+		}
+		int st;
+		pid_t done = waitpid(-1, &st, 0);
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("arena: waitpid");
+			return 1;
+		}
+		int k = 0;
+		while (k < nrun && run[k].pid != done)
+			k++;
+		if (k == nrun)
+			continue; /* not a game (cannot happen: brains are grandchildren) */
+		char buf[4400];
+		size_t len = 0;
+		ssize_t r;
+		while (len < sizeof buf - 1 && (r = read(run[k].fd, buf + len, sizeof buf - 1 - len)) > 0)
+			len += (size_t)r;
+		buf[len] = 0;
+		close(run[k].fd);
+		int g = run[k].g, w = -1, first = 0, off = 0;
+		if (sscanf(buf, "%d %d %n", &w, &first, &off) < 2) {
+			fprintf(stderr, "arena: game %d: the child failed\n", g + 1);
+			return 1;
+		}
+		char *why = buf + off, *record = strchr(why, '|');
+		if (record)
+			*record++ = 0;
+		run[k] = run[--nrun];
 		double s = w == 0 ? 1 : w == 1 ? 0 : 0.5;
 		res[w == 0 ? 0 : w == 1 ? 1 : 2]++;
 		sum += s;
 		sumsq += s * s;
 		printf("game %3d: brain 1 %s: %s: %s [%s]\n", g + 1, first == 0 ? "black" : "white",
-		    w == 0 ? "win " : w == 1 ? "loss" : "draw", why, o.verbose ? record : "");
+		    w == 0 ? "win " : w == 1 ? "loss" : "draw", why, record ? record : "");
 		fflush(stdout);
 	}
 	int n = o.games;
