@@ -457,17 +457,25 @@ fill_result(engine_t *e, engine_result_t *r, int depth, int score)
 	}
 }
 
-/* Depth cap, node cap, noise margin and slip rate of each level (index 0 unused):
- * node caps make a level's strength independent of the machine's speed. */
+/*
+ * Depth cap, node cap, noise margin, slip rate and root candidates of each
+ * level (index 0 unused). Node caps make a level as strong on a slow machine
+ * as on a fast one; from level 5 each level has two to three times the nodes
+ * of the one below, less noise, and from 7 the threat solvers (see
+ * engine_search), which is what separates them in play. Noise picks among the
+ * nbest root moves, whose exact scores cost search: the quiet levels take few.
+ */
 static const struct {
 	int depth, noise;
 	uint64_t nodes;
 	int slip; /* percent of moves played with a 200-point margin */
+	int nbest;
 } levels[11] = {
-	{ 0, 0, 0, 0 }, { 1, 500, 0, 0 }, { 1, 150, 0, 0 }, { 2, 150, 0, 0 },
-	{ 3, 100, 0, 0 }, { 4, 60, 20000, 0 }, { 5, 40, 40000, 0 },
-	{ 6, 25, 70000, 10 }, { 7, 15, 120000, 6 }, { 8, 8, 200000, 3 },
-	{ 0, 0, 0, 0 },
+	{ 0, 0, 0, 0, 1 },
+	{ 1, 500, 0, 0, 8 }, { 1, 150, 0, 0, 8 }, { 2, 150, 0, 0, 8 },
+	{ 3, 120, 0, 0, 8 }, { 4, 60, 10000, 0, 8 }, { 5, 35, 25000, 0, 6 },
+	{ 7, 15, 60000, 0, 4 }, { 10, 0, 120000, 0, 1 }, { 16, 0, 350000, 0, 1 },
+	{ 0, 0, 0, 0, 1 },
 };
 
 static uint32_t
@@ -615,8 +623,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 			e->max_nodes = levels[level].nodes;
 		if (levels[level].nodes)
 			solver_cap = levels[level].nodes / 4;
-		if (e->nbest < 8)
-			e->nbest = 8;
+		if (e->nbest < levels[level].nbest)
+			e->nbest = levels[level].nbest;
 	}
 	memset(e->killer, -1, sizeof e->killer);
 	for (int k = 0; k < BCELLS; k++) {
@@ -798,7 +806,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		e->pv[0][0] = e->root[0];
 	}
 
-	if (level < 10 && e->nroot > 1 && score < WIN_MIN) {
+	if (level < 10 && levels[level].noise && e->nroot > 1 && score < WIN_MIN) {
 		uint32_t s = l.seed * 2654435761u + (uint32_t)n * 40503u + 1;
 		int margin = levels[level].noise, cnt = 0;
 		/* now and then a real slip: any of the near moves within 200 */
