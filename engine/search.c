@@ -460,10 +460,12 @@ fill_result(engine_t *e, engine_result_t *r, int depth, int score)
 /*
  * Depth cap, node cap, noise margin, slip rate and root candidates of each
  * level (index 0 unused). Node caps make a level as strong on a slow machine
- * as on a fast one; from level 5 each level has two to three times the nodes
- * of the one below, less noise, and from 7 the threat solvers (see
- * engine_search), which is what separates them in play. Noise picks among the
- * nbest root moves, whose exact scores cost search: the quiet levels take few.
+ * as on a fast one. Near the top a doubling of nodes is worth only about 60
+ * Elo, so each level has more nodes, less noise and, from 7, more of the
+ * threat solvers (see engine_search) than the one below, and level 9 stays
+ * well below what level 10 searches in a second.
+ * Noise picks among the nbest root moves, whose exact scores cost search: the
+ * quiet levels take few.
  */
 static const struct {
 	int depth, noise;
@@ -473,8 +475,8 @@ static const struct {
 } levels[11] = {
 	{ 0, 0, 0, 0, 1 },
 	{ 1, 500, 0, 0, 8 }, { 1, 150, 0, 0, 8 }, { 2, 150, 0, 0, 8 },
-	{ 3, 120, 0, 0, 8 }, { 4, 60, 10000, 0, 8 }, { 5, 35, 25000, 0, 6 },
-	{ 7, 15, 60000, 0, 4 }, { 10, 0, 120000, 0, 1 }, { 16, 0, 350000, 0, 1 },
+	{ 2, 80, 0, 0, 8 }, { 4, 50, 8000, 0, 8 }, { 5, 35, 12000, 0, 6 },
+	{ 7, 25, 20000, 0, 5 }, { 10, 0, 60000, 0, 1 }, { 16, 0, 150000, 0, 1 },
 	{ 0, 0, 0, 0, 1 },
 };
 
@@ -671,7 +673,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		if (e->nroot == 0)
 			return -1;
 	}
-	/* threat solvers from level 7 (VCF) and 8 (VCT, VCF defence) */
+	/* threat solvers from level 7 (VCF), 8 (VCT) and 9 (VCF and VCT defence) */
 	if (level >= 7) {
 		int r = solve(e, 0, solver_cap < 100000 ? solver_cap : 100000, 40);
 		if (r) {
@@ -705,7 +707,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		e->aborted = 0;
 		/* the opponent threatens a VCF: keep only the moves that stop it */
 		b->nmoves++; /* the opponent to move, same stones */
-		int opp_vcf = level >= 8 ? solve(e, 0, 20000, 30) : 0;
+		int opp_vcf = level >= 9 ? solve(e, 0, 20000, 30) : 0;
 		b->nmoves--;
 		if (opp_vcf) {
 			int kept = 0;
