@@ -163,17 +163,19 @@ rnd(unsigned *s)
 	return (*s >> 16) & 0x7fff;
 }
 
-/* Opening i: three stones (black, white, black) near the centre, distinct. */
+/*
+ * Draws want distinct stones from *s: the first within one of the centre c,
+ * the next two within two, the rest within three.
+ */
 static int
-random_opening(const opts_t *o, int i, move_t *mv)
+draw_stones(unsigned *s, int c, int want, move_t *mv)
 {
-	unsigned s = o->seed * 7919u + (unsigned)i * 104729u + 1;
-	int c = o->size / 2, n = 0;
+	int n = 0;
 
-	while (n < 3) {
-		int r = n == 0 ? 1 : 2;
-		int x = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
-		int y = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
+	while (n < want) {
+		int r = n == 0 ? 1 : n < 3 ? 2 : 3;
+		int x = c + (int)(rnd(s) % (unsigned)(2 * r + 1)) - r;
+		int y = c + (int)(rnd(s) % (unsigned)(2 * r + 1)) - r;
 		move_t m = rules_move(x, y);
 		int dup = 0;
 		for (int k = 0; k < n; k++)
@@ -182,6 +184,21 @@ random_opening(const opts_t *o, int i, move_t *mv)
 			mv[n++] = m;
 	}
 	return n;
+}
+
+static unsigned
+opening_seed(const opts_t *o, int i)
+{
+	return o->seed * 7919u + (unsigned)i * 104729u + 1;
+}
+
+/* Opening i: three stones (black, white, black) near the centre. */
+static int
+random_opening(const opts_t *o, int i, move_t *mv)
+{
+	unsigned s = opening_seed(o, i);
+
+	return draw_stones(&s, o->size / 2, 3, mv);
 }
 
 /*
@@ -194,23 +211,12 @@ static int
 balanced_opening(const opts_t *o, int i, move_t *mv)
 {
 	engine_t *e = engine_new(8);
-	unsigned s = o->seed * 7919u + (unsigned)i * 104729u + 1;
-	int c = o->size / 2, n = 0;
+	unsigned s = opening_seed(o, i);
+	int n = 0;
 
 	for (int tries = 0; tries < 1000; tries++) {
 		int want = 4 + (int)(rnd(&s) % 3);
-		n = 0;
-		while (n < want) {
-			int r = n == 0 ? 1 : n < 3 ? 2 : 3;
-			int x = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
-			int y = c + (int)(rnd(&s) % (unsigned)(2 * r + 1)) - r;
-			move_t m = rules_move(x, y);
-			int dup = 0;
-			for (int k = 0; k < n; k++)
-				dup |= mv[k] == m;
-			if (!dup)
-				mv[n++] = m;
-		}
+		n = draw_stones(&s, o->size / 2, want, mv);
 		engine_limits_t l = engine_default_limits();
 		l.max_nodes = 50000;
 		engine_result_t r;
