@@ -370,6 +370,18 @@ account_stats(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
+/* Ends a paged answer: n rows sent of total. */
+static void
+send_page_end(struct conn *c, proto_id_t type, const char *tag, int n, int total)
+{
+	proto_msg_t ok;
+
+	proto_init(&ok, type, tag);
+	ok.count = n;
+	ok.count2 = total;
+	conn_send(c, &ok);
+}
+
 int
 account_top(struct conn *c, const proto_msg_t *m, const char **why)
 {
@@ -386,11 +398,7 @@ account_top(struct conn *c, const proto_msg_t *m, const char **why)
 		return ERR_INTERNAL;
 	for (int i = 0; i < n; i++)
 		stat_line(c, &rows[i], m->rule);
-	proto_msg_t ok;
-	proto_init(&ok, PO_TOP, m->tag);
-	ok.count = n;
-	ok.count2 = total;
-	conn_send(c, &ok);
+	send_page_end(c, PO_TOP, m->tag, n, total);
 	return 0;
 }
 
@@ -425,11 +433,7 @@ account_history(struct conn *c, const proto_msg_t *m, const char **why)
 		d.when = rows[i].ended;
 		conn_send(c, &d);
 	}
-	proto_msg_t ok;
-	proto_init(&ok, PO_HISTORY, m->tag);
-	ok.count = n;
-	ok.count2 = total;
-	conn_send(c, &ok);
+	send_page_end(c, PO_HISTORY, m->tag, n, total);
 	return 0;
 }
 
