@@ -8,8 +8,10 @@
  *   arena [-b balance] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule] [-s size]
  *         [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
  *
- * Every game is played in a child process (-j of them at once); a child
- * writes its one result line into a pipe and exits.
+ * Openings are balanced by default (-b 60: the engine scores them within
+ * +-60); -b 0 gives plain random 3-stone openings. Every game is played in a
+ * child process (-j of them at once); a child writes its one result line
+ * into a pipe and exits.
  */
 #include "engine/engine.h"
 #include "engine/rules.h"
@@ -355,7 +357,10 @@ usage(void)
 int
 main(int argc, char **argv)
 {
-	opts_t o = { 40, 1000, 0, RULE_FREESTYLE, 15, 500, 0, 0, 1, 1, 0, { NULL, NULL } };
+	opts_t o = {
+		.games = 40, .turn_ms = 1000, .rule = RULE_FREESTYLE, .size = 15,
+		.tol_ms = 500, .jobs = 1, .balance = 60, .seed = 1,
+	};
 	int ch, res[3] = { 0, 0, 0 };
 	double sum = 0, sumsq = 0;
 
@@ -381,9 +386,13 @@ main(int argc, char **argv)
 	o.cmd[0] = argv[optind];
 	o.cmd[1] = argv[optind + 1];
 	signal(SIGPIPE, SIG_IGN);
-	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms\n  1: %s\n  2: %s\n",
-	    o.games, rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms,
-	    o.cmd[0], o.cmd[1]);
+	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms, ",
+	    o.games, rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms);
+	if (o.balance)
+		printf("balanced openings (+-%d)\n", o.balance);
+	else
+		printf("3-stone openings\n");
+	printf("  1: %s\n  2: %s\n", o.cmd[0], o.cmd[1]);
 	fflush(stdout);
 	struct { pid_t pid; int fd, g; } run[64];
 	int nrun = 0, next = 0;

@@ -44,3 +44,6 @@ BENCHES += engine
 .PHONY: bench-engine
 bench-engine: $(O)/tests/engine/bench_engine
 	$(O)/tests/engine/bench_engine
+
+# The arena's openings and its enforcement, with real brains.
+TESTS += tests/engine/test_arena.sh

@@ -1,0 +1,69 @@
+#!/bin/sh
+# bin/arena against real brains: the opening kinds (balanced by default, 3
+# stones with -b 0) reach the brains as BOARD, colours alternate, and a brain
+# that answers an illegal move or nothing at all loses the game.
+set -eu
+fail() { echo "FAIL: $*"; exit 1; }
+bindir=${BINDIR:-bin}
+arena=$bindir/arena
+brain="$bindir/pbrain-gomoku -l 1"
+[ -x "$arena" ] && [ -x "$bindir/pbrain-gomoku" ] || fail "build bin/arena and bin/pbrain-gomoku first"
+
+tmp=$(mktemp -d /tmp/gomoku-arena-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# A brain that logs what it is told and lets the real brain answer.
+cat > "$tmp/logbrain" <<EOF
+#!/bin/sh
+tee -a "$tmp/told.\$\$" | $brain
+EOF
+chmod +x "$tmp/logbrain"
+
+# Stones in the first BOARD each brain process received: per game, the
+# opening's stones for the brain to move, one more for the other.
+board_sizes() {
+	for f in "$tmp"/told.*; do
+		awk '/^BOARD/ { on = 1; n = 0; next } /^DONE/ { print n; exit } on { n++ }' "$f"
+	done | sort -n | tr '\n' ' '
+	rm -f "$tmp"/told.*
+}
+
+# Default: balanced openings of 4-6 stones.
+"$arena" -g 2 -t 300 "$tmp/logbrain" "$tmp/logbrain" > "$tmp/out" 2>&1 || fail "arena failed: $(cat "$tmp/out")"
+grep -q "balanced openings (+-60)" "$tmp/out" || fail "default is not balanced: $(head -1 "$tmp/out")"
+grep -q "brain 1 black" "$tmp/out" && grep -q "brain 1 white" "$tmp/out" || fail "colours not swapped"
+grep -q "of 2 (" "$tmp/out" || fail "no result line: $(cat "$tmp/out")"
+sizes=$(board_sizes)
+set -- $sizes
+[ $# -eq 4 ] || fail "want 4 first boards, got '$sizes'"
+[ "$1" -ge 4 ] && [ "$1" -le 6 ] && [ "$4" -le 7 ] || fail "balanced openings of '$sizes' stones"
+echo "default: balanced openings of $sizes stones, colours swapped"
+
+# -b 0: plain 3-stone openings.
+"$arena" -b 0 -g 2 -t 300 "$tmp/logbrain" "$tmp/logbrain" > "$tmp/out" 2>&1 || fail "arena -b 0 failed"
+grep -q "3-stone openings" "$tmp/out" || fail "-b 0 header: $(head -1 "$tmp/out")"
+sizes=$(board_sizes)
+[ "$sizes" = "3 3 4 4 " ] || fail "-b 0 gave first boards of '$sizes' stones, want 3 3 4 4"
+echo "-b 0: 3-stone openings"
+
+# An illegal answer and a silent brain each lose every game.
+cat > "$tmp/offboard" <<'EOF'
+#!/bin/sh
+while read -r l; do
+	case "$l" in START*) echo OK ;; BOARD*|TURN*|BEGIN*) [ "${l#BOARD}" = "$l" ] && echo 99,99 ;; DONE) echo 99,99 ;; esac
+done
+EOF
+cat > "$tmp/silent" <<'EOF'
+#!/bin/sh
+while read -r l; do
+	case "$l" in START*) echo OK ;; esac
+done
+EOF
+chmod +x "$tmp/offboard" "$tmp/silent"
+"$arena" -g 2 -t 300 "$brain" "$tmp/offboard" > "$tmp/out" 2>&1 || fail "arena vs offboard failed"
+grep -q "2 wins, 0 losses" "$tmp/out" || fail "an off-board answer did not lose: $(cat "$tmp/out")"
+grep -q "brain 2 answered '99,99'" "$tmp/out" || fail "no reason for the off-board loss"
+"$arena" -g 2 -t 200 -T 100 "$brain" "$tmp/silent" > "$tmp/out" 2>&1 || fail "arena vs silent failed"
+grep -q "2 wins, 0 losses" "$tmp/out" || fail "a silent brain did not lose: $(cat "$tmp/out")"
+grep -q "brain 2 timed out" "$tmp/out" || fail "no reason for the timeout"
+echo "illegal and missing answers lose the game"
