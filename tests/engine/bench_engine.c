@@ -5,7 +5,8 @@
  *      1000) ms a position: a move counts only if the win holds when play
  *      continues (the engine defends, the solver's side plays on).
  * Environment: BENCH_MS (default 2000) per fixed position, PUZZLE_MS,
- * PUZZLE_LIMIT (first N puzzles), SHARED_DIR (default ../shared).
+ * PUZZLE_LIMIT (first N puzzles), JUDGE_ATT_MS and JUDGE_DEF_MS (the play-on,
+ * default 2000 and 1000), SHARED_DIR (default ../shared).
  */
 #include "engine/engine.h"
 
@@ -91,9 +92,10 @@ bench_fixed(engine_t *e)
 }
 
 /* Plays on from the position after the candidate: returns 1 if the side
- * that played it makes five within limit plies. */
+ * that played it makes five within limit plies. Both sides are the engine at
+ * full strength, the attacker with att_ms a move, the defender with def_ms. */
 static int
-holds(engine_t *e, move_t *mv, int n, int limit)
+holds(engine_t *e, move_t *mv, int n, int limit, int att_ms, int def_ms)
 {
 	position_t p;
 	int attacker = (n - 1) % 2; /* index parity of the candidate, mv[n - 1] */
@@ -109,10 +111,8 @@ holds(engine_t *e, move_t *mv, int n, int limit)
 		engine_limits_t l = engine_default_limits();
 		engine_result_t r;
 		int att_turn = p.nmoves % 2 == attacker;
-		l.soft_ms = att_turn ? 500 : 200;
+		l.soft_ms = att_turn ? att_ms : def_ms;
 		l.hard_ms = l.soft_ms;
-		if (att_turn)
-			l.vct_nodes = 300000;
 		if (engine_search(e, RULE_FREESTYLE, 15, p.moves, p.nmoves, &l, NULL, NULL, &r))
 			return 0;
 		pos_place(&p, r.best);
@@ -126,6 +126,7 @@ bench_puzzles(engine_t *e, engine_t *judge)
 	const char *dir = getenv("SHARED_DIR") ? getenv("SHARED_DIR") : "../shared";
 	char path[512], line[16384];
 	int ms = envi("PUZZLE_MS", 1000), limit = envi("PUZZLE_LIMIT", 100000);
+	int att_ms = envi("JUDGE_ATT_MS", 2000), def_ms = envi("JUDGE_DEF_MS", 1000);
 	int total = 0, solved = 0, same = 0;
 	long long tsum = 0;
 
@@ -135,7 +136,8 @@ bench_puzzles(engine_t *e, engine_t *judge)
 		printf("== puzzles: %s absent, skipped\n", path);
 		return;
 	}
-	printf("== puzzles: %s at %d ms a position\n", path, ms);
+	printf("== puzzles: %s at %d ms a position (judge: attacker %d ms, defender %d ms)\n",
+	    path, ms, att_ms, def_ms);
 	while (total < limit && fgets(line, sizeof line, fp)) {
 		char *f[5];
 		int k = 0;
@@ -158,7 +160,7 @@ bench_puzzles(engine_t *e, engine_t *judge)
 		same += r.best == rules_move(x, y);
 		mv[n] = r.best;
 		int lim = (r.mate > plies ? r.mate : plies) + 16;
-		int ok = holds(judge, mv, n + 1, lim);
+		int ok = holds(judge, mv, n + 1, lim, att_ms, def_ms);
 		solved += ok;
 		if (!ok || getenv("PUZZLE_VERBOSE")) {
 			char b[8];
