@@ -52,10 +52,13 @@ pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
 #   BINS     programs built by `make` (into $(BINDIR))
 #   TESTS    test programs run by `make test` (exit 0 = pass)
 #   BENCHES  names N with a phony target bench-N that `make bench` runs
+#   BENCH_BINS  the benchmark programs, built by `make all` so CI compiles
+#            them with warnings as errors too
 #   FUZZERS  names N with a phony target fuzz-N that `make fuzz` runs
 BINS :=
 TESTS :=
 BENCHES :=
+BENCH_BINS :=
 FUZZERS :=
 FUZZ_SECONDS ?= 60
 
@@ -67,7 +70,7 @@ include engine/module.mk
 include $(wildcard proto/module.mk daemon/module.mk client/module.mk tests/module.mk systemd/module.mk)
 
 .PHONY: all deps deps-auto test check run run-main bench fuzz clean
-all: $(BINS) $(TESTS)
+all: $(BINS) $(TESTS) $(BENCH_BINS)
 
 deps:
 	@sh mk/deps.sh

@@ -44,6 +44,7 @@ $(O)/tests/load/load: $(O)/tests/load/load.o $(O)/tests/daemon/tclient.o $(PROTO
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,libevent libevent_openssl openssl) $(LDLIBS_ALL)
 
 BENCHES += load
+BENCH_BINS += $(O)/tests/load/load
 .PHONY: bench-load
 bench-load: $(O)/tests/load/load $(GOMOKUD)
 	$(O)/tests/load/load -b $(GOMOKUD) $(LOAD_ARGS)

@@ -41,6 +41,7 @@ $(O)/tests/engine/bench_engine: $(O)/tests/engine/bench_engine.o $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 BENCHES += engine
+BENCH_BINS += $(O)/tests/engine/bench_engine
 .PHONY: bench-engine
 bench-engine: $(O)/tests/engine/bench_engine
 	$(O)/tests/engine/bench_engine

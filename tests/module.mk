@@ -86,6 +86,7 @@ $(O)/tests/bench/bench_store: $(O)/tests/bench/bench_store.o $(O)/daemon/store.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
 
 BENCHES += store
+BENCH_BINS += $(O)/tests/bench/bench_store
 .PHONY: bench-store
 bench-store: $(O)/tests/bench/bench_store
 	$(O)/tests/bench/bench_store
