@@ -231,16 +231,17 @@ balanced_opening(const opts_t *o, int i, move_t *mv)
 }
 
 /*
- * Plays one game; black is brain `first`. Returns the winner's brain index
- * (0 or 1), or -1 for a draw. Writes why the game ended into why.
+ * Plays one game from the opening mv[0..nopen); black is brain `first`.
+ * Returns the winner's brain index (0 or 1), or -1 for a draw. Writes why the
+ * game ended into why.
  */
 static int
-play(const opts_t *o, int gi, int first, char *why, size_t whylen, char *record, size_t reclen)
+play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t whylen,
+    char *record, size_t reclen)
 {
 	proc_t p[2];
 	position_t pos;
-	move_t mv[8];
-	int nopen = o->balance ? balanced_opening(o, gi / 2, mv) : random_opening(o, gi / 2, mv), told[2] = { 0, 0 };
+	int told[2] = { 0, 0 };
 	char line[8192];
 	int winner = -2;
 
@@ -396,9 +397,18 @@ main(int argc, char **argv)
 	fflush(stdout);
 	struct { pid_t pid; int fd, g; } run[64];
 	int nrun = 0, next = 0;
+	/* both games of an opening share it: drawn once, here, before the fork */
+	move_t open_mv[8];
+	int nopen = 0, open_i = -1;
 	while (next < o.games || nrun > 0) {
 		if (next < o.games && nrun < o.jobs) {
 			int pfd[2];
+			int oi = (next + o.from) / 2;
+			if (oi != open_i) {
+				nopen = o.balance ? balanced_opening(&o, oi, open_mv) :
+				    random_opening(&o, oi, open_mv);
+				open_i = oi;
+			}
 			if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 ||
 			    fcntl(pfd[1], F_SETFD, FD_CLOEXEC) < 0) {
 				perror("arena: pipe");
@@ -412,7 +422,7 @@ main(int argc, char **argv)
 			if (pid == 0) {
 				char why[128], record[4096], out[4400];
 				int first = (next + o.from) % 2; /* brain 1 is black in even games */
-				int w = play(&o, next + o.from, first, why, sizeof why, record, sizeof record);
+				int w = play(&o, open_mv, nopen, first, why, sizeof why, record, sizeof record);
 				int len = snprintf(out, sizeof out, "%d %d %s|%s", w, first, why,
 				    o.verbose ? record : "");
 				ssize_t wr = write(pfd[1], out, len < (int)sizeof out ? (size_t)len : sizeof out - 1);

@@ -51,7 +51,7 @@ echo "-b 0: 3-stone openings"
 cat > "$tmp/offboard" <<'EOF'
 #!/bin/sh
 while read -r l; do
-	case "$l" in START*) echo OK ;; BOARD*|TURN*|BEGIN*) [ "${l#BOARD}" = "$l" ] && echo 99,99 ;; DONE) echo 99,99 ;; esac
+	case "$l" in START*) echo OK ;; TURN*|BEGIN|DONE) echo 99,99 ;; esac
 done
 EOF
 cat > "$tmp/silent" <<'EOF'
