@@ -27,13 +27,19 @@ remove_cell(board_t *b, int j)
 	}
 }
 
+static inline const combo_t *
+combo(const board_t *b, int j, int c)
+{
+	const uint8_t (*p)[2] = b->pat[j];
+	return &b->ct[((p[0][c] * LP_COUNT + p[1][c]) * LP_COUNT + p[2][c]) * LP_COUNT + p[3][c]];
+}
+
 /* Recomputes class and score of the empty cell j from its line patterns. */
 static void
 refresh(board_t *b, int j)
 {
 	for (int c = 0; c < 2; c++) {
-		const combo_t *k = pattern_combo(b->pat[j][0][c], b->pat[j][1][c],
-		    b->pat[j][2][c], b->pat[j][3][c]);
+		const combo_t *k = combo(b, j, c);
 		b->cls[j][c] = k->cls;
 		b->score[j][c] = k->score;
 		if (c == 0)
@@ -93,6 +99,7 @@ board_init(board_t *b, rule_t rule, int size)
 	memset(b->key, 0, sizeof b->key);
 	memset(b->fcache, 0, sizeof b->fcache);
 	b->lt = pattern_pair_table(rule);
+	b->ct = pattern_combo_table();
 	b->ncells = 0;
 	for (int y = 0; y < size; y++)
 		for (int x = 0; x < size; x++) {
@@ -187,6 +194,40 @@ board_undo(board_t *b)
 		}
 }
 
+/*
+ * Counts o's empty cells of class >= mincls as they would be after c played
+ * the empty cell i, without playing it: only the cells on i's four lines
+ * within five of it change, each in one direction.
+ */
+int
+board_count_after(const board_t *b, int i, int c, int o, int mincls)
+{
+	int n = 0;
+
+	for (int t = mincls; t < T_COUNT; t++)
+		n += b->cnt[o - 1][t];
+	n -= b->cls[i][o - 1] >= mincls;
+	for (int d = 0; d < 4; d++) {
+		int off = board_dir[d];
+		for (int k = -5; k <= 5; k++) {
+			int j = i + k * off;
+			if (k == 0 || b->stone[j] != 0)
+				continue;
+			int slot = k > 0 ? 5 - k : -k + 4;
+			uint32_t key = b->key[j][d] | (uint32_t)c << (2 * slot);
+			uint8_t p = (uint8_t)(b->lt[key] >> (8 * (o - 1)));
+			if (p == b->pat[j][d][o - 1])
+				continue;
+			uint8_t q[4] = { b->pat[j][0][o - 1], b->pat[j][1][o - 1],
+			    b->pat[j][2][o - 1], b->pat[j][3][o - 1] };
+			q[d] = p;
+			int cls = b->ct[((q[0] * LP_COUNT + q[1]) * LP_COUNT + q[2]) * LP_COUNT + q[3]].cls;
+			n += (cls >= mincls) - (b->cls[j][o - 1] >= mincls);
+		}
+	}
+	return n;
+}
+
 int
 board_forbidden(board_t *b, int cell, int c)
 {
@@ -211,6 +252,20 @@ board_find(const board_t *b, int c, int mincls, int16_t *out, int max)
 		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls)
 			out[n++] = (int16_t)j;
 	}
+	return n;
+}
+
+int
+board_find_near(const board_t *b, int i, int c, int mincls, int16_t *out, int max)
+{
+	int n = 0;
+
+	for (int d = 0; d < 4; d++)
+		for (int k = -5; k <= 5 && n < max; k++) {
+			int j = i + k * board_dir[d];
+			if (k && b->stone[j] == 0 && b->cls[j][c - 1] >= mincls)
+				out[n++] = (int16_t)j;
+		}
 	return n;
 }
 

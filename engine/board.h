@@ -31,6 +31,7 @@ typedef struct {
 	int32_t sum[2];                /* scores of empty cells, per colour */
 	int16_t cnt[2][T_COUNT];       /* empty cells per colour and class */
 	const uint16_t *lt;            /* line patterns of both colours by key */
+	const combo_t *ct;             /* pattern_combo_table() */
 	int ncells;
 	int16_t cells[RULES_CELLS];    /* on-board cells in index order */
 	int16_t moves[RULES_CELLS];
@@ -56,10 +57,16 @@ int board_init(board_t *b, rule_t rule, int size);
 /* Plays colour c on the empty on-board cell. */
 void board_play(board_t *b, int cell, int c);
 void board_undo(board_t *b);
+/* o's empty cells of class >= mincls if c played the empty cell i, without
+ * playing it; renju forbidden points are not excluded. */
+int board_count_after(const board_t *b, int i, int c, int o, int mincls);
 /* Whether colour c may not play the empty cell (renju black only). */
 int board_forbidden(board_t *b, int cell, int c);
 /* Empty cells where colour c has class >= mincls; returns the count. */
 int board_find(const board_t *b, int c, int mincls, int16_t *out, int max);
+/* The same on the four lines through cell i, five cells each way: where the
+ * move just played at i can have made new threats. */
+int board_find_near(const board_t *b, int i, int c, int mincls, int16_t *out, int max);
 /* Recomputes everything from the stones; 0 when the incremental state agrees. */
 int board_verify(const board_t *b);
 uint64_t board_zobrist(int cell, int c);

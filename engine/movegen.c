@@ -71,9 +71,14 @@ gen_defences(board_t *b, int c, int16_t *out)
 			seen[j] = 1;
 			if (board_forbidden(b, j, c))
 				continue;
-			board_play(b, j, c);
-			int ok = !has_real(b, o, T_F4);
-			board_undo(b);
+			int ok;
+			if (o == STONE_BLACK && b->rule == RULE_RENJU) {
+				/* black's threats may be forbidden points: ask the board */
+				board_play(b, j, c);
+				ok = !has_real(b, o, T_F4);
+				board_undo(b);
+			} else
+				ok = board_count_after(b, j, c, o, T_F4) == 0;
 			if (ok)
 				out[n++] = (int16_t)j;
 		}

@@ -223,3 +223,9 @@ pattern_combo(int p0, int p1, int p2, int p3)
 {
 	return &combo_tab[((p0 * LP_COUNT + p1) * LP_COUNT + p2) * LP_COUNT + p3];
 }
+
+const combo_t *
+pattern_combo_table(void)
+{
+	return combo_tab;
+}

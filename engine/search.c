@@ -213,7 +213,10 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	if (b->nmoves >= b->ncells)
 		return 0;
 	if (b->cnt[opp - 1][T_FIVE]) {
-		if (board_find(b, opp, T_FIVE, f, 2) >= 2 || board_forbidden(b, f[0], stm))
+		/* a five point made by the opponent's last move (an older one
+		 * would have been played), so on that move's lines */
+		if (board_find_near(b, b->moves[b->nmoves - 1], opp, T_FIVE, f, 2) >= 2 ||
+		    board_forbidden(b, f[0], stm))
 			return -(WIN - (ply + 2));
 		board_play(b, f[0], stm);
 		int v = -search(e, depth, -beta, -alpha, ply + 1, pvnode);

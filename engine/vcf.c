@@ -47,6 +47,19 @@ slot(vcf_t *v, uint64_t key)
 	return v->cache ? &v->cache[key & (VCF_CACHE - 1)] : NULL;
 }
 
+/*
+ * Up to two five points of colour c. Past the root a side's five points
+ * can only be new, made by the move just played (an older one would have
+ * ended the line), so only that move's lines are scanned.
+ */
+static int
+five_points(const board_t *b, int c, int ply, int16_t *f)
+{
+	if (ply == 0)
+		return board_find(b, c, T_FIVE, f, 2);
+	return board_find_near(b, b->moves[b->nmoves - 1], c, T_FIVE, f, 2);
+}
+
 static int def_node(vcf_t *v, int ply, int maxply, int threes);
 
 /* Attacker to move: a five, the forced block, or a four (or open three). */
@@ -73,7 +86,7 @@ att_node(vcf_t *v, int ply, int maxply, int threes)
 	if (s && s->key == key && s->rem >= maxply - ply)
 		return 0;
 	if (b->cnt[d - 1][T_FIVE]) {
-		if (board_find(b, d, T_FIVE, f, 2) >= 2 || board_forbidden(b, f[0], a))
+		if (five_points(b, d, ply, f) >= 2 || board_forbidden(b, f[0], a))
 			return 0;
 		mv[0] = f[0];
 		n = forced = 1;
@@ -121,7 +134,7 @@ def_node(vcf_t *v, int ply, int maxply, int threes)
 	if (b->cnt[d - 1][T_FIVE])
 		return 0;
 	if (b->cnt[a - 1][T_FIVE]) {
-		if (board_find(b, a, T_FIVE, f, 2) >= 2 || board_forbidden(b, f[0], d)) {
+		if (five_points(b, a, ply, f) >= 2 || board_forbidden(b, f[0], d)) {
 			v->len = ply;
 			return 2;
 		}

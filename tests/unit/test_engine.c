@@ -99,6 +99,51 @@ test_pattern_lines(void **st)
 	}
 }
 
+/*
+ * For a few empty cells and both colours: board_count_after equals playing
+ * the cell and counting, and board_find_near after the move lists every
+ * cell whose class the move raised. Returns the number of probes.
+ */
+static int
+check_probes(board_t *b)
+{
+	int n = 0;
+
+	for (int t = 0; t < 4; t++) {
+		int i = b->cells[rnd() % (unsigned)b->ncells];
+		if (b->stone[i])
+			continue;
+		for (int c = 1; c <= 2; c++) {
+			uint8_t before[BCELLS][2];
+			int want[2][T_COUNT] = { { 0 } }, got[2][T_COUNT];
+			memcpy(before, b->cls, sizeof before);
+			for (int o = 1; o <= 2; o++)
+				for (int m = T_LOW; m < T_COUNT; m++)
+					got[o - 1][m] = board_count_after(b, i, c, o, m);
+			board_play(b, i, c);
+			for (int o = 1; o <= 2; o++)
+				for (int m = T_LOW; m < T_COUNT; m++) {
+					for (int k = m; k < T_COUNT; k++)
+						want[o - 1][m] += b->cnt[o - 1][k];
+					assert_int_equal(got[o - 1][m], want[o - 1][m]);
+				}
+			int16_t near[BCELLS];
+			uint8_t in[BCELLS] = { 0 };
+			int nn = board_find_near(b, i, c, T_LOW, near, BCELLS);
+			for (int k = 0; k < nn; k++)
+				in[near[k]] = 1;
+			for (int k = 0; k < b->ncells; k++) {
+				int j = b->cells[k];
+				if (b->stone[j] == 0 && b->cls[j][c - 1] > before[j][c - 1])
+					assert_true(in[j]);
+			}
+			board_undo(b);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* Random play/undo; after every step the incremental state equals scratch. */
 static void
 test_incremental(void **st)
@@ -107,7 +152,7 @@ test_incremental(void **st)
 	board_t *b = malloc(sizeof *b);
 	for (int rule = 0; rule < 3; rule++) {
 		int size = rule == 0 ? 15 : rule == 1 ? 19 : 15;
-		int checks = 0;
+		int checks = 0, probes = 0;
 		assert_int_equal(board_init(b, rule, size), 0);
 		for (int it = 0; it < STEPS; it++) {
 			if ((b->nmoves < 90 && rnd() % 3) || b->nmoves == 0) {
@@ -121,10 +166,12 @@ test_incremental(void **st)
 			if (it % 3 == 0) {
 				assert_int_equal(board_verify(b), 0);
 				checks++;
+				probes += check_probes(b);
 			}
 		}
-		printf("  %s %dx%d: %d checks in %d random play/undo steps agree\n",
-		    rule_name(rule), size, size, checks, STEPS);
+		printf("  %s %dx%d: %d checks in %d random play/undo steps agree, "
+		    "%d probes match playing the move\n",
+		    rule_name(rule), size, size, checks, STEPS, probes);
 	}
 	free(b);
 }
