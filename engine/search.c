@@ -19,7 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_PLY = 96, QMAX = 8, INF = 32000, DEFAULT_VCT_NODES = 30000 };
+
+enum {
+	MAX_PLY = 96, QMAX = 8, INF = 32000, DEFAULT_VCT_NODES = 30000,
+	GUARD_NODES = 400000, GUARD_MOVES = 8,
+};
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
 
@@ -573,22 +577,48 @@ solve(engine_t *e, int threes, uint64_t budget, int maxply)
 	v->deadline_us = e->solver_deadline;
 	e->nsolves++;
 	v->salt = board_zobrist((int)(e->nsolves % BCELLS), 1) + e->nsolves;
-	if (!threes) {
-		int r = vcf_solve(v, maxply);
-		e->nodes += v->nodes;
-		return r;
+	int r = threes ? vct_solve(v, maxply) : vcf_solve(v, maxply);
+	e->nodes += v->nodes;
+	return r;
+}
+
+/*
+ * The opponent had a VCT before the search, and the pre-search check gives
+ * each move only a few thousand nodes, too few for the deep ones. Checks the
+ * search's choice with the time kept back, and if the opponent's VCT is
+ * proven after it, the next moves in search order, playing the first that
+ * is not proven lost. An unproven move is kept: only proofs change the move.
+ */
+static void
+guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int *score)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), i;
+
+	e->tm.soft_us = soft_us;
+	e->tm.hard_us = hard_us;
+	e->solver_deadline = e->tm.start_us + hard_us / 20 * 19;
+	for (i = 0; i < e->nroot && i < GUARD_MOVES && !solvers_done(e); i++) {
+		board_play(b, e->root[i], stm);
+		int r = solve(e, 1, GUARD_NODES, 29);
+		board_undo(b);
+		if (!r)
+			break;
 	}
-	/* deepening finds short wins first; failures cached by depth carry over */
-	uint64_t left = budget;
-	for (int mp = 5; mp <= maxply; mp += 4) {
-		v->budget = left;
-		int r = vct_solve(v, mp);
-		e->nodes += v->nodes;
-		if (r || v->out || v->nodes >= left)
-			return r;
-		left -= v->nodes;
+	if (i == 0 || i >= e->nroot)
+		return;
+	/* root[0..i-1] lose by force: play root[i], checked or not */
+	int16_t m = e->root[i];
+	int sc = e->rootscore[i];
+	for (int j = i; j > 0; j--) {
+		e->root[j] = e->root[j - 1];
+		e->rootscore[j] = e->rootscore[j - 1];
 	}
-	return 0;
+	e->root[0] = m;
+	e->rootscore[0] = sc;
+	e->pvlen[0] = 1;
+	e->pv[0][0] = m;
+	*score = sc;
 }
 
 int
@@ -599,7 +629,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	board_t *b = &e->b;
 	int level = l.level >= 1 && l.level <= 10 ? l.level : 10;
 	int maxd = l.max_depth > 0 ? l.max_depth : MAX_PLY - 8;
-	int score = 0, depth_done = 0, solver = 0, solver_len = 0;
+	int score = 0, depth_done = 0, solver = 0, solver_len = 0, guard = 0;
 	int16_t f[2];
 
 	memset(out, 0, sizeof *out);
@@ -733,6 +763,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 			b->nmoves--;
 			if (opp_vct && !e->v.out) {
 				int kept = 0;
+				/* only under a time limit: fixed-node searches stay cheap */
+				guard = e->tm.hard_us != INT64_MAX;
 				int16_t keep[MAX_MOVES];
 				for (int i = 0; i < e->nroot; i++)
 					e->rootscore[i] = eval_move(b, e->root[i], stm);
@@ -761,6 +793,14 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		goto done;
 	}
 
+	/* a VCT threat: the search ends a quarter early to leave time to check
+	 * the chosen move (new depths still start until 60% of soft) */
+	int64_t soft_us = e->tm.soft_us, hard_us = e->tm.hard_us;
+	if (guard) {
+		e->tm.hard_us = hard_us / 4 * 3;
+		if (soft_us == hard_us)
+			e->tm.soft_us = e->tm.hard_us;
+	}
 	for (int d = 1; d <= maxd; d++) {
 		int alpha = -INF, beta = INF, delta = 50, v;
 		e->seldepth = 0;
@@ -810,6 +850,9 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		e->pvlen[0] = 1;
 		e->pv[0][0] = e->root[0];
 	}
+
+	if (guard && depth_done > 0 && score > -WIN_MIN && score < WIN_MIN && e->nroot > 1)
+		guard_move(e, soft_us, hard_us, &score);
 
 	if (level < 10 && levels[level].noise && e->nroot > 1 && score < WIN_MIN) {
 		uint32_t s = l.seed * 2654435761u + (uint32_t)n * 40503u + 1;

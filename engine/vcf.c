@@ -179,11 +179,17 @@ vcf_solve(vcf_t *v, int maxply)
 	return att_node(v, 0, maxply, 0);
 }
 
+/* Deepening finds short wins first; failures cached by depth carry over. */
 int
 vct_solve(vcf_t *v, int maxply)
 {
 	v->nodes = 0;
 	v->out = 0;
-	v->len = 0;
-	return att_node(v, 0, maxply, 1);
+	for (int mp = 5; mp <= maxply; mp += 4) {
+		v->len = 0;
+		int r = att_node(v, 0, mp, 1);
+		if (r || v->out)
+			return r;
+	}
+	return 0;
 }

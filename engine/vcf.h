@@ -32,7 +32,8 @@ typedef struct {
 
 /* Attacker is the side to move. Returns plies to the five (odd) or 0. */
 int vcf_solve(vcf_t *v, int maxply);
-/* The same with open threes as well as fours (not as the reply to a five). */
+/* The same with open threes as well as fours (not as the reply to a five),
+ * deepening from 5 plies by 4 up to maxply within the one node budget. */
 int vct_solve(vcf_t *v, int maxply);
 
 #endif

@@ -5,7 +5,8 @@
  * (plus counter-fours); VCF finds wins that hold when played out and finds
  * none where none exists; renju (black never plays a forbidden point, white
  * wins with a four whose block is forbidden); immediate five/block at every
- * level; determinism at fixed depth; several instances in parallel threads;
+ * level; the chosen move is checked against a deep VCT the pre-search
+ * filter misses; determinism at fixed depth; several instances in parallel threads;
  * the stop flag ends an unlimited search.
  */
 #include <setjmp.h>
@@ -477,6 +478,56 @@ test_renju(void **st)
 	engine_free(e);
 }
 
+/*
+ * A sparring loss: after this opening white's depth-7 favourite 8,6 lets
+ * black win by a 23-ply VCT that the pre-search check is too small to see.
+ * With time to spare (the depth limit binds, not the clock) the engine must
+ * check its choice and play a move after which black has no VCT the same
+ * budget (400k nodes, 29 plies) can prove.
+ */
+static void
+test_vct_guard(void **st)
+{
+	(void)st;
+	engine_t *e = engine_new(16);
+	board_t *b = malloc(sizeof *b);
+	vcf_t *v = calloc(1, sizeof *v);
+	vcf_slot_t *cache = calloc(VCF_CACHE, sizeof *cache);
+	move_t mv[16];
+	engine_result_t r;
+	engine_limits_t l = engine_default_limits();
+	const char *opening = "6,6 5,8 9,7 4,9 6,4";
+	char buf[8];
+	int n = parse_moves(opening, mv);
+
+	l.max_depth = 7;
+	l.soft_ms = l.hard_ms = 600000;
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+	load(b, RULE_FREESTYLE, opening);
+	board_play(b, board_cell(r.best), board_to_move(b));
+	v->b = b;
+	v->att = board_to_move(b);
+	v->budget = 400000;
+	v->cache = cache;
+	int vct = vct_solve(v, 29);
+	printf("  white plays %s (%s); black's VCT after it: %d plies (%llu nodes%s)\n",
+	    notation_format_xy(r.best, buf), r.reason, vct, (unsigned long long)v->nodes,
+	    v->out ? ", budget spent" : "");
+	assert_int_equal(vct, 0);
+
+	/* the move it avoided is lost, so the check above could fail */
+	board_undo(b);
+	board_play(b, board_cell(rules_move(8, 6)), board_to_move(b));
+	memset(cache, 0, VCF_CACHE * sizeof *cache);
+	vct = vct_solve(v, 29);
+	printf("  after 8,6 instead: black's VCT in %d plies\n", vct);
+	assert_true(vct > 0);
+	free(cache);
+	free(v);
+	free(b);
+	engine_free(e);
+}
+
 static const char *midgame = "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6";
 
 static void
@@ -606,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_vcf),
 		cmocka_unit_test(test_levels_five_and_block),
 		cmocka_unit_test(test_renju),
+		cmocka_unit_test(test_vct_guard),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_parallel),
 		cmocka_unit_test(test_stop),
