@@ -5,11 +5,12 @@
  * then wins, losses, draws and the Elo difference of the first brain with
  * its 95% interval.
  *
- *   arena [-b balance] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule] [-s size]
+ *   arena [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule] [-s size]
  *         [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
  *
  * Openings are balanced by default (-b 60: the engine scores them within
- * +-60); -b 0 gives plain random 3-stone openings. Every game is played in a
+ * +-60 at 50k nodes and +-180 at -d nodes, default 1M; -d 0 skips that);
+ * -b 0 gives plain random 3-stone openings. Every game is played in a
  * child process (-j of them at once); a child writes its one result line
  * into a pipe and exits.
  */
@@ -40,6 +41,7 @@ typedef struct {
 
 typedef struct {
 	int games, turn_ms, match_ms, rule, size, tol_ms, verbose, from, jobs, balance;
+	uint64_t deep;    /* nodes of the second balance check, 0 for none */
 	unsigned seed;
 	const char *cmd[2];
 } opts_t;
@@ -206,26 +208,41 @@ random_opening(const opts_t *o, int i, move_t *mv)
 /*
  * Opening i under -b: 4 to 6 stones within three of the centre, drawn again
  * until the engine (50k nodes, deterministic) scores the position within
- * +-o->balance for the side to move. Balanced openings let skill rather than
+ * +-o->balance for the side to move, and then a deeper search (o->deep
+ * nodes, unless 0) within three times that: the 50k-node search misses wins
+ * of 15-20 plies that start with a quiet move, and a brain should not lose
+ * an opening before its first move. Balanced openings let skill rather than
  * the first move's advantage decide, so fewer games separate two brains.
  */
 static int
 balanced_opening(const opts_t *o, int i, move_t *mv)
 {
-	engine_t *e = engine_new(8);
+	engine_t *e = engine_new(16);
 	unsigned s = opening_seed(o, i);
-	int n = 0;
+	int n = 0, tries;
+	engine_result_t r = { 0 }, deep = { 0 };
 
-	for (int tries = 0; tries < 1000; tries++) {
+	for (tries = 1; tries <= 1000; tries++) {
 		int want = 4 + (int)(rnd(&s) % 3);
 		n = draw_stones(&s, o->size / 2, want, mv);
 		engine_limits_t l = engine_default_limits();
 		l.max_nodes = 50000;
-		engine_result_t r;
-		if (e && engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &r) == 0 &&
-		    r.score >= -o->balance && r.score <= o->balance)
+		if (!e || engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &r) != 0 ||
+		    r.score < -o->balance || r.score > o->balance)
+			continue;
+		if (!o->deep)
 			break;
+		l.max_nodes = o->deep;
+		if (engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &deep) == 0 &&
+		    deep.score >= -3 * o->balance && deep.score <= 3 * o->balance)
+			break;
+		if (o->verbose > 1)
+			fprintf(stderr, "opening %d: try %d rejected, %d at 50k nodes, %d deep\n",
+			    i, tries, r.score, deep.score);
 	}
+	if (o->verbose > 1)
+		fprintf(stderr, "opening %d: %d stones after %d tries, %d at 50k nodes, %d deep\n",
+		    i, n, tries, r.score, deep.score);
 	engine_free(e);
 	return n;
 }
@@ -350,7 +367,7 @@ elo(double p)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: arena [-b balance] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule 0|1|2] "
+	fprintf(stderr, "usage: arena [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule 0|1|2] "
 	    "[-s size] [-T tolerance_ms] [-o seed] [-f first_game] [-v] CMD1 CMD2\n");
 	exit(2);
 }
@@ -360,14 +377,15 @@ main(int argc, char **argv)
 {
 	opts_t o = {
 		.games = 40, .turn_ms = 1000, .rule = RULE_FREESTYLE, .size = 15,
-		.tol_ms = 500, .jobs = 1, .balance = 60, .seed = 1,
+		.tol_ms = 500, .jobs = 1, .balance = 60, .deep = 1000000, .seed = 1,
 	};
 	int ch, res[3] = { 0, 0, 0 };
 	double sum = 0, sumsq = 0;
 
-	while ((ch = getopt(argc, argv, "b:g:j:t:m:r:s:T:o:f:v")) != -1) {
+	while ((ch = getopt(argc, argv, "b:d:g:j:t:m:r:s:T:o:f:v")) != -1) {
 		switch (ch) {
 		case 'b': o.balance = atoi(optarg); break;
+		case 'd': o.deep = strtoull(optarg, NULL, 10); break;
 		case 'g': o.games = atoi(optarg); break;
 		case 'j': o.jobs = atoi(optarg); break;
 		case 't': o.turn_ms = atoi(optarg); break;
@@ -389,7 +407,10 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms, ",
 	    o.games, rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms);
-	if (o.balance)
+	if (o.balance && o.deep)
+		printf("balanced openings (+-%d, +-%d at %llu nodes)\n", o.balance, 3 * o.balance,
+		    (unsigned long long)o.deep);
+	else if (o.balance)
 		printf("balanced openings (+-%d)\n", o.balance);
 	else
 		printf("3-stone openings\n");
