@@ -9,7 +9,7 @@
  *         [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
  *
  * Openings are balanced by default (-b 60: the engine scores them within
- * +-60 at 50k nodes and +-180 at -d nodes, default 1M; -d 0 skips that);
+ * +-60 at 50k nodes and +-180 at -d nodes, default 2M; -d 0 skips that);
  * -b 0 gives plain random 3-stone openings. Every game is played in a
  * child process (-j of them at once); a child writes its one result line
  * into a pipe and exits.
@@ -377,7 +377,7 @@ main(int argc, char **argv)
 {
 	opts_t o = {
 		.games = 40, .turn_ms = 1000, .rule = RULE_FREESTYLE, .size = 15,
-		.tol_ms = 500, .jobs = 1, .balance = 60, .deep = 1000000, .seed = 1,
+		.tol_ms = 500, .jobs = 1, .balance = 60, .deep = 2000000, .seed = 1,
 	};
 	int ch, res[3] = { 0, 0, 0 };
 	double sum = 0, sumsq = 0;

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 enum {
 	MAX_PLY = 96, QMAX = 8, INF = 32000, DEFAULT_VCT_NODES = 30000,
 	GUARD_NODES = 400000, GUARD_MOVES = 8,
