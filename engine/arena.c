@@ -240,9 +240,14 @@ balanced_opening(const opts_t *o, int i, move_t *mv)
 			fprintf(stderr, "opening %d: try %d rejected, %d at 50k nodes, %d deep\n",
 			    i, tries, r.score, deep.score);
 	}
-	if (o->verbose > 1)
-		fprintf(stderr, "opening %d: %d stones after %d tries, %d at 50k nodes, %d deep\n",
+	if (o->verbose > 1) {
+		char b[8];
+		fprintf(stderr, "opening %d: %d stones after %d tries, %d at 50k nodes, %d deep:",
 		    i, n, tries, r.score, deep.score);
+		for (int k = 0; k < n; k++)
+			fprintf(stderr, " %s", notation_format_xy(mv[k], b));
+		fputc('\n', stderr);
+	}
 	engine_free(e);
 	return n;
 }
