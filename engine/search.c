@@ -582,6 +582,29 @@ solve(engine_t *e, int threes, uint64_t budget, int maxply)
 }
 
 /*
+ * Moves root[k] to the front, the others keeping their order; unless it
+ * was there already, its PV is the move alone. Returns its score.
+ */
+static int
+root_to_front(engine_t *e, int k)
+{
+	int16_t m = e->root[k];
+	int sc = e->rootscore[k];
+
+	for (int j = k; j > 0; j--) {
+		e->root[j] = e->root[j - 1];
+		e->rootscore[j] = e->rootscore[j - 1];
+	}
+	e->root[0] = m;
+	e->rootscore[0] = sc;
+	if (k) {
+		e->pvlen[0] = 1;
+		e->pv[0][0] = m;
+	}
+	return sc;
+}
+
+/*
  * The opponent had a VCT before the search, and the pre-search check gives
  * each move only a few thousand nodes, too few for the deep ones. Checks the
  * search's choice with the time kept back, and if the opponent's VCT is
@@ -607,17 +630,7 @@ guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int *score)
 	if (i == 0 || i >= e->nroot)
 		return;
 	/* root[0..i-1] lose by force: play root[i], checked or not */
-	int16_t m = e->root[i];
-	int sc = e->rootscore[i];
-	for (int j = i; j > 0; j--) {
-		e->root[j] = e->root[j - 1];
-		e->rootscore[j] = e->rootscore[j - 1];
-	}
-	e->root[0] = m;
-	e->rootscore[0] = sc;
-	e->pvlen[0] = 1;
-	e->pv[0][0] = m;
-	*score = sc;
+	*score = root_to_front(e, i);
 }
 
 int
@@ -862,22 +875,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		for (int i = 0; i < e->nroot && i < e->nbest; i++)
 			if (e->rootscore[i] >= e->rootscore[0] - margin && e->rootscore[i] > -WIN_MIN)
 				cnt++;
-		if (cnt > 1) {
-			int k = (int)(rng_next(&s) % (uint32_t)cnt);
-			int16_t t = e->root[k];
-			int ts = e->rootscore[k];
-			for (int j = k; j > 0; j--) {
-				e->root[j] = e->root[j - 1];
-				e->rootscore[j] = e->rootscore[j - 1];
-			}
-			e->root[0] = t;
-			e->rootscore[0] = ts;
-			score = ts;
-			if (k) {
-				e->pvlen[0] = 1;
-				e->pv[0][0] = t;
-			}
-		}
+		if (cnt > 1)
+			score = root_to_front(e, (int)(rng_next(&s) % (uint32_t)cnt));
 	}
 done:
 	if (e->nroot < 1 || b->stone[e->root[0]] != 0) {
