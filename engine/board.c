@@ -31,7 +31,7 @@ static inline const combo_t *
 combo(const board_t *b, int j, int c)
 {
 	const uint8_t (*p)[2] = b->pat[j];
-	return &b->ct[((p[0][c] * LP_COUNT + p[1][c]) * LP_COUNT + p[2][c]) * LP_COUNT + p[3][c]];
+	return &b->ct[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
 }
 
 /* Recomputes class and score of the empty cell j from its line patterns. */
@@ -221,7 +221,7 @@ board_count_after(const board_t *b, int i, int c, int o, int mincls)
 			uint8_t q[4] = { b->pat[j][0][o - 1], b->pat[j][1][o - 1],
 			    b->pat[j][2][o - 1], b->pat[j][3][o - 1] };
 			q[d] = p;
-			int cls = b->ct[((q[0] * LP_COUNT + q[1]) * LP_COUNT + q[2]) * LP_COUNT + q[3]].cls;
+			int cls = b->ct[pattern_combo_index(q[0], q[1], q[2], q[3])].cls;
 			n += (cls >= mincls) - (b->cls[j][o - 1] >= mincls);
 		}
 	}

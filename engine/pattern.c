@@ -221,7 +221,7 @@ pattern_pair_table(int rule)
 const combo_t *
 pattern_combo(int p0, int p1, int p2, int p3)
 {
-	return &combo_tab[((p0 * LP_COUNT + p1) * LP_COUNT + p2) * LP_COUNT + p3];
+	return &combo_tab[pattern_combo_index(p0, p1, p2, p3)];
 }
 
 const combo_t *

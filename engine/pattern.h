@@ -59,9 +59,15 @@ void pattern_init(void);
 const uint16_t *pattern_pair_table(int rule);
 /* Combination of four line patterns. */
 const combo_t *pattern_combo(int p0, int p1, int p2, int p3);
-/* The whole combination table, indexed ((p0 * LP_COUNT + p1) * LP_COUNT
- * + p2) * LP_COUNT + p3, for callers that inline the lookup. */
+/* The whole combination table, indexed by pattern_combo_index, for callers
+ * that inline the lookup. */
 const combo_t *pattern_combo_table(void);
+
+static inline int
+pattern_combo_index(int p0, int p1, int p2, int p3)
+{
+	return ((p0 * LP_COUNT + p1) * LP_COUNT + p2) * LP_COUNT + p3;
+}
 /* Pattern of a line given as 11 cells (centre index 5 empty), from scratch:
  * the reference the tables are built from (tests compare against it). */
 int pattern_classify(const uint8_t line[11], int colour, int exact);
