@@ -21,7 +21,7 @@
 
 enum {
 	MAX_PLY = 96, QMAX = 4, INF = 32000, DEFAULT_VCT_NODES = 30000,
-	GUARD_NODES = 400000, GUARD_MOVES = 8,
+	GUARD_NODES = 400000, CHECK_NODES = 20000, GUARD_MOVES = 8,
 };
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
@@ -605,14 +605,16 @@ root_to_front(engine_t *e, int k)
 }
 
 /*
- * The opponent had a VCT before the search, and the pre-search check gives
- * each move only a few thousand nodes, too few for the deep ones. Checks the
- * search's choice with the time kept back, and if the opponent's VCT is
- * proven after it, the next moves in search order, playing the first that
+ * Checks the search's choice with the time kept back: if the opponent's VCT
+ * is proven after it, the next moves in search order, playing the first that
  * is not proven lost. An unproven move is kept: only proofs change the move.
+ * When the opponent had a VCT before the search the pre-search check gives
+ * each move only a few thousand nodes, too few for the deep ones, so the
+ * budget is large; otherwise it is small, for threats the null-move check
+ * before the search cannot see, like the stone our four makes them play.
  */
 static void
-guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int *score)
+guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, uint64_t budget, int *score)
 {
 	board_t *b = &e->b;
 	int stm = board_to_move(b), i;
@@ -622,7 +624,7 @@ guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int *score)
 	e->solver_deadline = e->tm.start_us + hard_us / 20 * 19;
 	for (i = 0; i < e->nroot && i < GUARD_MOVES && !solvers_done(e); i++) {
 		board_play(b, e->root[i], stm);
-		int r = solve(e, 1, GUARD_NODES, 29);
+		int r = solve(e, 1, budget, 29);
 		board_undo(b);
 		if (!r)
 			break;
@@ -805,11 +807,13 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		goto done;
 	}
 
-	/* a VCT threat: the search ends a quarter early to leave time to check
-	 * the chosen move (new depths still start until 60% of soft) */
+	/* the search ends early to leave time to check the chosen move: a
+	 * quarter for a VCT threat, a tenth otherwise (new depths still start
+	 * until 60% of soft) */
 	int64_t soft_us = e->tm.soft_us, hard_us = e->tm.hard_us;
-	if (guard) {
-		e->tm.hard_us = hard_us / 4 * 3;
+	int check = level >= 9 && hard_us != INT64_MAX && soft_us >= 200000;
+	if (check) {
+		e->tm.hard_us = guard ? hard_us / 4 * 3 : hard_us / 10 * 9;
 		if (soft_us == hard_us)
 			e->tm.soft_us = e->tm.hard_us;
 	}
@@ -863,8 +867,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		e->pv[0][0] = e->root[0];
 	}
 
-	if (guard && depth_done > 0 && score > -WIN_MIN && score < WIN_MIN && e->nroot > 1)
-		guard_move(e, soft_us, hard_us, &score);
+	if (check && depth_done > 0 && score > -WIN_MIN && score < WIN_MIN && e->nroot > 1)
+		guard_move(e, soft_us, hard_us, guard ? GUARD_NODES : CHECK_NODES, &score);
 
 	if (level < 10 && levels[level].noise && e->nroot > 1 && score < WIN_MIN) {
 		uint32_t s = l.seed * 2654435761u + (uint32_t)n * 40503u + 1;

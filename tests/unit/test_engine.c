@@ -479,53 +479,77 @@ test_renju(void **st)
 }
 
 /*
- * A sparring loss: after this opening white's depth-7 favourite 8,6 lets
- * black win by a 23-ply VCT that the pre-search check is too small to see.
- * With time to spare (the depth limit binds, not the clock) the engine must
- * check its choice and play a move after which black has no VCT the same
- * budget (400k nodes, 29 plies) can prove.
+ * Searches moves to depth with time to spare (the depth limit binds, not
+ * the clock), then checks that the opponent has no VCT after the chosen
+ * move that 400k nodes and 29 plies can prove, and that they do have one
+ * after the move the search would play unchecked, so the first check
+ * could fail.
  */
 static void
-test_vct_guard(void **st)
+check_guard(const char *moves, int depth, uint64_t vct_nodes, move_t unchecked)
 {
-	(void)st;
 	engine_t *e = engine_new(16);
 	board_t *b = malloc(sizeof *b);
 	vcf_t *v = calloc(1, sizeof *v);
 	vcf_slot_t *cache = calloc(VCF_CACHE, sizeof *cache);
-	move_t mv[16];
+	move_t mv[64];
 	engine_result_t r;
 	engine_limits_t l = engine_default_limits();
-	const char *opening = "6,6 5,8 9,7 4,9 6,4";
-	char buf[8];
-	int n = parse_moves(opening, mv);
+	char buf[8], buf2[8];
+	int n = parse_moves(moves, mv);
 
-	l.max_depth = 7;
+	l.max_depth = depth;
 	l.soft_ms = l.hard_ms = 600000;
+	l.vct_nodes = vct_nodes;
 	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
-	load(b, RULE_FREESTYLE, opening);
+	load(b, RULE_FREESTYLE, moves);
 	board_play(b, board_cell(r.best), board_to_move(b));
 	v->b = b;
 	v->att = board_to_move(b);
 	v->budget = 400000;
 	v->cache = cache;
 	int vct = vct_solve(v, 29);
-	printf("  white plays %s (%s); black's VCT after it: %d plies (%llu nodes%s)\n",
-	    notation_format_xy(r.best, buf), r.reason, vct, (unsigned long long)v->nodes,
-	    v->out ? ", budget spent" : "");
+	printf("  %s plays %s (%s); the opponent's VCT after it: %d plies (%llu nodes%s)\n",
+	    n % 2 ? "white" : "black", notation_format_xy(r.best, buf), r.reason, vct,
+	    (unsigned long long)v->nodes, v->out ? ", budget spent" : "");
 	assert_int_equal(vct, 0);
 
-	/* the move it avoided is lost, so the check above could fail */
 	board_undo(b);
-	board_play(b, board_cell(rules_move(8, 6)), board_to_move(b));
+	board_play(b, board_cell(unchecked), board_to_move(b));
 	memset(cache, 0, VCF_CACHE * sizeof *cache);
 	vct = vct_solve(v, 29);
-	printf("  after 8,6 instead: black's VCT in %d plies\n", vct);
+	printf("  after %s instead: a VCT in %d plies\n", notation_format_xy(unchecked, buf2), vct);
 	assert_true(vct > 0);
 	free(cache);
 	free(v);
 	free(b);
 	engine_free(e);
+}
+
+/*
+ * A sparring loss: after this opening white's depth-7 favourite 8,6 lets
+ * black win by a 23-ply VCT that the pre-search check is too small to see.
+ * Black has a VCT after a null move, so the engine checks its choice with
+ * a large budget.
+ */
+static void
+test_vct_guard(void **st)
+{
+	(void)st;
+	check_guard("6,6 5,8 9,7 4,9 6,4", 7, 0, rules_move(8, 6));
+}
+
+/*
+ * Here black has no VCT after a null move, but white's depth-5 favourite
+ * 5,8 gives black a 15-ply one. Every timed search checks its choice with
+ * a small budget, which is enough for this one.
+ */
+static void
+test_vct_check(void **st)
+{
+	(void)st;
+	check_guard("8,8 7,5 5,5 10,4 5,9 9,3 6,8 11,5 8,2 6,6 5,7", 5, 20000,
+	    rules_move(5, 8));
 }
 
 static const char *midgame = "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6";
@@ -658,6 +682,7 @@ main(void)
 		cmocka_unit_test(test_levels_five_and_block),
 		cmocka_unit_test(test_renju),
 		cmocka_unit_test(test_vct_guard),
+		cmocka_unit_test(test_vct_check),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_parallel),
 		cmocka_unit_test(test_stop),
