@@ -582,6 +582,34 @@ solve(engine_t *e, int threes, uint64_t budget, int maxply)
 }
 
 /*
+ * The opponent, given a free move, has a threat win: keeps the first limit
+ * root moves after which it has none that budget nodes can prove. Moves
+ * the solvers' deadline leaves unchecked are kept; if every move is proven
+ * lost, all of them are.
+ */
+static void
+filter_root(engine_t *e, int threes, uint64_t budget, int maxply, int limit)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), kept = 0, i;
+	int16_t keep[MAX_MOVES];
+
+	for (i = 0; i < e->nroot && i < limit && !solvers_done(e); i++) {
+		board_play(b, e->root[i], stm);
+		int r = solve(e, threes, budget, maxply);
+		board_undo(b);
+		if (!r)
+			keep[kept++] = e->root[i];
+	}
+	for (; i < e->nroot && i < limit; i++)
+		keep[kept++] = e->root[i];
+	if (kept > 0) {
+		memcpy(e->root, keep, (size_t)kept * sizeof keep[0]);
+		e->nroot = kept;
+	}
+}
+
+/*
  * Moves root[k] to the front, the others keeping their order; unless it
  * was there already, its PV is the move alone. Returns its score.
  */
@@ -756,44 +784,20 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		b->nmoves++; /* the opponent to move, same stones */
 		int opp_vcf = level >= 9 ? solve(e, 0, 20000, 30) : 0;
 		b->nmoves--;
-		if (opp_vcf) {
-			int kept = 0;
-			int16_t keep[MAX_MOVES];
-			for (int i = 0; i < e->nroot && !solvers_done(e); i++) {
-				board_play(b, e->root[i], stm);
-				int r2 = solve(e, 0, 1500, 30);
-				board_undo(b);
-				if (!r2)
-					keep[kept++] = e->root[i];
-			}
-			if (kept > 0) {
-				memcpy(e->root, keep, (size_t)kept * sizeof keep[0]);
-				e->nroot = kept;
-			}
-		} else if (level >= 9 && e->tm.soft_us >= 200000) {
+		if (opp_vcf)
+			filter_root(e, 0, 1500, 30, e->nroot);
+		else if (level >= 9 && e->tm.soft_us >= 200000) {
 			/* the same for a VCT, over the most promising moves */
 			b->nmoves++;
 			int opp_vct = solve(e, 1, 20000, 17);
 			b->nmoves--;
 			if (opp_vct && !e->v.out) {
-				int kept = 0;
 				/* only under a time limit: fixed-node searches stay cheap */
 				guard = e->tm.hard_us != INT64_MAX;
-				int16_t keep[MAX_MOVES];
 				for (int i = 0; i < e->nroot; i++)
 					e->rootscore[i] = eval_move(b, e->root[i], stm);
 				sort_root(e);
-				for (int i = 0; i < e->nroot && i < 24 && !solvers_done(e); i++) {
-					board_play(b, e->root[i], stm);
-					int r2 = solve(e, 1, 3000, 17);
-					board_undo(b);
-					if (!r2)
-						keep[kept++] = e->root[i];
-				}
-				if (kept > 0) {
-					memcpy(e->root, keep, (size_t)kept * sizeof keep[0]);
-					e->nroot = kept;
-				}
+				filter_root(e, 1, 3000, 17, 24);
 			}
 		}
 		e->aborted = 0;
