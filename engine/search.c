@@ -21,7 +21,7 @@
 
 enum {
 	MAX_PLY = 96, QMAX = 4, INF = 32000, DEFAULT_VCT_NODES = 30000,
-	GUARD_NODES = 400000, CHECK_NODES = 20000, GUARD_MOVES = 8,
+	GUARD_NODES = 400000, CHECK_NODES = 100000, GUARD_MOVES = 8,
 };
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
@@ -636,20 +636,30 @@ root_to_front(engine_t *e, int k)
  * Checks the search's choice with the time kept back: if the opponent's VCT
  * is proven after it, the next moves in search order, playing the first that
  * is not proven lost. An unproven move is kept: only proofs change the move.
- * When the opponent had a VCT before the search the pre-search check gives
- * each move only a few thousand nodes, too few for the deep ones, so the
- * budget is large; otherwise it is small, for threats the null-move check
- * before the search cannot see, like the stone our four makes them play.
+ * When the opponent had a VCT before the search (big) the pre-search check
+ * gives each move only a few thousand nodes, too few for the deep ones, so
+ * each move gets 400k nodes until 95% of the hard limit. Otherwise the check
+ * is for threats the null-move check before the search did not see, and it
+ * runs until the soft limit (at least a tenth of it), so that with a game
+ * clock the moves do not grow longer.
  */
 static void
-guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, uint64_t budget, int *score)
+guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int big, int *score)
 {
 	board_t *b = &e->b;
 	int stm = board_to_move(b), i;
+	int64_t end = hard_us / 20 * 19;
 
 	e->tm.soft_us = soft_us;
 	e->tm.hard_us = hard_us;
-	e->solver_deadline = e->tm.start_us + hard_us / 20 * 19;
+	if (!big) {
+		int64_t least = tm_elapsed_us(&e->tm) + soft_us / 10;
+		int64_t want = soft_us > least ? soft_us : least;
+		if (want < end)
+			end = want;
+	}
+	e->solver_deadline = e->tm.start_us + end;
+	uint64_t budget = big ? GUARD_NODES : CHECK_NODES;
 	for (i = 0; i < e->nroot && i < GUARD_MOVES && !solvers_done(e); i++) {
 		board_play(b, e->root[i], stm);
 		int r = solve(e, 1, budget, 29);
@@ -872,7 +882,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	}
 
 	if (check && depth_done > 0 && score > -WIN_MIN && score < WIN_MIN && e->nroot > 1)
-		guard_move(e, soft_us, hard_us, guard ? GUARD_NODES : CHECK_NODES, &score);
+		guard_move(e, soft_us, hard_us, guard, &score);
 
 	if (level < 10 && levels[level].noise && e->nroot > 1 && score < WIN_MIN) {
 		uint32_t s = l.seed * 2654435761u + (uint32_t)n * 40503u + 1;
