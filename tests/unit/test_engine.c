@@ -540,9 +540,10 @@ test_vct_guard(void **st)
 }
 
 /*
- * Here black has no VCT after a null move, but white's depth-5 favourite
- * 5,8 gives black a 15-ply one. Every timed search checks its choice with
- * a small budget, which is enough for this one.
+ * The opponent's VCT after a null move is not found before the search, but
+ * the favourite gives them one: white's depth-5 5,8 a 15-ply VCT for black
+ * (550 nodes to prove), and in a sparring loss black's depth-8 8,7 a
+ * 17-ply one for white (33k nodes). Every timed search checks its choice.
  */
 static void
 test_vct_check(void **st)
@@ -550,6 +551,7 @@ test_vct_check(void **st)
 	(void)st;
 	check_guard("8,8 7,5 5,5 10,4 5,9 9,3 6,8 11,5 8,2 6,6 5,7", 5, 20000,
 	    rules_move(5, 8));
+	check_guard("7,7 6,6 5,5 5,8 8,8 4,7", 8, 20000, rules_move(8, 7));
 }
 
 static const char *midgame = "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6";
