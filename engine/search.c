@@ -353,6 +353,29 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	return best;
 }
 
+/*
+ * Moves root[k] to the front, the others keeping their order; unless it
+ * was there already, its PV is the move alone. Returns its score.
+ */
+static int
+root_to_front(engine_t *e, int k)
+{
+	int16_t m = e->root[k];
+	int sc = e->rootscore[k];
+
+	for (int j = k; j > 0; j--) {
+		e->root[j] = e->root[j - 1];
+		e->rootscore[j] = e->rootscore[j - 1];
+	}
+	e->root[0] = m;
+	e->rootscore[0] = sc;
+	if (k) {
+		e->pvlen[0] = 1;
+		e->pv[0][0] = m;
+	}
+	return sc;
+}
+
 /* One root iteration over the root moves; keeps nbest exact scores on top. */
 static int
 root_search(engine_t *e, int depth, int alpha, int beta)
@@ -391,16 +414,8 @@ root_search(engine_t *e, int depth, int alpha, int beta)
 		}
 		if (v > best) {
 			best = v;
+			root_to_front(e, i);
 			pv_update(e, 0, c);
-			/* move it to the front, keeping the others' order */
-			for (int k = i; k > 0; k--) {
-				int16_t tm = e->root[k];
-				int ts = e->rootscore[k];
-				e->root[k] = e->root[k - 1];
-				e->rootscore[k] = e->rootscore[k - 1];
-				e->root[k - 1] = tm;
-				e->rootscore[k - 1] = ts;
-			}
 			if (v >= beta)
 				return v;
 			if (v > alpha && e->nbest == 1)
@@ -607,29 +622,6 @@ filter_root(engine_t *e, int threes, uint64_t budget, int maxply, int limit)
 		memcpy(e->root, keep, (size_t)kept * sizeof keep[0]);
 		e->nroot = kept;
 	}
-}
-
-/*
- * Moves root[k] to the front, the others keeping their order; unless it
- * was there already, its PV is the move alone. Returns its score.
- */
-static int
-root_to_front(engine_t *e, int k)
-{
-	int16_t m = e->root[k];
-	int sc = e->rootscore[k];
-
-	for (int j = k; j > 0; j--) {
-		e->root[j] = e->root[j - 1];
-		e->rootscore[j] = e->rootscore[j - 1];
-	}
-	e->root[0] = m;
-	e->rootscore[0] = sc;
-	if (k) {
-		e->pvlen[0] = 1;
-		e->pv[0][0] = m;
-	}
-	return sc;
 }
 
 /*
