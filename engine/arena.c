@@ -5,12 +5,16 @@
  * then wins, losses, draws and the Elo difference of the first brain with
  * its 95% interval.
  *
- *   arena [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule] [-s size]
- *         [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
+ *   arena [-B book] [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] [-m match_ms]
+ *         [-r rule] [-s size] [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
+ *   arena -V count [-B candidates] [-b balance] [-d deep_nodes] [-r rule] [-s size] [-o seed]
+ *         [-f first] [-v]
  *
  * Openings are balanced by default (-b 60: the engine scores them within
  * +-60 at 50k nodes and +-180 at -d nodes, default 2M; -d 0 skips that);
- * -b 0 gives plain random 3-stone openings. Every game is played in a
+ * -b 0 gives plain random 3-stone openings; -B plays a book's openings in
+ * order. -V plays nothing: it prints openings that pass a deeper vetting
+ * (vet_opening), to make a book. Every game is played in a
  * child process (-j of them at once); a child writes its one result line
  * into a pipe and exits.
  */
@@ -43,8 +47,18 @@ typedef struct {
 	int games, turn_ms, match_ms, rule, size, tol_ms, verbose, from, jobs, balance;
 	uint64_t deep;    /* nodes of the second balance check, 0 for none */
 	unsigned seed;
+	int vet;          /* -V: openings to vet and print instead of playing */
 	const char *cmd[2];
 } opts_t;
+
+enum { BOOK_MAX = 1000, OPEN_MAX = 8, VET_REPLIES = 3 };
+
+/* Openings read from a book file (-B), or none. */
+typedef struct {
+	int n;
+	int len[BOOK_MAX];
+	move_t mv[BOOK_MAX][OPEN_MAX];
+} book_t;
 
 static long long
 now_ms(void)
@@ -253,6 +267,138 @@ balanced_opening(const opts_t *o, int i, move_t *mv)
 }
 
 /*
+ * Reads a book: one opening a line, stones as x,y (black first) separated by
+ * blanks, '#' to the end of the line a comment, blank lines skipped. Every
+ * opening must be legal, unfinished and at most OPEN_MAX stones. Returns 0, or
+ * -1 with the reason in err.
+ */
+static int
+load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int ln = 0;
+
+	b->n = 0;
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		ln++;
+		line[strcspn(line, "#\n")] = 0;
+		position_t pos;
+		int n = 0;
+		pos_init(&pos, (rule_t)o->rule, o->size);
+		for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
+		    t = strtok_r(NULL, " \t\r", &save)) {
+			move_t m;
+			if (n == OPEN_MAX || b->n == BOOK_MAX || notation_parse_xy(t, o->size, &m) != 0 ||
+			    pos_check(&pos, m) != LEGAL_OK) {
+				snprintf(err, errlen, "%s:%d: bad stone '%s' (or too many)", path, ln, t);
+				fclose(f);
+				return -1;
+			}
+			pos_play(&pos, m);
+			if (pos.outcome.kind != RESULT_ONGOING) {
+				snprintf(err, errlen, "%s:%d: the game is over", path, ln);
+				fclose(f);
+				return -1;
+			}
+			b->mv[b->n][n++] = m;
+		}
+		if (n > 0)
+			b->len[b->n++] = n;
+	}
+	fclose(f);
+	if (b->n == 0) {
+		snprintf(err, errlen, "%s: no openings", path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The deep vetting of -V: a search of o->deep nodes scores the opening
+ * mv[0..n) within +-3 * o->balance, and after each of its VET_REPLIES best
+ * replies a search of the same size does not score the other side below
+ * that (and after one of them, not above it). Openings decided 20 plies deep
+ * pass the 2M-node check of -b and lost sparring games before either brain
+ * had chosen a move; searching after the replies sees those plies sooner.
+ * Writes the scores into note. Returns 1 if the opening passes.
+ */
+static int
+vet_opening(const opts_t *o, engine_t *e, const move_t *open, int n, char *note, size_t len)
+{
+	int lim = 3 * o->balance, ok = 1, best = -ENGINE_WIN;
+	move_t mv[OPEN_MAX + 1];
+	engine_limits_t l = engine_default_limits();
+	engine_result_t r;
+	size_t off;
+
+	memcpy(mv, open, (size_t)n * sizeof *mv);
+	l.max_nodes = o->deep;
+	l.nbest = VET_REPLIES;
+	if (engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &r) != 0)
+		return 0;
+	off = (size_t)snprintf(note, len, "%+d;", r.score);
+	ok = r.score >= -lim && r.score <= lim;
+	l.nbest = 1;
+	for (int k = 0; ok && k < r.ncand; k++) {
+		engine_result_t a;
+		char b[8];
+		mv[n] = r.cand[k].move;
+		if (engine_search(e, (rule_t)o->rule, o->size, mv, n + 1, &l, NULL, NULL, &a) != 0)
+			return 0;
+		if (off < len)
+			off += (size_t)snprintf(note + off, len - off, " %s %+d", notation_format_xy(mv[n], b), -a.score);
+		ok = a.score >= -lim;
+		best = -a.score > best ? -a.score : best;
+	}
+	return ok && best >= -lim;
+}
+
+/*
+ * -V: prints o->vet openings that pass vet_opening, one a line with their
+ * scores as a comment. The candidates are the book's openings if there is
+ * one, else balanced openings (-b, without their own deep check) from -o
+ * and -f on.
+ */
+static int
+vet(const opts_t *o, const book_t *book)
+{
+	opts_t shallow = *o;
+	engine_t *e = engine_new(256);
+	int found = 0;
+
+	if (!e)
+		return 1;
+	shallow.deep = 0;
+	for (int i = o->from; found < o->vet && (!book || i < book->n); i++) {
+		move_t mv[OPEN_MAX];
+		char note[256], b[8];
+		int n;
+		if (book) {
+			n = book->len[i];
+			memcpy(mv, book->mv[i], (size_t)n * sizeof *mv);
+		} else {
+			n = balanced_opening(&shallow, i, mv);
+		}
+		int pass = vet_opening(o, e, mv, n, note, sizeof note);
+		FILE *out = pass ? stdout : stderr;
+		if (!pass && !o->verbose)
+			continue;
+		found += pass;
+		for (int k = 0; k < n; k++)
+			fprintf(out, "%s%s", k ? " " : "", notation_format_xy(mv[k], b));
+		fprintf(out, "  # %d%s: %s\n", i, pass ? "" : " rejected", note);
+		fflush(out);
+	}
+	engine_free(e);
+	return found < o->vet;
+}
+
+/*
  * Plays one game from the opening mv[0..nopen); black is brain `first`.
  * Returns the winner's brain index (0 or 1), or -1 for a draw. Writes why the
  * game ended into why.
@@ -372,8 +518,9 @@ elo(double p)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: arena [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] [-r rule 0|1|2] "
-	    "[-s size] [-T tolerance_ms] [-o seed] [-f first_game] [-v] CMD1 CMD2\n");
+	fprintf(stderr, "usage: arena [-B book] [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] "
+	    "[-r rule 0|1|2] [-s size] [-T tolerance_ms] [-o seed] [-f first_game] [-v] CMD1 CMD2\n"
+	    "       arena -V count [-B candidates] [-b balance] [-d deep_nodes] [-r rule] [-s size] [-o seed] [-f first] [-v]\n");
 	exit(2);
 }
 
@@ -386,9 +533,13 @@ main(int argc, char **argv)
 	};
 	int ch, res[3] = { 0, 0, 0 };
 	double sum = 0, sumsq = 0;
+	const char *book_path = NULL;
+	book_t *book = NULL;
 
-	while ((ch = getopt(argc, argv, "b:d:g:j:t:m:r:s:T:o:f:v")) != -1) {
+	while ((ch = getopt(argc, argv, "B:V:b:d:g:j:t:m:r:s:T:o:f:v")) != -1) {
 		switch (ch) {
+		case 'B': book_path = optarg; break;
+		case 'V': o.vet = atoi(optarg); break;
 		case 'b': o.balance = atoi(optarg); break;
 		case 'd': o.deep = strtoull(optarg, NULL, 10); break;
 		case 'g': o.games = atoi(optarg); break;
@@ -404,15 +555,34 @@ main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (argc - optind != 2 || o.games < 1 || o.jobs < 1 || o.jobs > 64 || o.size < RULES_MIN_SIZE ||
-	    o.size > RULES_MAX_SIZE || o.rule < 0 || o.rule > 2)
+	if (argc - optind != (o.vet ? 0 : 2) || o.games < 1 || o.jobs < 1 || o.jobs > 64 ||
+	    o.size < RULES_MIN_SIZE || o.size > RULES_MAX_SIZE || o.rule < 0 || o.rule > 2 ||
+	    o.vet < 0 || (o.vet && (!o.balance || !o.deep)))
 		usage();
+	if (book_path) {
+		char err[300];
+		if (!(book = malloc(sizeof *book))) {
+			perror("arena");
+			return 1;
+		}
+		if (load_book(book_path, &o, book, err, sizeof err) != 0) {
+			fprintf(stderr, "arena: %s\n", err);
+			return 1;
+		}
+	}
+	if (o.vet) {
+		int rc = vet(&o, book);
+		free(book);
+		return rc;
+	}
 	o.cmd[0] = argv[optind];
 	o.cmd[1] = argv[optind + 1];
 	signal(SIGPIPE, SIG_IGN);
 	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms, ",
 	    o.games, rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms);
-	if (o.balance && o.deep)
+	if (book)
+		printf("%d openings from %s\n", book->n, book_path);
+	else if (o.balance && o.deep)
 		printf("balanced openings (+-%d, +-%d at %llu nodes)\n", o.balance, 3 * o.balance,
 		    (unsigned long long)o.deep);
 	else if (o.balance)
@@ -424,15 +594,20 @@ main(int argc, char **argv)
 	struct { pid_t pid; int fd, g; } run[64];
 	int nrun = 0, next = 0;
 	/* both games of an opening share it: drawn once, here, before the fork */
-	move_t open_mv[8];
+	move_t open_mv[OPEN_MAX];
 	int nopen = 0, open_i = -1;
 	while (next < o.games || nrun > 0) {
 		if (next < o.games && nrun < o.jobs) {
 			int pfd[2];
 			int oi = (next + o.from) / 2;
 			if (oi != open_i) {
-				nopen = o.balance ? balanced_opening(&o, oi, open_mv) :
-				    random_opening(&o, oi, open_mv);
+				if (book) {
+					nopen = book->len[oi % book->n];
+					memcpy(open_mv, book->mv[oi % book->n], (size_t)nopen * sizeof *open_mv);
+				} else {
+					nopen = o.balance ? balanced_opening(&o, oi, open_mv) :
+					    random_opening(&o, oi, open_mv);
+				}
 				open_i = oi;
 			}
 			if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 ||
@@ -507,5 +682,6 @@ main(int argc, char **argv)
 	printf("result: brain 1 %d wins, %d losses, %d draws of %d (score %.1f%%)\n", res[0],
 	    res[1], res[2], n, 100 * p);
 	printf("elo: %+.0f  95%% interval [%+.0f, %+.0f]\n", elo(p), lo, hi);
+	free(book);
 	return 0;
 }

@@ -69,3 +69,46 @@ grep -q "brain 2 answered '99,99'" "$tmp/out" || fail "no reason for the off-boa
 grep -q "2 wins, 0 losses" "$tmp/out" || fail "a silent brain did not lose: $(cat "$tmp/out")"
 grep -q "brain 2 timed out" "$tmp/out" || fail "no reason for the timeout"
 echo "illegal and missing answers lose the game"
+
+# -B: the book's openings, in order, each twice with colours swapped; a
+# third opening wraps round to the first.
+cat > "$tmp/book" <<'EOF2'
+# two openings
+7,7 8,8 7,9    # black, white, black
+
+6,6 6,9 9,6 8,10 5,4
+EOF2
+"$arena" -v -B "$tmp/book" -g 6 -t 300 "$tmp/logbrain" "$tmp/logbrain" > "$tmp/out" 2>&1 || fail "arena -B failed: $(cat "$tmp/out")"
+grep -q "2 openings from $tmp/book" "$tmp/out" || fail "-B header: $(head -1 "$tmp/out")"
+grep -q "\[7,7 8,8 7,9 .*\]" "$tmp/out" && grep -q "\[6,6 6,9 9,6 8,10 5,4 .*\]" "$tmp/out" ||
+	fail "the book's openings were not played: $(cat "$tmp/out")"
+sizes=$(board_sizes)
+[ "$sizes" = "3 3 3 3 4 4 4 4 5 5 6 6 " ] || fail "-B gave first boards of '$sizes' stones"
+for bad in "7,7 7,7" "7,7 x" "7,7 8,8 7,9 8,9 7,10 8,10 7,11 8,11 7,12"; do
+	echo "$bad" > "$tmp/badbook"
+	if "$arena" -B "$tmp/badbook" -g 2 "$brain" "$brain" > "$tmp/out" 2>&1; then
+		fail "a book with '$bad' was played"
+	fi
+	grep -q "badbook:1:" "$tmp/out" || fail "no line number for '$bad': $(cat "$tmp/out")"
+done
+echo "-B: the book's openings in order; bad books refused"
+
+# -V vets the book's openings: the first (black has an open four, white to
+# move) is rejected at once; the second (quiet) is printed with its scores;
+# the third scores -15 for white but -309 or worse after each of white's
+# three best replies, so it is rejected by the searches after the replies.
+# The status says fewer than asked for passed.
+cat > "$tmp/cand" <<'EOF2'
+6,7 0,0 7,7 0,14 8,7 14,0 9,7
+7,7 8,8 8,6
+6,6 7,9 9,6 8,10 6,4
+EOF2
+status=0
+"$arena" -V 3 -B "$tmp/cand" -d 20000 -v > "$tmp/out" 2> "$tmp/err" || status=$?
+[ "$status" -eq 1 ] || fail "-V with one of three passing exited $status"
+[ "$(grep -c . "$tmp/out")" -eq 1 ] && grep -q "^7,7 8,8 8,6  # 1: [-+][0-9]*; .* .* .*" "$tmp/out" ||
+	fail "-V printed: $(cat "$tmp/out" "$tmp/err")"
+grep -q "^6,7 0,0 7,7 0,14 8,7 14,0 9,7  # 0 rejected: -2999[0-9];$" "$tmp/err" &&
+	grep -q "^6,6 7,9 9,6 8,10 6,4  # 2 rejected: -15; [0-9,]* [-+][0-9]* [0-9,]* [-+][0-9]* [0-9,]* [-+][0-9]*$" "$tmp/err" ||
+	fail "-V -v rejected: $(cat "$tmp/err")"
+echo "-V: a decided opening rejected, a quiet one kept, one rejected after its replies"
