@@ -46,5 +46,18 @@ BENCH_BINS += $(O)/tests/engine/bench_engine
 bench-engine: $(O)/tests/engine/bench_engine
 	$(O)/tests/engine/bench_engine
 
+# make bench-sparring: level 10 against each sparring brain (node) over the
+# vetted opening book, every opening with both colours, 1 s a move: about
+# seven minutes a brain. Not part of `make bench`, for its length.
+SPARRING ?= s003 s000 s001 s002 s004
+SPARRING_BOOK := tests/engine/openings-freestyle.txt
+.PHONY: bench-sparring
+bench-sparring: $(BINDIR)/arena $(BINDIR)/pbrain-gomoku
+	@command -v node > /dev/null || { echo "bench-sparring: needs node (apt-get install nodejs)"; exit 1; }
+	@n=$$(grep -c '^[0-9]' $(SPARRING_BOOK)); for b in $(SPARRING); do \
+		$(BINDIR)/arena -B $(SPARRING_BOOK) -j 2 -g $$((2 * n)) -t 1000 -v \
+		    $(BINDIR)/pbrain-gomoku "node ../shared/sparring/seedbrain.js $$b" || exit 1; \
+	done
+
 # The arena's openings and its enforcement, with real brains.
 TESTS += tests/engine/test_arena.sh
