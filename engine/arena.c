@@ -269,8 +269,8 @@ balanced_opening(const opts_t *o, int i, move_t *mv)
 /*
  * Reads a book: one opening a line, stones as x,y (black first) separated by
  * blanks, '#' to the end of the line a comment, blank lines skipped. Every
- * opening must be legal, unfinished and at most OPEN_MAX stones. Returns 0, or
- * -1 with the reason in err.
+ * opening must be legal and at most OPEN_MAX stones (too few to end a game).
+ * Returns 0, or -1 with the reason in err.
  */
 static int
 load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen)
@@ -293,18 +293,16 @@ load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen
 		for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
 		    t = strtok_r(NULL, " \t\r", &save)) {
 			move_t m;
-			if (n == OPEN_MAX || b->n == BOOK_MAX || notation_parse_xy(t, o->size, &m) != 0 ||
-			    pos_check(&pos, m) != LEGAL_OK) {
-				snprintf(err, errlen, "%s:%d: bad stone '%s' (or too many)", path, ln, t);
+			const char *bad = n == OPEN_MAX ? "more stones than the arena takes" :
+			    b->n == BOOK_MAX ? "more openings than the arena takes" :
+			    notation_parse_xy(t, o->size, &m) != 0 ? "not x,y on the board" :
+			    pos_check(&pos, m) != LEGAL_OK ? "an illegal stone" : NULL;
+			if (bad) {
+				snprintf(err, errlen, "%s:%d: '%s': %s", path, ln, t, bad);
 				fclose(f);
 				return -1;
 			}
 			pos_play(&pos, m);
-			if (pos.outcome.kind != RESULT_ONGOING) {
-				snprintf(err, errlen, "%s:%d: the game is over", path, ln);
-				fclose(f);
-				return -1;
-			}
 			b->mv[b->n][n++] = m;
 		}
 		if (n > 0)
@@ -330,7 +328,7 @@ load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen
 static int
 vet_opening(const opts_t *o, engine_t *e, const move_t *open, int n, char *note, size_t len)
 {
-	int lim = 3 * o->balance, ok = 1, best = -ENGINE_WIN;
+	int lim = 3 * o->balance, ok, best = -ENGINE_WIN;
 	move_t mv[OPEN_MAX + 1];
 	engine_limits_t l = engine_default_limits();
 	engine_result_t r;

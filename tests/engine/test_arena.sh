@@ -84,12 +84,13 @@ grep -q "\[7,7 8,8 7,9 .*\]" "$tmp/out" && grep -q "\[6,6 6,9 9,6 8,10 5,4 .*\]"
 	fail "the book's openings were not played: $(cat "$tmp/out")"
 sizes=$(board_sizes)
 [ "$sizes" = "3 3 3 3 4 4 4 4 5 5 6 6 " ] || fail "-B gave first boards of '$sizes' stones"
-for bad in "7,7 7,7" "7,7 x" "7,7 8,8 7,9 8,9 7,10 8,10 7,11 8,11 7,12"; do
-	echo "$bad" > "$tmp/badbook"
+for bad in "7,7 7,7|'7,7': an illegal stone" "7,7 x|'x': not x,y on the board" \
+    "7,7 8,8 7,9 8,9 7,10 8,10 7,11 8,11 7,12|'7,12': more stones than the arena takes"; do
+	printf '# a comment\n%s\n' "${bad%%|*}" > "$tmp/badbook"
 	if "$arena" -B "$tmp/badbook" -g 2 "$brain" "$brain" > "$tmp/out" 2>&1; then
-		fail "a book with '$bad' was played"
+		fail "a book with '${bad%%|*}' was played"
 	fi
-	grep -q "badbook:1:" "$tmp/out" || fail "no line number for '$bad': $(cat "$tmp/out")"
+	grep -qF "badbook:2: ${bad#*|}" "$tmp/out" || fail "'${bad%%|*}' refused with: $(cat "$tmp/out")"
 done
 echo "-B: the book's openings in order; bad books refused"
 
