@@ -1,6 +1,6 @@
 /*
- * vcf.c: depth-first threat search with a cache of proven failures keyed by
- * position and remaining depth.
+ * vcf.c: depth-first threat search with a cache of proven failures (keyed by
+ * position and remaining depth) and wins.
  */
 #include "engine/vcf.h"
 
@@ -8,6 +8,8 @@
 #include "engine/timeman.h"
 
 #include <string.h>
+
+enum { VCT_NEAR = 3 };
 
 static int
 aborted(vcf_t *v)
@@ -60,6 +62,23 @@ five_points(const board_t *b, int c, int ply, int16_t *f)
 	return board_find_near(b, b->moves[b->nmoves - 1], c, T_FIVE, f, 2);
 }
 
+/*
+ * Whether cell c is within VCT_NEAR (on both axes) of the attacker's
+ * previous move. A three far from the attack under way seldom joins it,
+ * and trying such threes was most of the cost of a failing VCT: with this
+ * rule, a 256k-slot cache and cached wins, a 25-ply VCT of a sparring game
+ * takes 226k nodes instead of 1.17M, and 229 of the 306 puzzles are proven
+ * within 100k nodes instead of 214 (235 against 233 within 400k).
+ */
+static int
+near_last(const board_t *b, int c)
+{
+	int last = b->moves[b->nmoves - 2];
+	int dx = c % BW - last % BW, dy = c / BW - last / BW;
+
+	return dx >= -VCT_NEAR && dx <= VCT_NEAR && dy >= -VCT_NEAR && dy <= VCT_NEAR;
+}
+
 static int def_node(vcf_t *v, int ply, int maxply, int threes);
 
 /* Attacker to move: a five, the forced block, or a four (or open three). */
@@ -83,8 +102,15 @@ att_node(vcf_t *v, int ply, int maxply, int threes)
 	if (ply + 3 > maxply || ply + 3 > VCF_MAXLINE)
 		return 0;
 	s = slot(v, key);
-	if (s && s->key == key && s->rem >= maxply - ply)
-		return 0;
+	if (s && s->key == key) {
+		if (s->win && s->win <= maxply - ply) {
+			v->line[ply] = s->move; /* the line ends here: the rest is not kept */
+			v->len = ply + 1;
+			return s->win;
+		}
+		if (!s->win && s->rem >= maxply - ply)
+			return 0;
+	}
 	if (b->cnt[d - 1][T_FIVE]) {
 		if (five_points(b, d, ply, f) >= 2 || board_forbidden(b, f[0], a))
 			return 0;
@@ -96,7 +122,7 @@ att_node(vcf_t *v, int ply, int maxply, int threes)
 			int16_t t[MAX_MOVES];
 			int nt = find_real(b, a, T_F3, t, MAX_MOVES);
 			for (int i = 0; i < nt; i++)
-				if (b->cls[t[i]][a - 1] < T_B4)
+				if (b->cls[t[i]][a - 1] < T_B4 && (ply < 2 || near_last(b, t[i])))
 					mv[n++] = t[i];
 		}
 		sort_moves(b, a, mv, n);
@@ -116,9 +142,11 @@ att_node(vcf_t *v, int ply, int maxply, int threes)
 		if (res)
 			v->line[ply] = (int16_t)m;
 	}
-	if (!res && s && !v->out) {
+	if (s && !v->out && (res || s->key != key || !s->win)) {
 		s->key = key;
-		s->rem = maxply - ply;
+		s->rem = (int16_t)(res ? 0 : maxply - ply);
+		s->win = (int16_t)res;
+		s->move = res ? v->line[ply] : 0;
 	}
 	return res;
 }

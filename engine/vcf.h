@@ -10,11 +10,14 @@
 
 #include <stdatomic.h>
 
-enum { VCF_CACHE = 1 << 15, VCF_MAXLINE = 64 };
+enum { VCF_CACHE = 1 << 18, VCF_MAXLINE = 64 };
 
+/* A known result of an attacker node: a failure, or a win and its move. */
 typedef struct {
 	uint64_t key;
-	int rem;
+	int16_t rem;               /* failed with this many plies left */
+	int16_t win;               /* or won in this many plies; 0 for a failure */
+	int16_t move;              /* the win's first move */
 } vcf_slot_t;
 
 typedef struct {
@@ -24,7 +27,7 @@ typedef struct {
 	int out;                   /* budget or stop hit: a failure proves nothing */
 	const atomic_int *stop[2];
 	int64_t deadline_us;       /* tm_now_us() limit, 0 for none */
-	vcf_slot_t *cache;         /* VCF_CACHE slots of known failures, or NULL */
+	vcf_slot_t *cache;         /* VCF_CACHE slots of known results, or NULL */
 	uint64_t salt;             /* new per solve: older cache entries never match */
 	int16_t line[VCF_MAXLINE]; /* the winning line from the root, cells */
 	int len;

@@ -540,6 +540,19 @@ test_vct_guard(void **st)
 }
 
 /*
+ * A sparring loss over the book: white's depth-8 favourite 4,4 (on the
+ * first point of black's VCT after a null move) leaves black a 25-ply VCT.
+ * The guard's 400k nodes prove it since the VCT tries only threes near the
+ * attack (226k nodes; 1.17M without that rule).
+ */
+static void
+test_vct_guard_deep(void **st)
+{
+	(void)st;
+	check_guard("8,8 6,5 6,6 9,7 6,4 9,9 5,5", 8, 0, rules_move(4, 4));
+}
+
+/*
  * The opponent's VCT after a null move is not found before the search, but
  * the favourite gives them one: white's depth-5 5,8 a 15-ply VCT for black
  * (550 nodes to prove), and in a sparring loss black's depth-8 8,7 a
@@ -684,6 +697,7 @@ main(void)
 		cmocka_unit_test(test_levels_five_and_block),
 		cmocka_unit_test(test_renju),
 		cmocka_unit_test(test_vct_guard),
+		cmocka_unit_test(test_vct_guard_deep),
 		cmocka_unit_test(test_vct_check),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_parallel),
