@@ -316,6 +316,16 @@ load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen
 	return 0;
 }
 
+/* Copies the book's opening i (counting round the book) into mv; returns its stones. */
+static int
+book_opening(const book_t *b, int i, move_t *mv)
+{
+	int k = i % b->n;
+
+	memcpy(mv, b->mv[k], (size_t)b->len[k] * sizeof *mv);
+	return b->len[k];
+}
+
 /*
  * The deep vetting of -V: a search of o->deep nodes scores the opening
  * mv[0..n) within +-3 * o->balance, and after each of its VET_REPLIES best
@@ -376,12 +386,7 @@ vet(const opts_t *o, const book_t *book)
 		move_t mv[OPEN_MAX];
 		char note[256], b[8];
 		int n;
-		if (book) {
-			n = book->len[i];
-			memcpy(mv, book->mv[i], (size_t)n * sizeof *mv);
-		} else {
-			n = balanced_opening(&shallow, i, mv);
-		}
+		n = book ? book_opening(book, i, mv) : balanced_opening(&shallow, i, mv);
 		int pass = vet_opening(o, e, mv, n, note, sizeof note);
 		FILE *out = pass ? stdout : stderr;
 		if (!pass && !o->verbose)
@@ -599,13 +604,9 @@ main(int argc, char **argv)
 			int pfd[2];
 			int oi = (next + o.from) / 2;
 			if (oi != open_i) {
-				if (book) {
-					nopen = book->len[oi % book->n];
-					memcpy(open_mv, book->mv[oi % book->n], (size_t)nopen * sizeof *open_mv);
-				} else {
-					nopen = o.balance ? balanced_opening(&o, oi, open_mv) :
-					    random_opening(&o, oi, open_mv);
-				}
+				nopen = book ? book_opening(book, oi, open_mv) :
+				    o.balance ? balanced_opening(&o, oi, open_mv) :
+				    random_opening(&o, oi, open_mv);
 				open_i = oi;
 			}
 			if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 ||
