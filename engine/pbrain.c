@@ -91,7 +91,7 @@ limits_for(const brain_t *b)
 	if (hard < 20)
 		hard = 20;
 	l.hard_ms = hard;
-	l.soft_ms = hard * 85 / 100;
+	l.soft_ms = hard; /* a turn limit only caps: use it all */
 	l.level = s->level;
 	l.seed = (uint32_t)b->pos.nmoves * 2654435761u;
 	return l;

@@ -21,7 +21,7 @@
 
 enum {
 	MAX_PLY = 96, QMAX = 4, INF = 32000, DEFAULT_VCT_NODES = 30000,
-	GUARD_NODES = 400000, CHECK_NODES = 100000, GUARD_MOVES = 8,
+	GUARD_NODES = 400000, GUARD_MOVES = 8,
 };
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
@@ -628,12 +628,13 @@ filter_root(engine_t *e, int threes, uint64_t budget, int maxply, int limit)
  * Checks the search's choice with the time kept back: if the opponent's VCT
  * is proven after it, the next moves in search order, playing the first that
  * is not proven lost. An unproven move is kept: only proofs change the move.
- * When the opponent had a VCT before the search (big) the pre-search check
- * gives each move only a few thousand nodes, too few for the deep ones, so
- * each move gets 400k nodes until 95% of the hard limit. Otherwise the check
- * is for threats the null-move check before the search did not see, and it
- * runs until the soft limit (at least a tenth of it), so that with a game
- * clock the moves do not grow longer.
+ * Each move gets up to 400k nodes, until 95% of the hard limit when the
+ * opponent had a VCT before the search (big: the pre-search check gives each
+ * move only a few thousand nodes, too few for the deep ones) or when the
+ * caller gave the whole budget (soft == hard). Otherwise the check is for
+ * threats the null-move check before the search did not see, and it runs
+ * until the soft limit (at least a tenth of it), so that with a game clock
+ * the moves do not grow longer.
  */
 static void
 guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int big, int *score)
@@ -644,17 +645,16 @@ guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int big, int *score)
 
 	e->tm.soft_us = soft_us;
 	e->tm.hard_us = hard_us;
-	if (!big) {
+	if (!big && soft_us != hard_us) {
 		int64_t least = tm_elapsed_us(&e->tm) + soft_us / 10;
 		int64_t want = soft_us > least ? soft_us : least;
 		if (want < end)
 			end = want;
 	}
 	e->solver_deadline = e->tm.start_us + end;
-	uint64_t budget = big ? GUARD_NODES : CHECK_NODES;
 	for (i = 0; i < e->nroot && i < GUARD_MOVES && !solvers_done(e); i++) {
 		board_play(b, e->root[i], stm);
-		int r = solve(e, 1, budget, 29);
+		int r = solve(e, 1, GUARD_NODES, 29);
 		board_undo(b);
 		if (!r)
 			break;
@@ -815,13 +815,14 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 
 	/* the search ends early to leave time to check the chosen move: a
 	 * quarter for a VCT threat, a tenth otherwise (new depths still start
-	 * until 60% of soft) */
+	 * until 60% of soft). Given the whole budget (soft == hard), the search
+	 * takes soft as 85% of it, and the check may run until 95%. */
 	int64_t soft_us = e->tm.soft_us, hard_us = e->tm.hard_us;
 	int check = level >= 9 && hard_us != INT64_MAX && soft_us >= 200000;
 	if (check) {
 		e->tm.hard_us = guard ? hard_us / 4 * 3 : hard_us / 10 * 9;
 		if (soft_us == hard_us)
-			e->tm.soft_us = e->tm.hard_us;
+			e->tm.soft_us = hard_us / 20 * 17;
 	}
 	for (int d = 1; d <= maxd; d++) {
 		int alpha = -INF, beta = INF, delta = 50, v;
