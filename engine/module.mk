@@ -45,6 +45,7 @@ BENCH_BINS += $(O)/tests/engine/bench_engine
 .PHONY: bench-engine
 bench-engine: $(O)/tests/engine/bench_engine
 	$(O)/tests/engine/bench_engine
+	$(O)/tests/engine/bench_engine vct
 
 # make bench-sparring: level 10 against each sparring brain (node) over the
 # vetted opening book, every opening with both colours, 1 s a move: about

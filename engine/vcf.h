@@ -12,12 +12,24 @@
 
 enum { VCF_CACHE = 1 << 18, VCF_MAXLINE = 64 };
 
-/* A known result of an attacker node: a failure, or a win and its move. */
+/*
+ * A known result: for the depth-first searches, an attacker node's failure
+ * or win and its move; for the proof-number VCT, a node's proof and
+ * disproof numbers, and once proven the plies to the five and the move.
+ */
 typedef struct {
 	uint64_t key;
-	int16_t rem;               /* failed with this many plies left */
-	int16_t win;               /* or won in this many plies; 0 for a failure */
-	int16_t move;              /* the win's first move */
+	union {
+		struct {
+			int16_t rem;       /* failed with this many plies left */
+			int16_t win;       /* or won in this many plies; 0 for a failure */
+			int16_t move;      /* the win's first move */
+		} d;
+		struct {
+			uint32_t pn;
+			uint32_t dn;       /* once proven (pn 0): plies | move << 8 */
+		} p;
+	} u;
 } vcf_slot_t;
 
 typedef struct {
@@ -35,8 +47,12 @@ typedef struct {
 
 /* Attacker is the side to move. Returns plies to the five (odd) or 0. */
 int vcf_solve(vcf_t *v, int maxply);
-/* The same with open threes as well as fours (not as the reply to a five),
- * deepening from 5 plies by 4 up to maxply within the one node budget. */
+/*
+ * The same with open threes as well as fours (not as the reply to a five),
+ * within the one node budget: a proof-number search to maxply, then, if it
+ * disproved the win, the depth-first search deepening from 5 plies by 4.
+ * Without a cache, only the depth-first search.
+ */
 int vct_solve(vcf_t *v, int maxply);
 
 #endif

@@ -3,12 +3,16 @@
  *   1. nodes/s and time to each depth on fixed positions (one core);
  *   2. the puzzle set ../shared/puzzles/freestyle.tsv at PUZZLE_MS (default
  *      1000) ms a position: a move counts only if the win holds when play
- *      continues (the engine defends, the solver's side plays on).
+ *      continues (the engine defends, the solver's side plays on);
+ *   3. `bench_engine vct [budget...]`: the VCT solver alone on the puzzle
+ *      positions, proven within each node budget (default 20k 100k 400k).
  * Environment: BENCH_MS (default 2000) per fixed position, PUZZLE_MS,
  * PUZZLE_LIMIT (first N puzzles), JUDGE_ATT_MS and JUDGE_DEF_MS (the play-on,
  * default 2000 and 1000), SHARED_DIR (default ../shared).
  */
+#include "engine/board.h"
 #include "engine/engine.h"
+#include "engine/vcf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,30 +124,47 @@ holds(engine_t *e, move_t *mv, int n, int limit, int att_ms, int def_ms)
 	return p.outcome.kind == RESULT_WIN && (p.nmoves - 1) % 2 == attacker;
 }
 
+/* The puzzle set, its path in path; NULL, said for what, when absent. */
+static FILE *
+open_puzzles(const char *what, char *path, size_t len)
+{
+	const char *dir = getenv("SHARED_DIR") ? getenv("SHARED_DIR") : "../shared";
+	FILE *fp;
+
+	snprintf(path, len, "%s/puzzles/freestyle.tsv", dir);
+	if (!(fp = fopen(path, "r")))
+		printf("== %s: %s absent, skipped\n", what, path);
+	return fp;
+}
+
+/* Splits a puzzle line into its five fields; 0 unless a freestyle puzzle. */
+static int
+puzzle_fields(char *line, char **f)
+{
+	int k = 0;
+
+	for (char *s = strtok(line, "\t\n"); s && k < 5; s = strtok(NULL, "\t\n"))
+		f[k++] = s;
+	return k == 5 && atoi(f[0]) == 0;
+}
+
 static void
 bench_puzzles(engine_t *e, engine_t *judge)
 {
-	const char *dir = getenv("SHARED_DIR") ? getenv("SHARED_DIR") : "../shared";
 	char path[512], line[16384];
 	int ms = envi("PUZZLE_MS", 1000), limit = envi("PUZZLE_LIMIT", 100000);
 	int att_ms = envi("JUDGE_ATT_MS", 2000), def_ms = envi("JUDGE_DEF_MS", 1000);
 	int total = 0, solved = 0, same = 0;
 	long long tsum = 0;
 
-	snprintf(path, sizeof path, "%s/puzzles/freestyle.tsv", dir);
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		printf("== puzzles: %s absent, skipped\n", path);
+	FILE *fp = open_puzzles("puzzles", path, sizeof path);
+	if (!fp)
 		return;
-	}
 	printf("== puzzles: %s at %d ms a position (judge: attacker %d ms, defender %d ms)\n",
 	    path, ms, att_ms, def_ms);
 	while (total < limit && fgets(line, sizeof line, fp)) {
 		char *f[5];
-		int k = 0;
-		for (char *s = strtok(line, "\t\n"); s && k < 5; s = strtok(NULL, "\t\n"))
-			f[k++] = s;
-		if (k < 5 || atoi(f[0]) != 0)
+		if (!puzzle_fields(line, f))
 			continue;
 		move_t mv[RULES_CELLS];
 		int n = parse(f[1], mv), x, y, plies = atoi(f[4]);
@@ -176,9 +197,66 @@ bench_puzzles(engine_t *e, engine_t *judge)
 		    solved, total, 100.0 * solved / total, tsum / total, same);
 }
 
+static void
+bench_vct(int nb, char **budgets)
+{
+	static char *def[] = { "20000", "100000", "400000" };
+	board_t *b = malloc(sizeof *b);
+	vcf_t *v = calloc(1, sizeof *v);
+	vcf_slot_t *cache = calloc(VCF_CACHE, sizeof *cache);
+
+	if (nb == 0) {
+		nb = 3;
+		budgets = def;
+	}
+	printf("== vct: the VCT solver alone on the freestyle puzzles, 29 plies\n");
+	for (int k = 0; b && v && cache && k < nb; k++) {
+		char path[512], line[16384];
+		FILE *fp = open_puzzles("vct", path, sizeof path);
+		int total = 0, proven = 0;
+		unsigned long long nodes = 0;
+		struct timespec t0, t1;
+
+		if (!fp)
+			break;
+		memset(cache, 0, VCF_CACHE * sizeof *cache); /* no results from the last budget */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (fgets(line, sizeof line, fp)) {
+			char *f[5];
+			if (!puzzle_fields(line, f))
+				continue;
+			move_t mv[RULES_CELLS];
+			int nm = parse(f[1], mv);
+			board_init(b, RULE_FREESTYLE, 15);
+			for (int i = 0; i < nm; i++)
+				board_play(b, board_cell(mv[i]), board_to_move(b));
+			v->b = b;
+			v->att = board_to_move(b);
+			v->cache = cache;
+			v->salt = (uint64_t)(total + 1) * 0x9e3779b97f4a7c15ull;
+			v->budget = strtoull(budgets[k], NULL, 10);
+			proven += vct_solve(v, 29) > 0;
+			nodes += v->nodes;
+			total++;
+		}
+		fclose(fp);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("vct: budget %s nodes: %d of %d proven, %llu nodes, %lld ms\n", budgets[k],
+		    proven, total, nodes, (long long)(t1.tv_sec - t0.tv_sec) * 1000 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	}
+	free(cache);
+	free(v);
+	free(b);
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc >= 2 && strcmp(argv[1], "vct") == 0) {
+		bench_vct(argc - 2, argv + 2);
+		return 0;
+	}
 	engine_t *e = engine_new(128), *judge = engine_new(64);
 
 	if (!e || !judge)

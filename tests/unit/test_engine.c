@@ -290,6 +290,23 @@ line_wins(board_t *b, const vcf_t *v, int plies)
 	return ok;
 }
 
+/* Loads the next position of the freestyle puzzle set; 0 at its end. */
+static int
+next_puzzle(FILE *fp, board_t *b)
+{
+	char line[8192];
+
+	while (fgets(line, sizeof line, fp)) {
+		char *moves = strchr(line, '\t'), *end;
+		if (!moves || line[0] != '0' || !(end = strchr(++moves, '\t')))
+			continue;
+		*end = 0;
+		load(b, RULE_FREESTYLE, moves);
+		return 1;
+	}
+	return 0;
+}
+
 static void
 test_vcf(void **st)
 {
@@ -330,18 +347,8 @@ test_vcf(void **st)
 	if (!fp) {
 		printf("  ../shared/puzzles/freestyle.tsv absent: puzzle part skipped\n");
 	} else {
-		char line[8192];
 		int found = 0, total = 0;
-		while (fgets(line, sizeof line, fp) && total < 60) {
-			char *moves = strchr(line, '\t');
-			if (!moves)
-				continue;
-			moves++;
-			char *end = strchr(moves, '\t');
-			if (!end)
-				continue;
-			*end = 0;
-			load(b, RULE_FREESTYLE, moves);
+		while (total < 60 && next_puzzle(fp, b)) {
 			memset(cache, 0, VCF_CACHE * sizeof *cache);
 			v->att = board_to_move(b);
 			v->budget = 50000;
@@ -543,7 +550,8 @@ test_vct_guard(void **st)
  * A sparring loss over the book: white's depth-8 favourite 4,4 (on the
  * first point of black's VCT after a null move) leaves black a 25-ply VCT.
  * The guard's 400k nodes prove it since the VCT tries only threes near the
- * attack (226k nodes; 1.17M without that rule).
+ * attack (305k nodes for the proof-number search, 226k for the depth-first
+ * one, 1.17M without that rule).
  */
 static void
 test_vct_guard_deep(void **st)
@@ -565,6 +573,104 @@ test_vct_check(void **st)
 	check_guard("8,8 7,5 5,5 10,4 5,9 9,3 6,8 11,5 8,2 6,6 5,7", 5, 20000,
 	    rules_move(5, 8));
 	check_guard("7,7 6,6 5,5 5,8 8,8 4,7", 8, 20000, rules_move(8, 7));
+}
+
+/*
+ * Whether the VCT in v->line really starts a win: its first move threatens,
+ * and after every defence (the forced block, or each reply gen_defences
+ * gives) the attacker has a five, an open four or a VCT proven again, whose
+ * first move holds in turn, levels attacker moves deep. *replies counts the
+ * defences tried.
+ */
+static int
+vct_first_move_holds(board_t *b, vcf_t *v, int levels, int *replies)
+{
+	int a = v->att, d = 3 - a, ok = 1;
+	int16_t dm[MAX_MOVES], f[2];
+	int nd;
+
+	board_play(b, v->line[0], a);
+	if (b->cnt[a - 1][T_FIVE]) {
+		nd = board_find(b, a, T_FIVE, f, 2);
+		if (nd >= 2) {
+			board_undo(b);
+			return 1;
+		}
+		dm[0] = f[0];
+		nd = 1;
+	} else
+		nd = gen_defences(b, d, dm);
+	if (!b->cnt[a - 1][T_FIVE] && !has_real(b, a, T_F4))
+		ok = 0; /* not a threat: the defender plays elsewhere */
+	*replies += nd;
+	for (int k = 0; ok && k < nd; k++) {
+		board_play(b, dm[k], d);
+		int win = b->cnt[a - 1][T_FIVE] || has_real(b, a, T_F4);
+		if (!win && !b->cnt[d - 1][T_FIVE]) {
+			vcf_t w = *v;
+			memset(w.cache, 0, VCF_CACHE * sizeof *w.cache);
+			win = vct_solve(&w, 31) > 0 &&
+			    (levels <= 1 || vct_first_move_holds(b, &w, levels - 1, replies));
+		}
+		ok = win;
+		board_undo(b);
+	}
+	board_undo(b);
+	return ok;
+}
+
+/*
+ * The proof-number VCT: a 27-ply VCT from a sparring loss that the
+ * depth-first search needs 183k nodes to prove is proven within 60k, and
+ * holds against every defence, re-proven four attacking moves deep. The
+ * VCTs it finds in the first puzzles hold two moves deep.
+ */
+static void
+test_vct_pn(void **st)
+{
+	(void)st;
+	board_t *b = malloc(sizeof *b);
+	vcf_t *v = calloc(1, sizeof *v);
+	vcf_slot_t *cache = calloc(VCF_CACHE, sizeof *cache);
+	char buf[8];
+	int replies = 0;
+
+	load(b, RULE_FREESTYLE, "6,7 9,7 8,9 10,9 10,6 7,8 9,6 8,6 10,8 7,7 11,7 9,5 10,4");
+	v->b = b;
+	v->att = board_to_move(b);
+	v->budget = 60000;
+	v->cache = cache;
+	v->salt = 1;
+	int r = vct_solve(v, 29);
+	printf("  10,4 in a sparring loss: white's VCT in %d plies, %llu nodes, first move %s\n",
+	    r, (unsigned long long)v->nodes,
+	    v->len > 0 ? notation_format_xy(board_move(v->line[0]), buf) : "-");
+	assert_true(r > 0 && v->len > 0);
+	assert_true(vct_first_move_holds(b, v, 4, &replies));
+	printf("  it holds four attacking moves deep, against %d replies\n", replies);
+
+	FILE *fp = fopen("../shared/puzzles/freestyle.tsv", "r");
+	if (!fp) {
+		printf("  ../shared/puzzles/freestyle.tsv absent: puzzle part skipped\n");
+	} else {
+		int found = 0, total = 0;
+		while (total < 20 && next_puzzle(fp, b)) {
+			total++;
+			memset(cache, 0, VCF_CACHE * sizeof *cache);
+			v->att = board_to_move(b);
+			v->budget = 100000;
+			if (vct_solve(v, 29) > 0) {
+				found++;
+				assert_true(vct_first_move_holds(b, v, 2, &replies));
+			}
+		}
+		fclose(fp);
+		printf("  puzzles: VCT found in %d of %d, each holding two attacking moves deep\n", found, total);
+		assert_true(found > total / 2);
+	}
+	free(cache);
+	free(v);
+	free(b);
 }
 
 static const char *midgame = "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6";
@@ -696,6 +802,7 @@ main(void)
 		cmocka_unit_test(test_vcf),
 		cmocka_unit_test(test_levels_five_and_block),
 		cmocka_unit_test(test_renju),
+		cmocka_unit_test(test_vct_pn),
 		cmocka_unit_test(test_vct_guard),
 		cmocka_unit_test(test_vct_guard_deep),
 		cmocka_unit_test(test_vct_check),
