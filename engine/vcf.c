@@ -81,6 +81,42 @@ near_last(const board_t *b, int c)
 	return dx >= -VCT_NEAR && dx <= VCT_NEAR && dy >= -VCT_NEAR && dy <= VCT_NEAR;
 }
 
+/*
+ * The one cell that stops colour c's five, or -1 when c has two or that
+ * cell is forbidden for the other side: the five cannot be stopped.
+ */
+static int
+five_block(board_t *b, int c, int ply)
+{
+	int16_t f[2];
+
+	if (five_points(b, c, ply, f) >= 2 || board_forbidden(b, f[0], 3 - c))
+		return -1;
+	return f[0];
+}
+
+/*
+ * The attacker's fours and, with threes, its open threes (past its first
+ * attack only those near the previous one), best first: open fours and
+ * double fours, which win at once, lead.
+ */
+static int
+attack_moves(vcf_t *v, int ply, int threes, int16_t *mv)
+{
+	board_t *b = v->b;
+	int a = v->att, n = find_real(b, a, T_B4, mv, MAX_MOVES);
+
+	if (threes) {
+		int16_t t[MAX_MOVES];
+		int nt = find_real(b, a, T_F3, t, MAX_MOVES);
+		for (int i = 0; i < nt; i++)
+			if (b->cls[t[i]][a - 1] < T_B4 && (ply < 2 || near_last(b, t[i])))
+				mv[n++] = t[i];
+	}
+	sort_moves(b, a, mv, n);
+	return n;
+}
+
 static int def_node(vcf_t *v, int ply, int maxply, int threes);
 
 /* Attacker to move: a five, the forced block, or a four (or open three). */
@@ -114,21 +150,13 @@ att_node(vcf_t *v, int ply, int maxply, int threes)
 			return 0;
 	}
 	if (b->cnt[d - 1][T_FIVE]) {
-		if (five_points(b, d, ply, f) >= 2 || board_forbidden(b, f[0], a))
+		int blk = five_block(b, d, ply);
+		if (blk < 0)
 			return 0;
-		mv[0] = f[0];
+		mv[0] = (int16_t)blk;
 		n = forced = 1;
-	} else {
-		n = find_real(b, a, T_B4, mv, MAX_MOVES);
-		if (threes) {
-			int16_t t[MAX_MOVES];
-			int nt = find_real(b, a, T_F3, t, MAX_MOVES);
-			for (int i = 0; i < nt; i++)
-				if (b->cls[t[i]][a - 1] < T_B4 && (ply < 2 || near_last(b, t[i])))
-					mv[n++] = t[i];
-		}
-		sort_moves(b, a, mv, n);
-	}
+	} else
+		n = attack_moves(v, ply, threes, mv);
 	for (int i = 0; i < n && !res; i++) {
 		int m = mv[i];
 		if (!forced && b->cls[m][a - 1] >= T_F4) {
@@ -159,20 +187,21 @@ def_node(vcf_t *v, int ply, int maxply, int threes)
 {
 	board_t *b = v->b;
 	int a = v->att, d = 3 - a, worst = 0, bestlen = 0;
-	int16_t f[2], dm[MAX_MOVES], best[VCF_MAXLINE];
+	int16_t dm[MAX_MOVES], best[VCF_MAXLINE];
 
 	if (b->cnt[d - 1][T_FIVE])
 		return 0;
 	if (b->cnt[a - 1][T_FIVE]) {
-		if (five_points(b, a, ply, f) >= 2 || board_forbidden(b, f[0], d)) {
+		int blk = five_block(b, a, ply);
+		if (blk < 0) {
 			v->len = ply;
 			return 2;
 		}
-		board_play(b, f[0], d);
+		board_play(b, blk, d);
 		int r = att_node(v, ply + 1, maxply, threes);
 		board_undo(b);
 		if (r)
-			v->line[ply] = f[0];
+			v->line[ply] = (int16_t)blk;
 		return r ? r + 1 : 0;
 	}
 	if (!threes || !has_real(b, a, T_F4))
@@ -237,36 +266,27 @@ pn_moves(vcf_t *v, int ply, int maxply, int att, int16_t *mv, int *n, int *len, 
 		if (ply + 3 > maxply || ply + 3 > VCF_MAXLINE)
 			return -1;
 		if (b->cnt[d - 1][T_FIVE]) {
-			if (five_points(b, d, ply, f) >= 2 || board_forbidden(b, f[0], a))
+			if ((mv[0] = (int16_t)five_block(b, d, ply)) < 0)
 				return -1;
-			mv[0] = f[0];
 			*n = 1;
 			return 0;
 		}
-		int k = find_real(b, a, T_B4, mv, MAX_MOVES);
-		int16_t t[MAX_MOVES];
-		int nt = find_real(b, a, T_F3, t, MAX_MOVES);
-		for (int i = 0; i < nt; i++)
-			if (b->cls[t[i]][a - 1] < T_B4 && (ply < 2 || near_last(b, t[i])))
-				mv[k++] = t[i];
-		for (int i = 0; i < k; i++)
-			if (b->cls[mv[i]][a - 1] >= T_F4) {
-				*len = 3;
-				*win = mv[i];
-				return 1;
-			}
-		sort_moves(b, a, mv, k);
+		int k = attack_moves(v, ply, 1, mv);
+		if (k > 0 && b->cls[mv[0]][a - 1] >= T_F4) {
+			*len = 3;
+			*win = mv[0];
+			return 1;
+		}
 		*n = k;
 		return k ? 0 : -1;
 	}
 	if (b->cnt[d - 1][T_FIVE])
 		return -1;
 	if (b->cnt[a - 1][T_FIVE]) {
-		if (five_points(b, a, ply, f) >= 2 || board_forbidden(b, f[0], d)) {
+		if ((mv[0] = (int16_t)five_block(b, a, ply)) < 0) {
 			*len = 2;
 			return 1;
 		}
-		mv[0] = f[0];
 		*n = 1;
 		return 0;
 	}
@@ -292,7 +312,7 @@ pn_key(const vcf_t *v, uint64_t hash)
 }
 
 /* A node's numbers from the cache; 1, 1 when unknown. */
-static int
+static void
 pn_get(const vcf_t *v, uint64_t key, uint32_t *pn, uint32_t *dn, int *len)
 {
 	const vcf_slot_t *s = &v->cache[key & (VCF_CACHE - 1)];
@@ -300,12 +320,11 @@ pn_get(const vcf_t *v, uint64_t key, uint32_t *pn, uint32_t *dn, int *len)
 	*pn = *dn = 1;
 	*len = 0;
 	if (s->key != key)
-		return 0;
+		return;
 	*pn = s->u.p.pn;
 	*dn = *pn ? s->u.p.dn : PN_INF;
 	if (!*pn)
 		*len = (int)(s->u.p.dn & 255);
-	return 1;
 }
 
 static void
