@@ -25,6 +25,7 @@ remove_cell(board_t *b, int j)
 		b->cnt[c][b->cls[j][c]]--;
 		b->sum[c] -= b->score[j][c];
 	}
+	b->nsuspect -= b->suspect[j];
 }
 
 static inline const combo_t *
@@ -54,6 +55,7 @@ add_cell(board_t *b, int j)
 		b->cnt[c][b->cls[j][c]]++;
 		b->sum[c] += b->score[j][c];
 	}
+	b->nsuspect += b->suspect[j];
 }
 
 static void
@@ -92,6 +94,7 @@ board_init(board_t *b, rule_t rule, int size)
 	b->rule = rule;
 	b->nmoves = 0;
 	b->hash = 0;
+	b->nsuspect = 0;
 	memset(b->sum, 0, sizeof b->sum);
 	memset(b->cnt, 0, sizeof b->cnt);
 	memset(b->stone, WALL, sizeof b->stone);
@@ -273,7 +276,7 @@ int
 board_verify(const board_t *b)
 {
 	int32_t sum[2] = { 0, 0 };
-	int cnt[2][T_COUNT] = { { 0 } };
+	int cnt[2][T_COUNT] = { { 0 } }, nsuspect = 0;
 
 	for (int n = 0; n < b->ncells; n++) {
 		int j = b->cells[n];
@@ -312,11 +315,17 @@ board_verify(const board_t *b)
 				    b->pat[j][1][c], b->pat[j][2][c], b->pat[j][3][c]);
 				if (k->cls != b->cls[j][c] || k->score != b->score[j][c])
 					return -1;
+				if (c == 0) {
+					int sus = b->rule == RULE_RENJU && k->suspect;
+					if (sus != b->suspect[j])
+						return -1;
+					nsuspect += sus;
+				}
 				sum[c] += k->score;
 				cnt[c][k->cls]++;
 			}
 	}
-	if (sum[0] != b->sum[0] || sum[1] != b->sum[1])
+	if (sum[0] != b->sum[0] || sum[1] != b->sum[1] || nsuspect != b->nsuspect)
 		return -1;
 	for (int c = 0; c < 2; c++)
 		for (int t = 0; t < T_COUNT; t++)

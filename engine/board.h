@@ -33,6 +33,7 @@ typedef struct {
 	const uint16_t *lt;            /* line patterns of both colours by key */
 	const combo_t *ct;             /* pattern_combo_table() */
 	int ncells;
+	int nsuspect;                  /* empty cells with suspect set */
 	int16_t cells[RULES_CELLS];    /* on-board cells in index order */
 	int16_t moves[RULES_CELLS];
 	uint8_t stone[BCELLS];         /* 0 empty, 1 black, 2 white, WALL */

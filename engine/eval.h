@@ -4,8 +4,9 @@
 
 #include "engine/board.h"
 
-/* Score of the position for the side to move. */
-int evaluate(const board_t *b);
+/* Score of the position for the side to move. Not const: renju verdicts
+ * on black's suspect cells are asked for (and cached). */
+int evaluate(board_t *b);
 /* Ordering value of the empty cell for colour c (attack plus defence). */
 static inline int
 eval_move(const board_t *b, int cell, int c)

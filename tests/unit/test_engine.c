@@ -4,7 +4,8 @@
  * every rule; forced replies are exactly the moves that stop an open four
  * (plus counter-fours); VCF finds wins that hold when played out and finds
  * none where none exists; renju (black never plays a forbidden point, white
- * wins with a four whose block is forbidden); immediate five/block at every
+ * wins with a four whose block is forbidden, a forbidden point is worth
+ * nothing to black's static value); immediate five/block at every
  * level; the chosen move is checked against a deep VCT the pre-search
  * filter misses; determinism at fixed depth; several instances in parallel threads;
  * the stop flag ends an unlimited search.
@@ -23,6 +24,7 @@
 
 #include "engine/board.h"
 #include "engine/engine.h"
+#include "engine/eval.h"
 #include "engine/movegen.h"
 #include "engine/vcf.h"
 
@@ -486,6 +488,38 @@ test_renju(void **st)
 }
 
 /*
+ * Black to move under renju; 7,7 is a double-three point, forbidden. The
+ * static value must be lower than on a copy of the board where 7,7 is not
+ * suspect (so never asked about): the value as if no point were forbidden.
+ */
+static void
+test_renju_eval(void **st)
+{
+	(void)st;
+	board_t *b = malloc(sizeof *b), *copy = malloc(sizeof *copy);
+	move_t mv[16];
+	int n = parse_moves("5,7 0,0 6,7 14,0 7,5 0,14 7,6 14,14", mv);
+	int x = board_cell(rules_move(7, 7));
+
+	board_init(b, RULE_RENJU, 15);
+	for (int i = 0; i < n; i++)
+		board_play(b, board_cell(mv[i]), 1 + i % 2);
+	assert_int_equal(board_verify(b), 0);
+	assert_int_equal(b->cls[x][0], T_F3X2);
+	assert_true(b->suspect[x]);
+	assert_true(board_forbidden(b, x, STONE_BLACK));
+	*copy = *b;
+	copy->suspect[x] = 0;
+	copy->nsuspect--;
+	int gap = evaluate(copy) - evaluate(b);
+	printf("  double-three point 7,7 (worth %d to black as a cell): the "
+	    "value is %d lower than if it were legal\n", b->score[x][0], gap);
+	assert_true(gap >= b->score[x][0]);
+	free(b);
+	free(copy);
+}
+
+/*
  * Searches moves to depth with time to spare (the depth limit binds, not
  * the clock), then checks that the opponent has no VCT after the chosen
  * move that 400k nodes and 29 plies can prove, and that they do have one
@@ -802,6 +836,7 @@ main(void)
 		cmocka_unit_test(test_vcf),
 		cmocka_unit_test(test_levels_five_and_block),
 		cmocka_unit_test(test_renju),
+		cmocka_unit_test(test_renju_eval),
 		cmocka_unit_test(test_vct_pn),
 		cmocka_unit_test(test_vct_guard),
 		cmocka_unit_test(test_vct_guard_deep),
