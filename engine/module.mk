@@ -36,6 +36,13 @@ $(BINDIR)/arena: $(O)/engine/arena.o $(ENGINE_LIB)
 
 BINS += $(BINDIR)/arena
 
+# The evaluation tuner: self-play samples and a logistic fit of the weights.
+$(BINDIR)/tune: $(O)/engine/tune.o $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BINS += $(BINDIR)/tune
+
 # make bench-engine: nodes/s, time to depth, puzzle solve rate.
 $(O)/tests/engine/bench_engine: $(O)/tests/engine/bench_engine.o $(ENGINE_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
@@ -62,3 +69,5 @@ bench-sparring: $(BINDIR)/arena $(BINDIR)/pbrain-gomoku
 
 # The arena's openings and its enforcement, with real brains.
 TESTS += tests/engine/test_arena.sh
+# The tuner's samples and fit.
+TESTS += tests/engine/test_tune.sh

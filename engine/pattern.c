@@ -136,15 +136,23 @@ key_valid(const uint8_t *l)
 static void
 build_combo(void)
 {
-	/* threats the search resolves itself (fives, open fours) are capped so
-	 * the static value stays a positional judgement */
+	/*
+	 * Fitted by bin/tune (engine/tune.c) to the results of 2,000 self-play
+	 * games at 10k nodes a move, on their quiet positions, with eval.c's
+	 * side-to-move factor 2.6 (engine/README.md). A line value and a class bonus overlap (a
+	 * cell with one open-three line has class T_F3), so a bonus may be
+	 * negative. Open fours and fives, which quiet positions lack, are set
+	 * by rule (tune.c) and capped so the static value stays a positional
+	 * judgement.
+	 */
 	static const int16_t val[LP_COUNT] = {
-		[LP_DEAD] = 0, [LP_B1] = 1, [LP_B2] = 4, [LP_F2] = 12, [LP_B3] = 12,
-		[LP_F3] = 45, [LP_B4] = 40, [LP_F4] = 120, [LP_F5] = 300, [LP_OL] = 0,
+		[LP_DEAD] = 0, [LP_B1] = 0, [LP_B2] = 5, [LP_F2] = 11, [LP_B3] = 13,
+		[LP_F3] = 78, [LP_B4] = 114, [LP_F4] = 342, [LP_F5] = 1200, [LP_OL] = 0,
 	};
 	static const int16_t bonus[T_COUNT] = {
-		[T_LOW2] = 6, [T_F3P] = 10, [T_B4P] = 15, [T_F3X2] = 100,
-		[T_B4F3] = 120, [T_F4] = 60, [T_FIVE] = 0,
+		[T_NONE] = 0, [T_LOW] = -13, [T_LOW2] = 5, [T_F3] = -36, [T_F3P] = 101,
+		[T_B4] = -76, [T_B4P] = 133, [T_F3X2] = 109, [T_B4F3] = 474, [T_F4] = 474,
+		[T_FIVE] = 0,
 	};
 
 	for (int i = 0; i < LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT; i++) {

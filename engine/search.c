@@ -176,7 +176,7 @@ qsearch(engine_t *e, int depth, int alpha, int beta, int ply)
 		alpha = best;
 	n = find_real(b, stm, T_B4, m, MAX_MOVES);
 	for (int i = 0; i < n; i++)
-		e->mvkey[ply][i] = b->cls[m[i]][stm - 1] * 10000 + eval_move(b, m[i], stm);
+		e->mvkey[ply][i] = b->cls[m[i]][stm - 1] * 65536 + eval_move(b, m[i], stm);
 	for (int i = 0; i < n; i++) {
 		int mv = pick(e, ply, i, n);
 		board_play(b, mv, stm);

@@ -1,0 +1,343 @@
+/*
+ * tune.c: bin/tune fits the static evaluation's weights to self-play results
+ * (logistic regression of the game result on pattern counts, "Texel"
+ * tuning).
+ *
+ *   tune gen GAMES NODES SEED OUT   self-play at NODES a move from random
+ *                                   openings; append quiet positions to OUT
+ *   tune fit [-a STM] [-r RES] [-i ITERS] FILE...
+ *                                   fit and print pattern.c's val[] and
+ *                                   bonus[] and eval.c's side-to-move factor
+ *
+ * The evaluation is linear in its weights: each empty cell adds, for each
+ * colour, the value of its four line patterns plus a bonus for its threat
+ * class, and the position's value is STM * (side to move's sum) - (the
+ * other's sum). So a sample is the result for the side to move, the
+ * engine's evaluate() of it, and both sides' counts of line patterns and
+ * classes over the empty cells. Only quiet positions are kept: no five to
+ * make or to stop and no open three on the board, which the search
+ * resolves and the evaluation should not judge.
+ *
+ * fit finds K minimising the squared error of sigmoid(K * evaluate()) with
+ * the engine's current values, then the weights minimising it with the
+ * same K (Adam on a fifth held out for the test figure), and scales them
+ * so that the new values spread (standard deviation) like the current
+ * ones, RES times finer. Weights of patterns a quiet position never has
+ * are set by rule: an open four line is worth three fours, the open-four
+ * class the four-three class, a five line 300 RES.
+ */
+#include "engine/board.h"
+#include "engine/engine.h"
+#include "engine/eval.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { NF = LP_COUNT + T_COUNT, MAX_SAMPLES = 4000000 };
+
+typedef struct {
+	float y;        /* 1 the side to move won, 0 lost, 0.5 drawn */
+	int cur;        /* evaluate() with the engine's weights */
+	int16_t f[2][NF]; /* side to move's counts, then the other's */
+} sample_t;
+
+static uint32_t
+xorshift(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* Whether the stones just played at cell make a five for colour c. */
+static int
+made_five(const board_t *b, int cell, int c)
+{
+	for (int d = 0; d < 4; d++) {
+		int run = 1;
+		for (int s = 1; s < 5 && b->stone[cell + s * board_dir[d]] == c; s++)
+			run++;
+		for (int s = 1; s < 5 && b->stone[cell - s * board_dir[d]] == c; s++)
+			run++;
+		if (run >= 5)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+quiet(const board_t *b)
+{
+	int stm = board_to_move(b) - 1;
+
+	for (int c = 0; c < 2; c++)
+		if (b->cnt[c][T_FIVE] || b->cnt[c][T_F4])
+			return 0;
+	return !b->cnt[stm][T_B4F3];
+}
+
+static void
+features(const board_t *b, int16_t f[2][NF])
+{
+	int stm = board_to_move(b) - 1;
+
+	memset(f, 0, sizeof(int16_t) * 2 * NF);
+	for (int k = 0; k < b->ncells; k++) {
+		int j = b->cells[k];
+		if (b->stone[j])
+			continue;
+		for (int c = 0; c < 2; c++) {
+			int16_t *o = f[c == stm ? 0 : 1];
+			for (int d = 0; d < 4; d++)
+				o[b->pat[j][d][c]]++;
+			o[LP_COUNT + b->cls[j][c]]++;
+		}
+	}
+}
+
+static int
+gen(int games, uint64_t nodes, uint32_t seed, const char *path)
+{
+	FILE *out = fopen(path, "a");
+	engine_t *e = engine_new(16);
+	static board_t b;
+	static sample_t s[RULES_CELLS];
+	static int stm_of[RULES_CELLS];
+	move_t mv[RULES_CELLS];
+	uint32_t rs = seed * 2654435761u + 7;
+
+	if (!out || !e) {
+		fprintf(stderr, "tune: cannot open %s or make an engine\n", path);
+		return 1;
+	}
+	for (int g = 0; g < games; g++) {
+		int n = 0, ns = 0, winner = 0;
+		int nopen = 3 + (int)(xorshift(&rs) % 4);
+		board_init(&b, RULE_FREESTYLE, 15);
+		/* 3-6 random stones in the centre 7x7: unbalanced openings too,
+		 * the results say how they turn out */
+		while (n < nopen) {
+			move_t m = rules_move(4 + (int)(xorshift(&rs) % 7), 4 + (int)(xorshift(&rs) % 7));
+			if (b.stone[board_cell(m)])
+				continue;
+			board_play(&b, board_cell(m), 1 + (n & 1));
+			mv[n++] = m;
+		}
+		while (n < RULES_CELLS) {
+			int stm = board_to_move(&b);
+			if (n >= nopen + 2 && quiet(&b)) {
+				features(&b, s[ns].f);
+				s[ns].cur = evaluate(&b);
+				stm_of[ns++] = stm;
+			}
+			engine_limits_t l = engine_default_limits();
+			engine_result_t r;
+			l.max_nodes = nodes;
+			if (engine_search(e, RULE_FREESTYLE, 15, mv, n, &l, NULL, NULL, &r) < 0)
+				break;
+			mv[n++] = r.best;
+			board_play(&b, board_cell(r.best), stm);
+			if (made_five(&b, board_cell(r.best), stm)) {
+				winner = stm;
+				break;
+			}
+		}
+		for (int i = 0; i < ns; i++) {
+			fprintf(out, "%.1f %d", !winner ? 0.5 : winner == stm_of[i] ? 1.0 : 0.0, s[i].cur);
+			for (int c = 0; c < 2; c++)
+				for (int k = 0; k < NF; k++)
+					fprintf(out, " %d", s[i].f[c][k]);
+			fputc('\n', out);
+		}
+	}
+	engine_free(e);
+	return fclose(out) ? 1 : 0;
+}
+
+static double
+value(const double *w, double stm, const sample_t *p)
+{
+	double s0 = 0, s1 = 0;
+
+	for (int k = 0; k < NF; k++) {
+		s0 += w[k] * p->f[0][k];
+		s1 += w[k] * p->f[1][k];
+	}
+	return stm * s0 - s1;
+}
+
+static double
+sigmoid(double x)
+{
+	return 1 / (1 + exp(-x));
+}
+
+/* Mean squared error over every step-th sample from first (cur: the
+ * engine's own values instead of w). */
+static double
+loss(const sample_t *p, int n, const double *w, double stm, double k, int cur, int first, int step)
+{
+	double l = 0;
+	int cnt = 0;
+
+	for (int i = first; i < n; i += step, cnt++) {
+		double d = p[i].y - sigmoid(k * (cur ? p[i].cur : value(w, stm, &p[i])));
+		l += d * d;
+	}
+	return cnt ? l / cnt : 0;
+}
+
+static int
+read_samples(const char *path, sample_t *p, int n)
+{
+	FILE *in = fopen(path, "r");
+	char line[1024];
+
+	if (!in) {
+		fprintf(stderr, "tune: cannot read %s\n", path);
+		return -1;
+	}
+	while (n < MAX_SAMPLES && fgets(line, sizeof line, in)) {
+		char *s = line, *end;
+		p[n].y = strtof(s, &end);
+		if (end == s)
+			continue;
+		s = end;
+		p[n].cur = (int)strtol(s, &end, 10);
+		int ok = end != s;
+		for (int c = 0; c < 2 && ok; c++)
+			for (int k = 0; k < NF && ok; k++) {
+				s = end;
+				p[n].f[c][k] = (int16_t)strtol(s, &end, 10);
+				ok = end != s;
+			}
+		if (ok)
+			n++;
+	}
+	fclose(in);
+	return n;
+}
+
+static int
+fit(double stm, int res, int iters, char **files, int nfiles)
+{
+	sample_t *p = malloc(sizeof *p * MAX_SAMPLES);
+	double w[NF] = { 0 }, m[NF] = { 0 }, v[NF] = { 0 }, k = 0, best = 1e9;
+	int n = 0, fitted[NF];
+
+	if (!p)
+		return 1;
+	for (int i = 0; i < nfiles; i++)
+		if ((n = read_samples(files[i], p, n)) < 0)
+			return 1;
+	if (n < 100) {
+		fprintf(stderr, "tune: %d samples, too few\n", n);
+		return 1;
+	}
+	for (double t = 0.00005; t < 0.05; t *= 1.02) {
+		double l = loss(p, n, NULL, 0, t, 1, 0, 1);
+		if (l < best) {
+			best = l;
+			k = t;
+		}
+	}
+	/* what a quiet position can have: not fives, open fours, overlines */
+	for (int f = 0; f < NF; f++)
+		fitted[f] = f != LP_DEAD && f != LP_F4 && f != LP_F5 && f != LP_OL &&
+		    f != LP_COUNT + T_NONE && f != LP_COUNT + T_F4 && f != LP_COUNT + T_FIVE;
+	printf("samples %d, K %.5f, error with the current values: all %.6f, test %.6f\n",
+	    n, k, best, loss(p, n, NULL, 0, k, 1, 0, 5));
+	for (int it = 1; it <= iters; it++) {
+		double g[NF] = { 0 };
+		int cnt = 0;
+		for (int i = 0; i < n; i++) {
+			if (i % 5 == 0)
+				continue; /* the test fifth */
+			double pr = sigmoid(k * value(w, stm, &p[i]));
+			double d = -2 * (p[i].y - pr) * pr * (1 - pr) * k;
+			for (int f = 0; f < NF; f++)
+				g[f] += d * (stm * p[i].f[0][f] - p[i].f[1][f]);
+			cnt++;
+		}
+		for (int f = 0; f < NF; f++) {
+			if (!fitted[f])
+				continue;
+			g[f] /= cnt;
+			m[f] = 0.9 * m[f] + 0.1 * g[f];
+			v[f] = 0.999 * v[f] + 0.001 * g[f] * g[f];
+			double mh = m[f] / (1 - pow(0.9, it)), vh = v[f] / (1 - pow(0.999, it));
+			/* steps of 0.001 in K * w: the sigmoid's scale, not the weights' */
+			w[f] -= 0.001 / k * mh / (sqrt(vh) + 1e-12);
+		}
+	}
+	printf("error with the fitted values: train %.6f, test %.6f\n",
+	    loss(p, n, w, stm, k, 0, 1, 1), loss(p, n, w, stm, k, 0, 0, 5));
+
+	double so = 0, so2 = 0, sn = 0, sn2 = 0;
+	for (int i = 0; i < n; i++) {
+		double vn = value(w, stm, &p[i]);
+		so += p[i].cur;
+		so2 += (double)p[i].cur * p[i].cur;
+		sn += vn;
+		sn2 += vn * vn;
+	}
+	double sd_old = sqrt(so2 / n - (so / n) * (so / n));
+	double sd_new = sqrt(sn2 / n - (sn / n) * (sn / n));
+	double scale = sd_new > 0 ? sd_old / sd_new * res : 1;
+	long W[NF];
+	for (int f = 0; f < NF; f++)
+		W[f] = fitted[f] ? lround(w[f] * scale) : 0;
+	W[LP_F4] = 3 * W[LP_B4];
+	W[LP_F5] = 300L * res;
+	W[LP_COUNT + T_F4] = W[LP_COUNT + T_B4F3];
+	printf("eval.h: EVAL_STM %ld, EVAL_OTHER 5, EVAL_DIV %d\n", lround(stm * 5), 5 * res);
+	printf("pattern.c val[]:");
+	for (int f = 0; f < LP_COUNT; f++)
+		printf(" %ld", W[f]);
+	printf("\npattern.c bonus[]:");
+	for (int f = 0; f < T_COUNT; f++)
+		printf(" %ld", W[LP_COUNT + f]);
+	printf("\n");
+	free(p);
+	return 0;
+}
+
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: tune gen GAMES NODES SEED OUT\n"
+	    "       tune fit [-a stm_factor] [-r resolution] [-i iterations] FILE...\n");
+	return 2;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "gen")) {
+		if (argc != 6)
+			return usage();
+		return gen(atoi(argv[2]), strtoull(argv[3], NULL, 10), (uint32_t)atoi(argv[4]), argv[5]);
+	}
+	if (strcmp(argv[1], "fit"))
+		return usage();
+	double stm = 2.6;
+	int res = 4, iters = 6000, c;
+	optind = 2;
+	while ((c = getopt(argc, argv, "a:r:i:")) != -1) {
+		switch (c) {
+		case 'a': stm = atof(optarg); break;
+		case 'r': res = atoi(optarg); break;
+		case 'i': iters = atoi(optarg); break;
+		default: return usage();
+		}
+	}
+	if (optind >= argc || stm <= 0 || res < 1 || iters < 1)
+		return usage();
+	return fit(stm, res, iters, argv + optind, argc - optind);
+}
