@@ -53,22 +53,6 @@ xorshift(uint32_t *s)
 	return *s;
 }
 
-/* Whether the stones just played at cell make a five for colour c. */
-static int
-made_five(const board_t *b, int cell, int c)
-{
-	for (int d = 0; d < 4; d++) {
-		int run = 1;
-		for (int s = 1; s < 5 && b->stone[cell + s * board_dir[d]] == c; s++)
-			run++;
-		for (int s = 1; s < 5 && b->stone[cell - s * board_dir[d]] == c; s++)
-			run++;
-		if (run >= 5)
-			return 1;
-	}
-	return 0;
-}
-
 static int
 quiet(const board_t *b)
 {
@@ -141,10 +125,11 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 				break;
 			mv[n++] = r.best;
 			board_play(&b, board_cell(r.best), stm);
-			if (made_five(&b, board_cell(r.best), stm)) {
+			outcome_t o = rules_outcome_at(&b.pos, r.best, (stone_t)stm);
+			if (o.kind == RESULT_WIN)
 				winner = stm;
+			if (o.kind != RESULT_ONGOING)
 				break;
-			}
 		}
 		for (int i = 0; i < ns; i++) {
 			fprintf(out, "%.1f %d", !winner ? 0.5 : winner == stm_of[i] ? 1.0 : 0.0, s[i].cur);
