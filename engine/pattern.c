@@ -138,10 +138,10 @@ build_combo(void)
 {
 	/*
 	 * Fitted by bin/tune (engine/tune.c) to the results of 2,000 self-play
-	 * games at 10k nodes a move, on their quiet positions, with eval.c's
-	 * side-to-move factor 2.6 (engine/README.md). A line value and a class bonus overlap (a
-	 * cell with one open-three line has class T_F3), so a bonus may be
-	 * negative. Open fours and fives, which quiet positions lack, are set
+	 * games at 10k nodes a move, on their quiet positions, with eval.h's
+	 * side-to-move factor 2.6 (engine/README.md). A line value and a
+	 * class bonus overlap (a cell with one open-three line has class
+	 * T_F3), so a bonus may be negative. Open fours and fives, which quiet positions lack, are set
 	 * by rule (tune.c) and capped so the static value stays a positional
 	 * judgement.
 	 */
