@@ -96,6 +96,10 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 
 	if (!out || !e) {
 		fprintf(stderr, "tune: cannot open %s or make an engine\n", path);
+		if (out)
+			fclose(out);
+		if (e)
+			engine_free(e);
 		return 1;
 	}
 	for (int g = 0; g < games; g++) {
@@ -216,11 +220,12 @@ fit(double stm, int res, int iters, char **files, int nfiles)
 
 	if (!p)
 		return 1;
-	for (int i = 0; i < nfiles; i++)
-		if ((n = read_samples(files[i], p, n)) < 0)
-			return 1;
+	for (int i = 0; i < nfiles && n >= 0; i++)
+		n = read_samples(files[i], p, n);
 	if (n < 100) {
-		fprintf(stderr, "tune: %d samples, too few\n", n);
+		if (n >= 0)
+			fprintf(stderr, "tune: %d samples, too few\n", n);
+		free(p);
 		return 1;
 	}
 	for (double t = 0.00005; t < 0.05; t *= 1.02) {
