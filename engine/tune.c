@@ -7,7 +7,7 @@
  *                                   openings; append quiet positions to OUT
  *   tune fit [-a STM] [-r RES] [-i ITERS] FILE...
  *                                   fit and print pattern.c's val[] and
- *                                   bonus[] and eval.c's side-to-move factor
+ *                                   bonus[] and eval.h's side-to-move factor
  *
  * The evaluation is linear in its weights: each empty cell adds, for each
  * colour, the value of its four line patterns plus a bonus for its threat
@@ -64,22 +64,23 @@ quiet(const board_t *b)
 	return !b->cnt[stm][T_B4F3];
 }
 
+/* Line-pattern counts over the empty cells; the class counts are the
+ * board's own (cnt). */
 static void
 features(const board_t *b, int16_t f[2][NF])
 {
 	int stm = board_to_move(b) - 1;
 
 	memset(f, 0, sizeof(int16_t) * 2 * NF);
-	for (int k = 0; k < b->ncells; k++) {
-		int j = b->cells[k];
-		if (b->stone[j])
-			continue;
-		for (int c = 0; c < 2; c++) {
-			int16_t *o = f[c == stm ? 0 : 1];
-			for (int d = 0; d < 4; d++)
-				o[b->pat[j][d][c]]++;
-			o[LP_COUNT + b->cls[j][c]]++;
+	for (int c = 0; c < 2; c++) {
+		int16_t *o = f[c == stm ? 0 : 1];
+		for (int k = 0; k < b->ncells; k++) {
+			int j = b->cells[k];
+			if (!b->stone[j])
+				for (int d = 0; d < 4; d++)
+					o[b->pat[j][d][c]]++;
 		}
+		memcpy(o + LP_COUNT, b->cnt[c], sizeof b->cnt[c]);
 	}
 }
 
