@@ -9,18 +9,29 @@
 
 #include <curses.h>
 
-enum { K_ESC = 27, K_TAB = 9, K_ENTER = 10, K_CR = 13, K_BS = 127, K_CTRL_H = 8, K_CTRL_L = 12,
-	K_CTRL_C = 3 };
+enum {
+	K_ESC = 27,
+	K_TAB = 9,
+	K_ENTER = 10,
+	K_CR = 13,
+	K_BS = 127,
+	K_CTRL_H = 8,
+	K_CTRL_L = 12,
+	K_CTRL_C = 3
+};
 
 static const int sizes[] = { 9, 13, 15, 19, 20 };
-static const int tcs[][2] = { { 0, 0 }, { 60, 0 }, { 180, 2 }, { 300, 5 }, { 600, 10 }, { 900, 10 } };
+static const int tcs[][2] = { { 0, 0 }, { 60, 0 }, { 180, 2 }, { 300, 5 }, { 600, 10 },
+	{ 900, 10 } };
 
-static int cycle(int v, int n, int d)
+static int
+cycle(int v, int n, int d)
 {
 	return ((v + d) % n + n) % n;
 }
 
-static int index_of_size(int s)
+static int
+index_of_size(int s)
 {
 	for (int i = 0; i < 5; i++)
 		if (sizes[i] == s)
@@ -28,7 +39,8 @@ static int index_of_size(int s)
 	return 2;
 }
 
-static int index_of_tc(int b, int inc)
+static int
+index_of_tc(int b, int inc)
 {
 	for (int i = 0; i < 6; i++)
 		if (tcs[i][0] == b && tcs[i][1] == inc)
@@ -36,26 +48,41 @@ static int index_of_tc(int b, int inc)
 	return 3;
 }
 
-static void change_setting(view_t *v, int d)
+static void
+change_setting(view_t *v, int d)
 {
 	switch (v->lobby_sel) {
-	case LOBBY_RULE: v->rule = (rule_t)cycle((int)v->rule, 3, d); break;
-	case LOBBY_SIZE: v->size = sizes[cycle(index_of_size(v->size), 5, d)]; break;
+	case LOBBY_RULE:
+		v->rule = (rule_t)cycle((int)v->rule, 3, d);
+		break;
+	case LOBBY_SIZE:
+		v->size = sizes[cycle(index_of_size(v->size), 5, d)];
+		break;
 	case LOBBY_TC: {
 		int i = cycle(index_of_tc(v->tc_base, v->tc_inc), 6, d);
 		v->tc_base = tcs[i][0];
 		v->tc_inc = tcs[i][1];
 		break;
 	}
-	case LOBBY_COLOUR: v->colour = (proto_colour_t)cycle((int)v->colour, 3, d); break;
-	case LOBBY_RATED: v->rated = !v->rated; break;
-	case LOBBY_OPENING: v->opening = (proto_opening_t)cycle((int)v->opening, 2, d); break;
-	case LOBBY_LEVEL: v->level = cycle(v->level - 1, PROTO_LEVEL_MAX, d) + 1; break;
-	default: break;
+	case LOBBY_COLOUR:
+		v->colour = (proto_colour_t)cycle((int)v->colour, 3, d);
+		break;
+	case LOBBY_RATED:
+		v->rated = !v->rated;
+		break;
+	case LOBBY_OPENING:
+		v->opening = (proto_opening_t)cycle((int)v->opening, 2, d);
+		break;
+	case LOBBY_LEVEL:
+		v->level = cycle(v->level - 1, PROTO_LEVEL_MAX, d) + 1;
+		break;
+	default:
+		break;
 	}
 }
 
-static void game_settings(const view_t *v, proto_msg_t *o)
+static void
+game_settings(const view_t *v, proto_msg_t *o)
 {
 	o->rule = v->rule;
 	o->size = v->size;
@@ -66,7 +93,8 @@ static void game_settings(const view_t *v, proto_msg_t *o)
 	o->opening = v->opening;
 }
 
-static input_rc_t lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+static input_rc_t
+lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	if (fn && key == KEY_UP)
 		v->lobby_sel = cycle(v->lobby_sel, LOBBY_ITEMS, -1);
@@ -79,7 +107,8 @@ static input_rc_t lobby_key(view_t *v, const model_t *m, int key, int fn, proto_
 	else if (!fn && key == 'C' && m->seek_id) {
 		proto_init(out, PR_CANCEL, NULL);
 		return INPUT_SEND;
-	} else if ((!fn && (key == K_ENTER || key == K_CR || key == ' ')) || (fn && key == KEY_ENTER)) {
+	} else if ((!fn && (key == K_ENTER || key == K_CR || key == ' ')) ||
+	    (fn && key == KEY_ENTER)) {
 		switch (v->lobby_sel) {
 		case LOBBY_SEEK:
 			proto_init(out, PR_SEEK, NULL);
@@ -124,7 +153,8 @@ static input_rc_t lobby_key(view_t *v, const model_t *m, int key, int fn, proto_
 	return INPUT_NOTHING;
 }
 
-static input_rc_t send_simple(proto_msg_t *out, proto_id_t id, const model_t *m)
+static input_rc_t
+send_simple(proto_msg_t *out, proto_id_t id, const model_t *m)
 {
 	proto_init(out, id, NULL);
 	snprintf(out->room, sizeof out->room, "%s", m->room);
@@ -132,7 +162,8 @@ static input_rc_t send_simple(proto_msg_t *out, proto_id_t id, const model_t *m)
 }
 
 /* Enter on a board point: a move, or a swap2 stone. */
-static input_rc_t play_point(view_t *v, const model_t *m, move_t c, proto_msg_t *out)
+static input_rc_t
+play_point(view_t *v, const model_t *m, move_t c, proto_msg_t *out)
 {
 	char mv[4];
 	notation_format(c, m->pos.size, mv);
@@ -160,7 +191,8 @@ static input_rc_t play_point(view_t *v, const model_t *m, move_t c, proto_msg_t 
 	return INPUT_SEND;
 }
 
-static void utf8_append(char *buf, size_t cap, int cp)
+static void
+utf8_append(char *buf, size_t cap, int cp)
 {
 	char enc[5];
 	size_t n;
@@ -195,7 +227,8 @@ static void utf8_append(char *buf, size_t cap, int cp)
 }
 
 /* A user name as the protocol has it: [A-Za-z][A-Za-z0-9_-]{0,19}. */
-static int name_ok(const char *s, size_t n)
+static int
+name_ok(const char *s, size_t n)
 {
 	if (n < 1 || n > PROTO_NAME_MAX || !isalpha((unsigned char)s[0]))
 		return 0;
@@ -205,7 +238,8 @@ static int name_ok(const char *s, size_t n)
 	return 1;
 }
 
-static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+static input_rc_t
+line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	size_t len = strlen(v->line);
 	if (!fn && key == K_ESC) {
@@ -219,7 +253,7 @@ static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_m
 	} else if ((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) {
 		input_mode_t mode = v->input;
 		if (mode == IN_CODE && len > 0 && len < 6)
-			return INPUT_REDRAW;   /* codes have 6 to 32 characters */
+			return INPUT_REDRAW; /* codes have 6 to 32 characters */
 		v->input = IN_NONE;
 		/* spaces around a chat line would not survive the wire */
 		while (len && v->line[len - 1] == ' ')
@@ -233,10 +267,12 @@ static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_m
 		if (mode == IN_CODE) {
 			proto_init(out, PR_JOIN, NULL);
 			snprintf(out->code, sizeof out->code, "%s", v->line);
-		} else if (v->line[0] == '@' && sp && name_ok(v->line + 1, (size_t)(sp - v->line - 1))) {
+		} else if (v->line[0] == '@' && sp &&
+		    name_ok(v->line + 1, (size_t)(sp - v->line - 1))) {
 			/* "@bob hello": a private message */
 			proto_init(out, PR_TELL, NULL);
-			snprintf(out->user, sizeof out->user, "%.*s", (int)(sp - v->line - 1), v->line + 1);
+			snprintf(out->user, sizeof out->user, "%.*s", (int)(sp - v->line - 1),
+			    v->line + 1);
 			snprintf(out->text, sizeof out->text, "%s", sp + strspn(sp, " "));
 		} else {
 			send_simple(out, PR_SAY, m);
@@ -245,7 +281,7 @@ static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_m
 		v->line[0] = '\0';
 		return INPUT_SEND;
 	} else if (v->input == IN_CODE) {
-		if (!fn && key < 0x80 && isalnum(key))   /* codes are [A-Za-z0-9] */
+		if (!fn && key < 0x80 && isalnum(key)) /* codes are [A-Za-z0-9] */
 			utf8_append(v->line, PROTO_CODE_MAX + 1, key);
 	} else if (!fn && key >= 0x20 && key != 0x7f && !(key >= 0x80 && key < 0xa0)) {
 		utf8_append(v->line, sizeof v->line, key);
@@ -253,7 +289,8 @@ static input_rc_t line_key(view_t *v, const model_t *m, int key, int fn, proto_m
 	return INPUT_REDRAW;
 }
 
-static void cursor_to(view_t *v, const model_t *m)
+static void
+cursor_to(view_t *v, const model_t *m)
 {
 	move_t c;
 	if (strlen(v->typed) >= 2 && notation_parse(v->typed, m->pos.size, &c) == 0) {
@@ -262,22 +299,33 @@ static void cursor_to(view_t *v, const model_t *m)
 	}
 }
 
-static input_rc_t game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+static input_rc_t
+game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	int n = m->pos.size;
 	int dx = 0, dy = 0;
-	if (v->cx >= n)   /* the board may have shrunk under the cursor */
+	if (v->cx >= n) /* the board may have shrunk under the cursor */
 		v->cx = n - 1;
 	if (v->cy >= n)
 		v->cy = n - 1;
 	if (fn) {
 		switch (key) {
-		case KEY_LEFT: dx = -1; break;
-		case KEY_RIGHT: dx = 1; break;
-		case KEY_UP: dy = -1; break;
-		case KEY_DOWN: dy = 1; break;
-		case KEY_ENTER: return play_point(v, m, rules_move(v->cx, v->cy), out);
-		default: return INPUT_NOTHING;
+		case KEY_LEFT:
+			dx = -1;
+			break;
+		case KEY_RIGHT:
+			dx = 1;
+			break;
+		case KEY_UP:
+			dy = -1;
+			break;
+		case KEY_DOWN:
+			dy = 1;
+			break;
+		case KEY_ENTER:
+			return play_point(v, m, rules_move(v->cx, v->cy), out);
+		default:
+			return INPUT_NOTHING;
 		}
 		v->typed[0] = '\0';
 	} else if (key >= 'a' && key < 'a' + n) {
@@ -330,7 +378,7 @@ static input_rc_t game_key(view_t *v, const model_t *m, int key, int fn, proto_m
 		case 'X': {
 			const model_offer_t *o = model_offer_to_me(m);
 			if (!o && key == 'X' && m->noffers)
-				o = &m->offers[0];   /* withdraw my own */
+				o = &m->offers[0]; /* withdraw my own */
 			if (!o)
 				return INPUT_NOTHING;
 			send_simple(out, key == 'A' ? PR_ACCEPT : PR_DECLINE, m);
@@ -347,7 +395,8 @@ static input_rc_t game_key(view_t *v, const model_t *m, int key, int fn, proto_m
 			out->choice = key == 'B' ? CHOICE_BLACK : CHOICE_WHITE;
 			return INPUT_SEND;
 		case 'Q':
-			if (!m->over && model_my_side(m) != STONE_EMPTY && m->status != ROOM_WAITING)
+			if (!m->over && model_my_side(m) != STONE_EMPTY &&
+			    m->status != ROOM_WAITING)
 				v->ask = ASK_LEAVE;
 			else
 				return send_simple(out, PR_LEAVE, m);
@@ -364,7 +413,8 @@ static input_rc_t game_key(view_t *v, const model_t *m, int key, int fn, proto_m
 	return INPUT_REDRAW;
 }
 
-static input_rc_t list_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+static input_rc_t
+list_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	int n = v->screen == SCR_ROOMS ? m->nrooms : m->ngames;
 	if (fn && key == KEY_UP && v->list_sel > 0)
@@ -388,7 +438,8 @@ static input_rc_t list_key(view_t *v, const model_t *m, int key, int fn, proto_m
 		snprintf(out->user, sizeof out->user, "%s", m->me);
 		out->page = page;
 		return INPUT_SEND;
-	} else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) && v->list_sel < n) {
+	} else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) &&
+	    v->list_sel < n) {
 		if (v->screen == SCR_ROOMS) {
 			proto_init(out, PR_WATCH, NULL);
 			snprintf(out->room, sizeof out->room, "%s", m->rooms[v->list_sel].room);
@@ -401,7 +452,8 @@ static input_rc_t list_key(view_t *v, const model_t *m, int key, int fn, proto_m
 	return INPUT_REDRAW;
 }
 
-static input_rc_t replay_key(view_t *v, int key, int fn)
+static input_rc_t
+replay_key(view_t *v, int key, int fn)
 {
 	if (fn && key == KEY_LEFT && v->replay_ply > 0)
 		v->replay_ply--;
@@ -416,7 +468,8 @@ static input_rc_t replay_key(view_t *v, int key, int fn)
 	return INPUT_REDRAW;
 }
 
-input_rc_t input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+input_rc_t
+input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	if (!fn && key == K_CTRL_L)
 		return INPUT_REDRAW;
@@ -439,26 +492,33 @@ input_rc_t input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *
 		v->screen = v->back;
 		return INPUT_REDRAW;
 	}
-	if (!fn && key == '?' ) {
+	if (!fn && key == '?') {
 		v->back = v->screen;
 		v->screen = SCR_HELP;
 		return INPUT_REDRAW;
 	}
 	switch (v->screen) {
-	case SCR_LOBBY: return lobby_key(v, m, key, fn, out);
-	case SCR_GAME: return game_key(v, m, key, fn, out);
+	case SCR_LOBBY:
+		return lobby_key(v, m, key, fn, out);
+	case SCR_GAME:
+		return game_key(v, m, key, fn, out);
 	case SCR_ROOMS:
-	case SCR_HISTORY: return list_key(v, m, key, fn, out);
-	case SCR_REPLAY: return replay_key(v, key, fn);
-	case SCR_HELP: break;
+	case SCR_HISTORY:
+		return list_key(v, m, key, fn, out);
+	case SCR_REPLAY:
+		return replay_key(v, key, fn);
+	case SCR_HELP:
+		break;
 	}
 	return INPUT_NOTHING;
 }
 
-input_rc_t input_click(view_t *v, const model_t *m, int y, int x, proto_msg_t *out)
+input_rc_t
+input_click(view_t *v, const model_t *m, int y, int x, proto_msg_t *out)
 {
 	move_t c;
-	if (v->screen != SCR_GAME || v->ask || v->input != IN_NONE || tui_hit(m->pos.size, y, x, &c) != 0)
+	if (v->screen != SCR_GAME || v->ask || v->input != IN_NONE ||
+	    tui_hit(m->pos.size, y, x, &c) != 0)
 		return INPUT_NOTHING;
 	v->cx = rules_x(c);
 	v->cy = rules_y(c);

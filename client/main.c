@@ -17,7 +17,8 @@
 #include "client/session.h"
 #include "proto/proto.h"
 
-static void usage(FILE *f)
+static void
+usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: gomoku [options] [host[:port]]\n"
@@ -37,7 +38,8 @@ static void usage(FILE *f)
 }
 
 /* Reads a password from the terminal without echo. 0 or -1. */
-static int ask_password(const char *user, char *buf, size_t len)
+static int
+ask_password(const char *user, char *buf, size_t len)
 {
 	FILE *tty = fopen("/dev/tty", "r+");
 	if (!tty)
@@ -61,7 +63,8 @@ static int ask_password(const char *user, char *buf, size_t len)
 }
 
 /* Splits "host", "host:port", "[v6]:port" or "v6" into host and port. */
-static int split_hostport(char *arg, const char **host, const char **port)
+static int
+split_hostport(char *arg, const char **host, const char **port)
 {
 	*port = "5555";
 	if (arg[0] == '[') {
@@ -83,9 +86,21 @@ static int split_hostport(char *arg, const char **host, const char **port)
 	return **host && **port ? 0 : -1;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
-	enum { O_CA = 256, O_INSECURE, O_KNOWN, O_ASCII, O_MONO, O_SCRIPT, O_NAME, O_TIMEOUT, O_LOGIN, O_REGISTER };
+	enum {
+		O_CA = 256,
+		O_INSECURE,
+		O_KNOWN,
+		O_ASCII,
+		O_MONO,
+		O_SCRIPT,
+		O_NAME,
+		O_TIMEOUT,
+		O_LOGIN,
+		O_REGISTER
+	};
 	static const struct option longopts[] = {
 		{ "ca", required_argument, NULL, O_CA },
 		{ "insecure", no_argument, NULL, O_INSECURE },
@@ -106,15 +121,34 @@ int main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case O_CA: no.ca_file = optarg; break;
-		case O_INSECURE: no.insecure = 1; break;
-		case O_KNOWN: no.pin_file = optarg; break;
-		case O_ASCII: so.ascii = 1; break;
-		case O_MONO: so.mono = 1; break;
-		case O_SCRIPT: script = 1; break;
-		case O_NAME: so.name = optarg; break;
-		case O_LOGIN: so.login = optarg; break;
-		case O_REGISTER: so.login = optarg; so.reg = 1; break;
+		case O_CA:
+			no.ca_file = optarg;
+			break;
+		case O_INSECURE:
+			no.insecure = 1;
+			break;
+		case O_KNOWN:
+			no.pin_file = optarg;
+			break;
+		case O_ASCII:
+			so.ascii = 1;
+			break;
+		case O_MONO:
+			so.mono = 1;
+			break;
+		case O_SCRIPT:
+			script = 1;
+			break;
+		case O_NAME:
+			so.name = optarg;
+			break;
+		case O_LOGIN:
+			so.login = optarg;
+			break;
+		case O_REGISTER:
+			so.login = optarg;
+			so.reg = 1;
+			break;
 		case O_TIMEOUT:
 			no.timeout = atoi(optarg);
 			if (no.timeout < 1 || no.timeout > 3600) {
@@ -122,8 +156,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
 	char dflt[] = "localhost";
@@ -139,7 +177,9 @@ int main(int argc, char **argv)
 	char password[PROTO_PASS_MAX + 2] = "";
 	if (so.login) {
 		if (script) {
-			fprintf(stderr, "gomoku: --login is for the interactive client; send LOGIN in script mode\n");
+			fprintf(stderr,
+			    "gomoku: --login is for the interactive client; send LOGIN in script "
+			    "mode\n");
 			return 2;
 		}
 		const char *env = getenv("GOMOKU_PASSWORD");

@@ -7,13 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static void copy(char *dst, size_t n, const char *src)
+static void
+copy(char *dst, size_t n, const char *src)
 {
 	snprintf(dst, n, "%s", src);
 }
 #define COPY(dst, src) copy(dst, sizeof(dst), src)
 
-void model_init(model_t *m)
+void
+model_init(model_t *m)
 {
 	memset(m, 0, sizeof *m);
 	pos_init(&m->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
@@ -21,7 +23,8 @@ void model_init(model_t *m)
 	m->think_ply = -1;
 }
 
-void model_status(model_t *m, int error, const char *fmt, ...)
+void
+model_status(model_t *m, int error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -30,7 +33,8 @@ void model_status(model_t *m, int error, const char *fmt, ...)
 	m->status_error = error;
 }
 
-void model_chat(model_t *m, const char *fmt, ...)
+void
+model_chat(model_t *m, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -39,14 +43,16 @@ void model_chat(model_t *m, const char *fmt, ...)
 	m->chat_total++;
 }
 
-const char *model_chat_line(const model_t *m, int n)
+const char *
+model_chat_line(const model_t *m, int n)
 {
 	if (n < 0 || n >= m->chat_total || n >= MODEL_CHAT_MAX)
 		return NULL;
 	return m->chat[(m->chat_total - 1 - n) % MODEL_CHAT_MAX];
 }
 
-void model_sent(model_t *m, proto_id_t req)
+void
+model_sent(model_t *m, proto_id_t req)
 {
 	if (m->npending < MODEL_PENDING_MAX)
 		m->pending[m->npending++] = req;
@@ -58,27 +64,32 @@ void model_sent(model_t *m, proto_id_t req)
 		m->record_len = 0, m->record[0] = '\0', m->record_ready = 0;
 }
 
-void model_disconnected(model_t *m)
+void
+model_disconnected(model_t *m)
 {
 	m->npending = 0;
 	m->snapshot = 0;
 	m->hello_done = 0;
 }
 
-static proto_id_t pending_head(const model_t *m)
+static proto_id_t
+pending_head(const model_t *m)
 {
 	return m->npending ? m->pending[0] : PM_NONE;
 }
 
-static void pending_pop(model_t *m)
+static void
+pending_pop(model_t *m)
 {
 	if (m->npending) {
-		memmove(m->pending, m->pending + 1, (size_t)(m->npending - 1) * sizeof m->pending[0]);
+		memmove(
+		    m->pending, m->pending + 1, (size_t)(m->npending - 1) * sizeof m->pending[0]);
 		m->npending--;
 	}
 }
 
-int64_t model_clock(const model_t *m, stone_t side, int64_t now_ms)
+int64_t
+model_clock(const model_t *m, stone_t side, int64_t now_ms)
 {
 	int64_t ms = side == STONE_BLACK ? m->bms : m->wms;
 	if (ms < 0)
@@ -91,14 +102,16 @@ int64_t model_clock(const model_t *m, stone_t side, int64_t now_ms)
 	return ms;
 }
 
-stone_t model_turn(const model_t *m)
+stone_t
+model_turn(const model_t *m)
 {
 	if (!m->in_room || m->over || m->swap2 || m->status != ROOM_PLAYING)
 		return STONE_EMPTY;
 	return pos_to_move(&m->pos);
 }
 
-stone_t model_my_side(const model_t *m)
+stone_t
+model_my_side(const model_t *m)
 {
 	if (!m->in_room || !m->me[0])
 		return STONE_EMPTY;
@@ -109,7 +122,8 @@ stone_t model_my_side(const model_t *m)
 	return STONE_EMPTY;
 }
 
-int model_has_cap(const model_t *m, const char *cap)
+int
+model_has_cap(const model_t *m, const char *cap)
 {
 	size_t n = strlen(cap);
 	for (const char *p = m->caps; (p = strstr(p, cap)) != NULL; p += n)
@@ -118,7 +132,8 @@ int model_has_cap(const model_t *m, const char *cap)
 	return 0;
 }
 
-int model_is_win_cell(const model_t *m, move_t mv)
+int
+model_is_win_cell(const model_t *m, move_t mv)
 {
 	for (int i = 0; i < m->ncells; i++)
 		if (m->cells[i] == mv)
@@ -126,7 +141,8 @@ int model_is_win_cell(const model_t *m, move_t mv)
 	return 0;
 }
 
-int model_cand_rank(const model_t *m, move_t mv)
+int
+model_cand_rank(const model_t *m, move_t mv)
 {
 	if (m->think_ply != m->pos.nmoves || m->over)
 		return 0;
@@ -136,7 +152,8 @@ int model_cand_rank(const model_t *m, move_t mv)
 	return 0;
 }
 
-const model_offer_t *model_offer_to_me(const model_t *m)
+const model_offer_t *
+model_offer_to_me(const model_t *m)
 {
 	for (int i = 0; i < m->noffers; i++)
 		if (strcmp(m->offers[i].from, m->me) != 0)
@@ -144,7 +161,8 @@ const model_offer_t *model_offer_to_me(const model_t *m)
 	return NULL;
 }
 
-static void set_clocks(model_t *m, int64_t b, int64_t w, int64_t now)
+static void
+set_clocks(model_t *m, int64_t b, int64_t w, int64_t now)
 {
 	m->bms = b;
 	m->wms = w;
@@ -152,7 +170,8 @@ static void set_clocks(model_t *m, int64_t b, int64_t w, int64_t now)
 }
 
 /* A fresh game in room r: empty board, no result, no offers. */
-static void new_game(model_t *m, const char *room, rule_t rule, int size)
+static void
+new_game(model_t *m, const char *room, rule_t rule, int size)
 {
 	if (strcmp(room, m->room) != 0)
 		m->chat_total = 0;
@@ -171,7 +190,8 @@ static void new_game(model_t *m, const char *room, rule_t rule, int size)
 }
 
 /* Places a move the server announced. -1 when it cannot be on our board. */
-static int place(model_t *m, const char *mv, int side)
+static int
+place(model_t *m, const char *mv, int side)
 {
 	move_t c;
 	if (notation_parse(mv, m->pos.size, &c) != 0 || m->pos.cell[c] != STONE_EMPTY)
@@ -182,8 +202,9 @@ static int place(model_t *m, const char *mv, int side)
 	return 0;
 }
 
-static void set_result(model_t *m, proto_result_t res, proto_reason_t why,
-    int n, const char (*cells)[PROTO_MOVE_MAX + 1])
+static void
+set_result(model_t *m, proto_result_t res, proto_reason_t why, int n,
+    const char (*cells)[PROTO_MOVE_MAX + 1])
 {
 	m->over = 1;
 	m->status = ROOM_OVER;
@@ -198,9 +219,10 @@ static void set_result(model_t *m, proto_result_t res, proto_reason_t why,
 	}
 }
 
-static void offer_add(model_t *m, int64_t id, proto_offer_t kind, const char *from)
+static void
+offer_add(model_t *m, int64_t id, proto_offer_t kind, const char *from)
 {
-	if (m->noffers == MODEL_OFFERS_MAX) {   /* drop the oldest */
+	if (m->noffers == MODEL_OFFERS_MAX) { /* drop the oldest */
 		memmove(m->offers, m->offers + 1, sizeof m->offers[0] * (MODEL_OFFERS_MAX - 1));
 		m->noffers--;
 	}
@@ -210,7 +232,8 @@ static void offer_add(model_t *m, int64_t id, proto_offer_t kind, const char *fr
 	COPY(o->from, from);
 }
 
-static void offer_del(model_t *m, int64_t id)
+static void
+offer_del(model_t *m, int64_t id)
 {
 	for (int i = 0; i < m->noffers; i++)
 		if (m->offers[i].id == id) {
@@ -221,12 +244,14 @@ static void offer_del(model_t *m, int64_t id)
 		}
 }
 
-static const char *side_name(int s)
+static const char *
+side_name(int s)
 {
 	return s == SIDE_BLACK ? "black" : s == SIDE_WHITE ? "white" : "none";
 }
 
-static void describe_result(model_t *m)
+static void
+describe_result(model_t *m)
 {
 	const char *who = m->result == RES_BLACK ? m->black : m->white;
 	if (m->result == RES_DRAW)
@@ -240,7 +265,8 @@ static void describe_result(model_t *m)
 }
 
 /* Data lines of a snapshot (STATE, WATCH, RESUME). */
-static model_rc_t apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
+static model_rc_t
+apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 {
 	if (x->id == PD_ROOM) {
 		new_game(m, x->room, x->rule, x->size);
@@ -294,7 +320,8 @@ static model_rc_t apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 	return MODEL_OK;
 }
 
-static model_rc_t apply_data(model_t *m, const proto_msg_t *x, int64_t now)
+static model_rc_t
+apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 {
 	proto_id_t head = pending_head(m);
 	switch (head) {
@@ -355,13 +382,14 @@ static model_rc_t apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 	}
 }
 
-static model_rc_t apply_reply(model_t *m, const proto_msg_t *x)
+static model_rc_t
+apply_reply(model_t *m, const proto_msg_t *x)
 {
 	proto_id_t head = pending_head(m);
 	pending_pop(m);
 	if (x->id == PX_ERR) {
 		if (head == PR_STATS)
-			return MODEL_OK;   /* ratings are optional: no error shown */
+			return MODEL_OK; /* ratings are optional: no error shown */
 		if (head == PR_STATE || head == PR_WATCH || head == PR_RESUME)
 			m->snapshot = 0;
 		model_status(m, 1, "%s refused: %lld %s%s%s", head ? proto_name(head) : "request",
@@ -386,7 +414,7 @@ static model_rc_t apply_reply(model_t *m, const proto_msg_t *x)
 		break;
 	case PO_SEEK:
 		if (m->seek_started) {
-			m->seek_started = 0;   /* already paired */
+			m->seek_started = 0; /* already paired */
 			break;
 		}
 		m->seek_id = x->ident;
@@ -435,7 +463,8 @@ static model_rc_t apply_reply(model_t *m, const proto_msg_t *x)
 }
 
 /* Room events: the sequence number must follow on from the last one. */
-static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
+static model_rc_t
+apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 {
 	if (x->id == PE_START) {
 		m->seek_id = 0;
@@ -452,15 +481,16 @@ static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now
 		COPY(m->black, x->user);
 		COPY(m->white, x->user2);
 		set_clocks(m, x->bms, x->wms, now);
-		model_status(m, 0, "%s: %s (black) vs %s (white), %s %dx%d", rematch ? "Rematch" : "Game started",
-		    m->black, m->white, rule_name(x->rule), x->size, x->size);
+		model_status(m, 0, "%s: %s (black) vs %s (white), %s %dx%d",
+		    rematch ? "Rematch" : "Game started", m->black, m->white, rule_name(x->rule),
+		    x->size, x->size);
 		model_chat(m, "* %s", m->status_text);
 		return MODEL_OK;
 	}
 	if (!m->in_room || strcmp(x->room, m->room) != 0)
-		return MODEL_OK;   /* another room's event: not shown */
+		return MODEL_OK; /* another room's event: not shown */
 	if (m->snapshot)
-		return MODEL_OK;   /* the snapshot being read already includes it */
+		return MODEL_OK; /* the snapshot being read already includes it */
 	if (x->seq != m->seq + 1)
 		return MODEL_RESYNC;
 	m->seq = x->seq;
@@ -482,19 +512,20 @@ static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now
 	case PE_MOVE: {
 		int bot_moved = m->think_ply == m->pos.nmoves && m->ncands;
 		if (place(m, x->move, x->side) != 0) {
-			model_status(m, 1, "Server sent an impossible move %s for %s; resyncing", x->move,
-			    side_name(x->side));
+			model_status(m, 1, "Server sent an impossible move %s for %s; resyncing",
+			    x->move, side_name(x->side));
 			return MODEL_RESYNC;
 		}
 		if (x->text[0])
 			snprintf(m->reason_text, sizeof m->reason_text, "%s played %s: %s",
 			    x->side == SIDE_BLACK ? m->black : m->white, x->move, x->text);
 		else if (bot_moved)
-			snprintf(m->reason_text, sizeof m->reason_text, "%s played %s (depth %d, score %d)",
-			    m->think_bot, x->move, m->think_depth,
+			snprintf(m->reason_text, sizeof m->reason_text,
+			    "%s played %s (depth %d, score %d)", m->think_bot, x->move,
+			    m->think_depth,
 			    m->cands[0] == m->pos.moves[m->pos.nmoves - 1] ? (int)m->scores[0] : 0);
 		set_clocks(m, x->bms, x->wms, now);
-		m->noffers = 0;   /* pending draw/undo offers end with a move */
+		m->noffers = 0; /* pending draw/undo offers end with a move */
 		if (m->status_error)
 			m->status_text[0] = '\0';
 		break;
@@ -513,7 +544,8 @@ static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now
 		model_chat(m, "* %s offers %s", x->user, proto_offer_name(x->offer));
 		break;
 	case PE_OFFEREND: {
-		static const char *const ends[] = { "accepted", "declined", "withdrawn", "expired" };
+		static const char *const ends[] = { "accepted", "declined", "withdrawn",
+			"expired" };
 		offer_del(m, x->ident);
 		model_chat(m, "* Offer %lld %s", (long long)x->ident, ends[x->end]);
 		break;
@@ -522,8 +554,11 @@ static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now
 		model_chat(m, "%s: %s", x->user, x->text);
 		break;
 	case PE_PRESENCE: {
-		static const char *const pres[] = { "went away", "is back", "joined", "left", "is here" };
-		int side = strcmp(x->user, m->black) == 0 ? 0 : strcmp(x->user, m->white) == 0 ? 1 : -1;
+		static const char *const pres[] = { "went away", "is back", "joined", "left",
+			"is here" };
+		int side = strcmp(x->user, m->black) == 0 ? 0
+		    : strcmp(x->user, m->white) == 0      ? 1
+							  : -1;
 		if (side >= 0 && (x->presence == PRES_GONE || x->presence == PRES_BACK))
 			m->gone[side] = x->presence == PRES_GONE;
 		if (x->presence == PRES_JOINED && side < 0)
@@ -560,7 +595,8 @@ static model_rc_t apply_room_event(model_t *m, const proto_msg_t *x, int64_t now
 	return MODEL_OK;
 }
 
-model_rc_t model_apply(model_t *m, const proto_msg_t *x, int64_t now)
+model_rc_t
+model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 {
 	switch (proto_kind(x->id)) {
 	case PK_OK:
@@ -591,7 +627,8 @@ model_rc_t model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 	}
 }
 
-int model_record_position(const model_t *m, position_t *p, char *err, size_t errlen)
+int
+model_record_position(const model_t *m, position_t *p, char *err, size_t errlen)
 {
 	/* The archive adds keys (black, white, result...) the rules core's
 	 * record reader does not know; keep only its own. */
@@ -600,7 +637,8 @@ int model_record_position(const model_t *m, position_t *p, char *err, size_t err
 	for (const char *s = m->record; *s;) {
 		const char *e = strchr(s, '\n');
 		size_t len = e ? (size_t)(e - s) : strlen(s);
-		if ((!strncmp(s, "rule ", 5) || !strncmp(s, "size ", 5) || !strncmp(s, "moves", 5)) &&
+		if ((!strncmp(s, "rule ", 5) || !strncmp(s, "size ", 5) ||
+			!strncmp(s, "moves", 5)) &&
 		    n + len + 2 < sizeof core) {
 			memcpy(core + n, s, len);
 			n += len;

@@ -12,10 +12,10 @@
 #include "proto/proto.h"
 
 enum {
-	MODEL_CHAT_MAX = 64,     /* chat/notice lines kept */
+	MODEL_CHAT_MAX = 64, /* chat/notice lines kept */
 	MODEL_CHAT_LEN = 440,
 	MODEL_OFFERS_MAX = 4,
-	MODEL_PENDING_MAX = 64,  /* requests awaiting a reply */
+	MODEL_PENDING_MAX = 64, /* requests awaiting a reply */
 	MODEL_ROOMS_MAX = 32,
 	MODEL_GAMES_MAX = 64,
 	MODEL_RECORD_MAX = 4096,
@@ -25,8 +25,8 @@ enum {
 /* What model_apply says the caller should do next. */
 typedef enum {
 	MODEL_OK = 0,
-	MODEL_RESYNC,   /* a sequence gap or an impossible event: ask for STATE */
-	MODEL_FATAL,    /* the server ends the session (fatal ERR, SHUTDOWN) */
+	MODEL_RESYNC, /* a sequence gap or an impossible event: ask for STATE */
+	MODEL_FATAL,  /* the server ends the session (fatal ERR, SHUTDOWN) */
 } model_rc_t;
 
 typedef struct {
@@ -56,15 +56,15 @@ typedef struct {
 
 typedef struct model {
 	/* session */
-	char server[2 * PROTO_WORD_MAX + 2];   /* "gomokud 0.1.0" */
-	char caps[PROTO_TEXT_MAX + 1];         /* capabilities, space separated */
+	char server[2 * PROTO_WORD_MAX + 2]; /* "gomokud 0.1.0" */
+	char caps[PROTO_TEXT_MAX + 1];       /* capabilities, space separated */
 	int hello_done;
 	char me[PROTO_NAME_MAX + 1];
 	char token[PROTO_TOKEN_MAX + 1];
-	int64_t seek_id;                       /* 0 when not seeking */
-	char invite[PROTO_CODE_MAX + 1];       /* code of the private room made */
+	int64_t seek_id;                 /* 0 when not seeking */
+	char invite[PROTO_CODE_MAX + 1]; /* code of the private room made */
 
-	int seek_started;                      /* START came before OK SEEK */
+	int seek_started; /* START came before OK SEEK */
 	/* ratings of the players shown, from STATS (0: unknown) */
 	int rating[2];
 	int provisional[2];
@@ -78,7 +78,7 @@ typedef struct model {
 	proto_opening_t opening;
 	int rated;
 	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
-	int gone[2];                           /* per side: connection away */
+	int gone[2]; /* per side: connection away */
 	int64_t spectators;
 	position_t pos;
 
@@ -88,11 +88,11 @@ typedef struct model {
 	int noffers;
 	model_offer_t offers[MODEL_OFFERS_MAX];
 
-	int swap2;                             /* swap2 opening in progress */
+	int swap2; /* swap2 opening in progress */
 	proto_stage_t swap2_stage;
 	char swap2_user[PROTO_NAME_MAX + 1];
 
-	int over;                              /* a result is known */
+	int over; /* a result is known */
 	proto_result_t result;
 	proto_reason_t reason;
 	int ncells;
@@ -103,7 +103,7 @@ typedef struct model {
 	int think_ply, think_depth, ncands;
 	move_t cands[PROTO_CANDS_MAX];
 	int32_t scores[PROTO_CANDS_MAX];
-	char reason_text[512];                  /* why the bot played its last move */
+	char reason_text[512]; /* why the bot played its last move */
 
 	/* chat and notices, a ring: line i is chat[(chat_total - 1 - i) % MAX] */
 	int chat_total;
@@ -114,7 +114,7 @@ typedef struct model {
 	model_room_t rooms[MODEL_ROOMS_MAX];
 	int ngames;
 	model_game_t games[MODEL_GAMES_MAX];
-	int64_t games_total;                   /* all finished games, all pages */
+	int64_t games_total; /* all finished games, all pages */
 	size_t record_len;
 	char record[MODEL_RECORD_MAX];
 	int record_ready;
@@ -127,7 +127,7 @@ typedef struct model {
 	int npending;
 	proto_id_t pending[MODEL_PENDING_MAX];
 
-	int snapshot;                          /* inside a snapshot reply */
+	int snapshot; /* inside a snapshot reply */
 	int shutdown;
 } model_t;
 

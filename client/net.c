@@ -32,13 +32,14 @@ struct net {
 	void *arg;
 	SSL_CTX *ctx;
 	struct bufferevent *bev;
-	struct event *retry, *guard;    /* guard: connect/greeting deadline */
+	struct event *retry, *guard; /* guard: connect/greeting deadline */
 	int up, backoff, heard;
-	struct addrinfo *ai, *ai_next;   /* addresses left to try */
+	struct addrinfo *ai, *ai_next; /* addresses left to try */
 	char hostport[320];
 };
 
-static void set_err(char *err, size_t len, const char *what)
+static void
+set_err(char *err, size_t len, const char *what)
 {
 	unsigned long e = ERR_get_error();
 	if (e)
@@ -49,15 +50,17 @@ static void set_err(char *err, size_t len, const char *what)
 
 static void guard_cb(evutil_socket_t fd, short ev, void *arg);
 
-static void retry_cb(evutil_socket_t fd, short ev, void *arg)
+static void
+retry_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	(void)fd;
 	(void)ev;
 	net_connect(arg);
 }
 
-net_t *net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb,
-    void *arg, char *err, size_t errlen)
+net_t *
+net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb, void *arg, char *err,
+    size_t errlen)
 {
 	net_t *n = calloc(1, sizeof *n);
 	if (!n) {
@@ -105,16 +108,18 @@ fail:
 	return NULL;
 }
 
-static void drop(net_t *n)
+static void
+drop(net_t *n)
 {
 	if (n->bev) {
-		bufferevent_free(n->bev);  /* frees the SSL and closes the socket */
+		bufferevent_free(n->bev); /* frees the SSL and closes the socket */
 		n->bev = NULL;
 	}
 	n->up = 0;
 }
 
-void net_free(net_t *n)
+void
+net_free(net_t *n)
 {
 	if (!n)
 		return;
@@ -130,19 +135,22 @@ void net_free(net_t *n)
 	free(n);
 }
 
-int net_is_up(const net_t *n)
+int
+net_is_up(const net_t *n)
 {
 	return n->up;
 }
 
-static void down(net_t *n, int fatal, const char *why)
+static void
+down(net_t *n, int fatal, const char *why)
 {
 	evtimer_del(n->guard);
 	drop(n);
 	n->cb.down(n->arg, fatal, why);
 }
 
-static void guard_cb(evutil_socket_t fd, short ev, void *arg)
+static void
+guard_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	net_t *n = arg;
 	char why[400];
@@ -151,13 +159,14 @@ static void guard_cb(evutil_socket_t fd, short ev, void *arg)
 	if (!n->up)
 		snprintf(why, sizeof why, "timed out connecting to %s", n->hostport);
 	else
-		snprintf(why, sizeof why, "%s sent nothing after the TLS handshake (not a gomokud server?)",
-		    n->hostport);
+		snprintf(why, sizeof why,
+		    "%s sent nothing after the TLS handshake (not a gomokud server?)", n->hostport);
 	down(n, 0, why);
 }
 
 /* The SHA-256 of the certificate's public key, "sha256:hex". */
-static int key_fingerprint(X509 *cert, char *out, size_t len)
+static int
+key_fingerprint(X509 *cert, char *out, size_t len)
 {
 	unsigned char *der = NULL;
 	int dlen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert), &der);
@@ -176,7 +185,8 @@ static int key_fingerprint(X509 *cert, char *out, size_t len)
 }
 
 /* Applies the certificate policy. Returns 0 to go on, or -1 with why. */
-static int check_peer(net_t *n, char *why, size_t len)
+static int
+check_peer(net_t *n, char *why, size_t len)
 {
 	if (n->o.insecure)
 		return 0;
@@ -241,7 +251,8 @@ static int check_peer(net_t *n, char *why, size_t len)
 	}
 }
 
-static void read_cb(struct bufferevent *bev, void *arg)
+static void
+read_cb(struct bufferevent *bev, void *arg)
 {
 	net_t *n = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
@@ -269,7 +280,8 @@ static void read_cb(struct bufferevent *bev, void *arg)
 
 static void try_connect(net_t *n);
 
-static void event_cb(struct bufferevent *bev, short what, void *arg)
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	net_t *n = arg;
 	(void)bev;
@@ -304,17 +316,20 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 		snprintf(why, sizeof why, "cannot connect to %s: closed during the TLS handshake",
 		    n->hostport);
 	else if (left)
-		snprintf(why, sizeof why, "connection lost in the middle of a line (%zu bytes discarded)", left);
+		snprintf(why, sizeof why,
+		    "connection lost in the middle of a line (%zu bytes discarded)", left);
 	else if (what & BEV_EVENT_EOF)
 		snprintf(why, sizeof why, "the server closed the connection");
 	else if (e)
 		snprintf(why, sizeof why, "connection lost: %s", ERR_reason_error_string(e));
 	else
-		snprintf(why, sizeof why, "connection lost: %s", evutil_socket_error_to_string(serr));
+		snprintf(
+		    why, sizeof why, "connection lost: %s", evutil_socket_error_to_string(serr));
 	down(n, 0, why);
 }
 
-static void try_connect(net_t *n)
+static void
+try_connect(net_t *n)
 {
 	struct addrinfo *a = n->ai_next;
 	n->ai_next = a->ai_next;
@@ -324,7 +339,8 @@ static void try_connect(net_t *n)
 		return;
 	}
 	struct in6_addr ip;
-	int literal = inet_pton(AF_INET, n->o.host, &ip) == 1 || inet_pton(AF_INET6, n->o.host, &ip) == 1;
+	int literal = inet_pton(AF_INET, n->o.host, &ip) == 1 ||
+	    inet_pton(AF_INET6, n->o.host, &ip) == 1;
 	X509_VERIFY_PARAM *vp = SSL_get0_param(ssl);
 	if (literal) {
 		X509_VERIFY_PARAM_set1_ip_asc(vp, n->o.host);
@@ -332,8 +348,8 @@ static void try_connect(net_t *n)
 		SSL_set_tlsext_host_name(ssl, n->o.host);
 		SSL_set1_host(ssl, n->o.host);
 	}
-	n->bev = bufferevent_openssl_socket_new(n->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING,
-	    BEV_OPT_CLOSE_ON_FREE);
+	n->bev = bufferevent_openssl_socket_new(
+	    n->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
 	if (!n->bev) {
 		SSL_free(ssl);
 		down(n, 1, "cannot create a connection");
@@ -352,7 +368,8 @@ static void try_connect(net_t *n)
 	}
 }
 
-int net_connect(net_t *n)
+int
+net_connect(net_t *n)
 {
 	drop(n);
 	if (n->ai)
@@ -377,7 +394,8 @@ int net_connect(net_t *n)
 	return 0;
 }
 
-int net_reconnect_later(net_t *n)
+int
+net_reconnect_later(net_t *n)
 {
 	n->backoff = n->backoff ? n->backoff * 2 : 1;
 	if (n->backoff > 30)
@@ -387,12 +405,14 @@ int net_reconnect_later(net_t *n)
 	return n->backoff;
 }
 
-void net_backoff_reset(net_t *n)
+void
+net_backoff_reset(net_t *n)
 {
 	n->backoff = 0;
 }
 
-int net_send(net_t *n, const char *line, size_t len)
+int
+net_send(net_t *n, const char *line, size_t len)
 {
 	if (!n->up || !n->bev)
 		return -1;
@@ -403,7 +423,8 @@ int net_send(net_t *n, const char *line, size_t len)
 	return 0;
 }
 
-void net_close(net_t *n)
+void
+net_close(net_t *n)
 {
 	evtimer_del(n->retry);
 	evtimer_del(n->guard);

@@ -14,10 +14,10 @@ typedef struct net net_t;
 
 typedef struct {
 	const char *host, *port;
-	const char *ca_file;     /* NULL: the system CA store */
-	const char *pin_file;    /* NULL: pin_default_path() */
-	int insecure;            /* no certificate check at all */
-	int timeout;             /* seconds to connect and get a first line; 0: 20 */
+	const char *ca_file;  /* NULL: the system CA store */
+	const char *pin_file; /* NULL: pin_default_path() */
+	int insecure;         /* no certificate check at all */
+	int timeout;          /* seconds to connect and get a first line; 0: 20 */
 } net_opts_t;
 
 typedef struct {
@@ -33,8 +33,8 @@ typedef struct {
 } net_cbs_t;
 
 /* Returns NULL with err filled on failure. */
-net_t *net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb,
-    void *arg, char *err, size_t errlen);
+net_t *net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb, void *arg,
+    char *err, size_t errlen);
 void net_free(net_t *n);
 /* Starts connecting now; the result arrives through up or down. */
 int net_connect(net_t *n);

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int pin_default_path(char *buf, size_t len)
+int
+pin_default_path(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
@@ -23,8 +24,8 @@ int pin_default_path(char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-pin_result_t pin_check(const char *path, const char *hostport, const char *fp,
-    char *old, size_t oldlen)
+pin_result_t
+pin_check(const char *path, const char *hostport, const char *fp, char *old, size_t oldlen)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -46,13 +47,14 @@ pin_result_t pin_check(const char *path, const char *hostport, const char *fp,
 			snprintf(old, oldlen, "%s", key);
 	}
 	if (ferror(f))
-		r = PIN_ERROR;   /* unreadable (a directory, an I/O error) */
+		r = PIN_ERROR; /* unreadable (a directory, an I/O error) */
 	fclose(f);
 	return r;
 }
 
 /* mkdir -p for the directories above path. */
-static int make_parents(const char *path)
+static int
+make_parents(const char *path)
 {
 	char dir[1024];
 	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
@@ -68,7 +70,8 @@ static int make_parents(const char *path)
 	return 0;
 }
 
-int pin_add(const char *path, const char *hostport, const char *fp)
+int
+pin_add(const char *path, const char *hostport, const char *fp)
 {
 	if (make_parents(path) != 0)
 		return -1;

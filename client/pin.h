@@ -15,8 +15,8 @@ typedef enum { PIN_NEW, PIN_MATCH, PIN_CHANGED, PIN_ERROR } pin_result_t;
 int pin_default_path(char *buf, size_t len);
 /* Looks up hostport. On PIN_CHANGED, old (if non-NULL) receives the pinned
  * fingerprint. A missing file is PIN_NEW; an unreadable one PIN_ERROR. */
-pin_result_t pin_check(const char *path, const char *hostport, const char *fp,
-    char *old, size_t oldlen);
+pin_result_t pin_check(
+    const char *path, const char *hostport, const char *fp, char *old, size_t oldlen);
 /* Appends a pin, creating the directories (0700). Returns 0 or -1 (errno). */
 int pin_add(const char *path, const char *hostport, const char *fp);
 

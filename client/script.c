@@ -25,7 +25,7 @@ typedef struct {
 	net_t *net;
 	model_t model;
 	const char *guest;
-	struct evbuffer *in;         /* stdin not yet handled */
+	struct evbuffer *in; /* stdin not yet handled */
 	struct event *stdin_ev;
 	int stdin_eof;
 	int quitting, done, rc;
@@ -34,14 +34,16 @@ typedef struct {
 	proto_id_t seen[SEEN_MAX];
 } script_t;
 
-static int64_t now_ms(void)
+static int64_t
+now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void finish(script_t *s, int rc)
+static void
+finish(script_t *s, int rc)
 {
 	if (s->done)
 		return;
@@ -51,7 +53,8 @@ static void finish(script_t *s, int rc)
 	event_base_loopexit(s->base, NULL);
 }
 
-static void send_msg(script_t *s, const proto_msg_t *m)
+static void
+send_msg(script_t *s, const proto_msg_t *m)
 {
 	char buf[PROTO_LINE_MAX + 1];
 	int n = proto_format(m, buf, sizeof buf);
@@ -63,11 +66,13 @@ static void send_msg(script_t *s, const proto_msg_t *m)
 }
 
 /* Consumes the first seen event named s->wait; 1 if found. */
-static int take_seen(script_t *s)
+static int
+take_seen(script_t *s)
 {
 	for (int i = 0; i < s->nseen; i++)
 		if (strcasecmp(proto_name(s->seen[i]), s->wait) == 0) {
-			memmove(s->seen, s->seen + i + 1, sizeof s->seen[0] * (size_t)(s->nseen - i - 1));
+			memmove(s->seen, s->seen + i + 1,
+			    sizeof s->seen[0] * (size_t)(s->nseen - i - 1));
 			s->nseen -= i + 1;
 			s->wait[0] = '\0';
 			return 1;
@@ -75,7 +80,8 @@ static int take_seen(script_t *s)
 	return 0;
 }
 
-static void handle_input(script_t *s, char *line)
+static void
+handle_input(script_t *s, char *line)
 {
 	size_t len = strlen(line);
 	while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
@@ -97,7 +103,8 @@ static void handle_input(script_t *s, char *line)
 }
 
 /* Sends stdin lines while nothing is awaited. */
-static void pump(script_t *s)
+static void
+pump(script_t *s)
 {
 	while (!s->done && !s->quitting && s->model.hello_done && s->model.npending == 0 &&
 	    !s->wait[0]) {
@@ -105,7 +112,7 @@ static void pump(script_t *s)
 		char *line = evbuffer_readln(s->in, &n, EVBUFFER_EOL_LF);
 		if (!line) {
 			if (s->stdin_eof) {
-				if (evbuffer_get_length(s->in)) {   /* last line without LF */
+				if (evbuffer_get_length(s->in)) { /* last line without LF */
 					evbuffer_add(s->in, "\n", 1);
 					continue;
 				}
@@ -120,7 +127,8 @@ static void pump(script_t *s)
 	}
 }
 
-static void on_line(void *arg, const char *line, size_t len)
+static void
+on_line(void *arg, const char *line, size_t len)
 {
 	script_t *s = arg;
 	proto_msg_t m;
@@ -132,8 +140,8 @@ static void on_line(void *arg, const char *line, size_t len)
 		for (size_t i = 0; i < len && k < sizeof shown - 4; i++)
 			shown[k++] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
 		shown[k] = '\0';
-		fprintf(stderr, "gomoku: unreadable line from the server (%s); ignored: %s%s\n", err,
-		    shown, k < len ? "..." : "");
+		fprintf(stderr, "gomoku: unreadable line from the server (%s); ignored: %s%s\n",
+		    err, shown, k < len ? "..." : "");
 		return;
 	}
 	printf("%.*s\n", (int)len, line);
@@ -162,12 +170,14 @@ static void on_line(void *arg, const char *line, size_t len)
 	pump(s);
 }
 
-static void on_up(void *arg)
+static void
+on_up(void *arg)
 {
 	(void)arg;
 }
 
-static void on_down(void *arg, int fatal, const char *why)
+static void
+on_down(void *arg, int fatal, const char *why)
 {
 	script_t *s = arg;
 	if (s->quitting && !fatal) {
@@ -178,13 +188,15 @@ static void on_down(void *arg, int fatal, const char *why)
 	finish(s, fatal ? 3 : 1);
 }
 
-static void on_notice(void *arg, const char *msg)
+static void
+on_notice(void *arg, const char *msg)
 {
 	(void)arg;
 	fprintf(stderr, "gomoku: %s\n", msg);
 }
 
-static void stdin_cb(evutil_socket_t fd, short ev, void *arg)
+static void
+stdin_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	script_t *s = arg;
 	(void)ev;
@@ -196,7 +208,8 @@ static void stdin_cb(evutil_socket_t fd, short ev, void *arg)
 	pump(s);
 }
 
-int script_run(struct event_base *base, const net_opts_t *o, const char *guest)
+int
+script_run(struct event_base *base, const net_opts_t *o, const char *guest)
 {
 	static const net_cbs_t cbs = { on_line, on_up, on_down, on_notice };
 	script_t s;

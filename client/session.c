@@ -33,25 +33,28 @@ typedef struct {
 	int registered, login_failed;
 	char login_err[MODEL_STATUS_LEN];
 	int64_t last_sent, quit_at;
-	char name[PROTO_NAME_MAX + 1];   /* the guest name to ask for */
-	char notice[4096];               /* shown again on stderr at exit */
+	char name[PROTO_NAME_MAX + 1]; /* the guest name to ask for */
+	char notice[4096];             /* shown again on stderr at exit */
 	char fatal[4096];
 } sess_t;
 
-static int64_t now_ms(void)
+static int64_t
+now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void draw(sess_t *s)
+static void
+draw(sess_t *s)
 {
 	tui_draw(&s->model, &s->view, now_ms());
 }
 
 /* Many lines may arrive in one read: draw once after them. */
-static void want_draw(sess_t *s)
+static void
+want_draw(sess_t *s)
 {
 	if (!s->dirty) {
 		s->dirty = 1;
@@ -59,7 +62,8 @@ static void want_draw(sess_t *s)
 	}
 }
 
-static void redraw_cb(evutil_socket_t fd, short ev, void *arg)
+static void
+redraw_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	sess_t *s = arg;
 	(void)fd;
@@ -69,7 +73,8 @@ static void redraw_cb(evutil_socket_t fd, short ev, void *arg)
 		draw(s);
 }
 
-static void finish(sess_t *s, int rc)
+static void
+finish(sess_t *s, int rc)
 {
 	if (s->done)
 		return;
@@ -78,7 +83,8 @@ static void finish(sess_t *s, int rc)
 	event_base_loopexit(s->base, NULL);
 }
 
-static void send_msg(sess_t *s, const proto_msg_t *m)
+static void
+send_msg(sess_t *s, const proto_msg_t *m)
 {
 	char buf[PROTO_LINE_MAX + 1];
 	int n = proto_format(m, buf, sizeof buf);
@@ -95,7 +101,8 @@ static void send_msg(sess_t *s, const proto_msg_t *m)
 }
 
 /* Adds text to the chat pane in lines that fit the panel. */
-static void chat_wrapped(model_t *m, const char *text, int width)
+static void
+chat_wrapped(model_t *m, const char *text, int width)
 {
 	char line[MODEL_CHAT_LEN];
 	while (*text) {
@@ -113,7 +120,8 @@ static void chat_wrapped(model_t *m, const char *text, int width)
 	}
 }
 
-static void sign_in(sess_t *s)
+static void
+sign_in(sess_t *s)
 {
 	proto_msg_t r;
 	model_t *m = &s->model;
@@ -134,7 +142,8 @@ static void sign_in(sess_t *s)
 }
 
 /* Ratings of the players shown, where the server keeps accounts. */
-static void ask_ratings(sess_t *s)
+static void
+ask_ratings(sess_t *s)
 {
 	if (!model_has_cap(&s->model, "accounts"))
 		return;
@@ -149,7 +158,8 @@ static void ask_ratings(sess_t *s)
 	}
 }
 
-static void on_line(void *arg, const char *line, size_t len)
+static void
+on_line(void *arg, const char *line, size_t len)
 {
 	sess_t *s = arg;
 	model_t *m = &s->model;
@@ -164,7 +174,7 @@ static void on_line(void *arg, const char *line, size_t len)
 	int was_in_room = m->in_room;
 	model_rc_t rc = model_apply(m, &x, now_ms());
 	if (rc == MODEL_FATAL && x.ecode == ERR_VERSION)
-		s->no_retry = 1;   /* retrying cannot fix a version mismatch */
+		s->no_retry = 1; /* retrying cannot fix a version mismatch */
 	if (rc == MODEL_RESYNC && m->in_room) {
 		int asked = 0;
 		for (int i = 0; i < m->npending; i++)
@@ -207,7 +217,7 @@ static void on_line(void *arg, const char *line, size_t len)
 		}
 		break;
 	case PO_REGISTER:
-		s->registered = 1;   /* reconnects log in */
+		s->registered = 1; /* reconnects log in */
 		break;
 	case PX_ERR:
 		if (head == PR_RESUME) {
@@ -284,14 +294,16 @@ static void on_line(void *arg, const char *line, size_t len)
 	want_draw(s);
 }
 
-static void on_up(void *arg)
+static void
+on_up(void *arg)
 {
 	sess_t *s = arg;
 	snprintf(s->view.conn, sizeof s->view.conn, "connected, greeting...");
 	draw(s);
 }
 
-static void on_down(void *arg, int fatal, const char *why)
+static void
+on_down(void *arg, int fatal, const char *why)
 {
 	sess_t *s = arg;
 	model_disconnected(&s->model);
@@ -311,16 +323,19 @@ static void on_down(void *arg, int fatal, const char *why)
 	draw(s);
 }
 
-static void on_notice(void *arg, const char *msg)
+static void
+on_notice(void *arg, const char *msg)
 {
 	sess_t *s = arg;
 	snprintf(s->notice, sizeof s->notice, "%s", msg);
-	model_status(&s->model, 1, "WARNING: server key pinned on first use (not CA-signed); see the chat pane");
+	model_status(&s->model, 1,
+	    "WARNING: server key pinned on first use (not CA-signed); see the chat pane");
 	chat_wrapped(&s->model, msg, 40);
 	draw(s);
 }
 
-static void quit(sess_t *s)
+static void
+quit(sess_t *s)
 {
 	if (!s->view.online) {
 		finish(s, 0);
@@ -333,12 +348,13 @@ static void quit(sess_t *s)
 	s->quit_at = now_ms();
 }
 
-static void handle_key(sess_t *s, int key, int fn)
+static void
+handle_key(sess_t *s, int key, int fn)
 {
 	proto_msg_t out;
 	input_rc_t r;
 	if (fn && key == KEY_RESIZE)
-		return;   /* resizeterm (from SIGWINCH) queued it; the redraw follows */
+		return; /* resizeterm (from SIGWINCH) queued it; the redraw follows */
 	if (fn && key == KEY_MOUSE) {
 		MEVENT me;
 		if (getmouse(&me) != OK || !(me.bstate & BUTTON1_PRESSED))
@@ -355,7 +371,8 @@ static void handle_key(sess_t *s, int key, int fn)
 		clearok(stdscr, TRUE);
 }
 
-static void stdin_cb(evutil_socket_t fd, short ev, void *arg)
+static void
+stdin_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	sess_t *s = arg;
 	(void)fd;
@@ -368,14 +385,15 @@ static void stdin_cb(evutil_socket_t fd, short ev, void *arg)
 		draw(s);
 }
 
-static void tick_cb(evutil_socket_t fd, short ev, void *arg)
+static void
+tick_cb(evutil_socket_t fd, short ev, void *arg)
 {
 	sess_t *s = arg;
 	(void)fd;
 	(void)ev;
 	int64_t now = now_ms();
 	if (s->quitting && now - s->quit_at > 3000) {
-		finish(s, 0);   /* the server did not answer QUIT: leave anyway */
+		finish(s, 0); /* the server did not answer QUIT: leave anyway */
 		return;
 	}
 	if (s->view.online && now - s->last_sent > 120000) {
@@ -386,7 +404,8 @@ static void tick_cb(evutil_socket_t fd, short ev, void *arg)
 	draw(s);
 }
 
-static void signal_cb(evutil_socket_t sig, short ev, void *arg)
+static void
+signal_cb(evutil_socket_t sig, short ev, void *arg)
 {
 	sess_t *s = arg;
 	(void)ev;
@@ -398,11 +417,12 @@ static void signal_cb(evutil_socket_t sig, short ev, void *arg)
 	finish(s, 130);
 }
 
-int session_run(struct event_base *base, const net_opts_t *o, const session_opts_t *so)
+int
+session_run(struct event_base *base, const net_opts_t *o, const session_opts_t *so)
 {
 	static const net_cbs_t cbs = { on_line, on_up, on_down, on_notice };
 	static const int signums[4] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
-	sess_t *s = calloc(1, sizeof *s);   /* large: the model keeps chat and records */
+	sess_t *s = calloc(1, sizeof *s); /* large: the model keeps chat and records */
 	if (!s) {
 		fprintf(stderr, "gomoku: out of memory\n");
 		return 1;

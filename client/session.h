@@ -8,10 +8,10 @@
 #include "client/net.h"
 
 typedef struct {
-	const char *name;   /* guest name, or NULL for one the server picks */
-	const char *login;  /* account to LOGIN (or REGISTER) as, or NULL */
+	const char *name;  /* guest name, or NULL for one the server picks */
+	const char *login; /* account to LOGIN (or REGISTER) as, or NULL */
 	const char *password;
-	int reg;            /* REGISTER the account first */
+	int reg; /* REGISTER the account first */
 	int ascii, mono;
 } session_opts_t;
 

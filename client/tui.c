@@ -23,12 +23,20 @@
 #include <curses.h>
 
 enum {
-	PAIR_GRID = 1, PAIR_BLACK, PAIR_WHITE, PAIR_WIN, PAIR_CAND, PAIR_FORBID, PAIR_MARK,
-	PAIR_ERROR, PAIR_TITLE,
+	PAIR_GRID = 1,
+	PAIR_BLACK,
+	PAIR_WHITE,
+	PAIR_WIN,
+	PAIR_CAND,
+	PAIR_FORBID,
+	PAIR_MARK,
+	PAIR_ERROR,
+	PAIR_TITLE,
 };
-enum { BOARD_ROW = 2, BOARD_COL = 3 };   /* screen position of cell (0,0) */
+enum { BOARD_ROW = 2, BOARD_COL = 3 }; /* screen position of cell (0,0) */
 
-static void stop_at_exit(void)
+static void
+stop_at_exit(void)
 {
 	tui_stop();
 }
@@ -36,12 +44,13 @@ static void stop_at_exit(void)
 /* A crash must not leave the terminal on the alternate screen with the
  * mouse on: undo what initscr did with plain writes (async-signal-safe),
  * and put the tty back in a cooked mode, then die of the same signal. */
-static void crash_handler(int sig)
+static void
+crash_handler(int sig)
 {
 	static const char reset[] = "\033[?1000l\033[?1006l\033[0m\033[?25h\033[?1049l\r\n";
 	ssize_t r = write(STDOUT_FILENO, reset, sizeof reset - 1);
 	(void)r;
-	struct termios t;   /* back to a cooked, echoing mode */
+	struct termios t; /* back to a cooked, echoing mode */
 	if (tcgetattr(STDIN_FILENO, &t) == 0) {
 		t.c_lflag |= ICANON | ECHO | ECHOE | ISIG | IEXTEN;
 		t.c_iflag |= ICRNL | IXON;
@@ -52,7 +61,8 @@ static void crash_handler(int sig)
 	raise(sig);
 }
 
-int tui_start(int mono)
+int
+tui_start(int mono)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
@@ -61,7 +71,7 @@ int tui_start(int mono)
 	if (!initscr())
 		return -1;
 	atexit(stop_at_exit);
-	raw();          /* ^C arrives as a key; SIGINT from kill still ends cleanly */
+	raw(); /* ^C arrives as a key; SIGINT from kill still ends cleanly */
 	noecho();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
@@ -85,13 +95,15 @@ int tui_start(int mono)
 	return 0;
 }
 
-int tui_utf8(void)
+int
+tui_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);
 	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
-void tui_stop(void)
+void
+tui_stop(void)
 {
 	if (stdscr && !isendwin()) {
 		mousemask(0, NULL);
@@ -99,7 +111,8 @@ void tui_stop(void)
 	}
 }
 
-void tui_resize(void)
+void
+tui_resize(void)
 {
 	struct winsize ws;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
@@ -107,7 +120,8 @@ void tui_resize(void)
 	clear();
 }
 
-int tui_hit(int n, int y, int x, move_t *mv)
+int
+tui_hit(int n, int y, int x, move_t *mv)
 {
 	int cy = y - BOARD_ROW, cx = (x - BOARD_COL + 1) / 2;
 	if (x < BOARD_COL - 1 || cy < 0 || cy >= n || cx < 0 || cx >= n)
@@ -116,7 +130,8 @@ int tui_hit(int n, int y, int x, move_t *mv)
 	return 0;
 }
 
-void view_init(view_t *v)
+void
+view_init(view_t *v)
 {
 	memset(v, 0, sizeof *v);
 	v->screen = SCR_LOBBY;
@@ -131,14 +146,16 @@ void view_init(view_t *v)
 	pos_init(&v->replay, RULE_FREESTYLE, 15);
 }
 
-static int on(int pair, int mono)
+static int
+on(int pair, int mono)
 {
 	return mono || !has_colors() ? 0 : COLOR_PAIR(pair);
 }
 
 /* The end of the longest prefix of s (UTF-8) that fits in w columns,
  * counting wide characters (CJK, emoji) as two. */
-static const char *fit(const char *s, int w)
+static const char *
+fit(const char *s, int w)
 {
 	int cols = 0;
 	const char *p = s;
@@ -160,12 +177,14 @@ static const char *fit(const char *s, int w)
 	return p;
 }
 
-static void put_clip(int y, int x, const char *s, int w)
+static void
+put_clip(int y, int x, const char *s, int w)
 {
 	mvaddnstr(y, x, s, (int)(fit(s, w) - s));
 }
 
-static void fmt_clock(char *buf, size_t len, int64_t ms)
+static void
+fmt_clock(char *buf, size_t len, int64_t ms)
 {
 	if (ms < 0) {
 		snprintf(buf, len, "--:--");
@@ -173,13 +192,14 @@ static void fmt_clock(char *buf, size_t len, int64_t ms)
 	}
 	int64_t s = (ms + 999) / 1000;
 	if (s >= 3600)
-		snprintf(buf, len, "%lld:%02lld:%02lld", (long long)(s / 3600), (long long)(s / 60 % 60),
-		    (long long)(s % 60));
+		snprintf(buf, len, "%lld:%02lld:%02lld", (long long)(s / 3600),
+		    (long long)(s / 60 % 60), (long long)(s % 60));
 	else
 		snprintf(buf, len, "%02lld:%02lld", (long long)(s / 60), (long long)(s % 60));
 }
 
-static void fmt_tc(char *buf, size_t len, int base, int inc)
+static void
+fmt_tc(char *buf, size_t len, int base, int inc)
 {
 	if (base <= 0)
 		snprintf(buf, len, "none");
@@ -187,7 +207,8 @@ static void fmt_tc(char *buf, size_t len, int base, int inc)
 		snprintf(buf, len, "%d+%d", base, inc);
 }
 
-static int is_star(int n, int x, int y)
+static int
+is_star(int n, int x, int y)
 {
 	if (n < 9)
 		return 0;
@@ -198,7 +219,8 @@ static int is_star(int n, int x, int y)
 
 /* Draws position p; m (may be NULL in replay) adds the win cells, the bot's
  * candidates and forbidden points; cursor < 0 hides the cursor. */
-static void draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor)
+static void
+draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor)
 {
 	int n = p->size, mono = v->mono;
 	const char *black = v->ascii ? "X" : "\u25cf", *white = v->ascii ? "O" : "\u25cb";
@@ -243,7 +265,8 @@ static void draw_board(const position_t *p, const model_t *m, const view_t *v, i
 					}
 			}
 			if (m && model_is_win_cell(m, c))
-				attr = on(PAIR_WIN, mono) | A_BOLD | A_UNDERLINE | (mono ? A_REVERSE : 0);
+				attr = on(PAIR_WIN, mono) | A_BOLD | A_UNDERLINE |
+				    (mono ? A_REVERSE : 0);
 			if (c == cursor)
 				attr |= A_REVERSE;
 			attrset(attr);
@@ -269,7 +292,8 @@ static void draw_board(const position_t *p, const model_t *m, const view_t *v, i
 	}
 }
 
-static void title(const model_t *m, const view_t *v, const char *what)
+static void
+title(const model_t *m, const view_t *v, const char *what)
 {
 	attrset(on(PAIR_TITLE, v->mono) | A_BOLD);
 	mvhline(0, 0, ' ', COLS);
@@ -282,13 +306,16 @@ static void title(const model_t *m, const view_t *v, const char *what)
 	attrset(A_NORMAL);
 }
 
-static void status_lines(const model_t *m, const view_t *v, const char *keys)
+static void
+status_lines(const model_t *m, const view_t *v, const char *keys)
 {
 	move(LINES - 3, 0);
 	clrtoeol();
 	if (v->input == IN_CHAT || v->input == IN_CODE) {
 		char buf[PROTO_TEXT_MAX + 64];
-		snprintf(buf, sizeof buf, "%s%s_", v->input == IN_CHAT ? "say> " : "invite code (6-32 letters and digits)> ", v->line);
+		snprintf(buf, sizeof buf, "%s%s_",
+		    v->input == IN_CHAT ? "say> " : "invite code (6-32 letters and digits)> ",
+		    v->line);
 		/* keep the end of a long line visible */
 		const char *s = buf;
 		size_t len = strlen(buf);
@@ -302,9 +329,11 @@ static void status_lines(const model_t *m, const view_t *v, const char *keys)
 		char buf[64];
 		snprintf(buf, sizeof buf, "move: %s  (Enter plays it)", v->typed);
 		mvaddstr(LINES - 3, 0, buf);
-	} else if (v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size && v->cy < m->pos.size) {
+	} else if (v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size &&
+	    v->cy < m->pos.size) {
 		char buf[32], mv[4];
-		snprintf(buf, sizeof buf, "cursor %s", notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
+		snprintf(buf, sizeof buf, "cursor %s",
+		    notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
 		attrset(A_DIM);
 		mvaddstr(LINES - 3, 0, buf);
 		attrset(A_NORMAL);
@@ -327,18 +356,20 @@ static void status_lines(const model_t *m, const view_t *v, const char *keys)
 	attrset(A_NORMAL);
 }
 
-static const char *name_or(const char *s, const char *dflt)
+static const char *
+name_or(const char *s, const char *dflt)
 {
 	return s && s[0] ? s : dflt;
 }
 
-static void draw_game(const model_t *m, const view_t *v, int64_t now)
+static void
+draw_game(const model_t *m, const view_t *v, int64_t now)
 {
 	char buf[600], t1[32], t2[32];
 	fmt_tc(t1, sizeof t1, m->tc_base, m->tc_inc);
-	snprintf(buf, sizeof buf, "room %s  %s %dx%d  %s  %s%s", m->room, rule_name((rule_t)m->pos.rule),
-	    m->pos.size, m->pos.size, t1, m->rated ? "rated" : "casual",
-	    m->opening == OPENING_SWAP2 ? "  swap2" : "");
+	snprintf(buf, sizeof buf, "room %s  %s %dx%d  %s  %s%s", m->room,
+	    rule_name((rule_t)m->pos.rule), m->pos.size, m->pos.size, t1,
+	    m->rated ? "rated" : "casual", m->opening == OPENING_SWAP2 ? "  swap2" : "");
 	title(m, v, buf);
 	int cursor = model_my_side(m) != STONE_EMPTY && !m->over ? rules_move(v->cx, v->cy) : -1;
 	if (cursor < 0 && v->screen == SCR_GAME)
@@ -355,14 +386,16 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 		fmt_clock(t2, sizeof t2, model_clock(m, side, now));
 		char rating[16] = "";
 		if (m->rating[s])
-			snprintf(rating, sizeof rating, " %d%s", m->rating[s], m->provisional[s] ? "?" : "");
-		snprintf(buf, sizeof buf, "%s %c%s%s%s%s", s ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"),
-		    turn == side ? '>' : ' ', name_or(who, "(empty seat)"), rating, me == side ? " (you)" : "",
-		    m->gone[s] ? " (away)" : "");
+			snprintf(rating, sizeof rating, " %d%s", m->rating[s],
+			    m->provisional[s] ? "?" : "");
+		snprintf(buf, sizeof buf, "%s %c%s%s%s%s",
+		    s ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"),
+		    turn == side ? '>' : ' ', name_or(who, "(empty seat)"), rating,
+		    me == side ? " (you)" : "", m->gone[s] ? " (away)" : "");
 		attrset(turn == side ? A_BOLD : A_NORMAL);
 		put_clip(1 + s, px, buf, pw - 9);
 		int64_t left = model_clock(m, side, now);
-		if (turn == side && left >= 0 && left < 10000)   /* short of time */
+		if (turn == side && left >= 0 && left < 10000) /* short of time */
 			attrset(on(PAIR_ERROR, v->mono) | A_BOLD | A_REVERSE);
 		mvaddstr(1 + s, COLS - 9, t2);
 		attrset(A_NORMAL);
@@ -370,7 +403,8 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	if (m->over) {
 		const char *who = m->result == RES_BLACK ? m->black : m->white;
 		if (m->result == RES_DRAW || m->result == RES_NONE)
-			snprintf(buf, sizeof buf, "Game over: %s (%s)", m->result == RES_DRAW ? "draw" : "no result",
+			snprintf(buf, sizeof buf, "Game over: %s (%s)",
+			    m->result == RES_DRAW ? "draw" : "no result",
 			    proto_reason_name(m->reason));
 		else
 			snprintf(buf, sizeof buf, "Game over: %s wins (%s)", name_or(who, "?"),
@@ -379,14 +413,17 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	} else if (m->swap2) {
 		static const char *const st[] = { "place 3 stones", "choose a colour or place 2",
 			"place 2 stones", "choose a colour" };
-		snprintf(buf, sizeof buf, "Swap2: %s to %s", strcmp(m->swap2_user, m->me) ? m->swap2_user : "you",
-		    st[m->swap2_stage]);
+		snprintf(buf, sizeof buf, "Swap2: %s to %s",
+		    strcmp(m->swap2_user, m->me) ? m->swap2_user : "you", st[m->swap2_stage]);
 		if (v->nput)
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (%d placed, Esc clears)", v->nput);
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			    " (%d placed, Esc clears)", v->nput);
 	} else if (m->status == ROOM_WAITING) {
-		snprintf(buf, sizeof buf, "Waiting for an opponent%s%s", m->invite[0] ? "; code " : "", m->invite);
+		snprintf(buf, sizeof buf, "Waiting for an opponent%s%s",
+		    m->invite[0] ? "; code " : "", m->invite);
 	} else if (turn != STONE_EMPTY && turn == me) {
-		snprintf(buf, sizeof buf, "Your move (%s)", turn == STONE_BLACK ? "black" : "white");
+		snprintf(
+		    buf, sizeof buf, "Your move (%s)", turn == STONE_BLACK ? "black" : "white");
 		attrset(A_BOLD);
 	} else if (turn != STONE_EMPTY) {
 		snprintf(buf, sizeof buf, "%s to move", turn == STONE_BLACK ? "Black" : "White");
@@ -402,7 +439,8 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 		    opp ? m->white : m->black);
 		put_clip(4, px, buf, pw);
 	} else if (o && me != STONE_EMPTY) {
-		snprintf(buf, sizeof buf, "%s offers %s: A accept, X decline", o->from, proto_offer_name(o->kind));
+		snprintf(buf, sizeof buf, "%s offers %s: A accept, X decline", o->from,
+		    proto_offer_name(o->kind));
 		attrset(A_BOLD | A_REVERSE);
 		put_clip(4, px, buf, pw);
 		attrset(A_NORMAL);
@@ -413,8 +451,9 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	}
 	if (m->think_ply == m->pos.nmoves && m->ncands && !m->over) {
 		char mv[4];
-		snprintf(buf, sizeof buf, "%s thinks: depth %d, best %s (%+d)", m->think_bot, m->think_depth,
-		    notation_format(m->cands[0], m->pos.size, mv), (int)m->scores[0]);
+		snprintf(buf, sizeof buf, "%s thinks: depth %d, best %s (%+d)", m->think_bot,
+		    m->think_depth, notation_format(m->cands[0], m->pos.size, mv),
+		    (int)m->scores[0]);
 		put_clip(5, px, buf, pw);
 	} else if (m->reason_text[0]) {
 		put_clip(5, px, m->reason_text, pw);
@@ -473,7 +512,8 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 			p = *end && brk > p ? brk + 1 : end > p ? end : end + 1;
 		}
 		for (int k = np - 1; k >= 0 && r >= top; k--, r--) {
-			int w = (int)((k + 1 < np ? piece[k + 1] : piece[k] + strlen(piece[k])) - piece[k]);
+			int w = (int)((k + 1 < np ? piece[k + 1] : piece[k] + strlen(piece[k])) -
+			    piece[k]);
 			char seg[MODEL_CHAT_LEN];
 			snprintf(seg, sizeof seg, "%.*s", w, piece[k]);
 			put_clip(r, px, seg, pw - 1);
@@ -481,17 +521,31 @@ static void draw_game(const model_t *m, const view_t *v, int64_t now)
 	}
 	status_lines(m, v,
 	    me == STONE_EMPTY ? "Tab:chat  ?:help  Q:leave"
-	    : m->over ? "M:rematch  A/X:answer  Tab:chat  ?:help  Q:leave"
-	              : "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer Tab:chat ?:help");
+		: m->over
+		? "M:rematch  A/X:answer  Tab:chat  ?:help  Q:leave"
+		: "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer Tab:chat ?:help");
 }
 
 static const char *const lobby_names[LOBBY_ITEMS] = {
-	"Quick match", "Create a private room", "Join a private room by code", "Watch a game",
-	"Play a bot", "History and replays", "Help", "Quit",
-	"Rule", "Board size", "Time control", "Colour", "Rated", "Opening", "Bot level",
+	"Quick match",
+	"Create a private room",
+	"Join a private room by code",
+	"Watch a game",
+	"Play a bot",
+	"History and replays",
+	"Help",
+	"Quit",
+	"Rule",
+	"Board size",
+	"Time control",
+	"Colour",
+	"Rated",
+	"Opening",
+	"Bot level",
 };
 
-static void draw_lobby(const model_t *m, const view_t *v)
+static void
+draw_lobby(const model_t *m, const view_t *v)
 {
 	title(m, v, "lobby");
 	char buf[200], tc[32];
@@ -500,17 +554,31 @@ static void draw_lobby(const model_t *m, const view_t *v)
 		if (y >= LINES - 3)
 			break;
 		switch (i) {
-		case LOBBY_RULE: snprintf(buf, sizeof buf, "< %s >", rule_name(v->rule)); break;
-		case LOBBY_SIZE: snprintf(buf, sizeof buf, "< %dx%d >", v->size, v->size); break;
+		case LOBBY_RULE:
+			snprintf(buf, sizeof buf, "< %s >", rule_name(v->rule));
+			break;
+		case LOBBY_SIZE:
+			snprintf(buf, sizeof buf, "< %dx%d >", v->size, v->size);
+			break;
 		case LOBBY_TC:
 			fmt_tc(tc, sizeof tc, v->tc_base, v->tc_inc);
 			snprintf(buf, sizeof buf, "< %s >", tc);
 			break;
-		case LOBBY_COLOUR: snprintf(buf, sizeof buf, "< %s >", proto_colour_name(v->colour)); break;
-		case LOBBY_RATED: snprintf(buf, sizeof buf, "< %s >", v->rated ? "rated" : "casual"); break;
-		case LOBBY_OPENING: snprintf(buf, sizeof buf, "< %s >", proto_opening_name(v->opening)); break;
-		case LOBBY_LEVEL: snprintf(buf, sizeof buf, "< %d >", v->level); break;
-		default: buf[0] = '\0'; break;
+		case LOBBY_COLOUR:
+			snprintf(buf, sizeof buf, "< %s >", proto_colour_name(v->colour));
+			break;
+		case LOBBY_RATED:
+			snprintf(buf, sizeof buf, "< %s >", v->rated ? "rated" : "casual");
+			break;
+		case LOBBY_OPENING:
+			snprintf(buf, sizeof buf, "< %s >", proto_opening_name(v->opening));
+			break;
+		case LOBBY_LEVEL:
+			snprintf(buf, sizeof buf, "< %d >", v->level);
+			break;
+		default:
+			buf[0] = '\0';
+			break;
 		}
 		attrset(i == v->lobby_sel ? A_REVERSE | A_BOLD : A_NORMAL);
 		char row[260];
@@ -519,14 +587,17 @@ static void draw_lobby(const model_t *m, const view_t *v)
 		attrset(A_NORMAL);
 	}
 	if (m->seek_id)
-		snprintf(buf, sizeof buf, "Seeking an opponent (seek %lld); C cancels", (long long)m->seek_id);
+		snprintf(buf, sizeof buf, "Seeking an opponent (seek %lld); C cancels",
+		    (long long)m->seek_id);
 	else
 		snprintf(buf, sizeof buf, "Server: %s", name_or(m->server, "(connecting)"));
 	put_clip(LINES - 4, 2, buf, COLS - 4);
-	status_lines(m, v, "Up/Down select  Left/Right change  Enter go  C cancel seek  ? help  q quit");
+	status_lines(
+	    m, v, "Up/Down select  Left/Right change  Enter go  C cancel seek  ? help  q quit");
 }
 
-static void draw_rooms(const model_t *m, const view_t *v)
+static void
+draw_rooms(const model_t *m, const view_t *v)
 {
 	title(m, v, "watch a game");
 	char buf[300], tc[32];
@@ -536,10 +607,11 @@ static void draw_rooms(const model_t *m, const view_t *v)
 	for (int i = first; i < m->nrooms && 2 + i - first < LINES - 3; i++) {
 		const model_room_t *r = &m->rooms[i];
 		fmt_tc(tc, sizeof tc, r->tc_base, r->tc_inc);
-		snprintf(buf, sizeof buf, " %-6s %-8s %-9s %2d %-8s %s vs %s  %lld moves  %lld watching ", r->room,
-		    (const char *[]){ "waiting", "opening", "playing", "over" }[r->status], rule_name(r->rule), r->size,
-		    tc, name_or(r->black, "-"), name_or(r->white, "-"), (long long)r->nmoves,
-		    (long long)r->spectators);
+		snprintf(buf, sizeof buf,
+		    " %-6s %-8s %-9s %2d %-8s %s vs %s  %lld moves  %lld watching ", r->room,
+		    (const char *[]){ "waiting", "opening", "playing", "over" }[r->status],
+		    rule_name(r->rule), r->size, tc, name_or(r->black, "-"), name_or(r->white, "-"),
+		    (long long)r->nmoves, (long long)r->spectators);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
 		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
@@ -547,7 +619,8 @@ static void draw_rooms(const model_t *m, const view_t *v)
 	status_lines(m, v, "Up/Down select  Enter watch  r refresh  Esc back");
 }
 
-static void draw_history(const model_t *m, const view_t *v)
+static void
+draw_history(const model_t *m, const view_t *v)
 {
 	title(m, v, "history");
 	char buf[300];
@@ -556,9 +629,9 @@ static void draw_history(const model_t *m, const view_t *v)
 	int rows = LINES - 5, first = v->list_sel >= rows ? v->list_sel - rows + 1 : 0;
 	for (int i = first; i < m->ngames && 2 + i - first < LINES - 3; i++) {
 		const model_game_t *g = &m->games[i];
-		snprintf(buf, sizeof buf, " #%-6lld %-9s %2d  %s vs %s  %s by %s, %d moves ", (long long)g->id,
-		    rule_name(g->rule), g->size, g->black, g->white, proto_result_name(g->result),
-		    proto_reason_name(g->reason), g->plies);
+		snprintf(buf, sizeof buf, " #%-6lld %-9s %2d  %s vs %s  %s by %s, %d moves ",
+		    (long long)g->id, rule_name(g->rule), g->size, g->black, g->white,
+		    proto_result_name(g->result), proto_reason_name(g->reason), g->plies);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
 		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
@@ -571,7 +644,8 @@ static void draw_history(const model_t *m, const view_t *v)
 	status_lines(m, v, "Up/Down select  Enter replay  n/p page  Esc back");
 }
 
-static void draw_replay(const model_t *m, const view_t *v)
+static void
+draw_replay(const model_t *m, const view_t *v)
 {
 	position_t p;
 	pos_init(&p, (rule_t)v->replay.rule, v->replay.size);
@@ -591,11 +665,13 @@ static void draw_replay(const model_t *m, const view_t *v)
 		mvaddstr(3, px, buf);
 	}
 	if (p.outcome.kind == RESULT_WIN)
-		mvaddstr(4, px, p.outcome.winner == STONE_BLACK ? "Black made five" : "White made five");
+		mvaddstr(
+		    4, px, p.outcome.winner == STONE_BLACK ? "Black made five" : "White made five");
 	status_lines(m, v, "Left/Right step  Home/End first/last  Esc back");
 }
 
-static void draw_help(const model_t *m, const view_t *v)
+static void
+draw_help(const model_t *m, const view_t *v)
 {
 	static const char *const help[] = {
 		"In a game",
@@ -618,7 +694,8 @@ static void draw_help(const model_t *m, const view_t *v)
 		put_clip(2 + i, 2, help[i], COLS - 4);
 }
 
-void tui_draw(const model_t *m, const view_t *v, int64_t now)
+void
+tui_draw(const model_t *m, const view_t *v, int64_t now)
 {
 	erase();
 	if (LINES < 10 || COLS < 40) {
@@ -627,12 +704,24 @@ void tui_draw(const model_t *m, const view_t *v, int64_t now)
 		return;
 	}
 	switch (v->screen) {
-	case SCR_LOBBY: draw_lobby(m, v); break;
-	case SCR_GAME: draw_game(m, v, now); break;
-	case SCR_ROOMS: draw_rooms(m, v); break;
-	case SCR_HISTORY: draw_history(m, v); break;
-	case SCR_REPLAY: draw_replay(m, v); break;
-	case SCR_HELP: draw_help(m, v); break;
+	case SCR_LOBBY:
+		draw_lobby(m, v);
+		break;
+	case SCR_GAME:
+		draw_game(m, v, now);
+		break;
+	case SCR_ROOMS:
+		draw_rooms(m, v);
+		break;
+	case SCR_HISTORY:
+		draw_history(m, v);
+		break;
+	case SCR_REPLAY:
+		draw_replay(m, v);
+		break;
+	case SCR_HELP:
+		draw_help(m, v);
+		break;
 	}
 	refresh();
 }

@@ -15,22 +15,33 @@ typedef enum { IN_NONE, IN_CHAT, IN_CODE } input_mode_t;
 typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT } ask_t;
 
 enum {
-	LOBBY_SEEK, LOBBY_CREATE, LOBBY_JOIN, LOBBY_WATCH, LOBBY_BOT, LOBBY_HISTORY,
-	LOBBY_HELP, LOBBY_QUIT,
-	LOBBY_RULE, LOBBY_SIZE, LOBBY_TC, LOBBY_COLOUR, LOBBY_RATED, LOBBY_OPENING,
+	LOBBY_SEEK,
+	LOBBY_CREATE,
+	LOBBY_JOIN,
+	LOBBY_WATCH,
+	LOBBY_BOT,
+	LOBBY_HISTORY,
+	LOBBY_HELP,
+	LOBBY_QUIT,
+	LOBBY_RULE,
+	LOBBY_SIZE,
+	LOBBY_TC,
+	LOBBY_COLOUR,
+	LOBBY_RATED,
+	LOBBY_OPENING,
 	LOBBY_LEVEL,
 	LOBBY_ITEMS
 };
 
 typedef struct view {
-	screen_t screen, back;            /* back: where help returns to */
-	int cx, cy;                       /* board cursor (column, row from top) */
-	char typed[4];                    /* a move being typed ("h1", "h12") */
+	screen_t screen, back; /* back: where help returns to */
+	int cx, cy;            /* board cursor (column, row from top) */
+	char typed[4];         /* a move being typed ("h1", "h12") */
 	input_mode_t input;
-	char line[PROTO_TEXT_MAX + 1];    /* the input line being edited */
-	ask_t ask;                        /* a yes/no question on screen */
+	char line[PROTO_TEXT_MAX + 1]; /* the input line being edited */
+	ask_t ask;                     /* a yes/no question on screen */
 	int lobby_sel, list_sel;
-	int page;                         /* history page, from 1 */
+	int page; /* history page, from 1 */
 	/* settings for SEEK, CREATE and BOT */
 	rule_t rule;
 	int size, tc_base, tc_inc, rated, level;

@@ -100,9 +100,11 @@ keys_of(const struct conn *c, const char *name, char akey[64], char ukey[64])
 	char ip[INET6_ADDRSTRLEN] = "?", lower[AUTH_NAME_MAX + 1];
 
 	if (c->addr.ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&c->addr)->sin6_addr, ip, sizeof ip);
+		inet_ntop(
+		    AF_INET6, &((const struct sockaddr_in6 *)&c->addr)->sin6_addr, ip, sizeof ip);
 	else if (c->addr.ss_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)&c->addr)->sin_addr, ip, sizeof ip);
+		inet_ntop(
+		    AF_INET, &((const struct sockaddr_in *)&c->addr)->sin_addr, ip, sizeof ip);
 	auth_name_key(name, lower);
 	snprintf(akey, 64, "a:%s", ip);
 	snprintf(ukey, 64, "u:%s", lower);
@@ -110,14 +112,14 @@ keys_of(const struct conn *c, const char *name, char akey[64], char ukey[64])
 
 /* One password check or hash, done by a worker. */
 struct check {
-	struct conn *c;         /* valid until the job is cancelled (conn_kill) */
+	struct conn *c; /* valid until the job is cancelled (conn_kill) */
 	int registering;
 	char tag[PROTO_TAG_MAX + 1];
 	char name[PROTO_NAME_MAX + 1];
 	char password[PROTO_PASS_MAX + 1];
 	char stored[AUTH_HASH_MAX];
-	int known;              /* login: the account exists */
-	int verdict;            /* 1 match / hashed, 0 no, -1 error */
+	int known;   /* login: the account exists */
+	int verdict; /* 1 match / hashed, 0 no, -1 error */
 };
 
 static void
@@ -132,8 +134,9 @@ run_check(workq_job_t *job, void *ctx, void *arg)
 		k->verdict = auth_hash_password(k->password, &AUTH_COST_DEFAULT, k->stored) == 0;
 	else if (k->known)
 		k->verdict = auth_verify_password(k->password, k->stored);
-	else    /* no such account: the same work, so the answer takes as long */
-		k->verdict = auth_hash_password(k->password, &AUTH_COST_DEFAULT, scratch) == 0 ? 0 : -1;
+	else /* no such account: the same work, so the answer takes as long */
+		k->verdict = auth_hash_password(k->password, &AUTH_COST_DEFAULT, scratch) == 0 ? 0
+											       : -1;
 	OPENSSL_cleanse(k->password, sizeof k->password);
 }
 
@@ -185,8 +188,8 @@ finish_login(struct conn *c, struct check *k, const char **why)
 	if (k->verdict != 1) {
 		count_failure(c->srv, akey);
 		count_failure(c->srv, ukey);
-		log_info(&c->srv->log, "conn %llu %s: failed login for %s", (unsigned long long)c->id,
-		    c->peer, k->name);
+		log_info(&c->srv->log, "conn %llu %s: failed login for %s",
+		    (unsigned long long)c->id, c->peer, k->name);
 		return ERR_CREDENTIALS;
 	}
 	forget(c->srv, ukey);
@@ -283,7 +286,8 @@ account_login(struct conn *c, const proto_msg_t *m, const char **why)
 		return ERR_UNAVAILABLE;
 	}
 	keys_of(c, m->user, akey, ukey);
-	if (limited(srv, akey, ACCOUNT_FAILS_PER_ADDR) || limited(srv, ukey, ACCOUNT_FAILS_PER_NAME)) {
+	if (limited(srv, akey, ACCOUNT_FAILS_PER_ADDR) ||
+	    limited(srv, ukey, ACCOUNT_FAILS_PER_NAME)) {
 		*why = "too many failed logins; wait a few minutes";
 		return ERR_RATE;
 	}
@@ -456,8 +460,8 @@ account_export(struct conn *c, const proto_msg_t *m, const char **why)
 		*why = "no finished game with that id";
 		return ERR_ARGUMENT;
 	}
-	int n = m->format == EXPORT_PSQ ? export_psq(&g, moves, text, sizeof text) :
-	    export_text(&g, moves, text, sizeof text);
+	int n = m->format == EXPORT_PSQ ? export_psq(&g, moves, text, sizeof text)
+					: export_text(&g, moves, text, sizeof text);
 	if (n < 0 || n >= (int)sizeof text)
 		return ERR_INTERNAL;
 	/* every line must fit before the first goes out: a reply is whole */

@@ -15,8 +15,8 @@ struct server;
 
 enum {
 	ACCOUNT_PASSWORD_MIN = 6,
-	ACCOUNT_FAILS_PER_NAME = 5,    /* wrong passwords a window, one account */
-	ACCOUNT_FAILS_PER_ADDR = 20,   /* wrong passwords a window, one address */
+	ACCOUNT_FAILS_PER_NAME = 5,  /* wrong passwords a window, one account */
+	ACCOUNT_FAILS_PER_ADDR = 20, /* wrong passwords a window, one address */
 	ACCOUNT_FAIL_WINDOW_S = 300,
 };
 

@@ -35,7 +35,8 @@ archive_begin(struct room *r)
 	snprintf(g.white, sizeof g.white, "%s", r->seat[1].name);
 	g.started = (int64_t)time(NULL);
 	if (store_game_begin(st, &g) != 0) {
-		log_error(&r->srv->log, "room %s: cannot store the game: %s", r->id, store_error(st));
+		log_error(
+		    &r->srv->log, "room %s: cannot store the game: %s", r->id, store_error(st));
 		return;
 	}
 	r->game_id = g.id;
@@ -65,8 +66,10 @@ archive_truncate(struct room *r)
 {
 	store_t *st = r->srv->store;
 
-	if (st != NULL && r->game_id != 0 && store_game_truncate(st, r->game_id, r->pos.nmoves) != 0)
-		log_error(&r->srv->log, "room %s: cannot store an undo: %s", r->id, store_error(st));
+	if (st != NULL && r->game_id != 0 &&
+	    store_game_truncate(st, r->game_id, r->pos.nmoves) != 0)
+		log_error(
+		    &r->srv->log, "room %s: cannot store an undo: %s", r->id, store_error(st));
 }
 
 void
@@ -76,8 +79,8 @@ archive_colours(struct room *r)
 
 	if (st != NULL && r->game_id != 0 &&
 	    store_game_colours(st, r->game_id, r->seat[0].name, r->seat[1].name, r->nopening) != 0)
-		log_error(&r->srv->log, "room %s: cannot store the colours: %s", r->id,
-		    store_error(st));
+		log_error(
+		    &r->srv->log, "room %s: cannot store the colours: %s", r->id, store_error(st));
 }
 
 /* Whether name is a registered account (guests and bots are not). */
@@ -128,7 +131,8 @@ rate(struct room *r, store_game_t *g)
 	g->white_after = w.g.rating;
 	if (store_rating_put(st, r->spec.rule, &b) != 0 ||
 	    store_rating_put(st, r->spec.rule, &w) != 0)
-		log_error(&r->srv->log, "room %s: cannot store ratings: %s", r->id, store_error(st));
+		log_error(
+		    &r->srv->log, "room %s: cannot store ratings: %s", r->id, store_error(st));
 }
 
 void
@@ -140,7 +144,8 @@ archive_end(struct room *r)
 	if (st == NULL || r->game_id == 0)
 		return;
 	if (store_game_load(st, r->game_id, &g, NULL) != 0) {
-		log_error(&r->srv->log, "room %s: cannot load the game: %s", r->id, store_error(st));
+		log_error(
+		    &r->srv->log, "room %s: cannot load the game: %s", r->id, store_error(st));
 		return;
 	}
 	g.ended = (int64_t)time(NULL);
@@ -148,7 +153,8 @@ archive_end(struct room *r)
 	g.reason = r->reason;
 	rate(r, &g);
 	if (store_game_end(st, &g) != 0)
-		log_error(&r->srv->log, "room %s: cannot store the result: %s", r->id, store_error(st));
+		log_error(
+		    &r->srv->log, "room %s: cannot store the result: %s", r->id, store_error(st));
 }
 
 int

@@ -33,7 +33,9 @@ unhex(const char *in, size_t n, unsigned char *out)
 		int v = 0;
 		for (int k = 0; k < 2; k++) {
 			char c = in[2 * i + k];
-			int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+			int d = c >= '0' && c <= '9' ? c - '0'
+			    : c >= 'a' && c <= 'f'   ? c - 'a' + 10
+						     : -1;
 			if (d < 0)
 				return -1;
 			v = v * 16 + d;
@@ -52,7 +54,9 @@ derive(const char *password, const unsigned char *salt, const auth_cost_t *c,
 	uint64_t maxmem = 128ull * (uint64_t)c->r * n * 2 + (1u << 20);
 
 	return EVP_PBE_scrypt(password, strlen(password), salt, SALT_LEN, n, (uint64_t)c->r,
-	    (uint64_t)c->p, maxmem, key, KEY_LEN) == 1 ? 0 : -1;
+		   (uint64_t)c->p, maxmem, key, KEY_LEN) == 1
+	    ? 0
+	    : -1;
 }
 
 int
@@ -61,8 +65,8 @@ auth_hash_password(const char *password, const auth_cost_t *cost, char out[AUTH_
 	unsigned char salt[SALT_LEN], key[KEY_LEN];
 	char salt_hex[2 * SALT_LEN + 1], key_hex[2 * KEY_LEN + 1];
 
-	if (cost->log2n < 1 || cost->log2n > 22 || cost->r < 1 || cost->r > 32 ||
-	    cost->p < 1 || cost->p > 16)
+	if (cost->log2n < 1 || cost->log2n > 22 || cost->r < 1 || cost->r > 32 || cost->p < 1 ||
+	    cost->p > 16)
 		return -1;
 	if (RAND_bytes(salt, sizeof salt) != 1 || derive(password, salt, cost, key) != 0)
 		return -1;
@@ -129,9 +133,9 @@ auth_name_key(const char *name, char key[AUTH_NAME_MAX + 1])
 }
 
 /* Names people could mistake for the server, staff, bots or guests. */
-static const char *const reserved[] = { "admin", "administrator", "root", "server",
-	"system", "gomokud", "moderator", "mod", "staff", "support", "anonymous", "nobody",
-	"null", "bot", "guest", NULL };
+static const char *const reserved[] = { "admin", "administrator", "root", "server", "system",
+	"gomokud", "moderator", "mod", "staff", "support", "anonymous", "nobody", "null", "bot",
+	"guest", NULL };
 
 auth_name_t
 auth_name_check(const char *name)
@@ -153,10 +157,11 @@ auth_name_check(const char *name)
 		if (strcmp(key, reserved[i]) == 0)
 			return NAME_RESERVED;
 	/* bot and guest names belong to the server: "bot3", "guest17", "bot-x" */
-	if ((strncmp(key, "bot", 3) == 0 && (isdigit((unsigned char)key[3]) || key[3] == '-' ||
-	    key[3] == '_')) ||
-	    (strncmp(key, "guest", 5) == 0 && (key[5] == '\0' || isdigit((unsigned char)key[5]) ||
-	    key[5] == '-' || key[5] == '_')))
+	if ((strncmp(key, "bot", 3) == 0 &&
+		(isdigit((unsigned char)key[3]) || key[3] == '-' || key[3] == '_')) ||
+	    (strncmp(key, "guest", 5) == 0 &&
+		(key[5] == '\0' || isdigit((unsigned char)key[5]) || key[5] == '-' ||
+		    key[5] == '_')))
 		return NAME_RESERVED;
 	return NAME_OK;
 }
@@ -165,10 +170,14 @@ const char *
 auth_name_reason(auth_name_t r)
 {
 	switch (r) {
-	case NAME_OK: return "ok";
-	case NAME_LENGTH: return "names are 3 to 20 characters";
-	case NAME_CHARACTERS: return "a letter first, then letters, digits, '_' or '-'";
-	case NAME_RESERVED: return "that name is reserved";
+	case NAME_OK:
+		return "ok";
+	case NAME_LENGTH:
+		return "names are 3 to 20 characters";
+	case NAME_CHARACTERS:
+		return "a letter first, then letters, digits, '_' or '-'";
+	case NAME_RESERVED:
+		return "that name is reserved";
 	}
 	return "bad name";
 }

@@ -27,8 +27,7 @@ extern const auth_cost_t AUTH_COST_DEFAULT;
 
 /* Hashes a password with a fresh 16-byte salt into
  * "scrypt$<log2n>$<r>$<p>$<salt hex>$<key hex>". Returns 0 or -1. */
-int auth_hash_password(const char *password, const auth_cost_t *cost,
-    char out[AUTH_HASH_MAX]);
+int auth_hash_password(const char *password, const auth_cost_t *cost, char out[AUTH_HASH_MAX]);
 /* 1 if password matches stored (compared in constant time), 0 if not,
  * -1 if stored is malformed. */
 int auth_verify_password(const char *password, const char *stored);

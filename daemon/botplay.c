@@ -22,7 +22,10 @@ enum {
 
 /* Balanced three-stone swap2 openings a bot puts (black, white, black). */
 static const char *const openings[][3] = {
-	{ "h8", "i9", "g9" }, { "h8", "i8", "h10" }, { "h8", "j9", "g8" }, { "h8", "g9", "j8" },
+	{ "h8", "i9", "g9" },
+	{ "h8", "i8", "h10" },
+	{ "h8", "j9", "g8" },
+	{ "h8", "g9", "j8" },
 };
 
 static int
@@ -45,8 +48,8 @@ botplay_init(struct server *srv)
 		log_error(&srv->log, "cannot start the bot workers");
 		return -1;
 	}
-	log_info(&srv->log, "bots: %d worker%s, %d MB of hash each", threads, threads == 1 ? "" : "s",
-	    c->bot_hash_mb);
+	log_info(&srv->log, "bots: %d worker%s, %d MB of hash each", threads,
+	    threads == 1 ? "" : "s", c->bot_hash_mb);
 	return 0;
 }
 
@@ -180,8 +183,9 @@ answer_offers(struct room *r)
 		struct offer *o = &r->offers[kind];
 		if (!o->id || !is_bot(r->seat[1 - o->from].sess))
 			continue;
-		int accept = kind == OFFER_REMATCH ? 1 : kind == OFFER_UNDO ? !r->spec.rated :
-		    r->bot_eval <= -BOT_DRAW_MARGIN;
+		int accept = kind == OFFER_REMATCH ? 1
+		    : kind == OFFER_UNDO           ? !r->spec.rated
+						   : r->bot_eval <= -BOT_DRAW_MARGIN;
 		room_answer(r, r->seat[1 - o->from].sess, o->id, accept);
 		return; /* the room changed: the next poke sees the rest */
 	}
@@ -275,8 +279,9 @@ bot_game(struct server *srv, struct session *s, const struct gamespec *g, int le
 		session_free(bot);
 		return NULL;
 	}
-	int seat = g->colour == COLOUR_BLACK ? 0 : g->colour == COLOUR_WHITE ? 1 :
-	    (int)(r->num % 2);
+	int seat = g->colour == COLOUR_BLACK ? 0
+	    : g->colour == COLOUR_WHITE      ? 1
+					     : (int)(r->num % 2);
 	room_sit(r, seat, s);
 	room_sit(r, 1 - seat, bot);
 	room_start(r);
@@ -377,7 +382,7 @@ fallback_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (lobby_cancel(srv, s, id) != 0)   /* frees k */
+	if (lobby_cancel(srv, s, id) != 0) /* frees k */
 		return;
 	g.rated = 0;
 	if (session_make_room(s) || !bot_game(srv, s, &g, srv->cfg.bot_fallback_level))

@@ -78,7 +78,9 @@ run_search(workq_job_t *job, void *ctx, void *arg)
 	s->job = job;
 	s->last_preview_ms = clock_now_ms() - s->b->preview_ms;
 	s->status = engine_search(ctx, s->spec.rule, s->spec.size, s->spec.moves, s->spec.nmoves,
-	    &lim, on_info, s, &s->result) == 0 ? 0 : -1;
+			&lim, on_info, s, &s->result) == 0
+	    ? 0
+	    : -1;
 }
 
 static void
@@ -127,8 +129,8 @@ bots_free(bots_t *b)
 }
 
 int64_t
-bots_submit(bots_t *b, const bots_job_t *spec, bots_done_fn done, bots_preview_fn preview,
-    void *arg)
+bots_submit(
+    bots_t *b, const bots_job_t *spec, bots_done_fn done, bots_preview_fn preview, void *arg)
 {
 	struct search *s = calloc(1, sizeof *s);
 	int64_t id;

@@ -20,16 +20,16 @@ struct event_base;
 typedef struct bots bots_t;
 
 typedef struct {
-	uint64_t owner;             /* the room; one job in flight per owner */
+	uint64_t owner; /* the room; one job in flight per owner */
 	rule_t rule;
 	int size;
 	int nmoves;
-	move_t moves[RULES_CELLS];  /* the game so far, black first */
-	int level;                  /* 1..10 */
-	int soft_ms, hard_ms;       /* this move's budget; 0 = none */
-	int clock_ms, inc_ms;       /* the bot's game clock; 0 = none */
-	int max_depth;              /* 0 = none */
-	int nbest;                  /* candidates in the previews */
+	move_t moves[RULES_CELLS]; /* the game so far, black first */
+	int level;                 /* 1..10 */
+	int soft_ms, hard_ms;      /* this move's budget; 0 = none */
+	int clock_ms, inc_ms;      /* the bot's game clock; 0 = none */
+	int max_depth;             /* 0 = none */
+	int nbest;                 /* candidates in the previews */
 	uint32_t seed;
 } bots_job_t;
 
@@ -43,15 +43,14 @@ enum { BOTS_FULL = -1, BOTS_OWNER_BUSY = -2, BOTS_NICE = 10 };
 
 /* A pool of `threads` workers and room for `queue_max` waiting jobs, its
  * wakeup event on base. NULL on failure. */
-bots_t *bots_new(struct event_base *base, int threads, int queue_max, int hash_mb,
-    int preview_ms);
+bots_t *bots_new(struct event_base *base, int threads, int queue_max, int hash_mb, int preview_ms);
 /* Stops every search, joins the workers; no callback runs after it. */
 void bots_free(bots_t *b);
 /* Queues a job. Returns its id (> 0), BOTS_FULL when every worker is busy
  * and the queue is full (tell the player the server is busy), or
  * BOTS_OWNER_BUSY when the owner already has a job in flight. */
-int64_t bots_submit(bots_t *b, const bots_job_t *job, bots_done_fn done,
-    bots_preview_fn preview, void *arg);
+int64_t bots_submit(
+    bots_t *b, const bots_job_t *job, bots_done_fn done, bots_preview_fn preview, void *arg);
 /* Drops a job: removed if waiting, stopped if running. Its callbacks are not
  * called after this returns. Unknown or finished ids are ignored. */
 void bots_cancel(bots_t *b, int64_t job);

@@ -3,14 +3,16 @@
 
 #include <time.h>
 
-int64_t clock_now_ms(void)
+int64_t
+clock_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void gclock_init(struct gclock *c, int base_s, int inc_s)
+void
+gclock_init(struct gclock *c, int base_s, int inc_s)
 {
 	c->timed = base_s > 0;
 	c->left[0] = c->left[1] = (int64_t)base_s * 1000;
@@ -19,14 +21,16 @@ void gclock_init(struct gclock *c, int base_s, int inc_s)
 	c->since = 0;
 }
 
-void gclock_start(struct gclock *c, int side, int64_t now)
+void
+gclock_start(struct gclock *c, int side, int64_t now)
 {
 	gclock_stop(c, now);
 	c->running = side;
 	c->since = now;
 }
 
-int64_t gclock_stop(struct gclock *c, int64_t now)
+int64_t
+gclock_stop(struct gclock *c, int64_t now)
 {
 	if (c->running < 0)
 		return 0;
@@ -38,7 +42,8 @@ int64_t gclock_stop(struct gclock *c, int64_t now)
 	return c->left[s];
 }
 
-int64_t gclock_left(const struct gclock *c, int side, int64_t now)
+int64_t
+gclock_left(const struct gclock *c, int side, int64_t now)
 {
 	if (!c->timed)
 		return -1;

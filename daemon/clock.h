@@ -8,11 +8,11 @@ int64_t clock_now_ms(void);
 
 /* Two players' clocks: the running side's time is charged when it stops. */
 struct gclock {
-	int timed;        /* 0: no time control */
-	int64_t left[2];  /* ms, black and white */
-	int64_t inc;      /* ms added after each move */
-	int running;      /* 0 black, 1 white, -1 stopped */
-	int64_t since;    /* when the running side started */
+	int timed;       /* 0: no time control */
+	int64_t left[2]; /* ms, black and white */
+	int64_t inc;     /* ms added after each move */
+	int running;     /* 0 black, 1 white, -1 stopped */
+	int64_t since;   /* when the running side started */
 };
 
 void gclock_init(struct gclock *c, int base_s, int inc_s);

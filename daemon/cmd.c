@@ -20,15 +20,17 @@ typedef int (*handler_fn)(struct conn *c, const proto_msg_t *m, const char **why
 
 enum need { NEED_NONE, NEED_HELLO, NEED_NAME, NEED_ANON };
 
-enum { LIST_MAX = 1000 };  /* lines in one ROOMS or WHO reply */
+enum { LIST_MAX = 1000 }; /* lines in one ROOMS or WHO reply */
 
-static void reply_init(proto_msg_t *r, const proto_msg_t *m)
+static void
+reply_init(proto_msg_t *r, const proto_msg_t *m)
 {
 	proto_init(r, proto_reply_of(m->id), m->tag);
 }
 
 /* OK <VERB> <room> */
-static int ok_room(struct conn *c, const proto_msg_t *m, const struct room *rm)
+static int
+ok_room(struct conn *c, const proto_msg_t *m, const struct room *rm)
 {
 	proto_msg_t r;
 	reply_init(&r, m);
@@ -38,7 +40,8 @@ static int ok_room(struct conn *c, const proto_msg_t *m, const struct room *rm)
 }
 
 /* A room the session may address: private rooms only by their members. */
-static struct room *lookup(struct conn *c, const char *id)
+static struct room *
+lookup(struct conn *c, const char *id)
 {
 	struct room *r = room_find(c->srv, id);
 	if (r && r->private && !(c->sess && session_in_room(c->sess, r)))
@@ -46,7 +49,8 @@ static struct room *lookup(struct conn *c, const char *id)
 	return r;
 }
 
-static int cmd_hello(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_hello(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	if (m->version != PROTO_VERSION) {
 		*why = "this server speaks protocol 1";
@@ -60,7 +64,8 @@ static int cmd_hello(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_ping(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_ping(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	proto_msg_t r;
@@ -70,7 +75,8 @@ static int cmd_ping(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_quit(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_quit(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	proto_msg_t r;
@@ -80,7 +86,8 @@ static int cmd_quit(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	int err = 0;
 	if (m->user[0] && (err = account_guest_name(c->srv, m->user, why)) != 0)
@@ -90,7 +97,8 @@ static int cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
 		return err;
 	s->conn = c;
 	c->sess = s;
-	log_info(&c->srv->log, "conn %llu %s: guest %s", (unsigned long long)c->id, c->peer, s->name);
+	log_info(
+	    &c->srv->log, "conn %llu %s: guest %s", (unsigned long long)c->id, c->peer, s->name);
 	proto_msg_t r;
 	reply_init(&r, m);
 	snprintf(r.user, sizeof r.user, "%s", s->name);
@@ -99,12 +107,13 @@ static int cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_logout(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_logout(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	if (session_busy(c->sess))
 		return ERR_BUSY;
-	session_free(c->sess);   /* also clears c->sess */
+	session_free(c->sess); /* also clears c->sess */
 	proto_msg_t r;
 	reply_init(&r, m);
 	conn_send(c, &r);
@@ -112,7 +121,8 @@ static int cmd_logout(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 /* SEEK and CREATE: the settings are sound and the player is free. */
-static int game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const char **why)
+static int
+game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const char **why)
 {
 	gamespec_from_msg(g, m);
 	int rc = gamespec_check(g, why);
@@ -121,7 +131,8 @@ static int game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g
 	return session_busy(c->sess) ? ERR_BUSY : 0;
 }
 
-static int cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct gamespec g;
 	int rc = game_request(c, m, &g, why);
@@ -130,7 +141,7 @@ static int cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
 	uint32_t id;
 	if ((rc = lobby_seek(c->srv, c->sess, &g, &id)))
 		return rc;
-	if (c->sess->seek && m->fallback == FALLBACK_BOT)   /* not paired at once */
+	if (c->sess->seek && m->fallback == FALLBACK_BOT) /* not paired at once */
 		botplay_seek_fallback(c->srv, c->sess->seek);
 	proto_msg_t r;
 	reply_init(&r, m);
@@ -139,7 +150,8 @@ static int cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_cancel(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_cancel(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	int rc = lobby_cancel(c->srv, c->sess, (uint32_t)m->ident);
@@ -151,7 +163,8 @@ static int cmd_cancel(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_create(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_create(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct gamespec g;
 	int rc = game_request(c, m, &g, why);
@@ -173,7 +186,8 @@ static int cmd_create(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_join(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_join(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct session *s = c->sess;
 	struct room *rm = room_by_code(c->srv, m->code);
@@ -184,7 +198,8 @@ static int cmd_join(struct conn *c, const proto_msg_t *m, const char **why)
 		return ERR_BUSY;
 	}
 	int free_seat = !rm->seat[0].sess && !rm->seat[0].name[0] ? 0
-	              : !rm->seat[1].sess && !rm->seat[1].name[0] ? 1 : -1;
+	    : !rm->seat[1].sess && !rm->seat[1].name[0]           ? 1
+								  : -1;
 	if (rm->status == ROOM_WAITING && free_seat >= 0) {
 		if (session_busy(s))
 			return ERR_BUSY;
@@ -211,7 +226,8 @@ static int cmd_join(struct conn *c, const proto_msg_t *m, const char **why)
 	return ok_room(c, m, rm);
 }
 
-static int cmd_watch(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_watch(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	struct room *rm = room_find(c->srv, m->room);
@@ -226,7 +242,8 @@ static int cmd_watch(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_leave(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_leave(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	struct room *rm = lookup(c, m->room);
@@ -238,7 +255,8 @@ static int cmd_leave(struct conn *c, const proto_msg_t *m, const char **why)
 	return ok_room(c, m, rm);
 }
 
-static int cmd_rooms(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_rooms(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	proto_msg_t r;
@@ -256,7 +274,8 @@ static int cmd_rooms(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static void user_line(struct conn *c, const struct session *s, const struct room *in)
+static void
+user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
 	proto_init(&r, PD_USER, NULL);
@@ -276,7 +295,8 @@ static void user_line(struct conn *c, const struct session *s, const struct room
 	conn_send(c, &r);
 }
 
-static int cmd_who(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_who(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	int n = 0;
@@ -305,12 +325,13 @@ static int cmd_who(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_move(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_move(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct room *rm = lookup(c, m->room);
 	if (!rm)
 		return ERR_NO_ROOM;
-	uint32_t seq = rm->seq + 1;   /* the seq of the * MOVE it makes */
+	uint32_t seq = rm->seq + 1; /* the seq of the * MOVE it makes */
 	int rc = room_move(rm, c->sess, m->move, why);
 	if (rc)
 		return rc;
@@ -322,7 +343,8 @@ static int cmd_move(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_swap2(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_swap2(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct room *rm = lookup(c, m->room);
 	if (!rm)
@@ -339,19 +361,21 @@ static int cmd_swap2(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 /* RESIGN, ABORT, CLAIM: a room action with an OK <VERB> <room> reply. */
-static int cmd_room_action(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_room_action(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	struct room *rm = lookup(c, m->room);
 	if (!rm)
 		return ERR_NO_ROOM;
 	int rc = m->id == PR_RESIGN ? room_resign(rm, c->sess)
-	       : m->id == PR_ABORT ? room_abort(rm, c->sess)
-	                           : room_claim(rm, c->sess);
+	    : m->id == PR_ABORT     ? room_abort(rm, c->sess)
+				    : room_claim(rm, c->sess);
 	return rc ? rc : ok_room(c, m, rm);
 }
 
-static int cmd_offer(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_offer(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct room *rm = lookup(c, m->room);
 	if (!rm)
@@ -368,7 +392,8 @@ static int cmd_offer(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_answer(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_answer(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	struct room *rm = lookup(c, m->room);
@@ -385,7 +410,8 @@ static int cmd_answer(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_say(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_say(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct room *rm = lookup(c, m->room);
 	if (!rm)
@@ -400,7 +426,8 @@ static int cmd_say(struct conn *c, const proto_msg_t *m, const char **why)
 	return rc ? rc : ok_room(c, m, rm);
 }
 
-static int cmd_tell(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_tell(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct session *to = session_by_name(c->srv, m->user);
 	if (!to || !to->conn)
@@ -421,7 +448,8 @@ static int cmd_tell(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_state(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_state(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	(void)why;
 	struct room *rm = lookup(c, m->room);
@@ -433,7 +461,8 @@ static int cmd_state(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int cmd_resume(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+cmd_resume(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct session *s = session_by_token(c->srv, m->token);
 	struct room *rm = room_find(c->srv, m->room);
@@ -502,7 +531,8 @@ static const struct {
 	[PR_TOP] = { account_top, NEED_HELLO },
 };
 
-void cmd_dispatch(struct conn *c, const proto_msg_t *m)
+void
+cmd_dispatch(struct conn *c, const proto_msg_t *m)
 {
 	if (m->id <= PM_NONE || m->id >= PM_COUNT || !table[m->id].fn) {
 		conn_error(c, m->tag, ERR_UNKNOWN, NULL);

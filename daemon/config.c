@@ -9,7 +9,8 @@
 
 #include "daemon/log.h"
 
-void config_defaults(struct config *c)
+void
+config_defaults(struct config *c)
 {
 	memset(c, 0, sizeof *c);
 	snprintf(c->listen[0], sizeof c->listen[0], "127.0.0.1:5555");
@@ -64,7 +65,8 @@ static const struct {
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
 };
 
-static int set_path(char *dst, const char *val, char *err, size_t errlen)
+static int
+set_path(char *dst, const char *val, char *err, size_t errlen)
 {
 	if (strlen(val) >= CONFIG_PATH_MAX) {
 		snprintf(err, errlen, "path too long");
@@ -74,7 +76,8 @@ static int set_path(char *dst, const char *val, char *err, size_t errlen)
 	return 0;
 }
 
-int config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen)
+int
+config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen)
 {
 	if (strcmp(key, "listen") == 0) {
 		if (c->nlisten >= CONFIG_MAX_LISTEN || strlen(val) >= sizeof c->listen[0] ||
@@ -109,7 +112,8 @@ int config_set(struct config *c, const char *key, const char *val, char *err, si
 		errno = 0;
 		long v = strtol(val, &end, 10);
 		if (errno || *end || end == val || v < ints[i].lo || v > ints[i].hi) {
-			snprintf(err, errlen, "%s must be a number in %d..%d", key, ints[i].lo, ints[i].hi);
+			snprintf(err, errlen, "%s must be a number in %d..%d", key, ints[i].lo,
+			    ints[i].hi);
 			return -1;
 		}
 		*(int *)(void *)((char *)c + ints[i].off) = (int)v;
@@ -119,7 +123,8 @@ int config_set(struct config *c, const char *key, const char *val, char *err, si
 	return -1;
 }
 
-int config_load(struct config *c, const char *path, char *err, size_t errlen)
+int
+config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {

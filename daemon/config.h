@@ -11,29 +11,29 @@ struct config {
 	char listen[CONFIG_MAX_LISTEN][128]; /* host:port, [v6]:port */
 	int nlisten;
 	char state_dir[CONFIG_PATH_MAX];
-	char cert[CONFIG_PATH_MAX];          /* "" = self-signed in state_dir */
+	char cert[CONFIG_PATH_MAX]; /* "" = self-signed in state_dir */
 	char key[CONFIG_PATH_MAX];
-	char database[CONFIG_PATH_MAX];      /* "" = state_dir/gomokud.db; "none" = off */
+	char database[CONFIG_PATH_MAX]; /* "" = state_dir/gomokud.db; "none" = off */
 	int log_level;
-	int grace_s;          /* disconnect grace before a claim */
-	int idle_s;           /* silence before a connection is closed */
-	int handshake_s;      /* TLS handshake limit */
+	int grace_s;     /* disconnect grace before a claim */
+	int idle_s;      /* silence before a connection is closed */
+	int handshake_s; /* TLS handshake limit */
 	int max_conns;
 	int max_per_addr;
-	int outq_kib;         /* output queue cap per connection */
-	int rate_burst;       /* request token bucket */
+	int outq_kib;   /* output queue cap per connection */
+	int rate_burst; /* request token bucket */
 	int rate_per_s;
-	int chat_burst;       /* chat lines per chat_window_s */
+	int chat_burst; /* chat lines per chat_window_s */
 	int chat_window_s;
-	int drain_ms;         /* SIGTERM: time to flush before exit */
-	int bot_threads;      /* bot search workers; 0 = one per core */
-	int bot_queue;        /* searches waiting for a worker before BOT says busy */
-	int bot_think_ms;     /* a bot's time a move without a clock (its clock caps it) */
-	int bot_hash_mb;      /* transposition table per worker */
-	int bot_preview_ms;   /* at most one THINK a room this often */
-	int bot_fallback_s;   /* SEEK ... bot: wait this long for a human */
+	int drain_ms;       /* SIGTERM: time to flush before exit */
+	int bot_threads;    /* bot search workers; 0 = one per core */
+	int bot_queue;      /* searches waiting for a worker before BOT says busy */
+	int bot_think_ms;   /* a bot's time a move without a clock (its clock caps it) */
+	int bot_hash_mb;    /* transposition table per worker */
+	int bot_preview_ms; /* at most one THINK a room this often */
+	int bot_fallback_s; /* SEEK ... bot: wait this long for a human */
 	int bot_fallback_level;
-	int rate_bots;        /* 1: rated games against bots move ratings */
+	int rate_bots; /* 1: rated games against bots move ratings */
 };
 
 void config_defaults(struct config *c);

@@ -21,13 +21,15 @@
 #include "daemon/session.h"
 
 static void read_cb(struct bufferevent *bev, void *arg);
-void conn_hold(struct conn *c, int64_t job)
+void
+conn_hold(struct conn *c, int64_t job)
 {
 	c->job = job;
-	bufferevent_disable(c->bev, EV_READ);   /* the kernel buffers meanwhile */
+	bufferevent_disable(c->bev, EV_READ); /* the kernel buffers meanwhile */
 }
 
-void conn_release(struct conn *c)
+void
+conn_release(struct conn *c)
 {
 	c->job = 0;
 	if (c->dead || c->closing)
@@ -39,7 +41,8 @@ void conn_release(struct conn *c)
 static void write_cb(struct bufferevent *bev, void *arg);
 static void event_cb(struct bufferevent *bev, short what, void *arg);
 
-static void peer_name(const struct sockaddr *sa, char *out, size_t len)
+static void
+peer_name(const struct sockaddr *sa, char *out, size_t len)
 {
 	char host[INET6_ADDRSTRLEN] = "?";
 	int port = 0;
@@ -59,7 +62,8 @@ static void peer_name(const struct sockaddr *sa, char *out, size_t len)
 }
 
 /* The address bytes a per-address limit counts by. */
-static const void *addr_key(const struct conn *c, size_t *len)
+static const void *
+addr_key(const struct conn *c, size_t *len)
 {
 	const struct sockaddr *sa = (const struct sockaddr *)&c->addr;
 	if (sa->sa_family == AF_INET6) {
@@ -70,13 +74,15 @@ static const void *addr_key(const struct conn *c, size_t *len)
 	return &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
 }
 
-static void set_timeout(struct conn *c, int read_s)
+static void
+set_timeout(struct conn *c, int read_s)
 {
 	struct timeval rd = { read_s, 0 }, wr = { 30, 0 };
 	bufferevent_set_timeouts(c->bev, &rd, &wr);
 }
 
-void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
+void
+conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
 {
 	struct conn *c = calloc(1, sizeof *c);
 	if (!c) {
@@ -101,12 +107,12 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sale
 	}
 	if (srv->nconns >= srv->cfg.max_conns || per > srv->cfg.max_per_addr)
 		c->reject = ERR_FULL;
-	int one = 1;   /* lines are small and latency matters: no Nagle */
+	int one = 1; /* lines are small and latency matters: no Nagle */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	SSL *ssl = SSL_new(srv->ssl);
 	if (ssl)
-		c->bev = bufferevent_openssl_socket_new(srv->base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
-		    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+		c->bev = bufferevent_openssl_socket_new(srv->base, fd, ssl,
+		    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
 	if (!c->bev) {
 		if (ssl)
 			SSL_free(ssl);
@@ -133,7 +139,8 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sale
 	log_debug(&srv->log, "conn %llu %s: accepted", (unsigned long long)c->id, c->peer);
 }
 
-void conn_send_raw(struct conn *c, const char *line, size_t n)
+void
+conn_send_raw(struct conn *c, const char *line, size_t n)
 {
 	if (c->dead || c->state == CS_HANDSHAKE)
 		return;
@@ -143,7 +150,8 @@ void conn_send_raw(struct conn *c, const char *line, size_t n)
 		conn_kill(c, "output queue over the cap (slow reader)");
 }
 
-void conn_send(struct conn *c, const proto_msg_t *m)
+void
+conn_send(struct conn *c, const proto_msg_t *m)
 {
 	char line[PROTO_LINE_MAX];
 	int n = proto_format(m, line, sizeof line);
@@ -155,7 +163,8 @@ void conn_send(struct conn *c, const proto_msg_t *m)
 	conn_send_raw(c, line, (size_t)n);
 }
 
-void conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
+void
+conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
 {
 	char text[PROTO_TEXT_MAX + 1] = "", out[PROTO_LINE_MAX];
 	if (fmt) {
@@ -166,14 +175,15 @@ void conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
 	}
 	proto_msg_t m;
 	proto_error(&m, tag, (proto_err_t)code, text[0] ? text : NULL);
-	if (proto_format(&m, out, sizeof out) < 0)   /* text not printable: drop it */
+	if (proto_format(&m, out, sizeof out) < 0) /* text not printable: drop it */
 		m.text[0] = '\0';
 	conn_send(c, &m);
 	if (proto_err_fatal(code))
 		conn_close(c);
 }
 
-void conn_close(struct conn *c)
+void
+conn_close(struct conn *c)
 {
 	if (c->dead || c->closing)
 		return;
@@ -183,15 +193,17 @@ void conn_close(struct conn *c)
 		conn_kill(c, NULL);
 }
 
-void conn_kill(struct conn *c, const char *why)
+void
+conn_kill(struct conn *c, const char *why)
 {
 	if (c->dead)
 		return;
 	struct server *srv = c->srv;
 	if (why)
-		log_info(&srv->log, "conn %llu %s: dropped: %s", (unsigned long long)c->id, c->peer, why);
+		log_info(&srv->log, "conn %llu %s: dropped: %s", (unsigned long long)c->id, c->peer,
+		    why);
 	c->dead = 1;
-	if (c->job) {   /* its answer would have nowhere to go */
+	if (c->job) { /* its answer would have nowhere to go */
 		workq_cancel(srv->work, c->job);
 		c->job = 0;
 	}
@@ -210,7 +222,8 @@ void conn_kill(struct conn *c, const char *why)
 	server_gc_soon(srv);
 }
 
-void conn_free(struct conn *c)
+void
+conn_free(struct conn *c)
 {
 	size_t klen;
 	const void *key = addr_key(c, &klen);
@@ -225,7 +238,8 @@ void conn_free(struct conn *c)
 	free(c);
 }
 
-static int take_token(double *tokens, int64_t *at, double burst, double per_ms)
+static int
+take_token(double *tokens, int64_t *at, double burst, double per_ms)
 {
 	int64_t now = clock_now_ms();
 	*tokens += (double)(now - *at) * per_ms;
@@ -238,14 +252,16 @@ static int take_token(double *tokens, int64_t *at, double burst, double per_ms)
 	return 1;
 }
 
-int conn_chat_ok(struct conn *c)
+int
+conn_chat_ok(struct conn *c)
 {
 	const struct config *cfg = &c->srv->cfg;
 	return take_token(&c->chat, &c->chat_at, cfg->chat_burst,
 	    (double)cfg->chat_burst / (cfg->chat_window_s * 1000.0));
 }
 
-static void greet(struct conn *c)
+static void
+greet(struct conn *c)
 {
 	if (c->reject) {
 		c->state = CS_GREETED;
@@ -266,7 +282,8 @@ static void greet(struct conn *c)
 	    SSL_get_version(bufferevent_openssl_get_ssl(c->bev)));
 }
 
-static void line(struct conn *c, const char *buf, size_t n)
+static void
+line(struct conn *c, const char *buf, size_t n)
 {
 	const struct config *cfg = &c->srv->cfg;
 	proto_msg_t m;
@@ -283,7 +300,8 @@ static void line(struct conn *c, const char *buf, size_t n)
 	cmd_dispatch(c, &m);
 }
 
-static void read_cb(struct bufferevent *bev, void *arg)
+static void
+read_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
@@ -306,14 +324,16 @@ static void read_cb(struct bufferevent *bev, void *arg)
 	}
 }
 
-static void write_cb(struct bufferevent *bev, void *arg)
+static void
+write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 	if (c->closing && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		conn_kill(c, NULL);
 }
 
-static void event_cb(struct bufferevent *bev, short what, void *arg)
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct conn *c = arg;
 	(void)bev;
@@ -327,7 +347,8 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 		else if (c->closing || (what & BEV_EVENT_WRITING))
 			conn_kill(c, "write timeout");
 		else
-			conn_error(c, NULL, ERR_IDLE, "closed after %d s of silence", c->srv->cfg.idle_s);
+			conn_error(
+			    c, NULL, ERR_IDLE, "closed after %d s of silence", c->srv->cfg.idle_s);
 		return;
 	}
 	if (what & BEV_EVENT_ERROR) {

@@ -24,15 +24,15 @@ struct conn {
 	socklen_t addrlen;
 	char peer[64];
 	enum conn_state state;
-	int closing;       /* flushing its output, then gone */
-	int dead;          /* killed; freed at the next gc */
-	int reject;        /* an error to send after the handshake, then close */
+	int closing; /* flushing its output, then gone */
+	int dead;    /* killed; freed at the next gc */
+	int reject;  /* an error to send after the handshake, then close */
 	struct session *sess;
-	double tokens;     /* request rate bucket */
+	double tokens; /* request rate bucket */
 	int64_t tokens_at;
-	double chat;       /* chat rate bucket */
+	double chat; /* chat rate bucket */
 	int64_t chat_at;
-	int64_t job;       /* a request answered by a worker (LOGIN): later
+	int64_t job; /* a request answered by a worker (LOGIN): later
 	                      lines wait until its reply is sent */
 };
 

@@ -19,8 +19,8 @@ add(struct buf *b, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(b->len < b->cap ? b->p + b->len : NULL, b->len < b->cap ? b->cap - b->len : 0,
-	    fmt, ap);
+	n = vsnprintf(
+	    b->len < b->cap ? b->p + b->len : NULL, b->len < b->cap ? b->cap - b->len : 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		b->err = 1;

@@ -9,7 +9,8 @@
 #include "daemon/server.h"
 #include "daemon/session.h"
 
-void gamespec_from_msg(struct gamespec *g, const proto_msg_t *m)
+void
+gamespec_from_msg(struct gamespec *g, const proto_msg_t *m)
 {
 	g->rule = m->rule;
 	g->size = m->size;
@@ -20,7 +21,8 @@ void gamespec_from_msg(struct gamespec *g, const proto_msg_t *m)
 	g->opening = m->opening;
 }
 
-int gamespec_check(const struct gamespec *g, const char **why)
+int
+gamespec_check(const struct gamespec *g, const char **why)
 {
 	if (g->opening == OPENING_SWAP2 && g->rule == RULE_RENJU) {
 		*why = "swap2 is for freestyle and standard";
@@ -29,7 +31,8 @@ int gamespec_check(const struct gamespec *g, const char **why)
 	return 0;
 }
 
-static int compatible(const struct gamespec *a, const struct gamespec *b)
+static int
+compatible(const struct gamespec *a, const struct gamespec *b)
 {
 	if (a->rule != b->rule || a->size != b->size || a->tc_base != b->tc_base ||
 	    a->tc_inc != b->tc_inc || a->rated != b->rated || a->opening != b->opening)
@@ -37,7 +40,8 @@ static int compatible(const struct gamespec *a, const struct gamespec *b)
 	return a->colour == COLOUR_ANY || b->colour == COLOUR_ANY || a->colour != b->colour;
 }
 
-int lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, uint32_t *id)
+int
+lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, uint32_t *id)
 {
 	*id = ++srv->next_seek;
 	struct seek **pp;
@@ -85,7 +89,8 @@ int lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, 
 	return 0;
 }
 
-int lobby_cancel(struct server *srv, struct session *s, uint32_t id)
+int
+lobby_cancel(struct server *srv, struct session *s, uint32_t id)
 {
 	if (!s->seek || (id && s->seek->id != id))
 		return ERR_NO_SEEK;

@@ -26,7 +26,7 @@ struct seek {
 	uint32_t id;
 	struct session *sess;
 	struct gamespec spec;
-	struct event *fallback;   /* SEEK ... bot: when a bot takes the seat */
+	struct event *fallback; /* SEEK ... bot: when a bot takes the seat */
 };
 
 void gamespec_from_msg(struct gamespec *g, const proto_msg_t *m);

@@ -9,13 +9,15 @@
 
 static const char *const names[] = { "error", "warn", "info", "debug" };
 
-void log_init(struct logger *lg, int level)
+void
+log_init(struct logger *lg, int level)
 {
 	lg->level = level;
 	lg->journald = getenv("JOURNAL_STREAM") != NULL;
 }
 
-int log_level_parse(const char *s)
+int
+log_level_parse(const char *s)
 {
 	for (int i = 0; i < 4; i++)
 		if (strcmp(s, names[i]) == 0)
@@ -23,7 +25,8 @@ int log_level_parse(const char *s)
 	return -1;
 }
 
-void log_at(const struct logger *lg, int level, const char *fmt, ...)
+void
+log_at(const struct logger *lg, int level, const char *fmt, ...)
 {
 	if (level > lg->level)
 		return;
@@ -38,8 +41,8 @@ void log_at(const struct logger *lg, int level, const char *fmt, ...)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		gmtime_r(&ts.tv_sec, &tm);
 		n = snprintf(line, sizeof line, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ %s ",
-		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-		    tm.tm_sec, ts.tv_nsec / 1000000, names[level]);
+		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		    ts.tv_nsec / 1000000, names[level]);
 	}
 	va_list ap;
 	va_start(ap, fmt);

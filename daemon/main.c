@@ -7,7 +7,8 @@
 #include "daemon/server.h"
 #include "proto/proto.h"
 
-static void usage(FILE *f)
+static void
+usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: gomokud [--config FILE] [--listen HOST:PORT]... [--state-dir DIR]\n"
@@ -24,7 +25,8 @@ static void usage(FILE *f)
 	    PROTO_VERSION);
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -54,8 +56,8 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 		case 'L':
-			if (config_set(&srv.flags, ch == 's' ? "state-dir" : "log-level", optarg, err,
-			    sizeof err)) {
+			if (config_set(&srv.flags, ch == 's' ? "state-dir" : "log-level", optarg,
+				err, sizeof err)) {
 				fprintf(stderr, "gomokud: %s\n", err);
 				return 2;
 			}

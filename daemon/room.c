@@ -18,19 +18,22 @@
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
 
 /* The seat (0 black, 1 white) whose stone goes next. */
-static int seat_to_move(const struct room *r)
+static int
+seat_to_move(const struct room *r)
 {
 	return pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1;
 }
 
 /* Swap2: the opener (seat 0) puts three stones and makes the last choice. */
-static int swap2_actor(const struct room *r)
+static int
+swap2_actor(const struct room *r)
 {
 	return r->stage == STAGE_PUT3 || r->stage == STAGE_CHOOSE2 ? 0 : 1;
 }
 static void grace_cb(evutil_socket_t fd, short what, void *arg);
 
-static int random_below(int n)
+static int
+random_below(int n)
 {
 	unsigned char b;
 	do {
@@ -41,18 +44,18 @@ static int random_below(int n)
 }
 
 /* An invite code: 22 base62 characters, about 131 bits. */
-static void make_code(char *out)
+static void
+make_code(char *out)
 {
-	static const char set[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 	for (int i = 0; i < 22; i++)
 		out[i] = set[random_below(62)];
 	out[22] = '\0';
 }
 
 /* A room numbered num (0: the next number). */
-static struct room *room_alloc(struct server *srv, const struct gamespec *g, int private,
-    uint32_t num)
+static struct room *
+room_alloc(struct server *srv, const struct gamespec *g, int private, uint32_t num)
 {
 	struct room *r = calloc(1, sizeof *r);
 	if (!r)
@@ -86,7 +89,8 @@ static struct room *room_alloc(struct server *srv, const struct gamespec *g, int
 	return r;
 }
 
-struct room *room_new(struct server *srv, const struct gamespec *g, int private)
+struct room *
+room_new(struct server *srv, const struct gamespec *g, int private)
 {
 	return room_alloc(srv, g, private, 0);
 }
@@ -94,8 +98,8 @@ struct room *room_new(struct server *srv, const struct gamespec *g, int private)
 static int64_t grace_ms(const struct room *r);
 static void arm_flag(struct room *r);
 
-struct room *room_restore(struct server *srv, const store_game_t *g, const store_move_t *moves,
-    const char **why)
+struct room *
+room_restore(struct server *srv, const store_game_t *g, const store_move_t *moves, const char **why)
 {
 	unsigned num;
 	char tail;
@@ -159,7 +163,9 @@ struct room *room_restore(struct server *srv, const store_game_t *g, const store
 			return NULL;
 		}
 		r->status = ROOM_OPENING;
-		r->stage = g->nmoves == 0 ? STAGE_PUT3 : g->nmoves == 3 ? STAGE_CHOOSE : STAGE_CHOOSE2;
+		r->stage = g->nmoves == 0 ? STAGE_PUT3
+		    : g->nmoves == 3      ? STAGE_CHOOSE
+					  : STAGE_CHOOSE2;
 	} else {
 		r->status = ROOM_PLAYING;
 		r->nopening = spec.opening == OPENING_SWAP2 ? g->opening_plies : 0;
@@ -169,13 +175,15 @@ struct room *room_restore(struct server *srv, const store_game_t *g, const store
 	botplay_poke(r);
 	/* the last move was stored but the end was not: end it now */
 	if (r->pos.outcome.kind == RESULT_WIN)
-		room_end(r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
+		room_end(
+		    r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
 	else if (r->pos.outcome.kind == RESULT_DRAW)
 		room_end(r, RES_DRAW, REASON_BOARD_FULL);
 	return r;
 }
 
-struct room *room_find(struct server *srv, const char *id)
+struct room *
+room_find(struct server *srv, const char *id)
 {
 	if (id[0] != 'r' || id[1] < '1' || id[1] > '9')
 		return NULL;
@@ -189,7 +197,8 @@ struct room *room_find(struct server *srv, const char *id)
 	return NULL;
 }
 
-struct room *room_by_code(struct server *srv, const char *code)
+struct room *
+room_by_code(struct server *srv, const char *code)
 {
 	for (struct room *r = srv->rooms; r; r = r->next)
 		if (r->private && r->code[0] && strcmp(r->code, code) == 0)
@@ -197,7 +206,8 @@ struct room *room_by_code(struct server *srv, const char *code)
 	return NULL;
 }
 
-void room_free(struct room *r)
+void
+room_free(struct room *r)
 {
 	struct server *srv = r->srv;
 	if (r->srv && (r->prev || srv->rooms == r)) {
@@ -228,17 +238,20 @@ void room_free(struct room *r)
 	free(r);
 }
 
-int room_unfinished(const struct room *r)
+int
+room_unfinished(const struct room *r)
 {
 	return r->status == ROOM_OPENING || r->status == ROOM_PLAYING;
 }
 
-int room_empty(const struct room *r)
+int
+room_empty(const struct room *r)
 {
 	return !room_unfinished(r) && !r->seat[0].sess && !r->seat[1].sess && r->nspec == 0;
 }
 
-void room_check(struct room *r)
+void
+room_check(struct room *r)
 {
 	if (r->checking)
 		return;
@@ -248,7 +261,8 @@ void room_check(struct room *r)
 	server_gc_soon(r->srv);
 }
 
-int room_actor(const struct room *r)
+int
+room_actor(const struct room *r)
 {
 	if (r->status == ROOM_PLAYING)
 		return seat_to_move(r);
@@ -257,7 +271,8 @@ int room_actor(const struct room *r)
 	return -1;
 }
 
-int room_seat_of(const struct room *r, const struct session *s)
+int
+room_seat_of(const struct room *r, const struct session *s)
 {
 	for (int i = 0; i < 2; i++)
 		if (r->seat[i].sess == s)
@@ -265,7 +280,8 @@ int room_seat_of(const struct room *r, const struct session *s)
 	return -1;
 }
 
-int room_seat_name(const struct room *r, const char *name)
+int
+room_seat_name(const struct room *r, const char *name)
 {
 	for (int i = 0; i < 2; i++)
 		if (!r->seat[i].sess && r->seat[i].gone && strcasecmp(r->seat[i].name, name) == 0)
@@ -273,13 +289,15 @@ int room_seat_name(const struct room *r, const char *name)
 	return -1;
 }
 
-void room_seat_restored(struct room *r, int seat, struct session *s)
+void
+room_seat_restored(struct room *r, int seat, struct session *s)
 {
 	r->seat[seat].sess = s;
 	session_add_room(s, r);
 }
 
-void room_sit(struct room *r, int seat, struct session *s)
+void
+room_sit(struct room *r, int seat, struct session *s)
 {
 	struct seat *st = &r->seat[seat];
 	st->sess = s;
@@ -288,14 +306,16 @@ void room_sit(struct room *r, int seat, struct session *s)
 	session_add_room(s, r);
 }
 
-void room_event(struct room *r, proto_msg_t *m)
+void
+room_event(struct room *r, proto_msg_t *m)
 {
 	char line[PROTO_LINE_MAX];
 	snprintf(m->room, sizeof m->room, "%s", r->id);
 	m->seq = ++r->seq;
 	int n = proto_format(m, line, sizeof line);
 	if (n < 0) {
-		log_error(&r->srv->log, "room %s: cannot format %s event", r->id, proto_name(m->id));
+		log_error(
+		    &r->srv->log, "room %s: cannot format %s event", r->id, proto_name(m->id));
 		return;
 	}
 	for (int i = 0; i < 2; i++)
@@ -309,13 +329,15 @@ void room_event(struct room *r, proto_msg_t *m)
 		botplay_poke(r);
 }
 
-static void clocks_into(const struct room *r, proto_msg_t *m, int64_t now)
+static void
+clocks_into(const struct room *r, proto_msg_t *m, int64_t now)
 {
 	m->bms = gclock_left(&r->clk, 0, now);
 	m->wms = gclock_left(&r->clk, 1, now);
 }
 
-static void arm_flag(struct room *r)
+static void
+arm_flag(struct room *r)
 {
 	evtimer_del(r->flag_ev);
 	if (!r->clk.timed || r->clk.running < 0)
@@ -325,7 +347,8 @@ static void arm_flag(struct room *r)
 	evtimer_add(r->flag_ev, &tv);
 }
 
-static void flag_cb(evutil_socket_t fd, short what, void *arg)
+static void
+flag_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct room *r = arg;
 	(void)fd;
@@ -342,7 +365,8 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Withdraws (or expires) pending offers of the given kinds. */
-static void end_offers(struct room *r, unsigned kinds, proto_end_t how)
+static void
+end_offers(struct room *r, unsigned kinds, proto_end_t how)
 {
 	for (int k = 0; k < 3; k++) {
 		if (!(kinds & (1u << k)) || !r->offers[k].id)
@@ -358,7 +382,8 @@ static void end_offers(struct room *r, unsigned kinds, proto_end_t how)
 
 enum { OFFERS_GAME = 1u << OFFER_DRAW | 1u << OFFER_UNDO, OFFERS_ALL = 7 };
 
-static void send_start(struct room *r)
+static void
+send_start(struct room *r)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_START, NULL);
@@ -374,7 +399,8 @@ static void send_start(struct room *r)
 	room_event(r, &m);
 }
 
-static void send_stage(struct room *r)
+static void
+send_stage(struct room *r)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_SWAP2, NULL);
@@ -384,7 +410,8 @@ static void send_stage(struct room *r)
 	room_event(r, &m);
 }
 
-void room_start(struct room *r)
+void
+room_start(struct room *r)
 {
 	pos_init(&r->pos, r->spec.rule, r->spec.size);
 	gclock_init(&r->clk, r->spec.tc_base, r->spec.tc_inc);
@@ -408,7 +435,8 @@ void room_start(struct room *r)
 	    r->seat[0].name, r->seat[1].name, rule_name(r->spec.rule), r->spec.size);
 }
 
-void room_end(struct room *r, proto_result_t res, proto_reason_t reason)
+void
+room_end(struct room *r, proto_result_t res, proto_reason_t reason)
 {
 	if (!room_unfinished(r))
 		return;
@@ -447,7 +475,8 @@ void room_end(struct room *r, proto_result_t res, proto_reason_t reason)
 
 /* Plays a checked move for the side to move: stored first, then clocks and
  * events. -1 (nothing changed) when the store refused it. */
-static int play(struct room *r, move_t mv, int64_t now)
+static int
+play(struct room *r, move_t mv, int64_t now)
 {
 	int side = seat_to_move(r);
 	struct gclock before = r->clk;
@@ -474,7 +503,8 @@ static int play(struct room *r, move_t mv, int64_t now)
 	return 0;
 }
 
-int room_move(struct room *r, struct session *s, const char *move, const char **why)
+int
+room_move(struct room *r, struct session *s, const char *move, const char **why)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
@@ -510,7 +540,8 @@ int room_move(struct room *r, struct session *s, const char *move, const char **
 	}
 	end_offers(r, OFFERS_GAME, END_WITHDRAWN);
 	if (r->pos.outcome.kind == RESULT_WIN)
-		room_end(r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
+		room_end(
+		    r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
 	else if (r->pos.outcome.kind == RESULT_DRAW)
 		room_end(r, RES_DRAW, REASON_BOARD_FULL);
 	else
@@ -518,7 +549,8 @@ int room_move(struct room *r, struct session *s, const char *move, const char **
 	return 0;
 }
 
-static void swap_seats(struct room *r)
+static void
+swap_seats(struct room *r)
 {
 	struct seat t = r->seat[0];
 	r->seat[0] = r->seat[1];
@@ -526,7 +558,8 @@ static void swap_seats(struct room *r)
 }
 
 /* The swap2 opening is settled: tell the colours, start the clocks. */
-static void swap2_done(struct room *r)
+static void
+swap2_done(struct room *r)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_COLOURS, NULL);
@@ -541,7 +574,8 @@ static void swap2_done(struct room *r)
 	arm_flag(r);
 }
 
-int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const char **why)
+int
+room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const char **why)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
@@ -560,7 +594,8 @@ int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const ch
 			return ERR_PHASE;
 		}
 		if (m->nmoves != want) {
-			*why = want == 3 ? "put three stones: black, white, black" : "put two stones: white, black";
+			*why = want == 3 ? "put three stones: black, white, black"
+					 : "put two stones: white, black";
 			return ERR_ARGUMENT;
 		}
 		/* check them all on a copy first: all or nothing */
@@ -582,7 +617,7 @@ int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const ch
 		int64_t now = clock_now_ms();
 		for (int i = 0; i < want; i++)
 			if (play(r, mv[i], now) != 0) {
-				while (i-- > 0)   /* all or nothing */
+				while (i-- > 0) /* all or nothing */
 					pos_undo(&r->pos);
 				archive_truncate(r);
 				*why = "the stones could not be saved; try again";
@@ -604,7 +639,8 @@ int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const ch
 	return 0;
 }
 
-int room_resign(struct room *r, struct session *s)
+int
+room_resign(struct room *r, struct session *s)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
@@ -616,14 +652,16 @@ int room_resign(struct room *r, struct session *s)
 }
 
 /* Plies an undo for seat takes back so seat is to move again, or 0. */
-static int undo_plies(const struct room *r, int seat)
+static int
+undo_plies(const struct room *r, int seat)
 {
 	int to_move = seat_to_move(r);
 	int plies = to_move == seat ? 2 : 1;
 	return r->pos.nmoves - r->nopening >= plies ? plies : 0;
 }
 
-int room_offer(struct room *r, struct session *s, proto_offer_t kind, uint32_t *id, const char **why)
+int
+room_offer(struct room *r, struct session *s, proto_offer_t kind, uint32_t *id, const char **why)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
@@ -668,7 +706,8 @@ int room_offer(struct room *r, struct session *s, proto_offer_t kind, uint32_t *
 	return 0;
 }
 
-static void do_undo(struct room *r, int plies)
+static void
+do_undo(struct room *r, int plies)
 {
 	int64_t now = clock_now_ms();
 	for (int i = 0; i < plies; i++)
@@ -684,7 +723,8 @@ static void do_undo(struct room *r, int plies)
 	arm_flag(r);
 }
 
-int room_answer(struct room *r, struct session *s, uint32_t id, int accept)
+int
+room_answer(struct room *r, struct session *s, uint32_t id, int accept)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
@@ -723,7 +763,8 @@ int room_answer(struct room *r, struct session *s, uint32_t id, int accept)
 	return 0;
 }
 
-int room_abort(struct room *r, struct session *s)
+int
+room_abort(struct room *r, struct session *s)
 {
 	if (room_seat_of(r, s) < 0)
 		return ERR_NOT_PLAYER;
@@ -735,7 +776,8 @@ int room_abort(struct room *r, struct session *s)
 	return 0;
 }
 
-int room_claim(struct room *r, struct session *s)
+int
+room_claim(struct room *r, struct session *s)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
@@ -749,7 +791,8 @@ int room_claim(struct room *r, struct session *s)
 	return 0;
 }
 
-int room_say(struct room *r, struct session *s, const char *text)
+int
+room_say(struct room *r, struct session *s, const char *text)
 {
 	if (!session_in_room(s, r))
 		return ERR_NOT_IN_ROOM;
@@ -761,7 +804,8 @@ int room_say(struct room *r, struct session *s, const char *text)
 	return 0;
 }
 
-static void presence(struct room *r, const char *name, proto_presence_t p, int64_t ms)
+static void
+presence(struct room *r, const char *name, proto_presence_t p, int64_t ms)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_PRESENCE, NULL);
@@ -771,12 +815,13 @@ static void presence(struct room *r, const char *name, proto_presence_t p, int64
 	room_event(r, &m);
 }
 
-int room_watch(struct room *r, struct session *s)
+int
+room_watch(struct room *r, struct session *s)
 {
 	if (session_in_room(s, r))
 		return 0;
 	if (s->nrooms >= SESSION_MAX_ROOMS)
-		return ERR_BUSY;   /* watching is never worth leaving another room */
+		return ERR_BUSY; /* watching is never worth leaving another room */
 	if (r->nspec == r->capspec) {
 		int cap = r->capspec ? r->capspec * 2 : 4;
 		struct session **n = realloc(r->spec_list, (size_t)cap * sizeof *n);
@@ -791,7 +836,8 @@ int room_watch(struct room *r, struct session *s)
 	return 0;
 }
 
-void room_leave(struct room *r, struct session *s)
+void
+room_leave(struct room *r, struct session *s)
 {
 	int seat = room_seat_of(r, s);
 	if (seat >= 0) {
@@ -801,7 +847,7 @@ void room_leave(struct room *r, struct session *s)
 		r->seat[seat].sess = NULL;
 		r->seat[seat].gone = 0;
 		if (r->status == ROOM_WAITING)
-			r->code[0] = '\0';   /* the creator closed it */
+			r->code[0] = '\0'; /* the creator closed it */
 	} else {
 		int i;
 		for (i = 0; i < r->nspec; i++)
@@ -816,14 +862,16 @@ void room_leave(struct room *r, struct session *s)
 	room_check(r);
 }
 
-static int64_t grace_ms(const struct room *r)
+static int64_t
+grace_ms(const struct room *r)
 {
 	int64_t g = (int64_t)r->srv->cfg.grace_s * 1000;
 	int64_t tenth = (int64_t)r->spec.tc_base * 100;
 	return tenth > g ? tenth : g;
 }
 
-void room_gone(struct room *r, struct session *s)
+void
+room_gone(struct room *r, struct session *s)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0 || !room_unfinished(r)) {
@@ -839,7 +887,8 @@ void room_gone(struct room *r, struct session *s)
 	presence(r, s->name, PRES_GONE, g);
 }
 
-void room_back(struct room *r, struct session *s)
+void
+room_back(struct room *r, struct session *s)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0 || !r->seat[seat].gone)
@@ -849,7 +898,8 @@ void room_back(struct room *r, struct session *s)
 	presence(r, s->name, PRES_BACK, 0);
 }
 
-static void grace_cb(evutil_socket_t fd, short what, void *arg)
+static void
+grace_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct room *r = arg;
 	(void)fd;
@@ -868,7 +918,8 @@ static void grace_cb(evutil_socket_t fd, short what, void *arg)
 	evtimer_add(r->seat[first].grace_ev, &tv);
 }
 
-void room_info(const struct room *r, proto_msg_t *m)
+void
+room_info(const struct room *r, proto_msg_t *m)
 {
 	proto_init(m, PD_ROOM, NULL);
 	snprintf(m->room, sizeof m->room, "%s", r->id);
@@ -885,7 +936,8 @@ void room_info(const struct room *r, proto_msg_t *m)
 	m->count2 = r->pos.nmoves;
 }
 
-void room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const char *tag)
+void
+room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const char *tag)
 {
 	int64_t now = clock_now_ms();
 	proto_msg_t m;
@@ -895,8 +947,9 @@ void room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const ch
 	proto_init(&m, PD_CLOCK, NULL);
 	snprintf(m.room, sizeof m.room, "%s", r->id);
 	clocks_into(r, &m, now);
-	m.side = r->status == ROOM_PLAYING ? (pos_to_move(&r->pos) == STONE_BLACK ? SIDE_BLACK : SIDE_WHITE)
-	                                   : SIDE_NONE;
+	m.side = r->status == ROOM_PLAYING
+	    ? (pos_to_move(&r->pos) == STONE_BLACK ? SIDE_BLACK : SIDE_WHITE)
+	    : SIDE_NONE;
 	conn_send(c, &m);
 
 	for (int i = 0; i < 2; i++) {
@@ -907,7 +960,8 @@ void room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const ch
 		snprintf(m.room, sizeof m.room, "%s", r->id);
 		m.side = i ? SIDE_WHITE : SIDE_BLACK;
 		snprintf(m.user, sizeof m.user, "%s", st->name);
-		m.presence = (st->gone || !st->sess || !session_present(st->sess)) ? PRES_GONE : PRES_HERE;
+		m.presence = (st->gone || !st->sess || !session_present(st->sess)) ? PRES_GONE
+										   : PRES_HERE;
 		m.ms = st->gone && st->deadline > now ? st->deadline - now : 0;
 		conn_send(c, &m);
 	}

@@ -19,16 +19,16 @@ struct session;
 struct conn;
 
 struct seat {
-	struct session *sess;             /* NULL: empty, or its player left */
-	char name[PROTO_NAME_MAX + 1];    /* kept for display after leaving */
-	int gone;                         /* disconnected during the game */
-	int64_t deadline;                 /* when gone: grace ends (monotonic ms) */
+	struct session *sess;          /* NULL: empty, or its player left */
+	char name[PROTO_NAME_MAX + 1]; /* kept for display after leaving */
+	int gone;                      /* disconnected during the game */
+	int64_t deadline;              /* when gone: grace ends (monotonic ms) */
 	struct event *grace_ev;
 };
 
 struct offer {
-	uint32_t id;                      /* 0: none pending */
-	int from;                         /* seat */
+	uint32_t id; /* 0: none pending */
+	int from;    /* seat */
 };
 
 struct room {
@@ -43,25 +43,25 @@ struct room {
 	struct gamespec spec;
 	proto_status_t status;
 	position_t pos;
-	struct seat seat[2];              /* [0] black, [1] white */
-	struct session **spec_list;       /* spectators */
+	struct seat seat[2];        /* [0] black, [1] white */
+	struct session **spec_list; /* spectators */
 	int nspec, capspec;
 	uint32_t seq;
 	struct gclock clk;
 	struct event *flag_ev;
-	proto_stage_t stage;              /* swap2, while status is OPENING */
-	int nopening;                     /* stones placed by the swap2 opening */
-	struct offer offers[3];           /* by proto_offer_t */
+	proto_stage_t stage;    /* swap2, while status is OPENING */
+	int nopening;           /* stones placed by the swap2 opening */
+	struct offer offers[3]; /* by proto_offer_t */
 	uint32_t next_offer;
 	proto_result_t result;
 	proto_reason_t reason;
-	int64_t game_id;                  /* its row in the store; 0: not kept */
-	int64_t turn_since;               /* when the side to move began (ms) */
-	struct event *bot_ev;             /* botplay's deferred look at the room */
-	int64_t bot_job;                  /* its search in flight, 0: none */
-	int bot_key;                      /* the state that search is for */
-	int bot_eval;                     /* the last search's score, bot's view */
-	char move_reason[24];             /* why the bot plays the move being made */
+	int64_t game_id;      /* its row in the store; 0: not kept */
+	int64_t turn_since;   /* when the side to move began (ms) */
+	struct event *bot_ev; /* botplay's deferred look at the room */
+	int64_t bot_job;      /* its search in flight, 0: none */
+	int bot_key;          /* the state that search is for */
+	int bot_eval;         /* the last search's score, bot's view */
+	char move_reason[24]; /* why the bot plays the move being made */
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
 };
@@ -69,8 +69,8 @@ struct room {
 struct room *room_new(struct server *srv, const struct gamespec *g, int private);
 /* A game in progress from the store, its players away (grace running) until
  * they RESUME; NULL with *why when the record cannot be played. */
-struct room *room_restore(struct server *srv, const store_game_t *g, const store_move_t *moves,
-    const char **why);
+struct room *room_restore(
+    struct server *srv, const store_game_t *g, const store_move_t *moves, const char **why);
 struct room *room_find(struct server *srv, const char *id);
 struct room *room_by_code(struct server *srv, const char *code);
 void room_free(struct room *r);
@@ -103,7 +103,8 @@ void room_info(const struct room *r, proto_msg_t *m);
 int room_move(struct room *r, struct session *s, const char *move, const char **why);
 int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const char **why);
 int room_resign(struct room *r, struct session *s);
-int room_offer(struct room *r, struct session *s, proto_offer_t kind, uint32_t *id, const char **why);
+int room_offer(
+    struct room *r, struct session *s, proto_offer_t kind, uint32_t *id, const char **why);
 int room_answer(struct room *r, struct session *s, uint32_t id, int accept);
 int room_abort(struct room *r, struct session *s);
 int room_claim(struct room *r, struct session *s);

@@ -33,7 +33,8 @@ struct addrcount {
 	int n;
 };
 
-static unsigned addr_hash(const unsigned char *a, size_t len)
+static unsigned
+addr_hash(const unsigned char *a, size_t len)
 {
 	unsigned h = 2166136261u;
 	for (size_t i = 0; i < len; i++)
@@ -41,7 +42,8 @@ static unsigned addr_hash(const unsigned char *a, size_t len)
 	return h % ADDR_BUCKETS;
 }
 
-int server_addr_count(struct server *srv, const void *addr, size_t len, int delta)
+int
+server_addr_count(struct server *srv, const void *addr, size_t len, int delta)
 {
 	struct addrcount **pp = &srv->addrs[addr_hash(addr, len)];
 	for (; *pp; pp = &(*pp)->next)
@@ -67,7 +69,8 @@ int server_addr_count(struct server *srv, const void *addr, size_t len, int delt
 	return n;
 }
 
-static void gc_cb(evutil_socket_t fd, short what, void *arg)
+static void
+gc_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct server *srv = arg;
 	(void)fd;
@@ -98,12 +101,14 @@ static void gc_cb(evutil_socket_t fd, short what, void *arg)
 		event_base_loopexit(srv->base, NULL);
 }
 
-void server_gc_soon(struct server *srv)
+void
+server_gc_soon(struct server *srv)
 {
 	event_active(srv->gc_ev, EV_TIMEOUT, 0);
 }
 
-static void resume_accept_cb(evutil_socket_t fd, short what, void *arg)
+static void
+resume_accept_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct server *srv = arg;
 	(void)fd;
@@ -116,8 +121,8 @@ static void resume_accept_cb(evutil_socket_t fd, short what, void *arg)
 	log_info(&srv->log, "accepting connections again");
 }
 
-static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int salen, void *arg)
+static void
+accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
 {
 	(void)l;
 	conn_accept(arg, fd, sa, salen);
@@ -125,7 +130,8 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
 
 /* Out of descriptors (EMFILE): pause accepting for a second instead of
  * spinning on a listener that stays readable. */
-static void accept_error_cb(struct evconnlistener *l, void *arg)
+static void
+accept_error_cb(struct evconnlistener *l, void *arg)
 {
 	struct server *srv = arg;
 	int err = EVUTIL_SOCKET_ERROR();
@@ -145,7 +151,8 @@ static void accept_error_cb(struct evconnlistener *l, void *arg)
 }
 
 /* "host:port" or "[v6]:port" into a socket address (port 0: any free one). */
-static int parse_listen(const char *spec, struct sockaddr_storage *ss, int *len)
+static int
+parse_listen(const char *spec, struct sockaddr_storage *ss, int *len)
 {
 	char host[128];
 	const char *colon = strrchr(spec, ':');
@@ -184,7 +191,8 @@ static int parse_listen(const char *spec, struct sockaddr_storage *ss, int *len)
 
 /* A listener; IPv6 sockets are IPv6-only, so "0.0.0.0:p" and "[::]:p" can
  * both be listed. NULL with errno set. */
-static struct evconnlistener *listen_on(struct server *srv, struct sockaddr_storage *ss, int len)
+static struct evconnlistener *
+listen_on(struct server *srv, struct sockaddr_storage *ss, int len)
 {
 	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -199,22 +207,24 @@ static struct evconnlistener *listen_on(struct server *srv, struct sockaddr_stor
 		errno = e;
 		return NULL;
 	}
-	struct evconnlistener *l = evconnlistener_new(srv->base, accept_cb, srv,
-	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 1024, fd);
+	struct evconnlistener *l = evconnlistener_new(
+	    srv->base, accept_cb, srv, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 1024, fd);
 	if (!l)
 		close(fd);
 	return l;
 }
 
-static int load_tls(struct server *srv)
+static int
+load_tls(struct server *srv)
 {
 	char err[300];
 	if (srv->cfg.cert[0]) {
 		snprintf(srv->cert, sizeof srv->cert, "%s", srv->cfg.cert);
-		snprintf(srv->key, sizeof srv->key, "%s", srv->cfg.key[0] ? srv->cfg.key : srv->cfg.cert);
+		snprintf(srv->key, sizeof srv->key, "%s",
+		    srv->cfg.key[0] ? srv->cfg.key : srv->cfg.cert);
 	} else {
-		int rc = tls_selfsigned(srv->cfg.state_dir, srv->cert, srv->key, sizeof srv->cert,
-		    err, sizeof err);
+		int rc = tls_selfsigned(
+		    srv->cfg.state_dir, srv->cert, srv->key, sizeof srv->cert, err, sizeof err);
 		if (rc < 0) {
 			log_error(&srv->log, "self-signed certificate: %s", err);
 			return -1;
@@ -231,14 +241,15 @@ static int load_tls(struct server *srv)
 	if (tls_fingerprint(srv->cert, fpr, sizeof fpr) == 0)
 		log_info(&srv->log, "certificate %s SHA-256 %s", srv->cert, fpr);
 	if (srv->ssl)
-		SSL_CTX_free(srv->ssl);   /* live connections keep their own reference */
+		SSL_CTX_free(srv->ssl); /* live connections keep their own reference */
 	srv->ssl = ctx;
 	return 0;
 }
 
 /* SIGHUP: the config file again (flags still win), then certificate and key.
  * Listen addresses stay as they are. A bad file changes nothing. */
-static void reload(struct server *srv)
+static void
+reload(struct server *srv)
 {
 	struct config cfg;
 	char err[300];
@@ -264,7 +275,8 @@ static void reload(struct server *srv)
 	log_info(&srv->log, "reloaded configuration and certificate");
 }
 
-static void shutdown_drain_cb(evutil_socket_t fd, short what, void *arg)
+static void
+shutdown_drain_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct server *srv = arg;
 	(void)fd;
@@ -272,10 +284,11 @@ static void shutdown_drain_cb(evutil_socket_t fd, short what, void *arg)
 	event_base_loopexit(srv->base, NULL);
 }
 
-static void begin_shutdown(struct server *srv)
+static void
+begin_shutdown(struct server *srv)
 {
 	if (srv->draining) {
-		event_base_loopexit(srv->base, NULL);   /* a second signal: now */
+		event_base_loopexit(srv->base, NULL); /* a second signal: now */
 		return;
 	}
 	srv->draining = 1;
@@ -311,7 +324,8 @@ static void begin_shutdown(struct server *srv)
 	server_gc_soon(srv);
 }
 
-static void signal_cb(evutil_socket_t sig, short what, void *arg)
+static void
+signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	struct server *srv = arg;
 	(void)what;
@@ -328,7 +342,8 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 
 /* The SQLite store (issue 7): refuse to start on a damaged file rather than
  * start empty; "database none" keeps nothing (benchmarks). */
-static int open_store(struct server *srv)
+static int
+open_store(struct server *srv)
 {
 	char path[CONFIG_PATH_MAX + 16], err[600];
 	if (strcmp(srv->cfg.database, "none") == 0) {
@@ -358,7 +373,8 @@ static int open_store(struct server *srv)
 enum { CHECKPOINT_OWNER = 0, CHECKPOINT_EVERY_MS = 1000 };
 
 /* On a worker: the store's path was set before the workers started. */
-static void checkpoint_run(workq_job_t *job, void *ctx, void *arg)
+static void
+checkpoint_run(workq_job_t *job, void *ctx, void *arg)
 {
 	struct server *srv = arg;
 	(void)job;
@@ -366,7 +382,8 @@ static void checkpoint_run(workq_job_t *job, void *ctx, void *arg)
 	store_checkpoint(store_path(srv->store));
 }
 
-static void checkpoint_done(int64_t id, int cancelled, void *arg)
+static void
+checkpoint_done(int64_t id, int cancelled, void *arg)
 {
 	struct server *srv = arg;
 	(void)id;
@@ -374,18 +391,21 @@ static void checkpoint_done(int64_t id, int cancelled, void *arg)
 	srv->checkpointing = 0;
 }
 
-static void checkpoint_cb(evutil_socket_t fd, short what, void *arg)
+static void
+checkpoint_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct server *srv = arg;
 	(void)fd;
 	(void)what;
 	if (srv->checkpointing || !srv->store)
 		return;
-	if (workq_submit(srv->work, CHECKPOINT_OWNER, checkpoint_run, checkpoint_done, NULL, srv) > 0)
+	if (workq_submit(srv->work, CHECKPOINT_OWNER, checkpoint_run, checkpoint_done, NULL, srv) >
+	    0)
 		srv->checkpointing = 1;
 }
 
-int server_init(struct server *srv)
+int
+server_init(struct server *srv)
 {
 	signal(SIGPIPE, SIG_IGN);
 	srv->base = event_base_new();
@@ -405,7 +425,8 @@ int server_init(struct server *srv)
 	if (botplay_init(srv) != 0)
 		return -1;
 	if (srv->store) {
-		struct timeval every = { CHECKPOINT_EVERY_MS / 1000, CHECKPOINT_EVERY_MS % 1000 * 1000 };
+		struct timeval every = { CHECKPOINT_EVERY_MS / 1000,
+			CHECKPOINT_EVERY_MS % 1000 * 1000 };
 		srv->checkpoint_ev = event_new(srv->base, -1, EV_PERSIST, checkpoint_cb, srv);
 		if (store_manual_checkpoints(srv->store) != 0 || !srv->checkpoint_ev ||
 		    event_add(srv->checkpoint_ev, &every) != 0) {
@@ -464,7 +485,8 @@ int server_init(struct server *srv)
 	return 0;
 }
 
-static void watchdog_cb(evutil_socket_t fd, short what, void *arg)
+static void
+watchdog_cb(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
@@ -472,7 +494,8 @@ static void watchdog_cb(evutil_socket_t fd, short what, void *arg)
 	notify_send("WATCHDOG=1");
 }
 
-int server_run(struct server *srv)
+int
+server_run(struct server *srv)
 {
 	/* Under systemd: listening now, and a watchdog ping at half its period. */
 	uint64_t wd = notify_watchdog_usec();
@@ -490,7 +513,8 @@ int server_run(struct server *srv)
 	return rc < 0 ? -1 : 0;
 }
 
-void server_free(struct server *srv)
+void
+server_free(struct server *srv)
 {
 	for (int i = 0; i < srv->nlev; i++)
 		evconnlistener_free(srv->lev[i]);

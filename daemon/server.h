@@ -28,9 +28,9 @@ enum { ADDR_BUCKETS = 4096, ROOM_BUCKETS = 4096 };
 struct server {
 	struct event_base *base;
 	struct config cfg;
-	const char *config_path;     /* NULL: defaults and flags only */
-	struct config flags;         /* flag overrides, re-applied on reload */
-	unsigned flag_mask;          /* which flags were given */
+	const char *config_path; /* NULL: defaults and flags only */
+	struct config flags;     /* flag overrides, re-applied on reload */
+	unsigned flag_mask;      /* which flags were given */
 	struct logger log;
 	SSL_CTX *ssl;
 	char cert[CONFIG_PATH_MAX], key[CONFIG_PATH_MAX];
@@ -51,22 +51,22 @@ struct server {
 	int checkpointing;
 	int draining;
 
-	struct conn *conns;          /* every live connection */
+	struct conn *conns; /* every live connection */
 	int nconns;
-	struct conn *dead;           /* killed, freed by the next gc pass */
+	struct conn *dead; /* killed, freed by the next gc pass */
 	struct addrcount *addrs[ADDR_BUCKETS];
 	uint64_t next_conn_id;
 
 	struct session *sessions;
-	struct session *check;       /* sessions to free if idle, at gc */
+	struct session *check; /* sessions to free if idle, at gc */
 	uint64_t next_guest;
 
 	struct room *rooms;
 	struct room *room_hash[ROOM_BUCKETS];
-	struct room *room_check;     /* rooms to free if empty, at gc */
+	struct room *room_check; /* rooms to free if empty, at gc */
 	uint32_t next_room;
 
-	struct seek *seeks;          /* oldest first */
+	struct seek *seeks; /* oldest first */
 	uint32_t next_seek;
 };
 

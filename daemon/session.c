@@ -16,7 +16,8 @@
 #include "daemon/room.h"
 #include "daemon/server.h"
 
-struct session *session_by_name(struct server *srv, const char *name)
+struct session *
+session_by_name(struct server *srv, const char *name)
 {
 	for (struct session *s = srv->sessions; s; s = s->next)
 		if (strcasecmp(s->name, name) == 0)
@@ -24,7 +25,8 @@ struct session *session_by_name(struct server *srv, const char *name)
 	return NULL;
 }
 
-struct session *session_by_token(struct server *srv, const char *token)
+struct session *
+session_by_token(struct server *srv, const char *token)
 {
 	size_t n = strlen(token);
 	if (n != SESSION_TOKEN_LEN)
@@ -36,7 +38,8 @@ struct session *session_by_token(struct server *srv, const char *token)
 }
 
 /* Puts a new session on the server's list. */
-static struct session *session_link(struct server *srv, struct session *s)
+static struct session *
+session_link(struct server *srv, struct session *s)
 {
 	s->srv = srv;
 	s->next = srv->sessions;
@@ -46,12 +49,14 @@ static struct session *session_link(struct server *srv, struct session *s)
 	return s;
 }
 
-struct session *session_new(struct server *srv, const char *name, int *err)
+struct session *
+session_new(struct server *srv, const char *name, int *err)
 {
 	char guest[PROTO_NAME_MAX + 1];
 	if (!name) {
 		do
-			snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)++srv->next_guest);
+			snprintf(guest, sizeof guest, "guest%llu",
+			    (unsigned long long)++srv->next_guest);
 		while (session_by_name(srv, guest));
 		name = guest;
 	} else if (session_by_name(srv, name)) {
@@ -66,14 +71,17 @@ struct session *session_new(struct server *srv, const char *name, int *err)
 		return NULL;
 	}
 	/* kept as its digest, so RESUME works after a restart too */
-	if (srv->store && store_session_put(srv->store, digest, name,
-	    (int64_t)time(NULL) + SESSION_LIFETIME_S) != 0)
-		log_error(&srv->log, "session for %s not stored: %s", name, store_error(srv->store));
+	if (srv->store &&
+	    store_session_put(srv->store, digest, name, (int64_t)time(NULL) + SESSION_LIFETIME_S) !=
+		0)
+		log_error(
+		    &srv->log, "session for %s not stored: %s", name, store_error(srv->store));
 	snprintf(s->name, sizeof s->name, "%s", name);
 	return session_link(srv, s);
 }
 
-int session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_MAX + 1])
+int
+session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_MAX + 1])
 {
 	char digest[AUTH_DIGEST_LEN + 1];
 	if (!srv->store || strlen(token) != SESSION_TOKEN_LEN)
@@ -85,7 +93,8 @@ int session_stored_name(struct server *srv, const char *token, char name[PROTO_N
 	return 0;
 }
 
-struct session *session_adopt(struct server *srv, const char *name, const char *token)
+struct session *
+session_adopt(struct server *srv, const char *name, const char *token)
 {
 	struct session *s = calloc(1, sizeof *s);
 	if (!s)
@@ -95,7 +104,8 @@ struct session *session_adopt(struct server *srv, const char *name, const char *
 	return session_link(srv, s);
 }
 
-struct session *session_bot(struct server *srv, int level)
+struct session *
+session_bot(struct server *srv, int level)
 {
 	struct session *s = calloc(1, sizeof *s);
 	if (!s)
@@ -105,7 +115,8 @@ struct session *session_bot(struct server *srv, int level)
 	return session_link(srv, s);
 }
 
-int session_busy(const struct session *s)
+int
+session_busy(const struct session *s)
 {
 	if (s->seek || session_game(s))
 		return 1;
@@ -115,7 +126,8 @@ int session_busy(const struct session *s)
 	return 0;
 }
 
-struct room *session_game(const struct session *s)
+struct room *
+session_game(const struct session *s)
 {
 	for (int i = 0; i < s->nrooms; i++)
 		if (room_unfinished(s->rooms[i]) && room_seat_of(s->rooms[i], s) >= 0)
@@ -123,7 +135,8 @@ struct room *session_game(const struct session *s)
 	return NULL;
 }
 
-int session_in_room(const struct session *s, const struct room *r)
+int
+session_in_room(const struct session *s, const struct room *r)
 {
 	for (int i = 0; i < s->nrooms; i++)
 		if (s->rooms[i] == r)
@@ -131,7 +144,8 @@ int session_in_room(const struct session *s, const struct room *r)
 	return 0;
 }
 
-int session_make_room(struct session *s)
+int
+session_make_room(struct session *s)
 {
 	for (int i = 0; s->nrooms >= SESSION_MAX_ROOMS && i < s->nrooms; i++) {
 		struct room *r = s->rooms[i];
@@ -143,7 +157,8 @@ int session_make_room(struct session *s)
 	return s->nrooms < SESSION_MAX_ROOMS ? 0 : -1;
 }
 
-void session_add_room(struct session *s, struct room *r)
+void
+session_add_room(struct session *s, struct room *r)
 {
 	if (session_in_room(s, r))
 		return;
@@ -155,7 +170,8 @@ void session_add_room(struct session *s, struct room *r)
 		log_error(&s->srv->log, "session %s: room list full", s->name);
 }
 
-void session_del_room(struct session *s, struct room *r)
+void
+session_del_room(struct session *s, struct room *r)
 {
 	for (int i = 0; i < s->nrooms; i++)
 		if (s->rooms[i] == r) {
@@ -164,7 +180,8 @@ void session_del_room(struct session *s, struct room *r)
 		}
 }
 
-void session_disconnected(struct session *s)
+void
+session_disconnected(struct session *s)
 {
 	if (s->seek)
 		lobby_cancel(s->srv, s, 0);
@@ -176,7 +193,8 @@ void session_disconnected(struct session *s)
 	session_check(s);
 }
 
-void session_check(struct session *s)
+void
+session_check(struct session *s)
 {
 	if (s->checking)
 		return;
@@ -186,7 +204,8 @@ void session_check(struct session *s)
 	server_gc_soon(s->srv);
 }
 
-void session_free(struct session *s)
+void
+session_free(struct session *s)
 {
 	struct server *srv = s->srv;
 	if (s->seek)
@@ -214,7 +233,8 @@ void session_free(struct session *s)
 	free(s);
 }
 
-void session_send(struct session *s, const proto_msg_t *m)
+void
+session_send(struct session *s, const proto_msg_t *m)
 {
 	if (s->conn)
 		conn_send(s->conn, m);

@@ -20,11 +20,11 @@ struct session {
 	struct server *srv;
 	char name[PROTO_NAME_MAX + 1];
 	char token[SESSION_TOKEN_LEN + 1];
-	struct conn *conn;                /* NULL while disconnected */
+	struct conn *conn;                     /* NULL while disconnected */
 	struct room *rooms[SESSION_MAX_ROOMS]; /* seated or watching */
 	int nrooms;
 	struct seek *seek;
-	int bot_level;                    /* 1..10: a server bot, no connection */
+	int bot_level; /* 1..10: a server bot, no connection */
 };
 
 /* A new session for name (NULL: the next free guest name); NULL with
@@ -38,7 +38,8 @@ int session_stored_name(struct server *srv, const char *token, char name[PROTO_N
 struct session *session_adopt(struct server *srv, const char *name, const char *token);
 struct session *session_by_token(struct server *srv, const char *token);
 /* Whether s is at the table: connected, or a bot (which has no connection). */
-static inline int session_present(const struct session *s)
+static inline int
+session_present(const struct session *s)
 {
 	return s->conn != NULL || s->bot_level > 0;
 }

@@ -63,49 +63,70 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 };
 
 enum stmt {
-	S_USER_NEW, S_USER_GET, S_SESS_PUT, S_SESS_GET, S_SESS_DROP, S_SESS_EXPIRE,
-	S_RATING_GET, S_RATING_PUT, S_TOP, S_TOP_COUNT,
-	S_GAME_NEW, S_GAME_COLOURS, S_MOVE_NEW, S_MOVE_TRUNC, S_GAME_END, S_GAME_GET, S_MOVES_GET,
-	S_UNFINISHED, S_HISTORY, S_HISTORY_COUNT, S_COUNT
+	S_USER_NEW,
+	S_USER_GET,
+	S_SESS_PUT,
+	S_SESS_GET,
+	S_SESS_DROP,
+	S_SESS_EXPIRE,
+	S_RATING_GET,
+	S_RATING_PUT,
+	S_TOP,
+	S_TOP_COUNT,
+	S_GAME_NEW,
+	S_GAME_COLOURS,
+	S_MOVE_NEW,
+	S_MOVE_TRUNC,
+	S_GAME_END,
+	S_GAME_GET,
+	S_MOVES_GET,
+	S_UNFINISHED,
+	S_HISTORY,
+	S_HISTORY_COUNT,
+	S_COUNT
 };
 
 static const char *const sql[S_COUNT] = {
-	[S_USER_NEW] = "INSERT INTO users (name, name_key, pwhash, created) VALUES (?1, ?2, ?3, ?4)",
+	[S_USER_NEW] =
+	    "INSERT INTO users (name, name_key, pwhash, created) VALUES (?1, ?2, ?3, ?4)",
 	[S_USER_GET] = "SELECT name, pwhash FROM users WHERE name_key = ?1",
-	[S_SESS_PUT] = "INSERT OR REPLACE INTO sessions (digest, name, expires) VALUES (?1, ?2, ?3)",
+	[S_SESS_PUT] =
+	    "INSERT OR REPLACE INTO sessions (digest, name, expires) VALUES (?1, ?2, ?3)",
 	[S_SESS_GET] = "SELECT name FROM sessions WHERE digest = ?1 AND expires > ?2",
 	[S_SESS_DROP] = "DELETE FROM sessions WHERE digest = ?1",
 	[S_SESS_EXPIRE] = "DELETE FROM sessions WHERE expires <= ?1",
 	[S_RATING_GET] = "SELECT name, rating, deviation, volatility, wins, losses, draws"
-	    " FROM ratings WHERE name_key = ?1 AND rule = ?2",
-	[S_RATING_PUT] = "INSERT OR REPLACE INTO ratings (name_key, rule, name, rating, deviation,"
+			 " FROM ratings WHERE name_key = ?1 AND rule = ?2",
+	[S_RATING_PUT] =
+	    "INSERT OR REPLACE INTO ratings (name_key, rule, name, rating, deviation,"
 	    " volatility, wins, losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings"
-	    " WHERE rule = ?1 ORDER BY rating DESC, name_key LIMIT ?2 OFFSET ?3",
+		  " WHERE rule = ?1 ORDER BY rating DESC, name_key LIMIT ?2 OFFSET ?3",
 	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = ?1",
 	[S_GAME_NEW] = "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
-	    " black, white, black_key, white_key, started, black_before, white_before,"
-	    " private, code, opening_plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-	    " lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15)",
+		       " black, white, black_key, white_key, started, black_before, white_before,"
+		       " private, code, opening_plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+		       " lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15)",
 	[S_GAME_COLOURS] = "UPDATE games SET black = ?2, white = ?3, black_key = lower(?2),"
-	    " white_key = lower(?3), opening_plies = ?4 WHERE id = ?1",
+			   " white_key = lower(?3), opening_plies = ?4 WHERE id = ?1",
 	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
 	[S_GAME_END] = "UPDATE games SET ended = ?2, result = ?3, reason = ?4, black_before = ?5,"
-	    " black_after = ?6, white_before = ?7, white_after = ?8 WHERE id = ?1",
-	[S_GAME_GET] = "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
+		       " black_after = ?6, white_before = ?7, white_after = ?8 WHERE id = ?1",
+	[S_GAME_GET] =
+	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
 	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
 	    " private, code, opening_plies FROM games WHERE id = ?1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
-	    " WHERE game_id = ?1 ORDER BY ply",
+			" WHERE game_id = ?1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
 	[S_HISTORY] = "SELECT id FROM games WHERE ended IS NOT NULL AND"
-	    " (black_key = lower(?1) OR white_key = lower(?1))"
-	    " ORDER BY ended DESC, id DESC LIMIT ?2 OFFSET ?3",
+		      " (black_key = lower(?1) OR white_key = lower(?1))"
+		      " ORDER BY ended DESC, id DESC LIMIT ?2 OFFSET ?3",
 	[S_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE ended IS NOT NULL AND"
-	    " (black_key = lower(?1) OR white_key = lower(?1))",
+			    " (black_key = lower(?1) OR white_key = lower(?1))",
 };
 
 struct store {
@@ -133,7 +154,7 @@ stmt(store_t *s, enum stmt k)
 {
 	if (s->st[k] == NULL) {
 		if (sqlite3_prepare_v3(s->db, sql[k], -1, SQLITE_PREPARE_PERSISTENT, &s->st[k],
-		    NULL) != SQLITE_OK) {
+			NULL) != SQLITE_OK) {
 			set_msg(s, "prepare");
 			return NULL;
 		}
@@ -224,7 +245,8 @@ migrate(store_t *s)
 		return -1;
 	if (v > STORE_SCHEMA_VERSION) {
 		snprintf(s->msg, sizeof s->msg,
-		    "schema version %d is newer than this gomokud knows (%d)", v, STORE_SCHEMA_VERSION);
+		    "schema version %d is newer than this gomokud knows (%d)", v,
+		    STORE_SCHEMA_VERSION);
 		return -1;
 	}
 	for (; v < STORE_SCHEMA_VERSION; v++) {
@@ -256,19 +278,25 @@ store_open(const char *path, store_t **out, char *err, size_t errlen)
 	if (!exists)
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		snprintf(
+		    err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
 		goto fail;
 	}
 	sqlite3_extended_result_codes(s->db, 0);
 	sqlite3_busy_timeout(s->db, 2000);
 	/* Check before anything writes: a damaged file is refused as it is. */
 	if (exists && check_integrity(s) != 0) {
-		snprintf(err, errlen, "%s is damaged or not a gomokud database (%s); "
-		    "refusing to start: restore it from a backup or move it aside", path, s->msg);
+		snprintf(err, errlen,
+		    "%s is damaged or not a gomokud database (%s); "
+		    "refusing to start: restore it from a backup or move it aside",
+		    path, s->msg);
 		goto fail;
 	}
-	if (exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-	    " PRAGMA foreign_keys = ON;", "pragmas") != 0 || migrate(s) != 0) {
+	if (exec(s,
+		"PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+		" PRAGMA foreign_keys = ON;",
+		"pragmas") != 0 ||
+	    migrate(s) != 0) {
 		snprintf(err, errlen, "%s: %s", path, s->msg);
 		goto fail;
 	}
@@ -351,8 +379,8 @@ store_user_create(store_t *s, const char *name, const char *pwhash, int64_t now)
 }
 
 int
-store_user_get(store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1],
-    char *pwhash, size_t hashlen)
+store_user_get(
+    store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1], char *pwhash, size_t hashlen)
 {
 	char key[AUTH_NAME_MAX + 1];
 	sqlite3_stmt *q = stmt(s, S_USER_GET);
@@ -568,8 +596,8 @@ store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m)
 }
 
 int
-store_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
-    int opening_plies)
+store_game_colours(
+    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies)
 {
 	sqlite3_stmt *q = stmt(s, S_GAME_COLOURS);
 

@@ -18,7 +18,7 @@ enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
 	STORE_SCHEMA_VERSION = 3,
-	STORE_PAGE = 20,         /* rows a page of HISTORY and TOP */
+	STORE_PAGE = 20, /* rows a page of HISTORY and TOP */
 };
 
 /* Return codes besides 0 (done) and -1 (error: see store_error). */
@@ -30,22 +30,22 @@ typedef struct {
 	int64_t id;
 	char room[STORE_ROOM_MAX + 1];
 	int rule, size, opening, rated;
-	int tc_base, tc_inc;                 /* seconds; 0 base = no clock */
-	int private_room;                    /* joined by invite code only */
-	char code[33];                       /* that code */
-	int opening_plies;                   /* swap2: -1 until colours settle */
+	int tc_base, tc_inc; /* seconds; 0 base = no clock */
+	int private_room;    /* joined by invite code only */
+	char code[33];       /* that code */
+	int opening_plies;   /* swap2: -1 until colours settle */
 	char black[STORE_NAME_MAX + 1], white[STORE_NAME_MAX + 1];
-	int64_t started, ended;              /* unix seconds; ended 0 = in progress */
-	int result, reason;                  /* the daemon's codes; -1 in progress */
-	double black_before, black_after;    /* ratings; 0 when unrated */
+	int64_t started, ended;           /* unix seconds; ended 0 = in progress */
+	int result, reason;               /* the daemon's codes; -1 in progress */
+	double black_before, black_after; /* ratings; 0 when unrated */
 	double white_before, white_after;
-	int nmoves;                          /* filled by reads */
+	int nmoves; /* filled by reads */
 } store_game_t;
 
 typedef struct {
 	move_t move;
-	int64_t used_ms;                     /* time the mover spent on it */
-	int64_t black_ms, white_ms;          /* both clocks after it */
+	int64_t used_ms;            /* time the mover spent on it */
+	int64_t black_ms, white_ms; /* both clocks after it */
 } store_move_t;
 
 typedef struct {
@@ -76,14 +76,13 @@ int store_schema_version(store_t *s);
 /* Accounts; names compare case-insensitively (STORE_EXISTS on a clash). */
 int store_user_create(store_t *s, const char *name, const char *pwhash, int64_t now);
 /* The stored spelling of name and its password hash (STORE_NOT_FOUND). */
-int store_user_get(store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1],
-    char *pwhash, size_t hashlen);
+int store_user_get(
+    store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1], char *pwhash, size_t hashlen);
 
 /* Sessions are stored under the token's digest, never the token. */
 int store_session_put(store_t *s, const char *digest, const char *name, int64_t expires);
 /* The session's name if it exists and expires after now (STORE_NOT_FOUND). */
-int store_session_get(store_t *s, const char *digest, int64_t now,
-    char name[STORE_NAME_MAX + 1]);
+int store_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
 int store_session_drop(store_t *s, const char *digest);
 int store_session_expire(store_t *s, int64_t now);
 
@@ -101,8 +100,8 @@ int store_game_begin(store_t *s, store_game_t *g);
 /* Appends ply (0-based); plies must come in order. */
 int store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m);
 /* Swap2 settled: who plays which colour, and how many plies the opening took. */
-int store_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
-    int opening_plies);
+int store_game_colours(
+    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies);
 /* Drops every ply from `from` on (an accepted undo). */
 int store_game_truncate(store_t *s, int64_t game_id, int from);
 /* Records the end: g->ended, result, reason and the ratings. */

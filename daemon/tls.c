@@ -14,7 +14,8 @@
 #include <openssl/rand.h>
 #include <openssl/x509v3.h>
 
-static void ssl_err(char *err, size_t errlen, const char *what)
+static void
+ssl_err(char *err, size_t errlen, const char *what)
 {
 	char buf[256];
 	unsigned long e = ERR_get_error();
@@ -23,7 +24,8 @@ static void ssl_err(char *err, size_t errlen, const char *what)
 	ERR_clear_error();
 }
 
-SSL_CTX *tls_server_ctx(const char *cert, const char *key, char *err, size_t errlen)
+SSL_CTX *
+tls_server_ctx(const char *cert, const char *key, char *err, size_t errlen)
 {
 	SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
 	if (!ctx) {
@@ -55,7 +57,8 @@ fail:
 	return NULL;
 }
 
-static int write_pem(const char *path, int mode, EVP_PKEY *pk, X509 *x)
+static int
+write_pem(const char *path, int mode, EVP_PKEY *pk, X509 *x)
 {
 	int fd;
 	FILE *f;
@@ -66,13 +69,12 @@ static int write_pem(const char *path, int mode, EVP_PKEY *pk, X509 *x)
 		close(fd);
 		return -1;
 	}
-	int ok = pk ? PEM_write_PrivateKey(f, pk, NULL, NULL, 0, NULL, NULL)
-	            : PEM_write_X509(f, x);
+	int ok = pk ? PEM_write_PrivateKey(f, pk, NULL, NULL, 0, NULL, NULL) : PEM_write_X509(f, x);
 	return (fclose(f) == 0 && ok == 1) ? 0 : -1;
 }
 
-int tls_selfsigned(const char *dir, char *cert, char *key, size_t pathlen,
-    char *err, size_t errlen)
+int
+tls_selfsigned(const char *dir, char *cert, char *key, size_t pathlen, char *err, size_t errlen)
 {
 	snprintf(cert, pathlen, "%s/cert.pem", dir);
 	snprintf(key, pathlen, "%s/key.pem", dir);
@@ -103,14 +105,16 @@ int tls_selfsigned(const char *dir, char *cert, char *key, size_t pathlen,
 	X509_gmtime_adj(X509_getm_notAfter(x), 10L * 365 * 24 * 3600);
 	X509_set_pubkey(x, pk);
 	X509_NAME *name = X509_get_subject_name(x);
-	X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"localhost", -1, -1, 0);
-	X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, (const unsigned char *)"gomokud self-signed", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(
+	    name, "CN", MBSTRING_ASC, (const unsigned char *)"localhost", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(
+	    name, "O", MBSTRING_ASC, (const unsigned char *)"gomokud self-signed", -1, -1, 0);
 	X509_set_issuer_name(x, name);
 	X509V3_CTX v3;
 	X509V3_set_ctx_nodb(&v3);
 	X509V3_set_ctx(&v3, x, x, NULL, NULL, 0);
-	X509_EXTENSION *ext = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_alt_name,
-	    "DNS:localhost,IP:127.0.0.1,IP:::1");
+	X509_EXTENSION *ext = X509V3_EXT_conf_nid(
+	    NULL, &v3, NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1");
 	if (ext) {
 		X509_add_ext(x, ext, -1);
 		X509_EXTENSION_free(ext);
@@ -130,7 +134,8 @@ out:
 	return rc;
 }
 
-int tls_fingerprint(const char *cert, char *out, size_t len)
+int
+tls_fingerprint(const char *cert, char *out, size_t len)
 {
 	FILE *f = fopen(cert, "r");
 	if (!f)

@@ -29,8 +29,8 @@ struct workq_job {
 	workq_progress_fn progress;
 	void *arg;
 	enum job_state state;
-	int cancelled;           /* set on the loop thread, under the lock */
-	int in_progress;         /* on the progress list */
+	int cancelled;   /* set on the loop thread, under the lock */
+	int in_progress; /* on the progress list */
 	struct worker *worker;
 	struct workq_job *next;  /* queue, or finished list */
 	struct workq_job *pnext; /* progress list */
@@ -51,7 +51,7 @@ struct workq {
 	pthread_cond_t more;
 	struct workq_job *qhead, *qtail;
 	int nqueued, queue_max, nrunning, quit;
-	struct workq_job *finished;  /* newest first */
+	struct workq_job *finished; /* newest first */
 	struct workq_job *progress;
 	struct workq_job *inflight;
 	int64_t next_id;
@@ -59,7 +59,7 @@ struct workq {
 	void (*ctx_free)(void *);
 	int nworkers;
 	struct worker *workers;
-	unsigned char *scratch;      /* nworkers progress copies, for delivery */
+	unsigned char *scratch; /* nworkers progress copies, for delivery */
 	struct workq_job **scratch_job;
 	evutil_socket_t wake[2];
 	struct event *ev;
@@ -172,7 +172,8 @@ on_wake(evutil_socket_t fd, short what, void *arg)
 		/* a finished job's progress is stale: its end follows */
 		if (!j->cancelled && j->state == J_RUNNING && n < q->nworkers) {
 			q->scratch_job[n] = j;
-			memcpy(q->scratch + (size_t)n * q->progress_size, j->latest, q->progress_size);
+			memcpy(
+			    q->scratch + (size_t)n * q->progress_size, j->latest, q->progress_size);
 			n++;
 		}
 	}

@@ -33,8 +33,8 @@ enum { WORKQ_FULL = -1, WORKQ_OWNER_BUSY = -2 };
 
 /* threads workers, each with ctx_new(ctx_arg) (NULL ctx_new: no context);
  * room for queue_max waiting jobs; progress data of progress_size bytes. */
-workq_t *workq_new(struct event_base *base, int threads, int queue_max,
-    void *(*ctx_new)(void *), void (*ctx_free)(void *), void *ctx_arg, size_t progress_size);
+workq_t *workq_new(struct event_base *base, int threads, int queue_max, void *(*ctx_new)(void *),
+    void (*ctx_free)(void *), void *ctx_arg, size_t progress_size);
 /* Raises every stop flag, joins the workers, and calls done (cancelled) for
  * every job not yet delivered. */
 void workq_free(workq_t *q);

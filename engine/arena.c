@@ -40,14 +40,14 @@ typedef struct {
 	int in, out;
 	char buf[8192];
 	size_t len;
-	long long clock_ms;  /* match time left */
+	long long clock_ms; /* match time left */
 } proc_t;
 
 typedef struct {
 	int games, turn_ms, match_ms, rule, size, tol_ms, verbose, from, jobs, balance;
-	uint64_t deep;    /* nodes of the second balance check, 0 for none */
+	uint64_t deep; /* nodes of the second balance check, 0 for none */
 	unsigned seed;
-	int vet;          /* -V: openings to vet and print instead of playing */
+	int vet; /* -V: openings to vet and print instead of playing */
 	const char *cmd[2];
 } opts_t;
 
@@ -241,7 +241,8 @@ balanced_opening(const opts_t *o, int i, move_t *mv)
 		n = draw_stones(&s, o->size / 2, want, mv);
 		engine_limits_t l = engine_default_limits();
 		l.max_nodes = 50000;
-		if (!e || engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &r) != 0 ||
+		if (!e ||
+		    engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &r) != 0 ||
 		    r.score < -o->balance || r.score > o->balance)
 			continue;
 		if (!o->deep)
@@ -256,8 +257,9 @@ balanced_opening(const opts_t *o, int i, move_t *mv)
 	}
 	if (o->verbose > 1) {
 		char b[8];
-		fprintf(stderr, "opening %d: %d stones after %d tries, %d at 50k nodes, %d deep:",
-		    i, n, tries, r.score, deep.score);
+		fprintf(stderr,
+		    "opening %d: %d stones after %d tries, %d at 50k nodes, %d deep:", i, n, tries,
+		    r.score, deep.score);
 		for (int k = 0; k < n; k++)
 			fprintf(stderr, " %s", notation_format_xy(mv[k], b));
 		fputc('\n', stderr);
@@ -291,12 +293,13 @@ load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen
 		int n = 0;
 		pos_init(&pos, (rule_t)o->rule, o->size);
 		for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
-		    t = strtok_r(NULL, " \t\r", &save)) {
+		     t = strtok_r(NULL, " \t\r", &save)) {
 			move_t m;
-			const char *bad = n == OPEN_MAX ? "more stones than the arena takes" :
-			    b->n == BOOK_MAX ? "more openings than the arena takes" :
-			    notation_parse_xy(t, o->size, &m) != 0 ? "not x,y on the board" :
-			    pos_check(&pos, m) != LEGAL_OK ? "an illegal stone" : NULL;
+			const char *bad = n == OPEN_MAX ? "more stones than the arena takes"
+			    : b->n == BOOK_MAX          ? "more openings than the arena takes"
+			    : notation_parse_xy(t, o->size, &m) != 0 ? "not x,y on the board"
+			    : pos_check(&pos, m) != LEGAL_OK         ? "an illegal stone"
+								     : NULL;
 			if (bad) {
 				snprintf(err, errlen, "%s:%d: '%s': %s", path, ln, t, bad);
 				fclose(f);
@@ -359,7 +362,8 @@ vet_opening(const opts_t *o, engine_t *e, const move_t *open, int n, char *note,
 		if (engine_search(e, (rule_t)o->rule, o->size, mv, n + 1, &l, NULL, NULL, &a) != 0)
 			return 0;
 		if (off < len)
-			off += (size_t)snprintf(note + off, len - off, " %s %+d", notation_format_xy(mv[n], b), -a.score);
+			off += (size_t)snprintf(note + off, len - off, " %s %+d",
+			    notation_format_xy(mv[n], b), -a.score);
 		ok = a.score >= -lim;
 		best = -a.score > best ? -a.score : best;
 	}
@@ -425,7 +429,10 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 			return -1;
 		}
 		p[k].clock_ms = o->match_ms;
-		put(&p[k], "INFO rule %d", o->rule == RULE_RENJU ? 4 : o->rule == RULE_STANDARD ? 1 : 0);
+		put(&p[k], "INFO rule %d",
+		    o->rule == RULE_RENJU          ? 4
+			: o->rule == RULE_STANDARD ? 1
+						   : 0);
 		put(&p[k], "INFO timeout_turn %d", o->turn_ms);
 		put(&p[k], "INFO timeout_match %d", o->match_ms);
 		put(&p[k], "INFO max_memory 134217728");
@@ -441,7 +448,8 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 	record[0] = 0;
 	for (int i = 0; i < pos.nmoves; i++) {
 		char b[8];
-		rl += (size_t)snprintf(record + rl, reclen - rl, "%s ", notation_format_xy(pos.moves[i], b));
+		rl += (size_t)snprintf(
+		    record + rl, reclen - rl, "%s ", notation_format_xy(pos.moves[i], b));
 	}
 	while (winner == -2) {
 		if (pos.nmoves == o->size * o->size) {
@@ -450,7 +458,7 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 			break;
 		}
 		int side = pos.nmoves % 2;             /* 0 black */
-		int k = side == 0 ? first : 1 - first;  /* brain to move */
+		int k = side == 0 ? first : 1 - first; /* brain to move */
 		proc_t *b = &p[k];
 		if (o->match_ms > 0)
 			put(b, "INFO time_left %lld", b->clock_ms);
@@ -458,7 +466,8 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 			put(b, "BOARD");
 			for (int i = 0; i < pos.nmoves; i++) {
 				int own = (i % 2) == side;
-				put(b, "%d,%d,%d", rules_x(pos.moves[i]), rules_y(pos.moves[i]), own ? 1 : 2);
+				put(b, "%d,%d,%d", rules_x(pos.moves[i]), rules_y(pos.moves[i]),
+				    own ? 1 : 2);
 			}
 			put(b, "DONE");
 			told[k] = 1;
@@ -487,7 +496,8 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 		m = rules_move(x, y);
 		legality_t lg = pos_check(&pos, m);
 		if (lg != LEGAL_OK) {
-			snprintf(why, whylen, "brain %d played %d,%d: %s", k + 1, x, y, legality_name(lg));
+			snprintf(why, whylen, "brain %d played %d,%d: %s", k + 1, x, y,
+			    legality_name(lg));
 			winner = 1 - k;
 			break;
 		}
@@ -521,9 +531,12 @@ elo(double p)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: arena [-B book] [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] [-m match_ms] "
+	fprintf(stderr,
+	    "usage: arena [-B book] [-b balance] [-d deep_nodes] [-g games] [-j jobs] [-t turn_ms] "
+	    "[-m match_ms] "
 	    "[-r rule 0|1|2] [-s size] [-T tolerance_ms] [-o seed] [-f first_game] [-v] CMD1 CMD2\n"
-	    "       arena -V count [-B candidates] [-b balance] [-d deep_nodes] [-r rule] [-s size] [-o seed] [-f first] [-v]\n");
+	    "       arena -V count [-B candidates] [-b balance] [-d deep_nodes] [-r rule] [-s "
+	    "size] [-o seed] [-f first] [-v]\n");
 	exit(2);
 }
 
@@ -531,8 +544,15 @@ int
 main(int argc, char **argv)
 {
 	opts_t o = {
-		.games = 40, .turn_ms = 1000, .rule = RULE_FREESTYLE, .size = 15,
-		.tol_ms = 500, .jobs = 1, .balance = 60, .deep = 2000000, .seed = 1,
+		.games = 40,
+		.turn_ms = 1000,
+		.rule = RULE_FREESTYLE,
+		.size = 15,
+		.tol_ms = 500,
+		.jobs = 1,
+		.balance = 60,
+		.deep = 2000000,
+		.seed = 1,
 	};
 	int ch, res[3] = { 0, 0, 0 };
 	double sum = 0, sumsq = 0;
@@ -541,21 +561,50 @@ main(int argc, char **argv)
 
 	while ((ch = getopt(argc, argv, "B:V:b:d:g:j:t:m:r:s:T:o:f:v")) != -1) {
 		switch (ch) {
-		case 'B': book_path = optarg; break;
-		case 'V': o.vet = atoi(optarg); break;
-		case 'b': o.balance = atoi(optarg); break;
-		case 'd': o.deep = strtoull(optarg, NULL, 10); break;
-		case 'g': o.games = atoi(optarg); break;
-		case 'j': o.jobs = atoi(optarg); break;
-		case 't': o.turn_ms = atoi(optarg); break;
-		case 'm': o.match_ms = atoi(optarg); break;
-		case 'r': o.rule = atoi(optarg); break;
-		case 's': o.size = atoi(optarg); break;
-		case 'T': o.tol_ms = atoi(optarg); break;
-		case 'o': o.seed = (unsigned)atoi(optarg); break;
-		case 'f': o.from = atoi(optarg); break;
-		case 'v': o.verbose++; break;
-		default: usage();
+		case 'B':
+			book_path = optarg;
+			break;
+		case 'V':
+			o.vet = atoi(optarg);
+			break;
+		case 'b':
+			o.balance = atoi(optarg);
+			break;
+		case 'd':
+			o.deep = strtoull(optarg, NULL, 10);
+			break;
+		case 'g':
+			o.games = atoi(optarg);
+			break;
+		case 'j':
+			o.jobs = atoi(optarg);
+			break;
+		case 't':
+			o.turn_ms = atoi(optarg);
+			break;
+		case 'm':
+			o.match_ms = atoi(optarg);
+			break;
+		case 'r':
+			o.rule = atoi(optarg);
+			break;
+		case 's':
+			o.size = atoi(optarg);
+			break;
+		case 'T':
+			o.tol_ms = atoi(optarg);
+			break;
+		case 'o':
+			o.seed = (unsigned)atoi(optarg);
+			break;
+		case 'f':
+			o.from = atoi(optarg);
+			break;
+		case 'v':
+			o.verbose++;
+			break;
+		default:
+			usage();
 		}
 	}
 	if (argc - optind != (o.vet ? 0 : 2) || o.games < 1 || o.jobs < 1 || o.jobs > 64 ||
@@ -581,8 +630,8 @@ main(int argc, char **argv)
 	o.cmd[0] = argv[optind];
 	o.cmd[1] = argv[optind + 1];
 	signal(SIGPIPE, SIG_IGN);
-	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms, ",
-	    o.games, rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms);
+	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms, ", o.games,
+	    rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms);
 	if (book)
 		printf("%d openings from %s\n", book->n, book_path);
 	else if (o.balance && o.deep)
@@ -594,7 +643,10 @@ main(int argc, char **argv)
 		printf("3-stone openings\n");
 	printf("  1: %s\n  2: %s\n", o.cmd[0], o.cmd[1]);
 	fflush(stdout);
-	struct { pid_t pid; int fd, g; } run[64];
+	struct {
+		pid_t pid;
+		int fd, g;
+	} run[64];
 	int nrun = 0, next = 0;
 	/* both games of an opening share it: drawn once, here, before the fork */
 	move_t open_mv[OPEN_MAX];
@@ -604,9 +656,9 @@ main(int argc, char **argv)
 			int pfd[2];
 			int oi = (next + o.from) / 2;
 			if (oi != open_i) {
-				nopen = book ? book_opening(book, oi, open_mv) :
-				    o.balance ? balanced_opening(&o, oi, open_mv) :
-				    random_opening(&o, oi, open_mv);
+				nopen = book    ? book_opening(book, oi, open_mv)
+				    : o.balance ? balanced_opening(&o, oi, open_mv)
+						: random_opening(&o, oi, open_mv);
 				open_i = oi;
 			}
 			if (pipe(pfd) < 0 || fcntl(pfd[0], F_SETFD, FD_CLOEXEC) < 0 ||
@@ -621,11 +673,14 @@ main(int argc, char **argv)
 			}
 			if (pid == 0) {
 				char why[128], record[4096], out[4400];
-				int first = (next + o.from) % 2; /* brain 1 is black in even games */
-				int w = play(&o, open_mv, nopen, first, why, sizeof why, record, sizeof record);
+				int first = (next + o.from) %
+				    2; /* brain 1 is black in even games */
+				int w = play(&o, open_mv, nopen, first, why, sizeof why, record,
+				    sizeof record);
 				int len = snprintf(out, sizeof out, "%d %d %s|%s", w, first, why,
 				    o.verbose ? record : "");
-				ssize_t wr = write(pfd[1], out, len < (int)sizeof out ? (size_t)len : sizeof out - 1);
+				ssize_t wr = write(pfd[1], out,
+				    len < (int)sizeof out ? (size_t)len : sizeof out - 1);
 				_exit(wr > 0 ? 0 : 1);
 			}
 			close(pfd[1]);
@@ -650,7 +705,8 @@ main(int argc, char **argv)
 		char buf[4400];
 		size_t len = 0;
 		ssize_t r;
-		while (len < sizeof buf - 1 && (r = read(run[k].fd, buf + len, sizeof buf - 1 - len)) > 0)
+		while (len < sizeof buf - 1 &&
+		    (r = read(run[k].fd, buf + len, sizeof buf - 1 - len)) > 0)
 			len += (size_t)r;
 		buf[len] = 0;
 		close(run[k].fd);
@@ -668,7 +724,10 @@ main(int argc, char **argv)
 		sum += s;
 		sumsq += s * s;
 		printf("game %3d: brain 1 %s: %s: %s [%s]\n", g + 1, first == 0 ? "black" : "white",
-		    w == 0 ? "win " : w == 1 ? "loss" : "draw", why, record ? record : "");
+		    w == 0       ? "win "
+			: w == 1 ? "loss"
+				 : "draw",
+		    why, record ? record : "");
 		fflush(stdout);
 	}
 	int n = o.games;

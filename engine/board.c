@@ -31,7 +31,7 @@ remove_cell(board_t *b, int j)
 static inline const combo_t *
 combo(const board_t *b, int j, int c)
 {
-	const uint8_t (*p)[2] = b->pat[j];
+	const uint8_t(*p)[2] = b->pat[j];
 	return &b->ct[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
 }
 
@@ -222,7 +222,7 @@ board_count_after(const board_t *b, int i, int c, int o, int mincls)
 			if (p == b->pat[j][d][o - 1])
 				continue;
 			uint8_t q[4] = { b->pat[j][0][o - 1], b->pat[j][1][o - 1],
-			    b->pat[j][2][o - 1], b->pat[j][3][o - 1] };
+				b->pat[j][2][o - 1], b->pat[j][3][o - 1] };
 			q[d] = p;
 			int cls = b->ct[pattern_combo_index(q[0], q[1], q[2], q[3])].cls;
 			n += (cls >= mincls) - (b->cls[j][o - 1] >= mincls);
@@ -311,8 +311,8 @@ board_verify(const board_t *b)
 		}
 		if (b->stone[j] == 0)
 			for (int c = 0; c < 2; c++) {
-				const combo_t *k = pattern_combo(b->pat[j][0][c],
-				    b->pat[j][1][c], b->pat[j][2][c], b->pat[j][3][c]);
+				const combo_t *k = pattern_combo(b->pat[j][0][c], b->pat[j][1][c],
+				    b->pat[j][2][c], b->pat[j][3][c]);
 				if (k->cls != b->cls[j][c] || k->score != b->score[j][c])
 					return -1;
 				if (c == 0) {

@@ -28,30 +28,42 @@ typedef struct {
 	int size, rule;
 	int nmoves;
 	uint64_t hash;
-	int32_t sum[2];                /* scores of empty cells, per colour */
-	int16_t cnt[2][T_COUNT];       /* empty cells per colour and class */
-	const uint16_t *lt;            /* line patterns of both colours by key */
-	const combo_t *ct;             /* pattern_combo_table() */
+	int32_t sum[2];          /* scores of empty cells, per colour */
+	int16_t cnt[2][T_COUNT]; /* empty cells per colour and class */
+	const uint16_t *lt;      /* line patterns of both colours by key */
+	const combo_t *ct;       /* pattern_combo_table() */
 	int ncells;
-	int nsuspect;                  /* empty cells with suspect set */
-	int16_t cells[RULES_CELLS];    /* on-board cells in index order */
+	int nsuspect;               /* empty cells with suspect set */
+	int16_t cells[RULES_CELLS]; /* on-board cells in index order */
 	int16_t moves[RULES_CELLS];
-	uint8_t stone[BCELLS];         /* 0 empty, 1 black, 2 white, WALL */
-	uint8_t nb[BCELLS];            /* stones within two cells on its lines */
-	uint8_t cls[BCELLS][2];        /* T_* for black, white */
-	uint8_t suspect[BCELLS];       /* renju black may be forbidden here */
+	uint8_t stone[BCELLS];   /* 0 empty, 1 black, 2 white, WALL */
+	uint8_t nb[BCELLS];      /* stones within two cells on its lines */
+	uint8_t cls[BCELLS][2];  /* T_* for black, white */
+	uint8_t suspect[BCELLS]; /* renju black may be forbidden here */
 	int16_t score[BCELLS][2];
 	uint8_t pat[BCELLS][4][2];
 	uint32_t key[BCELLS][4];
-	position_t pos;                /* mirror for the rules core */
+	position_t pos; /* mirror for the rules core */
 	struct {
-		uint64_t key;          /* position and cell; low bit the verdict */
-	} fcache[FCACHE];              /* renju verdicts already asked for */
+		uint64_t key; /* position and cell; low bit the verdict */
+	} fcache[FCACHE];     /* renju verdicts already asked for */
 } board_t;
 
-static inline int board_cell(move_t m) { return (rules_y(m) + BPAD) * BW + rules_x(m) + BPAD; }
-static inline move_t board_move(int c) { return rules_move(c % BW - BPAD, c / BW - BPAD); }
-static inline int board_to_move(const board_t *b) { return 1 + (b->nmoves & 1); }
+static inline int
+board_cell(move_t m)
+{
+	return (rules_y(m) + BPAD) * BW + rules_x(m) + BPAD;
+}
+static inline move_t
+board_move(int c)
+{
+	return rules_move(c % BW - BPAD, c / BW - BPAD);
+}
+static inline int
+board_to_move(const board_t *b)
+{
+	return 1 + (b->nmoves & 1);
+}
 
 /* Returns 0, or -1 for a bad rule or size. */
 int board_init(board_t *b, rule_t rule, int size);

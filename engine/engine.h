@@ -21,22 +21,22 @@
 enum {
 	ENGINE_MAX_PV = 64,
 	ENGINE_MAX_NBEST = 16,
-	ENGINE_WIN = 30000,       /* score of a five now; a win in n plies is WIN - n */
-	ENGINE_WIN_MIN = 29000,   /* scores beyond +-this are forced wins/losses */
+	ENGINE_WIN = 30000,     /* score of a five now; a win in n plies is WIN - n */
+	ENGINE_WIN_MIN = 29000, /* scores beyond +-this are forced wins/losses */
 };
 
 typedef struct engine engine_t;
 
 typedef struct {
-	int soft_ms, hard_ms;     /* time for this move; 0 = none; equal: use it all */
-	int clock_ms, inc_ms;     /* game clock left and increment; 0 = none */
-	int max_depth;            /* 0 = none */
-	uint64_t max_nodes;       /* 0 = none */
-	int nbest;                /* candidates reported per depth, 1..ENGINE_MAX_NBEST */
-	int level;                /* 1 (weakest) .. 10 (full strength) */
-	uint32_t seed;            /* for the noise of levels below 10 */
-	uint64_t vct_nodes;       /* root VCT budget; 0 = default, -1 (max) = off */
-	const atomic_int *stop;   /* optional: nonzero ends the search */
+	int soft_ms, hard_ms;   /* time for this move; 0 = none; equal: use it all */
+	int clock_ms, inc_ms;   /* game clock left and increment; 0 = none */
+	int max_depth;          /* 0 = none */
+	uint64_t max_nodes;     /* 0 = none */
+	int nbest;              /* candidates reported per depth, 1..ENGINE_MAX_NBEST */
+	int level;              /* 1 (weakest) .. 10 (full strength) */
+	uint32_t seed;          /* for the noise of levels below 10 */
+	uint64_t vct_nodes;     /* root VCT budget; 0 = default, -1 (max) = off */
+	const atomic_int *stop; /* optional: nonzero ends the search */
 } engine_limits_t;
 
 typedef struct {
@@ -46,8 +46,8 @@ typedef struct {
 
 typedef struct {
 	move_t best;
-	int score;                /* side to move's view */
-	int mate;                 /* plies to a five: > 0 win, < 0 loss, 0 none */
+	int score; /* side to move's view */
+	int mate;  /* plies to a five: > 0 win, < 0 loss, 0 none */
 	int depth, seldepth;
 	uint64_t nodes;
 	uint64_t nps;
@@ -56,7 +56,7 @@ typedef struct {
 	move_t pv[ENGINE_MAX_PV];
 	int ncand;
 	engine_cand_t cand[ENGINE_MAX_NBEST];
-	char reason[24];          /* five, block-five, open-four, four-three,
+	char reason[24]; /* five, block-five, open-four, four-three,
 	                             vcf N, vct N, block-open-three, positional */
 } engine_result_t;
 

@@ -18,8 +18,7 @@ find_real(board_t *b, int c, int mincls, int16_t *out, int max)
 		return 0;
 	for (int k = 0; k < b->ncells && n < max; k++) {
 		int j = b->cells[k];
-		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls &&
-		    !board_forbidden(b, j, c))
+		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls && !board_forbidden(b, j, c))
 			out[n++] = (int16_t)j;
 	}
 	return n;

@@ -146,12 +146,28 @@ build_combo(void)
 	 * judgement.
 	 */
 	static const int16_t val[LP_COUNT] = {
-		[LP_DEAD] = 0, [LP_B1] = 0, [LP_B2] = 5, [LP_F2] = 11, [LP_B3] = 13,
-		[LP_F3] = 78, [LP_B4] = 114, [LP_F4] = 342, [LP_F5] = 1200, [LP_OL] = 0,
+		[LP_DEAD] = 0,
+		[LP_B1] = 0,
+		[LP_B2] = 5,
+		[LP_F2] = 11,
+		[LP_B3] = 13,
+		[LP_F3] = 78,
+		[LP_B4] = 114,
+		[LP_F4] = 342,
+		[LP_F5] = 1200,
+		[LP_OL] = 0,
 	};
 	static const int16_t bonus[T_COUNT] = {
-		[T_NONE] = 0, [T_LOW] = -13, [T_LOW2] = 5, [T_F3] = -36, [T_F3P] = 101,
-		[T_B4] = -76, [T_B4P] = 133, [T_F3X2] = 109, [T_B4F3] = 474, [T_F4] = 474,
+		[T_NONE] = 0,
+		[T_LOW] = -13,
+		[T_LOW2] = 5,
+		[T_F3] = -36,
+		[T_F3P] = 101,
+		[T_B4] = -76,
+		[T_B4P] = 133,
+		[T_F3X2] = 109,
+		[T_B4F3] = 474,
+		[T_F4] = 474,
 		[T_FIVE] = 0,
 	};
 

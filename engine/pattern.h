@@ -32,24 +32,23 @@ enum {
 /* Threat classes of a cell for one colour: what playing there makes. */
 enum {
 	T_NONE = 0,
-	T_LOW,   /* a two or a closed three */
-	T_LOW2,  /* two or more of those */
-	T_F3,    /* an open three */
-	T_F3P,   /* an open three plus a two or closed three */
-	T_B4,    /* a four */
-	T_B4P,   /* a four plus a two or closed three */
-	T_F3X2,  /* two open threes */
-	T_B4F3,  /* four and open three */
-	T_F4,    /* open four or two fours: wins unless met by a five */
+	T_LOW,  /* a two or a closed three */
+	T_LOW2, /* two or more of those */
+	T_F3,   /* an open three */
+	T_F3P,  /* an open three plus a two or closed three */
+	T_B4,   /* a four */
+	T_B4P,  /* a four plus a two or closed three */
+	T_F3X2, /* two open threes */
+	T_B4F3, /* four and open three */
+	T_F4,   /* open four or two fours: wins unless met by a five */
 	T_FIVE,
 	T_COUNT
 };
 
-
 typedef struct {
-	uint8_t cls;    /* T_* */
+	uint8_t cls;     /* T_* */
 	uint8_t suspect; /* renju black: may be forbidden, ask the rules core */
-	int16_t score;  /* static value of the cell for its colour */
+	int16_t score;   /* static value of the cell for its colour */
 } combo_t;
 
 /* Initialises the tables once (thread-safe); cheap after the first call. */

@@ -32,7 +32,7 @@ typedef struct {
 	/* the search in flight */
 	pthread_t th;
 	int busy;
-	int nbest;    /* YXNBEST count, 0 for a plain move */
+	int nbest; /* YXNBEST count, 0 for a plain move */
 	int swap_mode;
 } brain_t;
 
@@ -64,11 +64,10 @@ on_info(const engine_result_t *r, void *arg)
 	size_t len = 0;
 
 	for (int i = 0; i < r->pvlen && len + 9 < sizeof pv; i++)
-		len += (size_t)snprintf(pv + len, sizeof pv - len, " %s",
-		    notation_format_xy(r->pv[i], buf));
-	say(b, "MESSAGE depth %d-%d ev %d nodes %llu nps %llu time %d pv%s", r->depth,
-	    r->seldepth, r->score, (unsigned long long)r->nodes,
-	    (unsigned long long)r->nps, r->time_ms, pv);
+		len += (size_t)snprintf(
+		    pv + len, sizeof pv - len, " %s", notation_format_xy(r->pv[i], buf));
+	say(b, "MESSAGE depth %d-%d ev %d nodes %llu nps %llu time %d pv%s", r->depth, r->seldepth,
+	    r->score, (unsigned long long)r->nodes, (unsigned long long)r->nps, r->time_ms, pv);
 }
 
 /* Turns the Gomocup time settings into engine limits for one move. */
@@ -106,8 +105,8 @@ think(void *arg)
 	char buf[8];
 
 	l.nbest = b->nbest > 0 ? b->nbest : 1;
-	if (engine_search(b->e, (rule_t)b->pos.rule, b->pos.size, b->pos.moves,
-	    b->pos.nmoves, &l, on_info, b, &r) != 0) {
+	if (engine_search(b->e, (rule_t)b->pos.rule, b->pos.size, b->pos.moves, b->pos.nmoves, &l,
+		on_info, b, &r) != 0) {
 		say(b, "ERROR no move to play");
 		return NULL;
 	}
@@ -154,7 +153,7 @@ parse_xy(const char *s, int size, int *x, int *y, int *field)
 {
 	char tail;
 	int n = field ? sscanf(s, "%d,%d,%d %c", x, y, field, &tail)
-	    : sscanf(s, "%d,%d %c", x, y, &tail);
+		      : sscanf(s, "%d,%d %c", x, y, &tail);
 
 	if (n != (field ? 3 : 2))
 		return -1;
@@ -270,8 +269,8 @@ show_forbid(brain_t *b)
 
 	len += (size_t)snprintf(out, sizeof out, "FORBID ");
 	for (int i = 0; i < n; i++)
-		len += (size_t)snprintf(out + len, sizeof out - len, "%02d%02d", rules_x(f[i]),
-		    rules_y(f[i]));
+		len += (size_t)snprintf(
+		    out + len, sizeof out - len, "%02d%02d", rules_x(f[i]), rules_y(f[i]));
 	snprintf(out + len, sizeof out - len, ".");
 	say(b, "%s", out);
 }
@@ -394,8 +393,9 @@ main(int argc, char **argv)
 		}
 		wait_search(b);
 		if (strcmp(cmd, "ABOUT") == 0) {
-			say(b, "name=\"gomokud\", version=\"1.0\", author=\"gomokud engine team\", "
-			       "country=\"-\", www=\"-\"");
+			say(b,
+			    "name=\"gomokud\", version=\"1.0\", author=\"gomokud engine team\", "
+			    "country=\"-\", www=\"-\"");
 		} else if (strcmp(cmd, "START") == 0) {
 			char tail;
 			int size;
@@ -408,7 +408,8 @@ main(int argc, char **argv)
 		} else if (strcmp(cmd, "RECTSTART") == 0) {
 			int w, h;
 			char tail;
-			if (sscanf(arg, "%d,%d %c", &w, &h, &tail) != 2 || w != h || new_game(b, w) < 0)
+			if (sscanf(arg, "%d,%d %c", &w, &h, &tail) != 2 || w != h ||
+			    new_game(b, w) < 0)
 				say(b, "ERROR only square boards of 5..%d", RULES_MAX_SIZE);
 			else if (ensure_engine(b) < 0)
 				say(b, "ERROR out of memory");

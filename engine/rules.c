@@ -48,8 +48,7 @@ grid_run(const grid_t *g, int x, int y, int dx, int dy, int c)
 static int
 grid_line(const grid_t *g, int x, int y, int d, int c)
 {
-	return 1 + grid_run(g, x, y, DX[d], DY[d], c) +
-	    grid_run(g, x, y, -DX[d], -DY[d], c);
+	return 1 + grid_run(g, x, y, DX[d], DY[d], c) + grid_run(g, x, y, -DX[d], -DY[d], c);
 }
 
 /*
@@ -108,8 +107,7 @@ grid_straight_four(const grid_t *g, int x, int y, int d)
 		return 0;
 	int hx = x + (fwd + 1) * DX[d], hy = y + (fwd + 1) * DY[d];
 	int lx = x - (back + 1) * DX[d], ly = y - (back + 1) * DY[d];
-	return grid_at(g, hx, hy) == STONE_EMPTY &&
-	    grid_at(g, lx, ly) == STONE_EMPTY &&
+	return grid_at(g, hx, hy) == STONE_EMPTY && grid_at(g, lx, ly) == STONE_EMPTY &&
 	    grid_at(g, hx + DX[d], hy + DY[d]) != STONE_BLACK &&
 	    grid_at(g, lx - DX[d], ly - DY[d]) != STONE_BLACK;
 }
@@ -339,8 +337,8 @@ rule_parse(const char *s, rule_t *out)
 const char *
 legality_name(legality_t l)
 {
-	static const char *const names[] = { "ok", "off-board", "occupied",
-		"double-three", "double-four", "overline", "game-over" };
+	static const char *const names[] = { "ok", "off-board", "occupied", "double-three",
+		"double-four", "overline", "game-over" };
 	return (unsigned)l < sizeof names / sizeof names[0] ? names[l] : "unknown";
 }
 

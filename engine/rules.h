@@ -50,23 +50,35 @@ typedef enum { RESULT_ONGOING = 0, RESULT_WIN, RESULT_DRAW } result_kind_t;
 
 typedef struct {
 	result_kind_t kind;
-	stone_t winner;                 /* RESULT_WIN only */
-	int ncells;                     /* the winning line, 5 or more cells */
+	stone_t winner; /* RESULT_WIN only */
+	int ncells;     /* the winning line, 5 or more cells */
 	move_t cells[RULES_MAX_SIZE];
 } outcome_t;
 
 typedef struct {
 	uint8_t size;
-	uint8_t rule;                   /* rule_t */
+	uint8_t rule; /* rule_t */
 	uint16_t nmoves;
-	outcome_t outcome;              /* result after the last move */
-	uint8_t cell[RULES_CELLS];      /* stone_t, indexed by move_t */
-	move_t moves[RULES_CELLS];      /* moves[0] is black's first */
+	outcome_t outcome;         /* result after the last move */
+	uint8_t cell[RULES_CELLS]; /* stone_t, indexed by move_t */
+	move_t moves[RULES_CELLS]; /* moves[0] is black's first */
 } position_t;
 
-static inline move_t rules_move(int x, int y) { return (move_t)(y * RULES_STRIDE + x); }
-static inline int rules_x(move_t m) { return m % RULES_STRIDE; }
-static inline int rules_y(move_t m) { return m / RULES_STRIDE; }
+static inline move_t
+rules_move(int x, int y)
+{
+	return (move_t)(y * RULES_STRIDE + x);
+}
+static inline int
+rules_x(move_t m)
+{
+	return m % RULES_STRIDE;
+}
+static inline int
+rules_y(move_t m)
+{
+	return m / RULES_STRIDE;
+}
 
 /* Starts an empty board. Returns 0, or -1 for a size or rule out of range. */
 int pos_init(position_t *p, rule_t rule, int size);
@@ -94,9 +106,9 @@ legality_t renju_forbidden(const position_t *p, move_t m);
  * Empty under the other rules. out must hold RULES_CELLS moves. */
 int rules_forbidden_points(const position_t *p, move_t *out);
 
-const char *rule_name(rule_t r);              /* "freestyle", "standard", "renju" */
-int rule_parse(const char *s, rule_t *out);   /* 0 or -1 */
-const char *legality_name(legality_t l);      /* "off-board", "double-three", ... */
+const char *rule_name(rule_t r);            /* "freestyle", "standard", "renju" */
+int rule_parse(const char *s, rule_t *out); /* 0 or -1 */
+const char *legality_name(legality_t l);    /* "off-board", "double-three", ... */
 
 /* "h8" notation. Parse returns 0 or -1 (syntax or off the board). Format writes
  * at most 4 bytes including the NUL into buf and returns buf. */

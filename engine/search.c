@@ -20,8 +20,12 @@
 #include <string.h>
 
 enum {
-	MAX_PLY = 96, QMAX = 4, INF = 32000, DEFAULT_VCT_NODES = 30000,
-	GUARD_NODES = 400000, GUARD_MOVES = 8,
+	MAX_PLY = 96,
+	QMAX = 4,
+	INF = 32000,
+	DEFAULT_VCT_NODES = 30000,
+	GUARD_NODES = 400000,
+	GUARD_MOVES = 8,
 };
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
@@ -46,8 +50,8 @@ struct engine {
 	int rootscore[MAX_MOVES];
 	int nbest;
 	uint64_t nsolves;
-	int64_t solver_deadline;        /* root solvers stop here (tm_now_us), 0 none */
-	int8_t lmr[64][64];             /* late move reduction by depth and move number */
+	int64_t solver_deadline; /* root solvers stop here (tm_now_us), 0 none */
+	int8_t lmr[64][64];      /* late move reduction by depth and move number */
 	vcf_slot_t vcache[VCF_CACHE];
 	vcf_t v;
 };
@@ -197,7 +201,6 @@ qsearch(engine_t *e, int depth, int alpha, int beta, int ply)
 	return best;
 }
 
-
 static int
 search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 {
@@ -253,7 +256,8 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 		ttmove = te->move;
 		int tv = from_tt(te->score, ply), bd = te->bound & 3;
 		if (!pvnode && te->depth >= depth &&
-		    (bd == TT_EXACT || (bd == TT_LOWER && tv >= beta) || (bd == TT_UPPER && tv <= alpha)))
+		    (bd == TT_EXACT || (bd == TT_LOWER && tv >= beta) ||
+			(bd == TT_UPPER && tv <= alpha)))
 			return tv;
 		ev = te->eval;
 	} else
@@ -349,7 +353,9 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	if (best == -INF) /* everything pruned: cannot happen with i == 0 kept */
 		best = alpha;
 	tt_store(&e->tt, b->hash, bestmove, to_tt(best, ply), ev, depth,
-	    best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER);
+	    best >= beta            ? TT_LOWER
+		: best > orig_alpha ? TT_EXACT
+				    : TT_UPPER);
 	return best;
 }
 
@@ -495,9 +501,15 @@ static const struct {
 	int nbest;
 } levels[11] = {
 	{ 0, 0, 0, 0, 1 },
-	{ 1, 500, 0, 0, 8 }, { 1, 150, 0, 0, 8 }, { 2, 170, 0, 0, 8 },
-	{ 2, 120, 0, 0, 8 }, { 4, 70, 8000, 0, 8 }, { 5, 35, 12000, 0, 6 },
-	{ 7, 25, 20000, 0, 5 }, { 10, 0, 60000, 0, 1 }, { 16, 0, 150000, 0, 1 },
+	{ 1, 500, 0, 0, 8 },
+	{ 1, 150, 0, 0, 8 },
+	{ 2, 170, 0, 0, 8 },
+	{ 2, 120, 0, 0, 8 },
+	{ 4, 70, 8000, 0, 8 },
+	{ 5, 35, 12000, 0, 6 },
+	{ 7, 25, 20000, 0, 5 },
+	{ 10, 0, 60000, 0, 1 },
+	{ 16, 0, 150000, 0, 1 },
 	{ 0, 0, 0, 0, 1 },
 };
 
@@ -711,7 +723,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		e->hist[1][k] /= 4;
 	}
 	/* fixed limits without a clock must not depend on earlier searches */
-	if (l.soft_ms <= 0 && l.hard_ms <= 0 && l.clock_ms <= 0 && (l.max_depth > 0 || l.max_nodes)) {
+	if (l.soft_ms <= 0 && l.hard_ms <= 0 && l.clock_ms <= 0 &&
+	    (l.max_depth > 0 || l.max_nodes)) {
 		tt_clear(&e->tt);
 		memset(e->hist, 0, sizeof e->hist);
 	}
@@ -744,7 +757,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		depth_done = 1;
 		goto done;
 	}
-	e->nroot = has_real(b, opp, T_F4) ? gen_defences(b, stm, e->root) : gen_moves(b, stm, e->root);
+	e->nroot = has_real(b, opp, T_F4) ? gen_defences(b, stm, e->root)
+					  : gen_moves(b, stm, e->root);
 	if (e->nroot == 0) {
 		e->nroot = gen_moves(b, stm, e->root);
 		if (e->nroot == 0)
@@ -884,7 +898,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		if ((int)(rng_next(&s) % 100) < levels[level].slip && margin < 200)
 			margin = 200;
 		for (int i = 0; i < e->nroot && i < e->nbest; i++)
-			if (e->rootscore[i] >= e->rootscore[0] - margin && e->rootscore[i] > -WIN_MIN)
+			if (e->rootscore[i] >= e->rootscore[0] - margin &&
+			    e->rootscore[i] > -WIN_MIN)
 				cnt++;
 		if (cnt > 1)
 			score = root_to_front(e, (int)(rng_next(&s) % (uint32_t)cnt));

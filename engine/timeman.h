@@ -6,8 +6,8 @@
 
 typedef struct {
 	int64_t start_us;
-	int64_t soft_us;   /* no new depth after 60% of this (all of it if == hard) */
-	int64_t hard_us;   /* abort the search here; INT64_MAX when unlimited */
+	int64_t soft_us; /* no new depth after 60% of this (all of it if == hard) */
+	int64_t hard_us; /* abort the search here; INT64_MAX when unlimited */
 } timeman_t;
 
 int64_t tm_now_us(void);

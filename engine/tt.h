@@ -8,17 +8,17 @@
 enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
 typedef struct {
-	uint32_t check;  /* high key bits */
-	int16_t move;    /* board cell, -1 none */
+	uint32_t check; /* high key bits */
+	int16_t move;   /* board cell, -1 none */
 	int16_t score;
 	int16_t eval;
 	int8_t depth;
-	uint8_t bound;   /* TT_* | generation << 2 */
+	uint8_t bound; /* TT_* | generation << 2 */
 } tt_entry_t;
 
 typedef struct {
 	tt_entry_t *e;
-	size_t mask;     /* buckets - 1; a bucket holds two entries */
+	size_t mask; /* buckets - 1; a bucket holds two entries */
 	uint8_t gen;
 } tt_t;
 

@@ -39,8 +39,8 @@
 enum { NF = LP_COUNT + T_COUNT, MAX_SAMPLES = 4000000 };
 
 typedef struct {
-	float y;        /* 1 the side to move won, 0 lost, 0.5 drawn */
-	int cur;        /* evaluate() with the engine's weights */
+	float y;          /* 1 the side to move won, 0 lost, 0.5 drawn */
+	int cur;          /* evaluate() with the engine's weights */
 	int16_t f[2][NF]; /* side to move's counts, then the other's */
 } sample_t;
 
@@ -110,7 +110,8 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 		/* 3-6 random stones in the centre 7x7: unbalanced openings too,
 		 * the results say how they turn out */
 		while (n < nopen) {
-			move_t m = rules_move(4 + (int)(xorshift(&rs) % 7), 4 + (int)(xorshift(&rs) % 7));
+			move_t m = rules_move(
+			    4 + (int)(xorshift(&rs) % 7), 4 + (int)(xorshift(&rs) % 7));
 			if (b.stone[board_cell(m)])
 				continue;
 			board_play(&b, board_cell(m), 1 + (n & 1));
@@ -137,7 +138,11 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 				break;
 		}
 		for (int i = 0; i < ns; i++) {
-			fprintf(out, "%.1f %d", !winner ? 0.5 : winner == stm_of[i] ? 1.0 : 0.0, s[i].cur);
+			fprintf(out, "%.1f %d",
+			    !winner                   ? 0.5
+				: winner == stm_of[i] ? 1.0
+						      : 0.0,
+			    s[i].cur);
 			for (int c = 0; c < 2; c++)
 				for (int k = 0; k < NF; k++)
 					fprintf(out, " %d", s[i].f[c][k]);
@@ -240,8 +245,8 @@ fit(double stm, int res, int iters, char **files, int nfiles)
 	for (int f = 0; f < NF; f++)
 		fitted[f] = f != LP_DEAD && f != LP_F4 && f != LP_F5 && f != LP_OL &&
 		    f != LP_COUNT + T_NONE && f != LP_COUNT + T_F4 && f != LP_COUNT + T_FIVE;
-	printf("samples %d, K %.5f, error with the current values: all %.6f, test %.6f\n",
-	    n, k, best, loss(p, n, NULL, 0, k, 1, 0, 5));
+	printf("samples %d, K %.5f, error with the current values: all %.6f, test %.6f\n", n, k,
+	    best, loss(p, n, NULL, 0, k, 1, 0, 5));
 	for (int it = 1; it <= iters; it++) {
 		double g[NF] = { 0 };
 		int cnt = 0;
@@ -300,7 +305,8 @@ fit(double stm, int res, int iters, char **files, int nfiles)
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: tune gen GAMES NODES SEED OUT\n"
+	fprintf(stderr,
+	    "usage: tune gen GAMES NODES SEED OUT\n"
 	    "       tune fit [-a stm_factor] [-r resolution] [-i iterations] FILE...\n");
 	return 2;
 }
@@ -313,7 +319,8 @@ main(int argc, char **argv)
 	if (!strcmp(argv[1], "gen")) {
 		if (argc != 6)
 			return usage();
-		return gen(atoi(argv[2]), strtoull(argv[3], NULL, 10), (uint32_t)atoi(argv[4]), argv[5]);
+		return gen(
+		    atoi(argv[2]), strtoull(argv[3], NULL, 10), (uint32_t)atoi(argv[4]), argv[5]);
 	}
 	if (strcmp(argv[1], "fit"))
 		return usage();
@@ -322,10 +329,17 @@ main(int argc, char **argv)
 	optind = 2;
 	while ((c = getopt(argc, argv, "a:r:i:")) != -1) {
 		switch (c) {
-		case 'a': stm = atof(optarg); break;
-		case 'r': res = atoi(optarg); break;
-		case 'i': iters = atoi(optarg); break;
-		default: return usage();
+		case 'a':
+			stm = atof(optarg);
+			break;
+		case 'r':
+			res = atoi(optarg);
+			break;
+		case 'i':
+			iters = atoi(optarg);
+			break;
+		default:
+			return usage();
 		}
 	}
 	if (optind >= argc || stm <= 0 || res < 1 || iters < 1)

@@ -21,13 +21,13 @@ typedef struct {
 	uint64_t key;
 	union {
 		struct {
-			int16_t rem;       /* failed with this many plies left */
-			int16_t win;       /* or won in this many plies; 0 for a failure */
-			int16_t move;      /* the win's first move */
+			int16_t rem;  /* failed with this many plies left */
+			int16_t win;  /* or won in this many plies; 0 for a failure */
+			int16_t move; /* the win's first move */
 		} d;
 		struct {
 			uint32_t pn;
-			uint32_t dn;       /* once proven (pn 0): plies | move << 8 */
+			uint32_t dn; /* once proven (pn 0): plies | move << 8 */
 		} p;
 	} u;
 } vcf_slot_t;
@@ -36,7 +36,7 @@ typedef struct {
 	board_t *b;
 	int att;
 	uint64_t nodes, budget;
-	int out;                   /* budget or stop hit: a failure proves nothing */
+	int out; /* budget or stop hit: a failure proves nothing */
 	const atomic_int *stop[2];
 	int64_t deadline_us;       /* tm_now_us() limit, 0 for none */
 	vcf_slot_t *cache;         /* VCF_CACHE slots of known results, or NULL */

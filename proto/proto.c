@@ -19,7 +19,7 @@ _Static_assert(sizeof(rule_t) == sizeof(int), "enums are stored as int");
 struct form {
 	proto_kind_t kind;
 	const char *name;
-	const char *sub;    /* a fixed keyword after the name (BOT play), or NULL */
+	const char *sub; /* a fixed keyword after the name (BOT play), or NULL */
 	const char *schema;
 };
 
@@ -129,8 +129,8 @@ static const char *const offer_names[] = { "draw", "undo", "rematch", NULL };
 static const char *const choice_names[] = { "put", "black", "white", NULL };
 static const char *const stage_names[] = { "put3", "choose", "put2", "choose2", NULL };
 static const char *const result_names[] = { "black", "white", "draw", "none", NULL };
-static const char *const reason_names[] = { "five", "resign", "time", "forbidden",
-	"draw-agreed", "board-full", "abandoned", "aborted", NULL };
+static const char *const reason_names[] = { "five", "resign", "time", "forbidden", "draw-agreed",
+	"board-full", "abandoned", "aborted", NULL };
 static const char *const presence_names[] = { "gone", "back", "joined", "left", "here", NULL };
 static const char *const status_names[] = { "waiting", "opening", "playing", "over", NULL };
 static const char *const side_names[] = { "black", "white", "none", NULL };
@@ -140,7 +140,18 @@ static const char *const fallback_names[] = { "human", "bot", NULL };
 static const char *const export_names[] = { "text", "psq", NULL };
 static const char *const provisional_names[] = { "established", "provisional", NULL };
 
-enum ftype { FT_STR, FT_INT, FT_ENUM, FT_RULE, FT_TC, FT_MOVE, FT_LIST, FT_CANDS, FT_CLOCK, FT_TEXT };
+enum ftype {
+	FT_STR,
+	FT_INT,
+	FT_ENUM,
+	FT_RULE,
+	FT_TC,
+	FT_MOVE,
+	FT_LIST,
+	FT_CANDS,
+	FT_CLOCK,
+	FT_TEXT
+};
 enum cset { CS_NONE, CS_ROOM, CS_NAME, CS_ALNUM, CS_PRINT };
 
 struct field {
@@ -148,13 +159,15 @@ struct field {
 	enum ftype type;
 	enum cset cs;
 	size_t off;
-	int64_t lo, hi;     /* length bounds for strings, value bounds for ints */
+	int64_t lo, hi; /* length bounds for strings, value bounds for ints */
 	const char *const *names;
-	const char *what;   /* for error text */
+	const char *what; /* for error text */
 };
 
-#define F(c, t, cs, member, lo, hi, names, what) \
-	{ c, t, cs, offsetof(proto_msg_t, member), lo, hi, names, what }
+#define F(c, t, cs, member, lo, hi, names, what)                             \
+	{                                                                    \
+		c, t, cs, offsetof(proto_msg_t, member), lo, hi, names, what \
+	}
 
 static const struct field fields[] = {
 	F('r', FT_STR, CS_ROOM, room, 1, PROTO_ROOM_MAX, NULL, "room"),
@@ -209,7 +222,8 @@ static const struct field fields[] = {
 	F('*', FT_TEXT, CS_NONE, text, 0, PROTO_TEXT_MAX, NULL, "text"),
 };
 
-static const struct field *field_of(char code)
+static const struct field *
+field_of(char code)
 {
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (fields[i].code == code)
@@ -221,30 +235,50 @@ static const struct {
 	int code;
 	const char *word;
 } errwords[] = {
-	{ ERR_SYNTAX, "syntax" }, { ERR_UNKNOWN, "unknown-command" },
-	{ ERR_ARGUMENT, "bad-argument" }, { ERR_TOO_LONG, "line-too-long" },
-	{ ERR_UTF8, "bad-utf8" }, { ERR_HELLO_FIRST, "hello-first" },
-	{ ERR_VERSION, "version-mismatch" }, { ERR_RATE, "rate-limited" },
-	{ ERR_LOGIN_FIRST, "login-first" }, { ERR_LOGGED_IN, "logged-in" },
-	{ ERR_NAME_TAKEN, "name-taken" }, { ERR_CREDENTIALS, "bad-credentials" },
-	{ ERR_NO_ROOM, "no-such-room" }, { ERR_NO_USER, "no-such-user" },
-	{ ERR_NO_CODE, "no-such-code" }, { ERR_NO_OFFER, "no-such-offer" },
-	{ ERR_NO_SEEK, "no-such-seek" }, { ERR_NOT_PLAYER, "not-a-player" },
-	{ ERR_NOT_TURN, "not-your-turn" }, { ERR_OCCUPIED, "occupied" },
-	{ ERR_OFF_BOARD, "off-board" }, { ERR_DOUBLE_THREE, "double-three" },
-	{ ERR_DOUBLE_FOUR, "double-four" }, { ERR_OVERLINE, "overline" },
-	{ ERR_GAME_OVER, "game-over" }, { ERR_PHASE, "wrong-phase" },
-	{ ERR_OFFER_PENDING, "offer-pending" }, { ERR_TOO_LATE, "too-late" },
-	{ ERR_ROOM_FULL, "room-full" }, { ERR_BUSY, "busy" },
-	{ ERR_NOT_IN_ROOM, "not-in-room" }, { ERR_NO_CLAIM, "cannot-claim" },
-	{ ERR_RESUME, "resume-failed" }, { ERR_INTERNAL, "internal" },
-	{ ERR_UNAVAILABLE, "not-available" }, { ERR_SHUTDOWN, "shutting-down" },
-	{ ERR_FULL, "server-full" }, { ERR_IDLE, "idle-timeout" },
+	{ ERR_SYNTAX, "syntax" },
+	{ ERR_UNKNOWN, "unknown-command" },
+	{ ERR_ARGUMENT, "bad-argument" },
+	{ ERR_TOO_LONG, "line-too-long" },
+	{ ERR_UTF8, "bad-utf8" },
+	{ ERR_HELLO_FIRST, "hello-first" },
+	{ ERR_VERSION, "version-mismatch" },
+	{ ERR_RATE, "rate-limited" },
+	{ ERR_LOGIN_FIRST, "login-first" },
+	{ ERR_LOGGED_IN, "logged-in" },
+	{ ERR_NAME_TAKEN, "name-taken" },
+	{ ERR_CREDENTIALS, "bad-credentials" },
+	{ ERR_NO_ROOM, "no-such-room" },
+	{ ERR_NO_USER, "no-such-user" },
+	{ ERR_NO_CODE, "no-such-code" },
+	{ ERR_NO_OFFER, "no-such-offer" },
+	{ ERR_NO_SEEK, "no-such-seek" },
+	{ ERR_NOT_PLAYER, "not-a-player" },
+	{ ERR_NOT_TURN, "not-your-turn" },
+	{ ERR_OCCUPIED, "occupied" },
+	{ ERR_OFF_BOARD, "off-board" },
+	{ ERR_DOUBLE_THREE, "double-three" },
+	{ ERR_DOUBLE_FOUR, "double-four" },
+	{ ERR_OVERLINE, "overline" },
+	{ ERR_GAME_OVER, "game-over" },
+	{ ERR_PHASE, "wrong-phase" },
+	{ ERR_OFFER_PENDING, "offer-pending" },
+	{ ERR_TOO_LATE, "too-late" },
+	{ ERR_ROOM_FULL, "room-full" },
+	{ ERR_BUSY, "busy" },
+	{ ERR_NOT_IN_ROOM, "not-in-room" },
+	{ ERR_NO_CLAIM, "cannot-claim" },
+	{ ERR_RESUME, "resume-failed" },
+	{ ERR_INTERNAL, "internal" },
+	{ ERR_UNAVAILABLE, "not-available" },
+	{ ERR_SHUTDOWN, "shutting-down" },
+	{ ERR_FULL, "server-full" },
+	{ ERR_IDLE, "idle-timeout" },
 	{ ERR_SLOW, "too-slow" },
 	{ ERR_SERVER_BUSY, "server-busy" },
 };
 
-const char *proto_err_word(int code)
+const char *
+proto_err_word(int code)
 {
 	for (size_t i = 0; i < sizeof errwords / sizeof errwords[0]; i++)
 		if (errwords[i].code == code)
@@ -252,37 +286,49 @@ const char *proto_err_word(int code)
 	return NULL;
 }
 
-int proto_err_fatal(int code)
+int
+proto_err_fatal(int code)
 {
 	return code == ERR_TOO_LONG || code == ERR_VERSION || code == ERR_FULL ||
 	    code == ERR_IDLE || code == ERR_SLOW || code == ERR_SHUTDOWN;
 }
 
-proto_err_t proto_err_of_legality(legality_t l)
+proto_err_t
+proto_err_of_legality(legality_t l)
 {
 	switch (l) {
-	case LEGAL_OFF_BOARD: return ERR_OFF_BOARD;
-	case LEGAL_OCCUPIED: return ERR_OCCUPIED;
-	case LEGAL_DOUBLE_THREE: return ERR_DOUBLE_THREE;
-	case LEGAL_DOUBLE_FOUR: return ERR_DOUBLE_FOUR;
-	case LEGAL_OVERLINE: return ERR_OVERLINE;
-	case LEGAL_GAME_OVER: return ERR_GAME_OVER;
-	case LEGAL_OK: break;
+	case LEGAL_OFF_BOARD:
+		return ERR_OFF_BOARD;
+	case LEGAL_OCCUPIED:
+		return ERR_OCCUPIED;
+	case LEGAL_DOUBLE_THREE:
+		return ERR_DOUBLE_THREE;
+	case LEGAL_DOUBLE_FOUR:
+		return ERR_DOUBLE_FOUR;
+	case LEGAL_OVERLINE:
+		return ERR_OVERLINE;
+	case LEGAL_GAME_OVER:
+		return ERR_GAME_OVER;
+	case LEGAL_OK:
+		break;
 	}
 	return ERR_INTERNAL;
 }
 
-proto_kind_t proto_kind(proto_id_t id)
+proto_kind_t
+proto_kind(proto_id_t id)
 {
 	return id > PM_NONE && id < PM_COUNT ? forms[id].kind : PK_REQ;
 }
 
-const char *proto_name(proto_id_t id)
+const char *
+proto_name(proto_id_t id)
 {
 	return id > PM_NONE && id < PM_COUNT ? forms[id].name : "?";
 }
 
-proto_id_t proto_reply_of(proto_id_t req)
+proto_id_t
+proto_reply_of(proto_id_t req)
 {
 	if (req <= PM_NONE || req >= PM_COUNT || forms[req].kind != PK_REQ)
 		return PM_NONE;
@@ -292,13 +338,34 @@ proto_id_t proto_reply_of(proto_id_t req)
 	return PM_NONE;
 }
 
-const char *proto_colour_name(proto_colour_t c) { return c <= COLOUR_ANY ? colour_names[c] : "?"; }
-const char *proto_opening_name(proto_opening_t o) { return o <= OPENING_SWAP2 ? opening_names[o] : "?"; }
-const char *proto_offer_name(proto_offer_t o) { return o <= OFFER_REMATCH ? offer_names[o] : "?"; }
-const char *proto_reason_name(proto_reason_t r) { return r <= REASON_ABORTED ? reason_names[r] : "?"; }
-const char *proto_result_name(proto_result_t r) { return r <= RES_NONE ? result_names[r] : "?"; }
+const char *
+proto_colour_name(proto_colour_t c)
+{
+	return c <= COLOUR_ANY ? colour_names[c] : "?";
+}
+const char *
+proto_opening_name(proto_opening_t o)
+{
+	return o <= OPENING_SWAP2 ? opening_names[o] : "?";
+}
+const char *
+proto_offer_name(proto_offer_t o)
+{
+	return o <= OFFER_REMATCH ? offer_names[o] : "?";
+}
+const char *
+proto_reason_name(proto_reason_t r)
+{
+	return r <= REASON_ABORTED ? reason_names[r] : "?";
+}
+const char *
+proto_result_name(proto_result_t r)
+{
+	return r <= RES_NONE ? result_names[r] : "?";
+}
 
-int proto_utf8_ok(const char *str, size_t len)
+int
+proto_utf8_ok(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
@@ -313,11 +380,17 @@ int proto_utf8_ok(const char *str, size_t len)
 		int n;
 		uint32_t cp, min;
 		if (c >= 0xc2 && c <= 0xdf) {
-			n = 1; cp = c & 0x1f; min = 0x80;
+			n = 1;
+			cp = c & 0x1f;
+			min = 0x80;
 		} else if (c >= 0xe0 && c <= 0xef) {
-			n = 2; cp = c & 0x0f; min = 0x800;
+			n = 2;
+			cp = c & 0x0f;
+			min = 0x800;
 		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3; cp = c & 0x07; min = 0x10000;
+			n = 3;
+			cp = c & 0x07;
+			min = 0x10000;
 		} else {
 			return 0;
 		}
@@ -339,7 +412,8 @@ int proto_utf8_ok(const char *str, size_t len)
 }
 
 /* Parses a decimal without sign or leading zeros into [lo, hi]. */
-static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+static int
+parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
 	int neg = 0;
 	if (*s == '-' && lo < 0) {
@@ -366,7 +440,8 @@ static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 	return 0;
 }
 
-int proto_tc_parse(const char *s, int *base, int *inc)
+int
+proto_tc_parse(const char *s, int *base, int *inc)
 {
 	if (strcmp(s, "none") == 0) {
 		*base = *inc = 0;
@@ -379,14 +454,16 @@ int proto_tc_parse(const char *s, int *base, int *inc)
 	memcpy(b, s, (size_t)(plus - s));
 	b[plus - s] = '\0';
 	int64_t vb, vi;
-	if (parse_int(b, 1, PROTO_TC_BASE_MAX, &vb) || parse_int(plus + 1, 0, PROTO_TC_INC_MAX, &vi))
+	if (parse_int(b, 1, PROTO_TC_BASE_MAX, &vb) ||
+	    parse_int(plus + 1, 0, PROTO_TC_INC_MAX, &vi))
 		return -1;
 	*base = (int)vb;
 	*inc = (int)vi;
 	return 0;
 }
 
-static int in_set(enum cset cs, const char *s)
+static int
+in_set(enum cset cs, const char *s)
 {
 	if (cs == CS_NAME && !isalpha((unsigned char)s[0]))
 		return 0;
@@ -416,7 +493,8 @@ static int in_set(enum cset cs, const char *s)
 	return 1;
 }
 
-static int tag_ok(const char *s)
+static int
+tag_ok(const char *s)
 {
 	size_t n = strlen(s);
 	if (n < 1 || n > PROTO_TAG_MAX)
@@ -427,13 +505,15 @@ static int tag_ok(const char *s)
 	return 1;
 }
 
-static int move_ok(const char *s)
+static int
+move_ok(const char *s)
 {
 	move_t m;
 	return strlen(s) <= PROTO_MOVE_MAX && notation_parse(s, RULES_MAX_SIZE, &m) == 0;
 }
 
-static int enum_parse(const char *const *names, const char *s)
+static int
+enum_parse(const char *const *names, const char *s)
 {
 	for (int i = 0; names[i]; i++)
 		if (strcmp(names[i], s) == 0)
@@ -441,7 +521,8 @@ static int enum_parse(const char *const *names, const char *s)
 	return -1;
 }
 
-static int enum_count(const char *const *names)
+static int
+enum_count(const char *const *names)
 {
 	int n = 0;
 	while (names[n])
@@ -450,13 +531,15 @@ static int enum_count(const char *const *names)
 }
 
 /* Whether a user-name field may be "-" (an empty seat): not in requests. */
-static int dash_ok(const struct field *f, proto_kind_t kind)
+static int
+dash_ok(const struct field *f, proto_kind_t kind)
 {
 	return (f->code == 'u' || f->code == 'w') && kind != PK_REQ;
 }
 
 /* Parses one token into its field. Returns 0 or -1. */
-static int field_parse(const struct field *f, proto_kind_t kind, char *tok, proto_msg_t *m)
+static int
+field_parse(const struct field *f, proto_kind_t kind, char *tok, proto_msg_t *m)
 {
 	char *base = (char *)m + f->off;
 	size_t n = strlen(tok);
@@ -539,7 +622,8 @@ static int field_parse(const struct field *f, proto_kind_t kind, char *tok, prot
 }
 
 /* Whether an optional field holds a value worth writing. */
-static int field_present(const struct field *f, const proto_msg_t *m)
+static int
+field_present(const struct field *f, const proto_msg_t *m)
 {
 	const char *base = (const char *)m + f->off;
 	switch (f->type) {
@@ -563,7 +647,8 @@ struct out {
 	int err;
 };
 
-static void put(struct out *o, const char *s)
+static void
+put(struct out *o, const char *s)
 {
 	size_t n = strlen(s);
 	if (o->err || o->pos + n >= o->cap) {
@@ -574,7 +659,8 @@ static void put(struct out *o, const char *s)
 	o->pos += n;
 }
 
-static void putf(struct out *o, const char *fmt, long long v)
+static void
+putf(struct out *o, const char *fmt, long long v)
 {
 	char tmp[32];
 	snprintf(tmp, sizeof tmp, fmt, v);
@@ -582,7 +668,8 @@ static void putf(struct out *o, const char *fmt, long long v)
 }
 
 /* Writes one field (with its leading space). Sets o->err if it is invalid. */
-static void field_format(const struct field *f, proto_kind_t kind, const proto_msg_t *m, struct out *o)
+static void
+field_format(const struct field *f, proto_kind_t kind, const proto_msg_t *m, struct out *o)
 {
 	const char *base = (const char *)m + f->off;
 	put(o, " ");
@@ -601,7 +688,7 @@ static void field_format(const struct field *f, proto_kind_t kind, const proto_m
 	case FT_INT:
 	case FT_CLOCK: {
 		int64_t v = f->code == 'S' ? *(const int *)(const void *)base
-		                           : *(const int64_t *)(const void *)base;
+					   : *(const int64_t *)(const void *)base;
 		if (v < f->lo || v > f->hi)
 			o->err = 1;
 		else if (v == -1)
@@ -627,8 +714,8 @@ static void field_format(const struct field *f, proto_kind_t kind, const proto_m
 	case FT_TC:
 		if (m->tc_base == 0 && m->tc_inc == 0) {
 			put(o, "none");
-		} else if (m->tc_base < 1 || m->tc_base > PROTO_TC_BASE_MAX ||
-		    m->tc_inc < 0 || m->tc_inc > PROTO_TC_INC_MAX) {
+		} else if (m->tc_base < 1 || m->tc_base > PROTO_TC_BASE_MAX || m->tc_inc < 0 ||
+		    m->tc_inc > PROTO_TC_INC_MAX) {
 			o->err = 1;
 		} else {
 			putf(o, "%lld", m->tc_base);
@@ -680,14 +767,16 @@ static void field_format(const struct field *f, proto_kind_t kind, const proto_m
 	}
 }
 
-static void errmsg(char *errtext, size_t errlen, const char *fmt, const char *arg)
+static void
+errmsg(char *errtext, size_t errlen, const char *fmt, const char *arg)
 {
 	if (errtext && errlen)
 		snprintf(errtext, errlen, fmt, arg);
 }
 
 /* The next space-separated token, NUL-terminated in place; NULL at the end. */
-static char *next_token(char **p)
+static char *
+next_token(char **p)
 {
 	char *s = *p;
 	while (*s == ' ')
@@ -705,7 +794,8 @@ static char *next_token(char **p)
 	return t;
 }
 
-static proto_id_t find_form(proto_kind_t kind, const char *name, int ci)
+static proto_id_t
+find_form(proto_kind_t kind, const char *name, int ci)
 {
 	for (int i = PM_NONE + 1; i < PM_COUNT; i++) {
 		if (forms[i].kind != kind)
@@ -716,7 +806,8 @@ static proto_id_t find_form(proto_kind_t kind, const char *name, int ci)
 	return PM_NONE;
 }
 
-int proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *errtext, size_t errlen)
+int
+proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *errtext, size_t errlen)
 {
 	char b[PROTO_LINE_MAX];
 	memset(m, 0, sizeof *m);
@@ -773,7 +864,7 @@ int proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *er
 	}
 
 	proto_id_t id = PX_ERR;
-	char *pending = NULL;   /* a token read but not yet used by a field */
+	char *pending = NULL; /* a token read but not yet used by a field */
 	if (kind == PK_ERR) {
 		pending = tok;
 	} else {
@@ -791,7 +882,8 @@ int proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *er
 			id = PM_NONE;
 			for (int i = PM_NONE + 1; sub && i < PM_COUNT; i++)
 				if (forms[i].kind == kind && forms[i].sub &&
-				    strcasecmp(forms[i].name, tok) == 0 && strcasecmp(forms[i].sub, sub) == 0)
+				    strcasecmp(forms[i].name, tok) == 0 &&
+				    strcasecmp(forms[i].sub, sub) == 0)
 					id = (proto_id_t)i;
 			if (id == PM_NONE) {
 				errmsg(errtext, errlen, "%.16s needs play or seat", tok);
@@ -844,7 +936,8 @@ int proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *er
 	return 0;
 }
 
-int proto_format(const proto_msg_t *m, char *buf, size_t len)
+int
+proto_format(const proto_msg_t *m, char *buf, size_t len)
 {
 	if (len == 0)
 		return -1;
@@ -908,7 +1001,8 @@ int proto_format(const proto_msg_t *m, char *buf, size_t len)
 	return (int)o.pos;
 }
 
-void proto_init(proto_msg_t *m, proto_id_t id, const char *tag)
+void
+proto_init(proto_msg_t *m, proto_id_t id, const char *tag)
 {
 	memset(m, 0, sizeof *m);
 	m->id = id;
@@ -916,7 +1010,8 @@ void proto_init(proto_msg_t *m, proto_id_t id, const char *tag)
 		snprintf(m->tag, sizeof m->tag, "%s", tag);
 }
 
-void proto_error(proto_msg_t *m, const char *tag, proto_err_t code, const char *text)
+void
+proto_error(proto_msg_t *m, const char *tag, proto_err_t code, const char *text)
 {
 	proto_init(m, PX_ERR, tag);
 	m->ecode = code;

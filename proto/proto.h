@@ -21,7 +21,7 @@
 #define PROTO_VERSION 1
 
 enum {
-	PROTO_LINE_MAX = 512,  /* bytes per line including the LF */
+	PROTO_LINE_MAX = 512, /* bytes per line including the LF */
 	PROTO_TAG_MAX = 16,
 	PROTO_ROOM_MAX = 16,
 	PROTO_NAME_MAX = 20,
@@ -30,10 +30,10 @@ enum {
 	PROTO_TOKEN_MAX = 64,
 	PROTO_PASS_MAX = 64,
 	PROTO_WORD_MAX = 48,
-	PROTO_MOVE_MAX = 3,    /* "t20" */
-	PROTO_LIST_MAX = 100,  /* moves in one list token */
+	PROTO_MOVE_MAX = 3,   /* "t20" */
+	PROTO_LIST_MAX = 100, /* moves in one list token */
 	PROTO_CANDS_MAX = 8,
-	PROTO_TEXT_MAX = 400,  /* bytes of free text (chat, error text) */
+	PROTO_TEXT_MAX = 400, /* bytes of free text (chat, error text) */
 	PROTO_TC_BASE_MAX = 86400,
 	PROTO_TC_INC_MAX = 3600,
 	PROTO_LEVEL_MAX = 10,
@@ -45,25 +45,100 @@ enum {
 typedef enum {
 	PM_NONE = 0,
 	/* requests */
-	PR_HELLO, PR_PING, PR_GUEST, PR_REGISTER, PR_LOGIN, PR_LOGOUT,
-	PR_SEEK, PR_CANCEL, PR_CREATE, PR_JOIN, PR_WATCH, PR_LEAVE, PR_ROOMS,
-	PR_WHO, PR_MOVE, PR_SWAP2, PR_RESIGN, PR_OFFER, PR_ACCEPT, PR_DECLINE,
-	PR_ABORT, PR_CLAIM, PR_SAY, PR_TELL, PR_BOT_PLAY, PR_BOT_SEAT, PR_STATE,
-	PR_RESUME, PR_HISTORY, PR_EXPORT, PR_STATS, PR_TOP, PR_QUIT,
+	PR_HELLO,
+	PR_PING,
+	PR_GUEST,
+	PR_REGISTER,
+	PR_LOGIN,
+	PR_LOGOUT,
+	PR_SEEK,
+	PR_CANCEL,
+	PR_CREATE,
+	PR_JOIN,
+	PR_WATCH,
+	PR_LEAVE,
+	PR_ROOMS,
+	PR_WHO,
+	PR_MOVE,
+	PR_SWAP2,
+	PR_RESIGN,
+	PR_OFFER,
+	PR_ACCEPT,
+	PR_DECLINE,
+	PR_ABORT,
+	PR_CLAIM,
+	PR_SAY,
+	PR_TELL,
+	PR_BOT_PLAY,
+	PR_BOT_SEAT,
+	PR_STATE,
+	PR_RESUME,
+	PR_HISTORY,
+	PR_EXPORT,
+	PR_STATS,
+	PR_TOP,
+	PR_QUIT,
 	/* OK replies */
-	PO_HELLO, PO_PING, PO_GUEST, PO_REGISTER, PO_LOGIN, PO_LOGOUT,
-	PO_SEEK, PO_CANCEL, PO_CREATE, PO_JOIN, PO_WATCH, PO_LEAVE, PO_ROOMS,
-	PO_WHO, PO_MOVE, PO_SWAP2, PO_RESIGN, PO_OFFER, PO_ACCEPT, PO_DECLINE,
-	PO_ABORT, PO_CLAIM, PO_SAY, PO_TELL, PO_BOT, PO_STATE, PO_RESUME,
-	PO_HISTORY, PO_EXPORT, PO_STATS, PO_TOP, PO_QUIT,
+	PO_HELLO,
+	PO_PING,
+	PO_GUEST,
+	PO_REGISTER,
+	PO_LOGIN,
+	PO_LOGOUT,
+	PO_SEEK,
+	PO_CANCEL,
+	PO_CREATE,
+	PO_JOIN,
+	PO_WATCH,
+	PO_LEAVE,
+	PO_ROOMS,
+	PO_WHO,
+	PO_MOVE,
+	PO_SWAP2,
+	PO_RESIGN,
+	PO_OFFER,
+	PO_ACCEPT,
+	PO_DECLINE,
+	PO_ABORT,
+	PO_CLAIM,
+	PO_SAY,
+	PO_TELL,
+	PO_BOT,
+	PO_STATE,
+	PO_RESUME,
+	PO_HISTORY,
+	PO_EXPORT,
+	PO_STATS,
+	PO_TOP,
+	PO_QUIT,
 	/* error reply */
 	PX_ERR,
 	/* data lines */
-	PD_ROOM, PD_CLOCK, PD_MOVES, PD_SEAT, PD_OFFER, PD_SWAP2, PD_RESULT,
-	PD_USER, PD_GAME, PD_RECORD, PD_STAT,
+	PD_ROOM,
+	PD_CLOCK,
+	PD_MOVES,
+	PD_SEAT,
+	PD_OFFER,
+	PD_SWAP2,
+	PD_RESULT,
+	PD_USER,
+	PD_GAME,
+	PD_RECORD,
+	PD_STAT,
 	/* events */
-	PE_SERVER, PE_START, PE_SWAP2, PE_COLOURS, PE_MOVE, PE_UNDO, PE_OFFER,
-	PE_OFFEREND, PE_SAY, PE_TELL, PE_PRESENCE, PE_THINK, PE_OVER,
+	PE_SERVER,
+	PE_START,
+	PE_SWAP2,
+	PE_COLOURS,
+	PE_MOVE,
+	PE_UNDO,
+	PE_OFFER,
+	PE_OFFEREND,
+	PE_SAY,
+	PE_TELL,
+	PE_PRESENCE,
+	PE_THINK,
+	PE_OVER,
 	PE_SHUTDOWN,
 	PM_COUNT
 } proto_id_t;
@@ -79,8 +154,14 @@ typedef enum { CHOICE_PUT, CHOICE_BLACK, CHOICE_WHITE } proto_choice_t;
 typedef enum { STAGE_PUT3, STAGE_CHOOSE, STAGE_PUT2, STAGE_CHOOSE2 } proto_stage_t;
 typedef enum { RES_BLACK, RES_WHITE, RES_DRAW, RES_NONE } proto_result_t;
 typedef enum {
-	REASON_FIVE, REASON_RESIGN, REASON_TIME, REASON_FORBIDDEN,
-	REASON_DRAW_AGREED, REASON_BOARD_FULL, REASON_ABANDONED, REASON_ABORTED
+	REASON_FIVE,
+	REASON_RESIGN,
+	REASON_TIME,
+	REASON_FORBIDDEN,
+	REASON_DRAW_AGREED,
+	REASON_BOARD_FULL,
+	REASON_ABANDONED,
+	REASON_ABORTED
 } proto_reason_t;
 typedef enum { PRES_GONE, PRES_BACK, PRES_JOINED, PRES_LEFT, PRES_HERE } proto_presence_t;
 typedef enum { ROOM_WAITING, ROOM_OPENING, ROOM_PLAYING, ROOM_OVER } proto_status_t;
@@ -94,16 +175,16 @@ typedef enum { RATING_ESTABLISHED, RATING_PROVISIONAL } proto_provisional_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
-	ERR_SYNTAX = 400,        /* malformed line */
-	ERR_UNKNOWN = 401,       /* unknown command */
-	ERR_ARGUMENT = 402,      /* a field out of range or of the wrong form */
-	ERR_TOO_LONG = 403,      /* line over 512 bytes; the connection closes */
-	ERR_UTF8 = 404,          /* text is not valid UTF-8 */
-	ERR_HELLO_FIRST = 405,   /* HELLO must come first */
-	ERR_VERSION = 406,       /* protocol version mismatch; closes */
-	ERR_RATE = 407,          /* rate limit */
-	ERR_LOGIN_FIRST = 410,   /* GUEST or LOGIN first */
-	ERR_LOGGED_IN = 411,     /* already has a name */
+	ERR_SYNTAX = 400,      /* malformed line */
+	ERR_UNKNOWN = 401,     /* unknown command */
+	ERR_ARGUMENT = 402,    /* a field out of range or of the wrong form */
+	ERR_TOO_LONG = 403,    /* line over 512 bytes; the connection closes */
+	ERR_UTF8 = 404,        /* text is not valid UTF-8 */
+	ERR_HELLO_FIRST = 405, /* HELLO must come first */
+	ERR_VERSION = 406,     /* protocol version mismatch; closes */
+	ERR_RATE = 407,        /* rate limit */
+	ERR_LOGIN_FIRST = 410, /* GUEST or LOGIN first */
+	ERR_LOGGED_IN = 411,   /* already has a name */
 	ERR_NAME_TAKEN = 412,
 	ERR_CREDENTIALS = 413,
 	ERR_NO_ROOM = 420,
@@ -111,29 +192,29 @@ typedef enum {
 	ERR_NO_CODE = 422,
 	ERR_NO_OFFER = 423,
 	ERR_NO_SEEK = 424,
-	ERR_NOT_PLAYER = 430,    /* a spectator or stranger cannot do that */
+	ERR_NOT_PLAYER = 430, /* a spectator or stranger cannot do that */
 	ERR_NOT_TURN = 431,
 	ERR_OCCUPIED = 432,
 	ERR_OFF_BOARD = 433,
 	ERR_DOUBLE_THREE = 434,
 	ERR_DOUBLE_FOUR = 435,
 	ERR_OVERLINE = 436,
-	ERR_GAME_OVER = 440,     /* no game in progress in that room */
-	ERR_PHASE = 441,         /* not now: e.g. MOVE during the swap2 opening */
+	ERR_GAME_OVER = 440, /* no game in progress in that room */
+	ERR_PHASE = 441,     /* not now: e.g. MOVE during the swap2 opening */
 	ERR_OFFER_PENDING = 442,
-	ERR_TOO_LATE = 443,      /* ABORT after both sides moved */
+	ERR_TOO_LATE = 443, /* ABORT after both sides moved */
 	ERR_ROOM_FULL = 444,
-	ERR_BUSY = 445,          /* already seeking or seated */
+	ERR_BUSY = 445, /* already seeking or seated */
 	ERR_NOT_IN_ROOM = 446,
-	ERR_NO_CLAIM = 447,      /* the opponent is present or within grace */
-	ERR_RESUME = 448,        /* bad token, room or seat */
+	ERR_NO_CLAIM = 447, /* the opponent is present or within grace */
+	ERR_RESUME = 448,   /* bad token, room or seat */
 	ERR_INTERNAL = 500,
-	ERR_UNAVAILABLE = 501,   /* not available on this server yet */
-	ERR_SHUTDOWN = 502,      /* server shutting down */
-	ERR_FULL = 503,          /* too many connections; closes */
-	ERR_IDLE = 504,          /* idle timeout; closes */
-	ERR_SLOW = 505,          /* output queue overflow; closes */
-	ERR_SERVER_BUSY = 506,   /* no worker free for it now (logins, bots); retry */
+	ERR_UNAVAILABLE = 501, /* not available on this server yet */
+	ERR_SHUTDOWN = 502,    /* server shutting down */
+	ERR_FULL = 503,        /* too many connections; closes */
+	ERR_IDLE = 504,        /* idle timeout; closes */
+	ERR_SLOW = 505,        /* output queue overflow; closes */
+	ERR_SERVER_BUSY = 506, /* no worker free for it now (logins, bots); retry */
 } proto_err_t;
 
 typedef struct {
@@ -145,25 +226,25 @@ typedef struct {
  * and the schema in proto.c) are meaningful; the parser zeroes the rest. */
 typedef struct proto_msg {
 	proto_id_t id;
-	char tag[PROTO_TAG_MAX + 1];      /* client tag without '#', "" if none */
+	char tag[PROTO_TAG_MAX + 1]; /* client tag without '#', "" if none */
 	char room[PROTO_ROOM_MAX + 1];
-	char user[PROTO_NAME_MAX + 1];    /* "" prints as "-" (empty seat) */
+	char user[PROTO_NAME_MAX + 1]; /* "" prints as "-" (empty seat) */
 	char user2[PROTO_NAME_MAX + 1];
-	char code[PROTO_CODE_MAX + 1];    /* invite code */
-	char token[PROTO_TOKEN_MAX + 1];  /* session token */
+	char code[PROTO_CODE_MAX + 1];   /* invite code */
+	char token[PROTO_TOKEN_MAX + 1]; /* session token */
 	char pass[PROTO_PASS_MAX + 1];
-	char word[PROTO_WORD_MAX + 1];    /* agent, reason word, name, ... */
+	char word[PROTO_WORD_MAX + 1]; /* agent, reason word, name, ... */
 	char word2[PROTO_WORD_MAX + 1];
 	char move[PROTO_MOVE_MAX + 1];
-	int nmoves;                       /* move list ("-" when empty) */
+	int nmoves; /* move list ("-" when empty) */
 	char moves[PROTO_LIST_MAX][PROTO_MOVE_MAX + 1];
 	int ncands;
 	proto_cand_t cands[PROTO_CANDS_MAX];
 	rule_t rule;
 	int size;
-	int tc_base, tc_inc;              /* seconds; tc_base 0 means "none" */
+	int tc_base, tc_inc; /* seconds; tc_base 0 means "none" */
 	proto_colour_t colour;
-	int rated;                        /* 1 rated, 0 casual */
+	int rated; /* 1 rated, 0 casual */
 	proto_opening_t opening;
 	proto_offer_t offer;
 	proto_choice_t choice;
@@ -179,10 +260,10 @@ typedef struct proto_msg {
 	proto_export_t format;
 	proto_provisional_t provisional;
 	int64_t version, seq, ident, count, count2, level, ecode, ms, depth, plies;
-	int64_t bms, wms;                 /* clocks in ms; -1 prints as "-" */
-	int64_t page;                     /* HISTORY, TOP: from 1; 0 = absent */
+	int64_t bms, wms; /* clocks in ms; -1 prints as "-" */
+	int64_t page;     /* HISTORY, TOP: from 1; 0 = absent */
 	int64_t rating, deviation, wins, losses, draws;
-	int64_t when;                     /* unix seconds */
+	int64_t when; /* unix seconds */
 	char text[PROTO_TEXT_MAX + 1];
 } proto_msg_t;
 
@@ -193,8 +274,8 @@ enum { PROTO_SERVER = 1, PROTO_CLIENT = 2 };
  * replies, data and events. Returns 0, or the proto_err_t to answer with; on
  * error out->tag still holds the tag when one could be read, and errtext (if
  * non-NULL) a short explanation. */
-int proto_parse(const char *line, size_t len, int from, proto_msg_t *out,
-    char *errtext, size_t errlen);
+int proto_parse(
+    const char *line, size_t len, int from, proto_msg_t *out, char *errtext, size_t errlen);
 
 /* Writes m as one line ending in LF. Returns the length, or -1 if a field is
  * invalid or the line would not fit in min(len, PROTO_LINE_MAX) bytes. The
@@ -207,10 +288,10 @@ void proto_init(proto_msg_t *m, proto_id_t id, const char *tag);
 void proto_error(proto_msg_t *m, const char *tag, proto_err_t code, const char *text);
 
 proto_kind_t proto_kind(proto_id_t id);
-const char *proto_name(proto_id_t id);   /* "MOVE", "BOT", ... */
+const char *proto_name(proto_id_t id); /* "MOVE", "BOT", ... */
 /* The OK reply form for a request (PR_BOT_SEAT -> PO_BOT), or PM_NONE. */
 proto_id_t proto_reply_of(proto_id_t req);
-const char *proto_err_word(int code);    /* "not-your-turn"; NULL if unknown */
+const char *proto_err_word(int code); /* "not-your-turn"; NULL if unknown */
 /* Whether the code closes the connection after it is sent. */
 int proto_err_fatal(int code);
 /* The error for a move the rules core refused. */

@@ -19,12 +19,14 @@ referee_wins(const position_t *p, int c)
 				int px = x - dx[d], py = y - dy[d], len = 0;
 				if (pos_on_board(p, px, py) && p->cell[rules_move(px, py)] == c)
 					continue; /* not the start of a run */
-				for (int cx = x, cy = y; pos_on_board(p, cx, cy) &&
-				    p->cell[rules_move(cx, cy)] == c; cx += dx[d], cy += dy[d])
+				for (int cx = x, cy = y;
+				     pos_on_board(p, cx, cy) && p->cell[rules_move(cx, cy)] == c;
+				     cx += dx[d], cy += dy[d])
 					len++;
-				if (p->rule == RULE_FREESTYLE ? len >= 5 :
-				    p->rule == RULE_STANDARD ? len == 5 :
-				    c == STONE_WHITE ? len >= 5 : len == 5)
+				if (p->rule == RULE_FREESTYLE      ? len >= 5
+					: p->rule == RULE_STANDARD ? len == 5
+					: c == STONE_WHITE         ? len >= 5
+								   : len == 5)
 					return 1;
 			}
 	return 0;

@@ -93,7 +93,8 @@ run(const char *dir, int manual)
 	for (int i = 0; i < MOVES; i++)
 		sum += t[i];
 	printf("store: %-46s mean %6.1f us  p50 %6.1f  p99 %7.1f  p99.9 %7.1f  max %7.1f us\n",
-	    manual ? "checkpoints on their own thread (gomokud):" : "SQLite's automatic checkpoints:",
+	    manual ? "checkpoints on their own thread (gomokud):"
+		   : "SQLite's automatic checkpoints:",
 	    sum / MOVES, t[MOVES / 2], t[MOVES * 99 / 100], t[MOVES * 999 / 1000], t[MOVES - 1]);
 }
 

@@ -41,7 +41,8 @@ typedef struct {
 	size_t have;
 } conn_t;
 
-static int die(const char *what, const char *detail)
+static int
+die(const char *what, const char *detail)
 {
 	fprintf(stderr, "fakesrv: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
 	ERR_print_errors_fp(stderr);
@@ -49,7 +50,8 @@ static int die(const char *what, const char *detail)
 }
 
 /* Reads one line into out (without LF). 1 line, 0 EOF, -1 error. */
-static int read_line(conn_t *c, char *out, size_t len)
+static int
+read_line(conn_t *c, char *out, size_t len)
 {
 	for (;;) {
 		char *nl = memchr(c->buf, '\n', c->have);
@@ -71,12 +73,14 @@ static int read_line(conn_t *c, char *out, size_t len)
 	}
 }
 
-static int put(conn_t *c, const char *s, size_t n)
+static int
+put(conn_t *c, const char *s, size_t n)
 {
 	return c->ssl && SSL_write(c->ssl, s, (int)n) == (int)n ? 0 : -1;
 }
 
-static size_t unescape(const char *s, char *out)
+static size_t
+unescape(const char *s, char *out)
 {
 	size_t n = 0;
 	while (*s) {
@@ -94,7 +98,8 @@ static size_t unescape(const char *s, char *out)
 	return n;
 }
 
-static void end_conn(conn_t *c, int clean)
+static void
+end_conn(conn_t *c, int clean)
 {
 	if (c->ssl) {
 		if (clean)
@@ -108,14 +113,15 @@ static void end_conn(conn_t *c, int clean)
 	c->have = 0;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	if (argc != 2) {
 		fprintf(stderr, "usage: fakesrv SCRIPT\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	alarm(120);   /* never outlive a broken test */
+	alarm(120); /* never outlive a broken test */
 	FILE *script = fopen(argv[1], "r");
 	if (!script)
 		return die("cannot open the script", argv[1]);
@@ -191,7 +197,9 @@ int main(int argc, char **argv)
 			for (;;) {
 				int r = read_line(&c, line, sizeof line);
 				if (r <= 0)
-					return die(at, r == 0 ? "the client closed the connection" : "read failed");
+					return die(at,
+					    r == 0 ? "the client closed the connection"
+						   : "read failed");
 				fprintf(stderr, "fakesrv: got: %s\n", line);
 				if (!strncmp(line, arg, strlen(arg)))
 					break;

@@ -12,18 +12,18 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-			printf(__VA_ARGS__);                                 \
-			printf("\n");                                        \
-			failures++;                                          \
-			return;                                              \
-		}                                                            \
+#define CHECK(cond, ...)                                            \
+	do {                                                        \
+		if (!(cond)) {                                      \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__);                        \
+			printf("\n");                               \
+			failures++;                                 \
+			return;                                     \
+		}                                                   \
 	} while (0)
 
-#define EXPECT_WITHIN(c, prefix, ms) CHECK(tc_expect((c), (prefix), (ms)), \
-	"no \"%s\" (last: %s)", (prefix), (c)->line)
+#define EXPECT_WITHIN(c, prefix, ms) \
+	CHECK(tc_expect((c), (prefix), (ms)), "no \"%s\" (last: %s)", (prefix), (c)->line)
 
 #endif

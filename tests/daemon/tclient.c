@@ -24,19 +24,22 @@
 
 int tc_verbose;
 
-static long long now_ms(void)
+static long long
+now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int daemon_start(struct daemon *d, const char *bin, const char *conf)
+int
+daemon_start(struct daemon *d, const char *bin, const char *conf)
 {
 	return daemon_start_nofile(d, bin, conf, 0);
 }
 
-int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile)
+int
+daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile)
 {
 	memset(d, 0, sizeof *d);
 	snprintf(d->dir, sizeof d->dir, "/tmp/gomokud-test.XXXXXX");
@@ -92,13 +95,15 @@ int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int
 	return -1;
 }
 
-int daemon_alive(struct daemon *d)
+int
+daemon_alive(struct daemon *d)
 {
 	int st;
 	return d->pid > 0 && waitpid(d->pid, &st, WNOHANG) == 0;
 }
 
-int daemon_stop(struct daemon *d, int sig, int ms)
+int
+daemon_stop(struct daemon *d, int sig, int ms)
 {
 	if (d->pid <= 0)
 		return -1;
@@ -121,7 +126,8 @@ int daemon_stop(struct daemon *d, int sig, int ms)
 }
 
 /* port < 0: -port on ::1; small: a small receive buffer (a slow reader) */
-static int tcp_connect(int port, int small)
+static int
+tcp_connect(int port, int small)
 {
 	struct sockaddr_storage ss = { 0 };
 	socklen_t len;
@@ -141,7 +147,7 @@ static int tcp_connect(int port, int small)
 	int fd = socket(ss.ss_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -1;
-	if (small) {   /* before connect, so the window never promises more */
+	if (small) { /* before connect, so the window never promises more */
 		int sz = 4096;
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
 	}
@@ -154,7 +160,8 @@ static int tcp_connect(int port, int small)
 	return fd;
 }
 
-struct tc *tc_open(int port, int hello)
+struct tc *
+tc_open(int port, int hello)
 {
 	struct tc *c = calloc(1, sizeof *c);
 	c->fd = tcp_connect(port, hello == -2);
@@ -190,7 +197,8 @@ struct tc *tc_open(int port, int hello)
 	return c;
 }
 
-struct tc *tc_guest(int port, const char *name)
+struct tc *
+tc_guest(int port, const char *name)
 {
 	struct tc *c = tc_open(port, 1);
 	if (!c)
@@ -204,7 +212,8 @@ struct tc *tc_guest(int port, const char *name)
 	return c;
 }
 
-void tc_close(struct tc *c)
+void
+tc_close(struct tc *c)
 {
 	if (!c)
 		return;
@@ -217,13 +226,15 @@ void tc_close(struct tc *c)
 	free(c);
 }
 
-void tc_send_raw(struct tc *c, const void *data, size_t n)
+void
+tc_send_raw(struct tc *c, const void *data, size_t n)
 {
 	if (n && SSL_write(c->ssl, data, (int)n) <= 0)
 		ERR_clear_error();
 }
 
-void tc_send(struct tc *c, const char *fmt, ...)
+void
+tc_send(struct tc *c, const char *fmt, ...)
 {
 	char buf[2048];
 	va_list ap;
@@ -239,7 +250,8 @@ void tc_send(struct tc *c, const char *fmt, ...)
 }
 
 /* Reads more bytes within ms: 1, 0 on timeout, -1 on close. */
-static int fill(struct tc *c, int ms)
+static int
+fill(struct tc *c, int ms)
 {
 	if (c->len >= sizeof c->buf - 1)
 		return -1;
@@ -260,7 +272,8 @@ static int fill(struct tc *c, int ms)
 	return 1;
 }
 
-const char *tc_read(struct tc *c, int ms)
+const char *
+tc_read(struct tc *c, int ms)
 {
 	long long end = now_ms() + ms;
 	for (;;) {
@@ -286,7 +299,8 @@ const char *tc_read(struct tc *c, int ms)
 	}
 }
 
-const char *tc_expect(struct tc *c, const char *prefix, int ms)
+const char *
+tc_expect(struct tc *c, const char *prefix, int ms)
 {
 	long long end = now_ms() + ms;
 	for (;;) {
@@ -301,7 +315,8 @@ const char *tc_expect(struct tc *c, const char *prefix, int ms)
 	}
 }
 
-int tc_closed(struct tc *c, int ms)
+int
+tc_closed(struct tc *c, int ms)
 {
 	long long end = now_ms() + ms;
 	for (;;) {
@@ -315,7 +330,8 @@ int tc_closed(struct tc *c, int ms)
 	}
 }
 
-void tc_cert_digest(struct tc *c, char out[65])
+void
+tc_cert_digest(struct tc *c, char out[65])
 {
 	X509 *x = SSL_get1_peer_certificate(c->ssl);
 	unsigned char md[EVP_MAX_MD_SIZE];

@@ -12,7 +12,7 @@
 struct daemon {
 	pid_t pid;
 	int port;
-	int port6;       /* when it also listens on [::1]:0 */
+	int port6; /* when it also listens on [::1]:0 */
 	char dir[128];
 	char log[160];
 };
@@ -33,8 +33,8 @@ struct tc {
 	SSL *ssl;
 	char buf[16384];
 	size_t len;
-	char line[1024];     /* the last line read */
-	char token[80];      /* GUEST's session token */
+	char line[1024]; /* the last line read */
+	char token[80];  /* GUEST's session token */
 	char name[32];
 };
 

@@ -49,19 +49,22 @@ test_register_and_login(void)
 	tc_send(c, "#r1 REGISTER alice s3cret-pass");
 	EXPECT(c, "OK #r1 REGISTER alice ");
 	CHECK(sscanf(c->line, "OK #r1 REGISTER alice %79s", alice_token) == 1 &&
-	    strlen(alice_token) == 32, "token: %s", c->line);
+		strlen(alice_token) == 32,
+	    "token: %s", c->line);
 	tc_close(c);
 
-	static const struct { const char *line, *want; } bad[] = {
-		{ "REGISTER ALICE other-pass", "ERR 412" },      /* case-insensitive */
-		{ "REGISTER al longenough", "ERR 402" },          /* too short a name */
-		{ "REGISTER admin longenough", "ERR 402" },       /* reserved */
-		{ "REGISTER guest7 longenough", "ERR 402" },      /* the server's guest names */
-		{ "REGISTER carol short", "ERR 402" },            /* password under 6 */
-		{ "GUEST alice", "ERR 412" },                     /* an account's name */
-		{ "GUEST Bot3", "ERR 412" },                      /* a bot's */
+	static const struct {
+		const char *line, *want;
+	} bad[] = {
+		{ "REGISTER ALICE other-pass", "ERR 412" },  /* case-insensitive */
+		{ "REGISTER al longenough", "ERR 402" },     /* too short a name */
+		{ "REGISTER admin longenough", "ERR 402" },  /* reserved */
+		{ "REGISTER guest7 longenough", "ERR 402" }, /* the server's guest names */
+		{ "REGISTER carol short", "ERR 402" },       /* password under 6 */
+		{ "GUEST alice", "ERR 412" },                /* an account's name */
+		{ "GUEST Bot3", "ERR 412" },                 /* a bot's */
 		{ "LOGIN alice wrong-pass", "ERR 413" },
-		{ "LOGIN nobody whatever", "ERR 413" },           /* same answer, same work */
+		{ "LOGIN nobody whatever", "ERR 413" }, /* same answer, same work */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		c = fresh(d.port);
@@ -71,7 +74,8 @@ test_register_and_login(void)
 		    bad[i].want);
 		tc_close(c);
 	}
-	printf("REGISTER: names unique without case, name and password rules; GUEST cannot take"
+	printf(
+	    "REGISTER: names unique without case, name and password rules; GUEST cannot take"
 	    " an account's or a bot's name; wrong passwords and unknown names get the same 413\n");
 
 	/* LOGIN then PING in one write: replies in the order of the requests */
@@ -88,7 +92,7 @@ test_register_and_login(void)
 	tc_close(other);
 	tc_close(c);
 	printf("LOGIN (any case) while a PING waits behind it: replies in request order; a second"
-	    " login to a live session is refused\n");
+	       " login to a live session is refused\n");
 }
 
 static void
@@ -122,13 +126,16 @@ test_rated_game(void)
 	int rating, dev, w, lo, dr;
 	char prov[16];
 	CHECK(sscanf(a->line, "= STAT alice freestyle %d %d %15s %d %d %d", &rating, &dev, prov, &w,
-	    &lo, &dr) == 6 && rating > 1500 && dev < 350 && w == 1 && lo == 0 &&
-	    strcmp(prov, "provisional") == 0, "alice: %s", a->line);
+		  &lo, &dr) == 6 &&
+		rating > 1500 && dev < 350 && w == 1 && lo == 0 && strcmp(prov, "provisional") == 0,
+	    "alice: %s", a->line);
 	EXPECT(a, "OK STATS 3");
 	tc_send(a, "STATS bob");
 	EXPECT(a, "= STAT Bob freestyle");
 	CHECK(sscanf(a->line, "= STAT Bob freestyle %d %d %15s %d %d %d", &rating, &dev, prov, &w,
-	    &lo, &dr) == 6 && rating < 1500 && lo == 1, "bob: %s", a->line);
+		  &lo, &dr) == 6 &&
+		rating < 1500 && lo == 1,
+	    "bob: %s", a->line);
 	tc_send(a, "TOP freestyle");
 	EXPECT(a, "= STAT alice freestyle");
 	EXPECT(a, "= STAT Bob freestyle");
@@ -136,12 +143,13 @@ test_rated_game(void)
 	tc_send(a, "STATS nobody");
 	EXPECT(a, "ERR 421");
 	printf("a rated game between accounts: the winner's Glicko-2 rating rises, the loser's"
-	    " falls; STATS, TOP\n");
+	       " falls; STATS, TOP\n");
 
 	tc_send(b, "HISTORY");
 	EXPECT(b, "= GAME");
 	CHECK(sscanf(b->line, "= GAME %23s", id) == 1 &&
-	    strstr(b->line, " freestyle 15 alice Bob black five 9 "), "history: %s", b->line);
+		strstr(b->line, " freestyle 15 alice Bob black five 9 "),
+	    "history: %s", b->line);
 	EXPECT(b, "OK HISTORY 1 1");
 	tc_send(b, "EXPORT %s", id);
 	EXPECT(b, "= RECORD rule freestyle");

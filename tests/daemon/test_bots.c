@@ -60,7 +60,8 @@ play_out(struct tc *c, const char *room, int human_black, struct botgame *g)
 			char mv[16];
 			for (;;) {
 				CHECK(next < 225, "no legal point left");
-				snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[next][0], 15 - spiral[next][1]);
+				snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[next][0],
+				    15 - spiral[next][1]);
 				next++;
 				tc_send(c, "MOVE %s %s", room, mv);
 				for (;;) {
@@ -70,14 +71,16 @@ play_out(struct tc *c, const char *room, int human_black, struct botgame *g)
 						snprintf(g->over, sizeof g->over, "%s", l);
 						return;
 					}
-					if (strncmp(l, "OK MOVE", 7) == 0 || strncmp(l, "ERR", 3) == 0)
+					if (strncmp(l, "OK MOVE", 7) == 0 ||
+					    strncmp(l, "ERR", 3) == 0)
 						break;
 				}
 				if (strncmp(l, "OK MOVE", 7) == 0)
 					break;
 				/* occupied or (renju) forbidden: the next point */
-				CHECK(strstr(l, " 432 ") || strstr(l, " 434 ") || strstr(l, " 435 ") ||
-				    strstr(l, " 436 "), "MOVE %s: %s", mv, l);
+				CHECK(strstr(l, " 432 ") || strstr(l, " 434 ") ||
+					strstr(l, " 435 ") || strstr(l, " 436 "),
+				    "MOVE %s: %s", mv, l);
 			}
 			g->moves++;
 			my_turn = 0;
@@ -128,10 +131,13 @@ test_games_to_the_end(void)
 			if (failures)
 				return;
 			CHECK(g.over[0], "%s level %d: no end", rules[r], levels[b]);
-			CHECK(g.bot_moves > 0 && g.reasons == g.bot_moves, "%s level %d: %d of %d bot"
-			    " moves had a reason", rules[r], levels[b], g.reasons, g.bot_moves);
-			printf("%-9s level %2d, human %s: %3d moves, %s (%d THINK previews)\n", rules[r],
-			    levels[b], black ? "black" : "white", g.moves, g.over, g.thinks);
+			CHECK(g.bot_moves > 0 && g.reasons == g.bot_moves,
+			    "%s level %d: %d of %d bot"
+			    " moves had a reason",
+			    rules[r], levels[b], g.reasons, g.bot_moves);
+			printf("%-9s level %2d, human %s: %3d moves, %s (%d THINK previews)\n",
+			    rules[r], levels[b], black ? "black" : "white", g.moves, g.over,
+			    g.thinks);
 			tc_send(c, "LEAVE %s", room);
 			EXPECT(c, "OK LEAVE");
 		}
@@ -139,7 +145,7 @@ test_games_to_the_end(void)
 	EXPECT(c, "OK WHO");
 	tc_close(c);
 	printf("a bot game played to the end under each rule and level band; every bot move"
-	    " says why\n");
+	       " says why\n");
 }
 
 static void
@@ -153,8 +159,8 @@ test_offers_and_rematch(void)
 	EXPECT(c, "OK BOT");
 	sscanf(c->line, "OK BOT %23s", room);
 	tc_send(c, "MOVE %s h8", room);
-	EXPECT(c, "OK MOVE");  /* our own * MOVE came before it */
-	EXPECT(c, "* MOVE");   /* the bot's */
+	EXPECT(c, "OK MOVE"); /* our own * MOVE came before it */
+	EXPECT(c, "* MOVE");  /* the bot's */
 	tc_send(c, "WHO %s", room);
 	EXPECT(c, "= USER bot3");
 	tc_send(c, "OFFER %s undo", room);
@@ -265,7 +271,7 @@ test_busy_and_cancel(void)
 	EXPECT(a, "OK BOT");
 	sscanf(a->line, "OK BOT %23s", room);
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(a, "* THINK");   /* its answer's search is running */
+	EXPECT(a, "* THINK"); /* its answer's search is running */
 	tc_send(b, "BOT play 10 freestyle 15 none white none");
 	EXPECT(b, "ERR 506 server-busy");
 	printf("one worker busy and no queue: another BOT is told 506 server-busy\n");
@@ -292,7 +298,8 @@ test_busy_and_cancel(void)
 		return;
 	CHECK(g.over[0] && !strstr(g.over, " time "), "the timed bot game ended: %s", g.over);
 	printf("a bot on a 10 s clock with 20 s a move by config budgets from its clock: %d moves,"
-	    " %s\n", g.moves, g.over);
+	       " %s\n",
+	    g.moves, g.over);
 	tc_close(b);
 	CHECK(daemon_stop(&d1, SIGTERM, 10000) == 0, "daemon exit");
 }
@@ -311,7 +318,9 @@ test_fifty(void)
 		c[i] = tc_guest(d.port, name);
 		CHECK(c[i], "connect %d", i);
 		tc_send(c[i], "BOT play %d %s 15 none black none", 1 + i % 10,
-		    i % 3 == 0 ? "freestyle" : i % 3 == 1 ? "standard" : "renju");
+		    i % 3 == 0       ? "freestyle"
+			: i % 3 == 1 ? "standard"
+				     : "renju");
 		EXPECT(c[i], "OK BOT");
 		sscanf(c[i]->line, "OK BOT %23s", room[i]);
 	}
@@ -319,7 +328,8 @@ test_fifty(void)
 	for (int k = 0; k < 10; k++)
 		for (int i = 0; i < N; i++) {
 			char mv[16];
-			snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[k * 3][0], 15 - spiral[k * 3][1]);
+			snprintf(
+			    mv, sizeof mv, "%c%d", 'a' + spiral[k * 3][0], 15 - spiral[k * 3][1]);
 			tc_send(c[i], "MOVE %s %s", room[i], mv);
 		}
 	for (int i = 0; i < N; i++) {
@@ -337,7 +347,9 @@ main(void)
 {
 	atexit(stop_all);
 	make_spiral(spiral);
-	if (daemon_start(&d, GOMOKUD_BIN, "bot-think-ms 150\nbot-preview-ms 0\nbot-fallback 1\nrate-burst 1000\nrate-per-second 1000") != 0) {
+	if (daemon_start(&d, GOMOKUD_BIN,
+		"bot-think-ms 150\nbot-preview-ms 0\nbot-fallback 1\nrate-burst "
+		"1000\nrate-per-second 1000") != 0) {
 		printf("FAIL: gomokud did not start\n");
 		return 1;
 	}

@@ -26,12 +26,13 @@ struct seen {
 	char room[NROOMS][16];
 	int n;
 	int starts, overs, moves;
-	char last[NCLIENTS][16];   /* each client's latest game */
-	int active[NCLIENTS];      /* and whether it is still on */
-	int stuck[NCLIENTS];       /* told busy: leave its room or cancel its seek */
+	char last[NCLIENTS][16]; /* each client's latest game */
+	int active[NCLIENTS];    /* and whether it is still on */
+	int stuck[NCLIENTS];     /* told busy: leave its room or cancel its seek */
 };
 
-static void note(struct seen *sn, int who, const char *name, const char *l)
+static void
+note(struct seen *sn, int who, const char *name, const char *l)
 {
 	char room[16], b[32], w[32];
 	int seq;
@@ -44,7 +45,7 @@ static void note(struct seen *sn, int who, const char *name, const char *l)
 		}
 	} else if (sscanf(l, "OK CREATE %15s", room) == 1) {
 		snprintf(sn->room[sn->n++ % NROOMS], 16, "%s", room);
-		snprintf(sn->last[who], 16, "%s", room);   /* so a LEAVE will close it */
+		snprintf(sn->last[who], 16, "%s", room); /* so a LEAVE will close it */
 		sn->active[who] = 1;
 	} else if (sscanf(l, "* OVER %15s", room) == 1 && strcmp(room, sn->last[who]) == 0) {
 		sn->active[who] = 0;
@@ -53,15 +54,17 @@ static void note(struct seen *sn, int who, const char *name, const char *l)
 	sn->moves += strncmp(l, "OK MOVE ", 8) == 0;
 }
 
-static unsigned rnd(unsigned *s)
+static unsigned
+rnd(unsigned *s)
 {
 	*s = *s * 1103515245u + 12345u;
 	return *s >> 16;
 }
 
 /* A random well-formed request. */
-static void random_request(unsigned *s, char *out, size_t len, const char *names[NCLIENTS],
-    struct seen *sn, int who)
+static void
+random_request(
+    unsigned *s, char *out, size_t len, const char *names[NCLIENTS], struct seen *sn, int who)
 {
 	static const char *const rules[] = { "freestyle", "standard", "renju" };
 	static const char *const colours[] = { "black", "white", "any" };
@@ -70,7 +73,8 @@ static void random_request(unsigned *s, char *out, size_t len, const char *names
 	if (sn->last[who][0] && rnd(s) % 4)
 		snprintf(room, sizeof room, "%s", sn->last[who]);
 	else if (sn->n && rnd(s) % 8)
-		snprintf(room, sizeof room, "%s", sn->room[rnd(s) % (sn->n < NROOMS ? sn->n : NROOMS)]);
+		snprintf(
+		    room, sizeof room, "%s", sn->room[rnd(s) % (sn->n < NROOMS ? sn->n : NROOMS)]);
 	else
 		snprintf(room, sizeof room, "r%u", 1 + rnd(s) % 12);
 	snprintf(move, sizeof move, "%c%u", 'a' + (int)(rnd(s) % 15), 1 + rnd(s) % 15);
@@ -83,13 +87,13 @@ static void random_request(unsigned *s, char *out, size_t len, const char *names
 	}
 	unsigned k = rnd(s) % 40;
 	if (!sn->active[who] && rnd(s) % 2)
-		k = 0;   /* no game: look for one */
+		k = 0; /* no game: look for one */
 	if (k >= 22)   /* most requests are moves */
 		k = rnd(s) % 20 == 0 ? 13 : 4;
 	switch (k) {
 	case 0:
 	case 1:
-		k = rnd(s) % 8 < 6 ? 0 : rnd(s) % 3;   /* mostly one kind, so seeks pair */
+		k = rnd(s) % 8 < 6 ? 0 : rnd(s) % 3; /* mostly one kind, so seeks pair */
 		snprintf(out, len, "SEEK %s 15 none %s casual %s", rules[k], colours[rnd(s) % 3],
 		    k < 2 && rnd(s) % 3 == 0 ? "swap2" : "none");
 		break;
@@ -97,7 +101,8 @@ static void random_request(unsigned *s, char *out, size_t len, const char *names
 		snprintf(out, len, "CANCEL");
 		break;
 	case 3:
-		snprintf(out, len, "CREATE freestyle 9 none any casual %s", rnd(s) % 2 ? "swap2" : "none");
+		snprintf(out, len, "CREATE freestyle 9 none any casual %s",
+		    rnd(s) % 2 ? "swap2" : "none");
 		break;
 	case 4:
 	case 5:
@@ -108,14 +113,17 @@ static void random_request(unsigned *s, char *out, size_t len, const char *names
 		break;
 	case 9:
 		snprintf(out, len, "SWAP2 %s %s", room,
-		    rnd(s) % 3 == 0 ? "black" : rnd(s) % 2 ? "white" : "put a1,b2,c3");
+		    rnd(s) % 3 == 0  ? "black"
+			: rnd(s) % 2 ? "white"
+				     : "put a1,b2,c3");
 		break;
 	case 10:
 		snprintf(out, len, "OFFER %s %s", room, offers[rnd(s) % 3]);
 		break;
 	case 11:
 	case 12:
-		snprintf(out, len, "%s %s %u", rnd(s) % 3 ? "ACCEPT" : "DECLINE", room, 1 + rnd(s) % 6);
+		snprintf(
+		    out, len, "%s %s %u", rnd(s) % 3 ? "ACCEPT" : "DECLINE", room, 1 + rnd(s) % 6);
 		break;
 	case 13:
 		snprintf(out, len, "%s %s", rnd(s) % 2 ? "RESIGN" : "ABORT", room);
@@ -145,7 +153,8 @@ static void random_request(unsigned *s, char *out, size_t len, const char *names
 		if (rnd(s) % 2)
 			snprintf(out, len, "BOT seat %s %u", room, 1 + rnd(s) % 3);
 		else
-			snprintf(out, len, "BOT play %u freestyle 15 none any none", 1 + rnd(s) % 3);
+			snprintf(
+			    out, len, "BOT play %u freestyle 15 none any none", 1 + rnd(s) % 3);
 		break;
 	default:
 		snprintf(out, len, "PING %u", rnd(s));
@@ -153,13 +162,15 @@ static void random_request(unsigned *s, char *out, size_t len, const char *names
 	}
 }
 
-int main(void)
+int
+main(void)
 {
 	tc_verbose = getenv("TC_VERBOSE") != NULL;
 	signal(SIGPIPE, SIG_IGN);
 	struct daemon d;
-	if (daemon_start(&d, GOMOKUD_BIN, "grace 1\nrate-burst 100000\nrate-per-second 100000\n"
-	    "chat-burst 1000\nchat-window 1\nlog-level info\n")) {
+	if (daemon_start(&d, GOMOKUD_BIN,
+		"grace 1\nrate-burst 100000\nrate-per-second 100000\n"
+		"chat-burst 1000\nchat-window 1\nlog-level info\n")) {
 		fprintf(stderr, "cannot start %s\n", GOMOKUD_BIN);
 		return 1;
 	}
@@ -227,7 +238,7 @@ int main(void)
 		replies++;
 		errors += l[0] == 'E';
 		if (strncmp(l, "ERR 420", 7) == 0 || strncmp(l, "ERR 440", 7) == 0)
-			sn.active[i] = 0;   /* its game is gone: seek another */
+			sn.active[i] = 0; /* its game is gone: seek another */
 		if (strncmp(l, "ERR 445", 7) == 0 && rnd(&seed) % 4 == 0)
 			sn.stuck[i] = 2;
 		/* drain what the others were told */
@@ -244,8 +255,8 @@ int main(void)
 		tc_close(c[i]);
 	}
 	printf("chaos: %d requests answered (%d errors, as expected for random play), %d resumes, "
-	    "%d games started, %d ended, %d moves\n", replies, errors, resumes, sn.starts, sn.overs,
-	    sn.moves);
+	       "%d games started, %d ended, %d moves\n",
+	    replies, errors, resumes, sn.starts, sn.overs, sn.moves);
 	int st = daemon_stop(&d, SIGTERM, 10000);
 	if (st != 0) {
 		fprintf(stderr, "daemon exit status %d; log %s\n", st, d.log);

@@ -18,7 +18,8 @@
 #include "daemon/config.h"
 #include "daemon/log.h"
 
-static void test_defaults_and_set(void **state)
+static void
+test_defaults_and_set(void **state)
 {
 	(void)state;
 	struct config c;
@@ -53,14 +54,16 @@ static void test_defaults_and_set(void **state)
 	printf("config_set: defaults, ranges, junk, unknown keys, listen cap, path length\n");
 }
 
-static void test_file(void **state)
+static void
+test_file(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/gomokud-config-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	FILE *f = fdopen(fd, "w");
-	fprintf(f, "# a comment\n\n  listen 0.0.0.0:7000   # trailing comment\n"
+	fprintf(f,
+	    "# a comment\n\n  listen 0.0.0.0:7000   # trailing comment\n"
 	    "listen [::]:7000\nstate-dir /var/lib/gomokud\ncert /etc/c.pem\n"
 	    "\tidle-timeout\t120\n");
 	fclose(f);
@@ -68,7 +71,7 @@ static void test_file(void **state)
 	char err[200];
 	config_defaults(&c);
 	assert_int_equal(config_load(&c, path, err, sizeof err), 0);
-	assert_int_equal(c.nlisten, 2);   /* the file's listen lines replace the defaults */
+	assert_int_equal(c.nlisten, 2); /* the file's listen lines replace the defaults */
 	assert_string_equal(c.listen[0], "0.0.0.0:7000");
 	assert_string_equal(c.listen[1], "[::]:7000");
 	assert_string_equal(c.state_dir, "/var/lib/gomokud");
@@ -79,7 +82,7 @@ static void test_file(void **state)
 	fprintf(f, "grace 5\nmax-connections lots\n");
 	fclose(f);
 	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
-	assert_non_null(strstr(err, ":2:"));   /* names the line */
+	assert_non_null(strstr(err, ":2:")); /* names the line */
 	unlink(path);
 	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
 	assert_non_null(strstr(err, path));
@@ -90,33 +93,36 @@ static void test_file(void **state)
 	config_defaults(&def);
 	assert_int_equal(config_load(&ex, "daemon/gomokud.conf.example", err, sizeof err), 0);
 	assert_memory_equal(&ex, &def, sizeof ex);
-	printf("config_load: comments, whitespace, listen replacement, line numbers, the example\n");
+	printf(
+	    "config_load: comments, whitespace, listen replacement, line numbers, the example\n");
 }
 
-static void test_clock(void **state)
+static void
+test_clock(void **state)
 {
 	(void)state;
 	struct gclock c;
 	gclock_init(&c, 60, 2);
 	assert_int_equal(gclock_left(&c, 0, 0), 60000);
 	gclock_start(&c, 0, 1000);
-	assert_int_equal(gclock_left(&c, 0, 3500), 57500);   /* running */
-	assert_int_equal(gclock_left(&c, 1, 3500), 60000);   /* waiting */
+	assert_int_equal(gclock_left(&c, 0, 3500), 57500); /* running */
+	assert_int_equal(gclock_left(&c, 1, 3500), 60000); /* waiting */
 	assert_int_equal(gclock_stop(&c, 4000), 57000);
-	assert_int_equal(gclock_left(&c, 0, 9999), 57000);   /* stopped */
+	assert_int_equal(gclock_left(&c, 0, 9999), 57000); /* stopped */
 	gclock_start(&c, 1, 4000);
-	gclock_start(&c, 0, 5000);                           /* switch charges white */
+	gclock_start(&c, 0, 5000); /* switch charges white */
 	assert_int_equal(gclock_left(&c, 1, 5000), 59000);
-	assert_int_equal(gclock_left(&c, 0, 200000), 0);     /* never negative */
+	assert_int_equal(gclock_left(&c, 0, 200000), 0); /* never negative */
 	gclock_stop(&c, 200000);
 	assert_int_equal(c.left[0], 0);
 	gclock_init(&c, 0, 0);
-	assert_int_equal(gclock_left(&c, 0, 5), -1);         /* untimed */
+	assert_int_equal(gclock_left(&c, 0, 5), -1); /* untimed */
 	assert_true(clock_now_ms() > 0);
 	printf("clock: charging, switching, stopping, no negative time, untimed\n");
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_set),

@@ -24,27 +24,30 @@
 static int failures;
 static int port;
 
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			failures++;                                        \
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			failures++;                                          \
 			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fprintf(stderr, "\n");                             \
-		}                                                          \
+			fprintf(stderr, __VA_ARGS__);                        \
+			fprintf(stderr, "\n");                               \
+		}                                                            \
 	} while (0)
 
-#define EXPECT(c, prefix) CHECK(tc_expect((c), (prefix), 3000), "%s: no \"%s\" (last: %s)", \
-	(c)->name, (prefix), (c)->line)
+#define EXPECT(c, prefix)                                                                      \
+	CHECK(tc_expect((c), (prefix), 3000), "%s: no \"%s\" (last: %s)", (c)->name, (prefix), \
+	    (c)->line)
 
-static void ok(const char *what)
+static void
+ok(const char *what)
 {
 	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
 	fflush(stdout);
 }
 
 /* Reads c's lines until one starts with prefix and contains part. */
-static const char *expect_has(struct tc *c, const char *prefix, const char *part)
+static const char *
+expect_has(struct tc *c, const char *prefix, const char *part)
 {
 	const char *l;
 	while ((l = tc_expect(c, prefix, 3000)) && !strstr(l, part))
@@ -53,8 +56,8 @@ static const char *expect_has(struct tc *c, const char *prefix, const char *part
 }
 
 /* Pairs two fresh guests through SEEK: a black, b white. Writes the room. */
-static int pair(const char *an, const char *bn, const char *game, struct tc **a, struct tc **b,
-    char *room)
+static int
+pair(const char *an, const char *bn, const char *game, struct tc **a, struct tc **b, char *room)
 {
 	*a = tc_guest(port, an);
 	*b = tc_guest(port, bn);
@@ -77,7 +80,8 @@ static int pair(const char *an, const char *bn, const char *game, struct tc **a,
 }
 
 /* Plays moves alternately, a first; every move must be accepted. */
-static void play(struct tc *a, struct tc *b, const char *room, const char *const *moves, int n)
+static void
+play(struct tc *a, struct tc *b, const char *room, const char *const *moves, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct tc *p = i % 2 ? b : a;
@@ -89,7 +93,8 @@ static void play(struct tc *a, struct tc *b, const char *room, const char *const
 }
 
 /* Whether a TLS handshake capped at max_version succeeds. */
-static int tls_version_ok(int max_version)
+static int
+tls_version_ok(int max_version)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in sa = { 0 };
@@ -101,7 +106,7 @@ static int tls_version_ok(int max_version)
 		return 0;
 	}
 	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
-	SSL_CTX_set_security_level(ctx, 0);   /* let the client offer old versions */
+	SSL_CTX_set_security_level(ctx, 0); /* let the client offer old versions */
 	SSL_CTX_set_min_proto_version(ctx, TLS1_VERSION);
 	SSL_CTX_set_max_proto_version(ctx, max_version);
 	SSL *ssl = SSL_new(ctx);
@@ -113,7 +118,8 @@ static int tls_version_ok(int max_version)
 	return ok;
 }
 
-static void test_handshake(void)
+static void
+test_handshake(void)
 {
 	CHECK(tls_version_ok(TLS1_3_VERSION), "TLS 1.3 refused");
 	CHECK(tls_version_ok(TLS1_2_VERSION), "TLS 1.2 refused");
@@ -135,7 +141,7 @@ static void test_handshake(void)
 	EXPECT(c, "ERR 410 login-first");
 	tc_send(c, "#t1 PING hi");
 	EXPECT(c, "OK #t1 PING hi");
-	tc_send(c, "REGISTER bob 12345");   /* accounts: see test_accounts */
+	tc_send(c, "REGISTER bob 12345"); /* accounts: see test_accounts */
 	EXPECT(c, "ERR 402 bad-argument");
 	tc_send(c, "frobnicate");
 	EXPECT(c, "ERR 401 unknown-command");
@@ -148,17 +154,19 @@ static void test_handshake(void)
 	struct tc *d = tc_open(port, 1);
 	tc_send(d, "GUEST HS_USER");
 	EXPECT(d, "ERR 412 name-taken");
-	tc_send(c, "BOT play 3 renju 15 none black swap2");   /* bots: see test_bots */
+	tc_send(c, "BOT play 3 renju 15 none black swap2"); /* bots: see test_bots */
 	EXPECT(c, "ERR 402 bad-argument");
 	tc_send(c, "QUIT");
 	EXPECT(c, "OK QUIT");
 	CHECK(tc_closed(c, 3000), "still open after QUIT");
 	tc_close(c);
 	tc_close(d);
-	ok("TLS 1.2 and 1.3 only; greeting, HELLO, version mismatch, states, tags, bad arguments, QUIT");
+	ok("TLS 1.2 and 1.3 only; greeting, HELLO, version mismatch, states, tags, bad arguments, "
+	   "QUIT");
 }
 
-static void test_games(void)
+static void
+test_games(void)
 {
 	static const char *const five[] = { "h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8" };
 	static const char *const rules[] = { "freestyle", "renju" };
@@ -180,8 +188,8 @@ static void test_games(void)
 		tc_close(b);
 	}
 	/* standard: an overline does not win, exactly five does */
-	static const char *const std[] = { "h8", "a1", "i8", "c1", "j8", "e1", "l8", "a3", "m8", "c3",
-		"k8", "e3", "h9", "c5", "h10", "e5", "h11", "a7", "h12" };
+	static const char *const std[] = { "h8", "a1", "i8", "c1", "j8", "e1", "l8", "a3", "m8",
+		"c3", "k8", "e3", "h9", "c5", "h10", "e5", "h11", "a7", "h12" };
 	struct tc *a, *b;
 	char room[16];
 	if (pair("sta", "stb", "standard 15 none", &a, &b, room))
@@ -204,7 +212,8 @@ static void test_games(void)
 	ok("whole games to five under freestyle, renju and standard (overline does not win)");
 }
 
-static void test_illegal(void)
+static void
+test_illegal(void)
 {
 	struct tc *a, *b;
 	char room[16];
@@ -233,10 +242,12 @@ static void test_illegal(void)
 	tc_close(a);
 	tc_close(b);
 	tc_close(c);
-	ok("illegal moves: not your turn, occupied, off board, bad notation, no room, not a player");
+	ok("illegal moves: not your turn, occupied, off board, bad notation, no room, not a "
+	   "player");
 }
 
-static void test_renju_forbidden(void)
+static void
+test_renju_forbidden(void)
 {
 	struct tc *a, *b;
 	char room[16];
@@ -253,7 +264,8 @@ static void test_renju_forbidden(void)
 
 	static const char *const four4[] = { "h8", "a1", "i8", "a3", "j8", "a5", "k9", "a7", "k10",
 		"a9", "k11", "a11" };
-	static const char *const six[] = { "h8", "a1", "i8", "a3", "j8", "a5", "l8", "a7", "m8", "a9" };
+	static const char *const six[] = { "h8", "a1", "i8", "a3", "j8", "a5", "l8", "a7", "m8",
+		"a9" };
 	static const struct {
 		const char *const *moves;
 		int n;
@@ -274,7 +286,8 @@ static void test_renju_forbidden(void)
 	ok("renju: double-three, double-four and overline are refused with their reasons");
 }
 
-static void test_swap2(void)
+static void
+test_swap2(void)
 {
 	struct tc *a = tc_guest(port, "swa"), *b = tc_guest(port, "swb");
 	char room[16], code[40];
@@ -282,7 +295,7 @@ static void test_swap2(void)
 	const char *l = tc_expect(a, "OK CREATE ", 3000);
 	CHECK(l && sscanf(l, "OK CREATE %15s %39s", room, code) == 2, "create: %s", l ? l : "-");
 	tc_send(a, "SEEK freestyle 15 none any casual none");
-	EXPECT(a, "ERR 445 busy");   /* already waiting in its own room */
+	EXPECT(a, "ERR 445 busy"); /* already waiting in its own room */
 	tc_send(b, "JOIN nosuchcode1");
 	EXPECT(b, "ERR 422 no-such-code");
 	tc_send(b, "JOIN %s", code);
@@ -314,9 +327,9 @@ static void test_swap2(void)
 	EXPECT(a, "OK MOVE");
 	struct tc *c = tc_guest(port, "swc");
 	tc_send(c, "WATCH %s", room);
-	EXPECT(c, "ERR 420");   /* private */
+	EXPECT(c, "ERR 420"); /* private */
 	tc_send(c, "JOIN %s", code);
-	EXPECT(c, "OK JOIN ");  /* full: a spectator */
+	EXPECT(c, "OK JOIN "); /* full: a spectator */
 	tc_send(c, "MOVE %s a1", room);
 	EXPECT(c, "ERR 430");
 	tc_close(a);
@@ -325,7 +338,8 @@ static void test_swap2(void)
 	ok("swap2 with a private room: put3, put2, choose2, colours; codes; private rooms");
 }
 
-static void test_flag(void)
+static void
+test_flag(void)
 {
 	struct tc *a, *b;
 	char room[16];
@@ -338,7 +352,8 @@ static void test_flag(void)
 	ok("a flag ends the game on time (1+0 clock)");
 }
 
-static void test_offers(void)
+static void
+test_offers(void)
 {
 	struct tc *a, *b;
 	char room[16], pre[64];
@@ -429,7 +444,8 @@ static void test_offers(void)
 	ok("offers: draw declined/withdrawn/accepted, undo, one per kind, ids, rematch, abort");
 }
 
-static void test_spectators_chat(void)
+static void
+test_spectators_chat(void)
 {
 	struct tc *a, *b;
 	char room[16], pre[64];
@@ -491,7 +507,8 @@ static void test_spectators_chat(void)
 	ok("spectators: ROOMS, WATCH snapshot, events, no moves; chat SAY/TELL, UTF-8, rate");
 }
 
-static void test_resume_claim(void)
+static void
+test_resume_claim(void)
 {
 	struct tc *a, *b;
 	char room[16], pre[64], token[80];
@@ -549,7 +566,8 @@ static void test_resume_claim(void)
 	ok("both players gone past the grace period: the game ends 'none abandoned'");
 }
 
-static void test_limits(void)
+static void
+test_limits(void)
 {
 	/* rate: 60 lines at once against a burst of 20 */
 	struct tc *c = tc_open(port, 1);
@@ -613,7 +631,8 @@ static void test_limits(void)
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	CHECK(connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0, "tcp connect");
 	p.fd = fd;
-	CHECK(poll(&p, 1, 4000) == 1 && read(fd, buf, sizeof buf) <= 0, "silent handshake not closed");
+	CHECK(poll(&p, 1, 4000) == 1 && read(fd, buf, sizeof buf) <= 0,
+	    "silent handshake not closed");
 	close(fd);
 
 	c = tc_open(port, 1);
@@ -623,7 +642,8 @@ static void test_limits(void)
 	ok("limits: rate limit, overlong lines, binary garbage, plaintext, handshake timeout");
 }
 
-static void test_sighup(struct daemon *d)
+static void
+test_sighup(struct daemon *d)
 {
 	struct tc *c = tc_open(port, 1);
 	char before[65], after[65], path[200];
@@ -649,11 +669,13 @@ static void test_sighup(struct daemon *d)
 
 /* A second daemon with tight caps: connections per address and the output
  * queue of a reader that never reads. */
-static void test_caps(void)
+static void
+test_caps(void)
 {
 	struct daemon d2;
-	if (daemon_start(&d2, GOMOKUD_BIN, "max-per-address 3\noutput-queue-kib 16\n"
-	    "rate-burst 100000\nrate-per-second 100000\n")) {
+	if (daemon_start(&d2, GOMOKUD_BIN,
+		"max-per-address 3\noutput-queue-kib 16\n"
+		"rate-burst 100000\nrate-per-second 100000\n")) {
 		CHECK(0, "cannot start a second daemon");
 		return;
 	}
@@ -727,7 +749,8 @@ static void test_caps(void)
 	   "SIGHUP re-reads the config");
 }
 
-static int log_has(const struct daemon *d, const char *what)
+static int
+log_has(const struct daemon *d, const char *what)
 {
 	FILE *f = fopen(d->log, "r");
 	char l[512];
@@ -740,7 +763,8 @@ static int log_has(const struct daemon *d, const char *what)
 }
 
 /* Out of descriptors: accept pauses (no spinning), then recovers. */
-static void test_emfile(void)
+static void
+test_emfile(void)
 {
 	struct daemon d3;
 	if (daemon_start_nofile(&d3, GOMOKUD_BIN, "", 32)) {
@@ -785,15 +809,16 @@ static void test_emfile(void)
 	ok("EMFILE: accept pauses instead of spinning and resumes when descriptors free up");
 }
 
-int main(void)
+int
+main(void)
 {
 	struct daemon d;
 	tc_verbose = getenv("TC_VERBOSE") != NULL;
 	signal(SIGPIPE, SIG_IGN);
 	if (daemon_start(&d, GOMOKUD_BIN,
-	    "listen [::1]:0\ngrace 1\nhandshake-timeout 1\nidle-timeout 3\nrate-burst 20\n"
-	    "rate-per-second 10\n"
-	    "chat-burst 5\nchat-window 10\ndrain-ms 1000\n")) {
+		"listen [::1]:0\ngrace 1\nhandshake-timeout 1\nidle-timeout 3\nrate-burst 20\n"
+		"rate-per-second 10\n"
+		"chat-burst 5\nchat-window 10\ndrain-ms 1000\n")) {
 		fprintf(stderr, "cannot start %s\n", GOMOKUD_BIN);
 		return 1;
 	}
@@ -835,7 +860,8 @@ int main(void)
 		kill(d.pid, SIGTERM);
 		EXPECT(a, "* SHUTDOWN ");
 		EXPECT(b, "* SHUTDOWN ");
-		CHECK(!tc_expect(b, "* OVER ", 1000), "a game was ended by the shutdown: %s", b->line);
+		CHECK(!tc_expect(b, "* OVER ", 1000), "a game was ended by the shutdown: %s",
+		    b->line);
 		CHECK(tc_closed(a, 3000), "not closed on shutdown");
 		tc_close(a);
 		tc_close(b);

@@ -32,7 +32,6 @@ stop_all(void)
 			daemon_stop(running[i], SIGKILL, 2000);
 }
 
-
 enum { GAMES = 24, MAXMOVES = 16 };
 
 /* Moves that never make five: black and white on alternate rows, gapped. */
@@ -40,15 +39,15 @@ static const char *const black_moves[] = { "a1", "c1", "e1", "g1", "i1", "k1", "
 static const char *const white_moves[] = { "a3", "c3", "e3", "g3", "i3", "k3", "m3", "o3" };
 
 struct game {
-	struct tc *a, *b;            /* black (creator), white */
+	struct tc *a, *b; /* black (creator), white */
 	char token_a[80], token_b[80];
 	char name_a[24], name_b[24];
 	char room[24];
-	int kind;                    /* 0 plain, 1 timed, 2 swap2 opening */
-	int nacked;                  /* moves the server acknowledged */
+	int kind;   /* 0 plain, 1 timed, 2 swap2 opening */
+	int nacked; /* moves the server acknowledged */
 	char acked[MAXMOVES][4];
-	long long bms, wms;          /* clocks after the last acknowledged move */
-	long seq;                    /* the last sequence number seen */
+	long long bms, wms; /* clocks after the last acknowledged move */
+	long seq;           /* the last sequence number seen */
 };
 
 static struct game games[GAMES];
@@ -60,7 +59,8 @@ note_move(struct game *g, const char *line)
 	char room[24], side[8], mv[8], bms[24], wms[24];
 	long seq;
 
-	if (sscanf(line, "* MOVE %23s %ld %7s %7s %23s %23s", room, &seq, side, mv, bms, wms) == 6) {
+	if (sscanf(line, "* MOVE %23s %ld %7s %7s %23s %23s", room, &seq, side, mv, bms, wms) ==
+	    6) {
 		g->seq = seq;
 		g->bms = bms[0] == '-' ? -1 : atoll(bms);
 		g->wms = wms[0] == '-' ? -1 : atoll(wms);
@@ -147,7 +147,8 @@ resume(int port, struct game *g, const char *token, int i)
 		char room[24], list[1500];
 		int idx;
 		long long b, w;
-		if (sscanf(l, "= MOVES %23s %d %1499s", room, &idx, list) == 3 && strcmp(list, "-") != 0) {
+		if (sscanf(l, "= MOVES %23s %d %1499s", room, &idx, list) == 3 &&
+		    strcmp(list, "-") != 0) {
 			if (moves[0])
 				strcat(moves, ",");
 			strncat(moves, list, sizeof moves - strlen(moves) - 1);
@@ -155,8 +156,9 @@ resume(int port, struct game *g, const char *token, int i)
 		if (g->kind == 1 && sscanf(l, "= CLOCK %23s %lld %lld", room, &b, &w) == 3) {
 			/* the clock to move runs again from the restart, not during it */
 			if (b > g->bms || b < g->bms - 5000 || w > g->wms || w < g->wms - 5000) {
-				printf("FAIL: game %d: clocks %lld/%lld, before the kill %lld/%lld\n", i, b, w,
-				    g->bms, g->wms);
+				printf(
+				    "FAIL: game %d: clocks %lld/%lld, before the kill %lld/%lld\n",
+				    i, b, w, g->bms, g->wms);
 				failures++;
 			}
 		}
@@ -173,8 +175,8 @@ resume(int port, struct game *g, const char *token, int i)
 		strcat(want, g->acked[k]);
 	}
 	if (strcmp(moves, want) != 0) {
-		printf("FAIL: game %d: moves after restart '%s', acknowledged before '%s'\n", i, moves,
-		    want);
+		printf("FAIL: game %d: moves after restart '%s', acknowledged before '%s'\n", i,
+		    moves, want);
 		failures++;
 	}
 	return c;
@@ -239,7 +241,8 @@ test_kill_and_resume(void)
 	if (failures)
 		return;
 	printf("every player resumed: all %d acknowledged moves back in order, clocks as they"
-	    " stood, the swap2 opening at its stage\n", total - games[0].nacked);
+	       " stood, the swap2 opening at its stage\n",
+	    total - games[0].nacked);
 
 	/* play goes on: the next move in game 3, and the swap2 choice in game 2 */
 	struct game *g = &games[3];

@@ -160,8 +160,8 @@ bench_puzzles(engine_t *e, engine_t *judge)
 	FILE *fp = open_puzzles("puzzles", path, sizeof path);
 	if (!fp)
 		return;
-	printf("== puzzles: %s at %d ms a position (judge: attacker %d ms, defender %d ms)\n",
-	    path, ms, att_ms, def_ms);
+	printf("== puzzles: %s at %d ms a position (judge: attacker %d ms, defender %d ms)\n", path,
+	    ms, att_ms, def_ms);
 	while (total < limit && fgets(line, sizeof line, fp)) {
 		char *f[5];
 		if (!puzzle_fields(line, f))
@@ -185,7 +185,8 @@ bench_puzzles(engine_t *e, engine_t *judge)
 		solved += ok;
 		if (!ok || getenv("PUZZLE_VERBOSE")) {
 			char b[8];
-			printf("  puzzle %d: played %s (%s, mate %d, %d ms), listed %s, %d plies: %s\n",
+			printf("  puzzle %d: played %s (%s, mate %d, %d ms), listed %s, %d plies: "
+			       "%s\n",
 			    total, notation_format_xy(r.best, b), r.reason, r.mate, r.time_ms, f[3],
 			    plies, ok ? "wins" : "NOT SOLVED");
 		}
@@ -193,7 +194,8 @@ bench_puzzles(engine_t *e, engine_t *judge)
 	}
 	fclose(fp);
 	if (total)
-		printf("puzzles: %d of %d solved (%.1f%%), mean time %lld ms, same move as listed %d\n",
+		printf("puzzles: %d of %d solved (%.1f%%), mean time %lld ms, same move as listed "
+		       "%d\n",
 		    solved, total, 100.0 * solved / total, tsum / total, same);
 }
 
@@ -242,8 +244,9 @@ bench_vct(int nb, char **budgets)
 		fclose(fp);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		printf("vct: budget %s nodes: %d of %d proven, %llu nodes, %lld ms\n", budgets[k],
-		    proven, total, nodes, (long long)(t1.tv_sec - t0.tv_sec) * 1000 +
-		    (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		    proven, total, nodes,
+		    (long long)(t1.tv_sec - t0.tv_sec) * 1000 +
+			(t1.tv_nsec - t0.tv_nsec) / 1000000);
 	}
 	free(cache);
 	free(v);

@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const int fkeys[] = { KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_ENTER, KEY_BACKSPACE,
 	KEY_HOME, KEY_END, KEY_RESIZE };
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static model_t m;
 	static view_t v;
@@ -55,7 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (data[i + 1] & 1)
 				r = input_click(&v, &m, data[i + 2] % 40, data[i + 3] % 100, &out);
 			else
-				r = input_key(&v, &m, fkeys[data[i + 2] % (sizeof fkeys / sizeof fkeys[0])], 1, &out);
+				r = input_key(&v, &m,
+				    fkeys[data[i + 2] % (sizeof fkeys / sizeof fkeys[0])], 1, &out);
 			i += 3;
 		} else if (data[i] >= 0xf0 && i + 2 < size) {
 			/* a code point beyond ASCII */
@@ -67,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r == INPUT_SEND) {
 			char buf[PROTO_LINE_MAX + 1];
 			if (proto_format(&out, buf, sizeof buf) < 0)
-				abort();   /* the input layer built an invalid request */
+				abort(); /* the input layer built an invalid request */
 			model_sent(&m, out.id);
 		}
 		if (r == INPUT_QUIT)

@@ -13,7 +13,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static model_t m;
 	model_init(&m);
@@ -27,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memcpy(line, data + i, len);
 			line[len] = '\0';
 			if (len >= 2 && line[0] == '>') {
-				model_sent(&m, (proto_id_t)(PR_HELLO + (uint8_t)line[1] % (PR_QUIT - PR_HELLO + 1)));
+				model_sent(&m,
+				    (proto_id_t)(PR_HELLO +
+					(uint8_t)line[1] % (PR_QUIT - PR_HELLO + 1)));
 			} else {
 				proto_msg_t x;
 				if (proto_parse(line, len, PROTO_SERVER, &x, NULL, 0) == 0)

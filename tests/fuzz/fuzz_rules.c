@@ -49,7 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (got == LEGAL_OCCUPIED && p.cell[m] == STONE_EMPTY)
 				abort();
 			if ((got == LEGAL_DOUBLE_THREE || got == LEGAL_DOUBLE_FOUR ||
-			    got == LEGAL_OVERLINE) &&
+				got == LEGAL_OVERLINE) &&
 			    (p.rule != RULE_RENJU || pos_to_move(&p) != STONE_BLACK))
 				abort();
 			if (got == LEGAL_GAME_OVER && p.outcome.kind == RESULT_ONGOING)

@@ -44,11 +44,11 @@ enum { SEQ_LEN = 120, BOARD = 19, MAX_ROOMS = 1 << 20, INFLIGHT = 200 };
 struct lconn;
 
 struct game {
-	struct lconn *p[2];     /* black, white */
+	struct lconn *p[2]; /* black, white */
 	int ply;
-	int64_t t0;             /* µs: when the last MOVE was written */
+	int64_t t0; /* µs: when the last MOVE was written */
 	char room[16];
-	struct lconn *next;     /* who moves when the think timer fires */
+	struct lconn *next; /* who moves when the think timer fires */
 	struct event *think;
 };
 
@@ -58,14 +58,14 @@ struct load {
 	int port;
 	struct lconn *conns;
 	int nconns, started, connected, failed, ready;
-	int mode;               /* 0 idle, 1 games */
+	int mode; /* 0 idle, 1 games */
 	int games_ready, ngames;
-	int nbotplayers;        /* connections after the 2*ngames players */
-	int64_t botmoves;       /* bot moves seen by them */
-	struct game **rooms;    /* by room number */
+	int nbotplayers;     /* connections after the 2*ngames players */
+	int64_t botmoves;    /* bot moves seen by them */
+	struct game **rooms; /* by room number */
 	char seq[SEQ_LEN][4];
 	int measuring;
-	int think_ms;           /* 0: answer at once (saturation) */
+	int think_ms; /* 0: answer at once (saturation) */
 	int64_t moves;
 	int64_t *lat;
 	size_t nlat, caplat;
@@ -78,17 +78,19 @@ struct lconn {
 	int idx;
 	int up;
 	char room[PROTO_ROOM_MAX + 1]; /* a bot player's game */
-	int next;               /* its next point in the sequence */
+	int next;                      /* its next point in the sequence */
 };
 
-static int64_t now_us(void)
+static int64_t
+now_us(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static long rss_kib(pid_t pid)
+static long
+rss_kib(pid_t pid)
 {
 	char path[64], line[256];
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
@@ -103,7 +105,8 @@ static long rss_kib(pid_t pid)
 }
 
 /* CPU time (user + system) the process has used, in ms. */
-static double cpu_ms(pid_t pid)
+static double
+cpu_ms(pid_t pid)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -113,15 +116,17 @@ static double cpu_ms(pid_t pid)
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	char *p = strrchr(buf, ')');   /* the command name may hold spaces */
+	char *p = strrchr(buf, ')'); /* the command name may hold spaces */
 	unsigned long ut = 0, st = 0;
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+	if (!p ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
 		return -1;
 	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
 
 /* A legal freestyle sequence that never ends the game (the rules core judges). */
-static void make_sequence(struct load *L)
+static void
+make_sequence(struct load *L)
 {
 	position_t p;
 	pos_init(&p, RULE_FREESTYLE, BOARD);
@@ -139,7 +144,8 @@ static void make_sequence(struct load *L)
 }
 
 static void sendf(struct lconn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sendf(struct lconn *c, const char *fmt, ...)
+static void
+sendf(struct lconn *c, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -154,7 +160,8 @@ static void connect_more(struct load *L);
 
 static void send_move(struct lconn *c, struct game *g, const char *room);
 
-static void think_cb(evutil_socket_t fd, short what, void *arg)
+static void
+think_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct game *g = arg;
 	(void)fd;
@@ -162,7 +169,8 @@ static void think_cb(evutil_socket_t fd, short what, void *arg)
 	send_move(g->next, g, g->room);
 }
 
-static struct game *game_of(struct load *L, const char *room)
+static struct game *
+game_of(struct load *L, const char *room)
 {
 	long n = strtol(room + 1, NULL, 10);
 	if (n <= 0 || n >= MAX_ROOMS)
@@ -176,19 +184,22 @@ static struct game *game_of(struct load *L, const char *room)
 	return L->rooms[n];
 }
 
-static int me_side(const struct game *g, const struct lconn *c)
+static int
+me_side(const struct game *g, const struct lconn *c)
 {
 	return g->p[0] == c ? 0 : g->p[1] == c ? 1 : -1;
 }
 
-static void send_move(struct lconn *c, struct game *g, const char *room)
+static void
+send_move(struct lconn *c, struct game *g, const char *room)
 {
 	g->t0 = now_us();
 	sendf(c, "MOVE %s %s", room, c->L->seq[g->ply]);
 }
 
 /* A player against a bot: answer every bot move, start again when it ends. */
-static void bot_player_line(struct lconn *c, const proto_msg_t *m)
+static void
+bot_player_line(struct lconn *c, const proto_msg_t *m)
 {
 	switch (m->id) {
 	case PE_SERVER:
@@ -207,7 +218,7 @@ static void bot_player_line(struct lconn *c, const proto_msg_t *m)
 			sendf(c, "MOVE %s %s", c->room, c->L->seq[c->next++]);
 		}
 		break;
-	case PX_ERR:   /* the bot took that point: the next one */
+	case PX_ERR: /* the bot took that point: the next one */
 		if (m->ecode == ERR_OCCUPIED && c->next < SEQ_LEN)
 			sendf(c, "MOVE %s %s", c->room, c->L->seq[c->next++]);
 		break;
@@ -220,7 +231,8 @@ static void bot_player_line(struct lconn *c, const proto_msg_t *m)
 	}
 }
 
-static void on_line(struct lconn *c, const char *line, size_t n)
+static void
+on_line(struct lconn *c, const char *line, size_t n)
 {
 	struct load *L = c->L;
 	proto_msg_t m;
@@ -265,7 +277,7 @@ static void on_line(struct lconn *c, const char *line, size_t n)
 		if (!(g = game_of(L, m.room)))
 			break;
 		if (me_side(g, c) == (int)m.side)
-			break;   /* my own move coming back */
+			break; /* my own move coming back */
 		g->ply++;
 		if (L->measuring) {
 			L->moves++;
@@ -299,7 +311,8 @@ static void on_line(struct lconn *c, const char *line, size_t n)
 	}
 }
 
-static void read_cb(struct bufferevent *bev, void *arg)
+static void
+read_cb(struct bufferevent *bev, void *arg)
 {
 	struct lconn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
@@ -315,7 +328,8 @@ static void read_cb(struct bufferevent *bev, void *arg)
 	}
 }
 
-static void event_cb(struct bufferevent *bev, short what, void *arg)
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct lconn *c = arg;
 	(void)bev;
@@ -328,15 +342,16 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	}
 }
 
-static void connect_one(struct load *L, struct lconn *c)
+static void
+connect_one(struct load *L, struct lconn *c)
 {
 	struct sockaddr_in a = { 0 };
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)L->port);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	SSL *ssl = SSL_new(L->ctx);
-	c->bev = bufferevent_openssl_socket_new(L->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING,
-	    BEV_OPT_CLOSE_ON_FREE);
+	c->bev = bufferevent_openssl_socket_new(
+	    L->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
 	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
 	bufferevent_setcb(c->bev, read_cb, NULL, event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
@@ -347,7 +362,8 @@ static void connect_one(struct load *L, struct lconn *c)
 }
 
 /* Keeps INFLIGHT handshakes going until every connection is up. */
-static void connect_more(struct load *L)
+static void
+connect_more(struct load *L)
 {
 	while (L->started < L->nconns && L->started - L->connected - L->failed < INFLIGHT) {
 		struct lconn *c = &L->conns[L->started];
@@ -359,14 +375,16 @@ static void connect_more(struct load *L)
 		event_base_loopbreak(L->base);
 }
 
-static void stop_cb(evutil_socket_t fd, short what, void *arg)
+static void
+stop_cb(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
 	event_base_loopbreak(arg);
 }
 
-static void run_for(struct load *L, int ms)
+static void
+run_for(struct load *L, int ms)
 {
 	struct event *ev = evtimer_new(L->base, stop_cb, L->base);
 	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
@@ -375,13 +393,15 @@ static void run_for(struct load *L, int ms)
 	event_free(ev);
 }
 
-static int cmp64(const void *a, const void *b)
+static int
+cmp64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return (x > y) - (x < y);
 }
 
-static void close_all(struct load *L)
+static void
+close_all(struct load *L)
 {
 	for (int i = 0; i < L->started; i++)
 		if (L->conns[i].bev)
@@ -392,9 +412,10 @@ static void close_all(struct load *L)
 }
 
 /* Runs the games for secs and prints throughput and latency. */
-static void measure(struct load *L, pid_t pid, int secs, const char *what)
+static void
+measure(struct load *L, pid_t pid, int secs, const char *what)
 {
-	run_for(L, 1000);   /* warm-up: let the previous phase's queue drain */
+	run_for(L, 1000); /* warm-up: let the previous phase's queue drain */
 	L->moves = 0;
 	L->nlat = 0;
 	int64_t t = now_us();
@@ -410,14 +431,15 @@ static void measure(struct load *L, pid_t pid, int secs, const char *what)
 		    cpu / 10 / el, cpu * 1000 / L->moves);
 	if (L->nlat)
 		printf("games (%s): move-to-opponent latency p50 %.3f ms, p99 %.3f ms, "
-		    "p99.9 %.3f ms, max %.3f ms\n", what, L->lat[L->nlat / 2] / 1e3,
-		    L->lat[L->nlat * 99 / 100] / 1e3, L->lat[L->nlat * 999 / 1000] / 1e3,
-		    L->lat[L->nlat - 1] / 1e3);
+		       "p99.9 %.3f ms, max %.3f ms\n",
+		    what, L->lat[L->nlat / 2] / 1e3, L->lat[L->nlat * 99 / 100] / 1e3,
+		    L->lat[L->nlat * 999 / 1000] / 1e3, L->lat[L->nlat - 1] / 1e3);
 	fflush(stdout);
 }
 
 /* Opens n connections (mode 0 idle, 1 players); returns the seconds taken. */
-static double open_conns(struct load *L, int n, int mode)
+static double
+open_conns(struct load *L, int n, int mode)
 {
 	L->conns = calloc((size_t)n, sizeof *L->conns);
 	L->nconns = n;
@@ -428,22 +450,39 @@ static double open_conns(struct load *L, int n, int mode)
 	return (now_us() - t) / 1e6;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	int idle = 10000, games = 1000, secs = 10, think = 200, ch;
 	const char *bin = "bin/gomokud", *extra = "";
 	int botplayers = 0;
 	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:")) != -1) {
 		switch (ch) {
-		case 'n': idle = atoi(optarg); break;
-		case 'g': games = atoi(optarg); break;
-		case 's': secs = atoi(optarg); break;
-		case 't': think = atoi(optarg); break;
-		case 'b': bin = optarg; break;
-		case 'c': extra = optarg; break;
-		case 'B': botplayers = atoi(optarg); break;
+		case 'n':
+			idle = atoi(optarg);
+			break;
+		case 'g':
+			games = atoi(optarg);
+			break;
+		case 's':
+			secs = atoi(optarg);
+			break;
+		case 't':
+			think = atoi(optarg);
+			break;
+		case 'b':
+			bin = optarg;
+			break;
+		case 'c':
+			extra = optarg;
+			break;
+		case 'B':
+			botplayers = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b gomokud]"
+			fprintf(stderr,
+			    "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b "
+			    "gomokud]"
 			    " [-c config-line] [-B bot-players]\n");
 			return 2;
 		}
@@ -476,14 +515,15 @@ int main(int argc, char **argv)
 		double cpu = cpu_ms(d.pid) - cpu0;
 		sleep(1);
 		long after = rss_kib(d.pid);
-		printf("idle: %d of %d TLS connections up (%d failed) in %.2f s: %.0f handshakes/s\n",
+		printf(
+		    "idle: %d of %d TLS connections up (%d failed) in %.2f s: %.0f handshakes/s\n",
 		    L.connected, idle, L.failed, s, L.connected / s);
 		if (L.connected)
 			printf("idle: daemon CPU %.0f ms for them: %.0f us per handshake "
-			    "(%.0f handshakes/s per core of server time)\n", cpu, cpu * 1000 / L.connected,
-			    L.connected / (cpu / 1000));
-		printf("idle: daemon RSS %ld KiB -> %ld KiB: %.1f KiB per connection\n", before, after,
-		    L.connected ? (double)(after - before) / L.connected : 0.0);
+			       "(%.0f handshakes/s per core of server time)\n",
+			    cpu, cpu * 1000 / L.connected, L.connected / (cpu / 1000));
+		printf("idle: daemon RSS %ld KiB -> %ld KiB: %.1f KiB per connection\n", before,
+		    after, L.connected ? (double)(after - before) / L.connected : 0.0);
 		close_all(&L);
 		run_for(&L, 500);
 	}
@@ -498,7 +538,8 @@ int main(int argc, char **argv)
 		open_conns(&L, 2 * games + botplayers, 1);
 		for (int i = 0; i < 100 && L.games_ready < games; i++)
 			run_for(&L, 100);
-		printf("games: %d players connected, %d games started%s\n", L.connected, L.games_ready,
+		printf("games: %d players connected, %d games started%s\n", L.connected,
+		    L.games_ready,
 		    botplayers ? ", and bot games keeping the bot workers busy" : "");
 		/* every black opens its game, then the loop relays for secs */
 		L.measuring = 1;

@@ -29,15 +29,19 @@
 #endif
 
 enum {
-	PAIRS = 12, BOTPLAYERS = 4, WATCHERS = 4, VANDALS = 2,
-	RSS_BOUND_KIB = 64 * 1024, FD_SLACK = 8,
+	PAIRS = 12,
+	BOTPLAYERS = 4,
+	WATCHERS = 4,
+	VANDALS = 2,
+	RSS_BOUND_KIB = 64 * 1024,
+	FD_SLACK = 8,
 };
 
 struct player {
 	struct tc *c;
 	char base[12], name[24], token[80], room[24];
-	int gen;           /* a new name each time its session is gone */
-	int next;          /* next spiral point to try */
+	int gen;  /* a new name each time its session is gone */
+	int next; /* next spiral point to try */
 	int ingame;
 };
 
@@ -48,7 +52,7 @@ struct pair {
 static struct daemon d;
 static int spiral[225][2];
 static long overs_seen, starts_seen, moves_ok, resumes, drops, garbage, storms, chats;
-static char ended[4096][24];   /* "room/seq" of every OVER seen, deduplicated */
+static char ended[4096][24]; /* "room/seq" of every OVER seen, deduplicated */
 static int nended;
 
 static long long
@@ -158,7 +162,7 @@ pair_step(struct pair *pr)
 	int who = rand() % 2, r = rand() % 100;
 	struct player *p = &pr->p[who];
 
-	if (!p->c) {   /* dropped: come back with the token */
+	if (!p->c) { /* dropped: come back with the token */
 		p->c = tc_open(d.port, 1);
 		if (!p->c)
 			return;
@@ -169,7 +173,7 @@ pair_step(struct pair *pr)
 			else
 				p->ingame = 0;
 		}
-		if (!p->ingame) {  /* its session is gone: a fresh name */
+		if (!p->ingame) { /* its session is gone: a fresh name */
 			tc_close(p->c);
 			if (connect_player(p) != 0)
 				p->c = NULL;
@@ -195,7 +199,7 @@ pair_step(struct pair *pr)
 		tc_send(p->c, "SAY %s still here, move %d", p->room, p->next);
 		chats++;
 	} else if (r < 93) {
-		tc_close(p->c);   /* a dropped connection, mid-game */
+		tc_close(p->c); /* a dropped connection, mid-game */
 		p->c = NULL;
 		drops++;
 		return;
@@ -298,7 +302,8 @@ archived_games(const char *dbpath)
 	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM games WHERE ended IS NOT NULL", -1, &q,
-	    NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
 		n = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
 	sqlite3_close(db);
@@ -315,8 +320,10 @@ main(void)
 
 	srand(20261130);
 	make_spiral(spiral);
-	if (daemon_start(&d, GOMOKUD_BIN, "rate-burst 1000\nrate-per-second 1000\n"
-	    "max-per-address 1000\nbot-think-ms 30\nbot-threads 2\ngrace 5\nlog-level info") != 0) {
+	if (daemon_start(&d, GOMOKUD_BIN,
+		"rate-burst 1000\nrate-per-second 1000\n"
+		"max-per-address 1000\nbot-think-ms 30\nbot-threads 2\ngrace 5\nlog-level info") !=
+	    0) {
 		printf("soak: gomokud did not start\n");
 		return 1;
 	}
@@ -324,7 +331,8 @@ main(void)
 	long rss0 = rss_kib(d.pid);
 	for (int i = 0; i < PAIRS; i++)
 		for (int k = 0; k < 2; k++) {
-			snprintf(pairs[i].p[k].base, sizeof pairs[i].p[k].base, "s%c%d", k ? 'w' : 'b', i);
+			snprintf(pairs[i].p[k].base, sizeof pairs[i].p[k].base, "s%c%d",
+			    k ? 'w' : 'b', i);
 			connect_player(&pairs[i].p[k]);
 		}
 	for (int i = 0; i < PAIRS; i++)
@@ -365,9 +373,10 @@ main(void)
 			long rss = rss_kib(d.pid);
 			if (rss > rss_peak)
 				rss_peak = rss;
-			printf("soak: %3lld s: %ld steps, fds %d, RSS %ld KiB, %ld moves, %ld games ended\n",
-			    (now_ms() - (end - secs * 1000LL)) / 1000, steps, count_fds(d.pid), rss, moves_ok,
-			    (long)nended);
+			printf("soak: %3lld s: %ld steps, fds %d, RSS %ld KiB, %ld moves, %ld "
+			       "games ended\n",
+			    (now_ms() - (end - secs * 1000LL)) / 1000, steps, count_fds(d.pid), rss,
+			    moves_ok, (long)nended);
 			next_sample += 10000;
 		}
 	}
@@ -389,13 +398,15 @@ main(void)
 	for (int i = 0; i < VANDALS; i++)
 		if (vandals[i].c)
 			tc_close(vandals[i].c);
-	sleep(8);   /* grace periods run out, abandoned games end, gc passes */
+	sleep(8); /* grace periods run out, abandoned games end, gc passes */
 	int fd1 = count_fds(d.pid);
 	long rss1 = rss_kib(d.pid);
-	printf("soak: %ld steps; %ld moves, %ld game starts seen, %d games seen to end, %ld resumes,"
-	    " %ld drops, %ld chats, %ld garbage/overlong/storm actions (%ld storms of 20)\n", steps,
-	    moves_ok, starts_seen, nended, resumes, drops, chats, garbage, storms);
-	printf("soak: descriptors %d at start, %d busy, %d after everyone left\n", fd0, fd_busy, fd1);
+	printf(
+	    "soak: %ld steps; %ld moves, %ld game starts seen, %d games seen to end, %ld resumes,"
+	    " %ld drops, %ld chats, %ld garbage/overlong/storm actions (%ld storms of 20)\n",
+	    steps, moves_ok, starts_seen, nended, resumes, drops, chats, garbage, storms);
+	printf(
+	    "soak: descriptors %d at start, %d busy, %d after everyone left\n", fd0, fd_busy, fd1);
 	printf("soak: RSS %ld KiB at start, %ld KiB peak, %ld KiB after\n", rss0, rss_peak, rss1);
 	if (fd1 > fd0 + FD_SLACK) {
 		printf("soak: FAIL: %d descriptors left over\n", fd1 - fd0);

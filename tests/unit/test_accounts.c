@@ -88,14 +88,15 @@ test_passwords(void **state)
 	assert_int_equal(auth_verify_password("correct horse", h1), 0);
 	static const char *bad[] = { "", "scrypt$", "md5$x", "scrypt$10$8$1$zz$00",
 		("scrypt$99$8$1$00000000000000000000000000000000$"
-		"0000000000000000000000000000000000000000000000000000000000000000") };
+		 "0000000000000000000000000000000000000000000000000000000000000000") };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(auth_verify_password("x", bad[i]), -1);
 	const auth_cost_t silly = { 30, 8, 1 };
 	assert_int_equal(auth_hash_password("x", &silly, h2), -1);
 	assert_int_equal(auth_hash_password("pw", &AUTH_COST_DEFAULT, h2), 0);
 	assert_int_equal(auth_verify_password("pw", h2), 1);
-	print_message("  scrypt hashes: salted, verify right/wrong/tampered/malformed, default cost\n");
+	print_message(
+	    "  scrypt hashes: salted, verify right/wrong/tampered/malformed, default cost\n");
 }
 
 static void
@@ -117,7 +118,8 @@ test_tokens(void **state)
 	assert_null(strstr(d1, t1));
 	/* SHA-256("abc") */
 	auth_token_digest("abc", again);
-	assert_string_equal(again, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_string_equal(
+	    again, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	print_message("  128-bit tokens, stored as their SHA-256\n");
 }
 
@@ -125,15 +127,31 @@ static void
 test_names(void **state)
 {
 	(void)state;
-	static const struct { const char *name; auth_name_t want; } cases[] = {
-		{ "alice", NAME_OK }, { "Bob_99", NAME_OK }, { "x-y-z", NAME_OK },
-		{ "botany", NAME_OK }, { "guesthouse", NAME_OK },
-		{ "al", NAME_LENGTH }, { "", NAME_LENGTH }, { "abcdefghijklmnopqrstu", NAME_LENGTH },
-		{ "9lives", NAME_CHARACTERS }, { "_under", NAME_CHARACTERS }, { "sp ace", NAME_CHARACTERS },
-		{ "caf\xc3\xa9", NAME_CHARACTERS }, { "semi;colon", NAME_CHARACTERS },
-		{ "admin", NAME_RESERVED }, { "ADMIN", NAME_RESERVED }, { "Server", NAME_RESERVED },
-		{ "bot3", NAME_RESERVED }, { "Bot-10", NAME_RESERVED }, { "guest", NAME_RESERVED },
-		{ "guest17", NAME_RESERVED }, { "GomokuD", NAME_RESERVED },
+	static const struct {
+		const char *name;
+		auth_name_t want;
+	} cases[] = {
+		{ "alice", NAME_OK },
+		{ "Bob_99", NAME_OK },
+		{ "x-y-z", NAME_OK },
+		{ "botany", NAME_OK },
+		{ "guesthouse", NAME_OK },
+		{ "al", NAME_LENGTH },
+		{ "", NAME_LENGTH },
+		{ "abcdefghijklmnopqrstu", NAME_LENGTH },
+		{ "9lives", NAME_CHARACTERS },
+		{ "_under", NAME_CHARACTERS },
+		{ "sp ace", NAME_CHARACTERS },
+		{ "caf\xc3\xa9", NAME_CHARACTERS },
+		{ "semi;colon", NAME_CHARACTERS },
+		{ "admin", NAME_RESERVED },
+		{ "ADMIN", NAME_RESERVED },
+		{ "Server", NAME_RESERVED },
+		{ "bot3", NAME_RESERVED },
+		{ "Bot-10", NAME_RESERVED },
+		{ "guest", NAME_RESERVED },
+		{ "guest17", NAME_RESERVED },
+		{ "GomokuD", NAME_RESERVED },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		auth_name_t got = auth_name_check(cases[i].name);

@@ -26,7 +26,7 @@ struct tally {
 	int64_t order[64];
 	int norder;
 	engine_result_t result;
-	bots_t *pool;          /* for callbacks that submit again */
+	bots_t *pool; /* for callbacks that submit again */
 	int resubmit_owner;
 };
 
@@ -178,9 +178,9 @@ test_cancel(void **state)
 	wait_load(b, 1, 1, 10000);
 	bots_cancel(b, bb); /* waiting */
 	wait_load(b, 0, 1, 1000);
-	bots_cancel(b, a);  /* running */
+	bots_cancel(b, a); /* running */
 	int64_t stop_ms = wait_load(b, 0, 0, 10000);
-	bots_cancel(b, a);  /* twice, and unknown ids, are ignored */
+	bots_cancel(b, a); /* twice, and unknown ids, are ignored */
 	bots_cancel(b, 999);
 	/* the same room may ask again at once, and that search completes */
 	bots_job_t quick = job_for(1, RULE_RENJU, 4, 0);
@@ -190,7 +190,8 @@ test_cancel(void **state)
 	assert_int_equal(tc.done, 1);
 	bots_free(b);
 	print_message("  a waiting and a running search cancelled; running one stopped in %lld ms;"
-	    " no callbacks for either\n", (long long)stop_ms);
+		      " no callbacks for either\n",
+	    (long long)stop_ms);
 }
 
 static void
@@ -213,7 +214,7 @@ test_saturated(void **state)
 	bots_free(b); /* with a search running: stops it, no callbacks */
 	assert_int_equal(t.done, 0);
 	print_message("  1 worker + 1 waiting: the third room is told BOTS_FULL, a room with a"
-	    " search in flight BOTS_OWNER_BUSY; shutdown while busy\n");
+		      " search in flight BOTS_OWNER_BUSY; shutdown while busy\n");
 }
 
 static void

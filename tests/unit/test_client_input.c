@@ -16,14 +16,16 @@
 
 #include "client/input.h"
 
-static void feed(model_t *m, const char *line)
+static void
+feed(model_t *m, const char *line)
 {
 	proto_msg_t x;
 	assert_int_equal(proto_parse(line, strlen(line), PROTO_SERVER, &x, NULL, 0), 0);
 	model_apply(m, &x, 0);
 }
 
-static void in_game(model_t *m, view_t *v)
+static void
+in_game(model_t *m, view_t *v)
 {
 	model_init(m);
 	view_init(v);
@@ -35,7 +37,8 @@ static void in_game(model_t *m, view_t *v)
 
 /* Presses the keys of s (plain characters); returns the last result and
  * the request's wire form in wire. */
-static input_rc_t type(view_t *v, const model_t *m, const char *s, char *wire)
+static input_rc_t
+type(view_t *v, const model_t *m, const char *s, char *wire)
 {
 	input_rc_t r = INPUT_NOTHING;
 	proto_msg_t out;
@@ -48,7 +51,8 @@ static input_rc_t type(view_t *v, const model_t *m, const char *s, char *wire)
 	return r;
 }
 
-static void test_typed_move(void **state)
+static void
+test_typed_move(void **state)
 {
 	(void)state;
 	model_t m;
@@ -64,7 +68,7 @@ static void test_typed_move(void **state)
 	type(&v, &m, "j3", wire);
 	assert_int_equal(v.cx, 9);
 	assert_int_equal(v.cy, 12);
-	type(&v, &m, "lk", wire);  /* right, up */
+	type(&v, &m, "lk", wire); /* right, up */
 	assert_int_equal(v.cx, 10);
 	assert_int_equal(v.cy, 11);
 	assert_int_equal(type(&v, &m, " ", wire), INPUT_SEND);
@@ -78,7 +82,8 @@ static void test_typed_move(void **state)
 	assert_int_equal(v.cy, 10);
 }
 
-static void test_mouse(void **state)
+static void
+test_mouse(void **state)
 {
 	(void)state;
 	model_t m;
@@ -100,13 +105,15 @@ static void test_mouse(void **state)
 	assert_int_equal(input_click(&v, &m, 17, 5, &out), INPUT_NOTHING);
 }
 
-static void test_resign_offers_chat(void **state)
+static void
+test_resign_offers_chat(void **state)
 {
 	(void)state;
 	model_t m;
 	view_t v;
 	char wire[PROTO_LINE_MAX + 1];
-	printf("checks: resign asks first; offers and answers; chat line with UTF-8 and backspace\n");
+	printf(
+	    "checks: resign asks first; offers and answers; chat line with UTF-8 and backspace\n");
 	in_game(&m, &v);
 	assert_int_equal(type(&v, &m, "R", wire), INPUT_REDRAW);
 	assert_int_equal(v.ask, ASK_RESIGN);
@@ -129,8 +136,8 @@ static void test_resign_offers_chat(void **state)
 	input_key(&v, &m, '\t', 0, &out);
 	assert_int_equal(v.input, IN_CHAT);
 	type(&v, &m, "hi h8", wire);
-	input_key(&v, &m, 0xe9, 0, &out);  /* é */
-	input_key(&v, &m, 0x263a, 0, &out);  /* ☺ */
+	input_key(&v, &m, 0xe9, 0, &out);   /* é */
+	input_key(&v, &m, 0x263a, 0, &out); /* ☺ */
 	input_key(&v, &m, KEY_BACKSPACE, 1, &out);
 	assert_string_equal(v.line, "hi h8\xc3\xa9");
 	assert_int_equal(input_key(&v, &m, '\n', 0, &out), INPUT_SEND);
@@ -157,16 +164,18 @@ static void test_resign_offers_chat(void **state)
 	type(&v, &m, "abc", wire);
 	input_key(&v, &m, 27, 0, &out);
 	assert_int_equal(v.input, IN_NONE);
-	assert_int_equal(v.cx, 7);  /* the letters went to the line, not the cursor */
+	assert_int_equal(v.cx, 7); /* the letters went to the line, not the cursor */
 }
 
-static void test_swap2_and_lobby(void **state)
+static void
+test_swap2_and_lobby(void **state)
 {
 	(void)state;
 	model_t m;
 	view_t v;
 	char wire[PROTO_LINE_MAX + 1];
-	printf("checks: swap2 stones collect into one SWAP2 put; lobby settings build SEEK and BOT\n");
+	printf(
+	    "checks: swap2 stones collect into one SWAP2 put; lobby settings build SEEK and BOT\n");
 	model_init(&m);
 	view_init(&v);
 	model_sent(&m, PR_GUEST);
@@ -175,7 +184,7 @@ static void test_swap2_and_lobby(void **state)
 	feed(&m, "* SWAP2 r3 2 put3 alice");
 	v.screen = SCR_GAME;
 	assert_int_equal(type(&v, &m, "h8\n", wire), INPUT_REDRAW);
-	type(&v, &m, "h8\n", wire);   /* the same point twice counts once */
+	type(&v, &m, "h8\n", wire); /* the same point twice counts once */
 	assert_int_equal(v.nput, 1);
 	type(&v, &m, "h9\n", wire);
 	assert_int_equal(type(&v, &m, "i9\n", wire), INPUT_SEND);
@@ -207,7 +216,7 @@ static void test_swap2_and_lobby(void **state)
 	/* too short: the line stays open */
 	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_REDRAW);
 	assert_int_equal(v.input, IN_CODE);
-	type(&v, &m, " -Q2mPz7L", wire);   /* only letters and digits go in */
+	type(&v, &m, " -Q2mPz7L", wire); /* only letters and digits go in */
 	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
 	proto_format(&out, wire, sizeof wire);
 	assert_string_equal(wire, "JOIN k3J9xQ2mPz7L\n");
@@ -218,12 +227,12 @@ static void test_swap2_and_lobby(void **state)
 	model_sent(&m, PR_HISTORY);
 	feed(&m, "= GAME 99 renju 15 ann ben black five 9 1796000000");
 	feed(&m, "OK HISTORY 1 45");
-	assert_int_equal(input_key(&v, &m, 'p', 0, &out), INPUT_NOTHING);   /* no page 0 */
+	assert_int_equal(input_key(&v, &m, 'p', 0, &out), INPUT_NOTHING); /* no page 0 */
 	assert_int_equal(input_key(&v, &m, 'n', 0, &out), INPUT_SEND);
 	proto_format(&out, wire, sizeof wire);
 	assert_string_equal(wire, "HISTORY alice 2\n");
 	input_key(&v, &m, 'n', 0, &out);
-	assert_int_equal(input_key(&v, &m, 'n', 0, &out), INPUT_NOTHING);   /* 45 games: 3 pages */
+	assert_int_equal(input_key(&v, &m, 'n', 0, &out), INPUT_NOTHING); /* 45 games: 3 pages */
 	assert_int_equal(v.page, 3);
 	v.screen = SCR_LOBBY;
 	/* quitting asks */
@@ -232,7 +241,8 @@ static void test_swap2_and_lobby(void **state)
 	assert_int_equal(type(&v, &m, "y", wire), INPUT_QUIT);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_typed_move),

@@ -14,7 +14,8 @@
 
 #include "client/model.h"
 
-static model_rc_t feed(model_t *m, const char *line, int64_t now)
+static model_rc_t
+feed(model_t *m, const char *line, int64_t now)
 {
 	proto_msg_t x;
 	char err[128];
@@ -24,14 +25,16 @@ static model_rc_t feed(model_t *m, const char *line, int64_t now)
 	return model_apply(m, &x, now);
 }
 
-static stone_t at(const model_t *m, const char *mv)
+static stone_t
+at(const model_t *m, const char *mv)
 {
 	move_t c;
 	assert_int_equal(notation_parse(mv, m->pos.size, &c), 0);
 	return (stone_t)m->pos.cell[c];
 }
 
-static void start_game(model_t *m)
+static void
+start_game(model_t *m)
 {
 	model_init(m);
 	model_sent(m, PR_HELLO);
@@ -40,12 +43,15 @@ static void start_game(model_t *m)
 	model_sent(m, PR_GUEST);
 	assert_int_equal(feed(m, "OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4", 0), MODEL_OK);
 	model_sent(m, PR_SEEK);
-	assert_int_equal(feed(m, "* START r1 1 alice bob freestyle 15 60+1 none casual 60000 60000", 1000), MODEL_OK);
+	assert_int_equal(
+	    feed(m, "* START r1 1 alice bob freestyle 15 60+1 none casual 60000 60000", 1000),
+	    MODEL_OK);
 	assert_int_equal(feed(m, "OK SEEK 1", 1000), MODEL_OK);
-	assert_int_equal(m->seek_id, 0);   /* paired before the reply */
+	assert_int_equal(m->seek_id, 0); /* paired before the reply */
 }
 
-static void test_game_moves_clocks_result(void **state)
+static void
+test_game_moves_clocks_result(void **state)
 {
 	(void)state;
 	model_t m;
@@ -58,7 +64,8 @@ static void test_game_moves_clocks_result(void **state)
 	assert_false(model_has_cap(&m, "swap"));
 	assert_string_equal(m.me, "alice");
 	assert_string_equal(m.token, "3kQ9fZ0aLm2Xw8pR7tYc1bN4");
-	assert_string_equal(m.status_text, "Game started: alice (black) vs bob (white), freestyle 15x15");
+	assert_string_equal(
+	    m.status_text, "Game started: alice (black) vs bob (white), freestyle 15x15");
 	model_sent(&m, PR_STATS);
 	feed(&m, "= STAT bob freestyle 1612 80 provisional 3 1 0", 0);
 	feed(&m, "= STAT bob renju 1400 80 provisional 3 1 0", 0);
@@ -123,7 +130,8 @@ static void test_game_moves_clocks_result(void **state)
 	assert_string_equal(model_chat_line(&m, 1), "* Game over: alice (black) wins by five");
 }
 
-static void test_offers_and_undo(void **state)
+static void
+test_offers_and_undo(void **state)
 {
 	(void)state;
 	model_t m;
@@ -152,7 +160,8 @@ static void test_offers_and_undo(void **state)
 	assert_int_equal(m.noffers, 0);
 }
 
-static void test_gap_and_snapshot(void **state)
+static void
+test_gap_and_snapshot(void **state)
 {
 	(void)state;
 	model_t m;
@@ -198,11 +207,13 @@ static void test_gap_and_snapshot(void **state)
 	assert_int_equal(m.pos.rule, RULE_RENJU);
 }
 
-static void test_think_and_errors(void **state)
+static void
+test_think_and_errors(void **state)
 {
 	(void)state;
 	model_t m;
-	printf("checks: the bot's THINK marks candidates and its reason; errors reach the status line\n");
+	printf("checks: the bot's THINK marks candidates and its reason; errors reach the status "
+	       "line\n");
 	start_game(&m);
 	feed(&m, "* MOVE r1 2 black h8 59800 60000", 0);
 	assert_int_equal(feed(&m, "* THINK r1 3 bob 9 i9:35,g7:-4", 0), MODEL_OK);
@@ -229,7 +240,8 @@ static void test_think_and_errors(void **state)
 	assert_int_equal(m.pos.nmoves, 4);
 }
 
-static void test_lobby_lists(void **state)
+static void
+test_lobby_lists(void **state)
 {
 	(void)state;
 	model_t m;
@@ -277,7 +289,8 @@ static void test_lobby_lists(void **state)
 	assert_int_equal(model_turn(&m), STONE_WHITE);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_game_moves_clocks_result),

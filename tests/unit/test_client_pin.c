@@ -20,13 +20,15 @@
 
 static char dir[] = "/tmp/gomoku-pin-XXXXXX";
 
-static int setup(void **state)
+static int
+setup(void **state)
 {
 	(void)state;
 	return mkdtemp(dir) ? 0 : -1;
 }
 
-static int teardown(void **state)
+static int
+teardown(void **state)
 {
 	(void)state;
 	char cmd[128];
@@ -34,7 +36,8 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static void test_pin_file(void **state)
+static void
+test_pin_file(void **state)
 {
 	(void)state;
 	char path[256], old[128];
@@ -63,7 +66,8 @@ static void test_pin_file(void **state)
 	assert_int_equal(pin_check(sub, "h:1", "sha256:aa", NULL, 0), PIN_ERROR);
 }
 
-static void test_default_path(void **state)
+static void
+test_default_path(void **state)
 {
 	(void)state;
 	char p[256];
@@ -72,7 +76,7 @@ static void test_default_path(void **state)
 	setenv("HOME", "/home/u", 1);
 	assert_int_equal(pin_default_path(p, sizeof p), 0);
 	assert_string_equal(p, "/x/cfg/gomoku/known_hosts");
-	setenv("XDG_CONFIG_HOME", "relative", 1);   /* must be absolute to count */
+	setenv("XDG_CONFIG_HOME", "relative", 1); /* must be absolute to count */
 	assert_int_equal(pin_default_path(p, sizeof p), 0);
 	assert_string_equal(p, "/home/u/.config/gomoku/known_hosts");
 	unsetenv("XDG_CONFIG_HOME");
@@ -80,7 +84,8 @@ static void test_default_path(void **state)
 	assert_int_equal(pin_default_path(p, sizeof p), -1);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pin_file),

@@ -91,13 +91,13 @@ test_pattern_lines(void **st)
 		{ "......X*O......", 0, LP_B2 },
 		{ "O...*O", 0, LP_DEAD },
 		{ ".......*.......", 0, LP_B1 },
-		{ "X.X*X.X", 0, LP_F4 },      /* two separate fours on one line */
+		{ "X.X*X.X", 0, LP_F4 }, /* two separate fours on one line */
 		{ "XX.X*.X", 1, LP_B4 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int got = classify(cases[i].line, cases[i].exact);
-		printf("  line %-16s exact=%d -> %d (want %d)\n", cases[i].line,
-		    cases[i].exact, got, cases[i].want);
+		printf("  line %-16s exact=%d -> %d (want %d)\n", cases[i].line, cases[i].exact,
+		    got, cases[i].want);
 		assert_int_equal(got, cases[i].want);
 	}
 }
@@ -173,7 +173,7 @@ test_incremental(void **st)
 			}
 		}
 		printf("  %s %dx%d: %d checks in %d random play/undo steps agree, "
-		    "%d probes match playing the move\n",
+		       "%d probes match playing the move\n",
 		    rule_name(rule), size, size, checks, STEPS, probes);
 	}
 	free(b);
@@ -239,7 +239,8 @@ test_forced_replies(void **st)
 			}
 		}
 	printf("  %d threatened positions, %d moves tried by brute force, %d replies: "
-	       "the list is exactly the defences plus counter-fours\n", positions, moves, replies);
+	       "the list is exactly the defences plus counter-fours\n",
+	    positions, moves, replies);
 	assert_true(positions > 30);
 	free(b);
 }
@@ -318,7 +319,8 @@ test_vcf(void **st)
 	vcf_slot_t *cache = calloc(VCF_CACHE, sizeof *cache);
 
 	/* four, block, four, block, then a double four */
-	load(b, RULE_FREESTYLE, "5,5 0,0 6,5 0,2 7,5 4,5 9,7 0,4 9,8 9,5 9,9 0,6 10,10 14,0 11,11 14,2");
+	load(b, RULE_FREESTYLE,
+	    "5,5 0,0 6,5 0,2 7,5 4,5 9,7 0,4 9,8 9,5 9,9 0,6 10,10 14,0 11,11 14,2");
 	v->b = b;
 	v->att = board_to_move(b);
 	v->budget = 1000000;
@@ -372,8 +374,8 @@ test_vcf(void **st)
 }
 
 static int
-search_xy(engine_t *e, int rule, const move_t *mv, int n, const engine_limits_t *l,
-    engine_result_t *r)
+search_xy(
+    engine_t *e, int rule, const move_t *mv, int n, const engine_limits_t *l, engine_result_t *r)
 {
 	return engine_search(e, rule, 15, mv, n, l, NULL, NULL, r);
 }
@@ -442,8 +444,8 @@ test_renju(void **st)
 	engine_limits_t l = engine_default_limits();
 	l.max_depth = 4;
 	assert_int_equal(search_xy(e, RULE_RENJU, mv, n, &l, &r), 0);
-	printf("  white to move: %s score %d mate %d reason %s\n",
-	    notation_format_xy(r.best, buf), r.score, r.mate, r.reason);
+	printf("  white to move: %s score %d mate %d reason %s\n", notation_format_xy(r.best, buf),
+	    r.score, r.mate, r.reason);
 	assert_int_equal(r.best, rules_move(6, 3));
 	assert_true(r.mate > 0);
 	/* after 6,3 black is lost: its only block is an overline */
@@ -514,7 +516,8 @@ test_renju_eval(void **st)
 	copy->nsuspect--;
 	int gap = evaluate(copy) - evaluate(b);
 	printf("  double-three point 7,7 (worth %d to black as a cell): the "
-	    "value is %d lower than if it were legal\n", b->score[x][0], gap);
+	       "value is %d lower than if it were legal\n",
+	    b->score[x][0], gap);
 	/* black's cell score in the value's units, less one for rounding */
 	assert_true(gap >= b->score[x][0] * EVAL_STM / EVAL_DIV - 1);
 	free(b);
@@ -606,8 +609,7 @@ static void
 test_vct_check(void **st)
 {
 	(void)st;
-	check_guard("8,8 7,5 5,5 10,4 5,9 9,3 6,8 11,5 8,2 6,6 5,7", 5, 20000,
-	    rules_move(5, 8));
+	check_guard("8,8 7,5 5,5 10,4 5,9 9,3 6,8 11,5 8,2 6,6 5,7", 5, 20000, rules_move(5, 8));
 	check_guard("7,7 6,6 5,5 5,8 8,8 4,7", 8, 20000, rules_move(8, 7));
 }
 
@@ -678,8 +680,8 @@ test_vct_pn(void **st)
 	v->cache = cache;
 	v->salt = 1;
 	int r = vct_solve(v, 29);
-	printf("  10,4 in a sparring loss: white's VCT in %d plies, %llu nodes, first move %s\n",
-	    r, (unsigned long long)v->nodes,
+	printf("  10,4 in a sparring loss: white's VCT in %d plies, %llu nodes, first move %s\n", r,
+	    (unsigned long long)v->nodes,
 	    v->len > 0 ? notation_format_xy(board_move(v->line[0]), buf) : "-");
 	assert_true(r > 0 && v->len > 0);
 	assert_true(vct_first_move_holds(b, v, 4, &replies));
@@ -701,7 +703,8 @@ test_vct_pn(void **st)
 			}
 		}
 		fclose(fp);
-		printf("  puzzles: VCT found in %d of %d, each holding two attacking moves deep\n", found, total);
+		printf("  puzzles: VCT found in %d of %d, each holding two attacking moves deep\n",
+		    found, total);
 		assert_true(found > total / 2);
 	}
 	free(cache);
@@ -737,7 +740,8 @@ test_determinism(void **st)
 	assert_int_equal(r1.best, r2.best);
 	assert_int_equal(r1.score, r2.score);
 	printf("  depth %d and 30000 nodes: same move, score and node count on repeats "
-	       "and across instances\n", DEPTH);
+	       "and across instances\n",
+	    DEPTH);
 	engine_free(e1);
 	engine_free(e2);
 }
@@ -822,7 +826,8 @@ test_stop(void **st)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	double ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
 	printf("  unlimited search stopped after 300 ms: returned %.2f ms after the flag, "
-	       "depth %d, move valid\n", ms, s.r.depth);
+	       "depth %d, move valid\n",
+	    ms, s.r.depth);
 	assert_int_equal(s.rc, 0);
 	assert_true(s.r.best >= 0);
 	engine_free(s.e);

@@ -32,7 +32,8 @@ listener(const char *name)
 	else
 		unlink(name);
 	assert_int_equal(bind(fd, (struct sockaddr *)&sa,
-	    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)), 0);
+			     (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)),
+	    0);
 	return fd;
 }
 

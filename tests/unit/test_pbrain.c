@@ -175,8 +175,8 @@ test_board(void **st)
 	send(&b, "INFO timeout_turn 300");
 	/* we (1) have four in a row on row 7, open at 3,7 and 8,7: play five */
 	send(&b, "BOARD");
-	const char *stones[] = { "4,7,1", "5,7,1", "6,7,1", "7,7,1", "4,8,2", "5,8,2",
-		"6,8,2", "7,8,2" };
+	const char *stones[] = { "4,7,1", "5,7,1", "6,7,1", "7,7,1", "4,8,2", "5,8,2", "6,8,2",
+		"7,8,2" };
 	for (size_t i = 0; i < 8; i++)
 		send(&b, "%s", stones[i]);
 	send(&b, "DONE");
@@ -236,8 +236,8 @@ test_renju_yixin(void **st)
 	answer(&b, buf, sizeof buf);
 	printf("    < %s\n", buf);
 	int a[6];
-	assert_int_equal(sscanf(buf, "%d,%d %d,%d %d,%d", &a[0], &a[1], &a[2], &a[3], &a[4],
-	    &a[5]), 6);
+	assert_int_equal(
+	    sscanf(buf, "%d,%d %d,%d %d,%d", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5]), 6);
 	brain_end(&b);
 	printf("  renju: FORBID lists the double three, YXNBEST avoids it, SWAP2 opens\n");
 }

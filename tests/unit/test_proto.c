@@ -144,7 +144,8 @@ static const struct {
 	{ PROTO_SERVER, "* SHUTDOWN 0" },
 };
 
-static void test_round_trip_every_form(void **state)
+static void
+test_round_trip_every_form(void **state)
 {
 	(void)state;
 	int seen[PM_COUNT] = { 0 };
@@ -169,12 +170,14 @@ static void test_round_trip_every_form(void **state)
 	}
 	for (int id = PM_NONE + 1; id < PM_COUNT; id++)
 		if (!seen[id])
-			fail_msg("form %d (%s) has no canonical line", id, proto_name((proto_id_t)id));
+			fail_msg(
+			    "form %d (%s) has no canonical line", id, proto_name((proto_id_t)id));
 	printf("round trip: %zu lines, every one of %d forms\n", sizeof canon / sizeof canon[0],
 	    PM_COUNT - 1);
 }
 
-static proto_msg_t parse_ok(int from, const char *line)
+static proto_msg_t
+parse_ok(int from, const char *line)
 {
 	proto_msg_t m;
 	char err[80];
@@ -184,7 +187,8 @@ static proto_msg_t parse_ok(int from, const char *line)
 	return m;
 }
 
-static void test_typed_fields(void **state)
+static void
+test_typed_fields(void **state)
 {
 	(void)state;
 	proto_msg_t m = parse_ok(PROTO_CLIENT, "#q SEEK renju 15 300+5 white rated swap2");
@@ -278,10 +282,11 @@ static void test_typed_fields(void **state)
 	m = parse_ok(PROTO_SERVER, "* MOVE r4 12 white k11 - -");
 	assert_string_equal(m.text, "");
 	printf("typed fields: seek, move, bot, swap2, clocks, err, think, empty seats,"
-	    " bot fallback, pages, export format, stats, games, move reasons\n");
+	       " bot fallback, pages, export format, stats, games, move reasons\n");
 }
 
-static void test_errors(void **state)
+static void
+test_errors(void **state)
 {
 	(void)state;
 	static const struct {
@@ -343,11 +348,11 @@ static void test_errors(void **state)
 		{ PROTO_CLIENT, "SAY r1", ERR_SYNTAX },
 		{ PROTO_CLIENT, "SAY r1    ", ERR_SYNTAX },
 		{ PROTO_CLIENT, "SAY r1 caf\xc3", ERR_UTF8 },
-		{ PROTO_CLIENT, "SAY r1 \xc0\xaf", ERR_UTF8 },          /* overlong */
-		{ PROTO_CLIENT, "SAY r1 \xed\xa0\x80", ERR_UTF8 },      /* surrogate */
-		{ PROTO_CLIENT, "SAY r1 \xf4\x90\x80\x80", ERR_UTF8 },  /* > U+10FFFF */
-		{ PROTO_CLIENT, "SAY r1 \xc2\x85", ERR_UTF8 },          /* C1 control */
-		{ PROTO_CLIENT, "SAY r1 a\x1b[2J", ERR_UTF8 },          /* escape */
+		{ PROTO_CLIENT, "SAY r1 \xc0\xaf", ERR_UTF8 },         /* overlong */
+		{ PROTO_CLIENT, "SAY r1 \xed\xa0\x80", ERR_UTF8 },     /* surrogate */
+		{ PROTO_CLIENT, "SAY r1 \xf4\x90\x80\x80", ERR_UTF8 }, /* > U+10FFFF */
+		{ PROTO_CLIENT, "SAY r1 \xc2\x85", ERR_UTF8 },         /* C1 control */
+		{ PROTO_CLIENT, "SAY r1 a\x1b[2J", ERR_UTF8 },         /* escape */
 		{ PROTO_CLIENT, "BOT", ERR_SYNTAX },
 		{ PROTO_CLIENT, "BOT dance", ERR_SYNTAX },
 		{ PROTO_CLIENT, "BOT seat r1 11", ERR_ARGUMENT },
@@ -371,7 +376,8 @@ static void test_errors(void **state)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		proto_msg_t m;
 		char err[80];
-		int rc = proto_parse(bad[i].line, strlen(bad[i].line), bad[i].from, &m, err, sizeof err);
+		int rc = proto_parse(
+		    bad[i].line, strlen(bad[i].line), bad[i].from, &m, err, sizeof err);
 		if (rc != bad[i].code)
 			fail_msg("\"%s\": got %d, want %d", bad[i].line, rc, bad[i].code);
 		assert_non_null(proto_err_word(rc));
@@ -380,7 +386,8 @@ static void test_errors(void **state)
 	printf("errors: %zu malformed lines get their codes\n", sizeof bad / sizeof bad[0]);
 }
 
-static void test_hostile(void **state)
+static void
+test_hostile(void **state)
 {
 	(void)state;
 	proto_msg_t m;
@@ -426,7 +433,8 @@ static void test_hostile(void **state)
 	printf("hostile: length limit at 512 with LF, NUL, every byte, trailing junk\n");
 }
 
-static void test_format_rejects(void **state)
+static void
+test_format_rejects(void **state)
 {
 	(void)state;
 	proto_msg_t m;
@@ -438,7 +446,7 @@ static void test_format_rejects(void **state)
 	assert_int_equal(proto_format(&m, out, sizeof out), -1);
 	strcpy(m.move, "h8");
 	assert_int_equal(proto_format(&m, out, sizeof out), (int)strlen("MOVE r1 h8\n"));
-	assert_int_equal(proto_format(&m, out, 5), -1);       /* does not fit */
+	assert_int_equal(proto_format(&m, out, 5), -1); /* does not fit */
 	assert_string_equal(out, "");
 
 	proto_init(&m, PE_SAY, NULL);
@@ -486,7 +494,8 @@ static void test_format_rejects(void **state)
 
 /* Every line of the transcripts in PROTOCOL.md ("C1    ..." from a client,
  * "S→C1  ..." from the server) parses and formats back to itself. */
-static void test_protocol_md_examples(void **state)
+static void
+test_protocol_md_examples(void **state)
 {
 	(void)state;
 	FILE *f = fopen("proto/PROTOCOL.md", "r");
@@ -499,7 +508,11 @@ static void test_protocol_md_examples(void **state)
 		int from;
 		const char *msg;
 		size_t len = strlen(line);
-		if (len > 12 && strncmp(line, "    S\xe2\x86\x92" "C", 9) == 0) {
+		if (len > 12 &&
+		    strncmp(line,
+			"    S\xe2\x86\x92"
+			"C",
+			9) == 0) {
 			from = PROTO_SERVER;
 			msg = line + 12;
 		} else if (len > 10 && strncmp(line, "    C", 5) == 0 && line[9] == ' ' &&
@@ -526,7 +539,8 @@ static void test_protocol_md_examples(void **state)
 	printf("PROTOCOL.md: %d transcript lines parse and format back\n", n);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_every_form),

@@ -23,9 +23,9 @@
  */
 struct shape {
 	const char *name;
-	stone_t side;          /* who plays at * */
-	legality_t renju;      /* the verdict under renju */
-	int win[3];            /* whether * wins under freestyle, standard, renju */
+	stone_t side;     /* who plays at * */
+	legality_t renju; /* the verdict under renju */
+	int win[3];       /* whether * wins under freestyle, standard, renju */
 	const char *rows[RULES_MAX_SIZE + 1];
 };
 
@@ -37,286 +37,118 @@ struct shape {
 #define OL LEGAL_OVERLINE
 
 static const struct shape shapes[] = {
-	{ "open three crossing open three", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
+	{ "open three crossing open three", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....X.....", ".....X.....",
 		"...XX*.....", NULL } },
-	{ "split threes on two lines", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		".....X.....",
-		"...........",
-		".....X.....",
+	{ "split threes on two lines", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", ".....X.....", "...........", ".....X.....",
 		"..X.X*.....", NULL } },
-	{ "threes on both diagonals", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...X...X...",
-		"....X.X....",
+	{ "threes on both diagonals", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...X...X...", "....X.X....",
 		".....*.....", NULL } },
-	{ "three threes at once", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...X.X.....",
-		"....XX.....",
+	{ "three threes at once", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...X.X.....", "....XX.....",
 		"...XX*.....", NULL } },
-	{ "four-three is legal", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
+	{ "four-three is legal", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....X.....", ".....X.....",
 		"..XXX*.....", NULL } },
-	{ "four-three with a split three is legal", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		".....X.....",
-		"...........",
-		".....X.....",
+	{ "four-three with a split three is legal", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", ".....X.....", "...........", ".....X.....",
 		".OXXX*.....", NULL } },
-	{ "four and two threes is a double-three", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...X.X.....",
-		"....XX.....",
+	{ "four and two threes is a double-three", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...X.X.....", "....XX.....",
 		".OXXX*.....", NULL } },
-	{ "double-four on two lines", B, D4, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
-		".....X.....",
-		"..XXX*.....",
-		".....O.....", NULL } },
-	{ "straight four and a four", B, D4, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
-		".....X.....",
-		"..XXX*.....",
-		".....O.....", NULL } },
-	{ "two fours on one line X.X*X.X", B, D4, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "double-four on two lines", B, D4, { 0, 0, 0 },
+	    { "...........", "...........", ".....X.....", ".....X.....", ".....X.....",
+		"..XXX*.....", ".....O.....", NULL } },
+	{ "straight four and a four", B, D4, { 0, 0, 0 },
+	    { "...........", "...........", ".....X.....", ".....X.....", ".....X.....",
+		"..XXX*.....", ".....O.....", NULL } },
+	{ "two fours on one line X.X*X.X", B, D4, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...........", "...........",
 		".X.X*X.X...", NULL } },
-	{ "two fours on one line XX.*X.XX", B, D4, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "two fours on one line XX.*X.XX", B, D4, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...........", "...........",
 		".XX.*X.XX..", NULL } },
-	{ "two fours on one line XXX.*.XXX", B, D4, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "two fours on one line XXX.*.XXX", B, D4, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...........", "...........",
 		"XXX.*.XXX..", NULL } },
-	{ "four whose other end is an overline counts once", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
+	{ "four whose other end is an overline counts once", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....X.....", ".....X.....",
 		"X.XXX*.....", NULL } },
-	{ "that four and another four", B, D4, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
-		".....X.....",
-		"X.XXX*.....",
-		".....O.....", NULL } },
-	{ "overline of six", B, OL, { 1, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "that four and another four", B, D4, { 0, 0, 0 },
+	    { "...........", "...........", ".....X.....", ".....X.....", ".....X.....",
+		"X.XXX*.....", ".....O.....", NULL } },
+	{ "overline of six", B, OL, { 1, 0, 0 },
+	    { "...........", "...........", "...........", "...........", "...........",
 		"..XXX*XX...", NULL } },
-	{ "overline of seven", B, OL, { 1, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "overline of seven", B, OL, { 1, 0, 0 },
+	    { "...........", "...........", "...........", "...........", "...........",
 		".XXX*XXX...", NULL } },
-	{ "five with a double-three wins", B, OK, { 1, 1, 1 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...X.X.....",
-		"....XX.....",
+	{ "five with a double-three wins", B, OK, { 1, 1, 1 },
+	    { "...........", "...........", "...........", "...X.X.....", "....XX.....",
 		"...XX*XX...", NULL } },
-	{ "five with an overline wins", B, OK, { 1, 1, 1 }, {
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
-		".....X.....",
-		"...XX*XX...",
-		".....X.....",
-		".....X.....", NULL } },
-	{ "five with a double-four wins", B, OK, { 1, 1, 1 }, {
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
-		".....X.....",
-		".XXXX*.....",
-		".....O.....", NULL } },
-	{ "false three: white blocks both extensions", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
+	{ "five with an overline wins", B, OK, { 1, 1, 1 },
+	    { "...........", "...........", ".....X.....", ".....X.....", ".....X.....",
+		"...XX*XX...", ".....X.....", ".....X.....", NULL } },
+	{ "five with a double-four wins", B, OK, { 1, 1, 1 },
+	    { "...........", "...........", ".....X.....", ".....X.....", ".....X.....",
+		".XXXX*.....", ".....O.....", NULL } },
+	{ "false three: white blocks both extensions", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....X.....", ".....X.....",
 		".O.XX*.O...", NULL } },
-	{ "same three without the far block is real", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
+	{ "same three without the far block is real", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....X.....", ".....X.....",
 		".O.XX*.....", NULL } },
-	{ "false three: both straight fours would be overlines", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
+	{ "false three: both straight fours would be overlines", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....X.....", ".....X.....",
 		"X..XX*..X..", NULL } },
-	{ "false three: its four point is an overline (recursive)", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"..X........",
-		"..X..X.....",
-		"..X..X.....",
-		"...XX*.O...",
-		"..X........",
-		"..X........", NULL } },
-	{ "false three: its four point is a double-four (recursive)", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"..X........",
-		"..X..X.....",
-		"..X..X.....",
+	{ "false three: its four point is an overline (recursive)", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "..X........", "..X..X.....", "..X..X.....",
+		"...XX*.O...", "..X........", "..X........", NULL } },
+	{ "false three: its four point is a double-four (recursive)", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "..X........", "..X..X.....", "..X..X.....",
 		"...XX*.O...", NULL } },
-	{ "false three: its four point makes five instead", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"..X........",
-		"..X..X.....",
-		"..X..X.....",
-		"...XX*.O...",
-		"..X........", NULL } },
-	{ "false three: its four point is a double-three (two levels)", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"..X..X.....",
-		"..X..X.....",
-		"...XX*.O...",
-		"...X.......",
-		"....X......", NULL } },
-	{ "three with one forbidden and one free extension is real", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"..X........",
-		"..X..X.....",
-		"..X..X.....",
-		"...XX*.....",
-		"..X........",
-		"..X........", NULL } },
-	{ "the recursive setup without its blockers is a double-three", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....X.....",
-		".....X.....",
+	{ "false three: its four point makes five instead", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "..X........", "..X..X.....", "..X..X.....",
+		"...XX*.O...", "..X........", NULL } },
+	{ "false three: its four point is a double-three (two levels)", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "..X..X.....", "..X..X.....",
+		"...XX*.O...", "...X.......", "....X......", NULL } },
+	{ "three with one forbidden and one free extension is real", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "..X........", "..X..X.....", "..X..X.....",
+		"...XX*.....", "..X........", "..X........", NULL } },
+	{ "the recursive setup without its blockers is a double-three", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....X.....", ".....X.....",
 		"...XX*.O...", NULL } },
-	{ "edge: a three against the edge is not a three", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"..X........",
-		"..X........",
+	{ "edge: a three against the edge is not a three", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "..X........", "..X........",
 		"XX*........", NULL } },
-	{ "edge: one point from the edge it is a three", B, D3, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...X.......",
-		"...X.......",
+	{ "edge: one point from the edge it is a three", B, D3, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...X.......", "...X.......",
 		".XX*.......", NULL } },
-	{ "edge: a split three closed by the right edge", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"..........X",
-		"..........X",
+	{ "edge: a split three closed by the right edge", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "..........X", "..........X",
 		".......X.X*", NULL } },
-	{ "corner: double-four along two edges", B, D4, { 0, 0, 0 }, {
-		"*XXX.......",
-		"X..........",
-		"X..........",
-		"X..........", NULL } },
-	{ "corner: five along the edge", B, OK, { 1, 1, 1 }, {
-		"*XXXX......",
-		"X..........",
-		"X..........",
-		"X..........", NULL } },
-	{ "corner: overline along the bottom edge", B, OL, { 1, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "corner: double-four along two edges", B, D4, { 0, 0, 0 },
+	    { "*XXX.......", "X..........", "X..........", "X..........", NULL } },
+	{ "corner: five along the edge", B, OK, { 1, 1, 1 },
+	    { "*XXXX......", "X..........", "X..........", "X..........", NULL } },
+	{ "corner: overline along the bottom edge", B, OL, { 1, 0, 0 },
+	    { "...........", "...........", "...........", "...........", "...........",
+		"...........", "...........", "...........", "...........", "...........",
 		"XXXXX*.....", NULL } },
-	{ "a lone stone is fine", B, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "a lone stone is fine", B, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", "...........", "...........",
 		".....*.....", NULL } },
-	{ "white may make a double-three", W, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		"...........",
-		".....O.....",
-		".....O.....",
+	{ "white may make a double-three", W, OK, { 0, 0, 0 },
+	    { "...........", "...........", "...........", ".....O.....", ".....O.....",
 		"...OO*.....", NULL } },
-	{ "white may make a double-four", W, OK, { 0, 0, 0 }, {
-		"...........",
-		"...........",
-		".....O.....",
-		".....O.....",
-		".....O.....",
-		"..OOO*.....",
-		".....X.....", NULL } },
-	{ "white overline wins under renju", W, OK, { 1, 0, 1 }, {
-		"...........",
-		"...........",
-		"...........",
-		"...........",
-		"...........",
+	{ "white may make a double-four", W, OK, { 0, 0, 0 },
+	    { "...........", "...........", ".....O.....", ".....O.....", ".....O.....",
+		"..OOO*.....", ".....X.....", NULL } },
+	{ "white overline wins under renju", W, OK, { 1, 0, 1 },
+	    { "...........", "...........", "...........", "...........", "...........",
 		"..OOO*OO...", NULL } },
 };
 
@@ -333,11 +165,19 @@ load_shape(const struct shape *s, rule_t rule, position_t *p)
 		for (int x = 0; x < size; x++) {
 			move_t m = rules_move(x, y);
 			switch (s->rows[y][x]) {
-			case 'X': p->cell[m] = STONE_BLACK; break;
-			case 'O': p->cell[m] = STONE_WHITE; break;
-			case '*': star = m; break;
-			case '.': break;
-			default: fail_msg("bad board character in %s", s->name);
+			case 'X':
+				p->cell[m] = STONE_BLACK;
+				break;
+			case 'O':
+				p->cell[m] = STONE_WHITE;
+				break;
+			case '*':
+				star = m;
+				break;
+			case '.':
+				break;
+			default:
+				fail_msg("bad board character in %s", s->name);
 			}
 		}
 	}
@@ -423,8 +263,10 @@ test_reference_forbidden(void **state)
 		for (int i = 0; i < RULES_CELLS; i++)
 			if (got[i] != want[i]) {
 				char xy[8];
-				fail_msg("line %d: %s is %s (%s)", lines, notation_format_xy((move_t)i, xy),
-				    got[i] ? "forbidden, reference says not" : "allowed, reference says forbidden",
+				fail_msg("line %d: %s is %s (%s)", lines,
+				    notation_format_xy((move_t)i, xy),
+				    got[i] ? "forbidden, reference says not"
+					   : "allowed, reference says forbidden",
 				    legality_name(renju_forbidden(&p, (move_t)i)));
 			}
 	}
@@ -528,8 +370,8 @@ test_overline_by_rule(void **state)
 {
 	(void)state;
 	/* six in a row on the top edge, the gap filled last */
-	move_t six[6] = { rules_move(0, 0), rules_move(1, 0), rules_move(3, 0),
-		rules_move(4, 0), rules_move(5, 0), rules_move(2, 0) };
+	move_t six[6] = { rules_move(0, 0), rules_move(1, 0), rules_move(3, 0), rules_move(4, 0),
+		rules_move(5, 0), rules_move(2, 0) };
 	position_t p;
 
 	print_message("  freestyle: an overline wins\n");
@@ -569,11 +411,13 @@ test_draw(void **state)
 		pos_init(&p, (rule_t)r, 5);
 		for (int i = 0; i < 25; i++) {
 			assert_int_equal(p.outcome.kind, RESULT_ONGOING);
-			assert_int_equal(pos_play(&p, i % 2 ? white[i / 2] : black[i / 2]), LEGAL_OK);
+			assert_int_equal(
+			    pos_play(&p, i % 2 ? white[i / 2] : black[i / 2]), LEGAL_OK);
 		}
 		assert_int_equal(p.outcome.kind, RESULT_DRAW);
 		assert_int_equal(pos_check(&p, black[0]), LEGAL_GAME_OVER);
-		print_message("  %s: a full 5x5 board without five is a draw\n", rule_name((rule_t)r));
+		print_message(
+		    "  %s: a full 5x5 board without five is a draw\n", rule_name((rule_t)r));
 	}
 }
 
@@ -618,8 +462,8 @@ test_notation(void **state)
 	assert_int_equal(m, rules_move(14, 0));
 	assert_int_equal(notation_parse("T20", 20, &m), 0);
 	assert_int_equal(m, rules_move(19, 0));
-	static const char *bad[] = { "", "h", "8", "h0", "h08", "p1", "a16", "h8x", "h-1",
-		"hh8", " h8", "h 8", "a100", "@1", "a1\n" };
+	static const char *bad[] = { "", "h", "8", "h0", "h08", "p1", "a16", "h8x", "h-1", "hh8",
+		" h8", "h 8", "a100", "@1", "a1\n" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		if (notation_parse(bad[i], 15, &m) == 0)
 			fail_msg("'%s' parsed on 15x15", bad[i]);
@@ -637,11 +481,15 @@ test_notation(void **state)
 		for (int y = 0; y < size; y++)
 			for (int x = 0; x < size; x++) {
 				move_t back;
-				assert_int_equal(notation_parse(notation_format(rules_move(x, y), size, buf),
-				    size, &back), 0);
+				assert_int_equal(
+				    notation_parse(
+					notation_format(rules_move(x, y), size, buf), size, &back),
+				    0);
 				assert_int_equal(back, rules_move(x, y));
-				assert_int_equal(notation_parse_xy(notation_format_xy(rules_move(x, y), buf),
-				    size, &back), 0);
+				assert_int_equal(
+				    notation_parse_xy(
+					notation_format_xy(rules_move(x, y), buf), size, &back),
+				    0);
 				assert_int_equal(back, rules_move(x, y));
 			}
 	assert_string_equal(notation_format(rules_move(7, 7), 15, buf), "h8");
@@ -678,22 +526,27 @@ test_records(void **state)
 	/* a short buffer truncates but reports the full length */
 	char small[8];
 	assert_int_equal(record_format(&p, small, sizeof small), n);
-	assert_int_equal(record_parse("size 9\r\nrule standard\r\nmoves\r\n", &q, err, sizeof err), 0);
+	assert_int_equal(
+	    record_parse("size 9\r\nrule standard\r\nmoves\r\n", &q, err, sizeof err), 0);
 	assert_int_equal(q.size, 9);
 	assert_int_equal(q.rule, RULE_STANDARD);
 	assert_int_equal(q.nmoves, 0);
 	/* keys of other tools are skipped, wherever they stand */
 	assert_int_equal(record_parse("black alice 1612\nrule freestyle\nresult white resign\n"
-	    "size 15\nmoves h8 i9\ntimes 1200 800\n", &q, err, sizeof err), 0);
+				      "size 15\nmoves h8 i9\ntimes 1200 800\n",
+			     &q, err, sizeof err),
+	    0);
 	assert_int_equal(q.nmoves, 2);
 	assert_int_equal(q.rule, RULE_FREESTYLE);
 	/* moves continued on a second line */
-	assert_int_equal(record_parse("rule renju\nsize 15\nmoves h8 i9\nmoves j10\n", &q, err,
-	    sizeof err), 0);
+	assert_int_equal(
+	    record_parse("rule renju\nsize 15\nmoves h8 i9\nmoves j10\n", &q, err, sizeof err), 0);
 	assert_int_equal(q.nmoves, 3);
 	assert_int_equal(q.moves[2], rules_move(9, 5));
 
-	static const struct { const char *text, *why; } bad[] = {
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
 		{ "rule renju\nsize 15\nmoves h8 h8\n", "occupied" },
 		{ "rule renju\nsize 15\nmoves i8 a1 j8 a2 h9 a3 h10 a4 h8\n", "double-three" },
 		{ "rule renju\nsize 15\nmoves z9\n", "bad move" },
@@ -737,7 +590,8 @@ test_random_games(void **state)
 
 	for (int g = 0; g < games; g++) {
 		rule_t rule = (rule_t)(g % 3);
-		int size = RULES_MIN_SIZE + (int)(rng_next(&seed) % (RULES_MAX_SIZE - RULES_MIN_SIZE + 1));
+		int size = RULES_MIN_SIZE +
+		    (int)(rng_next(&seed) % (RULES_MAX_SIZE - RULES_MIN_SIZE + 1));
 		position_t p;
 		move_t empty[RULES_CELLS];
 
@@ -761,9 +615,10 @@ test_random_games(void **state)
 				l = pos_play(&p, m);
 				if (l != LEGAL_OK) {
 					refused++;
-					assert_true(rule == RULE_RENJU && pos_to_move(&p) == STONE_BLACK);
-					assert_true(l == LEGAL_DOUBLE_THREE || l == LEGAL_DOUBLE_FOUR ||
-					    l == LEGAL_OVERLINE);
+					assert_true(
+					    rule == RULE_RENJU && pos_to_move(&p) == STONE_BLACK);
+					assert_true(l == LEGAL_DOUBLE_THREE ||
+					    l == LEGAL_DOUBLE_FOUR || l == LEGAL_OVERLINE);
 					assert_memory_equal(&p, &snap[p.nmoves], sizeof p);
 				}
 				tries++;
@@ -774,7 +629,8 @@ test_random_games(void **state)
 			stone_t mover = (stone_t)p.cell[m];
 			int ref = referee_wins(&p, mover);
 			assert_int_equal(p.outcome.kind == RESULT_WIN, ref);
-			assert_false(referee_wins(&p, mover == STONE_BLACK ? STONE_WHITE : STONE_BLACK));
+			assert_false(
+			    referee_wins(&p, mover == STONE_BLACK ? STONE_WHITE : STONE_BLACK));
 			if (p.outcome.kind == RESULT_WIN) {
 				wins++;
 				assert_int_equal(p.outcome.winner, mover);
@@ -793,7 +649,8 @@ test_random_games(void **state)
 		}
 	}
 	print_message("  %d games, %ld plies, %ld wins, %ld draws, %ld forbidden tries refused;"
-	    " referee agrees, undo restores every position\n", games, plies, wins, draws, refused);
+		      " referee agrees, undo restores every position\n",
+	    games, plies, wins, draws, refused);
 }
 
 int

@@ -201,7 +201,8 @@ test_games_and_history(void **state)
 
 	/* 24 more finished games for Alice, one for someone else */
 	for (int i = 0; i < 25; i++) {
-		store_game_t h = sample_game("r2", i % 2 ? "alice" : "carol", i % 2 ? "dave" : "ALICE");
+		store_game_t h = sample_game(
+		    "r2", i % 2 ? "alice" : "carol", i % 2 ? "dave" : "ALICE");
 		if (i == 24)
 			snprintf(h.white, sizeof h.white, "erin");
 		assert_int_equal(store_game_begin(s, &h), 0);
@@ -287,7 +288,8 @@ test_kill_9(void **state)
 	assert_true(stored >= acked);
 	store_close(s);
 	print_message("  SIGKILL mid-stream after %d acknowledged moves: %d on disk in %d games,"
-	    " none lost\n", acked, stored, ngames);
+		      " none lost\n",
+	    acked, stored, ngames);
 }
 
 static void
@@ -335,7 +337,8 @@ test_damaged_files(void **state)
 	for (int i = 0; i < 300; i++) {
 		char name[24];
 		snprintf(name, sizeof name, "user%03d", i);
-		assert_int_equal(store_user_create(s, name, "scrypt$padding-padding-padding", i), 0);
+		assert_int_equal(
+		    store_user_create(s, name, "scrypt$padding-padding-padding", i), 0);
 	}
 	store_close(s); /* checkpoints the WAL into the file */
 	path_of(path, sizeof path, "damaged.db");
@@ -363,8 +366,9 @@ test_damaged_files(void **state)
 	path_of(path, sizeof path, "future.db");
 	sqlite3 *db;
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE x (y); PRAGMA user_version = 99;", NULL,
-	    NULL, NULL), SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_exec(db, "CREATE TABLE x (y); PRAGMA user_version = 99;", NULL, NULL, NULL),
+	    SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(path, &s, err, sizeof err), -1);
 	assert_non_null(strstr(err, "newer"));
@@ -373,23 +377,23 @@ test_damaged_files(void **state)
 
 /* The first shipped schema, as a database made by that version holds it. */
 static const char *const schema_v1 =
-	"CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-	"  name_key TEXT NOT NULL UNIQUE, pwhash TEXT NOT NULL, created INTEGER NOT NULL);"
-	"CREATE TABLE sessions (digest TEXT PRIMARY KEY, name TEXT NOT NULL,"
-	"  expires INTEGER NOT NULL);"
-	"CREATE TABLE games (id INTEGER PRIMARY KEY, room TEXT NOT NULL,"
-	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, opening INTEGER NOT NULL,"
-	"  rated INTEGER NOT NULL, tc_base INTEGER NOT NULL, tc_inc INTEGER NOT NULL,"
-	"  black TEXT NOT NULL, white TEXT NOT NULL, started INTEGER NOT NULL, ended INTEGER,"
-	"  result INTEGER NOT NULL DEFAULT -1, reason INTEGER NOT NULL DEFAULT -1);"
-	"CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),"
-	"  ply INTEGER NOT NULL, move INTEGER NOT NULL, used_ms INTEGER NOT NULL,"
-	"  black_ms INTEGER NOT NULL, white_ms INTEGER NOT NULL,"
-	"  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;"
-	"INSERT INTO users VALUES (1, 'Zed', 'zed', 'scrypt$z', 5);"
-	"INSERT INTO games VALUES (1, 'r9', 2, 15, 0, 0, 0, 0, 'Zed', 'yan', 10, 20, 1, 0);"
-	"INSERT INTO moves VALUES (1, 0, 147, 10, 0, 0);"
-	"PRAGMA user_version = 1;";
+    "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+    "  name_key TEXT NOT NULL UNIQUE, pwhash TEXT NOT NULL, created INTEGER NOT NULL);"
+    "CREATE TABLE sessions (digest TEXT PRIMARY KEY, name TEXT NOT NULL,"
+    "  expires INTEGER NOT NULL);"
+    "CREATE TABLE games (id INTEGER PRIMARY KEY, room TEXT NOT NULL,"
+    "  rule INTEGER NOT NULL, size INTEGER NOT NULL, opening INTEGER NOT NULL,"
+    "  rated INTEGER NOT NULL, tc_base INTEGER NOT NULL, tc_inc INTEGER NOT NULL,"
+    "  black TEXT NOT NULL, white TEXT NOT NULL, started INTEGER NOT NULL, ended INTEGER,"
+    "  result INTEGER NOT NULL DEFAULT -1, reason INTEGER NOT NULL DEFAULT -1);"
+    "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id),"
+    "  ply INTEGER NOT NULL, move INTEGER NOT NULL, used_ms INTEGER NOT NULL,"
+    "  black_ms INTEGER NOT NULL, white_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;"
+    "INSERT INTO users VALUES (1, 'Zed', 'zed', 'scrypt$z', 5);"
+    "INSERT INTO games VALUES (1, 'r9', 2, 15, 0, 0, 0, 0, 'Zed', 'yan', 10, 20, 1, 0);"
+    "INSERT INTO moves VALUES (1, 0, 147, 10, 0, 0);"
+    "PRAGMA user_version = 1;";
 
 static void
 test_migration_from_v1(void **state)
@@ -480,7 +484,7 @@ test_exports(void **state)
 		moves_lines++;
 	assert_int_equal(moves_lines, 5);
 	print_message("  text export reads back through the rules core; long games wrap to fit"
-	    " protocol lines; .psq lines\n");
+		      " protocol lines; .psq lines\n");
 }
 
 int

@@ -25,9 +25,9 @@ static pthread_t loop_thread;
 struct login {
 	char password[32];
 	char stored[AUTH_HASH_MAX];
-	int verdict;          /* set on the worker */
+	int verdict; /* set on the worker */
 	int done, cancelled, bad_thread;
-	int *finished;        /* shared count of done callbacks */
+	int *finished; /* shared count of done callbacks */
 };
 
 static void
@@ -115,7 +115,7 @@ test_cancel_and_free(void **state)
 		id[i] = workq_submit(q, (uint64_t)i + 1, run_verify, on_done, NULL, &l[i]);
 		assert_true(id[i] > 0);
 	}
-	workq_cancel(q, id[1]); /* waiting behind job 0 */
+	workq_cancel(q, id[1]);        /* waiting behind job 0 */
 	assert_int_equal(finished, 0); /* not inside workq_cancel */
 	spin_until(&l[1].done, 1);
 	assert_int_equal(l[1].cancelled, 1);
@@ -126,7 +126,7 @@ test_cancel_and_free(void **state)
 		assert_int_equal(l[i].done, 1);
 	assert_int_equal(l[2].cancelled, 1);
 	print_message("  a waiting job cancelled gets done(cancelled) from the loop; free ends"
-	    " the rest, each exactly once\n");
+		      " the rest, each exactly once\n");
 }
 
 static int
