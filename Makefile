@@ -6,6 +6,7 @@
 #   make deps       install (as root) or print the missing Debian packages
 #   make bench      benchmarks (figures, never pass/fail)
 #   make fuzz       libFuzzer targets for a set time (clang, ASan+UBSan)
+#   make check-style  the C style (.clang-format) holds; make style applies it
 #
 # Variants: SANITIZE=address,undefined or SANITIZE=thread build into their own
 # directory under build/ so they never mix objects with the default build.
@@ -69,7 +70,7 @@ $(O)/%.o: %.c
 include engine/module.mk
 include $(wildcard proto/module.mk daemon/module.mk client/module.mk tests/module.mk systemd/module.mk)
 
-.PHONY: all deps deps-auto test check run run-main bench fuzz clean
+.PHONY: all deps deps-auto test check run run-main bench fuzz clean check-style style
 all: $(BINS) $(TESTS) $(BENCH_BINS)
 
 deps:
@@ -101,6 +102,15 @@ ifeq ($(filter run-main,$(MAIN_TARGETS)),)
 run-main:
 	@echo "gomokud: the daemon is not built yet (see issue 5); the rules core and its tests are."
 endif
+
+# Every C file of the tree, in the one style of .clang-format.
+STYLE_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+check-style:
+	@command -v clang-format > /dev/null || { echo "check-style: needs clang-format (make deps)"; exit 1; }
+	@clang-format --dry-run --Werror $(STYLE_SRCS) && echo "style: $(words $(STYLE_SRCS)) files ok"
+
+style:
+	clang-format -i $(STYLE_SRCS)
 
 clean:
 	rm -rf build bin/*

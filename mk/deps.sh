@@ -40,6 +40,7 @@ chk_cmd man man-db
 chk_cmd groff groff-base
 if [ $clang -eq 1 ]; then
 	chk_cmd clang clang
+	chk_cmd clang-format clang-format
 	# libFuzzer and the sanitizer runtimes for the clang that Debian 12 ships
 	[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
 		need="$need libclang-rt-14-dev"
