@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 #include "proto/proto.h"
 
 enum {

@@ -12,11 +12,11 @@ $(CLIENT_LIB): $(CLIENT_SRCS:%.c=$(O)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(O)/tests/unit/test_client_model: $(O)/tests/unit/test_client_model.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+$(O)/tests/unit/test_client_model: $(O)/tests/unit/test_client_model.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 $(O)/tests/unit/test_client_input.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) $(call pc,--cflags,ncursesw)
-$(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+$(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka ncursesw) $(LDLIBS_ALL)
 
 $(O)/tests/unit/test_client_pin: $(O)/tests/unit/test_client_pin.o $(CLIENT_LIB)
@@ -25,7 +25,7 @@ $(O)/tests/unit/test_client_pin: $(O)/tests/unit/test_client_pin.o $(CLIENT_LIB)
 TESTS += $(O)/tests/unit/test_client_model $(O)/tests/unit/test_client_input \
 	$(O)/tests/unit/test_client_pin
 
-$(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+$(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(CLIENT_PKGS)) $(LDLIBS_ALL)
 
@@ -42,9 +42,9 @@ TESTS += $(CLIENT_SH_TESTS)
 
 # libFuzzer target for the model (see proto/module.mk for FUZZ_CC, FUZZ_FLAGS).
 FUZZERS += client_model
-$(FUZZ_DIR)/fuzz_client_model: tests/fuzz/fuzz_client_model.c client/model.c client/model.h $(PROTO_SRCS) $(ENGINE_SRCS)
+$(FUZZ_DIR)/fuzz_client_model: tests/fuzz/fuzz_client_model.c client/model.c client/model.h $(PROTO_SRCS) $(RULES_SRCS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_client_model.c client/model.c $(PROTO_SRCS) $(ENGINE_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_client_model.c client/model.c $(PROTO_SRCS) $(RULES_SRCS)
 
 .PHONY: fuzz-client_model
 fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
@@ -53,10 +53,10 @@ fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
 	    $(FUZZ_DIR)/corpus-client_model tests/fuzz/corpus/client_model
 
 FUZZERS += client_input
-$(FUZZ_DIR)/fuzz_client_input: tests/fuzz/fuzz_client_input.c client/input.c client/tui.c client/model.c client/input.h client/tui.h client/model.h $(PROTO_SRCS) $(ENGINE_SRCS)
+$(FUZZ_DIR)/fuzz_client_input: tests/fuzz/fuzz_client_input.c client/input.c client/tui.c client/model.c client/input.h client/tui.h client/model.h $(PROTO_SRCS) $(RULES_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(call pc,--cflags,ncursesw) -o $@ tests/fuzz/fuzz_client_input.c \
-	    client/input.c client/tui.c client/model.c $(PROTO_SRCS) $(ENGINE_SRCS) $(call pc,--libs,ncursesw)
+	    client/input.c client/tui.c client/model.c $(PROTO_SRCS) $(RULES_SRCS) $(call pc,--libs,ncursesw)
 
 .PHONY: fuzz-client_input
 fuzz-client_input: $(FUZZ_DIR)/fuzz_client_input

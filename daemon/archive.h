@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 struct room;
 struct server;

@@ -11,7 +11,7 @@
 #include "daemon/clock.h"
 #include "daemon/lobby.h"
 #include "daemon/store.h"
-#include "engine/rules.h"
+#include "rules/rules.h"
 #include "proto/proto.h"
 
 struct server;

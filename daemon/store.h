@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "daemon/glicko.h"
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 enum {
 	STORE_NAME_MAX = 20,

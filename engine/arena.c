@@ -19,7 +19,7 @@
  * into a pipe and exits.
  */
 #include "engine/engine.h"
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 #include <errno.h>
 #include <fcntl.h>

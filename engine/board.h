@@ -10,7 +10,7 @@
 #define GOMOKU_BOARD_H
 
 #include "engine/pattern.h"
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 #include <stdint.h>
 

@@ -13,7 +13,7 @@
 #ifndef GOMOKU_ENGINE_H
 #define GOMOKU_ENGINE_H
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 #include <stdatomic.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
-# engine/: the rules core and the AI, as one static library, plus the
+# engine/: the AI (search, evaluation, solvers) as a static library on top of
+# the rules core (rules/), plus the
 # Gomocup brain (bin/pbrain-gomoku) and the match tool (bin/arena).
-ENGINE_SRCS := engine/rules.c engine/pattern.c engine/board.c engine/eval.c \
+ENGINE_SRCS := engine/pattern.c engine/board.c engine/eval.c \
 	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/search.c
 ENGINE_LIB := $(O)/libengine.a
 
@@ -10,13 +11,13 @@ $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)
 
 # Unit tests of the AI (cmocka); the pattern rule for tests/unit objects
 # comes from tests/module.mk.
-$(O)/tests/unit/test_engine: $(O)/tests/unit/test_engine.o $(ENGINE_LIB)
+$(O)/tests/unit/test_engine: $(O)/tests/unit/test_engine.o $(ENGINE_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_engine
 
 # The Gomocup brain.
-$(BINDIR)/pbrain-gomoku: $(O)/engine/pbrain.o $(ENGINE_LIB)
+$(BINDIR)/pbrain-gomoku: $(O)/engine/pbrain.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
@@ -30,21 +31,21 @@ $(O)/tests/unit/test_pbrain: $(O)/tests/unit/test_pbrain.o | $(BINDIR)/pbrain-go
 TESTS += $(O)/tests/unit/test_pbrain
 
 # The match tool: any two Gomocup brains, colours swapped, time enforced.
-$(BINDIR)/arena: $(O)/engine/arena.o $(ENGINE_LIB)
+$(BINDIR)/arena: $(O)/engine/arena.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 BINS += $(BINDIR)/arena
 
 # The evaluation tuner: self-play samples and a logistic fit of the weights.
-$(BINDIR)/tune: $(O)/engine/tune.o $(ENGINE_LIB)
+$(BINDIR)/tune: $(O)/engine/tune.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 BINS += $(BINDIR)/tune
 
 # make bench-engine: nodes/s, time to depth, puzzle solve rate.
-$(O)/tests/engine/bench_engine: $(O)/tests/engine/bench_engine.o $(ENGINE_LIB)
+$(O)/tests/engine/bench_engine: $(O)/tests/engine/bench_engine.o $(ENGINE_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 BENCHES += engine

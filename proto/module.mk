@@ -7,7 +7,7 @@ $(PROTO_LIB): $(PROTO_SRCS:%.c=$(O)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(O)/tests/unit/test_proto: $(O)/tests/unit/test_proto.o $(PROTO_LIB) $(ENGINE_LIB)
+$(O)/tests/unit/test_proto: $(O)/tests/unit/test_proto.o $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_proto
@@ -18,9 +18,9 @@ FUZZ_DIR := build/fuzz
 FUZZ_FLAGS := -std=c11 -g -O1 -D_DEFAULT_SOURCE -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZERS += proto
 
-$(FUZZ_DIR)/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRCS) engine/rules.c proto/proto.h engine/rules.h
+$(FUZZ_DIR)/fuzz_proto: tests/fuzz/fuzz_proto.c $(PROTO_SRCS) $(RULES_SRCS) proto/proto.h rules/rules.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_proto.c $(PROTO_SRCS) engine/rules.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_proto.c $(PROTO_SRCS) $(RULES_SRCS)
 
 .PHONY: fuzz-proto
 fuzz-proto: $(FUZZ_DIR)/fuzz_proto

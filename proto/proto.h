@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 #define PROTO_VERSION 1
 

@@ -5,7 +5,7 @@ CMOCKA_LIBS = $(call pc,--libs,cmocka)
 # Tests read ../shared (beside the checkout) when it is there.
 $(O)/tests/unit/%.o: MOD_CFLAGS = $(CMOCKA_CFLAGS)
 
-$(O)/tests/unit/test_rules: $(O)/tests/unit/test_rules.o $(ENGINE_LIB)
+$(O)/tests/unit/test_rules: $(O)/tests/unit/test_rules.o $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_rules
@@ -21,7 +21,7 @@ $(O)/tests/unit/test_accounts: $(O)/tests/unit/test_accounts.o $(O)/daemon/auth.
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 $(O)/tests/unit/test_store: $(O)/tests/unit/test_store.o $(O)/daemon/store.o \
-    $(O)/daemon/auth.o $(O)/daemon/glicko.o $(O)/daemon/export.o $(PROTO_LIB) $(ENGINE_LIB)
+    $(O)/daemon/auth.o $(O)/daemon/glicko.o $(O)/daemon/export.o $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_accounts $(O)/tests/unit/test_store
@@ -34,9 +34,9 @@ TESTS += $(O)/tests/unit/test_notify
 
 # libFuzzer target for the rules core against a brute-force referee (issue 9).
 FUZZERS += rules
-$(FUZZ_DIR)/fuzz_rules: tests/fuzz/fuzz_rules.c engine/rules.c engine/rules.h
+$(FUZZ_DIR)/fuzz_rules: tests/fuzz/fuzz_rules.c $(RULES_SRCS) rules/rules.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_rules.c engine/rules.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_rules.c $(RULES_SRCS)
 
 .PHONY: fuzz-rules
 fuzz-rules: $(FUZZ_DIR)/fuzz_rules
@@ -48,7 +48,7 @@ fuzz-rules: $(FUZZ_DIR)/fuzz_rules
 $(O)/daemon/bots.o $(O)/daemon/workq.o $(O)/tests/unit/test_bots.o: \
     MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
 $(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(O)/daemon/workq.o \
-    $(O)/daemon/clock.o $(ENGINE_LIB)
+    $(O)/daemon/clock.o $(ENGINE_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_bots

@@ -6,7 +6,7 @@
 #ifndef GOMOKU_TEST_REFEREE_H
 #define GOMOKU_TEST_REFEREE_H
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 static inline int
 referee_wins(const position_t *p, int c)

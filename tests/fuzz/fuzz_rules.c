@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 #include "tests/referee.h"
 
 static position_t history[RULES_CELLS + 1];

@@ -35,7 +35,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 #include "proto/proto.h"
 #include "tests/daemon/tclient.h"
 

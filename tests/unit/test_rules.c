@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "engine/rules.h"
+#include "rules/rules.h"
 #include "tests/referee.h"
 
 /*

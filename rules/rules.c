@@ -11,7 +11,7 @@
  *     stone is not itself forbidden (checked recursively).
  * Only shapes that contain m count.
  */
-#include "engine/rules.h"
+#include "rules/rules.h"
 
 #include <stdio.h>
 #include <string.h>
