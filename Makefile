@@ -97,12 +97,6 @@ bench: deps-auto
 fuzz: deps-auto
 	@$(MAKE) --no-print-directory $(addprefix fuzz-,$(FUZZERS))
 
-# daemon/module.mk replaces this once the daemon exists.
-ifeq ($(filter run-main,$(MAIN_TARGETS)),)
-run-main:
-	@echo "gomokud: the daemon is not built yet (see issue 5); the rules core and its tests are."
-endif
-
 # Every C file of the tree, in the one style of .clang-format.
 STYLE_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 check-style:

@@ -20,6 +20,7 @@
 #include "daemon/server.h"
 #include "daemon/session.h"
 #include "daemon/store.h"
+#include "daemon/wire.h"
 
 enum { LIMIT_SLOTS = 512 };
 
@@ -145,12 +146,11 @@ static int
 sign_in(struct conn *c, struct check *k)
 {
 	int err = 0;
-	struct session *s = session_new(c->srv, k->name, &err);
+	struct session *s = session_new(c->srv, k->name, SESSION_ACCOUNT, &err);
 
 	if (!s)
 		return err;
-	s->conn = c;
-	c->sess = s;
+	conn_bind(c, s);
 	proto_msg_t r;
 	proto_init(&r, k->registering ? PO_REGISTER : PO_LOGIN, k->tag);
 	snprintf(r.user, sizeof r.user, "%s", s->name);
@@ -431,8 +431,8 @@ account_history(struct conn *c, const proto_msg_t *m, const char **why)
 		d.size = rows[i].size;
 		snprintf(d.user, sizeof d.user, "%s", rows[i].black);
 		snprintf(d.user2, sizeof d.user2, "%s", rows[i].white);
-		d.result = (proto_result_t)rows[i].result;
-		d.reason = (proto_reason_t)rows[i].reason;
+		d.result = wire_result((game_result_t)rows[i].result);
+		d.reason = wire_reason((game_reason_t)rows[i].reason);
 		d.depth = rows[i].nmoves;
 		d.when = rows[i].ended;
 		conn_send(c, &d);

@@ -1,4 +1,4 @@
-/* archive.c: rooms' games to and from the store (see archive.h). */
+/* archive.c: games to and from the store (see archive.h). */
 #include "daemon/archive.h"
 
 #include <stdio.h>
@@ -6,120 +6,113 @@
 #include <time.h>
 
 #include "daemon/auth.h"
-#include "daemon/room.h"
 #include "daemon/server.h"
-#include "daemon/session.h"
 #include "daemon/store.h"
 
-void
-archive_begin(struct room *r)
+int64_t
+archive_begin(struct server *srv, const struct archive_game *a)
 {
-	store_t *st = r->srv->store;
+	store_t *st = srv->store;
 	store_game_t g;
 
-	r->game_id = 0;
 	if (st == NULL)
-		return;
+		return 0;
 	memset(&g, 0, sizeof g);
-	snprintf(g.room, sizeof g.room, "%s", r->id);
-	g.rule = r->spec.rule;
-	g.size = r->spec.size;
-	g.opening = r->spec.opening;
-	g.rated = r->spec.rated;
-	g.tc_base = r->spec.tc_base;
-	g.tc_inc = r->spec.tc_inc;
-	g.private_room = r->private;
-	snprintf(g.code, sizeof g.code, "%s", r->code);
-	g.opening_plies = r->spec.opening == OPENING_SWAP2 ? -1 : 0;
-	snprintf(g.black, sizeof g.black, "%s", r->seat[0].name);
-	snprintf(g.white, sizeof g.white, "%s", r->seat[1].name);
+	snprintf(g.room, sizeof g.room, "%s", a->room);
+	g.rule = a->spec.rule;
+	g.size = a->spec.size;
+	g.opening = a->spec.opening;
+	g.rated = a->spec.rated;
+	g.tc_base = a->spec.tc_base;
+	g.tc_inc = a->spec.tc_inc;
+	g.private_room = a->private_room;
+	snprintf(g.code, sizeof g.code, "%s", a->code);
+	g.opening_plies = a->opening_plies;
+	snprintf(g.black, sizeof g.black, "%s", a->names[0]);
+	snprintf(g.white, sizeof g.white, "%s", a->names[1]);
 	g.started = (int64_t)time(NULL);
 	if (store_game_begin(st, &g) != 0) {
 		log_error(
-		    &r->srv->log, "room %s: cannot store the game: %s", r->id, store_error(st));
-		return;
+		    &srv->log, "room %s: cannot store the game: %s", a->room, store_error(st));
+		return 0;
 	}
-	r->game_id = g.id;
+	return g.id;
 }
 
 int
-archive_move(struct room *r, int64_t used_ms, int64_t black_ms, int64_t white_ms)
+archive_move(struct server *srv, int64_t id, int ply, move_t mv, int64_t used_ms, int64_t black_ms,
+    int64_t white_ms)
 {
-	store_t *st = r->srv->store;
+	store_t *st = srv->store;
 	store_move_t m;
 
-	if (st == NULL || r->game_id == 0)
+	if (st == NULL || id == 0)
 		return 0;
-	m.move = r->pos.moves[r->pos.nmoves - 1];
+	m.move = mv;
 	m.used_ms = used_ms;
 	m.black_ms = black_ms;
 	m.white_ms = white_ms;
-	if (store_game_move(st, r->game_id, r->pos.nmoves - 1, &m) != 0) {
-		log_error(&r->srv->log, "room %s: cannot store a move: %s", r->id, store_error(st));
+	if (store_game_move(st, id, ply, &m) != 0) {
+		log_error(&srv->log, "game %lld: cannot store a move: %s", (long long)id,
+		    store_error(st));
 		return -1;
 	}
 	return 0;
 }
 
 void
-archive_truncate(struct room *r)
+archive_truncate(struct server *srv, int64_t id, int nmoves)
 {
-	store_t *st = r->srv->store;
+	store_t *st = srv->store;
 
-	if (st != NULL && r->game_id != 0 &&
-	    store_game_truncate(st, r->game_id, r->pos.nmoves) != 0)
-		log_error(
-		    &r->srv->log, "room %s: cannot store an undo: %s", r->id, store_error(st));
+	if (st != NULL && id != 0 && store_game_truncate(st, id, nmoves) != 0)
+		log_error(&srv->log, "game %lld: cannot store an undo: %s", (long long)id,
+		    store_error(st));
 }
 
 void
-archive_colours(struct room *r)
+archive_colours(
+    struct server *srv, int64_t id, const char *black, const char *white, int opening_plies)
 {
-	store_t *st = r->srv->store;
+	store_t *st = srv->store;
 
-	if (st != NULL && r->game_id != 0 &&
-	    store_game_colours(st, r->game_id, r->seat[0].name, r->seat[1].name, r->nopening) != 0)
-		log_error(
-		    &r->srv->log, "room %s: cannot store the colours: %s", r->id, store_error(st));
+	if (st != NULL && id != 0 && store_game_colours(st, id, black, white, opening_plies) != 0)
+		log_error(&srv->log, "game %lld: cannot store the colours: %s", (long long)id,
+		    store_error(st));
 }
 
-/* Whether name is a registered account (guests and bots are not). */
-static int
-is_account(store_t *st, const char *name)
+int
+archive_is_account(struct server *srv, const char *name)
 {
 	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
 
-	return store_user_get(st, name, spelled, hash, sizeof hash) == 0;
+	return srv->store && store_user_get(srv->store, name, spelled, hash, sizeof hash) == 0;
 }
 
 /* Accounts are rated; bots only when the config says so (rate-bots). */
 static int
-rated_seat(struct room *r, int seat, const char *name)
+rated_player(struct server *srv, enum archive_player p)
 {
-	const struct session *s = r->seat[seat].sess;
-
-	if (s && s->bot_level)
-		return r->srv->cfg.rate_bots;
-	return is_account(r->srv->store, name);
+	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && srv->cfg.rate_bots);
 }
 
 /* Glicko-2 for a rated game between rated players; counts its result. */
 static void
-rate(struct room *r, store_game_t *g)
+rate(struct server *srv, const struct archive_game *a, store_game_t *g)
 {
-	store_t *st = r->srv->store;
+	store_t *st = srv->store;
 	store_rating_t b, w;
 	double score;
 
-	if (!r->spec.rated || r->result == RES_NONE || r->reason == REASON_ABORTED ||
-	    !rated_seat(r, 0, g->black) || !rated_seat(r, 1, g->white))
+	if (!a->spec.rated || a->result == GAME_NO_RESULT || a->reason == BY_ABORTED ||
+	    !rated_player(srv, a->players[0]) || !rated_player(srv, a->players[1]))
 		return;
-	if (store_rating_get(st, g->black, r->spec.rule, &b) < 0 ||
-	    store_rating_get(st, g->white, r->spec.rule, &w) < 0)
+	if (store_rating_get(st, g->black, a->spec.rule, &b) < 0 ||
+	    store_rating_get(st, g->white, a->spec.rule, &w) < 0)
 		return;
 	g->black_before = b.g.rating;
 	g->white_before = w.g.rating;
-	score = r->result == RES_BLACK ? 1.0 : r->result == RES_WHITE ? 0.0 : 0.5;
+	score = a->result == GAME_BLACK_WINS ? 1.0 : a->result == GAME_WHITE_WINS ? 0.0 : 0.5;
 	glicko_rate_game(&b.g, &w.g, score, GLICKO_TAU);
 	b.wins += score == 1.0;
 	b.losses += score == 0.0;
@@ -129,37 +122,72 @@ rate(struct room *r, store_game_t *g)
 	w.draws += score == 0.5;
 	g->black_after = b.g.rating;
 	g->white_after = w.g.rating;
-	if (store_rating_put(st, r->spec.rule, &b) != 0 ||
-	    store_rating_put(st, r->spec.rule, &w) != 0)
-		log_error(
-		    &r->srv->log, "room %s: cannot store ratings: %s", r->id, store_error(st));
+	if (store_rating_put(st, a->spec.rule, &b) != 0 ||
+	    store_rating_put(st, a->spec.rule, &w) != 0)
+		log_error(&srv->log, "room %s: cannot store ratings: %s", a->room, store_error(st));
 }
 
 void
-archive_end(struct room *r)
+archive_end(struct server *srv, const struct archive_game *a)
 {
-	store_t *st = r->srv->store;
+	store_t *st = srv->store;
 	store_game_t g;
 
-	if (st == NULL || r->game_id == 0)
+	if (st == NULL || a->id == 0)
 		return;
-	if (store_game_load(st, r->game_id, &g, NULL) != 0) {
-		log_error(
-		    &r->srv->log, "room %s: cannot load the game: %s", r->id, store_error(st));
+	if (store_game_load(st, a->id, &g, NULL) != 0) {
+		log_error(&srv->log, "room %s: cannot load the game: %s", a->room, store_error(st));
 		return;
 	}
 	g.ended = (int64_t)time(NULL);
-	g.result = r->result;
-	g.reason = r->reason;
-	rate(r, &g);
+	g.result = a->result;
+	g.reason = a->reason;
+	rate(srv, a, &g);
 	if (store_game_end(st, &g) != 0)
 		log_error(
-		    &r->srv->log, "room %s: cannot store the result: %s", r->id, store_error(st));
+		    &srv->log, "room %s: cannot store the result: %s", a->room, store_error(st));
+}
+
+/* The saved game as the rooms take it; -1 when a stored value is out of
+ * range (the record cannot be played). */
+static int
+saved_from(
+    struct server *srv, const store_game_t *g, const store_move_t *moves, struct archive_saved *sv)
+{
+	if (g->opening != OPEN_FREE && g->opening != OPEN_SWAP2)
+		return -1;
+	memset(sv, 0, sizeof *sv);
+	sv->id = g->id;
+	snprintf(sv->room, sizeof sv->room, "%s", g->room);
+	sv->spec.rule = (rule_t)g->rule;
+	sv->spec.size = g->size;
+	sv->spec.tc_base = g->tc_base;
+	sv->spec.tc_inc = g->tc_inc;
+	sv->spec.colour = WISH_ANY;
+	sv->spec.rated = g->rated;
+	sv->spec.opening = (game_opening_t)g->opening;
+	sv->private_room = g->private_room;
+	snprintf(sv->code, sizeof sv->code, "%s", g->code);
+	sv->opening_plies = g->opening_plies;
+	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
+	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);
+	for (int i = 0; i < 2; i++)
+		sv->account[i] = archive_is_account(srv, sv->names[i]);
+	sv->nmoves = g->nmoves;
+	for (int i = 0; i < g->nmoves; i++)
+		sv->moves[i] = moves[i].move;
+	if (g->nmoves > 0) {
+		sv->left[0] = moves[g->nmoves - 1].black_ms;
+		sv->left[1] = moves[g->nmoves - 1].white_ms;
+	}
+	return 0;
 }
 
 int
-archive_restore(struct server *srv)
+archive_restore(struct server *srv,
+    int (*play)(struct server *srv, const struct archive_saved *sv, const char **why))
 {
+	struct archive_saved sv;
 	int64_t ids[4096];
 	store_move_t moves[RULES_CELLS];
 	store_t *st = srv->store;
@@ -174,18 +202,18 @@ archive_restore(struct server *srv)
 	}
 	for (int i = 0; i < n; i++) {
 		store_game_t g;
-		const char *why = NULL;
+		const char *why = "a stored value out of range";
 		if (store_game_load(st, ids[i], &g, moves) != 0) {
 			log_error(&srv->log, "game %lld: %s", (long long)ids[i], store_error(st));
 			continue;
 		}
-		if (room_restore(srv, &g, moves, &why) == NULL) {
+		if (saved_from(srv, &g, moves, &sv) != 0 || play(srv, &sv, &why) != 0) {
 			/* an unplayable record ends as aborted, so it is not retried */
 			log_error(&srv->log, "game %lld in room %s cannot be resumed: %s; aborted",
 			    (long long)g.id, g.room, why ? why : "?");
 			g.ended = (int64_t)time(NULL);
-			g.result = RES_NONE;
-			g.reason = REASON_ABORTED;
+			g.result = GAME_NO_RESULT;
+			g.reason = BY_ABORTED;
 			store_game_end(st, &g);
 			continue;
 		}

@@ -1,33 +1,75 @@
 /*
- * archive.h: a room's game in the store. Every call writes through before it
+ * archive.h: games in the store. Every call writes through before it
  * returns, so an event is sent only for what is already on disk; after a
- * crash the games in progress come back from the store with all their moves.
- * Without a store (database none) these do nothing and succeed.
+ * crash the games in progress come back from the store with all their
+ * moves. The archive knows games by the values a room gives it
+ * (struct archive_game), never by the room itself. Without a store
+ * (database none) these do nothing and succeed.
  */
 #ifndef GOMOKUD_ARCHIVE_H
 #define GOMOKUD_ARCHIVE_H
 
 #include <stdint.h>
 
+#include "daemon/game.h"
+#include "proto/proto.h"
 #include "rules/rules.h"
 
-struct room;
 struct server;
 
-/* The game starts: its row, with players and settings. */
-void archive_begin(struct room *r);
-/* The move just placed (the last of r->pos), with the time it took and both
- * clocks after it. -1 when it could not be stored: the move must not stand. */
-int archive_move(struct room *r, int64_t used_ms, int64_t black_ms, int64_t white_ms);
-/* An undo, or a refused swap2 put: the store keeps r->pos's moves only. */
-void archive_truncate(struct room *r);
+/* Who holds a seat, as far as ratings go. */
+enum archive_player { PLAYER_GUEST, PLAYER_ACCOUNT, PLAYER_BOT };
+
+/* A game as a room describes it (room.c fills it). */
+struct archive_game {
+	int64_t id; /* its row; 0: not kept */
+	const char *room;
+	struct gamespec spec;
+	int private_room;
+	const char *code;
+	int opening_plies; /* swap2: -1 until the colours settle */
+	const char *names[2];
+	enum archive_player players[2];
+	game_result_t result;
+	game_reason_t reason;
+};
+
+/* A game in progress as the store kept it (archive_restore). */
+struct archive_saved {
+	int64_t id;
+	char room[PROTO_ROOM_MAX + 1];
+	struct gamespec spec;
+	int private_room;
+	char code[PROTO_CODE_MAX + 1];
+	int opening_plies;
+	char names[2][PROTO_NAME_MAX + 1];
+	int account[2]; /* each name is a registered account */
+	int nmoves;
+	move_t moves[RULES_CELLS];
+	int64_t left[2]; /* both clocks after the last move (ms) */
+};
+
+/* The game starts: its row, with players and settings; the id, or 0 when
+ * it is not kept (no store, or the write failed: logged). */
+int64_t archive_begin(struct server *srv, const struct archive_game *g);
+/* Move ply of game id, with the time it took and both clocks after it.
+ * -1 when it could not be stored: the move must not stand. */
+int archive_move(struct server *srv, int64_t id, int ply, move_t mv, int64_t used_ms,
+    int64_t black_ms, int64_t white_ms);
+/* An undo, or a refused swap2 put: the store keeps the first nmoves. */
+void archive_truncate(struct server *srv, int64_t id, int nmoves);
 /* Swap2 settled the colours. */
-void archive_colours(struct room *r);
-/* The game is over: result, reason and, for a rated game between two
- * accounts, both players' Glicko-2 ratings. */
-void archive_end(struct room *r);
-/* At start: a room for every game the store holds unfinished, its players
- * away until they RESUME. Returns the number of rooms, or -1. */
-int archive_restore(struct server *srv);
+void archive_colours(
+    struct server *srv, int64_t id, const char *black, const char *white, int opening_plies);
+/* The game is over: result, reason and, for a rated game between rated
+ * players, both players' Glicko-2 ratings. */
+void archive_end(struct server *srv, const struct archive_game *g);
+/* Whether name is a registered account. */
+int archive_is_account(struct server *srv, const char *name);
+/* At start: play(srv, saved, arg) for every game the store holds
+ * unfinished; a game play refuses (nonzero, with *why) ends as aborted.
+ * Returns the number taken, or -1. */
+int archive_restore(struct server *srv,
+    int (*play)(struct server *srv, const struct archive_saved *sv, const char **why));
 
 #endif

@@ -1,18 +1,21 @@
 /* botplay.c: bots at the table (see botplay.h). */
 #include "daemon/botplay.h"
 
+#include <sys/queue.h>
+
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "daemon/bots.h"
-#include "daemon/clock.h"
-#include "daemon/conn.h"
-#include "daemon/lobby.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
+#include "daemon/sink.h"
 
 enum {
 	BOT_RETRY_MS = 200,    /* the pool was full: ask again */
@@ -28,375 +31,437 @@ static const char *const openings[][3] = {
 	{ "h8", "g9", "j8" },
 };
 
-static int
-is_bot(const struct session *s)
-{
-	return s && s->bot_level > 0;
-}
+/* One bot at one table: its session's sink. */
+struct botgame {
+	struct sink sink; /* first: the sink is the botgame */
+	TAILQ_ENTRY(botgame) link;
+	struct botplay *bp;
+	struct session *bot;
+	struct room *room;
+	struct event *ev; /* the deferred look at the room */
+	int64_t job;      /* its search in flight, 0: none */
+	int key;          /* the state that search is for */
+	int eval;         /* the last search's score, the bot's view */
+};
 
-int
-botplay_init(struct server *srv)
+struct botplay {
+	struct server *srv;
+	bots_t *pool;
+	int workers;
+	TAILQ_HEAD(, botgame) games;
+};
+
+static void bot_deliver(
+    struct sink *k, struct room *r, const proto_msg_t *m, const char *line, size_t n);
+static const struct sink_ops bot_sink = { bot_deliver };
+
+struct botplay *
+botplay_new(struct server *srv)
 {
 	const struct config *c = &srv->cfg;
 	int threads = c->bot_threads > 0 ? c->bot_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct botplay *bp = calloc(1, sizeof *bp);
 
 	if (threads < 1)
 		threads = 1;
-	srv->bots = bots_new(srv->base, threads, c->bot_queue, c->bot_hash_mb, c->bot_preview_ms);
-	srv->bot_workers = threads;
-	if (!srv->bots) {
+	if (bp)
+		bp->pool = bots_new(
+		    srv->base, threads, c->bot_queue, c->bot_hash_mb, c->bot_preview_ms);
+	if (!bp || !bp->pool) {
+		free(bp);
 		log_error(&srv->log, "cannot start the bot workers");
-		return -1;
+		return NULL;
 	}
+	bp->srv = srv;
+	bp->workers = threads;
+	TAILQ_INIT(&bp->games);
 	log_info(&srv->log, "bots: %d worker%s, %d MB of hash each", threads,
 	    threads == 1 ? "" : "s", c->bot_hash_mb);
-	return 0;
+	return bp;
+}
+
+/* Forgets a bot's game: its search is cancelled, its timer freed. */
+static void
+botgame_free(struct botgame *bg)
+{
+	if (bg->job)
+		bots_cancel(bg->bp->pool, bg->job);
+	if (bg->ev)
+		event_free(bg->ev);
+	TAILQ_REMOVE(&bg->bp->games, bg, link);
+	free(bg);
 }
 
 void
-botplay_free(struct server *srv)
+botplay_free(struct botplay *bp)
 {
-	bots_free(srv->bots);
-	srv->bots = NULL;
+	if (!bp)
+		return;
+	bots_free(bp->pool); /* no callback runs after this */
+	bp->pool = NULL;
+	while (!TAILQ_EMPTY(&bp->games)) {
+		struct botgame *bg = TAILQ_FIRST(&bp->games);
+		bg->job = 0;
+		botgame_free(bg);
+	}
+	free(bp);
+}
+
+static int
+is_bot(const struct session *s)
+{
+	return s && s->kind == SESSION_BOT;
+}
+
+/* The bot's seat in its room. */
+static int
+my_seat(const struct botgame *bg)
+{
+	return room_seat_of(bg->room, bg->bot);
 }
 
 /* What a search was started for: a new one is needed when this changes. */
 static int
 state_key(const struct room *r)
 {
-	return r->pos.nmoves << 8 | r->status << 4 | r->stage;
+	return room_position(r)->nmoves << 8 | (int)room_status(r) << 4 | (int)room_stage(r);
 }
 
 static void
-send_think(struct room *r, const struct session *bot, const engine_result_t *res)
+think(struct botgame *bg, const engine_result_t *res)
 {
-	proto_msg_t m;
+	int scores[ENGINE_MAX_NBEST];
+	move_t moves[ENGINE_MAX_NBEST];
 
-	proto_init(&m, PE_THINK, NULL);
-	snprintf(m.user, sizeof m.user, "%s", bot->name);
-	m.depth = res->depth;
-	for (int i = 0; i < res->ncand && m.ncands < PROTO_CANDS_MAX; i++) {
-		notation_format(res->cand[i].move, r->spec.size, m.cands[m.ncands].move);
-		m.cands[m.ncands++].score = res->cand[i].score;
+	for (int i = 0; i < res->ncand; i++) {
+		moves[i] = res->cand[i].move;
+		scores[i] = res->cand[i].score;
 	}
-	if (m.ncands > 0)
-		room_event(r, &m);
+	room_think(bg->room, bg->bot, res->depth, moves, scores, res->ncand);
 }
 
 static void
 on_preview(uint64_t id, const engine_result_t *res, void *arg)
 {
-	struct room *r = arg;
-	int actor = room_actor(r);
+	struct botgame *bg = arg;
 
-	if ((int64_t)id == r->bot_job && actor >= 0 && is_bot(r->seat[actor].sess))
-		send_think(r, r->seat[actor].sess, res);
+	if ((int64_t)id == bg->job && room_actor(bg->room) == my_seat(bg))
+		think(bg, res);
 }
 
 /* The bot gives up the game: its search found nothing to play. */
 static void
-bot_resigns(struct room *r, struct session *bot, const char *why)
+bot_resigns(struct botgame *bg, const char *why)
 {
-	log_error(&r->srv->log, "room %s: %s resigns: %s", r->id, bot->name, why);
-	room_resign(r, bot);
+	struct room_act act;
+
+	log_error(
+	    &bg->bp->srv->log, "room %s: %s resigns: %s", room_id(bg->room), bg->bot->name, why);
+	room_resign(bg->room, bg->bot, &act);
 }
+
+static void poke(struct botgame *bg);
 
 static void
 on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 {
-	struct room *r = arg;
-	int actor = room_actor(r);
-	const char *why = NULL;
-	char mv[4];
+	struct botgame *bg = arg;
+	struct room *r = bg->room;
+	struct room_act act;
+	char mv[PROTO_MOVE_MAX + 1];
 
-	if ((int64_t)id != r->bot_job)
+	if ((int64_t)id != bg->job)
 		return;
-	r->bot_job = 0;
-	if (actor < 0 || !is_bot(r->seat[actor].sess) || state_key(r) != r->bot_key)
-		goto again;
-	struct session *bot = r->seat[actor].sess;
+	bg->job = 0;
+	if (room_actor(r) != my_seat(bg) || state_key(r) != bg->key) {
+		poke(bg);
+		return;
+	}
 	if (status != 0) {
-		bot_resigns(r, bot, "no move found");
+		bot_resigns(bg, "no move found");
 		return;
 	}
-	r->bot_eval = res->score;
-	send_think(r, bot, res);
-	notation_format(res->best, r->spec.size, mv);
-	if (r->status == ROOM_OPENING) {
+	bg->eval = res->score;
+	think(bg, res);
+	if (room_status(r) == GAME_OPENING) {
 		/* swap2: take the colour the search likes (the side to move is white) */
-		proto_msg_t m;
-		proto_init(&m, PR_SWAP2, NULL);
-		m.choice = res->score >= 0 ? CHOICE_WHITE : CHOICE_BLACK;
-		if (room_swap2(r, bot, &m, &why) != 0)
-			bot_resigns(r, bot, why ? why : "swap2 choice refused");
+		stone_t c = res->score >= 0 ? STONE_WHITE : STONE_BLACK;
+		if (room_swap2_choose(r, bg->bot, c, &act) != GERR_OK)
+			bot_resigns(bg, act.why ? act.why : "swap2 choice refused");
 		return;
 	}
-	snprintf(r->move_reason, sizeof r->move_reason, "%s", res->reason);
-	int rc = room_move(r, bot, mv, &why);
-	r->move_reason[0] = '\0';
-	if (rc != 0)
-		bot_resigns(r, bot, why ? why : proto_err_word(rc));
-	return;
-again:
-	botplay_poke(r);
+	notation_format(res->best, room_spec(r)->size, mv);
+	if (room_move(r, bg->bot, mv, res->reason, &act) != GERR_OK)
+		bot_resigns(bg, act.why ? act.why : "move refused");
 }
 
-/* The search for the seat to act, with the time its clock allows. */
+/* The search for the bot's move, with the time its clock allows. */
 static void
-start_search(struct room *r, int actor)
+start_search(struct botgame *bg, int seat)
 {
-	struct server *srv = r->srv;
-	struct session *bot = r->seat[actor].sess;
+	struct server *srv = bg->bp->srv;
+	const struct room *r = bg->room;
+	const struct gamespec *g = room_spec(r);
+	const position_t *pos = room_position(r);
 	bots_job_t j;
 
 	memset(&j, 0, sizeof j);
-	j.owner = r->num;
-	j.rule = r->spec.rule;
-	j.size = r->spec.size;
-	j.nmoves = r->pos.nmoves;
-	memcpy(j.moves, r->pos.moves, sizeof j.moves[0] * (size_t)r->pos.nmoves);
-	j.level = bot->bot_level;
+	j.owner = room_num(r);
+	j.rule = g->rule;
+	j.size = g->size;
+	j.nmoves = pos->nmoves;
+	memcpy(j.moves, pos->moves, sizeof j.moves[0] * (size_t)pos->nmoves);
+	j.level = bg->bot->bot_level;
 	j.soft_ms = srv->cfg.bot_think_ms;
 	j.hard_ms = 2 * srv->cfg.bot_think_ms;
-	if (r->clk.timed) {
-		j.clock_ms = (int)gclock_left(&r->clk, actor, clock_now_ms());
-		j.inc_ms = r->spec.tc_inc * 1000;
+	if (g->tc_base > 0) {
+		j.clock_ms = (int)room_clock_left(r, seat);
+		j.inc_ms = g->tc_inc * 1000;
 	}
 	j.nbest = BOT_NBEST;
-	j.seed = r->num * 7919u + (uint32_t)r->pos.nmoves;
-	int64_t id = bots_submit(srv->bots, &j, on_done, on_preview, r);
+	j.seed = room_num(r) * 7919u + (uint32_t)pos->nmoves;
+	int64_t id = bots_submit(bg->bp->pool, &j, on_done, on_preview, bg);
 	if (id < 0) { /* every worker busy: the room waits its turn */
 		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
-		event_add(r->bot_ev, &tv);
+		event_add(bg->ev, &tv);
 		return;
 	}
-	r->bot_job = id;
-	r->bot_key = state_key(r);
+	bg->job = id;
+	bg->key = state_key(r);
 }
 
-/* Offers made to a bot: draw when it is losing, undo in casual games,
- * rematch always. */
-static void
-answer_offers(struct room *r)
-{
-	for (int kind = OFFER_DRAW; kind <= OFFER_REMATCH; kind++) {
-		struct offer *o = &r->offers[kind];
-		if (!o->id || !is_bot(r->seat[1 - o->from].sess))
-			continue;
-		int accept = kind == OFFER_REMATCH ? 1
-		    : kind == OFFER_UNDO           ? !r->spec.rated
-						   : r->bot_eval <= -BOT_DRAW_MARGIN;
-		room_answer(r, r->seat[1 - o->from].sess, o->id, accept);
-		return; /* the room changed: the next poke sees the rest */
-	}
-}
-
-/* A finished room with no human left: the bots leave, so it can be freed. */
+/* An offer made to the bot: draw when it is losing, undo in casual games,
+ * rematch always. 1 when it answered one. */
 static int
-bots_leave(struct room *r)
+answer_offer(struct botgame *bg, int seat)
 {
-	if (room_unfinished(r) || r->nspec > 0)
+	uint32_t id;
+	game_offer_t kind;
+	struct room_act act;
+
+	if (room_offer_to(bg->room, seat, &id, &kind) != 0)
+		return 0;
+	int accept = kind == ASK_REMATCH ? 1
+	    : kind == ASK_UNDO           ? !room_spec(bg->room)->rated
+					 : bg->eval <= -BOT_DRAW_MARGIN;
+	room_answer(bg->room, bg->bot, id, accept, &act);
+	return 1;
+}
+
+/* Whether the bot's game is over with no human left at the table or
+ * watching: then it leaves, so the room can be freed. */
+static int
+time_to_leave(const struct botgame *bg)
+{
+	const struct room *r = bg->room;
+
+	if (room_unfinished(r) || room_watchers(r) > 0)
 		return 0;
 	for (int i = 0; i < 2; i++)
-		if (r->seat[i].sess && !is_bot(r->seat[i].sess))
+		if (room_seated(r, i) && !is_bot(room_seated(r, i)))
 			return 0;
-	for (int i = 0; i < 2; i++) {
-		struct session *b = r->seat[i].sess;
-		if (is_bot(b)) {
-			room_leave(r, b);
-			session_free(b);
-		}
-	}
 	return 1;
 }
 
 static void
 poke_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct room *r = arg;
-	int actor;
-	const char *why = NULL;
+	struct botgame *bg = arg;
+	struct room *r = bg->room;
+	struct room_act act;
 
 	(void)fd;
 	(void)what;
-	if (r->bot_job && (state_key(r) != r->bot_key || !room_unfinished(r))) {
-		bots_cancel(r->srv->bots, r->bot_job);
-		r->bot_job = 0;
+	if (bg->job && (state_key(r) != bg->key || !room_unfinished(r))) {
+		bots_cancel(bg->bp->pool, bg->job);
+		bg->job = 0;
 	}
-	if (bots_leave(r))
-		return;
-	answer_offers(r);
-	actor = room_actor(r);
-	if (actor < 0 || !is_bot(r->seat[actor].sess) || r->bot_job)
-		return;
-	if (r->status == ROOM_OPENING && r->stage == STAGE_PUT3) {
-		/* the bot opens: three stones from a short list */
-		const char *const *o = openings[r->num % (sizeof openings / sizeof openings[0])];
-		proto_msg_t m;
-		proto_init(&m, PR_SWAP2, NULL);
-		m.choice = CHOICE_PUT;
-		for (int i = 0; i < 3; i++)
-			snprintf(m.moves[m.nmoves++], sizeof m.moves[0], "%s", o[i]);
-		if (room_swap2(r, r->seat[actor].sess, &m, &why) != 0)
-			bot_resigns(r, r->seat[actor].sess, why ? why : "opening refused");
-		return;
-	}
-	start_search(r, actor);
-}
-
-void
-botplay_poke(struct room *r)
-{
-	if (!r->srv->bots)
-		return;
-	if (!r->bot_ev && !(r->bot_ev = event_new(r->srv->base, -1, 0, poke_cb, r)))
-		return;
-	if (!evtimer_pending(r->bot_ev, NULL))
-		event_active(r->bot_ev, EV_TIMEOUT, 0);
-}
-
-void
-botplay_room_freed(struct room *r)
-{
-	if (r->bot_job && r->srv->bots)
-		bots_cancel(r->srv->bots, r->bot_job);
-	r->bot_job = 0;
-	if (r->bot_ev)
-		event_free(r->bot_ev);
-	r->bot_ev = NULL;
-}
-
-/* A game between s and a new bot of level; s's colour wish decides. */
-static struct room *
-bot_game(struct server *srv, struct session *s, const struct gamespec *g, int level)
-{
-	struct session *bot = session_bot(srv, level);
-	struct room *r;
-
-	if (!bot)
-		return NULL;
-	if (!(r = room_new(srv, g, 0))) {
+	int seat = my_seat(bg);
+	if (time_to_leave(bg)) {
+		struct session *bot = bg->bot;
+		room_leave(r, bot);
+		botgame_free(bg);
 		session_free(bot);
+		return;
+	}
+	if (answer_offer(bg, seat))
+		return; /* the room changed: the next poke sees the rest */
+	if (room_actor(r) != seat || bg->job)
+		return;
+	if (room_status(r) == GAME_OPENING && room_stage(r) == SWAP2_PUT3) {
+		/* the bot opens: three stones from a short list */
+		const char *const *o =
+		    openings[room_num(r) % (sizeof openings / sizeof openings[0])];
+		if (room_swap2_put(r, bg->bot, o, 3, &act) != GERR_OK)
+			bot_resigns(bg, act.why ? act.why : "opening refused");
+		return;
+	}
+	start_search(bg, seat);
+}
+
+/* Looks at the room soon: on the loop, once the change is complete. */
+static void
+poke(struct botgame *bg)
+{
+	if (!evtimer_pending(bg->ev, NULL))
+		event_active(bg->ev, EV_TIMEOUT, 0);
+}
+
+static void
+bot_deliver(struct sink *k, struct room *r, const proto_msg_t *m, const char *line, size_t n)
+{
+	(void)r;
+	(void)m;
+	(void)line;
+	(void)n;
+	poke((struct botgame *)(void *)k);
+}
+
+/* The bot's state for its game; NULL when out of memory. */
+static struct botgame *
+botgame_new(struct botplay *bp)
+{
+	struct botgame *bg = calloc(1, sizeof *bg);
+
+	if (!bg)
+		return NULL;
+	bg->sink.ops = &bot_sink;
+	bg->bp = bp;
+	if (!(bg->ev = event_new(bp->srv->base, -1, 0, poke_cb, bg))) {
+		free(bg);
 		return NULL;
 	}
-	int seat = g->colour == COLOUR_BLACK ? 0
-	    : g->colour == COLOUR_WHITE      ? 1
-					     : (int)(r->num % 2);
-	room_sit(r, seat, s);
-	room_sit(r, 1 - seat, bot);
-	room_start(r);
-	botplay_poke(r);
-	return r;
+	TAILQ_INSERT_TAIL(&bp->games, bg, link);
+	return bg;
+}
+
+/* A bot session of level with its game state, not yet at a table. */
+static struct session *
+new_bot(struct botplay *bp, int level)
+{
+	struct botgame *bg = botgame_new(bp);
+	struct session *bot = bg ? session_bot(bp->srv, level, &bg->sink) : NULL;
+
+	if (!bot) {
+		if (bg)
+			botgame_free(bg);
+		return NULL;
+	}
+	bg->bot = bot;
+	return bot;
+}
+
+void
+botplay_attach(struct botplay *bp, struct session *bot, struct room *r)
+{
+	struct botgame *bg = (struct botgame *)(void *)bot->sink;
+
+	(void)bp;
+	bg->room = r;
+	poke(bg);
+}
+
+/* A bot session that never sat goes with its state. */
+void
+botplay_drop(struct botplay *bp, struct session *bot)
+{
+	(void)bp;
+	botgame_free((struct botgame *)(void *)bot->sink);
+	session_free(bot);
+}
+
+struct session *
+botplay_restored(struct botplay *bp, const char *name)
+{
+	int level;
+	char tail;
+
+	if (!bp || sscanf(name, "bot%d%c", &level, &tail) != 1 || level < 1 || level > 10)
+		return NULL;
+	return new_bot(bp, level);
 }
 
 /* Whether the pool could take a new game's search now: its workers and
  * its queue are not all taken. */
 static int
-pool_has_room(struct server *srv)
+pool_has_room(struct botplay *bp)
 {
 	int queued, running;
 
-	bots_load(srv->bots, &queued, &running);
-	return queued + running < srv->bot_workers + srv->cfg.bot_queue;
+	bots_load(bp->pool, &queued, &running);
+	return queued + running < bp->workers + bp->srv->cfg.bot_queue;
 }
 
-int
-botplay_play(struct conn *c, const proto_msg_t *m, const char **why)
+/* A game between s and a new bot of level; s's colour wish decides. */
+static struct room *
+bot_game(struct botplay *bp, struct session *s, const struct gamespec *g, int level)
 {
-	struct server *srv = c->srv;
-	struct gamespec g;
+	struct session *bot = new_bot(bp, level);
+	struct room *r;
 
-	gamespec_from_msg(&g, m);
-	g.rated = 0; /* games against bots are casual */
-	int rc = gamespec_check(&g, why);
-	if (rc)
-		return rc;
-	if (!srv->bots) {
-		*why = "this server has no bots";
-		return ERR_UNAVAILABLE;
-	}
-	if (session_busy(c->sess))
-		return ERR_BUSY;
-	if (!pool_has_room(srv)) {
-		*why = "every bot is thinking; try again in a moment";
-		return ERR_SERVER_BUSY;
-	}
-	if (session_make_room(c->sess)) {
-		*why = "in too many rooms";
-		return ERR_BUSY;
-	}
-	struct room *r = bot_game(srv, c->sess, &g, (int)m->level);
-	if (!r)
-		return ERR_INTERNAL;
-	proto_msg_t ok;
-	proto_init(&ok, PO_BOT, m->tag);
-	snprintf(ok.room, sizeof ok.room, "%s", r->id);
-	conn_send(c, &ok);
-	return 0;
-}
-
-int
-botplay_seat(struct conn *c, const proto_msg_t *m, const char **why)
-{
-	struct server *srv = c->srv;
-	struct room *r = room_find(srv, m->room);
-
-	if (!r)
-		return ERR_NO_ROOM;
-	if (!srv->bots) {
-		*why = "this server has no bots";
-		return ERR_UNAVAILABLE;
-	}
-	int mine = room_seat_of(r, c->sess);
-	if (mine < 0)
-		return ERR_NOT_PLAYER;
-	if (r->status != ROOM_WAITING || r->seat[1 - mine].sess) {
-		*why = "only the free seat of your private room that is waiting";
-		return ERR_ROOM_FULL;
-	}
-	if (!pool_has_room(srv)) {
-		*why = "every bot is thinking; try again in a moment";
-		return ERR_SERVER_BUSY;
-	}
-	struct session *bot = session_bot(srv, (int)m->level);
 	if (!bot)
-		return ERR_INTERNAL;
-	room_sit(r, 1 - mine, bot);
-	room_start(r);
-	botplay_poke(r);
-	proto_msg_t ok;
-	proto_init(&ok, PO_BOT, m->tag);
-	snprintf(ok.room, sizeof ok.room, "%s", r->id);
-	conn_send(c, &ok);
-	return 0;
+		return NULL;
+	if (!(r = room_new(bp->srv, g, 0))) {
+		botplay_drop(bp, bot);
+		return NULL;
+	}
+	if (room_pair(r, s, g->colour, bot, WISH_ANY) != GERR_OK) {
+		botplay_drop(bp, bot);
+		room_check(r);
+		return NULL;
+	}
+	botplay_attach(bp, bot, r);
+	return r;
 }
 
-static void
-fallback_cb(evutil_socket_t fd, short what, void *arg)
+game_err_t
+botplay_game(struct botplay *bp, struct session *s, const struct gamespec *g, int level,
+    struct room **room, const char **why)
 {
-	struct seek *k = arg;
-	struct session *s = k->sess;
-	struct server *srv = s->srv;
-	struct gamespec g = k->spec;
-	uint32_t id = k->id;
+	struct gamespec casual = *g;
 
-	(void)fd;
-	(void)what;
-	if (lobby_cancel(srv, s, id) != 0) /* frees k */
-		return;
-	g.rated = 0;
-	if (session_make_room(s) || !bot_game(srv, s, &g, srv->cfg.bot_fallback_level))
-		log_warn(&srv->log, "seek %u by %s: no bot game could start", id, s->name);
-	else
-		log_info(&srv->log, "seek %u by %s: no one came; a bot took the seat", id, s->name);
+	casual.rated = 0; /* games against bots are casual */
+	if (!pool_has_room(bp)) {
+		*why = "every bot is thinking; try again in a moment";
+		return GERR_SERVER_BUSY;
+	}
+	if (!(*room = bot_game(bp, s, &casual, level)))
+		return GERR_NOMEM;
+	return GERR_OK;
+}
+
+game_err_t
+botplay_seat(struct botplay *bp, struct room *r, struct session *s, int level, const char **why)
+{
+	(void)s;
+	if (!room_joinable(r)) {
+		*why = "only the free seat of your private room that is waiting";
+		return GERR_ROOM_FULL;
+	}
+	if (!pool_has_room(bp)) {
+		*why = "every bot is thinking; try again in a moment";
+		return GERR_SERVER_BUSY;
+	}
+	struct session *bot = new_bot(bp, level);
+	if (!bot)
+		return GERR_NOMEM;
+	if (room_join(r, bot) != GERR_OK) {
+		botplay_drop(bp, bot);
+		return GERR_NOMEM;
+	}
+	botplay_attach(bp, bot, r);
+	return GERR_OK;
 }
 
 void
-botplay_seek_fallback(struct server *srv, struct seek *k)
+botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g, uint32_t id)
 {
-	struct timeval tv = { srv->cfg.bot_fallback_s, 0 };
+	struct gamespec casual = *g;
 
-	if (!srv->bots || !(k->fallback = evtimer_new(srv->base, fallback_cb, k)))
-		return;
-	evtimer_add(k->fallback, &tv);
+	casual.rated = 0;
+	if (!srv->botplay || session_make_room(s) ||
+	    !bot_game(srv->botplay, s, &casual, srv->cfg.bot_fallback_level))
+		log_warn(&srv->log, "seek %u by %s: no bot game could start", id, s->name);
+	else
+		log_info(&srv->log, "seek %u by %s: no one came; a bot took the seat", id, s->name);
 }

@@ -1,32 +1,42 @@
 /*
  * botplay.h: the server's bots at the table. A bot is a session without a
- * connection, seated like a player; its searches run on the bot pool
- * (bots.c) and its moves enter the room through room_move, like a human's.
- * BOT play starts a game against one, BOT seat gives one the free seat of
- * a private room, and a SEEK that allows it falls back to one after a wait.
+ * connection, seated like a player; its sink is this module's state for its
+ * game, so every event of the room reaches it. It looks at the room on the
+ * loop once the change is complete, and acts through the room's verbs like
+ * a human: its searches run on the bot pool (bots.c). BOT play starts a game
+ * against one, BOT seat gives one the free seat of a private room, and a
+ * SEEK that allows it falls back to one after a wait.
  */
 #ifndef GOMOKUD_BOTPLAY_H
 #define GOMOKUD_BOTPLAY_H
 
-#include "proto/proto.h"
+#include <stdint.h>
 
-struct conn;
+#include "daemon/game.h"
+
+struct botplay;
 struct room;
-struct seek;
 struct server;
 struct session;
 
-/* The pool from the config; 0 or -1 (logged). */
-int botplay_init(struct server *srv);
-void botplay_free(struct server *srv);
-int botplay_play(struct conn *c, const proto_msg_t *m, const char **why);
-int botplay_seat(struct conn *c, const proto_msg_t *m, const char **why);
-/* After any change in a room with a bot: soon (on the loop, once the change
- * is complete) start or cancel its search and answer offers made to it. */
-void botplay_poke(struct room *r);
-/* The room is being freed: its search is cancelled. */
-void botplay_room_freed(struct room *r);
-/* A seek that may fall back to a bot: arm its timer (seek.c frees it). */
-void botplay_seek_fallback(struct server *srv, struct seek *k);
+/* The pool from the config; NULL (logged) when it cannot start. */
+struct botplay *botplay_new(struct server *srv);
+/* Stops every search and frees every bot's state. */
+void botplay_free(struct botplay *bp);
+/* A new game between s and a bot of level (casual): *room on success;
+ * GERR_SERVER_BUSY (with *why) when every bot is thinking. */
+game_err_t botplay_game(struct botplay *bp, struct session *s, const struct gamespec *g, int level,
+    struct room **room, const char **why);
+/* A bot of level takes the free seat of r, a private room s waits in. */
+game_err_t botplay_seat(
+    struct botplay *bp, struct room *r, struct session *s, int level, const char **why);
+/* Whether a bot can take the seat of a game restored from the store that
+ * name held ("botN"): its session, or NULL. botplay_attach then starts it. */
+struct session *botplay_restored(struct botplay *bp, const char *name);
+void botplay_attach(struct botplay *bp, struct session *bot, struct room *r);
+/* A bot from botplay_restored that found no table goes away. */
+void botplay_drop(struct botplay *bp, struct session *bot);
+/* A lobby_wait_fn: the seek waited in vain, a bot plays s instead. */
+void botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g, uint32_t id);
 
 #endif

@@ -52,3 +52,21 @@ gclock_left(const struct gclock *c, int side, int64_t now)
 		v -= now - c->since;
 	return v < 0 ? 0 : v;
 }
+
+void
+gclock_moved(struct gclock *c, int side, int64_t now)
+{
+	gclock_stop(c, now);
+	if (c->timed)
+		c->left[side] += c->inc;
+	gclock_start(c, 1 - side, now);
+}
+
+void
+gclock_set(struct gclock *c, int64_t black_ms, int64_t white_ms)
+{
+	if (!c->timed)
+		return;
+	c->left[0] = black_ms;
+	c->left[1] = white_ms;
+}

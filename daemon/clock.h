@@ -20,6 +20,11 @@ void gclock_init(struct gclock *c, int base_s, int inc_s);
 void gclock_start(struct gclock *c, int side, int64_t now);
 /* Charges the running side up to now and stops; returns its time left. */
 int64_t gclock_stop(struct gclock *c, int64_t now);
+/* side has moved at now: its time is charged, the increment added, and the
+ * other side's clock starts. */
+void gclock_moved(struct gclock *c, int side, int64_t now);
+/* Sets both sides' time left (a game restored as its last move left it). */
+void gclock_set(struct gclock *c, int64_t black_ms, int64_t white_ms);
 /* The time side has left at now (running or not); -1 when untimed. */
 int64_t gclock_left(const struct gclock *c, int side, int64_t now);
 

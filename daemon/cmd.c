@@ -1,24 +1,39 @@
-/* cmd.c: one handler per request of PROTOCOL.md. A handler either sends its
- * OK reply and returns 0, or returns the error code (and maybe a reason)
- * for the dispatcher to send. */
+/* cmd.c: one handler per request of PROTOCOL.md. Each table row says what
+ * its request needs (a greeting, a name, a room it may address, a seat in
+ * it); cmd_dispatch checks that and resolves the room once. A handler either
+ * sends its OK reply and returns 0, or returns the error code (and maybe a
+ * reason) for the dispatcher to send. Game verbs answer in domain terms;
+ * this file maps them to the wire (wire.h). */
 #include "daemon/cmd.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include <openssl/rand.h>
-
 #include "daemon/account.h"
+#include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
+#include "daemon/wire.h"
 
-typedef int (*handler_fn)(struct conn *c, const proto_msg_t *m, const char **why);
+typedef int (*handler_fn)(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why);
 
+/* Who may send the request. */
 enum need { NEED_NONE, NEED_HELLO, NEED_NAME, NEED_ANON };
+
+/* What it addresses: m->room must be a room the session may address
+ * (private rooms only by their members), maybe one it is in or seated at. */
+enum target {
+	AT_NONE,
+	AT_ROOM_IF, /* a room when one is named (WHO) */
+	AT_ROOM,
+	AT_PUBLIC, /* a public room (WATCH) */
+	AT_MEMBER, /* a room the session is in: ERR_NOT_IN_ROOM otherwise */
+	AT_SEAT,   /* a room the session is seated in: ERR_NOT_PLAYER otherwise */
+};
 
 enum { LIST_MAX = 1000 }; /* lines in one ROOMS or WHO reply */
 
@@ -34,9 +49,30 @@ ok_room(struct conn *c, const proto_msg_t *m, const struct room *rm)
 {
 	proto_msg_t r;
 	reply_init(&r, m);
-	snprintf(r.room, sizeof r.room, "%s", rm->id);
+	snprintf(r.room, sizeof r.room, "%s", room_id(rm));
 	conn_send(c, &r);
 	return 0;
+}
+
+/* OK <VERB> <room> <seq> */
+static int
+ok_seq(struct conn *c, const proto_msg_t *m, const struct room *rm, uint32_t seq)
+{
+	proto_msg_t r;
+	reply_init(&r, m);
+	snprintf(r.room, sizeof r.room, "%s", room_id(rm));
+	r.seq = seq;
+	conn_send(c, &r);
+	return 0;
+}
+
+/* The wire error for a refused game verb. */
+static int
+refused(game_err_t e, const struct room_act *act, const char **why)
+{
+	if (act)
+		*why = act->why;
+	return wire_err(e, act ? act->legal : LEGAL_OK);
 }
 
 /* A room the session may address: private rooms only by their members. */
@@ -44,14 +80,15 @@ static struct room *
 lookup(struct conn *c, const char *id)
 {
 	struct room *r = room_find(c->srv, id);
-	if (r && r->private && !(c->sess && session_in_room(c->sess, r)))
+	if (r && room_private(r) && !(c->sess && session_in_room(c->sess, r)))
 		return NULL;
 	return r;
 }
 
 static int
-cmd_hello(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_hello(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
 	if (m->version != PROTO_VERSION) {
 		*why = "this server speaks protocol 1";
 		return ERR_VERSION;
@@ -65,8 +102,9 @@ cmd_hello(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 static int
-cmd_ping(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_ping(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
 	(void)why;
 	proto_msg_t r;
 	reply_init(&r, m);
@@ -76,8 +114,9 @@ cmd_ping(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 static int
-cmd_quit(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_quit(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
 	(void)why;
 	proto_msg_t r;
 	reply_init(&r, m);
@@ -87,16 +126,16 @@ cmd_quit(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 static int
-cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_guest(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
 	int err = 0;
 	if (m->user[0] && (err = account_guest_name(c->srv, m->user, why)) != 0)
 		return err;
-	struct session *s = session_new(c->srv, m->user[0] ? m->user : NULL, &err);
+	struct session *s = session_new(c->srv, m->user[0] ? m->user : NULL, SESSION_GUEST, &err);
 	if (!s)
 		return err;
-	s->conn = c;
-	c->sess = s;
+	conn_bind(c, s);
 	log_info(
 	    &c->srv->log, "conn %llu %s: guest %s", (unsigned long long)c->id, c->peer, s->name);
 	proto_msg_t r;
@@ -107,42 +146,65 @@ cmd_guest(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
+/* REGISTER, LOGIN, HISTORY, EXPORT, STATS, TOP: the account module's. */
 static int
-cmd_logout(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_account(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
+	switch (m->id) {
+	case PR_REGISTER:
+		return account_register(c, m, why);
+	case PR_LOGIN:
+		return account_login(c, m, why);
+	case PR_HISTORY:
+		return account_history(c, m, why);
+	case PR_EXPORT:
+		return account_export(c, m, why);
+	case PR_STATS:
+		return account_stats(c, m, why);
+	default:
+		return account_top(c, m, why);
+	}
+}
+
+static int
+cmd_logout(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
 	(void)why;
 	if (session_busy(c->sess))
 		return ERR_BUSY;
-	session_free(c->sess); /* also clears c->sess */
+	session_free(c->sess); /* also unbinds c */
 	proto_msg_t r;
 	reply_init(&r, m);
 	conn_send(c, &r);
 	return 0;
 }
 
-/* SEEK and CREATE: the settings are sound and the player is free. */
+/* SEEK, CREATE and BOT play: the settings are sound and the player is free. */
 static int
 game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const char **why)
 {
-	gamespec_from_msg(g, m);
-	int rc = gamespec_check(g, why);
-	if (rc)
-		return rc;
+	wire_gamespec(g, m);
+	if (gamespec_check(g, why) != 0)
+		return ERR_ARGUMENT;
 	return session_busy(c->sess) ? ERR_BUSY : 0;
 }
 
 static int
-cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
 	struct gamespec g;
 	int rc = game_request(c, m, &g, why);
 	if (rc)
 		return rc;
+	int fallback = m->fallback == FALLBACK_BOT && c->srv->botplay;
 	uint32_t id;
-	if ((rc = lobby_seek(c->srv, c->sess, &g, &id)))
-		return rc;
-	if (c->sess->seek && m->fallback == FALLBACK_BOT) /* not paired at once */
-		botplay_seek_fallback(c->srv, c->sess->seek);
+	game_err_t e = lobby_seek(c->srv, c->sess, &g, c->srv->cfg.bot_fallback_s,
+	    fallback ? botplay_fallback : NULL, &id);
+	if (e)
+		return refused(e, NULL, why);
 	proto_msg_t r;
 	reply_init(&r, m);
 	r.ident = id;
@@ -151,12 +213,12 @@ cmd_seek(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 static int
-cmd_cancel(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_cancel(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	(void)why;
-	int rc = lobby_cancel(c->srv, c->sess, (uint32_t)m->ident);
-	if (rc)
-		return rc;
+	(void)rm;
+	game_err_t e = lobby_cancel(c->srv, c->sess, (uint32_t)m->ident);
+	if (e)
+		return refused(e, NULL, why);
 	proto_msg_t r;
 	reply_init(&r, m);
 	conn_send(c, &r);
@@ -164,8 +226,9 @@ cmd_cancel(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 static int
-cmd_create(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_create(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
 	struct gamespec g;
 	int rc = game_request(c, m, &g, why);
 	if (rc)
@@ -174,95 +237,64 @@ cmd_create(struct conn *c, const proto_msg_t *m, const char **why)
 		*why = "in too many rooms";
 		return ERR_BUSY;
 	}
-	struct room *rm = room_new(c->srv, &g, 1);
-	if (!rm)
+	struct room *r = room_new(c->srv, &g, 1);
+	if (!r)
 		return ERR_INTERNAL;
-	room_sit(rm, g.colour == COLOUR_WHITE ? 1 : 0, c->sess);
-	proto_msg_t r;
-	reply_init(&r, m);
-	snprintf(r.room, sizeof r.room, "%s", rm->id);
-	snprintf(r.code, sizeof r.code, "%s", rm->code);
-	conn_send(c, &r);
+	if (room_open(r, c->sess) != GERR_OK) {
+		room_check(r);
+		return ERR_INTERNAL;
+	}
+	proto_msg_t ok;
+	reply_init(&ok, m);
+	snprintf(ok.room, sizeof ok.room, "%s", room_id(r));
+	snprintf(ok.code, sizeof ok.code, "%s", room_code(r));
+	conn_send(c, &ok);
 	return 0;
 }
 
 static int
-cmd_join(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_join(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	struct session *s = c->sess;
-	struct room *rm = room_by_code(c->srv, m->code);
-	if (!rm)
+	if (!(rm = room_by_code(c->srv, m->code)))
 		return ERR_NO_CODE;
 	if (session_in_room(s, rm)) {
 		*why = "already in that room";
 		return ERR_BUSY;
 	}
-	int free_seat = !rm->seat[0].sess && !rm->seat[0].name[0] ? 0
-	    : !rm->seat[1].sess && !rm->seat[1].name[0]           ? 1
-								  : -1;
-	if (rm->status == ROOM_WAITING && free_seat >= 0) {
+	game_err_t e;
+	if (room_joinable(rm)) {
 		if (session_busy(s))
 			return ERR_BUSY;
 		if (session_make_room(s)) {
 			*why = "in too many rooms";
 			return ERR_BUSY;
 		}
-		room_sit(rm, free_seat, s);
-		if (rm->spec.colour == COLOUR_ANY) {
-			unsigned char b = 0;
-			RAND_bytes(&b, 1);
-			if (b & 1) {
-				struct seat t = rm->seat[0];
-				rm->seat[0] = rm->seat[1];
-				rm->seat[1] = t;
-			}
-		}
-		room_start(rm);
+		e = room_join(rm, s);
 	} else {
-		int rc = room_watch(rm, s);
-		if (rc)
-			return rc;
+		e = room_watch(rm, s);
 	}
-	return ok_room(c, m, rm);
+	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
 }
 
-static int
-cmd_watch(struct conn *c, const proto_msg_t *m, const char **why)
-{
-	(void)why;
-	struct room *rm = room_find(c->srv, m->room);
-	if (!rm || rm->private)
-		return ERR_NO_ROOM;
-	if (room_seat_of(rm, c->sess) < 0) {
-		int rc = room_watch(rm, c->sess);
-		if (rc)
-			return rc;
-	}
-	room_snapshot(rm, c, PO_WATCH, m->tag);
-	return 0;
-}
+static int cmd_watch(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why);
 
 static int
-cmd_leave(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_leave(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)why;
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	if (!session_in_room(c->sess, rm))
-		return ERR_NOT_IN_ROOM;
 	room_leave(rm, c->sess);
 	return ok_room(c, m, rm);
 }
 
 static int
-cmd_rooms(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)why;
 	proto_msg_t r;
 	int n = 0;
-	for (struct room *rm = c->srv->rooms; rm && n < LIST_MAX; rm = rm->next) {
-		if (rm->private)
+	for (rm = rooms_first(c->srv->rooms); rm && n < LIST_MAX; rm = rooms_next(rm)) {
+		if (room_private(rm))
 			continue;
 		room_info(rm, &r);
 		conn_send(c, &r);
@@ -283,152 +315,143 @@ user_line(struct conn *c, const struct session *s, const struct room *in)
 	const struct room *g = session_game(s);
 	if (g) {
 		r.ustate = USER_PLAYING;
-		snprintf(r.room, sizeof r.room, "%s", g->private ? "" : g->id);
+		snprintf(r.room, sizeof r.room, "%s", room_private(g) ? "" : room_id(g));
 	} else if (s->seek) {
 		r.ustate = USER_SEEKING;
 	} else if (in && room_seat_of(in, s) < 0) {
 		r.ustate = USER_WATCHING;
-		snprintf(r.room, sizeof r.room, "%s", in->id);
+		snprintf(r.room, sizeof r.room, "%s", room_id(in));
 	} else {
 		r.ustate = USER_IDLE;
 	}
 	conn_send(c, &r);
 }
 
+struct who {
+	struct conn *c;
+	const struct room *in;
+	int n;
+};
+
+static void
+who_watcher(void *arg, struct session *s)
+{
+	struct who *w = arg;
+	if (w->n < LIST_MAX) {
+		user_line(w->c, s, w->in);
+		w->n++;
+	}
+}
+
 static int
-cmd_who(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)why;
-	int n = 0;
-	if (m->room[0]) {
-		struct room *rm = lookup(c, m->room);
-		if (!rm)
-			return ERR_NO_ROOM;
+	struct who w = { c, rm, 0 };
+	if (rm) {
 		for (int i = 0; i < 2; i++)
-			if (rm->seat[i].sess) {
-				user_line(c, rm->seat[i].sess, rm);
-				n++;
+			if (room_seated(rm, i)) {
+				user_line(c, room_seated(rm, i), rm);
+				w.n++;
 			}
-		for (int i = 0; i < rm->nspec && n < LIST_MAX; i++, n++)
-			user_line(c, rm->spec_list[i], rm);
+		room_each_watcher(rm, who_watcher, &w);
 	} else {
-		for (struct session *s = c->srv->sessions; s && n < LIST_MAX; s = s->next)
-			if (s->conn) {
-				user_line(c, s, NULL);
-				n++;
-			}
+		struct session *s;
+		LIST_FOREACH(s, &c->srv->sessions, link)
+		if (s->conn && w.n < LIST_MAX) {
+			user_line(c, s, NULL);
+			w.n++;
+		}
 	}
 	proto_msg_t r;
 	reply_init(&r, m);
-	r.count = n;
+	r.count = w.n;
 	conn_send(c, &r);
 	return 0;
 }
 
 static int
-cmd_move(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_move(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	uint32_t seq = rm->seq + 1; /* the seq of the * MOVE it makes */
-	int rc = room_move(rm, c->sess, m->move, why);
-	if (rc)
-		return rc;
-	proto_msg_t r;
-	reply_init(&r, m);
-	snprintf(r.room, sizeof r.room, "%s", rm->id);
-	r.seq = seq;
-	conn_send(c, &r);
-	return 0;
+	struct room_act act;
+	game_err_t e = room_move(rm, c->sess, m->move, NULL, &act);
+	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
 static int
-cmd_swap2(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_swap2(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	int rc = room_swap2(rm, c->sess, m, why);
-	if (rc)
-		return rc;
-	proto_msg_t r;
-	reply_init(&r, m);
-	snprintf(r.room, sizeof r.room, "%s", rm->id);
-	r.seq = rm->seq;
-	conn_send(c, &r);
-	return 0;
+	struct room_act act;
+	game_err_t e;
+	if (m->choice == CHOICE_PUT) {
+		const char *moves[PROTO_LIST_MAX];
+		for (int i = 0; i < m->nmoves; i++)
+			moves[i] = m->moves[i];
+		e = room_swap2_put(rm, c->sess, moves, m->nmoves, &act);
+	} else {
+		e = room_swap2_choose(
+		    rm, c->sess, m->choice == CHOICE_BLACK ? STONE_BLACK : STONE_WHITE, &act);
+	}
+	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
 /* RESIGN, ABORT, CLAIM: a room action with an OK <VERB> <room> reply. */
 static int
-cmd_room_action(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_room_action(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	(void)why;
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	int rc = m->id == PR_RESIGN ? room_resign(rm, c->sess)
-	    : m->id == PR_ABORT     ? room_abort(rm, c->sess)
-				    : room_claim(rm, c->sess);
-	return rc ? rc : ok_room(c, m, rm);
+	struct room_act act;
+	game_err_t e = m->id == PR_RESIGN ? room_resign(rm, c->sess, &act)
+	    : m->id == PR_ABORT           ? room_abort(rm, c->sess, &act)
+					  : room_claim(rm, c->sess, &act);
+	return e ? refused(e, &act, why) : ok_room(c, m, rm);
 }
 
 static int
-cmd_offer(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_offer(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	uint32_t id;
-	int rc = room_offer(rm, c->sess, m->offer, &id, why);
-	if (rc)
-		return rc;
+	struct room_act act;
+	game_err_t e = room_offer(rm, c->sess, wire_offer_in(m->offer), &act);
+	if (e)
+		return refused(e, &act, why);
 	proto_msg_t r;
 	reply_init(&r, m);
-	snprintf(r.room, sizeof r.room, "%s", rm->id);
-	r.ident = id;
+	snprintf(r.room, sizeof r.room, "%s", room_id(rm));
+	r.ident = act.offer;
 	conn_send(c, &r);
 	return 0;
 }
 
 static int
-cmd_answer(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_answer(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	(void)why;
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	int rc = room_answer(rm, c->sess, (uint32_t)m->ident, m->id == PR_ACCEPT);
-	if (rc)
-		return rc;
+	struct room_act act;
+	game_err_t e = room_answer(rm, c->sess, (uint32_t)m->ident, m->id == PR_ACCEPT, &act);
+	if (e)
+		return refused(e, &act, why);
 	proto_msg_t r;
 	reply_init(&r, m);
-	snprintf(r.room, sizeof r.room, "%s", rm->id);
+	snprintf(r.room, sizeof r.room, "%s", room_id(rm));
 	r.ident = m->ident;
 	conn_send(c, &r);
 	return 0;
 }
 
 static int
-cmd_say(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_say(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	if (!session_in_room(c->sess, rm))
-		return ERR_NOT_IN_ROOM;
+	struct room_act act;
 	if (!conn_chat_ok(c)) {
 		*why = "too many chat lines";
 		return ERR_RATE;
 	}
-	int rc = room_say(rm, c->sess, m->text);
-	return rc ? rc : ok_room(c, m, rm);
+	game_err_t e = room_say(rm, c->sess, m->text, &act);
+	return e ? refused(e, &act, why) : ok_room(c, m, rm);
 }
 
 static int
-cmd_tell(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	(void)rm;
 	struct session *to = session_by_name(c->srv, m->user);
 	if (!to || !to->conn)
 		return ERR_NO_USER;
@@ -448,88 +471,155 @@ cmd_tell(struct conn *c, const proto_msg_t *m, const char **why)
 	return 0;
 }
 
-static int
-cmd_state(struct conn *c, const proto_msg_t *m, const char **why)
+static void
+emit(void *arg, const proto_msg_t *m)
 {
-	(void)why;
-	struct room *rm = lookup(c, m->room);
-	if (!rm)
-		return ERR_NO_ROOM;
-	if (!session_in_room(c->sess, rm))
-		return ERR_NOT_IN_ROOM;
-	room_snapshot(rm, c, PO_STATE, m->tag);
-	return 0;
+	conn_send(arg, m);
+}
+
+/* The room's snapshot to c, ended by the OK of the request. */
+static int
+snapshot(struct conn *c, const proto_msg_t *m, struct room *rm)
+{
+	room_snapshot(rm, emit, c);
+	return ok_seq(c, m, rm, room_seq(rm));
 }
 
 static int
-cmd_resume(struct conn *c, const proto_msg_t *m, const char **why)
+cmd_watch(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	if (room_seat_of(rm, c->sess) < 0) {
+		game_err_t e = room_watch(rm, c->sess);
+		if (e)
+			return refused(e, NULL, why);
+	}
+	return snapshot(c, m, rm);
+}
+
+static int
+cmd_state(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)why;
+	return snapshot(c, m, rm);
+}
+
+static int
+cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	struct session *s = session_by_token(c->srv, m->token);
-	struct room *rm = room_find(c->srv, m->room);
 	char name[PROTO_NAME_MAX + 1];
 	int seat;
+	rm = room_find(c->srv, m->room);
 	/* after a restart: the token the store remembers, and the seat by its name */
 	if (!s && rm && session_stored_name(c->srv, m->token, name) == 0 &&
-	    (seat = room_seat_name(rm, name)) >= 0 &&
-	    (s = session_adopt(c->srv, name, m->token)) != NULL)
-		room_seat_restored(rm, seat, s);
+	    (seat = room_awaiting(rm, name)) >= 0 &&
+	    (s = session_adopt(c->srv, name, m->token,
+		 archive_is_account(c->srv, name) ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
+		room_resume(rm, seat, s);
 	if (!s || !rm || room_seat_of(rm, s) < 0) {
 		*why = "no seat for that token in that room";
 		return ERR_RESUME;
 	}
-	if (s->conn) {
-		struct conn *old = s->conn;
-		old->sess = NULL;
-		s->conn = NULL;
-		conn_kill(old, "its session was resumed on another connection");
-	}
-	s->conn = c;
-	c->sess = s;
+	conn_bind(c, s);
 	log_info(&c->srv->log, "conn %llu %s: %s resumed in %s", (unsigned long long)c->id, c->peer,
-	    s->name, rm->id);
+	    s->name, room_id(rm));
 	room_back(rm, s);
-	room_snapshot(rm, c, PO_RESUME, m->tag);
-	return 0;
+	return snapshot(c, m, rm);
+}
+
+static int
+cmd_bot_play(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	struct gamespec g;
+	int rc = game_request(c, m, &g, why);
+	if (rc)
+		return rc;
+	if (!c->srv->botplay) {
+		*why = "this server has no bots";
+		return ERR_UNAVAILABLE;
+	}
+	if (session_make_room(c->sess)) {
+		*why = "in too many rooms";
+		return ERR_BUSY;
+	}
+	game_err_t e = botplay_game(c->srv->botplay, c->sess, &g, (int)m->level, &rm, why);
+	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
+}
+
+static int
+cmd_bot_seat(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	if (!c->srv->botplay) {
+		*why = "this server has no bots";
+		return ERR_UNAVAILABLE;
+	}
+	game_err_t e = botplay_seat(c->srv->botplay, rm, c->sess, (int)m->level, why);
+	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
 }
 
 static const struct {
 	handler_fn fn;
 	enum need need;
+	enum target at;
 } table[PM_COUNT] = {
-	[PR_HELLO] = { cmd_hello, NEED_NONE },
-	[PR_PING] = { cmd_ping, NEED_NONE },
-	[PR_QUIT] = { cmd_quit, NEED_NONE },
-	[PR_GUEST] = { cmd_guest, NEED_ANON },
-	[PR_REGISTER] = { account_register, NEED_ANON },
-	[PR_LOGIN] = { account_login, NEED_ANON },
-	[PR_RESUME] = { cmd_resume, NEED_ANON },
-	[PR_ROOMS] = { cmd_rooms, NEED_HELLO },
-	[PR_WHO] = { cmd_who, NEED_HELLO },
-	[PR_LOGOUT] = { cmd_logout, NEED_NAME },
-	[PR_SEEK] = { cmd_seek, NEED_NAME },
-	[PR_CANCEL] = { cmd_cancel, NEED_NAME },
-	[PR_CREATE] = { cmd_create, NEED_NAME },
-	[PR_JOIN] = { cmd_join, NEED_NAME },
-	[PR_WATCH] = { cmd_watch, NEED_NAME },
-	[PR_LEAVE] = { cmd_leave, NEED_NAME },
-	[PR_MOVE] = { cmd_move, NEED_NAME },
-	[PR_SWAP2] = { cmd_swap2, NEED_NAME },
-	[PR_RESIGN] = { cmd_room_action, NEED_NAME },
-	[PR_ABORT] = { cmd_room_action, NEED_NAME },
-	[PR_CLAIM] = { cmd_room_action, NEED_NAME },
-	[PR_OFFER] = { cmd_offer, NEED_NAME },
-	[PR_ACCEPT] = { cmd_answer, NEED_NAME },
-	[PR_DECLINE] = { cmd_answer, NEED_NAME },
-	[PR_SAY] = { cmd_say, NEED_NAME },
-	[PR_TELL] = { cmd_tell, NEED_NAME },
-	[PR_STATE] = { cmd_state, NEED_NAME },
-	[PR_BOT_PLAY] = { botplay_play, NEED_NAME },
-	[PR_BOT_SEAT] = { botplay_seat, NEED_NAME },
-	[PR_HISTORY] = { account_history, NEED_HELLO },
-	[PR_EXPORT] = { account_export, NEED_HELLO },
-	[PR_STATS] = { account_stats, NEED_HELLO },
-	[PR_TOP] = { account_top, NEED_HELLO },
+	[PR_HELLO] = { cmd_hello, NEED_NONE, AT_NONE },
+	[PR_PING] = { cmd_ping, NEED_NONE, AT_NONE },
+	[PR_QUIT] = { cmd_quit, NEED_NONE, AT_NONE },
+	[PR_GUEST] = { cmd_guest, NEED_ANON, AT_NONE },
+	[PR_REGISTER] = { cmd_account, NEED_ANON, AT_NONE },
+	[PR_LOGIN] = { cmd_account, NEED_ANON, AT_NONE },
+	[PR_RESUME] = { cmd_resume, NEED_ANON, AT_NONE },
+	[PR_ROOMS] = { cmd_rooms, NEED_HELLO, AT_NONE },
+	[PR_WHO] = { cmd_who, NEED_HELLO, AT_ROOM_IF },
+	[PR_LOGOUT] = { cmd_logout, NEED_NAME, AT_NONE },
+	[PR_SEEK] = { cmd_seek, NEED_NAME, AT_NONE },
+	[PR_CANCEL] = { cmd_cancel, NEED_NAME, AT_NONE },
+	[PR_CREATE] = { cmd_create, NEED_NAME, AT_NONE },
+	[PR_JOIN] = { cmd_join, NEED_NAME, AT_NONE },
+	[PR_WATCH] = { cmd_watch, NEED_NAME, AT_PUBLIC },
+	[PR_LEAVE] = { cmd_leave, NEED_NAME, AT_MEMBER },
+	[PR_MOVE] = { cmd_move, NEED_NAME, AT_SEAT },
+	[PR_SWAP2] = { cmd_swap2, NEED_NAME, AT_SEAT },
+	[PR_RESIGN] = { cmd_room_action, NEED_NAME, AT_SEAT },
+	[PR_ABORT] = { cmd_room_action, NEED_NAME, AT_SEAT },
+	[PR_CLAIM] = { cmd_room_action, NEED_NAME, AT_SEAT },
+	[PR_OFFER] = { cmd_offer, NEED_NAME, AT_SEAT },
+	[PR_ACCEPT] = { cmd_answer, NEED_NAME, AT_SEAT },
+	[PR_DECLINE] = { cmd_answer, NEED_NAME, AT_SEAT },
+	[PR_SAY] = { cmd_say, NEED_NAME, AT_MEMBER },
+	[PR_TELL] = { cmd_tell, NEED_NAME, AT_NONE },
+	[PR_STATE] = { cmd_state, NEED_NAME, AT_MEMBER },
+	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
+	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
+	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },
+	[PR_EXPORT] = { cmd_account, NEED_HELLO, AT_NONE },
+	[PR_STATS] = { cmd_account, NEED_HELLO, AT_NONE },
+	[PR_TOP] = { cmd_account, NEED_HELLO, AT_NONE },
 };
+
+/* The room a request addresses, by its row's target: 0 with *rm (NULL for
+ * none), or the error code. */
+static int
+resolve(struct conn *c, const proto_msg_t *m, enum target at, struct room **rm)
+{
+	*rm = NULL;
+	if (at == AT_NONE || (at == AT_ROOM_IF && !m->room[0]))
+		return 0;
+	if (at == AT_PUBLIC) {
+		*rm = room_find(c->srv, m->room);
+		if (*rm && room_private(*rm))
+			*rm = NULL;
+	} else {
+		*rm = lookup(c, m->room);
+	}
+	if (!*rm)
+		return ERR_NO_ROOM;
+	if (at == AT_MEMBER && !session_in_room(c->sess, *rm))
+		return ERR_NOT_IN_ROOM;
+	if (at == AT_SEAT && room_seat_of(*rm, c->sess) < 0)
+		return ERR_NOT_PLAYER;
+	return 0;
+}
 
 void
 cmd_dispatch(struct conn *c, const proto_msg_t *m)
@@ -539,6 +629,7 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		return;
 	}
 	enum need need = table[m->id].need;
+	struct room *rm = NULL;
 	int rc = 0;
 	const char *why = NULL;
 	if (c->srv->draining && m->id != PR_QUIT && m->id != PR_PING)
@@ -549,8 +640,8 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		rc = ERR_LOGIN_FIRST;
 	else if (need == NEED_ANON && c->sess)
 		rc = ERR_LOGGED_IN;
-	else
-		rc = table[m->id].fn(c, m, &why);
+	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
+		rc = table[m->id].fn(c, m, rm, &why);
 	if (rc)
 		conn_error(c, m->tag, rc, why ? "%s" : NULL, why);
 }

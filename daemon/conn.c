@@ -1,31 +1,63 @@
-/* conn.c: a client connection: TLS through bufferevent_openssl, line framing
- * with the 512-byte cap, rate limits, the output cap, timeouts. */
+/* conn.c: a client connection above its transport: the greeting, the
+ * request and chat rate buckets, the output cap, timeouts, parsing each line
+ * and handing it to the command table, and its session's events out. */
 #include "daemon/conn.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent_ssl.h>
-#include <openssl/err.h>
-
 #include "daemon/clock.h"
 #include "daemon/cmd.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
+#include "daemon/tlsline.h"
+#include "daemon/transport.h"
 
-static void read_cb(struct bufferevent *bev, void *arg);
+static void
+deliver(struct sink *k, struct room *r, const proto_msg_t *m, const char *line, size_t n)
+{
+	struct conn *c = (struct conn *)(void *)((char *)k - offsetof(struct conn, sink));
+	(void)r;
+	(void)m;
+	conn_send_raw(c, line, n);
+}
+
+static const struct sink_ops conn_sink_ops = { deliver };
+
+struct sink *
+conn_sink(struct conn *c)
+{
+	return &c->sink;
+}
+
+void
+conn_bind(struct conn *c, struct session *s)
+{
+	if (c->sess && c->sess != s)
+		session_attach(c->sess, NULL);
+	c->sess = s;
+	if (!s)
+		return;
+	if (s->conn && s->conn != c) {
+		struct conn *old = s->conn;
+		old->sess = NULL;
+		conn_kill(old, "its session was resumed on another connection");
+	}
+	session_attach(s, c);
+}
+
 void
 conn_hold(struct conn *c, int64_t job)
 {
 	c->job = job;
-	bufferevent_disable(c->bev, EV_READ); /* the kernel buffers meanwhile */
+	c->t->ops->reading(c->t, 0);
 }
 
 void
@@ -34,12 +66,8 @@ conn_release(struct conn *c)
 	c->job = 0;
 	if (c->dead || c->closing)
 		return;
-	bufferevent_enable(c->bev, EV_READ);
-	read_cb(c->bev, c);
+	c->t->ops->reading(c->t, 1);
 }
-
-static void write_cb(struct bufferevent *bev, void *arg);
-static void event_cb(struct bufferevent *bev, short what, void *arg);
 
 static void
 peer_name(const struct sockaddr *sa, char *out, size_t len)
@@ -74,11 +102,12 @@ addr_key(const struct conn *c, size_t *len)
 	return &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
 }
 
+enum { WRITE_TIMEOUT_S = 30 };
+
 static void
 set_timeout(struct conn *c, int read_s)
 {
-	struct timeval rd = { read_s, 0 }, wr = { 30, 0 };
-	bufferevent_set_timeouts(c->bev, &rd, &wr);
+	c->t->ops->timeouts(c->t, read_s, WRITE_TIMEOUT_S);
 }
 
 void
@@ -109,32 +138,19 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
 		c->reject = ERR_FULL;
 	int one = 1; /* lines are small and latency matters: no Nagle */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	SSL *ssl = SSL_new(srv->ssl);
-	if (ssl)
-		c->bev = bufferevent_openssl_socket_new(srv->base, fd, ssl,
-		    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
-	if (!c->bev) {
-		if (ssl)
-			SSL_free(ssl);
-		close(fd);
+	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c))) { /* it closed fd */
 		server_addr_count(srv, key, klen, -1);
 		free(c);
 		return;
 	}
-	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
-	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
-	bufferevent_setwatermark(c->bev, EV_READ, 0, 4 * PROTO_LINE_MAX);
 	set_timeout(c, srv->cfg.handshake_s);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	c->state = CS_HANDSHAKE;
 	c->tokens = srv->cfg.rate_burst;
 	c->tokens_at = clock_now_ms();
 	c->chat = srv->cfg.chat_burst;
 	c->chat_at = c->tokens_at;
-	c->next = srv->conns;
-	if (srv->conns)
-		srv->conns->prev = c;
-	srv->conns = c;
+	c->sink.ops = &conn_sink_ops;
+	LIST_INSERT_HEAD(&srv->conns, c, link);
 	srv->nconns++;
 	log_debug(&srv->log, "conn %llu %s: accepted", (unsigned long long)c->id, c->peer);
 }
@@ -144,9 +160,8 @@ conn_send_raw(struct conn *c, const char *line, size_t n)
 {
 	if (c->dead || c->state == CS_HANDSHAKE)
 		return;
-	bufferevent_write(c->bev, line, n);
-	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev));
-	if (queued > (size_t)c->srv->cfg.outq_kib * 1024)
+	c->t->ops->send(c->t, line, n);
+	if (c->t->ops->pending(c->t) > (size_t)c->srv->cfg.outq_kib * 1024)
 		conn_kill(c, "output queue over the cap (slow reader)");
 }
 
@@ -188,8 +203,8 @@ conn_close(struct conn *c)
 	if (c->dead || c->closing)
 		return;
 	c->closing = 1;
-	bufferevent_disable(c->bev, EV_READ);
-	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+	c->t->ops->reading(c->t, 0);
+	if (c->t->ops->pending(c->t) == 0)
 		conn_kill(c, NULL);
 }
 
@@ -207,15 +222,8 @@ conn_kill(struct conn *c, const char *why)
 		workq_cancel(srv->work, c->job);
 		c->job = 0;
 	}
-	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
-	bufferevent_setcb(c->bev, NULL, NULL, NULL, NULL);
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		srv->conns = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	c->next = c->prev = NULL;
+	c->t->ops->stop(c->t);
+	LIST_REMOVE(c, link);
 	srv->nconns--;
 	c->dead_next = srv->dead;
 	srv->dead = c;
@@ -230,11 +238,11 @@ conn_free(struct conn *c)
 	server_addr_count(c->srv, key, klen, -1);
 	if (c->sess) {
 		struct session *s = c->sess;
-		s->conn = NULL;
+		session_attach(s, NULL);
 		c->sess = NULL;
 		session_disconnected(s);
 	}
-	bufferevent_free(c->bev);
+	c->t->ops->free(c->t);
 	free(c);
 }
 
@@ -260,8 +268,8 @@ conn_chat_ok(struct conn *c)
 	    (double)cfg->chat_burst / (cfg->chat_window_s * 1000.0));
 }
 
-static void
-greet(struct conn *c)
+void
+conn_up(struct conn *c)
 {
 	if (c->reject) {
 		c->state = CS_GREETED;
@@ -278,89 +286,53 @@ greet(struct conn *c)
 	m.version = PROTO_VERSION;
 	snprintf(m.text, sizeof m.text, "%s", GOMOKUD_CAPS);
 	conn_send(c, &m);
-	log_debug(&c->srv->log, "conn %llu %s: TLS up (%s)", (unsigned long long)c->id, c->peer,
-	    SSL_get_version(bufferevent_openssl_get_ssl(c->bev)));
+	log_debug(&c->srv->log, "conn %llu %s: up (%s)", (unsigned long long)c->id, c->peer,
+	    c->t->ops->describe(c->t));
 }
 
-static void
-line(struct conn *c, const char *buf, size_t n)
+int
+conn_input(struct conn *c, const char *buf, size_t n)
 {
 	const struct config *cfg = &c->srv->cfg;
 	proto_msg_t m;
 	char err[128];
 	int rc = proto_parse(buf, n, PROTO_CLIENT, &m, err, sizeof err);
-	if (!take_token(&c->tokens, &c->tokens_at, cfg->rate_burst, cfg->rate_per_s / 1000.0)) {
+	if (!take_token(&c->tokens, &c->tokens_at, cfg->rate_burst, cfg->rate_per_s / 1000.0))
 		conn_error(c, m.tag, ERR_RATE, "at most %d lines a second", cfg->rate_per_s);
-		return;
-	}
-	if (rc) {
+	else if (rc)
 		conn_error(c, m.tag, rc, "%s", err);
-		return;
-	}
-	cmd_dispatch(c, &m);
+	else
+		cmd_dispatch(c, &m);
+	return c->dead || c->closing || c->job;
 }
 
-static void
-read_cb(struct bufferevent *bev, void *arg)
+void
+conn_overlong(struct conn *c)
 {
-	struct conn *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	char buf[PROTO_LINE_MAX];
-	while (!c->dead && !c->closing && !c->job) {
-		size_t eol;
-		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol, EVBUFFER_EOL_LF);
-		if (p.pos < 0) {
-			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
-				conn_error(c, NULL, ERR_TOO_LONG, "lines are at most 512 bytes");
-			return;
-		}
-		if ((size_t)p.pos + 1 > PROTO_LINE_MAX) {
-			conn_error(c, NULL, ERR_TOO_LONG, "lines are at most 512 bytes");
-			return;
-		}
-		evbuffer_remove(in, buf, (size_t)p.pos);
-		evbuffer_drain(in, 1);
-		line(c, buf, (size_t)p.pos);
-	}
+	conn_error(c, NULL, ERR_TOO_LONG, "lines are at most %d bytes", PROTO_LINE_MAX);
 }
 
-static void
-write_cb(struct bufferevent *bev, void *arg)
+void
+conn_drained(struct conn *c)
 {
-	struct conn *c = arg;
-	if (c->closing && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (c->closing)
 		conn_kill(c, NULL);
 }
 
-static void
-event_cb(struct bufferevent *bev, short what, void *arg)
+void
+conn_timeout(struct conn *c, int writing)
 {
-	struct conn *c = arg;
-	(void)bev;
-	if (what & BEV_EVENT_CONNECTED) {
-		greet(c);
-		return;
-	}
-	if (what & BEV_EVENT_TIMEOUT) {
-		if (c->state == CS_HANDSHAKE)
-			conn_kill(c, "TLS handshake timeout");
-		else if (c->closing || (what & BEV_EVENT_WRITING))
-			conn_kill(c, "write timeout");
-		else
-			conn_error(
-			    c, NULL, ERR_IDLE, "closed after %d s of silence", c->srv->cfg.idle_s);
-		return;
-	}
-	if (what & BEV_EVENT_ERROR) {
-		unsigned long e = bufferevent_get_openssl_error(bev);
-		char buf[160] = "connection error";
-		if (e)
-			ERR_error_string_n(e, buf, sizeof buf);
-		while (bufferevent_get_openssl_error(bev))
-			;
-		conn_kill(c, c->state == CS_HANDSHAKE ? buf : NULL);
-		return;
-	}
-	if (what & BEV_EVENT_EOF)
-		conn_kill(c, NULL);
+	if (c->state == CS_HANDSHAKE)
+		conn_kill(c, "TLS handshake timeout");
+	else if (c->closing || writing)
+		conn_kill(c, "write timeout");
+	else
+		conn_error(c, NULL, ERR_IDLE, "closed after %d s of silence", c->srv->cfg.idle_s);
+}
+
+void
+conn_lost(struct conn *c, const char *why)
+{
+	/* a failed handshake is worth a line; a peer going away is not */
+	conn_kill(c, c->state == CS_HANDSHAKE ? why : NULL);
 }

@@ -1,24 +1,26 @@
-/* conn.h: one TLS client connection: line framing, limits, replies. */
+/* conn.h: one client connection: its protocol state, limits, session and
+ * replies, above a transport (transport.h) that moves its lines. */
 #ifndef GOMOKUD_CONN_H
 #define GOMOKUD_CONN_H
 
 #include <stdint.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 
-#include <event2/bufferevent.h>
-
+#include "daemon/sink.h"
 #include "proto/proto.h"
 
 struct server;
 struct session;
+struct transport;
 
 enum conn_state { CS_HANDSHAKE, CS_GREETED, CS_READY };
 
 struct conn {
-	struct conn *next, *prev;
+	LIST_ENTRY(conn) link;
 	struct conn *dead_next;
 	struct server *srv;
-	struct bufferevent *bev;
+	struct transport *t; /* how its lines travel (transport.h) */
 	uint64_t id;
 	struct sockaddr_storage addr;
 	socklen_t addrlen;
@@ -28,13 +30,16 @@ struct conn {
 	int dead;    /* killed; freed at the next gc */
 	int reject;  /* an error to send after the handshake, then close */
 	struct session *sess;
-	double tokens; /* request rate bucket */
+	struct sink sink; /* its session's room events, written out as lines */
+	double tokens;    /* request rate bucket */
 	int64_t tokens_at;
 	double chat; /* chat rate bucket */
 	int64_t chat_at;
 	int64_t job; /* a request answered by a worker (LOGIN): later
 	                      lines wait until its reply is sent */
 };
+
+LIST_HEAD(conn_list, conn);
 
 /* Takes an accepted socket. */
 void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen);
@@ -54,6 +59,11 @@ void conn_free(struct conn *c);
 void conn_hold(struct conn *c, int64_t job);
 /* Its reply is sent: go on with the lines that waited. */
 void conn_release(struct conn *c);
+/* c speaks for session s from now (NULL: for none). A connection s had
+ * before is dropped: the session was resumed on c. */
+void conn_bind(struct conn *c, struct session *s);
+/* Where c's session's room events go. */
+struct sink *conn_sink(struct conn *c);
 /* Whether c's rate bucket allows one more chat line (and takes it). */
 int conn_chat_ok(struct conn *c);
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "daemon/game.h"
 #include "proto/proto.h"
 
 struct buf {
@@ -48,7 +49,7 @@ export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t 
 			add(&b, "\nmoves");
 		add(&b, " %s", notation_format(moves[i].move, g->size, mv));
 	}
-	add(&b, "\nopening %s\n", proto_opening_name((proto_opening_t)g->opening));
+	add(&b, "\nopening %s\n", game_opening_name((game_opening_t)g->opening));
 	if (g->tc_base > 0)
 		add(&b, "time %d+%d\n", g->tc_base, g->tc_inc);
 	else
@@ -60,8 +61,8 @@ export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t 
 	else
 		add(&b, "black %s\nwhite %s\n", g->black, g->white);
 	if (g->ended > 0)
-		add(&b, "result %s %s\n", proto_result_name((proto_result_t)g->result),
-		    proto_reason_name((proto_reason_t)g->reason));
+		add(&b, "result %s %s\n", game_result_name((game_result_t)g->result),
+		    game_reason_name((game_reason_t)g->reason));
 	else
 		add(&b, "result none in-progress\n");
 	add(&b, "started %lld\nended %lld\nused-ms", (long long)g->started, (long long)g->ended);

@@ -1,107 +1,90 @@
-/* lobby.c: seeks wait here until a compatible one arrives. */
+/* lobby.c: seeks wait here until a compatible one arrives (see lobby.h). */
 #include "daemon/lobby.h"
 
 #include <stdlib.h>
-
-#include <openssl/rand.h>
 
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
 
-void
-gamespec_from_msg(struct gamespec *g, const proto_msg_t *m)
+static void
+seek_free(struct server *srv, struct seek *k)
 {
-	g->rule = m->rule;
-	g->size = m->size;
-	g->tc_base = m->tc_base;
-	g->tc_inc = m->tc_inc;
-	g->colour = m->colour;
-	g->rated = m->rated;
-	g->opening = m->opening;
+	TAILQ_REMOVE(&srv->seeks, k, link);
+	if (k->waited)
+		event_free(k->waited);
+	if (k->sess->seek == k)
+		k->sess->seek = NULL;
+	free(k);
 }
 
-int
-gamespec_check(const struct gamespec *g, const char **why)
+static void
+waited_cb(evutil_socket_t fd, short what, void *arg)
 {
-	if (g->opening == OPENING_SWAP2 && g->rule == RULE_RENJU) {
-		*why = "swap2 is for freestyle and standard";
-		return ERR_ARGUMENT;
-	}
-	return 0;
+	struct seek *k = arg;
+	struct session *s = k->sess;
+	struct server *srv = s->srv;
+	struct gamespec g = k->spec;
+	uint32_t id = k->id;
+	lobby_wait_fn fn = k->on_wait;
+	(void)fd;
+	(void)what;
+	seek_free(srv, k);
+	fn(srv, s, &g, id);
 }
 
-static int
-compatible(const struct gamespec *a, const struct gamespec *b)
-{
-	if (a->rule != b->rule || a->size != b->size || a->tc_base != b->tc_base ||
-	    a->tc_inc != b->tc_inc || a->rated != b->rated || a->opening != b->opening)
-		return 0;
-	return a->colour == COLOUR_ANY || b->colour == COLOUR_ANY || a->colour != b->colour;
-}
-
-int
-lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, uint32_t *id)
+game_err_t
+lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int wait_s,
+    lobby_wait_fn on_wait, uint32_t *id)
 {
 	*id = ++srv->next_seek;
-	struct seek **pp;
-	for (pp = &srv->seeks; *pp; pp = &(*pp)->next)
-		if ((*pp)->sess != s && compatible(&(*pp)->spec, g))
-			break;
-	if (!*pp) {
-		struct seek *k = calloc(1, sizeof *k);
-		if (!k)
-			return ERR_INTERNAL;
+	struct seek *k;
+	TAILQ_FOREACH(k, &srv->seeks, link)
+	if (k->sess != s && gamespec_compatible(&k->spec, g))
+		break;
+	if (!k) {
+		if (!(k = calloc(1, sizeof *k)))
+			return GERR_NOMEM;
 		k->id = *id;
 		k->sess = s;
 		k->spec = *g;
-		while (*pp)
-			pp = &(*pp)->next;
-		*pp = k;
+		if (on_wait) {
+			struct timeval tv = { wait_s, 0 };
+			k->on_wait = on_wait;
+			if ((k->waited = evtimer_new(srv->base, waited_cb, k)))
+				evtimer_add(k->waited, &tv);
+		}
+		TAILQ_INSERT_TAIL(&srv->seeks, k, link);
 		s->seek = k;
 		log_debug(&srv->log, "seek %u by %s", k->id, s->name);
-		return 0;
+		return GERR_OK;
 	}
-	struct seek *k = *pp;
 	struct room *r = room_new(srv, g, 0);
 	if (!r)
-		return ERR_INTERNAL;
-	*pp = k->next;
-	if (k->fallback)
-		event_free(k->fallback);
+		return GERR_NOMEM;
 	struct session *o = k->sess;
-	o->seek = NULL;
+	game_wish_t older = k->spec.colour;
+	seek_free(srv, k);
 	/* the older seek's wish decides when it is not "any" */
-	int older_black;
-	if (k->spec.colour != COLOUR_ANY)
-		older_black = k->spec.colour == COLOUR_BLACK;
-	else if (g->colour != COLOUR_ANY)
-		older_black = g->colour == COLOUR_WHITE;
-	else {
-		unsigned char b = 0;
-		RAND_bytes(&b, 1);
-		older_black = b & 1;
+	if (room_pair(r, o, older, s, g->colour) != GERR_OK) {
+		room_check(r);
+		return GERR_NOMEM;
 	}
-	free(k);
-	room_sit(r, older_black ? 0 : 1, o);
-	room_sit(r, older_black ? 1 : 0, s);
-	room_start(r);
-	return 0;
+	return GERR_OK;
 }
 
-int
+game_err_t
 lobby_cancel(struct server *srv, struct session *s, uint32_t id)
 {
 	if (!s->seek || (id && s->seek->id != id))
-		return ERR_NO_SEEK;
-	for (struct seek **pp = &srv->seeks; *pp; pp = &(*pp)->next)
-		if (*pp == s->seek) {
-			*pp = s->seek->next;
-			break;
-		}
-	if (s->seek->fallback)
-		event_free(s->seek->fallback);
-	free(s->seek);
-	s->seek = NULL;
-	return 0;
+		return GERR_NO_SEEK;
+	seek_free(srv, s->seek);
+	return GERR_OK;
+}
+
+void
+lobby_free(struct server *srv)
+{
+	while (!TAILQ_EMPTY(&srv->seeks))
+		seek_free(srv, TAILQ_FIRST(&srv->seeks));
 }

@@ -1,41 +1,42 @@
-/* lobby.h: seeks and their pairing. */
+/* lobby.h: seeks and their pairing. A seek waits, oldest first, until a
+ * compatible one arrives; both players then sit in a new room whose game
+ * starts at once. */
 #ifndef GOMOKUD_LOBBY_H
 #define GOMOKUD_LOBBY_H
 
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <event2/event.h>
 
-#include "proto/proto.h"
+#include "daemon/game.h"
 
 struct server;
 struct session;
 
-/* The game settings shared by SEEK, CREATE and rooms. */
-struct gamespec {
-	rule_t rule;
-	int size;
-	int tc_base, tc_inc;
-	proto_colour_t colour;
-	int rated;
-	proto_opening_t opening;
-};
+/* Called when a seek has waited its time unpaired; the seek is gone. */
+typedef void (*lobby_wait_fn)(
+    struct server *srv, struct session *s, const struct gamespec *g, uint32_t id);
 
 struct seek {
-	struct seek *next;
+	TAILQ_ENTRY(seek) link;
 	uint32_t id;
 	struct session *sess;
 	struct gamespec spec;
-	struct event *fallback; /* SEEK ... bot: when a bot takes the seat */
+	struct event *waited; /* when the seek's wait is over (on_wait) */
+	lobby_wait_fn on_wait;
 };
 
-void gamespec_from_msg(struct gamespec *g, const proto_msg_t *m);
-/* 0, or ERR_ARGUMENT with a reason (swap2 only under freestyle/standard). */
-int gamespec_check(const struct gamespec *g, const char **why);
+TAILQ_HEAD(seek_list, seek);
+
 /* Adds s's seek, or pairs it at once (the room starts with * START). The
- * seek's id is returned through *id either way. 0 or an error code. */
-int lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, uint32_t *id);
-/* Removes s's seek; 0 or ERR_NO_SEEK. */
-int lobby_cancel(struct server *srv, struct session *s, uint32_t id);
+ * seek's id is returned through *id either way. With on_wait, an unpaired
+ * seek ends after wait_s seconds and on_wait is called. */
+game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int wait_s,
+    lobby_wait_fn on_wait, uint32_t *id);
+/* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
+game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
+/* Frees every seek (shutdown). */
+void lobby_free(struct server *srv);
 
 #endif

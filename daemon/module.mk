@@ -2,7 +2,8 @@
 DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
-	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c
+	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
+	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 
@@ -16,7 +17,6 @@ BINS += $(GOMOKUD)
 
 # make run: the daemon with its embedded defaults (self-signed certificate and
 # state under ./state, 127.0.0.1:5555 and [::1]:5555).
-MAIN_TARGETS += run-main
 .PHONY: run-main
 run-main: $(GOMOKUD)
 	$(GOMOKUD) --state-dir state

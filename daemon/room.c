@@ -1,21 +1,90 @@
 /* room.c: a game table. The rules core decides every move and result; this
- * file keeps turn order, clocks, offers, swap2, presence and the events. */
+ * file keeps seats, turn order, clocks, offers, swap2, presence and the
+ * events, and tells the archive what happened. */
 #include "daemon/room.h"
+
+#include <sys/queue.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include <event2/event.h>
 #include <openssl/rand.h>
 
 #include "daemon/archive.h"
-#include "daemon/botplay.h"
-#include "daemon/conn.h"
+#include "daemon/clock.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
+#include "daemon/wire.h"
+
+enum { ROOM_BUCKETS = 4096, OFFERS_GAME = 1u << ASK_DRAW | 1u << ASK_UNDO };
+
+/* Someone who receives the room's events: a player or a spectator. */
+struct member {
+	TAILQ_ENTRY(member) link;
+	struct session *sess;
+	int seat; /* 0 black, 1 white, -1 watching */
+};
+
+struct seat {
+	struct member *m;              /* NULL: empty, away after a restart, or left */
+	char name[PROTO_NAME_MAX + 1]; /* kept for display after leaving */
+	enum archive_player player;
+	int gone;         /* disconnected during the game */
+	int64_t deadline; /* when gone: grace ends (monotonic ms) */
+	struct event *grace_ev;
+};
+
+struct offer {
+	uint32_t id; /* 0: none pending */
+	int from;    /* seat */
+};
+
+struct room {
+	TAILQ_ENTRY(room) link;
+	LIST_ENTRY(room) hlink;
+	struct room *check_next;
+	int checking;
+	struct server *srv;
+	struct room_registry *reg;
+	uint32_t num;
+	char id[PROTO_ROOM_MAX + 1];
+	int private_room;
+	char code[PROTO_CODE_MAX + 1];
+	struct gamespec spec;
+	game_status_t status;
+	game_stage_t stage; /* swap2, while status is GAME_OPENING */
+	position_t pos;
+	struct seat seat[2]; /* [0] black, [1] white */
+	TAILQ_HEAD(, member) members;
+	int nwatch;
+	uint32_t seq;
+	struct gclock clk;
+	struct event *flag_ev;
+	int nopening; /* stones placed by the swap2 opening */
+	struct offer offers[ASK_KINDS];
+	uint32_t next_offer;
+	game_result_t result;
+	game_reason_t reason;
+	int64_t game_id;    /* its row in the store; 0: not kept */
+	int64_t turn_since; /* when the side to move began (ms) */
+	int ncells;
+	move_t cells[RULES_MAX_SIZE];
+};
+
+struct room_registry {
+	TAILQ_HEAD(, room) all; /* newest first */
+	LIST_HEAD(, room) hash[ROOM_BUCKETS];
+	struct room *check; /* to free if empty, at the next gc */
+	uint32_t next_num;
+};
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
+static void grace_cb(evutil_socket_t fd, short what, void *arg);
+static void room_end(struct room *r, game_result_t res, game_reason_t reason);
+static void room_free(struct room *r);
 
 /* The seat (0 black, 1 white) whose stone goes next. */
 static int
@@ -28,9 +97,8 @@ seat_to_move(const struct room *r)
 static int
 swap2_actor(const struct room *r)
 {
-	return r->stage == STAGE_PUT3 || r->stage == STAGE_CHOOSE2 ? 0 : 1;
+	return r->stage == SWAP2_PUT3 || r->stage == SWAP2_CHOOSE2 ? 0 : 1;
 }
-static void grace_cb(evutil_socket_t fd, short what, void *arg);
 
 static int
 random_below(int n)
@@ -53,25 +121,127 @@ make_code(char *out)
 	out[22] = '\0';
 }
 
+static struct session *
+seated(const struct room *r, int seat)
+{
+	return r->seat[seat].m ? r->seat[seat].m->sess : NULL;
+}
+
+static enum archive_player
+player_of(const struct session *s)
+{
+	return s->kind == SESSION_BOT    ? PLAYER_BOT
+	    : s->kind == SESSION_ACCOUNT ? PLAYER_ACCOUNT
+					 : PLAYER_GUEST;
+}
+
+/* The archive's view of the game. */
+static void
+room_record(const struct room *r, struct archive_game *g)
+{
+	memset(g, 0, sizeof *g);
+	g->id = r->game_id;
+	g->room = r->id;
+	g->spec = r->spec;
+	g->private_room = r->private_room;
+	g->code = r->code;
+	g->opening_plies = r->status == GAME_OPENING ? -1 : r->nopening;
+	for (int i = 0; i < 2; i++) {
+		g->names[i] = r->seat[i].name;
+		g->players[i] = r->seat[i].player;
+	}
+	g->result = r->result;
+	g->reason = r->reason;
+}
+
+struct room_registry *
+rooms_new(void)
+{
+	struct room_registry *reg = calloc(1, sizeof *reg);
+	if (!reg)
+		return NULL;
+	TAILQ_INIT(&reg->all);
+	for (int i = 0; i < ROOM_BUCKETS; i++)
+		LIST_INIT(&reg->hash[i]);
+	return reg;
+}
+
+void
+rooms_free(struct room_registry *reg)
+{
+	if (!reg)
+		return;
+	while (!TAILQ_EMPTY(&reg->all))
+		room_free(TAILQ_FIRST(&reg->all));
+	free(reg);
+}
+
+int
+rooms_gc(struct room_registry *reg)
+{
+	int n = 0;
+	while (reg->check) {
+		struct room *r = reg->check;
+		reg->check = r->check_next;
+		r->checking = 0;
+		n++;
+		if (!room_unfinished(r) && TAILQ_EMPTY(&r->members))
+			room_free(r);
+	}
+	return n;
+}
+
+int
+rooms_drain(struct room_registry *reg)
+{
+	int kept = 0;
+	struct room *r;
+	TAILQ_FOREACH(r, &reg->all, link)
+	{
+		if (r->srv->store && r->game_id && room_unfinished(r))
+			kept++;
+		else
+			room_end(r, GAME_NO_RESULT, BY_ABORTED);
+	}
+	return kept;
+}
+
+struct room *
+rooms_first(struct room_registry *reg)
+{
+	return TAILQ_FIRST(&reg->all);
+}
+
+struct room *
+rooms_next(struct room *r)
+{
+	return TAILQ_NEXT(r, link);
+}
+
 /* A room numbered num (0: the next number). */
 static struct room *
-room_alloc(struct server *srv, const struct gamespec *g, int private, uint32_t num)
+room_alloc(struct server *srv, const struct gamespec *g, int private_room, uint32_t num)
 {
+	struct room_registry *reg = srv->rooms;
 	struct room *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->srv = srv;
-	r->num = num ? num : ++srv->next_room;
-	if (r->num > srv->next_room)
-		srv->next_room = r->num;
+	r->reg = reg;
+	TAILQ_INIT(&r->members);
+	r->num = num ? num : ++reg->next_num;
+	if (r->num > reg->next_num)
+		reg->next_num = r->num;
 	snprintf(r->id, sizeof r->id, "r%u", r->num);
-	r->private = private;
-	if (private)
+	r->private_room = private_room;
+	if (private_room)
 		make_code(r->code);
 	r->spec = *g;
-	r->status = ROOM_WAITING;
+	r->status = GAME_WAITING;
 	pos_init(&r->pos, g->rule, g->size);
 	gclock_init(&r->clk, g->tc_base, g->tc_inc);
+	TAILQ_INSERT_HEAD(&reg->all, r, link);
+	LIST_INSERT_HEAD(&reg->hash[r->num % ROOM_BUCKETS], r, hlink);
 	r->flag_ev = evtimer_new(srv->base, flag_cb, r);
 	r->seat[0].grace_ev = evtimer_new(srv->base, grace_cb, r);
 	r->seat[1].grace_ev = evtimer_new(srv->base, grace_cb, r);
@@ -79,106 +249,162 @@ room_alloc(struct server *srv, const struct gamespec *g, int private, uint32_t n
 		room_free(r);
 		return NULL;
 	}
-	r->next = srv->rooms;
-	if (srv->rooms)
-		srv->rooms->prev = r;
-	srv->rooms = r;
-	struct room **b = &srv->room_hash[r->num % ROOM_BUCKETS];
-	r->hnext = *b;
-	*b = r;
 	return r;
 }
 
 struct room *
-room_new(struct server *srv, const struct gamespec *g, int private)
+room_new(struct server *srv, const struct gamespec *g, int private_room)
 {
-	return room_alloc(srv, g, private, 0);
+	return room_alloc(srv, g, private_room, 0);
 }
 
-static int64_t grace_ms(const struct room *r);
+static void
+room_free(struct room *r)
+{
+	TAILQ_REMOVE(&r->reg->all, r, link);
+	LIST_REMOVE(r, hlink);
+	while (!TAILQ_EMPTY(&r->members)) {
+		struct member *m = TAILQ_FIRST(&r->members);
+		TAILQ_REMOVE(&r->members, m, link);
+		session_del_room(m->sess, r);
+		free(m);
+	}
+	for (int i = 0; i < 2; i++)
+		if (r->seat[i].grace_ev)
+			event_free(r->seat[i].grace_ev);
+	if (r->flag_ev)
+		event_free(r->flag_ev);
+	/* a freed room must not stay queued for the gc */
+	for (struct room **p = &r->reg->check; *p; p = &(*p)->check_next)
+		if (*p == r) {
+			*p = r->check_next;
+			break;
+		}
+	free(r);
+}
+
+static struct member *
+add_member(struct room *r, struct session *s, int seat)
+{
+	struct member *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->sess = s;
+	m->seat = seat;
+	TAILQ_INSERT_TAIL(&r->members, m, link);
+	session_add_room(s, r);
+	return m;
+}
+
+static void
+drop_member(struct room *r, struct member *m)
+{
+	TAILQ_REMOVE(&r->members, m, link);
+	if (m->seat >= 0)
+		r->seat[m->seat].m = NULL;
+	else
+		r->nwatch--;
+	session_del_room(m->sess, r);
+	free(m);
+}
+
+static struct member *
+member_of(const struct room *r, const struct session *s)
+{
+	struct member *m;
+	TAILQ_FOREACH(m, &r->members, link)
+	if (m->sess == s)
+		return m;
+	return NULL;
+}
+
+static int64_t
+grace_ms(const struct room *r)
+{
+	int64_t g = (int64_t)r->srv->cfg.grace_s * 1000;
+	int64_t tenth = (int64_t)r->spec.tc_base * 100;
+	return tenth > g ? tenth : g;
+}
+
+/* The seat's player is away: the opponent may claim after the grace. */
+static void
+start_grace(struct room *r, int seat, int64_t now, int64_t grace)
+{
+	struct seat *st = &r->seat[seat];
+	st->gone = 1;
+	st->deadline = now + grace;
+	struct timeval tv = { (time_t)(grace / 1000), (suseconds_t)(grace % 1000) * 1000 };
+	evtimer_add(st->grace_ev, &tv);
+}
+
 static void arm_flag(struct room *r);
 
 struct room *
-room_restore(struct server *srv, const store_game_t *g, const store_move_t *moves, const char **why)
+room_restore(struct server *srv, const struct archive_saved *sv, struct session *const present[2],
+    const char **why)
 {
 	unsigned num;
 	char tail;
-	if (sscanf(g->room, "r%u%c", &num, &tail) != 1 || num == 0 || room_find(srv, g->room)) {
+	if (sscanf(sv->room, "r%u%c", &num, &tail) != 1 || num == 0 || room_find(srv, sv->room)) {
 		*why = "a bad or duplicate room id";
 		return NULL;
 	}
-	struct gamespec spec = { (rule_t)g->rule, g->size, g->tc_base, g->tc_inc, COLOUR_ANY,
-		g->rated, (proto_opening_t)g->opening };
 	position_t probe;
-	if (pos_init(&probe, spec.rule, spec.size) != 0) {
+	if (pos_init(&probe, sv->spec.rule, sv->spec.size) != 0) {
 		*why = "a bad rule or board size";
 		return NULL;
 	}
-	struct room *r = room_alloc(srv, &spec, g->private_room, num);
+	if (sv->spec.opening == OPEN_SWAP2 && sv->opening_plies < 0 && sv->nmoves != 0 &&
+	    sv->nmoves != 3 && sv->nmoves != 5) {
+		*why = "a swap2 opening with a wrong number of stones";
+		return NULL;
+	}
+	struct room *r = room_alloc(srv, &sv->spec, sv->private_room, num);
 	if (!r) {
 		*why = "out of memory";
 		return NULL;
 	}
-	snprintf(r->code, sizeof r->code, "%s", g->private_room ? g->code : "");
-	r->game_id = g->id;
-	for (int i = 0; i < g->nmoves; i++)
-		if (pos_play(&r->pos, moves[i].move) != LEGAL_OK) {
+	snprintf(r->code, sizeof r->code, "%s", sv->private_room ? sv->code : "");
+	r->game_id = sv->id;
+	for (int i = 0; i < sv->nmoves; i++)
+		if (pos_play(&r->pos, sv->moves[i]) != LEGAL_OK) {
 			*why = "an illegal move in the record";
 			room_free(r);
 			return NULL;
 		}
 	int64_t now = clock_now_ms();
 	/* the clocks as the last move left them: no time passed while down */
-	if (r->clk.timed && g->nmoves > 0) {
-		r->clk.left[0] = moves[g->nmoves - 1].black_ms;
-		r->clk.left[1] = moves[g->nmoves - 1].white_ms;
-	}
+	if (sv->nmoves > 0)
+		gclock_set(&r->clk, sv->left[0], sv->left[1]);
 	int64_t grace = grace_ms(r);
 	for (int i = 0; i < 2; i++) {
 		struct seat *st = &r->seat[i];
-		snprintf(st->name, sizeof st->name, "%s", i ? g->white : g->black);
-		unsigned long long gn;
-		if (sscanf(st->name, "guest%llu", &gn) == 1 && gn > srv->next_guest)
-			srv->next_guest = gn; /* new guests must not take a waiting seat's name */
-		int level;
-		char tail2;
-		if (sscanf(st->name, "bot%d%c", &level, &tail2) == 1 && level >= 1 && level <= 10) {
-			struct session *bot = session_bot(srv, level); /* bots never go away */
-			if (bot) {
-				st->sess = bot;
-				session_add_room(bot, r);
-				continue;
-			}
+		snprintf(st->name, sizeof st->name, "%s", sv->names[i]);
+		st->player = sv->account[i] ? PLAYER_ACCOUNT : PLAYER_GUEST;
+		if (present[i]) {
+			st->player = player_of(present[i]);
+			st->m = add_member(r, present[i], i);
+		} else {
+			start_grace(r, i, now, grace);
 		}
-		st->gone = 1;
-		st->deadline = now + grace;
-		struct timeval tv = { (time_t)(grace / 1000), (suseconds_t)(grace % 1000) * 1000 };
-		evtimer_add(st->grace_ev, &tv);
 	}
 	r->turn_since = now;
-	if (spec.opening == OPENING_SWAP2 && g->opening_plies < 0) {
-		if (g->nmoves != 0 && g->nmoves != 3 && g->nmoves != 5) {
-			*why = "a swap2 opening with a wrong number of stones";
-			room_free(r);
-			return NULL;
-		}
-		r->status = ROOM_OPENING;
-		r->stage = g->nmoves == 0 ? STAGE_PUT3
-		    : g->nmoves == 3      ? STAGE_CHOOSE
-					  : STAGE_CHOOSE2;
+	if (sv->spec.opening == OPEN_SWAP2 && sv->opening_plies < 0) {
+		r->status = GAME_OPENING;
+		r->stage = sv->nmoves == 0 ? SWAP2_PUT3
+		    : sv->nmoves == 3      ? SWAP2_CHOOSE
+					   : SWAP2_CHOOSE2;
 	} else {
-		r->status = ROOM_PLAYING;
-		r->nopening = spec.opening == OPENING_SWAP2 ? g->opening_plies : 0;
+		r->status = GAME_PLAYING;
+		r->nopening = sv->spec.opening == OPEN_SWAP2 ? sv->opening_plies : 0;
 		gclock_start(&r->clk, seat_to_move(r), now);
 		arm_flag(r);
 	}
-	botplay_poke(r);
 	/* the last move was stored but the end was not: end it now */
 	if (r->pos.outcome.kind == RESULT_WIN)
-		room_end(
-		    r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
+		room_end(r, game_win_for(r->pos.outcome.winner), BY_FIVE);
 	else if (r->pos.outcome.kind == RESULT_DRAW)
-		room_end(r, RES_DRAW, REASON_BOARD_FULL);
+		room_end(r, GAME_DRAWN, BY_BOARD_FULL);
 	return r;
 }
 
@@ -191,63 +417,21 @@ room_find(struct server *srv, const char *id)
 	unsigned long n = strtoul(id + 1, &end, 10);
 	if (*end || n > UINT32_MAX)
 		return NULL;
-	for (struct room *r = srv->room_hash[n % ROOM_BUCKETS]; r; r = r->hnext)
-		if (r->num == n)
-			return r;
+	struct room *r;
+	LIST_FOREACH(r, &srv->rooms->hash[n % ROOM_BUCKETS], hlink)
+	if (r->num == n)
+		return r;
 	return NULL;
 }
 
 struct room *
 room_by_code(struct server *srv, const char *code)
 {
-	for (struct room *r = srv->rooms; r; r = r->next)
-		if (r->private && r->code[0] && strcmp(r->code, code) == 0)
-			return r;
+	struct room *r;
+	TAILQ_FOREACH(r, &srv->rooms->all, link)
+	if (r->private_room && r->code[0] && strcmp(r->code, code) == 0)
+		return r;
 	return NULL;
-}
-
-void
-room_free(struct room *r)
-{
-	struct server *srv = r->srv;
-	if (r->srv && (r->prev || srv->rooms == r)) {
-		if (r->prev)
-			r->prev->next = r->next;
-		else
-			srv->rooms = r->next;
-		if (r->next)
-			r->next->prev = r->prev;
-		for (struct room **p = &srv->room_hash[r->num % ROOM_BUCKETS]; *p; p = &(*p)->hnext)
-			if (*p == r) {
-				*p = r->hnext;
-				break;
-			}
-	}
-	for (int i = 0; i < 2; i++) {
-		if (r->seat[i].sess)
-			session_del_room(r->seat[i].sess, r);
-		if (r->seat[i].grace_ev)
-			event_free(r->seat[i].grace_ev);
-	}
-	for (int i = 0; i < r->nspec; i++)
-		session_del_room(r->spec_list[i], r);
-	botplay_room_freed(r);
-	if (r->flag_ev)
-		event_free(r->flag_ev);
-	free(r->spec_list);
-	free(r);
-}
-
-int
-room_unfinished(const struct room *r)
-{
-	return r->status == ROOM_OPENING || r->status == ROOM_PLAYING;
-}
-
-int
-room_empty(const struct room *r)
-{
-	return !room_unfinished(r) && !r->seat[0].sess && !r->seat[1].sess && r->nspec == 0;
 }
 
 void
@@ -256,17 +440,77 @@ room_check(struct room *r)
 	if (r->checking)
 		return;
 	r->checking = 1;
-	r->check_next = r->srv->room_check;
-	r->srv->room_check = r;
+	r->check_next = r->reg->check;
+	r->reg->check = r;
 	server_gc_soon(r->srv);
+}
+
+const char *
+room_id(const struct room *r)
+{
+	return r->id;
+}
+
+uint32_t
+room_num(const struct room *r)
+{
+	return r->num;
+}
+
+int
+room_private(const struct room *r)
+{
+	return r->private_room;
+}
+
+const char *
+room_code(const struct room *r)
+{
+	return r->code;
+}
+
+game_status_t
+room_status(const struct room *r)
+{
+	return r->status;
+}
+
+game_stage_t
+room_stage(const struct room *r)
+{
+	return r->stage;
+}
+
+const struct gamespec *
+room_spec(const struct room *r)
+{
+	return &r->spec;
+}
+
+const position_t *
+room_position(const struct room *r)
+{
+	return &r->pos;
+}
+
+uint32_t
+room_seq(const struct room *r)
+{
+	return r->seq;
+}
+
+int
+room_unfinished(const struct room *r)
+{
+	return r->status == GAME_OPENING || r->status == GAME_PLAYING;
 }
 
 int
 room_actor(const struct room *r)
 {
-	if (r->status == ROOM_PLAYING)
+	if (r->status == GAME_PLAYING)
 		return seat_to_move(r);
-	if (r->status == ROOM_OPENING)
+	if (r->status == GAME_OPENING)
 		return swap2_actor(r);
 	return -1;
 }
@@ -275,38 +519,74 @@ int
 room_seat_of(const struct room *r, const struct session *s)
 {
 	for (int i = 0; i < 2; i++)
-		if (r->seat[i].sess == s)
+		if (r->seat[i].m && r->seat[i].m->sess == s)
 			return i;
+	return -1;
+}
+
+struct session *
+room_seated(const struct room *r, int seat)
+{
+	return seated(r, seat);
+}
+
+int
+room_is_member(const struct room *r, const struct session *s)
+{
+	return member_of(r, s) != NULL;
+}
+
+int
+room_watchers(const struct room *r)
+{
+	return r->nwatch;
+}
+
+void
+room_each_watcher(const struct room *r, void (*fn)(void *arg, struct session *s), void *arg)
+{
+	struct member *m;
+	TAILQ_FOREACH(m, &r->members, link)
+	if (m->seat < 0)
+		fn(arg, m->sess);
+}
+
+int64_t
+room_clock_left(const struct room *r, int seat)
+{
+	return gclock_left(&r->clk, seat, clock_now_ms());
+}
+
+int
+room_offer_to(const struct room *r, int seat, uint32_t *id, game_offer_t *kind)
+{
+	for (int k = 0; k < ASK_KINDS; k++)
+		if (r->offers[k].id && r->offers[k].from != seat) {
+			*id = r->offers[k].id;
+			*kind = (game_offer_t)k;
+			return 0;
+		}
 	return -1;
 }
 
 int
-room_seat_name(const struct room *r, const char *name)
+room_awaiting(const struct room *r, const char *name)
 {
 	for (int i = 0; i < 2; i++)
-		if (!r->seat[i].sess && r->seat[i].gone && strcasecmp(r->seat[i].name, name) == 0)
+		if (!r->seat[i].m && r->seat[i].gone && strcasecmp(r->seat[i].name, name) == 0)
 			return i;
 	return -1;
 }
 
 void
-room_seat_restored(struct room *r, int seat, struct session *s)
+room_resume(struct room *r, int seat, struct session *s)
 {
-	r->seat[seat].sess = s;
-	session_add_room(s, r);
+	r->seat[seat].m = add_member(r, s, seat);
 }
 
-void
-room_sit(struct room *r, int seat, struct session *s)
-{
-	struct seat *st = &r->seat[seat];
-	st->sess = s;
-	snprintf(st->name, sizeof st->name, "%s", s->name);
-	st->gone = 0;
-	session_add_room(s, r);
-}
-
-void
+/* Stamps m with the room and its next seq, formats it once and hands the
+ * line to every member's sink. */
+static void
 room_event(struct room *r, proto_msg_t *m)
 {
 	char line[PROTO_LINE_MAX];
@@ -318,15 +598,9 @@ room_event(struct room *r, proto_msg_t *m)
 		    &r->srv->log, "room %s: cannot format %s event", r->id, proto_name(m->id));
 		return;
 	}
-	for (int i = 0; i < 2; i++)
-		if (r->seat[i].sess && r->seat[i].sess->conn)
-			conn_send_raw(r->seat[i].sess->conn, line, (size_t)n);
-	for (int i = 0; i < r->nspec; i++)
-		if (r->spec_list[i]->conn)
-			conn_send_raw(r->spec_list[i]->conn, line, (size_t)n);
-	if ((r->seat[0].sess && r->seat[0].sess->bot_level) ||
-	    (r->seat[1].sess && r->seat[1].sess->bot_level))
-		botplay_poke(r);
+	struct member *mb;
+	TAILQ_FOREACH(mb, &r->members, link)
+	session_deliver(mb->sess, r, m, line, (size_t)n);
 }
 
 static void
@@ -353,7 +627,7 @@ flag_cb(evutil_socket_t fd, short what, void *arg)
 	struct room *r = arg;
 	(void)fd;
 	(void)what;
-	if (r->status != ROOM_PLAYING || r->clk.running < 0)
+	if (r->status != GAME_PLAYING || r->clk.running < 0)
 		return;
 	int side = r->clk.running;
 	if (gclock_left(&r->clk, side, clock_now_ms()) > 0) {
@@ -361,14 +635,14 @@ flag_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	log_info(&r->srv->log, "room %s: %s flagged", r->id, side ? "white" : "black");
-	room_end(r, side ? RES_BLACK : RES_WHITE, REASON_TIME);
+	room_end(r, side ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
 }
 
 /* Withdraws (or expires) pending offers of the given kinds. */
 static void
 end_offers(struct room *r, unsigned kinds, proto_end_t how)
 {
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < ASK_KINDS; k++) {
 		if (!(kinds & (1u << k)) || !r->offers[k].id)
 			continue;
 		proto_msg_t m;
@@ -379,8 +653,6 @@ end_offers(struct room *r, unsigned kinds, proto_end_t how)
 		room_event(r, &m);
 	}
 }
-
-enum { OFFERS_GAME = 1u << OFFER_DRAW | 1u << OFFER_UNDO, OFFERS_ALL = 7 };
 
 static void
 send_start(struct room *r)
@@ -393,7 +665,7 @@ send_start(struct room *r)
 	m.size = r->spec.size;
 	m.tc_base = r->spec.tc_base;
 	m.tc_inc = r->spec.tc_inc;
-	m.opening = r->spec.opening;
+	m.opening = wire_opening(r->spec.opening);
 	m.rated = r->spec.rated;
 	clocks_into(r, &m, clock_now_ms());
 	room_event(r, &m);
@@ -404,13 +676,12 @@ send_stage(struct room *r)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_SWAP2, NULL);
-	m.stage = r->stage;
-	int actor = swap2_actor(r);
-	snprintf(m.user, sizeof m.user, "%s", r->seat[actor].name);
+	m.stage = wire_stage(r->stage);
+	snprintf(m.user, sizeof m.user, "%s", r->seat[swap2_actor(r)].name);
 	room_event(r, &m);
 }
 
-void
+static void
 room_start(struct room *r)
 {
 	pos_init(&r->pos, r->spec.rule, r->spec.size);
@@ -419,64 +690,80 @@ room_start(struct room *r)
 	r->ncells = 0;
 	r->nopening = 0;
 	r->turn_since = clock_now_ms();
-	archive_begin(r);
-	if (r->spec.opening == OPENING_SWAP2) {
-		r->status = ROOM_OPENING;
-		r->stage = STAGE_PUT3;
-		send_start(r);
+	r->status = r->spec.opening == OPEN_SWAP2 ? GAME_OPENING : GAME_PLAYING;
+	r->stage = SWAP2_PUT3;
+	struct archive_game g;
+	room_record(r, &g);
+	g.id = 0;
+	r->game_id = archive_begin(r->srv, &g);
+	send_start(r);
+	if (r->status == GAME_OPENING) {
 		send_stage(r);
 	} else {
-		r->status = ROOM_PLAYING;
 		gclock_start(&r->clk, 0, clock_now_ms());
-		send_start(r);
 		arm_flag(r);
 	}
 	log_info(&r->srv->log, "room %s: game starts, %s (black) v %s (white), %s %d", r->id,
 	    r->seat[0].name, r->seat[1].name, rule_name(r->spec.rule), r->spec.size);
 }
 
-void
-room_end(struct room *r, proto_result_t res, proto_reason_t reason)
+static void
+room_end(struct room *r, game_result_t res, game_reason_t reason)
 {
 	if (!room_unfinished(r))
 		return;
 	gclock_stop(&r->clk, clock_now_ms());
 	evtimer_del(r->flag_ev);
-	r->status = ROOM_OVER;
+	r->status = GAME_OVER;
 	r->result = res;
 	r->reason = reason;
-	if (reason == REASON_FIVE) {
+	if (reason == BY_FIVE) {
 		r->ncells = r->pos.outcome.ncells;
 		memcpy(r->cells, r->pos.outcome.cells, sizeof r->cells);
 	} else {
 		r->ncells = 0;
 	}
 	end_offers(r, OFFERS_GAME, END_EXPIRED);
-	archive_end(r);
+	struct archive_game g;
+	room_record(r, &g);
+	archive_end(r->srv, &g);
 	proto_msg_t m;
 	proto_init(&m, PE_OVER, NULL);
-	m.result = res;
-	m.reason = reason;
+	m.result = wire_result(res);
+	m.reason = wire_reason(reason);
 	for (int i = 0; i < r->ncells && i < PROTO_LIST_MAX; i++)
 		notation_format(r->cells[i], r->spec.size, m.moves[m.nmoves++]);
 	room_event(r, &m);
-	log_info(&r->srv->log, "room %s: game over, %s %s", r->id, proto_result_name(res),
-	    proto_reason_name(reason));
+	log_info(&r->srv->log, "room %s: game over, %s %s", r->id, game_result_name(res),
+	    game_reason_name(reason));
 	/* players who are away have nothing left to come back for */
 	for (int i = 0; i < 2; i++) {
 		struct seat *st = &r->seat[i];
 		evtimer_del(st->grace_ev);
-		if (st->gone && st->sess)
-			session_check(st->sess);
+		if (st->gone && st->m)
+			session_check(st->m->sess);
 		st->gone = 0;
 	}
 	room_check(r);
 }
 
+/* Ends the game if the last move did (five, full board). */
+static void
+end_if_decided(struct room *r)
+{
+	if (r->pos.outcome.kind == RESULT_WIN)
+		room_end(r, game_win_for(r->pos.outcome.winner), BY_FIVE);
+	else if (r->pos.outcome.kind == RESULT_DRAW)
+		room_end(r, GAME_DRAWN, BY_BOARD_FULL);
+	else
+		arm_flag(r);
+}
+
 /* Plays a checked move for the side to move: stored first, then clocks and
- * events. -1 (nothing changed) when the store refused it. */
+ * the event, whose seq goes to *seq. -1 (nothing changed) when the store
+ * refused it. */
 static int
-play(struct room *r, move_t mv, int64_t now)
+play(struct room *r, move_t mv, const char *reason, int64_t now, uint32_t *seq)
 {
 	int side = seat_to_move(r);
 	struct gclock before = r->clk;
@@ -485,76 +772,81 @@ play(struct room *r, move_t mv, int64_t now)
 	proto_init(&m, PE_MOVE, NULL);
 	m.side = side ? SIDE_WHITE : SIDE_BLACK;
 	notation_format(mv, r->spec.size, m.move);
-	snprintf(m.text, sizeof m.text, "%s", r->move_reason);
-	if (r->status == ROOM_PLAYING) {
-		gclock_stop(&r->clk, now);
-		if (r->clk.timed)
-			r->clk.left[side] += r->clk.inc;
-		gclock_start(&r->clk, 1 - side, now);
-	}
+	snprintf(m.text, sizeof m.text, "%s", reason ? reason : "");
+	if (r->status == GAME_PLAYING)
+		gclock_moved(&r->clk, side, now);
 	clocks_into(r, &m, now);
-	if (archive_move(r, now - r->turn_since, m.bms, m.wms) != 0) {
+	if (archive_move(r->srv, r->game_id, r->pos.nmoves - 1, mv, now - r->turn_since, m.bms,
+		m.wms) != 0) {
 		pos_undo(&r->pos);
 		r->clk = before;
 		return -1;
 	}
 	r->turn_since = now;
 	room_event(r, &m);
+	*seq = r->seq;
 	return 0;
 }
 
-int
-room_move(struct room *r, struct session *s, const char *move, const char **why)
+static game_err_t
+refuse(struct room_act *act, game_err_t e, const char *why)
 {
+	act->why = why;
+	return e;
+}
+
+static void
+act_init(struct room_act *act)
+{
+	memset(act, 0, sizeof *act);
+}
+
+game_err_t
+room_move(
+    struct room *r, struct session *s, const char *move, const char *reason, struct room_act *act)
+{
+	act_init(act);
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
-		return ERR_NOT_PLAYER;
-	if (r->status == ROOM_OPENING) {
-		*why = "the swap2 opening is in progress: use SWAP2";
-		return ERR_PHASE;
-	}
-	if (r->status != ROOM_PLAYING)
-		return ERR_GAME_OVER;
+		return GERR_NOT_PLAYER;
+	if (r->status == GAME_OPENING)
+		return refuse(act, GERR_PHASE, "the swap2 opening is in progress: use SWAP2");
+	if (r->status != GAME_PLAYING)
+		return GERR_OVER;
 	int to_move = seat_to_move(r);
-	if (seat != to_move) {
-		*why = to_move ? "white is to move" : "black is to move";
-		return ERR_NOT_TURN;
-	}
+	if (seat != to_move)
+		return refuse(
+		    act, GERR_NOT_TURN, to_move ? "white is to move" : "black is to move");
 	int64_t now = clock_now_ms();
 	if (r->clk.timed && gclock_left(&r->clk, seat, now) == 0) {
-		room_end(r, seat ? RES_BLACK : RES_WHITE, REASON_TIME);
-		*why = "your flag fell";
-		return ERR_GAME_OVER;
+		room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
+		return refuse(act, GERR_OVER, "your flag fell");
 	}
 	move_t mv;
 	if (notation_parse(move, r->spec.size, &mv) != 0)
-		return ERR_OFF_BOARD;
+		return GERR_OFF_BOARD;
 	legality_t l = pos_check(&r->pos, mv);
 	if (l != LEGAL_OK) {
-		*why = legality_name(l);
-		return proto_err_of_legality(l);
+		act->legal = l;
+		return refuse(act, GERR_ILLEGAL, legality_name(l));
 	}
-	if (play(r, mv, now) != 0) {
-		*why = "the move could not be saved; try again";
-		return ERR_INTERNAL;
-	}
+	if (play(r, mv, reason, now, &act->seq) != 0)
+		return refuse(act, GERR_STORE, "the move could not be saved; try again");
 	end_offers(r, OFFERS_GAME, END_WITHDRAWN);
-	if (r->pos.outcome.kind == RESULT_WIN)
-		room_end(
-		    r, r->pos.outcome.winner == STONE_BLACK ? RES_BLACK : RES_WHITE, REASON_FIVE);
-	else if (r->pos.outcome.kind == RESULT_DRAW)
-		room_end(r, RES_DRAW, REASON_BOARD_FULL);
-	else
-		arm_flag(r);
-	return 0;
+	end_if_decided(r);
+	return GERR_OK;
 }
 
+/* Exchanges the two seats (and so the colours) with everything they hold. */
 static void
 swap_seats(struct room *r)
 {
 	struct seat t = r->seat[0];
 	r->seat[0] = r->seat[1];
 	r->seat[1] = t;
+	for (int i = 0; i < 2; i++)
+		if (r->seat[i].m)
+			r->seat[i].m->seat = i;
 }
 
 /* The swap2 opening is settled: tell the colours, start the clocks. */
@@ -566,144 +858,149 @@ swap2_done(struct room *r)
 	snprintf(m.user, sizeof m.user, "%s", r->seat[0].name);
 	snprintf(m.user2, sizeof m.user2, "%s", r->seat[1].name);
 	room_event(r, &m);
-	r->status = ROOM_PLAYING;
+	r->status = GAME_PLAYING;
 	r->nopening = r->pos.nmoves;
-	archive_colours(r);
+	archive_colours(r->srv, r->game_id, r->seat[0].name, r->seat[1].name, r->nopening);
 	r->turn_since = clock_now_ms();
 	gclock_start(&r->clk, seat_to_move(r), r->turn_since);
 	arm_flag(r);
 }
 
-int
-room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const char **why)
+/* The seat s holds if it is the one swap2 waits for, or a refusal. */
+static game_err_t
+swap2_turn(const struct room *r, const struct session *s, struct room_act *act)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
-		return ERR_NOT_PLAYER;
-	if (r->status != ROOM_OPENING) {
-		*why = "no swap2 opening in progress";
-		return room_unfinished(r) ? ERR_PHASE : ERR_GAME_OVER;
-	}
-	int actor = swap2_actor(r);
-	if (seat != actor)
-		return ERR_NOT_TURN;
-	if (m->choice == CHOICE_PUT) {
-		int want = r->stage == STAGE_PUT3 ? 3 : r->stage == STAGE_CHOOSE ? 2 : 0;
-		if (want == 0) {
-			*why = "choose black or white";
-			return ERR_PHASE;
-		}
-		if (m->nmoves != want) {
-			*why = want == 3 ? "put three stones: black, white, black"
-					 : "put two stones: white, black";
-			return ERR_ARGUMENT;
-		}
-		/* check them all on a copy first: all or nothing */
-		position_t trial = r->pos;
-		move_t mv[3];
-		for (int i = 0; i < want; i++) {
-			if (notation_parse(m->moves[i], r->spec.size, &mv[i]) != 0)
-				return ERR_OFF_BOARD;
-			legality_t l = pos_play(&trial, mv[i]);
-			if (l != LEGAL_OK) {
-				*why = legality_name(l);
-				return proto_err_of_legality(l);
-			}
-			if (trial.outcome.kind != RESULT_ONGOING) {
-				*why = "opening stones may not end the game";
-				return ERR_ARGUMENT;
-			}
-		}
-		int64_t now = clock_now_ms();
-		for (int i = 0; i < want; i++)
-			if (play(r, mv[i], now) != 0) {
-				while (i-- > 0) /* all or nothing */
-					pos_undo(&r->pos);
-				archive_truncate(r);
-				*why = "the stones could not be saved; try again";
-				return ERR_INTERNAL;
-			}
-		r->stage = r->stage == STAGE_PUT3 ? STAGE_CHOOSE : STAGE_CHOOSE2;
-		send_stage(r);
-		return 0;
-	}
-	if (r->stage == STAGE_PUT3) {
-		*why = "put three stones first";
-		return ERR_PHASE;
-	}
-	/* the actor takes the colour it names */
-	int want_seat = m->choice == CHOICE_BLACK ? 0 : 1;
-	if (want_seat != actor)
-		swap_seats(r);
-	swap2_done(r);
-	return 0;
+		return GERR_NOT_PLAYER;
+	if (r->status != GAME_OPENING)
+		return refuse(act, room_unfinished(r) ? GERR_PHASE : GERR_OVER,
+		    "no swap2 opening in progress");
+	if (seat != swap2_actor(r))
+		return GERR_NOT_TURN;
+	return GERR_OK;
 }
 
-int
-room_resign(struct room *r, struct session *s)
+game_err_t
+room_swap2_put(
+    struct room *r, struct session *s, const char *const *moves, int n, struct room_act *act)
 {
+	act_init(act);
+	game_err_t e = swap2_turn(r, s, act);
+	if (e)
+		return e;
+	int want = r->stage == SWAP2_PUT3 ? 3 : r->stage == SWAP2_CHOOSE ? 2 : 0;
+	if (want == 0)
+		return refuse(act, GERR_PHASE, "choose black or white");
+	if (n != want)
+		return refuse(act, GERR_ARGUMENT,
+		    want == 3 ? "put three stones: black, white, black"
+			      : "put two stones: white, black");
+	/* check them all on a copy first: all or nothing */
+	position_t trial = r->pos;
+	move_t mv[3];
+	for (int i = 0; i < want; i++) {
+		if (notation_parse(moves[i], r->spec.size, &mv[i]) != 0)
+			return GERR_OFF_BOARD;
+		legality_t l = pos_play(&trial, mv[i]);
+		if (l != LEGAL_OK) {
+			act->legal = l;
+			return refuse(act, GERR_ILLEGAL, legality_name(l));
+		}
+		if (trial.outcome.kind != RESULT_ONGOING)
+			return refuse(act, GERR_ARGUMENT, "opening stones may not end the game");
+	}
+	int64_t now = clock_now_ms();
+	uint32_t seq;
+	for (int i = 0; i < want; i++)
+		if (play(r, mv[i], NULL, now, &seq) != 0) {
+			while (i-- > 0) /* all or nothing */
+				pos_undo(&r->pos);
+			archive_truncate(r->srv, r->game_id, r->pos.nmoves);
+			return refuse(act, GERR_STORE, "the stones could not be saved; try again");
+		}
+	r->stage = r->stage == SWAP2_PUT3 ? SWAP2_CHOOSE : SWAP2_CHOOSE2;
+	send_stage(r);
+	act->seq = r->seq;
+	return GERR_OK;
+}
+
+game_err_t
+room_swap2_choose(struct room *r, struct session *s, stone_t colour, struct room_act *act)
+{
+	act_init(act);
+	game_err_t e = swap2_turn(r, s, act);
+	if (e)
+		return e;
+	if (r->stage == SWAP2_PUT3)
+		return refuse(act, GERR_PHASE, "put three stones first");
+	/* the actor takes the colour it names */
+	int want_seat = colour == STONE_BLACK ? 0 : 1;
+	if (want_seat != swap2_actor(r))
+		swap_seats(r);
+	swap2_done(r);
+	act->seq = r->seq;
+	return GERR_OK;
+}
+
+game_err_t
+room_resign(struct room *r, struct session *s, struct room_act *act)
+{
+	act_init(act);
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
-		return ERR_NOT_PLAYER;
+		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
-		return ERR_GAME_OVER;
-	room_end(r, seat ? RES_BLACK : RES_WHITE, REASON_RESIGN);
-	return 0;
+		return GERR_OVER;
+	room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
+	act->seq = r->seq;
+	return GERR_OK;
 }
 
 /* Plies an undo for seat takes back so seat is to move again, or 0. */
 static int
 undo_plies(const struct room *r, int seat)
 {
-	int to_move = seat_to_move(r);
-	int plies = to_move == seat ? 2 : 1;
+	int plies = seat_to_move(r) == seat ? 2 : 1;
 	return r->pos.nmoves - r->nopening >= plies ? plies : 0;
 }
 
-int
-room_offer(struct room *r, struct session *s, proto_offer_t kind, uint32_t *id, const char **why)
+game_err_t
+room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act *act)
 {
+	act_init(act);
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
-		return ERR_NOT_PLAYER;
-	if (kind == OFFER_REMATCH) {
-		if (r->status != ROOM_OVER) {
-			*why = "rematch is offered after the game";
-			return ERR_PHASE;
-		}
-		struct session *o = r->seat[1 - seat].sess;
-		if (!o || !session_present(o)) {
-			*why = "the opponent has left";
-			return ERR_PHASE;
-		}
-		if (session_game(s) || session_game(o) || s->seek || o->seek) {
-			*why = "a player is busy";
-			return ERR_BUSY;
-		}
+		return GERR_NOT_PLAYER;
+	if (kind == ASK_REMATCH) {
+		if (r->status != GAME_OVER)
+			return refuse(act, GERR_PHASE, "rematch is offered after the game");
+		struct session *o = seated(r, 1 - seat);
+		if (!o || !session_present(o))
+			return refuse(act, GERR_PHASE, "the opponent has left");
+		if (session_game(s) || session_game(o) || s->seek || o->seek)
+			return refuse(act, GERR_BUSY, "a player is busy");
 	} else {
-		if (r->status == ROOM_OPENING) {
-			*why = "not during the swap2 opening";
-			return ERR_PHASE;
-		}
-		if (r->status != ROOM_PLAYING)
-			return ERR_GAME_OVER;
-		if (kind == OFFER_UNDO && !undo_plies(r, seat)) {
-			*why = "nothing to take back";
-			return ERR_PHASE;
-		}
+		if (r->status == GAME_OPENING)
+			return refuse(act, GERR_PHASE, "not during the swap2 opening");
+		if (r->status != GAME_PLAYING)
+			return GERR_OVER;
+		if (kind == ASK_UNDO && !undo_plies(r, seat))
+			return refuse(act, GERR_PHASE, "nothing to take back");
 	}
 	if (r->offers[kind].id)
-		return ERR_OFFER_PENDING;
+		return GERR_OFFER_PENDING;
 	r->offers[kind].id = ++r->next_offer;
 	r->offers[kind].from = seat;
-	*id = r->offers[kind].id;
+	act->offer = r->offers[kind].id;
 	proto_msg_t m;
 	proto_init(&m, PE_OFFER, NULL);
-	m.ident = *id;
-	m.offer = kind;
+	m.ident = act->offer;
+	m.offer = wire_offer(kind);
 	snprintf(m.user, sizeof m.user, "%s", s->name);
 	room_event(r, &m);
-	return 0;
+	act->seq = r->seq;
+	return GERR_OK;
 }
 
 static void
@@ -712,7 +1009,7 @@ do_undo(struct room *r, int plies)
 	int64_t now = clock_now_ms();
 	for (int i = 0; i < plies; i++)
 		pos_undo(&r->pos);
-	archive_truncate(r);
+	archive_truncate(r->srv, r->game_id, r->pos.nmoves);
 	r->turn_since = now;
 	gclock_start(&r->clk, seat_to_move(r), now);
 	proto_msg_t m;
@@ -723,85 +1020,106 @@ do_undo(struct room *r, int plies)
 	arm_flag(r);
 }
 
-int
-room_answer(struct room *r, struct session *s, uint32_t id, int accept)
+game_err_t
+room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct room_act *act)
 {
+	act_init(act);
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
-		return ERR_NOT_PLAYER;
+		return GERR_NOT_PLAYER;
 	int k;
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < ASK_KINDS; k++)
 		if (r->offers[k].id == id)
 			break;
-	if (k == 3 || (accept && r->offers[k].from == seat))
-		return ERR_NO_OFFER;
+	if (k == ASK_KINDS || (accept && r->offers[k].from == seat))
+		return GERR_NO_OFFER;
 	if (!accept) {
 		end_offers(r, 1u << k, r->offers[k].from == seat ? END_WITHDRAWN : END_DECLINED);
-		return 0;
+		act->seq = r->seq;
+		return GERR_OK;
 	}
 	int from = r->offers[k].from;
-	if (k == OFFER_REMATCH) {
-		struct session *o = r->seat[from].sess;
+	if (k == ASK_REMATCH) {
+		struct session *o = seated(r, from);
 		if (!o || !session_present(o) || session_game(o) || session_game(s))
-			return ERR_BUSY;
+			return GERR_BUSY;
 	}
-	int plies = k == OFFER_UNDO ? undo_plies(r, from) : 0;
+	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
 	end_offers(r, 1u << k, END_ACCEPTED);
-	switch (k) {
-	case OFFER_DRAW:
-		room_end(r, RES_DRAW, REASON_DRAW_AGREED);
-		break;
-	case OFFER_UNDO:
+	if (k == ASK_DRAW) {
+		room_end(r, GAME_DRAWN, BY_DRAW_AGREED);
+	} else if (k == ASK_UNDO) {
 		do_undo(r, plies);
 		end_offers(r, OFFERS_GAME, END_WITHDRAWN);
-		break;
-	case OFFER_REMATCH:
+	} else {
 		swap_seats(r);
 		room_start(r);
-		break;
 	}
-	return 0;
+	act->seq = r->seq;
+	return GERR_OK;
 }
 
-int
-room_abort(struct room *r, struct session *s)
+game_err_t
+room_abort(struct room *r, struct session *s, struct room_act *act)
 {
+	act_init(act);
 	if (room_seat_of(r, s) < 0)
-		return ERR_NOT_PLAYER;
+		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
-		return ERR_GAME_OVER;
-	if (r->status == ROOM_PLAYING && (r->spec.opening == OPENING_SWAP2 || r->pos.nmoves >= 2))
-		return ERR_TOO_LATE;
-	room_end(r, RES_NONE, REASON_ABORTED);
-	return 0;
+		return GERR_OVER;
+	if (r->status == GAME_PLAYING && (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2))
+		return GERR_TOO_LATE;
+	room_end(r, GAME_NO_RESULT, BY_ABORTED);
+	act->seq = r->seq;
+	return GERR_OK;
 }
 
-int
-room_claim(struct room *r, struct session *s)
+game_err_t
+room_claim(struct room *r, struct session *s, struct room_act *act)
 {
+	act_init(act);
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
-		return ERR_NOT_PLAYER;
+		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
-		return ERR_GAME_OVER;
+		return GERR_OVER;
 	struct seat *o = &r->seat[1 - seat];
 	if (!o->gone || clock_now_ms() < o->deadline)
-		return ERR_NO_CLAIM;
-	room_end(r, seat ? RES_WHITE : RES_BLACK, REASON_ABANDONED);
-	return 0;
+		return GERR_NO_CLAIM;
+	room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED);
+	act->seq = r->seq;
+	return GERR_OK;
 }
 
-int
-room_say(struct room *r, struct session *s, const char *text)
+game_err_t
+room_say(struct room *r, struct session *s, const char *text, struct room_act *act)
 {
-	if (!session_in_room(s, r))
-		return ERR_NOT_IN_ROOM;
+	act_init(act);
+	if (!member_of(r, s))
+		return GERR_NOT_IN_ROOM;
 	proto_msg_t m;
 	proto_init(&m, PE_SAY, NULL);
 	snprintf(m.user, sizeof m.user, "%s", s->name);
 	snprintf(m.text, sizeof m.text, "%s", text);
 	room_event(r, &m);
-	return 0;
+	act->seq = r->seq;
+	return GERR_OK;
+}
+
+void
+room_think(
+    struct room *r, struct session *bot, int depth, const move_t *moves, const int *scores, int n)
+{
+	proto_msg_t m;
+	proto_init(&m, PE_THINK, NULL);
+	snprintf(m.user, sizeof m.user, "%s", bot->name);
+	m.depth = depth;
+	for (int i = 0; i < n && m.ncands < PROTO_CANDS_MAX; i++) {
+		notation_format(moves[i], r->spec.size, m.cands[m.ncands].move);
+		m.cands[m.ncands++].score = scores[i];
+	}
+	if (m.ncands > 0)
+		room_event(r, &m);
 }
 
 static void
@@ -815,59 +1133,105 @@ presence(struct room *r, const char *name, proto_presence_t p, int64_t ms)
 	room_event(r, &m);
 }
 
+/* Seats s (a player joining now) at seat; -1 when out of memory. */
+static int
+sit(struct room *r, int seat, struct session *s)
+{
+	struct seat *st = &r->seat[seat];
+	if (!(st->m = add_member(r, s, seat)))
+		return -1;
+	snprintf(st->name, sizeof st->name, "%s", s->name);
+	st->player = player_of(s);
+	st->gone = 0;
+	return 0;
+}
+
+/* Whether the first of two colour wishes puts its player on black: the
+ * first wish that is not "any" decides, else a coin. */
+static int
+first_is_black(game_wish_t first, game_wish_t second)
+{
+	if (first != WISH_ANY)
+		return first == WISH_BLACK;
+	if (second != WISH_ANY)
+		return second == WISH_WHITE;
+	return random_below(2);
+}
+
+game_err_t
+room_open(struct room *r, struct session *creator)
+{
+	return sit(r, r->spec.colour == WISH_WHITE ? 1 : 0, creator) ? GERR_NOMEM : GERR_OK;
+}
+
 int
+room_joinable(const struct room *r)
+{
+	int creator = r->seat[0].m ? 0 : 1;
+	return r->status == GAME_WAITING && r->seat[creator].m && !r->seat[1 - creator].name[0];
+}
+
+game_err_t
+room_join(struct room *r, struct session *s)
+{
+	if (!room_joinable(r))
+		return GERR_ROOM_FULL;
+	int creator = r->seat[0].m ? 0 : 1;
+	if (sit(r, 1 - creator, s))
+		return GERR_NOMEM;
+	if (first_is_black(r->spec.colour, WISH_ANY) != (creator == 0))
+		swap_seats(r);
+	room_start(r);
+	return GERR_OK;
+}
+
+game_err_t
+room_pair(
+    struct room *r, struct session *a, game_wish_t a_wish, struct session *b, game_wish_t b_wish)
+{
+	int a_seat = first_is_black(a_wish, b_wish) ? 0 : 1;
+	if (sit(r, a_seat, a))
+		return GERR_NOMEM;
+	if (sit(r, 1 - a_seat, b)) {
+		drop_member(r, r->seat[a_seat].m);
+		return GERR_NOMEM;
+	}
+	room_start(r);
+	return GERR_OK;
+}
+
+game_err_t
 room_watch(struct room *r, struct session *s)
 {
-	if (session_in_room(s, r))
-		return 0;
+	if (member_of(r, s))
+		return GERR_OK;
 	if (s->nrooms >= SESSION_MAX_ROOMS)
-		return ERR_BUSY; /* watching is never worth leaving another room */
-	if (r->nspec == r->capspec) {
-		int cap = r->capspec ? r->capspec * 2 : 4;
-		struct session **n = realloc(r->spec_list, (size_t)cap * sizeof *n);
-		if (!n)
-			return ERR_INTERNAL;
-		r->spec_list = n;
-		r->capspec = cap;
-	}
-	r->spec_list[r->nspec++] = s;
-	session_add_room(s, r);
+		return GERR_BUSY; /* watching is never worth leaving another room */
+	if (!add_member(r, s, -1))
+		return GERR_NOMEM;
+	r->nwatch++;
 	presence(r, s->name, PRES_JOINED, 0);
-	return 0;
+	return GERR_OK;
 }
 
 void
 room_leave(struct room *r, struct session *s)
 {
-	int seat = room_seat_of(r, s);
+	struct member *m = member_of(r, s);
+	if (!m)
+		return;
+	int seat = m->seat;
 	if (seat >= 0) {
 		if (room_unfinished(r))
-			room_end(r, seat ? RES_BLACK : RES_WHITE, REASON_RESIGN);
-		end_offers(r, 1u << OFFER_REMATCH, END_EXPIRED);
-		r->seat[seat].sess = NULL;
+			room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
+		end_offers(r, 1u << ASK_REMATCH, END_EXPIRED);
 		r->seat[seat].gone = 0;
-		if (r->status == ROOM_WAITING)
+		if (r->status == GAME_WAITING)
 			r->code[0] = '\0'; /* the creator closed it */
-	} else {
-		int i;
-		for (i = 0; i < r->nspec; i++)
-			if (r->spec_list[i] == s)
-				break;
-		if (i == r->nspec)
-			return;
-		r->spec_list[i] = r->spec_list[--r->nspec];
 	}
-	session_del_room(s, r);
+	drop_member(r, m);
 	presence(r, s->name, PRES_LEFT, 0);
 	room_check(r);
-}
-
-static int64_t
-grace_ms(const struct room *r)
-{
-	int64_t g = (int64_t)r->srv->cfg.grace_s * 1000;
-	int64_t tenth = (int64_t)r->spec.tc_base * 100;
-	return tenth > g ? tenth : g;
 }
 
 void
@@ -878,12 +1242,8 @@ room_gone(struct room *r, struct session *s)
 		room_leave(r, s);
 		return;
 	}
-	struct seat *st = &r->seat[seat];
 	int64_t g = grace_ms(r);
-	st->gone = 1;
-	st->deadline = clock_now_ms() + g;
-	struct timeval tv = { (time_t)(g / 1000), (suseconds_t)(g % 1000) * 1000 };
-	evtimer_add(st->grace_ev, &tv);
+	start_grace(r, seat, clock_now_ms(), g);
 	presence(r, s->name, PRES_GONE, g);
 }
 
@@ -910,7 +1270,7 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 	int first = r->seat[0].deadline <= r->seat[1].deadline ? 0 : 1;
 	int64_t left = r->seat[first].deadline - now;
 	if (left <= 0) {
-		room_end(r, RES_NONE, REASON_ABANDONED);
+		room_end(r, GAME_NO_RESULT, BY_ABANDONED);
 		return;
 	}
 	/* libevent may wake us a hair before our millisecond clock says so */
@@ -923,34 +1283,34 @@ room_info(const struct room *r, proto_msg_t *m)
 {
 	proto_init(m, PD_ROOM, NULL);
 	snprintf(m->room, sizeof m->room, "%s", r->id);
-	m->status = r->status;
+	m->status = wire_status(r->status);
 	m->rule = r->spec.rule;
 	m->size = r->spec.size;
 	m->tc_base = r->spec.tc_base;
 	m->tc_inc = r->spec.tc_inc;
-	m->opening = r->spec.opening;
+	m->opening = wire_opening(r->spec.opening);
 	m->rated = r->spec.rated;
 	snprintf(m->user, sizeof m->user, "%s", r->seat[0].name);
 	snprintf(m->user2, sizeof m->user2, "%s", r->seat[1].name);
-	m->count = r->nspec;
+	m->count = r->nwatch;
 	m->count2 = r->pos.nmoves;
 }
 
 void
-room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const char *tag)
+room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m), void *arg)
 {
 	int64_t now = clock_now_ms();
 	proto_msg_t m;
 	room_info(r, &m);
-	conn_send(c, &m);
+	emit(arg, &m);
 
 	proto_init(&m, PD_CLOCK, NULL);
 	snprintf(m.room, sizeof m.room, "%s", r->id);
 	clocks_into(r, &m, now);
-	m.side = r->status == ROOM_PLAYING
-	    ? (pos_to_move(&r->pos) == STONE_BLACK ? SIDE_BLACK : SIDE_WHITE)
-	    : SIDE_NONE;
-	conn_send(c, &m);
+	m.side = r->status != GAME_PLAYING        ? SIDE_NONE
+	    : pos_to_move(&r->pos) == STONE_BLACK ? SIDE_BLACK
+						  : SIDE_WHITE;
+	emit(arg, &m);
 
 	for (int i = 0; i < 2; i++) {
 		const struct seat *st = &r->seat[i];
@@ -960,10 +1320,10 @@ room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const char *t
 		snprintf(m.room, sizeof m.room, "%s", r->id);
 		m.side = i ? SIDE_WHITE : SIDE_BLACK;
 		snprintf(m.user, sizeof m.user, "%s", st->name);
-		m.presence = (st->gone || !st->sess || !session_present(st->sess)) ? PRES_GONE
+		m.presence = (st->gone || !st->m || !session_present(st->m->sess)) ? PRES_GONE
 										   : PRES_HERE;
 		m.ms = st->gone && st->deadline > now ? st->deadline - now : 0;
-		conn_send(c, &m);
+		emit(arg, &m);
 	}
 
 	int i = 0;
@@ -973,38 +1333,33 @@ room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const char *t
 		m.depth = i;
 		for (; i < r->pos.nmoves && m.nmoves < PROTO_LIST_MAX; i++)
 			notation_format(r->pos.moves[i], r->spec.size, m.moves[m.nmoves++]);
-		conn_send(c, &m);
+		emit(arg, &m);
 	} while (i < r->pos.nmoves);
 
-	if (r->status == ROOM_OPENING) {
+	if (r->status == GAME_OPENING) {
 		proto_init(&m, PD_SWAP2, NULL);
 		snprintf(m.room, sizeof m.room, "%s", r->id);
-		m.stage = r->stage;
-		int actor = swap2_actor(r);
-		snprintf(m.user, sizeof m.user, "%s", r->seat[actor].name);
-		conn_send(c, &m);
+		m.stage = wire_stage(r->stage);
+		snprintf(m.user, sizeof m.user, "%s", r->seat[swap2_actor(r)].name);
+		emit(arg, &m);
 	}
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < ASK_KINDS; k++) {
 		if (!r->offers[k].id)
 			continue;
 		proto_init(&m, PD_OFFER, NULL);
 		snprintf(m.room, sizeof m.room, "%s", r->id);
 		m.ident = r->offers[k].id;
-		m.offer = (proto_offer_t)k;
+		m.offer = wire_offer((game_offer_t)k);
 		snprintf(m.user, sizeof m.user, "%s", r->seat[r->offers[k].from].name);
-		conn_send(c, &m);
+		emit(arg, &m);
 	}
-	if (r->status == ROOM_OVER) {
+	if (r->status == GAME_OVER) {
 		proto_init(&m, PD_RESULT, NULL);
 		snprintf(m.room, sizeof m.room, "%s", r->id);
-		m.result = r->result;
-		m.reason = r->reason;
+		m.result = wire_result(r->result);
+		m.reason = wire_reason(r->reason);
 		for (int j = 0; j < r->ncells; j++)
 			notation_format(r->cells[j], r->spec.size, m.moves[m.nmoves++]);
-		conn_send(c, &m);
+		emit(arg, &m);
 	}
-	proto_init(&m, reply_id, tag);
-	snprintf(m.room, sizeof m.room, "%s", r->id);
-	m.seq = r->seq;
-	conn_send(c, &m);
 }

@@ -1,122 +1,129 @@
-/* room.h: one game table: two seats, spectators, the position (judged by the
- * rules core), clocks, offers, the swap2 opening and the room's event
- * sequence. Every change goes out as an event to everyone in the room. */
+/*
+ * room.h: one game table: two seats, spectators, the position (judged by the
+ * rules core), clocks, offers, the swap2 opening, the room's event sequence
+ * and its game in the archive. struct room is this module's alone: others
+ * use its verbs and queries. Every change goes out as one event line, stamped
+ * with the room's sequence number and handed to every member's sink.
+ */
 #ifndef GOMOKUD_ROOM_H
 #define GOMOKUD_ROOM_H
 
 #include <stdint.h>
 
-#include <event2/event.h>
-
-#include "daemon/clock.h"
-#include "daemon/lobby.h"
-#include "daemon/store.h"
-#include "rules/rules.h"
+#include "daemon/archive.h"
+#include "daemon/game.h"
 #include "proto/proto.h"
+#include "rules/rules.h"
 
 struct server;
 struct session;
-struct conn;
+struct room;
+struct room_registry;
 
-struct seat {
-	struct session *sess;          /* NULL: empty, or its player left */
-	char name[PROTO_NAME_MAX + 1]; /* kept for display after leaving */
-	int gone;                      /* disconnected during the game */
-	int64_t deadline;              /* when gone: grace ends (monotonic ms) */
-	struct event *grace_ev;
+/* What a verb did: the seq its reply names, the offer it made, and why it
+ * was refused. */
+struct room_act {
+	uint32_t seq;     /* MOVE: its * MOVE; others: the room's last event */
+	uint32_t offer;   /* OFFER: the new offer's id */
+	legality_t legal; /* GERR_ILLEGAL: the rules core's verdict */
+	const char *why;  /* a short explanation of a refusal, or NULL */
 };
 
-struct offer {
-	uint32_t id; /* 0: none pending */
-	int from;    /* seat */
-};
+/* The registry of a server's rooms: ids, invite codes, the gc queue. */
+struct room_registry *rooms_new(void);
+/* Frees every room, then the registry. */
+void rooms_free(struct room_registry *reg);
+/* Frees the rooms queued by room_check that are empty now; the number done. */
+int rooms_gc(struct room_registry *reg);
+/* Shutdown: ends every unfinished game that the store does not keep for the
+ * restart; returns the number kept. */
+int rooms_drain(struct room_registry *reg);
+struct room *rooms_first(struct room_registry *reg);
+struct room *rooms_next(struct room *r);
 
-struct room {
-	struct room *next, *prev, *hnext;
-	struct room *check_next;
-	int checking;
-	struct server *srv;
-	uint32_t num;
-	char id[PROTO_ROOM_MAX + 1];
-	int private;
-	char code[PROTO_CODE_MAX + 1];
-	struct gamespec spec;
-	proto_status_t status;
-	position_t pos;
-	struct seat seat[2];        /* [0] black, [1] white */
-	struct session **spec_list; /* spectators */
-	int nspec, capspec;
-	uint32_t seq;
-	struct gclock clk;
-	struct event *flag_ev;
-	proto_stage_t stage;    /* swap2, while status is OPENING */
-	int nopening;           /* stones placed by the swap2 opening */
-	struct offer offers[3]; /* by proto_offer_t */
-	uint32_t next_offer;
-	proto_result_t result;
-	proto_reason_t reason;
-	int64_t game_id;      /* its row in the store; 0: not kept */
-	int64_t turn_since;   /* when the side to move began (ms) */
-	struct event *bot_ev; /* botplay's deferred look at the room */
-	int64_t bot_job;      /* its search in flight, 0: none */
-	int bot_key;          /* the state that search is for */
-	int bot_eval;         /* the last search's score, bot's view */
-	char move_reason[24]; /* why the bot plays the move being made */
-	int ncells;
-	move_t cells[RULES_MAX_SIZE];
-};
-
-struct room *room_new(struct server *srv, const struct gamespec *g, int private);
-/* A game in progress from the store, its players away (grace running) until
- * they RESUME; NULL with *why when the record cannot be played. */
-struct room *room_restore(
-    struct server *srv, const store_game_t *g, const store_move_t *moves, const char **why);
+struct room *room_new(struct server *srv, const struct gamespec *g, int private_room);
+/* The game a saved record describes, its players away (grace running)
+ * except the sessions in present[] (bots), which sit at once; NULL with *why
+ * when the record cannot be played. */
+struct room *room_restore(struct server *srv, const struct archive_saved *sv,
+    struct session *const present[2], const char **why);
 struct room *room_find(struct server *srv, const char *id);
 struct room *room_by_code(struct server *srv, const char *code);
-void room_free(struct room *r);
 /* Queue r for freeing at the next gc pass if it is then empty. */
 void room_check(struct room *r);
-int room_empty(const struct room *r);
 
-/* Seat s (0 black, 1 white); the caller starts the game once both are in. */
-void room_sit(struct room *r, int seat, struct session *s);
-void room_start(struct room *r);
+/* Queries. */
+const char *room_id(const struct room *r);
+uint32_t room_num(const struct room *r);
+int room_private(const struct room *r);
+const char *room_code(const struct room *r);
+game_status_t room_status(const struct room *r);
+game_stage_t room_stage(const struct room *r);
+const struct gamespec *room_spec(const struct room *r);
+const position_t *room_position(const struct room *r);
+uint32_t room_seq(const struct room *r);
+int room_unfinished(const struct room *r);
 /* The seat whose action the game waits for (a move, a swap2 step), or -1. */
 int room_actor(const struct room *r);
-/* The seat s holds in r, or -1. */
+/* The seat s holds in r (0 black, 1 white), or -1. */
 int room_seat_of(const struct room *r, const struct session *s);
-/* The unoccupied seat (restored after a restart) named name, or -1. */
-int room_seat_name(const struct room *r, const char *name);
-/* Gives that seat to s, still away until room_back. */
-void room_seat_restored(struct room *r, int seat, struct session *s);
-int room_unfinished(const struct room *r);
+struct session *room_seated(const struct room *r, int seat);
+int room_is_member(const struct room *r, const struct session *s);
+/* Spectators: how many, and each in turn. */
+int room_watchers(const struct room *r);
+void room_each_watcher(const struct room *r, void (*fn)(void *arg, struct session *s), void *arg);
+/* The time seat has left (ms), or -1 without a clock. */
+int64_t room_clock_left(const struct room *r, int seat);
+/* The first offer open to seat (made by the other): 0 with its id and kind,
+ * or -1. */
+int room_offer_to(const struct room *r, int seat, uint32_t *id, game_offer_t *kind);
 
-/* Sends the room's event to everyone in it, stamping room id and seq. */
-void room_event(struct room *r, proto_msg_t *m);
-/* Sends a full snapshot to c, ended by the OK of reply_id. */
-void room_snapshot(struct room *r, struct conn *c, proto_id_t reply_id, const char *tag);
-/* The = ROOM line for r (ROOMS and snapshots). */
-void room_info(const struct room *r, proto_msg_t *m);
+/* Seating. A private room's creator sits at its wish; room_join gives the
+ * free seat of a waiting room to s and starts the game; room_pair seats two
+ * players and starts it (GERR_NOMEM: nothing happened). Colours: the first wish that is not "any", else a
+ * coin. */
+game_err_t room_open(struct room *r, struct session *creator);
+/* Whether room_join would seat a player (else a JOIN by code watches). */
+int room_joinable(const struct room *r);
+game_err_t room_join(struct room *r, struct session *s);
+game_err_t room_pair(
+    struct room *r, struct session *a, game_wish_t a_wish, struct session *b, game_wish_t b_wish);
+/* The seat (of a game restored after a restart) that name held, if it
+ * awaits its player; -1 otherwise. room_resume gives it to s. */
+int room_awaiting(const struct room *r, const char *name);
+void room_resume(struct room *r, int seat, struct session *s);
 
-/* Requests by a session in the room. Return 0 or an error code; on error
- * *why may point at a short explanation. */
-int room_move(struct room *r, struct session *s, const char *move, const char **why);
-int room_swap2(struct room *r, struct session *s, const proto_msg_t *m, const char **why);
-int room_resign(struct room *r, struct session *s);
-int room_offer(
-    struct room *r, struct session *s, proto_offer_t kind, uint32_t *id, const char **why);
-int room_answer(struct room *r, struct session *s, uint32_t id, int accept);
-int room_abort(struct room *r, struct session *s);
-int room_claim(struct room *r, struct session *s);
-int room_say(struct room *r, struct session *s, const char *text);
-/* Adds s as a spectator. */
-int room_watch(struct room *r, struct session *s);
+/* Requests by a session in the room. Each returns GERR_OK and fills *act,
+ * or a refusal (with act->why). move is in notation ("h8"); reason is why a
+ * bot plays it (NULL for people). */
+game_err_t room_move(
+    struct room *r, struct session *s, const char *move, const char *reason, struct room_act *act);
+game_err_t room_swap2_put(
+    struct room *r, struct session *s, const char *const *moves, int n, struct room_act *act);
+game_err_t room_swap2_choose(
+    struct room *r, struct session *s, stone_t colour, struct room_act *act);
+game_err_t room_resign(struct room *r, struct session *s, struct room_act *act);
+game_err_t room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act *act);
+game_err_t room_answer(
+    struct room *r, struct session *s, uint32_t id, int accept, struct room_act *act);
+game_err_t room_abort(struct room *r, struct session *s, struct room_act *act);
+game_err_t room_claim(struct room *r, struct session *s, struct room_act *act);
+game_err_t room_say(struct room *r, struct session *s, const char *text, struct room_act *act);
+/* A bot's preview: its best candidates at a depth (* THINK). */
+void room_think(
+    struct room *r, struct session *bot, int depth, const move_t *moves, const int *scores, int n);
+/* Adds s as a spectator (GERR_BUSY: its room list is full). */
+game_err_t room_watch(struct room *r, struct session *s);
 /* s leaves (resigning an unfinished game); the room sees PRESENCE left. */
 void room_leave(struct room *r, struct session *s);
 /* s's connection went away / came back. */
 void room_gone(struct room *r, struct session *s);
 void room_back(struct room *r, struct session *s);
-/* Ends an unfinished game with its result and reason (* OVER). */
-void room_end(struct room *r, proto_result_t res, proto_reason_t reason);
+
+/* The = ROOM line for r (ROOMS and snapshots). */
+void room_info(const struct room *r, proto_msg_t *m);
+/* The snapshot's lines (= ROOM ... = RESULT), each handed to emit; the
+ * caller ends it with its OK and room_seq. */
+void room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m), void *arg);
 
 #endif

@@ -18,10 +18,10 @@
 #include <event2/util.h>
 
 #include "daemon/account.h"
-#include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
+#include "daemon/restore.h"
 #include "daemon/room.h"
 #include "daemon/session.h"
 #include "daemon/tls.h"
@@ -76,11 +76,13 @@ gc_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	/* freeing one thing may queue more: loop until all is quiet */
-	while (srv->dead || srv->check || srv->room_check) {
+	for (int more = 1; more;) {
+		more = 0;
 		while (srv->dead) {
 			struct conn *c = srv->dead;
 			srv->dead = c->dead_next;
 			conn_free(c);
+			more = 1;
 		}
 		while (srv->check) {
 			struct session *s = srv->check;
@@ -88,14 +90,10 @@ gc_cb(evutil_socket_t fd, short what, void *arg)
 			s->checking = 0;
 			if (!s->conn && !session_game(s))
 				session_free(s);
+			more = 1;
 		}
-		while (srv->room_check) {
-			struct room *r = srv->room_check;
-			srv->room_check = r->check_next;
-			r->checking = 0;
-			if (room_empty(r))
-				room_free(r);
-		}
+		if (rooms_gc(srv->rooms) > 0)
+			more = 1;
 	}
 	if (srv->draining && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
@@ -301,22 +299,17 @@ begin_shutdown(struct server *srv)
 	proto_init(&m, PE_SHUTDOWN, NULL);
 	m.ms = srv->cfg.drain_ms;
 	snprintf(m.text, sizeof m.text, "server shutting down");
-	for (struct conn *c = srv->conns; c; c = c->next)
-		conn_send(c, &m);
+	struct conn *c, *next;
+	LIST_FOREACH(c, &srv->conns, link)
+	conn_send(c, &m);
 	/* with a database, unfinished games wait in it for the restart, where
 	 * their players RESUME; without one they end here */
-	int kept = 0;
-	for (struct room *r = srv->rooms; r; r = r->next) {
-		if (srv->store && r->game_id && room_unfinished(r))
-			kept++;
-		else
-			room_end(r, RES_NONE, REASON_ABORTED);
-	}
+	int kept = rooms_drain(srv->rooms);
 	if (kept)
 		log_info(&srv->log, "%d game%s in progress kept for the restart", kept,
 		    kept == 1 ? "" : "s");
-	for (struct conn *c = srv->conns, *next; c; c = next) {
-		next = c->next;
+	for (c = LIST_FIRST(&srv->conns); c; c = next) {
+		next = LIST_NEXT(c, link);
 		conn_close(c);
 	}
 	struct timeval tv = { srv->cfg.drain_ms / 1000, (srv->cfg.drain_ms % 1000) * 1000 };
@@ -422,7 +415,10 @@ server_init(struct server *srv)
 	}
 	if (srv->store && store_session_expire(srv->store, (int64_t)time(NULL)) != 0)
 		log_warn(&srv->log, "database: %s", store_error(srv->store));
-	if (botplay_init(srv) != 0)
+	LIST_INIT(&srv->conns);
+	LIST_INIT(&srv->sessions);
+	TAILQ_INIT(&srv->seeks);
+	if (!(srv->rooms = rooms_new()) || !(srv->botplay = botplay_new(srv)))
 		return -1;
 	if (srv->store) {
 		struct timeval every = { CHECKPOINT_EVERY_MS / 1000,
@@ -443,7 +439,7 @@ server_init(struct server *srv)
 		if (!srv->sig_ev[i] || evsignal_add(srv->sig_ev[i], NULL))
 			return -1;
 	}
-	if (archive_restore(srv) < 0)
+	if (restore_games(srv) < 0)
 		return -1;
 	for (int i = 0; i < srv->cfg.nlisten; i++) {
 		struct sockaddr_storage ss;
@@ -519,8 +515,8 @@ server_free(struct server *srv)
 	for (int i = 0; i < srv->nlev; i++)
 		evconnlistener_free(srv->lev[i]);
 	srv->nlev = 0;
-	while (srv->conns)
-		conn_kill(srv->conns, NULL);
+	while (!LIST_EMPTY(&srv->conns))
+		conn_kill(LIST_FIRST(&srv->conns), NULL);
 	while (srv->dead) {
 		struct conn *c = srv->dead;
 		srv->dead = c->dead_next;
@@ -528,18 +524,13 @@ server_free(struct server *srv)
 	}
 	/* rooms first: a session leaving an unfinished game would resign it,
 	 * and a game kept for the restart must stay unfinished */
-	while (srv->rooms)
-		room_free(srv->rooms);
-	while (srv->sessions)
-		session_free(srv->sessions);
-	while (srv->seeks) {
-		struct seek *k = srv->seeks;
-		srv->seeks = k->next;
-		if (k->fallback)
-			event_free(k->fallback);
-		free(k);
-	}
-	botplay_free(srv);
+	rooms_free(srv->rooms);
+	srv->rooms = NULL;
+	lobby_free(srv);
+	while (!LIST_EMPTY(&srv->sessions))
+		session_free(LIST_FIRST(&srv->sessions));
+	botplay_free(srv->botplay);
+	srv->botplay = NULL;
 	for (int i = 0; i < ADDR_BUCKETS; i++)
 		while (srv->addrs[i]) {
 			struct addrcount *a = srv->addrs[i];

@@ -4,12 +4,15 @@
 #define GOMOKUD_SERVER_H
 
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <openssl/ssl.h>
 
 #include "daemon/config.h"
+#include "daemon/conn.h"
+#include "daemon/lobby.h"
 #include "daemon/log.h"
 #include "daemon/store.h"
 #include "daemon/workq.h"
@@ -17,13 +20,12 @@
 #define GOMOKUD_VERSION "0.1.0"
 #define GOMOKUD_CAPS "swap2 chat resume accounts history bots"
 
-struct conn;
 struct session;
-struct room;
-struct seek;
+struct room_registry;
+struct botplay;
 struct addrcount;
 
-enum { ADDR_BUCKETS = 4096, ROOM_BUCKETS = 4096 };
+enum { ADDR_BUCKETS = 4096 };
 
 struct server {
 	struct event_base *base;
@@ -46,27 +48,23 @@ struct server {
 	workq_t *work;               /* password checks, off the loop */
 	struct login_limits *logins; /* failed logins by address and account */
 	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
-	struct bots *bots;           /* the bots' searches */
-	int bot_workers;
+	struct botplay *botplay;     /* the bots at the tables; NULL: none */
 	int checkpointing;
 	int draining;
 
-	struct conn *conns; /* every live connection */
+	struct conn_list conns; /* every live connection */
 	int nconns;
 	struct conn *dead; /* killed, freed by the next gc pass */
 	struct addrcount *addrs[ADDR_BUCKETS];
 	uint64_t next_conn_id;
 
-	struct session *sessions;
+	LIST_HEAD(, session) sessions;
 	struct session *check; /* sessions to free if idle, at gc */
 	uint64_t next_guest;
 
-	struct room *rooms;
-	struct room *room_hash[ROOM_BUCKETS];
-	struct room *room_check; /* rooms to free if empty, at gc */
-	uint32_t next_room;
+	struct room_registry *rooms;
 
-	struct seek *seeks; /* oldest first */
+	struct seek_list seeks; /* oldest first */
 	uint32_t next_seek;
 };
 

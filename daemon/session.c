@@ -15,13 +15,15 @@
 #include "daemon/lobby.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
+#include "daemon/sink.h"
 
 struct session *
 session_by_name(struct server *srv, const char *name)
 {
-	for (struct session *s = srv->sessions; s; s = s->next)
-		if (strcasecmp(s->name, name) == 0)
-			return s;
+	struct session *s;
+	LIST_FOREACH(s, &srv->sessions, link)
+	if (strcasecmp(s->name, name) == 0)
+		return s;
 	return NULL;
 }
 
@@ -31,9 +33,10 @@ session_by_token(struct server *srv, const char *token)
 	size_t n = strlen(token);
 	if (n != SESSION_TOKEN_LEN)
 		return NULL;
-	for (struct session *s = srv->sessions; s; s = s->next)
-		if (CRYPTO_memcmp(s->token, token, n) == 0)
-			return s;
+	struct session *s;
+	LIST_FOREACH(s, &srv->sessions, link)
+	if (CRYPTO_memcmp(s->token, token, n) == 0)
+		return s;
 	return NULL;
 }
 
@@ -42,15 +45,12 @@ static struct session *
 session_link(struct server *srv, struct session *s)
 {
 	s->srv = srv;
-	s->next = srv->sessions;
-	if (srv->sessions)
-		srv->sessions->prev = s;
-	srv->sessions = s;
+	LIST_INSERT_HEAD(&srv->sessions, s, link);
 	return s;
 }
 
 struct session *
-session_new(struct server *srv, const char *name, int *err)
+session_new(struct server *srv, const char *name, enum session_kind kind, int *err)
 {
 	char guest[PROTO_NAME_MAX + 1];
 	if (!name) {
@@ -77,6 +77,7 @@ session_new(struct server *srv, const char *name, int *err)
 		log_error(
 		    &srv->log, "session for %s not stored: %s", name, store_error(srv->store));
 	snprintf(s->name, sizeof s->name, "%s", name);
+	s->kind = kind;
 	return session_link(srv, s);
 }
 
@@ -94,25 +95,50 @@ session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_
 }
 
 struct session *
-session_adopt(struct server *srv, const char *name, const char *token)
+session_adopt(struct server *srv, const char *name, const char *token, enum session_kind kind)
 {
 	struct session *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
 	snprintf(s->token, sizeof s->token, "%s", token);
 	snprintf(s->name, sizeof s->name, "%s", name);
+	s->kind = kind;
 	return session_link(srv, s);
 }
 
+void
+session_reserve_name(struct server *srv, const char *name)
+{
+	unsigned long long n;
+	if (sscanf(name, "guest%llu", &n) == 1 && n > srv->next_guest)
+		srv->next_guest = n;
+}
+
 struct session *
-session_bot(struct server *srv, int level)
+session_bot(struct server *srv, int level, struct sink *sink)
 {
 	struct session *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
 	snprintf(s->name, sizeof s->name, "bot%d", level);
+	s->kind = SESSION_BOT;
 	s->bot_level = level;
+	s->sink = sink;
 	return session_link(srv, s);
+}
+
+void
+session_attach(struct session *s, struct conn *c)
+{
+	s->conn = c;
+	s->sink = c ? conn_sink(c) : NULL;
+}
+
+void
+session_deliver(struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n)
+{
+	if (s->sink)
+		s->sink->ops->deliver(s->sink, r, m, line, n);
 }
 
 int
@@ -121,7 +147,7 @@ session_busy(const struct session *s)
 	if (s->seek || session_game(s))
 		return 1;
 	for (int i = 0; i < s->nrooms; i++)
-		if (s->rooms[i]->status == ROOM_WAITING && room_seat_of(s->rooms[i], s) >= 0)
+		if (room_status(s->rooms[i]) == GAME_WAITING && room_seat_of(s->rooms[i], s) >= 0)
 			return 1;
 	return 0;
 }
@@ -149,7 +175,7 @@ session_make_room(struct session *s)
 {
 	for (int i = 0; s->nrooms >= SESSION_MAX_ROOMS && i < s->nrooms; i++) {
 		struct room *r = s->rooms[i];
-		if (room_seat_of(r, s) < 0 || r->status == ROOM_OVER) {
+		if (room_seat_of(r, s) < 0 || room_status(r) == GAME_OVER) {
 			room_leave(r, s);
 			return 0;
 		}
@@ -217,19 +243,14 @@ session_free(struct session *s)
 			session_del_room(s, s->rooms[0]);
 	}
 	if (s->conn)
-		s->conn->sess = NULL;
+		conn_bind(s->conn, NULL);
 	/* through a shutdown, tokens stay: players of kept games resume with them */
 	if (srv->store && !s->bot_level && !srv->draining) {
 		char digest[AUTH_DIGEST_LEN + 1];
 		auth_token_digest(s->token, digest);
 		store_session_drop(srv->store, digest);
 	}
-	if (s->prev)
-		s->prev->next = s->next;
-	else
-		srv->sessions = s->next;
-	if (s->next)
-		s->next->prev = s->prev;
+	LIST_REMOVE(s, link);
 	free(s);
 }
 

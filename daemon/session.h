@@ -4,38 +4,49 @@
 #ifndef GOMOKUD_SESSION_H
 #define GOMOKUD_SESSION_H
 
+#include <stddef.h>
+#include <sys/queue.h>
+
 #include "proto/proto.h"
 
 struct server;
+struct sink;
 struct conn;
 struct room;
 struct seek;
 
 enum { SESSION_MAX_ROOMS = 8, SESSION_TOKEN_LEN = 32, SESSION_LIFETIME_S = 7 * 86400 };
 
+enum session_kind { SESSION_GUEST, SESSION_ACCOUNT, SESSION_BOT };
+
 struct session {
-	struct session *next, *prev;
+	LIST_ENTRY(session) link;
 	struct session *check_next;
 	int checking;
 	struct server *srv;
 	char name[PROTO_NAME_MAX + 1];
 	char token[SESSION_TOKEN_LEN + 1];
-	struct conn *conn;                     /* NULL while disconnected */
+	enum session_kind kind;
+	struct conn *conn;                     /* NULL while disconnected (and for bots) */
+	struct sink *sink;                     /* where its rooms' events go; NULL: nowhere now */
 	struct room *rooms[SESSION_MAX_ROOMS]; /* seated or watching */
 	int nrooms;
 	struct seek *seek;
 	int bot_level; /* 1..10: a server bot, no connection */
 };
 
-/* A new session for name (NULL: the next free guest name); NULL with
- * *err = ERR_NAME_TAKEN or ERR_INTERNAL. */
-struct session *session_new(struct server *srv, const char *name, int *err);
+/* A new guest or account session for name (NULL: the next free guest
+ * name); NULL with *err = ERR_NAME_TAKEN or ERR_INTERNAL. */
+struct session *session_new(struct server *srv, const char *name, enum session_kind kind, int *err);
 struct session *session_by_name(struct server *srv, const char *name);
 /* The name the store remembers for token (a session from before a restart):
  * 0, or -1 when unknown, expired or that name is in use now. */
 int session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_MAX + 1]);
 /* A session for name that keeps the token it had before the restart. */
-struct session *session_adopt(struct server *srv, const char *name, const char *token);
+struct session *session_adopt(
+    struct server *srv, const char *name, const char *token, enum session_kind kind);
+/* A name a game restored from the store holds: new guests must not take it. */
+void session_reserve_name(struct server *srv, const char *name);
 struct session *session_by_token(struct server *srv, const char *token);
 /* Whether s is at the table: connected, or a bot (which has no connection). */
 static inline int
@@ -43,8 +54,12 @@ session_present(const struct session *s)
 {
 	return s->conn != NULL || s->bot_level > 0;
 }
-/* A bot of level 1..10, named "botN" (many may share the name). */
-struct session *session_bot(struct server *srv, int level);
+/* A bot of level 1..10, named "botN" (many may share the name), whose
+ * rooms' events go to sink. */
+struct session *session_bot(struct server *srv, int level, struct sink *sink);
+/* s now speaks through connection c (whose sink gets its events), or
+ * through none (c NULL). */
+void session_attach(struct session *s, struct conn *c);
 /* Seeking, or seated at a game that is waiting, in its opening or playing:
  * one game at a time. */
 int session_busy(const struct session *s);
@@ -65,5 +80,8 @@ void session_check(struct session *s);
 void session_free(struct session *s);
 /* Sends to s's connection if it has one. */
 void session_send(struct session *s, const proto_msg_t *m);
+/* Hands one event line of room r to s's sink, if it has one. */
+void session_deliver(
+    struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n);
 
 #endif

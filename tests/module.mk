@@ -21,7 +21,8 @@ $(O)/tests/unit/test_accounts: $(O)/tests/unit/test_accounts.o $(O)/daemon/auth.
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 $(O)/tests/unit/test_store: $(O)/tests/unit/test_store.o $(O)/daemon/store.o \
-    $(O)/daemon/auth.o $(O)/daemon/glicko.o $(O)/daemon/export.o $(PROTO_LIB) $(RULES_LIB)
+    $(O)/daemon/auth.o $(O)/daemon/glicko.o $(O)/daemon/export.o $(O)/daemon/game.o \
+    $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_accounts $(O)/tests/unit/test_store
@@ -107,3 +108,6 @@ $(O)/tests/soak/soak: $(O)/tests/soak/soak.o $(O)/tests/daemon/tclient.o | $(GOM
 .PHONY: soak
 soak: $(O)/tests/soak/soak $(GOMOKUD)
 	$(O)/tests/soak/soak
+
+# The layers of ARCHITECTURE.md, checked on the includes.
+TESTS += tests/test_layers.sh

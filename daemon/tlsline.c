@@ -1,0 +1,188 @@
+/* tlsline.c: TLS line transport through bufferevent_openssl (see tlsline.h). */
+#include "daemon/tlsline.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <openssl/err.h>
+
+#include "daemon/transport.h"
+#include "proto/proto.h"
+
+struct tlsline {
+	struct transport t; /* first: the transport is the tlsline */
+	struct bufferevent *bev;
+	int reading;
+};
+
+static struct tlsline *
+tl(struct transport *t)
+{
+	return (struct tlsline *)t;
+}
+
+static const struct tlsline *
+ctl(const struct transport *t)
+{
+	return (const struct tlsline *)t;
+}
+
+/* Hands every complete line up while the connection takes them. */
+static void
+read_cb(struct bufferevent *bev, void *arg)
+{
+	struct tlsline *l = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char buf[PROTO_LINE_MAX];
+
+	while (l->reading) {
+		size_t eol;
+		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol, EVBUFFER_EOL_LF);
+		if (p.pos < 0) {
+			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
+				conn_overlong(l->t.conn);
+			return;
+		}
+		if ((size_t)p.pos + 1 > PROTO_LINE_MAX) {
+			conn_overlong(l->t.conn);
+			return;
+		}
+		evbuffer_remove(in, buf, (size_t)p.pos);
+		evbuffer_drain(in, 1);
+		if (conn_input(l->t.conn, buf, (size_t)p.pos))
+			return;
+	}
+}
+
+static void
+write_cb(struct bufferevent *bev, void *arg)
+{
+	struct tlsline *l = arg;
+
+	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		conn_drained(l->t.conn);
+}
+
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct tlsline *l = arg;
+
+	if (what & BEV_EVENT_CONNECTED) {
+		conn_up(l->t.conn);
+		return;
+	}
+	if (what & BEV_EVENT_TIMEOUT) {
+		conn_timeout(l->t.conn, (what & BEV_EVENT_WRITING) != 0);
+		return;
+	}
+	if (what & BEV_EVENT_ERROR) {
+		unsigned long e = bufferevent_get_openssl_error(bev);
+		char buf[160] = "connection error";
+		if (e)
+			ERR_error_string_n(e, buf, sizeof buf);
+		while (bufferevent_get_openssl_error(bev))
+			;
+		conn_lost(l->t.conn, buf);
+		return;
+	}
+	if (what & BEV_EVENT_EOF)
+		conn_lost(l->t.conn, NULL);
+}
+
+static void
+tl_send(struct transport *t, const char *line, size_t n)
+{
+	bufferevent_write(tl(t)->bev, line, n);
+}
+
+static size_t
+tl_pending(const struct transport *t)
+{
+	return evbuffer_get_length(bufferevent_get_output(ctl(t)->bev));
+}
+
+static void
+tl_reading(struct transport *t, int on)
+{
+	struct tlsline *l = tl(t);
+
+	l->reading = on;
+	if (!on) {
+		bufferevent_disable(l->bev, EV_READ); /* the kernel buffers meanwhile */
+		return;
+	}
+	bufferevent_enable(l->bev, EV_READ);
+	read_cb(l->bev, l); /* the lines that waited */
+}
+
+static void
+tl_timeouts(struct transport *t, int read_s, int write_s)
+{
+	struct timeval rd = { read_s, 0 }, wr = { write_s, 0 };
+
+	bufferevent_set_timeouts(tl(t)->bev, &rd, &wr);
+}
+
+static const char *
+tl_describe(const struct transport *t)
+{
+	return SSL_get_version(bufferevent_openssl_get_ssl(ctl(t)->bev));
+}
+
+static void
+tl_stop(struct transport *t)
+{
+	struct tlsline *l = tl(t);
+
+	l->reading = 0;
+	bufferevent_disable(l->bev, EV_READ | EV_WRITE);
+	bufferevent_setcb(l->bev, NULL, NULL, NULL, NULL);
+}
+
+static void
+tl_free(struct transport *t)
+{
+	bufferevent_free(tl(t)->bev);
+	free(tl(t));
+}
+
+static const struct transport_ops tlsline_ops = {
+	tl_send,
+	tl_pending,
+	tl_reading,
+	tl_timeouts,
+	tl_describe,
+	tl_stop,
+	tl_free,
+};
+
+struct transport *
+tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c)
+{
+	struct tlsline *l = calloc(1, sizeof *l);
+	SSL *ssl = l ? SSL_new(ctx) : NULL;
+
+	if (ssl)
+		l->bev = bufferevent_openssl_socket_new(base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
+		    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	if (!l || !l->bev) {
+		if (ssl)
+			SSL_free(ssl);
+		close(fd);
+		free(l);
+		return NULL;
+	}
+	l->t.ops = &tlsline_ops;
+	l->t.conn = c;
+	l->reading = 1;
+	bufferevent_openssl_set_allow_dirty_shutdown(l->bev, 1);
+	bufferevent_setcb(l->bev, read_cb, write_cb, event_cb, l);
+	bufferevent_setwatermark(l->bev, EV_READ, 0, 4 * PROTO_LINE_MAX);
+	bufferevent_enable(l->bev, EV_READ | EV_WRITE);
+	return &l->t;
+}

@@ -1,0 +1,54 @@
+/*
+ * transport.h: how a connection's lines travel. A transport turns the bytes
+ * of one kind of stream into lines for its connection and writes the
+ * connection's lines out; the connection above it (conn.c) keeps the
+ * protocol state, the limits and the session, and never sees a socket. One
+ * kind today, TLS over a bufferevent (tlsline.c); a WebSocket transport
+ * plugs in beside it without touching conn.c's callers, the commands or the
+ * rooms.
+ */
+#ifndef GOMOKUD_TRANSPORT_H
+#define GOMOKUD_TRANSPORT_H
+
+#include <stddef.h>
+
+struct conn;
+struct transport;
+
+struct transport_ops {
+	/* Queues one line (with its LF). */
+	void (*send)(struct transport *t, const char *line, size_t n);
+	/* Bytes queued and not yet written. */
+	size_t (*pending)(const struct transport *t);
+	/* Stops (0) or resumes (1) handing lines up; lines already read wait. */
+	void (*reading)(struct transport *t, int on);
+	/* The read (idle) and write timeouts, in seconds. */
+	void (*timeouts)(struct transport *t, int read_s, int write_s);
+	/* The link for logs ("TLSv1.3"). */
+	const char *(*describe)(const struct transport *t);
+	/* No upcall after this; what is queued is dropped. */
+	void (*stop)(struct transport *t);
+	void (*free)(struct transport *t);
+};
+
+struct transport {
+	const struct transport_ops *ops;
+	struct conn *conn;
+};
+
+/* Upcalls from a transport to its connection (conn.c), on the loop. */
+/* The link is up (the TLS handshake is done). */
+void conn_up(struct conn *c);
+/* One line without its LF; nonzero when the connection takes no more lines
+ * for now (held, closing or dropped). */
+int conn_input(struct conn *c, const char *line, size_t n);
+/* A line longer than the protocol's cap arrived. */
+void conn_overlong(struct conn *c);
+/* Everything queued has been written. */
+void conn_drained(struct conn *c);
+/* No byte came (or none could be written) within the timeout. */
+void conn_timeout(struct conn *c, int writing);
+/* The peer closed (why NULL) or the link failed (why says how). */
+void conn_lost(struct conn *c, const char *why);
+
+#endif

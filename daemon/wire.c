@@ -1,0 +1,149 @@
+/* wire.c: game domain values to protocol values and back (see wire.h). */
+#include "daemon/wire.h"
+
+proto_status_t
+wire_status(game_status_t s)
+{
+	switch (s) {
+	case GAME_WAITING:
+		return ROOM_WAITING;
+	case GAME_OPENING:
+		return ROOM_OPENING;
+	case GAME_PLAYING:
+		return ROOM_PLAYING;
+	case GAME_OVER:
+		break;
+	}
+	return ROOM_OVER;
+}
+
+proto_result_t
+wire_result(game_result_t r)
+{
+	switch (r) {
+	case GAME_BLACK_WINS:
+		return RES_BLACK;
+	case GAME_WHITE_WINS:
+		return RES_WHITE;
+	case GAME_DRAWN:
+		return RES_DRAW;
+	case GAME_NO_RESULT:
+		break;
+	}
+	return RES_NONE;
+}
+
+proto_reason_t
+wire_reason(game_reason_t r)
+{
+	switch (r) {
+	case BY_FIVE:
+		return REASON_FIVE;
+	case BY_RESIGN:
+		return REASON_RESIGN;
+	case BY_TIME:
+		return REASON_TIME;
+	case BY_FORBIDDEN:
+		return REASON_FORBIDDEN;
+	case BY_DRAW_AGREED:
+		return REASON_DRAW_AGREED;
+	case BY_BOARD_FULL:
+		return REASON_BOARD_FULL;
+	case BY_ABANDONED:
+		return REASON_ABANDONED;
+	case BY_ABORTED:
+		break;
+	}
+	return REASON_ABORTED;
+}
+
+proto_opening_t
+wire_opening(game_opening_t o)
+{
+	return o == OPEN_SWAP2 ? OPENING_SWAP2 : OPENING_NONE;
+}
+
+proto_stage_t
+wire_stage(game_stage_t s)
+{
+	switch (s) {
+	case SWAP2_PUT3:
+		return STAGE_PUT3;
+	case SWAP2_CHOOSE:
+		return STAGE_CHOOSE;
+	case SWAP2_CHOOSE2:
+		break;
+	}
+	return STAGE_CHOOSE2;
+}
+
+proto_offer_t
+wire_offer(game_offer_t o)
+{
+	return o == ASK_DRAW ? OFFER_DRAW : o == ASK_UNDO ? OFFER_UNDO : OFFER_REMATCH;
+}
+
+game_offer_t
+wire_offer_in(proto_offer_t o)
+{
+	return o == OFFER_DRAW ? ASK_DRAW : o == OFFER_UNDO ? ASK_UNDO : ASK_REMATCH;
+}
+
+void
+wire_gamespec(struct gamespec *g, const proto_msg_t *m)
+{
+	g->rule = m->rule;
+	g->size = m->size;
+	g->tc_base = m->tc_base;
+	g->tc_inc = m->tc_inc;
+	g->colour = m->colour == COLOUR_BLACK ? WISH_BLACK
+	    : m->colour == COLOUR_WHITE       ? WISH_WHITE
+					      : WISH_ANY;
+	g->rated = m->rated;
+	g->opening = m->opening == OPENING_SWAP2 ? OPEN_SWAP2 : OPEN_FREE;
+}
+
+proto_err_t
+wire_err(game_err_t e, legality_t l)
+{
+	switch (e) {
+	case GERR_OK:
+		break;
+	case GERR_NOT_PLAYER:
+		return ERR_NOT_PLAYER;
+	case GERR_NOT_IN_ROOM:
+		return ERR_NOT_IN_ROOM;
+	case GERR_NOT_TURN:
+		return ERR_NOT_TURN;
+	case GERR_PHASE:
+		return ERR_PHASE;
+	case GERR_OVER:
+		return ERR_GAME_OVER;
+	case GERR_OFF_BOARD:
+		return ERR_OFF_BOARD;
+	case GERR_ILLEGAL:
+		return proto_err_of_legality(l);
+	case GERR_ARGUMENT:
+		return ERR_ARGUMENT;
+	case GERR_OFFER_PENDING:
+		return ERR_OFFER_PENDING;
+	case GERR_NO_OFFER:
+		return ERR_NO_OFFER;
+	case GERR_TOO_LATE:
+		return ERR_TOO_LATE;
+	case GERR_BUSY:
+		return ERR_BUSY;
+	case GERR_NO_CLAIM:
+		return ERR_NO_CLAIM;
+	case GERR_ROOM_FULL:
+		return ERR_ROOM_FULL;
+	case GERR_NO_SEEK:
+		return ERR_NO_SEEK;
+	case GERR_SERVER_BUSY:
+		return ERR_SERVER_BUSY;
+	case GERR_STORE:
+	case GERR_NOMEM:
+		break;
+	}
+	return ERR_INTERNAL;
+}

@@ -1,0 +1,26 @@
+/*
+ * wire.h: the edge between the game domain (game.h) and the protocol
+ * (proto.h). Each mapping is spelled out value by value, so reordering a
+ * protocol enum can never change what a stored game means, and the rooms,
+ * the lobby and the store never see a wire code.
+ */
+#ifndef GOMOKUD_WIRE_H
+#define GOMOKUD_WIRE_H
+
+#include "daemon/game.h"
+#include "proto/proto.h"
+
+proto_status_t wire_status(game_status_t s);
+proto_result_t wire_result(game_result_t r);
+proto_reason_t wire_reason(game_reason_t r);
+proto_opening_t wire_opening(game_opening_t o);
+proto_stage_t wire_stage(game_stage_t s);
+proto_offer_t wire_offer(game_offer_t o);
+game_offer_t wire_offer_in(proto_offer_t o);
+/* The settings of a SEEK, CREATE or BOT play request. */
+void wire_gamespec(struct gamespec *g, const proto_msg_t *m);
+/* The error reply for a refused game verb; l says why the rules refused a
+ * move (GERR_ILLEGAL). */
+proto_err_t wire_err(game_err_t e, legality_t l);
+
+#endif
