@@ -48,3 +48,10 @@ BENCH_BINS += $(O)/tests/load/load
 .PHONY: bench-load
 bench-load: $(O)/tests/load/load $(GOMOKUD)
 	$(O)/tests/load/load -b $(GOMOKUD) $(LOAD_ARGS)
+
+# The game domain's values on the wire, one by one.
+$(O)/tests/unit/test_wire: $(O)/tests/unit/test_wire.o $(O)/daemon/wire.o $(O)/daemon/game.o \
+    $(PROTO_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_wire
