@@ -357,11 +357,11 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 		room_each_watcher(rm, who_watcher, &w);
 	} else {
 		struct session *s;
-		LIST_FOREACH(s, &c->srv->sessions, link)
-		if (s->conn && w.n < LIST_MAX) {
-			user_line(c, s, NULL);
-			w.n++;
-		}
+		LIST_FOREACH (s, &c->srv->sessions, link)
+			if (s->conn && w.n < LIST_MAX) {
+				user_line(c, s, NULL);
+				w.n++;
+			}
 	}
 	proto_msg_t r;
 	reply_init(&r, m);

@@ -196,8 +196,7 @@ rooms_drain(struct room_registry *reg)
 {
 	int kept = 0;
 	struct room *r;
-	TAILQ_FOREACH(r, &reg->all, link)
-	{
+	TAILQ_FOREACH (r, &reg->all, link) {
 		if (r->srv->store && r->game_id && room_unfinished(r))
 			kept++;
 		else
@@ -312,9 +311,9 @@ static struct member *
 member_of(const struct room *r, const struct session *s)
 {
 	struct member *m;
-	TAILQ_FOREACH(m, &r->members, link)
-	if (m->sess == s)
-		return m;
+	TAILQ_FOREACH (m, &r->members, link)
+		if (m->sess == s)
+			return m;
 	return NULL;
 }
 
@@ -418,9 +417,9 @@ room_find(struct server *srv, const char *id)
 	if (*end || n > UINT32_MAX)
 		return NULL;
 	struct room *r;
-	LIST_FOREACH(r, &srv->rooms->hash[n % ROOM_BUCKETS], hlink)
-	if (r->num == n)
-		return r;
+	LIST_FOREACH (r, &srv->rooms->hash[n % ROOM_BUCKETS], hlink)
+		if (r->num == n)
+			return r;
 	return NULL;
 }
 
@@ -428,9 +427,9 @@ struct room *
 room_by_code(struct server *srv, const char *code)
 {
 	struct room *r;
-	TAILQ_FOREACH(r, &srv->rooms->all, link)
-	if (r->private_room && r->code[0] && strcmp(r->code, code) == 0)
-		return r;
+	TAILQ_FOREACH (r, &srv->rooms->all, link)
+		if (r->private_room && r->code[0] && strcmp(r->code, code) == 0)
+			return r;
 	return NULL;
 }
 
@@ -546,9 +545,9 @@ void
 room_each_watcher(const struct room *r, void (*fn)(void *arg, struct session *s), void *arg)
 {
 	struct member *m;
-	TAILQ_FOREACH(m, &r->members, link)
-	if (m->seat < 0)
-		fn(arg, m->sess);
+	TAILQ_FOREACH (m, &r->members, link)
+		if (m->seat < 0)
+			fn(arg, m->sess);
 }
 
 int64_t
@@ -599,8 +598,8 @@ room_event(struct room *r, proto_msg_t *m)
 		return;
 	}
 	struct member *mb;
-	TAILQ_FOREACH(mb, &r->members, link)
-	session_deliver(mb->sess, r, m, line, (size_t)n);
+	TAILQ_FOREACH (mb, &r->members, link)
+		session_deliver(mb->sess, r, m, line, (size_t)n);
 }
 
 static void

@@ -300,8 +300,8 @@ begin_shutdown(struct server *srv)
 	m.ms = srv->cfg.drain_ms;
 	snprintf(m.text, sizeof m.text, "server shutting down");
 	struct conn *c, *next;
-	LIST_FOREACH(c, &srv->conns, link)
-	conn_send(c, &m);
+	LIST_FOREACH (c, &srv->conns, link)
+		conn_send(c, &m);
 	/* with a database, unfinished games wait in it for the restart, where
 	 * their players RESUME; without one they end here */
 	int kept = rooms_drain(srv->rooms);

@@ -21,9 +21,9 @@ struct session *
 session_by_name(struct server *srv, const char *name)
 {
 	struct session *s;
-	LIST_FOREACH(s, &srv->sessions, link)
-	if (strcasecmp(s->name, name) == 0)
-		return s;
+	LIST_FOREACH (s, &srv->sessions, link)
+		if (strcasecmp(s->name, name) == 0)
+			return s;
 	return NULL;
 }
 
@@ -34,9 +34,9 @@ session_by_token(struct server *srv, const char *token)
 	if (n != SESSION_TOKEN_LEN)
 		return NULL;
 	struct session *s;
-	LIST_FOREACH(s, &srv->sessions, link)
-	if (CRYPTO_memcmp(s->token, token, n) == 0)
-		return s;
+	LIST_FOREACH (s, &srv->sessions, link)
+		if (CRYPTO_memcmp(s->token, token, n) == 0)
+			return s;
 	return NULL;
 }
 
