@@ -24,6 +24,9 @@
 
 static int port;
 
+/* What the daemon logs when a SIGHUP's reload has completed (daemon/server.c). */
+#define RELOADED "reloaded configuration and certificate"
+
 static void
 ok(const char *what)
 {
@@ -638,8 +641,10 @@ test_sighup(struct daemon *d)
 	unlink(path);
 	snprintf(path, sizeof path, "%s/state/key.pem", d->dir);
 	unlink(path);
+	int reloads = daemon_log_count(d, RELOADED);
 	kill(d->pid, SIGHUP);
-	usleep(300 * 1000);
+	CHECK(daemon_wait_log(d, RELOADED, reloads, 10000), "no \"%s\" after SIGHUP (log %s)",
+	    RELOADED, d->log);
 	tc_send(c, "PING still-here");
 	CHECK_LINE(c, "OK PING still-here");
 	struct tc *e = tc_open(port, 1);
@@ -690,17 +695,8 @@ test_caps(void)
 	for (int i = 0; i < 150000; i++)
 		n += (size_t)snprintf(req + n, sizeof req - n, "PING %048d\n", i);
 	tc_send_raw(slow, req, n);
-	int dropped = 0;
-	for (int i = 0; i < 50 && !dropped; i++) {
-		FILE *f = fopen(d2.log, "r");
-		char l[512];
-		while (f && fgets(l, sizeof l, f))
-			dropped |= strstr(l, "output queue over the cap") != NULL;
-		if (f)
-			fclose(f);
-		usleep(100 * 1000);
-	}
-	CHECK(dropped, "slow reader not dropped (log %s)", d2.log);
+	CHECK(daemon_wait_log(&d2, "output queue over the cap", 0, 5000),
+	    "slow reader not dropped (log %s)", d2.log);
 	tc_close(slow);
 	struct tc *e = tc_open(d2.port, 1);
 	tc_send(e, "PING fine");
@@ -715,8 +711,10 @@ test_caps(void)
 		fprintf(f, "max-per-address 5\n");
 		fclose(f);
 	}
+	int reloads = daemon_log_count(&d2, RELOADED);
 	kill(d2.pid, SIGHUP);
-	usleep(300 * 1000);
+	CHECK(daemon_wait_log(&d2, RELOADED, reloads, 10000), "no \"%s\" after SIGHUP (log %s)",
+	    RELOADED, d2.log);
 	struct tc *five[5];
 	int up = 0;
 	for (int i = 0; i < 5; i++) {
@@ -733,19 +731,6 @@ test_caps(void)
 		fprintf(stderr, "could not remove %s\n", d2.dir);
 	ok("caps: connections per address (503), a slow reader dropped at its output cap, "
 	   "SIGHUP re-reads the config");
-}
-
-static int
-log_has(const struct daemon *d, const char *what)
-{
-	FILE *f = fopen(d->log, "r");
-	char l[512];
-	int found = 0;
-	while (f && !found && fgets(l, sizeof l, f))
-		found = strstr(l, what) != NULL;
-	if (f)
-		fclose(f);
-	return found;
 }
 
 /* Out of descriptors: accept pauses (no spinning), then recovers. */
@@ -769,16 +754,12 @@ test_emfile(void)
 			fds[i] = -1;
 		}
 	}
-	int paused = 0;
-	for (int i = 0; i < 30 && !paused; i++) {
-		paused = log_has(&d3, "pausing accept");
-		usleep(100 * 1000);
-	}
-	CHECK(paused, "accept did not pause on EMFILE");
+	CHECK(daemon_wait_log(&d3, "pausing accept", 0, 3000), "accept did not pause on EMFILE");
 	for (int i = 0; i < 40; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	usleep(1500 * 1000);
+	/* it retries after 1 s */
+	CHECK(daemon_wait_log(&d3, "accepting connections again", 0, 5000), "accept not resumed");
 	struct tc *c = tc_open(d3.port, 1);
 	CHECK(c, "no connection after descriptors were freed");
 	if (c) {
@@ -786,7 +767,6 @@ test_emfile(void)
 		CHECK_LINE(c, "OK PING back");
 	}
 	tc_close(c);
-	CHECK(log_has(&d3, "accepting connections again"), "accept not resumed");
 	CHECK(daemon_stop(&d3, SIGTERM, 5000) == 0, "third daemon exit");
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", d3.dir);
