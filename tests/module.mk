@@ -2,7 +2,7 @@
 CMOCKA_CFLAGS = $(call pc,--cflags,cmocka)
 CMOCKA_LIBS = $(call pc,--libs,cmocka)
 
-# Tests read ../shared (beside the checkout) when it is there.
+# Tests read the shared material in $(SHARED_DIR) (tests/shared.h).
 $(O)/tests/unit/%.o: MOD_CFLAGS = $(CMOCKA_CFLAGS)
 
 $(O)/tests/unit/test_rules: $(O)/tests/unit/test_rules.o $(RULES_LIB)

@@ -29,6 +29,7 @@
 #include "engine/movegen.h"
 #include "engine/vcf.h"
 #include "tests/promises.h"
+#include "tests/shared.h"
 
 static uint32_t rng = 12345;
 
@@ -349,9 +350,11 @@ test_vcf(void **st)
 	assert_int_equal(r, 0);
 
 	/* the shared puzzle set: every VCF found must hold when played out */
-	FILE *fp = fopen("../shared/puzzles/freestyle.tsv", "r");
+	char path[512];
+	FILE *fp = shared_open("puzzles/freestyle.tsv", path, sizeof path);
 	if (!fp) {
-		printf("  ../shared/puzzles/freestyle.tsv absent: puzzle part skipped\n");
+		if (shared_required())
+			fail_msg("%s is required (GOMOKU_REQUIRE_SHARED)", path);
 	} else {
 		int found = 0, total = 0;
 		while (total < 60 && next_puzzle(fp, b)) {
@@ -689,9 +692,11 @@ test_vct_pn(void **st)
 	assert_true(vct_first_move_holds(b, v, 4, &replies));
 	printf("  it holds four attacking moves deep, against %d replies\n", replies);
 
-	FILE *fp = fopen("../shared/puzzles/freestyle.tsv", "r");
+	char path[512];
+	FILE *fp = shared_open("puzzles/freestyle.tsv", path, sizeof path);
 	if (!fp) {
-		printf("  ../shared/puzzles/freestyle.tsv absent: puzzle part skipped\n");
+		if (shared_required())
+			fail_msg("%s is required (GOMOKU_REQUIRE_SHARED)", path);
 	} else {
 		int found = 0, total = 0;
 		while (total < 20 && next_puzzle(fp, b)) {
