@@ -62,6 +62,10 @@ BENCHES :=
 BENCH_BINS :=
 FUZZERS :=
 FUZZ_SECONDS ?= 60
+# The shared test material (README.md); tests, benchmarks and targets read
+# it here, by the rule of tests/shared.h and tests/shared.sh.
+SHARED_DIR ?= ../shared
+export SHARED_DIR
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

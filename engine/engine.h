@@ -75,7 +75,11 @@ engine_limits_t engine_default_limits(void);
  */
 int engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
     const engine_limits_t *lim, engine_info_fn info, void *arg, engine_result_t *out);
-/* Ends a running search of e soon (within a few ms); callable from any thread. */
+/*
+ * Ends a running search of e: engine_search returns within 50 ms of this call
+ * (it polls the flag at every node; the rest is the searching thread getting a
+ * CPU). Callable from any thread. tests/promises.h holds the number.
+ */
 void engine_stop(engine_t *e);
 
 #endif

@@ -63,9 +63,10 @@ SPARRING_BOOK := tests/engine/openings-freestyle.txt
 .PHONY: bench-sparring
 bench-sparring: $(BINDIR)/arena $(BINDIR)/pbrain-gomoku
 	@command -v node > /dev/null || { echo "bench-sparring: needs node (apt-get install nodejs)"; exit 1; }
-	@n=$$(grep -c '^[0-9]' $(SPARRING_BOOK)); for b in $(SPARRING); do \
+	@sh tests/shared.sh sparring/seedbrain.js; rc=$$?; [ $$rc -ne 2 ] || exit 0; [ $$rc -eq 0 ] || exit 1; \
+	n=$$(grep -c '^[0-9]' $(SPARRING_BOOK)); for b in $(SPARRING); do \
 		$(BINDIR)/arena -B $(SPARRING_BOOK) -j 2 -g $$((2 * n)) -t 1000 -v \
-		    $(BINDIR)/pbrain-gomoku "node ../shared/sparring/seedbrain.js $$b" || exit 1; \
+		    $(BINDIR)/pbrain-gomoku "node $(SHARED_DIR)/sparring/seedbrain.js $$b" || exit 1; \
 	done
 
 # The arena's openings and its enforcement, with real brains.

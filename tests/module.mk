@@ -2,7 +2,7 @@
 CMOCKA_CFLAGS = $(call pc,--cflags,cmocka)
 CMOCKA_LIBS = $(call pc,--libs,cmocka)
 
-# Tests read ../shared (beside the checkout) when it is there.
+# Tests read the shared material in $(SHARED_DIR) (tests/shared.h).
 $(O)/tests/unit/%.o: MOD_CFLAGS = $(CMOCKA_CFLAGS)
 
 $(O)/tests/unit/test_rules: $(O)/tests/unit/test_rules.o $(RULES_LIB)
@@ -11,10 +11,11 @@ $(O)/tests/unit/test_rules: $(O)/tests/unit/test_rules.o $(RULES_LIB)
 TESTS += $(O)/tests/unit/test_rules
 
 # Accounts, ratings, the store and exports (issue 7): daemon modules that
-# stand without the network, tested on their own.
-ACCOUNT_CFLAGS = $(call pc,--cflags,cmocka openssl sqlite3)
-$(O)/daemon/auth.o $(O)/daemon/store.o $(O)/daemon/export.o $(O)/daemon/glicko.o: \
-    MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3)
+# stand without the network, tested on their own. Production objects get
+# their flags from their own module.mk (daemon/module.mk), never from here:
+# they must compile the same whether or not a test is built.
+$(O)/tests/unit/test_accounts.o $(O)/tests/unit/test_store.o: \
+    MOD_CFLAGS = $(call pc,--cflags,cmocka openssl sqlite3)
 
 $(O)/tests/unit/test_accounts: $(O)/tests/unit/test_accounts.o $(O)/daemon/auth.o \
     $(O)/daemon/glicko.o
@@ -46,8 +47,7 @@ fuzz-rules: $(FUZZ_DIR)/fuzz_rules
 	    $(FUZZ_DIR)/corpus-rules tests/fuzz/corpus/rules
 
 # The bot worker pool (issue 6) with the real engine on a libevent loop.
-$(O)/daemon/bots.o $(O)/daemon/workq.o $(O)/tests/unit/test_bots.o: \
-    MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
+$(O)/tests/unit/test_bots.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
 $(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(O)/daemon/workq.o \
     $(O)/daemon/clock.o $(ENGINE_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)

@@ -1,7 +1,14 @@
 /*
- * check.h: the failure count and checks shared by the daemon's integration
- * tests. CHECK fails the current test function (it returns); EXPECT reads
- * lines until one starts with prefix, within ms.
+ * check.h: the failure count and the checks of the daemon's integration
+ * tests. A failed check prints "FAIL file:line: message" and counts one
+ * failure; each test's main exits non-zero when there were any.
+ *
+ *   CHECK(cond, fmt, ...)    on failure the test carries on
+ *   REQUIRE(cond, fmt, ...)  on failure the current (void) function returns:
+ *                            for checks without which the rest cannot run
+ *   CHECK_LINE(c, prefix)    CHECK that c reads a line starting with prefix
+ *   REQUIRE_LINE(c, prefix)  within LINE_MS (define it before including
+ *                            this file for another wait; default 3000 ms)
  */
 #ifndef GOMOKUD_TEST_CHECK_H
 #define GOMOKUD_TEST_CHECK_H
@@ -10,20 +17,41 @@
 
 #include "tests/daemon/tclient.h"
 
+#ifndef LINE_MS
+#define LINE_MS 3000
+#endif
+
 static int failures;
 
-#define CHECK(cond, ...)                                            \
-	do {                                                        \
-		if (!(cond)) {                                      \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);                        \
-			printf("\n");                               \
-			failures++;                                 \
-			return;                                     \
-		}                                                   \
+#define CHECK_FAILED_(...)                                  \
+	do {                                                \
+		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+		printf(__VA_ARGS__);                        \
+		printf("\n");                               \
+		fflush(stdout);                             \
+		failures++;                                 \
 	} while (0)
 
-#define EXPECT_WITHIN(c, prefix, ms) \
-	CHECK(tc_expect((c), (prefix), (ms)), "no \"%s\" (last: %s)", (prefix), (c)->line)
+#define CHECK(cond, ...)                            \
+	do {                                        \
+		if (!(cond))                        \
+			CHECK_FAILED_(__VA_ARGS__); \
+	} while (0)
+
+#define REQUIRE(cond, ...)                          \
+	do {                                        \
+		if (!(cond)) {                      \
+			CHECK_FAILED_(__VA_ARGS__); \
+			return;                     \
+		}                                   \
+	} while (0)
+
+#define CHECK_LINE(c, prefix)                                                                     \
+	CHECK(tc_expect((c), (prefix), LINE_MS), "%s: no \"%s\" (last: %s)", (c)->name, (prefix), \
+	    (c)->line)
+
+#define REQUIRE_LINE(c, prefix)                                                           \
+	REQUIRE(tc_expect((c), (prefix), LINE_MS), "%s: no \"%s\" (last: %s)", (c)->name, \
+	    (prefix), (c)->line)
 
 #endif

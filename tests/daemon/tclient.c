@@ -103,6 +103,32 @@ daemon_alive(struct daemon *d)
 }
 
 int
+daemon_log_count(const struct daemon *d, const char *what)
+{
+	FILE *f = fopen(d->log, "r");
+	char l[2048];
+	int n = 0;
+	while (f && fgets(l, sizeof l, f))
+		n += strstr(l, what) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+int
+daemon_wait_log(const struct daemon *d, const char *what, int n, int ms)
+{
+	long long end = now_ms() + ms;
+	for (;;) {
+		if (daemon_log_count(d, what) > n)
+			return 1;
+		if (now_ms() >= end)
+			return 0;
+		usleep(10000);
+	}
+}
+
+int
 daemon_stop(struct daemon *d, int sig, int ms)
 {
 	if (d->pid <= 0)

@@ -26,6 +26,11 @@ int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int
 int daemon_stop(struct daemon *d, int sig, int ms);
 /* Whether the daemon process is still running. */
 int daemon_alive(struct daemon *d);
+/* Lines of the daemon's log (its stderr) that contain what. */
+int daemon_log_count(const struct daemon *d, const char *what);
+/* Waits up to ms until more than n lines of the log contain what: the way
+ * to wait for a state the daemon logs (count the lines before causing it). */
+int daemon_wait_log(const struct daemon *d, const char *what, int n, int ms);
 
 struct tc {
 	int fd;

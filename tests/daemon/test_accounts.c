@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define LINE_MS 10000 /* scrypt under the sanitizers is slow */
 #include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
 
@@ -20,8 +21,6 @@
 #endif
 
 static struct daemon d, d2;
-
-#define EXPECT(c, prefix) EXPECT_WITHIN((c), (prefix), 10000)
 
 static void
 stop_all(void)
@@ -45,10 +44,10 @@ static void
 test_register_and_login(void)
 {
 	struct tc *c = fresh(d.port);
-	CHECK(c, "connect");
+	REQUIRE(c, "connect");
 	tc_send(c, "#r1 REGISTER alice s3cret-pass");
-	EXPECT(c, "OK #r1 REGISTER alice ");
-	CHECK(sscanf(c->line, "OK #r1 REGISTER alice %79s", alice_token) == 1 &&
+	REQUIRE_LINE(c, "OK #r1 REGISTER alice ");
+	REQUIRE(sscanf(c->line, "OK #r1 REGISTER alice %79s", alice_token) == 1 &&
 		strlen(alice_token) == 32,
 	    "token: %s", c->line);
 	tc_close(c);
@@ -68,9 +67,9 @@ test_register_and_login(void)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		c = fresh(d.port);
-		CHECK(c, "connect");
+		REQUIRE(c, "connect");
 		tc_send(c, "%s", bad[i].line);
-		CHECK(tc_expect(c, bad[i].want, 10000), "'%s': %s, want %s", bad[i].line, c->line,
+		REQUIRE(tc_expect(c, bad[i].want, 10000), "'%s': %s, want %s", bad[i].line, c->line,
 		    bad[i].want);
 		tc_close(c);
 	}
@@ -80,15 +79,15 @@ test_register_and_login(void)
 
 	/* LOGIN then PING in one write: replies in the order of the requests */
 	c = fresh(d.port);
-	CHECK(c, "connect");
+	REQUIRE(c, "connect");
 	tc_send(c, "#a LOGIN Alice s3cret-pass\n#b PING x");
 	const char *l = tc_read(c, 10000);
-	CHECK(l && strncmp(l, "OK #a LOGIN alice ", 18) == 0, "first reply: %s", l ? l : "none");
+	REQUIRE(l && strncmp(l, "OK #a LOGIN alice ", 18) == 0, "first reply: %s", l ? l : "none");
 	l = tc_read(c, 10000);
-	CHECK(l && strcmp(l, "OK #b PING x") == 0, "second reply: %s", l ? l : "none");
+	REQUIRE(l && strcmp(l, "OK #b PING x") == 0, "second reply: %s", l ? l : "none");
 	struct tc *other = fresh(d.port);
 	tc_send(other, "LOGIN alice s3cret-pass");
-	EXPECT(other, "ERR 412");
+	REQUIRE_LINE(other, "ERR 412");
 	tc_close(other);
 	tc_close(c);
 	printf("LOGIN (any case) while a PING waits behind it: replies in request order; a second"
@@ -101,69 +100,69 @@ test_rated_game(void)
 	struct tc *a = fresh(d.port), *b = fresh(d.port);
 	char room[24], code[64], id[24];
 
-	CHECK(a && b, "connect");
+	REQUIRE(a && b, "connect");
 	tc_send(a, "LOGIN alice s3cret-pass");
-	EXPECT(a, "OK LOGIN");
+	REQUIRE_LINE(a, "OK LOGIN");
 	tc_send(b, "REGISTER Bob bobs-pass");
-	EXPECT(b, "OK REGISTER Bob");
+	REQUIRE_LINE(b, "OK REGISTER Bob");
 	sscanf(b->line, "OK REGISTER Bob %79s", bob_token);
 	tc_send(a, "CREATE freestyle 15 none black rated none");
-	EXPECT(a, "OK CREATE");
-	CHECK(sscanf(a->line, "OK CREATE %23s %63s", room, code) == 2, "%s", a->line);
+	REQUIRE_LINE(a, "OK CREATE");
+	REQUIRE(sscanf(a->line, "OK CREATE %23s %63s", room, code) == 2, "%s", a->line);
 	tc_send(b, "JOIN %s", code);
-	EXPECT(b, "* START");
+	REQUIRE_LINE(b, "* START");
 	static const char *moves[] = { "h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8" };
 	for (int i = 0; i < 9; i++) {
 		struct tc *p = i % 2 ? b : a;
 		tc_send(p, "MOVE %s %s", room, moves[i]);
-		EXPECT(p, "OK MOVE");
+		REQUIRE_LINE(p, "OK MOVE");
 	}
-	EXPECT(b, "* OVER");
-	CHECK(strstr(b->line, "black five"), "%s", b->line);
+	REQUIRE_LINE(b, "* OVER");
+	REQUIRE(strstr(b->line, "black five"), "%s", b->line);
 
 	tc_send(a, "STATS");
-	EXPECT(a, "= STAT alice freestyle");
+	REQUIRE_LINE(a, "= STAT alice freestyle");
 	int rating, dev, w, lo, dr;
 	char prov[16];
-	CHECK(sscanf(a->line, "= STAT alice freestyle %d %d %15s %d %d %d", &rating, &dev, prov, &w,
-		  &lo, &dr) == 6 &&
+	REQUIRE(sscanf(a->line, "= STAT alice freestyle %d %d %15s %d %d %d", &rating, &dev, prov,
+		    &w, &lo, &dr) == 6 &&
 		rating > 1500 && dev < 350 && w == 1 && lo == 0 && strcmp(prov, "provisional") == 0,
 	    "alice: %s", a->line);
-	EXPECT(a, "OK STATS 3");
+	REQUIRE_LINE(a, "OK STATS 3");
 	tc_send(a, "STATS bob");
-	EXPECT(a, "= STAT Bob freestyle");
-	CHECK(sscanf(a->line, "= STAT Bob freestyle %d %d %15s %d %d %d", &rating, &dev, prov, &w,
-		  &lo, &dr) == 6 &&
+	REQUIRE_LINE(a, "= STAT Bob freestyle");
+	REQUIRE(sscanf(a->line, "= STAT Bob freestyle %d %d %15s %d %d %d", &rating, &dev, prov, &w,
+		    &lo, &dr) == 6 &&
 		rating < 1500 && lo == 1,
 	    "bob: %s", a->line);
 	tc_send(a, "TOP freestyle");
-	EXPECT(a, "= STAT alice freestyle");
-	EXPECT(a, "= STAT Bob freestyle");
-	EXPECT(a, "OK TOP 2 2");
+	REQUIRE_LINE(a, "= STAT alice freestyle");
+	REQUIRE_LINE(a, "= STAT Bob freestyle");
+	REQUIRE_LINE(a, "OK TOP 2 2");
 	tc_send(a, "STATS nobody");
-	EXPECT(a, "ERR 421");
+	REQUIRE_LINE(a, "ERR 421");
 	printf("a rated game between accounts: the winner's Glicko-2 rating rises, the loser's"
 	       " falls; STATS, TOP\n");
 
 	tc_send(b, "HISTORY");
-	EXPECT(b, "= GAME");
-	CHECK(sscanf(b->line, "= GAME %23s", id) == 1 &&
+	REQUIRE_LINE(b, "= GAME");
+	REQUIRE(sscanf(b->line, "= GAME %23s", id) == 1 &&
 		strstr(b->line, " freestyle 15 alice Bob black five 9 "),
 	    "history: %s", b->line);
-	EXPECT(b, "OK HISTORY 1 1");
+	REQUIRE_LINE(b, "OK HISTORY 1 1");
 	tc_send(b, "EXPORT %s", id);
-	EXPECT(b, "= RECORD rule freestyle");
-	EXPECT(b, "= RECORD size 15");
-	EXPECT(b, "= RECORD moves h8 h9 i8 i9 j8 j9 k8 k9 l8");
-	EXPECT(b, "= RECORD rated yes");
-	EXPECT(b, "= RECORD result black five");
-	EXPECT(b, "OK EXPORT");
+	REQUIRE_LINE(b, "= RECORD rule freestyle");
+	REQUIRE_LINE(b, "= RECORD size 15");
+	REQUIRE_LINE(b, "= RECORD moves h8 h9 i8 i9 j8 j9 k8 k9 l8");
+	REQUIRE_LINE(b, "= RECORD rated yes");
+	REQUIRE_LINE(b, "= RECORD result black five");
+	REQUIRE_LINE(b, "OK EXPORT");
 	tc_send(b, "EXPORT %s psq", id);
-	EXPECT(b, "= RECORD Piskvorky 15x15, 11:11, 0");
-	EXPECT(b, "= RECORD 8,8,");
-	EXPECT(b, "OK EXPORT");
+	REQUIRE_LINE(b, "= RECORD Piskvorky 15x15, 11:11, 0");
+	REQUIRE_LINE(b, "= RECORD 8,8,");
+	REQUIRE_LINE(b, "OK EXPORT");
 	tc_send(b, "EXPORT 99999");
-	EXPECT(b, "ERR 402");
+	REQUIRE_LINE(b, "ERR 402");
 	printf("HISTORY lists it, EXPORT gives it as text and as .psq\n");
 	tc_close(a);
 	tc_close(b);
@@ -177,35 +176,35 @@ test_limits_and_log(void)
 	/* the log has neither passwords nor tokens */
 	snprintf(cmd, sizeof cmd, "grep -c -e s3cret-pass -e bobs-pass -e %s -e %s %s >/dev/null",
 	    alice_token, bob_token, d.log);
-	CHECK(system(cmd) != 0, "a password or token is in %s", d.log);
+	REQUIRE(system(cmd) != 0, "a password or token is in %s", d.log);
 	printf("the log holds no password and no token\n");
 
 	/* a fresh daemon: five wrong passwords lock one account for a while */
-	CHECK(daemon_start(&d2, GOMOKUD_BIN, NULL) == 0, "second daemon");
+	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, NULL) == 0, "second daemon");
 	struct tc *c = fresh(d2.port);
 	tc_send(c, "REGISTER carol carols-pass");
-	EXPECT(c, "OK REGISTER");
+	REQUIRE_LINE(c, "OK REGISTER");
 	tc_close(c);
 	for (int i = 0; i < 5; i++) {
 		c = fresh(d2.port);
 		tc_send(c, "LOGIN carol wrong-%d", i);
-		EXPECT(c, "ERR 413");
+		REQUIRE_LINE(c, "ERR 413");
 		tc_close(c);
 	}
 	c = fresh(d2.port);
 	tc_send(c, "LOGIN carol carols-pass");
-	EXPECT(c, "ERR 407");
+	REQUIRE_LINE(c, "ERR 407");
 	tc_close(c);
 	/* fifteen more wrong ones for other names make twenty from this address */
 	for (int i = 0; i < 15; i++) {
 		c = fresh(d2.port);
 		tc_send(c, "LOGIN user%d wrong", i);
-		EXPECT(c, "ERR 413");
+		REQUIRE_LINE(c, "ERR 413");
 		tc_close(c);
 	}
 	c = fresh(d2.port);
 	tc_send(c, "LOGIN dave anything");
-	EXPECT(c, "ERR 407");
+	REQUIRE_LINE(c, "ERR 407");
 	tc_close(c);
 	printf("failed logins: 5 lock an account, 20 lock an address, for %d s\n", 300);
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define LINE_MS 20000 /* bots think, and under TSan slowly */
 #include "tests/daemon/check.h"
 #include "tests/daemon/spiral.h"
 #include "tests/daemon/tclient.h"
@@ -24,8 +25,6 @@
 #endif
 
 static struct daemon d, d1;
-
-#define EXPECT(c, prefix) EXPECT_WITHIN((c), (prefix), 20000)
 
 static void
 stop_all(void)
@@ -59,14 +58,14 @@ play_out(struct tc *c, const char *room, int human_black, struct botgame *g)
 		if (my_turn) {
 			char mv[16];
 			for (;;) {
-				CHECK(next < 225, "no legal point left");
+				REQUIRE(next < 225, "no legal point left");
 				snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[next][0],
 				    15 - spiral[next][1]);
 				next++;
 				tc_send(c, "MOVE %s %s", room, mv);
 				for (;;) {
 					l = tc_read(c, 20000);
-					CHECK(l, "no reply to MOVE %s", mv);
+					REQUIRE(l, "no reply to MOVE %s", mv);
 					if (strncmp(l, "* OVER", 6) == 0) {
 						snprintf(g->over, sizeof g->over, "%s", l);
 						return;
@@ -78,7 +77,7 @@ play_out(struct tc *c, const char *room, int human_black, struct botgame *g)
 				if (strncmp(l, "OK MOVE", 7) == 0)
 					break;
 				/* occupied or (renju) forbidden: the next point */
-				CHECK(strstr(l, " 432 ") || strstr(l, " 434 ") ||
+				REQUIRE(strstr(l, " 432 ") || strstr(l, " 434 ") ||
 					strstr(l, " 435 ") || strstr(l, " 436 "),
 				    "MOVE %s: %s", mv, l);
 			}
@@ -87,7 +86,7 @@ play_out(struct tc *c, const char *room, int human_black, struct botgame *g)
 			continue;
 		}
 		l = tc_read(c, 30000);
-		CHECK(l, "the bot never moved");
+		REQUIRE(l, "the bot never moved");
 		if (strncmp(l, "* OVER", 6) == 0) {
 			snprintf(g->over, sizeof g->over, "%s", l);
 			return;
@@ -117,21 +116,21 @@ test_games_to_the_end(void)
 	struct tc *c = tc_guest(d.port, "human");
 	char room[24];
 
-	CHECK(c, "connect");
+	REQUIRE(c, "connect");
 	for (int r = 0; r < 3; r++)
 		for (int b = 0; b < 3; b++) {
 			struct botgame g;
 			int black = (r + b) % 2;
 			tc_send(c, "BOT play %d %s 15 none %s none", levels[b], rules[r],
 			    black ? "black" : "white");
-			EXPECT(c, "* START");
-			EXPECT(c, "OK BOT");
-			CHECK(sscanf(c->line, "OK BOT %23s", room) == 1, "%s", c->line);
+			REQUIRE_LINE(c, "* START");
+			REQUIRE_LINE(c, "OK BOT");
+			REQUIRE(sscanf(c->line, "OK BOT %23s", room) == 1, "%s", c->line);
 			play_out(c, room, black, &g);
 			if (failures)
 				return;
-			CHECK(g.over[0], "%s level %d: no end", rules[r], levels[b]);
-			CHECK(g.bot_moves > 0 && g.reasons == g.bot_moves,
+			REQUIRE(g.over[0], "%s level %d: no end", rules[r], levels[b]);
+			REQUIRE(g.bot_moves > 0 && g.reasons == g.bot_moves,
 			    "%s level %d: %d of %d bot"
 			    " moves had a reason",
 			    rules[r], levels[b], g.reasons, g.bot_moves);
@@ -139,10 +138,10 @@ test_games_to_the_end(void)
 			    rules[r], levels[b], black ? "black" : "white", g.moves, g.over,
 			    g.thinks);
 			tc_send(c, "LEAVE %s", room);
-			EXPECT(c, "OK LEAVE");
+			REQUIRE_LINE(c, "OK LEAVE");
 		}
 	tc_send(c, "WHO");
-	EXPECT(c, "OK WHO");
+	REQUIRE_LINE(c, "OK WHO");
 	tc_close(c);
 	printf("a bot game played to the end under each rule and level band; every bot move"
 	       " says why\n");
@@ -154,33 +153,33 @@ test_offers_and_rematch(void)
 	struct tc *c = tc_guest(d.port, "offerer");
 	char room[24];
 
-	CHECK(c, "connect");
+	REQUIRE(c, "connect");
 	tc_send(c, "BOT play 3 freestyle 15 none black none");
-	EXPECT(c, "OK BOT");
+	REQUIRE_LINE(c, "OK BOT");
 	sscanf(c->line, "OK BOT %23s", room);
 	tc_send(c, "MOVE %s h8", room);
-	EXPECT(c, "OK MOVE"); /* our own * MOVE came before it */
-	EXPECT(c, "* MOVE");  /* the bot's */
+	REQUIRE_LINE(c, "OK MOVE"); /* our own * MOVE came before it */
+	REQUIRE_LINE(c, "* MOVE");  /* the bot's */
 	tc_send(c, "WHO %s", room);
-	EXPECT(c, "= USER bot3");
+	REQUIRE_LINE(c, "= USER bot3");
 	tc_send(c, "OFFER %s undo", room);
-	EXPECT(c, "OK OFFER");
-	EXPECT(c, "* OFFEREND");
-	CHECK(strstr(c->line, "accepted"), "undo in a casual game: %s", c->line);
-	EXPECT(c, "* UNDO");
+	REQUIRE_LINE(c, "OK OFFER");
+	REQUIRE_LINE(c, "* OFFEREND");
+	REQUIRE(strstr(c->line, "accepted"), "undo in a casual game: %s", c->line);
+	REQUIRE_LINE(c, "* UNDO");
 	printf("a bot accepts an undo in a casual game\n");
 	tc_send(c, "RESIGN %s", room);
-	EXPECT(c, "* OVER");
+	REQUIRE_LINE(c, "* OVER");
 	tc_send(c, "OFFER %s rematch", room);
-	EXPECT(c, "OK OFFER");
-	EXPECT(c, "* START");
+	REQUIRE_LINE(c, "OK OFFER");
+	REQUIRE_LINE(c, "* START");
 	printf("a bot accepts a rematch (colours swapped)\n");
 	/* the bot is black now and moves first */
-	EXPECT(c, "* MOVE");
+	REQUIRE_LINE(c, "* MOVE");
 	tc_send(c, "RESIGN %s", room);
-	EXPECT(c, "* OVER");
+	REQUIRE_LINE(c, "* OVER");
 	tc_send(c, "LEAVE %s", room);
-	EXPECT(c, "OK LEAVE");
+	REQUIRE_LINE(c, "OK LEAVE");
 	tc_close(c);
 }
 
@@ -190,50 +189,50 @@ test_swap2_and_seats(void)
 	struct tc *c = tc_guest(d.port, "opener");
 	char room[24], code[64];
 
-	CHECK(c, "connect");
+	REQUIRE(c, "connect");
 	/* the human opens: three stones, the bot chooses a colour */
 	tc_send(c, "BOT play 5 freestyle 15 none black swap2");
-	EXPECT(c, "OK BOT");
+	REQUIRE_LINE(c, "OK BOT");
 	sscanf(c->line, "OK BOT %23s", room);
 	tc_send(c, "SWAP2 %s put h8,h9,i9", room);
-	EXPECT(c, "OK SWAP2");
-	EXPECT(c, "* COLOURS");
+	REQUIRE_LINE(c, "OK SWAP2");
+	REQUIRE_LINE(c, "* COLOURS");
 	tc_send(c, "RESIGN %s", room);
-	EXPECT(c, "* OVER");
+	REQUIRE_LINE(c, "* OVER");
 	tc_send(c, "LEAVE %s", room);
-	EXPECT(c, "OK LEAVE");
+	REQUIRE_LINE(c, "OK LEAVE");
 	/* the bot opens: the human is asked to choose */
 	tc_send(c, "BOT play 5 standard 15 none white swap2");
-	EXPECT(c, "OK BOT");
+	REQUIRE_LINE(c, "OK BOT");
 	sscanf(c->line, "OK BOT %23s", room);
-	EXPECT(c, "* SWAP2");
-	CHECK(strstr(c->line, " choose opener"), "after the bot's opening: %s", c->line);
+	REQUIRE_LINE(c, "* SWAP2");
+	REQUIRE(strstr(c->line, " choose opener"), "after the bot's opening: %s", c->line);
 	tc_send(c, "SWAP2 %s black", room);
-	EXPECT(c, "* COLOURS");
+	REQUIRE_LINE(c, "* COLOURS");
 	tc_send(c, "RESIGN %s", room);
-	EXPECT(c, "* OVER");
+	REQUIRE_LINE(c, "* OVER");
 	tc_send(c, "LEAVE %s", room);
-	EXPECT(c, "OK LEAVE");
+	REQUIRE_LINE(c, "OK LEAVE");
 	printf("swap2 with a bot: it chooses after a human opening, and opens for a human\n");
 
 	/* a bot takes the free seat of a private room */
 	tc_send(c, "CREATE renju 15 none black casual none");
-	EXPECT(c, "OK CREATE");
+	REQUIRE_LINE(c, "OK CREATE");
 	sscanf(c->line, "OK CREATE %23s %63s", room, code);
 	tc_send(c, "BOT seat %s 4", room);
-	EXPECT(c, "* START");
-	EXPECT(c, "OK BOT");
+	REQUIRE_LINE(c, "* START");
+	REQUIRE_LINE(c, "OK BOT");
 	tc_send(c, "RESIGN %s", room);
-	EXPECT(c, "* OVER");
+	REQUIRE_LINE(c, "* OVER");
 	tc_send(c, "LEAVE %s", room);
-	EXPECT(c, "OK LEAVE");
+	REQUIRE_LINE(c, "OK LEAVE");
 	printf("BOT seat gives a bot the free seat of a private room\n");
 
 	/* a seek that allows it falls back to a bot */
 	tc_send(c, "SEEK freestyle 15 none any casual none bot");
-	EXPECT(c, "OK SEEK");
-	EXPECT(c, "* START");
-	CHECK(strstr(c->line, "bot5"), "fallback game: %s", c->line);
+	REQUIRE_LINE(c, "OK SEEK");
+	REQUIRE_LINE(c, "* START");
+	REQUIRE(strstr(c->line, "bot5"), "fallback game: %s", c->line);
 	tc_close(c);
 	printf("a SEEK with bot fallback gets a bot after the wait\n");
 }
@@ -263,45 +262,46 @@ test_busy_and_cancel(void)
 	const char *l = NULL;
 
 	/* one worker, no queue, long thoughts */
-	CHECK(daemon_start(&d1, GOMOKUD_BIN, "bot-threads 1\nbot-queue 0\nbot-think-ms 20000") == 0,
+	REQUIRE(
+	    daemon_start(&d1, GOMOKUD_BIN, "bot-threads 1\nbot-queue 0\nbot-think-ms 20000") == 0,
 	    "daemon");
 	struct tc *a = tc_guest(d1.port, "first"), *b = tc_guest(d1.port, "second");
-	CHECK(a && b, "connect");
+	REQUIRE(a && b, "connect");
 	tc_send(a, "BOT play 10 freestyle 15 none black none");
-	EXPECT(a, "OK BOT");
+	REQUIRE_LINE(a, "OK BOT");
 	sscanf(a->line, "OK BOT %23s", room);
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(a, "* THINK"); /* its answer's search is running */
+	REQUIRE_LINE(a, "* THINK"); /* its answer's search is running */
 	tc_send(b, "BOT play 10 freestyle 15 none white none");
-	EXPECT(b, "ERR 506 server-busy");
+	REQUIRE_LINE(b, "ERR 506 server-busy");
 	printf("one worker busy and no queue: another BOT is told 506 server-busy\n");
 	tc_send(a, "RESIGN %s", room);
-	EXPECT(a, "* OVER");
+	REQUIRE_LINE(a, "* OVER");
 	/* the cancelled search frees the worker: the next game gets it */
 	l = bot_play_when_free(b, "10 freestyle 15 none white none");
-	CHECK(l, "the worker was not freed: %s", b->line);
+	REQUIRE(l, "the worker was not freed: %s", b->line);
 	sscanf(l, "OK BOT %23s", room);
 	tc_send(b, "RESIGN %s", room);
-	EXPECT(b, "* OVER");
+	REQUIRE_LINE(b, "* OVER");
 	tc_send(b, "LEAVE %s", room);
-	EXPECT(b, "OK LEAVE");
+	REQUIRE_LINE(b, "OK LEAVE");
 	tc_close(a);
 	printf("resigning cancels the bot's search at once: the only worker takes the next game\n");
 
 	/* 20 s a move by config, 10 s on its clock: the clock wins, it never flags */
 	struct botgame g;
 	l = bot_play_when_free(b, "10 freestyle 15 10+0 black none");
-	CHECK(l, "no timed bot game: %s", b->line);
+	REQUIRE(l, "no timed bot game: %s", b->line);
 	sscanf(l, "OK BOT %23s", room);
 	play_out(b, room, 1, &g);
 	if (failures)
 		return;
-	CHECK(g.over[0] && !strstr(g.over, " time "), "the timed bot game ended: %s", g.over);
+	REQUIRE(g.over[0] && !strstr(g.over, " time "), "the timed bot game ended: %s", g.over);
 	printf("a bot on a 10 s clock with 20 s a move by config budgets from its clock: %d moves,"
 	       " %s\n",
 	    g.moves, g.over);
 	tc_close(b);
-	CHECK(daemon_stop(&d1, SIGTERM, 10000) == 0, "daemon exit");
+	REQUIRE(daemon_stop(&d1, SIGTERM, 10000) == 0, "daemon exit");
 }
 
 static void
@@ -316,12 +316,12 @@ test_fifty(void)
 		char name[16];
 		snprintf(name, sizeof name, "many%d", i);
 		c[i] = tc_guest(d.port, name);
-		CHECK(c[i], "connect %d", i);
+		REQUIRE(c[i], "connect %d", i);
 		tc_send(c[i], "BOT play %d %s 15 none black none", 1 + i % 10,
 		    i % 3 == 0       ? "freestyle"
 			: i % 3 == 1 ? "standard"
 				     : "renju");
-		EXPECT(c[i], "OK BOT");
+		REQUIRE_LINE(c[i], "OK BOT");
 		sscanf(c[i]->line, "OK BOT %23s", room[i]);
 	}
 	/* every game: ten human moves (each waits for the bot's answer), then resign */
@@ -338,7 +338,7 @@ test_fifty(void)
 			over++;
 		tc_close(c[i]);
 	}
-	CHECK(over == N, "%d of %d bot games ended", over, N);
+	REQUIRE(over == N, "%d of %d bot games ended", over, N);
 	printf("50 bot games at once (3 rules, levels 1-10) all played and ended\n");
 }
 

@@ -4,8 +4,10 @@
  * anywhere, offers and answers with any id, swap2 choices, leaves, watches,
  * resumes after dropped connections) as fast as the server answers. The
  * server must answer every request, stay up, and exit cleanly on SIGTERM
- * (under ASan that includes no leaks). CHAOS_SEED and CHAOS_STEPS pick
- * another or a longer walk.
+ * (under ASan that includes no leaks); the walk must have played: games
+ * started, moves accepted, each move's * MOVE before its OK MOVE, and
+ * players' moves relayed to other clients, each count above a floor of one
+ * per 100 steps. CHAOS_SEED and CHAOS_STEPS pick another or a longer walk.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
@@ -26,16 +29,78 @@ struct seen {
 	char room[NROOMS][16];
 	int n;
 	int starts, overs, moves;
+	int unechoed; /* OK MOVE replies without the mover's own * MOVE first */
+	int events;   /* * MOVE events seen by any client */
+	int relays;   /* of them, a chaos client's move seen by another client */
+	struct {      /* the players of recent games, from START */
+		char room[16], black[32], white[32];
+		int swap2; /* black and white name the opener until COLOURS */
+	} games[NROOMS];
+	int ngames;
+	struct { /* each client's last * MOVE seq per room */
+		char room[16];
+		int seq;
+	} lastmv[NCLIENTS][NROOMS];
 	char last[NCLIENTS][16]; /* each client's latest game */
 	int active[NCLIENTS];    /* and whether it is still on */
 	int stuck[NCLIENTS];     /* told busy: leave its room or cancel its seek */
 };
 
+/* The seq of the last * MOVE client who saw in room, or its slot to fill. */
+static int *
+last_move(struct seen *sn, int who, const char *room)
+{
+	for (int k = 0; k < NROOMS; k++)
+		if (strcmp(sn->lastmv[who][k].room, room) == 0)
+			return &sn->lastmv[who][k].seq;
+	for (int k = 0; k < NROOMS; k++)
+		if (!sn->lastmv[who][k].room[0] || k == NROOMS - 1) {
+			snprintf(sn->lastmv[who][k].room, 16, "%s", room);
+			sn->lastmv[who][k].seq = -1;
+			return &sn->lastmv[who][k].seq;
+		}
+	return NULL;
+}
+
+/* Who played side in room, as its last START said; NULL when not known. */
+static const char *
+player(struct seen *sn, const char *room, const char *side)
+{
+	for (int k = 0; k < NROOMS; k++)
+		if (strcmp(sn->games[k].room, room) == 0 && !sn->games[k].swap2)
+			return strcmp(side, "black") == 0 ? sn->games[k].black : sn->games[k].white;
+	return NULL;
+}
+
 static void
 note(struct seen *sn, int who, const char *name, const char *l)
 {
-	char room[16], b[32], w[32];
+	char room[16], b[32], w[32], side[8], opening[16];
 	int seq;
+	if (sscanf(l, "* MOVE %15s %d %7s", room, &seq, side) == 3) {
+		*last_move(sn, who, room) = seq;
+		sn->events++;
+		const char *by = player(sn, room, side);
+		sn->relays += by && strncmp(by, "chaos", 5) == 0 && strcmp(by, name) != 0;
+	}
+	if (sscanf(l, "* START %15s %d %31s %31s %*s %*s %*s %15s", room, &seq, b, w, opening) ==
+	    5) {
+		int k = 0;
+		while (k < NROOMS && strcmp(sn->games[k].room, room) != 0)
+			k++;
+		if (k == NROOMS)
+			k = sn->ngames++ % NROOMS;
+		snprintf(sn->games[k].room, 16, "%s", room);
+		snprintf(sn->games[k].black, 32, "%s", b);
+		snprintf(sn->games[k].white, 32, "%s", w);
+		sn->games[k].swap2 = strcmp(opening, "swap2") == 0;
+	} else if (sscanf(l, "OK MOVE %15s %d", room, &seq) == 2) {
+		/* the protocol: a move's event comes before its reply */
+		if (*last_move(sn, who, room) != seq) {
+			fprintf(stderr, "%s: \"%s\" without its * MOVE before it\n", name, l);
+			sn->unechoed++;
+		}
+	}
 	if (sscanf(l, "* START %15s %d %31s %31s", room, &seq, b, w) == 4) {
 		snprintf(sn->room[sn->n++ % NROOMS], 16, "%s", room);
 		if (strcmp(b, name) == 0 || strcmp(w, name) == 0) {
@@ -190,14 +255,16 @@ main(void)
 	unsigned seed = getenv("CHAOS_SEED") ? (unsigned)atoi(getenv("CHAOS_SEED")) : 20261129;
 	struct seen sn;
 	memset(&sn, 0, sizeof sn);
-	int replies = 0, errors = 0, resumes = 0, failures = 0;
+	int replies = 0, errors = 0, resumes = 0;
 	int steps = getenv("CHAOS_STEPS") ? atoi(getenv("CHAOS_STEPS")) : STEPS;
 	for (int step = 0; step < steps; step++) {
 		int i = (int)(rnd(&seed) % NCLIENTS);
 		if (rnd(&seed) % 200 == 0) {
 			/* drop the connection; come back with its token */
 			char token[80];
+			char name[32];
 			snprintf(token, sizeof token, "%s", c[i]->token);
+			snprintf(name, sizeof name, "%s", c[i]->name);
 			tc_close(c[i]);
 			c[i] = tc_open(d.port, 1);
 			if (!c[i]) {
@@ -205,6 +272,7 @@ main(void)
 				break;
 			}
 			snprintf(c[i]->token, sizeof c[i]->token, "%s", token);
+			snprintf(c[i]->name, sizeof c[i]->name, "%s", name);
 			tc_send(c[i], "RESUME %s %s 0", token, sn.last[i][0] ? sn.last[i] : "r1");
 			const char *l = tc_expect(c[i], "", 3000);
 			while (l && l[0] != 'O' && l[0] != 'E')
@@ -217,7 +285,8 @@ main(void)
 				if (!tc_expect(c[i], "OK GUEST ", 3000))
 					failures++;
 				else
-					sscanf(c[i]->line, "OK GUEST %*s %79s", c[i]->token);
+					sscanf(c[i]->line, "OK GUEST %31s %79s", c[i]->name,
+					    c[i]->token);
 			}
 			continue;
 		}
@@ -227,9 +296,9 @@ main(void)
 		/* every request gets exactly one OK or ERR; events may come first */
 		const char *l;
 		while ((l = tc_read(c[i], 3000)) && l[0] != 'O' && l[0] != 'E')
-			note(&sn, i, names[i], l);
+			note(&sn, i, c[i]->name, l);
 		if (l)
-			note(&sn, i, names[i], l);
+			note(&sn, i, c[i]->name, l);
 		if (!l) {
 			fprintf(stderr, "no reply to \"%s\" from client %d\n", req, i);
 			failures++;
@@ -244,7 +313,7 @@ main(void)
 		/* drain what the others were told */
 		for (int k = 0; k < NCLIENTS; k++)
 			while (c[k] && tc_read(c[k], 0))
-				note(&sn, k, names[k], c[k]->line);
+				note(&sn, k, c[k]->name, c[k]->line);
 	}
 	for (int i = 0; i < NCLIENTS; i++) {
 		if (!c[i])
@@ -255,8 +324,18 @@ main(void)
 		tc_close(c[i]);
 	}
 	printf("chaos: %d requests answered (%d errors, as expected for random play), %d resumes, "
-	       "%d games started, %d ended, %d moves\n",
-	    replies, errors, resumes, sn.starts, sn.overs, sn.moves);
+	       "%d games started, %d ended, %d moves, %d * MOVE events, %d of them a player's move "
+	       "relayed to another client\n",
+	    replies, errors, resumes, sn.starts, sn.overs, sn.moves, sn.events, sn.relays);
+	/* the walk played: games paired and moves accepted and relayed, well
+	 * above what a daemon that pairs, plays or relays nothing would show
+	 * (20000 steps make about 1500 starts, 900 moves, 850 relays) */
+	int floor = steps / 100;
+	CHECK(sn.starts >= floor, "only %d games started (at least %d)", sn.starts, floor);
+	CHECK(sn.moves >= floor, "only %d moves accepted (at least %d)", sn.moves, floor);
+	CHECK(sn.relays >= floor, "only %d moves relayed to another client (at least %d)",
+	    sn.relays, floor);
+	CHECK(sn.unechoed == 0, "%d accepted moves came without their * MOVE first", sn.unechoed);
 	int st = daemon_stop(&d, SIGTERM, 10000);
 	if (st != 0) {
 		fprintf(stderr, "daemon exit status %d; log %s\n", st, d.log);
@@ -266,7 +345,8 @@ main(void)
 		fprintf(stderr, "chaos: %d failures; log %s\n", failures, d.log);
 		return 1;
 	}
-	printf("chaos: the daemon stayed up, answered every request and exited cleanly\n");
+	printf("chaos: the daemon stayed up, answered every request, played and relayed the "
+	       "games and exited cleanly\n");
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", d.dir);
 	if (system(cmd) != 0)

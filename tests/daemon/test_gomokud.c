@@ -15,28 +15,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
 
-static int failures;
 static int port;
 
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			failures++;                                          \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fprintf(stderr, "\n");                               \
-		}                                                            \
-	} while (0)
-
-#define EXPECT(c, prefix)                                                                      \
-	CHECK(tc_expect((c), (prefix), 3000), "%s: no \"%s\" (last: %s)", (c)->name, (prefix), \
-	    (c)->line)
+/* What the daemon logs when a SIGHUP's reload has completed (daemon/server.c). */
+#define RELOADED "reloaded configuration and certificate"
 
 static void
 ok(const char *what)
@@ -67,15 +56,15 @@ pair(const char *an, const char *bn, const char *game, struct tc **a, struct tc 
 	}
 	char pre[64];
 	tc_send(*a, "SEEK %s black casual none", game);
-	EXPECT(*a, "OK SEEK ");
+	CHECK_LINE(*a, "OK SEEK ");
 	tc_send(*b, "SEEK %s white casual none", game);
 	const char *l = tc_expect(*b, "* START ", 3000);
 	CHECK(l, "no START for %s", bn);
 	if (!l || sscanf(l, "* START %15s", room) != 1)
 		return -1;
 	snprintf(pre, sizeof pre, "* START %s ", room);
-	EXPECT(*a, pre);
-	EXPECT(*b, "OK SEEK ");
+	CHECK_LINE(*a, pre);
+	CHECK_LINE(*b, "OK SEEK ");
 	return 0;
 }
 
@@ -130,34 +119,34 @@ test_handshake(void)
 	if (!c)
 		return;
 	tc_send(c, "GUEST early");
-	EXPECT(c, "ERR 405 hello-first");
+	CHECK_LINE(c, "ERR 405 hello-first");
 	tc_send(c, "#v HELLO 2");
-	EXPECT(c, "ERR #v 406 version-mismatch");
+	CHECK_LINE(c, "ERR #v 406 version-mismatch");
 	CHECK(tc_closed(c, 3000), "still open after a version mismatch");
 	tc_close(c);
 
 	c = tc_open(port, 1);
 	tc_send(c, "SEEK freestyle 15 none any casual none");
-	EXPECT(c, "ERR 410 login-first");
+	CHECK_LINE(c, "ERR 410 login-first");
 	tc_send(c, "#t1 PING hi");
-	EXPECT(c, "OK #t1 PING hi");
+	CHECK_LINE(c, "OK #t1 PING hi");
 	tc_send(c, "REGISTER bob 12345"); /* accounts: see test_accounts */
-	EXPECT(c, "ERR 402 bad-argument");
+	CHECK_LINE(c, "ERR 402 bad-argument");
 	tc_send(c, "frobnicate");
-	EXPECT(c, "ERR 401 unknown-command");
+	CHECK_LINE(c, "ERR 401 unknown-command");
 	tc_send(c, "#x9 MOVE r1");
-	EXPECT(c, "ERR #x9 400 syntax");
+	CHECK_LINE(c, "ERR #x9 400 syntax");
 	tc_send(c, "GUEST hs_user");
-	EXPECT(c, "OK GUEST hs_user ");
+	CHECK_LINE(c, "OK GUEST hs_user ");
 	tc_send(c, "GUEST again");
-	EXPECT(c, "ERR 411 logged-in");
+	CHECK_LINE(c, "ERR 411 logged-in");
 	struct tc *d = tc_open(port, 1);
 	tc_send(d, "GUEST HS_USER");
-	EXPECT(d, "ERR 412 name-taken");
+	CHECK_LINE(d, "ERR 412 name-taken");
 	tc_send(c, "BOT play 3 renju 15 none black swap2"); /* bots: see test_bots */
-	EXPECT(c, "ERR 402 bad-argument");
+	CHECK_LINE(c, "ERR 402 bad-argument");
 	tc_send(c, "QUIT");
-	EXPECT(c, "OK QUIT");
+	CHECK_LINE(c, "OK QUIT");
 	CHECK(tc_closed(c, 3000), "still open after QUIT");
 	tc_close(c);
 	tc_close(d);
@@ -183,7 +172,7 @@ test_games(void)
 		CHECK(l && strstr(l, "black five") && strstr(l, "h8") && strstr(l, "l8"),
 		    "%s: no five: %s", rules[i], l ? l : "-");
 		tc_send(a, "MOVE %s a1", room);
-		EXPECT(a, "ERR 440 game-over");
+		CHECK_LINE(a, "ERR 440 game-over");
 		tc_close(a);
 		tc_close(b);
 	}
@@ -203,7 +192,7 @@ test_games(void)
 		over |= strncmp(l, "* OVER", 6) == 0;
 	CHECK(l && !over, "game ended on an overline under standard");
 	tc_send(b, "MOVE %s e3", room);
-	EXPECT(b, "OK MOVE");
+	CHECK_LINE(b, "OK MOVE");
 	play(a, b, room, std + 12, 7);
 	l = tc_expect(b, "* OVER ", 3000);
 	CHECK(l && strstr(l, "black five") && strstr(l, "h12"), "standard five: %s", l ? l : "-");
@@ -220,22 +209,22 @@ test_illegal(void)
 	if (pair("ila", "ilb", "freestyle 15 none", &a, &b, room))
 		return;
 	tc_send(b, "MOVE %s h8", room);
-	EXPECT(b, "ERR 431 not-your-turn");
+	CHECK_LINE(b, "ERR 431 not-your-turn");
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	tc_send(b, "MOVE %s h8", room);
-	EXPECT(b, "ERR 432 occupied");
+	CHECK_LINE(b, "ERR 432 occupied");
 	tc_send(b, "MOVE %s p1", room);
-	EXPECT(b, "ERR 433 off-board");
+	CHECK_LINE(b, "ERR 433 off-board");
 	tc_send(b, "MOVE %s zz", room);
-	EXPECT(b, "ERR 402 bad-argument");
+	CHECK_LINE(b, "ERR 402 bad-argument");
 	tc_send(a, "MOVE %s i9", room);
-	EXPECT(a, "ERR 431 not-your-turn");
+	CHECK_LINE(a, "ERR 431 not-your-turn");
 	tc_send(b, "MOVE r99999 i9");
-	EXPECT(b, "ERR 420 no-such-room");
+	CHECK_LINE(b, "ERR 420 no-such-room");
 	struct tc *c = tc_guest(port, "ilc");
 	tc_send(c, "MOVE %s i9", room);
-	EXPECT(c, "ERR 430 not-a-player");
+	CHECK_LINE(c, "ERR 430 not-a-player");
 	tc_send(b, "RESIGN %s", room);
 	const char *l = tc_expect(a, "* OVER ", 3000);
 	CHECK(l && strstr(l, "black resign"), "resign: %s", l ? l : "-");
@@ -256,9 +245,9 @@ test_renju_forbidden(void)
 	static const char *const setup[] = { "i8", "a1", "j8", "a3", "h9", "a5", "h10", "a7" };
 	play(a, b, room, setup, 8);
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(a, "ERR 434 double-three");
+	CHECK_LINE(a, "ERR 434 double-three");
 	tc_send(a, "MOVE %s n14", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	tc_close(a);
 	tc_close(b);
 
@@ -279,7 +268,7 @@ test_renju_forbidden(void)
 			return;
 		play(a, b, room, cases[i].moves, cases[i].n);
 		tc_send(a, "MOVE %s k8", room);
-		EXPECT(a, cases[i].err);
+		CHECK_LINE(a, cases[i].err);
 		tc_close(a);
 		tc_close(b);
 	}
@@ -295,26 +284,26 @@ test_swap2(void)
 	const char *l = tc_expect(a, "OK CREATE ", 3000);
 	CHECK(l && sscanf(l, "OK CREATE %15s %39s", room, code) == 2, "create: %s", l ? l : "-");
 	tc_send(a, "SEEK freestyle 15 none any casual none");
-	EXPECT(a, "ERR 445 busy"); /* already waiting in its own room */
+	CHECK_LINE(a, "ERR 445 busy"); /* already waiting in its own room */
 	tc_send(b, "JOIN nosuchcode1");
-	EXPECT(b, "ERR 422 no-such-code");
+	CHECK_LINE(b, "ERR 422 no-such-code");
 	tc_send(b, "JOIN %s", code);
-	EXPECT(b, "* START ");
-	EXPECT(b, "* SWAP2 ");
+	CHECK_LINE(b, "* START ");
+	CHECK_LINE(b, "* SWAP2 ");
 	CHECK(strstr(b->line, "put3 swa"), "stage: %s", b->line);
-	EXPECT(b, "OK JOIN ");
+	CHECK_LINE(b, "OK JOIN ");
 	tc_send(b, "SWAP2 %s put h8,h9,i9", room);
-	EXPECT(b, "ERR 431");
+	CHECK_LINE(b, "ERR 431");
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(a, "ERR 441 wrong-phase");
+	CHECK_LINE(a, "ERR 441 wrong-phase");
 	tc_send(a, "SWAP2 %s put h8,h9", room);
-	EXPECT(a, "ERR 402");
+	CHECK_LINE(a, "ERR 402");
 	tc_send(a, "SWAP2 %s put h8,h9,i9", room);
-	EXPECT(a, "OK SWAP2 ");
+	CHECK_LINE(a, "OK SWAP2 ");
 	l = tc_expect(b, "* SWAP2 ", 3000);
 	CHECK(l && strstr(l, "choose swb"), "choose: %s", l ? l : "-");
 	tc_send(b, "SWAP2 %s put j10,g7", room);
-	EXPECT(b, "OK SWAP2 ");
+	CHECK_LINE(b, "OK SWAP2 ");
 	l = tc_expect(a, "* SWAP2 ", 3000);
 	CHECK(l && strstr(l, "choose2 swa"), "choose2: %s", l ? l : "-");
 	tc_send(a, "SWAP2 %s white", room);
@@ -322,16 +311,16 @@ test_swap2(void)
 	CHECK(l && strstr(l, " swb swa"), "colours: %s", l ? l : "-");
 	/* five stones: white (swa) is to move */
 	tc_send(b, "MOVE %s k11", room);
-	EXPECT(b, "ERR 431");
+	CHECK_LINE(b, "ERR 431");
 	tc_send(a, "MOVE %s k11", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	struct tc *c = tc_guest(port, "swc");
 	tc_send(c, "WATCH %s", room);
-	EXPECT(c, "ERR 420"); /* private */
+	CHECK_LINE(c, "ERR 420"); /* private */
 	tc_send(c, "JOIN %s", code);
-	EXPECT(c, "OK JOIN "); /* full: a spectator */
+	CHECK_LINE(c, "OK JOIN "); /* full: a spectator */
 	tc_send(c, "MOVE %s a1", room);
-	EXPECT(c, "ERR 430");
+	CHECK_LINE(c, "ERR 430");
 	tc_close(a);
 	tc_close(b);
 	tc_close(c);
@@ -360,43 +349,43 @@ test_offers(void)
 	if (pair("ofa", "ofb", "freestyle 15 none", &a, &b, room))
 		return;
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	tc_send(b, "OFFER %s draw", room);
-	EXPECT(b, "OK OFFER ");
+	CHECK_LINE(b, "OK OFFER ");
 	snprintf(pre, sizeof pre, "* OFFER %s ", room);
-	EXPECT(a, pre);
+	CHECK_LINE(a, pre);
 	int id = 0;
 	sscanf(b->line, "OK OFFER %*s %d", &id);
 	tc_send(b, "OFFER %s draw", room);
-	EXPECT(b, "ERR 442 offer-pending");
+	CHECK_LINE(b, "ERR 442 offer-pending");
 	tc_send(b, "ACCEPT %s %d", room, id);
-	EXPECT(b, "ERR 423 no-such-offer");
+	CHECK_LINE(b, "ERR 423 no-such-offer");
 	tc_send(a, "DECLINE %s %d", room, id);
 	const char *l = tc_expect(b, "* OFFEREND ", 3000);
 	CHECK(l && strstr(l, "declined"), "declined: %s", l ? l : "-");
-	EXPECT(a, "* OFFEREND ");
+	CHECK_LINE(a, "* OFFEREND ");
 	/* a move withdraws a pending offer */
 	tc_send(b, "OFFER %s draw", room);
-	EXPECT(b, "OK OFFER ");
+	CHECK_LINE(b, "OK OFFER ");
 	tc_send(b, "MOVE %s i9", room);
 	l = tc_expect(a, "* OFFEREND ", 3000);
 	CHECK(l && strstr(l, "withdrawn"), "withdrawn: %s", l ? l : "-");
 	/* undo: black takes back its last move and is to move again */
 	tc_send(a, "MOVE %s j10", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	tc_send(a, "OFFER %s undo", room);
-	EXPECT(a, "OK OFFER ");
+	CHECK_LINE(a, "OK OFFER ");
 	sscanf(a->line, "OK OFFER %*s %d", &id);
 	tc_send(b, "ACCEPT %s %d", room, id);
 	l = tc_expect(a, "* UNDO ", 3000);
 	CHECK(l && strstr(l, " 1 - -"), "undo one ply: %s", l ? l : "-");
 	tc_send(a, "MOVE %s j11", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	/* undo by the side to move: two plies, so it is to move again */
 	tc_send(b, "MOVE %s k12", room);
 	CHECK(expect_has(a, "* MOVE ", "white k12"), "k12 not seen");
 	tc_send(a, "OFFER %s undo", room);
-	EXPECT(a, "OK OFFER ");
+	CHECK_LINE(a, "OK OFFER ");
 	sscanf(a->line, "OK OFFER %*s %d", &id);
 	tc_send(b, "ACCEPT %s %d", room, id);
 	l = tc_expect(a, "* UNDO ", 3000);
@@ -405,37 +394,37 @@ test_offers(void)
 	snprintf(pre, sizeof pre, "= MOVES %s 0 h8,i9", room);
 	l = tc_expect(a, "= MOVES ", 3000);
 	CHECK(l && strcmp(l, pre) == 0, "after undo: %s", l ? l : "-");
-	EXPECT(a, "OK STATE ");
+	CHECK_LINE(a, "OK STATE ");
 	tc_send(a, "MOVE %s j11", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	/* the offerer withdraws with DECLINE */
 	tc_send(b, "OFFER %s undo", room);
-	EXPECT(b, "OK OFFER ");
+	CHECK_LINE(b, "OK OFFER ");
 	sscanf(b->line, "OK OFFER %*s %d", &id);
 	tc_send(b, "DECLINE %s %d", room, id);
 	l = tc_expect(a, "* OFFEREND ", 3000);
 	CHECK(l && strstr(l, "withdrawn"), "withdrawn by DECLINE: %s", l ? l : "-");
 	tc_send(a, "ACCEPT %s %d", room, id);
-	EXPECT(a, "ERR 423");
+	CHECK_LINE(a, "ERR 423");
 	tc_send(a, "OFFER %s rematch", room);
-	EXPECT(a, "ERR 441");
+	CHECK_LINE(a, "ERR 441");
 	tc_send(a, "ABORT %s", room);
-	EXPECT(a, "ERR 443 too-late");
+	CHECK_LINE(a, "ERR 443 too-late");
 	tc_send(b, "OFFER %s draw", room);
-	EXPECT(b, "OK OFFER ");
+	CHECK_LINE(b, "OK OFFER ");
 	sscanf(b->line, "OK OFFER %*s %d", &id);
 	tc_send(a, "ACCEPT %s %d", room, id);
 	l = tc_expect(b, "* OVER ", 3000);
 	CHECK(l && strstr(l, "draw draw-agreed"), "draw: %s", l ? l : "-");
 	/* rematch with colours swapped, then an abort */
 	tc_send(a, "OFFER %s rematch", room);
-	EXPECT(a, "OK OFFER ");
+	CHECK_LINE(a, "OK OFFER ");
 	sscanf(a->line, "OK OFFER %*s %d", &id);
 	tc_send(b, "ACCEPT %s %d", room, id);
 	l = tc_expect(a, "* START ", 3000);
 	CHECK(l && strstr(l, " ofb ofa "), "rematch swaps colours: %s", l ? l : "-");
 	tc_send(b, "MOVE %s h8", room);
-	EXPECT(b, "OK MOVE");
+	CHECK_LINE(b, "OK MOVE");
 	tc_send(b, "ABORT %s", room);
 	l = tc_expect(a, "* OVER ", 3000);
 	CHECK(l && strstr(l, "none aborted"), "abort: %s", l ? l : "-");
@@ -452,38 +441,38 @@ test_spectators_chat(void)
 	if (pair("spa", "spb", "freestyle 15 300+5", &a, &b, room))
 		return;
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(a, "OK MOVE");
+	CHECK_LINE(a, "OK MOVE");
 	struct tc *c = tc_guest(port, "spc");
 	tc_send(c, "ROOMS");
 	snprintf(pre, sizeof pre, "= ROOM %s playing freestyle 15 300+5 ", room);
-	EXPECT(c, pre);
+	CHECK_LINE(c, pre);
 	tc_send(c, "WATCH %s", room);
-	EXPECT(c, "= ROOM ");
-	EXPECT(c, "= CLOCK ");
+	CHECK_LINE(c, "= ROOM ");
+	CHECK_LINE(c, "= CLOCK ");
 	snprintf(pre, sizeof pre, "= SEAT %s black spa here", room);
-	EXPECT(c, pre);
+	CHECK_LINE(c, pre);
 	snprintf(pre, sizeof pre, "= MOVES %s 0 h8", room);
-	EXPECT(c, pre);
-	EXPECT(c, "OK WATCH ");
+	CHECK_LINE(c, pre);
+	CHECK_LINE(c, "OK WATCH ");
 	tc_send(b, "MOVE %s i9", room);
 	snprintf(pre, sizeof pre, "* MOVE %s ", room);
 	const char *l = tc_expect(c, pre, 3000);
 	CHECK(l && strstr(l, "white i9 "), "spectator sees the move: %s", l ? l : "-");
 	tc_send(c, "MOVE %s j10", room);
-	EXPECT(c, "ERR 430");
+	CHECK_LINE(c, "ERR 430");
 	tc_send(c, "OFFER %s draw", room);
-	EXPECT(c, "ERR 430");
+	CHECK_LINE(c, "ERR 430");
 	tc_send(c, "SAY %s hello from the gallery \xe2\x99\x9f", room);
-	EXPECT(c, "OK SAY ");
+	CHECK_LINE(c, "OK SAY ");
 	snprintf(pre, sizeof pre, "* SAY %s ", room);
 	l = tc_expect(a, pre, 3000);
 	CHECK(l && strstr(l, "spc hello from the gallery \xe2\x99\x9f"), "chat: %s", l ? l : "-");
 	tc_send(a, "TELL spb psst");
-	EXPECT(b, "* TELL spa psst");
+	CHECK_LINE(b, "* TELL spa psst");
 	tc_send(a, "TELL nobody hi");
-	EXPECT(a, "ERR 421");
+	CHECK_LINE(a, "ERR 421");
 	tc_send(a, "SAY %s bad \xc3\x28 bytes", room);
-	EXPECT(a, "ERR 404 bad-utf8");
+	CHECK_LINE(a, "ERR 404 bad-utf8");
 	int limited = 0;
 	for (int i = 0; i < 7; i++)
 		tc_send(b, "SAY %s spam %d", room, i);
@@ -496,11 +485,11 @@ test_spectators_chat(void)
 	}
 	CHECK(limited >= 1, "chat flood not limited");
 	tc_send(c, "STATE %s", room);
-	EXPECT(c, "OK STATE ");
+	CHECK_LINE(c, "OK STATE ");
 	tc_send(c, "LEAVE %s", room);
-	EXPECT(c, "OK LEAVE ");
+	CHECK_LINE(c, "OK LEAVE ");
 	tc_send(c, "STATE %s", room);
-	EXPECT(c, "ERR 446");
+	CHECK_LINE(c, "ERR 446");
 	tc_close(a);
 	tc_close(b);
 	tc_close(c);
@@ -520,33 +509,33 @@ test_resume_claim(void)
 	const char *l = tc_expect(a, pre, 3000);
 	CHECK(l && strstr(l, "rsb gone "), "gone: %s", l ? l : "-");
 	tc_send(a, "CLAIM %s", room);
-	EXPECT(a, "ERR 447 cannot-claim");
+	CHECK_LINE(a, "ERR 447 cannot-claim");
 	struct tc *d = tc_open(port, 1);
 	tc_send(d, "RESUME 00000000000000000000000000000000 %s 1", room);
-	EXPECT(d, "ERR 448");
+	CHECK_LINE(d, "ERR 448");
 	tc_send(d, "RESUME %s %s 2", token, room);
 	snprintf(pre, sizeof pre, "= SEAT %s white rsb here", room);
-	EXPECT(d, pre);
-	EXPECT(d, "OK RESUME ");
+	CHECK_LINE(d, pre);
+	CHECK_LINE(d, "OK RESUME ");
 	l = tc_expect(a, "* PRESENCE ", 3000);
 	CHECK(l && strstr(l, "rsb back"), "back: %s", l ? l : "-");
 	tc_send(a, "MOVE %s h8", room);
-	EXPECT(d, "* MOVE ");
+	CHECK_LINE(d, "* MOVE ");
 	tc_send(d, "MOVE %s i9", room);
-	EXPECT(d, "OK MOVE");
+	CHECK_LINE(d, "OK MOVE");
 	ok("disconnect shows gone with the deadline; RESUME with the token gets the seat back");
 
 	/* now gone for good: a claim after the 1 s grace wins */
 	tc_close(d);
-	EXPECT(a, "* PRESENCE ");
+	CHECK_LINE(a, "* PRESENCE ");
 	usleep(1300 * 1000);
 	tc_send(a, "CLAIM %s", room);
 	l = tc_expect(a, "* OVER ", 3000);
 	CHECK(l && strstr(l, "black abandoned"), "claim: %s", l ? l : "-");
-	EXPECT(a, "OK CLAIM ");
+	CHECK_LINE(a, "OK CLAIM ");
 	d = tc_open(port, 1);
 	tc_send(d, "RESUME %s %s 2", token, room);
-	EXPECT(d, "ERR 448");
+	CHECK_LINE(d, "ERR 448");
 	tc_close(a);
 	tc_close(d);
 	ok("a claim after the grace period wins 'abandoned'; the lost seat cannot be resumed");
@@ -557,7 +546,7 @@ test_resume_claim(void)
 		return;
 	w = tc_guest(port, "abw");
 	tc_send(w, "WATCH %s", room);
-	EXPECT(w, "OK WATCH ");
+	CHECK_LINE(w, "OK WATCH ");
 	tc_close(a);
 	tc_close(b);
 	l = tc_expect(w, "* OVER ", 4000);
@@ -594,7 +583,7 @@ test_limits(void)
 		memset(big, 'a', sizeof big);
 		big[sizeof big - 1] = '\n';
 		tc_send_raw(c, big, lf ? sizeof big : 600);
-		EXPECT(c, "ERR 403 line-too-long");
+		CHECK_LINE(c, "ERR 403 line-too-long");
 		CHECK(tc_closed(c, 3000), "open after an overlong line");
 		tc_close(c);
 	}
@@ -637,7 +626,7 @@ test_limits(void)
 
 	c = tc_open(port, 1);
 	tc_send(c, "PING alive");
-	EXPECT(c, "OK PING alive");
+	CHECK_LINE(c, "OK PING alive");
 	tc_close(c);
 	ok("limits: rate limit, overlong lines, binary garbage, plaintext, handshake timeout");
 }
@@ -652,10 +641,12 @@ test_sighup(struct daemon *d)
 	unlink(path);
 	snprintf(path, sizeof path, "%s/state/key.pem", d->dir);
 	unlink(path);
+	int reloads = daemon_log_count(d, RELOADED);
 	kill(d->pid, SIGHUP);
-	usleep(300 * 1000);
+	CHECK(daemon_wait_log(d, RELOADED, reloads, 10000), "no \"%s\" after SIGHUP (log %s)",
+	    RELOADED, d->log);
 	tc_send(c, "PING still-here");
-	EXPECT(c, "OK PING still-here");
+	CHECK_LINE(c, "OK PING still-here");
 	struct tc *e = tc_open(port, 1);
 	CHECK(e, "connect after SIGHUP");
 	if (e) {
@@ -704,21 +695,12 @@ test_caps(void)
 	for (int i = 0; i < 150000; i++)
 		n += (size_t)snprintf(req + n, sizeof req - n, "PING %048d\n", i);
 	tc_send_raw(slow, req, n);
-	int dropped = 0;
-	for (int i = 0; i < 50 && !dropped; i++) {
-		FILE *f = fopen(d2.log, "r");
-		char l[512];
-		while (f && fgets(l, sizeof l, f))
-			dropped |= strstr(l, "output queue over the cap") != NULL;
-		if (f)
-			fclose(f);
-		usleep(100 * 1000);
-	}
-	CHECK(dropped, "slow reader not dropped (log %s)", d2.log);
+	CHECK(daemon_wait_log(&d2, "output queue over the cap", 0, 5000),
+	    "slow reader not dropped (log %s)", d2.log);
 	tc_close(slow);
 	struct tc *e = tc_open(d2.port, 1);
 	tc_send(e, "PING fine");
-	EXPECT(e, "OK PING fine");
+	CHECK_LINE(e, "OK PING fine");
 	tc_close(e);
 
 	/* SIGHUP re-reads the config: five connections from one address now */
@@ -729,8 +711,10 @@ test_caps(void)
 		fprintf(f, "max-per-address 5\n");
 		fclose(f);
 	}
+	int reloads = daemon_log_count(&d2, RELOADED);
 	kill(d2.pid, SIGHUP);
-	usleep(300 * 1000);
+	CHECK(daemon_wait_log(&d2, RELOADED, reloads, 10000), "no \"%s\" after SIGHUP (log %s)",
+	    RELOADED, d2.log);
 	struct tc *five[5];
 	int up = 0;
 	for (int i = 0; i < 5; i++) {
@@ -747,19 +731,6 @@ test_caps(void)
 		fprintf(stderr, "could not remove %s\n", d2.dir);
 	ok("caps: connections per address (503), a slow reader dropped at its output cap, "
 	   "SIGHUP re-reads the config");
-}
-
-static int
-log_has(const struct daemon *d, const char *what)
-{
-	FILE *f = fopen(d->log, "r");
-	char l[512];
-	int found = 0;
-	while (f && !found && fgets(l, sizeof l, f))
-		found = strstr(l, what) != NULL;
-	if (f)
-		fclose(f);
-	return found;
 }
 
 /* Out of descriptors: accept pauses (no spinning), then recovers. */
@@ -783,24 +754,19 @@ test_emfile(void)
 			fds[i] = -1;
 		}
 	}
-	int paused = 0;
-	for (int i = 0; i < 30 && !paused; i++) {
-		paused = log_has(&d3, "pausing accept");
-		usleep(100 * 1000);
-	}
-	CHECK(paused, "accept did not pause on EMFILE");
+	CHECK(daemon_wait_log(&d3, "pausing accept", 0, 3000), "accept did not pause on EMFILE");
 	for (int i = 0; i < 40; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	usleep(1500 * 1000);
+	/* it retries after 1 s */
+	CHECK(daemon_wait_log(&d3, "accepting connections again", 0, 5000), "accept not resumed");
 	struct tc *c = tc_open(d3.port, 1);
 	CHECK(c, "no connection after descriptors were freed");
 	if (c) {
 		tc_send(c, "PING back");
-		EXPECT(c, "OK PING back");
+		CHECK_LINE(c, "OK PING back");
 	}
 	tc_close(c);
-	CHECK(log_has(&d3, "accepting connections again"), "accept not resumed");
 	CHECK(daemon_stop(&d3, SIGTERM, 5000) == 0, "third daemon exit");
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", d3.dir);
@@ -830,7 +796,7 @@ main(void)
 	CHECK(v6, "no IPv6 listener on [::1]");
 	if (v6) {
 		tc_send(v6, "PING six");
-		EXPECT(v6, "OK PING six");
+		CHECK_LINE(v6, "OK PING six");
 		tc_close(v6);
 	}
 	ok("IPv4 and IPv6 listeners");
@@ -858,8 +824,8 @@ main(void)
 	char room[16];
 	if (pair("tma", "tmb", "freestyle 15 none", &a, &b, room) == 0) {
 		kill(d.pid, SIGTERM);
-		EXPECT(a, "* SHUTDOWN ");
-		EXPECT(b, "* SHUTDOWN ");
+		CHECK_LINE(a, "* SHUTDOWN ");
+		CHECK_LINE(b, "* SHUTDOWN ");
 		CHECK(!tc_expect(b, "* OVER ", 1000), "a game was ended by the shutdown: %s",
 		    b->line);
 		CHECK(tc_closed(a, 3000), "not closed on shutdown");

@@ -77,20 +77,20 @@ start_game(int port, struct game *g, int i)
 	g->kind = i % 8 == 1 ? 1 : i % 8 == 2 ? 2 : 0;
 	g->a = tc_guest(port, g->name_a);
 	g->b = tc_guest(port, g->name_b);
-	CHECK(g->a && g->b, "game %d: cannot connect", i);
+	REQUIRE(g->a && g->b, "game %d: cannot connect", i);
 	snprintf(g->token_a, sizeof g->token_a, "%s", g->a->token);
 	snprintf(g->token_b, sizeof g->token_b, "%s", g->b->token);
 	tc_send(g->a, "CREATE freestyle 15 %s black casual %s", g->kind == 1 ? "600+5" : "none",
 	    g->kind == 2 ? "swap2" : "none");
 	const char *l = tc_expect(g->a, "OK CREATE", 3000);
-	CHECK(l && sscanf(l, "OK CREATE %23s %63s", g->room, code) == 2, "game %d: CREATE", i);
+	REQUIRE(l && sscanf(l, "OK CREATE %23s %63s", g->room, code) == 2, "game %d: CREATE", i);
 	tc_send(g->b, "JOIN %s", code);
-	CHECK(tc_expect(g->b, "* START", 3000), "game %d: no START", i);
-	CHECK(tc_expect(g->a, "* START", 3000), "game %d: no START for black", i);
+	REQUIRE(tc_expect(g->b, "* START", 3000), "game %d: no START", i);
+	REQUIRE(tc_expect(g->a, "* START", 3000), "game %d: no START for black", i);
 	if (g->kind == 2) {
 		/* the opener puts three stones; the chooser has not chosen yet */
 		tc_send(g->a, "SWAP2 %s put h8,h9,i9", g->room);
-		CHECK(tc_expect(g->a, "OK SWAP2", 3000), "game %d: swap2 put: %s", i, g->a->line);
+		REQUIRE(tc_expect(g->a, "OK SWAP2", 3000), "game %d: swap2 put: %s", i, g->a->line);
 		snprintf(g->acked[0], 4, "h8");
 		snprintf(g->acked[1], 4, "h9");
 		snprintf(g->acked[2], 4, "i9");
@@ -110,9 +110,9 @@ start_game(int port, struct game *g, int i)
 		snprintf(want, sizeof want, " %s %s ", k % 2 ? "white" : "black", mv);
 		while ((ev = tc_expect(p, "* MOVE", 3000)) && !strstr(ev, want))
 			;
-		CHECK(ev, "game %d: no MOVE event for %s", i, mv);
+		REQUIRE(ev, "game %d: no MOVE event for %s", i, mv);
 		note_move(g, ev);
-		CHECK(tc_expect(p, line, 3000), "game %d: move %s refused: %s", i, mv, p->line);
+		REQUIRE(tc_expect(p, line, 3000), "game %d: move %s refused: %s", i, mv, p->line);
 		snprintf(g->acked[g->nacked++], 4, "%s", mv);
 	}
 }
@@ -206,7 +206,7 @@ test_kill_and_resume(void)
 	running[0] = &d1;
 	running[1] = &d2;
 	running[2] = &d3;
-	CHECK(daemon_start(&d1, GOMOKUD_BIN, "grace 300") == 0, "first daemon did not start");
+	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, "grace 300") == 0, "first daemon did not start");
 	snprintf(state, sizeof state, "%s/state", d1.dir);
 	for (int i = 0; i < GAMES; i++) {
 		start_game(d1.port, &games[i], i);
@@ -214,7 +214,7 @@ test_kill_and_resume(void)
 			return;
 		total += games[i].nacked;
 	}
-	CHECK(daemon_stop(&d1, SIGKILL, 5000) >= 0 || !daemon_alive(&d1), "daemon not killed");
+	REQUIRE(daemon_stop(&d1, SIGKILL, 5000) >= 0 || !daemon_alive(&d1), "daemon not killed");
 	for (int i = 0; i < GAMES; i++) {
 		tc_close(games[i].a);
 		tc_close(games[i].b);
@@ -224,12 +224,12 @@ test_kill_and_resume(void)
 
 	/* the same state directory; a short grace for the claim below */
 	snprintf(conf, sizeof conf, "state-dir %s\ngrace 4", state);
-	CHECK(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "restart failed (log %s)", d2.log);
+	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "restart failed (log %s)", d2.log);
 	/* a token offered for the wrong room is refused, and still works after */
 	struct tc *wrong = tc_open(d2.port, 1);
-	CHECK(wrong, "cannot connect");
+	REQUIRE(wrong, "cannot connect");
 	tc_send(wrong, "RESUME %s %s 0", games[5].token_a, games[6].room);
-	CHECK(tc_expect(wrong, "ERR 448", 3000), "RESUME into another room: %s", wrong->line);
+	REQUIRE(tc_expect(wrong, "ERR 448", 3000), "RESUME into another room: %s", wrong->line);
 	tc_close(wrong);
 	struct tc *keep_a[GAMES] = { 0 }, *keep_b[GAMES] = { 0 };
 	for (int i = 1; i < GAMES; i++) { /* game 0 is left for the claim */
@@ -249,41 +249,41 @@ test_kill_and_resume(void)
 	const char *mv = g->nacked % 2 ? white_moves[g->nacked / 2] : black_moves[g->nacked / 2];
 	struct tc *p = g->nacked % 2 ? keep_b[3] : keep_a[3];
 	tc_send(p, "MOVE %s %s", g->room, mv);
-	CHECK(tc_expect(p, "OK MOVE", 3000), "no move after the restart: %s", p->line);
-	CHECK(tc_expect(g->nacked % 2 ? keep_a[3] : keep_b[3], "* MOVE", 3000),
+	REQUIRE(tc_expect(p, "OK MOVE", 3000), "no move after the restart: %s", p->line);
+	REQUIRE(tc_expect(g->nacked % 2 ? keep_a[3] : keep_b[3], "* MOVE", 3000),
 	    "the opponent did not see the move");
 	tc_send(keep_b[2], "SWAP2 %s white", games[2].room);
-	CHECK(tc_expect(keep_b[2], "* COLOURS", 3000), "swap2 choice after restart: %s",
+	REQUIRE(tc_expect(keep_b[2], "* COLOURS", 3000), "swap2 choice after restart: %s",
 	    keep_b[2]->line);
 	printf("play continues after the restart (a move, a swap2 choice)\n");
 
 	/* game 0: only black comes back; after the grace period it may claim */
 	struct tc *a0 = resume(d2.port, &games[0], games[0].token_a, 0);
-	CHECK(a0, "game 0: black could not resume");
+	REQUIRE(a0, "game 0: black could not resume");
 	tc_send(a0, "CLAIM %s", games[0].room);
-	CHECK(tc_expect(a0, "ERR 447", 3000), "a claim inside the grace period: %s", a0->line);
+	REQUIRE(tc_expect(a0, "ERR 447", 3000), "a claim inside the grace period: %s", a0->line);
 	sleep(5);
 	tc_send(a0, "CLAIM %s", games[0].room);
-	CHECK(tc_expect(a0, "* OVER", 3000), "no OVER after the claim: %s", a0->line);
-	CHECK(strstr(a0->line, "black abandoned"), "claim result: %s", a0->line);
+	REQUIRE(tc_expect(a0, "* OVER", 3000), "no OVER after the claim: %s", a0->line);
+	REQUIRE(strstr(a0->line, "black abandoned"), "claim result: %s", a0->line);
 	printf("a player whose opponent never came back claims the game after the grace period\n");
 	tc_close(a0);
 	for (int i = 1; i < GAMES; i++) {
 		tc_close(keep_a[i]);
 		tc_close(keep_b[i]);
 	}
-	CHECK(daemon_stop(&d2, SIGTERM, 10000) == 0, "second daemon did not exit cleanly");
+	REQUIRE(daemon_stop(&d2, SIGTERM, 10000) == 0, "second daemon did not exit cleanly");
 
 	/* a graceful restart keeps the games too: game 3 resumes, one move on */
 	struct daemon d2b;
 	running[1] = &d2b;
-	CHECK(daemon_start(&d2b, GOMOKUD_BIN, conf) == 0, "restart after SIGTERM failed");
+	REQUIRE(daemon_start(&d2b, GOMOKUD_BIN, conf) == 0, "restart after SIGTERM failed");
 	games[3].acked[games[3].nacked][0] = '\0';
 	snprintf(games[3].acked[games[3].nacked++], 4, "%s", mv);
 	struct tc *again = resume(d2b.port, &games[3], games[3].token_a, 3);
-	CHECK(again, "no resume after a graceful restart");
+	REQUIRE(again, "no resume after a graceful restart");
 	tc_close(again);
-	CHECK(daemon_stop(&d2b, SIGTERM, 10000) == 0, "third daemon did not exit cleanly");
+	REQUIRE(daemon_stop(&d2b, SIGTERM, 10000) == 0, "third daemon did not exit cleanly");
 	printf("SIGTERM keeps games in progress: after the restart they resume, moves intact\n");
 
 	/* a damaged database: no start, a clear message, the file as it was */
@@ -292,15 +292,15 @@ test_kill_and_resume(void)
 	for (size_t k = 0; k < sizeof junk; k++)
 		junk[k] = (char)('a' + k % 26);
 	FILE *f = fopen(db, "wb");
-	CHECK(f && fwrite(junk, 1, sizeof junk, f) == sizeof junk, "cannot damage the database");
+	REQUIRE(f && fwrite(junk, 1, sizeof junk, f) == sizeof junk, "cannot damage the database");
 	fclose(f);
 	snprintf(cmd, sizeof cmd, "rm -f %s-wal %s-shm", db, db);
-	CHECK(system(cmd) == 0, "cleanup");
-	CHECK(daemon_start(&d3, GOMOKUD_BIN, conf) != 0, "started on a damaged database");
+	REQUIRE(system(cmd) == 0, "cleanup");
+	REQUIRE(daemon_start(&d3, GOMOKUD_BIN, conf) != 0, "started on a damaged database");
 	daemon_stop(&d3, SIGKILL, 2000);
 	snprintf(cmd, sizeof cmd, "grep -q 'refusing to start' %s", d3.log);
-	CHECK(system(cmd) == 0, "no clear message in %s", d3.log);
-	CHECK(file_equals(db, junk, sizeof junk), "the damaged database was changed");
+	REQUIRE(system(cmd) == 0, "no clear message in %s", d3.log);
+	REQUIRE(file_equals(db, junk, sizeof junk), "the damaged database was changed");
 	printf("a damaged database stops the start with a clear message and is left untouched\n");
 	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s %s", d1.dir, d2.dir, d2b.dir, d3.dir);
 	if (system(cmd) != 0)

@@ -1,18 +1,19 @@
 /*
  * bench_engine.c: `make bench-engine`. Figures, never pass/fail:
  *   1. nodes/s and time to each depth on fixed positions (one core);
- *   2. the puzzle set ../shared/puzzles/freestyle.tsv at PUZZLE_MS (default
+ *   2. the puzzle set $SHARED_DIR/puzzles/freestyle.tsv at PUZZLE_MS (default
  *      1000) ms a position: a move counts only if the win holds when play
  *      continues (the engine defends, the solver's side plays on);
  *   3. `bench_engine vct [budget...]`: the VCT solver alone on the puzzle
  *      positions, proven within each node budget (default 20k 100k 400k).
  * Environment: BENCH_MS (default 2000) per fixed position, PUZZLE_MS,
  * PUZZLE_LIMIT (first N puzzles), JUDGE_ATT_MS and JUDGE_DEF_MS (the play-on,
- * default 2000 and 1000), SHARED_DIR (default ../shared).
+ * default 2000 and 1000), SHARED_DIR and GOMOKU_REQUIRE_SHARED (tests/shared.h).
  */
 #include "engine/board.h"
 #include "engine/engine.h"
 #include "engine/vcf.h"
+#include "tests/shared.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,16 +125,17 @@ holds(engine_t *e, move_t *mv, int n, int limit, int att_ms, int def_ms)
 	return p.outcome.kind == RESULT_WIN && (p.nmoves - 1) % 2 == attacker;
 }
 
-/* The puzzle set, its path in path; NULL, said for what, when absent. */
+/* The puzzle set, its path in path; NULL, said for what, when absent (and
+ * exit 1 when it is required: tests/shared.h). */
 static FILE *
 open_puzzles(const char *what, char *path, size_t len)
 {
-	const char *dir = getenv("SHARED_DIR") ? getenv("SHARED_DIR") : "../shared";
-	FILE *fp;
-
-	snprintf(path, len, "%s/puzzles/freestyle.tsv", dir);
-	if (!(fp = fopen(path, "r")))
-		printf("== %s: %s absent, skipped\n", what, path);
+	FILE *fp = shared_open("puzzles/freestyle.tsv", path, len);
+	if (!fp) {
+		printf("== %s: not run\n", what);
+		if (shared_required())
+			exit(1);
+	}
 	return fp;
 }
 

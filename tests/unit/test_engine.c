@@ -8,10 +8,11 @@
  * nothing to black's static value); immediate five/block at every
  * level; the chosen move is checked against a deep VCT the pre-search
  * filter misses; determinism at fixed depth; several instances in parallel threads;
- * the stop flag ends an unlimited search.
+ * the stop flag ends an unlimited search within engine.h's promise.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@
 #include "engine/eval.h"
 #include "engine/movegen.h"
 #include "engine/vcf.h"
+#include "tests/promises.h"
+#include "tests/shared.h"
 
 static uint32_t rng = 12345;
 
@@ -347,9 +350,11 @@ test_vcf(void **st)
 	assert_int_equal(r, 0);
 
 	/* the shared puzzle set: every VCF found must hold when played out */
-	FILE *fp = fopen("../shared/puzzles/freestyle.tsv", "r");
+	char path[512];
+	FILE *fp = shared_open("puzzles/freestyle.tsv", path, sizeof path);
 	if (!fp) {
-		printf("  ../shared/puzzles/freestyle.tsv absent: puzzle part skipped\n");
+		if (shared_required())
+			fail_msg("%s is required (GOMOKU_REQUIRE_SHARED)", path);
 	} else {
 		int found = 0, total = 0;
 		while (total < 60 && next_puzzle(fp, b)) {
@@ -687,9 +692,11 @@ test_vct_pn(void **st)
 	assert_true(vct_first_move_holds(b, v, 4, &replies));
 	printf("  it holds four attacking moves deep, against %d replies\n", replies);
 
-	FILE *fp = fopen("../shared/puzzles/freestyle.tsv", "r");
+	char path[512];
+	FILE *fp = shared_open("puzzles/freestyle.tsv", path, sizeof path);
 	if (!fp) {
-		printf("  ../shared/puzzles/freestyle.tsv absent: puzzle part skipped\n");
+		if (shared_required())
+			fail_msg("%s is required (GOMOKU_REQUIRE_SHARED)", path);
 	} else {
 		int found = 0, total = 0;
 		while (total < 20 && next_puzzle(fp, b)) {
@@ -797,7 +804,17 @@ struct stopper {
 	engine_t *e;
 	engine_result_t r;
 	int rc;
+	atomic_int depths; /* completed, as the info callback counts them */
+	atomic_int done;
 };
+
+static void
+count_depth(const engine_result_t *r, void *arg)
+{
+	struct stopper *s = arg;
+	(void)r;
+	atomic_fetch_add(&s->depths, 1);
+}
 
 static void *
 run_forever(void *arg)
@@ -806,31 +823,77 @@ run_forever(void *arg)
 	move_t mv[64];
 	int n = parse_moves(midgame, mv);
 	engine_limits_t l = engine_default_limits();
-	s->rc = engine_search(s->e, RULE_FREESTYLE, 15, mv, n, &l, NULL, NULL, &s->r);
+	s->rc = engine_search(s->e, RULE_FREESTYLE, 15, mv, n, &l, count_depth, s, &s->r);
+	atomic_store(&s->done, 1);
 	return NULL;
+}
+
+static double
+ms_since(const struct timespec *a)
+{
+	struct timespec b;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1e3 + (b.tv_nsec - a->tv_nsec) / 1e6;
+}
+
+/*
+ * Starts an unlimited search, waits until it has completed a depth (so it is
+ * surely running and a stop cannot land before it starts) and then nap_ms
+ * more, stops it and returns the ms from engine_stop to engine_search's
+ * return, failing when that breaks engine.h's promise.
+ */
+static double
+stop_after(int nap_ms, int *depth)
+{
+	/* on the heap: after a failed stop the search thread still uses it */
+	struct stopper *s = calloc(1, sizeof *s);
+	struct timespec a, nap = { nap_ms / 1000, (nap_ms % 1000) * 1000000L };
+	struct timespec tick = { 0, 1000000L };
+	pthread_t t;
+
+	assert_non_null(s);
+	s->e = engine_new(8);
+	s->rc = -1;
+	atomic_init(&s->depths, 0);
+	atomic_init(&s->done, 0);
+	assert_non_null(s->e);
+	assert_int_equal(pthread_create(&t, NULL, run_forever, s), 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	while (atomic_load(&s->depths) == 0 && ms_since(&a) < 60000)
+		nanosleep(&tick, NULL);
+	assert_true(atomic_load(&s->depths) > 0);
+	assert_int_equal(atomic_load(&s->done), 0); /* unlimited: still searching */
+	nanosleep(&nap, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	engine_stop(s->e);
+	/* poll rather than join: a stop that does not work fails, not hangs */
+	while (!atomic_load(&s->done) && ms_since(&a) < 10 * PROMISE_ENGINE_STOP_MS)
+		nanosleep(&(struct timespec){ 0, 100000L }, NULL);
+	double ms = ms_since(&a);
+	int stopped = atomic_load(&s->done);
+	if (!stopped)
+		fail_msg("still searching %.0f ms after engine_stop", ms);
+	pthread_join(t, NULL);
+	assert_int_equal(s->rc, 0);
+	assert_true(s->r.best >= 0);
+	*depth = s->r.depth;
+	engine_free(s->e);
+	free(s);
+	if (ms > PROMISE_ENGINE_STOP_MS)
+		fail_msg("engine_search returned %.2f ms after engine_stop; engine.h promises %d",
+		    ms, PROMISE_ENGINE_STOP_MS);
+	return ms;
 }
 
 static void
 test_stop(void **st)
 {
 	(void)st;
-	struct stopper s = { engine_new(8), { 0 }, -1 };
-	pthread_t t;
-	struct timespec a, b, nap = { 0, 300 * 1000000L };
-
-	pthread_create(&t, NULL, run_forever, &s);
-	nanosleep(&nap, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	engine_stop(s.e);
-	pthread_join(t, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	double ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
-	printf("  unlimited search stopped after 300 ms: returned %.2f ms after the flag, "
-	       "depth %d, move valid\n",
-	    ms, s.r.depth);
-	assert_int_equal(s.rc, 0);
-	assert_true(s.r.best >= 0);
-	engine_free(s.e);
+	int d0, d1;
+	double early = stop_after(0, &d0), late = stop_after(300, &d1);
+	printf("  unlimited search stopped after its first depth: returned %.2f ms after the "
+	       "flag (depth %d); 300 ms later: %.2f ms (depth %d); promised %d ms; moves valid\n",
+	    early, d0, late, d1, PROMISE_ENGINE_STOP_MS);
 }
 
 int

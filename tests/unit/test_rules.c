@@ -16,6 +16,7 @@
 
 #include "rules/rules.h"
 #include "tests/referee.h"
+#include "tests/shared.h"
 
 /*
  * A drawn position: X black, O white, . empty, * the point to play. Rows are
@@ -227,14 +228,13 @@ static void
 test_reference_forbidden(void **state)
 {
 	(void)state;
-	const char *dir = getenv("SHARED_DIR") ? getenv("SHARED_DIR") : "../shared";
 	char path[512], line[8192];
 	int lines = 0, points = 0;
 
-	snprintf(path, sizeof path, "%s/renju/forbidden.tsv", dir);
-	FILE *f = fopen(path, "r");
+	FILE *f = shared_open("renju/forbidden.tsv", path, sizeof path);
 	if (f == NULL) {
-		print_message("  %s not found: skipped\n", path);
+		if (shared_required())
+			fail_msg("%s is required (GOMOKU_REQUIRE_SHARED)", path);
 		skip();
 	}
 	while (fgets(line, sizeof line, f) != NULL) {
