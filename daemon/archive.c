@@ -9,12 +9,13 @@
 #include "daemon/server.h"
 #include "daemon/store.h"
 
-int64_t
-archive_begin(struct server *srv, const struct archive_game *a)
+int
+archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
 {
 	store_t *st = srv->store;
 	store_game_t g;
 
+	*id = 0;
 	if (st == NULL)
 		return 0;
 	memset(&g, 0, sizeof g);
@@ -34,51 +35,62 @@ archive_begin(struct server *srv, const struct archive_game *a)
 	if (store_game_begin(st, &g) != 0) {
 		log_error(
 		    &srv->log, "room %s: cannot store the game: %s", a->room, store_error(st));
-		return 0;
-	}
-	return g.id;
-}
-
-int
-archive_move(struct server *srv, int64_t id, int ply, move_t mv, int64_t used_ms, int64_t black_ms,
-    int64_t white_ms)
-{
-	store_t *st = srv->store;
-	store_move_t m;
-
-	if (st == NULL || id == 0)
-		return 0;
-	m.move = mv;
-	m.used_ms = used_ms;
-	m.black_ms = black_ms;
-	m.white_ms = white_ms;
-	if (store_game_move(st, id, ply, &m) != 0) {
-		log_error(&srv->log, "game %lld: cannot store a move: %s", (long long)id,
-		    store_error(st));
 		return -1;
 	}
+	*id = g.id;
 	return 0;
 }
 
-void
+static int end_game(struct server *srv, const struct archive_game *a);
+
+int
+archive_moves(struct server *srv, int64_t id, int first, const struct archive_move *mv, int n,
+    const struct archive_game *end)
+{
+	store_t *st = srv->store;
+
+	if (st == NULL || id == 0)
+		return 0;
+	if (store_begin(st) != 0)
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		store_move_t m = { mv[i].move, mv[i].used_ms, mv[i].black_ms, mv[i].white_ms };
+		if ((i > 0 && store_fault(st, "before", "next stone") != 0) ||
+		    store_game_move(st, id, first + i, &m) != 0)
+			goto fail;
+	}
+	if ((end && end_game(srv, end) != 0) || store_commit(st) != 0)
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)id,
+	    n > 1 ? "the stones" : "a move", store_error(st));
+	return -1;
+}
+
+int
 archive_truncate(struct server *srv, int64_t id, int nmoves)
 {
 	store_t *st = srv->store;
 
-	if (st != NULL && id != 0 && store_game_truncate(st, id, nmoves) != 0)
-		log_error(&srv->log, "game %lld: cannot store an undo: %s", (long long)id,
-		    store_error(st));
+	if (st == NULL || id == 0 || store_game_truncate(st, id, nmoves) == 0)
+		return 0;
+	log_error(&srv->log, "game %lld: cannot store an undo: %s", (long long)id, store_error(st));
+	return -1;
 }
 
-void
+int
 archive_colours(
     struct server *srv, int64_t id, const char *black, const char *white, int opening_plies)
 {
 	store_t *st = srv->store;
 
-	if (st != NULL && id != 0 && store_game_colours(st, id, black, white, opening_plies) != 0)
-		log_error(&srv->log, "game %lld: cannot store the colours: %s", (long long)id,
-		    store_error(st));
+	if (st == NULL || id == 0 || store_game_colours(st, id, black, white, opening_plies) == 0)
+		return 0;
+	log_error(
+	    &srv->log, "game %lld: cannot store the colours: %s", (long long)id, store_error(st));
+	return -1;
 }
 
 int
@@ -96,8 +108,9 @@ rated_player(struct server *srv, enum archive_player p)
 	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && srv->cfg.rate_bots);
 }
 
-/* Glicko-2 for a rated game between rated players; counts its result. */
-static void
+/* Glicko-2 for a rated game between rated players; counts its result.
+ * 0, or -1 when the store refused. */
+static int
 rate(struct server *srv, const struct archive_game *a, store_game_t *g)
 {
 	store_t *st = srv->store;
@@ -106,10 +119,10 @@ rate(struct server *srv, const struct archive_game *a, store_game_t *g)
 
 	if (!a->spec.rated || a->result == GAME_NO_RESULT || a->reason == BY_ABORTED ||
 	    !rated_player(srv, a->players[0]) || !rated_player(srv, a->players[1]))
-		return;
+		return 0;
 	if (store_rating_get(st, g->black, a->spec.rule, &b) < 0 ||
 	    store_rating_get(st, g->white, a->spec.rule, &w) < 0)
-		return;
+		return -1;
 	g->black_before = b.g.rating;
 	g->white_before = w.g.rating;
 	score = a->result == GAME_BLACK_WINS ? 1.0 : a->result == GAME_WHITE_WINS ? 0.0 : 0.5;
@@ -124,28 +137,37 @@ rate(struct server *srv, const struct archive_game *a, store_game_t *g)
 	g->white_after = w.g.rating;
 	if (store_rating_put(st, a->spec.rule, &b) != 0 ||
 	    store_rating_put(st, a->spec.rule, &w) != 0)
-		log_error(&srv->log, "room %s: cannot store ratings: %s", a->room, store_error(st));
+		return -1;
+	return 0;
 }
 
-void
-archive_end(struct server *srv, const struct archive_game *a)
+/* The end and the ratings, inside the caller's transaction. */
+static int
+end_game(struct server *srv, const struct archive_game *a)
 {
 	store_t *st = srv->store;
 	store_game_t g;
 
-	if (st == NULL || a->id == 0)
-		return;
-	if (store_game_load(st, a->id, &g, NULL) != 0) {
-		log_error(&srv->log, "room %s: cannot load the game: %s", a->room, store_error(st));
-		return;
-	}
+	if (store_game_load(st, a->id, &g, NULL) != 0)
+		return -1;
 	g.ended = (int64_t)time(NULL);
 	g.result = a->result;
 	g.reason = a->reason;
-	rate(srv, a, &g);
-	if (store_game_end(st, &g) != 0)
-		log_error(
-		    &srv->log, "room %s: cannot store the result: %s", a->room, store_error(st));
+	return rate(srv, a, &g) != 0 || store_game_end(st, &g) != 0 ? -1 : 0;
+}
+
+int
+archive_end(struct server *srv, const struct archive_game *a)
+{
+	store_t *st = srv->store;
+
+	if (st == NULL || a->id == 0)
+		return 0;
+	if (store_begin(st) == 0 && end_game(srv, a) == 0 && store_commit(st) == 0)
+		return 0;
+	store_rollback(st);
+	log_error(&srv->log, "room %s: cannot store the result: %s", a->room, store_error(st));
+	return -1;
 }
 
 /* The saved game as the rooms take it; -1 when a stored value is out of

@@ -1,8 +1,8 @@
 /*
- * archive.h: games in the store. Every call writes through before it
- * returns, so an event is sent only for what is already on disk; after a
- * crash the games in progress come back from the store with all their
- * moves. The archive knows games by the values a room gives it
+ * archive.h: games in the store. Every call commits before it returns, so
+ * an event is sent only for what is already on disk; after a crash the
+ * games in progress come back from the store with all their moves, and no
+ * end is half written. The archive knows games by the values a room gives it
  * (struct archive_game), never by the room itself. Without a store
  * (database none) these do nothing and succeed.
  */
@@ -49,21 +49,33 @@ struct archive_saved {
 	int64_t left[2]; /* both clocks after the last move (ms) */
 };
 
-/* The game starts: its row, with players and settings; the id, or 0 when
- * it is not kept (no store, or the write failed: logged). */
-int64_t archive_begin(struct server *srv, const struct archive_game *g);
-/* Move ply of game id, with the time it took and both clocks after it.
- * -1 when it could not be stored: the move must not stand. */
-int archive_move(struct server *srv, int64_t id, int ply, move_t mv, int64_t used_ms,
-    int64_t black_ms, int64_t white_ms);
-/* An undo, or a refused swap2 put: the store keeps the first nmoves. */
-void archive_truncate(struct server *srv, int64_t id, int nmoves);
+/* A stone as the archive keeps it: the time it took, both clocks after it. */
+struct archive_move {
+	move_t move;
+	int64_t used_ms, black_ms, white_ms;
+};
+
+/*
+ * Each call below is one transaction: on disk whole or not at all. -1 (the
+ * reason logged) when the store refused it: nothing was written and the
+ * caller must change nothing, in memory or on the wire.
+ */
+/* The game starts: its row, with players and settings; *id is its row (0
+ * when no store keeps games). */
+int archive_begin(struct server *srv, const struct archive_game *g, int64_t *id);
+/* Stones from ply first on (one move, or the stones of a swap2 step), and,
+ * when they end the game, the end (end non-NULL: as archive_end). */
+int archive_moves(struct server *srv, int64_t id, int first, const struct archive_move *mv, int n,
+    const struct archive_game *end);
+/* An accepted undo: the store keeps the first nmoves. */
+int archive_truncate(struct server *srv, int64_t id, int nmoves);
 /* Swap2 settled the colours. */
-void archive_colours(
+int archive_colours(
     struct server *srv, int64_t id, const char *black, const char *white, int opening_plies);
 /* The game is over: result, reason and, for a rated game between rated
- * players, both players' Glicko-2 ratings. */
-void archive_end(struct server *srv, const struct archive_game *g);
+ * players, both players' Glicko-2 ratings, all at once; a game is rated once
+ * only (a game that has ended already is refused). */
+int archive_end(struct server *srv, const struct archive_game *g);
 /* Whether name is a registered account. */
 int archive_is_account(struct server *srv, const char *name);
 /* At start: play(srv, saved, arg) for every game the store holds

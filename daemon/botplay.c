@@ -392,26 +392,30 @@ pool_has_room(struct botplay *bp)
 	return queued + running < bp->workers + bp->srv->cfg.bot_queue;
 }
 
-/* A game between s and a new bot of level; s's colour wish decides. */
-static struct room *
-bot_game(struct botplay *bp, struct session *s, const struct gamespec *g, int level)
+/* A game between s and a new bot of level in a new room (*room); s's
+ * colour wish decides. */
+static game_err_t
+bot_game(
+    struct botplay *bp, struct session *s, const struct gamespec *g, int level, struct room **room)
 {
 	struct session *bot = new_bot(bp, level);
 	struct room *r;
+	game_err_t e;
 
 	if (!bot)
-		return NULL;
+		return GERR_NOMEM;
 	if (!(r = room_new(bp->srv, g, 0))) {
 		botplay_drop(bp, bot);
-		return NULL;
+		return GERR_NOMEM;
 	}
-	if (room_pair(r, s, g->colour, bot, WISH_ANY) != GERR_OK) {
+	if ((e = room_pair(r, s, g->colour, bot, WISH_ANY)) != GERR_OK) {
 		botplay_drop(bp, bot);
 		room_check(r);
-		return NULL;
+		return e;
 	}
 	botplay_attach(bp, bot, r);
-	return r;
+	*room = r;
+	return GERR_OK;
 }
 
 game_err_t
@@ -425,9 +429,7 @@ botplay_game(struct botplay *bp, struct session *s, const struct gamespec *g, in
 		*why = "every bot is thinking; try again in a moment";
 		return GERR_SERVER_BUSY;
 	}
-	if (!(*room = bot_game(bp, s, &casual, level)))
-		return GERR_NOMEM;
-	return GERR_OK;
+	return bot_game(bp, s, &casual, level, room);
 }
 
 game_err_t
@@ -445,9 +447,10 @@ botplay_seat(struct botplay *bp, struct room *r, struct session *s, int level, c
 	struct session *bot = new_bot(bp, level);
 	if (!bot)
 		return GERR_NOMEM;
-	if (room_join(r, bot) != GERR_OK) {
+	game_err_t e = room_join(r, bot);
+	if (e != GERR_OK) {
 		botplay_drop(bp, bot);
-		return GERR_NOMEM;
+		return e;
 	}
 	botplay_attach(bp, bot, r);
 	return GERR_OK;
@@ -457,10 +460,11 @@ void
 botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g, uint32_t id)
 {
 	struct gamespec casual = *g;
+	struct room *r;
 
 	casual.rated = 0;
 	if (!srv->botplay || session_make_room(s) ||
-	    !bot_game(srv->botplay, s, &casual, srv->cfg.bot_fallback_level))
+	    bot_game(srv->botplay, s, &casual, srv->cfg.bot_fallback_level, &r) != GERR_OK)
 		log_warn(&srv->log, "seek %u by %s: no bot game could start", id, s->name);
 	else
 		log_info(&srv->log, "seek %u by %s: no one came; a bot took the seat", id, s->name);

@@ -72,6 +72,8 @@ refused(game_err_t e, const struct room_act *act, const char **why)
 {
 	if (act)
 		*why = act->why;
+	if (!*why && e == GERR_STORE)
+		*why = "the game could not be saved; try again";
 	return wire_err(e, act ? act->legal : LEGAL_OK);
 }
 

@@ -62,14 +62,14 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 	struct room *r = room_new(srv, g, 0);
 	if (!r)
 		return GERR_NOMEM;
-	struct session *o = k->sess;
-	game_wish_t older = k->spec.colour;
-	seek_free(srv, k);
-	/* the older seek's wish decides when it is not "any" */
-	if (room_pair(r, o, older, s, g->colour) != GERR_OK) {
+	/* the older seek's wish decides when it is not "any"; it stays if the
+	 * game cannot start */
+	game_err_t e = room_pair(r, k->sess, k->spec.colour, s, g->colour);
+	if (e != GERR_OK) {
 		room_check(r);
-		return GERR_NOMEM;
+		return e;
 	}
+	seek_free(srv, k);
 	return GERR_OK;
 }
 

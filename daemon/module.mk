@@ -55,3 +55,24 @@ $(O)/tests/unit/test_wire: $(O)/tests/unit/test_wire.o $(O)/daemon/wire.o $(O)/d
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_wire
+
+# The daemon with the store's fault points live (GOMOKUD_FAULT, store.h), for
+# the crash tests only: never installed. Only store.o differs from gomokud's.
+GOMOKUD_FAULTS := $(O)/tests/daemon/gomokud-faults
+$(O)/faults/daemon/store.o: daemon/store.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(call pc,--cflags,$(DAEMON_PKGS)) -DGOMOKUD_FAULTS -c -o $@ $<
+
+$(GOMOKUD_FAULTS): $(filter-out $(O)/daemon/store.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
+    $(O)/faults/daemon/store.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(LDLIBS_ALL)
+
+# Every state change is one transaction: killed or refused at each point.
+$(O)/tests/daemon/test_crash.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUD_FAULTS_BIN='"$(GOMOKUD_FAULTS)"'
+$(O)/tests/daemon/test_crash: $(O)/tests/daemon/test_crash.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD) $(GOMOKUD_FAULTS)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_crash

@@ -83,7 +83,9 @@ struct room_registry {
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
 static void grace_cb(evutil_socket_t fd, short what, void *arg);
-static void room_end(struct room *r, game_result_t res, game_reason_t reason);
+static int room_end(struct room *r, game_result_t res, game_reason_t reason);
+static void room_end_anyway(struct room *r, game_result_t res, game_reason_t reason);
+static void end_or_retry(struct room *r, struct event *ev, game_result_t res, game_reason_t reason);
 static void room_free(struct room *r);
 
 /* The seat (0 black, 1 white) whose stone goes next. */
@@ -200,7 +202,7 @@ rooms_drain(struct room_registry *reg)
 		if (r->srv->store && r->game_id && room_unfinished(r))
 			kept++;
 		else
-			room_end(r, GAME_NO_RESULT, BY_ABORTED);
+			room_end_anyway(r, GAME_NO_RESULT, BY_ABORTED);
 	}
 	return kept;
 }
@@ -401,9 +403,9 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	}
 	/* the last move was stored but the end was not: end it now */
 	if (r->pos.outcome.kind == RESULT_WIN)
-		room_end(r, game_win_for(r->pos.outcome.winner), BY_FIVE);
+		room_end_anyway(r, game_win_for(r->pos.outcome.winner), BY_FIVE);
 	else if (r->pos.outcome.kind == RESULT_DRAW)
-		room_end(r, GAME_DRAWN, BY_BOARD_FULL);
+		room_end_anyway(r, GAME_DRAWN, BY_BOARD_FULL);
 	return r;
 }
 
@@ -634,7 +636,7 @@ flag_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	log_info(&r->srv->log, "room %s: %s flagged", r->id, side ? "white" : "black");
-	room_end(r, side ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
+	end_or_retry(r, r->flag_ev, side ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
 }
 
 /* Withdraws (or expires) pending offers of the given kinds. */
@@ -680,8 +682,25 @@ send_stage(struct room *r)
 	room_event(r, &m);
 }
 
+/* The next game's row in the archive, for the seats as they are now: 0, or
+ * -1 (nothing changed) when the store refused it. */
+static int
+begin_game(struct room *r)
+{
+	struct archive_game g;
+	int64_t id;
+	room_record(r, &g);
+	g.id = 0;
+	g.opening_plies = r->spec.opening == OPEN_SWAP2 ? -1 : 0;
+	if (archive_begin(r->srv, &g, &id) != 0)
+		return -1;
+	r->game_id = id;
+	return 0;
+}
+
+/* A new game in the room, archived by begin_game: position, clocks, START. */
 static void
-room_start(struct room *r)
+start_game(struct room *r)
 {
 	pos_init(&r->pos, r->spec.rule, r->spec.size);
 	gclock_init(&r->clk, r->spec.tc_base, r->spec.tc_inc);
@@ -691,10 +710,6 @@ room_start(struct room *r)
 	r->turn_since = clock_now_ms();
 	r->status = r->spec.opening == OPEN_SWAP2 ? GAME_OPENING : GAME_PLAYING;
 	r->stage = SWAP2_PUT3;
-	struct archive_game g;
-	room_record(r, &g);
-	g.id = 0;
-	r->game_id = archive_begin(r->srv, &g);
 	send_start(r);
 	if (r->status == GAME_OPENING) {
 		send_stage(r);
@@ -706,11 +721,19 @@ room_start(struct room *r)
 	    r->seat[0].name, r->seat[1].name, rule_name(r->spec.rule), r->spec.size);
 }
 
+/* The archive's record of the game ending now as res by reason. */
 static void
-room_end(struct room *r, game_result_t res, game_reason_t reason)
+end_record(const struct room *r, game_result_t res, game_reason_t reason, struct archive_game *g)
 {
-	if (!room_unfinished(r))
-		return;
+	room_record(r, g);
+	g->result = res;
+	g->reason = reason;
+}
+
+/* The game is over, and archived so: the room says it (* OVER). */
+static void
+game_over(struct room *r, game_result_t res, game_reason_t reason)
+{
 	gclock_stop(&r->clk, clock_now_ms());
 	evtimer_del(r->flag_ev);
 	r->status = GAME_OVER;
@@ -723,9 +746,6 @@ room_end(struct room *r, game_result_t res, game_reason_t reason)
 		r->ncells = 0;
 	}
 	end_offers(r, OFFERS_GAME, END_EXPIRED);
-	struct archive_game g;
-	room_record(r, &g);
-	archive_end(r->srv, &g);
 	proto_msg_t m;
 	proto_init(&m, PE_OVER, NULL);
 	m.result = wire_result(res);
@@ -746,44 +766,105 @@ room_end(struct room *r, game_result_t res, game_reason_t reason)
 	room_check(r);
 }
 
-/* Ends the game if the last move did (five, full board). */
-static void
-end_if_decided(struct room *r)
+/* Ends an unfinished game: archived first (with the ratings), then said.
+ * -1, with nothing changed, when the store refused it. */
+static int
+room_end(struct room *r, game_result_t res, game_reason_t reason)
 {
-	if (r->pos.outcome.kind == RESULT_WIN)
-		room_end(r, game_win_for(r->pos.outcome.winner), BY_FIVE);
-	else if (r->pos.outcome.kind == RESULT_DRAW)
-		room_end(r, GAME_DRAWN, BY_BOARD_FULL);
-	else
-		arm_flag(r);
+	struct archive_game g;
+	if (!room_unfinished(r))
+		return 0;
+	end_record(r, res, reason, &g);
+	if (archive_end(r->srv, &g) != 0)
+		return -1;
+	game_over(r, res, reason);
+	return 0;
 }
 
-/* Plays a checked move for the side to move: stored first, then clocks and
- * the event, whose seq goes to *seq. -1 (nothing changed) when the store
- * refused it. */
-static int
-play(struct room *r, move_t mv, const char *reason, int64_t now, uint32_t *seq)
+/* Ends the game where no request can be refused (a player leaves, the
+ * record says it is over): when the store refuses, the room ends it all the
+ * same and the store keeps it unfinished, to be taken up after a restart. */
+static void
+room_end_anyway(struct room *r, game_result_t res, game_reason_t reason)
 {
-	int side = seat_to_move(r);
+	if (room_unfinished(r) && room_end(r, res, reason) != 0) {
+		log_error(&r->srv->log,
+		    "room %s: the end is not stored; it stays open in the store", r->id);
+		game_over(r, res, reason);
+	}
+}
+
+/* A timer's end of the game (a flag, an abandoned game): when the store
+ * refuses it, the timer tries again in a second. */
+static void
+end_or_retry(struct room *r, struct event *ev, game_result_t res, game_reason_t reason)
+{
+	struct timeval again = { 1, 0 };
+	if (room_end(r, res, reason) != 0)
+		evtimer_add(ev, &again);
+}
+
+/* Whether the position's last move ended the game: its result and reason. */
+static int
+decided(const struct room *r, game_result_t *res, game_reason_t *reason)
+{
+	if (r->pos.outcome.kind == RESULT_WIN) {
+		*res = game_win_for(r->pos.outcome.winner);
+		*reason = BY_FIVE;
+		return 1;
+	}
+	if (r->pos.outcome.kind == RESULT_DRAW) {
+		*res = GAME_DRAWN;
+		*reason = BY_BOARD_FULL;
+		return 1;
+	}
+	return 0;
+}
+
+/* Places checked stones for the sides to move, stores them (with the end
+ * when they decide the game) in one transaction, and only then says so: a
+ * * MOVE each, the first's seq in *seq. -1, with nothing changed, when the
+ * store refused. */
+static int
+play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, uint32_t *seq)
+{
 	struct gclock before = r->clk;
-	pos_play(&r->pos, mv);
-	proto_msg_t m;
-	proto_init(&m, PE_MOVE, NULL);
-	m.side = side ? SIDE_WHITE : SIDE_BLACK;
-	notation_format(mv, r->spec.size, m.move);
-	snprintf(m.text, sizeof m.text, "%s", reason ? reason : "");
-	if (r->status == GAME_PLAYING)
-		gclock_moved(&r->clk, side, now);
-	clocks_into(r, &m, now);
-	if (archive_move(r->srv, r->game_id, r->pos.nmoves - 1, mv, now - r->turn_since, m.bms,
-		m.wms) != 0) {
-		pos_undo(&r->pos);
+	struct archive_move am[3];
+	proto_msg_t m[3];
+	int first = r->pos.nmoves;
+	for (int i = 0; i < n; i++) {
+		int side = seat_to_move(r);
+		pos_play(&r->pos, mv[i]);
+		proto_init(&m[i], PE_MOVE, NULL);
+		m[i].side = side ? SIDE_WHITE : SIDE_BLACK;
+		notation_format(mv[i], r->spec.size, m[i].move);
+		snprintf(m[i].text, sizeof m[i].text, "%s", reason ? reason : "");
+		if (r->status == GAME_PLAYING)
+			gclock_moved(&r->clk, side, now);
+		clocks_into(r, &m[i], now);
+		am[i].move = mv[i];
+		am[i].used_ms = i == 0 ? now - r->turn_since : 0;
+		am[i].black_ms = m[i].bms;
+		am[i].white_ms = m[i].wms;
+	}
+	game_result_t res;
+	game_reason_t why;
+	struct archive_game end;
+	int over = decided(r, &res, &why);
+	if (over)
+		end_record(r, res, why, &end);
+	if (archive_moves(r->srv, r->game_id, first, am, n, over ? &end : NULL) != 0) {
+		while (r->pos.nmoves > first)
+			pos_undo(&r->pos);
 		r->clk = before;
 		return -1;
 	}
 	r->turn_since = now;
-	room_event(r, &m);
-	*seq = r->seq;
+	for (int i = 0; i < n; i++) {
+		room_event(r, &m[i]);
+		if (i == 0)
+			*seq = r->seq;
+	}
 	return 0;
 }
 
@@ -818,7 +899,8 @@ room_move(
 		    act, GERR_NOT_TURN, to_move ? "white is to move" : "black is to move");
 	int64_t now = clock_now_ms();
 	if (r->clk.timed && gclock_left(&r->clk, seat, now) == 0) {
-		room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
+		if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME) != 0)
+			return refuse(act, GERR_STORE, "the game could not be saved; try again");
 		return refuse(act, GERR_OVER, "your flag fell");
 	}
 	move_t mv;
@@ -829,10 +911,15 @@ room_move(
 		act->legal = l;
 		return refuse(act, GERR_ILLEGAL, legality_name(l));
 	}
-	if (play(r, mv, reason, now, &act->seq) != 0)
+	if (play(r, &mv, 1, reason, now, &act->seq) != 0)
 		return refuse(act, GERR_STORE, "the move could not be saved; try again");
 	end_offers(r, OFFERS_GAME, END_WITHDRAWN);
-	end_if_decided(r);
+	game_result_t res;
+	game_reason_t why;
+	if (decided(r, &res, &why))
+		game_over(r, res, why);
+	else
+		arm_flag(r);
 	return GERR_OK;
 }
 
@@ -848,7 +935,8 @@ swap_seats(struct room *r)
 			r->seat[i].m->seat = i;
 }
 
-/* The swap2 opening is settled: tell the colours, start the clocks. */
+/* The swap2 opening is settled (and archived): tell the colours, start the
+ * clocks. */
 static void
 swap2_done(struct room *r)
 {
@@ -859,7 +947,6 @@ swap2_done(struct room *r)
 	room_event(r, &m);
 	r->status = GAME_PLAYING;
 	r->nopening = r->pos.nmoves;
-	archive_colours(r->srv, r->game_id, r->seat[0].name, r->seat[1].name, r->nopening);
 	r->turn_since = clock_now_ms();
 	gclock_start(&r->clk, seat_to_move(r), r->turn_since);
 	arm_flag(r);
@@ -909,15 +996,9 @@ room_swap2_put(
 		if (trial.outcome.kind != RESULT_ONGOING)
 			return refuse(act, GERR_ARGUMENT, "opening stones may not end the game");
 	}
-	int64_t now = clock_now_ms();
 	uint32_t seq;
-	for (int i = 0; i < want; i++)
-		if (play(r, mv[i], NULL, now, &seq) != 0) {
-			while (i-- > 0) /* all or nothing */
-				pos_undo(&r->pos);
-			archive_truncate(r->srv, r->game_id, r->pos.nmoves);
-			return refuse(act, GERR_STORE, "the stones could not be saved; try again");
-		}
+	if (play(r, mv, want, NULL, clock_now_ms(), &seq) != 0) /* all or nothing */
+		return refuse(act, GERR_STORE, "the stones could not be saved; try again");
 	r->stage = r->stage == SWAP2_PUT3 ? SWAP2_CHOOSE : SWAP2_CHOOSE2;
 	send_stage(r);
 	act->seq = r->seq;
@@ -934,8 +1015,12 @@ room_swap2_choose(struct room *r, struct session *s, stone_t colour, struct room
 	if (r->stage == SWAP2_PUT3)
 		return refuse(act, GERR_PHASE, "put three stones first");
 	/* the actor takes the colour it names */
-	int want_seat = colour == STONE_BLACK ? 0 : 1;
-	if (want_seat != swap2_actor(r))
+	int swap = (colour == STONE_BLACK ? 0 : 1) != swap2_actor(r);
+	int black = swap ? 1 : 0;
+	if (archive_colours(r->srv, r->game_id, r->seat[black].name, r->seat[1 - black].name,
+		r->pos.nmoves) != 0)
+		return refuse(act, GERR_STORE, "the colours could not be saved; try again");
+	if (swap)
 		swap_seats(r);
 	swap2_done(r);
 	act->seq = r->seq;
@@ -951,7 +1036,8 @@ room_resign(struct room *r, struct session *s, struct room_act *act)
 		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
 		return GERR_OVER;
-	room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
+	if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN) != 0)
+		return refuse(act, GERR_STORE, "the game could not be saved; try again");
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1002,13 +1088,13 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 	return GERR_OK;
 }
 
+/* Takes back plies that the archive has already dropped. */
 static void
 do_undo(struct room *r, int plies)
 {
 	int64_t now = clock_now_ms();
 	for (int i = 0; i < plies; i++)
 		pos_undo(&r->pos);
-	archive_truncate(r->srv, r->game_id, r->pos.nmoves);
 	r->turn_since = now;
 	gclock_start(&r->clk, seat_to_move(r), now);
 	proto_msg_t m;
@@ -1044,15 +1130,29 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 			return GERR_BUSY;
 	}
 	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
+	/* the store first: a refusal changes nothing */
+	struct archive_game g;
+	int stored;
+	if (k == ASK_DRAW) {
+		end_record(r, GAME_DRAWN, BY_DRAW_AGREED, &g);
+		stored = archive_end(r->srv, &g);
+	} else if (k == ASK_UNDO) {
+		stored = archive_truncate(r->srv, r->game_id, r->pos.nmoves - plies);
+	} else {
+		swap_seats(r);
+		if ((stored = begin_game(r)) != 0)
+			swap_seats(r);
+	}
+	if (stored != 0)
+		return refuse(act, GERR_STORE, "the game could not be saved; try again");
 	end_offers(r, 1u << k, END_ACCEPTED);
 	if (k == ASK_DRAW) {
-		room_end(r, GAME_DRAWN, BY_DRAW_AGREED);
+		game_over(r, GAME_DRAWN, BY_DRAW_AGREED);
 	} else if (k == ASK_UNDO) {
 		do_undo(r, plies);
 		end_offers(r, OFFERS_GAME, END_WITHDRAWN);
 	} else {
-		swap_seats(r);
-		room_start(r);
+		start_game(r);
 	}
 	act->seq = r->seq;
 	return GERR_OK;
@@ -1068,7 +1168,8 @@ room_abort(struct room *r, struct session *s, struct room_act *act)
 		return GERR_OVER;
 	if (r->status == GAME_PLAYING && (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2))
 		return GERR_TOO_LATE;
-	room_end(r, GAME_NO_RESULT, BY_ABORTED);
+	if (room_end(r, GAME_NO_RESULT, BY_ABORTED) != 0)
+		return refuse(act, GERR_STORE, "the game could not be saved; try again");
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1085,7 +1186,8 @@ room_claim(struct room *r, struct session *s, struct room_act *act)
 	struct seat *o = &r->seat[1 - seat];
 	if (!o->gone || clock_now_ms() < o->deadline)
 		return GERR_NO_CLAIM;
-	room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED);
+	if (room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED) != 0)
+		return refuse(act, GERR_STORE, "the game could not be saved; try again");
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1145,6 +1247,14 @@ sit(struct room *r, int seat, struct session *s)
 	return 0;
 }
 
+/* Undoes sit: the seat is free again. */
+static void
+unsit(struct room *r, int seat)
+{
+	drop_member(r, r->seat[seat].m);
+	memset(r->seat[seat].name, 0, sizeof r->seat[seat].name);
+}
+
 /* Whether the first of two colour wishes puts its player on black: the
  * first wish that is not "any" decides, else a coin. */
 static int
@@ -1178,9 +1288,16 @@ room_join(struct room *r, struct session *s)
 	int creator = r->seat[0].m ? 0 : 1;
 	if (sit(r, 1 - creator, s))
 		return GERR_NOMEM;
-	if (first_is_black(r->spec.colour, WISH_ANY) != (creator == 0))
+	int swap = first_is_black(r->spec.colour, WISH_ANY) != (creator == 0);
+	if (swap)
 		swap_seats(r);
-	room_start(r);
+	if (begin_game(r) != 0) {
+		if (swap)
+			swap_seats(r);
+		unsit(r, 1 - creator);
+		return GERR_STORE;
+	}
+	start_game(r);
 	return GERR_OK;
 }
 
@@ -1192,10 +1309,15 @@ room_pair(
 	if (sit(r, a_seat, a))
 		return GERR_NOMEM;
 	if (sit(r, 1 - a_seat, b)) {
-		drop_member(r, r->seat[a_seat].m);
+		unsit(r, a_seat);
 		return GERR_NOMEM;
 	}
-	room_start(r);
+	if (begin_game(r) != 0) {
+		unsit(r, 0);
+		unsit(r, 1);
+		return GERR_STORE;
+	}
+	start_game(r);
 	return GERR_OK;
 }
 
@@ -1222,7 +1344,7 @@ room_leave(struct room *r, struct session *s)
 	int seat = m->seat;
 	if (seat >= 0) {
 		if (room_unfinished(r))
-			room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
+			room_end_anyway(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
 		end_offers(r, 1u << ASK_REMATCH, END_EXPIRED);
 		r->seat[seat].gone = 0;
 		if (r->status == GAME_WAITING)
@@ -1269,7 +1391,7 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 	int first = r->seat[0].deadline <= r->seat[1].deadline ? 0 : 1;
 	int64_t left = r->seat[first].deadline - now;
 	if (left <= 0) {
-		room_end(r, GAME_NO_RESULT, BY_ABANDONED);
+		end_or_retry(r, r->seat[first].grace_ev, GAME_NO_RESULT, BY_ABANDONED);
 		return;
 	}
 	/* libevent may wake us a hair before our millisecond clock says so */

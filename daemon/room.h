@@ -80,7 +80,7 @@ int room_offer_to(const struct room *r, int seat, uint32_t *id, game_offer_t *ki
 
 /* Seating. A private room's creator sits at its wish; room_join gives the
  * free seat of a waiting room to s and starts the game; room_pair seats two
- * players and starts it (GERR_NOMEM: nothing happened). Colours: the first wish that is not "any", else a
+ * players and starts it (GERR_NOMEM, GERR_STORE: nothing happened). Colours: the first wish that is not "any", else a
  * coin. */
 game_err_t room_open(struct room *r, struct session *creator);
 /* Whether room_join would seat a player (else a JOIN by code watches). */

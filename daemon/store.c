@@ -1,6 +1,7 @@
 /* store.c: the SQLite store: schema migrations, prepared statements, rows. */
 #include "daemon/store.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +114,8 @@ static const char *const sql[S_COUNT] = {
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
 	[S_GAME_END] = "UPDATE games SET ended = ?2, result = ?3, reason = ?4, black_before = ?5,"
-		       " black_after = ?6, white_before = ?7, white_after = ?8 WHERE id = ?1",
+		       " black_after = ?6, white_before = ?7, white_after = ?8"
+		       " WHERE id = ?1 AND ended IS NULL",
 	[S_GAME_GET] =
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
@@ -129,12 +131,57 @@ static const char *const sql[S_COUNT] = {
 			    " (black_key = lower(?1) OR white_key = lower(?1))",
 };
 
+/* A fault to inject (GOMOKUD_FAULTS builds): see store.h. */
+struct fault {
+	char when[8], point[32], action[8];
+	int nth, seen;
+};
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
 	char msg[256];
 	char path[512];
+	struct fault fault; /* point[0] == 0: none */
 };
+
+/* Reads GOMOKUD_FAULT in builds that inject faults. */
+static void
+fault_setup(store_t *s)
+{
+#ifdef GOMOKUD_FAULTS
+	const char *e = getenv("GOMOKUD_FAULT");
+	struct fault *f = &s->fault;
+	if (e &&
+	    sscanf(e, "%7[a-z]:%31[a-z0-9-]:%d:%7[a-z]", f->when, f->point, &f->nth, f->action) ==
+		4)
+		return;
+#endif
+	memset(&s->fault, 0, sizeof s->fault);
+}
+
+/* Whether `what` (a write's name, with spaces) is the point (with dashes). */
+static int
+same_point(const char *what, const char *point)
+{
+	for (; *what && *point; what++, point++)
+		if (*what != *point && !(*what == ' ' && *point == '-'))
+			return 0;
+	return *what == *point;
+}
+
+int
+store_fault(store_t *s, const char *when, const char *point)
+{
+	struct fault *f = &s->fault;
+	if (!f->point[0] || strcmp(f->when, when) != 0 || !same_point(point, f->point) ||
+	    ++f->seen != f->nth)
+		return 0;
+	if (strcmp(f->action, "die") == 0)
+		raise(SIGKILL);
+	snprintf(s->msg, sizeof s->msg, "%s: injected fault", point);
+	return -1;
+}
 
 static void
 set_msg(store_t *s, const char *what)
@@ -169,11 +216,15 @@ stmt(store_t *s, enum stmt k)
 static int
 done(store_t *s, sqlite3_stmt *q, const char *what)
 {
+	if (store_fault(s, "before", what) != 0) {
+		sqlite3_reset(q);
+		return -1;
+	}
 	int rc = sqlite3_step(q);
 
 	sqlite3_reset(q);
 	if (rc == SQLITE_DONE)
-		return 0;
+		return store_fault(s, "after", what);
 	if (rc == SQLITE_CONSTRAINT)
 		return STORE_EXISTS;
 	set_msg(s, what);
@@ -185,8 +236,10 @@ exec(store_t *s, const char *text, const char *what)
 {
 	char *e = NULL;
 
+	if (store_fault(s, "before", what) != 0)
+		return -1;
 	if (sqlite3_exec(s->db, text, NULL, NULL, &e) == SQLITE_OK)
-		return 0;
+		return store_fault(s, "after", what);
 	snprintf(s->msg, sizeof s->msg, "%s: %s", what, e ? e : sqlite3_errmsg(s->db));
 	sqlite3_free(e);
 	return -1;
@@ -275,6 +328,7 @@ store_open(const char *path, store_t **out, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
+	fault_setup(s);
 	if (!exists)
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
@@ -352,6 +406,28 @@ store_schema_version(store_t *s)
 
 	pragma_int(s, "PRAGMA user_version", &v);
 	return v;
+}
+
+int
+store_begin(store_t *s)
+{
+	return exec(s, "BEGIN IMMEDIATE", "begin");
+}
+
+int
+store_commit(store_t *s)
+{
+	if (exec(s, "COMMIT", "commit") == 0)
+		return 0;
+	store_rollback(s);
+	return -1;
+}
+
+void
+store_rollback(store_t *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 static void

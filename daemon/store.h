@@ -95,6 +95,27 @@ int store_rating_put(store_t *s, rule_t rule, const store_rating_t *r);
  * out; *total gets the number of rated players. Returns the rows or -1. */
 int store_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);
 
+/*
+ * Transactions: between store_begin and store_commit the writes are one
+ * transaction, on disk all together or not at all (store_rollback, or a
+ * crash before the commit). Without store_begin each write commits alone.
+ */
+int store_begin(store_t *s);
+int store_commit(store_t *s);
+void store_rollback(store_t *s);
+
+/*
+ * Fault points, for tests only: in a build with -DGOMOKUD_FAULTS,
+ * GOMOKUD_FAULT=WHEN:POINT:N:ACTION in the environment of store_open makes
+ * the N-th pass (from 1) before or after POINT fail (the call returns -1,
+ * "injected fault") or kill the process at once (SIGKILL). WHEN is before or
+ * after; POINT is a write's name with dashes (save-move, save-rating,
+ * end-game, begin-game, save-colours, undo-moves, commit, migration); ACTION
+ * is fail or die. Other builds ignore the variable. store_fault lets the
+ * store's callers name points of their own (it returns -1 to fail).
+ */
+int store_fault(store_t *s, const char *when, const char *point);
+
 /* Games. begin fills g->id. */
 int store_game_begin(store_t *s, store_game_t *g);
 /* Appends ply (0-based); plies must come in order. */
@@ -104,7 +125,8 @@ int store_game_colours(
     store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies);
 /* Drops every ply from `from` on (an accepted undo). */
 int store_game_truncate(store_t *s, int64_t game_id, int from);
-/* Records the end: g->ended, result, reason and the ratings. */
+/* Records the end: g->ended, result, reason and the ratings; STORE_NOT_FOUND
+ * when there is no such game or it has ended already (never twice). */
 int store_game_end(store_t *s, const store_game_t *g);
 /* A game and its moves; moves must hold RULES_CELLS entries. */
 int store_game_load(store_t *s, int64_t id, store_game_t *g, store_move_t *moves);
