@@ -38,6 +38,14 @@ $(O)/tests/daemon/test_lock: $(O)/tests/daemon/test_lock.o $(O)/tests/daemon/tcl
 
 TESTS += $(O)/tests/daemon/test_lock
 
+# A renewed certificate reaches new connections (issue 21): by restart under
+# the shipped unit's credentials, by SIGHUP when configured by path.
+$(O)/tests/daemon/test_renew: $(O)/tests/daemon/test_renew.o $(O)/tests/daemon/tclient.o \
+    $(O)/daemon/tls.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_renew
+
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
