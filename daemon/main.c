@@ -19,7 +19,8 @@ usage(FILE *f)
 	    "  --listen HOST:PORT  address to listen on, IPv4 or [IPv6]; repeatable;\n"
 	    "                      port 0 picks a free port (logged)\n"
 	    "                      default 127.0.0.1:5555 and [::1]:5555\n"
-	    "  --state-dir DIR     state (the self-signed certificate); default ./state\n"
+	    "  --state-dir DIR     state (database, self-signed certificate), locked for\n"
+	    "                      one gomokud at a time; default ./state\n"
 	    "  --log-level LEVEL   default info\n"
 	    "Signals: SIGTERM drains and stops; SIGHUP reloads config, certificate and key.\n",
 	    PROTO_VERSION);

@@ -24,6 +24,7 @@
 #include "daemon/restore.h"
 #include "daemon/room.h"
 #include "daemon/session.h"
+#include "daemon/statelock.h"
 #include "daemon/tls.h"
 
 struct addrcount {
@@ -245,7 +246,8 @@ load_tls(struct server *srv)
 }
 
 /* SIGHUP: the config file again (flags still win), then certificate and key.
- * Listen addresses stay as they are. A bad file changes nothing. */
+ * Listen addresses and the state directory (locked, holding the open store)
+ * stay as they are. A bad file changes nothing. */
 static void
 reload(struct server *srv)
 {
@@ -258,8 +260,7 @@ reload(struct server *srv)
 	}
 	memcpy(cfg.listen, srv->cfg.listen, sizeof cfg.listen);
 	cfg.nlisten = srv->cfg.nlisten;
-	if (srv->flag_mask & 1)
-		memcpy(cfg.state_dir, srv->flags.state_dir, sizeof cfg.state_dir);
+	memcpy(cfg.state_dir, srv->cfg.state_dir, sizeof cfg.state_dir);
 	if (srv->flag_mask & 2)
 		cfg.log_level = srv->flags.log_level;
 	struct config old = srv->cfg;
@@ -400,7 +401,14 @@ checkpoint_cb(evutil_socket_t fd, short what, void *arg)
 int
 server_init(struct server *srv)
 {
+	char err[CONFIG_PATH_MAX * 2 + 200];
 	signal(SIGPIPE, SIG_IGN);
+	/* One daemon per state directory: before anything in it is read or
+	 * written (the self-signed certificate, the store). */
+	if (!(srv->statelock = statelock_take(srv->cfg.state_dir, err, sizeof err))) {
+		log_error(&srv->log, "%s; refusing to start", err);
+		return -1;
+	}
 	srv->base = event_base_new();
 	if (!srv->base) {
 		log_error(&srv->log, "event_base_new failed");
@@ -556,6 +564,9 @@ server_free(struct server *srv)
 	account_free_limits(srv);
 	store_close(srv->store);
 	srv->store = NULL;
+	/* last: a successor may open the store once we have let go of it */
+	statelock_release(srv->statelock);
+	srv->statelock = NULL;
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl);
 	if (srv->base)

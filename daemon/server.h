@@ -24,6 +24,7 @@ struct session;
 struct room_registry;
 struct botplay;
 struct addrcount;
+struct statelock;
 
 enum { ADDR_BUCKETS = 4096 };
 
@@ -34,6 +35,7 @@ struct server {
 	struct config flags;     /* flag overrides, re-applied on reload */
 	unsigned flag_mask;      /* which flags were given */
 	struct logger log;
+	struct statelock *statelock; /* this daemon's hold on cfg.state_dir */
 	SSL_CTX *ssl;
 	char cert[CONFIG_PATH_MAX], key[CONFIG_PATH_MAX];
 	struct evconnlistener *lev[CONFIG_MAX_LISTEN];

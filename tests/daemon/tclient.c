@@ -95,11 +95,23 @@ daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nof
 	return -1;
 }
 
+static void
+reaped(struct daemon *d, int st)
+{
+	d->exited = 1;
+	d->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 int
 daemon_alive(struct daemon *d)
 {
 	int st;
-	return d->pid > 0 && waitpid(d->pid, &st, WNOHANG) == 0;
+	if (d->pid <= 0 || d->exited)
+		return 0;
+	pid_t p = waitpid(d->pid, &st, WNOHANG);
+	if (p == d->pid)
+		reaped(d, st);
+	return p == 0;
 }
 
 int
@@ -133,6 +145,10 @@ daemon_stop(struct daemon *d, int sig, int ms)
 {
 	if (d->pid <= 0)
 		return -1;
+	if (d->exited) { /* already reaped: never signal a pid that may be reused */
+		d->pid = 0;
+		return d->status;
+	}
 	if (sig)
 		kill(d->pid, sig);
 	long long end = now_ms() + ms;
@@ -140,8 +156,9 @@ daemon_stop(struct daemon *d, int sig, int ms)
 	while (now_ms() < end) {
 		pid_t p = waitpid(d->pid, &st, WNOHANG);
 		if (p == d->pid) {
+			reaped(d, st);
 			d->pid = 0;
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			return d->status;
 		}
 		usleep(10000);
 	}

@@ -15,6 +15,8 @@ struct daemon {
 	int port6; /* when it also listens on [::1]:0 */
 	char dir[128];
 	char log[160];
+	int exited; /* reaped (by daemon_alive or daemon_stop); status in status */
+	int status; /* exit status, or 128 + signal */
 };
 
 /* Starts bin with a config file of extra lines in a fresh temp dir, on an
@@ -22,7 +24,9 @@ struct daemon {
 int daemon_start(struct daemon *d, const char *bin, const char *conf);
 /* The same with a descriptor limit (RLIMIT_NOFILE) for the daemon. */
 int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile);
-/* Signals it (unless sig is 0) and waits up to ms for it to exit; returns its exit status or -1. */
+/* Signals it (unless sig is 0) and waits up to ms for it to exit; returns its
+ * exit status (128 + signal when killed), also when it had already exited
+ * and was reaped by daemon_alive, or -1. */
 int daemon_stop(struct daemon *d, int sig, int ms);
 /* Whether the daemon process is still running. */
 int daemon_alive(struct daemon *d);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The service unit as `make install` writes it: systemd-analyze verify is
-# clean and systemd-analyze security rates its exposure 2.0 or better.
+# clean, systemd-analyze security rates its exposure 2.0 or better, and the
+# certificate renewal documented for it matches how it loads the certificate.
 set -eu
 fail() { echo "FAIL: $*"; exit 1; }
 command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing (make deps installs systemd)"
@@ -40,6 +41,21 @@ out=$(MANPATH="$root/usr/share/man" systemd-analyze verify "$unit" 2>&1) ||
 	{ echo "$out"; fail "verify failed"; }
 [ -z "$out" ] || { echo "$out"; fail "verify printed warnings"; }
 echo "verify: clean"
+
+# Renewal: LoadCredential= copies the certificate when the service starts and
+# never while it runs, so a reload serves the old one; wherever a certbot
+# deploy hook is documented for this unit it must restart it.
+if grep -q '^LoadCredential=tls\.crt:' "$unit"; then
+	hook='--deploy-hook "systemctl try-restart gomokud"'
+	for f in README.md systemd/README.md "$unit"; do
+		grep -qF -- "$hook" "$f" || fail "$f does not give the deploy hook $hook"
+	done
+	grep -qF 'try-restart gomokud' man/gomokud.8 || fail "gomokud(8) does not name the restart"
+	if grep -n 'deploy-hook "systemctl reload' README.md systemd/README.md man/* "$unit"; then
+		fail "a deploy hook reloads, which does not refresh LoadCredential= copies"
+	fi
+	echo "renewal: the unit loads credentials, and every deploy hook documented restarts it"
+fi
 
 out=$(systemd-analyze security --offline=yes "$unit" 2>&1)
 score=$(printf '%s\n' "$out" | sed -n 's/.*Overall exposure level for gomokud.service: \([0-9.]*\).*/\1/p')
