@@ -105,9 +105,17 @@ $(O)/tests/soak/soak.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) -DGOMOK
 $(O)/tests/soak/soak: $(O)/tests/soak/soak.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
 
+# SOAK_MODE=crash: rated games while the daemon is killed with SIGKILL at
+# random and started again (tests/soak/crash.c, 600 s by default).
+$(O)/tests/soak/crash.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/soak/crash: $(O)/tests/soak/crash.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+
+BENCH_BINS += $(O)/tests/soak/crash
+SOAK_MODE ?= load
 .PHONY: soak
-soak: $(O)/tests/soak/soak $(GOMOKUD)
-	$(O)/tests/soak/soak
+soak: $(O)/tests/soak/soak $(O)/tests/soak/crash $(GOMOKUD)
+	$(O)/tests/soak/$(if $(filter crash,$(SOAK_MODE)),crash,soak)
 
 # The layers of ARCHITECTURE.md, checked on the includes.
 TESTS += tests/test_layers.sh
