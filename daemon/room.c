@@ -1039,9 +1039,12 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 	}
 	int from = r->offers[k].from;
 	if (k == ASK_REMATCH) {
+		/* as for the offer: a seek left open would pair into a second game */
 		struct session *o = seated(r, from);
 		if (!o || !session_present(o) || session_game(o) || session_game(s))
-			return GERR_BUSY;
+			return refuse(act, GERR_BUSY, "a player is playing elsewhere");
+		if (o->seek || s->seek)
+			return refuse(act, GERR_BUSY, "a player is seeking: CANCEL first");
 	}
 	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
 	end_offers(r, 1u << k, END_ACCEPTED);
