@@ -306,21 +306,34 @@ cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return 0;
 }
 
+/* The room s watches, for WHO: in when given (WHO <room>), else any room s
+ * is in without a seat (the last of its list); NULL when it watches none. */
+static const struct room *
+watched(const struct session *s, const struct room *in)
+{
+	if (in)
+		return room_seat_of(in, s) < 0 ? in : NULL;
+	for (int i = s->nrooms; i-- > 0;)
+		if (room_seat_of(s->rooms[i], s) < 0)
+			return s->rooms[i];
+	return NULL;
+}
+
 static void
 user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
 	proto_init(&r, PD_USER, NULL);
 	snprintf(r.user, sizeof r.user, "%s", s->name);
-	const struct room *g = session_game(s);
+	const struct room *g = session_game(s), *w;
 	if (g) {
 		r.ustate = USER_PLAYING;
 		snprintf(r.room, sizeof r.room, "%s", room_private(g) ? "" : room_id(g));
 	} else if (s->seek) {
 		r.ustate = USER_SEEKING;
-	} else if (in && room_seat_of(in, s) < 0) {
+	} else if ((w = watched(s, in)) != NULL) {
 		r.ustate = USER_WATCHING;
-		snprintf(r.room, sizeof r.room, "%s", room_id(in));
+		snprintf(r.room, sizeof r.room, "%s", room_private(w) && !in ? "" : room_id(w));
 	} else {
 		r.ustate = USER_IDLE;
 	}
@@ -357,8 +370,9 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 		room_each_watcher(rm, who_watcher, &w);
 	} else {
 		struct session *s;
+		/* everyone at a table or in the lobby: bots too, not the players away */
 		LIST_FOREACH (s, &c->srv->sessions, link)
-			if (s->conn && w.n < LIST_MAX) {
+			if (session_present(s) && w.n < LIST_MAX) {
 				user_line(c, s, NULL);
 				w.n++;
 			}
