@@ -505,11 +505,16 @@ tag_ok(const char *s)
 	return 1;
 }
 
+/* A move in its canonical form: the rules core reads people's notation
+ * ("H8" too), and the protocol takes only what it writes back ("h8"), as
+ * arguments are case-sensitive (PROTOCOL.md section 1). */
 static int
 move_ok(const char *s)
 {
 	move_t m;
-	return strlen(s) <= PROTO_MOVE_MAX && notation_parse(s, RULES_MAX_SIZE, &m) == 0;
+	char back[4];
+	return strlen(s) <= PROTO_MOVE_MAX && notation_parse(s, RULES_MAX_SIZE, &m) == 0 &&
+	    strcmp(notation_format(m, RULES_MAX_SIZE, back), s) == 0;
 }
 
 static int

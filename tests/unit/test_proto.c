@@ -339,6 +339,9 @@ test_errors(void **state)
 		{ PROTO_CLIENT, "MOVE r1 h21", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "MOVE r1 h8x", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "MOVE R1 h8", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "MOVE r1 H8", ERR_ARGUMENT }, /* arguments are case-sensitive */
+		{ PROTO_CLIENT, "SWAP2 r1 put h8,I9,j10", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* MOVE r1 2 black H8 1000 1000", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "MOVE r1 h8 i9", ERR_SYNTAX },
 		{ PROTO_CLIENT, "SWAP2 r1 put h8,,i9", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SWAP2 r1 swap", ERR_ARGUMENT },
