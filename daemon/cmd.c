@@ -30,7 +30,6 @@ enum target {
 	AT_NONE,
 	AT_ROOM_IF, /* a room when one is named (WHO) */
 	AT_ROOM,
-	AT_PUBLIC, /* a public room (WATCH) */
 	AT_MEMBER, /* a room the session is in: ERR_NOT_IN_ROOM otherwise */
 	AT_SEAT,   /* a room the session is seated in: ERR_NOT_PLAYER otherwise */
 };
@@ -590,7 +589,7 @@ static const struct {
 	[PR_CANCEL] = { cmd_cancel, NEED_NAME, AT_NONE },
 	[PR_CREATE] = { cmd_create, NEED_NAME, AT_NONE },
 	[PR_JOIN] = { cmd_join, NEED_NAME, AT_NONE },
-	[PR_WATCH] = { cmd_watch, NEED_NAME, AT_PUBLIC },
+	[PR_WATCH] = { cmd_watch, NEED_NAME, AT_ROOM },
 	[PR_LEAVE] = { cmd_leave, NEED_NAME, AT_MEMBER },
 	[PR_MOVE] = { cmd_move, NEED_NAME, AT_SEAT },
 	[PR_SWAP2] = { cmd_swap2, NEED_NAME, AT_SEAT },
@@ -612,21 +611,15 @@ static const struct {
 };
 
 /* The room a request addresses, by its row's target: 0 with *rm (NULL for
- * none), or the error code. */
+ * none), or the error code. A private room exists only for its members: to
+ * anyone else it is 420, exactly as a room that does not exist. */
 static int
 resolve(struct conn *c, const proto_msg_t *m, enum target at, struct room **rm)
 {
 	*rm = NULL;
 	if (at == AT_NONE || (at == AT_ROOM_IF && !m->room[0]))
 		return 0;
-	if (at == AT_PUBLIC) {
-		*rm = room_find(c->srv, m->room);
-		if (*rm && room_private(*rm))
-			*rm = NULL;
-	} else {
-		*rm = lookup(c, m->room);
-	}
-	if (!*rm)
+	if (!(*rm = lookup(c, m->room)))
 		return ERR_NO_ROOM;
 	if (at == AT_MEMBER && !session_in_room(c->sess, *rm))
 		return ERR_NOT_IN_ROOM;
