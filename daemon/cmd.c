@@ -21,8 +21,9 @@
 
 typedef int (*handler_fn)(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why);
 
-/* Who may send the request. */
-enum need { NEED_NONE, NEED_HELLO, NEED_NAME, NEED_ANON };
+/* Who may send the request: anyone; anyone without a name yet (HELLO, which
+ * needs no greeting); after HELLO; with a name; after HELLO without one. */
+enum need { NEED_NONE, NEED_UNNAMED, NEED_HELLO, NEED_NAME, NEED_ANON };
 
 /* What it addresses: m->room must be a room the session may address
  * (private rooms only by their members), maybe one it is in or seated at. */
@@ -575,7 +576,7 @@ static const struct {
 	enum need need;
 	enum target at;
 } table[PM_COUNT] = {
-	[PR_HELLO] = { cmd_hello, NEED_NONE, AT_NONE },
+	[PR_HELLO] = { cmd_hello, NEED_UNNAMED, AT_NONE },
 	[PR_PING] = { cmd_ping, NEED_NONE, AT_NONE },
 	[PR_QUIT] = { cmd_quit, NEED_NONE, AT_NONE },
 	[PR_GUEST] = { cmd_guest, NEED_ANON, AT_NONE },
@@ -641,12 +642,12 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 	const char *why = NULL;
 	if (c->srv->draining && m->id != PR_QUIT && m->id != PR_PING)
 		rc = ERR_SHUTDOWN;
-	else if (need != NEED_NONE && c->state != CS_READY)
+	else if (need != NEED_NONE && need != NEED_UNNAMED && c->state != CS_READY)
 		rc = ERR_HELLO_FIRST;
 	else if (need == NEED_NAME && !c->sess)
 		rc = ERR_LOGIN_FIRST;
-	else if (need == NEED_ANON && c->sess)
-		rc = ERR_LOGGED_IN;
+	else if ((need == NEED_ANON || need == NEED_UNNAMED) && c->sess)
+		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
 	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
 		rc = table[m->id].fn(c, m, rm, &why);
 	if (rc)

@@ -898,7 +898,10 @@ proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *errtex
 	}
 	m->id = id;
 
-	int optional = 0;
+	/* the count of fields first: a line with too few or too many is 400
+	 * whatever their values; a field of the wrong form is 402 only in a
+	 * line whose count is right (the first such field is named) */
+	int optional = 0, bad = 0;
 	for (const char *s = forms[id].schema; *s; s++) {
 		if (*s == '|') {
 			optional = 1;
@@ -929,16 +932,16 @@ proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *errtex
 			errmsg(errtext, errlen, "missing %s", f->what);
 			return ERR_SYNTAX;
 		}
-		if (field_parse(f, kind, tok, m)) {
+		if (!bad && field_parse(f, kind, tok, m)) {
 			errmsg(errtext, errlen, "bad %s", f->what);
-			return ERR_ARGUMENT;
+			bad = 1;
 		}
 	}
 	if (next_token(&p)) {
 		errmsg(errtext, errlen, "%s", "too many arguments");
 		return ERR_SYNTAX;
 	}
-	return 0;
+	return bad ? ERR_ARGUMENT : 0;
 }
 
 int
