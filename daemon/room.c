@@ -72,6 +72,7 @@ struct room {
 	int64_t turn_since; /* when the side to move began (ms) */
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
+	int moved_both; /* both sides moved in this game: too late to abort, undo or not */
 };
 
 struct room_registry {
@@ -1051,10 +1052,13 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 	if (k == ASK_DRAW) {
 		room_end(r, GAME_DRAWN, BY_DRAW_AGREED);
 	} else if (k == ASK_UNDO) {
+		if (r->pos.nmoves >= 2)
+			r->moved_both = 1; /* the undo must not make ABORT early again */
 		do_undo(r, plies);
 		end_offers(r, OFFERS_GAME, END_WITHDRAWN);
 	} else {
 		swap_seats(r);
+		r->moved_both = 0;
 		room_start(r);
 	}
 	act->seq = r->seq;
@@ -1069,7 +1073,8 @@ room_abort(struct room *r, struct session *s, struct room_act *act)
 		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
 		return GERR_OVER;
-	if (r->status == GAME_PLAYING && (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2))
+	if (r->status == GAME_PLAYING &&
+	    (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2 || r->moved_both))
 		return GERR_TOO_LATE;
 	room_end(r, GAME_NO_RESULT, BY_ABORTED);
 	act->seq = r->seq;
