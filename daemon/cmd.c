@@ -21,8 +21,9 @@
 
 typedef int (*handler_fn)(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why);
 
-/* Who may send the request. */
-enum need { NEED_NONE, NEED_HELLO, NEED_NAME, NEED_ANON };
+/* Who may send the request: anyone; anyone without a name yet (HELLO, which
+ * needs no greeting); after HELLO; with a name; after HELLO without one. */
+enum need { NEED_NONE, NEED_UNNAMED, NEED_HELLO, NEED_NAME, NEED_ANON };
 
 /* What it addresses: m->room must be a room the session may address
  * (private rooms only by their members), maybe one it is in or seated at. */
@@ -30,7 +31,6 @@ enum target {
 	AT_NONE,
 	AT_ROOM_IF, /* a room when one is named (WHO) */
 	AT_ROOM,
-	AT_PUBLIC, /* a public room (WATCH) */
 	AT_MEMBER, /* a room the session is in: ERR_NOT_IN_ROOM otherwise */
 	AT_SEAT,   /* a room the session is seated in: ERR_NOT_PLAYER otherwise */
 };
@@ -308,21 +308,34 @@ cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return 0;
 }
 
+/* The room s watches, for WHO: in when given (WHO <room>), else any room s
+ * is in without a seat (the last of its list); NULL when it watches none. */
+static const struct room *
+watched(const struct session *s, const struct room *in)
+{
+	if (in)
+		return room_seat_of(in, s) < 0 ? in : NULL;
+	for (int i = s->nrooms; i-- > 0;)
+		if (room_seat_of(s->rooms[i], s) < 0)
+			return s->rooms[i];
+	return NULL;
+}
+
 static void
 user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
 	proto_init(&r, PD_USER, NULL);
 	snprintf(r.user, sizeof r.user, "%s", s->name);
-	const struct room *g = session_game(s);
+	const struct room *g = session_game(s), *w;
 	if (g) {
 		r.ustate = USER_PLAYING;
 		snprintf(r.room, sizeof r.room, "%s", room_private(g) ? "" : room_id(g));
 	} else if (s->seek) {
 		r.ustate = USER_SEEKING;
-	} else if (in && room_seat_of(in, s) < 0) {
+	} else if ((w = watched(s, in)) != NULL) {
 		r.ustate = USER_WATCHING;
-		snprintf(r.room, sizeof r.room, "%s", room_id(in));
+		snprintf(r.room, sizeof r.room, "%s", room_private(w) && !in ? "" : room_id(w));
 	} else {
 		r.ustate = USER_IDLE;
 	}
@@ -359,8 +372,9 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 		room_each_watcher(rm, who_watcher, &w);
 	} else {
 		struct session *s;
+		/* everyone at a table or in the lobby: bots too, not the players away */
 		LIST_FOREACH (s, &c->srv->sessions, link)
-			if (s->conn && w.n < LIST_MAX) {
+			if (session_present(s) && w.n < LIST_MAX) {
 				user_line(c, s, NULL);
 				w.n++;
 			}
@@ -564,7 +578,7 @@ static const struct {
 	enum need need;
 	enum target at;
 } table[PM_COUNT] = {
-	[PR_HELLO] = { cmd_hello, NEED_NONE, AT_NONE },
+	[PR_HELLO] = { cmd_hello, NEED_UNNAMED, AT_NONE },
 	[PR_PING] = { cmd_ping, NEED_NONE, AT_NONE },
 	[PR_QUIT] = { cmd_quit, NEED_NONE, AT_NONE },
 	[PR_GUEST] = { cmd_guest, NEED_ANON, AT_NONE },
@@ -578,7 +592,7 @@ static const struct {
 	[PR_CANCEL] = { cmd_cancel, NEED_NAME, AT_NONE },
 	[PR_CREATE] = { cmd_create, NEED_NAME, AT_NONE },
 	[PR_JOIN] = { cmd_join, NEED_NAME, AT_NONE },
-	[PR_WATCH] = { cmd_watch, NEED_NAME, AT_PUBLIC },
+	[PR_WATCH] = { cmd_watch, NEED_NAME, AT_ROOM },
 	[PR_LEAVE] = { cmd_leave, NEED_NAME, AT_MEMBER },
 	[PR_MOVE] = { cmd_move, NEED_NAME, AT_SEAT },
 	[PR_SWAP2] = { cmd_swap2, NEED_NAME, AT_SEAT },
@@ -600,21 +614,15 @@ static const struct {
 };
 
 /* The room a request addresses, by its row's target: 0 with *rm (NULL for
- * none), or the error code. */
+ * none), or the error code. A private room exists only for its members: to
+ * anyone else it is 420, exactly as a room that does not exist. */
 static int
 resolve(struct conn *c, const proto_msg_t *m, enum target at, struct room **rm)
 {
 	*rm = NULL;
 	if (at == AT_NONE || (at == AT_ROOM_IF && !m->room[0]))
 		return 0;
-	if (at == AT_PUBLIC) {
-		*rm = room_find(c->srv, m->room);
-		if (*rm && room_private(*rm))
-			*rm = NULL;
-	} else {
-		*rm = lookup(c, m->room);
-	}
-	if (!*rm)
+	if (!(*rm = lookup(c, m->room)))
 		return ERR_NO_ROOM;
 	if (at == AT_MEMBER && !session_in_room(c->sess, *rm))
 		return ERR_NOT_IN_ROOM;
@@ -636,12 +644,12 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 	const char *why = NULL;
 	if (c->srv->draining && m->id != PR_QUIT && m->id != PR_PING)
 		rc = ERR_SHUTDOWN;
-	else if (need != NEED_NONE && c->state != CS_READY)
+	else if (need != NEED_NONE && need != NEED_UNNAMED && c->state != CS_READY)
 		rc = ERR_HELLO_FIRST;
 	else if (need == NEED_NAME && !c->sess)
 		rc = ERR_LOGIN_FIRST;
-	else if (need == NEED_ANON && c->sess)
-		rc = ERR_LOGGED_IN;
+	else if ((need == NEED_ANON || need == NEED_UNNAMED) && c->sess)
+		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
 	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
 		rc = table[m->id].fn(c, m, rm, &why);
 	if (rc)

@@ -284,7 +284,9 @@ conn_up(struct conn *c)
 	snprintf(m.word, sizeof m.word, "gomokud");
 	snprintf(m.word2, sizeof m.word2, "%s", GOMOKUD_VERSION);
 	m.version = PROTO_VERSION;
-	snprintf(m.text, sizeof m.text, "%s", GOMOKUD_CAPS);
+	/* only what this server serves: no accounts or history without a store */
+	snprintf(m.text, sizeof m.text, "%s%s%s", GOMOKUD_CAPS,
+	    c->srv->store ? " accounts history" : "", c->srv->botplay ? " bots" : "");
 	conn_send(c, &m);
 	log_debug(&c->srv->log, "conn %llu %s: up (%s)", (unsigned long long)c->id, c->peer,
 	    c->t->ops->describe(c->t));

@@ -75,6 +75,26 @@ export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t 
 	return finish(&b);
 }
 
+/* The end code Piskvork writes as a .psq file's last line: 0 for a game
+ * played out (five, full board), 15 for a flag, -1 for "not available",
+ * which it writes itself when it does not know (resignations, agreements
+ * and aborts have no code of their own). */
+static int
+psq_end_code(const store_game_t *g)
+{
+	if (g->ended <= 0)
+		return -1;
+	switch ((game_reason_t)g->reason) {
+	case BY_FIVE:
+	case BY_BOARD_FULL:
+		return 0;
+	case BY_TIME:
+		return 15;
+	default:
+		return -1;
+	}
+}
+
 int
 export_psq(const store_game_t *g, const store_move_t *moves, char *buf, size_t len)
 {
@@ -82,10 +102,12 @@ export_psq(const store_game_t *g, const store_move_t *moves, char *buf, size_t l
 
 	if (len > 0)
 		buf[0] = '\0';
-	/* Piskvork: "Piskvorky WxH, x:y, ?" then x,y,ms per move, 1-based */
+	/* Piskvork: "Piskvorky WxH, x:y, ?" then x,y,ms per move, 1-based, then
+	 * the end code (its reader stops at the first line that is no move) */
 	add(&b, "Piskvorky %dx%d, 11:11, 0\n", g->size, g->size);
 	for (int i = 0; i < g->nmoves; i++)
 		add(&b, "%d,%d,%lld\n", rules_x(moves[i].move) + 1, rules_y(moves[i].move) + 1,
 		    (long long)moves[i].used_ms);
+	add(&b, "%d\n", psq_end_code(g));
 	return finish(&b);
 }

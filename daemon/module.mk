@@ -29,7 +29,11 @@ $(O)/tests/daemon/test_gomokud: $(O)/tests/daemon/test_gomokud.o $(O)/tests/daem
 $(O)/tests/daemon/test_chaos: $(O)/tests/daemon/test_chaos.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
-TESTS += $(O)/tests/daemon/test_gomokud $(O)/tests/daemon/test_chaos
+# The protocol departures of issue 21, one case each.
+$(O)/tests/daemon/test_spec: $(O)/tests/daemon/test_spec.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_gomokud $(O)/tests/daemon/test_chaos $(O)/tests/daemon/test_spec
 
 # One daemon per state directory (issue 21): a second start is refused while
 # the first serves; after kill -9 a restart takes over.

@@ -72,6 +72,7 @@ struct room {
 	int64_t turn_since; /* when the side to move began (ms) */
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
+	int moved_both; /* both sides moved in this game: too late to abort, undo or not */
 };
 
 struct room_registry {
@@ -707,6 +708,7 @@ start_game(struct room *r)
 	memset(r->offers, 0, sizeof r->offers);
 	r->ncells = 0;
 	r->nopening = 0;
+	r->moved_both = 0;
 	r->turn_since = clock_now_ms();
 	r->status = r->spec.opening == OPEN_SWAP2 ? GAME_OPENING : GAME_PLAYING;
 	r->stage = SWAP2_PUT3;
@@ -1125,9 +1127,12 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 	}
 	int from = r->offers[k].from;
 	if (k == ASK_REMATCH) {
+		/* as for the offer: a seek left open would pair into a second game */
 		struct session *o = seated(r, from);
 		if (!o || !session_present(o) || session_game(o) || session_game(s))
-			return GERR_BUSY;
+			return refuse(act, GERR_BUSY, "a player is playing elsewhere");
+		if (o->seek || s->seek)
+			return refuse(act, GERR_BUSY, "a player is seeking: CANCEL first");
 	}
 	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
 	/* the store first: a refusal changes nothing */
@@ -1149,6 +1154,8 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 	if (k == ASK_DRAW) {
 		game_over(r, GAME_DRAWN, BY_DRAW_AGREED);
 	} else if (k == ASK_UNDO) {
+		if (r->pos.nmoves >= 2)
+			r->moved_both = 1; /* the undo must not make ABORT early again */
 		do_undo(r, plies);
 		end_offers(r, OFFERS_GAME, END_WITHDRAWN);
 	} else {
@@ -1166,7 +1173,8 @@ room_abort(struct room *r, struct session *s, struct room_act *act)
 		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
 		return GERR_OVER;
-	if (r->status == GAME_PLAYING && (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2))
+	if (r->status == GAME_PLAYING &&
+	    (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2 || r->moved_both))
 		return GERR_TOO_LATE;
 	if (room_end(r, GAME_NO_RESULT, BY_ABORTED) != 0)
 		return refuse(act, GERR_STORE, "the game could not be saved; try again");

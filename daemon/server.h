@@ -18,7 +18,9 @@
 #include "daemon/workq.h"
 
 #define GOMOKUD_VERSION "0.1.0"
-#define GOMOKUD_CAPS "swap2 chat resume accounts history bots"
+/* Capabilities every server serves; conn_up adds "accounts history" with a
+ * database and "bots" with bots (PROTOCOL.md section 3). */
+#define GOMOKUD_CAPS "swap2 chat resume"
 
 struct session;
 struct room_registry;

@@ -505,11 +505,16 @@ tag_ok(const char *s)
 	return 1;
 }
 
+/* A move in its canonical form: the rules core reads people's notation
+ * ("H8" too), and the protocol takes only what it writes back ("h8"), as
+ * arguments are case-sensitive (PROTOCOL.md section 1). */
 static int
 move_ok(const char *s)
 {
 	move_t m;
-	return strlen(s) <= PROTO_MOVE_MAX && notation_parse(s, RULES_MAX_SIZE, &m) == 0;
+	char back[4];
+	return strlen(s) <= PROTO_MOVE_MAX && notation_parse(s, RULES_MAX_SIZE, &m) == 0 &&
+	    strcmp(notation_format(m, RULES_MAX_SIZE, back), s) == 0;
 }
 
 static int
@@ -893,7 +898,10 @@ proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *errtex
 	}
 	m->id = id;
 
-	int optional = 0;
+	/* the count of fields first: a line with too few or too many is 400
+	 * whatever their values; a field of the wrong form is 402 only in a
+	 * line whose count is right (the first such field is named) */
+	int optional = 0, bad = 0;
 	for (const char *s = forms[id].schema; *s; s++) {
 		if (*s == '|') {
 			optional = 1;
@@ -924,16 +932,16 @@ proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *errtex
 			errmsg(errtext, errlen, "missing %s", f->what);
 			return ERR_SYNTAX;
 		}
-		if (field_parse(f, kind, tok, m)) {
+		if (!bad && field_parse(f, kind, tok, m)) {
 			errmsg(errtext, errlen, "bad %s", f->what);
-			return ERR_ARGUMENT;
+			bad = 1;
 		}
 	}
 	if (next_token(&p)) {
 		errmsg(errtext, errlen, "%s", "too many arguments");
 		return ERR_SYNTAX;
 	}
-	return 0;
+	return bad ? ERR_ARGUMENT : 0;
 }
 
 int

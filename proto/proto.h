@@ -7,7 +7,8 @@
  *
  * Nothing here allocates: a message is a fixed-size value. No globals.
  * Moves stay in their "h8" text form (validated with the rules core's
- * notation_parse against the largest board): the board size that turns them
+ * notation_parse against the largest board, and only in the form its
+ * notation_format writes: "H8" is refused): the board size that turns them
  * into a cell belongs to the room, not to the protocol.
  */
 #ifndef GOMOKU_PROTO_H

@@ -110,8 +110,10 @@ const char *rule_name(rule_t r);            /* "freestyle", "standard", "renju" 
 int rule_parse(const char *s, rule_t *out); /* 0 or -1 */
 const char *legality_name(legality_t l);    /* "off-board", "double-three", ... */
 
-/* "h8" notation. Parse returns 0 or -1 (syntax or off the board). Format writes
- * at most 4 bytes including the NUL into buf and returns buf. */
+/* "h8" notation. Parse returns 0 or -1 (syntax or off the board); it reads
+ * people's notation, so a column may be upper case ("H8"). Format writes the
+ * one canonical form (lower case, what the protocol accepts) in at most 4
+ * bytes including the NUL into buf and returns buf. */
 int notation_parse(const char *s, int size, move_t *out);
 char *notation_format(move_t m, int size, char buf[4]);
 /* Gomocup "x,y" (0-based from the top-left). Format needs 8 bytes. */

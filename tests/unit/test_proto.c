@@ -339,6 +339,9 @@ test_errors(void **state)
 		{ PROTO_CLIENT, "MOVE r1 h21", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "MOVE r1 h8x", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "MOVE R1 h8", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "MOVE r1 H8", ERR_ARGUMENT }, /* arguments are case-sensitive */
+		{ PROTO_CLIENT, "SWAP2 r1 put h8,I9,j10", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* MOVE r1 2 black H8 1000 1000", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "MOVE r1 h8 i9", ERR_SYNTAX },
 		{ PROTO_CLIENT, "SWAP2 r1 put h8,,i9", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SWAP2 r1 swap", ERR_ARGUMENT },
@@ -369,7 +372,14 @@ test_errors(void **state)
 		{ PROTO_SERVER, "* THINK r1 3 bot 4 h8:1,a1:2,b1:3,c1:4,d1:5,e1:6,f1:7,g1:8,h1:9",
 		    ERR_ARGUMENT },
 		{ PROTO_SERVER, "= SEAT r1 black alice gone", ERR_SYNTAX },
-		{ PROTO_SERVER, "* START #t r1 1 a b renju 15 none none casual - -", ERR_ARGUMENT },
+		/* events carry no tag: #t is a room of the wrong form, or one field too many */
+		{ PROTO_SERVER, "* START #t 1 a b renju 15 none none casual - -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* START #t r1 1 a b renju 15 none none casual - -", ERR_SYNTAX },
+		/* the count of fields before their values */
+		{ PROTO_CLIENT, "HISTORY a b c", ERR_SYNTAX },
+		{ PROTO_CLIENT, "HISTORY a 1 c", ERR_SYNTAX },
+		{ PROTO_CLIENT, "HISTORY a b", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "MOVE R1", ERR_SYNTAX },
 		{ PROTO_SERVER, "ERR", ERR_SYNTAX },
 		{ PROTO_SERVER, "ERR 99 tiny", ERR_ARGUMENT },
 	};

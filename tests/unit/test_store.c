@@ -458,10 +458,18 @@ test_exports(void **state)
 	assert_int_equal(p.nmoves, 3);
 	assert_int_equal(p.moves[1], rules_move(8, 6));
 
+	/* the last line is Piskvork's end code: 15 a flag, 0 a five, -1 unknown */
 	n = export_psq(&g, moves, buf, sizeof buf);
-	assert_string_equal(buf, "Piskvorky 15x15, 11:11, 0\n8,8,1200\n9,7,3400\n1,15,500\n");
+	assert_string_equal(buf, "Piskvorky 15x15, 11:11, 0\n8,8,1200\n9,7,3400\n1,15,500\n15\n");
 	char small[10];
 	assert_int_equal(export_psq(&g, moves, small, sizeof small), n);
+	g.reason = REASON_FIVE;
+	export_psq(&g, moves, buf, sizeof buf);
+	assert_string_equal(buf + strlen(buf) - 11, "1,15,500\n0\n");
+	g.reason = REASON_RESIGN;
+	export_psq(&g, moves, buf, sizeof buf);
+	assert_string_equal(buf + strlen(buf) - 12, "1,15,500\n-1\n");
+	g.reason = REASON_TIME;
 
 	/* 225 moves (a pattern, not a game): every line fits a protocol line and
 	 * the moves continue on 5 lines (reading them back: test_rules) */
