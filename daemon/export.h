@@ -1,7 +1,7 @@
 /*
  * export.h: a stored game as text for EXPORT: the rules core's record with
- * the archive's keys, or Piskvork's .psq. Result and reason are the protocol's
- * proto_result_t / proto_reason_t codes the daemon stores.
+ * the archive's keys, or Piskvork's .psq. Result and reason are the game domain's
+ * values the store keeps (game_result_t, game_reason_t in game.h).
  */
 #ifndef GOMOKUD_EXPORT_H
 #define GOMOKUD_EXPORT_H

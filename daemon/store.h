@@ -36,7 +36,7 @@ typedef struct {
 	int opening_plies;   /* swap2: -1 until colours settle */
 	char black[STORE_NAME_MAX + 1], white[STORE_NAME_MAX + 1];
 	int64_t started, ended;           /* unix seconds; ended 0 = in progress */
-	int result, reason;               /* the daemon's codes; -1 in progress */
+	int result, reason;               /* game.h's values; -1 in progress */
 	double black_before, black_after; /* ratings; 0 when unrated */
 	double white_before, white_after;
 	int nmoves; /* filled by reads */
