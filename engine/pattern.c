@@ -137,12 +137,12 @@ static void
 build_combo(void)
 {
 	/*
-	 * Fitted by bin/tune (engine/tune.c) to the results of 2,000 self-play
+	 * Fitted by bin/tune (engine/tools/tune.c) to the results of 2,000 self-play
 	 * games at 10k nodes a move, on their quiet positions, with eval.h's
 	 * side-to-move factor 2.6 (engine/README.md). A line value and a
 	 * class bonus overlap (a cell with one open-three line has class
 	 * T_F3), so a bonus may be negative. Open fours and fives, which quiet positions lack, are set
-	 * by rule (tune.c) and capped so the static value stays a positional
+	 * by rule (tools/tune.c) and capped so the static value stays a positional
 	 * judgement.
 	 */
 	static const int16_t val[LP_COUNT] = {
