@@ -797,16 +797,16 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		}
 		e->aborted = 0;
 		/* the opponent threatens a VCF: keep only the moves that stop it */
-		b->nmoves++; /* the opponent to move, same stones */
+		board_pass(b);
 		int opp_vcf = level >= 9 ? solve(e, 0, 20000, 30) : 0;
-		b->nmoves--;
+		board_unpass(b);
 		if (opp_vcf)
 			filter_root(e, 0, 1500, 30, e->nroot);
 		else if (level >= 9 && e->tm.soft_us >= 200000) {
 			/* the same for a VCT, over the most promising moves */
-			b->nmoves++;
+			board_pass(b);
 			int opp_vct = solve(e, 1, 20000, 17);
-			b->nmoves--;
+			board_unpass(b);
 			if (opp_vct && !e->v.out) {
 				/* only under a time limit: fixed-node searches stay cheap */
 				guard = e->tm.hard_us != INT64_MAX;
