@@ -485,7 +485,7 @@ fill_result(engine_t *e, engine_result_t *r, int depth, int score)
 }
 
 /*
- * Depth cap, node cap, noise margin, slip rate and root candidates of each
+ * Depth cap, node cap, noise margin and root candidates of each
  * level (index 0 unused). Node caps make a level as strong on a slow machine
  * as on a fast one. Near the top a doubling of nodes is worth only about 60
  * Elo, so each level has more nodes, less noise and, from 7, more of the
@@ -497,22 +497,20 @@ fill_result(engine_t *e, engine_result_t *r, int depth, int score)
 static const struct {
 	int depth, noise;
 	uint64_t nodes;
-	int slip; /* percent of moves played with a 200-point margin */
 	int nbest;
 } levels[11] = {
-	{ 0, 0, 0, 0, 1 },
-	{ 1, 500, 0, 0, 8 },
-	{ 1, 150, 0, 0, 8 },
-	{ 2, 170, 0, 0, 8 },
-	{ 2, 120, 0, 0, 8 },
-	{ 4, 70, 8000, 0, 8 },
-	{ 5, 35, 12000, 0, 6 },
-	{ 7, 25, 20000, 0, 5 },
-	{ 10, 0, 60000, 0, 1 },
-	{ 16, 0, 150000, 0, 1 },
-	{ 0, 0, 0, 0, 1 },
+	{ 0, 0, 0, 1 },
+	{ 1, 500, 0, 8 },
+	{ 1, 150, 0, 8 },
+	{ 2, 170, 0, 8 },
+	{ 2, 120, 0, 8 },
+	{ 4, 70, 8000, 8 },
+	{ 5, 35, 12000, 6 },
+	{ 7, 25, 20000, 5 },
+	{ 10, 0, 60000, 1 },
+	{ 16, 0, 150000, 1 },
+	{ 0, 0, 0, 1 },
 };
-
 static uint32_t
 rng_next(uint32_t *s)
 {
@@ -894,9 +892,8 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	if (level < 10 && levels[level].noise && e->nroot > 1 && score < WIN_MIN) {
 		uint32_t s = l.seed * 2654435761u + (uint32_t)n * 40503u + 1;
 		int margin = levels[level].noise, cnt = 0;
-		/* now and then a real slip: any of the near moves within 200 */
-		if ((int)(rng_next(&s) % 100) < levels[level].slip && margin < 200)
-			margin = 200;
+		/* the first draw is skipped: the levels were measured with it */
+		rng_next(&s);
 		for (int i = 0; i < e->nroot && i < e->nbest; i++)
 			if (e->rootscore[i] >= e->rootscore[0] - margin &&
 			    e->rootscore[i] > -WIN_MIN)
