@@ -3,7 +3,8 @@
 # Gomocup brain (bin/pbrain-gomoku), the match tool (bin/arena) and the
 # evaluation tuner (bin/tune).
 ENGINE_SRCS := engine/pattern.c engine/board.c engine/eval.c \
-	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/search.c
+	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/skill.c \
+	engine/search.c
 ENGINE_LIB := $(O)/libengine.a
 
 $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)
