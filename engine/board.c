@@ -197,6 +197,18 @@ board_undo(board_t *b)
 		}
 }
 
+void
+board_pass(board_t *b)
+{
+	b->moves[b->nmoves++] = BOARD_PASS;
+}
+
+void
+board_unpass(board_t *b)
+{
+	b->nmoves--;
+}
+
 /*
  * Counts o's empty cells of class >= mincls as they would be after c played
  * the empty cell i, without playing it: only the cells on i's four lines

@@ -20,6 +20,7 @@ enum {
 	BCELLS = BW * BW,
 	WALL = 3,
 	FCACHE = 1 << 12,
+	BOARD_PASS = -1,
 };
 
 extern const int board_dir[4]; /* cell offsets of the four directions */
@@ -33,13 +34,13 @@ typedef struct {
 	const uint16_t *lt;      /* line patterns of both colours by key */
 	const combo_t *ct;       /* pattern_combo_table() */
 	int ncells;
-	int nsuspect;               /* empty cells with suspect set */
-	int16_t cells[RULES_CELLS]; /* on-board cells in index order */
-	int16_t moves[RULES_CELLS];
-	uint8_t stone[BCELLS];   /* 0 empty, 1 black, 2 white, WALL */
-	uint8_t nb[BCELLS];      /* stones within two cells on its lines */
-	uint8_t cls[BCELLS][2];  /* T_* for black, white */
-	uint8_t suspect[BCELLS]; /* renju black may be forbidden here */
+	int nsuspect;                   /* empty cells with suspect set */
+	int16_t cells[RULES_CELLS];     /* on-board cells in index order */
+	int16_t moves[RULES_CELLS + 1]; /* cells played, BOARD_PASS for a pass */
+	uint8_t stone[BCELLS];          /* 0 empty, 1 black, 2 white, WALL */
+	uint8_t nb[BCELLS];             /* stones within two cells on its lines */
+	uint8_t cls[BCELLS][2];         /* T_* for black, white */
+	uint8_t suspect[BCELLS];        /* renju black may be forbidden here */
 	int16_t score[BCELLS][2];
 	uint8_t pat[BCELLS][4][2];
 	uint32_t key[BCELLS][4];
@@ -70,6 +71,11 @@ int board_init(board_t *b, rule_t rule, int size);
 /* Plays colour c on the empty on-board cell. */
 void board_play(board_t *b, int cell, int c);
 void board_undo(board_t *b);
+/* The side to move passes (one pass at a time): the other side moves next
+ * on the same stones. Patterns, counts, scores and the hash (of the stones
+ * alone) stay as they are; board_unpass takes it back, board_undo must not. */
+void board_pass(board_t *b);
+void board_unpass(board_t *b);
 /* o's empty cells of class >= mincls if c played the empty cell i, without
  * playing it; renju forbidden points are not excluded. */
 int board_count_after(const board_t *b, int i, int c, int o, int mincls);

@@ -1,9 +1,8 @@
 /*
  * eval.c: the value of a position is what each side could make on the empty
- * cells (the sum of their cell scores), the side to move's 2.6 times the
- * other's because it plays first (bin/tune fits 2.0 to 3.8 about as
- * well; 2.6 won the self-play matches). Under renju a cell forbidden to
- * black is worth nothing to black.
+ * cells (the sum of their cell scores), the side to move's counting more
+ * (weights.h's factor) because it plays first. Under renju a cell forbidden
+ * to black is worth nothing to black.
  */
 #include "engine/eval.h"
 

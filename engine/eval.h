@@ -3,11 +3,7 @@
 #define GOMOKU_EVAL_H
 
 #include "engine/board.h"
-
-/* The value is (EVAL_STM * own cell scores - EVAL_OTHER * the other's) /
- * EVAL_DIV: the side to move's count 2.6 times, cell scores four times
- * finer than the value. */
-enum { EVAL_STM = 13, EVAL_OTHER = 5, EVAL_DIV = 20 };
+#include "engine/weights.h"
 
 /* Score of the position for the side to move. Not const: renju verdicts
  * on black's suspect cells are asked for (and cached). */

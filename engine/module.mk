@@ -1,8 +1,10 @@
 # engine/: the AI (search, evaluation, solvers) as a static library on top of
-# the rules core (rules/), plus the
-# Gomocup brain (bin/pbrain-gomoku) and the match tool (bin/arena).
+# the rules core (rules/); engine/tools/ holds the programs built on it: the
+# Gomocup brain (bin/pbrain-gomoku), the match tool (bin/arena) and the
+# evaluation tuner (bin/tune).
 ENGINE_SRCS := engine/pattern.c engine/board.c engine/eval.c \
-	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/search.c
+	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/skill.c \
+	engine/search.c
 ENGINE_LIB := $(O)/libengine.a
 
 $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)
@@ -17,7 +19,7 @@ $(O)/tests/unit/test_engine: $(O)/tests/unit/test_engine.o $(ENGINE_LIB) $(RULES
 TESTS += $(O)/tests/unit/test_engine
 
 # The Gomocup brain.
-$(BINDIR)/pbrain-gomoku: $(O)/engine/pbrain.o $(ENGINE_LIB) $(RULES_LIB)
+$(BINDIR)/pbrain-gomoku: $(O)/engine/tools/pbrain.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
@@ -31,14 +33,14 @@ $(O)/tests/unit/test_pbrain: $(O)/tests/unit/test_pbrain.o | $(BINDIR)/pbrain-go
 TESTS += $(O)/tests/unit/test_pbrain
 
 # The match tool: any two Gomocup brains, colours swapped, time enforced.
-$(BINDIR)/arena: $(O)/engine/arena.o $(ENGINE_LIB) $(RULES_LIB)
+$(BINDIR)/arena: $(O)/engine/tools/arena.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 BINS += $(BINDIR)/arena
 
 # The evaluation tuner: self-play samples and a logistic fit of the weights.
-$(BINDIR)/tune: $(O)/engine/tune.o $(ENGINE_LIB) $(RULES_LIB)
+$(BINDIR)/tune: $(O)/engine/tools/tune.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 

@@ -4,6 +4,8 @@
  */
 #include "engine/pattern.h"
 
+#include "engine/weights.h"
+
 #include <pthread.h>
 #include <string.h>
 
@@ -136,46 +138,13 @@ key_valid(const uint8_t *l)
 static void
 build_combo(void)
 {
-	/*
-	 * Fitted by bin/tune (engine/tune.c) to the results of 2,000 self-play
-	 * games at 10k nodes a move, on their quiet positions, with eval.h's
-	 * side-to-move factor 2.6 (engine/README.md). A line value and a
-	 * class bonus overlap (a cell with one open-three line has class
-	 * T_F3), so a bonus may be negative. Open fours and fives, which quiet positions lack, are set
-	 * by rule (tune.c) and capped so the static value stays a positional
-	 * judgement.
-	 */
-	static const int16_t val[LP_COUNT] = {
-		[LP_DEAD] = 0,
-		[LP_B1] = 0,
-		[LP_B2] = 5,
-		[LP_F2] = 11,
-		[LP_B3] = 13,
-		[LP_F3] = 78,
-		[LP_B4] = 114,
-		[LP_F4] = 342,
-		[LP_F5] = 1200,
-		[LP_OL] = 0,
-	};
-	static const int16_t bonus[T_COUNT] = {
-		[T_NONE] = 0,
-		[T_LOW] = -13,
-		[T_LOW2] = 5,
-		[T_F3] = -36,
-		[T_F3P] = 101,
-		[T_B4] = -76,
-		[T_B4P] = 133,
-		[T_F3X2] = 109,
-		[T_B4F3] = 474,
-		[T_F4] = 474,
-		[T_FIVE] = 0,
-	};
-
+	/* a line weight and a class weight overlap (a cell with one
+	 * open-three line has class T_F3), so a class weight may be negative */
 	for (int i = 0; i < LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT; i++) {
 		int n[LP_COUNT] = { 0 }, s = 0, v = i, cls;
 		for (int k = 0; k < 4; k++) {
 			n[v % LP_COUNT]++;
-			s += val[v % LP_COUNT];
+			s += weight_line[v % LP_COUNT];
 			v /= LP_COUNT;
 		}
 		int low = n[LP_B3] + n[LP_F2];
@@ -204,7 +173,8 @@ build_combo(void)
 		combo_tab[i].cls = (uint8_t)cls;
 		combo_tab[i].suspect = !n[LP_F5] &&
 		    (n[LP_OL] || n[LP_F4] || n[LP_B4] >= 2 || n[LP_F3] >= 2);
-		s += bonus[cls];
+		s += weight_class[cls];
+		/* capped so that the static value stays a positional judgement */
 		combo_tab[i].score = (int16_t)(s > 8000 ? 8000 : s);
 	}
 }

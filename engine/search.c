@@ -2,14 +2,16 @@
  * search.c: the engine instance and its search: iterative deepening PVS with
  * aspiration windows, a transposition table, threat-driven move generation
  * (fives, forced blocks, answers to open threes), a quiescence search over
- * fours, late move reductions and pruning, root VCF/VCT, levels and the
- * reason given for the chosen move.
+ * fours, late move reductions and pruning, the root's VCF/VCT solvers and
+ * the check of the chosen move, and the reason given for it. The levels
+ * are skill.c's, the split of the move's time timeman.c's.
  */
 #include "engine/engine.h"
 
 #include "engine/board.h"
 #include "engine/eval.h"
 #include "engine/movegen.h"
+#include "engine/skill.h"
 #include "engine/timeman.h"
 #include "engine/tt.h"
 #include "engine/vcf.h"
@@ -26,6 +28,8 @@ enum {
 	DEFAULT_VCT_NODES = 30000,
 	GUARD_NODES = 400000,
 	GUARD_MOVES = 8,
+	CHECK_MIN_MS = 200, /* the opponent's VCT is looked for at the root, and
+	                       the move checked, only with at least this */
 };
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
@@ -50,6 +54,7 @@ struct engine {
 	int rootscore[MAX_MOVES];
 	int nbest;
 	uint64_t nsolves;
+	uint64_t solver_cap;     /* the level's node cap on each root solver */
 	int64_t solver_deadline; /* root solvers stop here (tm_now_us), 0 none */
 	int8_t lmr[64][64];      /* late move reduction by depth and move number */
 	vcf_slot_t vcache[VCF_CACHE];
@@ -484,44 +489,6 @@ fill_result(engine_t *e, engine_result_t *r, int depth, int score)
 	}
 }
 
-/*
- * Depth cap, node cap, noise margin, slip rate and root candidates of each
- * level (index 0 unused). Node caps make a level as strong on a slow machine
- * as on a fast one. Near the top a doubling of nodes is worth only about 60
- * Elo, so each level has more nodes, less noise and, from 7, more of the
- * threat solvers (see engine_search) than the one below, and level 9 stays
- * well below what level 10 searches in a second.
- * Noise picks among the nbest root moves, whose exact scores cost search: the
- * quiet levels take few.
- */
-static const struct {
-	int depth, noise;
-	uint64_t nodes;
-	int slip; /* percent of moves played with a 200-point margin */
-	int nbest;
-} levels[11] = {
-	{ 0, 0, 0, 0, 1 },
-	{ 1, 500, 0, 0, 8 },
-	{ 1, 150, 0, 0, 8 },
-	{ 2, 170, 0, 0, 8 },
-	{ 2, 120, 0, 0, 8 },
-	{ 4, 70, 8000, 0, 8 },
-	{ 5, 35, 12000, 0, 6 },
-	{ 7, 25, 20000, 0, 5 },
-	{ 10, 0, 60000, 0, 1 },
-	{ 16, 0, 150000, 0, 1 },
-	{ 0, 0, 0, 0, 1 },
-};
-
-static uint32_t
-rng_next(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
 static void
 set_reason(engine_result_t *r, const char *s, int n)
 {
@@ -640,30 +607,19 @@ filter_root(engine_t *e, int threes, uint64_t budget, int maxply, int limit)
  * Checks the search's choice with the time kept back: if the opponent's VCT
  * is proven after it, the next moves in search order, playing the first that
  * is not proven lost. An unproven move is kept: only proofs change the move.
- * Each move gets up to 400k nodes, until 95% of the hard limit when the
- * opponent had a VCT before the search (big: the pre-search check gives each
- * move only a few thousand nodes, too few for the deep ones) or when the
- * caller gave the whole budget (soft == hard). Otherwise the check is for
- * threats the null-move check before the search did not see, and it runs
- * until the soft limit (at least a tenth of it), so that with a game clock
- * the moves do not grow longer.
+ * Each move gets up to GUARD_NODES; big when the opponent had a VCT before
+ * the search (the pre-search check gives each move only a few thousand
+ * nodes, too few for the deep ones), which gets the check more time
+ * (tm_check_deadline). Otherwise the check is for threats the null-move
+ * check before the search did not see.
  */
 static void
-guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int big, int *score)
+guard_move(engine_t *e, int big, int *score)
 {
 	board_t *b = &e->b;
 	int stm = board_to_move(b), i;
-	int64_t end = hard_us / 20 * 19;
 
-	e->tm.soft_us = soft_us;
-	e->tm.hard_us = hard_us;
-	if (!big && soft_us != hard_us) {
-		int64_t least = tm_elapsed_us(&e->tm) + soft_us / 10;
-		int64_t want = soft_us > least ? soft_us : least;
-		if (want < end)
-			end = want;
-	}
-	e->solver_deadline = e->tm.start_us + end;
+	e->solver_deadline = tm_check_deadline(&e->tm, big);
 	for (i = 0; i < e->nroot && i < GUARD_MOVES && !solvers_done(e); i++) {
 		board_play(b, e->root[i], stm);
 		int r = solve(e, 1, GUARD_NODES, 29);
@@ -677,173 +633,177 @@ guard_move(engine_t *e, int64_t soft_us, int64_t hard_us, int big, int *score)
 	*score = root_to_front(e, i);
 }
 
-int
-engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
-    const engine_limits_t *lim, engine_info_fn info, void *arg, engine_result_t *out)
+/* Readies the instance for a search of the loaded position under l at the
+ * level sk; returns the depth cap. */
+static int
+prepare(engine_t *e, const engine_limits_t *l, const skill_t *sk)
 {
-	engine_limits_t l = lim ? *lim : engine_default_limits();
-	board_t *b = &e->b;
-	int level = l.level >= 1 && l.level <= 10 ? l.level : 10;
-	int maxd = l.max_depth > 0 ? l.max_depth : MAX_PLY - 8;
-	int score = 0, depth_done = 0, solver = 0, solver_len = 0, guard = 0;
-	int16_t f[2];
+	int maxd = l->max_depth > 0 ? l->max_depth : MAX_PLY - 8;
 
-	memset(out, 0, sizeof *out);
-	if (load(e, rule, size, moves, n) < 0)
-		return -1;
-	tm_start(&e->tm, l.soft_ms, l.hard_ms, l.clock_ms, l.inc_ms, n);
-	/* the root solvers may use 30% of the move's time, the search the rest */
-	if (e->tm.soft_us != INT64_MAX)
-		e->solver_deadline = e->tm.start_us + e->tm.soft_us * 3 / 10;
-	else if (e->tm.hard_us != INT64_MAX)
-		e->solver_deadline = e->tm.start_us + e->tm.hard_us * 3 / 10;
-	else
-		e->solver_deadline = 0;
+	tm_start(&e->tm, l->soft_ms, l->hard_ms, l->clock_ms, l->inc_ms, e->b.nmoves);
+	e->solver_deadline = tm_solver_deadline(&e->tm);
 	atomic_store(&e->stop_flag, 0);
-	e->ext_stop = l.stop;
+	e->ext_stop = l->stop;
 	e->aborted = 0;
 	e->nodes = 0;
 	e->seldepth = 0;
-	e->max_nodes = l.max_nodes;
-	e->nbest = l.nbest < 1 ? 1 : l.nbest > ENGINE_MAX_NBEST ? ENGINE_MAX_NBEST : l.nbest;
-	uint64_t solver_cap = UINT64_MAX;
-	if (level < 10) {
-		if (levels[level].depth < maxd)
-			maxd = levels[level].depth;
-		if (levels[level].nodes && (!e->max_nodes || levels[level].nodes < e->max_nodes))
-			e->max_nodes = levels[level].nodes;
-		if (levels[level].nodes)
-			solver_cap = levels[level].nodes / 4;
-		if (e->nbest < levels[level].nbest)
-			e->nbest = levels[level].nbest;
-	}
+	e->max_nodes = l->max_nodes;
+	e->nbest = l->nbest < 1 ? 1 : l->nbest > ENGINE_MAX_NBEST ? ENGINE_MAX_NBEST : l->nbest;
+	if (sk->depth && sk->depth < maxd)
+		maxd = sk->depth;
+	if (sk->nodes && (!e->max_nodes || sk->nodes < e->max_nodes))
+		e->max_nodes = sk->nodes;
+	e->solver_cap = sk->nodes ? sk->nodes / 4 : UINT64_MAX;
+	if (e->nbest < sk->nbest)
+		e->nbest = sk->nbest;
 	memset(e->killer, -1, sizeof e->killer);
 	for (int k = 0; k < BCELLS; k++) {
 		e->hist[0][k] /= 4;
 		e->hist[1][k] /= 4;
 	}
 	/* fixed limits without a clock must not depend on earlier searches */
-	if (l.soft_ms <= 0 && l.hard_ms <= 0 && l.clock_ms <= 0 &&
-	    (l.max_depth > 0 || l.max_nodes)) {
+	if (l->soft_ms <= 0 && l->hard_ms <= 0 && l->clock_ms <= 0 &&
+	    (l->max_depth > 0 || l->max_nodes)) {
 		tt_clear(&e->tt);
 		memset(e->hist, 0, sizeof e->hist);
 	}
 	tt_new_search(&e->tt);
+	return maxd;
+}
 
+/*
+ * The move when the side to move has a five, must block the opponent's or
+ * has an open four: returns 1 with it alone at the root and *score, 0 when
+ * there is none, -1 when no move is left.
+ */
+static int
+root_forced(engine_t *e, int *score)
+{
+	board_t *b = &e->b;
 	int stm = board_to_move(b), opp = 3 - stm;
+	int16_t f[2];
+
 	e->nroot = 0;
 	if (b->cnt[stm - 1][T_FIVE]) {
 		board_find(b, stm, T_FIVE, f, 1);
 		e->root[e->nroot++] = f[0];
-		score = WIN - 1;
+		*score = WIN - 1;
 	} else if (b->cnt[opp - 1][T_FIVE]) {
 		int k = board_find(b, opp, T_FIVE, f, 2);
 		if (board_forbidden(b, f[0], stm)) {
 			/* lost: any legal move */
 			if ((e->nroot = gen_moves(b, stm, e->root)) == 0)
 				return -1;
-			score = -(WIN - 2);
+			*score = -(WIN - 2);
 		} else {
 			e->root[e->nroot++] = f[0];
-			score = k >= 2 ? -(WIN - 4) : evaluate(b);
+			*score = k >= 2 ? -(WIN - 4) : evaluate(b);
 		}
 	} else if (find_real(b, stm, T_F4, f, 1)) {
 		e->root[e->nroot++] = f[0];
-		score = WIN - 3;
+		*score = WIN - 3;
 	}
-	if (e->nroot) {
-		e->pvlen[0] = 1;
-		e->pv[0][0] = e->root[0];
-		depth_done = 1;
-		goto done;
-	}
-	e->nroot = has_real(b, opp, T_F4) ? gen_defences(b, stm, e->root)
-					  : gen_moves(b, stm, e->root);
-	if (e->nroot == 0) {
-		e->nroot = gen_moves(b, stm, e->root);
-		if (e->nroot == 0)
-			return -1;
-	}
-	/* threat solvers from level 7 (VCF), 8 (VCT) and 9 (VCF and VCT defence) */
-	if (level >= 7) {
-		int r = solve(e, 0, solver_cap < 100000 ? solver_cap : 100000, 40);
-		if (r) {
-			solver = 1;
-			solver_len = r;
-		} else if (l.vct_nodes != UINT64_MAX && level >= 8) {
-			uint64_t vb = l.vct_nodes;
-			if (!vb) {
-				/* about a quarter of the move's time */
-				int64_t ms = e->tm.soft_us == INT64_MAX ? 0 : e->tm.soft_us / 1000;
-				vb = ms > 0 ? (uint64_t)ms * 90 : DEFAULT_VCT_NODES;
-				if (vb < DEFAULT_VCT_NODES)
-					vb = DEFAULT_VCT_NODES;
-			}
-			r = solve(e, 1, vb < solver_cap ? vb : solver_cap, 29);
-			if (r) {
-				solver = 2;
-				solver_len = r;
-			}
-		}
-		if (solver) {
-			e->root[0] = e->v.line[0];
-			e->nroot = 1;
-			score = WIN - solver_len;
-			e->pvlen[0] = e->v.len > 0 ? e->v.len : 1;
-			for (int k = 0; k < e->pvlen[0] && k < MAX_PLY; k++)
-				e->pv[0][k] = e->v.line[k];
-			depth_done = 1;
-			goto done;
-		}
-		e->aborted = 0;
-		/* the opponent threatens a VCF: keep only the moves that stop it */
-		b->nmoves++; /* the opponent to move, same stones */
-		int opp_vcf = level >= 9 ? solve(e, 0, 20000, 30) : 0;
-		b->nmoves--;
-		if (opp_vcf)
-			filter_root(e, 0, 1500, 30, e->nroot);
-		else if (level >= 9 && e->tm.soft_us >= 200000) {
-			/* the same for a VCT, over the most promising moves */
-			b->nmoves++;
-			int opp_vct = solve(e, 1, 20000, 17);
-			b->nmoves--;
-			if (opp_vct && !e->v.out) {
-				/* only under a time limit: fixed-node searches stay cheap */
-				guard = e->tm.hard_us != INT64_MAX;
-				for (int i = 0; i < e->nroot; i++)
-					e->rootscore[i] = eval_move(b, e->root[i], stm);
-				sort_root(e);
-				filter_root(e, 1, 3000, 17, 24);
-			}
-		}
-		e->aborted = 0;
-	}
-	for (int i = 0; i < e->nroot; i++)
-		e->rootscore[i] = eval_move(b, e->root[i], stm);
-	sort_root(e);
-	if (e->nroot == 1 && level == 10 && !l.max_depth && !l.max_nodes) {
-		depth_done = 1;
-		score = 0;
-		goto done;
-	}
+	if (!e->nroot)
+		return 0;
+	e->pvlen[0] = 1;
+	e->pv[0][0] = e->root[0];
+	return 1;
+}
 
-	/* the search ends early to leave time to check the chosen move: a
-	 * quarter for a VCT threat, a tenth otherwise (new depths still start
-	 * until 60% of soft). Given the whole budget (soft == hard), the search
-	 * takes soft as 85% of it, and the check may run until 95%. */
-	int64_t soft_us = e->tm.soft_us, hard_us = e->tm.hard_us;
-	int check = level >= 9 && hard_us != INT64_MAX && soft_us >= 200000;
-	if (check) {
-		e->tm.hard_us = guard ? hard_us / 4 * 3 : hard_us / 10 * 9;
-		if (soft_us == hard_us)
-			e->tm.soft_us = hard_us / 20 * 17;
+/* The root moves: the answers to an open three, else every candidate;
+ * -1 when there is none. */
+static int
+root_moves(engine_t *e)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b);
+
+	e->nroot = has_real(b, 3 - stm, T_F4) ? gen_defences(b, stm, e->root)
+					      : gen_moves(b, stm, e->root);
+	if (e->nroot == 0)
+		e->nroot = gen_moves(b, stm, e->root);
+	return e->nroot ? 0 : -1;
+}
+
+/*
+ * The root's threat solvers. A VCF, else a VCT, of the side to move: returns
+ * its plies (its line the PV, *kind 1 for a VCF, 2 for a VCT). Otherwise 0,
+ * the root moves kept to those after which the opponent, which given a free
+ * move had a VCF (or a VCT), has none that the solvers prove; *guard set
+ * when it had a VCT under a time limit, for the check after the search.
+ */
+static int
+root_solvers(engine_t *e, const skill_t *sk, uint64_t vct_nodes, int *kind, int *guard)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b);
+	uint64_t cap = e->solver_cap;
+	int r = solve(e, 0, cap < 100000 ? cap : 100000, 40);
+
+	if (r)
+		*kind = 1;
+	else if (vct_nodes != UINT64_MAX && sk->vct) {
+		uint64_t vb = vct_nodes;
+		if (!vb) {
+			/* about a quarter of the move's time */
+			int64_t ms = tm_soft_ms(&e->tm);
+			vb = ms > 0 ? (uint64_t)ms * 90 : DEFAULT_VCT_NODES;
+			if (vb < DEFAULT_VCT_NODES)
+				vb = DEFAULT_VCT_NODES;
+		}
+		if ((r = solve(e, 1, vb < cap ? vb : cap, 29)))
+			*kind = 2;
 	}
+	if (r) {
+		e->root[0] = e->v.line[0];
+		e->nroot = 1;
+		e->pvlen[0] = e->v.len > 0 ? e->v.len : 1;
+		for (int k = 0; k < e->pvlen[0] && k < MAX_PLY; k++)
+			e->pv[0][k] = e->v.line[k];
+		return r;
+	}
+	e->aborted = 0;
+	board_pass(b);
+	int opp_vcf = sk->defend ? solve(e, 0, 20000, 30) : 0;
+	board_unpass(b);
+	if (opp_vcf)
+		filter_root(e, 0, 1500, 30, e->nroot);
+	else if (sk->defend && tm_at_least(&e->tm, CHECK_MIN_MS)) {
+		board_pass(b);
+		int opp_vct = solve(e, 1, 20000, 17);
+		board_unpass(b);
+		if (opp_vct && !e->v.out) {
+			/* only under a time limit: fixed-node searches stay cheap */
+			*guard = tm_timed(&e->tm);
+			for (int i = 0; i < e->nroot; i++)
+				e->rootscore[i] = eval_move(b, e->root[i], stm);
+			sort_root(e);
+			filter_root(e, 1, 3000, 17, 24);
+		}
+	}
+	e->aborted = 0;
+	return 0;
+}
+
+/*
+ * Iterative deepening up to maxd. From depth 5 (single-PV) each depth
+ * starts with a window of 50 around the last score, widened threefold on
+ * each side it fails, and fully past 2000. Stops at an abort, a proven
+ * result or when the time manager allows no new depth. Returns the last
+ * depth completed, its score in *score; 0 when none was, the ordering's
+ * favourite then being the move.
+ */
+static int
+iterate(engine_t *e, int maxd, engine_info_fn info, void *arg, int *score)
+{
+	int done = 0, sc = 0;
+
 	for (int d = 1; d <= maxd; d++) {
 		int alpha = -INF, beta = INF, delta = 50, v;
 		e->seldepth = 0;
-		if (d >= 5 && e->nbest == 1 && score > -WIN_MIN && score < WIN_MIN) {
-			alpha = score - delta;
-			beta = score + delta;
+		if (d >= 5 && e->nbest == 1 && sc > -WIN_MIN && sc < WIN_MIN) {
+			alpha = sc - delta;
+			beta = sc + delta;
 		}
 		for (;;) {
 			v = root_search(e, d, alpha, beta);
@@ -864,59 +824,108 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		}
 		if (e->aborted)
 			break;
-		score = v;
-		depth_done = d;
+		sc = v;
+		done = d;
 		sort_root(e);
 		if (info) {
 			engine_result_t tmp;
-			fill_result(e, &tmp, d, score);
+			fill_result(e, &tmp, d, sc);
 			set_reason(&tmp, "thinking", 0);
 			info(&tmp, arg);
 		}
-		if (score >= WIN_MIN || score <= -WIN_MIN) {
-			if (d > mate_of(score > 0 ? score : -score) + 2 || score >= WIN_MIN)
+		if (sc >= WIN_MIN || sc <= -WIN_MIN) {
+			if (d > mate_of(sc > 0 ? sc : -sc) + 2 || sc >= WIN_MIN)
 				break;
 		}
 		if (!tm_may_deepen(&e->tm))
 			break;
 	}
-	if (depth_done == 0) {
-		/* stopped during the first depth: the ordering's favourite */
-		depth_done = 0;
-		score = evaluate(b);
+	if (done == 0) {
+		sc = evaluate(&e->b);
 		e->pvlen[0] = 1;
 		e->pv[0][0] = e->root[0];
 	}
+	*score = sc;
+	return done;
+}
 
-	if (check && depth_done > 0 && score > -WIN_MIN && score < WIN_MIN && e->nroot > 1)
-		guard_move(e, soft_us, hard_us, guard, &score);
+/*
+ * The search proper over the root moves: the iterations, the check of the
+ * chosen move when the level defends and the move has the time, then the
+ * level's noisy pick. Returns the depth completed, the score in *score.
+ */
+static int
+think(engine_t *e, const skill_t *sk, const engine_limits_t *l, int maxd, int guard,
+    engine_info_fn info, void *arg, int *score)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), depth;
 
-	if (level < 10 && levels[level].noise && e->nroot > 1 && score < WIN_MIN) {
-		uint32_t s = l.seed * 2654435761u + (uint32_t)n * 40503u + 1;
-		int margin = levels[level].noise, cnt = 0;
-		/* now and then a real slip: any of the near moves within 200 */
-		if ((int)(rng_next(&s) % 100) < levels[level].slip && margin < 200)
-			margin = 200;
-		for (int i = 0; i < e->nroot && i < e->nbest; i++)
-			if (e->rootscore[i] >= e->rootscore[0] - margin &&
-			    e->rootscore[i] > -WIN_MIN)
-				cnt++;
-		if (cnt > 1)
-			score = root_to_front(e, (int)(rng_next(&s) % (uint32_t)cnt));
+	for (int i = 0; i < e->nroot; i++)
+		e->rootscore[i] = eval_move(b, e->root[i], stm);
+	sort_root(e);
+	if (e->nroot == 1 && sk->full && !l->max_depth && !l->max_nodes) {
+		*score = 0;
+		return 1;
 	}
-done:
+	int check = sk->defend && tm_timed(&e->tm) && tm_at_least(&e->tm, CHECK_MIN_MS);
+	if (check)
+		tm_keep_for_check(&e->tm, guard);
+	depth = iterate(e, maxd, info, arg, score);
+	if (check && depth > 0 && *score > -WIN_MIN && *score < WIN_MIN && e->nroot > 1)
+		guard_move(e, guard, score);
+	if (e->nroot > 1 && *score < WIN_MIN) {
+		int n = e->nroot < e->nbest ? e->nroot : e->nbest;
+		int k = skill_pick(sk, l->seed, b->nmoves, e->rootscore, n);
+		if (k >= 0)
+			*score = root_to_front(e, k);
+	}
+	return depth;
+}
+
+/* Fills *out with the root's first move, never an unplayable one. */
+static int
+finish(engine_t *e, engine_result_t *out, int depth, int score, int solver, int plies)
+{
+	board_t *b = &e->b;
+
 	if (e->nroot < 1 || b->stone[e->root[0]] != 0) {
-		/* never hand back an unplayable move */
-		e->nroot = gen_moves(b, stm, e->root);
+		e->nroot = gen_moves(b, board_to_move(b), e->root);
 		if (e->nroot == 0)
 			return -1;
 		e->pvlen[0] = 0;
 	}
-	fill_result(e, out, depth_done, score);
+	fill_result(e, out, depth, score);
 	if (e->pvlen[0] == 0 || e->pv[0][0] != e->root[0]) {
 		out->pv[0] = out->best;
 		out->pvlen = 1;
 	}
-	explain(e, out, e->root[0], solver, solver_len);
+	explain(e, out, e->root[0], solver, plies);
 	return 0;
+}
+
+/*
+ * The moves decided before any search, then the root solvers (from the
+ * level that runs them), then the search; every move takes the first of
+ * these that gives one.
+ */
+int
+engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
+    const engine_limits_t *lim, engine_info_fn info, void *arg, engine_result_t *out)
+{
+	engine_limits_t l = lim ? *lim : engine_default_limits();
+	const skill_t *sk = skill_of(l.level);
+	int score = 0, depth = 1, solver = 0, plies = 0, guard = 0, forced;
+
+	memset(out, 0, sizeof *out);
+	if (load(e, rule, size, moves, n) < 0)
+		return -1;
+	int maxd = prepare(e, &l, sk);
+	if ((forced = root_forced(e, &score)) < 0 || (!forced && root_moves(e) < 0))
+		return -1;
+	if (!forced && sk->vcf && (plies = root_solvers(e, sk, l.vct_nodes, &solver, &guard)))
+		score = WIN - plies;
+	else if (!forced)
+		depth = think(e, sk, &l, maxd, guard, info, arg, &score);
+	return finish(e, out, depth, score, solver, plies);
 }

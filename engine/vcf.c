@@ -67,10 +67,7 @@ five_points(const board_t *b, int c, int ply, int16_t *f)
 /*
  * Whether cell c is within VCT_NEAR (on both axes) of the attacker's
  * previous move. A three far from the attack under way seldom joins it,
- * and trying such threes was most of the cost of a failing VCT: with this
- * rule, a 256k-slot cache and cached wins, a 25-ply VCT of a sparring game
- * takes 226k nodes instead of 1.17M, and 229 of the 306 puzzles are proven
- * within 100k nodes instead of 214 (235 against 233 within 400k).
+ * and trying such threes is most of the cost of a failing VCT.
  */
 static int
 near_last(const board_t *b, int c)
@@ -466,9 +463,7 @@ vct_pn(vcf_t *v, int maxply)
 /*
  * The proof-number search first: it follows the most promising attack to
  * any depth, where deepening by 4 plies pays for every shallower failure
- * again (a sparring VCT the depth-first search proves in 183k nodes takes
- * it 14k; 238 of the 306 puzzles within 400k nodes rather than 235). Its
- * proofs are sound, but a disproof may not be: the cache holds one result
+ * again. Its proofs are sound, but a disproof may not be: the cache holds one result
  * for a position however it was reached, and the attacks tried depend on
  * the attacker's previous move. So after a disproof the depth-first
  * search, which finds short wins first, has the rest of the budget.

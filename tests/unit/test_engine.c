@@ -182,6 +182,52 @@ test_incremental(void **st)
 	free(b);
 }
 
+/* A pass flips the side to move and leaves the stones and what the board
+ * derives from them; a move played and taken back after it, and the pass
+ * taken back, leave the board as it was. */
+static void
+test_pass(void **st)
+{
+	(void)st;
+	board_t *b = malloc(sizeof *b), *was = malloc(sizeof *was);
+	for (int rule = 0; rule < 3; rule++) {
+		assert_int_equal(board_init(b, rule, 15), 0);
+		for (int i = 0; i < 12; i++) {
+			int c;
+			do
+				c = b->cells[rnd() % (unsigned)b->ncells];
+			while (b->stone[c]);
+			board_play(b, c, board_to_move(b));
+		}
+		memcpy(was, b, sizeof *b);
+		int stm = board_to_move(b), c;
+		board_pass(b);
+		assert_int_equal(board_to_move(b), 3 - stm);
+		assert_true(b->hash == was->hash);
+		assert_memory_equal(b->stone, was->stone, sizeof b->stone);
+		assert_memory_equal(b->cnt, was->cnt, sizeof b->cnt);
+		assert_memory_equal(b->sum, was->sum, sizeof b->sum);
+		assert_int_equal(board_verify(b), 0);
+		do
+			c = b->cells[rnd() % (unsigned)b->ncells];
+		while (b->stone[c]);
+		board_play(b, c, board_to_move(b));
+		assert_int_equal(b->stone[c], 3 - stm);
+		assert_int_equal(board_verify(b), 0);
+		board_undo(b);
+		board_unpass(b);
+		assert_int_equal(b->nmoves, was->nmoves);
+		assert_int_equal(board_to_move(b), stm);
+		assert_true(b->hash == was->hash);
+		assert_memory_equal(b->moves, was->moves, sizeof b->moves[0] * (size_t)b->nmoves);
+		assert_memory_equal(b->cls, was->cls, sizeof b->cls);
+		assert_memory_equal(b->score, was->score, sizeof b->score);
+		assert_int_equal(board_verify(b), 0);
+	}
+	free(was);
+	free(b);
+}
+
 /* A random position where the side to move faces an open three (or a
  * double-four threat) and neither side has a five or an open four to play. */
 static int
@@ -902,6 +948,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pattern_lines),
 		cmocka_unit_test(test_incremental),
+		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_forced_replies),
 		cmocka_unit_test(test_vcf),
 		cmocka_unit_test(test_levels_five_and_block),

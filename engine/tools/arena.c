@@ -334,8 +334,8 @@ book_opening(const book_t *b, int i, move_t *mv)
  * mv[0..n) within +-3 * o->balance, and after each of its VET_REPLIES best
  * replies a search of the same size does not score the other side below
  * that (and after one of them, not above it). Openings decided 20 plies deep
- * pass the 2M-node check of -b and lost sparring games before either brain
- * had chosen a move; searching after the replies sees those plies sooner.
+ * can pass the 2M-node check of -b; searching after the replies sees those
+ * plies sooner.
  * Writes the scores into note. Returns 1 if the opening passes.
  */
 static int
