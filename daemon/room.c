@@ -87,6 +87,7 @@ static void grace_cb(evutil_socket_t fd, short what, void *arg);
 static int room_end(struct room *r, game_result_t res, game_reason_t reason);
 static void room_end_anyway(struct room *r, game_result_t res, game_reason_t reason);
 static void end_or_retry(struct room *r, struct event *ev, game_result_t res, game_reason_t reason);
+static int decided(const struct room *r, game_result_t *res, game_reason_t *reason);
 static void room_free(struct room *r);
 
 /* The seat (0 black, 1 white) whose stone goes next. */
@@ -402,11 +403,11 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		gclock_start(&r->clk, seat_to_move(r), now);
 		arm_flag(r);
 	}
-	/* the last move was stored but the end was not: end it now */
-	if (r->pos.outcome.kind == RESULT_WIN)
-		room_end_anyway(r, game_win_for(r->pos.outcome.winner), BY_FIVE);
-	else if (r->pos.outcome.kind == RESULT_DRAW)
-		room_end_anyway(r, GAME_DRAWN, BY_BOARD_FULL);
+	/* a record from before the end went with the move: end it now */
+	game_result_t res;
+	game_reason_t reason;
+	if (decided(r, &res, &reason))
+		room_end_anyway(r, res, reason);
 	return r;
 }
 
@@ -877,6 +878,13 @@ refuse(struct room_act *act, game_err_t e, const char *why)
 	return e;
 }
 
+/* The store refused the change: nothing happened, try again. */
+static game_err_t
+store_refused(struct room_act *act)
+{
+	return refuse(act, GERR_STORE, "the game could not be saved; try again");
+}
+
 static void
 act_init(struct room_act *act)
 {
@@ -902,7 +910,7 @@ room_move(
 	int64_t now = clock_now_ms();
 	if (r->clk.timed && gclock_left(&r->clk, seat, now) == 0) {
 		if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME) != 0)
-			return refuse(act, GERR_STORE, "the game could not be saved; try again");
+			return store_refused(act);
 		return refuse(act, GERR_OVER, "your flag fell");
 	}
 	move_t mv;
@@ -1039,7 +1047,7 @@ room_resign(struct room *r, struct session *s, struct room_act *act)
 	if (!room_unfinished(r))
 		return GERR_OVER;
 	if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN) != 0)
-		return refuse(act, GERR_STORE, "the game could not be saved; try again");
+		return store_refused(act);
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1149,7 +1157,7 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 			swap_seats(r);
 	}
 	if (stored != 0)
-		return refuse(act, GERR_STORE, "the game could not be saved; try again");
+		return store_refused(act);
 	end_offers(r, 1u << k, END_ACCEPTED);
 	if (k == ASK_DRAW) {
 		game_over(r, GAME_DRAWN, BY_DRAW_AGREED);
@@ -1177,7 +1185,7 @@ room_abort(struct room *r, struct session *s, struct room_act *act)
 	    (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2 || r->moved_both))
 		return GERR_TOO_LATE;
 	if (room_end(r, GAME_NO_RESULT, BY_ABORTED) != 0)
-		return refuse(act, GERR_STORE, "the game could not be saved; try again");
+		return store_refused(act);
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1195,7 +1203,7 @@ room_claim(struct room *r, struct session *s, struct room_act *act)
 	if (!o->gone || clock_now_ms() < o->deadline)
 		return GERR_NO_CLAIM;
 	if (room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED) != 0)
-		return refuse(act, GERR_STORE, "the game could not be saved; try again");
+		return store_refused(act);
 	act->seq = r->seq;
 	return GERR_OK;
 }
