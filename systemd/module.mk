@@ -52,4 +52,4 @@ uninstall:
 	    echo "uninstall: kept $(ETC_DIR)/gomokud.conf (yours; remove it by hand)"; fi
 	@echo "uninstall: left the state directory /var/lib/gomokud (games, accounts) alone"
 
-TESTS += tests/systemd/test_unit.sh tests/systemd/test_install.sh
+TESTS += tests/systemd/test_unit.sh tests/systemd/test_install.sh tests/systemd/test_deps.sh
