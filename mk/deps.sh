@@ -30,10 +30,11 @@ case "$lock_timeout" in '' | *[!0-9]*) echo "deps: DEPS_LOCK_TIMEOUT must be sec
 
 # What bin/gomokud, bin/gomoku and bin/pbrain-gomoku load on Debian 12 (ldd,
 # then dpkg -S; tests/systemd/test_deps.sh checks the list against the
-# binaries): libevent with its OpenSSL layer, OpenSSL, SQLite, ncursesw for
-# the client. libc6 is always there.
-RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libssl3 libsqlite3-0
-libncursesw6 libtinfo6"
+# binaries): libevent with its OpenSSL and pthreads layers (the last is
+# linked, but dropped by gcc's --as-needed; clang keeps it), OpenSSL,
+# SQLite, ncursesw for the client. libc6 and libgcc-s1 are always there.
+RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libevent-pthreads-2.1-7
+libssl3 libsqlite3-0 libncursesw6 libtinfo6"
 if [ $runtime -eq 2 ]; then
 	printf '%s\n' $RUNTIME_PKGS
 	exit 0
