@@ -29,7 +29,12 @@ check() {
 	expected "$prefix" "$etc" > "$tmp/want"
 	listed "$root" > "$tmp/got"
 	diff -u "$tmp/want" "$tmp/got" || fail "PREFIX=$prefix: installed files differ from the list (- wanted, + got)"
-	echo "install PREFIX=$prefix: exactly the $(wc -l < "$tmp/want") files listed"
+	while read -r f; do
+		case "$f" in */bin/*) want=755 ;; *) want=644 ;; esac
+		m=$(stat -c %a "$root$f")
+		[ "$m" = "$want" ] || fail "PREFIX=$prefix: $f has mode $m, not $want"
+	done < "$tmp/want"
+	echo "install PREFIX=$prefix: exactly the $(wc -l < "$tmp/want") files listed, programs 755, the rest 644"
 
 	docs="$root$prefix/lib/systemd/system/gomokud.service $root$prefix/share/man/man*/*"
 	# shellcheck disable=SC2086
