@@ -6,6 +6,8 @@
 set -eu
 fail() { echo "FAIL: $*"; exit 1; }
 
+# a strict umask, as a careful admin has: the modes must not follow it
+umask 077
 tmp=$(mktemp -d /tmp/gomokud-install-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -34,7 +36,9 @@ check() {
 		m=$(stat -c %a "$root$f")
 		[ "$m" = "$want" ] || fail "PREFIX=$prefix: $f has mode $m, not $want"
 	done < "$tmp/want"
-	echo "install PREFIX=$prefix: exactly the $(wc -l < "$tmp/want") files listed, programs 755, the rest 644"
+	bad=$(find "$root" -mindepth 1 -type d ! -perm 755)
+	[ -z "$bad" ] || fail "PREFIX=$prefix: directories not 755: $bad"
+	echo "install PREFIX=$prefix: exactly the $(wc -l < "$tmp/want") files listed, programs 755, the rest 644, directories 755"
 
 	docs="$root$prefix/lib/systemd/system/gomokud.service $root$prefix/share/man/man*/*"
 	# shellcheck disable=SC2086
