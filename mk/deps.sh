@@ -3,47 +3,83 @@
 #   mk/deps.sh              install what is missing (as root) or print the command
 #   mk/deps.sh --if-missing the same, but silent when nothing is missing
 #   --with-clang            also clang and its sanitizer/fuzzer runtime (CI)
+#   --runtime               only what the installed programs need to run, for
+#                           a VPS that runs binaries built elsewhere: the shared
+#                           libraries, no -dev packages, compilers or test tools
+#   --list-runtime          print those runtime packages and exit
+# Another apt run (unattended-upgrades on a fresh VPS, say) holding the
+# package lock is waited for, up to DEPS_LOCK_TIMEOUT seconds (default 300).
 set -eu
 quiet=0
 clang=0
+runtime=0
 for a in "$@"; do
 	case "$a" in
 	--if-missing) quiet=1 ;;
 	--with-clang) clang=1 ;;
-	*) echo "usage: mk/deps.sh [--if-missing] [--with-clang]" >&2; exit 2 ;;
+	--runtime) runtime=1 ;;
+	--list-runtime) runtime=2 ;;
+	*)
+		echo "usage: mk/deps.sh [--if-missing] [--with-clang] [--runtime | --list-runtime]" >&2
+		exit 2
+		;;
 	esac
 done
+lock_timeout=${DEPS_LOCK_TIMEOUT:-300}
+case "$lock_timeout" in '' | *[!0-9]*) echo "deps: DEPS_LOCK_TIMEOUT must be seconds" >&2; exit 2 ;; esac
+
+# What bin/gomokud, bin/gomoku and bin/pbrain-gomoku load on Debian 12 (ldd,
+# then dpkg -S; tests/systemd/test_deps.sh checks the list against the
+# binaries): libevent with its OpenSSL and pthreads layers (the last is
+# linked, but dropped by gcc's --as-needed; clang keeps it), OpenSSL,
+# SQLite, ncursesw for the client. libc6 and libgcc-s1 are always there.
+RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libevent-pthreads-2.1-7
+libssl3 libsqlite3-0 libncursesw6 libtinfo6"
+if [ $runtime -eq 2 ]; then
+	printf '%s\n' $RUNTIME_PKGS
+	exit 0
+fi
 
 # pkg-config module or command -> Debian package
 need=""
 chk_pc() { pkg-config --exists "$1" 2>/dev/null || need="$need $2"; }
 chk_cmd() { command -v "$1" >/dev/null 2>&1 || need="$need $2"; }
+chk_pkg() {
+	case "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null)" in
+	ii*) ;;
+	*) need="$need $1" ;;
+	esac
+}
 
-chk_cmd pkg-config pkg-config
-chk_cmd cc gcc
-chk_cmd make make
-if command -v pkg-config >/dev/null 2>&1; then
-	chk_pc libevent libevent-dev
-	chk_pc libevent_openssl libevent-dev
-	chk_pc libevent_pthreads libevent-dev
-	chk_pc openssl libssl-dev
-	chk_pc sqlite3 libsqlite3-dev
-	chk_pc ncursesw libncurses-dev
-	chk_pc cmocka libcmocka-dev
+if [ $runtime -eq 1 ]; then
+	for p in $RUNTIME_PKGS; do chk_pkg "$p"; done
 else
-	need="$need libevent-dev libssl-dev libsqlite3-dev libncurses-dev libcmocka-dev"
-fi
-chk_cmd openssl openssl
-chk_cmd tmux tmux
-chk_cmd systemd-analyze systemd
-chk_cmd man man-db
-chk_cmd groff groff-base
-if [ $clang -eq 1 ]; then
-	chk_cmd clang clang
-	chk_cmd clang-format clang-format
-	# libFuzzer and the sanitizer runtimes for the clang that Debian 12 ships
-	[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
-		need="$need libclang-rt-14-dev"
+	chk_cmd pkg-config pkg-config
+	chk_cmd cc gcc
+	chk_cmd make make
+	if command -v pkg-config >/dev/null 2>&1; then
+		chk_pc libevent libevent-dev
+		chk_pc libevent_openssl libevent-dev
+		chk_pc libevent_pthreads libevent-dev
+		chk_pc openssl libssl-dev
+		chk_pc sqlite3 libsqlite3-dev
+		chk_pc ncursesw libncurses-dev
+		chk_pc cmocka libcmocka-dev
+	else
+		need="$need libevent-dev libssl-dev libsqlite3-dev libncurses-dev libcmocka-dev"
+	fi
+	chk_cmd openssl openssl
+	chk_cmd tmux tmux
+	chk_cmd systemd-analyze systemd
+	chk_cmd man man-db
+	chk_cmd groff groff-base
+	if [ $clang -eq 1 ]; then
+		chk_cmd clang clang
+		chk_cmd clang-format clang-format
+		# libFuzzer and the sanitizer runtimes for the clang that Debian 12 ships
+		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
+			need="$need libclang-rt-14-dev"
+	fi
 fi
 
 # unique, in order
@@ -52,14 +88,52 @@ if [ -z "$pkgs" ]; then
 	[ $quiet -eq 1 ] || echo "deps: everything is installed"
 	exit 0
 fi
-cmd="apt-get install -y --no-install-recommends $pkgs"
+lock="-o DPkg::Lock::Timeout=$lock_timeout"
+cmd="apt-get $lock install -y --no-install-recommends $pkgs"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: missing packages; run as root:"
-	echo "  apt-get update && $cmd"
+	echo "  apt-get $lock update && $cmd"
 	exit 1
 fi
+
+# apt_get ARGS...: apt-get waiting for the package lock. DPkg::Lock::Timeout
+# makes it wait for dpkg's lock; apt-get update's lock on the package lists
+# it does not wait for, so a run that failed on a lock is tried again every
+# 2 s until the timeout, which ends in a message saying what holds it up.
+apt_get() {
+	start=$(date +%s)
+	said=0
+	err=$(mktemp)
+	while :; do
+		# shellcheck disable=SC2086
+		if apt-get $lock "$@" 2> "$err"; then
+			cat "$err" >&2
+			rm -f "$err"
+			return 0
+		fi
+		if ! grep -qE 'Could not get lock|Unable to (lock|acquire)' "$err"; then
+			cat "$err" >&2
+			rm -f "$err"
+			return 1
+		fi
+		if [ $(($(date +%s) - start)) -ge "$lock_timeout" ]; then
+			cat "$err" >&2
+			rm -f "$err"
+			echo "deps: gave up after ${lock_timeout} s: another apt or dpkg run (unattended-upgrades?)" \
+			    "still holds the package lock. Let it finish (ps -C apt-get,apt,dpkg,unattended-upgr)," \
+			    "then run this again, or wait longer with DEPS_LOCK_TIMEOUT=seconds." >&2
+			return 1
+		fi
+		if [ $said -eq 0 ]; then
+			echo "deps: another apt or dpkg run holds the package lock; waiting up to ${lock_timeout} s"
+			said=1
+		fi
+		sleep 2
+	done
+}
+
 echo "deps: installing $pkgs"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+apt_get update -qq
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $pkgs
+apt_get install -y -qq --no-install-recommends $pkgs

@@ -1,23 +1,55 @@
-# systemd/: the service unit, and `make install` (PREFIX, DESTDIR).
+# systemd/: the service unit, and `make install`, `install-strip`, `uninstall`
+# (PREFIX, DESTDIR, SYSCONFDIR, UNITDIR, MANDIR).
 PREFIX ?= /usr/local
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 MANDIR ?= $(PREFIX)/share/man
 
-INSTALL_MAN := $(wildcard man/*.[158] client/*.1)
+# What an admin runs: the server, the client and the Gomocup brain. The
+# developer tools (arena, tune) stay in the tree.
+INSTALL_BINS := $(BINDIR)/gomokud $(BINDIR)/gomoku $(BINDIR)/pbrain-gomoku
+# Man pages, section from the name; .in templates get their paths filled in.
+INSTALL_MAN := client/gomoku.1 man/gomokud.conf.5.in man/pbrain-gomoku.6.in man/gomokud.8.in
+INSTALL_STRIP ?=
 
-.PHONY: install
-install: $(BINS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/gomokud
-	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-	    systemd/gomokud.service.in > $(DESTDIR)$(UNITDIR)/gomokud.service
+# The paths the unit and the man pages name, as installed.
+INSTALL_SUBST = sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+    -e 's|@UNITDIR@|$(UNITDIR)|g'
+ETC_DIR = $(SYSCONFDIR)/gomokud
+man_name = $(notdir $(1:.in=))
+man_path = $(MANDIR)/man$(subst .,,$(suffix $(call man_name,$(1))))/$(call man_name,$(1))
+INSTALLED = $(addprefix $(PREFIX)/bin/,$(notdir $(INSTALL_BINS))) $(UNITDIR)/gomokud.service \
+    $(ETC_DIR)/gomokud.conf.example $(foreach m,$(INSTALL_MAN),$(call man_path,$(m)))
+
+.PHONY: install install-strip uninstall
+install: $(INSTALL_BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(ETC_DIR)
+	install $(INSTALL_STRIP) -m 755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
+	$(INSTALL_SUBST) systemd/gomokud.service.in > $(DESTDIR)$(UNITDIR)/gomokud.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/gomokud.service
-	install -m 644 systemd/gomokud.conf $(DESTDIR)$(SYSCONFDIR)/gomokud/gomokud.conf.example
-	[ -e $(DESTDIR)$(SYSCONFDIR)/gomokud/gomokud.conf ] || \
-	    install -m 644 systemd/gomokud.conf $(DESTDIR)$(SYSCONFDIR)/gomokud/gomokud.conf
-	for m in $(INSTALL_MAN); do \
-	    s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s && \
-	    install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	install -m 644 systemd/gomokud.conf $(DESTDIR)$(ETC_DIR)/gomokud.conf.example
+	[ -e $(DESTDIR)$(ETC_DIR)/gomokud.conf ] || \
+	    install -m 644 systemd/gomokud.conf $(DESTDIR)$(ETC_DIR)/gomokud.conf
+	$(foreach m,$(INSTALL_MAN),install -d $(dir $(DESTDIR)$(call man_path,$(m))) && \
+	    $(INSTALL_SUBST) $(m) > $(DESTDIR)$(call man_path,$(m)) && \
+	    chmod 644 $(DESTDIR)$(call man_path,$(m)) &&) true
 
-TESTS += tests/systemd/test_unit.sh
+install-strip:
+	@$(MAKE) --no-print-directory install INSTALL_STRIP=-s
+
+# Removes what install put there. The config is the admin's (install only
+# ever writes it when none is there) and the state is systemd's
+# StateDirectory: both stay. In a staged tree (DESTDIR) the directories left
+# empty go too, up to DESTDIR; on the live system only gomokud's own.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@if [ -n "$(DESTDIR)" ]; then \
+	    for d in $(sort $(dir $(INSTALLED))); do d=$(DESTDIR)$${d%/}; \
+	        while [ "$$d" != "$(DESTDIR)" ] && rmdir "$$d" 2>/dev/null; do d=$${d%/*}; done; \
+	    done; \
+	else rmdir $(ETC_DIR) 2>/dev/null || true; fi
+	@if [ -e $(DESTDIR)$(ETC_DIR)/gomokud.conf ]; then \
+	    echo "uninstall: kept $(ETC_DIR)/gomokud.conf (yours; remove it by hand)"; fi
+	@echo "uninstall: left the state directory /var/lib/gomokud (games, accounts) alone"
+
+TESTS += tests/systemd/test_unit.sh tests/systemd/test_install.sh tests/systemd/test_deps.sh

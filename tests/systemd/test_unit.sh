@@ -1,7 +1,8 @@
 #!/bin/sh
 # The service unit as `make install` writes it: systemd-analyze verify is
 # clean, systemd-analyze security rates its exposure 2.0 or better, and the
-# certificate renewal documented for it matches how it loads the certificate.
+# certificate renewal documented for it matches how it loads the certificate,
+# and the READMEs quote the exposure it measures.
 set -eu
 fail() { echo "FAIL: $*"; exit 1; }
 command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing (make deps installs systemd)"
@@ -50,7 +51,7 @@ if grep -q '^LoadCredential=tls\.crt:' "$unit"; then
 	for f in README.md systemd/README.md "$unit"; do
 		grep -qF -- "$hook" "$f" || fail "$f does not give the deploy hook $hook"
 	done
-	grep -qF 'try-restart gomokud' man/gomokud.8 || fail "gomokud(8) does not name the restart"
+	grep -qF 'try-restart gomokud' man/gomokud.8.in || fail "gomokud(8) does not name the restart"
 	if grep -n 'deploy-hook "systemctl reload' README.md systemd/README.md man/* "$unit"; then
 		fail "a deploy hook reloads, which does not refresh LoadCredential= copies"
 	fi
@@ -62,3 +63,14 @@ score=$(printf '%s\n' "$out" | sed -n 's/.*Overall exposure level for gomokud.se
 [ -n "$score" ] || { echo "$out"; fail "no exposure score"; }
 awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }' || fail "exposure $score is above 2.0"
 echo "security: exposure $score (2.0 or better required)"
+
+# The docs quote the figure measured here, so it cannot drift from the unit.
+for f in README.md systemd/README.md; do
+	quoted=$(tr '\n' ' ' < "$f" | grep -o '`systemd-analyze security` rates[a-z ]* [0-9][0-9.]*' |
+		grep -o '[0-9][0-9.]*$') || true
+	[ -n "$quoted" ] || fail "$f quotes no \`systemd-analyze security\` rating"
+	for q in $quoted; do
+		[ "$q" = "$score" ] || fail "$f says systemd-analyze security rates the unit $q; it measures $score"
+	done
+done
+echo "security: README.md and systemd/README.md quote $score, as measured"
