@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "daemon/auth.h"
+#include "daemon/metrics.h"
 #include "daemon/server.h"
 #include "daemon/store.h"
 
@@ -48,6 +49,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
     const struct archive_game *end)
 {
 	store_t *st = srv->store;
+	int64_t t0 = metrics_now_us();
 
 	if (st == NULL || id == 0)
 		return 0;
@@ -61,6 +63,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 	}
 	if ((end && end_game(srv, end) != 0) || store_commit(st) != 0)
 		goto fail;
+	metrics_observe(srv->metrics, METRIC_STORE_COMMIT, metrics_now_us() - t0);
 	return 0;
 fail:
 	store_rollback(st);

@@ -28,10 +28,10 @@ enum {
 };
 
 /* Bucket bounds in microseconds, ascending; +Inf is implied. */
-static const int64_t fast_le[] = { 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000,
-	100000, 250000, 500000, 1000000 };
-static const int64_t slow_le[] = { 10000, 50000, 100000, 250000, 500000, 1000000, 2500000,
-	5000000, 10000000, 30000000, 60000000 };
+static const int64_t fast_le[] = { 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000,
+	250000, 500000, 1000000 };
+static const int64_t slow_le[] = { 10000, 50000, 100000, 250000, 500000, 1000000, 2500000, 5000000,
+	10000000, 30000000, 60000000 };
 
 struct hist {
 	uint64_t count[MAX_BUCKETS + 1]; /* per bucket, the last one +Inf */
@@ -288,23 +288,24 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	}
 	gauge(out, "gomokud_sessions", "Sessions (guests, accounts, bots).", g->sessions);
 	gauge(out, "gomokud_rooms", "Rooms.", g->rooms);
-	gauge(out, "gomokud_games_in_progress", "Games in progress (opening or playing).",
-	    g->games);
+	gauge(
+	    out, "gomokud_games_in_progress", "Games in progress (opening or playing).", g->games);
 
 	family(out, "gomokud_games_started_total", "counter",
 	    "Games started by this process, by rule.");
 	for (int r = 0; r < RULES; r++)
 		evbuffer_add_printf(out, "gomokud_games_started_total{rule=\"%s\"} %" PRIu64 "\n",
 		    rule_name((rule_t)r), m->started[r]);
-	family(out, "gomokud_games_finished_total", "counter", "Games finished, by rule and reason.");
+	family(
+	    out, "gomokud_games_finished_total", "counter", "Games finished, by rule and reason.");
 	for (int r = 0; r < RULES; r++)
 		for (int why = 0; why < REASONS; why++)
 			evbuffer_add_printf(out,
 			    "gomokud_games_finished_total{rule=\"%s\",reason=\"%s\"} %" PRIu64 "\n",
 			    rule_name((rule_t)r), game_reason_name((game_reason_t)why),
 			    m->finished[r][why]);
-	counter(out, "gomokud_moves_relayed_total", "Moves played and sent to their rooms.",
-	    m->moves);
+	counter(
+	    out, "gomokud_moves_relayed_total", "Moves played and sent to their rooms.", m->moves);
 	render_hist(out, m, METRIC_RELAY);
 	render_hist(out, m, METRIC_STORE_COMMIT);
 
@@ -324,8 +325,8 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	for (int i = 0; i < CODES; i++)
 		if (m->errors[i])
 			evbuffer_add_printf(out,
-			    "gomokud_error_replies_total{code=\"%d\"} %" PRIu64 "\n", CODE_FIRST + i,
-			    m->errors[i]);
+			    "gomokud_error_replies_total{code=\"%d\"} %" PRIu64 "\n",
+			    CODE_FIRST + i, m->errors[i]);
 	counter(out, "gomokud_received_bytes_total",
 	    "Protocol bytes received: the lines handed to connections, with their LF.",
 	    m->bytes_in);

@@ -3,7 +3,8 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
-	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c
+	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
+	daemon/metrics.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 
