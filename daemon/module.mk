@@ -51,6 +51,13 @@ $(O)/tests/daemon/test_renew: $(O)/tests/daemon/test_renew.o $(O)/tests/daemon/t
 
 TESTS += $(O)/tests/daemon/test_renew
 
+# GET /metrics (metrics-listen): the text format parsed strictly, each series
+# moved by exactly what a game, a refusal, a burst and a bot game did.
+$(O)/tests/daemon/test_metrics: $(O)/tests/daemon/test_metrics.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL) -lm
+
+TESTS += $(O)/tests/daemon/test_metrics
+
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)

@@ -31,8 +31,8 @@
 #endif
 
 static struct daemon d;
-static int mport;          /* the metrics listener */
-static long long sent_in;  /* protocol bytes the test's clients sent */
+static int mport;         /* the metrics listener */
+static long long sent_in; /* protocol bytes the test's clients sent */
 
 /* ---- HTTP ---- */
 
@@ -198,7 +198,8 @@ family_of_sample(struct scrape *sc, const char *name)
 		if (ends_with(name, parts[i])) {
 			size_t n = strlen(name) - strlen(parts[i]);
 			for (int j = 0; j < sc->nf; j++)
-				if (strlen(sc->f[j].name) == n && strncmp(sc->f[j].name, name, n) == 0 &&
+				if (strlen(sc->f[j].name) == n &&
+				    strncmp(sc->f[j].name, name, n) == 0 &&
 				    strcmp(sc->f[j].type, "histogram") == 0)
 					return &sc->f[j];
 		}
@@ -223,7 +224,8 @@ parse_labels(const char *p, char *out, size_t outlen)
 		    nseen == 8 || *p != '=' || p[1] != '"')
 			return NULL;
 		for (int i = 0; i < nseen; i++)
-			if (strlen(seen[i]) == (size_t)(p - n) && strncmp(seen[i], n, (size_t)(p - n)) == 0)
+			if (strlen(seen[i]) == (size_t)(p - n) &&
+			    strncmp(seen[i], n, (size_t)(p - n)) == 0)
 				return NULL;
 		snprintf(seen[nseen++], sizeof seen[0], "%.*s", (int)(p - n), n);
 		p += 2;
@@ -332,7 +334,8 @@ check_histogram(const struct scrape *sc, const struct family *f, char *why, size
 			}
 			without_le(s->labels, key, sizeof key);
 			if (key[0]) {
-				snprintf(why, wl, "%s: labelled histograms are not expected", f->name);
+				snprintf(
+				    why, wl, "%s: labelled histograms are not expected", f->name);
 				return -1;
 			}
 			last_le = le;
@@ -393,25 +396,30 @@ parse_exposition(const char *body, struct scrape *sc, char *why, size_t wl)
 			}
 			struct family *f = family_of(sc, name, strlen(name));
 			if (!f || f->closed || f->has_samples) {
-				snprintf(why, wl, "line %d: %s %s after its samples", lineno, kind, name);
+				snprintf(why, wl, "line %d: %s %s after its samples", lineno, kind,
+				    name);
 				return -1;
 			}
 			if (strcmp(kind, "HELP") == 0) {
 				if (f->help++ || line[off] == '\0') {
-					snprintf(why, wl, "line %d: HELP %s twice or empty", lineno, name);
+					snprintf(why, wl, "line %d: HELP %s twice or empty", lineno,
+					    name);
 					return -1;
 				}
 			} else {
 				const char *t = line + off;
 				if (f->typed++ ||
-				    (strcmp(t, "counter") && strcmp(t, "gauge") && strcmp(t, "histogram") &&
-					strcmp(t, "summary") && strcmp(t, "untyped"))) {
-					snprintf(why, wl, "line %d: TYPE %s twice or bad", lineno, name);
+				    (strcmp(t, "counter") && strcmp(t, "gauge") &&
+					strcmp(t, "histogram") && strcmp(t, "summary") &&
+					strcmp(t, "untyped"))) {
+					snprintf(
+					    why, wl, "line %d: TYPE %s twice or bad", lineno, name);
 					return -1;
 				}
 				snprintf(f->type, sizeof f->type, "%s", t);
 				if (strcmp(t, "counter") == 0 && !ends_with(name, "_total")) {
-					snprintf(why, wl, "line %d: counter %s without _total", lineno, name);
+					snprintf(why, wl, "line %d: counter %s without _total",
+					    lineno, name);
 					return -1;
 				}
 			}
@@ -486,13 +494,15 @@ parse_exposition(const char *body, struct scrape *sc, char *why, size_t wl)
 		for (int i = 0; i < sc->n; i++)
 			if (strcmp(sc->s[i].name, s->name) == 0 &&
 			    strcmp(sc->s[i].labels, s->labels) == 0) {
-				snprintf(why, wl, "line %d: %s{%s} twice", lineno, s->name, s->labels);
+				snprintf(
+				    why, wl, "line %d: %s{%s} twice", lineno, s->name, s->labels);
 				return -1;
 			}
 		sc->n++;
 	}
 	for (int i = 0; i < sc->nf; i++)
-		if (strcmp(sc->f[i].type, "histogram") == 0 && check_histogram(sc, &sc->f[i], why, wl))
+		if (strcmp(sc->f[i].type, "histogram") == 0 &&
+		    check_histogram(sc, &sc->f[i], why, wl))
 			return -1;
 	return 0;
 }
@@ -565,12 +575,12 @@ guest(const char *name)
 
 /* A series absent before counts from 0 (a labelled counter appears with its
  * first event); after, it must be there. */
-#define CHECK_DELTA(a, b, name, labels, want)                                                  \
-	do {                                                                                   \
-		double a_ = VAL((a), (name), (labels));                                        \
-		double d_ = VAL((b), (name), (labels)) - (isnan(a_) ? 0 : a_);                 \
-		CHECK(d_ == (want), "%s{%s} moved by %g, not %g", (name), (labels), d_,          \
-		    (double)(want));                                                           \
+#define CHECK_DELTA(a, b, name, labels, want)                                           \
+	do {                                                                            \
+		double a_ = VAL((a), (name), (labels));                                 \
+		double d_ = VAL((b), (name), (labels)) - (isnan(a_) ? 0 : a_);          \
+		CHECK(d_ == (want), "%s{%s} moved by %g, not %g", (name), (labels), d_, \
+		    (double)(want));                                                    \
 	} while (0)
 
 static void
@@ -604,7 +614,8 @@ test_game(void)
 	REQUIRE(scrape(&s1) == 0, "scrape in the game");
 	CHECK(VAL(&s1, "gomokud_connections", "transport=\"tls\"") == 2, "connections: %g",
 	    VAL(&s1, "gomokud_connections", "transport=\"tls\""));
-	CHECK(VAL(&s1, "gomokud_sessions", "") == 2, "sessions: %g", VAL(&s1, "gomokud_sessions", ""));
+	CHECK(VAL(&s1, "gomokud_sessions", "") == 2, "sessions: %g",
+	    VAL(&s1, "gomokud_sessions", ""));
 	CHECK(VAL(&s1, "gomokud_rooms", "") == 1, "rooms: %g", VAL(&s1, "gomokud_rooms", ""));
 	CHECK(VAL(&s1, "gomokud_games_in_progress", "") == 1, "games: %g",
 	    VAL(&s1, "gomokud_games_in_progress", ""));
@@ -626,9 +637,10 @@ test_game(void)
 	REQUIRE(scrape(&s2) == 0, "scrape after the game");
 	CHECK_DELTA(&s0, &s2, "gomokud_games_started_total", "rule=\"freestyle\"", 1);
 	CHECK_DELTA(&s0, &s2, "gomokud_games_started_total", "rule=\"renju\"", 0);
-	CHECK_DELTA(&s0, &s2, "gomokud_games_finished_total", "rule=\"freestyle\",reason=\"five\"", 1);
-	CHECK_DELTA(&s0, &s2, "gomokud_games_finished_total", "rule=\"freestyle\",reason=\"resign\"",
-	    0);
+	CHECK_DELTA(
+	    &s0, &s2, "gomokud_games_finished_total", "rule=\"freestyle\",reason=\"five\"", 1);
+	CHECK_DELTA(
+	    &s0, &s2, "gomokud_games_finished_total", "rule=\"freestyle\",reason=\"resign\"", 0);
 	CHECK_DELTA(&s0, &s2, "gomokud_moves_relayed_total", "", 9);
 	/* one line each, each relayed once */
 	CHECK_DELTA(&s0, &s2, "gomokud_move_relay_seconds_count", "", 9);
@@ -701,8 +713,8 @@ test_game(void)
 	REQUIRE_LINE(c, "* OVER");
 	struct scrape s5;
 	REQUIRE(scrape(&s5) == 0, "scrape after the bot game");
-	CHECK_DELTA(&s4, &s5, "gomokud_games_finished_total", "rule=\"freestyle\",reason=\"resign\"",
-	    1);
+	CHECK_DELTA(
+	    &s4, &s5, "gomokud_games_finished_total", "rule=\"freestyle\",reason=\"resign\"", 1);
 	ok("bot searches are counted and timed; a bot's move is relayed without a line");
 	tc_close(a);
 	tc_close(b);
@@ -778,7 +790,8 @@ listening_sockets(pid_t pid)
 		while (f && fgets(line, sizeof line, f)) {
 			unsigned st;
 			unsigned long inode;
-			if (sscanf(line, " %*d: %*s %*s %x %*s %*s %*s %*s %*s %lu", &st, &inode) != 2 ||
+			if (sscanf(line, " %*d: %*s %*s %x %*s %*s %*s %*s %*s %lu", &st, &inode) !=
+				2 ||
 			    st != 0x0A)
 				continue;
 			for (int i = 0; i < ni; i++)
