@@ -277,6 +277,7 @@ conn_chat_ok(struct conn *c)
 void
 conn_up(struct conn *c)
 {
+	metrics_handshake(c->srv->metrics, c->t->ops->name); /* a refused one too */
 	if (c->reject) {
 		c->state = CS_GREETED;
 		conn_error(c, NULL, c->reject, "too many connections");
@@ -284,7 +285,6 @@ conn_up(struct conn *c)
 		return;
 	}
 	c->state = CS_GREETED;
-	metrics_handshake(c->srv->metrics, c->t->ops->name);
 	set_timeout(c, c->srv->cfg.idle_s);
 	proto_msg_t m;
 	proto_init(&m, PE_SERVER, NULL);
