@@ -49,10 +49,10 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
     const struct archive_game *end)
 {
 	store_t *st = srv->store;
-	int64_t t0 = metrics_now_us();
 
 	if (st == NULL || id == 0)
 		return 0;
+	int64_t t0 = metrics_now_us();
 	if (store_begin(st) != 0)
 		goto fail;
 	for (int i = 0; i < n; i++) {

@@ -815,6 +815,14 @@ test_off(void)
 	CHECK(daemon_log_count(&plain, "metrics on") == 0, "a metrics listener logged");
 	CHECK(daemon_stop(&plain, SIGTERM, 5000) == 0, "the plain daemon's exit");
 	ok("without metrics-listen nothing more listens");
+
+	struct daemon bad;
+	CHECK(daemon_start(&bad, GOMOKUD_BIN, "metrics-listen nowhere") != 0,
+	    "started with metrics-listen nowhere");
+	CHECK(daemon_log_count(&bad, "bad metrics-listen address: nowhere") == 1,
+	    "the refusal does not name the value (log %s)", bad.log);
+	CHECK(daemon_stop(&bad, 0, 5000) == 2, "exit status %d, not 2", bad.status);
+	ok("a metrics-listen that is not host:port is refused at start");
 }
 
 int
