@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "daemon/auth.h"
+#include "daemon/metrics.h"
 #include "daemon/server.h"
 #include "daemon/store.h"
 
@@ -51,6 +52,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 
 	if (st == NULL || id == 0)
 		return 0;
+	int64_t t0 = metrics_now_us();
 	if (store_begin(st) != 0)
 		goto fail;
 	for (int i = 0; i < n; i++) {
@@ -61,6 +63,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 	}
 	if ((end && end_game(srv, end) != 0) || store_commit(st) != 0)
 		goto fail;
+	metrics_observe(srv->metrics, METRIC_STORE_COMMIT, metrics_now_us() - t0);
 	return 0;
 fail:
 	store_rollback(st);

@@ -12,6 +12,7 @@
 #include <event2/event.h>
 
 #include "daemon/bots.h"
+#include "daemon/metrics.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -170,6 +171,7 @@ on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 	struct room_act act;
 	char mv[PROTO_MOVE_MAX + 1];
 
+	metrics_bot_done(bg->bp->srv->metrics, status == 0 ? res->time_ms : -1);
 	if ((int64_t)id != bg->job)
 		return;
 	bg->job = 0;
@@ -379,6 +381,12 @@ botplay_restored(struct botplay *bp, const char *name)
 	if (!bp || sscanf(name, "bot%d%c", &level, &tail) != 1 || level < 1 || level > 10)
 		return NULL;
 	return new_bot(bp, level);
+}
+
+void
+botplay_load(struct botplay *bp, int *queued, int *running)
+{
+	bots_load(bp->pool, queued, running);
 }
 
 /* Whether the pool could take a new game's search now: its workers and

@@ -36,6 +36,8 @@ struct session *botplay_restored(struct botplay *bp, const char *name);
 void botplay_attach(struct botplay *bp, struct session *bot, struct room *r);
 /* A bot from botplay_restored that found no table goes away. */
 void botplay_drop(struct botplay *bp, struct session *bot);
+/* Searches waiting for a worker and running now. */
+void botplay_load(struct botplay *bp, int *queued, int *running);
 /* A lobby_wait_fn: the seek waited in vain, a bot plays s instead. */
 void botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g, uint32_t id);
 

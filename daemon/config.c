@@ -88,6 +88,14 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		strcpy(c->listen[c->nlisten++], val);
 		return 0;
 	}
+	if (strcmp(key, "metrics-listen") == 0) {
+		if (strlen(val) >= sizeof c->metrics_listen || (val[0] && !strchr(val, ':'))) {
+			snprintf(err, errlen, "bad metrics-listen address: %s", val);
+			return -1;
+		}
+		strcpy(c->metrics_listen, val);
+		return 0;
+	}
 	if (strcmp(key, "state-dir") == 0)
 		return set_path(c->state_dir, val, err, errlen);
 	if (strcmp(key, "cert") == 0)

@@ -14,6 +14,7 @@ struct config {
 	char cert[CONFIG_PATH_MAX]; /* "" = self-signed in state_dir */
 	char key[CONFIG_PATH_MAX];
 	char database[CONFIG_PATH_MAX]; /* "" = state_dir/gomokud.db; "none" = off */
+	char metrics_listen[128];       /* host:port of GET /metrics; "" = off */
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */

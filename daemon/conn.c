@@ -15,6 +15,7 @@
 
 #include "daemon/clock.h"
 #include "daemon/cmd.h"
+#include "daemon/metrics.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
 #include "daemon/tlsline.h"
@@ -161,6 +162,7 @@ conn_send_raw(struct conn *c, const char *line, size_t n)
 	if (c->dead || c->state == CS_HANDSHAKE)
 		return;
 	c->t->ops->send(c->t, line, n);
+	metrics_bytes_out(c->srv->metrics, n);
 	if (c->t->ops->pending(c->t) > (size_t)c->srv->cfg.outq_kib * 1024)
 		conn_kill(c, "output queue over the cap (slow reader)");
 }
@@ -190,6 +192,7 @@ conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
 	}
 	proto_msg_t m;
 	proto_error(&m, tag, (proto_err_t)code, text[0] ? text : NULL);
+	metrics_error(c->srv->metrics, code);
 	if (proto_format(&m, out, sizeof out) < 0) /* text not printable: drop it */
 		m.text[0] = '\0';
 	conn_send(c, &m);
@@ -264,13 +267,17 @@ int
 conn_chat_ok(struct conn *c)
 {
 	const struct config *cfg = &c->srv->cfg;
-	return take_token(&c->chat, &c->chat_at, cfg->chat_burst,
+	int ok = take_token(&c->chat, &c->chat_at, cfg->chat_burst,
 	    (double)cfg->chat_burst / (cfg->chat_window_s * 1000.0));
+	if (!ok)
+		metrics_rate_limited(c->srv->metrics, METRIC_RATE_CHAT);
+	return ok;
 }
 
 void
 conn_up(struct conn *c)
 {
+	metrics_handshake(c->srv->metrics, c->t->ops->name); /* a refused one too */
 	if (c->reject) {
 		c->state = CS_GREETED;
 		conn_error(c, NULL, c->reject, "too many connections");
@@ -298,13 +305,18 @@ conn_input(struct conn *c, const char *buf, size_t n)
 	const struct config *cfg = &c->srv->cfg;
 	proto_msg_t m;
 	char err[128];
+	metrics_line_begin(c->srv->metrics);
+	metrics_bytes_in(c->srv->metrics, n + 1);
 	int rc = proto_parse(buf, n, PROTO_CLIENT, &m, err, sizeof err);
-	if (!take_token(&c->tokens, &c->tokens_at, cfg->rate_burst, cfg->rate_per_s / 1000.0))
+	if (!take_token(&c->tokens, &c->tokens_at, cfg->rate_burst, cfg->rate_per_s / 1000.0)) {
+		metrics_rate_limited(c->srv->metrics, METRIC_RATE_LINES);
 		conn_error(c, m.tag, ERR_RATE, "at most %d lines a second", cfg->rate_per_s);
-	else if (rc)
+	} else if (rc) {
 		conn_error(c, m.tag, rc, "%s", err);
-	else
+	} else {
 		cmd_dispatch(c, &m);
+	}
+	metrics_line_end(c->srv->metrics);
 	return c->dead || c->closing || c->job;
 }
 

@@ -3,7 +3,8 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
-	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c
+	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
+	daemon/metrics.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 
@@ -49,6 +50,13 @@ $(O)/tests/daemon/test_renew: $(O)/tests/daemon/test_renew.o $(O)/tests/daemon/t
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_renew
+
+# GET /metrics (metrics-listen): the text format parsed strictly, each series
+# moved by exactly what a game, a refusal, a burst and a bot game did.
+$(O)/tests/daemon/test_metrics: $(O)/tests/daemon/test_metrics.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL) -lm
+
+TESTS += $(O)/tests/daemon/test_metrics
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o

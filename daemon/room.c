@@ -15,6 +15,7 @@
 
 #include "daemon/archive.h"
 #include "daemon/clock.h"
+#include "daemon/metrics.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
 #include "daemon/wire.h"
@@ -713,6 +714,7 @@ start_game(struct room *r)
 	r->turn_since = clock_now_ms();
 	r->status = r->spec.opening == OPEN_SWAP2 ? GAME_OPENING : GAME_PLAYING;
 	r->stage = SWAP2_PUT3;
+	metrics_game_started(r->srv->metrics, r->spec.rule);
 	send_start(r);
 	if (r->status == GAME_OPENING) {
 		send_stage(r);
@@ -742,6 +744,7 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 	r->status = GAME_OVER;
 	r->result = res;
 	r->reason = reason;
+	metrics_game_finished(r->srv->metrics, r->spec.rule, reason);
 	if (reason == BY_FIVE) {
 		r->ncells = r->pos.outcome.ncells;
 		memcpy(r->cells, r->pos.outcome.cells, sizeof r->cells);
@@ -868,6 +871,7 @@ play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, u
 		if (i == 0)
 			*seq = r->seq;
 	}
+	metrics_moves_relayed(r->srv->metrics, n);
 	return 0;
 }
 

@@ -21,11 +21,13 @@
 #include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
+#include "daemon/metrics.h"
 #include "daemon/restore.h"
 #include "daemon/room.h"
 #include "daemon/session.h"
 #include "daemon/statelock.h"
 #include "daemon/tls.h"
+#include "daemon/transport.h"
 
 struct addrcount {
 	struct addrcount *next;
@@ -188,24 +190,34 @@ parse_listen(const char *spec, struct sockaddr_storage *ss, int *len)
 	return 0;
 }
 
-/* A listener; IPv6 sockets are IPv6-only, so "0.0.0.0:p" and "[::]:p" can
- * both be listed. NULL with errno set. */
-static struct evconnlistener *
-listen_on(struct server *srv, struct sockaddr_storage *ss, int len)
+/* A bound socket; IPv6 sockets are IPv6-only, so "0.0.0.0:p" and "[::]:p"
+ * can both be listed. -1 with errno set. */
+static int
+bound_socket(const struct sockaddr_storage *ss, int len)
 {
 	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return NULL;
+		return -1;
 	int one = 1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	if (ss->ss_family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-	if (bind(fd, (struct sockaddr *)ss, (socklen_t)len) != 0) {
+	if (bind(fd, (const struct sockaddr *)ss, (socklen_t)len) != 0) {
 		int e = errno;
 		close(fd);
 		errno = e;
-		return NULL;
+		return -1;
 	}
+	return fd;
+}
+
+/* A listener on a bound socket. NULL with errno set. */
+static struct evconnlistener *
+listen_on(struct server *srv, struct sockaddr_storage *ss, int len)
+{
+	int fd = bound_socket(ss, len);
+	if (fd < 0)
+		return NULL;
 	struct evconnlistener *l = evconnlistener_new(
 	    srv->base, accept_cb, srv, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 1024, fd);
 	if (!l)
@@ -261,6 +273,7 @@ reload(struct server *srv)
 	memcpy(cfg.listen, srv->cfg.listen, sizeof cfg.listen);
 	cfg.nlisten = srv->cfg.nlisten;
 	memcpy(cfg.state_dir, srv->cfg.state_dir, sizeof cfg.state_dir);
+	memcpy(cfg.metrics_listen, srv->cfg.metrics_listen, sizeof cfg.metrics_listen);
 	if (srv->flag_mask & 2)
 		cfg.log_level = srv->flags.log_level;
 	struct config old = srv->cfg;
@@ -362,6 +375,65 @@ open_store(struct server *srv)
 	return 0;
 }
 
+/* A scrape's gauges, counted from their owners now. */
+static void
+collect_gauges(void *arg, struct metrics_gauges *g)
+{
+	struct server *srv = arg;
+	struct conn *c;
+	struct session *s;
+	LIST_FOREACH (c, &srv->conns, link)
+		metrics_gauge_conn(g, c->t->ops->name);
+	LIST_FOREACH (s, &srv->sessions, link)
+		g->sessions++;
+	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
+		g->rooms++;
+		g->games += room_unfinished(r);
+	}
+	if (srv->botplay)
+		botplay_load(srv->botplay, &g->bot_queued, &g->bot_running);
+}
+
+/* GET /metrics on metrics-listen, when set; a socket that cannot be had is
+ * logged and the daemon serves its games without it. */
+static void
+serve_metrics(struct server *srv)
+{
+	const char *spec = srv->cfg.metrics_listen;
+	struct sockaddr_storage ss;
+	int len;
+	char err[200];
+	if (!spec[0])
+		return;
+	if (parse_listen(spec, &ss, &len)) {
+		log_warn(&srv->log, "metrics-listen %s: not host:port; no metrics", spec);
+		return;
+	}
+	int fd = bound_socket(&ss, len);
+	if (fd < 0) {
+		log_warn(&srv->log, "metrics-listen %s: %s; no metrics", spec, strerror(errno));
+		return;
+	}
+	struct sockaddr_storage bound;
+	socklen_t blen = sizeof bound;
+	char host[INET6_ADDRSTRLEN] = "?";
+	getsockname(fd, (struct sockaddr *)&bound, &blen);
+	int port = bound.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&bound)->sin6_port)
+					       : ntohs(((struct sockaddr_in *)&bound)->sin_port);
+	if (bound.ss_family == AF_INET6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&bound)->sin6_addr, host, sizeof host);
+	else
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&bound)->sin_addr, host, sizeof host);
+	if (metrics_serve(srv->metrics, srv->base, fd, collect_gauges, srv, err, sizeof err)) {
+		log_warn(&srv->log, "metrics-listen %s: %s; no metrics", spec, err);
+		return;
+	}
+	log_info(&srv->log,
+	    bound.ss_family == AF_INET6 ? "metrics on http://[%s]:%d/metrics"
+					: "metrics on http://%s:%d/metrics",
+	    host, port);
+}
+
 /* The store's checkpoints run on a worker, so a commit on the loop never
  * waits for the WAL to be copied and synced. */
 enum { CHECKPOINT_OWNER = 0, CHECKPOINT_EVERY_MS = 1000 };
@@ -414,6 +486,8 @@ server_init(struct server *srv)
 		log_error(&srv->log, "event_base_new failed");
 		return -1;
 	}
+	if (!(srv->metrics = metrics_new()))
+		return -1;
 	if (load_tls(srv) || open_store(srv))
 		return -1;
 	srv->work = workq_new(srv->base, 2, 256, NULL, NULL, NULL, 0);
@@ -486,6 +560,7 @@ server_init(struct server *srv)
 		log_error(&srv->log, "no address to listen on");
 		return -1;
 	}
+	serve_metrics(srv);
 	return 0;
 }
 
@@ -569,6 +644,8 @@ server_free(struct server *srv)
 	srv->statelock = NULL;
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl);
+	metrics_free(srv->metrics); /* its HTTP server, before the base */
+	srv->metrics = NULL;
 	if (srv->base)
 		event_base_free(srv->base);
 	memset(srv, 0, sizeof *srv);

@@ -27,6 +27,7 @@ struct room_registry;
 struct botplay;
 struct addrcount;
 struct statelock;
+struct metrics;
 
 enum { ADDR_BUCKETS = 4096 };
 
@@ -53,6 +54,7 @@ struct server {
 	struct login_limits *logins; /* failed logins by address and account */
 	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */
+	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	int checkpointing;
 	int draining;
 

@@ -152,6 +152,7 @@ tl_free(struct transport *t)
 }
 
 static const struct transport_ops tlsline_ops = {
+	"tls",
 	tl_send,
 	tl_pending,
 	tl_reading,

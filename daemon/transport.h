@@ -16,6 +16,8 @@ struct conn;
 struct transport;
 
 struct transport_ops {
+	/* The kind, for logs and metrics ("tls"). */
+	const char *name;
 	/* Queues one line (with its LF). */
 	void (*send)(struct transport *t, const char *line, size_t n);
 	/* Bytes queued and not yet written. */

@@ -1,0 +1,417 @@
+/* metrics.c: the counters, the histograms and their Prometheus exposition
+ * on evhttp (see metrics.h). */
+#include "daemon/metrics.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+enum {
+	RULES = RULE_RENJU + 1,
+	REASONS = BY_ABORTED + 1,
+	CODE_FIRST = 400,
+	CODES = 200, /* 400..599 */
+	MAX_BUCKETS = 16,
+	HTTP_MAX_HEADERS = 8192,
+	HTTP_MAX_BODY = 1024,
+	HTTP_TIMEOUT_S = 10,
+};
+
+/* Bucket bounds in microseconds, ascending; +Inf is implied. */
+static const int64_t fast_le[] = { 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000,
+	250000, 500000, 1000000 };
+static const int64_t slow_le[] = { 10000, 50000, 100000, 250000, 500000, 1000000, 2500000, 5000000,
+	10000000, 30000000, 60000000 };
+
+struct hist {
+	uint64_t count[MAX_BUCKETS + 1]; /* per bucket, the last one +Inf */
+	uint64_t total;
+	uint64_t sum_us;
+};
+
+static const struct {
+	const char *name, *help;
+	const int64_t *le;
+	int n;
+} hists[METRIC_NHIST] = {
+	[METRIC_RELAY] = { "gomokud_move_relay_seconds",
+	    "From a MOVE line's arrival to its event handed to every member's sink.", fast_le,
+	    (int)(sizeof fast_le / sizeof fast_le[0]) },
+	[METRIC_STORE_COMMIT] = { "gomokud_store_commit_seconds",
+	    "The archive's transaction of a move, begin to commit.", fast_le,
+	    (int)(sizeof fast_le / sizeof fast_le[0]) },
+	[METRIC_BOT_SEARCH] = { "gomokud_bot_search_seconds",
+	    "A bot's search, as the engine timed it.", slow_le,
+	    (int)(sizeof slow_le / sizeof slow_le[0]) },
+};
+
+_Static_assert(sizeof fast_le / sizeof fast_le[0] <= MAX_BUCKETS, "too many buckets");
+_Static_assert(sizeof slow_le / sizeof slow_le[0] <= MAX_BUCKETS, "too many buckets");
+
+struct metrics {
+	const char *transport[METRICS_TRANSPORTS]; /* names seen, static strings */
+	int ntransports;
+	uint64_t handshakes[METRICS_TRANSPORTS];
+	uint64_t started[RULES];
+	uint64_t finished[RULES][REASONS];
+	uint64_t moves;
+	uint64_t bot_done;
+	uint64_t rate[METRIC_NRATE];
+	uint64_t errors[CODES];
+	uint64_t bytes_in, bytes_out;
+	struct hist h[METRIC_NHIST];
+	int64_t line_at_us; /* the line being dealt with arrived then; 0: none */
+
+	struct evhttp *http;
+	metrics_collect_fn collect;
+	void *collect_arg;
+};
+
+struct metrics *
+metrics_new(void)
+{
+	return calloc(1, sizeof(struct metrics));
+}
+
+void
+metrics_free(struct metrics *m)
+{
+	if (!m)
+		return;
+	if (m->http)
+		evhttp_free(m->http);
+	free(m);
+}
+
+int64_t
+metrics_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The slot of a transport name: the same pointer, else the same text; a
+ * name past the table's room shares the last slot. */
+static int
+transport_slot(const char **names, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (names[i] == name || strcmp(names[i], name) == 0)
+			return i;
+	if (*n == METRICS_TRANSPORTS)
+		return METRICS_TRANSPORTS - 1;
+	names[*n] = name;
+	return (*n)++;
+}
+
+void
+metrics_handshake(struct metrics *m, const char *transport)
+{
+	m->handshakes[transport_slot(m->transport, &m->ntransports, transport)]++;
+}
+
+void
+metrics_game_started(struct metrics *m, rule_t rule)
+{
+	if ((unsigned)rule < RULES)
+		m->started[rule]++;
+}
+
+void
+metrics_game_finished(struct metrics *m, rule_t rule, game_reason_t reason)
+{
+	if ((unsigned)rule < RULES && (unsigned)reason < REASONS)
+		m->finished[rule][reason]++;
+}
+
+void
+metrics_line_begin(struct metrics *m)
+{
+	m->line_at_us = metrics_now_us();
+}
+
+void
+metrics_line_end(struct metrics *m)
+{
+	m->line_at_us = 0;
+}
+
+void
+metrics_moves_relayed(struct metrics *m, int n)
+{
+	m->moves += (uint64_t)n;
+	if (m->line_at_us) /* a bot's move has no line */
+		metrics_observe(m, METRIC_RELAY, metrics_now_us() - m->line_at_us);
+}
+
+void
+metrics_observe(struct metrics *m, enum metric_hist h, int64_t us)
+{
+	struct hist *x = &m->h[h];
+	int i = 0;
+	if (us < 0)
+		us = 0;
+	while (i < hists[h].n && us > hists[h].le[i])
+		i++;
+	x->count[i]++;
+	x->total++;
+	x->sum_us += (uint64_t)us;
+}
+
+void
+metrics_bot_done(struct metrics *m, int time_ms)
+{
+	m->bot_done++;
+	if (time_ms >= 0) /* -1: the engine found no move */
+		metrics_observe(m, METRIC_BOT_SEARCH, (int64_t)time_ms * 1000);
+}
+
+void
+metrics_rate_limited(struct metrics *m, enum metric_rate bucket)
+{
+	m->rate[bucket]++;
+}
+
+void
+metrics_error(struct metrics *m, int code)
+{
+	if (code >= CODE_FIRST && code < CODE_FIRST + CODES)
+		m->errors[code - CODE_FIRST]++;
+}
+
+void
+metrics_bytes_in(struct metrics *m, size_t n)
+{
+	m->bytes_in += n;
+}
+
+void
+metrics_bytes_out(struct metrics *m, size_t n)
+{
+	m->bytes_out += n;
+}
+
+void
+metrics_gauge_conn(struct metrics_gauges *g, const char *transport)
+{
+	g->conns[transport_slot(g->transport, &g->ntransports, transport)]++;
+}
+
+/* Microseconds as seconds, without trailing zeros ("0.00025", "1"). */
+static void
+seconds(char *out, size_t len, uint64_t us)
+{
+	int n = snprintf(out, len, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
+	while (n > 0 && out[n - 1] == '0')
+		out[--n] = '\0';
+	if (n > 0 && out[n - 1] == '.')
+		out[--n] = '\0';
+}
+
+static void
+family(struct evbuffer *out, const char *name, const char *type, const char *help)
+{
+	evbuffer_add_printf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void
+render_hist(struct evbuffer *out, const struct metrics *m, enum metric_hist h)
+{
+	const struct hist *x = &m->h[h];
+	const char *name = hists[h].name;
+	char s[32];
+	uint64_t cum = 0;
+	family(out, name, "histogram", hists[h].help);
+	for (int i = 0; i < hists[h].n; i++) {
+		cum += x->count[i];
+		seconds(s, sizeof s, (uint64_t)hists[h].le[i]);
+		evbuffer_add_printf(out, "%s_bucket{le=\"%s\"} %" PRIu64 "\n", name, s, cum);
+	}
+	evbuffer_add_printf(out, "%s_bucket{le=\"+Inf\"} %" PRIu64 "\n", name, x->total);
+	seconds(s, sizeof s, x->sum_us);
+	evbuffer_add_printf(out, "%s_sum %s\n%s_count %" PRIu64 "\n", name, s, name, x->total);
+}
+
+static void
+gauge(struct evbuffer *out, const char *name, const char *help, int v)
+{
+	family(out, name, "gauge", help);
+	evbuffer_add_printf(out, "%s %d\n", name, v);
+}
+
+static void
+counter(struct evbuffer *out, const char *name, const char *help, uint64_t v)
+{
+	family(out, name, "counter", help);
+	evbuffer_add_printf(out, "%s %" PRIu64 "\n", name, v);
+}
+
+void
+metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffer *out)
+{
+	/* every transport either list has seen, so a series stays once it was there */
+	const char *names[METRICS_TRANSPORTS * 2];
+	int nnames = 0;
+	for (int i = 0; i < m->ntransports; i++)
+		transport_slot(names, &nnames, m->transport[i]);
+	for (int i = 0; i < g->ntransports; i++)
+		transport_slot(names, &nnames, g->transport[i]);
+
+	family(out, "gomokud_connections", "gauge", "Connections open, by transport.");
+	for (int i = 0; i < nnames; i++) {
+		int n = 0;
+		for (int j = 0; j < g->ntransports; j++)
+			if (strcmp(g->transport[j], names[i]) == 0)
+				n += g->conns[j];
+		evbuffer_add_printf(out, "gomokud_connections{transport=\"%s\"} %d\n", names[i], n);
+	}
+	family(out, "gomokud_handshakes_total", "counter",
+	    "Connections whose handshake completed, by transport.");
+	for (int i = 0; i < nnames; i++) {
+		uint64_t n = 0;
+		for (int j = 0; j < m->ntransports; j++)
+			if (strcmp(m->transport[j], names[i]) == 0)
+				n += m->handshakes[j];
+		evbuffer_add_printf(
+		    out, "gomokud_handshakes_total{transport=\"%s\"} %" PRIu64 "\n", names[i], n);
+	}
+	gauge(out, "gomokud_sessions", "Sessions (guests, accounts, bots).", g->sessions);
+	gauge(out, "gomokud_rooms", "Rooms.", g->rooms);
+	gauge(
+	    out, "gomokud_games_in_progress", "Games in progress (opening or playing).", g->games);
+
+	family(out, "gomokud_games_started_total", "counter",
+	    "Games started by this process, by rule.");
+	for (int r = 0; r < RULES; r++)
+		evbuffer_add_printf(out, "gomokud_games_started_total{rule=\"%s\"} %" PRIu64 "\n",
+		    rule_name((rule_t)r), m->started[r]);
+	family(
+	    out, "gomokud_games_finished_total", "counter", "Games finished, by rule and reason.");
+	for (int r = 0; r < RULES; r++)
+		for (int why = 0; why < REASONS; why++)
+			evbuffer_add_printf(out,
+			    "gomokud_games_finished_total{rule=\"%s\",reason=\"%s\"} %" PRIu64 "\n",
+			    rule_name((rule_t)r), game_reason_name((game_reason_t)why),
+			    m->finished[r][why]);
+	counter(
+	    out, "gomokud_moves_relayed_total", "Moves played and sent to their rooms.", m->moves);
+	render_hist(out, m, METRIC_RELAY);
+	render_hist(out, m, METRIC_STORE_COMMIT);
+
+	gauge(out, "gomokud_bot_jobs_queued", "Bot searches waiting for a worker.", g->bot_queued);
+	gauge(out, "gomokud_bot_jobs_running", "Bot searches running.", g->bot_running);
+	counter(out, "gomokud_bot_jobs_done_total", "Bot searches finished (not cancelled).",
+	    m->bot_done);
+	render_hist(out, m, METRIC_BOT_SEARCH);
+
+	family(out, "gomokud_rate_limited_total", "counter",
+	    "Lines refused by a rate bucket (lines: 407; chat: SAY over its burst).");
+	evbuffer_add_printf(out, "gomokud_rate_limited_total{bucket=\"lines\"} %" PRIu64 "\n",
+	    m->rate[METRIC_RATE_LINES]);
+	evbuffer_add_printf(out, "gomokud_rate_limited_total{bucket=\"chat\"} %" PRIu64 "\n",
+	    m->rate[METRIC_RATE_CHAT]);
+	family(out, "gomokud_error_replies_total", "counter", "Error replies sent, by code.");
+	for (int i = 0; i < CODES; i++)
+		if (m->errors[i])
+			evbuffer_add_printf(out,
+			    "gomokud_error_replies_total{code=\"%d\"} %" PRIu64 "\n",
+			    CODE_FIRST + i, m->errors[i]);
+	counter(out, "gomokud_received_bytes_total",
+	    "Protocol bytes received: the lines handed to connections, with their LF.",
+	    m->bytes_in);
+	counter(out, "gomokud_sent_bytes_total",
+	    "Protocol bytes sent: the lines queued on connections, with their LF.", m->bytes_out);
+}
+
+/* An error reply of our own (evhttp_send_error drops the headers set). */
+static void
+http_refuse(struct evhttp_request *req, int code, const char *reason, const char *allow)
+{
+	struct evkeyvalq *hdr = evhttp_request_get_output_headers(req);
+	struct evbuffer *body = evbuffer_new();
+	if (body)
+		evbuffer_add_printf(body, "%d %s\n", code, reason);
+	evhttp_add_header(hdr, "Content-Type", "text/plain; charset=utf-8");
+	evhttp_add_header(hdr, "Connection", "close");
+	if (allow)
+		evhttp_add_header(hdr, "Allow", allow);
+	evhttp_send_reply(req, code, reason, body);
+	if (body)
+		evbuffer_free(body);
+}
+
+static void
+http_cb(struct evhttp_request *req, void *arg)
+{
+	struct metrics *m = arg;
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+	struct evkeyvalq *hdr = evhttp_request_get_output_headers(req);
+	if (!path || strcmp(path, "/metrics") != 0) {
+		http_refuse(req, HTTP_NOTFOUND, "Not Found", NULL);
+		return;
+	}
+	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+		http_refuse(req, HTTP_BADMETHOD, "Method Not Allowed", "GET, HEAD");
+		return;
+	}
+	struct evbuffer *body = evbuffer_new();
+	if (!body) {
+		http_refuse(req, HTTP_INTERNAL, "Internal Server Error", NULL);
+		return;
+	}
+	struct metrics_gauges g;
+	memset(&g, 0, sizeof g);
+	if (m->collect)
+		m->collect(m->collect_arg, &g);
+	metrics_render(m, &g, body);
+	evhttp_add_header(hdr, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+	evhttp_add_header(hdr, "Connection", "close");
+	evhttp_send_reply(req, HTTP_OK, "OK", body);
+	evbuffer_free(body);
+}
+
+int
+metrics_serve(struct metrics *m, struct event_base *base, int fd, metrics_collect_fn collect,
+    void *arg, char *err, size_t errlen)
+{
+	if (listen(fd, 16) != 0) {
+		snprintf(err, errlen, "listen: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!(m->http = evhttp_new(base))) {
+		snprintf(err, errlen, "cannot start the HTTP server");
+		close(fd);
+		return -1;
+	}
+	m->collect = collect;
+	m->collect_arg = arg;
+	/* every method reaches http_cb, which answers all but GET and HEAD 405 */
+	evhttp_set_allowed_methods(m->http,
+	    EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
+		EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT |
+		EVHTTP_REQ_PATCH);
+	evhttp_set_max_headers_size(m->http, HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(m->http, HTTP_MAX_BODY);
+	evhttp_set_timeout(m->http, HTTP_TIMEOUT_S);
+	evhttp_set_gencb(m->http, http_cb, m);
+	if (!evhttp_accept_socket_with_handle(m->http, fd)) {
+		snprintf(err, errlen, "cannot accept on the metrics socket");
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
