@@ -2,7 +2,6 @@
 #include "daemon/server.h"
 #include "daemon/notify.h"
 
-#include <sys/stat.h>
 #include <time.h>
 #include <arpa/inet.h>
 #include <errno.h>
