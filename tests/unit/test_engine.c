@@ -59,7 +59,7 @@ classify(const char *s, int exact)
 }
 
 /* Under ThreadSanitizer (about ten times slower) the single-threaded
- * checks run smaller; test_parallel keeps its four threads. */
+ * checks run smaller; test_threads_parallel keeps its four threads. */
 #if defined(__SANITIZE_THREAD__)
 #define TSAN 1
 #elif defined(__has_feature)
@@ -820,7 +820,7 @@ run_job(void *arg)
 }
 
 static void
-test_parallel(void **st)
+test_threads_parallel(void **st)
 {
 	(void)st;
 	struct job jobs[4] = {
@@ -932,7 +932,7 @@ stop_after(int nap_ms, int *depth)
 }
 
 static void
-test_stop(void **st)
+test_threads_stop(void **st)
 {
 	(void)st;
 	int d0, d1;
@@ -959,8 +959,8 @@ main(void)
 		cmocka_unit_test(test_vct_guard_deep),
 		cmocka_unit_test(test_vct_check),
 		cmocka_unit_test(test_determinism),
-		cmocka_unit_test(test_parallel),
-		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_threads_parallel),
+		cmocka_unit_test(test_threads_stop),
 	};
 	if (getenv("TEST_ONLY"))
 		cmocka_set_test_filter(getenv("TEST_ONLY"));
