@@ -53,7 +53,8 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 	if (st == NULL || id == 0)
 		return 0;
 	int64_t t0 = metrics_now_us();
-	if (store_begin(st) != 0)
+	int alone = n == 1 && !end; /* one row is a transaction of its own */
+	if (!alone && store_begin(st) != 0)
 		goto fail;
 	for (int i = 0; i < n; i++) {
 		store_move_t m = { mv[i].move, mv[i].used_ms, mv[i].black_ms, mv[i].white_ms };
@@ -61,7 +62,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 		    store_game_move(st, id, first + i, &m) != 0)
 			goto fail;
 	}
-	if ((end && end_game(srv, end) != 0) || store_commit(st) != 0)
+	if ((end && end_game(srv, end) != 0) || (!alone && store_commit(st) != 0))
 		goto fail;
 	metrics_observe(srv->metrics, METRIC_STORE_COMMIT, metrics_now_us() - t0);
 	return 0;

@@ -79,6 +79,8 @@ enum stmt {
 	S_MOVE_NEW,
 	S_MOVE_TRUNC,
 	S_GAME_END,
+	S_BEGIN,
+	S_COMMIT,
 	S_GAME_GET,
 	S_MOVES_GET,
 	S_UNFINISHED,
@@ -116,6 +118,8 @@ static const char *const sql[S_COUNT] = {
 	[S_GAME_END] = "UPDATE games SET ended = ?2, result = ?3, reason = ?4, black_before = ?5,"
 		       " black_after = ?6, white_before = ?7, white_after = ?8"
 		       " WHERE id = ?1 AND ended IS NULL",
+	[S_BEGIN] = "BEGIN IMMEDIATE",
+	[S_COMMIT] = "COMMIT",
 	[S_GAME_GET] =
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
@@ -411,13 +415,15 @@ store_schema_version(store_t *s)
 int
 store_begin(store_t *s)
 {
-	return exec(s, "BEGIN IMMEDIATE", "begin");
+	sqlite3_stmt *q = stmt(s, S_BEGIN);
+	return q ? done(s, q, "begin") : -1;
 }
 
 int
 store_commit(store_t *s)
 {
-	if (exec(s, "COMMIT", "commit") == 0)
+	sqlite3_stmt *q = stmt(s, S_COMMIT);
+	if (q && done(s, q, "commit") == 0)
 		return 0;
 	store_rollback(s);
 	return -1;
