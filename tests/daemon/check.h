@@ -6,6 +6,8 @@
  *   CHECK(cond, fmt, ...)    on failure the test carries on
  *   REQUIRE(cond, fmt, ...)  on failure the current (void) function returns:
  *                            for checks without which the rest cannot run
+ *   ok(what)                 prints "ok what" for a case that passed ("(after
+ *                            failures)" once any check has failed)
  *   CHECK_LINE(c, prefix)    CHECK that c reads a line starting with prefix
  *   REQUIRE_LINE(c, prefix)  within LINE_MS (define it before including
  *                            this file for another wait; default 3000 ms)
@@ -45,6 +47,13 @@ static int failures;
 			return;                     \
 		}                                   \
 	} while (0)
+
+static inline void
+ok(const char *what)
+{
+	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
+	fflush(stdout);
+}
 
 #define CHECK_LINE(c, prefix)                                                                     \
 	CHECK(tc_expect((c), (prefix), LINE_MS), "%s: no \"%s\" (last: %s)", (c)->name, (prefix), \

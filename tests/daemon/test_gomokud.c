@@ -27,13 +27,6 @@ static int port;
 /* What the daemon logs when a SIGHUP's reload has completed (daemon/server.c). */
 #define RELOADED "reloaded configuration and certificate"
 
-static void
-ok(const char *what)
-{
-	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
-	fflush(stdout);
-}
-
 /* Reads c's lines until one starts with prefix and contains part. */
 static const char *
 expect_has(struct tc *c, const char *prefix, const char *part)

@@ -33,13 +33,6 @@ stop_all(void)
 			daemon_stop(all[i], SIGKILL, 2000);
 }
 
-static void
-ok(const char *what)
-{
-	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
-	fflush(stdout);
-}
-
 static long long
 now_ms(void)
 {

@@ -583,13 +583,6 @@ guest(const char *name)
 		    (double)(want));                                                    \
 	} while (0)
 
-static void
-ok(const char *what)
-{
-	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
-	fflush(stdout);
-}
-
 static struct scrape s0, s1, s2, s3;
 
 static void

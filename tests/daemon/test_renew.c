@@ -49,13 +49,6 @@ stop_all(void)
 			daemon_stop(all[i], SIGKILL, 2000);
 }
 
-static void
-ok(const char *what)
-{
-	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
-	fflush(stdout);
-}
-
 static int
 copy_file(const char *from, const char *to, int mode)
 {

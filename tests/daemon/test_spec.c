@@ -19,13 +19,6 @@
 
 static int port;
 
-static void
-ok(const char *what)
-{
-	printf("%s %s\n", failures ? "(after failures)" : "ok", what);
-	fflush(stdout);
-}
-
 /* Two fresh guests paired by SEEK on game ("freestyle 15 none"): a black,
  * b white. 0 with the room, or -1. */
 static int
