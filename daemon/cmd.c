@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "daemon/account.h"
+#include "daemon/admin.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/conn.h"
@@ -77,6 +78,15 @@ refused(game_err_t e, const struct room_act *act, const char **why)
 	return wire_err(e, act ? act->legal : LEGAL_OK);
 }
 
+/* Whether c's address and this name may come in (bans, admin.h). */
+static int
+admitted(struct conn *c, const char *name, const char **why)
+{
+	game_err_t e = admin_entry(c->srv->admin, name, (const struct sockaddr *)&c->addr);
+	*why = admin_why(c->srv->admin);
+	return e ? wire_err(e, LEGAL_OK) : 0;
+}
+
 /* A room the session may address: private rooms only by their members. */
 static struct room *
 lookup(struct conn *c, const char *id)
@@ -131,8 +141,8 @@ static int
 cmd_guest(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)rm;
-	int err = 0;
-	if (m->user[0] && (err = account_guest_name(c->srv, m->user, why)) != 0)
+	int err = admitted(c, m->user[0] ? m->user : NULL, why);
+	if (err || (m->user[0] && (err = account_guest_name(c->srv, m->user, why)) != 0))
 		return err;
 	struct session *s = session_new(c->srv, m->user[0] ? m->user : NULL, SESSION_GUEST, &err);
 	if (!s)
@@ -153,6 +163,9 @@ static int
 cmd_account(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)rm;
+	int err;
+	if ((m->id == PR_REGISTER || m->id == PR_LOGIN) && (err = admitted(c, m->user, why)) != 0)
+		return err;
 	switch (m->id) {
 	case PR_REGISTER:
 		return account_register(c, m, why);
@@ -188,6 +201,10 @@ static int
 game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const char **why)
 {
 	wire_gamespec(g, m);
+	if (admin_draining(c->srv->admin)) {
+		*why = "the server is draining for a restart: no new games";
+		return ERR_DRAINING;
+	}
 	if (gamespec_check(g, why) != 0)
 		return ERR_ARGUMENT;
 	return session_busy(c->sess) ? ERR_BUSY : 0;
@@ -266,6 +283,10 @@ cmd_join(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	}
 	game_err_t e;
 	if (room_joinable(rm)) {
+		if (admin_draining(c->srv->admin)) {
+			*why = "the server is draining for a restart: no new games";
+			return ERR_DRAINING;
+		}
 		if (session_busy(s))
 			return ERR_BUSY;
 		if (session_make_room(s)) {
@@ -426,6 +447,10 @@ static int
 cmd_offer(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	struct room_act act;
+	if (m->offer == OFFER_REMATCH && admin_draining(c->srv->admin)) {
+		*why = "the server is draining for a restart: no new games";
+		return ERR_DRAINING;
+	}
 	game_err_t e = room_offer(rm, c->sess, wire_offer_in(m->offer), &act);
 	if (e)
 		return refused(e, &act, why);
@@ -456,11 +481,16 @@ static int
 cmd_say(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	struct room_act act;
+	game_err_t e = admin_chat(c->srv->admin, c->sess->name);
+	if (e) {
+		*why = admin_why(c->srv->admin);
+		return wire_err(e, LEGAL_OK);
+	}
 	if (!conn_chat_ok(c)) {
 		*why = "too many chat lines";
 		return ERR_RATE;
 	}
-	game_err_t e = room_say(rm, c->sess, m->text, &act);
+	e = room_say(rm, c->sess, m->text, &act);
 	return e ? refused(e, &act, why) : ok_room(c, m, rm);
 }
 
@@ -471,6 +501,11 @@ cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	struct session *to = session_by_name(c->srv, m->user);
 	if (!to || !to->conn)
 		return ERR_NO_USER;
+	game_err_t muted = admin_chat(c->srv->admin, c->sess->name);
+	if (muted) {
+		*why = admin_why(c->srv->admin);
+		return wire_err(muted, LEGAL_OK);
+	}
 	if (!conn_chat_ok(c)) {
 		*why = "too many chat lines";
 		return ERR_RATE;
@@ -536,6 +571,9 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 		*why = "no seat for that token in that room";
 		return ERR_RESUME;
 	}
+	int err = admitted(c, s->name, why);
+	if (err)
+		return err;
 	conn_bind(c, s);
 	log_info(&c->srv->log, "conn %llu %s: %s resumed in %s", (unsigned long long)c->id, c->peer,
 	    s->name, room_id(rm));
@@ -571,6 +609,82 @@ cmd_bot_seat(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 	}
 	game_err_t e = botplay_seat(c->srv->botplay, rm, c->sess, (int)m->level, why);
 	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
+}
+
+struct listing {
+	struct conn *c;
+	int n;
+};
+
+static void
+ban_line(void *arg, const store_sanction_t *x)
+{
+	struct listing *l = arg;
+	proto_msg_t d;
+	proto_init(&d, PD_BAN, NULL);
+	d.sanction = x->kind == STORE_MUTE ? SANCTION_MUTE : SANCTION_BAN;
+	snprintf(d.word, sizeof d.word, "%s", x->target);
+	d.when = x->expires;
+	snprintf(d.user2, sizeof d.user2, "%s", x->by);
+	snprintf(d.text, sizeof d.text, "%s", x->reason);
+	conn_send(l->c, &d);
+	l->n++;
+}
+
+/* KICK, BAN, UNBAN, BANS, MUTE, UNMUTE, ANNOUNCE, MOTD: for the config's
+ * admins, through the verbs gomokuctl uses (admin.h). */
+static int
+cmd_admin(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	struct admin *a = c->srv->admin;
+	const char *who = c->sess->name, *text = m->text[0] ? m->text : NULL;
+	game_err_t e = GERR_OK;
+	int n = 0;
+	proto_msg_t r;
+	(void)rm;
+	if (!admin_is(a, c->sess)) {
+		*why = "only the server's admins (config: admins) may do that";
+		return ERR_NOT_ADMIN;
+	}
+	reply_init(&r, m);
+	switch (m->id) {
+	case PR_KICK:
+		e = admin_kick(a, who, m->user, text);
+		break;
+	case PR_BAN:
+		e = admin_ban(a, who, m->word, m->word2, text);
+		break;
+	case PR_UNBAN:
+		e = admin_unban(a, who, m->word);
+		break;
+	case PR_MUTE:
+		e = admin_mute(a, who, m->user, m->word2);
+		break;
+	case PR_UNMUTE:
+		e = admin_unmute(a, who, m->user);
+		break;
+	case PR_BANS: {
+		struct listing l = { c, 0 };
+		admin_each(a, ban_line, &l);
+		n = l.n;
+		break;
+	}
+	case PR_ANNOUNCE:
+		e = admin_announce(a, who, text, &n);
+		break;
+	default:
+		e = admin_set_motd(a, who, text);
+		break;
+	}
+	if (e) {
+		*why = admin_why(a);
+		return wire_err(e, LEGAL_OK);
+	}
+	memcpy(r.user, m->user, sizeof r.user);
+	memcpy(r.word, m->word, sizeof r.word);
+	r.count = n;
+	conn_send(c, &r);
+	return 0;
 }
 
 static const struct {
@@ -611,6 +725,14 @@ static const struct {
 	[PR_EXPORT] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_STATS] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_TOP] = { cmd_account, NEED_HELLO, AT_NONE },
+	[PR_KICK] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_BAN] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_UNBAN] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_BANS] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_MUTE] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_UNMUTE] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_ANNOUNCE] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_MOTD] = { cmd_admin, NEED_NAME, AT_NONE },
 };
 
 /* The room a request addresses, by its row's target: 0 with *rm (NULL for

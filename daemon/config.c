@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "daemon/log.h"
 
@@ -76,6 +77,47 @@ set_path(char *dst, const char *val, char *err, size_t errlen)
 	return 0;
 }
 
+/* "alice,bob": account names (a letter, then letters, digits, _ or -). */
+static int
+set_admins(struct config *c, const char *val, char *err, size_t errlen)
+{
+	size_t n = strlen(val), len = 0;
+	if (n >= sizeof c->admins) {
+		snprintf(err, errlen, "admins: list too long");
+		return -1;
+	}
+	for (size_t i = 0; i <= n; i++) {
+		unsigned char ch = (unsigned char)val[i];
+		if (ch == ',' || ch == '\0') {
+			if (len == 0 && n > 0) {
+				snprintf(err, errlen, "admins: an empty name in %s", val);
+				return -1;
+			}
+			len = 0;
+		} else if ((len == 0 && !isalpha(ch)) || !(isalnum(ch) || ch == '_' || ch == '-') ||
+		    ++len > 20) {
+			snprintf(err, errlen, "admins: not a list of account names: %s", val);
+			return -1;
+		}
+	}
+	strcpy(c->admins, val);
+	return 0;
+}
+
+int
+config_is_admin(const struct config *c, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = c->admins; *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && strncasecmp(p, name, n) == 0)
+			return 1;
+		p += len + (end ? 1 : 0);
+	}
+	return 0;
+}
+
 int
 config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen)
 {
@@ -96,6 +138,10 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		strcpy(c->metrics_listen, val);
 		return 0;
 	}
+	if (strcmp(key, "admins") == 0)
+		return set_admins(c, val, err, errlen);
+	if (strcmp(key, "control-socket") == 0)
+		return set_path(c->control_socket, val, err, errlen);
 	if (strcmp(key, "state-dir") == 0)
 		return set_path(c->state_dir, val, err, errlen);
 	if (strcmp(key, "cert") == 0)

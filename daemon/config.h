@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-enum { CONFIG_MAX_LISTEN = 8, CONFIG_PATH_MAX = 256 };
+enum { CONFIG_MAX_LISTEN = 8, CONFIG_PATH_MAX = 256, CONFIG_ADMINS_MAX = 512 };
 
 struct config {
 	char listen[CONFIG_MAX_LISTEN][128]; /* host:port, [v6]:port */
@@ -13,8 +13,10 @@ struct config {
 	char state_dir[CONFIG_PATH_MAX];
 	char cert[CONFIG_PATH_MAX]; /* "" = self-signed in state_dir */
 	char key[CONFIG_PATH_MAX];
-	char database[CONFIG_PATH_MAX]; /* "" = state_dir/gomokud.db; "none" = off */
-	char metrics_listen[128];       /* host:port of GET /metrics; "" = off */
+	char database[CONFIG_PATH_MAX];       /* "" = state_dir/gomokud.db; "none" = off */
+	char metrics_listen[128];             /* host:port of GET /metrics; "" = off */
+	char control_socket[CONFIG_PATH_MAX]; /* gomokuctl's; "" = state_dir/gomokud.ctl */
+	char admins[CONFIG_ADMINS_MAX];       /* accounts that may moderate: "alice,bob" */
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */
@@ -43,5 +45,8 @@ int config_set(struct config *c, const char *key, const char *val, char *err, si
 /* Reads "key value" lines ('#' starts a comment). 0 or -1 with err. A file's
  * listen lines replace the defaults. */
 int config_load(struct config *c, const char *path, char *err, size_t errlen);
+
+/* Whether name is one of c->admins (names compare without regard to case). */
+int config_is_admin(const struct config *c, const char *name);
 
 #endif

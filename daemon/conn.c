@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/admin.h"
 #include "daemon/clock.h"
 #include "daemon/cmd.h"
 #include "daemon/metrics.h"
@@ -295,6 +296,12 @@ conn_up(struct conn *c)
 	snprintf(m.text, sizeof m.text, "%s%s%s", GOMOKUD_CAPS,
 	    c->srv->store ? " accounts history" : "", c->srv->botplay ? " bots" : "");
 	conn_send(c, &m);
+	const char *motd = admin_motd(c->srv->admin);
+	if (motd) { /* PROTOCOL.md section 3: right after the greeting */
+		proto_init(&m, PE_MOTD, NULL);
+		snprintf(m.text, sizeof m.text, "%s", motd);
+		conn_send(c, &m);
+	}
 	log_debug(&c->srv->log, "conn %llu %s: up (%s)", (unsigned long long)c->id, c->peer,
 	    c->t->ops->describe(c->t));
 }

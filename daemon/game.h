@@ -80,6 +80,11 @@ typedef enum {
 	GERR_ROOM_FULL,
 	GERR_NO_SEEK,
 	GERR_SERVER_BUSY, /* no worker free for it now: try again */
+	GERR_BANNED,      /* that name or address may not play here now */
+	GERR_MUTED,       /* may not chat now */
+	GERR_NOT_ADMIN,   /* a moderation verb from someone not in admins */
+	GERR_NO_USER,     /* no such user (online, or with an account) */
+	GERR_DRAINING,    /* no new games: the server drains for a restart */
 	GERR_STORE,       /* the store refused the write: nothing changed */
 	GERR_NOMEM,
 } game_err_t;

@@ -4,7 +4,7 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
-	daemon/metrics.c
+	daemon/metrics.c daemon/admin.c daemon/control.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 
@@ -57,6 +57,16 @@ $(O)/tests/daemon/test_metrics: $(O)/tests/daemon/test_metrics.o $(O)/tests/daem
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL) -lm
 
 TESTS += $(O)/tests/daemon/test_metrics
+
+# gomokuctl and the control socket (issue 22): every command against the
+# real daemon, the README's admin block run line by line.
+$(O)/tests/daemon/test_ctl.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+$(O)/tests/daemon/test_ctl: $(O)/tests/daemon/test_ctl.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD) $(GOMOKUCTL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_ctl
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o

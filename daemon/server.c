@@ -17,6 +17,8 @@
 #include <event2/util.h>
 
 #include "daemon/account.h"
+#include "daemon/admin.h"
+#include "daemon/control.h"
 #include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
@@ -259,20 +261,21 @@ load_tls(struct server *srv)
 /* SIGHUP: the config file again (flags still win), then certificate and key.
  * Listen addresses and the state directory (locked, holding the open store)
  * stay as they are. A bad file changes nothing. */
-static void
-reload(struct server *srv)
+int
+server_reload(struct server *srv)
 {
 	struct config cfg;
 	char err[300];
 	config_defaults(&cfg);
 	if (srv->config_path && config_load(&cfg, srv->config_path, err, sizeof err)) {
 		log_error(&srv->log, "reload: %s; keeping the old settings", err);
-		return;
+		return -1;
 	}
 	memcpy(cfg.listen, srv->cfg.listen, sizeof cfg.listen);
 	cfg.nlisten = srv->cfg.nlisten;
 	memcpy(cfg.state_dir, srv->cfg.state_dir, sizeof cfg.state_dir);
 	memcpy(cfg.metrics_listen, srv->cfg.metrics_listen, sizeof cfg.metrics_listen);
+	memcpy(cfg.control_socket, srv->cfg.control_socket, sizeof cfg.control_socket);
 	if (srv->flag_mask & 2)
 		cfg.log_level = srv->flags.log_level;
 	struct config old = srv->cfg;
@@ -280,10 +283,11 @@ reload(struct server *srv)
 	if (load_tls(srv)) {
 		srv->cfg = old;
 		log_error(&srv->log, "reload: TLS failed; keeping the old settings");
-		return;
+		return -1;
 	}
 	srv->log.level = cfg.log_level;
 	log_info(&srv->log, "reloaded configuration and certificate");
+	return 0;
 }
 
 static void
@@ -338,7 +342,7 @@ signal_cb(evutil_socket_t sig, short what, void *arg)
 	if (sig == SIGHUP) {
 		log_info(&srv->log, "SIGHUP: reloading");
 		notify_send("RELOADING=1");
-		reload(srv);
+		server_reload(srv);
 		notify_send("READY=1");
 	} else {
 		log_info(&srv->log, "%s: shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
@@ -520,6 +524,10 @@ server_init(struct server *srv)
 		if (!srv->sig_ev[i] || evsignal_add(srv->sig_ev[i], NULL))
 			return -1;
 	}
+	if (!(srv->admin = admin_new(srv, err, sizeof err))) {
+		log_error(&srv->log, "%s", err);
+		return -1;
+	}
 	if (restore_games(srv) < 0)
 		return -1;
 	for (int i = 0; i < srv->cfg.nlisten; i++) {
@@ -560,6 +568,13 @@ server_init(struct server *srv)
 		return -1;
 	}
 	serve_metrics(srv);
+	err[0] = '\0';
+	if (!(srv->control = control_new(srv, err, sizeof err)) && err[0]) {
+		log_error(&srv->log, "control socket: %s", err);
+		return -1;
+	}
+	if (srv->control)
+		log_info(&srv->log, "control socket for gomokuctl ready");
 	return 0;
 }
 
@@ -635,6 +650,10 @@ server_free(struct server *srv)
 	srv->checkpoint_ev = NULL;
 	workq_free(srv->work);
 	srv->work = NULL;
+	control_free(srv->control); /* after the workers: a backup's reply names one */
+	srv->control = NULL;
+	admin_free(srv->admin);
+	srv->admin = NULL;
 	account_free_limits(srv);
 	store_close(srv->store);
 	srv->store = NULL;

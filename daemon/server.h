@@ -28,6 +28,8 @@ struct botplay;
 struct addrcount;
 struct statelock;
 struct metrics;
+struct admin;
+struct control;
 
 enum { ADDR_BUCKETS = 4096 };
 
@@ -55,6 +57,8 @@ struct server {
 	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
+	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
+	struct control *control;     /* gomokuctl's socket; NULL: none */
 	int checkpointing;
 	int draining;
 
@@ -78,6 +82,9 @@ struct server {
 int server_init(struct server *srv);
 int server_run(struct server *srv);
 void server_free(struct server *srv);
+/* SIGHUP's work: the config file again (flags win), certificate and key; a
+ * bad file changes nothing. 0, or -1 (logged). */
+int server_reload(struct server *srv);
 /* Asks for a gc pass soon (frees dead connections, idle sessions, empty rooms). */
 void server_gc_soon(struct server *srv);
 /* The per-address connection count (for limits); delta +1 or -1. */

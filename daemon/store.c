@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -61,6 +63,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE games ADD COLUMN code TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;",
+	/* 3 -> 4: moderation (bans, mutes) and persistent settings (the MOTD) */
+	"CREATE TABLE sanctions ("
+	"  kind INTEGER NOT NULL, target TEXT NOT NULL,"
+	"  by TEXT NOT NULL, reason TEXT NOT NULL,"
+	"  created INTEGER NOT NULL, expires INTEGER NOT NULL,"
+	"  PRIMARY KEY (kind, target)) WITHOUT ROWID;"
+	"CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
 };
 
 enum stmt {
@@ -86,6 +95,12 @@ enum stmt {
 	S_UNFINISHED,
 	S_HISTORY,
 	S_HISTORY_COUNT,
+	S_SANCTION_PUT,
+	S_SANCTION_DROP,
+	S_SANCTIONS,
+	S_SETTING_GET,
+	S_SETTING_PUT,
+	S_SETTING_DROP,
 	S_COUNT
 };
 
@@ -133,6 +148,14 @@ static const char *const sql[S_COUNT] = {
 		      " ORDER BY ended DESC, id DESC LIMIT ?2 OFFSET ?3",
 	[S_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE ended IS NOT NULL AND"
 			    " (black_key = lower(?1) OR white_key = lower(?1))",
+	[S_SANCTION_PUT] = "INSERT OR REPLACE INTO sanctions (kind, target, by, reason, created,"
+			   " expires) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[S_SANCTION_DROP] = "DELETE FROM sanctions WHERE kind = ?1 AND target = ?2",
+	[S_SANCTIONS] = "SELECT kind, target, by, reason, created, expires FROM sanctions"
+			" WHERE expires = 0 OR expires > ?1 ORDER BY kind, target",
+	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = ?1",
+	[S_SETTING_PUT] = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)",
+	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = ?1",
 };
 
 /* A fault to inject (GOMOKUD_FAULTS builds): see store.h. */
@@ -835,4 +858,188 @@ store_history(store_t *s, const char *name, int page, store_game_t *out, int *to
 		if (store_game_load(s, ids[i], &out[i], NULL) != 0)
 			return -1;
 	return n;
+}
+
+int
+store_sanction_put(store_t *s, const store_sanction_t *x)
+{
+	sqlite3_stmt *q = stmt(s, S_SANCTION_PUT);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int(q, 1, x->kind);
+	sqlite3_bind_text(q, 2, x->target, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, x->by, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 4, x->reason, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 5, x->created);
+	sqlite3_bind_int64(q, 6, x->expires);
+	return done(s, q, "save sanction");
+}
+
+int
+store_sanction_drop(store_t *s, int kind, const char *target)
+{
+	sqlite3_stmt *q = stmt(s, S_SANCTION_DROP);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int(q, 1, kind);
+	sqlite3_bind_text(q, 2, target, -1, SQLITE_TRANSIENT);
+	rc = done(s, q, "drop sanction");
+	if (rc == 0 && sqlite3_changes(s->db) == 0)
+		return STORE_NOT_FOUND;
+	return rc;
+}
+
+int
+store_sanctions(
+    store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_SANCTIONS);
+	int rc, n = 0;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, now);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		store_sanction_t x;
+		x.kind = sqlite3_column_int(q, 0);
+		copy_text(x.target, sizeof x.target, q, 1);
+		copy_text(x.by, sizeof x.by, q, 2);
+		copy_text(x.reason, sizeof x.reason, q, 3);
+		x.created = sqlite3_column_int64(q, 4);
+		x.expires = sqlite3_column_int64(q, 5);
+		fn(arg, &x);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		set_msg(s, "list sanctions");
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+int
+store_setting_get(store_t *s, const char *key, char *out, size_t cap)
+{
+	sqlite3_stmt *q = stmt(s, S_SETTING_GET);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		copy_text(out, cap, q, 0);
+	else if (rc != SQLITE_DONE)
+		set_msg(s, "get setting");
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+int
+store_setting_put(store_t *s, const char *key, const char *value)
+{
+	sqlite3_stmt *q = stmt(s, value ? S_SETTING_PUT : S_SETTING_DROP);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	if (value)
+		sqlite3_bind_text(q, 2, value, -1, SQLITE_TRANSIENT);
+	return done(s, q, "save setting");
+}
+
+enum { BACKUP_PAGES_PER_STEP = 256 };
+
+/* The backup proper: a snapshot of from copied into to in steps. */
+static int
+backup_copy(sqlite3 *from, sqlite3 *to, const atomic_int *stop, char *err, size_t errlen)
+{
+	/* one read transaction around every step: a snapshot that writers on
+	 * other connections do not restart */
+	if (sqlite3_exec(from, "BEGIN; SELECT count(*) FROM sqlite_master;", NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "cannot read the database: %s", sqlite3_errmsg(from));
+		return -1;
+	}
+	sqlite3_backup *b = sqlite3_backup_init(to, "main", from, "main");
+	if (!b) {
+		snprintf(err, errlen, "backup: %s", sqlite3_errmsg(to));
+		sqlite3_exec(from, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	int rc;
+	do {
+		rc = sqlite3_backup_step(b, BACKUP_PAGES_PER_STEP);
+		if (stop && *stop) {
+			rc = SQLITE_INTERRUPT;
+			break;
+		}
+	} while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
+	sqlite3_backup_finish(b);
+	sqlite3_exec(from, "ROLLBACK", NULL, NULL, NULL);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "backup: %s",
+		    rc == SQLITE_INTERRUPT ? "cancelled" : sqlite3_errstr(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int64_t
+store_backup(const char *src, const char *dst, const atomic_int *stop, char *err, size_t errlen)
+{
+	char tmp[600];
+	sqlite3 *from = NULL, *to = NULL;
+	int64_t size = -1;
+	struct stat sb;
+
+	if (snprintf(tmp, sizeof tmp, "%s.partial", dst) >= (int)sizeof tmp) {
+		snprintf(err, errlen, "%s: path too long", dst);
+		return -1;
+	}
+	unlink(tmp);
+	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", src, from ? sqlite3_errmsg(from) : "cannot open");
+		goto out;
+	}
+	sqlite3_busy_timeout(from, 2000);
+	if (sqlite3_open_v2(tmp, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", tmp, to ? sqlite3_errmsg(to) : "cannot create");
+		goto out;
+	}
+	if (backup_copy(from, to, stop, err, errlen) != 0)
+		goto out;
+	/* one file, whole in itself: no WAL beside it */
+	char *e = NULL;
+	if (sqlite3_exec(to, "PRAGMA journal_mode = DELETE;", NULL, NULL, &e) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", tmp, e ? e : sqlite3_errmsg(to));
+		sqlite3_free(e);
+		goto out;
+	}
+	sqlite3_stmt *q = NULL;
+	int good = sqlite3_prepare_v2(to, "PRAGMA quick_check", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) &&
+	    strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0;
+	sqlite3_finalize(q);
+	if (!good) {
+		snprintf(err, errlen, "%s: the copy fails quick_check", tmp);
+		goto out;
+	}
+	sqlite3_close(to);
+	to = NULL;
+	/* it holds password hashes: the owner's alone, whatever the umask */
+	if (chmod(tmp, 0600) != 0 || stat(tmp, &sb) != 0 || rename(tmp, dst) != 0) {
+		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+		goto out;
+	}
+	size = (int64_t)sb.st_size;
+out:
+	sqlite3_close(to);
+	sqlite3_close(from);
+	if (size < 0)
+		unlink(tmp);
+	return size;
 }

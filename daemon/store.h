@@ -9,6 +9,7 @@
 #define GOMOKUD_STORE_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "daemon/glicko.h"
@@ -17,7 +18,9 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 3,
+	STORE_SCHEMA_VERSION = 4,
+	STORE_TARGET_MAX = 48, /* a sanction's target: a name key, an address or CIDR */
+	STORE_REASON_MAX = 400,
 	STORE_PAGE = 20, /* rows a page of HISTORY and TOP */
 };
 
@@ -136,5 +139,40 @@ int store_games_unfinished(store_t *s, int64_t *ids, int max);
 /* One page (from 1) of a player's finished games, newest first; *total gets
  * their number. Returns the rows or -1. */
 int store_history(store_t *s, const char *name, int page, store_game_t *out, int *total);
+
+/* Bans (no play) and mutes (no chat), kept across restarts. */
+enum { STORE_BAN = 0, STORE_MUTE = 1 };
+typedef struct {
+	int kind;                          /* STORE_BAN or STORE_MUTE */
+	char target[STORE_TARGET_MAX + 1]; /* lower-cased name, or canonical address/CIDR */
+	char by[STORE_NAME_MAX + 1];       /* who imposed it */
+	char reason[STORE_REASON_MAX + 1];
+	int64_t created, expires; /* unix seconds; expires 0: never */
+} store_sanction_t;
+
+/* Adds or replaces the sanction of that kind on that target. */
+int store_sanction_put(store_t *s, const store_sanction_t *x);
+/* Lifts it: 0, or STORE_NOT_FOUND when there was none. */
+int store_sanction_drop(store_t *s, int kind, const char *target);
+/* Calls fn for every sanction that has not expired at now; the count or -1. */
+int store_sanctions(
+    store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
+/* Server settings that persist (the MOTD): STORE_NOT_FOUND when unset. */
+int store_setting_get(store_t *s, const char *key, char *out, size_t cap);
+/* Sets a setting (value NULL: removes it). */
+int store_setting_put(store_t *s, const char *key, const char *value);
+
+/*
+ * An online backup of the database at src into dst (replaced only when the
+ * copy is whole: it is written beside dst and renamed), on connections of
+ * its own, so a worker thread may run it while the owner's connection
+ * writes: SQLite's backup API, some pages a step, inside one read
+ * transaction (a consistent snapshot; writers go on in WAL mode). *stop
+ * (may be NULL) set by another thread gives up between steps. The copy is
+ * a self-contained file (rollback journal, not WAL) that passed
+ * quick_check. Returns its size in bytes, or -1 with err.
+ */
+int64_t store_backup(
+    const char *src, const char *dst, const atomic_int *stop, char *err, size_t errlen);
 
 #endif

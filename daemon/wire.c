@@ -141,6 +141,16 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_NO_SEEK;
 	case GERR_SERVER_BUSY:
 		return ERR_SERVER_BUSY;
+	case GERR_BANNED:
+		return ERR_BANNED;
+	case GERR_MUTED:
+		return ERR_MUTED;
+	case GERR_NOT_ADMIN:
+		return ERR_NOT_ADMIN;
+	case GERR_NO_USER:
+		return ERR_NO_USER;
+	case GERR_DRAINING:
+		return ERR_DRAINING;
 	case GERR_STORE:
 	case GERR_NOMEM:
 		break;

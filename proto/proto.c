@@ -56,6 +56,14 @@ static const struct form forms[PM_COUNT] = {
 	[PR_EXPORT] = { PK_REQ, "EXPORT", NULL, "i|W" },
 	[PR_STATS] = { PK_REQ, "STATS", NULL, "|u" },
 	[PR_TOP] = { PK_REQ, "TOP", NULL, "R|j" },
+	[PR_KICK] = { PK_REQ, "KICK", NULL, "u|*" },
+	[PR_BAN] = { PK_REQ, "BAN", NULL, "ab|*" },
+	[PR_UNBAN] = { PK_REQ, "UNBAN", NULL, "a" },
+	[PR_BANS] = { PK_REQ, "BANS", NULL, "" },
+	[PR_MUTE] = { PK_REQ, "MUTE", NULL, "ub" },
+	[PR_UNMUTE] = { PK_REQ, "UNMUTE", NULL, "u" },
+	[PR_ANNOUNCE] = { PK_REQ, "ANNOUNCE", NULL, "*" },
+	[PR_MOTD] = { PK_REQ, "MOTD", NULL, "*" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -89,6 +97,14 @@ static const struct form forms[PM_COUNT] = {
 	[PO_EXPORT] = { PK_OK, "EXPORT", NULL, "iW" },
 	[PO_STATS] = { PK_OK, "STATS", NULL, "n" },
 	[PO_TOP] = { PK_OK, "TOP", NULL, "nN" },
+	[PO_KICK] = { PK_OK, "KICK", NULL, "u" },
+	[PO_BAN] = { PK_OK, "BAN", NULL, "a" },
+	[PO_UNBAN] = { PK_OK, "UNBAN", NULL, "a" },
+	[PO_BANS] = { PK_OK, "BANS", NULL, "n" },
+	[PO_MUTE] = { PK_OK, "MUTE", NULL, "u" },
+	[PO_UNMUTE] = { PK_OK, "UNMUTE", NULL, "u" },
+	[PO_ANNOUNCE] = { PK_OK, "ANNOUNCE", NULL, "n" },
+	[PO_MOTD] = { PK_OK, "MOTD", NULL, "" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -104,6 +120,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_GAME] = { PK_DATA, "GAME", NULL, "iRSuwXYdU" },
 	[PD_RECORD] = { PK_DATA, "RECORD", NULL, "*" },
 	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRhoAfst" },
+	[PD_BAN] = { PK_DATA, "BAN", NULL, "BaUw|*" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -119,6 +136,9 @@ static const struct form forms[PM_COUNT] = {
 	[PE_THINK] = { PK_EVENT, "THINK", NULL, "rqudC" },
 	[PE_OVER] = { PK_EVENT, "OVER", NULL, "rqXYL" },
 	[PE_SHUTDOWN] = { PK_EVENT, "SHUTDOWN", NULL, "g|*" },
+	[PE_MOTD] = { PK_EVENT, "MOTD", NULL, "*" },
+	[PE_ANNOUNCE] = { PK_EVENT, "ANNOUNCE", NULL, "*" },
+	[PE_KICKED] = { PK_EVENT, "KICKED", NULL, "*" },
 };
 
 /* Keyword sets, in enum order. */
@@ -139,6 +159,7 @@ static const char *const ustate_names[] = { "idle", "seeking", "playing", "watch
 static const char *const fallback_names[] = { "human", "bot", NULL };
 static const char *const export_names[] = { "text", "psq", NULL };
 static const char *const provisional_names[] = { "established", "provisional", NULL };
+static const char *const sanction_names[] = { "ban", "mute", NULL };
 
 enum ftype {
 	FT_STR,
@@ -200,6 +221,7 @@ static const struct field fields[] = {
 	F('F', FT_ENUM, CS_NONE, fallback, 0, 0, fallback_names, "human|bot"),
 	F('W', FT_ENUM, CS_NONE, format, 0, 0, export_names, "export format"),
 	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
+	F('B', FT_ENUM, CS_NONE, sanction, 0, 0, sanction_names, "ban|mute"),
 	F('v', FT_INT, CS_NONE, version, 1, 999, NULL, "version"),
 	F('q', FT_INT, CS_NONE, seq, 0, INT32_MAX, NULL, "sequence number"),
 	F('i', FT_INT, CS_NONE, ident, 1, INT32_MAX, NULL, "id"),
@@ -247,6 +269,9 @@ static const struct {
 	{ ERR_LOGGED_IN, "logged-in" },
 	{ ERR_NAME_TAKEN, "name-taken" },
 	{ ERR_CREDENTIALS, "bad-credentials" },
+	{ ERR_BANNED, "banned" },
+	{ ERR_MUTED, "muted" },
+	{ ERR_NOT_ADMIN, "not-admin" },
 	{ ERR_NO_ROOM, "no-such-room" },
 	{ ERR_NO_USER, "no-such-user" },
 	{ ERR_NO_CODE, "no-such-code" },
@@ -275,6 +300,7 @@ static const struct {
 	{ ERR_IDLE, "idle-timeout" },
 	{ ERR_SLOW, "too-slow" },
 	{ ERR_SERVER_BUSY, "server-busy" },
+	{ ERR_DRAINING, "draining" },
 };
 
 const char *

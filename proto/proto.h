@@ -78,6 +78,14 @@ typedef enum {
 	PR_EXPORT,
 	PR_STATS,
 	PR_TOP,
+	PR_KICK,
+	PR_BAN,
+	PR_UNBAN,
+	PR_BANS,
+	PR_MUTE,
+	PR_UNMUTE,
+	PR_ANNOUNCE,
+	PR_MOTD,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -111,6 +119,14 @@ typedef enum {
 	PO_EXPORT,
 	PO_STATS,
 	PO_TOP,
+	PO_KICK,
+	PO_BAN,
+	PO_UNBAN,
+	PO_BANS,
+	PO_MUTE,
+	PO_UNMUTE,
+	PO_ANNOUNCE,
+	PO_MOTD,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -126,6 +142,7 @@ typedef enum {
 	PD_GAME,
 	PD_RECORD,
 	PD_STAT,
+	PD_BAN,
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -141,6 +158,9 @@ typedef enum {
 	PE_THINK,
 	PE_OVER,
 	PE_SHUTDOWN,
+	PE_MOTD,
+	PE_ANNOUNCE,
+	PE_KICKED,
 	PM_COUNT
 } proto_id_t;
 
@@ -173,6 +193,8 @@ typedef enum { USER_IDLE, USER_SEEKING, USER_PLAYING, USER_WATCHING } proto_usta
 typedef enum { FALLBACK_HUMAN, FALLBACK_BOT } proto_fallback_t;
 typedef enum { EXPORT_TEXT, EXPORT_PSQ } proto_export_t;
 typedef enum { RATING_ESTABLISHED, RATING_PROVISIONAL } proto_provisional_t;
+/* = BAN lines: a ban (no play) or a mute (no chat). */
+typedef enum { SANCTION_BAN, SANCTION_MUTE } proto_sanction_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
@@ -188,6 +210,9 @@ typedef enum {
 	ERR_LOGGED_IN = 411,   /* already has a name */
 	ERR_NAME_TAKEN = 412,
 	ERR_CREDENTIALS = 413,
+	ERR_BANNED = 414,    /* that name or address is banned */
+	ERR_MUTED = 415,     /* SAY, TELL while muted */
+	ERR_NOT_ADMIN = 416, /* a moderation verb from a non-admin */
 	ERR_NO_ROOM = 420,
 	ERR_NO_USER = 421,
 	ERR_NO_CODE = 422,
@@ -216,6 +241,7 @@ typedef enum {
 	ERR_IDLE = 504,        /* idle timeout; closes */
 	ERR_SLOW = 505,        /* output queue overflow; closes */
 	ERR_SERVER_BUSY = 506, /* no worker free for it now (logins, bots); retry */
+	ERR_DRAINING = 507,    /* no new games: the server is draining for a restart */
 } proto_err_t;
 
 typedef struct {
@@ -260,6 +286,7 @@ typedef struct proto_msg {
 	proto_fallback_t fallback;
 	proto_export_t format;
 	proto_provisional_t provisional;
+	proto_sanction_t sanction;
 	int64_t version, seq, ident, count, count2, level, ecode, ms, depth, plies;
 	int64_t bms, wms; /* clocks in ms; -1 prints as "-" */
 	int64_t page;     /* HISTORY, TOP: from 1; 0 = absent */

@@ -1,0 +1,553 @@
+/* admin.c: bans, mutes, the MOTD, announcements, kicks and drain: the
+ * verbs gomokuctl and the protocol's admins share, the checks at the door
+ * (GUEST, LOGIN, REGISTER, RESUME) and at chat. Sanctions live in the
+ * store and, for the checks, in a small array here (a community has few). */
+#include "daemon/admin.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "daemon/auth.h"
+#include "daemon/conn.h"
+#include "daemon/lobby.h"
+#include "daemon/notify.h"
+#include "daemon/server.h"
+#include "daemon/session.h"
+
+/* One sanction in force; a ban on an address keeps its parsed prefix. */
+struct sanction {
+	store_sanction_t x;
+	int family; /* AF_INET, AF_INET6, or 0 for a name */
+	unsigned char net[16];
+	int bits;
+};
+
+struct admin {
+	struct server *srv;
+	struct sanction *v;
+	int n, cap;
+	char motd[ADMIN_TEXT_MAX + 1];
+	int drain;
+	char why[ADMIN_TEXT_MAX + 1];
+};
+
+const char *
+admin_why(const struct admin *a)
+{
+	return a->why[0] ? a->why : NULL;
+}
+
+static game_err_t
+refuse(struct admin *a, game_err_t e, const char *fmt, const char *arg)
+{
+	snprintf(a->why, sizeof a->why, fmt, arg);
+	return e;
+}
+
+int64_t
+admin_duration(const char *s)
+{
+	static const struct {
+		char unit;
+		int64_t secs;
+	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 'w', 7 * 86400 } };
+	if (strcmp(s, "forever") == 0)
+		return 0;
+	int64_t v = 0;
+	const char *p = s;
+	for (; isdigit((unsigned char)*p) && p - s < 6; p++)
+		v = v * 10 + (*p - '0');
+	if (p == s || v == 0 || p[0] == '\0' || p[1] != '\0')
+		return -1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (units[i].unit == *p && v * units[i].secs <= 3650 * 86400LL)
+			return v * units[i].secs;
+	return -1;
+}
+
+/* s as an address and prefix: family, network bytes (host bits cleared). */
+static int
+parse_cidr(const char *s, int *family, unsigned char net[16], int *bits)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(s, '/');
+	size_t hl = slash ? (size_t)(slash - s) : strlen(s);
+	if (hl == 0 || hl >= sizeof host)
+		return -1;
+	memcpy(host, s, hl);
+	host[hl] = '\0';
+	memset(net, 0, 16);
+	if (inet_pton(AF_INET, host, net) == 1)
+		*family = AF_INET;
+	else if (inet_pton(AF_INET6, host, net) == 1)
+		*family = AF_INET6;
+	else
+		return -1;
+	int max = *family == AF_INET ? 32 : 128;
+	*bits = max;
+	if (slash) {
+		char *end;
+		long b = strtol(slash + 1, &end, 10);
+		if (*end || end == slash + 1 || !isdigit((unsigned char)slash[1]) || b < 0 || b > max)
+			return -1;
+		*bits = (int)b;
+	}
+	for (int i = 0; i < max / 8; i++) {
+		int keep = *bits - i * 8;
+		net[i] &= keep >= 8 ? 0xff : keep <= 0 ? 0 : (unsigned char)(0xff << (8 - keep));
+	}
+	return 0;
+}
+
+int
+admin_cidr(const char *s, char *out, size_t cap)
+{
+	int family, bits;
+	unsigned char net[16];
+	char host[INET6_ADDRSTRLEN];
+	if (parse_cidr(s, &family, net, &bits) != 0 ||
+	    !inet_ntop(family, net, host, sizeof host))
+		return -1;
+	int full = bits == (family == AF_INET ? 32 : 128);
+	int n = full ? snprintf(out, cap, "%s", host) : snprintf(out, cap, "%s/%d", host, bits);
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* Whether the address is inside the sanction's network. */
+static int
+addr_in(const struct sanction *s, const struct sockaddr *sa)
+{
+	unsigned char a[16];
+	int family = sa->sa_family;
+	if (family == AF_INET) {
+		memcpy(a, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+	} else if (family == AF_INET6) {
+		const struct in6_addr *in6 = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		if (IN6_IS_ADDR_V4MAPPED(in6)) {
+			family = AF_INET;
+			memcpy(a, in6->s6_addr + 12, 4);
+		} else {
+			memcpy(a, in6->s6_addr, 16);
+		}
+	} else {
+		return 0;
+	}
+	if (family != s->family)
+		return 0;
+	int whole = s->bits / 8, rest = s->bits % 8;
+	if (memcmp(a, s->net, (size_t)whole) != 0)
+		return 0;
+	return rest == 0 || ((a[whole] ^ s->net[whole]) & (0xff << (8 - rest))) == 0;
+}
+
+static int
+in_force(const struct sanction *s, int64_t now)
+{
+	return s->x.expires == 0 || s->x.expires > now;
+}
+
+static struct sanction *
+find(struct admin *a, int kind, const char *target)
+{
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i].x.kind == kind && strcmp(a->v[i].x.target, target) == 0)
+			return &a->v[i];
+	return NULL;
+}
+
+/* Adds or replaces a sanction in the array. -1: out of memory. */
+static int
+keep(struct admin *a, const store_sanction_t *x)
+{
+	struct sanction *s = find(a, x->kind, x->target);
+	if (!s) {
+		if (a->n == a->cap) {
+			int cap = a->cap ? a->cap * 2 : 16;
+			struct sanction *v = realloc(a->v, (size_t)cap * sizeof *v);
+			if (!v)
+				return -1;
+			a->v = v;
+			a->cap = cap;
+		}
+		s = &a->v[a->n++];
+	}
+	memset(s, 0, sizeof *s);
+	s->x = *x;
+	if (parse_cidr(x->target, &s->family, s->net, &s->bits) != 0)
+		s->family = 0;
+	return 0;
+}
+
+static void
+drop(struct admin *a, struct sanction *s)
+{
+	*s = a->v[--a->n];
+}
+
+static void
+load_one(void *arg, const store_sanction_t *x)
+{
+	keep(arg, x);
+}
+
+struct admin *
+admin_new(struct server *srv, char *err, size_t errlen)
+{
+	struct admin *a = calloc(1, sizeof *a);
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	a->srv = srv;
+	if (srv->store) {
+		if (store_sanctions(srv->store, (int64_t)time(NULL), load_one, a) < 0 ||
+		    store_setting_get(srv->store, "motd", a->motd, sizeof a->motd) < 0) {
+			snprintf(err, errlen, "bans and MOTD: %s", store_error(srv->store));
+			admin_free(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+void
+admin_free(struct admin *a)
+{
+	if (!a)
+		return;
+	free(a->v);
+	free(a);
+}
+
+int
+admin_is(const struct admin *a, const struct session *s)
+{
+	return s && s->kind == SESSION_ACCOUNT && config_is_admin(&a->srv->cfg, s->name);
+}
+
+/* "until 2026-12-08 10:00 UTC" or "for good". */
+static void
+until(int64_t expires, char *out, size_t cap)
+{
+	if (expires == 0) {
+		snprintf(out, cap, "for good");
+		return;
+	}
+	time_t t = (time_t)expires;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, cap, "until %Y-%m-%d %H:%M UTC", &tm);
+}
+
+/* The refusal text of a sanction: "banned until ...: reason". */
+static void
+explain(struct admin *a, const char *what, const struct sanction *s)
+{
+	char u[64];
+	until(s->x.expires, u, sizeof u);
+	snprintf(a->why, sizeof a->why, "%.30s %.40s%s%.300s", what, u, s->x.reason[0] ? ": " : "",
+	    s->x.reason);
+}
+
+game_err_t
+admin_entry(struct admin *a, const char *name, const struct sockaddr *sa)
+{
+	char key[AUTH_NAME_MAX + 1] = "";
+	int64_t now = (int64_t)time(NULL);
+	a->why[0] = '\0';
+	if (name)
+		auth_name_key(name, key);
+	for (int i = 0; i < a->n; i++) {
+		struct sanction *s = &a->v[i];
+		if (s->x.kind != STORE_BAN || !in_force(s, now))
+			continue;
+		if (s->family ? addr_in(s, sa) : key[0] && strcmp(s->x.target, key) == 0) {
+			explain(a, s->family ? "this address is banned" : "banned", s);
+			return GERR_BANNED;
+		}
+	}
+	return GERR_OK;
+}
+
+game_err_t
+admin_chat(struct admin *a, const char *name)
+{
+	char key[AUTH_NAME_MAX + 1];
+	auth_name_key(name, key);
+	a->why[0] = '\0';
+	struct sanction *s = find(a, STORE_MUTE, key);
+	if (s && in_force(s, (int64_t)time(NULL))) {
+		explain(a, "muted", s);
+		return GERR_MUTED;
+	}
+	return GERR_OK;
+}
+
+int
+admin_draining(const struct admin *a)
+{
+	return a->drain;
+}
+
+const char *
+admin_motd(const struct admin *a)
+{
+	return a->motd[0] ? a->motd : NULL;
+}
+
+/* Tells c why and closes it after the line is out. */
+static void
+send_off(struct conn *c, const char *text)
+{
+	proto_msg_t m;
+	proto_init(&m, PE_KICKED, NULL);
+	snprintf(m.text, sizeof m.text, "%s", text);
+	conn_send(c, &m);
+	conn_close(c);
+}
+
+/* Disconnects every connection the sanction matches; returns how many. */
+static int
+send_off_matching(struct admin *a, const struct sanction *s, const char *text)
+{
+	struct conn *c, *next;
+	int n = 0;
+	for (c = LIST_FIRST(&a->srv->conns); c; c = next) {
+		next = LIST_NEXT(c, link);
+		char key[AUTH_NAME_MAX + 1] = "";
+		if (c->sess)
+			auth_name_key(c->sess->name, key);
+		if (c->closing || (s->family ? !addr_in(s, (const struct sockaddr *)&c->addr)
+					     : !key[0] || strcmp(key, s->x.target) != 0))
+			continue;
+		send_off(c, text);
+		n++;
+	}
+	return n;
+}
+
+game_err_t
+admin_kick(struct admin *a, const char *who, const char *user, const char *reason)
+{
+	struct session *s = session_by_name(a->srv, user);
+	a->why[0] = '\0';
+	if (!s || !s->conn)
+		return refuse(a, GERR_NO_USER, "%s is not online", user);
+	char text[ADMIN_TEXT_MAX + 1];
+	snprintf(text, sizeof text, "kicked%s%s", reason && reason[0] ? ": " : "",
+	    reason ? reason : "");
+	log_info(&a->srv->log, "admin %s: kick %s%s%s", who, s->name, reason ? ": " : "",
+	    reason ? reason : "");
+	send_off(s->conn, text);
+	return GERR_OK;
+}
+
+/* The sanction for a target: a name's key, or an address's canonical form;
+ * names must be an account or online. */
+static game_err_t
+target_of(struct admin *a, const char *target, char out[STORE_TARGET_MAX + 1], int name_only)
+{
+	if (!name_only && (strchr(target, '.') || strchr(target, ':'))) {
+		if (admin_cidr(target, out, STORE_TARGET_MAX + 1) != 0)
+			return refuse(a, GERR_ARGUMENT,
+			    "%s is not an IPv4 or IPv6 address or CIDR (192.0.2.0/24, 2001:db8::/32)",
+			    target);
+		return GERR_OK;
+	}
+	size_t n = strlen(target), i = 0;
+	while (i < n && (isalnum((unsigned char)target[i]) || target[i] == '_' || target[i] == '-'))
+		i++;
+	if (i != n || n == 0 || n > AUTH_NAME_MAX || !isalpha((unsigned char)target[0]))
+		return refuse(a, GERR_ARGUMENT, "%s is not a user name", target);
+	auth_name_key(target, out);
+	return GERR_OK;
+}
+
+/* A name target must be someone: an account, or a user online now. */
+static game_err_t
+someone(struct admin *a, const char *name)
+{
+	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+	if (session_by_name(a->srv, name))
+		return GERR_OK;
+	if (a->srv->store && store_user_get(a->srv->store, name, spelled, hash, sizeof hash) == 0)
+		return GERR_OK;
+	return refuse(a, GERR_NO_USER, "no account or online user named %s", name);
+}
+
+/* Stores and keeps a sanction. */
+static game_err_t
+impose(struct admin *a, const store_sanction_t *x)
+{
+	if (a->srv->store && store_sanction_put(a->srv->store, x) != 0)
+		return refuse(a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+	if (keep(a, x) != 0)
+		return refuse(a, GERR_NOMEM, "%s", "out of memory");
+	return GERR_OK;
+}
+
+static game_err_t
+sanction(struct admin *a, int kind, const char *who, const char *target, const char *duration,
+    const char *reason, store_sanction_t *x)
+{
+	int name_only = kind == STORE_MUTE;
+	a->why[0] = '\0';
+	memset(x, 0, sizeof *x);
+	int64_t secs = duration ? admin_duration(duration) : 0;
+	if (secs < 0)
+		return refuse(a, GERR_ARGUMENT,
+		    "bad duration %s: a number and s, m, h, d or w (30m, 2h, 7d), or forever",
+		    duration);
+	game_err_t e = target_of(a, target, x->target, name_only);
+	if (e == GERR_OK && !strchr(target, '.') && !strchr(target, ':'))
+		e = someone(a, target);
+	if (e != GERR_OK)
+		return e;
+	x->kind = kind;
+	snprintf(x->by, sizeof x->by, "%s", who);
+	snprintf(x->reason, sizeof x->reason, "%s", reason ? reason : "");
+	x->created = (int64_t)time(NULL);
+	x->expires = secs ? x->created + secs : 0;
+	return impose(a, x);
+}
+
+game_err_t
+admin_ban(struct admin *a, const char *who, const char *target, const char *duration,
+    const char *reason)
+{
+	store_sanction_t x;
+	game_err_t e = sanction(a, STORE_BAN, who, target, duration, reason, &x);
+	if (e != GERR_OK)
+		return e;
+	struct sanction *s = find(a, STORE_BAN, x.target);
+	explain(a, "banned", s);
+	char text[sizeof a->why];
+	snprintf(text, sizeof text, "%s", a->why);
+	int n = send_off_matching(a, s, text);
+	log_info(&a->srv->log, "admin %s: ban %s %s (%d connection%s closed)", who, x.target, text,
+	    n, n == 1 ? "" : "s");
+	return GERR_OK;
+}
+
+game_err_t
+admin_mute(struct admin *a, const char *who, const char *user, const char *duration)
+{
+	store_sanction_t x;
+	game_err_t e = sanction(a, STORE_MUTE, who, user, duration, NULL, &x);
+	if (e != GERR_OK)
+		return e;
+	char u[64];
+	until(x.expires, u, sizeof u);
+	log_info(&a->srv->log, "admin %s: mute %s %s", who, x.target, u);
+	return GERR_OK;
+}
+
+static game_err_t
+lift(struct admin *a, int kind, const char *who, const char *target)
+{
+	char key[STORE_TARGET_MAX + 1];
+	a->why[0] = '\0';
+	game_err_t e = target_of(a, target, key, kind == STORE_MUTE);
+	if (e != GERR_OK)
+		return e;
+	struct sanction *s = find(a, kind, key);
+	if (!s)
+		return refuse(a, GERR_NO_USER,
+		    kind == STORE_BAN ? "%s is not banned" : "%s is not muted", target);
+	if (a->srv->store && store_sanction_drop(a->srv->store, kind, key) < 0)
+		return refuse(a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+	drop(a, s);
+	log_info(&a->srv->log, "admin %s: %s %s", who, kind == STORE_BAN ? "unban" : "unmute", key);
+	return GERR_OK;
+}
+
+game_err_t
+admin_unban(struct admin *a, const char *who, const char *target)
+{
+	return lift(a, STORE_BAN, who, target);
+}
+
+game_err_t
+admin_unmute(struct admin *a, const char *who, const char *user)
+{
+	return lift(a, STORE_MUTE, who, user);
+}
+
+static int
+by_kind_target(const void *p, const void *q)
+{
+	const struct sanction *x = p, *y = q;
+	return x->x.kind != y->x.kind ? x->x.kind - y->x.kind : strcmp(x->x.target, y->x.target);
+}
+
+void
+admin_each(struct admin *a, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
+{
+	int64_t now = (int64_t)time(NULL);
+	qsort(a->v, (size_t)a->n, sizeof *a->v, by_kind_target);
+	for (int i = 0; i < a->n; i++)
+		if (in_force(&a->v[i], now))
+			fn(arg, &a->v[i].x);
+}
+
+game_err_t
+admin_set_motd(struct admin *a, const char *who, const char *text)
+{
+	a->why[0] = '\0';
+	if (text && strcmp(text, "-") == 0)
+		text = NULL;
+	if (text && (strlen(text) > ADMIN_TEXT_MAX || !proto_utf8_ok(text, strlen(text))))
+		return refuse(a, GERR_ARGUMENT, "%s", "the MOTD is at most 400 bytes of UTF-8");
+	if (a->srv->store && store_setting_put(a->srv->store, "motd", text) != 0)
+		return refuse(a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+	snprintf(a->motd, sizeof a->motd, "%s", text ? text : "");
+	log_info(&a->srv->log, "admin %s: motd %s", who, text ? text : "(none)");
+	return GERR_OK;
+}
+
+game_err_t
+admin_announce(struct admin *a, const char *who, const char *text, int *n)
+{
+	proto_msg_t m;
+	struct conn *c;
+	a->why[0] = '\0';
+	*n = 0;
+	if (!text || !text[0] || strlen(text) > ADMIN_TEXT_MAX ||
+	    !proto_utf8_ok(text, strlen(text)))
+		return refuse(a, GERR_ARGUMENT, "%s", "say something: at most 400 bytes of UTF-8");
+	proto_init(&m, PE_ANNOUNCE, NULL);
+	snprintf(m.text, sizeof m.text, "%s", text);
+	LIST_FOREACH (c, &a->srv->conns, link)
+		if (c->state == CS_READY && !c->closing) {
+			conn_send(c, &m);
+			(*n)++;
+		}
+	log_info(&a->srv->log, "admin %s: announce to %d: %s", who, *n, text);
+	return GERR_OK;
+}
+
+void
+admin_drain(struct admin *a, const char *who, int on)
+{
+	struct seek *k;
+	a->drain = on;
+	log_info(&a->srv->log, "admin %s: %s", who,
+	    on ? "drain: no new games; the running ones play on" : "undrain: new games again");
+	notify_send(on ? "STATUS=draining: no new games" : "STATUS=");
+	while (on && (k = TAILQ_FIRST(&a->srv->seeks)) != NULL) {
+		struct session *s = k->sess;
+		proto_msg_t m;
+		if (lobby_cancel(a->srv, s, k->id) != GERR_OK)
+			break;
+		proto_init(&m, PE_ANNOUNCE, NULL);
+		snprintf(m.text, sizeof m.text,
+		    "the server is draining for a restart: your seek was cancelled");
+		session_send(s, &m);
+	}
+}

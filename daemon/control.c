@@ -1,0 +1,757 @@
+/* control.c: the control socket gomokuctl talks to. One request a line
+ * ("ban mallory 7d flooding"), answered by "= " data lines and one "OK text"
+ * or "ERR text" line. Lines are capped and checked like protocol lines; the
+ * peer must be the daemon's user or root. A backup runs on a worker and the
+ * connection waits for it; everything else is answered at once. */
+#define _GNU_SOURCE /* struct ucred */
+#include "daemon/control.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/listener.h>
+
+#include "daemon/admin.h"
+#include "daemon/botplay.h"
+#include "daemon/room.h"
+#include "daemon/server.h"
+#include "daemon/session.h"
+
+enum {
+	CTL_LINE_MAX = PROTO_LINE_MAX, /* as protocol lines, LF included */
+	CTL_IDLE_S = 60,
+	CTL_ARGS_MAX = 3,
+};
+#define CTL_BACKUP_OWNER (1ULL << 62) /* workq owners apart from connection ids */
+
+struct ctlconn {
+	LIST_ENTRY(ctlconn) link;
+	struct control *ctl;
+	struct bufferevent *bev;
+	uint64_t id;
+	char who[STORE_NAME_MAX + 1]; /* the peer's user name, or uidN */
+	long uid, pid;
+	int64_t job; /* a backup in flight: later lines wait */
+	int closing;
+};
+
+struct control {
+	struct server *srv;
+	struct evconnlistener *lev;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	LIST_HEAD(, ctlconn) conns;
+	uint64_t next_id;
+	time_t started;
+};
+
+static void
+out(struct ctlconn *cc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+out(struct ctlconn *cc, const char *fmt, ...)
+{
+	va_list ap;
+	struct evbuffer *o = bufferevent_get_output(cc->bev);
+	va_start(ap, fmt);
+	evbuffer_add_vprintf(o, fmt, ap);
+	va_end(ap);
+	evbuffer_add(o, "\n", 1);
+}
+
+static void
+ctlconn_free(struct ctlconn *cc)
+{
+	if (cc->job)
+		workq_cancel(cc->ctl->srv->work, cc->job); /* its done frees the job */
+	LIST_REMOVE(cc, link);
+	bufferevent_free(cc->bev);
+	free(cc);
+}
+
+/* Answers the refusal of an admin verb, in the words admin_why gives. */
+static void
+refused(struct ctlconn *cc, struct admin *a, game_err_t e)
+{
+	const char *why = admin_why(a);
+	out(cc, "ERR %s", why ? why : e == GERR_STORE ? "the store refused it" : "refused");
+}
+
+/* A verb: argc words after it (argv), rest the text after them. */
+typedef void (*verb_fn)(struct ctlconn *cc, int argc, char **argv, const char *rest);
+
+static void
+do_status(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	int sessions = 0, rooms = 0, games = 0, queued = 0, running = 0;
+	struct session *s;
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	LIST_FOREACH (s, &srv->sessions, link)
+		sessions++;
+	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
+		rooms++;
+		games += room_unfinished(r);
+	}
+	if (srv->botplay)
+		botplay_load(srv->botplay, &queued, &running);
+	long long bytes = -1;
+	if (srv->store) {
+		char wal[CONFIG_PATH_MAX + 32];
+		struct stat sb;
+		snprintf(wal, sizeof wal, "%s-wal", store_path(srv->store));
+		bytes = stat(store_path(srv->store), &sb) == 0 ? (long long)sb.st_size : 0;
+		if (stat(wal, &sb) == 0)
+			bytes += (long long)sb.st_size;
+	}
+	out(cc, "= version %s", GOMOKUD_VERSION);
+	out(cc, "= uptime %lld", (long long)(time(NULL) - cc->ctl->started));
+	out(cc, "= connections %d", srv->nconns);
+	out(cc, "= sessions %d", sessions);
+	out(cc, "= rooms %d", rooms);
+	out(cc, "= games %d", games);
+	out(cc, "= bots-busy %d", running);
+	out(cc, "= bots-queued %d", queued);
+	if (bytes >= 0)
+		out(cc, "= store-bytes %lld", bytes);
+	else
+		out(cc, "= store-bytes none");
+	out(cc, "= draining %s", admin_draining(srv->admin) ? "yes" : "no");
+	out(cc, "OK");
+}
+
+static const char *
+kind_name(const struct server *srv, const struct session *s)
+{
+	if (s->kind == SESSION_BOT)
+		return "bot";
+	if (s->kind == SESSION_GUEST)
+		return "guest";
+	return admin_is(srv->admin, s) ? "admin" : "account";
+}
+
+static void
+do_who(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	struct session *s;
+	int n = 0;
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	LIST_FOREACH (s, &srv->sessions, link) {
+		const struct room *g = session_game(s);
+		const char *state = g ? "playing" : s->seek ? "seeking" : s->nrooms ? "watching" : "idle";
+		const struct room *in = g ? g : s->nrooms ? s->rooms[s->nrooms - 1] : NULL;
+		out(cc, "= %s %s %s %s %s", s->name, kind_name(srv, s), state, in ? room_id(in) : "-",
+		    s->conn ? s->conn->peer : s->bot_level ? "-" : "away");
+		n++;
+	}
+	out(cc, "OK %d user%s", n, n == 1 ? "" : "s");
+}
+
+static void
+do_rooms(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	int n = 0;
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
+		proto_msg_t m;
+		char line[PROTO_LINE_MAX];
+		room_info(r, &m);
+		int len = proto_format(&m, line, sizeof line);
+		if (len < 8)
+			continue;
+		line[len - 1] = '\0'; /* "= ROOM r1 playing ...": the room's fields */
+		out(cc, "= %s%s", line + 7, room_private(r) ? " private" : "");
+		n++;
+	}
+	out(cc, "OK %d room%s", n, n == 1 ? "" : "s");
+}
+
+static void
+do_kick(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct admin *a = cc->ctl->srv->admin;
+	(void)argc;
+	game_err_t e = admin_kick(a, cc->who, argv[0], rest[0] ? rest : NULL);
+	if (e)
+		refused(cc, a, e);
+	else
+		out(cc, "OK kicked %s", argv[0]);
+}
+
+static void
+do_ban(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct admin *a = cc->ctl->srv->admin;
+	game_err_t e =
+	    admin_ban(a, cc->who, argv[0], argc > 1 ? argv[1] : NULL, rest[0] ? rest : NULL);
+	if (e)
+		refused(cc, a, e);
+	else
+		out(cc, "OK %s %s", argv[0], admin_why(a));
+}
+
+static void
+do_unban(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct admin *a = cc->ctl->srv->admin;
+	(void)argc;
+	(void)rest;
+	game_err_t e = admin_unban(a, cc->who, argv[0]);
+	if (e)
+		refused(cc, a, e);
+	else
+		out(cc, "OK unbanned %s", argv[0]);
+}
+
+static void
+do_mute(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct admin *a = cc->ctl->srv->admin;
+	(void)rest;
+	game_err_t e = admin_mute(a, cc->who, argv[0], argc > 1 ? argv[1] : NULL);
+	if (e)
+		refused(cc, a, e);
+	else
+		out(cc, "OK muted %s", argv[0]);
+}
+
+static void
+do_unmute(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct admin *a = cc->ctl->srv->admin;
+	(void)argc;
+	(void)rest;
+	game_err_t e = admin_unmute(a, cc->who, argv[0]);
+	if (e)
+		refused(cc, a, e);
+	else
+		out(cc, "OK unmuted %s", argv[0]);
+}
+
+static void
+ban_line(void *arg, const store_sanction_t *x)
+{
+	struct ctlconn *cc = arg;
+	char u[48] = "for good";
+	if (x->expires) {
+		time_t t = (time_t)x->expires;
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		strftime(u, sizeof u, "until %Y-%m-%d %H:%M UTC", &tm);
+	}
+	out(cc, "= %s %s %s by %s%s%s", x->kind == STORE_BAN ? "ban" : "mute", x->target, u, x->by,
+	    x->reason[0] ? ": " : "", x->reason);
+}
+
+struct counted {
+	struct ctlconn *cc;
+	int n;
+};
+
+static void
+ban_counted(void *arg, const store_sanction_t *x)
+{
+	struct counted *k = arg;
+	ban_line(k->cc, x);
+	k->n++;
+}
+
+static void
+do_bans(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct counted k = { cc, 0 };
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	admin_each(cc->ctl->srv->admin, ban_counted, &k);
+	out(cc, "OK %d in force", k.n);
+}
+
+static void
+do_motd(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct admin *a = cc->ctl->srv->admin;
+	(void)argc;
+	(void)argv;
+	if (!rest[0]) {
+		const char *m = admin_motd(a);
+		if (m)
+			out(cc, "= %s", m);
+		out(cc, "OK%s", m ? "" : " no motd");
+		return;
+	}
+	game_err_t e = admin_set_motd(a, cc->who, rest);
+	if (e)
+		refused(cc, a, e);
+	else
+		out(cc, "OK motd %s", admin_motd(a) ? "set" : "cleared");
+}
+
+static void
+do_announce(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct admin *a = cc->ctl->srv->admin;
+	int n;
+	(void)argc;
+	(void)argv;
+	game_err_t e = admin_announce(a, cc->who, rest, &n);
+	if (e)
+		refused(cc, a, e);
+	else
+		out(cc, "OK announced to %d connection%s", n, n == 1 ? "" : "s");
+}
+
+static int
+games_running(struct server *srv)
+{
+	int games = 0;
+	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r))
+		games += room_unfinished(r);
+	return games;
+}
+
+static void
+do_drain(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	admin_drain(srv->admin, cc->who, 1);
+	out(cc, "OK draining: no new games; %d in progress play on", games_running(srv));
+}
+
+static void
+do_undrain(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	admin_drain(cc->ctl->srv->admin, cc->who, 0);
+	out(cc, "OK new games allowed again");
+}
+
+static void
+do_reload(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	log_info(&srv->log, "admin %s: reload", cc->who);
+	if (server_reload(srv) != 0)
+		out(cc, "ERR reload failed; the old settings stay (see the log)");
+	else
+		out(cc, "OK reloaded configuration and certificate");
+}
+
+static void
+do_log_level(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	(void)argc;
+	(void)rest;
+	int l = log_level_parse(argv[0]);
+	if (l < 0) {
+		out(cc, "ERR log level must be error, warn, info or debug");
+		return;
+	}
+	srv->log.level = l;
+	log_info(&srv->log, "admin %s: log-level %s", cc->who, argv[0]);
+	out(cc, "OK log level %s", argv[0]);
+}
+
+/* A backup on a worker: what it needs, and what it found. */
+struct backup {
+	struct control *ctl;
+	uint64_t conn_id;
+	char src[CONFIG_PATH_MAX + 16];
+	char dst[CONFIG_PATH_MAX];
+	int64_t bytes;
+	char err[CONFIG_PATH_MAX * 2 + 100];
+};
+
+static void
+backup_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct backup *b = arg;
+	(void)ctx;
+	b->bytes = store_backup(b->src, b->dst, workq_stop_flag(job), b->err, sizeof b->err);
+}
+
+static void input(struct ctlconn *cc);
+
+static void
+backup_done(int64_t id, int cancelled, void *arg)
+{
+	struct backup *b = arg;
+	struct ctlconn *cc;
+	(void)id;
+	LIST_FOREACH (cc, &b->ctl->conns, link)
+		if (cc->id == b->conn_id)
+			break;
+	if (cc)
+		cc->job = 0;
+	if (cc && !cancelled) {
+		struct server *srv = b->ctl->srv;
+		if (b->bytes < 0) {
+			log_warn(&srv->log, "admin %s: backup to %s failed: %s", cc->who, b->dst, b->err);
+			out(cc, "ERR %s", b->err);
+		} else {
+			log_info(&srv->log, "admin %s: backup to %s: %lld bytes", cc->who, b->dst,
+			    (long long)b->bytes);
+			out(cc, "OK backup %s %lld bytes", b->dst, (long long)b->bytes);
+		}
+		bufferevent_enable(cc->bev, EV_READ);
+		input(cc); /* the lines that waited */
+	}
+	free(b);
+}
+
+/* Whether the absolute path p names the database or a companion file. */
+static int
+is_store_file(const char *store, const char *p)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	char real[PATH_MAX], dir[PATH_MAX], rdir[PATH_MAX], asked[2 * PATH_MAX], f[PATH_MAX + 16];
+	snprintf(dir, sizeof dir, "%s", p);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	if (!realpath(store, real) || !realpath(dir[0] ? dir : "/", rdir))
+		return 0;
+	snprintf(asked, sizeof asked, "%s/%s", rdir, slash + 1);
+	for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+		snprintf(f, sizeof f, "%s%s", real, sfx[i]);
+		if (strcmp(f, asked) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	(void)argc;
+	(void)rest;
+	if (!srv->store) {
+		out(cc, "ERR no database to back up (database none)");
+		return;
+	}
+	if (argv[0][0] != '/' || strlen(argv[0]) >= CONFIG_PATH_MAX) {
+		out(cc, "ERR the backup file must be an absolute path (gomokuctl makes one)");
+		return;
+	}
+	if (is_store_file(store_path(srv->store), argv[0])) {
+		out(cc, "ERR %s is the live database; name another file", argv[0]);
+		return;
+	}
+	struct backup *b = calloc(1, sizeof *b);
+	if (!b) {
+		out(cc, "ERR out of memory");
+		return;
+	}
+	b->ctl = cc->ctl;
+	b->conn_id = cc->id;
+	snprintf(b->src, sizeof b->src, "%s", store_path(srv->store));
+	snprintf(b->dst, sizeof b->dst, "%s", argv[0]);
+	int64_t job = workq_submit(
+	    srv->work, CTL_BACKUP_OWNER | cc->id, backup_run, backup_done, NULL, b);
+	if (job < 0) {
+		free(b);
+		out(cc, "ERR every worker is busy; try again shortly");
+		return;
+	}
+	log_info(&srv->log, "admin %s: backup to %s started", cc->who, b->dst);
+	cc->job = job;
+	bufferevent_disable(cc->bev, EV_READ);
+}
+
+static const struct {
+	const char *name;
+	int min, max; /* words after the verb; the rest of the line is text */
+	verb_fn fn;
+	const char *usage;
+} verbs[] = {
+	{ "status", 0, 0, do_status, "status" },
+	{ "who", 0, 0, do_who, "who" },
+	{ "rooms", 0, 0, do_rooms, "rooms" },
+	{ "kick", 1, 1, do_kick, "kick USER [reason]" },
+	{ "ban", 1, 2, do_ban, "ban USER|ADDRESS|CIDR [duration [reason]]" },
+	{ "unban", 1, 1, do_unban, "unban USER|ADDRESS|CIDR" },
+	{ "bans", 0, 0, do_bans, "bans" },
+	{ "mute", 1, 2, do_mute, "mute USER [duration]" },
+	{ "unmute", 1, 1, do_unmute, "unmute USER" },
+	{ "motd", 0, 0, do_motd, "motd [TEXT|-]" },
+	{ "announce", 0, 0, do_announce, "announce TEXT" },
+	{ "drain", 0, 0, do_drain, "drain" },
+	{ "undrain", 0, 0, do_undrain, "undrain" },
+	{ "reload", 0, 0, do_reload, "reload" },
+	{ "backup", 1, 1, do_backup, "backup FILE" },
+	{ "log-level", 1, 1, do_log_level, "log-level error|warn|info|debug" },
+};
+
+/* The verbs whose last words are free text, not more arguments. */
+static int
+takes_text(verb_fn fn)
+{
+	return fn == do_kick || fn == do_ban || fn == do_motd || fn == do_announce;
+}
+
+static void
+run_line(struct ctlconn *cc, char *line, size_t n)
+{
+	struct server *srv = cc->ctl->srv;
+	if (n > 0 && line[n - 1] == '\r')
+		line[--n] = '\0';
+	if (n + 1 > CTL_LINE_MAX) {
+		out(cc, "ERR line too long: at most %d bytes", CTL_LINE_MAX);
+		cc->closing = 1;
+		return;
+	}
+	if (memchr(line, '\0', n) || !proto_utf8_ok(line, n)) {
+		out(cc, "ERR not a line of UTF-8 text without control characters");
+		return;
+	}
+	char *p = line, *verb, *argv[CTL_ARGS_MAX];
+	while (*p == ' ')
+		p++;
+	verb = p;
+	while (*p && *p != ' ')
+		p++;
+	if (*p)
+		*p++ = '\0';
+	size_t i;
+	for (i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (strcmp(verbs[i].name, verb) == 0)
+			break;
+	if (i == sizeof verbs / sizeof verbs[0]) {
+		out(cc, "ERR unknown command %.40s (status, who, rooms, kick, ban, unban, bans, mute, "
+			"unmute, motd, announce, drain, undrain, reload, backup, log-level)",
+		    verb);
+		return;
+	}
+	int argc = 0;
+	while (argc < verbs[i].max) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		argv[argc++] = p;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	while (*p == ' ')
+		p++;
+	if (argc < verbs[i].min || (*p && !takes_text(verbs[i].fn))) {
+		out(cc, "ERR usage: %s", verbs[i].usage);
+		return;
+	}
+	log_debug(&srv->log, "control %s (uid %ld, pid %ld): %s", cc->who, cc->uid, cc->pid, verb);
+	verbs[i].fn(cc, argc, argv, p);
+}
+
+/* Runs the complete lines waiting, unless a backup holds the connection. */
+static void
+input(struct ctlconn *cc)
+{
+	struct evbuffer *in = bufferevent_get_input(cc->bev);
+	while (!cc->job && !cc->closing) {
+		size_t n;
+		char *line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
+		if (!line) {
+			if (evbuffer_get_length(in) >= CTL_LINE_MAX) {
+				out(cc, "ERR line too long: at most %d bytes", CTL_LINE_MAX);
+				cc->closing = 1;
+			}
+			break;
+		}
+		run_line(cc, line, n);
+		free(line);
+	}
+	if (cc->closing) {
+		bufferevent_disable(cc->bev, EV_READ);
+		if (evbuffer_get_length(bufferevent_get_output(cc->bev)) == 0)
+			ctlconn_free(cc);
+	}
+}
+
+static void
+read_cb(struct bufferevent *bev, void *arg)
+{
+	(void)bev;
+	input(arg);
+}
+
+static void
+write_cb(struct bufferevent *bev, void *arg)
+{
+	struct ctlconn *cc = arg;
+	(void)bev;
+	if (cc->closing)
+		ctlconn_free(cc);
+}
+
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct ctlconn *cc = arg;
+	(void)bev;
+	(void)what; /* EOF, error or the idle timeout: gone */
+	ctlconn_free(cc);
+}
+
+/* The peer's name for the log and the store: its user name when that is a
+ * plain name, else uidN. */
+static void
+peer_who(long uid, char *out_who, size_t cap)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	snprintf(out_who, cap, "uid%ld", uid);
+	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof buf, &res) != 0 || !res)
+		return;
+	size_t n = strlen(pw.pw_name);
+	if (n == 0 || n >= cap)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		char ch = pw.pw_name[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			(i > 0 && ((ch >= '0' && ch <= '9') || ch == '_' || ch == '-'))))
+			return;
+	}
+	snprintf(out_who, cap, "%s", pw.pw_name);
+}
+
+static void
+accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
+{
+	struct control *ctl = arg;
+	struct server *srv = ctl->srv;
+	struct ucred cr;
+	socklen_t len = sizeof cr;
+	(void)l;
+	(void)sa;
+	(void)salen;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
+	    (cr.uid != 0 && cr.uid != geteuid())) {
+		static const char no[] = "ERR permission denied: only root and the daemon's user\n";
+		long uid = len == sizeof cr ? (long)cr.uid : -1;
+		log_warn(&srv->log, "control: refused a connection from uid %ld", uid);
+		if (send(fd, no, sizeof no - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+			log_debug(&srv->log, "control: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	struct ctlconn *cc = calloc(1, sizeof *cc);
+	if (!cc || !(cc->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE))) {
+		free(cc);
+		close(fd);
+		return;
+	}
+	cc->ctl = ctl;
+	cc->id = ++ctl->next_id;
+	cc->uid = (long)cr.uid;
+	cc->pid = (long)cr.pid;
+	peer_who(cc->uid, cc->who, sizeof cc->who);
+	LIST_INSERT_HEAD(&ctl->conns, cc, link);
+	struct timeval idle = { CTL_IDLE_S, 0 };
+	bufferevent_set_timeouts(cc->bev, &idle, &idle);
+	bufferevent_setcb(cc->bev, read_cb, write_cb, event_cb, cc);
+	bufferevent_enable(cc->bev, EV_READ | EV_WRITE);
+}
+
+struct control *
+control_new(struct server *srv, char *err, size_t errlen)
+{
+	const char *cfg = srv->cfg.control_socket;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct stat sb;
+	if (strcmp(cfg, "none") == 0)
+		return NULL;
+	int n = cfg[0] ? snprintf(sun.sun_path, sizeof sun.sun_path, "%s", cfg)
+		       : snprintf(sun.sun_path, sizeof sun.sun_path, "%s/gomokud.ctl",
+			     srv->cfg.state_dir);
+	if (n < 0 || (size_t)n >= sizeof sun.sun_path) {
+		snprintf(err, errlen, "control socket path too long (at most %zu bytes)",
+		    sizeof sun.sun_path - 1);
+		return NULL;
+	}
+	/* the state directory is locked by us: a socket there is a dead one's */
+	if (lstat(sun.sun_path, &sb) == 0) {
+		if (!S_ISSOCK(sb.st_mode)) {
+			snprintf(err, errlen, "%s exists and is not a socket", sun.sun_path);
+			return NULL;
+		}
+		unlink(sun.sun_path);
+	}
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return NULL;
+	}
+	mode_t old = umask(0177); /* born 0600: no moment when others may connect */
+	int rc = bind(fd, (struct sockaddr *)&sun, sizeof sun);
+	umask(old);
+	if (rc != 0 || chmod(sun.sun_path, 0600) != 0) {
+		snprintf(err, errlen, "%s: %s", sun.sun_path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	struct control *ctl = calloc(1, sizeof *ctl);
+	if (!ctl) {
+		close(fd);
+		unlink(sun.sun_path);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	ctl->srv = srv;
+	ctl->started = time(NULL);
+	LIST_INIT(&ctl->conns);
+	snprintf(ctl->path, sizeof ctl->path, "%s", sun.sun_path);
+	ctl->lev = evconnlistener_new(
+	    srv->base, accept_cb, ctl, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 16, fd);
+	if (!ctl->lev) {
+		snprintf(err, errlen, "%s: cannot listen", ctl->path);
+		close(fd);
+		control_free(ctl);
+		return NULL;
+	}
+	return ctl;
+}
+
+void
+control_free(struct control *ctl)
+{
+	if (!ctl)
+		return;
+	while (!LIST_EMPTY(&ctl->conns))
+		ctlconn_free(LIST_FIRST(&ctl->conns));
+	if (ctl->lev)
+		evconnlistener_free(ctl->lev);
+	unlink(ctl->path);
+	free(ctl);
+}

@@ -1,0 +1,688 @@
+/*
+ * test_ctl: the real bin/gomokuctl against the real bin/gomokud (issue 22).
+ * Every command on a daemon with players online: status, who and rooms
+ * with a game in progress; kick; bans by name, IPv4 CIDR and IPv6 address
+ * refused at GUEST, LOGIN and RESUME and lifted again (the player plays
+ * once more); bans, mutes and the MOTD kept across a restart; mute and
+ * SAY/TELL; the MOTD after the greeting; announce; drain (no new games,
+ * the running one plays on, SIGTERM still stops cleanly); reload;
+ * log-level; an online backup restored into a fresh state directory where
+ * every account, rating and finished game is found. The same verbs for
+ * the config's admins over the protocol, refused to others. Bad input: a
+ * stopped daemon, a wrong socket, a bad duration or CIDR, an unknown user,
+ * overlong and garbage control lines, and a peer of another uid (as root,
+ * through a socket opened up by hand, so only SO_PEERCRED stands in the
+ * way). Last, each gomokuctl command of the README's admin block runs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/daemon/check.h"
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+#ifndef GOMOKUCTL_BIN
+#define GOMOKUCTL_BIN "bin/gomokuctl"
+#endif
+
+static struct daemon d, restored;
+static char first_dir[128]; /* the first daemon's, whose state the restart keeps */
+static char state[200], sock[240], outp[240], errp[240];
+static char out[1 << 16], err[4096];
+
+static void
+slurp(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Runs gomokuctl with these words (NULL-terminated) on the test's socket;
+ * out and err get what it printed. Its exit status. */
+static int
+ctl(const char *first, ...)
+{
+	const char *argv[16] = { GOMOKUCTL_BIN, "--socket", sock };
+	int n = 3;
+	va_list ap;
+	va_start(ap, first);
+	for (const char *w = first; w && n < 15; w = va_arg(ap, const char *))
+		argv[n++] = w;
+	va_end(ap);
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(o, 1);
+		dup2(e, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	int st = -1;
+	waitpid(pid, &st, 0);
+	slurp(outp, out, sizeof out);
+	slurp(errp, err, sizeof err);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A failure of gomokuctl as the issue asks: exit 1, one line on stderr. */
+static int
+one_line_error(int rc)
+{
+	char *nl = strchr(err, '\n');
+	return rc == 1 && strncmp(err, "gomokuctl: ", 11) == 0 && nl && nl[1] == '\0';
+}
+
+static void
+paths_for(const char *dir)
+{
+	snprintf(state, sizeof state, "%s", dir);
+	snprintf(sock, sizeof sock, "%s/gomokud.ctl", dir);
+}
+
+static struct tc *
+account(const char *verb, const char *name)
+{
+	struct tc *c = tc_open(d.port, 1);
+	if (!c)
+		return NULL;
+	snprintf(c->name, sizeof c->name, "%s", name);
+	tc_send(c, "%s %s pass-%s", verb, name, name);
+	while (tc_read(c, 5000) && strncmp(c->line, "OK ", 3) != 0 && strncmp(c->line, "ERR", 3) != 0)
+		;
+	if (strncmp(c->line, "OK ", 3) != 0 && strncmp(c->line, "ERR", 3) != 0) {
+		tc_close(c);
+		return NULL;
+	}
+	sscanf(c->line, "OK %*s %*s %79s", c->token);
+	return c;
+}
+
+/* Two players paired by SEEK (rated or casual): b black; the room id in
+ * room. */
+static int
+pair(struct tc *b, struct tc *w, char room[32], const char *rated)
+{
+	tc_send(b, "SEEK freestyle 15 none black %s none", rated);
+	tc_send(w, "SEEK freestyle 15 none white %s none", rated);
+	if (!tc_expect(b, "* START ", 3000))
+		return -1;
+	return sscanf(b->line, "* START %31s", room) == 1 && tc_expect(w, "OK SEEK", 3000) ? 0 : -1;
+}
+
+/* Black wins with five on row 8; both see * OVER. */
+static int
+play_five(struct tc *b, struct tc *w, const char *room)
+{
+	static const char *bm[] = { "a8", "b8", "c8", "d8", "e8" }, *wm[] = { "a1", "b1", "c1", "d1" };
+	for (int i = 0; i < 5; i++) {
+		tc_send(b, "MOVE %s %s", room, bm[i]);
+		if (!tc_expect(b, "OK MOVE", 3000))
+			return -1;
+		if (i == 4)
+			break;
+		tc_send(w, "MOVE %s %s", room, wm[i]);
+		if (!tc_expect(w, "OK MOVE", 3000))
+			return -1;
+	}
+	return tc_expect(w, "* OVER", 3000) ? 0 : -1;
+}
+
+static void
+test_status_who_rooms(void)
+{
+	struct tc *a = tc_guest(d.port, "ann"), *b = tc_guest(d.port, "ben");
+	char room[32];
+	REQUIRE(a && b && pair(a, b, room, "casual") == 0, "no game between ann and ben");
+	tc_send(a, "MOVE %s h8", room);
+	REQUIRE_LINE(a, "OK MOVE");
+	REQUIRE(ctl("status", NULL) == 0, "status: %s", err);
+	CHECK(strstr(out, "version 0.1.0\n") && strstr(out, "\nconnections 2\n") &&
+		strstr(out, "\nsessions 2\n") && strstr(out, "\nrooms 1\n") &&
+		strstr(out, "\ngames 1\n") && strstr(out, "\nbots-busy 0\n") &&
+		strstr(out, "\nbots-queued 0\n") && strstr(out, "\nstore-bytes ") &&
+		strstr(out, "\ndraining no\n") && strstr(out, "uptime "),
+	    "status says:\n%s", out);
+	REQUIRE(ctl("who", NULL) == 0, "who: %s", err);
+	CHECK(strstr(out, "ann guest playing ") && strstr(out, "ben guest playing ") &&
+		strstr(out, "127.0.0.1:") && strstr(out, "2 users"),
+	    "who says:\n%s", out);
+	REQUIRE(ctl("rooms", NULL) == 0, "rooms: %s", err);
+	char want[160];
+	snprintf(want, sizeof want, "%s playing freestyle 15 none none casual ann ben 0 1", room);
+	CHECK(strstr(out, want) && strstr(out, "1 room"), "rooms says:\n%s (want %s)", out, want);
+	tc_close(a);
+	tc_close(b);
+	ok("status, who and rooms describe the game in progress");
+}
+
+static void
+test_kick(void)
+{
+	struct tc *v = tc_guest(d.port, "vic");
+	REQUIRE(v, "no guest");
+	REQUIRE(ctl("kick", "vic", "stop", "that", NULL) == 0, "kick: %s", err);
+	CHECK(strstr(out, "kicked vic"), "kick says %s", out);
+	CHECK(tc_expect(v, "* KICKED kicked: stop that", 3000), "no reason line: %s", v->line);
+	CHECK(tc_closed(v, 3000), "the kicked connection stays open");
+	CHECK(daemon_log_count(&d, "admin root: kick vic: stop that") == 1,
+	    "the kick is not logged with who did it");
+	tc_close(v);
+	CHECK(one_line_error(ctl("kick", "nobody9", NULL)), "kick of no one: rc, %s", err);
+	CHECK(strstr(err, "nobody9 is not online"), "kick of no one says %s", err);
+	ok("kick: the player gets a reason line and is gone; no one online is an error");
+}
+
+static void
+test_bans(void)
+{
+	struct tc *m = account("REGISTER", "mallory");
+	REQUIRE(m && strncmp(m->line, "OK ", 3) == 0, "no mallory: %s", m ? m->line : "");
+	char token[80];
+	snprintf(token, sizeof token, "%s", m->token);
+	struct tc *o = tc_guest(d.port, "olga");
+	char room[32];
+	REQUIRE(o && pair(m, o, room, "casual") == 0, "no game for mallory");
+
+	REQUIRE(ctl("ban", "mallory", "2h", "flooding", "the", "lobby", NULL) == 0, "ban: %s", err);
+	CHECK(strstr(out, "banned until ") && strstr(out, ": flooding the lobby"), "ban says %s",
+	    out);
+	CHECK(tc_expect(m, "* KICKED banned until ", 3000) && strstr(m->line, "flooding the lobby"),
+	    "banned player's reason line: %s", m->line);
+	CHECK(tc_closed(m, 3000), "the banned player stays connected");
+	tc_close(m);
+	CHECK(daemon_log_count(&d, "admin root: ban mallory banned until") == 1,
+	    "the ban is not logged with who did it");
+
+	struct tc *c = tc_open(d.port, 1);
+	REQUIRE(c, "no connection");
+	tc_send(c, "LOGIN mallory pass-mallory");
+	CHECK(tc_expect(c, "ERR 414 banned banned until ", 3000) && strstr(c->line, "flooding"),
+	    "LOGIN of a banned account: %s", c->line);
+	tc_send(c, "RESUME %s %s 1", token, room);
+	CHECK(tc_expect(c, "ERR 414 banned", 3000), "RESUME of a banned player: %s", c->line);
+	tc_send(c, "GUEST mallory");
+	CHECK(tc_expect(c, "ERR 414 banned", 3000), "GUEST as a banned name: %s", c->line);
+	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
+	CHECK(strstr(out, "ban mallory until ") && strstr(out, "by root: flooding the lobby") &&
+		strstr(out, "1 in force"),
+	    "bans says %s", out);
+
+	/* unbanned, mallory takes her seat back and plays */
+	REQUIRE(ctl("unban", "mallory", NULL) == 0, "unban: %s", err);
+	tc_send(c, "RESUME %s %s 1", token, room);
+	REQUIRE(tc_expect(c, "OK RESUME", 3000), "RESUME after unban: %s", c->line);
+	tc_send(c, "MOVE %s h8", room);
+	CHECK(tc_expect(c, "OK MOVE", 3000), "an unbanned player cannot move: %s", c->line);
+	tc_send(c, "RESIGN %s", room);
+	CHECK_LINE(c, "OK RESIGN");
+	tc_close(c);
+	tc_close(o);
+	/* bad input */
+	CHECK(one_line_error(ctl("ban", "10.0.0.300/8", NULL)) && strstr(err, "not an IPv4"),
+	    "a bad CIDR: %s", err);
+	CHECK(one_line_error(ctl("ban", "10.0.0.0/33", NULL)), "a /33: %s", err);
+	CHECK(one_line_error(ctl("ban", "mallory", "7x", NULL)) && strstr(err, "bad duration 7x"),
+	    "a bad duration: %s", err);
+	CHECK(one_line_error(ctl("ban", "mallory", "0d", NULL)), "a zero duration: %s", err);
+	CHECK(one_line_error(ctl("ban", "nosuchuser", NULL)) && strstr(err, "no account"),
+	    "ban of an unknown user: %s", err);
+	CHECK(one_line_error(ctl("unban", "olga", NULL)) && strstr(err, "olga is not banned"),
+	    "unban of one not banned: %s", err);
+
+	/* by address: IPv4 CIDR, IPv6 address; the other family still comes in */
+	struct tc *near = tc_guest(d.port, "nearby");
+	REQUIRE(near, "no guest");
+	REQUIRE(ctl("ban", "127.1.2.3/8", "30m", NULL) == 0, "ban CIDR: %s", err);
+	CHECK(strstr(out, "127.1.2.3/8 banned until"), "ban CIDR says %s", out);
+	CHECK(tc_expect(near, "* KICKED banned until ", 3000) && tc_closed(near, 3000),
+	    "a guest inside the banned network stays: %s", near->line);
+	tc_close(near);
+	struct tc *g = tc_open(d.port, 1);
+	REQUIRE(g, "no connection");
+	tc_send(g, "GUEST");
+	CHECK(tc_expect(g, "ERR 414 banned this address is banned until ", 3000),
+	    "GUEST from a banned network: %s", g->line);
+	tc_close(g);
+	struct tc *v6 = tc_guest(-d.port6, "sixer");
+	CHECK(v6 && strncmp(v6->line, "OK GUEST sixer", 14) == 0, "IPv6 guest refused by a v4 ban");
+	REQUIRE(ctl("ban", "::1", "1d", "v6", NULL) == 0, "ban ::1: %s", err);
+	CHECK(v6 && tc_expect(v6, "* KICKED banned until ", 3000) && tc_closed(v6, 3000),
+	    "the IPv6 guest online is not sent off");
+	if (v6)
+		tc_close(v6);
+	g = tc_open(-d.port6, 1);
+	REQUIRE(g, "no IPv6 connection");
+	tc_send(g, "GUEST");
+	CHECK(tc_expect(g, "ERR 414 banned this address", 3000), "GUEST over IPv6: %s", g->line);
+	tc_close(g);
+	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
+	CHECK(strstr(out, "ban 127.0.0.0/8 until") && strstr(out, "ban ::1 until") &&
+		strstr(out, "2 in force"),
+	    "bans says %s", out);
+	CHECK(ctl("unban", "127.0.0.0/8", NULL) == 0 && ctl("unban", "::1", NULL) == 0,
+	    "unban of addresses: %s", err);
+
+	ok("bans by name, IPv4 CIDR and IPv6 refuse GUEST, LOGIN and RESUME with the reason; "
+	   "unbanned players play; bad CIDR, duration and unknown user are one-line errors");
+}
+
+static void
+test_mute_motd_announce(void)
+{
+	struct tc *a = tc_guest(d.port, "chatty"), *b = tc_guest(d.port, "quiet");
+	char room[32];
+	REQUIRE(a && b && pair(a, b, room, "casual") == 0, "no game");
+	REQUIRE(ctl("mute", "chatty", "10m", NULL) == 0, "mute: %s", err);
+	tc_send(a, "SAY %s hello", room);
+	CHECK(tc_expect(a, "ERR 415 muted muted until ", 3000), "SAY while muted: %s", a->line);
+	tc_send(a, "TELL quiet psst");
+	CHECK(tc_expect(a, "ERR 415 muted", 3000), "TELL while muted: %s", a->line);
+	tc_send(b, "SAY %s hi", room);
+	CHECK(tc_expect(b, "OK SAY", 3000), "the other player is muted too: %s", b->line);
+	CHECK(one_line_error(ctl("mute", "chatty", "forever-ish", NULL)), "bad mute duration");
+	REQUIRE(ctl("unmute", "chatty", NULL) == 0, "unmute: %s", err);
+	tc_send(a, "SAY %s hello", room);
+	CHECK(tc_expect(a, "OK SAY", 3000), "SAY after unmute: %s", a->line);
+	CHECK(one_line_error(ctl("unmute", "chatty", NULL)), "unmute twice: %s", err);
+
+	REQUIRE(ctl("announce", "restart", "in", "5", "minutes", NULL) == 0, "announce: %s", err);
+	CHECK(strstr(out, "announced to 2 connections"), "announce says %s", out);
+	CHECK(tc_expect(a, "* ANNOUNCE restart in 5 minutes", 3000) &&
+		tc_expect(b, "* ANNOUNCE restart in 5 minutes", 3000),
+	    "the announcement did not reach both: %s", b->line);
+	CHECK(one_line_error(ctl("announce", NULL)), "an empty announcement: %s", err);
+
+	REQUIRE(ctl("motd", "Welcome!", "Be", "kind.", NULL) == 0, "motd: %s", err);
+	struct tc *c = tc_open(d.port, 0);
+	REQUIRE(c, "no connection");
+	CHECK(strncmp(c->line, "* SERVER ", 9) == 0, "greeting first: %s", c->line);
+	CHECK(tc_read(c, 3000) && strcmp(c->line, "* MOTD Welcome! Be kind.") == 0,
+	    "no MOTD after the greeting: %s", c->line);
+	tc_close(c);
+	REQUIRE(ctl("motd", NULL) == 0 && strcmp(out, "Welcome! Be kind.\n") == 0, "motd shows %s",
+	    out);
+	tc_close(a);
+	tc_close(b);
+	ok("mute refuses SAY and TELL with 415 until unmute; announce reaches everyone; the MOTD "
+	   "follows the greeting");
+}
+
+static void
+test_drain(void)
+{
+	struct tc *a = tc_guest(d.port, "dora"), *b = tc_guest(d.port, "dan");
+	char room[32];
+	REQUIRE(a && b && pair(a, b, room, "casual") == 0, "no game");
+	struct tc *s = tc_guest(d.port, "seeker");
+	REQUIRE(s, "no seeker");
+	tc_send(s, "SEEK renju 15 none any casual none");
+	REQUIRE_LINE(s, "OK SEEK");
+	REQUIRE(ctl("drain", NULL) == 0, "drain: %s", err);
+	CHECK(strstr(out, "draining: no new games; ") && strstr(out, " in progress play on"),
+	    "drain says %s", out);
+	CHECK(tc_expect(s, "* ANNOUNCE the server is draining", 3000), "seek not cancelled: %s",
+	    s->line);
+	tc_send(s, "SEEK renju 15 none any casual none");
+	CHECK(tc_expect(s, "ERR 507 draining", 3000), "SEEK while draining: %s", s->line);
+	tc_send(s, "BOT play 1 freestyle 15 none any none");
+	CHECK(tc_expect(s, "ERR 507 draining", 3000), "BOT while draining: %s", s->line);
+	tc_send(a, "MOVE %s h8", room);
+	CHECK(tc_expect(a, "OK MOVE", 3000), "the running game stopped: %s", a->line);
+	REQUIRE(ctl("status", NULL) == 0, "status: %s", err);
+	CHECK(strstr(out, "draining yes") && !strstr(out, "games 0\n"), "status: %s", out);
+	REQUIRE(ctl("undrain", NULL) == 0, "undrain: %s", err);
+	tc_send(s, "SEEK renju 15 none any casual none");
+	CHECK(tc_expect(s, "OK SEEK", 3000), "SEEK after undrain: %s", s->line);
+	tc_close(s);
+	tc_close(a);
+	tc_close(b);
+	ok("drain: no new games or seeks, the running game plays on, status says so; undrain");
+}
+
+static void
+test_reload_log_level(void)
+{
+	int n = daemon_log_count(&d, "reloaded configuration");
+	REQUIRE(ctl("reload", NULL) == 0, "reload: %s", err);
+	CHECK(daemon_log_count(&d, "reloaded configuration") == n + 1, "reload did not reload");
+	CHECK(daemon_log_count(&d, "admin root: reload") >= 1, "reload not logged");
+	REQUIRE(ctl("log-level", "warn", NULL) == 0, "log-level: %s", err);
+	struct tc *c = tc_guest(d.port, "quietlog");
+	int guests = daemon_log_count(&d, "guest quietlog");
+	CHECK(guests == 0, "info lines logged at warn");
+	tc_close(c);
+	REQUIRE(ctl("log-level", "info", NULL) == 0, "log-level: %s", err);
+	CHECK(one_line_error(ctl("log-level", "loud", NULL)), "a bad level: %s", err);
+	ok("reload re-reads the config; log-level changes what is logged; a bad level is refused");
+}
+
+static void
+test_protocol_admins(void)
+{
+	struct tc *al = account("REGISTER", "alice"), *bo = account("REGISTER", "bob");
+	REQUIRE(al && bo, "no accounts");
+	tc_send(bo, "KICK alice");
+	CHECK(tc_expect(bo, "ERR 416 not-admin", 3000), "KICK by a non-admin: %s", bo->line);
+	tc_send(bo, "BANS");
+	CHECK(tc_expect(bo, "ERR 416 not-admin", 3000), "BANS by a non-admin: %s", bo->line);
+	tc_send(al, "MUTE bob 1h");
+	CHECK(tc_expect(al, "OK MUTE bob", 3000), "MUTE by an admin: %s", al->line);
+	tc_send(al, "BAN 203.0.113.0/24 7d spam");
+	CHECK(tc_expect(al, "OK BAN 203.0.113.0/24", 3000), "BAN by an admin: %s", al->line);
+	tc_send(al, "BAN bob 7x");
+	CHECK(tc_expect(al, "ERR 402 bad-argument bad duration 7x", 3000), "bad BAN: %s",
+	    al->line);
+	tc_send(al, "BANS");
+	CHECK(tc_expect(al, "= BAN ban 203.0.113.0/24 ", 3000) && strstr(al->line, " alice spam"),
+	    "BANS lines: %s", al->line);
+	CHECK(tc_expect(al, "= BAN mute bob ", 3000), "BANS mute line: %s", al->line);
+	CHECK(tc_expect(al, "OK BANS 2", 3000), "BANS end: %s", al->line);
+	CHECK(daemon_log_count(&d, "admin alice: ban 203.0.113.0/24") == 1,
+	    "protocol admin's ban not logged with the account");
+	tc_send(al, "ANNOUNCE hi all");
+	CHECK(tc_expect(al, "* ANNOUNCE hi all", 3000) && tc_expect(al, "OK ANNOUNCE ", 3000),
+	    "ANNOUNCE: %s", al->line);
+	tc_send(al, "MOTD -");
+	CHECK(tc_expect(al, "OK MOTD", 3000), "MOTD -: %s", al->line);
+	tc_send(al, "UNMUTE bob");
+	CHECK(tc_expect(al, "OK UNMUTE bob", 3000), "UNMUTE: %s", al->line);
+	tc_send(al, "UNBAN 203.0.113.0/24");
+	CHECK(tc_expect(al, "OK UNBAN 203.0.113.0/24", 3000), "UNBAN: %s", al->line);
+	tc_send(al, "KICK bob be nice");
+	CHECK(tc_expect(al, "OK KICK bob", 3000), "KICK by an admin: %s", al->line);
+	CHECK(tc_expect(bo, "* KICKED kicked: be nice", 3000) && tc_closed(bo, 3000),
+	    "bob not kicked: %s", bo->line);
+	struct tc *c = tc_open(d.port, 0);
+	REQUIRE(c, "no connection");
+	CHECK(tc_read(c, 1000) == NULL || strncmp(c->line, "* MOTD", 6) != 0,
+	    "MOTD still sent after MOTD -");
+	tc_close(c);
+	tc_close(al);
+	tc_close(bo);
+	ok("admins of the config KICK, BAN, BANS, MUTE, UNMUTE, UNBAN, ANNOUNCE, MOTD; others 416");
+}
+
+static void
+test_bad_control_lines(void)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%.100s", sock);
+	REQUIRE(fd >= 0 && connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0, "connect");
+	const char garbage[] = "sta\x01tus\n";
+	CHECK(write(fd, garbage, sizeof garbage - 1) > 0, "write");
+	char buf[2048];
+	usleep(200000);
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strncmp(buf, "ERR not a line of UTF-8", 23) == 0, "garbage: %s", buf);
+	char big[2000];
+	memset(big, 'a', sizeof big);
+	CHECK(write(fd, big, sizeof big) > 0, "write");
+	usleep(200000);
+	n = read(fd, buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strncmp(buf, "ERR line too long", 17) == 0, "overlong: %s", buf);
+	usleep(100000);
+	CHECK(read(fd, buf, sizeof buf) == 0, "not closed after an overlong line");
+	close(fd);
+	CHECK(one_line_error(ctl("status", "extra", NULL)) && strstr(err, "usage: status"),
+	    "extra words: %s", err);
+	ok("garbage and overlong control lines are refused, the overlong one closes");
+}
+
+/* As uid 65534 through a socket opened to everyone: SO_PEERCRED refuses. */
+static void
+test_other_uid(void)
+{
+	if (geteuid() != 0) {
+		printf("FAIL: test_ctl must run as root to check another uid (it runs as %d)\n",
+		    (int)geteuid());
+		failures++;
+		return;
+	}
+	REQUIRE(chmod(d.dir, 0755) == 0 && chmod(state, 0755) == 0 && chmod(sock, 0666) == 0,
+	    "chmod: %s", strerror(errno));
+	int n = daemon_log_count(&d, "control: refused a connection from uid 65534");
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		snprintf(sun.sun_path, sizeof sun.sun_path, "%.100s", sock);
+		if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0)
+			_exit(4);
+		if (write(fd, "status\n", 7) != 7) {
+			/* the daemon may have closed already: read what it said */
+		}
+		char buf[256];
+		ssize_t r = read(fd, buf, sizeof buf - 1);
+		buf[r > 0 ? r : 0] = '\0';
+		_exit(strncmp(buf, "ERR permission denied", 21) == 0 ? 0 : 5);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "uid 65534 was not refused (child %d)",
+	    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	CHECK(daemon_log_count(&d, "control: refused a connection from uid 65534") == n + 1,
+	    "the refusal is not logged");
+	chmod(sock, 0600);
+	chmod(state, 0700);
+	chmod(d.dir, 0700);
+	ok("the control socket refuses another uid by SO_PEERCRED");
+}
+
+/* The admin block of the README, command by command; mallory is online
+ * (again) before a kick, as the commands assume. */
+static void
+test_readme_commands(void)
+{
+	FILE *f = fopen("README.md", "r");
+	REQUIRE(f, "README.md not found (run from the top of the tree)");
+	char line[600];
+	int in = 0, ran = 0;
+	struct tc *m = NULL;
+	setenv("GOMOKUCTL_SOCKET", sock, 1);
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line, "<!-- admin-commands -->")) {
+			in = 1;
+			continue;
+		}
+		if (in && strstr(line, "<!-- /admin-commands -->"))
+			break;
+		char *cmd = strstr(line, "gomokuctl ");
+		if (!in || !cmd || line[0] == '#' || strncmp(line, "```", 3) == 0)
+			continue;
+		char *hash = strstr(cmd, "  #");
+		if (hash)
+			*hash = '\0';
+		if (strstr(cmd, "ctl kick ") && (!m || tc_closed(m, 1))) {
+			if (m)
+				tc_close(m);
+			m = account("LOGIN", "mallory");
+			REQUIRE(m && strncmp(m->line, "OK LOGIN", 8) == 0, "mallory cannot log in: %s",
+			    m ? m->line : "");
+		}
+		/* the installed state directory is this test's */
+		char run[1200], *at = strstr(cmd, "/var/lib/gomokud");
+		if (at)
+			snprintf(run, sizeof run, "bin/%.*s%s%s", (int)(at - cmd), cmd, state,
+			    at + strlen("/var/lib/gomokud"));
+		else
+			snprintf(run, sizeof run, "bin/%s", cmd);
+		strncat(run, " > /dev/null", sizeof run - strlen(run) - 1);
+		int rc = system(run);
+		CHECK(rc == 0, "README command failed (%d): %s", rc, run);
+		ran++;
+	}
+	fclose(f);
+	if (m)
+		tc_close(m);
+	unsetenv("GOMOKUCTL_SOCKET");
+	CHECK(ran >= 15, "the README's admin block has only %d gomokuctl commands", ran);
+	printf("ok the README's %d admin commands run against the daemon\n", ran);
+}
+
+/* backup FILE while the daemon serves; a fresh state directory holding the
+ * copy serves every account, rating and finished game. */
+static void
+test_backup_restore(void)
+{
+	struct tc *b = account("REGISTER", "rita"), *w = account("REGISTER", "walt");
+	char room[32], stats_b[1024], stats_w[1024], hist[1024];
+	REQUIRE(b && w && pair(b, w, room, "rated") == 0 && play_five(b, w, room) == 0, "no rated game");
+	tc_send(b, "STATS");
+	REQUIRE(tc_expect(b, "= STAT rita freestyle ", 3000), "no rating: %s", b->line);
+	snprintf(stats_b, sizeof stats_b, "%s", b->line);
+	tc_send(w, "STATS");
+	REQUIRE(tc_expect(w, "= STAT walt freestyle ", 3000), "no rating: %s", w->line);
+	snprintf(stats_w, sizeof stats_w, "%s", w->line);
+	tc_send(b, "HISTORY rita");
+	REQUIRE(tc_expect(b, "= GAME ", 3000), "no history: %s", b->line);
+	snprintf(hist, sizeof hist, "%s", b->line);
+	tc_close(b);
+	tc_close(w);
+
+	char file[300], rel[300];
+	snprintf(file, sizeof file, "%s/backup.db", d.dir);
+	snprintf(rel, sizeof rel, "%s/gomokud.db", state);
+	CHECK(one_line_error(ctl("backup", rel, NULL)) && strstr(err, "live database"),
+	    "backup onto the live database: %s", err);
+	REQUIRE(ctl("backup", file, NULL) == 0, "backup: %s", err);
+	struct stat sb;
+	REQUIRE(stat(file, &sb) == 0, "no backup file");
+	char want[400];
+	snprintf(want, sizeof want, "backup %s %lld bytes\n", file, (long long)sb.st_size);
+	CHECK(strcmp(out, want) == 0, "backup says %s (want %s)", out, want);
+	CHECK((sb.st_mode & 0777) == 0600, "the backup is mode %o", (unsigned)(sb.st_mode & 0777));
+
+	/* restore: the README's steps, into a fresh directory */
+	struct daemon *r = &restored;
+	char dir[200], cmd[800], conf[300];
+	snprintf(dir, sizeof dir, "%s/restored", d.dir);
+	snprintf(cmd, sizeof cmd, "mkdir -m 700 %s && cp %s %s/gomokud.db", dir, file, dir);
+	REQUIRE(system(cmd) == 0, "restore copy");
+	snprintf(conf, sizeof conf, "state-dir %s", dir);
+	REQUIRE(daemon_start(r, GOMOKUD_BIN, conf) == 0, "no daemon on the restored copy (%s)",
+	    r->log);
+	struct tc *c = tc_open(r->port, 1);
+	REQUIRE(c, "no connection");
+	tc_send(c, "LOGIN rita pass-rita");
+	CHECK(tc_expect(c, "OK LOGIN rita ", 5000), "rita lost: %s", c->line);
+	tc_send(c, "STATS");
+	CHECK(tc_expect(c, "= STAT rita freestyle", 3000) && strcmp(c->line, stats_b) == 0,
+	    "rita's rating: %s, was %s", c->line, stats_b);
+	tc_send(c, "STATS walt");
+	CHECK(tc_expect(c, "= STAT walt freestyle", 3000) && strcmp(c->line, stats_w) == 0,
+	    "walt's rating: %s, was %s", c->line, stats_w);
+	tc_send(c, "HISTORY rita");
+	CHECK(tc_expect(c, "= GAME ", 3000) && strcmp(c->line, hist) == 0, "the game: %s, was %s",
+	    c->line, hist);
+	tc_close(c);
+	c = tc_open(r->port, 1);
+	tc_send(c, "LOGIN alice pass-alice");
+	CHECK(c && tc_expect(c, "OK LOGIN alice ", 5000), "alice lost: %s", c ? c->line : "");
+	tc_close(c);
+	CHECK(daemon_stop(r, SIGTERM, 5000) == 0, "restored daemon did not stop cleanly");
+	ok("backup while serving; a fresh state directory with the copy has every account, "
+	   "rating and game");
+}
+
+/* The store keeps bans, mutes and the MOTD: a restart on the same state. */
+static void
+test_restart_keeps(void)
+{
+	REQUIRE(ctl("ban", "mallory", "1d", "again", NULL) == 0, "ban: %s", err);
+	REQUIRE(ctl("mute", "alice", "forever", NULL) == 0, "mute: %s", err);
+	REQUIRE(ctl("motd", "kept", NULL) == 0, "motd: %s", err);
+	REQUIRE(ctl("drain", NULL) == 0, "drain: %s", err);
+	CHECK(daemon_stop(&d, SIGTERM, 5000) == 0, "SIGTERM while draining: not a clean exit");
+	CHECK(one_line_error(ctl("status", NULL)) && strstr(err, "no control socket"),
+	    "gomokuctl against a stopped daemon: %s", err);
+	char conf[300];
+	snprintf(conf, sizeof conf, "state-dir %s\nadmins alice", state);
+	REQUIRE(daemon_start(&d, GOMOKUD_BIN, conf) == 0, "restart failed");
+	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
+	CHECK(strstr(out, "ban mallory until") && strstr(out, "mute alice for good"),
+	    "bans after restart: %s", out);
+	struct tc *c = tc_open(d.port, 0);
+	REQUIRE(c, "no connection");
+	CHECK(tc_read(c, 3000) && strcmp(c->line, "* MOTD kept") == 0, "MOTD after restart: %s",
+	    c->line);
+	tc_send(c, "HELLO 1");
+	tc_send(c, "LOGIN mallory pass-mallory");
+	CHECK(tc_expect(c, "ERR 414 banned", 3000), "ban lost in restart: %s", c->line);
+	tc_close(c);
+	/* after kill -9 the socket file stays: refused, and said so */
+	CHECK(daemon_stop(&d, SIGKILL, 5000) >= 0, "kill");
+	CHECK(one_line_error(ctl("status", NULL)) && strstr(err, "connection refused"),
+	    "gomokuctl against a dead daemon's socket: %s", err);
+	snprintf(sock, sizeof sock, "%s/nothing-here.ctl", first_dir);
+	CHECK(one_line_error(ctl("status", NULL)), "a wrong socket: %s", err);
+	ok("bans, mutes and the MOTD survive a restart; stopped, killed and wrong sockets are "
+	   "one-line errors");
+}
+
+static void
+run(void)
+{
+	REQUIRE(daemon_start(&d, GOMOKUD_BIN, "listen [::1]:0\nadmins alice") == 0,
+	    "daemon did not start (%s)", d.log);
+	char dir[200];
+	snprintf(first_dir, sizeof first_dir, "%s", d.dir);
+	snprintf(dir, sizeof dir, "%s/state", d.dir);
+	paths_for(dir);
+	snprintf(outp, sizeof outp, "%s/ctl.out", d.dir);
+	snprintf(errp, sizeof errp, "%s/ctl.err", d.dir);
+	struct stat sb;
+	CHECK(stat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode) && (sb.st_mode & 0777) == 0600 &&
+		sb.st_uid == geteuid(),
+	    "the control socket is not a 0600 socket of the daemon's user");
+
+	test_status_who_rooms();
+	test_kick();
+	test_bans();
+	test_mute_motd_announce();
+	test_drain();
+	test_reload_log_level();
+	test_protocol_admins();
+	test_bad_control_lines();
+	test_other_uid();
+	test_backup_restore();
+	test_readme_commands();
+	test_restart_keeps();
+}
+
+int
+main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	run();
+	if (daemon_alive(&d))
+		daemon_stop(&d, SIGTERM, 5000);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s", first_dir, d.dir, restored.dir);
+	if (system(cmd) != 0)
+		printf("could not remove the test directories\n");
+	printf("%s\n", failures ? "FAILED" : "all passed");
+	return failures ? 1 : 0;
+}
