@@ -4,7 +4,7 @@
 #   make test       install missing Debian packages, build, run every test
 #   make run        install missing Debian packages, build, start the main job
 #   make deps       install (as root) or print the missing Debian packages
-#   make install    gomokud, gomoku, pbrain-gomoku, the unit, config and man
+#   make install    gomokud, gomokuctl, gomoku, pbrain-gomoku, the unit, config and man
 #                   pages under PREFIX (install-strip, uninstall; systemd/module.mk)
 #   make bench      benchmarks (figures, never pass/fail)
 #   make fuzz       libFuzzer targets for a set time (clang, ASan+UBSan)

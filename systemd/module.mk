@@ -5,11 +5,13 @@ SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 MANDIR ?= $(PREFIX)/share/man
 
-# What an admin runs: the server, the client and the Gomocup brain. The
+# What an admin runs: the server, its control tool, the client and the
+# Gomocup brain. The
 # developer tools (arena, tune) stay in the tree.
-INSTALL_BINS := $(BINDIR)/gomokud $(BINDIR)/gomoku $(BINDIR)/pbrain-gomoku
+INSTALL_BINS := $(BINDIR)/gomokud $(BINDIR)/gomokuctl $(BINDIR)/gomoku $(BINDIR)/pbrain-gomoku
 # Man pages, section from the name; .in templates get their paths filled in.
-INSTALL_MAN := client/gomoku.1 man/gomokud.conf.5.in man/pbrain-gomoku.6.in man/gomokud.8.in
+INSTALL_MAN := client/gomoku.1 man/gomokud.conf.5.in man/pbrain-gomoku.6.in man/gomokud.8.in \
+    man/gomokuctl.8.in
 INSTALL_STRIP ?=
 
 # The paths the unit and the man pages name, as installed.

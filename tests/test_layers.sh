@@ -36,8 +36,12 @@ deny "daemon/archive.c daemon/archive.h daemon/store.c daemon/store.h daemon/exp
 	'^daemon/(room|session|conn|botplay|cmd)\.h$' "the archive and the store get values, never rooms or sessions"
 deny "daemon/game.c daemon/game.h" '^proto/|^daemon/(room|session|conn|wire|cmd|lobby|archive|store)\.h$' \
 	"the game domain has no wire codes and no tables"
-deny "daemon/lobby.c daemon/session.c daemon/archive.c daemon/restore.c daemon/store.c" \
+deny "daemon/lobby.c daemon/session.c daemon/archive.c daemon/restore.c daemon/store.c daemon/admin.c" \
 	'^daemon/(wire|cmd)\.h$' "wire codes stay at the edge: the commands and the rooms' event lines"
+deny "daemon/admin.c daemon/admin.h" '^daemon/(control|cmd|room)\.h$' \
+	"the admin verbs serve both front ends (control socket, protocol) and know neither, nor a room"
+deny "ctl/*.c ctl/*.h" '^(rules|proto|engine|daemon|client)/' \
+	"gomokuctl speaks the control socket's lines and links nothing of ours"
 deny "daemon/transport.h daemon/tlsline.c daemon/tlsline.h" '^daemon/(room|session|cmd|lobby)\.h$' \
 	"a transport moves lines for its connection and knows nothing above it"
 

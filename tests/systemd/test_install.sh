@@ -15,11 +15,12 @@ mk() { make --no-print-directory -s "$@" > "$tmp/make.out" 2>&1 || { cat "$tmp/m
 
 # The files install must put under DESTDIR for PREFIX $1 (SYSCONFDIR $2).
 expected() {
-	printf '%s\n' "$1/bin/gomokud" "$1/bin/gomoku" "$1/bin/pbrain-gomoku" \
+	printf '%s\n' "$1/bin/gomokud" "$1/bin/gomokuctl" "$1/bin/gomoku" "$1/bin/pbrain-gomoku" \
 	    "$1/lib/systemd/system/gomokud.service" \
 	    "$2/gomokud/gomokud.conf" "$2/gomokud/gomokud.conf.example" \
 	    "$1/share/man/man1/gomoku.1" "$1/share/man/man5/gomokud.conf.5" \
-	    "$1/share/man/man6/pbrain-gomoku.6" "$1/share/man/man8/gomokud.8" | sort
+	    "$1/share/man/man6/pbrain-gomoku.6" "$1/share/man/man8/gomokud.8" \
+	    "$1/share/man/man8/gomokuctl.8" | sort
 }
 listed() { (cd "$1" && find . ! -type d | sed 's|^\.||' | sort); }
 
@@ -52,7 +53,7 @@ check() {
 		[ "$prefix" = /usr/local ] || case "$p" in /usr/local/*) fail "PREFIX=$prefix: names $p" ;; esac
 	done < "$tmp/paths"
 	echo "install PREFIX=$prefix: the $(wc -l < "$tmp/paths") paths in the unit and man pages are all under $prefix or $etc"
-	for b in gomokud gomoku pbrain-gomoku; do
+	for b in gomokud gomokuctl gomoku pbrain-gomoku; do
 		readelf -S "$root$prefix/bin/$b" | grep -q '\.symtab' || fail "install stripped $b"
 	done
 	# the paths that must be there, as installed
@@ -99,7 +100,7 @@ mk install-strip DESTDIR="$root" PREFIX=/usr/local
 expected /usr/local /usr/local/etc > "$tmp/want"
 listed "$root" > "$tmp/got"
 diff -u "$tmp/want" "$tmp/got" || fail "install-strip: installed files differ from the list"
-for b in gomokud gomoku pbrain-gomoku; do
+for b in gomokud gomokuctl gomoku pbrain-gomoku; do
 	f=$root/usr/local/bin/$b
 	[ -x "$f" ] || fail "install-strip: $b is not executable"
 	readelf -h "$f" > /dev/null 2>&1 || fail "install-strip: $b is not an ELF file"
