@@ -617,6 +617,16 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PE_TELL:
 		model_chat(m, "[%s] %s", x->user, x->text);
 		return MODEL_OK;
+	case PE_MOTD: /* the server's notices, in the chat pane (issue 22) */
+		model_chat(m, "[motd] %s", x->text);
+		return MODEL_OK;
+	case PE_ANNOUNCE:
+		model_chat(m, "[server] %s", x->text);
+		model_status(m, 0, "Server: %s", x->text);
+		return MODEL_OK;
+	case PE_KICKED:
+		model_status(m, 1, "Disconnected by the server: %s", x->text);
+		return MODEL_OK;
 	case PE_SHUTDOWN:
 		m->shutdown = 1;
 		model_status(m, 1, "Server shutting down in %llds%s%s", (long long)(x->ms / 1000),

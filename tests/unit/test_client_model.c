@@ -235,6 +235,14 @@ test_think_and_errors(void **state)
 	assert_int_equal(feed(&m, "ERR 504 idle-timeout", 0), MODEL_FATAL);
 	assert_int_equal(feed(&m, "* SHUTDOWN 5000 maintenance", 0), MODEL_OK);
 	assert_int_equal(m.shutdown, 1);
+	/* the server's notices: the MOTD and announcements in the chat pane */
+	assert_int_equal(feed(&m, "* MOTD Welcome! Be kind.", 0), MODEL_OK);
+	assert_string_equal(model_chat_line(&m, 0), "[motd] Welcome! Be kind.");
+	assert_int_equal(feed(&m, "* ANNOUNCE restart at noon", 0), MODEL_OK);
+	assert_string_equal(model_chat_line(&m, 0), "[server] restart at noon");
+	assert_int_equal(feed(&m, "* KICKED banned for good: spam", 0), MODEL_OK);
+	assert_int_equal(m.status_error, 1);
+	assert_non_null(strstr(m.status_text, "banned for good: spam"));
 	/* events of other rooms are ignored */
 	assert_int_equal(feed(&m, "* MOVE r9 100 black a1 1 1", 0), MODEL_OK);
 	assert_int_equal(m.pos.nmoves, 4);
