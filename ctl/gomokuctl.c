@@ -180,10 +180,9 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	int n = sock && sock[0]
-	    ? snprintf(sun.sun_path, sizeof sun.sun_path, "%s", sock)
-	    : snprintf(sun.sun_path, sizeof sun.sun_path, "%s/gomokud.ctl",
-		  dir ? dir : GOMOKUCTL_STATE_DIR);
+	int n = sock && sock[0] ? snprintf(sun.sun_path, sizeof sun.sun_path, "%s", sock)
+				: snprintf(sun.sun_path, sizeof sun.sun_path, "%s/gomokud.ctl",
+				      dir ? dir : GOMOKUCTL_STATE_DIR);
 	if (n < 0 || (size_t)n >= sizeof sun.sun_path)
 		return fail("socket path too long: %s", sock ? sock : dir);
 	char line[LINE_MAX_BYTES + 1];
@@ -213,8 +212,8 @@ main(int argc, char **argv)
 		close(fd);
 		return fail("%s: %s", sun.sun_path, strerror(e));
 	}
-	int rc =
-	    answer(fd, sun.sun_path, strcmp(argv[optind], "backup") == 0 ? BACKUP_MS : REPLY_MS);
+	int rc = answer(
+	    fd, sun.sun_path, strcmp(argv[optind], "backup") == 0 ? BACKUP_MS : REPLY_MS);
 	close(fd);
 	return rc;
 }

@@ -94,7 +94,8 @@ parse_cidr(const char *s, int *family, unsigned char net[16], int *bits)
 	if (slash) {
 		char *end;
 		long b = strtol(slash + 1, &end, 10);
-		if (*end || end == slash + 1 || !isdigit((unsigned char)slash[1]) || b < 0 || b > max)
+		if (*end || end == slash + 1 || !isdigit((unsigned char)slash[1]) || b < 0 ||
+		    b > max)
 			return -1;
 		*bits = (int)b;
 	}
@@ -111,8 +112,7 @@ admin_cidr(const char *s, char *out, size_t cap)
 	int family, bits;
 	unsigned char net[16];
 	char host[INET6_ADDRSTRLEN];
-	if (parse_cidr(s, &family, net, &bits) != 0 ||
-	    !inet_ntop(family, net, host, sizeof host))
+	if (parse_cidr(s, &family, net, &bits) != 0 || !inet_ntop(family, net, host, sizeof host))
 		return -1;
 	int full = bits == (family == AF_INET ? 32 : 128);
 	int n = full ? snprintf(out, cap, "%s", host) : snprintf(out, cap, "%s/%d", host, bits);
@@ -128,7 +128,8 @@ addr_in(const struct sanction *s, const struct sockaddr *sa)
 	if (family == AF_INET) {
 		memcpy(a, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
 	} else if (family == AF_INET6) {
-		const struct in6_addr *in6 = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		const struct in6_addr *in6 =
+		    &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
 		if (IN6_IS_ADDR_V4MAPPED(in6)) {
 			family = AF_INET;
 			memcpy(a, in6->s6_addr + 12, 4);
@@ -323,8 +324,9 @@ send_off_matching(struct admin *a, const struct sanction *s, const char *text)
 		char key[AUTH_NAME_MAX + 1] = "";
 		if (c->sess)
 			auth_name_key(c->sess->name, key);
-		if (c->closing || (s->family ? !addr_in(s, (const struct sockaddr *)&c->addr)
-					     : !key[0] || strcmp(key, s->x.target) != 0))
+		if (c->closing ||
+		    (s->family ? !addr_in(s, (const struct sockaddr *)&c->addr)
+			       : !key[0] || strcmp(key, s->x.target) != 0))
 			continue;
 		send_off(c, text);
 		n++;
@@ -340,8 +342,8 @@ admin_kick(struct admin *a, const char *who, const char *user, const char *reaso
 	if (!s || !s->conn)
 		return refuse(a, GERR_NO_USER, "%s is not online", user);
 	char text[ADMIN_TEXT_MAX + 1];
-	snprintf(text, sizeof text, "kicked%s%s", reason && reason[0] ? ": " : "",
-	    reason ? reason : "");
+	snprintf(
+	    text, sizeof text, "kicked%s%s", reason && reason[0] ? ": " : "", reason ? reason : "");
 	log_info(&a->srv->log, "admin %s: kick %s%s%s", who, s->name, reason ? ": " : "",
 	    reason ? reason : "");
 	send_off(s->conn, text);
@@ -356,7 +358,8 @@ target_of(struct admin *a, const char *target, char out[STORE_TARGET_MAX + 1], i
 	if (!name_only && (strchr(target, '.') || strchr(target, ':'))) {
 		if (admin_cidr(target, out, STORE_TARGET_MAX + 1) != 0)
 			return refuse(a, GERR_ARGUMENT,
-			    "%s is not an IPv4 or IPv6 address or CIDR (192.0.2.0/24, 2001:db8::/32)",
+			    "%s is not an IPv4 or IPv6 address or CIDR (192.0.2.0/24, "
+			    "2001:db8::/32)",
 			    target);
 		return GERR_OK;
 	}
@@ -386,7 +389,8 @@ static game_err_t
 impose(struct admin *a, const store_sanction_t *x)
 {
 	if (a->srv->store && store_sanction_put(a->srv->store, x) != 0)
-		return refuse(a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+		return refuse(
+		    a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
 	if (keep(a, x) != 0)
 		return refuse(a, GERR_NOMEM, "%s", "out of memory");
 	return GERR_OK;
@@ -418,8 +422,8 @@ sanction(struct admin *a, int kind, const char *who, const char *target, const c
 }
 
 game_err_t
-admin_ban(struct admin *a, const char *who, const char *target, const char *duration,
-    const char *reason)
+admin_ban(
+    struct admin *a, const char *who, const char *target, const char *duration, const char *reason)
 {
 	store_sanction_t x;
 	game_err_t e = sanction(a, STORE_BAN, who, target, duration, reason, &x);
@@ -461,7 +465,8 @@ lift(struct admin *a, int kind, const char *who, const char *target)
 		return refuse(a, GERR_NO_USER,
 		    kind == STORE_BAN ? "%s is not banned" : "%s is not muted", target);
 	if (a->srv->store && store_sanction_drop(a->srv->store, kind, key) < 0)
-		return refuse(a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+		return refuse(
+		    a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
 	drop(a, s);
 	log_info(&a->srv->log, "admin %s: %s %s", who, kind == STORE_BAN ? "unban" : "unmute", key);
 	return GERR_OK;
@@ -505,7 +510,8 @@ admin_set_motd(struct admin *a, const char *who, const char *text)
 	if (text && (strlen(text) > ADMIN_TEXT_MAX || !proto_utf8_ok(text, strlen(text))))
 		return refuse(a, GERR_ARGUMENT, "%s", "the MOTD is at most 400 bytes of UTF-8");
 	if (a->srv->store && store_setting_put(a->srv->store, "motd", text) != 0)
-		return refuse(a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+		return refuse(
+		    a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
 	snprintf(a->motd, sizeof a->motd, "%s", text ? text : "");
 	log_info(&a->srv->log, "admin %s: motd %s", who, text ? text : "(none)");
 	return GERR_OK;

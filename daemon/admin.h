@@ -46,8 +46,8 @@ game_err_t admin_kick(struct admin *a, const char *who, const char *user, const 
 /* target: an account or online name, an IPv4/IPv6 address or a CIDR;
  * duration "30m", "2h", "7d", "4w", "forever" (or NULL: forever). Online
  * matches are disconnected. */
-game_err_t admin_ban(struct admin *a, const char *who, const char *target, const char *duration,
-    const char *reason);
+game_err_t admin_ban(
+    struct admin *a, const char *who, const char *target, const char *duration, const char *reason);
 game_err_t admin_unban(struct admin *a, const char *who, const char *target);
 game_err_t admin_mute(struct admin *a, const char *who, const char *user, const char *duration);
 game_err_t admin_unmute(struct admin *a, const char *who, const char *user);

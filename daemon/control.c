@@ -56,8 +56,7 @@ struct control {
 	time_t started;
 };
 
-static void
-out(struct ctlconn *cc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(struct ctlconn *cc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void
 out(struct ctlconn *cc, const char *fmt, ...)
@@ -154,10 +153,16 @@ do_who(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	(void)rest;
 	LIST_FOREACH (s, &srv->sessions, link) {
 		const struct room *g = session_game(s);
-		const char *state = g ? "playing" : s->seek ? "seeking" : s->nrooms ? "watching" : "idle";
+		const char *state = g ? "playing"
+		    : s->seek         ? "seeking"
+		    : s->nrooms       ? "watching"
+				      : "idle";
 		const struct room *in = g ? g : s->nrooms ? s->rooms[s->nrooms - 1] : NULL;
-		out(cc, "= %s %s %s %s %s", s->name, kind_name(srv, s), state, in ? room_id(in) : "-",
-		    s->conn ? s->conn->peer : s->bot_level ? "-" : "away");
+		out(cc, "= %s %s %s %s %s", s->name, kind_name(srv, s), state,
+		    in ? room_id(in) : "-",
+		    s->conn            ? s->conn->peer
+			: s->bot_level ? "-"
+				       : "away");
 		n++;
 	}
 	out(cc, "OK %d user%s", n, n == 1 ? "" : "s");
@@ -201,8 +206,8 @@ static void
 do_ban(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
 	struct admin *a = cc->ctl->srv->admin;
-	game_err_t e =
-	    admin_ban(a, cc->who, argv[0], argc > 1 ? argv[1] : NULL, rest[0] ? rest : NULL);
+	game_err_t e = admin_ban(
+	    a, cc->who, argv[0], argc > 1 ? argv[1] : NULL, rest[0] ? rest : NULL);
 	if (e)
 		refused(cc, a, e);
 	else
@@ -414,7 +419,8 @@ backup_done(int64_t id, int cancelled, void *arg)
 	if (cc && !cancelled) {
 		struct server *srv = b->ctl->srv;
 		if (b->bytes < 0) {
-			log_warn(&srv->log, "admin %s: backup to %s failed: %s", cc->who, b->dst, b->err);
+			log_warn(&srv->log, "admin %s: backup to %s failed: %s", cc->who, b->dst,
+			    b->err);
 			out(cc, "ERR %s", b->err);
 		} else {
 			log_info(&srv->log, "admin %s: backup to %s: %lld bytes", cc->who, b->dst,
@@ -547,8 +553,9 @@ run_line(struct ctlconn *cc, char *line, size_t n)
 		if (strcmp(verbs[i].name, verb) == 0)
 			break;
 	if (i == sizeof verbs / sizeof verbs[0]) {
-		out(cc, "ERR unknown command %.40s (status, who, rooms, kick, ban, unban, bans, mute, "
-			"unmute, motd, announce, drain, undrain, reload, backup, log-level)",
+		out(cc,
+		    "ERR unknown command %.40s (status, who, rooms, kick, ban, unban, bans, mute, "
+		    "unmute, motd, announce, drain, undrain, reload, backup, log-level)",
 		    verb);
 		return;
 	}
@@ -692,9 +699,9 @@ control_new(struct server *srv, char *err, size_t errlen)
 	struct stat sb;
 	if (strcmp(cfg, "none") == 0)
 		return NULL;
-	int n = cfg[0] ? snprintf(sun.sun_path, sizeof sun.sun_path, "%s", cfg)
-		       : snprintf(sun.sun_path, sizeof sun.sun_path, "%s/gomokud.ctl",
-			     srv->cfg.state_dir);
+	int n = cfg[0]
+	    ? snprintf(sun.sun_path, sizeof sun.sun_path, "%s", cfg)
+	    : snprintf(sun.sun_path, sizeof sun.sun_path, "%s/gomokud.ctl", srv->cfg.state_dir);
 	if (n < 0 || (size_t)n >= sizeof sun.sun_path) {
 		snprintf(err, errlen, "control socket path too long (at most %zu bytes)",
 		    sizeof sun.sun_path - 1);

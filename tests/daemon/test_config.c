@@ -49,9 +49,21 @@ test_defaults_and_set(void **state)
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
 	assert_int_equal(config_set(&c, "cert", big, err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "admins", "alice,Bob_2", err, sizeof err), 0);
+	assert_int_equal(config_is_admin(&c, "ALICE"), 1);
+	assert_int_equal(config_is_admin(&c, "bob_2"), 1);
+	assert_int_equal(config_is_admin(&c, "bob"), 0);
+	assert_int_equal(config_is_admin(&c, "alice,Bob_2"), 0);
+	assert_int_equal(config_set(&c, "admins", "alice,,bob", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "admins", "alice,2bob", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "admins", "al ice", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "admins", "", err, sizeof err), 0);
+	assert_int_equal(config_is_admin(&c, "alice"), 0);
+	assert_int_equal(config_set(&c, "control-socket", "none", err, sizeof err), 0);
 	assert_int_equal(log_level_parse("warn"), LOGL_WARN);
 	assert_int_equal(log_level_parse("WARN"), -1);
-	printf("config_set: defaults, ranges, junk, unknown keys, listen cap, path length\n");
+	printf(
+	    "config_set: defaults, ranges, junk, unknown keys, listen cap, path length, admins\n");
 }
 
 static void

@@ -104,7 +104,8 @@ account(const char *verb, const char *name)
 		return NULL;
 	snprintf(c->name, sizeof c->name, "%s", name);
 	tc_send(c, "%s %s pass-%s", verb, name, name);
-	while (tc_read(c, 5000) && strncmp(c->line, "OK ", 3) != 0 && strncmp(c->line, "ERR", 3) != 0)
+	while (
+	    tc_read(c, 5000) && strncmp(c->line, "OK ", 3) != 0 && strncmp(c->line, "ERR", 3) != 0)
 		;
 	if (strncmp(c->line, "OK ", 3) != 0 && strncmp(c->line, "ERR", 3) != 0) {
 		tc_close(c);
@@ -130,7 +131,8 @@ pair(struct tc *b, struct tc *w, char room[32], const char *rated)
 static int
 play_five(struct tc *b, struct tc *w, const char *room)
 {
-	static const char *bm[] = { "a8", "b8", "c8", "d8", "e8" }, *wm[] = { "a1", "b1", "c1", "d1" };
+	static const char *bm[] = { "a8", "b8", "c8", "d8", "e8" },
+			  *wm[] = { "a1", "b1", "c1", "d1" };
 	for (int i = 0; i < 5; i++) {
 		tc_send(b, "MOVE %s %s", room, bm[i]);
 		if (!tc_expect(b, "OK MOVE", 3000))
@@ -387,8 +389,7 @@ test_protocol_admins(void)
 	tc_send(al, "BAN 203.0.113.0/24 7d spam");
 	CHECK(tc_expect(al, "OK BAN 203.0.113.0/24", 3000), "BAN by an admin: %s", al->line);
 	tc_send(al, "BAN bob 7x");
-	CHECK(tc_expect(al, "ERR 402 bad-argument bad duration 7x", 3000), "bad BAN: %s",
-	    al->line);
+	CHECK(tc_expect(al, "ERR 402 bad-argument bad duration 7x", 3000), "bad BAN: %s", al->line);
 	tc_send(al, "BANS");
 	CHECK(tc_expect(al, "= BAN ban 203.0.113.0/24 ", 3000) && strstr(al->line, " alice spam"),
 	    "BANS lines: %s", al->line);
@@ -519,8 +520,8 @@ test_readme_commands(void)
 			if (m)
 				tc_close(m);
 			m = account("LOGIN", "mallory");
-			REQUIRE(m && strncmp(m->line, "OK LOGIN", 8) == 0, "mallory cannot log in: %s",
-			    m ? m->line : "");
+			REQUIRE(m && strncmp(m->line, "OK LOGIN", 8) == 0,
+			    "mallory cannot log in: %s", m ? m->line : "");
 		}
 		/* the installed state directory is this test's */
 		char run[1200], *at = strstr(cmd, "/var/lib/gomokud");
@@ -549,7 +550,8 @@ test_backup_restore(void)
 {
 	struct tc *b = account("REGISTER", "rita"), *w = account("REGISTER", "walt");
 	char room[32], stats_b[1024], stats_w[1024], hist[1024];
-	REQUIRE(b && w && pair(b, w, room, "rated") == 0 && play_five(b, w, room) == 0, "no rated game");
+	REQUIRE(b && w && pair(b, w, room, "rated") == 0 && play_five(b, w, room) == 0,
+	    "no rated game");
 	tc_send(b, "STATS");
 	REQUIRE(tc_expect(b, "= STAT rita freestyle ", 3000), "no rating: %s", b->line);
 	snprintf(stats_b, sizeof stats_b, "%s", b->line);
@@ -582,8 +584,8 @@ test_backup_restore(void)
 	snprintf(cmd, sizeof cmd, "mkdir -m 700 %s && cp %s %s/gomokud.db", dir, file, dir);
 	REQUIRE(system(cmd) == 0, "restore copy");
 	snprintf(conf, sizeof conf, "state-dir %s", dir);
-	REQUIRE(daemon_start(r, GOMOKUD_BIN, conf) == 0, "no daemon on the restored copy (%s)",
-	    r->log);
+	REQUIRE(
+	    daemon_start(r, GOMOKUD_BIN, conf) == 0, "no daemon on the restored copy (%s)", r->log);
 	struct tc *c = tc_open(r->port, 1);
 	REQUIRE(c, "no connection");
 	tc_send(c, "LOGIN rita pass-rita");
