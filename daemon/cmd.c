@@ -561,9 +561,13 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	char name[PROTO_NAME_MAX + 1];
 	int seat;
 	rm = room_find(c->srv, m->room);
+	int stored = !s && rm && session_stored_name(c->srv, m->token, name) == 0;
+	/* a banned name or address takes no seat back, before anything moves */
+	int err = admitted(c, s ? s->name : stored ? name : NULL, why);
+	if (err)
+		return err;
 	/* after a restart: the token the store remembers, and the seat by its name */
-	if (!s && rm && session_stored_name(c->srv, m->token, name) == 0 &&
-	    (seat = room_awaiting(rm, name)) >= 0 &&
+	if (stored && (seat = room_awaiting(rm, name)) >= 0 &&
 	    (s = session_adopt(c->srv, name, m->token,
 		 archive_is_account(c->srv, name) ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
 		room_resume(rm, seat, s);
@@ -571,9 +575,6 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 		*why = "no seat for that token in that room";
 		return ERR_RESUME;
 	}
-	int err = admitted(c, s->name, why);
-	if (err)
-		return err;
 	conn_bind(c, s);
 	log_info(&c->srv->log, "conn %llu %s: %s resumed in %s", (unsigned long long)c->id, c->peer,
 	    s->name, room_id(rm));

@@ -4,6 +4,7 @@
  * writer killed with SIGKILL, damaged files refused untouched, migration
  * from the first schema, and exports.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "daemon/auth.h"
 #include "daemon/export.h"
 #include "daemon/store.h"
 #include "proto/proto.h"
@@ -495,6 +497,158 @@ test_exports(void **state)
 		      " protocol lines; .psq lines\n");
 }
 
+static void
+sanction(store_sanction_t *x, int kind, const char *target, int64_t expires)
+{
+	memset(x, 0, sizeof *x);
+	x->kind = kind;
+	snprintf(x->target, sizeof x->target, "%s", target);
+	snprintf(x->by, sizeof x->by, "root");
+	snprintf(x->reason, sizeof x->reason, "why %s", target);
+	x->created = 1000;
+	x->expires = expires;
+}
+
+static int seen_sanctions;
+static void
+count_sanction(void *arg, const store_sanction_t *x)
+{
+	(void)arg;
+	assert_string_equal(x->by, "root");
+	seen_sanctions++;
+}
+
+/* Bans, mutes and settings (schema 4): put replaces, expired ones are not
+ * listed, drop says when there was nothing. */
+static void
+test_sanctions_and_settings(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("mod.db");
+	store_sanction_t x;
+	char v[64];
+	sanction(&x, STORE_BAN, "mallory", 0);
+	assert_int_equal(store_sanction_put(s, &x), 0);
+	snprintf(x.reason, sizeof x.reason, "replaced");
+	assert_int_equal(store_sanction_put(s, &x), 0);
+	sanction(&x, STORE_MUTE, "mallory", 2000000000);
+	assert_int_equal(store_sanction_put(s, &x), 0);
+	sanction(&x, STORE_BAN, "203.0.113.0/24", 1500);
+	assert_int_equal(store_sanction_put(s, &x), 0);
+	seen_sanctions = 0;
+	assert_int_equal(store_sanctions(s, 1400, count_sanction, NULL), 3);
+	seen_sanctions = 0;
+	assert_int_equal(store_sanctions(s, 1600, count_sanction, NULL), 2); /* one expired */
+	assert_int_equal(seen_sanctions, 2);
+	assert_int_equal(store_sanction_drop(s, STORE_BAN, "mallory"), 0);
+	assert_int_equal(store_sanction_drop(s, STORE_BAN, "mallory"), STORE_NOT_FOUND);
+	assert_int_equal(store_sanctions(s, 1600, count_sanction, NULL), 1);
+	assert_int_equal(store_setting_get(s, "motd", v, sizeof v), STORE_NOT_FOUND);
+	assert_int_equal(store_setting_put(s, "motd", "hello"), 0);
+	assert_int_equal(store_setting_get(s, "motd", v, sizeof v), 0);
+	assert_string_equal(v, "hello");
+	assert_int_equal(store_setting_put(s, "motd", NULL), 0);
+	assert_int_equal(store_setting_get(s, "motd", v, sizeof v), STORE_NOT_FOUND);
+	store_close(s);
+	print_message("  sanctions replace, expire and drop; settings set and clear\n");
+}
+
+struct writer {
+	const char *path;
+	atomic_int stop;
+	int wrote;
+};
+
+/* Another connection writing all along, as the daemon's loop does. */
+static void *
+write_on(void *arg)
+{
+	struct writer *w = arg;
+	store_t *s;
+	char err[256], name[32];
+	if (store_open(w->path, &s, err, sizeof err) != 0)
+		return NULL;
+	while (!atomic_load(&w->stop)) {
+		snprintf(name, sizeof name, "late%d", w->wrote);
+		if (store_user_create(s, name, "scrypt$x", 1) == 0)
+			w->wrote++;
+	}
+	store_close(s);
+	return NULL;
+}
+
+static int
+users_in(const char *path)
+{
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	int n = -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT count(*) FROM users", -1, &q, NULL) == SQLITE_OK) {
+		if (sqlite3_step(q) == SQLITE_ROW)
+			n = sqlite3_column_int(q, 0);
+		sqlite3_finalize(q);
+	}
+	sqlite3_close(db);
+	return n;
+}
+
+/* store_backup while another connection writes: it finishes (one snapshot,
+ * never restarted), the copy opens as a store with every row of its moment,
+ * is one file, 0600; a stop flag or a bad path leaves nothing behind. */
+static void
+test_backup(void **state)
+{
+	(void)state;
+	char src[128], dst[128], part[160], err[512], big[120];
+	path_of(src, sizeof src, "live.db");
+	path_of(dst, sizeof dst, "copy.db");
+	store_t *s = open_ok("live.db");
+	memset(big, 'h', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	assert_int_equal(store_begin(s), 0);
+	for (int i = 0; i < 3000; i++) { /* a few hundred pages: many steps */
+		char name[32];
+		snprintf(name, sizeof name, "user%d", i);
+		assert_int_equal(store_user_create(s, name, big, 1), 0);
+	}
+	assert_int_equal(store_commit(s), 0);
+
+	atomic_int stop = 1;
+	assert_int_equal(store_backup(src, dst, &stop, err, sizeof err), -1);
+	assert_non_null(strstr(err, "cancelled"));
+	snprintf(part, sizeof part, "%s.partial", dst);
+	assert_int_equal(access(dst, F_OK), -1);
+	assert_int_equal(access(part, F_OK), -1);
+	assert_int_equal(store_backup(src, "/nonexistent/dir/x.db", NULL, err, sizeof err), -1);
+
+	struct writer w = { src, 0, 0 };
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, write_on, &w), 0);
+	while (w.wrote < 5)
+		usleep(1000);
+	int64_t size = store_backup(src, dst, NULL, err, sizeof err);
+	atomic_store(&w.stop, 1);
+	pthread_join(t, NULL);
+	if (size < 0)
+		fail_msg("backup: %s", err);
+	struct stat sb;
+	assert_int_equal(stat(dst, &sb), 0);
+	assert_int_equal((int64_t)sb.st_size, size);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	int copied = users_in(dst), live = users_in(src);
+	assert_true(copied >= 3005 && copied <= live);
+	store_t *b;
+	assert_int_equal(store_open(dst, &b, err, sizeof err), 0);
+	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+	assert_int_equal(store_user_get(b, "user2999", spelled, hash, sizeof hash), 0);
+	assert_string_equal(hash, big);
+	store_close(b);
+	store_close(s);
+	print_message("  backup of %d users while %d more were written: %lld bytes, whole\n",
+	    copied, w.wrote, (long long)size);
+}
+
 int
 main(void)
 {
@@ -506,6 +660,8 @@ main(void)
 		cmocka_unit_test(test_damaged_files),
 		cmocka_unit_test(test_migration_from_v1),
 		cmocka_unit_test(test_exports),
+		cmocka_unit_test(test_sanctions_and_settings),
+		cmocka_unit_test(test_backup),
 	};
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }
