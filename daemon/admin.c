@@ -34,6 +34,7 @@ struct admin {
 	int n, cap;
 	char motd[ADMIN_TEXT_MAX + 1];
 	int drain;
+	int drained; /* the drain's "no game left" was said */
 	char why[ADMIN_TEXT_MAX + 1];
 };
 
@@ -539,10 +540,21 @@ admin_announce(struct admin *a, const char *who, const char *text, int *n)
 }
 
 void
+admin_drain_check(struct admin *a, int games)
+{
+	if (!a->drain || a->drained || games > 0)
+		return;
+	a->drained = 1;
+	log_info(&a->srv->log, "drained: no game in progress; a restart now interrupts no one");
+	notify_send("STATUS=drained: no game in progress");
+}
+
+void
 admin_drain(struct admin *a, const char *who, int on)
 {
 	struct seek *k;
 	a->drain = on;
+	a->drained = 0;
 	log_info(&a->srv->log, "admin %s: %s", who,
 	    on ? "drain: no new games; the running ones play on" : "undrain: new games again");
 	notify_send(on ? "STATUS=draining: no new games" : "STATUS=");

@@ -59,6 +59,9 @@ game_err_t admin_set_motd(struct admin *a, const char *who, const char *text);
 game_err_t admin_announce(struct admin *a, const char *who, const char *text, int *n);
 /* on: refuse new games (the running ones play on), cancel the seeks. */
 void admin_drain(struct admin *a, const char *who, int on);
+/* After a change (the gc pass): once a drain has no game left, log it and
+ * tell systemd (STATUS=), so the admin knows a restart loses nothing. */
+void admin_drain_check(struct admin *a, int games);
 
 /* A duration ("90s", "30m", "2h", "7d", "4w", "forever") in seconds, 0 for
  * forever; -1 when it is none of these. */

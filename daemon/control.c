@@ -153,11 +153,12 @@ do_who(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	(void)rest;
 	LIST_FOREACH (s, &srv->sessions, link) {
 		const struct room *g = session_game(s);
-		const char *state = g ? "playing"
-		    : s->seek         ? "seeking"
-		    : s->nrooms       ? "watching"
-				      : "idle";
 		const struct room *in = g ? g : s->nrooms ? s->rooms[s->nrooms - 1] : NULL;
+		const char *state = g         ? "playing"
+		    : s->seek                 ? "seeking"
+		    : !in                     ? "idle"
+		    : room_seat_of(in, s) < 0 ? "watching"
+					      : "seated";
 		out(cc, "= %s %s %s %s %s", s->name, kind_name(srv, s), state,
 		    in ? room_id(in) : "-",
 		    s->conn            ? s->conn->peer
@@ -341,8 +342,10 @@ do_drain(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	(void)argc;
 	(void)argv;
 	(void)rest;
+	int games = games_running(srv);
 	admin_drain(srv->admin, cc->who, 1);
-	out(cc, "OK draining: no new games; %d in progress play on", games_running(srv));
+	admin_drain_check(srv->admin, games);
+	out(cc, "OK draining: no new games; %d in progress play on", games);
 }
 
 static void

@@ -101,6 +101,12 @@ gc_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	if (srv->draining && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
+	if (srv->admin && admin_draining(srv->admin)) {
+		int games = 0;
+		for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r))
+			games += room_unfinished(r);
+		admin_drain_check(srv->admin, games);
+	}
 }
 
 void

@@ -264,7 +264,7 @@ test_bans(void)
 	tc_close(g);
 	struct tc *v6 = tc_guest(-d.port6, "sixer");
 	CHECK(v6 && strncmp(v6->line, "OK GUEST sixer", 14) == 0, "IPv6 guest refused by a v4 ban");
-	REQUIRE(ctl("ban", "::1", "1d", "v6", NULL) == 0, "ban ::1: %s", err);
+	REQUIRE(ctl("ban", "::1/127", "1d", "v6", NULL) == 0, "ban ::/127: %s", err);
 	CHECK(v6 && tc_expect(v6, "* KICKED banned until ", 3000) && tc_closed(v6, 3000),
 	    "the IPv6 guest online is not sent off");
 	if (v6)
@@ -275,10 +275,10 @@ test_bans(void)
 	CHECK(tc_expect(g, "ERR 414 banned this address", 3000), "GUEST over IPv6: %s", g->line);
 	tc_close(g);
 	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
-	CHECK(strstr(out, "ban 127.0.0.0/8 until") && strstr(out, "ban ::1 until") &&
+	CHECK(strstr(out, "ban 127.0.0.0/8 until") && strstr(out, "ban ::/127 until") &&
 		strstr(out, "2 in force"),
 	    "bans says %s", out);
-	CHECK(ctl("unban", "127.0.0.0/8", NULL) == 0 && ctl("unban", "::1", NULL) == 0,
+	CHECK(ctl("unban", "127.0.0.0/8", NULL) == 0 && ctl("unban", "::1/127", NULL) == 0,
 	    "unban of addresses: %s", err);
 
 	ok("bans by name, IPv4 CIDR and IPv6 refuse GUEST, LOGIN and RESUME with the reason; "
@@ -356,6 +356,44 @@ test_drain(void)
 	tc_close(a);
 	tc_close(b);
 	ok("drain: no new games or seeks, the running game plays on, status says so; undrain");
+}
+
+/* A drain on a daemon of its own: the last game's end is logged as the
+ * moment a restart interrupts no one; SIGTERM then stops it cleanly. */
+static void
+test_drain_to_empty(void)
+{
+	struct daemon e;
+	char keep[sizeof sock];
+	REQUIRE(daemon_start(&e, GOMOKUD_BIN, NULL) == 0, "no second daemon (%s)", e.log);
+	memcpy(keep, sock, sizeof keep);
+	snprintf(sock, sizeof sock, "%s/state/gomokud.ctl", e.dir);
+	struct tc *a = tc_guest(e.port, "ema"), *b = tc_guest(e.port, "eli");
+	char room[32];
+	if (a && b && pair(a, b, room, "casual") == 0) {
+		CHECK(ctl("drain", NULL) == 0 && strstr(out, "1 in progress"), "drain: %s%s", out,
+		    err);
+		CHECK(daemon_log_count(&e, "drained: no game in progress") == 0,
+		    "drained with a game running");
+		tc_send(a, "RESIGN %s", room);
+		CHECK(tc_expect(a, "OK RESIGN", 3000), "resign: %s", a->line);
+		CHECK(daemon_wait_log(&e, "drained: no game in progress", 0, 3000),
+		    "the drain's end is not logged");
+		CHECK(ctl("status", NULL) == 0 && strstr(out, "games 0\n") &&
+			strstr(out, "draining yes"),
+		    "status after the drain: %s", out);
+	} else {
+		CHECK(0, "no game on the second daemon");
+	}
+	tc_close(a);
+	tc_close(b);
+	CHECK(daemon_stop(&e, SIGTERM, 5000) == 0, "SIGTERM after a drain: not a clean exit");
+	memcpy(sock, keep, sizeof keep);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", e.dir);
+	if (system(cmd) != 0)
+		printf("could not remove %s\n", e.dir);
+	ok("drain: the end of the last game is logged; SIGTERM then exits 0");
 }
 
 static void
@@ -665,6 +703,7 @@ run(void)
 	test_bans();
 	test_mute_motd_announce();
 	test_drain();
+	test_drain_to_empty();
 	test_reload_log_level();
 	test_protocol_admins();
 	test_bad_control_lines();
