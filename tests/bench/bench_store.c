@@ -4,7 +4,8 @@
  * moves, with SQLite's automatic checkpoints (which run on the committing
  * thread) and with gomokud's arrangement: automatic checkpoints off on the
  * loop's connection and a passive checkpoint every second from a thread of
- * its own. Figures only.
+ * its own; and that again while online backups (gomokuctl backup) run one
+ * after another on a third thread. Figures only.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -45,15 +46,32 @@ checkpointer(void *arg)
 	return NULL;
 }
 
+static int backups;
+
+/* store_backup over and over, as an admin's backups would run beside play. */
+static void *
+backuper(void *arg)
+{
+	char dst[300], err[512];
+	snprintf(dst, sizeof dst, "%s.backup", (const char *)arg);
+	while (!atomic_load(&stop))
+		if (store_backup(arg, dst, &stop, err, sizeof err) >= 0)
+			backups++;
+	return NULL;
+}
+
+enum { AUTO, MANUAL, BACKUPS };
+
 static void
-run(const char *dir, int manual)
+run(const char *dir, int mode)
 {
 	static double t[MOVES];
 	char path[256], err[512];
 	store_t *s;
-	pthread_t th;
+	pthread_t th, bth;
+	int manual = mode != AUTO;
 
-	snprintf(path, sizeof path, "%s/%s.db", dir, manual ? "manual" : "auto");
+	snprintf(path, sizeof path, "%s/%d.db", dir, mode);
 	if (store_open(path, &s, err, sizeof err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		exit(1);
@@ -63,6 +81,9 @@ run(const char *dir, int manual)
 		atomic_store(&stop, 0);
 		pthread_create(&th, NULL, checkpointer, path);
 	}
+	backups = 0;
+	if (mode == BACKUPS)
+		pthread_create(&bth, NULL, backuper, path);
 	store_game_t g;
 	memset(&g, 0, sizeof g);
 	snprintf(g.room, sizeof g.room, "r1");
@@ -87,14 +108,20 @@ run(const char *dir, int manual)
 		atomic_store(&stop, 1);
 		pthread_join(th, NULL);
 	}
+	if (mode == BACKUPS)
+		pthread_join(bth, NULL);
 	store_close(s);
 	qsort(t, MOVES, sizeof t[0], cmp);
 	double sum = 0;
 	for (int i = 0; i < MOVES; i++)
 		sum += t[i];
+	char what[64];
+	if (mode == BACKUPS)
+		snprintf(what, sizeof what, "the same, %d online backups beside:", backups);
 	printf("store: %-46s mean %6.1f us  p50 %6.1f  p99 %7.1f  p99.9 %7.1f  max %7.1f us\n",
-	    manual ? "checkpoints on their own thread (gomokud):"
-		   : "SQLite's automatic checkpoints:",
+	    mode == BACKUPS ? what
+		: manual    ? "checkpoints on their own thread (gomokud):"
+			    : "SQLite's automatic checkpoints:",
 	    sum / MOVES, t[MOVES / 2], t[MOVES * 99 / 100], t[MOVES * 999 / 1000], t[MOVES - 1]);
 }
 
@@ -106,8 +133,9 @@ main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	printf("store: one move's commit on the event loop, %d moves\n", MOVES);
-	run(dir, 0);
-	run(dir, 1);
+	run(dir, AUTO);
+	run(dir, MANUAL);
+	run(dir, BACKUPS);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	return system(cmd) == 0 ? 0 : 1;
 }
