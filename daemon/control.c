@@ -667,7 +667,7 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int
 	(void)sa;
 	(void)salen;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
-	    (cr.uid != 0 && cr.uid != geteuid())) {
+	    !control_peer_allowed((long)cr.uid, (long)geteuid())) {
 		static const char no[] = "ERR permission denied: only root and the daemon's user\n";
 		long uid = len == sizeof cr ? (long)cr.uid : -1;
 		log_warn(&srv->log, "control: refused a connection from uid %ld", uid);

@@ -9,6 +9,13 @@
 struct server;
 struct control;
 
+/* Who may use the socket: root, and the user the daemon runs as. */
+static inline int
+control_peer_allowed(long peer_uid, long own_uid)
+{
+	return peer_uid == 0 || peer_uid == own_uid;
+}
+
 /* Listens on the path srv->cfg names ("" = state_dir/gomokud.ctl), replacing
  * a stale socket there; cfg "none": no socket (returns NULL, no error).
  * NULL with err on failure. */
