@@ -462,18 +462,23 @@ static void
 do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
 	struct server *srv = cc->ctl->srv;
+	const char *file = rest; /* the rest of the line: a path may hold spaces */
 	(void)argc;
-	(void)rest;
+	(void)argv;
 	if (!srv->store) {
 		out(cc, "ERR no database to back up (database none)");
 		return;
 	}
-	if (argv[0][0] != '/' || strlen(argv[0]) >= CONFIG_PATH_MAX) {
+	if (!file[0]) {
+		out(cc, "ERR usage: backup FILE");
+		return;
+	}
+	if (file[0] != '/' || strlen(file) >= CONFIG_PATH_MAX) {
 		out(cc, "ERR the backup file must be an absolute path (gomokuctl makes one)");
 		return;
 	}
-	if (is_store_file(store_path(srv->store), argv[0])) {
-		out(cc, "ERR %s is the live database; name another file", argv[0]);
+	if (is_store_file(store_path(srv->store), file)) {
+		out(cc, "ERR %s is the live database; name another file", file);
 		return;
 	}
 	struct backup *b = calloc(1, sizeof *b);
@@ -484,7 +489,7 @@ do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	b->ctl = cc->ctl;
 	b->conn_id = cc->id;
 	snprintf(b->src, sizeof b->src, "%s", store_path(srv->store));
-	snprintf(b->dst, sizeof b->dst, "%s", argv[0]);
+	snprintf(b->dst, sizeof b->dst, "%s", file);
 	int64_t job = workq_submit(
 	    srv->work, CTL_BACKUP_OWNER | cc->id, backup_run, backup_done, NULL, b);
 	if (job < 0) {
@@ -517,7 +522,7 @@ static const struct {
 	{ "drain", 0, 0, do_drain, "drain" },
 	{ "undrain", 0, 0, do_undrain, "undrain" },
 	{ "reload", 0, 0, do_reload, "reload" },
-	{ "backup", 1, 1, do_backup, "backup FILE" },
+	{ "backup", 0, 0, do_backup, "backup FILE" },
 	{ "log-level", 1, 1, do_log_level, "log-level error|warn|info|debug" },
 };
 
@@ -525,7 +530,8 @@ static const struct {
 static int
 takes_text(verb_fn fn)
 {
-	return fn == do_kick || fn == do_ban || fn == do_motd || fn == do_announce;
+	return fn == do_kick || fn == do_ban || fn == do_motd || fn == do_announce ||
+	    fn == do_backup;
 }
 
 static void

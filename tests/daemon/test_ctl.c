@@ -565,13 +565,14 @@ test_readme_commands(void)
 			REQUIRE(m && strncmp(m->line, "OK LOGIN", 8) == 0,
 			    "mallory cannot log in: %s", m ? m->line : "");
 		}
-		/* the installed state directory is this test's */
-		char run[1200], *at = strstr(cmd, "/var/lib/gomokud");
+		/* this build's gomokuctl; the installed state directory is the test's */
+		char run[1200], *args = cmd + strlen("gomokuctl"),
+				*at = strstr(args, "/var/lib/gomokud");
 		if (at)
-			snprintf(run, sizeof run, "bin/%.*s%s%s", (int)(at - cmd), cmd, state,
-			    at + strlen("/var/lib/gomokud"));
+			snprintf(run, sizeof run, "%s%.*s%s%s", GOMOKUCTL_BIN, (int)(at - args),
+			    args, state, at + strlen("/var/lib/gomokud"));
 		else
-			snprintf(run, sizeof run, "bin/%s", cmd);
+			snprintf(run, sizeof run, "%s%s", GOMOKUCTL_BIN, args);
 		strncat(run, " > /dev/null", sizeof run - strlen(run) - 1);
 		int rc = system(run);
 		CHECK(rc == 0, "README command failed (%d): %s", rc, run);
@@ -607,10 +608,14 @@ test_backup_restore(void)
 	tc_close(w);
 
 	char file[300], rel[300];
-	snprintf(file, sizeof file, "%s/backup.db", d.dir);
+	snprintf(file, sizeof file, "%s/back up.db", d.dir); /* a space: the rest of the line */
 	snprintf(rel, sizeof rel, "%s/gomokud.db", state);
 	CHECK(one_line_error(ctl("backup", rel, NULL)) && strstr(err, "live database"),
 	    "backup onto the live database: %s", err);
+	CHECK(one_line_error(ctl("backup", NULL)) && strstr(err, "usage: backup FILE"),
+	    "backup without a file: %s", err);
+	CHECK(one_line_error(ctl("backup", "/nonexistent/dir/b.db", NULL)),
+	    "backup into no dir: %s", err);
 	REQUIRE(ctl("backup", file, NULL) == 0, "backup: %s", err);
 	struct stat sb;
 	REQUIRE(stat(file, &sb) == 0, "no backup file");
@@ -623,7 +628,7 @@ test_backup_restore(void)
 	struct daemon *r = &restored;
 	char dir[200], cmd[800], conf[300];
 	snprintf(dir, sizeof dir, "%s/restored", d.dir);
-	snprintf(cmd, sizeof cmd, "mkdir -m 700 %s && cp %s %s/gomokud.db", dir, file, dir);
+	snprintf(cmd, sizeof cmd, "mkdir -m 700 %s && cp '%s' %s/gomokud.db", dir, file, dir);
 	REQUIRE(system(cmd) == 0, "restore copy");
 	snprintf(conf, sizeof conf, "state-dir %s", dir);
 	REQUIRE(
