@@ -139,7 +139,7 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
 		c->reject = ERR_FULL;
 	int one = 1; /* lines are small and latency matters: no Nagle */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c))) { /* it closed fd */
+	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c, &srv->cfg))) { /* it closed fd */
 		server_addr_count(srv, key, klen, -1);
 		free(c);
 		return;
@@ -272,6 +272,14 @@ conn_chat_ok(struct conn *c)
 	if (!ok)
 		metrics_rate_limited(c->srv->metrics, METRIC_RATE_CHAT);
 	return ok;
+}
+
+void
+conn_switch(struct conn *c, struct transport *t)
+{
+	struct transport *old = c->t;
+	c->t = t;
+	old->ops->free(old);
 }
 
 void

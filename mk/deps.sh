@@ -32,9 +32,9 @@ case "$lock_timeout" in '' | *[!0-9]*) echo "deps: DEPS_LOCK_TIMEOUT must be sec
 # then dpkg -S; tests/systemd/test_deps.sh checks the list against the
 # binaries): libevent with its OpenSSL and pthreads layers (the last is
 # linked, but dropped by gcc's --as-needed; clang keeps it), OpenSSL,
-# SQLite, ncursesw for the client. libc6 and libgcc-s1 are always there.
+# SQLite, ncursesw for the client, wslay and http-parser for the web board. libc6 and libgcc-s1 are always there.
 RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libevent-pthreads-2.1-7
-libssl3 libsqlite3-0 libncursesw6 libtinfo6"
+libssl3 libsqlite3-0 libncursesw6 libtinfo6 libwslay1 libhttp-parser2.9"
 if [ $runtime -eq 2 ]; then
 	printf '%s\n' $RUNTIME_PKGS
 	exit 0
@@ -68,6 +68,11 @@ else
 	else
 		need="$need libevent-dev libssl-dev libsqlite3-dev libncurses-dev libcmocka-dev"
 	fi
+	# WebSocket framing and HTTP requests (issue 24): Debian 12 ships no .pc
+	# file for either, so their headers say whether they are there
+	chk_file() { [ -e "$1" ] || need="$need $2"; }
+	chk_file /usr/include/wslay/wslay.h libwslay-dev
+	chk_file /usr/include/http_parser.h libhttp-parser-dev
 	chk_cmd openssl openssl
 	chk_cmd tmux tmux
 	chk_cmd systemd-analyze systemd
