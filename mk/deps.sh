@@ -74,6 +74,11 @@ else
 	chk_file /usr/include/wslay/wslay.h libwslay-dev
 	chk_file /usr/include/http_parser.h libhttp-parser-dev
 	chk_cmd openssl openssl
+	# the web board's tests: node for the parser test, Chromium driven by
+	# puppeteer-core (npm ci below)
+	chk_cmd node nodejs
+	chk_cmd npm npm
+	chk_cmd chromium chromium
 	chk_cmd tmux tmux
 	chk_cmd systemd-analyze systemd
 	chk_cmd man man-db
@@ -87,9 +92,22 @@ else
 	fi
 fi
 
+# puppeteer-core for the browser tests, exactly as tests/browser/package-lock.json
+# pins it (npm ci), when it is missing or older than the lock file.
+npm_ci() {
+	[ $runtime -eq 0 ] || return 0
+	b="$(dirname "$0")/../tests/browser"
+	if [ ! -d "$b/node_modules/puppeteer-core" ] || [ "$b/package-lock.json" -nt "$b/node_modules" ]; then
+		command -v npm >/dev/null 2>&1 || return 0
+		echo "deps: npm ci in tests/browser (puppeteer-core)"
+		(cd "$b" && npm ci --no-audit --no-fund --loglevel=error) && touch "$b/node_modules"
+	fi
+}
+
 # unique, in order
 pkgs=$(printf '%s\n' $need | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 if [ -z "$pkgs" ]; then
+	npm_ci
 	[ $quiet -eq 1 ] || echo "deps: everything is installed"
 	exit 0
 fi
@@ -142,3 +160,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt_get update -qq
 # shellcheck disable=SC2086
 apt_get install -y -qq --no-install-recommends $pkgs
+npm_ci

@@ -56,6 +56,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_EXPORT] = { PK_REQ, "EXPORT", NULL, "i|W" },
 	[PR_STATS] = { PK_REQ, "STATS", NULL, "|u" },
 	[PR_TOP] = { PK_REQ, "TOP", NULL, "R|j" },
+	[PR_FORBIDDEN] = { PK_REQ, "FORBIDDEN", NULL, "r" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -89,6 +90,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_EXPORT] = { PK_OK, "EXPORT", NULL, "iW" },
 	[PO_STATS] = { PK_OK, "STATS", NULL, "n" },
 	[PO_TOP] = { PK_OK, "TOP", NULL, "nN" },
+	[PO_FORBIDDEN] = { PK_OK, "FORBIDDEN", NULL, "rn" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -104,6 +106,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_GAME] = { PK_DATA, "GAME", NULL, "iRSuwXYdU" },
 	[PD_RECORD] = { PK_DATA, "RECORD", NULL, "*" },
 	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRhoAfst" },
+	[PD_FORBIDDEN] = { PK_DATA, "FORBIDDEN", NULL, "rL" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },

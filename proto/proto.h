@@ -78,6 +78,7 @@ typedef enum {
 	PR_EXPORT,
 	PR_STATS,
 	PR_TOP,
+	PR_FORBIDDEN,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -111,6 +112,7 @@ typedef enum {
 	PO_EXPORT,
 	PO_STATS,
 	PO_TOP,
+	PO_FORBIDDEN,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -126,6 +128,7 @@ typedef enum {
 	PD_GAME,
 	PD_RECORD,
 	PD_STAT,
+	PD_FORBIDDEN,
 	/* events */
 	PE_SERVER,
 	PE_START,

@@ -27,7 +27,7 @@ static const char key[] = "dGhlIHNhbXBsZSBub25jZQ==";
 struct resp {
 	int status;
 	char head[4096]; /* the header lines, "\n" between */
-	char body[65536];
+	char body[262144];
 	size_t blen;
 };
 
@@ -68,8 +68,14 @@ read_resp(struct tc *c, struct resp *r, int head)
 	char v[32];
 	if (!head && header(r, "Content-Length", v, sizeof v)) {
 		r->blen = (size_t)atol(v);
-		if (r->blen >= sizeof r->body || tc_read_bytes(c, r->body, r->blen, 3000))
+		if (r->blen >= sizeof r->body)
 			return -1;
+		for (size_t got = 0; got < r->blen;) { /* in pieces the client's buffer holds */
+			size_t n = r->blen - got < 8192 ? r->blen - got : 8192;
+			if (tc_read_bytes(c, r->body + got, n, 3000))
+				return -1;
+			got += n;
+		}
 	}
 	return 0;
 }
@@ -576,6 +582,53 @@ test_limits_resume(void)
 	ok("limits and sessions over WebSocket: the rate bucket (407), RESUME of a seat");
 }
 
+/* FORBIDDEN names what the rules core forbids black, only when black is to
+ * move in renju; over lines and over WebSocket alike. */
+static void
+test_forbidden(void)
+{
+	struct tc *b = ws_guest("renjub"), *w = tc_guest(port, "renjuw"),
+		  *x = tc_guest(port, "stranger");
+	REQUIRE(b && w && x, "guests");
+	ws_send(b, "CREATE renju 15 none black casual none");
+	const char *l = ws_expect(b, "OK CREATE ", 3000);
+	char room[20], code[40];
+	REQUIRE(l && sscanf(l, "OK CREATE %19s %39s", room, code) == 2, "create: %s", b->line);
+	tc_send(w, "JOIN %s", code);
+	CHECK_LINE(w, "OK JOIN");
+	static const char *bm[] = { "h8", "j8", "h10", "j10" }, *wm[] = { "a1", "a3", "o1", "o3" };
+	for (int i = 0; i < 4; i++) {
+		ws_send(b, "FORBIDDEN %s", room);
+		CHECK(ws_expect(b, "OK FORBIDDEN ", 3000) && strstr(b->line, " 0"),
+		    "before move %d: %s", i, b->line);
+		ws_send(b, "MOVE %s %s", room, bm[i]);
+		WS_CHECK(b, "OK MOVE");
+		tc_send(w, "FORBIDDEN %s", room); /* white to move: none */
+		CHECK(tc_expect(w, "OK FORBIDDEN ", LINE_MS) && strstr(w->line, " 0"), "white: %s",
+		    w->line);
+		tc_send(w, "MOVE %s %s", room, wm[i]);
+		CHECK_LINE(w, "OK MOVE");
+	}
+	ws_send(b, "FORBIDDEN %s", room);
+	char want[64];
+	snprintf(want, sizeof want, "= FORBIDDEN %s i9", room);
+	CHECK(ws_expect(b, "= FORBIDDEN", 3000) && strcmp(b->line, want) == 0, "data: %s", b->line);
+	snprintf(want, sizeof want, "OK FORBIDDEN %s 1", room);
+	CHECK(
+	    ws_expect(b, "OK FORBIDDEN", 3000) && strcmp(b->line, want) == 0, "reply: %s", b->line);
+	tc_send(w, "FORBIDDEN %s", room); /* the opponent may ask too */
+	CHECK_LINE(w, "= FORBIDDEN");
+	ws_send(b, "MOVE %s i9", room);
+	WS_CHECK(b, "ERR 434 double-three");
+	tc_send(x, "FORBIDDEN %s", room);
+	CHECK_LINE(x, "ERR 420");
+	tc_close(b);
+	tc_close(w);
+	tc_close(x);
+	ok("FORBIDDEN: renju's forbidden points for black as the rules core judges them, none for "
+	   "white's turn or before; MOVE there is refused alike; strangers get 420");
+}
+
 /* Never reading while asking for far more than the output cap. */
 static void
 test_slow_reader(struct daemon *d2)
@@ -620,6 +673,7 @@ main(void)
 	test_mixed_game();
 	test_frames();
 	test_limits_resume();
+	test_forbidden();
 	if (daemon_start(&d2, GOMOKUD_BIN,
 		"output-queue-kib 16\nrate-burst 100000\nrate-per-second 100000\n") == 0) {
 		test_slow_reader(&d2);
