@@ -207,6 +207,8 @@ conn_close(struct conn *c)
 		return;
 	c->closing = 1;
 	c->t->ops->reading(c->t, 0);
+	if (c->t->ops->closing)
+		c->t->ops->closing(c->t);
 	if (c->t->ops->pending(c->t) == 0)
 		conn_kill(c, NULL);
 }

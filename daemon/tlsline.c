@@ -190,6 +190,7 @@ static const struct transport_ops tlsline_ops = {
 	tl_reading,
 	tl_timeouts,
 	tl_describe,
+	NULL,
 	tl_stop,
 	tl_free,
 };

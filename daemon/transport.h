@@ -28,6 +28,9 @@ struct transport_ops {
 	void (*timeouts)(struct transport *t, int read_s, int write_s);
 	/* The link for logs ("TLSv1.3"). */
 	const char *(*describe)(const struct transport *t);
+	/* The connection is closing once what is queued is written: queue
+	 * whatever ends the stream (a WebSocket's close frame). May be NULL. */
+	void (*closing)(struct transport *t);
 	/* No upcall after this; what is queued is dropped. */
 	void (*stop)(struct transport *t);
 	void (*free)(struct transport *t);

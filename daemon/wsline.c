@@ -26,7 +26,7 @@ enum {
 	/* A message is a line; one up to this size is refused with 403 (as a
 	 * long line is), a longer one closes with 1009 before it is buffered. */
 	WS_MSG_MAX = 4 * PROTO_LINE_MAX,
-	LINGER_S = 2, /* time for a close frame to go out after the end */
+	HTTP_WRITE_S = 10, /* an answer's time to be written */
 };
 
 struct wsline {
@@ -36,6 +36,7 @@ struct wsline {
 	enum phase phase;
 	int reading;
 	int stopped;
+	const char *ending; /* the WebSocket is over: why, once its close frame is out */
 	struct http_req req;
 	struct event *deadline; /* the HTTP request's time cap */
 	wslay_event_context_ptr ws;
@@ -181,15 +182,16 @@ static const struct wslay_event_callbacks ws_callbacks = {
 static void
 ws_flush(struct wsline *w)
 {
-	if (wslay_event_send(w->ws) < 0 ||
-	    (!wslay_event_want_read(w->ws) && !wslay_event_want_write(w->ws))) {
-		uint16_t code = wslay_event_get_status_code_received(w->ws);
-		conn_lost(w->t.conn,
-		    wslay_event_get_close_received(w->ws) && code != WSLAY_CODE_ABNORMAL_CLOSURE &&
-			    code != WSLAY_CODE_PROTOCOL_ERROR
-			? NULL
-			: "WebSocket closed");
-	}
+	if (w->ending)
+		return;
+	int failed = wslay_event_send(w->ws) < 0;
+	if (!failed && (wslay_event_want_read(w->ws) || wslay_event_want_write(w->ws)))
+		return;
+	/* a close the peer began ends quietly; one wslay began says why */
+	w->ending = wslay_event_get_close_received(w->ws) && !failed ? "" : "WebSocket closed";
+	w->reading = 0;
+	if (evbuffer_get_length(bufferevent_get_output(w->bev)) == 0)
+		conn_lost(w->t.conn, w->ending[0] ? w->ending : NULL);
 }
 
 /* A GET /ws that passed: 101, then the connection is up. */
@@ -272,6 +274,8 @@ write_cb(struct bufferevent *bev, void *arg)
 		return;
 	if (w->phase == PH_CLOSING)
 		conn_lost(w->t.conn, NULL);
+	else if (w->ending) /* its close frame is out */
+		conn_lost(w->t.conn, w->ending[0] ? w->ending : NULL);
 	else if (w->phase == PH_WS)
 		conn_drained(w->t.conn);
 }
@@ -310,8 +314,6 @@ static size_t
 ws_pending(const struct transport *t)
 {
 	const struct wsline *w = cwl(t);
-	if (!w->bev) /* lingering on its own after the end */
-		return 0;
 	size_t n = evbuffer_get_length(bufferevent_get_output(w->bev));
 	return w->ws ? n + wslay_event_get_queued_msg_length(w->ws) : n;
 }
@@ -344,22 +346,13 @@ ws_describe(const struct transport *t)
 	return SSL_get_version(bufferevent_openssl_get_ssl(cwl(t)->bev));
 }
 
-/* After the end: a close frame already queued goes out, then the socket is
- * closed; never longer than LINGER_S. */
 static void
-linger_cb(struct bufferevent *bev, void *arg)
+ws_closing(struct transport *t)
 {
-	(void)arg;
-	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-		bufferevent_free(bev);
-}
-
-static void
-linger_event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	(void)what;
-	(void)arg;
-	bufferevent_free(bev);
+	struct wsline *w = wl(t);
+	if (w->ws && !wslay_event_get_close_sent(w->ws) &&
+	    wslay_event_queue_close(w->ws, WSLAY_CODE_NORMAL_CLOSURE, NULL, 0) == 0)
+		wslay_event_send(w->ws);
 }
 
 static void
@@ -369,21 +362,6 @@ ws_stop(struct transport *t)
 	w->stopped = 1;
 	w->reading = 0;
 	evtimer_del(w->deadline);
-	if (w->ws && !wslay_event_get_close_sent(w->ws) &&
-	    ws_pending(t) < (size_t)w->cfg->outq_kib * 1024) {
-		wslay_event_queue_close(w->ws, WSLAY_CODE_NORMAL_CLOSURE, NULL, 0);
-		wslay_event_send(w->ws);
-	}
-	size_t left = evbuffer_get_length(bufferevent_get_output(w->bev));
-	if (w->ws && left > 0 && left < 4096) {
-		struct timeval tv = { LINGER_S, 0 };
-		struct bufferevent *bev = w->bev;
-		w->bev = NULL; /* its own now */
-		bufferevent_disable(bev, EV_READ);
-		bufferevent_set_timeouts(bev, &tv, &tv);
-		bufferevent_setcb(bev, NULL, linger_cb, linger_event_cb, NULL);
-		return;
-	}
 	bufferevent_disable(w->bev, EV_READ | EV_WRITE);
 	bufferevent_setcb(w->bev, NULL, NULL, NULL, NULL);
 }
@@ -392,8 +370,7 @@ static void
 ws_free(struct transport *t)
 {
 	struct wsline *w = wl(t);
-	if (w->bev)
-		bufferevent_free(w->bev);
+	bufferevent_free(w->bev);
 	if (w->ws)
 		wslay_event_context_free(w->ws);
 	event_free(w->deadline);
@@ -408,6 +385,7 @@ static const struct transport_ops wsline_ops = {
 	ws_reading,
 	ws_timeouts,
 	ws_describe,
+	ws_closing,
 	ws_stop,
 	ws_free,
 };
@@ -441,7 +419,7 @@ wsline_new(struct bufferevent *bev, struct conn *c, const struct config *cfg)
 	 * request's 8 KiB and by wslay's message cap instead */
 	bufferevent_setwatermark(bev, EV_READ, 0, 0);
 	/* HTTP's own deadline stands for the read timeout until the upgrade */
-	struct timeval wr = { LINGER_S * 5, 0 };
+	struct timeval wr = { HTTP_WRITE_S, 0 };
 	bufferevent_set_timeouts(bev, NULL, &wr);
 	/* a request may already wait in the buffer: look at it on the next turn */
 	bufferevent_trigger(bev, EV_READ, BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);

@@ -32,7 +32,8 @@ case "$lock_timeout" in '' | *[!0-9]*) echo "deps: DEPS_LOCK_TIMEOUT must be sec
 # then dpkg -S; tests/systemd/test_deps.sh checks the list against the
 # binaries): libevent with its OpenSSL and pthreads layers (the last is
 # linked, but dropped by gcc's --as-needed; clang keeps it), OpenSSL,
-# SQLite, ncursesw for the client, wslay and http-parser for the web board. libc6 and libgcc-s1 are always there.
+# SQLite, ncursesw for the client, wslay and http-parser for the web
+# board. libc6 and libgcc-s1 are always there.
 RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libevent-pthreads-2.1-7
 libssl3 libsqlite3-0 libncursesw6 libtinfo6 libwslay1 libhttp-parser2.9"
 if [ $runtime -eq 2 ]; then
