@@ -96,6 +96,14 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		strcpy(c->metrics_listen, val);
 		return 0;
 	}
+	if (strcmp(key, "web-listen") == 0) {
+		if (strlen(val) >= sizeof c->web_listen || (val[0] && !strchr(val, ':'))) {
+			snprintf(err, errlen, "bad web-listen address: %s", val);
+			return -1;
+		}
+		strcpy(c->web_listen, val);
+		return 0;
+	}
 	if (strcmp(key, "web-origins") == 0) {
 		if (strlen(val) >= sizeof c->web_origins) {
 			snprintf(err, errlen, "web-origins too long");

@@ -16,6 +16,7 @@ struct config {
 	char database[CONFIG_PATH_MAX]; /* "" = state_dir/gomokud.db; "none" = off */
 	char metrics_listen[128];       /* host:port of GET /metrics; "" = off */
 	char web_origins[512];          /* WebSocket origins allowed besides the served one */
+	char web_listen[128];           /* host:port serving only the web board; "" = off */
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */

@@ -112,7 +112,7 @@ set_timeout(struct conn *c, int read_s)
 }
 
 void
-conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
+conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, int web)
 {
 	struct conn *c = calloc(1, sizeof *c);
 	if (!c) {
@@ -139,7 +139,7 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
 		c->reject = ERR_FULL;
 	int one = 1; /* lines are small and latency matters: no Nagle */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c, &srv->cfg))) { /* it closed fd */
+	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c, &srv->cfg, web))) { /* it closed fd */
 		server_addr_count(srv, key, klen, -1);
 		free(c);
 		return;

@@ -19,6 +19,7 @@ struct tlsline {
 	struct transport t; /* first: the transport is the tlsline */
 	struct bufferevent *bev;
 	const struct config *web;
+	int web_only;
 	int reading;
 };
 
@@ -100,7 +101,7 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 	struct tlsline *l = arg;
 
 	if (what & BEV_EVENT_CONNECTED) {
-		if (chose_http(bev)) {
+		if (l->web_only || chose_http(bev)) {
 			to_web(l);
 			return;
 		}
@@ -196,7 +197,8 @@ static const struct transport_ops tlsline_ops = {
 };
 
 struct transport *
-tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c, const struct config *web)
+tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c, const struct config *web,
+    int web_only)
 {
 	struct tlsline *l = calloc(1, sizeof *l);
 	SSL *ssl = l ? SSL_new(ctx) : NULL;
@@ -214,6 +216,7 @@ tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c, const
 	l->t.ops = &tlsline_ops;
 	l->t.conn = c;
 	l->web = web;
+	l->web_only = web_only;
 	l->reading = 1;
 	bufferevent_openssl_set_allow_dirty_shutdown(l->bev, 1);
 	bufferevent_setcb(l->bev, read_cb, write_cb, event_cb, l);

@@ -629,6 +629,47 @@ test_forbidden(void)
 	   "white's turn or before; MOVE there is refused alike; strangers get 420");
 }
 
+/* web-listen: a second address that serves the board to any TLS client,
+ * whatever its ALPN; its WebSocket takes pages of its own origin. */
+static void
+test_web_listen(const struct daemon *d)
+{
+	char log[8192] = "", *at;
+	FILE *f = fopen(d->log, "r");
+	size_t n = f ? fread(log, 1, sizeof log - 1, f) : 0;
+	if (f)
+		fclose(f);
+	log[n] = '\0';
+	int web = 0;
+	REQUIRE((at = strstr(log, "web board on https://127.0.0.1:")) &&
+		sscanf(at, "web board on https://127.0.0.1:%d/", &web) == 1,
+	    "no web-listen port in %s", d->log);
+	int saved = port;
+	port = web;
+	static const unsigned char gomoku[] = "\x08gomoku/1";
+	struct tc *c = tc_open_alpn(
+	    port, gomoku, sizeof gomoku - 1, 0); /* lines asked, HTTP given */
+	struct resp r;
+	CHECK(c && !tc_read(c, 300), "web-listen greeted a line client");
+	if (c) {
+		tc_send_raw(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
+		CHECK(read_resp(c, &r, 0) == 0 && r.status == 200 && strstr(r.body, "<script"),
+		    "web-listen GET /: %d", r.status);
+		tc_close(c);
+	}
+	c = tc_open(port, -1); /* no ALPN at all */
+	if (c) {
+		tc_send_raw(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
+		CHECK(read_resp(c, &r, 0) == 0 && r.status == 200, "no ALPN: %d", r.status);
+		tc_close(c);
+	}
+	c = ws_open("webport", 0); /* Origin https://127.0.0.1:<web port> */
+	CHECK(c && ws_expect(c, "* SERVER gomokud", 3000), "web-listen: no WebSocket");
+	tc_close(c);
+	port = saved;
+	ok("web-listen: the board and its WebSocket for any ALPN, the page's own origin allowed");
+}
+
 /* Never reading while asking for far more than the output cap. */
 static void
 test_slow_reader(struct daemon *d2)
@@ -661,7 +702,7 @@ main(void)
 	srand(24);
 	if (daemon_start(&d, GOMOKUD_BIN,
 		"handshake-timeout 1\nweb-origins https://friend.example "
-		"https://other.example\n")) {
+		"https://other.example\nweb-listen 127.0.0.1:0\n")) {
 		fprintf(stderr, "cannot start %s\n", GOMOKUD_BIN);
 		return 1;
 	}
@@ -674,6 +715,7 @@ main(void)
 	test_frames();
 	test_limits_resume();
 	test_forbidden();
+	test_web_listen(&d);
 	if (daemon_start(&d2, GOMOKUD_BIN,
 		"output-queue-kib 16\nrate-burst 100000\nrate-per-second 100000\n") == 0) {
 		test_slow_reader(&d2);
