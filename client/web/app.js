@@ -189,6 +189,7 @@ function newGame(room) {
     room, seq: 0, status: 'waiting', rule: 'freestyle', size: 15, tc: 'none', rated: 'casual',
     black: '-', white: '-', moves: [], reasons: [], clock: { b: null, w: null, side: 'none', at: 0 },
     offers: new Map(), result: null, think: null, presence: {}, chat: [], forbidden: [], stage: null,
+    pending: [], putting: false, // swap2: stones placed here, not yet sent
   };
 }
 
@@ -223,7 +224,7 @@ function snapshot(data, room) {
       case 'CLOCK': setClock(g, f.bms, f.wms, f.side); break;
       case 'SEAT': g.presence[f.user] = f.presence === 'gone' ? { gone: true, until: performance.now() + Number(f.grace) } : {}; break;
       case 'MOVES': for (const mv of proto.moveList(f.moves)) g.moves.push(mv); break;
-      case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; break;
+      case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.putting = f.stage === 'put3'; break;
       case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
       case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
       default: break;
@@ -318,8 +319,15 @@ function onEvent(name, f) {
     case 'THINK':
       g.think = { bot: f.bot, depth: Number(f.depth), cands: f.cands.split(',').map((c) => { const [mv, s] = c.split(':'); return { mv, score: Number(s) }; }) };
       break;
-    case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.status = 'opening'; break;
-    case 'COLOURS': g.black = f.black; g.white = f.white; g.stage = null; g.status = 'playing'; setClock(g, g.clock.b, g.clock.w, 'black'); break;
+    case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.status = 'opening'; g.pending = []; g.putting = f.stage === 'put3'; break;
+    case 'COLOURS':
+      g.black = f.black;
+      g.white = f.white;
+      g.stage = null;
+      g.status = 'playing';
+      g.pending = [];
+      setClock(g, g.clock.b, g.clock.w, g.moves.length % 2 ? 'white' : 'black');
+      break;
     default: break;
   }
   if (app.view === 'game') renderGame();
@@ -386,11 +394,39 @@ function showGame() {
   renderGame();
 }
 
+// Swap2: the stones this player must put now (3, or the 2 of "choose").
+function swap2Need(g) {
+  if (!g.stage || g.stage.user !== app.me?.name || !g.putting) return 0;
+  return g.stage.stage === 'put3' ? 3 : g.stage.stage === 'choose' ? 2 : 0;
+}
+
 const board = new Board($('board'), (mv) => {
   const g = app.game;
   if (!g) return;
-  act('MOVE', g.room, mv).catch(() => {});
+  const need = swap2Need(g);
+  if (!need) {
+    act('MOVE', g.room, mv).catch(() => {});
+    return;
+  }
+  if (g.moves.includes(mv) || g.pending.includes(mv)) return;
+  g.pending.push(mv);
+  if (g.pending.length === need) {
+    const put = g.pending.join(',');
+    act('SWAP2', g.room, 'put', put).catch(() => { g.pending = []; renderGame(); });
+  }
+  renderGame();
 });
+
+function swap2(choice) {
+  const g = app.game;
+  if (choice === 'put') {
+    g.putting = true;
+    g.pending = [];
+    renderGame();
+    return;
+  }
+  act('SWAP2', g.room, choice).catch(() => {});
+}
 
 function fmtClock(ms) {
   if (ms === null) return '';
@@ -426,15 +462,17 @@ function renderGame() {
   board.setSize(g.size);
   const stones = new Map();
   g.moves.forEach((mv, i) => stones.set(mv, i % 2 ? 'white' : 'black'));
+  g.pending.forEach((mv, i) => stones.set(mv, (g.moves.length + i) % 2 ? 'white' : 'black'));
   const side = mySide(g);
-  const turn = toMove(g);
+  const need = swap2Need(g);
+  const turn = need ? ((g.moves.length + g.pending.length) % 2 ? 'white' : 'black') : toMove(g);
   board.render({
     stones,
     last: g.moves[g.moves.length - 1] || null,
     win: g.result && g.result.reason === 'five' ? g.result.cells : [],
     forbidden: g.forbidden,
     cands: g.think ? g.think.cands : [],
-    canPlay: side !== null && g.status === 'playing' && turn === side,
+    canPlay: need > 0 || (side !== null && g.status === 'playing' && turn === side),
     toMove: turn,
   });
   for (const s of ['black', 'white']) {
@@ -447,10 +485,15 @@ function renderGame() {
   let t;
   if (g.status === 'over' && g.result) t = resultWords(g.result);
   else if (g.status === 'waiting') t = 'Waiting for the other player…';
-  else if (g.stage) t = `Swap2: ${g.stage.user} to ${g.stage.stage}`;
+  else if (need) t = `Swap2: place ${need - g.pending.length} more stone${need - g.pending.length === 1 ? '' : 's'} (${turn} next)`;
+  else if (g.stage && g.stage.user === app.me?.name) t = 'Swap2: choose your colour';
+  else if (g.stage) t = `Swap2: ${g.stage.user} to ${{ put3: 'place three stones', choose: 'choose', choose2: 'choose a colour' }[g.stage.stage] || g.stage.stage}`;
   else if (side) t = turn === side ? 'Your move' : `${g[turn]} to move`;
   else t = `${turn[0].toUpperCase()}${turn.slice(1)} to move`;
   $('turn').textContent = t;
+  const mine = g.stage && g.stage.user === app.me?.name && !need;
+  $('swap2').hidden = !(mine && (g.stage.stage === 'choose' || g.stage.stage === 'choose2'));
+  $('swap2-put').hidden = !(mine && g.stage.stage === 'choose');
   $('think').textContent = g.think ? `${g.think.bot} is thinking (depth ${g.think.depth}): ${g.think.cands.map((c) => `${c.mv} ${c.score}`).join(', ')}` : '';
   const ol = $('moves');
   ol.replaceChildren();
@@ -594,7 +637,7 @@ form('bot', async (f) => {
 });
 form('create', async (f) => {
   try {
-    const r = await act('CREATE', f.rule, 15, f.tc, f.colour, 'casual', 'none');
+    const r = await act('CREATE', f.rule, 15, f.tc, f.colour, 'casual', f.rule === 'renju' ? 'none' : f.opening);
     const [room, code] = r.ok.args;
     await enterRoom(room, false);
     save({ room, seq: app.game ? app.game.seq : 0 });
@@ -614,6 +657,9 @@ form('say', (f) => {
 for (const kind of ['undo', 'draw', 'rematch']) {
   $(`offer-${kind}`).addEventListener('click', () => app.game && act('OFFER', app.game.room, kind).catch(() => {}));
 }
+$('swap2-black').addEventListener('click', () => swap2('black'));
+$('swap2-white').addEventListener('click', () => swap2('white'));
+$('swap2-put').addEventListener('click', () => swap2('put'));
 $('resign').addEventListener('click', () => confirmThen('Resign this game?', () => act('RESIGN', app.game.room).catch(() => {})));
 $('claim').addEventListener('click', () => act('CLAIM', app.game.room).catch(() => {}));
 $('leave').addEventListener('click', () => {

@@ -8,6 +8,7 @@
 //   - a browser player against a `bin/gomoku --script` player;
 //   - renju: the forbidden points the server names are marked, and a click
 //     on one is refused with the reason;
+//   - a swap2 opening: three stones put by clicks, a colour by a button;
 //   - screenshots of the lobby, a game and a replay at desktop and phone
 //     sizes into $SHOTS (build/browser by default).
 // Run by tests/browser/test_browser.sh (BINDIR, CHROMIUM).
@@ -329,9 +330,37 @@ async function renjuGame() {
   for (const p of [a, b]) await p.browserContext().close();
 }
 
+// ---- 5: a swap2 opening by clicks and buttons ------------------------------------
+
+async function swap2Game() {
+  const a = await open();
+  await a.select('#create select[name=opening]', 'swap2');
+  await a.select('#create select[name=colour]', 'black'); // the opener
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  await waitText(a, '#turn', /^Swap2: place 3 more stones/);
+  for (const mv of ['h8', 'h9', 'i9']) {
+    await a.click(`[data-mv="${mv}"]`);
+    await a.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
+  }
+  await waitStone(b, 'i9');
+  await waitText(b, '#turn', /^Swap2: choose your colour$/);
+  assert.equal(await b.$eval('#swap2-put', (e) => e.hidden), false);
+  await b.click('#swap2-white');
+  await waitText(b, '#turn', /^Your move$/);
+  await waitText(a, '#turn', /to move$/);
+  assert.equal(await a.$eval('#p-black .name', (e) => e.textContent.endsWith('(you)')), true);
+  await play(b, 'j10');
+  await waitStone(a, 'j10');
+  await play(a, 'g7');
+  ok('swap2: the opener puts three stones by clicks, the other takes white by a button and moves');
+  for (const p of [a, b]) await p.browserContext().close();
+}
+
 // ---- run ------------------------------------------------------------------------
 
-const cases = { friendGame, botGame, terminalGame, renjuGame };
+const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
