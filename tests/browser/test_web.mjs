@@ -52,7 +52,7 @@ function startDaemon(port) {
         resolve(p);
       }
     });
-    p.on('exit', () => { p.dead = true; });
+    p.on('exit', (code, sig) => { p.dead = true; p.status = sig ? `signal ${sig}` : code; });
   });
 }
 
@@ -386,6 +386,10 @@ try {
 } finally {
   await browser.close();
   if (daemon) await killDaemon('SIGTERM');
+}
+if (daemon && daemon.status !== 0) { // a clean drain (and, under ASan, no leak)
+  failures++;
+  console.log(`FAIL the daemon's exit after SIGTERM: ${daemon.status}`);
 }
 if (!failures) rmSync(dir, { recursive: true, force: true });
 else console.log(`state kept in ${dir}`);
