@@ -645,6 +645,9 @@ form('create', async (f) => {
     $('share').hidden = false;
   } catch { /* said */ }
 });
+$('seat-bot').addEventListener('click', () => {
+  if (app.game) act('BOT', 'seat', app.game.room, $('seat-level').value).catch(() => {});
+});
 $('copy').addEventListener('click', () => {
   $('share-link').select();
   navigator.clipboard?.writeText($('share-link').value).then(() => toast('Link copied.'), () => {});

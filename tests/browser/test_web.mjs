@@ -358,9 +358,36 @@ async function swap2Game() {
   for (const p of [a, b]) await p.browserContext().close();
 }
 
+// ---- 6: an account, and a bot seated in a private room ---------------------------
+
+async function accountGame() {
+  const a = await open();
+  const name = `webby${process.pid % 10000}`;
+  await a.type('#account input[name=name]', name);
+  await a.type('#account input[name=password]', 'secret-pw');
+  await a.click('#register-go');
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await waitText(a, '#stats', /freestyle 1500/);
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForSelector('#share:not([hidden])', { timeout: T });
+  await a.select('#seat-level', '1');
+  await a.click('#seat-bot');
+  await waitText(a, '#turn', /^Your move$/);
+  await play(a, 'h8');
+  await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  assert.match(await text(a, '#p-white .name'), /^bot1/);
+  await a.reload(); // an account's token resumes like a guest's
+  await named(a);
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  ok('an account registered from the page; a bot seated in its private room; a reload resumes the account');
+  await a.browserContext().close();
+}
+
 // ---- run ------------------------------------------------------------------------
 
-const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game };
+const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
