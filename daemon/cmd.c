@@ -554,6 +554,41 @@ cmd_state(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return snapshot(c, m, rm);
 }
 
+/* FORBIDDEN: the points black may not play now, each judged by the rules
+ * core; none unless it is renju with black to move in a game in progress.
+ * The client marks what the server names and never judges a point itself. */
+static int
+cmd_forbidden(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	const position_t *p = room_position(rm);
+	proto_msg_t d, r;
+	int n = 0;
+	(void)why;
+	proto_init(&d, PD_FORBIDDEN, NULL);
+	snprintf(d.room, sizeof d.room, "%s", room_id(rm));
+	if (p->rule == RULE_RENJU && p->nmoves % 2 == 0 && room_status(rm) == GAME_PLAYING)
+		for (int y = 0; y < p->size; y++)
+			for (int x = 0; x < p->size; x++) {
+				move_t mv = rules_move(x, y);
+				if (p->cell[mv] != STONE_EMPTY ||
+				    renju_forbidden(p, mv) == LEGAL_OK)
+					continue;
+				notation_format(mv, p->size, d.moves[d.nmoves++]);
+				n++;
+				if (d.nmoves == PROTO_LIST_MAX) {
+					conn_send(c, &d);
+					d.nmoves = 0;
+				}
+			}
+	if (d.nmoves)
+		conn_send(c, &d);
+	reply_init(&r, m);
+	snprintf(r.room, sizeof r.room, "%s", room_id(rm));
+	r.count = n;
+	conn_send(c, &r);
+	return 0;
+}
+
 static int
 cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -720,6 +755,7 @@ static const struct {
 	[PR_SAY] = { cmd_say, NEED_NAME, AT_MEMBER },
 	[PR_TELL] = { cmd_tell, NEED_NAME, AT_NONE },
 	[PR_STATE] = { cmd_state, NEED_NAME, AT_MEMBER },
+	[PR_FORBIDDEN] = { cmd_forbidden, NEED_NAME, AT_MEMBER },
 	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
 	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
 	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },

@@ -142,6 +142,22 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		return set_admins(c, val, err, errlen);
 	if (strcmp(key, "control-socket") == 0)
 		return set_path(c->control_socket, val, err, errlen);
+	if (strcmp(key, "web-listen") == 0) {
+		if (strlen(val) >= sizeof c->web_listen || (val[0] && !strchr(val, ':'))) {
+			snprintf(err, errlen, "bad web-listen address: %s", val);
+			return -1;
+		}
+		strcpy(c->web_listen, val);
+		return 0;
+	}
+	if (strcmp(key, "web-origins") == 0) {
+		if (strlen(val) >= sizeof c->web_origins) {
+			snprintf(err, errlen, "web-origins too long");
+			return -1;
+		}
+		strcpy(c->web_origins, val);
+		return 0;
+	}
 	if (strcmp(key, "state-dir") == 0)
 		return set_path(c->state_dir, val, err, errlen);
 	if (strcmp(key, "cert") == 0)

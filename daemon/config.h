@@ -17,6 +17,8 @@ struct config {
 	char metrics_listen[128];             /* host:port of GET /metrics; "" = off */
 	char control_socket[CONFIG_PATH_MAX]; /* gomokuctl's; "" = state_dir/gomokud.ctl */
 	char admins[CONFIG_ADMINS_MAX];       /* accounts that may moderate: "alice,bob" */
+	char web_origins[512];                /* WebSocket origins allowed besides the served one */
+	char web_listen[128];                 /* host:port serving only the web board; "" = off */
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */

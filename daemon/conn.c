@@ -113,7 +113,7 @@ set_timeout(struct conn *c, int read_s)
 }
 
 void
-conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
+conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, int web)
 {
 	struct conn *c = calloc(1, sizeof *c);
 	if (!c) {
@@ -140,7 +140,7 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen)
 		c->reject = ERR_FULL;
 	int one = 1; /* lines are small and latency matters: no Nagle */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c))) { /* it closed fd */
+	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c, &srv->cfg, web))) { /* it closed fd */
 		server_addr_count(srv, key, klen, -1);
 		free(c);
 		return;
@@ -208,6 +208,8 @@ conn_close(struct conn *c)
 		return;
 	c->closing = 1;
 	c->t->ops->reading(c->t, 0);
+	if (c->t->ops->closing)
+		c->t->ops->closing(c->t);
 	if (c->t->ops->pending(c->t) == 0)
 		conn_kill(c, NULL);
 }
@@ -273,6 +275,14 @@ conn_chat_ok(struct conn *c)
 	if (!ok)
 		metrics_rate_limited(c->srv->metrics, METRIC_RATE_CHAT);
 	return ok;
+}
+
+void
+conn_switch(struct conn *c, struct transport *t)
+{
+	struct transport *old = c->t;
+	c->t = t;
+	old->ops->free(old);
 }
 
 void

@@ -41,8 +41,8 @@ struct conn {
 
 LIST_HEAD(conn_list, conn);
 
-/* Takes an accepted socket. */
-void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen);
+/* Takes an accepted socket; web: a browser's whatever its ALPN (web-listen). */
+void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, int web);
 /* Queues one message; a slow reader over the cap is dropped. */
 void conn_send(struct conn *c, const proto_msg_t *m);
 void conn_send_raw(struct conn *c, const char *line, size_t n);

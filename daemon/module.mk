@@ -4,15 +4,34 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
-	daemon/metrics.c daemon/admin.c daemon/control.c
+	daemon/metrics.c daemon/admin.c daemon/control.c \
+	daemon/http.c daemon/wsline.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
+# Debian 12's libwslay-dev and libhttp-parser-dev ship no pkg-config file:
+# their headers are in /usr/include and they link by name (mk/deps.sh checks
+# for the headers).
+DAEMON_LIBS := -lwslay -lhttp_parser
 GOMOKUD := $(BINDIR)/gomokud
 
 $(DAEMON_SRCS:%.c=$(O)/%.o): MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
 
-$(GOMOKUD): $(DAEMON_SRCS:%.c=$(O)/%.o) $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+# The web client (client/web/) embedded in the binary: mk/embed.c writes a C
+# table of the files (webfiles.h), with hashed names for all but index.html.
+WEB_FILES := $(sort $(notdir $(wildcard client/web/*.html client/web/*.js client/web/*.css \
+    client/web/*.svg)))
+WEBFILES_C := $(O)/gen/webfiles.c
+$(O)/mk/embed: mk/embed.c
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(LDLIBS_ALL)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $<
+$(WEBFILES_C): $(O)/mk/embed $(addprefix client/web/,$(WEB_FILES))
+	@mkdir -p $(dir $@)
+	$(O)/mk/embed $@ client/web $(WEB_FILES)
+$(O)/gen/webfiles.o: $(WEBFILES_C)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
+
+$(GOMOKUD): $(DAEMON_SRCS:%.c=$(O)/%.o) $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
 BINS += $(GOMOKUD)
 
@@ -68,6 +87,13 @@ $(O)/tests/daemon/test_ctl: $(O)/tests/daemon/test_ctl.o $(O)/tests/daemon/tclie
 
 TESTS += $(O)/tests/daemon/test_ctl
 
+# The game port's HTTP and WebSocket side from a raw client (issue 24).
+$(O)/tests/daemon/test_ws: $(O)/tests/daemon/test_ws.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/wsframe.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_ws
+
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
@@ -77,7 +103,8 @@ TESTS += $(O)/tests/daemon/test_config
 # Load benchmark (make bench): idle connections, moves relayed, latency.
 LOAD_ARGS ?= -n 10000 -g 1000 -s 10 -t 200
 $(O)/tests/load/%.o: MOD_CFLAGS = $(call pc,--cflags,libevent libevent_openssl openssl)
-$(O)/tests/load/load: $(O)/tests/load/load.o $(O)/tests/daemon/tclient.o $(PROTO_LIB) $(RULES_LIB)
+$(O)/tests/load/load: $(O)/tests/load/load.o $(O)/tests/daemon/tclient.o $(O)/tests/daemon/wsframe.o \
+    $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,libevent libevent_openssl openssl) $(LDLIBS_ALL)
 
 BENCHES += load
@@ -101,9 +128,9 @@ $(O)/faults/daemon/store.o: daemon/store.c
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(call pc,--cflags,$(DAEMON_PKGS)) -DGOMOKUD_FAULTS -c -o $@ $<
 
 $(GOMOKUD_FAULTS): $(filter-out $(O)/daemon/store.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
-    $(O)/faults/daemon/store.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+    $(O)/faults/daemon/store.o $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
 # Every state change is one transaction: killed or refused at each point.
 $(O)/tests/daemon/test_crash.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \

@@ -133,7 +133,16 @@ static void
 accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
 {
 	(void)l;
-	conn_accept(arg, fd, sa, salen);
+	conn_accept(arg, fd, sa, salen, 0);
+}
+
+/* web-listen: every connection a browser's, whatever its ALPN. */
+static void
+accept_web_cb(
+    struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
+{
+	(void)l;
+	conn_accept(arg, fd, sa, salen, 1);
 }
 
 /* Out of descriptors (EMFILE): pause accepting for a second instead of
@@ -220,13 +229,13 @@ bound_socket(const struct sockaddr_storage *ss, int len)
 
 /* A listener on a bound socket. NULL with errno set. */
 static struct evconnlistener *
-listen_on(struct server *srv, struct sockaddr_storage *ss, int len)
+listen_on(struct server *srv, struct sockaddr_storage *ss, int len, int web)
 {
 	int fd = bound_socket(ss, len);
 	if (fd < 0)
 		return NULL;
-	struct evconnlistener *l = evconnlistener_new(
-	    srv->base, accept_cb, srv, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 1024, fd);
+	struct evconnlistener *l = evconnlistener_new(srv->base, web ? accept_web_cb : accept_cb,
+	    srv, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 1024, fd);
 	if (!l)
 		close(fd);
 	return l;
@@ -282,6 +291,7 @@ server_reload(struct server *srv)
 	memcpy(cfg.state_dir, srv->cfg.state_dir, sizeof cfg.state_dir);
 	memcpy(cfg.metrics_listen, srv->cfg.metrics_listen, sizeof cfg.metrics_listen);
 	memcpy(cfg.control_socket, srv->cfg.control_socket, sizeof cfg.control_socket);
+	memcpy(cfg.web_listen, srv->cfg.web_listen, sizeof cfg.web_listen);
 	if (srv->flag_mask & 2)
 		cfg.log_level = srv->flags.log_level;
 	struct config old = srv->cfg;
@@ -536,15 +546,18 @@ server_init(struct server *srv)
 	}
 	if (restore_games(srv) < 0)
 		return -1;
-	for (int i = 0; i < srv->cfg.nlisten; i++) {
+	/* the game addresses, then web-listen's (the board alone) when set */
+	int nspec = srv->cfg.nlisten + (srv->cfg.web_listen[0] != '\0');
+	for (int i = 0; i < nspec; i++) {
 		struct sockaddr_storage ss;
-		int len;
-		const char *spec = srv->cfg.listen[i];
+		int len, web = i == srv->cfg.nlisten;
+		const char *spec = web ? srv->cfg.web_listen : srv->cfg.listen[i];
 		if (parse_listen(spec, &ss, &len)) {
-			log_error(&srv->log, "listen %s: not host:port", spec);
+			log_error(
+			    &srv->log, "%s %s: not host:port", web ? "web-listen" : "listen", spec);
 			return -1;
 		}
-		struct evconnlistener *l = listen_on(srv, &ss, len);
+		struct evconnlistener *l = listen_on(srv, &ss, len, web);
 		if (!l) {
 			log_warn(&srv->log, "listen %s: %s", spec, strerror(errno));
 			continue;
@@ -561,12 +574,15 @@ server_init(struct server *srv)
 			struct sockaddr_in6 *a = (struct sockaddr_in6 *)&bound;
 			inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
 			port = ntohs(a->sin6_port);
-			log_info(&srv->log, "listening on [%s]:%d", host, port);
+			log_info(&srv->log,
+			    web ? "web board on https://[%s]:%d/" : "listening on [%s]:%d", host,
+			    port);
 		} else {
 			struct sockaddr_in *a = (struct sockaddr_in *)&bound;
 			inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
 			port = ntohs(a->sin_port);
-			log_info(&srv->log, "listening on %s:%d", host, port);
+			log_info(&srv->log,
+			    web ? "web board on https://%s:%d/" : "listening on %s:%d", host, port);
 		}
 	}
 	if (srv->nlev == 0) {

@@ -43,7 +43,7 @@ struct server {
 	struct statelock *statelock; /* this daemon's hold on cfg.state_dir */
 	SSL_CTX *ssl;
 	char cert[CONFIG_PATH_MAX], key[CONFIG_PATH_MAX];
-	struct evconnlistener *lev[CONFIG_MAX_LISTEN];
+	struct evconnlistener *lev[CONFIG_MAX_LISTEN + 1]; /* the last may be web-listen's */
 	int nlev;
 	int accept_paused;
 	struct event *resume_accept_ev;

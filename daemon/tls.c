@@ -24,6 +24,24 @@ ssl_err(char *err, size_t errlen, const char *what)
 	ERR_clear_error();
 }
 
+/* ALPN: gomoku/1 (the line protocol) or http/1.1 (a browser: HTTP and
+ * WebSocket), the former first; a client that offers neither (or no ALPN,
+ * as openssl s_client) gets no answer and speaks lines. */
+static int
+alpn_cb(SSL *s, const unsigned char **out, unsigned char *outlen, const unsigned char *in,
+    unsigned inlen, void *arg)
+{
+	static const unsigned char ours[] = "\x08gomoku/1\x08http/1.1";
+	unsigned char *sel;
+	(void)s;
+	(void)arg;
+	if (SSL_select_next_proto(&sel, outlen, ours, sizeof ours - 1, in, inlen) !=
+	    OPENSSL_NPN_NEGOTIATED)
+		return SSL_TLSEXT_ERR_NOACK;
+	*out = sel;
+	return SSL_TLSEXT_ERR_OK;
+}
+
 SSL_CTX *
 tls_server_ctx(const char *cert, const char *key, char *err, size_t errlen)
 {
@@ -39,6 +57,7 @@ tls_server_ctx(const char *cert, const char *key, char *err, size_t errlen)
 	/* RESUME is by token, not TLS session: no tickets to mint per handshake */
 	SSL_CTX_set_num_tickets(ctx, 0);
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+	SSL_CTX_set_alpn_select_cb(ctx, alpn_cb, NULL);
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
 		ssl_err(err, errlen, cert);
 		goto fail;

@@ -2,6 +2,7 @@
 #include "daemon/tlsline.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -11,11 +12,14 @@
 #include <openssl/err.h>
 
 #include "daemon/transport.h"
+#include "daemon/wsline.h"
 #include "proto/proto.h"
 
 struct tlsline {
 	struct transport t; /* first: the transport is the tlsline */
 	struct bufferevent *bev;
+	const struct config *web;
+	int web_only;
 	int reading;
 };
 
@@ -67,12 +71,40 @@ write_cb(struct bufferevent *bev, void *arg)
 		conn_drained(l->t.conn);
 }
 
+/* Whether the handshake's ALPN chose HTTP (a browser) over the lines. */
+static int
+chose_http(struct bufferevent *bev)
+{
+	const unsigned char *p;
+	unsigned n = 0;
+	SSL_get0_alpn_selected(bufferevent_openssl_get_ssl(bev), &p, &n);
+	return n == 8 && memcmp(p, "http/1.1", 8) == 0;
+}
+
+/* The stream goes on as HTTP and WebSocket (wsline.c); l is freed. */
+static void
+to_web(struct tlsline *l)
+{
+	struct conn *c = l->t.conn;
+	struct transport *w = wsline_new(l->bev, c, l->web);
+	if (!w) {
+		conn_lost(c, "out of memory");
+		return;
+	}
+	l->bev = NULL; /* the WebSocket transport's now */
+	conn_switch(c, w);
+}
+
 static void
 event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct tlsline *l = arg;
 
 	if (what & BEV_EVENT_CONNECTED) {
+		if (l->web_only || chose_http(bev)) {
+			to_web(l);
+			return;
+		}
 		conn_up(l->t.conn);
 		return;
 	}
@@ -147,7 +179,8 @@ tl_stop(struct transport *t)
 static void
 tl_free(struct transport *t)
 {
-	bufferevent_free(tl(t)->bev);
+	if (tl(t)->bev)
+		bufferevent_free(tl(t)->bev);
 	free(tl(t));
 }
 
@@ -158,12 +191,14 @@ static const struct transport_ops tlsline_ops = {
 	tl_reading,
 	tl_timeouts,
 	tl_describe,
+	NULL,
 	tl_stop,
 	tl_free,
 };
 
 struct transport *
-tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c)
+tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c, const struct config *web,
+    int web_only)
 {
 	struct tlsline *l = calloc(1, sizeof *l);
 	SSL *ssl = l ? SSL_new(ctx) : NULL;
@@ -180,6 +215,8 @@ tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c)
 	}
 	l->t.ops = &tlsline_ops;
 	l->t.conn = c;
+	l->web = web;
+	l->web_only = web_only;
 	l->reading = 1;
 	bufferevent_openssl_set_allow_dirty_shutdown(l->bev, 1);
 	bufferevent_setcb(l->bev, read_cb, write_cb, event_cb, l);

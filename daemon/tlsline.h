@@ -6,11 +6,15 @@
 #include <openssl/ssl.h>
 
 struct event_base;
+struct config;
 struct conn;
 struct transport;
 
 /* A transport for the accepted socket fd, its handshake starting; NULL
- * (fd closed) when it cannot be set up. */
-struct transport *tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c);
+ * (fd closed) when it cannot be set up. When the handshake's ALPN chose
+ * http/1.1, or always with web_only (web-listen), it hands the stream to a
+ * WebSocket transport (wsline.h) with web, the settings it reads. */
+struct transport *tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c,
+    const struct config *web, int web_only);
 
 #endif

@@ -2,10 +2,10 @@
  * transport.h: how a connection's lines travel. A transport turns the bytes
  * of one kind of stream into lines for its connection and writes the
  * connection's lines out; the connection above it (conn.c) keeps the
- * protocol state, the limits and the session, and never sees a socket. One
- * kind today, TLS over a bufferevent (tlsline.c); a WebSocket transport
- * plugs in beside it without touching conn.c's callers, the commands or the
- * rooms.
+ * protocol state, the limits and the session, and never sees a socket. Two
+ * kinds: lines over TLS (tlsline.c) and WebSocket messages over TLS
+ * (wsline.c), chosen per connection by ALPN after the TLS handshake; the
+ * commands and the rooms never know which.
  */
 #ifndef GOMOKUD_TRANSPORT_H
 #define GOMOKUD_TRANSPORT_H
@@ -16,7 +16,7 @@ struct conn;
 struct transport;
 
 struct transport_ops {
-	/* The kind, for logs and metrics ("tls"). */
+	/* The kind, for logs and metrics ("tls", "ws"). */
 	const char *name;
 	/* Queues one line (with its LF). */
 	void (*send)(struct transport *t, const char *line, size_t n);
@@ -28,6 +28,9 @@ struct transport_ops {
 	void (*timeouts)(struct transport *t, int read_s, int write_s);
 	/* The link for logs ("TLSv1.3"). */
 	const char *(*describe)(const struct transport *t);
+	/* The connection is closing once what is queued is written: queue
+	 * whatever ends the stream (a WebSocket's close frame). May be NULL. */
+	void (*closing)(struct transport *t);
 	/* No upcall after this; what is queued is dropped. */
 	void (*stop)(struct transport *t);
 	void (*free)(struct transport *t);
@@ -39,7 +42,11 @@ struct transport {
 };
 
 /* Upcalls from a transport to its connection (conn.c), on the loop. */
-/* The link is up (the TLS handshake is done). */
+/* From now on c's lines travel through t, which took over the stream (a
+ * TLS connection that chose HTTP becomes a WebSocket); the old transport is
+ * freed. */
+void conn_switch(struct conn *c, struct transport *t);
+/* The link is up (the TLS handshake is done; for a WebSocket, its upgrade). */
 void conn_up(struct conn *c);
 /* One line without its LF; nonzero when the connection takes no more lines
  * for now (held, closing or dropped). */

@@ -32,9 +32,10 @@ case "$lock_timeout" in '' | *[!0-9]*) echo "deps: DEPS_LOCK_TIMEOUT must be sec
 # then dpkg -S; tests/systemd/test_deps.sh checks the list against the
 # binaries): libevent with its OpenSSL and pthreads layers (the last is
 # linked, but dropped by gcc's --as-needed; clang keeps it), OpenSSL,
-# SQLite, ncursesw for the client. libc6 and libgcc-s1 are always there.
+# SQLite, ncursesw for the client, wslay and http-parser for the web
+# board. libc6 and libgcc-s1 are always there.
 RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libevent-pthreads-2.1-7
-libssl3 libsqlite3-0 libncursesw6 libtinfo6"
+libssl3 libsqlite3-0 libncursesw6 libtinfo6 libwslay1 libhttp-parser2.9"
 if [ $runtime -eq 2 ]; then
 	printf '%s\n' $RUNTIME_PKGS
 	exit 0
@@ -68,7 +69,17 @@ else
 	else
 		need="$need libevent-dev libssl-dev libsqlite3-dev libncurses-dev libcmocka-dev"
 	fi
+	# WebSocket framing and HTTP requests (issue 24): Debian 12 ships no .pc
+	# file for either, so their headers say whether they are there
+	chk_file() { [ -e "$1" ] || need="$need $2"; }
+	chk_file /usr/include/wslay/wslay.h libwslay-dev
+	chk_file /usr/include/http_parser.h libhttp-parser-dev
 	chk_cmd openssl openssl
+	# the web board's tests: node for the parser test, Chromium driven by
+	# puppeteer-core (npm ci below)
+	chk_cmd node nodejs
+	chk_cmd npm npm
+	chk_cmd chromium chromium
 	chk_cmd tmux tmux
 	chk_cmd systemd-analyze systemd
 	chk_cmd man man-db
@@ -82,9 +93,22 @@ else
 	fi
 fi
 
+# puppeteer-core for the browser tests, exactly as tests/browser/package-lock.json
+# pins it (npm ci), when it is missing or older than the lock file.
+npm_ci() {
+	[ $runtime -eq 0 ] || return 0
+	b="$(dirname "$0")/../tests/browser"
+	if [ ! -d "$b/node_modules/puppeteer-core" ] || [ "$b/package-lock.json" -nt "$b/node_modules" ]; then
+		command -v npm >/dev/null 2>&1 || return 0
+		echo "deps: npm ci in tests/browser (puppeteer-core)"
+		(cd "$b" && npm ci --no-audit --no-fund --loglevel=error) && touch "$b/node_modules"
+	fi
+}
+
 # unique, in order
 pkgs=$(printf '%s\n' $need | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 if [ -z "$pkgs" ]; then
+	npm_ci
 	[ $quiet -eq 1 ] || echo "deps: everything is installed"
 	exit 0
 fi
@@ -137,3 +161,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt_get update -qq
 # shellcheck disable=SC2086
 apt_get install -y -qq --no-install-recommends $pkgs
+npm_ci

@@ -64,6 +64,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_UNMUTE] = { PK_REQ, "UNMUTE", NULL, "u" },
 	[PR_ANNOUNCE] = { PK_REQ, "ANNOUNCE", NULL, "*" },
 	[PR_MOTD] = { PK_REQ, "MOTD", NULL, "*" },
+	[PR_FORBIDDEN] = { PK_REQ, "FORBIDDEN", NULL, "r" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -105,6 +106,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_UNMUTE] = { PK_OK, "UNMUTE", NULL, "u" },
 	[PO_ANNOUNCE] = { PK_OK, "ANNOUNCE", NULL, "n" },
 	[PO_MOTD] = { PK_OK, "MOTD", NULL, "" },
+	[PO_FORBIDDEN] = { PK_OK, "FORBIDDEN", NULL, "rn" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -121,6 +123,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_RECORD] = { PK_DATA, "RECORD", NULL, "*" },
 	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRhoAfst" },
 	[PD_BAN] = { PK_DATA, "BAN", NULL, "BaUw|*" },
+	[PD_FORBIDDEN] = { PK_DATA, "FORBIDDEN", NULL, "rL" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },

@@ -86,6 +86,7 @@ typedef enum {
 	PR_UNMUTE,
 	PR_ANNOUNCE,
 	PR_MOTD,
+	PR_FORBIDDEN,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -127,6 +128,7 @@ typedef enum {
 	PO_UNMUTE,
 	PO_ANNOUNCE,
 	PO_MOTD,
+	PO_FORBIDDEN,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -143,6 +145,7 @@ typedef enum {
 	PD_RECORD,
 	PD_STAT,
 	PD_BAN,
+	PD_FORBIDDEN,
 	/* events */
 	PE_SERVER,
 	PE_START,

@@ -119,3 +119,16 @@ soak: $(O)/tests/soak/soak $(O)/tests/soak/crash $(GOMOKUD)
 
 # The layers of ARCHITECTURE.md, checked on the includes.
 TESTS += tests/test_layers.sh
+
+# The web client's protocol parser against every transcript line of
+# PROTOCOL.md (node, fast: every pass).
+TESTS += tests/browser/test_proto.mjs
+
+# The web board in a real browser (issue 24): slow, so one pass only, the
+# plain gcc build; the sanitizer passes test the same daemon C through
+# tests/daemon/test_ws. TEST_FILTER=browser make test runs these alone.
+ifeq ($(SANITIZE),)
+ifneq ($(filter cc gcc,$(notdir $(CC))),)
+TESTS += tests/browser/test_browser.sh
+endif
+endif

@@ -30,7 +30,7 @@ deny "rules/*.c rules/*.h" '^(proto|engine|daemon|client)/' "the rules core incl
 deny "proto/*.c proto/*.h" '^(engine|daemon|client)/' "the protocol library stands on the rules core alone"
 deny "engine/*.c engine/*.h engine/tools/*.c" '^(proto|daemon|client)/' "the engine knows no protocol, daemon or client"
 deny "client/*.c client/*.h" '^(engine|daemon)/' "the client renders what the server says: no search, no daemon"
-deny "daemon/room.c daemon/room.h" '^daemon/(conn|botplay|bots|tlsline|transport|cmd|account)\.h$' \
+deny "daemon/room.c daemon/room.h" '^daemon/(conn|botplay|bots|tlsline|wsline|http|transport|cmd|account)\.h$' \
 	"a room hands events to sinks; it knows no connection, transport or bot"
 deny "daemon/archive.c daemon/archive.h daemon/store.c daemon/store.h daemon/export.c" \
 	'^daemon/(room|session|conn|botplay|cmd)\.h$' "the archive and the store get values, never rooms or sessions"
@@ -42,7 +42,8 @@ deny "daemon/admin.c daemon/admin.h" '^daemon/(control|cmd|room)\.h$' \
 	"the admin verbs serve both front ends (control socket, protocol) and know neither, nor a room"
 deny "ctl/*.c ctl/*.h" '^(rules|proto|engine|daemon|client)/' \
 	"gomokuctl speaks the control socket's lines and links nothing of ours"
-deny "daemon/transport.h daemon/tlsline.c daemon/tlsline.h" '^daemon/(room|session|cmd|lobby)\.h$' \
+deny "daemon/transport.h daemon/tlsline.c daemon/tlsline.h daemon/wsline.c daemon/wsline.h daemon/http.c daemon/http.h" \
+	'^daemon/(room|session|cmd|lobby|conn|server)\.h$' \
 	"a transport moves lines for its connection and knows nothing above it"
 
 [ $bad -eq 0 ] && echo "layers: every include keeps to its layer"

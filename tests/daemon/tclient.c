@@ -203,13 +203,38 @@ tcp_connect(int port, int small)
 	return fd;
 }
 
+static struct tc *open_with(int port, int hello, const unsigned char *alpn, unsigned alen);
+
 struct tc *
 tc_open(int port, int hello)
 {
+	return open_with(port, hello, NULL, 0);
+}
+
+struct tc *
+tc_open_alpn(int port, const unsigned char *alpn, unsigned len, int small)
+{
+	return open_with(port, small ? -3 : -1, alpn, len);
+}
+
+void
+tc_alpn(struct tc *c, char *out, size_t n)
+{
+	const unsigned char *p;
+	unsigned len = 0;
+	SSL_get0_alpn_selected(c->ssl, &p, &len);
+	snprintf(out, n, "%.*s", (int)len, len ? (const char *)p : "");
+}
+
+static struct tc *
+open_with(int port, int hello, const unsigned char *alpn, unsigned alen)
+{
 	struct tc *c = calloc(1, sizeof *c);
-	c->fd = tcp_connect(port, hello == -2);
+	c->fd = tcp_connect(port, hello <= -2);
 	if (hello == -2)
 		hello = 1;
+	else if (hello == -3) /* small, handshake only */
+		hello = -1;
 	if (c->fd < 0) {
 		free(c);
 		return NULL;
@@ -217,6 +242,8 @@ tc_open(int port, int hello)
 	c->ctx = SSL_CTX_new(TLS_client_method());
 	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
 	c->ssl = SSL_new(c->ctx);
+	if (alpn)
+		SSL_set_alpn_protos(c->ssl, alpn, alen);
 	SSL_set_fd(c->ssl, c->fd);
 	struct timeval tv = { 5, 0 };
 	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -340,6 +367,21 @@ tc_read(struct tc *c, int ms)
 		if (fill(c, (int)left) < 0)
 			return NULL;
 	}
+}
+
+int
+tc_read_bytes(struct tc *c, void *buf, size_t n, int ms)
+{
+	long long end = now_ms() + ms;
+	while (c->len < n) {
+		long long left = end - now_ms();
+		if (left <= 0 || n >= sizeof c->buf || fill(c, (int)left) < 0)
+			return -1;
+	}
+	memcpy(buf, c->buf, n);
+	memmove(c->buf, c->buf + n, c->len - n);
+	c->len -= n;
+	return 0;
 }
 
 const char *

@@ -51,6 +51,15 @@ struct tc {
  * greeting, says HELLO 1 unless hello is 0. hello -1: only the handshake;
  * -2: HELLO over a socket with a small receive buffer (a slow reader). */
 struct tc *tc_open(int port, int hello);
+/* Connects with TLS offering the ALPN protocols in alpn (wire form: each
+ * name after its length byte), the handshake only; small: a small receive
+ * buffer. */
+struct tc *tc_open_alpn(int port, const unsigned char *alpn, unsigned len, int small);
+/* The protocol ALPN chose, or "". */
+void tc_alpn(struct tc *c, char *out, size_t n);
+/* Exactly n bytes within ms (lines not yet read come first): 0, or -1 on a
+ * timeout or close. */
+int tc_read_bytes(struct tc *c, void *buf, size_t n, int ms);
 /* Opens, HELLO, GUEST name. */
 struct tc *tc_guest(int port, const char *name);
 void tc_close(struct tc *c);

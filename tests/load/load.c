@@ -16,6 +16,9 @@
  *        [-B bot-players]: that many more players each play a level-10 bot
  *        and answer its every move, keeping the bot workers searching while
  *        the games are measured (with -c 'bot-think-ms N' for long searches)
+ *        [-W]: the games a second time with every player on a WebSocket (ALPN
+ *        http/1.1, GET /ws, one text message a line), beside the TLS lines
+ *        in the same run and against the same daemon
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -38,6 +41,7 @@
 #include "rules/rules.h"
 #include "proto/proto.h"
 #include "tests/daemon/tclient.h"
+#include "tests/daemon/wsframe.h"
 
 enum { SEQ_LEN = 120, BOARD = 19, MAX_ROOMS = 1 << 20, INFLIGHT = 200 };
 
@@ -66,6 +70,7 @@ struct load {
 	char seq[SEQ_LEN][4];
 	int measuring;
 	int think_ms; /* 0: answer at once (saturation) */
+	int ws;       /* players on WebSockets, not TLS lines */
 	int64_t moves;
 	int64_t *lat;
 	size_t nlat, caplat;
@@ -77,6 +82,7 @@ struct lconn {
 	struct bufferevent *bev;
 	int idx;
 	int up;
+	int ws;                        /* 1: upgrade asked, 2: a WebSocket */
 	char room[PROTO_ROOM_MAX + 1]; /* a bot player's game */
 	int next;                      /* its next point in the sequence */
 };
@@ -152,6 +158,11 @@ sendf(struct lconn *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
 	va_end(ap);
+	if (c->ws) { /* one masked text frame, no LF */
+		unsigned char f[300];
+		bufferevent_write(c->bev, f, wsf_encode(f, 1, WS_TEXT, buf, (size_t)n));
+		return;
+	}
 	buf[n++] = '\n';
 	bufferevent_write(c->bev, buf, (size_t)n);
 }
@@ -249,7 +260,7 @@ on_line(struct lconn *c, const char *line, size_t n)
 	case PE_SERVER:
 		sendf(c, "HELLO 1 load");
 		if (L->mode == 1) {
-			sendf(c, "GUEST ld%d", c->idx);
+			sendf(c, "GUEST %s%d", L->ws ? "lw" : "ld", c->idx);
 			sendf(c, "SEEK freestyle %d none any casual none", BOARD);
 		}
 		break;
@@ -311,12 +322,51 @@ on_line(struct lconn *c, const char *line, size_t n)
 	}
 }
 
+/* A WebSocket's input: the 101 first, then one line per text frame. */
+static void
+read_ws(struct lconn *c, struct evbuffer *in)
+{
+	if (c->ws == 1) {
+		struct evbuffer_ptr p = evbuffer_search(in, "\r\n\r\n", 4, NULL);
+		if (p.pos < 0)
+			return;
+		char head[16] = "";
+		evbuffer_copyout(in, head, sizeof head - 1);
+		evbuffer_drain(in, (size_t)p.pos + 4);
+		if (strncmp(head, "HTTP/1.1 101", 12) != 0) {
+			fprintf(stderr, "load: upgrade refused: %s\n", head);
+			return;
+		}
+		c->ws = 2;
+	}
+	for (;;) {
+		size_t len = evbuffer_get_length(in), off, n;
+		const unsigned char *b = evbuffer_pullup(in, (ssize_t)(len < 600 ? len : 600));
+		int fin, op;
+		long total = wsf_decode(b, len < 600 ? len : 600, &fin, &op, &off, &n);
+		if (total <= 0)
+			return;
+		char line[PROTO_LINE_MAX];
+		if (op == WS_TEXT && n < sizeof line) {
+			memcpy(line, b + off, n);
+			evbuffer_drain(in, (size_t)total);
+			on_line(c, line, n);
+		} else {
+			evbuffer_drain(in, (size_t)total);
+		}
+	}
+}
+
 static void
 read_cb(struct bufferevent *bev, void *arg)
 {
 	struct lconn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 	char buf[PROTO_LINE_MAX];
+	if (c->ws) {
+		read_ws(c, in);
+		return;
+	}
 	for (;;) {
 		size_t eol;
 		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol, EVBUFFER_EOL_LF);
@@ -332,7 +382,14 @@ static void
 event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct lconn *c = arg;
-	(void)bev;
+	if ((what & BEV_EVENT_CONNECTED) && c->ws) {
+		static const char up[] =
+		    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+		    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+		    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+		bufferevent_write(bev, up, sizeof up - 1);
+		return;
+	}
 	if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT)) {
 		if (!c->up) {
 			c->L->failed++;
@@ -350,6 +407,11 @@ connect_one(struct load *L, struct lconn *c)
 	a.sin_port = htons((uint16_t)L->port);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	SSL *ssl = SSL_new(L->ctx);
+	if (L->ws && L->mode == 1) {
+		static const unsigned char http[] = "\x08http/1.1";
+		SSL_set_alpn_protos(ssl, http, sizeof http - 1);
+		c->ws = 1;
+	}
 	c->bev = bufferevent_openssl_socket_new(
 	    L->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
 	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
@@ -450,13 +512,62 @@ open_conns(struct load *L, int n, int mode)
 	return (now_us() - t) / 1e6;
 }
 
+/* G games (and bot players) for secs saturated, then paced. */
+static void
+run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int think)
+{
+	const char *via = L->ws ? "WebSocket" : "TLS lines";
+	L->rooms = calloc(MAX_ROOMS, sizeof *L->rooms);
+	L->ngames = games;
+	L->games_ready = 0;
+	L->think_ms = 0;
+	L->nbotplayers = botplayers;
+	L->caplat = 20000000;
+	L->lat = malloc(L->caplat * sizeof *L->lat);
+	open_conns(L, 2 * games + botplayers, 1);
+	for (int i = 0; i < 100 && L->games_ready < games; i++)
+		run_for(L, 100);
+	printf("games over %s: %d players connected, %d games started%s\n", via, L->connected,
+	    L->games_ready, botplayers ? ", and bot games keeping the bot workers busy" : "");
+	/* every black opens its game, then the loop relays for secs */
+	L->measuring = 1;
+	for (int r = 0; r < MAX_ROOMS; r++) {
+		struct game *g = L->rooms[r];
+		if (g && g->p[0] && g->p[0]->bev) {
+			char room[16];
+			snprintf(room, sizeof room, "r%d", r);
+			send_move(g->p[0], g, room);
+		}
+	}
+	char what[96];
+	snprintf(what, sizeof what, "%s, saturated, every reply at once", via);
+	measure(L, pid, secs, what);
+	L->think_ms = think;
+	snprintf(what, sizeof what, "%s, paced, %d ms think on average", via, think);
+	measure(L, pid, secs, what);
+	L->measuring = 0;
+	if (botplayers)
+		printf("games: %lld bot moves made meanwhile by %d bot games\n",
+		    (long long)L->botmoves, botplayers);
+	close_all(L);
+	for (int r = 0; r < MAX_ROOMS; r++)
+		if (L->rooms[r]) {
+			event_free(L->rooms[r]->think);
+			free(L->rooms[r]);
+		}
+	free(L->rooms);
+	L->rooms = NULL;
+	free(L->lat);
+	run_for(L, 500);
+}
+
 int
 main(int argc, char **argv)
 {
 	int idle = 10000, games = 1000, secs = 10, think = 200, ch;
 	const char *bin = "bin/gomokud", *extra = "";
-	int botplayers = 0;
-	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:")) != -1) {
+	int botplayers = 0, ws = 0;
+	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:W")) != -1) {
 		switch (ch) {
 		case 'n':
 			idle = atoi(optarg);
@@ -479,11 +590,14 @@ main(int argc, char **argv)
 		case 'B':
 			botplayers = atoi(optarg);
 			break;
+		case 'W':
+			ws = 1;
+			break;
 		default:
 			fprintf(stderr,
 			    "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b "
 			    "gomokud]"
-			    " [-c config-line] [-B bot-players]\n");
+			    " [-c config-line] [-B bot-players] [-W]\n");
 			return 2;
 		}
 	}
@@ -528,46 +642,13 @@ main(int argc, char **argv)
 		run_for(&L, 500);
 	}
 
-	/* 2. games */
+	/* 2. games, over TLS lines and then (-W) over WebSockets */
 	if (games > 0) {
-		L.rooms = calloc(MAX_ROOMS, sizeof *L.rooms);
-		L.ngames = games;
-		L.nbotplayers = botplayers;
-		L.caplat = 20000000;
-		L.lat = malloc(L.caplat * sizeof *L.lat);
-		open_conns(&L, 2 * games + botplayers, 1);
-		for (int i = 0; i < 100 && L.games_ready < games; i++)
-			run_for(&L, 100);
-		printf("games: %d players connected, %d games started%s\n", L.connected,
-		    L.games_ready,
-		    botplayers ? ", and bot games keeping the bot workers busy" : "");
-		/* every black opens its game, then the loop relays for secs */
-		L.measuring = 1;
-		for (int r = 0; r < MAX_ROOMS; r++) {
-			struct game *g = L.rooms[r];
-			if (g && g->p[0] && g->p[0]->bev) {
-				char room[16];
-				snprintf(room, sizeof room, "r%d", r);
-				send_move(g->p[0], g, room);
-			}
+		run_games(&L, d.pid, games, botplayers, secs, think);
+		if (ws) {
+			L.ws = 1;
+			run_games(&L, d.pid, games, botplayers, secs, think);
 		}
-		measure(&L, d.pid, secs, "saturated, every reply at once");
-		L.think_ms = think;
-		char what[64];
-		snprintf(what, sizeof what, "paced, %d ms think on average", think);
-		measure(&L, d.pid, secs, what);
-		L.measuring = 0;
-		if (botplayers)
-			printf("games: %lld bot moves made meanwhile by %d bot games\n",
-			    (long long)L.botmoves, botplayers);
-		close_all(&L);
-		for (int r = 0; r < MAX_ROOMS; r++)
-			if (L.rooms[r]) {
-				event_free(L.rooms[r]->think);
-				free(L.rooms[r]);
-			}
-		free(L.rooms);
-		free(L.lat);
 	}
 	int st = daemon_stop(&d, SIGTERM, 10000);
 	printf("load: daemon exit status %d\n", st);

@@ -1,0 +1,262 @@
+// proto.js: the gomokud protocol v1 (proto/PROTOCOL.md) for the browser:
+// parse a server line into a message, format a request. One table of the
+// server's forms, read by both the parser and the formatter, so they cannot
+// disagree. Lines of a kind or name this table does not know are returned
+// as {unknown: true} with their tokens: a v1 client ignores what it does
+// not know (PROTOCOL.md section 3).
+
+const RE = {
+  room: /^[a-z0-9]{1,16}$/,
+  num: /^(0|[1-9][0-9]*)$/,
+  ms: /^(0|[1-9][0-9]*|-)$/,
+  user: /^([A-Za-z][A-Za-z0-9_-]{0,19}|-)$/,
+  move: /^[a-t]([1-9]|1[0-9]|20)$/,
+  moves: /^(-|[a-t]([1-9]|1[0-9]|20)(,[a-t]([1-9]|1[0-9]|20)){0,99})$/,
+  rule: /^(freestyle|standard|renju)$/,
+  tc: /^(none|[1-9][0-9]*\+(0|[1-9][0-9]*))$/,
+  side: /^(black|white)$/,
+  word: /^[!-~]+$/,
+  cands: /^[a-t]([1-9]|1[0-9]|20):-?[0-9]+(,[a-t]([1-9]|1[0-9]|20):-?[0-9]+){0,7}$/,
+  tag: /^#[A-Za-z0-9._-]{1,16}$/,
+};
+
+// Each form: field names with their type after a colon; a last field
+// ending in "..." takes the rest of the line (free text, may be empty when
+// marked "?..."); "?" marks an optional last field.
+const EVENTS = {
+  SERVER: 'name:word version:word proto:num caps?...',
+  START: 'room:room seq:num black:user white:user rule:rule size:num tc:tc opening:word rated:word bms:ms wms:ms',
+  SWAP2: 'room:room seq:num stage:word user:user',
+  COLOURS: 'room:room seq:num black:user white:user',
+  MOVE: 'room:room seq:num side:side move:move bms:ms wms:ms reason?...',
+  UNDO: 'room:room seq:num plies:num bms:ms wms:ms',
+  OFFER: 'room:room seq:num id:num kind:word from:user',
+  OFFEREND: 'room:room seq:num id:num how:word',
+  SAY: 'room:room seq:num user:user text?...',
+  TELL: 'from:user text?...',
+  PRESENCE: 'room:room seq:num user:user what:word ms:num',
+  THINK: 'room:room seq:num bot:user depth:num cands:cands',
+  OVER: 'room:room seq:num result:word reason:word cells:moves',
+  SHUTDOWN: 'ms:num text?...',
+};
+
+const DATA = {
+  ROOM: 'room:room status:word rule:rule size:num tc:tc opening:word rated:word black:user white:user spectators:num moves:num',
+  CLOCK: 'room:room bms:ms wms:ms side:word',
+  SEAT: 'room:room colour:side user:user presence:word grace:num',
+  MOVES: 'room:room index:num moves:moves',
+  SWAP2: 'room:room stage:word user:user',
+  OFFER: 'room:room id:num kind:word from:user',
+  RESULT: 'room:room result:word reason:word cells:moves',
+  USER: 'user:user state:word room?:room',
+  GAME: 'id:num rule:rule size:num black:user white:user result:word reason:word plies:num ended:num',
+  RECORD: 'text?...',
+  FORBIDDEN: 'room:room moves:moves',
+  STAT: 'user:user rule:rule rating:num deviation:num standing:word wins:num losses:num draws:num',
+};
+
+const compiled = new Map();
+function schema(src) {
+  if (!compiled.has(src)) {
+    compiled.set(src, src.split(' ').map((f) => {
+      const [name, type = ''] = f.split(':');
+      return {
+        name: name.replace('?', '').replace('...', ''),
+        optional: f.includes('?'),
+        rest: f.endsWith('...'),
+        type: type.replace('?', '').replace('...', ''),
+      };
+    }));
+  }
+  return compiled.get(src);
+}
+
+function splitTokens(s) {
+  return s.split(' ').filter((t) => t !== '');
+}
+
+// The fields of a form from the text after its name; throws on a mismatch.
+function readFields(src, text) {
+  const fields = {};
+  let rest = text;
+  for (const f of schema(src)) {
+    rest = rest.replace(/^ +/, '');
+    if (f.rest) {
+      if (rest === '' && !f.optional) throw new Error(`missing ${f.name}`);
+      fields[f.name] = rest;
+      rest = '';
+      break;
+    }
+    const m = /^[^ ]+/.exec(rest);
+    if (!m) {
+      if (f.optional) break;
+      throw new Error(`missing ${f.name}`);
+    }
+    if (!RE[f.type].test(m[0])) throw new Error(`bad ${f.name}: ${m[0]}`);
+    fields[f.name] = m[0];
+    rest = rest.slice(m[0].length);
+  }
+  if (rest.trim() !== '') throw new Error(`extra fields: ${rest.trim()}`);
+  return fields;
+}
+
+function writeFields(src, fields) {
+  const out = [];
+  for (const f of schema(src)) {
+    const v = fields[f.name];
+    if (v === undefined || v === '') {
+      if (f.optional) break;
+      throw new Error(`missing ${f.name}`);
+    }
+    out.push(String(v));
+  }
+  return out.join(' ');
+}
+
+// One server line (without its LF) as a message:
+//   {kind: 'event'|'data', name, fields}
+//   {kind: 'ok', tag, name, args}          args: the tokens after the name
+//   {kind: 'err', tag, code, reason, text}
+//   {kind: 'event'|'data', name, args, unknown: true}
+// Throws on a line that is none of these.
+export function parseServer(line) {
+  if (line.length > 511) throw new Error('line too long');
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(line)) throw new Error('control character');
+  const first = line.split(' ', 1)[0];
+  if (first === '*' || first === '=') {
+    const kind = first === '*' ? 'event' : 'data';
+    const m = /^[*=] ([A-Z0-9]+)(.*)$/.exec(line);
+    if (!m) throw new Error('no name');
+    const table = kind === 'event' ? EVENTS : DATA;
+    if (!table[m[1]]) return { kind, name: m[1], args: splitTokens(m[2]), unknown: true };
+    return { kind, name: m[1], fields: readFields(table[m[1]], m[2]) };
+  }
+  if (first === 'OK' || first === 'ERR') {
+    const toks = splitTokens(line.slice(first.length));
+    let tag = '';
+    if (toks.length && toks[0].startsWith('#')) {
+      if (!RE.tag.test(toks[0])) throw new Error('bad tag');
+      tag = toks.shift();
+    }
+    if (first === 'OK') {
+      if (!toks.length || !/^[A-Z0-9]+$/.test(toks[0])) throw new Error('no reply name');
+      return { kind: 'ok', tag, name: toks[0], args: toks.slice(1) };
+    }
+    const m = /^ *(?:#[^ ]+ +)?([0-9]{3}) +([a-z0-9-]+)(?: (.*))?$/.exec(line.slice(3));
+    if (!m) throw new Error('bad error line');
+    return { kind: 'err', tag, code: Number(m[1]), reason: m[2], text: m[3] || '' };
+  }
+  throw new Error(`not a server line: ${first}`);
+}
+
+// A parsed server message back in its canonical form.
+export function formatServer(msg) {
+  if (msg.kind === 'event' || msg.kind === 'data') {
+    const head = `${msg.kind === 'event' ? '*' : '='} ${msg.name}`;
+    if (msg.unknown) return [head, ...msg.args].join(' ');
+    const body = writeFields((msg.kind === 'event' ? EVENTS : DATA)[msg.name], msg.fields);
+    return body ? `${head} ${body}` : head;
+  }
+  const tag = msg.tag ? ` ${msg.tag}` : '';
+  if (msg.kind === 'ok') return [`OK${tag} ${msg.name}`, ...msg.args].join(' ');
+  return `ERR${tag} ${msg.code} ${msg.reason}${msg.text ? ` ${msg.text}` : ''}`;
+}
+
+// Requests whose last field is free text (it may hold spaces).
+const TEXT_AT = { SAY: 1, TELL: 1 };
+
+// A client line as {tag, name, args} (name upper-cased: commands are
+// case-insensitive); the inverse of formatRequest.
+export function parseRequest(line) {
+  const toks = splitTokens(line);
+  let tag = '';
+  if (toks.length && toks[0].startsWith('#')) {
+    if (!RE.tag.test(toks[0])) throw new Error('bad tag');
+    tag = toks.shift();
+  }
+  if (!toks.length || !/^[A-Za-z0-9]+$/.test(toks[0])) throw new Error('no command');
+  const name = toks[0].toUpperCase();
+  let args = toks.slice(1);
+  if (TEXT_AT[name] !== undefined && args.length > TEXT_AT[name]) {
+    const keep = args.slice(0, TEXT_AT[name]);
+    const re = new RegExp(`^ *(?:#[^ ]+ +)?[^ ]+${' +[^ ]+'.repeat(keep.length)} (.*)$`);
+    args = [...keep, re.exec(line)[1]];
+  }
+  return { tag, name, args };
+}
+
+export function formatRequest(req) {
+  const parts = req.tag ? [req.tag, req.name] : [req.name];
+  const line = [...parts, ...req.args.map(String)].join(' ');
+  if (line.length > 511) throw new Error('line too long');
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(line)) throw new Error('control character');
+  return line;
+}
+
+// Moves: "h8" <-> {x, y} with x from the left and y from the top, on a
+// board of size n (the protocol counts rows from the bottom).
+export function moveToXY(mv, n) {
+  const m = RE.move.exec(mv) && /^([a-t])([0-9]+)$/.exec(mv);
+  if (!m) return null;
+  const x = m[1].charCodeAt(0) - 97;
+  const y = n - Number(m[2]);
+  return x < n && y >= 0 ? { x, y } : null;
+}
+
+export function xyToMove(x, y, n) {
+  return String.fromCharCode(97 + x) + String(n - y);
+}
+
+export function moveList(s) {
+  return s === '-' || s === '' ? [] : s.split(',');
+}
+
+// What an error code means, in words for a player (PROTOCOL.md section 7).
+const WORDS = {
+  400: 'The server did not understand that request.',
+  401: 'The server does not know that command.',
+  402: 'One of the values was not valid.',
+  403: 'That message was too long.',
+  404: 'That text has characters the server does not accept.',
+  405: 'The connection was not ready yet.',
+  406: 'This page speaks a protocol version the server does not.',
+  407: 'Slow down: too many messages at once.',
+  410: 'Choose a name first.',
+  411: 'You already have a name on this connection.',
+  412: 'That name is taken.',
+  413: 'Wrong name or password.',
+  420: 'That room does not exist (or it is private).',
+  421: 'That player is not online.',
+  422: 'That invitation link is not valid (the room may be gone).',
+  423: 'That offer is no longer open.',
+  424: 'You have no open search.',
+  430: 'Only the players can do that.',
+  431: 'It is not your turn.',
+  432: 'That point is taken.',
+  433: 'That point is off the board.',
+  434: 'Forbidden for black: it makes two open threes (double-three).',
+  435: 'Forbidden for black: it makes two fours (double-four).',
+  436: 'Forbidden for black: it makes six or more in a row (overline).',
+  440: 'The game is over.',
+  441: 'That cannot be done at this stage of the game.',
+  442: 'An offer of that kind is already open.',
+  443: 'Too late: both sides have moved.',
+  444: 'The room is full.',
+  445: 'You are already playing or searching.',
+  446: 'You are not in that room.',
+  447: 'You cannot claim yet: your opponent is here or still within the grace time.',
+  448: 'That game can no longer be resumed.',
+  500: 'The server had a problem; nothing changed. Try again.',
+  501: 'This server does not offer that.',
+  502: 'The server is shutting down.',
+  503: 'The server is full right now.',
+  504: 'Closed after a long silence.',
+  505: 'The connection was too slow.',
+  506: 'The server is busy; try again in a moment.',
+};
+
+export function errorWords(code, text) {
+  return WORDS[code] || (text ? `The server said: ${text}` : `Error ${code}.`);
+}

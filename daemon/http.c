@@ -1,0 +1,360 @@
+/* http.c: HTTP requests through libhttp-parser, static files and the
+ * WebSocket handshake's checks (see http.h). */
+#include "daemon/http.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <event2/buffer.h>
+#include <openssl/evp.h>
+
+#include "daemon/webfiles.h"
+
+static struct http_req *
+req_of(http_parser *p)
+{
+	return (struct http_req *)p->data;
+}
+
+static int
+on_begin(http_parser *p)
+{
+	req_of(p)->started = 1;
+	return 0;
+}
+
+static int
+on_url(http_parser *p, const char *at, size_t n)
+{
+	struct http_req *r = req_of(p);
+	if (r->urllen + n >= sizeof r->url) {
+		r->status = 414;
+		return -1;
+	}
+	memcpy(r->url + r->urllen, at, n);
+	r->urllen += n;
+	r->url[r->urllen] = '\0';
+	return 0;
+}
+
+static int
+on_field(http_parser *p, const char *at, size_t n)
+{
+	struct http_req *r = req_of(p);
+	if (r->in_value) {
+		r->in_value = 0;
+		r->fieldlen = 0;
+		r->field[0] = '\0';
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (r->fieldlen + 1 >= sizeof r->field) {
+			r->field[0] = '\0'; /* too long for a header we keep */
+			r->fieldlen = sizeof r->field;
+			return 0;
+		}
+		r->field[r->fieldlen++] = (char)tolower((unsigned char)at[i]);
+		r->field[r->fieldlen] = '\0';
+	}
+	return 0;
+}
+
+/* The buffer a kept header's value goes to, or NULL. */
+static char *
+target(struct http_req *r, size_t *cap)
+{
+	static const struct {
+		const char *name;
+		size_t off, cap;
+	} kept[] = {
+		{ "host", offsetof(struct http_req, host), sizeof r->host },
+		{ "origin", offsetof(struct http_req, origin), sizeof r->origin },
+		{ "upgrade", offsetof(struct http_req, upgrade), sizeof r->upgrade },
+		{ "connection", offsetof(struct http_req, connection), sizeof r->connection },
+		{ "sec-websocket-key", offsetof(struct http_req, key), sizeof r->key },
+		{ "sec-websocket-version", offsetof(struct http_req, version), sizeof r->version },
+		{ "if-none-match", offsetof(struct http_req, inm), sizeof r->inm },
+	};
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+		if (strcmp(r->field, kept[i].name) == 0) {
+			*cap = kept[i].cap;
+			return (char *)r + kept[i].off;
+		}
+	return NULL;
+}
+
+static int
+on_value(http_parser *p, const char *at, size_t n)
+{
+	struct http_req *r = req_of(p);
+	if (!r->in_value) {
+		r->in_value = 1;
+		r->value = target(r, &r->valcap);
+		if (r->value && r->value[0]) { /* a kept header twice */
+			r->status = 400;
+			return -1;
+		}
+	}
+	if (!r->value)
+		return 0;
+	size_t have = strlen(r->value);
+	if (have + n >= r->valcap) {
+		r->status = 431;
+		return -1;
+	}
+	memcpy(r->value + have, at, n);
+	r->value[have + n] = '\0';
+	return 0;
+}
+
+static int
+on_headers(http_parser *p)
+{
+	struct http_req *r = req_of(p);
+	/* no request we serve has a body */
+	if ((p->flags & F_CHUNKED) || (p->content_length > 0 && p->content_length != ULLONG_MAX)) {
+		r->status = 413;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+on_complete(http_parser *p)
+{
+	req_of(p)->complete = 1;
+	http_parser_pause(p, 1); /* one request at a time */
+	return 0;
+}
+
+static const http_parser_settings settings = {
+	.on_message_begin = on_begin,
+	.on_url = on_url,
+	.on_header_field = on_field,
+	.on_header_value = on_value,
+	.on_headers_complete = on_headers,
+	.on_message_complete = on_complete,
+};
+
+void
+http_req_init(struct http_req *r)
+{
+	memset(r, 0, sizeof *r);
+	http_parser_init(&r->p, HTTP_REQUEST);
+	r->p.data = r;
+}
+
+size_t
+http_req_feed(struct http_req *r, const char *buf, size_t n)
+{
+	if (r->status || r->complete)
+		return 0;
+	size_t room = HTTP_HEADERS_MAX - r->head_bytes;
+	size_t take = n < room ? n : room;
+	size_t used = http_parser_execute(&r->p, &settings, buf, take);
+	r->head_bytes += used;
+	if (r->complete || r->status)
+		return used;
+	enum http_errno e = HTTP_PARSER_ERRNO(&r->p);
+	if (e != HPE_OK && e != HPE_PAUSED) {
+		r->status = e == HPE_HEADER_OVERFLOW ? 431 : 400;
+		return used;
+	}
+	if (r->p.upgrade) { /* execute stops after an upgrade's headers */
+		r->complete = 1;
+		return used;
+	}
+	if (r->head_bytes >= HTTP_HEADERS_MAX)
+		r->status = r->urllen + 16 >= HTTP_HEADERS_MAX ? 414 : 431;
+	return used;
+}
+
+/* The path without its query. */
+static size_t
+path_len(const struct http_req *r)
+{
+	return strcspn(r->url, "?");
+}
+
+int
+http_wants_ws(const struct http_req *r)
+{
+	return path_len(r) == 3 && memcmp(r->url, "/ws", 3) == 0;
+}
+
+/* Whether a comma-separated header value holds token (any case). */
+static int
+has_token(const char *v, const char *token)
+{
+	size_t tl = strlen(token);
+	while (*v) {
+		v += strspn(v, " \t,");
+		size_t n = strcspn(v, ",");
+		size_t e = n;
+		while (e > 0 && (v[e - 1] == ' ' || v[e - 1] == '\t'))
+			e--;
+		if (e == tl && strncasecmp(v, token, tl) == 0)
+			return 1;
+		v += n;
+	}
+	return 0;
+}
+
+/* Whether key is the base64 of 16 bytes (24 characters, "==" last). */
+static int
+key_ok(const char *key)
+{
+	unsigned char out[32];
+	if (strlen(key) != 24 || strcmp(key + 22, "==") != 0)
+		return 0;
+	for (int i = 0; i < 22; i++)
+		if (!isalnum((unsigned char)key[i]) && key[i] != '+' && key[i] != '/')
+			return 0;
+	return EVP_DecodeBlock(out, (const unsigned char *)key, 24) == 18;
+}
+
+static int
+origin_ok(const struct http_req *r, const char *origins)
+{
+	if (!r->origin[0]) /* not a browser: no page of another site can be behind it */
+		return 1;
+	char served[300];
+	snprintf(served, sizeof served, "https://%s", r->host);
+	if (r->host[0] && strcmp(r->origin, served) == 0)
+		return 1;
+	size_t ol = strlen(r->origin);
+	for (const char *o = origins; *o;) {
+		o += strspn(o, " ");
+		size_t n = strcspn(o, " ");
+		if (n && n == ol && memcmp(o, r->origin, n) == 0)
+			return 1;
+		o += n;
+	}
+	return 0;
+}
+
+int
+http_ws_check(const struct http_req *r, const char *origins)
+{
+	if (r->p.method != HTTP_GET)
+		return 405;
+	if (!has_token(r->upgrade, "websocket") || !has_token(r->connection, "upgrade") ||
+	    r->p.http_major != 1 || r->p.http_minor < 1 || !r->host[0])
+		return 400;
+	if (strcmp(r->version, "13") != 0)
+		return 426;
+	if (!key_ok(r->key))
+		return 400;
+	if (!origin_ok(r, origins))
+		return 403;
+	return 0;
+}
+
+void
+http_ws_accept(struct evbuffer *out, const struct http_req *r)
+{
+	static const char guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+	char in[128];
+	unsigned char md[EVP_MAX_MD_SIZE], b64[64];
+	unsigned mdlen = 0;
+	int n = snprintf(in, sizeof in, "%s%s", r->key, guid);
+	EVP_Digest(in, (size_t)n, md, &mdlen, EVP_sha1(), NULL);
+	EVP_EncodeBlock(b64, md, (int)mdlen);
+	evbuffer_add_printf(out,
+	    "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+	    "Sec-WebSocket-Accept: %s\r\n\r\n",
+	    b64);
+}
+
+static const char *
+reason(int status)
+{
+	switch (status) {
+	case 200:
+		return "OK";
+	case 304:
+		return "Not Modified";
+	case 400:
+		return "Bad Request";
+	case 403:
+		return "Forbidden";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 408:
+		return "Request Timeout";
+	case 413:
+		return "Content Too Large";
+	case 414:
+		return "URI Too Long";
+	case 426:
+		return "Upgrade Required";
+	case 431:
+		return "Request Header Fields Too Large";
+	default:
+		return "Error";
+	}
+}
+
+/* The headers every answer carries. */
+static void
+common(struct evbuffer *out, int status)
+{
+	evbuffer_add_printf(out,
+	    "HTTP/1.1 %d %s\r\nServer: gomokud\r\nX-Content-Type-Options: nosniff\r\n"
+	    "X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n"
+	    "Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; "
+	    "img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; "
+	    "form-action 'none'; frame-ancestors 'none'\r\n",
+	    status, reason(status));
+}
+
+void
+http_error(struct evbuffer *out, int status)
+{
+	char body[80];
+	int n = snprintf(body, sizeof body, "%d %s\n", status, reason(status));
+	common(out, status);
+	if (status == 426)
+		evbuffer_add_printf(out, "Sec-WebSocket-Version: 13\r\n");
+	if (status == 405)
+		evbuffer_add_printf(out, "Allow: GET, HEAD\r\n");
+	evbuffer_add_printf(out,
+	    "Content-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
+	    "Cache-Control: no-store\r\nConnection: close\r\n\r\n%s",
+	    n, body);
+}
+
+int
+http_static(struct evbuffer *out, const struct http_req *r)
+{
+	int head = r->p.method == HTTP_HEAD;
+	if (r->p.method != HTTP_GET && !head) {
+		http_error(out, 405);
+		return 0;
+	}
+	size_t pl = path_len(r);
+	const struct webfile *f = webfiles;
+	for (; f->path; f++)
+		if (strlen(f->path) == pl && memcmp(f->path, r->url, pl) == 0)
+			break;
+	if (!f->path) {
+		http_error(out, 404);
+		return 0;
+	}
+	int keep = http_should_keep_alive(&r->p);
+	int fresh = r->inm[0] && strstr(r->inm, f->etag) != NULL;
+	common(out, fresh ? 304 : 200);
+	evbuffer_add_printf(out, "ETag: %s\r\nCache-Control: %s\r\n", f->etag,
+	    f->immutable ? "public, max-age=31536000, immutable" : "no-cache");
+	if (!fresh)
+		evbuffer_add_printf(
+		    out, "Content-Type: %s\r\nContent-Length: %zu\r\n", f->type, f->len);
+	evbuffer_add_printf(out, "%s\r\n", keep ? "" : "Connection: close\r\n");
+	if (!fresh && !head)
+		evbuffer_add_reference(out, f->data, f->len, NULL, NULL);
+	return keep;
+}

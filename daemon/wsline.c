@@ -1,0 +1,427 @@
+/* wsline.c: HTTP, then WebSocket, over a TLS bufferevent (see wsline.h). */
+#include "daemon/wsline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <openssl/ssl.h>
+#include <wslay/wslay.h>
+
+#include "daemon/config.h"
+#include "daemon/http.h"
+#include "daemon/transport.h"
+#include "proto/proto.h"
+
+enum phase {
+	PH_HTTP,    /* answering requests for files */
+	PH_WS,      /* a WebSocket: messages are lines */
+	PH_CLOSING, /* a last HTTP answer going out, then gone */
+};
+
+enum {
+	/* A message is a line; one up to this size is refused with 403 (as a
+	 * long line is), a longer one closes with 1009 before it is buffered. */
+	WS_MSG_MAX = 4 * PROTO_LINE_MAX,
+	HTTP_WRITE_S = 10, /* an answer's time to be written */
+};
+
+struct wsline {
+	struct transport t; /* first: the transport is the wsline */
+	struct bufferevent *bev;
+	const struct config *cfg;
+	enum phase phase;
+	int reading;
+	int stopped;
+	const char *ending; /* the WebSocket is over: why, once its close frame is out */
+	struct http_req req;
+	struct event *deadline; /* the HTTP request's time cap */
+	wslay_event_context_ptr ws;
+	struct evbuffer *held; /* messages that came while the connection held */
+};
+
+static struct wsline *
+wl(struct transport *t)
+{
+	return (struct wsline *)t;
+}
+
+static const struct wsline *
+cwl(const struct transport *t)
+{
+	return (const struct wsline *)t;
+}
+
+static void process(struct wsline *w);
+
+/* The time for the next request to arrive whole. */
+static void
+arm_deadline(struct wsline *w)
+{
+	struct timeval tv = { w->cfg->handshake_s, 0 };
+	evtimer_add(w->deadline, &tv);
+}
+
+/* An HTTP request's time is up: 408 if it had begun. */
+static void
+http_timeout(struct wsline *w)
+{
+	if (w->phase != PH_HTTP)
+		return;
+	if (!w->req.started) { /* a kept-alive connection with nothing more to ask */
+		conn_lost(w->t.conn, NULL);
+		return;
+	}
+	http_error(bufferevent_get_output(w->bev), 408);
+	w->phase = PH_CLOSING;
+}
+
+static void
+deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	http_timeout(arg);
+}
+
+/* Hands a line to the connection, or keeps it while the connection holds. */
+static void
+line_up(struct wsline *w, const char *msg, size_t n)
+{
+	if (w->stopped)
+		return;
+	if (n > 0 && msg[n - 1] == '\n') /* a final LF is tolerated, not needed */
+		n--;
+	if (n > 0 && msg[n - 1] == '\r')
+		n--;
+	if (!w->reading || evbuffer_get_length(w->held) > 0) {
+		uint16_t len = (uint16_t)n;
+		evbuffer_add(w->held, &len, sizeof len);
+		evbuffer_add(w->held, msg, n);
+		return;
+	}
+	if (n + 1 > PROTO_LINE_MAX) {
+		conn_overlong(w->t.conn);
+		return;
+	}
+	conn_input(w->t.conn, msg, n);
+}
+
+/* The held lines, while the connection takes them. */
+static void
+release_held(struct wsline *w)
+{
+	char buf[WS_MSG_MAX];
+	uint16_t len;
+	while (w->reading && !w->stopped && evbuffer_get_length(w->held) >= sizeof len) {
+		evbuffer_remove(w->held, &len, sizeof len);
+		evbuffer_remove(w->held, buf, len);
+		if (len + 1 > PROTO_LINE_MAX)
+			conn_overlong(w->t.conn);
+		else
+			conn_input(w->t.conn, buf, len);
+	}
+}
+
+static ssize_t
+ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags, void *user)
+{
+	struct wsline *w = user;
+	(void)flags;
+	int n = w->reading && !w->stopped ? evbuffer_remove(bufferevent_get_input(w->bev), buf, len)
+					  : 0;
+	if (n <= 0) {
+		wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+		return -1;
+	}
+	return n;
+}
+
+static ssize_t
+ws_send(wslay_event_context_ptr ctx, const uint8_t *data, size_t len, int flags, void *user)
+{
+	struct wsline *w = user;
+	(void)ctx;
+	(void)flags;
+	if (bufferevent_write(w->bev, data, len)) {
+		wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE);
+		return -1;
+	}
+	return (ssize_t)len;
+}
+
+static void
+ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *arg, void *user)
+{
+	struct wsline *w = user;
+	if (arg->opcode == WSLAY_TEXT_FRAME) {
+		line_up(w, (const char *)arg->msg, arg->msg_length);
+	} else if (arg->opcode == WSLAY_BINARY_FRAME) {
+		static const char why[] = "text messages only";
+		wslay_event_queue_close(
+		    ctx, WSLAY_CODE_UNSUPPORTED_DATA, (const uint8_t *)why, sizeof why - 1);
+		wslay_event_shutdown_read(ctx); /* closed once the close frame is out */
+	}
+	/* ping is answered and close acknowledged by wslay itself */
+}
+
+static const struct wslay_event_callbacks ws_callbacks = {
+	ws_recv,
+	ws_send,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	ws_msg,
+};
+
+/* Writes what wslay has queued; says when the WebSocket is over. */
+static void
+ws_flush(struct wsline *w)
+{
+	if (w->ending)
+		return;
+	int failed = wslay_event_send(w->ws) < 0;
+	if (!failed && (wslay_event_want_read(w->ws) || wslay_event_want_write(w->ws)))
+		return;
+	/* a close the peer began ends quietly; one wslay began says why */
+	w->ending = wslay_event_get_close_received(w->ws) && !failed ? "" : "WebSocket closed";
+	w->reading = 0;
+	if (evbuffer_get_length(bufferevent_get_output(w->bev)) == 0)
+		conn_lost(w->t.conn, w->ending[0] ? w->ending : NULL);
+}
+
+/* A GET /ws that passed: 101, then the connection is up. */
+static void
+upgrade(struct wsline *w)
+{
+	http_ws_accept(bufferevent_get_output(w->bev), &w->req);
+	if (wslay_event_context_server_init(&w->ws, &ws_callbacks, w) != 0) {
+		conn_lost(w->t.conn, "out of memory");
+		return;
+	}
+	wslay_event_config_set_max_recv_msg_length(w->ws, WS_MSG_MAX);
+	w->phase = PH_WS;
+	evtimer_del(w->deadline);
+	conn_up(w->t.conn); /* the greeting, the idle timeout */
+}
+
+/* One whole request (or its error) is in: answer it. */
+static void
+answer(struct wsline *w)
+{
+	struct evbuffer *out = bufferevent_get_output(w->bev);
+	int status = w->req.status;
+	if (!status && http_wants_ws(&w->req) &&
+	    !(status = http_ws_check(&w->req, w->cfg->web_origins))) {
+		upgrade(w);
+		return;
+	}
+	if (status) {
+		http_error(out, status);
+		w->phase = PH_CLOSING;
+		return;
+	}
+	if (!http_static(out, &w->req)) {
+		w->phase = PH_CLOSING;
+		return;
+	}
+	http_req_init(&w->req);
+	arm_deadline(w);
+}
+
+static void
+process(struct wsline *w)
+{
+	struct evbuffer *in = bufferevent_get_input(w->bev);
+	while (w->phase == PH_HTTP && !w->stopped && evbuffer_get_length(in) > 0) {
+		size_t avail = evbuffer_get_contiguous_space(in);
+		const char *p = (const char *)evbuffer_pullup(in, (ssize_t)avail);
+		size_t used = http_req_feed(&w->req, p, avail);
+		evbuffer_drain(in, used);
+		if (w->req.status || w->req.complete)
+			answer(w);
+		else if (used == 0)
+			break;
+	}
+	if (w->phase == PH_CLOSING) /* bytes left unread at the close would reset the answer */
+		evbuffer_drain(in, evbuffer_get_length(in));
+	if (w->phase == PH_WS && !w->stopped && w->reading) {
+		if (wslay_event_recv(w->ws) < 0) {
+			conn_lost(w->t.conn, "WebSocket failed");
+			return;
+		}
+		if (!w->stopped)
+			ws_flush(w);
+	}
+}
+
+static void
+read_cb(struct bufferevent *bev, void *arg)
+{
+	(void)bev;
+	process(arg);
+}
+
+static void
+write_cb(struct bufferevent *bev, void *arg)
+{
+	struct wsline *w = arg;
+	if (evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+		return;
+	if (w->phase == PH_CLOSING)
+		conn_lost(w->t.conn, NULL);
+	else if (w->ending) /* its close frame is out */
+		conn_lost(w->t.conn, w->ending[0] ? w->ending : NULL);
+	else if (w->phase == PH_WS)
+		conn_drained(w->t.conn);
+}
+
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct wsline *w = arg;
+	(void)bev;
+	if (what & BEV_EVENT_TIMEOUT) {
+		if (w->phase == PH_WS)
+			conn_timeout(w->t.conn, (what & BEV_EVENT_WRITING) != 0);
+		else
+			conn_lost(w->t.conn, NULL); /* an answer that could not be written */
+		return;
+	}
+	if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF))
+		conn_lost(w->t.conn,
+		    w->phase == PH_WS && (what & BEV_EVENT_ERROR) ? "connection error" : NULL);
+}
+
+static void
+ws_send_line(struct transport *t, const char *line, size_t n)
+{
+	struct wsline *w = wl(t);
+	if (w->phase != PH_WS || w->stopped)
+		return;
+	if (n > 0 && line[n - 1] == '\n')
+		n--;
+	struct wslay_event_msg m = { WSLAY_TEXT_FRAME, (const uint8_t *)line, n };
+	if (wslay_event_queue_msg(w->ws, &m) == 0)
+		ws_flush(w);
+}
+
+static size_t
+ws_pending(const struct transport *t)
+{
+	const struct wsline *w = cwl(t);
+	size_t n = evbuffer_get_length(bufferevent_get_output(w->bev));
+	return w->ws ? n + wslay_event_get_queued_msg_length(w->ws) : n;
+}
+
+static void
+ws_reading(struct transport *t, int on)
+{
+	struct wsline *w = wl(t);
+	w->reading = on;
+	if (!on) {
+		bufferevent_disable(w->bev, EV_READ); /* the kernel buffers meanwhile */
+		return;
+	}
+	bufferevent_enable(w->bev, EV_READ);
+	release_held(w);
+	if (w->reading)
+		process(w);
+}
+
+static void
+ws_timeouts(struct transport *t, int read_s, int write_s)
+{
+	struct timeval rd = { read_s, 0 }, wr = { write_s, 0 };
+	bufferevent_set_timeouts(wl(t)->bev, &rd, &wr);
+}
+
+static const char *
+ws_describe(const struct transport *t)
+{
+	return SSL_get_version(bufferevent_openssl_get_ssl(cwl(t)->bev));
+}
+
+static void
+ws_closing(struct transport *t)
+{
+	struct wsline *w = wl(t);
+	if (w->ws && !wslay_event_get_close_sent(w->ws) &&
+	    wslay_event_queue_close(w->ws, WSLAY_CODE_NORMAL_CLOSURE, NULL, 0) == 0)
+		wslay_event_send(w->ws);
+}
+
+static void
+ws_stop(struct transport *t)
+{
+	struct wsline *w = wl(t);
+	w->stopped = 1;
+	w->reading = 0;
+	evtimer_del(w->deadline);
+	bufferevent_disable(w->bev, EV_READ | EV_WRITE);
+	bufferevent_setcb(w->bev, NULL, NULL, NULL, NULL);
+}
+
+static void
+ws_free(struct transport *t)
+{
+	struct wsline *w = wl(t);
+	bufferevent_free(w->bev);
+	if (w->ws)
+		wslay_event_context_free(w->ws);
+	event_free(w->deadline);
+	evbuffer_free(w->held);
+	free(w);
+}
+
+static const struct transport_ops wsline_ops = {
+	"ws",
+	ws_send_line,
+	ws_pending,
+	ws_reading,
+	ws_timeouts,
+	ws_describe,
+	ws_closing,
+	ws_stop,
+	ws_free,
+};
+
+struct transport *
+wsline_new(struct bufferevent *bev, struct conn *c, const struct config *cfg)
+{
+	struct wsline *w = calloc(1, sizeof *w);
+	if (!w)
+		return NULL;
+	w->deadline = evtimer_new(bufferevent_get_base(bev), deadline_cb, w);
+	w->held = evbuffer_new();
+	if (!w->deadline || !w->held) {
+		if (w->deadline)
+			event_free(w->deadline);
+		if (w->held)
+			evbuffer_free(w->held);
+		free(w);
+		return NULL;
+	}
+	w->t.ops = &wsline_ops;
+	w->t.conn = c;
+	w->bev = bev;
+	w->cfg = cfg;
+	w->reading = 1;
+	http_req_init(&w->req);
+	arm_deadline(w);
+	bufferevent_setcb(bev, read_cb, write_cb, event_cb, w);
+	/* no read watermark: bufferevent_openssl may leave a record's tail in
+	 * OpenSSL's buffer when one stops it; the input is capped by the
+	 * request's 8 KiB and by wslay's message cap instead */
+	bufferevent_setwatermark(bev, EV_READ, 0, 0);
+	/* HTTP's own deadline stands for the read timeout until the upgrade */
+	struct timeval wr = { HTTP_WRITE_S, 0 };
+	bufferevent_set_timeouts(bev, NULL, &wr);
+	/* a request may already wait in the buffer: look at it on the next turn */
+	bufferevent_trigger(bev, EV_READ, BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+	return &w->t;
+}

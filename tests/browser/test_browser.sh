@@ -1,0 +1,19 @@
+#!/bin/sh
+# The web board in headless Chromium against the real daemon (issue 24):
+# tests/browser/test_web.mjs through puppeteer-core, pinned by
+# tests/browser/package-lock.json and installed by `make deps` (npm ci).
+# Slow, so tests/module.mk runs it in one pass only (gcc, no sanitizers).
+# A missing tool is a failure, never a skip. Screenshots go to
+# $O/browser (build/<variant>/browser).
+set -u
+here=$(dirname "$0")
+chromium=${CHROMIUM:-$(command -v chromium || true)}
+if [ -z "$chromium" ]; then
+	echo "FAIL browser: no chromium (make deps installs Debian's chromium)"
+	exit 1
+fi
+if [ ! -d "$here/node_modules/puppeteer-core" ]; then
+	echo "FAIL browser: no puppeteer-core in $here/node_modules (make deps runs npm ci there)"
+	exit 1
+fi
+BINDIR=${BINDIR:-bin} SHOTS=${O:-build}/browser CHROMIUM=$chromium exec node "$here/test_web.mjs"

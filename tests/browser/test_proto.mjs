@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// test_proto.mjs: the web client's protocol parser (client/web/proto.js)
+// against every transcript line of proto/PROTOCOL.md, as tests/unit/
+// test_proto.c does for the C library: each parses and formats back to
+// itself. Then lines it must refuse, and lines it must tolerate.
+// Run from the top of the tree: node tests/browser/test_proto.mjs
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as proto from '../../client/web/proto.js';
+
+const md = readFileSync('proto/PROTOCOL.md', 'utf8').split('\n');
+let n = 0;
+for (const line of md) {
+  let msg;
+  let server;
+  if (line.startsWith('    S\u2192C') && line.length > 10) {
+    server = true;
+    msg = line.slice(10);
+  } else if (line.startsWith('    C') && line[9] === ' ' && line.length > 10 && line[10] !== ' ') {
+    server = false;
+    msg = line.slice(10);
+  } else {
+    continue;
+  }
+  if (msg.includes('...') || msg.startsWith('(')) continue;
+  if (server) {
+    let m;
+    try {
+      m = proto.parseServer(msg);
+    } catch (e) {
+      assert.fail(`PROTOCOL.md "${msg}": ${e.message}`);
+    }
+    assert.ok(!m.unknown, `PROTOCOL.md "${msg}": not in the table`);
+    assert.equal(proto.formatServer(m), msg);
+  } else {
+    const r = proto.parseRequest(msg);
+    assert.equal(proto.formatRequest(r), msg);
+  }
+  n++;
+}
+assert.ok(n > 50, `only ${n} transcript lines`);
+console.log(`ok PROTOCOL.md: ${n} transcript lines parse and format back`);
+
+// fields are checked, not only split
+const bad = [
+  '* MOVE r1 2 black z99 100 100',
+  '* MOVE R1 2 black h8 100 100',
+  '* START r1 1 alice bob gomoku 15 60+1 none casual 60000 60000',
+  '* OVER r1 14 black five h8,i8,j8,k8,l8 extra',
+  '= CLOCK r1 58100',
+  'OK',
+  'ERR 4x bad',
+  'hello',
+  '* SAY r1 4 bob hi\u0007',
+  '* THINK r1 3 bot5 4 h8:12,zz:3',
+];
+for (const l of bad) assert.throws(() => proto.parseServer(l), `accepted "${l}"`);
+console.log(`ok ${bad.length} malformed server lines refused`);
+
+// what it does not know it keeps, for a newer server's lines
+const u = proto.parseServer('* MOTD welcome to the server');
+assert.equal(u.unknown, true);
+assert.equal(u.name, 'MOTD');
+assert.deepEqual(u.args, ['welcome', 'to', 'the', 'server']);
+const s = proto.parseServer('* SAY r1 4 bob  two  spaces ');
+assert.equal(s.fields.text, 'two  spaces ');
+const e = proto.parseServer('ERR #w7 434 double-three forbidden for black');
+assert.deepEqual([e.tag, e.code, e.reason, e.text], ['#w7', 434, 'double-three', 'forbidden for black']);
+assert.match(proto.errorWords(434), /double-three/);
+assert.equal(proto.parseRequest('#t SAY r1 hello  world').args[1], 'hello  world');
+assert.throws(() => proto.formatRequest({ name: 'SAY', args: ['r1', 'a\nb'] }));
+assert.deepEqual(proto.moveToXY('a1', 15), { x: 0, y: 14 });
+assert.equal(proto.xyToMove(7, 7, 15), 'h8');
+assert.equal(proto.moveToXY('p1', 15), null);
+console.log('ok unknown events kept, free text kept, requests formatted, moves mapped');

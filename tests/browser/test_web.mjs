@@ -1,0 +1,424 @@
+// test_web.mjs: the web board in headless Chromium against the real daemon
+// on loopback (issue 24). One browser, a context per player:
+//   - a private room and its share link, played to five with clicks, chat,
+//     an undo offered and accepted, a reload that resumes the seat, the
+//     daemon killed (SIGKILL) and started again with the pages reconnecting,
+//     and a third context watching;
+//   - a game against a bot to the end, its thinking preview shown;
+//   - a browser player against a `bin/gomoku --script` player;
+//   - renju: the forbidden points the server names are marked, and a click
+//     on one is refused with the reason;
+//   - a swap2 opening: three stones put by clicks, a colour by a button;
+//   - screenshots of the lobby, a game and a replay at desktop and phone
+//     sizes into $SHOTS (build/browser by default).
+// Run by tests/browser/test_browser.sh (BINDIR, CHROMIUM).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const BINDIR = process.env.BINDIR || 'bin';
+const SHOTS = process.env.SHOTS || 'build/browser';
+const T = 15000; // the longest any one wait may take
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+mkdirSync(SHOTS, { recursive: true });
+
+let failures = 0;
+function ok(what) {
+  console.log(`ok ${what}`);
+}
+
+// ---- the daemon -------------------------------------------------------------
+
+const dir = mkdtempSync(join(tmpdir(), 'gomokud-web.'));
+const conf = join(dir, 'gomokud.conf');
+writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\n');
+let daemon = null;
+
+function startDaemon(port) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(`${BINDIR}/gomokud`, ['--config', conf, '--state-dir', join(dir, 'state'), '--listen', `127.0.0.1:${port}`, '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`daemon did not start: ${log}`)), T);
+    p.stderr.on('data', (b) => {
+      log += b;
+      const m = /listening on 127\.0\.0\.1:([0-9]+)/.exec(log);
+      if (m && !p.port) {
+        p.port = Number(m[1]);
+        clearTimeout(timer);
+        resolve(p);
+      }
+    });
+    p.on('exit', (code, sig) => { p.dead = true; p.status = sig ? `signal ${sig}` : code; });
+  });
+}
+
+function killDaemon(sig) {
+  const p = daemon;
+  return new Promise((resolve) => {
+    if (p.dead) { resolve(); return; }
+    p.on('exit', () => resolve());
+    p.kill(sig);
+  });
+}
+
+// ---- pages ------------------------------------------------------------------
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  acceptInsecureCerts: true, // the daemon's self-signed certificate
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--ignore-certificate-errors'],
+});
+
+const pageErrors = [];
+async function open(url, viewport = DESKTOP) {
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.setViewport(viewport);
+  await page.goto(url || `https://127.0.0.1:${daemon.port}/`);
+  await named(page);
+  return page;
+}
+
+async function named(page) {
+  await page.waitForFunction(() => document.getElementById('me').textContent.startsWith('You are'), { timeout: T });
+  return page.$eval('#me', (e) => e.textContent.slice(8));
+}
+
+const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
+
+async function stoneCount(page) {
+  return page.$$eval('[data-stone]', (s) => s.length);
+}
+
+// Clicks a point and waits for its stone.
+async function play(page, mv) {
+  await page.waitForFunction(() => document.getElementById('turn').textContent === 'Your move', { timeout: T });
+  await page.click(`[data-mv="${mv}"]`);
+  await page.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
+}
+
+async function waitStone(page, mv) {
+  await page.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
+}
+
+async function waitText(page, sel, re) {
+  await page.waitForFunction((s, src) => new RegExp(src).test(document.querySelector(s).textContent), { timeout: T }, sel, re.source);
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+// ---- 1: a friend by share link, reload, SIGKILL, a spectator, undo, chat ---
+
+async function friendGame() {
+  const a = await open();
+  await shot(a, 'lobby-desktop');
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const link = await a.$eval('#share-link', (e) => e.value);
+  assert.match(link, /^https:\/\/127\.0\.0\.1:[0-9]+\/#join=[A-Za-z0-9]{6,32}$/);
+  const b = await open(link);
+  await waitText(a, '#turn', /^Your move$/);
+  await waitText(b, '#turn', /to move$/);
+  await play(a, 'h8');
+  await play(b, 'h9');
+  await play(a, 'i8');
+  await play(b, 'i9');
+  ok('share link: the friend opens it straight into the free seat; moves by clicks');
+
+  await b.reload();
+  await named(b);
+  await waitStone(b, 'i9');
+  assert.equal(await stoneCount(b), 4);
+  await play(a, 'j8');
+  await waitStone(b, 'j8');
+  ok('a reload mid-game resumes the seat (the token in localStorage)');
+
+  const port = daemon.port;
+  await killDaemon('SIGKILL');
+  await waitText(a, '#status', /Connection lost/);
+  daemon = await startDaemon(port);
+  await waitText(a, '#status', /^Connected$/);
+  await waitText(b, '#status', /^Connected$/);
+  await waitStone(a, 'j8');
+  await waitStone(b, 'j8');
+  await play(b, 'j9');
+  await waitStone(a, 'j9');
+  ok('daemon killed with SIGKILL and started again: both pages reconnect, resume, play on');
+
+  const c = await open(link); // both seats taken: the link makes a spectator
+  await waitStone(c, 'j9');
+  assert.equal(await stoneCount(c), 6);
+
+  await a.type('#say input', 'good luck');
+  await a.click('#say button');
+  await waitText(b, '#chat', /good luck/);
+  await waitText(c, '#chat', /good luck/);
+
+  await b.click('#offer-undo');
+  await a.waitForSelector('[data-offer="accept-undo"]', { timeout: T });
+  await a.click('[data-offer="accept-undo"]');
+  await b.waitForFunction(() => !document.querySelector('[data-stone="j9"]'), { timeout: T });
+  await c.waitForFunction(() => !document.querySelector('[data-stone="j9"]'), { timeout: T });
+  ok('chat reaches player and spectator; an undo offered and accepted takes the stone back');
+
+  await play(b, 'a1');
+  await play(a, 'k8');
+  await shot(a, 'game-desktop');
+  const ph = await open(link, PHONE);
+  await waitStone(ph, 'k8');
+  await shot(ph, 'game-phone');
+  await ph.browserContext().close();
+  await play(b, 'a2');
+  await play(a, 'l8');
+  for (const p of [a, b, c]) {
+    await waitText(p, '#turn', /^Black wins \(five in a row\)$/);
+    assert.equal(await p.$$eval('[data-win]', (w) => w.map((x) => x.dataset.win).sort().join(',')), 'h8,i8,j8,k8,l8');
+  }
+  assert.equal(await text(c, '#turn'), 'Black wins (five in a row)');
+  ok('played to five: the winning line marked for both players and the spectator');
+
+  // the game in the history, replayed step by step, exported
+  await a.click('#leave');
+  await a.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await a.click('#history-go');
+  await a.waitForSelector('[data-replay]', { timeout: T });
+  await a.click('[data-replay]');
+  await a.waitForSelector('#replay:not([hidden])', { timeout: T });
+  await waitText(a, '#r-pos', /^9 \/ 9$/);
+  await a.click('#r-prev');
+  await waitText(a, '#r-pos', /^8 \/ 9$/);
+  assert.equal(await a.$$eval('#rboard [data-stone]', (s) => s.length), 8);
+  await a.click('#r-first');
+  assert.equal(await a.$$eval('#rboard [data-stone]', (s) => s.length), 0);
+  await a.click('#r-last');
+  await shot(a, 'replay-desktop');
+  const dl = join(dir, 'dl');
+  mkdirSync(dl);
+  const cdp = await a.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dl, browserContextId: a.browserContext().id });
+  await a.click('#r-psq');
+  const { readdirSync, readFileSync } = await import('node:fs');
+  for (let i = 0; i < 100 && !readdirSync(dl).some((f) => f.endsWith('.psq')); i++) await new Promise((r) => setTimeout(r, 100));
+  const psq = readdirSync(dl).find((f) => f.endsWith('.psq'));
+  assert.ok(psq, 'no .psq downloaded');
+  assert.match(readFileSync(join(dl, psq), 'utf8'), /^Piskvorky 15x15/);
+  await a.setViewport(PHONE);
+  await shot(a, 'replay-phone');
+  ok('history: the game replayed (step, jump) and downloaded as .psq');
+  for (const p of [a, b, c]) await p.browserContext().close();
+}
+
+// ---- 2: a bot to the end, its preview shown ------------------------------------
+
+async function botGame() {
+  const p = await open();
+  await p.evaluate(() => {
+    window.sawThink = 0;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-cand]')) window.sawThink++;
+    }).observe(document.getElementById('board'), { childList: true, subtree: true });
+  });
+  await p.select('#bot select[name=level]', '3');
+  await p.select('#bot select[name=colour]', 'black');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  // around the centre, the first free point: a poor player, so the bot wins
+  const order = [];
+  for (let r = 0; r < 8; r++) for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (Math.max(Math.abs(dx), Math.abs(dy)) === r) order.push([7 + dx, 7 + dy]);
+  let moves = 0;
+  for (;;) {
+    await p.waitForFunction(() => /Your move|wins|Draw|No result/.test(document.getElementById('turn').textContent), { timeout: T });
+    if (!/Your move/.test(await text(p, '#turn'))) break;
+    const free = await p.$$eval('[data-mv]', (cells) => cells.filter((c) => !document.querySelector(`[data-stone="${c.dataset.mv}"]`)).map((c) => c.dataset.mv));
+    const mv = order.map(([x, y]) => String.fromCharCode(97 + x) + String(15 - y)).find((m) => free.includes(m));
+    await p.click(`[data-mv="${mv}"]`);
+    await waitStone(p, mv);
+    assert.ok(++moves < 120, 'the bot game does not end');
+  }
+  const result = await text(p, '#turn');
+  assert.match(result, /wins|Draw/);
+  const sawThink = await p.evaluate(() => window.sawThink);
+  assert.ok(sawThink > 0, 'no thinking preview on the board');
+  const reasons = await p.$$eval('#moves li', (l) => l.map((x) => x.textContent).filter((t) => t.includes('(')).length);
+  assert.ok(reasons > 0, 'no move reasons in the move list');
+  ok(`a bot game to the end (${result}, ${moves} moves of ours); its candidates shown while it thought, its reasons listed`);
+  await p.browserContext().close();
+}
+
+// ---- 3: a browser against the terminal client -------------------------------
+
+async function terminalGame() {
+  const a = await open();
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const code = (await a.$eval('#share-link', (e) => e.value)).split('#join=')[1];
+  const cli = spawn(`${BINDIR}/gomoku`, ['--script', '--insecure', '--name', 'termy', `127.0.0.1:${daemon.port}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise((r) => cli.on('exit', r));
+  let out = '';
+  const white = ['a1', 'a2', 'a3', 'a4'];
+  let room = null;
+  let wi = 0;
+  const done = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`terminal player: ${out}`)), T * 2);
+    cli.stdout.on('data', (b) => {
+      out += b;
+      for (;;) {
+        const nl = out.indexOf('\n');
+        if (nl < 0) break;
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        if (process.env.TC_VERBOSE) console.log(`  termy< ${line}`);
+        let m;
+        if ((m = /^OK JOIN ([a-z0-9]+)/.exec(line))) room = m[1];
+        if ((m = /^\* MOVE ([a-z0-9]+) [0-9]+ black /.exec(line)) && wi < white.length) cli.stdin.write(`MOVE ${m[1]} ${white[wi++]}\n`);
+        if (/^\* OVER /.exec(line)) {
+          clearTimeout(timer);
+          cli.stdin.end();
+          resolve(line);
+        }
+      }
+    });
+  });
+  cli.stdin.write(`JOIN ${code}\n`);
+  await waitText(a, '#turn', /^Your move$/);
+  for (const mv of ['h8', 'i8', 'j8', 'k8']) {
+    await play(a, mv);
+  }
+  await waitStone(a, 'a4');
+  await play(a, 'l8');
+  const over = await done;
+  assert.match(over, /^\* OVER [a-z0-9]+ [0-9]+ black five h8,i8,j8,k8,l8$/);
+  assert.ok(room, 'the terminal client never joined');
+  await waitText(a, '#turn', /^Black wins/);
+  assert.equal(await exited, 0, 'the terminal client did not end cleanly');
+  ok('a browser player and a bin/gomoku --script player finish a game together');
+  await a.browserContext().close();
+}
+
+// ---- 4: renju forbidden points -------------------------------------------------
+
+async function renjuGame() {
+  const a = await open();
+  await a.select('#create select[name=rule]', 'renju');
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  // black h8 j8 and h10 j10 around i9: i9 is a double-three for black
+  for (const [bm, wm] of [['h8', 'a1'], ['j8', 'a3'], ['h10', 'o1'], ['j10', 'o3']]) {
+    await play(a, bm);
+    await play(b, wm);
+  }
+  await a.waitForSelector('[data-forbidden="i9"]', { timeout: T });
+  const label = await a.$eval('[data-mv="i9"]', (e) => e.getAttribute('aria-label'));
+  assert.match(label, /forbidden for black/);
+  await shot(a, 'renju-desktop');
+  await a.click('[data-mv="i9"]');
+  await waitText(a, '#toast', /double-three/);
+  assert.equal(await a.$('[data-stone="i9"]'), null);
+  ok('renju: the forbidden point the server names is marked; a click on it is refused with the reason');
+  for (const p of [a, b]) await p.browserContext().close();
+}
+
+// ---- 5: a swap2 opening by clicks and buttons ------------------------------------
+
+async function swap2Game() {
+  const a = await open();
+  await a.select('#create select[name=opening]', 'swap2');
+  await a.select('#create select[name=colour]', 'black'); // the opener
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  await waitText(a, '#turn', /^Swap2: place 3 more stones/);
+  for (const mv of ['h8', 'h9', 'i9']) {
+    await a.click(`[data-mv="${mv}"]`);
+    await a.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
+  }
+  await waitStone(b, 'i9');
+  await waitText(b, '#turn', /^Swap2: choose your colour$/);
+  assert.equal(await b.$eval('#swap2-put', (e) => e.hidden), false);
+  await b.click('#swap2-white');
+  await waitText(b, '#turn', /^Your move$/);
+  await waitText(a, '#turn', /to move$/);
+  assert.equal(await a.$eval('#p-black .name', (e) => e.textContent.endsWith('(you)')), true);
+  await play(b, 'j10');
+  await waitStone(a, 'j10');
+  await play(a, 'g7');
+  ok('swap2: the opener puts three stones by clicks, the other takes white by a button and moves');
+  for (const p of [a, b]) await p.browserContext().close();
+}
+
+// ---- 6: an account, and a bot seated in a private room ---------------------------
+
+async function accountGame() {
+  const a = await open();
+  const name = `webby${process.pid % 10000}`;
+  await a.type('#account input[name=name]', name);
+  await a.type('#account input[name=password]', 'secret-pw');
+  await a.click('#register-go');
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await waitText(a, '#stats', /freestyle 1500/);
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForSelector('#share:not([hidden])', { timeout: T });
+  await a.select('#seat-level', '1');
+  await a.click('#seat-bot');
+  await waitText(a, '#turn', /^Your move$/);
+  await play(a, 'h8');
+  await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  assert.match(await text(a, '#p-white .name'), /^bot1/);
+  await a.reload(); // an account's token resumes like a guest's
+  await named(a);
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  ok('an account registered from the page; a bot seated in its private room; a reload resumes the account');
+  await a.browserContext().close();
+}
+
+// ---- run ------------------------------------------------------------------------
+
+const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame };
+const only = process.env.BROWSER_CASE;
+try {
+  daemon = await startDaemon(0);
+  console.log(`gomokud on 127.0.0.1:${daemon.port}, state ${dir}`);
+  const lobbyPhone = await open(null, PHONE);
+  await shot(lobbyPhone, 'lobby-phone');
+  await lobbyPhone.browserContext().close();
+  for (const [name, fn] of Object.entries(cases)) {
+    if (only && only !== name) continue;
+    const start = Date.now();
+    try {
+      await fn();
+    } catch (e) {
+      failures++;
+      console.log(`FAIL ${name}: ${e.stack || e}`);
+    }
+    console.log(`   ${name}: ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  }
+  if (pageErrors.length) {
+    failures++;
+    console.log(`FAIL errors in the page: ${pageErrors.join('; ')}`);
+  }
+} finally {
+  await browser.close();
+  if (daemon) await killDaemon('SIGTERM');
+}
+if (daemon && daemon.status !== 0) { // a clean drain (and, under ASan, no leak)
+  failures++;
+  console.log(`FAIL the daemon's exit after SIGTERM: ${daemon.status}`);
+}
+if (!failures) rmSync(dir, { recursive: true, force: true });
+else console.log(`state kept in ${dir}`);
+console.log(`screenshots in ${SHOTS}`);
+process.exit(failures ? 1 : 0);
