@@ -268,6 +268,14 @@ function onEvent(name, f) {
     status('The server is restarting…');
     return;
   }
+  if (name === 'MOTD' || name === 'ANNOUNCE') {
+    toast(f.text);
+    return;
+  }
+  if (name === 'KICKED') {
+    status(`Removed by the server's admins: ${f.text}`);
+    return;
+  }
   if (name === 'TELL') {
     toast(`${f.from} says: ${f.text}`);
     return;

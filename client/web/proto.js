@@ -38,6 +38,9 @@ const EVENTS = {
   THINK: 'room:room seq:num bot:user depth:num cands:cands',
   OVER: 'room:room seq:num result:word reason:word cells:moves',
   SHUTDOWN: 'ms:num text?...',
+  MOTD: 'text?...',
+  ANNOUNCE: 'text?...',
+  KICKED: 'text?...',
 };
 
 const DATA = {
@@ -53,6 +56,7 @@ const DATA = {
   RECORD: 'text?...',
   FORBIDDEN: 'room:room moves:moves',
   STAT: 'user:user rule:rule rating:num deviation:num standing:word wins:num losses:num draws:num',
+  BAN: 'what:word target:word until:num by:user text?...',
 };
 
 const compiled = new Map();
@@ -227,6 +231,9 @@ const WORDS = {
   411: 'You already have a name on this connection.',
   412: 'That name is taken.',
   413: 'Wrong name or password.',
+  414: 'You are banned from this server',
+  415: 'You are muted: your messages are not sent',
+  416: 'Only the server\'s admins may do that.',
   420: 'That room does not exist (or it is private).',
   421: 'That player is not online.',
   422: 'That invitation link is not valid (the room may be gone).',
@@ -255,8 +262,12 @@ const WORDS = {
   504: 'Closed after a long silence.',
   505: 'The connection was too slow.',
   506: 'The server is busy; try again in a moment.',
+  507: 'No new games right now: the server is about to restart. Games in progress go on.',
 };
 
+// A ban's or a mute's text says until when and why: it goes with the words.
 export function errorWords(code, text) {
+  if ((code === 414 || code === 415) && text) return `${WORDS[code]} (${text}).`;
+  if (code === 414 || code === 415) return `${WORDS[code]}.`;
   return WORDS[code] || (text ? `The server said: ${text}` : `Error ${code}.`);
 }

@@ -58,12 +58,14 @@ for (const l of bad) assert.throws(() => proto.parseServer(l), `accepted "${l}"`
 console.log(`ok ${bad.length} malformed server lines refused`);
 
 // what it does not know it keeps, for a newer server's lines
-const u = proto.parseServer('* MOTD welcome to the server');
+const u = proto.parseServer('* NEWS welcome to the server');
 assert.equal(u.unknown, true);
-assert.equal(u.name, 'MOTD');
+assert.equal(u.name, 'NEWS');
 assert.deepEqual(u.args, ['welcome', 'to', 'the', 'server']);
 const s = proto.parseServer('* SAY r1 4 bob  two  spaces ');
 assert.equal(s.fields.text, 'two  spaces ');
+assert.equal(proto.parseServer('* MOTD welcome to the server').fields.text, 'welcome to the server');
+assert.match(proto.errorWords(414, 'until 2026-12-08 10:00 UTC: spam'), /banned .*until 2026-12-08/);
 const e = proto.parseServer('ERR #w7 434 double-three forbidden for black');
 assert.deepEqual([e.tag, e.code, e.reason, e.text], ['#w7', 434, 'double-three', 'forbidden for black']);
 assert.match(proto.errorWords(434), /double-three/);
