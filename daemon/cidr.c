@@ -37,7 +37,9 @@ cidr_parse(const char *s, struct cidr *out)
 	}
 	for (int i = 0; i < max / 8; i++) {
 		int keep = out->bits - i * 8;
-		out->net[i] &= keep >= 8 ? 0xff : keep <= 0 ? 0 : (unsigned char)(0xff << (8 - keep));
+		out->net[i] &= keep >= 8 ? 0xff
+		    : keep <= 0          ? 0
+					 : (unsigned char)(0xff << (8 - keep));
 	}
 	return 0;
 }
@@ -78,4 +80,21 @@ cidr_match(const struct cidr *c, const struct sockaddr *sa)
 	if (memcmp(a, c->net, (size_t)whole) != 0)
 		return 0;
 	return rest == 0 || ((a[whole] ^ c->net[whole]) & (0xff << (8 - rest))) == 0;
+}
+
+void
+cidr_addr_name(const struct sockaddr *sa, char *out, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+		snprintf(out, len, "%s:%d", host, ntohs(in->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+		snprintf(out, len, "[%s]:%d", host, ntohs(in6->sin6_port));
+	} else {
+		snprintf(out, len, "?");
+	}
 }

@@ -4,7 +4,8 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
-	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c
+	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
+	daemon/proxyhdr.c daemon/front.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 
@@ -69,7 +70,8 @@ $(O)/tests/daemon/test_ctl: $(O)/tests/daemon/test_ctl.o $(O)/tests/daemon/tclie
 TESTS += $(O)/tests/daemon/test_ctl
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
-$(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o
+$(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o \
+    $(O)/daemon/cidr.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_config
