@@ -146,7 +146,8 @@ read_cb(evutil_socket_t fd, short what, void *arg)
 		if (w->local_done)
 			log_debug(log, "front %s: LOCAL and then silence; closed", w->name);
 		else
-			log_warn(log, "front %s: no whole PROXY header within %d s (%zu bytes); closed",
+			log_warn(log,
+			    "front %s: no whole PROXY header within %d s (%zu bytes); closed",
 			    w->name, w->f->cfg->handshake_s, w->have);
 		drop(w, 1);
 		return;

@@ -24,9 +24,8 @@ typedef void (*front_ready_fn)(void *arg, int fd, const struct sockaddr *sa, int
 
 /* The fronts of cfg (read at each accept, so a reload applies to new
  * connections). NULL when out of memory. */
-struct front *front_new(
-    struct event_base *base, const struct config *cfg, struct logger *log, front_ready_fn ready,
-    void *arg);
+struct front *front_new(struct event_base *base, const struct config *cfg, struct logger *log,
+    front_ready_fn ready, void *arg);
 /* Closes the sockets whose header is still awaited. */
 void front_free(struct front *f);
 /* An accepted socket from sa: 0 when sa is not a front (the caller goes on

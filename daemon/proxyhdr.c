@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const unsigned char sig[12] = { 0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55,
-	0x49, 0x54, 0x0a };
+static const unsigned char sig[12] = { 0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49,
+	0x54, 0x0a };
 
 enum {
 	CMD_LOCAL = 0x0,
@@ -47,7 +47,8 @@ int
 proxyhdr_parse(const unsigned char *buf, size_t n, struct proxyhdr *h, char *err, size_t errlen)
 {
 	if (memcmp(buf, sig, n < sizeof sig ? n : sizeof sig) != 0)
-		return fail(err, errlen, n >= 5 && memcmp(buf, "PROXY", 5) == 0
+		return fail(err, errlen,
+		    n >= 5 && memcmp(buf, "PROXY", 5) == 0
 			? "a PROXY protocol v1 (text) header: only v2 is accepted"
 			: "no PROXY protocol v2 signature");
 	if (n < 13)

@@ -11,8 +11,8 @@
 #include <sys/socket.h>
 
 enum {
-	PROXYHDR_FIXED = 16,           /* signature, version/command, family, length */
-	PROXYHDR_MAX = 1024,  /* the whole header, TLVs included, at most */
+	PROXYHDR_FIXED = 16, /* signature, version/command, family, length */
+	PROXYHDR_MAX = 1024, /* the whole header, TLVs included, at most */
 };
 
 struct proxyhdr {
@@ -27,6 +27,7 @@ struct proxyhdr {
  * begin a valid header; otherwise the whole header's length L: when n < L
  * more bytes are needed (h untouched), when n >= L the header is h and the
  * bytes after L are the client's. With n < 16, L is 16. */
-int proxyhdr_parse(const unsigned char *buf, size_t n, struct proxyhdr *h, char *err, size_t errlen);
+int proxyhdr_parse(
+    const unsigned char *buf, size_t n, struct proxyhdr *h, char *err, size_t errlen);
 
 #endif

@@ -119,3 +119,9 @@ soak: $(O)/tests/soak/soak $(O)/tests/soak/crash $(GOMOKUD)
 
 # The layers of ARCHITECTURE.md, checked on the includes.
 TESTS += tests/test_layers.sh
+
+# The PROXY protocol v2 header parser (issue 26, the front).
+$(O)/tests/unit/test_proxyhdr: $(O)/tests/unit/test_proxyhdr.o $(O)/daemon/proxyhdr.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_proxyhdr
