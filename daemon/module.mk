@@ -115,3 +115,13 @@ $(O)/tests/daemon/test_crash: $(O)/tests/daemon/test_crash.o $(O)/tests/daemon/t
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_crash
+
+# Behind the real HAProxy (issue 26, the front): PROXY v2 from proxy-from's
+# fronts only; limits, bans and logs by the player's address.
+$(O)/tests/daemon/test_front.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+$(O)/tests/daemon/test_front: $(O)/tests/daemon/test_front.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD) $(GOMOKUCTL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_front

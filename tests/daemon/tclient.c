@@ -168,9 +168,10 @@ daemon_stop(struct daemon *d, int sig, int ms)
 	return -1;
 }
 
-/* port < 0: -port on ::1; small: a small receive buffer (a slow reader) */
+/* port < 0: -port on ::1; small: a small receive buffer (a slow reader);
+ * src: the local address to connect from (NULL: the kernel's choice) */
 static int
-tcp_connect(int port, int small)
+tcp_connect(int port, int small, const char *src)
 {
 	struct sockaddr_storage ss = { 0 };
 	socklen_t len;
@@ -194,6 +195,19 @@ tcp_connect(int port, int small)
 		int sz = 4096;
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
 	}
+	if (src) {
+		struct sockaddr_storage from = { 0 };
+		struct sockaddr_in *f4 = (struct sockaddr_in *)&from;
+		struct sockaddr_in6 *f6 = (struct sockaddr_in6 *)&from;
+		from.ss_family = ss.ss_family;
+		if (inet_pton(ss.ss_family, src,
+			ss.ss_family == AF_INET ? (void *)&f4->sin_addr : (void *)&f6->sin6_addr) !=
+			1 ||
+		    bind(fd, (struct sockaddr *)&from, len) != 0) {
+			close(fd);
+			return -1;
+		}
+	}
 	if (connect(fd, (struct sockaddr *)&ss, len) != 0) {
 		close(fd);
 		return -1;
@@ -203,14 +217,28 @@ tcp_connect(int port, int small)
 	return fd;
 }
 
+int
+tc_connect_from(const char *src, int port)
+{
+	return tcp_connect(port, 0, src);
+}
+
 struct tc *
 tc_open(int port, int hello)
 {
+	return tc_open_from(NULL, port, NULL, 0, hello);
+}
+
+struct tc *
+tc_open_from(const char *src, int port, const void *pre, size_t npre, int hello)
+{
 	struct tc *c = calloc(1, sizeof *c);
-	c->fd = tcp_connect(port, hello == -2);
+	c->fd = tcp_connect(port, hello == -2, src);
 	if (hello == -2)
 		hello = 1;
-	if (c->fd < 0) {
+	if (c->fd < 0 || (npre && write(c->fd, pre, npre) != (ssize_t)npre)) {
+		if (c->fd >= 0)
+			close(c->fd);
 		free(c);
 		return NULL;
 	}

@@ -51,6 +51,11 @@ struct tc {
  * greeting, says HELLO 1 unless hello is 0. hello -1: only the handshake;
  * -2: HELLO over a socket with a small receive buffer (a slow reader). */
 struct tc *tc_open(int port, int hello);
+/* The same from the local address src (NULL: any; "127.0.0.2", "::1"),
+ * writing the npre bytes of pre (a PROXY header, say) before TLS. */
+struct tc *tc_open_from(const char *src, int port, const void *pre, size_t npre, int hello);
+/* A plain TCP socket to port from src (NULL: any), no TLS; -1 on failure. */
+int tc_connect_from(const char *src, int port);
 /* Opens, HELLO, GUEST name. */
 struct tc *tc_guest(int port, const char *name);
 void tc_close(struct tc *c);

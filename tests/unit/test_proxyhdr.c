@@ -16,8 +16,8 @@
 
 #include "daemon/proxyhdr.h"
 
-static const unsigned char sig[12] = { 0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55,
-	0x49, 0x54, 0x0a };
+static const unsigned char sig[12] = { 0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49,
+	0x54, 0x0a };
 
 /* A header: version/command byte, family byte, then body (addresses and
  * TLVs) with its length. Returns the whole length. */
@@ -124,8 +124,8 @@ test_tlvs(void **state)
 	(void)state;
 	size_t a = v4_body(body);
 	static const unsigned char tlvs[] = { 0x01, 0x00, 0x02, 'h', '2', /* ALPN */
-		0x04, 0x00, 0x00,                                           /* NOOP, empty */
-		0x05, 0x00, 0x03, 'a', 'b', 'c' };                          /* UNIQUE_ID */
+		0x04, 0x00, 0x00,                                         /* NOOP, empty */
+		0x05, 0x00, 0x03, 'a', 'b', 'c' };                        /* UNIQUE_ID */
 	memcpy(body + a, tlvs, sizeof tlvs);
 	size_t n = header(buf, 0x21, 0x11, body, a + sizeof tlvs);
 	assert_int_equal(parse(buf, n, &h, err), (int)(16 + a + sizeof tlvs));
