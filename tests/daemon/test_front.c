@@ -19,7 +19,8 @@
  *   - from a front's address: no header, a v1 text header, a truncated, an
  *     oversized and a stalled one are each logged and closed; a header
  *     over IPv6 from ::1 (also a front) names an IPv4 client, and one from
- *     127.0.0.2 an IPv6 client, seen as such.
+ *     127.0.0.2 an IPv6 client, seen as such;
+ *   - SIGHUP takes a new proxy-from list.
  *
  * Without haproxy installed the test says so and skips, unless
  * GOMOKU_REQUIRE_SHARED=1 (CI): then it fails.
@@ -425,6 +426,40 @@ test_families(void)
 	ok("PROXY headers for IPv4 and IPv6 clients, from IPv4 and IPv6 fronts");
 }
 
+/* SIGHUP takes a new list: ::1 dropped from proxy-from, its header is
+ * garbage to TLS from then on, while 127.0.0.2 stays a front. */
+static void
+test_reload(void)
+{
+	char path[200], conf[4096];
+	snprintf(path, sizeof path, "%s/gomokud.conf", d.dir);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(conf, 1, sizeof conf - 1, f) : 0;
+	conf[n] = '\0';
+	if (f)
+		fclose(f);
+	char *p = strstr(conf, "proxy-from 127.0.0.2,::1\n");
+	REQUIRE(p, "the test's proxy-from line in %s", path);
+	memmove(p + 20, p + 24, strlen(p + 24) + 1); /* drop ",::1" */
+	f = fopen(path, "w");
+	REQUIRE(f && fputs(conf, f) >= 0 && fclose(f) == 0, "rewrite %s", path);
+	int before = daemon_log_count(&d, "reloaded configuration");
+	kill(d.pid, SIGHUP);
+	REQUIRE(daemon_wait_log(&d, "reloaded configuration", before, LINE_MS), "no reload");
+	unsigned char h[64];
+	size_t hn = proxy_header(h, 0x11, "192.0.2.10", 4002);
+	struct tc *a = tc_open_from("::1", -d.port6, h, hn, 1);
+	CHECK(!a, "a header from ::1 was still taken after the reload");
+	tc_close(a);
+	struct tc *b = tc_open_from("127.0.0.2", d.port, h, hn, 1);
+	CHECK(b, "127.0.0.2 is no longer a front after the reload");
+	tc_close(b);
+	CHECK(daemon_wait_log(&d, "PROXY for 192.0.2.10:4002", 0, LINE_MS) &&
+		daemon_log_count(&d, "PROXY for 192.0.2.10:4002") == 1,
+	    "the header from 127.0.0.2 alone is taken");
+	ok("SIGHUP takes a new proxy-from list for new connections");
+}
+
 int
 main(void)
 {
@@ -457,6 +492,7 @@ main(void)
 	test_forged();
 	test_bad_headers();
 	test_families();
+	test_reload();
 	stop_haproxy();
 	CHECK(daemon_stop(&d, SIGTERM, 5000) == 0, "the daemon did not stop cleanly");
 	if (failures)
