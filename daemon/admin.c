@@ -4,9 +4,7 @@
  * store and, for the checks, in a small array here (a community has few). */
 #include "daemon/admin.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +12,7 @@
 #include <time.h>
 
 #include "daemon/auth.h"
+#include "daemon/cidr.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/notify.h"
@@ -23,9 +22,8 @@
 /* One sanction in force; a ban on an address keeps its parsed prefix. */
 struct sanction {
 	store_sanction_t x;
-	int family; /* AF_INET, AF_INET6, or 0 for a name */
-	unsigned char net[16];
-	int bits;
+	int addr; /* a ban on an address or network (net), not a name */
+	struct cidr net;
 };
 
 struct admin {
@@ -72,80 +70,11 @@ admin_duration(const char *s)
 	return -1;
 }
 
-/* s as an address and prefix: family, network bytes (host bits cleared). */
-static int
-parse_cidr(const char *s, int *family, unsigned char net[16], int *bits)
-{
-	char host[INET6_ADDRSTRLEN + 1];
-	const char *slash = strchr(s, '/');
-	size_t hl = slash ? (size_t)(slash - s) : strlen(s);
-	if (hl == 0 || hl >= sizeof host)
-		return -1;
-	memcpy(host, s, hl);
-	host[hl] = '\0';
-	memset(net, 0, 16);
-	if (inet_pton(AF_INET, host, net) == 1)
-		*family = AF_INET;
-	else if (inet_pton(AF_INET6, host, net) == 1)
-		*family = AF_INET6;
-	else
-		return -1;
-	int max = *family == AF_INET ? 32 : 128;
-	*bits = max;
-	if (slash) {
-		char *end;
-		long b = strtol(slash + 1, &end, 10);
-		if (*end || end == slash + 1 || !isdigit((unsigned char)slash[1]) || b < 0 ||
-		    b > max)
-			return -1;
-		*bits = (int)b;
-	}
-	for (int i = 0; i < max / 8; i++) {
-		int keep = *bits - i * 8;
-		net[i] &= keep >= 8 ? 0xff : keep <= 0 ? 0 : (unsigned char)(0xff << (8 - keep));
-	}
-	return 0;
-}
-
 int
 admin_cidr(const char *s, char *out, size_t cap)
 {
-	int family, bits;
-	unsigned char net[16];
-	char host[INET6_ADDRSTRLEN];
-	if (parse_cidr(s, &family, net, &bits) != 0 || !inet_ntop(family, net, host, sizeof host))
-		return -1;
-	int full = bits == (family == AF_INET ? 32 : 128);
-	int n = full ? snprintf(out, cap, "%s", host) : snprintf(out, cap, "%s/%d", host, bits);
-	return n > 0 && (size_t)n < cap ? 0 : -1;
-}
-
-/* Whether the address is inside the sanction's network. */
-static int
-addr_in(const struct sanction *s, const struct sockaddr *sa)
-{
-	unsigned char a[16];
-	int family = sa->sa_family;
-	if (family == AF_INET) {
-		memcpy(a, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
-	} else if (family == AF_INET6) {
-		const struct in6_addr *in6 =
-		    &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-		if (IN6_IS_ADDR_V4MAPPED(in6)) {
-			family = AF_INET;
-			memcpy(a, in6->s6_addr + 12, 4);
-		} else {
-			memcpy(a, in6->s6_addr, 16);
-		}
-	} else {
-		return 0;
-	}
-	if (family != s->family)
-		return 0;
-	int whole = s->bits / 8, rest = s->bits % 8;
-	if (memcmp(a, s->net, (size_t)whole) != 0)
-		return 0;
-	return rest == 0 || ((a[whole] ^ s->net[whole]) & (0xff << (8 - rest))) == 0;
+	struct cidr c;
+	return cidr_parse(s, &c) == 0 ? cidr_format(&c, out, cap) : -1;
 }
 
 static int
@@ -181,8 +110,7 @@ keep(struct admin *a, const store_sanction_t *x)
 	}
 	memset(s, 0, sizeof *s);
 	s->x = *x;
-	if (parse_cidr(x->target, &s->family, s->net, &s->bits) != 0)
-		s->family = 0;
+	s->addr = cidr_parse(x->target, &s->net) == 0;
 	return 0;
 }
 
@@ -269,8 +197,8 @@ admin_entry(struct admin *a, const char *name, const struct sockaddr *sa)
 		struct sanction *s = &a->v[i];
 		if (s->x.kind != STORE_BAN || !in_force(s, now))
 			continue;
-		if (s->family ? addr_in(s, sa) : key[0] && strcmp(s->x.target, key) == 0) {
-			explain(a, s->family ? "this address is banned" : "banned", s);
+		if (s->addr ? cidr_match(&s->net, sa) : key[0] && strcmp(s->x.target, key) == 0) {
+			explain(a, s->addr ? "this address is banned" : "banned", s);
 			return GERR_BANNED;
 		}
 	}
@@ -326,8 +254,8 @@ send_off_matching(struct admin *a, const struct sanction *s, const char *text)
 		if (c->sess)
 			auth_name_key(c->sess->name, key);
 		if (c->closing ||
-		    (s->family ? !addr_in(s, (const struct sockaddr *)&c->addr)
-			       : !key[0] || strcmp(key, s->x.target) != 0))
+		    (s->addr ? !cidr_match(&s->net, (const struct sockaddr *)&c->addr)
+			     : !key[0] || strcmp(key, s->x.target) != 0))
 			continue;
 		send_off(c, text);
 		n++;

@@ -1,6 +1,7 @@
 /* config.c: defaults, the config file and validation. */
 #include "daemon/config.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -104,6 +105,35 @@ set_admins(struct config *c, const char *val, char *err, size_t errlen)
 	return 0;
 }
 
+/* "10.0.0.5,10.0.1.0/24,2001:db8::7": added to the fronts (each line adds). */
+static int
+set_fronts(struct config *c, const char *val, char *err, size_t errlen)
+{
+	char item[INET6_ADDRSTRLEN + 8];
+	for (const char *p = val;;) {
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof item) {
+			snprintf(err, errlen, "proxy-from: not a list of addresses or networks: %s",
+			    val);
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (c->nproxy_from >= CONFIG_MAX_FRONTS) {
+			snprintf(err, errlen, "proxy-from: more than %d fronts", CONFIG_MAX_FRONTS);
+			return -1;
+		}
+		if (cidr_parse(item, &c->proxy_from[c->nproxy_from]) != 0) {
+			snprintf(err, errlen, "proxy-from: not an address or network: %s", item);
+			return -1;
+		}
+		c->nproxy_from++;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 int
 config_is_admin(const struct config *c, const char *name)
 {
@@ -140,6 +170,8 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 	}
 	if (strcmp(key, "admins") == 0)
 		return set_admins(c, val, err, errlen);
+	if (strcmp(key, "proxy-from") == 0)
+		return set_fronts(c, val, err, errlen);
 	if (strcmp(key, "control-socket") == 0)
 		return set_path(c->control_socket, val, err, errlen);
 	if (strcmp(key, "web-listen") == 0) {

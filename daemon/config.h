@@ -5,7 +5,14 @@
 
 #include <stddef.h>
 
-enum { CONFIG_MAX_LISTEN = 8, CONFIG_PATH_MAX = 256, CONFIG_ADMINS_MAX = 512 };
+#include "daemon/cidr.h"
+
+enum {
+	CONFIG_MAX_LISTEN = 8,
+	CONFIG_PATH_MAX = 256,
+	CONFIG_ADMINS_MAX = 512,
+	CONFIG_MAX_FRONTS = 32,
+};
 
 struct config {
 	char listen[CONFIG_MAX_LISTEN][128]; /* host:port, [v6]:port */
@@ -19,6 +26,9 @@ struct config {
 	char admins[CONFIG_ADMINS_MAX];       /* accounts that may moderate: "alice,bob" */
 	char web_origins[512];                /* WebSocket origins allowed besides the served one */
 	char web_listen[128];                 /* host:port serving only the web board; "" = off */
+	/* fronts whose connections begin with a PROXY v2 header (front.h) */
+	struct cidr proxy_from[CONFIG_MAX_FRONTS];
+	int nproxy_from;
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */

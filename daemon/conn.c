@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon/admin.h"
+#include "daemon/cidr.h"
 #include "daemon/clock.h"
 #include "daemon/cmd.h"
 #include "daemon/metrics.h"
@@ -71,26 +72,6 @@ conn_release(struct conn *c)
 	c->t->ops->reading(c->t, 1);
 }
 
-static void
-peer_name(const struct sockaddr *sa, char *out, size_t len)
-{
-	char host[INET6_ADDRSTRLEN] = "?";
-	int port = 0;
-	if (sa->sa_family == AF_INET) {
-		const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
-		port = ntohs(in->sin_port);
-		snprintf(out, len, "%s:%d", host, port);
-	} else if (sa->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
-		port = ntohs(in6->sin6_port);
-		snprintf(out, len, "[%s]:%d", host, port);
-	} else {
-		snprintf(out, len, "?");
-	}
-}
-
 /* The address bytes a per-address limit counts by. */
 static const void *
 addr_key(const struct conn *c, size_t *len)
@@ -124,7 +105,7 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, in
 	c->id = ++srv->next_conn_id;
 	memcpy(&c->addr, sa, (size_t)salen < sizeof c->addr ? (size_t)salen : sizeof c->addr);
 	c->addrlen = (socklen_t)salen;
-	peer_name(sa, c->peer, sizeof c->peer);
+	cidr_addr_name(sa, c->peer, sizeof c->peer);
 	size_t klen;
 	const void *key = addr_key(c, &klen);
 	int per = server_addr_count(srv, key, klen, +1);

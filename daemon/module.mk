@@ -4,8 +4,8 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
-	daemon/metrics.c daemon/admin.c daemon/control.c \
-	daemon/http.c daemon/wsline.c
+	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
+	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 # Debian 12's libwslay-dev and libhttp-parser-dev ship no pkg-config file:
 # their headers are in /usr/include and they link by name (mk/deps.sh checks
@@ -95,7 +95,8 @@ $(O)/tests/daemon/test_ws: $(O)/tests/daemon/test_ws.o $(O)/tests/daemon/tclient
 TESTS += $(O)/tests/daemon/test_ws
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
-$(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o
+$(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o \
+    $(O)/daemon/cidr.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_config
@@ -140,3 +141,13 @@ $(O)/tests/daemon/test_crash: $(O)/tests/daemon/test_crash.o $(O)/tests/daemon/t
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_crash
+
+# Behind the real HAProxy (issue 26, the front): PROXY v2 from proxy-from's
+# fronts only; limits, bans and logs by the player's address.
+$(O)/tests/daemon/test_front.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+$(O)/tests/daemon/test_front: $(O)/tests/daemon/test_front.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD) $(GOMOKUCTL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_front

@@ -19,6 +19,7 @@
 #include "daemon/account.h"
 #include "daemon/admin.h"
 #include "daemon/control.h"
+#include "daemon/front.h"
 #include "daemon/botplay.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
@@ -132,11 +133,26 @@ resume_accept_cb(evutil_socket_t fd, short what, void *arg)
 static void
 accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
 {
+	struct server *srv = arg;
 	(void)l;
-	conn_accept(arg, fd, sa, salen, 0);
+	if (!front_accept(srv->front, fd, sa, salen)) /* a front's: after its header */
+		conn_accept(srv, fd, sa, salen, 0);
 }
 
-/* web-listen: every connection a browser's, whatever its ALPN. */
+/* A front's connection with its PROXY header read: sa is the client's. */
+static void
+front_ready(void *arg, int fd, const struct sockaddr *sa, int salen)
+{
+	struct server *srv = arg;
+	if (srv->draining) {
+		close(fd);
+		return;
+	}
+	conn_accept(srv, fd, sa, salen, 0);
+}
+
+/* web-listen: every connection a browser's, whatever its ALPN. Fronts
+ * (proxy-from) serve the game port, which has the board too. */
 static void
 accept_web_cb(
     struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
@@ -505,7 +521,8 @@ server_init(struct server *srv)
 		log_error(&srv->log, "event_base_new failed");
 		return -1;
 	}
-	if (!(srv->metrics = metrics_new()))
+	if (!(srv->metrics = metrics_new()) ||
+	    !(srv->front = front_new(srv->base, &srv->cfg, &srv->log, front_ready, srv)))
 		return -1;
 	if (load_tls(srv) || open_store(srv))
 		return -1;
@@ -634,6 +651,8 @@ server_free(struct server *srv)
 	for (int i = 0; i < srv->nlev; i++)
 		evconnlistener_free(srv->lev[i]);
 	srv->nlev = 0;
+	front_free(srv->front);
+	srv->front = NULL;
 	while (!LIST_EMPTY(&srv->conns))
 		conn_kill(LIST_FIRST(&srv->conns), NULL);
 	while (srv->dead) {

@@ -30,6 +30,7 @@ struct statelock;
 struct metrics;
 struct admin;
 struct control;
+struct front;
 
 enum { ADDR_BUCKETS = 4096 };
 
@@ -59,6 +60,7 @@ struct server {
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */
+	struct front *front;         /* PROXY headers read from proxy-from's fronts */
 	int checkpointing;
 	int draining;
 

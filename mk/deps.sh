@@ -84,6 +84,9 @@ else
 	chk_cmd systemd-analyze systemd
 	chk_cmd man man-db
 	chk_cmd groff groff-base
+	# tests only: tests/daemon/test_front runs gomokud behind it (in
+	# /usr/sbin, off a user's PATH: asked of dpkg)
+	chk_pkg haproxy
 	if [ $clang -eq 1 ]; then
 		chk_cmd clang clang
 		chk_cmd clang-format clang-format

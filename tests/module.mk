@@ -132,3 +132,9 @@ ifneq ($(filter cc gcc,$(notdir $(CC))),)
 TESTS += tests/browser/test_browser.sh
 endif
 endif
+
+# The PROXY protocol v2 header parser (issue 26, the front).
+$(O)/tests/unit/test_proxyhdr: $(O)/tests/unit/test_proxyhdr.o $(O)/daemon/proxyhdr.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_proxyhdr

@@ -168,9 +168,10 @@ daemon_stop(struct daemon *d, int sig, int ms)
 	return -1;
 }
 
-/* port < 0: -port on ::1; small: a small receive buffer (a slow reader) */
+/* port < 0: -port on ::1; small: a small receive buffer (a slow reader);
+ * src: the local address to connect from (NULL: the kernel's choice) */
 static int
-tcp_connect(int port, int small)
+tcp_connect(int port, int small, const char *src)
 {
 	struct sockaddr_storage ss = { 0 };
 	socklen_t len;
@@ -194,6 +195,19 @@ tcp_connect(int port, int small)
 		int sz = 4096;
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
 	}
+	if (src) {
+		struct sockaddr_storage from = { 0 };
+		struct sockaddr_in *f4 = (struct sockaddr_in *)&from;
+		struct sockaddr_in6 *f6 = (struct sockaddr_in6 *)&from;
+		from.ss_family = ss.ss_family;
+		if (inet_pton(ss.ss_family, src,
+			ss.ss_family == AF_INET ? (void *)&f4->sin_addr : (void *)&f6->sin6_addr) !=
+			1 ||
+		    bind(fd, (struct sockaddr *)&from, len) != 0) {
+			close(fd);
+			return -1;
+		}
+	}
 	if (connect(fd, (struct sockaddr *)&ss, len) != 0) {
 		close(fd);
 		return -1;
@@ -203,18 +217,31 @@ tcp_connect(int port, int small)
 	return fd;
 }
 
-static struct tc *open_with(int port, int hello, const unsigned char *alpn, unsigned alen);
+static struct tc *open_with(const char *src, int port, const void *pre, size_t npre, int hello,
+    const unsigned char *alpn, unsigned alen);
+
+int
+tc_connect_from(const char *src, int port)
+{
+	return tcp_connect(port, 0, src);
+}
 
 struct tc *
 tc_open(int port, int hello)
 {
-	return open_with(port, hello, NULL, 0);
+	return open_with(NULL, port, NULL, 0, hello, NULL, 0);
+}
+
+struct tc *
+tc_open_from(const char *src, int port, const void *pre, size_t npre, int hello)
+{
+	return open_with(src, port, pre, npre, hello, NULL, 0);
 }
 
 struct tc *
 tc_open_alpn(int port, const unsigned char *alpn, unsigned len, int small)
 {
-	return open_with(port, small ? -3 : -1, alpn, len);
+	return open_with(NULL, port, NULL, 0, small ? -3 : -1, alpn, len);
 }
 
 void
@@ -226,16 +253,21 @@ tc_alpn(struct tc *c, char *out, size_t n)
 	snprintf(out, n, "%.*s", (int)len, len ? (const char *)p : "");
 }
 
+/* hello: 1 HELLO, 0 the greeting only, -1 the handshake only, -2 as 1 with
+ * a small receive buffer, -3 as -1 with one. */
 static struct tc *
-open_with(int port, int hello, const unsigned char *alpn, unsigned alen)
+open_with(const char *src, int port, const void *pre, size_t npre, int hello,
+    const unsigned char *alpn, unsigned alen)
 {
 	struct tc *c = calloc(1, sizeof *c);
-	c->fd = tcp_connect(port, hello <= -2);
+	c->fd = tcp_connect(port, hello <= -2, src);
 	if (hello == -2)
 		hello = 1;
 	else if (hello == -3) /* small, handshake only */
 		hello = -1;
-	if (c->fd < 0) {
+	if (c->fd < 0 || (npre && write(c->fd, pre, npre) != (ssize_t)npre)) {
+		if (c->fd >= 0)
+			close(c->fd);
 		free(c);
 		return NULL;
 	}

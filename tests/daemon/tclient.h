@@ -60,6 +60,11 @@ void tc_alpn(struct tc *c, char *out, size_t n);
 /* Exactly n bytes within ms (lines not yet read come first): 0, or -1 on a
  * timeout or close. */
 int tc_read_bytes(struct tc *c, void *buf, size_t n, int ms);
+/* The same from the local address src (NULL: any; "127.0.0.2", "::1"),
+ * writing the npre bytes of pre (a PROXY header, say) before TLS. */
+struct tc *tc_open_from(const char *src, int port, const void *pre, size_t npre, int hello);
+/* A plain TCP socket to port from src (NULL: any), no TLS; -1 on failure. */
+int tc_connect_from(const char *src, int port);
 /* Opens, HELLO, GUEST name. */
 struct tc *tc_guest(int port, const char *name);
 void tc_close(struct tc *c);

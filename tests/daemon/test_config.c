@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -64,6 +65,39 @@ test_defaults_and_set(void **state)
 	assert_int_equal(log_level_parse("WARN"), -1);
 	printf(
 	    "config_set: defaults, ranges, junk, unknown keys, listen cap, path length, admins\n");
+}
+
+/* proxy-from: off by default; lists of IPv4/IPv6 addresses and networks,
+ * each line adding; a bad item refuses the line. */
+static void
+test_proxy_from(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[200];
+	config_defaults(&c);
+	assert_int_equal(c.nproxy_from, 0);
+	assert_int_equal(
+	    config_set(&c, "proxy-from", "10.0.0.10,10.1.0.0/16,2001:db8::/32", err, sizeof err),
+	    0);
+	assert_int_equal(config_set(&c, "proxy-from", "::1", err, sizeof err), 0);
+	assert_int_equal(c.nproxy_from, 4);
+	char text[64];
+	assert_int_equal(cidr_format(&c.proxy_from[1], text, sizeof text), 0);
+	assert_string_equal(text, "10.1.0.0/16");
+	assert_int_equal(c.proxy_from[2].family, AF_INET6);
+	assert_int_equal(c.proxy_from[3].bits, 128);
+	static const char *bad[] = { "", "10.0.0.1,", ",10.0.0.1", "10.0.0.1,,10.0.0.2",
+		"10.0.0.300", "10.0.0.0/33", "haproxy.example.org", "10.0.0.1 10.0.0.2",
+		"2001:db8::/129" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(config_set(&c, "proxy-from", bad[i], err, sizeof err), -1);
+		assert_non_null(strstr(err, "proxy-from"));
+	}
+	for (int i = c.nproxy_from; i < CONFIG_MAX_FRONTS; i++)
+		assert_int_equal(config_set(&c, "proxy-from", "192.0.2.1", err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "proxy-from", "192.0.2.2", err, sizeof err), -1);
+	printf("proxy-from: lists, IPv4 and IPv6 networks, bad items, the cap\n");
 }
 
 static void
@@ -138,6 +172,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_set),
+		cmocka_unit_test(test_proxy_from),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_clock),
 	};

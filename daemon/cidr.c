@@ -1,0 +1,100 @@
+/* cidr.c: addresses and networks (see cidr.h). */
+#include "daemon/cidr.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+cidr_parse(const char *s, struct cidr *out)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(s, '/');
+	size_t hl = slash ? (size_t)(slash - s) : strlen(s);
+	if (hl == 0 || hl >= sizeof host)
+		return -1;
+	memcpy(host, s, hl);
+	host[hl] = '\0';
+	memset(out, 0, sizeof *out);
+	if (inet_pton(AF_INET, host, out->net) == 1)
+		out->family = AF_INET;
+	else if (inet_pton(AF_INET6, host, out->net) == 1)
+		out->family = AF_INET6;
+	else
+		return -1;
+	int max = out->family == AF_INET ? 32 : 128;
+	out->bits = max;
+	if (slash) {
+		char *end;
+		long b = strtol(slash + 1, &end, 10);
+		if (*end || end == slash + 1 || !isdigit((unsigned char)slash[1]) || b < 0 ||
+		    b > max)
+			return -1;
+		out->bits = (int)b;
+	}
+	for (int i = 0; i < max / 8; i++) {
+		int keep = out->bits - i * 8;
+		out->net[i] &= keep >= 8 ? 0xff
+		    : keep <= 0          ? 0
+					 : (unsigned char)(0xff << (8 - keep));
+	}
+	return 0;
+}
+
+int
+cidr_format(const struct cidr *c, char *out, size_t cap)
+{
+	char host[INET6_ADDRSTRLEN];
+	if (!inet_ntop(c->family, c->net, host, sizeof host))
+		return -1;
+	int full = c->bits == (c->family == AF_INET ? 32 : 128);
+	int n = full ? snprintf(out, cap, "%s", host) : snprintf(out, cap, "%s/%d", host, c->bits);
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int
+cidr_match(const struct cidr *c, const struct sockaddr *sa)
+{
+	unsigned char a[16];
+	int family = sa->sa_family;
+	if (family == AF_INET) {
+		memcpy(a, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+	} else if (family == AF_INET6) {
+		const struct in6_addr *in6 =
+		    &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		if (IN6_IS_ADDR_V4MAPPED(in6)) {
+			family = AF_INET;
+			memcpy(a, in6->s6_addr + 12, 4);
+		} else {
+			memcpy(a, in6->s6_addr, 16);
+		}
+	} else {
+		return 0;
+	}
+	if (family != c->family)
+		return 0;
+	int whole = c->bits / 8, rest = c->bits % 8;
+	if (memcmp(a, c->net, (size_t)whole) != 0)
+		return 0;
+	return rest == 0 || ((a[whole] ^ c->net[whole]) & (0xff << (8 - rest))) == 0;
+}
+
+void
+cidr_addr_name(const struct sockaddr *sa, char *out, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+		snprintf(out, len, "%s:%d", host, ntohs(in->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+		snprintf(out, len, "[%s]:%d", host, ntohs(in6->sin6_port));
+	} else {
+		snprintf(out, len, "?");
+	}
+}
