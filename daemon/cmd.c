@@ -12,6 +12,7 @@
 #include "daemon/account.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
+#include "daemon/challenge.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -120,10 +121,12 @@ cmd_quit(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 {
 	(void)rm;
 	(void)why;
+	/* the event before the reply it comes with; the connection, closing,
+	 * still writes out both */
+	conn_bye(c, "quit", NULL);
 	proto_msg_t r;
 	reply_init(&r, m);
 	conn_send(c, &r);
-	conn_close(c);
 	return 0;
 }
 
@@ -386,6 +389,82 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 	return 0;
 }
 
+/* Open seeks, oldest first (the lobby's list): = SEEK lines. */
+static int
+cmd_seeks(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	(void)why;
+	proto_msg_t r;
+	int n = 0;
+	struct seek *k;
+	TAILQ_FOREACH (k, &c->srv->seeks, link) {
+		if (n >= LIST_MAX)
+			break;
+		proto_init(&r, PD_SEEK, NULL);
+		r.ident = k->id;
+		snprintf(r.user, sizeof r.user, "%s", k->sess->name);
+		wire_gamespec_out(&r, &k->spec);
+		r.fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
+		conn_send(c, &r);
+		n++;
+	}
+	reply_init(&r, m);
+	r.count = n;
+	conn_send(c, &r);
+	return 0;
+}
+
+static int
+cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	struct gamespec g;
+	wire_gamespec(&g, m);
+	if (gamespec_check(&g, why) != 0)
+		return ERR_ARGUMENT;
+	struct session *to = session_by_name(c->srv, m->user);
+	if (!to || !to->conn)
+		return ERR_NO_USER;
+	uint32_t id = 0;
+	game_err_t e = challenge_new(c->srv, c->sess, to, &g, &id);
+	if (e == GERR_BUSY)
+		*why = session_busy(c->sess) ? "you are seeking or playing"
+					     : "they are seeking or playing";
+	else if (e == GERR_ARGUMENT)
+		*why = "you cannot challenge yourself";
+	else if (e == GERR_OFFER_PENDING)
+		*why = "you have a challenge open already";
+	if (e)
+		return refused(e, NULL, why);
+	proto_msg_t r;
+	reply_init(&r, m);
+	r.ident = id;
+	conn_send(c, &r);
+	return 0;
+}
+
+static int
+cmd_answer_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	game_err_t e = challenge_answer(
+	    c->srv, c->sess, (uint32_t)m->ident, m->answer == ANSWER_ACCEPT);
+	if (e == GERR_NOT_PLAYER)
+		*why = "only the one challenged can accept";
+	else if (e == GERR_BUSY)
+		*why = "one of you is seeking or playing";
+	else if (e == GERR_NO_OFFER)
+		*why = "no such challenge for you";
+	if (e)
+		return refused(e, NULL, why);
+	proto_msg_t r;
+	reply_init(&r, m);
+	r.ident = m->ident;
+	conn_send(c, &r);
+	return 0;
+}
+
 static int
 cmd_move(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -611,6 +690,9 @@ static const struct {
 	[PR_EXPORT] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_STATS] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_TOP] = { cmd_account, NEED_HELLO, AT_NONE },
+	[PR_SEEKS] = { cmd_seeks, NEED_HELLO, AT_NONE },
+	[PR_CHALLENGE] = { cmd_challenge, NEED_NAME, AT_NONE },
+	[PR_ANSWER] = { cmd_answer_challenge, NEED_NAME, AT_NONE },
 };
 
 /* The room a request addresses, by its row's target: 0 with *rm (NULL for

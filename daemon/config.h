@@ -15,6 +15,7 @@ struct config {
 	char key[CONFIG_PATH_MAX];
 	char database[CONFIG_PATH_MAX]; /* "" = state_dir/gomokud.db; "none" = off */
 	char metrics_listen[128];       /* host:port of GET /metrics; "" = off */
+	char server_name[128];          /* the self-signed certificate names it too */
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */

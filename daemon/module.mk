@@ -4,7 +4,7 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
-	daemon/metrics.c
+	daemon/metrics.c daemon/challenge.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
 GOMOKUD := $(BINDIR)/gomokud
 

@@ -12,6 +12,7 @@
 
 #include "daemon/config.h"
 #include "daemon/conn.h"
+#include "daemon/challenge.h"
 #include "daemon/lobby.h"
 #include "daemon/log.h"
 #include "daemon/store.h"
@@ -72,6 +73,8 @@ struct server {
 
 	struct seek_list seeks; /* oldest first */
 	uint32_t next_seek;
+	struct challenge_list challenges; /* oldest first */
+	uint32_t next_challenge;
 };
 
 /* Sets up the base, TLS and listeners from srv->cfg. 0 or -1 (logged). */

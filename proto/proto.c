@@ -56,6 +56,9 @@ static const struct form forms[PM_COUNT] = {
 	[PR_EXPORT] = { PK_REQ, "EXPORT", NULL, "i|W" },
 	[PR_STATS] = { PK_REQ, "STATS", NULL, "|u" },
 	[PR_TOP] = { PK_REQ, "TOP", NULL, "R|j" },
+	[PR_SEEKS] = { PK_REQ, "SEEKS", NULL, "" },
+	[PR_CHALLENGE] = { PK_REQ, "CHALLENGE", NULL, "uRSTOQP" },
+	[PR_ANSWER] = { PK_REQ, "ANSWER", NULL, "iB" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -89,6 +92,9 @@ static const struct form forms[PM_COUNT] = {
 	[PO_EXPORT] = { PK_OK, "EXPORT", NULL, "iW" },
 	[PO_STATS] = { PK_OK, "STATS", NULL, "n" },
 	[PO_TOP] = { PK_OK, "TOP", NULL, "nN" },
+	[PO_SEEKS] = { PK_OK, "SEEKS", NULL, "n" },
+	[PO_CHALLENGE] = { PK_OK, "CHALLENGE", NULL, "i" },
+	[PO_ANSWER] = { PK_OK, "ANSWER", NULL, "i" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -104,6 +110,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_GAME] = { PK_DATA, "GAME", NULL, "iRSuwXYdU" },
 	[PD_RECORD] = { PK_DATA, "RECORD", NULL, "*" },
 	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRhoAfst" },
+	[PD_SEEK] = { PK_DATA, "SEEK", NULL, "iuRSTOQPF" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -119,6 +126,10 @@ static const struct form forms[PM_COUNT] = {
 	[PE_THINK] = { PK_EVENT, "THINK", NULL, "rqudC" },
 	[PE_OVER] = { PK_EVENT, "OVER", NULL, "rqXYL" },
 	[PE_SHUTDOWN] = { PK_EVENT, "SHUTDOWN", NULL, "g|*" },
+	[PE_BYE] = { PK_EVENT, "BYE", NULL, "a|*" },
+	[PE_SEATED] = { PK_EVENT, "SEATED", NULL, "r" },
+	[PE_CHALLENGE] = { PK_EVENT, "CHALLENGE", NULL, "iuwRSTOQP" },
+	[PE_CHALLENGEEND] = { PK_EVENT, "CHALLENGEEND", NULL, "iE" },
 };
 
 /* Keyword sets, in enum order. */
@@ -139,6 +150,7 @@ static const char *const ustate_names[] = { "idle", "seeking", "playing", "watch
 static const char *const fallback_names[] = { "human", "bot", NULL };
 static const char *const export_names[] = { "text", "psq", NULL };
 static const char *const provisional_names[] = { "established", "provisional", NULL };
+static const char *const answer_names[] = { "accept", "decline", NULL };
 
 enum ftype {
 	FT_STR,
@@ -200,6 +212,7 @@ static const struct field fields[] = {
 	F('F', FT_ENUM, CS_NONE, fallback, 0, 0, fallback_names, "human|bot"),
 	F('W', FT_ENUM, CS_NONE, format, 0, 0, export_names, "export format"),
 	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
+	F('B', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
 	F('v', FT_INT, CS_NONE, version, 1, 999, NULL, "version"),
 	F('q', FT_INT, CS_NONE, seq, 0, INT32_MAX, NULL, "sequence number"),
 	F('i', FT_INT, CS_NONE, ident, 1, INT32_MAX, NULL, "id"),

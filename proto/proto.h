@@ -78,6 +78,9 @@ typedef enum {
 	PR_EXPORT,
 	PR_STATS,
 	PR_TOP,
+	PR_SEEKS,
+	PR_CHALLENGE,
+	PR_ANSWER,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -111,6 +114,9 @@ typedef enum {
 	PO_EXPORT,
 	PO_STATS,
 	PO_TOP,
+	PO_SEEKS,
+	PO_CHALLENGE,
+	PO_ANSWER,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -126,6 +132,7 @@ typedef enum {
 	PD_GAME,
 	PD_RECORD,
 	PD_STAT,
+	PD_SEEK,
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -141,6 +148,10 @@ typedef enum {
 	PE_THINK,
 	PE_OVER,
 	PE_SHUTDOWN,
+	PE_BYE,
+	PE_SEATED,
+	PE_CHALLENGE,
+	PE_CHALLENGEEND,
 	PM_COUNT
 } proto_id_t;
 
@@ -173,6 +184,8 @@ typedef enum { USER_IDLE, USER_SEEKING, USER_PLAYING, USER_WATCHING } proto_usta
 typedef enum { FALLBACK_HUMAN, FALLBACK_BOT } proto_fallback_t;
 typedef enum { EXPORT_TEXT, EXPORT_PSQ } proto_export_t;
 typedef enum { RATING_ESTABLISHED, RATING_PROVISIONAL } proto_provisional_t;
+/* ANSWER to a challenge. */
+typedef enum { ANSWER_ACCEPT, ANSWER_DECLINE } proto_answer_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
@@ -260,6 +273,7 @@ typedef struct proto_msg {
 	proto_fallback_t fallback;
 	proto_export_t format;
 	proto_provisional_t provisional;
+	proto_answer_t answer;
 	int64_t version, seq, ident, count, count2, level, ecode, ms, depth, plies;
 	int64_t bms, wms; /* clocks in ms; -1 prints as "-" */
 	int64_t page;     /* HISTORY, TOP: from 1; 0 = absent */

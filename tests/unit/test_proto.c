@@ -68,6 +68,10 @@ static const struct {
 	{ PROTO_CLIENT, "STATS bob" },
 	{ PROTO_CLIENT, "TOP renju" },
 	{ PROTO_CLIENT, "TOP renju 2" },
+	{ PROTO_CLIENT, "SEEKS" },
+	{ PROTO_CLIENT, "CHALLENGE bob freestyle 15 300+5 any casual none" },
+	{ PROTO_CLIENT, "ANSWER 3 accept" },
+	{ PROTO_CLIENT, "ANSWER 3 decline" },
 	{ PROTO_CLIENT, "QUIT" },
 
 	{ PROTO_SERVER, "OK #t1 HELLO 1" },
@@ -103,6 +107,10 @@ static const struct {
 	{ PROTO_SERVER, "OK EXPORT 1234 psq" },
 	{ PROTO_SERVER, "OK STATS 1" },
 	{ PROTO_SERVER, "OK TOP 20 57" },
+	{ PROTO_SERVER, "OK SEEKS 1" },
+	{ PROTO_SERVER, "OK CHALLENGE 3" },
+	{ PROTO_SERVER, "OK ANSWER 3" },
+	{ PROTO_SERVER, "= SEEK 4 alice renju 15 300+5 black rated none human" },
 	{ PROTO_SERVER, "OK QUIT" },
 	{ PROTO_SERVER, "ERR 400 syntax" },
 	{ PROTO_SERVER, "ERR #m5 431 not-your-turn white is to move" },
@@ -142,6 +150,11 @@ static const struct {
 	{ PROTO_SERVER, "* OVER r12 4 none aborted -" },
 	{ PROTO_SERVER, "* SHUTDOWN 5000 maintenance, back soon" },
 	{ PROTO_SERVER, "* SHUTDOWN 0" },
+	{ PROTO_SERVER, "* BYE shutdown server restarting" },
+	{ PROTO_SERVER, "* BYE quit" },
+	{ PROTO_SERVER, "* SEATED r12" },
+	{ PROTO_SERVER, "* CHALLENGE 3 alice bob freestyle 15 300+5 white rated swap2" },
+	{ PROTO_SERVER, "* CHALLENGEEND 3 expired" },
 };
 
 static void
