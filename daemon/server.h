@@ -17,11 +17,12 @@
 #include "daemon/log.h"
 #include "daemon/store.h"
 #include "daemon/workq.h"
+#include "rules/version.h"
 
-#define GOMOKUD_VERSION "0.1.0"
+#define GOMOKUD_VERSION GOMOKU_VERSION
 /* Capabilities every server serves; conn_up adds "accounts history" with a
  * database and "bots" with bots (PROTOCOL.md section 3). */
-#define GOMOKUD_CAPS "swap2 chat resume"
+#define GOMOKUD_CAPS "swap2 chat resume lobby"
 
 struct session;
 struct room_registry;

@@ -182,8 +182,9 @@ test_challenge(void)
 	CHECK_LINE(x, "OK CHALLENGE ");
 	int id = atoi(x->line + strlen("OK CHALLENGE "));
 	char want[96];
-	snprintf(want, sizeof want, "* CHALLENGE %d xavier yvonne freestyle 15 300+5 black casual "
-				    "none",
+	snprintf(want, sizeof want,
+	    "* CHALLENGE %d xavier yvonne freestyle 15 300+5 black casual "
+	    "none",
 	    id);
 	CHECK_LINE(y, want);
 	tc_send(x, "CHALLENGE zoe freestyle 15 300+5 black casual none");
