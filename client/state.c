@@ -51,7 +51,8 @@ int
 state_save(const char *path, const state_t *st)
 {
 	char tmp[1100];
-	if (xdg_make_parents(path) != 0 || snprintf(tmp, sizeof tmp, "%s.new", path) >= (int)sizeof tmp)
+	if (xdg_make_parents(path) != 0 ||
+	    snprintf(tmp, sizeof tmp, "%s.new", path) >= (int)sizeof tmp)
 		return -1;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
