@@ -113,6 +113,16 @@ send_msg(sess_t *s, const proto_msg_t *m)
 	}
 }
 
+/* Asks for the snapshot of room. */
+static void
+ask_state(sess_t *s, const char *room)
+{
+	proto_msg_t st;
+	proto_init(&st, PR_STATE, NULL);
+	snprintf(st.room, sizeof st.room, "%s", room);
+	send_msg(s, &st);
+}
+
 /* Adds text to the chat pane in lines that fit the panel. */
 static void
 chat_wrapped(model_t *m, const char *text, int width)
@@ -204,10 +214,7 @@ on_line(void *arg, const char *line, size_t len)
 		for (int i = 0; i < m->npending; i++)
 			asked |= m->pending[i] == PR_STATE;
 		if (!asked) {
-			proto_msg_t st;
-			proto_init(&st, PR_STATE, NULL);
-			snprintf(st.room, sizeof st.room, "%s", m->room);
-			send_msg(s, &st);
+			ask_state(s, m->room);
 		}
 	}
 	/* a snapshot may bring another board size: keep the cursor on it */
@@ -260,10 +267,7 @@ on_line(void *arg, const char *line, size_t len)
 		break;
 	case PE_SEATED: {
 		/* this login took the account's session over: fetch its game */
-		proto_msg_t st;
-		proto_init(&st, PR_STATE, NULL);
-		snprintf(st.room, sizeof st.room, "%s", x.room);
-		send_msg(s, &st);
+		ask_state(s, x.room);
 		break;
 	}
 	case PE_BYE:
@@ -338,10 +342,7 @@ on_line(void *arg, const char *line, size_t len)
 			ask_ratings(s);
 		} else {
 			/* the room as the server has it: settings, the creator's seat */
-			proto_msg_t st;
-			proto_init(&st, PR_STATE, NULL);
-			snprintf(st.room, sizeof st.room, "%s", x.room);
-			send_msg(s, &st);
+			ask_state(s, x.room);
 		}
 		break;
 	case PE_OVER:
@@ -351,10 +352,7 @@ on_line(void *arg, const char *line, size_t len)
 	case PO_JOIN:
 		if (!m->in_room || strcmp(m->room, x.room) != 0) {
 			/* both seats were taken: we watch, so fetch the room */
-			proto_msg_t st;
-			proto_init(&st, PR_STATE, NULL);
-			snprintf(st.room, sizeof st.room, "%s", x.room);
-			send_msg(s, &st);
+			ask_state(s, x.room);
 		}
 		break;
 	case PO_LEAVE:

@@ -67,6 +67,17 @@ ok_seq(struct conn *c, const proto_msg_t *m, const struct room *rm, uint32_t seq
 	return 0;
 }
 
+/* OK <VERB> <id> */
+static int
+ok_ident(struct conn *c, const proto_msg_t *m, int64_t id)
+{
+	proto_msg_t r;
+	reply_init(&r, m);
+	r.ident = id;
+	conn_send(c, &r);
+	return 0;
+}
+
 /* The wire error for a refused game verb. */
 static int
 refused(game_err_t e, const struct room_act *act, const char **why)
@@ -208,13 +219,7 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	uint32_t id;
 	game_err_t e = lobby_seek(c->srv, c->sess, &g, c->srv->cfg.bot_fallback_s,
 	    fallback ? botplay_fallback : NULL, &id);
-	if (e)
-		return refused(e, NULL, why);
-	proto_msg_t r;
-	reply_init(&r, m);
-	r.ident = id;
-	conn_send(c, &r);
-	return 0;
+	return e ? refused(e, NULL, why) : ok_ident(c, m, id);
 }
 
 static int
@@ -435,13 +440,7 @@ cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 		*why = "you cannot challenge yourself";
 	else if (e == GERR_OFFER_PENDING)
 		*why = "you have a challenge open already";
-	if (e)
-		return refused(e, NULL, why);
-	proto_msg_t r;
-	reply_init(&r, m);
-	r.ident = id;
-	conn_send(c, &r);
-	return 0;
+	return e ? refused(e, NULL, why) : ok_ident(c, m, id);
 }
 
 static int
@@ -456,13 +455,7 @@ cmd_answer_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, cons
 		*why = "one of you is seeking or playing";
 	else if (e == GERR_NO_OFFER)
 		*why = "no such challenge for you";
-	if (e)
-		return refused(e, NULL, why);
-	proto_msg_t r;
-	reply_init(&r, m);
-	r.ident = m->ident;
-	conn_send(c, &r);
-	return 0;
+	return e ? refused(e, NULL, why) : ok_ident(c, m, m->ident);
 }
 
 static int

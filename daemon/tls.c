@@ -116,14 +116,23 @@ tls_san_list(const char *name, const char (*listen)[128], int nlisten, char *out
 	return rc;
 }
 
+/* The first certificate of a PEM file, or NULL. */
+static X509 *
+read_cert(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	return x;
+}
+
 /* Whether the certificate at path holds every name of sans. */
 static int
 covers(const char *path, const char *sans)
 {
-	FILE *f = fopen(path, "r");
-	X509 *x = f ? PEM_read_X509(f, NULL, NULL, NULL) : NULL;
-	if (f)
-		fclose(f);
+	X509 *x = read_cert(path);
 	if (!x)
 		return 0;
 	char list[1024], *save = NULL;
@@ -215,11 +224,7 @@ out:
 int
 tls_key_fingerprint(const char *cert, char *out, size_t len)
 {
-	FILE *f = fopen(cert, "r");
-	if (!f)
-		return -1;
-	X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
-	fclose(f);
+	X509 *x = read_cert(cert);
 	if (!x)
 		return -1;
 	unsigned char *der = NULL, md[EVP_MAX_MD_SIZE];
@@ -239,11 +244,7 @@ tls_key_fingerprint(const char *cert, char *out, size_t len)
 int
 tls_fingerprint(const char *cert, char *out, size_t len)
 {
-	FILE *f = fopen(cert, "r");
-	if (!f)
-		return -1;
-	X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
-	fclose(f);
+	X509 *x = read_cert(cert);
 	if (!x)
 		return -1;
 	unsigned char md[EVP_MAX_MD_SIZE];

@@ -51,21 +51,6 @@ SRV=127.0.0.1:$DPORT
 mkdir -p "$XDG_CONFIG_HOME/gomoku"
 printf '# the server the examples reach\nserver %s\n' "$SRV" >"$XDG_CONFIG_HOME/gomoku/config"
 
-screen() { $TM capture-pane -p -t "=$1:"; }
-wait_for() { # wait_for SESSION TEXT (polls up to 30 s, only against hangs)
-	i=0
-	while ! screen "$1" | grep -q -F -- "$2"; do
-		i=$((i + 1))
-		if [ $i -gt 300 ]; then
-			echo "--- screen $1 while waiting for: $2"
-			screen "$1"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-step() { check "$1" wait_for "$2" "$3"; }
-keys() { k_s=$1; shift; $TM send-keys -t "=$k_s:" "$@"; }
 # client SESSION ARGS...: a terminal client in a new tmux session; its pid
 # in $T/SESSION.pid, its stderr in $T/SESSION.err; $CENV, if set, is added
 # to its environment
@@ -129,6 +114,27 @@ step "gina, started again, is back in her room" ga "Back in room $ROOM"
 check "with the move played" wait_for ga "1.h8"
 check "still as gina" wait_for ga "as gina"
 
+# --- smaller things, in gina's game: a lone column letter, a private
+# message echoed, a terminal too small, mouse reporting
+keys ga l
+step "a lone 'l' says it waits for a row" ga "move: l_  (type its row, or Enter plays "
+keys ga Escape
+keys ga Tab
+keys ga -l "@hugo psst"
+keys ga Enter
+step "hugo gets the private message" gb "[gina] psst"
+step "gina sees her own message echoed" ga "[to hugo] psst"
+check "the client asked the terminal for mouse reports" [ "$($TM display -p -t =ga: '#{mouse_any_flag}')" = 1 ]
+$TM resize-window -t =ga: -x 40 -y 12
+step "a 40x12 terminal says it is too small instead of cutting the board" ga "Terminal too small: 40x12"
+$TM resize-window -t =ga: -x 80 -y 24
+step "at 80x24 the board is back" ga "Moves ("
+client nm --no-mouse --name nomouse "$SRV"
+step "a --no-mouse client signs in" nm "Signed in as nomouse"
+check "--no-mouse leaves the mouse to the terminal" [ "$($TM display -p -t =nm: '#{mouse_any_flag}')" = 0 ]
+keys nm q
+wait_for nm "(y/n)" && keys nm y
+
 # --- the daemon killed while gina views her finished game and ivan watches
 # another one; then restarted on the same port
 keys ga R
@@ -163,6 +169,20 @@ wait "$DPID" 2>/dev/null
 step "a SIGTERM restart says so" gd "Server restarting, reconnecting"
 startd "$DPORT"
 step "and the client comes back" gd "Back in room $WROOM"
+
+# --- --register asks for the password twice; every program has --version
+client rg --register zed "$SRV"
+step "--register asks for a new password" rg "New password for zed:"
+keys rg -l "first-pass"
+keys rg Enter
+step "and again" rg "Same password again for zed:"
+keys rg -l "other-pass"
+keys rg Enter
+step "two different passwords register nothing" rg "EXIT=2"
+check "and it says why" grep -q "the passwords differ" "$T/rg.err"
+for p in gomoku gomokud pbrain-gomoku; do
+	check "$p --version" sh -c "$BINDIR/$p --version | grep -q '^$p 0\.'"
+done
 
 # --- accounts: takeover, and resume after a kill
 printf 'REGISTER lena pass-of-lena\n' | run "$SRV" >/dev/null 2>&1
