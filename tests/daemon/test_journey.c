@@ -25,6 +25,7 @@
 #endif
 
 static struct daemon d, d2;
+static struct daemon *cur = &d; /* the daemon running now: d, then d2 after the restart */
 
 static void
 stop_all(void)
@@ -62,7 +63,7 @@ named(int port, const char *who)
 static void
 test_quit_says_bye(void)
 {
-	struct tc *c = named(d.port, "quitter");
+	struct tc *c = named(cur->port, "quitter");
 	REQUIRE(c, "connect");
 	tc_send(c, "QUIT");
 	CHECK_LINE(c, "* BYE quit");
@@ -96,8 +97,8 @@ static void
 test_takeover(void)
 {
 	char tok[80], tok2[80];
-	struct tc *a1 = account(d.port, "REGISTER", "alice", tok, sizeof tok);
-	struct tc *b = named(d.port, "bob");
+	struct tc *a1 = account(cur->port, "REGISTER", "alice", tok, sizeof tok);
+	struct tc *b = named(cur->port, "bob");
 	REQUIRE(a1 && b, "connect");
 	tc_send(a1, "SEEK freestyle 15 300+5 black casual none");
 	CHECK_LINE(a1, "OK SEEK");
@@ -106,11 +107,12 @@ test_takeover(void)
 	tc_send(a1, "MOVE r1 h8");
 	CHECK_LINE(a1, "OK MOVE r1");
 	/* alice opens a second client and logs in: it takes the seat */
-	struct tc *a2 = account(d.port, "LOGIN", "alice", tok2, sizeof tok2);
+	struct tc *a2 = account(cur->port, "LOGIN", "alice", tok2, sizeof tok2);
 	REQUIRE(a2, "second login refused: %s", d.log);
 	CHECK(strcmp(tok, tok2) == 0, "the takeover has another token: %s vs %s", tok, tok2);
 	CHECK_LINE(a1, "* BYE takeover");
 	CHECK(clean_close(a1), "the old connection was not closed cleanly");
+	tc_close(a1);
 	tc_send(a2, "STATE r1");
 	CHECK_LINE(a2, "= CLOCK r1 ");
 	CHECK(strstr(a2->line, " white"), "white to move after h8: %s", a2->line);
@@ -128,7 +130,7 @@ test_takeover(void)
 	/* away from the game: the login announces the seat */
 	tc_close(a2);
 	CHECK_LINE(b, "* PRESENCE r1 ");
-	struct tc *a3 = tc_open(d.port, 1);
+	struct tc *a3 = tc_open(cur->port, 1);
 	REQUIRE(a3, "connect");
 	snprintf(a3->name, sizeof a3->name, "alice3");
 	tc_send(a3, "LOGIN alice pass-of-alice");
@@ -146,8 +148,8 @@ test_takeover(void)
 static void
 test_seeks(void)
 {
-	struct tc *s = named(d.port, "seeker");
-	struct tc *w = named(d.port, "window");
+	struct tc *s = named(cur->port, "seeker");
+	struct tc *w = named(cur->port, "window");
 	REQUIRE(s && w, "connect");
 	tc_send(w, "SEEKS");
 	CHECK_LINE(w, "OK SEEKS 0");
@@ -170,9 +172,9 @@ test_seeks(void)
 static void
 test_challenge(void)
 {
-	struct tc *x = named(d.port, "xavier");
-	struct tc *y = named(d.port, "yvonne");
-	struct tc *z = named(d.port, "zoe");
+	struct tc *x = named(cur->port, "xavier");
+	struct tc *y = named(cur->port, "yvonne");
+	struct tc *z = named(cur->port, "zoe");
 	REQUIRE(x && y && z, "connect");
 	tc_send(x, "CHALLENGE nobody freestyle 15 300+5 any casual none");
 	CHECK_LINE(x, "ERR 421");
@@ -227,7 +229,7 @@ test_challenge(void)
 	tc_send(x, "CHALLENGE zoe freestyle 15 300+5 any casual none");
 	CHECK_LINE(x, "ERR 445");
 	/* a challenge ends when its challenger goes away */
-	struct tc *v = named(d.port, "victor");
+	struct tc *v = named(cur->port, "victor");
 	REQUIRE(v, "connect");
 	tc_send(v, "CHALLENGE zoe freestyle 15 none any casual none");
 	CHECK_LINE(v, "OK CHALLENGE ");
@@ -317,6 +319,11 @@ test_restart(void)
 	tc_send(a, "MOVE %s h9", room);
 	CHECK_LINE(a, "OK MOVE");
 	ok("after kill -9 and a restart, LOGIN gives an account its kept seat (* SEATED)");
+	cur = &d2;
+	/* the lobby's verbs again, on a daemon that then exits, so the
+	 * sanitizers see that they leave nothing behind */
+	test_seeks();
+	test_challenge();
 
 	tc_send(a, "PING");
 	CHECK_LINE(a, "OK PING");
@@ -325,8 +332,9 @@ test_restart(void)
 	CHECK_LINE(a, "* BYE shutdown");
 	CHECK(clean_close(a), "SIGTERM: no close_notify");
 	tc_close(a);
-	daemon_stop(&d2, 0, 5000);
-	ok("SIGTERM: * SHUTDOWN, * BYE shutdown, then close_notify");
+	int st = daemon_stop(&d2, 0, 5000);
+	CHECK(st == 0, "the daemon did not exit cleanly (%d; log %s)", st, d2.log);
+	ok("SIGTERM: * SHUTDOWN, * BYE shutdown, then close_notify; the daemon exits 0");
 }
 
 int
