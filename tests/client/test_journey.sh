@@ -79,6 +79,10 @@ check "it signed in as alice and quit" sh -c "grep -q '^OK GUEST alice ' '$T/ex.
 check "the server said goodbye with a reason" grep -q '^\* BYE quit' "$T/ex.out"
 check "the opponent's game started too" grep -q '^\* START ' "$T/opp.out"
 
+# --- --ca with the daemon's own certificate verifies a name it covers
+printf 'PING ca\n' | run --ca "$T/state/cert.pem" "localhost:$DPORT" >"$T/ca.out" 2>"$T/ca.err"
+check "--ca state/cert.pem verifies localhost:port" grep -q '^OK PING ca' "$T/ca.out"
+
 # --- script mode exits, with 4, when the server refuses
 printf 'SEEK freestyle 15 300+5 any casual none\n!wait START\n' | run --name bot1 >"$T/ref.out" 2>"$T/ref.err"
 check "a refused --name exits 4 rather than waiting forever" [ $? -eq 4 ]
