@@ -104,7 +104,10 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		change_setting(v, key == KEY_LEFT ? -1 : 1);
 	else if (!fn && key == 'q')
 		v->ask = ASK_QUIT;
-	else if (!fn && key == 'C' && m->seek_id) {
+	else if (!fn && key == 'c') {
+		v->input = IN_CHALLENGE;
+		v->line[0] = '\0';
+	} else if (!fn && key == 'C' && m->seek_id) {
 		proto_init(out, PR_CANCEL, NULL);
 		return INPUT_SEND;
 	} else if ((!fn && (key == K_ENTER || key == K_CR || key == ' ')) ||
@@ -113,6 +116,9 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		case LOBBY_SEEK:
 			proto_init(out, PR_SEEK, NULL);
 			game_settings(v, out);
+			/* nobody about: a bot takes the seat after the server's wait */
+			if (model_has_cap(m, "bots") && !v->rated)
+				out->fallback = FALLBACK_BOT;
 			return INPUT_SEND;
 		case LOBBY_CREATE:
 			proto_init(out, PR_CREATE, NULL);
@@ -267,6 +273,12 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		if (mode == IN_CODE) {
 			proto_init(out, PR_JOIN, NULL);
 			snprintf(out->code, sizeof out->code, "%s", v->line);
+		} else if (mode == IN_CHALLENGE) {
+			if (!name_ok(v->line, len))
+				return INPUT_REDRAW;
+			proto_init(out, PR_CHALLENGE, NULL);
+			snprintf(out->user, sizeof out->user, "%s", v->line);
+			game_settings(v, out);
 		} else if (v->line[0] == '@' && sp &&
 		    name_ok(v->line + 1, (size_t)(sp - v->line - 1))) {
 			/* "@bob hello": a private message */
@@ -283,6 +295,9 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	} else if (v->input == IN_CODE) {
 		if (!fn && key < 0x80 && isalnum(key)) /* codes are [A-Za-z0-9] */
 			utf8_append(v->line, PROTO_CODE_MAX + 1, key);
+	} else if (v->input == IN_CHALLENGE) {
+		if (!fn && key < 0x80 && (isalnum(key) || key == '_' || key == '-'))
+			utf8_append(v->line, PROTO_NAME_MAX + 1, key);
 	} else if (!fn && key >= 0x20 && key != 0x7f && !(key >= 0x80 && key < 0xa0)) {
 		utf8_append(v->line, sizeof v->line, key);
 	}
@@ -473,6 +488,12 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	if (!fn && key == K_CTRL_L)
 		return INPUT_REDRAW;
+	if (v->dialog[0]) {
+		if (fn && key == KEY_MOUSE)
+			return INPUT_NOTHING; /* a key, not a stray click, dismisses it */
+		v->dialog[0] = '\0';
+		return INPUT_REDRAW;
+	}
 	if (v->ask) {
 		ask_t a = v->ask;
 		v->ask = ASK_NONE;
@@ -488,6 +509,13 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	}
 	if (v->input != IN_NONE)
 		return line_key(v, m, key, fn, out);
+	if (!fn && (key == 'A' || key == 'X') && m->challenge_id && !model_offer_to_me(m) &&
+	    (v->screen == SCR_LOBBY || m->over || !m->in_room)) {
+		proto_init(out, PR_ANSWER, NULL);
+		out->ident = m->challenge_id;
+		out->answer = key == 'A' ? ANSWER_ACCEPT : ANSWER_DECLINE;
+		return INPUT_SEND;
+	}
 	if (v->screen == SCR_HELP) {
 		v->screen = v->back;
 		return INPUT_REDRAW;
@@ -517,7 +545,7 @@ input_rc_t
 input_click(view_t *v, const model_t *m, int y, int x, proto_msg_t *out)
 {
 	move_t c;
-	if (v->screen != SCR_GAME || v->ask || v->input != IN_NONE ||
+	if (v->screen != SCR_GAME || v->ask || v->input != IN_NONE || v->dialog[0] ||
 	    tui_hit(m->pos.size, y, x, &c) != 0)
 		return INPUT_NOTHING;
 	v->cx = rules_x(c);

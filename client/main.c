@@ -12,10 +12,14 @@
 
 #include <event2/event.h>
 
+#include "client/config.h"
 #include "client/net.h"
 #include "client/script.h"
 #include "client/session.h"
+#include "client/state.h"
+#include "client/xdg.h"
 #include "proto/proto.h"
+#include "rules/version.h"
 
 static void
 usage(FILE *f)
@@ -33,13 +37,16 @@ usage(FILE *f)
 	    "  --timeout SECS    to connect and hear the server's greeting (20)\n"
 	    "  --ascii           draw with ASCII characters only\n"
 	    "  --mono            no colours\n"
+	    "  --no-mouse        leave the mouse to the terminal (select and copy text)\n"
+	    "  --version         print the version\n"
 	    "  -h, --help        this text\n"
-	    "The host defaults to localhost, the port to 5555. See gomoku(1).\n");
+	    "The host defaults to the config file's server, else localhost; the port to\n"
+	    "5555. Settings: ~/.config/gomoku/config. See gomoku(1).\n");
 }
 
-/* Reads a password from the terminal without echo. 0 or -1. */
+/* Reads a password from the terminal without echo, after prompt. 0 or -1. */
 static int
-ask_password(const char *user, char *buf, size_t len)
+ask_password(const char *prompt, const char *user, char *buf, size_t len)
 {
 	FILE *tty = fopen("/dev/tty", "r+");
 	if (!tty)
@@ -51,7 +58,7 @@ ask_password(const char *user, char *buf, size_t len)
 		quiet.c_lflag &= ~(tcflag_t)ECHO;
 		tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
 	}
-	fprintf(tty, "Password for %s: ", user);
+	fprintf(tty, "%s %s: ", prompt, user);
 	fflush(tty);
 	int ok = fgets(buf, (int)len, tty) != NULL;
 	if (have)
@@ -99,7 +106,9 @@ main(int argc, char **argv)
 		O_NAME,
 		O_TIMEOUT,
 		O_LOGIN,
-		O_REGISTER
+		O_REGISTER,
+		O_NOMOUSE,
+		O_VERSION
 	};
 	static const struct option longopts[] = {
 		{ "ca", required_argument, NULL, O_CA },
@@ -112,11 +121,14 @@ main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "login", required_argument, NULL, O_LOGIN },
 		{ "register", required_argument, NULL, O_REGISTER },
+		{ "no-mouse", no_argument, NULL, O_NOMOUSE },
+		{ "version", no_argument, NULL, O_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	net_opts_t no = { 0 };
 	session_opts_t so = { 0 };
+	so.ascii = so.mono = so.mouse = -1; /* unset: the config file decides */
 	int script = !isatty(0);
 	int c;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -156,6 +168,12 @@ main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case O_NOMOUSE:
+			so.mouse = 0;
+			break;
+		case O_VERSION:
+			printf("gomoku %s (protocol %d)\n", GOMOKU_VERSION, PROTO_VERSION);
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -164,12 +182,32 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	char dflt[] = "localhost";
+	client_config_t cfg;
+	char cpath[1024], err[1200];
+	client_config_init(&cfg);
+	if (xdg_path(XDG_CONFIG, "config", cpath, sizeof cpath) == 0 &&
+	    client_config_load(&cfg, cpath, err, sizeof err) != 0) {
+		fprintf(stderr, "gomoku: %s\n", err);
+		return 2;
+	}
+	if (so.ascii < 0)
+		so.ascii = cfg.ascii > 0;
+	if (so.mono < 0)
+		so.mono = cfg.mono > 0;
+	if (so.mouse < 0)
+		so.mouse = cfg.mouse != 0;
+	if (!so.name && cfg.name[0] && !so.login)
+		so.name = cfg.name;
+	char dflt[sizeof cfg.server];
+	snprintf(dflt, sizeof dflt, "%s", cfg.server[0] ? cfg.server : "localhost");
 	if (optind < argc - 1 ||
 	    split_hostport(optind < argc ? argv[optind] : dflt, &no.host, &no.port) != 0) {
 		usage(stderr);
 		return 2;
 	}
+	char spath[1024];
+	if (state_path(no.host, no.port, so.login ? so.login : so.name, spath, sizeof spath) == 0)
+		so.state_file = spath;
 	if (no.insecure && no.ca_file) {
 		fprintf(stderr, "gomoku: --insecure and --ca contradict each other\n");
 		return 2;
@@ -183,10 +221,18 @@ main(int argc, char **argv)
 			return 2;
 		}
 		const char *env = getenv("GOMOKU_PASSWORD");
+		char again[sizeof password];
 		if (env)
 			snprintf(password, sizeof password, "%s", env);
-		else if (ask_password(so.login, password, sizeof password) != 0) {
+		else if (ask_password(so.reg ? "New password for" : "Password for", so.login,
+			     password, sizeof password) != 0) {
 			fprintf(stderr, "gomoku: no password\n");
+			return 2;
+		} else if (so.reg &&
+		    (ask_password("Same password again for", so.login, again, sizeof again) != 0 ||
+			strcmp(again, password) != 0)) {
+			/* a typo here would lock the new account away */
+			fprintf(stderr, "gomoku: the passwords differ; nothing registered\n");
 			return 2;
 		}
 		so.password = password;
@@ -197,7 +243,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "gomoku: cannot start the event loop\n");
 		return 1;
 	}
-	int rc = script ? script_run(base, &no, so.name) : session_run(base, &no, &so);
+	int rc = script ? script_run(base, &no, so.name, so.state_file)
+			: session_run(base, &no, &so);
 	event_base_free(base);
 	return rc;
 }

@@ -58,6 +58,10 @@ model_sent(model_t *m, proto_id_t req)
 		m->pending[m->npending++] = req;
 	if (req == PR_ROOMS)
 		m->nrooms = 0;
+	else if (req == PR_WHO)
+		m->users_fresh = 1; /* the old list shows until the new one comes */
+	else if (req == PR_SEEKS)
+		m->seeks_fresh = 1;
 	else if (req == PR_HISTORY)
 		m->ngames = 0;
 	else if (req == PR_EXPORT)
@@ -290,6 +294,7 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 	case PD_SEAT:
 		if (x->side != SIDE_NONE) {
 			m->gone[x->side] = x->presence == PRES_GONE;
+			m->gone_until[x->side] = now + x->ms;
 			if (x->side == SIDE_BLACK)
 				COPY(m->black, x->user);
 			else
@@ -344,6 +349,29 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			r->nmoves = x->count2;
 		}
 		return MODEL_OK;
+	case PR_WHO:
+		if (x->id == PD_USER) {
+			if (m->users_fresh)
+				m->nusers = m->users_fresh = 0;
+			if (m->nusers < MODEL_LOBBY_MAX) {
+				COPY(m->users[m->nusers].name, x->user);
+				m->users[m->nusers++].state = x->ustate;
+			}
+		}
+		return MODEL_OK;
+	case PR_SEEKS:
+		if (x->id == PD_SEEK) {
+			if (m->seeks_fresh)
+				m->nseeks = m->seeks_fresh = 0;
+			if (m->nseeks < MODEL_LOBBY_MAX) {
+				COPY(m->seeks[m->nseeks].user, x->user);
+				m->seeks[m->nseeks].rule = x->rule;
+				m->seeks[m->nseeks].size = x->size;
+				m->seeks[m->nseeks].tc_base = x->tc_base;
+				m->seeks[m->nseeks++].tc_inc = x->tc_inc;
+			}
+		}
+		return MODEL_OK;
 	case PR_HISTORY:
 		if (x->id == PD_GAME && m->ngames < MODEL_GAMES_MAX) {
 			model_game_t *g = &m->games[m->ngames++];
@@ -363,6 +391,10 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 				if (strcmp(x->user, s ? m->white : m->black) == 0) {
 					m->rating[s] = (int)x->rating;
 					m->provisional[s] = x->provisional == RATING_PROVISIONAL;
+					if (m->over && m->rating_before[s])
+						model_chat(m, "* %s's rating: %d -> %d (%+d)",
+						    x->user, m->rating_before[s], m->rating[s],
+						    m->rating[s] - m->rating_before[s]);
 				}
 		return MODEL_OK;
 	case PR_EXPORT:
@@ -382,8 +414,77 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 	}
 }
 
+/* Sentences for the codes a player can cause; the rest keep the server's
+ * words. */
+static const struct {
+	int code;
+	const char *text;
+} err_texts[] = {
+	{ ERR_RATE, "Too fast: wait a moment before sending more" },
+	{ ERR_NAME_TAKEN, "That name is taken (or reserved); pick another" },
+	{ ERR_CREDENTIALS, "Wrong name or password" },
+	{ ERR_NO_ROOM, "That room does not exist (any more)" },
+	{ ERR_NO_USER, "Nobody of that name is online" },
+	{ ERR_NO_CODE, "No private room has that invite code; check it" },
+	{ ERR_NO_OFFER, "That offer or challenge is no longer open" },
+	{ ERR_NO_SEEK, "You have no seek to cancel" },
+	{ ERR_NOT_PLAYER, "Only the players can do that" },
+	{ ERR_NOT_TURN, "It is not your turn" },
+	{ ERR_OCCUPIED, "That point is already taken" },
+	{ ERR_OFF_BOARD, "That point is off the board" },
+	{ ERR_DOUBLE_THREE, "Forbidden for black under renju: a double three" },
+	{ ERR_DOUBLE_FOUR, "Forbidden for black under renju: a double four" },
+	{ ERR_OVERLINE, "Forbidden for black under renju: six or more in a row" },
+	{ ERR_GAME_OVER, "No game is being played there" },
+	{ ERR_PHASE, "Not now: the game is in another phase" },
+	{ ERR_OFFER_PENDING, "There is already one of those waiting for an answer" },
+	{ ERR_TOO_LATE, "Too late to abort: both sides have moved" },
+	{ ERR_ROOM_FULL, "That room is full" },
+	{ ERR_BUSY, "Not while you (or they) are seeking or playing a game" },
+	{ ERR_NOT_IN_ROOM, "You are not in that room" },
+	{ ERR_NO_CLAIM, "Your opponent is here or still within the grace period" },
+	{ ERR_RESUME,
+	    "Your seat could not be taken back (the game ended or the session "
+	    "expired)" },
+	{ ERR_UNAVAILABLE, "This server does not offer that" },
+	{ ERR_SHUTDOWN, "The server is restarting; try again in a moment" },
+	{ ERR_FULL, "The server is full; try again later" },
+	{ ERR_IDLE, "Disconnected after a long silence" },
+	{ ERR_SERVER_BUSY, "The server is busy; try again shortly" },
+	{ ERR_INTERNAL, "The server could not do that; try again" },
+};
+
+const char *
+model_error_text(proto_id_t req, int code)
+{
+	if (req == PR_LOGIN && code == ERR_NAME_TAKEN)
+		return "A guest uses that account's name right now";
+	for (size_t i = 0; i < sizeof err_texts / sizeof err_texts[0]; i++)
+		if (err_texts[i].code == code)
+			return err_texts[i].text;
+	return NULL;
+}
+
+/* The status line for an error reply to head. */
+static void
+describe_error(model_t *m, proto_id_t head, const proto_msg_t *x, int64_t now)
+{
+	const char *text = model_error_text(head, (int)x->ecode);
+	int opp = model_my_side(m) == STONE_BLACK ? 1 : 0;
+	if (x->ecode == ERR_NO_CLAIM && m->in_room && m->gone[opp] && m->gone_until[opp] > now)
+		model_status(m, 1, "You can claim the game in %llds, when %s's grace ends",
+		    (long long)(m->gone_until[opp] - now + 999) / 1000, opp ? m->white : m->black);
+	else if (text)
+		/* the server's words add the detail (which name, which rule) */
+		model_status(
+		    m, 1, "%s%s%s%s", text, x->text[0] ? " (" : "", x->text, x->text[0] ? ")" : "");
+	else
+		model_status(m, 1, "%s refused: %lld %s%s%s", head ? proto_name(head) : "request",
+		    (long long)x->ecode, x->word, x->text[0] ? ": " : "", x->text);
+}
+
 static model_rc_t
-apply_reply(model_t *m, const proto_msg_t *x)
+apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 {
 	proto_id_t head = pending_head(m);
 	pending_pop(m);
@@ -392,8 +493,7 @@ apply_reply(model_t *m, const proto_msg_t *x)
 			return MODEL_OK; /* ratings are optional: no error shown */
 		if (head == PR_STATE || head == PR_WATCH || head == PR_RESUME)
 			m->snapshot = 0;
-		model_status(m, 1, "%s refused: %lld %s%s%s", head ? proto_name(head) : "request",
-		    (long long)x->ecode, x->word, x->text[0] ? ": " : "", x->text);
+		describe_error(m, head, x, now);
 		if (proto_err_fatal((int)x->ecode))
 			return MODEL_FATAL;
 		return MODEL_OK;
@@ -418,6 +518,7 @@ apply_reply(model_t *m, const proto_msg_t *x)
 			break;
 		}
 		m->seek_id = x->ident;
+		m->seek_since = now;
 		model_status(m, 0, "Seeking an opponent...");
 		break;
 	case PO_CANCEL:
@@ -450,6 +551,17 @@ apply_reply(model_t *m, const proto_msg_t *x)
 		break;
 	case PO_ROOMS:
 		break;
+	case PO_WHO:
+		if (m->users_fresh)
+			m->nusers = m->users_fresh = 0;
+		break;
+	case PO_SEEKS:
+		if (m->seeks_fresh)
+			m->nseeks = m->seeks_fresh = 0;
+		break;
+	case PO_CHALLENGE:
+		model_status(m, 0, "Challenge sent; waiting for the answer (60 s)");
+		break;
 	case PO_HISTORY:
 		m->games_total = x->count2;
 		break;
@@ -470,6 +582,7 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		m->seek_id = 0;
 		m->seek_started = pending_head(m) == PR_SEEK;
 		m->rating[0] = m->rating[1] = 0;
+		m->rating_before[0] = m->rating_before[1] = 0;
 		int rematch = m->in_room && m->over && strcmp(m->room, x->room) == 0;
 		new_game(m, x->room, x->rule, x->size);
 		m->seq = x->seq;
@@ -496,12 +609,14 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 	m->seq = x->seq;
 	switch (x->id) {
 	case PE_SWAP2:
+		m->think_ply = -1; /* a preview of the opening's stones is stale now */
 		m->swap2 = 1;
 		m->status = ROOM_OPENING;
 		m->swap2_stage = x->stage;
 		COPY(m->swap2_user, x->user);
 		break;
 	case PE_COLOURS:
+		m->think_ply = -1;
 		m->swap2 = 0;
 		m->status = ROOM_PLAYING;
 		COPY(m->black, x->user);
@@ -559,8 +674,10 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		int side = strcmp(x->user, m->black) == 0 ? 0
 		    : strcmp(x->user, m->white) == 0      ? 1
 							  : -1;
-		if (side >= 0 && (x->presence == PRES_GONE || x->presence == PRES_BACK))
+		if (side >= 0 && (x->presence == PRES_GONE || x->presence == PRES_BACK)) {
 			m->gone[side] = x->presence == PRES_GONE;
+			m->gone_until[side] = now + x->ms;
+		}
 		if (x->presence == PRES_JOINED && side < 0)
 			m->spectators++;
 		else if (x->presence == PRES_LEFT && side < 0 && m->spectators > 0)
@@ -587,6 +704,13 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		break;
 	case PE_OVER:
 		set_result(m, x->result, x->reason, x->nmoves, x->moves);
+		if (x->reason == REASON_TIME && x->result == RES_BLACK)
+			m->wms = 0; /* the flag fell: the loser's clock ran out */
+		else if (x->reason == REASON_TIME && x->result == RES_WHITE)
+			m->bms = 0;
+		if (m->rated) /* the ratings fetched next show the change */
+			for (int i = 0; i < 2; i++)
+				m->rating_before[i] = m->rating[i];
 		describe_result(m);
 		break;
 	default:
@@ -601,7 +725,7 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 	switch (proto_kind(x->id)) {
 	case PK_OK:
 	case PK_ERR:
-		return apply_reply(m, x);
+		return apply_reply(m, x, now);
 	case PK_DATA:
 		return apply_data(m, x, now);
 	case PK_EVENT:
@@ -627,6 +751,35 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PE_KICKED:
 		model_status(m, 1, "Disconnected by the server: %s", x->text);
 		return MODEL_OK;
+	case PE_CHALLENGE: {
+		char tc[24];
+		if (x->tc_base)
+			snprintf(tc, sizeof tc, "%d+%d", x->tc_base, x->tc_inc);
+		else
+			snprintf(tc, sizeof tc, "no clock");
+		m->challenge_id = x->ident;
+		COPY(m->challenge_from, x->user);
+		model_status(m, 0,
+		    "%s challenges you: %s %dx%d, %s, %s%s (%s plays %s). "
+		    "A accepts, X declines",
+		    x->user, rule_name(x->rule), x->size, x->size, tc,
+		    x->rated ? "rated" : "casual", x->opening == OPENING_SWAP2 ? ", swap2" : "",
+		    x->user, proto_colour_name(x->colour));
+		model_chat(m, "* %s challenges you", x->user);
+		return MODEL_OK;
+	}
+	case PE_CHALLENGEEND: {
+		static const char *const ends[] = { "accepted", "declined", "withdrawn",
+			"expired" };
+		if (x->ident == m->challenge_id)
+			m->challenge_id = 0;
+		model_status(m, 0, "Challenge %s", ends[x->end]);
+		model_chat(m, "* Challenge %s", ends[x->end]);
+		return MODEL_OK;
+	}
+	case PE_BYE:
+	case PE_SEATED:
+		return MODEL_OK; /* the session acts on them */
 	case PE_SHUTDOWN:
 		m->shutdown = 1;
 		model_status(m, 1, "Server shutting down in %llds%s%s", (long long)(x->ms / 1000),

@@ -20,6 +20,7 @@ enum {
 	MODEL_GAMES_MAX = 64,
 	MODEL_RECORD_MAX = 4096,
 	MODEL_STATUS_LEN = 480,
+	MODEL_LOBBY_MAX = 16, /* users and seeks shown in the lobby */
 };
 
 /* What model_apply says the caller should do next. */
@@ -62,12 +63,15 @@ typedef struct model {
 	char me[PROTO_NAME_MAX + 1];
 	char token[PROTO_TOKEN_MAX + 1];
 	int64_t seek_id;                 /* 0 when not seeking */
+	int64_t seek_since;              /* when the seek was made (monotonic ms) */
+	int seek_bot;                    /* a bot may take the seat after the wait */
 	char invite[PROTO_CODE_MAX + 1]; /* code of the private room made */
 
 	int seek_started; /* START came before OK SEEK */
 	/* ratings of the players shown, from STATS (0: unknown) */
 	int rating[2];
 	int provisional[2];
+	int rating_before[2]; /* at the end of a rated game: the ratings before it */
 
 	/* the room shown */
 	int in_room;
@@ -78,7 +82,8 @@ typedef struct model {
 	proto_opening_t opening;
 	int rated;
 	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
-	int gone[2]; /* per side: connection away */
+	int gone[2];           /* per side: connection away */
+	int64_t gone_until[2]; /* when its grace ends (monotonic ms) */
 	int64_t spectators;
 	position_t pos;
 
@@ -112,6 +117,18 @@ typedef struct model {
 	/* lobby lists and a fetched record */
 	int nrooms;
 	model_room_t rooms[MODEL_ROOMS_MAX];
+	/* who is online and the open seeks (WHO, SEEKS), refreshed in the lobby */
+	int nusers, users_fresh;
+	struct {
+		char name[PROTO_NAME_MAX + 1];
+		proto_ustate_t state;
+	} users[MODEL_LOBBY_MAX];
+	int nseeks, seeks_fresh;
+	struct {
+		char user[PROTO_NAME_MAX + 1];
+		rule_t rule;
+		int size, tc_base, tc_inc;
+	} seeks[MODEL_LOBBY_MAX];
 	int ngames;
 	model_game_t games[MODEL_GAMES_MAX];
 	int64_t games_total; /* all finished games, all pages */
@@ -129,6 +146,10 @@ typedef struct model {
 
 	int snapshot; /* inside a snapshot reply */
 	int shutdown;
+
+	/* a challenge to me waiting for my answer (0: none) */
+	int64_t challenge_id;
+	char challenge_from[PROTO_NAME_MAX + 1];
 } model_t;
 
 void model_init(model_t *m);
@@ -161,6 +182,9 @@ int model_has_cap(const model_t *m, const char *cap);
 int model_is_win_cell(const model_t *m, move_t mv);
 /* Candidate rank 1..8 of cell mv in the current preview, or 0. */
 int model_cand_rank(const model_t *m, move_t mv);
+/* A player's sentence for an error code the server sent in reply to req
+ * (the protocol keeps codes; people get words). */
+const char *model_error_text(proto_id_t req, int code);
 /* The pending offer made to me (not by me), or NULL. */
 const model_offer_t *model_offer_to_me(const model_t *m);
 

@@ -3,7 +3,7 @@
 # script mode. Its tests live in tests/unit/test_client_* and tests/client/.
 CLIENT_PKGS := ncursesw libevent libevent_openssl openssl
 CLIENT_SRCS := client/model.c client/pin.c client/net.c client/script.c client/session.c \
-	client/tui.c client/input.c
+	client/tui.c client/input.c client/state.c client/config.c client/xdg.c
 CLIENT_LIB := $(O)/libclient.a
 
 $(O)/client/%.o: MOD_CFLAGS = $(call pc,--cflags,$(CLIENT_PKGS))
@@ -36,7 +36,7 @@ $(O)/tests/client/fakesrv: $(O)/tests/client/fakesrv.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/client/test_tui.sh \
-	tests/client/test_daemon_tui.sh tests/client/test_man.sh
+	tests/client/test_daemon_tui.sh tests/client/test_man.sh tests/client/test_journey.sh
 $(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku
 TESTS += $(CLIENT_SH_TESTS)
 

@@ -228,10 +228,12 @@ check_peer(net_t *n, char *why, size_t len)
 			return -1;
 		}
 		char msg[4096];
+		/* the fingerprint on a line of its own: the same string gomokud logs */
 		snprintf(msg, sizeof msg,
-		    "WARNING: the certificate of %s is not signed by a trusted CA (%s). "
-		    "Trusting it on first use and pinning its key %s in %s. "
-		    "If you did not expect this, quit now.",
+		    "WARNING: first connection to %s: its certificate is not signed by a CA you "
+		    "trust (%s).\nThe server's key fingerprint is\n%s\nCompare it with the "
+		    "one its operator publishes (gomokud logs it when it starts). It is now "
+		    "pinned in %s; if it does not match, quit now.",
 		    n->hostport, X509_verify_cert_error_string(vr), fp, n->pin_path);
 		n->cb.notice(n->arg, msg);
 		return 0;

@@ -7,21 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "client/xdg.h"
 
 int
 pin_default_path(char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	int n;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/gomoku/known_hosts", xdg);
-	else if (home && home[0])
-		n = snprintf(buf, len, "%s/.config/gomoku/known_hosts", home);
-	else
-		return -1;
-	return n > 0 && (size_t)n < len ? 0 : -1;
+	return xdg_path(XDG_CONFIG, "known_hosts", buf, len);
 }
 
 pin_result_t
@@ -52,28 +44,10 @@ pin_check(const char *path, const char *hostport, const char *fp, char *old, siz
 	return r;
 }
 
-/* mkdir -p for the directories above path. */
-static int
-make_parents(const char *path)
-{
-	char dir[1024];
-	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
-		return -1;
-	for (char *s = dir + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	return 0;
-}
-
 int
 pin_add(const char *path, const char *hostport, const char *fp)
 {
-	if (make_parents(path) != 0)
+	if (xdg_make_parents(path) != 0)
 		return -1;
 	FILE *f = fopen(path, "a");
 	if (!f)

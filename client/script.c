@@ -16,6 +16,7 @@
 #include <event2/event.h>
 
 #include "client/model.h"
+#include "client/state.h"
 #include "proto/proto.h"
 
 enum { SEEN_MAX = 256 };
@@ -25,6 +26,11 @@ typedef struct {
 	net_t *net;
 	model_t model;
 	const char *guest;
+	const char *state_file;
+	char kept[256];      /* what the state file holds (state_sync) */
+	int resuming;        /* a RESUME from the state file is out */
+	int signing_in;      /* the --name GUEST is out */
+	int refused;         /* the last reply to a request from stdin was an ERR */
 	struct evbuffer *in; /* stdin not yet handled */
 	struct event *stdin_ev;
 	int stdin_eof;
@@ -80,6 +86,19 @@ take_seen(script_t *s)
 	return 0;
 }
 
+/* GUEST with the --name, if one was given. */
+static void
+sign_in(script_t *s)
+{
+	if (!s->guest)
+		return;
+	proto_msg_t g;
+	proto_init(&g, PR_GUEST, NULL);
+	snprintf(g.user, sizeof g.user, "%s", s->guest);
+	send_msg(s, &g);
+	s->signing_in = 1;
+}
+
 static void
 handle_input(script_t *s, char *line)
 {
@@ -89,6 +108,15 @@ handle_input(script_t *s, char *line)
 	if (!len)
 		return;
 	if (strncmp(line, "!wait ", 6) == 0) {
+		if (s->refused) {
+			/* what it waits for cannot come: say so rather than hang */
+			fprintf(stderr,
+			    "gomoku: not waiting for %s: the request before it was "
+			    "refused\n",
+			    line + 6);
+			finish(s, 4);
+			return;
+		}
 		snprintf(s->wait, sizeof s->wait, "%s", line + 6);
 		take_seen(s);
 		return;
@@ -154,15 +182,40 @@ on_line(void *arg, const char *line, size_t len)
 		h.version = PROTO_VERSION;
 		snprintf(h.word, sizeof h.word, "gomoku/0.1");
 		send_msg(s, &h);
-	} else if (m.id == PO_HELLO && s->guest) {
-		proto_msg_t g;
-		proto_init(&g, PR_GUEST, NULL);
-		snprintf(g.user, sizeof g.user, "%s", s->guest);
-		send_msg(s, &g);
-	} else if (m.id == PO_QUIT) {
-		finish(s, 0);
-		return;
+	} else if (m.id == PO_HELLO) {
+		state_t st;
+		if (s->state_file && state_load(s->state_file, &st) == 0 && st.room[0]) {
+			proto_msg_t r;
+			proto_init(&r, PR_RESUME, NULL);
+			snprintf(r.token, sizeof r.token, "%s", st.token);
+			snprintf(r.room, sizeof r.room, "%s", st.room);
+			snprintf(s->model.me, sizeof s->model.me, "%s", st.name);
+			snprintf(s->model.token, sizeof s->model.token, "%s", st.token);
+			send_msg(s, &r);
+			s->resuming = 1;
+		} else {
+			sign_in(s);
+		}
+	} else if (s->resuming && (m.id == PO_RESUME || m.id == PX_ERR)) {
+		s->resuming = 0;
+		if (m.id == PX_ERR)
+			sign_in(s); /* the seat is gone: start over with a name */
+	} else if (s->signing_in && (m.id == PO_GUEST || m.id == PX_ERR)) {
+		s->signing_in = 0;
+		if (m.id == PX_ERR) {
+			fprintf(stderr, "gomoku: the server refused the name %s: %s%s%s\n",
+			    s->guest, m.word, m.text[0] ? ": " : "", m.text);
+			finish(s, 4);
+			return;
+		}
+	} else if (proto_kind(m.id) == PK_OK || proto_kind(m.id) == PK_ERR) {
+		s->refused = m.id == PX_ERR;
+		if (m.id == PO_QUIT) {
+			finish(s, 0);
+			return;
+		}
 	}
+	state_sync(s->state_file, &s->model, s->kept);
 	if (proto_kind(m.id) == PK_EVENT && s->nseen < SEEN_MAX)
 		s->seen[s->nseen++] = m.id;
 	if (s->wait[0])
@@ -209,13 +262,14 @@ stdin_cb(evutil_socket_t fd, short ev, void *arg)
 }
 
 int
-script_run(struct event_base *base, const net_opts_t *o, const char *guest)
+script_run(struct event_base *base, const net_opts_t *o, const char *guest, const char *state_file)
 {
 	static const net_cbs_t cbs = { on_line, on_up, on_down, on_notice };
 	script_t s;
 	memset(&s, 0, sizeof s);
 	s.base = base;
 	s.guest = guest;
+	s.state_file = state_file;
 	model_init(&s.model);
 	s.in = evbuffer_new();
 	char err[256];

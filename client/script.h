@@ -11,7 +11,11 @@
 
 #include "client/net.h"
 
-/* Exit status: 0 clean, 1 connection failed or lost, 3 certificate refused. */
-int script_run(struct event_base *base, const net_opts_t *o, const char *guest);
+/* Exit status: 0 clean, 1 connection failed or lost, 3 certificate refused,
+ * 4 the server refused the sign-in (guest name) or the request a !wait
+ * waited on. With a state file (state.h) a kept session is RESUMEd first
+ * and the token kept. */
+int script_run(
+    struct event_base *base, const net_opts_t *o, const char *guest, const char *state_file);
 
 #endif

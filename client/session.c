@@ -18,6 +18,7 @@
 
 #include "client/input.h"
 #include "client/model.h"
+#include "client/state.h"
 #include "client/tui.h"
 #include "proto/proto.h"
 
@@ -32,9 +33,15 @@ typedef struct {
 	int quitting, done, rc, dirty, no_retry;
 	int registered, login_failed;
 	char login_err[MODEL_STATUS_LEN];
-	int64_t last_sent, quit_at;
+	int64_t last_sent, quit_at, lobby_at;
 	char name[PROTO_NAME_MAX + 1]; /* the guest name to ask for */
-	char notice[4096];             /* shown again on stderr at exit */
+	char kept[256];                /* what the state file holds (state_sync) */
+	int tried_kept;                /* the kept session was tried (RESUME) */
+	int rewatch;                   /* a WATCH of the room shown after a reconnect */
+	int bye_takeover;              /* the session went on in another client */
+	char told[PROTO_TEXT_MAX + 1]; /* the last TELL sent, echoed on its OK */
+	char told_to[PROTO_NAME_MAX + 1];
+	char notice[4096]; /* shown again on stderr at exit */
 	char fatal[4096];
 } sess_t;
 
@@ -98,6 +105,22 @@ send_msg(sess_t *s, const proto_msg_t *m)
 	}
 	model_sent(&s->model, m->id);
 	s->last_sent = now_ms();
+	if (m->id == PR_SEEK)
+		s->model.seek_bot = m->fallback == FALLBACK_BOT;
+	if (m->id == PR_TELL) {
+		snprintf(s->told, sizeof s->told, "%s", m->text);
+		snprintf(s->told_to, sizeof s->told_to, "%s", m->user);
+	}
+}
+
+/* Asks for the snapshot of room. */
+static void
+ask_state(sess_t *s, const char *room)
+{
+	proto_msg_t st;
+	proto_init(&st, PR_STATE, NULL);
+	snprintf(st.room, sizeof st.room, "%s", room);
+	send_msg(s, &st);
 }
 
 /* Adds text to the chat pane in lines that fit the panel. */
@@ -125,7 +148,18 @@ sign_in(sess_t *s)
 {
 	proto_msg_t r;
 	model_t *m = &s->model;
-	if (m->token[0] && m->room[0] && !m->over && m->in_room) {
+	state_t st;
+	int first = !s->tried_kept;
+	s->tried_kept = 1; /* later sign-ins resume from the model */
+	if (first && s->so->state_file && state_load(s->so->state_file, &st) == 0 && st.room[0]) {
+		/* a client started again: back to the seat its last run held */
+		proto_init(&r, PR_RESUME, NULL);
+		snprintf(r.token, sizeof r.token, "%s", st.token);
+		snprintf(r.room, sizeof r.room, "%s", st.room);
+		snprintf(m->me, sizeof m->me, "%s", st.name);
+		snprintf(m->token, sizeof m->token, "%s", st.token);
+		model_status(m, 0, "Taking back your seat in room %s...", st.room);
+	} else if (m->token[0] && m->room[0] && !m->over && model_my_side(m) != STONE_EMPTY) {
 		proto_init(&r, PR_RESUME, NULL);
 		snprintf(r.token, sizeof r.token, "%s", m->token);
 		snprintf(r.room, sizeof r.room, "%s", m->room);
@@ -180,10 +214,7 @@ on_line(void *arg, const char *line, size_t len)
 		for (int i = 0; i < m->npending; i++)
 			asked |= m->pending[i] == PR_STATE;
 		if (!asked) {
-			proto_msg_t st;
-			proto_init(&st, PR_STATE, NULL);
-			snprintf(st.room, sizeof st.room, "%s", m->room);
-			send_msg(s, &st);
+			ask_state(s, m->room);
 		}
 	}
 	/* a snapshot may bring another board size: keep the cursor on it */
@@ -208,6 +239,21 @@ on_line(void *arg, const char *line, size_t len)
 		sign_in(s);
 		break;
 	case PO_GUEST:
+	case PO_LOGIN:
+	case PO_REGISTER:
+		/* back after a drop, in a room without a seat to resume (watching,
+		 * a finished game): see whether the room is still there */
+		if (s->view.screen == SCR_GAME && m->in_room && m->room[0]) {
+			proto_msg_t w;
+			proto_init(&w, PR_WATCH, NULL);
+			snprintf(w.room, sizeof w.room, "%s", m->room);
+			send_msg(s, &w);
+			s->rewatch = 1;
+		}
+		if (x.id == PO_REGISTER)
+			s->registered = 1; /* reconnects log in */
+		if (x.id != PO_GUEST)
+			break;
 		snprintf(s->name, sizeof s->name, "%s", m->me);
 		if (s->login_err[0]) {
 			char why[MODEL_STATUS_LEN];
@@ -216,11 +262,39 @@ on_line(void *arg, const char *line, size_t len)
 			s->login_err[0] = '\0';
 		}
 		break;
-	case PO_REGISTER:
-		s->registered = 1; /* reconnects log in */
+	case PO_TELL:
+		model_chat(m, "[to %s] %s", s->told_to, s->told);
+		break;
+	case PE_SEATED: {
+		/* this login took the account's session over: fetch its game */
+		ask_state(s, x.room);
+		break;
+	}
+	case PE_BYE:
+		if (x.word[0] && strcmp(x.word, "takeover") == 0) {
+			s->bye_takeover = 1;
+			model_status(m, 1,
+			    "Your session went on in another client (a newer login or resume); "
+			    "this one stops");
+		} else if (strcmp(x.word, "shutdown") == 0) {
+			model_status(m, 1, "Server restarting, reconnecting...");
+		}
 		break;
 	case PX_ERR:
-		if (head == PR_RESUME) {
+		if (head == PR_WATCH && s->rewatch) {
+			/* the room went with a server restart: say where we are */
+			s->rewatch = 0;
+			m->in_room = 0;
+			s->view.screen = SCR_LOBBY;
+			model_status(m, 1,
+			    "Room %s is gone (the server restarted); you are in the lobby",
+			    m->room);
+		} else if (head == PR_LEAVE) {
+			/* a room the server no longer has is left all the same */
+			m->in_room = 0;
+			s->view.screen = SCR_LOBBY;
+			model_status(m, 0, "Left the room (the server no longer has it)");
+		} else if (head == PR_RESUME) {
 			/* the seat is gone: start over with a name */
 			m->token[0] = '\0';
 			m->in_room = 0;
@@ -253,22 +327,32 @@ on_line(void *arg, const char *line, size_t len)
 		model_status(m, 0, "Back in room %s", m->room);
 		/* fall through */
 	case PO_WATCH:
+		if (x.id == PO_WATCH && s->rewatch) {
+			s->rewatch = 0;
+			model_status(m, 0, "Reconnected; back in room %s", m->room);
+		}
+		/* fall through */
 	case PO_STATE:
 	case PO_CREATE:
 		if (m->in_room && s->view.screen != SCR_HELP)
 			s->view.screen = SCR_GAME;
 		if (!was_in_room)
 			s->view.cx = s->view.cy = m->pos.size / 2;
-		if (x.id != PO_CREATE)
+		if (x.id != PO_CREATE) {
 			ask_ratings(s);
+		} else {
+			/* the room as the server has it: settings, the creator's seat */
+			ask_state(s, x.room);
+		}
+		break;
+	case PE_OVER:
+		if (m->rated)
+			ask_ratings(s); /* the ratings after the game, and the change */
 		break;
 	case PO_JOIN:
 		if (!m->in_room || strcmp(m->room, x.room) != 0) {
 			/* both seats were taken: we watch, so fetch the room */
-			proto_msg_t st;
-			proto_init(&st, PR_STATE, NULL);
-			snprintf(st.room, sizeof st.room, "%s", x.room);
-			send_msg(s, &st);
+			ask_state(s, x.room);
 		}
 		break;
 	case PO_LEAVE:
@@ -291,6 +375,7 @@ on_line(void *arg, const char *line, size_t len)
 	default:
 		break;
 	}
+	state_sync(s->so->state_file, m, s->kept);
 	want_draw(s);
 }
 
@@ -312,13 +397,17 @@ on_down(void *arg, int fatal, const char *why)
 		finish(s, 0);
 		return;
 	}
-	if (fatal || s->no_retry) {
-		snprintf(s->fatal, sizeof s->fatal, "%s", s->no_retry ? s->model.status_text : why);
+	if (fatal || s->no_retry || s->bye_takeover) {
+		snprintf(s->fatal, sizeof s->fatal, "%s",
+		    s->no_retry || s->bye_takeover ? s->model.status_text : why);
 		finish(s, 3);
 		return;
 	}
 	int delay = net_reconnect_later(s->net);
-	model_status(&s->model, 1, "%s; reconnecting in %ds", why, delay);
+	if (s->model.shutdown)
+		model_status(&s->model, 1, "Server restarting, reconnecting in %ds", delay);
+	else
+		model_status(&s->model, 1, "%s; reconnecting in %ds", why, delay);
 	snprintf(s->view.conn, sizeof s->view.conn, "offline, retry in %ds", delay);
 	draw(s);
 }
@@ -328,9 +417,15 @@ on_notice(void *arg, const char *msg)
 {
 	sess_t *s = arg;
 	snprintf(s->notice, sizeof s->notice, "%s", msg);
+	/* on screen until a key says it was read; kept in the chat pane too */
+	snprintf(s->view.dialog, sizeof s->view.dialog, "%s", msg);
 	model_status(&s->model, 1,
-	    "WARNING: server key pinned on first use (not CA-signed); see the chat pane");
-	chat_wrapped(&s->model, msg, 40);
+	    "WARNING: server key pinned on first use (not CA-signed); compare its fingerprint");
+	char text[sizeof s->view.dialog];
+	snprintf(text, sizeof text, "%s", msg);
+	for (char *save = NULL, *p = strtok_r(text, "\n", &save); p;
+	     p = strtok_r(NULL, "\n", &save))
+		chat_wrapped(&s->model, p, 40);
 	draw(s);
 }
 
@@ -396,6 +491,16 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 		finish(s, 0); /* the server did not answer QUIT: leave anyway */
 		return;
 	}
+	/* the lobby's lists of who is online and the open seeks, kept live */
+	if (s->view.online && s->view.screen == SCR_LOBBY && s->model.me[0] &&
+	    model_has_cap(&s->model, "lobby") && now - s->lobby_at > 3000) {
+		s->lobby_at = now;
+		proto_msg_t q;
+		proto_init(&q, PR_WHO, NULL);
+		send_msg(s, &q);
+		proto_init(&q, PR_SEEKS, NULL);
+		send_msg(s, &q);
+	}
 	if (s->view.online && now - s->last_sent > 120000) {
 		proto_msg_t p;
 		proto_init(&p, PR_PING, NULL);
@@ -443,7 +548,7 @@ session_run(struct event_base *base, const net_opts_t *o, const session_opts_t *
 		free(s);
 		return 1;
 	}
-	if (tui_start(so->mono) != 0) {
+	if (tui_start(so->mono, so->mouse) != 0) {
 		fprintf(stderr, "gomoku: cannot start the terminal UI (try --script)\n");
 		net_free(s->net);
 		free(s);

@@ -12,7 +12,8 @@ typedef struct {
 	const char *login; /* account to LOGIN (or REGISTER) as, or NULL */
 	const char *password;
 	int reg; /* REGISTER the account first */
-	int ascii, mono;
+	int ascii, mono, mouse;
+	const char *state_file; /* where the session token is kept (state.h), or NULL */
 } session_opts_t;
 
 /* Runs until the user quits. Exit status as script_run. */

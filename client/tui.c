@@ -62,7 +62,7 @@ crash_handler(int sig)
 }
 
 int
-tui_start(int mono)
+tui_start(int mono, int mouse)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
@@ -78,7 +78,9 @@ tui_start(int mono)
 	curs_set(0);
 	set_escdelay(50);
 	mouseinterval(0);
-	mousemask(BUTTON1_PRESSED, NULL);
+	/* off: the terminal keeps the mouse, to select and copy text */
+	if (mouse)
+		mousemask(BUTTON1_PRESSED, NULL);
 	if (!mono && has_colors()) {
 		start_color();
 		use_default_colors();
@@ -314,7 +316,9 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 	if (v->input == IN_CHAT || v->input == IN_CODE) {
 		char buf[PROTO_TEXT_MAX + 64];
 		snprintf(buf, sizeof buf, "%s%s_",
-		    v->input == IN_CHAT ? "say> " : "invite code (6-32 letters and digits)> ",
+		    v->input == IN_CHAT            ? "say> "
+			: v->input == IN_CHALLENGE ? "challenge whom (with the settings below)> "
+						   : "invite code (6-32 letters and digits)> ",
 		    v->line);
 		/* keep the end of a long line visible */
 		const char *s = buf;
@@ -327,7 +331,13 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 		put_clip(LINES - 3, 0, s, COLS);
 	} else if (v->typed[0]) {
 		char buf[64];
-		snprintf(buf, sizeof buf, "move: %s  (Enter plays it)", v->typed);
+		char mv[4];
+		if (strlen(v->typed) == 1)
+			/* h j k l move the cursor too: say both */
+			snprintf(buf, sizeof buf, "move: %s_  (type its row, or Enter plays %s)",
+			    v->typed, notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
+		else
+			snprintf(buf, sizeof buf, "move: %s  (Enter plays it)", v->typed);
 		mvaddstr(LINES - 3, 0, buf);
 	} else if (v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size &&
 	    v->cy < m->pos.size) {
@@ -384,10 +394,14 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		stone_t side = s ? STONE_WHITE : STONE_BLACK;
 		const char *who = s ? m->white : m->black;
 		fmt_clock(t2, sizeof t2, model_clock(m, side, now));
-		char rating[16] = "";
-		if (m->rating[s])
-			snprintf(rating, sizeof rating, " %d%s", m->rating[s],
-			    m->provisional[s] ? "?" : "");
+		char rating[32] = "";
+		/* "~": still provisional; after a rated game the change too */
+		if (m->rating[s] && m->rating_before[s])
+			snprintf(rating, sizeof rating, " %s%d (%+d)", m->provisional[s] ? "~" : "",
+			    m->rating[s], m->rating[s] - m->rating_before[s]);
+		else if (m->rating[s])
+			snprintf(rating, sizeof rating, " %s%d", m->provisional[s] ? "~" : "",
+			    m->rating[s]);
 		snprintf(buf, sizeof buf, "%s %c%s%s%s%s",
 		    s ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"),
 		    turn == side ? '>' : ' ', name_or(who, "(empty seat)"), rating,
@@ -419,8 +433,10 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 			    " (%d placed, Esc clears)", v->nput);
 	} else if (m->status == ROOM_WAITING) {
-		snprintf(buf, sizeof buf, "Waiting for an opponent%s%s",
-		    m->invite[0] ? "; code " : "", m->invite);
+		snprintf(buf, sizeof buf, "Waiting for an opponent%s",
+		    m->invite[0] ? "; invite code:" : "");
+		if (m->invite[0]) /* on its own line: 22 characters must show whole */
+			put_clip(4, px + 2, m->invite, pw - 2);
 	} else if (turn != STONE_EMPTY && turn == me) {
 		snprintf(
 		    buf, sizeof buf, "Your move (%s)", turn == STONE_BLACK ? "black" : "white");
@@ -435,8 +451,13 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	const model_offer_t *o = model_offer_to_me(m);
 	int opp = me == STONE_BLACK ? 1 : 0;
 	if (me != STONE_EMPTY && !m->over && m->gone[opp] && !o) {
-		snprintf(buf, sizeof buf, "%s is away (C claims it after grace)",
-		    opp ? m->white : m->black);
+		int64_t left = m->gone_until[opp] - now;
+		if (left > 0)
+			snprintf(buf, sizeof buf, "%s is away: C claims the game in %llds",
+			    opp ? m->white : m->black, (long long)(left + 999) / 1000);
+		else
+			snprintf(buf, sizeof buf, "%s is away: C claims the game now",
+			    opp ? m->white : m->black);
 		put_clip(4, px, buf, pw);
 	} else if (o && me != STONE_EMPTY) {
 		snprintf(buf, sizeof buf, "%s offers %s: A accept, X decline", o->from,
@@ -544,8 +565,39 @@ static const char *const lobby_names[LOBBY_ITEMS] = {
 	"Bot level",
 };
 
+/* Who is online and the open seeks, in a column from (y, x) when the
+ * screen is wide enough. */
 static void
-draw_lobby(const model_t *m, const view_t *v)
+draw_lobby_lists(const model_t *m, int y, int x)
+{
+	static const char *const st[] = { "idle", "seeking", "playing", "watching" };
+	char buf[96], tc[32];
+	int w = COLS - x - 1, bottom = LINES - 5;
+	if (w < 20)
+		return;
+	snprintf(buf, sizeof buf, "Online (%d):", m->nusers);
+	attrset(A_UNDERLINE);
+	put_clip(y++, x, buf, w);
+	attrset(A_NORMAL);
+	for (int i = 0; i < m->nusers && y < bottom - 3 && i < 6; i++) {
+		snprintf(buf, sizeof buf, "%-20s %s", m->users[i].name, st[m->users[i].state]);
+		put_clip(y++, x, buf, w);
+	}
+	y++;
+	snprintf(buf, sizeof buf, "Open seeks (%d):", m->nseeks);
+	attrset(A_UNDERLINE);
+	put_clip(y++, x, buf, w);
+	attrset(A_NORMAL);
+	for (int i = 0; i < m->nseeks && y < bottom; i++) {
+		fmt_tc(tc, sizeof tc, m->seeks[i].tc_base, m->seeks[i].tc_inc);
+		snprintf(buf, sizeof buf, "%s %s %d %s", m->seeks[i].user,
+		    rule_name(m->seeks[i].rule), m->seeks[i].size, tc);
+		put_clip(y++, x, buf, w);
+	}
+}
+
+static void
+draw_lobby(const model_t *m, const view_t *v, int64_t now)
 {
 	title(m, v, "lobby");
 	char buf[200], tc[32];
@@ -586,14 +638,18 @@ draw_lobby(const model_t *m, const view_t *v)
 		put_clip(y, 2, row, COLS - 4);
 		attrset(A_NORMAL);
 	}
+	draw_lobby_lists(m, 2, 48);
 	if (m->seek_id)
-		snprintf(buf, sizeof buf, "Seeking an opponent (seek %lld); C cancels",
-		    (long long)m->seek_id);
+		snprintf(buf, sizeof buf, "Seeking an opponent for %llds%s; C cancels",
+		    (long long)(now - m->seek_since) / 1000,
+		    m->seek_bot ? " (a bot plays you if nobody comes)" : "");
 	else
 		snprintf(buf, sizeof buf, "Server: %s", name_or(m->server, "(connecting)"));
 	put_clip(LINES - 4, 2, buf, COLS - 4);
-	status_lines(
-	    m, v, "Up/Down select  Left/Right change  Enter go  C cancel seek  ? help  q quit");
+	status_lines(m, v,
+	    m->challenge_id ? "A accept the challenge  X decline  Up/Down select  Enter go  ? help"
+			    : "Up/Down select  Left/Right change  Enter go  c challenge  C cancel "
+			      "seek  ? help  q quit");
 }
 
 static void
@@ -694,18 +750,61 @@ draw_help(const model_t *m, const view_t *v)
 		put_clip(2 + i, 2, help[i], COLS - 4);
 }
 
+/* A boxed message in the middle of the screen, its lines wrapped at
+ * spaces, that stays until a key is pressed (the input module clears it). */
+static void
+draw_dialog(const char *text)
+{
+	char lines[12][128];
+	int n = 0, w = COLS - 2 < 78 ? COLS - 2 : 78;
+	for (const char *p = text; *p && n < 10;) {
+		int len = (int)strcspn(p, "\n");
+		if (len > w - 4) {
+			len = w - 4;
+			while (len > (w - 4) / 2 && p[len] != ' ')
+				len--;
+		}
+		snprintf(lines[n++], sizeof lines[0], "%.*s", len, p);
+		p += len;
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	snprintf(lines[n++], sizeof lines[0], "%s", "");
+	snprintf(lines[n++], sizeof lines[0], "%s", "(press any key)");
+	int top = (LINES - n - 2) / 2, left = (COLS - w) / 2;
+	if (top < 0)
+		top = 0;
+	attron(A_REVERSE);
+	for (int i = 0; i < n + 2; i++) {
+		mvhline(top + i, left, ' ', w);
+		if (i > 0 && i <= n)
+			put_clip(top + i, left + 2, lines[i - 1], w - 4);
+	}
+	attroff(A_REVERSE);
+}
+
 void
 tui_draw(const model_t *m, const view_t *v, int64_t now)
 {
 	erase();
-	if (LINES < 10 || COLS < 40) {
-		mvaddstr(0, 0, "Terminal too small");
+	int need_rows = BOARD_ROW + m->pos.size + 4, need_cols = BOARD_COL + 2 * m->pos.size + 24;
+	if (v->screen != SCR_GAME && v->screen != SCR_REPLAY)
+		need_rows = 24, need_cols = 60;
+	if (LINES < need_rows || COLS < need_cols) {
+		/* a board cut off would mislead: say what is missing instead */
+		char msg[160];
+		snprintf(msg, sizeof msg, "Terminal too small: %dx%d, this screen needs %dx%d.",
+		    COLS, LINES, need_cols, need_rows);
+		put_clip(0, 0, msg, COLS);
+		put_clip(1, 0, "Enlarge the window (q quits).", COLS);
+		if (v->dialog[0])
+			put_clip(3, 0, v->dialog, COLS);
 		refresh();
 		return;
 	}
 	switch (v->screen) {
 	case SCR_LOBBY:
-		draw_lobby(m, v);
+		draw_lobby(m, v, now);
 		break;
 	case SCR_GAME:
 		draw_game(m, v, now);
@@ -723,5 +822,7 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		draw_help(m, v);
 		break;
 	}
+	if (v->dialog[0])
+		draw_dialog(v->dialog);
 	refresh();
 }

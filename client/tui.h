@@ -11,7 +11,7 @@
 #include "client/model.h"
 
 typedef enum { SCR_LOBBY, SCR_GAME, SCR_ROOMS, SCR_HISTORY, SCR_REPLAY, SCR_HELP } screen_t;
-typedef enum { IN_NONE, IN_CHAT, IN_CODE } input_mode_t;
+typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE } input_mode_t;
 typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT } ask_t;
 
 enum {
@@ -57,12 +57,15 @@ typedef struct view {
 	int online;
 	char conn[160];
 	int ascii, mono;
+	/* a message that stays on screen until a key is pressed ("" none) */
+	char dialog[1024];
 } view_t;
 
 void view_init(view_t *v);
 
-/* Starts curses (colours unless mono, mouse, keypad). 0 or -1. */
-int tui_start(int mono);
+/* Starts curses (colours unless mono, mouse reporting if mouse, keypad).
+ * 0 or -1. */
+int tui_start(int mono, int mouse);
 /* Whether the locale can show UTF-8 (else the board falls back to ASCII);
  * valid after tui_start. */
 int tui_utf8(void);

@@ -17,6 +17,7 @@
 #include "daemon/auth.h"
 #include "daemon/conn.h"
 #include "daemon/export.h"
+#include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
 #include "daemon/store.h"
@@ -141,16 +142,43 @@ run_check(workq_job_t *job, void *ctx, void *arg)
 	OPENSSL_cleanse(k->password, sizeof k->password);
 }
 
-/* Names the connection's session and sends OK REGISTER/LOGIN. */
+/* The account's seats come to its new connection: seats of its live
+ * session (a takeover) and seats of games kept through a restart that
+ * wait for its name. Each is announced (* SEATED, before the reply) and
+ * the room sees the player back. */
+static void
+take_seats(struct conn *c, struct session *s)
+{
+	for (struct room *r = rooms_first(c->srv->rooms); r; r = rooms_next(r)) {
+		int seat = room_awaiting(r, s->name);
+		if (seat >= 0 && !session_in_room(s, r))
+			room_resume(r, seat, s);
+		if (room_seat_of(r, s) < 0 || !room_unfinished(r))
+			continue;
+		room_back(r, s);
+		proto_msg_t e;
+		proto_init(&e, PE_SEATED, NULL);
+		snprintf(e.room, sizeof e.room, "%s", room_id(r));
+		conn_send(c, &e);
+	}
+}
+
+/* Names the connection's session and sends OK REGISTER/LOGIN. A session
+ * the account already has (another connection, or one away from its game)
+ * is taken over, seat and clock as they are; its old connection is told
+ * and closed. */
 static int
 sign_in(struct conn *c, struct check *k)
 {
 	int err = 0;
-	struct session *s = session_new(c->srv, k->name, SESSION_ACCOUNT, &err);
+	struct session *s = session_by_name(c->srv, k->name);
 
-	if (!s)
+	if (s && s->kind != SESSION_ACCOUNT)
+		return ERR_NAME_TAKEN; /* a guest took it before it was registered */
+	if (!s && !(s = session_new(c->srv, k->name, SESSION_ACCOUNT, &err)))
 		return err;
 	conn_bind(c, s);
+	take_seats(c, s);
 	proto_msg_t r;
 	proto_init(&r, k->registering ? PO_REGISTER : PO_LOGIN, k->tag);
 	snprintf(r.user, sizeof r.user, "%s", s->name);
@@ -193,11 +221,10 @@ finish_login(struct conn *c, struct check *k, const char **why)
 		return ERR_CREDENTIALS;
 	}
 	forget(c->srv, ukey);
-	if (session_by_name(c->srv, k->name)) {
-		*why = "already logged in on another connection (RESUME takes a session back)";
-		return ERR_NAME_TAKEN;
-	}
-	return sign_in(c, k);
+	int rc = sign_in(c, k);
+	if (rc == ERR_NAME_TAKEN)
+		*why = "a guest uses that name now";
+	return rc;
 }
 
 static void

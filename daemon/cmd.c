@@ -13,6 +13,7 @@
 #include "daemon/admin.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
+#include "daemon/challenge.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -63,6 +64,17 @@ ok_seq(struct conn *c, const proto_msg_t *m, const struct room *rm, uint32_t seq
 	reply_init(&r, m);
 	snprintf(r.room, sizeof r.room, "%s", room_id(rm));
 	r.seq = seq;
+	conn_send(c, &r);
+	return 0;
+}
+
+/* OK <VERB> <id> */
+static int
+ok_ident(struct conn *c, const proto_msg_t *m, int64_t id)
+{
+	proto_msg_t r;
+	reply_init(&r, m);
+	r.ident = id;
 	conn_send(c, &r);
 	return 0;
 }
@@ -130,10 +142,12 @@ cmd_quit(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 {
 	(void)rm;
 	(void)why;
+	/* the event before the reply it comes with; the connection, closing,
+	 * still writes out both */
+	conn_bye(c, "quit", NULL);
 	proto_msg_t r;
 	reply_init(&r, m);
 	conn_send(c, &r);
-	conn_close(c);
 	return 0;
 }
 
@@ -222,13 +236,7 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	uint32_t id;
 	game_err_t e = lobby_seek(c->srv, c->sess, &g, c->srv->cfg.bot_fallback_s,
 	    fallback ? botplay_fallback : NULL, &id);
-	if (e)
-		return refused(e, NULL, why);
-	proto_msg_t r;
-	reply_init(&r, m);
-	r.ident = id;
-	conn_send(c, &r);
-	return 0;
+	return e ? refused(e, NULL, why) : ok_ident(c, m, id);
 }
 
 static int
@@ -405,6 +413,70 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 	r.count = w.n;
 	conn_send(c, &r);
 	return 0;
+}
+
+/* Open seeks, oldest first (the lobby's list): = SEEK lines. */
+static int
+cmd_seeks(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	(void)why;
+	proto_msg_t r;
+	int n = 0;
+	struct seek *k;
+	TAILQ_FOREACH (k, &c->srv->seeks, link) {
+		if (n >= LIST_MAX)
+			break;
+		proto_init(&r, PD_SEEK, NULL);
+		r.ident = k->id;
+		snprintf(r.user, sizeof r.user, "%s", k->sess->name);
+		wire_gamespec_out(&r, &k->spec);
+		r.fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
+		conn_send(c, &r);
+		n++;
+	}
+	reply_init(&r, m);
+	r.count = n;
+	conn_send(c, &r);
+	return 0;
+}
+
+static int
+cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	struct gamespec g;
+	wire_gamespec(&g, m);
+	if (gamespec_check(&g, why) != 0)
+		return ERR_ARGUMENT;
+	struct session *to = session_by_name(c->srv, m->user);
+	if (!to || !to->conn)
+		return ERR_NO_USER;
+	uint32_t id = 0;
+	game_err_t e = challenge_new(c->srv, c->sess, to, &g, &id);
+	if (e == GERR_BUSY)
+		*why = session_busy(c->sess) ? "you are seeking or playing"
+					     : "they are seeking or playing";
+	else if (e == GERR_ARGUMENT)
+		*why = "you cannot challenge yourself";
+	else if (e == GERR_OFFER_PENDING)
+		*why = "you have a challenge open already";
+	return e ? refused(e, NULL, why) : ok_ident(c, m, id);
+}
+
+static int
+cmd_answer_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	game_err_t e = challenge_answer(
+	    c->srv, c->sess, (uint32_t)m->ident, m->answer == ANSWER_ACCEPT);
+	if (e == GERR_NOT_PLAYER)
+		*why = "only the one challenged can accept";
+	else if (e == GERR_BUSY)
+		*why = "one of you is seeking or playing";
+	else if (e == GERR_NO_OFFER)
+		*why = "no such challenge for you";
+	return e ? refused(e, NULL, why) : ok_ident(c, m, m->ident);
 }
 
 static int
@@ -770,6 +842,9 @@ static const struct {
 	[PR_UNMUTE] = { cmd_admin, NEED_NAME, AT_NONE },
 	[PR_ANNOUNCE] = { cmd_admin, NEED_NAME, AT_NONE },
 	[PR_MOTD] = { cmd_admin, NEED_NAME, AT_NONE },
+	[PR_SEEKS] = { cmd_seeks, NEED_HELLO, AT_NONE },
+	[PR_CHALLENGE] = { cmd_challenge, NEED_NAME, AT_NONE },
+	[PR_ANSWER] = { cmd_answer_challenge, NEED_NAME, AT_NONE },
 };
 
 /* The room a request addresses, by its row's target: 0 with *rm (NULL for

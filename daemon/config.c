@@ -190,6 +190,18 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		strcpy(c->web_origins, val);
 		return 0;
 	}
+	if (strcmp(key, "server-name") == 0) {
+		size_t n = strspn(val,
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		    "0123456789.-:");
+		if (!val[0] || val[n] || n >= sizeof c->server_name) {
+			snprintf(
+			    err, errlen, "server-name must be a host name or address: %s", val);
+			return -1;
+		}
+		strcpy(c->server_name, val);
+		return 0;
+	}
 	if (strcmp(key, "state-dir") == 0)
 		return set_path(c->state_dir, val, err, errlen);
 	if (strcmp(key, "cert") == 0)

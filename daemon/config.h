@@ -29,6 +29,7 @@ struct config {
 	/* fronts whose connections begin with a PROXY v2 header (front.h) */
 	struct cidr proxy_from[CONFIG_MAX_FRONTS];
 	int nproxy_from;
+	char server_name[128]; /* the self-signed certificate names it too */
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */

@@ -51,7 +51,9 @@ conn_bind(struct conn *c, struct session *s)
 	if (s->conn && s->conn != c) {
 		struct conn *old = s->conn;
 		old->sess = NULL;
-		conn_kill(old, "its session was resumed on another connection");
+		log_info(&c->srv->log, "conn %llu %s: %s taken over by conn %llu",
+		    (unsigned long long)old->id, old->peer, s->name, (unsigned long long)c->id);
+		conn_bye(old, "takeover", "your session continues on another connection");
 	}
 	session_attach(s, c);
 }
@@ -186,13 +188,24 @@ void
 conn_close(struct conn *c)
 {
 	if (c->dead || c->closing)
-		return;
+		return; /* lines sent while closing still go out before the end */
 	c->closing = 1;
 	c->t->ops->reading(c->t, 0);
 	if (c->t->ops->closing)
 		c->t->ops->closing(c->t);
 	if (c->t->ops->pending(c->t) == 0)
 		conn_kill(c, NULL);
+}
+
+void
+conn_bye(struct conn *c, const char *reason, const char *text)
+{
+	proto_msg_t m;
+	proto_init(&m, PE_BYE, NULL);
+	snprintf(m.word, sizeof m.word, "%s", reason);
+	snprintf(m.text, sizeof m.text, "%s", text ? text : "");
+	conn_send(c, &m);
+	conn_close(c);
 }
 
 void

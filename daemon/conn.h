@@ -50,6 +50,8 @@ void conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Stops reading, flushes what is queued, then drops the connection. */
 void conn_close(struct conn *c);
+/* Says why it ends (* BYE reason [text]), then closes as conn_close. */
+void conn_bye(struct conn *c, const char *reason, const char *text);
 /* Drops it now (freed at the next gc pass). */
 void conn_kill(struct conn *c, const char *why);
 /* Frees a killed connection: only the gc pass and shutdown call this. */

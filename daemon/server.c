@@ -266,23 +266,29 @@ load_tls(struct server *srv)
 		snprintf(srv->key, sizeof srv->key, "%s",
 		    srv->cfg.key[0] ? srv->cfg.key : srv->cfg.cert);
 	} else {
-		int rc = tls_selfsigned(
-		    srv->cfg.state_dir, srv->cert, srv->key, sizeof srv->cert, err, sizeof err);
+		char sans[1024];
+		int rc = tls_san_list(srv->cfg.server_name, (const char(*)[128])srv->cfg.listen,
+			     srv->cfg.nlisten, sans, sizeof sans)
+		    ? (snprintf(err, sizeof err, "too many names for one certificate"), -1)
+		    : tls_selfsigned(srv->cfg.state_dir, sans, srv->cert, srv->key,
+			  sizeof srv->cert, err, sizeof err);
 		if (rc < 0) {
 			log_error(&srv->log, "self-signed certificate: %s", err);
 			return -1;
 		}
 		if (rc == 1)
-			log_info(&srv->log, "generated a self-signed certificate: %s", srv->cert);
+			log_info(&srv->log, "generated a self-signed certificate for %s: %s", sans,
+			    srv->cert);
 	}
 	SSL_CTX *ctx = tls_server_ctx(srv->cert, srv->key, err, sizeof err);
 	if (!ctx) {
 		log_error(&srv->log, "TLS: %s", err);
 		return -1;
 	}
+	/* the pinned form: what the client shows at first use */
 	char fpr[100];
-	if (tls_fingerprint(srv->cert, fpr, sizeof fpr) == 0)
-		log_info(&srv->log, "certificate %s SHA-256 %s", srv->cert, fpr);
+	if (tls_key_fingerprint(srv->cert, fpr, sizeof fpr) == 0)
+		log_info(&srv->log, "certificate %s fingerprint %s", srv->cert, fpr);
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl); /* live connections keep their own reference */
 	srv->ssl = ctx;
@@ -359,7 +365,7 @@ begin_shutdown(struct server *srv)
 		    kept == 1 ? "" : "s");
 	for (c = LIST_FIRST(&srv->conns); c; c = next) {
 		next = LIST_NEXT(c, link);
-		conn_close(c);
+		conn_bye(c, "shutdown", "server restarting");
 	}
 	struct timeval tv = { srv->cfg.drain_ms / 1000, (srv->cfg.drain_ms % 1000) * 1000 };
 	evtimer_add(srv->drain_ev, &tv);
@@ -536,6 +542,7 @@ server_init(struct server *srv)
 	LIST_INIT(&srv->conns);
 	LIST_INIT(&srv->sessions);
 	TAILQ_INIT(&srv->seeks);
+	TAILQ_INIT(&srv->challenges);
 	if (!(srv->rooms = rooms_new()) || !(srv->botplay = botplay_new(srv)))
 		return -1;
 	if (srv->store) {
@@ -665,6 +672,7 @@ server_free(struct server *srv)
 	rooms_free(srv->rooms);
 	srv->rooms = NULL;
 	lobby_free(srv);
+	challenge_free_all(srv);
 	while (!LIST_EMPTY(&srv->sessions))
 		session_free(LIST_FIRST(&srv->sessions));
 	botplay_free(srv->botplay);

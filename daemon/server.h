@@ -12,15 +12,17 @@
 
 #include "daemon/config.h"
 #include "daemon/conn.h"
+#include "daemon/challenge.h"
 #include "daemon/lobby.h"
 #include "daemon/log.h"
 #include "daemon/store.h"
 #include "daemon/workq.h"
+#include "rules/version.h"
 
-#define GOMOKUD_VERSION "0.1.0"
+#define GOMOKUD_VERSION GOMOKU_VERSION
 /* Capabilities every server serves; conn_up adds "accounts history" with a
  * database and "bots" with bots (PROTOCOL.md section 3). */
-#define GOMOKUD_CAPS "swap2 chat resume"
+#define GOMOKUD_CAPS "swap2 chat resume lobby"
 
 struct session;
 struct room_registry;
@@ -78,6 +80,8 @@ struct server {
 
 	struct seek_list seeks; /* oldest first */
 	uint32_t next_seek;
+	struct challenge_list challenges; /* oldest first */
+	uint32_t next_challenge;
 };
 
 /* Sets up the base, TLS and listeners from srv->cfg. 0 or -1 (logged). */

@@ -11,6 +11,7 @@
 #include <openssl/crypto.h>
 
 #include "daemon/auth.h"
+#include "daemon/challenge.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -211,6 +212,7 @@ session_disconnected(struct session *s)
 {
 	if (s->seek)
 		lobby_cancel(s->srv, s, 0);
+	challenge_drop(s->srv, s);
 	struct room *rooms[SESSION_MAX_ROOMS];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
@@ -236,6 +238,7 @@ session_free(struct session *s)
 	struct server *srv = s->srv;
 	if (s->seek)
 		lobby_cancel(srv, s, 0);
+	challenge_drop(srv, s);
 	while (s->nrooms > 0) {
 		int before = s->nrooms;
 		room_leave(s->rooms[0], s);

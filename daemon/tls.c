@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -92,22 +94,106 @@ write_pem(const char *path, int mode, EVP_PKEY *pk, X509 *x)
 	return (fclose(f) == 0 && ok == 1) ? 0 : -1;
 }
 
+/* Adds "DNS:host" or "IP:host" to the list unless it is there or a wildcard. */
+static int
+san_add(char *out, size_t len, const char *host)
+{
+	unsigned char addr[16];
+	char item[160];
+	int ip = inet_pton(AF_INET, host, addr) == 1 || inet_pton(AF_INET6, host, addr) == 1;
+	if (!host[0] || strcmp(host, "*") == 0 || strcmp(host, "0.0.0.0") == 0 ||
+	    strcmp(host, "::") == 0)
+		return 0;
+	snprintf(item, sizeof item, "%s:%s", ip ? "IP" : "DNS", host);
+	size_t n = strlen(item), have = strlen(out);
+	for (const char *p = out; (p = strstr(p, item)) != NULL; p += n)
+		if ((p == out || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return 0;
+	if (have + 1 + n + 1 > len)
+		return -1;
+	snprintf(out + have, len - have, "%s%s", have ? "," : "", item);
+	return 0;
+}
+
 int
-tls_selfsigned(const char *dir, char *cert, char *key, size_t pathlen, char *err, size_t errlen)
+tls_san_list(const char *name, const char (*listen)[128], int nlisten, char *out, size_t len)
+{
+	out[0] = '\0';
+	int rc = san_add(out, len, "localhost") | san_add(out, len, "127.0.0.1") |
+	    san_add(out, len, "::1") | san_add(out, len, name ? name : "");
+	for (int i = 0; i < nlisten; i++) {
+		char host[128];
+		const char *l = listen[i];
+		const char *end = l[0] == '[' ? strchr(l, ']') : strrchr(l, ':');
+		if (!end)
+			continue;
+		if (l[0] == '[')
+			l++;
+		snprintf(host, sizeof host, "%.*s", (int)(end - l), l);
+		rc |= san_add(out, len, host);
+	}
+	return rc;
+}
+
+/* The first certificate of a PEM file, or NULL. */
+static X509 *
+read_cert(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	return x;
+}
+
+/* Whether the certificate at path holds every name of sans. */
+static int
+covers(const char *path, const char *sans)
+{
+	X509 *x = read_cert(path);
+	if (!x)
+		return 0;
+	char list[1024], *save = NULL;
+	snprintf(list, sizeof list, "%s", sans);
+	int ok = 1;
+	for (char *t = strtok_r(list, ",", &save); t && ok; t = strtok_r(NULL, ",", &save))
+		ok = strncmp(t, "IP:", 3) == 0 ? X509_check_ip_asc(x, t + 3, 0) == 1
+					       : X509_check_host(x, t + 4, 0, 0, NULL) == 1;
+	X509_free(x);
+	ERR_clear_error();
+	return ok;
+}
+
+static EVP_PKEY *
+read_key(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	EVP_PKEY *pk = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	fclose(f);
+	return pk;
+}
+
+int
+tls_selfsigned(const char *dir, const char *sans, char *cert, char *key, size_t pathlen, char *err,
+    size_t errlen)
 {
 	snprintf(cert, pathlen, "%s/cert.pem", dir);
 	snprintf(key, pathlen, "%s/key.pem", dir);
-	if (access(cert, R_OK) == 0 && access(key, R_OK) == 0)
+	int reissue = access(cert, R_OK) == 0 && access(key, R_OK) == 0;
+	if (reissue && covers(cert, sans))
 		return 0;
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+	if (!reissue && mkdir(dir, 0700) != 0 && errno != EEXIST) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
 	int rc = -1;
-	EVP_PKEY *pk = EVP_EC_gen("P-256");
+	EVP_PKEY *pk = reissue ? read_key(key) : EVP_EC_gen("P-256");
 	X509 *x = X509_new();
 	if (!pk || !x) {
-		ssl_err(err, errlen, "key generation");
+		ssl_err(err, errlen, reissue ? key : "key generation");
 		goto out;
 	}
 	X509_set_version(x, 2);
@@ -132,17 +218,18 @@ tls_selfsigned(const char *dir, char *cert, char *key, size_t pathlen, char *err
 	X509V3_CTX v3;
 	X509V3_set_ctx_nodb(&v3);
 	X509V3_set_ctx(&v3, x, x, NULL, NULL, 0);
-	X509_EXTENSION *ext = X509V3_EXT_conf_nid(
-	    NULL, &v3, NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1");
-	if (ext) {
-		X509_add_ext(x, ext, -1);
-		X509_EXTENSION_free(ext);
+	X509_EXTENSION *ext = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_alt_name, sans);
+	if (!ext) {
+		ssl_err(err, errlen, "subjectAltName");
+		goto out;
 	}
+	X509_add_ext(x, ext, -1);
+	X509_EXTENSION_free(ext);
 	if (X509_sign(x, pk, EVP_sha256()) == 0) {
 		ssl_err(err, errlen, "X509_sign");
 		goto out;
 	}
-	if (write_pem(key, 0600, pk, NULL) || write_pem(cert, 0644, NULL, x)) {
+	if ((!reissue && write_pem(key, 0600, pk, NULL)) || write_pem(cert, 0644, NULL, x)) {
 		snprintf(err, errlen, "writing %s: %s", dir, strerror(errno));
 		goto out;
 	}
@@ -154,13 +241,29 @@ out:
 }
 
 int
+tls_key_fingerprint(const char *cert, char *out, size_t len)
+{
+	X509 *x = read_cert(cert);
+	if (!x)
+		return -1;
+	unsigned char *der = NULL, md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	int dlen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x), &der);
+	int ok = dlen > 0 && EVP_Digest(der, (size_t)dlen, md, &n, EVP_sha256(), NULL);
+	OPENSSL_free(der);
+	X509_free(x);
+	if (!ok || len < 8 + 2 * (size_t)n)
+		return -1;
+	snprintf(out, len, "sha256:");
+	for (unsigned i = 0; i < n; i++)
+		snprintf(out + 7 + 2 * i, len - 7 - 2 * i, "%02x", md[i]);
+	return 0;
+}
+
+int
 tls_fingerprint(const char *cert, char *out, size_t len)
 {
-	FILE *f = fopen(cert, "r");
-	if (!f)
-		return -1;
-	X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
-	fclose(f);
+	X509 *x = read_cert(cert);
 	if (!x)
 		return -1;
 	unsigned char md[EVP_MAX_MD_SIZE];

@@ -21,6 +21,7 @@ struct tlsline {
 	const struct config *web;
 	int web_only;
 	int reading;
+	int failed; /* the link broke or the peer left: no close_notify then */
 };
 
 static struct tlsline *
@@ -119,11 +120,14 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 			ERR_error_string_n(e, buf, sizeof buf);
 		while (bufferevent_get_openssl_error(bev))
 			;
+		l->failed = 1;
 		conn_lost(l->t.conn, buf);
 		return;
 	}
-	if (what & BEV_EVENT_EOF)
+	if (what & BEV_EVENT_EOF) {
+		l->failed = 1;
 		conn_lost(l->t.conn, NULL);
+	}
 }
 
 static void
@@ -166,11 +170,26 @@ tl_describe(const struct transport *t)
 	return SSL_get_version(bufferevent_openssl_get_ssl(ctl(t)->bev));
 }
 
+/* Ends the TLS session properly: a close_notify alert after the last line,
+ * so the peer can tell a planned close from a cut link. Best effort: the
+ * socket does not block, and what it cannot take now is not waited for. */
+static void
+close_notify(struct tlsline *l)
+{
+	SSL *ssl = bufferevent_openssl_get_ssl(l->bev);
+
+	if (l->failed || !ssl || !SSL_is_init_finished(ssl))
+		return;
+	SSL_shutdown(ssl);
+	ERR_clear_error();
+}
+
 static void
 tl_stop(struct transport *t)
 {
 	struct tlsline *l = tl(t);
 
+	close_notify(l);
 	l->reading = 0;
 	bufferevent_disable(l->bev, EV_READ | EV_WRITE);
 	bufferevent_setcb(l->bev, NULL, NULL, NULL, NULL);

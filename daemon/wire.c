@@ -103,6 +103,20 @@ wire_gamespec(struct gamespec *g, const proto_msg_t *m)
 	g->opening = m->opening == OPENING_SWAP2 ? OPEN_SWAP2 : OPEN_FREE;
 }
 
+void
+wire_gamespec_out(proto_msg_t *m, const struct gamespec *g)
+{
+	m->rule = g->rule;
+	m->size = g->size;
+	m->tc_base = g->tc_base;
+	m->tc_inc = g->tc_inc;
+	m->colour = g->colour == WISH_BLACK ? COLOUR_BLACK
+	    : g->colour == WISH_WHITE       ? COLOUR_WHITE
+					    : COLOUR_ANY;
+	m->rated = g->rated;
+	m->opening = wire_opening(g->opening);
+}
+
 proto_err_t
 wire_err(game_err_t e, legality_t l)
 {

@@ -19,6 +19,8 @@ proto_offer_t wire_offer(game_offer_t o);
 game_offer_t wire_offer_in(proto_offer_t o);
 /* The settings of a SEEK, CREATE or BOT play request. */
 void wire_gamespec(struct gamespec *g, const proto_msg_t *m);
+/* The other way: the settings into m's rule ... opening fields. */
+void wire_gamespec_out(proto_msg_t *m, const struct gamespec *g);
 /* The error reply for a refused game verb; l says why the rules refused a
  * move (GERR_ILLEGAL). */
 proto_err_t wire_err(game_err_t e, legality_t l);

@@ -65,6 +65,9 @@ static const struct form forms[PM_COUNT] = {
 	[PR_ANNOUNCE] = { PK_REQ, "ANNOUNCE", NULL, "*" },
 	[PR_MOTD] = { PK_REQ, "MOTD", NULL, "*" },
 	[PR_FORBIDDEN] = { PK_REQ, "FORBIDDEN", NULL, "r" },
+	[PR_SEEKS] = { PK_REQ, "SEEKS", NULL, "" },
+	[PR_CHALLENGE] = { PK_REQ, "CHALLENGE", NULL, "uRSTOQP" },
+	[PR_ANSWER] = { PK_REQ, "ANSWER", NULL, "iB" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -107,6 +110,9 @@ static const struct form forms[PM_COUNT] = {
 	[PO_ANNOUNCE] = { PK_OK, "ANNOUNCE", NULL, "n" },
 	[PO_MOTD] = { PK_OK, "MOTD", NULL, "" },
 	[PO_FORBIDDEN] = { PK_OK, "FORBIDDEN", NULL, "rn" },
+	[PO_SEEKS] = { PK_OK, "SEEKS", NULL, "n" },
+	[PO_CHALLENGE] = { PK_OK, "CHALLENGE", NULL, "i" },
+	[PO_ANSWER] = { PK_OK, "ANSWER", NULL, "i" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -124,6 +130,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRhoAfst" },
 	[PD_BAN] = { PK_DATA, "BAN", NULL, "BaUw|*" },
 	[PD_FORBIDDEN] = { PK_DATA, "FORBIDDEN", NULL, "rL" },
+	[PD_SEEK] = { PK_DATA, "SEEK", NULL, "iuRSTOQPF" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -142,6 +149,10 @@ static const struct form forms[PM_COUNT] = {
 	[PE_MOTD] = { PK_EVENT, "MOTD", NULL, "*" },
 	[PE_ANNOUNCE] = { PK_EVENT, "ANNOUNCE", NULL, "*" },
 	[PE_KICKED] = { PK_EVENT, "KICKED", NULL, "*" },
+	[PE_BYE] = { PK_EVENT, "BYE", NULL, "a|*" },
+	[PE_SEATED] = { PK_EVENT, "SEATED", NULL, "r" },
+	[PE_CHALLENGE] = { PK_EVENT, "CHALLENGE", NULL, "iuwRSTOQP" },
+	[PE_CHALLENGEEND] = { PK_EVENT, "CHALLENGEEND", NULL, "iE" },
 };
 
 /* Keyword sets, in enum order. */
@@ -163,6 +174,7 @@ static const char *const fallback_names[] = { "human", "bot", NULL };
 static const char *const export_names[] = { "text", "psq", NULL };
 static const char *const provisional_names[] = { "established", "provisional", NULL };
 static const char *const sanction_names[] = { "ban", "mute", NULL };
+static const char *const answer_names[] = { "accept", "decline", NULL };
 
 enum ftype {
 	FT_STR,
@@ -225,6 +237,7 @@ static const struct field fields[] = {
 	F('W', FT_ENUM, CS_NONE, format, 0, 0, export_names, "export format"),
 	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
 	F('B', FT_ENUM, CS_NONE, sanction, 0, 0, sanction_names, "ban|mute"),
+	F('B', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
 	F('v', FT_INT, CS_NONE, version, 1, 999, NULL, "version"),
 	F('q', FT_INT, CS_NONE, seq, 0, INT32_MAX, NULL, "sequence number"),
 	F('i', FT_INT, CS_NONE, ident, 1, INT32_MAX, NULL, "id"),

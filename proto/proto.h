@@ -87,6 +87,9 @@ typedef enum {
 	PR_ANNOUNCE,
 	PR_MOTD,
 	PR_FORBIDDEN,
+	PR_SEEKS,
+	PR_CHALLENGE,
+	PR_ANSWER,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -129,6 +132,9 @@ typedef enum {
 	PO_ANNOUNCE,
 	PO_MOTD,
 	PO_FORBIDDEN,
+	PO_SEEKS,
+	PO_CHALLENGE,
+	PO_ANSWER,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -146,6 +152,7 @@ typedef enum {
 	PD_STAT,
 	PD_BAN,
 	PD_FORBIDDEN,
+	PD_SEEK,
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -164,6 +171,10 @@ typedef enum {
 	PE_MOTD,
 	PE_ANNOUNCE,
 	PE_KICKED,
+	PE_BYE,
+	PE_SEATED,
+	PE_CHALLENGE,
+	PE_CHALLENGEEND,
 	PM_COUNT
 } proto_id_t;
 
@@ -198,6 +209,8 @@ typedef enum { EXPORT_TEXT, EXPORT_PSQ } proto_export_t;
 typedef enum { RATING_ESTABLISHED, RATING_PROVISIONAL } proto_provisional_t;
 /* = BAN lines: a ban (no play) or a mute (no chat). */
 typedef enum { SANCTION_BAN, SANCTION_MUTE } proto_sanction_t;
+/* ANSWER to a challenge. */
+typedef enum { ANSWER_ACCEPT, ANSWER_DECLINE } proto_answer_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
@@ -290,6 +303,7 @@ typedef struct proto_msg {
 	proto_export_t format;
 	proto_provisional_t provisional;
 	proto_sanction_t sanction;
+	proto_answer_t answer;
 	int64_t version, seq, ident, count, count2, level, ecode, ms, depth, plies;
 	int64_t bms, wms; /* clocks in ms; -1 prints as "-" */
 	int64_t page;     /* HISTORY, TOP: from 1; 0 = absent */

@@ -81,6 +81,14 @@ $(O)/tests/daemon/test_accounts: $(O)/tests/daemon/test_accounts.o $(O)/tests/da
 
 TESTS += $(O)/tests/daemon/test_accounts
 
+# A player's journey: takeover, BYE and close_notify, SEEKS, CHALLENGE, the
+# certificate's names and fingerprint (issue 25).
+$(O)/tests/daemon/test_journey: $(O)/tests/daemon/test_journey.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_journey
+
 # What persistence costs the event loop per move (issue 7): `make bench-store`.
 $(O)/tests/bench/bench_store: $(O)/tests/bench/bench_store.o $(O)/daemon/store.o \
     $(O)/daemon/auth.o $(O)/daemon/glicko.o

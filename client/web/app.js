@@ -17,6 +17,7 @@ const app = {
   game: null,
   seek: null,
   backoff: 500,
+  bye: null, // the reason of the last * BYE, for the close after it
   retry: null,
   lobbyTimer: null,
   view: 'lobby',
@@ -68,6 +69,14 @@ function connect() {
     app.up = false;
     for (const p of app.pending.values()) p.reject({ code: 0, message: 'connection lost' });
     app.pending.clear();
+    if (app.bye === 'takeover') {
+      // another tab or client took this session: reconnecting would take it
+      // back, and the two would pull the seat back and forth
+      status('You are playing from another tab or client now. Reload this page to play here.');
+      document.body.classList.add('offline');
+      return;
+    }
+    app.bye = null;
     const s = Math.round(app.backoff / 100) / 10;
     status(`Connection lost; reconnecting in ${s} s…`);
     document.body.classList.add('offline');
@@ -266,6 +275,11 @@ function onEvent(name, f) {
   }
   if (name === 'SHUTDOWN') {
     status('The server is restarting…');
+    return;
+  }
+  if (name === 'BYE') {
+    app.bye = f.reason; // the close that follows says what it means
+    if (f.reason === 'shutdown') status('Server restarting, reconnecting…');
     return;
   }
   if (name === 'MOTD' || name === 'ANNOUNCE') {

@@ -41,6 +41,10 @@ const EVENTS = {
   MOTD: 'text?...',
   ANNOUNCE: 'text?...',
   KICKED: 'text?...',
+  BYE: 'reason:word text?...',
+  SEATED: 'room:room',
+  CHALLENGE: 'id:num from:user to:user rule:rule size:num tc:tc colour:word rated:word opening:word',
+  CHALLENGEEND: 'id:num how:word',
 };
 
 const DATA = {
@@ -56,6 +60,7 @@ const DATA = {
   RECORD: 'text?...',
   FORBIDDEN: 'room:room moves:moves',
   STAT: 'user:user rule:rule rating:num deviation:num standing:word wins:num losses:num draws:num',
+  SEEK: 'id:num user:user rule:rule size:num tc:tc colour:word rated:word opening:word who:word',
   BAN: 'what:word target:word until:num by:user text?...',
 };
 

@@ -7,6 +7,7 @@
  * command waits for the move. Every answer is flushed.
  */
 #include "engine/engine.h"
+#include "rules/version.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -340,10 +341,14 @@ main(int argc, char **argv)
 	pthread_mutex_init(&b->out_lock, NULL);
 	b->set.level = 10;
 	/* pbrain-gomoku [-l level]: a bot level 1..10 (also INFO level N) */
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("pbrain-gomoku %s\n", GOMOKU_VERSION);
+		return 0;
+	}
 	if (argc == 3 && strcmp(argv[1], "-l") == 0 && atoi(argv[2]) >= 1 && atoi(argv[2]) <= 10)
 		b->set.level = atoi(argv[2]);
 	else if (argc != 1) {
-		fprintf(stderr, "usage: pbrain-gomoku [-l level]\n");
+		fprintf(stderr, "usage: pbrain-gomoku [-l level] | --version\n");
 		return 2;
 	}
 	b->set.timeout_turn = 5000;
@@ -394,7 +399,8 @@ main(int argc, char **argv)
 		wait_search(b);
 		if (strcmp(cmd, "ABOUT") == 0) {
 			say(b,
-			    "name=\"gomokud\", version=\"1.0\", author=\"gomokud engine team\", "
+			    "name=\"gomokud\", version=\"" GOMOKU_VERSION
+			    "\", author=\"gomokud engine team\", "
 			    "country=\"-\", www=\"-\"");
 		} else if (strcmp(cmd, "START") == 0) {
 			char tail;

@@ -64,6 +64,14 @@ assert.equal(u.name, 'NEWS');
 assert.deepEqual(u.args, ['welcome', 'to', 'the', 'server']);
 const s = proto.parseServer('* SAY r1 4 bob  two  spaces ');
 assert.equal(s.fields.text, 'two  spaces ');
+for (const l of ['* BYE takeover', '* BYE shutdown server restarting', '* SEATED r12',
+  '* CHALLENGE 3 alice bob freestyle 15 300+5 white rated swap2', '* CHALLENGEEND 3 expired',
+  '= SEEK 4 alice renju 15 300+5 black rated none human']) {
+  const m = proto.parseServer(l);
+  assert.ok(!m.unknown, `"${l}": not in the table`);
+  assert.equal(proto.formatServer(m), l);
+}
+assert.equal(proto.parseServer('* BYE shutdown server restarting').fields.text, 'server restarting');
 assert.equal(proto.parseServer('* MOTD welcome to the server').fields.text, 'welcome to the server');
 assert.match(proto.errorWords(414, 'until 2026-12-08 10:00 UTC: spam'), /banned .*until 2026-12-08/);
 const e = proto.parseServer('ERR #w7 434 double-three forbidden for black');

@@ -57,6 +57,25 @@ waitsrv() {
 	return $rc
 }
 
+# Clients in tmux, for the tests that run several ($TM: the tmux command
+# with its own socket). "=a:" names session a exactly ("a" alone could
+# match a window name).
+screen() { $TM capture-pane -p -t "=$1:"; }
+wait_for() { # wait_for SESSION TEXT (polls up to 30 s, only against hangs)
+	i=0
+	while ! screen "$1" | grep -q -F -- "$2"; do
+		i=$((i + 1))
+		if [ $i -gt 300 ]; then
+			echo "--- screen $1 while waiting for: $2"
+			screen "$1"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+step() { check "$1" wait_for "$2" "$3"; }
+keys() { k_s=$1; shift; $TM send-keys -t "=$k_s:" "$@"; }
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed"

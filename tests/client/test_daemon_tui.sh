@@ -31,22 +31,6 @@ done
 DPORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/d.log" | head -1)
 [ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
 
-# "=a:" names session a exactly ("a" alone could match a window name)
-screen() { $TM capture-pane -p -t "=$1:"; }
-wait_for() { # wait_for SESSION TEXT (polls up to 30 s, only against hangs)
-	i=0
-	while ! screen "$1" | grep -q -F -- "$2"; do
-		i=$((i + 1))
-		if [ $i -gt 300 ]; then
-			echo "--- screen $1 while waiting for: $2"
-			screen "$1"
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-step() { check "$1" wait_for "$2" "$3"; }
-keys() { k_s=$1; shift; $TM send-keys -t "=$k_s:" "$@"; }
 
 $TM new-session -d -s a -x 80 -y 24 \
     "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name alice 127.0.0.1:$DPORT 2>$T/a.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
@@ -58,6 +42,16 @@ $TM new-session -d -s d -x 80 -y 24 \
     "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name dave 127.0.0.1:$DPORT 2>$T/d.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 step "alice signs in (CA-verified)" a "Signed in as alice"
 step "bob signs in (key pinned on first use)" b "Signed in as bob"
+# trust on first use: a dialog that waits for a key shows the very
+# fingerprint the daemon logged
+FP=$(sed -n 's/.*certificate .* fingerprint \(sha256:[0-9a-f]*\).*/\1/p' "$T/d.log" | head -1)
+check "the daemon logs the key's fingerprint in the pinned form" test "${#FP}" -eq 71
+step "bob's first-use dialog shows the logged fingerprint" b "$FP"
+sleep 1
+check "the dialog stays until a key is pressed" sh -c "$TM capture-pane -p -t =b: | grep -q 'press any key'"
+check "the pin file holds the same fingerprint" grep -q "^127.0.0.1:$DPORT $FP\$" "$XDG_CONFIG_HOME/gomoku/known_hosts"
+keys b Space
+check "a key dismisses the dialog" sh -c "i=0; while $TM capture-pane -p -t =b: | grep -q 'press any key'; do i=\$((i+1)); [ \$i -gt 50 ] && exit 1; sleep 0.1; done"
 check "bob's pin was written" grep -q "^127.0.0.1:$DPORT sha256:" "$XDG_CONFIG_HOME/gomoku/known_hosts"
 
 # alice wants black: colour is lobby row 11; Right turns any into black;
@@ -150,6 +144,11 @@ keys c Up Up Enter
 step "carol's room is created" c "invite code: "
 CODE=$(screen c | sed -n 's/.*invite code: \([A-Za-z0-9]*\).*/\1/p' | head -1)
 check "an invite code is shown ($CODE)" [ -n "$CODE" ]
+# the waiting screen shows the room as the server has it (issue 25)
+check "the waiting room's title shows its time control" sh -c "$TM capture-pane -p -t =c: | sed -n 1p | grep -q ' 300+5 '"
+check "the creator's seat is shown taken" wait_for c "carol (you)"
+check "the code has the server's 22 characters" [ ${#CODE} -eq 22 ]
+check "the whole code is on the panel" sh -c "$TM capture-pane -p -t =c: | sed -n 5p | grep -q '$CODE'"
 step "dave is in the lobby" d "Signed in as dave"
 keys d Down Down Enter
 step "dave is asked for the code" d "letters and digits)> _"
@@ -174,6 +173,6 @@ for s in a b c d; do
 	wait_for $s "Quit gomoku? (y/n)" && keys $s y
 	step "client $s quits cleanly" $s "EXIT=0"
 done
-check "the first-use warning named the pin" grep -q "pinning its key" "$T/b.err"
+check "the first-use warning named the pin" grep -q "The server.s key fingerprint is" "$T/b.err"
 check "the CA-verified client gave no warning" [ ! -s "$T/a.err" ]
 finish

@@ -35,7 +35,7 @@ KH=$XDG_CONFIG_HOME/gomoku/known_hosts
 
 $GOMOKU --script 127.0.0.1:$PORT </dev/null >"$T/out1" 2>"$T/err1"
 check "first use connects (exit 0)" [ $? -eq 0 ]
-check "first use warns loudly" grep -q "WARNING: the certificate of 127.0.0.1:$PORT is not signed by a trusted CA" "$T/err1"
+check "first use warns loudly" grep -q "WARNING: first connection to 127.0.0.1:$PORT: its certificate is not signed by a CA you trust" "$T/err1"
 check "first use pins the key in \$XDG_CONFIG_HOME/gomoku/known_hosts" grep -q "^127.0.0.1:$PORT sha256:[0-9a-f]\{64\}\$" "$KH"
 check "the session ran (server lines printed)" grep -q "^OK QUIT" "$T/out1"
 cp "$KH" "$T/kh.before"

@@ -141,7 +141,8 @@ step "a hostile line is named on the status line, or the drop is" "reconnecting"
 check "the screen is not corrupted by the garbage line" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 · · · · · · · ● '"
 step "after the drop the client resumes by itself" "Back in room r1"
 check "the resumed board is the server's snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'Moves (2):'"
-step "an opponent gone away is shown with the claim key" "bob is away (C claims it after grace)"
+step "an opponent gone away is shown with the claim key and the grace countdown" "bob is away: C claims the game in "
+check "the countdown counts down from the grace the server gave" sh -c "$TM capture-pane -p -t =$S: | grep -Eq 'C claims the game in (60|59|58|57|56|55)s'"
 check "the away player is marked in the panel" wait_for "bob (away)"
 keys k 1 1 Enter
 step "a move after the resume" "Game over: alice wins (five)"
@@ -281,7 +282,7 @@ EOS
 startsrv "$T/login.srv"
 $TM new-session -d -s $S -x 80 -y 24 \
     "sh -c 'echo \$\$ >$T/pid; LC_ALL=C GOMOKU_PASSWORD=s3cr3t!pw exec $GOMOKU --insecure --mono --login carol 127.0.0.1:$PORT'; printf '\\nEXIT=%s\\n' \$?; sleep 60"
-step "a refused login is shown, and the client plays as a guest" "LOGIN refused: 413 bad-credentials; playing as guest guest7"
+step "a refused login is shown as a sentence, and the client plays as a guest" "Wrong name or password; playing as guest guest7"
 keys Enter
 step "the opponent's rating is shown (server with accounts)" "dan 1712"
 [ -n "${SHOWWIDE:-}" ] && screen

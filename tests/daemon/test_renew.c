@@ -93,7 +93,8 @@ make_cert(int n)
 {
 	char dir[128], cert[300], key[300], to[300], err[300], fpr[100];
 	snprintf(dir, sizeof dir, "%s/gen%d", base, n);
-	if (tls_selfsigned(dir, cert, key, sizeof cert, err, sizeof err) != 1) {
+	if (tls_selfsigned(
+		dir, "DNS:localhost,IP:127.0.0.1", cert, key, sizeof cert, err, sizeof err) != 1) {
 		printf("certificate %d: %s\n", n, err);
 		return -1;
 	}

@@ -230,7 +230,8 @@ test_think_and_errors(void **state)
 	model_sent(&m, PR_MOVE);
 	assert_int_equal(feed(&m, "ERR 432 occupied", 0), MODEL_OK);
 	assert_int_equal(m.status_error, 1);
-	assert_non_null(strstr(m.status_text, "MOVE refused: 432 occupied"));
+	/* people get a sentence, not the code */
+	assert_string_equal(m.status_text, "That point is already taken");
 	model_sent(&m, PR_PING);
 	assert_int_equal(feed(&m, "ERR 504 idle-timeout", 0), MODEL_FATAL);
 	assert_int_equal(feed(&m, "* SHUTDOWN 5000 maintenance", 0), MODEL_OK);
@@ -246,6 +247,55 @@ test_think_and_errors(void **state)
 	/* events of other rooms are ignored */
 	assert_int_equal(feed(&m, "* MOVE r9 100 black a1 1 1", 0), MODEL_OK);
 	assert_int_equal(m.pos.nmoves, 4);
+}
+
+/* Issue 25: a flag shows 0:00, a rated game's end the rating changes, a
+ * refused claim the grace left, a challenge its settings; a swap2 stage
+ * clears the bot's stale candidates. */
+static void
+test_journey(void **state)
+{
+	(void)state;
+	model_t m;
+	model_init(&m);
+	feed(&m, "* SERVER gomokud 0.1.0 1 swap2 chat resume lobby", 0);
+	model_sent(&m, PR_HELLO);
+	feed(&m, "OK HELLO 1", 0);
+	model_sent(&m, PR_LOGIN);
+	feed(&m, "OK LOGIN lena 3kQ9fZ0aLm2Xw8pR7tYc1bN4", 0);
+	feed(&m, "* CHALLENGE 3 mark lena freestyle 15 2+0 black rated none", 0);
+	assert_int_equal(m.challenge_id, 3);
+	assert_non_null(strstr(m.status_text, "mark challenges you: freestyle 15x15, 2+0, rated"));
+	feed(&m, "* CHALLENGEEND 3 declined", 0);
+	assert_int_equal(m.challenge_id, 0);
+	assert_string_equal(m.status_text, "Challenge declined");
+
+	feed(&m, "* START r5 1 mark lena freestyle 15 2+0 none rated 2000 2000", 1000);
+	model_sent(&m, PR_STATS);
+	feed(&m, "= STAT mark freestyle 1500 350 provisional 0 0 0", 1000);
+	feed(&m, "= STAT lena freestyle 1500 350 provisional 0 0 0", 1000);
+	feed(&m, "OK STATS 2", 1000);
+	feed(&m, "* PRESENCE r5 2 mark gone 60000", 1000);
+	model_sent(&m, PR_CLAIM);
+	feed(&m, "ERR 447 cannot-claim", 21000);
+	assert_string_equal(m.status_text, "You can claim the game in 40s, when mark's grace ends");
+	feed(&m, "* OVER r5 3 white time -", 3000);
+	assert_int_equal(model_clock(&m, STONE_BLACK, 3000), 0);
+	assert_int_equal(model_clock(&m, STONE_WHITE, 3000), 2000);
+	model_sent(&m, PR_STATS);
+	feed(&m, "= STAT lena freestyle 1662 290 provisional 1 0 0", 3000);
+	feed(&m, "OK STATS 1", 3000);
+	assert_int_equal(m.rating[1], 1662);
+	assert_int_equal(m.rating_before[1], 1500);
+	assert_string_equal(model_chat_line(&m, 0), "* lena's rating: 1500 -> 1662 (+162)");
+
+	feed(&m, "* START r6 1 lena bot5 freestyle 15 none swap2 casual - -", 4000);
+	feed(&m, "* THINK r6 2 bot5 3 h8:10", 4000);
+	move_t c;
+	assert_int_equal(notation_parse("h8", 15, &c), 0);
+	assert_int_equal(model_cand_rank(&m, c), 1);
+	feed(&m, "* SWAP2 r6 3 put3 lena", 4000);
+	assert_int_equal(model_cand_rank(&m, c), 0);
 }
 
 static void
@@ -306,6 +356,7 @@ main(void)
 		cmocka_unit_test(test_gap_and_snapshot),
 		cmocka_unit_test(test_think_and_errors),
 		cmocka_unit_test(test_lobby_lists),
+		cmocka_unit_test(test_journey),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

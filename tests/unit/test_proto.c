@@ -79,6 +79,10 @@ static const struct {
 	{ PROTO_CLIENT, "UNMUTE mallory" },
 	{ PROTO_CLIENT, "ANNOUNCE restarting in 5 minutes" },
 	{ PROTO_CLIENT, "MOTD Welcome! Tournament on Saturday." },
+	{ PROTO_CLIENT, "SEEKS" },
+	{ PROTO_CLIENT, "CHALLENGE bob freestyle 15 300+5 any casual none" },
+	{ PROTO_CLIENT, "ANSWER 3 accept" },
+	{ PROTO_CLIENT, "ANSWER 3 decline" },
 	{ PROTO_CLIENT, "QUIT" },
 
 	{ PROTO_SERVER, "OK #t1 HELLO 1" },
@@ -124,6 +128,10 @@ static const struct {
 	{ PROTO_SERVER, "OK UNMUTE mallory" },
 	{ PROTO_SERVER, "OK ANNOUNCE 12" },
 	{ PROTO_SERVER, "OK MOTD" },
+	{ PROTO_SERVER, "OK SEEKS 1" },
+	{ PROTO_SERVER, "OK CHALLENGE 3" },
+	{ PROTO_SERVER, "OK ANSWER 3" },
+	{ PROTO_SERVER, "= SEEK 4 alice renju 15 300+5 black rated none human" },
 	{ PROTO_SERVER, "OK QUIT" },
 	{ PROTO_SERVER, "ERR 400 syntax" },
 	{ PROTO_SERVER, "ERR #m5 431 not-your-turn white is to move" },
@@ -168,6 +176,11 @@ static const struct {
 	{ PROTO_SERVER, "* MOTD Welcome! Tournament on Saturday." },
 	{ PROTO_SERVER, "* ANNOUNCE restarting in 5 minutes" },
 	{ PROTO_SERVER, "* KICKED banned until 2026-12-08 10:00 UTC: flooding" },
+	{ PROTO_SERVER, "* BYE shutdown server restarting" },
+	{ PROTO_SERVER, "* BYE quit" },
+	{ PROTO_SERVER, "* SEATED r12" },
+	{ PROTO_SERVER, "* CHALLENGE 3 alice bob freestyle 15 300+5 white rated swap2" },
+	{ PROTO_SERVER, "* CHALLENGEEND 3 expired" },
 };
 
 static void

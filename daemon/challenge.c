@@ -1,0 +1,134 @@
+/* challenge.c: direct challenges between users (see challenge.h). */
+#include "daemon/challenge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "daemon/room.h"
+#include "daemon/server.h"
+#include "daemon/session.h"
+#include "daemon/wire.h"
+
+static void
+challenge_free(struct challenge *k)
+{
+	TAILQ_REMOVE(&k->srv->challenges, k, link);
+	if (k->expiry)
+		event_free(k->expiry);
+	free(k);
+}
+
+/* Tells both sides how it ended, then frees it. */
+static void
+challenge_end(struct challenge *k, proto_end_t how)
+{
+	proto_msg_t e;
+	proto_init(&e, PE_CHALLENGEEND, NULL);
+	e.ident = k->id;
+	e.end = how;
+	session_send(k->from, &e);
+	session_send(k->to, &e);
+	challenge_free(k);
+}
+
+static void
+expiry_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	challenge_end(arg, END_EXPIRED);
+}
+
+static struct challenge *
+by_id(struct server *srv, uint32_t id)
+{
+	struct challenge *k;
+	TAILQ_FOREACH (k, &srv->challenges, link)
+		if (k->id == id)
+			return k;
+	return NULL;
+}
+
+game_err_t
+challenge_new(struct server *srv, struct session *from, struct session *to,
+    const struct gamespec *g, uint32_t *id)
+{
+	if (from == to)
+		return GERR_ARGUMENT;
+	if (session_busy(from) || session_busy(to))
+		return GERR_BUSY;
+	struct challenge *k;
+	TAILQ_FOREACH (k, &srv->challenges, link)
+		if (k->from == from)
+			return GERR_OFFER_PENDING;
+	if (!(k = calloc(1, sizeof *k)))
+		return GERR_NOMEM;
+	struct timeval tv = { CHALLENGE_TTL_S, 0 };
+	if (!(k->expiry = evtimer_new(srv->base, expiry_cb, k)) || evtimer_add(k->expiry, &tv)) {
+		if (k->expiry)
+			event_free(k->expiry);
+		free(k);
+		return GERR_NOMEM;
+	}
+	k->id = *id = ++srv->next_challenge;
+	k->srv = srv;
+	k->from = from;
+	k->to = to;
+	k->spec = *g;
+	TAILQ_INSERT_TAIL(&srv->challenges, k, link);
+	proto_msg_t e;
+	proto_init(&e, PE_CHALLENGE, NULL);
+	e.ident = k->id;
+	snprintf(e.user, sizeof e.user, "%s", from->name);
+	snprintf(e.user2, sizeof e.user2, "%s", to->name);
+	wire_gamespec_out(&e, g);
+	session_send(to, &e);
+	log_debug(&srv->log, "challenge %u: %s to %s", k->id, from->name, to->name);
+	return GERR_OK;
+}
+
+game_err_t
+challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept)
+{
+	struct challenge *k = by_id(srv, id);
+	if (!k || (k->from != s && k->to != s))
+		return GERR_NO_OFFER;
+	if (!accept) {
+		challenge_end(k, k->from == s ? END_WITHDRAWN : END_DECLINED);
+		return GERR_OK;
+	}
+	if (k->from == s)
+		return GERR_NOT_PLAYER;
+	if (session_busy(k->from) || session_busy(k->to))
+		return GERR_BUSY;
+	if (session_make_room(k->from) || session_make_room(k->to))
+		return GERR_BUSY;
+	struct room *r = room_new(srv, &k->spec, 0);
+	if (!r)
+		return GERR_NOMEM;
+	game_err_t e = room_pair(r, k->from, k->spec.colour, k->to, WISH_ANY);
+	if (e != GERR_OK) {
+		room_check(r);
+		return e;
+	}
+	challenge_end(k, END_ACCEPTED);
+	return GERR_OK;
+}
+
+void
+challenge_drop(struct server *srv, struct session *s)
+{
+	struct challenge *k, *next;
+	for (k = TAILQ_FIRST(&srv->challenges); k; k = next) {
+		next = TAILQ_NEXT(k, link);
+		if (k->from == s || k->to == s)
+			challenge_end(k, END_WITHDRAWN);
+	}
+}
+
+void
+challenge_free_all(struct server *srv)
+{
+	while (!TAILQ_EMPTY(&srv->challenges))
+		challenge_free(TAILQ_FIRST(&srv->challenges));
+}

@@ -1,0 +1,47 @@
+/* challenge.h: direct challenges. A user challenges another by name with
+ * the settings of a game; the other accepts (both sit in a new room whose
+ * game starts at once) or declines, the challenger may withdraw, and an
+ * unanswered challenge expires. Each side hears * CHALLENGE and
+ * * CHALLENGEEND. */
+#ifndef GOMOKUD_CHALLENGE_H
+#define GOMOKUD_CHALLENGE_H
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <event2/event.h>
+
+#include "daemon/game.h"
+
+struct server;
+struct session;
+
+enum { CHALLENGE_TTL_S = 60 }; /* an unanswered challenge expires after */
+
+struct challenge {
+	TAILQ_ENTRY(challenge) link;
+	uint32_t id;
+	struct server *srv;
+	struct session *from, *to;
+	struct gamespec spec; /* the colour wish is the challenger's */
+	struct event *expiry;
+};
+
+TAILQ_HEAD(challenge_list, challenge);
+
+/* from challenges to: GERR_BUSY when either is seeking or playing,
+ * GERR_OFFER_PENDING when from has a challenge open already, GERR_ARGUMENT
+ * for oneself. The id comes back through *id; to hears * CHALLENGE. */
+game_err_t challenge_new(struct server *srv, struct session *from, struct session *to,
+    const struct gamespec *g, uint32_t *id);
+/* s answers challenge id: the one challenged accepts or declines, the
+ * challenger withdraws (accept is GERR_NOT_PLAYER for the challenger).
+ * GERR_NO_OFFER when s has no such challenge; accepting while either side
+ * is busy is GERR_BUSY and the challenge stays open. */
+game_err_t challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept);
+/* s goes away (disconnect, logout): its challenges end, withdrawn. */
+void challenge_drop(struct server *srv, struct session *s);
+/* Frees every challenge silently (shutdown). */
+void challenge_free_all(struct server *srv);
+
+#endif
