@@ -15,10 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rules/version.h"
+
 #ifndef GOMOKUCTL_STATE_DIR
 #define GOMOKUCTL_STATE_DIR "/var/lib/gomokud"
 #endif
-#define GOMOKUCTL_VERSION "0.1.0"
 
 enum {
 	LINE_MAX_BYTES = 512, /* the daemon's cap, LF included */
@@ -166,7 +167,7 @@ main(int argc, char **argv)
 			dir = NULL;
 			break;
 		case 'V':
-			printf("gomokuctl %s\n", GOMOKUCTL_VERSION);
+			printf("gomokuctl %s\n", GOMOKU_VERSION);
 			return 0;
 		case 'h':
 			usage(stdout);
