@@ -142,12 +142,13 @@ cmd_quit(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 {
 	(void)rm;
 	(void)why;
-	/* the event before the reply it comes with; the connection, closing,
-	 * still writes out both */
-	conn_bye(c, "quit", NULL);
+	/* the event before the reply it comes with, both before the close: a
+	 * WebSocket's close frame is the last thing it sends */
+	conn_send_bye(c, "quit", NULL);
 	proto_msg_t r;
 	reply_init(&r, m);
 	conn_send(c, &r);
+	conn_close(c);
 	return 0;
 }
 

@@ -198,13 +198,19 @@ conn_close(struct conn *c)
 }
 
 void
-conn_bye(struct conn *c, const char *reason, const char *text)
+conn_send_bye(struct conn *c, const char *reason, const char *text)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_BYE, NULL);
 	snprintf(m.word, sizeof m.word, "%s", reason);
 	snprintf(m.text, sizeof m.text, "%s", text ? text : "");
 	conn_send(c, &m);
+}
+
+void
+conn_bye(struct conn *c, const char *reason, const char *text)
+{
+	conn_send_bye(c, reason, text);
 	conn_close(c);
 }
 

@@ -52,6 +52,8 @@ void conn_error(struct conn *c, const char *tag, int code, const char *fmt, ...)
 void conn_close(struct conn *c);
 /* Says why it ends (* BYE reason [text]), then closes as conn_close. */
 void conn_bye(struct conn *c, const char *reason, const char *text);
+/* The * BYE line alone, for a caller with more to send before it closes. */
+void conn_send_bye(struct conn *c, const char *reason, const char *text);
 /* Drops it now (freed at the next gc pass). */
 void conn_kill(struct conn *c, const char *why);
 /* Frees a killed connection: only the gc pass and shutdown call this. */

@@ -67,7 +67,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_FORBIDDEN] = { PK_REQ, "FORBIDDEN", NULL, "r" },
 	[PR_SEEKS] = { PK_REQ, "SEEKS", NULL, "" },
 	[PR_CHALLENGE] = { PK_REQ, "CHALLENGE", NULL, "uRSTOQP" },
-	[PR_ANSWER] = { PK_REQ, "ANSWER", NULL, "iB" },
+	[PR_ANSWER] = { PK_REQ, "ANSWER", NULL, "iI" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -237,7 +237,7 @@ static const struct field fields[] = {
 	F('W', FT_ENUM, CS_NONE, format, 0, 0, export_names, "export format"),
 	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
 	F('B', FT_ENUM, CS_NONE, sanction, 0, 0, sanction_names, "ban|mute"),
-	F('B', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
+	F('I', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
 	F('v', FT_INT, CS_NONE, version, 1, 999, NULL, "version"),
 	F('q', FT_INT, CS_NONE, seq, 0, INT32_MAX, NULL, "sequence number"),
 	F('i', FT_INT, CS_NONE, ident, 1, INT32_MAX, NULL, "id"),

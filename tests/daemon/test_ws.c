@@ -535,11 +535,12 @@ test_frames(void)
 	c = ws_open("quitter", 0);
 	REQUIRE(c && ws_expect(c, "* SERVER ", 3000), "no WebSocket");
 	ws_send(c, "QUIT");
+	WS_CHECK(c, "* BYE quit"); /* the reason first, then the reply (PROTOCOL.md 3) */
 	WS_CHECK(c, "OK QUIT");
 	CHECK(ws_close_code(c, 3000) == 1000, "QUIT: no close 1000");
 	tc_close(c);
 	ok("frames: fragments with a ping between (pong), a final LF, 511/512 bytes (403, close), "
-	   "6000 bytes (1009), binary (1003), unmasked (1002), a client's close, QUIT (1000)");
+	   "6000 bytes (1009), binary (1003), unmasked (1002), a client's close, QUIT (BYE, 1000)");
 }
 
 static void
