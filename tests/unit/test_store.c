@@ -556,7 +556,7 @@ test_sanctions_and_settings(void **state)
 struct writer {
 	const char *path;
 	atomic_int stop;
-	int wrote;
+	atomic_int wrote; /* read by the test while the writer runs */
 };
 
 /* Another connection writing all along, as the daemon's loop does. */
@@ -569,9 +569,9 @@ write_on(void *arg)
 	if (store_open(w->path, &s, err, sizeof err) != 0)
 		return NULL;
 	while (!atomic_load(&w->stop)) {
-		snprintf(name, sizeof name, "late%d", w->wrote);
+		snprintf(name, sizeof name, "late%d", atomic_load(&w->wrote));
 		if (store_user_create(s, name, "scrypt$x", 1) == 0)
-			w->wrote++;
+			atomic_fetch_add(&w->wrote, 1);
 	}
 	store_close(s);
 	return NULL;
@@ -625,7 +625,7 @@ test_backup(void **state)
 	struct writer w = { src, 0, 0 };
 	pthread_t t;
 	assert_int_equal(pthread_create(&t, NULL, write_on, &w), 0);
-	while (w.wrote < 5)
+	while (atomic_load(&w.wrote) < 5)
 		usleep(1000);
 	int64_t size = store_backup(src, dst, NULL, err, sizeof err);
 	atomic_store(&w.stop, 1);
@@ -646,7 +646,7 @@ test_backup(void **state)
 	store_close(b);
 	store_close(s);
 	print_message("  backup of %d users while %d more were written: %lld bytes, whole\n",
-	    copied, w.wrote, (long long)size);
+	    copied, atomic_load(&w.wrote), (long long)size);
 }
 
 int
