@@ -4,12 +4,14 @@
 # model of dhbloo/rapfi-networks) and Wine (jinjiebang/AIWine), as Gomocup
 # brains in OUTDIR, and prints the arena command of each:
 #   OUTDIR/rapfi/pbrain-rapfi   (config.toml and model220723.bin beside it)
+#   OUTDIR/rapfi/pbrain-rapfi-paced   the same, each command passed on 20 ms
+#                               late: use this one (see below)
 #   OUTDIR/wine/pbrain-wine
 # Each source is a work tree or a bare git mirror (as the fetch tool leaves
 # them; its HEAD is exported). The sources are opponents only: they are built
 # outside the repository and nothing of them is kept in it. Needs g++ and
 # cmake (mk/deps.sh --anchors installs them). Then, for example:
-#   bin/arena -j 1 -g 40 -t 1000 bin/pbrain-gomoku OUTDIR/rapfi/pbrain-rapfi
+#   bin/arena -j 1 -g 40 -t 1000 bin/pbrain-gomoku OUTDIR/rapfi/pbrain-rapfi-paced
 set -eu
 usage="usage: engine/tools/anchors.sh OUTDIR RAPFI_SRC RAPFI_NETWORKS_SRC WINE_SRC"
 out=${1:?$usage}
@@ -73,13 +75,29 @@ skip { next }
 grep -q '^binary_file = "model220723.bin"' "$out/rapfi/config.toml" ||
 	{ echo "anchors: config.toml: no binary_file line to set" >&2; exit 1; }
 
+# Rapfi prints its move before it clears its "thinking" flag and drops a
+# command that arrives in between: against a brain that answers at once (a
+# forced block), the arena's TURN is lost and Rapfi then reads the move
+# ("5,4") as an unknown command and loses the game on an ERROR. The paced
+# wrapper passes each line on 20 ms late, which the arena's tolerance covers.
+cat >"$out/rapfi/pbrain-rapfi-paced" <<PACED
+#!/bin/sh
+# pbrain-rapfi with each command passed on 20 ms late (engine/tools/anchors.sh)
+cd "$out/rapfi" || exit 1
+while IFS= read -r line; do
+	sleep 0.02
+	printf '%s\n' "\$line"
+done | exec ./pbrain-rapfi
+PACED
+chmod +x "$out/rapfi/pbrain-rapfi-paced"
+
 # Wine: one directory of sources, built directly
 mkdir -p "$out/wine"
 g++ -std=c++17 -O3 -DNDEBUG -pthread -o "$out/wine/pbrain-wine" "$w"/src/*.cpp \
 	>"$out/build-wine.log" 2>&1 || { tail -20 "$out/build-wine.log" >&2; exit 1; }
 
 # a smoke test: each must answer a first move
-for b in "$out/rapfi/pbrain-rapfi" "$out/wine/pbrain-wine"; do
+for b in "$out/rapfi/pbrain-rapfi-paced" "$out/wine/pbrain-wine"; do
 	reply=$(printf 'START 15\nINFO timeout_turn 300\nBEGIN\nEND\n' |
 		(cd "$(dirname "$b")" && timeout 20 "$b" 2>/dev/null) |
 		grep -E '^[0-9]+,[0-9]+' | head -1) || true

@@ -127,6 +127,8 @@ think(void *arg)
 		say(b, "MESSAGE nbest %d %s %d", i + 1, notation_format_xy(r.cand[i].move, buf),
 		    r.cand[i].score);
 	say(b, "MESSAGE reason %s", r.reason);
+	say(b, "MESSAGE searched depth %d, %llu nodes, %llu nodes/s, %d thread(s)", r.depth,
+	    (unsigned long long)r.nodes, (unsigned long long)r.nps, r.threads);
 	pos_place(&b->pos, r.best);
 	say(b, "%s", notation_format_xy(r.best, buf));
 	return NULL;
@@ -376,12 +378,18 @@ main(int argc, char **argv)
 
 	pthread_mutex_init(&b->out_lock, NULL);
 	b->set.level = 10;
-	/* pbrain-gomoku [-l level]: a bot level 1..10 (also INFO level N) */
-	if (argc == 3 && strcmp(argv[1], "-l") == 0 && atoi(argv[2]) >= 1 && atoi(argv[2]) <= 10)
-		b->set.level = atoi(argv[2]);
-	else if (argc != 1) {
-		fprintf(stderr, "usage: pbrain-gomoku [-l level]\n");
-		return 2;
+	/* pbrain-gomoku [-l level] [-t threads]: a bot level 1..10 (also INFO
+	 * level N), the threads until INFO thread_num says otherwise */
+	for (int i = 1; i < argc; i += 2) {
+		int v = i + 1 < argc ? atoi(argv[i + 1]) : 0;
+		if (strcmp(argv[i], "-l") == 0 && v >= 1 && v <= 10)
+			b->set.level = v;
+		else if (strcmp(argv[i], "-t") == 0 && v >= 1 && v <= ENGINE_MAX_THREADS)
+			b->set.threads = v;
+		else {
+			fprintf(stderr, "usage: pbrain-gomoku [-l level] [-t threads]\n");
+			return 2;
+		}
 	}
 	b->set.timeout_turn = 5000;
 	pos_init(&b->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
