@@ -151,6 +151,9 @@ void
 engine_stop(engine_t *e)
 {
 	atomic_store(&e->stop_flag, 1);
+	/* the helpers wind down beside the main search, not after it */
+	for (int k = 0; k < e->nhelpers; k++)
+		atomic_store(&e->helper[k]->stop_flag, 1);
 }
 
 engine_limits_t
@@ -928,7 +931,8 @@ start_helpers(engine_t *e, int maxd)
 		engine_t *h = e->helper[k];
 		h->b = e->b;
 		h->tm = e->tm;
-		atomic_store(&h->stop_flag, 0);
+		/* stopped already if engine_stop came before this */
+		atomic_store(&h->stop_flag, atomic_load(&e->stop_flag));
 		h->ext_stop = e->ext_stop;
 		h->aborted = 0;
 		h->nodes = 0;
