@@ -917,10 +917,9 @@ helper_main(void *arg)
 	return NULL;
 }
 
-/* Starts each helper on e's root unless the limits are fixed (a helper
- * that cannot start is left out):
- * the same board, root moves, limits and deadlines; its own killers and
- * history. */
+/* Starts each helper on e's root, unless the limits are fixed: the same
+ * board, root moves, limits and deadlines, its own killers and history. A
+ * helper whose thread cannot start is left out. */
 static void
 start_helpers(engine_t *e, int maxd)
 {
