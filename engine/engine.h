@@ -1,6 +1,7 @@
 /*
- * engine.h: the Gomoku/Renju AI. One engine_t per searching thread; any
- * number of instances may search at once (no shared mutable state).
+ * engine.h: the Gomoku/Renju AI. Any number of instances may search at once
+ * (no shared mutable state); each searches in the caller's thread, plus the
+ * helper threads engine_set_threads gives it.
  *
  *   engine_t *e = engine_new(64);
  *   engine_limits_t lim = engine_default_limits();
@@ -16,6 +17,7 @@
 #include "rules/rules.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum {
@@ -23,6 +25,7 @@ enum {
 	ENGINE_MAX_NBEST = 16,
 	ENGINE_WIN = 30000,     /* score of a five now; a win in n plies is WIN - n */
 	ENGINE_WIN_MIN = 29000, /* scores beyond +-this are forced wins/losses */
+	ENGINE_MAX_THREADS = 64,
 };
 
 typedef struct engine engine_t;
@@ -49,8 +52,9 @@ typedef struct {
 	int score; /* side to move's view */
 	int mate;  /* plies to a five: > 0 win, < 0 loss, 0 none */
 	int depth, seldepth;
-	uint64_t nodes;
+	uint64_t nodes; /* of every thread */
 	uint64_t nps;
+	int threads; /* that searched: 1, or more under a time limit */
 	int time_ms;
 	int pvlen;
 	move_t pv[ENGINE_MAX_PV];
@@ -63,8 +67,20 @@ typedef struct {
 /* Called from the searching thread after every completed depth. */
 typedef void (*engine_info_fn)(const engine_result_t *r, void *arg);
 
+/* An instance with a hash table of engine_hash_bytes(hash_mb). */
 engine_t *engine_new(int hash_mb);
+/* The bytes of the hash table for hash_mb: a power of two, at most half
+ * of hash_mb megabytes (exactly half for a power of two). */
+size_t engine_hash_bytes(int hash_mb);
 void engine_free(engine_t *e);
+/*
+ * Searches with n threads (1..ENGINE_MAX_THREADS; 1, the default, is one
+ * thread and deterministic): n - 1 helpers search the same root beside the
+ * caller's thread, sharing the transposition table (Lazy SMP); the move is
+ * still the caller's thread's. Not during a search. Returns 0, or -1 when a
+ * helper could not be made (those made are kept).
+ */
+int engine_set_threads(engine_t *e, int n);
 /* Forgets everything learnt (transposition table, history). */
 void engine_clear(engine_t *e);
 engine_limits_t engine_default_limits(void);

@@ -75,3 +75,18 @@ bench-sparring: $(BINDIR)/arena $(BINDIR)/pbrain-gomoku
 TESTS += tests/engine/test_arena.sh
 # The tuner's samples and fit.
 TESTS += tests/engine/test_tune.sh
+
+# make windows: bin/pbrain-gomoku.exe, the brain for Piskvork on Windows, one
+# static executable cross-compiled with mingw-w64 (sh mk/deps.sh --windows;
+# its POSIX-threads compiler, for pthreads). make check-windows plays a few
+# moves with it under wine. Neither is part of make test: mingw-w64 and wine
+# are not among the build's packages.
+WINCC ?= x86_64-w64-mingw32-gcc-posix
+.PHONY: windows check-windows
+windows: $(BINDIR)/pbrain-gomoku.exe
+$(BINDIR)/pbrain-gomoku.exe: $(RULES_SRCS) $(ENGINE_SRCS) engine/tools/pbrain.c
+	@command -v $(WINCC) > /dev/null || { echo "windows: needs $(WINCC) (sh mk/deps.sh --windows)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(WINCC) -std=c11 -O2 $(WARN) -I. -o $@ $^ -static -lpthread -lm
+check-windows: $(BINDIR)/pbrain-gomoku.exe
+	sh tests/engine/windows_smoke.sh $(BINDIR)/pbrain-gomoku.exe

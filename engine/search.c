@@ -17,6 +17,7 @@
 #include "engine/vcf.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@ enum {
 #define WIN_MIN ENGINE_WIN_MIN
 
 struct engine {
-	tt_t tt;
+	tt_t *tt; /* own_tt, or for a helper its main instance's */
+	tt_t own_tt;
 	board_t b;
 	atomic_int stop_flag;
 	const atomic_int *ext_stop;
@@ -59,16 +61,29 @@ struct engine {
 	int8_t lmr[64][64];      /* late move reduction by depth and move number */
 	vcf_slot_t vcache[VCF_CACHE];
 	vcf_t v;
+	/* Lazy SMP: the helpers search the same root beside this instance,
+	 * sharing its table; only this one's result counts */
+	int nhelpers;
+	engine_t *helper[ENGINE_MAX_THREADS - 1];
+	int id;      /* 0, or k for helper k */
+	int maxd;    /* a helper's depth cap */
+	int running; /* a helper's thread was started */
+	pthread_t thread;
+	uint64_t hnodes; /* the helpers' nodes in this search */
+	int hthreads;    /* and how many searched */
+	int fixed;       /* depth or node limits without a time limit */
 };
 
-engine_t *
-engine_new(int hash_mb)
+/* An instance searching in table shared, or in its own of hash_mb if NULL. */
+static engine_t *
+instance_new(int hash_mb, tt_t *shared)
 {
 	engine_t *e = calloc(1, sizeof *e);
 
 	if (!e)
 		return NULL;
-	if (tt_init(&e->tt, hash_mb > 0 ? (size_t)hash_mb : 16) < 0) {
+	e->tt = shared ? shared : &e->own_tt;
+	if (!shared && tt_init(&e->own_tt, hash_mb > 0 ? (size_t)hash_mb : 16) < 0) {
 		free(e);
 		return NULL;
 	}
@@ -80,27 +95,65 @@ engine_new(int hash_mb)
 	return e;
 }
 
+engine_t *
+engine_new(int hash_mb)
+{
+	return instance_new(hash_mb, NULL);
+}
+
+size_t
+engine_hash_bytes(int hash_mb)
+{
+	return tt_bytes(hash_mb > 0 ? (size_t)hash_mb : 16);
+}
+
 void
 engine_free(engine_t *e)
 {
 	if (!e)
 		return;
-	tt_free(&e->tt);
+	engine_set_threads(e, 1);
+	if (e->tt == &e->own_tt)
+		tt_free(&e->own_tt);
 	free(e);
+}
+
+int
+engine_set_threads(engine_t *e, int n)
+{
+	if (n < 1)
+		n = 1;
+	if (n > ENGINE_MAX_THREADS)
+		n = ENGINE_MAX_THREADS;
+	while (e->nhelpers > n - 1)
+		engine_free(e->helper[--e->nhelpers]);
+	while (e->nhelpers < n - 1) {
+		engine_t *h = instance_new(0, e->tt);
+		if (!h)
+			return -1;
+		h->id = e->nhelpers + 1;
+		e->helper[e->nhelpers++] = h;
+	}
+	return 0;
 }
 
 void
 engine_clear(engine_t *e)
 {
-	tt_clear(&e->tt);
+	tt_clear(e->tt);
 	memset(e->hist, 0, sizeof e->hist);
 	memset(e->vcache, 0, sizeof e->vcache);
+	for (int k = 0; k < e->nhelpers; k++)
+		memset(e->helper[k]->hist, 0, sizeof e->helper[k]->hist);
 }
 
 void
 engine_stop(engine_t *e)
 {
 	atomic_store(&e->stop_flag, 1);
+	/* the helpers wind down beside the main search, not after it */
+	for (int k = 0; k < e->nhelpers; k++)
+		atomic_store(&e->helper[k]->stop_flag, 1);
 }
 
 engine_limits_t
@@ -255,16 +308,16 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 			return qsearch(e, depth, alpha, beta, ply);
 	}
 
-	const tt_entry_t *te = tt_probe(&e->tt, b->hash);
+	tt_entry_t te;
 	int ttmove = -1, ev;
-	if (te) {
-		ttmove = te->move;
-		int tv = from_tt(te->score, ply), bd = te->bound & 3;
-		if (!pvnode && te->depth >= depth &&
+	if (tt_probe(e->tt, b->hash, &te)) {
+		ttmove = te.move;
+		int tv = from_tt(te.score, ply), bd = te.bound & 3;
+		if (!pvnode && te.depth >= depth &&
 		    (bd == TT_EXACT || (bd == TT_LOWER && tv >= beta) ||
 			(bd == TT_UPPER && tv <= alpha)))
 			return tv;
-		ev = te->eval;
+		ev = te.eval;
 	} else
 		ev = evaluate(b);
 
@@ -357,7 +410,7 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 	}
 	if (best == -INF) /* everything pruned: cannot happen with i == 0 kept */
 		best = alpha;
-	tt_store(&e->tt, b->hash, bestmove, to_tt(best, ply), ev, depth,
+	tt_store(e->tt, b->hash, bestmove, to_tt(best, ply), ev, depth,
 	    best >= beta            ? TT_LOWER
 		: best > orig_alpha ? TT_EXACT
 				    : TT_UPPER);
@@ -472,9 +525,10 @@ fill_result(engine_t *e, engine_result_t *r, int depth, int score)
 	r->mate = mate_of(score);
 	r->depth = depth;
 	r->seldepth = e->seldepth;
-	r->nodes = e->nodes;
+	r->nodes = e->nodes + e->hnodes;
+	r->threads = 1 + e->hthreads;
 	r->time_ms = (int)(us / 1000);
-	r->nps = us > 0 ? e->nodes * 1000000 / (uint64_t)us : 0;
+	r->nps = us > 0 ? r->nodes * 1000000 / (uint64_t)us : 0;
 	r->pvlen = 0;
 	for (int k = 0; k < e->pvlen[0] && k < ENGINE_MAX_PV; k++)
 		r->pv[r->pvlen++] = board_move(e->pv[0][k]);
@@ -646,6 +700,8 @@ prepare(engine_t *e, const engine_limits_t *l, const skill_t *sk)
 	e->ext_stop = l->stop;
 	e->aborted = 0;
 	e->nodes = 0;
+	e->hnodes = 0;
+	e->hthreads = 0;
 	e->seldepth = 0;
 	e->max_nodes = l->max_nodes;
 	e->nbest = l->nbest < 1 ? 1 : l->nbest > ENGINE_MAX_NBEST ? ENGINE_MAX_NBEST : l->nbest;
@@ -662,12 +718,13 @@ prepare(engine_t *e, const engine_limits_t *l, const skill_t *sk)
 		e->hist[1][k] /= 4;
 	}
 	/* fixed limits without a clock must not depend on earlier searches */
-	if (l->soft_ms <= 0 && l->hard_ms <= 0 && l->clock_ms <= 0 &&
-	    (l->max_depth > 0 || l->max_nodes)) {
-		tt_clear(&e->tt);
+	e->fixed = l->soft_ms <= 0 && l->hard_ms <= 0 && l->clock_ms <= 0 &&
+	    (l->max_depth > 0 || l->max_nodes);
+	if (e->fixed) {
+		tt_clear(e->tt);
 		memset(e->hist, 0, sizeof e->hist);
 	}
-	tt_new_search(&e->tt);
+	tt_new_search(e->tt);
 	return maxd;
 }
 
@@ -798,7 +855,8 @@ iterate(engine_t *e, int maxd, engine_info_fn info, void *arg, int *score)
 {
 	int done = 0, sc = 0;
 
-	for (int d = 1; d <= maxd; d++) {
+	/* half the helpers a depth ahead, so that they spread over two */
+	for (int d = 1 + (e->id & 1); d <= maxd; d++) {
 		int alpha = -INF, beta = INF, delta = 50, v;
 		e->seldepth = 0;
 		if (d >= 5 && e->nbest == 1 && sc > -WIN_MIN && sc < WIN_MIN) {
@@ -837,7 +895,7 @@ iterate(engine_t *e, int maxd, engine_info_fn info, void *arg, int *score)
 			if (d > mate_of(sc > 0 ? sc : -sc) + 2 || sc >= WIN_MIN)
 				break;
 		}
-		if (!tm_may_deepen(&e->tm))
+		if (!e->id && !tm_may_deepen(&e->tm))
 			break;
 	}
 	if (done == 0) {
@@ -847,6 +905,66 @@ iterate(engine_t *e, int maxd, engine_info_fn info, void *arg, int *score)
 	}
 	*score = sc;
 	return done;
+}
+
+static void *
+helper_main(void *arg)
+{
+	engine_t *h = arg;
+	int score;
+
+	iterate(h, h->maxd, NULL, NULL, &score);
+	return NULL;
+}
+
+/* Starts each helper on e's root, unless the limits are fixed: the same
+ * board, root moves, limits and deadlines, its own killers and history. A
+ * helper whose thread cannot start is left out. */
+static void
+start_helpers(engine_t *e, int maxd)
+{
+	/* fixed depth and node limits stay single-threaded, so deterministic */
+	if (e->fixed || e->max_nodes)
+		return;
+	for (int k = 0; k < e->nhelpers; k++) {
+		engine_t *h = e->helper[k];
+		h->b = e->b;
+		h->tm = e->tm;
+		/* stopped already if engine_stop came before this */
+		atomic_store(&h->stop_flag, atomic_load(&e->stop_flag));
+		h->ext_stop = e->ext_stop;
+		h->aborted = 0;
+		h->nodes = 0;
+		h->seldepth = 0;
+		h->max_nodes = e->max_nodes;
+		h->nbest = 1;
+		h->maxd = maxd;
+		memset(h->killer, -1, sizeof h->killer);
+		for (int c = 0; c < BCELLS; c++) {
+			h->hist[0][c] /= 4;
+			h->hist[1][c] /= 4;
+		}
+		h->nroot = e->nroot;
+		memcpy(h->root, e->root, (size_t)e->nroot * sizeof e->root[0]);
+		memcpy(h->rootscore, e->rootscore, (size_t)e->nroot * sizeof e->rootscore[0]);
+		h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
+	}
+}
+
+/* Stops and joins the helpers, counting their nodes. */
+static void
+stop_helpers(engine_t *e)
+{
+	for (int k = 0; k < e->nhelpers; k++) {
+		engine_t *h = e->helper[k];
+		if (!h->running)
+			continue;
+		atomic_store(&h->stop_flag, 1);
+		pthread_join(h->thread, NULL);
+		h->running = 0;
+		e->hnodes += h->nodes;
+		e->hthreads++;
+	}
 }
 
 /*
@@ -871,7 +989,9 @@ think(engine_t *e, const skill_t *sk, const engine_limits_t *l, int maxd, int gu
 	int check = sk->defend && tm_timed(&e->tm) && tm_at_least(&e->tm, CHECK_MIN_MS);
 	if (check)
 		tm_keep_for_check(&e->tm, guard);
+	start_helpers(e, maxd);
 	depth = iterate(e, maxd, info, arg, score);
+	stop_helpers(e);
 	if (check && depth > 0 && *score > -WIN_MIN && *score < WIN_MIN && e->nroot > 1)
 		guard_move(e, guard, score);
 	if (e->nroot > 1 && *score < WIN_MIN) {

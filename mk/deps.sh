@@ -7,20 +7,28 @@
 #                           a VPS that runs binaries built elsewhere: the shared
 #                           libraries, no -dev packages, compilers or test tools
 #   --list-runtime          print those runtime packages and exit
+#   --anchors               also g++ and cmake, for engine/tools/anchors.sh
+#                           (the classical engines the AI is measured against)
+#   --windows               also mingw-w64, for make windows (the Gomocup
+#                           brain for Windows), and wine to try it here
 # Another apt run (unattended-upgrades on a fresh VPS, say) holding the
 # package lock is waited for, up to DEPS_LOCK_TIMEOUT seconds (default 300).
 set -eu
 quiet=0
 clang=0
 runtime=0
+anchors=0
+windows=0
 for a in "$@"; do
 	case "$a" in
 	--if-missing) quiet=1 ;;
 	--with-clang) clang=1 ;;
 	--runtime) runtime=1 ;;
 	--list-runtime) runtime=2 ;;
+	--anchors) anchors=1 ;;
+	--windows) windows=1 ;;
 	*)
-		echo "usage: mk/deps.sh [--if-missing] [--with-clang] [--runtime | --list-runtime]" >&2
+		echo "usage: mk/deps.sh [--if-missing] [--with-clang] [--anchors] [--windows] [--runtime | --list-runtime]" >&2
 		exit 2
 		;;
 	esac
@@ -93,6 +101,14 @@ else
 		# libFuzzer and the sanitizer runtimes for the clang that Debian 12 ships
 		[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] ||
 			need="$need libclang-rt-14-dev"
+	fi
+	if [ $anchors -eq 1 ]; then
+		chk_cmd g++ g++
+		chk_cmd cmake cmake
+	fi
+	if [ $windows -eq 1 ]; then
+		chk_cmd x86_64-w64-mingw32-gcc mingw-w64
+		chk_cmd wine wine
 	fi
 fi
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LINE_MAX_LEN = 4096, SAFETY_MS = 60 };
+enum { LINE_MAX_LEN = 4096, SAFETY_MS = 60, RESERVE_MB = 16, HELPER_MB = 2 };
 
 typedef struct {
 	int timeout_turn, timeout_match, time_left, max_memory;
@@ -26,7 +26,7 @@ typedef struct {
 typedef struct {
 	pthread_mutex_t out_lock;
 	engine_t *e;
-	int hash_mb;
+	int hash_mb, threads;
 	settings_t set;
 	position_t pos;
 	int started;
@@ -49,6 +49,15 @@ say(brain_t *b, const char *fmt, ...)
 	putchar('\n');
 	fflush(stdout);
 	pthread_mutex_unlock(&b->out_lock);
+}
+
+/* INFO thread_num: 0 (none given) or less is one */
+static int
+threads_for(const settings_t *s)
+{
+	return s->threads < 1                 ? 1
+	    : s->threads > ENGINE_MAX_THREADS ? ENGINE_MAX_THREADS
+					      : s->threads;
 }
 
 static rule_t
@@ -119,10 +128,14 @@ think(void *arg)
 		say(b, "MESSAGE nbest %d %s %d", i + 1, notation_format_xy(r.cand[i].move, buf),
 		    r.cand[i].score);
 	say(b, "MESSAGE reason %s", r.reason);
+	say(b, "MESSAGE searched depth %d, %llu nodes, %llu nodes/s, %d thread(s)", r.depth,
+	    (unsigned long long)r.nodes, (unsigned long long)r.nps, r.threads);
 	pos_place(&b->pos, r.best);
 	say(b, "%s", notation_format_xy(r.best, buf));
 	return NULL;
 }
+
+static int ensure_engine(brain_t *b);
 
 static void
 wait_search(brain_t *b)
@@ -138,6 +151,11 @@ start_search(brain_t *b, int nbest, int swap)
 {
 	if (b->pos.outcome.kind != RESULT_ONGOING || b->pos.nmoves >= b->pos.size * b->pos.size) {
 		say(b, "ERROR the game is over");
+		return;
+	}
+	/* INFO max_memory and thread_num may come after START */
+	if (ensure_engine(b) < 0) {
+		say(b, "ERROR out of memory");
 		return;
 	}
 	b->nbest = nbest;
@@ -309,26 +327,47 @@ set_info(brain_t *b, const char *key, const char *val)
 	/* other keys (evaluate, folder, ...) are accepted and ignored */
 }
 
-/* Engine sized from max_memory (half of what the pattern tables, about
- * 7 MB, and the instance leave goes to the hash), made on demand. */
+/*
+ * The hash for max_memory (bytes, 0 none): the biggest table, a power of two,
+ * that leaves RESERVE_MB for the rest of the brain (pattern tables, the
+ * instance, the program; about 9 MB measured) and HELPER_MB for each helper
+ * thread's instance and stack (under 1 MB measured).
+ */
+static int
+hash_mb_for(const settings_t *s)
+{
+	int mb = 1;
+
+	if (s->max_memory <= 0)
+		return 128;
+	long long budget = (long long)s->max_memory -
+	    (long long)(RESERVE_MB + HELPER_MB * (threads_for(s) - 1)) * 1024 * 1024;
+	while (mb < 1024 && (long long)engine_hash_bytes(mb * 2) <= budget)
+		mb *= 2;
+	return mb;
+}
+
+/* The engine as the settings ask (hash size, threads), made or remade only
+ * when they changed since the last call: at START and before each search. */
 static int
 ensure_engine(brain_t *b)
 {
-	int mb = 128;
+	int mb = hash_mb_for(&b->set), threads = threads_for(&b->set);
 
-	if (b->set.max_memory > 0) {
-		mb = (b->set.max_memory / (1024 * 1024) - 16) / 2;
-		if (mb < 1)
-			mb = 1;
-		if (mb > 1024)
-			mb = 1024;
+	if (!b->e || mb != b->hash_mb) {
+		engine_free(b->e);
+		b->e = engine_new(mb);
+		b->hash_mb = mb;
+		b->threads = 1;
+		if (!b->e)
+			return -1;
 	}
-	if (b->e && mb == b->hash_mb)
-		return 0;
-	engine_free(b->e);
-	b->e = engine_new(mb);
-	b->hash_mb = mb;
-	return b->e ? 0 : -1;
+	if (threads != b->threads) {
+		if (engine_set_threads(b->e, threads) < 0)
+			return -1;
+		b->threads = threads;
+	}
+	return 0;
 }
 
 int
@@ -340,16 +379,23 @@ main(int argc, char **argv)
 
 	pthread_mutex_init(&b->out_lock, NULL);
 	b->set.level = 10;
-	/* pbrain-gomoku [-l level]: a bot level 1..10 (also INFO level N) */
+	/* pbrain-gomoku [-l level] [-t threads] | --version: a bot level 1..10
+	 * (also INFO level N), the threads until INFO thread_num says otherwise */
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("pbrain-gomoku %s\n", GOMOKU_VERSION);
 		return 0;
 	}
-	if (argc == 3 && strcmp(argv[1], "-l") == 0 && atoi(argv[2]) >= 1 && atoi(argv[2]) <= 10)
-		b->set.level = atoi(argv[2]);
-	else if (argc != 1) {
-		fprintf(stderr, "usage: pbrain-gomoku [-l level] | --version\n");
-		return 2;
+	for (int i = 1; i < argc; i += 2) {
+		int v = i + 1 < argc ? atoi(argv[i + 1]) : 0;
+		if (strcmp(argv[i], "-l") == 0 && v >= 1 && v <= 10)
+			b->set.level = v;
+		else if (strcmp(argv[i], "-t") == 0 && v >= 1 && v <= ENGINE_MAX_THREADS)
+			b->set.threads = v;
+		else {
+			fprintf(
+			    stderr, "usage: pbrain-gomoku [-l level] [-t threads] | --version\n");
+			return 2;
+		}
 	}
 	b->set.timeout_turn = 5000;
 	pos_init(&b->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);

@@ -1,12 +1,15 @@
 /*
  * bench_engine.c: `make bench-engine`. Figures, never pass/fail:
- *   1. nodes/s and time to each depth on fixed positions (one core);
+ *   1. nodes/s and time to each depth on fixed positions (one core, or
+ *      BENCH_THREADS);
  *   2. the puzzle set $SHARED_DIR/puzzles/freestyle.tsv at PUZZLE_MS (default
  *      1000) ms a position: a move counts only if the win holds when play
  *      continues (the engine defends, the solver's side plays on);
  *   3. `bench_engine vct [budget...]`: the VCT solver alone on the puzzle
  *      positions, proven within each node budget (default 20k 100k 400k).
- * Environment: BENCH_MS (default 2000) per fixed position, PUZZLE_MS,
+ * Environment: BENCH_MS (default 2000) per fixed position, BENCH_THREADS
+ * (default 1; the depth lines count the first thread's nodes, the totals
+ * every thread's), PUZZLE_MS,
  * PUZZLE_LIMIT (first N puzzles), JUDGE_ATT_MS and JUDGE_DEF_MS (the play-on,
  * default 2000 and 1000), SHARED_DIR and GOMOKU_REQUIRE_SHARED (tests/shared.h).
  */
@@ -66,12 +69,14 @@ on_depth(const engine_result_t *r, void *arg)
 static void
 bench_fixed(engine_t *e)
 {
-	int ms = envi("BENCH_MS", 2000);
+	int ms = envi("BENCH_MS", 2000), threads = envi("BENCH_THREADS", 1);
 	unsigned long long nodes = 0;
 	long long total_ms = 0;
 	int depths = 0;
 
-	printf("== nodes/s and time to depth, %d ms a position, 1 thread\n", ms);
+	if (engine_set_threads(e, threads) < 0)
+		printf("== only some of %d threads could be made\n", threads);
+	printf("== nodes/s and time to depth, %d ms a position, %d thread(s)\n", ms, threads);
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
 		move_t mv[64];
 		int n = parse(fixed[i].moves, mv);
@@ -268,6 +273,7 @@ main(int argc, char **argv)
 		return 1;
 	if (argc < 2 || strcmp(argv[1], "puzzles") != 0)
 		bench_fixed(e);
+	engine_set_threads(e, 1);
 	if (argc < 2 || strcmp(argv[1], "fixed") != 0)
 		bench_puzzles(e, judge);
 	engine_free(e);

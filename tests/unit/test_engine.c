@@ -8,7 +8,9 @@
  * nothing to black's static value); immediate five/block at every
  * level; the chosen move is checked against a deep VCT the pre-search
  * filter misses; determinism at fixed depth; several instances in parallel threads;
- * the stop flag ends an unlimited search within engine.h's promise.
+ * the stop flag ends an unlimited search within engine.h's promise; the
+ * shared transposition table under concurrent stores and probes; the
+ * multi-threaded search (Lazy SMP) and its stop.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +29,7 @@
 #include "engine/engine.h"
 #include "engine/eval.h"
 #include "engine/movegen.h"
+#include "engine/tt.h"
 #include "engine/vcf.h"
 #include "tests/promises.h"
 #include "tests/shared.h"
@@ -846,6 +849,144 @@ test_threads_parallel(void **st)
 	printf("  4 instances searching at once in 4 threads give the single-thread results\n");
 }
 
+/* The entry tt_churn stores for key k, so that a probe can tell a torn one. */
+static tt_entry_t
+entry_of(uint64_t k)
+{
+	tt_entry_t x;
+
+	x.move = (int16_t)(k % 400);
+	x.score = (int16_t)((k >> 9) % 20000) - 10000;
+	x.eval = (int16_t)((k >> 23) % 4000) - 2000;
+	x.depth = (int8_t)(k % 61);
+	x.bound = (uint8_t)(1 + (k >> 40) % 3);
+	return x;
+}
+
+/* Distinct keys of one bucket: the threads fight over its two entries. */
+static uint64_t
+key_of(uint32_t i)
+{
+	uint64_t k = (i + 1) * 0x9E3779B97F4A7C15ull;
+	return (k ^ (k >> 29)) & ~(uint64_t)0xFFFFF;
+}
+
+struct churn {
+	tt_t *t;
+	uint32_t seed;
+	long hits, bad;
+};
+
+/* Stores and probes keys of one bucket: every entry found must be the one
+ * stored for its key. */
+static void *
+tt_churn(void *arg)
+{
+	struct churn *c = arg;
+	uint32_t r = c->seed;
+
+	for (int i = 0; i < (TSAN ? 100000 : 1000000); i++) {
+		r ^= r << 13;
+		r ^= r >> 17;
+		r ^= r << 5;
+		uint64_t k = key_of(r % 16);
+		tt_entry_t want = entry_of(k), got;
+		if (r >> 31) {
+			tt_store(c->t, k, want.move, want.score, want.eval, want.depth, want.bound);
+		} else if (tt_probe(c->t, k, &got)) {
+			c->hits++;
+			if (got.move != want.move || got.score != want.score ||
+			    got.eval != want.eval || got.depth != want.depth ||
+			    (got.bound & 3) != want.bound)
+				c->bad++;
+		}
+	}
+	return NULL;
+}
+
+static void
+test_threads_tt(void **st)
+{
+	(void)st;
+	tt_t t;
+	struct churn c[3];
+	pthread_t th[3];
+	long hits = 0;
+
+	assert_int_equal(tt_init(&t, 1), 0);
+	for (int i = 0; i < 3; i++) {
+		c[i] = (struct churn){ &t, 2463534242u + 77u * (uint32_t)i, 0, 0 };
+		assert_int_equal(pthread_create(&th[i], NULL, tt_churn, &c[i]), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(c[i].bad, 0);
+		hits += c[i].hits;
+	}
+	assert_true(hits > 0);
+	printf("  3 threads storing and probing one table: %ld hits, each the entry stored "
+	       "for its key\n",
+	    hits);
+	tt_free(&t);
+}
+
+static void
+test_threads_smp(void **st)
+{
+	(void)st;
+	engine_t *e = engine_new(8), *solo = engine_new(8);
+	move_t mv[64];
+	engine_result_t r, s;
+	int n = parse_moves(midgame, mv);
+	engine_limits_t l = engine_default_limits();
+
+	assert_non_null(e);
+	assert_int_equal(engine_set_threads(e, 3), 0);
+	/* fixed depth: the helpers stay idle, the result is one thread's */
+	l.max_depth = DEPTH;
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+	assert_int_equal(search_xy(solo, RULE_FREESTYLE, mv, n, &l, &s), 0);
+	assert_int_equal(r.threads, 1);
+	assert_int_equal(r.best, s.best);
+	assert_int_equal(r.score, s.score);
+	assert_int_equal(r.nodes, s.nodes);
+	/* timed: three threads, every position a legal move, forced ones kept */
+	l = engine_default_limits();
+	l.soft_ms = l.hard_ms = TSAN ? 1500 : 400;
+	static const struct {
+		const char *moves;
+		int rule;
+		const char *want; /* the only good move, or NULL */
+	} cases[] = {
+		{ "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6", RULE_FREESTYLE, NULL },
+		{ "7,7 8,8 8,7 6,7 7,8 7,6 9,6 6,9 6,8 8,6", RULE_RENJU, NULL },
+		{ "5,7 5,9 6,7 6,9 7,7 7,9 8,7 12,12", RULE_FREESTYLE, NULL }, /* five */
+		{ "7,7 8,8 6,8 8,6", RULE_STANDARD, NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		n = parse_moves(cases[i].moves, mv);
+		assert_int_equal(search_xy(e, cases[i].rule, mv, n, &l, &r), 0);
+		position_t p;
+		pos_init(&p, (rule_t)cases[i].rule, 15);
+		for (int k = 0; k < n; k++)
+			pos_place(&p, mv[k]);
+		assert_int_equal(p.cell[r.best], STONE_EMPTY);
+		printf("  %s, %s: %d threads, %d,%d (%s), depth %d, %llu nodes\n", cases[i].moves,
+		    rule_name((rule_t)cases[i].rule), r.threads, rules_x(r.best), rules_y(r.best),
+		    r.reason, r.depth, (unsigned long long)r.nodes);
+		if (i == 2)
+			assert_string_equal(r.reason, "five");
+		else
+			assert_int_equal(r.threads, 3);
+	}
+	/* back to one thread: the helpers are freed (ASan sees a leak if not) */
+	assert_int_equal(engine_set_threads(e, 1), 0);
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+	assert_int_equal(r.threads, 1);
+	engine_free(e);
+	engine_free(solo);
+}
+
 struct stopper {
 	engine_t *e;
 	engine_result_t r;
@@ -889,7 +1030,7 @@ ms_since(const struct timespec *a)
  * return, failing when that breaks engine.h's promise.
  */
 static double
-stop_after(int nap_ms, int *depth)
+stop_after(int nap_ms, int threads, int *depth)
 {
 	/* on the heap: after a failed stop the search thread still uses it */
 	struct stopper *s = calloc(1, sizeof *s);
@@ -899,6 +1040,8 @@ stop_after(int nap_ms, int *depth)
 
 	assert_non_null(s);
 	s->e = engine_new(8);
+	assert_non_null(s->e);
+	assert_int_equal(engine_set_threads(s->e, threads), 0);
 	s->rc = -1;
 	atomic_init(&s->depths, 0);
 	atomic_init(&s->done, 0);
@@ -935,11 +1078,14 @@ static void
 test_threads_stop(void **st)
 {
 	(void)st;
-	int d0, d1;
-	double early = stop_after(0, &d0), late = stop_after(300, &d1);
-	printf("  unlimited search stopped after its first depth: returned %.2f ms after the "
-	       "flag (depth %d); 300 ms later: %.2f ms (depth %d); promised %d ms; moves valid\n",
-	    early, d0, late, d1, PROMISE_ENGINE_STOP_MS);
+	for (int threads = 1; threads <= 2; threads++) {
+		int d0, d1;
+		double early = stop_after(0, threads, &d0), late = stop_after(300, threads, &d1);
+		printf("  %d thread(s): unlimited search stopped after its first depth: returned "
+		       "%.2f ms after the flag (depth %d); 300 ms later: %.2f ms (depth %d); "
+		       "promised %d ms; moves valid\n",
+		    threads, early, d0, late, d1, PROMISE_ENGINE_STOP_MS);
+	}
 }
 
 int
@@ -961,6 +1107,8 @@ main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_threads_parallel),
 		cmocka_unit_test(test_threads_stop),
+		cmocka_unit_test(test_threads_tt),
+		cmocka_unit_test(test_threads_smp),
 	};
 	if (getenv("TEST_ONLY"))
 		cmocka_set_test_filter(getenv("TEST_ONLY"));

@@ -3,7 +3,9 @@
  * manager: START/RECTSTART, BEGIN, TURN, BOARD, TAKEBACK, INFO (rule and
  * time), SWAP2BOARD, YXBOARD/YXSHOWFORBID/YXNBEST, YXSTOP and END while
  * thinking, and bad input (unknown commands, bad coordinates, occupied
- * points, over-long lines) answered with UNKNOWN/ERROR and no crash.
+ * points, over-long lines) answered with UNKNOWN/ERROR and no crash;
+ * INFO thread_num (a game with helper threads) and INFO max_memory (the
+ * brain's peak resident memory stays within it, sent after START too).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,18 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Sanitizers' shadow memory makes resident sizes meaningless. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
 
 #ifndef PBRAIN
 #define PBRAIN "bin/pbrain-gomoku"
@@ -275,6 +289,91 @@ test_stop_and_end(void **st)
 	printf("  END during a 600 s think: exited after %.1f ms\n", now_ms() - t0);
 }
 
+/* Peak resident kB of a running process (VmHWM), -1 if unreadable. */
+static long
+peak_kb(pid_t pid)
+{
+	char path[64], line[256];
+	long kb = -1;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Plays moves of a game (the brain's answers and a fixed reply each) under
+ * INFO max_memory bytes and thread_num threads, both sent after START, and
+ * returns the brain's peak resident kB, read while it still runs.
+ */
+static long
+game_peak(long max_memory, int threads, int moves)
+{
+	brain_t b;
+	int x, y;
+	static const int reply[][2] = { { 7, 7 }, { 8, 6 }, { 6, 8 }, { 9, 9 }, { 5, 5 }, { 10, 4 },
+		{ 4, 10 }, { 11, 11 }, { 3, 3 }, { 12, 2 } };
+
+	brain_start(&b);
+	send(&b, "START 15");
+	expect(&b, "OK");
+	send(&b, "INFO max_memory %ld", max_memory);
+	send(&b, "INFO thread_num %d", threads);
+	send(&b, "INFO timeout_turn 700");
+	send(&b, "BEGIN");
+	expect_move(&b, 15, &x, &y);
+	for (int i = 0, k = 0; i < moves; i++) {
+		/* the next fixed reply on an empty point */
+		char line[4096];
+		for (;; k++) {
+			send(&b, "TURN %d,%d", reply[k % 10][0] + k / 10, reply[k % 10][1]);
+			answer(&b, line, sizeof line);
+			if (strncmp(line, "ERROR", 5))
+				break;
+		}
+		k++;
+		printf("    < %s\n", line);
+		assert_int_equal(sscanf(line, "%d,%d", &x, &y), 2);
+	}
+	long kb = peak_kb(b.pid);
+	brain_end(&b);
+	assert_true(kb > 0);
+	return kb;
+}
+
+static void
+test_threads_brain(void **st)
+{
+	(void)st;
+	/* a game with two helper threads: every answer a legal move */
+	long kb = game_peak(0, 3, 4);
+	printf("  thread_num 3: a game of legal moves, peak %ld kB\n", kb);
+}
+
+static void
+test_max_memory(void **st)
+{
+	(void)st;
+	long small = game_peak(20000000, 2, 3), big = game_peak(100000000, 2, 3);
+
+	printf("  peak resident: %ld kB under max_memory 20000000, %ld kB under 100000000\n", small,
+	    big);
+	if (SANITIZED) {
+		printf("  sizes not compared: a sanitizer build (shadow memory)\n");
+		return;
+	}
+	assert_true(small * 1024 <= 20000000);
+	assert_true(big * 1024 <= 100000000);
+	/* the bigger budget goes to the hash table */
+	assert_true(big > small + 16 * 1024);
+}
+
 int
 main(void)
 {
@@ -283,6 +382,8 @@ main(void)
 		cmocka_unit_test(test_board),
 		cmocka_unit_test(test_renju_yixin),
 		cmocka_unit_test(test_stop_and_end),
+		cmocka_unit_test(test_threads_brain),
+		cmocka_unit_test(test_max_memory),
 	};
 	if (access(PBRAIN, X_OK) != 0) {
 		printf("%s not built\n", PBRAIN);
