@@ -74,6 +74,23 @@ wait_for() { # wait_for SESSION TEXT (polls up to 30 s, only against hangs)
 	done
 }
 step() { check "$1" wait_for "$2" "$3"; }
+# exited WHAT SESSION CODE: the client's shell printed EXIT=CODE. Wrapped
+# lines are joined (-J): a shell's "Killed" message can leave the cursor
+# near the right edge, and EXIT= then wraps.
+exited() {
+	e_i=0
+	while ! $TM capture-pane -p -J -t "=$2:" | grep -q -F -- "EXIT=$3"; do
+		e_i=$((e_i + 1))
+		if [ $e_i -gt 300 ]; then
+			echo "--- screen $2 while waiting for: EXIT=$3"
+			screen "$2"
+			check "$1" false
+			return
+		fi
+		sleep 0.1
+	done
+	check "$1" true
+}
 keys() { k_s=$1; shift; $TM send-keys -t "=$k_s:" "$@"; }
 
 finish() {

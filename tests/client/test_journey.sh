@@ -111,7 +111,7 @@ SF=$(ls "$XDG_STATE_HOME"/gomoku/session-127.0.0.1_"$DPORT"-gina 2>/dev/null)
 check "gina's session is kept in the state directory" [ -n "$SF" ]
 check "the state file is private (0600)" [ "$(stat -c %a "$SF" 2>/dev/null)" = 600 ]
 kill -9 "$(cat "$T/ga.pid")"
-step "gina's client is gone" ga "EXIT=137"
+exited "gina's client is gone" ga 137
 $TM kill-session -t =ga
 client ga --name gina "$SRV"
 step "gina, started again, is back in her room" ga "Back in room $ROOM"
@@ -205,7 +205,7 @@ step "a second client of lena's takes the game over" la2 "room $LROOM"
 step "the first one is told and stops" la "EXIT=3"
 check "it said why" grep -q "went on in another client" "$T/la.err"
 kill -9 "$(cat "$T/la2.pid")"
-step "the second client is killed" la2 "EXIT=137"
+exited "the second client is killed" la2 137
 $TM kill-session -t =la2
 CENV=GOMOKU_PASSWORD=pass-of-lena client la3 --login lena "$SRV"
 step "lena's client, started again, resumes her seat" la3 "Back in room $LROOM"
