@@ -477,23 +477,24 @@ admin_drain_check(struct admin *a, int games)
 	notify_send("STATUS=drained: no game in progress");
 }
 
+static void
+seek_drained(struct session *s)
+{
+	proto_msg_t m;
+	proto_init(&m, PE_ANNOUNCE, NULL);
+	snprintf(
+	    m.text, sizeof m.text, "the server is draining for a restart: your seek was cancelled");
+	session_send(s, &m);
+}
+
 void
 admin_drain(struct admin *a, const char *who, int on)
 {
-	struct seek *k;
 	a->drain = on;
 	a->drained = 0;
 	log_info(&a->srv->log, "admin %s: %s", who,
 	    on ? "drain: no new games; the running ones play on" : "undrain: new games again");
 	notify_send(on ? "STATUS=draining: no new games" : "STATUS=");
-	while (on && (k = TAILQ_FIRST(&a->srv->seeks)) != NULL) {
-		struct session *s = k->sess;
-		proto_msg_t m;
-		if (lobby_cancel(a->srv, s, k->id) != GERR_OK)
-			break;
-		proto_init(&m, PE_ANNOUNCE, NULL);
-		snprintf(m.text, sizeof m.text,
-		    "the server is draining for a restart: your seek was cancelled");
-		session_send(s, &m);
-	}
+	if (on)
+		lobby_cancel_all(a->srv, seek_drained);
 }

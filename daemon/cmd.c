@@ -416,28 +416,40 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 	return 0;
 }
 
-/* Open seeks, oldest first (the lobby's list): = SEEK lines. */
+/* One = SEEK line per open seek, up to LIST_MAX. */
+struct seeks_out {
+	struct conn *c;
+	int n;
+};
+
+static int
+seek_line(void *arg, const struct seek *k)
+{
+	struct seeks_out *o = arg;
+	proto_msg_t r;
+	if (o->n >= LIST_MAX)
+		return 1;
+	proto_init(&r, PD_SEEK, NULL);
+	r.ident = k->id;
+	snprintf(r.user, sizeof r.user, "%s", k->sess->name);
+	wire_gamespec_out(&r, &k->spec);
+	r.fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
+	conn_send(o->c, &r);
+	o->n++;
+	return 0;
+}
+
+/* Open seeks, oldest first (the lobby's list). */
 static int
 cmd_seeks(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)rm;
 	(void)why;
 	proto_msg_t r;
-	int n = 0;
-	struct seek *k;
-	TAILQ_FOREACH (k, &c->srv->seeks, link) {
-		if (n >= LIST_MAX)
-			break;
-		proto_init(&r, PD_SEEK, NULL);
-		r.ident = k->id;
-		snprintf(r.user, sizeof r.user, "%s", k->sess->name);
-		wire_gamespec_out(&r, &k->spec);
-		r.fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
-		conn_send(c, &r);
-		n++;
-	}
+	struct seeks_out o = { c, 0 };
+	lobby_each(c->srv, seek_line, &o);
 	reply_init(&r, m);
-	r.count = n;
+	r.count = o.n;
 	conn_send(c, &r);
 	return 0;
 }

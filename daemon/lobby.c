@@ -82,6 +82,31 @@ lobby_cancel(struct server *srv, struct session *s, uint32_t id)
 	return GERR_OK;
 }
 
+int
+lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), void *arg)
+{
+	int n = 0;
+	struct seek *k;
+	TAILQ_FOREACH (k, &srv->seeks, link) {
+		n++;
+		if (fn(arg, k))
+			break;
+	}
+	return n;
+}
+
+void
+lobby_cancel_all(struct server *srv, void (*told)(struct session *s))
+{
+	struct seek *k;
+	while ((k = TAILQ_FIRST(&srv->seeks)) != NULL) {
+		struct session *s = k->sess;
+		seek_free(srv, k);
+		if (told)
+			told(s);
+	}
+}
+
 void
 lobby_free(struct server *srv)
 {

@@ -36,6 +36,12 @@ game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamesp
     lobby_wait_fn on_wait, uint32_t *id);
 /* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
 game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
+/* Calls fn for each open seek, oldest first, until fn returns nonzero;
+ * the number of calls. fn must not add or cancel seeks. */
+int lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), void *arg);
+/* Cancels every seek (a drain), calling told(s) for each seeker after its
+ * seek is gone. */
+void lobby_cancel_all(struct server *srv, void (*told)(struct session *s));
 /* Frees every seek (shutdown). */
 void lobby_free(struct server *srv);
 
