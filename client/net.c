@@ -2,6 +2,7 @@
  * net.c: TLS connection with certificate policy, line framing, backoff.
  */
 #include "client/net.h"
+#include "proto/keyprint.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -164,26 +165,6 @@ guard_cb(evutil_socket_t fd, short ev, void *arg)
 	down(n, 0, why);
 }
 
-/* The SHA-256 of the certificate's public key, "sha256:hex". */
-static int
-key_fingerprint(X509 *cert, char *out, size_t len)
-{
-	unsigned char *der = NULL;
-	int dlen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert), &der);
-	if (dlen <= 0)
-		return -1;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	int ok = EVP_Digest(der, (size_t)dlen, md, &mdlen, EVP_sha256(), NULL);
-	OPENSSL_free(der);
-	if (!ok || len < 8 + 2 * (size_t)mdlen)
-		return -1;
-	strcpy(out, "sha256:");
-	for (unsigned i = 0; i < mdlen; i++)
-		sprintf(out + 7 + 2 * i, "%02x", md[i]);
-	return 0;
-}
-
 /* Applies the certificate policy. Returns 0 to go on, or -1 with why. */
 static int
 check_peer(net_t *n, char *why, size_t len)
@@ -208,7 +189,7 @@ check_peer(net_t *n, char *why, size_t len)
 		return -1;
 	}
 	char fp[128], old[256] = "";
-	int r = key_fingerprint(cert, fp, sizeof fp);
+	int r = keyprint(cert, fp, sizeof fp);
 	X509_free(cert);
 	if (r != 0) {
 		snprintf(why, len, "cannot read the server's public key");

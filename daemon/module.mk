@@ -66,7 +66,7 @@ TESTS += $(O)/tests/daemon/test_lock
 # A renewed certificate reaches new connections (issue 21): by restart under
 # the shipped unit's credentials, by SIGHUP when configured by path.
 $(O)/tests/daemon/test_renew: $(O)/tests/daemon/test_renew.o $(O)/tests/daemon/tclient.o \
-    $(O)/daemon/tls.o | $(GOMOKUD)
+    $(O)/daemon/tls.o $(O)/proto/keyprint.o | $(GOMOKUD)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_renew

@@ -1,5 +1,6 @@
 /* tls.c: OpenSSL server context and certificate generation. */
 #include "daemon/tls.h"
+#include "proto/keyprint.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -246,18 +247,9 @@ tls_key_fingerprint(const char *cert, char *out, size_t len)
 	X509 *x = read_cert(cert);
 	if (!x)
 		return -1;
-	unsigned char *der = NULL, md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	int dlen = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x), &der);
-	int ok = dlen > 0 && EVP_Digest(der, (size_t)dlen, md, &n, EVP_sha256(), NULL);
-	OPENSSL_free(der);
+	int rc = keyprint(x, out, len);
 	X509_free(x);
-	if (!ok || len < 8 + 2 * (size_t)n)
-		return -1;
-	snprintf(out, len, "sha256:");
-	for (unsigned i = 0; i < n; i++)
-		snprintf(out + 7 + 2 * i, len - 7 - 2 * i, "%02x", md[i]);
-	return 0;
+	return rc;
 }
 
 int

@@ -2,8 +2,11 @@
 # the client, with its unit tests and libFuzzer target.
 PROTO_SRCS := proto/proto.c
 PROTO_LIB := $(O)/libproto.a
+# The key fingerprint both sides spell (keyprint.h), on OpenSSL; the
+# fuzzers build only the parser.
+$(O)/proto/keyprint.o: MOD_CFLAGS = $(call pc,--cflags,openssl)
 
-$(PROTO_LIB): $(PROTO_SRCS:%.c=$(O)/%.o)
+$(PROTO_LIB): $(PROTO_SRCS:%.c=$(O)/%.o) $(O)/proto/keyprint.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
