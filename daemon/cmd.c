@@ -14,6 +14,7 @@
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/challenge.h"
+#include "daemon/cluster.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -319,6 +320,12 @@ cmd_leave(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return ok_room(c, m, rm);
 }
 
+static void
+emit(void *arg, const proto_msg_t *m)
+{
+	conn_send(arg, m);
+}
+
 static int
 cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -332,43 +339,18 @@ cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 		conn_send(c, &r);
 		n++;
 	}
+	n += cluster_each(c->srv->cluster, PD_ROOM, LIST_MAX - n, emit, c);
 	reply_init(&r, m);
 	r.count = n;
 	conn_send(c, &r);
 	return 0;
 }
 
-/* The room s watches, for WHO: in when given (WHO <room>), else any room s
- * is in without a seat (the last of its list); NULL when it watches none. */
-static const struct room *
-watched(const struct session *s, const struct room *in)
-{
-	if (in)
-		return room_seat_of(in, s) < 0 ? in : NULL;
-	for (int i = s->nrooms; i-- > 0;)
-		if (room_seat_of(s->rooms[i], s) < 0)
-			return s->rooms[i];
-	return NULL;
-}
-
 static void
 user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
-	proto_init(&r, PD_USER, NULL);
-	snprintf(r.user, sizeof r.user, "%s", s->name);
-	const struct room *g = session_game(s), *w;
-	if (g) {
-		r.ustate = USER_PLAYING;
-		snprintf(r.room, sizeof r.room, "%s", room_private(g) ? "" : room_id(g));
-	} else if (s->seek) {
-		r.ustate = USER_SEEKING;
-	} else if ((w = watched(s, in)) != NULL) {
-		r.ustate = USER_WATCHING;
-		snprintf(r.room, sizeof r.room, "%s", room_private(w) && !in ? "" : room_id(w));
-	} else {
-		r.ustate = USER_IDLE;
-	}
+	session_info(s, in, &r);
 	conn_send(c, &r);
 }
 
@@ -408,6 +390,8 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 				user_line(c, s, NULL);
 				w.n++;
 			}
+		/* and everyone on the cluster's other nodes */
+		w.n += cluster_each(c->srv->cluster, PD_USER, LIST_MAX - w.n, emit, c);
 	}
 	proto_msg_t r;
 	reply_init(&r, m);
@@ -572,7 +556,8 @@ cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 {
 	(void)rm;
 	struct session *to = session_by_name(c->srv, m->user);
-	if (!to || !to->conn)
+	int remote = !(to && to->conn);
+	if (remote && !c->srv->cluster)
 		return ERR_NO_USER;
 	game_err_t muted = admin_chat(c->srv->admin, c->sess->name);
 	if (muted) {
@@ -583,22 +568,24 @@ cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 		*why = "too many chat lines";
 		return ERR_RATE;
 	}
-	proto_msg_t e;
-	proto_init(&e, PE_TELL, NULL);
-	snprintf(e.user, sizeof e.user, "%s", c->sess->name);
-	memcpy(e.text, m->text, sizeof e.text);
-	conn_send(to->conn, &e);
 	proto_msg_t r;
 	reply_init(&r, m);
-	snprintf(r.user, sizeof r.user, "%s", to->name);
+	if (remote) {
+		/* a user on another node of the cluster */
+		int err = cluster_tell(
+		    c->srv->cluster, c->sess->name, m->user, m->text, r.user, why);
+		if (err)
+			return err;
+	} else {
+		proto_msg_t e;
+		proto_init(&e, PE_TELL, NULL);
+		snprintf(e.user, sizeof e.user, "%s", c->sess->name);
+		memcpy(e.text, m->text, sizeof e.text);
+		conn_send(to->conn, &e);
+		snprintf(r.user, sizeof r.user, "%s", to->name);
+	}
 	conn_send(c, &r);
 	return 0;
-}
-
-static void
-emit(void *arg, const proto_msg_t *m)
-{
-	conn_send(arg, m);
 }
 
 /* The room's snapshot to c, ended by the OK of the request. */
@@ -848,6 +835,31 @@ static const struct {
 	[PR_ANSWER] = { cmd_answer_challenge, NEED_NAME, AT_NONE },
 };
 
+/* A request naming another node's room (cluster.h): WATCH and STATE are
+ * answered from its owner, LEAVE ends the watch here; the rest (a seat
+ * there) cannot be served by this node. */
+static int
+remote_room(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct cluster *cl = c->srv->cluster;
+	switch (m->id) {
+	case PR_WATCH:
+	case PR_STATE:
+		return cluster_watch(cl, c, m, why);
+	case PR_LEAVE:
+		if (cluster_leave(cl, c, m->room) != 0)
+			return ERR_NOT_IN_ROOM;
+		proto_msg_t r;
+		reply_init(&r, m);
+		snprintf(r.room, sizeof r.room, "%s", m->room);
+		conn_send(c, &r);
+		return 0;
+	default:
+		*why = "that room is on another node of the cluster";
+		return cluster_watching(cl, c, m->room) ? ERR_NOT_PLAYER : ERR_NO_ROOM;
+	}
+}
+
 /* The room a request addresses, by its row's target: 0 with *rm (NULL for
  * none), or the error code. A private room exists only for its members: to
  * anyone else it is 420, exactly as a room that does not exist. */
@@ -885,6 +897,9 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		rc = ERR_LOGIN_FIRST;
 	else if ((need == NEED_ANON || need == NEED_UNNAMED) && c->sess)
 		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
+	else if (table[m->id].at != AT_NONE && m->room[0] &&
+	    cluster_remote(c->srv->cluster, m->room))
+		rc = remote_room(c, m, &why);
 	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
 		rc = table[m->id].fn(c, m, rm, &why);
 	if (rc)
