@@ -167,8 +167,8 @@ on_connect(const redisAsyncContext *ac, int status)
 		cl->sub_up = 1;
 	if (cluster_up(cl)) {
 		cl->backoff_s = 1;
-		log_info(&cl->srv->log, "cluster: node %s on Redis %s:%d", cl->node, cl->ip,
-		    cl->port);
+		log_info(
+		    &cl->srv->log, "cluster: node %s on Redis %s:%d", cl->node, cl->ip, cl->port);
 	}
 }
 
@@ -220,8 +220,9 @@ static void
 publish(struct cluster *cl, const char *chan, const char *buf, size_t n, redisCallbackFn *fn,
     void *priv)
 {
-	if (!cl->cmd_up || redisAsyncCommand(cl->cmd, fn ? fn : on_ignore, priv, "PUBLISH %s %b",
-			       chan, buf, n) != REDIS_OK) {
+	if (!cl->cmd_up ||
+	    redisAsyncCommand(cl->cmd, fn ? fn : on_ignore, priv, "PUBLISH %s %b", chan, buf, n) !=
+		REDIS_OK) {
 		if (fn)
 			fn(NULL, NULL, priv);
 	}
@@ -269,8 +270,8 @@ peer_heard(struct cluster *cl, const struct cmsg *m)
 	struct peer *p = peer_named(cl, m->node);
 	if (!p) {
 		if (cl->npeers == NODES_MAX) {
-			log_warn(&cl->srv->log, "cluster: more than %d nodes; %s ignored", NODES_MAX,
-			    m->node);
+			log_warn(&cl->srv->log, "cluster: more than %d nodes; %s ignored",
+			    NODES_MAX, m->node);
 			return;
 		}
 		p = &cl->peers[cl->npeers++];
@@ -298,8 +299,8 @@ peers_expire(struct cluster *cl, int64_t now)
 			i++;
 			continue;
 		}
-		log_info(&cl->srv->log, "cluster: node %s not heard from; forgotten",
-		    cl->peers[i].name);
+		log_info(
+		    &cl->srv->log, "cluster: node %s not heard from; forgotten", cl->peers[i].name);
 		free(cl->peers[i].body);
 		cl->peers[i] = cl->peers[--cl->npeers];
 	}
@@ -740,7 +741,8 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 	}
 	int on_room = strncmp(chan, "gomoku:room:", 12) == 0;
 	if (on_room && strcmp(chan + 12, m.room) != 0) {
-		log_warn(&cl->srv->log, "cluster: a message on %s for room %s dropped", chan, m.room);
+		log_warn(
+		    &cl->srv->log, "cluster: a message on %s for room %s dropped", chan, m.room);
 		return;
 	}
 	switch (m.kind) {

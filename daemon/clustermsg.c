@@ -144,9 +144,8 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 		return 0;
 	case 'S':
 		m->kind = CMSG_SNAPSHOT;
-		if (token(&p, hend, m->room, sizeof m->room) ||
-		    cmsg_room_node(m->room, m->node) || token(&p, hend, seq, sizeof seq) ||
-		    seq_parse(seq, &m->seq) || p != hend) {
+		if (token(&p, hend, m->room, sizeof m->room) || cmsg_room_node(m->room, m->node) ||
+		    token(&p, hend, seq, sizeof seq) || seq_parse(seq, &m->seq) || p != hend) {
 			*why = "a bad snapshot header";
 			return -1;
 		}

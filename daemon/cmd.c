@@ -110,6 +110,21 @@ lookup(struct conn *c, const char *id)
 	return r;
 }
 
+/* * MOVED <room> <host:port>: room is played on another node, there. */
+static int
+moved(struct conn *c, const char *room)
+{
+	const char *addr = cluster_addr_of(c->srv->cluster, room);
+	if (!addr)
+		return -1;
+	proto_msg_t e;
+	proto_init(&e, PE_MOVED, NULL);
+	snprintf(e.room, sizeof e.room, "%s", room);
+	snprintf(e.word, sizeof e.word, "%s", addr);
+	conn_send(c, &e);
+	return 0;
+}
+
 static int
 cmd_hello(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -655,6 +670,16 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	struct session *s = session_by_token(c->srv, m->token);
 	char name[PROTO_NAME_MAX + 1];
 	int seat;
+	if (cluster_remote(c->srv->cluster, m->room)) {
+		/* the seat is on the room's own node: go there */
+		if (!cluster_up(c->srv->cluster)) {
+			*why = "that room is on another node, and the cluster is unreachable now";
+			return ERR_UNAVAILABLE;
+		}
+		*why = moved(c, m->room) == 0 ? "that room is on another node: see * MOVED"
+					      : "that room's node is not in the cluster now";
+		return ERR_RESUME;
+	}
 	rm = room_find(c->srv, m->room);
 	int stored = !s && rm && session_stored_name(c->srv, m->token, name) == 0;
 	/* a banned name or address takes no seat back, before anything moves */
@@ -836,10 +861,10 @@ static const struct {
 };
 
 /* A request naming another node's room (cluster.h): WATCH and STATE are
- * answered from its owner, LEAVE ends the watch here; the rest (a seat
- * there) cannot be served by this node. */
+ * answered from its owner, LEAVE ends the watch here; a request for a
+ * seat there is sent there (* MOVED before its refusal). */
 static int
-remote_room(struct conn *c, const proto_msg_t *m, const char **why)
+remote_room(struct conn *c, const proto_msg_t *m, enum target at, const char **why)
 {
 	struct cluster *cl = c->srv->cluster;
 	switch (m->id) {
@@ -856,6 +881,8 @@ remote_room(struct conn *c, const proto_msg_t *m, const char **why)
 		return 0;
 	default:
 		*why = "that room is on another node of the cluster";
+		if (at == AT_SEAT && moved(c, m->room) == 0)
+			*why = "that room is on another node: see * MOVED";
 		return cluster_watching(cl, c, m->room) ? ERR_NOT_PLAYER : ERR_NO_ROOM;
 	}
 }
@@ -899,7 +926,7 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
 	else if (table[m->id].at != AT_NONE && m->room[0] &&
 	    cluster_remote(c->srv->cluster, m->room))
-		rc = remote_room(c, m, &why);
+		rc = remote_room(c, m, table[m->id].at, &why);
 	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
 		rc = table[m->id].fn(c, m, rm, &why);
 	if (rc)

@@ -267,7 +267,7 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		    "0123456789.-:[]");
 		char *end;
 		long port = colon ? strtol(colon + 1, &end, 10) : 0;
-		if (val[n] || n >= sizeof c->advertise || !colon || colon == val ||
+		if (val[n] || n > CONFIG_ADVERTISE_MAX || !colon || colon == val ||
 		    end == colon + 1 || *end || port < 1 || port > 65535) {
 			snprintf(err, errlen, "advertise must be host:port: %s", val);
 			return -1;

@@ -12,7 +12,8 @@ enum {
 	CONFIG_PATH_MAX = 256,
 	CONFIG_ADMINS_MAX = 512,
 	CONFIG_MAX_FRONTS = 32,
-	CONFIG_NODE_MAX = 6, /* node-name letters: with a room number it fits a room id */
+	CONFIG_NODE_MAX = 6,       /* node-name letters: with a room number it fits a room id */
+	CONFIG_ADVERTISE_MAX = 48, /* a word of * MOVED */
 };
 
 struct config {

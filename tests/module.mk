@@ -155,8 +155,10 @@ TESTS += $(O)/tests/unit/test_clustermsg
 # test_clustermsg) alone.
 CLUSTER_PASS := $(CLUSTER_TEST)$(if $(SANITIZE),,$(filter cc gcc,$(notdir $(CC))))
 ifneq ($(CLUSTER_PASS),)
+$(O)/tests/daemon/test_cluster.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKU_BIN='"$(BINDIR)/gomoku"'
 $(O)/tests/daemon/test_cluster: $(O)/tests/daemon/test_cluster.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD)
+    | $(GOMOKUD) $(BINDIR)/gomoku
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_cluster

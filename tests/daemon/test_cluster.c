@@ -29,6 +29,9 @@
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
+#ifndef GOMOKU_BIN
+#define GOMOKU_BIN "bin/gomoku"
+#endif
 
 enum { NODES = 3, WAIT_MS = 8000 };
 
@@ -321,8 +324,7 @@ test_rooms_and_spectators(void)
 	unsigned s0 = watch(carol, game), e0 = watch(erin, game);
 	CHECK(s0 > 0 && e0 == s0 + 1, "snapshots disagree: c's seq %u, a's %u", s0, e0);
 	snprintf(want, sizeof want, "* PRESENCE %s %u erin joined", game, e0);
-	CHECK(tc_expect(carol, want, LINE_MS), "carol missed \"%s\" (last: %s)", want,
-	    carol->line);
+	CHECK(tc_expect(carol, want, LINE_MS), "carol missed \"%s\" (last: %s)", want, carol->line);
 	s0 = e0;
 	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
 	for (int i = 0; i < 9; i++) {
@@ -340,8 +342,8 @@ test_rooms_and_spectators(void)
 	CHECK(tc_expect(carol, want, LINE_MS), "carol saw no OVER (last: %s)", carol->line);
 	tc_send(carol, "STATE %s", game);
 	snprintf(want, sizeof want, "= RESULT %s black five", game);
-	CHECK(tc_expect(carol, want, LINE_MS), "carol's STATE has no result (last: %s)",
-	    carol->line);
+	CHECK(
+	    tc_expect(carol, want, LINE_MS), "carol's STATE has no result (last: %s)", carol->line);
 	snprintf(want, sizeof want, "OK STATE %s ", game);
 	CHECK_LINE(carol, want);
 	tc_send(carol, "LEAVE %s", game);
@@ -355,28 +357,54 @@ test_rooms_and_spectators(void)
 	ok("ROOMS lists every node's rooms; a spectator on c sees a game on a move by move");
 }
 
-/* A seat in another node's room cannot be taken here. */
+/* A seat in another node's room: * MOVED names where it is played, and a
+ * client that follows it (RESUME there with its token) is back. */
 static void
-test_seat_elsewhere(void)
+test_moved(void)
 {
-	char want[64];
+	char want[128], addr[32];
+	int port = 0;
 	REQUIRE(black, "no game");
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", node[0].port);
 	tc_send(carol, "MOVE %s m8", game);
+	snprintf(want, sizeof want, "* MOVED %s %s", game, addr);
+	CHECK_LINE(carol, want);
 	CHECK_LINE(carol, "ERR 420 ");
 	tc_send(carol, "WATCH %s", game);
 	snprintf(want, sizeof want, "OK WATCH %s ", game);
 	CHECK_LINE(carol, want);
 	tc_send(carol, "MOVE %s m8", game);
+	snprintf(want, sizeof want, "* MOVED %s %s", game, addr);
+	CHECK_LINE(carol, want);
 	CHECK_LINE(carol, "ERR 430 ");
+	tc_send(carol, "SAY %s hi", game); /* needs the room's node, no seat */
+	const char *l = tc_read(carol, LINE_MS);
+	CHECK(l && strncmp(l, "ERR 430 ", 8) == 0, "SAY elsewhere: %s", l ? l : "(nothing)");
 	tc_send(carol, "LEAVE %s", game);
 	CHECK_LINE(carol, "OK LEAVE ");
-	ok("a move in another node's room is refused (420, 430 while watching)");
+
+	/* dave's client lands on node c (say, through a front) and resumes */
+	struct tc *lost = tc_open(node[2].port, 1);
+	REQUIRE(lost, "no connection to c");
+	tc_send(lost, "RESUME %s %s 0", black->token, game);
+	snprintf(want, sizeof want, "* MOVED %s ", game);
+	l = tc_expect(lost, want, LINE_MS);
+	CHECK(l && sscanf(l + strlen(want), "127.0.0.1:%d", &port) == 1 && port == node[0].port,
+	    "RESUME on c: no * MOVED to a (last: %s)", lost->line);
+	CHECK_LINE(lost, "ERR 448 ");
+	tc_close(lost);
+	struct tc *there = port > 0 ? tc_open(port, 1) : NULL;
+	REQUIRE(there, "cannot follow * MOVED to port %d", port);
+	tc_send(there, "RESUME %s %s 0", black->token, game);
+	snprintf(want, sizeof want, "OK RESUME %s ", game);
+	CHECK(tc_expect(there, want, LINE_MS), "RESUME after MOVED: %s", there->line);
+	tc_close(black);
+	black = there;
+	ok("* MOVED sends a seat's requests and RESUME to the room's node; following it works");
 }
 
-/* Redis goes away mid-game: the game on a goes on, cross-node requests
- * are refused, and after its restart everything comes back, the
- * spectator on c included (a gap is mended by STATE, as a client does). */
 static char room[17]; /* the second game, unfinished: its players stay away */
+static char away[80]; /* the token of its black player */
 
 static void
 test_redis_restart(void)
@@ -426,9 +454,53 @@ test_redis_restart(void)
 	snprintf(want, sizeof want, "* MOVE %s %u white a2 ", room, s4);
 	CHECK(tc_expect(carol, want, WAIT_MS), "carol missed a2 after the restart (last: %s)",
 	    carol->line);
+	snprintf(away, sizeof away, "%s", b2->token);
 	tc_close(b2);
 	tc_close(w2);
 	ok("Redis killed and restarted mid-game: the game went on, the cluster came back");
+}
+
+/* The terminal client (script mode) asks node c for the seat of a game
+ * on node a, follows * MOVED there, takes the seat back and moves. */
+static void
+test_client_follows(void)
+{
+	char dir[64], in[96], out[96], cmd[1024], want[128];
+	REQUIRE(away[0], "no game to go back to");
+	snprintf(dir, sizeof dir, "/tmp/gomoku-client.XXXXXX");
+	REQUIRE(mkdtemp(dir), "no temp dir");
+	snprintf(in, sizeof in, "%s/in", dir);
+	snprintf(out, sizeof out, "%s/out", dir);
+	FILE *f = fopen(in, "w");
+	REQUIRE(f, "cannot write %s", in);
+	fprintf(f, "RESUME %s %s 0\nMOVE %s j8\n", away, room, room);
+	fclose(f);
+	snprintf(cmd, sizeof cmd,
+	    "HOME=%s XDG_STATE_HOME=%s XDG_CONFIG_HOME=%s timeout 20 %s --script --insecure "
+	    "127.0.0.1:%d < %s > %s 2> %s/err",
+	    dir, dir, dir, GOMOKU_BIN, node[2].port, in, out, dir);
+	int rc = system(cmd);
+	CHECK(rc == 0, "the client exited with %d (%s/err)", rc, dir);
+	char buf[8192] = "";
+	f = fopen(out, "r");
+	if (f) {
+		buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
+		fclose(f);
+	}
+	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d\n", room, node[0].port);
+	const char *moved = strstr(buf, want);
+	CHECK(moved, "the client saw no \"%s\": %s", want, buf);
+	snprintf(want, sizeof want, "OK RESUME %s ", room);
+	const char *resumed = strstr(buf, want);
+	CHECK(resumed && resumed > moved, "the client did not RESUME after MOVED: %s", buf);
+	snprintf(want, sizeof want, "OK MOVE %s ", room);
+	CHECK(resumed && strstr(resumed, want), "the client's move after MOVED: %s", buf);
+	CHECK(
+	    strstr(buf, "ERR 448") == NULL, "the refusal after MOVED reached the client: %s", buf);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (!failures)
+		CHECK(system(cmd) == 0, "cannot remove %s", dir);
+	ok("the terminal client follows * MOVED to the room's node and plays on");
 }
 
 /* Garbage on every channel the nodes listen to: dropped with a log line,
@@ -523,8 +595,9 @@ main(void)
 	test_who();
 	test_tell();
 	test_rooms_and_spectators();
-	test_seat_elsewhere();
+	test_moved();
 	test_redis_restart();
+	test_client_follows();
 	test_garbage();
 	tc_close(alice);
 	tc_close(bob);

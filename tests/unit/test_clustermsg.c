@@ -33,8 +33,9 @@ test_presence(void **state)
 	(void)state;
 	int n = cmsg_format_presence(buf, sizeof buf, "alpha", "10.0.0.1:5555");
 	assert_int_equal(n, (int)strlen("P alpha 10.0.0.1:5555\n"));
-	strcat(buf, "= USER alice idle\n= ROOM alpha3 playing freestyle 15 60+1 none casual bob "
-		    "carl 1 4\n= USER bob playing alpha3");
+	strcat(buf,
+	    "= USER alice idle\n= ROOM alpha3 playing freestyle 15 60+1 none casual bob "
+	    "carl 1 4\n= USER bob playing alpha3");
 	assert_int_equal(parse(buf, &m), 0);
 	assert_int_equal(m.kind, CMSG_PRESENCE);
 	assert_string_equal(m.node, "alpha");
@@ -58,10 +59,7 @@ test_presence_refused(void **state)
 	struct cmsg m;
 	(void)state;
 	static const char *const bad[] = {
-		"P",
-		"P ",
-		"P a",
-		"P a 127.0.0.1",                         /* no port */
+		"P", "P ", "P a", "P a 127.0.0.1",       /* no port */
 		"P A 127.0.0.1:1",                       /* upper case */
 		"P abcdefg 127.0.0.1:1",                 /* seven letters */
 		"P a1 127.0.0.1:1",                      /* a digit */
@@ -134,8 +132,9 @@ test_watch_snapshot_event(void **state)
 
 	int n = cmsg_format_snapshot(buf, sizeof buf, "a7", 42);
 	assert_int_equal(n, (int)strlen("S a7 42\n"));
-	strcat(buf, "= ROOM a7 playing freestyle 15 none none casual bob carl 0 1\n"
-		    "= MOVES a7 0 h8");
+	strcat(buf,
+	    "= ROOM a7 playing freestyle 15 none none casual bob carl 0 1\n"
+	    "= MOVES a7 0 h8");
 	assert_int_equal(parse(buf, &m), 0);
 	assert_int_equal(m.kind, CMSG_SNAPSHOT);
 	assert_string_equal(m.room, "a7");
@@ -166,7 +165,7 @@ test_watch_snapshot_event(void **state)
 		"S a7 4294967296",
 		"S a7 1 more",
 		"S 7a 1",
-		"S a7 1\n= MOVES a8 0 h8",      /* another room's line */
+		"S a7 1\n= MOVES a8 0 h8",          /* another room's line */
 		"S a7 1\n* MOVE a7 2 black h8 - -", /* an event in a snapshot */
 		"E",
 		"E ",
