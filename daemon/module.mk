@@ -115,6 +115,19 @@ BENCH_BINS += $(O)/tests/load/load
 bench-load: $(O)/tests/load/load $(GOMOKUD)
 	$(O)/tests/load/load -b $(GOMOKUD) $(LOAD_ARGS)
 
+# A move's relay to a spectator on the room's node and on another node of a
+# cluster (issue 26): `make bench-relay`, RELAY_ARGS='-n 4000' for more.
+RELAY_ARGS ?= -n 2000
+$(O)/tests/load/relay: $(O)/tests/load/relay.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/redisrun.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+BENCHES += relay
+BENCH_BINS += $(O)/tests/load/relay
+.PHONY: bench-relay
+bench-relay: $(O)/tests/load/relay $(GOMOKUD)
+	$(O)/tests/load/relay -b $(GOMOKUD) $(RELAY_ARGS)
+
 # The game domain's values on the wire, one by one.
 $(O)/tests/unit/test_wire: $(O)/tests/unit/test_wire.o $(O)/daemon/wire.o $(O)/daemon/game.o \
     $(PROTO_LIB) $(RULES_LIB)

@@ -158,7 +158,7 @@ ifneq ($(CLUSTER_PASS),)
 $(O)/tests/daemon/test_cluster.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKU_BIN='"$(BINDIR)/gomoku"'
 $(O)/tests/daemon/test_cluster: $(O)/tests/daemon/test_cluster.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD) $(BINDIR)/gomoku
+    $(O)/tests/daemon/redisrun.o | $(GOMOKUD) $(BINDIR)/gomoku
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_cluster

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tests/daemon/check.h"
+#include "tests/daemon/redisrun.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
@@ -37,9 +38,7 @@ enum { NODES = 3, WAIT_MS = 8000 };
 
 static struct daemon node[NODES];
 static const char *const names[NODES] = { "a", "b", "c" };
-static char redis_bin[256], rdir[64];
-static pid_t redis_pid;
-static int rport;
+static struct redisrun redis;
 
 static long long
 now_ms(void)
@@ -49,129 +48,6 @@ now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int
-find_redis(void)
-{
-	char path[2048];
-	const char *env = getenv("PATH");
-	snprintf(path, sizeof path, "%s:/usr/bin:/usr/sbin:/usr/local/bin", env ? env : "");
-	for (char *dir = strtok(path, ":"); dir; dir = strtok(NULL, ":")) {
-		snprintf(redis_bin, sizeof redis_bin, "%s/redis-server", dir);
-		if (access(redis_bin, X_OK) == 0)
-			return 0;
-	}
-	return -1;
-}
-
-/* A loopback port nobody listens on now. */
-static int
-free_port(void)
-{
-	struct sockaddr_in a = { 0 };
-	socklen_t len = sizeof a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
-	    getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return ntohs(a.sin_port);
-}
-
-static int
-redis_connect(void)
-{
-	struct sockaddr_in a = { 0 };
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_port = htons((unsigned short)rport);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	struct timeval tv = { 2, 0 };
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	return fd;
-}
-
-/* One command in Redis's protocol (RESP), each argument binary-safe; the
- * first byte of the reply ('+', ':', '-'), or -1. */
-static int
-redis_cmd(int argc, const char *const *argv, const size_t *len)
-{
-	int fd = redis_connect();
-	if (fd < 0)
-		return -1;
-	char head[64];
-	int ok = 1;
-	int n = snprintf(head, sizeof head, "*%d\r\n", argc);
-	ok &= write(fd, head, (size_t)n) == n;
-	for (int i = 0; i < argc; i++) {
-		n = snprintf(head, sizeof head, "$%zu\r\n", len[i]);
-		ok &= write(fd, head, (size_t)n) == n;
-		ok &= write(fd, argv[i], len[i]) == (ssize_t)len[i];
-		ok &= write(fd, "\r\n", 2) == 2;
-	}
-	char r = 0;
-	if (!ok || read(fd, &r, 1) != 1)
-		r = -1;
-	close(fd);
-	return r;
-}
-
-static int
-redis_publish(const char *chan, const void *payload, size_t n)
-{
-	const char *argv[3] = { "PUBLISH", chan, payload };
-	size_t len[3] = { 7, strlen(chan), n };
-	return redis_cmd(3, argv, len);
-}
-
-static int
-redis_ping(void)
-{
-	const char *argv[1] = { "PING" };
-	size_t len[1] = { 4 };
-	return redis_cmd(1, argv, len) == '+';
-}
-
-static int
-redis_start(void)
-{
-	char port[16], logf[128];
-	snprintf(port, sizeof port, "%d", rport);
-	snprintf(logf, sizeof logf, "%s/redis.log", rdir);
-	redis_pid = fork();
-	if (redis_pid < 0)
-		return -1;
-	if (redis_pid == 0) {
-		execl(redis_bin, "redis-server", "--port", port, "--bind", "127.0.0.1", "--save",
-		    "", "--appendonly", "no", "--dir", rdir, "--logfile", logf, "--daemonize", "no",
-		    (char *)NULL);
-		_exit(127);
-	}
-	for (long long end = now_ms() + 10000; now_ms() < end; usleep(50000))
-		if (redis_ping())
-			return 0;
-	return -1;
-}
-
-static void
-redis_kill(void)
-{
-	if (redis_pid > 0) {
-		kill(redis_pid, SIGKILL);
-		waitpid(redis_pid, NULL, 0);
-		redis_pid = 0;
-	}
-}
-
 /* On any exit: nothing the test started is left running. */
 static void
 stop_all(void)
@@ -179,7 +55,7 @@ stop_all(void)
 	for (int i = 0; i < NODES; i++)
 		if (node[i].pid > 0 && daemon_alive(&node[i]))
 			daemon_stop(&node[i], SIGKILL, 2000);
-	redis_kill();
+	redis_kill(&redis);
 }
 
 static void
@@ -193,11 +69,11 @@ static int
 start_node(int i)
 {
 	char conf[512];
-	int p = free_port();
+	int p = redis_free_port();
 	snprintf(conf, sizeof conf,
 	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
 	    "advertise 127.0.0.1:%d\n",
-	    p, rport, names[i], p);
+	    p, redis.port, names[i], p);
 	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
 		return -1;
 	return node[i].port == p ? 0 : -1;
@@ -421,7 +297,7 @@ test_redis_restart(void)
 	CHECK(tc_expect(carol, want, LINE_MS), "carol missed h8 (last: %s)", carol->line);
 
 	int lost = daemon_log_count(&node[2], "cluster: Redis");
-	redis_kill();
+	redis_kill(&redis);
 	CHECK(daemon_wait_log(&node[2], "cluster: Redis", lost, WAIT_MS),
 	    "c did not notice Redis going");
 	CHECK(move(w2, room, "a1") == seq + 1, "a's game stopped without Redis");
@@ -433,7 +309,7 @@ test_redis_restart(void)
 	CHECK(lists(carol, "WHO", "= USER carol", 1000), "c's WHO lost its own users");
 
 	int back = daemon_log_count(&node[2], "cluster: node c on Redis");
-	REQUIRE(redis_start() == 0, "Redis did not start again");
+	REQUIRE(redis_start(&redis) == 0, "Redis did not start again");
 	CHECK(daemon_wait_log(&node[2], "cluster: node c on Redis", back, 20000),
 	    "c did not reconnect to Redis");
 	CHECK(lists(carol, "WHO", "= USER alice", 20000), "c's WHO never listed alice again");
@@ -542,10 +418,10 @@ test_garbage(void)
 	const char *chans[] = { "gomoku:presence", "gomoku:node:a", rchan };
 	for (size_t c = 0; c < 3; c++) {
 		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-			CHECK(redis_publish(chans[c], bad[i], strlen(bad[i])) == ':',
+			CHECK(redis_publish(&redis, chans[c], bad[i], strlen(bad[i])) == ':',
 			    "could not publish");
-		CHECK(redis_publish(chans[c], bin, sizeof bin) == ':', "could not publish");
-		CHECK(redis_publish(chans[c], big, sizeof big) == ':', "could not publish");
+		CHECK(redis_publish(&redis, chans[c], bin, sizeof bin) == ':', "could not publish");
+		CHECK(redis_publish(&redis, chans[c], big, sizeof big) == ':', "could not publish");
 	}
 	CHECK(daemon_wait_log(&node[0], "dropped", drops, WAIT_MS), "a logged no dropped message");
 	CHECK(daemon_wait_log(&node[2], "dropped", cdrops, WAIT_MS), "c logged no dropped message");
@@ -571,7 +447,7 @@ int
 main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	if (find_redis() != 0) {
+	if (redis_find(&redis) != 0) {
 		const char *r = getenv("GOMOKU_REQUIRE_SHARED");
 		int required = r && strcmp(r, "1") == 0;
 		printf("%s: redis-server is not installed (Debian package redis-server; mk/deps.sh "
@@ -582,9 +458,8 @@ main(void)
 	atexit(stop_all);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	snprintf(rdir, sizeof rdir, "/tmp/gomokud-redis.XXXXXX");
-	if (!mkdtemp(rdir) || (rport = free_port()) < 0 || redis_start() != 0) {
-		printf("FAIL: redis-server did not start (%s)\n", rdir);
+	if (redis_start(&redis) != 0) {
+		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
 		return 1;
 	}
 	for (int i = 0; i < NODES; i++)
@@ -605,9 +480,12 @@ main(void)
 	for (int i = 0; i < NODES; i++)
 		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
 		    names[i]);
-	redis_kill();
+	redis_kill(&redis);
+	if (!failures)
+		redis_clean(&redis);
 	if (failures)
-		printf("logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, rdir);
+		printf(
+		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
 	printf(failures ? "%d failed\n" : "all passed\n", failures);
 	return failures ? 1 : 0;
 }
