@@ -58,7 +58,7 @@ struct rroom;
 /* A connection here watching another node's room. */
 struct rwatch {
 	LIST_ENTRY(rwatch) link;
-	struct conn *c;
+	struct conn *c; /* NULL: it went away, freed by the next tick */
 	struct rroom *rr;
 	int pending;   /* waits for its snapshot (c is held) */
 	int64_t asked; /* ms */
@@ -448,6 +448,18 @@ rwatch_of(const struct cluster *cl, const struct conn *c, const char *room)
 	return NULL;
 }
 
+static int
+watches_of(const struct cluster *cl, const struct conn *c)
+{
+	struct rroom *rr;
+	struct rwatch *w;
+	int n = 0;
+	LIST_FOREACH (rr, &cl->rrooms, link)
+		LIST_FOREACH (w, &rr->watchers, link)
+			n += w->c == c;
+	return n;
+}
+
 int
 cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const char **why)
 {
@@ -458,6 +470,10 @@ cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const ch
 	struct rwatch *w = rwatch_of(cl, c, m->room);
 	if (!w && m->id == PR_STATE)
 		return ERR_NOT_IN_ROOM;
+	if (!w && watches_of(cl, c) >= SESSION_MAX_ROOMS) {
+		*why = "watching too many rooms of other nodes";
+		return ERR_BUSY;
+	}
 	struct rroom *rr = w ? w->rr : rroom_find(cl, m->room);
 	if (!rr) {
 		if (!(rr = calloc(1, sizeof *rr)))
@@ -507,23 +523,19 @@ cluster_leave(struct cluster *cl, struct conn *c, const char *room)
 	return 0;
 }
 
+/* A connection may be killed while a room's lines are handed out (a slow
+ * reader): its watches are only marked here, and freed by the tick. */
 void
 cluster_conn_gone(struct cluster *cl, struct conn *c)
 {
-	struct rroom *rr, *rnext;
+	struct rroom *rr;
+	struct rwatch *w;
 	if (!cl)
 		return;
-	for (rr = LIST_FIRST(&cl->rrooms); rr; rr = rnext) {
-		rnext = LIST_NEXT(rr, link);
-		struct rwatch *w, *next;
-		for (w = LIST_FIRST(&rr->watchers); w; w = next) {
-			next = LIST_NEXT(w, link);
-			if (w->c == c) {
-				rwatch_free(cl, w); /* may free rr: it is done with */
-				break;
-			}
-		}
-	}
+	LIST_FOREACH (rr, &cl->rrooms, link)
+		LIST_FOREACH (w, &rr->watchers, link)
+			if (w->c == c)
+				w->c = NULL;
 }
 
 /* The owner's snapshot: to every watcher waiting for one, then its OK. */
@@ -536,7 +548,7 @@ got_snapshot(struct cluster *cl, const struct cmsg *m)
 		return;
 	for (w = LIST_FIRST(&rr->watchers); w; w = next) {
 		next = LIST_NEXT(w, link);
-		if (!w->pending)
+		if (!w->pending || !w->c)
 			continue;
 		if (m->bodylen == 0) { /* no such public room there */
 			rwatch_refuse(cl, w, ERR_NO_ROOM, NULL);
@@ -571,10 +583,11 @@ got_event(struct cluster *cl, const struct cmsg *m)
 	memcpy(out, m->body, m->bodylen);
 	out[m->bodylen] = '\n';
 	LIST_FOREACH (w, &rr->watchers, link)
-		if (!w->pending)
+		if (!w->pending && w->c)
 			conn_send_raw(w->c, out, m->bodylen + 1);
 }
 
+/* Watches whose connection went, and owners that did not answer. */
 static void
 watchers_expire(struct cluster *cl, int64_t now)
 {
@@ -585,7 +598,9 @@ watchers_expire(struct cluster *cl, int64_t now)
 		/* rr goes with its last watcher, which has no next */
 		for (w = LIST_FIRST(&rr->watchers); w; w = next) {
 			next = LIST_NEXT(w, link);
-			if (w->pending && now - w->asked >= CLUSTER_ASK_S * 1000)
+			if (!w->c)
+				rwatch_free(cl, w);
+			else if (w->pending && now - w->asked >= CLUSTER_ASK_S * 1000)
 				rwatch_refuse(cl, w, ERR_UNAVAILABLE,
 				    "the room's node did not answer; try again");
 		}
