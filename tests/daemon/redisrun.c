@@ -13,13 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "tests/daemon/tclient.h"
 
 int
 redis_find(struct redisrun *r)
@@ -34,24 +28,6 @@ redis_find(struct redisrun *r)
 	}
 	r->bin[0] = '\0';
 	return -1;
-}
-
-int
-redis_free_port(void)
-{
-	struct sockaddr_in a = { 0 };
-	socklen_t len = sizeof a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
-	    getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return ntohs(a.sin_port);
 }
 
 static int
@@ -116,7 +92,7 @@ redis_start(struct redisrun *r)
 	char port[16], logf[128];
 	if (!r->dir[0]) {
 		snprintf(r->dir, sizeof r->dir, "/tmp/gomokud-redis.XXXXXX");
-		if (!mkdtemp(r->dir) || (r->port = redis_free_port()) < 0) {
+		if (!mkdtemp(r->dir) || (r->port = tc_free_port()) < 0) {
 			r->dir[0] = '\0';
 			return -1;
 		}
@@ -134,7 +110,7 @@ redis_start(struct redisrun *r)
 		    (char *)NULL);
 		_exit(127);
 	}
-	for (long long end = now_ms() + 10000; now_ms() < end; usleep(50000))
+	for (long long end = tc_now_ms() + 10000; tc_now_ms() < end; usleep(50000))
 		if (ping(r))
 			return 0;
 	return -1;

@@ -16,8 +16,6 @@ struct redisrun {
 
 /* Finds redis-server: 0, or -1 when it is not installed. */
 int redis_find(struct redisrun *r);
-/* A loopback port nobody listens on now, or -1. */
-int redis_free_port(void);
 /* Starts it (a temp dir and a free port the first time, the same ones
  * after) and waits until it answers PING: 0 or -1. */
 int redis_start(struct redisrun *r);

@@ -40,14 +40,6 @@ static struct daemon node[NODES];
 static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
 
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* On any exit: nothing the test started is left running. */
 static void
 stop_all(void)
@@ -69,7 +61,7 @@ static int
 start_node(int i)
 {
 	char conf[512];
-	int p = redis_free_port();
+	int p = tc_free_port();
 	snprintf(conf, sizeof conf,
 	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
 	    "advertise 127.0.0.1:%d\n",
@@ -86,7 +78,7 @@ lists(struct tc *c, const char *req, const char *want, int ms)
 {
 	char ok[16];
 	snprintf(ok, sizeof ok, "OK %s ", req);
-	for (long long end = now_ms() + ms; now_ms() < end; usleep(200000)) {
+	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
 		int seen = 0;
 		tc_send(c, "%s", req);
 		const char *l;

@@ -108,7 +108,7 @@ main(int argc, char **argv)
 	}
 	for (int i = 0; i < 2; i++) {
 		char conf[512];
-		int p = redis_free_port();
+		int p = tc_free_port();
 		snprintf(conf, sizeof conf,
 		    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
 		    "advertise 127.0.0.1:%d\nlog-level info\nrate-burst 100000\nrate-per-second "
