@@ -106,6 +106,7 @@ struct cluster {
 	int npeers;
 	LIST_HEAD(, rroom) rrooms;
 	LIST_HEAD(, relay) relays;
+	int twin_said; /* another node's presence came under this node's name */
 };
 
 static void start(struct cluster *cl);
@@ -762,8 +763,15 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 	}
 	switch (m.kind) {
 	case CMSG_PRESENCE:
-		if (strcmp(chan, CHAN_PRESENCE) == 0 && strcmp(m.node, cl->node) != 0)
+		if (strcmp(chan, CHAN_PRESENCE) != 0)
+			break;
+		if (strcmp(m.node, cl->node) != 0)
 			peer_heard(cl, &m);
+		else if (strcmp(m.addr, cl->addr) != 0 && !cl->twin_said++)
+			log_error(&cl->srv->log,
+			    "cluster: another node at %s calls itself %s too: node names must be "
+			    "unique",
+			    m.addr, cl->node);
 		break;
 	case CMSG_TELL:
 		if (strcmp(chan, cl->chan_node) == 0)

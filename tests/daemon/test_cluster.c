@@ -383,7 +383,7 @@ test_garbage(void)
 	static const char *const bad[] = {
 		"",
 		"P",
-		"P a 127.0.0.1:1",              /* our own name: ignored */
+		"P a 127.0.0.1:1",              /* a's own name from elsewhere: said once */
 		"P zz 127.0.0.1:1\n= USER",     /* a line that does not parse */
 		"P zz 127.0.0.1:1\n* TELL x y", /* not a USER or ROOM line */
 		"P ZZ 127.0.0.1:1",
@@ -416,6 +416,8 @@ test_garbage(void)
 		CHECK(redis_publish(&redis, chans[c], big, sizeof big) == ':', "could not publish");
 	}
 	CHECK(daemon_wait_log(&node[0], "dropped", drops, WAIT_MS), "a logged no dropped message");
+	CHECK(daemon_log_count(&node[0], "calls itself a too") == 1,
+	    "a did not say once that another node took its name");
 	CHECK(daemon_wait_log(&node[2], "dropped", cdrops, WAIT_MS), "c logged no dropped message");
 	/* nothing of it reached the spectator */
 	tc_send(carol, "PING after");
