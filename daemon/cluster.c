@@ -107,6 +107,7 @@ struct cluster {
 	LIST_HEAD(, rroom) rrooms;
 	LIST_HEAD(, relay) relays;
 	int twin_said; /* another node's presence came under this node's name */
+	int said_down; /* the outage is logged */
 };
 
 static void start(struct cluster *cl);
@@ -129,6 +130,10 @@ down(struct cluster *cl, const char *why)
 {
 	if (cl->cmd_up && cl->sub_up)
 		log_warn(&cl->srv->log, "cluster: Redis %s:%d lost: %s", cl->ip, cl->port, why);
+	else if (!cl->said_down)
+		log_warn(&cl->srv->log, "cluster: cannot reach Redis %s:%d (%s); trying again",
+		    cl->ip, cl->port, why);
+	cl->said_down = 1; /* until it is up again */
 	cl->cmd_up = cl->sub_up = 0;
 	redisAsyncContext *a = cl->cmd, *b = cl->sub;
 	cl->cmd = cl->sub = NULL;
@@ -168,6 +173,7 @@ on_connect(const redisAsyncContext *ac, int status)
 		cl->sub_up = 1;
 	if (cluster_up(cl)) {
 		cl->backoff_s = 1;
+		cl->said_down = 0;
 		log_info(
 		    &cl->srv->log, "cluster: node %s on Redis %s:%d", cl->node, cl->ip, cl->port);
 	}

@@ -437,6 +437,42 @@ test_garbage(void)
 	ok("garbage on every channel is dropped; no node falls");
 }
 
+/* A node whose Redis is not there at all: it says so once, serves its
+ * own players, and refuses what needs another node with 501. */
+static void
+test_no_redis(void)
+{
+	struct daemon lone;
+	char conf[256];
+	int p = tc_free_port(), dead = tc_free_port();
+	snprintf(conf, sizeof conf,
+	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name d\n"
+	    "advertise 127.0.0.1:%d\n",
+	    p, dead, p);
+	REQUIRE(daemon_start(&lone, GOMOKUD_BIN, conf) == 0, "node d did not start (%s)", lone.log);
+	struct tc *x = tc_guest(lone.port, "xena"), *y = tc_guest(lone.port, "yuri");
+	if (x && y) {
+		CHECK(lists(x, "WHO", "= USER yuri idle", WAIT_MS), "d's WHO lacks its own user");
+		tc_send(x, "TELL yuri local");
+		CHECK_LINE(x, "OK TELL yuri");
+		CHECK_LINE(y, "* TELL xena local");
+		tc_send(x, "TELL alice far away");
+		CHECK_LINE(x, "ERR 501 ");
+		tc_send(x, "WATCH a1");
+		CHECK_LINE(x, "ERR 501 ");
+	} else {
+		CHECK(0, "guests could not connect to d");
+	}
+	tc_close(x);
+	tc_close(y);
+	CHECK(daemon_wait_log(&lone, "cannot reach Redis", 0, WAIT_MS),
+	    "d did not say Redis is away");
+	usleep(2500000); /* a retry or two */
+	CHECK(daemon_log_count(&lone, "cannot reach Redis") == 1, "d said it more than once");
+	CHECK(daemon_stop(&lone, SIGTERM, 5000) == 0, "d did not stop cleanly");
+	ok("a node without its Redis says so once and serves its own players");
+}
+
 int
 main(void)
 {
@@ -468,6 +504,7 @@ main(void)
 	test_redis_restart();
 	test_client_follows();
 	test_garbage();
+	test_no_redis();
 	tc_close(alice);
 	tc_close(bob);
 	tc_close(carol);
