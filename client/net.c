@@ -37,6 +37,7 @@ struct net {
 	int up, backoff, heard;
 	struct addrinfo *ai, *ai_next; /* addresses left to try */
 	char hostport[320];
+	char host[256], port[16]; /* after net_move: o.host and o.port point here */
 };
 
 static void
@@ -412,4 +413,41 @@ net_close(net_t *n)
 	evtimer_del(n->retry);
 	evtimer_del(n->guard);
 	drop(n);
+}
+
+int
+net_move(net_t *n, const char *hostport)
+{
+	const char *colon = strrchr(hostport, ':'), *h = hostport;
+	size_t hl = colon ? (size_t)(colon - hostport) : 0;
+	if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') {
+		h++;
+		hl -= 2;
+	}
+	if (!colon || hl == 0 || hl >= sizeof n->host || !colon[1] ||
+	    strlen(colon + 1) >= sizeof n->port ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1))
+		return -1;
+	memcpy(n->host, h, hl);
+	n->host[hl] = '\0';
+	snprintf(n->port, sizeof n->port, "%s", colon + 1);
+	n->o.host = n->host;
+	n->o.port = n->port;
+	if (strchr(n->host, ':'))
+		snprintf(n->hostport, sizeof n->hostport, "[%s]:%s", n->host, n->port);
+	else
+		snprintf(n->hostport, sizeof n->hostport, "%s:%s", n->host, n->port);
+	/* closed now; connected on the next loop turn, since this may run
+	 * inside the old connection's read callback */
+	net_close(n);
+	n->backoff = 0;
+	struct timeval now = { 0, 0 };
+	evtimer_add(n->retry, &now);
+	return 0;
+}
+
+const char *
+net_where(const net_t *n)
+{
+	return n->hostport;
 }

@@ -49,5 +49,13 @@ int net_send(net_t *n, const char *line, size_t len);
  * first) and stops any retry; down is not called. */
 void net_close(net_t *n);
 int net_is_up(const net_t *n);
+/* Another server for the session (* MOVED's host:port, [v6]:port): closes
+ * the connection, connects there at the next loop turn (down is not called
+ * for the old one)
+ * and from then on reconnects there. 0, or -1 when hostport is not
+ * host:port (nothing changes). */
+int net_move(net_t *n, const char *hostport);
+/* Where it connects: host:port. */
+const char *net_where(const net_t *n);
 
 #endif

@@ -27,11 +27,13 @@ typedef struct {
 	model_t model;
 	const char *guest;
 	const char *state_file;
-	char kept[256];      /* what the state file holds (state_sync) */
-	int resuming;        /* a RESUME from the state file is out */
-	int signing_in;      /* the --name GUEST is out */
-	int refused;         /* the last reply to a request from stdin was an ERR */
-	struct evbuffer *in; /* stdin not yet handled */
+	char kept[256];                  /* what the state file holds (state_sync) */
+	int resuming;                    /* a RESUME from the state file is out */
+	char token[PROTO_TOKEN_MAX + 1]; /* of the last RESUME asked for */
+	char moved[PROTO_ROOM_MAX + 1];  /* the room * MOVED sent us after */
+	int signing_in;                  /* the --name GUEST is out */
+	int refused;                     /* the last reply to a request from stdin was an ERR */
+	struct evbuffer *in;             /* stdin not yet handled */
 	struct event *stdin_ev;
 	int stdin_eof;
 	int quitting, done, rc;
@@ -127,6 +129,8 @@ handle_input(script_t *s, char *line)
 		fprintf(stderr, "gomoku: not sent, not a valid request (%s): %s\n", err, line);
 		return;
 	}
+	if (m.id == PR_RESUME) /* kept, should * MOVED send it elsewhere */
+		memcpy(s->token, m.token, sizeof s->token);
 	send_msg(s, &m);
 }
 
@@ -182,6 +186,27 @@ on_line(void *arg, const char *line, size_t len)
 		h.version = PROTO_VERSION;
 		snprintf(h.word, sizeof h.word, "gomoku/0.1");
 		send_msg(s, &h);
+	} else if (m.id == PE_MOVED) {
+		/* the room is played on another node: take the seat back there */
+		const char *tok = s->model.token[0] ? s->model.token : s->token;
+		if (tok[0] && net_move(s->net, m.word) == 0) {
+			fprintf(stderr, "gomoku: room %s is at %s: reconnecting there\n", m.room,
+			    m.word);
+			memcpy(s->moved, m.room, sizeof s->moved);
+			if (tok != s->model.token)
+				snprintf(s->model.token, sizeof s->model.token, "%s", tok);
+			model_disconnected(&s->model);
+			s->resuming = 0;
+			return;
+		}
+	} else if (m.id == PO_HELLO && s->moved[0]) {
+		proto_msg_t r;
+		proto_init(&r, PR_RESUME, NULL);
+		snprintf(r.token, sizeof r.token, "%s", s->model.token);
+		memcpy(r.room, s->moved, sizeof r.room);
+		s->moved[0] = '\0';
+		send_msg(s, &r);
+		s->resuming = 1;
 	} else if (m.id == PO_HELLO) {
 		state_t st;
 		if (s->state_file && state_load(s->state_file, &st) == 0 && st.room[0]) {

@@ -34,12 +34,13 @@ typedef struct {
 	int registered, login_failed;
 	char login_err[MODEL_STATUS_LEN];
 	int64_t last_sent, quit_at, lobby_at;
-	char name[PROTO_NAME_MAX + 1]; /* the guest name to ask for */
-	char kept[256];                /* what the state file holds (state_sync) */
-	int tried_kept;                /* the kept session was tried (RESUME) */
-	int rewatch;                   /* a WATCH of the room shown after a reconnect */
-	int bye_takeover;              /* the session went on in another client */
-	char told[PROTO_TEXT_MAX + 1]; /* the last TELL sent, echoed on its OK */
+	char name[PROTO_NAME_MAX + 1];  /* the guest name to ask for */
+	char kept[256];                 /* what the state file holds (state_sync) */
+	int tried_kept;                 /* the kept session was tried (RESUME) */
+	int rewatch;                    /* a WATCH of the room shown after a reconnect */
+	char moved[PROTO_ROOM_MAX + 1]; /* the room * MOVED sent us after: RESUME it */
+	int bye_takeover;               /* the session went on in another client */
+	char told[PROTO_TEXT_MAX + 1];  /* the last TELL sent, echoed on its OK */
 	char told_to[PROTO_NAME_MAX + 1];
 	char notice[4096]; /* shown again on stderr at exit */
 	char fatal[4096];
@@ -151,7 +152,15 @@ sign_in(sess_t *s)
 	state_t st;
 	int first = !s->tried_kept;
 	s->tried_kept = 1; /* later sign-ins resume from the model */
-	if (first && s->so->state_file && state_load(s->so->state_file, &st) == 0 && st.room[0]) {
+	if (s->moved[0] && m->token[0]) {
+		/* * MOVED sent us to the room's node: the seat is there */
+		proto_init(&r, PR_RESUME, NULL);
+		snprintf(r.token, sizeof r.token, "%s", m->token);
+		memcpy(r.room, s->moved, sizeof r.room);
+		r.seq = m->seq;
+		s->moved[0] = '\0';
+	} else if (first && s->so->state_file && state_load(s->so->state_file, &st) == 0 &&
+	    st.room[0]) {
 		/* a client started again: back to the seat its last run held */
 		proto_init(&r, PR_RESUME, NULL);
 		snprintf(r.token, sizeof r.token, "%s", st.token);
@@ -235,7 +244,7 @@ on_line(void *arg, const char *line, size_t len)
 	case PO_HELLO:
 		net_backoff_reset(s->net);
 		s->view.online = 1;
-		snprintf(s->view.conn, sizeof s->view.conn, "%s:%s", s->o->host, s->o->port);
+		snprintf(s->view.conn, sizeof s->view.conn, "%s", net_where(s->net));
 		sign_in(s);
 		break;
 	case PO_GUEST:
@@ -264,6 +273,17 @@ on_line(void *arg, const char *line, size_t len)
 		break;
 	case PO_TELL:
 		model_chat(m, "[to %s] %s", s->told_to, s->told);
+		break;
+	case PE_MOVED:
+		/* the room is played on another node: reconnect there, RESUME */
+		if (m->token[0] && net_move(s->net, x.word) == 0) {
+			memcpy(s->moved, x.room, sizeof s->moved);
+			model_disconnected(m);
+			s->view.online = 0;
+			model_status(m, 0, "Room %s is played at %s; taking your seat there...",
+			    x.room, x.word);
+			snprintf(s->view.conn, sizeof s->view.conn, "connecting to %s", x.word);
+		}
 		break;
 	case PE_SEATED: {
 		/* this login took the account's session over: fetch its game */

@@ -14,6 +14,7 @@
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/challenge.h"
+#include "daemon/cluster.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -107,6 +108,21 @@ lookup(struct conn *c, const char *id)
 	if (r && room_private(r) && !(c->sess && session_in_room(c->sess, r)))
 		return NULL;
 	return r;
+}
+
+/* * MOVED <room> <host:port>: room is played on another node, there. */
+static int
+moved(struct conn *c, const char *room)
+{
+	const char *addr = cluster_addr_of(c->srv->cluster, room);
+	if (!addr)
+		return -1;
+	proto_msg_t e;
+	proto_init(&e, PE_MOVED, NULL);
+	snprintf(e.room, sizeof e.room, "%s", room);
+	snprintf(e.word, sizeof e.word, "%s", addr);
+	conn_send(c, &e);
+	return 0;
 }
 
 static int
@@ -319,6 +335,12 @@ cmd_leave(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return ok_room(c, m, rm);
 }
 
+static void
+emit(void *arg, const proto_msg_t *m)
+{
+	conn_send(arg, m);
+}
+
 static int
 cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -332,43 +354,18 @@ cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 		conn_send(c, &r);
 		n++;
 	}
+	n += cluster_each(c->srv->cluster, PD_ROOM, LIST_MAX - n, emit, c);
 	reply_init(&r, m);
 	r.count = n;
 	conn_send(c, &r);
 	return 0;
 }
 
-/* The room s watches, for WHO: in when given (WHO <room>), else any room s
- * is in without a seat (the last of its list); NULL when it watches none. */
-static const struct room *
-watched(const struct session *s, const struct room *in)
-{
-	if (in)
-		return room_seat_of(in, s) < 0 ? in : NULL;
-	for (int i = s->nrooms; i-- > 0;)
-		if (room_seat_of(s->rooms[i], s) < 0)
-			return s->rooms[i];
-	return NULL;
-}
-
 static void
 user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
-	proto_init(&r, PD_USER, NULL);
-	snprintf(r.user, sizeof r.user, "%s", s->name);
-	const struct room *g = session_game(s), *w;
-	if (g) {
-		r.ustate = USER_PLAYING;
-		snprintf(r.room, sizeof r.room, "%s", room_private(g) ? "" : room_id(g));
-	} else if (s->seek) {
-		r.ustate = USER_SEEKING;
-	} else if ((w = watched(s, in)) != NULL) {
-		r.ustate = USER_WATCHING;
-		snprintf(r.room, sizeof r.room, "%s", room_private(w) && !in ? "" : room_id(w));
-	} else {
-		r.ustate = USER_IDLE;
-	}
+	session_info(s, in, &r);
 	conn_send(c, &r);
 }
 
@@ -408,6 +405,8 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 				user_line(c, s, NULL);
 				w.n++;
 			}
+		/* and everyone on the cluster's other nodes */
+		w.n += cluster_each(c->srv->cluster, PD_USER, LIST_MAX - w.n, emit, c);
 	}
 	proto_msg_t r;
 	reply_init(&r, m);
@@ -584,7 +583,8 @@ cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 {
 	(void)rm;
 	struct session *to = session_by_name(c->srv, m->user);
-	if (!to || !to->conn)
+	int remote = !(to && to->conn);
+	if (remote && !c->srv->cluster)
 		return ERR_NO_USER;
 	game_err_t muted = admin_chat(c->srv->admin, c->sess->name);
 	if (muted) {
@@ -595,22 +595,24 @@ cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 		*why = "too many chat lines";
 		return ERR_RATE;
 	}
-	proto_msg_t e;
-	proto_init(&e, PE_TELL, NULL);
-	snprintf(e.user, sizeof e.user, "%s", c->sess->name);
-	memcpy(e.text, m->text, sizeof e.text);
-	conn_send(to->conn, &e);
 	proto_msg_t r;
 	reply_init(&r, m);
-	snprintf(r.user, sizeof r.user, "%s", to->name);
+	if (remote) {
+		/* a user on another node of the cluster */
+		int err = cluster_tell(
+		    c->srv->cluster, c->sess->name, m->user, m->text, r.user, why);
+		if (err)
+			return err;
+	} else {
+		proto_msg_t e;
+		proto_init(&e, PE_TELL, NULL);
+		snprintf(e.user, sizeof e.user, "%s", c->sess->name);
+		memcpy(e.text, m->text, sizeof e.text);
+		conn_send(to->conn, &e);
+		snprintf(r.user, sizeof r.user, "%s", to->name);
+	}
 	conn_send(c, &r);
 	return 0;
-}
-
-static void
-emit(void *arg, const proto_msg_t *m)
-{
-	conn_send(arg, m);
 }
 
 /* The room's snapshot to c, ended by the OK of the request. */
@@ -680,6 +682,16 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	struct session *s = session_by_token(c->srv, m->token);
 	char name[PROTO_NAME_MAX + 1];
 	int seat;
+	if (cluster_remote(c->srv->cluster, m->room)) {
+		/* the seat is on the room's own node: go there */
+		if (!cluster_up(c->srv->cluster)) {
+			*why = "that room is on another node, and the cluster is unreachable now";
+			return ERR_UNAVAILABLE;
+		}
+		*why = moved(c, m->room) == 0 ? "that room is on another node: see * MOVED"
+					      : "that room's node is not in the cluster now";
+		return ERR_RESUME;
+	}
 	rm = room_find(c->srv, m->room);
 	int stored = !s && rm && session_stored_name(c->srv, m->token, name) == 0;
 	/* a banned name or address takes no seat back, before anything moves */
@@ -860,6 +872,33 @@ static const struct {
 	[PR_ANSWER] = { cmd_answer_challenge, NEED_NAME, AT_NONE },
 };
 
+/* A request naming another node's room (cluster.h): WATCH and STATE are
+ * answered from its owner, LEAVE ends the watch here; a request for a
+ * seat there is sent there (* MOVED before its refusal). */
+static int
+remote_room(struct conn *c, const proto_msg_t *m, enum target at, const char **why)
+{
+	struct cluster *cl = c->srv->cluster;
+	switch (m->id) {
+	case PR_WATCH:
+	case PR_STATE:
+		return cluster_watch(cl, c, m, why);
+	case PR_LEAVE:
+		if (cluster_leave(cl, c, m->room) != 0)
+			return ERR_NOT_IN_ROOM;
+		proto_msg_t r;
+		reply_init(&r, m);
+		snprintf(r.room, sizeof r.room, "%s", m->room);
+		conn_send(c, &r);
+		return 0;
+	default:
+		*why = "that room is on another node of the cluster";
+		if (at == AT_SEAT && moved(c, m->room) == 0)
+			*why = "that room is on another node: see * MOVED";
+		return cluster_watching(cl, c, m->room) ? ERR_NOT_PLAYER : ERR_NO_ROOM;
+	}
+}
+
 /* The room a request addresses, by its row's target: 0 with *rm (NULL for
  * none), or the error code. A private room exists only for its members: to
  * anyone else it is 420, exactly as a room that does not exist. */
@@ -897,6 +936,9 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		rc = ERR_LOGIN_FIRST;
 	else if ((need == NEED_ANON || need == NEED_UNNAMED) && c->sess)
 		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
+	else if (table[m->id].at != AT_NONE && m->room[0] &&
+	    cluster_remote(c->srv->cluster, m->room))
+		rc = remote_room(c, m, table[m->id].at, &why);
 	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
 		rc = table[m->id].fn(c, m, rm, &why);
 	if (rc)

@@ -134,6 +134,52 @@ set_fronts(struct config *c, const char *val, char *err, size_t errlen)
 	}
 }
 
+/* "redis://host:port" ([v6] in brackets): the cluster's Redis. */
+static int
+set_cluster(struct config *c, const char *val, char *err, size_t errlen)
+{
+	const char *p = val + strlen("redis://"), *colon;
+	if (!val[0]) {
+		c->cluster_host[0] = '\0';
+		c->cluster_port = 0;
+		return 0;
+	}
+	if (strncmp(val, "redis://", strlen("redis://")) != 0 || !(colon = strrchr(p, ':')) ||
+	    colon == p || (size_t)(colon - p) >= sizeof c->cluster_host)
+		goto bad;
+	char *end;
+	errno = 0;
+	long port = strtol(colon + 1, &end, 10);
+	if (errno || *end || end == colon + 1 || port < 1 || port > 65535)
+		goto bad;
+	size_t n = (size_t)(colon - p);
+	if (p[0] == '[') { /* [::1]:6379 */
+		if (n < 3 || p[n - 1] != ']')
+			goto bad;
+		p++;
+		n -= 2;
+	}
+	if (strcspn(p, "/@?#[] ") < n)
+		goto bad;
+	memcpy(c->cluster_host, p, n);
+	c->cluster_host[n] = '\0';
+	c->cluster_port = (int)port;
+	return 0;
+bad:
+	snprintf(err, errlen, "cluster must be redis://host:port: %s", val);
+	return -1;
+}
+
+int
+config_check(const struct config *c, char *err, size_t errlen)
+{
+	if (c->cluster_host[0] && (!c->node_name[0] || !c->advertise[0])) {
+		snprintf(err, errlen, "cluster needs node-name and advertise");
+		return -1;
+	}
+	return 0;
+}
+
 int
 config_is_admin(const struct config *c, const char *name)
 {
@@ -200,6 +246,33 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 			return -1;
 		}
 		strcpy(c->server_name, val);
+		return 0;
+	}
+	if (strcmp(key, "cluster") == 0)
+		return set_cluster(c, val, err, errlen);
+	if (strcmp(key, "node-name") == 0) {
+		size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyz");
+		if (!val[0] || val[n] || n > CONFIG_NODE_MAX) {
+			snprintf(err, errlen, "node-name must be 1 to %d lower-case letters: %s",
+			    CONFIG_NODE_MAX, val);
+			return -1;
+		}
+		strcpy(c->node_name, val);
+		return 0;
+	}
+	if (strcmp(key, "advertise") == 0) {
+		const char *colon = strrchr(val, ':');
+		size_t n = strspn(val,
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		    "0123456789.-:[]");
+		char *end;
+		long port = colon ? strtol(colon + 1, &end, 10) : 0;
+		if (val[n] || n > CONFIG_ADVERTISE_MAX || !colon || colon == val ||
+		    end == colon + 1 || *end || port < 1 || port > 65535) {
+			snprintf(err, errlen, "advertise must be host:port: %s", val);
+			return -1;
+		}
+		strcpy(c->advertise, val);
 		return 0;
 	}
 	if (strcmp(key, "state-dir") == 0)

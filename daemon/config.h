@@ -12,6 +12,8 @@ enum {
 	CONFIG_PATH_MAX = 256,
 	CONFIG_ADMINS_MAX = 512,
 	CONFIG_MAX_FRONTS = 32,
+	CONFIG_NODE_MAX = 6,       /* node-name letters: with a room number it fits a room id */
+	CONFIG_ADVERTISE_MAX = 48, /* a word of * MOVED */
 };
 
 struct config {
@@ -30,6 +32,13 @@ struct config {
 	struct cidr proxy_from[CONFIG_MAX_FRONTS];
 	int nproxy_from;
 	char server_name[128]; /* the self-signed certificate names it too */
+	/* a cluster (cluster.h): Redis at cluster_host:cluster_port ("": none),
+	 * this node's name (its rooms' id prefix) and the host:port players
+	 * are sent to (* MOVED) */
+	char cluster_host[128];
+	int cluster_port;
+	char node_name[CONFIG_NODE_MAX + 1];
+	char advertise[128];
 	int log_level;
 	int grace_s;     /* disconnect grace before a claim */
 	int idle_s;      /* silence before a connection is closed */
@@ -58,6 +67,10 @@ int config_set(struct config *c, const char *key, const char *val, char *err, si
 /* Reads "key value" lines ('#' starts a comment). 0 or -1 with err. A file's
  * listen lines replace the defaults. */
 int config_load(struct config *c, const char *path, char *err, size_t errlen);
+
+/* The settings that only make sense together (cluster needs node-name and
+ * advertise): 0 or -1 with err. */
+int config_check(const struct config *c, char *err, size_t errlen);
 
 /* Whether name is one of c->admins (names compare without regard to case). */
 int config_is_admin(const struct config *c, const char *name);

@@ -16,6 +16,7 @@
 #include "daemon/admin.h"
 #include "daemon/cidr.h"
 #include "daemon/clock.h"
+#include "daemon/cluster.h"
 #include "daemon/cmd.h"
 #include "daemon/metrics.h"
 #include "daemon/server.h"
@@ -224,10 +225,10 @@ conn_kill(struct conn *c, const char *why)
 		log_info(&srv->log, "conn %llu %s: dropped: %s", (unsigned long long)c->id, c->peer,
 		    why);
 	c->dead = 1;
-	if (c->job) { /* its answer would have nowhere to go */
+	if (c->job > 0) /* its answer would have nowhere to go */
 		workq_cancel(srv->work, c->job);
-		c->job = 0;
-	}
+	c->job = 0;
+	cluster_conn_gone(srv->cluster, c);
 	c->t->ops->stop(c->t);
 	LIST_REMOVE(c, link);
 	srv->nconns--;

@@ -61,6 +61,8 @@ void conn_free(struct conn *c);
 /* The current request goes to worker job `job`: stop reading lines, so
  * replies keep the order of requests. */
 void conn_hold(struct conn *c, int64_t job);
+/* The job id of a request the cluster answers (cluster.h). */
+enum { CONN_HOLD_CLUSTER = -1 };
 /* Its reply is sent: go on with the lines that waited. */
 void conn_release(struct conn *c);
 /* c speaks for session s from now (NULL: for none). A connection s had

@@ -81,7 +81,8 @@ main(int argc, char **argv)
 	}
 
 	config_defaults(&srv.cfg);
-	if (srv.config_path && config_load(&srv.cfg, srv.config_path, err, sizeof err)) {
+	if ((srv.config_path && config_load(&srv.cfg, srv.config_path, err, sizeof err)) ||
+	    config_check(&srv.cfg, err, sizeof err)) {
 		fprintf(stderr, "gomokud: %s\n", err);
 		return 2;
 	}

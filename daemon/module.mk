@@ -6,8 +6,8 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
-	daemon/challenge.c
-DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3
+	daemon/challenge.c daemon/cluster.c daemon/clustermsg.c
+DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 hiredis
 # Debian 12's libwslay-dev and libhttp-parser-dev ship no pkg-config file:
 # their headers are in /usr/include and they link by name (mk/deps.sh checks
 # for the headers).
@@ -114,6 +114,19 @@ BENCH_BINS += $(O)/tests/load/load
 .PHONY: bench-load
 bench-load: $(O)/tests/load/load $(GOMOKUD)
 	$(O)/tests/load/load -b $(GOMOKUD) $(LOAD_ARGS)
+
+# A move's relay to a spectator on the room's node and on another node of a
+# cluster (issue 26): `make bench-relay`, RELAY_ARGS='-n 4000' for more.
+RELAY_ARGS ?= -n 2000
+$(O)/tests/load/relay: $(O)/tests/load/relay.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/redisrun.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+BENCHES += relay
+BENCH_BINS += $(O)/tests/load/relay
+.PHONY: bench-relay
+bench-relay: $(O)/tests/load/relay $(GOMOKUD)
+	$(O)/tests/load/relay -b $(GOMOKUD) $(RELAY_ARGS)
 
 # The game domain's values on the wire, one by one.
 $(O)/tests/unit/test_wire: $(O)/tests/unit/test_wire.o $(O)/daemon/wire.o $(O)/daemon/game.o \

@@ -5,6 +5,7 @@
 
 #include <sys/queue.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "daemon/metrics.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
+#include "daemon/sink.h"
 #include "daemon/wire.h"
 
 enum { ROOM_BUCKETS = 4096, OFFERS_GAME = 1u << ASK_DRAW | 1u << ASK_UNDO };
@@ -73,7 +75,8 @@ struct room {
 	int64_t turn_since; /* when the side to move began (ms) */
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
-	int moved_both; /* both sides moved in this game: too late to abort, undo or not */
+	int moved_both;     /* both sides moved in this game: too late to abort, undo or not */
+	struct sink *relay; /* the cluster's relay of its events, or NULL */
 };
 
 struct room_registry {
@@ -81,6 +84,7 @@ struct room_registry {
 	LIST_HEAD(, room) hash[ROOM_BUCKETS];
 	struct room *check; /* to free if empty, at the next gc */
 	uint32_t next_num;
+	char prefix[8]; /* of every room id */
 };
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
@@ -160,11 +164,14 @@ room_record(const struct room *r, struct archive_game *g)
 }
 
 struct room_registry *
-rooms_new(void)
+rooms_new(const char *prefix)
 {
 	struct room_registry *reg = calloc(1, sizeof *reg);
-	if (!reg)
+	if (!reg || strlen(prefix) >= sizeof reg->prefix) {
+		free(reg);
 		return NULL;
+	}
+	snprintf(reg->prefix, sizeof reg->prefix, "%s", prefix);
 	TAILQ_INIT(&reg->all);
 	for (int i = 0; i < ROOM_BUCKETS; i++)
 		LIST_INIT(&reg->hash[i]);
@@ -236,7 +243,7 @@ room_alloc(struct server *srv, const struct gamespec *g, int private_room, uint3
 	r->num = num ? num : ++reg->next_num;
 	if (r->num > reg->next_num)
 		reg->next_num = r->num;
-	snprintf(r->id, sizeof r->id, "r%u", r->num);
+	snprintf(r->id, sizeof r->id, "%s%u", reg->prefix, r->num);
 	r->private_room = private_room;
 	if (private_room)
 		make_code(r->code);
@@ -349,8 +356,11 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 {
 	unsigned num;
 	char tail;
-	if (sscanf(sv->room, "r%u%c", &num, &tail) != 1 || num == 0 || room_find(srv, sv->room)) {
-		*why = "a bad or duplicate room id";
+	size_t plen = strlen(srv->rooms->prefix);
+	if (strncmp(sv->room, srv->rooms->prefix, plen) != 0 ||
+	    sscanf(sv->room + plen, "%u%c", &num, &tail) != 1 || num == 0 ||
+	    !isdigit((unsigned char)sv->room[plen]) || room_find(srv, sv->room)) {
+		*why = "a bad or duplicate room id (or another node-name's)";
 		return NULL;
 	}
 	position_t probe;
@@ -415,10 +425,11 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 struct room *
 room_find(struct server *srv, const char *id)
 {
-	if (id[0] != 'r' || id[1] < '1' || id[1] > '9')
+	size_t plen = strlen(srv->rooms->prefix);
+	if (strncmp(id, srv->rooms->prefix, plen) != 0 || id[plen] < '1' || id[plen] > '9')
 		return NULL;
 	char *end;
-	unsigned long n = strtoul(id + 1, &end, 10);
+	unsigned long n = strtoul(id + plen, &end, 10);
 	if (*end || n > UINT32_MAX)
 		return NULL;
 	struct room *r;
@@ -605,6 +616,14 @@ room_event(struct room *r, proto_msg_t *m)
 	struct member *mb;
 	TAILQ_FOREACH (mb, &r->members, link)
 		session_deliver(mb->sess, r, m, line, (size_t)n);
+	if (r->relay)
+		r->relay->ops->deliver(r->relay, r, m, line, (size_t)n);
+}
+
+void
+room_set_relay(struct room *r, struct sink *k)
+{
+	r->relay = k;
 }
 
 static void

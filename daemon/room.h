@@ -19,6 +19,7 @@ struct server;
 struct session;
 struct room;
 struct room_registry;
+struct sink;
 
 /* What a verb did: the seq its reply names, the offer it made, and why it
  * was refused. */
@@ -29,8 +30,9 @@ struct room_act {
 	const char *why;  /* a short explanation of a refusal, or NULL */
 };
 
-/* The registry of a server's rooms: ids, invite codes, the gc queue. */
-struct room_registry *rooms_new(void);
+/* The registry of a server's rooms: ids, invite codes, the gc queue. Room
+ * ids are prefix (letters: "r", or a cluster's node name) and a number. */
+struct room_registry *rooms_new(const char *prefix);
 /* Frees every room, then the registry. */
 void rooms_free(struct room_registry *reg);
 /* Frees the rooms queued by room_check that are empty now; the number done. */
@@ -119,6 +121,10 @@ void room_leave(struct room *r, struct session *s);
 /* s's connection went away / came back. */
 void room_gone(struct room *r, struct session *s);
 void room_back(struct room *r, struct session *s);
+
+/* One more sink for every event of r besides its members' (a relay to the
+ * cluster's other nodes), or none (NULL). */
+void room_set_relay(struct room *r, struct sink *k);
 
 /* The = ROOM line for r (ROOMS and snapshots). */
 void room_info(const struct room *r, proto_msg_t *m);

@@ -21,6 +21,7 @@
 #include "daemon/control.h"
 #include "daemon/front.h"
 #include "daemon/botplay.h"
+#include "daemon/cluster.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/metrics.h"
@@ -314,6 +315,11 @@ server_reload(struct server *srv)
 	memcpy(cfg.metrics_listen, srv->cfg.metrics_listen, sizeof cfg.metrics_listen);
 	memcpy(cfg.control_socket, srv->cfg.control_socket, sizeof cfg.control_socket);
 	memcpy(cfg.web_listen, srv->cfg.web_listen, sizeof cfg.web_listen);
+	/* a node keeps its place in the cluster until it restarts */
+	memcpy(cfg.cluster_host, srv->cfg.cluster_host, sizeof cfg.cluster_host);
+	cfg.cluster_port = srv->cfg.cluster_port;
+	memcpy(cfg.node_name, srv->cfg.node_name, sizeof cfg.node_name);
+	memcpy(cfg.advertise, srv->cfg.advertise, sizeof cfg.advertise);
 	if (srv->flag_mask & 2)
 		cfg.log_level = srv->flags.log_level;
 	struct config old = srv->cfg;
@@ -543,7 +549,8 @@ server_init(struct server *srv)
 	LIST_INIT(&srv->sessions);
 	TAILQ_INIT(&srv->seeks);
 	TAILQ_INIT(&srv->challenges);
-	if (!(srv->rooms = rooms_new()) || !(srv->botplay = botplay_new(srv)))
+	if (!(srv->rooms = rooms_new(srv->cfg.cluster_host[0] ? srv->cfg.node_name : "r")) ||
+	    !(srv->botplay = botplay_new(srv)))
 		return -1;
 	if (srv->store) {
 		struct timeval every = { CHECKPOINT_EVERY_MS / 1000,
@@ -570,6 +577,10 @@ server_init(struct server *srv)
 	}
 	if (restore_games(srv) < 0)
 		return -1;
+	if (!(srv->cluster = cluster_new(srv, err, sizeof err)) && err[0]) {
+		log_error(&srv->log, "%s", err);
+		return -1;
+	}
 	/* the game addresses, then web-listen's (the board alone) when set */
 	int nspec = srv->cfg.nlisten + (srv->cfg.web_listen[0] != '\0');
 	for (int i = 0; i < nspec; i++) {
@@ -667,6 +678,8 @@ server_free(struct server *srv)
 		srv->dead = c->dead_next;
 		conn_free(c);
 	}
+	cluster_free(srv->cluster); /* its relays leave the rooms */
+	srv->cluster = NULL;
 	/* rooms first: a session leaving an unfinished game would resign it,
 	 * and a game kept for the restart must stay unfinished */
 	rooms_free(srv->rooms);

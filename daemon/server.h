@@ -33,6 +33,7 @@ struct metrics;
 struct admin;
 struct control;
 struct front;
+struct cluster;
 
 enum { ADDR_BUCKETS = 4096 };
 
@@ -63,6 +64,7 @@ struct server {
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */
 	struct front *front;         /* PROXY headers read from proxy-from's fronts */
+	struct cluster *cluster;     /* the other nodes, through Redis; NULL: none */
 	int checkpointing;
 	int draining;
 

@@ -263,3 +263,35 @@ session_send(struct session *s, const proto_msg_t *m)
 	if (s->conn)
 		conn_send(s->conn, m);
 }
+
+/* The room s watches, for WHO: in when given (WHO <room>), else any room s
+ * is in without a seat (the last of its list); NULL when it watches none. */
+static const struct room *
+watched(const struct session *s, const struct room *in)
+{
+	if (in)
+		return room_seat_of(in, s) < 0 ? in : NULL;
+	for (int i = s->nrooms; i-- > 0;)
+		if (room_seat_of(s->rooms[i], s) < 0)
+			return s->rooms[i];
+	return NULL;
+}
+
+void
+session_info(const struct session *s, const struct room *in, proto_msg_t *r)
+{
+	proto_init(r, PD_USER, NULL);
+	snprintf(r->user, sizeof r->user, "%s", s->name);
+	const struct room *g = session_game(s), *w;
+	if (g) {
+		r->ustate = USER_PLAYING;
+		snprintf(r->room, sizeof r->room, "%s", room_private(g) ? "" : room_id(g));
+	} else if (s->seek) {
+		r->ustate = USER_SEEKING;
+	} else if ((w = watched(s, in)) != NULL) {
+		r->ustate = USER_WATCHING;
+		snprintf(r->room, sizeof r->room, "%s", room_private(w) && !in ? "" : room_id(w));
+	} else {
+		r->ustate = USER_IDLE;
+	}
+}

@@ -80,6 +80,9 @@ void session_check(struct session *s);
 void session_free(struct session *s);
 /* Sends to s's connection if it has one. */
 void session_send(struct session *s, const proto_msg_t *m);
+/* s's = USER line for WHO (WHO <room> when in is given): what it does and
+ * where, a private room named only inside it. */
+void session_info(const struct session *s, const struct room *in, proto_msg_t *m);
 /* Hands one event line of room r to s's sink, if it has one. */
 void session_deliver(
     struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n);

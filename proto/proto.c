@@ -153,6 +153,7 @@ static const struct form forms[PM_COUNT] = {
 	[PE_SEATED] = { PK_EVENT, "SEATED", NULL, "r" },
 	[PE_CHALLENGE] = { PK_EVENT, "CHALLENGE", NULL, "iuwRSTOQP" },
 	[PE_CHALLENGEEND] = { PK_EVENT, "CHALLENGEEND", NULL, "iE" },
+	[PE_MOVED] = { PK_EVENT, "MOVED", NULL, "ra" },
 };
 
 /* Keyword sets, in enum order. */

@@ -175,6 +175,7 @@ typedef enum {
 	PE_SEATED,
 	PE_CHALLENGE,
 	PE_CHALLENGEEND,
+	PE_MOVED,
 	PM_COUNT
 } proto_id_t;
 

@@ -19,6 +19,7 @@ const app = {
   backoff: 500,
   bye: null, // the reason of the last * BYE, for the close after it
   retry: null,
+  host: null, // where * MOVED sent us (host:port); null: this page's server
   lobbyTimer: null,
   view: 'lobby',
   replay: null,
@@ -61,7 +62,7 @@ function errText(e) {
 
 function connect() {
   clearTimeout(app.retry);
-  const ws = new WebSocket(`wss://${location.host}/ws`);
+  const ws = new WebSocket(`wss://${app.host || location.host}/ws`);
   app.ws = ws;
   ws.onmessage = (ev) => onLine(ev.data);
   ws.onclose = () => {
@@ -158,6 +159,7 @@ async function greet() {
       app.backoff = 500;
       return;
     } catch (e) {
+      if (e.moved) return; // * MOVED: the seat is taken back on its node
       save({ room: null, seq: 0 });
       if (e.code && e.code !== 448) toast(errText(e));
     }
@@ -275,6 +277,21 @@ function onEvent(name, f) {
   }
   if (name === 'SHUTDOWN') {
     status('The server is restarting…');
+    return;
+  }
+  if (name === 'MOVED') {
+    // the room is played on another node of the cluster: take the seat
+    // back there with the token (greet RESUMEs the saved room)
+    if (!saved().token) return;
+    save({ room: f.room });
+    app.host = f.addr;
+    status(`Room ${f.room} is played at ${f.addr}; taking your seat there…`);
+    const old = app.ws;
+    app.ws = null;
+    for (const p of app.pending.values()) p.reject({ code: 0, moved: true, message: 'moved' });
+    app.pending.clear();
+    old.close();
+    connect();
     return;
   }
   if (name === 'BYE') {

@@ -45,6 +45,7 @@ const EVENTS = {
   SEATED: 'room:room',
   CHALLENGE: 'id:num from:user to:user rule:rule size:num tc:tc colour:word rated:word opening:word',
   CHALLENGEEND: 'id:num how:word',
+  MOVED: 'room:room addr:word',
 };
 
 const DATA = {

@@ -66,7 +66,7 @@ const s = proto.parseServer('* SAY r1 4 bob  two  spaces ');
 assert.equal(s.fields.text, 'two  spaces ');
 for (const l of ['* BYE takeover', '* BYE shutdown server restarting', '* SEATED r12',
   '* CHALLENGE 3 alice bob freestyle 15 300+5 white rated swap2', '* CHALLENGEEND 3 expired',
-  '= SEEK 4 alice renju 15 300+5 black rated none human']) {
+  '= SEEK 4 alice renju 15 300+5 black rated none human', '* MOVED alpha12 play2.example.org:5555']) {
   const m = proto.parseServer(l);
   assert.ok(!m.unknown, `"${l}": not in the table`);
   assert.equal(proto.formatServer(m), l);

@@ -80,6 +80,11 @@ int tc_closed(struct tc *c, int ms);
 /* SHA-256 of the server certificate, hex. */
 void tc_cert_digest(struct tc *c, char out[65]);
 
+/* Monotonic milliseconds, for the tests' deadlines. */
+long long tc_now_ms(void);
+/* A loopback port nobody listens on now, or -1. */
+int tc_free_port(void);
+
 extern int tc_verbose;
 
 #endif

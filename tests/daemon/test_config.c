@@ -100,6 +100,52 @@ test_proxy_from(void **state)
 	printf("proxy-from: lists, IPv4 and IPv6 networks, bad items, the cap\n");
 }
 
+/* cluster, node-name, advertise (issue 26): forms, refusals, and that a
+ * cluster needs the other two. */
+static void
+test_cluster(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[200];
+	config_defaults(&c);
+	assert_int_equal(config_check(&c, err, sizeof err), 0); /* no cluster: as ever */
+	assert_int_equal(config_set(&c, "cluster", "redis://10.0.0.5:6379", err, sizeof err), 0);
+	assert_string_equal(c.cluster_host, "10.0.0.5");
+	assert_int_equal(c.cluster_port, 6379);
+	assert_int_equal(config_set(&c, "cluster", "redis://[::1]:7000", err, sizeof err), 0);
+	assert_string_equal(c.cluster_host, "::1");
+	assert_int_equal(c.cluster_port, 7000);
+	assert_int_equal(config_set(&c, "cluster", "redis://redis.lan:1", err, sizeof err), 0);
+	assert_string_equal(c.cluster_host, "redis.lan");
+	static const char *const bad[] = { "10.0.0.5:6379", "redis://10.0.0.5", "redis://:6379",
+		"redis://h:0", "redis://h:65536", "redis://h:63x", "redis://user@h:1",
+		"redis://h:1/0", "redis://[::1:1", "rediss://h:1", "redis://h h:1" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(config_set(&c, "cluster", bad[i], err, sizeof err), -1);
+		assert_non_null(strstr(err, "redis://host:port"));
+	}
+	assert_int_equal(config_check(&c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "node-name"));
+	assert_int_equal(config_set(&c, "node-name", "alpha", err, sizeof err), 0);
+	static const char *const badnames[] = { "", "Alpha", "abcdefg", "a1", "a-b" };
+	for (size_t i = 0; i < sizeof badnames / sizeof badnames[0]; i++)
+		assert_int_equal(config_set(&c, "node-name", badnames[i], err, sizeof err), -1);
+	assert_string_equal(c.node_name, "alpha");
+	assert_int_equal(config_check(&c, err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "advertise", "play1.example.org:5555", err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "advertise", "[2001:db8::1]:5555", err, sizeof err), 0);
+	static const char *const badaddr[] = { "play1", "play1:", ":5555", "h:0", "h:99999",
+		"h 1:5", "h:5x" };
+	for (size_t i = 0; i < sizeof badaddr / sizeof badaddr[0]; i++)
+		assert_int_equal(config_set(&c, "advertise", badaddr[i], err, sizeof err), -1);
+	assert_string_equal(c.advertise, "[2001:db8::1]:5555");
+	assert_int_equal(config_check(&c, err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "cluster", "", err, sizeof err), 0); /* off again */
+	assert_string_equal(c.cluster_host, "");
+	printf("cluster, node-name, advertise: forms, refusals, the three together\n");
+}
+
 static void
 test_file(void **state)
 {
@@ -173,6 +219,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_set),
 		cmocka_unit_test(test_proxy_from),
+		cmocka_unit_test(test_cluster),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_clock),
 	};

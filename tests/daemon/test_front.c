@@ -74,25 +74,6 @@ find_haproxy(void)
 	return -1;
 }
 
-/* A loopback port nobody listens on now. */
-static int
-free_port(void)
-{
-	struct sockaddr_in a = { 0 };
-	socklen_t len = sizeof a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
-	    getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return ntohs(a.sin_port);
-}
-
 /* The example with loopback addresses: bind, the one server line, checks
  * every 200 ms so a short test sees many, and a global maxconn that needs
  * no more descriptors than a test may have. Everything else as shipped. */
@@ -132,7 +113,7 @@ start_haproxy(void)
 	char cfg[200];
 	snprintf(cfg, sizeof cfg, "%s/haproxy.cfg", d.dir);
 	snprintf(hlog, sizeof hlog, "%s/haproxy.log", d.dir);
-	if ((hport = free_port()) < 0 || write_haproxy_cfg(cfg) != 0)
+	if ((hport = tc_free_port()) < 0 || write_haproxy_cfg(cfg) != 0)
 		return -1;
 	haproxy_pid = fork();
 	if (haproxy_pid == 0) {

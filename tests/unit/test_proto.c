@@ -181,6 +181,8 @@ static const struct {
 	{ PROTO_SERVER, "* SEATED r12" },
 	{ PROTO_SERVER, "* CHALLENGE 3 alice bob freestyle 15 300+5 white rated swap2" },
 	{ PROTO_SERVER, "* CHALLENGEEND 3 expired" },
+	{ PROTO_SERVER, "* MOVED alpha12 play2.example.org:5555" },
+	{ PROTO_SERVER, "* MOVED b3 [2001:db8::2]:5555" },
 };
 
 static void

@@ -1,0 +1,959 @@
+/* cluster.c: the node's side of a cluster (cluster.h). Presence: every
+ * second each node publishes its users and public rooms whole on
+ * gomoku:presence, and each node keeps the others' last message (gone
+ * after NODE_TTL_MS unheard), so WHO and ROOMS answer at once from memory
+ * and a Redis restart heals with the next publication. A room belongs to
+ * the node its id names; a watcher elsewhere subscribes to the room's
+ * channel, then asks the owner (W), which answers with a snapshot (S) on
+ * that channel and relays every event of the room there (E) through a
+ * sink on the room; the subscription delivers them in order. */
+#include "daemon/cluster.h"
+
+#include <sys/queue.h>
+#include <sys/socket.h>
+
+#include <netdb.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <hiredis/adapters/libevent.h>
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+
+#include "daemon/clock.h"
+#include "daemon/clustermsg.h"
+#include "daemon/conn.h"
+#include "daemon/log.h"
+#include "daemon/room.h"
+#include "daemon/server.h"
+#include "daemon/session.h"
+#include "daemon/sink.h"
+
+enum {
+	NODES_MAX = 64,
+	TICK_MS = 1000,
+	NODE_TTL_MS = 3500,
+	BACKOFF_MAX_S = 16,
+	PRESENCE_LINES_MAX = 20000, /* of each kind in one P message */
+	CHAN_MAX = 64,
+};
+
+#define CHAN_PRESENCE "gomoku:presence"
+
+struct peer {
+	char name[CONFIG_NODE_MAX + 1];
+	char addr[CMSG_ADDR_MAX + 1];
+	int64_t seen; /* ms, clock_now_ms */
+	char *body;   /* its last P message's lines */
+	size_t len;
+};
+
+struct rroom;
+
+/* A connection here watching another node's room. */
+struct rwatch {
+	LIST_ENTRY(rwatch) link;
+	struct conn *c; /* NULL: it went away, freed by the next tick */
+	struct rroom *rr;
+	int pending;   /* waits for its snapshot (c is held) */
+	int64_t asked; /* ms */
+	char tag[PROTO_TAG_MAX + 1];
+	proto_id_t reply; /* PO_WATCH or PO_STATE */
+};
+
+/* Another node's room watched from here: its channel, its watchers. */
+struct rroom {
+	LIST_ENTRY(rroom) link;
+	char id[PROTO_ROOM_MAX + 1];
+	int subscribed; /* Redis confirmed the subscription */
+	LIST_HEAD(, rwatch) watchers;
+};
+
+/* This node's room relayed to the others' watchers. */
+struct relay {
+	LIST_ENTRY(relay) link;
+	struct sink sink; /* the room hands its events to it */
+	struct cluster *cl;
+	char id[PROTO_ROOM_MAX + 1];
+	unsigned gen; /* counts the owner's W requests */
+};
+
+/* What a PUBLISH of a relayed event carries to its reply. */
+struct published {
+	struct cluster *cl;
+	char id[PROTO_ROOM_MAX + 1];
+	unsigned gen;
+};
+
+struct cluster {
+	struct server *srv;
+	char ip[NI_MAXHOST];
+	int port;
+	char node[CONFIG_NODE_MAX + 1];
+	char addr[CMSG_ADDR_MAX + 1];
+	char chan_node[CHAN_MAX];
+	redisAsyncContext *cmd, *sub;
+	int cmd_up, sub_up;
+	int backoff_s;
+	int64_t retry_at;
+	struct event *tick;
+	struct peer peers[NODES_MAX];
+	int npeers;
+	LIST_HEAD(, rroom) rrooms;
+	LIST_HEAD(, relay) relays;
+	int twin_said; /* another node's presence came under this node's name */
+	int said_down; /* the outage is logged */
+};
+
+static void start(struct cluster *cl);
+
+static void
+room_chan(char out[CHAN_MAX], const char *room)
+{
+	snprintf(out, CHAN_MAX, "gomoku:room:%s", room);
+}
+
+int
+cluster_up(const struct cluster *cl)
+{
+	return cl && cl->cmd_up && cl->sub_up;
+}
+
+/* One of the connections is gone: let go of the other, try again later. */
+static void
+down(struct cluster *cl, const char *why)
+{
+	if (cl->cmd_up && cl->sub_up)
+		log_warn(&cl->srv->log, "cluster: Redis %s:%d lost: %s", cl->ip, cl->port, why);
+	else if (!cl->said_down)
+		log_warn(&cl->srv->log, "cluster: cannot reach Redis %s:%d (%s); trying again",
+		    cl->ip, cl->port, why);
+	cl->said_down = 1; /* until it is up again */
+	cl->cmd_up = cl->sub_up = 0;
+	redisAsyncContext *a = cl->cmd, *b = cl->sub;
+	cl->cmd = cl->sub = NULL;
+	if (a)
+		redisAsyncDisconnect(a);
+	if (b)
+		redisAsyncDisconnect(b);
+	struct rroom *rr;
+	LIST_FOREACH (rr, &cl->rrooms, link)
+		rr->subscribed = 0;
+	/* what was heard through Redis is stale now */
+	for (int i = 0; i < cl->npeers; i++)
+		free(cl->peers[i].body);
+	cl->npeers = 0;
+	cl->retry_at = clock_now_ms() + (int64_t)cl->backoff_s * 1000;
+	cl->backoff_s = cl->backoff_s * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : cl->backoff_s * 2;
+}
+
+static void
+on_connect(const redisAsyncContext *ac, int status)
+{
+	struct cluster *cl = ac->data;
+	if (ac != cl->cmd && ac != cl->sub)
+		return;
+	if (status != REDIS_OK) {
+		/* hiredis frees ac after this callback */
+		if (ac == cl->cmd)
+			cl->cmd = NULL;
+		else
+			cl->sub = NULL;
+		down(cl, ac->errstr[0] ? ac->errstr : "cannot connect");
+		return;
+	}
+	if (ac == cl->cmd)
+		cl->cmd_up = 1;
+	else
+		cl->sub_up = 1;
+	if (cluster_up(cl)) {
+		cl->backoff_s = 1;
+		cl->said_down = 0;
+		log_info(
+		    &cl->srv->log, "cluster: node %s on Redis %s:%d", cl->node, cl->ip, cl->port);
+	}
+}
+
+static void
+on_disconnect(const redisAsyncContext *ac, int status)
+{
+	struct cluster *cl = ac->data;
+	(void)status;
+	if (ac == cl->cmd)
+		cl->cmd = NULL;
+	else if (ac == cl->sub)
+		cl->sub = NULL;
+	else
+		return; /* one we let go of */
+	down(cl, ac->errstr[0] ? ac->errstr : "disconnected");
+}
+
+static redisAsyncContext *
+open_one(struct cluster *cl)
+{
+	redisAsyncContext *ac = redisAsyncConnect(cl->ip, cl->port);
+	if (!ac)
+		return NULL;
+	if (ac->err) {
+		log_warn(&cl->srv->log, "cluster: Redis %s:%d: %s", cl->ip, cl->port, ac->errstr);
+		redisAsyncFree(ac);
+		return NULL;
+	}
+	ac->data = cl;
+	if (redisLibeventAttach(ac, cl->srv->base) != REDIS_OK) {
+		redisAsyncFree(ac);
+		return NULL;
+	}
+	redisAsyncSetConnectCallback(ac, on_connect);
+	redisAsyncSetDisconnectCallback(ac, on_disconnect);
+	return ac;
+}
+
+/* A reply to a command whose answer does not matter (PUBLISH). */
+static void
+on_ignore(redisAsyncContext *ac, void *reply, void *priv)
+{
+	(void)ac;
+	(void)reply;
+	(void)priv;
+}
+
+static void
+publish(struct cluster *cl, const char *chan, const char *buf, size_t n, redisCallbackFn *fn,
+    void *priv)
+{
+	if (!cl->cmd_up ||
+	    redisAsyncCommand(cl->cmd, fn ? fn : on_ignore, priv, "PUBLISH %s %b", chan, buf, n) !=
+		REDIS_OK) {
+		if (fn)
+			fn(NULL, NULL, priv);
+	}
+}
+
+static void on_message(redisAsyncContext *ac, void *reply, void *priv);
+
+static void
+subscribe(struct cluster *cl, const char *chan)
+{
+	if (cl->sub)
+		redisAsyncCommand(cl->sub, on_message, cl, "SUBSCRIBE %s", chan);
+}
+
+/* (Re)connects both and subscribes to what this node listens to. */
+static void
+start(struct cluster *cl)
+{
+	if (!(cl->cmd = open_one(cl)) || !(cl->sub = open_one(cl))) {
+		down(cl, "cannot connect");
+		return;
+	}
+	subscribe(cl, CHAN_PRESENCE);
+	subscribe(cl, cl->chan_node);
+	char chan[CHAN_MAX];
+	struct rroom *rr;
+	LIST_FOREACH (rr, &cl->rrooms, link) {
+		room_chan(chan, rr->id);
+		subscribe(cl, chan);
+	}
+}
+
+static struct peer *
+peer_named(struct cluster *cl, const char *name)
+{
+	for (int i = 0; i < cl->npeers; i++)
+		if (strcmp(cl->peers[i].name, name) == 0)
+			return &cl->peers[i];
+	return NULL;
+}
+
+static void
+peer_heard(struct cluster *cl, const struct cmsg *m)
+{
+	struct peer *p = peer_named(cl, m->node);
+	if (!p) {
+		if (cl->npeers == NODES_MAX) {
+			log_warn(&cl->srv->log, "cluster: more than %d nodes; %s ignored",
+			    NODES_MAX, m->node);
+			return;
+		}
+		p = &cl->peers[cl->npeers++];
+		memset(p, 0, sizeof *p);
+		snprintf(p->name, sizeof p->name, "%s", m->node);
+		log_info(&cl->srv->log, "cluster: node %s heard at %s", m->node, m->addr);
+	}
+	char *body = malloc(m->bodylen + 1);
+	if (!body)
+		return;
+	memcpy(body, m->body, m->bodylen);
+	body[m->bodylen] = '\0';
+	free(p->body);
+	p->body = body;
+	p->len = m->bodylen;
+	snprintf(p->addr, sizeof p->addr, "%s", m->addr);
+	p->seen = clock_now_ms();
+}
+
+static void
+peers_expire(struct cluster *cl, int64_t now)
+{
+	for (int i = 0; i < cl->npeers;) {
+		if (now - cl->peers[i].seen <= NODE_TTL_MS) {
+			i++;
+			continue;
+		}
+		log_info(
+		    &cl->srv->log, "cluster: node %s not heard from; forgotten", cl->peers[i].name);
+		free(cl->peers[i].body);
+		cl->peers[i] = cl->peers[--cl->npeers];
+	}
+}
+
+int
+cluster_each(struct cluster *cl, proto_id_t id, int max,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg)
+{
+	int n = 0;
+	if (!cluster_up(cl))
+		return 0;
+	for (int i = 0; i < cl->npeers; i++) {
+		const char *p = cl->peers[i].body, *end = p + cl->peers[i].len, *line;
+		size_t len;
+		proto_msg_t m;
+		while (n < max && cmsg_next_line(&p, end, &line, &len))
+			if (proto_parse(line, len, PROTO_SERVER, &m, NULL, 0) == 0 && m.id == id) {
+				fn(arg, &m);
+				n++;
+			}
+	}
+	return n;
+}
+
+/* The node where name is online (the first that lists it), with its name
+ * as that node spells it. */
+static struct peer *
+peer_of_user(struct cluster *cl, const char *name, char canon[PROTO_NAME_MAX + 1])
+{
+	for (int i = 0; i < cl->npeers; i++) {
+		const char *p = cl->peers[i].body, *end = p + cl->peers[i].len, *line;
+		size_t len;
+		proto_msg_t m;
+		while (cmsg_next_line(&p, end, &line, &len))
+			if (proto_parse(line, len, PROTO_SERVER, &m, NULL, 0) == 0 &&
+			    m.id == PD_USER && strcasecmp(m.user, name) == 0) {
+				memcpy(canon, m.user, PROTO_NAME_MAX + 1);
+				return &cl->peers[i];
+			}
+	}
+	return NULL;
+}
+
+int
+cluster_tell(struct cluster *cl, const char *from, const char *to, const char *text,
+    char canon[PROTO_NAME_MAX + 1], const char **why)
+{
+	char buf[PROTO_LINE_MAX + 64], chan[CHAN_MAX];
+	int n;
+	if (!cluster_up(cl)) {
+		*why = "not on this node, and the cluster is unreachable now";
+		return ERR_UNAVAILABLE;
+	}
+	struct peer *p = peer_of_user(cl, to, canon);
+	if (!p)
+		return ERR_NO_USER;
+	if ((n = cmsg_format_tell(buf, sizeof buf, from, canon, text)) < 0)
+		return ERR_ARGUMENT;
+	snprintf(chan, sizeof chan, "gomoku:node:%s", p->name);
+	publish(cl, chan, buf, (size_t)n, NULL, NULL);
+	return 0;
+}
+
+int
+cluster_remote(const struct cluster *cl, const char *room)
+{
+	char node[CONFIG_NODE_MAX + 1];
+	return cl && cmsg_room_node(room, node) == 0 && strcmp(node, cl->node) != 0;
+}
+
+const char *
+cluster_addr_of(const struct cluster *cl, const char *room)
+{
+	char node[CONFIG_NODE_MAX + 1];
+	if (!cluster_up(cl) || cmsg_room_node(room, node) != 0)
+		return NULL;
+	for (int i = 0; i < cl->npeers; i++)
+		if (strcmp(cl->peers[i].name, node) == 0)
+			return cl->peers[i].addr;
+	return NULL;
+}
+
+/* --- watching another node's room --- */
+
+static struct rroom *
+rroom_find(const struct cluster *cl, const char *id)
+{
+	struct rroom *rr;
+	LIST_FOREACH (rr, &cl->rrooms, link)
+		if (strcmp(rr->id, id) == 0)
+			return rr;
+	return NULL;
+}
+
+/* Asks the owner of rr for a snapshot and its events. */
+static void
+ask_owner(struct cluster *cl, struct rroom *rr)
+{
+	char buf[64], node[CONFIG_NODE_MAX + 1], chan[CHAN_MAX];
+	int n = cmsg_format_watch(buf, sizeof buf, rr->id, cl->node);
+	if (n < 0 || cmsg_room_node(rr->id, node) != 0)
+		return;
+	snprintf(chan, sizeof chan, "gomoku:node:%s", node);
+	publish(cl, chan, buf, (size_t)n, NULL, NULL);
+}
+
+static void
+rwatch_free(struct cluster *cl, struct rwatch *w)
+{
+	struct rroom *rr = w->rr;
+	LIST_REMOVE(w, link);
+	free(w);
+	if (LIST_EMPTY(&rr->watchers)) {
+		char chan[CHAN_MAX];
+		room_chan(chan, rr->id);
+		if (cl->sub && cl->sub_up)
+			redisAsyncCommand(cl->sub, on_message, cl, "UNSUBSCRIBE %s", chan);
+		LIST_REMOVE(rr, link);
+		free(rr);
+	}
+}
+
+/* A pending watch ends without its snapshot: the error, c reads again. */
+static void
+rwatch_refuse(struct cluster *cl, struct rwatch *w, int code, const char *why)
+{
+	struct conn *c = w->c;
+	char tag[PROTO_TAG_MAX + 1];
+	memcpy(tag, w->tag, sizeof tag);
+	rwatch_free(cl, w);
+	conn_error(c, tag, code, why ? "%s" : NULL, why);
+	conn_release(c);
+}
+
+static struct rwatch *
+rwatch_of(const struct cluster *cl, const struct conn *c, const char *room)
+{
+	struct rroom *rr = rroom_find(cl, room);
+	struct rwatch *w;
+	if (rr)
+		LIST_FOREACH (w, &rr->watchers, link)
+			if (w->c == c)
+				return w;
+	return NULL;
+}
+
+static int
+watches_of(const struct cluster *cl, const struct conn *c)
+{
+	struct rroom *rr;
+	struct rwatch *w;
+	int n = 0;
+	LIST_FOREACH (rr, &cl->rrooms, link)
+		LIST_FOREACH (w, &rr->watchers, link)
+			n += w->c == c;
+	return n;
+}
+
+int
+cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	if (!cluster_up(cl)) {
+		*why = "that room is on another node, and the cluster is unreachable now";
+		return ERR_UNAVAILABLE;
+	}
+	struct rwatch *w = rwatch_of(cl, c, m->room);
+	if (!w && m->id == PR_STATE)
+		return ERR_NOT_IN_ROOM;
+	if (!w && watches_of(cl, c) >= SESSION_MAX_ROOMS) {
+		*why = "watching too many rooms of other nodes";
+		return ERR_BUSY;
+	}
+	struct rroom *rr = w ? w->rr : rroom_find(cl, m->room);
+	if (!rr) {
+		if (!(rr = calloc(1, sizeof *rr)))
+			return ERR_INTERNAL;
+		snprintf(rr->id, sizeof rr->id, "%s", m->room);
+		LIST_INIT(&rr->watchers);
+		LIST_INSERT_HEAD(&cl->rrooms, rr, link);
+		char chan[CHAN_MAX];
+		room_chan(chan, rr->id);
+		subscribe(cl, chan); /* its confirmation asks the owner */
+	} else if (rr->subscribed) {
+		ask_owner(cl, rr);
+	}
+	if (!w) {
+		if (!(w = calloc(1, sizeof *w))) {
+			if (LIST_EMPTY(&rr->watchers)) {
+				LIST_REMOVE(rr, link);
+				free(rr);
+			}
+			return ERR_INTERNAL;
+		}
+		w->c = c;
+		w->rr = rr;
+		LIST_INSERT_HEAD(&rr->watchers, w, link);
+	}
+	w->pending = 1;
+	w->asked = clock_now_ms();
+	w->reply = proto_reply_of(m->id);
+	memcpy(w->tag, m->tag, sizeof w->tag);
+	conn_hold(c, CONN_HOLD_CLUSTER);
+	return 0;
+}
+
+int
+cluster_watching(const struct cluster *cl, const struct conn *c, const char *room)
+{
+	return cl && rwatch_of(cl, c, room) != NULL;
+}
+
+int
+cluster_leave(struct cluster *cl, struct conn *c, const char *room)
+{
+	struct rwatch *w = rwatch_of(cl, c, room);
+	if (!w)
+		return ERR_NOT_IN_ROOM;
+	rwatch_free(cl, w);
+	return 0;
+}
+
+/* A connection may be killed while a room's lines are handed out (a slow
+ * reader): its watches are only marked here, and freed by the tick. */
+void
+cluster_conn_gone(struct cluster *cl, struct conn *c)
+{
+	struct rroom *rr;
+	struct rwatch *w;
+	if (!cl)
+		return;
+	LIST_FOREACH (rr, &cl->rrooms, link)
+		LIST_FOREACH (w, &rr->watchers, link)
+			if (w->c == c)
+				w->c = NULL;
+}
+
+/* The owner's snapshot: to every watcher waiting for one, then its OK. */
+static void
+got_snapshot(struct cluster *cl, const struct cmsg *m)
+{
+	struct rroom *rr = rroom_find(cl, m->room);
+	struct rwatch *w, *next;
+	if (!rr)
+		return;
+	for (w = LIST_FIRST(&rr->watchers); w; w = next) {
+		next = LIST_NEXT(w, link);
+		if (!w->pending || !w->c)
+			continue;
+		if (m->bodylen == 0) { /* no such public room there */
+			rwatch_refuse(cl, w, ERR_NO_ROOM, NULL);
+			continue;
+		}
+		const char *p = m->body, *end = m->body + m->bodylen, *line;
+		size_t n;
+		char out[PROTO_LINE_MAX + 1];
+		while (cmsg_next_line(&p, end, &line, &n)) {
+			memcpy(out, line, n);
+			out[n] = '\n';
+			conn_send_raw(w->c, out, n + 1);
+		}
+		proto_msg_t ok;
+		proto_init(&ok, w->reply, w->tag);
+		snprintf(ok.room, sizeof ok.room, "%s", m->room);
+		ok.seq = m->seq;
+		conn_send(w->c, &ok);
+		w->pending = 0;
+		conn_release(w->c);
+	}
+}
+
+static void
+got_event(struct cluster *cl, const struct cmsg *m)
+{
+	struct rroom *rr = rroom_find(cl, m->room);
+	struct rwatch *w;
+	char out[PROTO_LINE_MAX + 1];
+	if (!rr)
+		return;
+	memcpy(out, m->body, m->bodylen);
+	out[m->bodylen] = '\n';
+	LIST_FOREACH (w, &rr->watchers, link)
+		if (!w->pending && w->c)
+			conn_send_raw(w->c, out, m->bodylen + 1);
+}
+
+/* Watches whose connection went, and owners that did not answer. */
+static void
+watchers_expire(struct cluster *cl, int64_t now)
+{
+	struct rroom *rr, *rnext;
+	for (rr = LIST_FIRST(&cl->rrooms); rr; rr = rnext) {
+		rnext = LIST_NEXT(rr, link);
+		struct rwatch *w, *next;
+		/* rr goes with its last watcher, which has no next */
+		for (w = LIST_FIRST(&rr->watchers); w; w = next) {
+			next = LIST_NEXT(w, link);
+			if (!w->c)
+				rwatch_free(cl, w);
+			else if (w->pending && now - w->asked >= CLUSTER_ASK_S * 1000)
+				rwatch_refuse(cl, w, ERR_UNAVAILABLE,
+				    "the room's node did not answer; try again");
+		}
+	}
+}
+
+/* --- relaying this node's rooms --- */
+
+static struct relay *
+relay_find(const struct cluster *cl, const char *id)
+{
+	struct relay *k;
+	LIST_FOREACH (k, &cl->relays, link)
+		if (strcmp(k->id, id) == 0)
+			return k;
+	return NULL;
+}
+
+static void
+relay_free(struct relay *k)
+{
+	struct room *r = room_find(k->cl->srv, k->id);
+	if (r)
+		room_set_relay(r, NULL);
+	LIST_REMOVE(k, link);
+	free(k);
+}
+
+/* No node listens to the room's channel any more (and none asked since the
+ * event went out): the relay ends. */
+static void
+on_relayed(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct published *p = priv;
+	redisReply *r = reply;
+	(void)ac;
+	if (r && r->type == REDIS_REPLY_INTEGER && r->integer == 0) {
+		struct relay *k = relay_find(p->cl, p->id);
+		if (k && k->gen == p->gen)
+			relay_free(k);
+	}
+	free(p);
+}
+
+static void
+relay_deliver(struct sink *s, struct room *r, const proto_msg_t *m, const char *line, size_t n)
+{
+	struct relay *k = (struct relay *)(void *)((char *)s - offsetof(struct relay, sink));
+	char buf[PROTO_LINE_MAX + 8], chan[CHAN_MAX];
+	(void)m;
+	int len = cmsg_format_event(buf, sizeof buf, line, n);
+	struct published *p = malloc(sizeof *p);
+	if (len < 0 || !p) {
+		free(p);
+		return;
+	}
+	p->cl = k->cl;
+	p->gen = k->gen;
+	snprintf(p->id, sizeof p->id, "%s", room_id(r));
+	room_chan(chan, k->id);
+	publish(k->cl, chan, buf, (size_t)len, on_relayed, p);
+}
+
+static const struct sink_ops relay_ops = { relay_deliver };
+
+static void
+snapshot_line(void *arg, const proto_msg_t *m)
+{
+	char line[PROTO_LINE_MAX];
+	int n = proto_format(m, line, sizeof line);
+	if (n > 0)
+		evbuffer_add(arg, line, (size_t)n);
+}
+
+/* Another node asks for one of this node's rooms: its snapshot on the
+ * room's channel (empty: no such public room), then its events. */
+static void
+got_watch(struct cluster *cl, const struct cmsg *m)
+{
+	struct room *r = room_find(cl->srv, m->room);
+	struct evbuffer *b = evbuffer_new();
+	char head[64], chan[CHAN_MAX];
+	if (!b)
+		return;
+	if (r && room_private(r))
+		r = NULL;
+	log_debug(&cl->srv->log, "cluster: node %s watches room %s%s", m->node, m->room,
+	    r ? "" : " (none such)");
+	int n = cmsg_format_snapshot(head, sizeof head, m->room, r ? room_seq(r) : 0);
+	if (n > 0)
+		evbuffer_add(b, head, (size_t)n);
+	if (r) {
+		struct relay *k = relay_find(cl, m->room);
+		if (!k && (k = calloc(1, sizeof *k)) != NULL) {
+			k->sink.ops = &relay_ops;
+			k->cl = cl;
+			snprintf(k->id, sizeof k->id, "%s", m->room);
+			LIST_INSERT_HEAD(&cl->relays, k, link);
+			room_set_relay(r, &k->sink);
+		}
+		if (k)
+			k->gen++;
+		room_snapshot(r, snapshot_line, b);
+	}
+	/* a snapshot is lines, each with its LF; the message drops the last */
+	size_t len = evbuffer_get_length(b);
+	const char *data = (const char *)evbuffer_pullup(b, -1);
+	if (data && len > 0) {
+		room_chan(chan, m->room);
+		publish(cl, chan, data, data[len - 1] == '\n' ? len - 1 : len, NULL, NULL);
+	}
+	evbuffer_free(b);
+}
+
+static void
+got_tell(struct cluster *cl, const struct cmsg *m)
+{
+	struct session *to = session_by_name(cl->srv, m->to);
+	if (!to || !to->conn)
+		return;
+	proto_msg_t e;
+	proto_init(&e, PE_TELL, NULL);
+	snprintf(e.user, sizeof e.user, "%s", m->from);
+	snprintf(e.text, sizeof e.text, "%.*s", (int)m->bodylen, m->body);
+	conn_send(to->conn, &e);
+}
+
+/* One message from a subscription (or its confirmation). */
+static void
+on_message(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct cluster *cl = priv;
+	redisReply *r = reply;
+	if (ac != cl->sub || !r || r->type != REDIS_REPLY_ARRAY || r->elements != 3 ||
+	    r->element[0]->type != REDIS_REPLY_STRING || r->element[1]->type != REDIS_REPLY_STRING)
+		return;
+	const char *kind = r->element[0]->str, *chan = r->element[1]->str;
+	if (strcmp(kind, "subscribe") == 0) {
+		struct rroom *rr;
+		if (strncmp(chan, "gomoku:room:", 12) == 0 && (rr = rroom_find(cl, chan + 12))) {
+			rr->subscribed = 1;
+			ask_owner(cl, rr);
+		}
+		return;
+	}
+	if (strcmp(kind, "message") != 0 || r->element[2]->type != REDIS_REPLY_STRING)
+		return;
+	struct cmsg m;
+	const char *why;
+	if (cmsg_parse(r->element[2]->str, r->element[2]->len, &m, &why) != 0) {
+		log_warn(&cl->srv->log, "cluster: a message on %s dropped: %s", chan, why);
+		return;
+	}
+	int on_room = strncmp(chan, "gomoku:room:", 12) == 0;
+	if (on_room && strcmp(chan + 12, m.room) != 0) {
+		log_warn(
+		    &cl->srv->log, "cluster: a message on %s for room %s dropped", chan, m.room);
+		return;
+	}
+	switch (m.kind) {
+	case CMSG_PRESENCE:
+		if (strcmp(chan, CHAN_PRESENCE) != 0)
+			break;
+		if (strcmp(m.node, cl->node) != 0)
+			peer_heard(cl, &m);
+		else if (strcmp(m.addr, cl->addr) != 0 && !cl->twin_said++)
+			log_error(&cl->srv->log,
+			    "cluster: another node at %s calls itself %s too: node names must be "
+			    "unique",
+			    m.addr, cl->node);
+		break;
+	case CMSG_TELL:
+		if (strcmp(chan, cl->chan_node) == 0)
+			got_tell(cl, &m);
+		break;
+	case CMSG_WATCH:
+		if (strcmp(chan, cl->chan_node) == 0 && !cluster_remote(cl, m.room))
+			got_watch(cl, &m);
+		break;
+	case CMSG_SNAPSHOT:
+		if (on_room)
+			got_snapshot(cl, &m);
+		break;
+	case CMSG_EVENT:
+		if (on_room)
+			got_event(cl, &m);
+		break;
+	}
+}
+
+/* --- the second's work --- */
+
+struct lines {
+	struct evbuffer *b;
+	int n;
+};
+
+static void
+add_line(struct lines *l, const proto_msg_t *m)
+{
+	char line[PROTO_LINE_MAX];
+	int n = proto_format(m, line, sizeof line);
+	if (n > 0 && l->n < PRESENCE_LINES_MAX) {
+		evbuffer_add(l->b, line, (size_t)n);
+		l->n++;
+	}
+}
+
+/* This node's users (as WHO lists them) and public rooms (as ROOMS). */
+static void
+publish_presence(struct cluster *cl)
+{
+	char head[CMSG_ADDR_MAX + 32];
+	struct lines u = { evbuffer_new(), 0 }, rm = { u.b, 0 };
+	if (!u.b)
+		return;
+	int n = cmsg_format_presence(head, sizeof head, cl->node, cl->addr);
+	if (n < 0) {
+		evbuffer_free(u.b);
+		return;
+	}
+	evbuffer_add(u.b, head, (size_t)n);
+	proto_msg_t m;
+	struct session *s;
+	LIST_FOREACH (s, &cl->srv->sessions, link)
+		if (session_present(s)) {
+			session_info(s, NULL, &m);
+			add_line(&u, &m);
+		}
+	for (struct room *r = rooms_first(cl->srv->rooms); r; r = rooms_next(r))
+		if (!room_private(r)) {
+			room_info(r, &m);
+			add_line(&rm, &m);
+		}
+	size_t len = evbuffer_get_length(u.b);
+	const char *data = (const char *)evbuffer_pullup(u.b, -1);
+	if (data)
+		publish(cl, CHAN_PRESENCE, data, data[len - 1] == '\n' ? len - 1 : len, NULL, NULL);
+	evbuffer_free(u.b);
+}
+
+/* Relays of rooms that are gone. */
+static void
+relays_sweep(struct cluster *cl)
+{
+	struct relay *k, *next;
+	for (k = LIST_FIRST(&cl->relays); k; k = next) {
+		next = LIST_NEXT(k, link);
+		if (!room_find(cl->srv, k->id)) {
+			LIST_REMOVE(k, link);
+			free(k);
+		}
+	}
+}
+
+static void
+tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct cluster *cl = arg;
+	int64_t now = clock_now_ms();
+	(void)fd;
+	(void)what;
+	if (!cl->cmd && !cl->sub && now >= cl->retry_at)
+		start(cl);
+	if (cluster_up(cl))
+		publish_presence(cl);
+	peers_expire(cl, now);
+	watchers_expire(cl, now);
+	relays_sweep(cl);
+}
+
+struct cluster *
+cluster_new(struct server *srv, char *err, size_t errlen)
+{
+	const struct config *cfg = &srv->cfg;
+	struct addrinfo hints = { 0 }, *res = NULL;
+	err[0] = '\0';
+	if (!cfg->cluster_host[0])
+		return NULL;
+	struct cluster *cl = calloc(1, sizeof *cl);
+	if (!cl) {
+		snprintf(err, errlen, "cluster: out of memory");
+		return NULL;
+	}
+	cl->srv = srv;
+	/* resolved once, here, so the loop never waits for a name */
+	hints.ai_socktype = SOCK_STREAM;
+	int rc = getaddrinfo(cfg->cluster_host, NULL, &hints, &res);
+	if (rc != 0 || !res ||
+	    getnameinfo(res->ai_addr, res->ai_addrlen, cl->ip, sizeof cl->ip, NULL, 0,
+		NI_NUMERICHOST) != 0) {
+		snprintf(err, errlen, "cluster: cannot resolve %s: %s", cfg->cluster_host,
+		    rc ? gai_strerror(rc) : "no address");
+		if (res)
+			freeaddrinfo(res);
+		free(cl);
+		return NULL;
+	}
+	freeaddrinfo(res);
+	cl->port = cfg->cluster_port;
+	snprintf(cl->node, sizeof cl->node, "%s", cfg->node_name);
+	snprintf(cl->addr, sizeof cl->addr, "%s", cfg->advertise);
+	snprintf(cl->chan_node, sizeof cl->chan_node, "gomoku:node:%s", cl->node);
+	LIST_INIT(&cl->rrooms);
+	LIST_INIT(&cl->relays);
+	cl->backoff_s = 1;
+	struct timeval every = { TICK_MS / 1000, TICK_MS % 1000 * 1000 };
+	if (!(cl->tick = event_new(srv->base, -1, EV_PERSIST, tick_cb, cl)) ||
+	    event_add(cl->tick, &every) != 0) {
+		snprintf(err, errlen, "cluster: cannot start its timer");
+		if (cl->tick)
+			event_free(cl->tick);
+		free(cl);
+		return NULL;
+	}
+	start(cl);
+	return cl;
+}
+
+void
+cluster_free(struct cluster *cl)
+{
+	if (!cl)
+		return;
+	event_free(cl->tick);
+	while (!LIST_EMPTY(&cl->relays))
+		relay_free(LIST_FIRST(&cl->relays));
+	while (!LIST_EMPTY(&cl->rrooms)) {
+		struct rroom *rr = LIST_FIRST(&cl->rrooms);
+		while (!LIST_EMPTY(&rr->watchers)) {
+			struct rwatch *w = LIST_FIRST(&rr->watchers);
+			LIST_REMOVE(w, link);
+			free(w);
+		}
+		LIST_REMOVE(rr, link);
+		free(rr);
+	}
+	/* pending replies are called back with NULL; they need cl alive */
+	redisAsyncContext *a = cl->cmd, *b = cl->sub;
+	cl->cmd = cl->sub = NULL;
+	cl->cmd_up = cl->sub_up = 0;
+	if (a)
+		redisAsyncFree(a);
+	if (b)
+		redisAsyncFree(b);
+	for (int i = 0; i < cl->npeers; i++)
+		free(cl->peers[i].body);
+	free(cl);
+}

@@ -1,0 +1,54 @@
+/* cluster.h: this node among others, through Redis (hiredis on the loop).
+ * The module owns both Redis connections (commands, subscriptions), the
+ * other nodes' presence as last heard, the remote rooms watched from here
+ * and the relays of this node's rooms to the others. Nothing here waits
+ * for Redis: requests are queued, answers come back on the loop. While
+ * Redis is away, cross-node requests are refused (501) and local play
+ * goes on; it reconnects with backoff, subscribes again and republishes.
+ * Messages are clustermsg.h's. */
+#ifndef GOMOKUD_CLUSTER_H
+#define GOMOKUD_CLUSTER_H
+
+#include <stddef.h>
+
+#include "proto/proto.h"
+
+struct server;
+struct conn;
+struct cluster;
+
+/* The cluster of srv->cfg (cluster, node-name, advertise); NULL without
+ * one (err "") or when its Redis address cannot be resolved (err says). */
+struct cluster *cluster_new(struct server *srv, char *err, size_t errlen);
+void cluster_free(struct cluster *cl);
+/* Whether both Redis connections are up. */
+int cluster_up(const struct cluster *cl);
+
+/* Each = USER (id PD_USER) or = ROOM (PD_ROOM) line the other nodes
+ * published last, to fn, at most max of them; the number given. */
+int cluster_each(struct cluster *cl, proto_id_t id, int max,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+/* A TELL from a user here to one on another node: 0 with the name as that
+ * node knows it in canon, or ERR_NO_USER / ERR_UNAVAILABLE with *why. */
+int cluster_tell(struct cluster *cl, const char *from, const char *to, const char *text,
+    char canon[PROTO_NAME_MAX + 1], const char **why);
+/* Whether room names a room of another node (by its id's prefix). */
+int cluster_remote(const struct cluster *cl, const char *room);
+/* Where the owner of room (another node's) takes players: its advertised
+ * host:port, or NULL while it is not heard from. */
+const char *cluster_addr_of(const struct cluster *cl, const char *room);
+
+/* WATCH or STATE (m) of another node's room from c: 0 when asked (c is held;
+ * the snapshot and the OK come when the owner answers, or an error after
+ * CLUSTER_ASK_S), else the error code with *why. */
+int cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const char **why);
+/* Whether c watches room (another node's). */
+int cluster_watching(const struct cluster *cl, const struct conn *c, const char *room);
+/* c stops watching room: 0, or ERR_NOT_IN_ROOM. */
+int cluster_leave(struct cluster *cl, struct conn *c, const char *room);
+/* c is going away: its remote watches end. */
+void cluster_conn_gone(struct cluster *cl, struct conn *c);
+
+enum { CLUSTER_ASK_S = 3 }; /* an owner's snapshot is awaited this long */
+
+#endif

@@ -1,0 +1,58 @@
+/* clustermsg.h: the messages gomokud nodes exchange through Redis, as text,
+ * formatted and parsed here and nowhere else. Pure: no Redis, no loop. A
+ * message that does not parse is dropped whole by its receiver.
+ *
+ *   P <node> <host:port>\n<= USER and = ROOM lines>   on gomoku:presence
+ *   T <from> <to> <text>                               on gomoku:node:<node>
+ *   W <room> <node>                                    on gomoku:node:<owner>
+ *   S <room> <seq>\n<snapshot's = lines>               on gomoku:room:<room>
+ *   E <event line>                                     on gomoku:room:<room>
+ *
+ * Lines in a body are protocol lines (PROTOCOL.md) without their LF, each
+ * checked with the protocol library. */
+#ifndef GOMOKUD_CLUSTERMSG_H
+#define GOMOKUD_CLUSTERMSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/config.h"
+#include "proto/proto.h"
+
+enum { CMSG_ADDR_MAX = 127 };
+
+enum cmsg_kind { CMSG_PRESENCE, CMSG_TELL, CMSG_WATCH, CMSG_SNAPSHOT, CMSG_EVENT };
+
+struct cmsg {
+	enum cmsg_kind kind;
+	char node[CONFIG_NODE_MAX + 1]; /* P: the sender; W: who asks */
+	char addr[CMSG_ADDR_MAX + 1];   /* P: where its players connect */
+	char from[PROTO_NAME_MAX + 1];  /* T */
+	char to[PROTO_NAME_MAX + 1];    /* T */
+	char room[PROTO_ROOM_MAX + 1];  /* W, S, E */
+	uint32_t seq;                   /* S: the snapshot's seq; E: the event's */
+	const char *body;               /* P, S: the lines; T: the text; E: the line */
+	size_t bodylen;
+};
+
+/* Formatters: the message (or a body's header line with its LF) into buf
+ * of cap bytes; its length, or -1 when it does not fit. */
+int cmsg_format_presence(char *buf, size_t cap, const char *node, const char *addr);
+int cmsg_format_tell(char *buf, size_t cap, const char *from, const char *to, const char *text);
+int cmsg_format_watch(char *buf, size_t cap, const char *room, const char *node);
+int cmsg_format_snapshot(char *buf, size_t cap, const char *room, uint32_t seq);
+/* line: an event line with or without its LF. */
+int cmsg_format_event(char *buf, size_t cap, const char *line, size_t n);
+
+/* Parses a message of len bytes: 0, or -1 with a reason in why (static
+ * text). Every line of a body has been checked. */
+int cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why);
+/* The next line of a P or S body (without LF): 1 with the line and its length, 0 at the end. */
+int cmsg_next_line(const char **p, const char *end, const char **line, size_t *n);
+/* Whether name is a valid node name. */
+int cmsg_node_ok(const char *name);
+/* The node that owns room id (its letters before the number), into node;
+ * -1 when the id names none. */
+int cmsg_room_node(const char *room, char node[CONFIG_NODE_MAX + 1]);
+
+#endif

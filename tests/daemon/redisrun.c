@@ -1,0 +1,138 @@
+/* redisrun.c: a redis-server of the test's own (redisrun.h). */
+#include "tests/daemon/redisrun.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/daemon/tclient.h"
+
+int
+redis_find(struct redisrun *r)
+{
+	char path[2048];
+	const char *env = getenv("PATH");
+	snprintf(path, sizeof path, "%s:/usr/bin:/usr/sbin:/usr/local/bin", env ? env : "");
+	for (char *dir = strtok(path, ":"); dir; dir = strtok(NULL, ":")) {
+		snprintf(r->bin, sizeof r->bin, "%s/redis-server", dir);
+		if (access(r->bin, X_OK) == 0)
+			return 0;
+	}
+	r->bin[0] = '\0';
+	return -1;
+}
+
+static int
+redis_connect(const struct redisrun *r)
+{
+	struct sockaddr_in a = { 0 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	a.sin_family = AF_INET;
+	a.sin_port = htons((unsigned short)r->port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	struct timeval tv = { 2, 0 };
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	return fd;
+}
+
+int
+redis_cmd(const struct redisrun *r, int argc, const char *const *argv, const size_t *len)
+{
+	int fd = redis_connect(r);
+	if (fd < 0)
+		return -1;
+	char head[64];
+	int ok = 1;
+	int n = snprintf(head, sizeof head, "*%d\r\n", argc);
+	ok &= write(fd, head, (size_t)n) == n;
+	for (int i = 0; i < argc; i++) {
+		n = snprintf(head, sizeof head, "$%zu\r\n", len[i]);
+		ok &= write(fd, head, (size_t)n) == n;
+		ok &= write(fd, argv[i], len[i]) == (ssize_t)len[i];
+		ok &= write(fd, "\r\n", 2) == 2;
+	}
+	char c = 0;
+	int rc = ok && read(fd, &c, 1) == 1 ? (unsigned char)c : -1;
+	close(fd);
+	return rc;
+}
+
+int
+redis_publish(const struct redisrun *r, const char *chan, const void *payload, size_t n)
+{
+	const char *argv[3] = { "PUBLISH", chan, payload };
+	size_t len[3] = { 7, strlen(chan), n };
+	return redis_cmd(r, 3, argv, len);
+}
+
+static int
+ping(const struct redisrun *r)
+{
+	const char *argv[1] = { "PING" };
+	size_t len[1] = { 4 };
+	return redis_cmd(r, 1, argv, len) == '+';
+}
+
+int
+redis_start(struct redisrun *r)
+{
+	char port[16], logf[128];
+	if (!r->dir[0]) {
+		snprintf(r->dir, sizeof r->dir, "/tmp/gomokud-redis.XXXXXX");
+		if (!mkdtemp(r->dir) || (r->port = tc_free_port()) < 0) {
+			r->dir[0] = '\0';
+			return -1;
+		}
+	}
+	snprintf(port, sizeof port, "%d", r->port);
+	snprintf(logf, sizeof logf, "%s/redis.log", r->dir);
+	r->pid = fork();
+	if (r->pid < 0) {
+		r->pid = 0;
+		return -1;
+	}
+	if (r->pid == 0) {
+		execl(r->bin, "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "",
+		    "--appendonly", "no", "--dir", r->dir, "--logfile", logf, "--daemonize", "no",
+		    (char *)NULL);
+		_exit(127);
+	}
+	for (long long end = tc_now_ms() + 10000; tc_now_ms() < end; usleep(50000))
+		if (ping(r))
+			return 0;
+	return -1;
+}
+
+void
+redis_kill(struct redisrun *r)
+{
+	if (r->pid > 0) {
+		kill(r->pid, SIGKILL);
+		waitpid(r->pid, NULL, 0);
+		r->pid = 0;
+	}
+}
+
+void
+redis_clean(struct redisrun *r)
+{
+	char cmd[96];
+	if (!r->dir[0])
+		return;
+	snprintf(cmd, sizeof cmd, "rm -rf %s", r->dir);
+	if (system(cmd) == 0)
+		r->dir[0] = '\0';
+}

@@ -1,0 +1,31 @@
+/* redisrun.h: a redis-server of the test's own for the cluster tests and
+ * benchmarks: on a free loopback port, in a temp dir, no persistence,
+ * stopped by its pid. */
+#ifndef GOMOKUD_TEST_REDISRUN_H
+#define GOMOKUD_TEST_REDISRUN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct redisrun {
+	char bin[256]; /* redis-server found on PATH or in the usual dirs */
+	char dir[64];  /* its temp dir (redis.log) */
+	int port;
+	pid_t pid; /* 0: not running */
+};
+
+/* Finds redis-server: 0, or -1 when it is not installed. */
+int redis_find(struct redisrun *r);
+/* Starts it (a temp dir and a free port the first time, the same ones
+ * after) and waits until it answers PING: 0 or -1. */
+int redis_start(struct redisrun *r);
+/* SIGKILL and reap. */
+void redis_kill(struct redisrun *r);
+/* Removes its temp dir (after redis_kill). */
+void redis_clean(struct redisrun *r);
+/* One command in RESP, each argument binary-safe: the first byte of the
+ * reply ('+', ':', '-', ...), or -1. */
+int redis_cmd(const struct redisrun *r, int argc, const char *const *argv, const size_t *len);
+int redis_publish(const struct redisrun *r, const char *chan, const void *payload, size_t n);
+
+#endif
