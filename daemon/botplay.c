@@ -43,6 +43,7 @@ struct botgame {
 	int64_t job;      /* its search in flight, 0: none */
 	int key;          /* the state that search is for */
 	int eval;         /* the last search's score, the bot's view */
+	int lost_said;    /* a lost remote search is logged, once a move */
 };
 
 struct botplay {
@@ -65,6 +66,8 @@ botplay_new(struct server *srv)
 
 	if (threads < 1)
 		threads = 1;
+	if (c->bot_threads == CONFIG_BOTS_REMOTE)
+		threads = 0; /* the cluster's workers search (cluster.c) */
 	if (bp)
 		bp->pool = bots_new(
 		    srv->base, threads, c->bot_queue, c->bot_hash_mb, c->bot_preview_ms);
@@ -76,8 +79,11 @@ botplay_new(struct server *srv)
 	bp->srv = srv;
 	bp->workers = threads;
 	TAILQ_INIT(&bp->games);
-	log_info(&srv->log, "bots: %d worker%s, %d MB of hash each", threads,
-	    threads == 1 ? "" : "s", c->bot_hash_mb);
+	if (threads == 0)
+		log_info(&srv->log, "bots: no workers here; the cluster's nodes search");
+	else
+		log_info(&srv->log, "bots: %d worker%s, %d MB of hash each", threads,
+		    threads == 1 ? "" : "s", c->bot_hash_mb);
 	return bp;
 }
 
@@ -171,10 +177,20 @@ on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 	struct room_act act;
 	char mv[PROTO_MOVE_MAX + 1];
 
-	metrics_bot_done(bg->bp->srv->metrics, status == 0 ? res->time_ms : -1);
+	if (status != BOTS_LOST)
+		metrics_bot_done(bg->bp->srv->metrics, status == 0 ? res->time_ms : -1);
 	if ((int64_t)id != bg->job)
 		return;
 	bg->job = 0;
+	if (status == BOTS_LOST) { /* no worker answered: the clock runs, ask again */
+		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
+		if (!bg->lost_said++)
+			log_warn(&bg->bp->srv->log, "room %s: no bot worker answered; asking again",
+			    room_id(r));
+		event_add(bg->ev, &tv);
+		return;
+	}
+	bg->lost_said = 0;
 	if (room_actor(r) != my_seat(bg) || state_key(r) != bg->key) {
 		poke(bg);
 		return;
@@ -381,6 +397,12 @@ botplay_restored(struct botplay *bp, const char *name)
 	if (!bp || sscanf(name, "bot%d%c", &level, &tail) != 1 || level < 1 || level > 10)
 		return NULL;
 	return new_bot(bp, level);
+}
+
+bots_t *
+botplay_bots(struct botplay *bp)
+{
+	return bp ? bp->pool : NULL;
 }
 
 void

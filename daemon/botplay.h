@@ -38,6 +38,9 @@ void botplay_attach(struct botplay *bp, struct session *bot, struct room *r);
 void botplay_drop(struct botplay *bp, struct session *bot);
 /* Searches waiting for a worker and running now. */
 void botplay_load(struct botplay *bp, int *queued, int *running);
+/* The bots' search pool (remote with bot-threads none), for the cluster
+ * to serve other nodes' jobs on and to carry this node's. */
+struct bots *botplay_bots(struct botplay *bp);
 /* A lobby_wait_fn: the seek waited in vain, a bot plays s instead. */
 void botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g, uint32_t id);
 

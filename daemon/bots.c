@@ -5,19 +5,41 @@
  */
 #include "daemon/bots.h"
 
+#include <sys/queue.h>
+
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "daemon/clock.h"
 #include "daemon/workq.h"
 
+/* A job sent to a remote pool's transport. */
+struct rjob {
+	TAILQ_ENTRY(rjob) link;
+	bots_t *b;
+	int64_t id;
+	uint64_t owner;
+	bots_done_fn done;
+	void *arg;
+	struct event *timer; /* gives up on it */
+};
+
 struct bots {
-	workq_t *q;
+	workq_t *q; /* NULL: remote */
 	int hash_mb;
 	int preview_ms;
+	struct event_base *base;
+	int queue_max;
+	struct bots_remote remote; /* send NULL: none */
+	TAILQ_HEAD(, rjob) rjobs;
+	int nrjobs;
+	int64_t next_id;
 };
 
 struct search {
@@ -101,6 +123,97 @@ on_done(int64_t id, int cancelled, void *arg)
 	free(s);
 }
 
+static void
+rjob_free(struct rjob *j)
+{
+	TAILQ_REMOVE(&j->b->rjobs, j, link);
+	j->b->nrjobs--;
+	if (j->timer)
+		event_free(j->timer);
+	free(j);
+}
+
+static struct rjob *
+rjob_find(bots_t *b, int64_t id)
+{
+	struct rjob *j;
+	TAILQ_FOREACH (j, &b->rjobs, link)
+		if (j->id == id)
+			return j;
+	return NULL;
+}
+
+/* No result came in time: the job is dropped and its owner told. */
+static void
+rjob_expired(evutil_socket_t fd, short what, void *arg)
+{
+	struct rjob *j = arg;
+	bots_t *b = j->b;
+	(void)fd;
+	(void)what;
+	if (b->remote.drop)
+		b->remote.drop(b->remote.arg, j->id);
+	bots_remote_done(b, j->id, BOTS_LOST, NULL);
+}
+
+/* A job for the transport: its id, or BOTS_FULL / BOTS_OWNER_BUSY. A job
+ * the transport cannot send is in flight all the same and ends BOTS_LOST
+ * soon, so its owner retries at its own pace. */
+static int64_t
+remote_submit(bots_t *b, const bots_job_t *spec, bots_done_fn done, void *arg)
+{
+	struct rjob *j;
+	TAILQ_FOREACH (j, &b->rjobs, link)
+		if (j->owner == spec->owner)
+			return BOTS_OWNER_BUSY;
+	if (b->nrjobs >= (b->queue_max > 0 ? b->queue_max : 1) || !(j = calloc(1, sizeof *j)))
+		return BOTS_FULL;
+	j->b = b;
+	j->id = ++b->next_id;
+	j->owner = spec->owner;
+	j->done = done;
+	j->arg = arg;
+	if (!(j->timer = evtimer_new(b->base, rjob_expired, j))) {
+		free(j);
+		return BOTS_FULL;
+	}
+	TAILQ_INSERT_TAIL(&b->rjobs, j, link);
+	b->nrjobs++;
+	int sent = b->remote.send && b->remote.send(b->remote.arg, j->id, spec) == 0;
+	int ms = sent ? BOTS_REMOTE_WAIT_MS(spec->hard_ms) : BOTS_GRACE_MS / 3;
+	struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
+	evtimer_add(j->timer, &tv);
+	return j->id;
+}
+
+int
+bots_remote_done(bots_t *b, int64_t id, int status, const engine_result_t *r)
+{
+	struct rjob *j = rjob_find(b, id);
+	if (!j)
+		return -1;
+	bots_done_fn done = j->done;
+	void *arg = j->arg;
+	rjob_free(j); /* first: done may submit the owner's next job */
+	done((uint64_t)id, status, r, arg);
+	return 0;
+}
+
+int
+bots_remote(const bots_t *b)
+{
+	return b->q == NULL;
+}
+
+void
+bots_set_remote(bots_t *b, const struct bots_remote *r)
+{
+	if (r)
+		b->remote = *r;
+	else
+		memset(&b->remote, 0, sizeof b->remote);
+}
+
 bots_t *
 bots_new(struct event_base *base, int threads, int queue_max, int hash_mb, int preview_ms)
 {
@@ -110,6 +223,14 @@ bots_new(struct event_base *base, int threads, int queue_max, int hash_mb, int p
 		return NULL;
 	b->hash_mb = hash_mb;
 	b->preview_ms = preview_ms;
+	b->base = base;
+	b->queue_max = queue_max;
+	TAILQ_INIT(&b->rjobs);
+	/* ids from the wall clock: a restarted owner takes no result of its
+	 * last life's jobs for one of this one's */
+	b->next_id = (int64_t)time(NULL) * 1000000;
+	if (threads == 0)
+		return b;
 	b->q = workq_new(base, threads, queue_max, engine_ctx_new, engine_ctx_free, &b->hash_mb,
 	    sizeof(engine_result_t));
 	if (b->q == NULL) {
@@ -124,6 +245,8 @@ bots_free(bots_t *b)
 {
 	if (b == NULL)
 		return;
+	while (!TAILQ_EMPTY(&b->rjobs))
+		rjob_free(TAILQ_FIRST(&b->rjobs));
 	workq_free(b->q);
 	free(b);
 }
@@ -132,10 +255,12 @@ int64_t
 bots_submit(
     bots_t *b, const bots_job_t *spec, bots_done_fn done, bots_preview_fn preview, void *arg)
 {
-	struct search *s = calloc(1, sizeof *s);
+	struct search *s;
 	int64_t id;
 
-	if (s == NULL)
+	if (b->q == NULL)
+		return remote_submit(b, spec, done, arg);
+	if ((s = calloc(1, sizeof *s)) == NULL)
 		return BOTS_FULL;
 	s->b = b;
 	s->spec = *spec;
@@ -153,11 +278,26 @@ bots_submit(
 void
 bots_cancel(bots_t *b, int64_t job)
 {
-	workq_cancel(b->q, job);
+	struct rjob *j;
+
+	if (b->q) {
+		workq_cancel(b->q, job);
+		return;
+	}
+	if ((j = rjob_find(b, job)) != NULL) {
+		if (b->remote.drop)
+			b->remote.drop(b->remote.arg, job);
+		rjob_free(j);
+	}
 }
 
 void
 bots_load(bots_t *b, int *queued, int *running)
 {
-	workq_load(b->q, queued, running);
+	if (b->q) {
+		workq_load(b->q, queued, running);
+		return;
+	}
+	*queued = b->nrjobs;
+	*running = 0;
 }

@@ -8,6 +8,12 @@
  * Fairness: a room (the job's owner) has at most one job in flight, and the
  * queue is first come first served, so between two searches of one room
  * every other waiting room gets one.
+ *
+ * A pool of no threads is remote: its jobs go to the transport set with
+ * bots_set_remote (cluster.c: other nodes' workers through Redis) and come
+ * back through bots_remote_done, to the same callbacks, on the loop. A
+ * remote job unanswered for BOTS_REMOTE_WAIT_MS(hard_ms) ends with
+ * BOTS_LOST; so does one the transport cannot send. No previews come.
  */
 #ifndef GOMOKUD_BOTS_H
 #define GOMOKUD_BOTS_H
@@ -35,14 +41,32 @@ typedef struct {
 
 /* The search's best so far at a completed depth (at most one per preview_ms). */
 typedef void (*bots_preview_fn)(uint64_t job, const engine_result_t *r, void *arg);
-/* The end of a job: status 0 with r filled, or -1 when the engine found no
- * move (illegal position, game over). Never called for a cancelled job. */
+/* The end of a job: status 0 with r filled, -1 when the engine found no
+ * move (illegal position, game over), or BOTS_LOST (remote pools: no
+ * worker answered in time, r NULL; ask again). Never called for a
+ * cancelled job. */
 typedef void (*bots_done_fn)(uint64_t job, int status, const engine_result_t *r, void *arg);
 
-enum { BOTS_FULL = -1, BOTS_OWNER_BUSY = -2, BOTS_NICE = 10 };
+enum { BOTS_FULL = -1, BOTS_OWNER_BUSY = -2, BOTS_LOST = -3, BOTS_NICE = 10 };
 
-/* A pool of `threads` workers and room for `queue_max` waiting jobs, its
- * wakeup event on base. NULL on failure. */
+/* A remote job's search may take hard_ms; a worker that took it and said
+ * nothing for BOTS_CLAIM_MS(hard_ms) is taken for dead and another takes
+ * it; its owner waits for two such tries. */
+#define BOTS_GRACE_MS 3000
+#define BOTS_CLAIM_MS(hard_ms) ((hard_ms) + BOTS_GRACE_MS)
+#define BOTS_REMOTE_WAIT_MS(hard_ms) (2 * BOTS_CLAIM_MS(hard_ms) + BOTS_GRACE_MS)
+
+/* Where a remote pool's jobs go. */
+struct bots_remote {
+	/* Sends job id: 0, or -1 when it cannot now. */
+	int (*send)(void *arg, int64_t id, const bots_job_t *job);
+	/* Job id is no longer wanted (cancelled or given up). */
+	void (*drop)(void *arg, int64_t id);
+	void *arg;
+};
+
+/* A pool of `threads` workers (0: remote) and room for `queue_max` waiting
+ * jobs (remote: jobs in flight), its wakeup event on base. NULL on failure. */
 bots_t *bots_new(struct event_base *base, int threads, int queue_max, int hash_mb, int preview_ms);
 /* Stops every search, joins the workers; no callback runs after it. */
 void bots_free(bots_t *b);
@@ -54,7 +78,15 @@ int64_t bots_submit(
 /* Drops a job: removed if waiting, stopped if running. Its callbacks are not
  * called after this returns. Unknown or finished ids are ignored. */
 void bots_cancel(bots_t *b, int64_t job);
-/* Jobs waiting and running now. */
+/* Jobs waiting and running now (remote: all in flight are queued). */
 void bots_load(bots_t *b, int *queued, int *running);
+/* Whether the pool has no workers of its own. */
+int bots_remote(const bots_t *b);
+/* A remote pool's transport, or NULL: none (its jobs are lost). The
+ * transport's jobs in flight are not dropped through it. */
+void bots_set_remote(bots_t *b, const struct bots_remote *r);
+/* A remote job's result (bots_done_fn): 0, or -1 when id is not in flight
+ * (cancelled, given up, never sent: the result is stale, dropped). */
+int bots_remote_done(bots_t *b, int64_t id, int status, const engine_result_t *r);
 
 #endif

@@ -5,6 +5,9 @@
  * for Redis: requests are queued, answers come back on the loop. While
  * Redis is away, cross-node requests are refused (501) and local play
  * goes on; it reconnects with backoff, subscribes again and republishes.
+ * Bots: with bot-threads none it is the bot pool's remote transport
+ * (bots.h), jobs onto the stream gomoku:bots; with workers (bot-serve) it
+ * reads jobs there, searches them on the pool and answers their owner.
  * Messages are clustermsg.h's. */
 #ifndef GOMOKUD_CLUSTER_H
 #define GOMOKUD_CLUSTER_H

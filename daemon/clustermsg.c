@@ -1,6 +1,7 @@
 /* clustermsg.c: the text of the messages between nodes (clustermsg.h). */
 #include "daemon/clustermsg.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,156 @@ seq_parse(const char *s, uint32_t *seq)
 		return -1;
 	*seq = (uint32_t)v;
 	return 0;
+}
+
+/* The next token as a decimal integer in lo..hi: 0, or -1. */
+static int
+num(const char **p, const char *end, long long lo, long long hi, long long *v)
+{
+	char t[24], *e;
+	if (token(p, end, t, sizeof t) != 0 || t[strspn(t, "-0123456789")] != '\0')
+		return -1;
+	errno = 0;
+	*v = strtoll(t, &e, 10);
+	return errno || *e || *v < lo || *v > hi ? -1 : 0;
+}
+
+/* The next token as an int in lo..hi into *out: 0, or -1. */
+static int
+int_in(const char **p, const char *end, int lo, int hi, int *out)
+{
+	long long v;
+	if (num(p, end, lo, hi, &v) != 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* A job's id: 1..2^62, as the owner numbers them. */
+static int
+job_id(const char **p, const char *end, uint64_t *id)
+{
+	long long v;
+	if (num(p, end, 1, (long long)1 << 62, &v) != 0)
+		return -1;
+	*id = (uint64_t)v;
+	return 0;
+}
+
+/* "-" or comma-separated items of [p, end), each given to fn: 0, or -1. */
+static int
+list(const char *p, const char *end, int (*fn)(const char *item, size_t n, void *arg), void *arg)
+{
+	if (end - p == 1 && *p == '-')
+		return 0;
+	while (p < end) {
+		const char *c = memchr(p, ',', (size_t)(end - p));
+		const char *e = c ? c : end;
+		if (e == p || fn(p, (size_t)(e - p), arg) != 0)
+			return -1;
+		p = c ? c + 1 : end;
+		if (c && p == end)
+			return -1; /* a trailing comma */
+	}
+	return 0;
+}
+
+/* An integer of exactly [s, s + n) in lo..hi. */
+static int
+span_int(const char *s, size_t n, long lo, long hi, long *v)
+{
+	char t[16], *e;
+	if (n == 0 || n >= sizeof t)
+		return -1;
+	memcpy(t, s, n);
+	t[n] = '\0';
+	if (t[strspn(t, "-0123456789")] != '\0')
+		return -1;
+	errno = 0;
+	*v = strtol(t, &e, 10);
+	return errno || *e || *v < lo || *v > hi ? -1 : 0;
+}
+
+static int
+add_move(const char *s, size_t n, void *arg)
+{
+	bots_job_t *j = arg;
+	long v;
+	int x, y;
+	if (j->nmoves >= RULES_CELLS || span_int(s, n, 0, RULES_CELLS - 1, &v) != 0)
+		return -1;
+	x = (int)v % RULES_STRIDE;
+	y = (int)v / RULES_STRIDE;
+	if (x >= j->size || y >= j->size)
+		return -1;
+	j->moves[j->nmoves++] = (move_t)v;
+	return 0;
+}
+
+static int
+add_cand(const char *s, size_t n, void *arg)
+{
+	engine_result_t *r = arg;
+	const char *colon = memchr(s, ':', n);
+	long mv, score;
+	if (!colon || r->ncand >= ENGINE_MAX_NBEST ||
+	    span_int(s, (size_t)(colon - s), 0, RULES_CELLS - 1, &mv) != 0 ||
+	    span_int(colon + 1, n - (size_t)(colon + 1 - s), -1000000000L, 1000000000L, &score) !=
+		0)
+		return -1;
+	r->cand[r->ncand].move = (move_t)mv;
+	r->cand[r->ncand].score = (int)score;
+	r->ncand++;
+	return 0;
+}
+
+/* The fields of a J after its letter: the owner, the id and the spec. */
+static int
+parse_job(const char *p, const char *end, struct cmsg *m)
+{
+	bots_job_t *j = &m->spec;
+	int rule;
+	long long seed;
+	if (token(&p, end, m->node, sizeof m->node) || !cmsg_node_ok(m->node) ||
+	    job_id(&p, end, &m->job) || int_in(&p, end, RULE_FREESTYLE, RULE_RENJU, &rule) ||
+	    int_in(&p, end, RULES_MIN_SIZE, RULES_MAX_SIZE, &j->size) ||
+	    int_in(&p, end, 1, 10, &j->level) || int_in(&p, end, 0, 3600000, &j->soft_ms) ||
+	    int_in(&p, end, 0, 3600000, &j->hard_ms) ||
+	    int_in(&p, end, 0, 1000000000, &j->clock_ms) ||
+	    int_in(&p, end, 0, 3600000, &j->inc_ms) || int_in(&p, end, 0, 1000, &j->max_depth) ||
+	    int_in(&p, end, 0, ENGINE_MAX_NBEST, &j->nbest) ||
+	    num(&p, end, 0, 0xffffffffLL, &seed) || p >= end || memchr(p, ' ', (size_t)(end - p)))
+		return -1;
+	j->rule = (rule_t)rule;
+	j->seed = (uint32_t)seed;
+	return list(p, end, add_move, j);
+}
+
+/* The fields of an R after its letter. */
+static int
+parse_result(const char *p, const char *end, struct cmsg *m)
+{
+	engine_result_t *r = &m->result;
+	int best;
+	const char *sp;
+	if (job_id(&p, end, &m->job) || int_in(&p, end, -1, 0, &m->status) ||
+	    int_in(&p, end, -1, RULES_CELLS - 1, &best) ||
+	    int_in(&p, end, -1000000000, 1000000000, &r->score) ||
+	    int_in(&p, end, -1000, 1000, &r->mate) || int_in(&p, end, 0, 1000, &r->depth) ||
+	    int_in(&p, end, 0, 1000, &r->seldepth) || int_in(&p, end, 0, 1000000000, &r->time_ms) ||
+	    p >= end)
+		return -1;
+	r->best = (move_t)best;
+	sp = memchr(p, ' ', (size_t)(end - p));
+	if (!sp || list(p, sp, add_cand, r) != 0)
+		return -1;
+	p = sp + 1;
+	size_t n = (size_t)(end - p);
+	if (n >= sizeof r->reason || !proto_utf8_ok(p, n) || memchr(p, '\n', n))
+		return -1;
+	memcpy(r->reason, p, n);
+	r->reason[n] = '\0';
+	return m->status == 0 && best < 0 ? -1 : 0;
 }
 
 static int
@@ -151,6 +302,20 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 		}
 		m->node[0] = '\0';
 		break;
+	case 'J':
+		m->kind = CMSG_JOB;
+		if (lf || parse_job(p, end, m) != 0) {
+			*why = "a bad bot job";
+			return -1;
+		}
+		return 0;
+	case 'R':
+		m->kind = CMSG_RESULT;
+		if (lf || parse_result(p, end, m) != 0) {
+			*why = "a bad bot result";
+			return -1;
+		}
+		return 0;
 	case 'E':
 		m->kind = CMSG_EVENT;
 		if (lf || (size_t)(end - p) >= PROTO_LINE_MAX ||
@@ -208,4 +373,44 @@ cmsg_format_event(char *buf, size_t cap, const char *line, size_t n)
 	if (n && line[n - 1] == '\n')
 		n--;
 	return fits(snprintf(buf, cap, "E %.*s", (int)n, line), cap);
+}
+
+int
+cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots_job_t *j)
+{
+	int n = snprintf(buf, cap, "J %s %llu %d %d %d %d %d %d %d %d %d %lu ", node,
+	    (unsigned long long)id, (int)j->rule, j->size, j->level, j->soft_ms, j->hard_ms,
+	    j->clock_ms, j->inc_ms, j->max_depth, j->nbest, (unsigned long)j->seed);
+	if (fits(n, cap) < 0)
+		return -1;
+	if (j->nmoves == 0)
+		return fits(n + snprintf(buf + n, cap - (size_t)n, "-"), cap);
+	for (int i = 0; i < j->nmoves; i++) {
+		int k = snprintf(buf + n, cap - (size_t)n, "%s%d", i ? "," : "", (int)j->moves[i]);
+		if (fits(n + k, cap) < 0)
+			return -1;
+		n += k;
+	}
+	return n;
+}
+
+int
+cmsg_format_result(char *buf, size_t cap, uint64_t id, int status, const engine_result_t *r)
+{
+	static const engine_result_t none = { .best = MOVE_NONE };
+	if (status != 0)
+		r = &none;
+	int n = snprintf(buf, cap, "R %llu %d %d %d %d %d %d %d ", (unsigned long long)id, status,
+	    (int)r->best, r->score, r->mate, r->depth, r->seldepth, r->time_ms);
+	if (fits(n, cap) < 0)
+		return -1;
+	for (int i = 0; i < r->ncand; i++) {
+		int k = snprintf(buf + n, cap - (size_t)n, "%s%d:%d", i ? "," : "",
+		    (int)r->cand[i].move, r->cand[i].score);
+		if (fits(n + k, cap) < 0)
+			return -1;
+		n += k;
+	}
+	return fits(
+	    n + snprintf(buf + n, cap - (size_t)n, "%s %s", r->ncand ? "" : "-", r->reason), cap);
 }

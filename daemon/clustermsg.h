@@ -7,6 +7,17 @@
  *   W <room> <node>                                    on gomoku:node:<owner>
  *   S <room> <seq>\n<snapshot's = lines>               on gomoku:room:<room>
  *   E <event line>                                     on gomoku:room:<room>
+ *   J <node> <id> <rule> <size> <level> <soft> <hard> <clock> <inc> <depth>
+ *     <nbest> <seed> <moves>                           field "job" of gomoku:bots
+ *   R <id> <status> <best> <score> <mate> <depth> <seldepth> <ms> <cands>
+ *     <reason>                                         on gomoku:node:<node>
+ *
+ * A job (J) is a bot search another node asked for: <node> owns it and <id>
+ * is its own number for it; <moves> is the game so far as cell numbers
+ * (move_t), comma-separated, "-" for none. Its result (R) goes back to the
+ * owner with the same id: status 0 with the search's best move, its
+ * candidates as move:score pairs ("-" for none) and its reason (the rest of
+ * the line, may be empty), or -1 when the engine found no move.
  *
  * Lines in a body are protocol lines (PROTOCOL.md) without their LF, each
  * checked with the protocol library. */
@@ -16,16 +27,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/bots.h"
 #include "daemon/config.h"
 #include "proto/proto.h"
 
 enum { CMSG_ADDR_MAX = 127 };
 
-enum cmsg_kind { CMSG_PRESENCE, CMSG_TELL, CMSG_WATCH, CMSG_SNAPSHOT, CMSG_EVENT };
+enum cmsg_kind {
+	CMSG_PRESENCE,
+	CMSG_TELL,
+	CMSG_WATCH,
+	CMSG_SNAPSHOT,
+	CMSG_EVENT,
+	CMSG_JOB,
+	CMSG_RESULT,
+};
 
 struct cmsg {
 	enum cmsg_kind kind;
-	char node[CONFIG_NODE_MAX + 1]; /* P: the sender; W: who asks */
+	char node[CONFIG_NODE_MAX + 1]; /* P: the sender; W: who asks; J: the owner */
 	char addr[CMSG_ADDR_MAX + 1];   /* P: where its players connect */
 	char from[PROTO_NAME_MAX + 1];  /* T */
 	char to[PROTO_NAME_MAX + 1];    /* T */
@@ -33,6 +53,10 @@ struct cmsg {
 	uint32_t seq;                   /* S: the snapshot's seq; E: the event's */
 	const char *body;               /* P, S: the lines; T: the text; E: the line */
 	size_t bodylen;
+	uint64_t job;           /* J, R: the owner's id of the job */
+	int status;             /* R: 0, or -1 (no move) */
+	bots_job_t spec;        /* J (its owner field is 0) */
+	engine_result_t result; /* R, status 0 (no PV) */
 };
 
 /* Formatters: the message (or a body's header line with its LF) into buf
@@ -43,6 +67,11 @@ int cmsg_format_watch(char *buf, size_t cap, const char *room, const char *node)
 int cmsg_format_snapshot(char *buf, size_t cap, const char *room, uint32_t seq);
 /* line: an event line with or without its LF. */
 int cmsg_format_event(char *buf, size_t cap, const char *line, size_t n);
+
+/* A job (J) of node's, its id, on one line without LF. */
+int cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots_job_t *j);
+/* The result (R) of job id: status 0 with r, or -1. */
+int cmsg_format_result(char *buf, size_t cap, uint64_t id, int status, const engine_result_t *r);
 
 /* Parses a message of len bytes: 0, or -1 with a reason in why (static
  * text). Every line of a body has been checked. */

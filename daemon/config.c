@@ -32,6 +32,7 @@ config_defaults(struct config *c)
 	c->chat_window_s = 10;
 	c->drain_ms = 2000;
 	c->bot_threads = 0;
+	c->bot_serve = 1;
 	c->bot_queue = 64;
 	c->bot_think_ms = 1000;
 	c->bot_hash_mb = 16;
@@ -65,6 +66,7 @@ static const struct {
 	{ "bot-fallback", offsetof(struct config, bot_fallback_s), 1, 3600 },
 	{ "bot-fallback-level", offsetof(struct config, bot_fallback_level), 1, 10 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
+	{ "bot-serve", offsetof(struct config, bot_serve), 0, 1 },
 };
 
 static int
@@ -177,6 +179,10 @@ config_check(const struct config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "cluster needs node-name and advertise");
 		return -1;
 	}
+	if (c->bot_threads == CONFIG_BOTS_REMOTE && !c->cluster_host[0]) {
+		snprintf(err, errlen, "bot-threads none needs a cluster (its nodes search)");
+		return -1;
+	}
 	return 0;
 }
 
@@ -250,6 +256,10 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 	}
 	if (strcmp(key, "cluster") == 0)
 		return set_cluster(c, val, err, errlen);
+	if (strcmp(key, "bot-threads") == 0 && strcmp(val, "none") == 0) {
+		c->bot_threads = CONFIG_BOTS_REMOTE;
+		return 0;
+	}
 	if (strcmp(key, "node-name") == 0) {
 		size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyz");
 		if (!val[0] || val[n] || n > CONFIG_NODE_MAX) {

@@ -14,6 +14,7 @@ enum {
 	CONFIG_MAX_FRONTS = 32,
 	CONFIG_NODE_MAX = 6,       /* node-name letters: with a room number it fits a room id */
 	CONFIG_ADVERTISE_MAX = 48, /* a word of * MOVED */
+	CONFIG_BOTS_REMOTE = -1,   /* bot-threads none: the cluster searches */
 };
 
 struct config {
@@ -51,7 +52,8 @@ struct config {
 	int chat_burst; /* chat lines per chat_window_s */
 	int chat_window_s;
 	int drain_ms;       /* SIGTERM: time to flush before exit */
-	int bot_threads;    /* bot search workers; 0 = one per core */
+	int bot_threads;    /* bot search workers; 0 = one per core, CONFIG_BOTS_REMOTE */
+	int bot_serve;      /* in a cluster: search for other nodes' bots too */
 	int bot_queue;      /* searches waiting for a worker before BOT says busy */
 	int bot_think_ms;   /* a bot's time a move without a clock (its clock caps it) */
 	int bot_hash_mb;    /* transposition table per worker */

@@ -162,6 +162,16 @@ $(O)/tests/daemon/test_cluster: $(O)/tests/daemon/test_cluster.o $(O)/tests/daem
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_cluster
+
+# Bots anywhere (issue 26, item 5): a node without workers, two with; the
+# same pass as test_cluster.
+$(O)/tests/daemon/test_cluster_bots.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/daemon/test_cluster_bots: $(O)/tests/daemon/test_cluster_bots.o \
+    $(O)/tests/daemon/tclient.o $(O)/tests/daemon/redisrun.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/daemon/test_cluster_bots
 endif
 
 # The PROXY protocol v2 header parser (issue 26, the front).

@@ -146,6 +146,33 @@ test_cluster(void **state)
 	printf("cluster, node-name, advertise: forms, refusals, the three together\n");
 }
 
+/* bot-threads none (issue 26, bots anywhere) needs a cluster; bot-serve. */
+static void
+test_bots_remote(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[200];
+	config_defaults(&c);
+	assert_int_equal(c.bot_serve, 1);
+	assert_int_equal(config_set(&c, "bot-threads", "none", err, sizeof err), 0);
+	assert_int_equal(c.bot_threads, CONFIG_BOTS_REMOTE);
+	assert_int_equal(config_check(&c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "bot-threads none needs a cluster"));
+	assert_int_equal(config_set(&c, "cluster", "redis://10.0.0.5:6379", err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "node-name", "alpha", err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "advertise", "h:5555", err, sizeof err), 0);
+	assert_int_equal(config_check(&c, err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "bot-threads", "None", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "bot-threads", "-1", err, sizeof err), -1);
+	assert_int_equal(config_set(&c, "bot-threads", "2", err, sizeof err), 0);
+	assert_int_equal(c.bot_threads, 2);
+	assert_int_equal(config_set(&c, "bot-serve", "0", err, sizeof err), 0);
+	assert_int_equal(c.bot_serve, 0);
+	assert_int_equal(config_set(&c, "bot-serve", "2", err, sizeof err), -1);
+	printf("bot-threads none needs a cluster; bot-serve is 0 or 1\n");
+}
+
 static void
 test_file(void **state)
 {
@@ -220,6 +247,7 @@ main(void)
 		cmocka_unit_test(test_defaults_and_set),
 		cmocka_unit_test(test_proxy_from),
 		cmocka_unit_test(test_cluster),
+		cmocka_unit_test(test_bots_remote),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_clock),
 	};

@@ -3,7 +3,8 @@
  * walked, room ids split into node and number, and each way a message can
  * be wrong refused whole: bad headers, names, seqs, lines of the wrong
  * kind or for another room, NUL bytes, overlong lines, truncation at every
- * length. */
+ * length; bot jobs and results round-trip, and out-of-range fields are
+ * refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +200,143 @@ test_room_node(void **state)
 	assert_false(cmsg_node_ok("a_b"));
 }
 
+static void
+test_job(void **state)
+{
+	char buf[4096];
+	struct cmsg m;
+	bots_job_t j;
+	(void)state;
+	memset(&j, 0, sizeof j);
+	j.rule = RULE_RENJU;
+	j.size = 15;
+	j.level = 7;
+	j.soft_ms = 800;
+	j.hard_ms = 1600;
+	j.clock_ms = 59000;
+	j.inc_ms = 2000;
+	j.nbest = 5;
+	j.seed = 4000000000u;
+	j.nmoves = 3;
+	j.moves[0] = 7 * RULES_STRIDE + 7;
+	j.moves[1] = 8 * RULES_STRIDE + 8;
+	j.moves[2] = 0;
+	int n = cmsg_format_job(buf, sizeof buf, "alpha", 123456789012ULL, &j);
+	assert_true(n > 0);
+	assert_int_equal(cmsg_parse(buf, (size_t)n, &m, &(const char *){ NULL }), 0);
+	assert_int_equal(m.kind, CMSG_JOB);
+	assert_string_equal(m.node, "alpha");
+	assert_true(m.job == 123456789012ULL);
+	assert_int_equal(m.spec.rule, RULE_RENJU);
+	assert_int_equal(m.spec.size, 15);
+	assert_int_equal(m.spec.level, 7);
+	assert_int_equal(m.spec.soft_ms, 800);
+	assert_int_equal(m.spec.hard_ms, 1600);
+	assert_int_equal(m.spec.clock_ms, 59000);
+	assert_int_equal(m.spec.inc_ms, 2000);
+	assert_int_equal(m.spec.nbest, 5);
+	assert_true(m.spec.seed == 4000000000u);
+	assert_int_equal(m.spec.nmoves, 3);
+	assert_memory_equal(m.spec.moves, j.moves, 3 * sizeof j.moves[0]);
+	/* the empty board */
+	j.nmoves = 0;
+	n = cmsg_format_job(buf, sizeof buf, "b", 1, &j);
+	assert_string_equal(buf + n - 2, " -");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.spec.nmoves, 0);
+	assert_int_equal(cmsg_format_job(buf, 40, "b", 1, &j), -1);
+	static const char *const bad[] = {
+		"J",
+		"J a",
+		"J a 1 0 15 5 100 200 0 0 0 5 1",            /* no moves */
+		"J a 0 0 15 5 100 200 0 0 0 5 1 -",          /* id 0 */
+		"J a -4 0 15 5 100 200 0 0 0 5 1 -",         /* negative id */
+		"J A 1 0 15 5 100 200 0 0 0 5 1 -",          /* node name */
+		"J a 1 3 15 5 100 200 0 0 0 5 1 -",          /* rule */
+		"J a 1 0 21 5 100 200 0 0 0 5 1 -",          /* size */
+		"J a 1 0 15 0 100 200 0 0 0 5 1 -",          /* level */
+		"J a 1 0 15 11 100 200 0 0 0 5 1 -",         /* level */
+		"J a 1 0 15 5 -1 200 0 0 0 5 1 -",           /* time */
+		"J a 1 0 15 5 100 200 0 0 0 17 1 -",         /* nbest */
+		"J a 1 0 15 5 100 200 0 0 0 5 4294967296 -", /* seed */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 1,,2",       /* empty move */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 1,",         /* trailing comma */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 15",         /* off a 15 board */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 400",        /* off every board */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 x",
+		"J a 1 0 15 5 100 200 0 0 0 5 1 1 2",
+		"J a 1 0 15 5 100 200 0 0 0 5 1 -\n1",
+		"J a 99999999999999999999 0 15 5 100 200 0 0 0 5 1 -",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(parse(bad[i], &m), -1);
+}
+
+static void
+test_result(void **state)
+{
+	char buf[1024];
+	struct cmsg m;
+	engine_result_t r;
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.best = 112;
+	r.score = -350;
+	r.mate = -3;
+	r.depth = 9;
+	r.seldepth = 14;
+	r.time_ms = 812;
+	r.ncand = 2;
+	r.cand[0].move = 112;
+	r.cand[0].score = -350;
+	r.cand[1].move = 113;
+	r.cand[1].score = -900;
+	snprintf(r.reason, sizeof r.reason, "vcf 5");
+	int n = cmsg_format_result(buf, sizeof buf, 77, 0, &r);
+	assert_true(n > 0);
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_RESULT);
+	assert_true(m.job == 77);
+	assert_int_equal(m.status, 0);
+	assert_int_equal(m.result.best, 112);
+	assert_int_equal(m.result.score, -350);
+	assert_int_equal(m.result.mate, -3);
+	assert_int_equal(m.result.depth, 9);
+	assert_int_equal(m.result.seldepth, 14);
+	assert_int_equal(m.result.time_ms, 812);
+	assert_int_equal(m.result.ncand, 2);
+	assert_int_equal(m.result.cand[1].move, 113);
+	assert_int_equal(m.result.cand[1].score, -900);
+	assert_string_equal(m.result.reason, "vcf 5");
+	/* no move found: no fields of r go out */
+	n = cmsg_format_result(buf, sizeof buf, 78, -1, NULL);
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.status, -1);
+	assert_int_equal(m.result.ncand, 0);
+	static const char *const bad[] = {
+		"R",
+		"R 1 0 112 0 0 1 1 10",         /* no candidates */
+		"R 1 0 -1 0 0 1 1 10 - x",      /* status 0 without a move */
+		"R 1 1 112 0 0 1 1 10 - x",     /* status */
+		"R 1 0 400 0 0 1 1 10 - x",     /* move */
+		"R 1 0 112 0 0 1 1 10 112 x",   /* a candidate without its score */
+		"R 1 0 112 0 0 1 1 10 112:x x", /* its score */
+		"R 1 0 112 0 0 1 1 10 500:1 x", /* its move */
+		"R 0 0 112 0 0 1 1 10 - x",     /* id */
+		"R 1 0 112 0 0 1 1 10 - a very long reason indeed, too long",
+		"R 1 0 112 0 0 1 1 10 - x\ny",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(parse(bad[i], &m), -1);
+	/* seventeen candidates: one too many */
+	char many[512] = "R 1 0 112 0 0 1 1 10 ";
+	for (int i = 0; i < 17; i++)
+		snprintf(
+		    many + strlen(many), sizeof many - strlen(many), "%s%d:0", i ? "," : "", i);
+	strcat(many, " x");
+	assert_int_equal(parse(many, &m), -1);
+}
+
 /* Every prefix of good messages parses or is refused, never read past. */
 static void
 test_truncated(void **state)
@@ -209,6 +347,8 @@ test_truncated(void **state)
 		"W a7 c",
 		"S a7 42\n= MOVES a7 0 h8,i9",
 		"E * MOVE a7 43 white i9 1000 2000",
+		"J alpha 9 2 15 10 800 1600 60000 0 0 5 77 112,113,92",
+		"R 9 0 112 -40 0 8 12 790 112:-40,113:-90 four-three",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -236,6 +376,8 @@ main(void)
 		cmocka_unit_test(test_tell),
 		cmocka_unit_test(test_watch_snapshot_event),
 		cmocka_unit_test(test_room_node),
+		cmocka_unit_test(test_job),
+		cmocka_unit_test(test_result),
 		cmocka_unit_test(test_truncated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

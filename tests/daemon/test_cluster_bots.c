@@ -1,0 +1,337 @@
+/*
+ * test_cluster_bots.c: bots anywhere (issue 26, item 5). Node a runs with
+ * bot-threads none, nodes b and c have one worker each; all on a Redis the
+ * test starts (as test_cluster.c does). A player on a plays a whole bot
+ * game and every bot move is searched on b (b's log names each job, a has
+ * no workers and searched nothing); b or c, whichever took the job, is
+ * killed (kill -9) mid-search: the other claims the job and the game goes
+ * on to its end; Redis killed while the bot is to move: the bot does not
+ * hang, a says it asks again, and the bot moves once Redis is back;
+ * garbage on the job stream and on a's channel is dropped and no node
+ * falls. Without redis-server the test says so and skips, unless
+ * GOMOKU_REQUIRE_SHARED=1 (CI): then it fails.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/daemon/check.h"
+#include "tests/daemon/redisrun.h"
+#include "tests/daemon/spiral.h"
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+
+enum { NODES = 3, WAIT_MS = 8000, BOT_WAIT_MS = 40000 };
+
+static struct daemon node[NODES];
+static const char *const names[NODES] = { "a", "b", "c" };
+static struct redisrun redis;
+static int spiral[225][2];
+
+static void
+stop_all(void)
+{
+	for (int i = 0; i < NODES; i++)
+		if (node[i].pid > 0 && daemon_alive(&node[i]))
+			daemon_stop(&node[i], SIGKILL, 2000);
+	redis_kill(&redis);
+}
+
+static void
+on_signal(int sig)
+{
+	stop_all();
+	_exit(128 + sig);
+}
+
+/* Node i: a without workers, b and c with one each; all log debug (the
+ * workers name each job they take and search). */
+static int
+start_node(int i)
+{
+	char conf[512];
+	int p = tc_free_port();
+	snprintf(conf, sizeof conf,
+	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
+	    "advertise 127.0.0.1:%d\nbot-threads %s\nbot-think-ms 600\nbot-preview-ms 0\n"
+	    "log-level debug\n",
+	    p, redis.port, names[i], p, i == 0 ? "none" : "1");
+	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
+		return -1;
+	return node[i].port == p ? 0 : -1;
+}
+
+struct game {
+	struct tc *c;
+	char room[24];
+	int next;      /* the next spiral point to try */
+	int bot_moves; /* seen so far */
+	int over;
+};
+
+/* A new bot game of level on a, the human black. */
+static int
+game_new(struct game *g, const char *name, int level)
+{
+	memset(g, 0, sizeof *g);
+	if (!(g->c = tc_guest(node[0].port, name)))
+		return -1;
+	tc_send(g->c, "BOT play %d freestyle 15 none black none", level);
+	const char *l = tc_expect(g->c, "OK BOT ", LINE_MS);
+	return l && sscanf(l, "OK BOT %23s", g->room) == 1 ? 0 : -1;
+}
+
+/* The human's next move (the next free spiral point): 0, or -1 with the
+ * game over (g->over) or no answer. */
+static int
+human_moves(struct game *g)
+{
+	while (g->next < 225) {
+		char mv[16];
+		snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[g->next][0], 15 - spiral[g->next][1]);
+		g->next++;
+		tc_send(g->c, "MOVE %s %s", g->room, mv);
+		const char *l;
+		while ((l = tc_read(g->c, LINE_MS)) && strncmp(l, "OK MOVE", 7) != 0 &&
+		    strncmp(l, "ERR", 3) != 0)
+			if (strncmp(l, "* OVER", 6) == 0)
+				g->over = 1;
+		if (!l)
+			return -1;
+		if (strncmp(l, "OK MOVE", 7) == 0)
+			return 0;
+		if (!strstr(l, " 432 ")) /* occupied: the next point; else it is over */
+			return -1;
+	}
+	return -1;
+}
+
+/* Reads until the bot's move (1), the game's end (0), or nothing for ms (-1). */
+static int
+bot_moves(struct game *g, int ms)
+{
+	const char *l;
+	while ((l = tc_read(g->c, ms))) {
+		if (strncmp(l, "* OVER", 6) == 0) {
+			g->over = 1;
+			return 0;
+		}
+		if (strncmp(l, "* MOVE ", 7) == 0 && strstr(l, " white ")) {
+			g->bot_moves++;
+			return 1;
+		}
+	}
+	return -1;
+}
+
+/* Plays g to its end: 0, or -1 when the bot stopped answering. */
+static int
+play_out(struct game *g)
+{
+	while (!g->over) {
+		if (human_moves(g) != 0)
+			return g->over ? 0 : -1;
+		if (g->over)
+			return 0;
+		int r = bot_moves(g, BOT_WAIT_MS);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A whole game on a; every bot move is a job b searched, and a searched
+ * nothing itself. */
+static void
+test_remote_game(void)
+{
+	struct game g;
+	int searched = daemon_log_count(&node[1], "of node a searched");
+	REQUIRE(game_new(&g, "alice", 3) == 0, "no bot game on a (last: %s)",
+	    g.c ? g.c->line : "no connection");
+	CHECK(play_out(&g) == 0, "the game stopped after %d bot moves (last: %s)", g.bot_moves,
+	    g.c->line);
+	CHECK(g.over && g.bot_moves >= 4, "over %d after %d bot moves", g.over, g.bot_moves);
+	/* the result reaches a just after b logs it */
+	int on_b = daemon_log_count(&node[1], "of node a searched") - searched;
+	CHECK(on_b == g.bot_moves, "%d bot moves on a, %d searches for it on b", g.bot_moves,
+	    on_b);
+	CHECK(daemon_log_count(&node[0], "bots: no workers here") == 1,
+	    "a did not say it has no workers");
+	CHECK(daemon_log_count(&node[0], "cluster: bot job") == 0, "a searched a job itself");
+	CHECK(daemon_log_count(&node[0], "no bot worker answered") == 0,
+	    "a waited in vain for a worker");
+	tc_close(g.c);
+	ok("a node without workers plays a whole bot game; every move is searched on b");
+}
+
+/* b and c both serve; whichever takes the bot's next job is killed
+ * mid-search; the other claims it, and the game goes on to its end. */
+static void
+test_worker_killed(void)
+{
+	struct game g;
+	REQUIRE(start_node(2) == 0, "node c did not start (%s)", node[2].log);
+	REQUIRE(daemon_wait_log(&node[2], "cluster: node c on Redis", 0, WAIT_MS),
+	    "c never reached Redis");
+	REQUIRE(game_new(&g, "bob", 10) == 0, "no bot game on a");
+	/* a few moves first, so the search is a real one */
+	for (int i = 0; i < 2; i++) {
+		REQUIRE(human_moves(&g) == 0, "the human's move (last: %s)", g.c->line);
+		REQUIRE(bot_moves(&g, BOT_WAIT_MS) == 1, "the bot's move (last: %s)", g.c->line);
+	}
+	int taken[NODES], claimed[NODES];
+	for (int i = 1; i < NODES; i++) {
+		taken[i] = daemon_log_count(&node[i], "of node a taken");
+		claimed[i] = daemon_log_count(&node[i], "claimed (its worker went)");
+	}
+	REQUIRE(human_moves(&g) == 0, "the human's move (last: %s)", g.c->line);
+	int victim = 0;
+	for (long long end = tc_now_ms() + WAIT_MS; !victim && tc_now_ms() < end; usleep(5000))
+		for (int i = 1; i < NODES && !victim; i++)
+			if (daemon_log_count(&node[i], "of node a taken") > taken[i])
+				victim = i;
+	REQUIRE(victim, "neither b nor c took the bot's job");
+	int searched = daemon_log_count(&node[victim], "of node a searched");
+	daemon_stop(&node[victim], SIGKILL, 2000);
+	int other = victim == 1 ? 2 : 1;
+	CHECK(searched == daemon_log_count(&node[victim], "of node a searched"),
+	    "%s finished the search before it was killed: test it again", names[victim]);
+	CHECK(bot_moves(&g, BOT_WAIT_MS) == 1, "no bot move after %s was killed (last: %s)",
+	    names[victim], g.c->line);
+	CHECK(daemon_log_count(&node[other], "claimed (its worker went)") > claimed[other],
+	    "%s did not claim %s's job", names[other], names[victim]);
+	CHECK(play_out(&g) == 0, "the game stopped after %s went (last: %s)", names[victim],
+	    g.c->line);
+	CHECK(g.over, "the game did not end");
+	tc_close(g.c);
+	/* the one left alone is the next tests' worker */
+	if (other == 2) {
+		struct daemon t = node[1];
+		node[1] = node[2];
+		node[2] = t;
+	}
+	ok("a worker killed mid-search: another claims its job and the game goes on");
+}
+
+/* Redis away while the bot is to move: a says it asks again, the game
+ * stays open, and the bot moves once Redis is back. */
+static void
+test_redis_down(void)
+{
+	struct game g;
+	REQUIRE(game_new(&g, "carol", 2) == 0, "no bot game on a");
+	REQUIRE(human_moves(&g) == 0, "the human's move");
+	REQUIRE(bot_moves(&g, BOT_WAIT_MS) == 1, "the bot's move (last: %s)", g.c->line);
+	int asked = daemon_log_count(&node[0], "no bot worker answered");
+	redis_kill(&redis);
+	CHECK(daemon_wait_log(&node[0], "cluster: Redis", 0, WAIT_MS), "a did not notice Redis go");
+	REQUIRE(human_moves(&g) == 0, "the human's move without Redis (last: %s)", g.c->line);
+	CHECK(daemon_wait_log(&node[0], "no bot worker answered", asked, WAIT_MS),
+	    "a did not say its bot asks again");
+	tc_send(g.c, "PING still");
+	CHECK(tc_expect(g.c, "OK PING still", LINE_MS), "the game's node stopped answering");
+	REQUIRE(redis_start(&redis) == 0, "Redis did not start again");
+	CHECK(bot_moves(&g, BOT_WAIT_MS) == 1, "the bot never moved after Redis came back (last: %s)",
+	    g.c->line);
+	tc_close(g.c);
+	ok("Redis away: the bot's move waits, a asks again, and the bot moves when it is back");
+}
+
+/* Garbage on the job stream and on a's channel: dropped, no node falls,
+ * and a bot game still plays. */
+static void
+test_garbage(void)
+{
+	static const char *const jobs[] = {
+		"",
+		"J",
+		"J a 1 0 15 5 100 200 0 0 0 5 1",
+		"J a 1 9 15 5 100 200 0 0 0 5 1 -",
+		"J a 1 0 15 5 100 200 0 0 0 5 1 999",
+		"R 1 0 112 0 0 1 1 10 - x",
+		"P a 127.0.0.1:1",
+	};
+	static const char *const results[] = {
+		"R",
+		"R 1 0 112",
+		"R x 0 112 0 0 1 1 10 - x",
+		"R 1 0 112 0 0 1 1 10 - five",   /* well formed, of no job: stale */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 -", /* a job on a channel */
+	};
+	int drops = daemon_log_count(&node[1], "dropped"), adrops = daemon_log_count(&node[0], "dropped");
+	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+		const char *argv[] = { "XADD", "gomoku:bots", "*", "job", jobs[i] };
+		size_t len[] = { 4, 11, 1, 3, strlen(jobs[i]) };
+		CHECK(redis_cmd(&redis, 5, argv, len) == '$', "XADD %s", jobs[i]);
+	}
+	const char *nojob[] = { "XADD", "gomoku:bots", "*", "other", "J a 1" };
+	size_t nolen[] = { 4, 11, 1, 5, 5 };
+	CHECK(redis_cmd(&redis, 5, nojob, nolen) == '$', "XADD without a job field");
+	static const char bin[] = { 'J', ' ', 0, 1, (char)0xff };
+	const char *binjob[] = { "XADD", "gomoku:bots", "*", "job", bin };
+	size_t binlen[] = { 4, 11, 1, 3, sizeof bin };
+	CHECK(redis_cmd(&redis, 5, binjob, binlen) == '$', "XADD of bytes");
+	for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
+		CHECK(redis_publish(&redis, "gomoku:node:a", results[i], strlen(results[i])) == ':',
+		    "could not publish");
+	CHECK(daemon_wait_log(&node[1], "dropped", drops + 8, WAIT_MS),
+	    "the worker did not drop every bad job");
+	CHECK(daemon_wait_log(&node[0], "dropped", adrops + 4, WAIT_MS),
+	    "a did not drop every bad result");
+	CHECK(daemon_alive(&node[0]) && daemon_alive(&node[1]), "a node died of garbage");
+	struct game g;
+	REQUIRE(game_new(&g, "dave", 1) == 0, "no bot game on a after garbage");
+	CHECK(human_moves(&g) == 0 && bot_moves(&g, BOT_WAIT_MS) == 1,
+	    "the bot did not move after garbage (last: %s)", g.c->line);
+	tc_close(g.c);
+	ok("garbage on the job stream and on a node's channel is dropped; no node falls");
+}
+
+int
+main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	make_spiral(spiral);
+	if (redis_find(&redis) != 0) {
+		const char *r = getenv("GOMOKU_REQUIRE_SHARED");
+		int required = r && strcmp(r, "1") == 0;
+		printf("%s: redis-server is not installed (Debian package redis-server; mk/deps.sh "
+		       "installs it)\n",
+		    required ? "FAIL" : "skip");
+		return required ? 1 : 0;
+	}
+	atexit(stop_all);
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	if (redis_start(&redis) != 0) {
+		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
+		return 1;
+	}
+	for (int i = 0; i < 2; i++)
+		if (start_node(i) != 0 ||
+		    !daemon_wait_log(&node[i], "on Redis", 0, WAIT_MS)) {
+			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
+			return 1;
+		}
+	test_remote_game();
+	test_worker_killed();
+	test_redis_down();
+	test_garbage();
+	for (int i = 0; i < 2; i++)
+		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
+		    names[i]);
+	redis_kill(&redis);
+	if (!failures)
+		redis_clean(&redis);
+	if (failures)
+		printf("logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log,
+		    redis.dir);
+	printf(failures ? "%d failed\n" : "all passed\n", failures);
+	return failures ? 1 : 0;
+}
