@@ -128,6 +128,19 @@ BENCH_BINS += $(O)/tests/load/relay
 bench-relay: $(O)/tests/load/relay $(GOMOKUD)
 	$(O)/tests/load/relay -b $(GOMOKUD) $(RELAY_ARGS)
 
+# A bot move's latency, searched here and on another node (issue 26, bots
+# anywhere): `make bench-botlat`, BOTLAT_ARGS='-n 400' for more.
+BOTLAT_ARGS ?= -n 200
+$(O)/tests/load/botlat: $(O)/tests/load/botlat.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/redisrun.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+BENCHES += botlat
+BENCH_BINS += $(O)/tests/load/botlat
+.PHONY: bench-botlat
+bench-botlat: $(O)/tests/load/botlat $(GOMOKUD)
+	$(O)/tests/load/botlat -b $(GOMOKUD) $(BOTLAT_ARGS)
+
 # The game domain's values on the wire, one by one.
 $(O)/tests/unit/test_wire: $(O)/tests/unit/test_wire.o $(O)/daemon/wire.o $(O)/daemon/game.o \
     $(PROTO_LIB) $(RULES_LIB)

@@ -159,8 +159,7 @@ test_remote_game(void)
 	CHECK(g.over && g.bot_moves >= 4, "over %d after %d bot moves", g.over, g.bot_moves);
 	/* the result reaches a just after b logs it */
 	int on_b = daemon_log_count(&node[1], "of node a searched") - searched;
-	CHECK(on_b == g.bot_moves, "%d bot moves on a, %d searches for it on b", g.bot_moves,
-	    on_b);
+	CHECK(on_b == g.bot_moves, "%d bot moves on a, %d searches for it on b", g.bot_moves, on_b);
 	CHECK(daemon_log_count(&node[0], "bots: no workers here") == 1,
 	    "a did not say it has no workers");
 	CHECK(daemon_log_count(&node[0], "cluster: bot job") == 0, "a searched a job itself");
@@ -237,8 +236,8 @@ test_redis_down(void)
 	tc_send(g.c, "PING still");
 	CHECK(tc_expect(g.c, "OK PING still", LINE_MS), "the game's node stopped answering");
 	REQUIRE(redis_start(&redis) == 0, "Redis did not start again");
-	CHECK(bot_moves(&g, BOT_WAIT_MS) == 1, "the bot never moved after Redis came back (last: %s)",
-	    g.c->line);
+	CHECK(bot_moves(&g, BOT_WAIT_MS) == 1,
+	    "the bot never moved after Redis came back (last: %s)", g.c->line);
 	tc_close(g.c);
 	ok("Redis away: the bot's move waits, a asks again, and the bot moves when it is back");
 }
@@ -258,13 +257,12 @@ test_garbage(void)
 		"P a 127.0.0.1:1",
 	};
 	static const char *const results[] = {
-		"R",
-		"R 1 0 112",
-		"R x 0 112 0 0 1 1 10 - x",
-		"R 1 0 112 0 0 1 1 10 - five",   /* well formed, of no job: stale */
+		"R", "R 1 0 112", "R x 0 112 0 0 1 1 10 - x",
+		"R 1 0 112 0 0 1 1 10 - five",      /* well formed, of no job: stale */
 		"J a 1 0 15 5 100 200 0 0 0 5 1 -", /* a job on a channel */
 	};
-	int drops = daemon_log_count(&node[1], "dropped"), adrops = daemon_log_count(&node[0], "dropped");
+	int drops = daemon_log_count(&node[1], "dropped"),
+	    adrops = daemon_log_count(&node[0], "dropped");
 	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
 		const char *argv[] = { "XADD", "gomoku:bots", "*", "job", jobs[i] };
 		size_t len[] = { 4, 11, 1, 3, strlen(jobs[i]) };
@@ -314,8 +312,7 @@ main(void)
 		return 1;
 	}
 	for (int i = 0; i < 2; i++)
-		if (start_node(i) != 0 ||
-		    !daemon_wait_log(&node[i], "on Redis", 0, WAIT_MS)) {
+		if (start_node(i) != 0 || !daemon_wait_log(&node[i], "on Redis", 0, WAIT_MS)) {
 			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
 			return 1;
 		}
@@ -330,8 +327,8 @@ main(void)
 	if (!failures)
 		redis_clean(&redis);
 	if (failures)
-		printf("logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log,
-		    redis.dir);
+		printf(
+		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
 	printf(failures ? "%d failed\n" : "all passed\n", failures);
 	return failures ? 1 : 0;
 }
