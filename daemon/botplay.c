@@ -412,14 +412,17 @@ botplay_load(struct botplay *bp, int *queued, int *running)
 }
 
 /* Whether the pool could take a new game's search now: its workers and
- * its queue are not all taken. */
+ * its queue are not all taken (a remote pool: its jobs in flight, at
+ * least one, as bots.c counts them). */
 static int
 pool_has_room(struct botplay *bp)
 {
-	int queued, running;
+	int queued, running, cap = bp->workers + bp->srv->cfg.bot_queue;
 
 	bots_load(bp->pool, &queued, &running);
-	return queued + running < bp->workers + bp->srv->cfg.bot_queue;
+	if (bp->workers == 0 && cap < 1)
+		cap = 1;
+	return queued + running < cap;
 }
 
 /* A game between s and a new bot of level in a new room (*room); s's

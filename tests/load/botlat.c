@@ -146,7 +146,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "botlat: the nodes did not reach Redis\n");
 		return 1;
 	}
-	struct tc *remote = tc_guest(node[0].port, "remote"), *local = tc_guest(node[2].port, "local");
+	struct tc *remote = tc_guest(node[0].port, "remote"),
+		  *local = tc_guest(node[2].port, "local");
 	double *rv = calloc((size_t)want, sizeof *rv), *lv = calloc((size_t)want, sizeof *lv);
 	int rn = 0, ln = 0;
 	if (!remote || !local || !rv || !lv)
