@@ -7,6 +7,7 @@
 #include "daemon/cmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/account.h"
@@ -38,6 +39,19 @@ enum target {
 };
 
 enum { LIST_MAX = 1000 }; /* lines in one ROOMS or WHO reply */
+
+/* A handler's answer when its room answers later (GERR_PENDING). */
+enum { CMD_PENDING = -1 };
+
+/* A request waiting for its room: the one whose commit is in flight
+ * (answering), or a later one to run after it. */
+struct parked {
+	TAILQ_ENTRY(parked) link;
+	struct conn *c;
+	struct room *r;
+	int answering;
+	proto_msg_t m;
+};
 
 static void
 reply_init(proto_msg_t *r, const proto_msg_t *m)
@@ -107,6 +121,23 @@ lookup(struct conn *c, const char *id)
 	if (r && room_private(r) && !(c->sess && session_in_room(c->sess, r)))
 		return NULL;
 	return r;
+}
+
+/* c's request waits for rm (conn_hold: c reads no further line). */
+static void
+park(struct conn *c, const proto_msg_t *m, struct room *rm, int answering)
+{
+	struct parked *p = calloc(1, sizeof *p);
+	if (!p) {
+		conn_error(c, m->tag, ERR_INTERNAL, "out of memory");
+		return;
+	}
+	p->c = c;
+	p->r = rm;
+	p->answering = answering;
+	p->m = *m;
+	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	conn_hold(c, CONN_HELD);
 }
 
 static int
@@ -485,6 +516,8 @@ cmd_move(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 {
 	struct room_act act;
 	game_err_t e = room_move(rm, c->sess, m->move, NULL, &act);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
@@ -502,6 +535,8 @@ cmd_swap2(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 		e = room_swap2_choose(
 		    rm, c->sess, m->choice == CHOICE_BLACK ? STONE_BLACK : STONE_WHITE, &act);
 	}
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
@@ -885,8 +920,73 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		rc = ERR_LOGIN_FIRST;
 	else if ((need == NEED_ANON || need == NEED_UNNAMED) && c->sess)
 		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
-	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
+	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0) {
+		if (rm && room_busy(rm)) {
+			park(c, m, rm, 0);
+			return;
+		}
 		rc = table[m->id].fn(c, m, rm, &why);
+		if (rc == CMD_PENDING) {
+			park(c, m, rm, 1);
+			return;
+		}
+	}
 	if (rc)
 		conn_error(c, m->tag, rc, why ? "%s" : NULL, why);
+}
+
+/* The room's late answer to its waiting request, then the requests that
+ * waited behind it, in order, until one waits again. */
+static void
+room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act)
+{
+	struct server *srv = arg;
+	struct parked *p, *next;
+	TAILQ_FOREACH (p, &srv->parked, link)
+		if (p->r == r && p->answering)
+			break;
+	if (p) {
+		const char *why = NULL;
+		TAILQ_REMOVE(&srv->parked, p, link);
+		if (e)
+			conn_error(p->c, p->m.tag, refused(e, act, &why), why ? "%s" : NULL, why);
+		else
+			ok_seq(p->c, &p->m, r, act->seq);
+		conn_release(p->c);
+		free(p);
+	}
+	for (p = TAILQ_FIRST(&srv->parked); p && !room_busy(r); p = next) {
+		next = TAILQ_NEXT(p, link);
+		if (p->r != r)
+			continue;
+		TAILQ_REMOVE(&srv->parked, p, link);
+		struct conn *c = p->c;
+		c->job = 0;
+		if (!c->dead && !c->closing)
+			cmd_dispatch(c, &p->m);
+		if (!c->job)
+			conn_release(c);
+		free(p);
+		next = TAILQ_FIRST(&srv->parked); /* the dispatch may have parked more */
+	}
+}
+
+void
+cmd_start(struct server *srv)
+{
+	TAILQ_INIT(&srv->parked);
+	rooms_on_reply(srv->rooms, room_replied, srv);
+}
+
+void
+cmd_forget(struct conn *c)
+{
+	struct parked *p, *next;
+	for (p = TAILQ_FIRST(&c->srv->parked); p; p = next) {
+		next = TAILQ_NEXT(p, link);
+		if (p->c == c) {
+			TAILQ_REMOVE(&c->srv->parked, p, link);
+			free(p);
+		}
+	}
 }

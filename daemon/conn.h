@@ -58,6 +58,8 @@ void conn_send_bye(struct conn *c, const char *reason, const char *text);
 void conn_kill(struct conn *c, const char *why);
 /* Frees a killed connection: only the gc pass and shutdown call this. */
 void conn_free(struct conn *c);
+/* A held connection's job when it waits for a room, not a worker. */
+enum { CONN_HELD = -1 };
 /* The current request goes to worker job `job`: stop reading lines, so
  * replies keep the order of requests. */
 void conn_hold(struct conn *c, int64_t job);
