@@ -140,7 +140,10 @@ move_job_done(int64_t id, int cancelled, void *arg)
 	game_err_t e = GERR_OK;
 	if (j->rc != 0) {
 		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)j->id,
-		    j->n > 1 ? "the stones" : "a move", j->err);
+		    j->n > 1        ? "the stones"
+			: j->n == 1 ? "a move"
+				    : "the result",
+		    j->err);
 		e = j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
 	} else {
 		metrics_observe(srv->metrics, METRIC_STORE_COMMIT, j->us);
@@ -154,7 +157,7 @@ archive_moves_async(struct server *srv, int64_t id, int first, const struct arch
     const struct archive_game *end, archive_done_fn done, void *arg)
 {
 	struct move_job *j = calloc(1, sizeof *j);
-	if (!j || n < 1 || n > 3) {
+	if (!j || n < 0 || n > 3) {
 		free(j);
 		return -1;
 	}
@@ -163,7 +166,8 @@ archive_moves_async(struct server *srv, int64_t id, int first, const struct arch
 	j->id = id;
 	j->first = first;
 	j->n = n;
-	memcpy(j->mv, mv, (size_t)n * sizeof *mv);
+	if (n > 0)
+		memcpy(j->mv, mv, (size_t)n * sizeof *mv);
 	if (end) {
 		j->has_end = 1;
 		j->end = *end;

@@ -77,8 +77,9 @@ int archive_async(struct server *srv);
 /* Called on the loop once the write is committed (GERR_OK) or refused
  * (GERR_STORE, GERR_STORE_DOWN: nothing was written). */
 typedef void (*archive_done_fn)(void *arg, game_err_t e);
-/* As archive_moves, answered later through done; -1 at once when it
- * cannot be queued (done is then never called). */
+/* As archive_moves, answered later through done (n 0 with end: the end
+ * alone, as archive_end); -1 at once when it cannot be queued (done is
+ * then never called). */
 int archive_moves_async(struct server *srv, int64_t id, int first, const struct archive_move *mv,
     int n, const struct archive_game *end, archive_done_fn done, void *arg);
 /* Starts the store thread for a PostgreSQL store (nothing for SQLite);

@@ -548,6 +548,8 @@ cmd_room_action(struct conn *c, const proto_msg_t *m, struct room *rm, const cha
 	game_err_t e = m->id == PR_RESIGN ? room_resign(rm, c->sess, &act)
 	    : m->id == PR_ABORT           ? room_abort(rm, c->sess, &act)
 					  : room_claim(rm, c->sess, &act);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	return e ? refused(e, &act, why) : ok_room(c, m, rm);
 }
 

@@ -86,6 +86,14 @@ struct pending {
 	char reason[64];
 	int64_t now;
 	int swap2; /* a swap2 put: the stage moves on after */
+	/* or the end of the game (room_end), and what follows its answer */
+	int end;
+	game_result_t res;
+	game_reason_t why;
+	int anyway;          /* ended all the same if the store refuses */
+	struct event *retry; /* a timer's end: tried again if refused */
+	game_err_t answer;   /* the request's answer once ended (GERR_OVER: a flag fell) */
+	const char *answer_why;
 };
 
 struct room_registry {
@@ -792,8 +800,12 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 	room_check(r);
 }
 
+static void write_done(void *arg, game_err_t e);
+
 /* Ends an unfinished game: archived first (with the ratings), then said.
- * -1, with nothing changed, when the store refused it. */
+ * 0; -1, with nothing changed, when the store refused it; 1 when the end
+ * is in flight at the store thread (r->pending: write_done says it). An
+ * end while stones are in flight is written from the loop at once. */
 static int
 room_end(struct room *r, game_result_t res, game_reason_t reason)
 {
@@ -801,6 +813,20 @@ room_end(struct room *r, game_result_t res, game_reason_t reason)
 	if (!room_unfinished(r))
 		return 0;
 	end_record(r, res, reason, &g);
+	if (r->game_id && archive_async(r->srv) && !r->pending) {
+		struct pending *p = calloc(1, sizeof *p);
+		if (!p ||
+		    archive_moves_async(
+			r->srv, r->game_id, r->pos.nmoves, NULL, 0, &g, write_done, r) != 0) {
+			free(p);
+			return -1;
+		}
+		p->end = 1;
+		p->res = res;
+		p->why = reason;
+		r->pending = p;
+		return 1;
+	}
 	if (archive_end(r->srv, &g) != 0)
 		return -1;
 	game_over(r, res, reason);
@@ -813,7 +839,10 @@ room_end(struct room *r, game_result_t res, game_reason_t reason)
 static void
 room_end_anyway(struct room *r, game_result_t res, game_reason_t reason)
 {
-	if (room_unfinished(r) && room_end(r, res, reason) != 0) {
+	int rc = room_unfinished(r) ? room_end(r, res, reason) : 0;
+	if (rc > 0)
+		r->pending->anyway = 1;
+	if (rc < 0) {
 		log_error(&r->srv->log,
 		    "room %s: the end is not stored; it stays open in the store", r->id);
 		game_over(r, res, reason);
@@ -826,8 +855,11 @@ static void
 end_or_retry(struct room *r, struct event *ev, game_result_t res, game_reason_t reason)
 {
 	struct timeval again = { 1, 0 };
-	if (room_end(r, res, reason) != 0)
+	int rc = room_end(r, res, reason);
+	if (rc < 0)
 		evtimer_add(ev, &again);
+	else if (rc > 0)
+		r->pending->retry = ev;
 }
 
 /* Whether the position's last move ended the game: its result and reason. */
@@ -882,8 +914,6 @@ publish(struct room *r, proto_msg_t *m, int n, int64_t now, uint32_t *seq)
 	}
 	metrics_moves_relayed(r->srv->metrics, n);
 }
-
-static void write_done(void *arg, game_err_t e);
 
 /* Places checked stones for the sides to move, stores them (with the end
  * when they decide the game) in one transaction, and only then says so: a
@@ -992,6 +1022,21 @@ write_done(void *arg, game_err_t e)
 		act.why = e == GERR_STORE_DOWN
 		    ? "the database cannot be reached; nothing changed, try again"
 		    : "the game could not be saved; try again";
+		struct timeval again = { 1, 0 };
+		if (p->end && p->anyway) {
+			log_error(&r->srv->log,
+			    "room %s: the end is not stored; it stays open in the store", r->id);
+			game_over(r, p->res, p->why);
+		} else if (p->end && p->retry) {
+			evtimer_add(p->retry, &again);
+		}
+	} else if (p->end) {
+		game_over(r, p->res, p->why);
+		act.seq = r->seq;
+		if (p->answer) {
+			e = p->answer;
+			act.why = p->answer_why;
+		}
 	} else if (!room_unfinished(r)) {
 		/* ended meanwhile where nothing may wait (a player left) */
 		e = GERR_OVER;
@@ -1044,8 +1089,14 @@ room_move(
 		    act, GERR_NOT_TURN, to_move ? "white is to move" : "black is to move");
 	int64_t now = clock_now_ms();
 	if (r->clk.timed && gclock_left(&r->clk, seat, now) == 0) {
-		if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME) != 0)
+		int rc = room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
+		if (rc < 0)
 			return store_refused(r, act);
+		if (rc > 0) {
+			r->pending->answer = GERR_OVER;
+			r->pending->answer_why = "your flag fell";
+			return GERR_PENDING;
+		}
 		return refuse(act, GERR_OVER, "your flag fell");
 	}
 	move_t mv;
@@ -1180,8 +1231,11 @@ room_resign(struct room *r, struct session *s, struct room_act *act)
 		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
 		return GERR_OVER;
-	if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN) != 0)
+	int rc = room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
+	if (rc < 0)
 		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1318,8 +1372,11 @@ room_abort(struct room *r, struct session *s, struct room_act *act)
 	if (r->status == GAME_PLAYING &&
 	    (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2 || r->moved_both))
 		return GERR_TOO_LATE;
-	if (room_end(r, GAME_NO_RESULT, BY_ABORTED) != 0)
+	int rc = room_end(r, GAME_NO_RESULT, BY_ABORTED);
+	if (rc < 0)
 		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1336,8 +1393,11 @@ room_claim(struct room *r, struct session *s, struct room_act *act)
 	struct seat *o = &r->seat[1 - seat];
 	if (!o->gone || clock_now_ms() < o->deadline)
 		return GERR_NO_CLAIM;
-	if (room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED) != 0)
+	int rc = room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED);
+	if (rc < 0)
 		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
 	act->seq = r->seq;
 	return GERR_OK;
 }

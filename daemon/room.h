@@ -101,8 +101,9 @@ int room_awaiting(const struct room *r, const char *name);
 void room_resume(struct room *r, int seat, struct session *s);
 
 /* Requests by a session in the room. Each returns GERR_OK and fills *act,
- * or a refusal (with act->why); room_move and room_swap2_put may return
- * GERR_PENDING instead (a PostgreSQL store): the answer comes through the
+ * or a refusal (with act->why); room_move, room_swap2_put, room_resign,
+ * room_abort and room_claim may return GERR_PENDING instead (a PostgreSQL
+ * store): the answer comes through the
  * registry's reply function once the commit is back, and until then the
  * room takes no other request (room_busy). move is in notation ("h8"); reason is why a
  * bot plays it (NULL for people). */

@@ -100,7 +100,8 @@ store_unavailable(store_t *s)
 }
 
 /* Each verb: a fresh message and the backend's answer. */
-#define CALL(s, verb, ...) ((s)->msg[0] = '\0', (s)->unavailable = 0, (s)->ops->verb(s, __VA_ARGS__))
+#define CALL(s, verb, ...) \
+	((s)->msg[0] = '\0', (s)->unavailable = 0, (s)->ops->verb(s, __VA_ARGS__))
 #define CALL0(s, verb) ((s)->msg[0] = '\0', (s)->unavailable = 0, (s)->ops->verb(s))
 
 int

@@ -22,7 +22,7 @@ struct store {
 	void *be; /* the backend's connection and statements */
 	char msg[256];
 	char path[512];
-	int unavailable; /* the last failure: the database could not be reached */
+	int unavailable;             /* the last failure: the database could not be reached */
 	struct store_fault_at fault; /* point[0] == 0: none */
 };
 
@@ -49,8 +49,8 @@ struct store_ops {
 	int (*top)(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);
 	int (*game_begin)(store_t *s, store_game_t *g);
 	int (*game_move)(store_t *s, int64_t game_id, int ply, const store_move_t *m);
-	int (*game_colours)(store_t *s, int64_t game_id, const char *black, const char *white,
-	    int opening_plies);
+	int (*game_colours)(
+	    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies);
 	int (*game_truncate)(store_t *s, int64_t game_id, int from);
 	int (*game_end)(store_t *s, const store_game_t *g);
 	int (*game_load)(store_t *s, int64_t id, store_game_t *g, store_move_t *moves);
@@ -58,8 +58,8 @@ struct store_ops {
 	int (*history)(store_t *s, const char *name, int page, store_game_t *out, int *total);
 	int (*sanction_put)(store_t *s, const store_sanction_t *x);
 	int (*sanction_drop)(store_t *s, int kind, const char *target);
-	int (*sanctions)(store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x),
-	    void *arg);
+	int (*sanctions)(
+	    store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
 	int (*setting_get)(store_t *s, const char *key, char *out, size_t cap);
 	int (*setting_put)(store_t *s, const char *key, const char *value);
 };

@@ -859,8 +859,7 @@ pg_sanction_drop(store_t *s, int kind, const char *target)
 }
 
 static int
-pg_sanctions(
-    store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
+pg_sanctions(store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
 {
 	struct params p = { .n = 0 };
 	p_int(&p, now);

@@ -142,8 +142,34 @@ test_outage(void)
 	CHECK(l && strncmp(l, "OK RESUME", 9) == 0, "RESUME: %s", c->line);
 	CHECK(strcmp(got, want) == 0, "after kill -9: moves %s, acknowledged %s", got, want);
 	ok("kill -9 after the outage: every acknowledged move is back");
+
+	/* the end of a game is a write too: refused while down, then taken */
+	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	tc_send(c, "RESIGN %s", room);
+	CHECK(tc_expect(c, "ERR 508", 5000), "RESIGN with PostgreSQL down: %s", c->line);
+	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	int over = 0;
+	for (int t = 0; t < 40 && !over; t++) {
+		tc_send(c, "RESIGN %s", room);
+		l = tc_read(c, 3000);
+		over = l && strncmp(l, "* OVER", 6) == 0;
+		if (over)
+			over = tc_expect(c, "OK RESIGN", 3000) != NULL;
+		else
+			usleep(250 * 1000);
+	}
+	CHECK(over, "no RESIGN after PostgreSQL came back: %s", c->line);
+	ok("RESIGN: 508 while down, * OVER then OK RESIGN once it is back");
 	tc_close(c);
 	CHECK(daemon_stop(&d2, SIGTERM, 10000) == 0, "the restarted daemon did not exit cleanly");
+	/* the killed daemon never reached its exit: its log holds any report */
+	CHECK(
+	    daemon_log_count(&d1, "Sanitizer") == 0 && daemon_log_count(&d1, "runtime error") == 0,
+	    "a sanitizer report in %s", d1.log);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", d1.dir, d2.dir);
+	if (!failures && system(cmd) != 0) /* kept when something failed */
+		printf("could not remove the test directories\n");
 }
 
 int
