@@ -192,6 +192,54 @@ archive_moves_async(struct server *srv, int64_t id, int first, const struct arch
 	return 0;
 }
 
+struct lookup_job {
+	struct archive_lookup l;
+	void (*done)(void *arg, const struct archive_lookup *l);
+	void *arg;
+};
+
+static void
+lookup_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct lookup_job *j = arg;
+	store_t *st = ctx;
+	char digest[AUTH_DIGEST_LEN + 1], spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+	(void)job;
+	auth_token_digest(j->l.token, digest);
+	j->l.found = store_session_get(st, digest, (int64_t)time(NULL), j->l.name) == 0 &&
+	    j->l.name[0];
+	j->l.account = j->l.found && store_user_get(st, j->l.name, spelled, hash, sizeof hash) == 0;
+}
+
+static void
+lookup_done(int64_t id, int cancelled, void *arg)
+{
+	struct lookup_job *j = arg;
+	(void)id;
+	j->done(j->arg, cancelled ? NULL : &j->l);
+	free(j);
+}
+
+int
+archive_lookup_async(struct server *srv, const char *token,
+    void (*done)(void *arg, const struct archive_lookup *l), void *arg)
+{
+	struct lookup_job *j = calloc(1, sizeof *j);
+	if (!j || strlen(token) >= sizeof j->l.token) {
+		free(j);
+		return -1;
+	}
+	snprintf(j->l.token, sizeof j->l.token, "%s", token);
+	j->done = done;
+	j->arg = arg;
+	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)j, lookup_run, lookup_done, NULL, j) <
+	    0) {
+		free(j);
+		return -1;
+	}
+	return 0;
+}
+
 /* The store thread's connection: its own, opened at start. */
 static void *
 store_ctx_new(void *arg)

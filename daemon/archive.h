@@ -82,6 +82,18 @@ typedef void (*archive_done_fn)(void *arg, game_err_t e);
  * then never called). */
 int archive_moves_async(struct server *srv, int64_t id, int first, const struct archive_move *mv,
     int n, const struct archive_game *end, archive_done_fn done, void *arg);
+/* A stored session looked up on the store thread (RESUME after a
+ * restart): the token's name if the store holds it unexpired, and whether
+ * that name is an account. */
+struct archive_lookup {
+	char token[40];
+	int found, account;
+	char name[PROTO_NAME_MAX + 1];
+};
+/* Queues the lookup of l->token; done(arg, l) on the loop (l NULL: the
+ * queue was freed first, at shutdown). -1 when it cannot be queued. */
+int archive_lookup_async(struct server *srv, const char *token,
+    void (*done)(void *arg, const struct archive_lookup *l), void *arg);
 /* Starts the store thread for a PostgreSQL store (nothing for SQLite);
  * archive_stop joins it, dropping answers not yet delivered. */
 int archive_start(struct server *srv);

@@ -40,15 +40,16 @@ enum target {
 
 enum { LIST_MAX = 1000 }; /* lines in one ROOMS or WHO reply */
 
-/* A handler's answer when its room answers later (GERR_PENDING). */
-enum { CMD_PENDING = -1 };
+/* A handler's answer when its room answers later (GERR_PENDING), or when
+ * it runs again once the store thread has looked its session up. */
+enum { CMD_PENDING = -1, CMD_LOOKUP = -2 };
 
 /* A request waiting for its room: the one whose commit is in flight
  * (answering), or a later one to run after it. */
 struct parked {
 	TAILQ_ENTRY(parked) link;
 	struct conn *c;
-	struct room *r;
+	struct room *r; /* NULL: a RESUME waiting for its stored session */
 	int answering;
 	proto_msg_t m;
 };
@@ -122,6 +123,8 @@ lookup(struct conn *c, const char *id)
 		return NULL;
 	return r;
 }
+
+static int look_up(struct conn *c, const proto_msg_t *m);
 
 /* c's request waits for rm (conn_hold: c reads no further line). */
 static void
@@ -704,17 +707,30 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 {
 	struct session *s = session_by_token(c->srv, m->token);
 	char name[PROTO_NAME_MAX + 1];
-	int seat;
+	int seat, stored = 0, account = -1;
 	rm = room_find(c->srv, m->room);
-	int stored = !s && rm && session_stored_name(c->srv, m->token, name) == 0;
+	const struct archive_lookup *ahead = c->srv->cmd_ahead;
+	if (!s && rm && ahead && strcmp(ahead->token, m->token) == 0) {
+		/* the replay after the store thread's lookup */
+		stored = ahead->found && !session_by_name(c->srv, ahead->name);
+		snprintf(name, sizeof name, "%s", ahead->name);
+		account = ahead->account;
+	} else if (!s && rm && archive_async(c->srv) && strlen(m->token) == SESSION_TOKEN_LEN) {
+		/* PostgreSQL: the lookup on the store thread, the request after it */
+		return CMD_LOOKUP;
+	} else if (!s && rm) {
+		stored = session_stored_name(c->srv, m->token, name) == 0;
+	}
 	/* a banned name or address takes no seat back, before anything moves */
 	int err = admitted(c, s ? s->name : stored ? name : NULL, why);
 	if (err)
 		return err;
 	/* after a restart: the token the store remembers, and the seat by its name */
+	if (account < 0 && stored)
+		account = archive_is_account(c->srv, name);
 	if (stored && (seat = room_awaiting(rm, name)) >= 0 &&
-	    (s = session_adopt(c->srv, name, m->token,
-		 archive_is_account(c->srv, name) ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
+	    (s = session_adopt(
+		 c->srv, name, m->token, account ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
 		room_resume(rm, seat, s);
 	if (!s || !rm || room_seat_of(rm, s) < 0) {
 		*why = "no seat for that token in that room";
@@ -932,6 +948,8 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 			park(c, m, rm, 1);
 			return;
 		}
+		if (rc == CMD_LOOKUP && (rc = look_up(c, m)) == 0)
+			return;
 	}
 	if (rc)
 		conn_error(c, m->tag, rc, why ? "%s" : NULL, why);
@@ -973,6 +991,50 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 	}
 }
 
+/* The store thread's answer to a waiting RESUME: it runs again with it. */
+static void
+looked_up(void *arg, const struct archive_lookup *l)
+{
+	struct parked *p = arg;
+	if (!l) { /* shutdown: the connections went first */
+		free(p);
+		return;
+	}
+	if (!p->c) { /* the connection went meanwhile (cmd_forget) */
+		free(p);
+		return;
+	}
+	struct server *srv = p->c->srv;
+	TAILQ_REMOVE(&srv->parked, p, link);
+	struct conn *c = p->c;
+	c->job = 0;
+	struct archive_lookup copy = *l;
+	srv->cmd_ahead = &copy;
+	if (!c->dead && !c->closing)
+		cmd_dispatch(c, &p->m);
+	srv->cmd_ahead = NULL;
+	if (!c->job)
+		conn_release(c);
+	free(p);
+}
+
+/* A RESUME's stored session, looked up off the loop: 0 with the request
+ * waiting (c held), or an error code. */
+static int
+look_up(struct conn *c, const proto_msg_t *m)
+{
+	struct parked *p = calloc(1, sizeof *p);
+	if (!p || archive_lookup_async(c->srv, m->token, looked_up, p) != 0) {
+		free(p);
+		return ERR_SERVER_BUSY;
+	}
+	p->c = c;
+	p->m = *m;
+	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	conn_hold(c, CONN_HELD);
+	return 0;
+}
+
 void
 cmd_start(struct server *srv)
 {
@@ -988,7 +1050,10 @@ cmd_forget(struct conn *c)
 		next = TAILQ_NEXT(p, link);
 		if (p->c == c) {
 			TAILQ_REMOVE(&c->srv->parked, p, link);
-			free(p);
+			if (p->r || p->answering)
+				free(p);
+			else
+				p->c = NULL; /* a lookup in flight frees it when it is back */
 		}
 	}
 }

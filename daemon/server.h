@@ -57,6 +57,7 @@ struct server {
 	store_t *store;                         /* accounts, ratings, games; NULL: not kept */
 	workq_t *work;                          /* password checks, off the loop */
 	TAILQ_HEAD(parked_list, parked) parked; /* requests waiting for a room (cmd.c) */
+	const struct archive_lookup *cmd_ahead; /* a RESUME's lookup while it runs again */
 	workq_t *storeq;             /* PostgreSQL: one thread with a connection of its own
 	                    that commits the moves (archive_moves_async) */
 	struct login_limits *logins; /* failed logins by address and account */

@@ -5,7 +5,8 @@
  * said and not answered, the opponent's next request waits behind it, and
  * the event loop serves everyone else (it never waits for the database);
  * resumed, the move goes out, then its OK, then the waiting request's
- * answer. Then PostgreSQL is stopped mid-game: the next move is refused with 508 store-unavailable
+ * answer (and after the restart below, a RESUME's stored session is looked
+ * up the same way). Then PostgreSQL is stopped mid-game: the next move is refused with 508 store-unavailable
  * and no event goes out; it is started again: the daemon reconnects by
  * itself and the same move is taken; then the daemon is killed with
  * SIGKILL and a restart has every acknowledged move, nothing lost.
@@ -127,9 +128,17 @@ test_outage(void)
 	tc_close(b);
 	snprintf(conf, sizeof conf, "state-dir %s\ngrace 300", state);
 	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "no restart (log %s)", d2.log);
-	struct tc *c = tc_open(d2.port, 1);
-	REQUIRE(c, "cannot reconnect");
+	struct tc *c = tc_open(d2.port, 1), *y = tc_open(d2.port, 1);
+	REQUIRE(c && y, "cannot reconnect");
+	/* the stored session is looked up on the store thread: paused, the
+	 * RESUME waits and the loop serves the others */
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(c, "RESUME %s %s 0", token, room);
+	CHECK(!tc_read(c, 700), "RESUME answered before its lookup: %s", c->line);
+	tc_send(y, "PING lookup");
+	CHECK(tc_expect(y, "OK PING", 2000), "no PING answer while a RESUME's lookup hangs");
+	tc_close(y);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	char got[256] = "", want[256] = "";
 	while ((l = tc_read(c, 5000)) && strncmp(l, "OK RESUME", 9) != 0 && strncmp(l, "ERR", 3))
 		if (strncmp(l, "= MOVES", 7) == 0) {
