@@ -48,10 +48,11 @@ play(struct tc *mover, struct tc *other, const char *room, int k)
 	return tc_expect(other, "* MOVE", 3000) ? 0 : -1;
 }
 
+static struct daemon d1, d2;
+
 static void
 test_outage(void)
 {
-	static struct daemon d1, d2;
 	char room[24], code[64], token[80], state[200], conf[300];
 	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, "grace 300") == 0, "no daemon (log %s)", d1.log);
 	snprintf(state, sizeof state, "%s/state", d1.dir);
@@ -189,6 +190,11 @@ main(void)
 		return 1;
 	}
 	test_outage();
+	/* a REQUIRE that failed returned with a daemon still up */
+	if (d1.pid > 0 && daemon_alive(&d1))
+		daemon_stop(&d1, SIGKILL, 2000);
+	if (d2.pid > 0 && daemon_alive(&d2))
+		daemon_stop(&d2, SIGKILL, 2000);
 	printf("%s\n", failures ? "FAILED" : "all passed");
 	return failures != 0;
 }

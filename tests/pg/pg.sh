@@ -66,6 +66,10 @@ start)
 stop)
 	pid=$(cat "$dir/pid" 2>/dev/null || true)
 	[ -n "$pid" ] || exit 0
+	# backends a failed test left paused could not shut down
+	for p in $(ps -o pid= --ppid "$pid"); do
+		kill -CONT "$p" 2>/dev/null || true
+	done
 	kill -INT "$pid" 2>/dev/null || exit 0
 	n=0
 	while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do
