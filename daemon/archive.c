@@ -441,7 +441,13 @@ archive_restore(struct server *srv,
 			log_error(&srv->log, "game %lld: %s", (long long)ids[i], store_error(st));
 			continue;
 		}
-		if (saved_from(srv, &g, moves, &sv) != 0 || play(srv, &sv, &why) != 0) {
+		int rc = saved_from(srv, &g, moves, &sv) != 0 ? -1 : play(srv, &sv, &why);
+		if (rc > 0) {
+			log_debug(&srv->log, "game %lld in room %s is another node's",
+			    (long long)g.id, g.room);
+			continue;
+		}
+		if (rc != 0) {
 			/* an unplayable record ends as aborted, so it is not retried */
 			log_error(&srv->log, "game %lld in room %s cannot be resumed: %s; aborted",
 			    (long long)g.id, g.room, why ? why : "?");

@@ -113,8 +113,9 @@ game_err_t archive_refusal(struct server *srv);
 /* Whether name is a registered account. */
 int archive_is_account(struct server *srv, const char *name);
 /* At start: play(srv, saved, arg) for every game the store holds
- * unfinished; a game play refuses (nonzero, with *why) ends as aborted.
- * Returns the number taken, or -1. */
+ * unfinished; a game play refuses (-1, with *why) ends as aborted, one it
+ * passes over (1: another node's) stays as it is. Returns the number
+ * taken, or -1. */
 int archive_restore(struct server *srv,
     int (*play)(struct server *srv, const struct archive_saved *sv, const char **why));
 

@@ -6,7 +6,8 @@
 # pass, and in the plain build (build/default-*) also the daemon's
 # black-box tests: a kill -9 mid-game and its restart (test_persist), rated
 # games and accounts (test_accounts), the protocol (test_gomokud,
-# test_spec). Stops the server by its pid at the end, also on failure. A
+# test_spec) and, in the gcc build, three cluster nodes sharing one
+# database (test_cluster). Stops the server by its pid at the end, also on failure. A
 # missing PostgreSQL is a failure, never a skip.
 set -u
 here=$(dirname "$0")
@@ -30,6 +31,11 @@ tests="$O/tests/unit/test_store $O/tests/daemon/test_pgdown"
 case "$O" in
 */default-*) tests="$tests $O/tests/daemon/test_persist $O/tests/daemon/test_accounts
 	$O/tests/daemon/test_gomokud $O/tests/daemon/test_spec" ;;
+esac
+# three nodes on one Redis and one database: the plain gcc build, as
+# tests/module.mk runs test_cluster
+case "$O" in
+*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster" ;;
 esac
 bad=""
 for t in $tests; do
