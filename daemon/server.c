@@ -420,7 +420,9 @@ open_store(struct server *srv)
 		log_error(&srv->log, "database: %s", err);
 		return -1;
 	}
-	log_info(&srv->log, "database %s (schema %d)", path, store_schema_version(srv->store));
+	char shown[sizeof path];
+	store_redacted(path, shown, sizeof shown);
+	log_info(&srv->log, "database %s (schema %d)", shown, store_schema_version(srv->store));
 	return 0;
 }
 

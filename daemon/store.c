@@ -13,6 +13,39 @@ store_is_remote(const char *path)
 	return strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0;
 }
 
+void
+store_redacted(const char *path, char *out, size_t cap)
+{
+	if (!store_is_remote(path)) {
+		snprintf(out, cap, "%s", path);
+		return;
+	}
+	size_t n = 0;
+	const char *p = path, *auth = strstr(path, "://") + 3;
+	const char *at = strchr(auth, '@'), *colon = strchr(auth, ':');
+	/* the secret runs from after "user:" to '@', or from "password=" to '&' */
+	while (*p && n + 1 < cap) {
+		const char *stop = NULL;
+		if (at && colon && colon < at && p == colon + 1)
+			stop = at;
+		else if (strncmp(p, "password=", 9) == 0 && n + 9 < cap) {
+			memcpy(out + n, p, 9);
+			n += 9;
+			p += 9;
+			stop = p + strcspn(p, "&");
+		}
+		if (stop) {
+			n += (size_t)snprintf(out + n, cap - n, "***");
+			if (n >= cap)
+				n = cap - 1;
+			p = stop;
+			continue;
+		}
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+}
+
 /* Reads GOMOKUD_FAULT in builds that inject faults. */
 static void
 fault_setup(store_t *s)

@@ -84,6 +84,9 @@ const char *store_error(store_t *s);
 int store_unavailable(store_t *s);
 /* Whether path names a PostgreSQL database rather than a SQLite file. */
 int store_is_remote(const char *path);
+/* path as it may be logged: a PostgreSQL URL's password (user:PASSWORD@,
+ * password=...) as "***"; a file's path as it is. */
+void store_redacted(const char *path, char *out, size_t cap);
 int store_schema_version(store_t *s);
 
 /* Accounts; names compare case-insensitively (STORE_EXISTS on a clash). */

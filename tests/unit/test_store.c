@@ -708,6 +708,31 @@ test_pg_migrations_and_outage(void **state)
 	    "  migrations counted in schema_version, not run twice; no server: %s\n", err);
 }
 
+/* The database as logged: a password never, the rest as written. */
+static void
+test_redacted(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "/var/lib/gomokud/gomokud.db", "/var/lib/gomokud/gomokud.db" },
+		{ "postgresql://gomokud@127.0.0.1:5432/g",
+		    "postgresql://gomokud@127.0.0.1:5432/g" },
+		{ "postgresql://gomokud:s3cr:et@db:5432/g", "postgresql://gomokud:***@db:5432/g" },
+		{ "postgres://u:p@[::1]:5432/g", "postgres://u:***@[::1]:5432/g" },
+		{ "postgresql://db/g?user=u&password=hunter2&sslmode=require",
+		    "postgresql://db/g?user=u&password=***&sslmode=require" },
+		{ "postgresql://db/g?password=x", "postgresql://db/g?password=***" },
+		{ "postgresql://host:5432/g", "postgresql://host:5432/g" },
+	};
+	char out[128];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		store_redacted(cases[i][0], out, sizeof out);
+		assert_string_equal(out, cases[i][1]);
+	}
+	store_redacted("postgresql://u:secretsecret@h/g", out, 18); /* cut short: still hidden */
+	assert_null(strstr(out, "secret"));
+}
+
 int
 main(void)
 {
@@ -734,6 +759,7 @@ main(void)
 		cmocka_unit_test(test_exports),
 		cmocka_unit_test(test_sanctions_and_settings),
 		cmocka_unit_test(test_backup),
+		cmocka_unit_test(test_redacted),
 	};
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }
