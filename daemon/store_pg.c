@@ -251,8 +251,13 @@ connected(store_t *s)
 	}
 	if (p->conn)
 		PQreset(p->conn);
-	else
-		p->conn = PQconnectdb(s->path);
+	else {
+		/* a server that does not answer is given up after a few seconds
+		 * (libpq waits forever by default); the URL may set its own */
+		static const char *const keys[] = { "connect_timeout", "dbname", NULL };
+		const char *const vals[] = { "3", s->path, NULL };
+		p->conn = PQconnectdbParams(keys, vals, 1);
+	}
 	memset(p->prepared, 0, sizeof p->prepared);
 	if (p->conn && PQstatus(p->conn) == CONNECTION_OK) {
 		p->backoff_ms = 0;

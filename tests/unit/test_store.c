@@ -13,6 +13,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -704,6 +707,17 @@ test_pg_migrations_and_outage(void **state)
 	snprintf(bad, sizeof bad, "postgresql://postgres@127.0.0.1:1/nothing?connect_timeout=2");
 	assert_int_equal(store_open(bad, &s, err, sizeof err), -1);
 	assert_non_null(strstr(err, "unavailable"));
+	/* a server that takes the connection and never answers: given up (the
+	 * store's own connect timeout; the URL names none) */
+	int hang = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof a;
+	assert_true(hang >= 0 && bind(hang, (struct sockaddr *)&a, sizeof a) == 0 &&
+	    listen(hang, 4) == 0 && getsockname(hang, (struct sockaddr *)&a, &alen) == 0);
+	snprintf(bad, sizeof bad, "postgresql://postgres@127.0.0.1:%d/nothing", ntohs(a.sin_port));
+	assert_int_equal(store_open(bad, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "unavailable"));
+	close(hang);
 	print_message(
 	    "  migrations counted in schema_version, not run twice; no server: %s\n", err);
 }
