@@ -28,10 +28,8 @@ enum {
 	INF = 32000,
 	DEFAULT_VCT_NODES = 30000,
 	GUARD_NODES = 400000,
-	GUARD_MOVES = 8,
-	CHECK_MIN_MS = 200,    /* the opponent's VCT is looked for at the root, and
-	                          the move checked, only with at least this */
-	GUARD_MOVES_LOST = 24, /* checked when the search says every move loses */
+	CHECK_MIN_MS = 200, /* the opponent's VCT is looked for at the root, and
+	                       the move checked, only with at least this */
 };
 #define WIN ENGINE_WIN
 #define WIN_MIN ENGINE_WIN_MIN
@@ -661,22 +659,22 @@ filter_root(engine_t *e, int threes, uint64_t budget, int maxply, int limit)
 
 /*
  * Checks the search's choice with the time kept back: if the opponent's VCT
- * is proven after it, the next moves in search order (up to limit), playing
- * the first that is not proven lost. An unproven move is kept: only proofs
- * change the move. Each move gets up to GUARD_NODES; big when the opponent
- * had a VCT before the search (the pre-search check gives each move only a few thousand
- * nodes, too few for the deep ones), which gets the check more time
+ * is proven after it, the next moves in search order until the check's
+ * deadline, playing the first that is not proven lost. An unproven move is
+ * kept: only proofs change the move. Each move gets up to GUARD_NODES; big
+ * when the opponent had a VCT before the search (the pre-search check gives
+ * each move only a few thousand nodes, too few for the deep ones), which gets the check more time
  * (tm_check_deadline). Otherwise the check is for threats the null-move
  * check before the search did not see.
  */
 static void
-guard_move(engine_t *e, int big, int limit, int *score)
+guard_move(engine_t *e, int big, int *score)
 {
 	board_t *b = &e->b;
 	int stm = board_to_move(b), i;
 
 	e->solver_deadline = tm_check_deadline(&e->tm, big);
-	for (i = 0; i < e->nroot && i < limit && !solvers_done(e); i++) {
+	for (i = 0; i < e->nroot && !solvers_done(e); i++) {
 		board_play(b, e->root[i], stm);
 		int r = solve(e, 1, GUARD_NODES, 29);
 		board_undo(b);
@@ -1001,7 +999,7 @@ think(engine_t *e, const skill_t *sk, const engine_limits_t *l, int maxd, int gu
 	stop_helpers(e);
 	if (check && depth > 0 && *score < WIN_MIN && e->nroot > 1) {
 		int lost = *score <= -WIN_MIN;
-		guard_move(e, guard || lost, lost ? GUARD_MOVES_LOST : GUARD_MOVES, score);
+		guard_move(e, guard || lost, score);
 	}
 	e->checking = 0;
 	if (e->nroot > 1 && *score < WIN_MIN) {
