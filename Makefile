@@ -54,12 +54,14 @@ pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
 # Each module appends to these from its own module.mk:
 #   BINS     programs built by `make` (into $(BINDIR))
 #   TESTS    test programs run by `make test` (exit 0 = pass)
+#   TEST_HELPERS  programs the tests run (built by `make test`, not run by it)
 #   BENCHES  names N with a phony target bench-N that `make bench` runs
 #   BENCH_BINS  the benchmark programs, built by `make all` so CI compiles
 #            them with warnings as errors too
 #   FUZZERS  names N with a phony target fuzz-N that `make fuzz` runs
 BINS :=
 TESTS :=
+TEST_HELPERS :=
 BENCHES :=
 BENCH_BINS :=
 FUZZERS :=
@@ -77,7 +79,7 @@ include rules/module.mk engine/module.mk
 include $(wildcard proto/module.mk daemon/module.mk ctl/module.mk client/module.mk tests/module.mk systemd/module.mk)
 
 .PHONY: all deps deps-auto test check run run-main bench fuzz clean check-style style
-all: $(BINS) $(TESTS) $(BENCH_BINS)
+all: $(BINS) $(TESTS) $(TEST_HELPERS) $(BENCH_BINS)
 
 deps:
 	@sh mk/deps.sh
@@ -87,10 +89,10 @@ deps-auto:
 	@sh mk/deps.sh --if-missing
 
 test: deps-auto
-	@$(MAKE) --no-print-directory -j$(JOBS) $(BINS) $(TESTS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BINS) $(TESTS) $(TEST_HELPERS)
 	@$(MAKE) --no-print-directory check
 
-check: $(BINS) $(TESTS)
+check: $(BINS) $(TESTS) $(TEST_HELPERS)
 	@BINDIR=$(BINDIR) O=$(O) sh tests/run.sh $(TESTS)
 
 # run-main (daemon/module.mk) builds what it starts.

@@ -451,6 +451,8 @@ static const struct {
 	{ ERR_FULL, "The server is full; try again later" },
 	{ ERR_IDLE, "Disconnected after a long silence" },
 	{ ERR_SERVER_BUSY, "The server is busy; try again shortly" },
+	{ ERR_STORE_DOWN,
+	    "The server cannot reach its database; nothing changed, try again shortly" },
 	{ ERR_INTERNAL, "The server could not do that; try again" },
 };
 

@@ -2,6 +2,7 @@
 #include "daemon/archive.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -42,7 +43,29 @@ archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
 	return 0;
 }
 
-static int end_game(struct server *srv, const struct archive_game *a);
+static int end_game(store_t *st, int rate_bots, const struct archive_game *a);
+
+/* The stones (and the end) in one transaction on st: 0 or -1. */
+static int
+moves_on(store_t *st, int rate_bots, int64_t id, int first, const struct archive_move *mv, int n,
+    const struct archive_game *end)
+{
+	int alone = n == 1 && !end; /* one row is a transaction of its own */
+	if (!alone && store_begin(st) != 0)
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		store_move_t m = { mv[i].move, mv[i].used_ms, mv[i].black_ms, mv[i].white_ms };
+		if ((i > 0 && store_fault(st, "before", "next stone") != 0) ||
+		    store_game_move(st, id, first + i, &m) != 0)
+			goto fail;
+	}
+	if ((end && end_game(st, rate_bots, end) != 0) || (!alone && store_commit(st) != 0))
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
 
 int
 archive_moves(struct server *srv, int64_t id, int first, const struct archive_move *mv, int n,
@@ -53,24 +76,204 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 	if (st == NULL || id == 0)
 		return 0;
 	int64_t t0 = metrics_now_us();
-	int alone = n == 1 && !end; /* one row is a transaction of its own */
-	if (!alone && store_begin(st) != 0)
-		goto fail;
-	for (int i = 0; i < n; i++) {
-		store_move_t m = { mv[i].move, mv[i].used_ms, mv[i].black_ms, mv[i].white_ms };
-		if ((i > 0 && store_fault(st, "before", "next stone") != 0) ||
-		    store_game_move(st, id, first + i, &m) != 0)
-			goto fail;
+	if (moves_on(st, srv->cfg.rate_bots, id, first, mv, n, end) != 0) {
+		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)id,
+		    n > 1 ? "the stones" : "a move", store_error(st));
+		return -1;
 	}
-	if ((end && end_game(srv, end) != 0) || (!alone && store_commit(st) != 0))
-		goto fail;
 	metrics_observe(srv->metrics, METRIC_STORE_COMMIT, metrics_now_us() - t0);
 	return 0;
-fail:
-	store_rollback(st);
-	log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)id,
-	    n > 1 ? "the stones" : "a move", store_error(st));
-	return -1;
+}
+
+/* A write for the store thread: the values copied, the answer filled in. */
+struct move_job {
+	struct server *srv;
+	int64_t id;
+	int first, n;
+	int rate_bots; /* the config's, copied: a reload may change it meanwhile */
+	struct archive_move mv[3];
+	int has_end;
+	struct archive_game end; /* its strings point into the copies below */
+	char room[PROTO_ROOM_MAX + 1], code[PROTO_CODE_MAX + 1];
+	char names[2][PROTO_NAME_MAX + 1];
+	int rc, unavailable;
+	int64_t us; /* the transaction's time */
+	char err[256];
+	archive_done_fn done;
+	void *arg;
+};
+
+int
+archive_async(struct server *srv)
+{
+	return srv->storeq != NULL;
+}
+
+/* On the store thread, with its own connection. */
+static void
+move_job_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct move_job *j = arg;
+	store_t *st = ctx;
+	(void)job;
+	int64_t t0 = metrics_now_us();
+	j->rc = moves_on(
+	    st, j->rate_bots, j->id, j->first, j->mv, j->n, j->has_end ? &j->end : NULL);
+	j->us = metrics_now_us() - t0;
+	if (j->rc != 0) {
+		j->unavailable = store_unavailable(st);
+		snprintf(j->err, sizeof j->err, "%s", store_error(st));
+	}
+}
+
+/* Back on the loop: the room hears the answer. */
+static void
+move_job_done(int64_t id, int cancelled, void *arg)
+{
+	struct move_job *j = arg;
+	struct server *srv = j->srv;
+	(void)id;
+	if (cancelled) { /* shutdown: the room is going away */
+		free(j);
+		return;
+	}
+	game_err_t e = GERR_OK;
+	if (j->rc != 0) {
+		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)j->id,
+		    j->n > 1        ? "the stones"
+			: j->n == 1 ? "a move"
+				    : "the result",
+		    j->err);
+		e = j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
+	} else {
+		metrics_observe(srv->metrics, METRIC_STORE_COMMIT, j->us);
+	}
+	j->done(j->arg, e);
+	free(j);
+}
+
+int
+archive_moves_async(struct server *srv, int64_t id, int first, const struct archive_move *mv, int n,
+    const struct archive_game *end, archive_done_fn done, void *arg)
+{
+	struct move_job *j = calloc(1, sizeof *j);
+	if (!j || n < 0 || n > 3) {
+		free(j);
+		return -1;
+	}
+	j->srv = srv;
+	j->rate_bots = srv->cfg.rate_bots;
+	j->id = id;
+	j->first = first;
+	j->n = n;
+	if (n > 0)
+		memcpy(j->mv, mv, (size_t)n * sizeof *mv);
+	if (end) {
+		j->has_end = 1;
+		j->end = *end;
+		snprintf(j->room, sizeof j->room, "%s", end->room);
+		snprintf(j->code, sizeof j->code, "%s", end->code ? end->code : "");
+		for (int i = 0; i < 2; i++) {
+			snprintf(j->names[i], sizeof j->names[i], "%s", end->names[i]);
+			j->end.names[i] = j->names[i];
+		}
+		j->end.room = j->room;
+		j->end.code = j->code;
+	}
+	j->done = done;
+	j->arg = arg;
+	/* one store thread, first come first served: commits keep the order of
+	 * the requests across rooms */
+	if (workq_submit(
+		srv->storeq, (uint64_t)(uintptr_t)arg, move_job_run, move_job_done, NULL, j) < 0) {
+		free(j);
+		return -1;
+	}
+	return 0;
+}
+
+struct lookup_job {
+	struct archive_lookup l;
+	void (*done)(void *arg, const struct archive_lookup *l);
+	void *arg;
+};
+
+static void
+lookup_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct lookup_job *j = arg;
+	store_t *st = ctx;
+	char digest[AUTH_DIGEST_LEN + 1], spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+	(void)job;
+	auth_token_digest(j->l.token, digest);
+	j->l.found = store_session_get(st, digest, (int64_t)time(NULL), j->l.name) == 0 &&
+	    j->l.name[0];
+	j->l.account = j->l.found && store_user_get(st, j->l.name, spelled, hash, sizeof hash) == 0;
+}
+
+static void
+lookup_done(int64_t id, int cancelled, void *arg)
+{
+	struct lookup_job *j = arg;
+	(void)id;
+	j->done(j->arg, cancelled ? NULL : &j->l);
+	free(j);
+}
+
+int
+archive_lookup_async(struct server *srv, const char *token,
+    void (*done)(void *arg, const struct archive_lookup *l), void *arg)
+{
+	struct lookup_job *j = calloc(1, sizeof *j);
+	if (!j || strlen(token) >= sizeof j->l.token) {
+		free(j);
+		return -1;
+	}
+	snprintf(j->l.token, sizeof j->l.token, "%s", token);
+	j->done = done;
+	j->arg = arg;
+	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)j, lookup_run, lookup_done, NULL, j) <
+	    0) {
+		free(j);
+		return -1;
+	}
+	return 0;
+}
+
+/* The store thread's connection: its own, opened at start. */
+static void *
+store_ctx_new(void *arg)
+{
+	struct server *srv = arg;
+	store_t *st = NULL;
+	char err[600];
+	if (store_open(store_path(srv->store), &st, err, sizeof err) != 0) {
+		log_error(&srv->log, "database (store thread): %s", err);
+		return NULL;
+	}
+	return st;
+}
+
+static void
+store_ctx_free(void *ctx)
+{
+	store_close(ctx);
+}
+
+int
+archive_start(struct server *srv)
+{
+	if (!srv->store || !store_is_remote(store_path(srv->store)))
+		return 0; /* SQLite commits on the loop: a local fsync-less write */
+	srv->storeq = workq_new(srv->base, 1, 4096, store_ctx_new, store_ctx_free, srv, 0);
+	return srv->storeq ? 0 : -1;
+}
+
+void
+archive_stop(struct server *srv)
+{
+	workq_free(srv->storeq);
+	srv->storeq = NULL;
 }
 
 int
@@ -97,6 +300,12 @@ archive_colours(
 	return -1;
 }
 
+game_err_t
+archive_refusal(struct server *srv)
+{
+	return srv->store && store_unavailable(srv->store) ? GERR_STORE_DOWN : GERR_STORE;
+}
+
 int
 archive_is_account(struct server *srv, const char *name)
 {
@@ -107,22 +316,21 @@ archive_is_account(struct server *srv, const char *name)
 
 /* Accounts are rated; bots only when the config says so (rate-bots). */
 static int
-rated_player(struct server *srv, enum archive_player p)
+rated_player(int rate_bots, enum archive_player p)
 {
-	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && srv->cfg.rate_bots);
+	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && rate_bots);
 }
 
 /* Glicko-2 for a rated game between rated players; counts its result.
  * 0, or -1 when the store refused. */
 static int
-rate(struct server *srv, const struct archive_game *a, store_game_t *g)
+rate(store_t *st, int rate_bots, const struct archive_game *a, store_game_t *g)
 {
-	store_t *st = srv->store;
 	store_rating_t b, w;
 	double score;
 
 	if (!a->spec.rated || a->result == GAME_NO_RESULT || a->reason == BY_ABORTED ||
-	    !rated_player(srv, a->players[0]) || !rated_player(srv, a->players[1]))
+	    !rated_player(rate_bots, a->players[0]) || !rated_player(rate_bots, a->players[1]))
 		return 0;
 	if (store_rating_get(st, g->black, a->spec.rule, &b) < 0 ||
 	    store_rating_get(st, g->white, a->spec.rule, &w) < 0)
@@ -147,9 +355,8 @@ rate(struct server *srv, const struct archive_game *a, store_game_t *g)
 
 /* The end and the ratings, inside the caller's transaction. */
 static int
-end_game(struct server *srv, const struct archive_game *a)
+end_game(store_t *st, int rate_bots, const struct archive_game *a)
 {
-	store_t *st = srv->store;
 	store_game_t g;
 
 	if (store_game_load(st, a->id, &g, NULL) != 0)
@@ -157,7 +364,7 @@ end_game(struct server *srv, const struct archive_game *a)
 	g.ended = (int64_t)time(NULL);
 	g.result = a->result;
 	g.reason = a->reason;
-	return rate(srv, a, &g) != 0 || store_game_end(st, &g) != 0 ? -1 : 0;
+	return rate(st, rate_bots, a, &g) != 0 || store_game_end(st, &g) != 0 ? -1 : 0;
 }
 
 int
@@ -167,7 +374,8 @@ archive_end(struct server *srv, const struct archive_game *a)
 
 	if (st == NULL || a->id == 0)
 		return 0;
-	if (store_begin(st) == 0 && end_game(srv, a) == 0 && store_commit(st) == 0)
+	if (store_begin(st) == 0 && end_game(st, srv->cfg.rate_bots, a) == 0 &&
+	    store_commit(st) == 0)
 		return 0;
 	store_rollback(st);
 	log_error(&srv->log, "room %s: cannot store the result: %s", a->room, store_error(st));
@@ -233,7 +441,13 @@ archive_restore(struct server *srv,
 			log_error(&srv->log, "game %lld: %s", (long long)ids[i], store_error(st));
 			continue;
 		}
-		if (saved_from(srv, &g, moves, &sv) != 0 || play(srv, &sv, &why) != 0) {
+		int rc = saved_from(srv, &g, moves, &sv) != 0 ? -1 : play(srv, &sv, &why);
+		if (rc > 0) {
+			log_debug(&srv->log, "game %lld in room %s is another node's",
+			    (long long)g.id, g.room);
+			continue;
+		}
+		if (rc != 0) {
 			/* an unplayable record ends as aborted, so it is not retried */
 			log_error(&srv->log, "game %lld in room %s cannot be resumed: %s; aborted",
 			    (long long)g.id, g.room, why ? why : "?");

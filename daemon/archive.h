@@ -67,6 +67,37 @@ int archive_begin(struct server *srv, const struct archive_game *g, int64_t *id)
  * when they end the game, the end (end non-NULL: as archive_end). */
 int archive_moves(struct server *srv, int64_t id, int first, const struct archive_move *mv, int n,
     const struct archive_game *end);
+/*
+ * PostgreSQL: the moves are committed by one store thread with its own
+ * connection, so the event loop never waits for the network. Whether this
+ * server's moves go that way (SQLite's commit on the loop is a local write
+ * that takes microseconds: archive_moves).
+ */
+int archive_async(struct server *srv);
+/* Called on the loop once the write is committed (GERR_OK) or refused
+ * (GERR_STORE, GERR_STORE_DOWN: nothing was written). */
+typedef void (*archive_done_fn)(void *arg, game_err_t e);
+/* As archive_moves, answered later through done (n 0 with end: the end
+ * alone, as archive_end); -1 at once when it cannot be queued (done is
+ * then never called). */
+int archive_moves_async(struct server *srv, int64_t id, int first, const struct archive_move *mv,
+    int n, const struct archive_game *end, archive_done_fn done, void *arg);
+/* A stored session looked up on the store thread (RESUME after a
+ * restart): the token's name if the store holds it unexpired, and whether
+ * that name is an account. */
+struct archive_lookup {
+	char token[40];
+	int found, account;
+	char name[PROTO_NAME_MAX + 1];
+};
+/* Queues the lookup of l->token; done(arg, l) on the loop (l NULL: the
+ * queue was freed first, at shutdown). -1 when it cannot be queued. */
+int archive_lookup_async(struct server *srv, const char *token,
+    void (*done)(void *arg, const struct archive_lookup *l), void *arg);
+/* Starts the store thread for a PostgreSQL store (nothing for SQLite);
+ * archive_stop joins it, dropping answers not yet delivered. */
+int archive_start(struct server *srv);
+void archive_stop(struct server *srv);
 /* An accepted undo: the store keeps the first nmoves. */
 int archive_truncate(struct server *srv, int64_t id, int nmoves);
 /* Swap2 settled the colours. */
@@ -76,11 +107,15 @@ int archive_colours(
  * players, both players' Glicko-2 ratings, all at once; a game is rated once
  * only (a game that has ended already is refused). */
 int archive_end(struct server *srv, const struct archive_game *g);
+/* The refusal for the write that just failed: GERR_STORE_DOWN when the
+ * database could not be reached, else GERR_STORE. */
+game_err_t archive_refusal(struct server *srv);
 /* Whether name is a registered account. */
 int archive_is_account(struct server *srv, const char *name);
 /* At start: play(srv, saved, arg) for every game the store holds
- * unfinished; a game play refuses (nonzero, with *why) ends as aborted.
- * Returns the number taken, or -1. */
+ * unfinished; a game play refuses (-1, with *why) ends as aborted, one it
+ * passes over (1: another node's) stays as it is. Returns the number
+ * taken, or -1. */
 int archive_restore(struct server *srv,
     int (*play)(struct server *srv, const struct archive_saved *sv, const char **why));
 

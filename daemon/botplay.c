@@ -209,7 +209,8 @@ on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 		return;
 	}
 	notation_format(res->best, room_spec(r)->size, mv);
-	if (room_move(r, bg->bot, mv, res->reason, &act) != GERR_OK)
+	game_err_t e = room_move(r, bg->bot, mv, res->reason, &act);
+	if (e != GERR_OK && e != GERR_PENDING) /* pending: the commit is on its way */
 		bot_resigns(bg, act.why ? act.why : "move refused");
 }
 
@@ -310,7 +311,8 @@ poke_cb(evutil_socket_t fd, short what, void *arg)
 		/* the bot opens: three stones from a short list */
 		const char *const *o =
 		    openings[room_num(r) % (sizeof openings / sizeof openings[0])];
-		if (room_swap2_put(r, bg->bot, o, 3, &act) != GERR_OK)
+		game_err_t e = room_swap2_put(r, bg->bot, o, 3, &act);
+		if (e != GERR_OK && e != GERR_PENDING)
 			bot_resigns(bg, act.why ? act.why : "opening refused");
 		return;
 	}

@@ -7,6 +7,7 @@
 #include "daemon/cmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/account.h"
@@ -39,6 +40,20 @@ enum target {
 };
 
 enum { LIST_MAX = 1000 }; /* lines in one ROOMS or WHO reply */
+
+/* A handler's answer when its room answers later (GERR_PENDING), or when
+ * it runs again once the store thread has looked its session up. */
+enum { CMD_PENDING = -1, CMD_LOOKUP = -2 };
+
+/* A request waiting for its room: the one whose commit is in flight
+ * (answering), or a later one to run after it. */
+struct parked {
+	TAILQ_ENTRY(parked) link;
+	struct conn *c;
+	struct room *r; /* NULL: a RESUME waiting for its stored session */
+	int answering;
+	proto_msg_t m;
+};
 
 static void
 reply_init(proto_msg_t *r, const proto_msg_t *m)
@@ -123,6 +138,25 @@ moved(struct conn *c, const char *room)
 	snprintf(e.word, sizeof e.word, "%s", addr);
 	conn_send(c, &e);
 	return 0;
+}
+
+static int look_up(struct conn *c, const proto_msg_t *m);
+
+/* c's request waits for rm (conn_hold: c reads no further line). */
+static void
+park(struct conn *c, const proto_msg_t *m, struct room *rm, int answering)
+{
+	struct parked *p = calloc(1, sizeof *p);
+	if (!p) {
+		conn_error(c, m->tag, ERR_INTERNAL, "out of memory");
+		return;
+	}
+	p->c = c;
+	p->r = rm;
+	p->answering = answering;
+	p->m = *m;
+	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	conn_hold(c, CONN_HELD);
 }
 
 static int
@@ -496,6 +530,8 @@ cmd_move(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 {
 	struct room_act act;
 	game_err_t e = room_move(rm, c->sess, m->move, NULL, &act);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
@@ -513,6 +549,8 @@ cmd_swap2(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 		e = room_swap2_choose(
 		    rm, c->sess, m->choice == CHOICE_BLACK ? STONE_BLACK : STONE_WHITE, &act);
 	}
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
@@ -524,6 +562,8 @@ cmd_room_action(struct conn *c, const proto_msg_t *m, struct room *rm, const cha
 	game_err_t e = m->id == PR_RESIGN ? room_resign(rm, c->sess, &act)
 	    : m->id == PR_ABORT           ? room_abort(rm, c->sess, &act)
 					  : room_claim(rm, c->sess, &act);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	return e ? refused(e, &act, why) : ok_room(c, m, rm);
 }
 
@@ -681,7 +721,7 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 {
 	struct session *s = session_by_token(c->srv, m->token);
 	char name[PROTO_NAME_MAX + 1];
-	int seat;
+	int seat, stored = 0, account = -1;
 	if (cluster_remote(c->srv->cluster, m->room)) {
 		/* the seat is on the room's own node: go there */
 		if (!cluster_up(c->srv->cluster)) {
@@ -693,15 +733,28 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 		return ERR_RESUME;
 	}
 	rm = room_find(c->srv, m->room);
-	int stored = !s && rm && session_stored_name(c->srv, m->token, name) == 0;
+	const struct archive_lookup *ahead = c->srv->cmd_ahead;
+	if (!s && rm && ahead && strcmp(ahead->token, m->token) == 0) {
+		/* the replay after the store thread's lookup */
+		stored = ahead->found && !session_by_name(c->srv, ahead->name);
+		snprintf(name, sizeof name, "%s", ahead->name);
+		account = ahead->account;
+	} else if (!s && rm && archive_async(c->srv) && strlen(m->token) == SESSION_TOKEN_LEN) {
+		/* PostgreSQL: the lookup on the store thread, the request after it */
+		return CMD_LOOKUP;
+	} else if (!s && rm) {
+		stored = session_stored_name(c->srv, m->token, name) == 0;
+	}
 	/* a banned name or address takes no seat back, before anything moves */
 	int err = admitted(c, s ? s->name : stored ? name : NULL, why);
 	if (err)
 		return err;
 	/* after a restart: the token the store remembers, and the seat by its name */
+	if (account < 0 && stored)
+		account = archive_is_account(c->srv, name);
 	if (stored && (seat = room_awaiting(rm, name)) >= 0 &&
-	    (s = session_adopt(c->srv, name, m->token,
-		 archive_is_account(c->srv, name) ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
+	    (s = session_adopt(
+		 c->srv, name, m->token, account ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
 		room_resume(rm, seat, s);
 	if (!s || !rm || room_seat_of(rm, s) < 0) {
 		*why = "no seat for that token in that room";
@@ -939,8 +992,122 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 	else if (table[m->id].at != AT_NONE && m->room[0] &&
 	    cluster_remote(c->srv->cluster, m->room))
 		rc = remote_room(c, m, table[m->id].at, &why);
-	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0)
+	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0) {
+		if (rm && room_busy(rm)) {
+			park(c, m, rm, 0);
+			return;
+		}
 		rc = table[m->id].fn(c, m, rm, &why);
+		if (rc == CMD_PENDING) {
+			park(c, m, rm, 1);
+			return;
+		}
+		if (rc == CMD_LOOKUP && (rc = look_up(c, m)) == 0)
+			return;
+	}
 	if (rc)
 		conn_error(c, m->tag, rc, why ? "%s" : NULL, why);
+}
+
+/* The room's late answer to its waiting request, then the requests that
+ * waited behind it, in order, until one waits again. */
+static void
+room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act)
+{
+	struct server *srv = arg;
+	struct parked *p, *next;
+	TAILQ_FOREACH (p, &srv->parked, link)
+		if (p->r == r && p->answering)
+			break;
+	if (p) {
+		const char *why = NULL;
+		TAILQ_REMOVE(&srv->parked, p, link);
+		if (e)
+			conn_error(p->c, p->m.tag, refused(e, act, &why), why ? "%s" : NULL, why);
+		else
+			ok_seq(p->c, &p->m, r, act->seq);
+		conn_release(p->c);
+		free(p);
+	}
+	for (p = TAILQ_FIRST(&srv->parked); p && !room_busy(r); p = next) {
+		next = TAILQ_NEXT(p, link);
+		if (p->r != r)
+			continue;
+		TAILQ_REMOVE(&srv->parked, p, link);
+		struct conn *c = p->c;
+		c->job = 0;
+		if (!c->dead && !c->closing)
+			cmd_dispatch(c, &p->m);
+		if (!c->job)
+			conn_release(c);
+		free(p);
+		next = TAILQ_FIRST(&srv->parked); /* the dispatch may have parked more */
+	}
+}
+
+/* The store thread's answer to a waiting RESUME: it runs again with it. */
+static void
+looked_up(void *arg, const struct archive_lookup *l)
+{
+	struct parked *p = arg;
+	if (!l) { /* shutdown: the connections went first */
+		free(p);
+		return;
+	}
+	if (!p->c) { /* the connection went meanwhile (cmd_forget) */
+		free(p);
+		return;
+	}
+	struct server *srv = p->c->srv;
+	TAILQ_REMOVE(&srv->parked, p, link);
+	struct conn *c = p->c;
+	c->job = 0;
+	struct archive_lookup copy = *l;
+	srv->cmd_ahead = &copy;
+	if (!c->dead && !c->closing)
+		cmd_dispatch(c, &p->m);
+	srv->cmd_ahead = NULL;
+	if (!c->job)
+		conn_release(c);
+	free(p);
+}
+
+/* A RESUME's stored session, looked up off the loop: 0 with the request
+ * waiting (c held), or an error code. */
+static int
+look_up(struct conn *c, const proto_msg_t *m)
+{
+	struct parked *p = calloc(1, sizeof *p);
+	if (!p || archive_lookup_async(c->srv, m->token, looked_up, p) != 0) {
+		free(p);
+		return ERR_SERVER_BUSY;
+	}
+	p->c = c;
+	p->m = *m;
+	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	conn_hold(c, CONN_HELD);
+	return 0;
+}
+
+void
+cmd_start(struct server *srv)
+{
+	TAILQ_INIT(&srv->parked);
+	rooms_on_reply(srv->rooms, room_replied, srv);
+}
+
+void
+cmd_forget(struct conn *c)
+{
+	struct parked *p, *next;
+	for (p = TAILQ_FIRST(&c->srv->parked); p; p = next) {
+		next = TAILQ_NEXT(p, link);
+		if (p->c == c) {
+			TAILQ_REMOVE(&c->srv->parked, p, link);
+			if (p->r || p->answering)
+				free(p);
+			else
+				p->c = NULL; /* a lookup in flight frees it when it is back */
+		}
+	}
 }

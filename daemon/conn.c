@@ -225,7 +225,9 @@ conn_kill(struct conn *c, const char *why)
 		log_info(&srv->log, "conn %llu %s: dropped: %s", (unsigned long long)c->id, c->peer,
 		    why);
 	c->dead = 1;
-	if (c->job > 0) /* its answer would have nowhere to go */
+	if (c->job == CONN_HELD) /* waiting for a room's commit */
+		cmd_forget(c);
+	else if (c->job > 0) /* its answer would have nowhere to go */
 		workq_cancel(srv->work, c->job);
 	c->job = 0;
 	cluster_conn_gone(srv->cluster, c);

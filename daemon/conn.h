@@ -58,11 +58,13 @@ void conn_send_bye(struct conn *c, const char *reason, const char *text);
 void conn_kill(struct conn *c, const char *why);
 /* Frees a killed connection: only the gc pass and shutdown call this. */
 void conn_free(struct conn *c);
+/* A held connection's job when it waits for a room, not a worker. */
+enum { CONN_HELD = -1 };
 /* The current request goes to worker job `job`: stop reading lines, so
  * replies keep the order of requests. */
 void conn_hold(struct conn *c, int64_t job);
 /* The job id of a request the cluster answers (cluster.h). */
-enum { CONN_HOLD_CLUSTER = -1 };
+enum { CONN_HOLD_CLUSTER = -2 };
 /* Its reply is sent: go on with the lines that waited. */
 void conn_release(struct conn *c);
 /* c speaks for session s from now (NULL: for none). A connection s had

@@ -86,6 +86,8 @@ typedef enum {
 	GERR_NO_USER,     /* no such user (online, or with an account) */
 	GERR_DRAINING,    /* no new games: the server drains for a restart */
 	GERR_STORE,       /* the store refused the write: nothing changed */
+	GERR_STORE_DOWN,  /* the database cannot be reached: nothing changed */
+	GERR_PENDING,     /* not refused: the answer comes after the commit */
 	GERR_NOMEM,
 } game_err_t;
 

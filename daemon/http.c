@@ -299,17 +299,40 @@ reason(int status)
 	}
 }
 
-/* The headers every answer carries. */
+/* The wss:// origins a page may open besides its own: one for each
+ * https:// origin of web-origins (the other nodes of a cluster, which
+ * * MOVED may send the page to), into buf; other tokens are left out. */
 static void
-common(struct evbuffer *out, int status)
+connect_sources(const char *origins, char *buf, size_t cap)
 {
+	size_t n = 0;
+	buf[0] = '\0';
+	for (const char *p = origins ? origins : ""; *p;) {
+		size_t len = strcspn(p, " ");
+		int fine = len > 8 && strncmp(p, "https://", 8) == 0;
+		for (size_t i = 8; fine && i < len; i++)
+			fine = isalnum((unsigned char)p[i]) || strchr(".-:[]", p[i]);
+		if (fine && n + len + 2 < cap)
+			n += (size_t)snprintf(
+			    buf + n, cap - n, " wss://%.*s", (int)(len - 8), p + 8);
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
+/* The headers every answer carries; origins as for connect_sources. */
+static void
+common(struct evbuffer *out, int status, const char *origins)
+{
+	char wss[512];
+	connect_sources(origins, wss, sizeof wss);
 	evbuffer_add_printf(out,
 	    "HTTP/1.1 %d %s\r\nServer: gomokud\r\nX-Content-Type-Options: nosniff\r\n"
 	    "X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n"
 	    "Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; "
-	    "img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; "
+	    "img-src 'self' data:; connect-src 'self'%s; manifest-src 'self'; base-uri 'none'; "
 	    "form-action 'none'; frame-ancestors 'none'\r\n",
-	    status, reason(status));
+	    status, reason(status), wss);
 }
 
 void
@@ -317,7 +340,7 @@ http_error(struct evbuffer *out, int status)
 {
 	char body[80];
 	int n = snprintf(body, sizeof body, "%d %s\n", status, reason(status));
-	common(out, status);
+	common(out, status, NULL);
 	if (status == 426)
 		evbuffer_add_printf(out, "Sec-WebSocket-Version: 13\r\n");
 	if (status == 405)
@@ -329,7 +352,7 @@ http_error(struct evbuffer *out, int status)
 }
 
 int
-http_static(struct evbuffer *out, const struct http_req *r)
+http_static(struct evbuffer *out, const struct http_req *r, const char *origins)
 {
 	int head = r->p.method == HTTP_HEAD;
 	if (r->p.method != HTTP_GET && !head) {
@@ -347,7 +370,7 @@ http_static(struct evbuffer *out, const struct http_req *r)
 	}
 	int keep = http_should_keep_alive(&r->p);
 	int fresh = r->inm[0] && strstr(r->inm, f->etag) != NULL;
-	common(out, fresh ? 304 : 200);
+	common(out, fresh ? 304 : 200, origins);
 	evbuffer_add_printf(out, "ETag: %s\r\nCache-Control: %s\r\n", f->etag,
 	    f->immutable ? "public, max-age=31536000, immutable" : "no-cache");
 	if (!fresh)

@@ -45,8 +45,9 @@ int http_ws_check(const struct http_req *r, const char *origins);
 /* Writes the 101 reply with Sec-WebSocket-Accept. */
 void http_ws_accept(struct evbuffer *out, const struct http_req *r);
 /* Writes the answer to a request for a file: 200, 304, 404 or 405. Returns
- * whether the connection may stay open. */
-int http_static(struct evbuffer *out, const struct http_req *r);
+ * whether the connection may stay open. origins (web-origins) also name
+ * the WebSockets the page may open (its CSP's connect-src). */
+int http_static(struct evbuffer *out, const struct http_req *r, const char *origins);
 /* Writes an error reply that closes the connection. */
 void http_error(struct evbuffer *out, int status);
 

@@ -1,18 +1,20 @@
 # daemon/: gomokud, the TLS game server (libevent + OpenSSL).
 DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
-	daemon/notify.c daemon/store.c daemon/auth.c daemon/glicko.c daemon/export.c \
+	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/cluster.c daemon/clustermsg.c
-DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 hiredis
+DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq hiredis
 # Debian 12's libwslay-dev and libhttp-parser-dev ship no pkg-config file:
 # their headers are in /usr/include and they link by name (mk/deps.sh checks
 # for the headers).
 DAEMON_LIBS := -lwslay -lhttp_parser
 GOMOKUD := $(BINDIR)/gomokud
+# The store (its front and both backends), also linked by its unit test.
+STORE_OBJS := $(O)/daemon/store.o $(O)/daemon/store_sqlite.o $(O)/daemon/store_pg.o
 
 $(DAEMON_SRCS:%.c=$(O)/%.o): MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
 

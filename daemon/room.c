@@ -75,8 +75,28 @@ struct room {
 	int64_t turn_since; /* when the side to move began (ms) */
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
-	int moved_both;     /* both sides moved in this game: too late to abort, undo or not */
-	struct sink *relay; /* the cluster's relay of its events, or NULL */
+	int moved_both;          /* both sides moved in this game: too late to abort, undo or not */
+	struct pending *pending; /* stones at the store thread; the room waits */
+	struct sink *relay;      /* the cluster's relay of its events, or NULL */
+};
+
+/* Stones sent to the store thread (archive_moves_async): the room is as it
+ * was until their commit comes back; then they are played again, with the
+ * same time, and said. */
+struct pending {
+	int n;
+	move_t mv[3];
+	char reason[64];
+	int64_t now;
+	int swap2; /* a swap2 put: the stage moves on after */
+	/* or the end of the game (room_end), and what follows its answer */
+	int end;
+	game_result_t res;
+	game_reason_t why;
+	int anyway;          /* ended all the same if the store refuses */
+	struct event *retry; /* a timer's end: tried again if refused */
+	game_err_t answer;   /* the request's answer once ended (GERR_OVER: a flag fell) */
+	const char *answer_why;
 };
 
 struct room_registry {
@@ -84,7 +104,9 @@ struct room_registry {
 	LIST_HEAD(, room) hash[ROOM_BUCKETS];
 	struct room *check; /* to free if empty, at the next gc */
 	uint32_t next_num;
-	char prefix[8]; /* of every room id */
+	char prefix[8];      /* of every room id */
+	room_reply_fn reply; /* the answer to a request that waited for its commit */
+	void *reply_arg;
 };
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
@@ -197,7 +219,7 @@ rooms_gc(struct room_registry *reg)
 		reg->check = r->check_next;
 		r->checking = 0;
 		n++;
-		if (!room_unfinished(r) && TAILQ_EMPTY(&r->members))
+		if (!room_unfinished(r) && TAILQ_EMPTY(&r->members) && !r->pending)
 			room_free(r);
 	}
 	return n;
@@ -280,6 +302,7 @@ room_free(struct room *r)
 		session_del_room(m->sess, r);
 		free(m);
 	}
+	free(r->pending);
 	for (int i = 0; i < 2; i++)
 		if (r->seat[i].grace_ev)
 			event_free(r->seat[i].grace_ev);
@@ -652,6 +675,11 @@ flag_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (r->status != GAME_PLAYING || r->clk.running < 0)
 		return;
+	if (r->pending) { /* after the commit in flight */
+		struct timeval soon = { 0, 100 * 1000 };
+		evtimer_add(r->flag_ev, &soon);
+		return;
+	}
 	int side = r->clk.running;
 	if (gclock_left(&r->clk, side, clock_now_ms()) > 0) {
 		arm_flag(r);
@@ -791,8 +819,12 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 	room_check(r);
 }
 
+static void write_done(void *arg, game_err_t e);
+
 /* Ends an unfinished game: archived first (with the ratings), then said.
- * -1, with nothing changed, when the store refused it. */
+ * 0; -1, with nothing changed, when the store refused it; 1 when the end
+ * is in flight at the store thread (r->pending: write_done says it). An
+ * end while stones are in flight is written from the loop at once. */
 static int
 room_end(struct room *r, game_result_t res, game_reason_t reason)
 {
@@ -800,6 +832,20 @@ room_end(struct room *r, game_result_t res, game_reason_t reason)
 	if (!room_unfinished(r))
 		return 0;
 	end_record(r, res, reason, &g);
+	if (r->game_id && archive_async(r->srv) && !r->pending) {
+		struct pending *p = calloc(1, sizeof *p);
+		if (!p ||
+		    archive_moves_async(
+			r->srv, r->game_id, r->pos.nmoves, NULL, 0, &g, write_done, r) != 0) {
+			free(p);
+			return -1;
+		}
+		p->end = 1;
+		p->res = res;
+		p->why = reason;
+		r->pending = p;
+		return 1;
+	}
 	if (archive_end(r->srv, &g) != 0)
 		return -1;
 	game_over(r, res, reason);
@@ -812,7 +858,10 @@ room_end(struct room *r, game_result_t res, game_reason_t reason)
 static void
 room_end_anyway(struct room *r, game_result_t res, game_reason_t reason)
 {
-	if (room_unfinished(r) && room_end(r, res, reason) != 0) {
+	int rc = room_unfinished(r) ? room_end(r, res, reason) : 0;
+	if (rc > 0)
+		r->pending->anyway = 1;
+	if (rc < 0) {
 		log_error(&r->srv->log,
 		    "room %s: the end is not stored; it stays open in the store", r->id);
 		game_over(r, res, reason);
@@ -825,8 +874,11 @@ static void
 end_or_retry(struct room *r, struct event *ev, game_result_t res, game_reason_t reason)
 {
 	struct timeval again = { 1, 0 };
-	if (room_end(r, res, reason) != 0)
+	int rc = room_end(r, res, reason);
+	if (rc < 0)
 		evtimer_add(ev, &again);
+	else if (rc > 0)
+		r->pending->retry = ev;
 }
 
 /* Whether the position's last move ended the game: its result and reason. */
@@ -846,17 +898,12 @@ decided(const struct room *r, game_result_t *res, game_reason_t *reason)
 	return 0;
 }
 
-/* Places checked stones for the sides to move, stores them (with the end
- * when they decide the game) in one transaction, and only then says so: a
- * * MOVE each, the first's seq in *seq. -1, with nothing changed, when the
- * store refused. */
-static int
-play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, uint32_t *seq)
+/* Plays checked stones for the sides to move on the position and clocks,
+ * and fills their events and the archive's rows. */
+static void
+place(struct room *r, const move_t *mv, int n, const char *reason, int64_t now,
+    struct archive_move *am, proto_msg_t *m)
 {
-	struct gclock before = r->clk;
-	struct archive_move am[3];
-	proto_msg_t m[3];
-	int first = r->pos.nmoves;
 	for (int i = 0; i < n; i++) {
 		int side = seat_to_move(r);
 		pos_play(&r->pos, mv[i]);
@@ -872,18 +919,12 @@ play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, u
 		am[i].black_ms = m[i].bms;
 		am[i].white_ms = m[i].wms;
 	}
-	game_result_t res;
-	game_reason_t why;
-	struct archive_game end;
-	int over = decided(r, &res, &why);
-	if (over)
-		end_record(r, res, why, &end);
-	if (archive_moves(r->srv, r->game_id, first, am, n, over ? &end : NULL) != 0) {
-		while (r->pos.nmoves > first)
-			pos_undo(&r->pos);
-		r->clk = before;
-		return -1;
-	}
+}
+
+/* The stored stones said: a * MOVE each, the first's seq in *seq. */
+static void
+publish(struct room *r, proto_msg_t *m, int n, int64_t now, uint32_t *seq)
+{
 	r->turn_since = now;
 	for (int i = 0; i < n; i++) {
 		room_event(r, &m[i]);
@@ -891,6 +932,54 @@ play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, u
 			*seq = r->seq;
 	}
 	metrics_moves_relayed(r->srv->metrics, n);
+}
+
+/* Places checked stones for the sides to move, stores them (with the end
+ * when they decide the game) in one transaction, and only then says so: a
+ * * MOVE each, the first's seq in *seq. 0; -1, with nothing changed, when
+ * the store refused; 1 when the commit is in flight at the store thread
+ * (the room unchanged until write_done). */
+static int
+play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, uint32_t *seq,
+    int swap2)
+{
+	struct gclock before = r->clk;
+	struct archive_move am[3];
+	proto_msg_t m[3];
+	int first = r->pos.nmoves;
+	place(r, mv, n, reason, now, am, m);
+	game_result_t res;
+	game_reason_t why;
+	struct archive_game end;
+	int over = decided(r, &res, &why);
+	if (over)
+		end_record(r, res, why, &end);
+	int async = r->game_id && archive_async(r->srv), rc;
+	if (async)
+		rc = archive_moves_async(
+		    r->srv, r->game_id, first, am, n, over ? &end : NULL, write_done, r);
+	else
+		rc = archive_moves(r->srv, r->game_id, first, am, n, over ? &end : NULL);
+	if (rc != 0 || async) {
+		while (r->pos.nmoves > first)
+			pos_undo(&r->pos);
+		r->clk = before;
+	}
+	if (rc != 0)
+		return -1;
+	if (async) {
+		struct pending *p = calloc(1, sizeof *p);
+		if (!p)
+			abort(); /* the write is queued with the room as its answer's address */
+		p->n = n;
+		memcpy(p->mv, mv, (size_t)n * sizeof *mv);
+		snprintf(p->reason, sizeof p->reason, "%s", reason ? reason : "");
+		p->now = now;
+		p->swap2 = swap2;
+		r->pending = p;
+		return 1;
+	}
+	publish(r, m, n, now, seq);
 	return 0;
 }
 
@@ -903,15 +992,102 @@ refuse(struct room_act *act, game_err_t e, const char *why)
 
 /* The store refused the change: nothing happened, try again. */
 static game_err_t
-store_refused(struct room_act *act)
+store_refused(const struct room *r, struct room_act *act)
 {
-	return refuse(act, GERR_STORE, "the game could not be saved; try again");
+	game_err_t e = archive_refusal(r->srv);
+	return refuse(act, e,
+	    e == GERR_STORE_DOWN ? "the database cannot be reached; nothing changed, try again"
+				 : "the game could not be saved; try again");
 }
 
 static void
 act_init(struct room_act *act)
 {
 	memset(act, 0, sizeof *act);
+}
+
+/* After a stored move: offers lapse, the game ends or the clock runs. */
+static void
+moved(struct room *r)
+{
+	end_offers(r, OFFERS_GAME, END_WITHDRAWN);
+	game_result_t res;
+	game_reason_t why;
+	if (decided(r, &res, &why))
+		game_over(r, res, why);
+	else
+		arm_flag(r);
+}
+
+/* After stored swap2 stones: the next stage. */
+static void
+stones_put(struct room *r)
+{
+	r->stage = r->stage == SWAP2_PUT3 ? SWAP2_CHOOSE : SWAP2_CHOOSE2;
+	send_stage(r);
+}
+
+/* The store thread's answer for the room's stones: played and said, or
+ * refused (nothing changed); then the request that waited hears it. */
+static void
+write_done(void *arg, game_err_t e)
+{
+	struct room *r = arg;
+	struct pending *p = r->pending;
+	struct room_act act;
+	act_init(&act);
+	r->pending = NULL;
+	if (e != GERR_OK) {
+		act.why = e == GERR_STORE_DOWN
+		    ? "the database cannot be reached; nothing changed, try again"
+		    : "the game could not be saved; try again";
+		struct timeval again = { 1, 0 };
+		if (p->end && p->anyway) {
+			log_error(&r->srv->log,
+			    "room %s: the end is not stored; it stays open in the store", r->id);
+			game_over(r, p->res, p->why);
+		} else if (p->end && p->retry) {
+			evtimer_add(p->retry, &again);
+		}
+	} else if (p->end) {
+		game_over(r, p->res, p->why);
+		act.seq = r->seq;
+		if (p->answer) {
+			e = p->answer;
+			act.why = p->answer_why;
+		}
+	} else if (!room_unfinished(r)) {
+		/* ended meanwhile where nothing may wait (a player left) */
+		e = GERR_OVER;
+	} else {
+		struct archive_move am[3];
+		proto_msg_t m[3];
+		place(r, p->mv, p->n, p->reason[0] ? p->reason : NULL, p->now, am, m);
+		publish(r, m, p->n, p->now, &act.seq);
+		if (p->swap2) {
+			stones_put(r);
+			act.seq = r->seq;
+		} else {
+			moved(r);
+		}
+	}
+	free(p);
+	if (r->reg->reply)
+		r->reg->reply(r->reg->reply_arg, r, e, &act);
+	room_check(r);
+}
+
+int
+room_busy(const struct room *r)
+{
+	return r->pending != NULL;
+}
+
+void
+rooms_on_reply(struct room_registry *reg, room_reply_fn fn, void *arg)
+{
+	reg->reply = fn;
+	reg->reply_arg = arg;
 }
 
 game_err_t
@@ -932,8 +1108,14 @@ room_move(
 		    act, GERR_NOT_TURN, to_move ? "white is to move" : "black is to move");
 	int64_t now = clock_now_ms();
 	if (r->clk.timed && gclock_left(&r->clk, seat, now) == 0) {
-		if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME) != 0)
-			return store_refused(act);
+		int rc = room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
+		if (rc < 0)
+			return store_refused(r, act);
+		if (rc > 0) {
+			r->pending->answer = GERR_OVER;
+			r->pending->answer_why = "your flag fell";
+			return GERR_PENDING;
+		}
 		return refuse(act, GERR_OVER, "your flag fell");
 	}
 	move_t mv;
@@ -944,15 +1126,12 @@ room_move(
 		act->legal = l;
 		return refuse(act, GERR_ILLEGAL, legality_name(l));
 	}
-	if (play(r, &mv, 1, reason, now, &act->seq) != 0)
-		return refuse(act, GERR_STORE, "the move could not be saved; try again");
-	end_offers(r, OFFERS_GAME, END_WITHDRAWN);
-	game_result_t res;
-	game_reason_t why;
-	if (decided(r, &res, &why))
-		game_over(r, res, why);
-	else
-		arm_flag(r);
+	int rc = play(r, &mv, 1, reason, now, &act->seq, 0);
+	if (rc < 0)
+		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
+	moved(r);
 	return GERR_OK;
 }
 
@@ -1030,10 +1209,12 @@ room_swap2_put(
 			return refuse(act, GERR_ARGUMENT, "opening stones may not end the game");
 	}
 	uint32_t seq;
-	if (play(r, mv, want, NULL, clock_now_ms(), &seq) != 0) /* all or nothing */
-		return refuse(act, GERR_STORE, "the stones could not be saved; try again");
-	r->stage = r->stage == SWAP2_PUT3 ? SWAP2_CHOOSE : SWAP2_CHOOSE2;
-	send_stage(r);
+	int rc = play(r, mv, want, NULL, clock_now_ms(), &seq, 1); /* all or nothing */
+	if (rc < 0)
+		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
+	stones_put(r);
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1052,7 +1233,7 @@ room_swap2_choose(struct room *r, struct session *s, stone_t colour, struct room
 	int black = swap ? 1 : 0;
 	if (archive_colours(r->srv, r->game_id, r->seat[black].name, r->seat[1 - black].name,
 		r->pos.nmoves) != 0)
-		return refuse(act, GERR_STORE, "the colours could not be saved; try again");
+		return store_refused(r, act);
 	if (swap)
 		swap_seats(r);
 	swap2_done(r);
@@ -1069,8 +1250,11 @@ room_resign(struct room *r, struct session *s, struct room_act *act)
 		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
 		return GERR_OVER;
-	if (room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN) != 0)
-		return store_refused(act);
+	int rc = room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
+	if (rc < 0)
+		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1180,7 +1364,7 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 			swap_seats(r);
 	}
 	if (stored != 0)
-		return store_refused(act);
+		return store_refused(r, act);
 	end_offers(r, 1u << k, END_ACCEPTED);
 	if (k == ASK_DRAW) {
 		game_over(r, GAME_DRAWN, BY_DRAW_AGREED);
@@ -1207,8 +1391,11 @@ room_abort(struct room *r, struct session *s, struct room_act *act)
 	if (r->status == GAME_PLAYING &&
 	    (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2 || r->moved_both))
 		return GERR_TOO_LATE;
-	if (room_end(r, GAME_NO_RESULT, BY_ABORTED) != 0)
-		return store_refused(act);
+	int rc = room_end(r, GAME_NO_RESULT, BY_ABORTED);
+	if (rc < 0)
+		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1225,8 +1412,11 @@ room_claim(struct room *r, struct session *s, struct room_act *act)
 	struct seat *o = &r->seat[1 - seat];
 	if (!o->gone || clock_now_ms() < o->deadline)
 		return GERR_NO_CLAIM;
-	if (room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED) != 0)
-		return store_refused(act);
+	int rc = room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED);
+	if (rc < 0)
+		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
 	act->seq = r->seq;
 	return GERR_OK;
 }
@@ -1334,7 +1524,7 @@ room_join(struct room *r, struct session *s)
 		if (swap)
 			swap_seats(r);
 		unsit(r, 1 - creator);
-		return GERR_STORE;
+		return archive_refusal(r->srv);
 	}
 	start_game(r);
 	return GERR_OK;
@@ -1354,7 +1544,7 @@ room_pair(
 	if (begin_game(r) != 0) {
 		unsit(r, 0);
 		unsit(r, 1);
-		return GERR_STORE;
+		return archive_refusal(r->srv);
 	}
 	start_game(r);
 	return GERR_OK;
@@ -1428,6 +1618,11 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	int64_t now = clock_now_ms();
 	int first = r->seat[0].deadline <= r->seat[1].deadline ? 0 : 1;
+	if (r->pending) { /* after the commit in flight */
+		struct timeval soon = { 0, 100 * 1000 };
+		evtimer_add(r->seat[first].grace_ev, &soon);
+		return;
+	}
 	int64_t left = r->seat[first].deadline - now;
 	if (left <= 0) {
 		end_or_retry(r, r->seat[first].grace_ev, GAME_NO_RESULT, BY_ABANDONED);

@@ -33,6 +33,11 @@ struct room_act {
 /* The registry of a server's rooms: ids, invite codes, the gc queue. Room
  * ids are prefix (letters: "r", or a cluster's node name) and a number. */
 struct room_registry *rooms_new(const char *prefix);
+/* A verb that returned GERR_PENDING (its stones wait for their commit at
+ * the store thread) is answered later through fn: e and act as the verb
+ * would have returned them. */
+typedef void (*room_reply_fn)(void *arg, struct room *r, game_err_t e, const struct room_act *act);
+void rooms_on_reply(struct room_registry *reg, room_reply_fn fn, void *arg);
 /* Frees every room, then the registry. */
 void rooms_free(struct room_registry *reg);
 /* Frees the rooms queued by room_check that are empty now; the number done. */
@@ -65,6 +70,8 @@ const struct gamespec *room_spec(const struct room *r);
 const position_t *room_position(const struct room *r);
 uint32_t room_seq(const struct room *r);
 int room_unfinished(const struct room *r);
+/* Whether stones of r wait for their commit: its requests wait too. */
+int room_busy(const struct room *r);
 /* The seat whose action the game waits for (a move, a swap2 step), or -1. */
 int room_actor(const struct room *r);
 /* The seat s holds in r (0 black, 1 white), or -1. */
@@ -96,7 +103,11 @@ int room_awaiting(const struct room *r, const char *name);
 void room_resume(struct room *r, int seat, struct session *s);
 
 /* Requests by a session in the room. Each returns GERR_OK and fills *act,
- * or a refusal (with act->why). move is in notation ("h8"); reason is why a
+ * or a refusal (with act->why); room_move, room_swap2_put, room_resign,
+ * room_abort and room_claim may return GERR_PENDING instead (a PostgreSQL
+ * store): the answer comes through the
+ * registry's reply function once the commit is back, and until then the
+ * room takes no other request (room_busy). move is in notation ("h8"); reason is why a
  * bot plays it (NULL for people). */
 game_err_t room_move(
     struct room *r, struct session *s, const char *move, const char *reason, struct room_act *act);

@@ -18,6 +18,8 @@
 
 #include "daemon/account.h"
 #include "daemon/admin.h"
+#include "daemon/archive.h"
+#include "daemon/cmd.h"
 #include "daemon/control.h"
 #include "daemon/front.h"
 #include "daemon/botplay.h"
@@ -418,7 +420,9 @@ open_store(struct server *srv)
 		log_error(&srv->log, "database: %s", err);
 		return -1;
 	}
-	log_info(&srv->log, "database %s (schema %d)", path, store_schema_version(srv->store));
+	char shown[sizeof path];
+	store_redacted(path, shown, sizeof shown);
+	log_info(&srv->log, "database %s (schema %d)", shown, store_schema_version(srv->store));
 	return 0;
 }
 
@@ -539,6 +543,10 @@ server_init(struct server *srv)
 	if (load_tls(srv) || open_store(srv))
 		return -1;
 	srv->work = workq_new(srv->base, 2, 256, NULL, NULL, NULL, 0);
+	if (archive_start(srv) != 0) {
+		log_error(&srv->log, "cannot start the store thread");
+		return -1;
+	}
 	if (!srv->work) {
 		log_error(&srv->log, "cannot start the worker threads");
 		return -1;
@@ -552,6 +560,7 @@ server_init(struct server *srv)
 	if (!(srv->rooms = rooms_new(srv->cfg.cluster_host[0] ? srv->cfg.node_name : "r")) ||
 	    !(srv->botplay = botplay_new(srv)))
 		return -1;
+	cmd_start(srv);
 	if (srv->store) {
 		struct timeval every = { CHECKPOINT_EVERY_MS / 1000,
 			CHECKPOINT_EVERY_MS % 1000 * 1000 };
@@ -680,6 +689,9 @@ server_free(struct server *srv)
 	}
 	cluster_free(srv->cluster); /* its relays leave the rooms */
 	srv->cluster = NULL;
+	/* the store thread before the rooms its answers go to; a move it
+	 * committed but did not deliver is resumed after the restart */
+	archive_stop(srv);
 	/* rooms first: a session leaving an unfinished game would resign it,
 	 * and a game kept for the restart must stay unfinished */
 	rooms_free(srv->rooms);

@@ -54,9 +54,13 @@ struct server {
 	struct event *sig_ev[3];
 	struct event *gc_ev;
 	struct event *drain_ev;
-	struct event *watchdog_ev;   /* systemd WatchdogSec= pings, when asked */
-	store_t *store;              /* accounts, ratings, games; NULL: not kept */
-	workq_t *work;               /* password checks, off the loop */
+	struct event *watchdog_ev;              /* systemd WatchdogSec= pings, when asked */
+	store_t *store;                         /* accounts, ratings, games; NULL: not kept */
+	workq_t *work;                          /* password checks, off the loop */
+	TAILQ_HEAD(parked_list, parked) parked; /* requests waiting for a room (cmd.c) */
+	const struct archive_lookup *cmd_ahead; /* a RESUME's lookup while it runs again */
+	workq_t *storeq;             /* PostgreSQL: one thread with a connection of its own
+	                    that commits the moves (archive_moves_async) */
 	struct login_limits *logins; /* failed logins by address and account */
 	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */

@@ -1,176 +1,50 @@
-/* store.c: the SQLite store: schema migrations, prepared statements, rows. */
-#include "daemon/store.h"
+/* store.c: the store's front: picks the backend by the database's name,
+ * keeps the fault points, and hands each verb to the backend. */
+#include "daemon/store_backend.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <errno.h>
-#include <unistd.h>
 
-#include <sqlite3.h>
+int
+store_is_remote(const char *path)
+{
+	return strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0;
+}
 
-#include "daemon/auth.h"
-
-/* Schema steps; migration i takes user_version i to i + 1. Never edit a
- * step that has shipped: add one. */
-static const char *const migrations[STORE_SCHEMA_VERSION] = {
-	/* 0 -> 1: accounts, sessions, games and their moves */
-	"CREATE TABLE users ("
-	"  id INTEGER PRIMARY KEY,"
-	"  name TEXT NOT NULL,"
-	"  name_key TEXT NOT NULL UNIQUE,"
-	"  pwhash TEXT NOT NULL,"
-	"  created INTEGER NOT NULL);"
-	"CREATE TABLE sessions ("
-	"  digest TEXT PRIMARY KEY,"
-	"  name TEXT NOT NULL,"
-	"  expires INTEGER NOT NULL);"
-	"CREATE TABLE games ("
-	"  id INTEGER PRIMARY KEY,"
-	"  room TEXT NOT NULL,"
-	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, opening INTEGER NOT NULL,"
-	"  rated INTEGER NOT NULL, tc_base INTEGER NOT NULL, tc_inc INTEGER NOT NULL,"
-	"  black TEXT NOT NULL, white TEXT NOT NULL,"
-	"  started INTEGER NOT NULL, ended INTEGER,"
-	"  result INTEGER NOT NULL DEFAULT -1, reason INTEGER NOT NULL DEFAULT -1);"
-	"CREATE TABLE moves ("
-	"  game_id INTEGER NOT NULL REFERENCES games(id),"
-	"  ply INTEGER NOT NULL,"
-	"  move INTEGER NOT NULL,"
-	"  used_ms INTEGER NOT NULL,"
-	"  black_ms INTEGER NOT NULL, white_ms INTEGER NOT NULL,"
-	"  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;",
-	/* 1 -> 2: ratings per rule, ratings around each game, history lookups */
-	"CREATE TABLE ratings ("
-	"  name_key TEXT NOT NULL, rule INTEGER NOT NULL, name TEXT NOT NULL,"
-	"  rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,"
-	"  wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,"
-	"  PRIMARY KEY (name_key, rule)) WITHOUT ROWID;"
-	"CREATE INDEX ratings_top ON ratings (rule, rating DESC);"
-	"ALTER TABLE games ADD COLUMN black_key TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE games ADD COLUMN white_key TEXT NOT NULL DEFAULT '';"
-	"UPDATE games SET black_key = lower(black), white_key = lower(white);"
-	"ALTER TABLE games ADD COLUMN black_before REAL NOT NULL DEFAULT 0;"
-	"ALTER TABLE games ADD COLUMN black_after REAL NOT NULL DEFAULT 0;"
-	"ALTER TABLE games ADD COLUMN white_before REAL NOT NULL DEFAULT 0;"
-	"ALTER TABLE games ADD COLUMN white_after REAL NOT NULL DEFAULT 0;"
-	"CREATE INDEX games_black ON games (black_key, ended);"
-	"CREATE INDEX games_white ON games (white_key, ended);"
-	"CREATE INDEX games_open ON games (ended) WHERE ended IS NULL;",
-	/* 2 -> 3: what a restart needs to rebuild a room */
-	"ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE games ADD COLUMN code TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;",
-	/* 3 -> 4: moderation (bans, mutes) and persistent settings (the MOTD) */
-	"CREATE TABLE sanctions ("
-	"  kind INTEGER NOT NULL, target TEXT NOT NULL,"
-	"  by TEXT NOT NULL, reason TEXT NOT NULL,"
-	"  created INTEGER NOT NULL, expires INTEGER NOT NULL,"
-	"  PRIMARY KEY (kind, target)) WITHOUT ROWID;"
-	"CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
-};
-
-enum stmt {
-	S_USER_NEW,
-	S_USER_GET,
-	S_SESS_PUT,
-	S_SESS_GET,
-	S_SESS_DROP,
-	S_SESS_EXPIRE,
-	S_RATING_GET,
-	S_RATING_PUT,
-	S_TOP,
-	S_TOP_COUNT,
-	S_GAME_NEW,
-	S_GAME_COLOURS,
-	S_MOVE_NEW,
-	S_MOVE_TRUNC,
-	S_GAME_END,
-	S_BEGIN,
-	S_COMMIT,
-	S_GAME_GET,
-	S_MOVES_GET,
-	S_UNFINISHED,
-	S_HISTORY,
-	S_HISTORY_COUNT,
-	S_SANCTION_PUT,
-	S_SANCTION_DROP,
-	S_SANCTIONS,
-	S_SETTING_GET,
-	S_SETTING_PUT,
-	S_SETTING_DROP,
-	S_COUNT
-};
-
-static const char *const sql[S_COUNT] = {
-	[S_USER_NEW] =
-	    "INSERT INTO users (name, name_key, pwhash, created) VALUES (?1, ?2, ?3, ?4)",
-	[S_USER_GET] = "SELECT name, pwhash FROM users WHERE name_key = ?1",
-	[S_SESS_PUT] =
-	    "INSERT OR REPLACE INTO sessions (digest, name, expires) VALUES (?1, ?2, ?3)",
-	[S_SESS_GET] = "SELECT name FROM sessions WHERE digest = ?1 AND expires > ?2",
-	[S_SESS_DROP] = "DELETE FROM sessions WHERE digest = ?1",
-	[S_SESS_EXPIRE] = "DELETE FROM sessions WHERE expires <= ?1",
-	[S_RATING_GET] = "SELECT name, rating, deviation, volatility, wins, losses, draws"
-			 " FROM ratings WHERE name_key = ?1 AND rule = ?2",
-	[S_RATING_PUT] =
-	    "INSERT OR REPLACE INTO ratings (name_key, rule, name, rating, deviation,"
-	    " volatility, wins, losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings"
-		  " WHERE rule = ?1 ORDER BY rating DESC, name_key LIMIT ?2 OFFSET ?3",
-	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = ?1",
-	[S_GAME_NEW] = "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
-		       " black, white, black_key, white_key, started, black_before, white_before,"
-		       " private, code, opening_plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-		       " lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15)",
-	[S_GAME_COLOURS] = "UPDATE games SET black = ?2, white = ?3, black_key = lower(?2),"
-			   " white_key = lower(?3), opening_plies = ?4 WHERE id = ?1",
-	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
-		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-	[S_GAME_END] = "UPDATE games SET ended = ?2, result = ?3, reason = ?4, black_before = ?5,"
-		       " black_after = ?6, white_before = ?7, white_after = ?8"
-		       " WHERE id = ?1 AND ended IS NULL",
-	[S_BEGIN] = "BEGIN IMMEDIATE",
-	[S_COMMIT] = "COMMIT",
-	[S_GAME_GET] =
-	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
-	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
-	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies FROM games WHERE id = ?1",
-	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
-			" WHERE game_id = ?1 ORDER BY ply",
-	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
-	[S_HISTORY] = "SELECT id FROM games WHERE ended IS NOT NULL AND"
-		      " (black_key = lower(?1) OR white_key = lower(?1))"
-		      " ORDER BY ended DESC, id DESC LIMIT ?2 OFFSET ?3",
-	[S_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE ended IS NOT NULL AND"
-			    " (black_key = lower(?1) OR white_key = lower(?1))",
-	[S_SANCTION_PUT] = "INSERT OR REPLACE INTO sanctions (kind, target, by, reason, created,"
-			   " expires) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[S_SANCTION_DROP] = "DELETE FROM sanctions WHERE kind = ?1 AND target = ?2",
-	[S_SANCTIONS] = "SELECT kind, target, by, reason, created, expires FROM sanctions"
-			" WHERE expires = 0 OR expires > ?1 ORDER BY kind, target",
-	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = ?1",
-	[S_SETTING_PUT] = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)",
-	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = ?1",
-};
-
-/* A fault to inject (GOMOKUD_FAULTS builds): see store.h. */
-struct fault {
-	char when[8], point[32], action[8];
-	int nth, seen;
-};
-
-struct store {
-	sqlite3 *db;
-	sqlite3_stmt *st[S_COUNT];
-	char msg[256];
-	char path[512];
-	struct fault fault; /* point[0] == 0: none */
-};
+void
+store_redacted(const char *path, char *out, size_t cap)
+{
+	if (!store_is_remote(path)) {
+		snprintf(out, cap, "%s", path);
+		return;
+	}
+	size_t n = 0;
+	const char *p = path, *auth = strstr(path, "://") + 3;
+	const char *at = strchr(auth, '@'), *colon = strchr(auth, ':');
+	/* the secret runs from after "user:" to '@', or from "password=" to '&' */
+	while (*p && n + 1 < cap) {
+		const char *stop = NULL;
+		if (at && colon && colon < at && p == colon + 1)
+			stop = at;
+		else if (strncmp(p, "password=", 9) == 0 && n + 9 < cap) {
+			memcpy(out + n, p, 9);
+			n += 9;
+			p += 9;
+			stop = p + strcspn(p, "&");
+		}
+		if (stop) {
+			n += (size_t)snprintf(out + n, cap - n, "***");
+			if (n >= cap)
+				n = cap - 1;
+			p = stop;
+			continue;
+		}
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+}
 
 /* Reads GOMOKUD_FAULT in builds that inject faults. */
 static void
@@ -178,7 +52,7 @@ fault_setup(store_t *s)
 {
 #ifdef GOMOKUD_FAULTS
 	const char *e = getenv("GOMOKUD_FAULT");
-	struct fault *f = &s->fault;
+	struct store_fault_at *f = &s->fault;
 	if (e &&
 	    sscanf(e, "%7[a-z]:%31[a-z0-9-]:%d:%7[a-z]", f->when, f->point, &f->nth, f->action) ==
 		4)
@@ -200,7 +74,7 @@ same_point(const char *what, const char *point)
 int
 store_fault(store_t *s, const char *when, const char *point)
 {
-	struct fault *f = &s->fault;
+	struct store_fault_at *f = &s->fault;
 	if (!f->point[0] || strcmp(f->when, when) != 0 || !same_point(point, f->point) ||
 	    ++f->seen != f->nth)
 		return 0;
@@ -210,144 +84,9 @@ store_fault(store_t *s, const char *when, const char *point)
 	return -1;
 }
 
-static void
-set_msg(store_t *s, const char *what)
-{
-	snprintf(s->msg, sizeof s->msg, "%s: %s", what, sqlite3_errmsg(s->db));
-}
-
-const char *
-store_error(store_t *s)
-{
-	return s->msg[0] ? s->msg : sqlite3_errmsg(s->db);
-}
-
-/* The prepared statement for k, reset and unbound, or NULL (message set). */
-static sqlite3_stmt *
-stmt(store_t *s, enum stmt k)
-{
-	if (s->st[k] == NULL) {
-		if (sqlite3_prepare_v3(s->db, sql[k], -1, SQLITE_PREPARE_PERSISTENT, &s->st[k],
-			NULL) != SQLITE_OK) {
-			set_msg(s, "prepare");
-			return NULL;
-		}
-	} else {
-		sqlite3_reset(s->st[k]);
-		sqlite3_clear_bindings(s->st[k]);
-	}
-	return s->st[k];
-}
-
-/* Runs a statement that returns no rows. */
-static int
-done(store_t *s, sqlite3_stmt *q, const char *what)
-{
-	if (store_fault(s, "before", what) != 0) {
-		sqlite3_reset(q);
-		return -1;
-	}
-	int rc = sqlite3_step(q);
-
-	sqlite3_reset(q);
-	if (rc == SQLITE_DONE)
-		return store_fault(s, "after", what);
-	if (rc == SQLITE_CONSTRAINT)
-		return STORE_EXISTS;
-	set_msg(s, what);
-	return -1;
-}
-
-static int
-exec(store_t *s, const char *text, const char *what)
-{
-	char *e = NULL;
-
-	if (store_fault(s, "before", what) != 0)
-		return -1;
-	if (sqlite3_exec(s->db, text, NULL, NULL, &e) == SQLITE_OK)
-		return store_fault(s, "after", what);
-	snprintf(s->msg, sizeof s->msg, "%s: %s", what, e ? e : sqlite3_errmsg(s->db));
-	sqlite3_free(e);
-	return -1;
-}
-
-static int
-pragma_int(store_t *s, const char *text, int *out)
-{
-	sqlite3_stmt *q;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, text, -1, &q, NULL) != SQLITE_OK) {
-		set_msg(s, text);
-		return -1;
-	}
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(q, 0);
-	else
-		set_msg(s, text);
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
-/* quick_check must answer exactly one row, "ok". */
-static int
-check_integrity(store_t *s)
-{
-	sqlite3_stmt *q;
-	int rc, ok = 0, rows = 0;
-
-	if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &q, NULL) != SQLITE_OK) {
-		set_msg(s, "integrity check");
-		return -1;
-	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(q, 0);
-		rows++;
-		if (rows == 1 && t != NULL && strcmp(t, "ok") == 0)
-			ok = 1;
-		else if (rows <= 1)
-			snprintf(s->msg, sizeof s->msg, "integrity check: %s", t ? t : "?");
-	}
-	if (rc != SQLITE_DONE)
-		set_msg(s, "integrity check");
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE && ok && rows == 1 ? 0 : -1;
-}
-
-static int
-migrate(store_t *s)
-{
-	int v;
-
-	if (pragma_int(s, "PRAGMA user_version", &v) != 0)
-		return -1;
-	if (v > STORE_SCHEMA_VERSION) {
-		snprintf(s->msg, sizeof s->msg,
-		    "schema version %d is newer than this gomokud knows (%d)", v,
-		    STORE_SCHEMA_VERSION);
-		return -1;
-	}
-	for (; v < STORE_SCHEMA_VERSION; v++) {
-		char bump[64];
-		snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
-		if (exec(s, "BEGIN IMMEDIATE", "migration") != 0)
-			return -1;
-		if (exec(s, migrations[v], "migration") != 0 || exec(s, bump, "migration") != 0 ||
-		    exec(s, "COMMIT", "migration") != 0) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 int
 store_open(const char *path, store_t **out, char *err, size_t errlen)
 {
-	struct stat sb;
-	int exists = stat(path, &sb) == 0, flags = SQLITE_OPEN_READWRITE;
 	store_t *s = calloc(1, sizeof *s);
 
 	*out = NULL;
@@ -355,38 +94,24 @@ store_open(const char *path, store_t **out, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	fault_setup(s);
-	if (!exists)
-		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		snprintf(
-		    err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
-		goto fail;
-	}
-	sqlite3_extended_result_codes(s->db, 0);
-	sqlite3_busy_timeout(s->db, 2000);
-	/* Check before anything writes: a damaged file is refused as it is. */
-	if (exists && check_integrity(s) != 0) {
-		snprintf(err, errlen,
-		    "%s is damaged or not a gomokud database (%s); "
-		    "refusing to start: restore it from a backup or move it aside",
-		    path, s->msg);
-		goto fail;
-	}
-	if (exec(s,
-		"PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-		" PRAGMA foreign_keys = ON;",
-		"pragmas") != 0 ||
-	    migrate(s) != 0) {
-		snprintf(err, errlen, "%s: %s", path, s->msg);
-		goto fail;
-	}
+	s->ops = store_is_remote(path) ? &store_pg_ops : &store_sqlite_ops;
 	snprintf(s->path, sizeof s->path, "%s", path);
+	fault_setup(s);
+	if (s->ops->open(s, path, err, errlen) != 0) {
+		store_close(s);
+		return -1;
+	}
 	*out = s;
 	return 0;
-fail:
-	store_close(s);
-	return -1;
+}
+
+void
+store_close(store_t *s)
+{
+	if (s == NULL)
+		return;
+	s->ops->close(s);
+	free(s);
 }
 
 const char *
@@ -395,651 +120,184 @@ store_path(store_t *s)
 	return s->path;
 }
 
-int
-store_manual_checkpoints(store_t *s)
+const char *
+store_error(store_t *s)
 {
-	return exec(s, "PRAGMA wal_autocheckpoint = 0;", "checkpoint setting");
+	return s->ops->error(s);
 }
 
 int
-store_checkpoint(const char *path)
+store_unavailable(store_t *s)
 {
-	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
-
-	if (rc == SQLITE_OK) {
-		sqlite3_busy_timeout(db, 1000);
-		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-	}
-	sqlite3_close(db);
-	return rc == SQLITE_OK ? 0 : -1;
+	return s->unavailable;
 }
 
-void
-store_close(store_t *s)
-{
-	if (s == NULL)
-		return;
-	for (int i = 0; i < S_COUNT; i++)
-		sqlite3_finalize(s->st[i]);
-	sqlite3_close(s->db);
-	free(s);
-}
+/* Each verb: a fresh message and the backend's answer. */
+#define CALL(s, verb, ...) \
+	((s)->msg[0] = '\0', (s)->unavailable = 0, (s)->ops->verb(s, __VA_ARGS__))
+#define CALL0(s, verb) ((s)->msg[0] = '\0', (s)->unavailable = 0, (s)->ops->verb(s))
 
 int
 store_schema_version(store_t *s)
 {
-	int v = -1;
+	return CALL0(s, schema_version);
+}
 
-	pragma_int(s, "PRAGMA user_version", &v);
-	return v;
+int
+store_manual_checkpoints(store_t *s)
+{
+	return CALL0(s, manual_checkpoints);
 }
 
 int
 store_begin(store_t *s)
 {
-	sqlite3_stmt *q = stmt(s, S_BEGIN);
-	return q ? done(s, q, "begin") : -1;
+	return CALL0(s, begin);
 }
 
 int
 store_commit(store_t *s)
 {
-	sqlite3_stmt *q = stmt(s, S_COMMIT);
-	if (q && done(s, q, "commit") == 0)
-		return 0;
-	store_rollback(s);
-	return -1;
+	return CALL0(s, commit);
 }
 
 void
 store_rollback(store_t *s)
 {
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-}
-
-static void
-copy_text(char *dst, size_t cap, sqlite3_stmt *q, int col)
-{
-	const char *t = (const char *)sqlite3_column_text(q, col);
-
-	snprintf(dst, cap, "%s", t ? t : "");
+	s->ops->rollback(s); /* keeps the message of the failure it follows */
 }
 
 int
 store_user_create(store_t *s, const char *name, const char *pwhash, int64_t now)
 {
-	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_USER_NEW);
-
-	if (q == NULL)
-		return -1;
-	auth_name_key(name, key);
-	sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 2, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 3, pwhash, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 4, now);
-	return done(s, q, "create user");
+	return CALL(s, user_create, name, pwhash, now);
 }
 
 int
 store_user_get(
     store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1], char *pwhash, size_t hashlen)
 {
-	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_USER_GET);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	auth_name_key(name, key);
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		copy_text(out_name, STORE_NAME_MAX + 1, q, 0);
-		copy_text(pwhash, hashlen, q, 1);
-	} else if (rc != SQLITE_DONE) {
-		set_msg(s, "get user");
-	}
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+	return CALL(s, user_get, name, out_name, pwhash, hashlen);
 }
 
 int
 store_session_put(store_t *s, const char *digest, const char *name, int64_t expires)
 {
-	sqlite3_stmt *q = stmt(s, S_SESS_PUT);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 2, name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 3, expires);
-	return done(s, q, "save session");
+	return CALL(s, session_put, digest, name, expires);
 }
 
 int
 store_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
 {
-	sqlite3_stmt *q = stmt(s, S_SESS_GET);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 2, now);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		copy_text(name, STORE_NAME_MAX + 1, q, 0);
-	else if (rc != SQLITE_DONE)
-		set_msg(s, "get session");
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+	return CALL(s, session_get, digest, now, name);
 }
 
 int
 store_session_drop(store_t *s, const char *digest)
 {
-	sqlite3_stmt *q = stmt(s, S_SESS_DROP);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
-	return done(s, q, "drop session");
+	return CALL(s, session_drop, digest);
 }
 
 int
 store_session_expire(store_t *s, int64_t now)
 {
-	sqlite3_stmt *q = stmt(s, S_SESS_EXPIRE);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int64(q, 1, now);
-	return done(s, q, "expire sessions");
-}
-
-static void
-read_rating(sqlite3_stmt *q, store_rating_t *r)
-{
-	copy_text(r->name, sizeof r->name, q, 0);
-	r->g.rating = sqlite3_column_double(q, 1);
-	r->g.deviation = sqlite3_column_double(q, 2);
-	r->g.volatility = sqlite3_column_double(q, 3);
-	r->wins = sqlite3_column_int(q, 4);
-	r->losses = sqlite3_column_int(q, 5);
-	r->draws = sqlite3_column_int(q, 6);
+	return CALL(s, session_expire, now);
 }
 
 int
 store_rating_get(store_t *s, const char *name, rule_t rule, store_rating_t *out)
 {
-	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_RATING_GET);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	memset(out, 0, sizeof *out);
-	snprintf(out->name, sizeof out->name, "%s", name);
-	glicko_init(&out->g);
-	auth_name_key(name, key);
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 2, (int)rule);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		read_rating(q, out);
-	else if (rc != SQLITE_DONE)
-		set_msg(s, "get rating");
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+	return CALL(s, rating_get, name, rule, out);
 }
 
 int
 store_rating_put(store_t *s, rule_t rule, const store_rating_t *r)
 {
-	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_RATING_PUT);
-
-	if (q == NULL)
-		return -1;
-	auth_name_key(r->name, key);
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 2, (int)rule);
-	sqlite3_bind_text(q, 3, r->name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_double(q, 4, r->g.rating);
-	sqlite3_bind_double(q, 5, r->g.deviation);
-	sqlite3_bind_double(q, 6, r->g.volatility);
-	sqlite3_bind_int(q, 7, r->wins);
-	sqlite3_bind_int(q, 8, r->losses);
-	sqlite3_bind_int(q, 9, r->draws);
-	return done(s, q, "save rating");
-}
-
-/* A single integer from a statement with its parameters bound. */
-static int
-count_of(store_t *s, sqlite3_stmt *q, int *out)
-{
-	int rc = sqlite3_step(q);
-
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(q, 0);
-	else
-		set_msg(s, "count");
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : -1;
+	return CALL(s, rating_put, rule, r);
 }
 
 int
 store_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total)
 {
-	sqlite3_stmt *q = stmt(s, S_TOP_COUNT);
-	int n = 0, rc;
-
-	if (q == NULL || page < 1)
-		return -1;
-	sqlite3_bind_int(q, 1, (int)rule);
-	if (count_of(s, q, total) != 0 || (q = stmt(s, S_TOP)) == NULL)
-		return -1;
-	sqlite3_bind_int(q, 1, (int)rule);
-	sqlite3_bind_int(q, 2, STORE_PAGE);
-	sqlite3_bind_int64(q, 3, (int64_t)(page - 1) * STORE_PAGE);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < STORE_PAGE)
-		read_rating(q, &out[n++]);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		set_msg(s, "top");
-		n = -1;
-	}
-	sqlite3_reset(q);
-	return n;
+	return CALL(s, top, rule, page, out, total);
 }
 
 int
 store_game_begin(store_t *s, store_game_t *g)
 {
-	sqlite3_stmt *q = stmt(s, S_GAME_NEW);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, g->room, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 2, g->rule);
-	sqlite3_bind_int(q, 3, g->size);
-	sqlite3_bind_int(q, 4, g->opening);
-	sqlite3_bind_int(q, 5, g->rated);
-	sqlite3_bind_int(q, 6, g->tc_base);
-	sqlite3_bind_int(q, 7, g->tc_inc);
-	sqlite3_bind_text(q, 8, g->black, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 9, g->white, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 10, g->started);
-	sqlite3_bind_double(q, 11, g->black_before);
-	sqlite3_bind_double(q, 12, g->white_before);
-	sqlite3_bind_int(q, 13, g->private_room);
-	sqlite3_bind_text(q, 14, g->code, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 15, g->opening_plies);
-	rc = done(s, q, "begin game");
-	if (rc == 0)
-		g->id = sqlite3_last_insert_rowid(s->db);
-	return rc;
+	return CALL(s, game_begin, g);
 }
 
 int
 store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m)
 {
-	sqlite3_stmt *q = stmt(s, S_MOVE_NEW);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int64(q, 1, game_id);
-	sqlite3_bind_int(q, 2, ply);
-	sqlite3_bind_int(q, 3, m->move);
-	sqlite3_bind_int64(q, 4, m->used_ms);
-	sqlite3_bind_int64(q, 5, m->black_ms);
-	sqlite3_bind_int64(q, 6, m->white_ms);
-	return done(s, q, "save move");
+	return CALL(s, game_move, game_id, ply, m);
 }
 
 int
 store_game_colours(
     store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies)
 {
-	sqlite3_stmt *q = stmt(s, S_GAME_COLOURS);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int64(q, 1, game_id);
-	sqlite3_bind_text(q, 2, black, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 3, white, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 4, opening_plies);
-	return done(s, q, "save colours");
+	return CALL(s, game_colours, game_id, black, white, opening_plies);
 }
 
 int
 store_game_truncate(store_t *s, int64_t game_id, int from)
 {
-	sqlite3_stmt *q = stmt(s, S_MOVE_TRUNC);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int64(q, 1, game_id);
-	sqlite3_bind_int(q, 2, from);
-	return done(s, q, "undo moves");
+	return CALL(s, game_truncate, game_id, from);
 }
 
 int
 store_game_end(store_t *s, const store_game_t *g)
 {
-	sqlite3_stmt *q = stmt(s, S_GAME_END);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int64(q, 1, g->id);
-	sqlite3_bind_int64(q, 2, g->ended);
-	sqlite3_bind_int(q, 3, g->result);
-	sqlite3_bind_int(q, 4, g->reason);
-	sqlite3_bind_double(q, 5, g->black_before);
-	sqlite3_bind_double(q, 6, g->black_after);
-	sqlite3_bind_double(q, 7, g->white_before);
-	sqlite3_bind_double(q, 8, g->white_after);
-	if (done(s, q, "end game") != 0)
-		return -1;
-	return sqlite3_changes(s->db) == 1 ? 0 : STORE_NOT_FOUND;
-}
-
-static void
-read_game(sqlite3_stmt *q, store_game_t *g)
-{
-	memset(g, 0, sizeof *g);
-	g->id = sqlite3_column_int64(q, 0);
-	copy_text(g->room, sizeof g->room, q, 1);
-	g->rule = sqlite3_column_int(q, 2);
-	g->size = sqlite3_column_int(q, 3);
-	g->opening = sqlite3_column_int(q, 4);
-	g->rated = sqlite3_column_int(q, 5);
-	g->tc_base = sqlite3_column_int(q, 6);
-	g->tc_inc = sqlite3_column_int(q, 7);
-	copy_text(g->black, sizeof g->black, q, 8);
-	copy_text(g->white, sizeof g->white, q, 9);
-	g->started = sqlite3_column_int64(q, 10);
-	g->ended = sqlite3_column_int64(q, 11);
-	g->result = sqlite3_column_int(q, 12);
-	g->reason = sqlite3_column_int(q, 13);
-	g->black_before = sqlite3_column_double(q, 14);
-	g->black_after = sqlite3_column_double(q, 15);
-	g->white_before = sqlite3_column_double(q, 16);
-	g->white_after = sqlite3_column_double(q, 17);
-	g->nmoves = sqlite3_column_int(q, 18);
-	g->private_room = sqlite3_column_int(q, 19);
-	copy_text(g->code, sizeof g->code, q, 20);
-	g->opening_plies = sqlite3_column_int(q, 21);
+	return CALL(s, game_end, g);
 }
 
 int
 store_game_load(store_t *s, int64_t id, store_game_t *g, store_move_t *moves)
 {
-	sqlite3_stmt *q = stmt(s, S_GAME_GET);
-	int rc, n = 0;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int64(q, 1, id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		read_game(q, g);
-	else if (rc != SQLITE_DONE)
-		set_msg(s, "load game");
-	sqlite3_reset(q);
-	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
-	if (moves == NULL || (q = stmt(s, S_MOVES_GET)) == NULL)
-		return moves == NULL ? 0 : -1;
-	sqlite3_bind_int64(q, 1, id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < RULES_CELLS) {
-		if (sqlite3_column_int(q, 0) != n)
-			break; /* plies are stored in order from 0; a gap is damage */
-		moves[n].move = (move_t)sqlite3_column_int(q, 1);
-		moves[n].used_ms = sqlite3_column_int64(q, 2);
-		moves[n].black_ms = sqlite3_column_int64(q, 3);
-		moves[n].white_ms = sqlite3_column_int64(q, 4);
-		n++;
-	}
-	sqlite3_reset(q);
-	if (n != g->nmoves) {
-		snprintf(s->msg, sizeof s->msg, "game %lld: moves are not a sequence from 0",
-		    (long long)id);
-		return -1;
-	}
-	return 0;
+	return CALL(s, game_load, id, g, moves);
 }
 
 int
 store_games_unfinished(store_t *s, int64_t *ids, int max)
 {
-	sqlite3_stmt *q = stmt(s, S_UNFINISHED);
-	int n = 0, rc;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int(q, 1, max);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max)
-		ids[n++] = sqlite3_column_int64(q, 0);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		set_msg(s, "unfinished games");
-		n = -1;
-	}
-	sqlite3_reset(q);
-	return n;
+	return CALL(s, games_unfinished, ids, max);
 }
 
 int
 store_history(store_t *s, const char *name, int page, store_game_t *out, int *total)
 {
-	sqlite3_stmt *q = stmt(s, S_HISTORY_COUNT);
-	int64_t ids[STORE_PAGE];
-	int n = 0, rc;
-
-	if (q == NULL || page < 1)
-		return -1;
-	sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
-	if (count_of(s, q, total) != 0 || (q = stmt(s, S_HISTORY)) == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 2, STORE_PAGE);
-	sqlite3_bind_int64(q, 3, (int64_t)(page - 1) * STORE_PAGE);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < STORE_PAGE)
-		ids[n++] = sqlite3_column_int64(q, 0);
-	sqlite3_reset(q);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		set_msg(s, "history");
-		return -1;
-	}
-	for (int i = 0; i < n; i++)
-		if (store_game_load(s, ids[i], &out[i], NULL) != 0)
-			return -1;
-	return n;
+	return CALL(s, history, name, page, out, total);
 }
 
 int
 store_sanction_put(store_t *s, const store_sanction_t *x)
 {
-	sqlite3_stmt *q = stmt(s, S_SANCTION_PUT);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int(q, 1, x->kind);
-	sqlite3_bind_text(q, 2, x->target, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 3, x->by, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 4, x->reason, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 5, x->created);
-	sqlite3_bind_int64(q, 6, x->expires);
-	return done(s, q, "save sanction");
+	return CALL(s, sanction_put, x);
 }
 
 int
 store_sanction_drop(store_t *s, int kind, const char *target)
 {
-	sqlite3_stmt *q = stmt(s, S_SANCTION_DROP);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int(q, 1, kind);
-	sqlite3_bind_text(q, 2, target, -1, SQLITE_TRANSIENT);
-	rc = done(s, q, "drop sanction");
-	if (rc == 0 && sqlite3_changes(s->db) == 0)
-		return STORE_NOT_FOUND;
-	return rc;
+	return CALL(s, sanction_drop, kind, target);
 }
 
 int
 store_sanctions(
     store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
 {
-	sqlite3_stmt *q = stmt(s, S_SANCTIONS);
-	int rc, n = 0;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_int64(q, 1, now);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		store_sanction_t x;
-		x.kind = sqlite3_column_int(q, 0);
-		copy_text(x.target, sizeof x.target, q, 1);
-		copy_text(x.by, sizeof x.by, q, 2);
-		copy_text(x.reason, sizeof x.reason, q, 3);
-		x.created = sqlite3_column_int64(q, 4);
-		x.expires = sqlite3_column_int64(q, 5);
-		fn(arg, &x);
-		n++;
-	}
-	if (rc != SQLITE_DONE)
-		set_msg(s, "list sanctions");
-	sqlite3_reset(q);
-	return rc == SQLITE_DONE ? n : -1;
+	return CALL(s, sanctions, now, fn, arg);
 }
 
 int
 store_setting_get(store_t *s, const char *key, char *out, size_t cap)
 {
-	sqlite3_stmt *q = stmt(s, S_SETTING_GET);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		copy_text(out, cap, q, 0);
-	else if (rc != SQLITE_DONE)
-		set_msg(s, "get setting");
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+	return CALL(s, setting_get, key, out, cap);
 }
 
 int
 store_setting_put(store_t *s, const char *key, const char *value)
 {
-	sqlite3_stmt *q = stmt(s, value ? S_SETTING_PUT : S_SETTING_DROP);
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	if (value)
-		sqlite3_bind_text(q, 2, value, -1, SQLITE_TRANSIENT);
-	return done(s, q, "save setting");
-}
-
-enum { BACKUP_PAGES_PER_STEP = 256 };
-
-/* The backup proper: a snapshot of from copied into to in steps. */
-static int
-backup_copy(sqlite3 *from, sqlite3 *to, const atomic_int *stop, char *err, size_t errlen)
-{
-	/* one read transaction around every step: a snapshot that writers on
-	 * other connections do not restart */
-	if (sqlite3_exec(from, "BEGIN; SELECT count(*) FROM sqlite_master;", NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "cannot read the database: %s", sqlite3_errmsg(from));
-		return -1;
-	}
-	sqlite3_backup *b = sqlite3_backup_init(to, "main", from, "main");
-	if (!b) {
-		snprintf(err, errlen, "backup: %s", sqlite3_errmsg(to));
-		sqlite3_exec(from, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	int rc;
-	do {
-		rc = sqlite3_backup_step(b, BACKUP_PAGES_PER_STEP);
-		if (stop && *stop) {
-			rc = SQLITE_INTERRUPT;
-			break;
-		}
-	} while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
-	sqlite3_backup_finish(b);
-	sqlite3_exec(from, "ROLLBACK", NULL, NULL, NULL);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "backup: %s",
-		    rc == SQLITE_INTERRUPT ? "cancelled" : sqlite3_errstr(rc));
-		return -1;
-	}
-	return 0;
-}
-
-int64_t
-store_backup(const char *src, const char *dst, const atomic_int *stop, char *err, size_t errlen)
-{
-	char tmp[600];
-	sqlite3 *from = NULL, *to = NULL;
-	int64_t size = -1;
-	struct stat sb;
-
-	if (snprintf(tmp, sizeof tmp, "%s.partial", dst) >= (int)sizeof tmp) {
-		snprintf(err, errlen, "%s: path too long", dst);
-		return -1;
-	}
-	unlink(tmp);
-	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", src, from ? sqlite3_errmsg(from) : "cannot open");
-		goto out;
-	}
-	sqlite3_busy_timeout(from, 2000);
-	if (sqlite3_open_v2(tmp, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, to ? sqlite3_errmsg(to) : "cannot create");
-		goto out;
-	}
-	if (backup_copy(from, to, stop, err, errlen) != 0)
-		goto out;
-	/* one file, whole in itself: no WAL beside it */
-	char *e = NULL;
-	if (sqlite3_exec(to, "PRAGMA journal_mode = DELETE;", NULL, NULL, &e) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", tmp, e ? e : sqlite3_errmsg(to));
-		sqlite3_free(e);
-		goto out;
-	}
-	sqlite3_stmt *q = NULL;
-	int good = sqlite3_prepare_v2(to, "PRAGMA quick_check", -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) &&
-	    strcmp((const char *)sqlite3_column_text(q, 0), "ok") == 0;
-	sqlite3_finalize(q);
-	if (!good) {
-		snprintf(err, errlen, "%s: the copy fails quick_check", tmp);
-		goto out;
-	}
-	sqlite3_close(to);
-	to = NULL;
-	/* it holds password hashes: the owner's alone, whatever the umask */
-	if (chmod(tmp, 0600) != 0 || stat(tmp, &sb) != 0 || rename(tmp, dst) != 0) {
-		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
-		goto out;
-	}
-	size = (int64_t)sb.st_size;
-out:
-	sqlite3_close(to);
-	sqlite3_close(from);
-	if (size < 0)
-		unlink(tmp);
-	return size;
+	return CALL(s, setting_put, key, value);
 }

@@ -1,9 +1,12 @@
 /*
- * store.h: the SQLite store under the state directory: accounts, sessions,
- * ratings and every game, in progress and finished. WAL mode; each call that
- * writes commits before it returns (synchronous=NORMAL: a killed process
- * loses nothing committed; a power cut may lose the last moments).
- * One store belongs to one thread.
+ * store.h: the store: accounts, sessions, ratings and every game, in
+ * progress and finished. Two backends with one schema meaning: SQLite, a
+ * file under the state directory (WAL mode, synchronous=NORMAL: a killed
+ * process loses nothing committed; a power cut may lose the last moments),
+ * and PostgreSQL, named by a postgresql:// URL (libpq; a lost connection is
+ * tried again, with backoff, at the next call). Each call that writes
+ * commits before it returns. One store belongs to one thread; it blocks
+ * that thread while the database answers.
  */
 #ifndef GOMOKUD_STORE_H
 #define GOMOKUD_STORE_H
@@ -58,9 +61,11 @@ typedef struct {
 } store_rating_t;
 
 /*
- * Opens path, creating it only when no file is there. An existing file must
- * pass SQLite's quick_check, or store_open fails with a message in err and
- * leaves the file untouched. Applies pending schema migrations.
+ * Opens path: a postgresql:// (or postgres://) URL, or a SQLite file,
+ * created only when no file is there. An existing file must pass SQLite's
+ * quick_check, or store_open fails with a message in err and leaves the
+ * file untouched. Applies pending schema migrations, each in one
+ * transaction (PostgreSQL counts them in its schema_version table).
  */
 int store_open(const char *path, store_t **out, char *err, size_t errlen);
 void store_close(store_t *s);
@@ -74,6 +79,14 @@ int store_manual_checkpoints(store_t *s);
  * own, without blocking writers (a passive checkpoint). 0 or -1. */
 int store_checkpoint(const char *path);
 const char *store_error(store_t *s);
+/* Whether the last call failed because the database could not be reached
+ * (PostgreSQL down or the connection lost), not because it refused. */
+int store_unavailable(store_t *s);
+/* Whether path names a PostgreSQL database rather than a SQLite file. */
+int store_is_remote(const char *path);
+/* path as it may be logged: a PostgreSQL URL's password (user:PASSWORD@,
+ * password=...) as "***"; a file's path as it is. */
+void store_redacted(const char *path, char *out, size_t cap);
 int store_schema_version(store_t *s);
 
 /* Accounts; names compare case-insensitively (STORE_EXISTS on a clash). */
@@ -163,6 +176,8 @@ int store_setting_get(store_t *s, const char *key, char *out, size_t cap);
 int store_setting_put(store_t *s, const char *key, const char *value);
 
 /*
+ * (SQLite only: a PostgreSQL store is backed up with pg_dump, and
+ * store_checkpoint does nothing for it.)
  * An online backup of the database at src into dst (replaced only when the
  * copy is whole: it is written beside dst and renamed), on connections of
  * its own, so a worker thread may run it while the owner's connection

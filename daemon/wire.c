@@ -165,7 +165,10 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_NO_USER;
 	case GERR_DRAINING:
 		return ERR_DRAINING;
+	case GERR_STORE_DOWN:
+		return ERR_STORE_DOWN;
 	case GERR_STORE:
+	case GERR_PENDING:
 	case GERR_NOMEM:
 		break;
 	}

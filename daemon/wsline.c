@@ -225,7 +225,7 @@ answer(struct wsline *w)
 		w->phase = PH_CLOSING;
 		return;
 	}
-	if (!http_static(out, &w->req)) {
+	if (!http_static(out, &w->req, w->cfg->web_origins)) {
 		w->phase = PH_CLOSING;
 		return;
 	}

@@ -28,7 +28,6 @@ enum {
 	INF = 32000,
 	DEFAULT_VCT_NODES = 30000,
 	GUARD_NODES = 400000,
-	GUARD_MOVES = 8,
 	CHECK_MIN_MS = 200, /* the opponent's VCT is looked for at the root, and
 	                       the move checked, only with at least this */
 };
@@ -72,6 +71,7 @@ struct engine {
 	uint64_t hnodes; /* the helpers' nodes in this search */
 	int hthreads;    /* and how many searched */
 	int fixed;       /* depth or node limits without a time limit */
+	int checking;    /* the search's move will be checked after it */
 };
 
 /* An instance searching in table shared, or in its own of hash_mb if NULL. */
@@ -659,11 +659,11 @@ filter_root(engine_t *e, int threes, uint64_t budget, int maxply, int limit)
 
 /*
  * Checks the search's choice with the time kept back: if the opponent's VCT
- * is proven after it, the next moves in search order, playing the first that
- * is not proven lost. An unproven move is kept: only proofs change the move.
- * Each move gets up to GUARD_NODES; big when the opponent had a VCT before
- * the search (the pre-search check gives each move only a few thousand
- * nodes, too few for the deep ones), which gets the check more time
+ * is proven after it, the next moves in search order until the check's
+ * deadline, playing the first that is not proven lost. An unproven move is
+ * kept: only proofs change the move. Each move gets up to GUARD_NODES; big
+ * when the opponent had a VCT before the search (the pre-search check gives
+ * each move only a few thousand nodes, too few for the deep ones), which gets the check more time
  * (tm_check_deadline). Otherwise the check is for threats the null-move
  * check before the search did not see.
  */
@@ -674,7 +674,7 @@ guard_move(engine_t *e, int big, int *score)
 	int stm = board_to_move(b), i;
 
 	e->solver_deadline = tm_check_deadline(&e->tm, big);
-	for (i = 0; i < e->nroot && i < GUARD_MOVES && !solvers_done(e); i++) {
+	for (i = 0; i < e->nroot && !solvers_done(e); i++) {
 		board_play(b, e->root[i], stm);
 		int r = solve(e, 1, GUARD_NODES, 29);
 		board_undo(b);
@@ -891,6 +891,10 @@ iterate(engine_t *e, int maxd, engine_info_fn info, void *arg, int *score)
 			set_reason(&tmp, "thinking", 0);
 			info(&tmp, arg);
 		}
+		/* a loss the search sees may be its pruning's: the check after
+		 * it gets the time to find a move the solver cannot prove lost */
+		if (sc <= -WIN_MIN && e->checking)
+			break;
 		if (sc >= WIN_MIN || sc <= -WIN_MIN) {
 			if (d > mate_of(sc > 0 ? sc : -sc) + 2 || sc >= WIN_MIN)
 				break;
@@ -987,13 +991,17 @@ think(engine_t *e, const skill_t *sk, const engine_limits_t *l, int maxd, int gu
 		return 1;
 	}
 	int check = sk->defend && tm_timed(&e->tm) && tm_at_least(&e->tm, CHECK_MIN_MS);
+	e->checking = check;
 	if (check)
 		tm_keep_for_check(&e->tm, guard);
 	start_helpers(e, maxd);
 	depth = iterate(e, maxd, info, arg, score);
 	stop_helpers(e);
-	if (check && depth > 0 && *score > -WIN_MIN && *score < WIN_MIN && e->nroot > 1)
-		guard_move(e, guard, score);
+	if (check && depth > 0 && *score < WIN_MIN && e->nroot > 1) {
+		int lost = *score <= -WIN_MIN;
+		guard_move(e, guard || lost, score);
+	}
+	e->checking = 0;
 	if (e->nroot > 1 && *score < WIN_MIN) {
 		int n = e->nroot < e->nbest ? e->nroot : e->nbest;
 		int k = skill_pick(sk, l->seed, b->nmoves, e->rootscore, n);

@@ -16,7 +16,7 @@ static const skill_t levels[11] = {
 	[1] = { .depth = 1, .noise = 500, .nbest = 8 },
 	[2] = { .depth = 1, .noise = 150, .nbest = 8 },
 	[3] = { .depth = 2, .noise = 170, .nbest = 8 },
-	[4] = { .depth = 2, .noise = 120, .nbest = 8 },
+	[4] = { .depth = 2, .noise = 80, .nbest = 8 },
 	[5] = { .depth = 4, .noise = 70, .nodes = 8000, .nbest = 8 },
 	[6] = { .depth = 5, .noise = 35, .nodes = 12000, .nbest = 6 },
 	[7] = { .depth = 7, .noise = 25, .nodes = 20000, .nbest = 5, .vcf = 1 },

@@ -40,10 +40,12 @@ case "$lock_timeout" in '' | *[!0-9]*) echo "deps: DEPS_LOCK_TIMEOUT must be sec
 # then dpkg -S; tests/systemd/test_deps.sh checks the list against the
 # binaries): libevent with its OpenSSL and pthreads layers (the last is
 # linked, but dropped by gcc's --as-needed; clang keeps it), OpenSSL,
-# SQLite, ncursesw for the client, wslay and http-parser for the web
-# board, hiredis for a cluster's Redis. libc6 and libgcc-s1 are always there.
+# SQLite, libpq for a PostgreSQL store (libpq5 brings its own Kerberos,
+# LDAP and TLS libraries), ncursesw for the client, wslay and http-parser
+# for the web board, hiredis for a cluster's Redis. libc6 and libgcc-s1 are
+# always there.
 RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libevent-pthreads-2.1-7
-libssl3 libsqlite3-0 libncursesw6 libtinfo6 libwslay1 libhttp-parser2.9 libhiredis0.14"
+libssl3 libsqlite3-0 libpq5 libncursesw6 libtinfo6 libwslay1 libhttp-parser2.9 libhiredis0.14"
 if [ $runtime -eq 2 ]; then
 	printf '%s\n' $RUNTIME_PKGS
 	exit 0
@@ -72,11 +74,12 @@ else
 		chk_pc libevent_pthreads libevent-dev
 		chk_pc openssl libssl-dev
 		chk_pc sqlite3 libsqlite3-dev
+		chk_pc libpq libpq-dev
 		chk_pc ncursesw libncurses-dev
 		chk_pc cmocka libcmocka-dev
 		chk_pc hiredis libhiredis-dev
 	else
-		need="$need libevent-dev libssl-dev libsqlite3-dev libncurses-dev libcmocka-dev libhiredis-dev"
+		need="$need libevent-dev libssl-dev libsqlite3-dev libpq-dev libncurses-dev libcmocka-dev libhiredis-dev"
 	fi
 	# WebSocket framing and HTTP requests (issue 24): Debian 12 ships no .pc
 	# file for either, so their headers say whether they are there
@@ -98,6 +101,9 @@ else
 	chk_pkg haproxy
 	# tests only: tests/daemon/test_cluster starts its own Redis
 	chk_cmd redis-server redis-server
+	# tests only: tests/pg/test_pg.sh starts its own PostgreSQL server (in
+	# /usr/lib/postgresql/N/bin: asked of dpkg); psql makes its databases
+	chk_pkg postgresql
 	if [ $clang -eq 1 ]; then
 		chk_cmd clang clang
 		chk_cmd clang-format clang-format

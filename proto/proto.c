@@ -318,6 +318,7 @@ static const struct {
 	{ ERR_SLOW, "too-slow" },
 	{ ERR_SERVER_BUSY, "server-busy" },
 	{ ERR_DRAINING, "draining" },
+	{ ERR_STORE_DOWN, "store-unavailable" },
 };
 
 const char *

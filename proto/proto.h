@@ -259,6 +259,7 @@ typedef enum {
 	ERR_SLOW = 505,        /* output queue overflow; closes */
 	ERR_SERVER_BUSY = 506, /* no worker free for it now (logins, bots); retry */
 	ERR_DRAINING = 507,    /* no new games: the server is draining for a restart */
+	ERR_STORE_DOWN = 508,  /* the database cannot be reached: nothing changed; retry */
 } proto_err_t;
 
 typedef struct {

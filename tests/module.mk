@@ -15,16 +15,16 @@ TESTS += $(O)/tests/unit/test_rules
 # their flags from their own module.mk (daemon/module.mk), never from here:
 # they must compile the same whether or not a test is built.
 $(O)/tests/unit/test_accounts.o $(O)/tests/unit/test_store.o: \
-    MOD_CFLAGS = $(call pc,--cflags,cmocka openssl sqlite3)
+    MOD_CFLAGS = $(call pc,--cflags,cmocka openssl sqlite3 libpq)
 
 $(O)/tests/unit/test_accounts: $(O)/tests/unit/test_accounts.o $(O)/daemon/auth.o \
     $(O)/daemon/glicko.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
-$(O)/tests/unit/test_store: $(O)/tests/unit/test_store.o $(O)/daemon/store.o \
+$(O)/tests/unit/test_store: $(O)/tests/unit/test_store.o $(STORE_OBJS) \
     $(O)/daemon/auth.o $(O)/daemon/glicko.o $(O)/daemon/export.o $(O)/daemon/game.o \
     $(PROTO_LIB) $(RULES_LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,openssl sqlite3 libpq) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_accounts $(O)/tests/unit/test_store
 
@@ -90,9 +90,9 @@ $(O)/tests/daemon/test_journey: $(O)/tests/daemon/test_journey.o $(O)/tests/daem
 TESTS += $(O)/tests/daemon/test_journey
 
 # What persistence costs the event loop per move (issue 7): `make bench-store`.
-$(O)/tests/bench/bench_store: $(O)/tests/bench/bench_store.o $(O)/daemon/store.o \
+$(O)/tests/bench/bench_store: $(O)/tests/bench/bench_store.o $(STORE_OBJS) \
     $(O)/daemon/auth.o $(O)/daemon/glicko.o
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3 libpq) $(LDLIBS_ALL)
 
 BENCHES += store
 BENCH_BINS += $(O)/tests/bench/bench_store
@@ -179,3 +179,21 @@ $(O)/tests/unit/test_proxyhdr: $(O)/tests/unit/test_proxyhdr.o $(O)/daemon/proxy
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_proxyhdr
+
+# The store on PostgreSQL (issue 26): tests/pg/test_pg.sh starts its own
+# server and runs the store's tests, the outage test and, in the plain
+# build, the daemon's black-box tests against it. test_pgdown runs only
+# under it (it needs the server), so it is built, not listed.
+$(O)/tests/daemon/test_pgdown: $(O)/tests/daemon/test_pgdown.o $(O)/tests/daemon/tclient.o \
+    | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TEST_HELPERS += $(O)/tests/daemon/test_pgdown
+TESTS += tests/pg/test_pg.sh
+
+# A PostgreSQL store's cost per move beside SQLite's, same run, loopback:
+# `make bench-pg` (tests/pg/bench_pg.sh; PG_LOAD_ARGS for the load run).
+BENCHES += pg
+.PHONY: bench-pg
+bench-pg: $(O)/tests/bench/bench_store $(O)/tests/load/load $(GOMOKUD)
+	O=$(O) BINDIR=$(BINDIR) sh tests/pg/bench_pg.sh

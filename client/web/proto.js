@@ -269,6 +269,7 @@ const WORDS = {
   505: 'The connection was too slow.',
   506: 'The server is busy; try again in a moment.',
   507: 'No new games right now: the server is about to restart. Games in progress go on.',
+  508: 'The server cannot reach its database right now; nothing changed. Try again shortly.',
 };
 
 // A ban's or a mute's text says until when and why: it goes with the words.

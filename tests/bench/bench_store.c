@@ -5,7 +5,10 @@
  * thread) and with gomokud's arrangement: automatic checkpoints off on the
  * loop's connection and a passive checkpoint every second from a thread of
  * its own; and that again while online backups (gomokuctl backup) run one
- * after another on a third thread. Figures only.
+ * after another on a third thread. With GOMOKU_PG_BENCH_URL (a PostgreSQL
+ * database, as tests/pg/bench_pg.sh makes one on loopback) the same
+ * commits on PostgreSQL too, in the same run: the time the store thread
+ * spends per move there. Figures only.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -60,7 +63,7 @@ backuper(void *arg)
 	return NULL;
 }
 
-enum { AUTO, MANUAL, BACKUPS };
+enum { AUTO, MANUAL, BACKUPS, PG };
 
 static void
 run(const char *dir, int mode)
@@ -69,9 +72,12 @@ run(const char *dir, int mode)
 	char path[256], err[512];
 	store_t *s;
 	pthread_t th, bth;
-	int manual = mode != AUTO;
+	int manual = mode == MANUAL || mode == BACKUPS;
 
-	snprintf(path, sizeof path, "%s/%d.db", dir, mode);
+	if (mode == PG)
+		snprintf(path, sizeof path, "%s", getenv("GOMOKU_PG_BENCH_URL"));
+	else
+		snprintf(path, sizeof path, "%s/%d.db", dir, mode);
 	if (store_open(path, &s, err, sizeof err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		exit(1);
@@ -119,9 +125,10 @@ run(const char *dir, int mode)
 	if (mode == BACKUPS)
 		snprintf(what, sizeof what, "the same, %d online backups beside:", backups);
 	printf("store: %-46s mean %6.1f us  p50 %6.1f  p99 %7.1f  p99.9 %7.1f  max %7.1f us\n",
-	    mode == BACKUPS ? what
-		: manual    ? "checkpoints on their own thread (gomokud):"
-			    : "SQLite's automatic checkpoints:",
+	    mode == PG            ? "PostgreSQL on loopback (the store thread):"
+		: mode == BACKUPS ? what
+		: manual          ? "checkpoints on their own thread (gomokud):"
+				  : "SQLite's automatic checkpoints:",
 	    sum / MOVES, t[MOVES / 2], t[MOVES * 99 / 100], t[MOVES * 999 / 1000], t[MOVES - 1]);
 }
 
@@ -136,6 +143,8 @@ main(void)
 	run(dir, AUTO);
 	run(dir, MANUAL);
 	run(dir, BACKUPS);
+	if (getenv("GOMOKU_PG_BENCH_URL"))
+		run(dir, PG);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	return system(cmd) == 0 ? 0 : 1;
 }

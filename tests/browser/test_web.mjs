@@ -9,11 +9,16 @@
 //   - renju: the forbidden points the server names are marked, and a click
 //     on one is refused with the reason;
 //   - a swap2 opening: three stones put by clicks, a colour by a button;
+//   - a cluster of two nodes on a Redis of the test's own: a page of node b
+//     whose saved seat is in a room of node a follows * MOVED there over a
+//     new WebSocket, takes the seat back with its token and plays;
 //   - screenshots of the lobby, a game and a replay at desktop and phone
 //     sizes into $SHOTS (build/browser by default).
 // Run by tests/browser/test_browser.sh (BINDIR, CHROMIUM).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -387,7 +392,153 @@ async function accountGame() {
 
 // ---- run ------------------------------------------------------------------------
 
-const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame };
+// ---- 7: a cluster: the page follows * MOVED to the room's node ---------------
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// A process of the test's own, started and waited for (a line on stderr or
+// stdout matching ready), killed by pid at the end of the case.
+function startProc(cmd, args, ready, what) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${log}`)), T);
+    p.log = () => log;
+    const seen = (b) => {
+      log += b;
+      if (ready.test(log) && !p.up) {
+        p.up = true;
+        clearTimeout(timer);
+        resolve(p);
+      }
+    };
+    p.stdout.on('data', seen);
+    p.stderr.on('data', seen);
+    p.on('exit', (code, sig) => { p.dead = true; p.status = sig ? `signal ${sig}` : code; });
+    p.on('error', (e) => { clearTimeout(timer); reject(e); });
+  });
+}
+
+function stopProc(p, sig = 'SIGTERM') {
+  return new Promise((resolve) => {
+    if (!p || p.dead) { resolve(); return; }
+    p.on('exit', () => resolve());
+    p.kill(sig);
+  });
+}
+
+// A protocol client over TLS (no ALPN: the line protocol), for the player
+// the page plays against.
+function lineClient(port) {
+  return new Promise((resolve, reject) => {
+    const sock = tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false });
+    const c = { lines: [], waiters: [], buf: '' };
+    c.send = (l) => sock.write(`${l}\n`);
+    c.close = () => sock.destroy();
+    c.expect = (re) => new Promise((res, rej) => {
+      const i = c.lines.findIndex((l) => re.test(l));
+      if (i >= 0) { res(c.lines.splice(0, i + 1).pop()); return; }
+      const timer = setTimeout(() => rej(new Error(`no ${re} in: ${c.lines.join(' | ')}`)), T);
+      c.waiters.push({ re, res: (l) => { clearTimeout(timer); res(l); } });
+    });
+    sock.on('data', (b) => {
+      c.buf += b;
+      let nl;
+      while ((nl = c.buf.indexOf('\n')) >= 0) {
+        const line = c.buf.slice(0, nl);
+        c.buf = c.buf.slice(nl + 1);
+        const w = c.waiters.findIndex((x) => x.re.test(line));
+        if (w >= 0) c.waiters.splice(w, 1)[0].res(line);
+        else c.lines.push(line);
+      }
+    });
+    sock.on('secureConnect', () => resolve(c));
+    sock.on('error', reject);
+  });
+}
+
+async function clusterGame() {
+  let redisBin;
+  try {
+    redisBin = execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('no redis-server (make deps installs Debian\'s redis-server)');
+  }
+  const cdir = mkdtempSync(join(tmpdir(), 'gomokud-web-cluster.'));
+  const [rport, pa, pb] = [await freePort(), await freePort(), await freePort()];
+  const procs = [];
+  const pages = [];
+  const players = [];
+  try {
+    procs.push(await startProc(redisBin, ['--port', String(rport), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', cdir], /Ready to accept connections/, 'redis-server'));
+    for (const [name, port] of [['a', pa], ['b', pb]]) {
+      const nconf = join(cdir, `${name}.conf`);
+      writeFileSync(nconf, `cluster redis://127.0.0.1:${rport}\nnode-name ${name}\nadvertise 127.0.0.1:${port}\n` +
+        `web-origins https://127.0.0.1:${pa} https://127.0.0.1:${pb}\ngrace 30\nrate-burst 200\n`);
+      procs.push(await startProc(`${BINDIR}/gomokud`, ['--config', nconf, '--state-dir', join(cdir, name), '--listen', `127.0.0.1:${port}`, '--log-level', 'info'],
+        /cluster: node [ab] on Redis/, `node ${name}`));
+    }
+    // each node has heard the other (presence, every second)
+    const heard = (p, re) => new Promise((resolve, reject) => {
+      const t0 = Date.now();
+      const tick = () => (re.test(p.log()) ? resolve() : Date.now() - t0 > T ? reject(new Error(`not heard: ${re}`)) : setTimeout(tick, 100));
+      tick();
+    });
+    await heard(procs[1], /cluster: node b heard at/);
+    await heard(procs[2], /cluster: node a heard at/);
+    // two players pair on node a; black leaves his seat (the grace keeps it)
+    const [bl, wh] = [await lineClient(pa), await lineClient(pa)];
+    players.push(bl, wh);
+    for (const [c, n] of [[bl, 'webby'], [wh, 'linus']]) {
+      await c.expect(/^\* SERVER /);
+      c.send('HELLO 1 test');
+      await c.expect(/^OK HELLO/);
+      c.send(`GUEST ${n}`);
+    }
+    const token = (await bl.expect(/^OK GUEST webby /)).split(' ')[3];
+    await wh.expect(/^OK GUEST linus /);
+    bl.send('SEEK freestyle 15 none black casual none');
+    await bl.expect(/^OK SEEK /);
+    wh.send('SEEK freestyle 15 none white casual none');
+    const room = (await wh.expect(/^\* START /)).split(' ')[2];
+    assert.match(room, /^a[0-9]+$/, 'the room is not node a\'s');
+    bl.close();
+
+    // the page comes up on node b (as a front might send it), with that seat saved
+    const page = await open(`https://127.0.0.1:${pb}/`);
+    pages.push(page);
+    await page.evaluate((t, r) => localStorage.setItem('gomokud.session', JSON.stringify({ token: t, room: r, name: 'webby', seq: 0 })), token, room);
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('me').textContent === 'You are webby', { timeout: T }).catch(async (e) => {
+      throw new Error(`${e.message}; the page says: ${await text(page, '#me')} / ${await page.evaluate(() => document.body.innerText.slice(0, 300))}`);
+    });
+    await play(page, 'h8');
+    await wh.expect(new RegExp(`^\\* MOVE ${room} [0-9]+ black h8`));
+    wh.send(`MOVE ${room} a1`);
+    await waitStone(page, 'a1');
+    await shot(page, 'cluster-moved');
+    ok('a page of node b follows * MOVED to node a, takes its seat back with the token and plays');
+  } catch (e) {
+    for (const p of procs) console.log(p.log().split('\n').slice(-12).join('\n'));
+    throw e;
+  } finally {
+    for (const c of players) c.close();
+    for (const p of pages) await p.browserContext().close();
+    for (const p of procs.reverse()) await stopProc(p);
+    rmSync(cdir, { recursive: true, force: true });
+  }
+}
+
+const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, clusterGame };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

@@ -56,6 +56,36 @@ tc_free_port(void)
 	return ntohs(a.sin_port);
 }
 
+/*
+ * Under tests/pg/test_pg.sh (GOMOKU_PG_URL, GOMOKU_PG_CTL, GOMOKU_PG_DIR set)
+ * a daemon's store is a PostgreSQL database named for its state directory,
+ * so a restart on the same directory finds the same games; a config that
+ * names its own database keeps it. Writes the database line into f.
+ */
+static int
+pg_database(const char *dir, const char *conf, FILE *f)
+{
+	const char *url = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
+		   *pgdir = getenv("GOMOKU_PG_DIR");
+	if (!url || !*url || (conf && strstr(conf, "database ")))
+		return 0;
+	char state[300];
+	snprintf(state, sizeof state, "%s/state", dir);
+	const char *p = conf ? strstr(conf, "state-dir ") : NULL;
+	if (p)
+		snprintf(state, sizeof state, "%.*s", (int)strcspn(p + 10, "\n"), p + 10);
+	unsigned long h = 5381; /* djb2 of the state directory */
+	for (const char *c = state; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	char name[40], cmd[600];
+	snprintf(name, sizeof name, "g%lx", h & 0xffffffffffful);
+	snprintf(cmd, sizeof cmd, "%s createdb %s %s", ctl, pgdir, name);
+	if (system(cmd) != 0)
+		return -1;
+	fprintf(f, "database %s%s\n", url, name);
+	return 0;
+}
+
 int
 daemon_start(struct daemon *d, const char *bin, const char *conf)
 {
@@ -77,6 +107,10 @@ daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nof
 		return -1;
 	fprintf(f, "listen 127.0.0.1:0\nstate-dir %s/state\nlog-level debug\n%s\n", d->dir,
 	    conf ? conf : "");
+	if (pg_database(d->dir, conf, f) != 0) {
+		fclose(f);
+		return -1;
+	}
 	fclose(f);
 	d->pid = fork();
 	if (d->pid < 0)

@@ -8,8 +8,12 @@
  * another node's room, Redis killed and started again mid-game (the game
  * goes on, cross-node requests are refused with 501 meanwhile and work
  * again after), and garbage published on every channel (no node falls).
- * Without redis-server the test says so and skips, unless
- * GOMOKU_REQUIRE_SHARED=1 (CI): then it fails.
+ * Under tests/pg/test_pg.sh (GOMOKU_PG_URL set) the three nodes share one
+ * PostgreSQL database, and the test also checks what sharing gives: an
+ * account made on one node logs in on another, a node's restart leaves
+ * another node's game alone, and a node killed mid-game resumes its own
+ * game from the database. Without redis-server the test says so and
+ * skips, unless GOMOKU_REQUIRE_SHARED=1 (CI): then it fails.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -39,6 +43,7 @@ enum { NODES = 3, WAIT_MS = 8000 };
 static struct daemon node[NODES];
 static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
+static char shared_db[256]; /* the one database of every node, or "" */
 
 /* On any exit: nothing the test started is left running. */
 static void
@@ -64,8 +69,9 @@ start_node(int i)
 	int p = tc_free_port();
 	snprintf(conf, sizeof conf,
 	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
-	    "advertise 127.0.0.1:%d\n",
-	    p, redis.port, names[i], p);
+	    "advertise 127.0.0.1:%d\n%s%s%s",
+	    p, redis.port, names[i], p, shared_db[0] ? "database " : "", shared_db,
+	    shared_db[0] ? "\n" : "");
 	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
 		return -1;
 	return node[i].port == p ? 0 : -1;
@@ -371,6 +377,42 @@ test_client_follows(void)
 	ok("the terminal client follows * MOVED to the room's node and plays on");
 }
 
+/* Nodes on one PostgreSQL database: accounts are everyone's; a node's
+ * start resumes only its own rooms' games (node b's restart must not end
+ * node a's); node a killed mid-game resumes its game, every move there. */
+static void
+test_shared_store(void)
+{
+	char want[96];
+	REQUIRE(away[0], "no game to go back to");
+	struct tc *d = tc_open(node[0].port, 1);
+	REQUIRE(d, "no connection to a");
+	tc_send(d, "REGISTER dana sesame-dana");
+	CHECK_LINE(d, "OK REGISTER dana");
+	tc_close(d);
+	d = tc_open(node[1].port, 1);
+	REQUIRE(d, "no connection to b");
+	tc_send(d, "LOGIN dana sesame-dana");
+	CHECK_LINE(d, "OK LOGIN dana");
+	tc_close(d);
+
+	REQUIRE(daemon_stop(&node[1], SIGKILL, 2000) == 128 + SIGKILL, "b did not die");
+	REQUIRE(start_node(1) == 0, "b did not start again (%s)", node[1].log);
+	CHECK(daemon_log_count(&node[1], "cannot be resumed") == 0, "b's start ended a game: %s",
+	    node[1].log);
+	REQUIRE(daemon_stop(&node[0], SIGKILL, 2000) == 128 + SIGKILL, "a did not die");
+	REQUIRE(start_node(0) == 0, "a did not start again (%s)", node[0].log);
+	struct tc *p = tc_open(node[0].port, 1);
+	REQUIRE(p, "no connection to a");
+	tc_send(p, "RESUME %s %s 0", away, room);
+	snprintf(want, sizeof want, "= MOVES %s 0 h8,a1,i8,a2,j8", room);
+	CHECK(tc_expect(p, want, LINE_MS), "a's game after both restarts (last: %s)", p->line);
+	snprintf(want, sizeof want, "OK RESUME %s ", room);
+	CHECK(tc_expect(p, want, LINE_MS), "RESUME on a after its restart: %s", p->line);
+	tc_close(p);
+	ok("one database: an account works on every node; a node resumes only its own games");
+}
+
 /* Garbage on every channel the nodes listen to: dropped with a log line,
  * and every node still serves. */
 static void
@@ -488,6 +530,17 @@ main(void)
 	atexit(stop_all);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
+		   *pgdir = getenv("GOMOKU_PG_DIR");
+	if (pg && *pg && ctl && pgdir) {
+		char cmd[600];
+		snprintf(cmd, sizeof cmd, "%s createdb %s gcluster", ctl, pgdir);
+		if (system(cmd) != 0) {
+			printf("FAIL: cannot create the cluster's database\n");
+			return 1;
+		}
+		snprintf(shared_db, sizeof shared_db, "%sgcluster", pg);
+	}
 	if (redis_start(&redis) != 0) {
 		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
 		return 1;
@@ -504,6 +557,8 @@ main(void)
 	test_redis_restart();
 	test_client_follows();
 	test_garbage();
+	if (shared_db[0]) /* last: it kills nodes a and b */
+		test_shared_store();
 	test_no_redis();
 	tc_close(alice);
 	tc_close(bob);

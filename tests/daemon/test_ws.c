@@ -292,6 +292,10 @@ test_static(void)
 	CHECK(header(&r, "Content-Security-Policy", v, sizeof v) &&
 		strstr(v, "script-src 'self'") && !strstr(v, "unsafe-inline"),
 	    "CSP %s", v);
+	/* the page may open WebSockets to its own server and to the web-origins
+	 * (a cluster's other nodes, where * MOVED sends it), nowhere else */
+	CHECK(strstr(v, "connect-src 'self' wss://friend.example wss://other.example;") != NULL,
+	    "CSP connect-src %s", v);
 	CHECK(
 	    strstr(r.body, "<script") && !strstr(r.body, "<script>"), "index has an inline script");
 	char etag[80];

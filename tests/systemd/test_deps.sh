@@ -28,8 +28,23 @@ done > "$tmp/pkgs"
 	grep -vxE 'libc6|libgcc-s1|libstdc\+\+6|lib(a|ub|t|l)san[0-9]+' "$tmp/pkgs"
 	echo libevent-pthreads-2.1-7
 } | sort -u > "$tmp/linked"
-diff -u "$tmp/linked" "$tmp/listed" ||
-	fail "mk/deps.sh --list-runtime differs from the packages of the libraries the programs load (- linked, + listed)"
+# a listed package brings what it depends on (libpq5 its Kerberos, LDAP
+# and TLS libraries): those are loaded without being listed
+cp "$tmp/listed" "$tmp/closure"
+while :; do
+	dpkg-query -W -f='${Depends}\n' $(cat "$tmp/closure") 2>/dev/null | tr ',|' '\n\n' |
+	    sed 's/([^)]*)//; s/:any//; s/^ *//; s/ *$//' | grep -v '^$' | cat - "$tmp/closure" |
+	    sort -u > "$tmp/closure.next"
+	cmp -s "$tmp/closure" "$tmp/closure.next" && break
+	mv "$tmp/closure.next" "$tmp/closure"
+done
+comm -23 "$tmp/linked" "$tmp/closure" > "$tmp/missing"
+comm -13 "$tmp/linked" "$tmp/listed" > "$tmp/extra"
+[ ! -s "$tmp/missing" ] && [ ! -s "$tmp/extra" ] || {
+	sed 's/^/- /' "$tmp/missing"
+	sed 's/^/+ /' "$tmp/extra"
+	fail "mk/deps.sh --list-runtime differs from the packages of the libraries the programs load (- loaded, not listed nor brought by a listed package; + listed, not loaded)"
+}
 echo "runtime list: the $(wc -l < "$tmp/listed") packages whose libraries gomokud, gomoku and pbrain-gomoku load"
 
 # stand-ins: root, nothing installed (DPKG_ALL=ii: everything), and an

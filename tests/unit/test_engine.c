@@ -668,6 +668,33 @@ test_vct_check(void **st)
 }
 
 /*
+ * Positions of games lost as white against Rapfi, from
+ * tests/engine/white-defence.txt (run from the top of the tree): where the
+ * search scores every move as lost, the check after it still finds a move
+ * the solver cannot prove lost, and does not play the game's move.
+ */
+static void
+test_white_defence(void **st)
+{
+	FILE *fp = fopen("tests/engine/white-defence.txt", "r");
+	char line[4096];
+	int n = 0;
+
+	(void)st;
+	assert_non_null(fp);
+	while (fgets(line, sizeof line, fp)) {
+		int x, y, depth, used;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		assert_int_equal(sscanf(line, "%d,%d %d %n", &x, &y, &depth, &used), 3);
+		check_guard(line + used, depth, 20000, rules_move(x, y));
+		n++;
+	}
+	fclose(fp);
+	assert_true(n >= 2);
+}
+
+/*
  * Whether the VCT in v->line really starts a win: its first move threatens,
  * and after every defence (the forced block, or each reply gen_defences
  * gives) the attacker has a five, an open four or a VCT proven again, whose
@@ -1104,6 +1131,7 @@ main(void)
 		cmocka_unit_test(test_vct_guard),
 		cmocka_unit_test(test_vct_guard_deep),
 		cmocka_unit_test(test_vct_check),
+		cmocka_unit_test(test_white_defence),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_threads_parallel),
 		cmocka_unit_test(test_threads_stop),

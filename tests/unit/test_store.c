@@ -2,13 +2,20 @@
  * test_store.c: the SQLite store on real files in a temporary directory:
  * accounts, sessions, ratings and leaderboards, games and history, a
  * writer killed with SIGKILL, damaged files refused untouched, migration
- * from the first schema, and exports.
+ * from the first schema, and exports. With GOMOKU_PG_URL (a PostgreSQL
+ * server's URL without a database, as tests/pg/test_pg.sh starts one) the
+ * tests that mean the same on both run again on PostgreSQL, each on a
+ * database of its own, with PostgreSQL's own cases: migrations counted and
+ * not run twice, and an unreachable server named as unavailable.
  */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +25,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "daemon/auth.h"
@@ -44,16 +52,44 @@ teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+static const char *pg_url; /* NULL: the SQLite pass */
+
+/* A fresh PostgreSQL database for name ("users.db" -> t_users): its URL. */
+static void
+pg_fresh(char *out, size_t len, const char *name)
+{
+	char db[64], sql[200];
+	snprintf(db, sizeof db, "t_%.*s", (int)strcspn(name, "."), name);
+	snprintf(out, len, "%spostgres", pg_url);
+	PGconn *c = PQconnectdb(out);
+	if (PQstatus(c) != CONNECTION_OK)
+		fail_msg("PostgreSQL at %s: %s", out, PQerrorMessage(c));
+	PQclear(PQexec(c, "SET client_min_messages = warning"));
+	snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s", db);
+	PQclear(PQexec(c, sql));
+	snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
+	PGresult *r = PQexec(c, sql);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(c));
+	PQclear(r);
+	PQfinish(c);
+	snprintf(out, len, "%s%s", pg_url, db);
+}
+
+/* The store named name: a file in the test's directory, or a database. */
 static void
 path_of(char *out, size_t len, const char *name)
 {
-	snprintf(out, len, "%s/%s", dir, name);
+	if (pg_url)
+		pg_fresh(out, len, name);
+	else
+		snprintf(out, len, "%s/%s", dir, name);
 }
 
 static store_t *
 open_ok(const char *name)
 {
-	char path[128], err[512];
+	char path[256], err[512];
 	store_t *s = NULL;
 
 	path_of(path, sizeof path, name);
@@ -234,7 +270,7 @@ test_kill_9(void **state)
 {
 	(void)state;
 	int fds[2];
-	char path[128], err[512];
+	char path[256], err[512];
 
 	path_of(path, sizeof path, "kill.db");
 	assert_int_equal(pipe(fds), 0);
@@ -649,9 +685,84 @@ test_backup(void **state)
 	    copied, atomic_load(&w.wrote), (long long)size);
 }
 
+/* PostgreSQL: a second open finds the schema whole and counted; a server
+ * that does not answer is refused at open and named unavailable. */
+static void
+test_pg_migrations_and_outage(void **state)
+{
+	(void)state;
+	char path[256], err[512], bad[128];
+	store_t *s = NULL, *t = NULL;
+	path_of(path, sizeof path, "mig.db");
+	assert_int_equal(store_open(path, &s, err, sizeof err), 0);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_user_create(s, "Alice", "h", 1), 0);
+	assert_int_equal(store_open(path, &t, err, sizeof err), 0); /* no step run twice */
+	assert_int_equal(store_schema_version(t), STORE_SCHEMA_VERSION);
+	char name[STORE_NAME_MAX + 1], hash[64];
+	assert_int_equal(store_user_get(t, "alice", name, hash, sizeof hash), 0);
+	store_close(t);
+	store_close(s);
+	/* port 1 on loopback: nothing listens there */
+	snprintf(bad, sizeof bad, "postgresql://postgres@127.0.0.1:1/nothing?connect_timeout=2");
+	assert_int_equal(store_open(bad, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "unavailable"));
+	/* a server that takes the connection and never answers: given up (the
+	 * store's own connect timeout; the URL names none) */
+	int hang = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof a;
+	assert_true(hang >= 0 && bind(hang, (struct sockaddr *)&a, sizeof a) == 0 &&
+	    listen(hang, 4) == 0 && getsockname(hang, (struct sockaddr *)&a, &alen) == 0);
+	snprintf(bad, sizeof bad, "postgresql://postgres@127.0.0.1:%d/nothing", ntohs(a.sin_port));
+	assert_int_equal(store_open(bad, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "unavailable"));
+	close(hang);
+	print_message(
+	    "  migrations counted in schema_version, not run twice; no server: %s\n", err);
+}
+
+/* The database as logged: a password never, the rest as written. */
+static void
+test_redacted(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "/var/lib/gomokud/gomokud.db", "/var/lib/gomokud/gomokud.db" },
+		{ "postgresql://gomokud@127.0.0.1:5432/g",
+		    "postgresql://gomokud@127.0.0.1:5432/g" },
+		{ "postgresql://gomokud:s3cr:et@db:5432/g", "postgresql://gomokud:***@db:5432/g" },
+		{ "postgres://u:p@[::1]:5432/g", "postgres://u:***@[::1]:5432/g" },
+		{ "postgresql://db/g?user=u&password=hunter2&sslmode=require",
+		    "postgresql://db/g?user=u&password=***&sslmode=require" },
+		{ "postgresql://db/g?password=x", "postgresql://db/g?password=***" },
+		{ "postgresql://host:5432/g", "postgresql://host:5432/g" },
+	};
+	char out[128];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		store_redacted(cases[i][0], out, sizeof out);
+		assert_string_equal(out, cases[i][1]);
+	}
+	store_redacted("postgresql://u:secretsecret@h/g", out, 18); /* cut short: still hidden */
+	assert_null(strstr(out, "secret"));
+}
+
 int
 main(void)
 {
+	pg_url = getenv("GOMOKU_PG_URL");
+	if (pg_url && *pg_url) {
+		const struct CMUnitTest pg[] = {
+			cmocka_unit_test(test_users_and_sessions),
+			cmocka_unit_test(test_ratings_and_top),
+			cmocka_unit_test(test_games_and_history),
+			cmocka_unit_test(test_kill_9),
+			cmocka_unit_test(test_sanctions_and_settings),
+			cmocka_unit_test(test_pg_migrations_and_outage),
+		};
+		return cmocka_run_group_tests_name("store on PostgreSQL", pg, setup, teardown);
+	}
+	pg_url = NULL;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_users_and_sessions),
 		cmocka_unit_test(test_ratings_and_top),
@@ -662,6 +773,7 @@ main(void)
 		cmocka_unit_test(test_exports),
 		cmocka_unit_test(test_sanctions_and_settings),
 		cmocka_unit_test(test_backup),
+		cmocka_unit_test(test_redacted),
 	};
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }

@@ -112,11 +112,12 @@ test_errors(void **st)
 	int seen[1000] = { 0 };
 
 	(void)st;
-	/* each refusal its own code; only a failed write or memory is internal */
+	/* each refusal its own code; only a failed write or memory is internal
+	 * (and GERR_PENDING, which is no refusal and never reaches the wire) */
 	for (int e = GERR_NOT_PLAYER; e <= GERR_NOMEM; e++) {
 		proto_err_t code = wire_err((game_err_t)e, LEGAL_OCCUPIED);
 		assert_non_null(proto_err_word(code));
-		if (e == GERR_STORE || e == GERR_NOMEM) {
+		if (e == GERR_STORE || e == GERR_PENDING || e == GERR_NOMEM) {
 			assert_int_equal(code, ERR_INTERNAL);
 			continue;
 		}
@@ -128,6 +129,8 @@ test_errors(void **st)
 	}
 	assert_int_equal(wire_err(GERR_NOT_TURN, LEGAL_OK), ERR_NOT_TURN);
 	assert_int_equal(wire_err(GERR_SERVER_BUSY, LEGAL_OK), ERR_SERVER_BUSY);
+	assert_int_equal(wire_err(GERR_STORE_DOWN, LEGAL_OK), ERR_STORE_DOWN);
+	assert_string_equal(proto_err_word(ERR_STORE_DOWN), "store-unavailable");
 	/* an illegal move says why the rules refused it */
 	assert_int_equal(wire_err(GERR_ILLEGAL, LEGAL_OCCUPIED), ERR_OCCUPIED);
 	assert_int_equal(wire_err(GERR_ILLEGAL, LEGAL_DOUBLE_THREE), ERR_DOUBLE_THREE);

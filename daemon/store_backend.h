@@ -1,0 +1,70 @@
+/*
+ * store_backend.h: what the store's front (store.c) and its backends
+ * (store_sqlite.c, store_pg.c) share, and nothing else includes: the
+ * handle every store_* verb takes, and one table of the verbs per backend.
+ * A backend keeps its connection behind be, sets msg when a call fails and
+ * unavailable when it failed because the database cannot be reached; it
+ * calls store_fault at its write points. The verbs mean what store.h says.
+ */
+#ifndef GOMOKUD_STORE_BACKEND_H
+#define GOMOKUD_STORE_BACKEND_H
+
+#include "daemon/store.h"
+
+/* A fault to inject (GOMOKUD_FAULTS builds): see store.h. */
+struct store_fault_at {
+	char when[8], point[32], action[8];
+	int nth, seen;
+};
+
+struct store {
+	const struct store_ops *ops;
+	void *be; /* the backend's connection and statements */
+	char msg[256];
+	char path[512];
+	int unavailable;             /* the last failure: the database could not be reached */
+	struct store_fault_at fault; /* point[0] == 0: none */
+};
+
+struct store_ops {
+	/* Opens path into s; on failure err says why and close follows. */
+	int (*open)(store_t *s, const char *path, char *err, size_t errlen);
+	void (*close)(store_t *s);
+	const char *(*error)(store_t *s);
+	int (*schema_version)(store_t *s);
+	int (*manual_checkpoints)(store_t *s);
+	int (*begin)(store_t *s);
+	int (*commit)(store_t *s);
+	void (*rollback)(store_t *s);
+	int (*user_create)(store_t *s, const char *name, const char *pwhash, int64_t now);
+	int (*user_get)(store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1],
+	    char *pwhash, size_t hashlen);
+	int (*session_put)(store_t *s, const char *digest, const char *name, int64_t expires);
+	int (*session_get)(
+	    store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
+	int (*session_drop)(store_t *s, const char *digest);
+	int (*session_expire)(store_t *s, int64_t now);
+	int (*rating_get)(store_t *s, const char *name, rule_t rule, store_rating_t *out);
+	int (*rating_put)(store_t *s, rule_t rule, const store_rating_t *r);
+	int (*top)(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);
+	int (*game_begin)(store_t *s, store_game_t *g);
+	int (*game_move)(store_t *s, int64_t game_id, int ply, const store_move_t *m);
+	int (*game_colours)(
+	    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies);
+	int (*game_truncate)(store_t *s, int64_t game_id, int from);
+	int (*game_end)(store_t *s, const store_game_t *g);
+	int (*game_load)(store_t *s, int64_t id, store_game_t *g, store_move_t *moves);
+	int (*games_unfinished)(store_t *s, int64_t *ids, int max);
+	int (*history)(store_t *s, const char *name, int page, store_game_t *out, int *total);
+	int (*sanction_put)(store_t *s, const store_sanction_t *x);
+	int (*sanction_drop)(store_t *s, int kind, const char *target);
+	int (*sanctions)(
+	    store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
+	int (*setting_get)(store_t *s, const char *key, char *out, size_t cap);
+	int (*setting_put)(store_t *s, const char *key, const char *value);
+};
+
+extern const struct store_ops store_sqlite_ops;
+extern const struct store_ops store_pg_ops;
+
+#endif

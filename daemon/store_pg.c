@@ -1,0 +1,944 @@
+/* store_pg.c: the PostgreSQL backend of the store (libpq): the same tables
+ * and meaning as SQLite's, migrations counted in schema_version, statements
+ * prepared once per connection, and a lost connection tried again with
+ * backoff (store_backend.h). */
+#include "daemon/store_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libpq-fe.h>
+
+#include "daemon/auth.h"
+
+/* Schema steps, the same as SQLite's in meaning; migration i takes
+ * schema_version i to i + 1. Never edit a step that has shipped: add one. */
+static const char *const migrations[STORE_SCHEMA_VERSION] = {
+	/* 0 -> 1: accounts, sessions, games and their moves */
+	"CREATE TABLE users ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  name TEXT NOT NULL,"
+	"  name_key TEXT NOT NULL UNIQUE,"
+	"  pwhash TEXT NOT NULL,"
+	"  created BIGINT NOT NULL);"
+	"CREATE TABLE sessions ("
+	"  digest TEXT PRIMARY KEY,"
+	"  name TEXT NOT NULL,"
+	"  expires BIGINT NOT NULL);"
+	"CREATE TABLE games ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  room TEXT NOT NULL,"
+	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, opening INTEGER NOT NULL,"
+	"  rated INTEGER NOT NULL, tc_base INTEGER NOT NULL, tc_inc INTEGER NOT NULL,"
+	"  black TEXT NOT NULL, white TEXT NOT NULL,"
+	"  started BIGINT NOT NULL, ended BIGINT,"
+	"  result INTEGER NOT NULL DEFAULT -1, reason INTEGER NOT NULL DEFAULT -1);"
+	"CREATE TABLE moves ("
+	"  game_id BIGINT NOT NULL REFERENCES games(id),"
+	"  ply INTEGER NOT NULL,"
+	"  move INTEGER NOT NULL,"
+	"  used_ms BIGINT NOT NULL,"
+	"  black_ms BIGINT NOT NULL, white_ms BIGINT NOT NULL,"
+	"  PRIMARY KEY (game_id, ply));",
+	/* 1 -> 2: ratings per rule, ratings around each game, history lookups */
+	"CREATE TABLE ratings ("
+	"  name_key TEXT NOT NULL, rule INTEGER NOT NULL, name TEXT NOT NULL,"
+	"  rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL,"
+	"  volatility DOUBLE PRECISION NOT NULL,"
+	"  wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,"
+	"  PRIMARY KEY (name_key, rule));"
+	"CREATE INDEX ratings_top ON ratings (rule, rating DESC);"
+	"ALTER TABLE games ADD COLUMN black_key TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE games ADD COLUMN white_key TEXT NOT NULL DEFAULT '';"
+	"UPDATE games SET black_key = lower(black), white_key = lower(white);"
+	"ALTER TABLE games ADD COLUMN black_before DOUBLE PRECISION NOT NULL DEFAULT 0;"
+	"ALTER TABLE games ADD COLUMN black_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
+	"ALTER TABLE games ADD COLUMN white_before DOUBLE PRECISION NOT NULL DEFAULT 0;"
+	"ALTER TABLE games ADD COLUMN white_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
+	"CREATE INDEX games_black ON games (black_key, ended);"
+	"CREATE INDEX games_white ON games (white_key, ended);"
+	"CREATE INDEX games_open ON games (ended) WHERE ended IS NULL;",
+	/* 2 -> 3: what a restart needs to rebuild a room */
+	"ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE games ADD COLUMN code TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;",
+	/* 3 -> 4: moderation (bans, mutes) and persistent settings (the MOTD) */
+	"CREATE TABLE sanctions ("
+	"  kind INTEGER NOT NULL, target TEXT NOT NULL,"
+	"  \"by\" TEXT NOT NULL, reason TEXT NOT NULL,"
+	"  created BIGINT NOT NULL, expires BIGINT NOT NULL,"
+	"  PRIMARY KEY (kind, target));"
+	"CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+};
+
+enum stmt {
+	S_USER_NEW,
+	S_USER_GET,
+	S_SESS_PUT,
+	S_SESS_GET,
+	S_SESS_DROP,
+	S_SESS_EXPIRE,
+	S_RATING_GET,
+	S_RATING_PUT,
+	S_TOP,
+	S_TOP_COUNT,
+	S_GAME_NEW,
+	S_GAME_COLOURS,
+	S_MOVE_NEW,
+	S_MOVE_TRUNC,
+	S_GAME_END,
+	S_GAME_GET,
+	S_MOVES_GET,
+	S_UNFINISHED,
+	S_HISTORY,
+	S_HISTORY_COUNT,
+	S_SANCTION_PUT,
+	S_SANCTION_DROP,
+	S_SANCTIONS,
+	S_SETTING_GET,
+	S_SETTING_PUT,
+	S_SETTING_DROP,
+	S_COUNT
+};
+
+static const char *const sql[S_COUNT] = {
+	[S_USER_NEW] =
+	    "INSERT INTO users (name, name_key, pwhash, created) VALUES ($1, $2, $3, $4)",
+	[S_USER_GET] = "SELECT name, pwhash FROM users WHERE name_key = $1",
+	[S_SESS_PUT] = "INSERT INTO sessions (digest, name, expires) VALUES ($1, $2, $3)"
+		       " ON CONFLICT (digest) DO UPDATE SET name = $2, expires = $3",
+	[S_SESS_GET] = "SELECT name FROM sessions WHERE digest = $1 AND expires > $2",
+	[S_SESS_DROP] = "DELETE FROM sessions WHERE digest = $1",
+	[S_SESS_EXPIRE] = "DELETE FROM sessions WHERE expires <= $1",
+	[S_RATING_GET] = "SELECT name, rating, deviation, volatility, wins, losses, draws"
+			 " FROM ratings WHERE name_key = $1 AND rule = $2",
+	[S_RATING_PUT] = "INSERT INTO ratings (name_key, rule, name, rating, deviation,"
+			 " volatility, wins, losses, draws) VALUES ($1, $2, $3, $4, $5, $6, $7,"
+			 " $8, $9) ON CONFLICT (name_key, rule) DO UPDATE SET name = $3,"
+			 " rating = $4, deviation = $5, volatility = $6, wins = $7, losses = $8,"
+			 " draws = $9",
+	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings"
+		  " WHERE rule = $1 ORDER BY rating DESC, name_key LIMIT $2 OFFSET $3",
+	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = $1",
+	[S_GAME_NEW] = "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
+		       " black, white, black_key, white_key, started, black_before, white_before,"
+		       " private, code, opening_plies) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+		       " lower($8), lower($9), $10, $11, $12, $13, $14, $15) RETURNING id",
+	[S_GAME_COLOURS] = "UPDATE games SET black = $2, white = $3, black_key = lower($2),"
+			   " white_key = lower($3), opening_plies = $4 WHERE id = $1",
+	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
+		       " VALUES ($1, $2, $3, $4, $5, $6)",
+	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+	[S_GAME_END] = "UPDATE games SET ended = $2, result = $3, reason = $4, black_before = $5,"
+		       " black_after = $6, white_before = $7, white_after = $8"
+		       " WHERE id = $1 AND ended IS NULL",
+	[S_GAME_GET] =
+	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
+	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
+	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
+	    " private, code, opening_plies FROM games WHERE id = $1",
+	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
+			" WHERE game_id = $1 ORDER BY ply",
+	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
+	[S_HISTORY] = "SELECT id FROM games WHERE ended IS NOT NULL AND"
+		      " (black_key = lower($1) OR white_key = lower($1))"
+		      " ORDER BY ended DESC, id DESC LIMIT $2 OFFSET $3",
+	[S_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE ended IS NOT NULL AND"
+			    " (black_key = lower($1) OR white_key = lower($1))",
+	[S_SANCTION_PUT] = "INSERT INTO sanctions (kind, target, \"by\", reason, created, expires)"
+			   " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (kind, target) DO UPDATE"
+			   " SET \"by\" = $3, reason = $4, created = $5, expires = $6",
+	[S_SANCTION_DROP] = "DELETE FROM sanctions WHERE kind = $1 AND target = $2",
+	[S_SANCTIONS] = "SELECT kind, target, \"by\", reason, created, expires FROM sanctions"
+			" WHERE expires = 0 OR expires > $1 ORDER BY kind, target",
+	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = $1",
+	[S_SETTING_PUT] = "INSERT INTO settings (key, value) VALUES ($1, $2)"
+			  " ON CONFLICT (key) DO UPDATE SET value = $2",
+	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = $1",
+};
+
+enum { BACKOFF_MIN_MS = 100, BACKOFF_MAX_MS = 2000, PARAMS_MAX = 15, PARAM_LEN = 32 };
+
+struct pg {
+	PGconn *conn;
+	int prepared[S_COUNT]; /* on this connection */
+	int64_t retry_at;      /* monotonic ms: no new connection before */
+	int backoff_ms;
+	int in_tx; /* between begin and commit or rollback */
+};
+
+/* Parameters of one statement, as text. */
+struct params {
+	const char *v[PARAMS_MAX];
+	char buf[PARAMS_MAX][PARAM_LEN];
+	int n;
+};
+
+static struct pg *
+pg(store_t *s)
+{
+	return s->be;
+}
+
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+p_text(struct params *p, const char *t)
+{
+	p->v[p->n++] = t;
+}
+
+static void
+p_int(struct params *p, int64_t v)
+{
+	snprintf(p->buf[p->n], PARAM_LEN, "%lld", (long long)v);
+	p->v[p->n] = p->buf[p->n];
+	p->n++;
+}
+
+static void
+p_real(struct params *p, double v)
+{
+	snprintf(p->buf[p->n], PARAM_LEN, "%.17g", v);
+	p->v[p->n] = p->buf[p->n];
+	p->n++;
+}
+
+/* The message of a failure; a connection that went bad marks the store
+ * unavailable until a new one works. */
+static void
+set_msg(store_t *s, const char *what, const PGresult *r)
+{
+	PGconn *c = pg(s)->conn;
+	const char *e = r ? PQresultErrorMessage(r) : "";
+	if (!e[0])
+		e = c ? PQerrorMessage(c) : "no connection";
+	snprintf(s->msg, sizeof s->msg, "%s: %.*s", what, (int)strcspn(e, "\n"), e);
+	if (!c || PQstatus(c) != CONNECTION_OK)
+		s->unavailable = 1;
+}
+
+/* Notices ("already exists, skipping") are not errors: not printed. */
+static void
+quiet(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* A working connection, made again (with backoff) when the last one broke. */
+static int
+connected(store_t *s)
+{
+	struct pg *p = pg(s);
+	if (p->conn && PQstatus(p->conn) == CONNECTION_OK)
+		return 0;
+	int64_t now = mono_ms();
+	/* a transaction cut off is not taken up on a new connection: its
+	 * remaining statements would commit alone */
+	if ((p->conn && now < p->retry_at) || p->in_tx) {
+		snprintf(s->msg, sizeof s->msg, "store unavailable: PostgreSQL is not reachable");
+		s->unavailable = 1;
+		return -1;
+	}
+	if (p->conn)
+		PQreset(p->conn);
+	else {
+		/* a server that does not answer is given up after a few seconds
+		 * (libpq waits forever by default); the URL may set its own */
+		static const char *const keys[] = { "connect_timeout", "dbname", NULL };
+		const char *const vals[] = { "3", s->path, NULL };
+		p->conn = PQconnectdbParams(keys, vals, 1);
+	}
+	memset(p->prepared, 0, sizeof p->prepared);
+	if (p->conn && PQstatus(p->conn) == CONNECTION_OK) {
+		p->backoff_ms = 0;
+		PQsetNoticeProcessor(p->conn, quiet, NULL);
+		return 0;
+	}
+	p->backoff_ms = p->backoff_ms ? p->backoff_ms * 2 : BACKOFF_MIN_MS;
+	if (p->backoff_ms > BACKOFF_MAX_MS)
+		p->backoff_ms = BACKOFF_MAX_MS;
+	p->retry_at = now + p->backoff_ms;
+	set_msg(s, "store unavailable", NULL);
+	s->unavailable = 1;
+	return -1;
+}
+
+/* Runs statement k with p: the result (PGRES_COMMAND_OK or TUPLES_OK), or
+ * NULL with the message set; *dup says a unique key refused it. */
+static PGresult *
+run(store_t *s, enum stmt k, const struct params *p, const char *what, int *dup)
+{
+	if (dup)
+		*dup = 0;
+	if (store_fault(s, "before", what) != 0 || connected(s) != 0)
+		return NULL;
+	struct pg *g = pg(s);
+	if (!g->prepared[k]) {
+		char name[16];
+		snprintf(name, sizeof name, "s%d", (int)k);
+		PGresult *r = PQprepare(g->conn, name, sql[k], 0, NULL);
+		int good = PQresultStatus(r) == PGRES_COMMAND_OK;
+		if (!good)
+			set_msg(s, "prepare", r);
+		PQclear(r);
+		if (!good)
+			return NULL;
+		g->prepared[k] = 1;
+	}
+	char name[16];
+	snprintf(name, sizeof name, "s%d", (int)k);
+	PGresult *r = PQexecPrepared(g->conn, name, p->n, p->v, NULL, NULL, 0);
+	ExecStatusType st = PQresultStatus(r);
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+		if (store_fault(s, "after", what) != 0) {
+			PQclear(r);
+			return NULL;
+		}
+		return r;
+	}
+	const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	if (dup && code && strncmp(code, "23", 2) == 0)
+		*dup = 1;
+	set_msg(s, what, r);
+	PQclear(r);
+	return NULL;
+}
+
+/* A statement that returns no rows: 0, STORE_EXISTS or -1; *changed gets
+ * the rows it touched (may be NULL). */
+static int
+done(store_t *s, enum stmt k, const struct params *p, const char *what, int *changed)
+{
+	int dup;
+	PGresult *r = run(s, k, p, what, &dup);
+	if (!r)
+		return dup ? STORE_EXISTS : -1;
+	if (changed)
+		*changed = atoi(PQcmdTuples(r));
+	PQclear(r);
+	return 0;
+}
+
+/* Text without parameters (migrations, transactions). */
+static int
+exec(store_t *s, const char *text, const char *what)
+{
+	if (store_fault(s, "before", what) != 0 || connected(s) != 0)
+		return -1;
+	PGresult *r = PQexec(pg(s)->conn, text);
+	ExecStatusType st = PQresultStatus(r);
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+		set_msg(s, what, r);
+		PQclear(r);
+		return -1;
+	}
+	PQclear(r);
+	return store_fault(s, "after", what);
+}
+
+static int64_t
+col_int(const PGresult *r, int row, int col)
+{
+	return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static double
+col_real(const PGresult *r, int row, int col)
+{
+	return strtod(PQgetvalue(r, row, col), NULL);
+}
+
+static void
+col_text(char *dst, size_t cap, const PGresult *r, int row, int col)
+{
+	snprintf(dst, cap, "%s", PQgetvalue(r, row, col));
+}
+
+static const char *
+pg_error(store_t *s)
+{
+	return s->msg[0] ? s->msg : "no error";
+}
+
+/* The applied steps, read inside the caller's transaction; -1 on error. */
+static int
+version_of(store_t *s)
+{
+	if (connected(s) != 0)
+		return -1;
+	PGresult *r = PQexec(pg(s)->conn, "SELECT version FROM schema_version");
+	int v = -1;
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+		v = (int)col_int(r, 0, 0);
+	else
+		set_msg(s, "schema version", r);
+	PQclear(r);
+	return v;
+}
+
+/* Every pending step, each in its own transaction; the table lock makes a
+ * second node starting at the same time wait, then find the steps done. */
+static int
+migrate(store_t *s)
+{
+	if (exec(s,
+		"CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+		" INSERT INTO schema_version SELECT 0"
+		" WHERE NOT EXISTS (SELECT 1 FROM schema_version)",
+		"migration") != 0)
+		return -1;
+	for (;;) {
+		if (exec(s, "BEGIN; LOCK TABLE schema_version IN EXCLUSIVE MODE", "migration") != 0)
+			return -1;
+		int v = version_of(s);
+		if (v < 0 || v > STORE_SCHEMA_VERSION) {
+			if (v > STORE_SCHEMA_VERSION)
+				snprintf(s->msg, sizeof s->msg,
+				    "schema version %d is newer than this gomokud knows (%d)", v,
+				    STORE_SCHEMA_VERSION);
+			exec(s, "ROLLBACK", "rollback");
+			return -1;
+		}
+		if (v == STORE_SCHEMA_VERSION)
+			return exec(s, "COMMIT", "migration");
+		char bump[64];
+		snprintf(bump, sizeof bump, "UPDATE schema_version SET version = %d", v + 1);
+		if (exec(s, migrations[v], "migration") != 0 || exec(s, bump, "migration") != 0 ||
+		    exec(s, "COMMIT", "migration") != 0) {
+			exec(s, "ROLLBACK", "rollback");
+			return -1;
+		}
+	}
+}
+
+static int
+pg_open(store_t *s, const char *path, char *err, size_t errlen)
+{
+	if ((s->be = calloc(1, sizeof(struct pg))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (connected(s) != 0 || migrate(s) != 0) {
+		/* the URL may hold a password: name the database by its host only */
+		snprintf(err, errlen, "PostgreSQL: %s", s->msg);
+		return -1;
+	}
+	(void)path;
+	return 0;
+}
+
+static void
+pg_close(store_t *s)
+{
+	if (pg(s) == NULL)
+		return;
+	PQfinish(pg(s)->conn);
+	free(pg(s));
+}
+
+static int
+pg_schema_version(store_t *s)
+{
+	return version_of(s);
+}
+
+static int
+pg_manual_checkpoints(store_t *s)
+{
+	(void)s;
+	return 0;
+}
+
+static int
+pg_begin(store_t *s)
+{
+	if (exec(s, "BEGIN", "begin") != 0)
+		return -1;
+	pg(s)->in_tx = 1;
+	return 0;
+}
+
+static void
+pg_rollback(store_t *s)
+{
+	PGconn *c = pg(s)->conn;
+	pg(s)->in_tx = 0;
+	if (c && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
+		PQclear(PQexec(c, "ROLLBACK"));
+}
+
+static int
+pg_commit(store_t *s)
+{
+	int rc = exec(s, "COMMIT", "commit");
+	pg(s)->in_tx = 0;
+	if (rc == 0)
+		return 0;
+	pg_rollback(s);
+	return -1;
+}
+
+static int
+pg_user_create(store_t *s, const char *name, const char *pwhash, int64_t now)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, name);
+	p_text(&p, key);
+	p_text(&p, pwhash);
+	p_int(&p, now);
+	return done(s, S_USER_NEW, &p, "create user", NULL);
+}
+
+/* Runs a query expected to give at most one row: 0 with *out, STORE_NOT_FOUND,
+ * or -1. The caller clears *out. */
+static int
+one_row(store_t *s, enum stmt k, const struct params *p, const char *what, PGresult **out)
+{
+	*out = run(s, k, p, what, NULL);
+	if (!*out)
+		return -1;
+	if (PQntuples(*out) == 0) {
+		PQclear(*out);
+		*out = NULL;
+		return STORE_NOT_FOUND;
+	}
+	return 0;
+}
+
+static int
+pg_user_get(
+    store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1], char *pwhash, size_t hashlen)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	PGresult *r;
+	auth_name_key(name, key);
+	p_text(&p, key);
+	int rc = one_row(s, S_USER_GET, &p, "get user", &r);
+	if (rc == 0) {
+		col_text(out_name, STORE_NAME_MAX + 1, r, 0, 0);
+		col_text(pwhash, hashlen, r, 0, 1);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_session_put(store_t *s, const char *digest, const char *name, int64_t expires)
+{
+	struct params p = { .n = 0 };
+	p_text(&p, digest);
+	p_text(&p, name);
+	p_int(&p, expires);
+	return done(s, S_SESS_PUT, &p, "save session", NULL);
+}
+
+static int
+pg_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_text(&p, digest);
+	p_int(&p, now);
+	int rc = one_row(s, S_SESS_GET, &p, "get session", &r);
+	if (rc == 0) {
+		col_text(name, STORE_NAME_MAX + 1, r, 0, 0);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_session_drop(store_t *s, const char *digest)
+{
+	struct params p = { .n = 0 };
+	p_text(&p, digest);
+	return done(s, S_SESS_DROP, &p, "drop session", NULL);
+}
+
+static int
+pg_session_expire(store_t *s, int64_t now)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, now);
+	return done(s, S_SESS_EXPIRE, &p, "expire sessions", NULL);
+}
+
+static void
+read_rating(const PGresult *r, int row, store_rating_t *out)
+{
+	col_text(out->name, sizeof out->name, r, row, 0);
+	out->g.rating = col_real(r, row, 1);
+	out->g.deviation = col_real(r, row, 2);
+	out->g.volatility = col_real(r, row, 3);
+	out->wins = (int)col_int(r, row, 4);
+	out->losses = (int)col_int(r, row, 5);
+	out->draws = (int)col_int(r, row, 6);
+}
+
+static int
+pg_rating_get(store_t *s, const char *name, rule_t rule, store_rating_t *out)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	PGresult *r;
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "%s", name);
+	glicko_init(&out->g);
+	auth_name_key(name, key);
+	p_text(&p, key);
+	p_int(&p, (int)rule);
+	int rc = one_row(s, S_RATING_GET, &p, "get rating", &r);
+	if (rc == 0) {
+		read_rating(r, 0, out);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_rating_put(store_t *s, rule_t rule, const store_rating_t *x)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(x->name, key);
+	p_text(&p, key);
+	p_int(&p, (int)rule);
+	p_text(&p, x->name);
+	p_real(&p, x->g.rating);
+	p_real(&p, x->g.deviation);
+	p_real(&p, x->g.volatility);
+	p_int(&p, x->wins);
+	p_int(&p, x->losses);
+	p_int(&p, x->draws);
+	return done(s, S_RATING_PUT, &p, "save rating", NULL);
+}
+
+/* A count from a query with its parameters. */
+static int
+count_of(store_t *s, enum stmt k, const struct params *p, int *out)
+{
+	PGresult *r = run(s, k, p, "count", NULL);
+	if (!r)
+		return -1;
+	*out = PQntuples(r) == 1 ? (int)col_int(r, 0, 0) : 0;
+	PQclear(r);
+	return 0;
+}
+
+static int
+pg_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total)
+{
+	struct params p = { .n = 0 };
+	if (page < 1)
+		return -1;
+	p_int(&p, (int)rule);
+	if (count_of(s, S_TOP_COUNT, &p, total) != 0)
+		return -1;
+	p_int(&p, STORE_PAGE);
+	p_int(&p, (int64_t)(page - 1) * STORE_PAGE);
+	PGresult *r = run(s, S_TOP, &p, "top", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r) < STORE_PAGE ? PQntuples(r) : STORE_PAGE;
+	for (int i = 0; i < n; i++)
+		read_rating(r, i, &out[i]);
+	PQclear(r);
+	return n;
+}
+
+static int
+pg_game_begin(store_t *s, store_game_t *g)
+{
+	struct params p = { .n = 0 };
+	p_text(&p, g->room);
+	p_int(&p, g->rule);
+	p_int(&p, g->size);
+	p_int(&p, g->opening);
+	p_int(&p, g->rated);
+	p_int(&p, g->tc_base);
+	p_int(&p, g->tc_inc);
+	p_text(&p, g->black);
+	p_text(&p, g->white);
+	p_int(&p, g->started);
+	p_real(&p, g->black_before);
+	p_real(&p, g->white_before);
+	p_int(&p, g->private_room);
+	p_text(&p, g->code);
+	p_int(&p, g->opening_plies);
+	PGresult *r = run(s, S_GAME_NEW, &p, "begin game", NULL);
+	if (!r)
+		return -1;
+	g->id = col_int(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+static int
+pg_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, game_id);
+	p_int(&p, ply);
+	p_int(&p, m->move);
+	p_int(&p, m->used_ms);
+	p_int(&p, m->black_ms);
+	p_int(&p, m->white_ms);
+	return done(s, S_MOVE_NEW, &p, "save move", NULL);
+}
+
+static int
+pg_game_colours(
+    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, game_id);
+	p_text(&p, black);
+	p_text(&p, white);
+	p_int(&p, opening_plies);
+	return done(s, S_GAME_COLOURS, &p, "save colours", NULL);
+}
+
+static int
+pg_game_truncate(store_t *s, int64_t game_id, int from)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, game_id);
+	p_int(&p, from);
+	return done(s, S_MOVE_TRUNC, &p, "undo moves", NULL);
+}
+
+static int
+pg_game_end(store_t *s, const store_game_t *g)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	p_int(&p, g->id);
+	p_int(&p, g->ended);
+	p_int(&p, g->result);
+	p_int(&p, g->reason);
+	p_real(&p, g->black_before);
+	p_real(&p, g->black_after);
+	p_real(&p, g->white_before);
+	p_real(&p, g->white_after);
+	if (done(s, S_GAME_END, &p, "end game", &changed) != 0)
+		return -1;
+	return changed == 1 ? 0 : STORE_NOT_FOUND;
+}
+
+static void
+read_game(const PGresult *r, int row, store_game_t *g)
+{
+	memset(g, 0, sizeof *g);
+	g->id = col_int(r, row, 0);
+	col_text(g->room, sizeof g->room, r, row, 1);
+	g->rule = (int)col_int(r, row, 2);
+	g->size = (int)col_int(r, row, 3);
+	g->opening = (int)col_int(r, row, 4);
+	g->rated = (int)col_int(r, row, 5);
+	g->tc_base = (int)col_int(r, row, 6);
+	g->tc_inc = (int)col_int(r, row, 7);
+	col_text(g->black, sizeof g->black, r, row, 8);
+	col_text(g->white, sizeof g->white, r, row, 9);
+	g->started = col_int(r, row, 10);
+	g->ended = col_int(r, row, 11);
+	g->result = (int)col_int(r, row, 12);
+	g->reason = (int)col_int(r, row, 13);
+	g->black_before = col_real(r, row, 14);
+	g->black_after = col_real(r, row, 15);
+	g->white_before = col_real(r, row, 16);
+	g->white_after = col_real(r, row, 17);
+	g->nmoves = (int)col_int(r, row, 18);
+	g->private_room = (int)col_int(r, row, 19);
+	col_text(g->code, sizeof g->code, r, row, 20);
+	g->opening_plies = (int)col_int(r, row, 21);
+}
+
+static int
+pg_game_load(store_t *s, int64_t id, store_game_t *g, store_move_t *moves)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_int(&p, id);
+	int rc = one_row(s, S_GAME_GET, &p, "load game", &r);
+	if (rc != 0)
+		return rc;
+	read_game(r, 0, g);
+	PQclear(r);
+	if (moves == NULL)
+		return 0;
+	if (!(r = run(s, S_MOVES_GET, &p, "load game", NULL)))
+		return -1;
+	int n = 0, rows = PQntuples(r);
+	for (; n < rows && n < RULES_CELLS; n++) {
+		if (col_int(r, n, 0) != n)
+			break; /* plies are stored in order from 0; a gap is damage */
+		moves[n].move = (move_t)col_int(r, n, 1);
+		moves[n].used_ms = col_int(r, n, 2);
+		moves[n].black_ms = col_int(r, n, 3);
+		moves[n].white_ms = col_int(r, n, 4);
+	}
+	PQclear(r);
+	if (n != g->nmoves) {
+		snprintf(s->msg, sizeof s->msg, "game %lld: moves are not a sequence from 0",
+		    (long long)id);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+pg_games_unfinished(store_t *s, int64_t *ids, int max)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, max);
+	PGresult *r = run(s, S_UNFINISHED, &p, "unfinished games", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r) < max ? PQntuples(r) : max;
+	for (int i = 0; i < n; i++)
+		ids[i] = col_int(r, i, 0);
+	PQclear(r);
+	return n;
+}
+
+static int
+pg_history(store_t *s, const char *name, int page, store_game_t *out, int *total)
+{
+	struct params p = { .n = 0 };
+	int64_t ids[STORE_PAGE];
+	if (page < 1)
+		return -1;
+	p_text(&p, name);
+	if (count_of(s, S_HISTORY_COUNT, &p, total) != 0)
+		return -1;
+	p_int(&p, STORE_PAGE);
+	p_int(&p, (int64_t)(page - 1) * STORE_PAGE);
+	PGresult *r = run(s, S_HISTORY, &p, "history", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r) < STORE_PAGE ? PQntuples(r) : STORE_PAGE;
+	for (int i = 0; i < n; i++)
+		ids[i] = col_int(r, i, 0);
+	PQclear(r);
+	for (int i = 0; i < n; i++)
+		if (pg_game_load(s, ids[i], &out[i], NULL) != 0)
+			return -1;
+	return n;
+}
+
+static int
+pg_sanction_put(store_t *s, const store_sanction_t *x)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, x->kind);
+	p_text(&p, x->target);
+	p_text(&p, x->by);
+	p_text(&p, x->reason);
+	p_int(&p, x->created);
+	p_int(&p, x->expires);
+	return done(s, S_SANCTION_PUT, &p, "save sanction", NULL);
+}
+
+static int
+pg_sanction_drop(store_t *s, int kind, const char *target)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	p_int(&p, kind);
+	p_text(&p, target);
+	int rc = done(s, S_SANCTION_DROP, &p, "drop sanction", &changed);
+	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_sanctions(store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, now);
+	PGresult *r = run(s, S_SANCTIONS, &p, "list sanctions", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r);
+	for (int i = 0; i < n; i++) {
+		store_sanction_t x;
+		x.kind = (int)col_int(r, i, 0);
+		col_text(x.target, sizeof x.target, r, i, 1);
+		col_text(x.by, sizeof x.by, r, i, 2);
+		col_text(x.reason, sizeof x.reason, r, i, 3);
+		x.created = col_int(r, i, 4);
+		x.expires = col_int(r, i, 5);
+		fn(arg, &x);
+	}
+	PQclear(r);
+	return n;
+}
+
+static int
+pg_setting_get(store_t *s, const char *key, char *out, size_t cap)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_text(&p, key);
+	int rc = one_row(s, S_SETTING_GET, &p, "get setting", &r);
+	if (rc == 0) {
+		col_text(out, cap, r, 0, 0);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_setting_put(store_t *s, const char *key, const char *value)
+{
+	struct params p = { .n = 0 };
+	p_text(&p, key);
+	if (value)
+		p_text(&p, value);
+	return done(s, value ? S_SETTING_PUT : S_SETTING_DROP, &p, "save setting", NULL);
+}
+
+const struct store_ops store_pg_ops = {
+	.open = pg_open,
+	.close = pg_close,
+	.error = pg_error,
+	.schema_version = pg_schema_version,
+	.manual_checkpoints = pg_manual_checkpoints,
+	.begin = pg_begin,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.user_create = pg_user_create,
+	.user_get = pg_user_get,
+	.session_put = pg_session_put,
+	.session_get = pg_session_get,
+	.session_drop = pg_session_drop,
+	.session_expire = pg_session_expire,
+	.rating_get = pg_rating_get,
+	.rating_put = pg_rating_put,
+	.top = pg_top,
+	.game_begin = pg_game_begin,
+	.game_move = pg_game_move,
+	.game_colours = pg_game_colours,
+	.game_truncate = pg_game_truncate,
+	.game_end = pg_game_end,
+	.game_load = pg_game_load,
+	.games_unfinished = pg_games_unfinished,
+	.history = pg_history,
+	.sanction_put = pg_sanction_put,
+	.sanction_drop = pg_sanction_drop,
+	.sanctions = pg_sanctions,
+	.setting_get = pg_setting_get,
+	.setting_put = pg_setting_put,
+};

@@ -1,0 +1,200 @@
+/*
+ * test_pgdown.c: gomokud on PostgreSQL while the database goes away
+ * (tests/pg/test_pg.sh runs it with its own server). First PostgreSQL's
+ * backends are paused (SIGSTOP) while a move is committed: the move is not
+ * said and not answered, the opponent's next request waits behind it, and
+ * the event loop serves everyone else (it never waits for the database);
+ * resumed, the move goes out, then its OK, then the waiting request's
+ * answer (and after the restart below, a RESUME's stored session is looked
+ * up the same way). Then PostgreSQL is stopped mid-game: the next move is refused with 508 store-unavailable
+ * and no event goes out; it is started again: the daemon reconnects by
+ * itself and the same move is taken; then the daemon is killed with
+ * SIGKILL and a restart has every acknowledged move, nothing lost.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/daemon/check.h"
+#include "tests/daemon/tclient.h"
+
+static const char *const moves[] = { "a1", "a3", "c1", "c3", "e1", "e3", "g1", "g3", "i1" };
+
+/* pg.sh start|stop on the test's server. */
+static int
+pg_ctl(const char *what)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s %s %s >/dev/null", getenv("GOMOKU_PG_CTL"), what,
+	    getenv("GOMOKU_PG_DIR"));
+	return system(cmd);
+}
+
+/* mover plays moves[k]: 0 when OK MOVE came (the opponent saw * MOVE). */
+static int
+play(struct tc *mover, struct tc *other, const char *room, int k)
+{
+	char want[64];
+	tc_send(mover, "MOVE %s %s", room, moves[k]);
+	snprintf(want, sizeof want, "OK MOVE %s", room);
+	const char *l;
+	while ((l = tc_read(mover, 3000)) && strncmp(l, "OK MOVE", 7) != 0 &&
+	    strncmp(l, "ERR", 3) != 0)
+		;
+	if (!l || strncmp(l, want, strlen(want)) != 0)
+		return -1;
+	return tc_expect(other, "* MOVE", 3000) ? 0 : -1;
+}
+
+static struct daemon d1, d2;
+
+static void
+test_outage(void)
+{
+	char room[24], code[64], token[80], state[200], conf[300];
+	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, "grace 300") == 0, "no daemon (log %s)", d1.log);
+	snprintf(state, sizeof state, "%s/state", d1.dir);
+	struct tc *a = tc_guest(d1.port, "ann"), *b = tc_guest(d1.port, "ben");
+	REQUIRE(a && b, "cannot connect");
+	snprintf(token, sizeof token, "%s", a->token);
+	tc_send(a, "CREATE freestyle 15 600+5 black casual none");
+	const char *l = tc_expect(a, "OK CREATE", 3000);
+	REQUIRE(l && sscanf(l, "OK CREATE %23s %63s", room, code) == 2, "CREATE: %s", a->line);
+	tc_send(b, "JOIN %s", code);
+	REQUIRE(tc_expect(b, "* START", 3000) && tc_expect(a, "* START", 3000), "no START");
+	int k = 0;
+	for (; k < 4; k++)
+		REQUIRE(play(k % 2 ? b : a, k % 2 ? a : b, room, k) == 0, "move %d: %s", k,
+		    (k % 2 ? b : a)->line);
+	ok("four moves on PostgreSQL");
+
+	/* a commit in flight: the room waits, the loop does not (x came in
+	 * before: a GUEST's session is still stored from the loop) */
+	struct tc *x = tc_guest(d1.port, "cal");
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(a, "MOVE %s %s", room, moves[k]);
+	tc_send(b, "STATE %s", room);
+	CHECK(!tc_read(a, 700), "a line before the commit: %s", a->line);
+	CHECK(!tc_read(b, 300), "the opponent heard before the commit: %s", b->line);
+	CHECK(x, "another player could not come in");
+	if (x) {
+		tc_send(x, "PING busy");
+		CHECK(tc_expect(x, "OK PING", 2000), "no PING answer while the commit hangs");
+		tc_close(x);
+	}
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	l = tc_read(a, 5000);
+	CHECK(l && strncmp(l, "* MOVE", 6) == 0, "after the commit, first: %s", a->line);
+	CHECK(tc_expect(a, "OK MOVE", 3000), "no OK MOVE after the commit: %s", a->line);
+	l = tc_read(b, 3000);
+	CHECK(l && strncmp(l, "* MOVE", 6) == 0, "the opponent's first line: %s", b->line);
+	l = tc_expect(b, "OK STATE", 3000);
+	CHECK(l, "the waiting STATE was not answered: %s", b->line);
+	k++;
+	ok("a commit in flight: nothing said before it, the room's next request after it, "
+	   "other players served meanwhile");
+
+	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	struct tc *p = k % 2 ? b : a, *q = k % 2 ? a : b; /* to move, and the other */
+	tc_send(p, "MOVE %s %s", room, moves[k]);
+	l = tc_expect(p, "ERR", 5000);
+	CHECK(l && strstr(l, "508"), "a move with PostgreSQL down: %s", p->line);
+	CHECK(!tc_expect(q, "* MOVE", 500), "the opponent saw a move that was not stored");
+	tc_send(p, "MOVE %s %s", room, moves[k]);
+	CHECK(tc_expect(p, "ERR 508", 5000), "a second try while down: %s", p->line);
+	ok("PostgreSQL down: 508 store-unavailable, no event");
+
+	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	int taken = 0;
+	for (int t = 0; t < 40 && !taken; t++) { /* the reconnect backs off up to 2 s */
+		tc_send(p, "MOVE %s %s", room, moves[k]);
+		l = tc_read(p, 3000);
+		taken = l && strncmp(l, "* MOVE", 6) == 0;
+		if (taken)
+			taken = tc_expect(p, "OK MOVE", 3000) != NULL;
+		else
+			usleep(250 * 1000);
+	}
+	REQUIRE(taken, "no move after PostgreSQL came back: %s", p->line);
+	CHECK(tc_expect(q, "* MOVE", 3000), "the opponent did not see the move");
+	k++;
+	REQUIRE(play(q, p, room, k) == 0, "the next move: %s", q->line);
+	k++;
+	ok("PostgreSQL back: the daemon reconnected by itself, play goes on");
+
+	REQUIRE(daemon_stop(&d1, SIGKILL, 5000) >= 0 || !daemon_alive(&d1), "not killed");
+	tc_close(a);
+	tc_close(b);
+	snprintf(conf, sizeof conf, "state-dir %s\ngrace 300", state);
+	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "no restart (log %s)", d2.log);
+	struct tc *c = tc_open(d2.port, 1), *y = tc_open(d2.port, 1);
+	REQUIRE(c && y, "cannot reconnect");
+	/* the stored session is looked up on the store thread: paused, the
+	 * RESUME waits and the loop serves the others */
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(c, "RESUME %s %s 0", token, room);
+	CHECK(!tc_read(c, 700), "RESUME answered before its lookup: %s", c->line);
+	tc_send(y, "PING lookup");
+	CHECK(tc_expect(y, "OK PING", 2000), "no PING answer while a RESUME's lookup hangs");
+	tc_close(y);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	char got[256] = "", want[256] = "";
+	while ((l = tc_read(c, 5000)) && strncmp(l, "OK RESUME", 9) != 0 && strncmp(l, "ERR", 3))
+		if (strncmp(l, "= MOVES", 7) == 0) {
+			const char *sp = strrchr(l, ' ');
+			snprintf(got + strlen(got), sizeof got - strlen(got), "%s", sp + 1);
+		}
+	for (int i = 0; i < k; i++)
+		snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? "," : "",
+		    moves[i]);
+	CHECK(l && strncmp(l, "OK RESUME", 9) == 0, "RESUME: %s", c->line);
+	CHECK(strcmp(got, want) == 0, "after kill -9: moves %s, acknowledged %s", got, want);
+	ok("kill -9 after the outage: every acknowledged move is back");
+
+	/* the end of a game is a write too: refused while down, then taken */
+	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	tc_send(c, "RESIGN %s", room);
+	CHECK(tc_expect(c, "ERR 508", 5000), "RESIGN with PostgreSQL down: %s", c->line);
+	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	int over = 0;
+	for (int t = 0; t < 40 && !over; t++) {
+		tc_send(c, "RESIGN %s", room);
+		l = tc_read(c, 3000);
+		over = l && strncmp(l, "* OVER", 6) == 0;
+		if (over)
+			over = tc_expect(c, "OK RESIGN", 3000) != NULL;
+		else
+			usleep(250 * 1000);
+	}
+	CHECK(over, "no RESIGN after PostgreSQL came back: %s", c->line);
+	ok("RESIGN: 508 while down, * OVER then OK RESIGN once it is back");
+	tc_close(c);
+	CHECK(daemon_stop(&d2, SIGTERM, 10000) == 0, "the restarted daemon did not exit cleanly");
+	/* the killed daemon never reached its exit: its log holds any report */
+	CHECK(
+	    daemon_log_count(&d1, "Sanitizer") == 0 && daemon_log_count(&d1, "runtime error") == 0,
+	    "a sanitizer report in %s", d1.log);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s", d1.dir, d2.dir);
+	if (!failures && system(cmd) != 0) /* kept when something failed */
+		printf("could not remove the test directories\n");
+}
+
+int
+main(void)
+{
+	if (!getenv("GOMOKU_PG_URL") || !getenv("GOMOKU_PG_CTL") || !getenv("GOMOKU_PG_DIR")) {
+		printf("FAIL: run by tests/pg/test_pg.sh, which starts PostgreSQL\n");
+		return 1;
+	}
+	test_outage();
+	/* a REQUIRE that failed returned with a daemon still up */
+	if (d1.pid > 0 && daemon_alive(&d1))
+		daemon_stop(&d1, SIGKILL, 2000);
+	if (d2.pid > 0 && daemon_alive(&d2))
+		daemon_stop(&d2, SIGKILL, 2000);
+	printf("%s\n", failures ? "FAILED" : "all passed");
+	return failures != 0;
+}

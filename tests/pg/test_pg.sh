@@ -1,0 +1,49 @@
+#!/bin/sh
+# gomokud on PostgreSQL (issue 26, the store): starts a PostgreSQL server of
+# its own (tests/pg/pg.sh: initdb in a temporary directory as the postgres
+# user, 127.0.0.1 on a free port), runs against it the store's unit tests
+# and the outage test (PostgreSQL stopped and started mid-game) in every
+# pass, and in the plain build (build/default-*) also the daemon's
+# black-box tests: a kill -9 mid-game and its restart (test_persist), rated
+# games and accounts (test_accounts), the protocol (test_gomokud,
+# test_spec) and, in the gcc build, three cluster nodes sharing one
+# database (test_cluster). Stops the server by its pid at the end, also on failure. A
+# missing PostgreSQL is a failure, never a skip.
+set -u
+here=$(dirname "$0")
+O=${O:-build/default-cc}
+tmp=$(mktemp -d /tmp/gomokud-pg.XXXXXX)
+chmod 711 "$tmp" # the server runs as postgres under it
+cleanup() {
+	sh "$here/pg.sh" stop "$tmp/pg"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+if ! port=$(sh "$here/pg.sh" start "$tmp/pg"); then
+	echo "FAIL pg: cannot start PostgreSQL (make deps installs Debian's postgresql)"
+	exit 1
+fi
+echo "PostgreSQL on 127.0.0.1:$port"
+export GOMOKU_PG_URL="postgresql://postgres@127.0.0.1:$port/"
+export GOMOKU_PG_CTL="sh $here/pg.sh" GOMOKU_PG_DIR="$tmp/pg"
+tests="$O/tests/unit/test_store $O/tests/daemon/test_pgdown"
+case "$O" in
+*/default-*) tests="$tests $O/tests/daemon/test_persist $O/tests/daemon/test_accounts
+	$O/tests/daemon/test_gomokud $O/tests/daemon/test_spec" ;;
+esac
+# three nodes on one Redis and one database: the plain gcc build, as
+# tests/module.mk runs test_cluster
+case "$O" in
+*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster" ;;
+esac
+bad=""
+for t in $tests; do
+	echo "--- $t on PostgreSQL"
+	"$t" || bad="$bad $(basename "$t")"
+done
+if [ -n "$bad" ]; then
+	echo "FAIL on PostgreSQL:$bad"
+	exit 1
+fi
+echo "on PostgreSQL: every test passed"
