@@ -20,6 +20,7 @@
 
 enum {
 	BOT_RETRY_MS = 200,    /* the pool was full: ask again */
+	STORE_RETRY_MS = 1000, /* the store could not take the bot's move: look again */
 	BOT_DRAW_MARGIN = 300, /* a bot accepts a draw when it is this far behind */
 	BOT_NBEST = 5,
 };
@@ -169,6 +170,19 @@ bot_resigns(struct botgame *bg, const char *why)
 
 static void poke(struct botgame *bg);
 
+/* The store could not take the bot's stones (PostgreSQL away, a failed
+ * write): nothing changed, so the bot looks again in a while and, still to
+ * move, searches again; its clock runs meanwhile, as a person's would. */
+static int
+store_refused(struct botgame *bg, game_err_t e)
+{
+	if (e != GERR_STORE_DOWN && e != GERR_STORE)
+		return 0;
+	struct timeval tv = { STORE_RETRY_MS / 1000, STORE_RETRY_MS % 1000 * 1000 };
+	event_add(bg->ev, &tv);
+	return 1;
+}
+
 static void
 on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 {
@@ -204,13 +218,15 @@ on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 	if (room_status(r) == GAME_OPENING) {
 		/* swap2: take the colour the search likes (the side to move is white) */
 		stone_t c = res->score >= 0 ? STONE_WHITE : STONE_BLACK;
-		if (room_swap2_choose(r, bg->bot, c, &act) != GERR_OK)
+		game_err_t e = room_swap2_choose(r, bg->bot, c, &act);
+		if (e != GERR_OK && e != GERR_PENDING && !store_refused(bg, e))
 			bot_resigns(bg, act.why ? act.why : "swap2 choice refused");
 		return;
 	}
 	notation_format(res->best, room_spec(r)->size, mv);
 	game_err_t e = room_move(r, bg->bot, mv, res->reason, &act);
-	if (e != GERR_OK && e != GERR_PENDING) /* pending: the commit is on its way */
+	/* pending: the commit is on its way (botplay_refused if it fails) */
+	if (e != GERR_OK && e != GERR_PENDING && !store_refused(bg, e))
 		bot_resigns(bg, act.why ? act.why : "move refused");
 }
 
@@ -291,6 +307,8 @@ poke_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (room_busy(r)) /* its commit's answer (an event, or botplay_refused) looks again */
+		return;
 	if (bg->job && (state_key(r) != bg->key || !room_unfinished(r))) {
 		bots_cancel(bg->bp->pool, bg->job);
 		bg->job = 0;
@@ -312,7 +330,7 @@ poke_cb(evutil_socket_t fd, short what, void *arg)
 		const char *const *o =
 		    openings[room_num(r) % (sizeof openings / sizeof openings[0])];
 		game_err_t e = room_swap2_put(r, bg->bot, o, 3, &act);
-		if (e != GERR_OK && e != GERR_PENDING)
+		if (e != GERR_OK && e != GERR_PENDING && !store_refused(bg, e))
 			bot_resigns(bg, act.why ? act.why : "opening refused");
 		return;
 	}
@@ -503,4 +521,13 @@ botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g
 		log_warn(&srv->log, "seek %u by %s: no bot game could start", id, s->name);
 	else
 		log_info(&srv->log, "seek %u by %s: no one came; a bot took the seat", id, s->name);
+}
+
+void
+botplay_refused(struct botplay *bp, struct room *r, game_err_t e)
+{
+	struct botgame *bg;
+	TAILQ_FOREACH (bg, &bp->games, link)
+		if (bg->room == r && !store_refused(bg, e))
+			poke(bg);
 }

@@ -1028,6 +1028,8 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 			ok_seq(p->c, &p->m, r, act->seq);
 		conn_release(p->c);
 		free(p);
+	} else if (e) {
+		botplay_refused(srv->botplay, r, e); /* nobody asked: a bot's stones */
 	}
 	for (p = TAILQ_FIRST(&srv->parked); p && !room_busy(r); p = next) {
 		next = TAILQ_NEXT(p, link);

@@ -467,6 +467,41 @@ migration(const char *fault)
 	world_end(&w);
 }
 
+/* A bot whose move the store refuses does not resign: it looks again a
+ * second later, searches again and moves (pass 2 of save-move is the
+ * bot's first stone; pass 1 is the player's). */
+static void
+bot_refused(void)
+{
+	struct world w;
+	char want[64], room[17] = "";
+
+	REQUIRE(world_new(&w) == 0, "state dir");
+	REQUIRE(start(&w, GOMOKUD_FAULTS_BIN, "before:save-move:2:fail") == 0, "daemon start");
+	struct tc *c = tc_guest(w.d.port, "hana");
+	REQUIRE(c, "connect");
+	tc_send(c, "BOT play 1 freestyle 15 none black none");
+	const char *l = tc_expect(c, "OK BOT ", 5000);
+	REQUIRE(l && sscanf(l, "OK BOT %16s", room) == 1, "BOT play: %s", c->line);
+	tc_send(c, "MOVE %s h8", room);
+	snprintf(want, sizeof want, "OK MOVE %s ", room);
+	REQUIRE(tc_expect(c, want, 5000), "h8: %s", c->line);
+	snprintf(want, sizeof want, "* MOVE %s ", room);
+	while ((l = tc_read(c, 10000)) && strncmp(l, "* OVER ", 7) != 0 &&
+	    !(strncmp(l, want, strlen(want)) == 0 && strstr(l, " white ")))
+		;
+	CHECK(l && strncmp(l, want, strlen(want)) == 0,
+	    "the bot did not move after its refused stone (last: %s)", l ? l : "nothing");
+	CHECK(daemon_log_count(&w.d, "injected fault") >= 1, "the fault was not hit: %s", w.d.log);
+	tc_send(c, "STATE %s", room);
+	snprintf(want, sizeof want, "= ROOM %s playing ", room);
+	CHECK(tc_expect(c, want, 5000), "the game is not in play: %s", c->line);
+	tc_close(c);
+	world_end(&w);
+	printf("ok a bot's stone refused by the store: the bot moves again a second later, no "
+	       "resignation\n");
+}
+
 /* The release build knows no fault points. */
 static void
 release_ignores(void)
@@ -517,6 +552,7 @@ main(void)
 	printf("ok a swap2 put is stored whole or not at all: killed or refused between its "
 	       "stones, the opening waits for the three stones again\n");
 	refusals();
+	bot_refused();
 	migration("before:migration:3:die");
 	migration("after:migration:6:die");
 	printf("ok killed mid-migration, the next start migrates a sound database\n");
