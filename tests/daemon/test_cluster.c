@@ -528,6 +528,9 @@ main(void)
 		return required ? 1 : 0;
 	}
 	atexit(stop_all);
+	/* a node killed on purpose: writing to its clients must fail, not kill the test
+	 * (which would leave the other nodes running) */
+	signal(SIGPIPE, SIG_IGN);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),

@@ -305,6 +305,9 @@ main(void)
 		return required ? 1 : 0;
 	}
 	atexit(stop_all);
+	/* a node killed on purpose: writing to its clients must fail, not kill the test
+	 * (which would leave the other nodes running) */
+	signal(SIGPIPE, SIG_IGN);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	if (redis_start(&redis) != 0) {
