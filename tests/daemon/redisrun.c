@@ -136,3 +136,48 @@ redis_clean(struct redisrun *r)
 	if (system(cmd) == 0)
 		r->dir[0] = '\0';
 }
+
+/* What redis_guard stops: the test's own, for its exit and signal handlers. */
+static struct {
+	struct redisrun *r;
+	struct daemon *nodes;
+	int n;
+} guarded;
+
+static void
+stop_guarded(void)
+{
+	for (int i = 0; i < guarded.n; i++)
+		if (guarded.nodes[i].pid > 0 && daemon_alive(&guarded.nodes[i]))
+			daemon_stop(&guarded.nodes[i], SIGKILL, 2000);
+	redis_kill(guarded.r);
+}
+
+static void
+on_signal(int sig)
+{
+	stop_guarded();
+	_exit(128 + sig);
+}
+
+int
+redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code)
+{
+	if (redis_find(r) != 0) {
+		const char *req = getenv("GOMOKU_REQUIRE_SHARED");
+		int required = req && strcmp(req, "1") == 0;
+		printf("%s: redis-server is not installed (Debian package redis-server; mk/deps.sh "
+		       "installs it)\n",
+		    required ? "FAIL" : "skip");
+		*code = required ? 1 : 0;
+		return -1;
+	}
+	guarded.r = r;
+	guarded.nodes = nodes;
+	guarded.n = n;
+	atexit(stop_guarded);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	return 0;
+}

@@ -28,4 +28,15 @@ void redis_clean(struct redisrun *r);
 int redis_cmd(const struct redisrun *r, int argc, const char *const *argv, const size_t *len);
 int redis_publish(const struct redisrun *r, const char *chan, const void *payload, size_t n);
 
+struct daemon;
+/*
+ * A cluster test's start: finds redis-server into r, and from then on
+ * stops r and every running daemon of nodes[0..n) (SIGKILL) at exit and on
+ * SIGTERM or SIGINT; SIGPIPE is ignored, so a write to a client of a node
+ * killed on purpose fails instead of killing the test (and leaving the
+ * rest running). 0 to go on; -1 without redis-server, said on stdout: a
+ * skip, or a failure under GOMOKU_REQUIRE_SHARED=1 (*code: the exit code).
+ */
+int redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code);
+
 #endif

@@ -45,23 +45,6 @@ static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
 static char shared_db[256]; /* the one database of every node, or "" */
 
-/* On any exit: nothing the test started is left running. */
-static void
-stop_all(void)
-{
-	for (int i = 0; i < NODES; i++)
-		if (node[i].pid > 0 && daemon_alive(&node[i]))
-			daemon_stop(&node[i], SIGKILL, 2000);
-	redis_kill(&redis);
-}
-
-static void
-on_signal(int sig)
-{
-	stop_all();
-	_exit(128 + sig);
-}
-
 static int
 start_node(int i)
 {
@@ -519,20 +502,9 @@ int
 main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	if (redis_find(&redis) != 0) {
-		const char *r = getenv("GOMOKU_REQUIRE_SHARED");
-		int required = r && strcmp(r, "1") == 0;
-		printf("%s: redis-server is not installed (Debian package redis-server; mk/deps.sh "
-		       "installs it)\n",
-		    required ? "FAIL" : "skip");
-		return required ? 1 : 0;
-	}
-	atexit(stop_all);
-	/* a node killed on purpose: writing to its clients must fail, not kill the test
-	 * (which would leave the other nodes running) */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	int code;
+	if (redis_guard(&redis, node, NODES, &code) != 0)
+		return code;
 	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
 		   *pgdir = getenv("GOMOKU_PG_DIR");
 	if (pg && *pg && ctl && pgdir) {

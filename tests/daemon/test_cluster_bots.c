@@ -33,22 +33,6 @@ static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
 static int spiral[225][2];
 
-static void
-stop_all(void)
-{
-	for (int i = 0; i < NODES; i++)
-		if (node[i].pid > 0 && daemon_alive(&node[i]))
-			daemon_stop(&node[i], SIGKILL, 2000);
-	redis_kill(&redis);
-}
-
-static void
-on_signal(int sig)
-{
-	stop_all();
-	_exit(128 + sig);
-}
-
 /* Node i: a without workers, b and c with one each; all log debug (the
  * workers name each job they take and search). */
 static int
@@ -296,20 +280,9 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	make_spiral(spiral);
-	if (redis_find(&redis) != 0) {
-		const char *r = getenv("GOMOKU_REQUIRE_SHARED");
-		int required = r && strcmp(r, "1") == 0;
-		printf("%s: redis-server is not installed (Debian package redis-server; mk/deps.sh "
-		       "installs it)\n",
-		    required ? "FAIL" : "skip");
-		return required ? 1 : 0;
-	}
-	atexit(stop_all);
-	/* a node killed on purpose: writing to its clients must fail, not kill the test
-	 * (which would leave the other nodes running) */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	int code;
+	if (redis_guard(&redis, node, NODES, &code) != 0)
+		return code;
 	if (redis_start(&redis) != 0) {
 		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
 		return 1;
