@@ -57,10 +57,9 @@ challenge_new(struct server *srv, struct session *from, struct session *to,
 		return GERR_ARGUMENT;
 	if (session_busy(from) || session_busy(to))
 		return GERR_BUSY;
+	if (challenge_pending(srv, from))
+		return GERR_OFFER_PENDING;
 	struct challenge *k;
-	TAILQ_FOREACH (k, &srv->challenges, link)
-		if (k->from == from)
-			return GERR_OFFER_PENDING;
 	if (!(k = calloc(1, sizeof *k)))
 		return GERR_NOMEM;
 	struct timeval tv = { CHALLENGE_TTL_S, 0 };
@@ -113,6 +112,16 @@ challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept)
 	}
 	challenge_end(k, END_ACCEPTED);
 	return GERR_OK;
+}
+
+int
+challenge_pending(struct server *srv, const struct session *s)
+{
+	struct challenge *k;
+	TAILQ_FOREACH (k, &srv->challenges, link)
+		if (k->from == s)
+			return 1;
+	return 0;
 }
 
 void

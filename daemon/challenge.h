@@ -39,6 +39,8 @@ game_err_t challenge_new(struct server *srv, struct session *from, struct sessio
  * GERR_NO_OFFER when s has no such challenge; accepting while either side
  * is busy is GERR_BUSY and the challenge stays open. */
 game_err_t challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept);
+/* Whether s has a challenge of its own open. */
+int challenge_pending(struct server *srv, const struct session *s);
 /* s goes away (disconnect, logout): its challenges end, withdrawn. */
 void challenge_drop(struct server *srv, struct session *s);
 /* Frees every challenge silently (shutdown). */

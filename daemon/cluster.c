@@ -29,6 +29,7 @@
 #include "daemon/botplay.h"
 #include "daemon/bots.h"
 #include "daemon/clock.h"
+#include "daemon/clusterlobby.h"
 #include "daemon/clustermsg.h"
 #include "daemon/conn.h"
 #include "daemon/log.h"
@@ -154,6 +155,7 @@ struct cluster {
 	uint64_t served_seq;
 	LIST_HEAD(, sent) sent;
 	LIST_HEAD(, served) served;
+	struct clobby *lobby; /* seeks and challenges across nodes */
 };
 
 static void start(struct cluster *cl);
@@ -458,6 +460,59 @@ cluster_addr_of(const struct cluster *cl, const char *room)
 		if (strcmp(cl->peers[i].name, node) == 0)
 			return cl->peers[i].addr;
 	return NULL;
+}
+
+const char *
+cluster_node(const struct cluster *cl)
+{
+	return cl->node;
+}
+
+const char *
+cluster_node_addr(const struct cluster *cl, const char *node)
+{
+	if (!cluster_up(cl))
+		return NULL;
+	for (int i = 0; i < cl->npeers; i++)
+		if (strcmp(cl->peers[i].name, node) == 0)
+			return cl->peers[i].addr;
+	return NULL;
+}
+
+struct clobby *
+cluster_lobby(const struct cluster *cl)
+{
+	return cl ? cl->lobby : NULL;
+}
+
+int
+cluster_send_lobby(struct cluster *cl, const char *node, const char *text)
+{
+	char buf[PROTO_LINE_MAX + 256], chan[CHAN_MAX];
+	int n = cmsg_format_lobby(buf, sizeof buf, cl->node, text);
+	if (!cluster_up(cl) || n < 0)
+		return -1;
+	snprintf(chan, sizeof chan, "gomoku:node:%s", node);
+	publish(cl, chan, buf, (size_t)n, NULL, NULL);
+	return 0;
+}
+
+int
+cluster_each_of(struct cluster *cl, proto_id_t id,
+    int (*fn)(void *arg, const char *node, const proto_msg_t *m), void *arg)
+{
+	if (!cluster_up(cl))
+		return 0;
+	for (int i = 0; i < cl->npeers; i++) {
+		const char *p = cl->peers[i].body, *end = p + cl->peers[i].len, *line;
+		size_t len;
+		proto_msg_t m;
+		while (cmsg_next_line(&p, end, &line, &len))
+			if (proto_parse(line, len, PROTO_SERVER, &m, NULL, 0) == 0 && m.id == id &&
+			    fn(arg, cl->peers[i].name, &m))
+				return 1;
+	}
+	return 0;
 }
 
 /* --- watching another node's room --- */
@@ -1151,6 +1206,10 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 		if (strcmp(chan, cl->chan_node) == 0)
 			got_result(cl, &m);
 		break;
+	case CMSG_LOBBY:
+		if (strcmp(chan, cl->chan_node) == 0 && strcmp(m.node, cl->node) != 0)
+			clobby_got(cl->lobby, m.node, m.body, m.bodylen);
+		break;
 	case CMSG_JOB: /* jobs come on the stream only */
 		log_warn(&cl->srv->log, "cluster: a bot job on %s dropped", chan);
 		break;
@@ -1175,7 +1234,14 @@ add_line(struct lines *l, const proto_msg_t *m)
 	}
 }
 
-/* This node's users (as WHO lists them) and public rooms (as ROOMS). */
+static void
+seek_line(void *arg, const proto_msg_t *m)
+{
+	add_line(arg, m);
+}
+
+/* This node's users (as WHO lists them), public rooms (as ROOMS) and the
+ * seeks other nodes may claim (as SEEKS). */
 static void
 publish_presence(struct cluster *cl)
 {
@@ -1201,6 +1267,8 @@ publish_presence(struct cluster *cl)
 			room_info(r, &m);
 			add_line(&rm, &m);
 		}
+	struct lines sk = { u.b, 0 };
+	clobby_presence(cl->lobby, seek_line, &sk);
 	size_t len = evbuffer_get_length(u.b);
 	const char *data = (const char *)evbuffer_pullup(u.b, -1);
 	if (data)
@@ -1236,6 +1304,7 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	peers_expire(cl, now);
 	watchers_expire(cl, now);
 	relays_sweep(cl);
+	clobby_tick(cl->lobby, now);
 	jobs_group(cl);
 	jobs_read(cl);
 	jobs_claim(cl);
@@ -1298,6 +1367,12 @@ cluster_new(struct server *srv, char *err, size_t errlen)
 		free(cl);
 		return NULL;
 	}
+	if (!(cl->lobby = clobby_new(srv, cl))) {
+		snprintf(err, errlen, "cluster: out of memory");
+		event_free(cl->tick);
+		free(cl);
+		return NULL;
+	}
 	start(cl);
 	return cl;
 }
@@ -1308,6 +1383,7 @@ cluster_free(struct cluster *cl)
 	if (!cl)
 		return;
 	event_free(cl->tick);
+	clobby_free(cl->lobby);
 	if (cl->remote)
 		bots_set_remote(cl->pool, NULL);
 	while (!LIST_EMPTY(&cl->served)) {

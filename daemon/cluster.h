@@ -52,6 +52,19 @@ int cluster_leave(struct cluster *cl, struct conn *c, const char *room);
 /* c is going away: its remote watches end. */
 void cluster_conn_gone(struct cluster *cl, struct conn *c);
 
+/* For clusterlobby.c: this node's name; node's advertised host:port (NULL
+ * while it is not heard from); the lobby; text (one line) to node as a
+ * lobby message (L), 0 or -1 (Redis away, too long); each line of kind id
+ * the other nodes published last, with its node, to fn until fn returns
+ * nonzero (then 1, else 0). */
+struct clobby;
+const char *cluster_node(const struct cluster *cl);
+const char *cluster_node_addr(const struct cluster *cl, const char *node);
+struct clobby *cluster_lobby(const struct cluster *cl);
+int cluster_send_lobby(struct cluster *cl, const char *node, const char *text);
+int cluster_each_of(struct cluster *cl, proto_id_t id,
+    int (*fn)(void *arg, const char *node, const proto_msg_t *m), void *arg);
+
 enum { CLUSTER_ASK_S = 3 }; /* an owner's snapshot is awaited this long */
 
 #endif

@@ -228,7 +228,7 @@ name_ok(const char *s)
 }
 
 /* Every line of a body is a protocol line of the server's; in a P body
- * only = USER and = ROOM, in an S body only data lines of the room. */
+ * only = USER, = ROOM and = SEEK, in an S body only data lines of the room. */
 static int
 body_ok(const struct cmsg *m, const char **why)
 {
@@ -241,8 +241,9 @@ body_ok(const struct cmsg *m, const char **why)
 			*why = "a line of its body is not a protocol line";
 			return -1;
 		}
-		if (m->kind == CMSG_PRESENCE ? pm.id != PD_USER && pm.id != PD_ROOM
-					     : proto_kind(pm.id) != PK_DATA ||
+		if (m->kind == CMSG_PRESENCE
+			? pm.id != PD_USER && pm.id != PD_ROOM && pm.id != PD_SEEK
+			: proto_kind(pm.id) != PK_DATA ||
 			    (pm.room[0] && strcmp(pm.room, m->room) != 0)) {
 			*why = "a line of its body is not of its kind";
 			return -1;
@@ -302,6 +303,16 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 		}
 		m->node[0] = '\0';
 		break;
+	case 'L':
+		m->kind = CMSG_LOBBY;
+		if (lf || token(&p, end, m->node, sizeof m->node) || !cmsg_node_ok(m->node) ||
+		    p >= end || (size_t)(end - p) >= PROTO_LINE_MAX + 128) {
+			*why = "a bad lobby message";
+			return -1;
+		}
+		m->body = p;
+		m->bodylen = (size_t)(end - p);
+		return 0;
 	case 'J':
 		m->kind = CMSG_JOB;
 		if (lf || parse_job(p, end, m) != 0) {
@@ -353,6 +364,12 @@ int
 cmsg_format_tell(char *buf, size_t cap, const char *from, const char *to, const char *text)
 {
 	return fits(snprintf(buf, cap, "T %s %s %s", from, to, text), cap);
+}
+
+int
+cmsg_format_lobby(char *buf, size_t cap, const char *node, const char *text)
+{
+	return fits(snprintf(buf, cap, "L %s %s", node, text), cap);
 }
 
 int

@@ -2,8 +2,9 @@
  * formatted and parsed here and nowhere else. Pure: no Redis, no loop. A
  * message that does not parse is dropped whole by its receiver.
  *
- *   P <node> <host:port>\n<= USER and = ROOM lines>   on gomoku:presence
+ *   P <node> <host:port>\n<= USER, = ROOM, = SEEK lines> on gomoku:presence
  *   T <from> <to> <text>                               on gomoku:node:<node>
+ *   L <node> <text>                                    on gomoku:node:<to>
  *   W <room> <node>                                    on gomoku:node:<owner>
  *   S <room> <seq>\n<snapshot's = lines>               on gomoku:room:<room>
  *   E <event line>                                     on gomoku:room:<room>
@@ -18,6 +19,9 @@
  * owner with the same id: status 0 with the search's best move, its
  * candidates as move:score pairs ("-" for none) and its reason (the rest of
  * the line, may be empty), or -1 when the engine found no move.
+ *
+ * A lobby message (L) from <node> is clusterlobby.h's: seek claims and
+ * challenges across nodes; its text (one line) is parsed there.
  *
  * Lines in a body are protocol lines (PROTOCOL.md) without their LF, each
  * checked with the protocol library. */
@@ -41,17 +45,18 @@ enum cmsg_kind {
 	CMSG_EVENT,
 	CMSG_JOB,
 	CMSG_RESULT,
+	CMSG_LOBBY,
 };
 
 struct cmsg {
 	enum cmsg_kind kind;
-	char node[CONFIG_NODE_MAX + 1]; /* P: the sender; W: who asks; J: the owner */
+	char node[CONFIG_NODE_MAX + 1]; /* P, L: the sender; W: who asks; J: the owner */
 	char addr[CMSG_ADDR_MAX + 1];   /* P: where its players connect */
 	char from[PROTO_NAME_MAX + 1];  /* T */
 	char to[PROTO_NAME_MAX + 1];    /* T */
 	char room[PROTO_ROOM_MAX + 1];  /* W, S, E */
 	uint32_t seq;                   /* S: the snapshot's seq; E: the event's */
-	const char *body;               /* P, S: the lines; T: the text; E: the line */
+	const char *body;               /* P, S: the lines; T, L: the text; E: the line */
 	size_t bodylen;
 	uint64_t job;           /* J, R: the owner's id of the job */
 	int status;             /* R: 0, or -1 (no move) */
@@ -63,6 +68,7 @@ struct cmsg {
  * of cap bytes; its length, or -1 when it does not fit. */
 int cmsg_format_presence(char *buf, size_t cap, const char *node, const char *addr);
 int cmsg_format_tell(char *buf, size_t cap, const char *from, const char *to, const char *text);
+int cmsg_format_lobby(char *buf, size_t cap, const char *node, const char *text);
 int cmsg_format_watch(char *buf, size_t cap, const char *room, const char *node);
 int cmsg_format_snapshot(char *buf, size_t cap, const char *room, uint32_t seq);
 /* line: an event line with or without its LF. */

@@ -16,6 +16,7 @@
 #include "daemon/botplay.h"
 #include "daemon/challenge.h"
 #include "daemon/cluster.h"
+#include "daemon/clusterlobby.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -287,7 +288,12 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	uint32_t id;
 	game_err_t e = lobby_seek(c->srv, c->sess, &g, c->srv->cfg.bot_fallback_s,
 	    fallback ? botplay_fallback : NULL, &id);
-	return e ? refused(e, NULL, why) : ok_ident(c, m, id);
+	if (e)
+		return refused(e, NULL, why);
+	rc = ok_ident(c, m, id);
+	/* no partner here: another node's seek, if one fits */
+	clobby_seek(cluster_lobby(c->srv->cluster), c->sess);
+	return rc;
 }
 
 static int
@@ -481,6 +487,7 @@ cmd_seeks(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	proto_msg_t r;
 	struct seeks_out o = { c, 0 };
 	lobby_each(c->srv, seek_line, &o);
+	o.n += cluster_each(c->srv->cluster, PD_SEEK, LIST_MAX - o.n, emit, c);
 	reply_init(&r, m);
 	r.count = o.n;
 	conn_send(c, &r);
@@ -496,10 +503,15 @@ cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 	if (gamespec_check(&g, why) != 0)
 		return ERR_ARGUMENT;
 	struct session *to = session_by_name(c->srv, m->user);
-	if (!to || !to->conn)
-		return ERR_NO_USER;
+	struct clobby *lb = cluster_lobby(c->srv->cluster);
 	uint32_t id = 0;
-	game_err_t e = challenge_new(c->srv, c->sess, to, &g, &id);
+	if (!to || !to->conn) {
+		/* a user of another node, if the cluster knows one */
+		int rc = clobby_challenge(lb, c->sess, m->user, &g, &id, why);
+		return rc ? rc : ok_ident(c, m, id);
+	}
+	game_err_t e = clobby_pending(lb, c->sess) ? GERR_OFFER_PENDING
+						   : challenge_new(c->srv, c->sess, to, &g, &id);
 	if (e == GERR_BUSY)
 		*why = session_busy(c->sess) ? "you are seeking or playing"
 					     : "they are seeking or playing";
@@ -516,6 +528,9 @@ cmd_answer_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, cons
 	(void)rm;
 	game_err_t e = challenge_answer(
 	    c->srv, c->sess, (uint32_t)m->ident, m->answer == ANSWER_ACCEPT);
+	if (e == GERR_NO_OFFER) /* one across nodes? */
+		e = clobby_answer(cluster_lobby(c->srv->cluster), c->sess, (uint32_t)m->ident,
+		    m->answer == ANSWER_ACCEPT);
 	if (e == GERR_NOT_PLAYER)
 		*why = "only the one challenged can accept";
 	else if (e == GERR_BUSY)

@@ -40,7 +40,7 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 	*id = ++srv->next_seek;
 	struct seek *k;
 	TAILQ_FOREACH (k, &srv->seeks, link)
-		if (k->sess != s && gamespec_compatible(&k->spec, g))
+		if (k->sess != s && !k->held && gamespec_compatible(&k->spec, g))
 			break;
 	if (!k) {
 		if (!(k = calloc(1, sizeof *k)))

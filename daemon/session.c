@@ -12,6 +12,8 @@
 
 #include "daemon/auth.h"
 #include "daemon/challenge.h"
+#include "daemon/cluster.h"
+#include "daemon/clusterlobby.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -38,6 +40,17 @@ session_by_token(struct server *srv, const char *token)
 	LIST_FOREACH (s, &srv->sessions, link)
 		if (CRYPTO_memcmp(s->token, token, n) == 0)
 			return s;
+	char digest[AUTH_DIGEST_LEN + 1] = "";
+	LIST_FOREACH (s, &srv->sessions, link)
+		if (s->await[0]) {
+			if (!digest[0])
+				auth_token_digest(token, digest);
+			if (CRYPTO_memcmp(s->await, digest, AUTH_DIGEST_LEN) == 0) {
+				memcpy(s->token, token, n + 1);
+				s->await[0] = '\0';
+				return s;
+			}
+		}
 	return NULL;
 }
 
@@ -105,6 +118,18 @@ session_adopt(struct server *srv, const char *name, const char *token, enum sess
 	snprintf(s->name, sizeof s->name, "%s", name);
 	s->kind = kind;
 	return session_link(srv, s);
+}
+
+struct session *
+session_await(struct server *srv, const char *name, const char *digest, enum session_kind kind)
+{
+	_Static_assert(sizeof((struct session *)0)->await == AUTH_DIGEST_LEN + 1, "a digest");
+	if (strlen(digest) != AUTH_DIGEST_LEN)
+		return NULL;
+	struct session *s = session_adopt(srv, name, "", kind);
+	if (s)
+		memcpy(s->await, digest, AUTH_DIGEST_LEN + 1);
+	return s;
 }
 
 void
@@ -213,6 +238,7 @@ session_disconnected(struct session *s)
 	if (s->seek)
 		lobby_cancel(s->srv, s, 0);
 	challenge_drop(s->srv, s);
+	clobby_gone(cluster_lobby(s->srv->cluster), s);
 	struct room *rooms[SESSION_MAX_ROOMS];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
@@ -239,6 +265,7 @@ session_free(struct session *s)
 	if (s->seek)
 		lobby_cancel(srv, s, 0);
 	challenge_drop(srv, s);
+	clobby_gone(cluster_lobby(srv->cluster), s);
 	while (s->nrooms > 0) {
 		int before = s->nrooms;
 		room_leave(s->rooms[0], s);
@@ -248,7 +275,7 @@ session_free(struct session *s)
 	if (s->conn)
 		conn_bind(s->conn, NULL);
 	/* through a shutdown, tokens stay: players of kept games resume with them */
-	if (srv->store && !s->bot_level && !srv->draining) {
+	if (srv->store && !s->bot_level && !srv->draining && s->token[0] && !s->moved) {
 		char digest[AUTH_DIGEST_LEN + 1];
 		auth_token_digest(s->token, digest);
 		store_session_drop(srv->store, digest);

@@ -33,6 +33,10 @@ struct session {
 	int nrooms;
 	struct seek *seek;
 	int bot_level; /* 1..10: a server bot, no connection */
+	/* a seat another node handed here (clusterlobby.h): the SHA-256 (hex)
+	 * of the token that takes it with RESUME; token is "" until then */
+	char await[64 + 1];
+	int moved; /* sent to another node's room: its stored token stays */
 };
 
 /* A new guest or account session for name (NULL: the next free guest
@@ -45,8 +49,14 @@ int session_stored_name(struct server *srv, const char *token, char name[PROTO_N
 /* A session for name that keeps the token it had before the restart. */
 struct session *session_adopt(
     struct server *srv, const char *name, const char *token, enum session_kind kind);
+/* A session for name, seated here for a player of another node, that a
+ * RESUME with the token whose digest this is takes (session_by_token). */
+struct session *session_await(
+    struct server *srv, const char *name, const char *digest, enum session_kind kind);
 /* A name a game restored from the store holds: new guests must not take it. */
 void session_reserve_name(struct server *srv, const char *name);
+/* The session of token: its own, or one that awaits it (which keeps it
+ * from then on). */
 struct session *session_by_token(struct server *srv, const char *token);
 /* Whether s is at the table: connected, or a bot (which has no connection). */
 static inline int

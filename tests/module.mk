@@ -172,6 +172,16 @@ $(O)/tests/daemon/test_cluster_bots: $(O)/tests/daemon/test_cluster_bots.o \
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_cluster_bots
+
+# The lobby across nodes (issue 26, item 2): seeks and challenges need the
+# shared database, so tests/pg/test_pg.sh runs it (the same pass).
+$(O)/tests/daemon/test_cluster_lobby.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/daemon/test_cluster_lobby: $(O)/tests/daemon/test_cluster_lobby.o \
+    $(O)/tests/daemon/tclient.o $(O)/tests/daemon/redisrun.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TEST_HELPERS += $(O)/tests/daemon/test_cluster_lobby
 endif
 
 # The PROXY protocol v2 header parser (issue 26, the front).

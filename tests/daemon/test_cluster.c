@@ -158,6 +158,12 @@ test_tell(void)
 	CHECK_LINE(carol, "* TELL alice and back");
 	tc_send(carol, "TELL nobody hi");
 	CHECK_LINE(carol, "ERR 421 ");
+	if (!shared_db[0]) { /* games across nodes need the one database */
+		tc_send(bob, "CHALLENGE alice freestyle 15 none any casual none");
+		CHECK_LINE(bob, "ERR 501 ");
+		tc_send(bob, "CHALLENGE nobody freestyle 15 none any casual none");
+		CHECK_LINE(bob, "ERR 421 ");
+	}
 	ok("TELL reaches a user on another node; an unknown name is 421");
 }
 

@@ -7,7 +7,7 @@
 # black-box tests: a kill -9 mid-game and its restart (test_persist), rated
 # games and accounts (test_accounts), the protocol (test_gomokud,
 # test_spec) and, in the gcc build, three cluster nodes sharing one
-# database (test_cluster). Stops the server by its pid at the end, also on failure. A
+# database (test_cluster, and the lobby across them: test_cluster_lobby). Stops the server by its pid at the end, also on failure. A
 # missing PostgreSQL is a failure, never a skip.
 set -u
 here=$(dirname "$0")
@@ -35,7 +35,8 @@ esac
 # three nodes on one Redis and one database: the plain gcc build, as
 # tests/module.mk runs test_cluster
 case "$O" in
-*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster" ;;
+*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster
+	$O/tests/daemon/test_cluster_lobby" ;;
 esac
 bad=""
 for t in $tests; do

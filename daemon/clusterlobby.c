@@ -1,0 +1,813 @@
+/* clusterlobby.c: seeks and challenges across nodes (clusterlobby.h).
+ * The texts of its lobby messages (L <node> <text> on the receiver's
+ * channel), one line each:
+ *
+ *   claim <ref> <seek> <kind> <digest> <= SEEK line>   for seek <seek> there
+ *   placed <ref> <room>                               the claim won: room
+ *   refused <ref>                                     it did not
+ *   abort <room>                                      its player went: abort
+ *   chal <id> <kind> <digest> <* CHALLENGE line>      to the one challenged
+ *   chalok <id> <room>                                accepted: room
+ *   chalend <id> <end>                                to the challenger's node
+ *   chalgone <id> <end>                               to the challenged's node
+ *
+ * <kind> is guest or account, <digest> the SHA-256 (hex) of the player's
+ * token, <id> the challenger's node's id of the challenge, <end> a
+ * * CHALLENGEEND word. */
+#include "daemon/clusterlobby.h"
+
+#include <sys/queue.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "daemon/admin.h"
+#include "daemon/archive.h"
+#include "daemon/auth.h"
+#include "daemon/challenge.h"
+#include "daemon/clock.h"
+#include "daemon/cluster.h"
+#include "daemon/lobby.h"
+#include "daemon/log.h"
+#include "daemon/room.h"
+#include "daemon/server.h"
+#include "daemon/session.h"
+#include "daemon/wire.h"
+
+enum { TEXT_MAX = PROTO_LINE_MAX + 192, NODE_MAX = CONFIG_NODE_MAX + 1 };
+
+/* A claim of this node's seek for another node's, in flight. */
+struct claim {
+	LIST_ENTRY(claim) link;
+	uint32_t ref;
+	struct session *s;
+	uint32_t seek; /* s's seek, held meanwhile */
+	char node[NODE_MAX];
+	uint32_t their; /* the seek claimed there */
+	int64_t at;
+};
+
+/* A challenge from a user here to one of another node. */
+struct xout {
+	LIST_ENTRY(xout) link;
+	uint32_t id;
+	struct session *from;
+	char node[NODE_MAX];
+	int64_t until; /* a backstop: the other node's expiry decides */
+};
+
+/* A challenge from another node's user to one here. */
+struct xin {
+	LIST_ENTRY(xin) link;
+	uint32_t id;  /* this node's, as its user sees it */
+	uint32_t rid; /* the challenger's node's */
+	char node[NODE_MAX];
+	char from[PROTO_NAME_MAX + 1];
+	enum session_kind kind;
+	char digest[AUTH_DIGEST_LEN + 1];
+	struct session *to;
+	struct gamespec spec;
+	int64_t until;
+};
+
+struct clobby {
+	struct server *srv;
+	struct cluster *cl;
+	uint32_t next_ref;
+	LIST_HEAD(, claim) claims;
+	LIST_HEAD(, xout) xouts;
+	LIST_HEAD(, xin) xins;
+};
+
+static const char *const end_words[] = { "accepted", "declined", "withdrawn", "expired" };
+
+struct clobby *
+clobby_new(struct server *srv, struct cluster *cl)
+{
+	struct clobby *lb = calloc(1, sizeof *lb);
+	if (!lb)
+		return NULL;
+	lb->srv = srv;
+	lb->cl = cl;
+	LIST_INIT(&lb->claims);
+	LIST_INIT(&lb->xouts);
+	LIST_INIT(&lb->xins);
+	return lb;
+}
+
+static void
+claim_free(struct claim *c)
+{
+	LIST_REMOVE(c, link);
+	free(c);
+}
+
+void
+clobby_free(struct clobby *lb)
+{
+	if (!lb)
+		return;
+	while (!LIST_EMPTY(&lb->claims))
+		claim_free(LIST_FIRST(&lb->claims));
+	while (!LIST_EMPTY(&lb->xouts)) {
+		struct xout *x = LIST_FIRST(&lb->xouts);
+		LIST_REMOVE(x, link);
+		free(x);
+	}
+	while (!LIST_EMPTY(&lb->xins)) {
+		struct xin *x = LIST_FIRST(&lb->xins);
+		LIST_REMOVE(x, link);
+		free(x);
+	}
+	free(lb);
+}
+
+int
+clobby_on(const struct clobby *lb)
+{
+	return lb && cluster_up(lb->cl) && archive_async(lb->srv);
+}
+
+/* Sends the formatted text to node; 0 or -1. */
+static int
+say(struct clobby *lb, const char *node, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int
+say(struct clobby *lb, const char *node, const char *fmt, ...)
+{
+	char text[TEXT_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof text)
+		return -1;
+	return cluster_send_lobby(lb->cl, node, text);
+}
+
+static const char *
+kind_word(const struct session *s)
+{
+	return s->kind == SESSION_ACCOUNT ? "account" : "guest";
+}
+
+static void
+seek_msg(const struct seek *k, proto_msg_t *m)
+{
+	proto_init(m, PD_SEEK, NULL);
+	m->ident = k->id;
+	snprintf(m->user, sizeof m->user, "%s", k->sess->name);
+	wire_gamespec_out(m, &k->spec);
+	m->fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
+}
+
+/* s's token as its digest, what the other node's seat awaits. */
+static void
+digest_of(const struct session *s, char out[AUTH_DIGEST_LEN + 1])
+{
+	auth_token_digest(s->token, out);
+}
+
+/* * MOVED <room> <addr> to s, whose seat is there now. */
+static int
+send_moved(struct clobby *lb, struct session *s, const char *node, const char *room)
+{
+	const char *addr = cluster_node_addr(lb->cl, node);
+	if (!addr || !s->conn)
+		return -1;
+	proto_msg_t e;
+	proto_init(&e, PE_MOVED, NULL);
+	snprintf(e.room, sizeof e.room, "%s", room);
+	snprintf(e.word, sizeof e.word, "%s", addr);
+	s->moved = 1; /* its stored token must stay: it RESUMEs with it there */
+	session_send(s, &e);
+	return 0;
+}
+
+static void
+end_event(struct session *s, uint32_t id, proto_end_t how)
+{
+	proto_msg_t e;
+	proto_init(&e, PE_CHALLENGEEND, NULL);
+	e.ident = id;
+	e.end = how;
+	session_send(s, &e);
+}
+
+/* --- presence --- */
+
+struct pres {
+	void (*fn)(void *arg, const proto_msg_t *m);
+	void *arg;
+};
+
+static int
+pres_seek(void *arg, const struct seek *k)
+{
+	struct pres *p = arg;
+	proto_msg_t m;
+	if (!k->held) {
+		seek_msg(k, &m);
+		p->fn(p->arg, &m);
+	}
+	return 0;
+}
+
+void
+clobby_presence(struct clobby *lb, void (*fn)(void *arg, const proto_msg_t *m), void *arg)
+{
+	struct pres p = { fn, arg };
+	if (clobby_on(lb))
+		lobby_each(lb->srv, pres_seek, &p);
+}
+
+/* --- seeks --- */
+
+struct find {
+	struct clobby *lb;
+	const struct seek *mine;
+	int before; /* only nodes whose names sort before this one's */
+	char node[NODE_MAX];
+	uint32_t id;
+};
+
+static int
+claimed(const struct clobby *lb, const char *node, uint32_t id)
+{
+	const struct claim *c;
+	LIST_FOREACH (c, &lb->claims, link)
+		if (c->their == id && strcmp(c->node, node) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+find_seek(void *arg, const char *node, const proto_msg_t *m)
+{
+	struct find *f = arg;
+	struct gamespec g;
+	if (f->before && strcmp(node, cluster_node(f->lb->cl)) >= 0)
+		return 0;
+	if (strcasecmp(m->user, f->mine->sess->name) == 0 || claimed(f->lb, node, m->ident))
+		return 0;
+	wire_gamespec(&g, m);
+	if (!gamespec_compatible(&g, &f->mine->spec))
+		return 0;
+	snprintf(f->node, sizeof f->node, "%s", node);
+	f->id = (uint32_t)m->ident;
+	return 1;
+}
+
+/* k claims a compatible seek of another node, if one is published. */
+static void
+try_claim(struct clobby *lb, struct seek *k, int before)
+{
+	struct find f = { lb, k, before, "", 0 };
+	char digest[AUTH_DIGEST_LEN + 1], line[PROTO_LINE_MAX];
+	proto_msg_t m;
+	if (k->held || !clobby_on(lb) || admin_draining(lb->srv->admin) ||
+	    !cluster_each_of(lb->cl, PD_SEEK, find_seek, &f))
+		return;
+	struct claim *c = calloc(1, sizeof *c);
+	if (!c)
+		return;
+	c->ref = ++lb->next_ref;
+	c->s = k->sess;
+	c->seek = k->id;
+	c->their = f.id;
+	c->at = clock_now_ms();
+	snprintf(c->node, sizeof c->node, "%s", f.node);
+	seek_msg(k, &m);
+	digest_of(k->sess, digest);
+	int n = proto_format(&m, line, sizeof line);
+	if (n <= 1 || say(lb, f.node, "claim %u %u %s %s %.*s", c->ref, f.id, kind_word(k->sess),
+			  digest, n - 1, line) != 0) {
+		free(c);
+		return;
+	}
+	k->held = 1;
+	LIST_INSERT_HEAD(&lb->claims, c, link);
+	log_debug(&lb->srv->log, "cluster: seek %u of %s claims seek %u of node %s", k->id,
+	    k->sess->name, f.id, f.node);
+}
+
+void
+clobby_seek(struct clobby *lb, struct session *s)
+{
+	if (lb && s->seek)
+		try_claim(lb, s->seek, 0);
+}
+
+struct by_id {
+	uint32_t id;
+	struct seek *k;
+};
+
+static int
+seek_by_id(void *arg, const struct seek *k)
+{
+	struct by_id *b = arg;
+	if (k->id != b->id)
+		return 0;
+	b->k = (struct seek *)(uintptr_t)k;
+	return 1;
+}
+
+static struct seek *
+local_seek(struct clobby *lb, uint32_t id)
+{
+	struct by_id b = { id, NULL };
+	lobby_each(lb->srv, seek_by_id, &b);
+	return b.k;
+}
+
+static int
+kind_parse(const char *w, enum session_kind *kind)
+{
+	if (strcmp(w, "guest") == 0)
+		*kind = SESSION_GUEST;
+	else if (strcmp(w, "account") == 0)
+		*kind = SESSION_ACCOUNT;
+	else
+		return -1;
+	return 0;
+}
+
+/* Whether name, a user of node, is seeking or playing there (as its
+ * presence said last). */
+struct busy {
+	const char *node, *name;
+	int busy;
+};
+
+static int
+busy_user(void *arg, const char *node, const proto_msg_t *m)
+{
+	struct busy *b = arg;
+	if (strcmp(node, b->node) != 0 || strcasecmp(m->user, b->name) != 0)
+		return 0;
+	b->busy = m->ustate == USER_PLAYING || m->ustate == USER_SEEKING;
+	return 1;
+}
+
+/* A new room of this node for here (seated) and a player of another node
+ * (name, kind, digest: a seat awaiting its RESUME); its id into room, or
+ * the refusal. */
+static game_err_t
+seat_both(struct clobby *lb, const struct gamespec *g, struct session *here, game_wish_t here_wish,
+    const char *name, enum session_kind kind, const char *digest, game_wish_t wish,
+    char room[PROTO_ROOM_MAX + 1])
+{
+	struct server *srv = lb->srv;
+	if (session_by_name(srv, name))
+		return GERR_BUSY; /* the name is in use here: its seat could not be told apart */
+	struct session *away = session_await(srv, name, digest, kind);
+	if (!away)
+		return GERR_NOMEM;
+	struct room *r = room_new(srv, g, 0);
+	game_err_t e = r ? room_pair(r, here, here_wish, away, wish) : GERR_NOMEM;
+	if (e != GERR_OK) {
+		if (r)
+			room_check(r);
+		session_free(away);
+		return e;
+	}
+	room_gone(r, away); /* it comes with RESUME; its grace runs till then */
+	snprintf(room, PROTO_ROOM_MAX + 1, "%s", room_id(r));
+	return GERR_OK;
+}
+
+/* Another node claims seek id here for its player (the = SEEK line): this
+ * node decides, and pairs at once, or refuses. */
+static void
+got_claim(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const char *kw,
+    const char *digest, const char *line)
+{
+	struct server *srv = lb->srv;
+	struct seek *k = local_seek(lb, id);
+	enum session_kind kind;
+	proto_msg_t m;
+	struct gamespec g;
+	char room[PROTO_ROOM_MAX + 1];
+	if (proto_parse(line, strlen(line), PROTO_SERVER, &m, NULL, 0) != 0 || m.id != PD_SEEK ||
+	    kind_parse(kw, &kind) != 0 || strlen(digest) != AUTH_DIGEST_LEN) {
+		log_warn(&srv->log, "cluster: a bad seek claim from node %s dropped", node);
+		return;
+	}
+	wire_gamespec(&g, &m);
+	if (!k || k->held || !clobby_on(lb) || admin_draining(srv->admin) ||
+	    !gamespec_compatible(&k->spec, &g) || strcasecmp(k->sess->name, m.user) == 0 ||
+	    seat_both(lb, &k->spec, k->sess, k->spec.colour, m.user, kind, digest, g.colour,
+		room) != GERR_OK) {
+		log_debug(&srv->log, "cluster: node %s's claim of seek %u refused", node, id);
+		say(lb, node, "refused %u", ref);
+		return;
+	}
+	log_info(&srv->log, "cluster: seek %u of %s paired with %s of node %s in %s", id,
+	    k->sess->name, m.user, node, room);
+	lobby_cancel(srv, k->sess, id);
+	say(lb, node, "placed %u %s", ref, room);
+}
+
+static struct claim *
+claim_of(struct clobby *lb, const char *node, uint32_t ref)
+{
+	struct claim *c;
+	LIST_FOREACH (c, &lb->claims, link)
+		if (c->ref == ref && strcmp(c->node, node) == 0)
+			return c;
+	return NULL;
+}
+
+/* The claim won: the seat is in room there. Its seeker goes there, or
+ * (gone meanwhile) the room is aborted. */
+static void
+got_placed(struct clobby *lb, const char *node, uint32_t ref, const char *room)
+{
+	struct claim *c = claim_of(lb, node, ref);
+	struct session *s = c ? c->s : NULL;
+	int here = s && s->seek && s->seek->id == c->seek && s->seek->held;
+	if (c)
+		claim_free(c);
+	if (here) {
+		s->seek->held = 0;
+		lobby_cancel(lb->srv, s, s->seek->id);
+		if (send_moved(lb, s, node, room) == 0)
+			return;
+	}
+	log_info(&lb->srv->log, "cluster: room %s of node %s: its player from here went", room,
+	    node);
+	say(lb, node, "abort %s", room);
+}
+
+static void
+got_refused(struct clobby *lb, const char *node, uint32_t ref)
+{
+	struct claim *c = claim_of(lb, node, ref);
+	if (!c)
+		return;
+	struct session *s = c->s;
+	if (s->seek && s->seek->id == c->seek)
+		s->seek->held = 0;
+	claim_free(c);
+}
+
+/* The player of another node seated in room never came: its game ends
+ * unrated (nobody has moved for that seat). */
+static void
+got_abort(struct clobby *lb, const char *node, const char *room)
+{
+	struct room *r = room_find(lb->srv, room);
+	for (int i = 0; r && i < 2; i++) {
+		struct session *s = room_seated(r, i);
+		struct room_act act;
+		if (s && s->await[0] && !s->conn) {
+			game_err_t e = room_abort(r, s, &act);
+			log_info(&lb->srv->log, "cluster: room %s aborted for node %s: %s", room,
+			    node, e == GERR_OK || e == GERR_PENDING ? "done" : "refused");
+			return;
+		}
+	}
+}
+
+/* --- challenges --- */
+
+struct user_at {
+	const char *name;
+	char node[NODE_MAX];
+	proto_msg_t m;
+};
+
+static int
+find_user(void *arg, const char *node, const proto_msg_t *m)
+{
+	struct user_at *u = arg;
+	if (strcasecmp(m->user, u->name) != 0)
+		return 0;
+	snprintf(u->node, sizeof u->node, "%s", node);
+	u->m = *m;
+	return 1;
+}
+
+int
+clobby_pending(const struct clobby *lb, const struct session *s)
+{
+	const struct xout *x;
+	if (lb)
+		LIST_FOREACH (x, &lb->xouts, link)
+			if (x->from == s)
+				return 1;
+	return 0;
+}
+
+int
+clobby_challenge(struct clobby *lb, struct session *from, const char *to,
+    const struct gamespec *g, uint32_t *id, const char **why)
+{
+	struct server *srv = lb ? lb->srv : NULL;
+	struct user_at u = { to, "", { 0 } };
+	if (!lb || !cluster_up(lb->cl)) {
+		if (lb)
+			*why = "not on this node, and the cluster is unreachable now";
+		return lb ? ERR_UNAVAILABLE : ERR_NO_USER;
+	}
+	if (!cluster_each_of(lb->cl, PD_USER, find_user, &u))
+		return ERR_NO_USER;
+	if (!clobby_on(lb)) {
+		*why = "a game with a user of another node needs the cluster's shared PostgreSQL "
+		       "database";
+		return ERR_UNAVAILABLE;
+	}
+	if (session_busy(from) || u.m.ustate == USER_PLAYING || u.m.ustate == USER_SEEKING) {
+		*why = session_busy(from) ? "you are seeking or playing"
+					  : "they are seeking or playing";
+		return ERR_BUSY;
+	}
+	if (challenge_pending(srv, from) || clobby_pending(lb, from)) {
+		*why = "you have a challenge open already";
+		return wire_err(GERR_OFFER_PENDING, LEGAL_OK);
+	}
+	struct xout *x = calloc(1, sizeof *x);
+	char digest[AUTH_DIGEST_LEN + 1], line[PROTO_LINE_MAX];
+	proto_msg_t e;
+	if (!x)
+		return ERR_INTERNAL;
+	x->id = ++srv->next_challenge;
+	x->from = from;
+	x->until = clock_now_ms() + (CHALLENGE_TTL_S + 5) * 1000;
+	snprintf(x->node, sizeof x->node, "%s", u.node);
+	proto_init(&e, PE_CHALLENGE, NULL);
+	e.ident = x->id;
+	snprintf(e.user, sizeof e.user, "%s", from->name);
+	snprintf(e.user2, sizeof e.user2, "%s", u.m.user);
+	wire_gamespec_out(&e, g);
+	digest_of(from, digest);
+	int n = proto_format(&e, line, sizeof line);
+	if (n <= 1 ||
+	    say(lb, u.node, "chal %u %s %s %.*s", x->id, kind_word(from), digest, n - 1, line)) {
+		free(x);
+		*why = "the cluster is unreachable now";
+		return ERR_UNAVAILABLE;
+	}
+	LIST_INSERT_HEAD(&lb->xouts, x, link);
+	*id = x->id;
+	log_debug(&srv->log, "challenge %u: %s to %s of node %s", x->id, from->name, u.m.user,
+	    u.node);
+	return 0;
+}
+
+static void
+xin_end(struct clobby *lb, struct xin *x, proto_end_t how, int tell_node)
+{
+	end_event(x->to, x->id, how);
+	if (tell_node)
+		say(lb, x->node, "chalend %u %s", x->rid, end_words[how]);
+	LIST_REMOVE(x, link);
+	free(x);
+}
+
+static void
+xout_end(struct clobby *lb, struct xout *x, proto_end_t how, int tell_node)
+{
+	end_event(x->from, x->id, how);
+	if (tell_node)
+		say(lb, x->node, "chalgone %u %s", x->id, end_words[how]);
+	LIST_REMOVE(x, link);
+	free(x);
+}
+
+/* A challenge from node's user to one here: he hears * CHALLENGE with
+ * this node's id, or it ends at once (he is not here, or busy). */
+static void
+got_chal(struct clobby *lb, const char *node, uint32_t rid, const char *kw, const char *digest,
+    const char *line)
+{
+	struct server *srv = lb->srv;
+	proto_msg_t m;
+	enum session_kind kind;
+	if (proto_parse(line, strlen(line), PROTO_SERVER, &m, NULL, 0) != 0 ||
+	    m.id != PE_CHALLENGE || kind_parse(kw, &kind) != 0 ||
+	    strlen(digest) != AUTH_DIGEST_LEN) {
+		log_warn(&srv->log, "cluster: a bad challenge from node %s dropped", node);
+		return;
+	}
+	struct session *to = session_by_name(srv, m.user2);
+	struct xin *x = NULL;
+	if (!to || !to->conn || session_busy(to) || !(x = calloc(1, sizeof *x))) {
+		say(lb, node, "chalend %u %s", rid,
+		    end_words[to && to->conn ? END_DECLINED : END_WITHDRAWN]);
+		return;
+	}
+	x->id = ++srv->next_challenge;
+	x->rid = rid;
+	x->to = to;
+	x->kind = kind;
+	x->until = clock_now_ms() + CHALLENGE_TTL_S * 1000;
+	snprintf(x->node, sizeof x->node, "%s", node);
+	snprintf(x->from, sizeof x->from, "%s", m.user);
+	snprintf(x->digest, sizeof x->digest, "%s", digest);
+	wire_gamespec(&x->spec, &m);
+	LIST_INSERT_HEAD(&lb->xins, x, link);
+	m.ident = x->id;
+	snprintf(m.user2, sizeof m.user2, "%s", to->name);
+	session_send(to, &m);
+}
+
+game_err_t
+clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int accept)
+{
+	struct xout *o;
+	struct xin *x;
+	if (!lb)
+		return GERR_NO_OFFER;
+	LIST_FOREACH (o, &lb->xouts, link)
+		if (o->id == id && o->from == s) {
+			if (accept)
+				return GERR_NOT_PLAYER;
+			xout_end(lb, o, END_WITHDRAWN, 1);
+			return GERR_OK;
+		}
+	LIST_FOREACH (x, &lb->xins, link)
+		if (x->id == id && x->to == s)
+			break;
+	if (!x)
+		return GERR_NO_OFFER;
+	if (!accept) {
+		xin_end(lb, x, END_DECLINED, 1);
+		return GERR_OK;
+	}
+	struct busy b = { x->node, x->from, 0 };
+	cluster_each_of(lb->cl, PD_USER, busy_user, &b);
+	if (session_busy(s) || b.busy || session_make_room(s))
+		return GERR_BUSY;
+	char room[PROTO_ROOM_MAX + 1];
+	game_err_t e = seat_both(
+	    lb, &x->spec, s, WISH_ANY, x->from, x->kind, x->digest, x->spec.colour, room);
+	if (e != GERR_OK)
+		return e;
+	say(lb, x->node, "chalok %u %s", x->rid, room);
+	xin_end(lb, x, END_ACCEPTED, 0);
+	return GERR_OK;
+}
+
+static struct xout *
+xout_of(struct clobby *lb, const char *node, uint32_t id)
+{
+	struct xout *x;
+	LIST_FOREACH (x, &lb->xouts, link)
+		if (x->id == id && strcmp(x->node, node) == 0)
+			return x;
+	return NULL;
+}
+
+/* The challenge was accepted there: its challenger goes to room, or (gone
+ * or busy meanwhile) the room is aborted. */
+static void
+got_chalok(struct clobby *lb, const char *node, uint32_t id, const char *room)
+{
+	struct xout *x = xout_of(lb, node, id);
+	struct session *s = x ? x->from : NULL;
+	if (x && !session_busy(s)) {
+		end_event(s, x->id, END_ACCEPTED);
+		LIST_REMOVE(x, link);
+		free(x);
+		if (send_moved(lb, s, node, room) == 0)
+			return;
+	} else if (x) {
+		xout_end(lb, x, END_WITHDRAWN, 0);
+	}
+	say(lb, node, "abort %s", room);
+}
+
+static int
+end_parse(const char *w, proto_end_t *how)
+{
+	for (int i = END_DECLINED; i <= END_EXPIRED; i++)
+		if (strcmp(w, end_words[i]) == 0) {
+			*how = (proto_end_t)i;
+			return 0;
+		}
+	return -1;
+}
+
+static void
+got_end(struct clobby *lb, const char *node, uint32_t id, const char *w, int to_challenger)
+{
+	proto_end_t how;
+	if (end_parse(w, &how) != 0)
+		return;
+	if (to_challenger) {
+		struct xout *x = xout_of(lb, node, id);
+		if (x)
+			xout_end(lb, x, how, 0);
+		return;
+	}
+	struct xin *x;
+	LIST_FOREACH (x, &lb->xins, link)
+		if (x->rid == id && strcmp(x->node, node) == 0) {
+			xin_end(lb, x, how, 0);
+			return;
+		}
+}
+
+/* --- the rest --- */
+
+void
+clobby_gone(struct clobby *lb, struct session *s)
+{
+	if (!lb)
+		return;
+	struct claim *c, *cn;
+	for (c = LIST_FIRST(&lb->claims); c; c = cn) {
+		cn = LIST_NEXT(c, link);
+		if (c->s == s)
+			claim_free(c); /* a late placed finds none: the room is aborted */
+	}
+	struct xout *o, *on;
+	for (o = LIST_FIRST(&lb->xouts); o; o = on) {
+		on = LIST_NEXT(o, link);
+		if (o->from == s)
+			xout_end(lb, o, END_WITHDRAWN, 1);
+	}
+	struct xin *x, *xn;
+	for (x = LIST_FIRST(&lb->xins); x; x = xn) {
+		xn = LIST_NEXT(x, link);
+		if (x->to == s)
+			xin_end(lb, x, END_WITHDRAWN, 1);
+	}
+}
+
+void
+clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
+{
+	char buf[TEXT_MAX], verb[12], a[PROTO_ROOM_MAX + 1], kw[12], digest[AUTH_DIGEST_LEN + 2];
+	unsigned x, y;
+	int off = 0;
+	if (n >= sizeof buf)
+		return;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	if (sscanf(buf, "%11s", verb) != 1)
+		return;
+	if (strcmp(verb, "claim") == 0 &&
+	    sscanf(buf, "claim %u %u %11s %65s %n", &x, &y, kw, digest, &off) == 4 && off)
+		got_claim(lb, node, x, y, kw, digest, buf + off);
+	else if (strcmp(verb, "placed") == 0 && sscanf(buf, "placed %u %16s", &x, a) == 2)
+		got_placed(lb, node, x, a);
+	else if (strcmp(verb, "refused") == 0 && sscanf(buf, "refused %u", &x) == 1)
+		got_refused(lb, node, x);
+	else if (strcmp(verb, "abort") == 0 && sscanf(buf, "abort %16s", a) == 1)
+		got_abort(lb, node, a);
+	else if (strcmp(verb, "chal") == 0 &&
+	    sscanf(buf, "chal %u %11s %65s %n", &x, kw, digest, &off) == 3 && off)
+		got_chal(lb, node, x, kw, digest, buf + off);
+	else if (strcmp(verb, "chalok") == 0 && sscanf(buf, "chalok %u %16s", &x, a) == 2)
+		got_chalok(lb, node, x, a);
+	else if (strcmp(verb, "chalend") == 0 && sscanf(buf, "chalend %u %16s", &x, a) == 2)
+		got_end(lb, node, x, a, 1);
+	else if (strcmp(verb, "chalgone") == 0 && sscanf(buf, "chalgone %u %16s", &x, a) == 2)
+		got_end(lb, node, x, a, 0);
+	else
+		log_warn(&lb->srv->log, "cluster: a lobby message from node %s dropped", node);
+}
+
+static int
+tick_seek(void *arg, const struct seek *k)
+{
+	try_claim(arg, (struct seek *)(uintptr_t)k, 1);
+	return 0;
+}
+
+void
+clobby_tick(struct clobby *lb, int64_t now)
+{
+	struct claim *c, *cn;
+	for (c = LIST_FIRST(&lb->claims); c; c = cn) {
+		cn = LIST_NEXT(c, link);
+		if (now - c->at < CLOBBY_WAIT_MS)
+			continue;
+		/* a late placed finds none: that room is aborted */
+		if (c->s->seek && c->s->seek->id == c->seek)
+			c->s->seek->held = 0;
+		claim_free(c);
+	}
+	struct xout *o, *on;
+	for (o = LIST_FIRST(&lb->xouts); o; o = on) {
+		on = LIST_NEXT(o, link);
+		if (now >= o->until)
+			xout_end(lb, o, END_EXPIRED, 1);
+	}
+	struct xin *x, *xn;
+	for (x = LIST_FIRST(&lb->xins); x; x = xn) {
+		xn = LIST_NEXT(x, link);
+		if (now >= x->until)
+			xin_end(lb, x, END_EXPIRED, 1);
+	}
+	/* a seek open here claims the other nodes' seeks each second too,
+	 * only those of nodes named before this one, so two nodes never
+	 * claim each other's seeks at once forever */
+	lobby_each(lb->srv, tick_seek, lb);
+}

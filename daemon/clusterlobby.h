@@ -1,0 +1,57 @@
+/* clusterlobby.h: the lobby across a cluster's nodes (issue 26). A seek
+ * that finds no partner on its node claims a compatible seek another node
+ * publishes (its presence carries = SEEK lines, so SEEKS lists them too);
+ * a CHALLENGE reaches a user on another node. One node decides each time,
+ * alone on its loop: the node of the claimed seek (a claim of a seek that
+ * is gone, held or paired there is refused, so a seek pairs once), or the
+ * node where a challenge is accepted. It seats both players in a new room
+ * of its own: its player at once, the other as a seat awaiting the digest
+ * of that player's token (session_await), and the other node sends its
+ * player * MOVED, who RESUMEs there with the token. A player who went
+ * meanwhile gets the room aborted. Games across nodes need the cluster's
+ * one PostgreSQL database (the same accounts and ratings everywhere): a
+ * node on SQLite keeps its lobby to itself, and a CHALLENGE from it to
+ * another node's user is 501. The messages are lobby messages (clustermsg.h,
+ * L) whose text this module formats and parses. */
+#ifndef GOMOKUD_CLUSTERLOBBY_H
+#define GOMOKUD_CLUSTERLOBBY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/game.h"
+#include "proto/proto.h"
+
+struct server;
+struct cluster;
+struct session;
+struct clobby;
+
+enum { CLOBBY_WAIT_MS = 3000 }; /* a claim unanswered this long is given up */
+
+struct clobby *clobby_new(struct server *srv, struct cluster *cl);
+void clobby_free(struct clobby *lb);
+/* Whether games across nodes are offered here (a cluster on PostgreSQL). */
+int clobby_on(const struct clobby *lb);
+/* s's seek found no partner on this node: it claims another node's. */
+void clobby_seek(struct clobby *lb, struct session *s);
+/* from challenges the user to, not on this node: 0 with *id (the same
+ * counter as challenge.h's), else an error code (ERR_NO_USER, ERR_BUSY,
+ * ERR_UNAVAILABLE, ...) with *why. */
+int clobby_challenge(struct clobby *lb, struct session *from, const char *to,
+    const struct gamespec *g, uint32_t *id, const char **why);
+/* Whether s has a challenge to another node's user open. */
+int clobby_pending(const struct clobby *lb, const struct session *s);
+/* s answers challenge id across nodes, as challenge_answer does:
+ * GERR_NO_OFFER when s has none such. */
+game_err_t clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int accept);
+/* s goes away: its claims and challenges across nodes end. */
+void clobby_gone(struct clobby *lb, struct session *s);
+
+/* For cluster.c: this node's claimable seeks as = SEEK lines (presence);
+ * a lobby message from node; the second's work. */
+void clobby_presence(struct clobby *lb, void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+void clobby_got(struct clobby *lb, const char *node, const char *text, size_t n);
+void clobby_tick(struct clobby *lb, int64_t now);
+
+#endif

@@ -1,0 +1,397 @@
+/*
+ * test_cluster_lobby.c: the lobby across nodes (issue 26, item 2): three
+ * gomokud nodes on one redis-server and one PostgreSQL database (run by
+ * tests/pg/test_pg.sh, which sets GOMOKU_PG_URL; without it the test
+ * fails), real TLS clients. Two players on nodes a and b pair through
+ * SEEK and play a game to its end, the one on b following * MOVED and
+ * RESUMEing on a, while a spectator on node c sees every move; two seeks
+ * from b and c racing for one seek on a pair exactly once; a cancelled
+ * seek is not paired; a CHALLENGE from c to a user on a is accepted and
+ * played; a challenge to a player in a game is refused (445).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/daemon/check.h"
+#include "tests/daemon/redisrun.h"
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+
+enum { NODES = 3, WAIT_MS = 10000 };
+
+static struct daemon node[NODES];
+static const char *const names[NODES] = { "a", "b", "c" };
+static struct redisrun redis;
+static char db[256];
+
+static int
+start_node(int i)
+{
+	char conf[512];
+	int p = tc_free_port();
+	snprintf(conf, sizeof conf,
+	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
+	    "advertise 127.0.0.1:%d\ndatabase %s\n",
+	    p, redis.port, names[i], p, db);
+	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
+		return -1;
+	return node[i].port == p ? 0 : -1;
+}
+
+/* Sends req until a data line of its reply contains want, for up to ms. */
+static int
+lists(struct tc *c, const char *req, const char *want, int ms)
+{
+	char ok[16];
+	snprintf(ok, sizeof ok, "OK %s ", req);
+	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
+		int seen = 0;
+		tc_send(c, "%s", req);
+		const char *l;
+		while ((l = tc_read(c, LINE_MS)) && strncmp(l, ok, strlen(ok)) != 0)
+			if (strstr(l, want))
+				seen = 1;
+		if (!l)
+			return 0;
+		if (seen)
+			return 1;
+	}
+	return 0;
+}
+
+/* Reads c's lines until one starts with want or until stop: 1 for want,
+ * 0 for stop (or nothing within ms). */
+static int
+before(struct tc *c, const char *want, const char *stop, int ms)
+{
+	const char *l;
+	while ((l = tc_read(c, ms)) != NULL) {
+		if (strncmp(l, want, strlen(want)) == 0)
+			return 1;
+		if (strncmp(l, stop, strlen(stop)) == 0)
+			return 0;
+	}
+	return 0;
+}
+
+/* c follows * MOVED <room> <addr> (line): a new connection there that
+ * RESUMEs with c's token; NULL on failure. room gets the room. */
+static struct tc *
+follow(struct tc *c, const char *line, char room[17])
+{
+	int port = 0;
+	char want[64];
+	if (sscanf(line, "* MOVED %16s 127.0.0.1:%d", room, &port) != 2)
+		return NULL;
+	struct tc *t = tc_open(port, 1);
+	if (!t)
+		return NULL;
+	tc_send(t, "RESUME %s %s 0", c->token, room);
+	snprintf(want, sizeof want, "OK RESUME %s ", room);
+	if (!tc_expect(t, want, LINE_MS)) {
+		printf("# RESUME after MOVED: %s\n", t->line);
+		tc_close(t);
+		return NULL;
+	}
+	snprintf(t->name, sizeof t->name, "%s", c->name);
+	snprintf(t->token, sizeof t->token, "%s", c->token);
+	return t;
+}
+
+/* One move by p; its seq, or 0. */
+static unsigned
+move(struct tc *p, const char *room, const char *mv)
+{
+	unsigned seq = 0;
+	char want[64];
+	tc_send(p, "MOVE %s %s", room, mv);
+	snprintf(want, sizeof want, "OK MOVE %s ", room);
+	const char *l = tc_expect(p, want, LINE_MS);
+	if (l)
+		sscanf(l + strlen(want), "%u", &seq);
+	return seq;
+}
+
+/* black and white play room to black's five; every move is seen by each
+ * of the watchers (NULL-ended). */
+static void
+play_out(struct tc *black, struct tc *white, const char *room, struct tc *const *watchers)
+{
+	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
+	char ev[96];
+	for (int i = 0; i < 9; i++) {
+		unsigned seq = move(i % 2 ? white : black, room, mv[i]);
+		CHECK(seq > 0, "%s's move %s refused (last: %s)", i % 2 ? "white" : "black", mv[i],
+		    (i % 2 ? white : black)->line);
+		snprintf(ev, sizeof ev, "* MOVE %s %u %s %s ", room, seq, i % 2 ? "white" : "black",
+		    mv[i]);
+		for (int w = 0; watchers[w]; w++)
+			CHECK(tc_expect(watchers[w], ev, LINE_MS), "%s missed \"%s\" (last: %s)",
+			    watchers[w]->name, ev, watchers[w]->line);
+	}
+	/* black's * OVER came before its OK MOVE, read past by move() */
+	snprintf(ev, sizeof ev, "* OVER %s ", room);
+	CHECK(tc_expect(white, ev, LINE_MS), "white saw no OVER (last: %s)", white->line);
+}
+
+/* alice on a seeks; bob on b seeks the other colour: the room is on a,
+ * bob is sent there and plays; carol on c watches every move. */
+static void
+test_seek_across(void)
+{
+	char room[17], moved_room[17], want[96];
+	struct tc *alice = tc_guest(node[0].port, "alice"), *bob = tc_guest(node[1].port, "bob"),
+		  *carol = tc_guest(node[2].port, "carol"), *jan = tc_guest(node[2].port, "jan");
+	REQUIRE(alice && bob && carol && jan, "guests could not connect");
+	tc_send(alice, "SEEK freestyle 15 none black casual none");
+	CHECK_LINE(alice, "OK SEEK ");
+	CHECK(lists(bob, "SEEKS", "= SEEK", WAIT_MS) && lists(bob, "SEEKS", " alice ", WAIT_MS),
+	    "b's SEEKS never listed alice's seek on a");
+	tc_send(bob, "SEEK freestyle 15 none white casual none");
+	CHECK_LINE(bob, "OK SEEK ");
+	const char *l = tc_expect(alice, "* START ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "alice not paired (last: %s)",
+	    alice->line);
+	CHECK(room[0] == 'a', "the room %s is not on node a", room);
+	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[0].port);
+	l = tc_expect(bob, want, WAIT_MS);
+	REQUIRE(l, "bob got no \"%s\" (last: %s)", want, bob->line);
+	struct tc *bob2 = follow(bob, l, moved_room);
+	REQUIRE(bob2, "bob could not take his seat on a");
+	tc_close(bob);
+	snprintf(want, sizeof want, "* PRESENCE %s ", room);
+	CHECK(tc_expect(alice, want, LINE_MS), "alice did not see bob arrive (last: %s)",
+	    alice->line);
+	/* a challenge to a player in a game is refused across nodes too */
+	snprintf(want, sizeof want, "= USER alice playing %s", room);
+	CHECK(lists(jan, "WHO", want, WAIT_MS), "c's WHO never showed alice playing");
+	tc_send(jan, "CHALLENGE alice freestyle 15 none any casual none");
+	CHECK_LINE(jan, "ERR 445 ");
+	tc_send(carol, "WATCH %s", room);
+	snprintf(want, sizeof want, "OK WATCH %s ", room);
+	CHECK_LINE(carol, want);
+	struct tc *const watchers[] = { carol, NULL };
+	play_out(alice, bob2, room, watchers);
+	snprintf(want, sizeof want, "* OVER %s ", room);
+	CHECK(tc_expect(carol, want, LINE_MS), "carol saw no OVER (last: %s)", carol->line);
+	tc_close(alice);
+	tc_close(bob2);
+	tc_close(carol);
+	tc_close(jan);
+	ok("SEEK pairs across nodes: b's player follows * MOVED to a and plays; c watches it");
+}
+
+/* dave's seek on a; erin on b and fay on c seek for it at once: exactly
+ * one is paired with dave, the other's seek stays open. */
+static void
+test_race(void)
+{
+	char want[96], room[17] = "";
+	struct tc *dave = tc_guest(node[0].port, "dave"), *erin = tc_guest(node[1].port, "erin"),
+		  *fay = tc_guest(node[2].port, "fay");
+	REQUIRE(dave && erin && fay, "guests could not connect");
+	tc_send(dave, "SEEK freestyle 15 none any casual none");
+	CHECK_LINE(dave, "OK SEEK ");
+	CHECK(lists(erin, "SEEKS", " dave ", WAIT_MS), "b never listed dave's seek");
+	CHECK(lists(fay, "SEEKS", " dave ", WAIT_MS), "c never listed dave's seek");
+	tc_send(erin, "SEEK freestyle 15 none any casual none");
+	tc_send(fay, "SEEK freestyle 15 none any casual none");
+	CHECK_LINE(erin, "OK SEEK ");
+	CHECK_LINE(fay, "OK SEEK ");
+	const char *l = tc_expect(dave, "* START ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "dave not paired (last: %s)",
+	    dave->line);
+	/* the winner is sent to a; the loser's CANCEL finds its seek open */
+	struct tc *won = NULL, *lost = NULL;
+	snprintf(want, sizeof want, "* MOVED %s ", room);
+	for (long long end = tc_now_ms() + WAIT_MS; !won && tc_now_ms() < end;) {
+		if ((l = tc_read(erin, 100)) && strncmp(l, want, strlen(want)) == 0)
+			won = erin, lost = fay;
+		else if ((l = tc_read(fay, 100)) && strncmp(l, want, strlen(want)) == 0)
+			won = fay, lost = erin;
+	}
+	REQUIRE(won, "neither erin nor fay was sent to %s", room);
+	char line[sizeof won->line], moved_room[17];
+	snprintf(line, sizeof line, "%s", won->line);
+	tc_send(lost, "CANCEL");
+	CHECK(!before(lost, "* MOVED ", "OK CANCEL", LINE_MS), "%s was paired too", lost->name);
+	CHECK(strncmp(lost->line, "OK CANCEL", 9) == 0, "%s's CANCEL: %s", lost->name, lost->line);
+	/* dave got one START only */
+	tc_send(dave, "PING once");
+	CHECK(!before(dave, "* START ", "OK PING once", LINE_MS), "dave was paired twice");
+	struct tc *w2 = follow(won, line, moved_room);
+	CHECK(w2, "%s could not take the seat on a", won->name);
+	if (w2) {
+		tc_send(w2, "RESIGN %s", room);
+		snprintf(want, sizeof want, "OK RESIGN %s", room);
+		CHECK_LINE(w2, want);
+	}
+	tc_close(w2);
+	tc_close(dave);
+	tc_close(erin);
+	tc_close(fay);
+	ok("two seeks from b and c racing for one seek on a: paired exactly once");
+}
+
+/* gus's seek on a, seen on b, is cancelled; hal's seek on b then is not
+ * paired with it. */
+static void
+test_cancelled(void)
+{
+	struct tc *gus = tc_guest(node[0].port, "gus"), *hal = tc_guest(node[1].port, "hal");
+	REQUIRE(gus && hal, "guests could not connect");
+	tc_send(gus, "SEEK renju 15 none any casual none");
+	CHECK_LINE(gus, "OK SEEK ");
+	CHECK(lists(hal, "SEEKS", " gus ", WAIT_MS), "b never listed gus's seek");
+	tc_send(gus, "CANCEL");
+	CHECK_LINE(gus, "OK CANCEL");
+	tc_send(hal, "SEEK renju 15 none any casual none");
+	CHECK_LINE(hal, "OK SEEK ");
+	/* b may claim the listing it heard before the CANCEL: a refuses it */
+	usleep(2500000);
+	tc_send(hal, "CANCEL");
+	CHECK(!before(hal, "* MOVED ", "OK CANCEL", LINE_MS), "hal was paired with a cancelled seek");
+	CHECK(strncmp(hal->line, "OK CANCEL", 9) == 0, "hal's CANCEL: %s", hal->line);
+	tc_send(gus, "PING after");
+	CHECK(!before(gus, "* START ", "OK PING after", LINE_MS), "gus was paired after CANCEL");
+	tc_close(gus);
+	tc_close(hal);
+	ok("a cancelled seek is not paired across nodes");
+}
+
+/* jan on c challenges kim on a; kim accepts: the game is on a, jan is
+ * sent there, and both play it out. */
+static void
+test_challenge(void)
+{
+	char want[128], room[17], moved_room[17];
+	unsigned id = 0, kid = 0;
+	struct tc *jan = tc_guest(node[2].port, "jan2"), *kim = tc_guest(node[0].port, "kim");
+	REQUIRE(jan && kim, "guests could not connect");
+	CHECK(lists(jan, "WHO", "= USER kim idle", WAIT_MS), "c's WHO never listed kim");
+	tc_send(jan, "CHALLENGE KIM freestyle 15 none black casual none");
+	const char *l = tc_expect(jan, "OK CHALLENGE ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (last: %s)",
+	    jan->line);
+	l = tc_expect(kim, "* CHALLENGE ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* CHALLENGE %u", &kid) == 1, "kim got no challenge (last: %s)",
+	    kim->line);
+	snprintf(want, sizeof want, "* CHALLENGE %u jan2 kim freestyle 15 none black casual none",
+	    kid);
+	CHECK(strcmp(l, want) == 0, "kim got \"%s\", not \"%s\"", l, want);
+	tc_send(kim, "ANSWER %u accept", kid);
+	l = tc_expect(kim, "* START ", LINE_MS);
+	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "kim's game did not start (last: %s)",
+	    kim->line);
+	CHECK(room[0] == 'a', "the room %s is not on a", room);
+	snprintf(want, sizeof want, "* CHALLENGEEND %u accepted", kid);
+	CHECK_LINE(kim, want);
+	snprintf(want, sizeof want, "OK ANSWER %u", kid);
+	CHECK_LINE(kim, want);
+	snprintf(want, sizeof want, "* CHALLENGEEND %u accepted", id);
+	CHECK(tc_expect(jan, want, WAIT_MS), "jan: no \"%s\" (last: %s)", want, jan->line);
+	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[0].port);
+	l = tc_expect(jan, want, LINE_MS);
+	REQUIRE(l, "jan got no \"%s\" (last: %s)", want, jan->line);
+	struct tc *jan2 = follow(jan, l, moved_room);
+	REQUIRE(jan2, "jan could not take the seat on a");
+	struct tc *const none[] = { NULL };
+	play_out(jan2, kim, room, none); /* jan asked for black */
+	tc_close(jan);
+	tc_close(jan2);
+	tc_close(kim);
+	ok("CHALLENGE/ANSWER across nodes: the game is on a, the challenger sent there, played");
+}
+
+/* A challenge across nodes declined, and one withdrawn: both sides hear
+ * how it ended. */
+static void
+test_challenge_ends(void)
+{
+	unsigned id = 0, kid = 0;
+	char want[64];
+	struct tc *lea = tc_guest(node[1].port, "lea"), *max = tc_guest(node[2].port, "max");
+	REQUIRE(lea && max, "guests could not connect");
+	CHECK(lists(lea, "WHO", "= USER max idle", WAIT_MS), "b's WHO never listed max");
+	tc_send(lea, "CHALLENGE max standard 15 none any casual none");
+	const char *l = tc_expect(lea, "OK CHALLENGE ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (%s)", lea->line);
+	tc_send(lea, "CHALLENGE max standard 15 none any casual none");
+	CHECK_LINE(lea, "ERR 442 ");
+	l = tc_expect(max, "* CHALLENGE ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* CHALLENGE %u", &kid) == 1, "max got none (%s)", max->line);
+	tc_send(max, "ANSWER %u decline", kid);
+	snprintf(want, sizeof want, "* CHALLENGEEND %u declined", kid);
+	CHECK_LINE(max, want);
+	snprintf(want, sizeof want, "* CHALLENGEEND %u declined", id);
+	CHECK(tc_expect(lea, want, WAIT_MS), "lea: no \"%s\" (%s)", want, lea->line);
+	tc_send(lea, "CHALLENGE max standard 15 none any casual none");
+	l = tc_expect(lea, "OK CHALLENGE ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (%s)", lea->line);
+	l = tc_expect(max, "* CHALLENGE ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* CHALLENGE %u", &kid) == 1, "max got none (%s)", max->line);
+	tc_send(lea, "ANSWER %u decline", id);
+	snprintf(want, sizeof want, "* CHALLENGEEND %u withdrawn", id);
+	CHECK_LINE(lea, want);
+	snprintf(want, sizeof want, "* CHALLENGEEND %u withdrawn", kid);
+	CHECK(tc_expect(max, want, WAIT_MS), "max: no \"%s\" (%s)", want, max->line);
+	tc_send(max, "ANSWER %u accept", kid);
+	CHECK_LINE(max, "ERR 423 ");
+	tc_close(lea);
+	tc_close(max);
+	ok("a challenge across nodes declined, or withdrawn: both sides hear it");
+}
+
+int
+main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	int code;
+	if (redis_guard(&redis, node, NODES, &code) != 0)
+		return code;
+	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
+		   *pgdir = getenv("GOMOKU_PG_DIR");
+	if (!pg || !*pg || !ctl || !pgdir) {
+		printf("FAIL: the lobby across nodes needs the shared database: run it under "
+		       "tests/pg/test_pg.sh\n");
+		return 1;
+	}
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s createdb %s globby", ctl, pgdir);
+	if (system(cmd) != 0) {
+		printf("FAIL: cannot create the cluster's database\n");
+		return 1;
+	}
+	snprintf(db, sizeof db, "%sglobby", pg);
+	if (redis_start(&redis) != 0) {
+		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
+		return 1;
+	}
+	for (int i = 0; i < NODES; i++)
+		if (start_node(i) != 0) {
+			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
+			return 1;
+		}
+	test_seek_across();
+	test_race();
+	test_cancelled();
+	test_challenge();
+	test_challenge_ends();
+	for (int i = 0; i < NODES; i++)
+		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
+		    names[i]);
+	redis_kill(&redis);
+	if (!failures)
+		redis_clean(&redis);
+	if (failures)
+		printf(
+		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
+	printf(failures ? "%d failed\n" : "all passed\n", failures);
+	return failures ? 1 : 0;
+}
