@@ -663,6 +663,7 @@ cluster_conn_gone(struct cluster *cl, struct conn *c)
 	struct rwatch *w;
 	if (!cl)
 		return;
+	clobby_conn_gone(cl->lobby, c);
 	LIST_FOREACH (rr, &cl->rrooms, link)
 		LIST_FOREACH (w, &rr->watchers, link)
 			if (w->c == c)

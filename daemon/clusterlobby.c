@@ -10,6 +10,8 @@
  *   chalok <id> <room>                                accepted: room
  *   chalend <id> <end>                                to the challenger's node
  *   chalgone <id> <end>                               to the challenged's node
+ *   join <ref> <kind> <digest> <name> <code>          to every other node
+ *   joined <ref> <room> | nocode <ref> | full <ref> | busy <ref>   its answers
  *
  * <kind> is guest or account, <digest> the SHA-256 (hex) of the player's
  * token, <id> the challenger's node's id of the challenge, <end> a
@@ -29,6 +31,7 @@
 #include "daemon/auth.h"
 #include "daemon/challenge.h"
 #include "daemon/clock.h"
+#include "daemon/conn.h"
 #include "daemon/cluster.h"
 #include "daemon/lobby.h"
 #include "daemon/log.h"
@@ -73,11 +76,23 @@ struct xin {
 	int64_t until;
 };
 
+/* A JOIN by a code no room here has, asked of every other node. */
+struct join {
+	LIST_ENTRY(join) link;
+	uint32_t ref;
+	struct conn *c; /* held; NULL: it went */
+	struct session *s;
+	proto_msg_t m; /* the request */
+	int asked, nocode;
+	int64_t at;
+};
+
 struct clobby {
 	struct server *srv;
 	struct cluster *cl;
 	uint32_t next_ref;
 	LIST_HEAD(, claim) claims;
+	LIST_HEAD(, join) joins;
 	LIST_HEAD(, xout) xouts;
 	LIST_HEAD(, xin) xins;
 };
@@ -93,6 +108,7 @@ clobby_new(struct server *srv, struct cluster *cl)
 	lb->srv = srv;
 	lb->cl = cl;
 	LIST_INIT(&lb->claims);
+	LIST_INIT(&lb->joins);
 	LIST_INIT(&lb->xouts);
 	LIST_INIT(&lb->xins);
 	return lb;
@@ -112,6 +128,11 @@ clobby_free(struct clobby *lb)
 		return;
 	while (!LIST_EMPTY(&lb->claims))
 		claim_free(LIST_FIRST(&lb->claims));
+	while (!LIST_EMPTY(&lb->joins)) {
+		struct join *j = LIST_FIRST(&lb->joins);
+		LIST_REMOVE(j, link);
+		free(j);
+	}
 	while (!LIST_EMPTY(&lb->xouts)) {
 		struct xout *x = LIST_FIRST(&lb->xouts);
 		LIST_REMOVE(x, link);
@@ -132,8 +153,7 @@ clobby_on(const struct clobby *lb)
 }
 
 /* Sends the formatted text to node; 0 or -1. */
-static int
-say(struct clobby *lb, const char *node, const char *fmt, ...)
+static int say(struct clobby *lb, const char *node, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int
 say(struct clobby *lb, const char *node, const char *fmt, ...)
@@ -283,8 +303,9 @@ try_claim(struct clobby *lb, struct seek *k, int before)
 	seek_msg(k, &m);
 	digest_of(k->sess, digest);
 	int n = proto_format(&m, line, sizeof line);
-	if (n <= 1 || say(lb, f.node, "claim %u %u %s %s %.*s", c->ref, f.id, kind_word(k->sess),
-			  digest, n - 1, line) != 0) {
+	if (n <= 1 ||
+	    say(lb, f.node, "claim %u %u %s %s %.*s", c->ref, f.id, kind_word(k->sess), digest,
+		n - 1, line) != 0) {
 		free(c);
 		return;
 	}
@@ -438,8 +459,8 @@ got_placed(struct clobby *lb, const char *node, uint32_t ref, const char *room)
 		if (send_moved(lb, s, node, room) == 0)
 			return;
 	}
-	log_info(&lb->srv->log, "cluster: room %s of node %s: its player from here went", room,
-	    node);
+	log_info(
+	    &lb->srv->log, "cluster: room %s of node %s: its player from here went", room, node);
 	say(lb, node, "abort %s", room);
 }
 
@@ -504,8 +525,8 @@ clobby_pending(const struct clobby *lb, const struct session *s)
 }
 
 int
-clobby_challenge(struct clobby *lb, struct session *from, const char *to,
-    const struct gamespec *g, uint32_t *id, const char **why)
+clobby_challenge(struct clobby *lb, struct session *from, const char *to, const struct gamespec *g,
+    uint32_t *id, const char **why)
 {
 	struct server *srv = lb ? lb->srv : NULL;
 	struct user_at u = { to, "", { 0 } };
@@ -554,8 +575,8 @@ clobby_challenge(struct clobby *lb, struct session *from, const char *to,
 	}
 	LIST_INSERT_HEAD(&lb->xouts, x, link);
 	*id = x->id;
-	log_debug(&srv->log, "challenge %u: %s to %s of node %s", x->id, from->name, u.m.user,
-	    u.node);
+	log_debug(
+	    &srv->log, "challenge %u: %s to %s of node %s", x->id, from->name, u.m.user, u.node);
 	return 0;
 }
 
@@ -713,6 +734,153 @@ got_end(struct clobby *lb, const char *node, uint32_t id, const char *w, int to_
 		}
 }
 
+/* --- JOIN <code> of another node's private room --- */
+
+struct peers {
+	struct clobby *lb;
+	struct join *j;
+	char text[TEXT_MAX];
+	char last[NODE_MAX];
+};
+
+/* Each node once (a node's users come one line after another). */
+static int
+ask_node(void *arg, const char *node, const proto_msg_t *m)
+{
+	struct peers *p = arg;
+	(void)m;
+	if (strcmp(node, p->last) == 0)
+		return 0;
+	snprintf(p->last, sizeof p->last, "%s", node);
+	if (cluster_send_lobby(p->lb->cl, node, p->text) == 0)
+		p->j->asked++;
+	return 0;
+}
+
+int
+clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct session *s = c->sess;
+	char digest[AUTH_DIGEST_LEN + 1];
+	if (!clobby_on(lb))
+		return ERR_NO_CODE;
+	if (session_busy(s))
+		return ERR_BUSY;
+	struct join *j = calloc(1, sizeof *j);
+	if (!j)
+		return ERR_INTERNAL;
+	j->ref = ++lb->next_ref;
+	j->c = c;
+	j->s = s;
+	j->m = *m;
+	j->at = clock_now_ms();
+	digest_of(s, digest);
+	struct peers p = { lb, j, "", "" };
+	snprintf(p.text, sizeof p.text, "join %u %s %s %s %s", j->ref, kind_word(s), digest,
+	    s->name, m->code);
+	/* every node with a user: a private room waits with its creator */
+	cluster_each_of(lb->cl, PD_USER, ask_node, &p);
+	if (!j->asked) {
+		free(j);
+		*why = NULL;
+		return ERR_NO_CODE;
+	}
+	LIST_INSERT_HEAD(&lb->joins, j, link);
+	conn_hold(c, CONN_HOLD_CLUSTER);
+	return 0;
+}
+
+void
+clobby_conn_gone(struct clobby *lb, struct conn *c)
+{
+	struct join *j;
+	if (lb)
+		LIST_FOREACH (j, &lb->joins, link)
+			if (j->c == c)
+				j->c = NULL;
+}
+
+/* Another node's JOIN: the seat of the private room with that code, if
+ * this node has it. */
+static void
+got_join(struct clobby *lb, const char *node, uint32_t ref, const char *kw, const char *digest,
+    const char *name, const char *code)
+{
+	struct server *srv = lb->srv;
+	struct room *r = room_by_code(srv, code);
+	enum session_kind kind;
+	struct session *away;
+	if (!r) {
+		say(lb, node, "nocode %u", ref);
+		return;
+	}
+	if (!room_joinable(r)) {
+		say(lb, node, "full %u", ref);
+		return;
+	}
+	if (kind_parse(kw, &kind) != 0 || !clobby_on(lb) || admin_draining(srv->admin) ||
+	    session_by_name(srv, name) || !(away = session_await(srv, name, digest, kind))) {
+		say(lb, node, "busy %u", ref);
+		return;
+	}
+	if (room_join(r, away) != GERR_OK) {
+		session_free(away);
+		say(lb, node, "busy %u", ref);
+		return;
+	}
+	room_gone(r, away);
+	log_info(&srv->log, "cluster: %s of node %s joins %s", name, node, room_id(r));
+	say(lb, node, "joined %u %s", ref, room_id(r));
+}
+
+static void
+join_end(struct join *j, int code, const char *why)
+{
+	struct conn *c = j->c;
+	LIST_REMOVE(j, link);
+	if (c) {
+		if (code)
+			conn_error(c, j->m.tag, code, why ? "%s" : NULL, why);
+		conn_release(c);
+	}
+	free(j);
+}
+
+/* An answer to a JOIN: the seat there (the joiner is sent there), or one
+ * node more without the code. */
+static void
+got_join_answer(
+    struct clobby *lb, const char *node, const char *verb, uint32_t ref, const char *room)
+{
+	struct join *j;
+	LIST_FOREACH (j, &lb->joins, link)
+		if (j->ref == ref)
+			break;
+	if (strcmp(verb, "joined") == 0) {
+		if (j && j->c && j->s->conn == j->c && !session_busy(j->s) &&
+		    send_moved(lb, j->s, node, room) == 0) {
+			proto_msg_t ok;
+			proto_init(&ok, PO_JOIN, j->m.tag);
+			snprintf(ok.room, sizeof ok.room, "%s", room);
+			conn_send(j->c, &ok);
+			join_end(j, 0, NULL);
+			return;
+		}
+		say(lb, node, "abort %s", room);
+		if (j)
+			join_end(j, ERR_BUSY, NULL);
+	} else if (!j) {
+		return;
+	} else if (strcmp(verb, "full") == 0) {
+		join_end(j, ERR_ROOM_FULL,
+		    "that room is on another node and both seats are taken: watch it there");
+	} else if (strcmp(verb, "busy") == 0) {
+		join_end(j, ERR_BUSY, "that room's node cannot seat you now");
+	} else if (++j->nocode >= j->asked) {
+		join_end(j, ERR_NO_CODE, NULL);
+	}
+}
+
 /* --- the rest --- */
 
 void
@@ -743,7 +911,8 @@ clobby_gone(struct clobby *lb, struct session *s)
 void
 clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 {
-	char buf[TEXT_MAX], verb[12], a[PROTO_ROOM_MAX + 1], kw[12], digest[AUTH_DIGEST_LEN + 2];
+	char buf[TEXT_MAX], verb[12], a[PROTO_ROOM_MAX + 1], kw[12], digest[AUTH_DIGEST_LEN + 2],
+	    name[PROTO_NAME_MAX + 1], code[PROTO_CODE_MAX + 1];
 	unsigned x, y;
 	int off = 0;
 	if (n >= sizeof buf)
@@ -764,6 +933,15 @@ clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 	else if (strcmp(verb, "chal") == 0 &&
 	    sscanf(buf, "chal %u %11s %65s %n", &x, kw, digest, &off) == 3 && off)
 		got_chal(lb, node, x, kw, digest, buf + off);
+	else if (strcmp(verb, "join") == 0 &&
+	    sscanf(buf, "join %u %11s %65s %20s %40s", &x, kw, digest, name, code) == 5)
+		got_join(lb, node, x, kw, digest, name, code);
+	else if (strcmp(verb, "joined") == 0 && sscanf(buf, "joined %u %16s", &x, a) == 2)
+		got_join_answer(lb, node, verb, x, a);
+	else if ((strcmp(verb, "nocode") == 0 || strcmp(verb, "full") == 0 ||
+		     strcmp(verb, "busy") == 0) &&
+	    sscanf(buf + strlen(verb), " %u", &x) == 1)
+		got_join_answer(lb, node, verb, x, "");
 	else if (strcmp(verb, "chalok") == 0 && sscanf(buf, "chalok %u %16s", &x, a) == 2)
 		got_chalok(lb, node, x, a);
 	else if (strcmp(verb, "chalend") == 0 && sscanf(buf, "chalend %u %16s", &x, a) == 2)
@@ -793,6 +971,12 @@ clobby_tick(struct clobby *lb, int64_t now)
 		if (c->s->seek && c->s->seek->id == c->seek)
 			c->s->seek->held = 0;
 		claim_free(c);
+	}
+	struct join *j, *jn;
+	for (j = LIST_FIRST(&lb->joins); j; j = jn) {
+		jn = LIST_NEXT(j, link);
+		if (now - j->at >= CLOBBY_WAIT_MS) /* a late joined: that room is aborted */
+			join_end(j, ERR_NO_CODE, NULL);
 	}
 	struct xout *o, *on;
 	for (o = LIST_FIRST(&lb->xouts); o; o = on) {

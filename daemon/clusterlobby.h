@@ -11,7 +11,8 @@
  * meanwhile gets the room aborted. Games across nodes need the cluster's
  * one PostgreSQL database (the same accounts and ratings everywhere): a
  * node on SQLite keeps its lobby to itself, and a CHALLENGE from it to
- * another node's user is 501. The messages are lobby messages (clustermsg.h,
+ * another node's user is 501. JOIN <code> of another node's private room
+ * takes its free seat the same way. The messages are lobby messages (clustermsg.h,
  * L) whose text this module formats and parses. */
 #ifndef GOMOKUD_CLUSTERLOBBY_H
 #define GOMOKUD_CLUSTERLOBBY_H
@@ -25,6 +26,7 @@
 struct server;
 struct cluster;
 struct session;
+struct conn;
 struct clobby;
 
 enum { CLOBBY_WAIT_MS = 3000 }; /* a claim unanswered this long is given up */
@@ -45,8 +47,14 @@ int clobby_pending(const struct clobby *lb, const struct session *s);
 /* s answers challenge id across nodes, as challenge_answer does:
  * GERR_NO_OFFER when s has none such. */
 game_err_t clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int accept);
-/* s goes away: its claims and challenges across nodes end. */
+/* JOIN (m) from c of a code no room here has: every other node is asked,
+ * and the one with that private room seats c's user there (c gets
+ * * MOVED, then OK JOIN). 0 when asked (c is held until the answer, at
+ * most CLOBBY_WAIT_MS), else an error code with *why. */
+int clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why);
+/* s goes away: its claims and challenges across nodes end; c goes away. */
 void clobby_gone(struct clobby *lb, struct session *s);
+void clobby_conn_gone(struct clobby *lb, struct conn *c);
 
 /* For cluster.c: this node's claimable seeks as = SEEK lines (presence);
  * a lobby message from node; the second's work. */

@@ -340,8 +340,8 @@ static int
 cmd_join(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	struct session *s = c->sess;
-	if (!(rm = room_by_code(c->srv, m->code)))
-		return ERR_NO_CODE;
+	if (!(rm = room_by_code(c->srv, m->code))) /* another node's, perhaps */
+		return clobby_join(cluster_lobby(c->srv->cluster), c, m, why);
 	if (session_in_room(s, rm)) {
 		*why = "already in that room";
 		return ERR_BUSY;

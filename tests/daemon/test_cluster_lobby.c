@@ -7,7 +7,8 @@
  * RESUMEing on a, while a spectator on node c sees every move; two seeks
  * from b and c racing for one seek on a pair exactly once; a cancelled
  * seek is not paired; a CHALLENGE from c to a user on a is accepted and
- * played; a challenge to a player in a game is refused (445).
+ * played; a challenge to a player in a game is refused (445); a JOIN
+ * on b by the code of a private room on a seats the joiner there.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -156,8 +157,8 @@ test_seek_across(void)
 	tc_send(bob, "SEEK freestyle 15 none white casual none");
 	CHECK_LINE(bob, "OK SEEK ");
 	const char *l = tc_expect(alice, "* START ", WAIT_MS);
-	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "alice not paired (last: %s)",
-	    alice->line);
+	REQUIRE(
+	    l && sscanf(l, "* START %16s", room) == 1, "alice not paired (last: %s)", alice->line);
 	CHECK(room[0] == 'a', "the room %s is not on node a", room);
 	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[0].port);
 	l = tc_expect(bob, want, WAIT_MS);
@@ -205,8 +206,8 @@ test_race(void)
 	CHECK_LINE(erin, "OK SEEK ");
 	CHECK_LINE(fay, "OK SEEK ");
 	const char *l = tc_expect(dave, "* START ", WAIT_MS);
-	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "dave not paired (last: %s)",
-	    dave->line);
+	REQUIRE(
+	    l && sscanf(l, "* START %16s", room) == 1, "dave not paired (last: %s)", dave->line);
 	/* the winner is sent to a; the loser's CANCEL finds its seek open */
 	struct tc *won = NULL, *lost = NULL;
 	snprintf(want, sizeof want, "* MOVED %s ", room);
@@ -256,7 +257,8 @@ test_cancelled(void)
 	/* b may claim the listing it heard before the CANCEL: a refuses it */
 	usleep(2500000);
 	tc_send(hal, "CANCEL");
-	CHECK(!before(hal, "* MOVED ", "OK CANCEL", LINE_MS), "hal was paired with a cancelled seek");
+	CHECK(
+	    !before(hal, "* MOVED ", "OK CANCEL", LINE_MS), "hal was paired with a cancelled seek");
 	CHECK(strncmp(hal->line, "OK CANCEL", 9) == 0, "hal's CANCEL: %s", hal->line);
 	tc_send(gus, "PING after");
 	CHECK(!before(gus, "* START ", "OK PING after", LINE_MS), "gus was paired after CANCEL");
@@ -277,13 +279,13 @@ test_challenge(void)
 	CHECK(lists(jan, "WHO", "= USER kim idle", WAIT_MS), "c's WHO never listed kim");
 	tc_send(jan, "CHALLENGE KIM freestyle 15 none black casual none");
 	const char *l = tc_expect(jan, "OK CHALLENGE ", LINE_MS);
-	REQUIRE(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (last: %s)",
-	    jan->line);
+	REQUIRE(
+	    l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (last: %s)", jan->line);
 	l = tc_expect(kim, "* CHALLENGE ", WAIT_MS);
 	REQUIRE(l && sscanf(l, "* CHALLENGE %u", &kid) == 1, "kim got no challenge (last: %s)",
 	    kim->line);
-	snprintf(want, sizeof want, "* CHALLENGE %u jan2 kim freestyle 15 none black casual none",
-	    kid);
+	snprintf(
+	    want, sizeof want, "* CHALLENGE %u jan2 kim freestyle 15 none black casual none", kid);
 	CHECK(strcmp(l, want) == 0, "kim got \"%s\", not \"%s\"", l, want);
 	tc_send(kim, "ANSWER %u accept", kid);
 	l = tc_expect(kim, "* START ", LINE_MS);
@@ -348,6 +350,40 @@ test_challenge_ends(void)
 	ok("a challenge across nodes declined, or withdrawn: both sides hear it");
 }
 
+/* A private room on a, joined by its code from b: the joiner is sent
+ * there and plays; a code no node has is 422. */
+static void
+test_join_code(void)
+{
+	char room[17], code[40], want[96], moved_room[17];
+	struct tc *ned = tc_guest(node[0].port, "ned"), *ola = tc_guest(node[1].port, "ola");
+	REQUIRE(ned && ola, "guests could not connect");
+	CHECK(lists(ola, "WHO", "= USER ned idle", WAIT_MS), "b's WHO never listed ned");
+	tc_send(ned, "CREATE freestyle 15 none white casual none");
+	const char *l = tc_expect(ned, "OK CREATE ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK CREATE %16s %39s", room, code) == 2, "no room (%s)", ned->line);
+	tc_send(ola, "JOIN %s", code);
+	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[0].port);
+	l = tc_expect(ola, want, WAIT_MS);
+	REQUIRE(l, "ola got no \"%s\" (last: %s)", want, ola->line);
+	char line[sizeof ola->line];
+	snprintf(line, sizeof line, "%s", l);
+	snprintf(want, sizeof want, "OK JOIN %s", room);
+	CHECK_LINE(ola, want);
+	snprintf(want, sizeof want, "* START %s ", room);
+	CHECK(tc_expect(ned, want, LINE_MS), "ned's game did not start (%s)", ned->line);
+	struct tc *ola2 = follow(ola, line, moved_room);
+	REQUIRE(ola2, "ola could not take the seat on a");
+	struct tc *const none[] = { NULL };
+	play_out(ola2, ned, room, none); /* ned asked for white */
+	tc_send(ola, "JOIN NoSuchCode12345");
+	CHECK_LINE(ola, "ERR 422 ");
+	tc_close(ola);
+	tc_close(ola2);
+	tc_close(ned);
+	ok("JOIN by code of another node's private room: sent there, the game is played");
+}
+
 int
 main(void)
 {
@@ -383,6 +419,7 @@ main(void)
 	test_cancelled();
 	test_challenge();
 	test_challenge_ends();
+	test_join_code();
 	for (int i = 0; i < NODES; i++)
 		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
 		    names[i]);
