@@ -110,6 +110,13 @@ struct rroom {
 	LIST_HEAD(, rwatch) watchers;
 };
 
+/* How many watch a relayed room from one node, as it said last (C). */
+struct far {
+	char node[CONFIG_NODE_MAX + 1];
+	uint32_t n;
+	int64_t at; /* ms */
+};
+
 /* This node's room relayed to the others' watchers. */
 struct relay {
 	LIST_ENTRY(relay) link;
@@ -117,6 +124,8 @@ struct relay {
 	struct cluster *cl;
 	char id[PROTO_ROOM_MAX + 1];
 	unsigned gen; /* counts the owner's W requests */
+	struct far far[NODES_MAX];
+	int nfar;
 };
 
 /* What a PUBLISH of a relayed event carries to its reply. */
@@ -847,6 +856,60 @@ got_watch(struct cluster *cl, const struct cmsg *m)
 	evbuffer_free(b);
 }
 
+/* Another node's count of the spectators of one of this node's rooms. */
+static void
+got_watchers(struct cluster *cl, const struct cmsg *m)
+{
+	struct relay *k = relay_find(cl, m->room);
+	int i;
+	if (!k)
+		return;
+	for (i = 0; i < k->nfar && strcmp(k->far[i].node, m->node) != 0; i++)
+		;
+	if (i == k->nfar) {
+		if (k->nfar == NODES_MAX)
+			return;
+		snprintf(k->far[k->nfar++].node, sizeof k->far[0].node, "%s", m->node);
+	}
+	k->far[i].n = m->seq;
+	k->far[i].at = clock_now_ms();
+}
+
+/* Every second: the owners hear how many watch their rooms from here, and
+ * this node's rooms count the spectators the others said (gone when a
+ * node stops saying). */
+static void
+watchers_count(struct cluster *cl, int64_t now)
+{
+	char buf[96], node[CONFIG_NODE_MAX + 1], chan[CHAN_MAX];
+	struct rroom *rr;
+	struct rwatch *w;
+	LIST_FOREACH (rr, &cl->rrooms, link) {
+		uint32_t n = 0;
+		LIST_FOREACH (w, &rr->watchers, link)
+			n += w->c && !w->pending;
+		int len = cmsg_format_watchers(buf, sizeof buf, rr->id, cl->node, n);
+		if (n && len > 0 && cmsg_room_node(rr->id, node) == 0) {
+			snprintf(chan, sizeof chan, "gomoku:node:%s", node);
+			publish(cl, chan, buf, (size_t)len, NULL, NULL);
+		}
+	}
+	struct relay *k;
+	LIST_FOREACH (k, &cl->relays, link) {
+		struct room *r = room_find(cl->srv, k->id);
+		int sum = 0;
+		for (int i = 0; i < k->nfar;)
+			if (now - k->far[i].at > NODE_TTL_MS) {
+				k->far[i] = k->far[--k->nfar];
+			} else {
+				sum += (int)k->far[i].n;
+				i++;
+			}
+		if (r)
+			room_set_far_watchers(r, sum);
+	}
+}
+
 static void
 got_tell(struct cluster *cl, const struct cmsg *m)
 {
@@ -1195,6 +1258,10 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 		if (strcmp(chan, cl->chan_node) == 0 && !cluster_remote(cl, m.room))
 			got_watch(cl, &m);
 		break;
+	case CMSG_WATCHERS:
+		if (strcmp(chan, cl->chan_node) == 0 && !cluster_remote(cl, m.room))
+			got_watchers(cl, &m);
+		break;
 	case CMSG_SNAPSHOT:
 		if (on_room)
 			got_snapshot(cl, &m);
@@ -1305,6 +1372,7 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	peers_expire(cl, now);
 	watchers_expire(cl, now);
 	relays_sweep(cl);
+	watchers_count(cl, now);
 	clobby_tick(cl->lobby, now);
 	jobs_group(cl);
 	jobs_read(cl);

@@ -294,6 +294,16 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 			return -1;
 		}
 		return 0;
+	case 'C':
+		m->kind = CMSG_WATCHERS;
+		if (lf || token(&p, end, m->room, sizeof m->room) ||
+		    cmsg_room_node(m->room, m->node) || token(&p, end, m->node, sizeof m->node) ||
+		    !cmsg_node_ok(m->node) || token(&p, end, seq, sizeof seq) ||
+		    seq_parse(seq, &m->seq) || m->seq > CMSG_WATCHERS_MAX || p != end) {
+			*why = "a bad spectator count";
+			return -1;
+		}
+		return 0;
 	case 'S':
 		m->kind = CMSG_SNAPSHOT;
 		if (token(&p, hend, m->room, sizeof m->room) || cmsg_room_node(m->room, m->node) ||
@@ -364,6 +374,12 @@ int
 cmsg_format_tell(char *buf, size_t cap, const char *from, const char *to, const char *text)
 {
 	return fits(snprintf(buf, cap, "T %s %s %s", from, to, text), cap);
+}
+
+int
+cmsg_format_watchers(char *buf, size_t cap, const char *room, const char *node, uint32_t n)
+{
+	return fits(snprintf(buf, cap, "C %s %s %u", room, node, (unsigned)n), cap);
 }
 
 int

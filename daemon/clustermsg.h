@@ -6,6 +6,7 @@
  *   T <from> <to> <text>                               on gomoku:node:<node>
  *   L <node> <text>                                    on gomoku:node:<to>
  *   W <room> <node>                                    on gomoku:node:<owner>
+ *   C <room> <node> <n>                                on gomoku:node:<owner>
  *   S <room> <seq>\n<snapshot's = lines>               on gomoku:room:<room>
  *   E <event line>                                     on gomoku:room:<room>
  *   J <node> <id> <rule> <size> <level> <soft> <hard> <clock> <inc> <depth>
@@ -20,7 +21,8 @@
  * candidates as move:score pairs ("-" for none) and its reason (the rest of
  * the line, may be empty), or -1 when the engine found no move.
  *
- * A lobby message (L) from <node> is clusterlobby.h's: seek claims and
+ * C: <node> has n spectators of the owner's room (sent every second while
+ * it has any). A lobby message (L) from <node> is clusterlobby.h's: seek claims and
  * challenges across nodes; its text (one line) is parsed there.
  *
  * Lines in a body are protocol lines (PROTOCOL.md) without their LF, each
@@ -35,7 +37,7 @@
 #include "daemon/config.h"
 #include "proto/proto.h"
 
-enum { CMSG_ADDR_MAX = 127 };
+enum { CMSG_ADDR_MAX = 127, CMSG_WATCHERS_MAX = 1000000 };
 
 enum cmsg_kind {
 	CMSG_PRESENCE,
@@ -46,6 +48,7 @@ enum cmsg_kind {
 	CMSG_JOB,
 	CMSG_RESULT,
 	CMSG_LOBBY,
+	CMSG_WATCHERS,
 };
 
 struct cmsg {
@@ -55,7 +58,7 @@ struct cmsg {
 	char from[PROTO_NAME_MAX + 1];  /* T */
 	char to[PROTO_NAME_MAX + 1];    /* T */
 	char room[PROTO_ROOM_MAX + 1];  /* W, S, E */
-	uint32_t seq;                   /* S: the snapshot's seq; E: the event's */
+	uint32_t seq;                   /* S: the snapshot's seq; E: the event's; C: n */
 	const char *body;               /* P, S: the lines; T, L: the text; E: the line */
 	size_t bodylen;
 	uint64_t job;           /* J, R: the owner's id of the job */
@@ -68,6 +71,7 @@ struct cmsg {
  * of cap bytes; its length, or -1 when it does not fit. */
 int cmsg_format_presence(char *buf, size_t cap, const char *node, const char *addr);
 int cmsg_format_tell(char *buf, size_t cap, const char *from, const char *to, const char *text);
+int cmsg_format_watchers(char *buf, size_t cap, const char *room, const char *node, uint32_t n);
 int cmsg_format_lobby(char *buf, size_t cap, const char *node, const char *text);
 int cmsg_format_watch(char *buf, size_t cap, const char *room, const char *node);
 int cmsg_format_snapshot(char *buf, size_t cap, const char *room, uint32_t seq);

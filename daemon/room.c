@@ -63,6 +63,7 @@ struct room {
 	struct seat seat[2]; /* [0] black, [1] white */
 	TAILQ_HEAD(, member) members;
 	int nwatch;
+	int far_watch; /* spectators on other nodes (room_set_far_watchers) */
 	uint32_t seq;
 	struct gclock clk;
 	struct event *flag_ev;
@@ -647,6 +648,14 @@ void
 room_set_relay(struct room *r, struct sink *k)
 {
 	r->relay = k;
+	if (!k)
+		r->far_watch = 0;
+}
+
+void
+room_set_far_watchers(struct room *r, int n)
+{
+	r->far_watch = n;
 }
 
 static void
@@ -1647,7 +1656,7 @@ room_info(const struct room *r, proto_msg_t *m)
 	m->rated = r->spec.rated;
 	snprintf(m->user, sizeof m->user, "%s", r->seat[0].name);
 	snprintf(m->user2, sizeof m->user2, "%s", r->seat[1].name);
-	m->count = r->nwatch;
+	m->count = r->nwatch + r->far_watch;
 	m->count2 = r->pos.nmoves;
 }
 

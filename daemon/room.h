@@ -136,6 +136,9 @@ void room_back(struct room *r, struct session *s);
 /* One more sink for every event of r besides its members' (a relay to the
  * cluster's other nodes), or none (NULL). */
 void room_set_relay(struct room *r, struct sink *k);
+/* The spectators other nodes count for r (as they said last): the = ROOM
+ * line's count is its own spectators and these. */
+void room_set_far_watchers(struct room *r, int n);
 
 /* The = ROOM line for r (ROOMS and snapshots). */
 void room_info(const struct room *r, proto_msg_t *m);

@@ -4,7 +4,8 @@
  * no persistence) and three daemons, each with its own state directory,
  * and drives them with real TLS clients: WHO and TELL across nodes, ROOMS
  * across nodes, a spectator on node c who sees every move of a game on
- * node a in order (and one on node a beside him), a request for a seat on
+ * node a in order (and one on node a beside him), counted by a's ROOMS
+ * line as seen on b, a request for a seat on
  * another node's room, Redis killed and started again mid-game (the game
  * goes on, cross-node requests are refused with 501 meanwhile and work
  * again after), and garbage published on every channel (no node falls).
@@ -189,6 +190,9 @@ test_rooms_and_spectators(void)
 	snprintf(want, sizeof want, "* PRESENCE %s %u erin joined", game, e0);
 	CHECK(tc_expect(carol, want, LINE_MS), "carol missed \"%s\" (last: %s)", want, carol->line);
 	s0 = e0;
+	/* a's count of spectators (erin) holds c's (carol) too, on every node */
+	CHECK(lists(bob, "ROOMS", " dave ed 2 0", WAIT_MS),
+	    "b's ROOMS never counted both spectators of %s", game);
 	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
 	for (int i = 0; i < 9; i++) {
 		unsigned seq = move(i % 2 ? white : black, game, mv[i]);
@@ -431,6 +435,13 @@ test_garbage(void)
 		"E = ROOM a1",
 		"E * MOVE a1 0 black h8 - -",
 		"X whatever",
+		"C a1 c",
+		"C a1 c -1",
+		"C zz1 c 1",
+		"L",
+		"L 1x hi",
+		"L b claim 1 2 guest short = SEEK",
+		"L b nonsense",
 	};
 	char rchan[64], want[64];
 	snprintf(rchan, sizeof rchan, "gomoku:room:%s", room);

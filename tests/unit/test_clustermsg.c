@@ -4,7 +4,8 @@
  * be wrong refused whole: bad headers, names, seqs, lines of the wrong
  * kind or for another room, NUL bytes, overlong lines, truncation at every
  * length; bot jobs and results round-trip, and out-of-range fields are
- * refused. */
+ * refused; spectator counts and lobby messages round-trip and are refused
+ * when wrong. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,7 +37,8 @@ test_presence(void **state)
 	assert_int_equal(n, (int)strlen("P alpha 10.0.0.1:5555\n"));
 	strcat(buf,
 	    "= USER alice idle\n= ROOM alpha3 playing freestyle 15 60+1 none casual bob "
-	    "carl 1 4\n= USER bob playing alpha3");
+	    "carl 1 4\n= USER bob playing alpha3\n= SEEK 7 dora freestyle 15 none any casual "
+	    "none human");
 	assert_int_equal(parse(buf, &m), 0);
 	assert_int_equal(m.kind, CMSG_PRESENCE);
 	assert_string_equal(m.node, "alpha");
@@ -48,7 +50,7 @@ test_presence(void **state)
 		assert_true(len > 0 && memchr(line, '\n', len) == NULL);
 		lines++;
 	}
-	assert_int_equal(lines, 3);
+	assert_int_equal(lines, 4);
 	/* no body: a node with nobody on it */
 	assert_int_equal(parse("P b 127.0.0.1:1", &m), 0);
 	assert_int_equal(m.bodylen, 0);
@@ -338,6 +340,41 @@ test_result(void **state)
 }
 
 /* Every prefix of good messages parses or is refused, never read past. */
+/* Spectator counts (C) and lobby messages (L): formatted, parsed back,
+ * and refused when wrong. */
+static void
+test_watchers_lobby(void **state)
+{
+	char buf[256];
+	struct cmsg m;
+	(void)state;
+	assert_true(cmsg_format_watchers(buf, sizeof buf, "alpha3", "beta", 2) > 0);
+	assert_string_equal(buf, "C alpha3 beta 2");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_WATCHERS);
+	assert_string_equal(m.room, "alpha3");
+	assert_string_equal(m.node, "beta");
+	assert_int_equal(m.seq, 2);
+	static const char *const bad_c[] = { "C alpha3 beta", "C alpha3 beta -1",
+		"C alpha3 beta 2 3", "C 3 beta 2", "C alpha3 1b 2", "C alpha3 beta 1000001",
+		"C alpha3 beta 02" };
+	for (size_t i = 0; i < sizeof bad_c / sizeof bad_c[0]; i++)
+		assert_int_equal(parse(bad_c[i], &m), -1);
+	assert_true(cmsg_format_lobby(buf, sizeof buf, "beta", "refused 4") > 0);
+	assert_string_equal(buf, "L beta refused 4");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_LOBBY);
+	assert_string_equal(m.node, "beta");
+	assert_int_equal(m.bodylen, strlen("refused 4"));
+	assert_memory_equal(m.body, "refused 4", m.bodylen);
+	static const char *const bad_l[] = { "L", "L beta", "L beta ", "L 1x refused 4",
+		"L beta refused\n4" };
+	for (size_t i = 0; i < sizeof bad_l / sizeof bad_l[0]; i++)
+		assert_int_equal(parse(bad_l[i], &m), -1);
+	/* a presence line of another kind stays refused */
+	assert_int_equal(parse("P b 127.0.0.1:1\n* MOVED a1 x:1", &m), -1);
+}
+
 static void
 test_truncated(void **state)
 {
@@ -378,6 +415,7 @@ main(void)
 		cmocka_unit_test(test_room_node),
 		cmocka_unit_test(test_job),
 		cmocka_unit_test(test_result),
+		cmocka_unit_test(test_watchers_lobby),
 		cmocka_unit_test(test_truncated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
