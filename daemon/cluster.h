@@ -8,6 +8,9 @@
  * Bots: with bot-threads none it is the bot pool's remote transport
  * (bots.h), jobs onto the stream gomoku:bots; with workers (bot-serve) it
  * reads jobs there, searches them on the pool and answers their owner.
+ * Seeks, challenges and JOINs across nodes are clusterlobby.h's: this
+ * module carries its messages and its = SEEK presence lines. Spectators
+ * watching from here are counted to the rooms' owners every second.
  * Messages are clustermsg.h's. */
 #ifndef GOMOKUD_CLUSTER_H
 #define GOMOKUD_CLUSTER_H

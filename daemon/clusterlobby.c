@@ -10,7 +10,7 @@
  *   chalok <id> <room>                                accepted: room
  *   chalend <id> <end>                                to the challenger's node
  *   chalgone <id> <end>                               to the challenged's node
- *   join <ref> <kind> <digest> <name> <code>          to every other node
+ *   join <ref> <kind> <digest> <code> <= USER line>   to every other node
  *   joined <ref> <room> | nocode <ref> | full <ref> | busy <ref>   its answers
  *
  * <kind> is guest or account, <digest> the SHA-256 (hex) of the player's
@@ -419,6 +419,11 @@ got_claim(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const 
 		return;
 	}
 	wire_gamespec(&g, &m);
+	const char *bad;
+	if (gamespec_check(&g, &bad) != 0) {
+		log_warn(&srv->log, "cluster: node %s claims with a bad seek: %s", node, bad);
+		return;
+	}
 	if (!k || k->held || !clobby_on(lb) || admin_draining(srv->admin) ||
 	    !gamespec_compatible(&k->spec, &g) || strcasecmp(k->sess->name, m.user) == 0 ||
 	    seat_both(lb, &k->spec, k->sess, k->spec.colour, m.user, kind, digest, g.colour,
@@ -617,6 +622,13 @@ got_chal(struct clobby *lb, const char *node, uint32_t rid, const char *kw, cons
 	}
 	struct session *to = session_by_name(srv, m.user2);
 	struct xin *x = NULL;
+	struct gamespec g;
+	const char *bad;
+	wire_gamespec(&g, &m);
+	if (gamespec_check(&g, &bad) != 0) {
+		log_warn(&srv->log, "cluster: node %s challenges with bad settings: %s", node, bad);
+		return;
+	}
 	if (!to || !to->conn || session_busy(to) || !(x = calloc(1, sizeof *x))) {
 		say(lb, node, "chalend %u %s", rid,
 		    end_words[to && to->conn ? END_DECLINED : END_WITHDRAWN]);
@@ -630,7 +642,7 @@ got_chal(struct clobby *lb, const char *node, uint32_t rid, const char *kw, cons
 	snprintf(x->node, sizeof x->node, "%s", node);
 	snprintf(x->from, sizeof x->from, "%s", m.user);
 	snprintf(x->digest, sizeof x->digest, "%s", digest);
-	wire_gamespec(&x->spec, &m);
+	x->spec = g;
 	LIST_INSERT_HEAD(&lb->xins, x, link);
 	m.ident = x->id;
 	snprintf(m.user2, sizeof m.user2, "%s", to->name);
@@ -776,8 +788,8 @@ clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char 
 	j->at = clock_now_ms();
 	digest_of(s, digest);
 	struct peers p = { lb, j, "", "" };
-	snprintf(p.text, sizeof p.text, "join %u %s %s %s %s", j->ref, kind_word(s), digest,
-	    s->name, m->code);
+	snprintf(p.text, sizeof p.text, "join %u %s %s %s = USER %s idle", j->ref, kind_word(s),
+	    digest, m->code, s->name);
 	/* every node with a user: a private room waits with its creator */
 	cluster_each_of(lb->cl, PD_USER, ask_node, &p);
 	if (!j->asked) {
@@ -804,12 +816,18 @@ clobby_conn_gone(struct clobby *lb, struct conn *c)
  * this node has it. */
 static void
 got_join(struct clobby *lb, const char *node, uint32_t ref, const char *kw, const char *digest,
-    const char *name, const char *code)
+    const char *code, const char *line)
 {
 	struct server *srv = lb->srv;
 	struct room *r = room_by_code(srv, code);
 	enum session_kind kind;
 	struct session *away;
+	proto_msg_t u;
+	if (proto_parse(line, strlen(line), PROTO_SERVER, &u, NULL, 0) != 0 || u.id != PD_USER) {
+		log_warn(&srv->log, "cluster: a bad JOIN from node %s dropped", node);
+		return;
+	}
+	const char *name = u.user;
 	if (!r) {
 		say(lb, node, "nocode %u", ref);
 		return;
@@ -912,7 +930,7 @@ void
 clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 {
 	char buf[TEXT_MAX], verb[12], a[PROTO_ROOM_MAX + 1], kw[12], digest[AUTH_DIGEST_LEN + 2],
-	    name[PROTO_NAME_MAX + 1], code[PROTO_CODE_MAX + 1];
+	    code[PROTO_CODE_MAX + 1];
 	unsigned x, y;
 	int off = 0;
 	if (n >= sizeof buf)
@@ -934,8 +952,8 @@ clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 	    sscanf(buf, "chal %u %11s %65s %n", &x, kw, digest, &off) == 3 && off)
 		got_chal(lb, node, x, kw, digest, buf + off);
 	else if (strcmp(verb, "join") == 0 &&
-	    sscanf(buf, "join %u %11s %65s %20s %40s", &x, kw, digest, name, code) == 5)
-		got_join(lb, node, x, kw, digest, name, code);
+	    sscanf(buf, "join %u %11s %65s %32s %n", &x, kw, digest, code, &off) == 4 && off)
+		got_join(lb, node, x, kw, digest, code, buf + off);
 	else if (strcmp(verb, "joined") == 0 && sscanf(buf, "joined %u %16s", &x, a) == 2)
 		got_join_answer(lb, node, verb, x, a);
 	else if ((strcmp(verb, "nocode") == 0 || strcmp(verb, "full") == 0 ||
