@@ -476,9 +476,10 @@ got_refused(struct clobby *lb, const char *node, uint32_t ref)
 	if (!c)
 		return;
 	struct session *s = c->s;
-	if (s->seek && s->seek->id == c->seek)
-		s->seek->held = 0;
+	uint32_t id = c->seek;
 	claim_free(c);
+	if (s->seek && s->seek->id == id)
+		lobby_release(lb->srv, s->seek);
 }
 
 /* The player of another node seated in room never came: its game ends
@@ -986,9 +987,11 @@ clobby_tick(struct clobby *lb, int64_t now)
 		if (now - c->at < CLOBBY_WAIT_MS)
 			continue;
 		/* a late placed finds none: that room is aborted */
-		if (c->s->seek && c->s->seek->id == c->seek)
-			c->s->seek->held = 0;
+		struct session *s = c->s;
+		uint32_t id = c->seek;
 		claim_free(c);
+		if (s->seek && s->seek->id == id)
+			lobby_release(lb->srv, s->seek);
 	}
 	struct join *j, *jn;
 	for (j = LIST_FIRST(&lb->joins); j; j = jn) {

@@ -73,6 +73,36 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 	return GERR_OK;
 }
 
+void
+lobby_release(struct server *srv, struct seek *k)
+{
+	struct seek *o;
+	k->held = 0;
+	TAILQ_FOREACH (o, &srv->seeks, link)
+		if (o != k && o->sess != k->sess && !o->held &&
+		    gamespec_compatible(&o->spec, &k->spec))
+			break;
+	if (!o)
+		return;
+	/* the older seek's wish decides, as in lobby_seek */
+	struct seek *old = o, *young = k;
+	for (struct seek *x = TAILQ_FIRST(&srv->seeks); x; x = TAILQ_NEXT(x, link))
+		if (x == k || x == o) {
+			old = x;
+			young = x == k ? o : k;
+			break;
+		}
+	struct room *r = room_new(srv, &young->spec, 0);
+	if (!r)
+		return;
+	if (room_pair(r, old->sess, old->spec.colour, young->sess, young->spec.colour) != GERR_OK) {
+		room_check(r);
+		return;
+	}
+	seek_free(srv, old);
+	seek_free(srv, young);
+}
+
 game_err_t
 lobby_cancel(struct server *srv, struct session *s, uint32_t id)
 {

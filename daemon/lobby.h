@@ -36,6 +36,9 @@ TAILQ_HEAD(seek_list, seek);
  * seek ends after wait_s seconds and on_wait is called. */
 game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int wait_s,
     lobby_wait_fn on_wait, uint32_t *id);
+/* k's hold ends (its claim elsewhere failed): it pairs with the oldest
+ * compatible open seek here, as if it had just come, or stays open. */
+void lobby_release(struct server *srv, struct seek *k);
 /* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
 game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
 /* Calls fn for each open seek, oldest first, until fn returns nonzero;

@@ -8,7 +8,9 @@
  * from b and c racing for one seek on a pair exactly once; a cancelled
  * seek is not paired; a CHALLENGE from c to a user on a is accepted and
  * played; a challenge to a player in a game is refused (445); a JOIN
- * on b by the code of a private room on a seats the joiner there.
+ * on b by the code of a private room on a seats the joiner there; a
+ * claim of a stopped node's seek is given up, the claimer pairs on its
+ * own node, and the stopped node's late pairing is aborted.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -384,6 +386,49 @@ test_join_code(void)
 	ok("JOIN by code of another node's private room: sent there, the game is played");
 }
 
+/* Node a stops (SIGSTOP) with a seek open: quin's claim of it on b goes
+ * unanswered, and rae's seek on b meanwhile does not pair with quin's
+ * held seek; when the claim is given up, quin and rae pair on b. When a
+ * wakes it pairs its seek with quin's claim, which b no longer wants: a
+ * aborts that game. */
+static void
+test_dead_node(void)
+{
+	char want[64], r1[17] = "", r2[17] = "", pr[17] = "";
+	struct tc *pia = tc_guest(node[0].port, "pia"), *quin = tc_guest(node[1].port, "quin"),
+		  *rae = tc_guest(node[1].port, "rae");
+	REQUIRE(pia && quin && rae, "guests could not connect");
+	tc_send(pia, "SEEK standard 15 none any casual none");
+	CHECK_LINE(pia, "OK SEEK ");
+	REQUIRE(lists(quin, "SEEKS", " pia ", WAIT_MS), "b never listed pia's seek");
+	REQUIRE(kill(node[0].pid, SIGSTOP) == 0, "cannot stop a");
+	tc_send(quin, "SEEK standard 15 none any casual none");
+	tc_send(rae, "SEEK standard 15 none any casual none");
+	CHECK_LINE(quin, "OK SEEK ");
+	CHECK_LINE(rae, "OK SEEK ");
+	const char *l = tc_expect(quin, "* START ", WAIT_MS);
+	CHECK(l && sscanf(l, "* START %16s", r1) == 1, "quin not paired (last: %s)", quin->line);
+	l = tc_expect(rae, "* START ", LINE_MS);
+	CHECK(l && sscanf(l, "* START %16s", r2) == 1, "rae not paired (last: %s)", rae->line);
+	CHECK(r1[0] == 'b' && strcmp(r1, r2) == 0, "quin in %s, rae in %s: not one room on b", r1,
+	    r2);
+	CHECK(kill(node[0].pid, SIGCONT) == 0, "cannot wake a");
+	l = tc_expect(pia, "* START ", WAIT_MS);
+	CHECK(l && sscanf(l, "* START %16s", pr) == 1, "a did not pair the late claim (last: %s)",
+	    pia->line);
+	snprintf(want, sizeof want, "* OVER %s ", pr);
+	l = tc_expect(pia, want, WAIT_MS);
+	CHECK(l && strstr(l, " aborted"), "pia's game for quin was not aborted (last: %s)",
+	    pia->line);
+	tc_send(quin, "PING end");
+	CHECK(!before(quin, "* MOVED ", "OK PING end", LINE_MS), "quin was sent to a too");
+	tc_close(pia);
+	tc_close(quin);
+	tc_close(rae);
+	ok("a stopped node's seek: the claim is given up, the seek pairs here, the late pairing "
+	   "there aborted");
+}
+
 int
 main(void)
 {
@@ -420,6 +465,7 @@ main(void)
 	test_challenge();
 	test_challenge_ends();
 	test_join_code();
+	test_dead_node(); /* last: it stops node a for a while */
 	for (int i = 0; i < NODES; i++)
 		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
 		    names[i]);
