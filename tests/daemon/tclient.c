@@ -1,9 +1,11 @@
 /* tclient.c: blocking TLS test client and daemon launcher. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "tests/daemon/tclient.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -23,6 +25,45 @@
 #include <openssl/x509.h>
 
 int tc_verbose;
+
+/* The temporary directories daemon_start made, removed when the process
+ * that made them exits (GOMOKU_KEEP_TMP=1 keeps them to look at). */
+enum { MADE_MAX = 256 };
+static char made[MADE_MAX][128];
+static int nmade;
+static pid_t made_by;
+
+static int
+remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void
+remove_made(void)
+{
+	const char *keep = getenv("GOMOKU_KEEP_TMP");
+	if (getpid() != made_by || (keep && *keep && strcmp(keep, "0") != 0))
+		return; /* a forked child's exit, or kept on purpose */
+	for (int i = 0; i < nmade; i++)
+		nftw(made[i], remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	nmade = 0;
+}
+
+static void
+remember(const char *dir)
+{
+	if (!made_by) {
+		made_by = getpid();
+		atexit(remove_made);
+	}
+	if (nmade < MADE_MAX && getpid() == made_by)
+		snprintf(made[nmade++], sizeof made[0], "%s", dir);
+}
 
 static long long
 now_ms(void)
@@ -99,6 +140,7 @@ daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nof
 	snprintf(d->dir, sizeof d->dir, "/tmp/gomokud-test.XXXXXX");
 	if (!mkdtemp(d->dir))
 		return -1;
+	remember(d->dir);
 	char cpath[200];
 	snprintf(cpath, sizeof cpath, "%s/gomokud.conf", d->dir);
 	snprintf(d->log, sizeof d->log, "%s/log", d->dir);
