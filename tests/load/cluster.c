@@ -223,7 +223,8 @@ cpu_ms(pid_t pid)
 	buf[n] = '\0';
 	char *p = strrchr(buf, ')');
 	unsigned long ut = 0, st = 0;
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+	if (!p ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
 		return 0;
 	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
@@ -260,8 +261,8 @@ start_nodes(const char *bin, const char *db, int games)
 		    "handshake-timeout 60\n",
 		    ports[i], redis.port, 'a' + i, ports[i], db, mport[i], conns, conns);
 		if (daemon_start(&node[i], bin, conf) != 0) {
-			fprintf(stderr, "cluster: node %c did not start (%s)\n", 'a' + i,
-			    node[i].log);
+			fprintf(
+			    stderr, "cluster: node %c did not start (%s)\n", 'a' + i, node[i].log);
 			return -1;
 		}
 		printf("cluster: node %c pid %d on 127.0.0.1:%d, metrics on :%d\n", 'a' + i,
@@ -390,15 +391,17 @@ main(int argc, char **argv)
 		else if (o == 'n')
 			moves = atoi(optarg);
 		else {
-			fprintf(stderr, "usage: cluster [-b gomokud] [-g games-per-node] [-s "
-					"seconds] [-t think-ms] [-n relay-moves]\n");
+			fprintf(stderr,
+			    "usage: cluster [-b gomokud] [-g games-per-node] [-s "
+			    "seconds] [-t think-ms] [-n relay-moves]\n");
 			return 2;
 		}
 	}
 	const char *db = getenv("GOMOKU_PG_BENCH_URL");
 	if (!db || !*db) {
-		fprintf(stderr, "cluster: GOMOKU_PG_BENCH_URL names no database (run it through "
-				"make bench-cluster)\n");
+		fprintf(stderr,
+		    "cluster: GOMOKU_PG_BENCH_URL names no database (run it through "
+		    "make bench-cluster)\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
