@@ -6,7 +6,8 @@
 # pass, and in the plain gcc build (build/default-cc or -gcc, the one pass
 # of the slow tests) also the daemon's black-box tests: a kill -9 mid-game
 # and its restart (test_persist), rated games and accounts
-# (test_accounts), the protocol (test_gomokud, test_spec) and three cluster
+# (test_accounts), the protocol (test_gomokud, test_spec), the same four
+# again against a cluster node (tests/daemon/withredis) and three cluster
 # nodes sharing one database (test_cluster). Stops the server by its pid
 # at the end, also on failure. A missing PostgreSQL is a failure, never a
 # skip.
@@ -43,6 +44,16 @@ for t in $tests; do
 	echo "--- $t on PostgreSQL"
 	"$t" || bad="$bad $(basename "$t")"
 done
+# the same black-box tests against a cluster node (a Redis of withredis's
+# own; each daemon a node of it), as against a lone server
+case "$O" in
+*/default-cc | */default-gcc)
+	for t in test_persist test_accounts test_gomokud test_spec; do
+		echo "--- $t on a cluster node (PostgreSQL and Redis)"
+		"$O/tests/daemon/withredis" "$O/tests/daemon/$t" || bad="$bad $t(cluster)"
+	done
+	;;
+esac
 if [ -n "$bad" ]; then
 	echo "FAIL on PostgreSQL:$bad"
 	exit 1
