@@ -240,6 +240,52 @@ archive_lookup_async(struct server *srv, const char *token,
 	return 0;
 }
 
+struct call_job {
+	archive_run_fn run;
+	void (*back)(void *arg, int cancelled);
+	void *arg;
+};
+
+static void
+call_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct call_job *j = arg;
+	(void)job;
+	j->run(ctx, j->arg);
+}
+
+static void
+call_done(int64_t id, int cancelled, void *arg)
+{
+	struct call_job *j = arg;
+	(void)id;
+	j->back(j->arg, cancelled);
+	free(j);
+}
+
+int
+archive_call(
+    struct server *srv, archive_run_fn run, void (*back)(void *arg, int cancelled), void *arg)
+{
+	if (!archive_async(srv)) {
+		run(srv->store, arg);
+		back(arg, 0);
+		return 0;
+	}
+	struct call_job *j = calloc(1, sizeof *j);
+	if (!j)
+		return -1;
+	j->run = run;
+	j->back = back;
+	j->arg = arg;
+	/* the one store thread: in order with the moves and every other call */
+	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)j, call_run, call_done, NULL, j) < 0) {
+		free(j);
+		return -1;
+	}
+	return 0;
+}
+
 /* The store thread's connection: its own, opened at start. */
 static void *
 store_ctx_new(void *arg)

@@ -16,6 +16,7 @@
 #include "rules/rules.h"
 
 struct server;
+struct store;
 
 /* Who holds a seat, as far as ratings go. */
 enum archive_player { PLAYER_GUEST, PLAYER_ACCOUNT, PLAYER_BOT };
@@ -94,6 +95,17 @@ struct archive_lookup {
  * queue was freed first, at shutdown). -1 when it cannot be queued. */
 int archive_lookup_async(struct server *srv, const char *token,
     void (*done)(void *arg, const struct archive_lookup *l), void *arg);
+/*
+ * Any other work on the store, one path for both backends: run(st, arg)
+ * with the store thread's own connection (PostgreSQL), then back(arg, 0) on
+ * the loop when it is done; with SQLite both at once, on the loop with the
+ * server's store (a local read or write of microseconds). back(arg, 1)
+ * instead of both when the queue was freed first (shutdown). run touches
+ * nothing but st and arg. -1 when it cannot be queued (neither is called).
+ */
+typedef void (*archive_run_fn)(struct store *st, void *arg);
+int archive_call(
+    struct server *srv, archive_run_fn run, void (*back)(void *arg, int cancelled), void *arg);
 /* Starts the store thread for a PostgreSQL store (nothing for SQLite);
  * archive_stop joins it, dropping answers not yet delivered. */
 int archive_start(struct server *srv);
