@@ -83,6 +83,12 @@ typedef void (*archive_done_fn)(void *arg, game_err_t e);
  * then never called). */
 int archive_moves_async(struct server *srv, int64_t id, int first, const struct archive_move *mv,
     int n, const struct archive_game *end, archive_done_fn done, void *arg);
+/* archive_truncate and archive_colours, answered later as
+ * archive_moves_async. */
+int archive_truncate_async(
+    struct server *srv, int64_t id, int nmoves, archive_done_fn done, void *arg);
+int archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
+    int opening_plies, archive_done_fn done, void *arg);
 /* A stored session looked up on the store thread (RESUME after a
  * restart): the token's name if the store holds it unexpired, and whether
  * that name is an account. */

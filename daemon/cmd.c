@@ -575,6 +575,8 @@ cmd_answer(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 {
 	struct room_act act;
 	game_err_t e = room_answer(rm, c->sess, (uint32_t)m->ident, m->id == PR_ACCEPT, &act);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	if (e)
 		return refused(e, &act, why);
 	proto_msg_t r;
@@ -1006,10 +1008,16 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 	if (p) {
 		const char *why = NULL;
 		TAILQ_REMOVE(&srv->parked, p, link);
-		if (e)
+		if (e) {
 			conn_error(p->c, p->m.tag, refused(e, act, &why), why ? "%s" : NULL, why);
-		else
-			ok_seq(p->c, &p->m, r, act->seq);
+		} else { /* OK <VERB> <room>, and the seq or the offer's id */
+			proto_msg_t ok;
+			reply_init(&ok, &p->m);
+			snprintf(ok.room, sizeof ok.room, "%s", room_id(r));
+			ok.seq = act->seq;
+			ok.ident = p->m.ident;
+			conn_send(p->c, &ok);
+		}
 		conn_release(p->c);
 		free(p);
 	} else if (e) {

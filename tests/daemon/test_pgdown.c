@@ -4,7 +4,8 @@
  * progress and nothing of it in flight, the backends are paused: a LOGIN,
  * STATS/TOP/HISTORY and a GUEST wait on their connections for the store
  * thread while the game's players are answered (PING, WHO, SAY), and are
- * answered in order once resumed. Then PostgreSQL's
+ * answered in order once resumed; an undo accepted while paused is said
+ * and answered only after its commit, the loop serving meanwhile. Then PostgreSQL's
  * backends are paused (SIGSTOP) while a move is committed: the move is not
  * said and not answered, the opponent's next request waits behind it, and
  * the event loop serves everyone else (it never waits for the database);
@@ -101,6 +102,27 @@ test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
 	tc_close(q);
 	tc_close(g);
 	*login = l;
+
+	/* an undo is a write: accepted while paused, the room waits for it
+	 * (the opponent hears nothing), the loop does not */
+	unsigned id = 0;
+	tc_send(a, "OFFER %s undo", room);
+	line = tc_expect(a, "OK OFFER", 3000);
+	CHECK(line && sscanf(line, "OK OFFER %*s %u", &id) == 1, "OFFER: %s", a->line);
+	CHECK(tc_expect(b, "* OFFER", 3000), "no * OFFER: %s", b->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(b, "ACCEPT %s %u", room, id);
+	tc_send(l, "PING undo");
+	CHECK(tc_expect(l, "OK PING", 2000), "no PING answer while an undo hangs: %s", l->line);
+	CHECK(!tc_read(b, 300), "the undo answered before its commit: %s", b->line);
+	CHECK(!tc_read(a, 300), "the undo said before its commit: %s", a->line);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	CHECK(tc_expect(b, "* UNDO", 5000), "no * UNDO after the commit: %s", b->line);
+	char want[64];
+	snprintf(want, sizeof want, "OK ACCEPT %s %u", room, id);
+	CHECK(tc_expect(b, want, 3000), "the held ACCEPT: %s", b->line);
+	CHECK(tc_expect(a, "* UNDO", 3000), "the offerer saw no * UNDO: %s", a->line);
+	ok("an undo on the store thread: said and answered after its commit, the loop free");
 }
 
 /* PostgreSQL stopped: requests that need the store get 508 and change
@@ -160,6 +182,10 @@ test_outage(void)
 	struct tc *admin = NULL;
 	test_held(a, b, room, &admin);
 	REQUIRE(admin, "no admin connection");
+	/* the undo took back two plies: play them again */
+	for (k = 2; k < 4; k++)
+		REQUIRE(play(k % 2 ? b : a, k % 2 ? a : b, room, k) == 0, "move %d again: %s", k,
+		    (k % 2 ? b : a)->line);
 
 	/* a commit in flight: the room waits, the loop does not (x came in
 	 * before: a GUEST's session is still stored from the loop) */
