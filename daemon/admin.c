@@ -436,7 +436,8 @@ void
 admin_each(struct admin *a, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
 {
 	int64_t now = (int64_t)time(NULL);
-	qsort(a->v, (size_t)a->n, sizeof *a->v, by_kind_target);
+	if (a->n > 1) /* none yet: no array at all, and qsort wants one */
+		qsort(a->v, (size_t)a->n, sizeof *a->v, by_kind_target);
 	for (int i = 0; i < a->n; i++)
 		if (in_force(&a->v[i], now))
 			fn(arg, &a->v[i].x);
