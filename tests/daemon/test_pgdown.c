@@ -13,7 +13,7 @@
  * answer (and after the restart below, a RESUME's stored session is looked
  * up the same way). Then PostgreSQL is stopped mid-game: the next move is refused with 508 store-unavailable
  * and no event goes out, and so are LOGIN, a named GUEST, STATS, HISTORY,
- * TOP, BAN and MOTD, changing nothing; it is started again: the daemon reconnects by
+ * TOP, BAN, MOTD and accepting an undo or a draw, changing nothing; it is started again: the daemon reconnects by
  * itself and the same move is taken; then the daemon is killed with
  * SIGKILL and a restart has every acknowledged move, nothing lost.
  */
@@ -224,6 +224,22 @@ test_outage(void)
 	ok("PostgreSQL down: 508 store-unavailable, no event");
 	test_refused(admin, b);
 	tc_close(admin);
+	/* accepting an undo or a draw is a write: refused, the offer stands */
+	const char *kinds[] = { "undo", "draw" };
+	for (int i = 0; i < 2; i++) {
+		unsigned id = 0;
+		tc_send(p, "OFFER %s %s", room, kinds[i]);
+		l = tc_expect(p, "OK OFFER", 3000);
+		CHECK(l && sscanf(l, "OK OFFER %*s %u", &id) == 1, "OFFER: %s", p->line);
+		CHECK(tc_expect(q, "* OFFER", 3000), "no * OFFER: %s", q->line);
+		tc_send(q, "ACCEPT %s %u", room, id);
+		CHECK(tc_expect(q, "ERR 508", 5000), "ACCEPT %s with PostgreSQL down: %s", kinds[i],
+		    q->line);
+		tc_send(q, "DECLINE %s %u", room, id);
+		CHECK(tc_expect(q, "OK DECLINE", 3000), "the %s offer did not stand: %s", kinds[i],
+		    q->line);
+	}
+	ok("PostgreSQL down: accepting an undo or a draw gets 508, the offer stands");
 
 	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
 	int taken = 0;
