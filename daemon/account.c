@@ -15,6 +15,7 @@
 #include <openssl/crypto.h>
 
 #include "daemon/auth.h"
+#include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/export.h"
 #include "daemon/room.h"
@@ -112,17 +113,47 @@ keys_of(const struct conn *c, const char *name, char akey[64], char ukey[64])
 	snprintf(ukey, 64, "u:%s", lower);
 }
 
-/* One password check or hash, done by a worker. */
+/* A sign-in under way: a GUEST, or a REGISTER or LOGIN whose password a
+ * worker checks; its store work on the store thread (cmd_store). */
 struct check {
 	struct conn *c; /* valid until the job is cancelled (conn_kill) */
-	int registering;
+	int registering, guest;
 	char tag[PROTO_TAG_MAX + 1];
-	char name[PROTO_NAME_MAX + 1];
+	char want[PROTO_NAME_MAX + 1]; /* the name asked for */
+	char name[PROTO_NAME_MAX + 1]; /* the account's spelling, or the guest's name */
 	char password[PROTO_PASS_MAX + 1];
 	char stored[AUTH_HASH_MAX];
-	int known;   /* login: the account exists */
-	int verdict; /* 1 match / hashed, 0 no, -1 error */
+	char token[SESSION_TOKEN_LEN + 1], digest[AUTH_DIGEST_LEN + 1];
+	int known;     /* the account exists */
+	int taken;     /* a GUEST's name is an account's */
+	int rc, down;  /* the store's answer: -1 refused (down: unreachable) */
+	int unstored;  /* the session's digest was not stored */
+	int verdict;   /* 1 match / hashed, 0 no, -1 error */
+	char err[256]; /* the store's message */
 };
+
+static void
+discard(struct check *k)
+{
+	OPENSSL_cleanse(k, sizeof *k);
+	free(k);
+}
+
+/* The wire code for a store call that failed. */
+static int
+store_code(int down)
+{
+	return down ? ERR_STORE_DOWN : ERR_INTERNAL;
+}
+
+/* The store failed k's call: its code and message kept for the loop. */
+static void
+store_failed(struct check *k, struct store *st)
+{
+	k->rc = -1;
+	k->down = store_unavailable(st);
+	snprintf(k->err, sizeof k->err, "%s", store_error(st));
+}
 
 static void
 run_check(workq_job_t *job, void *ctx, void *arg)
@@ -163,68 +194,120 @@ take_seats(struct conn *c, struct session *s)
 	}
 }
 
-/* Names the connection's session and sends OK REGISTER/LOGIN. A session
- * the account already has (another connection, or one away from its game)
- * is taken over, seat and clock as they are; its old connection is told
- * and closed. */
+/* Names the connection's session and sends OK GUEST/REGISTER/LOGIN. A
+ * session the account already has (another connection, or one away from
+ * its game) is taken over, seat and clock as they are; its old connection
+ * is told and closed. Otherwise the session is made with k's token, whose
+ * digest the store has by now. */
 static int
 sign_in(struct conn *c, struct check *k)
 {
-	int err = 0;
 	struct session *s = session_by_name(c->srv, k->name);
+	enum session_kind kind = k->guest ? SESSION_GUEST : SESSION_ACCOUNT;
 
-	if (s && s->kind != SESSION_ACCOUNT)
-		return ERR_NAME_TAKEN; /* a guest took it before it was registered */
-	if (!s && !(s = session_new(c->srv, k->name, SESSION_ACCOUNT, &err)))
-		return err;
+	if (s && (k->guest || s->kind != SESSION_ACCOUNT))
+		return ERR_NAME_TAKEN; /* a guest took it meanwhile */
+	if (!s && (!k->token[0] || !(s = session_adopt(c->srv, k->name, k->token, kind))))
+		return ERR_INTERNAL;
 	conn_bind(c, s);
-	take_seats(c, s);
+	if (!k->guest)
+		take_seats(c, s);
 	proto_msg_t r;
-	proto_init(&r, k->registering ? PO_REGISTER : PO_LOGIN, k->tag);
+	proto_init(&r, k->guest ? PO_GUEST : k->registering ? PO_REGISTER : PO_LOGIN, k->tag);
 	snprintf(r.user, sizeof r.user, "%s", s->name);
 	snprintf(r.token, sizeof r.token, "%s", s->token);
 	conn_send(c, &r);
 	log_info(&c->srv->log, "conn %llu %s: %s %s", (unsigned long long)c->id, c->peer,
-	    k->registering ? "registered" : "logged in as", s->name);
+	    k->guest             ? "guest"
+		: k->registering ? "registered"
+				 : "logged in as",
+	    s->name);
 	return 0;
 }
 
-static int
-finish_register(struct conn *c, struct check *k, const char **why)
+/* On the store: the account's row (a REGISTER's new one), a GUEST's name
+ * checked against the accounts, and the new session's digest. */
+static void
+enter_run(struct store *st, void *arg)
 {
-	if (k->verdict != 1)
-		return ERR_INTERNAL;
-	int rc = store_user_create(c->srv->store, k->name, k->stored, (int64_t)time(NULL));
-	if (rc == STORE_EXISTS)
-		return ERR_NAME_TAKEN;
-	if (rc != 0) {
-		log_error(&c->srv->log, "register %s: %s", k->name, store_error(c->srv->store));
-		return ERR_INTERNAL;
+	struct check *k = arg;
+	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+
+	if (!st)
+		return;
+	if (k->registering) {
+		k->rc = store_user_create(st, k->name, k->stored, (int64_t)time(NULL));
+		if (k->rc < 0)
+			store_failed(k, st);
+	} else if (k->guest && k->want[0]) {
+		int rc = store_user_get(st, k->want, spelled, hash, sizeof hash);
+		k->taken = rc == 0;
+		if (rc < 0)
+			store_failed(k, st);
 	}
-	rc = sign_in(c, k);
-	if (rc == ERR_NAME_TAKEN)
-		*why = "registered, but a guest uses that name now: LOGIN when it is free";
+	if (k->rc == 0 && !k->taken && k->token[0] && session_store(st, k->digest, k->name) != 0) {
+		k->unstored = 1;
+		snprintf(k->err, sizeof k->err, "%s", store_error(st));
+	}
+}
+
+/* Back on the loop: the sign-in is answered. */
+static int
+enter_reply(struct conn *c, void *arg, const char **why)
+{
+	struct check *k = arg;
+	int rc = 0;
+
+	if (!c) {
+		discard(k);
+		return 0;
+	}
+	if (k->rc < 0) {
+		log_error(
+		    &c->srv->log, "%s %s: %s", k->guest ? "guest" : "register", k->name, k->err);
+		rc = store_code(k->down);
+	} else if (k->rc == STORE_EXISTS) {
+		rc = ERR_NAME_TAKEN;
+	} else if (k->taken) {
+		*why = "that name belongs to an account: LOGIN";
+		rc = ERR_NAME_TAKEN;
+	} else {
+		/* kept in memory all the same: only a RESUME after a restart needs it */
+		if (k->unstored)
+			log_error(&c->srv->log, "session for %s not stored: %s", k->name, k->err);
+		rc = sign_in(c, k);
+		if (rc == ERR_NAME_TAKEN)
+			*why = k->registering ? "registered, but a guest uses that name now: LOGIN "
+						"when it is free"
+			    : k->guest        ? NULL
+					      : "a guest uses that name now";
+	}
+	discard(k);
 	return rc;
 }
 
+/* The password is right (or hashed): the account's row and the session
+ * are stored, then the reply; an account's live session is taken over at
+ * once (nothing new to store). */
 static int
-finish_login(struct conn *c, struct check *k, const char **why)
+enter(struct conn *c, struct check *k, const char **why)
 {
-	char akey[64], ukey[64];
-
-	keys_of(c, k->name, akey, ukey);
-	if (k->verdict != 1) {
-		count_failure(c->srv, akey);
-		count_failure(c->srv, ukey);
-		log_info(&c->srv->log, "conn %llu %s: failed login for %s",
-		    (unsigned long long)c->id, c->peer, k->name);
-		return ERR_CREDENTIALS;
+	if (!k->registering) {
+		char akey[64], ukey[64];
+		keys_of(c, k->name, akey, ukey);
+		forget(c->srv, ukey);
+		struct session *s = session_by_name(c->srv, k->name);
+		if (s && s->kind == SESSION_ACCOUNT) {
+			int rc = sign_in(c, k);
+			discard(k);
+			return rc;
+		}
 	}
-	forget(c->srv, ukey);
-	int rc = sign_in(c, k);
-	if (rc == ERR_NAME_TAKEN)
-		*why = "a guest uses that name now";
-	return rc;
+	if (auth_token_new(k->token, k->digest) != 0) {
+		discard(k);
+		return ERR_INTERNAL;
+	}
+	return cmd_store(c, k->tag, enter_run, enter_reply, k, why);
 }
 
 static void
@@ -232,19 +315,37 @@ check_done(int64_t id, int cancelled, void *arg)
 {
 	struct check *k = arg;
 	const char *why = NULL;
+	char tag[PROTO_TAG_MAX + 1];
+	int rc;
 
 	(void)id;
-	if (!cancelled) {
-		struct conn *c = k->c;
-		int rc = k->registering ? finish_register(c, k, &why) : finish_login(c, k, &why);
-		if (rc)
-			conn_error(c, k->tag, rc, why ? "%s" : NULL, why);
-		conn_release(c);
+	snprintf(tag, sizeof tag, "%s", k->tag);
+	if (cancelled) {
+		discard(k);
+		return;
 	}
-	OPENSSL_cleanse(k, sizeof *k);
-	free(k);
+	struct conn *c = k->c;
+	c->job = 0;
+	if (k->verdict == 1) {
+		rc = enter(c, k, &why); /* k is enter's now */
+	} else if (k->registering) {
+		rc = ERR_INTERNAL;
+		discard(k);
+	} else {
+		char akey[64], ukey[64];
+		keys_of(c, k->name, akey, ukey);
+		count_failure(c->srv, akey);
+		count_failure(c->srv, ukey);
+		log_info(&c->srv->log, "conn %llu %s: failed login for %s",
+		    (unsigned long long)c->id, c->peer, k->name);
+		rc = ERR_CREDENTIALS;
+		discard(k);
+	}
+	if (rc)
+		conn_error(c, tag, rc, why ? "%s" : NULL, why);
+	if (!c->job)
+		conn_release(c);
 }
-
 /* Queues the check; the connection waits for it. */
 static int
 submit(struct conn *c, struct check *k, const char **why)
@@ -252,8 +353,7 @@ submit(struct conn *c, struct check *k, const char **why)
 	int64_t job = workq_submit(c->srv->work, c->id, run_check, check_done, NULL, k);
 
 	if (job < 0) {
-		OPENSSL_cleanse(k, sizeof *k);
-		free(k);
+		discard(k);
 		*why = "too many logins at once; try again in a moment";
 		return ERR_SERVER_BUSY;
 	}
@@ -271,16 +371,53 @@ new_check(struct conn *c, const proto_msg_t *m, int registering)
 	k->c = c;
 	k->registering = registering;
 	snprintf(k->tag, sizeof k->tag, "%s", m->tag);
+	snprintf(k->want, sizeof k->want, "%s", m->user);
 	snprintf(k->name, sizeof k->name, "%s", m->user);
 	snprintf(k->password, sizeof k->password, "%s", m->pass);
 	return k;
+}
+
+/* On the store: the account asked for (LOGIN's spelling and hash). */
+static void
+lookup_run(struct store *st, void *arg)
+{
+	struct check *k = arg;
+	int rc = store_user_get(st, k->want, k->name, k->stored, sizeof k->stored);
+	k->known = rc == 0;
+	if (rc < 0)
+		store_failed(k, st);
+}
+
+/* Back on the loop: a known name is taken for REGISTER; the password
+ * goes to a worker. */
+static int
+lookup_reply(struct conn *c, void *arg, const char **why)
+{
+	struct check *k = arg;
+	int rc = -1;
+
+	if (!c)
+		rc = 0;
+	else if (k->rc < 0)
+		rc = store_code(k->down);
+	else if (k->registering && k->known)
+		rc = ERR_NAME_TAKEN;
+	if (rc >= 0) {
+		if (c && k->rc < 0)
+			log_error(&c->srv->log, "%s %s: %s", k->registering ? "register" : "login",
+			    k->want, k->err);
+		discard(k);
+		return rc;
+	}
+	if (k->registering)
+		snprintf(k->name, sizeof k->name, "%s", k->want);
+	return submit(c, k, why);
 }
 
 int
 account_register(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct server *srv = c->srv;
-	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
 	auth_name_t n = auth_name_check(m->user);
 
 	if (!srv->store) {
@@ -295,11 +432,10 @@ account_register(struct conn *c, const proto_msg_t *m, const char **why)
 		*why = "passwords are at least 6 characters";
 		return ERR_ARGUMENT;
 	}
-	if (store_user_get(srv->store, m->user, spelled, hash, sizeof hash) == 0 ||
-	    session_by_name(srv, m->user))
+	if (session_by_name(srv, m->user))
 		return ERR_NAME_TAKEN;
 	struct check *k = new_check(c, m, 1);
-	return k ? submit(c, k, why) : ERR_INTERNAL;
+	return k ? cmd_store(c, m->tag, lookup_run, lookup_reply, k, why) : ERR_INTERNAL;
 }
 
 int
@@ -319,26 +455,91 @@ account_login(struct conn *c, const proto_msg_t *m, const char **why)
 		return ERR_RATE;
 	}
 	struct check *k = new_check(c, m, 0);
-	if (!k)
-		return ERR_INTERNAL;
-	k->known = store_user_get(srv->store, m->user, k->name, k->stored, sizeof k->stored) == 0;
-	return submit(c, k, why);
+	return k ? cmd_store(c, m->tag, lookup_run, lookup_reply, k, why) : ERR_INTERNAL;
 }
 
 int
-account_guest_name(struct server *srv, const char *name, const char **why)
+account_guest(struct conn *c, const proto_msg_t *m, const char **why)
 {
-	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+	const char *name = m->user[0] ? m->user : NULL;
 
-	if (auth_name_check(name) == NAME_RESERVED) {
+	if (name && auth_name_check(name) == NAME_RESERVED) {
 		*why = "that name is reserved";
 		return ERR_NAME_TAKEN;
 	}
-	if (srv->store && store_user_get(srv->store, name, spelled, hash, sizeof hash) == 0) {
-		*why = "that name belongs to an account: LOGIN";
-		return ERR_NAME_TAKEN;
+	struct check *k = calloc(1, sizeof *k);
+	if (!k)
+		return ERR_INTERNAL;
+	k->c = c;
+	k->guest = 1;
+	snprintf(k->tag, sizeof k->tag, "%s", m->tag);
+	snprintf(k->want, sizeof k->want, "%s", m->user);
+	int rc = session_prepare(c->srv, name, k->name, k->token, k->digest);
+	if (rc) {
+		struct session *s = rc == ERR_NAME_TAKEN ? session_by_name(c->srv, name) : NULL;
+		if (s && s->kind == SESSION_ACCOUNT)
+			*why = "that name belongs to an account: LOGIN";
+		discard(k);
+		return rc;
+	}
+	return cmd_store(c, m->tag, enter_run, enter_reply, k, why);
+}
+
+/* STATS, TOP, HISTORY or EXPORT: the request copied, and the rows the
+ * store answered with (read on the store thread, sent from the loop). */
+struct query {
+	proto_msg_t m;
+	char name[PROTO_NAME_MAX + 1]; /* the user it is about */
+	int rc, down;                  /* -1: the store failed (down: unreachable) */
+	int account;                   /* STATS: the name is an account's */
+	int have[3];                   /* STATS: rated under each rule */
+	int n, total;                  /* rows of the page, of all */
+	store_rating_t r[STORE_PAGE];
+	store_game_t g[STORE_PAGE];
+	store_move_t moves[RULES_CELLS]; /* EXPORT's */
+};
+
+static int
+query_stats(struct store *st, struct query *q)
+{
+	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+	int rc = store_user_get(st, q->name, spelled, hash, sizeof hash);
+	if (rc < 0)
+		return -1;
+	q->account = rc == 0;
+	for (int i = 0; i < 3; i++) {
+		rc = store_rating_get(st, q->account ? spelled : q->name, (rule_t)i, &q->r[i]);
+		if (rc < 0)
+			return -1;
+		/* accounts show every rule; bots and guests the ones they were rated in */
+		q->have[i] = q->account || rc == 0;
+		q->n += q->have[i];
 	}
 	return 0;
+}
+
+/* On the store: the rows the query asks for. */
+static void
+query_run(struct store *st, void *arg)
+{
+	struct query *q = arg;
+	int page = q->m.page ? (int)q->m.page : 1;
+	switch (q->m.id) {
+	case PR_STATS:
+		q->rc = query_stats(st, q);
+		break;
+	case PR_TOP:
+		q->rc = q->n = store_top(st, q->m.rule, page, q->r, &q->total);
+		break;
+	case PR_HISTORY:
+		q->rc = q->n = store_history(st, q->name, page, q->g, &q->total);
+		break;
+	default:
+		q->rc = store_game_load(st, q->m.ident, &q->g[0], q->moves);
+		break;
+	}
+	if (q->rc < 0)
+		q->down = store_unavailable(st);
 }
 
 static void
@@ -358,49 +559,6 @@ stat_line(struct conn *c, const store_rating_t *r, rule_t rule)
 	conn_send(c, &d);
 }
 
-/* The user a query names, or the connection's own. */
-static const char *
-subject(struct conn *c, const proto_msg_t *m)
-{
-	return m->user[0] ? m->user : c->sess ? c->sess->name : NULL;
-}
-
-int
-account_stats(struct conn *c, const proto_msg_t *m, const char **why)
-{
-	store_t *st = c->srv->store;
-	const char *name = subject(c, m);
-	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
-	store_rating_t r[3];
-	int have[3], n = 0;
-
-	if (!st) {
-		*why = "this server keeps no ratings (database none)";
-		return ERR_UNAVAILABLE;
-	}
-	if (!name)
-		return ERR_LOGIN_FIRST;
-	int account = store_user_get(st, name, spelled, hash, sizeof hash) == 0;
-	for (int i = 0; i < 3; i++) {
-		int rc = store_rating_get(st, account ? spelled : name, (rule_t)i, &r[i]);
-		if (rc < 0)
-			return ERR_INTERNAL;
-		/* accounts show every rule; bots and guests the ones they were rated in */
-		have[i] = account || rc == 0;
-		n += have[i];
-	}
-	if (n == 0)
-		return ERR_NO_USER;
-	for (int i = 0; i < 3; i++)
-		if (have[i])
-			stat_line(c, &r[i], (rule_t)i);
-	proto_msg_t ok;
-	proto_init(&ok, PO_STATS, m->tag);
-	ok.count = n;
-	conn_send(c, &ok);
-	return 0;
-}
-
 /* Ends a paged answer: n rows sent of total. */
 static void
 send_page_end(struct conn *c, proto_id_t type, const char *tag, int n, int total)
@@ -413,82 +571,54 @@ send_page_end(struct conn *c, proto_id_t type, const char *tag, int n, int total
 	conn_send(c, &ok);
 }
 
-int
-account_top(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+reply_stats(struct conn *c, const struct query *q)
 {
-	store_t *st = c->srv->store;
-	store_rating_t rows[STORE_PAGE];
-	int total = 0, n;
-
-	if (!st) {
-		*why = "this server keeps no ratings (database none)";
-		return ERR_UNAVAILABLE;
-	}
-	n = store_top(st, m->rule, m->page ? (int)m->page : 1, rows, &total);
-	if (n < 0)
-		return ERR_INTERNAL;
-	for (int i = 0; i < n; i++)
-		stat_line(c, &rows[i], m->rule);
-	send_page_end(c, PO_TOP, m->tag, n, total);
+	if (q->n == 0)
+		return ERR_NO_USER;
+	for (int i = 0; i < 3; i++)
+		if (q->have[i])
+			stat_line(c, &q->r[i], (rule_t)i);
+	proto_msg_t ok;
+	proto_init(&ok, PO_STATS, q->m.tag);
+	ok.count = q->n;
+	conn_send(c, &ok);
 	return 0;
 }
 
-int
-account_history(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+reply_history(struct conn *c, const struct query *q)
 {
-	store_t *st = c->srv->store;
-	const char *name = subject(c, m);
-	store_game_t rows[STORE_PAGE];
-	int total = 0, n;
-
-	if (!st) {
-		*why = "this server keeps no games (database none)";
-		return ERR_UNAVAILABLE;
-	}
-	if (!name)
-		return ERR_LOGIN_FIRST;
-	n = store_history(st, name, m->page ? (int)m->page : 1, rows, &total);
-	if (n < 0)
-		return ERR_INTERNAL;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < q->n; i++) {
+		const store_game_t *g = &q->g[i];
 		proto_msg_t d;
 		proto_init(&d, PD_GAME, NULL);
-		d.ident = rows[i].id;
-		d.rule = (rule_t)rows[i].rule;
-		d.size = rows[i].size;
-		snprintf(d.user, sizeof d.user, "%s", rows[i].black);
-		snprintf(d.user2, sizeof d.user2, "%s", rows[i].white);
-		d.result = wire_result((game_result_t)rows[i].result);
-		d.reason = wire_reason((game_reason_t)rows[i].reason);
-		d.depth = rows[i].nmoves;
-		d.when = rows[i].ended;
+		d.ident = g->id;
+		d.rule = (rule_t)g->rule;
+		d.size = g->size;
+		snprintf(d.user, sizeof d.user, "%s", g->black);
+		snprintf(d.user2, sizeof d.user2, "%s", g->white);
+		d.result = wire_result((game_result_t)g->result);
+		d.reason = wire_reason((game_reason_t)g->reason);
+		d.depth = g->nmoves;
+		d.when = g->ended;
 		conn_send(c, &d);
 	}
-	send_page_end(c, PO_HISTORY, m->tag, n, total);
+	send_page_end(c, PO_HISTORY, q->m.tag, q->n, q->total);
 	return 0;
 }
 
-int
-account_export(struct conn *c, const proto_msg_t *m, const char **why)
+static int
+reply_export(struct conn *c, const struct query *q, const char **why)
 {
-	store_move_t moves[RULES_CELLS];
 	char text[EXPORT_MAX];
-	store_t *st = c->srv->store;
-	store_game_t g;
 
-	if (!st) {
-		*why = "this server keeps no games (database none)";
-		return ERR_UNAVAILABLE;
-	}
-	int rc = store_game_load(st, m->ident, &g, moves);
-	if (rc < 0)
-		return ERR_INTERNAL;
-	if (rc == STORE_NOT_FOUND || g.ended == 0) {
+	if (q->rc == STORE_NOT_FOUND || q->g[0].ended == 0) {
 		*why = "no finished game with that id";
 		return ERR_ARGUMENT;
 	}
-	int n = m->format == EXPORT_PSQ ? export_psq(&g, moves, text, sizeof text)
-					: export_text(&g, moves, text, sizeof text);
+	int n = q->m.format == EXPORT_PSQ ? export_psq(&q->g[0], q->moves, text, sizeof text)
+					  : export_text(&q->g[0], q->moves, text, sizeof text);
 	if (n < 0 || n >= (int)sizeof text)
 		return ERR_INTERNAL;
 	/* every line must fit before the first goes out: a reply is whole */
@@ -504,9 +634,62 @@ account_export(struct conn *c, const proto_msg_t *m, const char **why)
 		conn_send(c, &d);
 	}
 	proto_msg_t ok;
-	proto_init(&ok, PO_EXPORT, m->tag);
-	ok.ident = m->ident;
-	ok.format = m->format;
+	proto_init(&ok, PO_EXPORT, q->m.tag);
+	ok.ident = q->m.ident;
+	ok.format = q->m.format;
 	conn_send(c, &ok);
 	return 0;
+}
+
+/* Back on the loop: the rows go out. */
+static int
+query_reply(struct conn *c, void *arg, const char **why)
+{
+	struct query *q = arg;
+	int rc = 0;
+
+	if (!c) /* nobody to answer */
+		rc = 0;
+	else if (q->rc < 0)
+		rc = store_code(q->down);
+	else if (q->m.id == PR_STATS)
+		rc = reply_stats(c, q);
+	else if (q->m.id == PR_TOP) {
+		for (int i = 0; i < q->n; i++)
+			stat_line(c, &q->r[i], q->m.rule);
+		send_page_end(c, PO_TOP, q->m.tag, q->n, q->total);
+	} else if (q->m.id == PR_HISTORY)
+		rc = reply_history(c, q);
+	else
+		rc = reply_export(c, q, why);
+	free(q);
+	return rc;
+}
+
+/* The user a query names, or the connection's own. */
+static const char *
+subject(struct conn *c, const proto_msg_t *m)
+{
+	return m->user[0] ? m->user : c->sess ? c->sess->name : NULL;
+}
+
+int
+account_query(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	const char *name = subject(c, m);
+
+	if (!c->srv->store) {
+		*why = m->id == PR_STATS || m->id == PR_TOP
+		    ? "this server keeps no ratings (database none)"
+		    : "this server keeps no games (database none)";
+		return ERR_UNAVAILABLE;
+	}
+	if (!name && (m->id == PR_STATS || m->id == PR_HISTORY))
+		return ERR_LOGIN_FIRST;
+	struct query *q = calloc(1, sizeof *q);
+	if (!q)
+		return ERR_INTERNAL;
+	q->m = *m;
+	snprintf(q->name, sizeof q->name, "%s", name ? name : "");
+	return cmd_store(c, m->tag, query_run, query_reply, q, why);
 }

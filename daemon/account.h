@@ -22,12 +22,11 @@ enum {
 
 int account_register(struct conn *c, const proto_msg_t *m, const char **why);
 int account_login(struct conn *c, const proto_msg_t *m, const char **why);
-/* Whether a guest may call itself name: not reserved, not an account. */
-int account_guest_name(struct server *srv, const char *name, const char **why);
-int account_stats(struct conn *c, const proto_msg_t *m, const char **why);
-int account_top(struct conn *c, const proto_msg_t *m, const char **why);
-int account_history(struct conn *c, const proto_msg_t *m, const char **why);
-int account_export(struct conn *c, const proto_msg_t *m, const char **why);
+/* GUEST: a name of its own (not reserved, not an account, not in use) or
+ * the next guest name, and a session stored before it is told. */
+int account_guest(struct conn *c, const proto_msg_t *m, const char **why);
+/* STATS, TOP, HISTORY, EXPORT: the rows read on the store (cmd_store). */
+int account_query(struct conn *c, const proto_msg_t *m, const char **why);
 void account_free_limits(struct server *srv);
 
 #endif

@@ -49,6 +49,16 @@ refuse(struct admin *a, game_err_t e, const char *fmt, const char *arg)
 	return e;
 }
 
+/* The store refused the write just made: nothing changed. 508 when the
+ * database could not be reached (try again), else 500. */
+static game_err_t
+store_refused(struct admin *a)
+{
+	store_t *st = a->srv->store;
+	return refuse(a, store_unavailable(st) ? GERR_STORE_DOWN : GERR_STORE,
+	    "the store refused it: %s", store_error(st));
+}
+
 int64_t
 admin_duration(const char *s)
 {
@@ -308,8 +318,12 @@ someone(struct admin *a, const char *name)
 	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
 	if (session_by_name(a->srv, name))
 		return GERR_OK;
-	if (a->srv->store && store_user_get(a->srv->store, name, spelled, hash, sizeof hash) == 0)
+	int rc = a->srv->store ? store_user_get(a->srv->store, name, spelled, hash, sizeof hash)
+			       : 1;
+	if (rc == 0)
 		return GERR_OK;
+	if (rc < 0)
+		return store_refused(a);
 	return refuse(a, GERR_NO_USER, "no account or online user named %s", name);
 }
 
@@ -318,8 +332,7 @@ static game_err_t
 impose(struct admin *a, const store_sanction_t *x)
 {
 	if (a->srv->store && store_sanction_put(a->srv->store, x) != 0)
-		return refuse(
-		    a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+		return store_refused(a);
 	if (keep(a, x) != 0)
 		return refuse(a, GERR_NOMEM, "%s", "out of memory");
 	return GERR_OK;
@@ -394,8 +407,7 @@ lift(struct admin *a, int kind, const char *who, const char *target)
 		return refuse(a, GERR_NO_USER,
 		    kind == STORE_BAN ? "%s is not banned" : "%s is not muted", target);
 	if (a->srv->store && store_sanction_drop(a->srv->store, kind, key) < 0)
-		return refuse(
-		    a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+		return store_refused(a);
 	drop(a, s);
 	log_info(&a->srv->log, "admin %s: %s %s", who, kind == STORE_BAN ? "unban" : "unmute", key);
 	return GERR_OK;
@@ -424,7 +436,8 @@ void
 admin_each(struct admin *a, void (*fn)(void *arg, const store_sanction_t *x), void *arg)
 {
 	int64_t now = (int64_t)time(NULL);
-	qsort(a->v, (size_t)a->n, sizeof *a->v, by_kind_target);
+	if (a->n > 1) /* none yet: no array at all, and qsort wants one */
+		qsort(a->v, (size_t)a->n, sizeof *a->v, by_kind_target);
 	for (int i = 0; i < a->n; i++)
 		if (in_force(&a->v[i], now))
 			fn(arg, &a->v[i].x);
@@ -439,8 +452,7 @@ admin_set_motd(struct admin *a, const char *who, const char *text)
 	if (text && (strlen(text) > ADMIN_TEXT_MAX || !proto_utf8_ok(text, strlen(text))))
 		return refuse(a, GERR_ARGUMENT, "%s", "the MOTD is at most 400 bytes of UTF-8");
 	if (a->srv->store && store_setting_put(a->srv->store, "motd", text) != 0)
-		return refuse(
-		    a, GERR_STORE, "the store refused it: %s", store_error(a->srv->store));
+		return store_refused(a);
 	snprintf(a->motd, sizeof a->motd, "%s", text ? text : "");
 	log_info(&a->srv->log, "admin %s: motd %s", who, text ? text : "(none)");
 	return GERR_OK;

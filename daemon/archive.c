@@ -88,8 +88,9 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 /* A write for the store thread: the values copied, the answer filled in. */
 struct move_job {
 	struct server *srv;
+	enum { JOB_MOVES, JOB_TRUNCATE, JOB_COLOURS } kind;
 	int64_t id;
-	int first, n;
+	int first, n;  /* truncate: first is the plies kept; colours: the opening's */
 	int rate_bots; /* the config's, copied: a reload may change it meanwhile */
 	struct archive_move mv[3];
 	int has_end;
@@ -117,8 +118,13 @@ move_job_run(workq_job_t *job, void *ctx, void *arg)
 	store_t *st = ctx;
 	(void)job;
 	int64_t t0 = metrics_now_us();
-	j->rc = moves_on(
-	    st, j->rate_bots, j->id, j->first, j->mv, j->n, j->has_end ? &j->end : NULL);
+	if (j->kind == JOB_TRUNCATE)
+		j->rc = store_game_truncate(st, j->id, j->first);
+	else if (j->kind == JOB_COLOURS)
+		j->rc = store_game_colours(st, j->id, j->names[0], j->names[1], j->first);
+	else
+		j->rc = moves_on(
+		    st, j->rate_bots, j->id, j->first, j->mv, j->n, j->has_end ? &j->end : NULL);
 	j->us = metrics_now_us() - t0;
 	if (j->rc != 0) {
 		j->unavailable = store_unavailable(st);
@@ -140,9 +146,11 @@ move_job_done(int64_t id, int cancelled, void *arg)
 	game_err_t e = GERR_OK;
 	if (j->rc != 0) {
 		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)j->id,
-		    j->n > 1        ? "the stones"
-			: j->n == 1 ? "a move"
-				    : "the result",
+		    j->kind == JOB_TRUNCATE      ? "an undo"
+			: j->kind == JOB_COLOURS ? "the colours"
+			: j->n > 1               ? "the stones"
+			: j->n == 1              ? "a move"
+						 : "the result",
 		    j->err);
 		e = j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
 	} else {
@@ -150,6 +158,24 @@ move_job_done(int64_t id, int cancelled, void *arg)
 	}
 	j->done(j->arg, e);
 	free(j);
+}
+
+/* Queues j for the store thread, its answer to done(arg); frees j when it
+ * cannot. */
+static int
+queue_write(struct server *srv, struct move_job *j, archive_done_fn done, void *arg)
+{
+	j->srv = srv;
+	j->done = done;
+	j->arg = arg;
+	/* one store thread, first come first served: commits keep the order of
+	 * the requests across rooms */
+	if (workq_submit(
+		srv->storeq, (uint64_t)(uintptr_t)arg, move_job_run, move_job_done, NULL, j) < 0) {
+		free(j);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -161,7 +187,6 @@ archive_moves_async(struct server *srv, int64_t id, int first, const struct arch
 		free(j);
 		return -1;
 	}
-	j->srv = srv;
 	j->rate_bots = srv->cfg.rate_bots;
 	j->id = id;
 	j->first = first;
@@ -180,16 +205,34 @@ archive_moves_async(struct server *srv, int64_t id, int first, const struct arch
 		j->end.room = j->room;
 		j->end.code = j->code;
 	}
-	j->done = done;
-	j->arg = arg;
-	/* one store thread, first come first served: commits keep the order of
-	 * the requests across rooms */
-	if (workq_submit(
-		srv->storeq, (uint64_t)(uintptr_t)arg, move_job_run, move_job_done, NULL, j) < 0) {
-		free(j);
+	return queue_write(srv, j, done, arg);
+}
+
+int
+archive_truncate_async(struct server *srv, int64_t id, int nmoves, archive_done_fn done, void *arg)
+{
+	struct move_job *j = calloc(1, sizeof *j);
+	if (!j)
 		return -1;
-	}
-	return 0;
+	j->kind = JOB_TRUNCATE;
+	j->id = id;
+	j->first = nmoves;
+	return queue_write(srv, j, done, arg);
+}
+
+int
+archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
+    int opening_plies, archive_done_fn done, void *arg)
+{
+	struct move_job *j = calloc(1, sizeof *j);
+	if (!j)
+		return -1;
+	j->kind = JOB_COLOURS;
+	j->id = id;
+	j->first = opening_plies;
+	snprintf(j->names[0], sizeof j->names[0], "%s", black);
+	snprintf(j->names[1], sizeof j->names[1], "%s", white);
+	return queue_write(srv, j, done, arg);
 }
 
 struct lookup_job {
@@ -234,6 +277,52 @@ archive_lookup_async(struct server *srv, const char *token,
 	j->arg = arg;
 	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)j, lookup_run, lookup_done, NULL, j) <
 	    0) {
+		free(j);
+		return -1;
+	}
+	return 0;
+}
+
+struct call_job {
+	archive_run_fn run;
+	void (*back)(void *arg, int cancelled);
+	void *arg;
+};
+
+static void
+call_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct call_job *j = arg;
+	(void)job;
+	j->run(ctx, j->arg);
+}
+
+static void
+call_done(int64_t id, int cancelled, void *arg)
+{
+	struct call_job *j = arg;
+	(void)id;
+	j->back(j->arg, cancelled);
+	free(j);
+}
+
+int
+archive_call(
+    struct server *srv, archive_run_fn run, void (*back)(void *arg, int cancelled), void *arg)
+{
+	if (!archive_async(srv)) {
+		run(srv->store, arg);
+		back(arg, 0);
+		return 0;
+	}
+	struct call_job *j = calloc(1, sizeof *j);
+	if (!j)
+		return -1;
+	j->run = run;
+	j->back = back;
+	j->arg = arg;
+	/* the one store thread: in order with the moves and every other call */
+	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)j, call_run, call_done, NULL, j) < 0) {
 		free(j);
 		return -1;
 	}

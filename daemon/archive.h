@@ -16,6 +16,7 @@
 #include "rules/rules.h"
 
 struct server;
+struct store;
 
 /* Who holds a seat, as far as ratings go. */
 enum archive_player { PLAYER_GUEST, PLAYER_ACCOUNT, PLAYER_BOT };
@@ -82,6 +83,12 @@ typedef void (*archive_done_fn)(void *arg, game_err_t e);
  * then never called). */
 int archive_moves_async(struct server *srv, int64_t id, int first, const struct archive_move *mv,
     int n, const struct archive_game *end, archive_done_fn done, void *arg);
+/* archive_truncate and archive_colours, answered later as
+ * archive_moves_async. */
+int archive_truncate_async(
+    struct server *srv, int64_t id, int nmoves, archive_done_fn done, void *arg);
+int archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
+    int opening_plies, archive_done_fn done, void *arg);
 /* A stored session looked up on the store thread (RESUME after a
  * restart): the token's name if the store holds it unexpired, and whether
  * that name is an account. */
@@ -94,6 +101,17 @@ struct archive_lookup {
  * queue was freed first, at shutdown). -1 when it cannot be queued. */
 int archive_lookup_async(struct server *srv, const char *token,
     void (*done)(void *arg, const struct archive_lookup *l), void *arg);
+/*
+ * Any other work on the store, one path for both backends: run(st, arg)
+ * with the store thread's own connection (PostgreSQL), then back(arg, 0) on
+ * the loop when it is done; with SQLite both at once, on the loop with the
+ * server's store (a local read or write of microseconds). back(arg, 1)
+ * instead of both when the queue was freed first (shutdown). run touches
+ * nothing but st and arg. -1 when it cannot be queued (neither is called).
+ */
+typedef void (*archive_run_fn)(struct store *st, void *arg);
+int archive_call(
+    struct server *srv, archive_run_fn run, void (*back)(void *arg, int cancelled), void *arg);
 /* Starts the store thread for a PostgreSQL store (nothing for SQLite);
  * archive_stop joins it, dropping answers not yet delivered. */
 int archive_start(struct server *srv);

@@ -51,9 +51,12 @@ enum { CMD_PENDING = -1, CMD_LOOKUP = -2 };
 struct parked {
 	TAILQ_ENTRY(parked) link;
 	struct conn *c;
-	struct room *r; /* NULL: a RESUME waiting for its stored session */
+	struct room *r; /* NULL: a request waiting for the store thread */
 	int answering;
 	proto_msg_t m;
+	archive_run_fn run; /* cmd_store's */
+	cmd_reply_fn reply;
+	void *arg;
 };
 
 static void
@@ -208,20 +211,7 @@ cmd_guest(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 {
 	(void)rm;
 	int err = admitted(c, m->user[0] ? m->user : NULL, why);
-	if (err || (m->user[0] && (err = account_guest_name(c->srv, m->user, why)) != 0))
-		return err;
-	struct session *s = session_new(c->srv, m->user[0] ? m->user : NULL, SESSION_GUEST, &err);
-	if (!s)
-		return err;
-	conn_bind(c, s);
-	log_info(
-	    &c->srv->log, "conn %llu %s: guest %s", (unsigned long long)c->id, c->peer, s->name);
-	proto_msg_t r;
-	reply_init(&r, m);
-	snprintf(r.user, sizeof r.user, "%s", s->name);
-	snprintf(r.token, sizeof r.token, "%s", s->token);
-	conn_send(c, &r);
-	return 0;
+	return err ? err : account_guest(c, m, why);
 }
 
 /* REGISTER, LOGIN, HISTORY, EXPORT, STATS, TOP: the account module's. */
@@ -237,14 +227,8 @@ cmd_account(struct conn *c, const proto_msg_t *m, struct room *rm, const char **
 		return account_register(c, m, why);
 	case PR_LOGIN:
 		return account_login(c, m, why);
-	case PR_HISTORY:
-		return account_history(c, m, why);
-	case PR_EXPORT:
-		return account_export(c, m, why);
-	case PR_STATS:
-		return account_stats(c, m, why);
 	default:
-		return account_top(c, m, why);
+		return account_query(c, m, why);
 	}
 }
 
@@ -606,6 +590,8 @@ cmd_answer(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 {
 	struct room_act act;
 	game_err_t e = room_answer(rm, c->sess, (uint32_t)m->ident, m->id == PR_ACCEPT, &act);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	if (e)
 		return refused(e, &act, why);
 	proto_msg_t r;
@@ -1037,10 +1023,16 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 	if (p) {
 		const char *why = NULL;
 		TAILQ_REMOVE(&srv->parked, p, link);
-		if (e)
+		if (e) {
 			conn_error(p->c, p->m.tag, refused(e, act, &why), why ? "%s" : NULL, why);
-		else
-			ok_seq(p->c, &p->m, r, act->seq);
+		} else { /* OK <VERB> <room>, and the seq or the offer's id */
+			proto_msg_t ok;
+			reply_init(&ok, &p->m);
+			snprintf(ok.room, sizeof ok.room, "%s", room_id(r));
+			ok.seq = act->seq;
+			ok.ident = p->m.ident;
+			conn_send(p->c, &ok);
+		}
 		conn_release(p->c);
 		free(p);
 	} else if (e) {
@@ -1101,6 +1093,63 @@ look_up(struct conn *c, const proto_msg_t *m)
 	}
 	p->c = c;
 	p->m = *m;
+	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	conn_hold(c, CONN_HELD);
+	return 0;
+}
+
+static void
+stored_run(struct store *st, void *arg)
+{
+	struct parked *p = arg;
+	p->run(st, p->arg);
+}
+
+/* Back from the store thread: the held connection gets its answer and
+ * reads on (unless the answer holds it again). */
+static void
+stored_back(void *arg, int cancelled)
+{
+	struct parked *p = arg;
+	struct conn *c = p->c;
+	const char *why = NULL;
+	if (cancelled || !c) { /* the connection went meanwhile (cmd_forget) */
+		p->reply(NULL, p->arg, &why);
+		free(p);
+		return;
+	}
+	TAILQ_REMOVE(&c->srv->parked, p, link);
+	c->job = 0;
+	int rc = p->reply(c->dead || c->closing ? NULL : c, p->arg, &why);
+	if (rc && !c->dead && !c->closing)
+		conn_error(c, p->m.tag, rc, why ? "%s" : NULL, why);
+	if (!c->job)
+		conn_release(c);
+	free(p);
+}
+
+int
+cmd_store(struct conn *c, const char *tag, archive_run_fn run, cmd_reply_fn reply, void *arg,
+    const char **why)
+{
+	if (!archive_async(c->srv)) { /* SQLite: at once, on the loop */
+		run(c->srv->store, arg);
+		return reply(c, arg, why);
+	}
+	struct parked *p = calloc(1, sizeof *p);
+	if (p) { /* all set before the store thread sees it */
+		p->c = c;
+		snprintf(p->m.tag, sizeof p->m.tag, "%s", tag ? tag : "");
+		p->run = run;
+		p->reply = reply;
+		p->arg = arg;
+	}
+	if (!p || archive_call(c->srv, stored_run, stored_back, p) != 0) {
+		free(p);
+		reply(NULL, arg, why);
+		*why = "the database is busy; try again in a moment";
+		return ERR_SERVER_BUSY;
+	}
 	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
 	conn_hold(c, CONN_HELD);
 	return 0;

@@ -90,6 +90,10 @@ struct pending {
 	char reason[64];
 	int64_t now;
 	int swap2; /* a swap2 put: the stage moves on after */
+	/* or an undo of that many plies, or swap2's colours (swap: the seats
+	 * change) */
+	int undo, colours, swap;
+	unsigned accepted; /* the offers said accepted once it is stored */
 	/* or the end of the game (room_end), and what follows its answer */
 	int end;
 	game_result_t res;
@@ -829,13 +833,39 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 }
 
 static void write_done(void *arg, game_err_t e);
+static void undone(struct room *r, int plies, unsigned accepted, int64_t now);
+static void coloured(struct room *r, int swap);
+
+/* A write queued at the store thread (archive_*_async): the room waits
+ * for it in p; -1 when it could not be queued (rc). */
+static int
+wait_for(struct room *r, int rc, struct pending *p)
+{
+	if (rc != 0) {
+		free(p);
+		return -1;
+	}
+	p->now = clock_now_ms();
+	r->pending = p;
+	return 0;
+}
 
 /* Ends an unfinished game: archived first (with the ratings), then said.
  * 0; -1, with nothing changed, when the store refused it; 1 when the end
  * is in flight at the store thread (r->pending: write_done says it). An
  * end while stones are in flight is written from the loop at once. */
+static int end_accepted(struct room *r, game_result_t res, game_reason_t reason, unsigned accepted);
+
 static int
 room_end(struct room *r, game_result_t res, game_reason_t reason)
+{
+	return end_accepted(r, res, reason, 0);
+}
+
+/* room_end of a game the players agreed to end: the accepted offers are
+ * said so before * OVER. */
+static int
+end_accepted(struct room *r, game_result_t res, game_reason_t reason, unsigned accepted)
 {
 	struct archive_game g;
 	if (!room_unfinished(r))
@@ -852,11 +882,13 @@ room_end(struct room *r, game_result_t res, game_reason_t reason)
 		p->end = 1;
 		p->res = res;
 		p->why = reason;
+		p->accepted = accepted;
 		r->pending = p;
 		return 1;
 	}
 	if (archive_end(r->srv, &g) != 0)
 		return -1;
+	end_offers(r, accepted, END_ACCEPTED);
 	game_over(r, res, reason);
 	return 0;
 }
@@ -1059,6 +1091,7 @@ write_done(void *arg, game_err_t e)
 			evtimer_add(p->retry, &again);
 		}
 	} else if (p->end) {
+		end_offers(r, p->accepted, END_ACCEPTED);
 		game_over(r, p->res, p->why);
 		act.seq = r->seq;
 		if (p->answer) {
@@ -1068,6 +1101,12 @@ write_done(void *arg, game_err_t e)
 	} else if (!room_unfinished(r)) {
 		/* ended meanwhile where nothing may wait (a player left) */
 		e = GERR_OVER;
+	} else if (p->undo) {
+		undone(r, p->undo, p->accepted, p->now);
+		act.seq = r->seq;
+	} else if (p->colours) {
+		coloured(r, p->swap);
+		act.seq = r->seq;
 	} else {
 		struct archive_move am[3];
 		proto_msg_t m[3];
@@ -1240,14 +1279,33 @@ room_swap2_choose(struct room *r, struct session *s, stone_t colour, struct room
 	/* the actor takes the colour it names */
 	int swap = (colour == STONE_BLACK ? 0 : 1) != swap2_actor(r);
 	int black = swap ? 1 : 0;
-	if (archive_colours(r->srv, r->game_id, r->seat[black].name, r->seat[1 - black].name,
-		r->pos.nmoves) != 0)
+	const char *b = r->seat[black].name, *w = r->seat[1 - black].name;
+	if (r->game_id && archive_async(r->srv)) {
+		struct pending *p = calloc(1, sizeof *p);
+		if (!p ||
+		    wait_for(r,
+			archive_colours_async(
+			    r->srv, r->game_id, b, w, r->pos.nmoves, write_done, r),
+			p) != 0)
+			return store_refused(r, act);
+		p->colours = 1;
+		p->swap = swap;
+		return GERR_PENDING;
+	}
+	if (archive_colours(r->srv, r->game_id, b, w, r->pos.nmoves) != 0)
 		return store_refused(r, act);
+	coloured(r, swap);
+	act->seq = r->seq;
+	return GERR_OK;
+}
+
+/* The colours are stored: the seats as chosen, the game on. */
+static void
+coloured(struct room *r, int swap)
+{
 	if (swap)
 		swap_seats(r);
 	swap2_done(r);
-	act->seq = r->seq;
-	return GERR_OK;
 }
 
 game_err_t
@@ -1316,9 +1374,8 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 
 /* Takes back plies that the archive has already dropped. */
 static void
-do_undo(struct room *r, int plies)
+do_undo(struct room *r, int plies, int64_t now)
 {
-	int64_t now = clock_now_ms();
 	for (int i = 0; i < plies; i++)
 		pos_undo(&r->pos);
 	r->turn_since = now;
@@ -1360,33 +1417,49 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 	}
 	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
 	/* the store first: a refusal changes nothing */
-	struct archive_game g;
-	int stored;
 	if (k == ASK_DRAW) {
-		end_record(r, GAME_DRAWN, BY_DRAW_AGREED, &g);
-		stored = archive_end(r->srv, &g);
+		int rc = end_accepted(r, GAME_DRAWN, BY_DRAW_AGREED, 1u << k);
+		if (rc < 0)
+			return store_refused(r, act);
+		if (rc > 0)
+			return GERR_PENDING;
+	} else if (k == ASK_UNDO && r->game_id && archive_async(r->srv)) {
+		struct pending *p = calloc(1, sizeof *p);
+		if (!p ||
+		    wait_for(r,
+			archive_truncate_async(
+			    r->srv, r->game_id, r->pos.nmoves - plies, write_done, r),
+			p) != 0)
+			return store_refused(r, act);
+		p->undo = plies;
+		p->accepted = 1u << k;
+		return GERR_PENDING;
 	} else if (k == ASK_UNDO) {
-		stored = archive_truncate(r->srv, r->game_id, r->pos.nmoves - plies);
+		if (archive_truncate(r->srv, r->game_id, r->pos.nmoves - plies) != 0)
+			return store_refused(r, act);
+		undone(r, plies, 1u << k, clock_now_ms());
 	} else {
 		swap_seats(r);
-		if ((stored = begin_game(r)) != 0)
+		if (begin_game(r) != 0) {
 			swap_seats(r);
-	}
-	if (stored != 0)
-		return store_refused(r, act);
-	end_offers(r, 1u << k, END_ACCEPTED);
-	if (k == ASK_DRAW) {
-		game_over(r, GAME_DRAWN, BY_DRAW_AGREED);
-	} else if (k == ASK_UNDO) {
-		if (r->pos.nmoves >= 2)
-			r->moved_both = 1; /* the undo must not make ABORT early again */
-		do_undo(r, plies);
-		end_offers(r, OFFERS_GAME, END_WITHDRAWN);
-	} else {
+			return store_refused(r, act);
+		}
+		end_offers(r, 1u << k, END_ACCEPTED);
 		start_game(r);
 	}
 	act->seq = r->seq;
 	return GERR_OK;
+}
+
+/* The undo is stored: the offer accepted, the plies taken back. */
+static void
+undone(struct room *r, int plies, unsigned accepted, int64_t now)
+{
+	end_offers(r, accepted, END_ACCEPTED);
+	if (r->pos.nmoves >= 2)
+		r->moved_both = 1; /* the undo must not make ABORT early again */
+	do_undo(r, plies, now);
+	end_offers(r, OFFERS_GAME, END_WITHDRAWN);
 }
 
 game_err_t

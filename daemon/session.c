@@ -10,6 +10,7 @@
 
 #include <openssl/crypto.h>
 
+#include "daemon/archive.h"
 #include "daemon/auth.h"
 #include "daemon/challenge.h"
 #include "daemon/cluster.h"
@@ -19,6 +20,7 @@
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/sink.h"
+#include "daemon/store.h"
 
 struct session *
 session_by_name(struct server *srv, const char *name)
@@ -63,36 +65,28 @@ session_link(struct server *srv, struct session *s)
 	return s;
 }
 
-struct session *
-session_new(struct server *srv, const char *name, enum session_kind kind, int *err)
+int
+session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MAX + 1],
+    char token[SESSION_TOKEN_LEN + 1], char digest[AUTH_DIGEST_LEN + 1])
 {
-	char guest[PROTO_NAME_MAX + 1];
 	if (!name) {
 		do
-			snprintf(guest, sizeof guest, "guest%llu",
+			snprintf(out, PROTO_NAME_MAX + 1, "guest%llu",
 			    (unsigned long long)++srv->next_guest);
-		while (session_by_name(srv, guest));
-		name = guest;
+		while (session_by_name(srv, out));
 	} else if (session_by_name(srv, name)) {
-		*err = ERR_NAME_TAKEN;
-		return NULL;
+		return ERR_NAME_TAKEN;
+	} else {
+		snprintf(out, PROTO_NAME_MAX + 1, "%s", name);
 	}
-	struct session *s = calloc(1, sizeof *s);
-	char digest[AUTH_DIGEST_LEN + 1];
-	if (!s || auth_token_new(s->token, digest) != 0) {
-		free(s);
-		*err = ERR_INTERNAL;
-		return NULL;
-	}
-	/* kept as its digest, so RESUME works after a restart too */
-	if (srv->store &&
-	    store_session_put(srv->store, digest, name, (int64_t)time(NULL) + SESSION_LIFETIME_S) !=
-		0)
-		log_error(
-		    &srv->log, "session for %s not stored: %s", name, store_error(srv->store));
-	snprintf(s->name, sizeof s->name, "%s", name);
-	s->kind = kind;
-	return session_link(srv, s);
+	return auth_token_new(token, digest) != 0 ? ERR_INTERNAL : 0;
+}
+
+int
+session_store(struct store *st, const char *digest, const char *name)
+{
+	return st ? store_session_put(st, digest, name, (int64_t)time(NULL) + SESSION_LIFETIME_S)
+		  : 0;
 }
 
 int
@@ -258,6 +252,44 @@ session_check(struct session *s)
 	server_gc_soon(s->srv);
 }
 
+/* A stored session dropped by the store (on its thread with PostgreSQL);
+ * nobody waits for it: a row left behind only expires. */
+struct token_drop {
+	struct server *srv;
+	char digest[AUTH_DIGEST_LEN + 1];
+	int rc;
+	char err[256];
+};
+
+static void
+drop_run(struct store *st, void *arg)
+{
+	struct token_drop *d = arg;
+	if ((d->rc = store_session_drop(st, d->digest)) < 0)
+		snprintf(d->err, sizeof d->err, "%s", store_error(st));
+}
+
+static void
+drop_back(void *arg, int cancelled)
+{
+	struct token_drop *d = arg;
+	if (!cancelled && d->rc < 0)
+		log_warn(&d->srv->log, "a session not dropped from the store: %s", d->err);
+	free(d);
+}
+
+static void
+forget_token(struct server *srv, const char *token)
+{
+	struct token_drop *d = calloc(1, sizeof *d);
+	if (!d)
+		return;
+	d->srv = srv;
+	auth_token_digest(token, d->digest);
+	if (archive_call(srv, drop_run, drop_back, d) != 0)
+		free(d);
+}
+
 void
 session_free(struct session *s)
 {
@@ -275,11 +307,8 @@ session_free(struct session *s)
 	if (s->conn)
 		conn_bind(s->conn, NULL);
 	/* through a shutdown, tokens stay: players of kept games resume with them */
-	if (srv->store && !s->bot_level && !srv->draining && s->token[0] && !s->moved) {
-		char digest[AUTH_DIGEST_LEN + 1];
-		auth_token_digest(s->token, digest);
-		store_session_drop(srv->store, digest);
-	}
+	if (srv->store && !s->bot_level && !srv->draining && s->token[0] && !s->moved)
+		forget_token(srv, s->token);
 	LIST_REMOVE(s, link);
 	free(s);
 }

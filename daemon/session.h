@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <sys/queue.h>
 
+#include "daemon/auth.h"
 #include "proto/proto.h"
 
 struct server;
@@ -14,6 +15,7 @@ struct sink;
 struct conn;
 struct room;
 struct seek;
+struct store;
 
 enum { SESSION_MAX_ROOMS = 8, SESSION_TOKEN_LEN = 32, SESSION_LIFETIME_S = 7 * 86400 };
 
@@ -39,9 +41,15 @@ struct session {
 	int moved; /* sent to another node's room: its stored token stays */
 };
 
-/* A new guest or account session for name (NULL: the next free guest
- * name); NULL with *err = ERR_NAME_TAKEN or ERR_INTERNAL. */
-struct session *session_new(struct server *srv, const char *name, enum session_kind kind, int *err);
+/* The name and token of a session about to be made: name (NULL: the next
+ * free guest name) into out, a fresh token and its digest; 0, or
+ * ERR_NAME_TAKEN or ERR_INTERNAL. The digest is stored (session_store)
+ * before the session is made with session_adopt and its token told. */
+int session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MAX + 1],
+    char token[SESSION_TOKEN_LEN + 1], char digest[AUTH_DIGEST_LEN + 1]);
+/* On the store (st NULL: none): keeps the digest for name, as long as a
+ * session lives, so RESUME works after a restart too. 0 or -1. */
+int session_store(struct store *st, const char *digest, const char *name);
 struct session *session_by_name(struct server *srv, const char *name);
 /* The name the store remembers for token (a session from before a restart):
  * 0, or -1 when unknown, expired or that name is in use now. */

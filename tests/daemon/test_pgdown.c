@@ -1,13 +1,19 @@
 /*
  * test_pgdown.c: gomokud on PostgreSQL while the database goes away
- * (tests/pg/test_pg.sh runs it with its own server). First PostgreSQL's
+ * (tests/pg/test_pg.sh runs it with its own server). First, with a game in
+ * progress and nothing of it in flight, the backends are paused: a LOGIN,
+ * STATS/TOP/HISTORY and a GUEST wait on their connections for the store
+ * thread while the game's players are answered (PING, WHO, SAY), and are
+ * answered in order once resumed; an undo accepted while paused is said
+ * and answered only after its commit, the loop serving meanwhile. Then PostgreSQL's
  * backends are paused (SIGSTOP) while a move is committed: the move is not
  * said and not answered, the opponent's next request waits behind it, and
  * the event loop serves everyone else (it never waits for the database);
  * resumed, the move goes out, then its OK, then the waiting request's
  * answer (and after the restart below, a RESUME's stored session is looked
  * up the same way). Then PostgreSQL is stopped mid-game: the next move is refused with 508 store-unavailable
- * and no event goes out; it is started again: the daemon reconnects by
+ * and no event goes out, and so are LOGIN, a named GUEST, STATS, HISTORY,
+ * TOP, BAN, MOTD and accepting an undo or a draw, changing nothing; it is started again: the daemon reconnects by
  * itself and the same move is taken; then the daemon is killed with
  * SIGKILL and a restart has every acknowledged move, nothing lost.
  */
@@ -50,11 +56,115 @@ play(struct tc *mover, struct tc *other, const char *room, int k)
 
 static struct daemon d1, d2;
 
+/* Paused backends and nothing in flight for the game: a LOGIN, STATS/TOP/
+ * HISTORY and a GUEST wait for the store on their connections, while the
+ * players of the game in progress are served (PING, WHO, SAY: the loop
+ * waits for no database); resumed, the held requests are answered in
+ * order. *login is the connection now logged in as carl (an admin). */
+static void
+test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
+{
+	struct tc *r = tc_open(d1.port, 1);
+	REQUIRE(r, "cannot connect");
+	tc_send(r, "REGISTER carl secret1");
+	REQUIRE(tc_expect(r, "OK REGISTER carl", 5000), "REGISTER: %s", r->line);
+	tc_close(r);
+	struct tc *l = tc_open(d1.port, 1), *q = tc_guest(d1.port, "dan"), *g = tc_open(d1.port, 1);
+	REQUIRE(l && q && g, "cannot connect");
+
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(l, "LOGIN carl secret1");
+	tc_send(q, "STATS carl");
+	tc_send(q, "TOP freestyle");
+	tc_send(q, "HISTORY carl");
+	tc_send(g, "GUEST");
+	tc_send(a, "PING free");
+	CHECK(tc_expect(a, "OK PING", 2000), "no PING answer while the store hangs: %s", a->line);
+	tc_send(a, "WHO");
+	CHECK(tc_expect(a, "OK WHO", 2000), "no WHO answer while the store hangs: %s", a->line);
+	tc_send(b, "SAY %s still here", room);
+	CHECK(tc_expect(b, "OK SAY", 2000), "no SAY answer while the store hangs: %s", b->line);
+	CHECK(tc_expect(a, "* SAY", 2000), "the opponent did not hear the SAY: %s", a->line);
+	CHECK(!tc_read(l, 300), "LOGIN answered before the store: %s", l->line);
+	CHECK(!tc_read(q, 300), "STATS answered before the store: %s", q->line);
+	CHECK(!tc_read(g, 300), "GUEST answered before its session was stored: %s", g->line);
+	ok("store paused: LOGIN, STATS/TOP/HISTORY and GUEST wait, the game's players are served");
+
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	CHECK(tc_expect(l, "OK LOGIN carl", 5000), "the held LOGIN: %s", l->line);
+	const char *line = tc_read(q, 5000);
+	CHECK(line && strncmp(line, "= STAT carl", 11) == 0, "the held STATS, first: %s", q->line);
+	CHECK(tc_expect(q, "OK STATS 3", 3000), "the held STATS: %s", q->line);
+	CHECK(tc_expect(q, "OK TOP", 3000), "the held TOP: %s", q->line);
+	CHECK(tc_expect(q, "OK HISTORY 0 0", 3000), "the held HISTORY: %s", q->line);
+	CHECK(tc_expect(g, "OK GUEST guest", 3000), "the held GUEST: %s", g->line);
+	ok("store back: the held requests answered, each connection in its order");
+	tc_close(q);
+	tc_close(g);
+	*login = l;
+
+	/* an undo is a write: accepted while paused, the room waits for it
+	 * (the opponent hears nothing), the loop does not */
+	unsigned id = 0;
+	tc_send(a, "OFFER %s undo", room);
+	line = tc_expect(a, "OK OFFER", 3000);
+	CHECK(line && sscanf(line, "OK OFFER %*s %u", &id) == 1, "OFFER: %s", a->line);
+	CHECK(tc_expect(b, "* OFFER", 3000), "no * OFFER: %s", b->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(b, "ACCEPT %s %u", room, id);
+	tc_send(l, "PING undo");
+	CHECK(tc_expect(l, "OK PING", 2000), "no PING answer while an undo hangs: %s", l->line);
+	CHECK(!tc_read(b, 300), "the undo answered before its commit: %s", b->line);
+	CHECK(!tc_read(a, 300), "the undo said before its commit: %s", a->line);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	CHECK(tc_expect(b, "* UNDO", 5000), "no * UNDO after the commit: %s", b->line);
+	char want[64];
+	snprintf(want, sizeof want, "OK ACCEPT %s %u", room, id);
+	CHECK(tc_expect(b, want, 3000), "the held ACCEPT: %s", b->line);
+	CHECK(tc_expect(a, "* UNDO", 3000), "the offerer saw no * UNDO: %s", a->line);
+	ok("an undo on the store thread: said and answered after its commit, the loop free");
+}
+
+/* PostgreSQL stopped: requests that need the store get 508 and change
+ * nothing (l is logged in as carl, an admin; ben is online). */
+static void
+test_refused(struct tc *l, struct tc *b)
+{
+	struct tc *n = tc_open(d1.port, 1);
+	REQUIRE(n, "cannot connect");
+	tc_send(n, "LOGIN carl secret1");
+	CHECK(tc_expect(n, "ERR 508", 5000), "LOGIN with PostgreSQL down: %s", n->line);
+	tc_send(n, "GUEST carl2");
+	CHECK(tc_expect(n, "ERR 508", 5000), "a named GUEST with PostgreSQL down: %s", n->line);
+	tc_send(n, "LOGOUT");
+	CHECK(tc_expect(n, "ERR 410", 3000), "refused, yet signed in: %s", n->line);
+	tc_close(n);
+	tc_send(l, "STATS");
+	CHECK(tc_expect(l, "ERR 508", 5000), "STATS with PostgreSQL down: %s", l->line);
+	tc_send(l, "HISTORY");
+	CHECK(tc_expect(l, "ERR 508", 5000), "HISTORY with PostgreSQL down: %s", l->line);
+	tc_send(l, "TOP renju");
+	CHECK(tc_expect(l, "ERR 508", 5000), "TOP with PostgreSQL down: %s", l->line);
+	tc_send(l, "BAN ben 1h spam");
+	CHECK(tc_expect(l, "ERR 508", 5000), "BAN with PostgreSQL down: %s", l->line);
+	tc_send(l, "BAN mallory 1h");
+	CHECK(tc_expect(l, "ERR 508", 5000), "BAN of a name to look up: %s", l->line);
+	tc_send(l, "MOTD hello");
+	CHECK(tc_expect(l, "ERR 508", 5000), "MOTD with PostgreSQL down: %s", l->line);
+	tc_send(l, "BANS");
+	CHECK(tc_expect(l, "OK BANS 0", 3000), "a refused BAN is in force: %s", l->line);
+	tc_send(b, "PING unbanned");
+	CHECK(tc_expect(b, "OK PING", 3000), "ben was dropped by a refused BAN: %s", b->line);
+	ok("PostgreSQL down: LOGIN, GUEST, STATS, HISTORY, TOP, BAN, MOTD get 508, nothing "
+	   "changed");
+}
+
 static void
 test_outage(void)
 {
 	char room[24], code[64], token[80], state[200], conf[300];
-	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, "grace 300") == 0, "no daemon (log %s)", d1.log);
+	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, "grace 300\nadmins carl") == 0, "no daemon (log %s)",
+	    d1.log);
 	snprintf(state, sizeof state, "%s/state", d1.dir);
 	struct tc *a = tc_guest(d1.port, "ann"), *b = tc_guest(d1.port, "ben");
 	REQUIRE(a && b, "cannot connect");
@@ -69,6 +179,13 @@ test_outage(void)
 		REQUIRE(play(k % 2 ? b : a, k % 2 ? a : b, room, k) == 0, "move %d: %s", k,
 		    (k % 2 ? b : a)->line);
 	ok("four moves on PostgreSQL");
+	struct tc *admin = NULL;
+	test_held(a, b, room, &admin);
+	REQUIRE(admin, "no admin connection");
+	/* the undo took back two plies: play them again */
+	for (k = 2; k < 4; k++)
+		REQUIRE(play(k % 2 ? b : a, k % 2 ? a : b, room, k) == 0, "move %d again: %s", k,
+		    (k % 2 ? b : a)->line);
 
 	/* a commit in flight: the room waits, the loop does not (x came in
 	 * before: a GUEST's session is still stored from the loop) */
@@ -105,6 +222,24 @@ test_outage(void)
 	tc_send(p, "MOVE %s %s", room, moves[k]);
 	CHECK(tc_expect(p, "ERR 508", 5000), "a second try while down: %s", p->line);
 	ok("PostgreSQL down: 508 store-unavailable, no event");
+	test_refused(admin, b);
+	tc_close(admin);
+	/* accepting an undo or a draw is a write: refused, the offer stands */
+	const char *kinds[] = { "undo", "draw" };
+	for (int i = 0; i < 2; i++) {
+		unsigned id = 0;
+		tc_send(p, "OFFER %s %s", room, kinds[i]);
+		l = tc_expect(p, "OK OFFER", 3000);
+		CHECK(l && sscanf(l, "OK OFFER %*s %u", &id) == 1, "OFFER: %s", p->line);
+		CHECK(tc_expect(q, "* OFFER", 3000), "no * OFFER: %s", q->line);
+		tc_send(q, "ACCEPT %s %u", room, id);
+		CHECK(tc_expect(q, "ERR 508", 5000), "ACCEPT %s with PostgreSQL down: %s", kinds[i],
+		    q->line);
+		tc_send(q, "DECLINE %s %u", room, id);
+		CHECK(tc_expect(q, "OK DECLINE", 3000), "the %s offer did not stand: %s", kinds[i],
+		    q->line);
+	}
+	ok("PostgreSQL down: accepting an undo or a draw gets 508, the offer stands");
 
 	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
 	int taken = 0;

@@ -2,16 +2,17 @@
 # gomokud on PostgreSQL (issue 26, the store): starts a PostgreSQL server of
 # its own (tests/pg/pg.sh: initdb in a temporary directory as the postgres
 # user, 127.0.0.1 on a free port), runs against it the store's unit tests
-# and the outage test (PostgreSQL stopped and started mid-game) in every
-# pass, and in the plain gcc build (build/default-cc or -gcc, the one pass
-# of the slow tests) also the daemon's black-box tests: a kill -9 mid-game
-# and its restart (test_persist), rated games and accounts
-# (test_accounts), the protocol (test_gomokud, test_spec), the same four
-# again against a cluster node (tests/daemon/withredis), three cluster
-# nodes sharing one database (test_cluster) and the lobby across them
-# (test_cluster_lobby). Stops the server by its pid
-# at the end, also on failure. A missing PostgreSQL is a failure, never a
-# skip.
+# and the outage test (test_pgdown: the backends paused while logins,
+# queries, an undo and a move wait for the store thread, PostgreSQL
+# stopped and started mid-game) in every pass, and in the plain gcc build
+# (build/default-cc or -gcc, the one pass of the slow tests) also the
+# daemon's black-box tests: a kill -9 mid-game and its restart
+# (test_persist), rated games and accounts (test_accounts), the protocol
+# (test_gomokud, test_spec), the same four again against a cluster node
+# (tests/daemon/withredis), three cluster nodes sharing one database
+# (test_cluster) and the lobby across them (test_cluster_lobby). Stops the
+# server by its pid at the end, also on failure. A missing PostgreSQL is a
+# failure, never a skip.
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
