@@ -85,6 +85,8 @@ void tc_cert_digest(struct tc *c, char out[65]);
 long long tc_now_ms(void);
 /* A loopback port nobody listens on now, or -1. */
 int tc_free_port(void);
+/* CPU time (user + system) process pid has used, in ms; -1 when unknown. */
+double tc_cpu_ms(pid_t pid);
 
 extern int tc_verbose;
 

@@ -211,30 +211,11 @@ figure(const char *path, const char *what, const char *unit)
 }
 
 static double
-cpu_ms(pid_t pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	unsigned long ut = 0, st = 0;
-	if (!p ||
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return 0;
-	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
-}
-
-static double
 cluster_cpu_ms(void)
 {
 	double t = 0;
 	for (int i = 0; i < NODES; i++)
-		t += cpu_ms(node[i].pid);
+		t += tc_cpu_ms(node[i].pid);
 	return t;
 }
 

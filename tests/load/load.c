@@ -119,26 +119,6 @@ rss_kib(pid_t pid)
 	return v;
 }
 
-/* CPU time (user + system) the process has used, in ms. */
-static double
-cpu_ms(pid_t pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-	unsigned long ut = 0, st = 0;
-	if (!p ||
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return -1;
-	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
-}
-
 /* A legal freestyle sequence that never ends the game (the rules core judges). */
 static void
 make_sequence(struct load *L)
@@ -493,9 +473,9 @@ measure(struct load *L, pid_t pid, int secs, const char *what)
 	L->moves = 0;
 	L->nlat = 0;
 	int64_t t = now_us();
-	double cpu0 = cpu_ms(pid);
+	double cpu0 = tc_cpu_ms(pid);
 	run_for(L, secs * 1000);
-	double cpu = cpu_ms(pid) - cpu0;
+	double cpu = tc_cpu_ms(pid) - cpu0;
 	double el = (now_us() - t) / 1e6;
 	qsort(L->lat, L->nlat, sizeof *L->lat, cmp64);
 	printf("games (%s): %lld moves relayed in %.1f s with %d concurrent games: %.0f moves/s\n",
@@ -678,9 +658,9 @@ main(int argc, char **argv)
 	/* 1. idle connections */
 	if (idle > 0) {
 		long before = rss_kib(d.pid);
-		double cpu0 = cpu_ms(d.pid);
+		double cpu0 = tc_cpu_ms(d.pid);
 		double s = open_conns(&L, idle, 0);
-		double cpu = cpu_ms(d.pid) - cpu0;
+		double cpu = tc_cpu_ms(d.pid) - cpu0;
 		sleep(1);
 		long after = rss_kib(d.pid);
 		printf(
