@@ -172,6 +172,16 @@ $(O)/tests/daemon/test_cluster_bots: $(O)/tests/daemon/test_cluster_bots.o \
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_cluster_bots
+
+# A node dies, the games live (issue 26, item 3): leases and adoption on
+# one PostgreSQL database, so tests/pg/test_pg.sh runs it, in this pass.
+$(O)/tests/daemon/test_lease.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/daemon/test_lease: $(O)/tests/daemon/test_lease.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/redisrun.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TEST_HELPERS += $(O)/tests/daemon/test_lease
 endif
 
 # The PROXY protocol v2 header parser (issue 26, the front).

@@ -7,7 +7,8 @@
 # black-box tests: a kill -9 mid-game and its restart (test_persist), rated
 # games and accounts (test_accounts), the protocol (test_gomokud,
 # test_spec) and, in the gcc build, three cluster nodes sharing one
-# database (test_cluster). Stops the server by its pid at the end, also on failure. A
+# database (test_cluster), and a killed or paused node's game adopted by
+# another (test_lease). Stops the server by its pid at the end, also on failure. A
 # missing PostgreSQL is a failure, never a skip.
 set -u
 here=$(dirname "$0")
@@ -35,7 +36,7 @@ esac
 # three nodes on one Redis and one database: the plain gcc build, as
 # tests/module.mk runs test_cluster
 case "$O" in
-*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster" ;;
+*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster $O/tests/daemon/test_lease" ;;
 esac
 bad=""
 for t in $tests; do
