@@ -53,16 +53,22 @@ archive_fence(struct server *srv)
 }
 
 /* The stones (and the end) in one transaction on st: 0 or -1. With owner
- * (a cluster's shared database), the transaction first checks, with the
- * game's row locked, that owner still owns the game (store_game_fence). */
+ * (a cluster's shared database) each write is fenced: a lone move in its
+ * one statement (store_game_move_owned), a transaction by its first
+ * (store_game_fence), the game's row locked until it commits. */
 static int
 moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
     const struct archive_move *mv, int n, const struct archive_game *end)
 {
-	int alone = n == 1 && !end && !owner; /* one row is a transaction of its own */
-	if (!alone && store_begin(st) != 0)
-		goto fail;
-	if (owner && store_game_fence(st, id, owner) != 0)
+	int alone = n == 1 && !end; /* one row is a transaction of its own */
+	if (alone) {
+		store_move_t m = { mv[0].move, mv[0].used_ms, mv[0].black_ms, mv[0].white_ms };
+		return (owner ? store_game_move_owned(st, id, first, &m, owner)
+			      : store_game_move(st, id, first, &m)) == 0
+		    ? 0
+		    : -1;
+	}
+	if (store_begin(st) != 0 || (owner && store_game_fence(st, id, owner) != 0))
 		goto fail;
 	for (int i = 0; i < n; i++) {
 		store_move_t m = { mv[i].move, mv[i].used_ms, mv[i].black_ms, mv[i].white_ms };
@@ -70,7 +76,7 @@ moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
 		    store_game_move(st, id, first + i, &m) != 0)
 			goto fail;
 	}
-	if ((end && end_game(st, rate_bots, end) != 0) || (!alone && store_commit(st) != 0))
+	if ((end && end_game(st, rate_bots, end) != 0) || store_commit(st) != 0)
 		goto fail;
 	return 0;
 fail:
@@ -578,7 +584,12 @@ adopt_run(workq_job_t *job, void *ctx, void *arg)
 	store_game_t g;
 	store_move_t moves[RULES_CELLS];
 	(void)job;
-	j->rc = store_game_claim(st, j->id, j->owner);
+	if (store_begin(st) != 0)
+		j->rc = -1;
+	else if ((j->rc = store_game_claim(st, j->id, j->owner)) != 0 || store_commit(st) != 0) {
+		store_rollback(st);
+		j->rc = j->rc ? j->rc : -1;
+	}
 	if (j->rc == 0 &&
 	    (store_game_load(st, j->id, &g, moves) != 0 || saved_from(st, &g, moves, &j->sv) != 0))
 		j->rc = -1;

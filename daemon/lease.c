@@ -61,9 +61,9 @@ struct entries {
 struct lease {
 	struct server *srv;
 	struct event *tick;
-	int64_t up_since; /* ms: Redis up since (0: down) */
-	int scanning;     /* a scan of the open games at the store thread */
-	int taking;       /* a take of candidates' leases at Redis */
+	int64_t up_since;        /* ms: Redis up since (0: down) */
+	int scanning;            /* a scan of the open games at the store thread */
+	int taking;              /* a take of candidates' leases at Redis */
 	struct entries held;     /* rooms whose leases this node renews */
 	struct entries adopting; /* leases taken, games at the store thread */
 	struct entries dir;      /* the directory as last read */
@@ -255,7 +255,8 @@ on_directory(void *reply, void *priv)
 	for (size_t i = 0; i + 1 < r->elements; i += 2)
 		if (r->element[i]->type == REDIS_REPLY_STRING &&
 		    r->element[i + 1]->type == REDIS_REPLY_STRING &&
-		    r->element[i]->len <= PROTO_ROOM_MAX && r->element[i + 1]->len <= CONFIG_NODE_MAX)
+		    r->element[i]->len <= PROTO_ROOM_MAX &&
+		    r->element[i + 1]->len <= CONFIG_NODE_MAX)
 			entries_add(&l->dir, r->element[i]->str, r->element[i + 1]->str, 0);
 }
 

@@ -284,6 +284,13 @@ store_game_fence(store_t *s, int64_t id, const char *owner)
 }
 
 int
+store_game_move_owned(
+    store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner)
+{
+	return CALL(s, game_move_owned, game_id, ply, m, owner);
+}
+
+int
 store_history(store_t *s, const char *name, int page, store_game_t *out, int *total)
 {
 	return CALL(s, history, name, page, out, total);

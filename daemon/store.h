@@ -163,13 +163,19 @@ int store_games_unfinished(store_t *s, int64_t *ids, int max);
 int store_games_open(store_t *s, store_open_game_t *out, int max);
 /*
  * Fencing (a cluster's room leases): a game is written only by its owner.
- * claim makes owner the game's owner (adoption); fence, inside the
+ * claim makes owner the game's owner (adoption; PostgreSQL waits at most
+ * a second for a row lock, then fails: try again); fence, inside the
  * caller's transaction, locks the game's row (PostgreSQL: FOR UPDATE, so a
  * claim waits for that transaction to end) and says whether owner still
  * owns it unfinished. Both STORE_NOT_FOUND when not (ended, or another's).
  */
 int store_game_claim(store_t *s, int64_t id, const char *owner);
 int store_game_fence(store_t *s, int64_t id, const char *owner);
+/* store_game_move fenced in one statement (a transaction of its own, the
+ * row locked only while it runs): STORE_NOT_FOUND, nothing written, when
+ * owner does not own the game unfinished. */
+int store_game_move_owned(
+    store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner);
 /* One page (from 1) of a player's finished games, newest first; *total gets
  * their number. Returns the rows or -1. */
 int store_history(store_t *s, const char *name, int page, store_game_t *out, int *total);

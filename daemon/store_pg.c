@@ -97,6 +97,8 @@ enum stmt {
 	S_OPEN,
 	S_CLAIM,
 	S_FENCE,
+	S_MOVE_OWNED,
+	S_LOCK_WAIT,
 	S_HISTORY,
 	S_HISTORY_COUNT,
 	S_SANCTION_PUT,
@@ -151,6 +153,10 @@ static const char *const sql[S_COUNT] = {
 	[S_OPEN] = "SELECT id, room, owner FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
 	[S_CLAIM] = "UPDATE games SET owner = $2 WHERE id = $1 AND ended IS NULL",
 	[S_FENCE] = "SELECT 1 FROM games WHERE id = $1 AND owner = $2 AND ended IS NULL FOR UPDATE",
+	[S_MOVE_OWNED] = "WITH f AS (SELECT id FROM games WHERE id = $1 AND owner = $7 AND"
+			 " ended IS NULL FOR UPDATE) INSERT INTO moves (game_id, ply, move,"
+			 " used_ms, black_ms, white_ms) SELECT id, $2, $3, $4, $5, $6 FROM f",
+	[S_LOCK_WAIT] = "SELECT set_config('lock_timeout', '1000', true)",
 	[S_HISTORY] = "SELECT id FROM games WHERE ended IS NOT NULL AND"
 		      " (black_key = lower($1) OR white_key = lower($1))"
 		      " ORDER BY ended DESC, id DESC LIMIT $2 OFFSET $3",
@@ -842,11 +848,17 @@ pg_games_open(store_t *s, store_open_game_t *out, int max)
 	return n;
 }
 
+/* In the caller's transaction: a node paused inside one of its own, the
+ * game's row locked, is waited for a second, not for ever. */
 static int
 pg_game_claim(store_t *s, int64_t id, const char *owner)
 {
 	struct params p = { .n = 0 };
 	int changed = 0;
+	PGresult *r = pg(s)->in_tx ? run(s, S_LOCK_WAIT, &p, "claim game", NULL) : NULL;
+	if (pg(s)->in_tx && !r)
+		return -1;
+	PQclear(r);
 	p_int(&p, id);
 	p_text(&p, owner);
 	if (done(s, S_CLAIM, &p, "claim game", &changed) != 0)
@@ -869,6 +881,26 @@ pg_game_fence(store_t *s, int64_t id, const char *owner)
 		snprintf(s->msg, sizeof s->msg, "game %lld: not this node's (another owns it now)",
 		    (long long)id);
 	return mine ? 0 : STORE_NOT_FOUND;
+}
+
+static int
+pg_game_move_owned(store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	p_int(&p, game_id);
+	p_int(&p, ply);
+	p_int(&p, m->move);
+	p_int(&p, m->used_ms);
+	p_int(&p, m->black_ms);
+	p_int(&p, m->white_ms);
+	p_text(&p, owner);
+	int rc = done(s, S_MOVE_OWNED, &p, "save move", &changed);
+	if (rc != 0 || changed == 1)
+		return rc;
+	snprintf(s->msg, sizeof s->msg, "game %lld: not this node's (another owns it now)",
+	    (long long)game_id);
+	return STORE_NOT_FOUND;
 }
 
 static int
@@ -995,6 +1027,7 @@ const struct store_ops store_pg_ops = {
 	.games_open = pg_games_open,
 	.game_claim = pg_game_claim,
 	.game_fence = pg_game_fence,
+	.game_move_owned = pg_game_move_owned,
 	.history = pg_history,
 	.sanction_put = pg_sanction_put,
 	.sanction_drop = pg_sanction_drop,

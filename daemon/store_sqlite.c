@@ -99,6 +99,7 @@ enum stmt {
 	S_OPEN,
 	S_CLAIM,
 	S_FENCE,
+	S_MOVE_OWNED,
 	S_HISTORY,
 	S_HISTORY_COUNT,
 	S_SANCTION_PUT,
@@ -153,6 +154,9 @@ static const char *const sql[S_COUNT] = {
 	[S_OPEN] = "SELECT id, room, owner FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
 	[S_CLAIM] = "UPDATE games SET owner = ?2 WHERE id = ?1 AND ended IS NULL",
 	[S_FENCE] = "SELECT 1 FROM games WHERE id = ?1 AND owner = ?2 AND ended IS NULL",
+	[S_MOVE_OWNED] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
+			 " SELECT id, ?2, ?3, ?4, ?5, ?6 FROM games WHERE id = ?1 AND owner = ?7"
+			 " AND ended IS NULL",
 	[S_HISTORY] = "SELECT id FROM games WHERE ended IS NOT NULL AND"
 		      " (black_key = lower(?1) OR white_key = lower(?1))"
 		      " ORDER BY ended DESC, id DESC LIMIT ?2 OFFSET ?3",
@@ -855,6 +859,28 @@ sq_game_fence(store_t *s, int64_t id, const char *owner)
 }
 
 static int
+sq_game_move_owned(store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner)
+{
+	sqlite3_stmt *q = stmt(s, S_MOVE_OWNED);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, game_id);
+	sqlite3_bind_int(q, 2, ply);
+	sqlite3_bind_int(q, 3, m->move);
+	sqlite3_bind_int64(q, 4, m->used_ms);
+	sqlite3_bind_int64(q, 5, m->black_ms);
+	sqlite3_bind_int64(q, 6, m->white_ms);
+	sqlite3_bind_text(q, 7, owner, -1, SQLITE_TRANSIENT);
+	int rc = done(s, q, "save move");
+	if (rc != 0 || sqlite3_changes(sq(s)->db) == 1)
+		return rc;
+	snprintf(s->msg, sizeof s->msg, "game %lld: not this node's (another owns it now)",
+	    (long long)game_id);
+	return STORE_NOT_FOUND;
+}
+
+static int
 sq_history(store_t *s, const char *name, int page, store_game_t *out, int *total)
 {
 	sqlite3_stmt *q = stmt(s, S_HISTORY_COUNT);
@@ -1098,6 +1124,7 @@ const struct store_ops store_sqlite_ops = {
 	.games_open = sq_games_open,
 	.game_claim = sq_game_claim,
 	.game_fence = sq_game_fence,
+	.game_move_owned = sq_game_move_owned,
 	.history = sq_history,
 	.sanction_put = sq_sanction_put,
 	.sanction_drop = sq_sanction_drop,
