@@ -142,8 +142,9 @@ struct cluster {
 	int npeers;
 	LIST_HEAD(, rroom) rrooms;
 	LIST_HEAD(, relay) relays;
-	int twin_said; /* another node's presence came under this node's name */
-	int said_down; /* the outage is logged */
+	int twin_said;      /* another node's presence came under this node's name */
+	unsigned forgotten; /* nodes forgotten, unheard for NODE_TTL_MS */
+	int said_down;      /* the outage is logged */
 	/* bots: this node's jobs (pool remote) or other nodes' (serve) */
 	struct bots *pool;
 	int remote;              /* its pool has no workers: jobs go to the stream */
@@ -380,7 +381,14 @@ peers_expire(struct cluster *cl, int64_t now)
 		    &cl->srv->log, "cluster: node %s not heard from; forgotten", cl->peers[i].name);
 		free(cl->peers[i].body);
 		cl->peers[i] = cl->peers[--cl->npeers];
+		cl->forgotten++;
 	}
+}
+
+unsigned
+cluster_forgotten(const struct cluster *cl)
+{
+	return cl ? cl->forgotten : 0;
 }
 
 int

@@ -41,6 +41,9 @@ int cluster_remote(const struct cluster *cl, const char *room);
 /* Where the owner of room (another node's) takes players: its advertised
  * host:port, or NULL while it is not heard from. */
 const char *cluster_addr_of(const struct cluster *cl, const char *room);
+/* How many times a node was forgotten (unheard for a few seconds): a
+ * change says one may have died. */
+unsigned cluster_forgotten(const struct cluster *cl);
 /* The advertised host:port of node, or NULL while it is not heard from. */
 const char *cluster_node_addr(const struct cluster *cl, const char *node);
 /* One Redis command (argv) on the command connection; fn(reply, priv) with

@@ -25,8 +25,10 @@
 #define DIRECTORY "gomoku:owners"
 enum { KEY_MAX = PROTO_ROOM_MAX + 16 };
 
-/* Each key (a lease) is taken when it is free or this node's already, and
- * renewed; the answer per key is "" (held) or the node holding it. */
+/* Each key (a lease; ARGV[2 + i] its room) is taken when it is free or
+ * this node's already, and renewed; the answer per key is "" (held) or the
+ * node holding it. A room another node's id names is put in the directory
+ * as this node's (again after a Redis restart). */
 static const char take_script[] =
     "local out = {}\n"
     "for i, k in ipairs(KEYS) do\n"
@@ -34,6 +36,10 @@ static const char take_script[] =
     "  if v == ARGV[1] then redis.call('PEXPIRE', k, ARGV[2]) out[i] = ''\n"
     "  elseif not v then redis.call('SET', k, ARGV[1], 'PX', ARGV[2]) out[i] = ''\n"
     "  else out[i] = v end\n"
+    "  local room = ARGV[2 + i]\n"
+    "  if out[i] == '' and string.match(room, '^%a+') ~= ARGV[1] and\n"
+    "      redis.call('HGET', '" DIRECTORY "', room) ~= ARGV[1] then\n"
+    "    redis.call('HSET', '" DIRECTORY "', room, ARGV[1]) end\n"
     "end\n"
     "return out\n";
 
@@ -63,6 +69,9 @@ struct lease {
 	struct event *tick;
 	int64_t up_since;        /* ms: Redis up since (0: down) */
 	int scanning;            /* a scan of the open games at the store thread */
+	int64_t scan_at;         /* ms: the last scan asked */
+	int64_t scan_until;      /* ms: scans every second till then (a node was forgotten) */
+	unsigned forgotten;      /* cluster_forgotten as last seen */
 	int taking;              /* a take of candidates' leases at Redis */
 	struct entries held;     /* rooms whose leases this node renews */
 	struct entries adopting; /* leases taken, games at the store thread */
@@ -109,14 +118,14 @@ lease_owner(const struct lease *l, const char *room)
 	return x ? x->node : NULL;
 }
 
-/* A command of n keys gomoku:lease:<room> (with the rooms after the keys
- * when rooms is set): argv built, sent; -1 when it cannot be. */
+/* A script on n keys gomoku:lease:<room>: ARGV this node's name, then
+ * (take) the lease time, then the rooms. -1 when it cannot be sent. */
 static int
-send_script(struct lease *l, const char *script, const struct entries *e, int rooms,
-    cluster_reply_fn *fn, void *priv)
+send_script(
+    struct lease *l, const char *script, const struct entries *e, cluster_reply_fn *fn, void *priv)
 {
-	int n = e->n, argc = 3 + n + 2 + (rooms ? n : 0), rc = -1;
-	const char **argv = calloc((size_t)argc, sizeof *argv);
+	int n = e->n, take = script == take_script, rc = -1;
+	const char **argv = calloc((size_t)(3 + 2 * n + 2), sizeof *argv);
 	char(*keys)[KEY_MAX] = calloc((size_t)(n ? n : 1), KEY_MAX);
 	char nkeys[16], px[16];
 	if (!argv || !keys)
@@ -132,11 +141,10 @@ send_script(struct lease *l, const char *script, const struct entries *e, int ro
 		argv[a++] = keys[i];
 	}
 	argv[a++] = l->srv->cfg.node_name;
-	if (rooms)
-		for (int i = 0; i < n; i++)
-			argv[a++] = e->v[i].room;
-	else
+	if (take)
 		argv[a++] = px;
+	for (int i = 0; i < n; i++)
+		argv[a++] = e->v[i].room;
 	rc = cluster_command(l->srv->cluster, fn, priv, a, argv, NULL);
 out:
 	free(argv);
@@ -219,7 +227,7 @@ renew(struct lease *l)
 		entries_add(&gone, l->held.v[i].room, "", 0);
 		entries_del(&l->held, &l->held.v[i]);
 	}
-	if (gone.n && send_script(l, release_script, &gone, 1, on_ignore, NULL) != 0)
+	if (gone.n && send_script(l, release_script, &gone, on_ignore, NULL) != 0)
 		log_warn(&l->srv->log, "cluster: cannot release %d room lease%s now", gone.n,
 		    gone.n == 1 ? "" : "s");
 	free(gone.v);
@@ -236,7 +244,7 @@ renew(struct lease *l)
 		}
 	for (int i = 0; i < l->adopting.n; i++)
 		entries_add(&w->keys, l->adopting.v[i].room, "", 0);
-	if (w->keys.n == 0 || send_script(l, take_script, &w->keys, 0, on_renewed, w) != 0) {
+	if (w->keys.n == 0 || send_script(l, take_script, &w->keys, on_renewed, w) != 0) {
 		free(w->keys.v);
 		free(w);
 	}
@@ -286,7 +294,7 @@ give_up(struct lease *l, const char *room)
 	if (x)
 		entries_del(&l->adopting, x);
 	if (entries_add(&one, room, "", 0))
-		send_script(l, release_script, &one, 1, on_ignore, NULL);
+		send_script(l, release_script, &one, on_ignore, NULL);
 	free(one.v);
 }
 
@@ -301,8 +309,6 @@ adopted(void *arg, const struct archive_saved *sv, const char *why)
 		if (x)
 			entries_del(&l->adopting, x);
 		entries_add(&l->held, a->room, "", 0);
-		const char *argv[4] = { "HSET", DIRECTORY, a->room, l->srv->cfg.node_name };
-		cluster_command(l->srv->cluster, on_ignore, NULL, 4, argv, NULL);
 		cluster_relay(l->srv->cluster, r); /* watchers elsewhere go on */
 		log_info(&l->srv->log,
 		    "room %s: adopted from node %s with %d move%s, %lld ms after its lease was "
@@ -379,7 +385,7 @@ scanned(void *arg, const store_open_game_t *g, int n)
 			continue;
 		entries_add(&t->games, g[i].room, owner, g[i].id);
 	}
-	if (t->games.n && send_script(l, take_script, &t->games, 0, on_taken, t) == 0) {
+	if (t->games.n && send_script(l, take_script, &t->games, on_taken, t) == 0) {
 		l->taking = 1;
 		return;
 	}
@@ -403,11 +409,21 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	renew(l);
 	const char *argv[2] = { "HGETALL", DIRECTORY };
 	cluster_command(l->srv->cluster, on_directory, l, 2, argv, NULL);
-	/* only once the other nodes' presence is heard, and theirs leases
+	/* scans: every second for a lease time after a node was forgotten
+	 * (its leases run out meanwhile), else every LEASE_SCAN_MS */
+	unsigned f = cluster_forgotten(l->srv->cluster);
+	if (f != l->forgotten) {
+		l->forgotten = f;
+		l->scan_until = now + LEASE_MS + LEASE_RENEW_MS;
+	}
+	int due = now <= l->scan_until || !l->scan_at || now - l->scan_at >= LEASE_SCAN_MS;
+	/* only once the other nodes' presence is heard, and their leases
 	 * renewed since Redis came back: a live node's games are never taken */
-	if (now - l->up_since >= LEASE_MS + LEASE_RENEW_MS && !l->scanning && !l->taking &&
-	    archive_open_async(l->srv, scanned, l) == 0)
+	if (due && now - l->up_since >= LEASE_MS + LEASE_RENEW_MS && !l->scanning && !l->taking &&
+	    archive_open_async(l->srv, scanned, l) == 0) {
 		l->scanning = 1;
+		l->scan_at = now;
+	}
 }
 
 struct lease *

@@ -2,8 +2,9 @@
  * share one PostgreSQL database. Each unfinished room a node plays holds
  * gomoku:lease:<room> (its node-name, PX LEASE_MS), renewed every second
  * by one compare-and-renew script; a room whose lease another node holds is
- * left to it (room_abandon). Every second the node also reads the
- * unfinished games on the store thread and, for each whose owner is not
+ * left to it (room_abandon). The node also reads the unfinished games
+ * on the store thread (every second for a lease time when a node went
+ * unheard, else every LEASE_SCAN_MS) and, for each whose owner is not
  * heard from (killed, paused, cut off), takes its lease (SET ... NX in the
  * script: one node wins) and adopts it: the claim commits in the games
  * table (the fence: archive.h), then the game comes back as at a restart.
@@ -16,8 +17,10 @@ struct server;
 struct lease;
 
 enum {
-	LEASE_MS = 3000,      /* a lease not renewed for this long is free */
-	LEASE_RENEW_MS = 1000 /* renewals, directory reads and scans */
+	LEASE_MS = 3000,       /* a lease not renewed for this long is free */
+	LEASE_RENEW_MS = 1000, /* renewals and directory reads */
+	LEASE_SCAN_MS = 10000, /* scans of the open games, but every second for a
+				  lease time after a node was forgotten */
 };
 
 /* The leases of srv's rooms, when srv is in a cluster on a shared
