@@ -173,7 +173,10 @@ leave_member(void *arg, struct session *s)
 	struct leaving *lv = arg;
 	if (s->kind == SESSION_BOT && lv->nbots < 2) {
 		lv->bots[lv->nbots++] = s;
-	} else if (s->conn && lv->addr) {
+		return;
+	}
+	session_check(s); /* away, it lived for its seat only */
+	if (s->conn && lv->addr) {
 		proto_msg_t e;
 		proto_init(&e, PE_MOVED, NULL);
 		snprintf(e.room, sizeof e.room, "%s", lv->room);
