@@ -460,6 +460,7 @@ saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct
 	sv->opening_plies = g->opening_plies;
 	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
 	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);
+	snprintf(sv->owner, sizeof sv->owner, "%s", g->owner);
 	for (int i = 0; i < 2; i++)
 		sv->account[i] = store_user_get(st, sv->names[i], spelled, hash, sizeof hash) == 0;
 	sv->nmoves = g->nmoves;

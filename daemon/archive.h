@@ -44,7 +44,8 @@ struct archive_saved {
 	char code[PROTO_CODE_MAX + 1];
 	int opening_plies;
 	char names[2][PROTO_NAME_MAX + 1];
-	int account[2]; /* each name is a registered account */
+	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it; "": none named */
+	int account[2];                  /* each name is a registered account */
 	int nmoves;
 	move_t moves[RULES_CELLS];
 	int64_t left[2]; /* both clocks after the last move (ms) */

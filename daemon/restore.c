@@ -33,21 +33,22 @@ restore_game(
 	return r ? 0 : -1;
 }
 
-/* At start, one saved game back on a table. In a cluster whose nodes share
- * one database, every game is left as it is (1): lease.c adopts it, this
- * node or another, once its lease is free; this node's new rooms are
- * numbered past its own. A cluster without one (SQLite each) resumes the
- * games of this node's rooms only. */
+/* At start, one saved game back on a table. In a cluster, a game is this
+ * node's when its owner is (or, a game from before owners were kept, its
+ * room's id names this node); another's is left as it is (1). On a shared
+ * database this node's new rooms are numbered past every unfinished game
+ * of its own letters, and a game of another node (adopted from this one,
+ * say) waits for lease.c. */
 static int
 play_saved(struct server *srv, const struct archive_saved *sv, const char **why)
 {
-	char owner[CONFIG_NODE_MAX + 1];
-	if (archive_fence(srv)) {
+	char node[CONFIG_NODE_MAX + 1];
+	const char *owner = sv->owner;
+	if (archive_fence(srv))
 		rooms_reserve(srv->rooms, sv->room);
-		return 1;
-	}
-	if (srv->cfg.cluster_host[0] && cmsg_room_node(sv->room, owner) == 0 &&
-	    strcmp(owner, srv->cfg.node_name) != 0)
+	if (!owner[0] && cmsg_room_node(sv->room, node) == 0)
+		owner = node;
+	if (srv->cfg.cluster_host[0] && strcmp(owner, srv->cfg.node_name) != 0)
 		return 1;
 	return restore_game(srv, sv, NULL, why);
 }

@@ -146,7 +146,7 @@ static const char *const sql[S_COUNT] = {
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
 	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies FROM games WHERE id = $1",
+	    " private, code, opening_plies, owner FROM games WHERE id = $1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = $1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
@@ -780,6 +780,7 @@ read_game(const PGresult *r, int row, store_game_t *g)
 	g->private_room = (int)col_int(r, row, 19);
 	col_text(g->code, sizeof g->code, r, row, 20);
 	g->opening_plies = (int)col_int(r, row, 21);
+	col_text(g->owner, sizeof g->owner, r, row, 22);
 }
 
 static int

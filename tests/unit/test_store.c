@@ -297,6 +297,7 @@ test_owners(void **state)
 	assert_int_equal(store_commit(s), 0);
 	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
 	assert_int_equal(back.nmoves, 2); /* nothing of a's after the claim */
+	assert_string_equal(back.owner, "b");
 	assert_int_equal(moves[1].move, rules_move(0, 0));
 	assert_int_equal(store_games_open(s, open, 4), 1);
 	assert_string_equal(open[0].owner, "b");
