@@ -130,6 +130,19 @@ BENCH_BINS += $(O)/tests/load/relay
 bench-relay: $(O)/tests/load/relay $(GOMOKUD)
 	$(O)/tests/load/relay -b $(GOMOKUD) $(RELAY_ARGS)
 
+# tests/load against three nodes on one PostgreSQL and one Redis (issue 26,
+# item 7): `make bench-cluster` (tests/load/bench_cluster.sh starts the
+# database; CLUSTER_BENCH_ARGS='-g 100 -s 10' for more).
+$(O)/tests/load/cluster: $(O)/tests/load/cluster.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/redisrun.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+BENCHES += cluster
+BENCH_BINS += $(O)/tests/load/cluster
+.PHONY: bench-cluster
+bench-cluster: $(O)/tests/load/cluster $(O)/tests/load/load $(O)/tests/load/relay $(GOMOKUD)
+	O=$(O) BINDIR=$(BINDIR) sh tests/load/bench_cluster.sh $(CLUSTER_BENCH_ARGS)
+
 # A bot move's latency, searched here and on another node (issue 26, bots
 # anywhere): `make bench-botlat`, BOTLAT_ARGS='-n 400' for more.
 BOTLAT_ARGS ?= -n 200

@@ -182,6 +182,14 @@ $(O)/tests/daemon/test_lease: $(O)/tests/daemon/test_lease.o $(O)/tests/daemon/t
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TEST_HELPERS += $(O)/tests/daemon/test_lease
+
+# The black-box tests against a cluster node (tests/pg/test_pg.sh runs them
+# under it, on PostgreSQL and a Redis of its own).
+$(O)/tests/daemon/withredis: $(O)/tests/daemon/withredis.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/redisrun.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TEST_HELPERS += $(O)/tests/daemon/withredis
 endif
 
 # The PROXY protocol v2 header parser (issue 26, the front).

@@ -1,9 +1,11 @@
 /* tclient.c: blocking TLS test client and daemon launcher. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "tests/daemon/tclient.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -23,6 +25,45 @@
 #include <openssl/x509.h>
 
 int tc_verbose;
+
+/* The temporary directories daemon_start made, removed when the process
+ * that made them exits (GOMOKU_KEEP_TMP=1 keeps them to look at). */
+enum { MADE_MAX = 256 };
+static char made[MADE_MAX][128];
+static int nmade;
+static pid_t made_by;
+
+static int
+remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void
+remove_made(void)
+{
+	const char *keep = getenv("GOMOKU_KEEP_TMP");
+	if (getpid() != made_by || (keep && *keep && strcmp(keep, "0") != 0))
+		return; /* a forked child's exit, or kept on purpose */
+	for (int i = 0; i < nmade; i++)
+		nftw(made[i], remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	nmade = 0;
+}
+
+static void
+remember(const char *dir)
+{
+	if (!made_by) {
+		made_by = getpid();
+		atexit(remove_made);
+	}
+	if (nmade < MADE_MAX && getpid() == made_by)
+		snprintf(made[nmade++], sizeof made[0], "%s", dir);
+}
 
 static long long
 now_ms(void)
@@ -56,6 +97,26 @@ tc_free_port(void)
 	return ntohs(a.sin_port);
 }
 
+/* The state directory a daemon of dir with conf uses, into state. */
+static void
+state_of(const char *dir, const char *conf, char *state, size_t cap)
+{
+	snprintf(state, cap, "%s/state", dir);
+	const char *p = conf ? strstr(conf, "state-dir ") : NULL;
+	if (p)
+		snprintf(state, cap, "%.*s", (int)strcspn(p + 10, "\n"), p + 10);
+}
+
+/* djb2 of s: names that follow a state directory across restarts. */
+static unsigned long
+hash_of(const char *s)
+{
+	unsigned long h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
 /*
  * Under tests/pg/test_pg.sh (GOMOKU_PG_URL, GOMOKU_PG_CTL, GOMOKU_PG_DIR set)
  * a daemon's store is a PostgreSQL database named for its state directory,
@@ -63,26 +124,47 @@ tc_free_port(void)
  * names its own database keeps it. Writes the database line into f.
  */
 static int
-pg_database(const char *dir, const char *conf, FILE *f)
+pg_database(const char *state, const char *conf, FILE *f)
 {
 	const char *url = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
 		   *pgdir = getenv("GOMOKU_PG_DIR");
 	if (!url || !*url || (conf && strstr(conf, "database ")))
 		return 0;
-	char state[300];
-	snprintf(state, sizeof state, "%s/state", dir);
-	const char *p = conf ? strstr(conf, "state-dir ") : NULL;
-	if (p)
-		snprintf(state, sizeof state, "%.*s", (int)strcspn(p + 10, "\n"), p + 10);
-	unsigned long h = 5381; /* djb2 of the state directory */
-	for (const char *c = state; *c; c++)
-		h = h * 33 + (unsigned char)*c;
 	char name[40], cmd[600];
-	snprintf(name, sizeof name, "g%lx", h & 0xffffffffffful);
+	snprintf(name, sizeof name, "g%lx", hash_of(state) & 0xffffffffffful);
 	snprintf(cmd, sizeof cmd, "%s createdb %s %s", ctl, pgdir, name);
 	if (system(cmd) != 0)
 		return -1;
 	fprintf(f, "database %s%s\n", url, name);
+	return 0;
+}
+
+/*
+ * Under tests/daemon/withredis (GOMOKU_CLUSTER_REDIS=host:port) a daemon is
+ * a node of a cluster on that Redis, alone there: a node name that follows
+ * its state directory (so a restart is the same node and resumes its
+ * games), listening on a port chosen here, which it advertises. A config
+ * that names its own cluster keeps it. The listen line into f; 0 or -1.
+ */
+static int
+cluster_node(const char *state, const char *conf, FILE *f)
+{
+	const char *redis = getenv("GOMOKU_CLUSTER_REDIS");
+	if (!redis || !*redis || (conf && strstr(conf, "cluster "))) {
+		fprintf(f, "listen 127.0.0.1:0\n");
+		return 0;
+	}
+	int port = tc_free_port();
+	if (port < 0)
+		return -1;
+	char name[7];
+	unsigned long h = hash_of(state);
+	for (int i = 0; i < 6; i++, h /= 26)
+		name[i] = (char)('a' + h % 26);
+	name[6] = '\0';
+	fprintf(f,
+	    "listen 127.0.0.1:%d\ncluster redis://%s\nnode-name %s\nadvertise 127.0.0.1:%d\n", port,
+	    redis, name, port);
 	return 0;
 }
 
@@ -99,15 +181,21 @@ daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nof
 	snprintf(d->dir, sizeof d->dir, "/tmp/gomokud-test.XXXXXX");
 	if (!mkdtemp(d->dir))
 		return -1;
+	remember(d->dir);
 	char cpath[200];
 	snprintf(cpath, sizeof cpath, "%s/gomokud.conf", d->dir);
 	snprintf(d->log, sizeof d->log, "%s/log", d->dir);
 	FILE *f = fopen(cpath, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "listen 127.0.0.1:0\nstate-dir %s/state\nlog-level debug\n%s\n", d->dir,
-	    conf ? conf : "");
-	if (pg_database(d->dir, conf, f) != 0) {
+	char state[300];
+	state_of(d->dir, conf, state, sizeof state);
+	if (cluster_node(state, conf, f) != 0) {
+		fclose(f);
+		return -1;
+	}
+	fprintf(f, "state-dir %s/state\nlog-level debug\n%s\n", d->dir, conf ? conf : "");
+	if (pg_database(state, conf, f) != 0) {
 		fclose(f);
 		return -1;
 	}

@@ -20,7 +20,8 @@ struct daemon {
 };
 
 /* Starts bin with a config file of extra lines in a fresh temp dir, on an
- * ephemeral loopback port. 0 or -1. */
+ * ephemeral loopback port. 0 or -1. The dir is removed when the process
+ * that called this exits (GOMOKU_KEEP_TMP=1 keeps it). */
 int daemon_start(struct daemon *d, const char *bin, const char *conf);
 /* The same with a descriptor limit (RLIMIT_NOFILE) for the daemon. */
 int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile);

@@ -19,6 +19,12 @@
  *        [-W]: the games a second time with every player on a WebSocket (ALPN
  *        http/1.1, GET /ws, one text message a line), beside the TLS lines
  *        in the same run and against the same daemon
+ *        [-a port:pid]: no daemon of its own, the one running there (a
+ *        cluster's node, started by tests/load/cluster.c with its limits)
+ *        [-z 19|20] [-r freestyle|standard] [-p letter]: the games' board,
+ *        rule and players' names (l<letter><n>), so that loads on several
+ *        nodes of one cluster never pair with each other
+ *        [-P]: the paced games only, no saturated run first
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -43,7 +49,7 @@
 #include "tests/daemon/tclient.h"
 #include "tests/daemon/wsframe.h"
 
-enum { SEQ_LEN = 120, BOARD = 19, MAX_ROOMS = 1 << 20, INFLIGHT = 200 };
+enum { SEQ_LEN = 120, MAX_ROOMS = 1 << 20, INFLIGHT = 200 };
 
 struct lconn;
 
@@ -71,6 +77,9 @@ struct load {
 	int measuring;
 	int think_ms; /* 0: answer at once (saturation) */
 	int ws;       /* players on WebSockets, not TLS lines */
+	int size;     /* the board's side */
+	char tag;     /* the second letter of the players' guest names */
+	char rule[16];
 	int64_t moves;
 	int64_t *lat;
 	size_t nlat, caplat;
@@ -135,17 +144,18 @@ static void
 make_sequence(struct load *L)
 {
 	position_t p;
-	pos_init(&p, RULE_FREESTYLE, BOARD);
+	pos_init(&p, RULE_FREESTYLE, L->size); /* no five: no win under standard either */
 	unsigned x = 7;
 	for (int i = 0; i < SEQ_LEN;) {
 		x = x * 1103515245u + 12345u;
-		int cx = 3 + (int)((x >> 16) % (BOARD - 6)), cy = 3 + (int)((x >> 8) % (BOARD - 6));
+		int cx = 3 + (int)((x >> 16) % (unsigned)(L->size - 6)),
+		    cy = 3 + (int)((x >> 8) % (unsigned)(L->size - 6));
 		move_t m = rules_move(cx, cy);
 		position_t t = p;
 		if (pos_play(&t, m) != LEGAL_OK || t.outcome.kind != RESULT_ONGOING)
 			continue;
 		p = t;
-		notation_format(m, BOARD, L->seq[i++]);
+		notation_format(m, L->size, L->seq[i++]);
 	}
 }
 
@@ -216,7 +226,7 @@ bot_player_line(struct lconn *c, const proto_msg_t *m)
 	case PE_SERVER:
 		sendf(c, "HELLO 1 load");
 		sendf(c, "GUEST bp%d", c->idx);
-		sendf(c, "BOT play 10 freestyle %d none black none", BOARD);
+		sendf(c, "BOT play 10 freestyle %d none black none", c->L->size);
 		break;
 	case PE_START:
 		snprintf(c->room, sizeof c->room, "%s", m->room);
@@ -235,7 +245,7 @@ bot_player_line(struct lconn *c, const proto_msg_t *m)
 		break;
 	case PE_OVER:
 		sendf(c, "LEAVE %s", c->room);
-		sendf(c, "BOT play 10 freestyle %d none black none", BOARD);
+		sendf(c, "BOT play 10 freestyle %d none black none", c->L->size);
 		break;
 	default:
 		break;
@@ -260,8 +270,8 @@ on_line(struct lconn *c, const char *line, size_t n)
 	case PE_SERVER:
 		sendf(c, "HELLO 1 load");
 		if (L->mode == 1) {
-			sendf(c, "GUEST %s%d", L->ws ? "lw" : "ld", c->idx);
-			sendf(c, "SEEK freestyle %d none any casual none", BOARD);
+			sendf(c, "GUEST l%c%d", L->ws ? 'w' : L->tag, c->idx);
+			sendf(c, "SEEK %s %d none any casual none", L->rule, L->size);
 		}
 		break;
 	case PO_HELLO:
@@ -274,6 +284,8 @@ on_line(struct lconn *c, const char *line, size_t n)
 	case PE_START:
 		if (!(g = game_of(L, m.room)))
 			break;
+		if (atoi(m.user + 2) >= L->nconns || atoi(m.user2 + 2) >= L->nconns)
+			break; /* not a game of this load's players */
 		g->p[0] = &L->conns[atoi(m.user + 2)];
 		g->p[1] = &L->conns[atoi(m.user2 + 2)];
 		if (me_side(g, c) == 0) {
@@ -512,9 +524,10 @@ open_conns(struct load *L, int n, int mode)
 	return (now_us() - t) / 1e6;
 }
 
-/* G games (and bot players) for secs saturated, then paced. */
+/* G games (and bot players) for secs saturated, then paced (paced_only:
+ * only paced). */
 static void
-run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int think)
+run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int think, int paced_only)
 {
 	const char *via = L->ws ? "WebSocket" : "TLS lines";
 	L->rooms = calloc(MAX_ROOMS, sizeof *L->rooms);
@@ -531,17 +544,17 @@ run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int th
 	    L->games_ready, botplayers ? ", and bot games keeping the bot workers busy" : "");
 	/* every black opens its game, then the loop relays for secs */
 	L->measuring = 1;
+	if (paced_only)
+		L->think_ms = think;
 	for (int r = 0; r < MAX_ROOMS; r++) {
 		struct game *g = L->rooms[r];
-		if (g && g->p[0] && g->p[0]->bev) {
-			char room[16];
-			snprintf(room, sizeof room, "r%d", r);
-			send_move(g->p[0], g, room);
-		}
+		if (g && g->p[0] && g->p[0]->bev)
+			send_move(g->p[0], g, g->room);
 	}
 	char what[96];
 	snprintf(what, sizeof what, "%s, saturated, every reply at once", via);
-	measure(L, pid, secs, what);
+	if (!paced_only)
+		measure(L, pid, secs, what);
 	L->think_ms = think;
 	snprintf(what, sizeof what, "%s, paced, %d ms think on average", via, think);
 	measure(L, pid, secs, what);
@@ -564,10 +577,12 @@ run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int th
 int
 main(int argc, char **argv)
 {
-	int idle = 10000, games = 1000, secs = 10, think = 200, ch;
-	const char *bin = "bin/gomokud", *extra = "";
-	int botplayers = 0, ws = 0;
-	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:W")) != -1) {
+	int idle = 10000, games = 1000, secs = 10, think = 200, ch, size = 19;
+	const char *bin = "bin/gomokud", *extra = "", *rule = "freestyle";
+	int botplayers = 0, ws = 0, port = 0, paced = 0;
+	pid_t pid = 0;
+	char tag = 'd';
+	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:Wa:z:r:p:P")) != -1) {
 		switch (ch) {
 		case 'n':
 			idle = atoi(optarg);
@@ -593,33 +608,72 @@ main(int argc, char **argv)
 		case 'W':
 			ws = 1;
 			break;
+		case 'a': {
+			int p, d;
+			if (sscanf(optarg, "%d:%d", &p, &d) != 2 || p <= 0 || d <= 0) {
+				fprintf(stderr, "load: -a wants port:pid\n");
+				return 2;
+			}
+			port = p;
+			pid = (pid_t)d;
+			break;
+		}
+		case 'z':
+			size = atoi(optarg);
+			break;
+		case 'r':
+			rule = optarg;
+			break;
+		case 'p':
+			tag = optarg[0];
+			break;
+		case 'P':
+			paced = 1;
+			break;
 		default:
 			fprintf(stderr,
 			    "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b "
 			    "gomokud]"
-			    " [-c config-line] [-B bot-players] [-W]\n");
+			    " [-c config-line] [-B bot-players] [-W] [-a port:pid] [-z size]"
+			    " [-r rule] [-p letter] [-P]\n");
 			return 2;
 		}
 	}
+	if (size < 19 || size > 20 || !(tag >= 'a' && tag <= 'z') || tag == 'w' ||
+	    (strcmp(rule, "freestyle") != 0 && strcmp(rule, "standard") != 0)) {
+		fprintf(stderr,
+		    "load: -z 19 or 20, -r freestyle or standard, -p a letter "
+		    "but w\n");
+		return 2;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	struct daemon d;
+	memset(&d, 0, sizeof d);
 	char conf[1024];
 	snprintf(conf, sizeof conf,
 	    "log-level info\nmax-connections %d\nmax-per-address %d\nrate-burst 1000\n"
 	    "rate-per-second 1000\nidle-timeout 600\nhandshake-timeout 60\n%s\n",
 	    idle + 2 * games + 100, idle + 2 * games + 100, extra);
-	if (daemon_start(&d, bin, conf)) {
+	if (port) {
+		/* a daemon someone else started and stops (tests/load/cluster.c) */
+		d.port = port;
+		d.pid = pid;
+	} else if (daemon_start(&d, bin, conf)) {
 		fprintf(stderr, "load: cannot start %s\n", bin);
 		return 1;
 	}
 	struct load L;
 	memset(&L, 0, sizeof L);
 	L.port = d.port;
+	L.size = size;
+	L.tag = tag;
+	snprintf(L.rule, sizeof L.rule, "%s", rule);
 	L.base = event_base_new();
 	L.ctx = SSL_CTX_new(TLS_client_method());
 	SSL_CTX_set_min_proto_version(L.ctx, TLS1_2_VERSION);
 	make_sequence(&L);
-	printf("load: gomokud %s pid %d on 127.0.0.1:%d\n", bin, (int)d.pid, d.port);
+	printf("load: gomokud %s pid %d on 127.0.0.1:%d\n", port ? "(attached)" : bin, (int)d.pid,
+	    d.port);
 
 	/* 1. idle connections */
 	if (idle > 0) {
@@ -644,18 +698,20 @@ main(int argc, char **argv)
 
 	/* 2. games, over TLS lines and then (-W) over WebSockets */
 	if (games > 0) {
-		run_games(&L, d.pid, games, botplayers, secs, think);
+		run_games(&L, d.pid, games, botplayers, secs, think, paced);
 		if (ws) {
 			L.ws = 1;
-			run_games(&L, d.pid, games, botplayers, secs, think);
+			run_games(&L, d.pid, games, botplayers, secs, think, paced);
 		}
 	}
-	int st = daemon_stop(&d, SIGTERM, 10000);
-	printf("load: daemon exit status %d\n", st);
-	char cmd[200];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", d.dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "load: could not remove %s\n", d.dir);
+	if (!port) {
+		int st = daemon_stop(&d, SIGTERM, 10000);
+		printf("load: daemon exit status %d\n", st);
+		char cmd[200];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", d.dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "load: could not remove %s\n", d.dir);
+	}
 	SSL_CTX_free(L.ctx);
 	event_base_free(L.base);
 	return 0;

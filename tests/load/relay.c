@@ -7,6 +7,8 @@
  * spectators taking turns, so both see the same load.
  *
  *   relay [-v] [-b gomokud] [-n moves] [-c 'config line']   (-v: every line)
+ *   relay [-v] [-n moves] -a port-a,port-b   nodes a and b of a cluster
+ *                                            someone else started
  *
  * Games never reach five (stones two apart on every other row), so a game
  * is 112 moves; then black resigns and a new one starts.
@@ -75,36 +77,18 @@ sees(struct tc *c, const char *name)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+/* Redis and nodes a and b of a cluster, stopped at exit. */
+static int
+start_cluster(const char *bin, const char *extra)
 {
-	const char *bin = "bin/gomokud", *extra = "";
-	int total = 2000, o;
-	while ((o = getopt(argc, argv, "b:n:c:v")) != -1) {
-		if (o == 'v')
-			tc_verbose = 1;
-		else if (o == 'b')
-			bin = optarg;
-		else if (o == 'n')
-			total = atoi(optarg);
-		else if (o == 'c')
-			extra = optarg;
-		else {
-			fprintf(stderr,
-			    "usage: relay [-v] [-b gomokud] [-n moves] [-c 'config line']\n");
-			return 2;
-		}
-	}
-	if (total < 2)
-		total = 2;
 	if (redis_find(&redis) != 0) {
 		fprintf(stderr, "relay: redis-server is not installed\n");
-		return 1;
+		return -1;
 	}
 	atexit(stop_all);
 	if (redis_start(&redis) != 0) {
 		fprintf(stderr, "relay: redis-server did not start\n");
-		return 1;
+		return -1;
 	}
 	for (int i = 0; i < 2; i++) {
 		char conf[512];
@@ -116,9 +100,16 @@ main(int argc, char **argv)
 		    p, redis.port, i ? "b" : "a", p, extra);
 		if (daemon_start(&node[i], bin, conf) != 0) {
 			fprintf(stderr, "relay: node %d did not start (%s)\n", i, node[i].log);
-			return 1;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+/* total moves timed, in games of node a watched from a and from b. */
+static int
+play(int total)
+{
 	struct tc *pl[2], *near = tc_guest(node[0].port, "near"),
 			  *far = tc_guest(node[1].port, "far");
 	pl[0] = tc_guest(node[0].port, "black");
@@ -196,4 +187,37 @@ main(int argc, char **argv)
 	free(lat[0]);
 	free(lat[1]);
 	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *bin = "bin/gomokud", *extra = "";
+	int total = 2000, o, attach[2] = { 0, 0 };
+	while ((o = getopt(argc, argv, "b:n:c:va:")) != -1) {
+		if (o == 'v')
+			tc_verbose = 1;
+		else if (o == 'b')
+			bin = optarg;
+		else if (o == 'n')
+			total = atoi(optarg);
+		else if (o == 'c')
+			extra = optarg;
+		else if (o == 'a' && sscanf(optarg, "%d,%d", &attach[0], &attach[1]) == 2)
+			;
+		else {
+			fprintf(stderr,
+			    "usage: relay [-v] [-b gomokud] [-n moves] [-c 'config "
+			    "line'] [-a port-a,port-b]\n");
+			return 2;
+		}
+	}
+	if (total < 2)
+		total = 2;
+	if (attach[0] > 0 && attach[1] > 0) {
+		node[0].port = attach[0];
+		node[1].port = attach[1];
+	} else if (start_cluster(bin, extra) != 0)
+		return 1;
+	return play(total);
 }

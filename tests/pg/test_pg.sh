@@ -3,13 +3,15 @@
 # its own (tests/pg/pg.sh: initdb in a temporary directory as the postgres
 # user, 127.0.0.1 on a free port), runs against it the store's unit tests
 # and the outage test (PostgreSQL stopped and started mid-game) in every
-# pass, and in the plain build (build/default-*) also the daemon's
-# black-box tests: a kill -9 mid-game and its restart (test_persist), rated
-# games and accounts (test_accounts), the protocol (test_gomokud,
-# test_spec) and, in the gcc build, three cluster nodes sharing one
-# database (test_cluster), and a killed or paused node's game adopted by
-# another (test_lease). Stops the server by its pid at the end, also on failure. A
-# missing PostgreSQL is a failure, never a skip.
+# pass, and in the plain gcc build (build/default-cc or -gcc, the one pass
+# of the slow tests) also the daemon's black-box tests: a kill -9 mid-game
+# and its restart (test_persist), rated games and accounts
+# (test_accounts), the protocol (test_gomokud, test_spec), the same four
+# again against a cluster node (tests/daemon/withredis), three cluster
+# nodes sharing one database (test_cluster), and a killed or paused
+# node's game adopted by another (test_lease). Stops the server by its pid
+# at the end, also on failure. A missing PostgreSQL is a failure, never a
+# skip.
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
@@ -30,11 +32,11 @@ export GOMOKU_PG_URL="postgresql://postgres@127.0.0.1:$port/"
 export GOMOKU_PG_CTL="sh $here/pg.sh" GOMOKU_PG_DIR="$tmp/pg"
 tests="$O/tests/unit/test_store $O/tests/daemon/test_pgdown"
 case "$O" in
-*/default-*) tests="$tests $O/tests/daemon/test_persist $O/tests/daemon/test_accounts
+*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_persist $O/tests/daemon/test_accounts
 	$O/tests/daemon/test_gomokud $O/tests/daemon/test_spec" ;;
 esac
-# three nodes on one Redis and one database: the plain gcc build, as
-# tests/module.mk runs test_cluster
+# three nodes on one Redis and one database, as tests/module.mk runs
+# test_cluster in that build too
 case "$O" in
 */default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster $O/tests/daemon/test_lease" ;;
 esac
@@ -43,6 +45,16 @@ for t in $tests; do
 	echo "--- $t on PostgreSQL"
 	"$t" || bad="$bad $(basename "$t")"
 done
+# the same black-box tests against a cluster node (a Redis of withredis's
+# own; each daemon a node of it), as against a lone server
+case "$O" in
+*/default-cc | */default-gcc)
+	for t in test_persist test_accounts test_gomokud test_spec; do
+		echo "--- $t on a cluster node (PostgreSQL and Redis)"
+		"$O/tests/daemon/withredis" "$O/tests/daemon/$t" || bad="$bad $t(cluster)"
+	done
+	;;
+esac
 if [ -n "$bad" ]; then
 	echo "FAIL on PostgreSQL:$bad"
 	exit 1

@@ -61,8 +61,12 @@ classify(const char *s, int exact)
 	return pattern_classify(l, 1, exact);
 }
 
-/* Under ThreadSanitizer (about ten times slower) the single-threaded
- * checks run smaller; test_threads_parallel keeps its four threads. */
+/* Under ThreadSanitizer (ten to forty times slower) the single-threaded
+ * checks run smaller, and the deep single-threaded searches (threat
+ * proofs, the white-defence positions) are skipped there, saying so: they
+ * cannot race, and the gcc, clang and ASan passes run them whole (they
+ * were two thirds of CI's TSan pass). test_threads_parallel keeps its
+ * four threads. */
 #if defined(__SANITIZE_THREAD__)
 #define TSAN 1
 #elif defined(__has_feature)
@@ -74,6 +78,16 @@ classify(const char *s, int exact)
 #define TSAN 0
 #endif
 enum { STEPS = TSAN ? 300 : 1500, RENJU_POSITIONS = TSAN ? 10 : 30, DEPTH = TSAN ? 4 : 6 };
+
+/* A deep single-threaded search: not under ThreadSanitizer (above). */
+#define SINGLE_THREADED_DEEP()                                                                  \
+	do {                                                                                    \
+		if (TSAN) {                                                                     \
+			printf("  skipped under ThreadSanitizer: one thread, run whole in the " \
+			       "other passes\n");                                               \
+			skip();                                                                 \
+		}                                                                               \
+	} while (0)
 
 static void
 test_pattern_lines(void **st)
@@ -650,6 +664,7 @@ static void
 test_vct_guard_deep(void **st)
 {
 	(void)st;
+	SINGLE_THREADED_DEEP();
 	check_guard("8,8 6,5 6,6 9,7 6,4 9,9 5,5", 8, 0, rules_move(4, 4));
 }
 
@@ -663,6 +678,7 @@ static void
 test_vct_check(void **st)
 {
 	(void)st;
+	SINGLE_THREADED_DEEP();
 	check_guard("8,8 7,5 5,5 10,4 5,9 9,3 6,8 11,5 8,2 6,6 5,7", 5, 20000, rules_move(5, 8));
 	check_guard("7,7 6,6 5,5 5,8 8,8 4,7", 8, 20000, rules_move(8, 7));
 }
@@ -676,6 +692,7 @@ test_vct_check(void **st)
 static void
 test_white_defence(void **st)
 {
+	SINGLE_THREADED_DEEP();
 	FILE *fp = fopen("tests/engine/white-defence.txt", "r");
 	char line[4096];
 	int n = 0;
@@ -748,6 +765,7 @@ static void
 test_vct_pn(void **st)
 {
 	(void)st;
+	SINGLE_THREADED_DEEP();
 	board_t *b = malloc(sizeof *b);
 	vcf_t *v = calloc(1, sizeof *v);
 	vcf_slot_t *cache = calloc(VCF_CACHE, sizeof *cache);
