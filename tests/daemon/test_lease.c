@@ -3,14 +3,15 @@
  * gomokud nodes on one Redis and one PostgreSQL database, both started by
  * the tests (tests/pg/test_pg.sh's server, GOMOKU_PG_URL; redisrun.c's
  * redis-server), real daemons and TLS clients:
- * - a rated game on node a with a few moves, a spectator on node c; a is
- *   killed (-9); one other node adopts the game; both players RESUME on
- *   node c and are sent to the adopter (* MOVED) when it is not c; every
- *   acknowledged move is there, the clocks did not run while no node owned
- *   the room; node a restarted does not take the room back (it sends its
- *   RESUME to the adopter); the game is finished there, the spectator sees
- *   it, and it is rated once (HISTORY, STATS); a bot's game on a is
- *   adopted too (by one node) and the bot plays on there;
+ * - a rated game on node a with a few moves, a spectator on node c, and a
+ *   bot's game on a; a is killed (-9); one other node adopts each game;
+ *   a player RESUMEs through node c and is sent to the adopter (* MOVED)
+ *   when it is not c; every acknowledged move is there, and the clocks did
+ *   not run while no node owned the room; node a restarted does not take
+ *   the room back: it sends the other player's RESUME to the adopter and
+ *   relays a new spectator's WATCH from it; the game is finished there,
+ *   both spectators see it, and it is rated once (HISTORY, STATS); the
+ *   bot plays on in its adopted game;
  * - a paused (SIGSTOP) owner whose game another node adopts, continued
  *   (SIGCONT) with a move waiting in its socket: that move is never
  *   committed, and the room is left to the adopter.
@@ -301,7 +302,16 @@ test_killed(void)
 	ok("node a killed: another node adopted its game, every move there, no time charged "
 	   "meanwhile; restarted, a sent the players there");
 
-	/* the game goes on at the adopter; carol on c still sees it */
+	/* a new spectator on the restarted a is relayed from the adopter */
+	struct tc *dora = tc_guest(node[0].port, "dora");
+	REQUIRE(dora, "dora could not connect to a");
+	tc_send(dora, "WATCH %s", room);
+	snprintf(want, sizeof want, "= MOVES %s 0 h8,a1,i8,a2", room);
+	CHECK(tc_expect(dora, want, LINE_MS), "dora's WATCH on a: %s", dora->line);
+	snprintf(want, sizeof want, "OK WATCH %s ", room);
+	CHECK(tc_expect(dora, want, LINE_MS), "dora's WATCH on a: %s", dora->line);
+
+	/* the game goes on at the adopter; carol on c and dora on a see it */
 	static const char *const rest[] = { "j8", "a3", "k8", "a4", "l8" };
 	for (int i = 0; i < 5; i++) {
 		struct tc *p = i % 2 ? ben : ann;
@@ -317,6 +327,9 @@ test_killed(void)
 	snprintf(want, sizeof want, "* OVER %s ", room);
 	CHECK(tc_expect(carol, want, LINE_MS), "carol saw no end");
 	CHECK(strstr(carol->line, "black five"), "the end: %s", carol->line);
+	CHECK(tc_expect(dora, want, LINE_MS) && strstr(dora->line, "black five"),
+	    "dora on a saw no end: %s", dora->line);
+	tc_close(dora);
 
 	/* rated once, recorded once with all nine moves */
 	struct tc *q = tc_open(node[1].port, 1);
