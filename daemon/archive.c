@@ -52,7 +52,8 @@ archive_fence(struct server *srv)
 	return srv->cfg.cluster_host[0] && srv->storeq ? srv->cfg.node_name : NULL;
 }
 
-/* The stones (and the end) in one transaction on st: 0 or -1. With owner
+/* The stones (and the end) in one transaction on st: 0, -1, or 1 when
+ * fenced (another node owns the game: nothing written). With owner
  * (a cluster's shared database) each write is fenced: a lone move in its
  * one statement (store_game_move_owned), a transaction by its first
  * (store_game_fence), the game's row locked until it commits. */
@@ -60,16 +61,19 @@ static int
 moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
     const struct archive_move *mv, int n, const struct archive_game *end)
 {
-	int alone = n == 1 && !end; /* one row is a transaction of its own */
+	int alone = n == 1 && !end, rc; /* one row is a transaction of its own */
 	if (alone) {
 		store_move_t m = { mv[0].move, mv[0].used_ms, mv[0].black_ms, mv[0].white_ms };
-		return (owner ? store_game_move_owned(st, id, first, &m, owner)
-			      : store_game_move(st, id, first, &m)) == 0
-		    ? 0
-		    : -1;
+		rc = owner ? store_game_move_owned(st, id, first, &m, owner)
+			   : store_game_move(st, id, first, &m);
+		return rc == 0 ? 0 : owner && rc == STORE_NOT_FOUND ? 1 : -1;
 	}
-	if (store_begin(st) != 0 || (owner && store_game_fence(st, id, owner) != 0))
+	if (store_begin(st) != 0)
 		goto fail;
+	if (owner && (rc = store_game_fence(st, id, owner)) != 0) {
+		store_rollback(st);
+		return rc == STORE_NOT_FOUND ? 1 : -1;
+	}
 	for (int i = 0; i < n; i++) {
 		store_move_t m = { mv[i].move, mv[i].used_ms, mv[i].black_ms, mv[i].white_ms };
 		if ((i > 0 && store_fault(st, "before", "next stone") != 0) ||
@@ -163,7 +167,7 @@ move_job_done(int64_t id, int cancelled, void *arg)
 			: j->n == 1 ? "a move"
 				    : "the result",
 		    j->err);
-		e = j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
+		e = j->rc > 0 ? GERR_FENCED : j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
 	} else {
 		metrics_observe(srv->metrics, METRIC_STORE_COMMIT, j->us);
 	}

@@ -77,7 +77,7 @@ int archive_moves(struct server *srv, int64_t id, int first, const struct archiv
  */
 int archive_async(struct server *srv);
 /* Called on the loop once the write is committed (GERR_OK) or refused
- * (GERR_STORE, GERR_STORE_DOWN: nothing was written). */
+ * (GERR_STORE, GERR_STORE_DOWN, GERR_FENCED: nothing was written). */
 typedef void (*archive_done_fn)(void *arg, game_err_t e);
 /* As archive_moves, answered later through done (n 0 with end: the end
  * alone, as archive_end); -1 at once when it cannot be queued (done is

@@ -1075,7 +1075,10 @@ write_done(void *arg, game_err_t e)
 	struct room_act act;
 	act_init(&act);
 	r->pending = NULL;
-	if (e != GERR_OK) {
+	if (e == GERR_FENCED) {
+		/* not this node's game any more: lease.c leaves the room */
+		act.why = "another node plays this game now; nothing changed: see * MOVED";
+	} else if (e != GERR_OK) {
 		act.why = e == GERR_STORE_DOWN
 		    ? "the database cannot be reached; nothing changed, try again"
 		    : "the game could not be saved; try again";
