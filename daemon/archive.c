@@ -34,6 +34,7 @@ archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
 	snprintf(g.black, sizeof g.black, "%s", a->names[0]);
 	snprintf(g.white, sizeof g.white, "%s", a->names[1]);
 	g.started = (int64_t)time(NULL);
+	snprintf(g.owner, sizeof g.owner, "%s", srv->cfg.node_name);
 	if (store_game_begin(st, &g) != 0) {
 		log_error(
 		    &srv->log, "room %s: cannot store the game: %s", a->room, store_error(st));
@@ -45,21 +46,41 @@ archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
 
 static int end_game(store_t *st, int rate_bots, const struct archive_game *a);
 
-/* The stones (and the end) in one transaction on st: 0 or -1. */
-static int
-moves_on(store_t *st, int rate_bots, int64_t id, int first, const struct archive_move *mv, int n,
-    const struct archive_game *end)
+const char *
+archive_fence(struct server *srv)
 {
-	int alone = n == 1 && !end; /* one row is a transaction of its own */
-	if (!alone && store_begin(st) != 0)
+	return srv->cfg.cluster_host[0] && srv->storeq ? srv->cfg.node_name : NULL;
+}
+
+/* The stones (and the end) in one transaction on st: 0, -1, or 1 when
+ * fenced (another node owns the game: nothing written). With owner
+ * (a cluster's shared database) each write is fenced: a lone move in its
+ * one statement (store_game_move_owned), a transaction by its first
+ * (store_game_fence), the game's row locked until it commits. */
+static int
+moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
+    const struct archive_move *mv, int n, const struct archive_game *end)
+{
+	int alone = n == 1 && !end, rc; /* one row is a transaction of its own */
+	if (alone) {
+		store_move_t m = { mv[0].move, mv[0].used_ms, mv[0].black_ms, mv[0].white_ms };
+		rc = owner ? store_game_move_owned(st, id, first, &m, owner)
+			   : store_game_move(st, id, first, &m);
+		return rc == 0 ? 0 : owner && rc == STORE_NOT_FOUND ? 1 : -1;
+	}
+	if (store_begin(st) != 0)
 		goto fail;
+	if (owner && (rc = store_game_fence(st, id, owner)) != 0) {
+		store_rollback(st);
+		return rc == STORE_NOT_FOUND ? 1 : -1;
+	}
 	for (int i = 0; i < n; i++) {
 		store_move_t m = { mv[i].move, mv[i].used_ms, mv[i].black_ms, mv[i].white_ms };
 		if ((i > 0 && store_fault(st, "before", "next stone") != 0) ||
 		    store_game_move(st, id, first + i, &m) != 0)
 			goto fail;
 	}
-	if ((end && end_game(st, rate_bots, end) != 0) || (!alone && store_commit(st) != 0))
+	if ((end && end_game(st, rate_bots, end) != 0) || store_commit(st) != 0)
 		goto fail;
 	return 0;
 fail:
@@ -76,7 +97,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 	if (st == NULL || id == 0)
 		return 0;
 	int64_t t0 = metrics_now_us();
-	if (moves_on(st, srv->cfg.rate_bots, id, first, mv, n, end) != 0) {
+	if (moves_on(st, srv->cfg.rate_bots, archive_fence(srv), id, first, mv, n, end) != 0) {
 		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)id,
 		    n > 1 ? "the stones" : "a move", store_error(st));
 		return -1;
@@ -85,13 +106,59 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 	return 0;
 }
 
+/* What a write for the store thread writes. */
+enum write_kind { JOB_MOVES, JOB_TRUNCATE, JOB_COLOURS };
+
+/* Begins a transaction fenced for owner (NULL: no fence, nothing begun):
+ * 0, 1 when another node owns the game (rolled back), or -1. */
+static int
+fenced_begin(store_t *st, const char *owner, int64_t id)
+{
+	if (!owner)
+		return 0;
+	int rc = -1;
+	if (store_begin(st) == 0 && (rc = store_game_fence(st, id, owner)) == 0)
+		return 0;
+	store_rollback(st);
+	return rc == STORE_NOT_FOUND ? 1 : -1;
+}
+
+/* Commits what fenced_begin began after a write that returned rc: 0, or
+ * -1 (rolled back). */
+static int
+fenced_commit(store_t *st, const char *owner, int rc)
+{
+	if (!owner)
+		return rc == 0 ? 0 : -1;
+	if (rc == 0 && store_commit(st) == 0)
+		return 0;
+	store_rollback(st);
+	return -1;
+}
+
+/* An undo (the first plies kept) or swap2's colours (first: the opening's
+ * plies) on st, fenced for owner: 0, 1 (fenced: nothing written), -1. */
+static int
+game_write(store_t *st, const char *owner, enum write_kind kind, int64_t id, int first,
+    const char *black, const char *white)
+{
+	int rc = fenced_begin(st, owner, id);
+	if (rc != 0)
+		return rc;
+	rc = kind == JOB_TRUNCATE ? store_game_truncate(st, id, first)
+				  : store_game_colours(st, id, black, white, first);
+	return fenced_commit(st, owner, rc);
+}
+
 /* A write for the store thread: the values copied, the answer filled in. */
 struct move_job {
 	struct server *srv;
-	enum { JOB_MOVES, JOB_TRUNCATE, JOB_COLOURS } kind;
+	enum write_kind kind;
 	int64_t id;
 	int first, n;  /* truncate: first is the plies kept; colours: the opening's */
 	int rate_bots; /* the config's, copied: a reload may change it meanwhile */
+	int fenced;
+	char owner[CONFIG_NODE_MAX + 1];
 	struct archive_move mv[3];
 	int has_end;
 	struct archive_game end; /* its strings point into the copies below */
@@ -118,13 +185,12 @@ move_job_run(workq_job_t *job, void *ctx, void *arg)
 	store_t *st = ctx;
 	(void)job;
 	int64_t t0 = metrics_now_us();
-	if (j->kind == JOB_TRUNCATE)
-		j->rc = store_game_truncate(st, j->id, j->first);
-	else if (j->kind == JOB_COLOURS)
-		j->rc = store_game_colours(st, j->id, j->names[0], j->names[1], j->first);
-	else
+	const char *owner = j->fenced ? j->owner : NULL;
+	if (j->kind == JOB_MOVES)
 		j->rc = moves_on(
-		    st, j->rate_bots, j->id, j->first, j->mv, j->n, j->has_end ? &j->end : NULL);
+		    st, j->rate_bots, owner, j->id, j->first, j->mv, j->n, j->has_end ? &j->end : NULL);
+	else
+		j->rc = game_write(st, owner, j->kind, j->id, j->first, j->names[0], j->names[1]);
 	j->us = metrics_now_us() - t0;
 	if (j->rc != 0) {
 		j->unavailable = store_unavailable(st);
@@ -152,7 +218,7 @@ move_job_done(int64_t id, int cancelled, void *arg)
 			: j->n == 1              ? "a move"
 						 : "the result",
 		    j->err);
-		e = j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
+		e = j->rc > 0 ? GERR_FENCED : j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
 	} else {
 		metrics_observe(srv->metrics, METRIC_STORE_COMMIT, j->us);
 	}
@@ -168,6 +234,10 @@ queue_write(struct server *srv, struct move_job *j, archive_done_fn done, void *
 	j->srv = srv;
 	j->done = done;
 	j->arg = arg;
+	if (archive_fence(srv)) { /* every kind of write, as on the loop */
+		j->fenced = 1;
+		snprintf(j->owner, sizeof j->owner, "%s", archive_fence(srv));
+	}
 	/* one store thread, first come first served: commits keep the order of
 	 * the requests across rooms */
 	if (workq_submit(
@@ -370,7 +440,8 @@ archive_truncate(struct server *srv, int64_t id, int nmoves)
 {
 	store_t *st = srv->store;
 
-	if (st == NULL || id == 0 || store_game_truncate(st, id, nmoves) == 0)
+	if (st == NULL || id == 0 ||
+	    game_write(st, archive_fence(srv), JOB_TRUNCATE, id, nmoves, NULL, NULL) == 0)
 		return 0;
 	log_error(&srv->log, "game %lld: cannot store an undo: %s", (long long)id, store_error(st));
 	return -1;
@@ -382,7 +453,8 @@ archive_colours(
 {
 	store_t *st = srv->store;
 
-	if (st == NULL || id == 0 || store_game_colours(st, id, black, white, opening_plies) == 0)
+	if (st == NULL || id == 0 ||
+	    game_write(st, archive_fence(srv), JOB_COLOURS, id, opening_plies, black, white) == 0)
 		return 0;
 	log_error(
 	    &srv->log, "game %lld: cannot store the colours: %s", (long long)id, store_error(st));
@@ -463,8 +535,9 @@ archive_end(struct server *srv, const struct archive_game *a)
 
 	if (st == NULL || a->id == 0)
 		return 0;
-	if (store_begin(st) == 0 && end_game(st, srv->cfg.rate_bots, a) == 0 &&
-	    store_commit(st) == 0)
+	const char *owner = archive_fence(srv);
+	if (store_begin(st) == 0 && (!owner || store_game_fence(st, a->id, owner) == 0) &&
+	    end_game(st, srv->cfg.rate_bots, a) == 0 && store_commit(st) == 0)
 		return 0;
 	store_rollback(st);
 	log_error(&srv->log, "room %s: cannot store the result: %s", a->room, store_error(st));
@@ -474,9 +547,9 @@ archive_end(struct server *srv, const struct archive_game *a)
 /* The saved game as the rooms take it; -1 when a stored value is out of
  * range (the record cannot be played). */
 static int
-saved_from(
-    struct server *srv, const store_game_t *g, const store_move_t *moves, struct archive_saved *sv)
+saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct archive_saved *sv)
 {
+	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
 	if (g->opening != OPEN_FREE && g->opening != OPEN_SWAP2)
 		return -1;
 	memset(sv, 0, sizeof *sv);
@@ -494,8 +567,9 @@ saved_from(
 	sv->opening_plies = g->opening_plies;
 	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
 	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);
+	snprintf(sv->owner, sizeof sv->owner, "%s", g->owner);
 	for (int i = 0; i < 2; i++)
-		sv->account[i] = archive_is_account(srv, sv->names[i]);
+		sv->account[i] = store_user_get(st, sv->names[i], spelled, hash, sizeof hash) == 0;
 	sv->nmoves = g->nmoves;
 	for (int i = 0; i < g->nmoves; i++)
 		sv->moves[i] = moves[i].move;
@@ -530,7 +604,7 @@ archive_restore(struct server *srv,
 			log_error(&srv->log, "game %lld: %s", (long long)ids[i], store_error(st));
 			continue;
 		}
-		int rc = saved_from(srv, &g, moves, &sv) != 0 ? -1 : play(srv, &sv, &why);
+		int rc = saved_from(st, &g, moves, &sv) != 0 ? -1 : play(srv, &sv, &why);
 		if (rc > 0) {
 			log_debug(&srv->log, "game %lld in room %s is another node's",
 			    (long long)g.id, g.room);
@@ -552,4 +626,109 @@ archive_restore(struct server *srv,
 		log_info(&srv->log, "resumed %d game%s in progress from the database", restored,
 		    restored == 1 ? "" : "s");
 	return restored;
+}
+
+/* --- a cluster's adoption of another node's games (lease.c) --- */
+
+struct open_job {
+	store_open_game_t games[ARCHIVE_OPEN_MAX];
+	int n;
+	void (*done)(void *arg, const store_open_game_t *g, int n);
+	void *arg;
+};
+
+static void
+open_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct open_job *j = arg;
+	(void)job;
+	j->n = store_games_open(ctx, j->games, ARCHIVE_OPEN_MAX);
+}
+
+static void
+open_done(int64_t id, int cancelled, void *arg)
+{
+	struct open_job *j = arg;
+	(void)id;
+	if (!cancelled)
+		j->done(j->arg, j->games, j->n);
+	free(j);
+}
+
+int
+archive_open_async(
+    struct server *srv, void (*done)(void *arg, const store_open_game_t *g, int n), void *arg)
+{
+	struct open_job *j = calloc(1, sizeof *j);
+	if (!j || !srv->storeq)
+		goto fail;
+	j->done = done;
+	j->arg = arg;
+	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)j, open_run, open_done, NULL, j) < 0)
+		goto fail;
+	return 0;
+fail:
+	free(j);
+	return -1;
+}
+
+struct adopt_job {
+	int64_t id;
+	char owner[CONFIG_NODE_MAX + 1];
+	int rc; /* 0 adopted, STORE_NOT_FOUND ended meanwhile, -1 failed */
+	char err[256];
+	struct archive_saved sv;
+	archive_adopted_fn done;
+	void *arg;
+};
+
+/* The claim commits before the game is read: every move the last owner
+ * committed is in the read, and none it tries later is taken. */
+static void
+adopt_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct adopt_job *j = arg;
+	store_t *st = ctx;
+	store_game_t g;
+	store_move_t moves[RULES_CELLS];
+	(void)job;
+	if (store_begin(st) != 0)
+		j->rc = -1;
+	else if ((j->rc = store_game_claim(st, j->id, j->owner)) != 0 || store_commit(st) != 0) {
+		store_rollback(st);
+		j->rc = j->rc ? j->rc : -1;
+	}
+	if (j->rc == 0 &&
+	    (store_game_load(st, j->id, &g, moves) != 0 || saved_from(st, &g, moves, &j->sv) != 0))
+		j->rc = -1;
+	if (j->rc != 0)
+		snprintf(j->err, sizeof j->err, "%s",
+		    j->rc == STORE_NOT_FOUND ? "it has ended" : store_error(st));
+}
+
+static void
+adopt_done(int64_t id, int cancelled, void *arg)
+{
+	struct adopt_job *j = arg;
+	(void)id;
+	j->done(j->arg, j->rc == 0 && !cancelled ? &j->sv : NULL, cancelled ? "shutdown" : j->err);
+	free(j);
+}
+
+int
+archive_adopt_async(struct server *srv, int64_t id, archive_adopted_fn done, void *arg)
+{
+	struct adopt_job *j = calloc(1, sizeof *j);
+	if (!j || !archive_fence(srv))
+		goto fail;
+	j->id = id;
+	snprintf(j->owner, sizeof j->owner, "%s", archive_fence(srv));
+	j->done = done;
+	j->arg = arg;
+	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)j, adopt_run, adopt_done, NULL, j) < 0)
+		goto fail;
+	return 0;
+fail:
+	free(j);
+	return -1;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "daemon/game.h"
+#include "daemon/store.h"
 #include "proto/proto.h"
 #include "rules/rules.h"
 
@@ -44,7 +45,8 @@ struct archive_saved {
 	char code[PROTO_CODE_MAX + 1];
 	int opening_plies;
 	char names[2][PROTO_NAME_MAX + 1];
-	int account[2]; /* each name is a registered account */
+	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it; "": none named */
+	int account[2];                  /* each name is a registered account */
 	int nmoves;
 	move_t moves[RULES_CELLS];
 	int64_t left[2]; /* both clocks after the last move (ms) */
@@ -76,7 +78,7 @@ int archive_moves(struct server *srv, int64_t id, int first, const struct archiv
  */
 int archive_async(struct server *srv);
 /* Called on the loop once the write is committed (GERR_OK) or refused
- * (GERR_STORE, GERR_STORE_DOWN: nothing was written). */
+ * (GERR_STORE, GERR_STORE_DOWN, GERR_FENCED: nothing was written). */
 typedef void (*archive_done_fn)(void *arg, game_err_t e);
 /* As archive_moves, answered later through done (n 0 with end: the end
  * alone, as archive_end); -1 at once when it cannot be queued (done is
@@ -136,5 +138,26 @@ int archive_is_account(struct server *srv, const char *name);
  * taken, or -1. */
 int archive_restore(struct server *srv,
     int (*play)(struct server *srv, const struct archive_saved *sv, const char **why));
+
+/*
+ * A cluster on one shared database (PostgreSQL) fences its writes: each
+ * commit of a game checks, in its transaction, that this node still owns
+ * the game (store_game_fence), so a node that lost a room's lease (paused,
+ * cut off) cannot write to the game another node adopted. archive_fence is
+ * this node's name when it fences, else NULL.
+ */
+const char *archive_fence(struct server *srv);
+enum { ARCHIVE_OPEN_MAX = 4096 }; /* unfinished games one scan sees */
+/* On the store thread: every unfinished game with its room and owner;
+ * done(arg, g, n) on the loop (n -1: the store failed). -1 when it cannot
+ * be queued. */
+int archive_open_async(
+    struct server *srv, void (*done)(void *arg, const store_open_game_t *g, int n), void *arg);
+/* The adoption's answer: the game as restore takes it, or NULL with why. */
+typedef void (*archive_adopted_fn)(void *arg, const struct archive_saved *sv, const char *why);
+/* On the store thread: makes this node the owner of game id (the claim
+ * commits first), then reads it whole; done on the loop. -1 when it cannot
+ * be queued (done is then never called). */
+int archive_adopt_async(struct server *srv, int64_t id, archive_adopted_fn done, void *arg);
 
 #endif

@@ -176,7 +176,7 @@ static void poke(struct botgame *bg);
 static int
 store_refused(struct botgame *bg, game_err_t e)
 {
-	if (e != GERR_STORE_DOWN && e != GERR_STORE)
+	if (e != GERR_STORE_DOWN && e != GERR_STORE && e != GERR_FENCED)
 		return 0;
 	struct timeval tv = { STORE_RETRY_MS / 1000, STORE_RETRY_MS % 1000 * 1000 };
 	event_add(bg->ev, &tv);

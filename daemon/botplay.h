@@ -43,7 +43,7 @@ void botplay_load(struct botplay *bp, int *queued, int *running);
 struct bots *botplay_bots(struct botplay *bp);
 /* A write of r that no connection waits for (a bot's stones) was refused
  * after its commit was queued: r's bots look again (a second later when
- * the store refused it, GERR_STORE or GERR_STORE_DOWN). */
+ * the store refused it, GERR_STORE, GERR_STORE_DOWN or GERR_FENCED). */
 void botplay_refused(struct botplay *bp, struct room *r, game_err_t e);
 /* A lobby_wait_fn: the seek waited in vain, a bot plays s instead. */
 void botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g, uint32_t id);

@@ -32,6 +32,7 @@
 #include "daemon/clusterlobby.h"
 #include "daemon/clustermsg.h"
 #include "daemon/conn.h"
+#include "daemon/lease.h"
 #include "daemon/log.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
@@ -151,8 +152,9 @@ struct cluster {
 	int npeers;
 	LIST_HEAD(, rroom) rrooms;
 	LIST_HEAD(, relay) relays;
-	int twin_said; /* another node's presence came under this node's name */
-	int said_down; /* the outage is logged */
+	int twin_said;      /* another node's presence came under this node's name */
+	unsigned forgotten; /* nodes forgotten, unheard for NODE_TTL_MS */
+	int said_down;      /* the outage is logged */
 	/* bots: this node's jobs (pool remote) or other nodes' (serve) */
 	struct bots *pool;
 	int remote;              /* its pool has no workers: jobs go to the stream */
@@ -390,7 +392,14 @@ peers_expire(struct cluster *cl, int64_t now)
 		    &cl->srv->log, "cluster: node %s not heard from; forgotten", cl->peers[i].name);
 		free(cl->peers[i].body);
 		cl->peers[i] = cl->peers[--cl->npeers];
+		cl->forgotten++;
 	}
+}
+
+unsigned
+cluster_forgotten(const struct cluster *cl)
+{
+	return cl ? cl->forgotten : 0;
 }
 
 int
@@ -452,29 +461,25 @@ cluster_tell(struct cluster *cl, const char *from, const char *to, const char *t
 	return 0;
 }
 
+/* The node that owns room: the holder of its lease when another node
+ * adopted it (lease.h's directory), else the node its id names. */
+static int
+owner_of(const struct cluster *cl, const char *room, char node[CONFIG_NODE_MAX + 1])
+{
+	const char *holder = lease_owner(cl->srv->lease, room);
+	if (holder) {
+		snprintf(node, CONFIG_NODE_MAX + 1, "%s", holder);
+		return 0;
+	}
+	return cmsg_room_node(room, node);
+}
+
 int
 cluster_remote(const struct cluster *cl, const char *room)
 {
 	char node[CONFIG_NODE_MAX + 1];
-	return cl && cmsg_room_node(room, node) == 0 && strcmp(node, cl->node) != 0;
-}
-
-const char *
-cluster_addr_of(const struct cluster *cl, const char *room)
-{
-	char node[CONFIG_NODE_MAX + 1];
-	if (!cluster_up(cl) || cmsg_room_node(room, node) != 0)
-		return NULL;
-	for (int i = 0; i < cl->npeers; i++)
-		if (strcmp(cl->peers[i].name, node) == 0)
-			return cl->peers[i].addr;
-	return NULL;
-}
-
-const char *
-cluster_node(const struct cluster *cl)
-{
-	return cl->node;
+	return cl && !room_find(cl->srv, room) && owner_of(cl, room, node) == 0 &&
+	    strcmp(node, cl->node) != 0;
 }
 
 const char *
@@ -486,6 +491,50 @@ cluster_node_addr(const struct cluster *cl, const char *node)
 		if (strcmp(cl->peers[i].name, node) == 0)
 			return cl->peers[i].addr;
 	return NULL;
+}
+
+const char *
+cluster_addr_of(const struct cluster *cl, const char *room)
+{
+	char node[CONFIG_NODE_MAX + 1];
+	return cl && owner_of(cl, room, node) == 0 ? cluster_node_addr(cl, node) : NULL;
+}
+
+/* What cluster_command's reply goes to. */
+struct command {
+	cluster_reply_fn *fn;
+	void *priv;
+};
+
+static void
+on_command(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct command *k = priv;
+	(void)ac;
+	k->fn(reply, k->priv);
+	free(k);
+}
+
+int
+cluster_command(struct cluster *cl, cluster_reply_fn *fn, void *priv, int argc, const char **argv,
+    const size_t *argvlen)
+{
+	struct command *k;
+	if (!cluster_up(cl) || !(k = malloc(sizeof *k)))
+		return -1;
+	k->fn = fn;
+	k->priv = priv;
+	if (redisAsyncCommandArgv(cl->cmd, on_command, k, argc, argv, argvlen) != REDIS_OK) {
+		free(k);
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+cluster_node(const struct cluster *cl)
+{
+	return cl->node;
 }
 
 struct clobby *
@@ -542,7 +591,7 @@ ask_owner(struct cluster *cl, struct rroom *rr)
 {
 	char buf[64], node[CONFIG_NODE_MAX + 1], chan[CHAN_MAX];
 	int n = cmsg_format_watch(buf, sizeof buf, rr->id, cl->node);
-	if (n < 0 || cmsg_room_node(rr->id, node) != 0)
+	if (n < 0 || owner_of(cl, rr->id, node) != 0)
 		return;
 	snprintf(chan, sizeof chan, "gomoku:node:%s", node);
 	publish(cl, chan, buf, (size_t)n, NULL, NULL);
@@ -816,6 +865,23 @@ snapshot_line(void *arg, const proto_msg_t *m)
 		evbuffer_add(arg, line, (size_t)n);
 }
 
+void
+cluster_relay(struct cluster *cl, struct room *r)
+{
+	struct relay *k;
+	if (!cl)
+		return;
+	if (!(k = relay_find(cl, room_id(r))) && (k = calloc(1, sizeof *k)) != NULL) {
+		k->sink.ops = &relay_ops;
+		k->cl = cl;
+		snprintf(k->id, sizeof k->id, "%s", room_id(r));
+		LIST_INSERT_HEAD(&cl->relays, k, link);
+		room_set_relay(r, &k->sink);
+	}
+	if (k)
+		k->gen++;
+}
+
 /* Another node asks for one of this node's rooms: its snapshot on the
  * room's channel (empty: no such public room), then its events. */
 static void
@@ -834,16 +900,7 @@ got_watch(struct cluster *cl, const struct cmsg *m)
 	if (n > 0)
 		evbuffer_add(b, head, (size_t)n);
 	if (r) {
-		struct relay *k = relay_find(cl, m->room);
-		if (!k && (k = calloc(1, sizeof *k)) != NULL) {
-			k->sink.ops = &relay_ops;
-			k->cl = cl;
-			snprintf(k->id, sizeof k->id, "%s", m->room);
-			LIST_INSERT_HEAD(&cl->relays, k, link);
-			room_set_relay(r, &k->sink);
-		}
-		if (k)
-			k->gen++;
+		cluster_relay(cl, r);
 		room_snapshot(r, snapshot_line, b);
 	}
 	/* a snapshot is lines, each with its LF; the message drops the last */

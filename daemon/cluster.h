@@ -38,11 +38,27 @@ int cluster_each(struct cluster *cl, proto_id_t id, int max,
  * node knows it in canon, or ERR_NO_USER / ERR_UNAVAILABLE with *why. */
 int cluster_tell(struct cluster *cl, const char *from, const char *to, const char *text,
     char canon[PROTO_NAME_MAX + 1], const char **why);
-/* Whether room names a room of another node (by its id's prefix). */
+/* Whether room is another node's: not here, and its owner (the holder of
+ * its lease when adopted, lease.h; else the node its id names) is not this. */
 int cluster_remote(const struct cluster *cl, const char *room);
 /* Where the owner of room (another node's) takes players: its advertised
  * host:port, or NULL while it is not heard from. */
 const char *cluster_addr_of(const struct cluster *cl, const char *room);
+/* How many times a node was forgotten (unheard for a few seconds): a
+ * change says one may have died. */
+unsigned cluster_forgotten(const struct cluster *cl);
+/* The advertised host:port of node, or NULL while it is not heard from. */
+const char *cluster_node_addr(const struct cluster *cl, const char *node);
+/* One Redis command (argv) on the command connection; fn(reply, priv) with
+ * hiredis's redisReply (NULL: the connection went) on the loop. -1 when
+ * Redis is away (fn is then never called). */
+typedef void cluster_reply_fn(void *reply, void *priv);
+int cluster_command(struct cluster *cl, cluster_reply_fn *fn, void *priv, int argc,
+    const char **argv, const size_t *argvlen);
+struct room;
+/* r's events go on its channel from now on (as after a watcher's W): an
+ * adopted room keeps the other nodes' watchers of it. */
+void cluster_relay(struct cluster *cl, struct room *r);
 
 /* WATCH or STATE (m) of another node's room from c: 0 when asked (c is held;
  * the snapshot and the OK come when the owner answers, or an error after
@@ -55,14 +71,13 @@ int cluster_leave(struct cluster *cl, struct conn *c, const char *room);
 /* c is going away: its remote watches end. */
 void cluster_conn_gone(struct cluster *cl, struct conn *c);
 
-/* For clusterlobby.c: this node's name; node's advertised host:port (NULL
- * while it is not heard from); the lobby; text (one line) to node as a
+/* For clusterlobby.c: this node's name (node's advertised host:port is
+ * cluster_node_addr, above); the lobby; text (one line) to node as a
  * lobby message (L), 0 or -1 (Redis away, too long); each line of kind id
  * the other nodes published last, with its node, to fn until fn returns
  * nonzero (then 1, else 0). */
 struct clobby;
 const char *cluster_node(const struct cluster *cl);
-const char *cluster_node_addr(const struct cluster *cl, const char *node);
 struct clobby *cluster_lobby(const struct cluster *cl);
 int cluster_send_lobby(struct cluster *cl, const char *node, const char *text);
 int cluster_each_of(struct cluster *cl, proto_id_t id,

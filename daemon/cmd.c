@@ -1023,8 +1023,9 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 	if (p) {
 		const char *why = NULL;
 		TAILQ_REMOVE(&srv->parked, p, link);
-		if (e) {
-			conn_error(p->c, p->m.tag, refused(e, act, &why), why ? "%s" : NULL, why);
+		if (e) { /* refused sets why first: arguments have no order */
+			int code = refused(e, act, &why);
+			conn_error(p->c, p->m.tag, code, why ? "%s" : NULL, why);
 		} else { /* OK <VERB> <room>, and the seq or the offer's id */
 			proto_msg_t ok;
 			reply_init(&ok, &p->m);

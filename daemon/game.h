@@ -87,6 +87,7 @@ typedef enum {
 	GERR_DRAINING,    /* no new games: the server drains for a restart */
 	GERR_STORE,       /* the store refused the write: nothing changed */
 	GERR_STORE_DOWN,  /* the database cannot be reached: nothing changed */
+	GERR_FENCED,      /* another node of the cluster owns the game now: nothing changed */
 	GERR_PENDING,     /* not refused: the answer comes after the commit */
 	GERR_NOMEM,
 } game_err_t;

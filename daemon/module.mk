@@ -6,7 +6,7 @@ DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/s
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
-	daemon/challenge.c daemon/cluster.c daemon/clusterlobby.c daemon/clustermsg.c
+	daemon/challenge.c daemon/cluster.c daemon/clusterlobby.c daemon/clustermsg.c daemon/lease.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq hiredis
 # Debian 12's libwslay-dev and libhttp-parser-dev ship no pkg-config file:
 # their headers are in /usr/include and they link by name (mk/deps.sh checks

@@ -256,9 +256,39 @@ rooms_next(struct room *r)
 	return TAILQ_NEXT(r, link);
 }
 
-/* A room numbered num (0: the next number). */
+/* The length of id's letters when id is letters then a number from 1
+ * (*num), else 0. */
+static size_t
+id_prefix(const char *id, uint32_t *num)
+{
+	size_t plen = 0;
+	while (isalpha((unsigned char)id[plen]))
+		plen++;
+	if (plen == 0 || id[plen] < '1' || id[plen] > '9')
+		return 0;
+	char *end;
+	unsigned long n = strtoul(id + plen, &end, 10);
+	if (*end || n > UINT32_MAX)
+		return 0;
+	*num = (uint32_t)n;
+	return plen;
+}
+
+void
+rooms_reserve(struct room_registry *reg, const char *id)
+{
+	uint32_t num;
+	size_t plen = id_prefix(id, &num);
+	if (plen == strlen(reg->prefix) && strncmp(id, reg->prefix, plen) == 0 &&
+	    num > reg->next_num)
+		reg->next_num = num;
+}
+
+/* A room numbered num (0: the next number) of this registry, or with id
+ * (another node's room, adopted: non-NULL) as it is. */
 static struct room *
-room_alloc(struct server *srv, const struct gamespec *g, int private_room, uint32_t num)
+room_alloc(
+    struct server *srv, const struct gamespec *g, int private_room, uint32_t num, const char *id)
 {
 	struct room_registry *reg = srv->rooms;
 	struct room *r = calloc(1, sizeof *r);
@@ -268,9 +298,13 @@ room_alloc(struct server *srv, const struct gamespec *g, int private_room, uint3
 	r->reg = reg;
 	TAILQ_INIT(&r->members);
 	r->num = num ? num : ++reg->next_num;
-	if (r->num > reg->next_num)
-		reg->next_num = r->num;
-	snprintf(r->id, sizeof r->id, "%s%u", reg->prefix, r->num);
+	if (id)
+		snprintf(r->id, sizeof r->id, "%s", id);
+	else {
+		if (r->num > reg->next_num)
+			reg->next_num = r->num;
+		snprintf(r->id, sizeof r->id, "%s%u", reg->prefix, r->num);
+	}
 	r->private_room = private_room;
 	if (private_room)
 		make_code(r->code);
@@ -293,7 +327,7 @@ room_alloc(struct server *srv, const struct gamespec *g, int private_room, uint3
 struct room *
 room_new(struct server *srv, const struct gamespec *g, int private_room)
 {
-	return room_alloc(srv, g, private_room, 0);
+	return room_alloc(srv, g, private_room, 0, NULL);
 }
 
 static void
@@ -320,6 +354,15 @@ room_free(struct room *r)
 			break;
 		}
 	free(r);
+}
+
+void
+room_abandon(struct room *r, void (*fn)(void *arg, struct session *s), void *arg)
+{
+	struct member *m;
+	TAILQ_FOREACH (m, &r->members, link)
+		fn(arg, m->sess);
+	room_free(r);
 }
 
 static struct member *
@@ -382,13 +425,12 @@ struct room *
 room_restore(struct server *srv, const struct archive_saved *sv, struct session *const present[2],
     const char **why)
 {
-	unsigned num;
-	char tail;
-	size_t plen = strlen(srv->rooms->prefix);
-	if (strncmp(sv->room, srv->rooms->prefix, plen) != 0 ||
-	    sscanf(sv->room + plen, "%u%c", &num, &tail) != 1 || num == 0 ||
-	    !isdigit((unsigned char)sv->room[plen]) || room_find(srv, sv->room)) {
-		*why = "a bad or duplicate room id (or another node-name's)";
+	uint32_t num;
+	size_t plen = id_prefix(sv->room, &num);
+	int own = plen == strlen(srv->rooms->prefix) &&
+	    strncmp(sv->room, srv->rooms->prefix, plen) == 0;
+	if (plen == 0 || plen >= sizeof srv->rooms->prefix || room_find(srv, sv->room)) {
+		*why = "a bad or duplicate room id";
 		return NULL;
 	}
 	position_t probe;
@@ -401,7 +443,7 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		*why = "a swap2 opening with a wrong number of stones";
 		return NULL;
 	}
-	struct room *r = room_alloc(srv, &sv->spec, sv->private_room, num);
+	struct room *r = room_alloc(srv, &sv->spec, sv->private_room, num, own ? NULL : sv->room);
 	if (!r) {
 		*why = "out of memory";
 		return NULL;
@@ -453,16 +495,12 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 struct room *
 room_find(struct server *srv, const char *id)
 {
-	size_t plen = strlen(srv->rooms->prefix);
-	if (strncmp(id, srv->rooms->prefix, plen) != 0 || id[plen] < '1' || id[plen] > '9')
-		return NULL;
-	char *end;
-	unsigned long n = strtoul(id + plen, &end, 10);
-	if (*end || n > UINT32_MAX)
+	uint32_t n;
+	if (id_prefix(id, &n) == 0)
 		return NULL;
 	struct room *r;
 	LIST_FOREACH (r, &srv->rooms->hash[n % ROOM_BUCKETS], hlink)
-		if (r->num == n)
+		if (r->num == n && strcmp(r->id, id) == 0)
 			return r;
 	return NULL;
 }
@@ -1078,7 +1116,10 @@ write_done(void *arg, game_err_t e)
 	struct room_act act;
 	act_init(&act);
 	r->pending = NULL;
-	if (e != GERR_OK) {
+	if (e == GERR_FENCED) {
+		/* not this node's game any more: lease.c leaves the room */
+		act.why = "another node plays this game now; nothing changed: see * MOVED";
+	} else if (e != GERR_OK) {
 		act.why = e == GERR_STORE_DOWN
 		    ? "the database cannot be reached; nothing changed, try again"
 		    : "the game could not be saved; try again";

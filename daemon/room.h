@@ -54,7 +54,15 @@ struct room *room_new(struct server *srv, const struct gamespec *g, int private_
  * when the record cannot be played. */
 struct room *room_restore(struct server *srv, const struct archive_saved *sv,
     struct session *const present[2], const char **why);
+/* The room of that id here: this node's own, or another node's it adopted. */
 struct room *room_find(struct server *srv, const char *id);
+/* A restart: this registry's new rooms are numbered past id (one of its
+ * unfinished games, kept for whichever node adopts it). */
+void rooms_reserve(struct room_registry *reg, const char *id);
+/* A room whose lease another node holds now: fn(arg, s) for each member,
+ * then r is gone, its game left as the store has it (never ended here).
+ * Not while room_busy(r). */
+void room_abandon(struct room *r, void (*fn)(void *arg, struct session *s), void *arg);
 struct room *room_by_code(struct server *srv, const char *code);
 /* Queue r for freeing at the next gc pass if it is then empty. */
 void room_check(struct room *r);

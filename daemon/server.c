@@ -25,6 +25,7 @@
 #include "daemon/botplay.h"
 #include "daemon/cluster.h"
 #include "daemon/conn.h"
+#include "daemon/lease.h"
 #include "daemon/lobby.h"
 #include "daemon/metrics.h"
 #include "daemon/restore.h"
@@ -590,6 +591,7 @@ server_init(struct server *srv)
 		log_error(&srv->log, "%s", err);
 		return -1;
 	}
+	srv->lease = lease_new(srv);
 	/* the game addresses, then web-listen's (the board alone) when set */
 	int nspec = srv->cfg.nlisten + (srv->cfg.web_listen[0] != '\0');
 	for (int i = 0; i < nspec; i++) {
@@ -692,6 +694,8 @@ server_free(struct server *srv)
 	/* the store thread before the rooms its answers go to; a move it
 	 * committed but did not deliver is resumed after the restart */
 	archive_stop(srv);
+	lease_free(srv->lease); /* after the replies of the cluster and the store */
+	srv->lease = NULL;
 	/* rooms first: a session leaving an unfinished game would resign it,
 	 * and a game kept for the restart must stay unfinished */
 	rooms_free(srv->rooms);

@@ -34,6 +34,7 @@ struct admin;
 struct control;
 struct front;
 struct cluster;
+struct lease;
 
 enum { ADDR_BUCKETS = 4096 };
 
@@ -69,6 +70,7 @@ struct server {
 	struct control *control;     /* gomokuctl's socket; NULL: none */
 	struct front *front;         /* PROXY headers read from proxy-from's fronts */
 	struct cluster *cluster;     /* the other nodes, through Redis; NULL: none */
+	struct lease *lease;         /* room leases (a cluster on one database); NULL: none */
 	int checkpointing;
 	int draining;
 

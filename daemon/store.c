@@ -266,6 +266,31 @@ store_games_unfinished(store_t *s, int64_t *ids, int max)
 }
 
 int
+store_games_open(store_t *s, store_open_game_t *out, int max)
+{
+	return CALL(s, games_open, out, max);
+}
+
+int
+store_game_claim(store_t *s, int64_t id, const char *owner)
+{
+	return CALL(s, game_claim, id, owner);
+}
+
+int
+store_game_fence(store_t *s, int64_t id, const char *owner)
+{
+	return CALL(s, game_fence, id, owner);
+}
+
+int
+store_game_move_owned(
+    store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner)
+{
+	return CALL(s, game_move_owned, game_id, ply, m, owner);
+}
+
+int
 store_history(store_t *s, const char *name, int page, store_game_t *out, int *total)
 {
 	return CALL(s, history, name, page, out, total);

@@ -21,7 +21,8 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 4,
+	STORE_SCHEMA_VERSION = 5,
+	STORE_OWNER_MAX = 16,  /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48, /* a sanction's target: a name key, an address or CIDR */
 	STORE_REASON_MAX = 400,
 	STORE_PAGE = 20, /* rows a page of HISTORY and TOP */
@@ -45,8 +46,16 @@ typedef struct {
 	int result, reason;               /* game.h's values; -1 in progress */
 	double black_before, black_after; /* ratings; 0 when unrated */
 	double white_before, white_after;
-	int nmoves; /* filled by reads */
+	int nmoves;                      /* filled by reads */
+	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it ("" alone) */
 } store_game_t;
+
+/* An unfinished game as the adoption scan sees it (store_games_open). */
+typedef struct {
+	int64_t id;
+	char room[STORE_ROOM_MAX + 1];
+	char owner[STORE_OWNER_MAX + 1];
+} store_open_game_t;
 
 typedef struct {
 	move_t move;
@@ -149,6 +158,24 @@ int store_game_load(store_t *s, int64_t id, store_game_t *g, store_move_t *moves
 /* Ids of the games without an end, oldest first; returns the count (at most
  * max) or -1. */
 int store_games_unfinished(store_t *s, int64_t *ids, int max);
+/* Unfinished games with their rooms and owners, oldest first, at most max
+ * into out; the count or -1. */
+int store_games_open(store_t *s, store_open_game_t *out, int max);
+/*
+ * Fencing (a cluster's room leases): a game is written only by its owner.
+ * claim makes owner the game's owner (adoption; PostgreSQL waits at most
+ * a second for a row lock, then fails: try again); fence, inside the
+ * caller's transaction, locks the game's row (PostgreSQL: FOR UPDATE, so a
+ * claim waits for that transaction to end) and says whether owner still
+ * owns it unfinished. Both STORE_NOT_FOUND when not (ended, or another's).
+ */
+int store_game_claim(store_t *s, int64_t id, const char *owner);
+int store_game_fence(store_t *s, int64_t id, const char *owner);
+/* store_game_move fenced in one statement (a transaction of its own, the
+ * row locked only while it runs): STORE_NOT_FOUND, nothing written, when
+ * owner does not own the game unfinished. */
+int store_game_move_owned(
+    store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner);
 /* One page (from 1) of a player's finished games, newest first; *total gets
  * their number. Returns the rows or -1. */
 int store_history(store_t *s, const char *name, int page, store_game_t *out, int *total);

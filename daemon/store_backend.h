@@ -55,6 +55,11 @@ struct store_ops {
 	int (*game_end)(store_t *s, const store_game_t *g);
 	int (*game_load)(store_t *s, int64_t id, store_game_t *g, store_move_t *moves);
 	int (*games_unfinished)(store_t *s, int64_t *ids, int max);
+	int (*games_open)(store_t *s, store_open_game_t *out, int max);
+	int (*game_claim)(store_t *s, int64_t id, const char *owner);
+	int (*game_fence)(store_t *s, int64_t id, const char *owner);
+	int (*game_move_owned)(
+	    store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner);
 	int (*history)(store_t *s, const char *name, int page, store_game_t *out, int *total);
 	int (*sanction_put)(store_t *s, const store_sanction_t *x);
 	int (*sanction_drop)(store_t *s, int kind, const char *target);

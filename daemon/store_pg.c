@@ -71,6 +71,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  created BIGINT NOT NULL, expires BIGINT NOT NULL,"
 	"  PRIMARY KEY (kind, target));"
 	"CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+	/* 4 -> 5: the node that owns a game (cluster leases: fencing) */
+	"ALTER TABLE games ADD COLUMN owner TEXT NOT NULL DEFAULT '';",
 };
 
 enum stmt {
@@ -92,6 +94,11 @@ enum stmt {
 	S_GAME_GET,
 	S_MOVES_GET,
 	S_UNFINISHED,
+	S_OPEN,
+	S_CLAIM,
+	S_FENCE,
+	S_MOVE_OWNED,
+	S_LOCK_WAIT,
 	S_HISTORY,
 	S_HISTORY_COUNT,
 	S_SANCTION_PUT,
@@ -122,10 +129,11 @@ static const char *const sql[S_COUNT] = {
 	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings"
 		  " WHERE rule = $1 ORDER BY rating DESC, name_key LIMIT $2 OFFSET $3",
 	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = $1",
-	[S_GAME_NEW] = "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
-		       " black, white, black_key, white_key, started, black_before, white_before,"
-		       " private, code, opening_plies) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-		       " lower($8), lower($9), $10, $11, $12, $13, $14, $15) RETURNING id",
+	[S_GAME_NEW] =
+	    "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
+	    " black, white, black_key, white_key, started, black_before, white_before,"
+	    " private, code, opening_plies, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
+	    " $9, lower($8), lower($9), $10, $11, $12, $13, $14, $15, $16) RETURNING id",
 	[S_GAME_COLOURS] = "UPDATE games SET black = $2, white = $3, black_key = lower($2),"
 			   " white_key = lower($3), opening_plies = $4 WHERE id = $1",
 	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
@@ -138,10 +146,17 @@ static const char *const sql[S_COUNT] = {
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
 	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies FROM games WHERE id = $1",
+	    " private, code, opening_plies, owner FROM games WHERE id = $1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = $1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
+	[S_OPEN] = "SELECT id, room, owner FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
+	[S_CLAIM] = "UPDATE games SET owner = $2 WHERE id = $1 AND ended IS NULL",
+	[S_FENCE] = "SELECT 1 FROM games WHERE id = $1 AND owner = $2 AND ended IS NULL FOR UPDATE",
+	[S_MOVE_OWNED] = "WITH f AS (SELECT id FROM games WHERE id = $1 AND owner = $7 AND"
+			 " ended IS NULL FOR UPDATE) INSERT INTO moves (game_id, ply, move,"
+			 " used_ms, black_ms, white_ms) SELECT id, $2, $3, $4, $5, $6 FROM f",
+	[S_LOCK_WAIT] = "SELECT set_config('lock_timeout', '1000', true)",
 	[S_HISTORY] = "SELECT id FROM games WHERE ended IS NOT NULL AND"
 		      " (black_key = lower($1) OR white_key = lower($1))"
 		      " ORDER BY ended DESC, id DESC LIMIT $2 OFFSET $3",
@@ -159,7 +174,7 @@ static const char *const sql[S_COUNT] = {
 	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = $1",
 };
 
-enum { BACKOFF_MIN_MS = 100, BACKOFF_MAX_MS = 2000, PARAMS_MAX = 15, PARAM_LEN = 32 };
+enum { BACKOFF_MIN_MS = 100, BACKOFF_MAX_MS = 2000, PARAMS_MAX = 16, PARAM_LEN = 32 };
 
 struct pg {
 	PGconn *conn;
@@ -678,6 +693,7 @@ pg_game_begin(store_t *s, store_game_t *g)
 	p_int(&p, g->private_room);
 	p_text(&p, g->code);
 	p_int(&p, g->opening_plies);
+	p_text(&p, g->owner);
 	PGresult *r = run(s, S_GAME_NEW, &p, "begin game", NULL);
 	if (!r)
 		return -1;
@@ -764,6 +780,7 @@ read_game(const PGresult *r, int row, store_game_t *g)
 	g->private_room = (int)col_int(r, row, 19);
 	col_text(g->code, sizeof g->code, r, row, 20);
 	g->opening_plies = (int)col_int(r, row, 21);
+	col_text(g->owner, sizeof g->owner, r, row, 22);
 }
 
 static int
@@ -812,6 +829,79 @@ pg_games_unfinished(store_t *s, int64_t *ids, int max)
 		ids[i] = col_int(r, i, 0);
 	PQclear(r);
 	return n;
+}
+
+static int
+pg_games_open(store_t *s, store_open_game_t *out, int max)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, max);
+	PGresult *r = run(s, S_OPEN, &p, "open games", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r) < max ? PQntuples(r) : max;
+	for (int i = 0; i < n; i++) {
+		out[i].id = col_int(r, i, 0);
+		col_text(out[i].room, sizeof out[i].room, r, i, 1);
+		col_text(out[i].owner, sizeof out[i].owner, r, i, 2);
+	}
+	PQclear(r);
+	return n;
+}
+
+/* In the caller's transaction: a node paused inside one of its own, the
+ * game's row locked, is waited for a second, not for ever. */
+static int
+pg_game_claim(store_t *s, int64_t id, const char *owner)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	PGresult *r = pg(s)->in_tx ? run(s, S_LOCK_WAIT, &p, "claim game", NULL) : NULL;
+	if (pg(s)->in_tx && !r)
+		return -1;
+	PQclear(r);
+	p_int(&p, id);
+	p_text(&p, owner);
+	if (done(s, S_CLAIM, &p, "claim game", &changed) != 0)
+		return -1;
+	return changed == 1 ? 0 : STORE_NOT_FOUND;
+}
+
+static int
+pg_game_fence(store_t *s, int64_t id, const char *owner)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, id);
+	p_text(&p, owner);
+	PGresult *r = run(s, S_FENCE, &p, "fence game", NULL);
+	if (!r)
+		return -1;
+	int mine = PQntuples(r) == 1;
+	PQclear(r);
+	if (!mine)
+		snprintf(s->msg, sizeof s->msg, "game %lld: not this node's (another owns it now)",
+		    (long long)id);
+	return mine ? 0 : STORE_NOT_FOUND;
+}
+
+static int
+pg_game_move_owned(store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	p_int(&p, game_id);
+	p_int(&p, ply);
+	p_int(&p, m->move);
+	p_int(&p, m->used_ms);
+	p_int(&p, m->black_ms);
+	p_int(&p, m->white_ms);
+	p_text(&p, owner);
+	int rc = done(s, S_MOVE_OWNED, &p, "save move", &changed);
+	if (rc != 0 || changed == 1)
+		return rc;
+	snprintf(s->msg, sizeof s->msg, "game %lld: not this node's (another owns it now)",
+	    (long long)game_id);
+	return STORE_NOT_FOUND;
 }
 
 static int
@@ -935,6 +1025,10 @@ const struct store_ops store_pg_ops = {
 	.game_end = pg_game_end,
 	.game_load = pg_game_load,
 	.games_unfinished = pg_games_unfinished,
+	.games_open = pg_games_open,
+	.game_claim = pg_game_claim,
+	.game_fence = pg_game_fence,
+	.game_move_owned = pg_game_move_owned,
 	.history = pg_history,
 	.sanction_put = pg_sanction_put,
 	.sanction_drop = pg_sanction_drop,

@@ -71,6 +71,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  created INTEGER NOT NULL, expires INTEGER NOT NULL,"
 	"  PRIMARY KEY (kind, target)) WITHOUT ROWID;"
 	"CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
+	/* 4 -> 5: the node that owns a game (cluster leases: fencing) */
+	"ALTER TABLE games ADD COLUMN owner TEXT NOT NULL DEFAULT '';",
 };
 
 enum stmt {
@@ -94,6 +96,10 @@ enum stmt {
 	S_GAME_GET,
 	S_MOVES_GET,
 	S_UNFINISHED,
+	S_OPEN,
+	S_CLAIM,
+	S_FENCE,
+	S_MOVE_OWNED,
 	S_HISTORY,
 	S_HISTORY_COUNT,
 	S_SANCTION_PUT,
@@ -122,10 +128,11 @@ static const char *const sql[S_COUNT] = {
 	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings"
 		  " WHERE rule = ?1 ORDER BY rating DESC, name_key LIMIT ?2 OFFSET ?3",
 	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = ?1",
-	[S_GAME_NEW] = "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
-		       " black, white, black_key, white_key, started, black_before, white_before,"
-		       " private, code, opening_plies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-		       " lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15)",
+	[S_GAME_NEW] =
+	    "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
+	    " black, white, black_key, white_key, started, black_before, white_before,"
+	    " private, code, opening_plies, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+	    " ?9, lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
 	[S_GAME_COLOURS] = "UPDATE games SET black = ?2, white = ?3, black_key = lower(?2),"
 			   " white_key = lower(?3), opening_plies = ?4 WHERE id = ?1",
 	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
@@ -140,10 +147,16 @@ static const char *const sql[S_COUNT] = {
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
 	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies FROM games WHERE id = ?1",
+	    " private, code, opening_plies, owner FROM games WHERE id = ?1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = ?1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
+	[S_OPEN] = "SELECT id, room, owner FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
+	[S_CLAIM] = "UPDATE games SET owner = ?2 WHERE id = ?1 AND ended IS NULL",
+	[S_FENCE] = "SELECT 1 FROM games WHERE id = ?1 AND owner = ?2 AND ended IS NULL",
+	[S_MOVE_OWNED] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
+			 " SELECT id, ?2, ?3, ?4, ?5, ?6 FROM games WHERE id = ?1 AND owner = ?7"
+			 " AND ended IS NULL",
 	[S_HISTORY] = "SELECT id FROM games WHERE ended IS NOT NULL AND"
 		      " (black_key = lower(?1) OR white_key = lower(?1))"
 		      " ORDER BY ended DESC, id DESC LIMIT ?2 OFFSET ?3",
@@ -630,6 +643,7 @@ sq_game_begin(store_t *s, store_game_t *g)
 	sqlite3_bind_int(q, 13, g->private_room);
 	sqlite3_bind_text(q, 14, g->code, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(q, 15, g->opening_plies);
+	sqlite3_bind_text(q, 16, g->owner, -1, SQLITE_TRANSIENT);
 	rc = done(s, q, "begin game");
 	if (rc == 0)
 		g->id = sqlite3_last_insert_rowid(sq(s)->db);
@@ -725,6 +739,7 @@ read_game(sqlite3_stmt *q, store_game_t *g)
 	g->private_room = sqlite3_column_int(q, 19);
 	copy_text(g->code, sizeof g->code, q, 20);
 	g->opening_plies = sqlite3_column_int(q, 21);
+	copy_text(g->owner, sizeof g->owner, q, 22);
 }
 
 static int
@@ -782,6 +797,88 @@ sq_games_unfinished(store_t *s, int64_t *ids, int max)
 	}
 	sqlite3_reset(q);
 	return n;
+}
+
+static int
+sq_games_open(store_t *s, store_open_game_t *out, int max)
+{
+	sqlite3_stmt *q = stmt(s, S_OPEN);
+	int n = 0, rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int(q, 1, max);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < max) {
+		out[n].id = sqlite3_column_int64(q, 0);
+		copy_text(out[n].room, sizeof out[n].room, q, 1);
+		copy_text(out[n].owner, sizeof out[n].owner, q, 2);
+		n++;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		set_msg(s, "open games");
+		n = -1;
+	}
+	sqlite3_reset(q);
+	return n;
+}
+
+static int
+sq_game_claim(store_t *s, int64_t id, const char *owner)
+{
+	sqlite3_stmt *q = stmt(s, S_CLAIM);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_text(q, 2, owner, -1, SQLITE_TRANSIENT);
+	if (done(s, q, "claim game") != 0)
+		return -1;
+	return sqlite3_changes(sq(s)->db) == 1 ? 0 : STORE_NOT_FOUND;
+}
+
+/* SQLite has one writer at a time: the caller's transaction is the lock. */
+static int
+sq_game_fence(store_t *s, int64_t id, const char *owner)
+{
+	sqlite3_stmt *q = stmt(s, S_FENCE);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_text(q, 2, owner, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(q);
+	sqlite3_reset(q);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE) {
+		set_msg(s, "fence game");
+		return -1;
+	}
+	snprintf(s->msg, sizeof s->msg, "game %lld: not this node's (another owns it now)",
+	    (long long)id);
+	return STORE_NOT_FOUND;
+}
+
+static int
+sq_game_move_owned(store_t *s, int64_t game_id, int ply, const store_move_t *m, const char *owner)
+{
+	sqlite3_stmt *q = stmt(s, S_MOVE_OWNED);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, game_id);
+	sqlite3_bind_int(q, 2, ply);
+	sqlite3_bind_int(q, 3, m->move);
+	sqlite3_bind_int64(q, 4, m->used_ms);
+	sqlite3_bind_int64(q, 5, m->black_ms);
+	sqlite3_bind_int64(q, 6, m->white_ms);
+	sqlite3_bind_text(q, 7, owner, -1, SQLITE_TRANSIENT);
+	int rc = done(s, q, "save move");
+	if (rc != 0 || sqlite3_changes(sq(s)->db) == 1)
+		return rc;
+	snprintf(s->msg, sizeof s->msg, "game %lld: not this node's (another owns it now)",
+	    (long long)game_id);
+	return STORE_NOT_FOUND;
 }
 
 static int
@@ -1025,6 +1122,10 @@ const struct store_ops store_sqlite_ops = {
 	.game_end = sq_game_end,
 	.game_load = sq_game_load,
 	.games_unfinished = sq_games_unfinished,
+	.games_open = sq_games_open,
+	.game_claim = sq_game_claim,
+	.game_fence = sq_game_fence,
+	.game_move_owned = sq_game_move_owned,
 	.history = sq_history,
 	.sanction_put = sq_sanction_put,
 	.sanction_drop = sq_sanction_drop,

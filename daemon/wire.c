@@ -168,6 +168,7 @@ wire_err(game_err_t e, legality_t l)
 	case GERR_STORE_DOWN:
 		return ERR_STORE_DOWN;
 	case GERR_STORE:
+	case GERR_FENCED:
 	case GERR_PENDING:
 	case GERR_NOMEM:
 		break;

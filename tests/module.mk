@@ -183,6 +183,16 @@ $(O)/tests/daemon/test_cluster_lobby: $(O)/tests/daemon/test_cluster_lobby.o \
 
 TEST_HELPERS += $(O)/tests/daemon/test_cluster_lobby
 
+# A node dies, the games live (issue 26, item 3): leases and adoption on
+# one PostgreSQL database, so tests/pg/test_pg.sh runs it, in this pass.
+$(O)/tests/daemon/test_lease.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/daemon/test_lease: $(O)/tests/daemon/test_lease.o $(O)/tests/daemon/tclient.o \
+    $(O)/tests/daemon/redisrun.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+
+TEST_HELPERS += $(O)/tests/daemon/test_lease
+
 # The black-box tests against a cluster node (tests/pg/test_pg.sh runs them
 # under it, on PostgreSQL and a Redis of its own).
 $(O)/tests/daemon/withredis: $(O)/tests/daemon/withredis.o $(O)/tests/daemon/tclient.o \

@@ -8,7 +8,8 @@
  * after another on a third thread. With GOMOKU_PG_BENCH_URL (a PostgreSQL
  * database, as tests/pg/bench_pg.sh makes one on loopback) the same
  * commits on PostgreSQL too, in the same run: the time the store thread
- * spends per move there. Figures only.
+ * spends per move there, and fenced as a cluster node's commits are (the
+ * game's owner checked in the same statement). Figures only.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -63,7 +64,7 @@ backuper(void *arg)
 	return NULL;
 }
 
-enum { AUTO, MANUAL, BACKUPS, PG };
+enum { AUTO, MANUAL, BACKUPS, PG, PG_FENCED };
 
 static void
 run(const char *dir, int mode)
@@ -74,7 +75,7 @@ run(const char *dir, int mode)
 	pthread_t th, bth;
 	int manual = mode == MANUAL || mode == BACKUPS;
 
-	if (mode == PG)
+	if (mode == PG || mode == PG_FENCED)
 		snprintf(path, sizeof path, "%s", getenv("GOMOKU_PG_BENCH_URL"));
 	else
 		snprintf(path, sizeof path, "%s/%d.db", dir, mode);
@@ -93,6 +94,7 @@ run(const char *dir, int mode)
 	store_game_t g;
 	memset(&g, 0, sizeof g);
 	snprintf(g.room, sizeof g.room, "r1");
+	snprintf(g.owner, sizeof g.owner, "a"); /* a cluster node's, fenced */
 	g.size = 15;
 	int64_t game = 0;
 	for (int i = 0; i < MOVES; i++) {
@@ -104,7 +106,8 @@ run(const char *dir, int mode)
 		}
 		store_move_t m = { (move_t)(i % 200), 1000, 300000 - i, 300000 - i };
 		double t0 = now_us();
-		if (store_game_move(s, game, i % 200, &m) != 0) {
+		if ((mode == PG_FENCED ? store_game_move_owned(s, game, i % 200, &m, "a")
+				       : store_game_move(s, game, i % 200, &m)) != 0) {
 			fprintf(stderr, "%s\n", store_error(s));
 			exit(1);
 		}
@@ -125,7 +128,8 @@ run(const char *dir, int mode)
 	if (mode == BACKUPS)
 		snprintf(what, sizeof what, "the same, %d online backups beside:", backups);
 	printf("store: %-46s mean %6.1f us  p50 %6.1f  p99 %7.1f  p99.9 %7.1f  max %7.1f us\n",
-	    mode == PG            ? "PostgreSQL on loopback (the store thread):"
+	    mode == PG_FENCED     ? "the same, fenced (a cluster node's, lease.h):"
+		: mode == PG      ? "PostgreSQL on loopback (the store thread):"
 		: mode == BACKUPS ? what
 		: manual          ? "checkpoints on their own thread (gomokud):"
 				  : "SQLite's automatic checkpoints:",
@@ -143,8 +147,10 @@ main(void)
 	run(dir, AUTO);
 	run(dir, MANUAL);
 	run(dir, BACKUPS);
-	if (getenv("GOMOKU_PG_BENCH_URL"))
+	if (getenv("GOMOKU_PG_BENCH_URL")) {
 		run(dir, PG);
+		run(dir, PG_FENCED);
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	return system(cmd) == 0 ? 0 : 1;
 }

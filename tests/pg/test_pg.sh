@@ -10,8 +10,9 @@
 # (test_persist), rated games and accounts (test_accounts), the protocol
 # (test_gomokud, test_spec), the same four again against a cluster node
 # (tests/daemon/withredis), three cluster nodes sharing one database
-# (test_cluster) and the lobby across them (test_cluster_lobby). Stops the
-# server by its pid at the end, also on failure. A missing PostgreSQL is a
+# (test_cluster), the lobby across them (test_cluster_lobby) and a killed
+# or paused node's game adopted by another (test_lease). Stops the server
+# by its pid at the end, also on failure. A missing PostgreSQL is a
 # failure, never a skip.
 set -u
 here=$(dirname "$0")
@@ -40,7 +41,7 @@ esac
 # test_cluster in that build too
 case "$O" in
 */default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster
-	$O/tests/daemon/test_cluster_lobby" ;;
+	$O/tests/daemon/test_cluster_lobby $O/tests/daemon/test_lease" ;;
 esac
 bad=""
 for t in $tests; do

@@ -265,6 +265,84 @@ test_games_and_history(void **state)
  * A child writes moves and reports each one committed through a pipe, then
  * is killed with SIGKILL mid-stream; every move it reported is on disk.
  */
+/* A cluster's games (lease.h): the owner is kept, the open games list it,
+ * a write fenced for another owner changes nothing, a claim moves the
+ * game to its new owner, and an ended game cannot be claimed. */
+static void
+test_owners(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("owners.db");
+	store_game_t g = sample_game("a7", "ann", "ben"), back;
+	store_move_t moves[RULES_CELLS], m = { rules_move(7, 7), 10, 299990, 300000 };
+	store_open_game_t open[4];
+	snprintf(g.owner, sizeof g.owner, "a");
+	assert_int_equal(store_game_begin(s, &g), 0);
+	assert_int_equal(store_games_open(s, open, 4), 1);
+	assert_true(open[0].id == g.id);
+	assert_string_equal(open[0].room, "a7");
+	assert_string_equal(open[0].owner, "a");
+
+	assert_int_equal(store_game_move_owned(s, g.id, 0, &m, "a"), 0);
+	m.move = rules_move(0, 0);
+	assert_int_equal(store_game_move_owned(s, g.id, 1, &m, "b"), STORE_NOT_FOUND);
+	assert_int_equal(store_game_claim(s, g.id, "b"), 0);
+	assert_int_equal(store_game_move_owned(s, g.id, 1, &m, "a"), STORE_NOT_FOUND);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_game_fence(s, g.id, "a"), STORE_NOT_FOUND);
+	store_rollback(s);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_game_fence(s, g.id, "b"), 0);
+	assert_int_equal(store_game_move(s, g.id, 1, &m), 0);
+	assert_int_equal(store_commit(s), 0);
+	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
+	assert_int_equal(back.nmoves, 2); /* nothing of a's after the claim */
+	assert_string_equal(back.owner, "b");
+	assert_int_equal(moves[1].move, rules_move(0, 0));
+	assert_int_equal(store_games_open(s, open, 4), 1);
+	assert_string_equal(open[0].owner, "b");
+
+	back.ended = 1796000100;
+	back.result = RES_BLACK;
+	back.reason = REASON_RESIGN;
+	assert_int_equal(store_game_end(s, &back), 0);
+	assert_int_equal(store_game_claim(s, g.id, "c"), STORE_NOT_FOUND);
+	assert_int_equal(store_game_move_owned(s, g.id, 2, &m, "b"), STORE_NOT_FOUND);
+	assert_int_equal(store_games_open(s, open, 4), 0);
+	store_close(s);
+}
+
+/* PostgreSQL: a fenced transaction holds the game's row, so a claim from
+ * another connection waits for it (a second at most, then fails) rather
+ * than slip in between the fence and the commit. */
+static void
+test_pg_fence_blocks_claim(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	store_t *s = open_ok("fence.db"), *t = NULL;
+	store_game_t g = sample_game("a8", "ann", "ben"), back;
+	store_move_t m = { rules_move(7, 7), 10, 299990, 300000 };
+	snprintf(g.owner, sizeof g.owner, "a");
+	assert_int_equal(store_game_begin(s, &g), 0);
+	snprintf(path, sizeof path, "%s", store_path(s));
+	assert_int_equal(store_open(path, &t, err, sizeof err), 0);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_game_fence(s, g.id, "a"), 0);
+	assert_int_equal(store_begin(t), 0);
+	assert_int_equal(store_game_claim(t, g.id, "b"), -1); /* the lock's wait ran out */
+	store_rollback(t);
+	assert_int_equal(store_game_move(s, g.id, 0, &m), 0);
+	assert_int_equal(store_commit(s), 0);
+	assert_int_equal(store_begin(t), 0);
+	assert_int_equal(store_game_claim(t, g.id, "b"), 0);
+	assert_int_equal(store_commit(t), 0);
+	assert_int_equal(store_game_load(t, g.id, &back, NULL), 0);
+	assert_int_equal(back.nmoves, 1);
+	store_close(t);
+	store_close(s);
+}
+
 static void
 test_kill_9(void **state)
 {
@@ -756,6 +834,8 @@ main(void)
 			cmocka_unit_test(test_users_and_sessions),
 			cmocka_unit_test(test_ratings_and_top),
 			cmocka_unit_test(test_games_and_history),
+			cmocka_unit_test(test_owners),
+			cmocka_unit_test(test_pg_fence_blocks_claim),
 			cmocka_unit_test(test_kill_9),
 			cmocka_unit_test(test_sanctions_and_settings),
 			cmocka_unit_test(test_pg_migrations_and_outage),
@@ -767,6 +847,7 @@ main(void)
 		cmocka_unit_test(test_users_and_sessions),
 		cmocka_unit_test(test_ratings_and_top),
 		cmocka_unit_test(test_games_and_history),
+		cmocka_unit_test(test_owners),
 		cmocka_unit_test(test_kill_9),
 		cmocka_unit_test(test_damaged_files),
 		cmocka_unit_test(test_migration_from_v1),

@@ -112,12 +112,13 @@ test_errors(void **st)
 	int seen[1000] = { 0 };
 
 	(void)st;
-	/* each refusal its own code; only a failed write or memory is internal
-	 * (and GERR_PENDING, which is no refusal and never reaches the wire) */
+	/* each refusal its own code; only a failed write (the store's, or one
+	 * fenced out: another node owns the game) or memory is internal (and
+	 * GERR_PENDING, which is no refusal and never reaches the wire) */
 	for (int e = GERR_NOT_PLAYER; e <= GERR_NOMEM; e++) {
 		proto_err_t code = wire_err((game_err_t)e, LEGAL_OCCUPIED);
 		assert_non_null(proto_err_word(code));
-		if (e == GERR_STORE || e == GERR_PENDING || e == GERR_NOMEM) {
+		if (e == GERR_STORE || e == GERR_FENCED || e == GERR_PENDING || e == GERR_NOMEM) {
 			assert_int_equal(code, ERR_INTERNAL);
 			continue;
 		}

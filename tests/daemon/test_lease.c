@@ -1,0 +1,452 @@
+/*
+ * test_lease.c: a node dies, the games live (issue 26, item 3). Three
+ * gomokud nodes on one Redis and one PostgreSQL database, both started by
+ * the tests (tests/pg/test_pg.sh's server, GOMOKU_PG_URL; redisrun.c's
+ * redis-server), real daemons and TLS clients:
+ * - a rated game on node a with a few moves, a spectator on node c, and a
+ *   bot's game on a; a is killed (-9); one other node adopts each game;
+ *   a player RESUMEs through node c and is sent to the adopter (* MOVED)
+ *   when it is not c; every acknowledged move is there, and the clocks did
+ *   not run while no node owned the room; node a restarted does not take
+ *   the room back: it sends the other player's RESUME to the adopter and
+ *   relays a new spectator's WATCH from it; the game is finished there,
+ *   both spectators see it, and it is rated once (HISTORY, STATS); the
+ *   bot plays on in its adopted game;
+ * - a paused (SIGSTOP) owner whose game another node adopts, continued
+ *   (SIGCONT) with a move waiting in its socket: that move is never
+ *   committed, and the room is left to the adopter.
+ * Only under tests/pg/test_pg.sh, in the plain gcc build: without
+ * PostgreSQL or redis-server it fails (never a skip). Every process it
+ * started is stopped by its pid, also on failure (redis_guard).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/daemon/check.h"
+#include "tests/daemon/redisrun.h"
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+
+enum { NODES = 3, WAIT_MS = 8000, ADOPT_MS = 30000 };
+
+static struct daemon node[NODES];
+static const char *const names[NODES] = { "a", "b", "c" };
+static struct redisrun redis;
+static char db[256];
+
+static int
+start_node(int i)
+{
+	char conf[512];
+	int p = tc_free_port();
+	snprintf(conf, sizeof conf,
+	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
+	    "advertise 127.0.0.1:%d\ndatabase %s\n",
+	    p, redis.port, names[i], p, db);
+	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
+		return -1;
+	return node[i].port == p ? 0 : -1;
+}
+
+/* A new account on port: its connection, the token in c->token. */
+static struct tc *
+account(int port, const char *name)
+{
+	struct tc *c = tc_open(port, 1);
+	char want[64];
+	if (!c)
+		return NULL;
+	tc_send(c, "REGISTER %s pass-%s", name, name);
+	snprintf(want, sizeof want, "OK REGISTER %s ", name);
+	const char *l = tc_expect(c, want, LINE_MS);
+	if (!l || sscanf(l + strlen(want), "%79s", c->token) != 1) {
+		tc_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* b (black) and w (white) paired by SEEK on their node, rated, 5 minutes
+ * each: the room's id. */
+static int
+pair(struct tc *b, struct tc *w, char room[17])
+{
+	tc_send(b, "SEEK freestyle 15 300+0 black rated none");
+	if (!tc_expect(b, "OK SEEK ", LINE_MS))
+		return -1;
+	tc_send(w, "SEEK freestyle 15 300+0 white rated none");
+	const char *l = tc_expect(w, "* START ", LINE_MS);
+	if (!l || sscanf(l, "* START %16s", room) != 1)
+		return -1;
+	return tc_expect(b, "* START ", LINE_MS) ? 0 : -1;
+}
+
+/* One move by p, acknowledged: both clocks after it from its * MOVE. */
+static int
+move(struct tc *p, const char *room, const char *mv, long long *bms, long long *wms)
+{
+	char want[64], m[8] = "";
+	tc_send(p, "MOVE %s %s", room, mv);
+	snprintf(want, sizeof want, "* MOVE %s ", room);
+	while (strcmp(m, mv) != 0) { /* the opponent's move may come first */
+		const char *l = tc_expect(p, want, LINE_MS);
+		unsigned seq;
+		char side[8], b[24], w[24];
+		if (!l ||
+		    sscanf(l + strlen(want), "%u %7s %7s %23s %23s", &seq, side, m, b, w) != 5)
+			return -1;
+		*bms = strtoll(b, NULL, 10); /* "-" (no clock): 0 */
+		*wms = strtoll(w, NULL, 10);
+	}
+	snprintf(want, sizeof want, "OK MOVE %s ", room);
+	return tc_expect(p, want, LINE_MS) ? 0 : -1;
+}
+
+/* Waits for the first node of mask (bits) whose log has more lines with
+ * what than before[i]; its index, or -1. *before_ms gets the time of the
+ * last look that found none (when it happened, at the latest). */
+static int
+wait_any_log(int mask, const char *what, const int before[NODES], int ms, long long *before_ms)
+{
+	for (long long end = tc_now_ms() + ms; tc_now_ms() < end;) {
+		long long t = tc_now_ms();
+		for (int i = 0; i < NODES; i++)
+			if ((mask >> i & 1) && daemon_log_count(&node[i], what) > before[i])
+				return i;
+		*before_ms = t;
+		usleep(20000);
+	}
+	return -1;
+}
+
+/* RESUME of room with token on node `at`, following * MOVED (a front may
+ * send a client anywhere; the directory may be a second old, so a refusal
+ * without * MOVED is tried again, and so is a * MOVED to a node that has
+ * just died, from the first node): the connection that has the seat back,
+ * with the snapshot's = MOVES line in moves and = CLOCK's in clocks; *hops
+ * counts the * MOVED followed. */
+static struct tc *
+resume(int at, const char *token, const char *room, char *moves, size_t mcap, long long clocks[2],
+    int *hops)
+{
+	int port = node[at].port;
+	*hops = 0;
+	for (long long end = tc_now_ms() + WAIT_MS; tc_now_ms() < end;) {
+		struct tc *c = tc_open(port, 1);
+		if (!c) { /* sent to a node just gone: back to the first */
+			port = node[at].port;
+			usleep(200000);
+			continue;
+		}
+		tc_send(c, "RESUME %s %s 0", token, room);
+		const char *l;
+		int moved = 0;
+		char want[64];
+		while ((l = tc_read(c, LINE_MS)) != NULL) {
+			int p;
+			snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:", room);
+			if (strncmp(l, want, strlen(want)) == 0 &&
+			    sscanf(l + strlen(want), "%d", &p) == 1) {
+				moved = p;
+				continue;
+			}
+			snprintf(want, sizeof want, "= MOVES %s 0 ", room);
+			if (strncmp(l, want, strlen(want)) == 0)
+				snprintf(moves, mcap, "%s", l + strlen(want));
+			snprintf(want, sizeof want, "= CLOCK %s ", room);
+			if (strncmp(l, want, strlen(want)) == 0)
+				sscanf(l + strlen(want), "%lld %lld", &clocks[0], &clocks[1]);
+			if (strncmp(l, "OK RESUME ", 10) == 0)
+				return c;
+			if (strncmp(l, "ERR ", 4) == 0)
+				break;
+		}
+		tc_close(c);
+		if (moved) {
+			port = moved;
+			(*hops)++;
+		} else {
+			usleep(300000);
+		}
+	}
+	return NULL;
+}
+
+static char room[17];
+static int adopter = -1;
+
+/* Reads c's lines until one starts with "OK MOVE " or "ERR ": it, or NULL. */
+static const char *
+answer(struct tc *c, int ms)
+{
+	const char *l;
+	while ((l = tc_read(c, ms)) != NULL)
+		if (strncmp(l, "OK MOVE ", 8) == 0 || strncmp(l, "ERR ", 4) == 0)
+			return l;
+	return NULL;
+}
+
+/* kill -9 of a game's node: another adopts it; nothing lost, no time
+ * charged for the time without an owner, rated once. */
+static void
+test_killed(void)
+{
+	struct tc *ann = account(node[0].port, "ann"), *ben = account(node[0].port, "ben");
+	struct tc *carol = tc_guest(node[2].port, "carol");
+	char want[96], annt[80], bent[80];
+	REQUIRE(ann && ben && carol, "players could not connect");
+	snprintf(annt, sizeof annt, "%s", ann->token);
+	snprintf(bent, sizeof bent, "%s", ben->token);
+	REQUIRE(pair(ann, ben, room) == 0, "no game on a");
+	REQUIRE(room[0] == 'a', "a's room %s", room);
+	tc_send(carol, "WATCH %s", room);
+	snprintf(want, sizeof want, "OK WATCH %s ", room);
+	REQUIRE(
+	    tc_expect(carol, want, LINE_MS), "carol on c cannot watch %s: %s", room, carol->line);
+	static const char *const mv[] = { "h8", "a1", "i8", "a2" };
+	long long bms = 0, wms = 0;
+	for (int i = 0; i < 4; i++)
+		REQUIRE(move(i % 2 ? ben : ann, room, mv[i], &bms, &wms) == 0, "move %s: %s", mv[i],
+		    (i % 2 ? ben : ann)->line);
+	long long t_last = tc_now_ms(), abms = bms, awms = wms;
+	snprintf(want, sizeof want, "* MOVE %s ", room);
+	for (int i = 0; i < 4; i++)
+		CHECK(tc_expect(carol, want, LINE_MS), "carol saw no move %s", mv[i]);
+	/* and fred's game against a bot on a, the bot's first answer played */
+	char bgame[17], fredt[80], adopted[64], badopted[64];
+	struct tc *fred = tc_guest(node[0].port, "fred");
+	REQUIRE(fred, "fred could not connect");
+	snprintf(fredt, sizeof fredt, "%s", fred->token);
+	tc_send(fred, "BOT play 1 freestyle 15 none black none");
+	const char *l = tc_expect(fred, "OK BOT ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK BOT %16s", bgame) == 1, "no bot game: %s", fred->line);
+	REQUIRE(move(fred, bgame, "h8", &bms, &wms) == 0, "fred's move: %s", fred->line);
+	CHECK(tc_expect(fred, "* MOVE ", WAIT_MS) && strstr(fred->line, " white "),
+	    "the bot did not answer: %s", fred->line);
+	usleep(1500000); /* a renewal has taken the leases */
+	snprintf(adopted, sizeof adopted, "room %s: adopted from node a", room);
+	snprintf(badopted, sizeof badopted, "room %s: adopted from node a", bgame);
+	int before[NODES], bbefore[NODES];
+	for (int i = 0; i < NODES; i++) {
+		before[i] = daemon_log_count(&node[i], adopted);
+		bbefore[i] = daemon_log_count(&node[i], badopted);
+	}
+	long long t_kill = tc_now_ms();
+	REQUIRE(daemon_stop(&node[0], SIGKILL, 2000) == 128 + SIGKILL, "a did not die");
+	tc_close(ann);
+	tc_close(ben);
+	tc_close(fred);
+	long long t_none = t_kill;
+	adopter = wait_any_log(6, adopted, before, ADOPT_MS, &t_none);
+	REQUIRE(adopter > 0, "no node adopted %s (%s, %s)", room, node[1].log, node[2].log);
+	printf("# adopted by node %s %lld ms after the kill (leases last 3000 ms)\n",
+	    names[adopter], tc_now_ms() - t_kill);
+
+	/* ann comes back through node c, sent on when c is not the adopter */
+	char moves[256] = "";
+	long long clk[2] = { -1, -1 };
+	int hops;
+	ann = resume(2, annt, room, moves, sizeof moves, clk, &hops);
+	REQUIRE(ann, "ann could not RESUME %s on any node", room);
+	long long t_reply = tc_now_ms();
+	CHECK(adopter == 2 || hops >= 1, "ann followed no * MOVED to node %s", names[adopter]);
+	CHECK(strcmp(moves, "h8,a1,i8,a2") == 0, "the adopted game's moves: %s", moves);
+	/* black is to move: his clock may have run only while a node owned
+	 * the room, before the kill (since the last move) and after the
+	 * adoption (at the earliest after t_none, the last look without it) */
+	long long owned = (t_kill - t_last) + (t_reply - t_none) + 250;
+	CHECK(clk[0] >= abms - owned && clk[0] <= abms,
+	    "black's clock %lld, %lld before the kill, owned %lld ms", clk[0], abms, owned);
+	CHECK(clk[1] == awms, "white's clock %lld, %lld before the kill", clk[1], awms);
+	printf("# black's clock %lld ms before the kill, %lld after the adoption; %lld ms passed "
+	       "in all, at most %lld owned\n",
+	    abms, clk[0], t_reply - t_last, owned);
+
+	/* node a again: it leaves the room to the adopter, and sends ben there */
+	REQUIRE(start_node(0) == 0, "a did not start again (%s)", node[0].log);
+	REQUIRE(daemon_wait_log(&node[0], "on Redis", 0, WAIT_MS), "a found no Redis");
+	usleep(6000000); /* a lease time and more: a scan has run on a */
+	CHECK(daemon_log_count(&node[0], "adopting") == 0, "the restarted node a took a game: %s",
+	    node[0].log);
+	CHECK(daemon_log_count(&node[3 - adopter], adopted) == before[3 - adopter],
+	    "both b and c adopted %s", room);
+	int badopter = wait_any_log(6, badopted, bbefore, ADOPT_MS, &t_none);
+	CHECK(badopter > 0 &&
+		daemon_log_count(&node[3 - badopter], badopted) == bbefore[3 - badopter],
+	    "the bot's game %s was adopted by %d nodes", bgame, badopter > 0 ? 2 : 0);
+	/* the bot plays on there */
+	fred = resume(2, fredt, bgame, moves, sizeof moves, clk, &hops);
+	CHECK(fred, "fred could not RESUME %s", bgame);
+	if (fred) {
+		CHECK(strncmp(moves, "h8,", 3) == 0, "the bot game's moves: %s", moves);
+		tc_send(fred, "MOVE %s i9", bgame);
+		const char *a = answer(fred, LINE_MS);
+		CHECK(a && strncmp(a, "OK MOVE ", 8) == 0, "fred's move there: %s", a ? a : "-");
+		snprintf(want, sizeof want, "* MOVE %s ", bgame);
+		const char *e = NULL;
+		for (long long end = tc_now_ms() + WAIT_MS; tc_now_ms() < end;)
+			if ((e = tc_expect(fred, want, WAIT_MS)) && strstr(e, " white "))
+				break;
+		CHECK(e && strstr(e, " white "), "the adopted bot did not move: %s", fred->line);
+		tc_close(fred);
+	}
+	ben = resume(0, bent, room, moves, sizeof moves, clk, &hops);
+	REQUIRE(ben, "ben could not RESUME %s through a", room);
+	CHECK(hops == 1, "ben's RESUME on a followed %d * MOVED", hops);
+	ok("node a killed: another node adopted its game, every move there, no time charged "
+	   "meanwhile; restarted, a sent the players there");
+
+	/* a new spectator on the restarted a is relayed from the adopter */
+	struct tc *dora = tc_guest(node[0].port, "dora");
+	REQUIRE(dora, "dora could not connect to a");
+	tc_send(dora, "WATCH %s", room);
+	snprintf(want, sizeof want, "= MOVES %s 0 h8,a1,i8,a2", room);
+	CHECK(tc_expect(dora, want, LINE_MS), "dora's WATCH on a: %s", dora->line);
+	snprintf(want, sizeof want, "OK WATCH %s ", room);
+	CHECK(tc_expect(dora, want, LINE_MS), "dora's WATCH on a: %s", dora->line);
+
+	/* the game goes on at the adopter; carol on c and dora on a see it */
+	static const char *const rest[] = { "j8", "a3", "k8", "a4", "l8" };
+	for (int i = 0; i < 5; i++) {
+		struct tc *p = i % 2 ? ben : ann;
+		tc_send(p, "MOVE %s %s", room, rest[i]);
+		const char *a = answer(p, LINE_MS);
+		CHECK(a && strncmp(a, "OK MOVE ", 8) == 0, "move %s on the adopter: %s", rest[i],
+		    a ? a : "(nothing)");
+		char ev[64];
+		snprintf(ev, sizeof ev, " %s %s ", i % 2 ? "white" : "black", rest[i]);
+		const char *e = tc_expect(carol, "* MOVE ", LINE_MS);
+		CHECK(e && strstr(e, ev), "carol on c missed %s: %s", rest[i], e ? e : "(nothing)");
+	}
+	snprintf(want, sizeof want, "* OVER %s ", room);
+	CHECK(tc_expect(carol, want, LINE_MS), "carol saw no end");
+	CHECK(strstr(carol->line, "black five"), "the end: %s", carol->line);
+	CHECK(tc_expect(dora, want, LINE_MS) && strstr(dora->line, "black five"),
+	    "dora on a saw no end: %s", dora->line);
+	tc_close(dora);
+
+	/* rated once, recorded once with all nine moves */
+	struct tc *q = tc_open(node[1].port, 1);
+	REQUIRE(q, "no connection to b");
+	tc_send(q, "HISTORY ann");
+	l = tc_expect(q, "= GAME ", LINE_MS);
+	CHECK(l && strstr(l, " ann ben black five 9 "), "ann's history: %s", l ? l : "(nothing)");
+	CHECK_LINE(q, "OK HISTORY 1 1");
+	int rating, dev, w = -1, lo = -1, dr = -1;
+	char prov[16];
+	tc_send(q, "STATS ann");
+	l = tc_expect(q, "= STAT ann freestyle ", LINE_MS);
+	CHECK(l &&
+		sscanf(l, "= STAT ann freestyle %d %d %15s %d %d %d", &rating, &dev, prov, &w, &lo,
+		    &dr) == 6 &&
+		w == 1 && lo == 0 && dr == 0,
+	    "ann's stats: %s", l ? l : "(nothing)");
+	tc_send(q, "STATS ben");
+	l = tc_expect(q, "= STAT ben freestyle ", LINE_MS);
+	CHECK(l &&
+		sscanf(l, "= STAT ben freestyle %d %d %15s %d %d %d", &rating, &dev, prov, &w, &lo,
+		    &dr) == 6 &&
+		w == 0 && lo == 1 && dr == 0,
+	    "ben's stats: %s", l ? l : "(nothing)");
+	tc_close(q);
+	ok("the adopted game finished on its adopter, watched from c, rated once");
+	tc_close(ann);
+	tc_close(ben);
+	tc_close(carol);
+}
+
+/* A paused owner (SIGSTOP) loses its lease; continued with a move in its
+ * socket, it commits nothing to the adopted game and leaves the room. */
+static void
+test_paused(void)
+{
+	struct tc *dee = account(node[0].port, "dee"), *eve = account(node[0].port, "eve");
+	char game[17], moves[256] = "", evet[80];
+	long long bms, wms, clk[2];
+	int hops;
+	REQUIRE(dee && eve, "players could not connect to a");
+	snprintf(evet, sizeof evet, "%s", eve->token);
+	REQUIRE(pair(dee, eve, game) == 0, "no game on a");
+	REQUIRE(move(dee, game, "h8", &bms, &wms) == 0 && move(eve, game, "a1", &bms, &wms) == 0,
+	    "moves on a");
+	usleep(1500000);
+	int before[NODES], left = daemon_log_count(&node[0], "the room is left to it");
+	for (int i = 0; i < NODES; i++)
+		before[i] = daemon_log_count(&node[i], "adopted from node a");
+	REQUIRE(kill(node[0].pid, SIGSTOP) == 0, "cannot stop a");
+	long long t0 = tc_now_ms(), t_none = t0;
+	int by = wait_any_log(6, "adopted from node a", before, ADOPT_MS, &t_none);
+	CHECK(by > 0, "no node adopted the paused node's game");
+	printf("# the paused node's game adopted by %s %lld ms after SIGSTOP\n",
+	    by > 0 ? names[by] : "-", tc_now_ms() - t0);
+	/* a move waits in the paused node's socket */
+	tc_send(dee, "MOVE %s i8", game);
+	REQUIRE(kill(node[0].pid, SIGCONT) == 0, "cannot continue a");
+	const char *l = answer(dee, WAIT_MS);
+	/* refused by the database's fence, or, when the lease's renewal came
+	 * first, by a node that no longer has the room */
+	CHECK(l && strncmp(l, "ERR ", 4) == 0, "the paused node's answer: %s", l ? l : "(none)");
+	CHECK(!l || strncmp(l, "ERR 500 ", 8) != 0 || strstr(l, "another node plays this game"),
+	    "a fenced move's refusal does not say why: %s", l);
+	printf("# the continued node answered the move: %s\n", l ? l : "(nothing)");
+	CHECK(daemon_wait_log(&node[0], "the room is left to it", left, WAIT_MS),
+	    "a kept the room it lost");
+	struct tc *e = resume(2, evet, game, moves, sizeof moves, clk, &hops);
+	CHECK(e, "eve could not RESUME the adopted game");
+	CHECK(strcmp(moves, "h8,a1") == 0, "the adopted game's moves after a went on: %s", moves);
+	tc_close(e);
+	tc_close(dee);
+	tc_close(eve);
+	ok("a paused owner lost its lease: continued, it committed nothing and left the room");
+}
+
+int
+main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	int code;
+	if (redis_guard(&redis, node, NODES, &code) != 0)
+		return code;
+	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
+		   *pgdir = getenv("GOMOKU_PG_DIR");
+	if (!pg || !*pg || !ctl || !pgdir) {
+		printf("FAIL: no PostgreSQL: run me under tests/pg/test_pg.sh\n");
+		return 1;
+	}
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s createdb %s glease", ctl, pgdir);
+	if (system(cmd) != 0) {
+		printf("FAIL: cannot create the database\n");
+		return 1;
+	}
+	snprintf(db, sizeof db, "%sglease", pg);
+	if (redis_start(&redis) != 0) {
+		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
+		return 1;
+	}
+	for (int i = 0; i < NODES; i++)
+		if (start_node(i) != 0) {
+			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
+			return 1;
+		}
+	test_killed();
+	test_paused();
+	for (int i = 0; i < NODES; i++)
+		if (daemon_alive(&node[i]))
+			CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0,
+			    "node %s did not stop cleanly", names[i]);
+	redis_kill(&redis);
+	if (!failures)
+		redis_clean(&redis);
+	else
+		printf(
+		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
+	printf(failures ? "%d failed\n" : "all passed\n", failures);
+	return failures ? 1 : 0;
+}
