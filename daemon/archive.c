@@ -187,8 +187,8 @@ move_job_run(workq_job_t *job, void *ctx, void *arg)
 	int64_t t0 = metrics_now_us();
 	const char *owner = j->fenced ? j->owner : NULL;
 	if (j->kind == JOB_MOVES)
-		j->rc = moves_on(
-		    st, j->rate_bots, owner, j->id, j->first, j->mv, j->n, j->has_end ? &j->end : NULL);
+		j->rc = moves_on(st, j->rate_bots, owner, j->id, j->first, j->mv, j->n,
+		    j->has_end ? &j->end : NULL);
 	else
 		j->rc = game_write(st, owner, j->kind, j->id, j->first, j->names[0], j->names[1]);
 	j->us = metrics_now_us() - t0;
