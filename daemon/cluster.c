@@ -659,6 +659,12 @@ cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const ch
 	struct rwatch *w = rwatch_of(cl, c, m->room);
 	if (!w && m->id == PR_STATE)
 		return ERR_NOT_IN_ROOM;
+	char node[CONFIG_NODE_MAX + 1];
+	if (!w && (owner_of(cl, m->room, node) != 0 || !cluster_node_addr(cl, node))) {
+		/* nobody would answer the ask: no such room, now rather than later */
+		*why = "no node of the cluster has that room now";
+		return ERR_NO_ROOM;
+	}
 	if (!w && watches_of(cl, c) >= SESSION_MAX_ROOMS) {
 		*why = "watching too many rooms of other nodes";
 		return ERR_BUSY;

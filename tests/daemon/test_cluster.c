@@ -220,6 +220,10 @@ test_rooms_and_spectators(void)
 	CHECK_LINE(carol, "ERR 446 ");
 	tc_send(carol, "WATCH a999");
 	CHECK_LINE(carol, "ERR 420 ");
+	/* a room of a node no one has heard of: at once, not after the wait
+	 * for an owner's answer (501 after CLUSTER_ASK_S) */
+	tc_send(carol, "WATCH zz999");
+	CHECK_LINE(carol, "ERR 420 ");
 	tc_close(erin);
 	ok("ROOMS lists every node's rooms; a spectator on c sees a game on a move by move");
 }
