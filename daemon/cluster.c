@@ -145,6 +145,7 @@ struct cluster {
 	char chan_node[CHAN_MAX];
 	redisAsyncContext *cmd, *sub;
 	int cmd_up, sub_up;
+	int64_t sub_since; /* ms: when the subscriptions' connection came up */
 	int backoff_s;
 	int64_t retry_at;
 	struct event *tick;
@@ -242,8 +243,10 @@ on_connect(const redisAsyncContext *ac, int status)
 	}
 	if (ac == cl->cmd)
 		cl->cmd_up = 1;
-	else if (ac == cl->sub)
+	else if (ac == cl->sub) {
 		cl->sub_up = 1;
+		cl->sub_since = clock_now_ms();
+	}
 	else
 		cl->jobs_up = 1;
 	if (ac == cl->cmd)
@@ -660,8 +663,10 @@ cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const ch
 	if (!w && m->id == PR_STATE)
 		return ERR_NOT_IN_ROOM;
 	char node[CONFIG_NODE_MAX + 1];
-	if (!w && (owner_of(cl, m->room, node) != 0 || !cluster_node_addr(cl, node))) {
-		/* nobody would answer the ask: no such room, now rather than later */
+	if (!w && clock_now_ms() - cl->sub_since > NODE_TTL_MS &&
+	    (owner_of(cl, m->room, node) != 0 || !cluster_node_addr(cl, node))) {
+		/* up long enough to have heard every live node, and no node has
+		 * it: nobody would answer the ask, so no such room now, not later */
 		*why = "no node of the cluster has that room now";
 		return ERR_NO_ROOM;
 	}

@@ -14,7 +14,10 @@
  *   bot plays on in its adopted game;
  * - a paused (SIGSTOP) owner whose game another node adopts, continued
  *   (SIGCONT) with a move waiting in its socket: that move is never
- *   committed, and the room is left to the adopter.
+ *   committed, and the room is left to the adopter;
+ * - PostgreSQL stopped and started mid-game on node b: moves are refused
+ *   (508) meanwhile, never accepted and lost, nobody adopts the game, and
+ *   play goes on there when the database is back, watched from node c.
  * Only under tests/pg/test_pg.sh, in the plain gcc build: without
  * PostgreSQL or redis-server it fails (never a skip). Every process it
  * started is stopped by its pid, also on failure (redis_guard).
@@ -406,6 +409,73 @@ test_paused(void)
 	ok("a paused owner lost its lease: continued, it committed nothing and left the room");
 }
 
+/* The tests' PostgreSQL server: pg.sh stop or start. 0 or not. */
+static int
+pg(const char *what)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s %s %s >/dev/null", getenv("GOMOKU_PG_CTL"), what,
+	    getenv("GOMOKU_PG_DIR"));
+	return system(cmd);
+}
+
+/* PostgreSQL stopped and started mid-game on a cluster node: moves refused
+ * meanwhile, none lost, the game stays where it is and goes on. */
+static void
+test_pg_restart(void)
+{
+	struct tc *fay = account(node[1].port, "fay"), *gus = account(node[1].port, "gus");
+	struct tc *hal = tc_guest(node[2].port, "hal");
+	char game[17], want[96], moves[256] = "", gust[80];
+	long long bms, wms, clk[2];
+	int hops;
+	REQUIRE(fay && gus && hal, "players could not connect");
+	snprintf(gust, sizeof gust, "%s", gus->token);
+	REQUIRE(pair(fay, gus, game) == 0, "no game on b");
+	REQUIRE(move(fay, game, "h8", &bms, &wms) == 0 && move(gus, game, "a1", &bms, &wms) == 0,
+	    "moves on b");
+	tc_send(hal, "WATCH %s", game);
+	snprintf(want, sizeof want, "OK WATCH %s ", game);
+	REQUIRE(tc_expect(hal, want, LINE_MS), "hal on c cannot watch b's game: %s", hal->line);
+	int before[NODES];
+	for (int i = 0; i < NODES; i++)
+		before[i] = daemon_log_count(&node[i], "adopted from node b");
+	REQUIRE(pg("stop") == 0, "cannot stop PostgreSQL");
+	tc_send(fay, "MOVE %s i8", game);
+	const char *l = answer(fay, WAIT_MS);
+	CHECK(l && strncmp(l, "ERR 508 ", 8) == 0, "a move with the database down: %s",
+	    l ? l : "(nothing)");
+	sleep(4); /* more than a lease: nobody may adopt a game whose node lives */
+	int restarted = pg("start") == 0;
+	CHECK(restarted, "cannot start PostgreSQL again");
+	/* the same move, until the store is back */
+	int ok_move = 0;
+	for (long long end = tc_now_ms() + 30000; restarted && tc_now_ms() < end && !ok_move;) {
+		tc_send(fay, "MOVE %s i8", game);
+		l = answer(fay, WAIT_MS);
+		if (l && strncmp(l, "OK MOVE ", 8) == 0)
+			ok_move = 1;
+		else
+			usleep(500000);
+	}
+	CHECK(ok_move, "no move on b after PostgreSQL came back: %s", l ? l : "(nothing)");
+	snprintf(want, sizeof want, "* MOVE %s ", game);
+	CHECK(tc_expect(hal, want, LINE_MS) && strstr(hal->line, " i8 "),
+	    "hal on c did not see the move after the restart: %s", hal->line);
+	for (int i = 0; i < NODES; i++)
+		CHECK(daemon_log_count(&node[i], "adopted from node b") == before[i],
+		    "node %s adopted a live node's game during the outage", names[i]);
+	tc_close(gus); /* gus comes back: the refused move is not there twice */
+	struct tc *g = resume(1, gust, game, moves, sizeof moves, clk, &hops);
+	CHECK(g && hops == 0, "gus could not RESUME on b (%d hops)", hops);
+	CHECK(strcmp(moves, "h8,a1,i8") == 0, "the moves after the restart: %s", moves);
+	tc_close(g);
+	tc_close(fay);
+	tc_close(hal);
+	ok("PostgreSQL restarted mid-game on a node: refused meanwhile, nothing lost, play went "
+	   "on");
+}
+
 int
 main(void)
 {
@@ -437,6 +507,7 @@ main(void)
 		}
 	test_killed();
 	test_paused();
+	test_pg_restart();
 	for (int i = 0; i < NODES; i++)
 		if (daemon_alive(&node[i]))
 			CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0,
