@@ -246,8 +246,7 @@ on_connect(const redisAsyncContext *ac, int status)
 	else if (ac == cl->sub) {
 		cl->sub_up = 1;
 		cl->sub_since = clock_now_ms();
-	}
-	else
+	} else
 		cl->jobs_up = 1;
 	if (ac == cl->cmd)
 		jobs_group(cl);
