@@ -490,12 +490,15 @@ main(void)
 		return 1;
 	}
 	char cmd[600];
-	snprintf(cmd, sizeof cmd, "%s createdb %s glease", ctl, pgdir);
+	/* a database of this run's own: its accounts are new names each time */
+	char dbname[32];
+	snprintf(dbname, sizeof dbname, "glease%ld", (long)getpid());
+	snprintf(cmd, sizeof cmd, "%s createdb %s %s", ctl, pgdir, dbname);
 	if (system(cmd) != 0) {
 		printf("FAIL: cannot create the database\n");
 		return 1;
 	}
-	snprintf(db, sizeof db, "%sglease", pg);
+	snprintf(db, sizeof db, "%s%s", pg, dbname);
 	if (redis_start(&redis) != 0) {
 		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
 		return 1;
