@@ -479,6 +479,8 @@ account_guest(struct conn *c, const proto_msg_t *m, const char **why)
 		struct session *s = rc == ERR_NAME_TAKEN ? session_by_name(c->srv, name) : NULL;
 		if (s && s->kind == SESSION_ACCOUNT)
 			*why = "that name belongs to an account: LOGIN";
+		else if (rc == ERR_NAME_TAKEN && !s)
+			*why = "that name is online on another node";
 		discard(k);
 		return rc;
 	}

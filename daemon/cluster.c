@@ -444,6 +444,13 @@ peer_of_user(struct cluster *cl, const char *name, char canon[PROTO_NAME_MAX + 1
 }
 
 int
+cluster_has_user(struct cluster *cl, const char *name)
+{
+	char canon[PROTO_NAME_MAX + 1];
+	return cl && peer_of_user(cl, name, canon) != NULL;
+}
+
+int
 cluster_tell(struct cluster *cl, const char *from, const char *to, const char *text,
     char canon[PROTO_NAME_MAX + 1], const char **why)
 {

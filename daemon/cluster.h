@@ -34,6 +34,9 @@ int cluster_up(const struct cluster *cl);
  * published last, to fn, at most max of them; the number given. */
 int cluster_each(struct cluster *cl, proto_id_t id, int max,
     void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+/* Whether name (any case) is online on another node, as its presence
+ * said last (at most a second or so old); 0 without a cluster. */
+int cluster_has_user(struct cluster *cl, const char *name);
 /* A TELL from a user here to one on another node: 0 with the name as that
  * node knows it in canon, or ERR_NO_USER / ERR_UNAVAILABLE with *why. */
 int cluster_tell(struct cluster *cl, const char *from, const char *to, const char *text,

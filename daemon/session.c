@@ -70,12 +70,15 @@ session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MAX + 
     char token[SESSION_TOKEN_LEN + 1], char digest[AUTH_DIGEST_LEN + 1])
 {
 	if (!name) {
+		/* in a cluster every node counts its own guests: its name after
+		 * the number keeps guest7 of a and of b apart */
+		const char *node = srv->cluster ? srv->cfg.node_name : "";
 		do
-			snprintf(out, PROTO_NAME_MAX + 1, "guest%llu",
-			    (unsigned long long)++srv->next_guest);
+			snprintf(out, PROTO_NAME_MAX + 1, "guest%llu%s%s",
+			    (unsigned long long)++srv->next_guest, node[0] ? "-" : "", node);
 		while (session_by_name(srv, out));
-	} else if (session_by_name(srv, name)) {
-		return ERR_NAME_TAKEN;
+	} else if (session_by_name(srv, name) || cluster_has_user(srv->cluster, name)) {
+		return ERR_NAME_TAKEN; /* here, or on another node */
 	} else {
 		snprintf(out, PROTO_NAME_MAX + 1, "%s", name);
 	}

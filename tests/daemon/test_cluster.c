@@ -146,6 +146,37 @@ test_who(void)
 	ok("WHO lists the users of every node");
 }
 
+/* Guest names are the cluster's: a name online on another node is taken,
+ * and the names a node makes up are its own (every node counts guests). */
+static void
+test_guest_names(void)
+{
+	REQUIRE(alice && bob, "no guests");
+	struct tc *x = tc_open(node[1].port, 1);
+	REQUIRE(x, "connect to b");
+	tc_send(x, "GUEST Alice");
+	CHECK_LINE(x, "ERR 412 ");
+	CHECK(strstr(x->line, "another node"), "the refusal does not say where: %s", x->line);
+	char got[2][24] = { "", "" };
+	for (int i = 0; i < 2; i++) {
+		struct tc *g = tc_open(node[i].port, 1);
+		REQUIRE(g, "connect to %s", names[i]);
+		tc_send(g, "GUEST");
+		const char *l = tc_expect(g, "OK GUEST ", LINE_MS);
+		CHECK(l && sscanf(l, "OK GUEST %20s", got[i]) == 1, "GUEST on %s: %s", names[i],
+		    g->line);
+		char suffix[16];
+		snprintf(suffix, sizeof suffix, "-%s", names[i]);
+		CHECK(strlen(got[i]) > strlen(suffix) &&
+			strcmp(got[i] + strlen(got[i]) - strlen(suffix), suffix) == 0,
+		    "node %s named its guest %s", names[i], got[i]);
+		tc_close(g);
+	}
+	CHECK(strcmp(got[0], got[1]) != 0, "both nodes named a guest %s", got[0]);
+	tc_close(x);
+	ok("a guest name online on another node is taken; each node's made-up names are its own");
+}
+
 static void
 test_tell(void)
 {
@@ -566,6 +597,7 @@ main(void)
 			return 1;
 		}
 	test_who();
+	test_guest_names();
 	test_tell();
 	test_rooms_and_spectators();
 	test_moved();
