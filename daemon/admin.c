@@ -49,16 +49,6 @@ refuse(struct admin *a, game_err_t e, const char *fmt, const char *arg)
 	return e;
 }
 
-/* The store refused the write just made: nothing changed. 508 when the
- * database could not be reached (try again), else 500. */
-static game_err_t
-store_refused(struct admin *a)
-{
-	store_t *st = a->srv->store;
-	return refuse(a, store_unavailable(st) ? GERR_STORE_DOWN : GERR_STORE,
-	    "the store refused it: %s", store_error(st));
-}
-
 int64_t
 admin_duration(const char *s)
 {
@@ -311,118 +301,214 @@ target_of(struct admin *a, const char *target, char out[STORE_TARGET_MAX + 1], i
 	return GERR_OK;
 }
 
-/* A name target must be someone: an account, or a user online now. */
-static game_err_t
-someone(struct admin *a, const char *name)
+/* A verb's write to the store, made on the store thread with PostgreSQL
+ * (on the loop with SQLite): the values copied, the answer filled in. */
+struct admin_write {
+	struct admin *a;
+	enum { W_BAN, W_MUTE, W_UNBAN, W_UNMUTE, W_MOTD } verb;
+	char who[STORE_NAME_MAX + 1];
+	store_sanction_t x;            /* W_BAN, W_MUTE: the sanction; W_UN*: kind and target */
+	int lookup;                    /* the target must be an account (it is not online) */
+	char name[STORE_NAME_MAX + 1]; /* that account's name as asked */
+	char motd[ADMIN_TEXT_MAX + 1]; /* W_MOTD */
+	int no_motd;                   /* W_MOTD: none */
+	int ran;                       /* admin_write_run ran */
+	int rc;                        /* 0, 1 (no such account), -1 (the store refused) */
+	int unavailable;               /* -1 because it could not be reached */
+	char err[256];
+};
+
+static struct admin_write *
+write_new(struct admin *a, int verb, const char *who, game_err_t *e)
 {
-	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
-	if (session_by_name(a->srv, name))
-		return GERR_OK;
-	int rc = a->srv->store ? store_user_get(a->srv->store, name, spelled, hash, sizeof hash)
-			       : 1;
-	if (rc == 0)
-		return GERR_OK;
-	if (rc < 0)
-		return store_refused(a);
-	return refuse(a, GERR_NO_USER, "no account or online user named %s", name);
+	struct admin_write *w = calloc(1, sizeof *w);
+	if (!w) {
+		*e = refuse(a, GERR_NOMEM, "%s", "out of memory");
+		return NULL;
+	}
+	w->a = a;
+	w->verb = verb;
+	snprintf(w->who, sizeof w->who, "%s", who);
+	return w;
 }
 
-/* Stores and keeps a sanction. */
-static game_err_t
-impose(struct admin *a, const store_sanction_t *x)
+void
+admin_write_free(struct admin_write *w)
 {
-	if (a->srv->store && store_sanction_put(a->srv->store, x) != 0)
-		return store_refused(a);
-	if (keep(a, x) != 0)
-		return refuse(a, GERR_NOMEM, "%s", "out of memory");
-	return GERR_OK;
+	free(w);
 }
 
-static game_err_t
-sanction(struct admin *a, int kind, const char *who, const char *target, const char *duration,
-    const char *reason, store_sanction_t *x)
+static struct admin_write *
+sanction_begin(struct admin *a, int kind, const char *who, const char *target, const char *duration,
+    const char *reason, game_err_t *e)
 {
 	int name_only = kind == STORE_MUTE;
+	store_sanction_t x;
 	a->why[0] = '\0';
-	memset(x, 0, sizeof *x);
+	memset(&x, 0, sizeof x);
 	int64_t secs = duration ? admin_duration(duration) : 0;
-	if (secs < 0)
-		return refuse(a, GERR_ARGUMENT,
+	if (secs < 0) {
+		*e = refuse(a, GERR_ARGUMENT,
 		    "bad duration %s: a number and s, m, h, d or w (30m, 2h, 7d), or forever",
 		    duration);
-	game_err_t e = target_of(a, target, x->target, name_only);
-	if (e == GERR_OK && !strchr(target, '.') && !strchr(target, ':'))
-		e = someone(a, target);
-	if (e != GERR_OK)
-		return e;
-	x->kind = kind;
-	snprintf(x->by, sizeof x->by, "%s", who);
-	snprintf(x->reason, sizeof x->reason, "%s", reason ? reason : "");
-	x->created = (int64_t)time(NULL);
-	x->expires = secs ? x->created + secs : 0;
-	return impose(a, x);
+		return NULL;
+	}
+	if ((*e = target_of(a, target, x.target, name_only)) != GERR_OK)
+		return NULL;
+	struct admin_write *w = write_new(a, kind == STORE_BAN ? W_BAN : W_MUTE, who, e);
+	if (!w)
+		return NULL;
+	/* a name must be someone: online now, or an account (asked of the store) */
+	if (!strchr(target, '.') && !strchr(target, ':') && !session_by_name(a->srv, target)) {
+		w->lookup = 1;
+		snprintf(w->name, sizeof w->name, "%s", target);
+	}
+	x.kind = kind;
+	snprintf(x.by, sizeof x.by, "%s", who);
+	snprintf(x.reason, sizeof x.reason, "%s", reason ? reason : "");
+	x.created = (int64_t)time(NULL);
+	x.expires = secs ? x.created + secs : 0;
+	w->x = x;
+	return w;
 }
 
-game_err_t
-admin_ban(
-    struct admin *a, const char *who, const char *target, const char *duration, const char *reason)
+struct admin_write *
+admin_ban_begin(struct admin *a, const char *who, const char *target, const char *duration,
+    const char *reason, game_err_t *e)
 {
-	store_sanction_t x;
-	game_err_t e = sanction(a, STORE_BAN, who, target, duration, reason, &x);
-	if (e != GERR_OK)
-		return e;
-	struct sanction *s = find(a, STORE_BAN, x.target);
-	explain(a, "banned", s);
-	char text[sizeof a->why];
-	snprintf(text, sizeof text, "%s", a->why);
-	int n = send_off_matching(a, s, text);
-	log_info(&a->srv->log, "admin %s: ban %s %s (%d connection%s closed)", who, x.target, text,
-	    n, n == 1 ? "" : "s");
-	return GERR_OK;
+	return sanction_begin(a, STORE_BAN, who, target, duration, reason, e);
 }
 
-game_err_t
-admin_mute(struct admin *a, const char *who, const char *user, const char *duration)
+struct admin_write *
+admin_mute_begin(
+    struct admin *a, const char *who, const char *user, const char *duration, game_err_t *e)
 {
-	store_sanction_t x;
-	game_err_t e = sanction(a, STORE_MUTE, who, user, duration, NULL, &x);
-	if (e != GERR_OK)
-		return e;
-	char u[64];
-	until(x.expires, u, sizeof u);
-	log_info(&a->srv->log, "admin %s: mute %s %s", who, x.target, u);
-	return GERR_OK;
+	return sanction_begin(a, STORE_MUTE, who, user, duration, NULL, e);
 }
 
-static game_err_t
-lift(struct admin *a, int kind, const char *who, const char *target)
+static struct admin_write *
+lift_begin(struct admin *a, int kind, const char *who, const char *target, game_err_t *e)
 {
 	char key[STORE_TARGET_MAX + 1];
 	a->why[0] = '\0';
-	game_err_t e = target_of(a, target, key, kind == STORE_MUTE);
-	if (e != GERR_OK)
-		return e;
-	struct sanction *s = find(a, kind, key);
-	if (!s)
-		return refuse(a, GERR_NO_USER,
+	if ((*e = target_of(a, target, key, kind == STORE_MUTE)) != GERR_OK)
+		return NULL;
+	if (!find(a, kind, key)) {
+		*e = refuse(a, GERR_NO_USER,
 		    kind == STORE_BAN ? "%s is not banned" : "%s is not muted", target);
-	if (a->srv->store && store_sanction_drop(a->srv->store, kind, key) < 0)
-		return store_refused(a);
-	drop(a, s);
-	log_info(&a->srv->log, "admin %s: %s %s", who, kind == STORE_BAN ? "unban" : "unmute", key);
-	return GERR_OK;
+		return NULL;
+	}
+	struct admin_write *w = write_new(a, kind == STORE_BAN ? W_UNBAN : W_UNMUTE, who, e);
+	if (w) {
+		w->x.kind = kind;
+		snprintf(w->x.target, sizeof w->x.target, "%s", key);
+	}
+	return w;
+}
+
+struct admin_write *
+admin_unban_begin(struct admin *a, const char *who, const char *target, game_err_t *e)
+{
+	return lift_begin(a, STORE_BAN, who, target, e);
+}
+
+struct admin_write *
+admin_unmute_begin(struct admin *a, const char *who, const char *user, game_err_t *e)
+{
+	return lift_begin(a, STORE_MUTE, who, user, e);
+}
+
+struct admin_write *
+admin_motd_begin(struct admin *a, const char *who, const char *text, game_err_t *e)
+{
+	a->why[0] = '\0';
+	if (text && strcmp(text, "-") == 0)
+		text = NULL;
+	if (text && (strlen(text) > ADMIN_TEXT_MAX || !proto_utf8_ok(text, strlen(text)))) {
+		*e = refuse(a, GERR_ARGUMENT, "%s", "the MOTD is at most 400 bytes of UTF-8");
+		return NULL;
+	}
+	struct admin_write *w = write_new(a, W_MOTD, who, e);
+	if (w) {
+		w->no_motd = !text;
+		snprintf(w->motd, sizeof w->motd, "%s", text ? text : "");
+	}
+	return w;
+}
+
+void
+admin_write_run(struct store *st, void *arg)
+{
+	struct admin_write *w = arg;
+	int rc = 0;
+	w->ran = 1;
+	if (!st)
+		return; /* no store: nothing to keep but memory */
+	if (w->lookup) {
+		char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+		if ((rc = store_user_get(st, w->name, spelled, hash, sizeof hash)) > 0) {
+			w->rc = 1;
+			return;
+		}
+	}
+	if (rc == 0) {
+		if (w->verb == W_BAN || w->verb == W_MUTE)
+			rc = store_sanction_put(st, &w->x) != 0 ? -1 : 0;
+		else if (w->verb == W_MOTD)
+			rc = store_setting_put(st, "motd", w->no_motd ? NULL : w->motd) != 0 ? -1
+											     : 0;
+		else
+			rc = store_sanction_drop(st, w->x.kind, w->x.target) < 0 ? -1 : 0;
+	}
+	if (rc < 0) {
+		w->rc = -1;
+		w->unavailable = store_unavailable(st);
+		snprintf(w->err, sizeof w->err, "%s", store_error(st));
+	}
 }
 
 game_err_t
-admin_unban(struct admin *a, const char *who, const char *target)
+admin_write_end(struct admin_write *w)
 {
-	return lift(a, STORE_BAN, who, target);
-}
-
-game_err_t
-admin_unmute(struct admin *a, const char *who, const char *user)
-{
-	return lift(a, STORE_MUTE, who, user);
+	struct admin *a = w->a;
+	struct sanction *s;
+	game_err_t e = GERR_OK;
+	char text[sizeof a->why], u[64];
+	a->why[0] = '\0';
+	if (!w->ran) {
+		e = refuse(a, GERR_STORE, "%s", "not stored: the database is busy; try again");
+	} else if (w->rc > 0) {
+		e = refuse(a, GERR_NO_USER, "no account or online user named %s", w->name);
+	} else if (w->rc < 0) {
+		/* nothing changed: 508 when the database could not be reached */
+		e = refuse(a, w->unavailable ? GERR_STORE_DOWN : GERR_STORE,
+		    "the store refused it: %s", w->err);
+	} else if (w->verb == W_BAN || w->verb == W_MUTE) {
+		if (keep(a, &w->x) != 0) {
+			e = refuse(a, GERR_NOMEM, "%s", "out of memory");
+		} else if (w->verb == W_BAN) {
+			s = find(a, STORE_BAN, w->x.target);
+			explain(a, "banned", s);
+			snprintf(text, sizeof text, "%s", a->why);
+			int n = send_off_matching(a, s, text);
+			log_info(&a->srv->log, "admin %s: ban %s %s (%d connection%s closed)",
+			    w->who, w->x.target, text, n, n == 1 ? "" : "s");
+		} else {
+			until(w->x.expires, u, sizeof u);
+			log_info(&a->srv->log, "admin %s: mute %s %s", w->who, w->x.target, u);
+		}
+	} else if (w->verb == W_MOTD) {
+		snprintf(a->motd, sizeof a->motd, "%s", w->motd);
+		log_info(
+		    &a->srv->log, "admin %s: motd %s", w->who, w->no_motd ? "(none)" : w->motd);
+	} else {
+		if ((s = find(a, w->x.kind, w->x.target)) != NULL) /* not lifted meanwhile */
+			drop(a, s);
+		log_info(&a->srv->log, "admin %s: %s %s", w->who,
+		    w->verb == W_UNBAN ? "unban" : "unmute", w->x.target);
+	}
+	free(w);
+	return e;
 }
 
 static int
@@ -441,21 +527,6 @@ admin_each(struct admin *a, void (*fn)(void *arg, const store_sanction_t *x), vo
 	for (int i = 0; i < a->n; i++)
 		if (in_force(&a->v[i], now))
 			fn(arg, &a->v[i].x);
-}
-
-game_err_t
-admin_set_motd(struct admin *a, const char *who, const char *text)
-{
-	a->why[0] = '\0';
-	if (text && strcmp(text, "-") == 0)
-		text = NULL;
-	if (text && (strlen(text) > ADMIN_TEXT_MAX || !proto_utf8_ok(text, strlen(text))))
-		return refuse(a, GERR_ARGUMENT, "%s", "the MOTD is at most 400 bytes of UTF-8");
-	if (a->srv->store && store_setting_put(a->srv->store, "motd", text) != 0)
-		return store_refused(a);
-	snprintf(a->motd, sizeof a->motd, "%s", text ? text : "");
-	log_info(&a->srv->log, "admin %s: motd %s", who, text ? text : "(none)");
-	return GERR_OK;
 }
 
 game_err_t

@@ -43,18 +43,41 @@ const char *admin_motd(const struct admin *a);
 /* The verbs. who names the actor in the log and the store ("root", an
  * account). Each returns GERR_OK or a refusal with admin_why. */
 game_err_t admin_kick(struct admin *a, const char *who, const char *user, const char *reason);
-/* target: an account or online name, an IPv4/IPv6 address or a CIDR;
- * duration "30m", "2h", "7d", "4w", "forever" (or NULL: forever). Online
- * matches are disconnected. */
-game_err_t admin_ban(
-    struct admin *a, const char *who, const char *target, const char *duration, const char *reason);
-game_err_t admin_unban(struct admin *a, const char *who, const char *target);
-game_err_t admin_mute(struct admin *a, const char *who, const char *user, const char *duration);
-game_err_t admin_unmute(struct admin *a, const char *who, const char *user);
+/*
+ * The verbs that write the store come in halves, so that with PostgreSQL
+ * the write runs on the store thread (archive_call, cmd_store) while the
+ * asker waits and every other client goes on. admin_*_begin checks the
+ * request on the loop and returns the write to make, or NULL with *e and
+ * admin_why; admin_write_run makes it (it touches st and w only: on the
+ * store thread, or on the loop with SQLite; nothing without a store);
+ * admin_write_end, on the loop, keeps what was stored (the sanctions in
+ * memory, online matches of a ban disconnected, the log), frees w and
+ * returns GERR_OK or the refusal (admin_why: 508's text when the database
+ * could not be reached, nothing changed); it keeps what was stored also
+ * when the asker has gone meanwhile (a stored ban is enforced), and
+ * refuses a write that never ran. admin_write_free drops a write that
+ * could not be queued.
+ *
+ * Ban target: an account or online name, an IPv4/IPv6 address or a CIDR;
+ * duration "30m", "2h", "7d", "4w", "forever" (or NULL: forever). MOTD
+ * text NULL or "-": none.
+ */
+struct admin_write;
+struct admin_write *admin_ban_begin(struct admin *a, const char *who, const char *target,
+    const char *duration, const char *reason, game_err_t *e);
+struct admin_write *admin_unban_begin(
+    struct admin *a, const char *who, const char *target, game_err_t *e);
+struct admin_write *admin_mute_begin(
+    struct admin *a, const char *who, const char *user, const char *duration, game_err_t *e);
+struct admin_write *admin_unmute_begin(
+    struct admin *a, const char *who, const char *user, game_err_t *e);
+struct admin_write *admin_motd_begin(
+    struct admin *a, const char *who, const char *text, game_err_t *e);
+void admin_write_run(struct store *st, void *w);
+game_err_t admin_write_end(struct admin_write *w);
+void admin_write_free(struct admin_write *w);
 /* Every ban and mute in force, in order (kind, target). */
 void admin_each(struct admin *a, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
-/* text NULL or "-": no MOTD. */
-game_err_t admin_set_motd(struct admin *a, const char *who, const char *text);
 /* Sends * ANNOUNCE to every connection that said HELLO; *n gets how many. */
 game_err_t admin_announce(struct admin *a, const char *who, const char *text, int *n);
 /* on: refuse new games (the running ones play on), cancel the seeks. */

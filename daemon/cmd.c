@@ -818,37 +818,81 @@ ban_line(void *arg, const store_sanction_t *x)
 	l->n++;
 }
 
+/* A moderation verb's write waiting for the store: the request, to answer. */
+struct modreq {
+	proto_msg_t m;
+	struct admin_write *w;
+};
+
+/* OK <VERB> <user> <word> (count): a moderation verb's answer. */
+static void
+admin_ok(struct conn *c, const proto_msg_t *m, int n)
+{
+	proto_msg_t r;
+	reply_init(&r, m);
+	memcpy(r.user, m->user, sizeof r.user);
+	memcpy(r.word, m->word, sizeof r.word);
+	r.count = n;
+	conn_send(c, &r);
+}
+
+/* On the store thread (or the loop, SQLite): the write itself. */
+static void
+admin_run(struct store *st, void *arg)
+{
+	struct modreq *q = arg;
+	admin_write_run(st, q->w);
+}
+
+/* The store has the write (or refused it): what it did is kept, also when
+ * the admin went meanwhile, and the admin (if still here) answered. */
+static int
+admin_stored(struct conn *c, void *arg, const char **why)
+{
+	struct modreq *q = arg;
+	game_err_t e = admin_write_end(q->w);
+	int rc = 0;
+	if (c && e) {
+		*why = admin_why(c->srv->admin);
+		rc = wire_err(e, LEGAL_OK);
+	} else if (c) {
+		admin_ok(c, &q->m, 0);
+	}
+	free(q);
+	return rc;
+}
+
 /* KICK, BAN, UNBAN, BANS, MUTE, UNMUTE, ANNOUNCE, MOTD: for the config's
- * admins, through the verbs gomokuctl uses (admin.h). */
+ * admins, through the verbs gomokuctl uses (admin.h); the ones that write
+ * the store answer when it has (cmd_store). */
 static int
 cmd_admin(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	struct admin *a = c->srv->admin;
 	const char *who = c->sess->name, *text = m->text[0] ? m->text : NULL;
 	game_err_t e = GERR_OK;
+	struct admin_write *w = NULL;
 	int n = 0;
-	proto_msg_t r;
 	(void)rm;
 	if (!admin_is(a, c->sess)) {
 		*why = "only the server's admins (config: admins) may do that";
 		return ERR_NOT_ADMIN;
 	}
-	reply_init(&r, m);
 	switch (m->id) {
 	case PR_KICK:
 		e = admin_kick(a, who, m->user, text);
 		break;
 	case PR_BAN:
-		e = admin_ban(a, who, m->word, m->word2, text);
+		w = admin_ban_begin(a, who, m->word, m->word2, text, &e);
 		break;
 	case PR_UNBAN:
-		e = admin_unban(a, who, m->word);
+		w = admin_unban_begin(a, who, m->word, &e);
 		break;
 	case PR_MUTE:
-		e = admin_mute(a, who, m->user, m->word2);
+		w = admin_mute_begin(a, who, m->user, m->word2, &e);
 		break;
 	case PR_UNMUTE:
-		e = admin_unmute(a, who, m->user);
+		w = admin_unmute_begin(a, who, m->user, &e);
 		break;
 	case PR_BANS: {
 		struct listing l = { c, 0 };
@@ -860,17 +904,24 @@ cmd_admin(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 		e = admin_announce(a, who, text, &n);
 		break;
 	default:
-		e = admin_set_motd(a, who, text);
+		w = admin_motd_begin(a, who, text, &e);
 		break;
 	}
 	if (e) {
 		*why = admin_why(a);
 		return wire_err(e, LEGAL_OK);
 	}
-	memcpy(r.user, m->user, sizeof r.user);
-	memcpy(r.word, m->word, sizeof r.word);
-	r.count = n;
-	conn_send(c, &r);
+	if (w) {
+		struct modreq *q = calloc(1, sizeof *q);
+		if (!q) {
+			admin_write_free(w);
+			return ERR_INTERNAL;
+		}
+		q->m = *m;
+		q->w = w;
+		return cmd_store(c, m->tag, admin_run, admin_stored, q, why);
+	}
+	admin_ok(c, m, n);
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 #include <event2/listener.h>
 
 #include "daemon/admin.h"
+#include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
@@ -44,6 +45,7 @@ struct ctlconn {
 	char who[STORE_NAME_MAX + 1]; /* the peer's user name, or uidN */
 	long uid, pid;
 	int64_t job; /* a backup in flight: later lines wait */
+	int waiting; /* a moderation write at the store: so do they */
 	int closing;
 };
 
@@ -203,54 +205,132 @@ do_kick(struct ctlconn *cc, int argc, char **argv, const char *rest)
 		out(cc, "OK kicked %s", argv[0]);
 }
 
+static void input(struct ctlconn *cc);
+
+/* A moderation verb's write at the store: its connection (by id: it may
+ * go meanwhile) waits for the answer, the loop and everyone else go on. */
+struct ctlwrite {
+	struct control *ctl;
+	uint64_t conn_id;
+	struct admin_write *w;
+	int async; /* answered from the store thread: input resumes after */
+	char ok[STORE_TARGET_MAX + 40];
+	int ok_why; /* the OK line ends with admin_why (a ban's "banned until") */
+};
+
+/* The write itself, on the store thread (or the loop, SQLite). */
+static void
+ctl_run(struct store *st, void *arg)
+{
+	struct ctlwrite *cw = arg;
+	admin_write_run(st, cw->w);
+}
+
+static void
+ctl_stored(void *arg, int cancelled)
+{
+	struct ctlwrite *cw = arg;
+	struct admin *a = cw->ctl->srv->admin;
+	game_err_t e = admin_write_end(cw->w); /* kept also when the admin went */
+	struct ctlconn *cc;
+	LIST_FOREACH (cc, &cw->ctl->conns, link)
+		if (cc->id == cw->conn_id)
+			break;
+	if (cc && !cancelled) {
+		cc->waiting = 0;
+		if (e)
+			refused(cc, a, e);
+		else if (cw->ok_why)
+			out(cc, "%s %s", cw->ok, admin_why(a));
+		else
+			out(cc, "%s", cw->ok);
+		if (cw->async) {
+			bufferevent_enable(cc->bev, EV_READ);
+			input(cc);
+		}
+	}
+	free(cw);
+}
+
+/* Sends w to the store for cc, then "ok" (and admin_why when ok_why). */
+static void
+ctl_write(struct ctlconn *cc, struct admin_write *w, game_err_t e, const char *ok, int ok_why)
+{
+	struct server *srv = cc->ctl->srv;
+	struct ctlwrite *cw = w ? calloc(1, sizeof *cw) : NULL;
+	if (!w) {
+		refused(cc, srv->admin, e);
+		return;
+	}
+	if (!cw) {
+		admin_write_free(w);
+		out(cc, "ERR out of memory");
+		return;
+	}
+	cw->ctl = cc->ctl;
+	cw->conn_id = cc->id;
+	cw->w = w;
+	cw->async = archive_async(srv);
+	cw->ok_why = ok_why;
+	snprintf(cw->ok, sizeof cw->ok, "%s", ok);
+	cc->waiting = 1;
+	if (archive_call(srv, ctl_run, ctl_stored, cw) != 0) {
+		cc->waiting = 0;
+		admin_write_free(w);
+		free(cw);
+		out(cc, "ERR the database is busy; try again in a moment");
+		return;
+	}
+	if (cw->async && cc->waiting)
+		bufferevent_disable(cc->bev, EV_READ);
+}
+
 static void
 do_ban(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
 	struct admin *a = cc->ctl->srv->admin;
-	game_err_t e = admin_ban(
-	    a, cc->who, argv[0], argc > 1 ? argv[1] : NULL, rest[0] ? rest : NULL);
-	if (e)
-		refused(cc, a, e);
-	else
-		out(cc, "OK %s %s", argv[0], admin_why(a));
+	game_err_t e = GERR_OK;
+	struct admin_write *w = admin_ban_begin(
+	    a, cc->who, argv[0], argc > 1 ? argv[1] : NULL, rest[0] ? rest : NULL, &e);
+	char ok[STORE_TARGET_MAX + 8];
+	snprintf(ok, sizeof ok, "OK %s", argv[0]);
+	ctl_write(cc, w, e, ok, 1);
 }
 
 static void
 do_unban(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
 	struct admin *a = cc->ctl->srv->admin;
+	game_err_t e = GERR_OK;
 	(void)argc;
 	(void)rest;
-	game_err_t e = admin_unban(a, cc->who, argv[0]);
-	if (e)
-		refused(cc, a, e);
-	else
-		out(cc, "OK unbanned %s", argv[0]);
+	char ok[STORE_TARGET_MAX + 16];
+	snprintf(ok, sizeof ok, "OK unbanned %s", argv[0]);
+	ctl_write(cc, admin_unban_begin(a, cc->who, argv[0], &e), e, ok, 0);
 }
 
 static void
 do_mute(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
 	struct admin *a = cc->ctl->srv->admin;
+	game_err_t e = GERR_OK;
 	(void)rest;
-	game_err_t e = admin_mute(a, cc->who, argv[0], argc > 1 ? argv[1] : NULL);
-	if (e)
-		refused(cc, a, e);
-	else
-		out(cc, "OK muted %s", argv[0]);
+	char ok[STORE_TARGET_MAX + 16];
+	snprintf(ok, sizeof ok, "OK muted %s", argv[0]);
+	ctl_write(
+	    cc, admin_mute_begin(a, cc->who, argv[0], argc > 1 ? argv[1] : NULL, &e), e, ok, 0);
 }
 
 static void
 do_unmute(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
 	struct admin *a = cc->ctl->srv->admin;
+	game_err_t e = GERR_OK;
 	(void)argc;
 	(void)rest;
-	game_err_t e = admin_unmute(a, cc->who, argv[0]);
-	if (e)
-		refused(cc, a, e);
-	else
-		out(cc, "OK unmuted %s", argv[0]);
+	char ok[STORE_TARGET_MAX + 16];
+	snprintf(ok, sizeof ok, "OK unmuted %s", argv[0]);
+	ctl_write(cc, admin_unmute_begin(a, cc->who, argv[0], &e), e, ok, 0);
 }
 
 static void
@@ -305,11 +385,10 @@ do_motd(struct ctlconn *cc, int argc, char **argv, const char *rest)
 		out(cc, "OK%s", m ? "" : " no motd");
 		return;
 	}
-	game_err_t e = admin_set_motd(a, cc->who, rest);
-	if (e)
-		refused(cc, a, e);
-	else
-		out(cc, "OK motd %s", admin_motd(a) ? "set" : "cleared");
+	game_err_t e = GERR_OK;
+	int clear = strcmp(rest, "-") == 0;
+	ctl_write(cc, admin_motd_begin(a, cc->who, rest, &e), e,
+	    clear ? "OK motd cleared" : "OK motd set", 0);
 }
 
 static void
@@ -405,8 +484,6 @@ backup_run(workq_job_t *job, void *ctx, void *arg)
 	(void)ctx;
 	b->bytes = store_backup(b->src, b->dst, workq_stop_flag(job), b->err, sizeof b->err);
 }
-
-static void input(struct ctlconn *cc);
 
 static void
 backup_done(int64_t id, int cancelled, void *arg)
@@ -595,7 +672,7 @@ static void
 input(struct ctlconn *cc)
 {
 	struct evbuffer *in = bufferevent_get_input(cc->bev);
-	while (!cc->job && !cc->closing) {
+	while (!cc->job && !cc->waiting && !cc->closing) {
 		size_t n;
 		char *line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
 		if (!line) {

@@ -4,7 +4,8 @@
  * progress and nothing of it in flight, the backends are paused: a LOGIN,
  * STATS/TOP/HISTORY and a GUEST wait on their connections for the store
  * thread while the game's players are answered (PING, WHO, SAY), and are
- * answered in order once resumed; an undo accepted while paused is said
+ * answered in order once resumed (so are a BAN and a MOTD, the banned
+ * guest sent off only then); an undo accepted while paused is said
  * and answered only after its commit, the loop serving meanwhile. Then PostgreSQL's
  * backends are paused (SIGSTOP) while a move is committed: the move is not
  * said and not answered, the opponent's next request waits behind it, and
@@ -123,6 +124,30 @@ test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
 	CHECK(tc_expect(b, want, 3000), "the held ACCEPT: %s", b->line);
 	CHECK(tc_expect(a, "* UNDO", 3000), "the offerer saw no * UNDO: %s", a->line);
 	ok("an undo on the store thread: said and answered after its commit, the loop free");
+
+	/* a ban is a write: the admin waits for the store, the banned guest
+	 * is sent off when it is stored, and the loop serves everyone meanwhile */
+	struct tc *v = tc_guest(d1.port, "vic");
+	REQUIRE(v, "cannot connect");
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(l, "BAN vic 1h spam");
+	tc_send(l, "MOTD welcome back");
+	tc_send(a, "PING ban");
+	CHECK(tc_expect(a, "OK PING", 2000), "no PING answer while a BAN hangs: %s", a->line);
+	tc_send(v, "PING banned");
+	CHECK(tc_expect(v, "OK PING", 2000), "vic was sent off before the ban was stored: %s",
+	    v->line);
+	CHECK(!tc_read(l, 300), "BAN answered before the store: %s", l->line);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	CHECK(tc_expect(l, "OK BAN vic", 5000), "the held BAN: %s", l->line);
+	CHECK(tc_expect(l, "OK MOTD", 3000), "the MOTD after it: %s", l->line);
+	CHECK(tc_expect(v, "* KICKED banned", 3000), "vic was not sent off: %s", v->line);
+	tc_send(l, "UNBAN vic");
+	CHECK(tc_expect(l, "OK UNBAN vic", 3000), "UNBAN: %s", l->line);
+	tc_send(l, "BANS");
+	CHECK(tc_expect(l, "OK BANS 0", 3000), "the ban outlived its UNBAN: %s", l->line);
+	tc_close(v);
+	ok("a BAN and a MOTD on the store thread: answered after the store, the loop free");
 }
 
 /* PostgreSQL stopped: requests that need the store get 508 and change
