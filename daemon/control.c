@@ -267,13 +267,15 @@ ctl_write(struct ctlconn *cc, struct admin_write *w, game_err_t e, const char *o
 		out(cc, "ERR out of memory");
 		return;
 	}
+	int async = archive_async(srv);
 	cw->ctl = cc->ctl;
 	cw->conn_id = cc->id;
 	cw->w = w;
-	cw->async = archive_async(srv);
+	cw->async = async;
 	cw->ok_why = ok_why;
 	snprintf(cw->ok, sizeof cw->ok, "%s", ok);
 	cc->waiting = 1;
+	/* with SQLite, ctl_stored has answered (and freed cw) before this returns */
 	if (archive_call(srv, ctl_run, ctl_stored, cw) != 0) {
 		cc->waiting = 0;
 		admin_write_free(w);
@@ -281,7 +283,7 @@ ctl_write(struct ctlconn *cc, struct admin_write *w, game_err_t e, const char *o
 		out(cc, "ERR the database is busy; try again in a moment");
 		return;
 	}
-	if (cw->async && cc->waiting)
+	if (async && cc->waiting)
 		bufferevent_disable(cc->bev, EV_READ);
 }
 
