@@ -181,3 +181,38 @@ redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code)
 	signal(SIGINT, on_signal);
 	return 0;
 }
+
+int
+redis_node(struct daemon *d, const char *bin, const struct redisrun *r, const char *name,
+    const char *extra)
+{
+	char conf[1024];
+	int p = tc_free_port();
+	snprintf(conf, sizeof conf,
+	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
+	    "advertise 127.0.0.1:%d\n%s",
+	    p, r->port, name, p, extra);
+	if (p < 0 || daemon_start(d, bin, conf) != 0)
+		return -1;
+	return d->port == p ? 0 : -1;
+}
+
+int
+redis_lists(struct tc *c, const char *req, const char *want, int ms)
+{
+	char ok[16];
+	snprintf(ok, sizeof ok, "OK %s ", req);
+	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
+		int seen = 0;
+		tc_send(c, "%s", req);
+		const char *l;
+		while ((l = tc_read(c, 3000)) && strncmp(l, ok, strlen(ok)) != 0)
+			if (strstr(l, want))
+				seen = 1;
+		if (!l)
+			return 0;
+		if (seen)
+			return 1;
+	}
+	return 0;
+}

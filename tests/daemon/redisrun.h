@@ -1,6 +1,7 @@
 /* redisrun.h: a redis-server of the test's own for the cluster tests and
- * benchmarks: on a free loopback port, in a temp dir, no persistence,
- * stopped by its pid. */
+ * benchmarks (on a free loopback port, in a temp dir, no persistence,
+ * stopped by its pid), and what those tests share on it: their guard, a
+ * node's start and the wait for a listing. */
 #ifndef GOMOKUD_TEST_REDISRUN_H
 #define GOMOKUD_TEST_REDISRUN_H
 
@@ -38,5 +39,16 @@ struct daemon;
  * skip, or a failure under GOMOKU_REQUIRE_SHARED=1 (*code: the exit code).
  */
 int redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code);
+
+/* Node name of a cluster on r, started into d by bin on a free loopback
+ * port that it advertises, with the config lines extra (may be ""): 0, or
+ * -1 when it did not start on that port. */
+int redis_node(struct daemon *d, const char *bin, const struct redisrun *r, const char *name,
+    const char *extra);
+
+struct tc;
+/* Sends req (WHO, ROOMS, SEEKS ...) every 200 ms until a data line of its
+ * reply contains want, for up to ms: whether one did. */
+int redis_lists(struct tc *c, const char *req, const char *want, int ms);
 
 #endif

@@ -49,38 +49,10 @@ static char shared_db[256]; /* the one database of every node, or "" */
 static int
 start_node(int i)
 {
-	char conf[512];
-	int p = tc_free_port();
-	snprintf(conf, sizeof conf,
-	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
-	    "advertise 127.0.0.1:%d\n%s%s%s",
-	    p, redis.port, names[i], p, shared_db[0] ? "database " : "", shared_db,
-	    shared_db[0] ? "\n" : "");
-	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
-		return -1;
-	return node[i].port == p ? 0 : -1;
-}
-
-/* Sends req (WHO or ROOMS) until a data line of its reply contains want,
- * for up to ms: whether it did. */
-static int
-lists(struct tc *c, const char *req, const char *want, int ms)
-{
-	char ok[16];
-	snprintf(ok, sizeof ok, "OK %s ", req);
-	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
-		int seen = 0;
-		tc_send(c, "%s", req);
-		const char *l;
-		while ((l = tc_read(c, LINE_MS)) && strncmp(l, ok, strlen(ok)) != 0)
-			if (strstr(l, want))
-				seen = 1;
-		if (!l)
-			return 0;
-		if (seen)
-			return 1;
-	}
-	return 0;
+	char extra[300] = "";
+	if (shared_db[0])
+		snprintf(extra, sizeof extra, "database %s\n", shared_db);
+	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
 }
 
 /* Two guests on one node paired by SEEK: black and white; the room's id. */
@@ -140,10 +112,12 @@ test_who(void)
 	bob = tc_guest(node[1].port, "bob");
 	carol = tc_guest(node[2].port, "carol");
 	REQUIRE(alice && bob && carol, "guests could not connect");
-	CHECK(lists(carol, "WHO", "= USER alice idle", WAIT_MS), "c's WHO never listed alice");
-	CHECK(lists(carol, "WHO", "= USER bob idle", WAIT_MS), "c's WHO never listed bob");
-	CHECK(lists(alice, "WHO", "= USER carol idle", WAIT_MS), "a's WHO never listed carol");
-	CHECK(lists(bob, "WHO", "= USER carol", WAIT_MS), "b's WHO never listed carol");
+	CHECK(
+	    redis_lists(carol, "WHO", "= USER alice idle", WAIT_MS), "c's WHO never listed alice");
+	CHECK(redis_lists(carol, "WHO", "= USER bob idle", WAIT_MS), "c's WHO never listed bob");
+	CHECK(
+	    redis_lists(alice, "WHO", "= USER carol idle", WAIT_MS), "a's WHO never listed carol");
+	CHECK(redis_lists(bob, "WHO", "= USER carol", WAIT_MS), "b's WHO never listed carol");
 	ok("WHO lists the users of every node");
 }
 
@@ -212,8 +186,8 @@ test_rooms_and_spectators(void)
 	CHECK(game[0] == 'a', "a's room id %s does not name node a", game);
 	char want[64];
 	snprintf(want, sizeof want, "= ROOM %s playing", game);
-	CHECK(lists(carol, "ROOMS", want, WAIT_MS), "c's ROOMS never listed %s", game);
-	CHECK(lists(bob, "ROOMS", want, WAIT_MS), "b's ROOMS never listed %s", game);
+	CHECK(redis_lists(carol, "ROOMS", want, WAIT_MS), "c's ROOMS never listed %s", game);
+	CHECK(redis_lists(bob, "ROOMS", want, WAIT_MS), "b's ROOMS never listed %s", game);
 	struct tc *erin = tc_guest(node[0].port, "erin");
 	REQUIRE(erin, "erin could not connect");
 	/* erin's watch is an event of the room (* PRESENCE joined) */
@@ -223,7 +197,7 @@ test_rooms_and_spectators(void)
 	CHECK(tc_expect(carol, want, LINE_MS), "carol missed \"%s\" (last: %s)", want, carol->line);
 	s0 = e0;
 	/* a's count of spectators (erin) holds c's (carol) too, on every node */
-	CHECK(lists(bob, "ROOMS", " dave ed 2 0", WAIT_MS),
+	CHECK(redis_lists(bob, "ROOMS", " dave ed 2 0", WAIT_MS),
 	    "b's ROOMS never counted both spectators of %s", game);
 	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
 	for (int i = 0; i < 9; i++) {
@@ -337,13 +311,13 @@ test_redis_restart(void)
 	CHECK_LINE(carol, "ERR 501 ");
 	tc_send(carol, "WATCH a1");
 	CHECK_LINE(carol, "ERR 501 ");
-	CHECK(lists(carol, "WHO", "= USER carol", 1000), "c's WHO lost its own users");
+	CHECK(redis_lists(carol, "WHO", "= USER carol", 1000), "c's WHO lost its own users");
 
 	int back = daemon_log_count(&node[2], "cluster: node c on Redis");
 	REQUIRE(redis_start(&redis) == 0, "Redis did not start again");
 	CHECK(daemon_wait_log(&node[2], "cluster: node c on Redis", back, 20000),
 	    "c did not reconnect to Redis");
-	CHECK(lists(carol, "WHO", "= USER alice", 20000), "c's WHO never listed alice again");
+	CHECK(redis_lists(carol, "WHO", "= USER alice", 20000), "c's WHO never listed alice again");
 	tc_send(carol, "TELL alice back again");
 	CHECK_LINE(carol, "OK TELL alice");
 	CHECK_LINE(alice, "* TELL carol back again");
@@ -530,8 +504,9 @@ test_garbage(void)
 	CHECK_LINE(carol, want);
 	for (int i = 0; i < NODES; i++)
 		CHECK(daemon_alive(&node[i]), "node %s died of garbage", names[i]);
-	CHECK(lists(carol, "WHO", "= USER alice", WAIT_MS), "c's WHO lost alice after garbage");
-	CHECK(!lists(carol, "WHO", "zz", 1500), "a garbage node's users were listed");
+	CHECK(
+	    redis_lists(carol, "WHO", "= USER alice", WAIT_MS), "c's WHO lost alice after garbage");
+	CHECK(!redis_lists(carol, "WHO", "zz", 1500), "a garbage node's users were listed");
 	tc_send(bob, "TELL alice still here");
 	CHECK_LINE(bob, "OK TELL alice");
 	CHECK_LINE(alice, "* TELL bob still here");
@@ -553,7 +528,8 @@ test_no_redis(void)
 	REQUIRE(daemon_start(&lone, GOMOKUD_BIN, conf) == 0, "node d did not start (%s)", lone.log);
 	struct tc *x = tc_guest(lone.port, "xena"), *y = tc_guest(lone.port, "yuri");
 	if (x && y) {
-		CHECK(lists(x, "WHO", "= USER yuri idle", WAIT_MS), "d's WHO lacks its own user");
+		CHECK(redis_lists(x, "WHO", "= USER yuri idle", WAIT_MS),
+		    "d's WHO lacks its own user");
 		tc_send(x, "TELL yuri local");
 		CHECK_LINE(x, "OK TELL yuri");
 		CHECK_LINE(y, "* TELL xena local");

@@ -38,16 +38,11 @@ static int spiral[225][2];
 static int
 start_node(int i)
 {
-	char conf[512];
-	int p = tc_free_port();
-	snprintf(conf, sizeof conf,
-	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
-	    "advertise 127.0.0.1:%d\nbot-threads %s\nbot-think-ms 600\nbot-preview-ms 0\n"
-	    "log-level debug\n",
-	    p, redis.port, names[i], p, i == 0 ? "none" : "1");
-	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
-		return -1;
-	return node[i].port == p ? 0 : -1;
+	char extra[200];
+	snprintf(extra, sizeof extra,
+	    "bot-threads %s\nbot-think-ms 600\nbot-preview-ms 0\nlog-level debug\n",
+	    i == 0 ? "none" : "1");
+	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
 }
 
 struct game {

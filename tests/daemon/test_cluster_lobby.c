@@ -36,36 +36,9 @@ static char db[256];
 static int
 start_node(int i)
 {
-	char conf[512];
-	int p = tc_free_port();
-	snprintf(conf, sizeof conf,
-	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
-	    "advertise 127.0.0.1:%d\ndatabase %s\n",
-	    p, redis.port, names[i], p, db);
-	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
-		return -1;
-	return node[i].port == p ? 0 : -1;
-}
-
-/* Sends req until a data line of its reply contains want, for up to ms. */
-static int
-lists(struct tc *c, const char *req, const char *want, int ms)
-{
-	char ok[16];
-	snprintf(ok, sizeof ok, "OK %s ", req);
-	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
-		int seen = 0;
-		tc_send(c, "%s", req);
-		const char *l;
-		while ((l = tc_read(c, LINE_MS)) && strncmp(l, ok, strlen(ok)) != 0)
-			if (strstr(l, want))
-				seen = 1;
-		if (!l)
-			return 0;
-		if (seen)
-			return 1;
-	}
-	return 0;
+	char extra[300];
+	snprintf(extra, sizeof extra, "database %s\n", db);
+	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
 }
 
 /* Reads c's lines until one starts with want or until stop: 1 for want,
@@ -154,7 +127,8 @@ test_seek_across(void)
 	REQUIRE(alice && bob && carol && jan, "guests could not connect");
 	tc_send(alice, "SEEK freestyle 15 none black casual none");
 	CHECK_LINE(alice, "OK SEEK ");
-	CHECK(lists(bob, "SEEKS", "= SEEK", WAIT_MS) && lists(bob, "SEEKS", " alice ", WAIT_MS),
+	CHECK(redis_lists(bob, "SEEKS", "= SEEK", WAIT_MS) &&
+		redis_lists(bob, "SEEKS", " alice ", WAIT_MS),
 	    "b's SEEKS never listed alice's seek on a");
 	tc_send(bob, "SEEK freestyle 15 none white casual none");
 	CHECK_LINE(bob, "OK SEEK ");
@@ -173,7 +147,7 @@ test_seek_across(void)
 	    alice->line);
 	/* a challenge to a player in a game is refused across nodes too */
 	snprintf(want, sizeof want, "= USER alice playing %s", room);
-	CHECK(lists(jan, "WHO", want, WAIT_MS), "c's WHO never showed alice playing");
+	CHECK(redis_lists(jan, "WHO", want, WAIT_MS), "c's WHO never showed alice playing");
 	tc_send(jan, "CHALLENGE alice freestyle 15 none any casual none");
 	CHECK_LINE(jan, "ERR 445 ");
 	tc_send(carol, "WATCH %s", room);
@@ -201,8 +175,8 @@ test_race(void)
 	REQUIRE(dave && erin && fay, "guests could not connect");
 	tc_send(dave, "SEEK freestyle 15 none any casual none");
 	CHECK_LINE(dave, "OK SEEK ");
-	CHECK(lists(erin, "SEEKS", " dave ", WAIT_MS), "b never listed dave's seek");
-	CHECK(lists(fay, "SEEKS", " dave ", WAIT_MS), "c never listed dave's seek");
+	CHECK(redis_lists(erin, "SEEKS", " dave ", WAIT_MS), "b never listed dave's seek");
+	CHECK(redis_lists(fay, "SEEKS", " dave ", WAIT_MS), "c never listed dave's seek");
 	tc_send(erin, "SEEK freestyle 15 none any casual none");
 	tc_send(fay, "SEEK freestyle 15 none any casual none");
 	CHECK_LINE(erin, "OK SEEK ");
@@ -251,7 +225,7 @@ test_cancelled(void)
 	REQUIRE(gus && hal, "guests could not connect");
 	tc_send(gus, "SEEK renju 15 none any casual none");
 	CHECK_LINE(gus, "OK SEEK ");
-	CHECK(lists(hal, "SEEKS", " gus ", WAIT_MS), "b never listed gus's seek");
+	CHECK(redis_lists(hal, "SEEKS", " gus ", WAIT_MS), "b never listed gus's seek");
 	tc_send(gus, "CANCEL");
 	CHECK_LINE(gus, "OK CANCEL");
 	tc_send(hal, "SEEK renju 15 none any casual none");
@@ -278,7 +252,7 @@ test_challenge(void)
 	unsigned id = 0, kid = 0;
 	struct tc *jan = tc_guest(node[2].port, "jan2"), *kim = tc_guest(node[0].port, "kim");
 	REQUIRE(jan && kim, "guests could not connect");
-	CHECK(lists(jan, "WHO", "= USER kim idle", WAIT_MS), "c's WHO never listed kim");
+	CHECK(redis_lists(jan, "WHO", "= USER kim idle", WAIT_MS), "c's WHO never listed kim");
 	tc_send(jan, "CHALLENGE KIM freestyle 15 none black casual none");
 	const char *l = tc_expect(jan, "OK CHALLENGE ", LINE_MS);
 	REQUIRE(
@@ -322,7 +296,7 @@ test_challenge_ends(void)
 	char want[64];
 	struct tc *lea = tc_guest(node[1].port, "lea"), *max = tc_guest(node[2].port, "max");
 	REQUIRE(lea && max, "guests could not connect");
-	CHECK(lists(lea, "WHO", "= USER max idle", WAIT_MS), "b's WHO never listed max");
+	CHECK(redis_lists(lea, "WHO", "= USER max idle", WAIT_MS), "b's WHO never listed max");
 	tc_send(lea, "CHALLENGE max standard 15 none any casual none");
 	const char *l = tc_expect(lea, "OK CHALLENGE ", LINE_MS);
 	REQUIRE(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (%s)", lea->line);
@@ -360,7 +334,7 @@ test_join_code(void)
 	char room[17], code[40], want[96], moved_room[17];
 	struct tc *ned = tc_guest(node[0].port, "ned"), *ola = tc_guest(node[1].port, "ola");
 	REQUIRE(ned && ola, "guests could not connect");
-	CHECK(lists(ola, "WHO", "= USER ned idle", WAIT_MS), "b's WHO never listed ned");
+	CHECK(redis_lists(ola, "WHO", "= USER ned idle", WAIT_MS), "b's WHO never listed ned");
 	tc_send(ned, "CREATE freestyle 15 none white casual none");
 	const char *l = tc_expect(ned, "OK CREATE ", LINE_MS);
 	REQUIRE(l && sscanf(l, "OK CREATE %16s %39s", room, code) == 2, "no room (%s)", ned->line);
@@ -400,7 +374,7 @@ test_dead_node(void)
 	REQUIRE(pia && quin && rae, "guests could not connect");
 	tc_send(pia, "SEEK standard 15 none any casual none");
 	CHECK_LINE(pia, "OK SEEK ");
-	REQUIRE(lists(quin, "SEEKS", " pia ", WAIT_MS), "b never listed pia's seek");
+	REQUIRE(redis_lists(quin, "SEEKS", " pia ", WAIT_MS), "b never listed pia's seek");
 	REQUIRE(kill(node[0].pid, SIGSTOP) == 0, "cannot stop a");
 	tc_send(quin, "SEEK standard 15 none any casual none");
 	tc_send(rae, "SEEK standard 15 none any casual none");

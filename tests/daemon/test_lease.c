@@ -46,15 +46,9 @@ static char db[256];
 static int
 start_node(int i)
 {
-	char conf[512];
-	int p = tc_free_port();
-	snprintf(conf, sizeof conf,
-	    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
-	    "advertise 127.0.0.1:%d\ndatabase %s\n",
-	    p, redis.port, names[i], p, db);
-	if (p < 0 || daemon_start(&node[i], GOMOKUD_BIN, conf) != 0)
-		return -1;
-	return node[i].port == p ? 0 : -1;
+	char extra[300];
+	snprintf(extra, sizeof extra, "database %s\n", db);
+	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
 }
 
 /* A new account on port: its connection, the token in c->token. */

@@ -226,22 +226,18 @@ start_nodes(const char *bin, const char *db, int games)
 		fprintf(stderr, "cluster: no redis-server (make deps installs it)\n");
 		return -1;
 	}
-	int ports[NODES];
-	for (int i = 0; i < NODES; i++) {
-		ports[i] = tc_free_port();
+	for (int i = 0; i < NODES; i++)
 		mport[i] = tc_free_port();
-	}
 	for (int i = 0; i < NODES; i++) {
-		char conf[1024];
+		char conf[1024], name[2] = { (char)('a' + i), '\0' };
 		int conns = 2 * games + 100;
 		snprintf(conf, sizeof conf,
-		    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %c\n"
-		    "advertise 127.0.0.1:%d\ndatabase %s\nmetrics-listen 127.0.0.1:%d\n"
+		    "database %s\nmetrics-listen 127.0.0.1:%d\n"
 		    "log-level info\nmax-connections %d\nmax-per-address %d\n"
 		    "rate-burst 100000\nrate-per-second 100000\nidle-timeout 600\n"
 		    "handshake-timeout 60\n",
-		    ports[i], redis.port, 'a' + i, ports[i], db, mport[i], conns, conns);
-		if (daemon_start(&node[i], bin, conf) != 0) {
+		    db, mport[i], conns, conns);
+		if (redis_node(&node[i], bin, &redis, name, conf) != 0) {
 			fprintf(
 			    stderr, "cluster: node %c did not start (%s)\n", 'a' + i, node[i].log);
 			return -1;

@@ -92,13 +92,9 @@ start_cluster(const char *bin, const char *extra)
 	}
 	for (int i = 0; i < 2; i++) {
 		char conf[512];
-		int p = tc_free_port();
 		snprintf(conf, sizeof conf,
-		    "listen 127.0.0.1:%d\ncluster redis://127.0.0.1:%d\nnode-name %s\n"
-		    "advertise 127.0.0.1:%d\nlog-level info\nrate-burst 100000\nrate-per-second "
-		    "100000\n%s\n",
-		    p, redis.port, i ? "b" : "a", p, extra);
-		if (daemon_start(&node[i], bin, conf) != 0) {
+		    "log-level info\nrate-burst 100000\nrate-per-second 100000\n%s\n", extra);
+		if (redis_node(&node[i], bin, &redis, i ? "b" : "a", conf) != 0) {
 			fprintf(stderr, "relay: node %d did not start (%s)\n", i, node[i].log);
 			return -1;
 		}
