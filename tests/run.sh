@@ -3,13 +3,22 @@
 # and closes with one summary line: "tests: N passed, N failed".
 # A test program passes when it exits 0. Set TEST_FILTER to a substring to run
 # only the matching programs, TEST_SKIP to substrings (space-separated) of
-# programs to leave out, saying so.
+# programs to leave out, saying so. A script that runs several programs
+# itself names them on a line "# runs: name ..."; it runs when one of them
+# matches, and narrows itself to those (tests/pg/test_pg.sh).
 set -u
 pass=0
 fail=0
 failed=""
 for t in "$@"; do
-	case "$t" in *"${TEST_FILTER:-}"*) ;; *) continue ;; esac
+	case "$t" in
+	*"${TEST_FILTER:-}"*) ;;
+	*.sh)
+		inner=$(sed -n 's/^# runs: //p' "$t")
+		case "$inner" in *"$TEST_FILTER"*) ;; *) continue ;; esac
+		;;
+	*) continue ;;
+	esac
 	skip=""
 	for k in ${TEST_SKIP:-}; do
 		case "$t" in *"$k"*) skip=$k ;; esac

@@ -13,7 +13,9 @@
 # (test_cluster), the lobby across them (test_cluster_lobby) and a killed
 # or paused node's game adopted by another (test_lease). Stops the server
 # by its pid at the end, also on failure. A missing PostgreSQL is a
-# failure, never a skip.
+# failure, never a skip. With a TEST_FILTER that does not name this script
+# (tests/run.sh: e.g. "cluster"), only the programs it matches run.
+# runs: test_store test_pgdown test_persist test_accounts test_gomokud test_spec test_cluster test_cluster_lobby cluster:test_lease cluster:test_persist cluster:test_accounts cluster:test_gomokud cluster:test_spec
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
@@ -43,8 +45,17 @@ case "$O" in
 */default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster
 	$O/tests/daemon/test_cluster_lobby $O/tests/daemon/test_lease" ;;
 esac
+# only the programs TEST_FILTER names, when it does not name this script;
+# the cluster's tests answer to "cluster" too (TEST_FILTER=cluster make test)
+want() {
+	case "$1" in *cluster* | *test_lease) set -- "cluster:$1" ;; esac
+	case "$0" in *"${TEST_FILTER:-}"*) return 0 ;; esac
+	case "$1" in *"$TEST_FILTER"*) return 0 ;; esac
+	return 1
+}
 bad=""
 for t in $tests; do
+	want "$t" || continue
 	echo "--- $t on PostgreSQL"
 	"$t" || bad="$bad $(basename "$t")"
 done
@@ -53,6 +64,7 @@ done
 case "$O" in
 */default-cc | */default-gcc)
 	for t in test_persist test_accounts test_gomokud test_spec; do
+		want "cluster:$t" || continue
 		echo "--- $t on a cluster node (PostgreSQL and Redis)"
 		"$O/tests/daemon/withredis" "$O/tests/daemon/$t" || bad="$bad $t(cluster)"
 	done
