@@ -110,6 +110,7 @@ redis_start(struct redisrun *r)
 		    (char *)NULL);
 		_exit(127);
 	}
+	tc_child(r->pid);
 	for (long long end = tc_now_ms() + 10000; tc_now_ms() < end; usleep(50000))
 		if (ping(r))
 			return 0;

@@ -27,10 +27,14 @@
 int tc_verbose;
 
 /* The temporary directories daemon_start made, removed when the process
- * that made them exits (GOMOKU_KEEP_TMP=1 keeps them to look at). */
-enum { MADE_MAX = 256 };
+ * that made them exits (GOMOKU_KEEP_TMP=1 keeps them to look at); and the
+ * children it started (daemon_start, tc_child), killed then if they still
+ * run, so that a test that fails half-way leaves nothing behind. */
+enum { MADE_MAX = 256, KIDS_MAX = 256 };
 static char made[MADE_MAX][128];
 static int nmade;
+static pid_t kids[KIDS_MAX];
+static int nkids;
 static pid_t made_by;
 
 static int
@@ -43,9 +47,33 @@ remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	return 0;
 }
 
-static void
-remove_made(void)
+/* Whether pid is a child of ours that has not exited; nothing is reaped. */
+static int
+running_kid(pid_t pid)
 {
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == 0;
+}
+
+/* Kills the children still running (async-signal-safe). */
+static void
+kill_kids(void)
+{
+	if (getpid() != made_by)
+		return;
+	for (int i = 0; i < nkids; i++)
+		if (running_kid(kids[i])) {
+			kill(kids[i], SIGKILL);
+			waitpid(kids[i], NULL, 0);
+		}
+	nkids = 0;
+}
+
+static void
+at_exit(void)
+{
+	kill_kids();
 	const char *keep = getenv("GOMOKU_KEEP_TMP");
 	if (getpid() != made_by || (keep && *keep && strcmp(keep, "0") != 0))
 		return; /* a forked child's exit, or kept on purpose */
@@ -55,14 +83,49 @@ remove_made(void)
 }
 
 static void
+on_signal(int sig)
+{
+	kill_kids();
+	_exit(128 + sig);
+}
+
+/* The exit and signal hooks, set once by the process that starts children;
+ * writes to a daemon that died fail as errors, not SIGPIPE. */
+static void
+hooks(void)
+{
+	if (made_by)
+		return;
+	made_by = getpid();
+	atexit(at_exit);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+}
+
+static void
 remember(const char *dir)
 {
-	if (!made_by) {
-		made_by = getpid();
-		atexit(remove_made);
-	}
+	hooks();
 	if (nmade < MADE_MAX && getpid() == made_by)
 		snprintf(made[nmade++], sizeof made[0], "%s", dir);
+}
+
+void
+tc_child(pid_t pid)
+{
+	hooks();
+	if (getpid() != made_by || pid <= 0)
+		return;
+	if (nkids == KIDS_MAX) { /* keep only those that have not exited */
+		int n = 0;
+		for (int i = 0; i < nkids; i++)
+			if (running_kid(kids[i]))
+				kids[n++] = kids[i];
+		nkids = n;
+	}
+	if (nkids < KIDS_MAX)
+		kids[nkids++] = pid;
 }
 
 static long long
@@ -216,6 +279,7 @@ daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nof
 		execl(bin, bin, "--config", cpath, (char *)NULL);
 		_exit(127);
 	}
+	tc_child(d->pid);
 	long long end = now_ms() + 10000;
 	while (now_ms() < end) {
 		FILE *lf = fopen(d->log, "r");

@@ -25,6 +25,11 @@ struct daemon {
 int daemon_start(struct daemon *d, const char *bin, const char *conf);
 /* The same with a descriptor limit (RLIMIT_NOFILE) for the daemon. */
 int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile);
+/* A child process of the test's own (a daemon_start does it itself): if it
+ * still runs when the test exits, or the test is stopped by SIGTERM or
+ * SIGINT, it is killed. The first call (or daemon_start) also makes
+ * SIGPIPE ignored, so a write to a daemon that died fails as an error. */
+void tc_child(pid_t pid);
 /* Signals it (unless sig is 0) and waits up to ms for it to exit; returns its
  * exit status (128 + signal when killed), also when it had already exited
  * and was reaped by daemon_alive, or -1. */

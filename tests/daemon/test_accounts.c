@@ -22,15 +22,6 @@
 
 static struct daemon d, d2;
 
-static void
-stop_all(void)
-{
-	if (d.pid > 0 && daemon_alive(&d))
-		daemon_stop(&d, SIGKILL, 2000);
-	if (d2.pid > 0 && daemon_alive(&d2))
-		daemon_stop(&d2, SIGKILL, 2000);
-}
-
 /* A connection that has said HELLO and nothing else. */
 static struct tc *
 fresh(int port)
@@ -213,7 +204,6 @@ test_limits_and_log(void)
 int
 main(void)
 {
-	atexit(stop_all);
 	if (daemon_start(&d, GOMOKUD_BIN, NULL) != 0) {
 		printf("FAIL: gomokud did not start\n");
 		return 1;

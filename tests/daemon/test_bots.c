@@ -26,15 +26,6 @@
 
 static struct daemon d, d1;
 
-static void
-stop_all(void)
-{
-	if (d.pid > 0 && daemon_alive(&d))
-		daemon_stop(&d, SIGKILL, 2000);
-	if (d1.pid > 0 && daemon_alive(&d1))
-		daemon_stop(&d1, SIGKILL, 2000);
-}
-
 /* The human's moves: points spiralling out from the centre, in order. */
 static int spiral[225][2];
 
@@ -345,7 +336,6 @@ test_fifty(void)
 int
 main(void)
 {
-	atexit(stop_all);
 	make_spiral(spiral);
 	if (daemon_start(&d, GOMOKUD_BIN,
 		"bot-think-ms 150\nbot-preview-ms 0\nbot-fallback 1\nrate-burst "

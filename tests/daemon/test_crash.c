@@ -39,15 +39,6 @@ struct world {
 	char acked[32][4];
 };
 
-static struct daemon *running;
-
-static void
-stop_running(void)
-{
-	if (running && running->pid > 0 && daemon_alive(running))
-		daemon_stop(running, SIGKILL, 2000);
-}
-
 /* Starts a daemon on w's state directory; fault "": none. */
 static int
 start(struct world *w, const char *bin, const char *fault)
@@ -62,7 +53,6 @@ start(struct world *w, const char *bin, const char *fault)
 	    conf, sizeof conf, "state-dir %s\ngrace 300\nbot-threads 1\nbot-hash-mb 1", w->state);
 	int rc = daemon_start(&w->d, bin, conf);
 	unsetenv("GOMOKUD_FAULT");
-	running = &w->d;
 	return rc;
 }
 
@@ -530,7 +520,6 @@ main(void)
 	};
 	char fault[64];
 
-	atexit(stop_running);
 	five("", -1, ref); /* the reference: no fault at all */
 	printf("ok a rated game to five: one game counted, ratings %d/%d\n", ref[0], ref[1]);
 	for (size_t i = 0; i < sizeof end_points / sizeof end_points[0]; i++) {

@@ -123,6 +123,7 @@ start_haproxy(void)
 		execl(haproxy_bin, "haproxy", "-db", "-f", cfg, (char *)NULL);
 		_exit(127);
 	}
+	tc_child(haproxy_pid); /* stopped at exit if a failure ends the test early */
 	return haproxy_pid > 0 ? 0 : -1;
 }
 

@@ -27,15 +27,6 @@
 static struct daemon d, d2;
 static struct daemon *cur = &d; /* the daemon running now: d, then d2 after the restart */
 
-static void
-stop_all(void)
-{
-	if (d.pid > 0 && daemon_alive(&d))
-		daemon_stop(&d, SIGKILL, 2000);
-	if (d2.pid > 0 && daemon_alive(&d2))
-		daemon_stop(&d2, SIGKILL, 2000);
-}
-
 /* Whether the server ended the TLS session with close_notify (a clean
  * close) rather than just closing the socket. */
 static int
@@ -340,7 +331,6 @@ test_restart(void)
 int
 main(void)
 {
-	atexit(stop_all);
 	if (daemon_start(&d, GOMOKUD_BIN, "server-name games.example.org\ngrace 300") != 0) {
 		printf("FAIL: gomokud did not start\n");
 		return 1;

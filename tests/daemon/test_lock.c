@@ -22,16 +22,6 @@
 #endif
 
 static struct daemon d1, d2, d3, d4;
-static struct daemon *const all[] = { &d1, &d2, &d3, &d4 };
-
-/* Whatever happens, no daemon outlives the test. */
-static void
-stop_all(void)
-{
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		if (all[i]->pid > 0 && daemon_alive(all[i]))
-			daemon_stop(all[i], SIGKILL, 2000);
-}
 
 static long long
 now_ms(void)
@@ -236,7 +226,6 @@ test_lock(void)
 int
 main(void)
 {
-	atexit(stop_all);
 	test_lock();
 	printf("lock: %d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
 	return failures ? 1 : 0;

@@ -23,15 +23,6 @@
 
 static struct daemon *running[3];
 
-/* Whatever happens, no daemon outlives the test. */
-static void
-stop_all(void)
-{
-	for (int i = 0; i < 3; i++)
-		if (running[i] && running[i]->pid > 0 && daemon_alive(running[i]))
-			daemon_stop(running[i], SIGKILL, 2000);
-}
-
 enum { GAMES = 24, MAXMOVES = 16 };
 
 /* Moves that never make five: black and white on alternate rows, gapped. */
@@ -316,7 +307,6 @@ test_kill_and_resume(void)
 int
 main(void)
 {
-	atexit(stop_all);
 	test_kill_and_resume();
 	printf("persist: %d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
 	return failures ? 1 : 0;

@@ -37,17 +37,8 @@
 #define RELOAD_FAILED "reload: TLS failed; keeping the old settings"
 
 static struct daemon d1, d2, d3;
-static struct daemon *const all[] = { &d1, &d2, &d3 };
 static char base[64];      /* the test's own files: certificates, links */
 static char digest[3][65]; /* [1], [2]: the two certificates, hex SHA-256 */
-
-static void
-stop_all(void)
-{
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		if (all[i]->pid > 0 && daemon_alive(all[i]))
-			daemon_stop(all[i], SIGKILL, 2000);
-}
 
 static int
 copy_file(const char *from, const char *to, int mode)
@@ -346,7 +337,6 @@ test_sighup(void)
 int
 main(void)
 {
-	atexit(stop_all);
 	if (setup()) {
 		printf("FAIL: cannot lay out the certificates in %s\n", base);
 		return 1;
