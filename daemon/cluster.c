@@ -658,6 +658,93 @@ watches_of(const struct cluster *cl, const struct conn *c)
 	return n;
 }
 
+void
+cluster_user_info(const struct cluster *cl, const struct session *s, proto_msg_t *m)
+{
+	struct rroom *rr;
+	struct rwatch *w;
+	if (!cl || !s->conn || m->ustate != USER_IDLE)
+		return;
+	LIST_FOREACH (rr, &cl->rrooms, link)
+		LIST_FOREACH (w, &rr->watchers, link)
+			if (w->c == s->conn && !w->pending) {
+				m->ustate = USER_WATCHING;
+				snprintf(m->room, sizeof m->room, "%s", rr->id);
+				return;
+			}
+}
+
+/* What cluster_each_in passes on. */
+struct in_room {
+	const char *room;
+	proto_ustate_t state;
+	int max, n;
+	void (*fn)(void *arg, const proto_msg_t *m);
+	void *arg;
+};
+
+static int
+user_in_room(void *arg, const char *node, const proto_msg_t *m)
+{
+	struct in_room *q = arg;
+	(void)node;
+	if (m->ustate == q->state && strcmp(m->room, q->room) == 0) {
+		q->fn(q->arg, m);
+		q->n++;
+	}
+	return q->n >= q->max;
+}
+
+int
+cluster_each_in(struct cluster *cl, const char *room, int max,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg)
+{
+	struct in_room q = { room, USER_PLAYING, max, 0, fn, arg };
+	if (!cl || max <= 0)
+		return 0;
+	cluster_each_of(cl, PD_USER, user_in_room, &q);
+	q.state = USER_WATCHING;
+	if (q.n < max)
+		cluster_each_of(cl, PD_USER, user_in_room, &q);
+	return q.n;
+}
+
+int
+cluster_watchers_here(struct cluster *cl, const char *room, int max,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg)
+{
+	struct rroom *rr = cl ? rroom_find(cl, room) : NULL;
+	struct rwatch *w;
+	int n = 0;
+	if (!rr)
+		return 0;
+	LIST_FOREACH (w, &rr->watchers, link)
+		if (w->c && w->c->sess && !w->pending && n < max) {
+			proto_msg_t m;
+			session_info(w->c->sess, NULL, &m);
+			if (m.ustate == USER_IDLE || m.ustate == USER_WATCHING) {
+				m.ustate = USER_WATCHING; /* in this room, as WHO <room> says */
+				snprintf(m.room, sizeof m.room, "%s", rr->id);
+			}
+			fn(arg, &m);
+			n++;
+		}
+	return n;
+}
+
+static int
+room_listed(void *arg, const char *node, const proto_msg_t *m)
+{
+	(void)node;
+	return strcmp(m->room, arg) == 0;
+}
+
+int
+cluster_room_listed(struct cluster *cl, const char *room)
+{
+	return cl && cluster_each_of(cl, PD_ROOM, room_listed, (void *)room);
+}
+
 int
 cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const char **why)
 {
@@ -1402,6 +1489,7 @@ publish_presence(struct cluster *cl)
 	LIST_FOREACH (s, &cl->srv->sessions, link)
 		if (session_present(s)) {
 			session_info(s, NULL, &m);
+			cluster_user_info(cl, s, &m);
 			add_line(&u, &m);
 		}
 	for (struct room *r = rooms_first(cl->srv->rooms); r; r = rooms_next(r))

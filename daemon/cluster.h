@@ -21,6 +21,7 @@
 
 struct server;
 struct conn;
+struct session;
 struct cluster;
 
 /* The cluster of srv->cfg (cluster, node-name, advertise); NULL without
@@ -34,6 +35,19 @@ int cluster_up(const struct cluster *cl);
  * published last, to fn, at most max of them; the number given. */
 int cluster_each(struct cluster *cl, proto_id_t id, int max,
     void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+/* A = USER line of s (session_info's) that says idle says watching when
+ * s's connection watches another node's room (the first it watches). */
+void cluster_user_info(const struct cluster *cl, const struct session *s, proto_msg_t *m);
+/* The other nodes' = USER lines of users playing room, then of those
+ * watching it, to fn, at most max of them; the number given. */
+int cluster_each_in(struct cluster *cl, const char *room, int max,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+/* The = USER lines of the users here who watch room (another node's), to
+ * fn, at most max; the number given. */
+int cluster_watchers_here(struct cluster *cl, const char *room, int max,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+/* Whether another node lists room among its public rooms (ROOMS). */
+int cluster_room_listed(struct cluster *cl, const char *room);
 /* Whether name (any case) is online on another node, as its presence
  * said last (at most a second or so old); 0 without a cluster. */
 int cluster_has_user(struct cluster *cl, const char *name);

@@ -390,6 +390,8 @@ user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
 	session_info(s, in, &r);
+	if (!in) /* watching another node's room, perhaps */
+		cluster_user_info(c->srv->cluster, s, &r);
 	conn_send(c, &r);
 }
 
@@ -421,6 +423,8 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 				w.n++;
 			}
 		room_each_watcher(rm, who_watcher, &w);
+		/* and its watchers on the cluster's other nodes */
+		w.n += cluster_each_in(c->srv->cluster, room_id(rm), LIST_MAX - w.n, emit, c);
 	} else {
 		struct session *s;
 		/* everyone at a table or in the lobby: bots too, not the players away */
@@ -977,9 +981,28 @@ static const struct {
 	[PR_ANSWER] = { cmd_answer_challenge, NEED_NAME, AT_NONE },
 };
 
+/* WHO of another node's room, from the nodes' presence (a second old at
+ * most): its players and watchers on every node. 420 for a room no node
+ * lists (private rooms are not listed) and nobody here watches. */
+static int
+who_remote(struct conn *c, const proto_msg_t *m)
+{
+	struct cluster *cl = c->srv->cluster;
+	if (!cluster_room_listed(cl, m->room) && !cluster_watching(cl, c, m->room))
+		return ERR_NO_ROOM;
+	int n = cluster_each_in(cl, m->room, LIST_MAX, emit, c);
+	n += cluster_watchers_here(cl, m->room, LIST_MAX - n, emit, c);
+	proto_msg_t r;
+	reply_init(&r, m);
+	r.count = n;
+	conn_send(c, &r);
+	return 0;
+}
+
 /* A request naming another node's room (cluster.h): WATCH and STATE are
- * answered from its owner, LEAVE ends the watch here; a request for a
- * seat there is sent there (* MOVED before its refusal). */
+ * answered from its owner, WHO from the presence, LEAVE ends the watch
+ * here; a request for a seat there is sent there (* MOVED before its
+ * refusal). */
 static int
 remote_room(struct conn *c, const proto_msg_t *m, enum target at, const char **why)
 {
@@ -988,6 +1011,8 @@ remote_room(struct conn *c, const proto_msg_t *m, enum target at, const char **w
 	case PR_WATCH:
 	case PR_STATE:
 		return cluster_watch(cl, c, m, why);
+	case PR_WHO:
+		return who_remote(c, m);
 	case PR_LEAVE:
 		if (cluster_leave(cl, c, m->room) != 0)
 			return ERR_NOT_IN_ROOM;

@@ -201,8 +201,8 @@ redis_node(struct daemon *d, const char *bin, const struct redisrun *r, const ch
 int
 redis_lists(struct tc *c, const char *req, const char *want, int ms)
 {
-	char ok[16];
-	snprintf(ok, sizeof ok, "OK %s ", req);
+	char ok[16]; /* OK and the verb: "WHO a12" is answered "OK WHO 3" */
+	snprintf(ok, sizeof ok, "OK %.*s ", (int)strcspn(req, " "), req);
 	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
 		int seen = 0;
 		tc_send(c, "%s", req);

@@ -199,6 +199,22 @@ test_rooms_and_spectators(void)
 	/* a's count of spectators (erin) holds c's (carol) too, on every node */
 	CHECK(redis_lists(bob, "ROOMS", " dave ed 2 0", WAIT_MS),
 	    "b's ROOMS never counted both spectators of %s", game);
+	/* who watches, on every node: WHO on b (carol watches from c), WHO of
+	 * the room on its own node (a) and on a watcher's node (c) */
+	char who[64];
+	snprintf(want, sizeof want, "= USER carol watching %s", game);
+	CHECK(redis_lists(bob, "WHO", want, WAIT_MS), "b's WHO never said \"%s\"", want);
+	snprintf(who, sizeof who, "WHO %s", game);
+	CHECK(redis_lists(erin, who, want, WAIT_MS), "a's %s never listed carol", who);
+	static const char *const in_room[] = { "dave playing", "ed playing", "erin watching",
+		"carol watching" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(want, sizeof want, "= USER %s %s", in_room[i], game);
+		CHECK(
+		    redis_lists(carol, who, want, WAIT_MS), "c's %s never said \"%s\"", who, want);
+	}
+	tc_send(carol, "WHO a999");
+	CHECK_LINE(carol, "ERR 420 ");
 	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
 	for (int i = 0; i < 9; i++) {
 		unsigned seq = move(i % 2 ? white : black, game, mv[i]);
@@ -235,7 +251,8 @@ test_rooms_and_spectators(void)
 	tc_send(carol, "WATCH zz999");
 	CHECK_LINE(carol, "ERR 420 ");
 	tc_close(erin);
-	ok("ROOMS lists every node's rooms; a spectator on c sees a game on a move by move");
+	ok("ROOMS lists every node's rooms, WHO <room> its watchers on every node; a spectator "
+	   "on c sees a game on a move by move");
 }
 
 /* A seat in another node's room: * MOVED names where it is played, and a
