@@ -116,6 +116,7 @@ struct room_registry {
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
 static void grace_cb(evutil_socket_t fd, short what, void *arg);
+static int never_came(const struct room *r, int seat);
 static int room_end(struct room *r, game_result_t res, game_reason_t reason);
 static void room_end_anyway(struct room *r, game_result_t res, game_reason_t reason);
 static void end_or_retry(struct room *r, struct event *ev, game_result_t res, game_reason_t reason);
@@ -1535,7 +1536,9 @@ room_claim(struct room *r, struct session *s, struct room_act *act)
 	struct seat *o = &r->seat[1 - seat];
 	if (!o->gone || clock_now_ms() < o->deadline)
 		return GERR_NO_CLAIM;
-	int rc = room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED);
+	int rc = never_came(r, 1 - seat)
+	    ? room_end(r, GAME_NO_RESULT, BY_ABORTED)
+	    : room_end(r, seat ? GAME_WHITE_WINS : GAME_BLACK_WINS, BY_ABANDONED);
 	if (rc < 0)
 		return store_refused(r, act);
 	if (rc > 0)
@@ -1731,16 +1734,32 @@ room_back(struct room *r, struct session *s)
 	presence(r, s->name, PRES_BACK, 0);
 }
 
+/* Whether seat's player was seated here for another node's player who
+ * has never come (session_await: the RESUME with its token): he may never
+ * have heard of the game (the * MOVED or the claim's answer lost). */
+static int
+never_came(const struct room *r, int seat)
+{
+	const struct seat *st = &r->seat[seat];
+	return st->gone && st->m && st->m->sess && st->m->sess->await[0];
+}
+
+/* The grace of a seat ran out: with both players away the game ends with
+ * no result; with one who never came, it ends aborted (unrated), so that
+ * nobody wins or loses a game he never knew of. */
 static void
 grace_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct room *r = arg;
 	(void)fd;
 	(void)what;
-	if (!room_unfinished(r) || !r->seat[0].gone || !r->seat[1].gone)
+	if (!room_unfinished(r))
+		return;
+	int both = r->seat[0].gone && r->seat[1].gone;
+	int first = r->seat[0].deadline <= r->seat[1].deadline ? 0 : 1;
+	if (!both && (first = never_came(r, 0) ? 0 : never_came(r, 1) ? 1 : -1) < 0)
 		return;
 	int64_t now = clock_now_ms();
-	int first = r->seat[0].deadline <= r->seat[1].deadline ? 0 : 1;
 	if (r->pending) { /* after the commit in flight */
 		struct timeval soon = { 0, 100 * 1000 };
 		evtimer_add(r->seat[first].grace_ev, &soon);
@@ -1748,7 +1767,8 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	int64_t left = r->seat[first].deadline - now;
 	if (left <= 0) {
-		end_or_retry(r, r->seat[first].grace_ev, GAME_NO_RESULT, BY_ABANDONED);
+		end_or_retry(
+		    r, r->seat[first].grace_ev, GAME_NO_RESULT, both ? BY_ABANDONED : BY_ABORTED);
 		return;
 	}
 	/* libevent may wake us a hair before our millisecond clock says so */

@@ -28,6 +28,8 @@
 
 enum { NODES = 3, WAIT_MS = 10000 };
 
+enum { GRACE_S = 3 };
+
 static struct daemon node[NODES];
 static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
@@ -37,7 +39,8 @@ static int
 start_node(int i)
 {
 	char extra[300];
-	snprintf(extra, sizeof extra, "database %s\n", db);
+	/* a short grace: test_never_came waits it out */
+	snprintf(extra, sizeof extra, "database %s\ngrace %d\n", db, GRACE_S);
 	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
 }
 
@@ -360,6 +363,39 @@ test_join_code(void)
 	ok("JOIN by code of another node's private room: sent there, the game is played");
 }
 
+/* tom's seek on a pairs with uma's on b, and uma never takes her seat
+ * (her client drops * MOVED, as when the claim's answer is lost and she
+ * never hears of the game): when the grace ends, tom's game is aborted,
+ * not his to claim as a win. */
+static void
+test_never_came(void)
+{
+	char room[17], want[64];
+	struct tc *tom = tc_guest(node[0].port, "tom"), *uma = tc_guest(node[1].port, "uma");
+	REQUIRE(tom && uma, "guests could not connect");
+	tc_send(tom, "SEEK freestyle 15 none black casual none");
+	CHECK_LINE(tom, "OK SEEK ");
+	REQUIRE(redis_lists(uma, "SEEKS", " tom ", WAIT_MS), "b never listed tom's seek");
+	tc_send(uma, "SEEK freestyle 15 none white casual none");
+	CHECK_LINE(uma, "OK SEEK ");
+	const char *l = tc_expect(tom, "* START ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "tom not paired (last: %s)", tom->line);
+	CHECK(tc_expect(uma, "* MOVED ", WAIT_MS), "uma was not sent to a (last: %s)", uma->line);
+	tc_close(uma);
+	CHECK(move(tom, room, "h8") > 0, "tom's first move refused (last: %s)", tom->line);
+	tc_send(tom, "CLAIM %s", room);
+	CHECK_LINE(tom, "ERR ");
+	snprintf(want, sizeof want, "* OVER %s ", room);
+	l = tc_expect(tom, want, (GRACE_S + 3) * 1000);
+	CHECK(l && strstr(l, " aborted"),
+	    "the game of a player who never came was not aborted "
+	    "(last: %s)",
+	    tom->line);
+	tc_close(tom);
+	ok("a player paired across nodes who never takes his seat: the game is aborted after the "
+	   "grace");
+}
+
 /* Node a stops (SIGSTOP) with a seek open: quin's claim of it on b goes
  * unanswered, and rae's seek on b meanwhile does not pair with quin's
  * held seek; when the claim is given up, quin and rae pair on b. When a
@@ -439,6 +475,7 @@ main(void)
 	test_challenge();
 	test_challenge_ends();
 	test_join_code();
+	test_never_came();
 	test_dead_node(); /* last: it stops node a for a while */
 	for (int i = 0; i < NODES; i++)
 		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
