@@ -83,6 +83,18 @@ follow(struct tc *c, const char *line, char room[17])
 	return t;
 }
 
+/* who seeks (SEEK args); 1 once seer, on another node, lists the seek. */
+static int
+seek_seen(struct tc *who, const char *args, struct tc *seer)
+{
+	char want[48];
+	tc_send(who, "SEEK %s", args);
+	if (!tc_expect(who, "OK SEEK ", LINE_MS))
+		return 0;
+	snprintf(want, sizeof want, " %s ", who->name);
+	return redis_lists(seer, "SEEKS", want, WAIT_MS);
+}
+
 /* One move by p; its seq, or 0. */
 static unsigned
 move(struct tc *p, const char *room, const char *mv)
@@ -128,10 +140,7 @@ test_seek_across(void)
 	struct tc *alice = tc_guest(node[0].port, "alice"), *bob = tc_guest(node[1].port, "bob"),
 		  *carol = tc_guest(node[2].port, "carol"), *jan = tc_guest(node[2].port, "jan");
 	REQUIRE(alice && bob && carol && jan, "guests could not connect");
-	tc_send(alice, "SEEK freestyle 15 none black casual none");
-	CHECK_LINE(alice, "OK SEEK ");
-	CHECK(redis_lists(bob, "SEEKS", "= SEEK", WAIT_MS) &&
-		redis_lists(bob, "SEEKS", " alice ", WAIT_MS),
+	CHECK(seek_seen(alice, "freestyle 15 none black casual none", bob),
 	    "b's SEEKS never listed alice's seek on a");
 	tc_send(bob, "SEEK freestyle 15 none white casual none");
 	CHECK_LINE(bob, "OK SEEK ");
@@ -226,9 +235,7 @@ test_cancelled(void)
 {
 	struct tc *gus = tc_guest(node[0].port, "gus"), *hal = tc_guest(node[1].port, "hal");
 	REQUIRE(gus && hal, "guests could not connect");
-	tc_send(gus, "SEEK renju 15 none any casual none");
-	CHECK_LINE(gus, "OK SEEK ");
-	CHECK(redis_lists(hal, "SEEKS", " gus ", WAIT_MS), "b never listed gus's seek");
+	CHECK(seek_seen(gus, "renju 15 none any casual none", hal), "b never listed gus's seek");
 	tc_send(gus, "CANCEL");
 	CHECK_LINE(gus, "OK CANCEL");
 	tc_send(hal, "SEEK renju 15 none any casual none");
@@ -373,9 +380,8 @@ test_never_came(void)
 	char room[17], want[64];
 	struct tc *tom = tc_guest(node[0].port, "tom"), *uma = tc_guest(node[1].port, "uma");
 	REQUIRE(tom && uma, "guests could not connect");
-	tc_send(tom, "SEEK freestyle 15 none black casual none");
-	CHECK_LINE(tom, "OK SEEK ");
-	REQUIRE(redis_lists(uma, "SEEKS", " tom ", WAIT_MS), "b never listed tom's seek");
+	REQUIRE(seek_seen(tom, "freestyle 15 none black casual none", uma),
+	    "b never listed tom's seek");
 	tc_send(uma, "SEEK freestyle 15 none white casual none");
 	CHECK_LINE(uma, "OK SEEK ");
 	const char *l = tc_expect(tom, "* START ", WAIT_MS);
@@ -408,9 +414,8 @@ test_dead_node(void)
 	struct tc *pia = tc_guest(node[0].port, "pia"), *quin = tc_guest(node[1].port, "quin"),
 		  *rae = tc_guest(node[1].port, "rae");
 	REQUIRE(pia && quin && rae, "guests could not connect");
-	tc_send(pia, "SEEK standard 15 none any casual none");
-	CHECK_LINE(pia, "OK SEEK ");
-	REQUIRE(redis_lists(quin, "SEEKS", " pia ", WAIT_MS), "b never listed pia's seek");
+	REQUIRE(
+	    seek_seen(pia, "standard 15 none any casual none", quin), "b never listed pia's seek");
 	REQUIRE(kill(node[0].pid, SIGSTOP) == 0, "cannot stop a");
 	tc_send(quin, "SEEK standard 15 none any casual none");
 	tc_send(rae, "SEEK standard 15 none any casual none");
