@@ -1,7 +1,8 @@
 /*
  * check.h: the failure count and the checks of the daemon's integration
  * tests. A failed check prints "FAIL file:line: message" and counts one
- * failure; each test's main exits non-zero when there were any.
+ * failure (and keeps the daemons' temporary directories, their logs, for
+ * a look); each test's main exits non-zero when there were any.
  *
  *   CHECK(cond, fmt, ...)    on failure the test carries on
  *   REQUIRE(cond, fmt, ...)  on failure the current (void) function returns:
@@ -32,6 +33,7 @@ static int failures;
 		printf("\n");                               \
 		fflush(stdout);                             \
 		failures++;                                 \
+		tc_keep_tmp();                              \
 	} while (0)
 
 #define CHECK(cond, ...)                            \

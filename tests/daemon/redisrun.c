@@ -184,6 +184,29 @@ redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code)
 }
 
 int
+redis_finish(struct redisrun *r, struct daemon *nodes, int n, int alive, int failures)
+{
+	for (int i = 0; i < n; i++)
+		if (nodes[i].pid > 0 && (!alive || daemon_alive(&nodes[i])) &&
+		    daemon_stop(&nodes[i], SIGTERM, 5000) != 0) {
+			printf("FAIL: the node in %s did not stop cleanly\n", nodes[i].dir);
+			failures++;
+		}
+	redis_kill(r);
+	if (failures) {
+		printf("logs kept:");
+		for (int i = 0; i < n; i++)
+			printf(" %s", nodes[i].log);
+		printf(", %s\n", r->dir);
+		tc_keep_tmp();
+	} else {
+		redis_clean(r);
+	}
+	printf(failures ? "%d failed\n" : "all passed\n", failures);
+	return failures ? 1 : 0;
+}
+
+int
 redis_node(struct daemon *d, const char *bin, const struct redisrun *r, const char *name,
     const char *extra)
 {

@@ -46,6 +46,13 @@ int redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code);
 int redis_node(struct daemon *d, const char *bin, const struct redisrun *r, const char *name,
     const char *extra);
 
+/* A cluster test's end: stops nodes[0..n) with SIGTERM (those still
+ * running when alive: the test killed others on purpose); one that does
+ * not stop cleanly (or had died) is a failure, said. Then r; keeps r's and
+ * the nodes' files when anything failed and says where; prints the
+ * verdict. The exit code for failures, plus those found here. */
+int redis_finish(struct redisrun *r, struct daemon *nodes, int n, int alive, int failures);
+
 struct tc;
 /* Sends req (WHO, ROOMS, SEEKS ...) every 200 ms until a data line of its
  * reply contains want, for up to ms: whether one did. */

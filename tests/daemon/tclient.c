@@ -36,6 +36,7 @@ static int nmade;
 static pid_t kids[KIDS_MAX];
 static int nkids;
 static pid_t made_by;
+static int keep_made; /* tc_keep_tmp: a check failed */
 
 static int
 remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -75,8 +76,8 @@ at_exit(void)
 {
 	kill_kids();
 	const char *keep = getenv("GOMOKU_KEEP_TMP");
-	if (getpid() != made_by || (keep && *keep && strcmp(keep, "0") != 0))
-		return; /* a forked child's exit, or kept on purpose */
+	if (getpid() != made_by || keep_made || (keep && *keep && strcmp(keep, "0") != 0))
+		return; /* a forked child's exit, kept after a failure or on purpose */
 	for (int i = 0; i < nmade; i++)
 		nftw(made[i], remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	nmade = 0;
@@ -109,6 +110,12 @@ remember(const char *dir)
 	hooks();
 	if (nmade < MADE_MAX && getpid() == made_by)
 		snprintf(made[nmade++], sizeof made[0], "%s", dir);
+}
+
+void
+tc_keep_tmp(void)
+{
+	keep_made = 1;
 }
 
 void
@@ -180,26 +187,38 @@ hash_of(const char *s)
 	return h;
 }
 
+int
+tc_pg_database(const char *name, char *url, size_t n)
+{
+	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
+		   *pgdir = getenv("GOMOKU_PG_DIR");
+	char cmd[600];
+	if (!pg || !*pg || !ctl || !pgdir)
+		return 1;
+	snprintf(cmd, sizeof cmd, "%s createdb %s %s", ctl, pgdir, name);
+	if (system(cmd) != 0)
+		return -1;
+	snprintf(url, n, "%s%s", pg, name);
+	return 0;
+}
+
 /*
- * Under tests/pg/test_pg.sh (GOMOKU_PG_URL, GOMOKU_PG_CTL, GOMOKU_PG_DIR set)
- * a daemon's store is a PostgreSQL database named for its state directory,
- * so a restart on the same directory finds the same games; a config that
- * names its own database keeps it. Writes the database line into f.
+ * Under tests/pg/test_pg.sh a daemon's store is a PostgreSQL database
+ * named for its state directory, so a restart on the same directory finds
+ * the same games; a config that names its own database keeps it. Writes
+ * the database line into f.
  */
 static int
 pg_database(const char *state, const char *conf, FILE *f)
 {
-	const char *url = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
-		   *pgdir = getenv("GOMOKU_PG_DIR");
-	if (!url || !*url || (conf && strstr(conf, "database ")))
+	char name[40], url[300];
+	if (conf && strstr(conf, "database "))
 		return 0;
-	char name[40], cmd[600];
 	snprintf(name, sizeof name, "g%lx", hash_of(state) & 0xffffffffffful);
-	snprintf(cmd, sizeof cmd, "%s createdb %s %s", ctl, pgdir, name);
-	if (system(cmd) != 0)
-		return -1;
-	fprintf(f, "database %s%s\n", url, name);
-	return 0;
+	int rc = tc_pg_database(name, url, sizeof url);
+	if (rc == 0)
+		fprintf(f, "database %s\n", url);
+	return rc < 0 ? -1 : 0;
 }
 
 /*

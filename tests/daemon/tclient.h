@@ -21,10 +21,18 @@ struct daemon {
 
 /* Starts bin with a config file of extra lines in a fresh temp dir, on an
  * ephemeral loopback port. 0 or -1. The dir is removed when the process
- * that called this exits (GOMOKU_KEEP_TMP=1 keeps it). */
+ * that called this exits, unless a check failed (tc_keep_tmp) or
+ * GOMOKU_KEEP_TMP=1. */
 int daemon_start(struct daemon *d, const char *bin, const char *conf);
 /* The same with a descriptor limit (RLIMIT_NOFILE) for the daemon. */
 int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile);
+/* The temporary directories stay after the test (its logs to look at):
+ * every failed check (check.h) says so. */
+void tc_keep_tmp(void);
+/* Under tests/pg/test_pg.sh (GOMOKU_PG_URL, GOMOKU_PG_CTL, GOMOKU_PG_DIR
+ * set): creates the database name on the test's PostgreSQL, its URL into
+ * url: 0; -1 when it could not; 1 when no PostgreSQL is set up. */
+int tc_pg_database(const char *name, char *url, size_t n);
 /* A child process of the test's own (a daemon_start does it itself): if it
  * still runs when the test exits, or the test is stopped by SIGTERM or
  * SIGINT, it is killed. The first call (or daemon_start) also makes

@@ -574,16 +574,9 @@ main(void)
 	int code;
 	if (redis_guard(&redis, node, NODES, &code) != 0)
 		return code;
-	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
-		   *pgdir = getenv("GOMOKU_PG_DIR");
-	if (pg && *pg && ctl && pgdir) {
-		char cmd[600];
-		snprintf(cmd, sizeof cmd, "%s createdb %s gcluster", ctl, pgdir);
-		if (system(cmd) != 0) {
-			printf("FAIL: cannot create the cluster's database\n");
-			return 1;
-		}
-		snprintf(shared_db, sizeof shared_db, "%sgcluster", pg);
+	if (tc_pg_database("gcluster", shared_db, sizeof shared_db) < 0) {
+		printf("FAIL: cannot create the cluster's database\n");
+		return 1;
 	}
 	if (redis_start(&redis) != 0) {
 		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
@@ -609,15 +602,5 @@ main(void)
 	tc_close(alice);
 	tc_close(bob);
 	tc_close(carol);
-	for (int i = 0; i < NODES; i++)
-		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
-		    names[i]);
-	redis_kill(&redis);
-	if (!failures)
-		redis_clean(&redis);
-	if (failures)
-		printf(
-		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
-	printf(failures ? "%d failed\n" : "all passed\n", failures);
-	return failures ? 1 : 0;
+	return redis_finish(&redis, node, NODES, 0, failures);
 }

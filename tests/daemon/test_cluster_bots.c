@@ -291,15 +291,5 @@ main(void)
 	test_worker_killed();
 	test_redis_down();
 	test_garbage();
-	for (int i = 0; i < 2; i++)
-		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
-		    names[i]);
-	redis_kill(&redis);
-	if (!failures)
-		redis_clean(&redis);
-	if (failures)
-		printf(
-		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
-	printf(failures ? "%d failed\n" : "all passed\n", failures);
-	return failures ? 1 : 0;
+	return redis_finish(&redis, node, 2, 0, failures);
 }

@@ -451,20 +451,13 @@ main(void)
 	int code;
 	if (redis_guard(&redis, node, NODES, &code) != 0)
 		return code;
-	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
-		   *pgdir = getenv("GOMOKU_PG_DIR");
-	if (!pg || !*pg || !ctl || !pgdir) {
-		printf("FAIL: the lobby across nodes needs the shared database: run it under "
-		       "tests/pg/test_pg.sh\n");
+	int rc = tc_pg_database("globby", db, sizeof db);
+	if (rc != 0) {
+		printf(rc > 0 ? "FAIL: the lobby across nodes needs the shared database: run it "
+				"under tests/pg/test_pg.sh\n"
+			      : "FAIL: cannot create the cluster's database\n");
 		return 1;
 	}
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "%s createdb %s globby", ctl, pgdir);
-	if (system(cmd) != 0) {
-		printf("FAIL: cannot create the cluster's database\n");
-		return 1;
-	}
-	snprintf(db, sizeof db, "%sglobby", pg);
 	if (redis_start(&redis) != 0) {
 		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
 		return 1;
@@ -482,15 +475,5 @@ main(void)
 	test_join_code();
 	test_never_came();
 	test_dead_node(); /* last: it stops node a for a while */
-	for (int i = 0; i < NODES; i++)
-		CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0, "node %s did not stop cleanly",
-		    names[i]);
-	redis_kill(&redis);
-	if (!failures)
-		redis_clean(&redis);
-	if (failures)
-		printf(
-		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
-	printf(failures ? "%d failed\n" : "all passed\n", failures);
-	return failures ? 1 : 0;
+	return redis_finish(&redis, node, NODES, 0, failures);
 }

@@ -477,22 +477,15 @@ main(void)
 	int code;
 	if (redis_guard(&redis, node, NODES, &code) != 0)
 		return code;
-	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),
-		   *pgdir = getenv("GOMOKU_PG_DIR");
-	if (!pg || !*pg || !ctl || !pgdir) {
-		printf("FAIL: no PostgreSQL: run me under tests/pg/test_pg.sh\n");
-		return 1;
-	}
-	char cmd[600];
 	/* a database of this run's own: its accounts are new names each time */
 	char dbname[32];
 	snprintf(dbname, sizeof dbname, "glease%ld", (long)getpid());
-	snprintf(cmd, sizeof cmd, "%s createdb %s %s", ctl, pgdir, dbname);
-	if (system(cmd) != 0) {
-		printf("FAIL: cannot create the database\n");
+	int rc = tc_pg_database(dbname, db, sizeof db);
+	if (rc != 0) {
+		printf(rc > 0 ? "FAIL: no PostgreSQL: run me under tests/pg/test_pg.sh\n"
+			      : "FAIL: cannot create the database\n");
 		return 1;
 	}
-	snprintf(db, sizeof db, "%s%s", pg, dbname);
 	if (redis_start(&redis) != 0) {
 		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
 		return 1;
@@ -505,16 +498,5 @@ main(void)
 	test_killed();
 	test_paused();
 	test_pg_restart();
-	for (int i = 0; i < NODES; i++)
-		if (daemon_alive(&node[i]))
-			CHECK(daemon_stop(&node[i], SIGTERM, 5000) == 0,
-			    "node %s did not stop cleanly", names[i]);
-	redis_kill(&redis);
-	if (!failures)
-		redis_clean(&redis);
-	else
-		printf(
-		    "logs kept: %s %s %s, %s\n", node[0].log, node[1].log, node[2].log, redis.dir);
-	printf(failures ? "%d failed\n" : "all passed\n", failures);
-	return failures ? 1 : 0;
+	return redis_finish(&redis, node, NODES, 1, failures);
 }
