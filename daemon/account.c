@@ -15,6 +15,8 @@
 #include <openssl/crypto.h>
 
 #include "daemon/auth.h"
+#include "daemon/cluster.h"
+#include "daemon/clusterlobby.h"
 #include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/export.h"
@@ -217,6 +219,8 @@ sign_in(struct conn *c, struct check *k)
 	snprintf(r.user, sizeof r.user, "%s", s->name);
 	snprintf(r.token, sizeof r.token, "%s", s->token);
 	conn_send(c, &r);
+	if (!k->guest && !k->registering) /* and its session on another node, after the OK */
+		clobby_signed_in(cluster_lobby(c->srv->cluster), s);
 	log_info(&c->srv->log, "conn %llu %s: %s %s", (unsigned long long)c->id, c->peer,
 	    k->guest             ? "guest"
 		: k->registering ? "registered"

@@ -565,6 +565,17 @@ cluster_send_lobby(struct cluster *cl, const char *node, const char *text)
 }
 
 int
+cluster_lobby_all(struct cluster *cl, const char *text)
+{
+	int n = 0;
+	if (!cluster_up(cl))
+		return 0;
+	for (int i = 0; i < cl->npeers; i++)
+		n += cluster_send_lobby(cl, cl->peers[i].name, text) == 0;
+	return n;
+}
+
+int
 cluster_each_of(struct cluster *cl, proto_id_t id,
     int (*fn)(void *arg, const char *node, const proto_msg_t *m), void *arg)
 {

@@ -97,6 +97,8 @@ struct clobby;
 const char *cluster_node(const struct cluster *cl);
 struct clobby *cluster_lobby(const struct cluster *cl);
 int cluster_send_lobby(struct cluster *cl, const char *node, const char *text);
+/* text to every other node heard from (as cluster_send_lobby): how many. */
+int cluster_lobby_all(struct cluster *cl, const char *text);
 int cluster_each_of(struct cluster *cl, proto_id_t id,
     int (*fn)(void *arg, const char *node, const proto_msg_t *m), void *arg);
 

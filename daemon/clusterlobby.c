@@ -12,6 +12,8 @@
  *   chalgone <id> <end>                               to the challenged's node
  *   join <ref> <kind> <digest> <code> <= USER line>   to every other node
  *   joined <ref> <room> | nocode <ref> | full <ref> | busy <ref>   its answers
+ *   takeover <name>                                   to every other node
+ *   seated <name> <room>                              its answer, a seat each
  *
  * <kind> is guest or account, <digest> the SHA-256 (hex) of the player's
  * token, <id> the challenger's node's id of the challenge, <end> a
@@ -927,11 +929,53 @@ clobby_gone(struct clobby *lb, struct session *s)
 	}
 }
 
+/* --- an account signed in here while it is on another node --- */
+
+void
+clobby_signed_in(struct clobby *lb, struct session *s)
+{
+	char text[64];
+	if (!clobby_on(lb) || s->kind != SESSION_ACCOUNT)
+		return;
+	snprintf(text, sizeof text, "takeover %s", s->name);
+	cluster_lobby_all(lb->cl, text);
+}
+
+/* name signed in on node: its connection here is closed (its seats wait
+ * for it with the grace, as after any drop) and node hears of each seat
+ * here that is its, live or kept through a restart. */
+static void
+got_takeover(struct clobby *lb, const char *node, const char *name)
+{
+	struct server *srv = lb->srv;
+	struct session *s = session_by_name(srv, name);
+	if (s && s->kind != SESSION_ACCOUNT)
+		return; /* a guest of that name here: not the account's */
+	if (s && s->conn) {
+		log_info(&srv->log, "cluster: %s signed in on node %s: its connection here closed",
+		    name, node);
+		conn_bye(s->conn, "takeover", "your session continues on another node");
+	}
+	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r))
+		if (room_unfinished(r) &&
+		    ((s && room_seat_of(r, s) >= 0) || (!s && room_awaiting(r, name) >= 0)))
+			say(lb, node, "seated %s %s", name, room_id(r));
+}
+
+/* The account signed in here has a seat on node: it is sent there. */
+static void
+got_seated(struct clobby *lb, const char *node, const char *name, const char *room)
+{
+	struct session *s = session_by_name(lb->srv, name);
+	if (s && s->kind == SESSION_ACCOUNT && s->conn)
+		send_moved(lb, s, node, room);
+}
+
 void
 clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 {
 	char buf[TEXT_MAX], verb[12], a[PROTO_ROOM_MAX + 1], kw[12], digest[AUTH_DIGEST_LEN + 2],
-	    code[PROTO_CODE_MAX + 1];
+	    code[PROTO_CODE_MAX + 1], name[PROTO_NAME_MAX + 1];
 	unsigned x, y;
 	int off = 0;
 	if (n >= sizeof buf)
@@ -967,6 +1011,10 @@ clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 		got_end(lb, node, x, a, 1);
 	else if (strcmp(verb, "chalgone") == 0 && sscanf(buf, "chalgone %u %16s", &x, a) == 2)
 		got_end(lb, node, x, a, 0);
+	else if (strcmp(verb, "takeover") == 0 && sscanf(buf, "takeover %20s", name) == 1)
+		got_takeover(lb, node, name);
+	else if (strcmp(verb, "seated") == 0 && sscanf(buf, "seated %20s %16s", name, a) == 2)
+		got_seated(lb, node, name, a);
 	else
 		log_warn(&lb->srv->log, "cluster: a lobby message from node %s dropped", node);
 }

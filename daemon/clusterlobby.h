@@ -52,6 +52,12 @@ game_err_t clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int 
  * * MOVED, then OK JOIN). 0 when asked (c is held until the answer, at
  * most CLOBBY_WAIT_MS), else an error code with *why. */
 int clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why);
+/* s, an account, signed in here (LOGIN, REGISTER): every other node
+ * closes its connection there (* BYE takeover) and names its unfinished
+ * seats there, to which s is sent (* MOVED), as a LOGIN takes the seats of
+ * the account's session on one node. Needs the shared database (its
+ * tokens are every node's). */
+void clobby_signed_in(struct clobby *lb, struct session *s);
 /* s goes away: its claims and challenges across nodes end; c goes away. */
 void clobby_gone(struct clobby *lb, struct session *s);
 void clobby_conn_gone(struct clobby *lb, struct conn *c);

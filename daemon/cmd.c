@@ -739,28 +739,37 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	}
 	rm = room_find(c->srv, m->room);
 	const struct archive_lookup *ahead = c->srv->cmd_ahead;
+	int found = 0; /* the store holds the token, for name */
 	if (!s && rm && ahead && strcmp(ahead->token, m->token) == 0) {
 		/* the replay after the store thread's lookup */
-		stored = ahead->found && !session_by_name(c->srv, ahead->name);
+		found = ahead->found;
 		snprintf(name, sizeof name, "%s", ahead->name);
 		account = ahead->account;
 	} else if (!s && rm && archive_async(c->srv) && strlen(m->token) == SESSION_TOKEN_LEN) {
 		/* PostgreSQL: the lookup on the store thread, the request after it */
 		return CMD_LOOKUP;
 	} else if (!s && rm) {
-		stored = session_stored_name(c->srv, m->token, name) == 0;
+		found = session_stored_name(c->srv, m->token, name) == 0;
 	}
+	struct session *held = found ? session_by_name(c->srv, name) : NULL;
+	stored = found && !held;
 	/* a banned name or address takes no seat back, before anything moves */
-	int err = admitted(c, s ? s->name : stored ? name : NULL, why);
+	int err = admitted(c, s ? s->name : found ? name : NULL, why);
 	if (err)
 		return err;
 	/* after a restart: the token the store remembers, and the seat by its name */
-	if (account < 0 && stored)
+	if (account < 0 && found)
 		account = archive_is_account(c->srv, name);
 	if (stored && (seat = room_awaiting(rm, name)) >= 0 &&
 	    (s = session_adopt(
 		 c->srv, name, m->token, account ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
 		room_resume(rm, seat, s);
+	/* another token of the account whose session holds the seat: made by a
+	 * LOGIN on another node, which sent it here (clobby_signed_in); the
+	 * session is taken over, as by a LOGIN here */
+	if (!s && held && account > 0 && held->kind == SESSION_ACCOUNT &&
+	    room_seat_of(rm, held) >= 0)
+		s = held;
 	if (!s || !rm || room_seat_of(rm, s) < 0) {
 		*why = "no seat for that token in that room";
 		return ERR_RESUME;

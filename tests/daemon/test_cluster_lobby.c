@@ -402,6 +402,54 @@ test_never_came(void)
 	   "grace");
 }
 
+/* vic, an account, plays on a; his LOGIN on b takes his session over: a
+ * closes his old connection (* BYE takeover), b sends him to his seat on a
+ * (* MOVED), where the token of b's LOGIN resumes it, and he plays on. */
+static void
+test_login_elsewhere(void)
+{
+	char room[17], moved_room[17], want[64];
+	struct tc *vic = tc_open(node[0].port, 1), *wyn = tc_guest(node[0].port, "wyn");
+	REQUIRE(vic && wyn, "could not connect");
+	tc_send(vic, "REGISTER vic pass-vic");
+	REQUIRE(tc_expect(vic, "OK REGISTER vic ", LINE_MS), "no account (last: %s)", vic->line);
+	tc_send(vic, "SEEK freestyle 15 none black casual none");
+	CHECK_LINE(vic, "OK SEEK ");
+	tc_send(wyn, "SEEK freestyle 15 none white casual none");
+	CHECK_LINE(wyn, "OK SEEK ");
+	const char *l = tc_expect(vic, "* START ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "vic not paired (last: %s)", vic->line);
+	CHECK(move(vic, room, "h8") > 0, "vic's move refused (last: %s)", vic->line);
+	struct tc *away = tc_open(node[1].port, 1);
+	REQUIRE(away, "could not connect to b");
+	tc_send(away, "LOGIN vic pass-vic");
+	l = tc_expect(away, "OK LOGIN vic ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK LOGIN vic %79s", away->token) == 1, "no LOGIN on b (last: %s)",
+	    away->line);
+	snprintf(away->name, sizeof away->name, "vic");
+	CHECK(tc_expect(vic, "* BYE takeover", WAIT_MS),
+	    "vic's connection on a was not taken "
+	    "over (last: %s)",
+	    vic->line);
+	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[0].port);
+	l = tc_expect(away, want, WAIT_MS);
+	REQUIRE(l, "b did not send vic to his seat: no \"%s\" (last: %s)", want, away->line);
+	struct tc *back = follow(away, l, moved_room);
+	REQUIRE(back, "vic could not take his seat back on a with b's token");
+	CHECK(move(wyn, room, "a1") > 0, "wyn's move refused (last: %s)", wyn->line);
+	CHECK(move(back, room, "i8") > 0, "vic's move after the takeover refused (last: %s)",
+	    back->line);
+	snprintf(want, sizeof want, "* MOVE %s ", room);
+	CHECK(tc_expect(wyn, want, LINE_MS) && strstr(wyn->line, " i8 "),
+	    "wyn did not see vic's move (last: %s)", wyn->line);
+	tc_close(vic);
+	tc_close(away);
+	tc_close(back);
+	tc_close(wyn);
+	ok("LOGIN on b of an account playing on a: a's connection taken over, * MOVED to the seat, "
+	   "play goes on");
+}
+
 /* Node a stops (SIGSTOP) with a seek open: quin's claim of it on b goes
  * unanswered, and rae's seek on b meanwhile does not pair with quin's
  * held seek; when the claim is given up, quin and rae pair on b. When a
@@ -474,6 +522,7 @@ main(void)
 	test_challenge_ends();
 	test_join_code();
 	test_never_came();
+	test_login_elsewhere();
 	test_dead_node(); /* last: it stops node a for a while */
 	return redis_finish(&redis, node, NODES, 0, failures);
 }
