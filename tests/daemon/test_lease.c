@@ -69,6 +69,33 @@ account(int port, const char *name)
 	return c;
 }
 
+/* Every line of the answer to req from a new connection to port, the OK
+ * line last, into out: 0, or -1 without an OK. */
+static int
+answer_lines(int port, const char *req, char *out, size_t n)
+{
+	struct tc *c = tc_open(port, 1);
+	size_t len = 0;
+	int rc = -1;
+	const char *l;
+	out[0] = '\0';
+	if (!c)
+		return -1;
+	tc_send(c, "%s", req);
+	while ((l = tc_read(c, LINE_MS)) != NULL) {
+		int w = snprintf(out + len, n - len, "%s\n", l);
+		if (w < 0 || (size_t)w >= n - len)
+			break;
+		len += (size_t)w;
+		if (strncmp(l, "OK ", 3) == 0 || strncmp(l, "ERR ", 4) == 0) {
+			rc = l[0] == 'O' ? 0 : -1;
+			break;
+		}
+	}
+	tc_close(c);
+	return rc;
+}
+
 /* b (black) and w (white) paired by SEEK on their node, rated, 5 minutes
  * each: the room's id. */
 static int
@@ -352,7 +379,23 @@ test_killed(void)
 		w == 0 && lo == 1 && dr == 0,
 	    "ben's stats: %s", l ? l : "(nothing)");
 	tc_close(q);
-	ok("the adopted game finished on its adopter, watched from c, rated once");
+	/* and the same answers on every node, the restarted one too */
+	static const char *const asks[] = { "HISTORY ann", "STATS ben", "TOP freestyle" };
+	for (int k = 0; k < 3; k++) {
+		char first[2048] = "", got[2048];
+		for (int i = 0; i < NODES; i++) {
+			CHECK(answer_lines(node[i].port, asks[k], got, sizeof got) == 0,
+			    "node %s did not answer %s", names[i], asks[k]);
+			if (i == 0)
+				snprintf(first, sizeof first, "%s", got);
+			else
+				CHECK(strcmp(first, got) == 0,
+				    "%s on a and on %s differ:\n%s---\n%s", asks[k], names[i],
+				    first, got);
+		}
+	}
+	ok("the adopted game finished on its adopter, watched from c, rated once; HISTORY, STATS "
+	   "and TOP the same on every node");
 	tc_close(ann);
 	tc_close(ben);
 	tc_close(carol);
