@@ -170,10 +170,9 @@ test_starts(void)
 	tc_send(a, "RESIGN %s", room);
 	CHECK(answer(a, "RESIGN", 5000) && strncmp(a->line, "OK RESIGN", 9) == 0, "RESIGN: %s",
 	    a->line);
-	tc_send(a, "LEAVE %s", room);
-	CHECK(tc_expect(a, "OK LEAVE", 3000), "LEAVE: %s", a->line);
-	tc_send(b, "LEAVE %s", room);
-	CHECK(tc_expect(b, "OK LEAVE", 3000), "LEAVE: %s", b->line);
+	CHECK(tc_expect(b, "* OVER", 3000), "no * OVER: %s", b->line);
+	char rm[24]; /* kept: its rematch is offered again with PostgreSQL down */
+	snprintf(rm, sizeof rm, "%s", room);
 
 	tc_send(a, "SEEK freestyle 15 none any casual none");
 	CHECK(tc_expect(a, "OK SEEK", 3000), "SEEK: %s", a->line);
@@ -220,91 +219,84 @@ test_starts(void)
 	}
 
 	/* PostgreSQL stopped: each start refused, nothing changed */
-	struct tc *c = tc_guest(d0.port, "uma"), *e = tc_guest(d0.port, "vic");
-	REQUIRE(c && e, "cannot connect");
-	tc_send(a, "CREATE freestyle 15 600+5 black casual none");
-	l = tc_expect(a, "OK CREATE", 3000);
-	REQUIRE(l && sscanf(l, "OK CREATE %23s %63s", room, code) == 2, "CREATE: %s", a->line);
+	unsigned chal = 0;
+	struct tc *c = tc_guest(d0.port, "uma"), *e = tc_guest(d0.port, "vic"),
+		  *x = tc_guest(d0.port, "ora"), *y = tc_guest(d0.port, "rex");
+	REQUIRE(c && e && x && y, "cannot connect");
+	tc_send(x, "CREATE freestyle 15 600+5 black casual none");
+	l = tc_expect(x, "OK CREATE", 3000);
+	REQUIRE(l && sscanf(l, "OK CREATE %23s %63s", room, code) == 2, "CREATE: %s", x->line);
 	tc_send(c, "SEEK renju 15 none any casual none");
 	CHECK(tc_expect(c, "OK SEEK", 3000), "SEEK: %s", c->line);
 	tc_send(w, "CHALLENGE vic freestyle 15 none any casual none");
 	l = tc_expect(w, "OK CHALLENGE", 3000);
-	CHECK(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "CHALLENGE: %s", w->line);
+	CHECK(l && sscanf(l, "OK CHALLENGE %u", &chal) == 1, "CHALLENGE: %s", w->line);
 	CHECK(tc_expect(e, "* CHALLENGE", 3000), "no * CHALLENGE: %s", e->line);
-	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
-	tc_send(b, "JOIN %s", code);
-	CHECK(answer(b, "JOIN", 5000) && strncmp(b->line, "ERR 508", 7) == 0,
-	    "JOIN with PostgreSQL down: %s", b->line);
-	CHECK(!tc_read(a, 300), "the creator heard of a refused JOIN: %s", a->line);
-	tc_send(b, "SEEK renju 15 none any casual none");
-	CHECK(answer(b, "SEEK", 5000) && strncmp(b->line, "ERR 508", 7) == 0,
-	    "a paired SEEK with PostgreSQL down: %s", b->line);
-	CHECK(!tc_read(c, 300), "the older seeker heard of a refused pairing: %s", c->line);
-	tc_send(e, "ANSWER %u accept", id);
-	CHECK(answer(e, "ANSWER", 5000) && strncmp(e->line, "ERR 508", 7) == 0,
-	    "ANSWER accept with PostgreSQL down: %s", e->line);
-	tc_send(b, "BOT play 1 freestyle 15 none black none");
-	CHECK(answer(b, "BOT", 5000) && strncmp(b->line, "ERR 508", 7) == 0,
-	    "BOT with PostgreSQL down: %s", b->line);
-	tc_send(b, "SEEKS");
-	l = tc_read(b, 3000);
-	CHECK(l && strncmp(l, "= SEEK", 6) == 0 && strstr(l, "uma"), "the older seek went: %s",
-	    b->line);
-	CHECK(tc_expect(b, "OK SEEKS 1", 3000), "SEEKS: %s", b->line);
-	ok("PostgreSQL down: JOIN, a paired SEEK, ANSWER accept and BOT get 508, nothing said");
-
-	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
-	snprintf(want, sizeof want, "JOIN %s", code);
-	l = until_stored(b, "JOIN", want);
-	CHECK(l && strncmp(l, "OK JOIN", 7) == 0, "the same JOIN, PostgreSQL back: %s", b->line);
-	CHECK(tc_expect(a, "* START", 3000), "the creator saw no * START: %s", a->line);
-	tc_send(a, "ABORT %s", room);
-	CHECK(
-	    answer(a, "ABORT", 5000) && strncmp(a->line, "OK ABORT", 8) == 0, "ABORT: %s", a->line);
-	snprintf(want, sizeof want, "ANSWER %u accept", id);
-	l = until_stored(e, "ANSWER", want);
-	CHECK(
-	    l && strncmp(l, "OK ANSWER", 9) == 0, "the same ANSWER, PostgreSQL back: %s", e->line);
-	CHECK(start_room(w, r2, 3000) == 0, "the challenger saw no * START: %s", w->line);
-	tc_send(w, "ABORT %s", r2);
-	CHECK(
-	    answer(w, "ABORT", 5000) && strncmp(w->line, "OK ABORT", 8) == 0, "ABORT: %s", w->line);
-	CHECK(tc_expect(e, "* OVER", 3000), "no * OVER: %s", e->line);
-	l = until_stored(b, "SEEK", "SEEK renju 15 none any casual none");
-	CHECK(l && strncmp(l, "OK SEEK", 7) == 0, "the same SEEK, PostgreSQL back: %s", b->line);
-	CHECK(start_room(c, r2, 3000) == 0, "the older seeker saw no * START: %s", c->line);
-	tc_send(c, "ABORT %s", r2);
-	CHECK(
-	    answer(c, "ABORT", 5000) && strncmp(c->line, "OK ABORT", 8) == 0, "ABORT: %s", c->line);
-	ok("PostgreSQL back: the same JOIN, ANSWER and SEEK start their games");
-
-	/* the rematch: refused while down, the offer stands */
-	tc_send(a, "OFFER %s rematch", room);
+	tc_send(a, "OFFER %s rematch", rm);
 	l = tc_expect(a, "OK OFFER", 3000);
 	CHECK(l && sscanf(l, "OK OFFER %*s %u", &id) == 1, "OFFER rematch: %s", a->line);
 	CHECK(tc_expect(b, "* OFFER", 3000), "no * OFFER: %s", b->line);
 	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
-	tc_send(b, "ACCEPT %s %u", room, id);
+	tc_send(y, "JOIN %s", code);
+	CHECK(answer(y, "JOIN", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
+	    "JOIN with PostgreSQL down: %s", y->line);
+	CHECK(!tc_read(x, 300), "the creator heard of a refused JOIN: %s", x->line);
+	tc_send(y, "SEEK renju 15 none any casual none");
+	CHECK(answer(y, "SEEK", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
+	    "a paired SEEK with PostgreSQL down: %s", y->line);
+	CHECK(!tc_read(c, 300), "the older seeker heard of a refused pairing: %s", c->line);
+	tc_send(e, "ANSWER %u accept", chal);
+	CHECK(answer(e, "ANSWER", 5000) && strncmp(e->line, "ERR 508", 7) == 0,
+	    "ANSWER accept with PostgreSQL down: %s", e->line);
+	tc_send(b, "ACCEPT %s %u", rm, id);
 	CHECK(answer(b, "ACCEPT", 5000) && strncmp(b->line, "ERR 508", 7) == 0,
 	    "ACCEPT rematch with PostgreSQL down: %s", b->line);
+	tc_send(y, "BOT play 1 freestyle 15 none black none");
+	CHECK(answer(y, "BOT", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
+	    "BOT with PostgreSQL down: %s", y->line);
+	tc_send(y, "SEEKS");
+	l = tc_read(y, 3000);
+	CHECK(l && strncmp(l, "= SEEK", 6) == 0 && strstr(l, "uma"), "the older seek went: %s",
+	    y->line);
+	CHECK(tc_expect(y, "OK SEEKS 1", 3000), "SEEKS: %s", y->line);
+	ok("PostgreSQL down: JOIN, a paired SEEK, ANSWER accept, ACCEPT rematch and BOT get 508, "
+	   "nothing said");
+
 	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
-	snprintf(want, sizeof want, "ACCEPT %s %u", room, id);
+	snprintf(want, sizeof want, "JOIN %s", code);
+	l = until_stored(y, "JOIN", want);
+	CHECK(l && strncmp(l, "OK JOIN", 7) == 0, "the same JOIN, PostgreSQL back: %s", y->line);
+	CHECK(tc_expect(x, "* START", 3000), "the creator saw no * START: %s", x->line);
+	tc_send(x, "ABORT %s", room);
+	CHECK(answer(x, "ABORT", 5000) && strncmp(x->line, "OK ABORT", 8) == 0, "ABORT: %s",
+	    x->line);
+	snprintf(want, sizeof want, "ANSWER %u accept", chal);
+	l = until_stored(e, "ANSWER", want);
+	CHECK(l && strncmp(l, "OK ANSWER", 9) == 0, "the same ANSWER, PostgreSQL back: %s",
+	    e->line);
+	CHECK(start_room(w, r2, 3000) == 0, "the challenger saw no * START: %s", w->line);
+	tc_send(w, "ABORT %s", r2);
+	CHECK(answer(w, "ABORT", 5000) && strncmp(w->line, "OK ABORT", 8) == 0, "ABORT: %s",
+	    w->line);
+	l = until_stored(y, "SEEK", "SEEK renju 15 none any casual none");
+	CHECK(l && strncmp(l, "OK SEEK", 7) == 0, "the same SEEK, PostgreSQL back: %s", y->line);
+	CHECK(start_room(c, r2, 3000) == 0, "the older seeker saw no * START: %s", c->line);
+	tc_send(c, "ABORT %s", r2);
+	CHECK(answer(c, "ABORT", 5000) && strncmp(c->line, "OK ABORT", 8) == 0, "ABORT: %s",
+	    c->line);
+	snprintf(want, sizeof want, "ACCEPT %s %u", rm, id);
 	l = until_stored(b, "ACCEPT", want);
-	CHECK(
-	    l && strncmp(l, "OK ACCEPT", 9) == 0, "the same ACCEPT, PostgreSQL back: %s", b->line);
+	CHECK(l && strncmp(l, "OK ACCEPT", 9) == 0, "the same ACCEPT, PostgreSQL back: %s",
+	    b->line);
 	CHECK(tc_expect(a, "* START", 3000), "the offerer saw no * START: %s", a->line);
-	tc_send(a, "ABORT %s", room);
-	CHECK(
-	    answer(a, "ABORT", 5000) && strncmp(a->line, "OK ABORT", 8) == 0, "ABORT: %s", a->line);
-	ok("PostgreSQL down: an accepted rematch gets 508, the offer stands and is taken after");
+	tc_send(a, "ABORT %s", rm);
+	CHECK(answer(a, "ABORT", 5000) && strncmp(a->line, "OK ABORT", 8) == 0, "ABORT: %s",
+	    a->line);
+	ok("PostgreSQL back: the same JOIN, ANSWER, SEEK and ACCEPT start their games");
 
 	/* a player goes while the start is in flight: the older seeker, and
 	 * nothing starts (the asker hears 445); the asker, whose connection
 	 * is held, and the game starts with its grace running */
-	tc_send(a, "LEAVE %s", room);
-	CHECK(tc_expect(a, "OK LEAVE", 3000), "LEAVE: %s", a->line);
-	tc_send(b, "LEAVE %s", room);
-	CHECK(tc_expect(b, "OK LEAVE", 3000), "LEAVE: %s", b->line);
 	/* connections from after PostgreSQL's restart: its server holds no
 	 * copy of their sockets (system() hands the test's descriptors on) */
 	struct tc *f = tc_guest(d0.port, "ida"), *g = tc_guest(d0.port, "jon"),
@@ -345,6 +337,8 @@ test_starts(void)
 	tc_close(b);
 	tc_close(c);
 	tc_close(e);
+	tc_close(x);
+	tc_close(y);
 	tc_close(w);
 	CHECK(daemon_stop(&d0, SIGTERM, 10000) == 0, "the daemon did not exit cleanly");
 	CHECK(
