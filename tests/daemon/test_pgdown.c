@@ -74,6 +74,26 @@ answer(struct tc *c, const char *verb, int ms)
 	return l;
 }
 
+/* c ends its game in room with verb (RESIGN, ABORT): 0 when OK came. */
+static int
+end_game(struct tc *c, const char *verb, const char *room)
+{
+	tc_send(c, "%s %s", verb, room);
+	const char *l = answer(c, verb, 5000);
+	return l && strncmp(l, "OK ", 3) == 0 ? 0 : -1;
+}
+
+/* c offers a rematch in room, o hears it: its id into *id (0 if not). */
+static void
+offer_rematch(struct tc *c, struct tc *o, const char *room, unsigned *id)
+{
+	*id = 0;
+	tc_send(c, "OFFER %s rematch", room);
+	const char *l = tc_expect(c, "OK OFFER", 3000);
+	CHECK(l && sscanf(l, "OK OFFER %*s %u", id) == 1, "OFFER rematch: %s", c->line);
+	CHECK(tc_expect(o, "* OFFER", 3000), "no * OFFER: %s", o->line);
+}
+
 /* The room of the * START c reads first (skipping other lines) into room. */
 static int
 start_room(struct tc *c, char room[24], int ms)
@@ -151,14 +171,9 @@ test_starts(void)
 	ok("JOIN with the store paused: held, the loop free; * START after the commit, then "
 	   "OK JOIN, then the other player's request");
 
-	tc_send(a, "RESIGN %s", room);
-	CHECK(answer(a, "RESIGN", 5000) && strncmp(a->line, "OK RESIGN", 9) == 0, "RESIGN: %s",
-	    a->line);
+	CHECK(end_game(a, "RESIGN", room) == 0, "RESIGN: %s", a->line);
 	CHECK(tc_expect(b, "* OVER", 3000), "no * OVER: %s", b->line);
-	tc_send(a, "OFFER %s rematch", room);
-	l = tc_expect(a, "OK OFFER", 3000);
-	CHECK(l && sscanf(l, "OK OFFER %*s %u", &id) == 1, "OFFER rematch: %s", a->line);
-	CHECK(tc_expect(b, "* OFFER", 3000), "no * OFFER: %s", b->line);
+	offer_rematch(a, b, room, &id);
 	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(b, "ACCEPT %s %u", room, id);
 	held_start(b, a, w, "rematch", "* OFFEREND");
@@ -167,9 +182,7 @@ test_starts(void)
 	CHECK(tc_expect(b, want, 3000), "the held ACCEPT: %s", b->line);
 	CHECK(tc_expect(a, "* START", 3000), "the offerer saw no * START: %s", a->line);
 	ok("an accepted rematch with the store paused: * START after the commit, then OK ACCEPT");
-	tc_send(a, "RESIGN %s", room);
-	CHECK(answer(a, "RESIGN", 5000) && strncmp(a->line, "OK RESIGN", 9) == 0, "RESIGN: %s",
-	    a->line);
+	CHECK(end_game(a, "RESIGN", room) == 0, "RESIGN: %s", a->line);
 	CHECK(tc_expect(b, "* OVER", 3000), "no * OVER: %s", b->line);
 	char rm[24]; /* kept: its rematch is offered again with PostgreSQL down */
 	snprintf(rm, sizeof rm, "%s", room);
@@ -184,9 +197,7 @@ test_starts(void)
 	CHECK(start_room(a, r2, 3000) == 0, "the older seeker saw no * START: %s", a->line);
 	CHECK(answer(a, "CANCEL", 3000) && strncmp(a->line, "ERR", 3) == 0,
 	    "CANCEL of a seek that started its game: %s", a->line);
-	tc_send(a, "ABORT %s", r2);
-	CHECK(
-	    answer(a, "ABORT", 5000) && strncmp(a->line, "OK ABORT", 8) == 0, "ABORT: %s", a->line);
+	CHECK(end_game(a, "ABORT", r2) == 0, "ABORT: %s", a->line);
 	ok("a paired SEEK with the store paused: * START after the commit, then OK SEEK; the "
 	   "older seeker's CANCEL after it");
 
@@ -201,9 +212,7 @@ test_starts(void)
 	snprintf(want, sizeof want, "OK ANSWER %u", id);
 	CHECK(tc_expect(b, want, 3000), "the held ANSWER: %s", b->line);
 	CHECK(start_room(a, r2, 3000) == 0, "the challenger saw no * START: %s", a->line);
-	tc_send(a, "ABORT %s", r2);
-	CHECK(
-	    answer(a, "ABORT", 5000) && strncmp(a->line, "OK ABORT", 8) == 0, "ABORT: %s", a->line);
+	CHECK(end_game(a, "ABORT", r2) == 0, "ABORT: %s", a->line);
 	ok("an accepted CHALLENGE with the store paused: * START after the commit, then OK ANSWER");
 
 	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
@@ -212,11 +221,8 @@ test_starts(void)
 	CHECK(answer(w, "BOT", 3000) && strncmp(w->line, "OK BOT", 6) == 0, "the held BOT: %s",
 	    w->line);
 	ok("BOT play with the store paused: * START after the commit, then OK BOT");
-	if (sscanf(w->line, "OK BOT %23s", r2) == 1) {
-		tc_send(w, "RESIGN %s", r2);
-		CHECK(answer(w, "RESIGN", 5000) && strncmp(w->line, "OK RESIGN", 9) == 0,
-		    "RESIGN: %s", w->line);
-	}
+	if (sscanf(w->line, "OK BOT %23s", r2) == 1)
+		CHECK(end_game(w, "RESIGN", r2) == 0, "RESIGN: %s", w->line);
 
 	/* PostgreSQL stopped: each start refused, nothing changed */
 	unsigned chal = 0;
@@ -232,10 +238,7 @@ test_starts(void)
 	l = tc_expect(w, "OK CHALLENGE", 3000);
 	CHECK(l && sscanf(l, "OK CHALLENGE %u", &chal) == 1, "CHALLENGE: %s", w->line);
 	CHECK(tc_expect(e, "* CHALLENGE", 3000), "no * CHALLENGE: %s", e->line);
-	tc_send(a, "OFFER %s rematch", rm);
-	l = tc_expect(a, "OK OFFER", 3000);
-	CHECK(l && sscanf(l, "OK OFFER %*s %u", &id) == 1, "OFFER rematch: %s", a->line);
-	CHECK(tc_expect(b, "* OFFER", 3000), "no * OFFER: %s", b->line);
+	offer_rematch(a, b, rm, &id);
 	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
 	tc_send(y, "JOIN %s", code);
 	CHECK(answer(y, "JOIN", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
@@ -267,31 +270,23 @@ test_starts(void)
 	l = until_stored(y, "JOIN", want);
 	CHECK(l && strncmp(l, "OK JOIN", 7) == 0, "the same JOIN, PostgreSQL back: %s", y->line);
 	CHECK(tc_expect(x, "* START", 3000), "the creator saw no * START: %s", x->line);
-	tc_send(x, "ABORT %s", room);
-	CHECK(answer(x, "ABORT", 5000) && strncmp(x->line, "OK ABORT", 8) == 0, "ABORT: %s",
-	    x->line);
+	CHECK(end_game(x, "ABORT", room) == 0, "ABORT: %s", x->line);
 	snprintf(want, sizeof want, "ANSWER %u accept", chal);
 	l = until_stored(e, "ANSWER", want);
-	CHECK(l && strncmp(l, "OK ANSWER", 9) == 0, "the same ANSWER, PostgreSQL back: %s",
-	    e->line);
+	CHECK(
+	    l && strncmp(l, "OK ANSWER", 9) == 0, "the same ANSWER, PostgreSQL back: %s", e->line);
 	CHECK(start_room(w, r2, 3000) == 0, "the challenger saw no * START: %s", w->line);
-	tc_send(w, "ABORT %s", r2);
-	CHECK(answer(w, "ABORT", 5000) && strncmp(w->line, "OK ABORT", 8) == 0, "ABORT: %s",
-	    w->line);
+	CHECK(end_game(w, "ABORT", r2) == 0, "ABORT: %s", w->line);
 	l = until_stored(y, "SEEK", "SEEK renju 15 none any casual none");
 	CHECK(l && strncmp(l, "OK SEEK", 7) == 0, "the same SEEK, PostgreSQL back: %s", y->line);
 	CHECK(start_room(c, r2, 3000) == 0, "the older seeker saw no * START: %s", c->line);
-	tc_send(c, "ABORT %s", r2);
-	CHECK(answer(c, "ABORT", 5000) && strncmp(c->line, "OK ABORT", 8) == 0, "ABORT: %s",
-	    c->line);
+	CHECK(end_game(c, "ABORT", r2) == 0, "ABORT: %s", c->line);
 	snprintf(want, sizeof want, "ACCEPT %s %u", rm, id);
 	l = until_stored(b, "ACCEPT", want);
-	CHECK(l && strncmp(l, "OK ACCEPT", 9) == 0, "the same ACCEPT, PostgreSQL back: %s",
-	    b->line);
+	CHECK(
+	    l && strncmp(l, "OK ACCEPT", 9) == 0, "the same ACCEPT, PostgreSQL back: %s", b->line);
 	CHECK(tc_expect(a, "* START", 3000), "the offerer saw no * START: %s", a->line);
-	tc_send(a, "ABORT %s", rm);
-	CHECK(answer(a, "ABORT", 5000) && strncmp(a->line, "OK ABORT", 8) == 0, "ABORT: %s",
-	    a->line);
+	CHECK(end_game(a, "ABORT", rm) == 0, "ABORT: %s", a->line);
 	ok("PostgreSQL back: the same JOIN, ANSWER, SEEK and ACCEPT start their games");
 
 	/* a player goes while the start is in flight: the older seeker, and
@@ -326,9 +321,7 @@ test_starts(void)
 	CHECK(start_room(g, r2, 5000) == 0, "the older seeker saw no * START: %s", g->line);
 	l = tc_expect(g, "* PRESENCE", 5000);
 	CHECK(l && strstr(l, "kim gone"), "the gone seeker's grace: %s", g->line);
-	tc_send(g, "ABORT %s", r2);
-	CHECK(
-	    answer(g, "ABORT", 5000) && strncmp(g->line, "OK ABORT", 8) == 0, "ABORT: %s", g->line);
+	CHECK(end_game(g, "ABORT", r2) == 0, "ABORT: %s", g->line);
 	tc_close(g);
 	ok("a player gone while the start is stored: the other player's start is refused "
 	   "(445), the asker's own game starts and its grace runs");
