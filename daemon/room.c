@@ -356,8 +356,11 @@ room_free(struct room *r)
 		free(m);
 	}
 	/* shutdown dropped the start's answer: its caller lets go of arg */
-	if (r->pending && r->pending->start && r->pending->st.fn)
-		r->pending->st.fn(r->pending->st.arg, NULL, GERR_PENDING);
+	if (r->pending && r->pending->start) {
+		log_info(&r->srv->log, "room %s: its game's start dropped at shutdown", r->id);
+		if (r->pending->st.fn)
+			r->pending->st.fn(r->pending->st.arg, NULL, GERR_PENDING);
+	}
 	free(r->pending);
 	for (int i = 0; i < 2; i++)
 		if (r->seat[i].grace_ev)

@@ -281,6 +281,7 @@ test_starts(void)
 	CHECK(l && strncmp(l, "OK SEEK", 7) == 0, "the same SEEK, PostgreSQL back: %s", y->line);
 	CHECK(start_room(c, r2, 3000) == 0, "the older seeker saw no * START: %s", c->line);
 	CHECK(end_game(c, "ABORT", r2) == 0, "ABORT: %s", c->line);
+	CHECK(tc_expect(y, "* OVER", 3000), "no * OVER: %s", y->line);
 	snprintf(want, sizeof want, "ACCEPT %s %u", rm, id);
 	l = until_stored(b, "ACCEPT", want);
 	CHECK(
@@ -326,6 +327,20 @@ test_starts(void)
 	ok("a player gone while the start is stored: the other player's start is refused "
 	   "(445), the asker's own game starts and its grace runs");
 
+	/* a shutdown while a start is in flight: the store thread's answer
+	 * is dropped (archive_stop), the room and its pairing go with it */
+	tc_send(e, "SEEK freestyle 15 none any casual none");
+	CHECK(answer(e, "SEEK", 3000) && strncmp(e->line, "OK SEEK", 7) == 0, "SEEK: %s", e->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(y, "SEEK freestyle 15 none any casual none");
+	CHECK(!tc_read(y, 500), "SEEK answered before its game's row: %s", y->line);
+	CHECK(kill(d0.pid, SIGTERM) == 0, "cannot signal the daemon");
+	sleep(3); /* past its drain: it waits for the store thread now */
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	CHECK(daemon_stop(&d0, 0, 10000) == 0, "the daemon did not exit cleanly");
+	CHECK(daemon_log_count(&d0, "start dropped at shutdown") == 1,
+	    "no start was in flight at the shutdown (log %s)", d0.log);
+	ok("SIGTERM while a start is stored: the answer dropped, a clean exit");
 	tc_close(a);
 	tc_close(b);
 	tc_close(c);
@@ -333,7 +348,6 @@ test_starts(void)
 	tc_close(x);
 	tc_close(y);
 	tc_close(w);
-	CHECK(daemon_stop(&d0, SIGTERM, 10000) == 0, "the daemon did not exit cleanly");
 	CHECK(
 	    daemon_log_count(&d0, "Sanitizer") == 0 && daemon_log_count(&d0, "runtime error") == 0,
 	    "a sanitizer report in %s", d0.log);
