@@ -11,6 +11,27 @@
 #include "daemon/server.h"
 #include "daemon/store.h"
 
+/* The row of a game that starts, as the store keeps it. */
+static void
+game_row(struct server *srv, const struct archive_game *a, store_game_t *g)
+{
+	memset(g, 0, sizeof *g);
+	snprintf(g->room, sizeof g->room, "%s", a->room);
+	g->rule = a->spec.rule;
+	g->size = a->spec.size;
+	g->opening = a->spec.opening;
+	g->rated = a->spec.rated;
+	g->tc_base = a->spec.tc_base;
+	g->tc_inc = a->spec.tc_inc;
+	g->private_room = a->private_room;
+	snprintf(g->code, sizeof g->code, "%s", a->code);
+	g->opening_plies = a->opening_plies;
+	snprintf(g->black, sizeof g->black, "%s", a->names[0]);
+	snprintf(g->white, sizeof g->white, "%s", a->names[1]);
+	g->started = (int64_t)time(NULL);
+	snprintf(g->owner, sizeof g->owner, "%s", srv->cfg.node_name);
+}
+
 int
 archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
 {
@@ -20,21 +41,7 @@ archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
 	*id = 0;
 	if (st == NULL)
 		return 0;
-	memset(&g, 0, sizeof g);
-	snprintf(g.room, sizeof g.room, "%s", a->room);
-	g.rule = a->spec.rule;
-	g.size = a->spec.size;
-	g.opening = a->spec.opening;
-	g.rated = a->spec.rated;
-	g.tc_base = a->spec.tc_base;
-	g.tc_inc = a->spec.tc_inc;
-	g.private_room = a->private_room;
-	snprintf(g.code, sizeof g.code, "%s", a->code);
-	g.opening_plies = a->opening_plies;
-	snprintf(g.black, sizeof g.black, "%s", a->names[0]);
-	snprintf(g.white, sizeof g.white, "%s", a->names[1]);
-	g.started = (int64_t)time(NULL);
-	snprintf(g.owner, sizeof g.owner, "%s", srv->cfg.node_name);
+	game_row(srv, a, &g);
 	if (store_game_begin(st, &g) != 0) {
 		log_error(
 		    &srv->log, "room %s: cannot store the game: %s", a->room, store_error(st));
@@ -303,6 +310,67 @@ archive_colours_async(struct server *srv, int64_t id, const char *black, const c
 	snprintf(j->names[0], sizeof j->names[0], "%s", black);
 	snprintf(j->names[1], sizeof j->names[1], "%s", white);
 	return queue_write(srv, j, done, arg);
+}
+
+/* A game's row for the store thread: the values copied, the answer
+ * filled in. */
+struct begin_job {
+	struct server *srv;
+	store_game_t g;
+	int rc, unavailable;
+	char err[256];
+	archive_begun_fn done;
+	void *arg;
+};
+
+static void
+begin_run(workq_job_t *job, void *ctx, void *arg)
+{
+	struct begin_job *j = arg;
+	store_t *st = ctx;
+	(void)job;
+	if ((j->rc = store_game_begin(st, &j->g)) != 0) {
+		j->unavailable = store_unavailable(st);
+		snprintf(j->err, sizeof j->err, "%s", store_error(st));
+	}
+}
+
+static void
+begin_done(int64_t id, int cancelled, void *arg)
+{
+	struct begin_job *j = arg;
+	(void)id;
+	if (cancelled) { /* shutdown: the room is going away */
+		free(j);
+		return;
+	}
+	game_err_t e = GERR_OK;
+	if (j->rc != 0) {
+		log_error(&j->srv->log, "room %s: cannot store the game: %s", j->g.room, j->err);
+		e = j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
+	}
+	j->done(j->arg, e, e == GERR_OK ? j->g.id : 0);
+	free(j);
+}
+
+int
+archive_begin_async(
+    struct server *srv, const struct archive_game *g, archive_begun_fn done, void *arg)
+{
+	struct begin_job *j = calloc(1, sizeof *j);
+	if (!j)
+		return -1;
+	j->srv = srv;
+	game_row(srv, g, &j->g);
+	j->done = done;
+	j->arg = arg;
+	/* the one store thread: in order with the moves and every other write */
+	if (workq_submit(srv->storeq, (uint64_t)(uintptr_t)arg, begin_run, begin_done, NULL, j) <
+	    0) {
+		free(j);
+		return -1;
+	}
+	return 0;
 }
 
 struct lookup_job {

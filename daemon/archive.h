@@ -91,6 +91,13 @@ int archive_truncate_async(
     struct server *srv, int64_t id, int nmoves, archive_done_fn done, void *arg);
 int archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
     int opening_plies, archive_done_fn done, void *arg);
+/* As archive_begin, on the store thread: done(arg, e, id) on the loop, id
+ * the game's row when e is GERR_OK (refused: GERR_STORE, GERR_STORE_DOWN,
+ * nothing written); -1 at once when it cannot be queued (done is then
+ * never called). */
+typedef void (*archive_begun_fn)(void *arg, game_err_t e, int64_t id);
+int archive_begin_async(
+    struct server *srv, const struct archive_game *g, archive_begun_fn done, void *arg);
 /* A stored session looked up on the store thread (RESUME after a
  * restart): the token's name if the store holds it unexpired, and whether
  * that name is an account. */

@@ -445,6 +445,22 @@ pool_has_room(struct botplay *bp)
 	return queued + running < cap;
 }
 
+/* A bot's game started (it plays) or did not (it goes); at shutdown
+ * (r NULL) the bot goes with every session. */
+static void
+bot_started(void *arg, struct room *r, game_err_t e)
+{
+	struct session *bot = arg;
+	struct botgame *bg = (struct botgame *)(void *)bot->sink;
+
+	if (r && e == GERR_OK) {
+		botplay_attach(bg->bp, bot, r);
+	} else if (r) {
+		botplay_drop(bg->bp, bot);
+		room_check(r);
+	}
+}
+
 /* A game between s and a new bot of level in a new room (*room); s's
  * colour wish decides. */
 static game_err_t
@@ -453,7 +469,6 @@ bot_game(
 {
 	struct session *bot = new_bot(bp, level);
 	struct room *r;
-	game_err_t e;
 
 	if (!bot)
 		return GERR_NOMEM;
@@ -461,14 +476,8 @@ bot_game(
 		botplay_drop(bp, bot);
 		return GERR_NOMEM;
 	}
-	if ((e = room_pair(r, s, g->colour, bot, WISH_ANY)) != GERR_OK) {
-		botplay_drop(bp, bot);
-		room_check(r);
-		return e;
-	}
-	botplay_attach(bp, bot, r);
 	*room = r;
-	return GERR_OK;
+	return room_pair(r, s, g->colour, bot, WISH_ANY, bot_started, bot);
 }
 
 game_err_t
@@ -500,13 +509,7 @@ botplay_seat(struct botplay *bp, struct room *r, struct session *s, int level, c
 	struct session *bot = new_bot(bp, level);
 	if (!bot)
 		return GERR_NOMEM;
-	game_err_t e = room_join(r, bot);
-	if (e != GERR_OK) {
-		botplay_drop(bp, bot);
-		return e;
-	}
-	botplay_attach(bp, bot, r);
-	return GERR_OK;
+	return room_join(r, bot, bot_started, bot);
 }
 
 void
@@ -516,8 +519,10 @@ botplay_fallback(struct server *srv, struct session *s, const struct gamespec *g
 	struct room *r;
 
 	casual.rated = 0;
+	game_err_t e = GERR_NOMEM;
 	if (!srv->botplay || session_make_room(s) ||
-	    bot_game(srv->botplay, s, &casual, srv->cfg.bot_fallback_level, &r) != GERR_OK)
+	    ((e = bot_game(srv->botplay, s, &casual, srv->cfg.bot_fallback_level, &r)) != GERR_OK &&
+		e != GERR_PENDING))
 		log_warn(&srv->log, "seek %u by %s: no bot game could start", id, s->name);
 	else
 		log_info(&srv->log, "seek %u by %s: no one came; a bot took the seat", id, s->name);

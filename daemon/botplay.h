@@ -23,11 +23,13 @@ struct session;
 struct botplay *botplay_new(struct server *srv);
 /* Stops every search and frees every bot's state. */
 void botplay_free(struct botplay *bp);
-/* A new game between s and a bot of level (casual): *room on success;
- * GERR_SERVER_BUSY (with *why) when every bot is thinking. */
+/* A new game between s and a bot of level (casual): *room on success (and
+ * on GERR_PENDING, its start being stored: room_pair); GERR_SERVER_BUSY
+ * (with *why) when every bot is thinking. */
 game_err_t botplay_game(struct botplay *bp, struct session *s, const struct gamespec *g, int level,
     struct room **room, const char **why);
-/* A bot of level takes the free seat of r, a private room s waits in. */
+/* A bot of level takes the free seat of r, a private room s waits in
+ * (GERR_PENDING: as room_join). */
 game_err_t botplay_seat(
     struct botplay *bp, struct room *r, struct session *s, int level, const char **why);
 /* Whether a bot can take the seat of a game restored from the store that

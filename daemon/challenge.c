@@ -34,9 +34,15 @@ challenge_end(struct challenge *k, proto_end_t how)
 static void
 expiry_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct challenge *k = arg;
 	(void)fd;
 	(void)what;
-	challenge_end(arg, END_EXPIRED);
+	if (k->starting) { /* accepted: its game's start is answered first */
+		struct timeval again = { 1, 0 };
+		evtimer_add(k->expiry, &again);
+		return;
+	}
+	challenge_end(k, END_EXPIRED);
 }
 
 static struct challenge *
@@ -47,6 +53,27 @@ by_id(struct server *srv, uint32_t id)
 		if (k->id == id)
 			return k;
 	return NULL;
+}
+
+struct accepted {
+	struct server *srv;
+	uint32_t id;
+};
+
+/* The accepted challenge's game started (it ends, accepted) or did not
+ * (it stays open); it may have been withdrawn meanwhile. */
+static void
+accepted(void *arg, struct room *r, game_err_t e)
+{
+	struct accepted *a = arg;
+	struct challenge *k = r ? by_id(a->srv, a->id) : NULL;
+	if (k)
+		k->starting = 0;
+	if (k && e == GERR_OK)
+		challenge_end(k, END_ACCEPTED);
+	if (r && e != GERR_OK)
+		room_check(r);
+	free(a);
 }
 
 game_err_t
@@ -102,16 +129,16 @@ challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept)
 		return GERR_BUSY;
 	if (session_make_room(k->from) || session_make_room(k->to))
 		return GERR_BUSY;
-	struct room *r = room_new(srv, &k->spec, 0);
-	if (!r)
+	struct accepted *a = calloc(1, sizeof *a);
+	struct room *r = a ? room_new(srv, &k->spec, 0) : NULL;
+	if (!r) {
+		free(a);
 		return GERR_NOMEM;
-	game_err_t e = room_pair(r, k->from, k->spec.colour, k->to, WISH_ANY);
-	if (e != GERR_OK) {
-		room_check(r);
-		return e;
 	}
-	challenge_end(k, END_ACCEPTED);
-	return GERR_OK;
+	a->srv = srv;
+	a->id = k->id;
+	k->starting = 1;
+	return room_pair(r, k->from, k->spec.colour, k->to, WISH_ANY, accepted, a);
 }
 
 int

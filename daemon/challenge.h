@@ -25,6 +25,7 @@ struct challenge {
 	struct session *from, *to;
 	struct gamespec spec; /* the colour wish is the challenger's */
 	struct event *expiry;
+	int starting; /* accepted: its game's start is being stored */
 };
 
 TAILQ_HEAD(challenge_list, challenge);
@@ -37,7 +38,9 @@ game_err_t challenge_new(struct server *srv, struct session *from, struct sessio
 /* s answers challenge id: the one challenged accepts or declines, the
  * challenger withdraws (accept is GERR_NOT_PLAYER for the challenger).
  * GERR_NO_OFFER when s has no such challenge; accepting while either side
- * is busy is GERR_BUSY and the challenge stays open. */
+ * is busy is GERR_BUSY and the challenge stays open. An accepted one ends
+ * once its game started; GERR_PENDING while that start is being stored
+ * (room_pair), and a refused start leaves it open. */
 game_err_t challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept);
 /* Whether s has a challenge of its own open. */
 int challenge_pending(struct server *srv, const struct session *s);

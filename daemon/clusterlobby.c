@@ -76,6 +76,7 @@ struct xin {
 	struct session *to;
 	struct gamespec spec;
 	int64_t until;
+	int starting; /* accepted: its game's start is being stored */
 };
 
 /* A JOIN by a code no room here has, asked of every other node. */
@@ -376,31 +377,101 @@ busy_user(void *arg, const char *node, const proto_msg_t *m)
 	return 1;
 }
 
-/* A new room of this node for here (seated) and a player of another node
- * (name, kind, digest: a seat awaiting its RESUME); its id into room, or
- * the refusal. */
-static game_err_t
-seat_both(struct clobby *lb, const struct gamespec *g, struct session *here, game_wish_t here_wish,
-    const char *name, enum session_kind kind, const char *digest, game_wish_t wish,
-    char room[PROTO_ROOM_MAX + 1])
+/* What a placement for another node's player answers once its game's
+ * start is stored or refused: a claim of a seek here (placed / refused),
+ * a challenge accepted here (chalok), a JOIN of a room here (joined /
+ * busy). */
+enum place_kind { PLACE_CLAIM, PLACE_CHALLENGE, PLACE_JOIN };
+
+struct placing {
+	struct clobby *lb;
+	enum place_kind kind;
+	char node[NODE_MAX]; /* the other node, to answer */
+	uint32_t ref;        /* its claim's or JOIN's ref, or its challenge id */
+	uint32_t id;         /* the seek or the challenge (xin) here */
+	struct session *away;
+};
+
+static struct xin *xin_by_id(struct clobby *lb, uint32_t id);
+static void xin_end(struct clobby *lb, struct xin *x, proto_end_t how, int tell_node);
+
+/* The start of a game with another node's player is answered: the seat
+ * awaits its RESUME and the other node hears where, or (refused, or no
+ * room r) the seat goes and the other node hears no. */
+static void
+place_answer(const struct placing *pl, struct room *r, game_err_t e)
 {
-	struct server *srv = lb->srv;
-	if (session_by_name(srv, name))
-		return GERR_BUSY; /* the name is in use here: its seat could not be told apart */
-	struct session *away = session_await(srv, name, digest, kind);
-	if (!away)
-		return GERR_NOMEM;
-	struct room *r = room_new(srv, g, 0);
-	game_err_t e = r ? room_pair(r, here, here_wish, away, wish) : GERR_NOMEM;
+	struct clobby *lb = pl->lb;
+	struct seek *k = pl->kind == PLACE_CLAIM ? local_seek(lb, pl->id) : NULL;
+	struct xin *x = pl->kind == PLACE_CHALLENGE ? xin_by_id(lb, pl->id) : NULL;
+	if (k)
+		k->held = 0;
+	if (x)
+		x->starting = 0;
 	if (e != GERR_OK) {
-		if (r)
+		if (pl->away)
+			session_free(pl->away);
+		if (pl->kind == PLACE_CLAIM)
+			say(lb, pl->node, "refused %u", pl->ref);
+		else if (pl->kind == PLACE_JOIN)
+			say(lb, pl->node, "busy %u", pl->ref);
+		if (r && pl->kind != PLACE_JOIN)
 			room_check(r);
-		session_free(away);
+		return;
+	}
+	room_gone(r, pl->away); /* it comes with RESUME; its grace runs till then */
+	log_info(&lb->srv->log, "cluster: %s of node %s plays in %s", pl->away->name, pl->node,
+	    room_id(r));
+	if (pl->kind == PLACE_CLAIM) {
+		if (k)
+			lobby_cancel(lb->srv, k->sess, k->id);
+		say(lb, pl->node, "placed %u %s", pl->ref, room_id(r));
+	} else if (pl->kind == PLACE_CHALLENGE) {
+		say(lb, pl->node, "chalok %u %s", pl->ref, room_id(r));
+		if (x)
+			xin_end(lb, x, END_ACCEPTED, 0);
+	} else {
+		say(lb, pl->node, "joined %u %s", pl->ref, room_id(r));
+	}
+}
+
+/* room_started_fn of a placement; at shutdown (r NULL) only pl goes. */
+static void
+placed(void *arg, struct room *r, game_err_t e)
+{
+	if (r)
+		place_answer(arg, r, e);
+	free(arg);
+}
+
+/* A placement of another node's player (name, kind, digest: a seat
+ * awaiting its RESUME) in r: with here in a new room (room_pair), or in
+ * the free seat of a private room (room_join, here NULL). Whatever comes
+ * of it, node hears it through place_answer (id: the seek or challenge
+ * here, held until then). */
+static game_err_t
+place(struct clobby *lb, struct room *r, enum place_kind kind, const char *node, uint32_t ref,
+    uint32_t id, struct session *here, game_wish_t here_wish, const char *name,
+    enum session_kind skind, const char *digest, game_wish_t wish)
+{
+	struct placing tmp, *pl = calloc(1, sizeof *pl), *p = pl ? pl : &tmp;
+	memset(p, 0, sizeof *p);
+	p->lb = lb;
+	p->kind = kind;
+	snprintf(p->node, sizeof p->node, "%s", node);
+	p->ref = ref;
+	p->id = id;
+	/* a name in use here: its seat could not be told apart */
+	game_err_t e = session_by_name(lb->srv, name) ? GERR_BUSY : GERR_NOMEM;
+	if (pl && r && e == GERR_NOMEM)
+		p->away = session_await(lb->srv, name, digest, skind);
+	if (!p->away) {
+		place_answer(p, r, e);
+		free(pl);
 		return e;
 	}
-	room_gone(r, away); /* it comes with RESUME; its grace runs till then */
-	snprintf(room, PROTO_ROOM_MAX + 1, "%s", room_id(r));
-	return GERR_OK;
+	return here ? room_pair(r, here, here_wish, p->away, wish, placed, pl)
+		    : room_join(r, p->away, placed, pl);
 }
 
 /* Another node claims seek id here for its player (the = SEEK line): this
@@ -414,7 +485,6 @@ got_claim(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const 
 	enum session_kind kind;
 	proto_msg_t m;
 	struct gamespec g;
-	char room[PROTO_ROOM_MAX + 1];
 	if (proto_parse(line, strlen(line), PROTO_SERVER, &m, NULL, 0) != 0 || m.id != PD_SEEK ||
 	    kind_parse(kw, &kind) != 0 || strlen(digest) != AUTH_DIGEST_LEN) {
 		log_warn(&srv->log, "cluster: a bad seek claim from node %s dropped", node);
@@ -427,17 +497,15 @@ got_claim(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const 
 		return;
 	}
 	if (!k || k->held || !clobby_on(lb) || admin_draining(srv->admin) ||
-	    !gamespec_compatible(&k->spec, &g) || strcasecmp(k->sess->name, m.user) == 0 ||
-	    seat_both(lb, &k->spec, k->sess, k->spec.colour, m.user, kind, digest, g.colour,
-		room) != GERR_OK) {
+	    !gamespec_compatible(&k->spec, &g) || strcasecmp(k->sess->name, m.user) == 0) {
 		log_debug(&srv->log, "cluster: node %s's claim of seek %u refused", node, id);
 		say(lb, node, "refused %u", ref);
 		return;
 	}
-	log_info(&srv->log, "cluster: seek %u of %s paired with %s of node %s in %s", id,
-	    k->sess->name, m.user, node, room);
-	lobby_cancel(srv, k->sess, id);
-	say(lb, node, "placed %u %s", ref, room);
+	/* held until the game's start is answered, which tells node */
+	k->held = 1;
+	place(lb, room_new(srv, &k->spec, 0), PLACE_CLAIM, node, ref, id, k->sess, k->spec.colour,
+	    m.user, kind, digest, g.colour);
 }
 
 static struct claim *
@@ -679,14 +747,20 @@ clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int accept)
 	cluster_each_of(lb->cl, PD_USER, busy_user, &b);
 	if (session_busy(s) || b.busy || session_make_room(s))
 		return GERR_BUSY;
-	char room[PROTO_ROOM_MAX + 1];
-	game_err_t e = seat_both(
-	    lb, &x->spec, s, WISH_ANY, x->from, x->kind, x->digest, x->spec.colour, room);
-	if (e != GERR_OK)
-		return e;
-	say(lb, x->node, "chalok %u %s", x->rid, room);
-	xin_end(lb, x, END_ACCEPTED, 0);
-	return GERR_OK;
+	/* it stays, its expiry waiting, until the game's start is answered */
+	x->starting = 1;
+	return place(lb, room_new(lb->srv, &x->spec, 0), PLACE_CHALLENGE, x->node, x->rid, x->id, s,
+	    WISH_ANY, x->from, x->kind, x->digest, x->spec.colour);
+}
+
+static struct xin *
+xin_by_id(struct clobby *lb, uint32_t id)
+{
+	struct xin *x;
+	LIST_FOREACH (x, &lb->xins, link)
+		if (x->id == id)
+			return x;
+	return NULL;
 }
 
 static struct xout *
@@ -824,7 +898,6 @@ got_join(struct clobby *lb, const char *node, uint32_t ref, const char *kw, cons
 	struct server *srv = lb->srv;
 	struct room *r = room_by_code(srv, code);
 	enum session_kind kind;
-	struct session *away;
 	proto_msg_t u;
 	if (proto_parse(line, strlen(line), PROTO_SERVER, &u, NULL, 0) != 0 || u.id != PD_USER) {
 		log_warn(&srv->log, "cluster: a bad JOIN from node %s dropped", node);
@@ -839,19 +912,11 @@ got_join(struct clobby *lb, const char *node, uint32_t ref, const char *kw, cons
 		say(lb, node, "full %u", ref);
 		return;
 	}
-	if (kind_parse(kw, &kind) != 0 || !clobby_on(lb) || admin_draining(srv->admin) ||
-	    session_by_name(srv, name) || !(away = session_await(srv, name, digest, kind))) {
+	if (kind_parse(kw, &kind) != 0 || !clobby_on(lb) || admin_draining(srv->admin)) {
 		say(lb, node, "busy %u", ref);
 		return;
 	}
-	if (room_join(r, away) != GERR_OK) {
-		session_free(away);
-		say(lb, node, "busy %u", ref);
-		return;
-	}
-	room_gone(r, away);
-	log_info(&srv->log, "cluster: %s of node %s joins %s", name, node, room_id(r));
-	say(lb, node, "joined %u %s", ref, room_id(r));
+	place(lb, r, PLACE_JOIN, node, ref, 0, NULL, WISH_ANY, name, kind, digest, WISH_ANY);
 }
 
 static void
@@ -1056,7 +1121,7 @@ clobby_tick(struct clobby *lb, int64_t now)
 	struct xin *x, *xn;
 	for (x = LIST_FIRST(&lb->xins); x; x = xn) {
 		xn = LIST_NEXT(x, link);
-		if (now >= x->until)
+		if (now >= x->until && !x->starting)
 			xin_end(lb, x, END_EXPIRED, 1);
 	}
 	/* a seek open here claims the other nodes' seeks each second too,

@@ -42,9 +42,10 @@ enum target {
 
 enum { LIST_MAX = 1000 }; /* lines in one ROOMS or WHO reply */
 
-/* A handler's answer when its room answers later (GERR_PENDING), or when
- * it runs again once the store thread has looked its session up. */
-enum { CMD_PENDING = -1, CMD_LOOKUP = -2 };
+/* A handler's answer when its room answers later (GERR_PENDING), when it
+ * runs again once the store thread has looked its session up, or when it
+ * has parked itself (wait_start). */
+enum { CMD_PENDING = -1, CMD_LOOKUP = -2, CMD_PARKED = -3 };
 
 /* A request waiting for its room: the one whose commit is in flight
  * (answering), or a later one to run after it. */
@@ -163,6 +164,21 @@ park(struct conn *c, const proto_msg_t *m, struct room *rm, int answering)
 	conn_hold(c, CONN_HELD);
 }
 
+/* A request that started a game whose row is being stored (GERR_PENDING
+ * of a start): it waits for the room its session is seated at, and
+ * room_replied answers it, naming ident (SEEK's id) where its OK does. */
+static int
+wait_start(struct conn *c, const proto_msg_t *m, int64_t ident)
+{
+	struct room *r = session_starting(c->sess);
+	if (!r)
+		return ERR_INTERNAL;
+	proto_msg_t w = *m;
+	w.ident = ident;
+	park(c, &w, r, 1);
+	return CMD_PARKED;
+}
+
 static int
 cmd_hello(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -272,6 +288,8 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	uint32_t id;
 	game_err_t e = lobby_seek(c->srv, c->sess, &g, c->srv->cfg.bot_fallback_s,
 	    fallback ? botplay_fallback : NULL, &id);
+	if (e == GERR_PENDING)
+		return wait_start(c, m, id);
 	if (e)
 		return refused(e, NULL, why);
 	rc = ok_ident(c, m, id);
@@ -326,6 +344,10 @@ cmd_join(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	struct session *s = c->sess;
 	if (!(rm = room_by_code(c->srv, m->code))) /* another node's, perhaps */
 		return clobby_join(cluster_lobby(c->srv->cluster), c, m, why);
+	if (room_busy(rm)) { /* a JOIN's start in flight: seated or watching after it */
+		park(c, m, rm, 0);
+		return CMD_PARKED;
+	}
 	if (session_in_room(s, rm)) {
 		*why = "already in that room";
 		return ERR_BUSY;
@@ -342,10 +364,12 @@ cmd_join(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 			*why = "in too many rooms";
 			return ERR_BUSY;
 		}
-		e = room_join(rm, s);
+		e = room_join(rm, s, NULL, NULL);
 	} else {
 		e = room_watch(rm, s);
 	}
+	if (e == GERR_PENDING)
+		return wait_start(c, m, 0);
 	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
 }
 
@@ -519,6 +543,8 @@ cmd_answer_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, cons
 	if (e == GERR_NO_OFFER) /* one across nodes? */
 		e = clobby_answer(cluster_lobby(c->srv->cluster), c->sess, (uint32_t)m->ident,
 		    m->answer == ANSWER_ACCEPT);
+	if (e == GERR_PENDING)
+		return wait_start(c, m, m->ident);
 	if (e == GERR_NOT_PLAYER)
 		*why = "only the one challenged can accept";
 	else if (e == GERR_BUSY)
@@ -797,6 +823,8 @@ cmd_bot_play(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 		return ERR_BUSY;
 	}
 	game_err_t e = botplay_game(c->srv->botplay, c->sess, &g, (int)m->level, &rm, why);
+	if (e == GERR_PENDING)
+		return wait_start(c, m, 0);
 	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
 }
 
@@ -808,6 +836,8 @@ cmd_bot_seat(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 		return ERR_UNAVAILABLE;
 	}
 	game_err_t e = botplay_seat(c->srv->botplay, rm, c->sess, (int)m->level, why);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
 	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
 }
 
@@ -1075,7 +1105,11 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		rc = ERR_LOGIN_FIRST;
 	else if ((need == NEED_ANON || need == NEED_UNNAMED) && c->sess)
 		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
-	else if (table[m->id].at != AT_NONE && m->room[0] &&
+	else if (c->sess && (rm = session_starting(c->sess)) != NULL) {
+		/* its game's start is being stored: after it, in order */
+		park(c, m, rm, 0);
+		return;
+	} else if (table[m->id].at != AT_NONE && m->room[0] &&
 	    cluster_remote(c->srv->cluster, m->room))
 		rc = remote_room(c, m, table[m->id].at, &why);
 	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0) {
@@ -1084,6 +1118,8 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 			return;
 		}
 		rc = table[m->id].fn(c, m, rm, &why);
+		if (rc == CMD_PARKED)
+			return;
 		if (rc == CMD_PENDING) {
 			park(c, m, rm, 1);
 			return;
@@ -1121,7 +1157,7 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 		}
 		conn_release(p->c);
 		free(p);
-	} else if (e) {
+	} else if (e && srv->botplay) {
 		botplay_refused(srv->botplay, r, e); /* nobody asked: a bot's stones */
 	}
 	for (p = TAILQ_FIRST(&srv->parked); p && !room_busy(r); p = next) {

@@ -29,8 +29,68 @@ waited_cb(evutil_socket_t fd, short what, void *arg)
 	lobby_wait_fn fn = k->on_wait;
 	(void)fd;
 	(void)what;
+	if (k->held) { /* a game with it may be starting: look again after */
+		struct timeval again = { 1, 0 };
+		evtimer_add(k->waited, &again);
+		return;
+	}
 	seek_free(srv, k);
 	fn(srv, s, &g, id);
+}
+
+static struct seek *
+seek_by_id(struct server *srv, uint32_t id)
+{
+	struct seek *k;
+	TAILQ_FOREACH (k, &srv->seeks, link)
+		if (k->id == id)
+			break;
+	return k;
+}
+
+/* Seeks paired into a game whose start is being stored: held meanwhile,
+ * gone once it started, open again if it did not. */
+struct pairing {
+	struct server *srv;
+	uint32_t seeks[2]; /* 0: none */
+};
+
+static void
+paired(void *arg, struct room *r, game_err_t e)
+{
+	struct pairing *pg = arg;
+	for (int i = 0; r && i < 2; i++) {
+		struct seek *k = pg->seeks[i] ? seek_by_id(pg->srv, pg->seeks[i]) : NULL;
+		if (k && e == GERR_OK)
+			seek_free(pg->srv, k);
+		else if (k)
+			k->held = 0;
+	}
+	if (r && e != GERR_OK)
+		room_check(r);
+	free(pg);
+}
+
+/* A new room for the seeks old and young (NULL: young is a seeker that has
+ * none yet); the older seek's wish decides when it is not "any", and the
+ * seeks stay, held, until the game's start is answered (room_pair). */
+static game_err_t
+pair(struct server *srv, struct seek *old, struct session *young, const struct gamespec *g,
+    struct seek *young_seek)
+{
+	struct pairing *pg = calloc(1, sizeof *pg);
+	struct room *r = pg ? room_new(srv, g, 0) : NULL;
+	if (!r) {
+		free(pg);
+		return GERR_NOMEM;
+	}
+	pg->srv = srv;
+	pg->seeks[0] = old->id;
+	pg->seeks[1] = young_seek ? young_seek->id : 0;
+	old->held = 1;
+	if (young_seek)
+		young_seek->held = 1;
+	return room_pair(r, old->sess, old->spec.colour, young, g->colour, paired, pg);
 }
 
 game_err_t
@@ -59,18 +119,8 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 		log_debug(&srv->log, "seek %u by %s", k->id, s->name);
 		return GERR_OK;
 	}
-	struct room *r = room_new(srv, g, 0);
-	if (!r)
-		return GERR_NOMEM;
-	/* the older seek's wish decides when it is not "any"; it stays if the
-	 * game cannot start */
-	game_err_t e = room_pair(r, k->sess, k->spec.colour, s, g->colour);
-	if (e != GERR_OK) {
-		room_check(r);
-		return e;
-	}
-	seek_free(srv, k);
-	return GERR_OK;
+	/* the older seek stays if the game cannot start */
+	return pair(srv, k, s, g, NULL);
 }
 
 void
@@ -92,15 +142,7 @@ lobby_release(struct server *srv, struct seek *k)
 			young = x == k ? o : k;
 			break;
 		}
-	struct room *r = room_new(srv, &young->spec, 0);
-	if (!r)
-		return;
-	if (room_pair(r, old->sess, old->spec.colour, young->sess, young->spec.colour) != GERR_OK) {
-		room_check(r);
-		return;
-	}
-	seek_free(srv, old);
-	seek_free(srv, young);
+	pair(srv, old, young->sess, &young->spec, young);
 }
 
 game_err_t

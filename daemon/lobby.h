@@ -25,14 +25,17 @@ struct seek {
 	struct gamespec spec;
 	struct event *waited; /* when the seek's wait is over (on_wait) */
 	lobby_wait_fn on_wait;
-	int held; /* its claim of another node's seek is in flight (clusterlobby.h):
-		     no other seek pairs with it meanwhile */
+	int held; /* its claim of another node's seek, or the start of a game
+		     with it, is in flight (clusterlobby.h, room_pair): no other
+		     seek pairs with it meanwhile */
 };
 
 TAILQ_HEAD(seek_list, seek);
 
 /* Adds s's seek, or pairs it at once (the room starts with * START; s->seek
- * is then NULL). The seek's id is returned through *id either way. With on_wait, an unpaired
+ * is then NULL; GERR_PENDING while the game's start is being stored, the
+ * older seek held meanwhile and open again if it does not start). The
+ * seek's id is returned through *id either way. With on_wait, an unpaired
  * seek ends after wait_s seconds and on_wait is called. */
 game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int wait_s,
     lobby_wait_fn on_wait, uint32_t *id);

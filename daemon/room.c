@@ -81,9 +81,21 @@ struct room {
 	struct sink *relay;      /* the cluster's relay of its events, or NULL */
 };
 
+/* How a game's start seated its players, to be put back if it does not
+ * happen, and whom to tell: the seat room_join gave (-1: room_pair's two;
+ * -2: none, a rematch), whether the seats were swapped after, and the
+ * caller's continuation. */
+struct start {
+	int joined;
+	int swap;
+	room_started_fn fn;
+	void *arg;
+};
+
 /* Stones sent to the store thread (archive_moves_async): the room is as it
  * was until their commit comes back; then they are played again, with the
- * same time, and said. */
+ * same time, and said. Or a game's row (archive_begin_async): the players
+ * sit, nothing is said until it is stored. */
 struct pending {
 	int n;
 	move_t mv[3];
@@ -102,6 +114,8 @@ struct pending {
 	struct event *retry; /* a timer's end: tried again if refused */
 	game_err_t answer;   /* the request's answer once ended (GERR_OVER: a flag fell) */
 	const char *answer_why;
+	int start; /* or a game's start, and how to answer it */
+	struct start st;
 };
 
 struct room_registry {
@@ -341,6 +355,12 @@ room_free(struct room *r)
 		TAILQ_REMOVE(&r->members, m, link);
 		session_del_room(m->sess, r);
 		free(m);
+	}
+	/* shutdown dropped the start's answer: its caller lets go of arg */
+	if (r->pending && r->pending->start) {
+		log_info(&r->srv->log, "room %s: its game's start dropped at shutdown", r->id);
+		if (r->pending->st.fn)
+			r->pending->st.fn(r->pending->st.arg, NULL, GERR_PENDING);
 	}
 	free(r->pending);
 	for (int i = 0; i < 2; i++)
@@ -784,20 +804,35 @@ send_stage(struct room *r)
 	room_event(r, &m);
 }
 
-/* The next game's row in the archive, for the seats as they are now: 0, or
- * -1 (nothing changed) when the store refused it. */
-static int
-begin_game(struct room *r)
+static game_err_t started(
+    struct room *r, const struct start *st, game_err_t e, int64_t id, struct room_act *act);
+static void begun(void *arg, game_err_t e, int64_t id);
+
+/* The next game's row in the archive, for the seats as they are now; then
+ * started() plays it or puts the seats back (st). With SQLite at once: the
+ * answer; with PostgreSQL GERR_PENDING, the room busy until begun(). */
+static game_err_t
+begin_game(struct room *r, const struct start *st, struct room_act *act)
 {
 	struct archive_game g;
-	int64_t id;
 	room_record(r, &g);
 	g.id = 0;
 	g.opening_plies = r->spec.opening == OPEN_SWAP2 ? -1 : 0;
-	if (archive_begin(r->srv, &g, &id) != 0)
-		return -1;
-	r->game_id = id;
-	return 0;
+	if (archive_async(r->srv)) {
+		struct pending *p = calloc(1, sizeof *p);
+		if (!p || archive_begin_async(r->srv, &g, begun, r) != 0) {
+			free(p);
+			return started(r, st, GERR_SERVER_BUSY, 0, act);
+		}
+		p->start = 1;
+		p->st = *st;
+		p->now = clock_now_ms();
+		r->pending = p;
+		return GERR_PENDING;
+	}
+	int64_t id;
+	int rc = archive_begin(r->srv, &g, &id);
+	return started(r, st, rc ? archive_refusal(r->srv) : GERR_OK, id, act);
 }
 
 /* A new game in the room, archived by begin_game: position, clocks, START. */
@@ -872,6 +907,8 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 }
 
 static void write_done(void *arg, game_err_t e);
+static void answered(struct room *r, game_err_t e, const struct room_act *act);
+static void swap_seats(struct room *r);
 static void undone(struct room *r, int plies, unsigned accepted, int64_t now);
 static void coloured(struct room *r, int swap);
 
@@ -1070,14 +1107,21 @@ refuse(struct room_act *act, game_err_t e, const char *why)
 	return e;
 }
 
+/* Why the store refused a write (e: the refusal). */
+static const char *
+refusal_why(game_err_t e)
+{
+	return e == GERR_STORE_DOWN ? "the database cannot be reached; nothing changed, try again"
+	    : e == GERR_SERVER_BUSY ? "the database is busy; nothing changed, try again"
+				    : "the game could not be saved; try again";
+}
+
 /* The store refused the change: nothing happened, try again. */
 static game_err_t
 store_refused(const struct room *r, struct room_act *act)
 {
 	game_err_t e = archive_refusal(r->srv);
-	return refuse(act, e,
-	    e == GERR_STORE_DOWN ? "the database cannot be reached; nothing changed, try again"
-				 : "the game could not be saved; try again");
+	return refuse(act, e, refusal_why(e));
 }
 
 static void
@@ -1121,9 +1165,7 @@ write_done(void *arg, game_err_t e)
 		/* not this node's game any more: lease.c leaves the room */
 		act.why = "another node plays this game now; nothing changed: see * MOVED";
 	} else if (e != GERR_OK) {
-		act.why = e == GERR_STORE_DOWN
-		    ? "the database cannot be reached; nothing changed, try again"
-		    : "the game could not be saved; try again";
+		act.why = refusal_why(e);
 		struct timeval again = { 1, 0 };
 		if (p->end && p->anyway) {
 			log_error(&r->srv->log,
@@ -1162,9 +1204,104 @@ write_done(void *arg, game_err_t e)
 		}
 	}
 	free(p);
+	answered(r, e, &act);
+}
+
+/* The request that waited for the room's commit hears it (e and act as
+ * its verb would have returned them); the room may be done with. */
+static void
+answered(struct room *r, game_err_t e, const struct room_act *act)
+{
 	if (r->reg->reply)
-		r->reg->reply(r->reg->reply_arg, r, e, &act);
+		r->reg->reply(r->reg->reply_arg, r, e, act);
 	room_check(r);
+}
+
+static void unsit(struct room *r, int seat);
+
+/* A start that did not happen: the seats as they were before it. */
+static void
+unstart(struct room *r, const struct start *st)
+{
+	if (st->swap)
+		swap_seats(r);
+	if (st->joined >= 0) {
+		unsit(r, st->joined);
+	} else if (st->joined == -1) {
+		unsit(r, 0);
+		unsit(r, 1);
+	}
+	if (r->status == GAME_WAITING && !r->seat[0].m && !r->seat[1].m)
+		r->code[0] = '\0'; /* its creator left meanwhile: nobody to join */
+}
+
+static void
+row_aborted(void *arg, game_err_t e)
+{
+	(void)arg;
+	(void)e; /* move_job_done logged a refusal */
+}
+
+/* The stored row of a game that never started (a player went while it was
+ * stored) ends as aborted; nobody waits for that. Refused, it stays open
+ * in the store, and a restart ends it as any game nobody came back to. */
+static void
+abort_row(struct room *r, int64_t id)
+{
+	struct archive_game g;
+	room_record(r, &g);
+	g.id = id;
+	g.opening_plies = r->spec.opening == OPEN_SWAP2 ? -1 : 0;
+	g.result = GAME_NO_RESULT;
+	g.reason = BY_ABORTED;
+	int rc = archive_async(r->srv)
+	    ? archive_moves_async(r->srv, id, 0, NULL, 0, &g, row_aborted, NULL)
+	    : archive_end(r->srv, &g);
+	log_info(&r->srv->log, "room %s: a player went while its game was stored: %s", r->id,
+	    rc == 0 ? "its row ends aborted" : "its row stays open in the store");
+}
+
+/* The start's answer e (id: its row): the game on (* START), or, refused
+ * or with a seat its player left while the row was stored, the seats as
+ * they were; then the caller's continuation hears it. Returns the answer. */
+static game_err_t
+started(struct room *r, const struct start *st, game_err_t e, int64_t id, struct room_act *act)
+{
+	const char *why = e == GERR_OK ? NULL : refusal_why(e);
+	if (e == GERR_OK && (!r->seat[0].m || !r->seat[1].m)) {
+		abort_row(r, id);
+		e = GERR_BUSY;
+		why = "the other player went while the game was starting; nothing started";
+	}
+	if (e == GERR_OK) {
+		r->game_id = id;
+		end_offers(r, 1u << ASK_REMATCH, END_ACCEPTED);
+		start_game(r);
+	} else {
+		unstart(r, st);
+	}
+	if (act) {
+		act->seq = r->seq;
+		act->why = why;
+	}
+	if (st->fn)
+		st->fn(st->arg, r, e);
+	return e;
+}
+
+/* The store thread's answer for the game's row: started() says it, then
+ * the request that waited hears it. */
+static void
+begun(void *arg, game_err_t e, int64_t id)
+{
+	struct room *r = arg;
+	struct pending *p = r->pending;
+	struct room_act act;
+	act_init(&act);
+	r->pending = NULL;
+	e = started(r, &p->st, e, id, &act);
+	free(p);
+	answered(r, e, &act);
 }
 
 int
@@ -1481,13 +1618,10 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 			return store_refused(r, act);
 		undone(r, plies, 1u << k, clock_now_ms());
 	} else {
+		/* the new game's row first; a refusal leaves the offer open */
+		struct start st = { -2, 1, NULL, NULL };
 		swap_seats(r);
-		if (begin_game(r) != 0) {
-			swap_seats(r);
-			return store_refused(r, act);
-		}
-		end_offers(r, 1u << k, END_ACCEPTED);
-		start_game(r);
+		return begin_game(r, &st, act);
 	}
 	act->seq = r->seq;
 	return GERR_OK;
@@ -1606,7 +1740,8 @@ sit(struct room *r, int seat, struct session *s)
 static void
 unsit(struct room *r, int seat)
 {
-	drop_member(r, r->seat[seat].m);
+	if (r->seat[seat].m) /* else it left meanwhile */
+		drop_member(r, r->seat[seat].m);
 	memset(r->seat[seat].name, 0, sizeof r->seat[seat].name);
 }
 
@@ -1636,44 +1771,35 @@ room_joinable(const struct room *r)
 }
 
 game_err_t
-room_join(struct room *r, struct session *s)
+room_join(struct room *r, struct session *s, room_started_fn fn, void *arg)
 {
+	struct start st = { -2, 0, fn, arg };
 	if (!room_joinable(r))
-		return GERR_ROOM_FULL;
+		return started(r, &st, GERR_ROOM_FULL, 0, NULL);
 	int creator = r->seat[0].m ? 0 : 1;
 	if (sit(r, 1 - creator, s))
-		return GERR_NOMEM;
-	int swap = first_is_black(r->spec.colour, WISH_ANY) != (creator == 0);
-	if (swap)
+		return started(r, &st, GERR_NOMEM, 0, NULL);
+	st.joined = 1 - creator;
+	st.swap = first_is_black(r->spec.colour, WISH_ANY) != (creator == 0);
+	if (st.swap)
 		swap_seats(r);
-	if (begin_game(r) != 0) {
-		if (swap)
-			swap_seats(r);
-		unsit(r, 1 - creator);
-		return archive_refusal(r->srv);
-	}
-	start_game(r);
-	return GERR_OK;
+	return begin_game(r, &st, NULL);
 }
 
 game_err_t
-room_pair(
-    struct room *r, struct session *a, game_wish_t a_wish, struct session *b, game_wish_t b_wish)
+room_pair(struct room *r, struct session *a, game_wish_t a_wish, struct session *b,
+    game_wish_t b_wish, room_started_fn fn, void *arg)
 {
+	struct start st = { -2, 0, fn, arg };
 	int a_seat = first_is_black(a_wish, b_wish) ? 0 : 1;
 	if (sit(r, a_seat, a))
-		return GERR_NOMEM;
+		return started(r, &st, GERR_NOMEM, 0, NULL);
 	if (sit(r, 1 - a_seat, b)) {
 		unsit(r, a_seat);
-		return GERR_NOMEM;
+		return started(r, &st, GERR_NOMEM, 0, NULL);
 	}
-	if (begin_game(r) != 0) {
-		unsit(r, 0);
-		unsit(r, 1);
-		return archive_refusal(r->srv);
-	}
-	start_game(r);
-	return GERR_OK;
+	st.joined = -1;
+	return begin_game(r, &st, NULL);
 }
 
 game_err_t
@@ -1702,11 +1828,14 @@ room_leave(struct room *r, struct session *s)
 			room_end_anyway(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
 		end_offers(r, 1u << ASK_REMATCH, END_EXPIRED);
 		r->seat[seat].gone = 0;
-		if (r->status == GAME_WAITING)
-			r->code[0] = '\0'; /* the creator closed it */
+		/* the creator closed it (not a joiner whose start is in flight) */
+		if (r->status == GAME_WAITING && !r->seat[1 - seat].m)
+			r->code[0] = '\0';
 	}
 	drop_member(r, m);
-	presence(r, s->name, PRES_LEFT, 0);
+	/* a pairing or a JOIN whose start is in flight was never said */
+	if (!(r->pending && r->pending->start && r->status == GAME_WAITING))
+		presence(r, s->name, PRES_LEFT, 0);
 	room_check(r);
 }
 

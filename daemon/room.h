@@ -78,7 +78,8 @@ const struct gamespec *room_spec(const struct room *r);
 const position_t *room_position(const struct room *r);
 uint32_t room_seq(const struct room *r);
 int room_unfinished(const struct room *r);
-/* Whether stones of r wait for their commit: its requests wait too. */
+/* Whether a write of r (stones, an undo, the colours, an end, its game's
+ * start) waits for its commit: its requests wait too. */
 int room_busy(const struct room *r);
 /* The seat whose action the game waits for (a move, a swap2 step), or -1. */
 int room_actor(const struct room *r);
@@ -97,14 +98,24 @@ int room_offer_to(const struct room *r, int seat, uint32_t *id, game_offer_t *ki
 
 /* Seating. A private room's creator sits at its wish; room_join gives the
  * free seat of a waiting room to s and starts the game; room_pair seats two
- * players and starts it (GERR_NOMEM, GERR_STORE: nothing happened). Colours: the first wish that is not "any", else a
- * coin. */
+ * players and starts it. Colours: the first wish that is not "any", else a
+ * coin. The game's row is stored before anything is said (* START): with
+ * SQLite at once, with PostgreSQL on the store thread, the verb returning
+ * GERR_PENDING and the room busy meanwhile (its requests, and those of
+ * both players, wait; the request that started it is answered through the
+ * registry's reply function). Either way fn(arg, r, e) hears the answer
+ * once (NULL: nobody): GERR_OK, the game on; else (GERR_STORE,
+ * GERR_STORE_DOWN, GERR_SERVER_BUSY, GERR_NOMEM, GERR_ROOM_FULL, or
+ * GERR_BUSY when a player left while the row was stored, which then ends
+ * aborted) the seats are as before and nothing was said. fn(arg, NULL, ...)
+ * at shutdown, the answer dropped: only arg is to be let go. */
+typedef void (*room_started_fn)(void *arg, struct room *r, game_err_t e);
 game_err_t room_open(struct room *r, struct session *creator);
 /* Whether room_join would seat a player (else a JOIN by code watches). */
 int room_joinable(const struct room *r);
-game_err_t room_join(struct room *r, struct session *s);
-game_err_t room_pair(
-    struct room *r, struct session *a, game_wish_t a_wish, struct session *b, game_wish_t b_wish);
+game_err_t room_join(struct room *r, struct session *s, room_started_fn fn, void *arg);
+game_err_t room_pair(struct room *r, struct session *a, game_wish_t a_wish, struct session *b,
+    game_wish_t b_wish, room_started_fn fn, void *arg);
 /* The seat (of a game restored after a restart) that name held, if it
  * awaits its player; -1 otherwise. room_resume gives it to s. */
 int room_awaiting(const struct room *r, const char *name);
@@ -112,8 +123,8 @@ void room_resume(struct room *r, int seat, struct session *s);
 
 /* Requests by a session in the room. Each returns GERR_OK and fills *act,
  * or a refusal (with act->why); room_move, room_swap2_put, room_resign,
- * room_abort and room_claim may return GERR_PENDING instead (a PostgreSQL
- * store): the answer comes through the
+ * room_abort, room_claim and room_answer may return GERR_PENDING instead (a
+ * PostgreSQL store): the answer comes through the
  * registry's reply function once the commit is back, and until then the
  * room takes no other request (room_busy). move is in notation ("h8"); reason is why a
  * bot plays it (NULL for people). */

@@ -109,7 +109,7 @@ gc_cb(evutil_socket_t fd, short what, void *arg)
 	if (srv->admin && admin_draining(srv->admin)) {
 		int games = 0;
 		for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r))
-			games += room_unfinished(r);
+			games += room_unfinished(r) || room_busy(r); /* a start in flight too */
 		admin_drain_check(srv->admin, games);
 	}
 }

@@ -172,7 +172,17 @@ session_busy(const struct session *s)
 	for (int i = 0; i < s->nrooms; i++)
 		if (room_status(s->rooms[i]) == GAME_WAITING && room_seat_of(s->rooms[i], s) >= 0)
 			return 1;
-	return 0;
+	return session_starting(s) != NULL;
+}
+
+struct room *
+session_starting(const struct session *s)
+{
+	for (int i = 0; i < s->nrooms; i++)
+		if (room_busy(s->rooms[i]) && !room_unfinished(s->rooms[i]) &&
+		    room_seat_of(s->rooms[i], s) >= 0)
+			return s->rooms[i];
+	return NULL;
 }
 
 struct room *

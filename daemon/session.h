@@ -78,9 +78,12 @@ struct session *session_bot(struct server *srv, int level, struct sink *sink);
 /* s now speaks through connection c (whose sink gets its events), or
  * through none (c NULL). */
 void session_attach(struct session *s, struct conn *c);
-/* Seeking, or seated at a game that is waiting, in its opening or playing:
+/* Seeking, or seated at a game that is waiting, starting, in its opening or playing:
  * one game at a time. */
 int session_busy(const struct session *s);
+/* The room s is seated in whose next game's start is being stored (its
+ * row in flight at the store thread), or NULL. */
+struct room *session_starting(const struct session *s);
 /* The unfinished game s is seated in, or NULL. */
 struct room *session_game(const struct session *s);
 int session_in_room(const struct session *s, const struct room *r);

@@ -1,6 +1,9 @@
 /*
  * test_pgdown.c: gomokud on PostgreSQL while the database goes away
- * (tests/pg/test_pg.sh runs it with its own server). First, with a game in
+ * (tests/pg/test_pg.sh runs it with its own server). First each way a game
+ * starts (JOIN, rematch, SEEK, CHALLENGE, BOT) with the backends paused
+ * while its row is stored, then refused with PostgreSQL stopped and taken
+ * once it is back, then with a player gone mid-start (test_starts). Then, with a game in
  * progress and nothing of it in flight, the backends are paused: a LOGIN,
  * STATS/TOP/HISTORY and a GUEST wait on their connections for the store
  * thread while the game's players are answered (PING, WHO, SAY), and are
@@ -55,7 +58,304 @@ play(struct tc *mover, struct tc *other, const char *room, int k)
 	return tc_expect(other, "* MOVE", 3000) ? 0 : -1;
 }
 
-static struct daemon d1, d2;
+static struct daemon d0, d1, d2;
+
+/* Reads c's lines until one starts with "OK <verb>" or "ERR": that line
+ * (copied into c->line), or NULL after ms. */
+static const char *
+answer(struct tc *c, const char *verb, int ms)
+{
+	char want[40];
+	snprintf(want, sizeof want, "OK %s", verb);
+	const char *l;
+	while ((l = tc_read(c, ms)) && strncmp(l, want, strlen(want)) != 0 &&
+	    strncmp(l, "ERR", 3) != 0)
+		;
+	return l;
+}
+
+/* c ends its game in room with verb (RESIGN, ABORT): 0 when OK came. */
+static int
+end_game(struct tc *c, const char *verb, const char *room)
+{
+	tc_send(c, "%s %s", verb, room);
+	const char *l = answer(c, verb, 5000);
+	return l && strncmp(l, "OK ", 3) == 0 ? 0 : -1;
+}
+
+/* c offers a rematch in room, o hears it: its id into *id (0 if not). */
+static void
+offer_rematch(struct tc *c, struct tc *o, const char *room, unsigned *id)
+{
+	*id = 0;
+	tc_send(c, "OFFER %s rematch", room);
+	const char *l = tc_expect(c, "OK OFFER", 3000);
+	CHECK(l && sscanf(l, "OK OFFER %*s %u", id) == 1, "OFFER rematch: %s", c->line);
+	CHECK(tc_expect(o, "* OFFER", 3000), "no * OFFER: %s", o->line);
+}
+
+/* The room of the * START c reads first (skipping other lines) into room. */
+static int
+start_room(struct tc *c, char room[24], int ms)
+{
+	const char *l = tc_expect(c, "* START", ms);
+	return l && sscanf(l, "* START %23s", room) == 1 ? 0 : -1;
+}
+
+/* Sends what until its answer is not 508 (PostgreSQL back, the daemon's
+ * reconnect backs off up to 2 s): that answer's line, or NULL. */
+static const char *
+until_stored(struct tc *c, const char *verb, const char *what)
+{
+	const char *l = NULL;
+	for (int t = 0; t < 40; t++) {
+		tc_send(c, "%s", what);
+		l = answer(c, verb, 5000);
+		if (!l || strncmp(l, "ERR 508", 7) != 0)
+			return l;
+		usleep(250 * 1000);
+	}
+	return NULL;
+}
+
+/* The request each start waits on while PostgreSQL's backends are paused:
+ * nothing of the new game is said or answered, w's PING is answered
+ * meanwhile; resumed, * START comes first, then the answer. */
+static void
+held_start(struct tc *asker, struct tc *other, struct tc *w, const char *what, const char *first)
+{
+	CHECK(!tc_read(asker, 500), "%s: answered before its game's row: %s", what, asker->line);
+	if (other)
+		CHECK(!tc_read(other, 200), "%s: the other player heard before the commit: %s",
+		    what, other->line);
+	tc_send(w, "PING %s", what);
+	CHECK(tc_expect(w, "OK PING", 2000), "%s: no PING answer while the start hangs: %s", what,
+	    w->line);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	const char *l = tc_read(asker, 5000);
+	CHECK(l && strncmp(l, first, strlen(first)) == 0, "%s: after the commit, first: %s", what,
+	    asker->line);
+}
+
+/* Each way a game starts, with PostgreSQL's backends paused while its row
+ * is stored: a JOIN by code, a paired SEEK (the older seeker's CANCEL
+ * waits behind it), an accepted CHALLENGE, an accepted rematch and BOT
+ * play. Then with PostgreSQL stopped each is refused with 508, the room,
+ * seek, challenge and offer still there, and taken once it is back. Then
+ * a player goes while the start is in flight. */
+static void
+test_starts(void)
+{
+	char room[24], code[64], r2[24], want[80];
+	unsigned id = 0;
+	const char *l;
+	REQUIRE(daemon_start(&d0, GOMOKUD_BIN, "grace 300\nbot-threads 1") == 0,
+	    "no daemon (log %s)", d0.log);
+	struct tc *a = tc_guest(d0.port, "sue"), *b = tc_guest(d0.port, "tom"),
+		  *w = tc_guest(d0.port, "pat");
+	REQUIRE(a && b && w, "cannot connect");
+
+	tc_send(a, "CREATE freestyle 15 600+5 black casual none");
+	l = tc_expect(a, "OK CREATE", 3000);
+	REQUIRE(l && sscanf(l, "OK CREATE %23s %63s", room, code) == 2, "CREATE: %s", a->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(b, "JOIN %s", code);
+	tc_send(a, "WHO"); /* a player of the starting game: after it */
+	held_start(b, a, w, "JOIN", "* START");
+	snprintf(want, sizeof want, "OK JOIN %s", room);
+	CHECK(tc_expect(b, want, 3000), "the held JOIN: %s", b->line);
+	l = tc_read(a, 3000);
+	CHECK(l && strncmp(l, "* START", 7) == 0, "the creator's first line: %s", a->line);
+	CHECK(answer(a, "WHO", 3000) && strncmp(a->line, "OK WHO", 6) == 0,
+	    "the creator's WHO after the start: %s", a->line);
+	ok("JOIN with the store paused: held, the loop free; * START after the commit, then "
+	   "OK JOIN, then the other player's request");
+
+	CHECK(end_game(a, "RESIGN", room) == 0, "RESIGN: %s", a->line);
+	CHECK(tc_expect(b, "* OVER", 3000), "no * OVER: %s", b->line);
+	offer_rematch(a, b, room, &id);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(b, "ACCEPT %s %u", room, id);
+	held_start(b, a, w, "rematch", "* OFFEREND");
+	CHECK(tc_expect(b, "* START", 3000), "rematch: no * START: %s", b->line);
+	snprintf(want, sizeof want, "OK ACCEPT %s %u", room, id);
+	CHECK(tc_expect(b, want, 3000), "the held ACCEPT: %s", b->line);
+	CHECK(tc_expect(a, "* START", 3000), "the offerer saw no * START: %s", a->line);
+	ok("an accepted rematch with the store paused: * START after the commit, then OK ACCEPT");
+	CHECK(end_game(a, "RESIGN", room) == 0, "RESIGN: %s", a->line);
+	CHECK(tc_expect(b, "* OVER", 3000), "no * OVER: %s", b->line);
+	char rm[24]; /* kept: its rematch is offered again with PostgreSQL down */
+	snprintf(rm, sizeof rm, "%s", room);
+
+	tc_send(a, "SEEK freestyle 15 none any casual none");
+	CHECK(tc_expect(a, "OK SEEK", 3000), "SEEK: %s", a->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(b, "SEEK freestyle 15 none any casual none");
+	tc_send(a, "CANCEL"); /* its seek is in the starting game: after it */
+	held_start(b, a, w, "SEEK", "* START");
+	CHECK(tc_expect(b, "OK SEEK", 3000), "the held SEEK: %s", b->line);
+	CHECK(start_room(a, r2, 3000) == 0, "the older seeker saw no * START: %s", a->line);
+	CHECK(answer(a, "CANCEL", 3000) && strncmp(a->line, "ERR", 3) == 0,
+	    "CANCEL of a seek that started its game: %s", a->line);
+	CHECK(end_game(a, "ABORT", r2) == 0, "ABORT: %s", a->line);
+	ok("a paired SEEK with the store paused: * START after the commit, then OK SEEK; the "
+	   "older seeker's CANCEL after it");
+
+	tc_send(a, "CHALLENGE tom freestyle 15 none any casual none");
+	l = tc_expect(a, "OK CHALLENGE", 3000);
+	CHECK(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "CHALLENGE: %s", a->line);
+	CHECK(tc_expect(b, "* CHALLENGE", 3000), "no * CHALLENGE: %s", b->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(b, "ANSWER %u accept", id);
+	held_start(b, a, w, "CHALLENGE", "* START");
+	CHECK(tc_expect(b, "* CHALLENGEEND", 3000), "no * CHALLENGEEND: %s", b->line);
+	snprintf(want, sizeof want, "OK ANSWER %u", id);
+	CHECK(tc_expect(b, want, 3000), "the held ANSWER: %s", b->line);
+	CHECK(start_room(a, r2, 3000) == 0, "the challenger saw no * START: %s", a->line);
+	CHECK(end_game(a, "ABORT", r2) == 0, "ABORT: %s", a->line);
+	ok("an accepted CHALLENGE with the store paused: * START after the commit, then OK ANSWER");
+
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(w, "BOT play 1 freestyle 15 none black none");
+	held_start(w, NULL, b, "BOT", "* START");
+	CHECK(answer(w, "BOT", 3000) && strncmp(w->line, "OK BOT", 6) == 0, "the held BOT: %s",
+	    w->line);
+	ok("BOT play with the store paused: * START after the commit, then OK BOT");
+	if (sscanf(w->line, "OK BOT %23s", r2) == 1)
+		CHECK(end_game(w, "RESIGN", r2) == 0, "RESIGN: %s", w->line);
+
+	/* PostgreSQL stopped: each start refused, nothing changed */
+	unsigned chal = 0;
+	struct tc *c = tc_guest(d0.port, "uma"), *e = tc_guest(d0.port, "vic"),
+		  *x = tc_guest(d0.port, "ora"), *y = tc_guest(d0.port, "rex");
+	REQUIRE(c && e && x && y, "cannot connect");
+	tc_send(x, "CREATE freestyle 15 600+5 black casual none");
+	l = tc_expect(x, "OK CREATE", 3000);
+	REQUIRE(l && sscanf(l, "OK CREATE %23s %63s", room, code) == 2, "CREATE: %s", x->line);
+	tc_send(c, "SEEK renju 15 none any casual none");
+	CHECK(tc_expect(c, "OK SEEK", 3000), "SEEK: %s", c->line);
+	tc_send(w, "CHALLENGE vic freestyle 15 none any casual none");
+	l = tc_expect(w, "OK CHALLENGE", 3000);
+	CHECK(l && sscanf(l, "OK CHALLENGE %u", &chal) == 1, "CHALLENGE: %s", w->line);
+	CHECK(tc_expect(e, "* CHALLENGE", 3000), "no * CHALLENGE: %s", e->line);
+	offer_rematch(a, b, rm, &id);
+	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	tc_send(y, "JOIN %s", code);
+	CHECK(answer(y, "JOIN", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
+	    "JOIN with PostgreSQL down: %s", y->line);
+	CHECK(!tc_read(x, 300), "the creator heard of a refused JOIN: %s", x->line);
+	tc_send(y, "SEEK renju 15 none any casual none");
+	CHECK(answer(y, "SEEK", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
+	    "a paired SEEK with PostgreSQL down: %s", y->line);
+	CHECK(!tc_read(c, 300), "the older seeker heard of a refused pairing: %s", c->line);
+	tc_send(e, "ANSWER %u accept", chal);
+	CHECK(answer(e, "ANSWER", 5000) && strncmp(e->line, "ERR 508", 7) == 0,
+	    "ANSWER accept with PostgreSQL down: %s", e->line);
+	tc_send(b, "ACCEPT %s %u", rm, id);
+	CHECK(answer(b, "ACCEPT", 5000) && strncmp(b->line, "ERR 508", 7) == 0,
+	    "ACCEPT rematch with PostgreSQL down: %s", b->line);
+	tc_send(y, "BOT play 1 freestyle 15 none black none");
+	CHECK(answer(y, "BOT", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
+	    "BOT with PostgreSQL down: %s", y->line);
+	tc_send(y, "SEEKS");
+	l = tc_read(y, 3000);
+	CHECK(l && strncmp(l, "= SEEK", 6) == 0 && strstr(l, "uma"), "the older seek went: %s",
+	    y->line);
+	CHECK(tc_expect(y, "OK SEEKS 1", 3000), "SEEKS: %s", y->line);
+	ok("PostgreSQL down: JOIN, a paired SEEK, ANSWER accept, ACCEPT rematch and BOT get 508, "
+	   "nothing said");
+
+	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	snprintf(want, sizeof want, "JOIN %s", code);
+	l = until_stored(y, "JOIN", want);
+	CHECK(l && strncmp(l, "OK JOIN", 7) == 0, "the same JOIN, PostgreSQL back: %s", y->line);
+	CHECK(tc_expect(x, "* START", 3000), "the creator saw no * START: %s", x->line);
+	CHECK(end_game(x, "ABORT", room) == 0, "ABORT: %s", x->line);
+	snprintf(want, sizeof want, "ANSWER %u accept", chal);
+	l = until_stored(e, "ANSWER", want);
+	CHECK(
+	    l && strncmp(l, "OK ANSWER", 9) == 0, "the same ANSWER, PostgreSQL back: %s", e->line);
+	CHECK(start_room(w, r2, 3000) == 0, "the challenger saw no * START: %s", w->line);
+	CHECK(end_game(w, "ABORT", r2) == 0, "ABORT: %s", w->line);
+	l = until_stored(y, "SEEK", "SEEK renju 15 none any casual none");
+	CHECK(l && strncmp(l, "OK SEEK", 7) == 0, "the same SEEK, PostgreSQL back: %s", y->line);
+	CHECK(start_room(c, r2, 3000) == 0, "the older seeker saw no * START: %s", c->line);
+	CHECK(end_game(c, "ABORT", r2) == 0, "ABORT: %s", c->line);
+	CHECK(tc_expect(y, "* OVER", 3000), "no * OVER: %s", y->line);
+	snprintf(want, sizeof want, "ACCEPT %s %u", rm, id);
+	l = until_stored(b, "ACCEPT", want);
+	CHECK(
+	    l && strncmp(l, "OK ACCEPT", 9) == 0, "the same ACCEPT, PostgreSQL back: %s", b->line);
+	CHECK(tc_expect(a, "* START", 3000), "the offerer saw no * START: %s", a->line);
+	CHECK(end_game(a, "ABORT", rm) == 0, "ABORT: %s", a->line);
+	ok("PostgreSQL back: the same JOIN, ANSWER, SEEK and ACCEPT start their games");
+
+	/* a player goes while the start is in flight: the older seeker, and
+	 * nothing starts (the asker hears 445); the asker, whose connection
+	 * is held, and the game starts with its grace running */
+	/* connections from after PostgreSQL's restart: its server holds no
+	 * copy of their sockets (system() hands the test's descriptors on) */
+	struct tc *f = tc_guest(d0.port, "ida"), *g = tc_guest(d0.port, "jon"),
+		  *h = tc_guest(d0.port, "kim");
+	REQUIRE(f && g && h, "cannot connect");
+	tc_send(f, "SEEK freestyle 15 none any casual none");
+	CHECK(tc_expect(f, "OK SEEK", 3000), "SEEK: %s", f->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(g, "SEEK freestyle 15 none any casual none");
+	CHECK(!tc_read(g, 500), "SEEK answered before its game's row: %s", g->line);
+	tc_close(f); /* the older seeker goes */
+	tc_send(w, "PING gone");
+	CHECK(tc_expect(w, "OK PING", 2000), "no PING answer while the start hangs");
+	usleep(300 * 1000);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	l = answer(g, "SEEK", 5000);
+	CHECK(l && strncmp(l, "ERR 445", 7) == 0, "the SEEK whose partner went: %s", g->line);
+	tc_send(g, "SEEK freestyle 15 none any casual none");
+	CHECK(answer(g, "SEEK", 3000) && strncmp(g->line, "OK SEEK", 7) == 0,
+	    "seeking again after: %s", g->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(h, "SEEK freestyle 15 none any casual none");
+	CHECK(!tc_read(h, 500), "SEEK answered before its game's row: %s", h->line);
+	tc_close(h); /* the new seeker goes; its connection, held, reads nothing */
+	usleep(300 * 1000);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	CHECK(start_room(g, r2, 5000) == 0, "the older seeker saw no * START: %s", g->line);
+	l = tc_expect(g, "* PRESENCE", 5000);
+	CHECK(l && strstr(l, "kim gone"), "the gone seeker's grace: %s", g->line);
+	CHECK(end_game(g, "ABORT", r2) == 0, "ABORT: %s", g->line);
+	tc_close(g);
+	ok("a player gone while the start is stored: the other player's start is refused "
+	   "(445), the asker's own game starts and its grace runs");
+
+	/* a shutdown while a start is in flight: the store thread's answer
+	 * is dropped (archive_stop), the room and its pairing go with it */
+	tc_send(e, "SEEK freestyle 15 none any casual none");
+	CHECK(answer(e, "SEEK", 3000) && strncmp(e->line, "OK SEEK", 7) == 0, "SEEK: %s", e->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(y, "SEEK freestyle 15 none any casual none");
+	CHECK(!tc_read(y, 500), "SEEK answered before its game's row: %s", y->line);
+	CHECK(kill(d0.pid, SIGTERM) == 0, "cannot signal the daemon");
+	sleep(3); /* past its drain: it waits for the store thread now */
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	CHECK(daemon_stop(&d0, 0, 10000) == 0, "the daemon did not exit cleanly");
+	CHECK(daemon_log_count(&d0, "start dropped at shutdown") == 1,
+	    "no start was in flight at the shutdown (log %s)", d0.log);
+	ok("SIGTERM while a start is stored: the answer dropped, a clean exit");
+	tc_close(a);
+	tc_close(b);
+	tc_close(c);
+	tc_close(e);
+	tc_close(x);
+	tc_close(y);
+	tc_close(w);
+	CHECK(
+	    daemon_log_count(&d0, "Sanitizer") == 0 && daemon_log_count(&d0, "runtime error") == 0,
+	    "a sanitizer report in %s", d0.log);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", d0.dir);
+	if (!failures && system(cmd) != 0)
+		printf("could not remove the test directory\n");
+}
 
 /* Paused backends and nothing in flight for the game: a LOGIN, STATS/TOP/
  * HISTORY and a GUEST wait for the store on their connections, while the
@@ -349,6 +649,9 @@ main(void)
 		printf("FAIL: run by tests/pg/test_pg.sh, which starts PostgreSQL\n");
 		return 1;
 	}
+	test_starts();
+	if (d0.pid > 0 && daemon_alive(&d0))
+		daemon_stop(&d0, SIGKILL, 2000);
 	test_outage();
 	/* a REQUIRE that failed returned with a daemon still up */
 	if (d1.pid > 0 && daemon_alive(&d1))

@@ -71,8 +71,10 @@ stop)
 		kill -CONT "$p" 2>/dev/null || true
 	done
 	kill -INT "$pid" 2>/dev/null || exit 0
+	# its shutdown checkpoint may take seconds on a busy disk (10 s seen);
+	# a postmaster killed before it ends leaves its lock to the next start
 	n=0
-	while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do
+	while kill -0 "$pid" 2>/dev/null && [ $n -lt 300 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
