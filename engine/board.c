@@ -24,23 +24,23 @@ remove_cell(board_t *b, int j)
 	for (int c = 0; c < 2; c++) {
 		b->cnt[c][b->cls[j][c]]--;
 		b->sum[c] -= b->score[j][c];
+		const shape_t *h = &b->st[b->ci[j][c]];
+		b->vsum[c][0] -= h->val[0];
+		b->vsum[c][1] -= h->val[1];
 	}
 	b->nsuspect -= b->suspect[j];
-}
-
-static inline const combo_t *
-combo(const board_t *b, int j, int c)
-{
-	const uint8_t(*p)[2] = b->pat[j];
-	return &b->ct[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
 }
 
 /* Recomputes class and score of the empty cell j from its line patterns. */
 static void
 refresh(board_t *b, int j)
 {
+	uint8_t(*p)[2] = b->pat[j];
+
 	for (int c = 0; c < 2; c++) {
-		const combo_t *k = combo(b, j, c);
+		int i = pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c]);
+		const combo_t *k = &b->ct[i];
+		b->ci[j][c] = (uint16_t)i;
 		b->cls[j][c] = k->cls;
 		b->score[j][c] = k->score;
 		if (c == 0)
@@ -54,6 +54,9 @@ add_cell(board_t *b, int j)
 	for (int c = 0; c < 2; c++) {
 		b->cnt[c][b->cls[j][c]]++;
 		b->sum[c] += b->score[j][c];
+		const shape_t *h = &b->st[b->ci[j][c]];
+		b->vsum[c][0] += h->val[0];
+		b->vsum[c][1] += h->val[1];
 	}
 	b->nsuspect += b->suspect[j];
 }
@@ -96,6 +99,8 @@ board_init(board_t *b, rule_t rule, int size)
 	b->hash = 0;
 	b->nsuspect = 0;
 	memset(b->sum, 0, sizeof b->sum);
+	memset(b->vsum, 0, sizeof b->vsum);
+	b->shapes = 0;
 	memset(b->cnt, 0, sizeof b->cnt);
 	memset(b->stone, WALL, sizeof b->stone);
 	memset(b->nb, 0, sizeof b->nb);
@@ -103,6 +108,7 @@ board_init(board_t *b, rule_t rule, int size)
 	memset(b->fcache, 0, sizeof b->fcache);
 	b->lt = pattern_pair_table(rule);
 	b->ct = pattern_combo_table();
+	b->st = pattern_shape_table(rule);
 	b->ncells = 0;
 	for (int y = 0; y < size; y++)
 		for (int x = 0; x < size; x++) {
@@ -287,7 +293,7 @@ board_find_near(const board_t *b, int i, int c, int mincls, int16_t *out, int ma
 int
 board_verify(const board_t *b)
 {
-	int32_t sum[2] = { 0, 0 };
+	int32_t sum[2] = { 0, 0 }, vsum[2][2] = { { 0 } };
 	int cnt[2][T_COUNT] = { { 0 } }, nsuspect = 0;
 
 	for (int n = 0; n < b->ncells; n++) {
@@ -333,11 +339,18 @@ board_verify(const board_t *b)
 						return -1;
 					nsuspect += sus;
 				}
+				int ci = pattern_combo_index(b->pat[j][0][c], b->pat[j][1][c],
+				    b->pat[j][2][c], b->pat[j][3][c]);
+				if (ci != b->ci[j][c])
+					return -1;
+				vsum[c][0] += b->st[ci].val[0];
+				vsum[c][1] += b->st[ci].val[1];
 				sum[c] += k->score;
 				cnt[c][k->cls]++;
 			}
 	}
-	if (sum[0] != b->sum[0] || sum[1] != b->sum[1] || nsuspect != b->nsuspect)
+	if (sum[0] != b->sum[0] || sum[1] != b->sum[1] || nsuspect != b->nsuspect ||
+	    memcmp(vsum, b->vsum, sizeof vsum))
 		return -1;
 	for (int c = 0; c < 2; c++)
 		for (int t = 0; t < T_COUNT; t++)

@@ -30,9 +30,13 @@ typedef struct {
 	int nmoves;
 	uint64_t hash;
 	int32_t sum[2];          /* scores of empty cells, per colour */
+	int32_t vsum[2][2];      /* learned values of empty cells, per colour:
+	                            [0] that colour to move, [1] not (shape_t) */
+	int shapes;              /* evaluate and order by the learned table */
 	int16_t cnt[2][T_COUNT]; /* empty cells per colour and class */
 	const uint16_t *lt;      /* line patterns of both colours by key */
 	const combo_t *ct;       /* pattern_combo_table() */
+	const shape_t *st;       /* pattern_shape_table(rule) */
 	int ncells;
 	int nsuspect;                   /* empty cells with suspect set */
 	int16_t cells[RULES_CELLS];     /* on-board cells in index order */
@@ -42,6 +46,7 @@ typedef struct {
 	uint8_t cls[BCELLS][2];         /* T_* for black, white */
 	uint8_t suspect[BCELLS];        /* renju black may be forbidden here */
 	int16_t score[BCELLS][2];
+	uint16_t ci[BCELLS][2]; /* combination index per colour */
 	uint8_t pat[BCELLS][4][2];
 	uint32_t key[BCELLS][4];
 	position_t pos; /* mirror for the rules core */

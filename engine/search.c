@@ -1048,6 +1048,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	memset(out, 0, sizeof *out);
 	if (load(e, rule, size, moves, n) < 0)
 		return -1;
+	e->b.shapes = l.eval == ENGINE_EVAL_SHAPES;
 	int maxd = prepare(e, &l, sk);
 	if ((forced = root_forced(e, &score)) < 0 || (!forced && root_moves(e) < 0))
 		return -1;

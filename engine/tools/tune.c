@@ -9,6 +9,8 @@
  *                                   fit the weights to the samples in the
  *                                   FILEs, print them and write them to
  *                                   WEIGHTS in the form of engine/weights.h
+ *   tune label ... / tune shapes ...  the learned table, engine/shapes.h
+ *                                   (tune_shapes.c)
  *
  * The evaluation is linear in its weights: each empty cell adds, for each
  * colour, the value of its four line patterns plus a bonus for its threat
@@ -30,6 +32,7 @@
 #include "engine/board.h"
 #include "engine/engine.h"
 #include "engine/eval.h"
+#include "engine/tools/tune_shapes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -390,7 +393,9 @@ usage(void)
 	fprintf(stderr,
 	    "usage: tune gen GAMES NODES SEED OUT\n"
 	    "       tune fit [-a stm_factor] [-r resolution] [-i iterations] [-o weights.h] "
-	    "FILE...\n");
+	    "FILE...\n"
+	    "       tune label RULE GAMES NODES DEEP SEED OUT\n"
+	    "       tune shapes [-i iterations] [-l lambda] [-m min] [-o shapes.h] FILE...\n");
 	return 2;
 }
 
@@ -404,6 +409,10 @@ main(int argc, char **argv)
 			return usage();
 		return gen(
 		    atoi(argv[2]), strtoull(argv[3], NULL, 10), (uint32_t)atoi(argv[4]), argv[5]);
+	}
+	if (!strcmp(argv[1], "label") || !strcmp(argv[1], "shapes")) {
+		int rc = argv[1][0] == 'l' ? tune_label(argc, argv) : tune_shapes(argc, argv);
+		return rc == 2 ? usage() : rc;
 	}
 	if (strcmp(argv[1], "fit"))
 		return usage();
