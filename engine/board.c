@@ -24,9 +24,6 @@ remove_cell(board_t *b, int j)
 	for (int c = 0; c < 2; c++) {
 		b->cnt[c][b->cls[j][c]]--;
 		b->sum[c] -= b->score[j][c];
-		const shape_t *h = &b->st[b->ci[j][c]];
-		b->vsum[c][0] -= h->val[0];
-		b->vsum[c][1] -= h->val[1];
 	}
 	b->nsuspect -= b->suspect[j];
 }
@@ -35,12 +32,10 @@ remove_cell(board_t *b, int j)
 static void
 refresh(board_t *b, int j)
 {
-	uint8_t(*p)[2] = b->pat[j];
+	const uint8_t(*p)[2] = (const uint8_t(*)[2])b->pat[j];
 
 	for (int c = 0; c < 2; c++) {
-		int i = pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c]);
-		const combo_t *k = &b->ct[i];
-		b->ci[j][c] = (uint16_t)i;
+		const combo_t *k = &b->ct[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
 		b->cls[j][c] = k->cls;
 		b->score[j][c] = k->score;
 		if (c == 0)
@@ -54,12 +49,39 @@ add_cell(board_t *b, int j)
 	for (int c = 0; c < 2; c++) {
 		b->cnt[c][b->cls[j][c]]++;
 		b->sum[c] += b->score[j][c];
-		const shape_t *h = &b->st[b->ci[j][c]];
-		b->vsum[c][0] += h->val[0];
-		b->vsum[c][1] += h->val[1];
 	}
 	b->nsuspect += b->suspect[j];
 }
+
+/* The learned table's part of a cell (only with shapes): its combination
+ * indices from its patterns, and its values in or out of the sums. */
+static void
+shape_refresh(board_t *b, int j)
+{
+	const uint8_t(*p)[2] = (const uint8_t(*)[2])b->pat[j];
+
+	for (int c = 0; c < 2; c++)
+		b->ci[j][c] = (uint16_t)pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c]);
+}
+
+static void
+shape_sum(board_t *b, int j, int sign)
+{
+	for (int c = 0; c < 2; c++) {
+		const shape_t *h = &b->st[b->ci[j][c]];
+		b->vsum[c][0] += sign * h->val[0];
+		b->vsum[c][1] += sign * h->val[1];
+	}
+}
+
+/* Forced inline where the learned table's part is a constant: play and
+ * undo come in two copies, with it and without, so the line weights'
+ * search pays nothing for it. */
+#if defined(__GNUC__)
+#define BOARD_INLINE static inline __attribute__((always_inline))
+#else
+#define BOARD_INLINE static inline
+#endif
 
 static void
 set_pat(board_t *b, int j, int d)
@@ -70,9 +92,10 @@ set_pat(board_t *b, int j, int d)
 	b->pat[j][d][1] = (uint8_t)(v >> 8);
 }
 
-/* New line pattern for the empty cell j in direction d; skips unchanged ones. */
-static inline void
-update(board_t *b, int j, int d)
+/* New line pattern for the empty cell j in direction d; skips unchanged
+ * ones. sh: the learned table's part too. */
+BOARD_INLINE void
+update(board_t *b, int j, int d, const int sh)
 {
 	uint32_t k = b->key[j][d];
 	uint16_t v = b->lt[k];
@@ -81,14 +104,20 @@ update(board_t *b, int j, int d)
 	if (p0 == b->pat[j][d][0] && p1 == b->pat[j][d][1])
 		return;
 	remove_cell(b, j);
+	if (sh)
+		shape_sum(b, j, -1);
 	b->pat[j][d][0] = p0;
 	b->pat[j][d][1] = p1;
 	refresh(b, j);
 	add_cell(b, j);
+	if (sh) {
+		shape_refresh(b, j);
+		shape_sum(b, j, 1);
+	}
 }
 
 int
-board_init(board_t *b, rule_t rule, int size)
+board_init(board_t *b, rule_t rule, int size, int shapes)
 {
 	if (pos_init(&b->pos, rule, size) < 0)
 		return -1;
@@ -100,7 +129,7 @@ board_init(board_t *b, rule_t rule, int size)
 	b->nsuspect = 0;
 	memset(b->sum, 0, sizeof b->sum);
 	memset(b->vsum, 0, sizeof b->vsum);
-	b->shapes = 0;
+	b->shapes = shapes;
 	memset(b->cnt, 0, sizeof b->cnt);
 	memset(b->stone, WALL, sizeof b->stone);
 	memset(b->nb, 0, sizeof b->nb);
@@ -129,14 +158,20 @@ board_init(board_t *b, rule_t rule, int size)
 		}
 		refresh(b, j);
 		add_cell(b, j);
+		if (shapes) {
+			shape_refresh(b, j);
+			shape_sum(b, j, 1);
+		}
 	}
 	return 0;
 }
 
-void
-board_play(board_t *b, int i, int c)
+BOARD_INLINE void
+play(board_t *b, int i, int c, const int sh)
 {
 	remove_cell(b, i);
+	if (sh)
+		shape_sum(b, i, -1);
 	b->stone[i] = (uint8_t)c;
 	b->pos.cell[board_move(i)] = (uint8_t)c;
 	b->pos.moves[b->pos.nmoves++] = board_move(i);
@@ -149,13 +184,13 @@ board_play(board_t *b, int i, int c)
 			if (b->stone[j] != WALL) {
 				b->key[j][d] |= (uint32_t)c << (2 * (5 - k));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 			j = i - k * off;
 			if (b->stone[j] != WALL) {
 				b->key[j][d] |= (uint32_t)c << (2 * (k + 4));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 		}
 	}
@@ -166,8 +201,8 @@ board_play(board_t *b, int i, int c)
 		}
 }
 
-void
-board_undo(board_t *b)
+BOARD_INLINE void
+undo(board_t *b, const int sh)
 {
 	int i = b->moves[--b->nmoves];
 	int c = b->stone[i];
@@ -183,24 +218,46 @@ board_undo(board_t *b)
 			if (b->stone[j] != WALL) {
 				b->key[j][d] &= ~((uint32_t)3 << (2 * (5 - k)));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 			j = i - k * off;
 			if (b->stone[j] != WALL) {
 				b->key[j][d] &= ~((uint32_t)3 << (2 * (k + 4)));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 		}
 		set_pat(b, i, d);
 	}
 	refresh(b, i);
 	add_cell(b, i);
+	if (sh) {
+		shape_refresh(b, i);
+		shape_sum(b, i, 1);
+	}
 	for (int d = 0; d < 4; d++)
 		for (int k = 1; k <= 2; k++) {
 			b->nb[i + k * board_dir[d]]--;
 			b->nb[i - k * board_dir[d]]--;
 		}
+}
+
+void
+board_play(board_t *b, int i, int c)
+{
+	if (b->shapes)
+		play(b, i, c, 1);
+	else
+		play(b, i, c, 0);
+}
+
+void
+board_undo(board_t *b)
+{
+	if (b->shapes)
+		undo(b, 1);
+	else
+		undo(b, 0);
 }
 
 void
@@ -341,10 +398,12 @@ board_verify(const board_t *b)
 				}
 				int ci = pattern_combo_index(b->pat[j][0][c], b->pat[j][1][c],
 				    b->pat[j][2][c], b->pat[j][3][c]);
-				if (ci != b->ci[j][c])
-					return -1;
-				vsum[c][0] += b->st[ci].val[0];
-				vsum[c][1] += b->st[ci].val[1];
+				if (b->shapes) {
+					if (ci != b->ci[j][c])
+						return -1;
+					vsum[c][0] += b->st[ci].val[0];
+					vsum[c][1] += b->st[ci].val[1];
+				}
 				sum[c] += k->score;
 				cnt[c][k->cls]++;
 			}

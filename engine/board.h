@@ -30,13 +30,9 @@ typedef struct {
 	int nmoves;
 	uint64_t hash;
 	int32_t sum[2];          /* scores of empty cells, per colour */
-	int32_t vsum[2][2];      /* learned values of empty cells, per colour:
-	                            [0] that colour to move, [1] not (shape_t) */
-	int shapes;              /* evaluate and order by the learned table */
 	int16_t cnt[2][T_COUNT]; /* empty cells per colour and class */
 	const uint16_t *lt;      /* line patterns of both colours by key */
 	const combo_t *ct;       /* pattern_combo_table() */
-	const shape_t *st;       /* pattern_shape_table(rule) */
 	int ncells;
 	int nsuspect;                   /* empty cells with suspect set */
 	int16_t cells[RULES_CELLS];     /* on-board cells in index order */
@@ -46,13 +42,18 @@ typedef struct {
 	uint8_t cls[BCELLS][2];         /* T_* for black, white */
 	uint8_t suspect[BCELLS];        /* renju black may be forbidden here */
 	int16_t score[BCELLS][2];
-	uint16_t ci[BCELLS][2]; /* combination index per colour */
 	uint8_t pat[BCELLS][4][2];
 	uint32_t key[BCELLS][4];
 	position_t pos; /* mirror for the rules core */
 	struct {
 		uint64_t key; /* position and cell; low bit the verdict */
 	} fcache[FCACHE];     /* renju verdicts already asked for */
+	/* the learned table (shapes.h), after the fields the line weights use */
+	int shapes;             /* evaluate and order moves by it */
+	const shape_t *st;      /* pattern_shape_table(rule) */
+	int32_t vsum[2][2];     /* learned values of the empty cells, per colour:
+	                           [0] that colour to move, [1] not; with shapes */
+	uint16_t ci[BCELLS][2]; /* combination index per colour, with shapes */
 } board_t;
 
 static inline int
@@ -71,8 +72,9 @@ board_to_move(const board_t *b)
 	return 1 + (b->nmoves & 1);
 }
 
-/* Returns 0, or -1 for a bad rule or size. */
-int board_init(board_t *b, rule_t rule, int size);
+/* Returns 0, or -1 for a bad rule or size. shapes: value and order moves
+ * by the learned table (shapes.h) rather than the cell scores. */
+int board_init(board_t *b, rule_t rule, int size, int shapes);
 /* Plays colour c on the empty on-board cell. */
 void board_play(board_t *b, int cell, int c);
 void board_undo(board_t *b);

@@ -110,7 +110,7 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 	for (int g = 0; g < games; g++) {
 		int n = 0, ns = 0, winner = 0;
 		int nopen = 3 + (int)(xorshift(&rs) % 4);
-		board_init(&b, RULE_FREESTYLE, 15);
+		board_init(&b, RULE_FREESTYLE, 15, 0);
 		/* 3-6 random stones in the centre 7x7: unbalanced openings too,
 		 * the results say how they turn out */
 		while (n < nopen) {
@@ -395,7 +395,8 @@ usage(void)
 	    "       tune fit [-a stm_factor] [-r resolution] [-i iterations] [-o weights.h] "
 	    "FILE...\n"
 	    "       tune label RULE GAMES NODES DEEP SEED OUT\n"
-	    "       tune shapes [-i iterations] [-l lambda] [-m min] [-o shapes.h] FILE...\n");
+	    "       tune shapes [-i iterations] [-l lambda] [-p plambda] [-m min] [-o shapes.h] "
+	    "FILE...\n");
 	return 2;
 }
 

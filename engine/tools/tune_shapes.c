@@ -8,7 +8,7 @@
  *       move from random openings; half of the quiet positions are
  *       searched again at DEEP nodes, and that search's score and move are
  *       appended to OUT with the position's moves
- *   tune shapes [-i ITERS] [-l LAMBDA] [-m MIN] [-o SHAPES] FILE...
+ *   tune shapes [-i ITERS] [-l LAMBDA] [-p PLAMBDA] [-m MIN] [-o SHAPES] FILE...
  *       fits the table to the labelled positions and writes it to SHAPES;
  *       a rule with fewer than MIN (default 50) positions is not fitted
  *
@@ -22,7 +22,7 @@
  * (cells within two of a stone on a line) at which the deep search's move
  * should come first. Both start from what weights.h gives (the engine's
  * evaluation and ordering with ENGINE_EVAL_LINES) and are pulled back
- * towards it (L2, LAMBDA), so shapes the samples seldom have keep it; a
+ * towards it (L2, LAMBDA for the value, PLAMBDA for the policy), so shapes the samples seldom have keep it; a
  * rule without samples keeps it whole.
  */
 #include "engine/tools/tune_shapes.h"
@@ -46,8 +46,8 @@ enum {
 };
 
 static const char *const rule_label[3] = { "freestyle", "standard", "renju" };
-static const char *const lp_short[LP_COUNT] = { "DEAD", "B1", "B2", "F2", "B3", "F3", "B4",
-	"F4", "F5", "OL" };
+static const char *const lp_short[LP_COUNT] = { "DEAD", "B1", "B2", "F2", "B3", "F3", "B4", "F4",
+	"F5", "OL" };
 
 static uint32_t
 xorshift(uint32_t *s)
@@ -90,7 +90,7 @@ label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const c
 	}
 	for (int g = 0; g < games && !rc; g++) {
 		int n = 0, nopen = 3 + (int)(xorshift(&rs) % 4);
-		board_init(&b, (rule_t)rule, 15);
+		board_init(&b, (rule_t)rule, 15, 0);
 		while (n < nopen) {
 			move_t m = rules_move(
 			    4 + (int)(xorshift(&rs) % 7), 4 + (int)(xorshift(&rs) % 7));
@@ -106,7 +106,8 @@ label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const c
 			engine_result_t r;
 			if (n >= nopen + 2 && quiet(&b) && xorshift(&rs) % 2 == 0) {
 				l.max_nodes = deep;
-				if (engine_search(e, (rule_t)rule, 15, mv, n, &l, NULL, NULL, &r) < 0)
+				if (engine_search(e, (rule_t)rule, 15, mv, n, &l, NULL, NULL, &r) <
+				    0)
 					break;
 				fprintf(out, "%d %d %d %d %d", rule, r.score, rules_x(r.best),
 				    rules_y(r.best), n);
@@ -131,11 +132,11 @@ label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const c
 /* One labelled position as the fit sees it. */
 typedef struct {
 	int rule;
-	float p;         /* the deep search's score as a win probability */
-	int nf, nc;      /* value features; policy candidates */
-	uint16_t *f;     /* nf (feature, count) pairs */
-	uint16_t *cand;  /* nc (mover's shape, opponent's shape) pairs, best first */
-	int init_v;      /* the value with the starting table (the engine's) */
+	float p;        /* the deep search's score as a win probability */
+	int nf, nc;     /* value features; policy candidates */
+	uint16_t *f;    /* nf (feature, count) pairs */
+	uint16_t *cand; /* nc (mover's shape, opponent's shape) pairs, best first */
+	int init_v;     /* the value with the starting table (the engine's) */
 } pos_t;
 
 typedef struct {
@@ -165,7 +166,7 @@ parse_line(char *line, board_t *b, pos_t *p)
 			return -1;
 	}
 	if (v[0] < 0 || v[0] > 2 || v[4] < 1 || v[4] >= RULES_CELLS ||
-	    board_init(b, (rule_t)v[0], 15) < 0)
+	    board_init(b, (rule_t)v[0], 15, 0) < 0)
 		return -1;
 	for (int i = 0; i < v[4]; i++) {
 		long x = strtol(s, &end, 10);
@@ -324,8 +325,10 @@ start_table(table_t *t)
 					int s = pattern_combo(p0, p1, p2, p3)->score;
 					for (int r = 0; r < 3; r++) {
 						double *w = t->w0[r][idx];
-						w[0] = lround((double)s * EVAL_STM * SHAPE_RES / EVAL_DIV);
-						w[1] = lround((double)s * EVAL_OTHER * SHAPE_RES / EVAL_DIV);
+						w[0] = lround(
+						    (double)s * EVAL_STM * SHAPE_RES / EVAL_DIV);
+						w[1] = lround(
+						    (double)s * EVAL_OTHER * SHAPE_RES / EVAL_DIV);
 						w[2] = 5.0 * s;
 						w[3] = 4.0 * s;
 					}
@@ -335,8 +338,8 @@ start_table(table_t *t)
 
 /* Adam on one rule's value or policy columns (cols 0-1 or 2-3). */
 static void
-fit_rule(table_t *t, const pos_t *ps, int n, int r, int policy, double temp, int iters,
-    double lambda)
+fit_rule(
+    table_t *t, const pos_t *ps, int n, int r, int policy, double temp, int iters, double lambda)
 {
 	static double g[SHAPE_COUNT][2], m[SHAPE_COUNT][2], v[SHAPE_COUNT][2];
 	static double z[RULES_CELLS];
@@ -357,11 +360,12 @@ fit_rule(table_t *t, const pos_t *ps, int n, int r, int policy, double temp, int
 			cnt++;
 			if (!policy) {
 				double pr = sigmoid(pos_value(t, p) / LABEL_SCALE);
-				double d = -2 * (p->p - pr) * pr * (1 - pr) / LABEL_SCALE / SHAPE_RES;
+				double d = -2 * (p->p - pr) * pr * (1 - pr) / LABEL_SCALE /
+				    SHAPE_RES;
 				for (int k = 0; k < p->nf; k++) {
 					int f = p->f[2 * k], side = f >= SHAPE_COUNT;
-					g[f - side * SHAPE_COUNT][side] +=
-					    (side ? -d : d) * p->f[2 * k + 1];
+					g[f - side * SHAPE_COUNT][side] += (side ? -d : d) *
+					    p->f[2 * k + 1];
 				}
 				continue;
 			}
@@ -413,7 +417,7 @@ clampl(double x, long lo, long hi)
 
 static int
 write_table(const char *path, const table_t *t, const int *count, char **files, int nfiles,
-    int iters, double lambda)
+    int iters, const double lambda[2])
 {
 	FILE *out = fopen(path, "w");
 	int idx = 0;
@@ -429,9 +433,10 @@ write_table(const char *path, const table_t *t, const int *count, char **files, 
 	    " * engine/shapes.h` (engine/tools/tune_shapes.c): fit again rather than\n"
 	    " * edit it.\n"
 	    " *\n"
-	    " * Fitted (%d steps, lambda %g) to positions labelled by deeper searches\n"
-	    " * (freestyle %d, standard %d, renju %d) from\n",
-	    iters, lambda, count[0], count[1], count[2]);
+	    " * Fitted (%d steps, lambda %g for the value, %g for the policy) to\n"
+	    " * positions labelled by deeper searches (freestyle %d, standard %d,\n"
+	    " * renju %d) from\n",
+	    iters, lambda[0], lambda[1], count[0], count[1], count[2]);
 	for (int i = 0; i < nfiles; i++)
 		fprintf(out, " *   %s\n", files[i]);
 	fprintf(out,
@@ -460,7 +465,8 @@ write_table(const char *path, const table_t *t, const int *count, char **files, 
 					for (int p3 = 0; p3 <= p2; p3++, idx++) {
 						const double *w = t->w[r][idx];
 						fprintf(out,
-						    "\t    /* %s %s %s %s */ { %ld, %ld, %ld, %ld },\n",
+						    "\t    /* %s %s %s %s */ { %ld, %ld, %ld, %ld "
+						    "},\n",
 						    lp_short[p0], lp_short[p1], lp_short[p2],
 						    lp_short[p3], clampl(w[0], -32000, 32000),
 						    clampl(w[1], -32000, 32000),
@@ -478,7 +484,7 @@ write_table(const char *path, const table_t *t, const int *count, char **files, 
 }
 
 static int
-fit_shapes(int iters, double lambda, int min, const char *outp, char **files, int nfiles)
+fit_shapes(int iters, const double lambda[2], int min, const char *outp, char **files, int nfiles)
 {
 	pos_t *ps = malloc(sizeof *ps * MAX_POS);
 	static table_t t;
@@ -498,19 +504,19 @@ fit_shapes(int iters, double lambda, int min, const char *outp, char **files, in
 	for (int r = 0; r < 3 && !rc; r++) {
 		double b0[3], b1[3], a0[3], a1[3];
 		if (count[r] < min || count[r] < 2) {
-			printf("%s: %d positions, the starting table kept\n", rule_label[r],
-			    count[r]);
+			printf(
+			    "%s: %d positions, the starting table kept\n", rule_label[r], count[r]);
 			continue;
 		}
 		double temp = fit_temp(&t, ps, n, r);
 		errors(&t, ps, n, r, 0, temp, b0);
 		errors(&t, ps, n, r, 1, temp, b1);
-		fit_rule(&t, ps, n, r, 0, temp, iters, lambda);
-		fit_rule(&t, ps, n, r, 1, temp, iters, lambda);
+		fit_rule(&t, ps, n, r, 0, temp, iters, lambda[0]);
+		fit_rule(&t, ps, n, r, 1, temp, iters, lambda[1]);
 		errors(&t, ps, n, r, 0, temp, a0);
 		errors(&t, ps, n, r, 1, temp, a1);
-		printf("%s: %d positions, policy temperature %.0f\n", rule_label[r], count[r],
-		    temp);
+		printf(
+		    "%s: %d positions, policy temperature %.0f\n", rule_label[r], count[r], temp);
 		printf("%s value error: start train %.6f test %.6f, fitted train %.6f test "
 		       "%.6f\n",
 		    rule_label[r], b0[0], b1[0], a0[0], a1[0]);
@@ -535,25 +541,28 @@ tune_label(int argc, char **argv)
 	int rule = atoi(argv[2]);
 	if (rule < 0 || rule > 2)
 		return 2;
-	return label(rule, atoi(argv[3]), strtoull(argv[4], NULL, 10),
-	    strtoull(argv[5], NULL, 10), (uint32_t)atoi(argv[6]), argv[7]);
+	return label(rule, atoi(argv[3]), strtoull(argv[4], NULL, 10), strtoull(argv[5], NULL, 10),
+	    (uint32_t)atoi(argv[6]), argv[7]);
 }
 
 int
 tune_shapes(int argc, char **argv)
 {
 	int iters = 1500, min = 50, c;
-	double lambda = 1e-7;
+	double lambda[2] = { 1e-8, 1e-6 };
 	const char *outp = NULL;
 
 	optind = 2;
-	while ((c = getopt(argc, argv, "i:l:m:o:")) != -1) {
+	while ((c = getopt(argc, argv, "i:l:p:m:o:")) != -1) {
 		switch (c) {
 		case 'i':
 			iters = atoi(optarg);
 			break;
 		case 'l':
-			lambda = atof(optarg);
+			lambda[0] = atof(optarg);
+			break;
+		case 'p':
+			lambda[1] = atof(optarg);
 			break;
 		case 'm':
 			min = atoi(optarg);
@@ -565,7 +574,7 @@ tune_shapes(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc || iters < 1 || lambda < 0)
+	if (optind >= argc || iters < 1 || lambda[0] < 0 || lambda[1] < 0)
 		return 2;
 	return fit_shapes(iters, lambda, min, outp, argv + optind, argc - optind);
 }

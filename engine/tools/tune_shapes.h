@@ -5,7 +5,7 @@
 /* `tune label RULE GAMES NODES DEEP SEED OUT`: 0, 1 on a failure, 2 for
  * bad arguments. */
 int tune_label(int argc, char **argv);
-/* `tune shapes [-i ITERS] [-l LAMBDA] [-m MIN] [-o SHAPES] FILE...`: likewise. */
+/* `tune shapes [-i ITERS] [-l LAMBDA] [-p PLAMBDA] [-m MIN] [-o SHAPES] FILE...`: likewise. */
 int tune_shapes(int argc, char **argv);
 
 #endif

@@ -177,7 +177,7 @@ test_incremental(void **st)
 	for (int rule = 0; rule < 3; rule++) {
 		int size = rule == 0 ? 15 : rule == 1 ? 19 : 15;
 		int checks = 0, probes = 0;
-		assert_int_equal(board_init(b, rule, size), 0);
+		assert_int_equal(board_init(b, rule, size, 1), 0);
 		for (int it = 0; it < STEPS; it++) {
 			if ((b->nmoves < 90 && rnd() % 3) || b->nmoves == 0) {
 				int c;
@@ -209,7 +209,7 @@ test_pass(void **st)
 	(void)st;
 	board_t *b = malloc(sizeof *b), *was = malloc(sizeof *was);
 	for (int rule = 0; rule < 3; rule++) {
-		assert_int_equal(board_init(b, rule, 15), 0);
+		assert_int_equal(board_init(b, rule, 15, 0), 0);
 		for (int i = 0; i < 12; i++) {
 			int c;
 			do
@@ -252,7 +252,7 @@ static int
 threat_position(board_t *b, int rule)
 {
 	for (int tries = 0; tries < 1000; tries++) {
-		board_init(b, rule, 15);
+		board_init(b, rule, 15, 0);
 		int n = 10 + (int)(rnd() % 30);
 		for (int i = 0; i < n; i++) {
 			int x = 3 + (int)(rnd() % 9), y = 3 + (int)(rnd() % 9);
@@ -315,7 +315,7 @@ test_forced_replies(void **st)
 static void
 load(board_t *b, int rule, const char *moves)
 {
-	board_init(b, rule, 15);
+	board_init(b, rule, 15, 0);
 	for (const char *p = moves; *p;) {
 		int x, y, used;
 		if (sscanf(p, "%d,%d%n", &x, &y, &used) != 2)
@@ -573,7 +573,7 @@ test_renju_eval(void **st)
 	int n = parse_moves("5,7 0,0 6,7 14,0 7,5 0,14 7,6 14,14", mv);
 	int x = board_cell(rules_move(7, 7));
 
-	board_init(b, RULE_RENJU, 15);
+	board_init(b, RULE_RENJU, 15, 0);
 	for (int i = 0; i < n; i++)
 		board_play(b, board_cell(mv[i]), 1 + i % 2);
 	assert_int_equal(board_verify(b), 0);
@@ -894,7 +894,7 @@ test_shapes(void **st)
 	    pattern_shape(LP_F3, LP_F3, LP_DEAD, LP_B1));
 	for (int rule = 0; rule < 3; rule++) {
 		int checks = 0;
-		assert_int_equal(board_init(b, rule, 15), 0);
+		assert_int_equal(board_init(b, rule, 15, 1), 0);
 		for (int it = 0; it < STEPS / 3; it++) {
 			if ((b->nmoves < 60 && rnd() % 3) || b->nmoves == 0) {
 				int c;
@@ -906,7 +906,6 @@ test_shapes(void **st)
 				board_undo(b);
 			if (it % 5)
 				continue;
-			b->shapes = 1;
 			int v = evaluate(b);
 			assert_int_equal(v, shapes_value(b));
 			for (int k = 0; k < b->ncells; k++) {
@@ -920,8 +919,9 @@ test_shapes(void **st)
 				assert_int_equal(eval_move(b, j, c),
 				    shape_table[rule][own][2] + shape_table[rule][opp][3]);
 			}
-			b->shapes = 0;
+			b->shapes = 0; /* the line weights, on the same board */
 			differ += evaluate(b) != v;
+			b->shapes = 1;
 			checks++;
 		}
 		printf(
