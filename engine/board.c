@@ -53,24 +53,24 @@ add_cell(board_t *b, int j)
 	b->nsuspect += b->suspect[j];
 }
 
-/* The learned table's part of a cell (only with shapes): its combination
- * indices from its patterns, and its values in or out of the sums. */
+/* The learned table's part of a cell (only with shapes): its entries,
+ * copied from the table by its patterns (so the sums and the ordering
+ * read the cell, not the table), and its values in or out of the sums. */
 static void
 shape_refresh(board_t *b, int j)
 {
 	const uint8_t(*p)[2] = (const uint8_t(*)[2])b->pat[j];
 
 	for (int c = 0; c < 2; c++)
-		b->ci[j][c] = (uint16_t)pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c]);
+		b->sh[j][c] = b->st[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
 }
 
 static void
 shape_sum(board_t *b, int j, int sign)
 {
 	for (int c = 0; c < 2; c++) {
-		const shape_t *h = &b->st[b->ci[j][c]];
-		b->vsum[c][0] += sign * h->val[0];
-		b->vsum[c][1] += sign * h->val[1];
+		b->vsum[c][0] += sign * b->sh[j][c].val[0];
+		b->vsum[c][1] += sign * b->sh[j][c].val[1];
 	}
 }
 
@@ -399,7 +399,8 @@ board_verify(const board_t *b)
 				int ci = pattern_combo_index(b->pat[j][0][c], b->pat[j][1][c],
 				    b->pat[j][2][c], b->pat[j][3][c]);
 				if (b->shapes) {
-					if (ci != b->ci[j][c])
+					const shape_t *h = &b->st[ci];
+					if (memcmp(h, &b->sh[j][c], sizeof *h))
 						return -1;
 					vsum[c][0] += b->st[ci].val[0];
 					vsum[c][1] += b->st[ci].val[1];

@@ -49,11 +49,11 @@ typedef struct {
 		uint64_t key; /* position and cell; low bit the verdict */
 	} fcache[FCACHE];     /* renju verdicts already asked for */
 	/* the learned table (shapes.h), after the fields the line weights use */
-	int shapes;             /* evaluate and order moves by it */
-	const shape_t *st;      /* pattern_shape_table(rule) */
-	int32_t vsum[2][2];     /* learned values of the empty cells, per colour:
+	int shapes;            /* evaluate and order moves by it */
+	const shape_t *st;     /* pattern_shape_table(rule) */
+	int32_t vsum[2][2];    /* learned values of the empty cells, per colour:
 	                           [0] that colour to move, [1] not; with shapes */
-	uint16_t ci[BCELLS][2]; /* combination index per colour, with shapes */
+	shape_t sh[BCELLS][2]; /* the table's entry per colour, with shapes */
 } board_t;
 
 static inline int

@@ -20,7 +20,7 @@ forbidden_sum(board_t *b, int32_t v[2])
 			continue;
 		left--;
 		if (board_forbidden(b, j, STONE_BLACK)) {
-			const shape_t *h = &b->st[b->ci[j][0]];
+			const shape_t *h = &b->sh[j][0];
 			s += b->score[j][0];
 			v[0] += h->val[0];
 			v[1] += h->val[1];

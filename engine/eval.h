@@ -15,7 +15,7 @@ static inline int
 eval_move(const board_t *b, int cell, int c)
 {
 	if (b->shapes)
-		return b->st[b->ci[cell][c - 1]].pol[0] + b->st[b->ci[cell][2 - c]].pol[1];
+		return b->sh[cell][c - 1].pol[0] + b->sh[cell][2 - c].pol[1];
 	return b->score[cell][c - 1] * 5 + b->score[cell][2 - c] * 4;
 }
 

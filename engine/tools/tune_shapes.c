@@ -16,7 +16,10 @@
  * cells of val[0] of each cell's shape - the other's sum of val[1]) /
  * SHAPE_RES + 20, fitted so that sigmoid(value / LABEL_SCALE) comes near
  * sigmoid(deep score / LABEL_SCALE): the deeper search's opinion in the
- * engine's own units, so the search's margins keep their meaning. The
+ * engine's own units, so the search's margins keep their meaning. Proven
+ * wins and losses are left out of the value's fit: they are the solvers'
+ * and the search's threat handling's to find, and in freestyle they are
+ * 43% of the labels, which pulled every attacking shape's value up. The
  * policy: a candidate cell scores pol[0] of the mover's shape there plus
  * pol[1] of the opponent's, fitted as a softmax ranking of the candidates
  * (cells within two of a stone on a line) at which the deep search's move
@@ -136,7 +139,7 @@ typedef struct {
 	int nf, nc;     /* value features; policy candidates */
 	uint16_t *f;    /* nf (feature, count) pairs */
 	uint16_t *cand; /* nc (mover's shape, opponent's shape) pairs, best first */
-	int init_v;     /* the value with the starting table (the engine's) */
+	int mate;       /* the deep search proved a win or a loss */
 } pos_t;
 
 typedef struct {
@@ -189,7 +192,7 @@ parse_line(char *line, board_t *b, pos_t *p)
 	long sc = v[1] > LABEL_CLAMP ? LABEL_CLAMP : v[1] < -LABEL_CLAMP ? -LABEL_CLAMP : v[1];
 	p->rule = (int)v[0];
 	p->p = (float)(1 / (1 + exp(-(double)sc / LABEL_SCALE)));
-	p->init_v = 0;
+	p->mate = v[1] >= ENGINE_WIN_MIN || v[1] <= -ENGINE_WIN_MIN;
 	memset(cnt, 0, sizeof cnt);
 	for (int k = 0; k < b->ncells; k++) {
 		int j = b->cells[k];
@@ -284,21 +287,24 @@ pos_logits(const table_t *t, const pos_t *p, double temp, double *z)
 	return mx + log(s);
 }
 
-/* Squared value error, policy log loss and the share of positions whose
- * deep move the policy ranks first, over rule r's positions of one part
- * (test: every fifth; else the rest). */
+/* Squared value error (positions not proven won or lost), policy log loss
+ * and the share of positions whose deep move the policy ranks first, over
+ * rule r's positions of one part (test: every fifth; else the rest). */
 static void
 errors(const table_t *t, const pos_t *ps, int n, int r, int test, double temp, double out[3])
 {
 	static double z[RULES_CELLS];
 	double ev = 0, lp = 0, top = 0;
-	int cnt = 0;
+	int cnt = 0, nv = 0;
 
 	for (int i = 0; i < n; i++) {
 		if (ps[i].rule != r || (i % 5 == 0) != test)
 			continue;
-		double d = ps[i].p - sigmoid(pos_value(t, &ps[i]) / LABEL_SCALE);
-		ev += d * d;
+		if (!ps[i].mate) {
+			double d = ps[i].p - sigmoid(pos_value(t, &ps[i]) / LABEL_SCALE);
+			ev += d * d;
+			nv++;
+		}
 		lp += pos_logits(t, &ps[i], temp, z) - z[0];
 		int first = 1;
 		for (int k = 1; k < ps[i].nc && first; k++)
@@ -306,7 +312,7 @@ errors(const table_t *t, const pos_t *ps, int n, int r, int test, double temp, d
 		top += first;
 		cnt++;
 	}
-	out[0] = cnt ? ev / cnt : 0;
+	out[0] = nv ? ev / nv : 0;
 	out[1] = cnt ? lp / cnt : 0;
 	out[2] = cnt ? top / cnt : 0;
 }
@@ -359,6 +365,8 @@ fit_rule(
 				continue;
 			cnt++;
 			if (!policy) {
+				if (p->mate)
+					continue;
 				double pr = sigmoid(pos_value(t, p) / LABEL_SCALE);
 				double d = -2 * (p->p - pr) * pr * (1 - pr) / LABEL_SCALE /
 				    SHAPE_RES;
