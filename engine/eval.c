@@ -1,8 +1,10 @@
 /*
  * eval.c: the value of a position is what each side could make on the empty
  * cells (the sum of their cell scores), the side to move's counting more
- * (weights.h's factor) because it plays first. Under renju a cell forbidden
- * to black is worth nothing to black.
+ * (weights.h's factor) because it plays first; or, with the learned table
+ * (shapes.h), the side to move's to-move values less the other's
+ * not-to-move values. Under renju a cell forbidden to black is worth
+ * nothing to black.
  */
 #include "engine/eval.h"
 

@@ -34,6 +34,7 @@
 #include "engine/engine.h"
 #include "engine/eval.h"
 #include "engine/movegen.h"
+#include "engine/tools/tune_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,27 +52,6 @@ enum {
 static const char *const rule_label[3] = { "freestyle", "standard", "renju" };
 static const char *const lp_short[LP_COUNT] = { "DEAD", "B1", "B2", "F2", "B3", "F3", "B4", "F4",
 	"F5", "OL" };
-
-static uint32_t
-xorshift(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
-/* No five to make or stop, no open four, no four-three for the side to move. */
-static int
-quiet(const board_t *b)
-{
-	int stm = board_to_move(b) - 1;
-
-	for (int c = 0; c < 2; c++)
-		if (b->cnt[c][T_FIVE] || b->cnt[c][T_F4])
-			return 0;
-	return !b->cnt[stm][T_B4F3];
-}
 
 static int
 label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const char *path)
@@ -92,11 +72,11 @@ label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const c
 		return 1;
 	}
 	for (int g = 0; g < games && !rc; g++) {
-		int n = 0, nopen = 3 + (int)(xorshift(&rs) % 4);
+		int n = 0, nopen = 3 + (int)(tune_xorshift(&rs) % 4);
 		board_init(&b, (rule_t)rule, 15, 0);
 		while (n < nopen) {
 			move_t m = rules_move(
-			    4 + (int)(xorshift(&rs) % 7), 4 + (int)(xorshift(&rs) % 7));
+			    4 + (int)(tune_xorshift(&rs) % 7), 4 + (int)(tune_xorshift(&rs) % 7));
 			int c = 1 + (n & 1);
 			if (b.stone[board_cell(m)] || board_forbidden(&b, board_cell(m), c))
 				continue;
@@ -107,7 +87,7 @@ label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const c
 			int stm = board_to_move(&b);
 			engine_limits_t l = engine_default_limits();
 			engine_result_t r;
-			if (n >= nopen + 2 && quiet(&b) && xorshift(&rs) % 2 == 0) {
+			if (n >= nopen + 2 && tune_quiet(&b) && tune_xorshift(&rs) % 2 == 0) {
 				l.max_nodes = deep;
 				if (engine_search(e, (rule_t)rule, 15, mv, n, &l, NULL, NULL, &r) <
 				    0)
@@ -249,12 +229,6 @@ read_file(const char *path, pos_t *ps, int n)
 	return n;
 }
 
-static double
-sigmoid(double x)
-{
-	return 1 / (1 + exp(-x));
-}
-
 /* The value of position p with the table's val columns. */
 static double
 pos_value(const table_t *t, const pos_t *p)
@@ -301,7 +275,7 @@ errors(const table_t *t, const pos_t *ps, int n, int r, int test, double temp, d
 		if (ps[i].rule != r || (i % 5 == 0) != test)
 			continue;
 		if (!ps[i].mate) {
-			double d = ps[i].p - sigmoid(pos_value(t, &ps[i]) / LABEL_SCALE);
+			double d = ps[i].p - tune_sigmoid(pos_value(t, &ps[i]) / LABEL_SCALE);
 			ev += d * d;
 			nv++;
 		}
@@ -367,7 +341,7 @@ fit_rule(
 			if (!policy) {
 				if (p->mate)
 					continue;
-				double pr = sigmoid(pos_value(t, p) / LABEL_SCALE);
+				double pr = tune_sigmoid(pos_value(t, p) / LABEL_SCALE);
 				double d = -2 * (p->p - pr) * pr * (1 - pr) / LABEL_SCALE /
 				    SHAPE_RES;
 				for (int k = 0; k < p->nf; k++) {
