@@ -28,19 +28,14 @@ remove_cell(board_t *b, int j)
 	b->nsuspect -= b->suspect[j];
 }
 
-static inline const combo_t *
-combo(const board_t *b, int j, int c)
-{
-	const uint8_t(*p)[2] = b->pat[j];
-	return &b->ct[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
-}
-
 /* Recomputes class and score of the empty cell j from its line patterns. */
 static void
 refresh(board_t *b, int j)
 {
+	const uint8_t(*p)[2] = (const uint8_t(*)[2])b->pat[j];
+
 	for (int c = 0; c < 2; c++) {
-		const combo_t *k = combo(b, j, c);
+		const combo_t *k = &b->ct[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
 		b->cls[j][c] = k->cls;
 		b->score[j][c] = k->score;
 		if (c == 0)
@@ -58,6 +53,36 @@ add_cell(board_t *b, int j)
 	b->nsuspect += b->suspect[j];
 }
 
+/* The learned table's part of a cell (only with shapes): its entries,
+ * copied from the table by its patterns (so the sums and the ordering
+ * read the cell, not the table), and its values in or out of the sums. */
+static void
+shape_refresh(board_t *b, int j)
+{
+	const uint8_t(*p)[2] = (const uint8_t(*)[2])b->pat[j];
+
+	for (int c = 0; c < 2; c++)
+		b->sh[j][c] = b->st[pattern_combo_index(p[0][c], p[1][c], p[2][c], p[3][c])];
+}
+
+static void
+shape_sum(board_t *b, int j, int sign)
+{
+	for (int c = 0; c < 2; c++) {
+		b->vsum[c][0] += sign * b->sh[j][c].val[0];
+		b->vsum[c][1] += sign * b->sh[j][c].val[1];
+	}
+}
+
+/* Forced inline where the learned table's part is a constant: play and
+ * undo come in two copies, with it and without, so the line weights'
+ * search pays nothing for it. */
+#if defined(__GNUC__)
+#define BOARD_INLINE static inline __attribute__((always_inline))
+#else
+#define BOARD_INLINE static inline
+#endif
+
 static void
 set_pat(board_t *b, int j, int d)
 {
@@ -67,9 +92,10 @@ set_pat(board_t *b, int j, int d)
 	b->pat[j][d][1] = (uint8_t)(v >> 8);
 }
 
-/* New line pattern for the empty cell j in direction d; skips unchanged ones. */
-static inline void
-update(board_t *b, int j, int d)
+/* New line pattern for the empty cell j in direction d; skips unchanged
+ * ones. sh: the learned table's part too. */
+BOARD_INLINE void
+update(board_t *b, int j, int d, const int sh)
 {
 	uint32_t k = b->key[j][d];
 	uint16_t v = b->lt[k];
@@ -78,14 +104,20 @@ update(board_t *b, int j, int d)
 	if (p0 == b->pat[j][d][0] && p1 == b->pat[j][d][1])
 		return;
 	remove_cell(b, j);
+	if (sh)
+		shape_sum(b, j, -1);
 	b->pat[j][d][0] = p0;
 	b->pat[j][d][1] = p1;
 	refresh(b, j);
 	add_cell(b, j);
+	if (sh) {
+		shape_refresh(b, j);
+		shape_sum(b, j, 1);
+	}
 }
 
 int
-board_init(board_t *b, rule_t rule, int size)
+board_init(board_t *b, rule_t rule, int size, int shapes)
 {
 	if (pos_init(&b->pos, rule, size) < 0)
 		return -1;
@@ -96,6 +128,8 @@ board_init(board_t *b, rule_t rule, int size)
 	b->hash = 0;
 	b->nsuspect = 0;
 	memset(b->sum, 0, sizeof b->sum);
+	memset(b->vsum, 0, sizeof b->vsum);
+	b->shapes = shapes;
 	memset(b->cnt, 0, sizeof b->cnt);
 	memset(b->stone, WALL, sizeof b->stone);
 	memset(b->nb, 0, sizeof b->nb);
@@ -103,6 +137,7 @@ board_init(board_t *b, rule_t rule, int size)
 	memset(b->fcache, 0, sizeof b->fcache);
 	b->lt = pattern_pair_table(rule);
 	b->ct = pattern_combo_table();
+	b->st = pattern_shape_table(rule);
 	b->ncells = 0;
 	for (int y = 0; y < size; y++)
 		for (int x = 0; x < size; x++) {
@@ -123,14 +158,20 @@ board_init(board_t *b, rule_t rule, int size)
 		}
 		refresh(b, j);
 		add_cell(b, j);
+		if (shapes) {
+			shape_refresh(b, j);
+			shape_sum(b, j, 1);
+		}
 	}
 	return 0;
 }
 
-void
-board_play(board_t *b, int i, int c)
+BOARD_INLINE void
+play(board_t *b, int i, int c, const int sh)
 {
 	remove_cell(b, i);
+	if (sh)
+		shape_sum(b, i, -1);
 	b->stone[i] = (uint8_t)c;
 	b->pos.cell[board_move(i)] = (uint8_t)c;
 	b->pos.moves[b->pos.nmoves++] = board_move(i);
@@ -143,13 +184,13 @@ board_play(board_t *b, int i, int c)
 			if (b->stone[j] != WALL) {
 				b->key[j][d] |= (uint32_t)c << (2 * (5 - k));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 			j = i - k * off;
 			if (b->stone[j] != WALL) {
 				b->key[j][d] |= (uint32_t)c << (2 * (k + 4));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 		}
 	}
@@ -160,8 +201,8 @@ board_play(board_t *b, int i, int c)
 		}
 }
 
-void
-board_undo(board_t *b)
+BOARD_INLINE void
+undo(board_t *b, const int sh)
 {
 	int i = b->moves[--b->nmoves];
 	int c = b->stone[i];
@@ -177,24 +218,46 @@ board_undo(board_t *b)
 			if (b->stone[j] != WALL) {
 				b->key[j][d] &= ~((uint32_t)3 << (2 * (5 - k)));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 			j = i - k * off;
 			if (b->stone[j] != WALL) {
 				b->key[j][d] &= ~((uint32_t)3 << (2 * (k + 4)));
 				if (b->stone[j] == 0)
-					update(b, j, d);
+					update(b, j, d, sh);
 			}
 		}
 		set_pat(b, i, d);
 	}
 	refresh(b, i);
 	add_cell(b, i);
+	if (sh) {
+		shape_refresh(b, i);
+		shape_sum(b, i, 1);
+	}
 	for (int d = 0; d < 4; d++)
 		for (int k = 1; k <= 2; k++) {
 			b->nb[i + k * board_dir[d]]--;
 			b->nb[i - k * board_dir[d]]--;
 		}
+}
+
+void
+board_play(board_t *b, int i, int c)
+{
+	if (b->shapes)
+		play(b, i, c, 1);
+	else
+		play(b, i, c, 0);
+}
+
+void
+board_undo(board_t *b)
+{
+	if (b->shapes)
+		undo(b, 1);
+	else
+		undo(b, 0);
 }
 
 void
@@ -287,7 +350,7 @@ board_find_near(const board_t *b, int i, int c, int mincls, int16_t *out, int ma
 int
 board_verify(const board_t *b)
 {
-	int32_t sum[2] = { 0, 0 };
+	int32_t sum[2] = { 0, 0 }, vsum[2][2] = { { 0 } };
 	int cnt[2][T_COUNT] = { { 0 } }, nsuspect = 0;
 
 	for (int n = 0; n < b->ncells; n++) {
@@ -333,11 +396,21 @@ board_verify(const board_t *b)
 						return -1;
 					nsuspect += sus;
 				}
+				int ci = pattern_combo_index(b->pat[j][0][c], b->pat[j][1][c],
+				    b->pat[j][2][c], b->pat[j][3][c]);
+				if (b->shapes) {
+					const shape_t *h = &b->st[ci];
+					if (memcmp(h, &b->sh[j][c], sizeof *h))
+						return -1;
+					vsum[c][0] += b->st[ci].val[0];
+					vsum[c][1] += b->st[ci].val[1];
+				}
 				sum[c] += k->score;
 				cnt[c][k->cls]++;
 			}
 	}
-	if (sum[0] != b->sum[0] || sum[1] != b->sum[1] || nsuspect != b->nsuspect)
+	if (sum[0] != b->sum[0] || sum[1] != b->sum[1] || nsuspect != b->nsuspect ||
+	    memcmp(vsum, b->vsum, sizeof vsum))
 		return -1;
 	for (int c = 0; c < 2; c++)
 		for (int t = 0; t < T_COUNT; t++)

@@ -48,6 +48,12 @@ typedef struct {
 	struct {
 		uint64_t key; /* position and cell; low bit the verdict */
 	} fcache[FCACHE];     /* renju verdicts already asked for */
+	/* the learned table (shapes.h), after the fields the line weights use */
+	int shapes;            /* evaluate and order moves by it */
+	const shape_t *st;     /* pattern_shape_table(rule) */
+	int32_t vsum[2][2];    /* learned values of the empty cells, per colour:
+	                           [0] that colour to move, [1] not; with shapes */
+	shape_t sh[BCELLS][2]; /* the table's entry per colour, with shapes */
 } board_t;
 
 static inline int
@@ -66,8 +72,9 @@ board_to_move(const board_t *b)
 	return 1 + (b->nmoves & 1);
 }
 
-/* Returns 0, or -1 for a bad rule or size. */
-int board_init(board_t *b, rule_t rule, int size);
+/* Returns 0, or -1 for a bad rule or size. shapes: value and order moves
+ * by the learned table (shapes.h) rather than the cell scores. */
+int board_init(board_t *b, rule_t rule, int size, int shapes);
 /* Plays colour c on the empty on-board cell. */
 void board_play(board_t *b, int cell, int c);
 void board_undo(board_t *b);

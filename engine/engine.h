@@ -28,6 +28,10 @@ enum {
 	ENGINE_MAX_THREADS = 64,
 };
 
+/* Evaluations: the fitted line weights (weights.h), or the learned value and
+ * policy per combination of four line patterns (shapes.h). */
+enum { ENGINE_EVAL_LINES = 0, ENGINE_EVAL_SHAPES = 1 };
+
 typedef struct engine engine_t;
 
 typedef struct {
@@ -39,6 +43,7 @@ typedef struct {
 	int level;              /* 1 (weakest) .. 10 (full strength) */
 	uint32_t seed;          /* for the noise of levels below 10 */
 	uint64_t vct_nodes;     /* root VCT budget; 0 = default, -1 (max) = off */
+	int eval;               /* ENGINE_EVAL_*; 0, the default, is LINES */
 	const atomic_int *stop; /* optional: nonzero ends the search */
 } engine_limits_t;
 

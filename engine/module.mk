@@ -39,8 +39,10 @@ $(BINDIR)/arena: $(O)/engine/tools/arena.o $(ENGINE_LIB) $(RULES_LIB)
 
 BINS += $(BINDIR)/arena
 
-# The evaluation tuner: self-play samples and a logistic fit of the weights.
-$(BINDIR)/tune: $(O)/engine/tools/tune.o $(ENGINE_LIB) $(RULES_LIB)
+# The evaluation tuner: self-play samples and a logistic fit of the weights;
+# positions labelled by deeper searches and the fit of the learned table.
+$(BINDIR)/tune: $(O)/engine/tools/tune.o $(O)/engine/tools/tune_shapes.o $(ENGINE_LIB) \
+    $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 

@@ -4,6 +4,7 @@
  */
 #include "engine/pattern.h"
 
+#include "engine/shapes.h"
 #include "engine/weights.h"
 
 #include <pthread.h>
@@ -12,7 +13,9 @@
 /* [rule][key]: black's line pattern in the low byte, white's in the high one,
  * so one load (one cache miss) serves both colours */
 static uint16_t pair_tab[3][KEY_COUNT];
-static combo_t combo_tab[LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT];
+static combo_t combo_tab[COMBO_COUNT];
+static uint16_t shape_of[COMBO_COUNT];
+static shape_t shape_tab[3][COMBO_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* Length of the run of colour c through the centre (which must hold c). */
@@ -140,7 +143,7 @@ build_combo(void)
 {
 	/* a line weight and a class weight overlap (a cell with one
 	 * open-three line has class T_F3), so a class weight may be negative */
-	for (int i = 0; i < LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT; i++) {
+	for (int i = 0; i < COMBO_COUNT; i++) {
 		int n[LP_COUNT] = { 0 }, s = 0, v = i, cls;
 		for (int k = 0; k < 4; k++) {
 			n[v % LP_COUNT]++;
@@ -179,6 +182,38 @@ build_combo(void)
 	}
 }
 
+/* Numbers the sorted multisets (a >= b >= c >= d) in order and gives every
+ * combination its multiset's number and shapes.h's entries for it. */
+static void
+build_shapes(void)
+{
+	int idx[LP_COUNT][LP_COUNT][LP_COUNT][LP_COUNT], n = 0;
+
+	for (int a = 0; a < LP_COUNT; a++)
+		for (int b = 0; b <= a; b++)
+			for (int c = 0; c <= b; c++)
+				for (int d = 0; d <= c; d++)
+					idx[a][b][c][d] = n++;
+	for (int i = 0; i < COMBO_COUNT; i++) {
+		int p[4], v = i;
+		for (int k = 0; k < 4; k++, v /= LP_COUNT)
+			p[k] = v % LP_COUNT;
+		for (int k = 1; k < 4; k++)
+			for (int j = k; j > 0 && p[j - 1] < p[j]; j--) {
+				int t = p[j];
+				p[j] = p[j - 1];
+				p[j - 1] = t;
+			}
+		int s = idx[p[0]][p[1]][p[2]][p[3]];
+		shape_of[i] = (uint16_t)s;
+		for (int r = 0; r < 3; r++)
+			for (int k = 0; k < 2; k++) {
+				shape_tab[r][i].val[k] = (int16_t)shape_table[r][s][k];
+				shape_tab[r][i].pol[k] = shape_table[r][s][2 + k];
+			}
+	}
+}
+
 static void
 build(void)
 {
@@ -197,6 +232,7 @@ build(void)
 		pair_tab[2][key] = (uint16_t)(eb | fw << 8); /* renju */
 	}
 	build_combo();
+	build_shapes();
 }
 
 void
@@ -222,4 +258,18 @@ const combo_t *
 pattern_combo_table(void)
 {
 	return combo_tab;
+}
+
+int
+pattern_shape(int p0, int p1, int p2, int p3)
+{
+	pattern_init();
+	return shape_of[pattern_combo_index(p0, p1, p2, p3)];
+}
+
+const shape_t *
+pattern_shape_table(int rule)
+{
+	pattern_init();
+	return shape_tab[rule];
 }

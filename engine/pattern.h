@@ -45,6 +45,21 @@ enum {
 	T_COUNT
 };
 
+enum {
+	/* combinations of four line patterns as a sorted multiset:
+	 * C(LP_COUNT + 3, 4) */
+	SHAPE_COUNT = 715,
+	COMBO_COUNT = LP_COUNT * LP_COUNT * LP_COUNT * LP_COUNT,
+};
+
+/* The learned table's entry for one combination (shapes.h), by rule. */
+typedef struct {
+	int16_t val[2]; /* the cell's value for its colour: [0] that colour to
+	                   move, [1] the other; SHAPE_RES times finer */
+	int32_t pol[2]; /* move ordering: [0] playing it (attack), [1]
+	                   taking it from the other colour (defence) */
+} shape_t;
+
 typedef struct {
 	uint8_t cls;     /* T_* */
 	uint8_t suspect; /* renju black: may be forbidden, ask the rules core */
@@ -67,6 +82,10 @@ pattern_combo_index(int p0, int p1, int p2, int p3)
 {
 	return ((p0 * LP_COUNT + p1) * LP_COUNT + p2) * LP_COUNT + p3;
 }
+/* The shape (0..SHAPE_COUNT) of a combination: its patterns sorted. */
+int pattern_shape(int p0, int p1, int p2, int p3);
+/* The learned table for a rule, indexed by pattern_combo_index. */
+const shape_t *pattern_shape_table(int rule);
 /* Pattern of a line given as 11 cells (centre index 5 empty), from scratch:
  * the reference the tables are built from (tests compare against it). */
 int pattern_classify(const uint8_t line[11], int colour, int exact);

@@ -579,11 +579,11 @@ explain(engine_t *e, engine_result_t *r, int c, int solver, int solver_len)
 }
 
 static int
-load(engine_t *e, rule_t rule, int size, const move_t *moves, int n)
+load(engine_t *e, rule_t rule, int size, const move_t *moves, int n, int shapes)
 {
 	position_t p;
 
-	if (pos_init(&p, rule, size) < 0 || board_init(&e->b, rule, size) < 0)
+	if (pos_init(&p, rule, size) < 0 || board_init(&e->b, rule, size, shapes) < 0)
 		return -1;
 	/* trusted history (its order under renju is the caller's business):
 	 * only on the board, on empty points and before a result */
@@ -1046,7 +1046,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	int score = 0, depth = 1, solver = 0, plies = 0, guard = 0, forced;
 
 	memset(out, 0, sizeof *out);
-	if (load(e, rule, size, moves, n) < 0)
+	if (load(e, rule, size, moves, n, l.eval == ENGINE_EVAL_SHAPES) < 0)
 		return -1;
 	int maxd = prepare(e, &l, sk);
 	if ((forced = root_forced(e, &score)) < 0 || (!forced && root_moves(e) < 0))

@@ -21,6 +21,7 @@ enum { LINE_MAX_LEN = 4096, SAFETY_MS = 60, RESERVE_MB = 16, HELPER_MB = 2 };
 typedef struct {
 	int timeout_turn, timeout_match, time_left, max_memory;
 	int rule, game_type, threads, level;
+	int eval; /* ENGINE_EVAL_* */
 } settings_t;
 
 typedef struct {
@@ -102,6 +103,7 @@ limits_for(const brain_t *b)
 	l.hard_ms = hard;
 	l.soft_ms = hard; /* a turn limit only caps: use it all */
 	l.level = s->level;
+	l.eval = s->eval;
 	l.seed = (uint32_t)b->pos.nmoves * 2654435761u;
 	return l;
 }
@@ -379,8 +381,9 @@ main(int argc, char **argv)
 
 	pthread_mutex_init(&b->out_lock, NULL);
 	b->set.level = 10;
-	/* pbrain-gomoku [-l level] [-t threads] | --version: a bot level 1..10
-	 * (also INFO level N), the threads until INFO thread_num says otherwise */
+	/* pbrain-gomoku [-l level] [-t threads] [-e lines|shapes] | --version: a
+	 * bot level 1..10 (also INFO level N), the threads until INFO thread_num
+	 * says otherwise, the evaluation */
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("pbrain-gomoku %s\n", GOMOKU_VERSION);
 		return 0;
@@ -391,9 +394,14 @@ main(int argc, char **argv)
 			b->set.level = v;
 		else if (strcmp(argv[i], "-t") == 0 && v >= 1 && v <= ENGINE_MAX_THREADS)
 			b->set.threads = v;
+		else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc &&
+		    (strcmp(argv[i + 1], "lines") == 0 || strcmp(argv[i + 1], "shapes") == 0))
+			b->set.eval = strcmp(argv[i + 1], "shapes") == 0 ? ENGINE_EVAL_SHAPES
+									 : ENGINE_EVAL_LINES;
 		else {
-			fprintf(
-			    stderr, "usage: pbrain-gomoku [-l level] [-t threads] | --version\n");
+			fprintf(stderr,
+			    "usage: pbrain-gomoku [-l level] [-t threads] "
+			    "[-e lines|shapes] | --version\n");
 			return 2;
 		}
 	}

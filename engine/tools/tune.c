@@ -9,6 +9,8 @@
  *                                   fit the weights to the samples in the
  *                                   FILEs, print them and write them to
  *                                   WEIGHTS in the form of engine/weights.h
+ *   tune label ... / tune shapes ...  the learned table, engine/shapes.h
+ *                                   (tune_shapes.c)
  *
  * The evaluation is linear in its weights: each empty cell adds, for each
  * colour, the value of its four line patterns plus a bonus for its threat
@@ -30,6 +32,8 @@
 #include "engine/board.h"
 #include "engine/engine.h"
 #include "engine/eval.h"
+#include "engine/tools/tune_shapes.h"
+#include "engine/tools/tune_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,26 +48,6 @@ typedef struct {
 	int cur;          /* evaluate() with the engine's weights */
 	int16_t f[2][NF]; /* side to move's counts, then the other's */
 } sample_t;
-
-static uint32_t
-xorshift(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
-static int
-quiet(const board_t *b)
-{
-	int stm = board_to_move(b) - 1;
-
-	for (int c = 0; c < 2; c++)
-		if (b->cnt[c][T_FIVE] || b->cnt[c][T_F4])
-			return 0;
-	return !b->cnt[stm][T_B4F3];
-}
 
 /* Line-pattern counts over the empty cells; the class counts are the
  * board's own (cnt). */
@@ -106,13 +90,13 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 	}
 	for (int g = 0; g < games; g++) {
 		int n = 0, ns = 0, winner = 0;
-		int nopen = 3 + (int)(xorshift(&rs) % 4);
-		board_init(&b, RULE_FREESTYLE, 15);
+		int nopen = 3 + (int)(tune_xorshift(&rs) % 4);
+		board_init(&b, RULE_FREESTYLE, 15, 0);
 		/* 3-6 random stones in the centre 7x7: unbalanced openings too,
 		 * the results say how they turn out */
 		while (n < nopen) {
 			move_t m = rules_move(
-			    4 + (int)(xorshift(&rs) % 7), 4 + (int)(xorshift(&rs) % 7));
+			    4 + (int)(tune_xorshift(&rs) % 7), 4 + (int)(tune_xorshift(&rs) % 7));
 			if (b.stone[board_cell(m)])
 				continue;
 			board_play(&b, board_cell(m), 1 + (n & 1));
@@ -120,7 +104,7 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 		}
 		while (n < RULES_CELLS) {
 			int stm = board_to_move(&b);
-			if (n >= nopen + 2 && quiet(&b)) {
+			if (n >= nopen + 2 && tune_quiet(&b)) {
 				features(&b, s[ns].f);
 				s[ns].cur = evaluate(&b);
 				stm_of[ns++] = stm;
@@ -166,12 +150,6 @@ value(const double *w, double stm, const sample_t *p)
 	return stm * s0 - s1;
 }
 
-static double
-sigmoid(double x)
-{
-	return 1 / (1 + exp(-x));
-}
-
 /* Mean squared error over every step-th sample from first (cur: the
  * engine's own values instead of w). */
 static double
@@ -181,7 +159,7 @@ loss(const sample_t *p, int n, const double *w, double stm, double k, int cur, i
 	int cnt = 0;
 
 	for (int i = first; i < n; i += step, cnt++) {
-		double d = p[i].y - sigmoid(k * (cur ? p[i].cur : value(w, stm, &p[i])));
+		double d = p[i].y - tune_sigmoid(k * (cur ? p[i].cur : value(w, stm, &p[i])));
 		l += d * d;
 	}
 	return cnt ? l / cnt : 0;
@@ -331,7 +309,7 @@ fit(const fit_opts_t *o, char **files, int nfiles)
 		for (int i = 0; i < n; i++) {
 			if (i % 5 == 0)
 				continue; /* the test fifth */
-			double pr = sigmoid(k * value(w, stm, &p[i]));
+			double pr = tune_sigmoid(k * value(w, stm, &p[i]));
 			double d = -2 * (p[i].y - pr) * pr * (1 - pr) * k;
 			for (int f = 0; f < NF; f++)
 				g[f] += d * (stm * p[i].f[0][f] - p[i].f[1][f]);
@@ -390,6 +368,9 @@ usage(void)
 	fprintf(stderr,
 	    "usage: tune gen GAMES NODES SEED OUT\n"
 	    "       tune fit [-a stm_factor] [-r resolution] [-i iterations] [-o weights.h] "
+	    "FILE...\n"
+	    "       tune label RULE GAMES NODES DEEP SEED OUT\n"
+	    "       tune shapes [-i iterations] [-l lambda] [-p plambda] [-m min] [-o shapes.h] "
 	    "FILE...\n");
 	return 2;
 }
@@ -404,6 +385,10 @@ main(int argc, char **argv)
 			return usage();
 		return gen(
 		    atoi(argv[2]), strtoull(argv[3], NULL, 10), (uint32_t)atoi(argv[4]), argv[5]);
+	}
+	if (!strcmp(argv[1], "label") || !strcmp(argv[1], "shapes")) {
+		int rc = argv[1][0] == 'l' ? tune_label(argc, argv) : tune_shapes(argc, argv);
+		return rc == 2 ? usage() : rc;
 	}
 	if (strcmp(argv[1], "fit"))
 		return usage();

@@ -10,7 +10,7 @@
  * Environment: BENCH_MS (default 2000) per fixed position, BENCH_THREADS
  * (default 1; the depth lines count the first thread's nodes, the totals
  * every thread's), PUZZLE_MS,
- * PUZZLE_LIMIT (first N puzzles), JUDGE_ATT_MS and JUDGE_DEF_MS (the play-on,
+ * PUZZLE_LIMIT (first N puzzles), BENCH_EVAL (shapes: the learned table), JUDGE_ATT_MS and JUDGE_DEF_MS (the play-on,
  * default 2000 and 1000), SHARED_DIR and GOMOKU_REQUIRE_SHARED (tests/shared.h).
  */
 #include "engine/board.h"
@@ -57,6 +57,19 @@ envi(const char *k, int def)
 	return v && *v ? atoi(v) : def;
 }
 
+/* The engine's defaults, with BENCH_EVAL=shapes the learned table's
+ * evaluation. */
+static engine_limits_t
+bench_limits(void)
+{
+	engine_limits_t l = engine_default_limits();
+	const char *v = getenv("BENCH_EVAL");
+
+	if (v && strcmp(v, "shapes") == 0)
+		l.eval = ENGINE_EVAL_SHAPES;
+	return l;
+}
+
 static void
 on_depth(const engine_result_t *r, void *arg)
 {
@@ -80,7 +93,7 @@ bench_fixed(engine_t *e)
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
 		move_t mv[64];
 		int n = parse(fixed[i].moves, mv);
-		engine_limits_t l = engine_default_limits();
+		engine_limits_t l = bench_limits();
 		engine_result_t r;
 		char b[8];
 		l.soft_ms = ms;
@@ -118,7 +131,7 @@ holds(engine_t *e, move_t *mv, int n, int limit, int att_ms, int def_ms)
 			return (p.nmoves - 1) % 2 == attacker;
 		if (p.outcome.kind != RESULT_ONGOING)
 			return 0;
-		engine_limits_t l = engine_default_limits();
+		engine_limits_t l = bench_limits();
 		engine_result_t r;
 		int att_turn = p.nmoves % 2 == attacker;
 		l.soft_ms = att_turn ? att_ms : def_ms;
@@ -177,7 +190,7 @@ bench_puzzles(engine_t *e, engine_t *judge)
 		int n = parse(f[1], mv), x, y, plies = atoi(f[4]);
 		if (sscanf(f[3], "%d,%d", &x, &y) != 2)
 			continue;
-		engine_limits_t l = engine_default_limits();
+		engine_limits_t l = bench_limits();
 		engine_result_t r;
 		l.soft_ms = ms;
 		l.hard_ms = ms;
@@ -236,7 +249,7 @@ bench_vct(int nb, char **budgets)
 				continue;
 			move_t mv[RULES_CELLS];
 			int nm = parse(f[1], mv);
-			board_init(b, RULE_FREESTYLE, 15);
+			board_init(b, RULE_FREESTYLE, 15, 0);
 			for (int i = 0; i < nm; i++)
 				board_play(b, board_cell(mv[i]), board_to_move(b));
 			v->b = b;

@@ -10,7 +10,8 @@
  * filter misses; determinism at fixed depth; several instances in parallel threads;
  * the stop flag ends an unlimited search within engine.h's promise; the
  * shared transposition table under concurrent stores and probes; the
- * multi-threaded search (Lazy SMP) and its stop.
+ * multi-threaded search (Lazy SMP) and its stop; the learned table
+ * (shapes.h) as the value and the move ordering under ENGINE_EVAL_SHAPES.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -176,7 +177,7 @@ test_incremental(void **st)
 	for (int rule = 0; rule < 3; rule++) {
 		int size = rule == 0 ? 15 : rule == 1 ? 19 : 15;
 		int checks = 0, probes = 0;
-		assert_int_equal(board_init(b, rule, size), 0);
+		assert_int_equal(board_init(b, rule, size, 1), 0);
 		for (int it = 0; it < STEPS; it++) {
 			if ((b->nmoves < 90 && rnd() % 3) || b->nmoves == 0) {
 				int c;
@@ -208,7 +209,7 @@ test_pass(void **st)
 	(void)st;
 	board_t *b = malloc(sizeof *b), *was = malloc(sizeof *was);
 	for (int rule = 0; rule < 3; rule++) {
-		assert_int_equal(board_init(b, rule, 15), 0);
+		assert_int_equal(board_init(b, rule, 15, 0), 0);
 		for (int i = 0; i < 12; i++) {
 			int c;
 			do
@@ -251,7 +252,7 @@ static int
 threat_position(board_t *b, int rule)
 {
 	for (int tries = 0; tries < 1000; tries++) {
-		board_init(b, rule, 15);
+		board_init(b, rule, 15, 0);
 		int n = 10 + (int)(rnd() % 30);
 		for (int i = 0; i < n; i++) {
 			int x = 3 + (int)(rnd() % 9), y = 3 + (int)(rnd() % 9);
@@ -314,7 +315,7 @@ test_forced_replies(void **st)
 static void
 load(board_t *b, int rule, const char *moves)
 {
-	board_init(b, rule, 15);
+	board_init(b, rule, 15, 0);
 	for (const char *p = moves; *p;) {
 		int x, y, used;
 		if (sscanf(p, "%d,%d%n", &x, &y, &used) != 2)
@@ -572,7 +573,7 @@ test_renju_eval(void **st)
 	int n = parse_moves("5,7 0,0 6,7 14,0 7,5 0,14 7,6 14,14", mv);
 	int x = board_cell(rules_move(7, 7));
 
-	board_init(b, RULE_RENJU, 15);
+	board_init(b, RULE_RENJU, 15, 0);
 	for (int i = 0; i < n; i++)
 		board_play(b, board_cell(mv[i]), 1 + i % 2);
 	assert_int_equal(board_verify(b), 0);
@@ -845,6 +846,110 @@ test_determinism(void **st)
 	    DEPTH);
 	engine_free(e1);
 	engine_free(e2);
+}
+
+/* The learned table's value of the position, from scratch: every empty
+ * cell's shape looked up in shapes.h itself, black's forbidden cells left
+ * out under renju. */
+static int
+shapes_value(board_t *b)
+{
+	int stm = board_to_move(b) - 1;
+	int32_t sum[2] = { 0, 0 };
+
+	for (int k = 0; k < b->ncells; k++) {
+		int j = b->cells[k];
+		if (b->stone[j])
+			continue;
+		for (int c = 0; c < 2; c++) {
+			if (c == 0 && board_forbidden(b, j, STONE_BLACK))
+				continue;
+			int s = pattern_shape(
+			    b->pat[j][0][c], b->pat[j][1][c], b->pat[j][2][c], b->pat[j][3][c]);
+			sum[c] += shape_table[b->rule][s][c == stm ? 0 : 1];
+		}
+	}
+	int v = (sum[stm] - sum[1 - stm]) / SHAPE_RES + 20;
+	return v > 20000 ? 20000 : v < -20000 ? -20000 : v;
+}
+
+/*
+ * ENGINE_EVAL_SHAPES reads shapes.h: after random play under every rule the
+ * value is the table's (computed from scratch above) and every candidate's
+ * ordering score its policy entries; the shape index ignores the order of
+ * the four patterns; a search with it is deterministic at fixed depth and
+ * still takes a five and blocks one.
+ */
+static void
+test_shapes(void **st)
+{
+	(void)st;
+	board_t *b = malloc(sizeof *b);
+	engine_t *e = engine_new(8);
+	int differ = 0;
+
+	assert_int_equal(pattern_shape(LP_F3, LP_B3, LP_DEAD, LP_B1),
+	    pattern_shape(LP_B1, LP_DEAD, LP_F3, LP_B3));
+	assert_int_not_equal(pattern_shape(LP_F3, LP_B3, LP_DEAD, LP_B1),
+	    pattern_shape(LP_F3, LP_F3, LP_DEAD, LP_B1));
+	for (int rule = 0; rule < 3; rule++) {
+		int checks = 0;
+		assert_int_equal(board_init(b, rule, 15, 1), 0);
+		for (int it = 0; it < STEPS / 3; it++) {
+			if ((b->nmoves < 60 && rnd() % 3) || b->nmoves == 0) {
+				int c;
+				do
+					c = b->cells[rnd() % (unsigned)b->ncells];
+				while (b->stone[c]);
+				board_play(b, c, board_to_move(b));
+			} else
+				board_undo(b);
+			if (it % 5)
+				continue;
+			int v = evaluate(b);
+			assert_int_equal(v, shapes_value(b));
+			for (int k = 0; k < b->ncells; k++) {
+				int j = b->cells[k], c = board_to_move(b);
+				if (b->stone[j] || !b->nb[j])
+					continue;
+				int own = pattern_shape(b->pat[j][0][c - 1], b->pat[j][1][c - 1],
+				    b->pat[j][2][c - 1], b->pat[j][3][c - 1]);
+				int opp = pattern_shape(b->pat[j][0][2 - c], b->pat[j][1][2 - c],
+				    b->pat[j][2][2 - c], b->pat[j][3][2 - c]);
+				assert_int_equal(eval_move(b, j, c),
+				    shape_table[rule][own][2] + shape_table[rule][opp][3]);
+			}
+			b->shapes = 0; /* the line weights, on the same board */
+			differ += evaluate(b) != v;
+			b->shapes = 1;
+			checks++;
+		}
+		printf(
+		    "  %s: %d positions valued and ordered by shapes.h\n", rule_name(rule), checks);
+	}
+	printf("  %d of them valued differently by the line weights\n", differ);
+
+	move_t mv[64];
+	engine_result_t r1, r2;
+	engine_limits_t l = engine_default_limits();
+	int n = parse_moves(midgame, mv);
+	l.max_depth = DEPTH;
+	l.eval = ENGINE_EVAL_SHAPES;
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r1), 0);
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r2), 0);
+	assert_int_equal(r1.best, r2.best);
+	assert_int_equal(r1.score, r2.score);
+	assert_int_equal(r1.nodes, r2.nodes);
+	/* black's open four on row 7 (5..8): white blocks an end; after
+	 * white's open four on row 9, black takes the five */
+	n = parse_moves("5,7 5,9 6,7 6,9 7,7 7,9 8,7 8,9", mv);
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n - 1, &l, &r1), 0);
+	assert_true(r1.best == rules_move(4, 7) || r1.best == rules_move(9, 7));
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r1), 0);
+	assert_true(r1.best == rules_move(4, 7) || r1.best == rules_move(9, 7));
+	assert_true(r1.mate > 0);
+	engine_free(e);
+	free(b);
 }
 
 struct job {
@@ -1151,6 +1256,7 @@ main(void)
 		cmocka_unit_test(test_vct_check),
 		cmocka_unit_test(test_white_defence),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_threads_parallel),
 		cmocka_unit_test(test_threads_stop),
 		cmocka_unit_test(test_threads_tt),
