@@ -114,6 +114,11 @@ struct pending {
 	struct event *retry; /* a timer's end: tried again if refused */
 	game_err_t answer;   /* the request's answer once ended (GERR_OVER: a flag fell) */
 	const char *answer_why;
+	/* an end that came meanwhile (a player left), made once this is
+	 * answered */
+	int then_end;
+	game_result_t then_res;
+	game_reason_t then_why;
 	int start; /* or a game's start, and how to answer it */
 	struct start st;
 };
@@ -928,8 +933,8 @@ wait_for(struct room *r, int rc, struct pending *p)
 
 /* Ends an unfinished game: archived first (with the ratings), then said.
  * 0; -1, with nothing changed, when the store refused it; 1 when the end
- * is in flight at the store thread (r->pending: write_done says it). An
- * end while stones are in flight is written from the loop at once. */
+ * is in flight at the store thread (r->pending: write_done says it), or
+ * waits there behind the room's write in flight (then_end). */
 static int end_accepted(struct room *r, game_result_t res, game_reason_t reason, unsigned accepted);
 
 static int
@@ -947,7 +952,18 @@ end_accepted(struct room *r, game_result_t res, game_reason_t reason, unsigned a
 	if (!room_unfinished(r))
 		return 0;
 	end_record(r, res, reason, &g);
-	if (r->game_id && archive_async(r->srv) && !r->pending) {
+	if (r->game_id && archive_async(r->srv) && r->pending) {
+		/* a write of the room is in flight (stones, an undo, colours): the
+		 * end goes after it, from its answer (write_done), never from the
+		 * loop; an end in flight already is the one */
+		if (!r->pending->end && !r->pending->start) {
+			r->pending->then_end = 1;
+			r->pending->then_res = res;
+			r->pending->then_why = reason;
+		}
+		return 1;
+	}
+	if (r->game_id && archive_async(r->srv)) {
 		struct pending *p = calloc(1, sizeof *p);
 		if (!p ||
 		    archive_moves_async(
@@ -1203,7 +1219,12 @@ write_done(void *arg, game_err_t e)
 			moved(r);
 		}
 	}
+	int then_end = p->then_end && room_unfinished(r);
+	game_result_t then_res = p->then_res;
+	game_reason_t then_why = p->then_why;
 	free(p);
+	if (then_end) /* on the store thread in turn: the room waits again */
+		room_end_anyway(r, then_res, then_why);
 	answered(r, e, &act);
 }
 
