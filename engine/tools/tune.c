@@ -72,22 +72,16 @@ features(const board_t *b, int16_t f[2][NF])
 static int
 gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 {
-	FILE *out = fopen(path, "a");
-	engine_t *e = engine_new(16);
+	FILE *out;
+	engine_t *e;
 	static board_t b;
 	static sample_t s[RULES_CELLS];
 	static int stm_of[RULES_CELLS];
 	move_t mv[RULES_CELLS];
 	uint32_t rs = seed * 2654435761u + 7;
 
-	if (!out || !e) {
-		fprintf(stderr, "tune: cannot open %s or make an engine\n", path);
-		if (out)
-			fclose(out);
-		if (e)
-			engine_free(e);
+	if (tune_open(path, &out, &e))
 		return 1;
-	}
 	for (int g = 0; g < games; g++) {
 		int n = 0, ns = 0, winner = 0;
 		int nopen = 3 + (int)(tune_xorshift(&rs) % 4);

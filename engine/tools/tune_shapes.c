@@ -56,21 +56,15 @@ static const char *const lp_short[LP_COUNT] = { "DEAD", "B1", "B2", "F2", "B3", 
 static int
 label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const char *path)
 {
-	FILE *out = fopen(path, "a");
-	engine_t *e = engine_new(16);
+	FILE *out;
+	engine_t *e;
 	static board_t b;
 	move_t mv[RULES_CELLS];
 	uint32_t rs = seed * 2654435761u + 11;
 	int rc = 0;
 
-	if (!out || !e) {
-		fprintf(stderr, "tune: cannot open %s or make an engine\n", path);
-		if (out)
-			fclose(out);
-		if (e)
-			engine_free(e);
+	if (tune_open(path, &out, &e))
 		return 1;
-	}
 	for (int g = 0; g < games && !rc; g++) {
 		int n = 0, nopen = 3 + (int)(tune_xorshift(&rs) % 4);
 		board_init(&b, (rule_t)rule, 15, 0);

@@ -6,6 +6,9 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "engine/engine.h"
 
 static inline uint32_t
 tune_xorshift(uint32_t *s)
@@ -27,6 +30,23 @@ tune_quiet(const board_t *b)
 		if (b->cnt[c][T_FIVE] || b->cnt[c][T_F4])
 			return 0;
 	return !b->cnt[stm][T_B4F3];
+}
+
+/* The samples file (appended to) and a 16 MB engine for self-play: 0,
+ * or 1 with neither left open, said on stderr. */
+static inline int
+tune_open(const char *path, FILE **out, engine_t **e)
+{
+	*out = fopen(path, "a");
+	*e = engine_new(16);
+	if (*out && *e)
+		return 0;
+	fprintf(stderr, "tune: cannot open %s or make an engine\n", path);
+	if (*out)
+		fclose(*out);
+	if (*e)
+		engine_free(*e);
+	return 1;
 }
 
 static inline double

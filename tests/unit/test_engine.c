@@ -168,6 +168,22 @@ check_probes(board_t *b)
 	return n;
 }
 
+/* One step of a random walk: a stone on a random empty cell while there
+ * are fewer than max (two times in three), else the last one taken back. */
+static void
+random_step(board_t *b, int max)
+{
+	if ((b->nmoves < max && rnd() % 3) || b->nmoves == 0) {
+		int c;
+		do
+			c = b->cells[rnd() % (unsigned)b->ncells];
+		while (b->stone[c]);
+		board_play(b, c, board_to_move(b));
+	} else {
+		board_undo(b);
+	}
+}
+
 /* Random play/undo; after every step the incremental state equals scratch. */
 static void
 test_incremental(void **st)
@@ -179,14 +195,7 @@ test_incremental(void **st)
 		int checks = 0, probes = 0;
 		assert_int_equal(board_init(b, rule, size, 1), 0);
 		for (int it = 0; it < STEPS; it++) {
-			if ((b->nmoves < 90 && rnd() % 3) || b->nmoves == 0) {
-				int c;
-				do
-					c = b->cells[rnd() % (unsigned)b->ncells];
-				while (b->stone[c]);
-				board_play(b, c, board_to_move(b));
-			} else
-				board_undo(b);
+			random_step(b, 90);
 			if (it % 3 == 0) {
 				assert_int_equal(board_verify(b), 0);
 				checks++;
@@ -896,14 +905,7 @@ test_shapes(void **st)
 		int checks = 0;
 		assert_int_equal(board_init(b, rule, 15, 1), 0);
 		for (int it = 0; it < STEPS / 3; it++) {
-			if ((b->nmoves < 60 && rnd() % 3) || b->nmoves == 0) {
-				int c;
-				do
-					c = b->cells[rnd() % (unsigned)b->ncells];
-				while (b->stone[c]);
-				board_play(b, c, board_to_move(b));
-			} else
-				board_undo(b);
+			random_step(b, 60);
 			if (it % 5)
 				continue;
 			int v = evaluate(b);
