@@ -93,7 +93,8 @@ set_pat(board_t *b, int j, int d)
 }
 
 /* New line pattern for the empty cell j in direction d; skips unchanged
- * ones. sh: the learned table's part too. */
+ * ones, and records what changed for the undo. sh: the learned table's
+ * part too. */
 BOARD_INLINE void
 update(board_t *b, int j, int d, const int sh)
 {
@@ -103,6 +104,16 @@ update(board_t *b, int j, int d, const int sh)
 
 	if (p0 == b->pat[j][d][0] && p1 == b->pat[j][d][1])
 		return;
+	board_rec_t *r = &b->rec[b->nrec++];
+	r->cell = (int16_t)j;
+	r->dir = (uint8_t)d;
+	r->pat[0] = b->pat[j][d][0];
+	r->pat[1] = b->pat[j][d][1];
+	r->cls[0] = b->cls[j][0];
+	r->cls[1] = b->cls[j][1];
+	r->score[0] = b->score[j][0];
+	r->score[1] = b->score[j][1];
+	r->suspect = b->suspect[j];
 	remove_cell(b, j);
 	if (sh)
 		shape_sum(b, j, -1);
@@ -125,6 +136,8 @@ board_init(board_t *b, rule_t rule, int size, int shapes)
 	b->size = size;
 	b->rule = rule;
 	b->nmoves = 0;
+	b->nsnap = 0;
+	b->nrec = 0;
 	b->hash = 0;
 	b->nsuspect = 0;
 	memset(b->sum, 0, sizeof b->sum);
@@ -169,6 +182,14 @@ board_init(board_t *b, rule_t rule, int size, int shapes)
 BOARD_INLINE void
 play(board_t *b, int i, int c, const int sh)
 {
+	board_snap_t *s = &b->snap[b->nsnap++];
+
+	memcpy(s->cnt, b->cnt, sizeof s->cnt);
+	memcpy(s->sum, b->sum, sizeof s->sum);
+	if (sh)
+		memcpy(s->vsum, b->vsum, sizeof s->vsum);
+	s->nsuspect = b->nsuspect;
+	s->nrec = b->nrec;
 	remove_cell(b, i);
 	if (sh)
 		shape_sum(b, i, -1);
@@ -201,11 +222,16 @@ play(board_t *b, int i, int c, const int sh)
 		}
 }
 
+/* Takes the last move back: the keys of the cells on its lines lose the
+ * stone, and every cell the move changed gets back what it had, from the
+ * records play made. The moved cell's own patterns are as it left them:
+ * only empty cells are updated while it holds a stone. */
 BOARD_INLINE void
 undo(board_t *b, const int sh)
 {
 	int i = b->moves[--b->nmoves];
 	int c = b->stone[i];
+	const board_snap_t *s = &b->snap[--b->nsnap];
 
 	b->stone[i] = 0;
 	b->pos.cell[board_move(i)] = 0;
@@ -214,27 +240,28 @@ undo(board_t *b, const int sh)
 	for (int d = 0; d < 4; d++) {
 		int off = board_dir[d];
 		for (int k = 1; k <= 5; k++) {
-			int j = i + k * off;
-			if (b->stone[j] != WALL) {
-				b->key[j][d] &= ~((uint32_t)3 << (2 * (5 - k)));
-				if (b->stone[j] == 0)
-					update(b, j, d, sh);
-			}
-			j = i - k * off;
-			if (b->stone[j] != WALL) {
-				b->key[j][d] &= ~((uint32_t)3 << (2 * (k + 4)));
-				if (b->stone[j] == 0)
-					update(b, j, d, sh);
-			}
+			b->key[i + k * off][d] &= ~((uint32_t)3 << (2 * (5 - k)));
+			b->key[i - k * off][d] &= ~((uint32_t)3 << (2 * (k + 4)));
 		}
-		set_pat(b, i, d);
 	}
-	refresh(b, i);
-	add_cell(b, i);
-	if (sh) {
-		shape_refresh(b, i);
-		shape_sum(b, i, 1);
+	while (b->nrec > s->nrec) {
+		const board_rec_t *r = &b->rec[--b->nrec];
+		int j = r->cell;
+		b->pat[j][r->dir][0] = r->pat[0];
+		b->pat[j][r->dir][1] = r->pat[1];
+		b->cls[j][0] = r->cls[0];
+		b->cls[j][1] = r->cls[1];
+		b->score[j][0] = r->score[0];
+		b->score[j][1] = r->score[1];
+		b->suspect[j] = r->suspect;
+		if (sh)
+			shape_refresh(b, j);
 	}
+	memcpy(b->cnt, s->cnt, sizeof b->cnt);
+	memcpy(b->sum, s->sum, sizeof b->sum);
+	if (sh)
+		memcpy(b->vsum, s->vsum, sizeof b->vsum);
+	b->nsuspect = s->nsuspect;
 	for (int d = 0; d < 4; d++)
 		for (int k = 1; k <= 2; k++) {
 			b->nb[i + k * board_dir[d]]--;

@@ -25,6 +25,22 @@ enum {
 
 extern const int board_dir[4]; /* cell offsets of the four directions */
 
+/* What a move changed at one empty cell (one direction), for its undo. */
+typedef struct {
+	int16_t cell;
+	int16_t score[2];
+	uint8_t dir, pat[2], cls[2], suspect;
+} board_rec_t;
+
+/* The board's totals before a move, for its undo. */
+typedef struct {
+	int16_t cnt[2][T_COUNT];
+	int32_t sum[2];
+	int32_t vsum[2][2];
+	int nsuspect;
+	int nrec; /* board_rec_t entries before the move */
+} board_snap_t;
+
 typedef struct {
 	int size, rule;
 	int nmoves;
@@ -54,6 +70,11 @@ typedef struct {
 	int32_t vsum[2][2];    /* learned values of the empty cells, per colour:
 	                           [0] that colour to move, [1] not; with shapes */
 	shape_t sh[BCELLS][2]; /* the table's entry per colour, with shapes */
+	/* undo: each move's totals and changed cells, so that taking it
+	 * back restores rather than recomputes */
+	int nsnap, nrec;
+	board_snap_t snap[RULES_CELLS];
+	board_rec_t rec[RULES_CELLS * 40];
 } board_t;
 
 static inline int
