@@ -136,7 +136,6 @@ board_init(board_t *b, rule_t rule, int size, int shapes)
 	b->size = size;
 	b->rule = rule;
 	b->nmoves = 0;
-	b->nsnap = 0;
 	b->nrec = 0;
 	b->hash = 0;
 	b->nsuspect = 0;
@@ -182,7 +181,7 @@ board_init(board_t *b, rule_t rule, int size, int shapes)
 BOARD_INLINE void
 play(board_t *b, int i, int c, const int sh)
 {
-	board_snap_t *s = &b->snap[b->nsnap++];
+	board_snap_t *s = &b->snap[b->pos.nmoves]; /* one per stone */
 
 	memcpy(s->cnt, b->cnt, sizeof s->cnt);
 	memcpy(s->sum, b->sum, sizeof s->sum);
@@ -231,7 +230,7 @@ undo(board_t *b, const int sh)
 {
 	int i = b->moves[--b->nmoves];
 	int c = b->stone[i];
-	const board_snap_t *s = &b->snap[--b->nsnap];
+	const board_snap_t *s = &b->snap[b->pos.nmoves - 1];
 
 	b->stone[i] = 0;
 	b->pos.cell[board_move(i)] = 0;

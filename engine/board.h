@@ -70,9 +70,10 @@ typedef struct {
 	int32_t vsum[2][2];    /* learned values of the empty cells, per colour:
 	                           [0] that colour to move, [1] not; with shapes */
 	shape_t sh[BCELLS][2]; /* the table's entry per colour, with shapes */
-	/* undo: each move's totals and changed cells, so that taking it
-	 * back restores rather than recomputes */
-	int nsnap, nrec;
+	/* undo: each move's totals (by stone, as pos counts them) and
+	 * changed cells, so that taking it back restores rather than
+	 * recomputes */
+	int nrec;
 	board_snap_t snap[RULES_CELLS];
 	board_rec_t rec[RULES_CELLS * 40];
 } board_t;
