@@ -16,6 +16,13 @@ find_real(board_t *b, int c, int mincls, int16_t *out, int max)
 		any += b->cnt[c - 1][t];
 	if (!any)
 		return 0;
+	if (mincls >= BOARD_HOT) {
+		for (int j = board_hot_next(b, c, 0); j >= 0 && n < max;
+		     j = board_hot_next(b, c, j + 1))
+			if (b->cls[j][c - 1] >= mincls && !board_forbidden(b, j, c))
+				out[n++] = (int16_t)j;
+		return n;
+	}
 	for (int k = 0; k < b->ncells && n < max; k++) {
 		int j = b->cells[k];
 		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls && !board_forbidden(b, j, c))
@@ -39,25 +46,42 @@ has_real(board_t *b, int c, int mincls)
 	return find_real(b, c, mincls, &one, 1);
 }
 
+enum { NEAR_MAX = 32 };
+
+/* Whether every cell of q[0..n) but j lies on one of j's four lines within
+ * five of it (where a stone on j can change its patterns); 1 when n is
+ * NEAR_MAX, the list perhaps cut short. */
+static int
+all_near(int j, const int16_t *q, int n)
+{
+	if (n >= NEAR_MAX)
+		return 1;
+	for (int k = 0; k < n; k++) {
+		int dx = q[k] % BW - j % BW, dy = q[k] / BW - j / BW;
+		int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+		if ((dx || dy) && (ax > 5 || ay > 5 || (ax && ay && ax != ay)))
+			return 0;
+	}
+	return 1;
+}
+
 int
 gen_defences(board_t *b, int c, int16_t *out)
 {
-	int o = 3 - c, n = 0, t = -1;
+	int o = 3 - c, n = 0, t = -1, nth;
 	uint8_t seen[BCELLS];
-	int16_t threat[1];
+	int16_t threat[NEAR_MAX];
 
-	if (find_real(b, o, T_F4, threat, 1) == 0)
+	if ((nth = find_real(b, o, T_F4, threat, NEAR_MAX)) == 0)
 		return 0;
 	t = threat[0];
 	memset(seen, 0, sizeof seen);
 	/* own fours first: they gain a tempo whatever the threat */
-	for (int k = 0; k < b->ncells; k++) {
-		int j = b->cells[k];
-		if (b->stone[j] == 0 && b->cls[j][c - 1] >= T_B4 && !board_forbidden(b, j, c)) {
+	for (int j = board_hot_next(b, c, 0); j >= 0; j = board_hot_next(b, c, j + 1))
+		if (b->cls[j][c - 1] >= T_B4 && !board_forbidden(b, j, c)) {
 			seen[j] = 1;
 			out[n++] = (int16_t)j;
 		}
-	}
 	/* only lines where the threat has a four can carry it (T_F4 needs an
 	 * open four or two fours), so only cells on those lines can stop it */
 	for (int d = 0; d < 4; d++) {
@@ -77,7 +101,10 @@ gen_defences(board_t *b, int c, int16_t *out)
 				ok = !has_real(b, o, T_F4);
 				board_undo(b);
 			} else
-				ok = board_count_after(b, j, c, o, T_F4) == 0;
+				/* a threat off j's lines outlives it, so is
+				 * looked for first; then the count */
+				ok = all_near(j, threat, nth) &&
+				    board_count_after(b, j, c, o, T_F4) == 0;
 			if (ok)
 				out[n++] = (int16_t)j;
 		}
