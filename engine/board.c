@@ -28,29 +28,6 @@ remove_cell(board_t *b, int j)
 	b->nsuspect -= b->suspect[j];
 }
 
-/* The cell's bits in hot from its classes; j must be empty. */
-static inline void
-hot_set(board_t *b, int j)
-{
-	uint64_t bit = (uint64_t)1 << (j & 63);
-
-	for (int c = 0; c < 2; c++) {
-		if (b->cls[j][c] >= BOARD_HOT)
-			b->hot[c][j >> 6] |= bit;
-		else
-			b->hot[c][j >> 6] &= ~bit;
-	}
-}
-
-static inline void
-hot_clear(board_t *b, int j)
-{
-	uint64_t bit = (uint64_t)1 << (j & 63);
-
-	b->hot[0][j >> 6] &= ~bit;
-	b->hot[1][j >> 6] &= ~bit;
-}
-
 /* Recomputes class and score of the empty cell j from its line patterns. */
 static void
 refresh(board_t *b, int j)
@@ -110,9 +87,9 @@ static void
 set_pat(board_t *b, int j, int d)
 {
 	uint32_t k = b->key[j][d];
-	uint8_t v = b->lt[k];
-	b->pat[j][d][0] = v & 15;
-	b->pat[j][d][1] = v >> 4;
+	uint16_t v = b->lt[k];
+	b->pat[j][d][0] = (uint8_t)v;
+	b->pat[j][d][1] = (uint8_t)(v >> 8);
 }
 
 /* New line pattern for the empty cell j in direction d; skips unchanged
@@ -122,8 +99,8 @@ BOARD_INLINE void
 update(board_t *b, int j, int d, const int sh)
 {
 	uint32_t k = b->key[j][d];
-	uint8_t v = b->lt[k];
-	uint8_t p0 = v & 15, p1 = v >> 4;
+	uint16_t v = b->lt[k];
+	uint8_t p0 = (uint8_t)v, p1 = (uint8_t)(v >> 8);
 
 	if (p0 == b->pat[j][d][0] && p1 == b->pat[j][d][1])
 		return;
@@ -144,7 +121,6 @@ update(board_t *b, int j, int d, const int sh)
 	b->pat[j][d][1] = p1;
 	refresh(b, j);
 	add_cell(b, j);
-	hot_set(b, j);
 	if (sh) {
 		shape_refresh(b, j);
 		shape_sum(b, j, 1);
@@ -170,7 +146,6 @@ board_init(board_t *b, rule_t rule, int size, int shapes)
 	memset(b->stone, WALL, sizeof b->stone);
 	memset(b->nb, 0, sizeof b->nb);
 	memset(b->key, 0, sizeof b->key);
-	memset(b->hot, 0, sizeof b->hot);
 	memset(b->fcache, 0, sizeof b->fcache);
 	b->lt = pattern_pair_table(rule);
 	b->ct = pattern_combo_table();
@@ -195,7 +170,6 @@ board_init(board_t *b, rule_t rule, int size, int shapes)
 		}
 		refresh(b, j);
 		add_cell(b, j);
-		hot_set(b, j);
 		if (shapes) {
 			shape_refresh(b, j);
 			shape_sum(b, j, 1);
@@ -216,7 +190,6 @@ play(board_t *b, int i, int c, const int sh)
 	s->nsuspect = b->nsuspect;
 	s->nrec = b->nrec;
 	remove_cell(b, i);
-	hot_clear(b, i);
 	if (sh)
 		shape_sum(b, i, -1);
 	b->stone[i] = (uint8_t)c;
@@ -280,11 +253,9 @@ undo(board_t *b, const int sh)
 		b->score[j][0] = r->score[0];
 		b->score[j][1] = r->score[1];
 		b->suspect[j] = r->suspect;
-		hot_set(b, j);
 		if (sh)
 			shape_refresh(b, j);
 	}
-	hot_set(b, i);
 	memcpy(b->cnt, s->cnt, sizeof b->cnt);
 	memcpy(b->sum, s->sum, sizeof b->sum);
 	if (sh)
@@ -348,7 +319,7 @@ board_count_after(const board_t *b, int i, int c, int o, int mincls)
 				continue;
 			int slot = k > 0 ? 5 - k : -k + 4;
 			uint32_t key = b->key[j][d] | (uint32_t)c << (2 * slot);
-			uint8_t p = (b->lt[key] >> (4 * (o - 1))) & 15;
+			uint8_t p = (uint8_t)(b->lt[key] >> (8 * (o - 1)));
 			if (p == b->pat[j][d][o - 1])
 				continue;
 			uint8_t q[4] = { b->pat[j][0][o - 1], b->pat[j][1][o - 1],
@@ -378,15 +349,12 @@ board_forbidden(board_t *b, int cell, int c)
 int
 board_find(const board_t *b, int c, int mincls, int16_t *out, int max)
 {
-	int n = 0;
+	int n = 0, left = 0;
 
-	if (mincls >= BOARD_HOT) {
-		for (int j = board_hot_next(b, c, 0); j >= 0 && n < max;
-		     j = board_hot_next(b, c, j + 1))
-			if (b->cls[j][c - 1] >= mincls)
-				out[n++] = (int16_t)j;
-		return n;
-	}
+	for (int t = mincls; t < T_COUNT; t++)
+		left += b->cnt[c - 1][t];
+	if (left < max)
+		max = left; /* the counts say how many there are */
 	for (int k = 0; k < b->ncells && n < max; k++) {
 		int j = b->cells[k];
 		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls)
@@ -445,11 +413,6 @@ board_verify(const board_t *b)
 				if (b->pat[j][d][c - 1] != pattern_classify(line, c, exact))
 					return -1;
 			}
-		}
-		for (int c = 0; c < 2; c++) {
-			int hot = b->stone[j] == 0 && b->cls[j][c] >= BOARD_HOT;
-			if (hot != (int)((b->hot[c][j >> 6] >> (j & 63)) & 1))
-				return -1;
 		}
 		if (b->stone[j] == 0)
 			for (int c = 0; c < 2; c++) {

@@ -21,8 +21,6 @@ enum {
 	WALL = 3,
 	FCACHE = 1 << 12,
 	BOARD_PASS = -1,
-	BWORDS = (BCELLS + 63) / 64,
-	BOARD_HOT = T_F3, /* the least class board_t.hot keeps */
 };
 
 extern const int board_dir[4]; /* cell offsets of the four directions */
@@ -49,7 +47,7 @@ typedef struct {
 	uint64_t hash;
 	int32_t sum[2];          /* scores of empty cells, per colour */
 	int16_t cnt[2][T_COUNT]; /* empty cells per colour and class */
-	const uint8_t *lt;       /* line patterns of both colours by key */
+	const uint16_t *lt;      /* line patterns of both colours by key */
 	const combo_t *ct;       /* pattern_combo_table() */
 	int ncells;
 	int nsuspect;                   /* empty cells with suspect set */
@@ -62,9 +60,6 @@ typedef struct {
 	int16_t score[BCELLS][2];
 	uint8_t pat[BCELLS][4][2];
 	uint32_t key[BCELLS][4];
-	/* empty cells of class >= BOARD_HOT, a bit per cell, per colour: the
-	 * threats are found without scanning the board */
-	uint64_t hot[2][BWORDS];
 	position_t pos; /* mirror for the rules core */
 	struct {
 		uint64_t key; /* position and cell; low bit the verdict */
@@ -115,26 +110,8 @@ void board_unpass(board_t *b);
 int board_count_after(const board_t *b, int i, int c, int o, int mincls);
 /* Whether colour c may not play the empty cell (renju black only). */
 int board_forbidden(board_t *b, int cell, int c);
-/* Empty cells where colour c has class >= mincls, in index order; returns
- * the count. */
+/* Empty cells where colour c has class >= mincls; returns the count. */
 int board_find(const board_t *b, int c, int mincls, int16_t *out, int max);
-/* The first empty cell from index from on where colour c has class >=
- * BOARD_HOT (board_t.hot), or -1: the threats in index order. */
-static inline int
-board_hot_next(const board_t *b, int c, int from)
-{
-	int w = from >> 6;
-
-	if (w >= BWORDS)
-		return -1;
-	uint64_t bits = b->hot[c - 1][w] & (~(uint64_t)0 << (from & 63));
-	while (!bits) {
-		if (++w >= BWORDS)
-			return -1;
-		bits = b->hot[c - 1][w];
-	}
-	return w * 64 + __builtin_ctzll(bits);
-}
 /* The same on the four lines through cell i, five cells each way: where the
  * move just played at i can have made new threats. */
 int board_find_near(const board_t *b, int i, int c, int mincls, int16_t *out, int max);

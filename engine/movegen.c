@@ -10,23 +10,18 @@
 int
 find_real(board_t *b, int c, int mincls, int16_t *out, int max)
 {
-	int n = 0, any = 0;
+	int n = 0, left = 0;
 
 	for (int t = mincls; t < T_COUNT; t++)
-		any += b->cnt[c - 1][t];
-	if (!any)
-		return 0;
-	if (mincls >= BOARD_HOT) {
-		for (int j = board_hot_next(b, c, 0); j >= 0 && n < max;
-		     j = board_hot_next(b, c, j + 1))
-			if (b->cls[j][c - 1] >= mincls && !board_forbidden(b, j, c))
-				out[n++] = (int16_t)j;
-		return n;
-	}
-	for (int k = 0; k < b->ncells && n < max; k++) {
+		left += b->cnt[c - 1][t];
+	/* the counts say how many there are: stop at the last */
+	for (int k = 0; k < b->ncells && left && n < max; k++) {
 		int j = b->cells[k];
-		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls && !board_forbidden(b, j, c))
-			out[n++] = (int16_t)j;
+		if (b->stone[j] == 0 && b->cls[j][c - 1] >= mincls) {
+			left--;
+			if (!board_forbidden(b, j, c))
+				out[n++] = (int16_t)j;
+		}
 	}
 	return n;
 }
@@ -77,11 +72,9 @@ gen_defences(board_t *b, int c, int16_t *out)
 	t = threat[0];
 	memset(seen, 0, sizeof seen);
 	/* own fours first: they gain a tempo whatever the threat */
-	for (int j = board_hot_next(b, c, 0); j >= 0; j = board_hot_next(b, c, j + 1))
-		if (b->cls[j][c - 1] >= T_B4 && !board_forbidden(b, j, c)) {
-			seen[j] = 1;
-			out[n++] = (int16_t)j;
-		}
+	n = find_real(b, c, T_B4, out, MAX_MOVES);
+	for (int k = 0; k < n; k++)
+		seen[out[k]] = 1;
 	/* only lines where the threat has a four can carry it (T_F4 needs an
 	 * open four or two fours), so only cells on those lines can stop it */
 	for (int d = 0; d < 4; d++) {

@@ -12,7 +12,7 @@
 
 /* [rule][key]: black's line pattern in the low byte, white's in the high one,
  * so one load (one cache miss) serves both colours */
-static uint8_t pair_tab[3][KEY_COUNT];
+static uint16_t pair_tab[3][KEY_COUNT];
 static combo_t combo_tab[COMBO_COUNT];
 static uint16_t shape_of[COMBO_COUNT];
 static shape_t shape_tab[3][COMBO_COUNT];
@@ -227,9 +227,9 @@ build(void)
 			continue;
 		int fb = pattern_classify(l, 1, 0), fw = pattern_classify(l, 2, 0);
 		int eb = pattern_classify(l, 1, 1), ew = pattern_classify(l, 2, 1);
-		pair_tab[0][key] = (uint8_t)(fb | fw << 4); /* freestyle */
-		pair_tab[1][key] = (uint8_t)(eb | ew << 4); /* standard */
-		pair_tab[2][key] = (uint8_t)(eb | fw << 4); /* renju */
+		pair_tab[0][key] = (uint16_t)(fb | fw << 8); /* freestyle */
+		pair_tab[1][key] = (uint16_t)(eb | ew << 8); /* standard */
+		pair_tab[2][key] = (uint16_t)(eb | fw << 8); /* renju */
 	}
 	build_combo();
 	build_shapes();
@@ -241,7 +241,7 @@ pattern_init(void)
 	pthread_once(&once, build);
 }
 
-const uint8_t *
+const uint16_t *
 pattern_pair_table(int rule)
 {
 	pattern_init();

@@ -68,10 +68,9 @@ typedef struct {
 
 /* Initialises the tables once (thread-safe); cheap after the first call. */
 void pattern_init(void);
-/* Line patterns by key for a rule (rule_t): black's in the low four bits,
- * white's in the high four (a byte a key, so that the table is half the
- * cache it would be with a byte a colour). */
-const uint8_t *pattern_pair_table(int rule);
+/* Line patterns by key for a rule (rule_t): black's in the low byte,
+ * white's in the high byte. */
+const uint16_t *pattern_pair_table(int rule);
 /* Combination of four line patterns. */
 const combo_t *pattern_combo(int p0, int p1, int p2, int p3);
 /* The whole combination table, indexed by pattern_combo_index, for callers
