@@ -306,11 +306,8 @@ board_unpass(board_t *b)
 int
 board_count_after(const board_t *b, int i, int c, int o, int mincls)
 {
-	int n = 0;
+	int n = board_count(b, o, mincls) - (b->cls[i][o - 1] >= mincls);
 
-	for (int t = mincls; t < T_COUNT; t++)
-		n += b->cnt[o - 1][t];
-	n -= b->cls[i][o - 1] >= mincls;
 	for (int d = 0; d < 4; d++) {
 		int off = board_dir[d];
 		for (int k = -5; k <= 5; k++) {
@@ -349,10 +346,8 @@ board_forbidden(board_t *b, int cell, int c)
 int
 board_find(const board_t *b, int c, int mincls, int16_t *out, int max)
 {
-	int n = 0, left = 0;
+	int n = 0, left = board_count(b, c, mincls);
 
-	for (int t = mincls; t < T_COUNT; t++)
-		left += b->cnt[c - 1][t];
 	if (left < max)
 		max = left; /* the counts say how many there are */
 	for (int k = 0; k < b->ncells && n < max; k++) {

@@ -94,6 +94,18 @@ board_to_move(const board_t *b)
 	return 1 + (b->nmoves & 1);
 }
 
+/* Empty cells where colour c has class >= mincls, from the class counts
+ * (renju forbidden points included). */
+static inline int
+board_count(const board_t *b, int c, int mincls)
+{
+	int n = 0;
+
+	for (int t = mincls; t < T_COUNT; t++)
+		n += b->cnt[c - 1][t];
+	return n;
+}
+
 /* Returns 0, or -1 for a bad rule or size. shapes: value and order moves
  * by the learned table (shapes.h) rather than the cell scores. */
 int board_init(board_t *b, rule_t rule, int size, int shapes);

@@ -10,10 +10,8 @@
 int
 find_real(board_t *b, int c, int mincls, int16_t *out, int max)
 {
-	int n = 0, left = 0;
+	int n = 0, left = board_count(b, c, mincls);
 
-	for (int t = mincls; t < T_COUNT; t++)
-		left += b->cnt[c - 1][t];
 	/* the counts say how many there are: stop at the last */
 	for (int k = 0; k < b->ncells && left && n < max; k++) {
 		int j = b->cells[k];
@@ -30,11 +28,8 @@ int
 has_real(board_t *b, int c, int mincls)
 {
 	int16_t one;
-	int any = 0;
 
-	for (int t = mincls; t < T_COUNT; t++)
-		any += b->cnt[c - 1][t];
-	if (!any)
+	if (!board_count(b, c, mincls))
 		return 0;
 	if (c != STONE_BLACK || b->rule != RULE_RENJU)
 		return 1;
