@@ -87,7 +87,7 @@ static void
 set_pat(board_t *b, int j, int d)
 {
 	uint32_t k = b->key[j][d];
-	uint16_t v = b->lt[k];
+	uint16_t v = pattern_line(&b->lt, k);
 	b->pat[j][d][0] = (uint8_t)v;
 	b->pat[j][d][1] = (uint8_t)(v >> 8);
 }
@@ -99,7 +99,7 @@ BOARD_INLINE void
 update(board_t *b, int j, int d, const int sh)
 {
 	uint32_t k = b->key[j][d];
-	uint16_t v = b->lt[k];
+	uint16_t v = pattern_line(&b->lt, k);
 	uint8_t p0 = (uint8_t)v, p1 = (uint8_t)(v >> 8);
 
 	if (p0 == b->pat[j][d][0] && p1 == b->pat[j][d][1])
@@ -147,7 +147,7 @@ board_init(board_t *b, rule_t rule, int size, int shapes)
 	memset(b->nb, 0, sizeof b->nb);
 	memset(b->key, 0, sizeof b->key);
 	memset(b->fcache, 0, sizeof b->fcache);
-	b->lt = pattern_pair_table(rule);
+	b->lt = pattern_lines(rule);
 	b->ct = pattern_combo_table();
 	b->st = pattern_shape_table(rule);
 	b->ncells = 0;
@@ -298,6 +298,35 @@ board_unpass(board_t *b)
 	b->nmoves--;
 }
 
+/* o's class at the empty cell q as it would be after c played the empty
+ * cell i, without playing it: only q's line through i changes, and only
+ * within five of i. */
+int
+board_class_after(const board_t *b, int i, int c, int q, int o)
+{
+	int dx = q % BW - i % BW, dy = q / BW - i / BW;
+	int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+	int k = ax > ay ? ax : ay, d;
+
+	if (q == i || k > 5 || (ax && ay && ax != ay))
+		return b->cls[q][o - 1];
+	/* direction d with q = i + k * board_dir[d] * sign */
+	if (!dy)
+		d = 0;
+	else if (!dx)
+		d = 1;
+	else
+		d = dx == dy ? 2 : 3;
+	if (q != i + k * board_dir[d])
+		k = -k;
+	int slot = k > 0 ? 5 - k : -k + 4; /* i's cell in q's key */
+	uint32_t key = b->key[q][d] | (uint32_t)c << (2 * slot);
+	uint8_t p[4] = { b->pat[q][0][o - 1], b->pat[q][1][o - 1], b->pat[q][2][o - 1],
+		b->pat[q][3][o - 1] };
+	p[d] = (uint8_t)(pattern_line(&b->lt, key) >> (8 * (o - 1)));
+	return b->ct[pattern_combo_index(p[0], p[1], p[2], p[3])].cls;
+}
+
 /*
  * Counts o's empty cells of class >= mincls as they would be after c played
  * the empty cell i, without playing it: only the cells on i's four lines
@@ -316,7 +345,7 @@ board_count_after(const board_t *b, int i, int c, int o, int mincls)
 				continue;
 			int slot = k > 0 ? 5 - k : -k + 4;
 			uint32_t key = b->key[j][d] | (uint32_t)c << (2 * slot);
-			uint8_t p = (uint8_t)(b->lt[key] >> (8 * (o - 1)));
+			uint8_t p = (uint8_t)(pattern_line(&b->lt, key) >> (8 * (o - 1)));
 			if (p == b->pat[j][d][o - 1])
 				continue;
 			uint8_t q[4] = { b->pat[j][0][o - 1], b->pat[j][1][o - 1],

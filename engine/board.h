@@ -47,7 +47,7 @@ typedef struct {
 	uint64_t hash;
 	int32_t sum[2];          /* scores of empty cells, per colour */
 	int16_t cnt[2][T_COUNT]; /* empty cells per colour and class */
-	const uint16_t *lt;      /* line patterns of both colours by key */
+	pattern_lines_t lt;      /* line patterns of both colours by key */
 	const combo_t *ct;       /* pattern_combo_table() */
 	int ncells;
 	int nsuspect;                   /* empty cells with suspect set */
@@ -120,6 +120,9 @@ void board_unpass(board_t *b);
 /* o's empty cells of class >= mincls if c played the empty cell i, without
  * playing it; renju forbidden points are not excluded. */
 int board_count_after(const board_t *b, int i, int c, int o, int mincls);
+/* o's class at the empty cell q if c played the empty cell i, without
+ * playing it. */
+int board_class_after(const board_t *b, int i, int c, int q, int o);
 /* Whether colour c may not play the empty cell (renju black only). */
 int board_forbidden(board_t *b, int cell, int c);
 /* Empty cells where colour c has class >= mincls; returns the count. */

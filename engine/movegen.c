@@ -38,20 +38,16 @@ has_real(board_t *b, int c, int mincls)
 
 enum { NEAR_MAX = 32 };
 
-/* Whether every cell of q[0..n) but j lies on one of j's four lines within
- * five of it (where a stone on j can change its patterns); 1 when n is
- * NEAR_MAX, the list perhaps cut short. */
+/* Whether c's stone on j leaves o no cell of class T_F4 or more, q[0..n)
+ * being all of o's such cells. A stone only weakens the other colour's
+ * line patterns (outside renju's forbidden points, which the caller
+ * handles), so no new one can appear: each of the n must fall below. */
 static int
-all_near(int j, const int16_t *q, int n)
+stops_all(const board_t *b, int j, int c, const int16_t *q, int n)
 {
-	if (n >= NEAR_MAX)
-		return 1;
-	for (int k = 0; k < n; k++) {
-		int dx = q[k] % BW - j % BW, dy = q[k] / BW - j / BW;
-		int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-		if ((dx || dy) && (ax > 5 || ay > 5 || (ax && ay && ax != ay)))
+	for (int k = 0; k < n; k++)
+		if (q[k] != j && board_class_after(b, j, c, q[k], 3 - c) >= T_F4)
 			return 0;
-	}
 	return 1;
 }
 
@@ -88,11 +84,10 @@ gen_defences(board_t *b, int c, int16_t *out)
 				board_play(b, j, c);
 				ok = !has_real(b, o, T_F4);
 				board_undo(b);
-			} else
-				/* a threat off j's lines outlives it, so is
-				 * looked for first; then the count */
-				ok = all_near(j, threat, nth) &&
-				    board_count_after(b, j, c, o, T_F4) == 0;
+			} else if (nth < NEAR_MAX)
+				ok = stops_all(b, j, c, threat, nth);
+			else /* the list may be cut short: count them all */
+				ok = board_count_after(b, j, c, o, T_F4) == 0;
 			if (ok)
 				out[n++] = (int16_t)j;
 		}

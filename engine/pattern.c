@@ -10,9 +10,13 @@
 #include <pthread.h>
 #include <string.h>
 
-/* [rule][key]: black's line pattern in the low byte, white's in the high one,
- * so one load (one cache miss) serves both colours */
-static uint16_t pair_tab[3][KEY_COUNT];
+/* [key]: black's line pattern in the low byte, white's in the high one, so
+ * one load serves both colours. Standard and renju by the whole key;
+ * freestyle, whose patterns do not depend on the outermost cells, by the
+ * key without them: 128 KB, which stays in a core's L2 cache where the
+ * 2 MB tables do not. */
+static uint16_t pair_std[KEY_COUNT], pair_renju[KEY_COUNT];
+static uint16_t pair_free[1 << (KEY_BITS - 4)];
 static combo_t combo_tab[COMBO_COUNT];
 static uint16_t shape_of[COMBO_COUNT];
 static shape_t shape_tab[3][COMBO_COUNT];
@@ -225,11 +229,14 @@ build(void)
 		l[5] = 0;
 		if (!key_valid(l))
 			continue;
-		int fb = pattern_classify(l, 1, 0), fw = pattern_classify(l, 2, 0);
+		int fw = pattern_classify(l, 2, 0);
 		int eb = pattern_classify(l, 1, 1), ew = pattern_classify(l, 2, 1);
-		pair_tab[0][key] = (uint16_t)(fb | fw << 8); /* freestyle */
-		pair_tab[1][key] = (uint16_t)(eb | ew << 8); /* standard */
-		pair_tab[2][key] = (uint16_t)(eb | fw << 8); /* renju */
+		pair_std[key] = (uint16_t)(eb | ew << 8);
+		pair_renju[key] = (uint16_t)(eb | fw << 8); /* white may overline */
+		/* the outermost cells empty, or walls beyond a wall */
+		if ((key & 3) == (l[1] == 3 ? 3u : 0u) && key >> 18 == (l[9] == 3 ? 3u : 0u))
+			pair_free[(key >> 2) & 0xffff] = (uint16_t)(pattern_classify(l, 1, 0) |
+			    fw << 8);
 	}
 	build_combo();
 	build_shapes();
@@ -241,11 +248,13 @@ pattern_init(void)
 	pthread_once(&once, build);
 }
 
-const uint16_t *
-pattern_pair_table(int rule)
+pattern_lines_t
+pattern_lines(int rule)
 {
 	pattern_init();
-	return pair_tab[rule];
+	if (rule == 0)
+		return (pattern_lines_t){ pair_free, 2, 0xffff };
+	return (pattern_lines_t){ rule == 1 ? pair_std : pair_renju, 0, KEY_COUNT - 1 };
 }
 
 const combo_t *

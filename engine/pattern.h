@@ -68,9 +68,20 @@ typedef struct {
 
 /* Initialises the tables once (thread-safe); cheap after the first call. */
 void pattern_init(void);
-/* Line patterns by key for a rule (rule_t): black's in the low byte,
- * white's in the high byte. */
-const uint16_t *pattern_pair_table(int rule);
+/* Line patterns of both colours by key for a rule (rule_t): black's in the
+ * low byte, white's in the high one, at tab[(key >> shift) & mask]. */
+typedef struct {
+	const uint16_t *tab;
+	unsigned shift;
+	uint32_t mask;
+} pattern_lines_t;
+pattern_lines_t pattern_lines(int rule);
+
+static inline uint16_t
+pattern_line(const pattern_lines_t *t, uint32_t key)
+{
+	return t->tab[(key >> t->shift) & t->mask];
+}
 /* Combination of four line patterns. */
 const combo_t *pattern_combo(int p0, int p1, int p2, int p3);
 /* The whole combination table, indexed by pattern_combo_index, for callers

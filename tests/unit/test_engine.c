@@ -90,6 +90,43 @@ enum { STEPS = TSAN ? 300 : 1500, RENJU_POSITIONS = TSAN ? 10 : 30, DEPTH = TSAN
 		}                                                                               \
 	} while (0)
 
+/* Every line the board can hold (walls only beyond walls) gets from
+ * pattern_line the classification of both colours under each rule: the
+ * freestyle table, which leaves out the outermost cells, included. */
+static void
+test_pattern_tables(void **st)
+{
+	(void)st;
+	long lines = 0;
+
+	for (int rule = 0; rule < 3; rule++) {
+		pattern_lines_t t = pattern_lines(rule);
+		for (uint32_t key = 0; key < KEY_COUNT; key += TSAN ? 7 : 1) {
+			uint8_t l[11];
+			int ok = 1;
+			for (int s = 0; s < 10; s++)
+				l[s < 5 ? s : s + 1] = (uint8_t)((key >> (2 * s)) & 3);
+			l[5] = 0;
+			for (int i = 1; i < 5; i++)
+				ok &= !(l[i - 1] != 3 && l[i] == 3);
+			for (int i = 6; i < 10; i++)
+				ok &= !(l[i] == 3 && l[i + 1] != 3);
+			if (!ok)
+				continue;
+			uint16_t v = pattern_line(&t, key);
+			int wb = pattern_classify(l, 1, rule != 0);
+			int ww = pattern_classify(l, 2, rule == 1);
+			if ((v & 0xff) != wb || v >> 8 != ww)
+				printf("  rule %d key %05x: %d %d, want %d %d\n", rule, key,
+				    v & 0xff, v >> 8, wb, ww);
+			assert_int_equal(v & 0xff, wb);
+			assert_int_equal(v >> 8, ww);
+			lines++;
+		}
+	}
+	printf("  %ld lines of three rules match their classification\n", lines);
+}
+
 static void
 test_pattern_lines(void **st)
 {
@@ -125,7 +162,8 @@ test_pattern_lines(void **st)
 
 /*
  * For a few empty cells and both colours: board_count_after equals playing
- * the cell and counting, and board_find_near after the move lists every
+ * the cell and counting, board_class_after gives every empty cell the class
+ * it then has, and board_find_near after the move lists every
  * cell whose class the move raised. Returns the number of probes.
  */
 static int
@@ -140,11 +178,23 @@ check_probes(board_t *b)
 		for (int c = 1; c <= 2; c++) {
 			uint8_t before[BCELLS][2];
 			int want[2][T_COUNT] = { { 0 } }, got[2][T_COUNT];
+			static uint8_t cls_after[BCELLS][2];
 			memcpy(before, b->cls, sizeof before);
 			for (int o = 1; o <= 2; o++)
 				for (int m = T_LOW; m < T_COUNT; m++)
 					got[o - 1][m] = board_count_after(b, i, c, o, m);
+			for (int k = 0; k < b->ncells; k++)
+				for (int o = 1; o <= 2; o++)
+					cls_after[b->cells[k]][o - 1] = (uint8_t)board_class_after(
+					    b, i, c, b->cells[k], o);
 			board_play(b, i, c);
+			for (int k = 0; k < b->ncells; k++) {
+				int j = b->cells[k];
+				if (b->stone[j] == 0) {
+					assert_int_equal(cls_after[j][0], b->cls[j][0]);
+					assert_int_equal(cls_after[j][1], b->cls[j][1]);
+				}
+			}
 			for (int o = 1; o <= 2; o++)
 				for (int m = T_LOW; m < T_COUNT; m++) {
 					for (int k = m; k < T_COUNT; k++)
@@ -1245,6 +1295,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pattern_lines),
+		cmocka_unit_test(test_pattern_tables),
 		cmocka_unit_test(test_incremental),
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_forced_replies),
