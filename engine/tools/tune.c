@@ -3,12 +3,17 @@
  * (logistic regression of the game result on pattern counts, "Texel"
  * tuning).
  *
- *   tune gen GAMES NODES SEED OUT   self-play at NODES a move from random
- *                                   openings; append quiet positions to OUT
- *   tune fit [-a STM] [-r RES] [-i ITERS] [-o WEIGHTS] FILE...
+ *   tune gen GAMES NODES SEED OUT [DEEP]
+ *                                   self-play at NODES a move from random
+ *                                   openings; append quiet positions to OUT,
+ *                                   labelled by the game's result or, with
+ *                                   DEEP, half of them by a search of DEEP
+ *                                   nodes
+ *   tune fit [-a STM] [-r RES] [-i ITERS] [-x] [-o WEIGHTS] FILE...
  *                                   fit the weights to the samples in the
  *                                   FILEs, print them and write them to
- *                                   WEIGHTS in the form of engine/weights.h
+ *                                   WEIGHTS in the form of engine/weights.h;
+ *                                   -x leaves out the samples labelled 0 or 1
  *   tune label ... / tune shapes ...  the learned table, engine/shapes.h
  *                                   (tune_shapes.c)
  *
@@ -69,14 +74,34 @@ features(const board_t *b, int16_t f[2][NF])
 	}
 }
 
+/* The sample's label: the game's result for the side to move, or with
+ * deep, the score of a search of deep nodes as a probability (a proven
+ * win or loss exactly 1 or 0, the rest within [0.001, 0.999], so that
+ * fit -x can tell them apart); -1 when the search failed. */
+static double
+deep_label(engine_t *e, const move_t *mv, int n, uint64_t deep)
+{
+	engine_limits_t l = engine_default_limits();
+	engine_result_t r;
+
+	l.max_nodes = deep;
+	if (engine_search(e, RULE_FREESTYLE, 15, mv, n, &l, NULL, NULL, &r) < 0)
+		return -1;
+	if (r.mate)
+		return r.mate > 0 ? 1.0 : 0.0;
+	double y = tune_sigmoid(r.score / 400.0);
+	return y < 0.001 ? 0.001 : y > 0.999 ? 0.999 : y;
+}
+
 static int
-gen(int games, uint64_t nodes, uint32_t seed, const char *path)
+gen(int games, uint64_t nodes, uint64_t deep, uint32_t seed, const char *path)
 {
 	FILE *out;
 	engine_t *e;
 	static board_t b;
 	static sample_t s[RULES_CELLS];
 	static int stm_of[RULES_CELLS];
+	static double y[RULES_CELLS];
 	move_t mv[RULES_CELLS];
 	uint32_t rs = seed * 2654435761u + 7;
 
@@ -98,10 +123,15 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 		}
 		while (n < RULES_CELLS) {
 			int stm = board_to_move(&b);
-			if (n >= nopen + 2 && tune_quiet(&b)) {
+			/* with deep, half the quiet positions: the searches
+			 * are the cost */
+			if (n >= nopen + 2 && tune_quiet(&b) &&
+			    (!deep || tune_xorshift(&rs) % 2 == 0)) {
 				features(&b, s[ns].f);
 				s[ns].cur = evaluate(&b);
-				stm_of[ns++] = stm;
+				y[ns] = deep ? deep_label(e, mv, n, deep) : 0;
+				if (y[ns] >= 0)
+					stm_of[ns++] = stm;
 			}
 			engine_limits_t l = engine_default_limits();
 			engine_result_t r;
@@ -117,11 +147,9 @@ gen(int games, uint64_t nodes, uint32_t seed, const char *path)
 				break;
 		}
 		for (int i = 0; i < ns; i++) {
-			fprintf(out, "%.1f %d",
-			    !winner                   ? 0.5
-				: winner == stm_of[i] ? 1.0
-						      : 0.0,
-			    s[i].cur);
+			if (!deep)
+				y[i] = !winner ? 0.5 : winner == stm_of[i] ? 1.0 : 0.0;
+			fprintf(out, "%.4f %d", y[i], s[i].cur);
 			for (int c = 0; c < 2; c++)
 				for (int k = 0; k < NF; k++)
 					fprintf(out, " %d", s[i].f[c][k]);
@@ -159,8 +187,10 @@ loss(const sample_t *p, int n, const double *w, double stm, double k, int cur, i
 	return cnt ? l / cnt : 0;
 }
 
+/* Appends path's samples to p[0..n); undecided: leaves out those labelled
+ * exactly 0 or 1 (a proven win or loss, under gen's DEEP). */
 static int
-read_samples(const char *path, sample_t *p, int n)
+read_samples(const char *path, sample_t *p, int n, int undecided)
 {
 	FILE *in = fopen(path, "r");
 	char line[1024];
@@ -183,7 +213,7 @@ read_samples(const char *path, sample_t *p, int n)
 				p[n].f[c][k] = (int16_t)strtol(s, &end, 10);
 				ok = end != s;
 			}
-		if (ok)
+		if (ok && !(undecided && (p[n].y == 0 || p[n].y == 1)))
 			n++;
 	}
 	fclose(in);
@@ -193,6 +223,7 @@ read_samples(const char *path, sample_t *p, int n)
 typedef struct {
 	double stm;      /* side-to-move factor */
 	int res, iters;  /* cell scores RES times finer than the value; Adam steps */
+	int undecided;   /* leave out samples labelled 0 or 1 */
 	const char *out; /* where to write the weights file; NULL: nowhere */
 } fit_opts_t;
 
@@ -276,7 +307,7 @@ fit(const fit_opts_t *o, char **files, int nfiles)
 	if (!p)
 		return 1;
 	for (int i = 0; i < nfiles && n >= 0; i++)
-		n = read_samples(files[i], p, n);
+		n = read_samples(files[i], p, n, o->undecided);
 	if (n < 100) {
 		if (n >= 0)
 			fprintf(stderr, "tune: %d samples, too few\n", n);
@@ -360,8 +391,8 @@ static int
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: tune gen GAMES NODES SEED OUT\n"
-	    "       tune fit [-a stm_factor] [-r resolution] [-i iterations] [-o weights.h] "
+	    "usage: tune gen GAMES NODES SEED OUT [DEEP]\n"
+	    "       tune fit [-a stm_factor] [-r resolution] [-i iterations] [-x] [-o weights.h] "
 	    "FILE...\n"
 	    "       tune label RULE GAMES NODES DEEP SEED OUT\n"
 	    "       tune shapes [-i iterations] [-l lambda] [-p plambda] [-m min] [-o shapes.h] "
@@ -375,10 +406,10 @@ main(int argc, char **argv)
 	if (argc < 2)
 		return usage();
 	if (!strcmp(argv[1], "gen")) {
-		if (argc != 6)
+		if (argc != 6 && argc != 7)
 			return usage();
-		return gen(
-		    atoi(argv[2]), strtoull(argv[3], NULL, 10), (uint32_t)atoi(argv[4]), argv[5]);
+		return gen(atoi(argv[2]), strtoull(argv[3], NULL, 10),
+		    argc == 7 ? strtoull(argv[6], NULL, 10) : 0, (uint32_t)atoi(argv[4]), argv[5]);
 	}
 	if (!strcmp(argv[1], "label") || !strcmp(argv[1], "shapes")) {
 		int rc = argv[1][0] == 'l' ? tune_label(argc, argv) : tune_shapes(argc, argv);
@@ -386,10 +417,10 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "fit"))
 		return usage();
-	fit_opts_t o = { 2.6, 4, 6000, NULL };
+	fit_opts_t o = { 2.6, 4, 6000, 0, NULL };
 	int c;
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:r:i:o:")) != -1) {
+	while ((c = getopt(argc, argv, "a:r:i:xo:")) != -1) {
 		switch (c) {
 		case 'a':
 			o.stm = atof(optarg);
@@ -399,6 +430,9 @@ main(int argc, char **argv)
 			break;
 		case 'i':
 			o.iters = atoi(optarg);
+			break;
+		case 'x':
+			o.undecided = 1;
 			break;
 		case 'o':
 			o.out = optarg;

@@ -2,7 +2,8 @@
 # bin/tune: self-play writes well-formed samples of quiet positions, the
 # fit lowers the error of the result prediction below the current values'
 # on the samples it fits, and fit -o writes them as engine/weights.h, which
-# the engine compiles and scores cells with; label writes positions with a
+# the engine compiles and scores cells with (gen DEEP labels by a deeper
+# search, fit -x leaves out the proven ones); label writes positions with a
 # deeper search's score and move, shapes fits the learned table to them and
 # writes engine/shapes.h, which the engine's tables are built from.
 set -eu
@@ -17,8 +18,22 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 n=$(wc -l < "$tmp/s")
 [ "$n" -ge 100 ] || fail "only $n samples from 10 games"
 # result, current value, then 2 x (10 line patterns + 11 classes)
-bad=$(awk 'NF != 44 || ($1 != "0.0" && $1 != "0.5" && $1 != "1.0")' "$tmp/s" | wc -l)
+bad=$(awk 'NF != 44 || ($1 != 0 && $1 != 0.5 && $1 != 1)' "$tmp/s" | wc -l)
 [ "$bad" -eq 0 ] || fail "$bad malformed samples"
+# with DEEP, labelled by a deeper search: a probability, exactly 0 or 1 only
+# when proven, and fit -x leaves those out
+"$tune" gen 4 2000 3 "$tmp/d" 8000 || fail "gen with DEEP failed"
+bad=$(awk 'NF != 44 || $1 < 0 || $1 > 1 || ($1 > 0 && $1 < 0.001) || ($1 < 1 && $1 > 0.999)' \
+	"$tmp/d" | wc -l)
+[ "$bad" -eq 0 ] || fail "$bad malformed deep samples"
+soft=$(awk '$1 > 0 && $1 < 1' "$tmp/d" | wc -l)
+hard=$(awk '$1 == 0 || $1 == 1' "$tmp/d" | wc -l)
+[ "$soft" -ge 5 ] && [ "$hard" -ge 1 ] || fail "$soft searched and $hard proven deep samples"
+"$tune" fit -i 10 -x "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" \
+	"$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" \
+	"$tmp/d" "$tmp/d" "$tmp/d" "$tmp/d" > "$tmp/dfit" || fail "fit -x failed: $(cat "$tmp/dfit")"
+grep -q "^samples $((soft * 20))," "$tmp/dfit" ||
+	fail "fit -x read $(sed -n 's/^samples \([0-9]*\),.*/\1/p' "$tmp/dfit"), not the $soft x 20 unproven ($hard proven)"
 # quiet positions only: no open-four cell (class 9) for either side
 loud=$(awk '$(3 + 10 + 9) != 0 || $(3 + 21 + 10 + 9) != 0' "$tmp/s" | wc -l)
 [ "$loud" -eq 0 ] || fail "$loud samples with an open three on the board"
