@@ -298,6 +298,29 @@ board_unpass(board_t *b)
 	b->nmoves--;
 }
 
+/* o's line pattern at the empty cell j in direction d if c had a stone at
+ * j - k * board_dir[d] (k in -5..5, not 0), the key's other cells as
+ * they are. */
+static uint8_t
+line_with(const board_t *b, int j, int d, int k, int c, int o)
+{
+	int slot = k > 0 ? 5 - k : -k + 4;
+	uint32_t key = b->key[j][d] | (uint32_t)c << (2 * slot);
+
+	return (uint8_t)(pattern_line(&b->lt, key) >> (8 * (o - 1)));
+}
+
+/* o's class at the empty cell j with its pattern in direction d as p. */
+static int
+class_with(const board_t *b, int j, int d, int o, uint8_t p)
+{
+	uint8_t q[4] = { b->pat[j][0][o - 1], b->pat[j][1][o - 1], b->pat[j][2][o - 1],
+		b->pat[j][3][o - 1] };
+
+	q[d] = p;
+	return b->ct[pattern_combo_index(q[0], q[1], q[2], q[3])].cls;
+}
+
 /* o's class at the empty cell q as it would be after c played the empty
  * cell i, without playing it: only q's line through i changes, and only
  * within five of i. */
@@ -319,12 +342,7 @@ board_class_after(const board_t *b, int i, int c, int q, int o)
 		d = dx == dy ? 2 : 3;
 	if (q != i + k * board_dir[d])
 		k = -k;
-	int slot = k > 0 ? 5 - k : -k + 4; /* i's cell in q's key */
-	uint32_t key = b->key[q][d] | (uint32_t)c << (2 * slot);
-	uint8_t p[4] = { b->pat[q][0][o - 1], b->pat[q][1][o - 1], b->pat[q][2][o - 1],
-		b->pat[q][3][o - 1] };
-	p[d] = (uint8_t)(pattern_line(&b->lt, key) >> (8 * (o - 1)));
-	return b->ct[pattern_combo_index(p[0], p[1], p[2], p[3])].cls;
+	return class_with(b, q, d, o, line_with(b, q, d, k, c, o));
 }
 
 /*
@@ -343,16 +361,10 @@ board_count_after(const board_t *b, int i, int c, int o, int mincls)
 			int j = i + k * off;
 			if (k == 0 || b->stone[j] != 0)
 				continue;
-			int slot = k > 0 ? 5 - k : -k + 4;
-			uint32_t key = b->key[j][d] | (uint32_t)c << (2 * slot);
-			uint8_t p = (uint8_t)(pattern_line(&b->lt, key) >> (8 * (o - 1)));
+			uint8_t p = line_with(b, j, d, k, c, o);
 			if (p == b->pat[j][d][o - 1])
 				continue;
-			uint8_t q[4] = { b->pat[j][0][o - 1], b->pat[j][1][o - 1],
-				b->pat[j][2][o - 1], b->pat[j][3][o - 1] };
-			q[d] = p;
-			int cls = b->ct[pattern_combo_index(q[0], q[1], q[2], q[3])].cls;
-			n += (cls >= mincls) - (b->cls[j][o - 1] >= mincls);
+			n += (class_with(b, j, d, o, p) >= mincls) - (b->cls[j][o - 1] >= mincls);
 		}
 	}
 	return n;

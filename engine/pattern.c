@@ -16,7 +16,7 @@
  * key without them: 128 KB, which stays in a core's L2 cache where the
  * 2 MB tables do not. */
 static uint16_t pair_std[KEY_COUNT], pair_renju[KEY_COUNT];
-static uint16_t pair_free[1 << (KEY_BITS - 4)];
+static uint16_t pair_free[FREE_KEY_COUNT];
 static combo_t combo_tab[COMBO_COUNT];
 static uint16_t shape_of[COMBO_COUNT];
 static shape_t shape_tab[3][COMBO_COUNT];
@@ -235,8 +235,8 @@ build(void)
 		pair_renju[key] = (uint16_t)(eb | fw << 8); /* white may overline */
 		/* the outermost cells empty, or walls beyond a wall */
 		if ((key & 3) == (l[1] == 3 ? 3u : 0u) && key >> 18 == (l[9] == 3 ? 3u : 0u))
-			pair_free[(key >> 2) & 0xffff] = (uint16_t)(pattern_classify(l, 1, 0) |
-			    fw << 8);
+			pair_free[(key >> FREE_KEY_SHIFT) & (FREE_KEY_COUNT - 1)] =
+			    (uint16_t)(pattern_classify(l, 1, 0) | fw << 8);
 	}
 	build_combo();
 	build_shapes();
@@ -253,7 +253,7 @@ pattern_lines(int rule)
 {
 	pattern_init();
 	if (rule == 0)
-		return (pattern_lines_t){ pair_free, 2, 0xffff };
+		return (pattern_lines_t){ pair_free, FREE_KEY_SHIFT, FREE_KEY_COUNT - 1 };
 	return (pattern_lines_t){ rule == 1 ? pair_std : pair_renju, 0, KEY_COUNT - 1 };
 }
 

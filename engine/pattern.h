@@ -12,7 +12,13 @@
 
 #include <stdint.h>
 
-enum { KEY_BITS = 20, KEY_COUNT = 1 << KEY_BITS };
+enum {
+	KEY_BITS = 20,
+	KEY_COUNT = 1 << KEY_BITS,
+	/* freestyle's key leaves out the outermost cell each side */
+	FREE_KEY_SHIFT = 2,
+	FREE_KEY_COUNT = 1 << (KEY_BITS - 4),
+};
 
 /* Line patterns, weakest first. */
 enum {

@@ -74,10 +74,10 @@ features(const board_t *b, int16_t f[2][NF])
 	}
 }
 
-/* The sample's label: the game's result for the side to move, or with
- * deep, the score of a search of deep nodes as a probability (a proven
- * win or loss exactly 1 or 0, the rest within [0.001, 0.999], so that
- * fit -x can tell them apart); -1 when the search failed. */
+/* A sample's label under DEEP: the score of a search of deep nodes as the
+ * side to move's probability (a proven win or loss exactly 1 or 0, the
+ * rest within [0.001, 0.999], so that fit -x can tell them apart); -1
+ * when the search failed. */
 static double
 deep_label(engine_t *e, const move_t *mv, int n, uint64_t deep)
 {
@@ -89,7 +89,7 @@ deep_label(engine_t *e, const move_t *mv, int n, uint64_t deep)
 		return -1;
 	if (r.mate)
 		return r.mate > 0 ? 1.0 : 0.0;
-	double y = tune_sigmoid(r.score / 400.0);
+	double y = tune_sigmoid((double)r.score / TUNE_LABEL_SCALE);
 	return y < 0.001 ? 0.001 : y > 0.999 ? 0.999 : y;
 }
 

@@ -14,8 +14,8 @@
  *
  * The value: a position is worth (the side to move's sum over the empty
  * cells of val[0] of each cell's shape - the other's sum of val[1]) /
- * SHAPE_RES + 20, fitted so that sigmoid(value / LABEL_SCALE) comes near
- * sigmoid(deep score / LABEL_SCALE): the deeper search's opinion in the
+ * SHAPE_RES + 20, fitted so that sigmoid(value / TUNE_LABEL_SCALE) comes near
+ * sigmoid(deep score / TUNE_LABEL_SCALE): the deeper search's opinion in the
  * engine's own units, so the search's margins keep their meaning. Proven
  * wins and losses are left out of the value's fit: they are the solvers'
  * and the search's threat handling's to find, and in freestyle they are
@@ -43,7 +43,6 @@
 #include <unistd.h>
 
 enum {
-	LABEL_SCALE = 400,  /* value units per unit of the logistic */
 	LABEL_CLAMP = 3000, /* mates and near-wins as a sure result */
 	MAX_POS = 200000,
 	NV = 2 * SHAPE_COUNT, /* value features: side to move's, the other's */
@@ -165,7 +164,7 @@ parse_line(char *line, board_t *b, pos_t *p)
 	int stm = board_to_move(b) - 1;
 	long sc = v[1] > LABEL_CLAMP ? LABEL_CLAMP : v[1] < -LABEL_CLAMP ? -LABEL_CLAMP : v[1];
 	p->rule = (int)v[0];
-	p->p = (float)(1 / (1 + exp(-(double)sc / LABEL_SCALE)));
+	p->p = (float)tune_sigmoid((double)sc / TUNE_LABEL_SCALE);
 	p->mate = v[1] >= ENGINE_WIN_MIN || v[1] <= -ENGINE_WIN_MIN;
 	memset(cnt, 0, sizeof cnt);
 	for (int k = 0; k < b->ncells; k++) {
@@ -269,7 +268,7 @@ errors(const table_t *t, const pos_t *ps, int n, int r, int test, double temp, d
 		if (ps[i].rule != r || (i % 5 == 0) != test)
 			continue;
 		if (!ps[i].mate) {
-			double d = ps[i].p - tune_sigmoid(pos_value(t, &ps[i]) / LABEL_SCALE);
+			double d = ps[i].p - tune_sigmoid(pos_value(t, &ps[i]) / TUNE_LABEL_SCALE);
 			ev += d * d;
 			nv++;
 		}
@@ -335,8 +334,8 @@ fit_rule(
 			if (!policy) {
 				if (p->mate)
 					continue;
-				double pr = tune_sigmoid(pos_value(t, p) / LABEL_SCALE);
-				double d = -2 * (p->p - pr) * pr * (1 - pr) / LABEL_SCALE /
+				double pr = tune_sigmoid(pos_value(t, p) / TUNE_LABEL_SCALE);
+				double d = -2 * (p->p - pr) * pr * (1 - pr) / TUNE_LABEL_SCALE /
 				    SHAPE_RES;
 				for (int k = 0; k < p->nf; k++) {
 					int f = p->f[2 * k], side = f >= SHAPE_COUNT;

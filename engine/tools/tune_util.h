@@ -49,6 +49,10 @@ tune_open(const char *path, FILE **out, engine_t **e)
 	return 1;
 }
 
+/* Value units per unit of the logistic that turns a search's score into a
+ * label (gen DEEP, label/shapes). */
+enum { TUNE_LABEL_SCALE = 400 };
+
 static inline double
 tune_sigmoid(double x)
 {
