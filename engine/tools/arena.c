@@ -9,12 +9,15 @@
  *         [-r rule] [-s size] [-T tolerance_ms] [-o opening_seed] [-f first_game] [-v] CMD1 CMD2
  *   arena -V count [-B candidates] [-b balance] [-d deep_nodes] [-r rule] [-s size] [-o seed]
  *         [-f first] [-v]
+ *   arena -E positions [-t turn_ms] [-r rule] [-s size] [-v] CMD1 CMD2
  *
  * Openings are balanced by default (-b 60: the engine scores them within
  * +-60 at 50k nodes and +-180 at -d nodes, default 2M; -d 0 skips that);
  * -b 0 gives plain random 3-stone openings; -B plays a book's openings in
  * order. -V plays nothing: it prints openings that pass a deeper vetting
- * (vet_opening), to make a book. Every game is played in a
+ * (vet_opening), to make a book. -E plays nothing either: both brains are
+ * asked about each position of a file and their evaluations printed side by
+ * side (evaluate_file). Every game is played in a
  * child process (-j of them at once); a child writes its one result line
  * into a pipe and exits.
  */
@@ -41,13 +44,15 @@ typedef struct {
 	char buf[8192];
 	size_t len;
 	long long clock_ms; /* match time left */
+	char msg[512];      /* the last MESSAGE line giving an evaluation */
 } proc_t;
 
 typedef struct {
 	int games, turn_ms, match_ms, rule, size, tol_ms, verbose, from, jobs, balance;
 	uint64_t deep; /* nodes of the second balance check, 0 for none */
 	unsigned seed;
-	int vet; /* -V: openings to vet and print instead of playing */
+	int vet;               /* -V: openings to vet and print instead of playing */
+	const char *eval_path; /* -E: positions both brains evaluate */
 	const char *cmd[2];
 } opts_t;
 
@@ -93,6 +98,7 @@ spawn(proc_t *p, const char *cmd)
 	p->in = to[1];
 	p->out = from[0];
 	p->len = 0;
+	p->msg[0] = 0;
 	return 0;
 }
 
@@ -131,6 +137,8 @@ get(proc_t *p, long long deadline, char *out, size_t outlen, int verbose)
 			memmove(p->buf, nl + 1, p->len - n - 1);
 			p->len -= n + 1;
 			if (strncmp(out, "MESSAGE", 7) == 0 || strncmp(out, "DEBUG", 5) == 0) {
+				if (strstr(out, " ev ") || strstr(out, " Eval "))
+					snprintf(p->msg, sizeof p->msg, "%s", out);
 				if (verbose > 1)
 					fprintf(stderr, "    %s\n", out);
 				continue;
@@ -269,16 +277,44 @@ balanced_opening(const opts_t *o, int i, move_t *mv)
 }
 
 /*
- * Reads a book: one opening a line, stones as x,y (black first) separated by
- * blanks, '#' to the end of the line a comment, blank lines skipped. Every
- * opening must be legal and at most OPEN_MAX stones (too few to end a game).
- * Returns 0, or -1 with the reason in err.
+ * Parses a line of x,y stones (black first, separated by blanks, '#' to the
+ * end of the line a comment) into pos, at most max of them. Returns their
+ * count, or -1 with the stone and the reason in err.
+ */
+static int
+parse_stones(char *line, const opts_t *o, int max, position_t *pos, char *err, size_t errlen)
+{
+	int n = 0;
+
+	line[strcspn(line, "#\n")] = 0;
+	pos_init(pos, (rule_t)o->rule, o->size);
+	for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
+	     t = strtok_r(NULL, " \t\r", &save)) {
+		move_t m;
+		const char *bad = n == max                   ? "more stones than the arena takes"
+		    : notation_parse_xy(t, o->size, &m) != 0 ? "not x,y on the board"
+		    : pos_check(pos, m) != LEGAL_OK          ? "an illegal stone"
+							     : NULL;
+		if (bad) {
+			snprintf(err, errlen, "'%s': %s", t, bad);
+			return -1;
+		}
+		pos_play(pos, m);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Reads a book: one opening a line (parse_stones), blank lines skipped.
+ * Every opening must be legal and at most OPEN_MAX stones (too few to end a
+ * game). Returns 0, or -1 with the reason in err.
  */
 static int
 load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
+	char line[1024], why[200];
 	int ln = 0;
 
 	b->n = 0;
@@ -287,29 +323,20 @@ load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen
 		return -1;
 	}
 	while (fgets(line, sizeof line, f)) {
-		ln++;
-		line[strcspn(line, "#\n")] = 0;
 		position_t pos;
-		int n = 0;
-		pos_init(&pos, (rule_t)o->rule, o->size);
-		for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
-		     t = strtok_r(NULL, " \t\r", &save)) {
-			move_t m;
-			const char *bad = n == OPEN_MAX ? "more stones than the arena takes"
-			    : b->n == BOOK_MAX          ? "more openings than the arena takes"
-			    : notation_parse_xy(t, o->size, &m) != 0 ? "not x,y on the board"
-			    : pos_check(&pos, m) != LEGAL_OK         ? "an illegal stone"
-								     : NULL;
-			if (bad) {
-				snprintf(err, errlen, "%s:%d: '%s': %s", path, ln, t, bad);
-				fclose(f);
-				return -1;
-			}
-			pos_play(&pos, m);
-			b->mv[b->n][n++] = m;
+		int n = parse_stones(line, o, OPEN_MAX, &pos, why, sizeof why);
+		ln++;
+		if (n > 0 && b->n == BOOK_MAX)
+			snprintf(why, sizeof why, "more openings than the arena takes");
+		if (n < 0 || (n > 0 && b->n == BOOK_MAX)) {
+			snprintf(err, errlen, "%s:%d: %s", path, ln, why);
+			fclose(f);
+			return -1;
 		}
-		if (n > 0)
+		if (n > 0) {
+			memcpy(b->mv[b->n], pos.moves, (size_t)n * sizeof pos.moves[0]);
 			b->len[b->n++] = n;
+		}
 	}
 	fclose(f);
 	if (b->n == 0) {
@@ -405,6 +432,40 @@ vet(const opts_t *o, const book_t *book)
 	return found < o->vet;
 }
 
+/* Tells a started brain the rule, the limits and the board size: 0 once it
+ * answers OK, -1 if it does not within ten seconds. */
+static int
+handshake(proc_t *p, const opts_t *o)
+{
+	char line[256];
+
+	p->clock_ms = o->match_ms;
+	put(p, "INFO rule %d", o->rule == RULE_RENJU ? 4 : o->rule == RULE_STANDARD ? 1 : 0);
+	put(p, "INFO timeout_turn %d", o->turn_ms);
+	put(p, "INFO timeout_match %d", o->match_ms);
+	put(p, "INFO max_memory 134217728");
+	put(p, "INFO game_type 1");
+	put(p, "START %d", o->size);
+	if (get(p, now_ms() + 10000, line, sizeof line, o->verbose) < 0 ||
+	    strncmp(line, "OK", 2) != 0)
+		return -1;
+	return 0;
+}
+
+/* Sends the position as BOARD (the side to move's stones 1); the brain answers
+ * with its move. */
+static void
+send_board(proc_t *p, const position_t *pos)
+{
+	int side = pos->nmoves % 2;
+
+	put(p, "BOARD");
+	for (int i = 0; i < pos->nmoves; i++)
+		put(p, "%d,%d,%d", rules_x(pos->moves[i]), rules_y(pos->moves[i]),
+		    (i % 2) == side ? 1 : 2);
+	put(p, "DONE");
+}
+
 /*
  * Plays one game from the opening mv[0..nopen); black is brain `first`.
  * Returns the winner's brain index (0 or 1), or -1 for a draw. Writes why the
@@ -428,18 +489,7 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 			snprintf(why, whylen, "cannot start brain %d", k + 1);
 			return -1;
 		}
-		p[k].clock_ms = o->match_ms;
-		put(&p[k], "INFO rule %d",
-		    o->rule == RULE_RENJU          ? 4
-			: o->rule == RULE_STANDARD ? 1
-						   : 0);
-		put(&p[k], "INFO timeout_turn %d", o->turn_ms);
-		put(&p[k], "INFO timeout_match %d", o->match_ms);
-		put(&p[k], "INFO max_memory 134217728");
-		put(&p[k], "INFO game_type 1");
-		put(&p[k], "START %d", o->size);
-		if (get(&p[k], now_ms() + 10000, line, sizeof line, o->verbose) < 0 ||
-		    strncmp(line, "OK", 2) != 0) {
+		if (handshake(&p[k], o) < 0) {
 			snprintf(why, whylen, "brain %d did not start", k + 1);
 			winner = 1 - k;
 		}
@@ -463,13 +513,7 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 		if (o->match_ms > 0)
 			put(b, "INFO time_left %lld", b->clock_ms);
 		if (!told[k]) {
-			put(b, "BOARD");
-			for (int i = 0; i < pos.nmoves; i++) {
-				int own = (i % 2) == side;
-				put(b, "%d,%d,%d", rules_x(pos.moves[i]), rules_y(pos.moves[i]),
-				    own ? 1 : 2);
-			}
-			put(b, "DONE");
+			send_board(b, &pos);
 			told[k] = 1;
 		} else {
 			move_t last = pos.moves[pos.nmoves - 1];
@@ -518,6 +562,109 @@ play(const opts_t *o, const move_t *mv, int nopen, int first, char *why, size_t 
 	return winner;
 }
 
+/*
+ * The evaluation for the side to move in a brain's MESSAGE line: ours ("ev
+ * N") or Rapfi's ("Eval N", "Eval +M7" a win in 7 plies, "-M7" a loss),
+ * mates as +-(30000 - plies) as ours are. Returns 0, or -1 if there is none.
+ */
+static int
+message_eval(const char *msg, int *v)
+{
+	const char *s;
+	int neg, n;
+
+	if ((s = strstr(msg, " ev ")))
+		return sscanf(s + 4, "%d", v) == 1 ? 0 : -1;
+	if (!(s = strstr(msg, " Eval ")))
+		return -1;
+	s += 6;
+	neg = *s == '-';
+	if (*s == '+' || *s == '-')
+		s++;
+	if (sscanf(s + (*s == 'M'), "%d", &n) != 1 || n < 0)
+		return -1;
+	*v = *s == 'M' ? 30000 - n : n;
+	if (neg)
+		*v = -*v;
+	return 0;
+}
+
+/*
+ * -E: both brains are asked for a move in each position of the file (lines
+ * of stones as in a book, of any length), one brain after the other, at the
+ * turn time. Prints per position each brain's evaluation for the side to
+ * move (its last MESSAGE line's; "-" without one) and move, then the
+ * stones; at the end how often the moves agreed. The two scales differ:
+ * sort by a column, or compare ranks, to find where they disagree.
+ */
+static int
+evaluate_file(const opts_t *o)
+{
+	FILE *f = fopen(o->eval_path, "r");
+	proc_t p[2];
+	char line[8192], why[200];
+	int ln = 0, npos = 0, same = 0, rc = 1;
+
+	if (!f) {
+		fprintf(stderr, "arena: %s: %s\n", o->eval_path, strerror(errno));
+		return 1;
+	}
+	for (int k = 0; k < 2; k++)
+		if (spawn(&p[k], o->cmd[k]) < 0 || handshake(&p[k], o) < 0) {
+			fprintf(stderr, "arena: brain %d did not start\n", k + 1);
+			fclose(f);
+			return 1;
+		}
+	printf("# ev1 move1 ev2 move2 | stones (evaluations for the side to move)\n");
+	while (fgets(line, sizeof line, f)) {
+		position_t pos;
+		char out[2][96], stones[2048];
+		move_t mv[2];
+		int n = parse_stones(line, o, RULES_CELLS, &pos, why, sizeof why);
+		ln++;
+		if (n < 0) {
+			fprintf(stderr, "arena: %s:%d: %s\n", o->eval_path, ln, why);
+			goto out;
+		}
+		if (n == 0)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			char reply[64], e[16] = "-";
+			int v;
+			p[k].msg[0] = 0;
+			send_board(&p[k], &pos);
+			if (get(&p[k], now_ms() + o->turn_ms + o->tol_ms, reply, sizeof reply,
+				o->verbose) < 0 ||
+			    notation_parse_xy(reply, o->size, &mv[k]) != 0) {
+				fprintf(stderr, "arena: %s:%d: brain %d gave no move\n",
+				    o->eval_path, ln, k + 1);
+				goto out;
+			}
+			if (message_eval(p[k].msg, &v) == 0)
+				snprintf(e, sizeof e, "%d", v);
+			snprintf(out[k], sizeof out[k], "%6s %-5s", e, reply);
+		}
+		size_t sl = 0;
+		stones[0] = 0;
+		for (int i = 0; i < pos.nmoves && sl < sizeof stones - 8; i++) {
+			char b[8];
+			sl += (size_t)snprintf(stones + sl, sizeof stones - sl, "%s%s",
+			    i ? " " : "", notation_format_xy(pos.moves[i], b));
+		}
+		printf("%s  %s | %s\n", out[0], out[1], stones);
+		fflush(stdout);
+		npos++;
+		same += mv[0] == mv[1];
+	}
+	rc = ferror(f) || ferror(stdout);
+out:
+	fclose(f);
+	for (int k = 0; k < 2; k++)
+		kill_proc(&p[k]);
+	printf("positions: %d, the same move in %d\n", npos, same);
+	return rc;
+}
+
 static double
 elo(double p)
 {
@@ -536,7 +683,8 @@ usage(void)
 	    "[-m match_ms] "
 	    "[-r rule 0|1|2] [-s size] [-T tolerance_ms] [-o seed] [-f first_game] [-v] CMD1 CMD2\n"
 	    "       arena -V count [-B candidates] [-b balance] [-d deep_nodes] [-r rule] [-s "
-	    "size] [-o seed] [-f first] [-v]\n");
+	    "size] [-o seed] [-f first] [-v]\n"
+	    "       arena -E positions [-t turn_ms] [-r rule] [-s size] [-v] CMD1 CMD2\n");
 	exit(2);
 }
 
@@ -559,10 +707,13 @@ main(int argc, char **argv)
 	const char *book_path = NULL;
 	book_t *book = NULL;
 
-	while ((ch = getopt(argc, argv, "B:V:b:d:g:j:t:m:r:s:T:o:f:v")) != -1) {
+	while ((ch = getopt(argc, argv, "B:E:V:b:d:g:j:t:m:r:s:T:o:f:v")) != -1) {
 		switch (ch) {
 		case 'B':
 			book_path = optarg;
+			break;
+		case 'E':
+			o.eval_path = optarg;
 			break;
 		case 'V':
 			o.vet = atoi(optarg);
@@ -630,6 +781,10 @@ main(int argc, char **argv)
 	o.cmd[0] = argv[optind];
 	o.cmd[1] = argv[optind + 1];
 	signal(SIGPIPE, SIG_IGN);
+	if (o.eval_path) {
+		free(book);
+		return evaluate_file(&o);
+	}
 	printf("arena: %d games, %s, %dx%d, %d ms a move (+%d), match %d ms, ", o.games,
 	    rule_name(o.rule), o.size, o.size, o.turn_ms, o.tol_ms, o.match_ms);
 	if (book)

@@ -113,3 +113,43 @@ grep -q "^6,7 0,0 7,7 0,14 8,7 14,0 9,7  # 0 rejected: -2999[0-9];$" "$tmp/err" 
 	grep -q "^6,6 7,9 9,6 8,10 6,4  # 2 rejected: -15; [0-9,]* [-+][0-9]* [0-9,]* [-+][0-9]* [0-9,]* [-+][0-9]*$" "$tmp/err" ||
 	fail "-V -v rejected: $(cat "$tmp/err")"
 echo "-V: a decided opening rejected, a quiet one kept, one rejected after its replies"
+
+# -E asks both brains about each position and prints their evaluations
+# for the side to move: ours from "ev N", Rapfi's form ("Eval +M1", a win in
+# one ply, is 29999; "Eval -250") from a brain that speaks it; a forced
+# five has no search and so no evaluation ("-"). Positions of any length;
+# a bad stone stops it with the line and the reason.
+cat > "$tmp/rapfi-like" <<'EOF2'
+#!/bin/sh
+n=0
+while read -r l; do
+	case "$l" in
+	START*) echo OK ;;
+	DONE)
+		n=$((n + 1))
+		if [ $n -eq 1 ]; then
+			echo "MESSAGE Depth 3-5 | Eval +M1 | Time 0ms | H7"
+			echo 7,6
+		else
+			echo "MESSAGE Depth 9-12 | Eval -250 | Time 5ms | A15"
+			echo 0,14
+		fi ;;
+	esac
+done
+EOF2
+chmod +x "$tmp/rapfi-like"
+cat > "$tmp/pos" <<'EOF2'
+# black to move, with one five point, then a quiet position of 14 stones
+7,7 0,0 7,8 0,1 7,9 0,2 7,10 7,11
+7,7 8,8 7,8 8,9 6,6 9,9 5,5 10,10 4,4 6,10 11,11 3,3 2,2 12,12  # comment
+EOF2
+"$arena" -E "$tmp/pos" -t 300 "$brain" "$tmp/rapfi-like" > "$tmp/out" 2>&1 || fail "-E failed: $(cat "$tmp/out")"
+grep -q "^ *- 7,6 *29999 7,6 *| 7,7 0,0 7,8 0,1 7,9 0,2 7,10 7,11$" "$tmp/out" &&
+	grep -q "^ *-\{0,1\}[0-9][0-9]* [0-9]*,[0-9]* *-250 0,14 *| 7,7 8,8 .* 2,2 12,12$" "$tmp/out" &&
+	grep -q "^positions: 2, the same move in 1$" "$tmp/out" || fail "-E printed: $(cat "$tmp/out")"
+printf '7,7 8,8\n7,7 7,7\n' > "$tmp/pos"
+if "$arena" -E "$tmp/pos" -t 300 "$brain" "$tmp/rapfi-like" > "$tmp/out" 2>&1; then
+	fail "-E went on past an illegal stone"
+fi
+grep -qF "pos:2: '7,7': an illegal stone" "$tmp/out" || fail "-E on a bad stone: $(cat "$tmp/out")"
+echo "-E: both brains' evaluations and moves per position; a bad position refused"
