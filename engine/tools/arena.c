@@ -326,9 +326,11 @@ load_book(const char *path, const opts_t *o, book_t *b, char *err, size_t errlen
 		position_t pos;
 		int n = parse_stones(line, o, OPEN_MAX, &pos, why, sizeof why);
 		ln++;
-		if (n > 0 && b->n == BOOK_MAX)
+		if (n > 0 && b->n == BOOK_MAX) {
 			snprintf(why, sizeof why, "more openings than the arena takes");
-		if (n < 0 || (n > 0 && b->n == BOOK_MAX)) {
+			n = -1;
+		}
+		if (n < 0) {
 			snprintf(err, errlen, "%s:%d: %s", path, ln, why);
 			fclose(f);
 			return -1;
@@ -397,6 +399,16 @@ vet_opening(const opts_t *o, engine_t *e, const move_t *open, int n, char *note,
 	return ok && best >= -lim;
 }
 
+/* Writes n stones as x,y separated by blanks (as a book has them). */
+static void
+print_stones(FILE *out, const move_t *mv, int n)
+{
+	char b[8];
+
+	for (int k = 0; k < n; k++)
+		fprintf(out, "%s%s", k ? " " : "", notation_format_xy(mv[k], b));
+}
+
 /*
  * -V: prints o->vet openings that pass vet_opening, one a line with their
  * scores as a comment. The candidates are the book's openings if there is
@@ -415,7 +427,7 @@ vet(const opts_t *o, const book_t *book)
 	shallow.deep = 0;
 	for (int i = o->from; found < o->vet && (!book || i < book->n); i++) {
 		move_t mv[OPEN_MAX];
-		char note[256], b[8];
+		char note[256];
 		int n;
 		n = book ? book_opening(book, i, mv) : balanced_opening(&shallow, i, mv);
 		int pass = vet_opening(o, e, mv, n, note, sizeof note);
@@ -423,8 +435,7 @@ vet(const opts_t *o, const book_t *book)
 		if (!pass && !o->verbose)
 			continue;
 		found += pass;
-		for (int k = 0; k < n; k++)
-			fprintf(out, "%s%s", k ? " " : "", notation_format_xy(mv[k], b));
+		print_stones(out, mv, n);
 		fprintf(out, "  # %d%s: %s\n", i, pass ? "" : " rejected", note);
 		fflush(out);
 	}
@@ -609,16 +620,20 @@ evaluate_file(const opts_t *o)
 		fprintf(stderr, "arena: %s: %s\n", o->eval_path, strerror(errno));
 		return 1;
 	}
-	for (int k = 0; k < 2; k++)
-		if (spawn(&p[k], o->cmd[k]) < 0 || handshake(&p[k], o) < 0) {
+	for (int k = 0; k < 2; k++) {
+		int up = spawn(&p[k], o->cmd[k]) == 0;
+		if (!up || handshake(&p[k], o) < 0) {
 			fprintf(stderr, "arena: brain %d did not start\n", k + 1);
+			for (int j = 0; j < k + up; j++)
+				kill_proc(&p[j]);
 			fclose(f);
 			return 1;
 		}
+	}
 	printf("# ev1 move1 ev2 move2 | stones (evaluations for the side to move)\n");
 	while (fgets(line, sizeof line, f)) {
 		position_t pos;
-		char out[2][96], stones[2048];
+		char out[2][96];
 		move_t mv[2];
 		int n = parse_stones(line, o, RULES_CELLS, &pos, why, sizeof why);
 		ln++;
@@ -644,14 +659,9 @@ evaluate_file(const opts_t *o)
 				snprintf(e, sizeof e, "%d", v);
 			snprintf(out[k], sizeof out[k], "%6s %-5s", e, reply);
 		}
-		size_t sl = 0;
-		stones[0] = 0;
-		for (int i = 0; i < pos.nmoves && sl < sizeof stones - 8; i++) {
-			char b[8];
-			sl += (size_t)snprintf(stones + sl, sizeof stones - sl, "%s%s",
-			    i ? " " : "", notation_format_xy(pos.moves[i], b));
-		}
-		printf("%s  %s | %s\n", out[0], out[1], stones);
+		printf("%s  %s | ", out[0], out[1]);
+		print_stones(stdout, pos.moves, pos.nmoves);
+		putchar('\n');
 		fflush(stdout);
 		npos++;
 		same += mv[0] == mv[1];
