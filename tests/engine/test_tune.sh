@@ -103,6 +103,17 @@ nl=$(wc -l < "$tmp/l")
 bad=$(awk '($1 != 0 && $1 != 2) || NF != 5 + 2 * $5 || $5 < 1 || $3 < 0 || $3 > 14 || $4 < 0 || $4 > 14' "$tmp/l" | wc -l)
 [ "$bad" -eq 0 ] || fail "$bad malformed labels: $(head -3 "$tmp/l")"
 awk '$1 == 2' "$tmp/l" | grep -q . || fail "no renju labels"
+# a long run stopped (as by timeout) as soon as it has written a line
+# leaves whole lines only: each is written out as it is made
+"$tune" label 0 100000 500 4000 5 "$tmp/stopped" &
+pid=$!
+i=0
+while [ ! -s "$tmp/stopped" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill "$pid"
+wait "$pid" 2>/dev/null || true
+[ -s "$tmp/stopped" ] || fail "label wrote nothing in 60 s"
+bad=$(awk 'NF != 5 + 2 * $5' "$tmp/stopped" | wc -l)
+[ "$bad" -eq 0 ] || fail "a stopped label run left a cut line: $(tail -1 "$tmp/stopped")"
 "$tune" shapes -i 200 -m 2 -o "$tmp/engine/shapes.h" "$tmp/l" > "$tmp/sfit" || fail "shapes failed"
 for what in value policy; do
 	l=$(sed -n "s/^freestyle $what [a-z]*: start train \([0-9.]*\) test [0-9.]*, fitted train \([0-9.]*\) .*/\1 \2/p" "$tmp/sfit")
