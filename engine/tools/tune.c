@@ -154,7 +154,6 @@ gen(int games, uint64_t nodes, uint64_t deep, uint32_t seed, const char *path)
 				for (int k = 0; k < NF; k++)
 					fprintf(out, " %d", s[i].f[c][k]);
 			fputc('\n', out);
-			fflush(out); /* whole lines only, should the run be stopped */
 		}
 	}
 	engine_free(e);

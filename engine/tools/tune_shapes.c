@@ -90,8 +90,6 @@ label(int rule, int games, uint64_t nodes, uint64_t deep, uint32_t seed, const c
 				for (int i = 0; i < n; i++)
 					fprintf(out, " %d %d", rules_x(mv[i]), rules_y(mv[i]));
 				fputc('\n', out);
-				/* whole lines only, should the run be stopped */
-				fflush(out);
 			}
 			l.max_nodes = nodes;
 			if (engine_search(e, (rule_t)rule, 15, mv, n, &l, NULL, NULL, &r) < 0)

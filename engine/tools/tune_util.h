@@ -33,13 +33,14 @@ tune_quiet(const board_t *b)
 }
 
 /* The samples file (appended to) and a 16 MB engine for self-play: 0,
- * or 1 with neither left open, said on stderr. */
+ * or 1 with neither left open, said on stderr. The file is line
+ * buffered, so a run stopped by a timeout leaves whole lines only. */
 static inline int
 tune_open(const char *path, FILE **out, engine_t **e)
 {
 	*out = fopen(path, "a");
 	*e = engine_new(16);
-	if (*out && *e)
+	if (*out && *e && setvbuf(*out, NULL, _IOLBF, 0) == 0)
 		return 0;
 	fprintf(stderr, "tune: cannot open %s or make an engine\n", path);
 	if (*out)
