@@ -12,7 +12,9 @@
 #
 # Variants: SANITIZE=address,undefined or SANITIZE=thread build into their own
 # directory under build/ so they never mix objects with the default build.
-# WERROR=1 turns warnings into errors (CI sets it).
+# WERROR=1 turns warnings into errors (CI sets it). WITH_CLUSTER=0 builds a
+# gomokud without the cluster (no hiredis; daemon/cluster/off.c refuses a
+# configured one) into a directory of its own, its tests with it.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -25,10 +27,13 @@ endif
 PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 ncursesw cmocka
 
 comma := ,
-VARIANT := $(if $(SANITIZE),san-$(subst $(comma),-,$(SANITIZE)),default)-$(notdir $(CC))
+WITH_CLUSTER ?= 1
+NOCLUSTER := $(filter 0,$(WITH_CLUSTER))
+VARIANT := $(if $(SANITIZE),san-$(subst $(comma),-,$(SANITIZE)),default)-$(notdir $(CC))$(if $(NOCLUSTER),-nocluster)
 O := build/$(VARIANT)
-# Release binaries land in bin/; sanitizer builds keep theirs beside their objects.
-BINDIR := $(if $(SANITIZE),$(O)/bin,bin)
+# Release binaries land in bin/; sanitizer and WITH_CLUSTER=0 builds keep
+# theirs beside their objects.
+BINDIR := $(if $(SANITIZE)$(NOCLUSTER),$(O)/bin,bin)
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OPT ?= -O2
@@ -59,7 +64,10 @@ pc = $(shell pkg-config $(1) $(2) 2>/dev/null)
 #   BENCH_BINS  the benchmark programs, built by `make all` so CI compiles
 #            them with warnings as errors too
 #   FUZZERS  names N with a phony target fuzz-N that `make fuzz` runs
+#   NOT_BUILT  tests this build leaves out (WITH_CLUSTER=0): named by
+#            tests/run.sh in its summary
 BINS :=
+NOT_BUILT :=
 TESTS :=
 TEST_HELPERS :=
 BENCHES :=
@@ -93,7 +101,8 @@ test: deps-auto
 	@$(MAKE) --no-print-directory check
 
 check: $(BINS) $(TESTS) $(TEST_HELPERS)
-	@BINDIR=$(BINDIR) O=$(O) sh tests/run.sh $(TESTS)
+	@BINDIR=$(BINDIR) O=$(O) CLUSTER_PASS=$(CLUSTER_PASS) NOT_BUILT="$(NOT_BUILT)" \
+	    sh tests/run.sh $(TESTS)
 
 # run-main (daemon/module.mk) builds what it starts.
 run: deps-auto

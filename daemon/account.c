@@ -15,8 +15,6 @@
 #include <openssl/crypto.h>
 
 #include "daemon/auth.h"
-#include "daemon/cluster.h"
-#include "daemon/clusterlobby.h"
 #include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/export.h"
@@ -220,7 +218,7 @@ sign_in(struct conn *c, struct check *k)
 	snprintf(r.token, sizeof r.token, "%s", s->token);
 	conn_send(c, &r);
 	if (!k->guest && !k->registering) /* and its session on another node, after the OK */
-		clobby_signed_in(cluster_lobby(c->srv->cluster), s);
+		world_signed_in(&c->srv->world, s);
 	log_info(&c->srv->log, "conn %llu %s: %s %s", (unsigned long long)c->id, c->peer,
 	    k->guest             ? "guest"
 		: k->registering ? "registered"

@@ -96,7 +96,7 @@ challenge_new(struct server *srv, struct session *from, struct session *to,
 		free(k);
 		return GERR_NOMEM;
 	}
-	k->id = *id = ++srv->next_challenge;
+	k->id = *id = challenge_next_id(srv);
 	k->srv = srv;
 	k->from = from;
 	k->to = to;
@@ -167,4 +167,10 @@ challenge_free_all(struct server *srv)
 {
 	while (!TAILQ_EMPTY(&srv->challenges))
 		challenge_free(TAILQ_FIRST(&srv->challenges));
+}
+
+uint32_t
+challenge_next_id(struct server *srv)
+{
+	return ++srv->next_challenge;
 }

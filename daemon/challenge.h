@@ -35,6 +35,9 @@ TAILQ_HEAD(challenge_list, challenge);
  * for oneself. The id comes back through *id; to hears * CHALLENGE. */
 game_err_t challenge_new(struct server *srv, struct session *from, struct session *to,
     const struct gamespec *g, uint32_t *id);
+/* The id of a new challenge: one numbering for those here and those with
+ * users of other nodes (world.h), so an ANSWER names one of them. */
+uint32_t challenge_next_id(struct server *srv);
 /* s answers challenge id: the one challenged accepts or declines, the
  * challenger withdraws (accept is GERR_NOT_PLAYER for the challenger).
  * GERR_NO_OFFER when s has no such challenge; accepting while either side

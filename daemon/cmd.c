@@ -15,14 +15,13 @@
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/challenge.h"
-#include "daemon/cluster.h"
-#include "daemon/clusterlobby.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
 #include "daemon/wire.h"
+#include "daemon/world.h"
 
 typedef int (*handler_fn)(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why);
 
@@ -130,19 +129,29 @@ lookup(struct conn *c, const char *id)
 	return r;
 }
 
-/* * MOVED <room> <host:port>: room is played on another node, there. */
+/* * MOVED <room> <host:port>: room is played on another node, there
+ * (p, from world_room_where). -1 while that node is not heard from. */
 static int
-moved(struct conn *c, const char *room)
+moved(struct conn *c, const char *room, const struct world_place *p)
 {
-	const char *addr = cluster_addr_of(c->srv->cluster, room);
-	if (!addr)
+	if (p->at != WORLD_THERE || !p->addr[0])
 		return -1;
 	proto_msg_t e;
 	proto_init(&e, PE_MOVED, NULL);
 	snprintf(e.room, sizeof e.room, "%s", room);
-	snprintf(e.word, sizeof e.word, "%s", addr);
+	snprintf(e.word, sizeof e.word, "%s", p->addr);
 	conn_send(c, &e);
 	return 0;
+}
+
+/* Whether room, which no room here has, is another node's (p says where). */
+static int
+elsewhere(struct conn *c, const char *room, struct world_place *p)
+{
+	if (room_find(c->srv, room))
+		return 0;
+	world_room_where(&c->srv->world, room, p);
+	return p->at == WORLD_THERE;
 }
 
 static int look_up(struct conn *c, const proto_msg_t *m);
@@ -294,7 +303,8 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 		return refused(e, NULL, why);
 	rc = ok_ident(c, m, id);
 	/* no partner here: another node's seek, if one fits */
-	clobby_seek(cluster_lobby(c->srv->cluster), c->sess);
+	if (c->sess->seek)
+		world_seek_unpaired(&c->srv->world, c->sess);
 	return rc;
 }
 
@@ -342,8 +352,11 @@ static int
 cmd_join(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	struct session *s = c->sess;
-	if (!(rm = room_by_code(c->srv, m->code))) /* another node's, perhaps */
-		return clobby_join(cluster_lobby(c->srv->cluster), c, m, why);
+	if (!(rm = room_by_code(c->srv, m->code))) { /* another node's, perhaps */
+		*why = NULL;
+		game_err_t e = world_join_code(&c->srv->world, c, m, why);
+		return e == GERR_PENDING ? 0 : refused(e, NULL, why);
+	}
 	if (room_busy(rm)) { /* a JOIN's start in flight: seated or watching after it */
 		park(c, m, rm, 0);
 		return CMD_PARKED;
@@ -402,7 +415,7 @@ cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 		conn_send(c, &r);
 		n++;
 	}
-	n += cluster_each(c->srv->cluster, PD_ROOM, LIST_MAX - n, emit, c);
+	n += world_each_line(&c->srv->world, PD_ROOM, LIST_MAX - n, emit, c);
 	reply_init(&r, m);
 	r.count = n;
 	conn_send(c, &r);
@@ -414,8 +427,12 @@ user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
 	session_info(s, in, &r);
-	if (!in) /* watching another node's room, perhaps */
-		cluster_user_info(c->srv->cluster, s, &r);
+	const char *far;
+	if (!in && r.ustate == USER_IDLE && s->conn && /* watching another node's room? */
+	    (far = world_watching(&c->srv->world, s->conn)) != NULL) {
+		r.ustate = USER_WATCHING;
+		snprintf(r.room, sizeof r.room, "%s", far);
+	}
 	conn_send(c, &r);
 }
 
@@ -448,7 +465,8 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 			}
 		room_each_watcher(rm, who_watcher, &w);
 		/* and its watchers on the cluster's other nodes */
-		w.n += cluster_each_in(c->srv->cluster, room_id(rm), LIST_MAX - w.n, emit, c);
+		int far = world_room_users(&c->srv->world, c, room_id(rm), LIST_MAX - w.n, emit, c);
+		w.n += far > 0 ? far : 0;
 	} else {
 		struct session *s;
 		/* everyone at a table or in the lobby: bots too, not the players away */
@@ -458,7 +476,7 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 				w.n++;
 			}
 		/* and everyone on the cluster's other nodes */
-		w.n += cluster_each(c->srv->cluster, PD_USER, LIST_MAX - w.n, emit, c);
+		w.n += world_each_line(&c->srv->world, PD_USER, LIST_MAX - w.n, emit, c);
 	}
 	proto_msg_t r;
 	reply_init(&r, m);
@@ -499,7 +517,7 @@ cmd_seeks(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	proto_msg_t r;
 	struct seeks_out o = { c, 0 };
 	lobby_each(c->srv, seek_line, &o);
-	o.n += cluster_each(c->srv->cluster, PD_SEEK, LIST_MAX - o.n, emit, c);
+	o.n += world_each_line(&c->srv->world, PD_SEEK, LIST_MAX - o.n, emit, c);
 	reply_init(&r, m);
 	r.count = o.n;
 	conn_send(c, &r);
@@ -515,15 +533,15 @@ cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 	if (gamespec_check(&g, why) != 0)
 		return ERR_ARGUMENT;
 	struct session *to = session_by_name(c->srv, m->user);
-	struct clobby *lb = cluster_lobby(c->srv->cluster);
 	uint32_t id = 0;
 	if (!to || !to->conn) {
-		/* a user of another node, if the cluster knows one */
-		int rc = clobby_challenge(lb, c->sess, m->user, &g, &id, why);
-		return rc ? rc : ok_ident(c, m, id);
+		/* a user of another node, if one has them */
+		game_err_t e = world_challenge(&c->srv->world, c->sess, m->user, &g, &id, why);
+		return e ? refused(e, NULL, why) : ok_ident(c, m, id);
 	}
-	game_err_t e = clobby_pending(lb, c->sess) ? GERR_OFFER_PENDING
-						   : challenge_new(c->srv, c->sess, to, &g, &id);
+	game_err_t e = world_challenge_open(&c->srv->world, c->sess)
+	    ? GERR_OFFER_PENDING
+	    : challenge_new(c->srv, c->sess, to, &g, &id);
 	if (e == GERR_BUSY)
 		*why = session_busy(c->sess) ? "you are seeking or playing"
 					     : "they are seeking or playing";
@@ -541,8 +559,8 @@ cmd_answer_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, cons
 	game_err_t e = challenge_answer(
 	    c->srv, c->sess, (uint32_t)m->ident, m->answer == ANSWER_ACCEPT);
 	if (e == GERR_NO_OFFER) /* one across nodes? */
-		e = clobby_answer(cluster_lobby(c->srv->cluster), c->sess, (uint32_t)m->ident,
-		    m->answer == ANSWER_ACCEPT);
+		e = world_answer(
+		    &c->srv->world, c->sess, (uint32_t)m->ident, m->answer == ANSWER_ACCEPT);
 	if (e == GERR_PENDING)
 		return wait_start(c, m, m->ident);
 	if (e == GERR_NOT_PLAYER)
@@ -655,8 +673,12 @@ cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	(void)rm;
 	struct session *to = session_by_name(c->srv, m->user);
 	int remote = !(to && to->conn);
-	if (remote && !c->srv->cluster)
-		return ERR_NO_USER;
+	struct world_place far;
+	if (remote) { /* on another node, or (its nodes away now) perhaps */
+		world_user_where(&c->srv->world, m->user, &far);
+		if (far.at != WORLD_THERE && !far.away)
+			return ERR_NO_USER;
+	}
 	game_err_t muted = admin_chat(c->srv->admin, c->sess->name);
 	if (muted) {
 		*why = admin_why(c->srv->admin);
@@ -669,11 +691,12 @@ cmd_tell(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	proto_msg_t r;
 	reply_init(&r, m);
 	if (remote) {
-		/* a user on another node of the cluster */
-		int err = cluster_tell(
-		    c->srv->cluster, c->sess->name, m->user, m->text, r.user, why);
-		if (err)
-			return err;
+		/* a user on another node */
+		const char *name = far.at == WORLD_THERE ? far.name : m->user;
+		game_err_t e = world_tell(&c->srv->world, c->sess->name, name, m->text, why);
+		if (e)
+			return refused(e, NULL, why);
+		snprintf(r.user, sizeof r.user, "%s", name);
 	} else {
 		proto_msg_t e;
 		proto_init(&e, PE_TELL, NULL);
@@ -753,14 +776,15 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	struct session *s = session_by_token(c->srv, m->token);
 	char name[PROTO_NAME_MAX + 1];
 	int seat, stored = 0, account = -1;
-	if (cluster_remote(c->srv->cluster, m->room)) {
+	struct world_place far;
+	if (elsewhere(c, m->room, &far)) {
 		/* the seat is on the room's own node: go there */
-		if (!cluster_up(c->srv->cluster)) {
+		if (far.away) {
 			*why = "that room is on another node, and the cluster is unreachable now";
 			return ERR_UNAVAILABLE;
 		}
-		*why = moved(c, m->room) == 0 ? "that room is on another node: see * MOVED"
-					      : "that room's node is not in the cluster now";
+		*why = moved(c, m->room, &far) == 0 ? "that room is on another node: see * MOVED"
+						    : "that room's node is not in the cluster now";
 		return ERR_RESUME;
 	}
 	rm = room_find(c->srv, m->room);
@@ -791,7 +815,7 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 		 c->srv, name, m->token, account ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
 		room_resume(rm, seat, s);
 	/* another token of the account whose session holds the seat: made by a
-	 * LOGIN on another node, which sent it here (clobby_signed_in); the
+	 * LOGIN on another node, which sent it here (world_signed_in); the
 	 * session is taken over, as by a LOGIN here */
 	if (!s && held && account > 0 && held->kind == SESSION_ACCOUNT &&
 	    room_seat_of(rm, held) >= 0)
@@ -1022,15 +1046,13 @@ static const struct {
 
 /* WHO of another node's room, from the nodes' presence (a second old at
  * most): its players and watchers on every node. 420 for a room no node
- * lists (private rooms are not listed) and nobody here watches. */
+ * lists (private rooms are not listed) and c does not watch. */
 static int
 who_remote(struct conn *c, const proto_msg_t *m)
 {
-	struct cluster *cl = c->srv->cluster;
-	if (!cluster_room_listed(cl, m->room) && !cluster_watching(cl, c, m->room))
+	int n = world_room_users(&c->srv->world, c, m->room, LIST_MAX, emit, c);
+	if (n < 0)
 		return ERR_NO_ROOM;
-	int n = cluster_each_in(cl, m->room, LIST_MAX, emit, c);
-	n += cluster_watchers_here(cl, m->room, LIST_MAX - n, emit, c);
 	proto_msg_t r;
 	reply_init(&r, m);
 	r.count = n;
@@ -1038,22 +1060,25 @@ who_remote(struct conn *c, const proto_msg_t *m)
 	return 0;
 }
 
-/* A request naming another node's room (cluster.h): WATCH and STATE are
- * answered from its owner, WHO from the presence, LEAVE ends the watch
- * here; a request for a seat there is sent there (* MOVED before its
- * refusal). */
+/* A request naming another node's room (world.h; far says where): WATCH
+ * and STATE are answered from its owner, WHO from the presence, LEAVE
+ * ends the watch here; a request for a seat there is sent there (* MOVED
+ * before its refusal). */
 static int
-remote_room(struct conn *c, const proto_msg_t *m, enum target at, const char **why)
+remote_room(struct conn *c, const proto_msg_t *m, enum target at, const struct world_place *far,
+    const char **why)
 {
-	struct cluster *cl = c->srv->cluster;
+	const struct world *w = &c->srv->world;
+	game_err_t e;
 	switch (m->id) {
 	case PR_WATCH:
 	case PR_STATE:
-		return cluster_watch(cl, c, m, why);
+		e = world_watch(w, c, m, why);
+		return e == GERR_PENDING ? 0 : refused(e, NULL, why);
 	case PR_WHO:
 		return who_remote(c, m);
 	case PR_LEAVE:
-		if (cluster_leave(cl, c, m->room) != 0)
+		if (world_leave(w, c, m->room) != GERR_OK)
 			return ERR_NOT_IN_ROOM;
 		proto_msg_t r;
 		reply_init(&r, m);
@@ -1062,9 +1087,9 @@ remote_room(struct conn *c, const proto_msg_t *m, enum target at, const char **w
 		return 0;
 	default:
 		*why = "that room is on another node of the cluster";
-		if (at == AT_SEAT && moved(c, m->room) == 0)
+		if (at == AT_SEAT && moved(c, m->room, far) == 0)
 			*why = "that room is on another node: see * MOVED";
-		return cluster_watching(cl, c, m->room) ? ERR_NOT_PLAYER : ERR_NO_ROOM;
+		return world_watches(w, c, m->room) ? ERR_NOT_PLAYER : ERR_NO_ROOM;
 	}
 }
 
@@ -1095,6 +1120,7 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 	}
 	enum need need = table[m->id].need;
 	struct room *rm = NULL;
+	struct world_place far;
 	int rc = 0;
 	const char *why = NULL;
 	if (c->srv->draining && m->id != PR_QUIT && m->id != PR_PING)
@@ -1109,9 +1135,8 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		/* its game's start is being stored: after it, in order */
 		park(c, m, rm, 0);
 		return;
-	} else if (table[m->id].at != AT_NONE && m->room[0] &&
-	    cluster_remote(c->srv->cluster, m->room))
-		rc = remote_room(c, m, table[m->id].at, &why);
+	} else if (table[m->id].at != AT_NONE && m->room[0] && elsewhere(c, m->room, &far))
+		rc = remote_room(c, m, table[m->id].at, &far, &why);
 	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0) {
 		if (rm && room_busy(rm)) {
 			park(c, m, rm, 0);

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "daemon/log.h"
+#include "daemon/roomid.h"
 
 void
 config_defaults(struct config *c)
@@ -261,8 +262,7 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		return 0;
 	}
 	if (strcmp(key, "node-name") == 0) {
-		size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyz");
-		if (!val[0] || val[n] || n > CONFIG_NODE_MAX) {
+		if (!roomid_node_ok(val)) {
 			snprintf(err, errlen, "node-name must be 1 to %d lower-case letters: %s",
 			    CONFIG_NODE_MAX, val);
 			return -1;

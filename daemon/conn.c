@@ -16,7 +16,6 @@
 #include "daemon/admin.h"
 #include "daemon/cidr.h"
 #include "daemon/clock.h"
-#include "daemon/cluster.h"
 #include "daemon/cmd.h"
 #include "daemon/metrics.h"
 #include "daemon/server.h"
@@ -230,7 +229,7 @@ conn_kill(struct conn *c, const char *why)
 	else if (c->job > 0) /* its answer would have nowhere to go */
 		workq_cancel(srv->work, c->job);
 	c->job = 0;
-	cluster_conn_gone(srv->cluster, c);
+	world_conn_gone(&srv->world, c);
 	c->t->ops->stop(c->t);
 	LIST_REMOVE(c, link);
 	srv->nconns--;

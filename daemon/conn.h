@@ -63,8 +63,8 @@ enum { CONN_HELD = -1 };
 /* The current request goes to worker job `job`: stop reading lines, so
  * replies keep the order of requests. */
 void conn_hold(struct conn *c, int64_t job);
-/* The job id of a request the cluster answers (cluster.h). */
-enum { CONN_HOLD_CLUSTER = -2 };
+/* The job id of a request another node answers (world.h). */
+enum { CONN_HOLD_WORLD = -2 };
 /* Its reply is sent: go on with the lines that waited. */
 void conn_release(struct conn *c);
 /* c speaks for session s from now (NULL: for none). A connection s had

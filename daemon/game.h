@@ -88,6 +88,9 @@ typedef enum {
 	GERR_STORE,       /* the store refused the write: nothing changed */
 	GERR_STORE_DOWN,  /* the database cannot be reached: nothing changed */
 	GERR_FENCED,      /* another node of the cluster owns the game now: nothing changed */
+	GERR_NO_ROOM,     /* no such room (on any node) */
+	GERR_NO_CODE,     /* no private room has that code (on any node) */
+	GERR_UNAVAILABLE, /* needs the other nodes, which cannot be reached now */
 	GERR_PENDING,     /* not refused: the answer comes after the commit */
 	GERR_NOMEM,
 } game_err_t;

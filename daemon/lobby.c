@@ -185,3 +185,15 @@ lobby_free(struct server *srv)
 	while (!TAILQ_EMPTY(&srv->seeks))
 		seek_free(srv, TAILQ_FIRST(&srv->seeks));
 }
+
+int
+lobby_held(const struct seek *k)
+{
+	return k->held;
+}
+
+void
+lobby_hold(struct seek *k, int held)
+{
+	k->held = held;
+}

@@ -25,9 +25,9 @@ struct seek {
 	struct gamespec spec;
 	struct event *waited; /* when the seek's wait is over (on_wait) */
 	lobby_wait_fn on_wait;
-	int held; /* its claim of another node's seek, or the start of a game
-		     with it, is in flight (clusterlobby.h, room_pair): no other
-		     seek pairs with it meanwhile */
+	int held; /* a game with it may be starting (room_pair here, or a
+		     claim of a seek elsewhere, world.h): no other seek pairs
+		     with it meanwhile. Only lobby.c writes it (lobby_hold). */
 };
 
 TAILQ_HEAD(seek_list, seek);
@@ -42,6 +42,10 @@ game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamesp
 /* k's hold ends (its claim elsewhere failed): it pairs with the oldest
  * compatible open seek here, as if it had just come, or stays open. */
 void lobby_release(struct server *srv, struct seek *k);
+/* Whether k is held, and k held or not from now (a claim of a seek on
+ * another node in flight; lobby_release ends a hold and pairs). */
+int lobby_held(const struct seek *k);
+void lobby_hold(struct seek *k, int held);
 /* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
 game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
 /* Calls fn for each open seek, oldest first, until fn returns nonzero;

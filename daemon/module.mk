@@ -1,13 +1,26 @@
 # daemon/: gomokud, the TLS game server (libevent + OpenSSL).
-DAEMON_SRCS := daemon/main.c daemon/server.c daemon/conn.c daemon/cmd.c daemon/session.c \
+# The composition root (main.c, server.c) puts together the core and, when
+# built (WITH_CLUSTER=1, the default), the cluster under daemon/cluster/;
+# the core reaches other nodes only through world.h (issue 40).
+DAEMON_ROOT_SRCS := daemon/main.c daemon/server.c
+DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
-	daemon/challenge.c daemon/cluster.c daemon/clusterlobby.c daemon/clustermsg.c daemon/lease.c
-DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq hiredis
+	daemon/challenge.c daemon/world.c daemon/roomid.c
+CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/cluster.c daemon/cluster/clusterlobby.c \
+	daemon/cluster/clustermsg.c daemon/cluster/lease.c
+DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq
+ifeq ($(NOCLUSTER),)
+DAEMON_CLUSTER_SRCS := $(CLUSTER_SRCS)
+DAEMON_PKGS += hiredis
+else
+DAEMON_CLUSTER_SRCS := daemon/cluster/off.c
+endif
+DAEMON_SRCS := $(DAEMON_ROOT_SRCS) $(DAEMON_CORE_SRCS) $(DAEMON_CLUSTER_SRCS)
 # Debian 12's libwslay-dev and libhttp-parser-dev ship no pkg-config file:
 # their headers are in /usr/include and they link by name (mk/deps.sh checks
 # for the headers).
@@ -99,6 +112,7 @@ TESTS += $(O)/tests/daemon/test_ws
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o \
+    $(O)/daemon/roomid.o \
     $(O)/daemon/cidr.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 

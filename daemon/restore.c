@@ -3,7 +3,7 @@
 
 #include "daemon/botplay.h"
 #include "daemon/archive.h"
-#include "daemon/clustermsg.h"
+#include "daemon/roomid.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
@@ -46,7 +46,7 @@ play_saved(struct server *srv, const struct archive_saved *sv, const char **why)
 	const char *owner = sv->owner;
 	if (archive_fence(srv))
 		rooms_reserve(srv->rooms, sv->room);
-	if (!owner[0] && cmsg_room_node(sv->room, node) == 0)
+	if (!owner[0] && roomid_parse(sv->room, node, NULL) == 0)
 		owner = node;
 	if (srv->cfg.cluster_host[0] && strcmp(owner, srv->cfg.node_name) != 0)
 		return 1;

@@ -17,6 +17,7 @@
 #include "daemon/archive.h"
 #include "daemon/clock.h"
 #include "daemon/metrics.h"
+#include "daemon/roomid.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
 #include "daemon/sink.h"
@@ -276,30 +277,12 @@ rooms_next(struct room *r)
 	return TAILQ_NEXT(r, link);
 }
 
-/* The length of id's letters when id is letters then a number from 1
- * (*num), else 0. */
-static size_t
-id_prefix(const char *id, uint32_t *num)
-{
-	size_t plen = 0;
-	while (isalpha((unsigned char)id[plen]))
-		plen++;
-	if (plen == 0 || id[plen] < '1' || id[plen] > '9')
-		return 0;
-	char *end;
-	unsigned long n = strtoul(id + plen, &end, 10);
-	if (*end || n > UINT32_MAX)
-		return 0;
-	*num = (uint32_t)n;
-	return plen;
-}
-
 void
 rooms_reserve(struct room_registry *reg, const char *id)
 {
 	uint32_t num;
-	size_t plen = id_prefix(id, &num);
-	if (plen == strlen(reg->prefix) && strncmp(id, reg->prefix, plen) == 0 &&
+	char node[CONFIG_NODE_MAX + 1];
+	if (roomid_parse(id, node, &num) == 0 && strcmp(node, reg->prefix) == 0 &&
 	    num > reg->next_num)
 		reg->next_num = num;
 }
@@ -452,10 +435,8 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
     const char **why)
 {
 	uint32_t num;
-	size_t plen = id_prefix(sv->room, &num);
-	int own = plen == strlen(srv->rooms->prefix) &&
-	    strncmp(sv->room, srv->rooms->prefix, plen) == 0;
-	if (plen == 0 || plen >= sizeof srv->rooms->prefix || room_find(srv, sv->room)) {
+	char node[CONFIG_NODE_MAX + 1];
+	if (roomid_parse(sv->room, node, &num) != 0 || room_find(srv, sv->room)) {
 		*why = "a bad or duplicate room id";
 		return NULL;
 	}
@@ -469,7 +450,8 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		*why = "a swap2 opening with a wrong number of stones";
 		return NULL;
 	}
-	struct room *r = room_alloc(srv, &sv->spec, sv->private_room, num, own ? NULL : sv->room);
+	struct room *r = room_alloc(srv, &sv->spec, sv->private_room, num,
+	    strcmp(node, srv->rooms->prefix) == 0 ? NULL : sv->room);
 	if (!r) {
 		*why = "out of memory";
 		return NULL;
@@ -522,7 +504,7 @@ struct room *
 room_find(struct server *srv, const char *id)
 {
 	uint32_t n;
-	if (id_prefix(id, &n) == 0)
+	if (roomid_parse(id, NULL, &n) != 0)
 		return NULL;
 	struct room *r;
 	LIST_FOREACH (r, &srv->rooms->hash[n % ROOM_BUCKETS], hlink)
@@ -1891,7 +1873,7 @@ static int
 never_came(const struct room *r, int seat)
 {
 	const struct seat *st = &r->seat[seat];
-	return st->gone && st->m && st->m->sess && st->m->sess->await[0];
+	return st->gone && st->m && st->m->sess && session_awaited(st->m->sess);
 }
 
 /* The grace of a seat ran out: with both players away the game ends with

@@ -23,9 +23,8 @@
 #include "daemon/control.h"
 #include "daemon/front.h"
 #include "daemon/botplay.h"
-#include "daemon/cluster.h"
+#include "daemon/cluster/attach.h"
 #include "daemon/conn.h"
-#include "daemon/lease.h"
 #include "daemon/lobby.h"
 #include "daemon/metrics.h"
 #include "daemon/restore.h"
@@ -526,6 +525,7 @@ int
 server_init(struct server *srv)
 {
 	char err[CONFIG_PATH_MAX * 2 + 200];
+	srv->world = world_alone();
 	signal(SIGPIPE, SIG_IGN);
 	/* One daemon per state directory: before anything in it is read or
 	 * written (the self-signed certificate, the store). */
@@ -587,11 +587,13 @@ server_init(struct server *srv)
 	}
 	if (restore_games(srv) < 0)
 		return -1;
-	if (!(srv->cluster = cluster_new(srv, err, sizeof err)) && err[0]) {
+	/* the other nodes, when a cluster is configured: the core asks them
+	 * through srv->world (world.h) */
+	err[0] = '\0';
+	if (cluster_attach(srv, &srv->world, err, sizeof err) < 0) {
 		log_error(&srv->log, "%s", err);
 		return -1;
 	}
-	srv->lease = lease_new(srv);
 	/* the game addresses, then web-listen's (the board alone) when set */
 	int nspec = srv->cfg.nlisten + (srv->cfg.web_listen[0] != '\0');
 	for (int i = 0; i < nspec; i++) {
@@ -689,13 +691,15 @@ server_free(struct server *srv)
 		srv->dead = c->dead_next;
 		conn_free(c);
 	}
-	cluster_free(srv->cluster); /* its relays leave the rooms */
-	srv->cluster = NULL;
+	/* the other nodes' world first (its relays leave the rooms); the core
+	 * finds itself alone from here on */
+	struct world far = srv->world;
+	srv->world = world_alone();
+	world_stop(&far);
 	/* the store thread before the rooms its answers go to; a move it
 	 * committed but did not deliver is resumed after the restart */
 	archive_stop(srv);
-	lease_free(srv->lease); /* after the replies of the cluster and the store */
-	srv->lease = NULL;
+	world_release(&far); /* after the replies of the store (its leases') */
 	/* rooms first: a session leaving an unfinished game would resign it,
 	 * and a game kept for the restart must stay unfinished */
 	rooms_free(srv->rooms);

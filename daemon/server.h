@@ -17,6 +17,7 @@
 #include "daemon/log.h"
 #include "daemon/store.h"
 #include "daemon/workq.h"
+#include "daemon/world.h"
 #include "rules/version.h"
 
 #define GOMOKUD_VERSION GOMOKU_VERSION
@@ -33,8 +34,6 @@ struct metrics;
 struct admin;
 struct control;
 struct front;
-struct cluster;
-struct lease;
 
 enum { ADDR_BUCKETS = 4096 };
 
@@ -69,8 +68,7 @@ struct server {
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */
 	struct front *front;         /* PROXY headers read from proxy-from's fronts */
-	struct cluster *cluster;     /* the other nodes, through Redis; NULL: none */
-	struct lease *lease;         /* room leases (a cluster on one database); NULL: none */
+	struct world world;          /* the other nodes (world.h); world_alone() when none */
 	int checkpointing;
 	int draining;
 

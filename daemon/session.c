@@ -13,8 +13,6 @@
 #include "daemon/archive.h"
 #include "daemon/auth.h"
 #include "daemon/challenge.h"
-#include "daemon/cluster.h"
-#include "daemon/clusterlobby.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
@@ -65,6 +63,15 @@ session_link(struct server *srv, struct session *s)
 	return s;
 }
 
+/* Whether another node has a user of this name online (world.h). */
+static int
+user_elsewhere(struct server *srv, const char *name)
+{
+	struct world_place p;
+	world_user_where(&srv->world, name, &p);
+	return p.at == WORLD_THERE;
+}
+
 int
 session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MAX + 1],
     char token[SESSION_TOKEN_LEN + 1], char digest[AUTH_DIGEST_LEN + 1])
@@ -72,12 +79,12 @@ session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MAX + 
 	if (!name) {
 		/* in a cluster every node counts its own guests: its name after
 		 * the number keeps guest7 of a and of b apart */
-		const char *node = srv->cluster ? srv->cfg.node_name : "";
+		const char *node = srv->cfg.cluster_host[0] ? srv->cfg.node_name : "";
 		do
 			snprintf(out, PROTO_NAME_MAX + 1, "guest%llu%s%s",
 			    (unsigned long long)++srv->next_guest, node[0] ? "-" : "", node);
 		while (session_by_name(srv, out));
-	} else if (session_by_name(srv, name) || cluster_has_user(srv->cluster, name)) {
+	} else if (session_by_name(srv, name) || user_elsewhere(srv, name)) {
 		return ERR_NAME_TAKEN; /* here, or on another node */
 	} else {
 		snprintf(out, PROTO_NAME_MAX + 1, "%s", name);
@@ -245,7 +252,7 @@ session_disconnected(struct session *s)
 	if (s->seek)
 		lobby_cancel(s->srv, s, 0);
 	challenge_drop(s->srv, s);
-	clobby_gone(cluster_lobby(s->srv->cluster), s);
+	world_session_gone(&s->srv->world, s);
 	struct room *rooms[SESSION_MAX_ROOMS];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
@@ -310,7 +317,7 @@ session_free(struct session *s)
 	if (s->seek)
 		lobby_cancel(srv, s, 0);
 	challenge_drop(srv, s);
-	clobby_gone(cluster_lobby(srv->cluster), s);
+	world_session_gone(&srv->world, s);
 	while (s->nrooms > 0) {
 		int before = s->nrooms;
 		room_leave(s->rooms[0], s);
@@ -320,7 +327,7 @@ session_free(struct session *s)
 	if (s->conn)
 		conn_bind(s->conn, NULL);
 	/* through a shutdown, tokens stay: players of kept games resume with them */
-	if (srv->store && !s->bot_level && !srv->draining && s->token[0] && !s->moved)
+	if (srv->store && !s->bot_level && !srv->draining && s->token[0] && !s->keep_token)
 		forget_token(srv, s->token);
 	LIST_REMOVE(s, link);
 	free(s);
@@ -363,4 +370,10 @@ session_info(const struct session *s, const struct room *in, proto_msg_t *r)
 	} else {
 		r->ustate = USER_IDLE;
 	}
+}
+
+void
+session_keep_token(struct session *s)
+{
+	s->keep_token = 1;
 }

@@ -35,10 +35,11 @@ struct session {
 	int nrooms;
 	struct seek *seek;
 	int bot_level; /* 1..10: a server bot, no connection */
-	/* a seat another node handed here (clusterlobby.h): the SHA-256 (hex)
-	 * of the token that takes it with RESUME; token is "" until then */
+	/* a seat handed to a player who comes with a token (session_await):
+	 * the SHA-256 (hex) of that token; token is "" until then. Only
+	 * session.c writes it. */
 	char await[64 + 1];
-	int moved; /* sent to another node's room: its stored token stays */
+	int keep_token; /* its stored token outlives it (session_keep_token) */
 };
 
 /* The name and token of a session about to be made: name (NULL: the next
@@ -61,6 +62,15 @@ struct session *session_adopt(
  * RESUME with the token whose digest this is takes (session_by_token). */
 struct session *session_await(
     struct server *srv, const char *name, const char *digest, enum session_kind kind);
+/* Whether s is a seat still awaiting the RESUME of its token (session_await). */
+static inline int
+session_awaited(const struct session *s)
+{
+	return s->await[0] != '\0';
+}
+/* When s ends, the digest of its token stays in the store: its player was
+ * sent to a room elsewhere and comes back there with that token. */
+void session_keep_token(struct session *s);
 /* A name a game restored from the store holds: new guests must not take it. */
 void session_reserve_name(struct server *srv, const char *name);
 /* The session of token: its own, or one that awaits it (which keeps it

@@ -167,6 +167,12 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_DRAINING;
 	case GERR_STORE_DOWN:
 		return ERR_STORE_DOWN;
+	case GERR_NO_ROOM:
+		return ERR_NO_ROOM;
+	case GERR_NO_CODE:
+		return ERR_NO_CODE;
+	case GERR_UNAVAILABLE:
+		return ERR_UNAVAILABLE;
 	case GERR_STORE:
 	case GERR_FENCED:
 	case GERR_PENDING:

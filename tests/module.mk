@@ -141,19 +141,32 @@ TESTS += tests/browser/test_browser.sh
 endif
 endif
 
+# The one spelling of a room id (issue 40): every part reads ids there.
+$(O)/tests/unit/test_roomid: $(O)/tests/unit/test_roomid.o $(O)/daemon/roomid.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_roomid
+
+# A build without the cluster (WITH_CLUSTER=0) builds none of its tests:
+# tests/run.sh names them as not built in its summary, never silently.
+ifneq ($(NOCLUSTER),)
+NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_lobby test_lease withredis
+CLUSTER_PASS :=
+else
 # The messages between cluster nodes (issue 26): parsed and formatted,
 # garbage refused; fast, every pass.
-$(O)/tests/unit/test_clustermsg: $(O)/tests/unit/test_clustermsg.o $(O)/daemon/clustermsg.o \
-    $(PROTO_LIB) $(RULES_LIB)
+$(O)/tests/unit/test_clustermsg: $(O)/tests/unit/test_clustermsg.o \
+    $(O)/daemon/cluster/clustermsg.o $(O)/daemon/roomid.o $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_clustermsg
 
 # Three nodes on a Redis the test starts (issue 26, the nodes): slow, so one
 # pass only, the plain gcc build (as the browser's); CLUSTER_TEST=1 adds it
-# to any other build. TEST_FILTER=cluster make test runs it (and
-# test_clustermsg) alone.
+# to any other build (CI: the ASan+UBSan pass). TEST_FILTER=cluster make
+# test runs it (and test_clustermsg) alone.
 CLUSTER_PASS := $(CLUSTER_TEST)$(if $(SANITIZE),,$(filter cc gcc,$(notdir $(CC))))
+endif
 ifneq ($(CLUSTER_PASS),)
 $(O)/tests/daemon/test_cluster.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKU_BIN='"$(BINDIR)/gomoku"'

@@ -5,7 +5,9 @@
 # only the matching programs, TEST_SKIP to substrings (space-separated) of
 # programs to leave out, saying so. A script that runs several programs
 # itself names them on a line "# runs: name ..."; it runs when one of them
-# matches, and narrows itself to those (tests/pg/test_pg.sh).
+# matches, and narrows itself to those (tests/pg/test_pg.sh). NOT_BUILT
+# names tests this build does not have (make WITH_CLUSTER=0): each is said,
+# and the summary counts them.
 set -u
 pass=0
 fail=0
@@ -40,5 +42,14 @@ for t in "$@"; do
 	fi
 done
 [ -z "$failed" ] || echo "failed:$failed"
-echo "tests: $pass passed, $fail failed"
+nb=0
+for t in ${NOT_BUILT:-}; do
+	echo "=== not built $t (WITH_CLUSTER=0)"
+	nb=$((nb + 1))
+done
+if [ "$nb" -gt 0 ]; then
+	echo "tests: $pass passed, $fail failed, $nb not built"
+else
+	echo "tests: $pass passed, $fail failed"
+fi
 [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <poll.h>
 #include <signal.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -489,6 +490,46 @@ test_spectators_chat(void)
 	ok("spectators: ROOMS, WATCH snapshot, events, no moves; chat SAY/TELL, UTF-8, rate");
 }
 
+/* Room ids are lowercase (daemon/roomid.h, PROTOCOL.md section 2): the
+ * same id in upper case is refused by the protocol (402) for every
+ * request that names one, and a lowercase token that is no room id
+ * ("r0", digits alone) names no room (420); on a cluster node
+ * (tests/pg/test_pg.sh runs this file there too) no other node has them
+ * either. */
+static void
+test_room_ids(void)
+{
+	struct tc *a, *b;
+	char room[16], up[16];
+	if (pair("ida", "idb", "freestyle 15 300+5", &a, &b, room))
+		return;
+	for (size_t i = 0; i <= strlen(room); i++)
+		up[i] = (char)toupper((unsigned char)room[i]);
+	struct tc *c = tc_guest(port, "idc");
+	/* 13 lines: within the test daemon's rate burst of 20 */
+	static const char *const asks[] = { "WATCH", "WHO", "LEAVE" };
+	static const char *const none[] = { "r0", "12", "abcdefg1" };
+	for (size_t i = 0; c && i < sizeof asks / sizeof asks[0]; i++) {
+		tc_send(c, "%s %s", asks[i], up);
+		CHECK(tc_expect(c, "ERR 402", 3000), "%s %s: %s", asks[i], up, c->line);
+		for (size_t j = 0; j < sizeof none / sizeof none[0]; j++) {
+			tc_send(c, "%s %s", asks[i], none[j]);
+			CHECK(tc_expect(c, "ERR 420", 3000), "%s %s: %s", asks[i], none[j],
+			    c->line);
+		}
+	}
+	tc_send(a, "MOVE %s h8", up);
+	CHECK(tc_expect(a, "ERR 402", 3000), "MOVE %s: %s", up, a->line);
+	tc_send(a, "MOVE %s h8", room); /* and the room itself answers as ever */
+	CHECK_LINE(a, "OK MOVE ");
+	tc_send(c, "WATCH %s", room);
+	CHECK_LINE(c, "OK WATCH ");
+	tc_close(a);
+	tc_close(b);
+	tc_close(c);
+	ok("room ids: upper case is 402, a token that is no id 420; the room plays");
+}
+
 static void
 test_resume_claim(void)
 {
@@ -801,6 +842,7 @@ main(void)
 	test_flag();
 	test_offers();
 	test_spectators_chat();
+	test_room_ids();
 	test_resume_claim();
 	test_limits();
 	test_sighup(&d);

@@ -39,12 +39,13 @@ case "$O" in
 */default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_persist $O/tests/daemon/test_accounts
 	$O/tests/daemon/test_gomokud $O/tests/daemon/test_spec" ;;
 esac
-# three nodes on one Redis and one database, as tests/module.mk runs
-# test_cluster in that build too
-case "$O" in
-*/default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_cluster
-	$O/tests/daemon/test_cluster_lobby $O/tests/daemon/test_lease" ;;
-esac
+# three nodes on one Redis and one database, in the builds whose pass runs
+# the cluster's tests (tests/module.mk's CLUSTER_PASS: the plain gcc build,
+# and the one CLUSTER_TEST=1 adds; never one built WITH_CLUSTER=0)
+if [ -n "${CLUSTER_PASS:-}" ]; then
+	tests="$tests $O/tests/daemon/test_cluster $O/tests/daemon/test_cluster_lobby
+	$O/tests/daemon/test_lease"
+fi
 # only the programs TEST_FILTER names, when it does not name this script;
 # the cluster's tests answer to "cluster" too (TEST_FILTER=cluster make test)
 want() {
@@ -61,8 +62,8 @@ for t in $tests; do
 done
 # the same black-box tests against a cluster node (a Redis of withredis's
 # own; each daemon a node of it), as against a lone server
-case "$O" in
-*/default-cc | */default-gcc)
+case "$O:${CLUSTER_PASS:-}" in
+*/default-cc:?* | */default-gcc:?*)
 	for t in test_persist test_accounts test_gomokud test_spec; do
 		want "cluster:$t" || continue
 		echo "--- $t on a cluster node (PostgreSQL and Redis)"

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "daemon/clustermsg.h"
+#include "daemon/cluster/clustermsg.h"
 
 static int
 parse(const char *s, struct cmsg *m)
@@ -181,25 +181,6 @@ test_watch_snapshot_event(void **state)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(parse(bad[i], &m), -1);
-}
-
-static void
-test_room_node(void **state)
-{
-	char node[CONFIG_NODE_MAX + 1];
-	(void)state;
-	assert_int_equal(cmsg_room_node("r12", node), 0);
-	assert_string_equal(node, "r");
-	assert_int_equal(cmsg_room_node("abcdef4294967295", node), 0);
-	assert_string_equal(node, "abcdef");
-	static const char *const bad[] = { "", "12", "r", "r0", "r01", "R1", "r1x", "abcdefg1",
-		"r-1" };
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		assert_int_equal(cmsg_room_node(bad[i], node), -1);
-	assert_true(cmsg_node_ok("abcdef"));
-	assert_false(cmsg_node_ok("abcdefg"));
-	assert_false(cmsg_node_ok(""));
-	assert_false(cmsg_node_ok("a_b"));
 }
 
 static void
@@ -412,7 +393,6 @@ main(void)
 		cmocka_unit_test(test_presence_refused),
 		cmocka_unit_test(test_tell),
 		cmocka_unit_test(test_watch_snapshot_event),
-		cmocka_unit_test(test_room_node),
 		cmocka_unit_test(test_job),
 		cmocka_unit_test(test_result),
 		cmocka_unit_test(test_watchers_lobby),

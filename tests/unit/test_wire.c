@@ -131,6 +131,9 @@ test_errors(void **st)
 	assert_int_equal(wire_err(GERR_NOT_TURN, LEGAL_OK), ERR_NOT_TURN);
 	assert_int_equal(wire_err(GERR_SERVER_BUSY, LEGAL_OK), ERR_SERVER_BUSY);
 	assert_int_equal(wire_err(GERR_STORE_DOWN, LEGAL_OK), ERR_STORE_DOWN);
+	assert_int_equal(wire_err(GERR_NO_ROOM, LEGAL_OK), ERR_NO_ROOM);
+	assert_int_equal(wire_err(GERR_NO_CODE, LEGAL_OK), ERR_NO_CODE);
+	assert_int_equal(wire_err(GERR_UNAVAILABLE, LEGAL_OK), ERR_UNAVAILABLE);
 	assert_string_equal(proto_err_word(ERR_STORE_DOWN), "store-unavailable");
 	/* an illegal move says why the rules refused it */
 	assert_int_equal(wire_err(GERR_ILLEGAL, LEGAL_OCCUPIED), ERR_OCCUPIED);

@@ -18,7 +18,7 @@
  * <kind> is guest or account, <digest> the SHA-256 (hex) of the player's
  * token, <id> the challenger's node's id of the challenge, <end> a
  * * CHALLENGEEND word. */
-#include "daemon/clusterlobby.h"
+#include "daemon/cluster/clusterlobby.h"
 
 #include <sys/queue.h>
 
@@ -34,7 +34,7 @@
 #include "daemon/challenge.h"
 #include "daemon/clock.h"
 #include "daemon/conn.h"
-#include "daemon/cluster.h"
+#include "daemon/cluster/cluster.h"
 #include "daemon/lobby.h"
 #include "daemon/log.h"
 #include "daemon/room.h"
@@ -205,7 +205,7 @@ send_moved(struct clobby *lb, struct session *s, const char *node, const char *r
 	proto_init(&e, PE_MOVED, NULL);
 	snprintf(e.room, sizeof e.room, "%s", room);
 	snprintf(e.word, sizeof e.word, "%s", addr);
-	s->moved = 1; /* its stored token must stay: it RESUMEs with it there */
+	session_keep_token(s); /* it RESUMEs with its token there */
 	session_send(s, &e);
 	return 0;
 }
@@ -232,7 +232,7 @@ pres_seek(void *arg, const struct seek *k)
 {
 	struct pres *p = arg;
 	proto_msg_t m;
-	if (!k->held) {
+	if (!lobby_held(k)) {
 		seek_msg(k, &m);
 		p->fn(p->arg, &m);
 	}
@@ -291,7 +291,7 @@ try_claim(struct clobby *lb, struct seek *k, int before)
 	struct find f = { lb, k, before, "", 0 };
 	char digest[AUTH_DIGEST_LEN + 1], line[PROTO_LINE_MAX];
 	proto_msg_t m;
-	if (k->held || !clobby_on(lb) || admin_draining(lb->srv->admin) ||
+	if (lobby_held(k) || !clobby_on(lb) || admin_draining(lb->srv->admin) ||
 	    !cluster_each_of(lb->cl, PD_SEEK, find_seek, &f))
 		return;
 	struct claim *c = calloc(1, sizeof *c);
@@ -312,7 +312,7 @@ try_claim(struct clobby *lb, struct seek *k, int before)
 		free(c);
 		return;
 	}
-	k->held = 1;
+	lobby_hold(k, 1);
 	LIST_INSERT_HEAD(&lb->claims, c, link);
 	log_debug(&lb->srv->log, "cluster: seek %u of %s claims seek %u of node %s", k->id,
 	    k->sess->name, f.id, f.node);
@@ -405,7 +405,7 @@ place_answer(const struct placing *pl, struct room *r, game_err_t e)
 	struct seek *k = pl->kind == PLACE_CLAIM ? local_seek(lb, pl->id) : NULL;
 	struct xin *x = pl->kind == PLACE_CHALLENGE ? xin_by_id(lb, pl->id) : NULL;
 	if (k)
-		k->held = 0;
+		lobby_hold(k, 0);
 	if (x)
 		x->starting = 0;
 	if (e != GERR_OK) {
@@ -496,14 +496,14 @@ got_claim(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const 
 		log_warn(&srv->log, "cluster: node %s claims with a bad seek: %s", node, bad);
 		return;
 	}
-	if (!k || k->held || !clobby_on(lb) || admin_draining(srv->admin) ||
+	if (!k || lobby_held(k) || !clobby_on(lb) || admin_draining(srv->admin) ||
 	    !gamespec_compatible(&k->spec, &g) || strcasecmp(k->sess->name, m.user) == 0) {
 		log_debug(&srv->log, "cluster: node %s's claim of seek %u refused", node, id);
 		say(lb, node, "refused %u", ref);
 		return;
 	}
 	/* held until the game's start is answered, which tells node */
-	k->held = 1;
+	lobby_hold(k, 1);
 	place(lb, room_new(srv, &k->spec, 0), PLACE_CLAIM, node, ref, id, k->sess, k->spec.colour,
 	    m.user, kind, digest, g.colour);
 }
@@ -525,11 +525,11 @@ got_placed(struct clobby *lb, const char *node, uint32_t ref, const char *room)
 {
 	struct claim *c = claim_of(lb, node, ref);
 	struct session *s = c ? c->s : NULL;
-	int here = s && s->seek && s->seek->id == c->seek && s->seek->held;
+	int here = s && s->seek && s->seek->id == c->seek && lobby_held(s->seek);
 	if (c)
 		claim_free(c);
 	if (here) {
-		s->seek->held = 0;
+		lobby_hold(s->seek, 0);
 		lobby_cancel(lb->srv, s, s->seek->id);
 		if (send_moved(lb, s, node, room) == 0)
 			return;
@@ -561,7 +561,7 @@ got_abort(struct clobby *lb, const char *node, const char *room)
 	for (int i = 0; r && i < 2; i++) {
 		struct session *s = room_seated(r, i);
 		struct room_act act;
-		if (s && s->await[0] && !s->conn) {
+		if (s && session_awaited(s) && !s->conn) {
 			game_err_t e = room_abort(r, s, &act);
 			log_info(&lb->srv->log, "cluster: room %s aborted for node %s: %s", room,
 			    node, e == GERR_OK || e == GERR_PENDING ? "done" : "refused");
@@ -600,7 +600,7 @@ clobby_pending(const struct clobby *lb, const struct session *s)
 	return 0;
 }
 
-int
+game_err_t
 clobby_challenge(struct clobby *lb, struct session *from, const char *to, const struct gamespec *g,
     uint32_t *id, const char **why)
 {
@@ -609,30 +609,30 @@ clobby_challenge(struct clobby *lb, struct session *from, const char *to, const 
 	if (!lb || !cluster_up(lb->cl)) {
 		if (lb)
 			*why = "not on this node, and the cluster is unreachable now";
-		return lb ? ERR_UNAVAILABLE : ERR_NO_USER;
+		return lb ? GERR_UNAVAILABLE : GERR_NO_USER;
 	}
 	if (!cluster_each_of(lb->cl, PD_USER, find_user, &u))
-		return ERR_NO_USER;
+		return GERR_NO_USER;
 	if (!clobby_on(lb)) {
 		*why = "a game with a user of another node needs the cluster's shared PostgreSQL "
 		       "database";
-		return ERR_UNAVAILABLE;
+		return GERR_UNAVAILABLE;
 	}
 	if (session_busy(from) || u.m.ustate == USER_PLAYING || u.m.ustate == USER_SEEKING) {
 		*why = session_busy(from) ? "you are seeking or playing"
 					  : "they are seeking or playing";
-		return ERR_BUSY;
+		return GERR_BUSY;
 	}
 	if (challenge_pending(srv, from) || clobby_pending(lb, from)) {
 		*why = "you have a challenge open already";
-		return wire_err(GERR_OFFER_PENDING, LEGAL_OK);
+		return GERR_OFFER_PENDING;
 	}
 	struct xout *x = calloc(1, sizeof *x);
 	char digest[AUTH_DIGEST_LEN + 1], line[PROTO_LINE_MAX];
 	proto_msg_t e;
 	if (!x)
-		return ERR_INTERNAL;
-	x->id = ++srv->next_challenge;
+		return GERR_NOMEM;
+	x->id = challenge_next_id(srv);
 	x->from = from;
 	x->until = clock_now_ms() + (CHALLENGE_TTL_S + 5) * 1000;
 	snprintf(x->node, sizeof x->node, "%s", u.node);
@@ -647,13 +647,13 @@ clobby_challenge(struct clobby *lb, struct session *from, const char *to, const 
 	    say(lb, u.node, "chal %u %s %s %.*s", x->id, kind_word(from), digest, n - 1, line)) {
 		free(x);
 		*why = "the cluster is unreachable now";
-		return ERR_UNAVAILABLE;
+		return GERR_UNAVAILABLE;
 	}
 	LIST_INSERT_HEAD(&lb->xouts, x, link);
 	*id = x->id;
 	log_debug(
 	    &srv->log, "challenge %u: %s to %s of node %s", x->id, from->name, u.m.user, u.node);
-	return 0;
+	return GERR_OK;
 }
 
 static void
@@ -705,7 +705,7 @@ got_chal(struct clobby *lb, const char *node, uint32_t rid, const char *kw, cons
 		    end_words[to && to->conn ? END_DECLINED : END_WITHDRAWN]);
 		return;
 	}
-	x->id = ++srv->next_challenge;
+	x->id = challenge_next_id(srv);
 	x->rid = rid;
 	x->to = to;
 	x->kind = kind;
@@ -846,18 +846,18 @@ ask_node(void *arg, const char *node, const proto_msg_t *m)
 	return 0;
 }
 
-int
+game_err_t
 clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct session *s = c->sess;
 	char digest[AUTH_DIGEST_LEN + 1];
 	if (!clobby_on(lb))
-		return ERR_NO_CODE;
+		return GERR_NO_CODE;
 	if (session_busy(s))
-		return ERR_BUSY;
+		return GERR_BUSY;
 	struct join *j = calloc(1, sizeof *j);
 	if (!j)
-		return ERR_INTERNAL;
+		return GERR_NOMEM;
 	j->ref = ++lb->next_ref;
 	j->c = c;
 	j->s = s;
@@ -872,11 +872,11 @@ clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char 
 	if (!j->asked) {
 		free(j);
 		*why = NULL;
-		return ERR_NO_CODE;
+		return GERR_NO_CODE;
 	}
 	LIST_INSERT_HEAD(&lb->joins, j, link);
-	conn_hold(c, CONN_HOLD_CLUSTER);
-	return 0;
+	conn_hold(c, CONN_HOLD_WORLD);
+	return GERR_PENDING;
 }
 
 void

@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "daemon/config.h"
+#include "daemon/game.h"
 #include "proto/proto.h"
 
 struct server;
@@ -24,10 +26,17 @@ struct conn;
 struct session;
 struct cluster;
 
-/* The cluster of srv->cfg (cluster, node-name, advertise); NULL without
- * one (err "") or when its Redis address cannot be resolved (err says). */
+/* The cluster of srv->cfg (cluster, node-name, advertise), with its
+ * leases when the store is the cluster's PostgreSQL; NULL without one
+ * (err "") or when its Redis address cannot be resolved (err says). */
 struct cluster *cluster_new(struct server *srv, char *err, size_t errlen);
-void cluster_free(struct cluster *cl);
+/* Shutdown, first: Redis, the lobby, the watches and the relays (which
+ * leave the rooms) go; then, once the store thread stopped (its answers
+ * go to the leases), the rest. */
+void cluster_stop(struct cluster *cl);
+void cluster_release(struct cluster *cl);
+/* The server it is a node of. */
+struct server *cluster_server(const struct cluster *cl);
 /* Whether both Redis connections are up. */
 int cluster_up(const struct cluster *cl);
 
@@ -35,9 +44,6 @@ int cluster_up(const struct cluster *cl);
  * published last, to fn, at most max of them; the number given. */
 int cluster_each(struct cluster *cl, proto_id_t id, int max,
     void (*fn)(void *arg, const proto_msg_t *m), void *arg);
-/* A = USER line of s (session_info's) that says idle says watching when
- * s's connection watches another node's room (the first it watches). */
-void cluster_user_info(const struct cluster *cl, const struct session *s, proto_msg_t *m);
 /* The other nodes' = USER lines of users playing room, then of those
  * watching it, to fn, at most max of them; the number given. */
 int cluster_each_in(struct cluster *cl, const char *room, int max,
@@ -48,19 +54,17 @@ int cluster_watchers_here(struct cluster *cl, const char *room, int max,
     void (*fn)(void *arg, const proto_msg_t *m), void *arg);
 /* Whether another node lists room among its public rooms (ROOMS). */
 int cluster_room_listed(struct cluster *cl, const char *room);
-/* Whether name (any case) is online on another node, as its presence
- * said last (at most a second or so old); 0 without a cluster. */
-int cluster_has_user(struct cluster *cl, const char *name);
-/* A TELL from a user here to one on another node: 0 with the name as that
- * node knows it in canon, or ERR_NO_USER / ERR_UNAVAILABLE with *why. */
-int cluster_tell(struct cluster *cl, const char *from, const char *to, const char *text,
-    char canon[PROTO_NAME_MAX + 1], const char **why);
-/* Whether room is another node's: not here, and its owner (the holder of
- * its lease when adopted, lease.h; else the node its id names) is not this. */
-int cluster_remote(const struct cluster *cl, const char *room);
-/* Where the owner of room (another node's) takes players: its advertised
- * host:port, or NULL while it is not heard from. */
-const char *cluster_addr_of(const struct cluster *cl, const char *room);
+/* A TELL from a user here to one on another node: GERR_OK, or
+ * GERR_NO_USER, GERR_UNAVAILABLE (with *why) or GERR_ARGUMENT. */
+game_err_t cluster_tell(
+    struct cluster *cl, const char *from, const char *to, const char *text, const char **why);
+/* The node where name (any case) is online, as its presence said last,
+ * with the name as that node spells it in canon; NULL when none. */
+const char *cluster_user_node(struct cluster *cl, const char *name, char canon[PROTO_NAME_MAX + 1]);
+/* The node that owns room: the holder of its lease when another node
+ * adopted it, else the node its id names (roomid.h). 0, or -1 for an id
+ * no node owns. */
+int cluster_owner(const struct cluster *cl, const char *room, char node[CONFIG_NODE_MAX + 1]);
 /* How many times a node was forgotten (unheard for a few seconds): a
  * change says one may have died. */
 unsigned cluster_forgotten(const struct cluster *cl);
@@ -77,14 +81,18 @@ struct room;
  * adopted room keeps the other nodes' watchers of it. */
 void cluster_relay(struct cluster *cl, struct room *r);
 
-/* WATCH or STATE (m) of another node's room from c: 0 when asked (c is held;
- * the snapshot and the OK come when the owner answers, or an error after
- * CLUSTER_ASK_S), else the error code with *why. */
-int cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const char **why);
+/* WATCH or STATE (m) of another node's room from c: GERR_PENDING when
+ * asked (c is held; the snapshot and the OK come when the owner answers,
+ * or an error after CLUSTER_ASK_S), else the refusal with *why. */
+game_err_t cluster_watch(
+    struct cluster *cl, struct conn *c, const proto_msg_t *m, const char **why);
 /* Whether c watches room (another node's). */
 int cluster_watching(const struct cluster *cl, const struct conn *c, const char *room);
-/* c stops watching room: 0, or ERR_NOT_IN_ROOM. */
-int cluster_leave(struct cluster *cl, struct conn *c, const char *room);
+/* c stops watching room: GERR_OK, or GERR_NOT_IN_ROOM. */
+game_err_t cluster_leave(struct cluster *cl, struct conn *c, const char *room);
+/* The room of another node that c watches (the first whose snapshot
+ * came), or NULL. */
+const char *cluster_watched(const struct cluster *cl, const struct conn *c);
 /* c is going away: its remote watches end. */
 void cluster_conn_gone(struct cluster *cl, struct conn *c);
 

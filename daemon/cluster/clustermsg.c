@@ -1,29 +1,12 @@
 /* clustermsg.c: the text of the messages between nodes (clustermsg.h). */
-#include "daemon/clustermsg.h"
+#include "daemon/cluster/clustermsg.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int
-cmsg_node_ok(const char *name)
-{
-	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz");
-	return n > 0 && n <= CONFIG_NODE_MAX && name[n] == '\0';
-}
-
-int
-cmsg_room_node(const char *room, char node[CONFIG_NODE_MAX + 1])
-{
-	size_t n = strspn(room, "abcdefghijklmnopqrstuvwxyz");
-	size_t d = strspn(room + n, "0123456789");
-	if (n == 0 || n > CONFIG_NODE_MAX || d == 0 || room[n + d] != '\0' || room[n] == '0')
-		return -1;
-	memcpy(node, room, n);
-	node[n] = '\0';
-	return 0;
-}
+#include "daemon/roomid.h"
 
 int
 cmsg_next_line(const char **p, const char *end, const char **line, size_t *n)
@@ -175,7 +158,7 @@ parse_job(const char *p, const char *end, struct cmsg *m)
 	bots_job_t *j = &m->spec;
 	int rule;
 	long long seed;
-	if (token(&p, end, m->node, sizeof m->node) || !cmsg_node_ok(m->node) ||
+	if (token(&p, end, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
 	    job_id(&p, end, &m->job) || int_in(&p, end, RULE_FREESTYLE, RULE_RENJU, &rule) ||
 	    int_in(&p, end, RULES_MIN_SIZE, RULES_MAX_SIZE, &j->size) ||
 	    int_in(&p, end, 1, 10, &j->level) || int_in(&p, end, 0, 3600000, &j->soft_ms) ||
@@ -267,7 +250,7 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 	switch (buf[0]) {
 	case 'P':
 		m->kind = CMSG_PRESENCE;
-		if (token(&p, hend, m->node, sizeof m->node) || !cmsg_node_ok(m->node) ||
+		if (token(&p, hend, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
 		    token(&p, hend, m->addr, sizeof m->addr) || p != hend ||
 		    !strchr(m->addr, ':')) {
 			*why = "a bad presence header";
@@ -288,8 +271,9 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 	case 'W':
 		m->kind = CMSG_WATCH;
 		if (lf || token(&p, end, m->room, sizeof m->room) ||
-		    cmsg_room_node(m->room, m->node) || token(&p, end, m->node, sizeof m->node) ||
-		    !cmsg_node_ok(m->node) || p != end) {
+		    roomid_parse(m->room, m->node, NULL) ||
+		    token(&p, end, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
+		    p != end) {
 			*why = "a bad WATCH";
 			return -1;
 		}
@@ -297,17 +281,19 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 	case 'C':
 		m->kind = CMSG_WATCHERS;
 		if (lf || token(&p, end, m->room, sizeof m->room) ||
-		    cmsg_room_node(m->room, m->node) || token(&p, end, m->node, sizeof m->node) ||
-		    !cmsg_node_ok(m->node) || token(&p, end, seq, sizeof seq) ||
-		    seq_parse(seq, &m->seq) || m->seq > CMSG_WATCHERS_MAX || p != end) {
+		    roomid_parse(m->room, m->node, NULL) ||
+		    token(&p, end, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
+		    token(&p, end, seq, sizeof seq) || seq_parse(seq, &m->seq) ||
+		    m->seq > CMSG_WATCHERS_MAX || p != end) {
 			*why = "a bad spectator count";
 			return -1;
 		}
 		return 0;
 	case 'S':
 		m->kind = CMSG_SNAPSHOT;
-		if (token(&p, hend, m->room, sizeof m->room) || cmsg_room_node(m->room, m->node) ||
-		    token(&p, hend, seq, sizeof seq) || seq_parse(seq, &m->seq) || p != hend) {
+		if (token(&p, hend, m->room, sizeof m->room) ||
+		    roomid_parse(m->room, m->node, NULL) || token(&p, hend, seq, sizeof seq) ||
+		    seq_parse(seq, &m->seq) || p != hend) {
 			*why = "a bad snapshot header";
 			return -1;
 		}
@@ -315,7 +301,7 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 		break;
 	case 'L':
 		m->kind = CMSG_LOBBY;
-		if (lf || token(&p, end, m->node, sizeof m->node) || !cmsg_node_ok(m->node) ||
+		if (lf || token(&p, end, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
 		    p >= end || (size_t)(end - p) >= PROTO_LINE_MAX + 128) {
 			*why = "a bad lobby message";
 			return -1;

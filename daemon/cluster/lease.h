@@ -14,6 +14,7 @@
 #define GOMOKUD_LEASE_H
 
 struct server;
+struct cluster;
 struct lease;
 
 enum {
@@ -23,10 +24,11 @@ enum {
 				  lease time after a node was forgotten */
 };
 
-/* The leases of srv's rooms, when srv is in a cluster on a shared
- * PostgreSQL store (archive_fence); else NULL. */
-struct lease *lease_new(struct server *srv);
-/* After cluster_free: the cluster's pending replies come here. */
+/* The leases of srv's rooms, through cl's Redis, when srv's store is the
+ * cluster's shared PostgreSQL (archive_fence); else NULL. */
+struct lease *lease_new(struct server *srv, struct cluster *cl);
+/* After cluster_stop and the store thread: their pending replies come
+ * here until then. */
 void lease_free(struct lease *l);
 /* The node that adopted room, as the directory says, or NULL (then its
  * id's node owns it). */

@@ -7,7 +7,7 @@
  * channel, then asks the owner (W), which answers with a snapshot (S) on
  * that channel and relays every event of the room there (E) through a
  * sink on the room; the subscription delivers them in order. */
-#include "daemon/cluster.h"
+#include "daemon/cluster/cluster.h"
 
 #include <sys/queue.h>
 #include <sys/socket.h>
@@ -29,10 +29,11 @@
 #include "daemon/botplay.h"
 #include "daemon/bots.h"
 #include "daemon/clock.h"
-#include "daemon/clusterlobby.h"
-#include "daemon/clustermsg.h"
+#include "daemon/cluster/clusterlobby.h"
+#include "daemon/cluster/clustermsg.h"
+#include "daemon/roomid.h"
 #include "daemon/conn.h"
-#include "daemon/lease.h"
+#include "daemon/cluster/lease.h"
 #include "daemon/log.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
@@ -168,6 +169,8 @@ struct cluster {
 	LIST_HEAD(, sent) sent;
 	LIST_HEAD(, served) served;
 	struct clobby *lobby; /* seeks and challenges across nodes */
+	struct lease *lease;  /* room leases (on a shared PostgreSQL); NULL: none */
+	int stopped;          /* cluster_stop: no Redis, no relays from now on */
 };
 
 static void start(struct cluster *cl);
@@ -181,7 +184,7 @@ room_chan(char out[CHAN_MAX], const char *room)
 int
 cluster_up(const struct cluster *cl)
 {
-	return cl && cl->cmd_up && cl->sub_up;
+	return cl->cmd_up && cl->sub_up;
 }
 
 /* One of the connections is gone: let go of the other, try again later. */
@@ -443,51 +446,50 @@ peer_of_user(struct cluster *cl, const char *name, char canon[PROTO_NAME_MAX + 1
 	return NULL;
 }
 
-int
-cluster_has_user(struct cluster *cl, const char *name)
+const char *
+cluster_user_node(struct cluster *cl, const char *name, char canon[PROTO_NAME_MAX + 1])
 {
-	char canon[PROTO_NAME_MAX + 1];
-	return cl && peer_of_user(cl, name, canon) != NULL;
+	struct peer *p = peer_of_user(cl, name, canon);
+	return p ? p->name : NULL;
 }
 
-int
-cluster_tell(struct cluster *cl, const char *from, const char *to, const char *text,
-    char canon[PROTO_NAME_MAX + 1], const char **why)
+game_err_t
+cluster_tell(
+    struct cluster *cl, const char *from, const char *to, const char *text, const char **why)
 {
-	char buf[PROTO_LINE_MAX + 64], chan[CHAN_MAX];
+	char buf[PROTO_LINE_MAX + 64], chan[CHAN_MAX], canon[PROTO_NAME_MAX + 1];
 	int n;
 	if (!cluster_up(cl)) {
 		*why = "not on this node, and the cluster is unreachable now";
-		return ERR_UNAVAILABLE;
+		return GERR_UNAVAILABLE;
 	}
 	struct peer *p = peer_of_user(cl, to, canon);
 	if (!p)
-		return ERR_NO_USER;
+		return GERR_NO_USER;
 	if ((n = cmsg_format_tell(buf, sizeof buf, from, canon, text)) < 0)
-		return ERR_ARGUMENT;
+		return GERR_ARGUMENT;
 	snprintf(chan, sizeof chan, "gomoku:node:%s", p->name);
 	publish(cl, chan, buf, (size_t)n, NULL, NULL);
-	return 0;
+	return GERR_OK;
 }
 
-/* The node that owns room: the holder of its lease when another node
- * adopted it (lease.h's directory), else the node its id names. */
-static int
-owner_of(const struct cluster *cl, const char *room, char node[CONFIG_NODE_MAX + 1])
+int
+cluster_owner(const struct cluster *cl, const char *room, char node[CONFIG_NODE_MAX + 1])
 {
-	const char *holder = lease_owner(cl->srv->lease, room);
+	const char *holder = lease_owner(cl->lease, room);
 	if (holder) {
 		snprintf(node, CONFIG_NODE_MAX + 1, "%s", holder);
 		return 0;
 	}
-	return cmsg_room_node(room, node);
+	return roomid_parse(room, node, NULL);
 }
 
-int
-cluster_remote(const struct cluster *cl, const char *room)
+/* Whether room is another node's: not here, and its owner is not this. */
+static int
+remote(const struct cluster *cl, const char *room)
 {
 	char node[CONFIG_NODE_MAX + 1];
-	return cl && !room_find(cl->srv, room) && owner_of(cl, room, node) == 0 &&
+	return !room_find(cl->srv, room) && cluster_owner(cl, room, node) == 0 &&
 	    strcmp(node, cl->node) != 0;
 }
 
@@ -500,13 +502,6 @@ cluster_node_addr(const struct cluster *cl, const char *node)
 		if (strcmp(cl->peers[i].name, node) == 0)
 			return cl->peers[i].addr;
 	return NULL;
-}
-
-const char *
-cluster_addr_of(const struct cluster *cl, const char *room)
-{
-	char node[CONFIG_NODE_MAX + 1];
-	return cl && owner_of(cl, room, node) == 0 ? cluster_node_addr(cl, node) : NULL;
 }
 
 /* What cluster_command's reply goes to. */
@@ -538,6 +533,12 @@ cluster_command(struct cluster *cl, cluster_reply_fn *fn, void *priv, int argc, 
 		return -1;
 	}
 	return 0;
+}
+
+struct server *
+cluster_server(const struct cluster *cl)
+{
+	return cl->srv;
 }
 
 const char *
@@ -611,7 +612,7 @@ ask_owner(struct cluster *cl, struct rroom *rr)
 {
 	char buf[64], node[CONFIG_NODE_MAX + 1], chan[CHAN_MAX];
 	int n = cmsg_format_watch(buf, sizeof buf, rr->id, cl->node);
-	if (n < 0 || owner_of(cl, rr->id, node) != 0)
+	if (n < 0 || cluster_owner(cl, rr->id, node) != 0)
 		return;
 	snprintf(chan, sizeof chan, "gomoku:node:%s", node);
 	publish(cl, chan, buf, (size_t)n, NULL, NULL);
@@ -669,20 +670,28 @@ watches_of(const struct cluster *cl, const struct conn *c)
 	return n;
 }
 
-void
-cluster_user_info(const struct cluster *cl, const struct session *s, proto_msg_t *m)
+const char *
+cluster_watched(const struct cluster *cl, const struct conn *c)
 {
 	struct rroom *rr;
 	struct rwatch *w;
-	if (!cl || !s->conn || m->ustate != USER_IDLE)
-		return;
 	LIST_FOREACH (rr, &cl->rrooms, link)
 		LIST_FOREACH (w, &rr->watchers, link)
-			if (w->c == s->conn && !w->pending) {
-				m->ustate = USER_WATCHING;
-				snprintf(m->room, sizeof m->room, "%s", rr->id);
-				return;
-			}
+			if (w->c == c && !w->pending)
+				return rr->id;
+	return NULL;
+}
+
+/* A = USER line of s (session_info's) that says idle says watching when
+ * s's connection watches another node's room. */
+static void
+user_info(const struct cluster *cl, const struct session *s, proto_msg_t *m)
+{
+	const char *far;
+	if (s->conn && m->ustate == USER_IDLE && (far = cluster_watched(cl, s->conn))) {
+		m->ustate = USER_WATCHING;
+		snprintf(m->room, sizeof m->room, "%s", far);
+	}
 }
 
 /* What cluster_each_in passes on. */
@@ -756,32 +765,32 @@ cluster_room_listed(struct cluster *cl, const char *room)
 	return cl && cluster_each_of(cl, PD_ROOM, room_listed, (void *)room);
 }
 
-int
+game_err_t
 cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const char **why)
 {
 	if (!cluster_up(cl)) {
 		*why = "that room is on another node, and the cluster is unreachable now";
-		return ERR_UNAVAILABLE;
+		return GERR_UNAVAILABLE;
 	}
 	struct rwatch *w = rwatch_of(cl, c, m->room);
 	if (!w && m->id == PR_STATE)
-		return ERR_NOT_IN_ROOM;
+		return GERR_NOT_IN_ROOM;
 	char node[CONFIG_NODE_MAX + 1];
 	if (!w && clock_now_ms() - cl->sub_since > NODE_TTL_MS &&
-	    (owner_of(cl, m->room, node) != 0 || !cluster_node_addr(cl, node))) {
+	    (cluster_owner(cl, m->room, node) != 0 || !cluster_node_addr(cl, node))) {
 		/* up long enough to have heard every live node, and no node has
 		 * it: nobody would answer the ask, so no such room now, not later */
 		*why = "no node of the cluster has that room now";
-		return ERR_NO_ROOM;
+		return GERR_NO_ROOM;
 	}
 	if (!w && watches_of(cl, c) >= SESSION_MAX_ROOMS) {
 		*why = "watching too many rooms of other nodes";
-		return ERR_BUSY;
+		return GERR_BUSY;
 	}
 	struct rroom *rr = w ? w->rr : rroom_find(cl, m->room);
 	if (!rr) {
 		if (!(rr = calloc(1, sizeof *rr)))
-			return ERR_INTERNAL;
+			return GERR_NOMEM;
 		snprintf(rr->id, sizeof rr->id, "%s", m->room);
 		LIST_INIT(&rr->watchers);
 		LIST_INSERT_HEAD(&cl->rrooms, rr, link);
@@ -797,7 +806,7 @@ cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const ch
 				LIST_REMOVE(rr, link);
 				free(rr);
 			}
-			return ERR_INTERNAL;
+			return GERR_NOMEM;
 		}
 		w->c = c;
 		w->rr = rr;
@@ -807,8 +816,8 @@ cluster_watch(struct cluster *cl, struct conn *c, const proto_msg_t *m, const ch
 	w->asked = clock_now_ms();
 	w->reply = proto_reply_of(m->id);
 	memcpy(w->tag, m->tag, sizeof w->tag);
-	conn_hold(c, CONN_HOLD_CLUSTER);
-	return 0;
+	conn_hold(c, CONN_HOLD_WORLD);
+	return GERR_PENDING;
 }
 
 int
@@ -817,14 +826,14 @@ cluster_watching(const struct cluster *cl, const struct conn *c, const char *roo
 	return cl && rwatch_of(cl, c, room) != NULL;
 }
 
-int
+game_err_t
 cluster_leave(struct cluster *cl, struct conn *c, const char *room)
 {
 	struct rwatch *w = rwatch_of(cl, c, room);
 	if (!w)
-		return ERR_NOT_IN_ROOM;
+		return GERR_NOT_IN_ROOM;
 	rwatch_free(cl, w);
-	return 0;
+	return GERR_OK;
 }
 
 /* A connection may be killed while a room's lines are handed out (a slow
@@ -984,7 +993,7 @@ void
 cluster_relay(struct cluster *cl, struct room *r)
 {
 	struct relay *k;
-	if (!cl)
+	if (cl->stopped)
 		return;
 	if (!(k = relay_find(cl, room_id(r))) && (k = calloc(1, sizeof *k)) != NULL) {
 		k->sink.ops = &relay_ops;
@@ -1061,7 +1070,7 @@ watchers_count(struct cluster *cl, int64_t now)
 		LIST_FOREACH (w, &rr->watchers, link)
 			n += w->c && !w->pending;
 		int len = cmsg_format_watchers(buf, sizeof buf, rr->id, cl->node, n);
-		if (n && len > 0 && cmsg_room_node(rr->id, node) == 0) {
+		if (n && len > 0 && roomid_parse(rr->id, node, NULL) == 0) {
 			snprintf(chan, sizeof chan, "gomoku:node:%s", node);
 			publish(cl, chan, buf, (size_t)len, NULL, NULL);
 		}
@@ -1427,11 +1436,11 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 			got_tell(cl, &m);
 		break;
 	case CMSG_WATCH:
-		if (strcmp(chan, cl->chan_node) == 0 && !cluster_remote(cl, m.room))
+		if (strcmp(chan, cl->chan_node) == 0 && !remote(cl, m.room))
 			got_watch(cl, &m);
 		break;
 	case CMSG_WATCHERS:
-		if (strcmp(chan, cl->chan_node) == 0 && !cluster_remote(cl, m.room))
+		if (strcmp(chan, cl->chan_node) == 0 && !remote(cl, m.room))
 			got_watchers(cl, &m);
 		break;
 	case CMSG_SNAPSHOT:
@@ -1500,7 +1509,7 @@ publish_presence(struct cluster *cl)
 	LIST_FOREACH (s, &cl->srv->sessions, link)
 		if (session_present(s)) {
 			session_info(s, NULL, &m);
-			cluster_user_info(cl, s, &m);
+			user_info(cl, s, &m);
 			add_line(&u, &m);
 		}
 	for (struct room *r = rooms_first(cl->srv->rooms); r; r = rooms_next(r))
@@ -1615,17 +1624,19 @@ cluster_new(struct server *srv, char *err, size_t errlen)
 		free(cl);
 		return NULL;
 	}
+	cl->lease = lease_new(srv, cl);
 	start(cl);
 	return cl;
 }
 
 void
-cluster_free(struct cluster *cl)
+cluster_stop(struct cluster *cl)
 {
-	if (!cl)
-		return;
+	cl->stopped = 1;
 	event_free(cl->tick);
+	cl->tick = NULL;
 	clobby_free(cl->lobby);
+	cl->lobby = NULL;
 	if (cl->remote)
 		bots_set_remote(cl->pool, NULL);
 	while (!LIST_EMPTY(&cl->served)) {
@@ -1660,5 +1671,12 @@ cluster_free(struct cluster *cl)
 		redisAsyncFree(j);
 	for (int i = 0; i < cl->npeers; i++)
 		free(cl->peers[i].body);
+	cl->npeers = 0;
+}
+
+void
+cluster_release(struct cluster *cl)
+{
+	lease_free(cl->lease);
 	free(cl);
 }

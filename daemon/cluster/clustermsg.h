@@ -88,10 +88,5 @@ int cmsg_format_result(char *buf, size_t cap, uint64_t id, int status, const eng
 int cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why);
 /* The next line of a P or S body (without LF): 1 with the line and its length, 0 at the end. */
 int cmsg_next_line(const char **p, const char *end, const char **line, size_t *n);
-/* Whether name is a valid node name. */
-int cmsg_node_ok(const char *name);
-/* The node that owns room id (its letters before the number), into node;
- * -1 when the id names none. */
-int cmsg_room_node(const char *room, char node[CONFIG_NODE_MAX + 1]);
 
 #endif

@@ -37,10 +37,10 @@ void clobby_free(struct clobby *lb);
 int clobby_on(const struct clobby *lb);
 /* s's seek found no partner on this node: it claims another node's. */
 void clobby_seek(struct clobby *lb, struct session *s);
-/* from challenges the user to, not on this node: 0 with *id (the same
- * counter as challenge.h's), else an error code (ERR_NO_USER, ERR_BUSY,
- * ERR_UNAVAILABLE, ...) with *why. */
-int clobby_challenge(struct clobby *lb, struct session *from, const char *to,
+/* from challenges the user to, not on this node: GERR_OK with *id
+ * (challenge_next_id's), else the refusal (GERR_NO_USER, GERR_BUSY,
+ * GERR_UNAVAILABLE, ...) with *why. */
+game_err_t clobby_challenge(struct clobby *lb, struct session *from, const char *to,
     const struct gamespec *g, uint32_t *id, const char **why);
 /* Whether s has a challenge to another node's user open. */
 int clobby_pending(const struct clobby *lb, const struct session *s);
@@ -49,9 +49,9 @@ int clobby_pending(const struct clobby *lb, const struct session *s);
 game_err_t clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int accept);
 /* JOIN (m) from c of a code no room here has: every other node is asked,
  * and the one with that private room seats c's user there (c gets
- * * MOVED, then OK JOIN). 0 when asked (c is held until the answer, at
- * most CLOBBY_WAIT_MS), else an error code with *why. */
-int clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why);
+ * * MOVED, then OK JOIN). GERR_PENDING when asked (c is held until the
+ * answer, at most CLOBBY_WAIT_MS), else the refusal with *why. */
+game_err_t clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why);
 /* s, an account, signed in here (LOGIN, REGISTER): every other node
  * closes its connection there (* BYE takeover) and names its unfinished
  * seats there, to which s is sent (* MOVED), as a LOGIN takes the seats of

@@ -1,7 +1,7 @@
 /* lease.c: room leases, the adoption of a dead node's games and the
  * directory of adopted rooms (lease.h). Nothing here waits: Redis answers
  * through cluster_command, the store through the store thread. */
-#include "daemon/lease.h"
+#include "daemon/cluster/lease.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,9 @@
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/clock.h"
-#include "daemon/cluster.h"
-#include "daemon/clustermsg.h"
+#include "daemon/cluster/cluster.h"
+#include "daemon/cluster/clustermsg.h"
+#include "daemon/roomid.h"
 #include "daemon/conn.h"
 #include "daemon/log.h"
 #include "daemon/restore.h"
@@ -25,10 +26,12 @@
 #define DIRECTORY "gomoku:owners"
 enum { KEY_MAX = PROTO_ROOM_MAX + 16 };
 
-/* Each key (a lease; ARGV[2 + i] its room) is taken when it is free or
- * this node's already, and renewed; the answer per key is "" (held) or the
- * node holding it. A room another node's id names is put in the directory
- * as this node's (again after a Redis restart). */
+/* Each key (a lease; ARGV[2 + i] its room, ARGV[2 + #KEYS + i] the node
+ * its id names, by roomid_parse: the script never reads an id itself) is
+ * taken when it is free or this node's already, and renewed; the answer
+ * per key is "" (held) or the node holding it. A room another node's id
+ * names is put in the directory as this node's (again after a Redis
+ * restart). */
 static const char take_script[] =
     "local out = {}\n"
     "for i, k in ipairs(KEYS) do\n"
@@ -37,7 +40,7 @@ static const char take_script[] =
     "  elseif not v then redis.call('SET', k, ARGV[1], 'PX', ARGV[2]) out[i] = ''\n"
     "  else out[i] = v end\n"
     "  local room = ARGV[2 + i]\n"
-    "  if out[i] == '' and string.match(room, '^%a+') ~= ARGV[1] and\n"
+    "  if out[i] == '' and ARGV[2 + #KEYS + i] ~= ARGV[1] and\n"
     "      redis.call('HGET', '" DIRECTORY "', room) ~= ARGV[1] then\n"
     "    redis.call('HSET', '" DIRECTORY "', room, ARGV[1]) end\n"
     "end\n"
@@ -66,6 +69,7 @@ struct entries {
 
 struct lease {
 	struct server *srv;
+	struct cluster *cl; /* its Redis (cluster_command) */
 	struct event *tick;
 	int64_t up_since;        /* ms: Redis up since (0: down) */
 	int scanning;            /* a scan of the open games at the store thread */
@@ -119,16 +123,18 @@ lease_owner(const struct lease *l, const char *room)
 }
 
 /* A script on n keys gomoku:lease:<room>: ARGV this node's name, then
- * (take) the lease time, then the rooms. -1 when it cannot be sent. */
+ * (take) the lease time, then the rooms, then (take) the node each room's
+ * id names. -1 when it cannot be sent. */
 static int
 send_script(
     struct lease *l, const char *script, const struct entries *e, cluster_reply_fn *fn, void *priv)
 {
 	int n = e->n, take = script == take_script, rc = -1;
-	const char **argv = calloc((size_t)(3 + 2 * n + 2), sizeof *argv);
+	const char **argv = calloc((size_t)(3 + 3 * n + 2), sizeof *argv);
 	char(*keys)[KEY_MAX] = calloc((size_t)(n ? n : 1), KEY_MAX);
+	char(*named)[CONFIG_NODE_MAX + 1] = calloc((size_t)(n ? n : 1), CONFIG_NODE_MAX + 1);
 	char nkeys[16], px[16];
-	if (!argv || !keys)
+	if (!argv || !keys || !named)
 		goto out;
 	snprintf(nkeys, sizeof nkeys, "%d", n);
 	snprintf(px, sizeof px, "%d", (int)LEASE_MS);
@@ -145,10 +151,16 @@ send_script(
 		argv[a++] = px;
 	for (int i = 0; i < n; i++)
 		argv[a++] = e->v[i].room;
-	rc = cluster_command(l->srv->cluster, fn, priv, a, argv, NULL);
+	for (int i = 0; take && i < n; i++) {
+		if (roomid_parse(e->v[i].room, named[i], NULL) != 0)
+			named[i][0] = '\0'; /* no node's: the directory keeps it */
+		argv[a++] = named[i];
+	}
+	rc = cluster_command(l->cl, fn, priv, a, argv, NULL);
 out:
 	free(argv);
 	free(keys);
+	free(named);
 	return rc;
 }
 
@@ -192,7 +204,7 @@ lost(struct lease *l, const char *room, const char *holder)
 	struct room *r = room_find(l->srv, room);
 	if (!r || room_busy(r))
 		return; /* its commit at the store is fenced; next second again */
-	struct leaving lv = { l->srv, room, cluster_node_addr(l->srv->cluster, holder), { 0 }, 0 };
+	struct leaving lv = { l->srv, room, cluster_node_addr(l->cl, holder), { 0 }, 0 };
 	log_warn(&l->srv->log, "room %s: its lease is node %s's now; the room is left to it", room,
 	    holder);
 	room_abandon(r, leave_member, &lv);
@@ -312,7 +324,7 @@ adopted(void *arg, const struct archive_saved *sv, const char *why)
 		if (x)
 			entries_del(&l->adopting, x);
 		entries_add(&l->held, a->room, "", 0);
-		cluster_relay(l->srv->cluster, r); /* watchers elsewhere go on */
+		cluster_relay(l->cl, r); /* watchers elsewhere go on */
 		log_info(&l->srv->log,
 		    "room %s: adopted from node %s with %d move%s, %lld ms after its lease was "
 		    "taken",
@@ -380,11 +392,10 @@ scanned(void *arg, const store_open_game_t *g, int n)
 	for (int i = 0; i < n; i++) {
 		char node[CONFIG_NODE_MAX + 1];
 		const char *owner = g[i].owner;
-		if (!owner[0] && cmsg_room_node(g[i].room, node) == 0)
+		if (!owner[0] && roomid_parse(g[i].room, node, NULL) == 0)
 			owner = node; /* a game from before owners were kept */
 		if (room_find(l->srv, g[i].room) || entries_find(&l->adopting, g[i].room) ||
-		    (strcmp(owner, l->srv->cfg.node_name) != 0 &&
-			cluster_node_addr(l->srv->cluster, owner)))
+		    (strcmp(owner, l->srv->cfg.node_name) != 0 && cluster_node_addr(l->cl, owner)))
 			continue;
 		entries_add(&t->games, g[i].room, owner, g[i].id);
 	}
@@ -403,7 +414,7 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	int64_t now = clock_now_ms();
 	(void)fd;
 	(void)what;
-	if (!cluster_up(l->srv->cluster)) {
+	if (!cluster_up(l->cl)) {
 		l->up_since = 0;
 		return;
 	}
@@ -411,10 +422,10 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 		l->up_since = now;
 	renew(l);
 	const char *argv[2] = { "HGETALL", DIRECTORY };
-	cluster_command(l->srv->cluster, on_directory, l, 2, argv, NULL);
+	cluster_command(l->cl, on_directory, l, 2, argv, NULL);
 	/* scans: every second for a lease time after a node was forgotten
 	 * (its leases run out meanwhile), else every LEASE_SCAN_MS */
-	unsigned f = cluster_forgotten(l->srv->cluster);
+	unsigned f = cluster_forgotten(l->cl);
 	if (f != l->forgotten) {
 		l->forgotten = f;
 		l->scan_until = now + LEASE_MS + LEASE_RENEW_MS;
@@ -430,15 +441,16 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 struct lease *
-lease_new(struct server *srv)
+lease_new(struct server *srv, struct cluster *cl)
 {
-	if (!srv->cluster || !archive_fence(srv))
+	if (!archive_fence(srv))
 		return NULL;
 	struct lease *l = calloc(1, sizeof *l);
 	struct timeval every = { LEASE_RENEW_MS / 1000, LEASE_RENEW_MS % 1000 * 1000 };
 	if (!l)
 		return NULL;
 	l->srv = srv;
+	l->cl = cl;
 	if (!(l->tick = event_new(srv->base, -1, EV_PERSIST, tick_cb, l)) ||
 	    event_add(l->tick, &every) != 0) {
 		lease_free(l);
