@@ -514,8 +514,8 @@ test_room_ids(void)
 		CHECK(tc_expect(c, "ERR 402", 3000), "%s %s: %s", asks[i], up, c->line);
 		for (size_t j = 0; j < sizeof none / sizeof none[0]; j++) {
 			tc_send(c, "%s %s", asks[i], none[j]);
-			CHECK(tc_expect(c, "ERR 420", 3000), "%s %s: %s", asks[i], none[j],
-			    c->line);
+			CHECK(
+			    tc_expect(c, "ERR 420", 3000), "%s %s: %s", asks[i], none[j], c->line);
 		}
 	}
 	tc_send(a, "MOVE %s h8", up);
