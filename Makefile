@@ -101,8 +101,8 @@ test: deps-auto
 	@$(MAKE) --no-print-directory check
 
 check: $(BINS) $(TESTS) $(TEST_HELPERS)
-	@BINDIR=$(BINDIR) O=$(O) CLUSTER_PASS=$(CLUSTER_PASS) NOT_BUILT="$(NOT_BUILT)" \
-	    sh tests/run.sh $(TESTS)
+	@BINDIR=$(BINDIR) O=$(O) WITH_CLUSTER=$(WITH_CLUSTER) CLUSTER_PASS=$(CLUSTER_PASS) \
+	    NOT_BUILT="$(NOT_BUILT)" sh tests/run.sh $(TESTS)
 
 # run-main (daemon/module.mk) builds what it starts.
 run: deps-auto

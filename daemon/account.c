@@ -19,7 +19,7 @@
 #include "daemon/conn.h"
 #include "daemon/export.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 #include "daemon/store.h"
 #include "daemon/wire.h"

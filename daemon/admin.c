@@ -16,7 +16,7 @@
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/notify.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 
 /* One sanction in force; a ban on an address keeps its parsed prefix. */
@@ -248,8 +248,8 @@ send_off_matching(struct admin *a, const struct sanction *s, const char *text)
 {
 	struct conn *c, *next;
 	int n = 0;
-	for (c = LIST_FIRST(&a->srv->conns); c; c = next) {
-		next = LIST_NEXT(c, link);
+	for (c = conns_first(a->srv); c; c = next) {
+		next = conns_next(c);
 		char key[AUTH_NAME_MAX + 1] = "";
 		if (c->sess)
 			auth_name_key(c->sess->name, key);
@@ -541,7 +541,7 @@ admin_announce(struct admin *a, const char *who, const char *text, int *n)
 		return refuse(a, GERR_ARGUMENT, "%s", "say something: at most 400 bytes of UTF-8");
 	proto_init(&m, PE_ANNOUNCE, NULL);
 	snprintf(m.text, sizeof m.text, "%s", text);
-	LIST_FOREACH (c, &a->srv->conns, link)
+	for (c = conns_first(a->srv); c; c = conns_next(c))
 		if (c->state == CS_READY && !c->closing) {
 			conn_send(c, &m);
 			(*n)++;

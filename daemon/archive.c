@@ -8,7 +8,7 @@
 
 #include "daemon/auth.h"
 #include "daemon/metrics.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/store.h"
 
 /* The row of a game that starts, as the store keeps it. */

@@ -14,7 +14,7 @@
 #include "daemon/bots.h"
 #include "daemon/metrics.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 #include "daemon/sink.h"
 

@@ -5,14 +5,20 @@
 #include <stdlib.h>
 
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 #include "daemon/wire.h"
+
+/* The challenges' state: srv->challenges. */
+struct challenges {
+	struct challenge_list list; /* oldest first */
+	uint32_t next_id;
+};
 
 static void
 challenge_free(struct challenge *k)
 {
-	TAILQ_REMOVE(&k->srv->challenges, k, link);
+	TAILQ_REMOVE(&k->srv->challenges->list, k, link);
 	if (k->expiry)
 		event_free(k->expiry);
 	free(k);
@@ -49,7 +55,7 @@ static struct challenge *
 by_id(struct server *srv, uint32_t id)
 {
 	struct challenge *k;
-	TAILQ_FOREACH (k, &srv->challenges, link)
+	TAILQ_FOREACH (k, &srv->challenges->list, link)
 		if (k->id == id)
 			return k;
 	return NULL;
@@ -101,7 +107,7 @@ challenge_new(struct server *srv, struct session *from, struct session *to,
 	k->from = from;
 	k->to = to;
 	k->spec = *g;
-	TAILQ_INSERT_TAIL(&srv->challenges, k, link);
+	TAILQ_INSERT_TAIL(&srv->challenges->list, k, link);
 	proto_msg_t e;
 	proto_init(&e, PE_CHALLENGE, NULL);
 	e.ident = k->id;
@@ -145,7 +151,7 @@ int
 challenge_pending(struct server *srv, const struct session *s)
 {
 	struct challenge *k;
-	TAILQ_FOREACH (k, &srv->challenges, link)
+	TAILQ_FOREACH (k, &srv->challenges->list, link)
 		if (k->from == s)
 			return 1;
 	return 0;
@@ -155,22 +161,41 @@ void
 challenge_drop(struct server *srv, struct session *s)
 {
 	struct challenge *k, *next;
-	for (k = TAILQ_FIRST(&srv->challenges); k; k = next) {
+	for (k = TAILQ_FIRST(&srv->challenges->list); k; k = next) {
 		next = TAILQ_NEXT(k, link);
 		if (k->from == s || k->to == s)
 			challenge_end(k, END_WITHDRAWN);
 	}
 }
 
+struct challenges *
+challenges_new(void)
+{
+	struct challenges *cs = calloc(1, sizeof *cs);
+	if (cs)
+		TAILQ_INIT(&cs->list);
+	return cs;
+}
+
 void
 challenge_free_all(struct server *srv)
 {
-	while (!TAILQ_EMPTY(&srv->challenges))
-		challenge_free(TAILQ_FIRST(&srv->challenges));
+	if (!srv->challenges)
+		return;
+	while (!TAILQ_EMPTY(&srv->challenges->list))
+		challenge_free(TAILQ_FIRST(&srv->challenges->list));
+	free(srv->challenges);
+	srv->challenges = NULL;
 }
 
 uint32_t
 challenge_next_id(struct server *srv)
 {
-	return ++srv->next_challenge;
+	return ++srv->challenges->next_id;
+}
+
+void
+challenge_session_gone(void *srv, struct session *s)
+{
+	challenge_drop(srv, s);
 }

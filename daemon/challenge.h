@@ -49,7 +49,11 @@ game_err_t challenge_answer(struct server *srv, struct session *s, uint32_t id, 
 int challenge_pending(struct server *srv, const struct session *s);
 /* s goes away (disconnect, logout): its challenges end, withdrawn. */
 void challenge_drop(struct server *srv, struct session *s);
-/* Frees every challenge silently (shutdown). */
+/* The same as a session_gone_fn (session.h), for srv. */
+void challenge_session_gone(void *srv, struct session *s);
+/* The challenges srv->challenges holds, none yet; NULL when out of memory. */
+struct challenges *challenges_new(void);
+/* Frees every challenge silently, and srv->challenges (shutdown). */
 void challenge_free_all(struct server *srv);
 
 #endif

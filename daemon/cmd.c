@@ -18,7 +18,7 @@
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 #include "daemon/wire.h"
 #include "daemon/world.h"
@@ -57,6 +57,12 @@ struct parked {
 	archive_run_fn run; /* cmd_store's */
 	cmd_reply_fn reply;
 	void *arg;
+};
+
+/* The command table's state: srv->cmd. */
+struct cmd {
+	TAILQ_HEAD(, parked) parked;        /* requests waiting for a room */
+	const struct archive_lookup *ahead; /* a RESUME's lookup while it runs again */
 };
 
 static void
@@ -169,7 +175,7 @@ park(struct conn *c, const proto_msg_t *m, struct room *rm, int answering)
 	p->r = rm;
 	p->answering = answering;
 	p->m = *m;
-	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	TAILQ_INSERT_TAIL(&c->srv->cmd->parked, p, link);
 	conn_hold(c, CONN_HELD);
 }
 
@@ -470,7 +476,7 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 	} else {
 		struct session *s;
 		/* everyone at a table or in the lobby: bots too, not the players away */
-		LIST_FOREACH (s, &c->srv->sessions, link)
+		for (s = sessions_first(c->srv); s; s = sessions_next(s))
 			if (session_present(s) && w.n < LIST_MAX) {
 				user_line(c, s, NULL);
 				w.n++;
@@ -788,7 +794,7 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 		return ERR_RESUME;
 	}
 	rm = room_find(c->srv, m->room);
-	const struct archive_lookup *ahead = c->srv->cmd_ahead;
+	const struct archive_lookup *ahead = c->srv->cmd->ahead;
 	int found = 0; /* the store holds the token, for name */
 	if (!s && rm && ahead && strcmp(ahead->token, m->token) == 0) {
 		/* the replay after the store thread's lookup */
@@ -1163,12 +1169,12 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 {
 	struct server *srv = arg;
 	struct parked *p, *next;
-	TAILQ_FOREACH (p, &srv->parked, link)
+	TAILQ_FOREACH (p, &srv->cmd->parked, link)
 		if (p->r == r && p->answering)
 			break;
 	if (p) {
 		const char *why = NULL;
-		TAILQ_REMOVE(&srv->parked, p, link);
+		TAILQ_REMOVE(&srv->cmd->parked, p, link);
 		if (e) { /* refused sets why first: arguments have no order */
 			int code = refused(e, act, &why);
 			conn_error(p->c, p->m.tag, code, why ? "%s" : NULL, why);
@@ -1185,11 +1191,11 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 	} else if (e && srv->botplay) {
 		botplay_refused(srv->botplay, r, e); /* nobody asked: a bot's stones */
 	}
-	for (p = TAILQ_FIRST(&srv->parked); p && !room_busy(r); p = next) {
+	for (p = TAILQ_FIRST(&srv->cmd->parked); p && !room_busy(r); p = next) {
 		next = TAILQ_NEXT(p, link);
 		if (p->r != r)
 			continue;
-		TAILQ_REMOVE(&srv->parked, p, link);
+		TAILQ_REMOVE(&srv->cmd->parked, p, link);
 		struct conn *c = p->c;
 		c->job = 0;
 		if (!c->dead && !c->closing)
@@ -1197,7 +1203,7 @@ room_replied(void *arg, struct room *r, game_err_t e, const struct room_act *act
 		if (!c->job)
 			conn_release(c);
 		free(p);
-		next = TAILQ_FIRST(&srv->parked); /* the dispatch may have parked more */
+		next = TAILQ_FIRST(&srv->cmd->parked); /* the dispatch may have parked more */
 	}
 }
 
@@ -1215,14 +1221,14 @@ looked_up(void *arg, const struct archive_lookup *l)
 		return;
 	}
 	struct server *srv = p->c->srv;
-	TAILQ_REMOVE(&srv->parked, p, link);
+	TAILQ_REMOVE(&srv->cmd->parked, p, link);
 	struct conn *c = p->c;
 	c->job = 0;
 	struct archive_lookup copy = *l;
-	srv->cmd_ahead = &copy;
+	srv->cmd->ahead = &copy;
 	if (!c->dead && !c->closing)
 		cmd_dispatch(c, &p->m);
-	srv->cmd_ahead = NULL;
+	srv->cmd->ahead = NULL;
 	if (!c->job)
 		conn_release(c);
 	free(p);
@@ -1240,7 +1246,7 @@ look_up(struct conn *c, const proto_msg_t *m)
 	}
 	p->c = c;
 	p->m = *m;
-	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	TAILQ_INSERT_TAIL(&c->srv->cmd->parked, p, link);
 	conn_hold(c, CONN_HELD);
 	return 0;
 }
@@ -1265,7 +1271,7 @@ stored_back(void *arg, int cancelled)
 		free(p);
 		return;
 	}
-	TAILQ_REMOVE(&c->srv->parked, p, link);
+	TAILQ_REMOVE(&c->srv->cmd->parked, p, link);
 	c->job = 0;
 	int rc = p->reply(c->dead || c->closing ? NULL : c, p->arg, &why);
 	if (rc && !c->dead && !c->closing)
@@ -1297,30 +1303,47 @@ cmd_store(struct conn *c, const char *tag, archive_run_fn run, cmd_reply_fn repl
 		*why = "the database is busy; try again in a moment";
 		return ERR_SERVER_BUSY;
 	}
-	TAILQ_INSERT_TAIL(&c->srv->parked, p, link);
+	TAILQ_INSERT_TAIL(&c->srv->cmd->parked, p, link);
 	conn_hold(c, CONN_HELD);
 	return 0;
 }
 
-void
+int
 cmd_start(struct server *srv)
 {
-	TAILQ_INIT(&srv->parked);
+	if (!(srv->cmd = calloc(1, sizeof *srv->cmd)))
+		return -1;
+	TAILQ_INIT(&srv->cmd->parked);
 	rooms_on_reply(srv->rooms, room_replied, srv);
+	return 0;
+}
+
+void
+cmd_stop(struct server *srv)
+{
+	free(srv->cmd); /* every request parked went with its connection */
+	srv->cmd = NULL;
 }
 
 void
 cmd_forget(struct conn *c)
 {
 	struct parked *p, *next;
-	for (p = TAILQ_FIRST(&c->srv->parked); p; p = next) {
+	for (p = TAILQ_FIRST(&c->srv->cmd->parked); p; p = next) {
 		next = TAILQ_NEXT(p, link);
 		if (p->c == c) {
-			TAILQ_REMOVE(&c->srv->parked, p, link);
+			TAILQ_REMOVE(&c->srv->cmd->parked, p, link);
 			if (p->r || p->answering)
 				free(p);
 			else
 				p->c = NULL; /* a lookup in flight frees it when it is back */
 		}
 	}
+}
+
+void
+cmd_conn_gone(void *srv, struct conn *c)
+{
+	(void)srv;
+	cmd_forget(c);
 }

@@ -14,8 +14,11 @@ struct server;
  * room whose stones wait for their commit (room_busy) waits with its
  * connection held, and runs in order after it. */
 void cmd_dispatch(struct conn *c, const proto_msg_t *m);
-/* Hands the rooms' late answers (rooms_on_reply) to the waiting requests. */
-void cmd_start(struct server *srv);
+/* srv->cmd: hands the rooms' late answers (rooms_on_reply) to the waiting
+ * requests; 0, or -1 when out of memory. cmd_stop frees it, after every
+ * connection went (conn_kill forgets their parked requests). */
+int cmd_start(struct server *srv);
+void cmd_stop(struct server *srv);
 /*
  * A request that needs the store, on one path for both backends
  * (archive_call): run(st, arg) on the store thread, then reply(c, arg, why)
@@ -30,5 +33,7 @@ int cmd_store(struct conn *c, const char *tag, archive_run_fn run, cmd_reply_fn 
     const char **why);
 /* c is going: its waiting requests are dropped. */
 void cmd_forget(struct conn *c);
+/* The same as a conn_gone_fn (conn.h). */
+void cmd_conn_gone(void *srv, struct conn *c);
 
 #endif

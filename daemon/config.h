@@ -6,15 +6,16 @@
 #include <stddef.h>
 
 #include "daemon/cidr.h"
+#include "daemon/roomid.h"
 
 enum {
 	CONFIG_MAX_LISTEN = 8,
 	CONFIG_PATH_MAX = 256,
 	CONFIG_ADMINS_MAX = 512,
 	CONFIG_MAX_FRONTS = 32,
-	CONFIG_NODE_MAX = 6,       /* node-name letters: with a room number it fits a room id */
-	CONFIG_ADVERTISE_MAX = 48, /* a word of * MOVED */
-	CONFIG_BOTS_REMOTE = -1,   /* bot-threads none: the cluster searches */
+	CONFIG_NODE_MAX = ROOMID_NODE_MAX, /* node-name letters: a room id's (roomid.h) */
+	CONFIG_ADVERTISE_MAX = 48,         /* a word of * MOVED */
+	CONFIG_BOTS_REMOTE = -1,           /* bot-threads none: the cluster searches */
 };
 
 struct config {

@@ -18,10 +18,25 @@
 #include "daemon/clock.h"
 #include "daemon/cmd.h"
 #include "daemon/metrics.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
+#include "daemon/gc.h"
+#include "daemon/addrcount.h"
 #include "daemon/session.h"
 #include "daemon/tlsline.h"
 #include "daemon/transport.h"
+
+/* The connections' state: srv->conns. */
+struct conns {
+	struct conn_list list; /* every live connection */
+	int n;
+	struct conn *dead; /* killed, freed by the next gc pass */
+	uint64_t next_id;
+	struct { /* told when a connection goes (conns_on_gone), in order */
+		conn_gone_fn *fn;
+		void *arg;
+	} gone[CONN_GONE_MAX];
+	int ngone;
+};
 
 static void
 deliver(struct sink *k, struct room *r, const proto_msg_t *m, const char *line, size_t n)
@@ -104,27 +119,27 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, in
 		return;
 	}
 	c->srv = srv;
-	c->id = ++srv->next_conn_id;
+	c->id = ++srv->conns->next_id;
 	memcpy(&c->addr, sa, (size_t)salen < sizeof c->addr ? (size_t)salen : sizeof c->addr);
 	c->addrlen = (socklen_t)salen;
 	cidr_addr_name(sa, c->peer, sizeof c->peer);
 	size_t klen;
 	const void *key = addr_key(c, &klen);
-	int per = server_addr_count(srv, key, klen, +1);
+	int per = addrcount_add(srv->addrs, key, klen, +1);
 	/* far over the limits: no handshake at all */
-	if (srv->nconns >= srv->cfg.max_conns + 64 || per > srv->cfg.max_per_addr + 16) {
+	if (srv->conns->n >= srv->cfg.max_conns + 64 || per > srv->cfg.max_per_addr + 16) {
 		log_warn(&srv->log, "conn %s: refused, too many connections", c->peer);
-		server_addr_count(srv, key, klen, -1);
+		addrcount_add(srv->addrs, key, klen, -1);
 		close(fd);
 		free(c);
 		return;
 	}
-	if (srv->nconns >= srv->cfg.max_conns || per > srv->cfg.max_per_addr)
+	if (srv->conns->n >= srv->cfg.max_conns || per > srv->cfg.max_per_addr)
 		c->reject = ERR_FULL;
 	int one = 1; /* lines are small and latency matters: no Nagle */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c, &srv->cfg, web))) { /* it closed fd */
-		server_addr_count(srv, key, klen, -1);
+		addrcount_add(srv->addrs, key, klen, -1);
 		free(c);
 		return;
 	}
@@ -135,8 +150,8 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, in
 	c->chat = srv->cfg.chat_burst;
 	c->chat_at = c->tokens_at;
 	c->sink.ops = &conn_sink_ops;
-	LIST_INSERT_HEAD(&srv->conns, c, link);
-	srv->nconns++;
+	LIST_INSERT_HEAD(&srv->conns->list, c, link);
+	srv->conns->n++;
 	log_debug(&srv->log, "conn %llu %s: accepted", (unsigned long long)c->id, c->peer);
 }
 
@@ -224,18 +239,19 @@ conn_kill(struct conn *c, const char *why)
 		log_info(&srv->log, "conn %llu %s: dropped: %s", (unsigned long long)c->id, c->peer,
 		    why);
 	c->dead = 1;
-	if (c->job == CONN_HELD) /* waiting for a room's commit */
-		cmd_forget(c);
-	else if (c->job > 0) /* its answer would have nowhere to go */
+	if (c->job > 0) /* its answer would have nowhere to go */
 		workq_cancel(srv->work, c->job);
+	/* everyone who holds something of c (a parked request, a watch of a
+	 * room elsewhere) lets go of it */
+	for (int i = 0; i < srv->conns->ngone; i++)
+		srv->conns->gone[i].fn(srv->conns->gone[i].arg, c);
 	c->job = 0;
-	world_conn_gone(&srv->world, c);
 	c->t->ops->stop(c->t);
 	LIST_REMOVE(c, link);
-	srv->nconns--;
-	c->dead_next = srv->dead;
-	srv->dead = c;
-	server_gc_soon(srv);
+	srv->conns->n--;
+	c->dead_next = srv->conns->dead;
+	srv->conns->dead = c;
+	gc_soon(srv->gc);
 }
 
 void
@@ -243,7 +259,7 @@ conn_free(struct conn *c)
 {
 	size_t klen;
 	const void *key = addr_key(c, &klen);
-	server_addr_count(c->srv, key, klen, -1);
+	addrcount_add(c->srv->addrs, key, klen, -1);
 	if (c->sess) {
 		struct session *s = c->sess;
 		session_attach(s, NULL);
@@ -368,4 +384,67 @@ conn_lost(struct conn *c, const char *why)
 {
 	/* a failed handshake is worth a line; a peer going away is not */
 	conn_kill(c, c->state == CS_HANDSHAKE ? why : NULL);
+}
+
+struct conns *
+conns_new(void)
+{
+	struct conns *cs = calloc(1, sizeof *cs);
+	if (cs)
+		LIST_INIT(&cs->list);
+	return cs;
+}
+
+int
+conns_gc(struct server *srv)
+{
+	int freed = 0;
+	while (srv->conns->dead) {
+		struct conn *c = srv->conns->dead;
+		srv->conns->dead = c->dead_next;
+		conn_free(c);
+		freed = 1;
+	}
+	return freed;
+}
+
+void
+conns_free(struct server *srv)
+{
+	if (!srv->conns)
+		return;
+	while (!LIST_EMPTY(&srv->conns->list))
+		conn_kill(LIST_FIRST(&srv->conns->list), NULL);
+	conns_gc(srv);
+	free(srv->conns);
+	srv->conns = NULL;
+}
+
+int
+conns_on_gone(struct server *srv, conn_gone_fn *fn, void *arg)
+{
+	struct conns *cs = srv->conns;
+	if (cs->ngone == CONN_GONE_MAX)
+		return -1;
+	cs->gone[cs->ngone].fn = fn;
+	cs->gone[cs->ngone++].arg = arg;
+	return 0;
+}
+
+struct conn *
+conns_first(struct server *srv)
+{
+	return LIST_FIRST(&srv->conns->list);
+}
+
+struct conn *
+conns_next(struct conn *c)
+{
+	return LIST_NEXT(c, link);
+}
+
+int
+conns_count(const struct server *srv)
+{
+	return srv->conns->n;
 }

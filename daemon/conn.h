@@ -72,6 +72,25 @@ void conn_release(struct conn *c);
 void conn_bind(struct conn *c, struct session *s);
 /* Where c's session's room events go. */
 struct sink *conn_sink(struct conn *c);
+/* One clean-up path: each owner that holds something of a connection (a
+ * request parked for a room or the store, a watch of a room elsewhere)
+ * adds a hook at start; when a connection is killed every hook hears it,
+ * in the order added, while c is still whole (its worker job, if any, is
+ * cancelled first). -1 when CONN_GONE_MAX are added already. */
+enum { CONN_GONE_MAX = 8 };
+typedef void conn_gone_fn(void *arg, struct conn *c);
+int conns_on_gone(struct server *srv, conn_gone_fn *fn, void *arg);
+/* srv->conns, none yet; NULL when out of memory. conns_gc frees the
+ * connections killed since (the gc pass's part: whether any went);
+ * conns_free kills every connection and frees them and it (shutdown). */
+struct conns *conns_new(void);
+int conns_gc(struct server *srv);
+void conns_free(struct server *srv);
+/* Every live connection: the first, the one after c (NULL at the end);
+ * killing one meanwhile is safe when its next was taken before. */
+struct conn *conns_first(struct server *srv);
+struct conn *conns_next(struct conn *c);
+int conns_count(const struct server *srv);
 /* Whether c's rate bucket allows one more chat line (and takes it). */
 int conn_chat_ok(struct conn *c);
 

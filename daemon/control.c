@@ -27,7 +27,8 @@
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/conn.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 
 enum {
@@ -51,6 +52,7 @@ struct ctlconn {
 
 struct control {
 	struct server *srv;
+	control_reload_fn *reload; /* the root's SIGHUP work */
 	struct evconnlistener *lev;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	LIST_HEAD(, ctlconn) conns;
@@ -101,7 +103,7 @@ do_status(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	(void)argc;
 	(void)argv;
 	(void)rest;
-	LIST_FOREACH (s, &srv->sessions, link)
+	for (s = sessions_first(srv); s; s = sessions_next(s))
 		sessions++;
 	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
 		rooms++;
@@ -120,7 +122,7 @@ do_status(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	}
 	out(cc, "= version %s", GOMOKUD_VERSION);
 	out(cc, "= uptime %lld", (long long)(time(NULL) - cc->ctl->started));
-	out(cc, "= connections %d", srv->nconns);
+	out(cc, "= connections %d", conns_count(srv));
 	out(cc, "= sessions %d", sessions);
 	out(cc, "= rooms %d", rooms);
 	out(cc, "= games %d", games);
@@ -153,7 +155,7 @@ do_who(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	(void)argc;
 	(void)argv;
 	(void)rest;
-	LIST_FOREACH (s, &srv->sessions, link) {
+	for (s = sessions_first(srv); s; s = sessions_next(s)) {
 		const struct room *g = session_game(s);
 		const struct room *in = g ? g : s->nrooms ? s->rooms[s->nrooms - 1] : NULL;
 		const char *state = g         ? "playing"
@@ -447,7 +449,7 @@ do_reload(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	(void)argv;
 	(void)rest;
 	log_info(&srv->log, "admin %s: reload", cc->who);
-	if (server_reload(srv) != 0)
+	if (cc->ctl->reload(srv) != 0)
 		out(cc, "ERR reload failed; the old settings stay (see the log)");
 	else
 		out(cc, "OK reloaded configuration and certificate");
@@ -780,7 +782,7 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int
 }
 
 struct control *
-control_new(struct server *srv, char *err, size_t errlen)
+control_new(struct server *srv, control_reload_fn *reload, char *err, size_t errlen)
 {
 	const char *cfg = srv->cfg.control_socket;
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
@@ -824,6 +826,7 @@ control_new(struct server *srv, char *err, size_t errlen)
 		return NULL;
 	}
 	ctl->srv = srv;
+	ctl->reload = reload;
 	ctl->started = time(NULL);
 	LIST_INIT(&ctl->conns);
 	snprintf(ctl->path, sizeof ctl->path, "%s", sun.sun_path);

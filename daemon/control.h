@@ -16,10 +16,15 @@ control_peer_allowed(long peer_uid, long own_uid)
 	return peer_uid == 0 || peer_uid == own_uid;
 }
 
+/* What reload does: the composition root's SIGHUP work (server.c), 0 or
+ * -1 (logged), given here so the control socket never calls back into
+ * the root. */
+typedef int control_reload_fn(struct server *srv);
 /* Listens on the path srv->cfg names ("" = state_dir/gomokud.ctl), replacing
  * a stale socket there; cfg "none": no socket (returns NULL, no error).
  * NULL with err on failure. */
-struct control *control_new(struct server *srv, char *err, size_t errlen);
+struct control *control_new(
+    struct server *srv, control_reload_fn *reload, char *err, size_t errlen);
 /* Closes every control connection and removes the socket. After the
  * worker pool is freed (a backup's reply may name a connection). */
 void control_free(struct control *ctl);

@@ -4,13 +4,19 @@
 #include <stdlib.h>
 
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
+
+/* The lobby's state: srv->lobby. */
+struct lobby {
+	struct seek_list seeks; /* oldest first */
+	uint32_t next_seek;
+};
 
 static void
 seek_free(struct server *srv, struct seek *k)
 {
-	TAILQ_REMOVE(&srv->seeks, k, link);
+	TAILQ_REMOVE(&srv->lobby->seeks, k, link);
 	if (k->waited)
 		event_free(k->waited);
 	if (k->sess->seek == k)
@@ -42,7 +48,7 @@ static struct seek *
 seek_by_id(struct server *srv, uint32_t id)
 {
 	struct seek *k;
-	TAILQ_FOREACH (k, &srv->seeks, link)
+	TAILQ_FOREACH (k, &srv->lobby->seeks, link)
 		if (k->id == id)
 			break;
 	return k;
@@ -97,9 +103,9 @@ game_err_t
 lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int wait_s,
     lobby_wait_fn on_wait, uint32_t *id)
 {
-	*id = ++srv->next_seek;
+	*id = ++srv->lobby->next_seek;
 	struct seek *k;
-	TAILQ_FOREACH (k, &srv->seeks, link)
+	TAILQ_FOREACH (k, &srv->lobby->seeks, link)
 		if (k->sess != s && !k->held && gamespec_compatible(&k->spec, g))
 			break;
 	if (!k) {
@@ -114,7 +120,7 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 			if ((k->waited = evtimer_new(srv->base, waited_cb, k)))
 				evtimer_add(k->waited, &tv);
 		}
-		TAILQ_INSERT_TAIL(&srv->seeks, k, link);
+		TAILQ_INSERT_TAIL(&srv->lobby->seeks, k, link);
 		s->seek = k;
 		log_debug(&srv->log, "seek %u by %s", k->id, s->name);
 		return GERR_OK;
@@ -128,7 +134,7 @@ lobby_release(struct server *srv, struct seek *k)
 {
 	struct seek *o;
 	k->held = 0;
-	TAILQ_FOREACH (o, &srv->seeks, link)
+	TAILQ_FOREACH (o, &srv->lobby->seeks, link)
 		if (o != k && o->sess != k->sess && !o->held &&
 		    gamespec_compatible(&o->spec, &k->spec))
 			break;
@@ -136,7 +142,7 @@ lobby_release(struct server *srv, struct seek *k)
 		return;
 	/* the older seek's wish decides, as in lobby_seek */
 	struct seek *old = o, *young = k;
-	for (struct seek *x = TAILQ_FIRST(&srv->seeks); x; x = TAILQ_NEXT(x, link))
+	for (struct seek *x = TAILQ_FIRST(&srv->lobby->seeks); x; x = TAILQ_NEXT(x, link))
 		if (x == k || x == o) {
 			old = x;
 			young = x == k ? o : k;
@@ -159,7 +165,7 @@ lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), void 
 {
 	int n = 0;
 	struct seek *k;
-	TAILQ_FOREACH (k, &srv->seeks, link) {
+	TAILQ_FOREACH (k, &srv->lobby->seeks, link) {
 		n++;
 		if (fn(arg, k))
 			break;
@@ -171,7 +177,7 @@ void
 lobby_cancel_all(struct server *srv, void (*told)(struct session *s))
 {
 	struct seek *k;
-	while ((k = TAILQ_FIRST(&srv->seeks)) != NULL) {
+	while ((k = TAILQ_FIRST(&srv->lobby->seeks)) != NULL) {
 		struct session *s = k->sess;
 		seek_free(srv, k);
 		if (told)
@@ -179,11 +185,24 @@ lobby_cancel_all(struct server *srv, void (*told)(struct session *s))
 	}
 }
 
+struct lobby *
+lobby_new(void)
+{
+	struct lobby *lb = calloc(1, sizeof *lb);
+	if (lb)
+		TAILQ_INIT(&lb->seeks);
+	return lb;
+}
+
 void
 lobby_free(struct server *srv)
 {
-	while (!TAILQ_EMPTY(&srv->seeks))
-		seek_free(srv, TAILQ_FIRST(&srv->seeks));
+	if (!srv->lobby)
+		return;
+	while (!TAILQ_EMPTY(&srv->lobby->seeks))
+		seek_free(srv, TAILQ_FIRST(&srv->lobby->seeks));
+	free(srv->lobby);
+	srv->lobby = NULL;
 }
 
 int
@@ -196,4 +215,11 @@ void
 lobby_hold(struct seek *k, int held)
 {
 	k->held = held;
+}
+
+void
+lobby_session_gone(void *srv, struct session *s)
+{
+	if (s->seek)
+		lobby_cancel(srv, s, 0);
 }

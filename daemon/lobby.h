@@ -46,6 +46,8 @@ void lobby_release(struct server *srv, struct seek *k);
  * another node in flight; lobby_release ends a hold and pairs). */
 int lobby_held(const struct seek *k);
 void lobby_hold(struct seek *k, int held);
+/* A session_gone_fn (session.h) for srv: s's seek, if any, ends. */
+void lobby_session_gone(void *srv, struct session *s);
 /* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
 game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
 /* Calls fn for each open seek, oldest first, until fn returns nonzero;
@@ -54,7 +56,9 @@ int lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), v
 /* Cancels every seek (a drain), calling told(s) for each seeker after its
  * seek is gone. */
 void lobby_cancel_all(struct server *srv, void (*told)(struct session *s));
-/* Frees every seek (shutdown). */
+/* The lobby srv->lobby holds, empty; NULL when out of memory. */
+struct lobby *lobby_new(void);
+/* Frees every seek and srv->lobby (shutdown). */
 void lobby_free(struct server *srv);
 
 #endif

@@ -5,7 +5,7 @@
 #include "daemon/archive.h"
 #include "daemon/roomid.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 
 #include <string.h>

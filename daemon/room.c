@@ -18,7 +18,8 @@
 #include "daemon/clock.h"
 #include "daemon/metrics.h"
 #include "daemon/roomid.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
+#include "daemon/gc.h"
 #include "daemon/session.h"
 #include "daemon/sink.h"
 #include "daemon/wire.h"
@@ -531,7 +532,7 @@ room_check(struct room *r)
 	r->checking = 1;
 	r->check_next = r->reg->check;
 	r->reg->check = r;
-	server_gc_soon(r->srv);
+	gc_soon(r->srv->gc);
 }
 
 const char *

@@ -10,15 +10,15 @@ int
 roomid_node_ok(const char *node)
 {
 	size_t n = strspn(node, letters);
-	return n > 0 && n <= CONFIG_NODE_MAX && node[n] == '\0';
+	return n > 0 && n <= ROOMID_NODE_MAX && node[n] == '\0';
 }
 
 int
-roomid_parse(const char *id, char node[CONFIG_NODE_MAX + 1], uint32_t *num)
+roomid_parse(const char *id, char node[ROOMID_NODE_MAX + 1], uint32_t *num)
 {
 	size_t n = strspn(id, letters);
 	size_t d = strspn(id + n, "0123456789");
-	if (n == 0 || n > CONFIG_NODE_MAX || d == 0 || d > 10 || id[n + d] != '\0' || id[n] == '0')
+	if (n == 0 || n > ROOMID_NODE_MAX || d == 0 || d > 10 || id[n + d] != '\0' || id[n] == '0')
 		return -1;
 	unsigned long long v = strtoull(id + n, NULL, 10);
 	if (v > UINT32_MAX)

@@ -17,12 +17,15 @@
 #include <event2/util.h>
 
 #include "daemon/account.h"
+#include "daemon/addrcount.h"
 #include "daemon/admin.h"
 #include "daemon/archive.h"
 #include "daemon/cmd.h"
 #include "daemon/control.h"
 #include "daemon/front.h"
+#include "daemon/gc.h"
 #include "daemon/botplay.h"
+#include "daemon/challenge.h"
 #include "daemon/cluster/attach.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
@@ -34,76 +37,22 @@
 #include "daemon/tls.h"
 #include "daemon/transport.h"
 
-struct addrcount {
-	struct addrcount *next;
-	unsigned char addr[16];
-	size_t len;
-	int n;
-};
-
-static unsigned
-addr_hash(const unsigned char *a, size_t len)
-{
-	unsigned h = 2166136261u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ a[i]) * 16777619u;
-	return h % ADDR_BUCKETS;
-}
-
-int
-server_addr_count(struct server *srv, const void *addr, size_t len, int delta)
-{
-	struct addrcount **pp = &srv->addrs[addr_hash(addr, len)];
-	for (; *pp; pp = &(*pp)->next)
-		if ((*pp)->len == len && memcmp((*pp)->addr, addr, len) == 0)
-			break;
-	if (!*pp) {
-		if (delta <= 0)
-			return 0;
-		struct addrcount *a = calloc(1, sizeof *a);
-		if (!a)
-			return INT32_MAX;
-		memcpy(a->addr, addr, len);
-		a->len = len;
-		*pp = a;
-	}
-	struct addrcount *a = *pp;
-	a->n += delta;
-	int n = a->n;
-	if (n <= 0) {
-		*pp = a->next;
-		free(a);
-	}
-	return n;
-}
-
+/* The gc pass (gc.h): what is done with goes, at a loop turn of its own. */
 static void
-gc_cb(evutil_socket_t fd, short what, void *arg)
+gc_pass(void *arg)
 {
 	struct server *srv = arg;
-	(void)fd;
-	(void)what;
 	/* freeing one thing may queue more: loop until all is quiet */
 	for (int more = 1; more;) {
 		more = 0;
-		while (srv->dead) {
-			struct conn *c = srv->dead;
-			srv->dead = c->dead_next;
-			conn_free(c);
+		if (conns_gc(srv))
 			more = 1;
-		}
-		while (srv->check) {
-			struct session *s = srv->check;
-			srv->check = s->check_next;
-			s->checking = 0;
-			if (!s->conn && !session_game(s))
-				session_free(s);
+		if (sessions_gc(srv))
 			more = 1;
-		}
 		if (rooms_gc(srv->rooms) > 0)
 			more = 1;
 	}
-	if (srv->draining && srv->nconns == 0)
+	if (srv->draining && conns_count(srv) == 0)
 		event_base_loopexit(srv->base, NULL);
 	if (srv->admin && admin_draining(srv->admin)) {
 		int games = 0;
@@ -111,12 +60,6 @@ gc_cb(evutil_socket_t fd, short what, void *arg)
 			games += room_unfinished(r) || room_busy(r); /* a start in flight too */
 		admin_drain_check(srv->admin, games);
 	}
-}
-
-void
-server_gc_soon(struct server *srv)
-{
-	event_active(srv->gc_ev, EV_TIMEOUT, 0);
 }
 
 static void
@@ -354,7 +297,7 @@ begin_shutdown(struct server *srv)
 	}
 	srv->draining = 1;
 	notify_send("STOPPING=1");
-	log_info(&srv->log, "shutting down: %d connections, draining for %d ms", srv->nconns,
+	log_info(&srv->log, "shutting down: %d connections, draining for %d ms", conns_count(srv),
 	    srv->cfg.drain_ms);
 	for (int i = 0; i < srv->nlev; i++)
 		evconnlistener_disable(srv->lev[i]);
@@ -363,7 +306,7 @@ begin_shutdown(struct server *srv)
 	m.ms = srv->cfg.drain_ms;
 	snprintf(m.text, sizeof m.text, "server shutting down");
 	struct conn *c, *next;
-	LIST_FOREACH (c, &srv->conns, link)
+	for (c = conns_first(srv); c; c = conns_next(c))
 		conn_send(c, &m);
 	/* with a database, unfinished games wait in it for the restart, where
 	 * their players RESUME; without one they end here */
@@ -371,13 +314,13 @@ begin_shutdown(struct server *srv)
 	if (kept)
 		log_info(&srv->log, "%d game%s in progress kept for the restart", kept,
 		    kept == 1 ? "" : "s");
-	for (c = LIST_FIRST(&srv->conns); c; c = next) {
-		next = LIST_NEXT(c, link);
+	for (c = conns_first(srv); c; c = next) {
+		next = conns_next(c);
 		conn_bye(c, "shutdown", "server restarting");
 	}
 	struct timeval tv = { srv->cfg.drain_ms / 1000, (srv->cfg.drain_ms % 1000) * 1000 };
 	evtimer_add(srv->drain_ev, &tv);
-	server_gc_soon(srv);
+	gc_soon(srv->gc);
 }
 
 static void
@@ -432,11 +375,9 @@ collect_gauges(void *arg, struct metrics_gauges *g)
 {
 	struct server *srv = arg;
 	struct conn *c;
-	struct session *s;
-	LIST_FOREACH (c, &srv->conns, link)
+	for (c = conns_first(srv); c; c = conns_next(c))
 		metrics_gauge_conn(g, c->t->ops->name);
-	LIST_FOREACH (s, &srv->sessions, link)
-		g->sessions++;
+	g->sessions = sessions_count(srv);
 	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
 		g->rooms++;
 		g->games += room_unfinished(r);
@@ -521,6 +462,33 @@ checkpoint_cb(evutil_socket_t fd, short what, void *arg)
 		srv->checkpointing = 1;
 }
 
+/* The world's part of the one clean-up path, through srv->world as it
+ * is then (alone again at shutdown). */
+static void
+world_session_hook(void *arg, struct session *s)
+{
+	struct server *srv = arg;
+	world_session_gone(&srv->world, s);
+}
+
+static void
+world_conn_hook(void *arg, struct conn *c)
+{
+	struct server *srv = arg;
+	world_conn_gone(&srv->world, c);
+}
+
+/* One clean-up path: who holds something of a session or a connection
+ * hears that it goes, in this order. */
+static int
+hooks(struct server *srv)
+{
+	return sessions_on_gone(srv, lobby_session_gone, srv) ||
+	    sessions_on_gone(srv, challenge_session_gone, srv) ||
+	    sessions_on_gone(srv, world_session_hook, srv) ||
+	    conns_on_gone(srv, cmd_conn_gone, srv) || conns_on_gone(srv, world_conn_hook, srv);
+}
+
 int
 server_init(struct server *srv)
 {
@@ -536,6 +504,10 @@ server_init(struct server *srv)
 	srv->base = event_base_new();
 	if (!srv->base) {
 		log_error(&srv->log, "event_base_new failed");
+		return -1;
+	}
+	if (!(srv->gc = gc_new(srv->base, gc_pass, srv)) || !(srv->addrs = addrcount_new())) {
+		log_error(&srv->log, "out of memory");
 		return -1;
 	}
 	if (!(srv->metrics = metrics_new()) ||
@@ -554,14 +526,16 @@ server_init(struct server *srv)
 	}
 	if (srv->store && store_session_expire(srv->store, (int64_t)time(NULL)) != 0)
 		log_warn(&srv->log, "database: %s", store_error(srv->store));
-	LIST_INIT(&srv->conns);
-	LIST_INIT(&srv->sessions);
-	TAILQ_INIT(&srv->seeks);
-	TAILQ_INIT(&srv->challenges);
+	if (!(srv->lobby = lobby_new()) || !(srv->challenges = challenges_new()) ||
+	    !(srv->sessions = sessions_new()) || !(srv->conns = conns_new())) {
+		log_error(&srv->log, "out of memory");
+		return -1;
+	}
 	if (!(srv->rooms = rooms_new(srv->cfg.cluster_host[0] ? srv->cfg.node_name : "r")) ||
 	    !(srv->botplay = botplay_new(srv)))
 		return -1;
-	cmd_start(srv);
+	if (cmd_start(srv) != 0 || hooks(srv) != 0)
+		return -1;
 	if (srv->store) {
 		struct timeval every = { CHECKPOINT_EVERY_MS / 1000,
 			CHECKPOINT_EVERY_MS % 1000 * 1000 };
@@ -572,7 +546,6 @@ server_init(struct server *srv)
 			return -1;
 		}
 	}
-	srv->gc_ev = event_new(srv->base, -1, 0, gc_cb, srv);
 	srv->resume_accept_ev = evtimer_new(srv->base, resume_accept_cb, srv);
 	srv->drain_ev = evtimer_new(srv->base, shutdown_drain_cb, srv);
 	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
@@ -639,7 +612,7 @@ server_init(struct server *srv)
 	}
 	serve_metrics(srv);
 	err[0] = '\0';
-	if (!(srv->control = control_new(srv, err, sizeof err)) && err[0]) {
+	if (!(srv->control = control_new(srv, server_reload, err, sizeof err)) && err[0]) {
 		log_error(&srv->log, "control socket: %s", err);
 		return -1;
 	}
@@ -684,13 +657,7 @@ server_free(struct server *srv)
 	srv->nlev = 0;
 	front_free(srv->front);
 	srv->front = NULL;
-	while (!LIST_EMPTY(&srv->conns))
-		conn_kill(LIST_FIRST(&srv->conns), NULL);
-	while (srv->dead) {
-		struct conn *c = srv->dead;
-		srv->dead = c->dead_next;
-		conn_free(c);
-	}
+	conns_free(srv);
 	/* the other nodes' world first (its relays leave the rooms); the core
 	 * finds itself alone from here on */
 	struct world far = srv->world;
@@ -704,23 +671,18 @@ server_free(struct server *srv)
 	 * and a game kept for the restart must stay unfinished */
 	rooms_free(srv->rooms);
 	srv->rooms = NULL;
+	/* the sessions before the owners their hooks tell (seeks, challenges) */
+	sessions_free(srv);
 	lobby_free(srv);
 	challenge_free_all(srv);
-	while (!LIST_EMPTY(&srv->sessions))
-		session_free(LIST_FIRST(&srv->sessions));
+	cmd_stop(srv);
 	botplay_free(srv->botplay);
 	srv->botplay = NULL;
-	for (int i = 0; i < ADDR_BUCKETS; i++)
-		while (srv->addrs[i]) {
-			struct addrcount *a = srv->addrs[i];
-			srv->addrs[i] = a->next;
-			free(a);
-		}
+	addrcount_free(srv->addrs);
 	for (int i = 0; i < 3; i++)
 		if (srv->sig_ev[i])
 			event_free(srv->sig_ev[i]);
-	if (srv->gc_ev)
-		event_free(srv->gc_ev);
+	gc_free(srv->gc);
 	if (srv->resume_accept_ev)
 		event_free(srv->resume_accept_ev);
 	if (srv->drain_ev)

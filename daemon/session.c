@@ -12,19 +12,39 @@
 
 #include "daemon/archive.h"
 #include "daemon/auth.h"
-#include "daemon/challenge.h"
 #include "daemon/conn.h"
-#include "daemon/lobby.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
+#include "daemon/gc.h"
 #include "daemon/sink.h"
 #include "daemon/store.h"
+
+/* The sessions' state: srv->sessions. */
+struct sessions {
+	LIST_HEAD(, session) list;
+	struct session *check; /* to free if idle, at the gc pass */
+	uint64_t next_guest;
+	struct { /* told when a session goes (sessions_on_gone), in order */
+		session_gone_fn *fn;
+		void *arg;
+	} gone[SESSION_GONE_MAX];
+	int ngone;
+};
+
+/* Everyone who holds something of s hears that it goes. */
+static void
+tell_gone(struct session *s)
+{
+	const struct sessions *ss = s->srv->sessions;
+	for (int i = 0; i < ss->ngone; i++)
+		ss->gone[i].fn(ss->gone[i].arg, s);
+}
 
 struct session *
 session_by_name(struct server *srv, const char *name)
 {
 	struct session *s;
-	LIST_FOREACH (s, &srv->sessions, link)
+	LIST_FOREACH (s, &srv->sessions->list, link)
 		if (strcasecmp(s->name, name) == 0)
 			return s;
 	return NULL;
@@ -37,11 +57,11 @@ session_by_token(struct server *srv, const char *token)
 	if (n != SESSION_TOKEN_LEN)
 		return NULL;
 	struct session *s;
-	LIST_FOREACH (s, &srv->sessions, link)
+	LIST_FOREACH (s, &srv->sessions->list, link)
 		if (CRYPTO_memcmp(s->token, token, n) == 0)
 			return s;
 	char digest[AUTH_DIGEST_LEN + 1] = "";
-	LIST_FOREACH (s, &srv->sessions, link)
+	LIST_FOREACH (s, &srv->sessions->list, link)
 		if (s->await[0]) {
 			if (!digest[0])
 				auth_token_digest(token, digest);
@@ -55,11 +75,12 @@ session_by_token(struct server *srv, const char *token)
 }
 
 /* Puts a new session on the server's list. */
+
 static struct session *
 session_link(struct server *srv, struct session *s)
 {
 	s->srv = srv;
-	LIST_INSERT_HEAD(&srv->sessions, s, link);
+	LIST_INSERT_HEAD(&srv->sessions->list, s, link);
 	return s;
 }
 
@@ -82,7 +103,8 @@ session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MAX + 
 		const char *node = srv->cfg.cluster_host[0] ? srv->cfg.node_name : "";
 		do
 			snprintf(out, PROTO_NAME_MAX + 1, "guest%llu%s%s",
-			    (unsigned long long)++srv->next_guest, node[0] ? "-" : "", node);
+			    (unsigned long long)++srv->sessions->next_guest, node[0] ? "-" : "",
+			    node);
 		while (session_by_name(srv, out));
 	} else if (session_by_name(srv, name) || user_elsewhere(srv, name)) {
 		return ERR_NAME_TAKEN; /* here, or on another node */
@@ -140,8 +162,8 @@ void
 session_reserve_name(struct server *srv, const char *name)
 {
 	unsigned long long n;
-	if (sscanf(name, "guest%llu", &n) == 1 && n > srv->next_guest)
-		srv->next_guest = n;
+	if (sscanf(name, "guest%llu", &n) == 1 && n > srv->sessions->next_guest)
+		srv->sessions->next_guest = n;
 }
 
 struct session *
@@ -249,10 +271,7 @@ session_del_room(struct session *s, struct room *r)
 void
 session_disconnected(struct session *s)
 {
-	if (s->seek)
-		lobby_cancel(s->srv, s, 0);
-	challenge_drop(s->srv, s);
-	world_session_gone(&s->srv->world, s);
+	tell_gone(s);
 	struct room *rooms[SESSION_MAX_ROOMS];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
@@ -267,9 +286,9 @@ session_check(struct session *s)
 	if (s->checking)
 		return;
 	s->checking = 1;
-	s->check_next = s->srv->check;
-	s->srv->check = s;
-	server_gc_soon(s->srv);
+	s->check_next = s->srv->sessions->check;
+	s->srv->sessions->check = s;
+	gc_soon(s->srv->gc);
 }
 
 /* A stored session dropped by the store (on its thread with PostgreSQL);
@@ -314,10 +333,7 @@ void
 session_free(struct session *s)
 {
 	struct server *srv = s->srv;
-	if (s->seek)
-		lobby_cancel(srv, s, 0);
-	challenge_drop(srv, s);
-	world_session_gone(&srv->world, s);
+	tell_gone(s);
 	while (s->nrooms > 0) {
 		int before = s->nrooms;
 		room_leave(s->rooms[0], s);
@@ -376,4 +392,71 @@ void
 session_keep_token(struct session *s)
 {
 	s->keep_token = 1;
+}
+
+struct sessions *
+sessions_new(void)
+{
+	struct sessions *ss = calloc(1, sizeof *ss);
+	if (ss)
+		LIST_INIT(&ss->list);
+	return ss;
+}
+
+void
+sessions_free(struct server *srv)
+{
+	if (!srv->sessions)
+		return;
+	while (!LIST_EMPTY(&srv->sessions->list))
+		session_free(LIST_FIRST(&srv->sessions->list));
+	free(srv->sessions);
+	srv->sessions = NULL;
+}
+
+int
+sessions_gc(struct server *srv)
+{
+	int freed = 0;
+	while (srv->sessions->check) {
+		struct session *s = srv->sessions->check;
+		srv->sessions->check = s->check_next;
+		s->checking = 0;
+		if (!s->conn && !session_game(s))
+			session_free(s);
+		freed = 1;
+	}
+	return freed;
+}
+
+int
+sessions_on_gone(struct server *srv, session_gone_fn *fn, void *arg)
+{
+	struct sessions *ss = srv->sessions;
+	if (ss->ngone == SESSION_GONE_MAX)
+		return -1;
+	ss->gone[ss->ngone].fn = fn;
+	ss->gone[ss->ngone++].arg = arg;
+	return 0;
+}
+
+struct session *
+sessions_first(struct server *srv)
+{
+	return LIST_FIRST(&srv->sessions->list);
+}
+
+struct session *
+sessions_next(struct session *s)
+{
+	return LIST_NEXT(s, link);
+}
+
+int
+sessions_count(struct server *srv)
+{
+	int n = 0;
+	for (struct session *s = sessions_first(srv); s; s = sessions_next(s))
+		n++;
+	return n;
 }

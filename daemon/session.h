@@ -114,6 +114,26 @@ void session_send(struct session *s, const proto_msg_t *m);
 /* s's = USER line for WHO (WHO <room> when in is given): what it does and
  * where, a private room named only inside it. */
 void session_info(const struct session *s, const struct room *in, proto_msg_t *m);
+/* One clean-up path: each owner that holds something of a session (a
+ * seek, a challenge, the other nodes' claims) adds a hook at start, and
+ * when a session goes (its connection gone: session_disconnected; or
+ * freed) every hook hears it, in the order added, before its rooms are
+ * left. -1 when SESSION_GONE_MAX are added already. */
+enum { SESSION_GONE_MAX = 8 };
+typedef void session_gone_fn(void *arg, struct session *s);
+int sessions_on_gone(struct server *srv, session_gone_fn *fn, void *arg);
+/* srv->sessions, none yet; NULL when out of memory. sessions_free frees
+ * every session and it (shutdown, after the rooms). */
+struct sessions *sessions_new(void);
+void sessions_free(struct server *srv);
+/* The gc pass's part: sessions queued by session_check and idle now go.
+ * Whether any was looked at (the pass goes on while something changes). */
+int sessions_gc(struct server *srv);
+/* Every session (guests, accounts, bots, those away), newest first: the
+ * first, the next after s (NULL at the end); none may be freed meanwhile. */
+struct session *sessions_first(struct server *srv);
+struct session *sessions_next(struct session *s);
+int sessions_count(struct server *srv);
 /* Hands one event line of room r to s's sink, if it has one. */
 void session_deliver(
     struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n);

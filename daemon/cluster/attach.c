@@ -10,7 +10,7 @@
 #include "daemon/cluster/cluster.h"
 #include "daemon/cluster/clusterlobby.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 
 static void
 room_where(void *w, const char *room, struct world_place *p)

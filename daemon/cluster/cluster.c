@@ -36,7 +36,7 @@
 #include "daemon/cluster/lease.h"
 #include "daemon/log.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 #include "daemon/sink.h"
 
@@ -1506,7 +1506,7 @@ publish_presence(struct cluster *cl)
 	evbuffer_add(u.b, head, (size_t)n);
 	proto_msg_t m;
 	struct session *s;
-	LIST_FOREACH (s, &cl->srv->sessions, link)
+	for (s = sessions_first(cl->srv); s; s = sessions_next(s))
 		if (session_present(s)) {
 			session_info(s, NULL, &m);
 			user_info(cl, s, &m);

@@ -38,7 +38,7 @@
 #include "daemon/lobby.h"
 #include "daemon/log.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 #include "daemon/wire.h"
 

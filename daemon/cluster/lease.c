@@ -20,7 +20,7 @@
 #include "daemon/log.h"
 #include "daemon/restore.h"
 #include "daemon/room.h"
-#include "daemon/server.h"
+#include "daemon/core.h"
 #include "daemon/session.h"
 
 #define DIRECTORY "gomoku:owners"

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "daemon/server.h"
+#include "daemon/core.h"
 
 int
 cluster_attach(struct server *srv, struct world *w, char *err, size_t errlen)

@@ -14,7 +14,7 @@
 static void
 test_ids(void **state)
 {
-	char node[CONFIG_NODE_MAX + 1];
+	char node[ROOMID_NODE_MAX + 1];
 	uint32_t num = 0;
 	(void)state;
 	assert_int_equal(roomid_parse("r12", node, &num), 0);
