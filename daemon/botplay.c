@@ -56,7 +56,21 @@ struct botplay {
 
 static void bot_deliver(
     struct sink *k, struct room *r, const proto_msg_t *m, const char *line, size_t n);
-static const struct sink_ops bot_sink = { bot_deliver };
+/* A bot reads no line of its own and never goes before its table. */
+static void
+bot_say(struct sink *k, const proto_msg_t *m)
+{
+	(void)k;
+	(void)m;
+}
+
+static void
+bot_drop(struct sink *k)
+{
+	(void)k;
+}
+
+static const struct sink_ops bot_sink = { bot_deliver, bot_say, bot_drop };
 
 struct botplay *
 botplay_new(struct server *srv)

@@ -47,19 +47,25 @@ deliver(struct sink *k, struct room *r, const proto_msg_t *m, const char *line, 
 	conn_send_raw(c, line, n);
 }
 
-static const struct sink_ops conn_sink_ops = { deliver };
-
-struct sink *
-conn_sink(struct conn *c)
+static void
+say(struct sink *k, const proto_msg_t *m)
 {
-	return &c->sink;
+	conn_send((struct conn *)(void *)((char *)k - offsetof(struct conn, sink)), m);
 }
+
+static void
+drop(struct sink *k)
+{
+	conn_bind((struct conn *)(void *)((char *)k - offsetof(struct conn, sink)), NULL);
+}
+
+static const struct sink_ops conn_sink_ops = { deliver, say, drop };
 
 void
 conn_bind(struct conn *c, struct session *s)
 {
 	if (c->sess && c->sess != s)
-		session_attach(c->sess, NULL);
+		session_attach(c->sess, NULL, NULL);
 	c->sess = s;
 	if (!s)
 		return;
@@ -70,7 +76,7 @@ conn_bind(struct conn *c, struct session *s)
 		    (unsigned long long)old->id, old->peer, s->name, (unsigned long long)c->id);
 		conn_bye(old, "takeover", "your session continues on another connection");
 	}
-	session_attach(s, c);
+	session_attach(s, c, &c->sink);
 }
 
 void
@@ -262,7 +268,7 @@ conn_free(struct conn *c)
 	addrcount_add(c->srv->addrs, key, klen, -1);
 	if (c->sess) {
 		struct session *s = c->sess;
-		session_attach(s, NULL);
+		session_attach(s, NULL, NULL);
 		c->sess = NULL;
 		session_disconnected(s);
 	}

@@ -70,8 +70,6 @@ void conn_release(struct conn *c);
 /* c speaks for session s from now (NULL: for none). A connection s had
  * before is dropped: the session was resumed on c. */
 void conn_bind(struct conn *c, struct session *s);
-/* Where c's session's room events go. */
-struct sink *conn_sink(struct conn *c);
 /* One clean-up path: each owner that holds something of a connection (a
  * request parked for a room or the store, a watch of a room elsewhere)
  * adds a hook at start; when a connection is killed every hook hears it,

@@ -133,6 +133,7 @@ struct room_registry {
 	char prefix[8];      /* of every room id */
 	room_reply_fn reply; /* the answer to a request that waited for its commit */
 	void *reply_arg;
+	const struct room_members *members; /* the sessions, to the room */
 };
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
@@ -213,13 +214,14 @@ room_record(const struct room *r, struct archive_game *g)
 }
 
 struct room_registry *
-rooms_new(const char *prefix)
+rooms_new(const char *prefix, const struct room_members *members)
 {
 	struct room_registry *reg = calloc(1, sizeof *reg);
 	if (!reg || strlen(prefix) >= sizeof reg->prefix) {
 		free(reg);
 		return NULL;
 	}
+	reg->members = members;
 	snprintf(reg->prefix, sizeof reg->prefix, "%s", prefix);
 	TAILQ_INIT(&reg->all);
 	for (int i = 0; i < ROOM_BUCKETS; i++)
@@ -342,7 +344,7 @@ room_free(struct room *r)
 	while (!TAILQ_EMPTY(&r->members)) {
 		struct member *m = TAILQ_FIRST(&r->members);
 		TAILQ_REMOVE(&r->members, m, link);
-		session_del_room(m->sess, r);
+		r->reg->members->left(m->sess, r);
 		free(m);
 	}
 	/* shutdown dropped the start's answer: its caller lets go of arg */
@@ -384,7 +386,7 @@ add_member(struct room *r, struct session *s, int seat)
 	m->sess = s;
 	m->seat = seat;
 	TAILQ_INSERT_TAIL(&r->members, m, link);
-	session_add_room(s, r);
+	r->reg->members->joined(s, r);
 	return m;
 }
 
@@ -396,7 +398,7 @@ drop_member(struct room *r, struct member *m)
 		r->seat[m->seat].m = NULL;
 	else
 		r->nwatch--;
-	session_del_room(m->sess, r);
+	r->reg->members->left(m->sess, r);
 	free(m);
 }
 
@@ -690,7 +692,7 @@ room_event(struct room *r, proto_msg_t *m)
 	}
 	struct member *mb;
 	TAILQ_FOREACH (mb, &r->members, link)
-		session_deliver(mb->sess, r, m, line, (size_t)n);
+		r->reg->members->deliver(mb->sess, r, m, line, (size_t)n);
 	if (r->relay)
 		r->relay->ops->deliver(r->relay, r, m, line, (size_t)n);
 }
@@ -888,7 +890,7 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 		struct seat *st = &r->seat[i];
 		evtimer_del(st->grace_ev);
 		if (st->gone && st->m)
-			session_check(st->m->sess);
+			r->reg->members->idle(st->m->sess);
 		st->gone = 0;
 	}
 	room_check(r);
@@ -1530,7 +1532,7 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 		struct session *o = seated(r, 1 - seat);
 		if (!o || !session_present(o))
 			return refuse(act, GERR_PHASE, "the opponent has left");
-		if (session_game(s) || session_game(o) || s->seek || o->seek)
+		if (r->reg->members->game(s) || r->reg->members->game(o) || s->seek || o->seek)
 			return refuse(act, GERR_BUSY, "a player is busy");
 	} else {
 		if (r->status == GAME_OPENING)
@@ -1593,7 +1595,8 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 	if (k == ASK_REMATCH) {
 		/* as for the offer: a seek left open would pair into a second game */
 		struct session *o = seated(r, from);
-		if (!o || !session_present(o) || session_game(o) || session_game(s))
+		if (!o || !session_present(o) || r->reg->members->game(o) ||
+		    r->reg->members->game(s))
 			return refuse(act, GERR_BUSY, "a player is playing elsewhere");
 		if (o->seek || s->seek)
 			return refuse(act, GERR_BUSY, "a player is seeking: CANCEL first");

@@ -30,9 +30,29 @@ struct room_act {
 	const char *why;  /* a short explanation of a refusal, or NULL */
 };
 
+/* A room's members are sessions (session.h). What the room asks and tells
+ * them goes through this table, which the composition root hands
+ * rooms_new (session.c's session_members), so the room calls no function
+ * of theirs and sits below them: rooms and sessions are in no cycle, and
+ * a unit test links the rooms with any members it likes. No member of the
+ * table is NULL. */
+struct room_members {
+	/* s sits or watches in r from now; s no longer is in r */
+	void (*joined)(struct session *s, struct room *r);
+	void (*left)(struct session *s, struct room *r);
+	/* one event line of r for s: m the message, line its text with the LF */
+	void (*deliver)(
+	    struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n);
+	/* s may be idle now (the next gc pass looks) */
+	void (*idle)(struct session *s);
+	/* the unfinished game s is seated in, or NULL */
+	struct room *(*game)(const struct session *s);
+};
+
 /* The registry of a server's rooms: ids, invite codes, the gc queue. Room
- * ids are prefix (letters: "r", or a cluster's node name) and a number. */
-struct room_registry *rooms_new(const char *prefix);
+ * ids are prefix (letters: "r", or a cluster's node name) and a number
+ * (roomid.h); members says what the members are (above). */
+struct room_registry *rooms_new(const char *prefix, const struct room_members *members);
 /* A verb that returned GERR_PENDING (its stones wait for their commit at
  * the store thread) is answered later through fn: e and act as the verb
  * would have returned them. */

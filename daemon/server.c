@@ -531,7 +531,8 @@ server_init(struct server *srv)
 		log_error(&srv->log, "out of memory");
 		return -1;
 	}
-	if (!(srv->rooms = rooms_new(srv->cfg.cluster_host[0] ? srv->cfg.node_name : "r")) ||
+	if (!(srv->rooms = rooms_new(
+		  srv->cfg.cluster_host[0] ? srv->cfg.node_name : "r", &session_members)) ||
 	    !(srv->botplay = botplay_new(srv)))
 		return -1;
 	if (cmd_start(srv) != 0 || hooks(srv) != 0)

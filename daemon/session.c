@@ -12,7 +12,6 @@
 
 #include "daemon/archive.h"
 #include "daemon/auth.h"
-#include "daemon/conn.h"
 #include "daemon/room.h"
 #include "daemon/core.h"
 #include "daemon/gc.h"
@@ -180,10 +179,10 @@ session_bot(struct server *srv, int level, struct sink *sink)
 }
 
 void
-session_attach(struct session *s, struct conn *c)
+session_attach(struct session *s, struct conn *c, struct sink *k)
 {
 	s->conn = c;
-	s->sink = c ? conn_sink(c) : NULL;
+	s->sink = c ? k : NULL;
 }
 
 void
@@ -340,8 +339,8 @@ session_free(struct session *s)
 		if (s->nrooms == before)
 			session_del_room(s, s->rooms[0]);
 	}
-	if (s->conn)
-		conn_bind(s->conn, NULL);
+	if (s->conn) /* its connection speaks for nobody now */
+		s->sink->ops->drop(s->sink);
 	/* through a shutdown, tokens stay: players of kept games resume with them */
 	if (srv->store && !s->bot_level && !srv->draining && s->token[0] && !s->keep_token)
 		forget_token(srv, s->token);
@@ -353,7 +352,7 @@ void
 session_send(struct session *s, const proto_msg_t *m)
 {
 	if (s->conn)
-		conn_send(s->conn, m);
+		s->sink->ops->say(s->sink, m);
 }
 
 /* The room s watches, for WHO: in when given (WHO <room>), else any room s
@@ -460,3 +459,11 @@ sessions_count(struct server *srv)
 		n++;
 	return n;
 }
+
+const struct room_members session_members = {
+	.joined = session_add_room,
+	.left = session_del_room,
+	.deliver = session_deliver,
+	.idle = session_check,
+	.game = session_game,
+};

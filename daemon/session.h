@@ -85,9 +85,9 @@ session_present(const struct session *s)
 /* A bot of level 1..10, named "botN" (many may share the name), whose
  * rooms' events go to sink. */
 struct session *session_bot(struct server *srv, int level, struct sink *sink);
-/* s now speaks through connection c (whose sink gets its events), or
- * through none (c NULL). */
-void session_attach(struct session *s, struct conn *c);
+/* s now speaks through connection c, whose sink k gets its events and
+ * its own lines, or through none (c NULL). */
+void session_attach(struct session *s, struct conn *c, struct sink *k);
 /* Seeking, or seated at a game that is waiting, starting, in its opening or playing:
  * one game at a time. */
 int session_busy(const struct session *s);
@@ -134,6 +134,8 @@ int sessions_gc(struct server *srv);
 struct session *sessions_first(struct server *srv);
 struct session *sessions_next(struct session *s);
 int sessions_count(struct server *srv);
+/* The sessions as the rooms' members (room.h), for rooms_new. */
+extern const struct room_members session_members;
 /* Hands one event line of room r to s's sink, if it has one. */
 void session_deliver(
     struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n);

@@ -125,8 +125,9 @@ SOAK_MODE ?= load
 soak: $(O)/tests/soak/soak $(O)/tests/soak/crash $(GOMOKUD)
 	$(O)/tests/soak/$(if $(filter crash,$(SOAK_MODE)),crash,soak)
 
-# The layers of ARCHITECTURE.md, checked on the includes.
-TESTS += tests/test_layers.sh
+# The layers of ARCHITECTURE.md, checked on the includes (and what they
+# include); the core reaches the cluster by no symbol either (issue 40).
+TESTS += tests/test_layers.sh tests/test_world.sh
 
 # The web client's protocol parser against every transcript line of
 # PROTOCOL.md (node, fast: every pass).
@@ -146,6 +147,19 @@ $(O)/tests/unit/test_roomid: $(O)/tests/unit/test_roomid.o $(O)/daemon/roomid.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_roomid
+
+# Rooms, sessions, the lobby and challenges linked alone (issue 40): the
+# one-node world, no store, and no connection, command, transport or
+# cluster object.
+CORE_TEST_OBJS := $(addprefix $(O)/daemon/,room.o session.o lobby.o challenge.o world.o gc.o \
+	roomid.o archive.o store.o store_sqlite.o store_pg.o workq.o glicko.o metrics.o wire.o \
+	auth.o clock.o log.o game.o config.o cidr.o)
+$(O)/tests/unit/test_core.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent openssl)
+$(O)/tests/unit/test_core: $(O)/tests/unit/test_core.o $(CORE_TEST_OBJS) $(PROTO_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) \
+	    $(call pc,--libs,libevent libevent_pthreads openssl sqlite3 libpq) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_core
 
 # A build without the cluster (WITH_CLUSTER=0) builds none of its tests:
 # tests/run.sh names them as not built in its summary, never silently.

@@ -978,7 +978,21 @@ relay_deliver(struct sink *s, struct room *r, const proto_msg_t *m, const char *
 	publish(k->cl, chan, buf, (size_t)len, on_relayed, p);
 }
 
-static const struct sink_ops relay_ops = { relay_deliver };
+/* A relay is a room's, never a user's. */
+static void
+relay_say(struct sink *k, const proto_msg_t *m)
+{
+	(void)k;
+	(void)m;
+}
+
+static void
+relay_drop(struct sink *k)
+{
+	(void)k;
+}
+
+static const struct sink_ops relay_ops = { relay_deliver, relay_say, relay_drop };
 
 static void
 snapshot_line(void *arg, const proto_msg_t *m)
