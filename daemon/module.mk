@@ -207,3 +207,20 @@ $(O)/tests/daemon/test_front: $(O)/tests/daemon/test_front.o $(O)/tests/daemon/t
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_front
+
+# The other nodes' presence under WHO, ROOMS, SEEKS and a named GUEST's
+# check (issue 40, item 9): nine simulated nodes of 10,000 users each fed
+# to the cluster's presence code, white-box: `make bench-presence`.
+ifeq ($(NOCLUSTER),)
+$(O)/tests/bench/bench_presence.o: MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
+$(O)/tests/bench/bench_presence: $(O)/tests/bench/bench_presence.o \
+    $(filter-out $(O)/daemon/main.o $(O)/daemon/cluster/cluster.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
+    $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
+
+BENCHES += presence
+BENCH_BINS += $(O)/tests/bench/bench_presence
+.PHONY: bench-presence
+bench-presence: $(O)/tests/bench/bench_presence
+	$(O)/tests/bench/bench_presence
+endif
