@@ -11,8 +11,9 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c
-CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/cluster.c daemon/cluster/clusterlobby.c \
-	daemon/cluster/clustermsg.c daemon/cluster/lease.c
+CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/link.c daemon/cluster/presence.c \
+	daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/tell.c \
+	daemon/cluster/clusterlobby.c daemon/cluster/clustermsg.c daemon/cluster/lease.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq
 ifeq ($(NOCLUSTER),)
 DAEMON_CLUSTER_SRCS := $(CLUSTER_SRCS)
@@ -214,7 +215,7 @@ TESTS += $(O)/tests/daemon/test_front
 ifeq ($(NOCLUSTER),)
 $(O)/tests/bench/bench_presence.o: MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
 $(O)/tests/bench/bench_presence: $(O)/tests/bench/bench_presence.o \
-    $(filter-out $(O)/daemon/main.o $(O)/daemon/cluster/cluster.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
+    $(filter-out $(O)/daemon/main.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
     $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 

@@ -25,9 +25,12 @@
 #include <string.h>
 #include <time.h>
 
-/* The presence code under test, white-box: cluster.c whole, for its
- * private state and its handling of a P message (peer_heard). */
-#include "daemon/cluster/cluster.c"
+/* The presence code under test, white-box: the cluster's state
+ * (internal.h) and its handling of a P message (presence.h). */
+#include "daemon/cluster/internal.h"
+#include "daemon/cluster/presence.h"
+#include "daemon/log.h"
+#include "daemon/server.h"
 
 static struct cluster *
 bench_cluster(struct server *srv)
@@ -45,7 +48,7 @@ bench_cluster(struct server *srv)
 static void
 bench_hear(struct cluster *cl, const struct cmsg *m)
 {
-	peer_heard(cl, m);
+	presence_got(cl, m);
 }
 
 /* --- the same from here on, whatever the code under test --- */
