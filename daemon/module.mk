@@ -12,7 +12,7 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c
 CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/link.c daemon/cluster/presence.c \
-	daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/tell.c \
+	daemon/cluster/roster.c daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/tell.c \
 	daemon/cluster/clusterlobby.c daemon/cluster/clustermsg.c daemon/cluster/lease.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq
 ifeq ($(NOCLUSTER),)
@@ -224,4 +224,14 @@ BENCH_BINS += $(O)/tests/bench/bench_presence
 .PHONY: bench-presence
 bench-presence: $(O)/tests/bench/bench_presence
 	$(O)/tests/bench/bench_presence
+
+# A node's presence parsed once (roster.c): every line as proto_parse
+# gives it, names found in any case; fast, every pass.
+$(O)/tests/unit/test_roster: $(O)/tests/unit/test_roster.o $(O)/daemon/cluster/roster.o \
+    $(O)/daemon/cluster/clustermsg.o $(O)/daemon/roomid.o $(PROTO_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_roster
+else
+NOT_BUILT += test_roster
 endif

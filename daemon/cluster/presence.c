@@ -1,36 +1,38 @@
 /* presence.c: this node's presence out each second, the other nodes' as
  * last heard (presence.h), and the queries on them (cluster.h): WHO,
  * ROOMS and SEEKS of the other nodes, the node of a name, a room listed,
- * the users in a room, a node's address. */
+ * the users in a room, a node's address. A node's P message is parsed
+ * once, when it comes, into its roster (roster.h); the queries read the
+ * rosters, in the order of the nodes and of their lines. */
 #include "daemon/cluster/presence.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <event2/buffer.h>
 
 #include "daemon/clock.h"
 #include "daemon/cluster/clusterlobby.h"
 #include "daemon/cluster/link.h"
+#include "daemon/cluster/roster.h"
 #include "daemon/log.h"
 #include "daemon/room.h"
 #include "daemon/server.h"
 #include "daemon/session.h"
 
+/* Another node as last heard: its P message parsed once (roster.h). */
 struct peer {
 	char name[CONFIG_NODE_MAX + 1];
 	char addr[CMSG_ADDR_MAX + 1];
-	int64_t seen; /* ms, clock_now_ms */
-	char *body;   /* its last P message's lines */
-	size_t len;
+	int64_t seen;          /* ms, clock_now_ms */
+	struct roster *roster; /* its last P message's lines; NULL: none kept */
 };
 
 static void
 peer_free(struct peer *p)
 {
-	free(p->body);
+	roster_free(p->roster);
 	free(p);
 }
 
@@ -59,14 +61,11 @@ peer_heard(struct cluster *cl, const struct cmsg *m)
 		snprintf(p->name, sizeof p->name, "%s", m->node);
 		log_info(&cl->srv->log, "cluster: node %s heard at %s", m->node, m->addr);
 	}
-	char *body = malloc(m->bodylen + 1);
-	if (!body)
+	struct roster *r = roster_parse(m->body, m->bodylen);
+	if (!r)
 		return;
-	memcpy(body, m->body, m->bodylen);
-	body[m->bodylen] = '\0';
-	free(p->body);
-	p->body = body;
-	p->len = m->bodylen;
+	roster_free(p->roster);
+	p->roster = r;
 	snprintf(p->addr, sizeof p->addr, "%s", m->addr);
 	p->seen = clock_now_ms();
 }
@@ -117,45 +116,37 @@ cluster_each(struct cluster *cl, proto_id_t id, int max,
     void (*fn)(void *arg, const proto_msg_t *m), void *arg)
 {
 	int n = 0;
+	proto_msg_t m;
 	if (!cluster_up(cl))
 		return 0;
+	proto_init(&m, id, NULL);
 	for (int i = 0; i < cl->npeers; i++) {
-		const char *p = cl->peers[i]->body, *end = p + cl->peers[i]->len, *line;
-		size_t len;
-		proto_msg_t m;
-		while (n < max && cmsg_next_line(&p, end, &line, &len))
-			if (proto_parse(line, len, PROTO_SERVER, &m, NULL, 0) == 0 && m.id == id) {
-				fn(arg, &m);
-				n++;
-			}
+		const struct roster *r = cl->peers[i]->roster;
+		for (int j = 0, k = roster_count(r, id); n < max && j < k; j++) {
+			roster_line(r, id, j, &m);
+			fn(arg, &m);
+			n++;
+		}
 	}
 	return n;
 }
 
 /* The node where name is online (the first that lists it), with its name
  * as that node spells it. */
-static struct peer *
-peer_of_user(struct cluster *cl, const char *name, char canon[PROTO_NAME_MAX + 1])
-{
-	for (int i = 0; i < cl->npeers; i++) {
-		const char *p = cl->peers[i]->body, *end = p + cl->peers[i]->len, *line;
-		size_t len;
-		proto_msg_t m;
-		while (cmsg_next_line(&p, end, &line, &len))
-			if (proto_parse(line, len, PROTO_SERVER, &m, NULL, 0) == 0 &&
-			    m.id == PD_USER && strcasecmp(m.user, name) == 0) {
-				memcpy(canon, m.user, PROTO_NAME_MAX + 1);
-				return cl->peers[i];
-			}
-	}
-	return NULL;
-}
-
 const char *
 cluster_user_node(struct cluster *cl, const char *name, char canon[PROTO_NAME_MAX + 1])
 {
-	struct peer *p = peer_of_user(cl, name, canon);
-	return p ? p->name : NULL;
+	for (int i = 0; i < cl->npeers; i++) {
+		const struct roster *r = cl->peers[i]->roster;
+		const char *spelt;
+		int j = roster_user(r, name);
+		if (j >= 0) {
+			roster_user_at(r, j, &spelt, NULL);
+			memcpy(canon, spelt, PROTO_NAME_MAX + 1);
+			return cl->peers[i]->name;
+		}
+	}
+	return NULL;
 }
 
 const char *
@@ -184,53 +175,52 @@ int
 cluster_each_of(struct cluster *cl, proto_id_t id,
     int (*fn)(void *arg, const char *node, const proto_msg_t *m), void *arg)
 {
+	proto_msg_t m;
 	if (!cluster_up(cl))
 		return 0;
+	proto_init(&m, id, NULL);
 	for (int i = 0; i < cl->npeers; i++) {
-		const char *p = cl->peers[i]->body, *end = p + cl->peers[i]->len, *line;
-		size_t len;
-		proto_msg_t m;
-		while (cmsg_next_line(&p, end, &line, &len))
-			if (proto_parse(line, len, PROTO_SERVER, &m, NULL, 0) == 0 && m.id == id &&
-			    fn(arg, cl->peers[i]->name, &m))
+		const struct roster *r = cl->peers[i]->roster;
+		for (int j = 0, k = roster_count(r, id); j < k; j++) {
+			roster_line(r, id, j, &m);
+			if (fn(arg, cl->peers[i]->name, &m))
 				return 1;
+		}
 	}
 	return 0;
 }
 
-/* What cluster_each_in passes on. */
-struct in_room {
-	const char *room;
-	proto_ustate_t state;
-	int max, n;
-	void (*fn)(void *arg, const proto_msg_t *m);
-	void *arg;
-};
-
-static int
-user_in_room(void *arg, const char *node, const proto_msg_t *m)
+/* The other nodes' users in state in room, to fn while *n < max. */
+static void
+users_in(struct cluster *cl, const char *room, proto_ustate_t state, int max, int *n,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg)
 {
-	struct in_room *q = arg;
-	(void)node;
-	if (m->ustate == q->state && strcmp(m->room, q->room) == 0) {
-		q->fn(q->arg, m);
-		q->n++;
+	proto_msg_t m;
+	proto_init(&m, PD_USER, NULL);
+	for (int i = 0; i < cl->npeers; i++) {
+		const struct roster *r = cl->peers[i]->roster;
+		const char *in;
+		for (int j = 0, k = roster_count(r, PD_USER); j < k; j++)
+			if (roster_user_at(r, j, NULL, &in) == state && strcmp(in, room) == 0) {
+				roster_line(r, PD_USER, j, &m);
+				fn(arg, &m);
+				if (++*n >= max)
+					return;
+			}
 	}
-	return q->n >= q->max;
 }
 
 int
 cluster_each_in(struct cluster *cl, const char *room, int max,
     void (*fn)(void *arg, const proto_msg_t *m), void *arg)
 {
-	struct in_room q = { room, USER_PLAYING, max, 0, fn, arg };
-	if (!cl || max <= 0)
+	int n = 0;
+	if (!cl || max <= 0 || !cluster_up(cl))
 		return 0;
-	cluster_each_of(cl, PD_USER, user_in_room, &q);
-	q.state = USER_WATCHING;
-	if (q.n < max)
-		cluster_each_of(cl, PD_USER, user_in_room, &q);
-	return q.n;
+	users_in(cl, room, USER_PLAYING, max, &n, fn, arg);
+	if (n < max)
+		users_in(cl, room, USER_WATCHING, max, &n, fn, arg);
+	return n;
 }
 
 static int
