@@ -21,7 +21,8 @@
 #include "daemon/server.h"
 #include "daemon/session.h"
 
-/* Another node as last heard: its P message parsed once (roster.h). */
+/* Another node as last heard: its P message parsed once (roster.h), the
+ * lines it repeats from the one before taken from that one's roster. */
 struct peer {
 	char name[CONFIG_NODE_MAX + 1];
 	char addr[CMSG_ADDR_MAX + 1];
@@ -61,7 +62,7 @@ peer_heard(struct cluster *cl, const struct cmsg *m)
 		snprintf(p->name, sizeof p->name, "%s", m->node);
 		log_info(&cl->srv->log, "cluster: node %s heard at %s", m->node, m->addr);
 	}
-	struct roster *r = roster_parse(m->body, m->bodylen);
+	struct roster *r = roster_parse(m->body, m->bodylen, p->roster);
 	if (!r)
 		return;
 	roster_free(p->roster);

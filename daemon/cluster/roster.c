@@ -1,7 +1,12 @@
 /* roster.c: a node's presence parsed once (roster.h). The users' names are
  * in an open-addressing hash table of their indexes, keyed by the name in
  * lower case (ASCII, as strcasecmp compares in the C locale the daemon
- * runs in), so a name is found in a few probes whatever the node's size. */
+ * runs in), so a name is found in a few probes whatever the node's size.
+ * The lines' text is kept too, in a table of its own by a hash of the
+ * whole line, so that the node's next message takes the parse of each
+ * line it repeats from this one instead of parsing it again: a node's
+ * presence changes by a few lines a second, and proto_parse is most of
+ * what a message costs (cmsg_parse has parsed every line once already). */
 #include "daemon/cluster/roster.h"
 
 #include <stdint.h>
@@ -33,18 +38,34 @@ struct lines {
 	int n, cap;
 };
 
+/* A line kept, by its text: where the text is, which entry it made. */
+struct rtext {
+	uint32_t hash;
+	uint32_t off;   /* in the roster's text */
+	uint16_t len;   /* 0: an empty slot */
+	uint16_t kind;  /* KIND_USER, ... */
+	uint32_t index; /* in its kind's array */
+};
+
+enum { KIND_USER, KIND_ROOM, KIND_SEEK };
+
 struct roster {
 	struct ruser *users;
 	int nusers, capusers;
 	struct lines rooms, seeks;
 	uint32_t *slots; /* a user's index + 1; 0: empty */
 	uint32_t mask;   /* slots - 1, a power of two less one */
+	char *text;      /* the body's copy */
+	struct rtext *texts;
+	uint32_t tmask;
 };
 
 static int
-grow(void **v, int *cap, size_t size)
+grow(void **v, int *cap, size_t size, int want)
 {
 	int ncap = *cap ? *cap * 2 : 64;
+	if (ncap < want)
+		ncap = want;
 	void *nv = realloc(*v, (size_t)ncap * size);
 	if (!nv)
 		return -1;
@@ -57,7 +78,7 @@ static int
 add_user(struct roster *r, const proto_msg_t *m)
 {
 	if (r->nusers == r->capusers &&
-	    grow((void **)&r->users, &r->capusers, sizeof *r->users) != 0)
+	    grow((void **)&r->users, &r->capusers, sizeof *r->users, 0) != 0)
 		return -1;
 	struct ruser *u = &r->users[r->nusers++];
 	memcpy(u->name, m->user, sizeof u->name);
@@ -69,7 +90,7 @@ add_user(struct roster *r, const proto_msg_t *m)
 static int
 add_line(struct lines *l, const proto_msg_t *m)
 {
-	if (l->n == l->cap && grow((void **)&l->v, &l->cap, sizeof *l->v) != 0)
+	if (l->n == l->cap && grow((void **)&l->v, &l->cap, sizeof *l->v, 0) != 0)
 		return -1;
 	struct rline *k = &l->v[l->n++];
 	memcpy(k->room, m->room, sizeof k->room);
@@ -87,6 +108,28 @@ add_line(struct lines *l, const proto_msg_t *m)
 	k->ident = m->ident;
 	k->count = m->count;
 	k->count2 = m->count2;
+	return 0;
+}
+
+/* The same entry again (u may be in r's array, which may move). */
+static int
+add_user_as(struct roster *r, const struct ruser *u)
+{
+	struct ruser v = *u;
+	if (r->nusers == r->capusers &&
+	    grow((void **)&r->users, &r->capusers, sizeof *r->users, 0) != 0)
+		return -1;
+	r->users[r->nusers++] = v;
+	return 0;
+}
+
+static int
+add_line_as(struct lines *l, const struct rline *k)
+{
+	struct rline v = *k;
+	if (l->n == l->cap && grow((void **)&l->v, &l->cap, sizeof *l->v, 0) != 0)
+		return -1;
+	l->v[l->n++] = v;
 	return 0;
 }
 
@@ -121,35 +164,121 @@ index_users(struct roster *r)
 	return 0;
 }
 
-struct roster *
-roster_parse(const char *body, size_t len)
+/* A hash of a line's whole text, eight bytes at a time. */
+static uint32_t
+text_hash(const char *s, size_t n)
 {
-	struct roster *r = calloc(1, sizeof *r);
-	const char *p = body, *end = body + len, *line;
-	size_t n;
-	proto_msg_t m;
-	if (!r)
-		return NULL;
-	while (cmsg_next_line(&p, end, &line, &n)) {
-		int rc = 0;
-		if (proto_parse(line, n, PROTO_SERVER, &m, NULL, 0) != 0)
-			continue;
-		if (m.id == PD_USER)
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	return (uint32_t)(h ^ h >> 29);
+}
+
+/* The slot of the line of text t (n bytes, hash h) in r's table: the one
+ * that holds it, or the empty one where it would go. */
+static struct rtext *
+text_slot(const struct roster *r, const char *t, size_t n, uint32_t h)
+{
+	struct rtext *x;
+	for (uint32_t i = h & r->tmask;; i = (i + 1) & r->tmask) {
+		x = &r->texts[i];
+		if (!x->len || (x->hash == h && x->len == n && memcmp(r->text + x->off, t, n) == 0))
+			return x;
+	}
+}
+
+/* The line at off (n bytes) into r: its entry taken from prev when prev
+ * has the same line, else parsed. 0, or -1 when out of memory. */
+static int
+take_line(struct roster *r, const struct roster *prev, uint32_t off, size_t n)
+{
+	const char *t = r->text + off;
+	uint32_t h = text_hash(t, n);
+	struct rtext *x = text_slot(r, t, n, h), *was;
+	int kind, rc;
+	if (x->len) { /* the same line again in this body */
+		kind = x->kind;
+		rc = kind == KIND_USER  ? add_user_as(r, &r->users[x->index])
+		    : kind == KIND_ROOM ? add_line_as(&r->rooms, &r->rooms.v[x->index])
+					: add_line_as(&r->seeks, &r->seeks.v[x->index]);
+	} else if (prev && (was = text_slot(prev, t, n, h))->len) {
+		kind = was->kind;
+		rc = kind == KIND_USER  ? add_user_as(r, &prev->users[was->index])
+		    : kind == KIND_ROOM ? add_line_as(&r->rooms, &prev->rooms.v[was->index])
+					: add_line_as(&r->seeks, &prev->seeks.v[was->index]);
+	} else {
+		proto_msg_t m;
+		if (proto_parse(t, n, PROTO_SERVER, &m, NULL, 0) != 0)
+			return 0;
+		if (m.id == PD_USER) {
+			kind = KIND_USER;
 			rc = add_user(r, &m);
-		else if (m.id == PD_ROOM)
+		} else if (m.id == PD_ROOM) {
+			kind = KIND_ROOM;
 			rc = add_line(&r->rooms, &m);
-		else if (m.id == PD_SEEK)
+		} else if (m.id == PD_SEEK) {
+			kind = KIND_SEEK;
 			rc = add_line(&r->seeks, &m);
-		if (rc != 0) {
-			roster_free(r);
-			return NULL;
+		} else {
+			return 0;
 		}
 	}
-	if (index_users(r) != 0) {
-		roster_free(r);
-		return NULL;
+	if (rc != 0)
+		return -1;
+	if (!x->len) {
+		x->hash = h;
+		x->off = off;
+		x->len = (uint16_t)n;
+		x->kind = (uint16_t)kind;
+		x->index = (uint32_t)(kind == KIND_USER ? r->nusers
+				   : kind == KIND_ROOM  ? r->rooms.n
+							: r->seeks.n) -
+		    1;
 	}
+	return 0;
+}
+
+struct roster *
+roster_parse(const char *body, size_t len, const struct roster *prev)
+{
+	struct roster *r = calloc(1, sizeof *r);
+	const char *p, *end, *line;
+	size_t n, nlines = 1;
+	uint32_t size = 16;
+	if (!r || len > UINT32_MAX / 4 || !(r->text = malloc(len ? len : 1)))
+		goto fail;
+	memcpy(r->text, body, len);
+	for (p = r->text, end = p + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+		nlines++;
+	while (size < 2 * nlines)
+		size *= 2;
+	if (!(r->texts = calloc(size, sizeof *r->texts)))
+		goto fail;
+	r->tmask = size - 1;
+	if (prev &&
+	    ((prev->nusers &&
+		 grow((void **)&r->users, &r->capusers, sizeof *r->users,
+		     prev->nusers + prev->nusers / 8) != 0) ||
+		(prev->rooms.n &&
+		    grow((void **)&r->rooms.v, &r->rooms.cap, sizeof *r->rooms.v,
+			prev->rooms.n + 64) != 0)))
+		goto fail;
+	for (p = r->text; cmsg_next_line(&p, end, &line, &n);)
+		if (n > 0 && n < PROTO_LINE_MAX &&
+		    take_line(r, prev, (uint32_t)(line - r->text), n) != 0)
+			goto fail;
+	if (index_users(r) != 0)
+		goto fail;
 	return r;
+fail:
+	roster_free(r);
+	return NULL;
 }
 
 void
@@ -161,6 +290,8 @@ roster_free(struct roster *r)
 	free(r->rooms.v);
 	free(r->seeks.v);
 	free(r->slots);
+	free(r->text);
+	free(r->texts);
 	free(r);
 }
 

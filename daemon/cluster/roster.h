@@ -3,7 +3,9 @@
  * a lookup in any case, its = ROOM lines and its = SEEK lines, each kind
  * in the order of the message. presence.c keeps one per other node and
  * answers WHO, ROOMS, SEEKS and a name's node from it, where it once
- * parsed every line of every node for each query. Pure: no Redis, no loop.
+ * parsed every line of every node for each query; the node's next message
+ * is parsed after it, so that only the lines that changed are parsed
+ * again. Pure: no Redis, no loop.
  *
  * A line is kept as the fields of its form (proto.c's schemas: = USER
  * "uV|r", = ROOM "rJRSTPQuwnN", = SEEK "iuRSTOQPF") and given back as the
@@ -20,8 +22,10 @@ struct roster;
 
 /* The lines of body (len bytes, LF between lines) that parse as protocol
  * lines of the server's = USER, = ROOM or = SEEK; the others are left out.
- * NULL when out of memory. */
-struct roster *roster_parse(const char *body, size_t len);
+ * prev (may be NULL) is the same node's roster before: a line this body
+ * repeats is taken from it as it was parsed there, not parsed again. NULL
+ * when out of memory. */
+struct roster *roster_parse(const char *body, size_t len, const struct roster *prev);
 void roster_free(struct roster *r);
 
 /* How many lines of kind id (PD_USER, PD_ROOM, PD_SEEK) r has: 0 for any

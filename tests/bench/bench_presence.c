@@ -6,7 +6,11 @@
  * a node publishes them and fed to the presence code as a message from
  * Redis is (cmsg_parse, then the presence's own handling); then, timed:
  *
- *   arrive   one P message of USERS users arriving (parse and keep)
+ *   arrive      one P message of USERS users arriving (parsed and kept),
+ *               the same as the node's message before it
+ *   arrive-new  the same, every line changed since the node's message
+ *               before it (a node's presence changes by a few lines a
+ *               second: the two bound it)
  *   who      WHO's listing of the other nodes (each line PD_USER, at
  *            most LIST_MAX as cmd.c asks), the lines counted
  *   who-fmt  the same, each line formatted as conn_send would
@@ -104,9 +108,10 @@ add(char **buf, size_t *len, size_t *cap, const proto_msg_t *m)
 }
 
 /* Peer p's P message, as publish_presence formats one: its users, its
- * public rooms, its seeks, each line with its LF but the last. */
+ * public rooms, its seeks, each line with its LF but the last. Every line
+ * of variant 1 differs from variant 0's. */
 static char *
-presence_msg(int p, size_t *outlen)
+presence_msg(int p, int variant, size_t *outlen)
 {
 	size_t len = 0, cap = 1 << 20;
 	char *buf = malloc(cap), head[128];
@@ -119,7 +124,7 @@ presence_msg(int p, size_t *outlen)
 	for (int i = 0; i < USERS; i++) {
 		proto_init(&m, PD_USER, NULL);
 		user_name(m.user, p, i);
-		m.ustate = (proto_ustate_t)(i % 4);
+		m.ustate = (proto_ustate_t)((i + variant) % 4);
 		if (m.ustate == USER_PLAYING || m.ustate == USER_WATCHING)
 			snprintf(m.room, sizeof m.room, "%s%d", peer_names[p], i / 8 % ROOMS + 1);
 		add(&buf, &len, &cap, &m);
@@ -137,12 +142,12 @@ presence_msg(int p, size_t *outlen)
 		user_name(m.user, p, 4 * i + 2);
 		user_name(m.user2, p, 4 * i + 6);
 		m.count = i % 5;
-		m.count2 = i % 7;
+		m.count2 = i % 7 + variant;
 		add(&buf, &len, &cap, &m);
 	}
 	for (int i = 0; i < SEEKS; i++) {
 		proto_init(&m, PD_SEEK, NULL);
-		m.ident = i + 1;
+		m.ident = i + 1 + variant * SEEKS;
 		user_name(m.user, p, 4 * i + 1);
 		m.rule = (rule_t)(i % 3);
 		m.size = 15;
@@ -158,16 +163,16 @@ presence_msg(int p, size_t *outlen)
 	return buf;
 }
 
-static char *msgs[PEERS];
-static size_t msglens[PEERS];
+static char *msgs[2][PEERS];
+static size_t msglens[2][PEERS];
 static struct cluster *cl;
 
 static void
-hear(int p)
+hear(int p, int variant)
 {
 	struct cmsg m;
 	const char *why;
-	if (cmsg_parse(msgs[p], msglens[p], &m, &why) != 0) {
+	if (cmsg_parse(msgs[variant][p], msglens[variant][p], &m, &why) != 0) {
 		fprintf(stderr, "bench_presence: peer %d's message: %s\n", p, why);
 		exit(1);
 	}
@@ -195,13 +200,20 @@ format_line(void *arg, const proto_msg_t *m)
 	sum = sum * 31 + (unsigned long long)n;
 }
 
-static int op_peer;
+static int op_peer, op_variant[PEERS];
 
 static void
 op_arrive(void)
 {
-	hear(op_peer);
+	hear(op_peer, op_variant[op_peer]);
 	op_peer = (op_peer + 1) % PEERS;
+}
+
+static void
+op_arrive_new(void)
+{
+	op_variant[op_peer] = !op_variant[op_peer];
+	op_arrive();
 }
 
 static void
@@ -275,7 +287,7 @@ bench(const char *name, void (*op)(void))
 		t[r] = (now_us() - t0) / iters;
 	}
 	qsort(t, RUNS, sizeof t[0], cmp);
-	printf("%-8s %12.3f %12.3f %12.3f   x%d\n", name, t[0], t[RUNS / 2], t[RUNS - 1], iters);
+	printf("%-10s %12.3f %12.3f %12.3f   x%d\n", name, t[0], t[RUNS / 2], t[RUNS - 1], iters);
 	fflush(stdout);
 }
 
@@ -288,9 +300,10 @@ main(void)
 		return 1;
 	size_t total = 0;
 	for (int p = 0; p < PEERS; p++) {
-		msgs[p] = presence_msg(p, &msglens[p]);
-		total += msglens[p];
-		hear(p);
+		msgs[0][p] = presence_msg(p, 0, &msglens[0][p]);
+		msgs[1][p] = presence_msg(p, 1, &msglens[1][p]);
+		total += msglens[0][p];
+		hear(p, 0);
 	}
 	user_name(last_name, PEERS - 1, USERS - 1);
 	for (char *s = last_name; *s; s++)
@@ -321,9 +334,12 @@ main(void)
 		return 1;
 	}
 
-	printf("%-8s %12s %12s %12s   (us per operation, %d runs)\n", "op", "min", "median", "max",
+	printf("%-10s %12s %12s %12s   (us per operation, %d runs)\n", "op", "min", "median", "max",
 	    RUNS);
 	bench("arrive", op_arrive);
+	bench("arrive-new", op_arrive_new);
+	for (int p = 0; p < PEERS; p++) /* every node's first message again */
+		hear(p, op_variant[p] = 0);
 	bench("who", op_who);
 	bench("who-fmt", op_who_fmt);
 	bench("rooms", op_rooms);

@@ -1,7 +1,8 @@
 /* test_roster.c: a node's presence parsed once (daemon/cluster/roster.c):
  * every line given back exactly as proto_parse makes it (byte for byte,
  * whatever kind came before into the same message), each kind in the
- * order of the body, lines of other kinds and garbage left out; a name
+ * order of the body, lines of other kinds and garbage left out, also when
+ * a message's lines are taken from the roster before it; a name
  * found in any case, its first line when listed twice, an absent name
  * not found, in rosters from empty to thousands of users. */
 #include <setjmp.h>
@@ -43,11 +44,12 @@ check_kind(const struct roster *r, const char *body, proto_id_t id, proto_msg_t 
 	assert_int_equal(i, roster_count(r, id));
 }
 
-/* Every kind, into one message in turn, as the presence's queries reuse one. */
-static void
-check_all(const char *body)
+/* Every kind, into one message in turn, as the presence's queries reuse
+ * one; the roster (parsed after prev, which may be NULL) is returned. */
+static struct roster *
+check_after(const char *body, const struct roster *prev)
 {
-	struct roster *r = roster_parse(body, strlen(body));
+	struct roster *r = roster_parse(body, strlen(body), prev);
 	proto_msg_t m;
 	assert_non_null(r);
 	proto_init(&m, PD_USER, NULL);
@@ -56,7 +58,13 @@ check_all(const char *body)
 	check_kind(r, body, PD_SEEK, &m);
 	check_kind(r, body, PD_USER, &m);
 	assert_int_equal(roster_count(r, PD_GAME), 0);
-	roster_free(r);
+	return r;
+}
+
+static void
+check_all(const char *body)
+{
+	roster_free(check_after(body, NULL));
 }
 
 static void
@@ -101,66 +109,133 @@ rnd_name(char *out, size_t cap)
 	out[n] = '\0';
 }
 
-/* Lines of every field's range, as proto_format writes them. */
+/* A random line of any of the three kinds, every field in its range, as
+ * proto_format writes it (with its LF); its length, or 0. */
+static int
+rnd_line(char line[PROTO_LINE_MAX])
+{
+	proto_msg_t m;
+	int k = rnd(3);
+	proto_init(&m, k == 0 ? PD_USER : k == 1 ? PD_ROOM : PD_SEEK, NULL);
+	rnd_name(m.user, rnd(4) ? 12 : sizeof m.user);
+	if (k == 0) {
+		m.ustate = (proto_ustate_t)rnd(4);
+		if (rnd(2))
+			snprintf(m.room, sizeof m.room, "ab%d", 1 + rnd(100000));
+	} else {
+		if (k == 1) {
+			snprintf(m.room, sizeof m.room, "xyz%d", 1 + rnd(1000000));
+			m.status = (proto_status_t)rnd(4);
+			if (rnd(4))
+				rnd_name(m.user2, 10);
+			else
+				m.user[0] = '\0'; /* "-" */
+			m.count = rnd(1000001);
+			m.count2 = rnd(1000001);
+		} else {
+			m.ident = 1 + rnd(0x7fffffff);
+			m.colour = (proto_colour_t)rnd(3);
+			m.fallback = (proto_fallback_t)rnd(2);
+		}
+		m.rule = (rule_t)rnd(3);
+		m.size = 15 + rnd(6);
+		if (rnd(3)) {
+			m.tc_base = 1 + rnd(PROTO_TC_BASE_MAX);
+			m.tc_inc = rnd(PROTO_TC_INC_MAX + 1);
+		}
+		m.opening = (proto_opening_t)rnd(2);
+		m.rated = rnd(2);
+	}
+	int n = proto_format(&m, line, PROTO_LINE_MAX);
+	return n > 0 ? n : 0;
+}
+
+enum { RANDOM_LINES = 3000 };
+
+/* lines random lines, each LF-terminated but the last, into body (NUL
+ * terminated), which must hold lines * PROTO_LINE_MAX bytes. */
+static void
+rnd_body(char *body, int lines)
+{
+	size_t len = 0;
+	for (int i = 0; i < lines; i++)
+		len += (size_t)rnd_line(body + len);
+	assert_true(len > 0);
+	body[len - 1] = '\0'; /* the last LF, as a P message drops it */
+}
+
 static void
 test_random(void **state)
 {
 	(void)state;
 	srand(40);
-	size_t cap = 1 << 20, len = 0;
-	char *body = malloc(cap);
+	char *body = malloc((size_t)RANDOM_LINES * PROTO_LINE_MAX);
 	assert_non_null(body);
-	for (int i = 0; i < 3000; i++) {
-		proto_msg_t m;
-		char line[PROTO_LINE_MAX];
-		int k = rnd(3);
-		proto_init(&m, k == 0 ? PD_USER : k == 1 ? PD_ROOM : PD_SEEK, NULL);
-		rnd_name(m.user, rnd(4) ? 12 : sizeof m.user);
-		if (k == 0) {
-			m.ustate = (proto_ustate_t)rnd(4);
-			if (rnd(2))
-				snprintf(m.room, sizeof m.room, "ab%d", 1 + rnd(100000));
-		} else {
-			if (k == 1) {
-				snprintf(m.room, sizeof m.room, "xyz%d", 1 + rnd(1000000));
-				m.status = (proto_status_t)rnd(4);
-				if (rnd(4))
-					rnd_name(m.user2, 10);
-				else
-					m.user[0] = '\0'; /* "-" */
-				m.count = rnd(1000001);
-				m.count2 = rnd(1000001);
-			} else {
-				m.ident = 1 + rnd(0x7fffffff);
-				m.colour = (proto_colour_t)rnd(3);
-				m.fallback = (proto_fallback_t)rnd(2);
-			}
-			m.rule = (rule_t)rnd(3);
-			m.size = 15 + rnd(6);
-			if (rnd(3)) {
-				m.tc_base = 1 + rnd(PROTO_TC_BASE_MAX);
-				m.tc_inc = rnd(PROTO_TC_INC_MAX + 1);
-			}
-			m.opening = (proto_opening_t)rnd(2);
-			m.rated = rnd(2);
-		}
-		int n = proto_format(&m, line, sizeof line);
-		if (n <= 0)
-			continue;
-		assert_true(len + (size_t)n < cap);
-		memcpy(body + len, line, (size_t)n);
-		len += (size_t)n;
-	}
-	assert_true(len > 0);
-	body[len - 1] = '\0'; /* the last LF, as a P message drops it */
-	check_all(body);
-	struct roster *r = roster_parse(body, len - 1);
-	assert_non_null(r);
+	rnd_body(body, RANDOM_LINES);
+	struct roster *r = check_after(body, NULL);
 	assert_true(roster_count(r, PD_USER) > 900); /* about 1000 of each */
 	assert_true(roster_count(r, PD_ROOM) > 900);
 	assert_true(roster_count(r, PD_SEEK) > 900);
 	roster_free(r);
 	free(body);
+}
+
+/* A body's lines cut into an array (body is changed). */
+static int
+cut(char *body, char **lines, int max)
+{
+	int n = 0;
+	for (char *p = body; p && n < max; n++) {
+		lines[n] = p;
+		if ((p = strchr(p, '\n')) != NULL)
+			*p++ = '\0';
+	}
+	return n;
+}
+
+/* The next message after one: lines kept, moved, changed, doubled, new,
+ * gone, and garbage; every line still as proto_parse gives it, whatever
+ * the roster before held. */
+static void
+test_reuse(void **state)
+{
+	(void)state;
+	srand(41);
+	char *a = malloc((size_t)RANDOM_LINES * PROTO_LINE_MAX);
+	char *b = malloc((size_t)RANDOM_LINES * 2 * PROTO_LINE_MAX);
+	char **lines = malloc(RANDOM_LINES * sizeof *lines), line[PROTO_LINE_MAX];
+	assert_true(a && b && lines);
+	rnd_body(a, RANDOM_LINES);
+	struct roster *ra = check_after(a, NULL), *rb, *rc;
+	int n = cut(a, lines, RANDOM_LINES);
+	size_t len = 0;
+	for (int i = 0; i < n; i++) {
+		const char *l = lines[rnd(n)]; /* kept or moved (or doubled) */
+		int what = rnd(10);
+		if (what == 0) { /* changed: a new line */
+			int k = rnd_line(line);
+			line[k ? k - 1 : 0] = '\0';
+			l = line;
+		} else if (what == 1) {
+			l = "= USER not a line";
+		} else if (what == 2) {
+			continue; /* gone */
+		}
+		len += (size_t)sprintf(b + len, "%s\n", l);
+	}
+	b[len ? len - 1 : 0] = '\0';
+	rb = check_after(b, ra);
+	rc = check_after(b, rb); /* every line again */
+	roster_free(rc);
+	rc = check_after("= USER alice idle\n= USER bob seeking", rb); /* nearly none */
+	roster_free(rb);
+	rb = check_after(b, rc);
+	roster_free(ra);
+	roster_free(rb);
+	roster_free(rc);
+	free(a);
+	free(b);
+	free(lines);
 }
 
 static void
@@ -172,7 +247,7 @@ test_names(void **state)
 			   "= USER bob playing alpha3\n"
 			   "= USER ALICE seeking\n"
 			   "= SEEK 7 zed renju 15 none any rated swap2 bot";
-	struct roster *r = roster_parse(body, strlen(body));
+	struct roster *r = roster_parse(body, strlen(body), NULL);
 	const char *name;
 	assert_non_null(r);
 	assert_int_equal(roster_user(r, "alice"), 0); /* the first of two */
@@ -189,7 +264,7 @@ test_names(void **state)
 	roster_free(r);
 
 	/* none at all */
-	r = roster_parse("", 0);
+	r = roster_parse("", 0, NULL);
 	assert_non_null(r);
 	assert_int_equal(roster_count(r, PD_USER), 0);
 	assert_int_equal(roster_user(r, "alice"), -1);
@@ -209,7 +284,7 @@ test_many(void **state)
 	assert_non_null(body);
 	for (int i = 0; i < N; i++)
 		p += sprintf(p, "= USER user%d idle\n", i);
-	struct roster *r = roster_parse(body, (size_t)(p - body - 1));
+	struct roster *r = roster_parse(body, (size_t)(p - body - 1), NULL);
 	assert_non_null(r);
 	assert_int_equal(roster_count(r, PD_USER), N);
 	for (int i = 0; i < N; i++) {
@@ -228,6 +303,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_reuse),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many),
 	};
