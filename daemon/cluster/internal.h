@@ -6,14 +6,16 @@
  *               subscribe and the messages' dispatch, cluster_command, the
  *               second's tick that drives the others (link.h)
  *   presence.c  this node's presence published each second, the other
- *               nodes' as last heard, parsed into an index (presence.h)
+ *               nodes' as last heard, each parsed into a roster (roster.c,
+ *               pure) (presence.h)
  *   watch.c     other nodes' rooms watched from here, this node's rooms
  *               relayed to the others, the spectator counts (watch.h)
  *   jobs.c      bot jobs on the stream gomoku:bots, sent and served (jobs.h)
  *   tell.c      TELL to and from other nodes' users (tell.h)
  *
  * Each concern's fields below are its own: the others read a few of them
- * (link's connection flags, jobs' serve), and change none. */
+ * (link's connections and their flags, jobs' serve) and, but for
+ * cluster_new setting them up, change none. */
 #ifndef GOMOKUD_CLUSTER_INTERNAL_H
 #define GOMOKUD_CLUSTER_INTERNAL_H
 
