@@ -11,8 +11,9 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c
-CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/cluster.c daemon/cluster/clusterlobby.c \
-	daemon/cluster/clustermsg.c daemon/cluster/lease.c
+CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/link.c daemon/cluster/presence.c \
+	daemon/cluster/roster.c daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/tell.c \
+	daemon/cluster/clusterlobby.c daemon/cluster/clustermsg.c daemon/cluster/lease.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq
 ifeq ($(NOCLUSTER),)
 DAEMON_CLUSTER_SRCS := $(CLUSTER_SRCS)
@@ -207,3 +208,30 @@ $(O)/tests/daemon/test_front: $(O)/tests/daemon/test_front.o $(O)/tests/daemon/t
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_front
+
+# The other nodes' presence under WHO, ROOMS, SEEKS and a named GUEST's
+# check (issue 40, item 9): nine simulated nodes of 10,000 users each fed
+# to the cluster's presence code, white-box: `make bench-presence`.
+ifeq ($(NOCLUSTER),)
+$(O)/tests/bench/bench_presence.o: MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
+$(O)/tests/bench/bench_presence: $(O)/tests/bench/bench_presence.o \
+    $(filter-out $(O)/daemon/main.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
+    $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
+
+BENCHES += presence
+BENCH_BINS += $(O)/tests/bench/bench_presence
+.PHONY: bench-presence
+bench-presence: $(O)/tests/bench/bench_presence
+	$(O)/tests/bench/bench_presence
+
+# A node's presence parsed once (roster.c): every line as proto_parse
+# gives it, names found in any case; fast, every pass.
+$(O)/tests/unit/test_roster: $(O)/tests/unit/test_roster.o $(O)/daemon/cluster/roster.o \
+    $(O)/daemon/cluster/clustermsg.o $(O)/daemon/roomid.o $(PROTO_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_roster
+else
+NOT_BUILT += test_roster
+endif

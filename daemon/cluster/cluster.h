@@ -1,17 +1,19 @@
-/* cluster.h: this node among others, through Redis (hiredis on the loop).
- * The module owns both Redis connections (commands, subscriptions), the
- * other nodes' presence as last heard, the remote rooms watched from here
- * and the relays of this node's rooms to the others. Nothing here waits
- * for Redis: requests are queued, answers come back on the loop. While
- * Redis is away, cross-node requests are refused (501) and local play
- * goes on; it reconnects with backoff, subscribes again and republishes.
- * Bots: with bot-threads none it is the bot pool's remote transport
- * (bots.h), jobs onto the stream gomoku:bots; with workers (bot-serve) it
- * reads jobs there, searches them on the pool and answers their owner.
- * Seeks, challenges and JOINs across nodes are clusterlobby.h's: this
- * module carries its messages and its = SEEK presence lines. Spectators
- * watching from here are counted to the rooms' owners every second.
- * Messages are clustermsg.h's. */
+/* cluster.h: this node among others, through Redis (hiredis on the loop):
+ * the interface attach.c, clusterlobby.c and lease.c use. Its state is
+ * internal.h's, its concerns one file each: link.c (the Redis
+ * connections, publish and subscribe, the tick), presence.c (the other
+ * nodes' presence as last heard), watch.c (rooms watched across nodes and
+ * relays), jobs.c (bot jobs on a stream), tell.c (TELL). Nothing here
+ * waits for Redis: requests are queued, answers come back on the loop.
+ * While Redis is away, cross-node requests are refused (501) and local
+ * play goes on; it reconnects with backoff, subscribes again and
+ * republishes. Bots: with bot-threads none it is the bot pool's remote
+ * transport (bots.h), jobs onto the stream gomoku:bots; with workers
+ * (bot-serve) it reads jobs there, searches them on the pool and answers
+ * their owner. Seeks, challenges and JOINs across nodes are
+ * clusterlobby.h's: this module carries its messages and its = SEEK
+ * presence lines. Spectators watching from here are counted to the
+ * rooms' owners every second. Messages are clustermsg.h's. */
 #ifndef GOMOKUD_CLUSTER_H
 #define GOMOKUD_CLUSTER_H
 

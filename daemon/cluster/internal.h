@@ -1,0 +1,88 @@
+/* internal.h: a cluster node's state, shared by the files of its five
+ * concerns and by nothing else (attach.c, clusterlobby.c and lease.c
+ * know it through cluster.h):
+ *
+ *   link.c      the Redis connections, reconnection with backoff, publish,
+ *               subscribe and the messages' dispatch, cluster_command, the
+ *               second's tick that drives the others (link.h)
+ *   presence.c  this node's presence published each second, the other
+ *               nodes' as last heard, each parsed into a roster (roster.c,
+ *               pure) (presence.h)
+ *   watch.c     other nodes' rooms watched from here, this node's rooms
+ *               relayed to the others, the spectator counts (watch.h)
+ *   jobs.c      bot jobs on the stream gomoku:bots, sent and served (jobs.h)
+ *   tell.c      TELL to and from other nodes' users (tell.h)
+ *
+ * Each concern's fields below are its own: the others read a few of them
+ * (link's connections and their flags, jobs' serve) and, but for
+ * cluster_new setting them up, change none. */
+#ifndef GOMOKUD_CLUSTER_INTERNAL_H
+#define GOMOKUD_CLUSTER_INTERNAL_H
+
+#include <sys/queue.h>
+
+#include <netdb.h>
+#include <stdint.h>
+
+#include <hiredis/async.h>
+
+#include "daemon/cluster/cluster.h"
+#include "daemon/cluster/clustermsg.h"
+
+enum {
+	NODES_MAX = 64,     /* other nodes heard from at once */
+	NODE_TTL_MS = 3500, /* a node unheard this long is forgotten */
+	CHAN_MAX = 64,      /* a channel's name */
+};
+
+struct peer;
+struct rroom;
+struct relay;
+struct sent;
+struct served;
+
+struct cluster {
+	struct server *srv;
+	char node[CONFIG_NODE_MAX + 1];
+	char addr[CMSG_ADDR_MAX + 1]; /* where this node's players connect */
+	char chan_node[CHAN_MAX];     /* gomoku:node:<node> */
+
+	/* link.c: Redis */
+	char ip[NI_MAXHOST];
+	int port;
+	redisAsyncContext *cmd, *sub;
+	redisAsyncContext *jobs; /* the blocking reads of bot jobs, apart from commands */
+	int cmd_up, sub_up, jobs_up;
+	int64_t sub_since; /* ms: when the subscriptions' connection came up */
+	int backoff_s;
+	int64_t retry_at;
+	struct event *tick;
+	int said_down; /* the outage is logged */
+	int stopped;   /* cluster_stop: no Redis, no relays from now on */
+
+	/* presence.c: the other nodes as last heard */
+	struct peer *peers[NODES_MAX];
+	int npeers;
+	int twin_said;      /* another node's presence came under this node's name */
+	unsigned forgotten; /* nodes forgotten, unheard for NODE_TTL_MS */
+
+	/* watch.c */
+	LIST_HEAD(, rroom) rrooms; /* other nodes' rooms watched from here */
+	LIST_HEAD(, relay) relays; /* this node's rooms relayed to others */
+
+	/* jobs.c: this node's jobs (pool remote) or other nodes' (serve) */
+	struct bots *pool;
+	int remote;       /* its pool has no workers: jobs go to the stream */
+	int serve;        /* it searches jobs from the stream */
+	int workers;      /* its pool's threads */
+	int64_t claim_ms; /* a job pending this long is taken for lost */
+	int group_ready, reading, claiming;
+	uint64_t served_seq;
+	LIST_HEAD(, sent) sent;
+	LIST_HEAD(, served) served;
+
+	struct clobby *lobby; /* seeks and challenges across nodes */
+	struct lease *lease;  /* room leases (on a shared PostgreSQL); NULL: none */
+};
+
+#endif

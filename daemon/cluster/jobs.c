@@ -1,0 +1,380 @@
+/* jobs.c: bot searches across nodes on the Redis stream gomoku:bots with
+ * the consumer group workers (jobs.h): this node's jobs sent there when
+ * its pool has no workers, other nodes' jobs served here when it has. */
+#include "daemon/cluster/jobs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+#include "daemon/botplay.h"
+#include "daemon/bots.h"
+#include "daemon/cluster/link.h"
+#include "daemon/log.h"
+#include "daemon/core.h"
+
+#define JOBS_STREAM "gomoku:bots"
+#define JOBS_GROUP "workers"
+enum {
+	JOBS_MAXLEN = 10000, /* the stream is trimmed to about this */
+	JOBS_BLOCK_MS = 2000,
+	JOB_MSG_MAX = 4096,
+	ENTRY_MAX = 48,
+};
+
+/* A job of this node's sent to the stream: its entry, to drop it. */
+struct sent {
+	LIST_ENTRY(sent) link;
+	int64_t id;
+	char entry[ENTRY_MAX]; /* "" until XADD answers */
+};
+
+/* Another node's job this node searches. */
+struct served {
+	LIST_ENTRY(served) link;
+	struct cluster *cl;
+	int64_t bots_id;
+	uint64_t job; /* the owner's id */
+	char owner[CONFIG_NODE_MAX + 1];
+	char entry[ENTRY_MAX];
+};
+
+/* What a reply about one entry needs. */
+struct entryref {
+	struct cluster *cl;
+	int64_t id;
+	char entry[ENTRY_MAX];
+};
+
+/* The group the workers read from; made when the command connection is up
+ * (BUSYGROUP: it is there already). */
+static void
+on_group(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct cluster *cl = priv;
+	redisReply *r = reply;
+	if (ac != cl->cmd || !r)
+		return;
+	if (r->type == REDIS_REPLY_ERROR && strncmp(r->str, "BUSYGROUP", 9) != 0) {
+		log_warn(&cl->srv->log, "cluster: bot jobs group: %s", r->str);
+		return;
+	}
+	cl->group_ready = 1;
+	jobs_read(cl);
+}
+
+void
+jobs_group(struct cluster *cl)
+{
+	if (cl->serve && cl->cmd_up && !cl->group_ready)
+		redisAsyncCommand(cl->cmd, on_group, cl, "XGROUP CREATE %s %s 0 MKSTREAM",
+		    JOBS_STREAM, JOBS_GROUP);
+}
+
+/* Whether this node's pool has a free worker for another node's job. */
+static int
+jobs_room(struct cluster *cl)
+{
+	int queued, running;
+	bots_load(cl->pool, &queued, &running);
+	return queued + running < cl->workers;
+}
+
+static void
+entry_ack(struct cluster *cl, const char *entry)
+{
+	if (!cl->cmd_up)
+		return;
+	redisAsyncCommand(
+	    cl->cmd, link_ignore, NULL, "XACK %s %s %s", JOBS_STREAM, JOBS_GROUP, entry);
+	redisAsyncCommand(cl->cmd, link_ignore, NULL, "XDEL %s %s", JOBS_STREAM, entry);
+}
+
+/* The result is out on its owner's channel: the job is done (acknowledged).
+ * Not out (Redis away): it stays pending, and a worker claims it again. */
+static void
+on_result_out(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct entryref *e = priv;
+	(void)ac;
+	if (reply && ((redisReply *)reply)->type == REDIS_REPLY_INTEGER)
+		entry_ack(e->cl, e->entry);
+	free(e);
+}
+
+static void
+served_done(uint64_t id, int status, const engine_result_t *r, void *arg)
+{
+	struct served *sv = arg;
+	struct cluster *cl = sv->cl;
+	char buf[JOB_MSG_MAX];
+	struct entryref *e = malloc(sizeof *e);
+	int n = cmsg_format_result(buf, sizeof buf, sv->job, status, r);
+	(void)id;
+	log_debug(&cl->srv->log, "cluster: bot job %s of node %s searched in %d ms", sv->entry,
+	    sv->owner, status == 0 ? r->time_ms : -1);
+	if (n > 0 && e) {
+		e->cl = cl;
+		snprintf(e->entry, sizeof e->entry, "%s", sv->entry);
+		link_to_node(cl, sv->owner, buf, (size_t)n, on_result_out, e);
+	} else {
+		free(e);
+	}
+	LIST_REMOVE(sv, link);
+	free(sv);
+	jobs_read(cl);
+}
+
+/* One entry of the stream (read or claimed): searched on this node's pool
+ * as a local bot's job is. Garbage is acknowledged and dropped; a job the
+ * pool cannot take now stays pending for a worker to claim. */
+static void
+take_entry(struct cluster *cl, const redisReply *e)
+{
+	if (e->type != REDIS_REPLY_ARRAY || e->elements != 2 ||
+	    e->element[0]->type != REDIS_REPLY_STRING || e->element[0]->len >= ENTRY_MAX)
+		return;
+	const char *entry = e->element[0]->str;
+	const redisReply *f = e->element[1];
+	const redisReply *job = NULL;
+	if (f->type == REDIS_REPLY_ARRAY)
+		for (size_t i = 0; i + 1 < f->elements; i += 2)
+			if (f->element[i]->type == REDIS_REPLY_STRING &&
+			    f->element[i + 1]->type == REDIS_REPLY_STRING &&
+			    strcmp(f->element[i]->str, "job") == 0)
+				job = f->element[i + 1];
+	struct cmsg m;
+	const char *why = "it has no job field";
+	if (!job || cmsg_parse(job->str, job->len, &m, &why) != 0 || m.kind != CMSG_JOB) {
+		log_warn(&cl->srv->log, "cluster: bot job %s dropped: %s", entry,
+		    job && why ? why : "it has no job field");
+		entry_ack(cl, entry);
+		return;
+	}
+	struct served *sv = calloc(1, sizeof *sv);
+	if (!sv)
+		return;
+	sv->cl = cl;
+	sv->job = m.job;
+	snprintf(sv->owner, sizeof sv->owner, "%s", m.node);
+	snprintf(sv->entry, sizeof sv->entry, "%s", entry);
+	m.spec.owner = (uint64_t)1 << 63 | ++cl->served_seq; /* apart from the rooms here */
+	sv->bots_id = bots_submit(cl->pool, &m.spec, served_done, NULL, sv);
+	if (sv->bots_id < 0) {
+		free(sv);
+		return;
+	}
+	LIST_INSERT_HEAD(&cl->served, sv, link);
+	log_debug(&cl->srv->log, "cluster: bot job %s of node %s taken", entry, m.node);
+}
+
+/* XREADGROUP's answer: nil after JOBS_BLOCK_MS without a job. */
+static void
+on_read(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct cluster *cl = priv;
+	redisReply *r = reply;
+	if (ac != cl->jobs || !r)
+		return;
+	cl->reading = 0;
+	if (r->type == REDIS_REPLY_ERROR) {
+		if (strncmp(r->str, "NOGROUP", 7) == 0) { /* Redis came back empty */
+			cl->group_ready = 0;
+			jobs_group(cl);
+		} else {
+			log_warn(&cl->srv->log, "cluster: reading bot jobs: %s", r->str);
+		}
+		return; /* the tick reads again */
+	}
+	if (r->type == REDIS_REPLY_ARRAY)
+		for (size_t i = 0; i < r->elements; i++) {
+			const redisReply *st = r->element[i];
+			if (st->type == REDIS_REPLY_ARRAY && st->elements == 2 &&
+			    st->element[1]->type == REDIS_REPLY_ARRAY)
+				for (size_t k = 0; k < st->element[1]->elements; k++)
+					take_entry(cl, st->element[1]->element[k]);
+		}
+	jobs_read(cl);
+}
+
+/* Waits for the next job on the jobs connection while a worker is free. */
+void
+jobs_read(struct cluster *cl)
+{
+	if (!cl->serve || !cl->jobs_up || !cl->group_ready || cl->reading || !jobs_room(cl))
+		return;
+	if (redisAsyncCommand(cl->jobs, on_read, cl,
+		"XREADGROUP GROUP %s %s COUNT 1 BLOCK %d STREAMS %s >", JOBS_GROUP, cl->node,
+		JOBS_BLOCK_MS, JOBS_STREAM) == REDIS_OK)
+		cl->reading = 1;
+}
+
+static void
+on_claim(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct cluster *cl = priv;
+	redisReply *r = reply;
+	if (ac != cl->cmd || !r)
+		return;
+	cl->claiming = 0;
+	if (r->type == REDIS_REPLY_ARRAY && r->elements >= 2 &&
+	    r->element[1]->type == REDIS_REPLY_ARRAY)
+		for (size_t i = 0; i < r->element[1]->elements; i++) {
+			const redisReply *e = r->element[1]->element[i];
+			if (e->type == REDIS_REPLY_ARRAY && e->elements == 2 &&
+			    e->element[0]->type == REDIS_REPLY_STRING)
+				log_info(&cl->srv->log,
+				    "cluster: bot job %s claimed (its worker went)",
+				    e->element[0]->str);
+			take_entry(cl, e);
+		}
+}
+
+/* A job another worker took and never acknowledged (it died): this one
+ * claims it, when it has a free worker. */
+static void
+jobs_claim(struct cluster *cl)
+{
+	if (!cl->serve || !cl->cmd_up || !cl->group_ready || cl->claiming || !jobs_room(cl))
+		return;
+	if (redisAsyncCommand(cl->cmd, on_claim, cl, "XAUTOCLAIM %s %s %s %lld 0-0 COUNT 1",
+		JOBS_STREAM, JOBS_GROUP, cl->node, (long long)cl->claim_ms) == REDIS_OK)
+		cl->claiming = 1;
+}
+
+static struct sent *
+sent_find(struct cluster *cl, int64_t id)
+{
+	struct sent *x;
+	LIST_FOREACH (x, &cl->sent, link)
+		if (x->id == id)
+			return x;
+	return NULL;
+}
+
+static void
+sent_free(struct sent *x)
+{
+	LIST_REMOVE(x, link);
+	free(x);
+}
+
+static void
+on_added(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct entryref *e = priv;
+	redisReply *r = reply;
+	struct sent *x;
+	(void)ac;
+	if (r && r->type == REDIS_REPLY_STRING && r->len < ENTRY_MAX &&
+	    (x = sent_find(e->cl, e->id)) != NULL)
+		snprintf(x->entry, sizeof x->entry, "%s", r->str);
+	free(e);
+}
+
+/* The remote pool's send: the job onto the stream. */
+static int
+job_send(void *arg, int64_t id, const bots_job_t *job)
+{
+	struct cluster *cl = arg;
+	char buf[JOB_MSG_MAX];
+	int n = cmsg_format_job(buf, sizeof buf, cl->node, (uint64_t)id, job);
+	struct sent *x;
+	struct entryref *e;
+	if (!cl->cmd_up || n < 0)
+		return -1;
+	if (!(x = calloc(1, sizeof *x)) || !(e = calloc(1, sizeof *e))) {
+		free(x);
+		return -1;
+	}
+	x->id = id;
+	e->cl = cl;
+	e->id = id;
+	if (redisAsyncCommand(cl->cmd, on_added, e, "XADD %s MAXLEN ~ %d * job %b", JOBS_STREAM,
+		JOBS_MAXLEN, buf, (size_t)n) != REDIS_OK) {
+		free(x);
+		free(e);
+		return -1;
+	}
+	LIST_INSERT_HEAD(&cl->sent, x, link);
+	return 0;
+}
+
+/* The remote pool's drop: a job no longer wanted leaves the stream (a
+ * worker that has it already searches on; its result is dropped). */
+static void
+job_drop(void *arg, int64_t id)
+{
+	struct cluster *cl = arg;
+	struct sent *x = sent_find(cl, id);
+	if (!x)
+		return;
+	if (x->entry[0] && cl->cmd_up)
+		redisAsyncCommand(cl->cmd, link_ignore, NULL, "XDEL %s %s", JOBS_STREAM, x->entry);
+	sent_free(x);
+}
+
+void
+jobs_result(struct cluster *cl, const struct cmsg *m)
+{
+	struct sent *x = sent_find(cl, (int64_t)m->job);
+	if (x)
+		sent_free(x);
+	if (!cl->remote || bots_remote_done(cl->pool, (int64_t)m->job, m->status, &m->result) != 0)
+		log_debug(&cl->srv->log, "cluster: a stale bot result %llu dropped",
+		    (unsigned long long)m->job);
+}
+
+void
+jobs_init(struct cluster *cl)
+{
+	const struct config *cfg = &cl->srv->cfg;
+	LIST_INIT(&cl->sent);
+	LIST_INIT(&cl->served);
+	if ((cl->pool = botplay_bots(cl->srv->botplay)) != NULL) {
+		cl->remote = bots_remote(cl->pool);
+		cl->serve = !cl->remote && cfg->bot_serve;
+		cl->workers = cfg->bot_threads > 0 ? cfg->bot_threads
+						   : (int)sysconf(_SC_NPROCESSORS_ONLN);
+		cl->claim_ms = BOTS_CLAIM_MS(2 * cfg->bot_think_ms);
+		if (cl->remote) {
+			struct bots_remote ops = { job_send, job_drop, cl };
+			bots_set_remote(cl->pool, &ops);
+		}
+	}
+}
+
+void
+jobs_down(struct cluster *cl)
+{
+	cl->group_ready = cl->reading = cl->claiming = 0;
+	/* what was sent to the stream went with Redis, or will be claimed */
+	while (!LIST_EMPTY(&cl->sent))
+		sent_free(LIST_FIRST(&cl->sent));
+}
+
+void
+jobs_tick(struct cluster *cl)
+{
+	jobs_group(cl);
+	jobs_read(cl);
+	jobs_claim(cl);
+}
+
+void
+jobs_stop(struct cluster *cl)
+{
+	if (cl->remote)
+		bots_set_remote(cl->pool, NULL);
+	while (!LIST_EMPTY(&cl->served)) {
+		struct served *sv = LIST_FIRST(&cl->served);
+		bots_cancel(cl->pool, sv->bots_id); /* its callback does not come */
+		LIST_REMOVE(sv, link);
+		free(sv);
+	}
+	while (!LIST_EMPTY(&cl->sent))
+		sent_free(LIST_FIRST(&cl->sent));
+}

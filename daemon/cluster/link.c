@@ -1,0 +1,431 @@
+/* link.c: the cluster's Redis link (link.h) and the node's life
+ * (cluster_new, cluster_stop, cluster_release: cluster.h). Two hiredis
+ * connections on the loop through its libevent adapter, one for commands
+ * and one for subscriptions, and a third for bot jobs on a node that
+ * serves them; a lost one drops them all and forgets what was heard, and
+ * the tick connects again after a backoff of 1 to 16 s, subscribes again
+ * and republishes. Every message heard goes to its concern: presence.c,
+ * watch.c, jobs.c, tell.c, or clusterlobby.c for a lobby message. */
+#include "daemon/cluster/link.h"
+
+#include <sys/socket.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <hiredis/adapters/libevent.h>
+#include <hiredis/hiredis.h>
+
+#include "daemon/clock.h"
+#include "daemon/cluster/clusterlobby.h"
+#include "daemon/cluster/jobs.h"
+#include "daemon/cluster/lease.h"
+#include "daemon/cluster/presence.h"
+#include "daemon/cluster/tell.h"
+#include "daemon/cluster/watch.h"
+#include "daemon/log.h"
+#include "daemon/core.h"
+
+enum {
+	TICK_MS = 1000,
+	BACKOFF_MAX_S = 16,
+};
+
+void
+link_room_chan(char out[CHAN_MAX], const char *room)
+{
+	snprintf(out, CHAN_MAX, "gomoku:room:%s", room);
+}
+
+int
+cluster_up(const struct cluster *cl)
+{
+	return cl->cmd_up && cl->sub_up;
+}
+
+/* One of the connections is gone: let go of the others, try again later. */
+static void
+down(struct cluster *cl, const char *why)
+{
+	if (cl->cmd_up && cl->sub_up)
+		log_warn(&cl->srv->log, "cluster: Redis %s:%d lost: %s", cl->ip, cl->port, why);
+	else if (!cl->said_down)
+		log_warn(&cl->srv->log, "cluster: cannot reach Redis %s:%d (%s); trying again",
+		    cl->ip, cl->port, why);
+	cl->said_down = 1; /* until it is up again */
+	cl->cmd_up = cl->sub_up = cl->jobs_up = 0;
+	jobs_down(cl);
+	redisAsyncContext *a = cl->cmd, *b = cl->sub, *j = cl->jobs;
+	cl->cmd = cl->sub = cl->jobs = NULL;
+	if (a)
+		redisAsyncDisconnect(a);
+	if (b)
+		redisAsyncDisconnect(b);
+	if (j)
+		redisAsyncDisconnect(j);
+	watch_down(cl);
+	/* what was heard through Redis is stale now */
+	presence_forget(cl);
+	cl->retry_at = clock_now_ms() + (int64_t)cl->backoff_s * 1000;
+	cl->backoff_s = cl->backoff_s * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : cl->backoff_s * 2;
+}
+
+static void
+on_connect(const redisAsyncContext *ac, int status)
+{
+	struct cluster *cl = ac->data;
+	if (ac != cl->cmd && ac != cl->sub && ac != cl->jobs)
+		return;
+	if (status != REDIS_OK) {
+		/* hiredis frees ac after this callback */
+		if (ac == cl->cmd)
+			cl->cmd = NULL;
+		else if (ac == cl->sub)
+			cl->sub = NULL;
+		else
+			cl->jobs = NULL;
+		down(cl, ac->errstr[0] ? ac->errstr : "cannot connect");
+		return;
+	}
+	if (ac == cl->cmd)
+		cl->cmd_up = 1;
+	else if (ac == cl->sub) {
+		cl->sub_up = 1;
+		cl->sub_since = clock_now_ms();
+	} else
+		cl->jobs_up = 1;
+	if (ac == cl->cmd)
+		jobs_group(cl);
+	if (ac == cl->jobs)
+		jobs_read(cl);
+	if (cluster_up(cl)) {
+		cl->backoff_s = 1;
+		cl->said_down = 0;
+		log_info(
+		    &cl->srv->log, "cluster: node %s on Redis %s:%d", cl->node, cl->ip, cl->port);
+	}
+}
+
+static void
+on_disconnect(const redisAsyncContext *ac, int status)
+{
+	struct cluster *cl = ac->data;
+	(void)status;
+	if (ac == cl->cmd)
+		cl->cmd = NULL;
+	else if (ac == cl->sub)
+		cl->sub = NULL;
+	else if (ac == cl->jobs)
+		cl->jobs = NULL;
+	else
+		return; /* one we let go of */
+	down(cl, ac->errstr[0] ? ac->errstr : "disconnected");
+}
+
+static redisAsyncContext *
+open_one(struct cluster *cl)
+{
+	redisAsyncContext *ac = redisAsyncConnect(cl->ip, cl->port);
+	if (!ac)
+		return NULL;
+	if (ac->err) {
+		log_warn(&cl->srv->log, "cluster: Redis %s:%d: %s", cl->ip, cl->port, ac->errstr);
+		redisAsyncFree(ac);
+		return NULL;
+	}
+	ac->data = cl;
+	if (redisLibeventAttach(ac, cl->srv->base) != REDIS_OK) {
+		redisAsyncFree(ac);
+		return NULL;
+	}
+	redisAsyncSetConnectCallback(ac, on_connect);
+	redisAsyncSetDisconnectCallback(ac, on_disconnect);
+	return ac;
+}
+
+void
+link_ignore(redisAsyncContext *ac, void *reply, void *priv)
+{
+	(void)ac;
+	(void)reply;
+	(void)priv;
+}
+
+void
+link_publish(struct cluster *cl, const char *chan, const char *buf, size_t n, redisCallbackFn *fn,
+    void *priv)
+{
+	if (!cl->cmd_up ||
+	    redisAsyncCommand(
+		cl->cmd, fn ? fn : link_ignore, priv, "PUBLISH %s %b", chan, buf, n) != REDIS_OK) {
+		if (fn)
+			fn(NULL, NULL, priv);
+	}
+}
+
+void
+link_to_node(struct cluster *cl, const char *node, const char *buf, size_t n, redisCallbackFn *fn,
+    void *priv)
+{
+	char chan[CHAN_MAX];
+	snprintf(chan, sizeof chan, "gomoku:node:%s", node);
+	link_publish(cl, chan, buf, n, fn, priv);
+}
+
+static void on_message(redisAsyncContext *ac, void *reply, void *priv);
+
+void
+link_subscribe(struct cluster *cl, const char *chan)
+{
+	if (cl->sub)
+		redisAsyncCommand(cl->sub, on_message, cl, "SUBSCRIBE %s", chan);
+}
+
+void
+link_unsubscribe(struct cluster *cl, const char *chan)
+{
+	if (cl->sub && cl->sub_up)
+		redisAsyncCommand(cl->sub, on_message, cl, "UNSUBSCRIBE %s", chan);
+}
+
+/* (Re)connects them all and subscribes to what this node listens to. */
+static void
+start(struct cluster *cl)
+{
+	if (!(cl->cmd = open_one(cl)) || !(cl->sub = open_one(cl)) ||
+	    (cl->serve && !(cl->jobs = open_one(cl)))) {
+		down(cl, "cannot connect");
+		return;
+	}
+	link_subscribe(cl, CHAN_PRESENCE);
+	link_subscribe(cl, cl->chan_node);
+	watch_resubscribe(cl);
+}
+
+/* One message from a subscription (or its confirmation), to its concern. */
+static void
+on_message(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct cluster *cl = priv;
+	redisReply *r = reply;
+	if (ac != cl->sub || !r || r->type != REDIS_REPLY_ARRAY || r->elements != 3 ||
+	    r->element[0]->type != REDIS_REPLY_STRING || r->element[1]->type != REDIS_REPLY_STRING)
+		return;
+	const char *kind = r->element[0]->str, *chan = r->element[1]->str;
+	if (strcmp(kind, "subscribe") == 0) {
+		if (strncmp(chan, "gomoku:room:", 12) == 0)
+			watch_subscribed(cl, chan + 12);
+		return;
+	}
+	if (strcmp(kind, "message") != 0 || r->element[2]->type != REDIS_REPLY_STRING)
+		return;
+	struct cmsg m;
+	const char *why;
+	if (cmsg_parse(r->element[2]->str, r->element[2]->len, &m, &why) != 0) {
+		log_warn(&cl->srv->log, "cluster: a message on %s dropped: %s", chan, why);
+		return;
+	}
+	int on_room = strncmp(chan, "gomoku:room:", 12) == 0;
+	if (on_room && strcmp(chan + 12, m.room) != 0) {
+		log_warn(
+		    &cl->srv->log, "cluster: a message on %s for room %s dropped", chan, m.room);
+		return;
+	}
+	int mine = strcmp(chan, cl->chan_node) == 0;
+	switch (m.kind) {
+	case CMSG_PRESENCE:
+		if (strcmp(chan, CHAN_PRESENCE) == 0)
+			presence_got(cl, &m);
+		break;
+	case CMSG_TELL:
+		if (mine)
+			tell_got(cl, &m);
+		break;
+	case CMSG_WATCH:
+	case CMSG_WATCHERS:
+		if (mine)
+			watch_got(cl, &m);
+		break;
+	case CMSG_SNAPSHOT:
+	case CMSG_EVENT:
+		if (on_room)
+			watch_got(cl, &m);
+		break;
+	case CMSG_RESULT:
+		if (mine)
+			jobs_result(cl, &m);
+		break;
+	case CMSG_LOBBY:
+		if (mine && strcmp(m.node, cl->node) != 0)
+			clobby_got(cl->lobby, m.node, m.body, m.bodylen);
+		break;
+	case CMSG_JOB: /* jobs come on the stream only */
+		log_warn(&cl->srv->log, "cluster: a bot job on %s dropped", chan);
+		break;
+	}
+}
+
+/* What cluster_command's reply goes to. */
+struct command {
+	cluster_reply_fn *fn;
+	void *priv;
+};
+
+static void
+on_command(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct command *k = priv;
+	(void)ac;
+	k->fn(reply, k->priv);
+	free(k);
+}
+
+int
+cluster_command(struct cluster *cl, cluster_reply_fn *fn, void *priv, int argc, const char **argv,
+    const size_t *argvlen)
+{
+	struct command *k;
+	if (!cluster_up(cl) || !(k = malloc(sizeof *k)))
+		return -1;
+	k->fn = fn;
+	k->priv = priv;
+	if (redisAsyncCommandArgv(cl->cmd, on_command, k, argc, argv, argvlen) != REDIS_OK) {
+		free(k);
+		return -1;
+	}
+	return 0;
+}
+
+struct server *
+cluster_server(const struct cluster *cl)
+{
+	return cl->srv;
+}
+
+const char *
+cluster_node(const struct cluster *cl)
+{
+	return cl->node;
+}
+
+struct clobby *
+cluster_lobby(const struct cluster *cl)
+{
+	return cl ? cl->lobby : NULL;
+}
+
+int
+cluster_send_lobby(struct cluster *cl, const char *node, const char *text)
+{
+	char buf[PROTO_LINE_MAX + 256];
+	int n = cmsg_format_lobby(buf, sizeof buf, cl->node, text);
+	if (!cluster_up(cl) || n < 0)
+		return -1;
+	link_to_node(cl, node, buf, (size_t)n, NULL, NULL);
+	return 0;
+}
+
+/* The second's work, every concern's in turn. */
+static void
+tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct cluster *cl = arg;
+	int64_t now = clock_now_ms();
+	(void)fd;
+	(void)what;
+	if (!cl->cmd && !cl->sub && now >= cl->retry_at)
+		start(cl);
+	presence_tick(cl, now);
+	watch_tick(cl, now);
+	clobby_tick(cl->lobby, now);
+	jobs_tick(cl);
+}
+
+struct cluster *
+cluster_new(struct server *srv, char *err, size_t errlen)
+{
+	const struct config *cfg = &srv->cfg;
+	struct addrinfo hints = { 0 }, *res = NULL;
+	err[0] = '\0';
+	if (!cfg->cluster_host[0])
+		return NULL;
+	struct cluster *cl = calloc(1, sizeof *cl);
+	if (!cl) {
+		snprintf(err, errlen, "cluster: out of memory");
+		return NULL;
+	}
+	cl->srv = srv;
+	/* resolved once, here, so the loop never waits for a name */
+	hints.ai_socktype = SOCK_STREAM;
+	int rc = getaddrinfo(cfg->cluster_host, NULL, &hints, &res);
+	if (rc != 0 || !res ||
+	    getnameinfo(res->ai_addr, res->ai_addrlen, cl->ip, sizeof cl->ip, NULL, 0,
+		NI_NUMERICHOST) != 0) {
+		snprintf(err, errlen, "cluster: cannot resolve %s: %s", cfg->cluster_host,
+		    rc ? gai_strerror(rc) : "no address");
+		if (res)
+			freeaddrinfo(res);
+		free(cl);
+		return NULL;
+	}
+	freeaddrinfo(res);
+	cl->port = cfg->cluster_port;
+	snprintf(cl->node, sizeof cl->node, "%s", cfg->node_name);
+	snprintf(cl->addr, sizeof cl->addr, "%s", cfg->advertise);
+	snprintf(cl->chan_node, sizeof cl->chan_node, "gomoku:node:%s", cl->node);
+	LIST_INIT(&cl->rrooms);
+	LIST_INIT(&cl->relays);
+	cl->backoff_s = 1;
+	jobs_init(cl);
+	struct timeval every = { TICK_MS / 1000, TICK_MS % 1000 * 1000 };
+	if (!(cl->tick = event_new(srv->base, -1, EV_PERSIST, tick_cb, cl)) ||
+	    event_add(cl->tick, &every) != 0) {
+		snprintf(err, errlen, "cluster: cannot start its timer");
+		if (cl->tick)
+			event_free(cl->tick);
+		free(cl);
+		return NULL;
+	}
+	if (!(cl->lobby = clobby_new(srv, cl))) {
+		snprintf(err, errlen, "cluster: out of memory");
+		event_free(cl->tick);
+		free(cl);
+		return NULL;
+	}
+	cl->lease = lease_new(srv, cl);
+	start(cl);
+	return cl;
+}
+
+void
+cluster_stop(struct cluster *cl)
+{
+	cl->stopped = 1;
+	event_free(cl->tick);
+	cl->tick = NULL;
+	clobby_free(cl->lobby);
+	cl->lobby = NULL;
+	jobs_stop(cl);
+	watch_stop(cl);
+	/* pending replies are called back with NULL; they need cl alive */
+	redisAsyncContext *a = cl->cmd, *b = cl->sub, *j = cl->jobs;
+	cl->cmd = cl->sub = cl->jobs = NULL;
+	cl->cmd_up = cl->sub_up = cl->jobs_up = 0;
+	if (a)
+		redisAsyncFree(a);
+	if (b)
+		redisAsyncFree(b);
+	if (j)
+		redisAsyncFree(j);
+	presence_forget(cl);
+}
+
+void
+cluster_release(struct cluster *cl)
+{
+	lease_free(cl->lease);
+	free(cl);
+}
