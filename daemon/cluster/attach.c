@@ -144,7 +144,8 @@ session_gone(void *w, struct session *s)
 static void
 conn_gone(void *w, struct conn *c)
 {
-	cluster_conn_gone(w, c);
+	clobby_conn_gone(cluster_lobby(w), c); /* its JOIN asked of the others */
+	cluster_conn_gone(w, c);               /* its watches of rooms elsewhere */
 }
 
 static void

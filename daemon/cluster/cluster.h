@@ -82,6 +82,9 @@ struct room;
 /* r's events go on its channel from now on (as after a watcher's W): an
  * adopted room keeps the other nodes' watchers of it. */
 void cluster_relay(struct cluster *cl, struct room *r);
+/* lease.c: r, adopted here, goes on relaying its events to the other
+ * nodes' watchers (cluster_relay, through the parts node.c set). */
+void cluster_adopted(struct cluster *cl, struct room *r);
 
 /* WATCH or STATE (m) of another node's room from c: GERR_PENDING when
  * asked (c is held; the snapshot and the OK come when the owner answers,

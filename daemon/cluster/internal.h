@@ -1,6 +1,6 @@
 /* internal.h: a cluster node's state, shared by the files of its five
- * concerns and by nothing else (attach.c, clusterlobby.c and lease.c
- * know it through cluster.h):
+ * concerns and node.c, which puts them together, and by nothing else
+ * (attach.c, clusterlobby.c and lease.c know it through cluster.h):
  *
  *   link.c      the Redis connections, reconnection with backoff, publish,
  *               subscribe and the messages' dispatch, cluster_command, the
@@ -37,6 +37,40 @@ enum {
 
 struct peer;
 struct rroom;
+struct room;
+struct conn;
+struct cluster;
+
+/* What the lower files hand up, so that none of them calls a file above
+ * it by name: node.c, which puts a node together, sets these (the files
+ * stand link.c < presence.c < tell.c, jobs.c, lease.c < watch.c <
+ * clusterlobby.c < node.c, attach.c; tests/cycles.sh checks there is no
+ * cycle). No member is NULL once cluster_new returned. */
+struct cluster_parts {
+	/* link.c: Redis went (what was heard is stale); the subscriptions'
+	 * connection is up again (subscribe again); a room's channel is
+	 * subscribed; the jobs' connection is up; the commands' one is */
+	void (*down)(struct cluster *cl);
+	void (*resubscribe)(struct cluster *cl);
+	void (*subscribed)(struct cluster *cl, const char *room);
+	void (*jobs_up)(struct cluster *cl);
+	void (*cmd_up)(struct cluster *cl);
+	/* link.c: a message for a concern, checked for its channel */
+	void (*presence)(struct cluster *cl, const struct cmsg *m);
+	void (*tell)(struct cluster *cl, const struct cmsg *m);
+	void (*watch)(struct cluster *cl, const struct cmsg *m);
+	void (*result)(struct cluster *cl, const struct cmsg *m);
+	void (*lobby)(struct cluster *cl, const struct cmsg *m);
+	/* link.c: the second's work of every concern */
+	void (*tick)(struct cluster *cl, int64_t now);
+	/* presence.c: the room elsewhere c watches (watch.c), or NULL; this
+	 * node's claimable seeks as = SEEK lines (clusterlobby.c) */
+	const char *(*watched)(const struct cluster *cl, const struct conn *c);
+	void (*seek_lines)(
+	    struct cluster *cl, void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+	/* lease.c: r, adopted, keeps the other nodes' watchers (watch.c) */
+	void (*adopted)(struct cluster *cl, struct room *r);
+};
 struct relay;
 struct sent;
 struct served;
@@ -83,6 +117,7 @@ struct cluster {
 
 	struct clobby *lobby; /* seeks and challenges across nodes */
 	struct lease *lease;  /* room leases (on a shared PostgreSQL); NULL: none */
+	struct cluster_parts parts;
 };
 
 #endif

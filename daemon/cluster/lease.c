@@ -324,7 +324,7 @@ adopted(void *arg, const struct archive_saved *sv, const char *why)
 		if (x)
 			entries_del(&l->adopting, x);
 		entries_add(&l->held, a->room, "", 0);
-		cluster_relay(l->cl, r); /* watchers elsewhere go on */
+		cluster_adopted(l->cl, r); /* watchers elsewhere go on */
 		log_info(&l->srv->log,
 		    "room %s: adopted from node %s with %d move%s, %lld ms after its lease was "
 		    "taken",

@@ -1,11 +1,11 @@
-/* link.c: the cluster's Redis link (link.h) and the node's life
- * (cluster_new, cluster_stop, cluster_release: cluster.h). Two hiredis
+/* link.c: the cluster's Redis link (link.h). Two hiredis
  * connections on the loop through its libevent adapter, one for commands
  * and one for subscriptions, and a third for bot jobs on a node that
  * serves them; a lost one drops them all and forgets what was heard, and
  * the tick connects again after a backoff of 1 to 16 s, subscribes again
- * and republishes. Every message heard goes to its concern: presence.c,
- * watch.c, jobs.c, tell.c, or clusterlobby.c for a lobby message. */
+ * and republishes. Every message heard goes to its concern (presence,
+ * watch, jobs, tell, or the lobby) through the parts node.c set
+ * (internal.h): this file calls none of them by name. */
 #include "daemon/cluster/link.h"
 
 #include <sys/socket.h>
@@ -20,12 +20,6 @@
 #include <hiredis/hiredis.h>
 
 #include "daemon/clock.h"
-#include "daemon/cluster/clusterlobby.h"
-#include "daemon/cluster/jobs.h"
-#include "daemon/cluster/lease.h"
-#include "daemon/cluster/presence.h"
-#include "daemon/cluster/tell.h"
-#include "daemon/cluster/watch.h"
 #include "daemon/log.h"
 #include "daemon/core.h"
 
@@ -57,7 +51,8 @@ down(struct cluster *cl, const char *why)
 		    cl->ip, cl->port, why);
 	cl->said_down = 1; /* until it is up again */
 	cl->cmd_up = cl->sub_up = cl->jobs_up = 0;
-	jobs_down(cl);
+	/* what was heard through Redis is stale now; jobs and watches wait */
+	cl->parts.down(cl);
 	redisAsyncContext *a = cl->cmd, *b = cl->sub, *j = cl->jobs;
 	cl->cmd = cl->sub = cl->jobs = NULL;
 	if (a)
@@ -66,9 +61,6 @@ down(struct cluster *cl, const char *why)
 		redisAsyncDisconnect(b);
 	if (j)
 		redisAsyncDisconnect(j);
-	watch_down(cl);
-	/* what was heard through Redis is stale now */
-	presence_forget(cl);
 	cl->retry_at = clock_now_ms() + (int64_t)cl->backoff_s * 1000;
 	cl->backoff_s = cl->backoff_s * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : cl->backoff_s * 2;
 }
@@ -98,9 +90,9 @@ on_connect(const redisAsyncContext *ac, int status)
 	} else
 		cl->jobs_up = 1;
 	if (ac == cl->cmd)
-		jobs_group(cl);
+		cl->parts.cmd_up(cl);
 	if (ac == cl->jobs)
-		jobs_read(cl);
+		cl->parts.jobs_up(cl);
 	if (cluster_up(cl)) {
 		cl->backoff_s = 1;
 		cl->said_down = 0;
@@ -202,7 +194,7 @@ start(struct cluster *cl)
 	}
 	link_subscribe(cl, CHAN_PRESENCE);
 	link_subscribe(cl, cl->chan_node);
-	watch_resubscribe(cl);
+	cl->parts.resubscribe(cl);
 }
 
 /* One message from a subscription (or its confirmation), to its concern. */
@@ -217,7 +209,7 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 	const char *kind = r->element[0]->str, *chan = r->element[1]->str;
 	if (strcmp(kind, "subscribe") == 0) {
 		if (strncmp(chan, "gomoku:room:", 12) == 0)
-			watch_subscribed(cl, chan + 12);
+			cl->parts.subscribed(cl, chan + 12);
 		return;
 	}
 	if (strcmp(kind, "message") != 0 || r->element[2]->type != REDIS_REPLY_STRING)
@@ -238,29 +230,29 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 	switch (m.kind) {
 	case CMSG_PRESENCE:
 		if (strcmp(chan, CHAN_PRESENCE) == 0)
-			presence_got(cl, &m);
+			cl->parts.presence(cl, &m);
 		break;
 	case CMSG_TELL:
 		if (mine)
-			tell_got(cl, &m);
+			cl->parts.tell(cl, &m);
 		break;
 	case CMSG_WATCH:
 	case CMSG_WATCHERS:
 		if (mine)
-			watch_got(cl, &m);
+			cl->parts.watch(cl, &m);
 		break;
 	case CMSG_SNAPSHOT:
 	case CMSG_EVENT:
 		if (on_room)
-			watch_got(cl, &m);
+			cl->parts.watch(cl, &m);
 		break;
 	case CMSG_RESULT:
 		if (mine)
-			jobs_result(cl, &m);
+			cl->parts.result(cl, &m);
 		break;
 	case CMSG_LOBBY:
 		if (mine && strcmp(m.node, cl->node) != 0)
-			clobby_got(cl->lobby, m.node, m.body, m.bodylen);
+			cl->parts.lobby(cl, &m);
 		break;
 	case CMSG_JOB: /* jobs come on the stream only */
 		log_warn(&cl->srv->log, "cluster: a bot job on %s dropped", chan);
@@ -311,10 +303,10 @@ cluster_node(const struct cluster *cl)
 	return cl->node;
 }
 
-struct clobby *
-cluster_lobby(const struct cluster *cl)
+void
+cluster_adopted(struct cluster *cl, struct room *r)
 {
-	return cl ? cl->lobby : NULL;
+	cl->parts.adopted(cl, r);
 }
 
 int
@@ -338,78 +330,32 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (!cl->cmd && !cl->sub && now >= cl->retry_at)
 		start(cl);
-	presence_tick(cl, now);
-	watch_tick(cl, now);
-	clobby_tick(cl->lobby, now);
-	jobs_tick(cl);
+	cl->parts.tick(cl, now);
 }
 
-struct cluster *
-cluster_new(struct server *srv, char *err, size_t errlen)
+int
+link_start(struct cluster *cl)
 {
-	const struct config *cfg = &srv->cfg;
-	struct addrinfo hints = { 0 }, *res = NULL;
-	err[0] = '\0';
-	if (!cfg->cluster_host[0])
-		return NULL;
-	struct cluster *cl = calloc(1, sizeof *cl);
-	if (!cl) {
-		snprintf(err, errlen, "cluster: out of memory");
-		return NULL;
-	}
-	cl->srv = srv;
-	/* resolved once, here, so the loop never waits for a name */
-	hints.ai_socktype = SOCK_STREAM;
-	int rc = getaddrinfo(cfg->cluster_host, NULL, &hints, &res);
-	if (rc != 0 || !res ||
-	    getnameinfo(res->ai_addr, res->ai_addrlen, cl->ip, sizeof cl->ip, NULL, 0,
-		NI_NUMERICHOST) != 0) {
-		snprintf(err, errlen, "cluster: cannot resolve %s: %s", cfg->cluster_host,
-		    rc ? gai_strerror(rc) : "no address");
-		if (res)
-			freeaddrinfo(res);
-		free(cl);
-		return NULL;
-	}
-	freeaddrinfo(res);
-	cl->port = cfg->cluster_port;
-	snprintf(cl->node, sizeof cl->node, "%s", cfg->node_name);
-	snprintf(cl->addr, sizeof cl->addr, "%s", cfg->advertise);
-	snprintf(cl->chan_node, sizeof cl->chan_node, "gomoku:node:%s", cl->node);
-	LIST_INIT(&cl->rrooms);
-	LIST_INIT(&cl->relays);
-	cl->backoff_s = 1;
-	jobs_init(cl);
 	struct timeval every = { TICK_MS / 1000, TICK_MS % 1000 * 1000 };
-	if (!(cl->tick = event_new(srv->base, -1, EV_PERSIST, tick_cb, cl)) ||
+	if (!(cl->tick = event_new(cl->srv->base, -1, EV_PERSIST, tick_cb, cl)) ||
 	    event_add(cl->tick, &every) != 0) {
-		snprintf(err, errlen, "cluster: cannot start its timer");
 		if (cl->tick)
 			event_free(cl->tick);
-		free(cl);
-		return NULL;
+		cl->tick = NULL;
+		return -1;
 	}
-	if (!(cl->lobby = clobby_new(srv, cl))) {
-		snprintf(err, errlen, "cluster: out of memory");
-		event_free(cl->tick);
-		free(cl);
-		return NULL;
-	}
-	cl->lease = lease_new(srv, cl);
+	cl->backoff_s = 1;
 	start(cl);
-	return cl;
+	return 0;
 }
 
 void
-cluster_stop(struct cluster *cl)
+link_stop(struct cluster *cl)
 {
 	cl->stopped = 1;
-	event_free(cl->tick);
+	if (cl->tick)
+		event_free(cl->tick);
 	cl->tick = NULL;
-	clobby_free(cl->lobby);
-	cl->lobby = NULL;
-	jobs_stop(cl);
-	watch_stop(cl);
 	/* pending replies are called back with NULL; they need cl alive */
 	redisAsyncContext *a = cl->cmd, *b = cl->sub, *j = cl->jobs;
 	cl->cmd = cl->sub = cl->jobs = NULL;
@@ -420,12 +366,4 @@ cluster_stop(struct cluster *cl)
 		redisAsyncFree(b);
 	if (j)
 		redisAsyncFree(j);
-	presence_forget(cl);
-}
-
-void
-cluster_release(struct cluster *cl)
-{
-	lease_free(cl->lease);
-	free(cl);
 }

@@ -31,5 +31,10 @@ void link_subscribe(struct cluster *cl, const char *chan);
 void link_unsubscribe(struct cluster *cl, const char *chan);
 /* A reply that does not matter. */
 void link_ignore(redisAsyncContext *ac, void *reply, void *priv);
+/* The second's tick and the first connections (node.c, once the parts are
+ * set): 0, or -1 when the timer cannot be had. link_stop: the tick and the
+ * connections go (their pending replies are called back with NULL). */
+int link_start(struct cluster *cl);
+void link_stop(struct cluster *cl);
 
 #endif

@@ -13,7 +13,6 @@
 #include <event2/buffer.h>
 
 #include "daemon/clock.h"
-#include "daemon/cluster/clusterlobby.h"
 #include "daemon/cluster/link.h"
 #include "daemon/cluster/roster.h"
 #include "daemon/log.h"
@@ -245,7 +244,7 @@ static void
 user_info(const struct cluster *cl, const struct session *s, proto_msg_t *m)
 {
 	const char *far;
-	if (s->conn && m->ustate == USER_IDLE && (far = cluster_watched(cl, s->conn))) {
+	if (s->conn && m->ustate == USER_IDLE && (far = cl->parts.watched(cl, s->conn))) {
 		m->ustate = USER_WATCHING;
 		snprintf(m->room, sizeof m->room, "%s", far);
 	}
@@ -302,7 +301,7 @@ publish_presence(struct cluster *cl)
 			add_line(&rm, &m);
 		}
 	struct lines sk = { u.b, 0 };
-	clobby_presence(cl->lobby, seek_line, &sk);
+	cl->parts.seek_lines(cl, seek_line, &sk);
 	size_t len = evbuffer_get_length(u.b);
 	const char *data = (const char *)evbuffer_pullup(u.b, -1);
 	if (data)

@@ -14,7 +14,6 @@
 #include <hiredis/hiredis.h>
 
 #include "daemon/clock.h"
-#include "daemon/cluster/clusterlobby.h"
 #include "daemon/cluster/lease.h"
 #include "daemon/cluster/link.h"
 #include "daemon/conn.h"
@@ -305,9 +304,6 @@ cluster_conn_gone(struct cluster *cl, struct conn *c)
 {
 	struct rroom *rr;
 	struct rwatch *w;
-	if (!cl)
-		return;
-	clobby_conn_gone(cl->lobby, c);
 	LIST_FOREACH (rr, &cl->rrooms, link)
 		LIST_FOREACH (w, &rr->watchers, link)
 			if (w->c == c)
