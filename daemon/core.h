@@ -34,7 +34,7 @@ struct room_registry;
 struct botplay;
 struct addrcount;
 struct gc;
-struct statelock;
+struct root;
 struct metrics;
 struct admin;
 struct control;
@@ -47,31 +47,21 @@ struct server {
 	struct config flags;     /* flag overrides, re-applied on reload */
 	unsigned flag_mask;      /* which flags were given */
 	struct logger log;
-	struct statelock *statelock; /* this daemon's hold on cfg.state_dir */
+	struct root *root; /* the composition root's own: listeners, signals, timers */
 	SSL_CTX *ssl;
-	char cert[CONFIG_PATH_MAX], key[CONFIG_PATH_MAX];
-	struct evconnlistener *lev[CONFIG_MAX_LISTEN + 1]; /* the last may be web-listen's */
-	int nlev;
-	int accept_paused;
-	struct event *resume_accept_ev;
-	struct event *sig_ev[3];
-	struct gc *gc; /* the gc pass: gc_soon (gc.h) */
-	struct event *drain_ev;
-	struct event *watchdog_ev;   /* systemd WatchdogSec= pings, when asked */
+	struct gc *gc;               /* the gc pass: gc_soon (gc.h) */
 	store_t *store;              /* accounts, ratings, games; NULL: not kept */
 	workq_t *work;               /* password checks, off the loop */
 	struct cmd *cmd;             /* the requests waiting for a room or the store (cmd.h) */
 	workq_t *storeq;             /* PostgreSQL: one thread with a connection of its own
 	                    that commits the moves (archive_moves_async) */
 	struct login_limits *logins; /* failed logins by address and account */
-	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */
 	struct front *front;         /* PROXY headers read from proxy-from's fronts */
 	struct world world;          /* the other nodes (world.h); world_alone() when none */
-	int checkpointing;
 	int draining;
 
 	struct conns *conns;     /* every connection (conn.h) */

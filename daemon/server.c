@@ -37,6 +37,21 @@
 #include "daemon/tls.h"
 #include "daemon/transport.h"
 
+/* The root's own state: what only this file reads. */
+struct root {
+	struct statelock *statelock; /* this daemon's hold on cfg.state_dir */
+	char cert[CONFIG_PATH_MAX], key[CONFIG_PATH_MAX];
+	struct evconnlistener *lev[CONFIG_MAX_LISTEN + 1]; /* the last may be web-listen's */
+	int nlev;
+	int accept_paused;
+	struct event *resume_accept_ev;
+	struct event *sig_ev[3];
+	struct event *drain_ev;
+	struct event *watchdog_ev;   /* systemd WatchdogSec= pings, when asked */
+	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
+	int checkpointing;
+};
+
 /* The gc pass (gc.h): what is done with goes, at a loop turn of its own. */
 static void
 gc_pass(void *arg)
@@ -70,9 +85,9 @@ resume_accept_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (srv->draining)
 		return;
-	srv->accept_paused = 0;
-	for (int i = 0; i < srv->nlev; i++)
-		evconnlistener_enable(srv->lev[i]);
+	srv->root->accept_paused = 0;
+	for (int i = 0; i < srv->root->nlev; i++)
+		evconnlistener_enable(srv->root->lev[i]);
 	log_info(&srv->log, "accepting connections again");
 }
 
@@ -116,13 +131,13 @@ accept_error_cb(struct evconnlistener *l, void *arg)
 	int err = EVUTIL_SOCKET_ERROR();
 	(void)l;
 	if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM) {
-		if (!srv->accept_paused) {
+		if (!srv->root->accept_paused) {
 			log_warn(&srv->log, "accept: %s; pausing accept for 1 s", strerror(err));
-			srv->accept_paused = 1;
-			for (int i = 0; i < srv->nlev; i++)
-				evconnlistener_disable(srv->lev[i]);
+			srv->root->accept_paused = 1;
+			for (int i = 0; i < srv->root->nlev; i++)
+				evconnlistener_disable(srv->root->lev[i]);
 			struct timeval tv = { 1, 0 };
-			evtimer_add(srv->resume_accept_ev, &tv);
+			evtimer_add(srv->root->resume_accept_ev, &tv);
 		}
 		return;
 	}
@@ -208,33 +223,33 @@ load_tls(struct server *srv)
 {
 	char err[300];
 	if (srv->cfg.cert[0]) {
-		snprintf(srv->cert, sizeof srv->cert, "%s", srv->cfg.cert);
-		snprintf(srv->key, sizeof srv->key, "%s",
+		snprintf(srv->root->cert, sizeof srv->root->cert, "%s", srv->cfg.cert);
+		snprintf(srv->root->key, sizeof srv->root->key, "%s",
 		    srv->cfg.key[0] ? srv->cfg.key : srv->cfg.cert);
 	} else {
 		char sans[1024];
 		int rc = tls_san_list(srv->cfg.server_name, (const char(*)[128])srv->cfg.listen,
 			     srv->cfg.nlisten, sans, sizeof sans)
 		    ? (snprintf(err, sizeof err, "too many names for one certificate"), -1)
-		    : tls_selfsigned(srv->cfg.state_dir, sans, srv->cert, srv->key,
-			  sizeof srv->cert, err, sizeof err);
+		    : tls_selfsigned(srv->cfg.state_dir, sans, srv->root->cert, srv->root->key,
+			  sizeof srv->root->cert, err, sizeof err);
 		if (rc < 0) {
 			log_error(&srv->log, "self-signed certificate: %s", err);
 			return -1;
 		}
 		if (rc == 1)
 			log_info(&srv->log, "generated a self-signed certificate for %s: %s", sans,
-			    srv->cert);
+			    srv->root->cert);
 	}
-	SSL_CTX *ctx = tls_server_ctx(srv->cert, srv->key, err, sizeof err);
+	SSL_CTX *ctx = tls_server_ctx(srv->root->cert, srv->root->key, err, sizeof err);
 	if (!ctx) {
 		log_error(&srv->log, "TLS: %s", err);
 		return -1;
 	}
 	/* the pinned form: what the client shows at first use */
 	char fpr[100];
-	if (tls_key_fingerprint(srv->cert, fpr, sizeof fpr) == 0)
-		log_info(&srv->log, "certificate %s fingerprint %s", srv->cert, fpr);
+	if (tls_key_fingerprint(srv->root->cert, fpr, sizeof fpr) == 0)
+		log_info(&srv->log, "certificate %s fingerprint %s", srv->root->cert, fpr);
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl); /* live connections keep their own reference */
 	srv->ssl = ctx;
@@ -299,8 +314,8 @@ begin_shutdown(struct server *srv)
 	notify_send("STOPPING=1");
 	log_info(&srv->log, "shutting down: %d connections, draining for %d ms", conns_count(srv),
 	    srv->cfg.drain_ms);
-	for (int i = 0; i < srv->nlev; i++)
-		evconnlistener_disable(srv->lev[i]);
+	for (int i = 0; i < srv->root->nlev; i++)
+		evconnlistener_disable(srv->root->lev[i]);
 	proto_msg_t m;
 	proto_init(&m, PE_SHUTDOWN, NULL);
 	m.ms = srv->cfg.drain_ms;
@@ -319,7 +334,7 @@ begin_shutdown(struct server *srv)
 		conn_bye(c, "shutdown", "server restarting");
 	}
 	struct timeval tv = { srv->cfg.drain_ms / 1000, (srv->cfg.drain_ms % 1000) * 1000 };
-	evtimer_add(srv->drain_ev, &tv);
+	evtimer_add(srv->root->drain_ev, &tv);
 	gc_soon(srv->gc);
 }
 
@@ -446,7 +461,7 @@ checkpoint_done(int64_t id, int cancelled, void *arg)
 	struct server *srv = arg;
 	(void)id;
 	(void)cancelled;
-	srv->checkpointing = 0;
+	srv->root->checkpointing = 0;
 }
 
 static void
@@ -455,11 +470,11 @@ checkpoint_cb(evutil_socket_t fd, short what, void *arg)
 	struct server *srv = arg;
 	(void)fd;
 	(void)what;
-	if (srv->checkpointing || !srv->store)
+	if (srv->root->checkpointing || !srv->store)
 		return;
 	if (workq_submit(srv->work, CHECKPOINT_OWNER, checkpoint_run, checkpoint_done, NULL, srv) >
 	    0)
-		srv->checkpointing = 1;
+		srv->root->checkpointing = 1;
 }
 
 /* The world's part of the one clean-up path, through srv->world as it
@@ -494,10 +509,14 @@ server_init(struct server *srv)
 {
 	char err[CONFIG_PATH_MAX * 2 + 200];
 	srv->world = world_alone();
+	if (!(srv->root = calloc(1, sizeof *srv->root))) {
+		log_error(&srv->log, "out of memory");
+		return -1;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	/* One daemon per state directory: before anything in it is read or
 	 * written (the self-signed certificate, the store). */
-	if (!(srv->statelock = statelock_take(srv->cfg.state_dir, err, sizeof err))) {
+	if (!(srv->root->statelock = statelock_take(srv->cfg.state_dir, err, sizeof err))) {
 		log_error(&srv->log, "%s; refusing to start", err);
 		return -1;
 	}
@@ -540,19 +559,19 @@ server_init(struct server *srv)
 	if (srv->store) {
 		struct timeval every = { CHECKPOINT_EVERY_MS / 1000,
 			CHECKPOINT_EVERY_MS % 1000 * 1000 };
-		srv->checkpoint_ev = event_new(srv->base, -1, EV_PERSIST, checkpoint_cb, srv);
-		if (store_manual_checkpoints(srv->store) != 0 || !srv->checkpoint_ev ||
-		    event_add(srv->checkpoint_ev, &every) != 0) {
+		srv->root->checkpoint_ev = event_new(srv->base, -1, EV_PERSIST, checkpoint_cb, srv);
+		if (store_manual_checkpoints(srv->store) != 0 || !srv->root->checkpoint_ev ||
+		    event_add(srv->root->checkpoint_ev, &every) != 0) {
 			log_error(&srv->log, "database checkpoints: %s", store_error(srv->store));
 			return -1;
 		}
 	}
-	srv->resume_accept_ev = evtimer_new(srv->base, resume_accept_cb, srv);
-	srv->drain_ev = evtimer_new(srv->base, shutdown_drain_cb, srv);
+	srv->root->resume_accept_ev = evtimer_new(srv->base, resume_accept_cb, srv);
+	srv->root->drain_ev = evtimer_new(srv->base, shutdown_drain_cb, srv);
 	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
 	for (int i = 0; i < 3; i++) {
-		srv->sig_ev[i] = evsignal_new(srv->base, sigs[i], signal_cb, srv);
-		if (!srv->sig_ev[i] || evsignal_add(srv->sig_ev[i], NULL))
+		srv->root->sig_ev[i] = evsignal_new(srv->base, sigs[i], signal_cb, srv);
+		if (!srv->root->sig_ev[i] || evsignal_add(srv->root->sig_ev[i], NULL))
 			return -1;
 	}
 	if (!(srv->admin = admin_new(srv, err, sizeof err))) {
@@ -585,7 +604,7 @@ server_init(struct server *srv)
 			continue;
 		}
 		evconnlistener_set_error_cb(l, accept_error_cb);
-		srv->lev[srv->nlev++] = l;
+		srv->root->lev[srv->root->nlev++] = l;
 		/* the real port, for ":0" */
 		struct sockaddr_storage bound;
 		socklen_t blen = sizeof bound;
@@ -607,7 +626,7 @@ server_init(struct server *srv)
 			    web ? "web board on https://%s:%d/" : "listening on %s:%d", host, port);
 		}
 	}
-	if (srv->nlev == 0) {
+	if (srv->root->nlev == 0) {
 		log_error(&srv->log, "no address to listen on");
 		return -1;
 	}
@@ -638,8 +657,8 @@ server_run(struct server *srv)
 	uint64_t wd = notify_watchdog_usec();
 	if (wd > 0) {
 		struct timeval tv = { (time_t)(wd / 2 / 1000000), (suseconds_t)(wd / 2 % 1000000) };
-		srv->watchdog_ev = event_new(srv->base, -1, EV_PERSIST, watchdog_cb, srv);
-		if (srv->watchdog_ev == NULL || event_add(srv->watchdog_ev, &tv) != 0)
+		srv->root->watchdog_ev = event_new(srv->base, -1, EV_PERSIST, watchdog_cb, srv);
+		if (srv->root->watchdog_ev == NULL || event_add(srv->root->watchdog_ev, &tv) != 0)
 			log_warn(&srv->log, "cannot start the systemd watchdog timer");
 	}
 	if (notify_send("READY=1") < 0)
@@ -653,9 +672,13 @@ server_run(struct server *srv)
 void
 server_free(struct server *srv)
 {
-	for (int i = 0; i < srv->nlev; i++)
-		evconnlistener_free(srv->lev[i]);
-	srv->nlev = 0;
+	if (!srv->root) { /* server_init made nothing */
+		memset(srv, 0, sizeof *srv);
+		return;
+	}
+	for (int i = 0; i < srv->root->nlev; i++)
+		evconnlistener_free(srv->root->lev[i]);
+	srv->root->nlev = 0;
 	front_free(srv->front);
 	srv->front = NULL;
 	conns_free(srv);
@@ -681,18 +704,18 @@ server_free(struct server *srv)
 	srv->botplay = NULL;
 	addrcount_free(srv->addrs);
 	for (int i = 0; i < 3; i++)
-		if (srv->sig_ev[i])
-			event_free(srv->sig_ev[i]);
+		if (srv->root->sig_ev[i])
+			event_free(srv->root->sig_ev[i]);
 	gc_free(srv->gc);
-	if (srv->resume_accept_ev)
-		event_free(srv->resume_accept_ev);
-	if (srv->drain_ev)
-		event_free(srv->drain_ev);
-	if (srv->watchdog_ev)
-		event_free(srv->watchdog_ev);
-	if (srv->checkpoint_ev)
-		event_free(srv->checkpoint_ev);
-	srv->checkpoint_ev = NULL;
+	if (srv->root->resume_accept_ev)
+		event_free(srv->root->resume_accept_ev);
+	if (srv->root->drain_ev)
+		event_free(srv->root->drain_ev);
+	if (srv->root->watchdog_ev)
+		event_free(srv->root->watchdog_ev);
+	if (srv->root->checkpoint_ev)
+		event_free(srv->root->checkpoint_ev);
+	srv->root->checkpoint_ev = NULL;
 	workq_free(srv->work);
 	srv->work = NULL;
 	control_free(srv->control); /* after the workers: a backup's reply names one */
@@ -703,13 +726,14 @@ server_free(struct server *srv)
 	store_close(srv->store);
 	srv->store = NULL;
 	/* last: a successor may open the store once we have let go of it */
-	statelock_release(srv->statelock);
-	srv->statelock = NULL;
+	statelock_release(srv->root->statelock);
+	srv->root->statelock = NULL;
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl);
 	metrics_free(srv->metrics); /* its HTTP server, before the base */
 	srv->metrics = NULL;
 	if (srv->base)
 		event_base_free(srv->base);
+	free(srv->root);
 	memset(srv, 0, sizeof *srv);
 }
