@@ -20,7 +20,6 @@
 #include "daemon/roomid.h"
 #include "daemon/core.h"
 #include "daemon/gc.h"
-#include "daemon/session.h"
 #include "daemon/sink.h"
 #include "daemon/wire.h"
 
@@ -184,14 +183,6 @@ static struct session *
 seated(const struct room *r, int seat)
 {
 	return r->seat[seat].m ? r->seat[seat].m->sess : NULL;
-}
-
-static enum archive_player
-player_of(const struct session *s)
-{
-	return s->kind == SESSION_BOT    ? PLAYER_BOT
-	    : s->kind == SESSION_ACCOUNT ? PLAYER_ACCOUNT
-					 : PLAYER_GUEST;
 }
 
 /* The archive's view of the game. */
@@ -477,7 +468,7 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		snprintf(st->name, sizeof st->name, "%s", sv->names[i]);
 		st->player = sv->account[i] ? PLAYER_ACCOUNT : PLAYER_GUEST;
 		if (present[i]) {
-			st->player = player_of(present[i]);
+			st->player = r->reg->members->player(present[i]);
 			st->m = add_member(r, present[i], i);
 		} else {
 			start_grace(r, i, now, grace);
@@ -1530,9 +1521,10 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 		if (r->status != GAME_OVER)
 			return refuse(act, GERR_PHASE, "rematch is offered after the game");
 		struct session *o = seated(r, 1 - seat);
-		if (!o || !session_present(o))
+		if (!o || !r->reg->members->present(o))
 			return refuse(act, GERR_PHASE, "the opponent has left");
-		if (r->reg->members->game(s) || r->reg->members->game(o) || s->seek || o->seek)
+		if (r->reg->members->game(s) || r->reg->members->game(o) ||
+		    r->reg->members->seeking(s) || r->reg->members->seeking(o))
 			return refuse(act, GERR_BUSY, "a player is busy");
 	} else {
 		if (r->status == GAME_OPENING)
@@ -1551,7 +1543,7 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 	proto_init(&m, PE_OFFER, NULL);
 	m.ident = act->offer;
 	m.offer = wire_offer(kind);
-	snprintf(m.user, sizeof m.user, "%s", s->name);
+	snprintf(m.user, sizeof m.user, "%s", r->reg->members->name(s));
 	room_event(r, &m);
 	act->seq = r->seq;
 	return GERR_OK;
@@ -1595,10 +1587,10 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 	if (k == ASK_REMATCH) {
 		/* as for the offer: a seek left open would pair into a second game */
 		struct session *o = seated(r, from);
-		if (!o || !session_present(o) || r->reg->members->game(o) ||
+		if (!o || !r->reg->members->present(o) || r->reg->members->game(o) ||
 		    r->reg->members->game(s))
 			return refuse(act, GERR_BUSY, "a player is playing elsewhere");
-		if (o->seek || s->seek)
+		if (r->reg->members->seeking(o) || r->reg->members->seeking(s))
 			return refuse(act, GERR_BUSY, "a player is seeking: CANCEL first");
 	}
 	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
@@ -1696,7 +1688,7 @@ room_say(struct room *r, struct session *s, const char *text, struct room_act *a
 		return GERR_NOT_IN_ROOM;
 	proto_msg_t m;
 	proto_init(&m, PE_SAY, NULL);
-	snprintf(m.user, sizeof m.user, "%s", s->name);
+	snprintf(m.user, sizeof m.user, "%s", r->reg->members->name(s));
 	snprintf(m.text, sizeof m.text, "%s", text);
 	room_event(r, &m);
 	act->seq = r->seq;
@@ -1709,7 +1701,7 @@ room_think(
 {
 	proto_msg_t m;
 	proto_init(&m, PE_THINK, NULL);
-	snprintf(m.user, sizeof m.user, "%s", bot->name);
+	snprintf(m.user, sizeof m.user, "%s", r->reg->members->name(bot));
 	m.depth = depth;
 	for (int i = 0; i < n && m.ncands < PROTO_CANDS_MAX; i++) {
 		notation_format(moves[i], r->spec.size, m.cands[m.ncands].move);
@@ -1737,8 +1729,8 @@ sit(struct room *r, int seat, struct session *s)
 	struct seat *st = &r->seat[seat];
 	if (!(st->m = add_member(r, s, seat)))
 		return -1;
-	snprintf(st->name, sizeof st->name, "%s", s->name);
-	st->player = player_of(s);
+	snprintf(st->name, sizeof st->name, "%s", r->reg->members->name(s));
+	st->player = r->reg->members->player(s);
 	st->gone = 0;
 	return 0;
 }
@@ -1814,12 +1806,12 @@ room_watch(struct room *r, struct session *s)
 {
 	if (member_of(r, s))
 		return GERR_OK;
-	if (s->nrooms >= SESSION_MAX_ROOMS)
+	if (r->reg->members->full(s))
 		return GERR_BUSY; /* watching is never worth leaving another room */
 	if (!add_member(r, s, -1))
 		return GERR_NOMEM;
 	r->nwatch++;
-	presence(r, s->name, PRES_JOINED, 0);
+	presence(r, r->reg->members->name(s), PRES_JOINED, 0);
 	return GERR_OK;
 }
 
@@ -1842,7 +1834,7 @@ room_leave(struct room *r, struct session *s)
 	drop_member(r, m);
 	/* a pairing or a JOIN whose start is in flight was never said */
 	if (!(r->pending && r->pending->start && r->status == GAME_WAITING))
-		presence(r, s->name, PRES_LEFT, 0);
+		presence(r, r->reg->members->name(s), PRES_LEFT, 0);
 	room_check(r);
 }
 
@@ -1856,7 +1848,7 @@ room_gone(struct room *r, struct session *s)
 	}
 	int64_t g = grace_ms(r);
 	start_grace(r, seat, clock_now_ms(), g);
-	presence(r, s->name, PRES_GONE, g);
+	presence(r, r->reg->members->name(s), PRES_GONE, g);
 }
 
 void
@@ -1867,7 +1859,7 @@ room_back(struct room *r, struct session *s)
 		return;
 	r->seat[seat].gone = 0;
 	evtimer_del(r->seat[seat].grace_ev);
-	presence(r, s->name, PRES_BACK, 0);
+	presence(r, r->reg->members->name(s), PRES_BACK, 0);
 }
 
 /* Whether seat's player was seated here for another node's player who
@@ -1877,7 +1869,7 @@ static int
 never_came(const struct room *r, int seat)
 {
 	const struct seat *st = &r->seat[seat];
-	return st->gone && st->m && st->m->sess && session_awaited(st->m->sess);
+	return st->gone && st->m && st->m->sess && r->reg->members->awaited(st->m->sess);
 }
 
 /* The grace of a seat ran out: with both players away the game ends with
@@ -1954,8 +1946,9 @@ room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m
 		snprintf(m.room, sizeof m.room, "%s", r->id);
 		m.side = i ? SIDE_WHITE : SIDE_BLACK;
 		snprintf(m.user, sizeof m.user, "%s", st->name);
-		m.presence = (st->gone || !st->m || !session_present(st->m->sess)) ? PRES_GONE
-										   : PRES_HERE;
+		m.presence = (st->gone || !st->m || !r->reg->members->present(st->m->sess))
+		    ? PRES_GONE
+		    : PRES_HERE;
 		m.ms = st->gone && st->deadline > now ? st->deadline - now : 0;
 		emit(arg, &m);
 	}

@@ -460,10 +460,55 @@ sessions_count(struct server *srv)
 	return n;
 }
 
+/* What a room reads of its members. */
+static const char *
+member_name(const struct session *s)
+{
+	return s->name;
+}
+
+static enum archive_player
+member_player(const struct session *s)
+{
+	return s->kind == SESSION_BOT    ? PLAYER_BOT
+	    : s->kind == SESSION_ACCOUNT ? PLAYER_ACCOUNT
+					 : PLAYER_GUEST;
+}
+
+static int
+member_seeking(const struct session *s)
+{
+	return s->seek != NULL;
+}
+
+static int
+member_present(const struct session *s)
+{
+	return session_present(s);
+}
+
+static int
+member_awaited(const struct session *s)
+{
+	return session_awaited(s);
+}
+
+static int
+member_full(const struct session *s)
+{
+	return s->nrooms >= SESSION_MAX_ROOMS;
+}
+
 const struct room_members session_members = {
 	.joined = session_add_room,
 	.left = session_del_room,
 	.deliver = session_deliver,
 	.idle = session_check,
 	.game = session_game,
+	.name = member_name,
+	.player = member_player,
+	.seeking = member_seeking,
+	.present = member_present,
+	.awaited = member_awaited,
+	.full = member_full,
 };

@@ -67,8 +67,8 @@ deny "rules/*.c rules/*.h" '^(proto|engine|daemon|client)/' "the rules core incl
 deny "proto/*.c proto/*.h" '^(engine|daemon|client)/' "the protocol library stands on the rules core alone"
 deny "engine/*.c engine/*.h engine/tools/*.c" '^(proto|daemon|client)/' "the engine knows no protocol, daemon or client"
 deny "client/*.c client/*.h" '^(engine|daemon)/' "the client renders what the server says: no search, no daemon"
-reach "daemon/room.c daemon/room.h" '^daemon/(conn|botplay|bots|tlsline|wsline|http|transport|cmd|account)\.h$' \
-	"a room hands events to sinks; it knows no connection, transport or bot"
+reach "daemon/room.c daemon/room.h" '^daemon/(conn|botplay|bots|tlsline|wsline|http|transport|cmd|account|session|lobby|challenge)\.h$' \
+	"a room hands events to sinks and knows its members through room_members: no connection, transport, bot or session"
 deny "daemon/archive.c daemon/archive.h daemon/store.c daemon/store.h daemon/export.c" \
 	'^daemon/(room|session|conn|botplay|cmd)\.h$' "the archive and the store get values, never rooms or sessions"
 deny "daemon/game.c daemon/game.h" '^proto/|^daemon/(room|session|conn|wire|cmd|lobby|archive|store)\.h$' \
