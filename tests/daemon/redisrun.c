@@ -221,6 +221,34 @@ redis_node(struct daemon *d, const char *bin, const struct redisrun *r, const ch
 	return d->port == p ? 0 : -1;
 }
 
+const char *const redis_names[REDIS_NODES_MAX] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+
+int
+redis_nodes_start(const struct redis_nodes *c, int i)
+{
+	char extra[1024];
+	snprintf(extra, sizeof extra, "%s%s%s%s%s", c->db && *c->db ? "database " : "",
+	    c->db && *c->db ? c->db : "", c->db && *c->db ? "\n" : "", c->conf ? c->conf : "",
+	    c->conf_of && c->conf_of[i] ? c->conf_of[i] : "");
+	return redis_node(&c->node[i], c->bin, c->r, redis_names[i], extra);
+}
+
+int
+redis_nodes_up(const struct redis_nodes *c, int n)
+{
+	if (redis_start(c->r) != 0) {
+		printf("FAIL: redis-server did not start (%s)\n", c->r->dir);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (redis_nodes_start(c, i) != 0) {
+			printf(
+			    "FAIL: node %s did not start (%s)\n", redis_names[i], c->node[i].log);
+			return -1;
+		}
+	return 0;
+}
+
 int
 redis_lists(struct tc *c, const char *req, const char *want, int ms)
 {

@@ -53,6 +53,28 @@ int redis_node(struct daemon *d, const char *bin, const struct redisrun *r, cons
  * verdict. The exit code for failures, plus those found here. */
 int redis_finish(struct redisrun *r, struct daemon *nodes, int n, int alive, int failures);
 
+/*
+ * A cluster test's nodes: node[i] is named redis_names[i] ("a", "b", ...),
+ * a gomokud from bin on the redis-server r, each with the line "database
+ * db" (unless db is NULL or ""), then the config lines conf (every node's;
+ * NULL: none) and conf_of[i] (node i's own; conf_of NULL: none).
+ */
+enum { REDIS_NODES_MAX = 8 };
+extern const char *const redis_names[REDIS_NODES_MAX];
+struct redis_nodes {
+	const char *bin;
+	struct redisrun *r;
+	struct daemon *node;
+	const char *db;
+	const char *conf;
+	const char *const *conf_of;
+};
+/* Starts node i (redis_node): 0, or -1. */
+int redis_nodes_start(const struct redis_nodes *c, int i);
+/* Starts r (redis_start), then nodes 0 to n - 1: 0, or -1 when one of
+ * them did not start, said on stdout ("FAIL: ..."). */
+int redis_nodes_up(const struct redis_nodes *c, int n);
+
 struct tc;
 /* Sends req (WHO, ROOMS, SEEKS ...) every 200 ms until a data line of its
  * reply contains want, for up to ms: whether one did. */

@@ -24,6 +24,8 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include "tests/daemon/spiral.h"
+
 int tc_verbose;
 
 /* The temporary directories daemon_start made, removed when the process
@@ -541,6 +543,170 @@ tc_guest(int port, const char *name)
 		return NULL;
 	}
 	return c;
+}
+
+char tc_why[256];
+
+/* Says why a step failed (tc_why): -1. */
+__attribute__((format(printf, 1, 2))) static int
+why(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tc_why, sizeof tc_why, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+tc_pair(struct tc *b, struct tc *w, const char *game, const char *rating, char *room, size_t n)
+{
+	char want[64];
+	tc_send(b, "SEEK %s black %s none", game, rating);
+	if (!tc_expect(b, "OK SEEK ", TC_LINE_MS))
+		return why("%s: no OK SEEK (last: %s)", b->name, b->line);
+	tc_send(w, "SEEK %s white %s none", game, rating);
+	const char *l = tc_expect(w, "* START ", TC_LINE_MS);
+	if (!l)
+		return why("no * START for %s (last: %s)", w->name, w->line);
+	size_t len = strcspn(l + 8, " ");
+	if (len == 0 || len >= n)
+		return why(
+		    "%s: no room id (of at most %zu characters) in \"%s\"", w->name, n - 1, l);
+	memcpy(room, l + 8, len);
+	room[len] = '\0';
+	snprintf(want, sizeof want, "* START %s ", room);
+	if (!tc_expect(b, want, TC_LINE_MS))
+		return why("%s: no \"%s\" (last: %s)", b->name, want, b->line);
+	if (!tc_expect(w, "OK SEEK ", TC_LINE_MS))
+		return why("%s: no OK SEEK (last: %s)", w->name, w->line);
+	return 0;
+}
+
+int
+tc_pair_guests(int port, const char *bn, const char *wn, const char *game, struct tc **b,
+    struct tc **w, char *room, size_t n)
+{
+	*b = tc_guest(port, bn);
+	*w = tc_guest(port, wn);
+	if (!*b || !*w)
+		return why("cannot connect %s/%s", bn, wn);
+	return tc_pair(*b, *w, game, "casual", room, n);
+}
+
+int
+tc_play_five(struct tc *black, struct tc *white, const char *room, struct tc *const *watchers)
+{
+	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
+	char ok[48], ev[96];
+	snprintf(ok, sizeof ok, "OK MOVE %s ", room);
+	for (int i = 0; i < 9; i++) {
+		struct tc *p = i % 2 ? white : black;
+		const char *side = i % 2 ? "white" : "black";
+		unsigned seq = 0;
+		tc_send(p, "MOVE %s %s", room, mv[i]);
+		/* black's last: * OVER comes before its OK MOVE */
+		const char *l = tc_expect(p, ok, TC_LINE_MS);
+		if (!l || sscanf(l + strlen(ok), "%u", &seq) != 1 || seq == 0)
+			return why("%s's move %s refused (last: %s)", side, mv[i], p->line);
+		snprintf(ev, sizeof ev, "* MOVE %s %u %s %s ", room, seq, side, mv[i]);
+		for (int k = 0; watchers && watchers[k]; k++)
+			if (!tc_expect(watchers[k], ev, TC_LINE_MS))
+				return why("%s missed \"%s\" (last: %s)", watchers[k]->name, ev,
+				    watchers[k]->line);
+	}
+	snprintf(ev, sizeof ev, "* OVER %s ", room);
+	if (!tc_expect(white, ev, TC_LINE_MS))
+		return why("white saw no \"%s\" (last: %s)", ev, white->line);
+	return 0;
+}
+
+/* The bot games' spiral, made once. */
+static const int (*spiral_points(void))[2]
+{
+	static int spiral[225][2], ready;
+	if (!ready) {
+		make_spiral(spiral);
+		ready = 1;
+	}
+	return (const int(*)[2])spiral;
+}
+
+static void
+bot_over(struct tc_botgame *g, const char *l)
+{
+	g->over = 1;
+	snprintf(g->over_line, sizeof g->over_line, "%s", l);
+}
+
+int
+tc_bot_human(struct tc_botgame *g)
+{
+	const int(*spiral)[2] = spiral_points();
+	while (g->next < 225) {
+		char mv[16];
+		snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[g->next][0], 15 - spiral[g->next][1]);
+		g->next++;
+		tc_send(g->c, "MOVE %s %s", g->room, mv);
+		const char *l;
+		while ((l = tc_read(g->c, g->reply_ms)) && strncmp(l, "OK MOVE", 7) != 0 &&
+		    strncmp(l, "ERR", 3) != 0)
+			if (strncmp(l, "* OVER", 6) == 0)
+				bot_over(g, l);
+		if (!l)
+			return why("no answer to MOVE %s %s (last: %s)", g->room, mv, g->c->line);
+		if (strncmp(l, "OK MOVE", 7) == 0) {
+			g->moves++;
+			return 0;
+		}
+		if (g->over && strstr(l, " 440 ")) /* the bot's last move ended it */
+			return 0;
+		/* occupied, or (renju, black) forbidden: the next point */
+		if (!strstr(l, " 432 ") &&
+		    !(g->renju && g->human_black &&
+			(strstr(l, " 434 ") || strstr(l, " 435 ") || strstr(l, " 436 "))))
+			return why("MOVE %s %s: %s", g->room, mv, l);
+	}
+	return why("no legal point left in %s", g->room);
+}
+
+int
+tc_bot_wait(struct tc_botgame *g)
+{
+	const char *bot = g->human_black ? "white" : "black", *l;
+	if (g->over)
+		return 0;
+	while ((l = tc_read(g->c, g->bot_ms))) {
+		char side[8];
+		if (strncmp(l, "* OVER", 6) == 0) {
+			bot_over(g, l);
+			return 0;
+		}
+		if (strncmp(l, "* THINK", 7) == 0)
+			g->thinks++;
+		else if (sscanf(l, "* MOVE %*s %*s %7s", side) == 1 && strcmp(side, bot) == 0) {
+			/* "* MOVE room seq side move bms wms reason...": 7 fields, a reason */
+			int fields = 0;
+			for (const char *p = l; *p; p++)
+				fields += *p == ' ' && p[1] && p[1] != ' ';
+			g->reasons += fields >= 7;
+			g->moves++;
+			g->bot_moves++;
+			return 1;
+		}
+	}
+	return why("the bot never moved in %s (last: %s)", g->room, g->c->line);
+}
+
+int
+tc_bot_play_out(struct tc_botgame *g)
+{
+	while (!g->over) {
+		int humans_turn = g->moves % 2 == (g->human_black ? 0 : 1);
+		if (humans_turn ? tc_bot_human(g) != 0 : tc_bot_wait(g) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 void
