@@ -211,6 +211,13 @@ BENCHES += pg
 bench-pg: $(O)/tests/bench/bench_store $(O)/tests/load/load $(GOMOKUD)
 	O=$(O) BINDIR=$(BINDIR) sh tests/pg/bench_pg.sh
 
+# A daemon test stopped by SIGTERM, SIGINT or SIGHUP kills what it started
+# and removes its temporary directories (tclient.h, tc_child): every pass.
+TCLIENT_PROGS += $(O)/tests/daemon/test_sigclean
+$(O)/tests/daemon/test_sigclean: $(O)/tests/daemon/redisrun.o
+
+TESTS += $(O)/tests/daemon/test_sigclean
+
 # The one link of every program on tests/daemon/tclient.o (TCLIENT_PROGS,
 # from every module.mk read before this one): X.o, tclient.o and the
 # objects a line of X's own adds, with OpenSSL and TCLIENT_PKGS (a

@@ -92,7 +92,7 @@ redis_start(struct redisrun *r)
 	char port[16], logf[128];
 	if (!r->dir[0]) {
 		snprintf(r->dir, sizeof r->dir, "/tmp/gomokud-redis.XXXXXX");
-		if (!mkdtemp(r->dir) || (r->port = tc_free_port()) < 0) {
+		if (!tc_mkdtemp(r->dir) || (r->port = tc_free_port()) < 0) {
 			r->dir[0] = '\0';
 			return -1;
 		}
@@ -138,31 +138,8 @@ redis_clean(struct redisrun *r)
 		r->dir[0] = '\0';
 }
 
-/* What redis_guard stops: the test's own, for its exit and signal handlers. */
-static struct {
-	struct redisrun *r;
-	struct daemon *nodes;
-	int n;
-} guarded;
-
-static void
-stop_guarded(void)
-{
-	for (int i = 0; i < guarded.n; i++)
-		if (guarded.nodes[i].pid > 0 && daemon_alive(&guarded.nodes[i]))
-			daemon_stop(&guarded.nodes[i], SIGKILL, 2000);
-	redis_kill(guarded.r);
-}
-
-static void
-on_signal(int sig)
-{
-	stop_guarded();
-	_exit(128 + sig);
-}
-
 int
-redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code)
+redis_guard(struct redisrun *r, int *code)
 {
 	if (redis_find(r) != 0) {
 		const char *req = getenv("GOMOKU_REQUIRE_SHARED");
@@ -173,13 +150,7 @@ redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code)
 		*code = required ? 1 : 0;
 		return -1;
 	}
-	guarded.r = r;
-	guarded.nodes = nodes;
-	guarded.n = n;
-	atexit(stop_guarded);
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
 	return 0;
 }
 

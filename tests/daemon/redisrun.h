@@ -1,7 +1,8 @@
 /* redisrun.h: a redis-server of the test's own for the cluster tests and
  * benchmarks (on a free loopback port, in a temp dir, no persistence,
- * stopped by its pid), and what those tests share on it: their guard, a
- * node's start and the wait for a listing. */
+ * stopped by its pid: a tc_child, its dir a tc_mkdtemp), and what those
+ * tests share on it: their guard, the nodes' start and the wait for a
+ * listing. */
 #ifndef GOMOKUD_TEST_REDISRUN_H
 #define GOMOKUD_TEST_REDISRUN_H
 
@@ -31,14 +32,14 @@ int redis_publish(const struct redisrun *r, const char *chan, const void *payloa
 
 struct daemon;
 /*
- * A cluster test's start: finds redis-server into r, and from then on
- * stops r and every running daemon of nodes[0..n) (SIGKILL) at exit and on
- * SIGTERM or SIGINT; SIGPIPE is ignored, so a write to a client of a node
- * killed on purpose fails instead of killing the test (and leaving the
- * rest running). 0 to go on; -1 without redis-server, said on stdout: a
- * skip, or a failure under GOMOKU_REQUIRE_SHARED=1 (*code: the exit code).
+ * A cluster test's start: finds redis-server into r; SIGPIPE is ignored,
+ * so a write to a client of a node killed on purpose fails instead of
+ * killing the test. (Redis and every node are tc_child: killed at exit
+ * and on SIGTERM, SIGINT or SIGHUP.) 0 to go on; -1 without redis-server,
+ * said on stdout: a skip, or a failure under GOMOKU_REQUIRE_SHARED=1
+ * (*code: the exit code).
  */
-int redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code);
+int redis_guard(struct redisrun *r, int *code);
 
 /* Node name of a cluster on r, started into d by bin on a free loopback
  * port that it advertises, with the config lines extra (may be ""): 0, or

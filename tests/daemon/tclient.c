@@ -1,11 +1,10 @@
 /* tclient.c: blocking TLS test client and daemon launcher. */
-#define _XOPEN_SOURCE 700 /* nftw */
+#define _XOPEN_SOURCE 700 /* waitid, sigaction */
 #include "tests/daemon/tclient.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -28,27 +27,25 @@
 
 int tc_verbose;
 
-/* The temporary directories daemon_start made, removed when the process
- * that made them exits (GOMOKU_KEEP_TMP=1 keeps them to look at); and the
- * children it started (daemon_start, tc_child), killed then if they still
- * run, so that a test that fails half-way leaves nothing behind. */
+/*
+ * What the process that starts children (daemon_start, tc_child) leaves
+ * behind, so that a test that fails half-way, or is stopped by SIGTERM,
+ * SIGINT or SIGHUP (a CI timeout, ^C, a closed terminal), leaves nothing:
+ * the children still running are killed by their pids and the temporary
+ * directories (daemon_start's, tc_tmpdir's) removed, unless a check failed
+ * (tc_keep_tmp) or GOMOKU_KEEP_TMP=1 keeps them to look at. One path,
+ * clean_up, at exit and from the signal handler, so async-signal-safe: the
+ * state is in static arrays, each entry written before its count grows,
+ * the directories removed by a forked rm -rf.
+ */
 enum { MADE_MAX = 256, KIDS_MAX = 256 };
 static char made[MADE_MAX][128];
-static int nmade;
+static volatile sig_atomic_t nmade;
 static pid_t kids[KIDS_MAX];
-static int nkids;
+static volatile sig_atomic_t nkids;
 static pid_t made_by;
-static int keep_made; /* tc_keep_tmp: a check failed */
-
-static int
-remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
+static volatile sig_atomic_t keep_made; /* tc_keep_tmp: a check failed */
+static int keep_env;                    /* GOMOKU_KEEP_TMP=1 */
 
 /* Whether pid is a child of ours that has not exited; nothing is reaped. */
 static int
@@ -59,59 +56,124 @@ running_kid(pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == 0;
 }
 
-/* Kills the children still running (async-signal-safe). */
+/* rm -rf the directories made (async-signal-safe: fork, execve, waitpid). */
 static void
-kill_kids(void)
+remove_made(void)
+{
+	static char *argv[MADE_MAX + 4];
+	static char *const envp[] = { NULL };
+	int n = 0, k = nmade;
+	if (k == 0)
+		return;
+	argv[n++] = "rm";
+	argv[n++] = "-rf";
+	argv[n++] = "--";
+	for (int i = 0; i < k; i++)
+		argv[n++] = made[i];
+	argv[n] = NULL;
+	pid_t p = fork();
+	if (p == 0) {
+		execve("/bin/rm", argv, envp);
+		execve("/usr/bin/rm", argv, envp);
+		_exit(127);
+	}
+	while (p > 0 && waitpid(p, NULL, 0) < 0 && errno == EINTR)
+		;
+	nmade = 0;
+}
+
+/* Kills the children still running and removes the directories (unless
+ * kept): at exit and on a signal, in the process that made them only. */
+static void
+clean_up(void)
 {
 	if (getpid() != made_by)
-		return;
+		return; /* a forked child's exit or signal */
 	for (int i = 0; i < nkids; i++)
 		if (running_kid(kids[i])) {
 			kill(kids[i], SIGKILL);
-			waitpid(kids[i], NULL, 0);
+			while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+				;
 		}
 	nkids = 0;
+	if (!keep_made && !keep_env)
+		remove_made();
 }
 
 static void
 at_exit(void)
 {
-	kill_kids();
-	const char *keep = getenv("GOMOKU_KEEP_TMP");
-	if (getpid() != made_by || keep_made || (keep && *keep && strcmp(keep, "0") != 0))
-		return; /* a forked child's exit, kept after a failure or on purpose */
-	for (int i = 0; i < nmade; i++)
-		nftw(made[i], remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	nmade = 0;
+	clean_up();
 }
 
+/* SIGTERM, SIGINT, SIGHUP: clean up, then die of the signal. */
 static void
 on_signal(int sig)
 {
-	kill_kids();
+	int saved = errno;
+	clean_up();
+	errno = saved;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 	_exit(128 + sig);
 }
 
 /* The exit and signal hooks, set once by the process that starts children;
- * writes to a daemon that died fail as errors, not SIGPIPE. */
+ * writes to a daemon that died fail as errors, not SIGPIPE. A signal the
+ * program handles itself, or ignores, is left to it. */
 static void
 hooks(void)
 {
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	if (made_by)
 		return;
 	made_by = getpid();
+	const char *keep = getenv("GOMOKU_KEEP_TMP");
+	keep_env = keep && *keep && strcmp(keep, "0") != 0;
 	atexit(at_exit);
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&sa.sa_mask, sigs[i]); /* one clean-up at a time */
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
 }
 
 static void
 remember(const char *dir)
 {
 	hooks();
-	if (nmade < MADE_MAX && getpid() == made_by)
-		snprintf(made[nmade++], sizeof made[0], "%s", dir);
+	if (nmade < MADE_MAX && getpid() == made_by) {
+		snprintf(made[nmade], sizeof made[0], "%s", dir);
+		nmade = nmade + 1; /* after the name: a signal sees whole entries */
+	}
+}
+
+void
+tc_tmpdir(const char *dir)
+{
+	remember(dir);
+}
+
+char *
+tc_mkdtemp(char *tmpl)
+{
+	if (!mkdtemp(tmpl))
+		return NULL;
+	remember(tmpl);
+	return tmpl;
 }
 
 void
@@ -128,13 +190,15 @@ tc_child(pid_t pid)
 		return;
 	if (nkids == KIDS_MAX) { /* keep only those that have not exited */
 		int n = 0;
-		for (int i = 0; i < nkids; i++)
+		for (int i = 0; i < KIDS_MAX; i++)
 			if (running_kid(kids[i]))
 				kids[n++] = kids[i];
 		nkids = n;
 	}
-	if (nkids < KIDS_MAX)
-		kids[nkids++] = pid;
+	if (nkids < KIDS_MAX) {
+		kids[nkids] = pid;
+		nkids = nkids + 1; /* after the pid: a signal sees whole entries */
+	}
 }
 
 static long long
@@ -263,9 +327,8 @@ daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nof
 {
 	memset(d, 0, sizeof *d);
 	snprintf(d->dir, sizeof d->dir, "/tmp/gomokud-test.XXXXXX");
-	if (!mkdtemp(d->dir))
+	if (!tc_mkdtemp(d->dir))
 		return -1;
-	remember(d->dir);
 	char cpath[200];
 	snprintf(cpath, sizeof cpath, "%s/gomokud.conf", d->dir);
 	snprintf(d->log, sizeof d->log, "%s/log", d->dir);

@@ -19,13 +19,18 @@ struct daemon {
 	int status; /* exit status, or 128 + signal */
 };
 
-/* Starts bin with a config file of extra lines in a fresh temp dir, on an
- * ephemeral loopback port. 0 or -1. The dir is removed when the process
- * that called this exits, unless a check failed (tc_keep_tmp) or
- * GOMOKU_KEEP_TMP=1. */
+/* Starts bin with a config file of extra lines in a fresh temp dir
+ * (/tmp/gomokud-test.*; tc_mkdtemp), on an ephemeral loopback port. 0 or
+ * -1. The daemon is a tc_child. */
 int daemon_start(struct daemon *d, const char *bin, const char *conf);
 /* The same with a descriptor limit (RLIMIT_NOFILE) for the daemon. */
 int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile);
+/* mkdtemp(tmpl), the directory removed when the process that made it
+ * exits or is stopped by SIGTERM, SIGINT or SIGHUP, unless a check failed
+ * (tc_keep_tmp) or GOMOKU_KEEP_TMP=1: tmpl, or NULL. */
+char *tc_mkdtemp(char *tmpl);
+/* The same for a directory made otherwise. */
+void tc_tmpdir(const char *dir);
 /* The temporary directories stay after the test (its logs to look at):
  * every failed check (check.h) says so. */
 void tc_keep_tmp(void);
@@ -34,8 +39,11 @@ void tc_keep_tmp(void);
  * url: 0; -1 when it could not; 1 when no PostgreSQL is set up. */
 int tc_pg_database(const char *name, char *url, size_t n);
 /* A child process of the test's own (a daemon_start does it itself): if it
- * still runs when the test exits, or the test is stopped by SIGTERM or
- * SIGINT, it is killed. The first call (or daemon_start) also makes
+ * still runs when the test exits, or the test is stopped by SIGTERM,
+ * SIGINT or SIGHUP, it is killed (SIGKILL, by its pid) and reaped; then
+ * the temporary directories go (tc_mkdtemp) and the test dies of the
+ * signal. The first call (or daemon_start, tc_mkdtemp) sets those hooks,
+ * leaving a signal the program handles or ignores itself to it, and makes
  * SIGPIPE ignored, so a write to a daemon that died fails as an error. */
 void tc_child(pid_t pid);
 /* Signals it (unless sig is 0) and waits up to ms for it to exit; returns its

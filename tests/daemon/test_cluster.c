@@ -345,7 +345,7 @@ test_client_follows(void)
 	char dir[64], in[96], out[96], cmd[1024], want[128];
 	REQUIRE(away[0], "no game to go back to");
 	snprintf(dir, sizeof dir, "/tmp/gomoku-client.XXXXXX");
-	REQUIRE(mkdtemp(dir), "no temp dir");
+	REQUIRE(tc_mkdtemp(dir), "no temp dir");
 	snprintf(in, sizeof in, "%s/in", dir);
 	snprintf(out, sizeof out, "%s/out", dir);
 	FILE *f = fopen(in, "w");
@@ -551,7 +551,7 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
 	if (tc_pg_database("gcluster", shared_db, sizeof shared_db) < 0) {
 		printf("FAIL: cannot create the cluster's database\n");

@@ -203,7 +203,7 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
 	if (redis_nodes_up(&cl, 2) != 0)
 		return 1;

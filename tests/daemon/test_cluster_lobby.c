@@ -469,7 +469,7 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
 	int rc = tc_pg_database("globby", db, sizeof db);
 	if (rc != 0) {

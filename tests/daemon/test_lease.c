@@ -20,7 +20,7 @@
  *   play goes on there when the database is back, watched from node c.
  * Only under tests/pg/test_pg.sh, in the plain gcc build: without
  * PostgreSQL or redis-server it fails (never a skip). Every process it
- * started is stopped by its pid, also on failure (redis_guard).
+ * started is stopped by its pid, also on failure (tclient.h, tc_child).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -501,7 +501,7 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
 	/* a database of this run's own: its accounts are new names each time */
 	char dbname[32];
