@@ -94,6 +94,17 @@ BENCH_BINS += $(O)/tests/bench/bench_store
 bench-store: $(O)/tests/bench/bench_store
 	$(O)/tests/bench/bench_store
 
+# How long engine_stop takes to end a search (engine.h's promise; the unit
+# test checks only that it is honoured): `make bench-stop`, figures only.
+$(O)/tests/bench/bench_stop: $(O)/tests/bench/bench_stop.o $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BENCHES += stop
+BENCH_BINS += $(O)/tests/bench/bench_stop
+.PHONY: bench-stop
+bench-stop: $(O)/tests/bench/bench_stop
+	$(O)/tests/bench/bench_stop
+
 # The server's bots at the table (issue 6).
 TCLIENT_PROGS += $(O)/tests/daemon/test_bots
 
