@@ -32,7 +32,7 @@ int tc_verbose;
  * behind, so that a test that fails half-way, or is stopped by SIGTERM,
  * SIGINT or SIGHUP (a CI timeout, ^C, a closed terminal), leaves nothing:
  * the children still running are killed by their pids and the temporary
- * directories (daemon_start's, tc_tmpdir's) removed, unless a check failed
+ * directories (daemon_start's, tc_mkdtemp's) removed, unless a check failed
  * (tc_keep_tmp) or GOMOKU_KEEP_TMP=1 keeps them to look at. One path,
  * clean_up, at exit and from the signal handler, so async-signal-safe: the
  * state is in static arrays, each entry written before its count grows,
@@ -159,12 +159,6 @@ remember(const char *dir)
 		snprintf(made[nmade], sizeof made[0], "%s", dir);
 		nmade = nmade + 1; /* after the name: a signal sees whole entries */
 	}
-}
-
-void
-tc_tmpdir(const char *dir)
-{
-	remember(dir);
 }
 
 char *

@@ -29,8 +29,6 @@ int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int
  * exits or is stopped by SIGTERM, SIGINT or SIGHUP, unless a check failed
  * (tc_keep_tmp) or GOMOKU_KEEP_TMP=1: tmpl, or NULL. */
 char *tc_mkdtemp(char *tmpl);
-/* The same for a directory made otherwise. */
-void tc_tmpdir(const char *dir);
 /* The temporary directories stay after the test (its logs to look at):
  * every failed check (check.h) says so. */
 void tc_keep_tmp(void);
