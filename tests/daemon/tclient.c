@@ -1,5 +1,5 @@
 /* tclient.c: blocking TLS test client and daemon launcher. */
-#define _XOPEN_SOURCE 700 /* waitid, sigaction */
+#define _GNU_SOURCE /* _Fork */
 #include "tests/daemon/tclient.h"
 
 #include <arpa/inet.h>
@@ -36,7 +36,7 @@ int tc_verbose;
  * (tc_keep_tmp) or GOMOKU_KEEP_TMP=1 keeps them to look at. One path,
  * clean_up, at exit and from the signal handler, so async-signal-safe: the
  * state is in static arrays, each entry written before its count grows,
- * the directories removed by a forked rm -rf.
+ * the directories removed by an rm -rf of a _Fork.
  */
 enum { MADE_MAX = 256, KIDS_MAX = 256 };
 static char made[MADE_MAX][128];
@@ -56,7 +56,7 @@ running_kid(pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == 0;
 }
 
-/* rm -rf the directories made (async-signal-safe: fork, execve, waitpid). */
+/* rm -rf the directories made (async-signal-safe: _Fork, execve, waitpid). */
 static void
 remove_made(void)
 {
@@ -71,7 +71,7 @@ remove_made(void)
 	for (int i = 0; i < k; i++)
 		argv[n++] = made[i];
 	argv[n] = NULL;
-	pid_t p = fork();
+	pid_t p = _Fork(); /* unlike fork, async-signal-safe (glibc 2.34, POSIX.1-2024) */
 	if (p == 0) {
 		execve("/bin/rm", argv, envp);
 		execve("/usr/bin/rm", argv, envp);
