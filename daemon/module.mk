@@ -59,38 +59,34 @@ run-main: $(GOMOKUD)
 	$(GOMOKUD) --state-dir state
 
 # Integration tests: the real daemon on a loopback port, real TLS clients.
+# A program X that drives it through tests/daemon/tclient.o joins
+# TCLIENT_PROGS: the one rule in tests/module.mk links X.o, tclient.o and
+# what a line of X's own adds (more objects; after a |, the programs it
+# runs besides gomokud).
 $(O)/tests/daemon/%.o: MOD_CFLAGS = $(call pc,--cflags,openssl) -DGOMOKUD_BIN='"$(GOMOKUD)"'
-$(O)/tests/daemon/test_gomokud: $(O)/tests/daemon/test_gomokud.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
-
-$(O)/tests/daemon/test_chaos: $(O)/tests/daemon/test_chaos.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_gomokud $(O)/tests/daemon/test_chaos
 
 # The protocol departures of issue 21, one case each.
-$(O)/tests/daemon/test_spec: $(O)/tests/daemon/test_spec.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_spec
 
 TESTS += $(O)/tests/daemon/test_gomokud $(O)/tests/daemon/test_chaos $(O)/tests/daemon/test_spec
 
 # One daemon per state directory (issue 21): a second start is refused while
 # the first serves; after kill -9 a restart takes over.
-$(O)/tests/daemon/test_lock: $(O)/tests/daemon/test_lock.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_lock
 
 TESTS += $(O)/tests/daemon/test_lock
 
 # A renewed certificate reaches new connections (issue 21): by restart under
 # the shipped unit's credentials, by SIGHUP when configured by path.
-$(O)/tests/daemon/test_renew: $(O)/tests/daemon/test_renew.o $(O)/tests/daemon/tclient.o \
-    $(O)/daemon/tls.o $(O)/proto/keyprint.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_renew
+$(O)/tests/daemon/test_renew: $(O)/daemon/tls.o $(O)/proto/keyprint.o
 
 TESTS += $(O)/tests/daemon/test_renew
 
 # GET /metrics (metrics-listen): the text format parsed strictly, each series
 # moved by exactly what a game, a refusal, a burst and a bot game did.
-$(O)/tests/daemon/test_metrics: $(O)/tests/daemon/test_metrics.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL) -lm
+TCLIENT_PROGS += $(O)/tests/daemon/test_metrics
 
 TESTS += $(O)/tests/daemon/test_metrics
 
@@ -98,16 +94,15 @@ TESTS += $(O)/tests/daemon/test_metrics
 # real daemon, the README's admin block run line by line.
 $(O)/tests/daemon/test_ctl.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
-$(O)/tests/daemon/test_ctl: $(O)/tests/daemon/test_ctl.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD) $(GOMOKUCTL)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_ctl
+# by name: GOMOKUCTL (ctl/module.mk) is not set yet where this is read
+$(O)/tests/daemon/test_ctl: | $(BINDIR)/gomokuctl
 
 TESTS += $(O)/tests/daemon/test_ctl
 
 # The game port's HTTP and WebSocket side from a raw client (issue 24).
-$(O)/tests/daemon/test_ws: $(O)/tests/daemon/test_ws.o $(O)/tests/daemon/tclient.o \
-    $(O)/tests/daemon/wsframe.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_ws
+$(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o
 
 TESTS += $(O)/tests/daemon/test_ws
 
@@ -135,9 +130,8 @@ bench-load: $(O)/tests/load/load $(GOMOKUD)
 # A move's relay to a spectator on the room's node and on another node of a
 # cluster (issue 26): `make bench-relay`, RELAY_ARGS='-n 4000' for more.
 RELAY_ARGS ?= -n 2000
-$(O)/tests/load/relay: $(O)/tests/load/relay.o $(O)/tests/daemon/tclient.o \
-    $(O)/tests/daemon/redisrun.o
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/load/relay
+$(O)/tests/load/relay: $(O)/tests/daemon/redisrun.o
 
 BENCHES += relay
 BENCH_BINS += $(O)/tests/load/relay
@@ -148,9 +142,8 @@ bench-relay: $(O)/tests/load/relay $(GOMOKUD)
 # tests/load against three nodes on one PostgreSQL and one Redis (issue 26,
 # item 7): `make bench-cluster` (tests/load/bench_cluster.sh starts the
 # database; CLUSTER_BENCH_ARGS='-g 100 -s 10' for more).
-$(O)/tests/load/cluster: $(O)/tests/load/cluster.o $(O)/tests/daemon/tclient.o \
-    $(O)/tests/daemon/redisrun.o
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/load/cluster
+$(O)/tests/load/cluster: $(O)/tests/daemon/redisrun.o
 
 BENCHES += cluster
 BENCH_BINS += $(O)/tests/load/cluster
@@ -161,9 +154,8 @@ bench-cluster: $(O)/tests/load/cluster $(O)/tests/load/load $(O)/tests/load/rela
 # A bot move's latency, searched here and on another node (issue 26, bots
 # anywhere): `make bench-botlat`, BOTLAT_ARGS='-n 400' for more.
 BOTLAT_ARGS ?= -n 200
-$(O)/tests/load/botlat: $(O)/tests/load/botlat.o $(O)/tests/daemon/tclient.o \
-    $(O)/tests/daemon/redisrun.o
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/load/botlat
+$(O)/tests/load/botlat: $(O)/tests/daemon/redisrun.o
 
 BENCHES += botlat
 BENCH_BINS += $(O)/tests/load/botlat
@@ -193,9 +185,8 @@ $(GOMOKUD_FAULTS): $(filter-out $(O)/daemon/store.o,$(DAEMON_SRCS:%.c=$(O)/%.o))
 # Every state change is one transaction: killed or refused at each point.
 $(O)/tests/daemon/test_crash.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUD_FAULTS_BIN='"$(GOMOKUD_FAULTS)"'
-$(O)/tests/daemon/test_crash: $(O)/tests/daemon/test_crash.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD) $(GOMOKUD_FAULTS)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_crash
+$(O)/tests/daemon/test_crash: | $(GOMOKUD_FAULTS)
 
 TESTS += $(O)/tests/daemon/test_crash
 
@@ -203,9 +194,8 @@ TESTS += $(O)/tests/daemon/test_crash
 # fronts only; limits, bans and logs by the player's address.
 $(O)/tests/daemon/test_front.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
-$(O)/tests/daemon/test_front: $(O)/tests/daemon/test_front.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD) $(GOMOKUCTL)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_front
+$(O)/tests/daemon/test_front: | $(BINDIR)/gomokuctl
 
 TESTS += $(O)/tests/daemon/test_front
 

@@ -68,24 +68,18 @@ $(O)/tests/unit/test_workq: $(O)/tests/unit/test_workq.o $(O)/daemon/workq.o $(O
 TESTS += $(O)/tests/unit/test_workq
 
 # Games survive kill -9 of the daemon (issue 7).
-$(O)/tests/daemon/test_persist: $(O)/tests/daemon/test_persist.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_persist
 
 TESTS += $(O)/tests/daemon/test_persist
 
 # Accounts, ratings and the archive on the real daemon (issue 7).
-$(O)/tests/daemon/test_accounts: $(O)/tests/daemon/test_accounts.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_accounts
 
 TESTS += $(O)/tests/daemon/test_accounts
 
 # A player's journey: takeover, BYE and close_notify, SEEKS, CHALLENGE, the
 # certificate's names and fingerprint (issue 25).
-$(O)/tests/daemon/test_journey: $(O)/tests/daemon/test_journey.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_journey
 
 TESTS += $(O)/tests/daemon/test_journey
 
@@ -100,24 +94,33 @@ BENCH_BINS += $(O)/tests/bench/bench_store
 bench-store: $(O)/tests/bench/bench_store
 	$(O)/tests/bench/bench_store
 
+# How long engine_stop takes to end a search (engine.h's promise; the unit
+# test checks only that it is honoured): `make bench-stop`, figures only.
+$(O)/tests/bench/bench_stop: $(O)/tests/bench/bench_stop.o $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BENCHES += stop
+BENCH_BINS += $(O)/tests/bench/bench_stop
+.PHONY: bench-stop
+bench-stop: $(O)/tests/bench/bench_stop
+	$(O)/tests/bench/bench_stop
+
 # The server's bots at the table (issue 6).
-$(O)/tests/daemon/test_bots: $(O)/tests/daemon/test_bots.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_bots
 
 TESTS += $(O)/tests/daemon/test_bots
 
 # Soak and chaos on the real daemon, bounded in time (issue 9): `make soak`,
 # SOAK_SECONDS=N for longer. Not part of `make test`.
 $(O)/tests/soak/soak.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) -DGOMOKUD_BIN='"$(GOMOKUD)"'
-$(O)/tests/soak/soak: $(O)/tests/soak/soak.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/soak/soak
+$(O)/tests/soak/soak: TCLIENT_PKGS = sqlite3
 
 # SOAK_MODE=crash: rated games while the daemon is killed with SIGKILL at
 # random and started again (tests/soak/crash.c, 600 s by default).
 $(O)/tests/soak/crash.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) -DGOMOKUD_BIN='"$(GOMOKUD)"'
-$(O)/tests/soak/crash: $(O)/tests/soak/crash.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl sqlite3) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/soak/crash
+$(O)/tests/soak/crash: TCLIENT_PKGS = sqlite3
 
 BENCH_BINS += $(O)/tests/soak/crash
 SOAK_MODE ?= load
@@ -184,9 +187,8 @@ endif
 ifneq ($(CLUSTER_PASS),)
 $(O)/tests/daemon/test_cluster.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKU_BIN='"$(BINDIR)/gomoku"'
-$(O)/tests/daemon/test_cluster: $(O)/tests/daemon/test_cluster.o $(O)/tests/daemon/tclient.o \
-    $(O)/tests/daemon/redisrun.o | $(GOMOKUD) $(BINDIR)/gomoku
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_cluster
+$(O)/tests/daemon/test_cluster: $(O)/tests/daemon/redisrun.o | $(BINDIR)/gomoku
 
 TESTS += $(O)/tests/daemon/test_cluster
 
@@ -194,9 +196,8 @@ TESTS += $(O)/tests/daemon/test_cluster
 # same pass as test_cluster.
 $(O)/tests/daemon/test_cluster_bots.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"'
-$(O)/tests/daemon/test_cluster_bots: $(O)/tests/daemon/test_cluster_bots.o \
-    $(O)/tests/daemon/tclient.o $(O)/tests/daemon/redisrun.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_bots
+$(O)/tests/daemon/test_cluster_bots: $(O)/tests/daemon/redisrun.o
 
 TESTS += $(O)/tests/daemon/test_cluster_bots
 
@@ -204,9 +205,8 @@ TESTS += $(O)/tests/daemon/test_cluster_bots
 # shared database, so tests/pg/test_pg.sh runs it (the same pass).
 $(O)/tests/daemon/test_cluster_lobby.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"'
-$(O)/tests/daemon/test_cluster_lobby: $(O)/tests/daemon/test_cluster_lobby.o \
-    $(O)/tests/daemon/tclient.o $(O)/tests/daemon/redisrun.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_lobby
+$(O)/tests/daemon/test_cluster_lobby: $(O)/tests/daemon/redisrun.o
 
 TEST_HELPERS += $(O)/tests/daemon/test_cluster_lobby
 
@@ -214,17 +214,15 @@ TEST_HELPERS += $(O)/tests/daemon/test_cluster_lobby
 # one PostgreSQL database, so tests/pg/test_pg.sh runs it, in this pass.
 $(O)/tests/daemon/test_lease.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"'
-$(O)/tests/daemon/test_lease: $(O)/tests/daemon/test_lease.o $(O)/tests/daemon/tclient.o \
-    $(O)/tests/daemon/redisrun.o | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_lease
+$(O)/tests/daemon/test_lease: $(O)/tests/daemon/redisrun.o
 
 TEST_HELPERS += $(O)/tests/daemon/test_lease
 
 # The black-box tests against a cluster node (tests/pg/test_pg.sh runs them
 # under it, on PostgreSQL and a Redis of its own).
-$(O)/tests/daemon/withredis: $(O)/tests/daemon/withredis.o $(O)/tests/daemon/tclient.o \
-    $(O)/tests/daemon/redisrun.o
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/withredis
+$(O)/tests/daemon/withredis: $(O)/tests/daemon/redisrun.o
 
 TEST_HELPERS += $(O)/tests/daemon/withredis
 endif
@@ -239,9 +237,7 @@ TESTS += $(O)/tests/unit/test_proxyhdr
 # server and runs the store's tests, the outage test and, in the plain
 # build, the daemon's black-box tests against it. test_pgdown runs only
 # under it (it needs the server), so it is built, not listed.
-$(O)/tests/daemon/test_pgdown: $(O)/tests/daemon/test_pgdown.o $(O)/tests/daemon/tclient.o \
-    | $(GOMOKUD)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
+TCLIENT_PROGS += $(O)/tests/daemon/test_pgdown
 
 TEST_HELPERS += $(O)/tests/daemon/test_pgdown
 TESTS += tests/pg/test_pg.sh
@@ -252,3 +248,17 @@ BENCHES += pg
 .PHONY: bench-pg
 bench-pg: $(O)/tests/bench/bench_store $(O)/tests/load/load $(GOMOKUD)
 	O=$(O) BINDIR=$(BINDIR) sh tests/pg/bench_pg.sh
+
+# A daemon test stopped by SIGTERM, SIGINT or SIGHUP kills what it started
+# and removes its temporary directories (tclient.h, tc_child): every pass.
+TCLIENT_PROGS += $(O)/tests/daemon/test_sigclean
+$(O)/tests/daemon/test_sigclean: $(O)/tests/daemon/redisrun.o
+
+TESTS += $(O)/tests/daemon/test_sigclean
+
+# The one link of every program on tests/daemon/tclient.o (TCLIENT_PROGS,
+# from every module.mk read before this one): X.o, tclient.o and the
+# objects a line of X's own adds, with OpenSSL and TCLIENT_PKGS (a
+# target's own pkg-config modules); gomokud built first, as they start it.
+$(TCLIENT_PROGS): %: %.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl $(TCLIENT_PKGS)) $(LDLIBS_ALL)

@@ -11,7 +11,8 @@
  *                            failures)" once any check has failed)
  *   CHECK_LINE(c, prefix)    CHECK that c reads a line starting with prefix
  *   REQUIRE_LINE(c, prefix)  within LINE_MS (define it before including
- *                            this file for another wait; default 3000 ms)
+ *                            this file for another wait; default
+ *                            TC_LINE_MS, 3000 ms)
  */
 #ifndef GOMOKUD_TEST_CHECK_H
 #define GOMOKUD_TEST_CHECK_H
@@ -21,7 +22,7 @@
 #include "tests/daemon/tclient.h"
 
 #ifndef LINE_MS
-#define LINE_MS 3000
+#define LINE_MS TC_LINE_MS
 #endif
 
 static int failures;

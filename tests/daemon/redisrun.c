@@ -92,7 +92,7 @@ redis_start(struct redisrun *r)
 	char port[16], logf[128];
 	if (!r->dir[0]) {
 		snprintf(r->dir, sizeof r->dir, "/tmp/gomokud-redis.XXXXXX");
-		if (!mkdtemp(r->dir) || (r->port = tc_free_port()) < 0) {
+		if (!tc_mkdtemp(r->dir) || (r->port = tc_free_port()) < 0) {
 			r->dir[0] = '\0';
 			return -1;
 		}
@@ -138,31 +138,8 @@ redis_clean(struct redisrun *r)
 		r->dir[0] = '\0';
 }
 
-/* What redis_guard stops: the test's own, for its exit and signal handlers. */
-static struct {
-	struct redisrun *r;
-	struct daemon *nodes;
-	int n;
-} guarded;
-
-static void
-stop_guarded(void)
-{
-	for (int i = 0; i < guarded.n; i++)
-		if (guarded.nodes[i].pid > 0 && daemon_alive(&guarded.nodes[i]))
-			daemon_stop(&guarded.nodes[i], SIGKILL, 2000);
-	redis_kill(guarded.r);
-}
-
-static void
-on_signal(int sig)
-{
-	stop_guarded();
-	_exit(128 + sig);
-}
-
 int
-redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code)
+redis_guard(struct redisrun *r, int *code)
 {
 	if (redis_find(r) != 0) {
 		const char *req = getenv("GOMOKU_REQUIRE_SHARED");
@@ -173,13 +150,7 @@ redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code)
 		*code = required ? 1 : 0;
 		return -1;
 	}
-	guarded.r = r;
-	guarded.nodes = nodes;
-	guarded.n = n;
-	atexit(stop_guarded);
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
 	return 0;
 }
 
@@ -219,6 +190,34 @@ redis_node(struct daemon *d, const char *bin, const struct redisrun *r, const ch
 	if (p < 0 || daemon_start(d, bin, conf) != 0)
 		return -1;
 	return d->port == p ? 0 : -1;
+}
+
+const char *const redis_names[REDIS_NODES_MAX] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+
+int
+redis_nodes_start(const struct redis_nodes *c, int i)
+{
+	char extra[1024];
+	snprintf(extra, sizeof extra, "%s%s%s%s%s", c->db && *c->db ? "database " : "",
+	    c->db && *c->db ? c->db : "", c->db && *c->db ? "\n" : "", c->conf ? c->conf : "",
+	    c->conf_of && c->conf_of[i] ? c->conf_of[i] : "");
+	return redis_node(&c->node[i], c->bin, c->r, redis_names[i], extra);
+}
+
+int
+redis_nodes_up(const struct redis_nodes *c, int n)
+{
+	if (redis_start(c->r) != 0) {
+		printf("FAIL: redis-server did not start (%s)\n", c->r->dir);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (redis_nodes_start(c, i) != 0) {
+			printf(
+			    "FAIL: node %s did not start (%s)\n", redis_names[i], c->node[i].log);
+			return -1;
+		}
+	return 0;
 }
 
 int

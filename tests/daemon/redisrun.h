@@ -1,7 +1,8 @@
 /* redisrun.h: a redis-server of the test's own for the cluster tests and
  * benchmarks (on a free loopback port, in a temp dir, no persistence,
- * stopped by its pid), and what those tests share on it: their guard, a
- * node's start and the wait for a listing. */
+ * stopped by its pid: a tc_child, its dir a tc_mkdtemp), and what those
+ * tests share on it: their guard, the nodes' start and the wait for a
+ * listing. */
 #ifndef GOMOKUD_TEST_REDISRUN_H
 #define GOMOKUD_TEST_REDISRUN_H
 
@@ -31,14 +32,14 @@ int redis_publish(const struct redisrun *r, const char *chan, const void *payloa
 
 struct daemon;
 /*
- * A cluster test's start: finds redis-server into r, and from then on
- * stops r and every running daemon of nodes[0..n) (SIGKILL) at exit and on
- * SIGTERM or SIGINT; SIGPIPE is ignored, so a write to a client of a node
- * killed on purpose fails instead of killing the test (and leaving the
- * rest running). 0 to go on; -1 without redis-server, said on stdout: a
- * skip, or a failure under GOMOKU_REQUIRE_SHARED=1 (*code: the exit code).
+ * A cluster test's start: finds redis-server into r; SIGPIPE is ignored,
+ * so a write to a client of a node killed on purpose fails instead of
+ * killing the test. (Redis and every node are tc_child: killed at exit
+ * and on SIGTERM, SIGINT or SIGHUP.) 0 to go on; -1 without redis-server,
+ * said on stdout: a skip, or a failure under GOMOKU_REQUIRE_SHARED=1
+ * (*code: the exit code).
  */
-int redis_guard(struct redisrun *r, struct daemon *nodes, int n, int *code);
+int redis_guard(struct redisrun *r, int *code);
 
 /* Node name of a cluster on r, started into d by bin on a free loopback
  * port that it advertises, with the config lines extra (may be ""): 0, or
@@ -52,6 +53,28 @@ int redis_node(struct daemon *d, const char *bin, const struct redisrun *r, cons
  * the nodes' files when anything failed and says where; prints the
  * verdict. The exit code for failures, plus those found here. */
 int redis_finish(struct redisrun *r, struct daemon *nodes, int n, int alive, int failures);
+
+/*
+ * A cluster test's nodes: node[i] is named redis_names[i] ("a", "b", ...),
+ * a gomokud from bin on the redis-server r, each with the line "database
+ * db" (unless db is NULL or ""), then the config lines conf (every node's;
+ * NULL: none) and conf_of[i] (node i's own; conf_of NULL: none).
+ */
+enum { REDIS_NODES_MAX = 8 };
+extern const char *const redis_names[REDIS_NODES_MAX];
+struct redis_nodes {
+	const char *bin;
+	struct redisrun *r;
+	struct daemon *node;
+	const char *db;
+	const char *conf;
+	const char *const *conf_of;
+};
+/* Starts node i (redis_node): 0, or -1. */
+int redis_nodes_start(const struct redis_nodes *c, int i);
+/* Starts r (redis_start), then nodes 0 to n - 1: 0, or -1 when one of
+ * them did not start, said on stdout ("FAIL: ..."). */
+int redis_nodes_up(const struct redis_nodes *c, int n);
 
 struct tc;
 /* Sends req (WHO, ROOMS, SEEKS ...) every 200 ms until a data line of its

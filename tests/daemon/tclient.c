@@ -1,11 +1,10 @@
 /* tclient.c: blocking TLS test client and daemon launcher. */
-#define _XOPEN_SOURCE 700 /* nftw */
+#define _GNU_SOURCE /* _Fork */
 #include "tests/daemon/tclient.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -24,29 +23,29 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include "tests/daemon/spiral.h"
+
 int tc_verbose;
 
-/* The temporary directories daemon_start made, removed when the process
- * that made them exits (GOMOKU_KEEP_TMP=1 keeps them to look at); and the
- * children it started (daemon_start, tc_child), killed then if they still
- * run, so that a test that fails half-way leaves nothing behind. */
+/*
+ * What the process that starts children (daemon_start, tc_child) leaves
+ * behind, so that a test that fails half-way, or is stopped by SIGTERM,
+ * SIGINT or SIGHUP (a CI timeout, ^C, a closed terminal), leaves nothing:
+ * the children still running are killed by their pids and the temporary
+ * directories (daemon_start's, tc_mkdtemp's) removed, unless a check failed
+ * (tc_keep_tmp) or GOMOKU_KEEP_TMP=1 keeps them to look at. One path,
+ * clean_up, at exit and from the signal handler, so async-signal-safe: the
+ * state is in static arrays, each entry written before its count grows,
+ * the directories removed by an rm -rf of a _Fork.
+ */
 enum { MADE_MAX = 256, KIDS_MAX = 256 };
 static char made[MADE_MAX][128];
-static int nmade;
+static volatile sig_atomic_t nmade;
 static pid_t kids[KIDS_MAX];
-static int nkids;
+static volatile sig_atomic_t nkids;
 static pid_t made_by;
-static int keep_made; /* tc_keep_tmp: a check failed */
-
-static int
-remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
+static volatile sig_atomic_t keep_made; /* tc_keep_tmp: a check failed */
+static int keep_env;                    /* GOMOKU_KEEP_TMP=1 */
 
 /* Whether pid is a child of ours that has not exited; nothing is reaped. */
 static int
@@ -57,59 +56,118 @@ running_kid(pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == 0;
 }
 
-/* Kills the children still running (async-signal-safe). */
+/* rm -rf the directories made (async-signal-safe: _Fork, execve, waitpid). */
 static void
-kill_kids(void)
+remove_made(void)
+{
+	static char *argv[MADE_MAX + 4];
+	static char *const envp[] = { NULL };
+	int n = 0, k = nmade;
+	if (k == 0)
+		return;
+	argv[n++] = "rm";
+	argv[n++] = "-rf";
+	argv[n++] = "--";
+	for (int i = 0; i < k; i++)
+		argv[n++] = made[i];
+	argv[n] = NULL;
+	pid_t p = _Fork(); /* unlike fork, async-signal-safe (glibc 2.34, POSIX.1-2024) */
+	if (p == 0) {
+		execve("/bin/rm", argv, envp);
+		execve("/usr/bin/rm", argv, envp);
+		_exit(127);
+	}
+	while (p > 0 && waitpid(p, NULL, 0) < 0 && errno == EINTR)
+		;
+	nmade = 0;
+}
+
+/* Kills the children still running and removes the directories (unless
+ * kept): at exit and on a signal, in the process that made them only. */
+static void
+clean_up(void)
 {
 	if (getpid() != made_by)
-		return;
+		return; /* a forked child's exit or signal */
 	for (int i = 0; i < nkids; i++)
 		if (running_kid(kids[i])) {
 			kill(kids[i], SIGKILL);
-			waitpid(kids[i], NULL, 0);
+			while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+				;
 		}
 	nkids = 0;
+	if (!keep_made && !keep_env)
+		remove_made();
 }
 
 static void
 at_exit(void)
 {
-	kill_kids();
-	const char *keep = getenv("GOMOKU_KEEP_TMP");
-	if (getpid() != made_by || keep_made || (keep && *keep && strcmp(keep, "0") != 0))
-		return; /* a forked child's exit, kept after a failure or on purpose */
-	for (int i = 0; i < nmade; i++)
-		nftw(made[i], remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	nmade = 0;
+	clean_up();
 }
 
+/* SIGTERM, SIGINT, SIGHUP: clean up, then die of the signal. */
 static void
 on_signal(int sig)
 {
-	kill_kids();
+	int saved = errno;
+	clean_up();
+	errno = saved;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 	_exit(128 + sig);
 }
 
 /* The exit and signal hooks, set once by the process that starts children;
- * writes to a daemon that died fail as errors, not SIGPIPE. */
+ * writes to a daemon that died fail as errors, not SIGPIPE. A signal the
+ * program handles itself, or ignores, is left to it. */
 static void
 hooks(void)
 {
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	if (made_by)
 		return;
 	made_by = getpid();
+	const char *keep = getenv("GOMOKU_KEEP_TMP");
+	keep_env = keep && *keep && strcmp(keep, "0") != 0;
 	atexit(at_exit);
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&sa.sa_mask, sigs[i]); /* one clean-up at a time */
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
 }
 
 static void
 remember(const char *dir)
 {
 	hooks();
-	if (nmade < MADE_MAX && getpid() == made_by)
-		snprintf(made[nmade++], sizeof made[0], "%s", dir);
+	if (nmade < MADE_MAX && getpid() == made_by) {
+		snprintf(made[nmade], sizeof made[0], "%s", dir);
+		nmade = nmade + 1; /* after the name: a signal sees whole entries */
+	}
+}
+
+char *
+tc_mkdtemp(char *tmpl)
+{
+	if (!mkdtemp(tmpl))
+		return NULL;
+	remember(tmpl);
+	return tmpl;
 }
 
 void
@@ -126,13 +184,15 @@ tc_child(pid_t pid)
 		return;
 	if (nkids == KIDS_MAX) { /* keep only those that have not exited */
 		int n = 0;
-		for (int i = 0; i < nkids; i++)
+		for (int i = 0; i < KIDS_MAX; i++)
 			if (running_kid(kids[i]))
 				kids[n++] = kids[i];
 		nkids = n;
 	}
-	if (nkids < KIDS_MAX)
-		kids[nkids++] = pid;
+	if (nkids < KIDS_MAX) {
+		kids[nkids] = pid;
+		nkids = nkids + 1; /* after the pid: a signal sees whole entries */
+	}
 }
 
 static long long
@@ -261,9 +321,8 @@ daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nof
 {
 	memset(d, 0, sizeof *d);
 	snprintf(d->dir, sizeof d->dir, "/tmp/gomokud-test.XXXXXX");
-	if (!mkdtemp(d->dir))
+	if (!tc_mkdtemp(d->dir))
 		return -1;
-	remember(d->dir);
 	char cpath[200];
 	snprintf(cpath, sizeof cpath, "%s/gomokud.conf", d->dir);
 	snprintf(d->log, sizeof d->log, "%s/log", d->dir);
@@ -541,6 +600,170 @@ tc_guest(int port, const char *name)
 		return NULL;
 	}
 	return c;
+}
+
+char tc_why[256];
+
+/* Says why a step failed (tc_why): -1. */
+__attribute__((format(printf, 1, 2))) static int
+why(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tc_why, sizeof tc_why, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+tc_pair(struct tc *b, struct tc *w, const char *game, const char *rating, char *room, size_t n)
+{
+	char want[64];
+	tc_send(b, "SEEK %s black %s none", game, rating);
+	if (!tc_expect(b, "OK SEEK ", TC_LINE_MS))
+		return why("%s: no OK SEEK (last: %s)", b->name, b->line);
+	tc_send(w, "SEEK %s white %s none", game, rating);
+	const char *l = tc_expect(w, "* START ", TC_LINE_MS);
+	if (!l)
+		return why("no * START for %s (last: %s)", w->name, w->line);
+	size_t len = strcspn(l + 8, " ");
+	if (len == 0 || len >= n)
+		return why(
+		    "%s: no room id (of at most %zu characters) in \"%s\"", w->name, n - 1, l);
+	memcpy(room, l + 8, len);
+	room[len] = '\0';
+	snprintf(want, sizeof want, "* START %s ", room);
+	if (!tc_expect(b, want, TC_LINE_MS))
+		return why("%s: no \"%s\" (last: %s)", b->name, want, b->line);
+	if (!tc_expect(w, "OK SEEK ", TC_LINE_MS))
+		return why("%s: no OK SEEK (last: %s)", w->name, w->line);
+	return 0;
+}
+
+int
+tc_pair_guests(int port, const char *bn, const char *wn, const char *game, struct tc **b,
+    struct tc **w, char *room, size_t n)
+{
+	*b = tc_guest(port, bn);
+	*w = tc_guest(port, wn);
+	if (!*b || !*w)
+		return why("cannot connect %s/%s", bn, wn);
+	return tc_pair(*b, *w, game, "casual", room, n);
+}
+
+int
+tc_play_five(struct tc *black, struct tc *white, const char *room, struct tc *const *watchers)
+{
+	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
+	char ok[48], ev[96];
+	snprintf(ok, sizeof ok, "OK MOVE %s ", room);
+	for (int i = 0; i < 9; i++) {
+		struct tc *p = i % 2 ? white : black;
+		const char *side = i % 2 ? "white" : "black";
+		unsigned seq = 0;
+		tc_send(p, "MOVE %s %s", room, mv[i]);
+		/* black's last: * OVER comes before its OK MOVE */
+		const char *l = tc_expect(p, ok, TC_LINE_MS);
+		if (!l || sscanf(l + strlen(ok), "%u", &seq) != 1 || seq == 0)
+			return why("%s's move %s refused (last: %s)", side, mv[i], p->line);
+		snprintf(ev, sizeof ev, "* MOVE %s %u %s %s ", room, seq, side, mv[i]);
+		for (int k = 0; watchers && watchers[k]; k++)
+			if (!tc_expect(watchers[k], ev, TC_LINE_MS))
+				return why("%s missed \"%s\" (last: %s)", watchers[k]->name, ev,
+				    watchers[k]->line);
+	}
+	snprintf(ev, sizeof ev, "* OVER %s ", room);
+	if (!tc_expect(white, ev, TC_LINE_MS))
+		return why("white saw no \"%s\" (last: %s)", ev, white->line);
+	return 0;
+}
+
+/* The bot games' spiral, made once. */
+static const int (*spiral_points(void))[2]
+{
+	static int spiral[225][2], ready;
+	if (!ready) {
+		make_spiral(spiral);
+		ready = 1;
+	}
+	return (const int(*)[2])spiral;
+}
+
+static void
+bot_over(struct tc_botgame *g, const char *l)
+{
+	g->over = 1;
+	snprintf(g->over_line, sizeof g->over_line, "%s", l);
+}
+
+int
+tc_bot_human(struct tc_botgame *g)
+{
+	const int(*spiral)[2] = spiral_points();
+	while (g->next < 225) {
+		char mv[16];
+		snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[g->next][0], 15 - spiral[g->next][1]);
+		g->next++;
+		tc_send(g->c, "MOVE %s %s", g->room, mv);
+		const char *l;
+		while ((l = tc_read(g->c, g->reply_ms)) && strncmp(l, "OK MOVE", 7) != 0 &&
+		    strncmp(l, "ERR", 3) != 0)
+			if (strncmp(l, "* OVER", 6) == 0)
+				bot_over(g, l);
+		if (!l)
+			return why("no answer to MOVE %s %s (last: %s)", g->room, mv, g->c->line);
+		if (strncmp(l, "OK MOVE", 7) == 0) {
+			g->moves++;
+			return 0;
+		}
+		if (g->over && strstr(l, " 440 ")) /* the bot's last move ended it */
+			return 0;
+		/* occupied, or (renju, black) forbidden: the next point */
+		if (!strstr(l, " 432 ") &&
+		    !(g->renju && g->human_black &&
+			(strstr(l, " 434 ") || strstr(l, " 435 ") || strstr(l, " 436 "))))
+			return why("MOVE %s %s: %s", g->room, mv, l);
+	}
+	return why("no legal point left in %s", g->room);
+}
+
+int
+tc_bot_wait(struct tc_botgame *g)
+{
+	const char *bot = g->human_black ? "white" : "black", *l;
+	if (g->over)
+		return 0;
+	while ((l = tc_read(g->c, g->bot_ms))) {
+		char side[8];
+		if (strncmp(l, "* OVER", 6) == 0) {
+			bot_over(g, l);
+			return 0;
+		}
+		if (strncmp(l, "* THINK", 7) == 0)
+			g->thinks++;
+		else if (sscanf(l, "* MOVE %*s %*s %7s", side) == 1 && strcmp(side, bot) == 0) {
+			/* "* MOVE room seq side move bms wms reason...": 7 fields, a reason */
+			int fields = 0;
+			for (const char *p = l; *p; p++)
+				fields += *p == ' ' && p[1] && p[1] != ' ';
+			g->reasons += fields >= 7;
+			g->moves++;
+			g->bot_moves++;
+			return 1;
+		}
+	}
+	return why("the bot never moved in %s (last: %s)", g->room, g->c->line);
+}
+
+int
+tc_bot_play_out(struct tc_botgame *g)
+{
+	while (!g->over) {
+		int humans_turn = g->moves % 2 == (g->human_black ? 0 : 1);
+		if (humans_turn ? tc_bot_human(g) != 0 : tc_bot_wait(g) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 void

@@ -19,13 +19,16 @@ struct daemon {
 	int status; /* exit status, or 128 + signal */
 };
 
-/* Starts bin with a config file of extra lines in a fresh temp dir, on an
- * ephemeral loopback port. 0 or -1. The dir is removed when the process
- * that called this exits, unless a check failed (tc_keep_tmp) or
- * GOMOKU_KEEP_TMP=1. */
+/* Starts bin with a config file of extra lines in a fresh temp dir
+ * (/tmp/gomokud-test.*; tc_mkdtemp), on an ephemeral loopback port. 0 or
+ * -1. The daemon is a tc_child. */
 int daemon_start(struct daemon *d, const char *bin, const char *conf);
 /* The same with a descriptor limit (RLIMIT_NOFILE) for the daemon. */
 int daemon_start_nofile(struct daemon *d, const char *bin, const char *conf, int nofile);
+/* mkdtemp(tmpl), the directory removed when the process that made it
+ * exits or is stopped by SIGTERM, SIGINT or SIGHUP, unless a check failed
+ * (tc_keep_tmp) or GOMOKU_KEEP_TMP=1: tmpl, or NULL. */
+char *tc_mkdtemp(char *tmpl);
 /* The temporary directories stay after the test (its logs to look at):
  * every failed check (check.h) says so. */
 void tc_keep_tmp(void);
@@ -34,8 +37,11 @@ void tc_keep_tmp(void);
  * url: 0; -1 when it could not; 1 when no PostgreSQL is set up. */
 int tc_pg_database(const char *name, char *url, size_t n);
 /* A child process of the test's own (a daemon_start does it itself): if it
- * still runs when the test exits, or the test is stopped by SIGTERM or
- * SIGINT, it is killed. The first call (or daemon_start) also makes
+ * still runs when the test exits, or the test is stopped by SIGTERM,
+ * SIGINT or SIGHUP, it is killed (SIGKILL, by its pid) and reaped; then
+ * the temporary directories go (tc_mkdtemp) and the test dies of the
+ * signal. The first call (or daemon_start, tc_mkdtemp) sets those hooks,
+ * leaving a signal the program handles or ignores itself to it, and makes
  * SIGPIPE ignored, so a write to a daemon that died fails as an error. */
 void tc_child(pid_t pid);
 /* Signals it (unless sig is 0) and waits up to ms for it to exit; returns its
@@ -93,6 +99,64 @@ const char *tc_expect(struct tc *c, const char *prefix, int ms);
 int tc_closed(struct tc *c, int ms);
 /* SHA-256 of the server certificate, hex. */
 void tc_cert_digest(struct tc *c, char out[65]);
+
+/*
+ * A game's steps on the wire that the daemon tests share. Each waits up to
+ * TC_LINE_MS for a line (check.h's LINE_MS by default) unless it says
+ * otherwise, and returns 0, or -1 with what went wrong in tc_why (for the
+ * test's own check: CHECK(tc_pair(...) == 0, "%s", tc_why)).
+ */
+enum { TC_LINE_MS = 3000 };
+extern char tc_why[256];
+
+/* b black and w white paired by SEEK on game ("freestyle 15 none") and
+ * rating ("casual" or "rated"): b's seek is answered OK SEEK before w
+ * seeks; then w is told * START with the room's id (into room, n bytes),
+ * b * START of that same room, and w its OK SEEK. */
+int tc_pair(struct tc *b, struct tc *w, const char *game, const char *rating, char *room, size_t n);
+/* The same, casual, for two new guests bn (black, into *b) and wn (white,
+ * into *w) on port; *b or *w is NULL when that guest could not connect. */
+int tc_pair_guests(int port, const char *bn, const char *wn, const char *game, struct tc **b,
+    struct tc **w, char *room, size_t n);
+/* black and white play room to black's five on row 8 (h8 to l8; white
+ * a1 to a4): each move answered OK MOVE with its seq, each seen by every
+ * watcher (a NULL-ended list; watchers may be NULL) as "* MOVE <room>
+ * <seq> <side> <move> ", and white told "* OVER <room> ". */
+int tc_play_five(struct tc *black, struct tc *white, const char *room, struct tc *const *watchers);
+
+/*
+ * A game against one of the server's bots in room on c, the human's side
+ * played here: on each of its turns the next point of the spiral out from
+ * the centre (spiral.h) that the server accepts. The caller sets c, room,
+ * human_black, renju and the two waits; the rest starts at 0, and moves
+ * counts both sides' moves from the game's start (it says whose turn it
+ * is).
+ */
+struct tc_botgame {
+	struct tc *c;
+	char room[24];
+	int human_black; /* the human plays black, else white */
+	int renju;       /* a point forbidden to black (434-436) is passed over,
+	                    as an occupied one (432) always is */
+	int reply_ms;    /* the wait for the answer to the human's move */
+	int bot_ms;      /* the wait for each line while the bot is to move */
+	int next;        /* the next spiral point to try */
+	int moves;       /* both sides' */
+	int bot_moves;
+	int reasons; /* the bot's moves that said why (a reason after the clocks) */
+	int thinks;  /* * THINK previews seen */
+	int over;    /* * OVER came: its line in over_line */
+	char over_line[160];
+};
+/* The human's move: 0 once one is answered OK MOVE (g->over when it ended
+ * the game: * OVER comes before the OK), or when the game was over before
+ * it (* OVER, then ERR 440: the bot's last move ended it). */
+int tc_bot_human(struct tc_botgame *g);
+/* Reads until the bot's move: 1, or 0 when the game is over (* OVER came
+ * first, or had come); -1 when nothing came for bot_ms. */
+int tc_bot_wait(struct tc_botgame *g);
+/* Plays g from whoever is to move to its end (* OVER): 0, or -1. */
+int tc_bot_play_out(struct tc_botgame *g);
 
 /* Monotonic milliseconds, for the tests' deadlines. */
 long long tc_now_ms(void);

@@ -26,77 +26,25 @@
 
 static struct daemon d, d1;
 
-/* The human's moves: points spiralling out from the centre, in order. */
+/* test_fifty's moves: points spiralling out from the centre, in order. */
 static int spiral[225][2];
 
-struct botgame {
-	int moves, bot_moves, reasons, thinks;
-	char over[160];
-};
-
-/*
- * Plays the human side of the game in room until OVER: on each turn the
- * next spiral point the server accepts. Returns with g filled.
- */
-static void
-play_out(struct tc *c, const char *room, int human_black, struct botgame *g)
+/* A bot game in room on c from its start, the human black or white, played
+ * to its end (tc_bot_play_out): 0, or -1 with the failure said. */
+static int
+bot_game(struct tc *c, const char *room, int human_black, int renju, struct tc_botgame *g)
 {
-	int next = 0, my_turn = human_black;
-	const char *l;
-
 	memset(g, 0, sizeof *g);
-	while (g->moves < 230) {
-		if (my_turn) {
-			char mv[16];
-			for (;;) {
-				REQUIRE(next < 225, "no legal point left");
-				snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[next][0],
-				    15 - spiral[next][1]);
-				next++;
-				tc_send(c, "MOVE %s %s", room, mv);
-				for (;;) {
-					l = tc_read(c, 20000);
-					REQUIRE(l, "no reply to MOVE %s", mv);
-					if (strncmp(l, "* OVER", 6) == 0) {
-						snprintf(g->over, sizeof g->over, "%s", l);
-						return;
-					}
-					if (strncmp(l, "OK MOVE", 7) == 0 ||
-					    strncmp(l, "ERR", 3) == 0)
-						break;
-				}
-				if (strncmp(l, "OK MOVE", 7) == 0)
-					break;
-				/* occupied or (renju) forbidden: the next point */
-				REQUIRE(strstr(l, " 432 ") || strstr(l, " 434 ") ||
-					strstr(l, " 435 ") || strstr(l, " 436 "),
-				    "MOVE %s: %s", mv, l);
-			}
-			g->moves++;
-			my_turn = 0;
-			continue;
-		}
-		l = tc_read(c, 30000);
-		REQUIRE(l, "the bot never moved");
-		if (strncmp(l, "* OVER", 6) == 0) {
-			snprintf(g->over, sizeof g->over, "%s", l);
-			return;
-		}
-		if (strncmp(l, "* THINK", 7) == 0)
-			g->thinks++;
-		char side[8];
-		if (sscanf(l, "* MOVE %*s %*s %7s", side) == 1 &&
-		    strcmp(side, human_black ? "white" : "black") == 0) {
-			g->moves++;
-			g->bot_moves++;
-			/* "* MOVE r seq side mv bms wms reason...": 7 fields and a reason */
-			int fields = 0;
-			for (const char *p = l; *p; p++)
-				fields += *p == ' ' && p[1] && p[1] != ' ';
-			g->reasons += fields >= 7;
-			my_turn = 1;
-		}
-	}
+	g->c = c;
+	snprintf(g->room, sizeof g->room, "%s", room);
+	g->human_black = human_black;
+	g->renju = renju;
+	g->reply_ms = 20000;
+	g->bot_ms = 30000;
+	if (tc_bot_play_out(g) == 0)
+		return 0;
+	CHECK(0, "%s", tc_why);
+	return -1;
 }
 
 static void
@@ -110,23 +58,22 @@ test_games_to_the_end(void)
 	REQUIRE(c, "connect");
 	for (int r = 0; r < 3; r++)
 		for (int b = 0; b < 3; b++) {
-			struct botgame g;
+			struct tc_botgame g;
 			int black = (r + b) % 2;
 			tc_send(c, "BOT play %d %s 15 none %s none", levels[b], rules[r],
 			    black ? "black" : "white");
 			REQUIRE_LINE(c, "* START");
 			REQUIRE_LINE(c, "OK BOT");
 			REQUIRE(sscanf(c->line, "OK BOT %23s", room) == 1, "%s", c->line);
-			play_out(c, room, black, &g);
-			if (failures)
+			if (bot_game(c, room, black, r == 2, &g) != 0)
 				return;
-			REQUIRE(g.over[0], "%s level %d: no end", rules[r], levels[b]);
+			REQUIRE(g.over, "%s level %d: no end", rules[r], levels[b]);
 			REQUIRE(g.bot_moves > 0 && g.reasons == g.bot_moves,
 			    "%s level %d: %d of %d bot"
 			    " moves had a reason",
 			    rules[r], levels[b], g.reasons, g.bot_moves);
 			printf("%-9s level %2d, human %s: %3d moves, %s (%d THINK previews)\n",
-			    rules[r], levels[b], black ? "black" : "white", g.moves, g.over,
+			    rules[r], levels[b], black ? "black" : "white", g.moves, g.over_line,
 			    g.thinks);
 			tc_send(c, "LEAVE %s", room);
 			REQUIRE_LINE(c, "OK LEAVE");
@@ -280,17 +227,17 @@ test_busy_and_cancel(void)
 	printf("resigning cancels the bot's search at once: the only worker takes the next game\n");
 
 	/* 20 s a move by config, 10 s on its clock: the clock wins, it never flags */
-	struct botgame g;
+	struct tc_botgame g;
 	l = bot_play_when_free(b, "10 freestyle 15 10+0 black none");
 	REQUIRE(l, "no timed bot game: %s", b->line);
 	sscanf(l, "OK BOT %23s", room);
-	play_out(b, room, 1, &g);
-	if (failures)
+	if (bot_game(b, room, 1, 0, &g) != 0)
 		return;
-	REQUIRE(g.over[0] && !strstr(g.over, " time "), "the timed bot game ended: %s", g.over);
+	REQUIRE(
+	    g.over && !strstr(g.over_line, " time "), "the timed bot game ended: %s", g.over_line);
 	printf("a bot on a 10 s clock with 20 s a move by config budgets from its clock: %d moves,"
 	       " %s\n",
-	    g.moves, g.over);
+	    g.moves, g.over_line);
 	tc_close(b);
 	REQUIRE(daemon_stop(&d1, SIGTERM, 10000) == 0, "daemon exit");
 }

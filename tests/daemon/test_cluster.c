@@ -42,36 +42,11 @@
 enum { NODES = 3, WAIT_MS = 8000 };
 
 static struct daemon node[NODES];
-static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
 static char shared_db[256]; /* the one database of every node, or "" */
 
-static int
-start_node(int i)
-{
-	char extra[300] = "";
-	if (shared_db[0])
-		snprintf(extra, sizeof extra, "database %s\n", shared_db);
-	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
-}
-
-/* Two guests on one node paired by SEEK: black and white; the room's id. */
-static int
-pair(int port, const char *bn, const char *wn, struct tc **b, struct tc **w, char room[17])
-{
-	*b = tc_guest(port, bn);
-	*w = tc_guest(port, wn);
-	if (!*b || !*w)
-		return -1;
-	tc_send(*b, "SEEK freestyle 15 none black casual none");
-	if (!tc_expect(*b, "OK SEEK ", LINE_MS))
-		return -1;
-	tc_send(*w, "SEEK freestyle 15 none white casual none");
-	const char *l = tc_expect(*w, "* START ", LINE_MS);
-	if (!l || sscanf(l, "* START %16s", room) != 1)
-		return -1;
-	return tc_expect(*b, "* START ", LINE_MS) ? 0 : -1;
-}
+/* on the one database when there is one */
+static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, shared_db, NULL, NULL };
 
 /* One move by p; its seq from OK MOVE, or 0. */
 static unsigned
@@ -135,16 +110,16 @@ test_guest_names(void)
 	char got[2][24] = { "", "" };
 	for (int i = 0; i < 2; i++) {
 		struct tc *g = tc_open(node[i].port, 1);
-		REQUIRE(g, "connect to %s", names[i]);
+		REQUIRE(g, "connect to %s", redis_names[i]);
 		tc_send(g, "GUEST");
 		const char *l = tc_expect(g, "OK GUEST ", LINE_MS);
-		CHECK(l && sscanf(l, "OK GUEST %20s", got[i]) == 1, "GUEST on %s: %s", names[i],
-		    g->line);
+		CHECK(l && sscanf(l, "OK GUEST %20s", got[i]) == 1, "GUEST on %s: %s",
+		    redis_names[i], g->line);
 		char suffix[16];
-		snprintf(suffix, sizeof suffix, "-%s", names[i]);
+		snprintf(suffix, sizeof suffix, "-%s", redis_names[i]);
 		CHECK(strlen(got[i]) > strlen(suffix) &&
 			strcmp(got[i] + strlen(got[i]) - strlen(suffix), suffix) == 0,
-		    "node %s named its guest %s", names[i], got[i]);
+		    "node %s named its guest %s", redis_names[i], got[i]);
 		tc_close(g);
 	}
 	CHECK(strcmp(got[0], got[1]) != 0, "both nodes named a guest %s", got[0]);
@@ -182,7 +157,9 @@ static struct tc *black, *white;
 static void
 test_rooms_and_spectators(void)
 {
-	REQUIRE(pair(node[0].port, "dave", "ed", &black, &white, game) == 0, "no game on a");
+	REQUIRE(tc_pair_guests(node[0].port, "dave", "ed", "freestyle 15 none", &black, &white,
+		    game, sizeof game) == 0,
+	    "no game on a: %s", tc_why);
 	CHECK(game[0] == 'a', "a's room id %s does not name node a", game);
 	char want[64];
 	snprintf(want, sizeof want, "= ROOM %s playing", game);
@@ -311,7 +288,9 @@ test_redis_restart(void)
 	char want[80];
 	tc_close(black);
 	tc_close(white);
-	REQUIRE(pair(node[0].port, "fay", "gus", &b2, &w2, room) == 0, "no second game on a");
+	REQUIRE(tc_pair_guests(node[0].port, "fay", "gus", "freestyle 15 none", &b2, &w2, room,
+		    sizeof room) == 0,
+	    "no second game on a: %s", tc_why);
 	unsigned s0 = watch(carol, room);
 	REQUIRE(s0 > 0, "carol could not watch %s (last: %s)", room, carol->line);
 	unsigned seq = move(b2, room, "h8");
@@ -366,7 +345,7 @@ test_client_follows(void)
 	char dir[64], in[96], out[96], cmd[1024], want[128];
 	REQUIRE(away[0], "no game to go back to");
 	snprintf(dir, sizeof dir, "/tmp/gomoku-client.XXXXXX");
-	REQUIRE(mkdtemp(dir), "no temp dir");
+	REQUIRE(tc_mkdtemp(dir), "no temp dir");
 	snprintf(in, sizeof in, "%s/in", dir);
 	snprintf(out, sizeof out, "%s/out", dir);
 	FILE *f = fopen(in, "w");
@@ -422,11 +401,11 @@ test_shared_store(void)
 	tc_close(d);
 
 	REQUIRE(daemon_stop(&node[1], SIGKILL, 2000) == 128 + SIGKILL, "b did not die");
-	REQUIRE(start_node(1) == 0, "b did not start again (%s)", node[1].log);
+	REQUIRE(redis_nodes_start(&cl, 1) == 0, "b did not start again (%s)", node[1].log);
 	CHECK(daemon_log_count(&node[1], "cannot be resumed") == 0, "b's start ended a game: %s",
 	    node[1].log);
 	REQUIRE(daemon_stop(&node[0], SIGKILL, 2000) == 128 + SIGKILL, "a did not die");
-	REQUIRE(start_node(0) == 0, "a did not start again (%s)", node[0].log);
+	REQUIRE(redis_nodes_start(&cl, 0) == 0, "a did not start again (%s)", node[0].log);
 	/* the game comes back once its lease (lease.h) is free: on a, or on
 	 * the node that adopted it if a was away longer than a lease */
 	int port = node[0].port, back = 0;
@@ -520,7 +499,7 @@ test_garbage(void)
 	snprintf(want, sizeof want, "OK LEAVE %s", room);
 	CHECK_LINE(carol, want);
 	for (int i = 0; i < NODES; i++)
-		CHECK(daemon_alive(&node[i]), "node %s died of garbage", names[i]);
+		CHECK(daemon_alive(&node[i]), "node %s died of garbage", redis_names[i]);
 	CHECK(
 	    redis_lists(carol, "WHO", "= USER alice", WAIT_MS), "c's WHO lost alice after garbage");
 	CHECK(!redis_lists(carol, "WHO", "zz", 1500), "a garbage node's users were listed");
@@ -572,21 +551,14 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
 	if (tc_pg_database("gcluster", shared_db, sizeof shared_db) < 0) {
 		printf("FAIL: cannot create the cluster's database\n");
 		return 1;
 	}
-	if (redis_start(&redis) != 0) {
-		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
+	if (redis_nodes_up(&cl, NODES) != 0)
 		return 1;
-	}
-	for (int i = 0; i < NODES; i++)
-		if (start_node(i) != 0) {
-			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
-			return 1;
-		}
 	started_ms = tc_now_ms();
 	test_who();
 	test_guest_names();

@@ -19,7 +19,6 @@
 
 #include "tests/daemon/check.h"
 #include "tests/daemon/redisrun.h"
-#include "tests/daemon/spiral.h"
 #include "tests/daemon/tclient.h"
 
 #ifndef GOMOKUD_BIN
@@ -29,35 +28,23 @@
 enum { NODES = 3, WAIT_MS = 8000, BOT_WAIT_MS = 40000 };
 
 static struct daemon node[NODES];
-static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
-static int spiral[225][2];
 
-/* Node i: a without workers, b and c with one each; all log debug (the
+/* Node a without workers, b and c with one each; all log debug (the
  * workers name each job they take and search). */
-static int
-start_node(int i)
-{
-	char extra[200];
-	snprintf(extra, sizeof extra,
-	    "bot-threads %s\nbot-think-ms 600\nbot-preview-ms 0\nlog-level debug\n",
-	    i == 0 ? "none" : "1");
-	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
-}
-
-struct game {
-	struct tc *c;
-	char room[24];
-	int next;      /* the next spiral point to try */
-	int bot_moves; /* seen so far */
-	int over;
-};
+static const char *const workers[NODES] = { "bot-threads none\n", "bot-threads 1\n",
+	"bot-threads 1\n" };
+static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, NULL,
+	"bot-think-ms 600\nbot-preview-ms 0\nlog-level debug\n", workers };
 
 /* A new bot game of level on a, the human black. */
 static int
-game_new(struct game *g, const char *name, int level)
+game_new(struct tc_botgame *g, const char *name, int level)
 {
 	memset(g, 0, sizeof *g);
+	g->human_black = 1;
+	g->reply_ms = LINE_MS;
+	g->bot_ms = BOT_WAIT_MS;
 	if (!(g->c = tc_guest(node[0].port, name)))
 		return -1;
 	tc_send(g->c, "BOT play %d freestyle 15 none black none", level);
@@ -65,76 +52,17 @@ game_new(struct game *g, const char *name, int level)
 	return l && sscanf(l, "OK BOT %23s", g->room) == 1 ? 0 : -1;
 }
 
-/* The human's next move (the next free spiral point): 0, or -1 with the
- * game over (g->over) or no answer. */
-static int
-human_moves(struct game *g)
-{
-	while (g->next < 225) {
-		char mv[16];
-		snprintf(mv, sizeof mv, "%c%d", 'a' + spiral[g->next][0], 15 - spiral[g->next][1]);
-		g->next++;
-		tc_send(g->c, "MOVE %s %s", g->room, mv);
-		const char *l;
-		while ((l = tc_read(g->c, LINE_MS)) && strncmp(l, "OK MOVE", 7) != 0 &&
-		    strncmp(l, "ERR", 3) != 0)
-			if (strncmp(l, "* OVER", 6) == 0)
-				g->over = 1;
-		if (!l)
-			return -1;
-		if (strncmp(l, "OK MOVE", 7) == 0)
-			return 0;
-		if (!strstr(l, " 432 ")) /* occupied: the next point; else it is over */
-			return -1;
-	}
-	return -1;
-}
-
-/* Reads until the bot's move (1), the game's end (0), or nothing for ms (-1). */
-static int
-bot_moves(struct game *g, int ms)
-{
-	const char *l;
-	while ((l = tc_read(g->c, ms))) {
-		if (strncmp(l, "* OVER", 6) == 0) {
-			g->over = 1;
-			return 0;
-		}
-		if (strncmp(l, "* MOVE ", 7) == 0 && strstr(l, " white ")) {
-			g->bot_moves++;
-			return 1;
-		}
-	}
-	return -1;
-}
-
-/* Plays g to its end: 0, or -1 when the bot stopped answering. */
-static int
-play_out(struct game *g)
-{
-	while (!g->over) {
-		if (human_moves(g) != 0)
-			return g->over ? 0 : -1;
-		if (g->over)
-			return 0;
-		int r = bot_moves(g, BOT_WAIT_MS);
-		if (r < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* A whole game on a; every bot move is a job b searched, and a searched
  * nothing itself. */
 static void
 test_remote_game(void)
 {
-	struct game g;
+	struct tc_botgame g;
 	int searched = daemon_log_count(&node[1], "of node a searched");
 	REQUIRE(game_new(&g, "alice", 3) == 0, "no bot game on a (last: %s)",
 	    g.c ? g.c->line : "no connection");
-	CHECK(play_out(&g) == 0, "the game stopped after %d bot moves (last: %s)", g.bot_moves,
-	    g.c->line);
+	CHECK(tc_bot_play_out(&g) == 0, "the game stopped after %d bot moves: %s", g.bot_moves,
+	    tc_why);
 	CHECK(g.over && g.bot_moves >= 4, "over %d after %d bot moves", g.over, g.bot_moves);
 	/* the result reaches a just after b logs it */
 	int on_b = daemon_log_count(&node[1], "of node a searched") - searched;
@@ -153,22 +81,22 @@ test_remote_game(void)
 static void
 test_worker_killed(void)
 {
-	struct game g;
-	REQUIRE(start_node(2) == 0, "node c did not start (%s)", node[2].log);
+	struct tc_botgame g;
+	REQUIRE(redis_nodes_start(&cl, 2) == 0, "node c did not start (%s)", node[2].log);
 	REQUIRE(daemon_wait_log(&node[2], "cluster: node c on Redis", 0, WAIT_MS),
 	    "c never reached Redis");
 	REQUIRE(game_new(&g, "bob", 10) == 0, "no bot game on a");
 	/* a few moves first, so the search is a real one */
 	for (int i = 0; i < 2; i++) {
-		REQUIRE(human_moves(&g) == 0, "the human's move (last: %s)", g.c->line);
-		REQUIRE(bot_moves(&g, BOT_WAIT_MS) == 1, "the bot's move (last: %s)", g.c->line);
+		REQUIRE(tc_bot_human(&g) == 0, "the human's move: %s", tc_why);
+		REQUIRE(tc_bot_wait(&g) == 1, "the bot's move: %s", g.over ? g.over_line : tc_why);
 	}
 	int taken[NODES], claimed[NODES];
 	for (int i = 1; i < NODES; i++) {
 		taken[i] = daemon_log_count(&node[i], "of node a taken");
 		claimed[i] = daemon_log_count(&node[i], "claimed (its worker went)");
 	}
-	REQUIRE(human_moves(&g) == 0, "the human's move (last: %s)", g.c->line);
+	REQUIRE(tc_bot_human(&g) == 0, "the human's move: %s", tc_why);
 	int victim = 0;
 	for (long long end = tc_now_ms() + WAIT_MS; !victim && tc_now_ms() < end; usleep(5000))
 		for (int i = 1; i < NODES && !victim; i++)
@@ -179,13 +107,13 @@ test_worker_killed(void)
 	daemon_stop(&node[victim], SIGKILL, 2000);
 	int other = victim == 1 ? 2 : 1;
 	CHECK(searched == daemon_log_count(&node[victim], "of node a searched"),
-	    "%s finished the search before it was killed: test it again", names[victim]);
-	CHECK(bot_moves(&g, BOT_WAIT_MS) == 1, "no bot move after %s was killed (last: %s)",
-	    names[victim], g.c->line);
+	    "%s finished the search before it was killed: test it again", redis_names[victim]);
+	CHECK(tc_bot_wait(&g) == 1, "no bot move after %s was killed: %s", redis_names[victim],
+	    g.over ? g.over_line : tc_why);
 	CHECK(daemon_log_count(&node[other], "claimed (its worker went)") > claimed[other],
-	    "%s did not claim %s's job", names[other], names[victim]);
-	CHECK(play_out(&g) == 0, "the game stopped after %s went (last: %s)", names[victim],
-	    g.c->line);
+	    "%s did not claim %s's job", redis_names[other], redis_names[victim]);
+	CHECK(tc_bot_play_out(&g) == 0, "the game stopped after %s went: %s", redis_names[victim],
+	    tc_why);
 	CHECK(g.over, "the game did not end");
 	tc_close(g.c);
 	/* the one left alone is the next tests' worker */
@@ -202,21 +130,21 @@ test_worker_killed(void)
 static void
 test_redis_down(void)
 {
-	struct game g;
+	struct tc_botgame g;
 	REQUIRE(game_new(&g, "carol", 2) == 0, "no bot game on a");
-	REQUIRE(human_moves(&g) == 0, "the human's move");
-	REQUIRE(bot_moves(&g, BOT_WAIT_MS) == 1, "the bot's move (last: %s)", g.c->line);
+	REQUIRE(tc_bot_human(&g) == 0, "the human's move: %s", tc_why);
+	REQUIRE(tc_bot_wait(&g) == 1, "the bot's move: %s", g.over ? g.over_line : tc_why);
 	int asked = daemon_log_count(&node[0], "no bot worker answered");
 	redis_kill(&redis);
 	CHECK(daemon_wait_log(&node[0], "cluster: Redis", 0, WAIT_MS), "a did not notice Redis go");
-	REQUIRE(human_moves(&g) == 0, "the human's move without Redis (last: %s)", g.c->line);
+	REQUIRE(tc_bot_human(&g) == 0, "the human's move without Redis: %s", tc_why);
 	CHECK(daemon_wait_log(&node[0], "no bot worker answered", asked, WAIT_MS),
 	    "a did not say its bot asks again");
 	tc_send(g.c, "PING still");
 	CHECK(tc_expect(g.c, "OK PING still", LINE_MS), "the game's node stopped answering");
 	REQUIRE(redis_start(&redis) == 0, "Redis did not start again");
-	CHECK(bot_moves(&g, BOT_WAIT_MS) == 1,
-	    "the bot never moved after Redis came back (last: %s)", g.c->line);
+	CHECK(tc_bot_wait(&g) == 1, "the bot never moved after Redis came back: %s",
+	    g.over ? g.over_line : tc_why);
 	tc_close(g.c);
 	ok("Redis away: the bot's move waits, a asks again, and the bot moves when it is back");
 }
@@ -262,10 +190,10 @@ test_garbage(void)
 	CHECK(daemon_wait_log(&node[0], "dropped", adrops + 4, WAIT_MS),
 	    "a did not drop every bad result");
 	CHECK(daemon_alive(&node[0]) && daemon_alive(&node[1]), "a node died of garbage");
-	struct game g;
+	struct tc_botgame g;
 	REQUIRE(game_new(&g, "dave", 1) == 0, "no bot game on a after garbage");
-	CHECK(human_moves(&g) == 0 && bot_moves(&g, BOT_WAIT_MS) == 1,
-	    "the bot did not move after garbage (last: %s)", g.c->line);
+	CHECK(tc_bot_human(&g) == 0 && tc_bot_wait(&g) == 1,
+	    "the bot did not move after garbage: %s", g.over ? g.over_line : tc_why);
 	tc_close(g.c);
 	ok("garbage on the job stream and on a node's channel is dropped; no node falls");
 }
@@ -274,17 +202,15 @@ int
 main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	make_spiral(spiral);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
-	if (redis_start(&redis) != 0) {
-		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
+	if (redis_nodes_up(&cl, 2) != 0)
 		return 1;
-	}
 	for (int i = 0; i < 2; i++)
-		if (start_node(i) != 0 || !daemon_wait_log(&node[i], "on Redis", 0, WAIT_MS)) {
-			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
+		if (!daemon_wait_log(&node[i], "on Redis", 0, WAIT_MS)) {
+			printf("FAIL: node %s never reached Redis (%s)\n", redis_names[i],
+			    node[i].log);
 			return 1;
 		}
 	test_remote_game();

@@ -31,18 +31,12 @@ enum { NODES = 3, WAIT_MS = 10000 };
 enum { GRACE_S = 3 };
 
 static struct daemon node[NODES];
-static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
 static char db[256];
 
-static int
-start_node(int i)
-{
-	char extra[300];
-	/* a short grace: test_never_came waits it out */
-	snprintf(extra, sizeof extra, "database %s\ngrace %d\n", db, GRACE_S);
-	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
-}
+static char grace[32]; /* "grace GRACE_S": test_never_came waits it out */
+/* every node on the one database, with a short grace */
+static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, db, grace, NULL };
 
 /* Reads c's lines until one starts with want or until stop: 1 for want,
  * 0 for stop (or nothing within ms). */
@@ -109,28 +103,6 @@ move(struct tc *p, const char *room, const char *mv)
 	return seq;
 }
 
-/* black and white play room to black's five; every move is seen by each
- * of the watchers (NULL-ended). */
-static void
-play_out(struct tc *black, struct tc *white, const char *room, struct tc *const *watchers)
-{
-	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
-	char ev[96];
-	for (int i = 0; i < 9; i++) {
-		unsigned seq = move(i % 2 ? white : black, room, mv[i]);
-		CHECK(seq > 0, "%s's move %s refused (last: %s)", i % 2 ? "white" : "black", mv[i],
-		    (i % 2 ? white : black)->line);
-		snprintf(ev, sizeof ev, "* MOVE %s %u %s %s ", room, seq, i % 2 ? "white" : "black",
-		    mv[i]);
-		for (int w = 0; watchers[w]; w++)
-			CHECK(tc_expect(watchers[w], ev, LINE_MS), "%s missed \"%s\" (last: %s)",
-			    watchers[w]->name, ev, watchers[w]->line);
-	}
-	/* black's * OVER came before its OK MOVE, read past by move() */
-	snprintf(ev, sizeof ev, "* OVER %s ", room);
-	CHECK(tc_expect(white, ev, LINE_MS), "white saw no OVER (last: %s)", white->line);
-}
-
 /* alice on a seeks; bob on b seeks the other colour: the room is on a,
  * bob is sent there and plays; carol on c watches every move. */
 static void
@@ -166,7 +138,7 @@ test_seek_across(void)
 	snprintf(want, sizeof want, "OK WATCH %s ", room);
 	CHECK_LINE(carol, want);
 	struct tc *const watchers[] = { carol, NULL };
-	play_out(alice, bob2, room, watchers);
+	CHECK(tc_play_five(alice, bob2, room, watchers) == 0, "%s", tc_why);
 	snprintf(want, sizeof want, "* OVER %s ", room);
 	CHECK(tc_expect(carol, want, LINE_MS), "carol saw no OVER (last: %s)", carol->line);
 	tc_close(alice);
@@ -290,7 +262,7 @@ test_challenge(void)
 	struct tc *jan2 = follow(jan, l, moved_room);
 	REQUIRE(jan2, "jan could not take the seat on a");
 	struct tc *const none[] = { NULL };
-	play_out(jan2, kim, room, none); /* jan asked for black */
+	CHECK(tc_play_five(jan2, kim, room, none) == 0, "%s", tc_why); /* jan asked for black */
 	tc_close(jan);
 	tc_close(jan2);
 	tc_close(kim);
@@ -361,7 +333,7 @@ test_join_code(void)
 	struct tc *ola2 = follow(ola, line, moved_room);
 	REQUIRE(ola2, "ola could not take the seat on a");
 	struct tc *const none[] = { NULL };
-	play_out(ola2, ned, room, none); /* ned asked for white */
+	CHECK(tc_play_five(ola2, ned, room, none) == 0, "%s", tc_why); /* ned asked for white */
 	tc_send(ola, "JOIN NoSuchCode12345");
 	CHECK_LINE(ola, "ERR 422 ");
 	tc_close(ola);
@@ -497,7 +469,7 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
 	int rc = tc_pg_database("globby", db, sizeof db);
 	if (rc != 0) {
@@ -506,15 +478,9 @@ main(void)
 			      : "FAIL: cannot create the cluster's database\n");
 		return 1;
 	}
-	if (redis_start(&redis) != 0) {
-		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
+	snprintf(grace, sizeof grace, "grace %d\n", GRACE_S);
+	if (redis_nodes_up(&cl, NODES) != 0)
 		return 1;
-	}
-	for (int i = 0; i < NODES; i++)
-		if (start_node(i) != 0) {
-			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
-			return 1;
-		}
 	test_seek_across();
 	test_race();
 	test_cancelled();

@@ -70,7 +70,7 @@ world_new(struct world *w)
 {
 	memset(w, 0, sizeof *w);
 	snprintf(w->state, sizeof w->state, "/tmp/gomokud-crash.XXXXXX");
-	return mkdtemp(w->state) ? 0 : -1;
+	return tc_mkdtemp(w->state) ? 0 : -1;
 }
 
 static void

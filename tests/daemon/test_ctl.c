@@ -116,43 +116,14 @@ account(const char *verb, const char *name)
 	return c;
 }
 
-/* Two players paired by SEEK (rated or casual): b black; the room id in
- * room. */
-static int
-pair(struct tc *b, struct tc *w, char room[32], const char *rated)
-{
-	tc_send(b, "SEEK freestyle 15 none black %s none", rated);
-	tc_send(w, "SEEK freestyle 15 none white %s none", rated);
-	if (!tc_expect(b, "* START ", 3000))
-		return -1;
-	return sscanf(b->line, "* START %31s", room) == 1 && tc_expect(w, "OK SEEK", 3000) ? 0 : -1;
-}
-
-/* Black wins with five on row 8; both see * OVER. */
-static int
-play_five(struct tc *b, struct tc *w, const char *room)
-{
-	static const char *bm[] = { "a8", "b8", "c8", "d8", "e8" },
-			  *wm[] = { "a1", "b1", "c1", "d1" };
-	for (int i = 0; i < 5; i++) {
-		tc_send(b, "MOVE %s %s", room, bm[i]);
-		if (!tc_expect(b, "OK MOVE", 3000))
-			return -1;
-		if (i == 4)
-			break;
-		tc_send(w, "MOVE %s %s", room, wm[i]);
-		if (!tc_expect(w, "OK MOVE", 3000))
-			return -1;
-	}
-	return tc_expect(w, "* OVER", 3000) ? 0 : -1;
-}
-
 static void
 test_status_who_rooms(void)
 {
 	struct tc *a = tc_guest(d.port, "ann"), *b = tc_guest(d.port, "ben");
 	char room[32];
-	REQUIRE(a && b && pair(a, b, room, "casual") == 0, "no game between ann and ben");
+	REQUIRE(a && b, "ann and ben could not connect");
+	REQUIRE(tc_pair(a, b, "freestyle 15 none", "casual", room, sizeof room) == 0,
+	    "no game between ann and ben: %s", tc_why);
 	tc_send(a, "MOVE %s h8", room);
 	REQUIRE_LINE(a, "OK MOVE");
 	REQUIRE(ctl("status", NULL) == 0, "status: %s", err);
@@ -201,7 +172,9 @@ test_bans(void)
 	snprintf(token, sizeof token, "%s", m->token);
 	struct tc *o = tc_guest(d.port, "olga");
 	char room[32];
-	REQUIRE(o && pair(m, o, room, "casual") == 0, "no game for mallory");
+	REQUIRE(o, "olga could not connect");
+	REQUIRE(tc_pair(m, o, "freestyle 15 none", "casual", room, sizeof room) == 0,
+	    "no game for mallory: %s", tc_why);
 
 	REQUIRE(ctl("ban", "mallory", "2h", "flooding", "the", "lobby", NULL) == 0, "ban: %s", err);
 	CHECK(strstr(out, "banned until ") && strstr(out, ": flooding the lobby"), "ban says %s",
@@ -291,7 +264,9 @@ test_mute_motd_announce(void)
 {
 	struct tc *a = tc_guest(d.port, "chatty"), *b = tc_guest(d.port, "quiet");
 	char room[32];
-	REQUIRE(a && b && pair(a, b, room, "casual") == 0, "no game");
+	REQUIRE(a && b, "chatty and quiet could not connect");
+	REQUIRE(tc_pair(a, b, "freestyle 15 none", "casual", room, sizeof room) == 0, "no game: %s",
+	    tc_why);
 	REQUIRE(ctl("mute", "chatty", "10m", NULL) == 0, "mute: %s", err);
 	tc_send(a, "SAY %s hello", room);
 	CHECK(tc_expect(a, "ERR 415 muted muted until ", 3000), "SAY while muted: %s", a->line);
@@ -332,7 +307,9 @@ test_drain(void)
 {
 	struct tc *a = tc_guest(d.port, "dora"), *b = tc_guest(d.port, "dan");
 	char room[32];
-	REQUIRE(a && b && pair(a, b, room, "casual") == 0, "no game");
+	REQUIRE(a && b, "dora and dan could not connect");
+	REQUIRE(tc_pair(a, b, "freestyle 15 none", "casual", room, sizeof room) == 0, "no game: %s",
+	    tc_why);
 	struct tc *s = tc_guest(d.port, "seeker");
 	REQUIRE(s, "no seeker");
 	tc_send(s, "SEEK renju 15 none any casual none");
@@ -371,7 +348,7 @@ test_drain_to_empty(void)
 	snprintf(sock, sizeof sock, "%s/state/gomokud.ctl", e.dir);
 	struct tc *a = tc_guest(e.port, "ema"), *b = tc_guest(e.port, "eli");
 	char room[32];
-	if (a && b && pair(a, b, room, "casual") == 0) {
+	if (a && b && tc_pair(a, b, "freestyle 15 none", "casual", room, sizeof room) == 0) {
 		CHECK(ctl("drain", NULL) == 0 && strstr(out, "1 in progress"), "drain: %s%s", out,
 		    err);
 		CHECK(daemon_log_count(&e, "drained: no game in progress") == 0,
@@ -384,7 +361,7 @@ test_drain_to_empty(void)
 			strstr(out, "draining yes"),
 		    "status after the drain: %s", out);
 	} else {
-		CHECK(0, "no game on the second daemon");
+		CHECK(0, "no game on the second daemon: %s", a && b ? tc_why : "no connection");
 	}
 	tc_close(a);
 	tc_close(b);
@@ -593,8 +570,10 @@ test_backup_restore(void)
 {
 	struct tc *b = account("REGISTER", "rita"), *w = account("REGISTER", "walt");
 	char room[32], stats_b[1024], stats_w[1024], hist[1024];
-	REQUIRE(b && w && pair(b, w, room, "rated") == 0 && play_five(b, w, room) == 0,
-	    "no rated game");
+	REQUIRE(b && w, "rita and walt could not register");
+	REQUIRE(tc_pair(b, w, "freestyle 15 none", "rated", room, sizeof room) == 0 &&
+		tc_play_five(b, w, room, NULL) == 0,
+	    "no rated game: %s", tc_why);
 	tc_send(b, "STATS");
 	REQUIRE(tc_expect(b, "= STAT rita freestyle ", 3000), "no rating: %s", b->line);
 	snprintf(stats_b, sizeof stats_b, "%s", b->line);

@@ -38,30 +38,6 @@ expect_has(struct tc *c, const char *prefix, const char *part)
 	return l;
 }
 
-/* Pairs two fresh guests through SEEK: a black, b white. Writes the room. */
-static int
-pair(const char *an, const char *bn, const char *game, struct tc **a, struct tc **b, char *room)
-{
-	*a = tc_guest(port, an);
-	*b = tc_guest(port, bn);
-	if (!*a || !*b) {
-		CHECK(0, "cannot connect %s/%s", an, bn);
-		return -1;
-	}
-	char pre[64];
-	tc_send(*a, "SEEK %s black casual none", game);
-	CHECK_LINE(*a, "OK SEEK ");
-	tc_send(*b, "SEEK %s white casual none", game);
-	const char *l = tc_expect(*b, "* START ", 3000);
-	CHECK(l, "no START for %s", bn);
-	if (!l || sscanf(l, "* START %15s", room) != 1)
-		return -1;
-	snprintf(pre, sizeof pre, "* START %s ", room);
-	CHECK_LINE(*a, pre);
-	CHECK_LINE(*b, "OK SEEK ");
-	return 0;
-}
-
 /* Plays moves alternately, a first; every move must be accepted. */
 static void
 play(struct tc *a, struct tc *b, const char *room, const char *const *moves, int n)
@@ -159,8 +135,8 @@ test_games(void)
 		snprintf(game, sizeof game, "%s 15 none", rules[i]);
 		snprintf(na, sizeof na, "g%da", i);
 		snprintf(nb, sizeof nb, "g%db", i);
-		if (pair(na, nb, game, &a, &b, room))
-			return;
+		REQUIRE(tc_pair_guests(port, na, nb, game, &a, &b, room, sizeof room) == 0, "%s",
+		    tc_why);
 		play(a, b, room, five, 9);
 		const char *l = tc_expect(b, "* OVER ", 3000);
 		CHECK(l && strstr(l, "black five") && strstr(l, "h8") && strstr(l, "l8"),
@@ -175,8 +151,9 @@ test_games(void)
 		"c3", "k8", "e3", "h9", "c5", "h10", "e5", "h11", "a7", "h12" };
 	struct tc *a, *b;
 	char room[16];
-	if (pair("sta", "stb", "standard 15 none", &a, &b, room))
-		return;
+	REQUIRE(
+	    tc_pair_guests(port, "sta", "stb", "standard 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	play(a, b, room, std, 11);
 	/* k8 made six in a row: under standard the game goes on */
 	tc_send(b, "PING overline");
@@ -200,8 +177,9 @@ test_illegal(void)
 {
 	struct tc *a, *b;
 	char room[16];
-	if (pair("ila", "ilb", "freestyle 15 none", &a, &b, room))
-		return;
+	REQUIRE(
+	    tc_pair_guests(port, "ila", "ilb", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	tc_send(b, "MOVE %s h8", room);
 	CHECK_LINE(b, "ERR 431 not-your-turn");
 	tc_send(a, "MOVE %s h8", room);
@@ -234,8 +212,8 @@ test_renju_forbidden(void)
 {
 	struct tc *a, *b;
 	char room[16];
-	if (pair("rja", "rjb", "renju 15 none", &a, &b, room))
-		return;
+	REQUIRE(tc_pair_guests(port, "rja", "rjb", "renju 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	static const char *const setup[] = { "i8", "a1", "j8", "a3", "h9", "a5", "h10", "a7" };
 	play(a, b, room, setup, 8);
 	tc_send(a, "MOVE %s h8", room);
@@ -258,8 +236,9 @@ test_renju_forbidden(void)
 		char na[8], nb[8];
 		snprintf(na, sizeof na, "rj%da", i);
 		snprintf(nb, sizeof nb, "rj%db", i);
-		if (pair(na, nb, "renju 15 none", &a, &b, room))
-			return;
+		REQUIRE(
+		    tc_pair_guests(port, na, nb, "renju 15 none", &a, &b, room, sizeof room) == 0,
+		    "%s", tc_why);
 		play(a, b, room, cases[i].moves, cases[i].n);
 		tc_send(a, "MOVE %s k8", room);
 		CHECK_LINE(a, cases[i].err);
@@ -326,8 +305,9 @@ test_flag(void)
 {
 	struct tc *a, *b;
 	char room[16];
-	if (pair("fla", "flb", "freestyle 15 1+0", &a, &b, room))
-		return;
+	REQUIRE(
+	    tc_pair_guests(port, "fla", "flb", "freestyle 15 1+0", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	const char *l = tc_expect(b, "* OVER ", 4000);
 	CHECK(l && strstr(l, "white time"), "flag: %s", l ? l : "-");
 	tc_close(a);
@@ -340,8 +320,9 @@ test_offers(void)
 {
 	struct tc *a, *b;
 	char room[16], pre[64];
-	if (pair("ofa", "ofb", "freestyle 15 none", &a, &b, room))
-		return;
+	REQUIRE(
+	    tc_pair_guests(port, "ofa", "ofb", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	tc_send(a, "MOVE %s h8", room);
 	CHECK_LINE(a, "OK MOVE");
 	tc_send(b, "OFFER %s draw", room);
@@ -432,8 +413,9 @@ test_spectators_chat(void)
 {
 	struct tc *a, *b;
 	char room[16], pre[64];
-	if (pair("spa", "spb", "freestyle 15 300+5", &a, &b, room))
-		return;
+	REQUIRE(tc_pair_guests(
+		    port, "spa", "spb", "freestyle 15 300+5", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	tc_send(a, "MOVE %s h8", room);
 	CHECK_LINE(a, "OK MOVE");
 	struct tc *c = tc_guest(port, "spc");
@@ -535,8 +517,9 @@ test_resume_claim(void)
 {
 	struct tc *a, *b;
 	char room[16], pre[64], token[80];
-	if (pair("rsa", "rsb", "freestyle 15 none", &a, &b, room))
-		return;
+	REQUIRE(
+	    tc_pair_guests(port, "rsa", "rsb", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	snprintf(token, sizeof token, "%s", b->token);
 	tc_close(b);
 	snprintf(pre, sizeof pre, "* PRESENCE %s ", room);
@@ -576,8 +559,9 @@ test_resume_claim(void)
 
 	/* both players gone past the deadline: the game ends by itself */
 	struct tc *w;
-	if (pair("aba", "abb", "freestyle 15 none", &a, &b, room))
-		return;
+	REQUIRE(
+	    tc_pair_guests(port, "aba", "abb", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	w = tc_guest(port, "abw");
 	tc_send(w, "WATCH %s", room);
 	CHECK_LINE(w, "OK WATCH ");
@@ -857,7 +841,10 @@ main(void)
 	 * for the restart (test_persist resumes one), the daemon exits cleanly */
 	struct tc *a, *b;
 	char room[16];
-	if (pair("tma", "tmb", "freestyle 15 none", &a, &b, room) == 0) {
+	int paired = tc_pair_guests(
+	    port, "tma", "tmb", "freestyle 15 none", &a, &b, room, sizeof room);
+	CHECK(paired == 0, "%s", tc_why);
+	if (paired == 0) {
 		kill(d.pid, SIGTERM);
 		CHECK_LINE(a, "* SHUTDOWN ");
 		CHECK_LINE(b, "* SHUTDOWN ");

@@ -20,7 +20,7 @@
  *   play goes on there when the database is back, watched from node c.
  * Only under tests/pg/test_pg.sh, in the plain gcc build: without
  * PostgreSQL or redis-server it fails (never a skip). Every process it
- * started is stopped by its pid, also on failure (redis_guard).
+ * started is stopped by its pid, also on failure (tclient.h, tc_child).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -39,17 +39,11 @@
 enum { NODES = 3, WAIT_MS = 8000, ADOPT_MS = 30000 };
 
 static struct daemon node[NODES];
-static const char *const names[NODES] = { "a", "b", "c" };
 static struct redisrun redis;
 static char db[256];
 
-static int
-start_node(int i)
-{
-	char extra[300];
-	snprintf(extra, sizeof extra, "database %s\n", db);
-	return redis_node(&node[i], GOMOKUD_BIN, &redis, names[i], extra);
-}
+/* every node on the one database */
+static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, db, NULL, NULL };
 
 /* A new account on port: its connection, the token in c->token. */
 static struct tc *
@@ -94,21 +88,6 @@ answer_lines(int port, const char *req, char *out, size_t n)
 	}
 	tc_close(c);
 	return rc;
-}
-
-/* b (black) and w (white) paired by SEEK on their node, rated, 5 minutes
- * each: the room's id. */
-static int
-pair(struct tc *b, struct tc *w, char room[17])
-{
-	tc_send(b, "SEEK freestyle 15 300+0 black rated none");
-	if (!tc_expect(b, "OK SEEK ", LINE_MS))
-		return -1;
-	tc_send(w, "SEEK freestyle 15 300+0 white rated none");
-	const char *l = tc_expect(w, "* START ", LINE_MS);
-	if (!l || sscanf(l, "* START %16s", room) != 1)
-		return -1;
-	return tc_expect(b, "* START ", LINE_MS) ? 0 : -1;
 }
 
 /* One move by p, acknowledged: both clocks after it from its * MOVE. */
@@ -227,7 +206,8 @@ test_killed(void)
 	REQUIRE(ann && ben && carol, "players could not connect");
 	snprintf(annt, sizeof annt, "%s", ann->token);
 	snprintf(bent, sizeof bent, "%s", ben->token);
-	REQUIRE(pair(ann, ben, room) == 0, "no game on a");
+	REQUIRE(tc_pair(ann, ben, "freestyle 15 300+0", "rated", room, sizeof room) == 0,
+	    "no game on a: %s", tc_why);
 	REQUIRE(room[0] == 'a', "a's room %s", room);
 	tc_send(carol, "WATCH %s", room);
 	snprintf(want, sizeof want, "OK WATCH %s ", room);
@@ -270,7 +250,7 @@ test_killed(void)
 	adopter = wait_any_log(6, adopted, before, ADOPT_MS, &t_none);
 	REQUIRE(adopter > 0, "no node adopted %s (%s, %s)", room, node[1].log, node[2].log);
 	printf("# adopted by node %s %lld ms after the kill (leases last 3000 ms)\n",
-	    names[adopter], tc_now_ms() - t_kill);
+	    redis_names[adopter], tc_now_ms() - t_kill);
 
 	/* ann comes back through node c, sent on when c is not the adopter */
 	char moves[256] = "";
@@ -279,7 +259,8 @@ test_killed(void)
 	ann = resume(2, annt, room, moves, sizeof moves, clk, &hops);
 	REQUIRE(ann, "ann could not RESUME %s on any node", room);
 	long long t_reply = tc_now_ms();
-	CHECK(adopter == 2 || hops >= 1, "ann followed no * MOVED to node %s", names[adopter]);
+	CHECK(
+	    adopter == 2 || hops >= 1, "ann followed no * MOVED to node %s", redis_names[adopter]);
 	CHECK(strcmp(moves, "h8,a1,i8,a2") == 0, "the adopted game's moves: %s", moves);
 	/* black is to move: his clock may have run only while a node owned
 	 * the room, before the kill (since the last move) and after the
@@ -293,7 +274,7 @@ test_killed(void)
 	    abms, clk[0], t_reply - t_last, owned);
 
 	/* node a again: it leaves the room to the adopter, and sends ben there */
-	REQUIRE(start_node(0) == 0, "a did not start again (%s)", node[0].log);
+	REQUIRE(redis_nodes_start(&cl, 0) == 0, "a did not start again (%s)", node[0].log);
 	REQUIRE(daemon_wait_log(&node[0], "on Redis", 0, WAIT_MS), "a found no Redis");
 	usleep(6000000); /* a lease time and more: a scan has run on a */
 	CHECK(daemon_log_count(&node[0], "adopting") == 0, "the restarted node a took a game: %s",
@@ -385,12 +366,12 @@ test_killed(void)
 		char first[2048] = "", got[2048];
 		for (int i = 0; i < NODES; i++) {
 			CHECK(answer_lines(node[i].port, asks[k], got, sizeof got) == 0,
-			    "node %s did not answer %s", names[i], asks[k]);
+			    "node %s did not answer %s", redis_names[i], asks[k]);
 			if (i == 0)
 				snprintf(first, sizeof first, "%s", got);
 			else
 				CHECK(strcmp(first, got) == 0,
-				    "%s on a and on %s differ:\n%s---\n%s", asks[k], names[i],
+				    "%s on a and on %s differ:\n%s---\n%s", asks[k], redis_names[i],
 				    first, got);
 		}
 	}
@@ -412,7 +393,8 @@ test_paused(void)
 	int hops;
 	REQUIRE(dee && eve, "players could not connect to a");
 	snprintf(evet, sizeof evet, "%s", eve->token);
-	REQUIRE(pair(dee, eve, game) == 0, "no game on a");
+	REQUIRE(tc_pair(dee, eve, "freestyle 15 300+0", "rated", game, sizeof game) == 0,
+	    "no game on a: %s", tc_why);
 	REQUIRE(move(dee, game, "h8", &bms, &wms) == 0 && move(eve, game, "a1", &bms, &wms) == 0,
 	    "moves on a");
 	usleep(1500000);
@@ -424,7 +406,7 @@ test_paused(void)
 	int by = wait_any_log(6, "adopted from node a", before, ADOPT_MS, &t_none);
 	CHECK(by > 0, "no node adopted the paused node's game");
 	printf("# the paused node's game adopted by %s %lld ms after SIGSTOP\n",
-	    by > 0 ? names[by] : "-", tc_now_ms() - t0);
+	    by > 0 ? redis_names[by] : "-", tc_now_ms() - t0);
 	/* a move waits in the paused node's socket */
 	tc_send(dee, "MOVE %s i8", game);
 	REQUIRE(kill(node[0].pid, SIGCONT) == 0, "cannot continue a");
@@ -468,7 +450,8 @@ test_pg_restart(void)
 	int hops;
 	REQUIRE(fay && gus && hal, "players could not connect");
 	snprintf(gust, sizeof gust, "%s", gus->token);
-	REQUIRE(pair(fay, gus, game) == 0, "no game on b");
+	REQUIRE(tc_pair(fay, gus, "freestyle 15 300+0", "rated", game, sizeof game) == 0,
+	    "no game on b: %s", tc_why);
 	REQUIRE(move(fay, game, "h8", &bms, &wms) == 0 && move(gus, game, "a1", &bms, &wms) == 0,
 	    "moves on b");
 	tc_send(hal, "WATCH %s", game);
@@ -501,7 +484,7 @@ test_pg_restart(void)
 	    "hal on c did not see the move after the restart: %s", hal->line);
 	for (int i = 0; i < NODES; i++)
 		CHECK(daemon_log_count(&node[i], "adopted from node b") == before[i],
-		    "node %s adopted a live node's game during the outage", names[i]);
+		    "node %s adopted a live node's game during the outage", redis_names[i]);
 	tc_close(gus); /* gus comes back: the refused move is not there twice */
 	struct tc *g = resume(1, gust, game, moves, sizeof moves, clk, &hops);
 	CHECK(g && hops == 0, "gus could not RESUME on b (%d hops)", hops);
@@ -518,7 +501,7 @@ main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int code;
-	if (redis_guard(&redis, node, NODES, &code) != 0)
+	if (redis_guard(&redis, &code) != 0)
 		return code;
 	/* a database of this run's own: its accounts are new names each time */
 	char dbname[32];
@@ -529,15 +512,8 @@ main(void)
 			      : "FAIL: cannot create the database\n");
 		return 1;
 	}
-	if (redis_start(&redis) != 0) {
-		printf("FAIL: redis-server did not start (%s)\n", redis.dir);
+	if (redis_nodes_up(&cl, NODES) != 0)
 		return 1;
-	}
-	for (int i = 0; i < NODES; i++)
-		if (start_node(i) != 0) {
-			printf("FAIL: node %s did not start (%s)\n", names[i], node[i].log);
-			return 1;
-		}
 	test_killed();
 	test_paused();
 	test_pg_restart();

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tests/daemon/check.h"
@@ -22,14 +21,6 @@
 #endif
 
 static struct daemon d1, d2, d3, d4;
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 enum { GAMES = 2, MAXMOVES = 12 };
 
@@ -131,13 +122,13 @@ static void
 expect_refused(struct daemon *d, const char *state, const struct daemon *holder)
 {
 	char conf[300], pid[32];
-	long long t0 = now_ms();
+	long long t0 = tc_now_ms();
 
 	snprintf(conf, sizeof conf, "state-dir %s", state);
 	int started = daemon_start(d, GOMOKUD_BIN, conf) == 0;
 	CHECK(!started, "a second daemon started on %s (log %s)", state, d->log);
 	int st = daemon_stop(d, started ? SIGKILL : 0, 5000);
-	long long took = now_ms() - t0;
+	long long took = tc_now_ms() - t0;
 	CHECK(!started && st > 0 && st < 128, "the second daemon's exit status: %d", st);
 	CHECK(took < 3000, "the second daemon took %lld ms to give up", took);
 	snprintf(pid, sizeof pid, "pid %d", (int)holder->pid);

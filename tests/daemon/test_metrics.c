@@ -20,7 +20,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tests/daemon/check.h"
@@ -35,14 +34,6 @@ static int mport;         /* the metrics listener */
 static long long sent_in; /* protocol bytes the test's clients sent */
 
 /* ---- HTTP ---- */
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Sends req to the metrics port and reads until the server closes, within
  * 3 s. The whole answer (malloc'd, NUL-terminated) or NULL; *closed says
@@ -69,9 +60,9 @@ http_raw(const char *req, size_t reqlen, int *closed)
 	}
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap);
-	long long end = now_ms() + 3000;
+	long long end = tc_now_ms() + 3000;
 	while (buf) {
-		int left = (int)(end - now_ms());
+		int left = (int)(end - tc_now_ms());
 		struct pollfd p = { fd, POLLIN, 0 };
 		if (left <= 0 || poll(&p, 1, left) <= 0)
 			break;

@@ -155,7 +155,7 @@ setup(void)
 {
 	char p[128], t[128];
 	snprintf(base, sizeof base, "/tmp/gomokud-renew.XXXXXX");
-	if (!mkdtemp(base))
+	if (!tc_mkdtemp(base))
 		return -1;
 	static const char *const dirs[] = { "archive", "live", "etc", "creds" };
 	for (int i = 0; i < 4; i++) {

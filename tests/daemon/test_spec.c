@@ -19,35 +19,6 @@
 
 static int port;
 
-/* Two fresh guests paired by SEEK on game ("freestyle 15 none"): a black,
- * b white. 0 with the room, or -1. */
-static int
-pair(const char *an, const char *bn, const char *game, struct tc **a, struct tc **b, char *room)
-{
-	*a = tc_guest(port, an);
-	*b = tc_guest(port, bn);
-	if (!*a || !*b) {
-		CHECK(0, "cannot connect %s/%s", an, bn);
-		return -1;
-	}
-	tc_send(*a, "SEEK %s black casual none", game);
-	if (!tc_expect(*a, "OK SEEK ", LINE_MS)) {
-		CHECK(0, "%s: no OK SEEK (last: %s)", an, (*a)->line);
-		return -1;
-	}
-	tc_send(*b, "SEEK %s white casual none", game);
-	const char *l = tc_expect(*b, "* START ", LINE_MS);
-	if (!l || sscanf(l, "* START %15s", room) != 1) {
-		CHECK(0, "no START for %s (last: %s)", bn, (*b)->line);
-		return -1;
-	}
-	char pre[64];
-	snprintf(pre, sizeof pre, "* START %s ", room);
-	CHECK_LINE(*a, pre);
-	CHECK_LINE(*b, "OK SEEK ");
-	return 0;
-}
-
 /* Plays moves alternately, a first; each must be accepted. */
 static int
 play(struct tc *a, struct tc *b, const char *room, const char *const *moves, int n)
@@ -108,9 +79,9 @@ test_rematch_while_seeking(void)
 		struct tc *a, *b;
 		char room[16];
 		const char *game = offerer_seeks ? "freestyle 15 901+1" : "freestyle 15 901+2";
-		REQUIRE(pair(offerer_seeks ? "rsa2" : "rsa1", offerer_seeks ? "rsb2" : "rsb1", game,
-			    &a, &b, room) == 0,
-		    "pair");
+		REQUIRE(tc_pair_guests(port, offerer_seeks ? "rsa2" : "rsa1",
+			    offerer_seeks ? "rsb2" : "rsb1", game, &a, &b, room, sizeof room) == 0,
+		    "pair: %s", tc_why);
 		tc_send(b, "RESIGN %s", room);
 		REQUIRE_LINE(a, "* OVER ");
 		REQUIRE_LINE(b, "OK RESIGN ");
@@ -142,7 +113,9 @@ test_rematch_while_seeking(void)
 	/* the refusal is about seeking: without a seek the same rematch starts */
 	struct tc *a, *b;
 	char room[16], pre[64];
-	REQUIRE(pair("rsa3", "rsb3", "freestyle 15 901+3", &a, &b, room) == 0, "pair");
+	REQUIRE(tc_pair_guests(
+		    port, "rsa3", "rsb3", "freestyle 15 901+3", &a, &b, room, sizeof room) == 0,
+	    "pair: %s", tc_why);
 	tc_send(b, "RESIGN %s", room);
 	REQUIRE_LINE(b, "OK RESIGN ");
 	unsigned id = offer_rematch(b, room);
@@ -237,7 +210,9 @@ test_who(void)
 {
 	struct tc *a, *b;
 	char room[16], broom[16], want[80], all[16384];
-	REQUIRE(pair("wha", "whb", "freestyle 15 902+0", &a, &b, room) == 0, "pair");
+	REQUIRE(tc_pair_guests(
+		    port, "wha", "whb", "freestyle 15 902+0", &a, &b, room, sizeof room) == 0,
+	    "pair: %s", tc_why);
 	struct tc *w = tc_guest(port, "whw");
 	REQUIRE(w, "spectator");
 	tc_send(w, "WATCH %s", room);
@@ -280,7 +255,9 @@ test_move_case(void)
 {
 	struct tc *a, *b;
 	char room[16];
-	REQUIRE(pair("mca", "mcb", "freestyle 15 903+0", &a, &b, room) == 0, "pair");
+	REQUIRE(tc_pair_guests(
+		    port, "mca", "mcb", "freestyle 15 903+0", &a, &b, room, sizeof room) == 0,
+	    "pair: %s", tc_why);
 	tc_send(a, "MOVE %s H8", room);
 	int code = err_code(a);
 	CHECK(code == 402, "MOVE %s H8 answered %d (last: %s)", room, code, a->line);
@@ -414,7 +391,9 @@ test_abort_after_undo(void)
 {
 	struct tc *a, *b;
 	char room[16], pre[64];
-	REQUIRE(pair("aua", "aub", "freestyle 15 905+0", &a, &b, room) == 0, "pair");
+	REQUIRE(tc_pair_guests(
+		    port, "aua", "aub", "freestyle 15 905+0", &a, &b, room, sizeof room) == 0,
+	    "pair: %s", tc_why);
 	static const char *const game[] = { "h8", "i9" };
 	REQUIRE(play(a, b, room, game, 2) == 0, "moves");
 	tc_send(a, "ABORT %s", room);
@@ -502,7 +481,9 @@ test_psq(void)
 {
 	struct tc *a, *b;
 	char room[16], id[24], last[64];
-	REQUIRE(pair("psa", "psb", "freestyle 15 906+0", &a, &b, room) == 0, "pair");
+	REQUIRE(tc_pair_guests(
+		    port, "psa", "psb", "freestyle 15 906+0", &a, &b, room, sizeof room) == 0,
+	    "pair: %s", tc_why);
 	static const char *const five[] = { "h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8" };
 	REQUIRE(play(a, b, room, five, 9) == 0, "moves");
 	REQUIRE_LINE(b, "* OVER ");
@@ -514,7 +495,9 @@ test_psq(void)
 	tc_close(b);
 
 	/* a flag: 1 s of time and no move */
-	REQUIRE(pair("psc", "psd", "freestyle 15 1+0", &a, &b, room) == 0, "pair");
+	REQUIRE(
+	    tc_pair_guests(port, "psc", "psd", "freestyle 15 1+0", &a, &b, room, sizeof room) == 0,
+	    "pair: %s", tc_why);
 	static const char *const one[] = { "h8" };
 	REQUIRE(play(a, b, room, one, 1) == 0, "move");
 	CHECK(tc_expect(b, "* OVER ", 4000) && strstr(b->line, " black time "), "no flag: %s",
@@ -526,7 +509,9 @@ test_psq(void)
 	tc_close(b);
 
 	/* a resignation: Piskvork has no code for it */
-	REQUIRE(pair("pse", "psf", "freestyle 15 906+1", &a, &b, room) == 0, "pair");
+	REQUIRE(tc_pair_guests(
+		    port, "pse", "psf", "freestyle 15 906+1", &a, &b, room, sizeof room) == 0,
+	    "pair: %s", tc_why);
 	tc_send(b, "RESIGN %s", room);
 	REQUIRE_LINE(b, "OK RESIGN ");
 	REQUIRE(newest_game(b, "pse", id, sizeof id) == 0, "history: %s", b->line);

@@ -3,7 +3,8 @@
  * every daemon the program starts (tclient.c) is a node of a cluster on it
  * (GOMOKU_CLUSTER_REDIS): the black-box tests, run against a cluster node
  * as against a lone server (issue 26). Redis is stopped by its pid when
- * the program ends, or when this is told to stop; the exit status is the
+ * the program ends; a SIGTERM, SIGINT or SIGHUP is passed on to the
+ * program, which stops what it started (tclient.h); the exit status is the
  * program's.
  *
  *   withredis test-program [args...]
@@ -49,6 +50,7 @@ main(int argc, char **argv)
 	setenv("GOMOKU_CLUSTER_REDIS", addr, 1);
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	signal(SIGHUP, on_signal);
 	int status = 1;
 	child = fork();
 	if (child == 0) {

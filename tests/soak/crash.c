@@ -59,14 +59,6 @@ static struct pair pairs[PAIRS];
 static long crashes, games_started, ends_told, ends_unseen, moves_acked, resumes, failures;
 static long refusals; /* ERR replies: none are expected */
 
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 fail(const char *fmt, const char *a, const char *b)
 {
@@ -438,12 +430,12 @@ main(void)
 			}
 			tc_close(c);
 		}
-	long long end = now_ms() + secs * 1000LL;
-	long long next_crash = now_ms() + 2000 + rand() % 8000;
-	for (int i = 0; now_ms() < end; i = (i + 1) % PAIRS) {
-		if (now_ms() >= next_crash) {
+	long long end = tc_now_ms() + secs * 1000LL;
+	long long next_crash = tc_now_ms() + 2000 + rand() % 8000;
+	for (int i = 0; tc_now_ms() < end; i = (i + 1) % PAIRS) {
+		if (tc_now_ms() >= next_crash) {
 			crash_and_restart();
-			next_crash = now_ms() + 2000 + rand() % 8000;
+			next_crash = tc_now_ms() + 2000 + rand() % 8000;
 		}
 		step(&pairs[i]);
 		usleep(STEP_US);

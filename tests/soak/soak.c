@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -54,14 +53,6 @@ static int spiral[225][2];
 static long overs_seen, starts_seen, moves_ok, resumes, drops, garbage, storms, chats;
 static char ended[4096][24]; /* "room/seq" of every OVER seen, deduplicated */
 static int nended;
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int
 count_fds(pid_t pid)
@@ -352,9 +343,9 @@ main(void)
 	printf("soak: %d s, %d pairs, %d bot players, %d watchers, %d vandals; daemon pid %d\n",
 	    secs, PAIRS, BOTPLAYERS, WATCHERS, VANDALS, (int)d.pid);
 
-	long long end = now_ms() + secs * 1000LL, next_sample = now_ms() + 10000;
+	long long end = tc_now_ms() + secs * 1000LL, next_sample = tc_now_ms() + 10000;
 	long steps = 0;
-	while (now_ms() < end) {
+	while (tc_now_ms() < end) {
 		int r = rand() % 100;
 		if (r < 70)
 			pair_step(&pairs[rand() % PAIRS]);
@@ -365,7 +356,7 @@ main(void)
 		else
 			vandal_step(&vandals[rand() % VANDALS]);
 		steps++;
-		if (now_ms() >= next_sample) {
+		if (tc_now_ms() >= next_sample) {
 			if (!daemon_alive(&d)) {
 				printf("soak: FAIL: the daemon died (log %s)\n", d.log);
 				return 1;
@@ -375,8 +366,8 @@ main(void)
 				rss_peak = rss;
 			printf("soak: %3lld s: %ld steps, fds %d, RSS %ld KiB, %ld moves, %ld "
 			       "games ended\n",
-			    (now_ms() - (end - secs * 1000LL)) / 1000, steps, count_fds(d.pid), rss,
-			    moves_ok, (long)nended);
+			    (tc_now_ms() - (end - secs * 1000LL)) / 1000, steps, count_fds(d.pid),
+			    rss, moves_ok, (long)nended);
 			next_sample += 10000;
 		}
 	}

@@ -18,6 +18,7 @@
 #include <event2/event.h>
 
 #include "daemon/bots.h"
+#include "daemon/clock.h"
 #include "tests/promises.h"
 
 /*
@@ -42,14 +43,6 @@ struct tally {
 	bots_t *pool; /* for callbacks that submit again */
 	int resubmit_owner;
 };
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static bots_job_t
 job_for(uint64_t owner, rule_t rule, int max_depth, int soft_ms)
@@ -103,10 +96,10 @@ on_preview(uint64_t id, const engine_result_t *r, void *arg)
 static void
 run_until(const int *flag, int want, int limit_ms)
 {
-	int64_t end = now_ms() + limit_ms;
+	int64_t end = clock_now_ms() + limit_ms;
 
 	while (*flag < want) {
-		if (now_ms() > end)
+		if (clock_now_ms() > end)
 			fail_msg("waited %d ms for %d callbacks, got %d", limit_ms, want, *flag);
 		event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
 		struct timespec ts = { 0, 1000000 };
@@ -118,14 +111,14 @@ run_until(const int *flag, int want, int limit_ms)
 static int64_t
 wait_load(bots_t *b, int queued, int running, int limit_ms)
 {
-	int64_t start = now_ms(), end = start + limit_ms;
+	int64_t start = clock_now_ms(), end = start + limit_ms;
 	int q, r;
 
 	for (;;) {
 		bots_load(b, &q, &r);
 		if (q == queued && r == running)
-			return now_ms() - start;
-		if (now_ms() > end)
+			return clock_now_ms() - start;
+		if (clock_now_ms() > end)
 			fail_msg("load %d/%d, want %d/%d", q, r, queued, running);
 		event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
 		struct timespec ts = { 0, 200000 };
@@ -191,10 +184,10 @@ test_cancel(void **state)
 	wait_load(b, 1, 1, 10000);
 	bots_cancel(b, bb); /* waiting */
 	wait_load(b, 0, 1, 1000);
-	int64_t t0 = now_ms();
+	int64_t t0 = clock_now_ms();
 	bots_cancel(b, a); /* running */
 	wait_load(b, 0, 0, 10000);
-	int64_t stop_ms = now_ms() - t0;
+	int64_t stop_ms = clock_now_ms() - t0;
 	if (stop_ms > CANCEL_MS)
 		fail_msg(
 		    "the running search freed its worker %lld ms after bots_cancel; engine.h's "
@@ -291,12 +284,12 @@ test_fifty_games(void **state)
 		j.seed = (uint32_t)i;
 		assert_true(bots_submit(b, &j, on_done, on_preview, &t[i]) > 0);
 	}
-	int64_t end = now_ms() + 120000;
+	int64_t end = clock_now_ms() + 120000;
 	while (done < 50) {
 		done = 0;
 		for (int i = 0; i < 50; i++)
 			done += t[i].done;
-		if (now_ms() > end)
+		if (clock_now_ms() > end)
 			fail_msg("only %d of 50 searches finished", done);
 		event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
 		struct timespec ts = { 0, 1000000 };
