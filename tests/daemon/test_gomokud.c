@@ -483,8 +483,9 @@ test_room_ids(void)
 {
 	struct tc *a, *b;
 	char room[16], up[16];
-	if (pair("ida", "idb", "freestyle 15 300+5", &a, &b, room))
-		return;
+	REQUIRE(tc_pair_guests(
+		    port, "ida", "idb", "freestyle 15 300+5", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
 	for (size_t i = 0; i <= strlen(room); i++)
 		up[i] = (char)toupper((unsigned char)room[i]);
 	struct tc *c = tc_guest(port, "idc");
