@@ -15,6 +15,7 @@
 #include <openssl/crypto.h>
 
 #include "daemon/auth.h"
+#include "daemon/cidr.h"
 #include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/export.h"
@@ -97,19 +98,17 @@ account_free_limits(struct server *srv)
 	srv->logins = NULL;
 }
 
+/* The keys of c's address ("a:", its unit: the address, or its IPv6 /64,
+ * conn.h) and of name ("u:"). */
 static void
 keys_of(const struct conn *c, const char *name, char akey[64], char ukey[64])
 {
-	char ip[INET6_ADDRSTRLEN] = "?", lower[AUTH_NAME_MAX + 1];
+	char unit[INET6_ADDRSTRLEN + 8] = "?", lower[AUTH_NAME_MAX + 1];
 
-	if (c->addr.ss_family == AF_INET6)
-		inet_ntop(
-		    AF_INET6, &((const struct sockaddr_in6 *)&c->addr)->sin6_addr, ip, sizeof ip);
-	else if (c->addr.ss_family == AF_INET)
-		inet_ntop(
-		    AF_INET, &((const struct sockaddr_in *)&c->addr)->sin_addr, ip, sizeof ip);
+	if (c->unit.family && cidr_format(&c->unit, unit, sizeof unit) != 0)
+		snprintf(unit, sizeof unit, "?");
 	auth_name_key(name, lower);
-	snprintf(akey, 64, "a:%s", ip);
+	snprintf(akey, 64, "a:%s", unit);
 	snprintf(ukey, 64, "u:%s", lower);
 }
 
