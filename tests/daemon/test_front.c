@@ -20,8 +20,8 @@
  *     oversized and a stalled one are each logged and closed; a header
  *     over IPv6 from ::1 (also a front) names an IPv4 client, and one from
  *     127.0.0.2 an IPv6 client, seen as such;
- *   - IPv6 clients count by their /64 (issue 41): max-per-address and
- *     bans alike;
+ *   - IPv6 clients count by their /64 (issue 41): max-per-address, the
+ *     failed-login limit (another /64 logs in) and bans alike;
  *   - a client in the IPv4-mapped form ::ffff:198.51.100.9 is the IPv4
  *     address in who and the log, and a ban in either form matches it;
  *   - SIGHUP takes a new proxy-from list.
@@ -402,10 +402,23 @@ via6(const char *src, int sport, int tries)
 	return c;
 }
 
+/* A LOGIN on c: the line that answers it, and how long it took (ms). */
+static const char *
+login(struct tc *c, const char *user, const char *pass, long long *ms)
+{
+	long long t0 = tc_now_ms();
+	tc_send(c, "LOGIN %s %s", user, pass);
+	const char *l = tc_read(c, 10000);
+	if (ms)
+		*ms = tc_now_ms() - t0;
+	return l ? l : "(nothing)";
+}
+
 /* Issue 41 M2: IPv6 clients through the front count by their /64
  * (ipv6-prefix 64): two of one /64 fill max-per-address 2 and a third of
- * it is refused while another /64 gets in; a ban of one IPv6 address
- * covers its /64. */
+ * it is refused while another /64 gets in; five wrong passwords from two
+ * addresses of one /64 refuse a third address of it, while another /64
+ * logs in; a ban of one IPv6 address covers its /64. */
 static void
 test_ipv6_prefix(void)
 {
@@ -422,18 +435,36 @@ test_ipv6_prefix(void)
 	CHECK(e, "a client of another /64 was refused");
 	ok("max-per-address counts an IPv6 /64 as one address, through the front");
 
-	tc_send(e, "GUEST ivy");
-	CHECK_LINE(e, "OK GUEST");
+	tc_send(e, "REGISTER frank franks-pass");
+	REQUIRE(tc_expect(e, "OK REGISTER", 10000), "register frank: %s", e->line);
+	tc_close(e);
+	for (int i = 0; i < 5; i++) {
+		const char *l = login(i < 3 ? a : b, "frank", "wrong-pass", NULL);
+		CHECK(strncmp(l, "ERR 413", 7) == 0, "wrong password %d: %s", i, l);
+	}
+	tc_close(b);
+	struct tc *f = via6("2001:db8:1:2::4", 5005, 40);
+	REQUIRE(f, "a second client of the /64 after one closed");
+	const char *l = login(f, "frank", "franks-pass", NULL);
+	CHECK(strncmp(l, "ERR 407", 7) == 0, "another address of the /64 was not refused: %s", l);
+	tc_close(f);
+	struct tc *g = via6("2001:db8:1:5::1", 5006, 1);
+	REQUIRE(g, "a client of another /64");
+	long long ms = 0;
+	l = login(g, "frank", "franks-pass", &ms);
+	CHECK(strncmp(l, "OK LOGIN frank", 14) == 0, "the owner from another /64: %s", l);
+	printf("the owner's LOGIN from another /64 after 5 failures took %lld ms\n", ms);
+	ok("failed logins count an IPv6 /64 as one address; another /64 logs in");
+
 	CHECK(ctl("ban", "2001:db8:1:2::99", "1h") == 0 && strstr(out, "2001:db8:1:2::/64"),
 	    "ban 2001:db8:1:2::99: %s", out);
 	CHECK(tc_expect(a, "* KICKED", LINE_MS) != NULL, "2001:db8:1:2::1 was not kicked");
-	tc_send(e, "WHO");
-	CHECK_LINE(e, "= USER");
+	tc_send(g, "WHO");
+	CHECK_LINE(g, "= USER");
 	CHECK(ctl("bans", NULL, NULL) == 0 && strstr(out, "2001:db8:1:2::/64"), "bans: %s", out);
 	CHECK(ctl("unban", "2001:db8:1:2::1", NULL) == 0, "unban by another address: %s", out);
 	tc_close(a);
-	tc_close(b);
-	tc_close(e);
+	tc_close(g);
 	ok("a ban of an IPv6 address covers its /64, and so does the unban");
 }
 
