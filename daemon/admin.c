@@ -111,7 +111,7 @@ keep(struct admin *a, const store_sanction_t *x)
 	memset(s, 0, sizeof *s);
 	s->x = *x;
 	s->addr = cidr_parse(x->target, &s->net) == 0;
-	if (s->addr) /* one stored before ipv6-prefix: it covers the /64 all the same */
+	if (s->addr) /* an address stored before ipv6-prefix: it covers the /64 */
 		cidr_widen(&s->net, a->srv->cfg.ipv6_prefix);
 	return 0;
 }

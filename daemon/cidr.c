@@ -61,7 +61,7 @@ cidr_parse(const char *s, struct cidr *out)
 void
 cidr_widen(struct cidr *c, int v6_bits)
 {
-	if (c->family == AF_INET6 && c->bits > v6_bits) {
+	if (c->family == AF_INET6 && c->bits == 128 && v6_bits < 128) {
 		c->bits = v6_bits;
 		clear_host(c);
 	}

@@ -35,8 +35,9 @@ socklen_t cidr_unmap(const struct sockaddr *sa, socklen_t len, struct sockaddr_s
  * (/32; a mapped one as IPv4), an IPv6 address by its first v6_bits bits
  * (the config's ipv6-prefix, 64 by default). 0, or -1 for another family. */
 int cidr_unit(const struct sockaddr *sa, int v6_bits, struct cidr *out);
-/* An IPv6 network narrower than v6_bits widened to it (2001:db8::7 to
- * 2001:db8::/64): a ban covers what the limits count as one address. */
+/* An IPv6 address (a /128) widened to v6_bits (2001:db8::7 to
+ * 2001:db8::/64): a ban of an address covers what the limits count as one
+ * address. A network given with its prefix (::1/127) is kept as it is. */
 void cidr_widen(struct cidr *c, int v6_bits);
 
 #endif

@@ -302,7 +302,7 @@ test_ipv6_prefix(void **state)
 	assert_int_equal(cidr_parse("198.51.100.9", &ban), 0);
 	assert_true(cidr_match(&ban, (struct sockaddr *)&a6));
 
-	/* a ban of one IPv6 address covers its /64, a shorter network stays */
+	/* a ban of one IPv6 address covers its /64, a network keeps its prefix */
 	assert_int_equal(cidr_parse("2001:db8:1:2::7", &ban), 0);
 	cidr_widen(&ban, 64);
 	assert_int_equal(cidr_format(&ban, text, sizeof text), 0);
@@ -314,6 +314,9 @@ test_ipv6_prefix(void **state)
 	assert_int_equal(cidr_parse("2001:db8::/32", &ban), 0);
 	cidr_widen(&ban, 64);
 	assert_int_equal(ban.bits, 32);
+	assert_int_equal(cidr_parse("::1/127", &ban), 0); /* a prefix given is kept */
+	cidr_widen(&ban, 64);
+	assert_int_equal(ban.bits, 127);
 	assert_int_equal(cidr_parse("192.0.2.7", &ban), 0);
 	cidr_widen(&ban, 64);
 	assert_int_equal(ban.bits, 32);
