@@ -418,7 +418,8 @@ login(struct tc *c, const char *user, const char *pass, long long *ms)
  * (ipv6-prefix 64): two of one /64 fill max-per-address 2 and a third of
  * it is refused while another /64 gets in; five wrong passwords from two
  * addresses of one /64 refuse a third address of it, while another /64
- * logs in; a ban of one IPv6 address covers its /64. */
+ * logs in; twenty for any names from a /64 refuse all of it; a ban of
+ * one IPv6 address covers its /64. */
 static void
 test_ipv6_prefix(void)
 {
@@ -455,6 +456,25 @@ test_ipv6_prefix(void)
 	CHECK(strncmp(l, "OK LOGIN frank", 14) == 0, "the owner from another /64: %s", l);
 	printf("the owner's LOGIN from another /64 after 5 failures took %lld ms\n", ms);
 	ok("failed logins count an IPv6 /64 as one address; another /64 logs in");
+
+	/* twenty wrong logins for other names from two addresses of one /64:
+	 * a third address of it is refused, even for frank's right password */
+	struct tc *p = via6("2001:db8:1:6::1", 5007, 1), *q = via6("2001:db8:1:6::2", 5008, 1);
+	REQUIRE(p && q, "two clients of 2001:db8:1:6::/64");
+	for (int i = 0; i < 20; i++) {
+		char who[16];
+		snprintf(who, sizeof who, "someone%d", i);
+		l = login(i % 2 ? q : p, who, "wrong-pass", NULL);
+		CHECK(strncmp(l, "ERR 413", 7) == 0, "wrong login %d of the /64: %s", i, l);
+	}
+	tc_close(q);
+	struct tc *r = via6("2001:db8:1:6:ffff::9", 5009, 40);
+	REQUIRE(r, "a second client of 2001:db8:1:6::/64 after one closed");
+	l = login(r, "frank", "franks-pass", NULL);
+	CHECK(strncmp(l, "ERR 407", 7) == 0, "the /64 after 20 failures: %s", l);
+	tc_close(r);
+	tc_close(p);
+	ok("20 failed logins from one IPv6 /64 refuse every address of it");
 
 	CHECK(ctl("ban", "2001:db8:1:2::99", "1h") == 0 && strstr(out, "2001:db8:1:2::/64"),
 	    "ban 2001:db8:1:2::99: %s", out);
