@@ -1,7 +1,8 @@
 /*
  * account.c: REGISTER and LOGIN, with scrypt on the work queue while the
  * connection holds its later requests, failed logins limited per address
- * and per account, and the archive's queries.
+ * and per account from an address, an account's failures from anywhere
+ * slowing its logins down, and the archive's queries.
  */
 #include "daemon/account.h"
 
@@ -10,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <time.h>
 
+#include <event2/event.h>
 #include <openssl/crypto.h>
 
 #include "daemon/auth.h"
+#include "daemon/cidr.h"
 #include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/export.h"
@@ -24,15 +28,27 @@
 #include "daemon/store.h"
 #include "daemon/wire.h"
 
-enum { LIMIT_SLOTS = 512 };
+enum { LIMIT_SLOTS = 2048, LIMIT_KEY = 96 };
 
-/* Failed logins counted per key ("a:" address, "u:" account) in a window. */
+/* A LOGIN for an account that failed from elsewhere, waiting out its
+ * delay; its connection is held meanwhile (as for scrypt). */
+struct slow {
+	LIST_ENTRY(slow) link;
+	struct event *ev;
+	struct conn *c;
+	struct check *k;
+};
+
+/* Failed logins counted per key in a window: "a:" an address (its IPv6
+ * /64), "p:" an account from an address, "u:" an account from anywhere. */
 struct login_limits {
 	struct {
-		char key[64];
+		char key[LIMIT_KEY];
 		int fails;
 		int64_t since;
 	} e[LIMIT_SLOTS];
+	LIST_HEAD(, slow) slow;
+	int hooked; /* slow_gone is a conns_on_gone hook */
 };
 
 static int
@@ -41,8 +57,11 @@ limit_slot(struct server *srv, const char *key, int create)
 	int64_t now = (int64_t)time(NULL);
 	int spare = -1, oldest = 0;
 
-	if (!srv->logins && !(srv->logins = calloc(1, sizeof *srv->logins)))
-		return -1;
+	if (!srv->logins) {
+		if (!(srv->logins = calloc(1, sizeof *srv->logins)))
+			return -1;
+		LIST_INIT(&srv->logins->slow);
+	}
 	struct login_limits *l = srv->logins;
 	for (int i = 0; i < LIMIT_SLOTS; i++) {
 		int stale = now - l->e[i].since >= ACCOUNT_FAIL_WINDOW_S;
@@ -68,10 +87,10 @@ limit_slot(struct server *srv, const char *key, int create)
 }
 
 static int
-limited(struct server *srv, const char *key, int max)
+fails_of(struct server *srv, const char *key)
 {
 	int i = limit_slot(srv, key, 0);
-	return i >= 0 && srv->logins->e[i].fails >= max;
+	return i >= 0 ? srv->logins->e[i].fails : 0;
 }
 
 static void
@@ -90,27 +109,68 @@ forget(struct server *srv, const char *key)
 		srv->logins->e[i].key[0] = '\0';
 }
 
+int
+account_delay_ms(int fails)
+{
+	if (fails < ACCOUNT_SLOW_AFTER)
+		return 0;
+	int64_t ms = (int64_t)ACCOUNT_DELAY_MS
+	    << (fails - ACCOUNT_SLOW_AFTER < 16 ? fails - ACCOUNT_SLOW_AFTER : 16);
+	return ms < ACCOUNT_DELAY_MAX_MS ? (int)ms : ACCOUNT_DELAY_MAX_MS;
+}
+
+static void discard(struct check *k);
+
+static void
+slow_free(struct slow *w)
+{
+	LIST_REMOVE(w, link);
+	event_free(w->ev);
+	if (w->k)
+		discard(w->k);
+	free(w);
+}
+
+/* A connection that goes while its LOGIN waits: the wait goes too. */
+static void
+slow_gone(void *arg, struct conn *c)
+{
+	struct server *srv = arg;
+	if (!srv->logins)
+		return;
+	struct slow *w = LIST_FIRST(&srv->logins->slow), *next;
+	for (; w; w = next) {
+		next = LIST_NEXT(w, link);
+		if (w->c == c)
+			slow_free(w);
+	}
+}
+
 void
 account_free_limits(struct server *srv)
 {
+	if (!srv->logins)
+		return;
+	while (!LIST_EMPTY(&srv->logins->slow))
+		slow_free(LIST_FIRST(&srv->logins->slow));
 	free(srv->logins);
 	srv->logins = NULL;
 }
 
+/* The keys of c's address and of name: "a:<unit>", "p:<unit> <name>",
+ * "u:<name>", the unit being the address or its IPv6 /64 (conn.h). */
 static void
-keys_of(const struct conn *c, const char *name, char akey[64], char ukey[64])
+keys_of(const struct conn *c, const char *name, char akey[LIMIT_KEY], char pkey[LIMIT_KEY],
+    char ukey[LIMIT_KEY])
 {
-	char ip[INET6_ADDRSTRLEN] = "?", lower[AUTH_NAME_MAX + 1];
+	char unit[INET6_ADDRSTRLEN + 8] = "?", lower[AUTH_NAME_MAX + 1];
 
-	if (c->addr.ss_family == AF_INET6)
-		inet_ntop(
-		    AF_INET6, &((const struct sockaddr_in6 *)&c->addr)->sin6_addr, ip, sizeof ip);
-	else if (c->addr.ss_family == AF_INET)
-		inet_ntop(
-		    AF_INET, &((const struct sockaddr_in *)&c->addr)->sin_addr, ip, sizeof ip);
+	if (c->unit.family && cidr_format(&c->unit, unit, sizeof unit) != 0)
+		snprintf(unit, sizeof unit, "?");
 	auth_name_key(name, lower);
-	snprintf(akey, 64, "a:%s", ip);
-	snprintf(ukey, 64, "u:%s", lower);
+	snprintf(akey, LIMIT_KEY, "a:%s", unit);
+	snprintf(pkey, LIMIT_KEY, "p:%s %s", unit, lower);
+	snprintf(ukey, LIMIT_KEY, "u:%s", lower);
 }
 
 /* A sign-in under way: a GUEST, or a REGISTER or LOGIN whose password a
@@ -295,8 +355,9 @@ static int
 enter(struct conn *c, struct check *k, const char **why)
 {
 	if (!k->registering) {
-		char akey[64], ukey[64];
-		keys_of(c, k->name, akey, ukey);
+		char akey[LIMIT_KEY], pkey[LIMIT_KEY], ukey[LIMIT_KEY];
+		keys_of(c, k->name, akey, pkey, ukey);
+		forget(c->srv, pkey);
 		forget(c->srv, ukey);
 		struct session *s = session_by_name(c->srv, k->name);
 		if (s && s->kind == SESSION_ACCOUNT) {
@@ -334,9 +395,10 @@ check_done(int64_t id, int cancelled, void *arg)
 		rc = ERR_INTERNAL;
 		discard(k);
 	} else {
-		char akey[64], ukey[64];
-		keys_of(c, k->name, akey, ukey);
+		char akey[LIMIT_KEY], pkey[LIMIT_KEY], ukey[LIMIT_KEY];
+		keys_of(c, k->name, akey, pkey, ukey);
 		count_failure(c->srv, akey);
+		count_failure(c->srv, pkey);
 		count_failure(c->srv, ukey);
 		log_info(&c->srv->log, "conn %llu %s: failed login for %s",
 		    (unsigned long long)c->id, c->peer, k->name);
@@ -440,24 +502,85 @@ account_register(struct conn *c, const proto_msg_t *m, const char **why)
 	return k ? cmd_store(c, m->tag, lookup_run, lookup_reply, k, why) : ERR_INTERNAL;
 }
 
+/* The delay is over: the LOGIN goes on to its lookup and scrypt. */
+static void
+slow_done(evutil_socket_t fd, short what, void *arg)
+{
+	struct slow *w = arg;
+	struct conn *c = w->c;
+	struct check *k = w->k;
+	const char *why = NULL;
+	char tag[PROTO_TAG_MAX + 1];
+
+	(void)fd;
+	(void)what;
+	w->k = NULL;
+	slow_free(w);
+	c->job = 0;
+	if (c->dead || c->closing) {
+		discard(k);
+		return;
+	}
+	snprintf(tag, sizeof tag, "%s", k->tag);
+	int rc = cmd_store(c, tag, lookup_run, lookup_reply, k, &why);
+	if (rc)
+		conn_error(c, tag, rc, why ? "%s" : NULL, why);
+	if (!c->job)
+		conn_release(c);
+}
+
+/* k waits ms before its lookup, c held. 0, or -1 when it cannot wait (it
+ * goes on at once then: a delay is a brake, not a lock). */
+static int
+slow_down(struct conn *c, struct check *k, int ms)
+{
+	struct server *srv = c->srv;
+	struct login_limits *l = srv->logins;
+
+	if (!l->hooked && conns_on_gone(srv, slow_gone, srv) == 0)
+		l->hooked = 1;
+	struct slow *w = l->hooked ? calloc(1, sizeof *w) : NULL;
+	if (!w || !(w->ev = evtimer_new(srv->base, slow_done, w))) {
+		free(w);
+		return -1;
+	}
+	w->c = c;
+	w->k = k;
+	LIST_INSERT_HEAD(&l->slow, w, link);
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	evtimer_add(w->ev, &tv);
+	conn_hold(c, CONN_HELD);
+	return 0;
+}
+
 int
 account_login(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct server *srv = c->srv;
-	char akey[64], ukey[64];
+	char akey[LIMIT_KEY], pkey[LIMIT_KEY], ukey[LIMIT_KEY];
 
 	if (!srv->store) {
 		*why = "this server keeps no accounts (database none); use GUEST";
 		return ERR_UNAVAILABLE;
 	}
-	keys_of(c, m->user, akey, ukey);
-	if (limited(srv, akey, ACCOUNT_FAILS_PER_ADDR) ||
-	    limited(srv, ukey, ACCOUNT_FAILS_PER_NAME)) {
+	/* the address that failed is refused; the account only slows down,
+	 * so that guesses from elsewhere never lock its owner out */
+	keys_of(c, m->user, akey, pkey, ukey);
+	if (fails_of(srv, akey) >= ACCOUNT_FAILS_PER_ADDR ||
+	    fails_of(srv, pkey) >= ACCOUNT_FAILS_PER_PAIR) {
 		*why = "too many failed logins; wait a few minutes";
 		return ERR_RATE;
 	}
 	struct check *k = new_check(c, m, 0);
-	return k ? cmd_store(c, m->tag, lookup_run, lookup_reply, k, why) : ERR_INTERNAL;
+	if (!k)
+		return ERR_INTERNAL;
+	int fails = fails_of(srv, ukey), ms = account_delay_ms(fails);
+	if (ms > 0 && slow_down(c, k, ms) == 0) {
+		log_info(&srv->log, "conn %llu %s: login for %s waits %d ms (%d failed)",
+		    (unsigned long long)c->id, c->peer, m->user, ms, fails);
+		return 0;
+	}
+	return cmd_store(c, m->tag, lookup_run, lookup_reply, k, why);
 }
 
 int

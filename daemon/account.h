@@ -1,6 +1,7 @@
 /*
  * account.h: accounts and the archive's queries: REGISTER, LOGIN (scrypt on
- * the work queue, attempts limited per address and per account), the names
+ * the work queue, attempts limited per address and per account and
+ * address, an account's failures slowing its logins), the names
  * GUEST may take, STATS, TOP, HISTORY and EXPORT. Each request handler
  * returns 0 (it replied, or will once its worker is done) or an error code
  * with *why.
@@ -15,9 +16,16 @@ struct server;
 
 enum {
 	ACCOUNT_PASSWORD_MIN = 6,
-	ACCOUNT_FAILS_PER_NAME = 5,  /* wrong passwords a window, one account */
-	ACCOUNT_FAILS_PER_ADDR = 20, /* wrong passwords a window, one address */
+	/* wrong passwords in a window before 407: for one account from one
+	 * address, and from one address in all (an IPv6 /64, ipv6-prefix) */
+	ACCOUNT_FAILS_PER_PAIR = 5,
+	ACCOUNT_FAILS_PER_ADDR = 20,
 	ACCOUNT_FAIL_WINDOW_S = 300,
+	/* an account's wrong passwords from anywhere only delay its LOGINs:
+	 * after 5, 250 ms, doubling with each further one up to 4 s */
+	ACCOUNT_SLOW_AFTER = 5,
+	ACCOUNT_DELAY_MS = 250,
+	ACCOUNT_DELAY_MAX_MS = 4000,
 };
 
 int account_register(struct conn *c, const proto_msg_t *m, const char **why);
@@ -27,6 +35,9 @@ int account_login(struct conn *c, const proto_msg_t *m, const char **why);
 int account_guest(struct conn *c, const proto_msg_t *m, const char **why);
 /* STATS, TOP, HISTORY, EXPORT: the rows read on the store (cmd_store). */
 int account_query(struct conn *c, const proto_msg_t *m, const char **why);
+/* The wait before a LOGIN for an account with fails wrong passwords in the
+ * window (from any address): 0 under ACCOUNT_SLOW_AFTER. */
+int account_delay_ms(int fails);
 void account_free_limits(struct server *srv);
 
 #endif

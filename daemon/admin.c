@@ -111,6 +111,8 @@ keep(struct admin *a, const store_sanction_t *x)
 	memset(s, 0, sizeof *s);
 	s->x = *x;
 	s->addr = cidr_parse(x->target, &s->net) == 0;
+	if (s->addr) /* an address stored before ipv6-prefix: it covers the /64 */
+		cidr_widen(&s->net, a->srv->cfg.ipv6_prefix);
 	return 0;
 }
 
@@ -285,7 +287,12 @@ static game_err_t
 target_of(struct admin *a, const char *target, char out[STORE_TARGET_MAX + 1], int name_only)
 {
 	if (!name_only && (strchr(target, '.') || strchr(target, ':'))) {
-		if (admin_cidr(target, out, STORE_TARGET_MAX + 1) != 0)
+		/* canonical: ::ffff:192.0.2.7 is 192.0.2.7, an IPv6 address its /64 */
+		struct cidr net;
+		int bad = cidr_parse(target, &net) != 0;
+		if (!bad)
+			cidr_widen(&net, a->srv->cfg.ipv6_prefix);
+		if (bad || cidr_format(&net, out, STORE_TARGET_MAX + 1) != 0)
 			return refuse(a, GERR_ARGUMENT,
 			    "%s is not an IPv4 or IPv6 address or CIDR (192.0.2.0/24, "
 			    "2001:db8::/32)",
@@ -393,6 +400,10 @@ lift_begin(struct admin *a, int kind, const char *who, const char *target, game_
 	a->why[0] = '\0';
 	if ((*e = target_of(a, target, key, kind == STORE_MUTE)) != GERR_OK)
 		return NULL;
+	/* a ban stored as the admin spelled it before addresses were made
+	 * canonical (::ffff:192.0.2.7, 2001:db8::7) lifts by that spelling */
+	if (!find(a, kind, key) && kind == STORE_BAN && find(a, kind, target))
+		snprintf(key, sizeof key, "%s", target);
 	if (!find(a, kind, key)) {
 		*e = refuse(a, GERR_NO_USER,
 		    kind == STORE_BAN ? "%s is not banned" : "%s is not muted", target);
@@ -509,6 +520,12 @@ admin_write_end(struct admin_write *w)
 	}
 	free(w);
 	return e;
+}
+
+const char *
+admin_write_target(const struct admin_write *w)
+{
+	return w->x.target;
 }
 
 static int

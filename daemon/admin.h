@@ -74,6 +74,9 @@ struct admin_write *admin_unmute_begin(
 struct admin_write *admin_motd_begin(
     struct admin *a, const char *who, const char *text, game_err_t *e);
 void admin_write_run(struct store *st, void *w);
+/* The target w bans, mutes or lifts, in the form kept (an address
+ * canonical: ::ffff:192.0.2.7 as 192.0.2.7, an IPv6 address as its /64). */
+const char *admin_write_target(const struct admin_write *w);
 game_err_t admin_write_end(struct admin_write *w);
 void admin_write_free(struct admin_write *w);
 /* Every ban and mute in force, in order (kind, target). */

@@ -8,6 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The bits past the prefix cleared. */
+static void
+clear_host(struct cidr *c)
+{
+	int max = c->family == AF_INET ? 32 : 128;
+	for (int i = 0; i < max / 8; i++) {
+		int keep = c->bits - i * 8;
+		c->net[i] &= keep >= 8 ? 0xff : keep <= 0 ? 0 : (unsigned char)(0xff << (8 - keep));
+	}
+}
+
 int
 cidr_parse(const char *s, struct cidr *out)
 {
@@ -35,12 +46,70 @@ cidr_parse(const char *s, struct cidr *out)
 			return -1;
 		out->bits = (int)b;
 	}
-	for (int i = 0; i < max / 8; i++) {
-		int keep = out->bits - i * 8;
-		out->net[i] &= keep >= 8 ? 0xff
-		    : keep <= 0          ? 0
-					 : (unsigned char)(0xff << (8 - keep));
+	if (out->family == AF_INET6 && out->bits >= 96 &&
+	    IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)(const void *)out->net)) {
+		/* ::ffff:a.b.c.d is the IPv4 client that the socket API shows so */
+		out->family = AF_INET;
+		memmove(out->net, out->net + 12, 4);
+		memset(out->net + 4, 0, 12);
+		out->bits -= 96;
 	}
+	clear_host(out);
+	return 0;
+}
+
+void
+cidr_widen(struct cidr *c, int v6_bits)
+{
+	if (c->family == AF_INET6 && c->bits == 128 && v6_bits < 128) {
+		c->bits = v6_bits;
+		clear_host(c);
+	}
+}
+
+socklen_t
+cidr_unmap(const struct sockaddr *sa, socklen_t len, struct sockaddr_storage *out)
+{
+	memset(out, 0, sizeof *out);
+	if (sa->sa_family == AF_INET6 && len >= (socklen_t)sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
+		if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
+			struct sockaddr_in *in = (struct sockaddr_in *)out;
+			in->sin_family = AF_INET;
+			in->sin_port = in6->sin6_port;
+			memcpy(&in->sin_addr, in6->sin6_addr.s6_addr + 12, 4);
+			return (socklen_t)sizeof *in;
+		}
+	}
+	if (len > (socklen_t)sizeof *out)
+		len = (socklen_t)sizeof *out;
+	memcpy(out, sa, (size_t)len);
+	return len;
+}
+
+int
+cidr_unit(const struct sockaddr *sa, int v6_bits, struct cidr *out)
+{
+	memset(out, 0, sizeof *out);
+	if (sa->sa_family == AF_INET) {
+		out->family = AF_INET;
+		out->bits = 32;
+		memcpy(out->net, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+		return 0;
+	}
+	if (sa->sa_family != AF_INET6)
+		return -1;
+	const struct in6_addr *in6 = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+	if (IN6_IS_ADDR_V4MAPPED(in6)) {
+		out->family = AF_INET;
+		out->bits = 32;
+		memcpy(out->net, in6->s6_addr + 12, 4);
+		return 0;
+	}
+	out->family = AF_INET6;
+	out->bits = v6_bits < 1 ? 1 : v6_bits > 128 ? 128 : v6_bits;
+	memcpy(out->net, in6->s6_addr, 16);
+	clear_host(out);
 	return 0;
 }
 
@@ -92,6 +161,11 @@ cidr_addr_name(const struct sockaddr *sa, char *out, size_t len)
 		snprintf(out, len, "%s:%d", host, ntohs(in->sin_port));
 	} else if (sa->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
+		if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
+			inet_ntop(AF_INET, in6->sin6_addr.s6_addr + 12, host, sizeof host);
+			snprintf(out, len, "%s:%d", host, ntohs(in6->sin6_port));
+			return;
+		}
 		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
 		snprintf(out, len, "[%s]:%d", host, ntohs(in6->sin6_port));
 	} else {

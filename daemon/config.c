@@ -26,6 +26,7 @@ config_defaults(struct config *c)
 	c->handshake_s = 10;
 	c->max_conns = 20000;
 	c->max_per_addr = 64;
+	c->ipv6_prefix = 64;
 	c->outq_kib = 256;
 	c->rate_burst = 20;
 	c->rate_per_s = 10;
@@ -53,6 +54,7 @@ static const struct {
 	{ "handshake-timeout", offsetof(struct config, handshake_s), 1, 600 },
 	{ "max-connections", offsetof(struct config, max_conns), 1, 1000000 },
 	{ "max-per-address", offsetof(struct config, max_per_addr), 1, 1000000 },
+	{ "ipv6-prefix", offsetof(struct config, ipv6_prefix), 32, 128 },
 	{ "output-queue-kib", offsetof(struct config, outq_kib), 16, 65536 },
 	{ "rate-burst", offsetof(struct config, rate_burst), 1, 100000 },
 	{ "rate-per-second", offsetof(struct config, rate_per_s), 1, 100000 },

@@ -47,8 +47,9 @@ struct config {
 	int handshake_s; /* TLS handshake limit */
 	int max_conns;
 	int max_per_addr;
-	int outq_kib;   /* output queue cap per connection */
-	int rate_burst; /* request token bucket */
+	int ipv6_prefix; /* IPv6 addresses count by this prefix: caps, logins, bans */
+	int outq_kib;    /* output queue cap per connection */
+	int rate_burst;  /* request token bucket */
 	int rate_per_s;
 	int chat_burst; /* chat lines per chat_window_s */
 	int chat_window_s;

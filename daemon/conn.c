@@ -95,17 +95,13 @@ conn_release(struct conn *c)
 	c->t->ops->reading(c->t, 1);
 }
 
-/* The address bytes a per-address limit counts by. */
+/* The address bytes a per-address limit counts by: an IPv4 address (4
+ * bytes), or an IPv6 network of ipv6-prefix bits (16, host bits cleared). */
 static const void *
 addr_key(const struct conn *c, size_t *len)
 {
-	const struct sockaddr *sa = (const struct sockaddr *)&c->addr;
-	if (sa->sa_family == AF_INET6) {
-		*len = 16;
-		return &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-	}
-	*len = 4;
-	return &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+	*len = c->unit.family == AF_INET6 ? 16 : 4;
+	return c->unit.net;
 }
 
 enum { WRITE_TIMEOUT_S = 30 };
@@ -126,9 +122,11 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, in
 	}
 	c->srv = srv;
 	c->id = ++srv->conns->next_id;
-	memcpy(&c->addr, sa, (size_t)salen < sizeof c->addr ? (size_t)salen : sizeof c->addr);
-	c->addrlen = (socklen_t)salen;
+	/* ::ffff:198.51.100.9 is 198.51.100.9 for the caps, bans, logs and who */
+	c->addrlen = cidr_unmap(sa, (socklen_t)salen, &c->addr);
+	sa = (const struct sockaddr *)&c->addr;
 	cidr_addr_name(sa, c->peer, sizeof c->peer);
+	cidr_unit(sa, srv->cfg.ipv6_prefix, &c->unit);
 	size_t klen;
 	const void *key = addr_key(c, &klen);
 	int per = addrcount_add(srv->addrs, key, klen, +1);

@@ -7,6 +7,7 @@
 #include <sys/queue.h>
 #include <sys/socket.h>
 
+#include "daemon/cidr.h"
 #include "daemon/sink.h"
 #include "proto/proto.h"
 
@@ -22,9 +23,12 @@ struct conn {
 	struct server *srv;
 	struct transport *t; /* how its lines travel (transport.h) */
 	uint64_t id;
-	struct sockaddr_storage addr;
+	struct sockaddr_storage addr; /* an IPv4-mapped IPv6 one as IPv4 */
 	socklen_t addrlen;
 	char peer[64];
+	/* what per-address limits count it by (its IPv6 /64, ipv6-prefix),
+	 * fixed at accept so a reload cannot unbalance the count */
+	struct cidr unit;
 	enum conn_state state;
 	int closing; /* flushing its output, then gone */
 	int dead;    /* killed; freed at the next gc */

@@ -297,7 +297,7 @@ do_ban(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	struct admin_write *w = admin_ban_begin(
 	    a, cc->who, argv[0], argc > 1 ? argv[1] : NULL, rest[0] ? rest : NULL, &e);
 	char ok[STORE_TARGET_MAX + 8];
-	snprintf(ok, sizeof ok, "OK %s", argv[0]);
+	snprintf(ok, sizeof ok, "OK %s", w ? admin_write_target(w) : argv[0]);
 	ctl_write(cc, w, e, ok, 1);
 }
 
@@ -309,8 +309,9 @@ do_unban(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	(void)argc;
 	(void)rest;
 	char ok[STORE_TARGET_MAX + 16];
-	snprintf(ok, sizeof ok, "OK unbanned %s", argv[0]);
-	ctl_write(cc, admin_unban_begin(a, cc->who, argv[0], &e), e, ok, 0);
+	struct admin_write *w = admin_unban_begin(a, cc->who, argv[0], &e);
+	snprintf(ok, sizeof ok, "OK unbanned %s", w ? admin_write_target(w) : argv[0]);
+	ctl_write(cc, w, e, ok, 0);
 }
 
 static void

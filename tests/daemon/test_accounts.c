@@ -4,7 +4,9 @@
  * passwords, replies in request order while scrypt runs off the loop), the
  * names GUEST may not take, a rated game moving both Glicko-2 ratings,
  * STATS, TOP, HISTORY, EXPORT (text and .psq), failed logins limited per
- * account and per address, and no password or token in the log.
+ * account from an address and per address while the owner still logs in
+ * from another address (delayed, issue 41), and no password or token in
+ * the log.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -187,6 +189,32 @@ test_limits_and_log(void)
 	tc_send(c, "LOGIN carol carols-pass");
 	REQUIRE_LINE(c, "ERR 407");
 	tc_close(c);
+	/* issue 41 M1: the guesses from 127.0.0.1 only slow carol down; she
+	 * logs in from 127.0.0.3, after a delay (at most 4 s: reported) */
+	int waits = daemon_log_count(&d2, "login for carol waits");
+	/* one that goes while its LOGIN waits: the wait goes with it */
+	c = tc_open_from("127.0.0.4", d2.port, NULL, 0, 1);
+	REQUIRE(c, "connect from 127.0.0.4");
+	tc_send(c, "LOGIN carol wrong-5");
+	REQUIRE(daemon_wait_log(&d2, "login for carol waits", waits, LINE_MS), "no delay logged");
+	tc_close(c);
+	waits = daemon_log_count(&d2, "login for carol waits");
+	c = tc_open_from("127.0.0.3", d2.port, NULL, 0, 1);
+	REQUIRE(c, "connect from 127.0.0.3");
+	long long t0 = tc_now_ms();
+	tc_send(c, "LOGIN carol carols-pass");
+	REQUIRE_LINE(c, "OK LOGIN carol");
+	long long took = tc_now_ms() - t0;
+	tc_close(c);
+	CHECK(daemon_log_count(&d2, "login for carol waits") == waits + 1,
+	    "the LOGIN after 5 failures was not delayed (%s)", d2.log);
+	printf("the owner's LOGIN from a fresh address after 5 failures elsewhere: OK in %lld ms\n",
+	    took);
+	/* and the address that guessed is still refused for carol */
+	c = fresh(d2.port);
+	tc_send(c, "LOGIN carol carols-pass");
+	REQUIRE_LINE(c, "ERR 407");
+	tc_close(c);
 	/* fifteen more wrong ones for other names make twenty from this address */
 	for (int i = 0; i < 15; i++) {
 		c = fresh(d2.port);
@@ -198,7 +226,7 @@ test_limits_and_log(void)
 	tc_send(c, "LOGIN dave anything");
 	REQUIRE_LINE(c, "ERR 407");
 	tc_close(c);
-	printf("failed logins: 5 lock an account, 20 lock an address, for %d s\n", 300);
+	printf("failed logins: 5 lock an account from an address, 20 an address, for %d s\n", 300);
 }
 
 int

@@ -10,11 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "daemon/cidr.h"
 #include "daemon/clock.h"
 #include "daemon/config.h"
 #include "daemon/log.h"
@@ -240,12 +243,93 @@ test_clock(void **state)
 	printf("clock: charging, switching, stopping, no negative time, untimed\n");
 }
 
+/* ipv6-prefix: 64 by default, 32..128; the units it makes (cidr_unit),
+ * the mapped form as IPv4 everywhere, and an IPv6 ban widened to it. */
+static void
+test_ipv6_prefix(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[200], text[64];
+	config_defaults(&c);
+	assert_int_equal(c.ipv6_prefix, 64);
+	assert_int_equal(config_set(&c, "ipv6-prefix", "56", err, sizeof err), 0);
+	assert_int_equal(c.ipv6_prefix, 56);
+	assert_int_equal(config_set(&c, "ipv6-prefix", "128", err, sizeof err), 0);
+	static const char *bad[] = { "31", "129", "0", "-64", "64x", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(config_set(&c, "ipv6-prefix", bad[i], err, sizeof err), -1);
+		assert_non_null(strstr(err, "ipv6-prefix"));
+	}
+
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(4000) };
+	struct cidr u;
+	inet_pton(AF_INET6, "2001:db8:1:2:aaaa:bbbb:cccc:dddd", &a6.sin6_addr);
+	assert_int_equal(cidr_unit((struct sockaddr *)&a6, 64, &u), 0);
+	assert_int_equal(cidr_format(&u, text, sizeof text), 0);
+	assert_string_equal(text, "2001:db8:1:2::/64");
+	assert_int_equal(cidr_unit((struct sockaddr *)&a6, 48, &u), 0);
+	assert_int_equal(cidr_format(&u, text, sizeof text), 0);
+	assert_string_equal(text, "2001:db8:1::/48");
+	assert_int_equal(cidr_unit((struct sockaddr *)&a6, 128, &u), 0);
+	assert_int_equal(u.bits, 128);
+
+	/* ::ffff:198.51.100.9: IPv4 as a unit, a name, an address, a ban */
+	inet_pton(AF_INET6, "::ffff:198.51.100.9", &a6.sin6_addr);
+	assert_int_equal(cidr_unit((struct sockaddr *)&a6, 64, &u), 0);
+	assert_int_equal(u.family, AF_INET);
+	assert_int_equal(cidr_format(&u, text, sizeof text), 0);
+	assert_string_equal(text, "198.51.100.9");
+	cidr_addr_name((struct sockaddr *)&a6, text, sizeof text);
+	assert_string_equal(text, "198.51.100.9:4000");
+	struct sockaddr_storage ss;
+	assert_int_equal(cidr_unmap((struct sockaddr *)&a6, sizeof a6, &ss),
+	    (socklen_t)sizeof(struct sockaddr_in));
+	assert_int_equal(ss.ss_family, AF_INET);
+	assert_int_equal(ntohs(((struct sockaddr_in *)&ss)->sin_port), 4000);
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	inet_pton(AF_INET, "198.51.100.9", &a4.sin_addr);
+	struct cidr ban;
+	assert_int_equal(cidr_parse("::ffff:198.51.100.9", &ban), 0);
+	assert_int_equal(ban.family, AF_INET);
+	assert_int_equal(cidr_format(&ban, text, sizeof text), 0);
+	assert_string_equal(text, "198.51.100.9");
+	assert_true(cidr_match(&ban, (struct sockaddr *)&a4));
+	assert_true(cidr_match(&ban, (struct sockaddr *)&a6));
+	assert_int_equal(cidr_parse("::ffff:198.51.0.0/112", &ban), 0);
+	assert_int_equal(cidr_format(&ban, text, sizeof text), 0);
+	assert_string_equal(text, "198.51.0.0/16");
+	assert_int_equal(cidr_parse("198.51.100.9", &ban), 0);
+	assert_true(cidr_match(&ban, (struct sockaddr *)&a6));
+
+	/* a ban of one IPv6 address covers its /64, a network keeps its prefix */
+	assert_int_equal(cidr_parse("2001:db8:1:2::7", &ban), 0);
+	cidr_widen(&ban, 64);
+	assert_int_equal(cidr_format(&ban, text, sizeof text), 0);
+	assert_string_equal(text, "2001:db8:1:2::/64");
+	inet_pton(AF_INET6, "2001:db8:1:2:ffff::1", &a6.sin6_addr);
+	assert_true(cidr_match(&ban, (struct sockaddr *)&a6));
+	inet_pton(AF_INET6, "2001:db8:1:3::1", &a6.sin6_addr);
+	assert_false(cidr_match(&ban, (struct sockaddr *)&a6));
+	assert_int_equal(cidr_parse("2001:db8::/32", &ban), 0);
+	cidr_widen(&ban, 64);
+	assert_int_equal(ban.bits, 32);
+	assert_int_equal(cidr_parse("::1/127", &ban), 0); /* a prefix given is kept */
+	cidr_widen(&ban, 64);
+	assert_int_equal(ban.bits, 127);
+	assert_int_equal(cidr_parse("192.0.2.7", &ban), 0);
+	cidr_widen(&ban, 64);
+	assert_int_equal(ban.bits, 32);
+	printf("ipv6-prefix: default 64, range; /64 units, mapped IPv4 as IPv4, bans widened\n");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_set),
 		cmocka_unit_test(test_proxy_from),
+		cmocka_unit_test(test_ipv6_prefix),
 		cmocka_unit_test(test_cluster),
 		cmocka_unit_test(test_bots_remote),
 		cmocka_unit_test(test_file),

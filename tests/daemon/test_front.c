@@ -20,6 +20,10 @@
  *     oversized and a stalled one are each logged and closed; a header
  *     over IPv6 from ::1 (also a front) names an IPv4 client, and one from
  *     127.0.0.2 an IPv6 client, seen as such;
+ *   - IPv6 clients count by their /64 (issue 41): max-per-address, the
+ *     failed-login limit (another /64 logs in) and bans alike;
+ *   - a client in the IPv4-mapped form ::ffff:198.51.100.9 is the IPv4
+ *     address in who and the log, and a ban in either form matches it;
  *   - SIGHUP takes a new proxy-from list.
  *
  * Without haproxy installed the test says so and skips, unless
@@ -380,6 +384,150 @@ test_bad_headers(void)
 	ok("from a front: no header, v1, truncated, oversized, stalled, unix: logged and closed");
 }
 
+/* A client from 127.0.0.2 (a front) with a hand-made header for the
+ * IPv6 (or mapped) address src: HELLO said; NULL when not greeted. A few
+ * tries, as a closed connection of the same /64 may still be counted
+ * for a moment. */
+static struct tc *
+via6(const char *src, int sport, int tries)
+{
+	unsigned char h[64];
+	size_t n = proxy_header(h, 0x21, src, sport);
+	struct tc *c = NULL;
+	for (int i = 0; !c && i < tries; i++) {
+		if (i)
+			usleep(50000);
+		c = tc_open_from("127.0.0.2", d.port, h, n, 1);
+	}
+	return c;
+}
+
+/* A LOGIN on c: the line that answers it, and how long it took (ms). */
+static const char *
+login(struct tc *c, const char *user, const char *pass, long long *ms)
+{
+	long long t0 = tc_now_ms();
+	tc_send(c, "LOGIN %s %s", user, pass);
+	const char *l = tc_read(c, 10000);
+	if (ms)
+		*ms = tc_now_ms() - t0;
+	return l ? l : "(nothing)";
+}
+
+/* Issue 41 M2: IPv6 clients through the front count by their /64
+ * (ipv6-prefix 64): two of one /64 fill max-per-address 2 and a third of
+ * it is refused while another /64 gets in; five wrong passwords from two
+ * addresses of one /64 refuse a third address of it, while another /64
+ * logs in; twenty for any names from a /64 refuse all of it; a ban of
+ * one IPv6 address covers its /64. */
+static void
+test_ipv6_prefix(void)
+{
+	struct tc *a = via6("2001:db8:1:2::1", 5001, 1), *b = via6("2001:db8:1:2::2", 5002, 1);
+	REQUIRE(a && b, "two clients of 2001:db8:1:2::/64");
+	unsigned char h[64];
+	size_t n = proxy_header(h, 0x21, "2001:db8:1:2:ffff::3", 5003);
+	struct tc *c = tc_open_from("127.0.0.2", d.port, h, n, -1);
+	CHECK(c && tc_read(c, LINE_MS) && strncmp(c->line, "ERR", 3) == 0 &&
+		strstr(c->line, "too many connections"),
+	    "a third of the /64 was not refused: %s", c ? c->line : "(no connection)");
+	tc_close(c);
+	struct tc *e = via6("2001:db8:1:3::1", 5004, 1);
+	CHECK(e, "a client of another /64 was refused");
+	ok("max-per-address counts an IPv6 /64 as one address, through the front");
+
+	tc_send(e, "REGISTER frank franks-pass");
+	REQUIRE(tc_expect(e, "OK REGISTER", 10000), "register frank: %s", e->line);
+	tc_close(e);
+	for (int i = 0; i < 5; i++) {
+		const char *l = login(i < 3 ? a : b, "frank", "wrong-pass", NULL);
+		CHECK(strncmp(l, "ERR 413", 7) == 0, "wrong password %d: %s", i, l);
+	}
+	tc_close(b);
+	struct tc *f = via6("2001:db8:1:2::4", 5005, 40);
+	REQUIRE(f, "a second client of the /64 after one closed");
+	const char *l = login(f, "frank", "franks-pass", NULL);
+	CHECK(strncmp(l, "ERR 407", 7) == 0, "another address of the /64 was not refused: %s", l);
+	tc_close(f);
+	struct tc *g = via6("2001:db8:1:5::1", 5006, 1);
+	REQUIRE(g, "a client of another /64");
+	long long ms = 0;
+	l = login(g, "frank", "franks-pass", &ms);
+	CHECK(strncmp(l, "OK LOGIN frank", 14) == 0, "the owner from another /64: %s", l);
+	printf("the owner's LOGIN from another /64 after 5 failures took %lld ms\n", ms);
+	ok("failed logins count an IPv6 /64 as one address; another /64 logs in");
+
+	/* twenty wrong logins for other names from two addresses of one /64:
+	 * a third address of it is refused, even for frank's right password */
+	struct tc *p = via6("2001:db8:1:6::1", 5007, 1), *q = via6("2001:db8:1:6::2", 5008, 1);
+	REQUIRE(p && q, "two clients of 2001:db8:1:6::/64");
+	for (int i = 0; i < 20; i++) {
+		char who[16];
+		snprintf(who, sizeof who, "someone%d", i);
+		l = login(i % 2 ? q : p, who, "wrong-pass", NULL);
+		CHECK(strncmp(l, "ERR 413", 7) == 0, "wrong login %d of the /64: %s", i, l);
+	}
+	tc_close(q);
+	struct tc *r = via6("2001:db8:1:6:ffff::9", 5009, 40);
+	REQUIRE(r, "a second client of 2001:db8:1:6::/64 after one closed");
+	l = login(r, "frank", "franks-pass", NULL);
+	CHECK(strncmp(l, "ERR 407", 7) == 0, "the /64 after 20 failures: %s", l);
+	tc_close(r);
+	tc_close(p);
+	ok("20 failed logins from one IPv6 /64 refuse every address of it");
+
+	CHECK(ctl("ban", "2001:db8:1:2::99", "1h") == 0 && strstr(out, "2001:db8:1:2::/64"),
+	    "ban 2001:db8:1:2::99: %s", out);
+	CHECK(tc_expect(a, "* KICKED", LINE_MS) != NULL, "2001:db8:1:2::1 was not kicked");
+	tc_send(g, "WHO");
+	CHECK_LINE(g, "= USER");
+	CHECK(ctl("bans", NULL, NULL) == 0 && strstr(out, "2001:db8:1:2::/64"), "bans: %s", out);
+	CHECK(ctl("unban", "2001:db8:1:2::1", NULL) == 0, "unban by another address: %s", out);
+	tc_close(a);
+	tc_close(g);
+	ok("a ban of an IPv6 address covers its /64, and so does the unban");
+}
+
+/* Issue 41 L1: an IPv4 client in the IPv4-mapped IPv6 form is the IPv4
+ * address in who and the log, and a ban in either form matches it. */
+static void
+test_mapped(void)
+{
+	struct tc *a = via6("::ffff:198.51.100.9", 4100, 1);
+	REQUIRE(a, "a client as ::ffff:198.51.100.9");
+	tc_send(a, "GUEST mapd");
+	CHECK_LINE(a, "OK GUEST");
+	CHECK(
+	    ctl("who", NULL, NULL) == 0 && strstr(out, "198.51.100.9:4100") && !strstr(out, "ffff"),
+	    "who: %s", out);
+	CHECK(lines_with(d.log, "198.51.100.9:4100", "guest mapd") == 1 &&
+		daemon_log_count(&d, "::ffff:198.51.100.9") == 0,
+	    "the log does not name 198.51.100.9:4100");
+	CHECK(ctl("ban", "::ffff:198.51.100.9", "1h") == 0 && strstr(out, "198.51.100.9") &&
+		!strstr(out, "ffff"),
+	    "ban ::ffff:198.51.100.9: %s", out);
+	CHECK(tc_expect(a, "* KICKED", LINE_MS) != NULL, "the mapped client was not kicked");
+	tc_close(a);
+	unsigned char h[64];
+	size_t n = proxy_header(h, 0x11, "198.51.100.9", 4101);
+	struct tc *b = tc_open_from("127.0.0.2", d.port, h, n, 1);
+	REQUIRE(b, "TLS after an IPv4 header");
+	tc_send(b, "GUEST mapd2");
+	CHECK(tc_expect(b, "ERR", LINE_MS) && strstr(b->line, "this address is banned"),
+	    "the IPv4 client got past a ban in the mapped form: %s", b->line);
+	tc_close(b);
+	CHECK(ctl("unban", "198.51.100.9", NULL) == 0, "unban 198.51.100.9: %s", out);
+	CHECK(ctl("ban", "198.51.100.9", "1h") == 0, "ban 198.51.100.9: %s", out);
+	struct tc *c = via6("::ffff:198.51.100.9", 4102, 1);
+	REQUIRE(c, "TLS as ::ffff:198.51.100.9");
+	tc_send(c, "GUEST mapd3");
+	CHECK(tc_expect(c, "ERR", LINE_MS) && strstr(c->line, "this address is banned"),
+	    "the mapped client got past a ban of the IPv4 form: %s", c->line);
+	tc_close(c);
+	CHECK(ctl("unban", "::ffff:198.51.100.9", NULL) == 0, "unban, mapped: %s", out);
+	ok("::ffff:198.51.100.9 is 198.51.100.9 in who, the log and bans, either way");
+}
+
 /* Headers by hand: from ::1 (a front over IPv6) for an IPv4 client, from
  * 127.0.0.2 for an IPv6 client. */
 static void
@@ -473,6 +621,8 @@ main(void)
 	test_health_checks();
 	test_forged();
 	test_bad_headers();
+	test_ipv6_prefix();
+	test_mapped();
 	test_families();
 	test_reload();
 	stop_haproxy();
