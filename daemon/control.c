@@ -58,6 +58,9 @@ struct control {
 	LIST_HEAD(, ctlconn) conns;
 	uint64_t next_id;
 	time_t started;
+	int made;  /* the socket at path is the one bound here: */
+	dev_t dev; /* its device and inode, so only that one is */
+	ino_t ino; /* unlinked at exit */
 };
 
 static void out(struct ctlconn *cc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -539,6 +542,38 @@ is_store_file(const char *store, const char *p)
 	return 0;
 }
 
+/* Why the backup may not be written to p (an absolute path), or NULL. The
+ * copy is renamed over p, so it must never take the place of the daemon's
+ * lock file (a second daemon would start beside this one), its control
+ * socket, or anything else already in the state directory. */
+static const char *
+backup_refusal(const struct control *ctl, const char *p)
+{
+	char dir[PATH_MAX], rdir[PATH_MAX], rstate[PATH_MAX], asked[2 * PATH_MAX];
+	char lock[PATH_MAX + 16];
+	struct stat sb, own;
+	snprintf(dir, sizeof dir, "%s", p);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if (!realpath(dir[0] ? dir : "/", rdir))
+		return NULL; /* no such directory: the worker says so */
+	snprintf(asked, sizeof asked, "%s/%s", rdir, slash + 1);
+	if (lstat(asked, &sb) != 0)
+		return NULL; /* a new file */
+	if (ctl->made && sb.st_dev == ctl->dev && sb.st_ino == ctl->ino)
+		return "is the daemon's control socket";
+	snprintf(lock, sizeof lock, "%s/gomokud.lock", ctl->srv->cfg.state_dir);
+	if (stat(lock, &own) == 0 && sb.st_dev == own.st_dev && sb.st_ino == own.st_ino)
+		return "is the daemon's lock file";
+	if (!S_ISREG(sb.st_mode))
+		return "exists and is not a regular file";
+	if (realpath(ctl->srv->cfg.state_dir, rstate) && strcmp(rstate, rdir) == 0)
+		return "exists in the state directory";
+	return NULL;
+}
+
 static void
 do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
@@ -560,6 +595,11 @@ do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	}
 	if (is_store_file(store_path(srv->store), file)) {
 		out(cc, "ERR %s is the live database; name another file", file);
+		return;
+	}
+	const char *why = backup_refusal(cc->ctl, file);
+	if (why) {
+		out(cc, "ERR %s %s; name another file", file, why);
 		return;
 	}
 	struct backup *b = calloc(1, sizeof *b);
@@ -797,18 +837,29 @@ control_new(struct server *srv, control_reload_fn *reload, char *err, size_t err
 		    sizeof sun.sun_path - 1);
 		return NULL;
 	}
-	/* the state directory is locked by us: a socket there is a dead one's */
-	if (lstat(sun.sun_path, &sb) == 0) {
-		if (!S_ISSOCK(sb.st_mode)) {
-			snprintf(err, errlen, "%s exists and is not a socket", sun.sun_path);
-			return NULL;
-		}
-		unlink(sun.sun_path);
-	}
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return NULL;
+	}
+	/* A socket left there is a dead daemon's, unless one answers on it (a
+	 * control-socket outside the state directory another daemon uses). */
+	if (lstat(sun.sun_path, &sb) == 0) {
+		if (!S_ISSOCK(sb.st_mode)) {
+			snprintf(err, errlen, "%s exists and is not a socket", sun.sun_path);
+			close(fd);
+			return NULL;
+		}
+		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int live = probe >= 0 && connect(probe, (struct sockaddr *)&sun, sizeof sun) == 0;
+		if (probe >= 0)
+			close(probe);
+		if (live) {
+			snprintf(err, errlen, "%s: another daemon answers on it", sun.sun_path);
+			close(fd);
+			return NULL;
+		}
+		unlink(sun.sun_path);
 	}
 	mode_t old = umask(0177); /* born 0600: no moment when others may connect */
 	int rc = bind(fd, (struct sockaddr *)&sun, sizeof sun);
@@ -830,6 +881,17 @@ control_new(struct server *srv, control_reload_fn *reload, char *err, size_t err
 	ctl->started = time(NULL);
 	LIST_INIT(&ctl->conns);
 	snprintf(ctl->path, sizeof ctl->path, "%s", sun.sun_path);
+	/* where backups go under the unit's sandbox: an existing file of the
+	 * state directory itself is never replaced (backup_refusal) */
+	char bdir[CONFIG_PATH_MAX + 16];
+	snprintf(bdir, sizeof bdir, "%s/backups", srv->cfg.state_dir);
+	if (mkdir(bdir, 0700) != 0 && errno != EEXIST)
+		log_warn(&srv->log, "%s: %s", bdir, strerror(errno));
+	if (lstat(ctl->path, &sb) == 0) {
+		ctl->made = 1;
+		ctl->dev = sb.st_dev;
+		ctl->ino = sb.st_ino;
+	}
 	ctl->lev = evconnlistener_new(
 	    srv->base, accept_cb, ctl, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 16, fd);
 	if (!ctl->lev) {
@@ -850,6 +912,9 @@ control_free(struct control *ctl)
 		ctlconn_free(LIST_FIRST(&ctl->conns));
 	if (ctl->lev)
 		evconnlistener_free(ctl->lev);
-	unlink(ctl->path);
+	struct stat sb; /* ours still: another's may have taken the path */
+	if (ctl->made && lstat(ctl->path, &sb) == 0 && sb.st_dev == ctl->dev &&
+	    sb.st_ino == ctl->ino)
+		unlink(ctl->path);
 	free(ctl);
 }
