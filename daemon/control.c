@@ -7,6 +7,7 @@
 #include "daemon/control.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/event.h>
 #include <event2/listener.h>
 
 #include "daemon/admin.h"
@@ -58,9 +60,12 @@ struct control {
 	LIST_HEAD(, ctlconn) conns;
 	uint64_t next_id;
 	time_t started;
-	int made;  /* the socket at path is the one bound here: */
-	dev_t dev; /* its device and inode, so only that one is */
-	ino_t ino; /* unlinked at exit */
+	int reserve;          /* /dev/null, held for an admin when descriptors run out */
+	int episode;          /* out of descriptors: logged once until an accept */
+	struct event *resume; /* accepting again a second after a pause */
+	int made;             /* the socket at path is the one bound here: */
+	dev_t dev;            /* its device and inode, so only that one is */
+	ino_t ino;            /* unlinked at exit */
 };
 
 static void out(struct ctlconn *cc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -76,12 +81,32 @@ out(struct ctlconn *cc, const char *fmt, ...)
 	evbuffer_add(o, "\n", 1);
 }
 
+/* The reserve descriptor again, when it was handed out and one is free
+ * (a control connection's closing gives its own: ctlconn_free). */
+static void
+reserve_take(struct control *ctl)
+{
+	if (ctl->reserve < 0)
+		ctl->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 static void
 ctlconn_free(struct ctlconn *cc)
 {
 	if (cc->job)
 		workq_cancel(cc->ctl->srv->work, cc->job); /* its done frees the job */
+	struct control *ctl = cc->ctl;
 	LIST_REMOVE(cc, link);
+	int fd = bufferevent_getfd(cc->bev);
+	if (ctl->reserve < 0 && fd >= 0) {
+		/* The reserve was handed out: this connection's descriptor becomes
+		 * it, shut down, so its number is never free for a moment (the
+		 * bufferevent may close later than its free, and a listener
+		 * resumed meanwhile would take it). */
+		shutdown(fd, SHUT_RDWR);
+		bufferevent_setfd(cc->bev, -1);
+		ctl->reserve = fd;
+	}
 	bufferevent_free(cc->bev);
 	free(cc);
 }
@@ -791,8 +816,9 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int
 	struct ucred cr;
 	socklen_t len = sizeof cr;
 	(void)l;
-	(void)sa;
 	(void)salen;
+	if (sa) /* the listener's own accept (not the reserve's): the episode is over */
+		ctl->episode = 0;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
 	    !control_peer_allowed((long)cr.uid, (long)geteuid())) {
 		static const char no[] = "ERR permission denied: only root and the daemon's user\n";
@@ -819,6 +845,52 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int
 	bufferevent_set_timeouts(cc->bev, &idle, &idle);
 	bufferevent_setcb(cc->bev, read_cb, write_cb, event_cb, cc);
 	bufferevent_enable(cc->bev, EV_READ | EV_WRITE);
+}
+
+static void
+resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct control *ctl = arg;
+	(void)fd;
+	(void)what;
+	reserve_take(ctl);
+	evconnlistener_enable(ctl->lev);
+}
+
+/* Out of descriptors. The admin still gets in: the reserve is closed and
+ * its number given to the waiting connection (taken back when a control
+ * connection closes). With the reserve in use, accepting pauses a second
+ * at a time. One log line per episode, never one per attempt. */
+static void
+accept_error_cb(struct evconnlistener *l, void *arg)
+{
+	struct control *ctl = arg;
+	int err = EVUTIL_SOCKET_ERROR();
+	if (!(err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM))
+		return; /* a peer gone before accept, say */
+	if (!ctl->episode) {
+		ctl->episode = 1;
+		log_warn(&ctl->srv->log,
+		    "control: accept: %s; serving the admin on the reserve "
+		    "descriptor",
+		    strerror(err));
+	}
+	if (ctl->reserve >= 0) {
+		close(ctl->reserve);
+		ctl->reserve = -1;
+		int fd = accept4(
+		    evconnlistener_get_fd(l), NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd >= 0) {
+			accept_cb(l, fd, NULL, 0, ctl);
+			return;
+		}
+		reserve_take(ctl);
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED)
+			return;
+	}
+	evconnlistener_disable(l);
+	struct timeval tv = { 1, 0 };
+	evtimer_add(ctl->resume, &tv);
 }
 
 struct control *
@@ -878,6 +950,7 @@ control_new(struct server *srv, control_reload_fn *reload, char *err, size_t err
 	}
 	ctl->srv = srv;
 	ctl->reload = reload;
+	ctl->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ctl->started = time(NULL);
 	LIST_INIT(&ctl->conns);
 	snprintf(ctl->path, sizeof ctl->path, "%s", sun.sun_path);
@@ -894,12 +967,14 @@ control_new(struct server *srv, control_reload_fn *reload, char *err, size_t err
 	}
 	ctl->lev = evconnlistener_new(
 	    srv->base, accept_cb, ctl, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 16, fd);
-	if (!ctl->lev) {
+	if (!ctl->lev || !(ctl->resume = evtimer_new(srv->base, resume_cb, ctl))) {
 		snprintf(err, errlen, "%s: cannot listen", ctl->path);
-		close(fd);
+		if (!ctl->lev)
+			close(fd);
 		control_free(ctl);
 		return NULL;
 	}
+	evconnlistener_set_error_cb(ctl->lev, accept_error_cb);
 	return ctl;
 }
 
@@ -912,6 +987,10 @@ control_free(struct control *ctl)
 		ctlconn_free(LIST_FIRST(&ctl->conns));
 	if (ctl->lev)
 		evconnlistener_free(ctl->lev);
+	if (ctl->resume)
+		event_free(ctl->resume);
+	if (ctl->reserve >= 0)
+		close(ctl->reserve);
 	struct stat sb; /* ours still: another's may have taken the path */
 	if (ctl->made && lstat(ctl->path, &sb) == 0 && sb.st_dev == ctl->dev &&
 	    sb.st_ino == ctl->ino)
