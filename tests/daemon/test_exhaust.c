@@ -14,6 +14,10 @@
  * slow clients that trickle a header line every 300 ms are closed by the
  * deadline, and a scrape that came while they held the cap is answered
  * after they go.
+ *
+ * L4: SEEKS pages (50 a page, OK SEEKS <n> <total>), the seeks the asker
+ * could pair with first (its own last), and a bare SEEKS still answers the
+ * old OK SEEKS <n>.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -292,6 +296,93 @@ test_metrics_bounds(void)
 	   "from accept however it trickles");
 }
 
+/* The = SEEK lines of one SEEKS reply, the OK line into ok (n bytes): the
+ * count of lines, and the user of the first and last into first, last. */
+static int
+seeks_page(struct tc *c, const char *req, char *ok_line, size_t n, char *first, char *last)
+{
+	int lines = 0;
+	first[0] = last[0] = '\0';
+	tc_send(c, "%s", req);
+	for (const char *l; (l = tc_read(c, 3000)) != NULL;) {
+		if (strncmp(l, "OK SEEKS", 8) == 0) {
+			snprintf(ok_line, n, "%s", l);
+			return lines;
+		}
+		char user[40];
+		if (sscanf(l, "= SEEK %*s %39s", user) == 1) {
+			if (!lines++)
+				snprintf(first, 40, "%s", user);
+			snprintf(last, 40, "%s", user);
+		}
+	}
+	snprintf(ok_line, n, "(none)");
+	return lines;
+}
+
+static void
+test_seeks_pages(void)
+{
+	struct daemon d;
+	REQUIRE(daemon_start(&d, GOMOKUD_BIN, "max-per-address 200\nmax-connections 300") == 0,
+	    "no daemon (%s)", d.log);
+	enum { SPAM = 54 };
+	struct tc *me = tc_guest(d.port, "asker"), *spam[SPAM];
+	REQUIRE(me, "no asker");
+	tc_send(me, "SEEK renju 15 300+5 black casual none");
+	CHECK(tc_expect(me, "OK SEEK ", 3000), "the asker's seek: %s", me->line);
+	int opened = 0;
+	for (int i = 0; i < SPAM; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "spam%02d", i);
+		if (!(spam[i] = tc_guest(d.port, name)))
+			continue;
+		tc_send(spam[i], "SEEK freestyle 15 600+0 black casual none");
+		opened += tc_expect(spam[i], "OK SEEK ", 3000) != NULL;
+	}
+	REQUIRE(opened == SPAM, "only %d spam seeks", opened);
+	struct tc *real = tc_guest(d.port, "real");
+	REQUIRE(real, "no real player");
+	tc_send(real, "SEEK freestyle 15 300+0 any casual none");
+	CHECK(tc_expect(real, "OK SEEK ", 3000), "the real seek: %s", real->line);
+	int total = SPAM + 2;
+
+	char ok_line[64], want[64], first[40], last[40];
+	int n = seeks_page(me, "SEEKS 1", ok_line, sizeof ok_line, first, last);
+	snprintf(want, sizeof want, "OK SEEKS 50 %d", total);
+	CHECK(n == 50 && strcmp(ok_line, want) == 0, "page 1: %d lines, %s (want %s)", n, ok_line,
+	    want);
+	CHECK(strcmp(first, "spam00") == 0, "page 1 starts with %s, not the oldest other", first);
+	n = seeks_page(me, "SEEKS 2", ok_line, sizeof ok_line, first, last);
+	snprintf(want, sizeof want, "OK SEEKS %d %d", total - 50, total);
+	CHECK(n == total - 50 && strcmp(ok_line, want) == 0, "page 2: %d lines, %s (want %s)", n,
+	    ok_line, want);
+	CHECK(strcmp(last, "asker") == 0, "the asker's own seek is not last: %s", last);
+	n = seeks_page(me, "SEEKS 3", ok_line, sizeof ok_line, first, last);
+	snprintf(want, sizeof want, "OK SEEKS 0 %d", total);
+	CHECK(n == 0 && strcmp(ok_line, want) == 0, "page 3: %d lines, %s", n, ok_line);
+	/* the newer real seek is reachable: on page 2, before the asker's own */
+	int found = 0;
+	tc_send(me, "SEEKS 2");
+	for (const char *l; (l = tc_read(me, 3000)) && strncmp(l, "OK ", 3) != 0;)
+		found |= strstr(l, " real freestyle 15 300+0 any casual none") != NULL;
+	CHECK(found, "the real player's seek is on no page");
+	/* a client from before seekpages: page 1, no total */
+	n = seeks_page(me, "SEEKS", ok_line, sizeof ok_line, first, last);
+	CHECK(
+	    n == 50 && strcmp(ok_line, "OK SEEKS 50") == 0, "bare SEEKS: %d lines, %s", n, ok_line);
+	/* the real player's own seek is last in its list too */
+	n = seeks_page(real, "SEEKS 2", ok_line, sizeof ok_line, first, last);
+	CHECK(strcmp(last, "real") == 0, "the real player's own seek is not last: %s", last);
+	for (int i = 0; i < SPAM; i++)
+		tc_close(spam[i]);
+	tc_close(real);
+	tc_close(me);
+	CHECK(daemon_stop(&d, SIGTERM, 5000) == 0, "the daemon did not stop cleanly");
+	ok("SEEKS pages: 50 a page with the total, the asker's own last, every seek on a page, "
+	   "a bare SEEKS answered as before");
+}
+
 int
 main(void)
 {
@@ -299,6 +390,7 @@ main(void)
 	signal(SIGPIPE, SIG_IGN);
 	test_descriptors();
 	test_metrics_bounds();
+	test_seeks_pages();
 	printf("test_exhaust: %s\n", failures ? "FAILED" : "passed");
 	return failures ? 1 : 0;
 }
