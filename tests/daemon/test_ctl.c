@@ -663,8 +663,19 @@ test_backup_refusals(void)
 	CHECK(strcmp(after, "mine\n") == 0, "the file changed: %s", after);
 	unlink(other);
 	CHECK(ctl("status", NULL) == 0, "the daemon stopped answering: %s", err);
+	/* a second daemon told to use this socket refuses to start, and
+	 * neither unlinks it then nor at its exit */
+	char conf[400];
+	struct daemon two;
+	snprintf(conf, sizeof conf, "control-socket %s", sock);
+	CHECK(daemon_start(&two, GOMOKUD_BIN, conf) != 0, "a second daemon started on the socket");
+	daemon_stop(&two, SIGTERM, 5000);
+	CHECK(daemon_log_count(&two, "another daemon answers on it") == 1,
+	    "the second daemon did not say why (%s)", two.log);
+	CHECK(stat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode) && ctl("status", NULL) == 0,
+	    "the first daemon's socket is gone after the second: %s", err);
 	ok("backup refuses the lock file, the control socket and an existing file of the state "
-	   "directory, and leaves them as they were");
+	   "directory, and leaves them as they were; a second daemon leaves a live socket alone");
 }
 
 /* A state directory made beforehand 0755 (as packaging does), umask 022:
