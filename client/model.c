@@ -560,6 +560,7 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PO_SEEKS:
 		if (m->seeks_fresh)
 			m->nseeks = m->seeks_fresh = 0;
+		m->seeks_total = x->count2 ? x->count2 : m->nseeks; /* none from an old server */
 		break;
 	case PO_CHALLENGE:
 		model_status(m, 0, "Challenge sent; waiting for the answer (60 s)");

@@ -124,6 +124,7 @@ typedef struct model {
 		proto_ustate_t state;
 	} users[MODEL_LOBBY_MAX];
 	int nseeks, seeks_fresh;
+	int64_t seeks_total; /* all open seeks (OK SEEKS' total), the first shown */
 	struct {
 		char user[PROTO_NAME_MAX + 1];
 		rule_t rule;

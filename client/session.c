@@ -519,6 +519,8 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 		proto_init(&q, PR_WHO, NULL);
 		send_msg(s, &q);
 		proto_init(&q, PR_SEEKS, NULL);
+		if (model_has_cap(&s->model, "seekpages"))
+			q.page = 1; /* the total too; those we could pair with come first */
 		send_msg(s, &q);
 	}
 	if (s->view.online && now - s->last_sent > 120000) {

@@ -584,7 +584,11 @@ draw_lobby_lists(const model_t *m, int y, int x)
 		put_clip(y++, x, buf, w);
 	}
 	y++;
-	snprintf(buf, sizeof buf, "Open seeks (%d):", m->nseeks);
+	if (m->seeks_total > m->nseeks)
+		snprintf(buf, sizeof buf, "Open seeks (%d of %lld):", m->nseeks,
+		    (long long)m->seeks_total);
+	else
+		snprintf(buf, sizeof buf, "Open seeks (%d):", m->nseeks);
 	attrset(A_UNDERLINE);
 	put_clip(y++, x, buf, w);
 	attrset(A_NORMAL);

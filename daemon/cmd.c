@@ -491,41 +491,79 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 	return 0;
 }
 
-/* One = SEEK line per open seek, up to LIST_MAX. */
+/* SEEKS [page] (PROTOCOL.md section 5.1): the seeks the asker could pair
+ * with first, then the others, then its own, oldest first within each (this
+ * node's, then the other nodes'), SEEKS_PAGE a page; the total counts all. One the
+ * asker could pair with is not its own and, when the asker has a seek open,
+ * fits it (gamespec_compatible); without one, every other seek does. A
+ * bare SEEKS (a client from before the seekpages capability) gets page 1
+ * and OK SEEKS <n> without the total, which it would not parse. */
+enum { SEEKS_PAGE = 50, SEEKS_FAR_MAX = 1000000 };
+
 struct seeks_out {
 	struct conn *c;
-	int n;
+	const struct seek *own; /* the asker's open seek, or NULL */
+	int pass;               /* seek_pass's, the one being listed */
+	int64_t from;           /* the page's first index in the whole order */
+	int64_t seen;           /* seeks of both passes so far */
+	int n;                  /* lines sent */
 };
+
+/* The pass m is listed in: 0, one the asker could pair with; 1, another's;
+ * 2, the asker's own. */
+static int
+seek_pass(const struct seeks_out *o, const proto_msg_t *m)
+{
+	if (o->c->sess && strcmp(m->user, o->c->sess->name) == 0)
+		return 2;
+	if (!o->own)
+		return 0;
+	struct gamespec g;
+	wire_gamespec(&g, m);
+	return gamespec_compatible(&o->own->spec, &g) ? 0 : 1;
+}
+
+static void
+seek_visit(void *arg, const proto_msg_t *m)
+{
+	struct seeks_out *o = arg;
+	if (seek_pass(o, m) != o->pass)
+		return;
+	int64_t i = o->seen++;
+	if (i >= o->from && i < o->from + SEEKS_PAGE) {
+		conn_send(o->c, m);
+		o->n++;
+	}
+}
 
 static int
 seek_line(void *arg, const struct seek *k)
 {
-	struct seeks_out *o = arg;
 	proto_msg_t r;
-	if (o->n >= LIST_MAX)
-		return 1;
 	proto_init(&r, PD_SEEK, NULL);
 	r.ident = k->id;
 	snprintf(r.user, sizeof r.user, "%s", k->sess->name);
 	wire_gamespec_out(&r, &k->spec);
 	r.fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
-	conn_send(o->c, &r);
-	o->n++;
+	seek_visit(arg, &r);
 	return 0;
 }
 
-/* Open seeks, oldest first (the lobby's list). */
 static int
 cmd_seeks(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)rm;
 	(void)why;
 	proto_msg_t r;
-	struct seeks_out o = { c, 0 };
-	lobby_each(c->srv, seek_line, &o);
-	o.n += world_each_line(&c->srv->world, PD_SEEK, LIST_MAX - o.n, emit, c);
+	struct seeks_out o = { c, c->sess ? c->sess->seek : NULL, 0, 0, 0, 0 };
+	o.from = ((m->page ? m->page : 1) - 1) * SEEKS_PAGE;
+	for (o.pass = 0; o.pass < 3; o.pass++) {
+		lobby_each(c->srv, seek_line, &o);
+		world_each_line(&c->srv->world, PD_SEEK, SEEKS_FAR_MAX, seek_visit, &o);
+	}
 	reply_init(&r, m);
 	r.count = o.n;
+	r.count2 = m->page ? o.seen : 0; /* a bare SEEKS: OK SEEKS <n>, as before seekpages */
 	conn_send(c, &r);
 	return 0;
 }

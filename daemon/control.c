@@ -7,6 +7,7 @@
 #include "daemon/control.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/event.h>
 #include <event2/listener.h>
 
 #include "daemon/admin.h"
@@ -58,6 +60,12 @@ struct control {
 	LIST_HEAD(, ctlconn) conns;
 	uint64_t next_id;
 	time_t started;
+	int reserve;          /* /dev/null, held for an admin when descriptors run out */
+	int episode;          /* out of descriptors: logged once until an accept */
+	struct event *resume; /* accepting again a second after a pause */
+	int made;             /* the socket at path is the one bound here: */
+	dev_t dev;            /* its device and inode, so only that one is */
+	ino_t ino;            /* unlinked at exit */
 };
 
 static void out(struct ctlconn *cc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -73,12 +81,32 @@ out(struct ctlconn *cc, const char *fmt, ...)
 	evbuffer_add(o, "\n", 1);
 }
 
+/* The reserve descriptor again, when it was handed out and one is free
+ * (a control connection's closing gives its own: ctlconn_free). */
+static void
+reserve_take(struct control *ctl)
+{
+	if (ctl->reserve < 0)
+		ctl->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 static void
 ctlconn_free(struct ctlconn *cc)
 {
 	if (cc->job)
 		workq_cancel(cc->ctl->srv->work, cc->job); /* its done frees the job */
+	struct control *ctl = cc->ctl;
 	LIST_REMOVE(cc, link);
+	int fd = bufferevent_getfd(cc->bev);
+	if (ctl->reserve < 0 && fd >= 0) {
+		/* The reserve was handed out: this connection's descriptor becomes
+		 * it, shut down, so its number is never free for a moment (the
+		 * bufferevent may close later than its free, and a listener
+		 * resumed meanwhile would take it). */
+		shutdown(fd, SHUT_RDWR);
+		bufferevent_setfd(cc->bev, -1);
+		ctl->reserve = fd;
+	}
 	bufferevent_free(cc->bev);
 	free(cc);
 }
@@ -540,6 +568,38 @@ is_store_file(const char *store, const char *p)
 	return 0;
 }
 
+/* Why the backup may not be written to p (an absolute path), or NULL. The
+ * copy is renamed over p, so it must never take the place of the daemon's
+ * lock file (a second daemon would start beside this one), its control
+ * socket, or anything else already in the state directory. */
+static const char *
+backup_refusal(const struct control *ctl, const char *p)
+{
+	char dir[PATH_MAX], rdir[PATH_MAX], rstate[PATH_MAX], asked[2 * PATH_MAX];
+	char lock[PATH_MAX + 16];
+	struct stat sb, own;
+	snprintf(dir, sizeof dir, "%s", p);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if (!realpath(dir[0] ? dir : "/", rdir))
+		return NULL; /* no such directory: the worker says so */
+	snprintf(asked, sizeof asked, "%s/%s", rdir, slash + 1);
+	if (lstat(asked, &sb) != 0)
+		return NULL; /* a new file */
+	if (ctl->made && sb.st_dev == ctl->dev && sb.st_ino == ctl->ino)
+		return "is the daemon's control socket";
+	snprintf(lock, sizeof lock, "%s/gomokud.lock", ctl->srv->cfg.state_dir);
+	if (stat(lock, &own) == 0 && sb.st_dev == own.st_dev && sb.st_ino == own.st_ino)
+		return "is the daemon's lock file";
+	if (!S_ISREG(sb.st_mode))
+		return "exists and is not a regular file";
+	if (realpath(ctl->srv->cfg.state_dir, rstate) && strcmp(rstate, rdir) == 0)
+		return "exists in the state directory";
+	return NULL;
+}
+
 static void
 do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
 {
@@ -561,6 +621,11 @@ do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	}
 	if (is_store_file(store_path(srv->store), file)) {
 		out(cc, "ERR %s is the live database; name another file", file);
+		return;
+	}
+	const char *why = backup_refusal(cc->ctl, file);
+	if (why) {
+		out(cc, "ERR %s %s; name another file", file, why);
 		return;
 	}
 	struct backup *b = calloc(1, sizeof *b);
@@ -752,8 +817,9 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int
 	struct ucred cr;
 	socklen_t len = sizeof cr;
 	(void)l;
-	(void)sa;
 	(void)salen;
+	if (sa) /* the listener's own accept (not the reserve's): the episode is over */
+		ctl->episode = 0;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
 	    !control_peer_allowed((long)cr.uid, (long)geteuid())) {
 		static const char no[] = "ERR permission denied: only root and the daemon's user\n";
@@ -782,6 +848,52 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int
 	bufferevent_enable(cc->bev, EV_READ | EV_WRITE);
 }
 
+static void
+resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct control *ctl = arg;
+	(void)fd;
+	(void)what;
+	reserve_take(ctl);
+	evconnlistener_enable(ctl->lev);
+}
+
+/* Out of descriptors. The admin still gets in: the reserve is closed and
+ * its number given to the waiting connection (taken back when a control
+ * connection closes). With the reserve in use, accepting pauses a second
+ * at a time. One log line per episode, never one per attempt. */
+static void
+accept_error_cb(struct evconnlistener *l, void *arg)
+{
+	struct control *ctl = arg;
+	int err = EVUTIL_SOCKET_ERROR();
+	if (!(err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM))
+		return; /* a peer gone before accept, say */
+	if (!ctl->episode) {
+		ctl->episode = 1;
+		log_warn(&ctl->srv->log,
+		    "control: accept: %s; serving the admin on the reserve "
+		    "descriptor",
+		    strerror(err));
+	}
+	if (ctl->reserve >= 0) {
+		close(ctl->reserve);
+		ctl->reserve = -1;
+		int fd = accept4(
+		    evconnlistener_get_fd(l), NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd >= 0) {
+			accept_cb(l, fd, NULL, 0, ctl);
+			return;
+		}
+		reserve_take(ctl);
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED)
+			return;
+	}
+	evconnlistener_disable(l);
+	struct timeval tv = { 1, 0 };
+	evtimer_add(ctl->resume, &tv);
+}
+
 struct control *
 control_new(struct server *srv, control_reload_fn *reload, char *err, size_t errlen)
 {
@@ -798,18 +910,29 @@ control_new(struct server *srv, control_reload_fn *reload, char *err, size_t err
 		    sizeof sun.sun_path - 1);
 		return NULL;
 	}
-	/* the state directory is locked by us: a socket there is a dead one's */
-	if (lstat(sun.sun_path, &sb) == 0) {
-		if (!S_ISSOCK(sb.st_mode)) {
-			snprintf(err, errlen, "%s exists and is not a socket", sun.sun_path);
-			return NULL;
-		}
-		unlink(sun.sun_path);
-	}
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return NULL;
+	}
+	/* A socket left there is a dead daemon's, unless one answers on it (a
+	 * control-socket outside the state directory another daemon uses). */
+	if (lstat(sun.sun_path, &sb) == 0) {
+		if (!S_ISSOCK(sb.st_mode)) {
+			snprintf(err, errlen, "%s exists and is not a socket", sun.sun_path);
+			close(fd);
+			return NULL;
+		}
+		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int live = probe >= 0 && connect(probe, (struct sockaddr *)&sun, sizeof sun) == 0;
+		if (probe >= 0)
+			close(probe);
+		if (live) {
+			snprintf(err, errlen, "%s: another daemon answers on it", sun.sun_path);
+			close(fd);
+			return NULL;
+		}
+		unlink(sun.sun_path);
 	}
 	mode_t old = umask(0177); /* born 0600: no moment when others may connect */
 	int rc = bind(fd, (struct sockaddr *)&sun, sizeof sun);
@@ -828,17 +951,31 @@ control_new(struct server *srv, control_reload_fn *reload, char *err, size_t err
 	}
 	ctl->srv = srv;
 	ctl->reload = reload;
+	ctl->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ctl->started = time(NULL);
 	LIST_INIT(&ctl->conns);
 	snprintf(ctl->path, sizeof ctl->path, "%s", sun.sun_path);
+	/* where backups go under the unit's sandbox: an existing file of the
+	 * state directory itself is never replaced (backup_refusal) */
+	char bdir[CONFIG_PATH_MAX + 16];
+	snprintf(bdir, sizeof bdir, "%s/backups", srv->cfg.state_dir);
+	if (mkdir(bdir, 0700) != 0 && errno != EEXIST)
+		log_warn(&srv->log, "%s: %s", bdir, strerror(errno));
+	if (lstat(ctl->path, &sb) == 0) {
+		ctl->made = 1;
+		ctl->dev = sb.st_dev;
+		ctl->ino = sb.st_ino;
+	}
 	ctl->lev = evconnlistener_new(
 	    srv->base, accept_cb, ctl, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 16, fd);
-	if (!ctl->lev) {
+	if (!ctl->lev || !(ctl->resume = evtimer_new(srv->base, resume_cb, ctl))) {
 		snprintf(err, errlen, "%s: cannot listen", ctl->path);
-		close(fd);
+		if (!ctl->lev)
+			close(fd);
 		control_free(ctl);
 		return NULL;
 	}
+	evconnlistener_set_error_cb(ctl->lev, accept_error_cb);
 	return ctl;
 }
 
@@ -851,6 +988,13 @@ control_free(struct control *ctl)
 		ctlconn_free(LIST_FIRST(&ctl->conns));
 	if (ctl->lev)
 		evconnlistener_free(ctl->lev);
-	unlink(ctl->path);
+	if (ctl->resume)
+		event_free(ctl->resume);
+	if (ctl->reserve >= 0)
+		close(ctl->reserve);
+	struct stat sb; /* ours still: another's may have taken the path */
+	if (ctl->made && lstat(ctl->path, &sb) == 0 && sb.st_dev == ctl->dev &&
+	    sb.st_ino == ctl->ino)
+		unlink(ctl->path);
 	free(ctl);
 }

@@ -12,9 +12,13 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <event2/listener.h>
+
+#include "daemon/log.h"
 
 enum {
 	RULES = RULE_RENJU + 1,
@@ -24,7 +28,17 @@ enum {
 	MAX_BUCKETS = 16,
 	HTTP_MAX_HEADERS = 8192,
 	HTTP_MAX_BODY = 1024,
-	HTTP_TIMEOUT_S = 10,
+	HTTP_TIMEOUT_S = METRICS_DEADLINE_S, /* evhttp's idle timer; the deadline bounds it all */
+	SWEEP_MS = 100,                      /* the connections' check, while any is open */
+};
+
+/* One connection of the metrics listener: its bufferevent (made here for
+ * evhttp, which owns it; a reference of ours keeps it readable after
+ * evhttp frees it) and when it was accepted. */
+struct mconn {
+	struct mconn *next;
+	struct bufferevent *bev;
+	int64_t born_us;
 };
 
 /* Bucket bounds in microseconds, ascending; +Inf is implied. */
@@ -75,7 +89,18 @@ struct metrics {
 	struct evhttp *http;
 	metrics_collect_fn collect;
 	void *collect_arg;
+	const struct logger *log;
+	struct evconnlistener *lev; /* evhttp's listener */
+	struct mconn *conns;        /* open, with their deadlines */
+	int nconns;
+	int emfile;          /* paused: out of descriptors, retried each second */
+	int episode;         /* logged that; ends at the next accept */
+	struct event *sweep; /* SWEEP_MS: freed connections, deadlines */
+	struct event *resume;
 };
+
+/* evhttp's listener calls back with its own argument: the one server. */
+static struct metrics *serving;
 
 struct metrics *
 metrics_new(void)
@@ -89,7 +114,19 @@ metrics_free(struct metrics *m)
 	if (!m)
 		return;
 	if (m->http)
-		evhttp_free(m->http);
+		evhttp_free(m->http); /* its connections too */
+	while (m->conns) {
+		struct mconn *c = m->conns;
+		m->conns = c->next;
+		bufferevent_decref(c->bev); /* our reference */
+		free(c);
+	}
+	if (m->sweep)
+		event_free(m->sweep);
+	if (m->resume)
+		event_free(m->resume);
+	if (serving == m)
+		serving = NULL;
 	free(m);
 }
 
@@ -383,9 +420,115 @@ http_cb(struct evhttp_request *req, void *arg)
 	evbuffer_free(body);
 }
 
+/* Accepting again, unless out of descriptors or at the cap. */
+static void
+listener_update(struct metrics *m)
+{
+	if (!m->lev)
+		return;
+	if (m->emfile || m->nconns >= METRICS_MAX_CONNS)
+		evconnlistener_disable(m->lev);
+	else
+		evconnlistener_enable(m->lev);
+}
+
+/* Drops the connections evhttp has freed (their callbacks cleared) and
+ * ends those past their deadline, counted from accept. */
+static void
+sweep_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct metrics *m = arg;
+	int64_t now = metrics_now_us();
+	(void)fd;
+	(void)what;
+	for (struct mconn **pp = &m->conns; *pp;) {
+		struct mconn *c = *pp;
+		void *evcon = NULL;
+		bufferevent_getcb(c->bev, NULL, NULL, NULL, &evcon);
+		if (evcon && now - c->born_us >= (int64_t)METRICS_DEADLINE_S * 1000000) {
+			evhttp_connection_free(evcon); /* clears the callbacks */
+			evcon = NULL;
+		}
+		if (evcon) {
+			pp = &c->next;
+			continue;
+		}
+		*pp = c->next;
+		bufferevent_decref(c->bev); /* the last reference: the socket closes */
+		free(c);
+		m->nconns--;
+	}
+	listener_update(m);
+	if (m->conns) {
+		struct timeval tv = { 0, SWEEP_MS * 1000 };
+		evtimer_add(m->sweep, &tv);
+	}
+}
+
+/* evhttp's bufferevent for a new connection: counted and given its
+ * deadline here. */
+static struct bufferevent *
+bev_cb(struct event_base *base, void *arg)
+{
+	struct metrics *m = arg;
+	if (m->episode) {
+		m->episode = 0;
+		log_info(m->log, "metrics: accepting again");
+	}
+	struct mconn *c = calloc(1, sizeof *c);
+	if (!c || !(c->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE))) {
+		free(c);
+		return NULL; /* evhttp makes its own, uncounted */
+	}
+	bufferevent_incref(c->bev);
+	c->born_us = metrics_now_us();
+	c->next = m->conns;
+	m->conns = c;
+	m->nconns++;
+	listener_update(m);
+	if (!evtimer_pending(m->sweep, NULL)) {
+		struct timeval tv = { 0, SWEEP_MS * 1000 };
+		evtimer_add(m->sweep, &tv);
+	}
+	return c->bev;
+}
+
+static void
+resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct metrics *m = arg;
+	(void)fd;
+	(void)what;
+	m->emfile = 0;
+	listener_update(m);
+}
+
+/* Out of descriptors: pause for a second, one log line per episode
+ * (libevent's own would log each attempt, on a listener that stays
+ * readable). */
+static void
+accept_error_cb(struct evconnlistener *l, void *arg)
+{
+	struct metrics *m = serving;
+	int err = EVUTIL_SOCKET_ERROR();
+	(void)l;
+	(void)arg;
+	if (!m || !(err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM))
+		return; /* a connection reset before accept, say: nothing to do */
+	if (!m->episode) {
+		m->episode = 1;
+		log_warn(m->log, "metrics: accept: %s; pausing accept, retried each second",
+		    strerror(err));
+	}
+	m->emfile = 1;
+	listener_update(m);
+	struct timeval tv = { 1, 0 };
+	evtimer_add(m->resume, &tv);
+}
+
 int
 metrics_serve(struct metrics *m, struct event_base *base, int fd, metrics_collect_fn collect,
-    void *arg, char *err, size_t errlen)
+    void *arg, const struct logger *log, char *err, size_t errlen)
 {
 	if (listen(fd, 16) != 0) {
 		snprintf(err, errlen, "listen: %s", strerror(errno));
@@ -408,10 +551,21 @@ metrics_serve(struct metrics *m, struct event_base *base, int fd, metrics_collec
 	evhttp_set_max_body_size(m->http, HTTP_MAX_BODY);
 	evhttp_set_timeout(m->http, HTTP_TIMEOUT_S);
 	evhttp_set_gencb(m->http, http_cb, m);
-	if (!evhttp_accept_socket_with_handle(m->http, fd)) {
+	evhttp_set_bevcb(m->http, bev_cb, m);
+	m->log = log;
+	struct evhttp_bound_socket *bound = evhttp_accept_socket_with_handle(m->http, fd);
+	if (!bound) {
 		snprintf(err, errlen, "cannot accept on the metrics socket");
 		close(fd);
 		return -1;
 	}
+	m->lev = evhttp_bound_socket_get_listener(bound);
+	if (!(m->sweep = evtimer_new(base, sweep_cb, m)) ||
+	    !(m->resume = evtimer_new(base, resume_cb, m))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	serving = m;
+	evconnlistener_set_error_cb(m->lev, accept_error_cb);
 	return 0;
 }

@@ -76,9 +76,19 @@ void metrics_gauge_conn(struct metrics_gauges *g, const char *transport);
 /* The exposition text into out. */
 void metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffer *out);
 
+/* The metrics listener's bounds: at most METRICS_MAX_CONNS connections at
+ * once (more wait in the listen backlog: accepting pauses at the cap), and
+ * each is closed METRICS_DEADLINE_S seconds after its accept, whatever it
+ * sends. Out of descriptors, accepting pauses a second at a time, with one
+ * log line per episode. */
+enum { METRICS_MAX_CONNS = 8, METRICS_DEADLINE_S = 5 };
+
+struct logger;
+
 /* Serves GET /metrics on fd, a bound socket (listened on here), on base;
- * collect fills the gauges of each scrape. 0, or -1 with err. */
+ * collect fills the gauges of each scrape; log gets the pauses. 0, or -1
+ * with err. */
 int metrics_serve(struct metrics *m, struct event_base *base, int fd, metrics_collect_fn collect,
-    void *arg, char *err, size_t errlen);
+    void *arg, const struct logger *log, char *err, size_t errlen);
 
 #endif

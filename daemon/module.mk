@@ -90,6 +90,16 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_metrics
 
 TESTS += $(O)/tests/daemon/test_metrics
 
+# The metrics and control listeners attacked (issue 41, H4 and M3): out of
+# descriptors (a daemon under RLIMIT_NOFILE 40), then the metrics cap and
+# its deadline from accept.
+$(O)/tests/daemon/test_exhaust.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_exhaust
+$(O)/tests/daemon/test_exhaust: | $(BINDIR)/gomokuctl
+
+TESTS += $(O)/tests/daemon/test_exhaust
+
 # gomokuctl and the control socket (issue 22): every command against the
 # real daemon, the README's admin block run line by line.
 $(O)/tests/daemon/test_ctl.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \

@@ -44,6 +44,7 @@ struct root {
 	struct evconnlistener *lev[CONFIG_MAX_LISTEN + 1]; /* the last may be web-listen's */
 	int nlev;
 	int accept_paused;
+	int accept_episode; /* out of descriptors: logged once, until an accept */
 	struct event *resume_accept_ev;
 	struct event *sig_ev[3];
 	struct event *drain_ev;
@@ -88,6 +89,15 @@ resume_accept_cb(evutil_socket_t fd, short what, void *arg)
 	srv->root->accept_paused = 0;
 	for (int i = 0; i < srv->root->nlev; i++)
 		evconnlistener_enable(srv->root->lev[i]);
+}
+
+/* An accept after a pause ends the episode: said once. */
+static void
+accept_ok(struct server *srv)
+{
+	if (!srv->root->accept_episode)
+		return;
+	srv->root->accept_episode = 0;
 	log_info(&srv->log, "accepting connections again");
 }
 
@@ -96,6 +106,7 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int
 {
 	struct server *srv = arg;
 	(void)l;
+	accept_ok(srv);
 	if (!front_accept(srv->front, fd, sa, salen)) /* a front's: after its header */
 		conn_accept(srv, fd, sa, salen, 0);
 }
@@ -119,11 +130,13 @@ accept_web_cb(
     struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
 {
 	(void)l;
+	accept_ok(arg);
 	conn_accept(arg, fd, sa, salen, 1);
 }
 
 /* Out of descriptors (EMFILE): pause accepting for a second instead of
- * spinning on a listener that stays readable. */
+ * spinning on a listener that stays readable, and again each second while
+ * it lasts; one log line per episode, not one per retry. */
 static void
 accept_error_cb(struct evconnlistener *l, void *arg)
 {
@@ -132,7 +145,11 @@ accept_error_cb(struct evconnlistener *l, void *arg)
 	(void)l;
 	if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM) {
 		if (!srv->root->accept_paused) {
-			log_warn(&srv->log, "accept: %s; pausing accept for 1 s", strerror(err));
+			if (!srv->root->accept_episode)
+				log_warn(&srv->log,
+				    "accept: %s; pausing accept, retried each second",
+				    strerror(err));
+			srv->root->accept_episode = 1;
 			srv->root->accept_paused = 1;
 			for (int i = 0; i < srv->root->nlev; i++)
 				evconnlistener_disable(srv->root->lev[i]);
@@ -431,7 +448,8 @@ serve_metrics(struct server *srv)
 		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&bound)->sin6_addr, host, sizeof host);
 	else
 		inet_ntop(AF_INET, &((struct sockaddr_in *)&bound)->sin_addr, host, sizeof host);
-	if (metrics_serve(srv->metrics, srv->base, fd, collect_gauges, srv, err, sizeof err)) {
+	if (metrics_serve(
+		srv->metrics, srv->base, fd, collect_gauges, srv, &srv->log, err, sizeof err)) {
 		log_warn(&srv->log, "metrics-listen %s: %s; no metrics", spec, err);
 		return;
 	}

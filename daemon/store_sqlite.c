@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -317,6 +318,22 @@ migrate(store_t *s)
 	return 0;
 }
 
+/* Creates path empty and 0600 (the fchmod: whatever the umask), before
+ * SQLite opens it: it holds password hashes, and SQLite gives the -wal,
+ * -shm and -journal files it makes the mode of the database file. */
+static int
+create_private(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -1;
+	int rc = fchmod(fd, 0600);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
 /* Opens path into s (the front has set up s): see store_open. */
 static int
 sq_open(store_t *s, const char *path, char *err, size_t errlen)
@@ -328,8 +345,13 @@ sq_open(store_t *s, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	if (!exists)
+	if (!exists) {
+		if (create_private(path) != 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
 		flags |= SQLITE_OPEN_CREATE;
+	}
 	if (sqlite3_open_v2(path, &sq(s)->db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path,
 		    sq(s)->db ? sqlite3_errmsg(sq(s)->db) : "cannot open");
@@ -1053,6 +1075,10 @@ store_backup(const char *src, const char *dst, const atomic_int *stop, char *err
 		return -1;
 	}
 	unlink(tmp);
+	if (create_private(tmp) != 0) { /* its journal is born 0600 too */
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
 	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", src, from ? sqlite3_errmsg(from) : "cannot open");
 		goto out;

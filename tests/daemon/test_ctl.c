@@ -636,6 +636,81 @@ test_backup_restore(void)
 	   "rating and game");
 }
 
+/* The copy is renamed over its target: never over the lock file, the
+ * control socket or another file of the state directory (issue 41, L3). */
+static void
+test_backup_refusals(void)
+{
+	char lock[300], other[300], before[64], after[64];
+	snprintf(lock, sizeof lock, "%s/gomokud.lock", state);
+	slurp(lock, before, sizeof before);
+	CHECK(one_line_error(ctl("backup", lock, NULL)) && strstr(err, "lock file"),
+	    "backup onto the lock file: %s", err);
+	slurp(lock, after, sizeof after);
+	CHECK(before[0] && strcmp(before, after) == 0, "the lock file changed: %s, was %s", after,
+	    before);
+	CHECK(one_line_error(ctl("backup", sock, NULL)) && strstr(err, "control socket"),
+	    "backup onto the control socket: %s", err);
+	struct stat sb;
+	CHECK(stat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode), "the control socket is gone");
+	snprintf(other, sizeof other, "%s/notes.txt", state);
+	FILE *f = fopen(other, "w");
+	REQUIRE(f, "cannot write %s", other);
+	fputs("mine\n", f);
+	fclose(f);
+	CHECK(one_line_error(ctl("backup", other, NULL)) && strstr(err, "state directory"),
+	    "backup onto a file of the state directory: %s", err);
+	slurp(other, after, sizeof after);
+	CHECK(strcmp(after, "mine\n") == 0, "the file changed: %s", after);
+	unlink(other);
+	CHECK(ctl("status", NULL) == 0, "the daemon stopped answering: %s", err);
+	/* a second daemon told to use this socket refuses to start, and
+	 * neither unlinks it then nor at its exit */
+	char conf[400];
+	struct daemon two;
+	snprintf(conf, sizeof conf, "control-socket %s", sock);
+	CHECK(daemon_start(&two, GOMOKUD_BIN, conf) != 0, "a second daemon started on the socket");
+	daemon_stop(&two, SIGTERM, 5000);
+	CHECK(daemon_log_count(&two, "another daemon answers on it") == 1,
+	    "the second daemon did not say why (%s)", two.log);
+	CHECK(stat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode) && ctl("status", NULL) == 0,
+	    "the first daemon's socket is gone after the second: %s", err);
+	ok("backup refuses the lock file, the control socket and an existing file of the state "
+	   "directory, and leaves them as they were; a second daemon leaves a live socket alone");
+}
+
+/* A state directory made beforehand 0755 (as packaging does), umask 022:
+ * the database and its -wal and -shm are still 0600 (issue 41, L6). */
+static void
+test_private_db(void)
+{
+	char base[] = "/tmp/gomokud-test.XXXXXX", dir[200], conf[300], f[300];
+	REQUIRE(tc_mkdtemp(base), "no temp dir");
+	snprintf(dir, sizeof dir, "%s/state", base);
+	REQUIRE(mkdir(dir, 0755) == 0 && chmod(dir, 0755) == 0, "cannot make %s", dir);
+	snprintf(conf, sizeof conf, "state-dir %s\ncontrol-socket none", dir);
+	mode_t old = umask(022);
+	struct daemon p;
+	int rc = daemon_start(&p, GOMOKUD_BIN, conf);
+	umask(old);
+	REQUIRE(rc == 0, "no daemon on a pre-made 0755 state directory (%s)", p.log);
+	struct tc *c = tc_open(p.port, 1);
+	REQUIRE(c, "no connection");
+	tc_send(c, "REGISTER pat pass-pat-long");
+	CHECK(tc_expect(c, "OK REGISTER", 5000), "no account: %s", c->line);
+	tc_close(c);
+	static const char *const sfx[] = { "", "-wal", "-shm" };
+	for (int i = 0; i < 3; i++) {
+		struct stat sb;
+		snprintf(f, sizeof f, "%s/gomokud.db%s", dir, sfx[i]);
+		CHECK(stat(f, &sb) == 0, "no %s", f);
+		CHECK(
+		    (sb.st_mode & 0777) == 0600, "%s is mode %o", f, (unsigned)(sb.st_mode & 0777));
+	}
+	CHECK(daemon_stop(&p, SIGTERM, 5000) == 0, "the daemon did not stop cleanly");
+	ok("the database, its -wal and -shm are 0600 in a pre-made 0755 state directory");
+}
+
 /* The store keeps bans, mutes and the MOTD: a restart on the same state. */
 static void
 test_restart_keeps(void)
@@ -698,6 +773,8 @@ run(void)
 	test_bad_control_lines();
 	test_other_uid();
 	test_backup_restore();
+	test_backup_refusals();
+	test_private_db();
 	test_readme_commands();
 	test_restart_keeps();
 }

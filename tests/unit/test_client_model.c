@@ -303,7 +303,8 @@ test_lobby_lists(void **state)
 {
 	(void)state;
 	model_t m;
-	printf("checks: ROOMS, HISTORY and EXPORT replies fill the lobby lists and the record\n");
+	printf("checks: ROOMS, HISTORY, SEEKS and EXPORT replies fill the lobby lists and the "
+	       "record\n");
 	model_init(&m);
 	model_sent(&m, PR_ROOMS);
 	feed(&m, "= ROOM r1 playing freestyle 15 60+1 none casual alice bob 0 12", 0);
@@ -318,6 +319,19 @@ test_lobby_lists(void **state)
 	feed(&m, "OK HISTORY 1 1", 0);
 	assert_int_equal(m.ngames, 1);
 	assert_int_equal(m.games[0].id, 17);
+	/* SEEKS 1 (seekpages): the page, and the total of every page */
+	model_sent(&m, PR_SEEKS);
+	feed(&m, "= SEEK 4 alice renju 15 300+5 black rated none human", 0);
+	feed(&m, "OK SEEKS 1 73", 0);
+	assert_int_equal(m.nseeks, 1);
+	assert_int_equal(m.seeks_total, 73);
+	/* a server from before seekpages: OK SEEKS <n>, the total is the list */
+	model_sent(&m, PR_SEEKS);
+	feed(&m, "= SEEK 5 bob freestyle 15 60+1 any casual none bot", 0);
+	feed(&m, "= SEEK 6 carol freestyle 15 60+1 any casual none human", 0);
+	feed(&m, "OK SEEKS 2", 0);
+	assert_int_equal(m.nseeks, 2);
+	assert_int_equal(m.seeks_total, 2);
 	model_sent(&m, PR_EXPORT);
 	feed(&m, "= RECORD rule renju", 0);
 	feed(&m, "= RECORD size 15", 0);
