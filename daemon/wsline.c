@@ -211,11 +211,26 @@ ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *ar
 	/* ping is answered and close acknowledged by wslay itself */
 }
 
+/* A close frame's payload is empty or a 2-byte code and a reason: one of a
+ * single byte is a protocol error (RFC 6455 section 5.5.1), answered with
+ * 1002 before wslay would echo an empty close. */
+static void
+ws_frame_start(
+    wslay_event_context_ptr ctx, const struct wslay_event_on_frame_recv_start_arg *arg, void *user)
+{
+	(void)user;
+	if (arg->opcode == WSLAY_CONNECTION_CLOSE && arg->payload_length == 1 &&
+	    !wslay_event_get_close_sent(ctx)) {
+		wslay_event_queue_close(ctx, WSLAY_CODE_PROTOCOL_ERROR, NULL, 0);
+		wslay_event_shutdown_read(ctx);
+	}
+}
+
 static const struct wslay_event_callbacks ws_callbacks = {
 	ws_recv,
 	ws_send,
 	NULL,
-	NULL,
+	ws_frame_start,
 	NULL,
 	NULL,
 	ws_msg,
