@@ -2,7 +2,7 @@
 # The composition root (main.c, server.c) puts together the core and, when
 # built (WITH_CLUSTER=1, the default), the cluster under daemon/cluster/;
 # the core reaches other nodes only through world.h (issue 40).
-DAEMON_ROOT_SRCS := daemon/main.c daemon/server.c
+DAEMON_ROOT_SRCS := daemon/main.c daemon/server.c daemon/testhook.c
 DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
@@ -105,6 +105,18 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_ws
 $(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o
 
 TESTS += $(O)/tests/daemon/test_ws
+
+# The transports under attack (issue 41): floods bounded by the output cap,
+# the handshake's total deadline, bursts, the RFC answers. It reads the
+# daemon's allocator (daemon/testhook.h), whose figures sanitizers change:
+# the plain gcc pass only, as the browser test.
+TCLIENT_PROGS += $(O)/tests/daemon/test_attack
+$(O)/tests/daemon/test_attack: $(O)/tests/daemon/wsframe.o
+ifeq ($(SANITIZE),)
+ifneq ($(filter cc gcc,$(notdir $(CC))),)
+TESTS += $(O)/tests/daemon/test_attack
+endif
+endif
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o \
