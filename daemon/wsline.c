@@ -40,6 +40,7 @@ struct wsline {
 	enum phase phase;
 	int reading;
 	int throttled; /* the output is over the cap: nothing is read */
+	int in_recv;   /* inside wslay_event_recv, which must not be entered again */
 	int stopped;
 	size_t cap;         /* the output cap, bytes */
 	const char *ending; /* the WebSocket is over: why, once its close frame is out */
@@ -310,7 +311,10 @@ process(struct wsline *w)
 	if (w->phase == PH_CLOSING) /* bytes left unread at the close would reset the answer */
 		evbuffer_drain(in, evbuffer_get_length(in));
 	if (w->phase == PH_WS && !w->stopped && w->reading && !w->throttled) {
-		if (wslay_event_recv(w->ws) < 0) {
+		w->in_recv = 1;
+		int rc = wslay_event_recv(w->ws);
+		w->in_recv = 0;
+		if (rc < 0) {
 			conn_lost(w->t.conn, "WebSocket failed");
 			return;
 		}
@@ -403,7 +407,7 @@ ws_reading(struct transport *t, int on)
 		return; /* write_cb reads again once the output is down */
 	bufferevent_enable(w->bev, EV_READ);
 	release_held(w);
-	if (w->reading)
+	if (w->reading && !w->in_recv) /* released within a line: wslay's loop reads on */
 		process(w);
 }
 
