@@ -237,3 +237,31 @@ TESTS += $(O)/tests/unit/test_roster
 else
 NOT_BUILT += test_roster
 endif
+
+# libFuzzer targets for the browser's side of the game port (issue 41): the
+# HTTP request path (http.c, fed in pieces and answered as wsline.c does)
+# and the WebSocket frame path (wsline.c itself on a bufferevent pair).
+FUZZ_WEB_LIBS := $(call pc,--libs,libevent libevent_openssl openssl) $(DAEMON_LIBS)
+FUZZERS += http ws
+$(FUZZ_DIR)/fuzz_http: tests/fuzz/fuzz_http.c daemon/http.c daemon/http.h $(WEBFILES_C)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_http.c daemon/http.c $(WEBFILES_C) \
+	    $(FUZZ_WEB_LIBS)
+
+.PHONY: fuzz-http
+fuzz-http: $(FUZZ_DIR)/fuzz_http
+	@mkdir -p $(FUZZ_DIR)/corpus-http
+	$(FUZZ_DIR)/fuzz_http -max_total_time=$(FUZZ_SECONDS) -max_len=12000 \
+	    $(FUZZ_DIR)/corpus-http tests/fuzz/corpus/http
+
+$(FUZZ_DIR)/fuzz_ws: tests/fuzz/fuzz_ws.c daemon/wsline.c daemon/tlsline.c daemon/http.c \
+    daemon/wsline.h daemon/tlsline.h daemon/transport.h daemon/http.h $(WEBFILES_C)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_ws.c daemon/wsline.c daemon/tlsline.c \
+	    daemon/http.c $(WEBFILES_C) $(FUZZ_WEB_LIBS)
+
+.PHONY: fuzz-ws
+fuzz-ws: $(FUZZ_DIR)/fuzz_ws
+	@mkdir -p $(FUZZ_DIR)/corpus-ws
+	$(FUZZ_DIR)/fuzz_ws -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	    $(FUZZ_DIR)/corpus-ws tests/fuzz/corpus/ws
