@@ -16,7 +16,8 @@
  *   L7  HTTP/1.1 without Host: 400; a close frame of 1 byte: close 1002
  *
  * A control connection PINGs beside the attacks; its worst latency is
- * printed, not asserted.
+ * printed, not asserted. ATTACK_SECONDS=N floods for N s instead of 3
+ * (`make attack`: 20, the probe's size).
  */
 #include <errno.h>
 #include <signal.h>
@@ -35,13 +36,13 @@
 #include "tests/daemon/wsframe.h"
 
 enum {
-	ATTACK_MS = 3000,       /* each flood's length */
 	ATTACK_BOUND = 4 << 20, /* a safety bound on the growth: the design's figure is ~0.5 MiB */
 	RELEASE_SLACK = 512 << 10, /* what may stay allocated after the peer went */
 	DROP_MS = 16000,           /* the output-cap deadline (10 s) and some */
 };
 
 static int port;
+static int attack_ms = 3000; /* each flood's length */
 static char mallinfo_path[200];
 static struct tc *control;
 static long long control_worst_ms;
@@ -147,9 +148,9 @@ test_ws_pings(struct daemon *d)
 		len += wsf_encode(pings + len, 1, WS_PING, payload, sizeof payload);
 	long long base = daemon_bytes_settled(), peak;
 	int drops = daemon_log_count(d, "over the cap past its deadline");
-	long long sent = flood(c, pings, len, ATTACK_MS, &peak);
+	long long sent = flood(c, pings, len, attack_ms, &peak);
 	printf("  H1: %lld bytes of pings in %d ms; allocated %lld before, %lld at most (%+lld)\n",
-	    sent, ATTACK_MS, base, peak, peak - base);
+	    sent, attack_ms, base, peak, peak - base);
 	CHECK(base > 0 && peak - base < ATTACK_BOUND, "H1: the daemon grew by %lld bytes",
 	    peak - base);
 	dropped_and_released(d, drops, base, "H1");
@@ -170,10 +171,10 @@ test_http_pipeline(struct daemon *d)
 		    reqs + len, sizeof reqs - len, "GET / HTTP/1.1\r\nHost: a\r\n\r\n");
 	long long base = daemon_bytes_settled(), peak;
 	int drops = daemon_log_count(d, "over the cap past its deadline");
-	long long sent = flood(c, reqs, len, ATTACK_MS, &peak);
+	long long sent = flood(c, reqs, len, attack_ms, &peak);
 	printf("  H2: %lld bytes of requests in %d ms; allocated %lld before, %lld at most "
 	       "(%+lld)\n",
-	    sent, ATTACK_MS, base, peak, peak - base);
+	    sent, attack_ms, base, peak, peak - base);
 	CHECK(base > 0 && peak - base < ATTACK_BOUND, "H2: the daemon grew by %lld bytes",
 	    peak - base);
 	dropped_and_released(d, drops, base, "H2");
@@ -319,6 +320,9 @@ main(void)
 {
 	struct daemon d;
 	tc_verbose = getenv("TC_VERBOSE") != NULL;
+	const char *secs = getenv("ATTACK_SECONDS");
+	if (secs && atoi(secs) > 0)
+		attack_ms = atoi(secs) * 1000;
 	signal(SIGPIPE, SIG_IGN);
 	char dir[] = "/tmp/gomokud-attack.XXXXXX";
 	if (!tc_mkdtemp(dir)) {
