@@ -53,7 +53,7 @@ static const struct {
 	{ "handshake-timeout", offsetof(struct config, handshake_s), 1, 600 },
 	{ "max-connections", offsetof(struct config, max_conns), 1, 1000000 },
 	{ "max-per-address", offsetof(struct config, max_per_addr), 1, 1000000 },
-	{ "output-queue-kib", offsetof(struct config, outq_kib), 16, 65536 },
+	{ "output-queue-kib", offsetof(struct config, outq_kib), 16, 896 },
 	{ "rate-burst", offsetof(struct config, rate_burst), 1, 100000 },
 	{ "rate-per-second", offsetof(struct config, rate_per_s), 1, 100000 },
 	{ "chat-burst", offsetof(struct config, chat_burst), 1, 1000 },
