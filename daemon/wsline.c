@@ -341,7 +341,9 @@ write_cb(struct bufferevent *bev, void *arg)
 		evtimer_del(w->hold);
 		if (w->reading) {
 			bufferevent_enable(w->bev, EV_READ);
-			process(w);
+			release_held(w); /* lines held meanwhile (ws_reading waits for this) */
+			if (w->reading && !w->stopped)
+				process(w);
 			if (w->stopped)
 				return;
 		}
