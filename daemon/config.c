@@ -55,7 +55,7 @@ static const struct {
 	{ "max-connections", offsetof(struct config, max_conns), 1, 1000000 },
 	{ "max-per-address", offsetof(struct config, max_per_addr), 1, 1000000 },
 	{ "ipv6-prefix", offsetof(struct config, ipv6_prefix), 32, 128 },
-	{ "output-queue-kib", offsetof(struct config, outq_kib), 16, 65536 },
+	{ "output-queue-kib", offsetof(struct config, outq_kib), 16, 896 },
 	{ "rate-burst", offsetof(struct config, rate_burst), 1, 100000 },
 	{ "rate-per-second", offsetof(struct config, rate_per_s), 1, 100000 },
 	{ "chat-burst", offsetof(struct config, chat_burst), 1, 1000 },

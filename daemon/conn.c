@@ -384,6 +384,12 @@ conn_timeout(struct conn *c, int writing)
 }
 
 void
+conn_overfull(struct conn *c)
+{
+	conn_kill(c, "output queue over the cap past its deadline (slow reader)");
+}
+
+void
 conn_lost(struct conn *c, const char *why)
 {
 	/* a failed handshake is worth a line; a peer going away is not */

@@ -113,6 +113,11 @@ static int
 on_headers(http_parser *p)
 {
 	struct http_req *r = req_of(p);
+	/* HTTP/1.1 requires Host (RFC 9112 section 3.2) */
+	if (p->http_major == 1 && p->http_minor >= 1 && !r->host[0]) {
+		r->status = 400;
+		return -1;
+	}
 	/* no request we serve has a body */
 	if ((p->flags & F_CHUNKED) || (p->content_length > 0 && p->content_length != ULLONG_MAX)) {
 		r->status = 413;

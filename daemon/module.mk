@@ -2,7 +2,7 @@
 # The composition root (main.c, server.c) puts together the core and, when
 # built (WITH_CLUSTER=1, the default), the cluster under daemon/cluster/;
 # the core reaches other nodes only through world.h (issue 40).
-DAEMON_ROOT_SRCS := daemon/main.c daemon/server.c
+DAEMON_ROOT_SRCS := daemon/main.c daemon/server.c daemon/testhook.c
 DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
@@ -115,6 +115,23 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_ws
 $(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o
 
 TESTS += $(O)/tests/daemon/test_ws
+
+# The transports under attack (issue 41): floods bounded by the output cap,
+# the handshake's total deadline, bursts, the RFC answers. It reads the
+# daemon's allocator (daemon/testhook.h), whose figures sanitizers change:
+# the plain gcc pass only, as the browser test.
+TCLIENT_PROGS += $(O)/tests/daemon/test_attack
+$(O)/tests/daemon/test_attack: $(O)/tests/daemon/wsframe.o
+ifeq ($(SANITIZE),)
+ifneq ($(filter cc gcc,$(notdir $(CC))),)
+TESTS += $(O)/tests/daemon/test_attack
+endif
+endif
+# The same floods at the probe's size (20 s each), for people to run.
+ATTACK_SECONDS ?= 20
+.PHONY: attack
+attack: $(O)/tests/daemon/test_attack $(GOMOKUD)
+	ATTACK_SECONDS=$(ATTACK_SECONDS) $(O)/tests/daemon/test_attack
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o \
@@ -235,3 +252,31 @@ TESTS += $(O)/tests/unit/test_roster
 else
 NOT_BUILT += test_roster
 endif
+
+# libFuzzer targets for the browser's side of the game port (issue 41): the
+# HTTP request path (http.c, fed in pieces and answered as wsline.c does)
+# and the WebSocket frame path (wsline.c itself on a bufferevent pair).
+FUZZ_WEB_LIBS := $(call pc,--libs,libevent libevent_openssl openssl) $(DAEMON_LIBS)
+FUZZERS += http ws
+$(FUZZ_DIR)/fuzz_http: tests/fuzz/fuzz_http.c daemon/http.c daemon/http.h $(WEBFILES_C)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_http.c daemon/http.c $(WEBFILES_C) \
+	    $(FUZZ_WEB_LIBS)
+
+.PHONY: fuzz-http
+fuzz-http: $(FUZZ_DIR)/fuzz_http
+	@mkdir -p $(FUZZ_DIR)/corpus-http
+	$(FUZZ_DIR)/fuzz_http -max_total_time=$(FUZZ_SECONDS) -max_len=12000 \
+	    $(FUZZ_DIR)/corpus-http tests/fuzz/corpus/http
+
+$(FUZZ_DIR)/fuzz_ws: tests/fuzz/fuzz_ws.c daemon/wsline.c daemon/tlsline.c daemon/http.c \
+    daemon/wsline.h daemon/tlsline.h daemon/transport.h daemon/http.h $(WEBFILES_C)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_ws.c daemon/wsline.c daemon/tlsline.c \
+	    daemon/http.c $(WEBFILES_C) $(FUZZ_WEB_LIBS)
+
+.PHONY: fuzz-ws
+fuzz-ws: $(FUZZ_DIR)/fuzz_ws
+	@mkdir -p $(FUZZ_DIR)/corpus-ws
+	$(FUZZ_DIR)/fuzz_ws -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	    $(FUZZ_DIR)/corpus-ws tests/fuzz/corpus/ws

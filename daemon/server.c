@@ -34,6 +34,7 @@
 #include "daemon/room.h"
 #include "daemon/session.h"
 #include "daemon/statelock.h"
+#include "daemon/testhook.h"
 #include "daemon/tls.h"
 #include "daemon/transport.h"
 
@@ -543,6 +544,8 @@ server_init(struct server *srv)
 		log_error(&srv->log, "event_base_new failed");
 		return -1;
 	}
+	if (testhook_start(srv->base)) /* the attack tests' figure, when asked */
+		return -1;
 	if (!(srv->gc = gc_new(srv->base, gc_pass, srv)) || !(srv->addrs = addrcount_new())) {
 		log_error(&srv->log, "out of memory");
 		return -1;
@@ -750,6 +753,7 @@ server_free(struct server *srv)
 		SSL_CTX_free(srv->ssl);
 	metrics_free(srv->metrics); /* its HTTP server, before the base */
 	srv->metrics = NULL;
+	testhook_stop();
 	if (srv->base)
 		event_base_free(srv->base);
 	free(srv->root);

@@ -8,9 +8,11 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
+#include <event2/bufferevent_struct.h>
 #include <event2/event.h>
 #include <openssl/err.h>
 
+#include "daemon/config.h"
 #include "daemon/transport.h"
 #include "daemon/wsline.h"
 #include "proto/proto.h"
@@ -19,6 +21,7 @@ struct tlsline {
 	struct transport t; /* first: the transport is the tlsline */
 	struct bufferevent *bev;
 	const struct config *web;
+	struct event *handshake; /* the handshake's total time from accept */
 	int web_only;
 	int reading;
 	int failed; /* the link broke or the peer left: no close_notify then */
@@ -36,6 +39,18 @@ ctl(const struct transport *t)
 	return (const struct tlsline *)t;
 }
 
+void
+tlsline_pull(struct bufferevent *bev)
+{
+	SSL *ssl = bufferevent_openssl_get_ssl(bev);
+	/* bufferevent_openssl reads the socket only when it is readable, so
+	 * bytes OpenSSL already took off it (left when the read watermark or a
+	 * disable stopped it) would wait for the peer's next write: its read
+	 * event runs now instead, which reads what OpenSSL holds and no more */
+	if (ssl && SSL_has_pending(ssl) && (bufferevent_get_enabled(bev) & EV_READ))
+		event_active(&bev->ev_read, EV_READ, 1);
+}
+
 /* Hands every complete line up while the connection takes them. */
 static void
 read_cb(struct bufferevent *bev, void *arg)
@@ -50,6 +65,8 @@ read_cb(struct bufferevent *bev, void *arg)
 		if (p.pos < 0) {
 			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
 				conn_overlong(l->t.conn);
+			else
+				tlsline_pull(bev);
 			return;
 		}
 		if ((size_t)p.pos + 1 > PROTO_LINE_MAX) {
@@ -102,6 +119,7 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 	struct tlsline *l = arg;
 
 	if (what & BEV_EVENT_CONNECTED) {
+		evtimer_del(l->handshake);
 		if (l->web_only || chose_http(bev)) {
 			to_web(l);
 			return;
@@ -128,6 +146,16 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 		l->failed = 1;
 		conn_lost(l->t.conn, NULL);
 	}
+}
+
+/* The handshake's total time is up, however its bytes trickled in. */
+static void
+handshake_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct tlsline *l = arg;
+	(void)fd;
+	(void)what;
+	conn_timeout(l->t.conn, 0);
 }
 
 static void
@@ -191,6 +219,7 @@ tl_stop(struct transport *t)
 
 	close_notify(l);
 	l->reading = 0;
+	evtimer_del(l->handshake);
 	bufferevent_disable(l->bev, EV_READ | EV_WRITE);
 	bufferevent_setcb(l->bev, NULL, NULL, NULL, NULL);
 }
@@ -200,6 +229,7 @@ tl_free(struct transport *t)
 {
 	if (tl(t)->bev)
 		bufferevent_free(tl(t)->bev);
+	event_free(tl(t)->handshake);
 	free(tl(t));
 }
 
@@ -223,15 +253,21 @@ tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c, const
 	SSL *ssl = l ? SSL_new(ctx) : NULL;
 
 	if (ssl)
+		l->handshake = evtimer_new(base, handshake_cb, l);
+	if (l && l->handshake)
 		l->bev = bufferevent_openssl_socket_new(base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
 		    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
 	if (!l || !l->bev) {
 		if (ssl)
 			SSL_free(ssl);
+		if (l && l->handshake)
+			event_free(l->handshake);
 		close(fd);
 		free(l);
 		return NULL;
 	}
+	struct timeval hs = { web->handshake_s, 0 };
+	evtimer_add(l->handshake, &hs);
 	l->t.ops = &tlsline_ops;
 	l->t.conn = c;
 	l->web = web;

@@ -17,4 +17,10 @@ struct transport;
 struct transport *tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c,
     const struct config *web, int web_only);
 
+/* Makes bufferevent_openssl read what OpenSSL has already decrypted, if
+ * the bufferevent reads: without it those bytes wait for the peer's next
+ * write. Call it after taking lines from the input. */
+struct bufferevent;
+void tlsline_pull(struct bufferevent *bev);
+
 #endif

@@ -57,6 +57,9 @@ void conn_overlong(struct conn *c);
 void conn_drained(struct conn *c);
 /* No byte came (or none could be written) within the timeout. */
 void conn_timeout(struct conn *c, int writing);
+/* The output stayed over its cap past the transport's deadline while
+ * nothing was read from the peer: it is dropped. */
+void conn_overfull(struct conn *c);
 /* The peer closed (why NULL) or the link failed (why says how). */
 void conn_lost(struct conn *c, const char *why);
 

@@ -13,6 +13,7 @@
 
 #include "daemon/config.h"
 #include "daemon/http.h"
+#include "daemon/tlsline.h"
 #include "daemon/transport.h"
 #include "proto/proto.h"
 
@@ -27,6 +28,9 @@ enum {
 	 * long line is), a longer one closes with 1009 before it is buffered. */
 	WS_MSG_MAX = 4 * PROTO_LINE_MAX,
 	HTTP_WRITE_S = 10, /* an answer's time to be written */
+	/* output over the cap (output-queue-kib) this long, the peer is dropped;
+	 * meanwhile nothing of it is read, in either phase */
+	OUTQ_HOLD_S = 10,
 };
 
 struct wsline {
@@ -35,10 +39,15 @@ struct wsline {
 	const struct config *cfg;
 	enum phase phase;
 	int reading;
+	int throttled; /* the output is over the cap: nothing is read */
+	int in_recv;   /* inside wslay_event_recv, which must not be entered again */
 	int stopped;
+	size_t cap;         /* the output cap, bytes */
 	const char *ending; /* the WebSocket is over: why, once its close frame is out */
 	struct http_req req;
-	struct event *deadline; /* the HTTP request's time cap */
+	struct event *deadline; /* the HTTP request's time cap, or the keep-alive idle one */
+	int timing_req;         /* deadline is the current request's, from its first byte */
+	struct event *hold;     /* the output has been over the cap since it was armed */
 	wslay_event_context_ptr ws;
 	struct evbuffer *held; /* messages that came while the connection held */
 };
@@ -56,13 +65,43 @@ cwl(const struct transport *t)
 }
 
 static void process(struct wsline *w);
+static size_t ws_pending(const struct transport *t);
 
-/* The time for the next request to arrive whole. */
+/* The time for the next request to begin (keep-alive idle), or for the one
+ * that began to arrive whole (a total from its first byte, which bytes
+ * trickling in do not stretch). */
 static void
-arm_deadline(struct wsline *w)
+arm_deadline(struct wsline *w, int req)
 {
 	struct timeval tv = { w->cfg->handshake_s, 0 };
+	w->timing_req = req;
 	evtimer_add(w->deadline, &tv);
+}
+
+/* Whether the output is over the cap. Then the peer is not read (it sends
+ * no more requests, pings or closes that would queue more) until it has
+ * taken half of it, and is dropped if it stays over for OUTQ_HOLD_S. */
+static int
+over_cap(struct wsline *w)
+{
+	if (w->throttled)
+		return 1;
+	if (ws_pending(&w->t) <= w->cap)
+		return 0;
+	w->throttled = 1;
+	bufferevent_disable(w->bev, EV_READ);
+	struct timeval tv = { OUTQ_HOLD_S, 0 };
+	evtimer_add(w->hold, &tv);
+	return 1;
+}
+
+static void
+hold_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct wsline *w = arg;
+	(void)fd;
+	(void)what;
+	conn_overfull(w->t.conn);
 }
 
 /* An HTTP request's time is up: 408 if it had begun. */
@@ -71,6 +110,10 @@ http_timeout(struct wsline *w)
 {
 	if (w->phase != PH_HTTP)
 		return;
+	if (w->throttled) { /* not idle: unread, since it does not read its answers */
+		conn_overfull(w->t.conn);
+		return;
+	}
 	if (!w->req.started) { /* a kept-alive connection with nothing more to ask */
 		conn_lost(w->t.conn, NULL);
 		return;
@@ -131,8 +174,9 @@ ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags, void *
 {
 	struct wsline *w = user;
 	(void)flags;
-	int n = w->reading && !w->stopped ? evbuffer_remove(bufferevent_get_input(w->bev), buf, len)
-					  : 0;
+	int n = w->reading && !w->stopped && !over_cap(w)
+	    ? evbuffer_remove(bufferevent_get_input(w->bev), buf, len)
+	    : 0;
 	if (n <= 0) {
 		wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
 		return -1;
@@ -168,11 +212,26 @@ ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *ar
 	/* ping is answered and close acknowledged by wslay itself */
 }
 
+/* A close frame's payload is empty or a 2-byte code and a reason: one of a
+ * single byte is a protocol error (RFC 6455 section 5.5.1), answered with
+ * 1002 before wslay would echo an empty close. */
+static void
+ws_frame_start(
+    wslay_event_context_ptr ctx, const struct wslay_event_on_frame_recv_start_arg *arg, void *user)
+{
+	(void)user;
+	if (arg->opcode == WSLAY_CONNECTION_CLOSE && arg->payload_length == 1 &&
+	    !wslay_event_get_close_sent(ctx)) {
+		wslay_event_queue_close(ctx, WSLAY_CODE_PROTOCOL_ERROR, NULL, 0);
+		wslay_event_shutdown_read(ctx);
+	}
+}
+
 static const struct wslay_event_callbacks ws_callbacks = {
 	ws_recv,
 	ws_send,
 	NULL,
-	NULL,
+	ws_frame_start,
 	NULL,
 	NULL,
 	ws_msg,
@@ -230,18 +289,20 @@ answer(struct wsline *w)
 		return;
 	}
 	http_req_init(&w->req);
-	arm_deadline(w);
+	arm_deadline(w, 0);
 }
 
 static void
 process(struct wsline *w)
 {
 	struct evbuffer *in = bufferevent_get_input(w->bev);
-	while (w->phase == PH_HTTP && !w->stopped && evbuffer_get_length(in) > 0) {
+	while (w->phase == PH_HTTP && !w->stopped && evbuffer_get_length(in) > 0 && !over_cap(w)) {
 		size_t avail = evbuffer_get_contiguous_space(in);
 		const char *p = (const char *)evbuffer_pullup(in, (ssize_t)avail);
 		size_t used = http_req_feed(&w->req, p, avail);
 		evbuffer_drain(in, used);
+		if (w->req.started && !w->timing_req)
+			arm_deadline(w, 1);
 		if (w->req.status || w->req.complete)
 			answer(w);
 		else if (used == 0)
@@ -249,14 +310,19 @@ process(struct wsline *w)
 	}
 	if (w->phase == PH_CLOSING) /* bytes left unread at the close would reset the answer */
 		evbuffer_drain(in, evbuffer_get_length(in));
-	if (w->phase == PH_WS && !w->stopped && w->reading) {
-		if (wslay_event_recv(w->ws) < 0) {
+	if (w->phase == PH_WS && !w->stopped && w->reading && !w->throttled) {
+		w->in_recv = 1;
+		int rc = wslay_event_recv(w->ws);
+		w->in_recv = 0;
+		if (rc < 0) {
 			conn_lost(w->t.conn, "WebSocket failed");
 			return;
 		}
 		if (!w->stopped)
 			ws_flush(w);
 	}
+	if (!w->stopped && w->reading && !w->throttled)
+		tlsline_pull(w->bev);
 }
 
 static void
@@ -270,6 +336,18 @@ static void
 write_cb(struct bufferevent *bev, void *arg)
 {
 	struct wsline *w = arg;
+	if (w->throttled && ws_pending(&w->t) <= w->cap / 2) { /* the peer reads again */
+		w->throttled = 0;
+		evtimer_del(w->hold);
+		if (w->reading) {
+			bufferevent_enable(w->bev, EV_READ);
+			release_held(w); /* lines held meanwhile (ws_reading waits for this) */
+			if (w->reading && !w->stopped)
+				process(w);
+			if (w->stopped)
+				return;
+		}
+	}
 	if (evbuffer_get_length(bufferevent_get_output(bev)) > 0)
 		return;
 	if (w->phase == PH_CLOSING)
@@ -327,9 +405,11 @@ ws_reading(struct transport *t, int on)
 		bufferevent_disable(w->bev, EV_READ); /* the kernel buffers meanwhile */
 		return;
 	}
+	if (w->throttled)
+		return; /* write_cb reads again once the output is down */
 	bufferevent_enable(w->bev, EV_READ);
 	release_held(w);
-	if (w->reading)
+	if (w->reading && !w->in_recv) /* released within a line: wslay's loop reads on */
 		process(w);
 }
 
@@ -362,6 +442,7 @@ ws_stop(struct transport *t)
 	w->stopped = 1;
 	w->reading = 0;
 	evtimer_del(w->deadline);
+	evtimer_del(w->hold);
 	bufferevent_disable(w->bev, EV_READ | EV_WRITE);
 	bufferevent_setcb(w->bev, NULL, NULL, NULL, NULL);
 }
@@ -374,6 +455,7 @@ ws_free(struct transport *t)
 	if (w->ws)
 		wslay_event_context_free(w->ws);
 	event_free(w->deadline);
+	event_free(w->hold);
 	evbuffer_free(w->held);
 	free(w);
 }
@@ -397,10 +479,13 @@ wsline_new(struct bufferevent *bev, struct conn *c, const struct config *cfg)
 	if (!w)
 		return NULL;
 	w->deadline = evtimer_new(bufferevent_get_base(bev), deadline_cb, w);
+	w->hold = evtimer_new(bufferevent_get_base(bev), hold_cb, w);
 	w->held = evbuffer_new();
-	if (!w->deadline || !w->held) {
+	if (!w->deadline || !w->hold || !w->held) {
 		if (w->deadline)
 			event_free(w->deadline);
+		if (w->hold)
+			event_free(w->hold);
 		if (w->held)
 			evbuffer_free(w->held);
 		free(w);
@@ -411,13 +496,17 @@ wsline_new(struct bufferevent *bev, struct conn *c, const struct config *cfg)
 	w->bev = bev;
 	w->cfg = cfg;
 	w->reading = 1;
+	w->cap = (size_t)cfg->outq_kib * 1024;
 	http_req_init(&w->req);
-	arm_deadline(w);
+	arm_deadline(w, 0);
 	bufferevent_setcb(bev, read_cb, write_cb, event_cb, w);
 	/* no read watermark: bufferevent_openssl may leave a record's tail in
 	 * OpenSSL's buffer when one stops it; the input is capped by the
 	 * request's 8 KiB and by wslay's message cap instead */
 	bufferevent_setwatermark(bev, EV_READ, 0, 0);
+	/* write_cb comes when the output is down to half the cap (and at
+	 * empty): a throttled peer is read again from there */
+	bufferevent_setwatermark(bev, EV_WRITE, w->cap / 2, 0);
 	/* HTTP's own deadline stands for the read timeout until the upgrade */
 	struct timeval wr = { HTTP_WRITE_S, 0 };
 	bufferevent_set_timeouts(bev, NULL, &wr);
