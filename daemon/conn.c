@@ -307,6 +307,12 @@ conn_switch(struct conn *c, struct transport *t)
 	old->ops->free(old);
 }
 
+int
+conn_refused(const struct conn *c)
+{
+	return c->reject != 0;
+}
+
 void
 conn_up(struct conn *c)
 {

@@ -48,6 +48,10 @@ struct transport {
 void conn_switch(struct conn *c, struct transport *t);
 /* The link is up (the TLS handshake is done; for a WebSocket, its upgrade). */
 void conn_up(struct conn *c);
+/* Whether c came over a connection cap (max-connections, max-per-address):
+ * its first answer refuses it. An HTTP request on it gets 503 (issue 41,
+ * L5); a WebSocket upgrade, the protocol's 503 after the greeting. */
+int conn_refused(const struct conn *c);
 /* One line without its LF; nonzero when the connection takes no more lines
  * for now (held, closing or dropped). */
 int conn_input(struct conn *c, const char *line, size_t n);

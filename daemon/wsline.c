@@ -276,9 +276,11 @@ answer(struct wsline *w)
 	int status = w->req.status;
 	if (!status && http_wants_ws(&w->req) &&
 	    !(status = http_ws_check(&w->req, w->cfg->web_origins))) {
-		upgrade(w);
+		upgrade(w); /* a refused one hears 503 after the greeting */
 		return;
 	}
+	if (!status && conn_refused(w->t.conn))
+		status = 503; /* over a connection cap: served no file (issue 41, L5) */
 	if (status) {
 		http_error(out, status);
 		w->phase = PH_CLOSING;

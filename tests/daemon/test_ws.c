@@ -698,10 +698,42 @@ test_slow_reader(struct daemon *d2)
 	ok("a WebSocket reader that does not read is dropped at the output cap");
 }
 
+/* Issue 41, L5: HTTP connections count against the per-address cap, as
+ * the protocol's do: with max-per-address 2, two kept-alive connections
+ * are served and a third gets 503 for a file, not the file. */
+static void
+test_http_cap(const struct daemon *d3)
+{
+	static const char get[] = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+	int saved = port;
+	struct resp r;
+	port = d3->port;
+	struct tc *a = http_open(), *b = http_open();
+	CHECK(a && b, "two HTTP connections");
+	for (struct tc *c = a; c; c = c == a ? b : NULL) {
+		tc_send_raw(c, get, sizeof get - 1);
+		CHECK(read_resp(c, &r, 0) == 0 && r.status == 200, "a file within the cap: %d",
+		    r.status);
+	}
+	struct tc *x = http_open();
+	CHECK(x, "a third connection is accepted (to be refused)");
+	if (x) {
+		tc_send_raw(x, get, sizeof get - 1);
+		r.status = 0;
+		CHECK(read_resp(x, &r, 0) == 0 && r.status == 503,
+		    "a file over the per-address cap: %d, not 503", r.status);
+		tc_close(x);
+	}
+	tc_close(a);
+	tc_close(b);
+	port = saved;
+	ok("HTTP connections count against max-per-address: the third is 503");
+}
+
 int
 main(void)
 {
-	struct daemon d, d2;
+	struct daemon d, d2, d3;
 	tc_verbose = getenv("TC_VERBOSE") != NULL;
 	signal(SIGPIPE, SIG_IGN);
 	srand(24);
@@ -728,14 +760,20 @@ main(void)
 	} else {
 		CHECK(0, "cannot start the second daemon");
 	}
+	if (daemon_start(&d3, GOMOKUD_BIN, "max-per-address 2\n") == 0) {
+		test_http_cap(&d3);
+		CHECK(daemon_stop(&d3, SIGTERM, 5000) == 0, "third daemon's exit (%s)", d3.log);
+	} else {
+		CHECK(0, "cannot start the third daemon");
+	}
 	int st = daemon_stop(&d, SIGTERM, 5000);
 	CHECK(st == 0, "daemon exit status %d (see %s)", st, d.log);
 	if (failures) {
 		fprintf(stderr, "%d failures; daemon log: %s\n", failures, d.log);
 		return 1;
 	}
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf %s %s", d.dir, d2.dir);
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s", d.dir, d2.dir, d3.dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", d.dir);
 	return 0;
