@@ -1179,9 +1179,12 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		/* its game's start is being stored: after it, in order */
 		park(c, m, rm, 0);
 		return;
-	} else if (table[m->id].at != AT_NONE && m->room[0] && elsewhere(c, m->room, &far))
+	} else if ((rc = resolve(c, m, table[m->id].at, &rm)) == ERR_NO_ROOM &&
+	    elsewhere(c, m->room, &far)) {
+		/* no such room here: asked of the world only then, so a request
+		 * for a room here looks it up once */
 		rc = remote_room(c, m, table[m->id].at, &far, &why);
-	else if ((rc = resolve(c, m, table[m->id].at, &rm)) == 0) {
+	} else if (rc == 0) {
 		if (rm && room_busy(rm)) {
 			park(c, m, rm, 0);
 			return;

@@ -127,11 +127,10 @@ dropped_and_released(struct daemon *d, int drops, long long base, const char *wh
 	    "%s: %lld bytes still allocated after the drop (before: %lld)", what, after, base);
 }
 
+/* A WebSocket upgrade request for /ws on c. */
 static void
-test_ws_pings(struct daemon *d)
+send_upgrade(struct tc *c)
 {
-	struct tc *c = tc_open_alpn(port, alpn_http, sizeof alpn_http - 1, 1);
-	REQUIRE(c, "H1: no connection");
 	char req[400];
 	int n = snprintf(req, sizeof req,
 	    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
@@ -139,6 +138,14 @@ test_ws_pings(struct daemon *d)
 	    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
 	    port);
 	tc_send_raw(c, req, (size_t)n);
+}
+
+static void
+test_ws_pings(struct daemon *d)
+{
+	struct tc *c = tc_open_alpn(port, alpn_http, sizeof alpn_http - 1, 1);
+	REQUIRE(c, "H1: no connection");
+	send_upgrade(c);
 	REQUIRE(tc_expect(c, "HTTP/1.1 101", 3000), "H1: no upgrade");
 	static unsigned char pings[64 * 140];
 	size_t len = 0;
@@ -277,13 +284,7 @@ test_rfc(void)
 
 	c = tc_open_alpn(port, alpn_http, sizeof alpn_http - 1, 0);
 	REQUIRE(c, "L7: no connection");
-	char req[400];
-	int n = snprintf(req, sizeof req,
-	    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-	    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-	    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
-	    port);
-	tc_send_raw(c, req, (size_t)n);
+	send_upgrade(c);
 	REQUIRE(tc_expect(c, "HTTP/1.1 101", 3000), "L7: no upgrade");
 	REQUIRE(tc_expect(c, "\r", 3000), "L7: no end of the 101");
 	unsigned char f[32];

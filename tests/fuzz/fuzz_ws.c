@@ -4,8 +4,8 @@
  * request. The input's first byte picks the output cap (small or large)
  * and whether the peer reads what the daemon sends; the rest arrives as
  * the client's bytes (frames: masked or not, fragmented, control frames,
- * oversized, closes of any payload). The connection's upcalls are stubs
- * that echo each line back (the send path) and stop the transport when it
+ * oversized, closes of any payload). The connection's upcalls are this
+ * harness's own, small ones that echo each line back (the send path) and stop the transport when it
  * is lost, as conn.c does. No sanitizer report and no leak.
  */
 #include <stdint.h>
