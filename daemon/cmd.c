@@ -291,6 +291,24 @@ game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const cha
 	return session_busy(c->sess) ? ERR_BUSY : 0;
 }
 
+/* Counts the open seeks here whose seeker is connected from c's address
+ * (its unit: an IPv6 address by its /64), until the cap. */
+struct seeks_from {
+	const struct cidr *unit;
+	int n, cap;
+};
+
+static int
+seek_from(void *arg, const struct seek *k)
+{
+	struct seeks_from *f = arg;
+	const struct conn *o = k->sess->conn;
+	if (o && o->unit.family == f->unit->family && o->unit.bits == f->unit->bits &&
+	    memcmp(o->unit.net, f->unit->net, sizeof o->unit.net) == 0)
+		f->n++;
+	return f->n >= f->cap;
+}
+
 static int
 cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -300,8 +318,10 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	if (rc)
 		return rc;
 	int fallback = m->fallback == FALLBACK_BOT && c->srv->botplay;
+	struct seeks_from f = { &c->unit, 0, c->srv->cfg.max_seeks_per_addr };
+	lobby_each(c->srv, seek_from, &f);
 	uint32_t id;
-	game_err_t e = lobby_seek(c->srv, c->sess, &g, c->srv->cfg.bot_fallback_s,
+	game_err_t e = lobby_seek(c->srv, c->sess, &g, f.n < f.cap, c->srv->cfg.bot_fallback_s,
 	    fallback ? botplay_fallback : NULL, &id);
 	if (e == GERR_PENDING)
 		return wait_start(c, m, id);

@@ -39,6 +39,7 @@ config_defaults(struct config *c)
 	c->bot_think_ms = 1000;
 	c->bot_hash_mb = 16;
 	c->bot_preview_ms = 250;
+	c->max_seeks_per_addr = 16;
 	c->bot_fallback_s = 20;
 	c->bot_fallback_level = 5;
 	c->rate_bots = 0;
@@ -54,6 +55,7 @@ static const struct {
 	{ "handshake-timeout", offsetof(struct config, handshake_s), 1, 600 },
 	{ "max-connections", offsetof(struct config, max_conns), 1, 1000000 },
 	{ "max-per-address", offsetof(struct config, max_per_addr), 1, 1000000 },
+	{ "max-seeks-per-address", offsetof(struct config, max_seeks_per_addr), 1, 1000000 },
 	{ "ipv6-prefix", offsetof(struct config, ipv6_prefix), 32, 128 },
 	{ "output-queue-kib", offsetof(struct config, outq_kib), 16, 896 },
 	{ "rate-burst", offsetof(struct config, rate_burst), 1, 100000 },

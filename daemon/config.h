@@ -47,9 +47,10 @@ struct config {
 	int handshake_s; /* TLS handshake limit */
 	int max_conns;
 	int max_per_addr;
-	int ipv6_prefix; /* IPv6 addresses count by this prefix: caps, logins, bans */
-	int outq_kib;    /* output queue cap per connection */
-	int rate_burst;  /* request token bucket */
+	int max_seeks_per_addr; /* open seeks from one address (its unit) */
+	int ipv6_prefix;        /* IPv6 addresses count by this prefix: caps, logins, bans */
+	int outq_kib;           /* output queue cap per connection */
+	int rate_burst;         /* request token bucket */
 	int rate_per_s;
 	int chat_burst; /* chat lines per chat_window_s */
 	int chat_window_s;

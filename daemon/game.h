@@ -79,19 +79,20 @@ typedef enum {
 	GERR_NO_CLAIM, /* the opponent is present or within grace */
 	GERR_ROOM_FULL,
 	GERR_NO_SEEK,
-	GERR_SERVER_BUSY, /* no worker free for it now: try again */
-	GERR_BANNED,      /* that name or address may not play here now */
-	GERR_MUTED,       /* may not chat now */
-	GERR_NOT_ADMIN,   /* a moderation verb from someone not in admins */
-	GERR_NO_USER,     /* no such user (online, or with an account) */
-	GERR_DRAINING,    /* no new games: the server drains for a restart */
-	GERR_STORE,       /* the store refused the write: nothing changed */
-	GERR_STORE_DOWN,  /* the database cannot be reached: nothing changed */
-	GERR_FENCED,      /* another node of the cluster owns the game now: nothing changed */
-	GERR_NO_ROOM,     /* no such room (on any node) */
-	GERR_NO_CODE,     /* no private room has that code (on any node) */
-	GERR_UNAVAILABLE, /* needs the other nodes, which cannot be reached now */
-	GERR_PENDING,     /* not refused: the answer comes after the commit */
+	GERR_TOO_MANY_SEEKS, /* no partner, and the seeker's address has its open seeks */
+	GERR_SERVER_BUSY,    /* no worker free for it now: try again */
+	GERR_BANNED,         /* that name or address may not play here now */
+	GERR_MUTED,          /* may not chat now */
+	GERR_NOT_ADMIN,      /* a moderation verb from someone not in admins */
+	GERR_NO_USER,        /* no such user (online, or with an account) */
+	GERR_DRAINING,       /* no new games: the server drains for a restart */
+	GERR_STORE,          /* the store refused the write: nothing changed */
+	GERR_STORE_DOWN,     /* the database cannot be reached: nothing changed */
+	GERR_FENCED,         /* another node of the cluster owns the game now: nothing changed */
+	GERR_NO_ROOM,        /* no such room (on any node) */
+	GERR_NO_CODE,        /* no private room has that code (on any node) */
+	GERR_UNAVAILABLE,    /* needs the other nodes, which cannot be reached now */
+	GERR_PENDING,        /* not refused: the answer comes after the commit */
 	GERR_NOMEM,
 } game_err_t;
 

@@ -100,8 +100,8 @@ pair(struct server *srv, struct seek *old, struct session *young, const struct g
 }
 
 game_err_t
-lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int wait_s,
-    lobby_wait_fn on_wait, uint32_t *id)
+lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int may_wait,
+    int wait_s, lobby_wait_fn on_wait, uint32_t *id)
 {
 	*id = ++srv->lobby->next_seek;
 	struct seek *k;
@@ -109,6 +109,8 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 		if (k->sess != s && !k->held && gamespec_compatible(&k->spec, g))
 			break;
 	if (!k) {
+		if (!may_wait)
+			return GERR_TOO_MANY_SEEKS;
 		if (!(k = calloc(1, sizeof *k)))
 			return GERR_NOMEM;
 		k->id = *id;

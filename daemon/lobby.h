@@ -36,9 +36,11 @@ TAILQ_HEAD(seek_list, seek);
  * is then NULL; GERR_PENDING while the game's start is being stored, the
  * older seek held meanwhile and open again if it does not start). The
  * seek's id is returned through *id either way. With on_wait, an unpaired
- * seek ends after wait_s seconds and on_wait is called. */
-game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int wait_s,
-    lobby_wait_fn on_wait, uint32_t *id);
+ * seek ends after wait_s seconds and on_wait is called. With may_wait 0
+ * (the caller's cap on open seeks is reached), a seek that finds no partner
+ * is refused, GERR_TOO_MANY_SEEKS, instead of waiting. */
+game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int may_wait,
+    int wait_s, lobby_wait_fn on_wait, uint32_t *id);
 /* k's hold ends (its claim elsewhere failed): it pairs with the oldest
  * compatible open seek here, as if it had just come, or stays open. */
 void lobby_release(struct server *srv, struct seek *k);

@@ -153,6 +153,8 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_ROOM_FULL;
 	case GERR_NO_SEEK:
 		return ERR_NO_SEEK;
+	case GERR_TOO_MANY_SEEKS:
+		return ERR_SEEKS;
 	case GERR_SERVER_BUSY:
 		return ERR_SERVER_BUSY;
 	case GERR_BANNED:

@@ -310,6 +310,7 @@ static const struct {
 	{ ERR_NOT_IN_ROOM, "not-in-room" },
 	{ ERR_NO_CLAIM, "cannot-claim" },
 	{ ERR_RESUME, "resume-failed" },
+	{ ERR_SEEKS, "too-many-seeks" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },

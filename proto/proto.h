@@ -251,6 +251,7 @@ typedef enum {
 	ERR_NOT_IN_ROOM = 446,
 	ERR_NO_CLAIM = 447, /* the opponent is present or within grace */
 	ERR_RESUME = 448,   /* bad token, room or seat */
+	ERR_SEEKS = 449,    /* too many open seeks from one address */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */

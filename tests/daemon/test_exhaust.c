@@ -324,7 +324,8 @@ static void
 test_seeks_pages(void)
 {
 	struct daemon d;
-	REQUIRE(daemon_start(&d, GOMOKUD_BIN, "max-per-address 200\nmax-connections 300") == 0,
+	REQUIRE(daemon_start(&d, GOMOKUD_BIN,
+		    "max-per-address 200\nmax-connections 300\nmax-seeks-per-address 100") == 0,
 	    "no daemon (%s)", d.log);
 	enum { SPAM = 54 };
 	struct tc *me = tc_guest(d.port, "asker"), *spam[SPAM];

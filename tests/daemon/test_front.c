@@ -488,6 +488,54 @@ test_ipv6_prefix(void)
 	ok("a ban of an IPv6 address covers its /64, and so does the unban");
 }
 
+/* A guest through the front from src (IPv6), or NULL. */
+static struct tc *
+guest6(const char *src, int sport, const char *name)
+{
+	struct tc *c = via6(src, sport, 40);
+	if (!c)
+		return NULL;
+	tc_send(c, "GUEST %s", name);
+	if (!tc_expect(c, "OK GUEST", LINE_MS)) {
+		tc_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* max-seeks-per-address (1 here): a second seek that would wait, from
+ * another address of the same /64, is 449; another /64 seeks; a cancel
+ * frees the slot; and a seek that pairs at once is taken at the cap. */
+static void
+test_seek_cap(void)
+{
+	struct tc *a = guest6("2001:db8:1:7::1", 5101, "seeka");
+	struct tc *b = guest6("2001:db8:1:7::2", 5102, "seekb");
+	struct tc *e = guest6("2001:db8:1:8::1", 5103, "seeke");
+	REQUIRE(a && b && e, "three guests through the front");
+	tc_send(a, "SEEK freestyle 15 300+5 black casual none");
+	CHECK_LINE(a, "OK SEEK");
+	tc_send(b, "SEEK freestyle 15 300+5 black casual none");
+	CHECK(tc_expect(b, "ERR 449", LINE_MS) != NULL, "a second seek of the /64: %s", b->line);
+	tc_send(e, "SEEK freestyle 15 300+5 black casual none");
+	CHECK_LINE(e, "OK SEEK");
+	ok("max-seeks-per-address counts an IPv6 /64 as one address: 449, another /64 seeks");
+
+	tc_send(a, "CANCEL");
+	CHECK_LINE(a, "OK CANCEL");
+	tc_send(b, "SEEK freestyle 15 300+5 black casual none");
+	CHECK_LINE(b, "OK SEEK");
+	/* b holds the /64's one seek; a's white pairs with e's older black */
+	tc_send(a, "SEEK freestyle 15 300+5 white casual none");
+	CHECK(tc_expect(a, "* START", LINE_MS) && strstr(a->line, "seeke"),
+	    "a seek that pairs at once was not taken at the cap: %s", a->line);
+	CHECK(tc_expect(e, "* START", LINE_MS) != NULL, "e was not paired: %s", e->line);
+	tc_close(a);
+	tc_close(b);
+	tc_close(e);
+	ok("a cancel frees the address's seek; a seek that pairs at once is taken at the cap");
+}
+
 /* Issue 41 L1: an IPv4 client in the IPv4-mapped IPv6 form is the IPv4
  * address in who and the log, and a ban in either form matches it. */
 static void
@@ -603,7 +651,8 @@ main(void)
 		return required ? 1 : 0;
 	}
 	if (daemon_start(&d, GOMOKUD_BIN,
-		"listen [::1]:0\nproxy-from 127.0.0.2,::1\nmax-per-address 2\n"
+		"listen [::1]:0\nproxy-from 127.0.0.2,::1\nmax-per-address "
+		"2\nmax-seeks-per-address 1\n"
 		"handshake-timeout 1\nbot-threads 1\n") != 0) {
 		printf("FAIL: the daemon did not start (%s)\n", d.log);
 		return 1;
@@ -622,6 +671,7 @@ main(void)
 	test_forged();
 	test_bad_headers();
 	test_ipv6_prefix();
+	test_seek_cap();
 	test_mapped();
 	test_families();
 	test_reload();

@@ -207,10 +207,11 @@ test_seek_play_five(void **st)
 	white.colour = WISH_WHITE;
 	renju.rule = RULE_RENJU;
 	uint32_t id;
-	assert_int_equal(lobby_seek(srv, a, &black, 0, NULL, &id), GERR_OK);
+	assert_int_equal(lobby_seek(srv, a, &black, 1, 0, NULL, &id), GERR_OK);
 	assert_non_null(a->seek);
-	assert_int_equal(lobby_seek(srv, c, &renju, 0, NULL, &id), GERR_OK); /* no match: waits */
-	assert_int_equal(lobby_seek(srv, b, &white, 0, NULL, &id), GERR_OK);
+	assert_int_equal(
+	    lobby_seek(srv, c, &renju, 1, 0, NULL, &id), GERR_OK); /* no match: waits */
+	assert_int_equal(lobby_seek(srv, b, &white, 1, 0, NULL, &id), GERR_OK);
 	assert_null(a->seek);
 	assert_null(b->seek);
 	assert_non_null(c->seek);
@@ -286,7 +287,7 @@ test_session_gone(void **st)
 	struct session *a = user(srv, "ann", &pa), *b = user(srv, "bob", &pb);
 	struct session *c = user(srv, "cat", &pc);
 	uint32_t id;
-	assert_int_equal(lobby_seek(srv, c, &casual, 0, NULL, &id), GERR_OK);
+	assert_int_equal(lobby_seek(srv, c, &casual, 1, 0, NULL, &id), GERR_OK);
 	assert_int_equal(challenge_new(srv, a, b, &casual, &id), GERR_OK);
 	/* cat goes: its seek with it */
 	session_attach(c, NULL, NULL);
