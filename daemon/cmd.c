@@ -981,6 +981,10 @@ static int
 admin_stored(struct conn *c, void *arg, const char **why)
 {
 	struct modreq *q = arg;
+	/* the answer names the target as kept (::ffff:192.0.2.7 as 192.0.2.7,
+	 * an IPv6 address as its /64), as BANS and gomokuctl do */
+	if (q->m.id == PR_BAN || q->m.id == PR_UNBAN)
+		snprintf(q->m.word, sizeof q->m.word, "%s", admin_write_target(q->w));
 	game_err_t e = admin_write_end(q->w);
 	int rc = 0;
 	if (c && e) {

@@ -423,6 +423,17 @@ test_protocol_admins(void)
 	CHECK(tc_expect(al, "OK UNMUTE bob", 3000), "UNMUTE: %s", al->line);
 	tc_send(al, "UNBAN 203.0.113.0/24");
 	CHECK(tc_expect(al, "OK UNBAN 203.0.113.0/24", 3000), "UNBAN: %s", al->line);
+	/* the answers name the target as kept, whatever form was typed */
+	tc_send(al, "BAN ::ffff:203.0.113.9 1h");
+	CHECK(tc_expect(al, "OK BAN 203.0.113.9", 3000), "BAN in the mapped form: %s", al->line);
+	tc_send(al, "UNBAN ::ffff:203.0.113.9");
+	CHECK(
+	    tc_expect(al, "OK UNBAN 203.0.113.9", 3000), "UNBAN in the mapped form: %s", al->line);
+	tc_send(al, "BAN 2001:db8::7 1h");
+	CHECK(tc_expect(al, "OK BAN 2001:db8::/64", 3000), "BAN of an IPv6 address: %s", al->line);
+	tc_send(al, "UNBAN 2001:db8::7");
+	CHECK(tc_expect(al, "OK UNBAN 2001:db8::/64", 3000), "UNBAN of an IPv6 address: %s",
+	    al->line);
 	tc_send(al, "KICK bob be nice");
 	CHECK(tc_expect(al, "OK KICK bob", 3000), "KICK by an admin: %s", al->line);
 	CHECK(tc_expect(bo, "* KICKED kicked: be nice", 3000) && tc_closed(bo, 3000),
