@@ -24,11 +24,15 @@
 #include "daemon/export.h"
 #include "daemon/room.h"
 #include "daemon/core.h"
+#include "daemon/loginlimit.h"
 #include "daemon/session.h"
 #include "daemon/store.h"
 #include "daemon/wire.h"
 
-enum { LIMIT_SLOTS = 2048, LIMIT_KEY = 96 };
+/* The failed-login table's size (loginlimit.h): 3 keys a failure, so at
+ * least 680 failures from as many addresses before a slot is taken from a
+ * count that matters. */
+enum { LIMIT_SLOTS = 2048 };
 
 /* A LOGIN for an account that failed from elsewhere, waiting out its
  * delay; its connection is held meanwhile (as for scrypt). */
@@ -39,74 +43,50 @@ struct slow {
 	struct check *k;
 };
 
-/* Failed logins counted per key in a window: "a:" an address (its IPv6
- * /64), "p:" an account from an address, "u:" an account from anywhere. */
+/* Failed logins (loginlimit.h) and the LOGINs waiting out a delay. */
 struct login_limits {
-	struct {
-		char key[LIMIT_KEY];
-		int fails;
-		int64_t since;
-	} e[LIMIT_SLOTS];
+	struct loginlimit *tab;
 	LIST_HEAD(, slow) slow;
 	int hooked; /* slow_gone is a conns_on_gone hook */
 };
 
-static int
-limit_slot(struct server *srv, const char *key, int create)
+/* srv's limits, made at the first login; NULL when out of memory. */
+static struct login_limits *
+limits(struct server *srv)
 {
-	int64_t now = (int64_t)time(NULL);
-	int spare = -1, oldest = 0;
-
 	if (!srv->logins) {
-		if (!(srv->logins = calloc(1, sizeof *srv->logins)))
-			return -1;
-		LIST_INIT(&srv->logins->slow);
-	}
-	struct login_limits *l = srv->logins;
-	for (int i = 0; i < LIMIT_SLOTS; i++) {
-		int stale = now - l->e[i].since >= ACCOUNT_FAIL_WINDOW_S;
-		if (l->e[i].key[0] && strcmp(l->e[i].key, key) == 0) {
-			if (stale) {
-				l->e[i].fails = 0;
-				l->e[i].since = now;
-			}
-			return i;
+		struct login_limits *l = calloc(1, sizeof *l);
+		if (!l || !(l->tab = loginlimit_new(LIMIT_SLOTS, ACCOUNT_FAIL_WINDOW_S))) {
+			free(l);
+			return NULL;
 		}
-		if (spare < 0 && (!l->e[i].key[0] || stale))
-			spare = i;
-		if (l->e[i].since < l->e[oldest].since)
-			oldest = i;
+		LIST_INIT(&l->slow);
+		srv->logins = l;
 	}
-	if (!create)
-		return -1;
-	int i = spare >= 0 ? spare : oldest;
-	snprintf(l->e[i].key, sizeof l->e[i].key, "%s", key);
-	l->e[i].fails = 0;
-	l->e[i].since = now;
-	return i;
+	return srv->logins;
 }
 
 static int
 fails_of(struct server *srv, const char *key)
 {
-	int i = limit_slot(srv, key, 0);
-	return i >= 0 ? srv->logins->e[i].fails : 0;
+	struct login_limits *l = limits(srv);
+	return l ? loginlimit_fails(l->tab, key, (int64_t)time(NULL)) : 0;
 }
 
 static void
 count_failure(struct server *srv, const char *key)
 {
-	int i = limit_slot(srv, key, 1);
-	if (i >= 0)
-		srv->logins->e[i].fails++;
+	struct login_limits *l = limits(srv);
+	if (l)
+		loginlimit_fail(l->tab, key, (int64_t)time(NULL));
 }
 
 static void
 forget(struct server *srv, const char *key)
 {
-	int i = limit_slot(srv, key, 0);
-	if (i >= 0)
-		srv->logins->e[i].key[0] = '\0';
+	struct login_limits *l = limits(srv);
+	if (l)
+		loginlimit_forget(l->tab, key);
 }
 
 int
@@ -153,6 +133,7 @@ account_free_limits(struct server *srv)
 		return;
 	while (!LIST_EMPTY(&srv->logins->slow))
 		slow_free(LIST_FIRST(&srv->logins->slow));
+	loginlimit_free(srv->logins->tab);
 	free(srv->logins);
 	srv->logins = NULL;
 }
@@ -160,17 +141,17 @@ account_free_limits(struct server *srv)
 /* The keys of c's address and of name: "a:<unit>", "p:<unit> <name>",
  * "u:<name>", the unit being the address or its IPv6 /64 (conn.h). */
 static void
-keys_of(const struct conn *c, const char *name, char akey[LIMIT_KEY], char pkey[LIMIT_KEY],
-    char ukey[LIMIT_KEY])
+keys_of(const struct conn *c, const char *name, char akey[LOGINLIMIT_KEY],
+    char pkey[LOGINLIMIT_KEY], char ukey[LOGINLIMIT_KEY])
 {
 	char unit[INET6_ADDRSTRLEN + 8] = "?", lower[AUTH_NAME_MAX + 1];
 
 	if (c->unit.family && cidr_format(&c->unit, unit, sizeof unit) != 0)
 		snprintf(unit, sizeof unit, "?");
 	auth_name_key(name, lower);
-	snprintf(akey, LIMIT_KEY, "a:%s", unit);
-	snprintf(pkey, LIMIT_KEY, "p:%s %s", unit, lower);
-	snprintf(ukey, LIMIT_KEY, "u:%s", lower);
+	snprintf(akey, LOGINLIMIT_KEY, "a:%s", unit);
+	snprintf(pkey, LOGINLIMIT_KEY, "p:%s %s", unit, lower);
+	snprintf(ukey, LOGINLIMIT_KEY, "u:%s", lower);
 }
 
 /* A sign-in under way: a GUEST, or a REGISTER or LOGIN whose password a
@@ -355,7 +336,7 @@ static int
 enter(struct conn *c, struct check *k, const char **why)
 {
 	if (!k->registering) {
-		char akey[LIMIT_KEY], pkey[LIMIT_KEY], ukey[LIMIT_KEY];
+		char akey[LOGINLIMIT_KEY], pkey[LOGINLIMIT_KEY], ukey[LOGINLIMIT_KEY];
 		keys_of(c, k->name, akey, pkey, ukey);
 		forget(c->srv, pkey);
 		forget(c->srv, ukey);
@@ -395,7 +376,7 @@ check_done(int64_t id, int cancelled, void *arg)
 		rc = ERR_INTERNAL;
 		discard(k);
 	} else {
-		char akey[LIMIT_KEY], pkey[LIMIT_KEY], ukey[LIMIT_KEY];
+		char akey[LOGINLIMIT_KEY], pkey[LOGINLIMIT_KEY], ukey[LOGINLIMIT_KEY];
 		keys_of(c, k->name, akey, pkey, ukey);
 		count_failure(c->srv, akey);
 		count_failure(c->srv, pkey);
@@ -535,8 +516,10 @@ static int
 slow_down(struct conn *c, struct check *k, int ms)
 {
 	struct server *srv = c->srv;
-	struct login_limits *l = srv->logins;
+	struct login_limits *l = limits(srv);
 
+	if (!l)
+		return -1;
 	if (!l->hooked && conns_on_gone(srv, slow_gone, srv) == 0)
 		l->hooked = 1;
 	struct slow *w = l->hooked ? calloc(1, sizeof *w) : NULL;
@@ -557,7 +540,7 @@ int
 account_login(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct server *srv = c->srv;
-	char akey[LIMIT_KEY], pkey[LIMIT_KEY], ukey[LIMIT_KEY];
+	char akey[LOGINLIMIT_KEY], pkey[LOGINLIMIT_KEY], ukey[LOGINLIMIT_KEY];
 
 	if (!srv->store) {
 		*why = "this server keeps no accounts (database none); use GUEST";

@@ -10,7 +10,7 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
-	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c
+	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c daemon/loginlimit.c
 CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/node.c daemon/cluster/link.c daemon/cluster/presence.c \
 	daemon/cluster/roster.c daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/tell.c \
 	daemon/cluster/clusterlobby.c daemon/cluster/clustermsg.c daemon/cluster/lease.c

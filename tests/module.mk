@@ -151,6 +151,12 @@ $(O)/tests/unit/test_roomid: $(O)/tests/unit/test_roomid.o $(O)/daemon/roomid.o
 
 TESTS += $(O)/tests/unit/test_roomid
 
+# The failed-login table (issue 41): a flood of new keys keeps the counts.
+$(O)/tests/unit/test_loginlimit: $(O)/tests/unit/test_loginlimit.o $(O)/daemon/loginlimit.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_loginlimit
+
 # Rooms, sessions, the lobby and challenges linked alone (issue 40): the
 # one-node world, no store, and no connection, command, transport or
 # cluster object.

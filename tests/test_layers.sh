@@ -90,9 +90,9 @@ deny "$(git ls-files 'daemon/*.c' 'daemon/*.h' | grep -vx 'daemon/server.c\|daem
 deny "$(git ls-files 'daemon/*.c' 'daemon/*.h' 'daemon/cluster/*' | grep -vx 'daemon/main.c\|daemon/server.c')" \
 	'^daemon/server\.h$' "server.h is the composition root's, for main.c: the core shares core.h"
 reach "daemon/world.h daemon/world.c daemon/roomid.h daemon/roomid.c daemon/gc.h daemon/gc.c \
-	daemon/addrcount.h daemon/addrcount.c" \
+	daemon/addrcount.h daemon/addrcount.c daemon/loginlimit.h daemon/loginlimit.c" \
 	'^daemon/(core|conn|session|room|lobby|challenge|cmd|server)\.h$|^daemon/cluster/' \
-	"world.h, roomid, gc and addrcount are leaves: they know no owner of the core"
+	"world.h, roomid, gc, addrcount and loginlimit are leaves: they know no owner of the core"
 
 [ $bad -eq 0 ] && echo "layers: every include keeps to its layer"
 exit $bad
