@@ -523,10 +523,12 @@ enum { SEEKS_PAGE = 50, SEEKS_FAR_MAX = 1000000 };
 struct seeks_out {
 	struct conn *c;
 	const struct seek *own; /* the asker's open seek, or NULL */
-	int pass;               /* seek_pass's, the one being listed */
-	int64_t from;           /* the page's first index in the whole order */
-	int64_t seen;           /* seeks of both passes so far */
-	int n;                  /* lines sent */
+	int counting;           /* the first walk: only n[] */
+	int64_t n[3];           /* the seeks of each pass (seek_pass) */
+	int pass;               /* the second walk's pass */
+	int64_t lo, hi;         /* its lines to send, by index within the pass */
+	int64_t seen;           /* its seeks so far */
+	int sent;               /* lines sent */
 };
 
 /* The pass m is listed in: 0, one the asker could pair with; 1, another's;
@@ -543,47 +545,79 @@ seek_pass(const struct seeks_out *o, const proto_msg_t *m)
 	return gamespec_compatible(&o->own->spec, &g) ? 0 : 1;
 }
 
+/* Counts (the first walk) or sends (the second) a seek of pass p: whether
+ * it is sent, by its index within the pass. */
+static int
+seek_take(struct seeks_out *o, int p)
+{
+	if (o->counting) {
+		o->n[p]++;
+		return 0;
+	}
+	if (p != o->pass)
+		return 0;
+	int64_t i = o->seen++;
+	return i >= o->lo && i < o->hi;
+}
+
+/* Another node's seek. */
 static void
 seek_visit(void *arg, const proto_msg_t *m)
 {
 	struct seeks_out *o = arg;
-	if (seek_pass(o, m) != o->pass)
-		return;
-	int64_t i = o->seen++;
-	if (i >= o->from && i < o->from + SEEKS_PAGE) {
+	if (seek_take(o, seek_pass(o, m))) {
 		conn_send(o->c, m);
-		o->n++;
+		o->sent++;
 	}
 }
 
+/* A seek here: its pass from the seek itself, its line only when sent. */
 static int
 seek_line(void *arg, const struct seek *k)
 {
-	proto_msg_t r;
-	proto_init(&r, PD_SEEK, NULL);
-	r.ident = k->id;
-	snprintf(r.user, sizeof r.user, "%s", k->sess->name);
-	wire_gamespec_out(&r, &k->spec);
-	r.fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
-	seek_visit(arg, &r);
-	return 0;
+	struct seeks_out *o = arg;
+	int p = 2; /* the asker's own (a seek's session; c->sess may be NULL) */
+	if (k->sess != o->c->sess)
+		p = !o->own || gamespec_compatible(&o->own->spec, &k->spec) ? 0 : 1;
+	if (seek_take(o, p)) {
+		proto_msg_t r;
+		proto_init(&r, PD_SEEK, NULL);
+		r.ident = k->id;
+		snprintf(r.user, sizeof r.user, "%s", k->sess->name);
+		wire_gamespec_out(&r, &k->spec);
+		r.fallback = k->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
+		conn_send(o->c, &r);
+		o->sent++;
+	}
+	return !o->counting && o->seen >= o->hi; /* this node's part of the page is sent */
 }
 
+/* Two walks: the first counts each pass, so the page's place in the order
+ * is known; the second goes only through the passes the page reaches. */
 static int
 cmd_seeks(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)rm;
 	(void)why;
 	proto_msg_t r;
-	struct seeks_out o = { c, c->sess ? c->sess->seek : NULL, 0, 0, 0, 0 };
-	o.from = ((m->page ? m->page : 1) - 1) * SEEKS_PAGE;
-	for (o.pass = 0; o.pass < 3; o.pass++) {
+	struct seeks_out o = { .c = c, .own = c->sess ? c->sess->seek : NULL, .counting = 1 };
+	lobby_each(c->srv, seek_line, &o);
+	world_each_line(&c->srv->world, PD_SEEK, SEEKS_FAR_MAX, seek_visit, &o);
+	o.counting = 0;
+	int64_t from = ((m->page ? m->page : 1) - 1) * SEEKS_PAGE, start = 0;
+	for (o.pass = 0; o.pass < 3; start += o.n[o.pass++]) {
+		o.lo = from - start;
+		o.hi = o.lo + SEEKS_PAGE;
+		if (o.hi <= 0 || o.lo >= o.n[o.pass])
+			continue; /* the page is not in this pass */
+		o.seen = 0;
 		lobby_each(c->srv, seek_line, &o);
-		world_each_line(&c->srv->world, PD_SEEK, SEEKS_FAR_MAX, seek_visit, &o);
+		if (o.seen < o.hi)
+			world_each_line(&c->srv->world, PD_SEEK, SEEKS_FAR_MAX, seek_visit, &o);
 	}
 	reply_init(&r, m);
-	r.count = o.n;
-	r.count2 = m->page ? o.seen : 0; /* a bare SEEKS: OK SEEKS <n>, as before seekpages */
+	r.count = o.sent;
+	r.count2 = m->page ? o.n[0] + o.n[1] + o.n[2] : 0; /* a bare SEEKS: OK SEEKS <n> */
 	conn_send(c, &r);
 	return 0;
 }
