@@ -490,8 +490,8 @@ function stepReplay(to) {
 async function download(format) {
   const { rec } = model.replay;
   try {
-    const r = await act('EXPORT', rec.id, format);
-    const text = `${r.data.map((d) => d.fields.text).join('\n')}\n`;
+    await act('EXPORT', rec.id, format); // the model keeps the record's lines
+    const text = `${model.record.lines.join('\n')}\n`;
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
     a.download = `game-${rec.id}.${format === 'psq' ? 'psq' : 'txt'}`;
@@ -531,8 +531,8 @@ form('bot', async (f) => {
 });
 form('create', async (f) => {
   try {
-    const r = await act('CREATE', f.rule, 15, f.tc, f.colour, 'casual', f.rule === 'renju' ? 'none' : f.opening);
-    const [room, code] = r.ok.args;
+    await act('CREATE', f.rule, 15, f.tc, f.colour, 'casual', f.rule === 'renju' ? 'none' : f.opening);
+    const { room, code } = model.invite;
     await enterRoom(room, false);
     save({ room, seq: model.game ? model.game.seq : 0 });
     $('share-link').value = `${location.origin}/#join=${code}`;
@@ -584,19 +584,19 @@ async function account(cmd) {
     save({ name: model.me.name, token: model.me.token, account: true, room: null });
     showMe();
     const st = await send('STATS', model.me.name).catch(() => null);
-    $('stats').textContent = st ? st.data.map((d) => `${d.fields.rule} ${d.fields.rating} (${d.fields.wins}-${d.fields.losses}-${d.fields.draws})`).join(' · ') : '';
+    $('stats').textContent = st ? model.lobby.stats.map((f) => `${f.rule} ${f.rating} (${f.wins}-${f.losses}-${f.draws})`).join(' · ') : '';
   } catch { /* said */ }
 }
 form('account', () => account('LOGIN'));
 $('register-go').addEventListener('click', () => account('REGISTER'));
 $('top-go').addEventListener('click', async () => {
   try {
-    const r = await act('TOP', 'freestyle');
+    await act('TOP', 'freestyle');
     const ol = $('top');
     ol.replaceChildren();
-    for (const d of r.data) {
+    for (const f of model.lobby.top) {
       const li = document.createElement('li');
-      li.textContent = `${d.fields.user} ${d.fields.rating}`;
+      li.textContent = `${f.user} ${f.rating}`;
       ol.appendChild(li);
     }
   } catch { /* said */ }

@@ -69,7 +69,8 @@ export class Model {
     this.seekStarted = false; // START came before OK SEEK
     this.invite = null; // {room, code} of the private room made
     this.challenge = null; // a challenge to me awaiting my answer: the event's fields
-    this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0 };
+    // the lobby's lists; stats: the last STATS reply's lines, top: TOP's
+    this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0, stats: [], top: [] };
     this.record = null; // the last EXPORT: {id, format, lines, ready}
     this.replay = null; // {rec, at}
     this.motd = null; // the server's notices: their texts as sent
@@ -154,7 +155,11 @@ export class Model {
       case 'EXPORT':
         this.record = { id: a[0], format: a[1], lines: data.filter((d) => d.name === 'RECORD').map((d) => d.fields.text), ready: true };
         break;
-      case 'STATS': this.ratings(data); break;
+      case 'STATS':
+        this.lobby.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        this.ratings(data);
+        break;
+      case 'TOP': this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields); break;
       case 'FORBIDDEN': {
         const g = this.game;
         if (g && req && g.room === a[0] && g.moves.length === req.ply) {

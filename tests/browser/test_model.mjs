@@ -290,6 +290,21 @@ check('swap2: the stones put here until all are placed', () => {
   assert.deepEqual(m.swap2Put('i9'), ['h8', 'h9', 'i9']);
 });
 
+check('the account card: STATS and TOP lines kept as the server sent them; CREATE\'s invitation', () => {
+  const m = new Model();
+  m.sent('STATS', ['lena'], '#w1');
+  line(m, '= STAT lena freestyle 1662 290 provisional 1 0 0');
+  line(m, 'OK #w1 STATS 1');
+  assert.deepEqual(m.lobby.stats.map((f) => `${f.rule} ${f.rating} ${f.wins}`), ['freestyle 1662 1']);
+  m.sent('TOP', ['freestyle'], '#w2');
+  line(m, '= STAT mark freestyle 1700 80 established 9 1 0');
+  line(m, 'OK #w2 TOP 1 1');
+  assert.deepEqual(m.lobby.top.map((f) => f.user), ['mark']);
+  m.sent('CREATE', [], '#w3');
+  line(m, 'OK #w3 CREATE r7 Ab12Cd34');
+  assert.deepEqual(m.invite, { room: 'r7', code: 'Ab12Cd34' });
+});
+
 check('the model holds no sentences: a presence notice is a token', () => {
   const m = new Model();
   line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
