@@ -6,7 +6,8 @@
 // Keys starting "c." are the C model's alone and skipped here; "web." keys
 // are this model's alone. Then what the transcripts cannot say: the
 // connection's backoff, the takeover, what is sent again after a
-// reconnect, and the replay. Run from the top of the tree:
+// reconnect, the replay; and that model.js reaches no DOM, storage, socket,
+// timer or clock. Run from the top of the tree:
 //   node tests/browser/test_model.mjs [transcript...]
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -311,6 +312,16 @@ check('the model holds no sentences: a presence notice is a token', () => {
   line(m, '* PRESENCE r1 2 carol joined 0');
   assert.deepEqual(m.game.chat, [{ user: '', notice: 'joined', who: 'carol' }]);
   assert.equal(m.game.spectators, 1);
+});
+
+check('model.js reaches no DOM, storage, socket, timer or clock, and imports only proto.js', () => {
+  const src = readFileSync('client/web/model.js', 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
+  const used = src.match(/\b(document|window|globalThis|localStorage|sessionStorage|WebSocket|XMLHttpRequest|fetch|setTimeout|setInterval|clearTimeout|clearInterval|requestAnimationFrame|performance|Date|location|history|navigator|matchMedia)\b/g);
+  assert.equal(used, null, `model.js uses ${used}`);
+  const imports = [...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+  assert.deepEqual(imports, ['./proto.js']);
 });
 
 console.log(failed ? `test_model: ${failed} failed` : 'test_model: all passed');
