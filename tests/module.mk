@@ -133,8 +133,10 @@ soak: $(O)/tests/soak/soak $(O)/tests/soak/crash $(GOMOKUD)
 TESTS += tests/test_layers.sh tests/test_world.sh tests/cycles.sh
 
 # The web client's protocol parser against every transcript line of
-# PROTOCOL.md (node, fast: every pass).
-TESTS += tests/browser/test_proto.mjs
+# PROTOCOL.md, and its model (client/web/model.js, no DOM) on the
+# transcripts of tests/model/ that test_client_model reads too (node,
+# fast: every pass).
+TESTS += tests/browser/test_proto.mjs tests/browser/test_model.mjs
 
 # The web board in a real browser (issue 24): slow, so one pass only, the
 # plain gcc build; the sanitizer passes test the same daemon C through

@@ -1,28 +1,25 @@
-// app.js: the web client. The page keeps a model rebuilt only from the
-// server's lines (events, and snapshots after WATCH, STATE or RESUME) and
-// renders it; clicks and keys become requests. The session token lives in
+// app.js: the web client's page. The model (model.js) is rebuilt only from
+// the server's lines (events, and snapshots after WATCH, STATE or RESUME);
+// this file owns the socket, the timers and localStorage, hands the model
+// every line, renders what it holds, says its tokens and codes in words,
+// and turns clicks and keys into requests. The session token lives in
 // localStorage, so a reload or a new tab resumes the seat.
 import * as proto from './proto.js';
 import { Board } from './board.js';
+import { Model, colourAt, toMove } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'gomokud.session';
 
+const model = new Model();
 const app = {
+  model,
   ws: null,
-  up: false,
   tagN: 0,
-  pending: new Map(), // tag -> {resolve, reject, data}
-  me: null, // {name, token}
-  game: null,
-  seek: null,
-  backoff: 500,
-  bye: null, // the reason of the last * BYE, for the close after it
+  pending: new Map(), // tag -> {resolve, reject}
   retry: null,
-  host: null, // where * MOVED sent us (host:port); null: this page's server
   lobbyTimer: null,
   view: 'lobby',
-  replay: null,
 };
 
 // ---- saved session -------------------------------------------------------
@@ -62,27 +59,25 @@ function errText(e) {
 
 function connect() {
   clearTimeout(app.retry);
-  const ws = new WebSocket(`wss://${app.host || location.host}/ws`);
+  const ws = new WebSocket(`wss://${model.conn.host || location.host}/ws`);
   app.ws = ws;
   ws.onmessage = (ev) => onLine(ev.data);
   ws.onclose = () => {
     if (app.ws !== ws) return;
-    app.up = false;
     for (const p of app.pending.values()) p.reject({ code: 0, message: 'connection lost' });
     app.pending.clear();
-    if (app.bye === 'takeover') {
+    const next = model.closed();
+    if (next.takeover) {
       // another tab or client took this session: reconnecting would take it
       // back, and the two would pull the seat back and forth
       status('You are playing from another tab or client now. Reload this page to play here.');
       document.body.classList.add('offline');
       return;
     }
-    app.bye = null;
-    const s = Math.round(app.backoff / 100) / 10;
+    const s = Math.round(next.retry / 100) / 10;
     status(`Connection lost; reconnecting in ${s} s…`);
     document.body.classList.add('offline');
-    app.retry = setTimeout(connect, app.backoff);
-    app.backoff = Math.min(app.backoff * 2, 8000);
+    app.retry = setTimeout(connect, next.retry);
   };
 }
 
@@ -100,7 +95,8 @@ function send(name, ...args) {
       reject(e);
       return;
     }
-    app.pending.set(tag, { resolve, reject, data: [] });
+    app.pending.set(tag, { resolve, reject });
+    model.sent(name, args, tag);
     app.ws.send(line);
   });
 }
@@ -113,7 +109,6 @@ function act(name, ...args) {
   });
 }
 
-let pendingData = []; // = lines of the reply being read
 function onLine(line) {
   let m;
   try {
@@ -121,42 +116,34 @@ function onLine(line) {
   } catch {
     return; // not ours to judge: the server is the authority
   }
-  if (m.kind === 'data') {
-    pendingData.push(m);
-    return;
-  }
-  if (m.kind === 'ok' || m.kind === 'err') {
-    const data = pendingData;
-    pendingData = [];
+  const out = model.receive(m, performance.now());
+  if (out.reply) {
+    const { ok, err, data } = out.reply;
     const p = app.pending.get(m.tag);
     if (p) {
       app.pending.delete(m.tag);
-      if (m.kind === 'ok') p.resolve({ ok: m, data });
-      else p.reject(m);
-    } else if (m.kind === 'err') {
-      toast(proto.errorWords(m.code, m.text));
+      if (ok) p.resolve({ ok, data });
+      else p.reject(err);
+    } else if (err) {
+      toast(proto.errorWords(err.code, err.text));
     }
-    return;
   }
-  if (m.unknown) return;
-  onEvent(m.name, m.fields);
+  onOutcome(out, m);
 }
 
 async function greet() {
-  app.up = true;
   document.body.classList.remove('offline');
   status('Connected');
   await send('HELLO', 1, 'web/1');
   const s = saved();
-  if (s.token && s.room) {
+  const resume = model.resumeArgs(s);
+  if (resume) {
     try {
-      const r = await send('RESUME', s.token, s.room, s.seq || 0);
-      app.me = { name: s.name, token: s.token };
+      await send('RESUME', ...resume); // the model takes the snapshot
+      model.signedIn(s.name, s.token);
       showMe();
-      snapshot(r.data, s.room);
-      app.game.seq = Number(r.ok.args[1]);
-      save({ seq: app.game.seq });
-      app.backoff = 500;
+      showGame(); // again, now that the model knows who I am
+      save({ seq: model.game.seq });
       return;
     } catch (e) {
       if (e.moved) return; // * MOVED: the seat is taken back on its node
@@ -164,18 +151,16 @@ async function greet() {
       if (e.code && e.code !== 448) toast(errText(e));
     }
   }
-  // a guest takes its name again (an account's session ended with its tab)
-  const want = s.name && !s.account && !/^guest[0-9]+$/.test(s.name) ? [s.name] : [];
+  const want = model.guestArgs(s);
   let r;
   try {
     r = await send('GUEST', ...want);
   } catch {
     r = await send('GUEST');
   }
-  app.me = { name: r.ok.args[0], token: r.ok.args[1] };
-  save({ name: app.me.name, token: app.me.token, account: false });
+  model.signedIn(r.ok.args[0], r.ok.args[1]);
+  save({ name: model.me.name, token: model.me.token, account: false });
   showMe();
-  app.backoff = 500;
   const join = /#join=([A-Za-z0-9]{6,32})/.exec(location.hash);
   if (join) {
     history.replaceState(null, '', location.pathname);
@@ -185,107 +170,46 @@ async function greet() {
     } catch { /* said */ }
     return;
   }
-  if (app.view === 'game' && app.game) enterRoom(app.game.room, false);
+  const room = model.rejoin(app.view);
+  if (room) enterRoom(room, false);
   else showLobby();
 }
 
 function showMe() {
-  $('me').textContent = app.me ? `You are ${app.me.name}` : '';
+  $('me').textContent = model.me ? `You are ${model.me.name}` : '';
 }
 
-// ---- the model ------------------------------------------------------------
+// ---- what the model's outcome asks -----------------------------------------
 
-function newGame(room) {
-  return {
-    room, seq: 0, status: 'waiting', rule: 'freestyle', size: 15, tc: 'none', rated: 'casual',
-    black: '-', white: '-', moves: [], reasons: [], clock: { b: null, w: null, side: 'none', at: 0 },
-    offers: new Map(), result: null, think: null, presence: {}, chat: [], forbidden: [], stage: null,
-    pending: [], putting: false, // swap2: stones placed here, not yet sent
-  };
-}
-
-function mySide(g) {
-  if (!app.me || !g) return null;
-  if (g.black === app.me.name) return 'black';
-  if (g.white === app.me.name) return 'white';
-  return null;
-}
-
-function toMove(g) {
-  if (g.clock.side === 'black' || g.clock.side === 'white') return g.clock.side;
-  return g.moves.length % 2 ? 'white' : 'black';
-}
-
-function setClock(g, b, w, side) {
-  g.clock = { b: b === '-' ? null : Number(b), w: w === '-' ? null : Number(w), side, at: performance.now() };
-}
-
-// The data lines of a snapshot (WATCH, STATE, RESUME) replace the model.
-function snapshot(data, room) {
-  const g = newGame(room);
-  const old = app.game && app.game.room === room ? app.game : null;
-  if (old) g.chat = old.chat;
-  for (const d of data) {
-    const f = d.fields;
-    if (!f) continue;
-    switch (d.name) {
-      case 'ROOM':
-        Object.assign(g, { status: f.status, rule: f.rule, size: Number(f.size), tc: f.tc, rated: f.rated, black: f.black, white: f.white });
-        break;
-      case 'CLOCK': setClock(g, f.bms, f.wms, f.side); break;
-      case 'SEAT': g.presence[f.user] = f.presence === 'gone' ? { gone: true, until: performance.now() + Number(f.grace) } : {}; break;
-      case 'MOVES': for (const mv of proto.moveList(f.moves)) g.moves.push(mv); break;
-      case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.putting = f.stage === 'put3'; break;
-      case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
-      case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
-      default: break;
-    }
-  }
-  app.game = g;
-  askForbidden(g);
-  showGame();
-}
-
-function afterSeq(g, seq) {
-  const n = Number(seq);
-  if (g.seq && n !== g.seq + 1 && n > g.seq) {
-    g.seq = n;
-    send('STATE', g.room).then((r) => { snapshot(r.data, g.room); g.seq = Number(r.ok.args[1]); save({ seq: g.seq }); }).catch(() => {});
-    return;
-  }
-  g.seq = n;
-  if (mySide(g)) save({ seq: n });
-}
-
-// Renju: the points black may not play now, as the server judges them
-// (FORBIDDEN); asked whenever black is to move, dropped when stale.
-function askForbidden(g) {
-  g.forbidden = [];
-  if (g.rule !== 'renju' || g.status !== 'playing' || toMove(g) !== 'black') return;
-  const at = g.moves.length;
-  send('FORBIDDEN', g.room).then((r) => {
-    if (app.game !== g || g.moves.length !== at) return;
-    g.forbidden = r.data.flatMap((d) => proto.moveList(d.fields.moves));
-    if (app.view === 'game') renderGame();
+function askForbidden() {
+  const g = model.game;
+  send('FORBIDDEN', g.room).then(() => {
+    if (app.view === 'game' && model.game === g) renderGame();
   }).catch(() => {});
 }
 
-function onEvent(name, f) {
-  if (name === 'SERVER') {
+function resync(room) {
+  if (model.awaitingSnapshot(room)) return;
+  send('STATE', room).then(() => { save({ seq: model.game.seq }); }).catch(() => {});
+}
+
+function onOutcome(out, m) {
+  if (out.greet) {
     greet().catch((e) => toast(errText(e)));
     return;
   }
-  if (name === 'SHUTDOWN') {
+  if (out.notice === 'shutdown') {
     status('The server is restarting…');
     return;
   }
-  if (name === 'MOVED') {
+  if (out.moved) {
     // the room is played on another node of the cluster: take the seat
     // back there with the token (greet RESUMEs the saved room)
+    const { room, addr } = out.moved;
     if (!saved().token) return;
-    save({ room: f.room });
-    app.host = f.addr;
-    status(`Room ${f.room} is played at ${f.addr}; taking your seat there…`);
+    save({ room });
+    status(`Room ${room} is played at ${addr}; taking your seat there…`);
+    model.follow(addr);
     const old = app.ws;
     app.ws = null;
     for (const p of app.pending.values()) p.reject({ code: 0, moved: true, message: 'moved' });
@@ -294,82 +218,36 @@ function onEvent(name, f) {
     connect();
     return;
   }
-  if (name === 'BYE') {
-    app.bye = f.reason; // the close that follows says what it means
-    if (f.reason === 'shutdown') status('Server restarting, reconnecting…');
+  if (out.bye) {
+    // the close that follows says what it means
+    if (out.bye === 'shutdown') status('Server restarting, reconnecting…');
     return;
   }
-  if (name === 'MOTD' || name === 'ANNOUNCE') {
-    toast(f.text);
+  if (out.notice === 'motd' || out.notice === 'announce') {
+    toast(out.notice === 'motd' ? model.motd : model.announce);
     return;
   }
-  if (name === 'KICKED') {
-    status(`Removed by the server's admins: ${f.text}`);
+  if (out.notice === 'kicked') {
+    status(`Removed by the server's admins: ${model.kicked}`);
     return;
   }
-  if (name === 'TELL') {
-    toast(`${f.from} says: ${f.text}`);
+  if (out.tell) {
+    toast(`${out.tell.from} says: ${out.tell.text}`);
     return;
   }
-  if (name === 'START' && app.me && (f.black === app.me.name || f.white === app.me.name)) {
-    if (!app.game || app.game.room !== f.room) app.game = newGame(f.room);
+  if (out.save) save(out.save);
+  if (out.rc === 'resync' && model.game) resync(model.game.room);
+  if (out.askForbidden) askForbidden();
+  if (out.started) {
+    $('share').hidden = true;
+    showGame();
+    return;
   }
-  const g = app.game;
-  if (!g || f.room !== g.room) return;
-  afterSeq(g, f.seq);
-  switch (name) {
-    case 'START':
-      Object.assign(g, { status: f.opening === 'swap2' ? 'opening' : 'playing', black: f.black, white: f.white, rule: f.rule, size: Number(f.size), tc: f.tc, rated: f.rated, moves: [], reasons: [], result: null, think: null, stage: null });
-      g.offers.clear();
-      setClock(g, f.bms, f.wms, f.opening === 'swap2' ? 'none' : 'black');
-      if (mySide(g)) save({ room: g.room, seq: g.seq });
-      $('share').hidden = true;
-      askForbidden(g);
-      showGame();
-      break;
-    case 'MOVE':
-      g.moves.push(f.move);
-      g.reasons[g.moves.length - 1] = f.reason || '';
-      setClock(g, f.bms, f.wms, f.side === 'black' ? 'white' : 'black');
-      g.think = null;
-      askForbidden(g);
-      break;
-    case 'UNDO':
-      g.moves.splice(g.moves.length - Number(f.plies));
-      setClock(g, f.bms, f.wms, g.moves.length % 2 ? 'white' : 'black');
-      askForbidden(g);
-      break;
-    case 'OVER':
-      g.status = 'over';
-      g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) };
-      g.clock.side = 'none';
-      g.think = null;
-      for (const [id, o] of g.offers) if (o.kind !== 'rematch') g.offers.delete(id);
-      if (mySide(g)) save({ room: null, seq: 0 });
-      break;
-    case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
-    case 'OFFEREND': g.offers.delete(f.id); break;
-    case 'SAY': g.chat.push({ user: f.user, text: f.text }); break;
-    case 'PRESENCE':
-      if (f.what === 'gone') g.presence[f.user] = { gone: true, until: performance.now() + Number(f.ms) };
-      else if (f.what === 'back') g.presence[f.user] = {};
-      if (f.what === 'joined' || f.what === 'left') g.chat.push({ user: '', text: `${f.user} ${f.what === 'joined' ? 'is watching' : 'left'}` });
-      break;
-    case 'THINK':
-      g.think = { bot: f.bot, depth: Number(f.depth), cands: f.cands.split(',').map((c) => { const [mv, s] = c.split(':'); return { mv, score: Number(s) }; }) };
-      break;
-    case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.status = 'opening'; g.pending = []; g.putting = f.stage === 'put3'; break;
-    case 'COLOURS':
-      g.black = f.black;
-      g.white = f.white;
-      g.stage = null;
-      g.status = 'playing';
-      g.pending = [];
-      setClock(g, g.clock.b, g.clock.w, g.moves.length % 2 ? 'white' : 'black');
-      break;
-    default: break;
+  if (out.snapshot) {
+    showGame();
+    return;
   }
-  if (app.view === 'game') renderGame();
+  if (m.kind === 'event' && app.view === 'game' && model.game && m.fields && m.fields.room === model.game.room) renderGame();
 }
 
 // ---- views ------------------------------------------------------------------
@@ -387,13 +265,12 @@ function showLobby() {
 }
 
 async function refreshLobby() {
-  if (app.view !== 'lobby' || !app.up || !app.me) return;
+  if (app.view !== 'lobby' || !model.conn.up || !model.me) return;
   try {
-    const [rooms, who] = await Promise.all([send('ROOMS'), send('WHO')]);
+    await Promise.all([send('ROOMS'), send('WHO')]);
     const ul = $('rooms');
     ul.replaceChildren();
-    for (const d of rooms.data) {
-      const f = d.fields;
+    for (const f of model.lobby.rooms) {
       const li = document.createElement('li');
       li.textContent = `${f.black} vs ${f.white} · ${f.rule} ${f.size} · ${f.moves} moves · ${f.status} `;
       const b = document.createElement('button');
@@ -404,12 +281,12 @@ async function refreshLobby() {
       li.appendChild(b);
       ul.appendChild(li);
     }
-    if (!rooms.data.length) ul.innerHTML = '<li>No public games right now.</li>';
+    if (!model.lobby.rooms.length) ul.innerHTML = '<li>No public games right now.</li>';
     const w = $('who');
     w.replaceChildren();
-    for (const d of who.data) {
+    for (const u of model.lobby.users) {
       const li = document.createElement('li');
-      li.textContent = `${d.fields.user} (${d.fields.state})`;
+      li.textContent = `${u.user} (${u.state})`;
       w.appendChild(li);
     }
   } catch { /* the next refresh tries again */ }
@@ -418,10 +295,8 @@ async function refreshLobby() {
 async function enterRoom(room, watch) {
   clearInterval(app.lobbyTimer);
   try {
-    const r = await send(watch ? 'WATCH' : 'STATE', room);
-    snapshot(r.data, room);
-    app.game.seq = Number(r.ok.args[1]);
-    if (mySide(app.game) && app.game.status !== 'over') save({ room, seq: app.game.seq });
+    await send(watch ? 'WATCH' : 'STATE', room); // the model takes the snapshot
+    if (model.mySide() && model.game.status !== 'over') save({ room, seq: model.game.seq });
   } catch (e) {
     toast(errText(e));
     showLobby();
@@ -433,34 +308,26 @@ function showGame() {
   renderGame();
 }
 
-// Swap2: the stones this player must put now (3, or the 2 of "choose").
-function swap2Need(g) {
-  if (!g.stage || g.stage.user !== app.me?.name || !g.putting) return 0;
-  return g.stage.stage === 'put3' ? 3 : g.stage.stage === 'choose' ? 2 : 0;
-}
-
 const board = new Board($('board'), (mv) => {
-  const g = app.game;
+  const g = model.game;
   if (!g) return;
-  const need = swap2Need(g);
+  const need = model.swap2Need();
   if (!need) {
     act('MOVE', g.room, mv).catch(() => {});
     return;
   }
-  if (g.moves.includes(mv) || g.pending.includes(mv)) return;
-  g.pending.push(mv);
-  if (g.pending.length === need) {
-    const put = g.pending.join(',');
-    act('SWAP2', g.room, 'put', put).catch(() => { g.pending = []; renderGame(); });
+  const put = model.swap2Put(mv);
+  if (!put) return;
+  if (put.length === need) {
+    act('SWAP2', g.room, 'put', put.join(',')).catch(() => { model.swap2Clear(); renderGame(); });
   }
   renderGame();
 });
 
 function swap2(choice) {
-  const g = app.game;
+  const g = model.game;
   if (choice === 'put') {
-    g.putting = true;
-    g.pending = [];
+    model.swap2Putting();
     renderGame();
     return;
   }
@@ -474,18 +341,12 @@ function fmtClock(ms) {
 }
 
 function tick() {
-  const g = app.game;
+  const g = model.game;
   if (!g || app.view !== 'game') return;
   const el = (side) => $(`p-${side}`).querySelector('.clock');
   const now = performance.now();
-  for (const side of ['black', 'white']) {
-    let v = side === 'black' ? g.clock.b : g.clock.w;
-    if (v !== null && g.clock.side === side && g.status === 'playing') v -= now - g.clock.at;
-    el(side).textContent = fmtClock(v);
-  }
-  const opp = mySide(g) === 'black' ? g.white : g.black;
-  const p = g.presence[opp];
-  $('claim').hidden = !(mySide(g) && g.status === 'playing' && p && p.gone && now >= p.until);
+  for (const side of ['black', 'white']) el(side).textContent = fmtClock(model.clock(side, now));
+  $('claim').hidden = !model.canClaim(now);
 }
 setInterval(tick, 250);
 
@@ -496,15 +357,16 @@ function resultWords(r) {
 }
 
 function renderGame() {
-  const g = app.game;
+  const g = model.game;
   if (!g) return;
   board.setSize(g.size);
   const stones = new Map();
-  g.moves.forEach((mv, i) => stones.set(mv, i % 2 ? 'white' : 'black'));
-  g.pending.forEach((mv, i) => stones.set(mv, (g.moves.length + i) % 2 ? 'white' : 'black'));
-  const side = mySide(g);
-  const need = swap2Need(g);
-  const turn = need ? ((g.moves.length + g.pending.length) % 2 ? 'white' : 'black') : toMove(g);
+  g.moves.forEach((mv, i) => stones.set(mv, colourAt(i)));
+  g.pending.forEach((mv, i) => stones.set(mv, colourAt(g.moves.length + i)));
+  const side = model.mySide();
+  const need = model.swap2Need();
+  const me = model.me?.name;
+  const turn = need ? colourAt(g.moves.length + g.pending.length) : toMove(g);
   board.render({
     stones,
     last: g.moves[g.moves.length - 1] || null,
@@ -518,19 +380,19 @@ function renderGame() {
     const n = $(`p-${s}`).querySelector('.name');
     const user = g[s];
     const gone = g.presence[user] && g.presence[user].gone;
-    n.textContent = `${user === '-' ? 'waiting…' : user}${user === app.me?.name ? ' (you)' : ''}${gone ? ' — away' : ''}`;
+    n.textContent = `${user === '-' ? 'waiting…' : user}${user === me ? ' (you)' : ''}${gone ? ' — away' : ''}`;
     $(`p-${s}`).classList.toggle('tomove', g.status === 'playing' && turn === s);
   }
   let t;
   if (g.status === 'over' && g.result) t = resultWords(g.result);
   else if (g.status === 'waiting') t = 'Waiting for the other player…';
   else if (need) t = `Swap2: place ${need - g.pending.length} more stone${need - g.pending.length === 1 ? '' : 's'} (${turn} next)`;
-  else if (g.stage && g.stage.user === app.me?.name) t = 'Swap2: choose your colour';
+  else if (g.stage && g.stage.user === me) t = 'Swap2: choose your colour';
   else if (g.stage) t = `Swap2: ${g.stage.user} to ${{ put3: 'place three stones', choose: 'choose', choose2: 'choose a colour' }[g.stage.stage] || g.stage.stage}`;
   else if (side) t = turn === side ? 'Your move' : `${g[turn]} to move`;
   else t = `${turn[0].toUpperCase()}${turn.slice(1)} to move`;
   $('turn').textContent = t;
-  const mine = g.stage && g.stage.user === app.me?.name && !need;
+  const mine = g.stage && g.stage.user === me && !need;
   $('swap2').hidden = !(mine && (g.stage.stage === 'choose' || g.stage.stage === 'choose2'));
   $('swap2-put').hidden = !(mine && g.stage.stage === 'choose');
   $('think').textContent = g.think ? `${g.think.bot} is thinking (depth ${g.think.depth}): ${g.think.cands.map((c) => `${c.mv} ${c.score}`).join(', ')}` : '';
@@ -538,7 +400,7 @@ function renderGame() {
   ol.replaceChildren();
   g.moves.forEach((mv, i) => {
     const li = document.createElement('li');
-    li.textContent = `${i % 2 ? 'white' : 'black'} ${mv}${g.reasons[i] ? ` (${g.reasons[i]})` : ''}`;
+    li.textContent = `${colourAt(i)} ${mv}${g.reasons[i] ? ` (${g.reasons[i]})` : ''}`;
     ol.appendChild(li);
   });
   ol.scrollTop = ol.scrollHeight;
@@ -547,7 +409,7 @@ function renderGame() {
   for (const [id, o] of g.offers) {
     const div = document.createElement('div');
     div.className = 'offer';
-    const mine = o.from === app.me?.name;
+    const mine = o.from === me;
     div.textContent = mine ? `You offered ${o.kind === 'undo' ? 'to undo' : `a ${o.kind}`}. ` : `${o.from} offers ${o.kind === 'undo' ? 'to undo' : `a ${o.kind}`}. `;
     const mk = (label, cmd, attr) => {
       const b = document.createElement('button');
@@ -579,7 +441,7 @@ function renderGame() {
       b.textContent = `${c.user}: `;
       li.appendChild(b);
     }
-    li.appendChild(document.createTextNode(c.text));
+    li.appendChild(document.createTextNode(c.notice ? `${c.who} ${c.notice === 'joined' ? 'is watching' : 'left'}` : c.text));
     chat.appendChild(li);
   }
   chat.scrollTop = chat.scrollHeight;
@@ -600,25 +462,18 @@ const rboard = new Board($('rboard'), () => {});
 
 async function openReplay(id) {
   try {
-    const r = await act('EXPORT', id, 'text');
-    const rec = { id, moves: [], size: 15, lines: r.data.map((d) => d.fields.text) };
-    for (const l of rec.lines) {
-      const [k, ...v] = l.split(' ');
-      if (k === 'moves') rec.moves.push(...v.filter((x) => x));
-      if (k === 'size') rec.size = Number(v[0]);
-      if (k === 'black' || k === 'white' || k === 'result' || k === 'rule') rec[k] = v.join(' ');
-    }
-    app.replay = { rec, at: rec.moves.length };
+    await act('EXPORT', id, 'text');
+    model.openReplay();
     show('replay');
     renderReplay();
   } catch { /* said */ }
 }
 
 function renderReplay() {
-  const { rec, at } = app.replay;
+  const { rec, at } = model.replay;
   rboard.setSize(rec.size);
   const stones = new Map();
-  rec.moves.slice(0, at).forEach((mv, i) => stones.set(mv, i % 2 ? 'white' : 'black'));
+  rec.moves.slice(0, at).forEach((mv, i) => stones.set(mv, colourAt(i)));
   rboard.render({ stones, last: rec.moves[at - 1] || null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black' });
   $('rinfo').textContent = `Game ${rec.id}: ${rec.black || ''} (black) vs ${rec.white || ''} (white), ${rec.rule || ''}; ${rec.result || ''}`;
   $('r-pos').textContent = `${at} / ${rec.moves.length}`;
@@ -627,16 +482,16 @@ function renderReplay() {
 }
 
 function stepReplay(to) {
-  if (!app.replay) return;
-  app.replay.at = Math.max(0, Math.min(app.replay.rec.moves.length, to));
+  if (!model.replay) return;
+  model.stepReplay(to);
   renderReplay();
 }
 
 async function download(format) {
-  const { rec } = app.replay;
+  const { rec } = model.replay;
   try {
-    const r = await act('EXPORT', rec.id, format);
-    const text = `${r.data.map((d) => d.fields.text).join('\n')}\n`;
+    await act('EXPORT', rec.id, format); // the model keeps the record's lines
+    const text = `${model.record.lines.join('\n')}\n`;
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
     a.download = `game-${rec.id}.${format === 'psq' ? 'psq' : 'txt'}`;
@@ -657,8 +512,8 @@ function form(id, fn) {
 
 form('seek', async (f) => {
   try {
-    const r = await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', 'none');
-    app.seek = r.ok.args[0];
+    await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', 'none');
+    if (!model.seek) return; // paired at once
     $('seek-info').textContent = 'Looking for an opponent…';
     $('seek-cancel').hidden = false;
   } catch { /* said */ }
@@ -676,84 +531,82 @@ form('bot', async (f) => {
 });
 form('create', async (f) => {
   try {
-    const r = await act('CREATE', f.rule, 15, f.tc, f.colour, 'casual', f.rule === 'renju' ? 'none' : f.opening);
-    const [room, code] = r.ok.args;
+    await act('CREATE', f.rule, 15, f.tc, f.colour, 'casual', f.rule === 'renju' ? 'none' : f.opening);
+    const { room, code } = model.invite;
     await enterRoom(room, false);
-    save({ room, seq: app.game ? app.game.seq : 0 });
+    save({ room, seq: model.game ? model.game.seq : 0 });
     $('share-link').value = `${location.origin}/#join=${code}`;
     $('share').hidden = false;
   } catch { /* said */ }
 });
 $('seat-bot').addEventListener('click', () => {
-  if (app.game) act('BOT', 'seat', app.game.room, $('seat-level').value).catch(() => {});
+  if (model.game) act('BOT', 'seat', model.game.room, $('seat-level').value).catch(() => {});
 });
 $('copy').addEventListener('click', () => {
   $('share-link').select();
   navigator.clipboard?.writeText($('share-link').value).then(() => toast('Link copied.'), () => {});
 });
 form('say', (f) => {
-  const g = app.game;
+  const g = model.game;
   if (!g || !f.text.trim()) return;
   act('SAY', g.room, f.text.trim()).then(() => { $('say').reset(); }).catch(() => {});
 });
 for (const kind of ['undo', 'draw', 'rematch']) {
-  $(`offer-${kind}`).addEventListener('click', () => app.game && act('OFFER', app.game.room, kind).catch(() => {}));
+  $(`offer-${kind}`).addEventListener('click', () => model.game && act('OFFER', model.game.room, kind).catch(() => {}));
 }
 $('swap2-black').addEventListener('click', () => swap2('black'));
 $('swap2-white').addEventListener('click', () => swap2('white'));
 $('swap2-put').addEventListener('click', () => swap2('put'));
-$('resign').addEventListener('click', () => confirmThen('Resign this game?', () => act('RESIGN', app.game.room).catch(() => {})));
-$('claim').addEventListener('click', () => act('CLAIM', app.game.room).catch(() => {}));
+$('resign').addEventListener('click', () => confirmThen('Resign this game?', () => act('RESIGN', model.game.room).catch(() => {})));
+$('claim').addEventListener('click', () => act('CLAIM', model.game.room).catch(() => {}));
 $('leave').addEventListener('click', () => {
-  const g = app.game;
+  const g = model.game;
   const go = () => {
     if (g) send('LEAVE', g.room).catch(() => {});
-    if (g && mySide(g)) save({ room: null, seq: 0 });
-    app.game = null;
+    if (g && model.mySide(g)) save({ room: null, seq: 0 });
+    model.leave();
     showLobby();
   };
-  if (g && mySide(g) && g.status === 'playing') confirmThen('Leaving resigns the game. Leave?', go);
+  if (g && model.mySide(g) && g.status === 'playing') confirmThen('Leaving resigns the game. Leave?', go);
   else go();
 });
 $('home').addEventListener('click', (e) => { e.preventDefault(); if (app.view === 'replay') showLobby(); });
 
 async function account(cmd) {
   const f = Object.fromEntries(new FormData($('account')));
-  if (app.game && mySide(app.game) && app.game.status === 'playing') {
+  if (model.game && model.mySide() && model.game.status === 'playing') {
     toast('Finish your game first.');
     return;
   }
   try {
     await send('LOGOUT').catch(() => {});
-    const r = await act(cmd, f.name, f.password);
-    app.me = { name: r.ok.args[0], token: r.ok.args[1] };
-    save({ name: app.me.name, token: app.me.token, account: true, room: null });
+    await act(cmd, f.name, f.password); // the model takes the name and token
+    save({ name: model.me.name, token: model.me.token, account: true, room: null });
     showMe();
-    const st = await send('STATS', app.me.name).catch(() => null);
-    $('stats').textContent = st ? st.data.map((d) => `${d.fields.rule} ${d.fields.rating} (${d.fields.wins}-${d.fields.losses}-${d.fields.draws})`).join(' · ') : '';
+    const st = await send('STATS', model.me.name).catch(() => null);
+    $('stats').textContent = st ? model.lobby.stats.map((f) => `${f.rule} ${f.rating} (${f.wins}-${f.losses}-${f.draws})`).join(' · ') : '';
   } catch { /* said */ }
 }
 form('account', () => account('LOGIN'));
 $('register-go').addEventListener('click', () => account('REGISTER'));
 $('top-go').addEventListener('click', async () => {
   try {
-    const r = await act('TOP', 'freestyle');
+    await act('TOP', 'freestyle');
     const ol = $('top');
     ol.replaceChildren();
-    for (const d of r.data) {
+    for (const f of model.lobby.top) {
       const li = document.createElement('li');
-      li.textContent = `${d.fields.user} ${d.fields.rating}`;
+      li.textContent = `${f.user} ${f.rating}`;
       ol.appendChild(li);
     }
   } catch { /* said */ }
 });
 $('history-go').addEventListener('click', async () => {
   try {
-    const r = await act('HISTORY', app.me.name);
+    await act('HISTORY', model.me.name);
     const ul = $('history');
     ul.replaceChildren();
-    for (const d of r.data) {
-      const f = d.fields;
+    for (const f of model.lobby.games) {
       const li = document.createElement('li');
       li.textContent = `#${f.id} ${f.black} vs ${f.white}: ${f.result} (${f.reason}), ${f.plies} moves `;
       const b = document.createElement('button');
@@ -764,12 +617,12 @@ $('history-go').addEventListener('click', async () => {
       li.appendChild(b);
       ul.appendChild(li);
     }
-    if (!r.data.length) ul.innerHTML = '<li>No finished games yet.</li>';
+    if (!model.lobby.games.length) ul.innerHTML = '<li>No finished games yet.</li>';
   } catch { /* said */ }
 });
 $('r-first').addEventListener('click', () => stepReplay(0));
-$('r-prev').addEventListener('click', () => stepReplay(app.replay.at - 1));
-$('r-next').addEventListener('click', () => stepReplay(app.replay.at + 1));
+$('r-prev').addEventListener('click', () => stepReplay(model.replay.at - 1));
+$('r-next').addEventListener('click', () => stepReplay(model.replay.at + 1));
 $('r-last').addEventListener('click', () => stepReplay(Infinity));
 $('r-jump').addEventListener('input', (e) => stepReplay(Number(e.target.value)));
 $('r-text').addEventListener('click', () => download('text'));

@@ -1,376 +1,412 @@
 /*
- * test_client_model: the client's model is rebuilt from real server lines
- * (each goes through proto_parse first): board, clocks, offers, results,
- * snapshots, sequence gaps, the bot's preview and lobby lists.
+ * test_client_model: the client's model rebuilt from real server lines
+ * (each goes through proto_parse first), on the transcripts in tests/model
+ * (the .txt files): board, clocks, offers, results, snapshots, sequence
+ * gaps, the bot's preview, lobby lists. The web board's model runs the same
+ * files (tests/browser/test_model.mjs) and asserts the same states; the
+ * format is in tests/model/README.md. Keys starting "c." are this model's
+ * alone (its sentences, its status line); "web." keys are skipped here.
+ * MODEL_DIR names another folder; arguments name transcripts to run.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "client/model.h"
 
-static model_rc_t
-feed(model_t *m, const char *line, int64_t now)
+enum { LINE_MAX_LEN = 1024, FILES_MAX = 64 };
+
+/* A request kind by its name ("STATE"), or PM_NONE. */
+static proto_id_t
+request_named(const char *name)
 {
-	proto_msg_t x;
-	char err[128];
-	int rc = proto_parse(line, strlen(line), PROTO_SERVER, &x, err, sizeof err);
-	if (rc != 0)
-		fail_msg("line did not parse: %s (%s)", line, err);
-	return model_apply(m, &x, now);
+	for (int id = PR_HELLO; proto_kind((proto_id_t)id) == PK_REQ; id++)
+		if (strcmp(proto_name((proto_id_t)id), name) == 0)
+			return (proto_id_t)id;
+	return PM_NONE;
 }
 
-static stone_t
-at(const model_t *m, const char *mv)
+static const char *
+stone_name(stone_t s)
 {
+	return s == STONE_BLACK ? "black" : s == STONE_WHITE ? "white" : "none";
+}
+
+static const char *
+status_name(proto_status_t s)
+{
+	static const char *const names[] = { "waiting", "opening", "playing", "over" };
+	return (unsigned)s < 4 ? names[s] : "?";
+}
+
+static const char *
+stage_name(proto_stage_t s)
+{
+	static const char *const names[] = { "put3", "choose", "put2", "choose2" };
+	return (unsigned)s < 4 ? names[s] : "?";
+}
+
+/* A name as the transcripts spell it: "-" for none. */
+static const char *
+dash(const char *s)
+{
+	return s[0] ? s : "-";
+}
+
+/* The newest chat line starting with prefix, past it; NULL if none. */
+static const char *
+chat_after(const model_t *m, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *l;
+	for (int i = 0; (l = model_chat_line(m, i)) != NULL; i++)
+		if (strncmp(l, prefix, n) == 0)
+			return l + n;
+	return NULL;
+}
+
+static int
+cell(const model_t *m, const char *mv, move_t *c)
+{
+	return notation_parse(mv, m->pos.size, c) == 0 ? 0 : -1;
+}
+
+/* A side named in a key ("clock.black"): 0 black, 1 white, -1 neither. */
+static int
+key_side(const char *rest)
+{
+	return strcmp(rest, "black") == 0 ? 0 : strcmp(rest, "white") == 0 ? 1 : -1;
+}
+
+#define SAY(...) (snprintf(out, len, __VA_ARGS__), 0)
+
+/* The value of key in the model at now, as the transcripts spell it
+ * (test_model.mjs spells the web model's the same); -1: no such key. */
+static int
+value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
+{
+	const char *dot = strchr(key, '.');
+	const char *rest = dot ? dot + 1 : "";
+	size_t head = dot ? (size_t)(dot - key) : strlen(key);
+	int side = key_side(rest);
 	move_t c;
-	assert_int_equal(notation_parse(mv, m->pos.size, &c), 0);
-	return (stone_t)m->pos.cell[c];
+	char k[32];
+	if (head >= sizeof k)
+		return -1;
+	memcpy(k, key, head);
+	k[head] = '\0';
+
+	if (strcmp(k, "server") == 0)
+		return SAY("%s", m->server);
+	if (strcmp(k, "cap") == 0)
+		return SAY("%d", model_has_cap(m, rest));
+	if (strcmp(k, "me") == 0)
+		return SAY("%s", dash(m->me));
+	if (strcmp(k, "token") == 0)
+		return SAY("%s", dash(m->token));
+	if (strcmp(k, "seek") == 0)
+		return SAY("%lld", (long long)m->seek_id);
+	if (strcmp(k, "pending") == 0)
+		return SAY("%d", m->npending);
+	if (strcmp(k, "room") == 0)
+		return SAY("%s", m->in_room ? m->room : "-");
+	if (strcmp(k, "seq") == 0)
+		return SAY("%lld", (long long)m->seq);
+	if (strcmp(k, "status") == 0)
+		return SAY("%s", m->in_room ? status_name(m->status) : "-");
+	if (strcmp(k, "rule") == 0)
+		return SAY("%s", m->in_room ? rule_name((rule_t)m->pos.rule) : "-");
+	if (strcmp(k, "size") == 0)
+		return m->in_room ? SAY("%d", m->pos.size) : SAY("-");
+	if (strcmp(k, "black") == 0)
+		return SAY("%s", m->in_room ? dash(m->black) : "-");
+	if (strcmp(k, "white") == 0)
+		return SAY("%s", m->in_room ? dash(m->white) : "-");
+	if (strcmp(k, "side") == 0)
+		return SAY("%s", stone_name(model_my_side(m)));
+	if (strcmp(k, "turn") == 0)
+		return SAY("%s", stone_name(model_turn(m)));
+	if (strcmp(k, "moves") == 0)
+		return SAY("%d", m->in_room ? m->pos.nmoves : 0);
+	if (strcmp(k, "stone") == 0 && cell(m, rest, &c) == 0)
+		return SAY("%s",
+		    m->pos.cell[c] == STONE_EMPTY ? "empty" : stone_name((stone_t)m->pos.cell[c]));
+	if (strcmp(k, "clock") == 0 && side >= 0) {
+		int64_t ms = model_clock(m, side ? STONE_WHITE : STONE_BLACK, now);
+		return ms < 0 ? SAY("-") : SAY("%lld", (long long)ms);
+	}
+	if (strcmp(k, "grace") == 0 && side >= 0) {
+		int64_t left = m->gone[side] ? m->gone_until[side] - now : 0;
+		return SAY("%lld", (long long)(left > 0 ? left : 0));
+	}
+	if (strcmp(k, "gone") == 0 && side >= 0)
+		return SAY("%d", m->gone[side]);
+	if (strcmp(k, "spectators") == 0)
+		return SAY("%lld", (long long)m->spectators);
+	if (strcmp(k, "offers") == 0)
+		return SAY("%d", m->noffers);
+	if (strcmp(k, "offer_to_me") == 0) {
+		const model_offer_t *o = model_offer_to_me(m);
+		return o ? SAY("%lld %s %s", (long long)o->id, proto_offer_name(o->kind), o->from)
+			 : SAY("-");
+	}
+	if (strcmp(k, "over") == 0)
+		return SAY("%d", m->over);
+	if (strcmp(k, "result") == 0)
+		return SAY("%s", m->over ? proto_result_name(m->result) : "-");
+	if (strcmp(k, "reason") == 0)
+		return SAY("%s", m->over ? proto_reason_name(m->reason) : "-");
+	if (strcmp(k, "cells") == 0)
+		return SAY("%d", m->ncells);
+	if (strcmp(k, "win") == 0 && cell(m, rest, &c) == 0)
+		return SAY("%d", model_is_win_cell(m, c));
+	if (strcmp(k, "swap2") == 0)
+		return SAY("%d", m->swap2);
+	if (strcmp(k, "stage") == 0)
+		return SAY("%s", m->swap2 ? stage_name(m->swap2_stage) : "-");
+	if (strcmp(k, "cand") == 0 && cell(m, rest, &c) == 0)
+		return SAY("%d", model_cand_rank(m, c));
+	if (strcmp(k, "rating") == 0 && side >= 0)
+		return SAY("%d", m->rating[side]);
+	if (strcmp(k, "provisional") == 0 && side >= 0)
+		return SAY("%d", m->provisional[side]);
+	if (strcmp(k, "rating_before") == 0 && side >= 0)
+		return SAY("%d", m->rating_before[side]);
+	if (strcmp(k, "challenge") == 0)
+		return SAY("%lld", (long long)m->challenge_id);
+	if (strcmp(k, "shutdown") == 0)
+		return SAY("%d", m->shutdown);
+	/* the server's texts, where this model shows them */
+	if (strcmp(k, "motd") == 0 || strcmp(k, "announce") == 0) {
+		const char *t = chat_after(m, k[0] == 'm' ? "[motd] " : "[server] ");
+		return SAY("%s", t ? t : "-");
+	}
+	if (strcmp(k, "kicked") == 0) {
+		static const char pre[] = "Disconnected by the server: ";
+		int is = m->status_error && strncmp(m->status_text, pre, sizeof pre - 1) == 0;
+		return SAY("%s", is ? m->status_text + sizeof pre - 1 : "-");
+	}
+	if (strcmp(k, "said") == 0) { /* the newest player's line, not a notice */
+		const char *l;
+		for (int i = 0; (l = model_chat_line(m, i)) != NULL; i++)
+			if (strncmp(l, "* ", 2) != 0 && l[0] != '[')
+				return SAY("%s", l);
+		return SAY("-");
+	}
+	if (strcmp(k, "rooms") == 0 || strcmp(k, "games") == 0) {
+		int rooms = k[0] == 'r', n = rooms ? m->nrooms : m->ngames;
+		if (!dot)
+			return SAY("%d", n);
+		char *end;
+		long i = strtol(rest, &end, 10);
+		if (end == rest || *end != '.' || i < 0 || i >= n)
+			return -1;
+		const char *f = end + 1;
+		if (rooms && strcmp(f, "room") == 0)
+			return SAY("%s", m->rooms[i].room);
+		if (rooms && strcmp(f, "black") == 0)
+			return SAY("%s", dash(m->rooms[i].black));
+		if (rooms && strcmp(f, "white") == 0)
+			return SAY("%s", dash(m->rooms[i].white));
+		if (!rooms && strcmp(f, "id") == 0)
+			return SAY("%lld", (long long)m->games[i].id);
+		return -1;
+	}
+	if (strcmp(k, "seeks") == 0)
+		return SAY("%d", m->nseeks);
+	if (strcmp(k, "seeks_total") == 0)
+		return SAY("%lld", (long long)m->seeks_total);
+	if (strcmp(k, "record") == 0 && strcmp(rest, "ready") == 0)
+		return SAY("%d", m->record_ready);
+	if (strcmp(k, "record") == 0 && strcmp(rest, "moves") == 0) {
+		position_t p;
+		char err[64];
+		if (model_record_position(m, &p, err, sizeof err) != 0)
+			return SAY("(%s)", err);
+		return SAY("%d", p.nmoves);
+	}
+	/* this model's own: its sentences and its status line */
+	if (strcmp(k, "c") == 0) {
+		if (strcmp(rest, "status") == 0)
+			return SAY("%s", m->status_text);
+		if (strcmp(rest, "error") == 0)
+			return SAY("%d", m->status_error);
+		if (strcmp(rest, "reason") == 0)
+			return SAY("%s", m->reason_text);
+		if (strncmp(rest, "chat.", 5) == 0) {
+			const char *l = model_chat_line(m, atoi(rest + 5));
+			return SAY("%s", l ? l : "-");
+		}
+	}
+	return -1;
+}
+
+/* Checks the key=value (or key~=value: contains) pairs of an expect line. */
+static void
+expect(const model_t *m, const char *where, char *s, int64_t last)
+{
+	struct {
+		char *key, *want;
+		int contains;
+	} ps[32];
+	int n = 0;
+	int64_t now = last;
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		if (n == 32)
+			fail_msg("%s: too many expectations on one line", where);
+		char *eq = strchr(s, '=');
+		if (!eq)
+			fail_msg("%s: want key=value at: %s", where, s);
+		ps[n].contains = eq > s && eq[-1] == '~';
+		ps[n].key = s;
+		eq[-ps[n].contains] = '\0';
+		s = eq + 1;
+		if (*s == '"') {
+			char *q = strchr(s + 1, '"');
+			if (!q)
+				fail_msg("%s: an unclosed quote", where);
+			*q = '\0';
+			ps[n].want = s + 1;
+			s = q + 1;
+		} else {
+			ps[n].want = s;
+			s += strcspn(s, " ");
+			if (*s)
+				*s++ = '\0';
+		}
+		if (strcmp(ps[n].key, "at") == 0)
+			now = strtoll(ps[n].want, NULL, 10);
+		else
+			n++;
+	}
+	for (int i = 0; i < n; i++) {
+		char got[MODEL_STATUS_LEN + 64];
+		if (strncmp(ps[i].key, "web.", 4) == 0)
+			continue;
+		if (value_of(m, ps[i].key, now, got, sizeof got) != 0)
+			fail_msg("%s: unknown key %s", where, ps[i].key);
+		if (ps[i].contains ? strstr(got, ps[i].want) == NULL : strcmp(got, ps[i].want) != 0)
+			fail_msg("%s: %s: got \"%s\", want %s\"%s\"", where, ps[i].key, got,
+			    ps[i].contains ? "it to contain " : "", ps[i].want);
+	}
 }
 
 static void
-start_game(model_t *m)
+run_transcript(void **state)
 {
-	model_init(m);
-	model_sent(m, PR_HELLO);
-	assert_int_equal(feed(m, "* SERVER gomokud 0.1.0 1 swap2 chat resume", 0), MODEL_OK);
-	assert_int_equal(feed(m, "OK HELLO 1", 0), MODEL_OK);
-	model_sent(m, PR_GUEST);
-	assert_int_equal(feed(m, "OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4", 0), MODEL_OK);
-	model_sent(m, PR_SEEK);
-	assert_int_equal(
-	    feed(m, "* START r1 1 alice bob freestyle 15 60+1 none casual 60000 60000", 1000),
-	    MODEL_OK);
-	assert_int_equal(feed(m, "OK SEEK 1", 1000), MODEL_OK);
-	assert_int_equal(m->seek_id, 0); /* paired before the reply */
-}
-
-static void
-test_game_moves_clocks_result(void **state)
-{
-	(void)state;
-	model_t m;
-	printf("checks: a whole game from events: stones, turn, ticking clocks, five cells\n");
-	start_game(&m);
-	assert_string_equal(m.server, "gomokud 0.1.0");
-	assert_true(model_has_cap(&m, "chat"));
-	assert_true(model_has_cap(&m, "resume"));
-	assert_false(model_has_cap(&m, "accounts"));
-	assert_false(model_has_cap(&m, "swap"));
-	assert_string_equal(m.me, "alice");
-	assert_string_equal(m.token, "3kQ9fZ0aLm2Xw8pR7tYc1bN4");
-	assert_string_equal(
-	    m.status_text, "Game started: alice (black) vs bob (white), freestyle 15x15");
-	model_sent(&m, PR_STATS);
-	feed(&m, "= STAT bob freestyle 1612 80 provisional 3 1 0", 0);
-	feed(&m, "= STAT bob renju 1400 80 provisional 3 1 0", 0);
-	feed(&m, "OK STATS 2", 0);
-	model_sent(&m, PR_STATS);
-	feed(&m, "ERR 501 not-available", 0);
-	assert_int_equal(m.rating[1], 1612);
-	assert_int_equal(m.provisional[1], 1);
-	assert_int_equal(m.rating[0], 0);
-	assert_int_equal(m.status_error, 0);
-	assert_int_equal(m.in_room, 1);
-	assert_string_equal(m.black, "alice");
-	assert_int_equal(model_my_side(&m), STONE_BLACK);
-	assert_int_equal(model_turn(&m), STONE_BLACK);
-	assert_int_equal(m.npending, 0);
-
-	/* black's clock ticks locally, white's does not */
-	assert_int_equal(model_clock(&m, STONE_BLACK, 3500), 57500);
-	assert_int_equal(model_clock(&m, STONE_WHITE, 3500), 60000);
-
-	model_sent(&m, PR_MOVE);
-	assert_int_equal(feed(&m, "* MOVE r1 2 black h8 59800 60000", 4000), MODEL_OK);
-	assert_int_equal(feed(&m, "OK MOVE r1 2", 4000), MODEL_OK);
-	assert_int_equal(at(&m, "h8"), STONE_BLACK);
-	assert_int_equal(model_turn(&m), STONE_WHITE);
-	/* resynced on the event, now white's clock runs */
-	assert_int_equal(model_clock(&m, STONE_BLACK, 5000), 59800);
-	assert_int_equal(model_clock(&m, STONE_WHITE, 5000), 59000);
-
-	feed(&m, "* MOVE r1 3 white i9 59800 58400", 5000);
-	feed(&m, "* SAY r1 4 bob good luck", 5000);
-	assert_string_equal(model_chat_line(&m, 0), "bob: good luck");
-	feed(&m, "* MOVE r1 5 black i8 58100 58400", 6000);
-	feed(&m, "* MOVE r1 6 white j10 58100 56900", 6000);
-	feed(&m, "* MOVE r1 7 black j8 56000 56900", 6000);
-	feed(&m, "* MOVE r1 8 white k11 56000 55000", 6000);
-	feed(&m, "* MOVE r1 9 black k8 54000 55000", 6000);
-	feed(&m, "* MOVE r1 10 white g8 54000 52100", 6000);
-	feed(&m, "* MOVE r1 11 black l8 52500 52100", 6000);
-	assert_int_equal(m.over, 0);
-	assert_int_equal(feed(&m, "* OVER r1 12 black five h8,i8,j8,k8,l8", 6000), MODEL_OK);
-	assert_int_equal(m.over, 1);
-	assert_int_equal(m.result, RES_BLACK);
-	assert_int_equal(m.ncells, 5);
-	move_t c;
-	notation_parse("j8", 15, &c);
-	assert_true(model_is_win_cell(&m, c));
-	notation_parse("g8", 15, &c);
-	assert_false(model_is_win_cell(&m, c));
-	assert_int_equal(model_turn(&m), STONE_EMPTY);
-	/* no clock runs after the end */
-	assert_int_equal(model_clock(&m, STONE_WHITE, 90000), 52100);
-	assert_non_null(strstr(m.status_text, "alice (black) wins by five"));
-	assert_int_equal(m.pos.nmoves, 9);
-	/* a rematch in the same room starts over */
-	feed(&m, "* START r1 13 bob alice freestyle 15 60+1 none casual 60000 60000", 7000);
-	assert_int_equal(m.over, 0);
-	assert_int_equal(m.pos.nmoves, 0);
-	assert_int_equal(m.ncells, 0);
-	assert_int_equal(model_my_side(&m), STONE_WHITE);
-	assert_non_null(strstr(m.status_text, "Rematch: bob (black)"));
-	assert_string_equal(model_chat_line(&m, 1), "* Game over: alice (black) wins by five");
-}
-
-static void
-test_offers_and_undo(void **state)
-{
-	(void)state;
-	model_t m;
-	printf("checks: undo/draw offers appear and end; an accepted undo takes stones back\n");
-	start_game(&m);
-	feed(&m, "* MOVE r1 2 black h8 59800 60000", 0);
-	feed(&m, "* MOVE r1 3 white i9 59800 58400", 0);
-	assert_int_equal(feed(&m, "* OFFER r1 4 1 undo bob", 0), MODEL_OK);
-	const model_offer_t *o = model_offer_to_me(&m);
-	assert_non_null(o);
-	assert_int_equal(o->id, 1);
-	assert_int_equal(o->kind, OFFER_UNDO);
-	assert_string_equal(o->from, "bob");
-	feed(&m, "* OFFEREND r1 5 1 accepted", 0);
-	assert_null(model_offer_to_me(&m));
-	assert_int_equal(feed(&m, "* UNDO r1 6 1 59800 60000", 0), MODEL_OK);
-	assert_int_equal(m.pos.nmoves, 1);
-	assert_int_equal(at(&m, "i9"), STONE_EMPTY);
-	assert_int_equal(model_turn(&m), STONE_WHITE);
-	/* my own offer is not an offer to me */
-	feed(&m, "* OFFER r1 7 2 draw alice", 0);
-	assert_null(model_offer_to_me(&m));
-	assert_int_equal(m.noffers, 1);
-	/* a move withdraws pending offers */
-	feed(&m, "* MOVE r1 8 white i9 59800 58400", 0);
-	assert_int_equal(m.noffers, 0);
-}
-
-static void
-test_gap_and_snapshot(void **state)
-{
-	(void)state;
-	model_t m;
-	printf("checks: a sequence gap asks for a resync; a STATE snapshot rebuilds the room\n");
-	start_game(&m);
-	feed(&m, "* MOVE r1 2 black h8 59800 60000", 0);
-	assert_int_equal(feed(&m, "* MOVE r1 4 black h9 59800 60000", 0), MODEL_RESYNC);
-	assert_int_equal(m.pos.nmoves, 1);
-	/* an event that cannot be on the board also resyncs */
-	assert_int_equal(feed(&m, "* MOVE r1 3 white h8 59800 60000", 0), MODEL_RESYNC);
-	assert_int_equal(m.status_error, 1);
-
-	model_sent(&m, PR_STATE);
-	feed(&m, "= ROOM r1 playing freestyle 15 60+1 none casual alice bob 1 4", 100);
-	feed(&m, "= CLOCK r1 58100 56900 black", 100);
-	feed(&m, "= SEAT r1 black alice here 0", 100);
-	feed(&m, "= SEAT r1 white bob gone 45000", 100);
-	feed(&m, "= MOVES r1 0 h8,i9,i8,j10", 100);
-	feed(&m, "= OFFER r1 3 draw bob", 100);
-	/* an event between would be a server bug; the snapshot already has it */
-	assert_int_equal(feed(&m, "OK STATE r1 7", 100), MODEL_OK);
-	assert_int_equal(m.seq, 7);
-	assert_int_equal(m.pos.nmoves, 4);
-	assert_int_equal(at(&m, "j10"), STONE_WHITE);
-	assert_int_equal(m.gone[1], 1);
-	assert_int_equal(m.spectators, 1);
-	assert_int_equal(model_clock(&m, STONE_BLACK, 1100), 57100);
-	assert_non_null(model_offer_to_me(&m));
-	assert_int_equal(feed(&m, "* MOVE r1 8 black k11 57000 56900", 200), MODEL_OK);
-	assert_int_equal(at(&m, "k11"), STONE_BLACK);
-	/* a finished game's snapshot carries its result */
-	model_sent(&m, PR_WATCH);
-	feed(&m, "= ROOM r2 over renju 15 none none rated carol dave 0 5", 0);
-	feed(&m, "= CLOCK r2 - - none", 0);
-	feed(&m, "= MOVES r2 0 h8,a1,i8,a2,j8", 0);
-	feed(&m, "= RESULT r2 white resign -", 0);
-	feed(&m, "OK WATCH r2 30", 0);
-	assert_string_equal(m.room, "r2");
-	assert_int_equal(m.over, 1);
-	assert_int_equal(m.result, RES_WHITE);
-	assert_int_equal(model_clock(&m, STONE_BLACK, 0), -1);
-	assert_int_equal(model_my_side(&m), STONE_EMPTY);
-	assert_int_equal(m.pos.rule, RULE_RENJU);
-}
-
-static void
-test_think_and_errors(void **state)
-{
-	(void)state;
-	model_t m;
-	printf("checks: the bot's THINK marks candidates and its reason; errors reach the status "
-	       "line\n");
-	start_game(&m);
-	feed(&m, "* MOVE r1 2 black h8 59800 60000", 0);
-	assert_int_equal(feed(&m, "* THINK r1 3 bob 9 i9:35,g7:-4", 0), MODEL_OK);
-	move_t c;
-	notation_parse("g7", 15, &c);
-	assert_int_equal(model_cand_rank(&m, c), 2);
-	feed(&m, "* MOVE r1 4 white i9 59800 58400", 0);
-	assert_int_equal(model_cand_rank(&m, c), 0);
-	assert_string_equal(m.reason_text, "bob played i9 (depth 9, score 35)");
-	feed(&m, "* MOVE r1 5 black j10 59800 58400", 0);
-	feed(&m, "* MOVE r1 6 white k11 59800 58400 vcf 5", 0);
-	assert_string_equal(m.reason_text, "bob played k11: vcf 5");
-
-	model_sent(&m, PR_MOVE);
-	assert_int_equal(feed(&m, "ERR 432 occupied", 0), MODEL_OK);
-	assert_int_equal(m.status_error, 1);
-	/* people get a sentence, not the code */
-	assert_string_equal(m.status_text, "That point is already taken");
-	model_sent(&m, PR_PING);
-	assert_int_equal(feed(&m, "ERR 504 idle-timeout", 0), MODEL_FATAL);
-	assert_int_equal(feed(&m, "* SHUTDOWN 5000 maintenance", 0), MODEL_OK);
-	assert_int_equal(m.shutdown, 1);
-	/* the server's notices: the MOTD and announcements in the chat pane */
-	assert_int_equal(feed(&m, "* MOTD Welcome! Be kind.", 0), MODEL_OK);
-	assert_string_equal(model_chat_line(&m, 0), "[motd] Welcome! Be kind.");
-	assert_int_equal(feed(&m, "* ANNOUNCE restart at noon", 0), MODEL_OK);
-	assert_string_equal(model_chat_line(&m, 0), "[server] restart at noon");
-	assert_int_equal(feed(&m, "* KICKED banned for good: spam", 0), MODEL_OK);
-	assert_int_equal(m.status_error, 1);
-	assert_non_null(strstr(m.status_text, "banned for good: spam"));
-	/* events of other rooms are ignored */
-	assert_int_equal(feed(&m, "* MOVE r9 100 black a1 1 1", 0), MODEL_OK);
-	assert_int_equal(m.pos.nmoves, 4);
-}
-
-/* Issue 25: a flag shows 0:00, a rated game's end the rating changes, a
- * refused claim the grace left, a challenge its settings; a swap2 stage
- * clears the bot's stale candidates. */
-static void
-test_journey(void **state)
-{
-	(void)state;
+	const char *path = *state;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
 	model_t m;
 	model_init(&m);
-	feed(&m, "* SERVER gomokud 0.1.0 1 swap2 chat resume lobby", 0);
-	model_sent(&m, PR_HELLO);
-	feed(&m, "OK HELLO 1", 0);
-	model_sent(&m, PR_LOGIN);
-	feed(&m, "OK LOGIN lena 3kQ9fZ0aLm2Xw8pR7tYc1bN4", 0);
-	feed(&m, "* CHALLENGE 3 mark lena freestyle 15 2+0 black rated none", 0);
-	assert_int_equal(m.challenge_id, 3);
-	assert_non_null(strstr(m.status_text, "mark challenges you: freestyle 15x15, 2+0, rated"));
-	feed(&m, "* CHALLENGEEND 3 declined", 0);
-	assert_int_equal(m.challenge_id, 0);
-	assert_string_equal(m.status_text, "Challenge declined");
-
-	feed(&m, "* START r5 1 mark lena freestyle 15 2+0 none rated 2000 2000", 1000);
-	model_sent(&m, PR_STATS);
-	feed(&m, "= STAT mark freestyle 1500 350 provisional 0 0 0", 1000);
-	feed(&m, "= STAT lena freestyle 1500 350 provisional 0 0 0", 1000);
-	feed(&m, "OK STATS 2", 1000);
-	feed(&m, "* PRESENCE r5 2 mark gone 60000", 1000);
-	model_sent(&m, PR_CLAIM);
-	feed(&m, "ERR 447 cannot-claim", 21000);
-	assert_string_equal(m.status_text, "You can claim the game in 40s, when mark's grace ends");
-	feed(&m, "* OVER r5 3 white time -", 3000);
-	assert_int_equal(model_clock(&m, STONE_BLACK, 3000), 0);
-	assert_int_equal(model_clock(&m, STONE_WHITE, 3000), 2000);
-	model_sent(&m, PR_STATS);
-	feed(&m, "= STAT lena freestyle 1662 290 provisional 1 0 0", 3000);
-	feed(&m, "OK STATS 1", 3000);
-	assert_int_equal(m.rating[1], 1662);
-	assert_int_equal(m.rating_before[1], 1500);
-	assert_string_equal(model_chat_line(&m, 0), "* lena's rating: 1500 -> 1662 (+162)");
-
-	feed(&m, "* START r6 1 lena bot5 freestyle 15 none swap2 casual - -", 4000);
-	feed(&m, "* THINK r6 2 bot5 3 h8:10", 4000);
-	move_t c;
-	assert_int_equal(notation_parse("h8", 15, &c), 0);
-	assert_int_equal(model_cand_rank(&m, c), 1);
-	feed(&m, "* SWAP2 r6 3 put3 lena", 4000);
-	assert_int_equal(model_cand_rank(&m, c), 0);
+	char line[LINE_MAX_LEN], where[LINE_MAX_LEN + 32];
+	int64_t last = 0;
+	int ln = 0, said = 0;
+	while (fgets(line, sizeof line, f)) {
+		ln++;
+		line[strcspn(line, "\r\n")] = '\0';
+		snprintf(where, sizeof where, "%s:%d", path, ln);
+		if (line[0] == '#' && !said) {
+			printf("%s: %s\n", path, line + 1 + (line[1] == ' '));
+			said = 1;
+		}
+		if (line[0] == '\0' || line[0] == '#')
+			continue;
+		char *rest = strchr(line, ' ');
+		if (!rest)
+			fail_msg("%s: a command without arguments", where);
+		*rest++ = '\0';
+		if (strcmp(line, "sent") == 0) {
+			rest[strcspn(rest, " ")] = '\0';
+			proto_id_t req = request_named(rest);
+			if (req == PM_NONE)
+				fail_msg("%s: no request %s", where, rest);
+			model_sent(&m, req);
+		} else if (strcmp(line, "recv") == 0 || strcmp(line, "resync") == 0 ||
+		    strcmp(line, "fatal") == 0) {
+			char *text;
+			last = strtoll(rest, &text, 10);
+			if (text == rest || *text != ' ')
+				fail_msg("%s: want %s <ms> <line>", where, line);
+			text++;
+			proto_msg_t x;
+			char err[128];
+			if (proto_parse(text, strlen(text), PROTO_SERVER, &x, err, sizeof err) != 0)
+				fail_msg("%s: the line did not parse: %s (%s)", where, text, err);
+			model_rc_t want = strcmp(line, "recv") == 0 ? MODEL_OK
+			    : strcmp(line, "resync") == 0           ? MODEL_RESYNC
+								    : MODEL_FATAL;
+			model_rc_t rc = model_apply(&m, &x, last);
+			if (rc != want)
+				fail_msg("%s: the model said %d, not %d (%s): %s", where, (int)rc,
+				    (int)want, line, text);
+		} else if (strcmp(line, "expect") == 0) {
+			expect(&m, where, rest, last);
+		} else {
+			fail_msg("%s: unknown command %s", where, line);
+		}
+	}
+	fclose(f);
 }
 
-static void
-test_lobby_lists(void **state)
+static int
+by_name(const void *a, const void *b)
 {
-	(void)state;
-	model_t m;
-	printf("checks: ROOMS, HISTORY, SEEKS and EXPORT replies fill the lobby lists and the "
-	       "record\n");
-	model_init(&m);
-	model_sent(&m, PR_ROOMS);
-	feed(&m, "= ROOM r1 playing freestyle 15 60+1 none casual alice bob 0 12", 0);
-	feed(&m, "= ROOM r4 waiting renju 15 300+5 none rated carol - 0 0", 0);
-	feed(&m, "OK ROOMS 2", 0);
-	assert_int_equal(m.nrooms, 2);
-	assert_string_equal(m.rooms[1].room, "r4");
-	assert_string_equal(m.rooms[1].white, "");
-	assert_int_equal(m.in_room, 0);
-	model_sent(&m, PR_HISTORY);
-	feed(&m, "= GAME 17 renju 15 alice bob black five 3 1796000000", 0);
-	feed(&m, "OK HISTORY 1 1", 0);
-	assert_int_equal(m.ngames, 1);
-	assert_int_equal(m.games[0].id, 17);
-	/* SEEKS 1 (seekpages): the page, and the total of every page */
-	model_sent(&m, PR_SEEKS);
-	feed(&m, "= SEEK 4 alice renju 15 300+5 black rated none human", 0);
-	feed(&m, "OK SEEKS 1 73", 0);
-	assert_int_equal(m.nseeks, 1);
-	assert_int_equal(m.seeks_total, 73);
-	/* a server from before seekpages: OK SEEKS <n>, the total is the list */
-	model_sent(&m, PR_SEEKS);
-	feed(&m, "= SEEK 5 bob freestyle 15 60+1 any casual none bot", 0);
-	feed(&m, "= SEEK 6 carol freestyle 15 60+1 any casual none human", 0);
-	feed(&m, "OK SEEKS 2", 0);
-	assert_int_equal(m.nseeks, 2);
-	assert_int_equal(m.seeks_total, 2);
-	model_sent(&m, PR_EXPORT);
-	feed(&m, "= RECORD rule renju", 0);
-	feed(&m, "= RECORD size 15", 0);
-	feed(&m, "= RECORD moves h8 i9 j10", 0);
-	feed(&m, "= RECORD black alice 1612", 0);
-	assert_int_equal(m.record_ready, 0);
-	feed(&m, "OK EXPORT 17 text", 0);
-	assert_int_equal(m.record_ready, 1);
-	position_t p;
-	char err[64];
-	assert_int_equal(model_record_position(&m, &p, err, sizeof err), 0);
-	assert_int_equal(p.nmoves, 3);
-	/* swap2 stage and colours */
-	model_sent(&m, PR_SEEK);
-	feed(&m, "* START r3 1 alice bob freestyle 15 none swap2 casual - -", 0);
-	feed(&m, "* SWAP2 r3 2 put3 alice", 0);
-	assert_int_equal(m.swap2, 1);
-	assert_int_equal(m.swap2_stage, STAGE_PUT3);
-	feed(&m, "* MOVE r3 3 black h8 - -", 0);
-	feed(&m, "* MOVE r3 4 white h9 - -", 0);
-	feed(&m, "* MOVE r3 5 black i9 - -", 0);
-	feed(&m, "* SWAP2 r3 6 choose bob", 0);
-	assert_int_equal(model_turn(&m), STONE_EMPTY);
-	feed(&m, "* COLOURS r3 7 bob alice", 0);
-	assert_int_equal(m.swap2, 0);
-	assert_string_equal(m.black, "bob");
-	assert_int_equal(model_turn(&m), STONE_WHITE);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_game_moves_clocks_result),
-		cmocka_unit_test(test_offers_and_undo),
-		cmocka_unit_test(test_gap_and_snapshot),
-		cmocka_unit_test(test_think_and_errors),
-		cmocka_unit_test(test_lobby_lists),
-		cmocka_unit_test(test_journey),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const char *dir = getenv("MODEL_DIR") ? getenv("MODEL_DIR") : "tests/model";
+	static char *paths[FILES_MAX];
+	static struct CMUnitTest tests[FILES_MAX];
+	int n = 0;
+	if (argc > 1) {
+		for (int i = 1; i < argc && n < FILES_MAX; i++)
+			paths[n++] = argv[i];
+	} else {
+		DIR *d = opendir(dir);
+		if (!d) {
+			fprintf(
+			    stderr, "test_client_model: no folder %s (run from the top)\n", dir);
+			return 1;
+		}
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL && n < FILES_MAX) {
+			size_t len = strlen(e->d_name);
+			if (len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
+				continue;
+			size_t sz = strlen(dir) + len + 2;
+			paths[n] = malloc(sz);
+			if (!paths[n])
+				return 1;
+			snprintf(paths[n++], sz, "%s/%s", dir, e->d_name);
+		}
+		closedir(d);
+		qsort(paths, (size_t)n, sizeof paths[0], by_name);
+	}
+	if (n == 0) {
+		fprintf(stderr, "test_client_model: no transcripts in %s\n", dir);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *slash = strrchr(paths[i], '/');
+		tests[i] = (struct CMUnitTest){ .name = slash ? slash + 1 : paths[i],
+			.test_func = run_transcript,
+			.initial_state = paths[i] };
+	}
+	return _cmocka_run_group_tests("test_client_model", tests, (size_t)n, NULL, NULL);
 }

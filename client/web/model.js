@@ -1,0 +1,531 @@
+// model.js: what the web board knows, rebuilt only from the server's lines
+// (events, replies, and the snapshots after WATCH, STATE or RESUME), and the
+// connection's state (backoff, what to send again after a reconnect). No
+// DOM, no storage, no socket, no timers: app.js tells it what it sent
+// (sent) and hands it every parsed server line with the time (receive,
+// performance.now() there), then renders what it holds and does what the
+// outcome asks. It holds no sentences, only states, the protocol's tokens
+// and error codes: app.js says them in words. tests/browser/test_model.mjs
+// runs it in node on the transcripts of tests/model/, which the C client's
+// model (client/model.c) reads too.
+import * as proto from './proto.js';
+
+// Error codes after which the server closes the connection
+// (proto_err_fatal in proto/proto.c).
+const FATAL = new Set([403, 406, 502, 503, 504, 505]);
+const SNAPSHOTS = new Set(['STATE', 'WATCH', 'RESUME']);
+// Reconnecting: the first wait, doubled after each failed try up to the last.
+export const BACKOFF_FIRST = 500;
+export const BACKOFF_MAX = 8000;
+
+// The colour of the stone at index i of a game's moves.
+export function colourAt(i) {
+  return i % 2 ? 'white' : 'black';
+}
+
+export function newGame(room) {
+  return {
+    room, seq: 0, status: 'waiting', rule: 'freestyle', size: 15, tc: 'none', opening: 'none', rated: 'casual',
+    black: '-', white: '-', spectators: 0, moves: [], reasons: [], clock: { b: null, w: null, side: 'none', at: 0 },
+    offers: new Map(), result: null, think: null, presence: {}, chat: [], forbidden: [], stage: null,
+    rating: { black: 0, white: 0 }, provisional: { black: false, white: false }, ratingBefore: { black: 0, white: 0 },
+    pending: [], putting: false, // swap2: stones placed here, not yet sent
+  };
+}
+
+function ms(v) {
+  return v === '-' ? null : Number(v);
+}
+
+function setClock(g, b, w, side, now) {
+  g.clock = { b, w, side, at: now };
+}
+
+// The side to move by the clock, or by the moves when no clock runs.
+export function toMove(g) {
+  if (g.clock.side === 'black' || g.clock.side === 'white') return g.clock.side;
+  return colourAt(g.moves.length);
+}
+
+// A game record (EXPORT text) as {id, moves, size, lines, black, white, rule, result}.
+export function parseRecord(id, lines) {
+  const rec = { id, moves: [], size: 15, lines };
+  for (const l of lines) {
+    const [k, ...v] = l.split(' ');
+    if (k === 'moves') rec.moves.push(...v.filter((x) => x));
+    if (k === 'size') rec.size = Number(v[0]);
+    if (k === 'black' || k === 'white' || k === 'result' || k === 'rule') rec[k] = v.join(' ');
+  }
+  return rec;
+}
+
+export class Model {
+  constructor() {
+    this.server = ''; // "gomokud 0.1.0"
+    this.caps = [];
+    this.me = null; // {name, token}
+    this.game = null;
+    this.seek = null; // {id, since} while searching
+    this.seekStarted = false; // START came before OK SEEK
+    this.invite = null; // {room, code} of the private room made
+    this.challenge = null; // a challenge to me awaiting my answer: the event's fields
+    // the lobby's lists; stats: the last STATS reply's lines, top: TOP's
+    this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0, stats: [], top: [] };
+    this.record = null; // the last EXPORT: {id, format, lines, ready}
+    this.replay = null; // {rec, at}
+    this.motd = null; // the server's notices: their texts as sent
+    this.announce = null;
+    this.kicked = null;
+    this.told = null; // the last TELL: {from, text}
+    this.shutdown = null; // {ms, text}
+    this.sentQ = []; // requests awaiting their reply: {tag, name, args, ply}
+    this.data = []; // data lines of the reply being read
+    this.conn = { up: false, backoff: BACKOFF_FIRST, bye: null, host: null };
+  }
+
+  // ---- requests and lines ----------------------------------------------------
+
+  // Every request sent, so its reply finds it (by tag, else the oldest).
+  sent(name, args = [], tag = '') {
+    const req = { tag, name, args: args.map(String) };
+    if (name === 'FORBIDDEN' && this.game) req.ply = this.game.moves.length;
+    if (name === 'EXPORT') this.record = { id: req.args[0] || null, format: req.args[1] || 'text', lines: [], ready: false };
+    this.sentQ.push(req);
+    return req;
+  }
+
+  // Whether a snapshot of room is on its way (its events are in it).
+  awaitingSnapshot(room) {
+    return this.sentQ.some((r) => SNAPSHOTS.has(r.name) && (r.name === 'RESUME' ? r.args[1] : r.args[0]) === room);
+  }
+
+  // One parsed server line (proto.parseServer) received at now (ms). The
+  // outcome: rc 'ok', 'resync' (a gap or an impossible event: ask for a
+  // STATE) or 'fatal' (the server closes the connection); reply {tag, ok,
+  // err, data, req} for an OK or ERR; and what the page should do:
+  // greet, started, snapshot, askForbidden, moved, bye, notice, tell,
+  // challenge, save (a patch of the session kept across reloads).
+  receive(m, now) {
+    const out = { rc: 'ok' };
+    if (m.kind === 'data') {
+      this.data.push(m);
+      return out;
+    }
+    if (m.kind === 'ok' || m.kind === 'err') return this.reply(m, now, out);
+    if (m.unknown) return out;
+    return this.event(m.name, m.fields, now, out);
+  }
+
+  reply(m, now, out) {
+    const data = this.data;
+    this.data = [];
+    const i = m.tag ? this.sentQ.findIndex((r) => r.tag === m.tag) : 0;
+    const req = i >= 0 && i < this.sentQ.length ? this.sentQ.splice(i, 1)[0] : null;
+    out.reply = { tag: m.tag, ok: m.kind === 'ok' ? m : null, err: m.kind === 'err' ? m : null, data, req };
+    if (m.kind === 'err') {
+      if (FATAL.has(m.code)) out.rc = 'fatal';
+      return out;
+    }
+    const a = m.args;
+    switch (m.name) {
+      case 'GUEST': case 'LOGIN': case 'REGISTER': this.me = { name: a[0], token: a[1] }; break;
+      case 'LOGOUT': this.me = null; break;
+      case 'SEEK':
+        if (this.seekStarted) this.seekStarted = false; // already paired
+        else this.seek = { id: a[0], since: now };
+        break;
+      case 'CANCEL': this.seek = null; break;
+      case 'CREATE': this.invite = { room: a[0], code: a[1] }; break;
+      case 'STATE': case 'WATCH': case 'RESUME':
+        this.snapshot(data, a[0], Number(a[1]), now);
+        out.snapshot = true;
+        out.askForbidden = this.wantForbidden();
+        break;
+      case 'LEAVE': if (this.game && this.game.room === a[0]) this.game = null; break;
+      case 'ROOMS': this.lobby.rooms = data.filter((d) => d.name === 'ROOM').map((d) => d.fields); break;
+      case 'WHO': this.lobby.users = data.filter((d) => d.name === 'USER').map((d) => d.fields); break;
+      case 'SEEKS':
+        this.lobby.seeks = data.filter((d) => d.name === 'SEEK').map((d) => d.fields);
+        this.lobby.seeksTotal = a[1] !== undefined ? Number(a[1]) : this.lobby.seeks.length; // none from an old server
+        break;
+      case 'HISTORY':
+        this.lobby.games = data.filter((d) => d.name === 'GAME').map((d) => d.fields);
+        this.lobby.gamesTotal = Number(a[1] || this.lobby.games.length);
+        break;
+      case 'EXPORT':
+        this.record = { id: a[0], format: a[1], lines: data.filter((d) => d.name === 'RECORD').map((d) => d.fields.text), ready: true };
+        break;
+      case 'STATS':
+        this.lobby.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        this.ratings(data);
+        break;
+      case 'TOP': this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields); break;
+      case 'FORBIDDEN': {
+        const g = this.game;
+        if (g && req && g.room === a[0] && g.moves.length === req.ply) {
+          g.forbidden = data.filter((d) => d.name === 'FORBIDDEN').flatMap((d) => proto.moveList(d.fields.moves));
+        }
+        break;
+      }
+      default: break;
+    }
+    return out;
+  }
+
+  // The players' ratings in the shown game's rule, from a STATS reply.
+  ratings(data) {
+    const g = this.game;
+    if (!g) return;
+    for (const d of data) {
+      if (d.name !== 'STAT' || d.fields.rule !== g.rule) continue;
+      for (const side of ['black', 'white']) {
+        if (g[side] !== d.fields.user) continue;
+        g.rating[side] = Number(d.fields.rating);
+        g.provisional[side] = d.fields.standing === 'provisional';
+      }
+    }
+  }
+
+  // The data lines of a snapshot replace the game shown.
+  snapshot(data, room, seq, now) {
+    const old = this.game && this.game.room === room ? this.game : null;
+    const g = newGame(room);
+    if (old) {
+      g.chat = old.chat;
+      g.rating = old.rating;
+      g.provisional = old.provisional;
+      g.ratingBefore = old.ratingBefore;
+    }
+    for (const d of data) {
+      const f = d.fields;
+      if (!f || f.room !== room) continue;
+      switch (d.name) {
+        case 'ROOM':
+          Object.assign(g, { status: f.status, rule: f.rule, size: Number(f.size), tc: f.tc, opening: f.opening, rated: f.rated, black: f.black, white: f.white, spectators: Number(f.spectators) });
+          break;
+        case 'CLOCK': setClock(g, ms(f.bms), ms(f.wms), f.side, now); break;
+        case 'SEAT':
+          g[f.colour] = f.user;
+          g.presence[f.user] = f.presence === 'gone' ? { gone: true, until: now + Number(f.grace) } : {};
+          break;
+        case 'MOVES': for (const mv of proto.moveList(f.moves)) g.moves.push(mv); break;
+        case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.putting = f.stage === 'put3'; break;
+        case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
+        case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
+        default: break;
+      }
+    }
+    g.seq = seq;
+    this.game = g;
+  }
+
+  event(name, f, now, out) {
+    switch (name) {
+      case 'SERVER':
+        this.server = `${f.name} ${f.version}`;
+        this.caps = (f.caps || '').split(' ').filter((c) => c);
+        this.conn.up = true;
+        out.greet = true;
+        return out;
+      case 'SHUTDOWN': this.shutdown = { ms: Number(f.ms), text: f.text }; out.notice = 'shutdown'; return out;
+      case 'MOVED': out.moved = { room: f.room, addr: f.addr }; return out;
+      case 'BYE': this.conn.bye = f.reason; out.bye = f.reason; return out;
+      case 'MOTD': this.motd = f.text; out.notice = 'motd'; return out;
+      case 'ANNOUNCE': this.announce = f.text; out.notice = 'announce'; return out;
+      case 'KICKED': this.kicked = f.text; out.notice = 'kicked'; return out;
+      case 'TELL': this.told = { from: f.from, text: f.text }; out.tell = this.told; return out;
+      case 'CHALLENGE':
+        if (this.me && f.to === this.me.name) {
+          this.challenge = { ...f };
+          out.challenge = this.challenge;
+        }
+        return out;
+      case 'CHALLENGEEND':
+        if (this.challenge && this.challenge.id === f.id) this.challenge = null;
+        return out;
+      case 'SEATED': return out;
+      default: return this.roomEvent(name, f, now, out);
+    }
+  }
+
+  // Room events: the sequence number must follow on from the last one.
+  roomEvent(name, f, now, out) {
+    if (name === 'START') return this.start(f, now, out);
+    const g = this.game;
+    if (!g || f.room !== g.room) return out; // another room's: not shown
+    if (this.awaitingSnapshot(g.room)) return out; // the snapshot coming has it
+    const seq = Number(f.seq);
+    if (seq !== g.seq + 1) {
+      out.rc = 'resync';
+      return out;
+    }
+    g.seq = seq;
+    if (this.mySide()) out.save = { seq };
+    switch (name) {
+      case 'MOVE':
+        if (f.side !== colourAt(g.moves.length) || g.moves.includes(f.move) || !proto.moveToXY(f.move, g.size)) {
+          out.rc = 'resync'; // a move that cannot be on our board
+          out.impossible = f.move;
+          return out;
+        }
+        g.moves.push(f.move);
+        g.reasons[g.moves.length - 1] = f.reason || '';
+        setClock(g, ms(f.bms), ms(f.wms), f.side === 'black' ? 'white' : 'black', now);
+        g.think = null;
+        g.offers.clear(); // open draw and undo offers end with a move
+        out.askForbidden = this.wantForbidden();
+        break;
+      case 'UNDO':
+        if (Number(f.plies) > g.moves.length) {
+          out.rc = 'resync';
+          return out;
+        }
+        g.moves.splice(g.moves.length - Number(f.plies));
+        g.reasons.splice(g.moves.length);
+        setClock(g, ms(f.bms), ms(f.wms), colourAt(g.moves.length), now);
+        g.think = null;
+        g.offers.clear();
+        out.askForbidden = this.wantForbidden();
+        break;
+      case 'OVER':
+        g.status = 'over';
+        g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) };
+        g.clock.side = 'none';
+        if (f.reason === 'time' && f.result === 'black') g.clock.w = 0; // the flag fell
+        else if (f.reason === 'time' && f.result === 'white') g.clock.b = 0;
+        if (g.rated === 'rated') g.ratingBefore = { ...g.rating }; // the next STATS shows the change
+        g.think = null;
+        for (const [id, o] of g.offers) if (o.kind !== 'rematch') g.offers.delete(id);
+        if (this.mySide()) out.save = { room: null, seq: 0 };
+        break;
+      case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
+      case 'OFFEREND': g.offers.delete(f.id); break;
+      case 'SAY': g.chat.push({ user: f.user, text: f.text }); break;
+      case 'PRESENCE': {
+        const player = f.user === g.black || f.user === g.white;
+        if (f.what === 'gone') g.presence[f.user] = { gone: true, until: now + Number(f.ms) };
+        else if (f.what === 'back') g.presence[f.user] = {};
+        if (f.what === 'joined' || f.what === 'left') {
+          // a notice in the chat, said by app.js
+          g.chat.push({ user: '', notice: f.what, who: f.user });
+          if (!player) g.spectators = Math.max(0, g.spectators + (f.what === 'joined' ? 1 : -1));
+        }
+        break;
+      }
+      case 'THINK':
+        g.think = {
+          bot: f.bot,
+          depth: Number(f.depth),
+          ply: g.moves.length,
+          cands: f.cands.split(',').map((c) => { const [mv, s] = c.split(':'); return { mv, score: Number(s) }; }),
+        };
+        break;
+      case 'SWAP2':
+        g.stage = { stage: f.stage, user: f.user };
+        g.status = 'opening';
+        g.pending = [];
+        g.putting = f.stage === 'put3';
+        g.think = null; // a preview of the opening's stones is stale now
+        break;
+      case 'COLOURS':
+        g.black = f.black;
+        g.white = f.white;
+        g.stage = null;
+        g.status = 'playing';
+        g.pending = [];
+        g.think = null;
+        setClock(g, g.clock.b, g.clock.w, colourAt(g.moves.length), now);
+        break;
+      default: break;
+    }
+    return out;
+  }
+
+  start(f, now, out) {
+    this.seek = null;
+    this.seekStarted = this.sentQ.some((r) => r.name === 'SEEK');
+    let g = this.game;
+    out.started = { rematch: !!(g && g.room === f.room && g.result) };
+    if (!g || g.room !== f.room) g = this.game = newGame(f.room);
+    Object.assign(g, {
+      seq: Number(f.seq), status: f.opening === 'swap2' ? 'opening' : 'playing', black: f.black, white: f.white,
+      rule: f.rule, size: Number(f.size), tc: f.tc, opening: f.opening, rated: f.rated,
+      moves: [], reasons: [], result: null, think: null, stage: null, pending: [], putting: false, forbidden: [], presence: {},
+      rating: { black: 0, white: 0 }, provisional: { black: false, white: false }, ratingBefore: { black: 0, white: 0 },
+    });
+    g.offers.clear();
+    setClock(g, ms(f.bms), ms(f.wms), f.opening === 'swap2' ? 'none' : 'black', now);
+    if (this.mySide()) out.save = { room: g.room, seq: g.seq };
+    out.askForbidden = this.wantForbidden();
+    return out;
+  }
+
+  // Renju: the points black may not play now, as the server judges them
+  // (FORBIDDEN); dropped whenever the position changes, asked again when
+  // black is to move.
+  wantForbidden() {
+    const g = this.game;
+    if (!g) return false;
+    g.forbidden = [];
+    return g.rule === 'renju' && g.status === 'playing' && toMove(g) === 'black';
+  }
+
+  // ---- what the page asks --------------------------------------------------
+
+  mySide(g = this.game) {
+    if (!this.me || !g) return null;
+    if (g.black === this.me.name) return 'black';
+    if (g.white === this.me.name) return 'white';
+    return null;
+  }
+
+  // Who is to move now: 'black', 'white' or 'none' (no game, waiting,
+  // the opening, over).
+  turn() {
+    const g = this.game;
+    if (!g || g.result || g.stage || g.status !== 'playing') return 'none';
+    return toMove(g);
+  }
+
+  // A side's clock in ms at now, ticking for the side to move; null
+  // without a clock.
+  clock(side, now) {
+    const g = this.game;
+    if (!g) return null;
+    let v = side === 'black' ? g.clock.b : g.clock.w;
+    if (v !== null && g.clock.side === side && g.status === 'playing') v = Math.max(0, v - (now - g.clock.at));
+    return v;
+  }
+
+  // The ms left of the grace of a side's player who went away (0: here, or over).
+  graceLeft(side, now) {
+    const g = this.game;
+    const p = g && g.presence[g[side]];
+    return p && p.gone ? Math.max(0, p.until - now) : 0;
+  }
+
+  // Whether I may claim the game now: my opponent went away and the grace is over.
+  canClaim(now) {
+    const g = this.game;
+    const side = this.mySide();
+    if (!side || g.status !== 'playing') return false;
+    const opp = side === 'black' ? 'white' : 'black';
+    const p = g.presence[g[opp]];
+    return !!(p && p.gone && now >= p.until);
+  }
+
+  // The open offer made to me (not by me): [id, {kind, from}], or null.
+  offerToMe() {
+    const g = this.game;
+    if (!g) return null;
+    for (const [id, o] of g.offers) if (!this.me || o.from !== this.me.name) return [id, o];
+    return null;
+  }
+
+  // The rank (1..8) of a point among the bot's candidates now, or 0.
+  candRank(mv) {
+    const g = this.game;
+    if (!g || !g.think || g.think.ply !== g.moves.length || g.result) return 0;
+    return g.think.cands.findIndex((c) => c.mv === mv) + 1;
+  }
+
+  // The stone on a point: 'black', 'white' or null.
+  stone(mv) {
+    const g = this.game;
+    const i = g ? g.moves.indexOf(mv) : -1;
+    return i < 0 ? null : colourAt(i);
+  }
+
+  // ---- swap2: the stones this player puts before sending them -------------
+
+  // How many stones this player must put now (3, or the 2 of "choose").
+  swap2Need() {
+    const g = this.game;
+    if (!g || !g.stage || !this.me || g.stage.user !== this.me.name || !g.putting) return 0;
+    return g.stage.stage === 'put3' ? 3 : g.stage.stage === 'choose' ? 2 : 0;
+  }
+
+  // A point picked while putting: null if it cannot take a stone, else the
+  // stones put so far (all of them when complete: send them).
+  swap2Put(mv) {
+    const g = this.game;
+    if (g.moves.includes(mv) || g.pending.includes(mv)) return null;
+    g.pending.push(mv);
+    return g.pending;
+  }
+
+  // "choose": put two more stones instead of choosing a colour.
+  swap2Putting() {
+    this.game.putting = true;
+    this.game.pending = [];
+  }
+
+  swap2Clear() {
+    if (this.game) this.game.pending = [];
+  }
+
+  // ---- the connection --------------------------------------------------------
+
+  // The connection closed: the requests in flight are gone. Returns
+  // {takeover: true} when another tab took the session over (do not come
+  // back), else {retry: ms}, the wait before the next try.
+  closed() {
+    this.conn.up = false;
+    this.sentQ = [];
+    this.data = [];
+    if (this.conn.bye === 'takeover') return { takeover: true };
+    this.conn.bye = null;
+    const wait = this.conn.backoff;
+    this.conn.backoff = Math.min(wait * 2, BACKOFF_MAX);
+    return { retry: wait };
+  }
+
+  // * MOVED: the room is played at addr; the next connection goes there.
+  follow(addr) {
+    this.conn.host = addr;
+    this.sentQ = [];
+    this.data = [];
+  }
+
+  // Signed in (a guest, an account, or a seat taken back): the backoff
+  // starts over.
+  signedIn(name, token) {
+    this.me = { name, token };
+    this.conn.backoff = BACKOFF_FIRST;
+  }
+
+  // After HELLO on a new connection, from the session kept (saved: {name,
+  // token, account, room, seq}): the RESUME to send, or null.
+  resumeArgs(saved) {
+    return saved.token && saved.room ? [saved.token, saved.room, saved.seq || 0] : null;
+  }
+
+  // The GUEST's arguments: a guest takes its name again (an account's
+  // session ended with its tab).
+  guestArgs(saved) {
+    return saved.name && !saved.account && !/^guest[0-9]+$/.test(saved.name) ? [saved.name] : [];
+  }
+
+  // After a new GUEST: the room to show again (STATE), or null for the lobby.
+  rejoin(view) {
+    return view === 'game' && this.game ? this.game.room : null;
+  }
+
+  leave() {
+    this.game = null;
+  }
+
+  // ---- replay --------------------------------------------------------------
+
+  // The fetched record (EXPORT text) opened at its last move.
+  openReplay() {
+    const rec = parseRecord(this.record.id, this.record.lines);
+    this.replay = { rec, at: rec.moves.length };
+    return this.replay;
+  }
+
+  stepReplay(to) {
+    if (!this.replay) return;
+    this.replay.at = Math.max(0, Math.min(this.replay.rec.moves.length, to));
+  }
+}

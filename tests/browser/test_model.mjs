@@ -1,0 +1,328 @@
+#!/usr/bin/env node
+// test_model.mjs: the web board's model (client/web/model.js) in node, no
+// browser, on the transcripts of tests/model/*.txt, which
+// tests/unit/test_client_model.c runs through the C client's model too:
+// both assert the same states (tests/model/README.md has the format).
+// Keys starting "c." are the C model's alone and skipped here; "web." keys
+// are this model's alone. Then what the transcripts cannot say: the
+// connection's backoff, the takeover, what is sent again after a
+// reconnect, the replay; and that model.js reaches no DOM, storage, socket,
+// timer or clock. Run from the top of the tree:
+//   node tests/browser/test_model.mjs [transcript...]
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as proto from '../../client/web/proto.js';
+import { Model, BACKOFF_FIRST, BACKOFF_MAX, parseRecord } from '../../client/web/model.js';
+
+const DIR = process.env.MODEL_DIR || 'tests/model';
+
+// key=value and key~=value (contains) pairs; a value may be "quoted".
+export function pairs(text) {
+  const out = [];
+  const re = /\s*([A-Za-z0-9_.]+)(~?=)("([^"]*)"|(\S*))/y;
+  let m;
+  let at = 0;
+  while (at < text.length && text.slice(at).trim() !== '') {
+    re.lastIndex = at;
+    m = re.exec(text);
+    if (!m) throw new Error(`bad expectation at: ${text.slice(at)}`);
+    out.push({ key: m[1], op: m[2], want: m[4] !== undefined ? m[4] : m[5] });
+    at = re.lastIndex;
+  }
+  return out;
+}
+
+const SIDES = ['black', 'white'];
+
+// A key's value in the model, as the transcripts spell it (the same
+// spelling test_client_model.c gives the C model's); undefined: unknown key.
+function value(model, key, now) {
+  const g = model.game;
+  const k = key.split('.');
+  const side = SIDES.includes(k[1]) ? k[1] : null;
+  const num = (v) => String(v);
+  const list = (name) => ({ rooms: model.lobby.rooms, games: model.lobby.games })[name];
+  switch (k[0]) {
+    case 'server': return model.server;
+    case 'cap': return model.caps.includes(k[1]) ? '1' : '0';
+    case 'me': return model.me ? model.me.name : '-';
+    case 'token': return model.me ? model.me.token : '-';
+    case 'seek': return model.seek ? num(model.seek.id) : '0';
+    case 'pending': return num(model.sentQ.length);
+    case 'room': return g ? g.room : '-';
+    case 'seq': return g ? num(g.seq) : '0';
+    case 'status': return g ? g.status : '-';
+    case 'rule': return g ? g.rule : '-';
+    case 'size': return g ? num(g.size) : '-';
+    case 'black': case 'white': return g ? g[k[0]] : '-';
+    case 'side': return model.mySide() || 'none';
+    case 'turn': return model.turn();
+    case 'moves': return g ? num(g.moves.length) : '0';
+    case 'stone': return model.stone(k[1]) || 'empty';
+    case 'clock': if (side) { const v = model.clock(side, now); return v === null ? '-' : num(v); } break;
+    case 'grace': if (side) return num(model.graceLeft(side, now)); break;
+    case 'gone': if (side) { const p = g && g.presence[g[side]]; return p && p.gone ? '1' : '0'; } break;
+    case 'spectators': return g ? num(g.spectators) : '0';
+    case 'offers': return g ? num(g.offers.size) : '0';
+    case 'offer_to_me': { const o = model.offerToMe(); return o ? `${o[0]} ${o[1].kind} ${o[1].from}` : '-'; }
+    case 'over': return g && g.result ? '1' : '0';
+    case 'result': return g && g.result ? g.result.result : '-';
+    case 'reason': return g && g.result ? g.result.reason : '-';
+    case 'cells': return g && g.result ? num(g.result.cells.length) : '0';
+    case 'win': return g && g.result && g.result.cells.includes(k[1]) ? '1' : '0';
+    case 'swap2': return g && g.stage ? '1' : '0';
+    case 'stage': return g && g.stage ? g.stage.stage : '-';
+    case 'cand': return num(model.candRank(k[1]));
+    case 'rating': if (side) return num(g ? g.rating[side] : 0); break;
+    case 'provisional': if (side) return g && g.provisional[side] ? '1' : '0'; break;
+    case 'rating_before': if (side) return num(g ? g.ratingBefore[side] : 0); break;
+    case 'challenge': return model.challenge ? num(model.challenge.id) : '0';
+    case 'shutdown': return model.shutdown ? '1' : '0';
+    case 'motd': return model.motd ?? '-';
+    case 'announce': return model.announce ?? '-';
+    case 'kicked': return model.kicked ?? '-';
+    case 'said': {
+      const c = g ? g.chat.filter((x) => x.user) : [];
+      return c.length ? `${c[c.length - 1].user}: ${c[c.length - 1].text}` : '-';
+    }
+    case 'rooms': case 'games': {
+      const l = list(k[0]);
+      if (k.length === 1) return num(l.length);
+      const e = l[Number(k[1])];
+      return e && k[2] in e ? e[k[2]] : undefined;
+    }
+    case 'seeks': return num(model.lobby.seeks.length);
+    case 'seeks_total': return num(model.lobby.seeksTotal);
+    case 'record':
+      if (k[1] === 'ready') return model.record && model.record.ready ? '1' : '0';
+      if (k[1] === 'moves') return model.record ? num(parseRecord(model.record.id, model.record.lines).moves.length) : '0';
+      break;
+    case 'web':
+      // the web model's own: a move's reason as the server gave it
+      if (k[1] === 'reason' && g) { const i = g.moves.indexOf(k[2]); return i < 0 ? undefined : g.reasons[i]; }
+      break;
+    default: break;
+  }
+  return undefined;
+}
+
+// Runs one transcript; throws with file:line on the first failure.
+export function run(path) {
+  const model = new Model();
+  let last = 0;
+  let n = 0;
+  let tag = 0;
+  const where = () => `${path}:${n}`;
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    n++;
+    const line = raw.replace(/\s+$/, '');
+    if (line === '' || line.startsWith('#')) continue;
+    const sp = line.indexOf(' ');
+    const cmd = sp < 0 ? line : line.slice(0, sp);
+    const rest = sp < 0 ? '' : line.slice(sp + 1);
+    if (cmd === 'sent') {
+      const [name, ...args] = rest.split(' ');
+      model.sent(name, args, `#t${++tag}`);
+    } else if (cmd === 'recv' || cmd === 'resync' || cmd === 'fatal') {
+      const m = /^([0-9]+) (.*)$/.exec(rest);
+      if (!m) throw new Error(`${where()}: want: ${cmd} <ms> <line>`);
+      last = Number(m[1]);
+      let msg;
+      try {
+        msg = proto.parseServer(m[2]);
+      } catch (e) {
+        throw new Error(`${where()}: the line did not parse: ${e.message}`);
+      }
+      const out = model.receive(msg, last);
+      const want = cmd === 'recv' ? 'ok' : cmd;
+      if (out.rc !== want) throw new Error(`${where()}: the model said ${out.rc}, not ${want}: ${m[2]}`);
+    } else if (cmd === 'expect') {
+      const ps = pairs(rest);
+      const at = ps.find((p) => p.key === 'at');
+      const now = at ? Number(at.want) : last;
+      for (const { key, op, want } of ps) {
+        if (key === 'at' || key.startsWith('c.')) continue;
+        const got = value(model, key, now);
+        if (got === undefined) throw new Error(`${where()}: unknown key ${key}`);
+        if (op === '~=' ? !got.includes(want) : got !== want) {
+          throw new Error(`${where()}: ${key}: got "${got}", want ${op === '~=' ? 'it to contain ' : ''}"${want}"`);
+        }
+      }
+    } else {
+      throw new Error(`${where()}: unknown command ${cmd}`);
+    }
+  }
+}
+
+// ---- the transcripts ----------------------------------------------------------
+
+const files = process.argv.length > 2
+  ? process.argv.slice(2)
+  : readdirSync(DIR).filter((f) => f.endsWith('.txt')).sort().map((f) => join(DIR, f));
+assert.ok(files.length > 0, `no transcripts in ${DIR}`);
+let failed = 0;
+for (const f of files) {
+  try {
+    run(f);
+    console.log(`ok ${basename(f)}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${e.message}`);
+  }
+}
+
+// ---- what the transcripts cannot say ---------------------------------------------
+
+function check(what, fn) {
+  try {
+    fn();
+    console.log(`ok ${what}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${what}: ${e.message}`);
+  }
+}
+
+const line = (m, s, now = 0) => m.receive(proto.parseServer(s), now);
+
+check('reconnecting: the backoff doubles to its cap and starts over when signed in', () => {
+  const m = new Model();
+  const waits = [];
+  for (let i = 0; i < 6; i++) waits.push(m.closed().retry);
+  assert.deepEqual(waits, [BACKOFF_FIRST, 1000, 2000, 4000, BACKOFF_MAX, BACKOFF_MAX]);
+  m.signedIn('alice', 'tok');
+  assert.equal(m.closed().retry, BACKOFF_FIRST);
+});
+
+check('reconnecting: a takeover is not fought back; another BYE is forgotten at the close', () => {
+  const m = new Model();
+  assert.equal(line(m, '* BYE takeover signed in elsewhere').bye, 'takeover');
+  assert.deepEqual(m.closed(), { takeover: true });
+  const n = new Model();
+  line(n, '* BYE shutdown restarting');
+  assert.equal(n.closed().retry, BACKOFF_FIRST);
+  assert.equal(n.conn.bye, null);
+});
+
+check('reconnecting: RESUME the kept room, else GUEST with the guest\'s name; a lost connection drops its requests', () => {
+  const m = new Model();
+  assert.deepEqual(m.resumeArgs({ token: 't', room: 'r1', seq: 12, name: 'alice' }), ['t', 'r1', 12]);
+  assert.equal(m.resumeArgs({ token: 't', name: 'alice' }), null);
+  assert.deepEqual(m.guestArgs({ name: 'alice' }), ['alice']);
+  assert.deepEqual(m.guestArgs({ name: 'guest12' }), []);
+  assert.deepEqual(m.guestArgs({ name: 'lena', account: true }), []);
+  m.sent('STATE', ['r1'], '#w1');
+  assert.ok(m.awaitingSnapshot('r1'));
+  m.closed();
+  assert.ok(!m.awaitingSnapshot('r1'));
+  // back in the game shown (STATE) after a new GUEST, or the lobby
+  assert.equal(m.rejoin('game'), null);
+  line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
+  assert.equal(m.rejoin('game'), 'r1');
+  assert.equal(m.rejoin('lobby'), null);
+});
+
+check('* MOVED: where the next connection goes; the requests in flight are gone', () => {
+  const m = new Model();
+  m.sent('RESUME', ['t', 'r1', 0], '#w1');
+  assert.deepEqual(line(m, '* MOVED r1 node-a:5555').moved, { room: 'r1', addr: 'node-a:5555' });
+  m.follow('node-a:5555');
+  assert.equal(m.conn.host, 'node-a:5555');
+  assert.equal(m.sentQ.length, 0);
+});
+
+check('replies find their request by tag; events of a room whose snapshot is coming are in it', () => {
+  const m = new Model();
+  line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
+  m.sent('ROOMS', [], '#w1');
+  m.sent('STATE', ['r1'], '#w2');
+  assert.equal(line(m, '* MOVE r1 3 black h8 - -').rc, 'ok'); // a gap, but the snapshot comes
+  assert.equal(m.game.moves.length, 0);
+  line(m, '= ROOM r1 playing freestyle 15 none none casual alice bob 0 1');
+  line(m, '= MOVES r1 0 h8');
+  const out = line(m, 'OK #w2 STATE r1 3');
+  assert.equal(out.reply.req.name, 'STATE');
+  assert.ok(out.snapshot);
+  assert.equal(m.game.seq, 3);
+  assert.deepEqual(m.sentQ.map((r) => r.tag), ['#w1']);
+});
+
+check('renju: FORBIDDEN asked when black is to move, kept only for the position it was asked in', () => {
+  const m = new Model();
+  assert.ok(line(m, '* START r1 1 alice bob renju 15 none none casual - -').askForbidden);
+  m.sent('FORBIDDEN', ['r1'], '#w1');
+  line(m, '= FORBIDDEN r1 h8,i9');
+  line(m, 'OK #w1 FORBIDDEN r1 2');
+  assert.deepEqual(m.game.forbidden, ['h8', 'i9']);
+  assert.ok(!line(m, '* MOVE r1 2 black a1 - -').askForbidden); // white to move
+  assert.deepEqual(m.game.forbidden, []);
+  assert.ok(line(m, '* MOVE r1 3 white a2 - -').askForbidden);
+  m.sent('FORBIDDEN', ['r1'], '#w2');
+  line(m, '* MOVE r1 4 black a3 - -');
+  line(m, '= FORBIDDEN r1 h8');
+  line(m, 'OK #w2 FORBIDDEN r1 1'); // stale: asked one move ago
+  assert.deepEqual(m.game.forbidden, []);
+});
+
+check('replay: the record opens at its end and steps within it', () => {
+  const m = new Model();
+  m.sent('EXPORT', ['17', 'text'], '#w1');
+  for (const l of ['rule renju', 'size 15', 'black alice 1612', 'moves h8 i9 j10']) line(m, `= RECORD ${l}`);
+  line(m, 'OK #w1 EXPORT 17 text');
+  const r = m.openReplay();
+  assert.equal(r.at, 3);
+  assert.equal(r.rec.black, 'alice 1612');
+  m.stepReplay(-4);
+  assert.equal(m.replay.at, 0);
+  m.stepReplay(Infinity);
+  assert.equal(m.replay.at, 3);
+});
+
+check('swap2: the stones put here until all are placed', () => {
+  const m = new Model();
+  line(m, 'OK GUEST alice tok');
+  line(m, '* START r1 1 alice bob freestyle 15 none swap2 casual - -');
+  line(m, '* SWAP2 r1 2 put3 alice');
+  assert.equal(m.swap2Need(), 3);
+  assert.deepEqual(m.swap2Put('h8'), ['h8']);
+  assert.equal(m.swap2Put('h8'), null);
+  m.swap2Put('h9');
+  assert.deepEqual(m.swap2Put('i9'), ['h8', 'h9', 'i9']);
+});
+
+check('the account card: STATS and TOP lines kept as the server sent them; CREATE\'s invitation', () => {
+  const m = new Model();
+  m.sent('STATS', ['lena'], '#w1');
+  line(m, '= STAT lena freestyle 1662 290 provisional 1 0 0');
+  line(m, 'OK #w1 STATS 1');
+  assert.deepEqual(m.lobby.stats.map((f) => `${f.rule} ${f.rating} ${f.wins}`), ['freestyle 1662 1']);
+  m.sent('TOP', ['freestyle'], '#w2');
+  line(m, '= STAT mark freestyle 1700 80 established 9 1 0');
+  line(m, 'OK #w2 TOP 1 1');
+  assert.deepEqual(m.lobby.top.map((f) => f.user), ['mark']);
+  m.sent('CREATE', [], '#w3');
+  line(m, 'OK #w3 CREATE r7 Ab12Cd34');
+  assert.deepEqual(m.invite, { room: 'r7', code: 'Ab12Cd34' });
+});
+
+check('the model holds no sentences: a presence notice is a token', () => {
+  const m = new Model();
+  line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
+  line(m, '* PRESENCE r1 2 carol joined 0');
+  assert.deepEqual(m.game.chat, [{ user: '', notice: 'joined', who: 'carol' }]);
+  assert.equal(m.game.spectators, 1);
+});
+
+check('model.js reaches no DOM, storage, socket, timer or clock, and imports only proto.js', () => {
+  const src = readFileSync('client/web/model.js', 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
+  const used = src.match(/\b(document|window|globalThis|localStorage|sessionStorage|WebSocket|XMLHttpRequest|fetch|setTimeout|setInterval|clearTimeout|clearInterval|requestAnimationFrame|performance|Date|location|history|navigator|matchMedia)\b/g);
+  assert.equal(used, null, `model.js uses ${used}`);
+  const imports = [...src.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+  assert.deepEqual(imports, ['./proto.js']);
+});
+
+console.log(failed ? `test_model: ${failed} failed` : 'test_model: all passed');
+process.exit(failed ? 1 : 0);
