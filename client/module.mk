@@ -40,7 +40,8 @@ $(O)/tests/client/fakesrv: $(O)/tests/client/fakesrv.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/client/test_tui.sh \
-	tests/client/test_daemon_tui.sh tests/client/test_man.sh tests/client/test_journey.sh
+	tests/client/test_daemon_tui.sh tests/client/test_man.sh tests/client/test_journey.sh \
+	tests/client/test_tui_zh.sh
 $(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku $(MO_FILES)
 TESTS += $(CLIENT_SH_TESTS)
 
