@@ -186,7 +186,8 @@ main(int argc, char **argv)
 			so.mouse = 0;
 			break;
 		case O_VERSION:
-			printf("gomoku %s (protocol %d)\n", GOMOKU_VERSION, PROTO_VERSION);
+			printf(TR("main.version", "gomoku %s (protocol %d)\n"), GOMOKU_VERSION,
+			    PROTO_VERSION);
 			return 0;
 		case 'h':
 			usage(stdout);

@@ -35,10 +35,15 @@ I18N_SRCS = $(sort $(wildcard client/*.c))
 # make po: the template from the sources, merged into every catalog (new
 # keys arrive empty, changed English fuzzy: translate them, then make test).
 # English is the sources' own text: en.po repeats each msgid, always.
-.PHONY: po
-po:
+# po-extract writes it to XGETTEXT_OUT (tests/i18n/test_catalogs.sh
+# compares it with the template).
+XGETTEXT_OUT ?= po/gomoku.pot
+.PHONY: po po-extract
+po-extract:
 	$(XGETTEXT) -o - $(I18N_SRCS) | sed -e '/^"POT-Creation-Date:/d' \
-	    -e 's/charset=CHARSET/charset=UTF-8/' > po/gomoku.pot
+	    -e 's/charset=CHARSET/charset=UTF-8/' > $(XGETTEXT_OUT)
+
+po: po-extract
 	for l in $(LINGUAS); do \
 	    msgmerge --quiet --update --backup=none --no-location --sort-output po/$$l.po po/gomoku.pot || exit 1; \
 	done
@@ -48,5 +53,5 @@ po:
 # Every key in every catalog, and every key the sources use in the
 # template; the lint of literals outside the catalogs.
 I18N_TESTS := tests/i18n/test_catalogs.sh tests/i18n/test_strings.sh
-$(I18N_TESTS): $(PO2JSON) $(MO_FILES)
+$(I18N_TESTS): $(PO2JSON) $(MO_FILES) $(BINDIR)/gomokud
 TESTS += $(I18N_TESTS)
