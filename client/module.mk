@@ -26,8 +26,15 @@ $(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_
 $(O)/tests/unit/test_client_pin: $(O)/tests/unit/test_client_pin.o $(CLIENT_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
+# The catalogs and the widths: the build's catalogs, read from the top of
+# the tree where tests run.
+$(O)/tests/unit/test_client_i18n.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) -DTEST_LOCALEDIR='"$(O)/locale"'
+$(O)/tests/unit/test_client_i18n: $(O)/tests/unit/test_client_i18n.o $(CLIENT_LIB) $(PROTO_LIB) \
+    $(RULES_LIB) | $(MO_FILES)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
+
 TESTS += $(O)/tests/unit/test_client_model $(O)/tests/unit/test_client_input \
-	$(O)/tests/unit/test_client_pin
+	$(O)/tests/unit/test_client_pin $(O)/tests/unit/test_client_i18n
 
 $(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
