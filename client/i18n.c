@@ -33,6 +33,8 @@ void
 i18n_init(void)
 {
 	setlocale(LC_ALL, "");
+	/* the wire's numbers never take a locale's decimal comma */
+	setlocale(LC_NUMERIC, "C");
 	const char *env = getenv("GOMOKU_LOCALEDIR");
 	char exe[PATH_MAX], cand[PATH_MAX + 64];
 	dir_used[0] = '\0';

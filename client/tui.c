@@ -70,6 +70,7 @@ tui_start(int mono, int mouse)
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		signal(fatal[i], crash_handler);
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C"); /* as i18n_init: the wire's numbers stay C */
 	if (!initscr())
 		return -1;
 	atexit(stop_at_exit);
