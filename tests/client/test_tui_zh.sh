@@ -91,4 +91,18 @@ step "quitting asks in Chinese" z "退出五子棋吗？(y/n)"
 keys z y
 exited "the client exits 0" z 0
 check "nothing went to stderr" test ! -s "$T/z.err"
+
+# Trust on first use in Chinese: the dialog wraps Chinese text (no spaces
+# to break at) inside its box, and the fingerprint stays whole.
+$TM new-session -d -s y -x 80 -y 24 \
+    "unset LC_ALL LANGUAGE; LANG=zh_CN.UTF-8 $GOMOKU --name wang 127.0.0.1:$DPORT 2>$T/y.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
+FP=$(sed -n 's/.*certificate .* fingerprint \(sha256:[0-9a-f]*\).*/\1/p' "$T/d.log" | head -1)
+step "the first-use warning is in Chinese" y "警告：首次连接"
+check "the fingerprint is shown whole" sh -c "$TM capture-pane -p -t =y: | grep -qF '$FP'"
+check "the dialog says how to go on in Chinese" sh -c "$TM capture-pane -p -t =y: | grep -qF '（按任意键）'"
+check "every line of the dialog fits 80 columns" sh -c "[ \$($TM capture-pane -p -t =y: | LC_ALL=zh_CN.UTF-8 wc -L) -le 80 ]"
+keys y Space
+keys y q
+keys y y
+exited "the second client exits 0" y 0
 finish
