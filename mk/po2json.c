@@ -81,15 +81,34 @@ append_lit(char **dst, const char *p)
 	return *p == '"' ? 0 : -1;
 }
 
+static void
+free_msg(struct msg *m)
+{
+	free(m->ctxt);
+	free(m->id);
+	free(m->str);
+}
+
+static void
+free_cat(struct cat *c)
+{
+	for (int i = 0; i < c->n; i++)
+		free_msg(&c->m[i]);
+	free(c->m);
+	c->m = NULL;
+	c->n = c->cap = 0;
+}
+
+/* Reads path into c (free_cat after, whatever it returns). */
 static int
 load(struct cat *c, const char *path)
 {
+	memset(c, 0, sizeof *c);
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "po2json: cannot read %s\n", path);
 		return -1;
 	}
-	memset(c, 0, sizeof *c);
 	c->path = path;
 	char line[8192];
 	char **cur = NULL; /* the field continuation lines go to */
@@ -113,10 +132,14 @@ load(struct cat *c, const char *path)
 					    sizeof *c->m *
 						(size_t)(c->cap = c->cap ? 2 * c->cap : 64));
 				c->m[c->n++] = m;
-			} else if (m.id || m.ctxt) {
-				fprintf(stderr, "%s:%d: a message without msgid or msgstr\n", path,
-				    m.line);
-				bad = 1;
+			} else {
+				if (m.id || m.ctxt) {
+					fprintf(stderr,
+					    "%s:%d: a message without msgid or msgstr\n", path,
+					    m.line);
+					bad = 1;
+				}
+				free_msg(&m);
 			}
 			memset(&m, 0, sizeof m);
 			cur = NULL;
@@ -171,6 +194,8 @@ load(struct cat *c, const char *path)
 	for (int i = 0; i < c->n; i++)
 		if (c->m[i].fuzzy >= 0 && c->m[i].id[0])
 			c->m[k++] = c->m[i];
+		else
+			free_msg(&c->m[i]);
 	c->n = k;
 	return bad ? -1 : 0;
 }
@@ -215,8 +240,10 @@ static int
 cmd_json(const char *path)
 {
 	struct cat c;
-	if (load(&c, path) != 0)
+	if (load(&c, path) != 0) {
+		free_cat(&c);
 		return 1;
+	}
 	printf("{");
 	int first = 1;
 	for (int i = 0; i < c.n; i++) {
@@ -230,6 +257,7 @@ cmd_json(const char *path)
 		first = 0;
 	}
 	printf("\n}\n");
+	free_cat(&c);
 	return 0;
 }
 
@@ -239,11 +267,12 @@ cmd_languages(int n, char **paths)
 	printf("{");
 	for (int i = 0; i < n; i++) {
 		struct cat c;
-		if (load(&c, paths[i]) != 0)
-			return 1;
-		const struct msg *m = find(&c, "lang.name");
-		if (!m || !m->str[0]) {
+		int ok = load(&c, paths[i]) == 0;
+		const struct msg *m = ok ? find(&c, "lang.name") : NULL;
+		if (ok && (!m || !m->str[0]))
 			fprintf(stderr, "po2json: %s has no lang.name\n", paths[i]);
+		if (!m || !m->str[0]) {
+			free_cat(&c);
 			return 1;
 		}
 		char lang[64];
@@ -252,63 +281,79 @@ cmd_languages(int n, char **paths)
 		json_str(lang);
 		printf(": ");
 		json_str(m->str);
+		free_cat(&c);
 	}
 	printf("\n}\n");
 	return 0;
+}
+
+/* Whether template t's keys are sound: each message has one, used once. */
+static int
+check_template(const struct cat *t)
+{
+	int bad = 0;
+	for (int i = 0; i < t->n; i++) {
+		if (!t->m[i].ctxt || !t->m[i].ctxt[0]) {
+			fprintf(stderr, "%s:%d: no key (msgctxt) for \"%s\"\n", t->path,
+			    t->m[i].line, t->m[i].id);
+			bad = 1;
+			continue;
+		}
+		for (int j = 0; j < i; j++)
+			if (t->m[j].ctxt && strcmp(t->m[i].ctxt, t->m[j].ctxt) == 0) {
+				fprintf(stderr, "%s:%d: key %s has two English texts\n", t->path,
+				    t->m[i].line, t->m[i].ctxt);
+				bad = 1;
+			}
+	}
+	return bad;
+}
+
+/* The problems of catalog c against template t, each named; their count. */
+static int
+check_catalog(const struct cat *t, const struct cat *c)
+{
+	int missing = 0;
+	for (int i = 0; i < t->n; i++) {
+		if (!t->m[i].ctxt)
+			continue;
+		const struct msg *m = find(c, t->m[i].ctxt);
+		const char *why = !m                 ? "missing"
+		    : strcmp(m->id, t->m[i].id) != 0 ? "has another English text (make po)"
+		    : m->fuzzy                       ? "fuzzy"
+		    : !m->str[0]                     ? "not translated"
+						     : NULL;
+		if (why) {
+			fprintf(stderr, "%s: %s: %s\n", c->path, t->m[i].ctxt, why);
+			missing++;
+		}
+	}
+	for (int i = 0; i < c->n; i++)
+		if (!c->m[i].ctxt || !find(t, c->m[i].ctxt)) {
+			fprintf(stderr, "%s:%d: %s: not in the template (make po)\n", c->path,
+			    c->m[i].line, c->m[i].ctxt ? c->m[i].ctxt : c->m[i].id);
+			missing++;
+		}
+	return missing;
 }
 
 static int
 cmd_check(const char *tpath, int n, char **paths)
 {
 	struct cat t;
-	int bad = 0;
-	if (load(&t, tpath) != 0)
-		return 1;
-	for (int i = 0; i < t.n; i++) {
-		if (!t.m[i].ctxt || !t.m[i].ctxt[0]) {
-			fprintf(stderr, "%s:%d: no key (msgctxt) for \"%s\"\n", tpath, t.m[i].line,
-			    t.m[i].id);
-			bad = 1;
-		}
-		for (int j = 0; j < i; j++)
-			if (t.m[i].ctxt && t.m[j].ctxt && strcmp(t.m[i].ctxt, t.m[j].ctxt) == 0) {
-				fprintf(stderr, "%s:%d: key %s has two English texts\n", tpath,
-				    t.m[i].line, t.m[i].ctxt);
-				bad = 1;
-			}
-	}
-	for (int k = 0; k < n; k++) {
+	int bad = load(&t, tpath) != 0;
+	if (!bad)
+		bad = check_template(&t);
+	for (int k = 0; k < n && t.m; k++) {
 		struct cat c;
-		if (load(&c, paths[k]) != 0) {
-			bad = 1;
-			continue;
-		}
-		int missing = 0;
-		for (int i = 0; i < t.n; i++) {
-			if (!t.m[i].ctxt)
-				continue;
-			const struct msg *m = find(&c, t.m[i].ctxt);
-			const char *why = !m                ? "missing"
-			    : strcmp(m->id, t.m[i].id) != 0 ? "has another English text (make po)"
-			    : m->fuzzy                      ? "fuzzy"
-			    : !m->str[0]                    ? "not translated"
-							    : NULL;
-			if (why) {
-				fprintf(stderr, "%s: %s: %s\n", paths[k], t.m[i].ctxt, why);
-				missing++;
-			}
-		}
-		for (int i = 0; i < c.n; i++)
-			if (!c.m[i].ctxt || !find(&t, c.m[i].ctxt)) {
-				fprintf(stderr, "%s:%d: %s: not in the template (make po)\n",
-				    paths[k], c.m[i].line, c.m[i].ctxt ? c.m[i].ctxt : c.m[i].id);
-				missing++;
-			}
-		if (missing)
+		if (load(&c, paths[k]) != 0 || check_catalog(&t, &c) != 0)
 			bad = 1;
 		else
 			printf("%s: all %d keys translated\n", paths[k], t.n);
+		fflush(stdout);
+		free_cat(&c);
 	}
+	free_cat(&t);
 	return bad;
 }
 
