@@ -100,6 +100,8 @@ else
 	chk_cmd xgettext gettext
 	chk_pkg locales
 	chk_pkg fonts-noto-cjk
+	# tests/i18n/test_catalogs.sh fetches the served catalogs
+	chk_cmd curl curl
 	chk_cmd systemd-analyze systemd
 	chk_cmd man man-db
 	chk_cmd groff groff-base
