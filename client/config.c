@@ -2,6 +2,7 @@
  * config.c: the client's config file (see config.h).
  */
 #include "client/config.h"
+#include "client/i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,11 +45,13 @@ client_config_load(client_config_t *c, const char *path, char *err, size_t errle
 		    : strcmp(key, "mouse") == 0       ? &c->mouse
 						      : NULL;
 		if (k != 2) {
-			snprintf(err, errlen, "%s:%d: want \"key value\"", path, n);
+			snprintf(
+			    err, errlen, TR("config.syntax", "%s:%d: want \"key value\""), path, n);
 			rc = -1;
 		} else if (flag) {
 			if ((*flag = yes_no(val)) < 0) {
-				snprintf(err, errlen, "%s:%d: %s takes yes or no", path, n, key);
+				snprintf(err, errlen,
+				    TR("config.yesno", "%s:%d: %s takes yes or no"), path, n, key);
 				rc = -1;
 			}
 		} else if (strcmp(key, "server") == 0 && strlen(val) < sizeof c->server) {
@@ -57,8 +60,10 @@ client_config_load(client_config_t *c, const char *path, char *err, size_t errle
 			snprintf(c->name, sizeof c->name, "%s", val);
 		} else {
 			snprintf(err, errlen,
-			    "%s:%d: unknown key or value too long: %s (keys: server, name, ascii, "
-			    "mono, mouse)",
+			    TR("config.unknown",
+				"%s:%d: unknown key or value too long: %s (keys: server, name, "
+				"ascii, "
+				"mono, mouse)"),
 			    path, n, key);
 			rc = -1;
 		}

@@ -13,6 +13,7 @@
 #include <event2/event.h>
 
 #include "client/config.h"
+#include "client/i18n.h"
 #include "client/net.h"
 #include "client/script.h"
 #include "client/session.h"
@@ -24,27 +25,39 @@
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-	    "usage: gomoku [options] [host[:port]]\n"
-	    "  --script          read requests from stdin, print the server's lines\n"
-	    "                    (the default when stdin is not a terminal)\n"
-	    "  --name NAME       take this guest name after connecting\n"
-	    "  --login NAME      log in to an account (password: $GOMOKU_PASSWORD or asked)\n"
-	    "  --register NAME   create the account, then log in with it\n"
-	    "  --ca FILE         trust only the CA certificates in FILE\n"
-	    "  --insecure        do not check the server's certificate at all\n"
-	    "  --known-hosts F   pin file (default ~/.config/gomoku/known_hosts)\n"
-	    "  --timeout SECS    to connect and hear the server's greeting (20)\n"
-	    "  --ascii           draw with ASCII characters only\n"
-	    "  --mono            no colours\n"
-	    "  --no-mouse        leave the mouse to the terminal (select and copy text)\n"
-	    "  --version         print the version\n"
-	    "  -h, --help        this text\n"
-	    "The host defaults to the config file's server, else localhost; the port to\n"
-	    "5555. Settings: ~/.config/gomoku/config. See gomoku(1).\n");
+	fprintf(f, "%s",
+	    TR("usage",
+		"usage: gomoku [options] [host[:port]]\n"
+		"  --script          read requests from stdin, print the server's lines\n"
+		"                    (the default when stdin is not a terminal)\n"
+		"  --name NAME       take this guest name after connecting\n"
+		"  --login NAME      log in to an account (password: $GOMOKU_PASSWORD or asked)\n"
+		"  --register NAME   create the account, then log in with it\n"
+		"  --ca FILE         trust only the CA certificates in FILE\n"
+		"  --insecure        do not check the server's certificate at all\n"
+		"  --known-hosts F   pin file (default ~/.config/gomoku/known_hosts)\n"
+		"  --timeout SECS    to connect and hear the server's greeting (20)\n"
+		"  --ascii           draw with ASCII characters only\n"
+		"  --mono            no colours\n"
+		"  --no-mouse        leave the mouse to the terminal (select and copy text)\n"
+		"  --version         print the version\n"
+		"  -h, --help        this text\n"
+		"The host defaults to the config file's server, else localhost; the port to\n"
+		"5555. Settings: ~/.config/gomoku/config. See gomoku(1).\n"));
+	fprintf(f, TR("usage.lang", "Language: %s (from LANG or LC_MESSAGES)\n"),
+	    TR("lang.name", "English"));
+}
+
+/* "gomoku: " and a message of the catalog's, then a newline, on stderr. */
+static void
+say(const char *msg)
+{
+	fprintf(stderr, "gomoku: %s\n", msg);
 }
 
 /* Reads a password from the terminal without echo, after prompt. 0 or -1. */
+static int ask_password(const char *prompt, const char *user, char *buf, size_t len)
+    __attribute__((format(printf, 1, 0)));
 static int
 ask_password(const char *prompt, const char *user, char *buf, size_t len)
 {
@@ -58,7 +71,7 @@ ask_password(const char *prompt, const char *user, char *buf, size_t len)
 		quiet.c_lflag &= ~(tcflag_t)ECHO;
 		tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
 	}
-	fprintf(tty, "%s %s: ", prompt, user);
+	fprintf(tty, prompt, user);
 	fflush(tty);
 	int ok = fgets(buf, (int)len, tty) != NULL;
 	if (have)
@@ -129,6 +142,7 @@ main(int argc, char **argv)
 	net_opts_t no = { 0 };
 	session_opts_t so = { 0 };
 	so.ascii = so.mono = so.mouse = -1; /* unset: the config file decides */
+	i18n_init();
 	int script = !isatty(0);
 	int c;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -164,7 +178,7 @@ main(int argc, char **argv)
 		case O_TIMEOUT:
 			no.timeout = atoi(optarg);
 			if (no.timeout < 1 || no.timeout > 3600) {
-				fprintf(stderr, "gomoku: --timeout takes 1..3600 seconds\n");
+				say(TR("main.timeout", "--timeout takes 1..3600 seconds"));
 				return 2;
 			}
 			break;
@@ -172,7 +186,8 @@ main(int argc, char **argv)
 			so.mouse = 0;
 			break;
 		case O_VERSION:
-			printf("gomoku %s (protocol %d)\n", GOMOKU_VERSION, PROTO_VERSION);
+			printf(TR("main.version", "gomoku %s (protocol %d)\n"), GOMOKU_VERSION,
+			    PROTO_VERSION);
 			return 0;
 		case 'h':
 			usage(stdout);
@@ -209,30 +224,31 @@ main(int argc, char **argv)
 	if (state_path(no.host, no.port, so.login ? so.login : so.name, spath, sizeof spath) == 0)
 		so.state_file = spath;
 	if (no.insecure && no.ca_file) {
-		fprintf(stderr, "gomoku: --insecure and --ca contradict each other\n");
+		say(TR("main.insecure_ca", "--insecure and --ca contradict each other"));
 		return 2;
 	}
 	char password[PROTO_PASS_MAX + 2] = "";
 	if (so.login) {
 		if (script) {
-			fprintf(stderr,
-			    "gomoku: --login is for the interactive client; send LOGIN in script "
-			    "mode\n");
+			say(TR("main.login_script",
+			    "--login is for the interactive client; send LOGIN in script mode"));
 			return 2;
 		}
 		const char *env = getenv("GOMOKU_PASSWORD");
 		char again[sizeof password];
 		if (env)
 			snprintf(password, sizeof password, "%s", env);
-		else if (ask_password(so.reg ? "New password for" : "Password for", so.login,
-			     password, sizeof password) != 0) {
-			fprintf(stderr, "gomoku: no password\n");
+		else if (ask_password(so.reg ? TR("main.new_password", "New password for %s: ")
+					     : TR("main.password", "Password for %s: "),
+			     so.login, password, sizeof password) != 0) {
+			say(TR("main.no_password", "no password"));
 			return 2;
 		} else if (so.reg &&
-		    (ask_password("Same password again for", so.login, again, sizeof again) != 0 ||
+		    (ask_password(TR("main.again", "Same password again for %s: "), so.login, again,
+			 sizeof again) != 0 ||
 			strcmp(again, password) != 0)) {
 			/* a typo here would lock the new account away */
-			fprintf(stderr, "gomoku: the passwords differ; nothing registered\n");
+			say(TR("main.differ", "the passwords differ; nothing registered"));
 			return 2;
 		}
 		so.password = password;
@@ -240,7 +256,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	struct event_base *base = event_base_new();
 	if (!base) {
-		fprintf(stderr, "gomoku: cannot start the event loop\n");
+		say(TR("main.no_loop", "cannot start the event loop"));
 		return 1;
 	}
 	int rc = script ? script_run(base, &no, so.name, so.state_file)

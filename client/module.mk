@@ -3,10 +3,14 @@
 # script mode. Its tests live in tests/unit/test_client_* and tests/client/.
 CLIENT_PKGS := ncursesw libevent libevent_openssl openssl
 CLIENT_SRCS := client/model.c client/pin.c client/net.c client/script.c client/session.c \
-	client/tui.c client/input.c client/state.c client/config.c client/xdg.c
+	client/tui.c client/input.c client/state.c client/config.c client/xdg.c client/i18n.c
 CLIENT_LIB := $(O)/libclient.a
 
-$(O)/client/%.o: MOD_CFLAGS = $(call pc,--cflags,$(CLIENT_PKGS))
+# I18N_BUILD_DIR: the catalogs (po/module.mk) as the build leaves them,
+# from the program's directory, bin/ or $(O)/bin (i18n.c); installed, they
+# are in ../share/locale.
+$(O)/client/%.o: MOD_CFLAGS = $(call pc,--cflags,$(CLIENT_PKGS)) \
+    -DI18N_BUILD_DIR='"$(if $(filter $(O)/bin,$(BINDIR)),../locale,../$(O)/locale)"'
 
 $(CLIENT_LIB): $(CLIENT_SRCS:%.c=$(O)/%.o)
 	@mkdir -p $(dir $@)
@@ -22,8 +26,15 @@ $(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_
 $(O)/tests/unit/test_client_pin: $(O)/tests/unit/test_client_pin.o $(CLIENT_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
+# The catalogs and the widths: the build's catalogs, read from the top of
+# the tree where tests run.
+$(O)/tests/unit/test_client_i18n.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) -DTEST_LOCALEDIR='"$(O)/locale"'
+$(O)/tests/unit/test_client_i18n: $(O)/tests/unit/test_client_i18n.o $(CLIENT_LIB) $(PROTO_LIB) \
+    $(RULES_LIB) | $(MO_FILES)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
+
 TESTS += $(O)/tests/unit/test_client_model $(O)/tests/unit/test_client_input \
-	$(O)/tests/unit/test_client_pin
+	$(O)/tests/unit/test_client_pin $(O)/tests/unit/test_client_i18n
 
 $(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
@@ -36,8 +47,9 @@ $(O)/tests/client/fakesrv: $(O)/tests/client/fakesrv.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl) $(LDLIBS_ALL)
 
 CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/client/test_tui.sh \
-	tests/client/test_daemon_tui.sh tests/client/test_man.sh tests/client/test_journey.sh
-$(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku
+	tests/client/test_daemon_tui.sh tests/client/test_man.sh tests/client/test_journey.sh \
+	tests/client/test_tui_zh.sh
+$(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku $(MO_FILES)
 TESTS += $(CLIENT_SH_TESTS)
 
 # libFuzzer target for the model (see proto/module.mk for FUZZ_CC, FUZZ_FLAGS).
@@ -53,10 +65,11 @@ fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
 	    $(FUZZ_DIR)/corpus-client_model tests/fuzz/corpus/client_model
 
 FUZZERS += client_input
-$(FUZZ_DIR)/fuzz_client_input: tests/fuzz/fuzz_client_input.c client/input.c client/tui.c client/model.c client/input.h client/tui.h client/model.h $(PROTO_SRCS) $(RULES_SRCS)
+$(FUZZ_DIR)/fuzz_client_input: tests/fuzz/fuzz_client_input.c client/input.c client/tui.c client/model.c client/i18n.c client/input.h client/tui.h client/model.h client/i18n.h $(PROTO_SRCS) $(RULES_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(call pc,--cflags,ncursesw) -o $@ tests/fuzz/fuzz_client_input.c \
-	    client/input.c client/tui.c client/model.c $(PROTO_SRCS) $(RULES_SRCS) $(call pc,--libs,ncursesw)
+	    client/input.c client/tui.c client/model.c client/i18n.c $(PROTO_SRCS) $(RULES_SRCS) \
+	    $(call pc,--libs,ncursesw)
 
 .PHONY: fuzz-client_input
 fuzz-client_input: $(FUZZ_DIR)/fuzz_client_input

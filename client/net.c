@@ -2,6 +2,7 @@
  * net.c: TLS connection with certificate policy, line framing, backoff.
  */
 #include "client/net.h"
+#include "client/i18n.h"
 #include "proto/keyprint.h"
 
 #include <arpa/inet.h>
@@ -66,7 +67,7 @@ net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb, void 
 {
 	net_t *n = calloc(1, sizeof *n);
 	if (!n) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", TR("main.nomem", "out of memory"));
 		return NULL;
 	}
 	n->base = base;
@@ -83,7 +84,7 @@ net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb, void 
 		n->pin_path[0] = '\0';
 	n->ctx = SSL_CTX_new(TLS_client_method());
 	if (!n->ctx) {
-		set_err(err, errlen, "TLS context");
+		set_err(err, errlen, TR("net.tls_context", "cannot set up TLS"));
 		goto fail;
 	}
 	SSL_CTX_set_min_proto_version(n->ctx, TLS1_2_VERSION);
@@ -92,7 +93,7 @@ net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb, void 
 	SSL_CTX_set_verify(n->ctx, SSL_VERIFY_NONE, NULL);
 	if (o->ca_file) {
 		if (SSL_CTX_load_verify_locations(n->ctx, o->ca_file, NULL) != 1) {
-			set_err(err, errlen, "cannot load the --ca file");
+			set_err(err, errlen, TR("net.ca", "cannot load the --ca file"));
 			goto fail;
 		}
 	} else {
@@ -101,7 +102,7 @@ net_new(struct event_base *base, const net_opts_t *o, const net_cbs_t *cb, void 
 	n->retry = evtimer_new(base, retry_cb, n);
 	n->guard = evtimer_new(base, guard_cb, n);
 	if (!n->retry || !n->guard) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", TR("main.nomem", "out of memory"));
 		goto fail;
 	}
 	return n;
@@ -159,10 +160,13 @@ guard_cb(evutil_socket_t fd, short ev, void *arg)
 	(void)fd;
 	(void)ev;
 	if (!n->up)
-		snprintf(why, sizeof why, "timed out connecting to %s", n->hostport);
+		snprintf(
+		    why, sizeof why, TR("net.timeout", "timed out connecting to %s"), n->hostport);
 	else
 		snprintf(why, sizeof why,
-		    "%s sent nothing after the TLS handshake (not a gomokud server?)", n->hostport);
+		    TR("net.silent",
+			"%s sent nothing after the TLS handshake (not a gomokud server?)"),
+		    n->hostport);
 	down(n, 0, why);
 }
 
@@ -175,7 +179,7 @@ check_peer(net_t *n, char *why, size_t len)
 	SSL *ssl = bufferevent_openssl_get_ssl(n->bev);
 	X509 *cert = SSL_get1_peer_certificate(ssl);
 	if (!cert) {
-		snprintf(why, len, "the server sent no certificate");
+		snprintf(why, len, "%s", TR("net.nocert", "the server sent no certificate"));
 		return -1;
 	}
 	long vr = SSL_get_verify_result(ssl);
@@ -184,8 +188,9 @@ check_peer(net_t *n, char *why, size_t len)
 		return 0;
 	}
 	if (n->o.ca_file) {
-		snprintf(why, len, "certificate of %s not trusted by --ca %s: %s", n->hostport,
-		    n->o.ca_file, X509_verify_cert_error_string(vr));
+		snprintf(why, len,
+		    TR("net.untrusted_ca", "certificate of %s not trusted by --ca %s: %s"),
+		    n->hostport, n->o.ca_file, X509_verify_cert_error_string(vr));
 		X509_free(cert);
 		return -1;
 	}
@@ -193,11 +198,12 @@ check_peer(net_t *n, char *why, size_t len)
 	int r = keyprint(cert, fp, sizeof fp);
 	X509_free(cert);
 	if (r != 0) {
-		snprintf(why, len, "cannot read the server's public key");
+		snprintf(why, len, "%s", TR("net.nokey", "cannot read the server's public key"));
 		return -1;
 	}
 	if (!n->pin_path[0]) {
-		snprintf(why, len, "certificate not trusted (%s) and no HOME to keep a pin in",
+		snprintf(why, len,
+		    TR("net.nohome", "certificate not trusted (%s) and no HOME to keep a pin in"),
 		    X509_verify_cert_error_string(vr));
 		return -1;
 	}
@@ -206,31 +212,35 @@ check_peer(net_t *n, char *why, size_t len)
 		return 0;
 	case PIN_NEW: {
 		if (pin_add(n->pin_path, n->hostport, fp) != 0) {
-			snprintf(why, len, "cannot write the pin file %s", n->pin_path);
+			snprintf(why, len, TR("net.pin_write", "cannot write the pin file %s"),
+			    n->pin_path);
 			return -1;
 		}
 		char msg[4096];
 		/* the fingerprint on a line of its own: the same string gomokud logs */
 		snprintf(msg, sizeof msg,
-		    "WARNING: first connection to %s: its certificate is not signed by a CA you "
-		    "trust (%s).\nThe server's key fingerprint is\n%s\nCompare it with the "
-		    "one its operator publishes (gomokud logs it when it starts). It is now "
-		    "pinned in %s; if it does not match, quit now.",
+		    TR("net.pin_new",
+			"WARNING: first connection to %s: its certificate is not signed by a CA "
+			"you "
+			"trust (%s).\nThe server's key fingerprint is\n%s\nCompare it with the "
+			"one its operator publishes (gomokud logs it when it starts). It is now "
+			"pinned in %s; if it does not match, quit now."),
 		    n->hostport, X509_verify_cert_error_string(vr), fp, n->pin_path);
 		n->cb.notice(n->arg, msg);
 		return 0;
 	}
 	case PIN_CHANGED:
 		snprintf(why, len,
-		    "@@@ WARNING: THE SERVER KEY OF %s HAS CHANGED! @@@ "
-		    "Someone may be intercepting the connection, or the server got a new key. "
-		    "Pinned %s, offered %s. Refusing to connect; if the change is expected, "
-		    "remove the line for %s from %s.",
+		    TR("net.pin_changed",
+			"@@@ WARNING: THE SERVER KEY OF %s HAS CHANGED! @@@ "
+			"Someone may be intercepting the connection, or the server got a new key. "
+			"Pinned %s, offered %s. Refusing to connect; if the change is expected, "
+			"remove the line for %s from %s."),
 		    n->hostport, old, fp, n->hostport, n->pin_path);
 		return -1;
 	case PIN_ERROR:
 	default:
-		snprintf(why, len, "cannot read the pin file %s", n->pin_path);
+		snprintf(why, len, TR("net.pin_read", "cannot read the pin file %s"), n->pin_path);
 		return -1;
 	}
 }
@@ -245,11 +255,15 @@ read_cb(struct bufferevent *bev, void *arg)
 		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, NULL, EVBUFFER_EOL_LF);
 		if (p.pos < 0) {
 			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
-				down(n, 0, "the server sent a line over 512 bytes; disconnected");
+				down(n, 0,
+				    TR("net.long_line",
+					"the server sent a line over 512 bytes; disconnected"));
 			return;
 		}
 		if ((size_t)p.pos + 1 > PROTO_LINE_MAX) {
-			down(n, 0, "the server sent a line over 512 bytes; disconnected");
+			down(n, 0,
+			    TR("net.long_line",
+				"the server sent a line over 512 bytes; disconnected"));
 			return;
 		}
 		evbuffer_remove(in, line, (size_t)p.pos + 1);
@@ -291,24 +305,29 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 	unsigned long e = bufferevent_get_openssl_error(n->bev);
 	int serr = EVUTIL_SOCKET_ERROR();
 	if (!n->up && serr && serr != EAGAIN)
-		snprintf(why, sizeof why, "cannot connect to %s: %s", n->hostport,
-		    evutil_socket_error_to_string(serr));
+		snprintf(why, sizeof why, TR("net.connect_err", "cannot connect to %s: %s"),
+		    n->hostport, evutil_socket_error_to_string(serr));
 	else if (!n->up && e)
-		snprintf(why, sizeof why, "TLS handshake with %s failed: %s", n->hostport,
-		    ERR_reason_error_string(e));
+		snprintf(why, sizeof why, TR("net.tls_failed", "TLS handshake with %s failed: %s"),
+		    n->hostport, ERR_reason_error_string(e));
 	else if (!n->up)
-		snprintf(why, sizeof why, "cannot connect to %s: closed during the TLS handshake",
+		snprintf(why, sizeof why,
+		    TR("net.tls_closed", "cannot connect to %s: closed during the TLS handshake"),
 		    n->hostport);
 	else if (left)
 		snprintf(why, sizeof why,
-		    "connection lost in the middle of a line (%zu bytes discarded)", left);
+		    TR("net.partial",
+			"connection lost in the middle of a line (%zu bytes discarded)"),
+		    left);
 	else if (what & BEV_EVENT_EOF)
-		snprintf(why, sizeof why, "the server closed the connection");
-	else if (e)
-		snprintf(why, sizeof why, "connection lost: %s", ERR_reason_error_string(e));
-	else
 		snprintf(
-		    why, sizeof why, "connection lost: %s", evutil_socket_error_to_string(serr));
+		    why, sizeof why, "%s", TR("net.closed", "the server closed the connection"));
+	else if (e)
+		snprintf(why, sizeof why, TR("net.lost", "connection lost: %s"),
+		    ERR_reason_error_string(e));
+	else
+		snprintf(why, sizeof why, TR("net.lost", "connection lost: %s"),
+		    evutil_socket_error_to_string(serr));
 	down(n, 0, why);
 }
 
@@ -319,7 +338,7 @@ try_connect(net_t *n)
 	n->ai_next = a->ai_next;
 	SSL *ssl = SSL_new(n->ctx);
 	if (!ssl) {
-		down(n, 1, "cannot create a TLS session");
+		down(n, 1, TR("net.no_session", "cannot create a TLS session"));
 		return;
 	}
 	struct in6_addr ip;
@@ -336,7 +355,7 @@ try_connect(net_t *n)
 	    n->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
 	if (!n->bev) {
 		SSL_free(ssl);
-		down(n, 1, "cannot create a connection");
+		down(n, 1, TR("net.no_conn", "cannot create a connection"));
 		return;
 	}
 	bufferevent_openssl_set_allow_dirty_shutdown(n->bev, 1);
@@ -347,7 +366,7 @@ try_connect(net_t *n)
 			drop(n);
 			try_connect(n);
 		} else {
-			down(n, 0, "cannot connect");
+			down(n, 0, TR("net.cannot", "cannot connect"));
 		}
 	}
 }
@@ -365,7 +384,8 @@ net_connect(net_t *n)
 	int r = getaddrinfo(n->o.host, n->o.port, &hints, &n->ai);
 	if (r != 0) {
 		char why[512];
-		snprintf(why, sizeof why, "cannot resolve %s: %s", n->o.host, gai_strerror(r));
+		snprintf(why, sizeof why, TR("net.resolve", "cannot resolve %s: %s"), n->o.host,
+		    gai_strerror(r));
 		n->ai = NULL;
 		down(n, 0, why);
 		return -1;

@@ -15,6 +15,7 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 
+#include "client/i18n.h"
 #include "client/model.h"
 #include "client/state.h"
 #include "proto/proto.h"
@@ -112,10 +113,12 @@ handle_input(script_t *s, char *line)
 	if (strncmp(line, "!wait ", 6) == 0) {
 		if (s->refused) {
 			/* what it waits for cannot come: say so rather than hang */
+			fprintf(stderr, "gomoku: ");
 			fprintf(stderr,
-			    "gomoku: not waiting for %s: the request before it was "
-			    "refused\n",
+			    TR("script.nowait",
+				"not waiting for %s: the request before it was refused"),
 			    line + 6);
+			fprintf(stderr, "\n");
 			finish(s, 4);
 			return;
 		}
@@ -126,7 +129,10 @@ handle_input(script_t *s, char *line)
 	proto_msg_t m;
 	char err[160];
 	if (proto_parse(line, len, PROTO_CLIENT, &m, err, sizeof err) != 0) {
-		fprintf(stderr, "gomoku: not sent, not a valid request (%s): %s\n", err, line);
+		fprintf(stderr, "gomoku: ");
+		fprintf(stderr, TR("script.invalid", "not sent, not a valid request (%s): %s"), err,
+		    line);
+		fprintf(stderr, "\n");
 		return;
 	}
 	if (m.id == PR_RESUME) /* kept, should * MOVED send it elsewhere */
@@ -172,8 +178,11 @@ on_line(void *arg, const char *line, size_t len)
 		for (size_t i = 0; i < len && k < sizeof shown - 4; i++)
 			shown[k++] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
 		shown[k] = '\0';
-		fprintf(stderr, "gomoku: unreadable line from the server (%s); ignored: %s%s\n",
+		fprintf(stderr, "gomoku: ");
+		fprintf(stderr,
+		    TR("script.unreadable", "unreadable line from the server (%s); ignored: %s%s"),
 		    err, shown, k < len ? "..." : "");
+		fprintf(stderr, "\n");
 		return;
 	}
 	printf("%.*s\n", (int)len, line);
@@ -190,8 +199,10 @@ on_line(void *arg, const char *line, size_t len)
 		/* the room is played on another node: take the seat back there */
 		const char *tok = s->model.token[0] ? s->model.token : s->token;
 		if (tok[0] && net_move(s->net, m.word) == 0) {
-			fprintf(stderr, "gomoku: room %s is at %s: reconnecting there\n", m.room,
-			    m.word);
+			fprintf(stderr, "gomoku: ");
+			fprintf(stderr, TR("script.moved", "room %s is at %s: reconnecting there"),
+			    m.room, m.word);
+			fprintf(stderr, "\n");
 			memcpy(s->moved, m.room, sizeof s->moved);
 			if (tok != s->model.token)
 				snprintf(s->model.token, sizeof s->model.token, "%s", tok);
@@ -228,8 +239,12 @@ on_line(void *arg, const char *line, size_t len)
 	} else if (s->signing_in && (m.id == PO_GUEST || m.id == PX_ERR)) {
 		s->signing_in = 0;
 		if (m.id == PX_ERR) {
-			fprintf(stderr, "gomoku: the server refused the name %s: %s%s%s\n",
-			    s->guest, m.word, m.text[0] ? ": " : "", m.text);
+			fprintf(stderr, "gomoku: ");
+			fprintf(stderr,
+			    TR("script.refused", "the server refused the name %s: %s%s%s%s"),
+			    s->guest, i18n_error((int)m.ecode), m.text[0] ? " (" : "", m.text,
+			    m.text[0] ? ")" : "");
+			fprintf(stderr, "\n");
 			finish(s, 4);
 			return;
 		}
@@ -300,7 +315,7 @@ script_run(struct event_base *base, const net_opts_t *o, const char *guest, cons
 	char err[256];
 	s.net = net_new(base, o, &cbs, &s, err, sizeof err);
 	if (!s.net || !s.in) {
-		fprintf(stderr, "gomoku: %s\n", s.net ? "out of memory" : err);
+		fprintf(stderr, "gomoku: %s\n", s.net ? TR("main.nomem", "out of memory") : err);
 		net_free(s.net);
 		if (s.in)
 			evbuffer_free(s.in);

@@ -16,6 +16,7 @@
 #include <curses.h>
 #include <event2/event.h>
 
+#include "client/i18n.h"
 #include "client/input.h"
 #include "client/model.h"
 #include "client/state.h"
@@ -97,11 +98,13 @@ send_msg(sess_t *s, const proto_msg_t *m)
 	char buf[PROTO_LINE_MAX + 1];
 	int n = proto_format(m, buf, sizeof buf);
 	if (n < 0) {
-		model_status(&s->model, 1, "Cannot send that (a field is invalid)");
+		model_status(&s->model, 1, "%s",
+		    TR("session.invalid", "Cannot send that (a field is invalid)"));
 		return;
 	}
 	if (net_send(s->net, buf, (size_t)n) != 0) {
-		model_status(&s->model, 1, "Not connected; wait for the reconnect");
+		model_status(&s->model, 1, "%s",
+		    TR("session.offline", "Not connected; wait for the reconnect"));
 		return;
 	}
 	model_sent(&s->model, m->id);
@@ -167,7 +170,8 @@ sign_in(sess_t *s)
 		snprintf(r.room, sizeof r.room, "%s", st.room);
 		snprintf(m->me, sizeof m->me, "%s", st.name);
 		snprintf(m->token, sizeof m->token, "%s", st.token);
-		model_status(m, 0, "Taking back your seat in room %s...", st.room);
+		model_status(
+		    m, 0, TR("session.resuming", "Taking back your seat in room %s..."), st.room);
 	} else if (m->token[0] && m->room[0] && !m->over && model_my_side(m) != STONE_EMPTY) {
 		proto_init(&r, PR_RESUME, NULL);
 		snprintf(r.token, sizeof r.token, "%s", m->token);
@@ -209,7 +213,9 @@ on_line(void *arg, const char *line, size_t len)
 	proto_msg_t x;
 	char err[160];
 	if (proto_parse(line, len, PROTO_SERVER, &x, err, sizeof err) != 0) {
-		model_status(m, 1, "The server sent an unreadable line (%s); ignored", err);
+		model_status(m, 1,
+		    TR("session.unreadable", "The server sent an unreadable line (%s); ignored"),
+		    err);
 		want_draw(s);
 		return;
 	}
@@ -267,12 +273,13 @@ on_line(void *arg, const char *line, size_t len)
 		if (s->login_err[0]) {
 			char why[MODEL_STATUS_LEN];
 			snprintf(why, sizeof why, "%s", s->login_err);
-			model_status(m, 1, "%.200s; playing as guest %s", why, m->me);
+			model_status(m, 1, TR("session.guest_after", "%.200s; playing as guest %s"),
+			    why, m->me);
 			s->login_err[0] = '\0';
 		}
 		break;
 	case PO_TELL:
-		model_chat(m, "[to %s] %s", s->told_to, s->told);
+		model_chat(m, TR("chat.told", "[to %s] %s"), s->told_to, s->told);
 		break;
 	case PE_MOVED:
 		/* the room is played on another node: reconnect there, RESUME */
@@ -280,9 +287,12 @@ on_line(void *arg, const char *line, size_t len)
 			memcpy(s->moved, x.room, sizeof s->moved);
 			model_disconnected(m);
 			s->view.online = 0;
-			model_status(m, 0, "Room %s is played at %s; taking your seat there...",
+			model_status(m, 0,
+			    TR("session.moved",
+				"Room %s is played at %s; taking your seat there..."),
 			    x.room, x.word);
-			snprintf(s->view.conn, sizeof s->view.conn, "connecting to %s", x.word);
+			snprintf(s->view.conn, sizeof s->view.conn,
+			    TR("conn.connecting", "connecting to %s"), x.word);
 		}
 		break;
 	case PE_SEATED: {
@@ -293,11 +303,9 @@ on_line(void *arg, const char *line, size_t len)
 	case PE_BYE:
 		if (x.word[0] && strcmp(x.word, "takeover") == 0) {
 			s->bye_takeover = 1;
-			model_status(m, 1,
-			    "Your session went on in another client (a newer login or resume); "
-			    "this one stops");
+			model_status(m, 1, "%s", i18n_bye(x.word));
 		} else if (strcmp(x.word, "shutdown") == 0) {
-			model_status(m, 1, "Server restarting, reconnecting...");
+			model_status(m, 1, "%s", i18n_bye(x.word));
 		}
 		break;
 	case PX_ERR:
@@ -307,13 +315,15 @@ on_line(void *arg, const char *line, size_t len)
 			m->in_room = 0;
 			s->view.screen = SCR_LOBBY;
 			model_status(m, 1,
-			    "Room %s is gone (the server restarted); you are in the lobby",
+			    TR("session.room_gone",
+				"Room %s is gone (the server restarted); you are in the lobby"),
 			    m->room);
 		} else if (head == PR_LEAVE) {
 			/* a room the server no longer has is left all the same */
 			m->in_room = 0;
 			s->view.screen = SCR_LOBBY;
-			model_status(m, 0, "Left the room (the server no longer has it)");
+			model_status(m, 0, "%s",
+			    TR("session.left_gone", "Left the room (the server no longer has it)"));
 		} else if (head == PR_RESUME) {
 			/* the seat is gone: start over with a name */
 			m->token[0] = '\0';
@@ -344,12 +354,13 @@ on_line(void *arg, const char *line, size_t len)
 		ask_ratings(s);
 		break;
 	case PO_RESUME:
-		model_status(m, 0, "Back in room %s", m->room);
+		model_status(m, 0, TR("session.back", "Back in room %s"), m->room);
 		/* fall through */
 	case PO_WATCH:
 		if (x.id == PO_WATCH && s->rewatch) {
 			s->rewatch = 0;
-			model_status(m, 0, "Reconnected; back in room %s", m->room);
+			model_status(m, 0,
+			    TR("session.reconnected", "Reconnected; back in room %s"), m->room);
 		}
 		/* fall through */
 	case PO_STATE:
@@ -377,7 +388,7 @@ on_line(void *arg, const char *line, size_t len)
 		break;
 	case PO_LEAVE:
 		s->view.screen = SCR_LOBBY;
-		model_status(m, 0, "Left the room");
+		model_status(m, 0, "%s", TR("session.left", "Left the room"));
 		break;
 	case PO_EXPORT: {
 		char e[128];
@@ -385,7 +396,8 @@ on_line(void *arg, const char *line, size_t len)
 			s->view.replay_ply = 0;
 			s->view.screen = SCR_REPLAY;
 		} else {
-			model_status(m, 1, "Cannot replay that record: %s", e);
+			model_status(
+			    m, 1, TR("session.no_replay", "Cannot replay that record: %s"), e);
 		}
 		break;
 	}
@@ -403,7 +415,8 @@ static void
 on_up(void *arg)
 {
 	sess_t *s = arg;
-	snprintf(s->view.conn, sizeof s->view.conn, "connected, greeting...");
+	snprintf(
+	    s->view.conn, sizeof s->view.conn, "%s", TR("conn.greeting", "connected, greeting..."));
 	draw(s);
 }
 
@@ -425,10 +438,13 @@ on_down(void *arg, int fatal, const char *why)
 	}
 	int delay = net_reconnect_later(s->net);
 	if (s->model.shutdown)
-		model_status(&s->model, 1, "Server restarting, reconnecting in %ds", delay);
+		model_status(&s->model, 1,
+		    TR("session.restart_in", "Server restarting, reconnecting in %ds"), delay);
 	else
-		model_status(&s->model, 1, "%s; reconnecting in %ds", why, delay);
-	snprintf(s->view.conn, sizeof s->view.conn, "offline, retry in %ds", delay);
+		model_status(
+		    &s->model, 1, TR("session.retry_in", "%s; reconnecting in %ds"), why, delay);
+	snprintf(
+	    s->view.conn, sizeof s->view.conn, TR("conn.offline", "offline, retry in %ds"), delay);
 	draw(s);
 }
 
@@ -439,8 +455,10 @@ on_notice(void *arg, const char *msg)
 	snprintf(s->notice, sizeof s->notice, "%s", msg);
 	/* on screen until a key says it was read; kept in the chat pane too */
 	snprintf(s->view.dialog, sizeof s->view.dialog, "%s", msg);
-	model_status(&s->model, 1,
-	    "WARNING: server key pinned on first use (not CA-signed); compare its fingerprint");
+	model_status(&s->model, 1, "%s",
+	    TR("session.pinned",
+		"WARNING: server key pinned on first use (not CA-signed); compare its "
+		"fingerprint"));
 	char text[sizeof s->view.dialog];
 	snprintf(text, sizeof text, "%s", msg);
 	for (char *save = NULL, *p = strtok_r(text, "\n", &save); p;
@@ -551,7 +569,7 @@ session_run(struct event_base *base, const net_opts_t *o, const session_opts_t *
 	static const int signums[4] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
 	sess_t *s = calloc(1, sizeof *s); /* large: the model keeps chat and records */
 	if (!s) {
-		fprintf(stderr, "gomoku: out of memory\n");
+		fprintf(stderr, "gomoku: %s\n", TR("main.nomem", "out of memory"));
 		return 1;
 	}
 	s->base = base;
@@ -571,14 +589,16 @@ session_run(struct event_base *base, const net_opts_t *o, const session_opts_t *
 		return 1;
 	}
 	if (tui_start(so->mono, so->mouse) != 0) {
-		fprintf(stderr, "gomoku: cannot start the terminal UI (try --script)\n");
+		fprintf(stderr, "gomoku: %s\n",
+		    TR("session.no_tui", "cannot start the terminal UI (try --script)"));
 		net_free(s->net);
 		free(s);
 		return 1;
 	}
 	if (!tui_utf8())
 		s->view.ascii = 1;
-	snprintf(s->view.conn, sizeof s->view.conn, "connecting to %s:%s", o->host, o->port);
+	snprintf(s->view.conn, sizeof s->view.conn, TR("conn.connecting", "connecting to %s"),
+	    net_where(s->net));
 	s->stdin_ev = event_new(base, 0, EV_READ | EV_PERSIST, stdin_cb, s);
 	s->tick = event_new(base, -1, EV_PERSIST, tick_cb, s);
 	s->redraw = event_new(base, -1, 0, redraw_cb, s);

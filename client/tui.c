@@ -9,6 +9,8 @@
  */
 #include "client/tui.h"
 
+#include "client/i18n.h"
+
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -68,6 +70,7 @@ tui_start(int mono, int mouse)
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		signal(fatal[i], crash_handler);
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C"); /* as i18n_init: the wire's numbers stay C */
 	if (!initscr())
 		return -1;
 	atexit(stop_at_exit);
@@ -154,35 +157,10 @@ on(int pair, int mono)
 	return mono || !has_colors() ? 0 : COLOR_PAIR(pair);
 }
 
-/* The end of the longest prefix of s (UTF-8) that fits in w columns,
- * counting wide characters (CJK, emoji) as two. */
-static const char *
-fit(const char *s, int w)
-{
-	int cols = 0;
-	const char *p = s;
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
-	while (*p) {
-		wchar_t wc;
-		size_t n = mbrtowc(&wc, p, MB_CUR_MAX, &st);
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
-			break;
-		int cw = wcwidth(wc);
-		if (cw < 0)
-			cw = 1;
-		if (cols + cw > w)
-			break;
-		cols += cw;
-		p += n;
-	}
-	return p;
-}
-
 static void
 put_clip(int y, int x, const char *s, int w)
 {
-	mvaddnstr(y, x, s, (int)(fit(s, w) - s));
+	mvaddnstr(y, x, s, (int)(i18n_fit(s, w) - s));
 }
 
 static void
@@ -204,7 +182,7 @@ static void
 fmt_tc(char *buf, size_t len, int base, int inc)
 {
 	if (base <= 0)
-		snprintf(buf, len, "none");
+		snprintf(buf, len, "%s", TR("tc.none", "none"));
 	else
 		snprintf(buf, len, "%d+%d", base, inc);
 }
@@ -300,10 +278,12 @@ title(const model_t *m, const view_t *v, const char *what)
 	attrset(on(PAIR_TITLE, v->mono) | A_BOLD);
 	mvhline(0, 0, ' ', COLS);
 	char left[200];
-	snprintf(left, sizeof left, " gomoku  %s%s%s", what, m->me[0] ? "  as " : "", m->me);
+	int n = snprintf(left, sizeof left, " %s  %s", TR("title.app", "gomoku"), what);
+	if (m->me[0] && n > 0 && (size_t)n < sizeof left)
+		snprintf(left + n, sizeof left - (size_t)n, TR("title.as", "  as %s"), m->me);
 	put_clip(0, 0, left, COLS);
-	int w = (int)strlen(v->conn);
-	if (w < COLS - (int)strlen(left) - 1)
+	int w = i18n_cols(v->conn);
+	if (w < COLS - i18n_cols(left) - 1)
 		mvaddstr(0, COLS - w - 1, v->conn);
 	attrset(A_NORMAL);
 }
@@ -316,33 +296,29 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 	if (v->input == IN_CHAT || v->input == IN_CODE) {
 		char buf[PROTO_TEXT_MAX + 64];
 		snprintf(buf, sizeof buf, "%s%s_",
-		    v->input == IN_CHAT            ? "say> "
-			: v->input == IN_CHALLENGE ? "challenge whom (with the settings below)> "
-						   : "invite code (6-32 letters and digits)> ",
+		    v->input == IN_CHAT ? TR("input.say", "say> ")
+			: v->input == IN_CHALLENGE
+			? TR("input.challenge", "challenge whom (with the settings below)> ")
+			: TR("input.code", "invite code (6-32 letters and digits)> "),
 		    v->line);
 		/* keep the end of a long line visible */
-		const char *s = buf;
-		size_t len = strlen(buf);
-		if (COLS > 8 && len > (size_t)COLS - 1) {
-			s = buf + len - (size_t)(COLS - 1);
-			while ((*s & 0xC0) == 0x80)
-				s++;
-		}
-		put_clip(LINES - 3, 0, s, COLS);
+		put_clip(LINES - 3, 0, COLS > 8 ? i18n_tail(buf, COLS - 1) : buf, COLS);
 	} else if (v->typed[0]) {
-		char buf[64];
+		char buf[256];
 		char mv[4];
 		if (strlen(v->typed) == 1)
 			/* h j k l move the cursor too: say both */
-			snprintf(buf, sizeof buf, "move: %s_  (type its row, or Enter plays %s)",
+			snprintf(buf, sizeof buf,
+			    TR("input.typed1", "move: %s_  (type its row, or Enter plays %s)"),
 			    v->typed, notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
 		else
-			snprintf(buf, sizeof buf, "move: %s  (Enter plays it)", v->typed);
-		mvaddstr(LINES - 3, 0, buf);
+			snprintf(buf, sizeof buf, TR("input.typed2", "move: %s  (Enter plays it)"),
+			    v->typed);
+		put_clip(LINES - 3, 0, buf, COLS);
 	} else if (v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size &&
 	    v->cy < m->pos.size) {
-		char buf[32], mv[4];
-		snprintf(buf, sizeof buf, "cursor %s",
+		char buf[128], mv[4];
+		snprintf(buf, sizeof buf, TR("input.cursor", "cursor %s"),
 		    notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
 		attrset(A_DIM);
 		mvaddstr(LINES - 3, 0, buf);
@@ -350,11 +326,12 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 	}
 	move(LINES - 2, 0);
 	clrtoeol();
-	static const char *const asks[] = { "", "Resign this game? (y/n)", "Leave this game? (y/n)",
-		"Quit gomoku? (y/n)" };
+	static const char *const asks[][2] = { { NTR("ask.resign", "Resign this game? (y/n)") },
+		{ NTR("ask.leave", "Leave this game? (y/n)") },
+		{ NTR("ask.quit", "Quit gomoku? (y/n)") } };
 	if (v->ask) {
 		attrset(A_BOLD | A_REVERSE);
-		mvaddstr(LINES - 2, 0, asks[v->ask]);
+		put_clip(LINES - 2, 0, i18n_tr(asks[v->ask - 1][0], asks[v->ask - 1][1]), COLS);
 	} else {
 		attrset(m->status_error ? on(PAIR_ERROR, v->mono) | A_BOLD : A_NORMAL);
 		put_clip(LINES - 2, 0, m->status_text, COLS);
@@ -377,9 +354,11 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 {
 	char buf[600], t1[32], t2[32];
 	fmt_tc(t1, sizeof t1, m->tc_base, m->tc_inc);
-	snprintf(buf, sizeof buf, "room %s  %s %dx%d  %s  %s%s", m->room,
-	    rule_name((rule_t)m->pos.rule), m->pos.size, m->pos.size, t1,
-	    m->rated ? "rated" : "casual", m->opening == OPENING_SWAP2 ? "  swap2" : "");
+	snprintf(buf, sizeof buf, TR("game.title", "room %s  %s %dx%d  %s  %s%s%s"), m->room,
+	    i18n_rule((rule_t)m->pos.rule), m->pos.size, m->pos.size, t1,
+	    m->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"),
+	    m->opening == OPENING_SWAP2 ? "  " : "",
+	    m->opening == OPENING_SWAP2 ? i18n_opening(OPENING_SWAP2) : "");
 	title(m, v, buf);
 	int cursor = model_my_side(m) != STONE_EMPTY && !m->over ? rules_move(v->cx, v->cy) : -1;
 	if (cursor < 0 && v->screen == SCR_GAME)
@@ -404,8 +383,9 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 			    m->rating[s]);
 		snprintf(buf, sizeof buf, "%s %c%s%s%s%s",
 		    s ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"),
-		    turn == side ? '>' : ' ', name_or(who, "(empty seat)"), rating,
-		    me == side ? " (you)" : "", m->gone[s] ? " (away)" : "");
+		    turn == side ? '>' : ' ', name_or(who, TR("game.empty_seat", "(empty seat)")),
+		    rating, me == side ? TR("game.you", " (you)") : "",
+		    m->gone[s] ? TR("game.away", " (away)") : "");
 		attrset(turn == side ? A_BOLD : A_NORMAL);
 		put_clip(1 + s, px, buf, pw - 9);
 		int64_t left = model_clock(m, side, now);
@@ -417,32 +397,33 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	if (m->over) {
 		const char *who = m->result == RES_BLACK ? m->black : m->white;
 		if (m->result == RES_DRAW || m->result == RES_NONE)
-			snprintf(buf, sizeof buf, "Game over: %s (%s)",
-			    m->result == RES_DRAW ? "draw" : "no result",
-			    proto_reason_name(m->reason));
+			snprintf(buf, sizeof buf, TR("game.over_draw", "Game over: %s (%s)"),
+			    i18n_result(m->result), i18n_reason(m->reason));
 		else
-			snprintf(buf, sizeof buf, "Game over: %s wins (%s)", name_or(who, "?"),
-			    proto_reason_name(m->reason));
+			snprintf(buf, sizeof buf, TR("game.over_win", "Game over: %s wins (%s)"),
+			    name_or(who, "?"), i18n_reason(m->reason));
 		attrset(A_BOLD);
 	} else if (m->swap2) {
-		static const char *const st[] = { "place 3 stones", "choose a colour or place 2",
-			"place 2 stones", "choose a colour" };
-		snprintf(buf, sizeof buf, "Swap2: %s to %s",
-		    strcmp(m->swap2_user, m->me) ? m->swap2_user : "you", st[m->swap2_stage]);
+		snprintf(buf, sizeof buf, TR("game.swap2", "Swap2: %s to %s"),
+		    strcmp(m->swap2_user, m->me) ? m->swap2_user : TR("game.swap2_you", "you"),
+		    i18n_stage(m->swap2_stage));
 		if (v->nput)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
-			    " (%d placed, Esc clears)", v->nput);
+			    TR("game.swap2_placed", " (%d placed, Esc clears)"), v->nput);
 	} else if (m->status == ROOM_WAITING) {
-		snprintf(buf, sizeof buf, "Waiting for an opponent%s",
-		    m->invite[0] ? "; invite code:" : "");
+		snprintf(buf, sizeof buf, "%s",
+		    m->invite[0] ? TR("game.waiting_code", "Waiting for an opponent; invite code:")
+				 : TR("game.waiting", "Waiting for an opponent"));
 		if (m->invite[0]) /* on its own line: 22 characters must show whole */
 			put_clip(4, px + 2, m->invite, pw - 2);
 	} else if (turn != STONE_EMPTY && turn == me) {
-		snprintf(
-		    buf, sizeof buf, "Your move (%s)", turn == STONE_BLACK ? "black" : "white");
+		snprintf(buf, sizeof buf, TR("game.your_move", "Your move (%s)"),
+		    i18n_colour(turn == STONE_BLACK ? COLOUR_BLACK : COLOUR_WHITE));
 		attrset(A_BOLD);
 	} else if (turn != STONE_EMPTY) {
-		snprintf(buf, sizeof buf, "%s to move", turn == STONE_BLACK ? "Black" : "White");
+		snprintf(buf, sizeof buf, "%s",
+		    turn == STONE_BLACK ? TR("game.black_to_move", "Black to move")
+					: TR("game.white_to_move", "White to move"));
 	} else {
 		buf[0] = '\0';
 	}
@@ -453,34 +434,37 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	if (me != STONE_EMPTY && !m->over && m->gone[opp] && !o) {
 		int64_t left = m->gone_until[opp] - now;
 		if (left > 0)
-			snprintf(buf, sizeof buf, "%s is away: C claims the game in %llds",
+			snprintf(buf, sizeof buf,
+			    TR("game.away_claim_in", "%s is away: C claims the game in %llds"),
 			    opp ? m->white : m->black, (long long)(left + 999) / 1000);
 		else
-			snprintf(buf, sizeof buf, "%s is away: C claims the game now",
+			snprintf(buf, sizeof buf,
+			    TR("game.away_claim_now", "%s is away: C claims the game now"),
 			    opp ? m->white : m->black);
 		put_clip(4, px, buf, pw);
 	} else if (o && me != STONE_EMPTY) {
-		snprintf(buf, sizeof buf, "%s offers %s: A accept, X decline", o->from,
-		    proto_offer_name(o->kind));
+		snprintf(buf, sizeof buf,
+		    TR("game.offer_to_me", "%s offers %s: A accept, X decline"), o->from,
+		    i18n_offer(o->kind));
 		attrset(A_BOLD | A_REVERSE);
 		put_clip(4, px, buf, pw);
 		attrset(A_NORMAL);
 	} else if (m->noffers) {
-		snprintf(buf, sizeof buf, "%s offered %s (X withdraws)", m->offers[0].from,
-		    proto_offer_name(m->offers[0].kind));
+		snprintf(buf, sizeof buf, TR("game.offer_mine", "%s offered %s (X withdraws)"),
+		    m->offers[0].from, i18n_offer(m->offers[0].kind));
 		put_clip(4, px, buf, pw);
 	}
 	if (m->think_ply == m->pos.nmoves && m->ncands && !m->over) {
 		char mv[4];
-		snprintf(buf, sizeof buf, "%s thinks: depth %d, best %s (%+d)", m->think_bot,
-		    m->think_depth, notation_format(m->cands[0], m->pos.size, mv),
+		snprintf(buf, sizeof buf, TR("game.thinks", "%s thinks: depth %d, best %s (%+d)"),
+		    m->think_bot, m->think_depth, notation_format(m->cands[0], m->pos.size, mv),
 		    (int)m->scores[0]);
 		put_clip(5, px, buf, pw);
 	} else if (m->reason_text[0]) {
 		put_clip(5, px, m->reason_text, pw);
 	}
 	/* the move list, newest lines */
-	snprintf(buf, sizeof buf, "Moves (%d):", m->pos.nmoves);
+	snprintf(buf, sizeof buf, TR("game.moves", "Moves (%d):"), m->pos.nmoves);
 	attrset(A_UNDERLINE);
 	put_clip(6, px, buf, pw);
 	attrset(A_NORMAL);
@@ -512,9 +496,10 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	int top = 11, bottom = LINES - 4;
 	attrset(A_UNDERLINE);
 	if (m->spectators)
-		snprintf(buf, sizeof buf, "Chat (%lld watching)", (long long)m->spectators);
+		snprintf(buf, sizeof buf, TR("game.chat_watching", "Chat (%lld watching)"),
+		    (long long)m->spectators);
 	else
-		snprintf(buf, sizeof buf, "Chat");
+		snprintf(buf, sizeof buf, "%s", TR("game.chat", "Chat"));
 	put_clip(10, px, buf, pw);
 	attrset(A_NORMAL);
 	/* newest at the bottom, long lines wrapped */
@@ -526,7 +511,7 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		int np = 0;
 		for (const char *p = l; *p && np < 16;) {
 			piece[np++] = p;
-			const char *end = fit(p, pw - 1), *brk = end;
+			const char *end = i18n_fit(p, pw - 1), *brk = end;
 			if (*end) /* break at the last space that fits */
 				while (brk > p && *brk != ' ')
 					brk--;
@@ -541,28 +526,29 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		}
 	}
 	status_lines(m, v,
-	    me == STONE_EMPTY ? "Tab:chat  ?:help  Q:leave"
-		: m->over
-		? "M:rematch  A/X:answer  Tab:chat  ?:help  Q:leave"
-		: "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer Tab:chat ?:help");
+	    me == STONE_EMPTY ? TR("keys.watch", "Tab:chat  ?:help  Q:leave")
+		: m->over     ? TR("keys.over", "M:rematch  A/X:answer  Tab:chat  ?:help  Q:leave")
+			      : TR("keys.play",
+				    "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer "
+					"Tab:chat ?:help"));
 }
 
-static const char *const lobby_names[LOBBY_ITEMS] = {
-	"Quick match",
-	"Create a private room",
-	"Join a private room by code",
-	"Watch a game",
-	"Play a bot",
-	"History and replays",
-	"Help",
-	"Quit",
-	"Rule",
-	"Board size",
-	"Time control",
-	"Colour",
-	"Rated",
-	"Opening",
-	"Bot level",
+static const char *const lobby_names[LOBBY_ITEMS][2] = {
+	{ NTR("lobby.quick", "Quick match") },
+	{ NTR("lobby.create", "Create a private room") },
+	{ NTR("lobby.join", "Join a private room by code") },
+	{ NTR("lobby.watch", "Watch a game") },
+	{ NTR("lobby.bot", "Play a bot") },
+	{ NTR("lobby.history", "History and replays") },
+	{ NTR("lobby.help", "Help") },
+	{ NTR("lobby.quit", "Quit") },
+	{ NTR("lobby.rule", "Rule") },
+	{ NTR("lobby.size", "Board size") },
+	{ NTR("lobby.tc", "Time control") },
+	{ NTR("lobby.colour", "Colour") },
+	{ NTR("lobby.rated", "Rated") },
+	{ NTR("lobby.opening", "Opening") },
+	{ NTR("lobby.level", "Bot level") },
 };
 
 /* Who is online and the open seeks, in a column from (y, x) when the
@@ -570,32 +556,32 @@ static const char *const lobby_names[LOBBY_ITEMS] = {
 static void
 draw_lobby_lists(const model_t *m, int y, int x)
 {
-	static const char *const st[] = { "idle", "seeking", "playing", "watching" };
-	char buf[96], tc[32];
+	char buf[200], tc[32], name[80];
 	int w = COLS - x - 1, bottom = LINES - 5;
 	if (w < 20)
 		return;
-	snprintf(buf, sizeof buf, "Online (%d):", m->nusers);
+	snprintf(buf, sizeof buf, TR("lobby.online", "Online (%d):"), m->nusers);
 	attrset(A_UNDERLINE);
 	put_clip(y++, x, buf, w);
 	attrset(A_NORMAL);
 	for (int i = 0; i < m->nusers && y < bottom - 3 && i < 6; i++) {
-		snprintf(buf, sizeof buf, "%-20s %s", m->users[i].name, st[m->users[i].state]);
+		i18n_pad(name, sizeof name, m->users[i].name, 20);
+		snprintf(buf, sizeof buf, "%s %s", name, i18n_ustate(m->users[i].state));
 		put_clip(y++, x, buf, w);
 	}
 	y++;
 	if (m->seeks_total > m->nseeks)
-		snprintf(buf, sizeof buf, "Open seeks (%d of %lld):", m->nseeks,
-		    (long long)m->seeks_total);
+		snprintf(buf, sizeof buf, TR("lobby.seeks_of", "Open seeks (%d of %lld):"),
+		    m->nseeks, (long long)m->seeks_total);
 	else
-		snprintf(buf, sizeof buf, "Open seeks (%d):", m->nseeks);
+		snprintf(buf, sizeof buf, TR("lobby.seeks", "Open seeks (%d):"), m->nseeks);
 	attrset(A_UNDERLINE);
 	put_clip(y++, x, buf, w);
 	attrset(A_NORMAL);
 	for (int i = 0; i < m->nseeks && y < bottom; i++) {
 		fmt_tc(tc, sizeof tc, m->seeks[i].tc_base, m->seeks[i].tc_inc);
 		snprintf(buf, sizeof buf, "%s %s %d %s", m->seeks[i].user,
-		    rule_name(m->seeks[i].rule), m->seeks[i].size, tc);
+		    i18n_rule(m->seeks[i].rule), m->seeks[i].size, tc);
 		put_clip(y++, x, buf, w);
 	}
 }
@@ -603,15 +589,15 @@ draw_lobby_lists(const model_t *m, int y, int x)
 static void
 draw_lobby(const model_t *m, const view_t *v, int64_t now)
 {
-	title(m, v, "lobby");
-	char buf[200], tc[32];
+	title(m, v, TR("title.lobby", "lobby"));
+	char buf[200], tc[32], name[160];
 	for (int i = 0; i < LOBBY_ITEMS; i++) {
 		int y = 2 + i + (i >= LOBBY_RULE);
 		if (y >= LINES - 3)
 			break;
 		switch (i) {
 		case LOBBY_RULE:
-			snprintf(buf, sizeof buf, "< %s >", rule_name(v->rule));
+			snprintf(buf, sizeof buf, "< %s >", i18n_rule(v->rule));
 			break;
 		case LOBBY_SIZE:
 			snprintf(buf, sizeof buf, "< %dx%d >", v->size, v->size);
@@ -621,13 +607,14 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 			snprintf(buf, sizeof buf, "< %s >", tc);
 			break;
 		case LOBBY_COLOUR:
-			snprintf(buf, sizeof buf, "< %s >", proto_colour_name(v->colour));
+			snprintf(buf, sizeof buf, "< %s >", i18n_colour(v->colour));
 			break;
 		case LOBBY_RATED:
-			snprintf(buf, sizeof buf, "< %s >", v->rated ? "rated" : "casual");
+			snprintf(buf, sizeof buf, "< %s >",
+			    v->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"));
 			break;
 		case LOBBY_OPENING:
-			snprintf(buf, sizeof buf, "< %s >", proto_opening_name(v->opening));
+			snprintf(buf, sizeof buf, "< %s >", i18n_opening(v->opening));
 			break;
 		case LOBBY_LEVEL:
 			snprintf(buf, sizeof buf, "< %d >", v->level);
@@ -638,70 +625,85 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		}
 		attrset(i == v->lobby_sel ? A_REVERSE | A_BOLD : A_NORMAL);
 		char row[260];
-		snprintf(row, sizeof row, " %-28s %s ", lobby_names[i], buf);
+		i18n_pad(name, sizeof name, i18n_tr(lobby_names[i][0], lobby_names[i][1]), 28);
+		snprintf(row, sizeof row, " %s %s ", name, buf);
 		put_clip(y, 2, row, COLS - 4);
 		attrset(A_NORMAL);
 	}
 	draw_lobby_lists(m, 2, 48);
 	if (m->seek_id)
-		snprintf(buf, sizeof buf, "Seeking an opponent for %llds%s; C cancels",
-		    (long long)(now - m->seek_since) / 1000,
-		    m->seek_bot ? " (a bot plays you if nobody comes)" : "");
+		snprintf(buf, sizeof buf,
+		    m->seek_bot ? TR("lobby.seeking_bot",
+				      "Seeking an opponent for %llds (a bot plays you if nobody "
+				      "comes); C cancels")
+				: TR("lobby.seeking", "Seeking an opponent for %llds; C cancels"),
+		    (long long)(now - m->seek_since) / 1000);
 	else
-		snprintf(buf, sizeof buf, "Server: %s", name_or(m->server, "(connecting)"));
+		snprintf(buf, sizeof buf, TR("lobby.server", "Server: %s"),
+		    name_or(m->server, TR("lobby.connecting", "(connecting)")));
 	put_clip(LINES - 4, 2, buf, COLS - 4);
 	status_lines(m, v,
-	    m->challenge_id ? "A accept the challenge  X decline  Up/Down select  Enter go  ? help"
-			    : "Up/Down select  Left/Right change  Enter go  c challenge  C cancel "
-			      "seek  ? help  q quit");
+	    m->challenge_id
+		? TR("keys.challenged",
+		      "A accept the challenge  X decline  Up/Down select  Enter go  ? help")
+		: TR("keys.lobby",
+		      "Up/Down select  Left/Right change  Enter go  c challenge  C cancel seek  ? "
+		      "help  q quit"));
 }
 
 static void
 draw_rooms(const model_t *m, const view_t *v)
 {
-	title(m, v, "watch a game");
-	char buf[300], tc[32];
+	title(m, v, TR("title.rooms", "watch a game"));
+	char buf[400], tc[32], room[40], status[40], rule[40], tcp[40];
 	if (!m->nrooms)
-		mvaddstr(2, 2, "No public games right now (r refreshes).");
+		put_clip(
+		    2, 2, TR("rooms.none", "No public games right now (r refreshes)."), COLS - 4);
 	int rows = LINES - 5, first = v->list_sel >= rows ? v->list_sel - rows + 1 : 0;
 	for (int i = first; i < m->nrooms && 2 + i - first < LINES - 3; i++) {
 		const model_room_t *r = &m->rooms[i];
 		fmt_tc(tc, sizeof tc, r->tc_base, r->tc_inc);
+		i18n_pad(room, sizeof room, r->room, 6);
+		i18n_pad(status, sizeof status, i18n_status(r->status), 8);
+		i18n_pad(rule, sizeof rule, i18n_rule(r->rule), 9);
+		i18n_pad(tcp, sizeof tcp, tc, 8);
 		snprintf(buf, sizeof buf,
-		    " %-6s %-8s %-9s %2d %-8s %s vs %s  %lld moves  %lld watching ", r->room,
-		    (const char *[]){ "waiting", "opening", "playing", "over" }[r->status],
-		    rule_name(r->rule), r->size, tc, name_or(r->black, "-"), name_or(r->white, "-"),
+		    TR("rooms.row", " %s %s %s %2d %s %s vs %s  %lld moves  %lld watching "), room,
+		    status, rule, r->size, tcp, name_or(r->black, "-"), name_or(r->white, "-"),
 		    (long long)r->nmoves, (long long)r->spectators);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
 		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
 	}
-	status_lines(m, v, "Up/Down select  Enter watch  r refresh  Esc back");
+	status_lines(m, v, TR("keys.rooms", "Up/Down select  Enter watch  r refresh  Esc back"));
 }
 
 static void
 draw_history(const model_t *m, const view_t *v)
 {
-	title(m, v, "history");
-	char buf[300];
+	title(m, v, TR("title.history", "history"));
+	char buf[400], rule[40];
 	if (!m->ngames)
-		mvaddstr(2, 2, "No finished games.");
+		put_clip(2, 2, TR("history.none", "No finished games."), COLS - 4);
 	int rows = LINES - 5, first = v->list_sel >= rows ? v->list_sel - rows + 1 : 0;
 	for (int i = first; i < m->ngames && 2 + i - first < LINES - 3; i++) {
 		const model_game_t *g = &m->games[i];
-		snprintf(buf, sizeof buf, " #%-6lld %-9s %2d  %s vs %s  %s by %s, %d moves ",
-		    (long long)g->id, rule_name(g->rule), g->size, g->black, g->white,
-		    proto_result_name(g->result), proto_reason_name(g->reason), g->plies);
+		i18n_pad(rule, sizeof rule, i18n_rule(g->rule), 9);
+		snprintf(buf, sizeof buf,
+		    TR("history.row", " #%-6lld %s %2d  %s vs %s  %s by %s, %d moves "),
+		    (long long)g->id, rule, g->size, g->black, g->white, i18n_result(g->result),
+		    i18n_reason(g->reason), g->plies);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
 		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
 	}
 	if (m->games_total > 20) {
-		snprintf(buf, sizeof buf, "page %d of %lld (n next, p previous)", v->page,
+		snprintf(buf, sizeof buf,
+		    TR("history.page", "page %d of %lld (n next, p previous)"), v->page,
 		    (long long)((m->games_total + 19) / 20));
 		put_clip(LINES - 4, 2, buf, COLS - 4);
 	}
-	status_lines(m, v, "Up/Down select  Enter replay  n/p page  Esc back");
+	status_lines(m, v, TR("keys.history", "Up/Down select  Enter replay  n/p page  Esc back"));
 }
 
 static void
@@ -712,46 +714,53 @@ draw_replay(const model_t *m, const view_t *v)
 	for (int i = 0; i < v->replay_ply && i < v->replay.nmoves; i++)
 		pos_place(&p, v->replay.moves[i]);
 	char buf[200];
-	snprintf(buf, sizeof buf, "replay  %s %dx%d", rule_name((rule_t)p.rule), p.size, p.size);
+	snprintf(buf, sizeof buf, TR("title.replay", "replay  %s %dx%d"), i18n_rule((rule_t)p.rule),
+	    p.size, p.size);
 	title(m, v, buf);
 	draw_board(&p, NULL, v, -1);
 	int px = BOARD_COL + 2 * p.size + 2;
-	snprintf(buf, sizeof buf, "Move %d of %d", v->replay_ply, v->replay.nmoves);
-	mvaddstr(2, px, buf);
+	snprintf(
+	    buf, sizeof buf, TR("replay.ply", "Move %d of %d"), v->replay_ply, v->replay.nmoves);
+	put_clip(2, px, buf, COLS - px);
 	if (v->replay_ply) {
 		char mv[4];
-		snprintf(buf, sizeof buf, "Last: %s %s", v->replay_ply % 2 ? "black" : "white",
+		snprintf(buf, sizeof buf, TR("replay.last", "Last: %s %s"),
+		    i18n_colour(v->replay_ply % 2 ? COLOUR_BLACK : COLOUR_WHITE),
 		    notation_format(p.moves[p.nmoves - 1], p.size, mv));
-		mvaddstr(3, px, buf);
+		put_clip(3, px, buf, COLS - px);
 	}
 	if (p.outcome.kind == RESULT_WIN)
-		mvaddstr(
-		    4, px, p.outcome.winner == STONE_BLACK ? "Black made five" : "White made five");
-	status_lines(m, v, "Left/Right step  Home/End first/last  Esc back");
+		put_clip(4, px,
+		    p.outcome.winner == STONE_BLACK ? TR("replay.black_five", "Black made five")
+						    : TR("replay.white_five", "White made five"),
+		    COLS - px);
+	status_lines(m, v, TR("keys.replay", "Left/Right step  Home/End first/last  Esc back"));
 }
 
 static void
 draw_help(const model_t *m, const view_t *v)
 {
-	static const char *const help[] = {
-		"In a game",
-		"  arrows or h j k l   move the cursor",
-		"  Enter or space      play the point under the cursor",
-		"  mouse click         play the point clicked",
-		"  h8 then Enter       type a point and play it",
-		"  R  resign (asks)    U  offer undo       D  offer draw",
-		"  M  offer rematch    A  accept offer     X  decline or withdraw",
-		"  Z  abort (early)    C  claim a win (opponent gone)",
-		"  B / W               swap2: choose black or white",
-		"  Tab or /            chat (Enter sends, Esc cancels; @bob hi tells bob)",
-		"  Q  leave the room   ^L redraw           ?  this help",
-		"Lobby: Up/Down choose, Left/Right change a setting, Enter go.",
-		"Replay: Left/Right step through the game, Esc back.",
-		"Press any key to go back.",
+	static const char *const help[][2] = {
+		{ NTR("help.1", "In a game") },
+		{ NTR("help.2", "  arrows or h j k l   move the cursor") },
+		{ NTR("help.3", "  Enter or space      play the point under the cursor") },
+		{ NTR("help.4", "  mouse click         play the point clicked") },
+		{ NTR("help.5", "  h8 then Enter       type a point and play it") },
+		{ NTR("help.6", "  R  resign (asks)    U  offer undo       D  offer draw") },
+		{ NTR(
+		    "help.7", "  M  offer rematch    A  accept offer     X  decline or withdraw") },
+		{ NTR("help.8", "  Z  abort (early)    C  claim a win (opponent gone)") },
+		{ NTR("help.9", "  B / W               swap2: choose black or white") },
+		{ NTR("help.10",
+		    "  Tab or /            chat (Enter sends, Esc cancels; @bob hi tells bob)") },
+		{ NTR("help.11", "  Q  leave the room   ^L redraw           ?  this help") },
+		{ NTR("help.12", "Lobby: Up/Down choose, Left/Right change a setting, Enter go.") },
+		{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
+		{ NTR("help.14", "Press any key to go back.") },
 	};
-	title(m, v, "help");
+	title(m, v, TR("title.help", "help"));
 	for (int i = 0; i < (int)(sizeof help / sizeof help[0]) && 2 + i < LINES - 1; i++)
-		put_clip(2 + i, 2, help[i], COLS - 4);
+		put_clip(2 + i, 2, i18n_tr(help[i][0], help[i][1]), COLS - 4);
 }
 
 /* A boxed message in the middle of the screen, its lines wrapped at
@@ -759,14 +768,21 @@ draw_help(const model_t *m, const view_t *v)
 static void
 draw_dialog(const char *text)
 {
-	char lines[12][128];
+	char lines[12][320];
 	int n = 0, w = COLS - 2 < 78 ? COLS - 2 : 78;
 	for (const char *p = text; *p && n < 10;) {
 		int len = (int)strcspn(p, "\n");
-		if (len > w - 4) {
-			len = w - 4;
-			while (len > (w - 4) / 2 && p[len] != ' ')
+		char line[sizeof lines[0]];
+		snprintf(line, sizeof line, "%.*s", len, p);
+		if (i18n_cols(line) > w - 4) {
+			/* what fits in columns, back to a space past its middle (a
+			 * line of CJK text has none: cut where it stops fitting) */
+			int fits = (int)(i18n_fit(line, w - 4) - line);
+			len = fits;
+			while (len > fits / 2 && p[len] != ' ')
 				len--;
+			if (p[len] != ' ')
+				len = fits;
 		}
 		snprintf(lines[n++], sizeof lines[0], "%.*s", len, p);
 		p += len;
@@ -774,7 +790,7 @@ draw_dialog(const char *text)
 			p++;
 	}
 	snprintf(lines[n++], sizeof lines[0], "%s", "");
-	snprintf(lines[n++], sizeof lines[0], "%s", "(press any key)");
+	snprintf(lines[n++], sizeof lines[0], "%s", TR("dialog.press", "(press any key)"));
 	int top = (LINES - n - 2) / 2, left = (COLS - w) / 2;
 	if (top < 0)
 		top = 0;
@@ -796,11 +812,12 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		need_rows = 24, need_cols = 60;
 	if (LINES < need_rows || COLS < need_cols) {
 		/* a board cut off would mislead: say what is missing instead */
-		char msg[160];
-		snprintf(msg, sizeof msg, "Terminal too small: %dx%d, this screen needs %dx%d.",
-		    COLS, LINES, need_cols, need_rows);
+		char msg[320];
+		snprintf(msg, sizeof msg,
+		    TR("small.size", "Terminal too small: %dx%d, this screen needs %dx%d."), COLS,
+		    LINES, need_cols, need_rows);
 		put_clip(0, 0, msg, COLS);
-		put_clip(1, 0, "Enlarge the window (q quits).", COLS);
+		put_clip(1, 0, TR("small.enlarge", "Enlarge the window (q quits)."), COLS);
 		if (v->dialog[0])
 			put_clip(3, 0, v->dialog, COLS);
 		refresh();

@@ -34,15 +34,18 @@ $(DAEMON_SRCS:%.c=$(O)/%.o): MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
 
 # The web client (client/web/) embedded in the binary: mk/embed.c writes a C
 # table of the files (webfiles.h), with hashed names for all but index.html.
+# The message catalogs as JSON (po/module.mk: I18N_JSON) go with them, as
+# /s/<hash>/i18n/<lang>.json and i18n/languages.json: a script finds them
+# beside itself (new URL("i18n/zh_CN.json", import.meta.url)).
 WEB_FILES := $(sort $(notdir $(wildcard client/web/*.html client/web/*.js client/web/*.css \
     client/web/*.svg)))
 WEBFILES_C := $(O)/gen/webfiles.c
 $(O)/mk/embed: mk/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $<
-$(WEBFILES_C): $(O)/mk/embed $(addprefix client/web/,$(WEB_FILES))
+$(WEBFILES_C): $(O)/mk/embed $(addprefix client/web/,$(WEB_FILES)) $(I18N_JSON)
 	@mkdir -p $(dir $@)
-	$(O)/mk/embed $@ client/web $(WEB_FILES)
+	$(O)/mk/embed $@ client/web $(WEB_FILES) $(foreach f,$(I18N_JSON),i18n/$(notdir $(f))=$(f))
 $(O)/gen/webfiles.o: $(WEBFILES_C)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
 

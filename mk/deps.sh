@@ -93,6 +93,15 @@ else
 	chk_cmd npm npm
 	chk_cmd chromium chromium
 	chk_cmd tmux tmux
+	# the message catalogs (issue 42): msgfmt, xgettext and msgcmp build
+	# and check po/; the Chinese client test needs the zh_CN.UTF-8 locale
+	# (generated below) and browser screenshots a CJK font
+	chk_cmd msgfmt gettext
+	chk_cmd xgettext gettext
+	chk_pkg locales
+	chk_pkg fonts-noto-cjk
+	# tests/i18n/test_catalogs.sh fetches the served catalogs
+	chk_cmd curl curl
 	chk_cmd systemd-analyze systemd
 	chk_cmd man man-db
 	chk_cmd groff groff-base
@@ -133,10 +142,37 @@ npm_ci() {
 	fi
 }
 
+# The locales the tests run the client in, generated when missing:
+# zh_CN.UTF-8 (tests/client/test_tui_zh.sh). locales must be installed.
+LOCALES="zh_CN.UTF-8"
+gen_locales() {
+	[ $runtime -eq 0 ] || return 0
+	missing=""
+	for l in $LOCALES; do
+		want=$(echo "$l" | tr 'A-Z' 'a-z' | sed 's/utf-8$/utf8/')
+		locale -a 2>/dev/null | tr 'A-Z' 'a-z' | grep -qx "$want" || missing="$missing $l"
+	done
+	[ -n "$missing" ] || return 0
+	if [ "$(id -u)" -ne 0 ] || [ ! -f /etc/locale.gen ]; then
+		echo "deps: missing locales:$missing; as root, uncomment them in /etc/locale.gen and run locale-gen"
+		return 1
+	fi
+	echo "deps: generating the locales$missing"
+	for l in $missing; do
+		if grep -q "^# *$l UTF-8" /etc/locale.gen; then
+			sed -i "s/^# *$l UTF-8/$l UTF-8/" /etc/locale.gen
+		elif ! grep -q "^$l UTF-8" /etc/locale.gen; then
+			echo "$l UTF-8" >> /etc/locale.gen
+		fi
+	done
+	locale-gen > /dev/null
+}
+
 # unique, in order
 pkgs=$(printf '%s\n' $need | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 if [ -z "$pkgs" ]; then
 	npm_ci
+	gen_locales
 	[ $quiet -eq 1 ] || echo "deps: everything is installed"
 	exit 0
 fi
@@ -190,3 +226,4 @@ apt_get update -qq
 # shellcheck disable=SC2086
 apt_get install -y -qq --no-install-recommends $pkgs
 npm_ci
+gen_locales

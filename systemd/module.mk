@@ -13,6 +13,10 @@ INSTALL_BINS := $(BINDIR)/gomokud $(BINDIR)/gomokuctl $(BINDIR)/gomoku $(BINDIR)
 INSTALL_MAN := client/gomoku.1 man/gomokud.conf.5.in man/pbrain-gomoku.6.in man/gomokud.8.in \
     man/gomokuctl.8.in
 INSTALL_STRIP ?=
+# The client's message catalogs (po/module.mk), where i18n.c looks for
+# them beside an installed gomoku: $(PREFIX)/share/locale/<lang>/LC_MESSAGES.
+LOCALEDIR ?= $(PREFIX)/share/locale
+mo_path = $(LOCALEDIR)/$(1)/LC_MESSAGES/gomoku.mo
 
 # The paths the unit and the man pages name, as installed.
 INSTALL_SUBST = sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
@@ -21,10 +25,11 @@ ETC_DIR = $(SYSCONFDIR)/gomokud
 man_name = $(notdir $(1:.in=))
 man_path = $(MANDIR)/man$(subst .,,$(suffix $(call man_name,$(1))))/$(call man_name,$(1))
 INSTALLED = $(addprefix $(PREFIX)/bin/,$(notdir $(INSTALL_BINS))) $(UNITDIR)/gomokud.service \
-    $(ETC_DIR)/gomokud.conf.example $(foreach m,$(INSTALL_MAN),$(call man_path,$(m)))
+    $(ETC_DIR)/gomokud.conf.example $(foreach m,$(INSTALL_MAN),$(call man_path,$(m))) \
+    $(foreach l,$(LINGUAS),$(call mo_path,$(l)))
 
 .PHONY: install install-strip uninstall
-install: $(INSTALL_BINS)
+install: $(INSTALL_BINS) $(MO_FILES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(ETC_DIR)
 	install $(INSTALL_STRIP) -m 755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
 	$(INSTALL_SUBST) systemd/gomokud.service.in > $(DESTDIR)$(UNITDIR)/gomokud.service
@@ -35,6 +40,8 @@ install: $(INSTALL_BINS)
 	$(foreach m,$(INSTALL_MAN),install -d $(dir $(DESTDIR)$(call man_path,$(m))) && \
 	    $(INSTALL_SUBST) $(m) > $(DESTDIR)$(call man_path,$(m)) && \
 	    chmod 644 $(DESTDIR)$(call man_path,$(m)) &&) true
+	$(foreach l,$(LINGUAS),install -d $(DESTDIR)$(dir $(call mo_path,$(l))) && \
+	    install -m 644 $(O)/locale/$(l)/LC_MESSAGES/gomoku.mo $(DESTDIR)$(call mo_path,$(l)) &&) true
 
 install-strip:
 	@$(MAKE) --no-print-directory install INSTALL_STRIP=-s

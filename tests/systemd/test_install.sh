@@ -20,7 +20,8 @@ expected() {
 	    "$2/gomokud/gomokud.conf" "$2/gomokud/gomokud.conf.example" \
 	    "$1/share/man/man1/gomoku.1" "$1/share/man/man5/gomokud.conf.5" \
 	    "$1/share/man/man6/pbrain-gomoku.6" "$1/share/man/man8/gomokud.8" \
-	    "$1/share/man/man8/gomokuctl.8" | sort
+	    "$1/share/man/man8/gomokuctl.8" \
+	    $(sed -e 's/#.*//' -e '/^ *$/d' po/LINGUAS | sed "s|.*|$1/share/locale/&/LC_MESSAGES/gomoku.mo|") | sort
 }
 listed() { (cd "$1" && find . ! -type d | sed 's|^\.||' | sort); }
 
@@ -56,6 +57,12 @@ check() {
 	for b in gomokud gomokuctl gomoku pbrain-gomoku; do
 		readelf -S "$root$prefix/bin/$b" | grep -q '\.symtab' || fail "install stripped $b"
 	done
+	# the client finds its catalogs where they were installed (../share/locale)
+	if locale -a 2>/dev/null | grep -qix 'zh_CN\.utf-\?8'; then
+		LC_ALL= LANGUAGE= LANG=zh_CN.UTF-8 "$root$prefix/bin/gomoku" --help | grep -q '^语言：简体中文' ||
+			fail "PREFIX=$prefix: the installed gomoku does not speak Chinese under LANG=zh_CN.UTF-8"
+		echo "install PREFIX=$prefix: gomoku finds its catalogs in $prefix/share/locale"
+	fi
 	# the paths that must be there, as installed
 	unit="$root$prefix/lib/systemd/system/gomokud.service"
 	grep -q "^ExecStart=$prefix/bin/gomokud --config $etc/gomokud/gomokud.conf " "$unit" ||

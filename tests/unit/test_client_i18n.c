@@ -1,0 +1,119 @@
+/*
+ * test_client_i18n: the catalogs and the widths (client/i18n.c, issue 42).
+ * Text is measured in display columns: a Chinese character counts two,
+ * padding and clipping never split one. Under the C locale every message
+ * is its English; under zh_CN.UTF-8, with the build's catalogs, Chinese;
+ * every error code of the protocol and every reason has a message of its
+ * own, never the raw token.
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "client/i18n.h"
+
+#ifndef TEST_LOCALEDIR
+#define TEST_LOCALEDIR "build/default-cc/locale"
+#endif
+
+static void
+test_columns(void **state)
+{
+	(void)state;
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	assert_int_equal(i18n_cols(""), 0);
+	assert_int_equal(i18n_cols("h8"), 2);
+	assert_int_equal(i18n_cols("五子棋"), 6);
+	assert_int_equal(i18n_cols("a五b"), 4);
+	assert_int_equal(i18n_cols("\u25cf"), 1); /* a stone: one column */
+	/* the prefix that fits: never half a character */
+	const char *s = "五子棋";
+	assert_ptr_equal(i18n_fit(s, 3), s + 3);
+	assert_ptr_equal(i18n_fit(s, 4), s + 6);
+	assert_ptr_equal(i18n_fit(s, 80), s + strlen(s));
+	assert_ptr_equal(i18n_tail(s, 3), s + 6);
+	const char *abc = "abc";
+	assert_ptr_equal(i18n_tail(abc, 2), abc + 1);
+	char buf[64];
+	i18n_pad(buf, sizeof buf, "规则", 8);
+	assert_string_equal(buf, "规则    ");
+	i18n_pad(buf, sizeof buf, "连珠五子棋", 5); /* cut, then one space */
+	assert_string_equal(buf, "连珠 ");
+	i18n_pad(buf, sizeof buf, "alice", 3);
+	assert_string_equal(buf, "ali");
+	/* a byte the locale cannot read counts one column, and moves on */
+	assert_int_equal(i18n_cols("a\xff"), 2);
+}
+
+static void
+test_english(void **state)
+{
+	(void)state;
+	unsetenv("LANGUAGE");
+	setenv("LC_ALL", "C", 1);
+	setenv("GOMOKU_LOCALEDIR", TEST_LOCALEDIR, 1);
+	i18n_init();
+	assert_string_equal(
+	    i18n_error(ERR_NO_CODE), "No private room has that invite code; check it");
+	assert_string_equal(i18n_reason(REASON_RESIGN), "resign");
+	assert_string_equal(i18n_rule(RULE_RENJU), "renju");
+	assert_string_equal(i18n_bye("takeover"),
+	    "Your session went on in another client (a newer login or resume); this one stops");
+	assert_string_equal(i18n_bye("later"), "The server closed the connection");
+	assert_string_equal(TR("lobby.quick", "Quick match"), "Quick match");
+}
+
+static void
+test_chinese(void **state)
+{
+	(void)state;
+	setenv("LC_ALL", "zh_CN.UTF-8", 1);
+	setenv("GOMOKU_LOCALEDIR", TEST_LOCALEDIR, 1);
+	i18n_init();
+	if (!setlocale(LC_MESSAGES, NULL) || strncmp(setlocale(LC_MESSAGES, NULL), "zh_CN", 5)) {
+		fail_msg("no zh_CN.UTF-8 locale (make deps generates it)");
+	}
+	assert_string_equal(i18n_dir(), TEST_LOCALEDIR);
+	assert_string_equal(TR("lobby.quick", "Quick match"), "快速匹配");
+	assert_string_equal(i18n_error(ERR_DOUBLE_THREE), "连珠规则下黑棋禁手：三三");
+	assert_string_equal(i18n_error(ERR_DOUBLE_FOUR), "连珠规则下黑棋禁手：四四");
+	assert_string_equal(i18n_error(ERR_OVERLINE), "连珠规则下黑棋禁手：长连");
+	assert_string_equal(i18n_reason(REASON_RESIGN), "认输");
+	assert_string_equal(i18n_reason(REASON_DRAW_AGREED), "协议和棋");
+	assert_string_equal(i18n_offer(OFFER_UNDO), "悔棋");
+	assert_string_equal(i18n_rule(RULE_RENJU), "连珠");
+	assert_string_equal(i18n_opening(OPENING_SWAP2), "交换二");
+	assert_string_equal(i18n_botwhy("vcf 7"), "连续冲四取胜");
+	/* every code has its own sentence, translated, never a token */
+	static const int codes[] = { 400, 401, 402, 403, 404, 405, 406, 407, 410, 411, 412, 413,
+		414, 415, 416, 420, 421, 422, 423, 424, 430, 431, 432, 433, 434, 435, 436, 440, 441,
+		442, 443, 444, 445, 446, 447, 448, 500, 501, 502, 503, 504, 505, 506, 507, 508 };
+	const char *other = i18n_error(999);
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+		const char *t = i18n_error(codes[i]);
+		assert_string_not_equal(t, other);
+		assert_true((unsigned char)t[0] >= 0x80); /* Chinese, not the English */
+	}
+	for (int r = REASON_FIVE; r <= REASON_ABORTED; r++)
+		assert_true((unsigned char)i18n_reason((proto_reason_t)r)[0] >= 0x80);
+	setenv("LC_ALL", "C", 1);
+	i18n_init();
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_english),
+		cmocka_unit_test(test_chinese),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
