@@ -261,6 +261,7 @@ const WORDS = {
   446: 'You are not in that room.',
   447: 'You cannot claim yet: your opponent is here or still within the grace time.',
   448: 'That game can no longer be resumed.',
+  449: 'Too many open seeks from your address; wait for one of them to be paired.',
   500: 'The server had a problem; nothing changed. Try again.',
   501: 'This server does not offer that.',
   502: 'The server is shutting down.',
