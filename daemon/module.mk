@@ -130,11 +130,13 @@ ifneq ($(filter cc gcc,$(notdir $(CC))),)
 TESTS += $(O)/tests/daemon/test_attack
 endif
 endif
-# The same floods at the probe's size (20 s each), for people to run.
+# The same attacks at the probe's sizes, for people to run: 20 s floods from
+# ten connections each, the default 10 s handshake-timeout, and a
+# ClientHello trickled a byte every 5 s.
 ATTACK_SECONDS ?= 20
 .PHONY: attack
 attack: $(O)/tests/daemon/test_attack $(GOMOKUD)
-	ATTACK_SECONDS=$(ATTACK_SECONDS) $(O)/tests/daemon/test_attack
+	ATTACK_SECONDS=$(ATTACK_SECONDS) ATTACK_FULL=1 $(O)/tests/daemon/test_attack
 
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o \
