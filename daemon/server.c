@@ -52,6 +52,7 @@ struct root {
 	struct event *watchdog_ev;   /* systemd WatchdogSec= pings, when asked */
 	struct event *checkpoint_ev; /* WAL checkpoints, run by a worker */
 	int checkpointing;
+	struct testhook *testhook; /* the attack tests' figure, when asked */
 };
 
 /* The gc pass (gc.h): what is done with goes, at a loop turn of its own. */
@@ -544,7 +545,7 @@ server_init(struct server *srv)
 		log_error(&srv->log, "event_base_new failed");
 		return -1;
 	}
-	if (testhook_start(srv->base)) /* the attack tests' figure, when asked */
+	if (testhook_start(srv->base, &srv->root->testhook))
 		return -1;
 	if (!(srv->gc = gc_new(srv->base, gc_pass, srv)) || !(srv->addrs = addrcount_new())) {
 		log_error(&srv->log, "out of memory");
@@ -753,7 +754,7 @@ server_free(struct server *srv)
 		SSL_CTX_free(srv->ssl);
 	metrics_free(srv->metrics); /* its HTTP server, before the base */
 	srv->metrics = NULL;
-	testhook_stop();
+	testhook_stop(srv->root->testhook);
 	if (srv->base)
 		event_base_free(srv->base);
 	free(srv->root);

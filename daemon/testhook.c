@@ -7,43 +7,55 @@
 
 #include <event2/event.h>
 
-static struct event *tick;
-static const char *path;
+struct testhook {
+	struct event *tick;
+	const char *path; /* the environment's */
+};
 
 static void
 tick_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct testhook *th = arg;
 	(void)fd;
 	(void)what;
-	(void)arg;
 	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	snprintf(tmp, sizeof tmp, "%s.tmp", th->path);
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return;
 	struct mallinfo2 mi = mallinfo2();
 	fprintf(f, "%zu\n", mi.uordblks);
 	if (fclose(f) == 0)
-		rename(tmp, path);
+		rename(tmp, th->path);
 }
 
 int
-testhook_start(struct event_base *base)
+testhook_start(struct event_base *base, struct testhook **out)
 {
-	path = getenv("GOMOKUD_TEST_MALLINFO");
+	*out = NULL;
+	const char *path = getenv("GOMOKUD_TEST_MALLINFO");
 	if (!path || !path[0])
 		return 0;
+	struct testhook *th = calloc(1, sizeof *th);
 	struct timeval tv = { 0, 100000 };
-	if (!(tick = event_new(base, -1, EV_PERSIST, tick_cb, NULL)) || event_add(tick, &tv))
+	if (th)
+		th->path = path;
+	if (!th || !(th->tick = event_new(base, -1, EV_PERSIST, tick_cb, th)) ||
+	    event_add(th->tick, &tv)) {
+		testhook_stop(th);
 		return -1;
-	tick_cb(-1, 0, NULL);
+	}
+	tick_cb(-1, 0, th);
+	*out = th;
 	return 0;
 }
 
 void
-testhook_stop(void)
+testhook_stop(struct testhook *th)
 {
-	if (tick)
-		event_free(tick);
-	tick = NULL;
+	if (!th)
+		return;
+	if (th->tick)
+		event_free(th->tick);
+	free(th);
 }

@@ -10,9 +10,12 @@
 #define GOMOKUD_TESTHOOK_H
 
 struct event_base;
+struct testhook;
 
-/* Starts the writes if the variable is set; 0, or -1 if it cannot. */
-int testhook_start(struct event_base *base);
-void testhook_stop(void);
+/* Starts the writes if the variable is set, into *th (NULL when it is
+ * not); 0, or -1 if it cannot. */
+int testhook_start(struct event_base *base, struct testhook **th);
+/* Stops them and frees th (NULL: nothing). */
+void testhook_stop(struct testhook *th);
 
 #endif
