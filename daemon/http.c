@@ -299,6 +299,8 @@ reason(int status)
 		return "Upgrade Required";
 	case 431:
 		return "Request Header Fields Too Large";
+	case 500:
+		return "Internal Server Error";
 	case 503:
 		return "Service Unavailable";
 	default:

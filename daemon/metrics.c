@@ -1,5 +1,6 @@
 /* metrics.c: the counters, the histograms and their Prometheus exposition
- * on evhttp (see metrics.h). */
+ * on a listener of our own: one plain bufferevent per connection, the
+ * request parsed by http.c, the reply written here (see metrics.h). */
 #include "daemon/metrics.h"
 
 #include <errno.h>
@@ -14,10 +15,9 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
-#include <event2/http.h>
-#include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 
+#include "daemon/http.h"
 #include "daemon/log.h"
 
 enum {
@@ -26,19 +26,20 @@ enum {
 	CODE_FIRST = 400,
 	CODES = 200, /* 400..599 */
 	MAX_BUCKETS = 16,
-	HTTP_MAX_HEADERS = 8192,
-	HTTP_MAX_BODY = 1024,
-	HTTP_TIMEOUT_S = METRICS_DEADLINE_S, /* evhttp's idle timer; the deadline bounds it all */
-	SWEEP_MS = 100,                      /* the connections' check, while any is open */
+	DISCARD_MAX = 64 * 1024, /* read and dropped after the reply, then reading stops */
 };
 
-/* One connection of the metrics listener: its bufferevent (made here for
- * evhttp, which owns it; a reference of ours keeps it readable after
- * evhttp frees it) and when it was accepted. */
+/* One connection of the metrics listener: its request, then its reply
+ * (one buffer, written whole, then the close), and its deadline from
+ * accept. */
 struct mconn {
-	struct mconn *next;
+	struct mconn *next, **prev;
+	struct metrics *m;
 	struct bufferevent *bev;
-	int64_t born_us;
+	struct event *deadline;
+	struct http_req req;
+	int replied;      /* the reply is queued: close once it is out */
+	size_t discarded; /* bytes read after it */
 };
 
 /* Bucket bounds in microseconds, ascending; +Inf is implied. */
@@ -86,21 +87,18 @@ struct metrics {
 	struct hist h[METRIC_NHIST];
 	int64_t line_at_us; /* the line being dealt with arrived then; 0: none */
 
-	struct evhttp *http;
 	metrics_collect_fn collect;
 	void *collect_arg;
 	const struct logger *log;
-	struct evconnlistener *lev; /* evhttp's listener */
-	struct mconn *conns;        /* open, with their deadlines */
+	struct evconnlistener *lev; /* NULL: not serving */
+	struct mconn *conns;        /* open */
 	int nconns;
-	int emfile;          /* paused: out of descriptors, retried each second */
-	int episode;         /* logged that; ends at the next accept */
-	struct event *sweep; /* SWEEP_MS: freed connections, deadlines */
+	int emfile;  /* paused: out of descriptors, retried each second */
+	int episode; /* logged that; ends at the next accept */
 	struct event *resume;
 };
 
-/* evhttp's listener calls back with its own argument: the one server. */
-static struct metrics *serving;
+static void mconn_free(struct mconn *c);
 
 struct metrics *
 metrics_new(void)
@@ -113,20 +111,13 @@ metrics_free(struct metrics *m)
 {
 	if (!m)
 		return;
-	if (m->http)
-		evhttp_free(m->http); /* its connections too */
-	while (m->conns) {
-		struct mconn *c = m->conns;
-		m->conns = c->next;
-		bufferevent_decref(c->bev); /* our reference */
-		free(c);
-	}
-	if (m->sweep)
-		event_free(m->sweep);
+	if (m->lev)
+		evconnlistener_free(m->lev); /* closes the socket */
+	m->lev = NULL;
+	while (m->conns)
+		mconn_free(m->conns);
 	if (m->resume)
 		event_free(m->resume);
-	if (serving == m)
-		serving = NULL;
 	free(m);
 }
 
@@ -371,56 +362,9 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	    "Protocol bytes sent: the lines queued on connections, with their LF.", m->bytes_out);
 }
 
-/* An error reply of our own (evhttp_send_error drops the headers set). */
-static void
-http_refuse(struct evhttp_request *req, int code, const char *reason, const char *allow)
-{
-	struct evkeyvalq *hdr = evhttp_request_get_output_headers(req);
-	struct evbuffer *body = evbuffer_new();
-	if (body)
-		evbuffer_add_printf(body, "%d %s\n", code, reason);
-	evhttp_add_header(hdr, "Content-Type", "text/plain; charset=utf-8");
-	evhttp_add_header(hdr, "Connection", "close");
-	if (allow)
-		evhttp_add_header(hdr, "Allow", allow);
-	evhttp_send_reply(req, code, reason, body);
-	if (body)
-		evbuffer_free(body);
-}
+/* ---- the listener: our own, one plain bufferevent per connection ---- */
 
-static void
-http_cb(struct evhttp_request *req, void *arg)
-{
-	struct metrics *m = arg;
-	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
-	struct evkeyvalq *hdr = evhttp_request_get_output_headers(req);
-	if (!path || strcmp(path, "/metrics") != 0) {
-		http_refuse(req, HTTP_NOTFOUND, "Not Found", NULL);
-		return;
-	}
-	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
-		http_refuse(req, HTTP_BADMETHOD, "Method Not Allowed", "GET, HEAD");
-		return;
-	}
-	struct evbuffer *body = evbuffer_new();
-	if (!body) {
-		http_refuse(req, HTTP_INTERNAL, "Internal Server Error", NULL);
-		return;
-	}
-	struct metrics_gauges g;
-	memset(&g, 0, sizeof g);
-	if (m->collect)
-		m->collect(m->collect_arg, &g);
-	metrics_render(m, &g, body);
-	evhttp_add_header(hdr, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-	evhttp_add_header(hdr, "Connection", "close");
-	evhttp_send_reply(req, HTTP_OK, "OK", body);
-	evbuffer_free(body);
-}
-
-/* Accepting again, unless out of descriptors or at the cap. */
+/* Accepting, unless out of descriptors or at the cap. */
 static void
 listener_update(struct metrics *m)
 {
@@ -432,65 +376,177 @@ listener_update(struct metrics *m)
 		evconnlistener_enable(m->lev);
 }
 
-/* Drops the connections evhttp has freed (their callbacks cleared) and
- * ends those past their deadline, counted from accept. */
+/* Closes a connection (from any of its callbacks, or metrics_free); a
+ * listener held at the cap accepts again. */
 static void
-sweep_cb(evutil_socket_t fd, short what, void *arg)
+mconn_free(struct mconn *c)
 {
-	struct metrics *m = arg;
-	int64_t now = metrics_now_us();
-	(void)fd;
-	(void)what;
-	for (struct mconn **pp = &m->conns; *pp;) {
-		struct mconn *c = *pp;
-		void *evcon = NULL;
-		bufferevent_getcb(c->bev, NULL, NULL, NULL, &evcon);
-		if (evcon && now - c->born_us >= (int64_t)METRICS_DEADLINE_S * 1000000) {
-			evhttp_connection_free(evcon); /* clears the callbacks */
-			evcon = NULL;
-		}
-		if (evcon) {
-			pp = &c->next;
-			continue;
-		}
-		*pp = c->next;
-		bufferevent_decref(c->bev); /* the last reference: the socket closes */
-		free(c);
-		m->nconns--;
-	}
+	struct metrics *m = c->m;
+	*c->prev = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	bufferevent_free(c->bev);
+	event_free(c->deadline);
+	free(c);
+	m->nconns--;
 	listener_update(m);
-	if (m->conns) {
-		struct timeval tv = { 0, SWEEP_MS * 1000 };
-		evtimer_add(m->sweep, &tv);
-	}
 }
 
-/* evhttp's bufferevent for a new connection: counted and given its
- * deadline here. */
-static struct bufferevent *
-bev_cb(struct event_base *base, void *arg)
+/* Whether the request's path (without its query) is /metrics; an absolute
+ * URL counts by its path. */
+static int
+wants_metrics(const struct http_req *r)
+{
+	struct http_parser_url u;
+	http_parser_url_init(&u);
+	if (http_parser_parse_url(r->url, r->urllen, r->p.method == HTTP_CONNECT, &u) != 0 ||
+	    !(u.field_set & (1 << UF_PATH)))
+		return 0;
+	return u.field_data[UF_PATH].len == 8 &&
+	    memcmp(r->url + u.field_data[UF_PATH].off, "/metrics", 8) == 0;
+}
+
+/* The whole reply to the request (or to its error) into out: another
+ * path 404, another method 405, else the exposition. */
+static void
+reply(struct metrics *m, const struct http_req *r, struct evbuffer *out)
+{
+	int status = r->status;
+	if (!status && !wants_metrics(r))
+		status = 404;
+	if (!status && r->p.method != HTTP_GET && r->p.method != HTTP_HEAD)
+		status = 405;
+	struct evbuffer *body = status ? NULL : evbuffer_new();
+	if (!status && !body)
+		status = 500;
+	if (status) {
+		http_error(out, status); /* Connection: close; 405 with Allow: GET, HEAD */
+		return;
+	}
+	struct metrics_gauges g;
+	memset(&g, 0, sizeof g);
+	if (m->collect)
+		m->collect(m->collect_arg, &g);
+	metrics_render(m, &g, body);
+	evbuffer_add_printf(out,
+	    "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+	    "Content-Length: %zu\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+	    evbuffer_get_length(body));
+	evbuffer_add_buffer(out, body);
+	evbuffer_free(body);
+}
+
+/* A whole request or its error is in: its reply queued, the only one (a
+ * HEAD gets the headers alone). The connection closes once it is out. */
+static void
+answer(struct mconn *c)
+{
+	struct evbuffer *whole = evbuffer_new();
+	c->replied = 1;
+	if (!whole)
+		return; /* nothing to say: closed at once */
+	reply(c->m, &c->req, whole);
+	size_t n = evbuffer_get_length(whole);
+	if (c->req.p.method == HTTP_HEAD) {
+		struct evbuffer_ptr end = evbuffer_search(whole, "\r\n\r\n", 4, NULL);
+		if (end.pos >= 0)
+			n = (size_t)end.pos + 4;
+	}
+	evbuffer_remove_buffer(whole, bufferevent_get_output(c->bev), n);
+	evbuffer_free(whole);
+}
+
+static void
+read_cb(struct bufferevent *bev, void *arg)
+{
+	struct mconn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	while (!c->replied && evbuffer_get_length(in) > 0) {
+		size_t avail = evbuffer_get_contiguous_space(in);
+		const char *p = (const char *)evbuffer_pullup(in, (ssize_t)avail);
+		size_t used = http_req_feed(&c->req, p, avail); /* capped: HTTP_HEADERS_MAX */
+		evbuffer_drain(in, used);
+		if (c->req.status || c->req.complete)
+			answer(c);
+		else if (used == 0)
+			break;
+	}
+	if (!c->replied)
+		return;
+	/* bytes left unread at the close would reset the reply: read and drop
+	 * them, up to DISCARD_MAX */
+	size_t n = evbuffer_get_length(in);
+	evbuffer_drain(in, n);
+	c->discarded += n;
+	if (c->discarded > DISCARD_MAX)
+		bufferevent_disable(bev, EV_READ);
+	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		mconn_free(c);
+}
+
+static void
+write_cb(struct bufferevent *bev, void *arg)
+{
+	struct mconn *c = arg;
+	if (c->replied && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		mconn_free(c);
+}
+
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct mconn *c = arg;
+	/* a peer that shut its side after the request still gets the reply */
+	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) && c->replied &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) > 0) {
+		bufferevent_disable(bev, EV_READ);
+		return;
+	}
+	mconn_free(c);
+}
+
+/* METRICS_DEADLINE_S from accept, whatever came or went meanwhile. */
+static void
+deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	mconn_free(arg);
+}
+
+static void
+accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
 {
 	struct metrics *m = arg;
+	struct event_base *base = evconnlistener_get_base(l);
+	(void)sa;
+	(void)salen;
 	if (m->episode) {
 		m->episode = 0;
 		log_info(m->log, "metrics: accepting again");
 	}
 	struct mconn *c = calloc(1, sizeof *c);
-	if (!c || !(c->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE))) {
+	if (!c || !(c->deadline = evtimer_new(base, deadline_cb, c)) ||
+	    !(c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE))) {
+		if (c && c->deadline)
+			event_free(c->deadline);
 		free(c);
-		return NULL; /* evhttp makes its own, uncounted */
+		close(fd);
+		return;
 	}
-	bufferevent_incref(c->bev);
-	c->born_us = metrics_now_us();
+	c->m = m;
+	http_req_init(&c->req);
 	c->next = m->conns;
+	if (c->next)
+		c->next->prev = &c->next;
+	c->prev = &m->conns;
 	m->conns = c;
 	m->nconns++;
-	listener_update(m);
-	if (!evtimer_pending(m->sweep, NULL)) {
-		struct timeval tv = { 0, SWEEP_MS * 1000 };
-		evtimer_add(m->sweep, &tv);
-	}
-	return c->bev;
+	struct timeval tv = { METRICS_DEADLINE_S, 0 };
+	evtimer_add(c->deadline, &tv);
+	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	listener_update(m); /* at the cap: the rest wait in the backlog */
 }
 
 static void
@@ -509,11 +565,10 @@ resume_cb(evutil_socket_t fd, short what, void *arg)
 static void
 accept_error_cb(struct evconnlistener *l, void *arg)
 {
-	struct metrics *m = serving;
+	struct metrics *m = arg;
 	int err = EVUTIL_SOCKET_ERROR();
 	(void)l;
-	(void)arg;
-	if (!m || !(err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM))
+	if (!(err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM))
 		return; /* a connection reset before accept, say: nothing to do */
 	if (!m->episode) {
 		m->episode = 1;
@@ -535,37 +590,22 @@ metrics_serve(struct metrics *m, struct event_base *base, int fd, metrics_collec
 		close(fd);
 		return -1;
 	}
-	if (!(m->http = evhttp_new(base))) {
-		snprintf(err, errlen, "cannot start the HTTP server");
+	m->collect = collect;
+	m->collect_arg = arg;
+	m->log = log;
+	if (!(m->resume = evtimer_new(base, resume_cb, m))) {
+		snprintf(err, errlen, "out of memory");
 		close(fd);
 		return -1;
 	}
-	m->collect = collect;
-	m->collect_arg = arg;
-	/* every method reaches http_cb, which answers all but GET and HEAD 405 */
-	evhttp_set_allowed_methods(m->http,
-	    EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
-		EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT |
-		EVHTTP_REQ_PATCH);
-	evhttp_set_max_headers_size(m->http, HTTP_MAX_HEADERS);
-	evhttp_set_max_body_size(m->http, HTTP_MAX_BODY);
-	evhttp_set_timeout(m->http, HTTP_TIMEOUT_S);
-	evhttp_set_gencb(m->http, http_cb, m);
-	evhttp_set_bevcb(m->http, bev_cb, m);
-	m->log = log;
-	struct evhttp_bound_socket *bound = evhttp_accept_socket_with_handle(m->http, fd);
-	if (!bound) {
+	/* backlog 0: listening already; accepted sockets are nonblocking */
+	m->lev = evconnlistener_new(
+	    base, accept_cb, m, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, fd);
+	if (!m->lev) {
 		snprintf(err, errlen, "cannot accept on the metrics socket");
 		close(fd);
 		return -1;
 	}
-	m->lev = evhttp_bound_socket_get_listener(bound);
-	if (!(m->sweep = evtimer_new(base, sweep_cb, m)) ||
-	    !(m->resume = evtimer_new(base, resume_cb, m))) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	serving = m;
 	evconnlistener_set_error_cb(m->lev, accept_error_cb);
 	return 0;
 }

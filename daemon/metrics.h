@@ -85,7 +85,8 @@ enum { METRICS_MAX_CONNS = 8, METRICS_DEADLINE_S = 5 };
 
 struct logger;
 
-/* Serves GET /metrics on fd, a bound socket (listened on here), on base;
+/* Serves GET /metrics on fd, a bound socket (listened on here, and from
+ * then on m's: metrics_free closes it, as a failure does), on base;
  * collect fills the gauges of each scrape; log gets the pauses. 0, or -1
  * with err. */
 int metrics_serve(struct metrics *m, struct event_base *base, int fd, metrics_collect_fn collect,

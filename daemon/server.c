@@ -752,7 +752,7 @@ server_free(struct server *srv)
 	srv->root->statelock = NULL;
 	if (srv->ssl)
 		SSL_CTX_free(srv->ssl);
-	metrics_free(srv->metrics); /* its HTTP server, before the base */
+	metrics_free(srv->metrics); /* its listener and connections, before the base */
 	srv->metrics = NULL;
 	testhook_stop(srv->root->testhook);
 	if (srv->base)

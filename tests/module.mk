@@ -161,14 +161,16 @@ TESTS += $(O)/tests/unit/test_loginlimit
 
 # Rooms, sessions, the lobby and challenges linked alone (issue 40): the
 # one-node world, no store, and no connection, command, transport or
-# cluster object.
+# cluster object. http.o (with the files it serves) comes with metrics.o,
+# whose listener parses its requests with it.
 CORE_TEST_OBJS := $(addprefix $(O)/daemon/,room.o session.o lobby.o challenge.o world.o gc.o \
-	roomid.o archive.o store.o store_sqlite.o store_pg.o workq.o glicko.o metrics.o wire.o \
-	auth.o clock.o log.o game.o config.o cidr.o)
+	roomid.o archive.o store.o store_sqlite.o store_pg.o workq.o glicko.o metrics.o http.o \
+	wire.o auth.o clock.o log.o game.o config.o cidr.o) $(O)/gen/webfiles.o
 $(O)/tests/unit/test_core.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent openssl)
 $(O)/tests/unit/test_core: $(O)/tests/unit/test_core.o $(CORE_TEST_OBJS) $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) \
-	    $(call pc,--libs,libevent libevent_pthreads openssl sqlite3 libpq) $(LDLIBS_ALL)
+	    $(call pc,--libs,libevent libevent_pthreads openssl sqlite3 libpq) -lhttp_parser \
+	    $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_core
 
