@@ -3,6 +3,8 @@
  */
 #include "client/model.h"
 
+#include "client/i18n.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -248,23 +250,19 @@ offer_del(model_t *m, int64_t id)
 		}
 }
 
-static const char *
-side_name(int s)
-{
-	return s == SIDE_BLACK ? "black" : s == SIDE_WHITE ? "white" : "none";
-}
-
 static void
 describe_result(model_t *m)
 {
 	const char *who = m->result == RES_BLACK ? m->black : m->white;
 	if (m->result == RES_DRAW)
-		model_status(m, 0, "Game over: draw (%s)", proto_reason_name(m->reason));
+		model_status(
+		    m, 0, TR("model.over_draw", "Game over: draw (%s)"), i18n_reason(m->reason));
 	else if (m->result == RES_NONE)
-		model_status(m, 0, "Game over: no result (%s)", proto_reason_name(m->reason));
+		model_status(m, 0, TR("model.over_none", "Game over: no result (%s)"),
+		    i18n_reason(m->reason));
 	else
-		model_status(m, 0, "Game over: %s (%s) wins by %s", who[0] ? who : "?",
-		    proto_result_name(m->result), proto_reason_name(m->reason));
+		model_status(m, 0, TR("model.over_win", "Game over: %s (%s) wins by %s"),
+		    who[0] ? who : "?", i18n_result(m->result), i18n_reason(m->reason));
 	model_chat(m, "* %s", m->status_text);
 }
 
@@ -392,7 +390,9 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 					m->rating[s] = (int)x->rating;
 					m->provisional[s] = x->provisional == RATING_PROVISIONAL;
 					if (m->over && m->rating_before[s])
-						model_chat(m, "* %s's rating: %d -> %d (%+d)",
+						model_chat(m,
+						    TR("model.rating",
+							"* %s's rating: %d -> %d (%+d)"),
 						    x->user, m->rating_before[s], m->rating[s],
 						    m->rating[s] - m->rating_before[s]);
 				}
@@ -414,57 +414,13 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 	}
 }
 
-/* Sentences for the codes a player can cause; the rest keep the server's
- * words. */
-static const struct {
-	int code;
-	const char *text;
-} err_texts[] = {
-	{ ERR_RATE, "Too fast: wait a moment before sending more" },
-	{ ERR_NAME_TAKEN, "That name is taken (or reserved); pick another" },
-	{ ERR_CREDENTIALS, "Wrong name or password" },
-	{ ERR_NO_ROOM, "That room does not exist (any more)" },
-	{ ERR_NO_USER, "Nobody of that name is online" },
-	{ ERR_NO_CODE, "No private room has that invite code; check it" },
-	{ ERR_NO_OFFER, "That offer or challenge is no longer open" },
-	{ ERR_NO_SEEK, "You have no seek to cancel" },
-	{ ERR_NOT_PLAYER, "Only the players can do that" },
-	{ ERR_NOT_TURN, "It is not your turn" },
-	{ ERR_OCCUPIED, "That point is already taken" },
-	{ ERR_OFF_BOARD, "That point is off the board" },
-	{ ERR_DOUBLE_THREE, "Forbidden for black under renju: a double three" },
-	{ ERR_DOUBLE_FOUR, "Forbidden for black under renju: a double four" },
-	{ ERR_OVERLINE, "Forbidden for black under renju: six or more in a row" },
-	{ ERR_GAME_OVER, "No game is being played there" },
-	{ ERR_PHASE, "Not now: the game is in another phase" },
-	{ ERR_OFFER_PENDING, "There is already one of those waiting for an answer" },
-	{ ERR_TOO_LATE, "Too late to abort: both sides have moved" },
-	{ ERR_ROOM_FULL, "That room is full" },
-	{ ERR_BUSY, "Not while you (or they) are seeking or playing a game" },
-	{ ERR_NOT_IN_ROOM, "You are not in that room" },
-	{ ERR_NO_CLAIM, "Your opponent is here or still within the grace period" },
-	{ ERR_RESUME,
-	    "Your seat could not be taken back (the game ended or the session "
-	    "expired)" },
-	{ ERR_UNAVAILABLE, "This server does not offer that" },
-	{ ERR_SHUTDOWN, "The server is restarting; try again in a moment" },
-	{ ERR_FULL, "The server is full; try again later" },
-	{ ERR_IDLE, "Disconnected after a long silence" },
-	{ ERR_SERVER_BUSY, "The server is busy; try again shortly" },
-	{ ERR_STORE_DOWN,
-	    "The server cannot reach its database; nothing changed, try again shortly" },
-	{ ERR_INTERNAL, "The server could not do that; try again" },
-};
-
+/* The catalog's sentence for code (i18n.c has one for every code). */
 const char *
 model_error_text(proto_id_t req, int code)
 {
 	if (req == PR_LOGIN && code == ERR_NAME_TAKEN)
-		return "A guest uses that account's name right now";
-	for (size_t i = 0; i < sizeof err_texts / sizeof err_texts[0]; i++)
-		if (err_texts[i].code == code)
-			return err_texts[i].text;
-	return NULL;
+		return TR("model.err.login_412", "A guest uses that account's name right now");
+	return i18n_error(code);
 }
 
 /* The status line for an error reply to head. */
@@ -474,15 +430,16 @@ describe_error(model_t *m, proto_id_t head, const proto_msg_t *x, int64_t now)
 	const char *text = model_error_text(head, (int)x->ecode);
 	int opp = model_my_side(m) == STONE_BLACK ? 1 : 0;
 	if (x->ecode == ERR_NO_CLAIM && m->in_room && m->gone[opp] && m->gone_until[opp] > now)
-		model_status(m, 1, "You can claim the game in %llds, when %s's grace ends",
+		model_status(m, 1,
+		    TR("model.claim_in", "You can claim the game in %llds, when %s's grace ends"),
 		    (long long)(m->gone_until[opp] - now + 999) / 1000, opp ? m->white : m->black);
 	else if (text)
 		/* the server's words add the detail (which name, which rule) */
 		model_status(
 		    m, 1, "%s%s%s%s", text, x->text[0] ? " (" : "", x->text, x->text[0] ? ")" : "");
-	else
-		model_status(m, 1, "%s refused: %lld %s%s%s", head ? proto_name(head) : "request",
-		    (long long)x->ecode, x->word, x->text[0] ? ": " : "", x->text);
+	else /* not reached: every code has a sentence */
+		model_status(m, 1, "%lld %s%s%s", (long long)x->ecode, x->word,
+		    x->text[0] ? ": " : "", x->text);
 }
 
 static model_rc_t
@@ -509,7 +466,7 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PO_REGISTER:
 		COPY(m->me, x->user);
 		COPY(m->token, x->token);
-		model_status(m, 0, "Signed in as %s", m->me);
+		model_status(m, 0, TR("model.signed_in", "Signed in as %s"), m->me);
 		break;
 	case PO_LOGOUT:
 		m->me[0] = m->token[0] = '\0';
@@ -521,11 +478,11 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		}
 		m->seek_id = x->ident;
 		m->seek_since = now;
-		model_status(m, 0, "Seeking an opponent...");
+		model_status(m, 0, "%s", TR("model.seeking", "Seeking an opponent..."));
 		break;
 	case PO_CANCEL:
 		m->seek_id = 0;
-		model_status(m, 0, "Seek cancelled");
+		model_status(m, 0, "%s", TR("model.seek_cancelled", "Seek cancelled"));
 		break;
 	case PO_CREATE:
 		COPY(m->invite, x->code);
@@ -534,7 +491,8 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 			m->status = ROOM_WAITING;
 			m->black[0] = m->white[0] = '\0';
 		}
-		model_status(m, 0, "Room %s created; invite code: %s", x->room, x->code);
+		model_status(m, 0, TR("model.created", "Room %s created; invite code: %s"), x->room,
+		    x->code);
 		break;
 	case PO_STATE:
 	case PO_WATCH:
@@ -563,7 +521,8 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		m->seeks_total = x->count2 ? x->count2 : m->nseeks; /* none from an old server */
 		break;
 	case PO_CHALLENGE:
-		model_status(m, 0, "Challenge sent; waiting for the answer (60 s)");
+		model_status(m, 0, "%s",
+		    TR("model.challenge_sent", "Challenge sent; waiting for the answer (60 s)"));
 		break;
 	case PO_HISTORY:
 		m->games_total = x->count2;
@@ -575,6 +534,24 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		break;
 	}
 	return MODEL_OK;
+}
+
+/* A move's reason, as MOVE carries it ("vcf 5": a word, then detail), in
+ * words: "bob played k11: wins by continuous fours (5)". */
+static void
+bot_reason(model_t *m, const char *who, const char *move, const char *text)
+{
+	char word[32];
+	size_t n = strcspn(text, " ");
+	snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), text);
+	const char *rest = text[n] ? text + n + 1 : "";
+	if (rest[0])
+		snprintf(m->reason_text, sizeof m->reason_text,
+		    TR("model.bot_why_more", "%s played %s: %s (%s)"), who, move, i18n_botwhy(word),
+		    rest);
+	else
+		snprintf(m->reason_text, sizeof m->reason_text,
+		    TR("model.bot_why", "%s played %s: %s"), who, move, i18n_botwhy(word));
 }
 
 /* Room events: the sequence number must follow on from the last one. */
@@ -597,9 +574,11 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		COPY(m->black, x->user);
 		COPY(m->white, x->user2);
 		set_clocks(m, x->bms, x->wms, now);
-		model_status(m, 0, "%s: %s (black) vs %s (white), %s %dx%d",
-		    rematch ? "Rematch" : "Game started", m->black, m->white, rule_name(x->rule),
-		    x->size, x->size);
+		model_status(m, 0,
+		    rematch
+			? TR("model.rematch", "Rematch: %s (black) vs %s (white), %s %dx%d")
+			: TR("model.started", "Game started: %s (black) vs %s (white), %s %dx%d"),
+		    m->black, m->white, i18n_rule(x->rule), x->size, x->size);
 		model_chat(m, "* %s", m->status_text);
 		return MODEL_OK;
 	}
@@ -625,22 +604,27 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		COPY(m->black, x->user);
 		COPY(m->white, x->user2);
 		m->clock_at = now;
-		model_chat(m, "* Colours: %s black, %s white", m->black, m->white);
+		model_chat(
+		    m, TR("model.colours", "* Colours: %s black, %s white"), m->black, m->white);
 		break;
 	case PE_MOVE: {
 		int bot_moved = m->think_ply == m->pos.nmoves && m->ncands;
 		if (place(m, x->move, x->side) != 0) {
-			model_status(m, 1, "Server sent an impossible move %s for %s; resyncing",
-			    x->move, side_name(x->side));
+			model_status(m, 1,
+			    TR("model.impossible",
+				"Server sent an impossible move %s for %s; resyncing"),
+			    x->move,
+			    x->side == SIDE_BLACK ? i18n_colour(COLOUR_BLACK)
+						  : i18n_colour(COLOUR_WHITE));
 			return MODEL_RESYNC;
 		}
 		if (x->text[0])
-			snprintf(m->reason_text, sizeof m->reason_text, "%s played %s: %s",
-			    x->side == SIDE_BLACK ? m->black : m->white, x->move, x->text);
+			bot_reason(
+			    m, x->side == SIDE_BLACK ? m->black : m->white, x->move, x->text);
 		else if (bot_moved)
 			snprintf(m->reason_text, sizeof m->reason_text,
-			    "%s played %s (depth %d, score %d)", m->think_bot, x->move,
-			    m->think_depth,
+			    TR("model.bot_played", "%s played %s (depth %d, score %d)"),
+			    m->think_bot, x->move, m->think_depth,
 			    m->cands[0] == m->pos.moves[m->pos.nmoves - 1] ? (int)m->scores[0] : 0);
 		set_clocks(m, x->bms, x->wms, now);
 		m->noffers = 0; /* pending draw/undo offers end with a move */
@@ -655,25 +639,24 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		set_clocks(m, x->bms, x->wms, now);
 		m->noffers = 0;
 		m->think_ply = -1;
-		model_chat(m, "* %d move%s taken back", (int)x->plies, x->plies == 1 ? "" : "s");
+		model_chat(m,
+		    x->plies == 1 ? TR("model.undone_1", "* %d move taken back")
+				  : TR("model.undone", "* %d moves taken back"),
+		    (int)x->plies);
 		break;
 	case PE_OFFER:
 		offer_add(m, x->ident, x->offer, x->user);
-		model_chat(m, "* %s offers %s", x->user, proto_offer_name(x->offer));
+		model_chat(m, TR("model.offers", "* %s offers %s"), x->user, i18n_offer(x->offer));
 		break;
-	case PE_OFFEREND: {
-		static const char *const ends[] = { "accepted", "declined", "withdrawn",
-			"expired" };
+	case PE_OFFEREND:
 		offer_del(m, x->ident);
-		model_chat(m, "* Offer %lld %s", (long long)x->ident, ends[x->end]);
+		model_chat(m, TR("model.offer_end", "* Offer %lld %s"), (long long)x->ident,
+		    i18n_end(x->end));
 		break;
-	}
 	case PE_SAY:
 		model_chat(m, "%s: %s", x->user, x->text);
 		break;
 	case PE_PRESENCE: {
-		static const char *const pres[] = { "went away", "is back", "joined", "left",
-			"is here" };
 		int side = strcmp(x->user, m->black) == 0 ? 0
 		    : strcmp(x->user, m->white) == 0      ? 1
 							  : -1;
@@ -686,10 +669,10 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		else if (x->presence == PRES_LEFT && side < 0 && m->spectators > 0)
 			m->spectators--;
 		if (x->presence == PRES_GONE)
-			model_chat(m, "* %s went away (%llds to come back)", x->user,
-			    (long long)(x->ms / 1000));
+			model_chat(m, TR("model.gone", "* %s went away (%llds to come back)"),
+			    x->user, (long long)(x->ms / 1000));
 		else
-			model_chat(m, "* %s %s", x->user, pres[x->presence]);
+			model_chat(m, "* %s %s", x->user, i18n_presence(x->presence));
 		break;
 	}
 	case PE_THINK:
@@ -745,48 +728,47 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 		model_chat(m, "[%s] %s", x->user, x->text);
 		return MODEL_OK;
 	case PE_MOTD: /* the server's notices, in the chat pane (issue 22) */
-		model_chat(m, "[motd] %s", x->text);
+		model_chat(m, TR("model.motd", "[motd] %s"), x->text);
 		return MODEL_OK;
 	case PE_ANNOUNCE:
-		model_chat(m, "[server] %s", x->text);
-		model_status(m, 0, "Server: %s", x->text);
+		model_chat(m, TR("model.server", "[server] %s"), x->text);
+		model_status(m, 0, TR("model.announce", "Server: %s"), x->text);
 		return MODEL_OK;
 	case PE_KICKED:
-		model_status(m, 1, "Disconnected by the server: %s", x->text);
+		model_status(m, 1, TR("model.kicked", "Disconnected by the server: %s"), x->text);
 		return MODEL_OK;
 	case PE_CHALLENGE: {
 		char tc[24];
 		if (x->tc_base)
 			snprintf(tc, sizeof tc, "%d+%d", x->tc_base, x->tc_inc);
 		else
-			snprintf(tc, sizeof tc, "no clock");
+			snprintf(tc, sizeof tc, "%s", TR("model.no_clock", "no clock"));
 		m->challenge_id = x->ident;
 		COPY(m->challenge_from, x->user);
 		model_status(m, 0,
-		    "%s challenges you: %s %dx%d, %s, %s%s (%s plays %s). "
-		    "A accepts, X declines",
-		    x->user, rule_name(x->rule), x->size, x->size, tc,
-		    x->rated ? "rated" : "casual", x->opening == OPENING_SWAP2 ? ", swap2" : "",
-		    x->user, proto_colour_name(x->colour));
-		model_chat(m, "* %s challenges you", x->user);
+		    TR("model.challenged",
+			"%s challenges you: %s %dx%d, %s, %s%s (%s plays %s). A accepts, X "
+			"declines"),
+		    x->user, i18n_rule(x->rule), x->size, x->size, tc,
+		    x->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"),
+		    x->opening == OPENING_SWAP2 ? TR("model.swap2_suffix", ", swap2") : "", x->user,
+		    i18n_colour(x->colour));
+		model_chat(m, TR("model.challenged_chat", "* %s challenges you"), x->user);
 		return MODEL_OK;
 	}
-	case PE_CHALLENGEEND: {
-		static const char *const ends[] = { "accepted", "declined", "withdrawn",
-			"expired" };
+	case PE_CHALLENGEEND:
 		if (x->ident == m->challenge_id)
 			m->challenge_id = 0;
-		model_status(m, 0, "Challenge %s", ends[x->end]);
-		model_chat(m, "* Challenge %s", ends[x->end]);
+		model_status(m, 0, TR("model.challenge_end", "Challenge %s"), i18n_end(x->end));
+		model_chat(m, "* %s", m->status_text);
 		return MODEL_OK;
-	}
 	case PE_BYE:
 	case PE_SEATED:
 		return MODEL_OK; /* the session acts on them */
 	case PE_SHUTDOWN:
 		m->shutdown = 1;
-		model_status(m, 1, "Server shutting down in %llds%s%s", (long long)(x->ms / 1000),
-		    x->text[0] ? ": " : "", x->text);
+		model_status(m, 1, TR("model.shutdown", "Server shutting down in %llds%s%s"),
+		    (long long)(x->ms / 1000), x->text[0] ? ": " : "", x->text);
 		return MODEL_OK;
 	default:
 		return apply_room_event(m, x, now);

@@ -111,7 +111,7 @@ step "quick match starts a game" "Game started: alice (black) vs bob (white)"
 step "80x24: the board's bottom coordinates fit" "   a b c d e f g h i j k l m n o"
 step "clocks are shown" "01:00"
 keys h 8 Enter
-step "the bot's reason is shown" "bob played i9: positional"
+step "the bot's reason is shown, in words" "bob played i9: a positional move"
 check "the typed move is on the board" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 · · · · · · · ● '"
 check "the last move is marked" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 9 · · · · · · · ·\[○\]'"
 step "the move list is shown" "1.h8 i9"
