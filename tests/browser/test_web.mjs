@@ -589,7 +589,7 @@ async function languageGame() {
   assert.match(await text(a, '#me'), /^你是 /);
   assert.equal(await text(a, '#lobby h2'), '快速匹配');
   assert.equal(await text(a, '#seek-go'), '寻找对手');
-  assert.equal(await a.$eval('#seek select[name=tc] option', (e) => e.textContent), '5 分钟 + 每步 5 秒');
+  assert.equal(await a.$eval('#seek select[name=tc] option', (e) => e.textContent), '5 分钟 + 每步加 5 秒');
   assert.equal(await a.$eval('#seek select[name=rule] option', (e) => e.textContent), '无禁手');
   assert.equal(await a.$eval('#theme', (e) => e.getAttribute('aria-label')), '切换浅色与深色主题');
   await waitText(a, '#who', /（空闲）/);
