@@ -27,10 +27,16 @@ $(O)/gen/i18n/languages.json: $(PO_FILES) po/LINGUAS $(PO2JSON)
 
 BINS += $(MO_FILES)
 
-# The keywords that mark a message in C: TR(key, English) and NTR (tables).
-XGETTEXT := xgettext --from-code=UTF-8 --language=C --no-location --sort-output \
-	--keyword= --keyword=TR:1c,2 --keyword=NTR:1c,2 --package-name=gomoku
+# The keywords that mark a message: in C TR(key, English) and NTR (tables);
+# in the web board's JavaScript t(key, English, ...) and N (tables); in
+# index.html data-t and data-t-aria-label attributes, which mk/html2js.pl
+# turns into t() calls for xgettext.
+XGETTEXT := xgettext --from-code=UTF-8 --no-location --sort-output --package-name=gomoku --keyword=
+XGETTEXT_C := --language=C --keyword=TR:1c,2 --keyword=NTR:1c,2
+XGETTEXT_JS := --language=JavaScript --keyword=t:1c,2 --keyword=N:1c,2
 I18N_SRCS = $(sort $(wildcard client/*.c))
+I18N_WEB = $(sort $(wildcard client/web/*.js))
+I18N_HTML = client/web/index.html
 
 # make po: the template from the sources, merged into every catalog (new
 # keys arrive empty, changed English fuzzy: translate them, then make test).
@@ -40,8 +46,11 @@ I18N_SRCS = $(sort $(wildcard client/*.c))
 XGETTEXT_OUT ?= po/gomoku.pot
 .PHONY: po po-extract
 po-extract:
-	$(XGETTEXT) -o - $(I18N_SRCS) | sed -e '/^"POT-Creation-Date:/d' \
-	    -e 's/charset=CHARSET/charset=UTF-8/' > $(XGETTEXT_OUT)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	perl mk/html2js.pl $(I18N_HTML) > "$$tmp/index.html.js" && \
+	$(XGETTEXT) $(XGETTEXT_C) -o "$$tmp/all.pot" $(I18N_SRCS) && \
+	$(XGETTEXT) $(XGETTEXT_JS) -j -o "$$tmp/all.pot" $(I18N_WEB) "$$tmp/index.html.js" && \
+	sed -e '/^"POT-Creation-Date:/d' -e 's/charset=CHARSET/charset=UTF-8/' "$$tmp/all.pot" > $(XGETTEXT_OUT)
 
 po: po-extract
 	for l in $(LINGUAS); do \

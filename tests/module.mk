@@ -135,8 +135,9 @@ TESTS += tests/test_layers.sh tests/test_world.sh tests/cycles.sh
 # The web client's protocol parser against every transcript line of
 # PROTOCOL.md, and its model (client/web/model.js, no DOM) on the
 # transcripts of tests/model/ that test_client_model reads too (node,
-# fast: every pass).
-TESTS += tests/browser/test_proto.mjs tests/browser/test_model.mjs
+# fast: every pass). test_i18n.mjs: the web's language choice, its
+# printf directives and its words for every error code and reason.
+TESTS += tests/browser/test_proto.mjs tests/browser/test_model.mjs tests/browser/test_i18n.mjs
 
 # The web board in a real browser (issue 24): slow, so one pass only, the
 # plain gcc build; the sanitizer passes test the same daemon C through

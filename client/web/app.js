@@ -3,10 +3,15 @@
 // this file owns the socket, the timers and localStorage, hands the model
 // every line, renders what it holds, says its tokens and codes in words,
 // and turns clicks and keys into requests. The session token lives in
-// localStorage, so a reload or a new tab resumes the seat.
+// localStorage, so a reload or a new tab resumes the seat. Every text it
+// shows comes from the catalog (i18n.js: t(key, English), docs/i18n.md);
+// the protocol's tokens and codes through words.js.
 import * as proto from './proto.js';
+import * as i18n from './i18n.js';
+import { t } from './i18n.js';
 import { Board } from './board.js';
 import { Model, colourAt, toMove } from './model.js';
+import { errorWords, tcWords, word } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'gomokud.session';
@@ -40,19 +45,24 @@ function save(patch) {
 
 let toastTimer = null;
 function toast(text) {
-  const t = $('toast');
-  t.textContent = text;
-  t.hidden = false;
+  const el = $('toast');
+  el.textContent = text;
+  el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, 6000);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
 }
 
-function status(text) {
-  $('status').textContent = text;
+// The status line: a function saying it, said again when the language
+// changes.
+function status(say) {
+  app.status = say;
+  $('status').textContent = say();
 }
 
+// A refusal (ERR) in words; a request that never reached the server
+// (code 0: no connection) says so.
 function errText(e) {
-  return e && e.code ? proto.errorWords(e.code, e.text) : String(e && e.message ? e.message : e);
+  return e && e.code ? errorWords(e.code, e.text) : t('session.offline', 'Not connected; wait for the reconnect');
 }
 
 // ---- the connection -------------------------------------------------------
@@ -64,18 +74,18 @@ function connect() {
   ws.onmessage = (ev) => onLine(ev.data);
   ws.onclose = () => {
     if (app.ws !== ws) return;
-    for (const p of app.pending.values()) p.reject({ code: 0, message: 'connection lost' });
+    for (const p of app.pending.values()) p.reject({ code: 0, why: 'lost' });
     app.pending.clear();
     const next = model.closed();
     if (next.takeover) {
       // another tab or client took this session: reconnecting would take it
       // back, and the two would pull the seat back and forth
-      status('You are playing from another tab or client now. Reload this page to play here.');
+      status(() => t('web.takeover', 'You are playing from another tab or client now. Reload this page to play here.'));
       document.body.classList.add('offline');
       return;
     }
     const s = Math.round(next.retry / 100) / 10;
-    status(`Connection lost; reconnecting in ${s} s…`);
+    status(() => t('web.lost', 'Connection lost; reconnecting in %s s…', s));
     document.body.classList.add('offline');
     app.retry = setTimeout(connect, next.retry);
   };
@@ -84,7 +94,7 @@ function connect() {
 function send(name, ...args) {
   return new Promise((resolve, reject) => {
     if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
-      reject({ code: 0, message: 'not connected' });
+      reject({ code: 0, why: 'offline' });
       return;
     }
     const tag = `#w${++app.tagN}`;
@@ -125,7 +135,7 @@ function onLine(line) {
       if (ok) p.resolve({ ok, data });
       else p.reject(err);
     } else if (err) {
-      toast(proto.errorWords(err.code, err.text));
+      toast(errorWords(err.code, err.text));
     }
   }
   onOutcome(out, m);
@@ -133,7 +143,7 @@ function onLine(line) {
 
 async function greet() {
   document.body.classList.remove('offline');
-  status('Connected');
+  status(() => t('web.connected', 'Connected'));
   await send('HELLO', 1, 'web/1');
   const s = saved();
   const resume = model.resumeArgs(s);
@@ -176,7 +186,7 @@ async function greet() {
 }
 
 function showMe() {
-  $('me').textContent = model.me ? `You are ${model.me.name}` : '';
+  $('me').textContent = model.me ? t('web.me', 'You are %s', model.me.name) : '';
 }
 
 // ---- what the model's outcome asks -----------------------------------------
@@ -199,7 +209,7 @@ function onOutcome(out, m) {
     return;
   }
   if (out.notice === 'shutdown') {
-    status('The server is restarting…');
+    status(() => t('bye.shutdown', 'Server restarting, reconnecting...'));
     return;
   }
   if (out.moved) {
@@ -208,11 +218,11 @@ function onOutcome(out, m) {
     const { room, addr } = out.moved;
     if (!saved().token) return;
     save({ room });
-    status(`Room ${room} is played at ${addr}; taking your seat there…`);
+    status(() => t('session.moved', 'Room %s is played at %s; taking your seat there...', room, addr));
     model.follow(addr);
     const old = app.ws;
     app.ws = null;
-    for (const p of app.pending.values()) p.reject({ code: 0, moved: true, message: 'moved' });
+    for (const p of app.pending.values()) p.reject({ code: 0, moved: true });
     app.pending.clear();
     old.close();
     connect();
@@ -220,7 +230,7 @@ function onOutcome(out, m) {
   }
   if (out.bye) {
     // the close that follows says what it means
-    if (out.bye === 'shutdown') status('Server restarting, reconnecting…');
+    if (out.bye === 'shutdown') status(() => t('bye.shutdown', 'Server restarting, reconnecting...'));
     return;
   }
   if (out.notice === 'motd' || out.notice === 'announce') {
@@ -228,11 +238,11 @@ function onOutcome(out, m) {
     return;
   }
   if (out.notice === 'kicked') {
-    status(`Removed by the server's admins: ${model.kicked}`);
+    status(() => t('web.kicked', 'Removed by the server\'s admins: %s', model.kicked));
     return;
   }
   if (out.tell) {
-    toast(`${out.tell.from} says: ${out.tell.text}`);
+    toast(t('web.tell', '%s says: %s', out.tell.from, out.tell.text));
     return;
   }
   if (out.save) save(out.save);
@@ -272,21 +282,21 @@ async function refreshLobby() {
     ul.replaceChildren();
     for (const f of model.lobby.rooms) {
       const li = document.createElement('li');
-      li.textContent = `${f.black} vs ${f.white} · ${f.rule} ${f.size} · ${f.moves} moves · ${f.status} `;
+      li.textContent = `${t('web.room', '%s vs %s · %s %s · %s moves · %s', f.black, f.white, word('rule', f.rule), f.size, f.moves, word('status', f.status))} `;
       const b = document.createElement('button');
       b.type = 'button';
-      b.textContent = 'Watch';
+      b.textContent = t('web.watch', 'Watch');
       b.dataset.watch = f.room;
       b.addEventListener('click', () => enterRoom(f.room, true));
       li.appendChild(b);
       ul.appendChild(li);
     }
-    if (!model.lobby.rooms.length) ul.innerHTML = '<li>No public games right now.</li>';
+    if (!model.lobby.rooms.length) ul.replaceChildren(item(t('web.rooms.none', 'No public games right now.')));
     const w = $('who');
     w.replaceChildren();
     for (const u of model.lobby.users) {
       const li = document.createElement('li');
-      li.textContent = `${u.user} (${u.state})`;
+      li.textContent = t('web.paren', '%s (%s)', u.user, word('ustate', u.state));
       w.appendChild(li);
     }
   } catch { /* the next refresh tries again */ }
@@ -350,10 +360,20 @@ function tick() {
 }
 setInterval(tick, 250);
 
-function resultWords(r) {
-  const who = r.result === 'draw' ? 'Draw' : r.result === 'none' ? 'No result' : `${r.result[0].toUpperCase()}${r.result.slice(1)} wins`;
-  const why = { five: 'five in a row', resign: 'by resignation', time: 'on time', 'draw-agreed': 'by agreement', 'board-full': 'the board is full', abandoned: 'the opponent left', aborted: 'aborted' }[r.reason] || r.reason;
-  return `${who} (${why})`;
+// A game's end: who won and why, in words.
+function resultWords(result, reason) {
+  const why = word('reason', reason);
+  if (result === 'black') return t('web.over.black', 'Black wins (%s)', why);
+  if (result === 'white') return t('web.over.white', 'White wins (%s)', why);
+  if (result === 'draw') return t('web.over.draw', 'Draw (%s)', why);
+  return t('web.over.none', 'No result (%s)', why);
+}
+
+// A list item holding a text.
+function item(text) {
+  const li = document.createElement('li');
+  li.textContent = text;
+  return li;
 }
 
 function renderGame() {
@@ -380,27 +400,30 @@ function renderGame() {
     const n = $(`p-${s}`).querySelector('.name');
     const user = g[s];
     const gone = g.presence[user] && g.presence[user].gone;
-    n.textContent = `${user === '-' ? 'waiting…' : user}${user === me ? ' (you)' : ''}${gone ? ' — away' : ''}`;
+    n.textContent = `${user === '-' ? t('web.seat.empty', 'waiting…') : user}${user === me ? t('game.you', ' (you)') : ''}${gone ? t('game.away', ' (away)') : ''}`;
     $(`p-${s}`).classList.toggle('tomove', g.status === 'playing' && turn === s);
   }
-  let t;
-  if (g.status === 'over' && g.result) t = resultWords(g.result);
-  else if (g.status === 'waiting') t = 'Waiting for the other player…';
-  else if (need) t = `Swap2: place ${need - g.pending.length} more stone${need - g.pending.length === 1 ? '' : 's'} (${turn} next)`;
-  else if (g.stage && g.stage.user === me) t = 'Swap2: choose your colour';
-  else if (g.stage) t = `Swap2: ${g.stage.user} to ${{ put3: 'place three stones', choose: 'choose', choose2: 'choose a colour' }[g.stage.stage] || g.stage.stage}`;
-  else if (side) t = turn === side ? 'Your move' : `${g[turn]} to move`;
-  else t = `${turn[0].toUpperCase()}${turn.slice(1)} to move`;
-  $('turn').textContent = t;
+  let line;
+  const left = need - g.pending.length;
+  if (g.status === 'over' && g.result) line = resultWords(g.result.result, g.result.reason);
+  else if (g.status === 'waiting') line = t('web.waiting', 'Waiting for the other player…');
+  else if (need && left === 1) line = t('web.swap2.put1', 'Swap2: place 1 more stone (%s next)', word('colour', turn));
+  else if (need) line = t('web.swap2.putn', 'Swap2: place %d more stones (%s next)', left, word('colour', turn));
+  else if (g.stage && g.stage.user === me) line = t('web.swap2.choose', 'Swap2: choose your colour');
+  else if (g.stage) line = t('game.swap2', 'Swap2: %s to %s', g.stage.user, word('stage', g.stage.stage));
+  else if (side) line = turn === side ? t('web.your_move', 'Your move') : t('web.to_move', '%s to move', g[turn]);
+  else line = turn === 'black' ? t('game.black_to_move', 'Black to move') : t('game.white_to_move', 'White to move');
+  $('turn').textContent = line;
   const mine = g.stage && g.stage.user === me && !need;
   $('swap2').hidden = !(mine && (g.stage.stage === 'choose' || g.stage.stage === 'choose2'));
   $('swap2-put').hidden = !(mine && g.stage.stage === 'choose');
-  $('think').textContent = g.think ? `${g.think.bot} is thinking (depth ${g.think.depth}): ${g.think.cands.map((c) => `${c.mv} ${c.score}`).join(', ')}` : '';
+  $('think').textContent = g.think ? t('web.thinks', '%s is thinking (depth %d): %s', g.think.bot, g.think.depth, g.think.cands.map((c) => `${c.mv} ${c.score}`).join(', ')) : '';
   const ol = $('moves');
   ol.replaceChildren();
   g.moves.forEach((mv, i) => {
     const li = document.createElement('li');
-    li.textContent = `${colourAt(i)} ${mv}${g.reasons[i] ? ` (${g.reasons[i]})` : ''}`;
+    const played = `${word('colour', colourAt(i))} ${mv}`;
+    li.textContent = g.reasons[i] ? t('web.paren', '%s (%s)', played, word('botwhy', g.reasons[i])) : played;
     ol.appendChild(li);
   });
   ol.scrollTop = ol.scrollHeight;
@@ -410,7 +433,7 @@ function renderGame() {
     const div = document.createElement('div');
     div.className = 'offer';
     const mine = o.from === me;
-    div.textContent = mine ? `You offered ${o.kind === 'undo' ? 'to undo' : `a ${o.kind}`}. ` : `${o.from} offers ${o.kind === 'undo' ? 'to undo' : `a ${o.kind}`}. `;
+    div.textContent = `${mine ? t('web.offer.mine', 'You offered: %s.', word('offer', o.kind)) : t('web.offer.theirs', '%s offers: %s.', o.from, word('offer', o.kind))} `;
     const mk = (label, cmd, attr) => {
       const b = document.createElement('button');
       b.type = 'button';
@@ -420,10 +443,10 @@ function renderGame() {
       div.appendChild(b);
     };
     if (!mine && side) {
-      mk('Accept', 'ACCEPT', `accept-${o.kind}`);
-      mk('Decline', 'DECLINE', `decline-${o.kind}`);
+      mk(t('web.accept', 'Accept'), 'ACCEPT', `accept-${o.kind}`);
+      mk(t('web.decline', 'Decline'), 'DECLINE', `decline-${o.kind}`);
     } else if (mine) {
-      mk('Withdraw', 'DECLINE', `withdraw-${o.kind}`);
+      mk(t('web.withdraw', 'Withdraw'), 'DECLINE', `withdraw-${o.kind}`);
     }
     offers.appendChild(div);
   }
@@ -441,7 +464,8 @@ function renderGame() {
       b.textContent = `${c.user}: `;
       li.appendChild(b);
     }
-    li.appendChild(document.createTextNode(c.notice ? `${c.who} ${c.notice === 'joined' ? 'is watching' : 'left'}` : c.text));
+    const notice = c.notice === 'joined' ? t('web.chat.joined', '%s is watching', c.who) : t('web.chat.left', '%s left', c.who);
+    li.appendChild(document.createTextNode(c.notice ? notice : c.text));
     chat.appendChild(li);
   }
   chat.scrollTop = chat.scrollHeight;
@@ -475,7 +499,11 @@ function renderReplay() {
   const stones = new Map();
   rec.moves.slice(0, at).forEach((mv, i) => stones.set(mv, colourAt(i)));
   rboard.render({ stones, last: rec.moves[at - 1] || null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black' });
-  $('rinfo').textContent = `Game ${rec.id}: ${rec.black || ''} (black) vs ${rec.white || ''} (white), ${rec.rule || ''}; ${rec.result || ''}`;
+  // the record's lines: "black Alice 1500 1490", "result white time"
+  const name = (v) => (v || '').split(' ')[0];
+  const [result, reason] = (rec.result || '').split(' ');
+  $('rinfo').textContent = t('web.replay.info', 'Game %s: %s (black) vs %s (white), %s; %s', rec.id, name(rec.black), name(rec.white),
+    word('rule', rec.rule), result ? resultWords(result, reason) : '');
   $('r-pos').textContent = `${at} / ${rec.moves.length}`;
   $('r-jump').max = String(rec.moves.length);
   $('r-jump').value = String(at);
@@ -514,7 +542,7 @@ form('seek', async (f) => {
   try {
     await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', 'none');
     if (!model.seek) return; // paired at once
-    $('seek-info').textContent = 'Looking for an opponent…';
+    $('seek-info').textContent = t('web.seeking', 'Looking for an opponent…');
     $('seek-cancel').hidden = false;
   } catch { /* said */ }
 });
@@ -544,7 +572,7 @@ $('seat-bot').addEventListener('click', () => {
 });
 $('copy').addEventListener('click', () => {
   $('share-link').select();
-  navigator.clipboard?.writeText($('share-link').value).then(() => toast('Link copied.'), () => {});
+  navigator.clipboard?.writeText($('share-link').value).then(() => toast(t('web.copied', 'Link copied.')), () => {});
 });
 form('say', (f) => {
   const g = model.game;
@@ -557,7 +585,7 @@ for (const kind of ['undo', 'draw', 'rematch']) {
 $('swap2-black').addEventListener('click', () => swap2('black'));
 $('swap2-white').addEventListener('click', () => swap2('white'));
 $('swap2-put').addEventListener('click', () => swap2('put'));
-$('resign').addEventListener('click', () => confirmThen('Resign this game?', () => act('RESIGN', model.game.room).catch(() => {})));
+$('resign').addEventListener('click', () => confirmThen(t('web.ask.resign', 'Resign this game?'), () => act('RESIGN', model.game.room).catch(() => {})));
 $('claim').addEventListener('click', () => act('CLAIM', model.game.room).catch(() => {}));
 $('leave').addEventListener('click', () => {
   const g = model.game;
@@ -567,7 +595,7 @@ $('leave').addEventListener('click', () => {
     model.leave();
     showLobby();
   };
-  if (g && model.mySide(g) && g.status === 'playing') confirmThen('Leaving resigns the game. Leave?', go);
+  if (g && model.mySide(g) && g.status === 'playing') confirmThen(t('web.ask.leave', 'Leaving resigns the game. Leave?'), go);
   else go();
 });
 $('home').addEventListener('click', (e) => { e.preventDefault(); if (app.view === 'replay') showLobby(); });
@@ -575,7 +603,7 @@ $('home').addEventListener('click', (e) => { e.preventDefault(); if (app.view ==
 async function account(cmd) {
   const f = Object.fromEntries(new FormData($('account')));
   if (model.game && model.mySide() && model.game.status === 'playing') {
-    toast('Finish your game first.');
+    toast(t('web.finish', 'Finish your game first.'));
     return;
   }
   try {
@@ -584,7 +612,8 @@ async function account(cmd) {
     save({ name: model.me.name, token: model.me.token, account: true, room: null });
     showMe();
     const st = await send('STATS', model.me.name).catch(() => null);
-    $('stats').textContent = st ? model.lobby.stats.map((f) => `${f.rule} ${f.rating} (${f.wins}-${f.losses}-${f.draws})`).join(' · ') : '';
+    app.stats = !!st;
+    renderStats();
   } catch { /* said */ }
 }
 form('account', () => account('LOGIN'));
@@ -604,22 +633,31 @@ $('top-go').addEventListener('click', async () => {
 $('history-go').addEventListener('click', async () => {
   try {
     await act('HISTORY', model.me.name);
-    const ul = $('history');
-    ul.replaceChildren();
-    for (const f of model.lobby.games) {
-      const li = document.createElement('li');
-      li.textContent = `#${f.id} ${f.black} vs ${f.white}: ${f.result} (${f.reason}), ${f.plies} moves `;
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = 'Replay';
-      b.dataset.replay = f.id;
-      b.addEventListener('click', () => openReplay(f.id));
-      li.appendChild(b);
-      ul.appendChild(li);
-    }
-    if (!model.lobby.games.length) ul.innerHTML = '<li>No finished games yet.</li>';
+    app.history = true;
+    renderHistory();
   } catch { /* said */ }
 });
+
+function renderHistory() {
+  if (!app.history) return;
+  const ul = $('history');
+  ul.replaceChildren();
+  for (const f of model.lobby.games) {
+    const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, resultWords(f.result, f.reason), f.plies)} `);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = t('web.replay', 'Replay');
+    b.dataset.replay = f.id;
+    b.addEventListener('click', () => openReplay(f.id));
+    li.appendChild(b);
+    ul.appendChild(li);
+  }
+  if (!model.lobby.games.length) ul.replaceChildren(item(t('web.history.none', 'No finished games yet.')));
+}
+
+function renderStats() {
+  $('stats').textContent = app.stats ? model.lobby.stats.map((f) => `${word('rule', f.rule)} ${f.rating} (${f.wins}-${f.losses}-${f.draws})`).join(' · ') : '';
+}
 $('r-first').addEventListener('click', () => stepReplay(0));
 $('r-prev').addEventListener('click', () => stepReplay(model.replay.at - 1));
 $('r-next').addEventListener('click', () => stepReplay(model.replay.at + 1));
@@ -640,5 +678,41 @@ $('theme').addEventListener('click', () => {
   localStorage.setItem('gomokud.theme', document.documentElement.dataset.theme);
 });
 
+// ---- the language --------------------------------------------------------------
+
+// What the page says itself, in the language now (index.html's marked texts
+// are i18n.js's): the time controls, the language switch, and every view.
+function renderTexts() {
+  for (const o of document.querySelectorAll('select[name=tc] option')) o.textContent = tcWords(o.value);
+  const sel = $('lang');
+  const names = i18n.languages();
+  if (sel.options.length !== Object.keys(names).length) {
+    sel.replaceChildren();
+    for (const [code, name] of Object.entries(names)) {
+      const o = document.createElement('option');
+      o.value = code;
+      o.textContent = name; // each language in its own name
+      o.lang = i18n.htmlLang(code);
+      sel.appendChild(o);
+    }
+  }
+  sel.value = i18n.language();
+  if (app.status) status(app.status);
+  if (!$('seek-cancel').hidden) $('seek-info').textContent = t('web.seeking', 'Looking for an opponent…');
+  showMe();
+  renderStats();
+  renderHistory();
+  if (app.view === 'game') renderGame();
+  if (app.view === 'replay' && model.replay) renderReplay();
+  if (app.view === 'lobby') refreshLobby();
+}
+
+$('lang').addEventListener('change', async (e) => {
+  await i18n.choose(e.target.value);
+  renderTexts();
+});
+
 window.gomokud = app; // for the browser tests' waits, never for game logic
+await i18n.start();
+renderTexts();
 connect();

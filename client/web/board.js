@@ -1,7 +1,10 @@
 // board.js: the board as SVG. It only draws what it is given (stones, the
 // last move, the winning line, forbidden points, a bot's candidates, the
 // cursor) and reports which point was picked; the rules are the server's.
+// Its screen-reader labels come from the catalog (i18n.js).
 import { xyToMove } from './proto.js';
+import { t } from './i18n.js';
+import { word } from './words.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const C = 40; // one cell in SVG units; the SVG scales to its box
@@ -21,6 +24,12 @@ function stars(n) {
   const pts = [[a, a], [a, b], [b, a], [b, b]];
   if (n % 2 === 1) pts.push([m, m]);
   return pts;
+}
+
+// A point's label: "h8 black, last move" (the notation stays the game's).
+function cellLabel(mv, side, marks) {
+  const label = t('web.cell', '%s %s', mv, side ? word('colour', side) : t('web.cell.empty', 'empty'));
+  return marks.reduce((l, m) => t('web.cell.and', '%s, %s', l, m), label);
 }
 
 export class Board {
@@ -71,7 +80,7 @@ export class Board {
         const mv = xyToMove(x, y, n);
         const r = el('rect', {
           x: C / 2 + x * C, y: C / 2 + y * C, width: C, height: C,
-          role: 'gridcell', 'data-mv': mv, 'aria-label': `${mv} empty`,
+          role: 'gridcell', 'data-mv': mv, 'aria-label': cellLabel(mv, null, []),
         }, row);
         r.addEventListener('click', () => { this.cursor = { x, y }; this.pick(mv); });
         r.addEventListener('pointerenter', () => { this.hover = { x, y }; this.drawMarks(); });
@@ -97,7 +106,7 @@ export class Board {
       this.drawMarks();
       const mv = xyToMove(this.cursor.x, this.cursor.y, n);
       this.svg.setAttribute('aria-activedescendant', '');
-      this.svg.setAttribute('aria-label', `Board, cursor on ${this.cells.get(mv).getAttribute('aria-label')}`);
+      this.svg.setAttribute('aria-label', t('web.board.cursor', 'Board, cursor on %s', this.cells.get(mv).getAttribute('aria-label')));
     } else if (e.key === 'Enter' || e.key === ' ') {
       this.cursor = c;
       e.preventDefault();
@@ -119,12 +128,11 @@ export class Board {
       el('circle', { cx, cy, r: C * 0.44, class: `stone ${side}`, 'data-stone': mv }, layer);
     }
     for (const [mv, r] of this.cells) {
-      const side = view.stones.get(mv);
-      let label = `${mv} ${side || 'empty'}`;
-      if (mv === view.last) label += ', last move';
-      if (view.win.includes(mv)) label += ', winning line';
-      if (view.forbidden.includes(mv)) label += ', forbidden for black';
-      r.setAttribute('aria-label', label);
+      const marks = [];
+      if (mv === view.last) marks.push(t('web.cell.last', 'last move'));
+      if (view.win.includes(mv)) marks.push(t('web.cell.win', 'winning line'));
+      if (view.forbidden.includes(mv)) marks.push(t('web.cell.forbidden', 'forbidden for black'));
+      r.setAttribute('aria-label', cellLabel(mv, view.stones.get(mv), marks));
     }
     this.drawMarks();
   }

@@ -3,7 +3,8 @@
 // server's forms, read by both the parser and the formatter, so they cannot
 // disagree. Lines of a kind or name this table does not know are returned
 // as {unknown: true} with their tokens: a v1 client ignores what it does
-// not know (PROTOCOL.md section 3).
+// not know (PROTOCOL.md section 3). It says nothing to the player:
+// words.js says its tokens and error codes in the player's language.
 
 const RE = {
   room: /^[a-z0-9]{1,16}$/,
@@ -221,61 +222,4 @@ export function xyToMove(x, y, n) {
 
 export function moveList(s) {
   return s === '-' || s === '' ? [] : s.split(',');
-}
-
-// What an error code means, in words for a player (PROTOCOL.md section 7).
-const WORDS = {
-  400: 'The server did not understand that request.',
-  401: 'The server does not know that command.',
-  402: 'One of the values was not valid.',
-  403: 'That message was too long.',
-  404: 'That text has characters the server does not accept.',
-  405: 'The connection was not ready yet.',
-  406: 'This page speaks a protocol version the server does not.',
-  407: 'Slow down: too many messages at once.',
-  410: 'Choose a name first.',
-  411: 'You already have a name on this connection.',
-  412: 'That name is taken.',
-  413: 'Wrong name or password.',
-  414: 'You are banned from this server',
-  415: 'You are muted: your messages are not sent',
-  416: 'Only the server\'s admins may do that.',
-  420: 'That room does not exist (or it is private).',
-  421: 'That player is not online.',
-  422: 'That invitation link is not valid (the room may be gone).',
-  423: 'That offer is no longer open.',
-  424: 'You have no open search.',
-  430: 'Only the players can do that.',
-  431: 'It is not your turn.',
-  432: 'That point is taken.',
-  433: 'That point is off the board.',
-  434: 'Forbidden for black: it makes two open threes (double-three).',
-  435: 'Forbidden for black: it makes two fours (double-four).',
-  436: 'Forbidden for black: it makes six or more in a row (overline).',
-  440: 'The game is over.',
-  441: 'That cannot be done at this stage of the game.',
-  442: 'An offer of that kind is already open.',
-  443: 'Too late: both sides have moved.',
-  444: 'The room is full.',
-  445: 'You are already playing or searching.',
-  446: 'You are not in that room.',
-  447: 'You cannot claim yet: your opponent is here or still within the grace time.',
-  448: 'That game can no longer be resumed.',
-  449: 'Too many open seeks from your address; wait for one of them to be paired.',
-  500: 'The server had a problem; nothing changed. Try again.',
-  501: 'This server does not offer that.',
-  502: 'The server is shutting down.',
-  503: 'The server is full right now.',
-  504: 'Closed after a long silence.',
-  505: 'The connection was too slow.',
-  506: 'The server is busy; try again in a moment.',
-  507: 'No new games right now: the server is about to restart. Games in progress go on.',
-  508: 'The server cannot reach its database right now; nothing changed. Try again shortly.',
-};
-
-// A ban's or a mute's text says until when and why: it goes with the words.
-export function errorWords(code, text) {
-  if ((code === 414 || code === 415) && text) return `${WORDS[code]} (${text}).`;
-  if (code === 414 || code === 415) return `${WORDS[code]}.`;
-  return WORDS[code] || (text ? `The server said: ${text}` : `Error ${code}.`);
 }

@@ -4,7 +4,8 @@
 # tests/browser/package-lock.json and installed by `make deps` (npm ci).
 # Slow, so tests/module.mk runs it in one pass only (gcc, no sanitizers).
 # A missing tool is a failure, never a skip. Screenshots go to
-# $O/browser (build/<variant>/browser).
+# $O/browser (build/<variant>/browser): the lobby, a game and a replay in
+# English and Chinese in its en/ and zh_CN/ (issue 42).
 set -u
 here=$(dirname "$0")
 chromium=${CHROMIUM:-$(command -v chromium || true)}

@@ -12,8 +12,12 @@
 //   - a cluster of two nodes on a Redis of the test's own: a page of node b
 //     whose saved seat is in a room of node a follows * MOVED there over a
 //     new WebSocket, takes the seat back with its token and plays;
+//   - the page in Chinese (a browser asking for zh-CN) beside one in
+//     English: lobby, game, a refusal, the result, a replay; the language
+//     switch kept across reloads;
 //   - screenshots of the lobby, a game and a replay at desktop and phone
-//     sizes into $SHOTS (build/browser by default).
+//     sizes into $SHOTS (build/browser by default), and of each in English
+//     and Chinese into $SHOTS/en and $SHOTS/zh_CN.
 // Run by tests/browser/test_browser.sh (BINDIR, CHROMIUM).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -80,19 +84,27 @@ const browser = await puppeteer.launch({
 });
 
 const pageErrors = [];
-async function open(url, viewport = DESKTOP) {
+// A page in a context of its own; langs: the browser's languages
+// (navigator.languages and Accept-Language), English (en-US) by default.
+async function open(url, viewport = DESKTOP, langs = ['en-US', 'en']) {
   const ctx = await browser.createBrowserContext();
   const page = await ctx.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.evaluateOnNewDocument((l) => {
+    Object.defineProperty(navigator, 'languages', { get: () => l });
+    Object.defineProperty(navigator, 'language', { get: () => l[0] });
+  }, langs);
+  await page.setExtraHTTPHeaders({ 'Accept-Language': langs.join(',') });
   await page.setViewport(viewport);
   await page.goto(url || `https://127.0.0.1:${daemon.port}/`);
   await named(page);
   return page;
 }
 
+// Signed in: the model has a name and the page shows it (in any language).
 async function named(page) {
-  await page.waitForFunction(() => document.getElementById('me').textContent.startsWith('You are'), { timeout: T });
-  return page.$eval('#me', (e) => e.textContent.slice(8));
+  await page.waitForFunction(() => window.gomokud && window.gomokud.model.me && document.getElementById('me').textContent !== '', { timeout: T });
+  return page.evaluate(() => window.gomokud.model.me.name);
 }
 
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
@@ -102,8 +114,8 @@ async function stoneCount(page) {
 }
 
 // Clicks a point and waits for its stone.
-async function play(page, mv) {
-  await page.waitForFunction(() => document.getElementById('turn').textContent === 'Your move', { timeout: T });
+async function play(page, mv, yourMove = 'Your move') {
+  await page.waitForFunction((y) => document.getElementById('turn').textContent === y, { timeout: T }, yourMove);
   await page.click(`[data-mv="${mv}"]`);
   await page.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
 }
@@ -185,10 +197,10 @@ async function friendGame() {
   await play(b, 'a2');
   await play(a, 'l8');
   for (const p of [a, b, c]) {
-    await waitText(p, '#turn', /^Black wins \(five in a row\)$/);
+    await waitText(p, '#turn', /^Black wins \(five\)$/);
     assert.equal(await p.$$eval('[data-win]', (w) => w.map((x) => x.dataset.win).sort().join(',')), 'h8,i8,j8,k8,l8');
   }
-  assert.equal(await text(c, '#turn'), 'Black wins (five in a row)');
+  assert.equal(await text(c, '#turn'), 'Black wins (five)');
   ok('played to five: the winning line marked for both players and the spectator');
 
   // the game in the history, replayed step by step, exported
@@ -329,7 +341,7 @@ async function renjuGame() {
   assert.match(label, /forbidden for black/);
   await shot(a, 'renju-desktop');
   await a.click('[data-mv="i9"]');
-  await waitText(a, '#toast', /double-three/);
+  await waitText(a, '#toast', /double three/);
   assert.equal(await a.$('[data-stone="i9"]'), null);
   ok('renju: the forbidden point the server names is marked; a click on it is refused with the reason');
   for (const p of [a, b]) await p.browserContext().close();
@@ -538,7 +550,126 @@ async function clusterGame() {
   }
 }
 
-const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, clusterGame };
+// ---- 8: the board in the player's language: Chinese and English --------------
+
+const ZH = ['zh-CN', 'zh'];
+// An English sentence: two words of letters, as the page never writes one in
+// Chinese (names are one word; moves and numbers are not words).
+const ENGLISH = /[A-Za-z]{2,} [A-Za-z]{2,}/;
+
+async function langShot(page, lang, kind) {
+  mkdirSync(join(SHOTS, lang), { recursive: true });
+  if (kind !== 'game') await page.evaluate(() => { document.getElementById('toast').hidden = true; });
+  await page.screenshot({ path: join(SHOTS, lang, `${kind}.png`) });
+}
+
+// The lobby, then the history, a replay of the first game listed.
+async function replayShots(page, lang) {
+  await page.click('#leave');
+  await page.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await page.click('#history-go');
+  await page.waitForSelector('[data-replay]', { timeout: T });
+  await page.waitForSelector('#who li', { timeout: T });
+  await page.setViewport({ width: PHONE.width, height: PHONE.height }); // no isMobile: that reloads the page
+  await langShot(page, lang, 'lobby');
+  await page.setViewport(DESKTOP);
+  await page.click('[data-replay]');
+  await page.waitForSelector('#replay:not([hidden])', { timeout: T });
+  await page.click('#r-prev');
+  await langShot(page, lang, 'replay');
+}
+
+async function languageGame() {
+  // a browser in Chinese: the lobby in Chinese, <html lang> zh-CN
+  const a = await open(null, DESKTOP, ZH);
+  assert.equal(await a.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal(await a.$eval('#lang', (e) => e.value), 'zh_CN');
+  assert.deepEqual(await a.$$eval('#lang option', (o) => o.map((x) => x.textContent)), ['English', '简体中文']);
+  await waitText(a, '#status', /^已连接$/);
+  assert.match(await text(a, '#me'), /^你是 /);
+  assert.equal(await text(a, '#lobby h2'), '快速匹配');
+  assert.equal(await text(a, '#seek-go'), '寻找对手');
+  assert.equal(await a.$eval('#seek select[name=tc] option', (e) => e.textContent), '5 分钟 + 每步加 5 秒');
+  assert.equal(await a.$eval('#seek select[name=rule] option', (e) => e.textContent), '无禁手');
+  assert.equal(await a.$eval('#theme', (e) => e.getAttribute('aria-label')), '切换浅色与深色主题');
+  await waitText(a, '#who', /（空闲）/);
+  const lobby = await a.$eval('#lobby', (e) => e.innerText);
+  assert.doesNotMatch(lobby, ENGLISH, `English in the Chinese lobby: ${lobby}`);
+  ok('a browser in Chinese (zh-CN): the lobby, its status line and its lists in Chinese, <html lang="zh-CN">');
+
+  // a game between a Chinese page (black) and an English one (white)
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  await play(a, 'h8', '轮到你落子');
+  await waitText(a, '#turn', /^轮到 /);
+  await play(b, 'h9');
+  await play(a, 'i8', '轮到你落子');
+  await play(b, 'i9');
+  await play(a, 'j8', '轮到你落子');
+  await b.click('[data-mv="h8"]'); // taken: refused, said in words
+  await waitText(b, '#toast', /^That point is already taken$/);
+  await b.click('#offer-undo');
+  await a.waitForSelector('[data-offer="accept-undo"]', { timeout: T });
+  assert.match(await text(a, '#offers'), /提议：悔棋。/);
+  assert.equal(await a.$eval('[data-offer="accept-undo"]', (e) => e.textContent), '接受');
+  await a.click('[data-offer="decline-undo"]');
+  await b.waitForFunction(() => !document.querySelector('[data-offer]'), { timeout: T });
+  // a refusal in Chinese: a move on a taken point, said in words
+  await b.click('[data-mv="a1"]');
+  await waitStone(a, 'a1');
+  await a.waitForFunction(() => document.getElementById('turn').textContent === '轮到你落子', { timeout: T });
+  await a.click('[data-mv="h9"]');
+  await waitText(a, '#toast', /^这一点已经有子了$/);
+  const toastZh = await text(a, '#toast');
+  assert.doesNotMatch(toastZh, /[A-Za-z]{2}|[0-9]{3}/, `a raw token in the toast: ${toastZh}`);
+  await a.type('#say input', '祝你好运');
+  await a.click('#say button');
+  await waitText(b, '#chat', /祝你好运/);
+  await waitText(a, '#chat', /祝你好运/);
+  await langShot(a, 'zh_CN', 'game');
+  await langShot(b, 'en', 'game');
+  const side = await a.$eval('#game aside', (e) => e.innerText);
+  assert.doesNotMatch(side.replace(/祝你好运/, ''), ENGLISH, `English beside the Chinese board: ${side}`);
+  assert.match(await text(a, '#moves'), /^黑棋 h8/);
+  assert.match(await a.$eval('[data-mv="h8"]', (e) => e.getAttribute('aria-label')), /^h8 黑棋/);
+  await play(a, 'k8', '轮到你落子');
+  await play(b, 'a2');
+  await play(a, 'l8', '轮到你落子');
+  await waitText(a, '#turn', /^黑棋获胜（五连）$/);
+  await waitText(b, '#turn', /^Black wins \(five\)$/);
+  ok('a game in Chinese beside one in English: turn, offers, chat, moves, a refusal and the result each in its language');
+
+  await replayShots(a, 'zh_CN');
+  assert.match(await text(a, '#rinfo'), /^对局 [0-9]+：.*（黑）对 .*（白），无禁手；黑棋获胜（五连）$/);
+  assert.equal(await a.$eval('#r-first', (e) => e.getAttribute('aria-label')), '第一手');
+  await replayShots(b, 'en');
+  assert.match(await text(b, '#rinfo'), /^Game [0-9]+: .* \(black\) vs .* \(white\), freestyle; Black wins \(five\)$/);
+  ok(`lobby, game and replay screenshots in English and Chinese: ${SHOTS}/{en,zh_CN}/{lobby,game,replay}.png`);
+
+  // the switch: English, kept across a reload though the browser asks for
+  // Chinese; then Chinese again, kept too
+  await a.click('#r-back');
+  await a.select('#lang', 'en');
+  await waitText(a, '#lobby h2', /^Quick match$/);
+  assert.equal(await a.evaluate(() => document.documentElement.lang), 'en');
+  assert.match(await text(a, '#me'), /^You are /);
+  await a.reload();
+  await named(a);
+  assert.equal(await text(a, '#seek-go'), 'Find an opponent');
+  assert.equal(await a.$eval('#lang', (e) => e.value), 'en');
+  await a.select('#lang', 'zh_CN');
+  await waitText(a, '#lobby h2', /^快速匹配$/);
+  await a.reload();
+  await named(a);
+  assert.equal(await text(a, '#seek-go'), '寻找对手');
+  assert.equal(await a.evaluate(() => document.documentElement.lang), 'zh-CN');
+  ok('the language switch: English, then Chinese again, each kept across a reload (localStorage)');
+  for (const p of [a, b]) await p.browserContext().close();
+}
+
+const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

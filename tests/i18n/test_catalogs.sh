@@ -44,10 +44,19 @@ make --no-print-directory -s -C . XGETTEXT_OUT="$tmp/now.pot" po-extract > /dev/
 	{ echo "FAIL - make po-extract"; exit 1; }
 if msgcmp --use-untranslated po/gomoku.pot "$tmp/now.pot" 2> "$tmp/cmp1" &&
     msgcmp --use-untranslated "$tmp/now.pot" po/gomoku.pot 2> "$tmp/cmp2"; then
-	ok "po/gomoku.pot holds exactly the messages client/*.c marks"
+	ok "po/gomoku.pot holds exactly the messages client/*.c and client/web mark"
 else
 	cat "$tmp/cmp1" "$tmp/cmp2"
 	bad "po/gomoku.pot is not what the sources mark: run make po, then translate"
+fi
+
+# one English a key: a key both clients use, written with two Englishes,
+# would be two messages, and the JSON catalog would keep one of them
+dups=$(sed -n 's/^msgctxt //p' po/gomoku.pot | sort | uniq -d)
+if [ -z "$dups" ]; then
+	ok "every key of the template has one English"
+else
+	bad "keys with more than one English (the C and web sources differ): $dups"
 fi
 
 # every key in every catalog, translated, not fuzzy, with the template's English

@@ -1,7 +1,8 @@
 #!/bin/sh
 # No literal a player reads outside the catalogs (issue 42): the lint
-# (tests/i18n/lint_strings.sh) passes on the terminal client's sources,
-# and fails, naming it, on a sentence planted in a copy of one.
+# (tests/i18n/lint_strings.sh) passes on the terminal client's sources and
+# on the web board's (client/web/*.js, index.html), and fails, naming it,
+# on a sentence planted in a copy of one.
 set -u
 cd "$(dirname "$0")/../.."
 lint=tests/i18n/lint_strings.sh
@@ -15,10 +16,10 @@ PENDING=""
 C_SRCS=$(for f in client/*.c; do
 	case " $PENDING " in *" $f "*) ;; *) echo "$f" ;; esac
 done)
-# The web board: off until client/web/app.js takes its texts from the
-# catalog (the next step of issue 42); then set WEB_LINT=1 here and the
-# lint reads client/web/*.js with the web's marker, t(key, English).
-WEB_LINT=${WEB_LINT:-0}
+# The web board: its scripts (t(key, English) and N) and index.html
+# (data-t). WEB_LINT=0 leaves it out.
+WEB_LINT=${WEB_LINT:-1}
+WEB_SRCS="client/web/*.js client/web/index.html"
 
 # shellcheck disable=SC2086
 if out=$(sh $lint $C_SRCS 2>&1); then
@@ -54,13 +55,41 @@ else
 fi
 
 if [ "$WEB_LINT" = 1 ]; then
-	if out=$(sh $lint --js client/web/*.js 2>&1); then
-		ok "no literal for people outside the catalogs in client/web"
+	# shellcheck disable=SC2086
+	if out=$(sh $lint --js $WEB_SRCS 2>&1); then
+		ok "no literal for people outside the catalogs in client/web ($(echo $WEB_SRCS | wc -w) files)"
 	else
 		echo "$out"
 		bad "the web board has literals for people outside the catalogs"
 	fi
+	# planted: a string, a template literal, Chinese, and a text of the page
+	mkdir -p "$tmp/web/client/web"
+	cp client/web/app.js client/web/index.html "$tmp/web/client/web/"
+	cat >> "$tmp/web/client/web/app.js" <<'JS'
+function planted(who) {
+  toast('Your opponent resigned');
+  status(`${who} left the game`);
+  return '对手认输了';
+}
+JS
+	sed -i 's|<h2 data-t="web.who">Who is online</h2>|&<p>Welcome to the server</p>|' "$tmp/web/client/web/index.html"
+	out=$(cd "$tmp/web" && sh "$OLDPWD/$lint" --js client/web/app.js client/web/index.html 2>&1)
+	rc=$?
+	for want in '"Your opponent resigned"' '"%s left the game"' '"对手认输了"' 'client/web/index.html:[0-9]*: "Welcome to the server"'; do
+		if [ $rc -eq 1 ] && echo "$out" | grep -q "$want"; then
+			ok "a planted web literal fails the lint, named: $want"
+		else
+			echo "$out"
+			bad "the lint missed a planted web literal: $want (exit $rc)"
+		fi
+	done
+	if [ "$(echo "$out" | grep -c '^  ')" -eq 4 ]; then
+		ok "nothing else in the web copies is named"
+	else
+		echo "$out"
+		bad "the lint named more than the planted web literals"
+	fi
 else
-	echo "skip - client/web/*.js: the web's texts move to the catalogs next (WEB_LINT=1 lints them)"
+	echo "skip - client/web: WEB_LINT=0"
 fi
 [ $fails -eq 0 ]

@@ -1,0 +1,154 @@
+// words.js: the protocol's tokens and error codes said in words, from the
+// same catalog keys as the terminal client's (client/i18n.c): err.<code>,
+// reason.*, result.*, offer.*, stage.*, rule.*, colour.*, status.*,
+// ustate.*, botwhy.*. A token this table does not know is said as "?",
+// never shown raw. Its English must stay the C side's, word for word: a key
+// has one English (tests/i18n/test_catalogs.sh).
+import { N, say, t } from './i18n.js';
+
+const ERRORS = {
+  400: N('err.400', 'The server could not read that request'),
+  401: N('err.401', 'The server does not know that request'),
+  402: N('err.402', 'A value in that request is out of range'),
+  403: N('err.403', 'That line was too long; disconnected'),
+  404: N('err.404', 'That text holds characters the server refuses'),
+  405: N('err.405', 'The greeting must come first'),
+  406: N('err.406', 'This client and the server speak different protocol versions'),
+  407: N('err.407', 'Too fast: wait a moment before sending more'),
+  410: N('err.410', 'Choose a name or log in first'),
+  411: N('err.411', 'You already have a name on this connection'),
+  412: N('err.412', 'That name is taken (or reserved); pick another'),
+  413: N('err.413', 'Wrong name or password'),
+  414: N('err.414', 'You are banned from this server'),
+  415: N('err.415', 'You are muted: chat is closed to you for now'),
+  416: N('err.416', 'Only the server\'s admins can do that'),
+  420: N('err.420', 'That room does not exist (any more)'),
+  421: N('err.421', 'Nobody of that name is online'),
+  422: N('err.422', 'No private room has that invite code; check it'),
+  423: N('err.423', 'That offer or challenge is no longer open'),
+  424: N('err.424', 'You have no seek to cancel'),
+  430: N('err.430', 'Only the players can do that'),
+  431: N('err.431', 'It is not your turn'),
+  432: N('err.432', 'That point is already taken'),
+  433: N('err.433', 'That point is off the board'),
+  434: N('err.434', 'Forbidden for black under renju: a double three'),
+  435: N('err.435', 'Forbidden for black under renju: a double four'),
+  436: N('err.436', 'Forbidden for black under renju: six or more in a row'),
+  440: N('err.440', 'No game is being played there'),
+  441: N('err.441', 'Not now: the game is in another phase'),
+  442: N('err.442', 'There is already one of those waiting for an answer'),
+  443: N('err.443', 'Too late to abort: both sides have moved'),
+  444: N('err.444', 'That room is full'),
+  445: N('err.445', 'Not while you (or they) are seeking or playing a game'),
+  446: N('err.446', 'You are not in that room'),
+  447: N('err.447', 'Your opponent is here or still within the grace period'),
+  448: N('err.448', 'Your seat could not be taken back (the game ended or the session expired)'),
+  449: N('err.449', 'Too many open seeks from your address; wait for one of them to be paired'),
+  500: N('err.500', 'The server could not do that; try again'),
+  501: N('err.501', 'This server does not offer that'),
+  502: N('err.502', 'The server is restarting; try again in a moment'),
+  503: N('err.503', 'The server is full; try again later'),
+  504: N('err.504', 'Disconnected after a long silence'),
+  505: N('err.505', 'Disconnected: the connection could not keep up'),
+  506: N('err.506', 'The server is busy; try again shortly'),
+  507: N('err.507', 'No new games now: the server is about to restart'),
+  508: N('err.508', 'The server cannot reach its database; nothing changed, try again shortly'),
+};
+
+const TABLES = {
+  reason: {
+    five: N('reason.five', 'five'),
+    resign: N('reason.resign', 'resign'),
+    time: N('reason.time', 'time'),
+    forbidden: N('reason.forbidden', 'forbidden move'),
+    'draw-agreed': N('reason.draw-agreed', 'draw agreed'),
+    'board-full': N('reason.board-full', 'board full'),
+    abandoned: N('reason.abandoned', 'abandoned'),
+    aborted: N('reason.aborted', 'aborted'),
+  },
+  result: {
+    black: N('result.black', 'black'),
+    white: N('result.white', 'white'),
+    draw: N('result.draw', 'draw'),
+    none: N('result.none', 'no result'),
+  },
+  offer: {
+    draw: N('offer.draw', 'draw'),
+    undo: N('offer.undo', 'undo'),
+    rematch: N('offer.rematch', 'rematch'),
+  },
+  status: {
+    waiting: N('status.waiting', 'waiting'),
+    opening: N('status.opening', 'opening'),
+    playing: N('status.playing', 'playing'),
+    over: N('status.over', 'over'),
+  },
+  ustate: {
+    idle: N('ustate.idle', 'idle'),
+    seeking: N('ustate.seeking', 'seeking'),
+    playing: N('ustate.playing', 'playing'),
+    watching: N('ustate.watching', 'watching'),
+  },
+  colour: {
+    black: N('colour.black', 'black'),
+    white: N('colour.white', 'white'),
+    any: N('colour.any', 'any'),
+  },
+  opening: {
+    none: N('opening.none', 'none'),
+    swap2: N('opening.swap2', 'swap2'),
+  },
+  rule: {
+    freestyle: N('rule.freestyle', 'freestyle'),
+    standard: N('rule.standard', 'standard'),
+    renju: N('rule.renju', 'renju'),
+  },
+  stage: {
+    put3: N('stage.put3', 'place 3 stones'),
+    choose: N('stage.choose', 'choose a colour or place 2'),
+    put2: N('stage.put2', 'place 2 stones'),
+    choose2: N('stage.choose2', 'choose a colour'),
+  },
+  botwhy: {
+    five: N('botwhy.five', 'makes five'),
+    'block-five': N('botwhy.block-five', 'blocks a five'),
+    'open-four': N('botwhy.open-four', 'makes an open four'),
+    'four-three': N('botwhy.four-three', 'makes a four-three'),
+    vcf: N('botwhy.vcf', 'wins by continuous fours'),
+    vct: N('botwhy.vct', 'wins by continuous threats'),
+    'block-open-three': N('botwhy.block-open-three', 'blocks an open three'),
+    positional: N('botwhy.positional', 'a positional move'),
+  },
+};
+
+// A token of a family (reason, result, offer, status, ustate, colour,
+// opening, rule, stage, botwhy) in words.
+export function word(family, token) {
+  const m = TABLES[family] && Object.hasOwn(TABLES[family], token) ? TABLES[family][token] : null;
+  if (m) return say(m);
+  if (family === 'botwhy') return t('botwhy.other', 'its own reasons');
+  return '?';
+}
+
+// Whether a family has a token (the tests: every word the server sends).
+export function known(family, token) {
+  return !!(TABLES[family] && Object.hasOwn(TABLES[family], token));
+}
+
+// What an error code means (PROTOCOL.md section 7). A ban's or a mute's
+// text says until when and why: it goes with the words.
+export function errorWords(code, text) {
+  const m = ERRORS[code];
+  if (!m) return t('err.other', 'The server refused that');
+  if ((code === 414 || code === 415) && text) return t('web.paren', '%s (%s)', say(m), text);
+  return say(m);
+}
+
+// A time control token (300+5, none) in words.
+export function tcWords(tc) {
+  const m = /^([0-9]+)\+([0-9]+)$/.exec(tc);
+  if (!m) return t('web.tc.none', 'no clock');
+  const base = Number(m[1]);
+  if (base % 60 === 0) return t('web.tc.min', '%d min + %d s', base / 60, Number(m[2]));
+  return t('web.tc.sec', '%d s + %d s', base, Number(m[2]));
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// test_i18n.mjs: the web board's language code in node (client/web/i18n.js,
+// words.js; docs/i18n.md): the browser's languages to a catalog, the
+// printf directives the C formats use, the English when a key is missing,
+// and a word for every error code of PROTOCOL.md and every game-end
+// reason, never the raw token. Run from the top of the tree:
+// node tests/browser/test_i18n.mjs
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { format, htmlLang, pickLanguage, t } from '../../client/web/i18n.js';
+import { errorWords, known, tcWords, word } from '../../client/web/words.js';
+
+const have = ['en', 'zh_CN'];
+for (const [tags, want] of [
+  [['zh'], 'zh_CN'], [['zh-CN'], 'zh_CN'], [['zh-Hans'], 'zh_CN'], [['zh-SG'], 'zh_CN'],
+  [['zh-Hans-CN'], 'zh_CN'], [['zh-cn'], 'zh_CN'], [['zh_CN'], 'zh_CN'],
+  [['zh-TW'], 'en'], [['zh-Hant'], 'en'], [['zh-HK', 'zh-CN'], 'zh_CN'],
+  [['en-US', 'zh-CN'], 'en'], [['fr-FR', 'zh'], 'zh_CN'], [['ja', 'ko'], 'en'], [[], 'en'],
+]) {
+  assert.equal(pickLanguage(tags, have), want, `${tags.join(',')}`);
+}
+assert.equal(pickLanguage(['pt-BR'], ['en', 'pt']), 'pt');
+assert.equal(pickLanguage(['pt-BR'], ['en', 'pt', 'pt_BR']), 'pt_BR');
+assert.equal(pickLanguage(['zh-TW'], ['en', 'zh_CN', 'zh_TW']), 'zh_TW');
+assert.equal(htmlLang('zh_CN'), 'zh-CN');
+assert.equal(htmlLang('en'), 'en');
+console.log('ok the browser\'s languages to a catalog: zh, zh-CN, zh-Hans, zh-SG are zh_CN, the rest English');
+
+assert.equal(format('%s vs %s', ['a', 'b']), 'a vs b');
+assert.equal(format(' #%-6lld %s %2d', [42, 'x', 5]), ' #42     x  5');
+assert.equal(format('%+d|%+d|%d%%', [3, -2, 7]), '+3|-2|7%');
+assert.equal(format('%.3s|%5s|%-3s|', ['abcdef', 'ab', 'c']), 'abc|   ab|c  |');
+assert.equal(format('%02lld:%02lld', [5, 7]), '05:07');
+assert.equal(t('no.such.key', 'Room %s is played at %s', 'a1', 'b:5555'), 'Room a1 is played at b:5555');
+console.log('ok printf directives as the C formats write them; the English when the catalog lacks a key');
+
+const codes = readFileSync('proto/PROTOCOL.md', 'utf8').split('\n')
+  .map((l) => /^\| ([0-9]{3}) \| `[a-z-]*` \|/.exec(l)).filter(Boolean).map((m) => Number(m[1]));
+assert.ok(codes.length > 40, 'no error codes read from PROTOCOL.md');
+const other = errorWords(999);
+for (const c of codes) {
+  const w = errorWords(c);
+  assert.notEqual(w, other, `error ${c} has no words`);
+  assert.doesNotMatch(w, /^[0-9]|[a-z]+-[a-z]+$/, `error ${c}: ${w}`);
+}
+assert.match(errorWords(414, 'until 2026-12-08'), /banned.*\(until 2026-12-08\)$/);
+for (const r of ['five', 'resign', 'time', 'forbidden', 'draw-agreed', 'board-full', 'abandoned', 'aborted']) assert.ok(known('reason', r), r);
+for (const f of ['black', 'white', 'draw', 'none']) assert.ok(known('result', f), f);
+assert.equal(word('reason', 'draw-agreed'), 'draw agreed');
+assert.equal(word('reason', 'no-such-reason'), '?');
+assert.equal(word('botwhy', 'something-new'), 'its own reasons');
+assert.equal(tcWords('300+5'), '5 min + 5 s');
+assert.equal(tcWords('none'), 'no clock');
+console.log(`ok words for all ${codes.length} error codes of PROTOCOL.md and every game-end reason; an unknown token is never shown raw`);
