@@ -461,6 +461,7 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	}
 	snprintf(r->code, sizeof r->code, "%s", sv->private_room ? sv->code : "");
 	r->game_id = sv->id;
+	r->moved_both = sv->moved_both;
 	for (int i = 0; i < sv->nmoves; i++)
 		if (pos_play(&r->pos, sv->moves[i]) != LEGAL_OK) {
 			*why = "an illegal move in the record";
