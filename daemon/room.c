@@ -25,6 +25,10 @@
 
 enum { ROOM_BUCKETS = 4096, OFFERS_GAME = 1u << ASK_DRAW | 1u << ASK_UNDO };
 
+/* A rematch refused while a player waits in a private room of its own
+ * (or its game's start is in flight): that is a game too. */
+#define BUSY_WAITING "a player waits in a private room of its own: LEAVE it first"
+
 /* Someone who receives the room's events: a player or a spectator. */
 struct member {
 	TAILQ_ENTRY(member) link;
@@ -1541,6 +1545,8 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 		if (r->reg->members->game(s) || r->reg->members->game(o) ||
 		    r->reg->members->seeking(s) || r->reg->members->seeking(o))
 			return refuse(act, GERR_BUSY, "a player is busy");
+		if (r->reg->members->busy(s) || r->reg->members->busy(o))
+			return refuse(act, GERR_BUSY, BUSY_WAITING);
 	} else {
 		if (r->status == GAME_OPENING)
 			return refuse(act, GERR_PHASE, "not during the swap2 opening");
@@ -1607,6 +1613,9 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 			return refuse(act, GERR_BUSY, "a player is playing elsewhere");
 		if (r->reg->members->seeking(o) || r->reg->members->seeking(s))
 			return refuse(act, GERR_BUSY, "a player is seeking: CANCEL first");
+		/* a friend's JOIN would start a second game beside this one */
+		if (r->reg->members->busy(o) || r->reg->members->busy(s))
+			return refuse(act, GERR_BUSY, BUSY_WAITING);
 	}
 	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
 	/* the store first: a refusal changes nothing */
