@@ -402,8 +402,8 @@ static void
 ws_reading(struct transport *t, int on)
 {
 	struct wsline *w = wl(t);
-	w->reading = on;
-	if (!on) {
+	w->reading = on > 0;
+	if (on <= 0) { /* held or closing; a held peer's close is seen after */
 		bufferevent_disable(w->bev, EV_READ); /* the kernel buffers meanwhile */
 		return;
 	}
