@@ -23,9 +23,9 @@ struct transport_ops {
 	/* Bytes queued and not yet written. */
 	size_t (*pending)(const struct transport *t);
 	/* Resumes (1) or stops handing lines up; lines already read wait.
-	 * Held (0): a close of the peer is still seen where the transport can
-	 * (TLS lines: reading goes on up to the read watermark); closing (-1):
-	 * nothing more is read. */
+	 * Held (0): no line goes up, but reading goes on into the input (up to
+	 * four lines' worth) so that a close of the peer is seen, and the idle
+	 * timeout waits; closing (-1): nothing more is read. */
 	void (*reading)(struct transport *t, int on);
 	/* The read (idle) and write timeouts, in seconds. */
 	void (*timeouts)(struct transport *t, int read_s, int write_s);

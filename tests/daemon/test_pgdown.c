@@ -29,6 +29,7 @@
 
 #include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
+#include "tests/daemon/wsframe.h"
 
 static const char *const moves[] = { "a1", "a3", "c1", "c3", "e1", "e3", "g1", "g3", "i1" };
 
@@ -72,6 +73,64 @@ answer(struct tc *c, const char *verb, int ms)
 	    strncmp(l, "ERR", 3) != 0)
 		;
 	return l;
+}
+
+/* One line to a WebSocket as a browser sends it (a masked text frame). */
+static void
+ws_line(struct tc *c, const char *line)
+{
+	unsigned char out[600];
+	tc_send_raw(c, out, wsf_encode(out, 1, WS_TEXT, line, strlen(line)));
+}
+
+/* Reads a WebSocket's text frames until one starts with prefix; 0, or -1
+ * after ms or on another frame. The daemon's lines here are short. */
+static int
+ws_until(struct tc *c, const char *prefix, int ms)
+{
+	unsigned char f[1024];
+	for (;;) {
+		int fin, op;
+		size_t off, len;
+		if (tc_read_bytes(c, f, 2, ms) || (f[1] & 127) >= 126 ||
+		    tc_read_bytes(c, f + 2, f[1] & 127, ms) ||
+		    wsf_decode(f, 2 + (size_t)(f[1] & 127), &fin, &op, &off, &len) < 0 ||
+		    op != WS_TEXT)
+			return -1;
+		if (len >= strlen(prefix) && memcmp(f + off, prefix, strlen(prefix)) == 0)
+			return 0;
+	}
+}
+
+/* A guest on a WebSocket (a browser's connection), or NULL. */
+static struct tc *
+ws_guest(int port, const char *name)
+{
+	static const unsigned char alpn[] = "\x08http/1.1";
+	struct tc *c = tc_open_alpn(port, alpn, sizeof alpn - 1, 0);
+	if (!c)
+		return NULL;
+	char req[400], line[64];
+	snprintf(req, sizeof req,
+	    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+	    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+	    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	    "Origin: https://127.0.0.1:%d\r\n\r\n",
+	    port, port);
+	tc_send_raw(c, req, strlen(req));
+	snprintf(line, sizeof line, "GUEST %s", name);
+	if (!tc_expect(c, "HTTP/1.1 101", 3000) || !tc_expect(c, "\r", 3000) ||
+	    ws_until(c, "* SERVER", 3000) != 0) {
+		tc_close(c);
+		return NULL;
+	}
+	ws_line(c, "HELLO 1 test-pgdown");
+	ws_line(c, line);
+	if (ws_until(c, "OK GUEST", 3000) != 0) {
+		tc_close(c);
+		return NULL;
+	}
+	return c;
 }
 
 /* c ends its game in room with verb (RESIGN, ABORT): 0 when OK came. */
@@ -328,6 +387,26 @@ test_starts(void)
 	tc_close(g);
 	ok("a player gone while the start is stored, either one: nothing starts, the older "
 	   "seek is open again (the other player's start is refused with 445)");
+
+	/* the same from a browser: a WebSocket held while its start is stored */
+	struct tc *q = ws_guest(d0.port, "lea"), *v = tc_guest(d0.port, "max");
+	REQUIRE(q && v, "cannot connect (a WebSocket and a line client)");
+	tc_send(v, "SEEK freestyle 15 none any casual none");
+	CHECK(answer(v, "SEEK", 3000) && strncmp(v->line, "OK SEEK", 7) == 0, "SEEK: %s", v->line);
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	ws_line(q, "SEEK freestyle 15 none any casual none");
+	usleep(500 * 1000); /* its start is in flight at the paused store */
+	tc_close(q);
+	usleep(300 * 1000);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	l = tc_read(v, 1500);
+	CHECK(!l, "the older seeker heard of a game whose browser went: %s", l);
+	tc_send(v, "CANCEL");
+	CHECK(answer(v, "CANCEL", 3000) && strncmp(v->line, "OK CANCEL", 9) == 0,
+	    "the older seeker's seek is not open again: %s", v->line);
+	tc_close(v);
+	ok("a browser gone while its start is stored: nothing starts, the older seek is open "
+	   "again");
 
 	/* a shutdown while a start is in flight: the store thread's answer
 	 * is dropped (archive_stop), the room and its pairing go with it */
