@@ -633,6 +633,7 @@ saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct
 	sv->private_room = g->private_room;
 	snprintf(sv->code, sizeof sv->code, "%s", g->code);
 	sv->opening_plies = g->opening_plies;
+	sv->moved_both = g->moved_both;
 	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
 	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);
 	snprintf(sv->owner, sizeof sv->owner, "%s", g->owner);

@@ -44,6 +44,7 @@ struct archive_saved {
 	int private_room;
 	char code[PROTO_CODE_MAX + 1];
 	int opening_plies;
+	int moved_both; /* both sides moved before an undo took stones back */
 	char names[2][PROTO_NAME_MAX + 1];
 	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it; "": none named */
 	int account[2];                  /* each name is a registered account */

@@ -42,6 +42,7 @@ config_defaults(struct config *c)
 	c->max_seeks_per_addr = 16;
 	c->bot_fallback_s = 20;
 	c->bot_fallback_level = 5;
+	c->bot_alone_s = 600;
 	c->rate_bots = 0;
 }
 
@@ -70,6 +71,7 @@ static const struct {
 	{ "bot-preview-ms", offsetof(struct config, bot_preview_ms), 0, 60000 },
 	{ "bot-fallback", offsetof(struct config, bot_fallback_s), 1, 3600 },
 	{ "bot-fallback-level", offsetof(struct config, bot_fallback_level), 1, 10 },
+	{ "bot-alone", offsetof(struct config, bot_alone_s), 1, 86400 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
 	{ "bot-serve", offsetof(struct config, bot_serve), 0, 1 },
 };

@@ -63,7 +63,8 @@ struct config {
 	int bot_preview_ms; /* at most one THINK a room this often */
 	int bot_fallback_s; /* SEEK ... bot: wait this long for a human */
 	int bot_fallback_level;
-	int rate_bots; /* 1: rated games against bots move ratings */
+	int bot_alone_s; /* a game between two bots that nobody watches ends after this */
+	int rate_bots;   /* 1: rated games against bots move ratings */
 };
 
 void config_defaults(struct config *c);

@@ -209,7 +209,7 @@ conn_close(struct conn *c)
 	if (c->dead || c->closing)
 		return; /* lines sent while closing still go out before the end */
 	c->closing = 1;
-	c->t->ops->reading(c->t, 0);
+	c->t->ops->reading(c->t, -1);
 	if (c->t->ops->closing)
 		c->t->ops->closing(c->t);
 	if (c->t->ops->pending(c->t) == 0)

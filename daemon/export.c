@@ -102,9 +102,18 @@ export_psq(const store_game_t *g, const store_move_t *moves, char *buf, size_t l
 
 	if (len > 0)
 		buf[0] = '\0';
-	/* Piskvork: "Piskvorky WxH, x:y, ?" then x,y,ms per move, 1-based, then
-	 * the end code (its reader stops at the first line that is no move) */
-	add(&b, "Piskvorky %dx%d, 11:11, 0\n", g->size, g->size);
+	/* Piskvork's header, "Piskvorky WxH, X:Y, Z", as its own writer and
+	 * reader have it (source/game.cpp of github.com/plastovicka/Piskvork,
+	 * savePsq and openPsq, read 2026-12-03): W and H the board; X and Y
+	 * the first and second player, each 0 for a person or, for an AI,
+	 * its level + 1 (savePsq writes (level + 1) * isComp; openPsq sets
+	 * isComp = X > 0 and the AI's time a move from its level table), so
+	 * the 11:11 written here before loaded both players as AIs; Z the
+	 * player who moved first (openPsq takes the file as .psq only when Z
+	 * is 0 or 1): 0, the first player, black. Two people: 0:0, 0. Then
+	 * x,y,ms per move, 1-based, then the end code (its reader stops at
+	 * the first line that is no move). */
+	add(&b, "Piskvorky %dx%d, 0:0, 0\n", g->size, g->size);
 	for (int i = 0; i < g->nmoves; i++)
 		add(&b, "%d,%d,%lld\n", rules_x(moves[i].move) + 1, rules_y(moves[i].move) + 1,
 		    (long long)moves[i].used_ms);

@@ -113,6 +113,18 @@ $(O)/tests/daemon/test_ctl: | $(BINDIR)/gomokuctl
 
 TESTS += $(O)/tests/daemon/test_ctl
 
+# Abandoned games end (issue 43, item 5): a bot game its human left, a
+# game without clocks both players left, games kept through a kill -9 (one
+# between two bots, made in the store with SQLite's library), and a drain
+# that finishes.
+$(O)/tests/daemon/test_abandon.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_abandon
+$(O)/tests/daemon/test_abandon: TCLIENT_PKGS = sqlite3
+$(O)/tests/daemon/test_abandon: | $(BINDIR)/gomokuctl
+
+TESTS += $(O)/tests/daemon/test_abandon
+
 # The game port's HTTP and WebSocket side from a raw client (issue 24).
 TCLIENT_PROGS += $(O)/tests/daemon/test_ws
 $(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o

@@ -25,6 +25,10 @@
 
 enum { ROOM_BUCKETS = 4096, OFFERS_GAME = 1u << ASK_DRAW | 1u << ASK_UNDO };
 
+/* A rematch refused while a player waits in a private room of its own
+ * (or its game's start is in flight): that is a game too. */
+#define BUSY_WAITING "a player waits in a private room of its own: LEAVE it first"
+
 /* Someone who receives the room's events: a player or a spectator. */
 struct member {
 	TAILQ_ENTRY(member) link;
@@ -68,7 +72,8 @@ struct room {
 	uint32_t seq;
 	struct gclock clk;
 	struct event *flag_ev;
-	int nopening; /* stones placed by the swap2 opening */
+	struct event *alone_ev; /* no person seated and nobody watching: bot-alone */
+	int nopening;           /* stones placed by the swap2 opening */
 	struct offer offers[ASK_KINDS];
 	uint32_t next_offer;
 	game_result_t result;
@@ -137,6 +142,8 @@ struct room_registry {
 
 static void flag_cb(evutil_socket_t fd, short what, void *arg);
 static void grace_cb(evutil_socket_t fd, short what, void *arg);
+static void alone_cb(evutil_socket_t fd, short what, void *arg);
+static void alone_check(struct room *r);
 static int never_came(const struct room *r, int seat);
 static int room_end(struct room *r, game_result_t res, game_reason_t reason);
 static void room_end_anyway(struct room *r, game_result_t res, game_reason_t reason);
@@ -314,7 +321,8 @@ room_alloc(
 	r->flag_ev = evtimer_new(srv->base, flag_cb, r);
 	r->seat[0].grace_ev = evtimer_new(srv->base, grace_cb, r);
 	r->seat[1].grace_ev = evtimer_new(srv->base, grace_cb, r);
-	if (!r->flag_ev || !r->seat[0].grace_ev || !r->seat[1].grace_ev) {
+	r->alone_ev = evtimer_new(srv->base, alone_cb, r);
+	if (!r->flag_ev || !r->seat[0].grace_ev || !r->seat[1].grace_ev || !r->alone_ev) {
 		room_free(r);
 		return NULL;
 	}
@@ -350,6 +358,8 @@ room_free(struct room *r)
 			event_free(r->seat[i].grace_ev);
 	if (r->flag_ev)
 		event_free(r->flag_ev);
+	if (r->alone_ev)
+		event_free(r->alone_ev);
 	/* a freed room must not stay queued for the gc */
 	for (struct room **p = &r->reg->check; *p; p = &(*p)->check_next)
 		if (*p == r) {
@@ -385,12 +395,15 @@ static void
 drop_member(struct room *r, struct member *m)
 {
 	TAILQ_REMOVE(&r->members, m, link);
-	if (m->seat >= 0)
+	int watcher = m->seat < 0;
+	if (!watcher)
 		r->seat[m->seat].m = NULL;
 	else
 		r->nwatch--;
 	r->reg->members->left(m->sess, r);
 	free(m);
+	if (watcher)
+		alone_check(r);
 }
 
 static struct member *
@@ -452,6 +465,7 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	}
 	snprintf(r->code, sizeof r->code, "%s", sv->private_room ? sv->code : "");
 	r->game_id = sv->id;
+	r->moved_both = sv->moved_both;
 	for (int i = 0; i < sv->nmoves; i++)
 		if (pos_play(&r->pos, sv->moves[i]) != LEGAL_OK) {
 			*why = "an illegal move in the record";
@@ -491,6 +505,7 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	game_reason_t reason;
 	if (decided(r, &res, &reason))
 		room_end_anyway(r, res, reason);
+	alone_check(r);
 	return r;
 }
 
@@ -694,12 +709,14 @@ room_set_relay(struct room *r, struct sink *k)
 	r->relay = k;
 	if (!k)
 		r->far_watch = 0;
+	alone_check(r);
 }
 
 void
 room_set_far_watchers(struct room *r, int n)
 {
 	r->far_watch = n;
+	alone_check(r);
 }
 
 static void
@@ -876,6 +893,7 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 	room_event(r, &m);
 	log_info(&r->srv->log, "room %s: game over, %s %s", r->id, game_result_name(res),
 	    game_reason_name(reason));
+	evtimer_del(r->alone_ev);
 	/* players who are away have nothing left to come back for */
 	for (int i = 0; i < 2; i++) {
 		struct seat *st = &r->seat[i];
@@ -1274,6 +1292,7 @@ started(struct room *r, const struct start *st, game_err_t e, int64_t id, struct
 		r->game_id = id;
 		end_offers(r, 1u << ASK_REMATCH, END_ACCEPTED);
 		start_game(r);
+		alone_check(r);
 	} else {
 		unstart(r, st);
 	}
@@ -1526,6 +1545,8 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 		if (r->reg->members->game(s) || r->reg->members->game(o) ||
 		    r->reg->members->seeking(s) || r->reg->members->seeking(o))
 			return refuse(act, GERR_BUSY, "a player is busy");
+		if (r->reg->members->busy(s) || r->reg->members->busy(o))
+			return refuse(act, GERR_BUSY, BUSY_WAITING);
 	} else {
 		if (r->status == GAME_OPENING)
 			return refuse(act, GERR_PHASE, "not during the swap2 opening");
@@ -1592,6 +1613,9 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 			return refuse(act, GERR_BUSY, "a player is playing elsewhere");
 		if (r->reg->members->seeking(o) || r->reg->members->seeking(s))
 			return refuse(act, GERR_BUSY, "a player is seeking: CANCEL first");
+		/* a friend's JOIN would start a second game beside this one */
+		if (r->reg->members->busy(o) || r->reg->members->busy(s))
+			return refuse(act, GERR_BUSY, BUSY_WAITING);
 	}
 	int plies = k == ASK_UNDO ? undo_plies(r, from) : 0;
 	/* the store first: a refusal changes nothing */
@@ -1811,6 +1835,7 @@ room_watch(struct room *r, struct session *s)
 	if (!add_member(r, s, -1))
 		return GERR_NOMEM;
 	r->nwatch++;
+	alone_check(r);
 	presence(r, r->reg->members->name(s), PRES_JOINED, 0);
 	return GERR_OK;
 }
@@ -1872,8 +1897,19 @@ never_came(const struct room *r, int seat)
 	return st->gone && st->m && st->m->sess && r->reg->members->awaited(st->m->sess);
 }
 
-/* The grace of a seat ran out: with both players away the game ends with
- * no result; with one who never came, it ends aborted (unrated), so that
+/* Whether seat i is held by a person: a bot's seat never is (nor is an
+ * empty one), so a bot is never "a person away". */
+static int
+person(const struct room *r, int i)
+{
+	return r->seat[i].name[0] && r->seat[i].player != PLAYER_BOT;
+}
+
+/* The grace of a seat ran out. When every seat held by a person is away
+ * past its own grace (the last one's deadline: who went last may come
+ * back until then), the game ends with no result, abandoned: both
+ * players gone, or the one person of a game against a bot. With one who
+ * never came (and the other here), it ends aborted (unrated), so that
  * nobody wins or loses a game he never knew of. */
 static void
 grace_cb(evutil_socket_t fd, short what, void *arg)
@@ -1883,10 +1919,23 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (!room_unfinished(r))
 		return;
-	int both = r->seat[0].gone && r->seat[1].gone;
-	int first = r->seat[0].deadline <= r->seat[1].deadline ? 0 : 1;
-	if (!both && (first = never_came(r, 0) ? 0 : never_came(r, 1) ? 1 : -1) < 0)
-		return;
+	int persons = 0, away = 0, first = -1;
+	for (int i = 0; i < 2; i++) {
+		if (!person(r, i))
+			continue;
+		persons++;
+		if (!r->seat[i].gone)
+			continue;
+		away++;
+		if (first < 0 || r->seat[i].deadline > r->seat[first].deadline)
+			first = i;
+	}
+	game_reason_t why = BY_ABANDONED;
+	if (persons == 0 || away < persons) {
+		if ((first = never_came(r, 0) ? 0 : never_came(r, 1) ? 1 : -1) < 0)
+			return;
+		why = BY_ABORTED;
+	}
 	int64_t now = clock_now_ms();
 	if (r->pending) { /* after the commit in flight */
 		struct timeval soon = { 0, 100 * 1000 };
@@ -1895,13 +1944,55 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	int64_t left = r->seat[first].deadline - now;
 	if (left <= 0) {
-		end_or_retry(
-		    r, r->seat[first].grace_ev, GAME_NO_RESULT, both ? BY_ABANDONED : BY_ABORTED);
+		end_or_retry(r, r->seat[first].grace_ev, GAME_NO_RESULT, why);
 		return;
 	}
 	/* libevent may wake us a hair before our millisecond clock says so */
 	struct timeval tv = { (time_t)(left / 1000), (suseconds_t)(left % 1000) * 1000 + 500 };
 	evtimer_add(r->seat[first].grace_ev, &tv);
+}
+
+/* Whether r is a game with no person seated (two bots) that nobody
+ * watches, here or on another node. */
+static int
+alone(const struct room *r)
+{
+	return room_unfinished(r) && !person(r, 0) && !person(r, 1) && r->seat[0].name[0] &&
+	    r->seat[1].name[0] && r->nwatch + r->far_watch == 0;
+}
+
+/* A game between two bots that nobody watches ends after bot-alone
+ * seconds (from when the last spectator left, or from its start or
+ * restore); a spectator who comes stops the count. */
+static void
+alone_check(struct room *r)
+{
+	if (!alone(r)) {
+		evtimer_del(r->alone_ev);
+		return;
+	}
+	if (evtimer_pending(r->alone_ev, NULL))
+		return;
+	struct timeval tv = { (time_t)r->srv->cfg.bot_alone_s, 0 };
+	evtimer_add(r->alone_ev, &tv);
+}
+
+static void
+alone_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct room *r = arg;
+	(void)fd;
+	(void)what;
+	if (!alone(r))
+		return;
+	if (r->pending) { /* after the commit in flight (a bot's move) */
+		struct timeval soon = { 0, 100 * 1000 };
+		evtimer_add(r->alone_ev, &soon);
+		return;
+	}
+	log_info(&r->srv->log, "room %s: two bots and nobody watching for %d s: ended", r->id,
+	    r->srv->cfg.bot_alone_s);
+	end_or_retry(r, r->alone_ev, GAME_NO_RESULT, BY_ABANDONED);
 }
 
 void

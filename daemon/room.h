@@ -50,13 +50,16 @@ struct room_members {
 	/* what the room reads of s: its name; the archive's kind of player;
 	 * whether it seeks a game; whether it is at the table (connected, or a
 	 * bot); whether it is a seat still awaiting its player's token; whether
-	 * its list of rooms is full */
+	 * its list of rooms is full; whether it is busy otherwise (a seek, an
+	 * unfinished game, a private room of its own that waits, a start in
+	 * flight: one game at a time) */
 	const char *(*name)(const struct session *s);
 	enum archive_player (*player)(const struct session *s);
 	int (*seeking)(const struct session *s);
 	int (*present)(const struct session *s);
 	int (*awaited)(const struct session *s);
 	int (*full)(const struct session *s);
+	int (*busy)(const struct session *s);
 };
 
 /* The registry of a server's rooms: ids, invite codes, the gc queue. Room

@@ -511,4 +511,5 @@ const struct room_members session_members = {
 	.present = member_present,
 	.awaited = member_awaited,
 	.full = member_full,
+	.busy = session_busy,
 };

@@ -21,7 +21,7 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 5,
+	STORE_SCHEMA_VERSION = 6,
 	STORE_OWNER_MAX = 16,  /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48, /* a sanction's target: a name key, an address or CIDR */
 	STORE_REASON_MAX = 400,
@@ -48,6 +48,7 @@ typedef struct {
 	double white_before, white_after;
 	int nmoves;                      /* filled by reads */
 	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it ("" alone) */
+	int moved_both; /* both sides had moved before an undo (ABORT is too late) */
 } store_game_t;
 
 /* An unfinished game as the adoption scan sees it (store_games_open). */

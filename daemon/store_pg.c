@@ -73,6 +73,10 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
 	/* 4 -> 5: the node that owns a game (cluster leases: fencing) */
 	"ALTER TABLE games ADD COLUMN owner TEXT NOT NULL DEFAULT '';",
+	/* 5 -> 6: both sides have moved in the game, which an undo back to
+	 * one stone does not change (ABORT stays too late after a restart);
+	 * the moves kept cannot say it, the undo deleted them */
+	"ALTER TABLE games ADD COLUMN moved_both INTEGER NOT NULL DEFAULT 0;",
 };
 
 enum stmt {
@@ -90,6 +94,7 @@ enum stmt {
 	S_GAME_COLOURS,
 	S_MOVE_NEW,
 	S_MOVE_TRUNC,
+	S_MOVED_BOTH,
 	S_GAME_END,
 	S_GAME_GET,
 	S_MOVES_GET,
@@ -139,6 +144,8 @@ static const char *const sql[S_COUNT] = {
 	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
 		       " VALUES ($1, $2, $3, $4, $5, $6)",
 	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+	[S_MOVED_BOTH] = "UPDATE games SET moved_both = 1 WHERE id = $1"
+			 " AND (SELECT count(*) FROM moves WHERE game_id = $1) >= 2",
 	[S_GAME_END] = "UPDATE games SET ended = $2, result = $3, reason = $4, black_before = $5,"
 		       " black_after = $6, white_before = $7, white_after = $8"
 		       " WHERE id = $1 AND ended IS NULL",
@@ -146,7 +153,7 @@ static const char *const sql[S_COUNT] = {
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
 	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies, owner FROM games WHERE id = $1",
+	    " private, code, opening_plies, owner, moved_both FROM games WHERE id = $1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = $1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
@@ -730,6 +737,11 @@ pg_game_colours(
 static int
 pg_game_truncate(store_t *s, int64_t game_id, int from)
 {
+	/* before the moves go: with two or more kept, both sides had moved */
+	struct params b = { .n = 0 };
+	p_int(&b, game_id);
+	if (done(s, S_MOVED_BOTH, &b, "keep that both moved", NULL) != 0)
+		return -1;
 	struct params p = { .n = 0 };
 	p_int(&p, game_id);
 	p_int(&p, from);
@@ -781,6 +793,7 @@ read_game(const PGresult *r, int row, store_game_t *g)
 	col_text(g->code, sizeof g->code, r, row, 20);
 	g->opening_plies = (int)col_int(r, row, 21);
 	col_text(g->owner, sizeof g->owner, r, row, 22);
+	g->moved_both = (int)col_int(r, row, 23);
 }
 
 static int

@@ -74,6 +74,10 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
 	/* 4 -> 5: the node that owns a game (cluster leases: fencing) */
 	"ALTER TABLE games ADD COLUMN owner TEXT NOT NULL DEFAULT '';",
+	/* 5 -> 6: both sides have moved in the game, which an undo back to
+	 * one stone does not change (ABORT stays too late after a restart);
+	 * the moves kept cannot say it, the undo deleted them */
+	"ALTER TABLE games ADD COLUMN moved_both INTEGER NOT NULL DEFAULT 0;",
 };
 
 enum stmt {
@@ -91,6 +95,7 @@ enum stmt {
 	S_GAME_COLOURS,
 	S_MOVE_NEW,
 	S_MOVE_TRUNC,
+	S_MOVED_BOTH,
 	S_GAME_END,
 	S_BEGIN,
 	S_COMMIT,
@@ -139,6 +144,8 @@ static const char *const sql[S_COUNT] = {
 	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+	[S_MOVED_BOTH] = "UPDATE games SET moved_both = 1 WHERE id = ?1"
+			 " AND (SELECT count(*) FROM moves WHERE game_id = ?1) >= 2",
 	[S_GAME_END] = "UPDATE games SET ended = ?2, result = ?3, reason = ?4, black_before = ?5,"
 		       " black_after = ?6, white_before = ?7, white_after = ?8"
 		       " WHERE id = ?1 AND ended IS NULL",
@@ -148,7 +155,7 @@ static const char *const sql[S_COUNT] = {
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
 	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies, owner FROM games WHERE id = ?1",
+	    " private, code, opening_plies, owner, moved_both FROM games WHERE id = ?1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = ?1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
@@ -706,9 +713,15 @@ sq_game_colours(
 static int
 sq_game_truncate(store_t *s, int64_t game_id, int from)
 {
-	sqlite3_stmt *q = stmt(s, S_MOVE_TRUNC);
+	/* before the moves go: with two or more kept, both sides had moved */
+	sqlite3_stmt *q = stmt(s, S_MOVED_BOTH);
 
 	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, game_id);
+	if (done(s, q, "keep that both moved") != 0)
+		return -1;
+	if ((q = stmt(s, S_MOVE_TRUNC)) == NULL)
 		return -1;
 	sqlite3_bind_int64(q, 1, game_id);
 	sqlite3_bind_int(q, 2, from);
@@ -762,6 +775,7 @@ read_game(sqlite3_stmt *q, store_game_t *g)
 	copy_text(g->code, sizeof g->code, q, 20);
 	g->opening_plies = sqlite3_column_int(q, 21);
 	copy_text(g->owner, sizeof g->owner, q, 22);
+	g->moved_both = sqlite3_column_int(q, 23);
 }
 
 static int

@@ -24,7 +24,8 @@ struct tlsline {
 	struct event *handshake; /* the handshake's total time from accept */
 	int web_only;
 	int reading;
-	int failed; /* the link broke or the peer left: no close_notify then */
+	int failed;          /* the link broke or the peer left: no close_notify then */
+	int read_s, write_s; /* the timeouts as set (tl_timeouts) */
 };
 
 static struct tlsline *
@@ -170,26 +171,43 @@ tl_pending(const struct transport *t)
 	return evbuffer_get_length(bufferevent_get_output(ctl(t)->bev));
 }
 
+/* The timeouts as set, the read (idle) one only while lines go up: a
+ * held connection waits for our answer, not the peer's bytes. */
+static void
+set_timeouts(struct tlsline *l)
+{
+	struct timeval rd = { l->read_s, 0 }, wr = { l->write_s, 0 };
+
+	bufferevent_set_timeouts(l->bev, l->reading ? &rd : NULL, &wr);
+}
+
 static void
 tl_reading(struct transport *t, int on)
 {
 	struct tlsline *l = tl(t);
 
-	l->reading = on;
-	if (!on) {
+	l->reading = on > 0;
+	if (on < 0) {                                 /* closing */
 		bufferevent_disable(l->bev, EV_READ); /* the kernel buffers meanwhile */
 		return;
 	}
+	set_timeouts(l);
+	/* held (0): no line goes up, but reading goes on into the input, up to
+	 * its watermark (four lines), so the peer's close is seen at once: a
+	 * player who goes while the game's start is stored is gone then */
 	bufferevent_enable(l->bev, EV_READ);
-	read_cb(l->bev, l); /* the lines that waited */
+	if (on)
+		read_cb(l->bev, l); /* the lines that waited */
 }
 
 static void
 tl_timeouts(struct transport *t, int read_s, int write_s)
 {
-	struct timeval rd = { read_s, 0 }, wr = { write_s, 0 };
+	struct tlsline *l = tl(t);
 
-	bufferevent_set_timeouts(tl(t)->bev, &rd, &wr);
+	l->read_s = read_s;
+	l->write_s = write_s;
+	set_timeouts(l);
 }
 
 static const char *

@@ -22,7 +22,10 @@ struct transport_ops {
 	void (*send)(struct transport *t, const char *line, size_t n);
 	/* Bytes queued and not yet written. */
 	size_t (*pending)(const struct transport *t);
-	/* Stops (0) or resumes (1) handing lines up; lines already read wait. */
+	/* Resumes (1) or stops handing lines up; lines already read wait.
+	 * Held (0): no line goes up, but reading goes on into the input (up to
+	 * four lines' worth) so that a close of the peer is seen, and the idle
+	 * timeout waits; closing (-1): nothing more is read. */
 	void (*reading)(struct transport *t, int on);
 	/* The read (idle) and write timeouts, in seconds. */
 	void (*timeouts)(struct transport *t, int read_s, int write_s);

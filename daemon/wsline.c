@@ -42,8 +42,9 @@ struct wsline {
 	int throttled; /* the output is over the cap: nothing is read */
 	int in_recv;   /* inside wslay_event_recv, which must not be entered again */
 	int stopped;
-	size_t cap;         /* the output cap, bytes */
-	const char *ending; /* the WebSocket is over: why, once its close frame is out */
+	int read_s, write_s; /* the timeouts as set (ws_timeouts) */
+	size_t cap;          /* the output cap, bytes */
+	const char *ending;  /* the WebSocket is over: why, once its close frame is out */
 	struct http_req req;
 	struct event *deadline; /* the HTTP request's time cap, or the keep-alive idle one */
 	int timing_req;         /* deadline is the current request's, from its first byte */
@@ -65,6 +66,16 @@ cwl(const struct transport *t)
 }
 
 static void process(struct wsline *w);
+
+/* The timeouts as set, the read (idle) one only while lines go up: a held
+ * connection waits for our answer, not the peer's bytes. */
+static void
+set_timeouts(struct wsline *w)
+{
+	struct timeval rd = { w->read_s, 0 }, wr = { w->write_s, 0 };
+	if (w->read_s || w->write_s) /* else the HTTP phase's, from wsline_new */
+		bufferevent_set_timeouts(w->bev, w->reading ? &rd : NULL, &wr);
+}
 static size_t ws_pending(const struct transport *t);
 
 /* The time for the next request to begin (keep-alive idle), or for the one
@@ -325,6 +336,11 @@ process(struct wsline *w)
 	}
 	if (!w->stopped && w->reading && !w->throttled)
 		tlsline_pull(w->bev);
+	/* held: the frames wait in the input, four lines' worth at most,
+	 * while reading goes on only to see the peer's close */
+	if (w->phase == PH_WS && !w->stopped && !w->reading &&
+	    evbuffer_get_length(in) >= 4 * PROTO_LINE_MAX)
+		bufferevent_disable(w->bev, EV_READ);
 }
 
 static void
@@ -402,14 +418,21 @@ static void
 ws_reading(struct transport *t, int on)
 {
 	struct wsline *w = wl(t);
-	w->reading = on;
-	if (!on) {
+	w->reading = on > 0;
+	if (on < 0) {                                 /* closing */
 		bufferevent_disable(w->bev, EV_READ); /* the kernel buffers meanwhile */
 		return;
 	}
+	set_timeouts(w);
 	if (w->throttled)
 		return; /* write_cb reads again once the output is down */
+	/* held (0): no message goes up, but reading goes on (process bounds
+	 * it), so the peer's close is seen at once */
 	bufferevent_enable(w->bev, EV_READ);
+	if (!on) {
+		process(w);
+		return;
+	}
 	release_held(w);
 	if (w->reading && !w->in_recv) /* released within a line: wslay's loop reads on */
 		process(w);
@@ -418,8 +441,10 @@ ws_reading(struct transport *t, int on)
 static void
 ws_timeouts(struct transport *t, int read_s, int write_s)
 {
-	struct timeval rd = { read_s, 0 }, wr = { write_s, 0 };
-	bufferevent_set_timeouts(wl(t)->bev, &rd, &wr);
+	struct wsline *w = wl(t);
+	w->read_s = read_s;
+	w->write_s = write_s;
+	set_timeouts(w);
 }
 
 static const char *

@@ -249,6 +249,7 @@ TESTS += $(O)/tests/unit/test_proxyhdr
 # build, the daemon's black-box tests against it. test_pgdown runs only
 # under it (it needs the server), so it is built, not listed.
 TCLIENT_PROGS += $(O)/tests/daemon/test_pgdown
+$(O)/tests/daemon/test_pgdown: $(O)/tests/daemon/wsframe.o
 
 TEST_HELPERS += $(O)/tests/daemon/test_pgdown
 TESTS += tests/pg/test_pg.sh

@@ -152,7 +152,7 @@ test_rated_game(void)
 	REQUIRE_LINE(b, "= RECORD result black five");
 	REQUIRE_LINE(b, "OK EXPORT");
 	tc_send(b, "EXPORT %s psq", id);
-	REQUIRE_LINE(b, "= RECORD Piskvorky 15x15, 11:11, 0");
+	REQUIRE_LINE(b, "= RECORD Piskvorky 15x15, 0:0, 0");
 	REQUIRE_LINE(b, "= RECORD 8,8,");
 	REQUIRE_LINE(b, "OK EXPORT");
 	tc_send(b, "EXPORT 99999");

@@ -304,9 +304,59 @@ test_kill_and_resume(void)
 		printf("could not remove the test directories\n");
 }
 
+/* An undo back to one stone after both sides moved leaves ABORT too late
+ * (PROTOCOL.md 5.6), and so it stays after a kill -9 and a restart: the
+ * store keeps that both sides moved (issue 43). */
+static void
+test_undo_then_abort(void)
+{
+	static struct daemon d1, d2;
+	char room[24], conf[300], state[200], token[80];
+	struct tc *a, *b;
+	unsigned id = 0;
+
+	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, "grace 300") == 0, "no daemon (log %s)", d1.log);
+	snprintf(state, sizeof state, "%s/state", d1.dir);
+	REQUIRE(tc_pair_guests(
+		    d1.port, "una", "uno", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
+	snprintf(token, sizeof token, "%s", a->token);
+	const char *mv[] = { "h8", "i9", "j10" };
+	for (int i = 0; i < 3; i++) {
+		struct tc *p = i % 2 ? b : a;
+		tc_send(p, "MOVE %s %s", room, mv[i]);
+		REQUIRE(tc_expect(p, "OK MOVE", 3000), "MOVE %s: %s", mv[i], p->line);
+	}
+	/* white, to move, asks to take back its move and black's: one stone left */
+	tc_send(b, "OFFER %s undo", room);
+	REQUIRE(tc_expect(b, "OK OFFER", 3000), "OFFER undo: %s", b->line);
+	sscanf(b->line, "OK OFFER %*s %u", &id);
+	tc_send(a, "ACCEPT %s %u", room, id);
+	REQUIRE(tc_expect(a, "* UNDO", 3000), "no * UNDO: %s", a->line);
+	REQUIRE(tc_expect(a, "OK ACCEPT", 3000), "ACCEPT: %s", a->line);
+	tc_send(a, "ABORT %s", room);
+	CHECK(tc_expect(a, "ERR 443", 3000), "ABORT after the undo: %s", a->line);
+	REQUIRE(daemon_stop(&d1, SIGKILL, 5000) >= 0 || !daemon_alive(&d1), "daemon not killed");
+	tc_close(a);
+	tc_close(b);
+
+	snprintf(conf, sizeof conf, "state-dir %s\ngrace 300", state);
+	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "restart failed (log %s)", d2.log);
+	a = tc_open(d2.port, 1);
+	REQUIRE(a, "cannot connect");
+	tc_send(a, "RESUME %s %s 0", token, room);
+	REQUIRE(tc_expect(a, "OK RESUME", 3000), "RESUME: %s", a->line);
+	tc_send(a, "ABORT %s", room);
+	CHECK(tc_expect(a, "ERR 443", 3000), "ABORT after the undo and a restart: %s", a->line);
+	tc_close(a);
+	daemon_stop(&d2, SIGTERM, 5000);
+	printf("an undo back to one stone leaves ABORT too late, across a restart too\n");
+}
+
 int
 main(void)
 {
+	test_undo_then_abort();
 	test_kill_and_resume();
 	printf("persist: %d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
 	return failures ? 1 : 0;

@@ -576,7 +576,7 @@ test_exports(void **state)
 
 	/* the last line is Piskvork's end code: 15 a flag, 0 a five, -1 unknown */
 	n = export_psq(&g, moves, buf, sizeof buf);
-	assert_string_equal(buf, "Piskvorky 15x15, 11:11, 0\n8,8,1200\n9,7,3400\n1,15,500\n15\n");
+	assert_string_equal(buf, "Piskvorky 15x15, 0:0, 0\n8,8,1200\n9,7,3400\n1,15,500\n15\n");
 	char small[10];
 	assert_int_equal(export_psq(&g, moves, small, sizeof small), n);
 	g.reason = REASON_FIVE;
