@@ -58,8 +58,11 @@ BINS += $(GOMOKUD)
 # make run: the daemon with its embedded defaults (self-signed certificate and
 # state under ./state, 127.0.0.1:5555 and [::1]:5555).
 .PHONY: run-main
-run-main: $(GOMOKUD)
-	$(GOMOKUD) --state-dir state
+# make run starts the daemon; the quick start's client is built with it.
+# LISTEN=ADDR:PORT (repeatable, space-separated) instead of loopback only:
+# make run LISTEN=0.0.0.0:5555 lets a friend on the network in.
+run-main: $(GOMOKUD) $(BINDIR)/gomoku
+	$(GOMOKUD) --state-dir state $(foreach l,$(LISTEN),--listen $(l))
 
 # Integration tests: the real daemon on a loopback port, real TLS clients.
 # A program X that drives it through tests/daemon/tclient.o joins
@@ -104,7 +107,7 @@ $(O)/tests/daemon/test_exhaust: | $(BINDIR)/gomokuctl
 TESTS += $(O)/tests/daemon/test_exhaust
 
 # gomokuctl and the control socket (issue 22): every command against the
-# real daemon, the README's admin block run line by line.
+# real daemon, the admin block of docs/operations.md run line by line.
 $(O)/tests/daemon/test_ctl.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_ctl

@@ -202,6 +202,53 @@ parse_listen(const char *spec, struct sockaddr_storage *ss, int *len)
 	return 0;
 }
 
+/* A bound address as the log names it ("127.0.0.1", "[::1]"): its port. */
+static int
+bound_name(const struct sockaddr_storage *ss, char *out, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)(const void *)ss;
+		inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+		snprintf(out, len, "[%s]", host);
+		return ntohs(a->sin6_port);
+	}
+	const struct sockaddr_in *a = (const struct sockaddr_in *)(const void *)ss;
+	inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+	snprintf(out, len, "%s", host);
+	return ntohs(a->sin_port);
+}
+
+/* The address a browser opens for the board on a bound socket: a loopback
+ * one as localhost (the name the self-signed certificate always holds),
+ * any address as the server-name setting or else this host's name, and a
+ * given address as itself. */
+static void
+board_url(
+    const struct server *srv, const struct sockaddr_storage *ss, int port, char *out, size_t len)
+{
+	char host[256];
+	int any, loop;
+	if (ss->ss_family == AF_INET6) {
+		const struct in6_addr *a =
+		    &((const struct sockaddr_in6 *)(const void *)ss)->sin6_addr;
+		any = IN6_IS_ADDR_UNSPECIFIED(a);
+		loop = IN6_IS_ADDR_LOOPBACK(a);
+	} else {
+		uint32_t a = ntohl(((const struct sockaddr_in *)(const void *)ss)->sin_addr.s_addr);
+		any = a == INADDR_ANY;
+		loop = (a >> 24) == 127;
+	}
+	if (loop)
+		snprintf(host, sizeof host, "localhost");
+	else if (any && srv->cfg.server_name[0])
+		snprintf(host, sizeof host, "%s", srv->cfg.server_name);
+	else if (!any || gethostname(host, sizeof host) != 0)
+		bound_name(ss, host, sizeof host);
+	host[sizeof host - 1] = '\0';
+	snprintf(out, len, "https://%s:%d/", host, port);
+}
+
 /* A bound socket; IPv6 sockets are IPv6-only, so "0.0.0.0:p" and "[::]:p"
  * can both be listed. -1 with errno set. */
 static int
@@ -627,26 +674,18 @@ server_init(struct server *srv)
 		}
 		evconnlistener_set_error_cb(l, accept_error_cb);
 		srv->root->lev[srv->root->nlev++] = l;
-		/* the real port, for ":0" */
+		/* the real port, for ":0", and the board's address to say */
 		struct sockaddr_storage bound;
 		socklen_t blen = sizeof bound;
-		char host[INET6_ADDRSTRLEN] = "?";
-		int port = 0;
+		char where[INET6_ADDRSTRLEN + 8], url[300];
 		getsockname(evconnlistener_get_fd(l), (struct sockaddr *)&bound, &blen);
-		if (bound.ss_family == AF_INET6) {
-			struct sockaddr_in6 *a = (struct sockaddr_in6 *)&bound;
-			inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
-			port = ntohs(a->sin6_port);
-			log_info(&srv->log,
-			    web ? "web board on https://[%s]:%d/" : "listening on [%s]:%d", host,
-			    port);
-		} else {
-			struct sockaddr_in *a = (struct sockaddr_in *)&bound;
-			inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
-			port = ntohs(a->sin_port);
-			log_info(&srv->log,
-			    web ? "web board on https://%s:%d/" : "listening on %s:%d", host, port);
-		}
+		int port = bound_name(&bound, where, sizeof where);
+		board_url(srv, &bound, port, url, sizeof url);
+		if (web)
+			log_info(&srv->log, "web board on %s (web-listen %s:%d)", url, where, port);
+		else
+			log_info(
+			    &srv->log, "listening on %s:%d; web board on %s", where, port, url);
 	}
 	if (srv->root->nlev == 0) {
 		log_error(&srv->log, "no address to listen on");

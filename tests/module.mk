@@ -130,7 +130,7 @@ soak: $(O)/tests/soak/soak $(O)/tests/soak/crash $(GOMOKUD)
 
 # The layers of ARCHITECTURE.md, checked on the includes (and what they
 # include); the core reaches the cluster by no symbol either (issue 40).
-TESTS += tests/test_layers.sh tests/test_world.sh tests/cycles.sh
+TESTS += tests/test_layers.sh tests/test_world.sh tests/cycles.sh tests/test_quickstart.sh
 
 # The web client's protocol parser against every transcript line of
 # PROTOCOL.md, and its model (client/web/model.js, no DOM) on the

@@ -137,10 +137,14 @@ export function known(family, token) {
 
 // What an error code means (PROTOCOL.md section 7). A ban's or a mute's
 // text says until when and why: it goes with the words.
+const DETAIL = new Set([402, 407, 412, 414, 415]);
+
 export function errorWords(code, text) {
   const m = ERRORS[code];
   if (!m) return t('err.other', 'The server refused that');
-  if ((code === 414 || code === 415) && text) return t('web.paren', '%s (%s)', say(m), text);
+  // the server's own words name what broke (which value, which rule, until
+  // when): the page keeps no second copy of the name and password rules
+  if (DETAIL.has(code) && text) return t('web.paren', '%s (%s)', say(m), text);
   return say(m);
 }
 

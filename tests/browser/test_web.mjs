@@ -381,6 +381,11 @@ async function accountGame() {
   const a = await open();
   const name = `webby${process.pid % 10000}`;
   await a.type('#account input[name=name]', name);
+  // a password too short: the refusal says the server's rule, in its words
+  await a.type('#account input[name=password]', 'abc');
+  await a.click('#register-go');
+  await waitText(a, '#toast', /at least 6 characters/);
+  await a.$eval('#account input[name=password]', (e) => { e.value = ''; });
   await a.type('#account input[name=password]', 'secret-pw');
   await a.click('#register-go');
   await waitText(a, '#me', new RegExp(`^You are ${name}$`));
@@ -398,7 +403,7 @@ async function accountGame() {
   await named(a);
   await waitText(a, '#me', new RegExp(`^You are ${name}$`));
   await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
-  ok('an account registered from the page; a bot seated in its private room; a reload resumes the account');
+  ok('an account registered from the page (a short password refused with the server\'s rule); a bot seated in its private room; a reload resumes the account');
   await a.browserContext().close();
 }
 

@@ -12,7 +12,7 @@
  * stopped daemon, a wrong socket, a bad duration or CIDR, an unknown user,
  * overlong and garbage control lines, and a peer of another uid (as root,
  * through a socket opened up by hand, so only SO_PEERCRED stands in the
- * way). Last, each gomokuctl command of the README's admin block runs.
+ * way). Last, each gomokuctl command of docs/operations.md's admin block runs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -522,13 +522,13 @@ test_other_uid(void)
 	ok("the control socket refuses another uid by SO_PEERCRED");
 }
 
-/* The admin block of the README, command by command; mallory is online
+/* The admin block of docs/operations.md, command by command; mallory is online
  * (again) before a kick, as the commands assume. */
 static void
 test_readme_commands(void)
 {
-	FILE *f = fopen("README.md", "r");
-	REQUIRE(f, "README.md not found (run from the top of the tree)");
+	FILE *f = fopen("docs/operations.md", "r");
+	REQUIRE(f, "docs/operations.md not found (run from the top of the tree)");
 	char line[600];
 	int in = 0, ran = 0;
 	struct tc *m = NULL;
@@ -564,15 +564,16 @@ test_readme_commands(void)
 			snprintf(run, sizeof run, "%s%s", GOMOKUCTL_BIN, args);
 		strncat(run, " > /dev/null", sizeof run - strlen(run) - 1);
 		int rc = system(run);
-		CHECK(rc == 0, "README command failed (%d): %s", rc, run);
+		CHECK(rc == 0, "an admin command of docs/operations.md failed (%d): %s", rc, run);
 		ran++;
 	}
 	fclose(f);
 	if (m)
 		tc_close(m);
 	unsetenv("GOMOKUCTL_SOCKET");
-	CHECK(ran >= 15, "the README's admin block has only %d gomokuctl commands", ran);
-	printf("ok the README's %d admin commands run against the daemon\n", ran);
+	CHECK(
+	    ran >= 15, "the admin block of docs/operations.md has only %d gomokuctl commands", ran);
+	printf("ok the %d admin commands of docs/operations.md run against the daemon\n", ran);
 }
 
 /* backup FILE while the daemon serves; a fresh state directory holding the
@@ -615,7 +616,7 @@ test_backup_restore(void)
 	CHECK(strcmp(out, want) == 0, "backup says %s (want %s)", out, want);
 	CHECK((sb.st_mode & 0777) == 0600, "the backup is mode %o", (unsigned)(sb.st_mode & 0777));
 
-	/* restore: the README's steps, into a fresh directory */
+	/* restore: the steps of docs/operations.md, into a fresh directory */
 	struct daemon *r = &restored;
 	char dir[200], cmd[800], conf[300];
 	snprintf(dir, sizeof dir, "%s/restored", d.dir);

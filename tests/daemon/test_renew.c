@@ -165,7 +165,7 @@ setup(void)
 	}
 	if (make_cert(1) || make_cert(2) || renew_to(1, 1, 1))
 		return -1;
-	/* the README's links from the config directory into live/ */
+	/* docs/operations.md's links from the config directory into live/ */
 	snprintf(t, sizeof t, "%s/live/fullchain.pem", base);
 	snprintf(p, sizeof p, "%s/etc/tls.crt", base);
 	if (symlink(t, p) != 0)

@@ -646,9 +646,15 @@ test_web_listen(const struct daemon *d)
 		fclose(f);
 	log[n] = '\0';
 	int web = 0;
-	REQUIRE((at = strstr(log, "web board on https://127.0.0.1:")) &&
-		sscanf(at, "web board on https://127.0.0.1:%d/", &web) == 1,
+	REQUIRE((at = strstr(log, "(web-listen 127.0.0.1:")) &&
+		sscanf(at, "(web-listen 127.0.0.1:%d)", &web) == 1,
 	    "no web-listen port in %s", d->log);
+	/* the game port's line names the board's address too (a loopback
+	 * address as localhost, the certificate's name) */
+	char want[96];
+	snprintf(want, sizeof want, "listening on 127.0.0.1:%d; web board on https://localhost:%d/",
+	    port, port);
+	CHECK(strstr(log, want) != NULL, "the log does not say \"%s\" (%s)", want, d->log);
 	int saved = port;
 	port = web;
 	static const unsigned char gomoku[] = "\x08gomoku/1";

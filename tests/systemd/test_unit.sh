@@ -2,7 +2,7 @@
 # The service unit as `make install` writes it: systemd-analyze verify is
 # clean, systemd-analyze security rates its exposure 2.0 or better, and the
 # certificate renewal documented for it matches how it loads the certificate,
-# and the READMEs quote the exposure it measures.
+# and the docs quote the exposure it measures.
 set -eu
 fail() { echo "FAIL: $*"; exit 1; }
 command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing (make deps installs systemd)"
@@ -48,11 +48,11 @@ echo "verify: clean"
 # deploy hook is documented for this unit it must restart it.
 if grep -q '^LoadCredential=tls\.crt:' "$unit"; then
 	hook='--deploy-hook "systemctl try-restart gomokud"'
-	for f in README.md systemd/README.md "$unit"; do
+	for f in docs/operations.md systemd/README.md "$unit"; do
 		grep -qF -- "$hook" "$f" || fail "$f does not give the deploy hook $hook"
 	done
 	grep -qF 'try-restart gomokud' man/gomokud.8.in || fail "gomokud(8) does not name the restart"
-	if grep -n 'deploy-hook "systemctl reload' README.md systemd/README.md man/* "$unit"; then
+	if grep -n 'deploy-hook "systemctl reload' docs/operations.md systemd/README.md man/* "$unit"; then
 		fail "a deploy hook reloads, which does not refresh LoadCredential= copies"
 	fi
 	echo "renewal: the unit loads credentials, and every deploy hook documented restarts it"
@@ -65,7 +65,7 @@ awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }' || fail "exposure $score is above
 echo "security: exposure $score (2.0 or better required)"
 
 # The docs quote the figure measured here, so it cannot drift from the unit.
-for f in README.md systemd/README.md; do
+for f in docs/operations.md systemd/README.md; do
 	quoted=$(tr '\n' ' ' < "$f" | grep -o '`systemd-analyze security` rates[a-z ]* [0-9][0-9.]*' |
 		grep -o '[0-9][0-9.]*$') || true
 	[ -n "$quoted" ] || fail "$f quotes no \`systemd-analyze security\` rating"
@@ -73,4 +73,4 @@ for f in README.md systemd/README.md; do
 		[ "$q" = "$score" ] || fail "$f says systemd-analyze security rates the unit $q; it measures $score"
 	done
 done
-echo "security: README.md and systemd/README.md quote $score, as measured"
+echo "security: docs/operations.md and systemd/README.md quote $score, as measured"
