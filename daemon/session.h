@@ -107,6 +107,9 @@ void session_del_room(struct session *s, struct room *r);
 void session_disconnected(struct session *s);
 /* Queue s for freeing at the next gc pass if it is then idle. */
 void session_check(struct session *s);
+/* Its token ends now (a kick or a ban): no RESUME takes it back, here or
+ * after a restart; a seat it holds waits like any away player's. */
+void session_revoke(struct session *s);
 /* Leaves every room and frees s. */
 void session_free(struct session *s);
 /* Sends to s's connection if it has one. */
