@@ -318,7 +318,7 @@ struct admin_write {
 	enum { W_BAN, W_MUTE, W_UNBAN, W_UNMUTE, W_MOTD } verb;
 	char who[STORE_NAME_MAX + 1];
 	store_sanction_t x;    /* W_BAN, W_MUTE: the sanction; W_UN*: kind and target */
-	store_sanction_t also; /* W_BAN of a guest online: its address too */
+	store_sanction_t also; /* W_BAN of a guest: its address too */
 	int has_also;
 	int lookup;                    /* the target must be an account (it is not online) */
 	char name[STORE_NAME_MAX + 1]; /* that account's name as asked */
@@ -388,12 +388,13 @@ sanction_begin(struct admin *a, int kind, const char *who, const char *target, c
 	x.created = (int64_t)time(NULL);
 	x.expires = secs ? x.created + secs : 0;
 	w->x = x;
-	/* a guest comes back under another name: its address is banned with it
-	 * (its IPv6 /64, the unit the limits count), unless banned longer */
-	if (kind == STORE_BAN && guest && guest->conn && !strchr(target, '.') &&
+	/* a guest comes back under another name: its address (its last one,
+	 * when it is away) is banned with it (its IPv6 /64, the unit the
+	 * limits count), unless banned longer */
+	if (kind == STORE_BAN && guest && guest->has_unit && !strchr(target, '.') &&
 	    !strchr(target, ':')) {
 		w->also = x;
-		if (cidr_format(&guest->conn->unit, w->also.target, sizeof w->also.target) == 0) {
+		if (cidr_format(&guest->unit, w->also.target, sizeof w->also.target) == 0) {
 			struct sanction *old = find(a, STORE_BAN, w->also.target);
 			w->has_also = !old || !in_force(old, x.created) ||
 			    (old->x.expires != 0 && (x.expires == 0 || old->x.expires < x.expires));

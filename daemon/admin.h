@@ -62,8 +62,8 @@ game_err_t admin_kick(struct admin *a, const char *who, const char *user, const 
  *
  * Ban target: an account or online name, an IPv4/IPv6 address or a CIDR;
  * duration "30m", "2h", "7d", "4w", "forever" (or NULL: forever, a day
- * for a guest online). A ban of a guest online also bans the address it is
- * connected from (its unit: an IPv6 /64), as long. MOTD
+ * for a guest). A ban of a guest also bans the address it is connected
+ * from, or last came from (its unit: an IPv6 /64), as long. MOTD
  * text NULL or "-": none.
  */
 struct admin_write;

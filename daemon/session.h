@@ -8,6 +8,7 @@
 #include <sys/queue.h>
 
 #include "daemon/auth.h"
+#include "daemon/cidr.h"
 #include "proto/proto.h"
 
 struct server;
@@ -40,6 +41,11 @@ struct session {
 	 * session.c writes it. */
 	char await[64 + 1];
 	int keep_token; /* its stored token outlives it (session_keep_token) */
+	/* the address its last connection came from (conn.h's unit: an IPv6
+	 * /64; conn_bind sets it), kept while it is away: a ban of a guest
+	 * bans it too */
+	struct cidr unit;
+	int has_unit;
 };
 
 /* The name and token of a session about to be made: name (NULL: the next

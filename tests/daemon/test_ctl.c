@@ -243,6 +243,32 @@ test_guest_ban(void)
 	tc_close(o);
 	ok("a ban of a guest (a day by default) bans its address too, refused at HELLO; "
 	   "another address comes in");
+
+	/* a guest away from its seat: the address it last came from */
+	struct tc *gus = tc_open_from("127.0.0.5", d.port, NULL, 0, 1),
+		  *hal = tc_open_from("127.0.0.6", d.port, NULL, 0, 1);
+	REQUIRE(gus && hal, "no connections from 127.0.0.5 and .6");
+	tc_send(gus, "GUEST gus");
+	REQUIRE(tc_expect(gus, "OK GUEST gus ", 3000), "GUEST gus: %s", gus->line);
+	tc_send(hal, "GUEST hal");
+	REQUIRE(tc_expect(hal, "OK GUEST hal ", 3000), "GUEST hal: %s", hal->line);
+	char room[32];
+	REQUIRE(tc_pair(gus, hal, "freestyle 15 none", "casual", room, sizeof room) == 0,
+	    "no game for gus: %s", tc_why);
+	tc_close(gus);
+	CHECK(tc_expect(hal, "* PRESENCE ", 3000), "gus's leaving not seen: %s", hal->line);
+	REQUIRE(ctl("ban", "gus", "1h", "rude", NULL) == 0, "ban gus: %s", err);
+	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
+	CHECK(strstr(out, "ban gus until ") && strstr(out, "ban 127.0.0.5 until "),
+	    "an away guest's ban names its last address too: %s", out);
+	CHECK(refused_at_hello("127.0.0.5", d.port, line, sizeof line) && strstr(line, ": rude"),
+	    "the away guest's address at HELLO: %s", line);
+	tc_send(hal, "RESIGN %s", room);
+	CHECK_LINE(hal, "OK RESIGN");
+	tc_close(hal);
+	CHECK(ctl("unban", "gus", NULL) == 0 && ctl("unban", "127.0.0.5", NULL) == 0,
+	    "unban gus and his address: %s", err);
+	ok("a ban of a guest away from its seat bans the address it last came from");
 }
 
 static void
