@@ -250,6 +250,12 @@ sign_in(struct conn *c, struct check *k)
 		return ERR_NAME_TAKEN; /* a guest took it meanwhile */
 	if (!s && (!k->token[0] || !(s = session_adopt(c->srv, k->name, k->token, kind))))
 		return ERR_INTERNAL;
+	/* a session whose token a kick or ban revoked goes on with this one's */
+	if (!s->token[0]) {
+		if (!k->token[0])
+			return ERR_INTERNAL;
+		snprintf(s->token, sizeof s->token, "%s", k->token);
+	}
 	conn_bind(c, s);
 	if (!k->guest)
 		take_seats(c, s);
@@ -341,7 +347,8 @@ enter(struct conn *c, struct check *k, const char **why)
 		forget(c->srv, pkey);
 		forget(c->srv, ukey);
 		struct session *s = session_by_name(c->srv, k->name);
-		if (s && s->kind == SESSION_ACCOUNT) {
+		/* a revoked token (a kick, a ban) gets a new one, stored first */
+		if (s && s->kind == SESSION_ACCOUNT && s->token[0]) {
 			int rc = sign_in(c, k);
 			discard(k);
 			return rc;

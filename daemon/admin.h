@@ -16,7 +16,9 @@ struct server;
 struct session;
 struct admin;
 
-enum { ADMIN_TEXT_MAX = 400 };
+/* A ban of a guest without a duration lasts a day: guest names come back
+ * to others, and its address may be shared (a mobile carrier's NAT). */
+enum { ADMIN_TEXT_MAX = 400, ADMIN_GUEST_BAN_S = 86400 };
 
 /* The moderation state, with the bans, mutes and MOTD the store keeps
  * (none without a store). NULL with err. */
@@ -59,7 +61,9 @@ game_err_t admin_kick(struct admin *a, const char *who, const char *user, const 
  * could not be queued.
  *
  * Ban target: an account or online name, an IPv4/IPv6 address or a CIDR;
- * duration "30m", "2h", "7d", "4w", "forever" (or NULL: forever). MOTD
+ * duration "30m", "2h", "7d", "4w", "forever" (or NULL: forever, a day
+ * for a guest). A ban of a guest also bans the address it is connected
+ * from, or last came from (its unit: an IPv6 /64), as long. MOTD
  * text NULL or "-": none.
  */
 struct admin_write;

@@ -202,6 +202,14 @@ cmd_hello(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 		*why = "this server speaks protocol 1";
 		return ERR_VERSION;
 	}
+	/* a banned address is told why and until when at the door, and closed:
+	 * it could take no name anyway (section 5.12) */
+	int banned = admitted(c, NULL, why);
+	if (banned) {
+		conn_error(c, m->tag, banned, *why ? "%s" : NULL, *why);
+		conn_close(c);
+		return 0;
+	}
 	c->state = CS_READY;
 	proto_msg_t r;
 	reply_init(&r, m);

@@ -329,6 +329,15 @@ forget_token(struct server *srv, const char *token)
 }
 
 void
+session_revoke(struct session *s)
+{
+	if (s->srv->store && !s->bot_level && s->token[0])
+		forget_token(s->srv, s->token);
+	memset(s->token, 0, sizeof s->token);
+	s->await[0] = '\0';
+}
+
+void
 session_free(struct session *s)
 {
 	struct server *srv = s->srv;

@@ -8,6 +8,7 @@
 #include <sys/queue.h>
 
 #include "daemon/auth.h"
+#include "daemon/cidr.h"
 #include "proto/proto.h"
 
 struct server;
@@ -40,6 +41,11 @@ struct session {
 	 * session.c writes it. */
 	char await[64 + 1];
 	int keep_token; /* its stored token outlives it (session_keep_token) */
+	/* the address its last connection came from (conn.h's unit: an IPv6
+	 * /64; conn_bind sets it), kept while it is away: a ban of a guest
+	 * bans it too */
+	struct cidr unit;
+	int has_unit;
 };
 
 /* The name and token of a session about to be made: name (NULL: the next
@@ -107,6 +113,9 @@ void session_del_room(struct session *s, struct room *r);
 void session_disconnected(struct session *s);
 /* Queue s for freeing at the next gc pass if it is then idle. */
 void session_check(struct session *s);
+/* Its token ends now (a kick or a ban): no RESUME takes it back, here or
+ * after a restart; a seat it holds waits like any away player's. */
+void session_revoke(struct session *s);
 /* Leaves every room and frees s. */
 void session_free(struct session *s);
 /* Sends to s's connection if it has one. */

@@ -84,12 +84,34 @@ function connect() {
       document.body.classList.add('offline');
       return;
     }
+    if (next.removed) {
+      removed();
+      return;
+    }
     const s = Math.round(next.retry / 100) / 10;
     status(() => t('web.lost', 'Connection lost; reconnecting in %s s…', s));
     document.body.classList.add('offline');
     app.retry = setTimeout(connect, next.retry);
   };
 }
+
+// Kicked or banned: the page says why (the server's text) and stays off
+// until the player asks to come back (a fresh guest, unless banned).
+function removed() {
+  document.body.classList.add('offline');
+  if (model.banned !== null) status(() => t('web.banned', 'Refused by the server: %s', model.banned));
+  else status(() => t('web.kicked', 'Removed by the server\'s admins: %s', model.kicked));
+  $('comeback').hidden = false;
+}
+
+$('comeback').addEventListener('click', () => {
+  $('comeback').hidden = true;
+  model.comeBack();
+  save({ name: null, token: null, room: null, seq: 0, account: false });
+  showMe();
+  status(() => t('web.connecting', 'Connecting…'));
+  connect();
+});
 
 function send(name, ...args) {
   return new Promise((resolve, reject) => {
@@ -238,7 +260,7 @@ function onOutcome(out, m) {
     return;
   }
   if (out.notice === 'kicked') {
-    status(() => t('web.kicked', 'Removed by the server\'s admins: %s', model.kicked));
+    removed();
     return;
   }
   if (out.tell) {

@@ -75,7 +75,8 @@ export class Model {
     this.replay = null; // {rec, at}
     this.motd = null; // the server's notices: their texts as sent
     this.announce = null;
-    this.kicked = null;
+    this.kicked = null; // * KICKED's text: the page stays off until asked back
+    this.banned = null; // HELLO's 414 text: this address is banned
     this.told = null; // the last TELL: {from, text}
     this.shutdown = null; // {ms, text}
     this.sentQ = []; // requests awaiting their reply: {tag, name, args, ply}
@@ -124,6 +125,7 @@ export class Model {
     out.reply = { tag: m.tag, ok: m.kind === 'ok' ? m : null, err: m.kind === 'err' ? m : null, data, req };
     if (m.kind === 'err') {
       if (FATAL.has(m.code)) out.rc = 'fatal';
+      if (m.code === 414 && req && req.name === 'HELLO') this.banned = m.text || ''; // closed after it
       return out;
     }
     const a = m.args;
@@ -474,10 +476,21 @@ export class Model {
     this.sentQ = [];
     this.data = [];
     if (this.conn.bye === 'takeover') return { takeover: true };
+    // kicked or banned: coming back on its own would undo the admin's act
+    if (this.kicked !== null || this.banned !== null) return { removed: true };
     this.conn.bye = null;
     const wait = this.conn.backoff;
     this.conn.backoff = Math.min(wait * 2, BACKOFF_MAX);
     return { retry: wait };
+  }
+
+  // The player asks to come back after a kick or a ban: a fresh start.
+  comeBack() {
+    this.kicked = null;
+    this.banned = null;
+    this.me = null;
+    this.game = null;
+    this.conn.backoff = BACKOFF_FIRST;
   }
 
   // * MOVED: the room is played at addr; the next connection goes there.

@@ -205,6 +205,29 @@ check('reconnecting: a takeover is not fought back; another BYE is forgotten at 
   assert.equal(n.conn.bye, null);
 });
 
+check('reconnecting: not after a kick or a HELLO refused as banned, until asked back (issue 43)', () => {
+  const m = new Model();
+  assert.equal(line(m, '* KICKED kicked: flooding').notice, 'kicked');
+  assert.equal(m.kicked, 'kicked: flooding');
+  assert.deepEqual(m.closed(), { removed: true });
+  assert.deepEqual(m.closed(), { removed: true }); // and again: no backoff runs
+  m.comeBack();
+  assert.equal(m.kicked, null);
+  assert.equal(m.closed().retry, BACKOFF_FIRST);
+  const n = new Model();
+  n.sent('HELLO', [1, 'web/1'], '#w1');
+  line(n, 'ERR #w1 414 banned this address is banned until 2026-12-04 10:00 UTC: spam');
+  assert.equal(n.banned, 'this address is banned until 2026-12-04 10:00 UTC: spam');
+  assert.deepEqual(n.closed(), { removed: true });
+  n.comeBack();
+  assert.equal(n.banned, null);
+  const o = new Model(); // a GUEST refused as banned closes nothing
+  o.sent('GUEST', ['mallory'], '#w2');
+  line(o, 'ERR #w2 414 banned banned until 2026-12-04 10:00 UTC: spam');
+  assert.equal(o.banned, null);
+  assert.equal(o.closed().retry, BACKOFF_FIRST);
+});
+
 check('reconnecting: RESUME the kept room, else GUEST with the guest\'s name; a lost connection drops its requests', () => {
   const m = new Model();
   assert.deepEqual(m.resumeArgs({ token: 't', room: 'r1', seq: 12, name: 'alice' }), ['t', 'r1', 12]);

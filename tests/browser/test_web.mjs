@@ -15,6 +15,9 @@
 //   - the page in Chinese (a browser asking for zh-CN) beside one in
 //     English: lobby, game, a refusal, the result, a replay; the language
 //     switch kept across reloads;
+//   - moderation: a web guest kicked by gomokuctl sees why and is not back
+//     under a new name; "Come back" starts a fresh guest; banned, its
+//     reload is refused at HELLO with the reason (issue 43);
 //   - screenshots of the lobby, a game and a replay at desktop and phone
 //     sizes into $SHOTS (build/browser by default), and of each in English
 //     and Chinese into $SHOTS/en and $SHOTS/zh_CN.
@@ -674,7 +677,67 @@ async function languageGame() {
   for (const p of [a, b]) await p.browserContext().close();
 }
 
-const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame };
+// ---- 9: moderation: a kicked web guest stays off, a banned one is refused -----
+
+function ctl(...args) {
+  return execFileSync(`${BINDIR}/gomokuctl`, ['--state-dir', join(dir, 'state'), ...args], { encoding: 'utf8' });
+}
+
+// The guests gomokuctl who lists from the pages' address (127.0.0.1).
+function guestsOnline() {
+  return ctl('who').split('\n').filter((l) => / guest /.test(l) && / 127\.0\.0\.1:[0-9]+$/.test(l))
+    .map((l) => l.replace(/^= /, '').split(' ')[0]);
+}
+
+const sleep = (ms) => new Promise((r) => { setTimeout(r, ms); });
+
+// Last of the cases: its ban covers 127.0.0.1, every page's address, until
+// it is lifted at the end.
+async function moderationGame() {
+  const a = await open(null, PHONE);
+  const name = await named(a);
+  assert.ok(guestsOnline().includes(name), `${name} not in who`);
+  const others = guestsOnline().filter((n) => n !== name);
+  ctl('kick', name, 'flooding the chat');
+  await waitText(a, '#status', /^Removed by the server's admins: kicked: flooding the chat$/);
+  await sleep(4000); // the old page was back within a second under a new name
+  assert.match(await text(a, '#status'), /^Removed by the server's admins: kicked: flooding the chat$/);
+  assert.equal(await a.$eval('#comeback', (e) => e.hidden), false);
+  assert.deepEqual(guestsOnline().filter((n) => !others.includes(n)), []);
+  ok('a web guest kicked by gomokuctl sees why and stays off: no guest from it within 4 s');
+
+  await a.click('#comeback');
+  await a.waitForFunction((old) => {
+    const me = window.gomokud.model.me;
+    return me && me.name !== old && document.getElementById('me').textContent !== '';
+  }, { timeout: T }, name);
+  const name2 = await a.evaluate(() => window.gomokud.model.me.name);
+  assert.ok(guestsOnline().includes(name2));
+  ok('"Come back" after a kick starts a fresh guest');
+
+  try {
+    ctl('ban', name2, '1h', 'abuse in chat');
+    await waitText(a, '#status', /^Removed by the server's admins: banned until .*: abuse in chat$/);
+    assert.match(ctl('bans'), /ban 127\.0\.0\.1 until /);
+    await a.reload();
+    await waitText(a, '#status', /^Refused by the server: this address is banned until [0-9-]+ [0-9:]+ UTC: abuse in chat$/);
+    await sleep(3000);
+    assert.match(await text(a, '#status'), /^Refused by the server: this address is banned /);
+    assert.equal(await a.evaluate(() => window.gomokud.model.me), null);
+    assert.deepEqual(guestsOnline().filter((n) => !others.includes(n)), []);
+    await a.click('#comeback'); // still banned: refused again, with the reason
+    await waitText(a, '#status', /^Refused by the server: this address is banned .*: abuse in chat$/);
+    await a.waitForFunction(() => !document.getElementById('comeback').hidden, { timeout: T });
+    ok('a banned web guest\'s reload is refused at HELLO with the reason, and stays off');
+  } finally {
+    for (const target of [name2, '127.0.0.1']) {
+      try { ctl('unban', target); } catch { /* not banned */ }
+    }
+  }
+  await a.browserContext().close();
+}
+
+const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

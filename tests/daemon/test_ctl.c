@@ -1,8 +1,9 @@
 /*
  * test_ctl: the real bin/gomokuctl against the real bin/gomokud (issue 22).
  * Every command on a daemon with players online: status, who and rooms
- * with a game in progress; kick; bans by name, IPv4 CIDR and IPv6 address
- * refused at GUEST, LOGIN and RESUME and lifted again (the player plays
+ * with a game in progress; kick (its token resumes nothing); bans by name,
+ * IPv4 CIDR and IPv6 address refused at HELLO (an address), GUEST, LOGIN
+ * and RESUME and lifted again; a guest's ban covering its address (the player plays
  * once more); bans, mutes and the MOTD kept across a restart; mute and
  * SAY/TELL; the MOTD after the greeting; announce; drain (no new games,
  * the running one plays on, SIGTERM still stops cleanly); reload;
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon/control.h"
@@ -149,8 +151,13 @@ test_status_who_rooms(void)
 static void
 test_kick(void)
 {
-	struct tc *v = tc_guest(d.port, "vic");
-	REQUIRE(v, "no guest");
+	struct tc *v = tc_guest(d.port, "vic"), *w = tc_guest(d.port, "wes");
+	char room[32], token[80];
+	REQUIRE(v && w, "no guests");
+	/* seated, so that before issue 43 the token took the seat back */
+	REQUIRE(tc_pair(v, w, "freestyle 15 none", "casual", room, sizeof room) == 0,
+	    "no game for vic: %s", tc_why);
+	snprintf(token, sizeof token, "%s", v->token);
 	REQUIRE(ctl("kick", "vic", "stop", "that", NULL) == 0, "kick: %s", err);
 	CHECK(strstr(out, "kicked vic"), "kick says %s", out);
 	CHECK(tc_expect(v, "* KICKED kicked: stop that", 3000), "no reason line: %s", v->line);
@@ -158,9 +165,110 @@ test_kick(void)
 	CHECK(daemon_log_count(&d, "admin root: kick vic: stop that") == 1,
 	    "the kick is not logged with who did it");
 	tc_close(v);
+	/* the kick revoked the token: no seat comes back with it (issue 43) */
+	struct tc *c = tc_open(d.port, 1);
+	REQUIRE(c, "no connection");
+	tc_send(c, "RESUME %s %s 1", token, room);
+	CHECK(tc_expect(c, "ERR 448 ", 3000), "RESUME with a kicked session's token: %s", c->line);
+	/* a kick is no ban: the same address comes in under a name */
+	tc_send(c, "GUEST");
+	CHECK(tc_expect(c, "OK GUEST ", 3000), "GUEST after a kick: %s", c->line);
+	tc_close(c);
+	tc_send(w, "RESIGN %s", room);
+	CHECK_LINE(w, "OK RESIGN");
+	tc_close(w);
 	CHECK(one_line_error(ctl("kick", "nobody9", NULL)), "kick of no one: rc, %s", err);
 	CHECK(strstr(err, "nobody9 is not online"), "kick of no one says %s", err);
-	ok("kick: the player gets a reason line and is gone; no one online is an error");
+	ok("kick: the player gets a reason line and is gone, its token resumes nothing; no one "
+	   "online is an error");
+}
+
+/* A connection from src that HELLO refuses as banned, then closes: the
+ * ERR line, or NULL when it was let in. */
+static int
+refused_at_hello(const char *src, int port, char *line, size_t n)
+{
+	struct tc *c = tc_open_from(src, port, NULL, 0, 0);
+	if (!c) {
+		snprintf(line, n, "(no connection)");
+		return 0;
+	}
+	tc_send(c, "HELLO 1 tclient");
+	const char *l = tc_read(c, 3000);
+	snprintf(line, n, "%s", l ? l : "(nothing)");
+	int yes = l && strncmp(l, "ERR 414 banned ", 15) == 0 && tc_closed(c, 3000);
+	tc_close(c);
+	return yes;
+}
+
+/* Issue 43: a ban of a guest's name (no duration: a day) bans the address
+ * it is connected from too; that address is refused at HELLO with the
+ * reason and the end; another address comes in. */
+static void
+test_guest_ban(void)
+{
+	struct tc *g = tc_open_from("127.0.0.3", d.port, NULL, 0, 1);
+	REQUIRE(g, "no connection from 127.0.0.3");
+	tc_send(g, "GUEST gina");
+	REQUIRE(tc_expect(g, "OK GUEST gina ", 3000), "GUEST gina: %s", g->line);
+	time_t before = time(NULL);
+	REQUIRE(ctl("ban", "gina", NULL) == 0, "ban gina: %s", err);
+	CHECK(tc_expect(g, "* KICKED banned until ", 3000) && tc_closed(g, 3000),
+	    "the banned guest: %s", g->line);
+	tc_close(g);
+	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
+	CHECK(strstr(out, "ban gina until ") && strstr(out, "ban 127.0.0.3 until "),
+	    "a guest's ban names its address too: %s", out);
+	/* the default for a guest is a day, not for good */
+	char day[64], line[1100];
+	time_t end = before + 86400;
+	struct tm tm;
+	gmtime_r(&end, &tm);
+	strftime(day, sizeof day, "until %Y-%m-%d", &tm);
+	CHECK(strstr(out, day) && !strstr(out, "for good"), "a guest's ban is not a day: %s", out);
+	CHECK(refused_at_hello("127.0.0.3", d.port, line, sizeof line) &&
+		strstr(line, "this address is banned until "),
+	    "the banned guest's address at HELLO: %s", line);
+	struct tc *o = tc_open_from("127.0.0.4", d.port, NULL, 0, 1);
+	CHECK(o, "another address was refused at HELLO");
+	if (o) {
+		tc_send(o, "GUEST");
+		CHECK(tc_expect(o, "OK GUEST ", 3000), "GUEST from another address: %s", o->line);
+		tc_close(o);
+	}
+	CHECK(ctl("unban", "gina", NULL) == 0 && ctl("unban", "127.0.0.3", NULL) == 0,
+	    "unban gina and her address: %s", err);
+	o = tc_open_from("127.0.0.3", d.port, NULL, 0, 1);
+	CHECK(o, "127.0.0.3 still refused after the unban");
+	tc_close(o);
+	ok("a ban of a guest (a day by default) bans its address too, refused at HELLO; "
+	   "another address comes in");
+
+	/* a guest away from its seat: the address it last came from */
+	struct tc *gus = tc_open_from("127.0.0.5", d.port, NULL, 0, 1),
+		  *hal = tc_open_from("127.0.0.6", d.port, NULL, 0, 1);
+	REQUIRE(gus && hal, "no connections from 127.0.0.5 and .6");
+	tc_send(gus, "GUEST gus");
+	REQUIRE(tc_expect(gus, "OK GUEST gus ", 3000), "GUEST gus: %s", gus->line);
+	tc_send(hal, "GUEST hal");
+	REQUIRE(tc_expect(hal, "OK GUEST hal ", 3000), "GUEST hal: %s", hal->line);
+	char room[32];
+	REQUIRE(tc_pair(gus, hal, "freestyle 15 none", "casual", room, sizeof room) == 0,
+	    "no game for gus: %s", tc_why);
+	tc_close(gus);
+	CHECK(tc_expect(hal, "* PRESENCE ", 3000), "gus's leaving not seen: %s", hal->line);
+	REQUIRE(ctl("ban", "gus", "1h", "rude", NULL) == 0, "ban gus: %s", err);
+	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
+	CHECK(strstr(out, "ban gus until ") && strstr(out, "ban 127.0.0.5 until "),
+	    "an away guest's ban names its last address too: %s", out);
+	CHECK(refused_at_hello("127.0.0.5", d.port, line, sizeof line) && strstr(line, ": rude"),
+	    "the away guest's address at HELLO: %s", line);
+	tc_send(hal, "RESIGN %s", room);
+	CHECK_LINE(hal, "OK RESIGN");
+	tc_close(hal);
+	CHECK(ctl("unban", "gus", NULL) == 0 && ctl("unban", "127.0.0.5", NULL) == 0,
+	    "unban gus and his address: %s", err);
+	ok("a ban of a guest away from its seat bans the address it last came from");
 }
 
 static void
@@ -191,8 +299,9 @@ test_bans(void)
 	tc_send(c, "LOGIN mallory pass-mallory");
 	CHECK(tc_expect(c, "ERR 414 banned banned until ", 3000) && strstr(c->line, "flooding"),
 	    "LOGIN of a banned account: %s", c->line);
+	/* the ban revoked her token (issue 43): it takes no seat back */
 	tc_send(c, "RESUME %s %s 1", token, room);
-	CHECK(tc_expect(c, "ERR 414 banned", 3000), "RESUME of a banned player: %s", c->line);
+	CHECK(tc_expect(c, "ERR 448 ", 3000), "RESUME of a banned player: %s", c->line);
 	tc_send(c, "GUEST mallory");
 	CHECK(tc_expect(c, "ERR 414 banned", 3000), "GUEST as a banned name: %s", c->line);
 	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
@@ -200,10 +309,21 @@ test_bans(void)
 		strstr(out, "1 in force"),
 	    "bans says %s", out);
 
-	/* unbanned, mallory takes her seat back and plays */
+	/* unbanned, mallory logs in, takes her seat back and plays; the old
+	 * token still resumes nothing */
 	REQUIRE(ctl("unban", "mallory", NULL) == 0, "unban: %s", err);
 	tc_send(c, "RESUME %s %s 1", token, room);
-	REQUIRE(tc_expect(c, "OK RESUME", 3000), "RESUME after unban: %s", c->line);
+	CHECK(tc_expect(c, "ERR 448 ", 3000), "RESUME after unban: %s", c->line);
+	tc_send(c, "LOGIN mallory pass-mallory");
+	CHECK(
+	    tc_expect(c, "* SEATED ", 3000) && strstr(c->line, room), "LOGIN's seat: %s", c->line);
+	REQUIRE(tc_expect(c, "OK LOGIN mallory ", 3000), "LOGIN after unban: %s", c->line);
+	char tok2[80] = "";
+	CHECK(sscanf(c->line, "OK LOGIN mallory %79s", tok2) == 1 && strlen(tok2) == 32 &&
+		strcmp(tok2, token) != 0,
+	    "LOGIN after a revoked token: %s", c->line);
+	tc_send(c, "STATE %s", room);
+	CHECK_LINE(c, "OK STATE");
 	tc_send(c, "MOVE %s h8", room);
 	CHECK(tc_expect(c, "OK MOVE", 3000), "an unbanned player cannot move: %s", c->line);
 	tc_send(c, "RESIGN %s", room);
@@ -231,12 +351,10 @@ test_bans(void)
 	CHECK(tc_expect(near, "* KICKED banned until ", 3000) && tc_closed(near, 3000),
 	    "a guest inside the banned network stays: %s", near->line);
 	tc_close(near);
-	struct tc *g = tc_open(d.port, 1);
-	REQUIRE(g, "no connection");
-	tc_send(g, "GUEST");
-	CHECK(tc_expect(g, "ERR 414 banned this address is banned until ", 3000),
-	    "GUEST from a banned network: %s", g->line);
-	tc_close(g);
+	char line[1100];
+	CHECK(refused_at_hello("127.0.0.1", d.port, line, sizeof line) &&
+		strstr(line, "ERR 414 banned this address is banned until "),
+	    "HELLO from a banned network: %s", line);
 	struct tc *v6 = tc_guest(-d.port6, "sixer");
 	CHECK(v6 && strncmp(v6->line, "OK GUEST sixer", 14) == 0, "IPv6 guest refused by a v4 ban");
 	REQUIRE(ctl("ban", "::1/127", "1d", "v6", NULL) == 0, "ban ::/127: %s", err);
@@ -244,11 +362,9 @@ test_bans(void)
 	    "the IPv6 guest online is not sent off");
 	if (v6)
 		tc_close(v6);
-	g = tc_open(-d.port6, 1);
-	REQUIRE(g, "no IPv6 connection");
-	tc_send(g, "GUEST");
-	CHECK(tc_expect(g, "ERR 414 banned this address", 3000), "GUEST over IPv6: %s", g->line);
-	tc_close(g);
+	CHECK(refused_at_hello("::1", -d.port6, line, sizeof line) &&
+		strstr(line, "this address is banned"),
+	    "HELLO over IPv6: %s", line);
 	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
 	CHECK(strstr(out, "ban 127.0.0.0/8 until") && strstr(out, "ban ::/127 until") &&
 		strstr(out, "2 in force"),
@@ -777,6 +893,7 @@ run(void)
 	test_status_who_rooms();
 	test_kick();
 	test_bans();
+	test_guest_ban();
 	test_mute_motd_announce();
 	test_drain();
 	test_drain_to_empty();

@@ -21,7 +21,8 @@
  *     over IPv6 from ::1 (also a front) names an IPv4 client, and one from
  *     127.0.0.2 an IPv6 client, seen as such;
  *   - IPv6 clients count by their /64 (issue 41): max-per-address, the
- *     failed-login limit (another /64 logs in) and bans alike;
+ *     failed-login limit (another /64 logs in) and bans alike; a banned
+ *     address is refused at HELLO, and a ban of a guest bans its /64;
  *   - a client in the IPv4-mapped form ::ffff:198.51.100.9 is the IPv4
  *     address in who and the log, and a ban in either form matches it;
  *   - SIGHUP takes a new proxy-from list.
@@ -288,10 +289,12 @@ test_bans(void)
 	CHECK(ctl("ban", "127.0.0.1", "1h") == 0, "ban 127.0.0.1: %s", out);
 	CHECK(tc_expect(a, "* KICKED", LINE_MS) != NULL, "bob (127.0.0.1) was not kicked");
 	tc_close(a);
-	struct tc *c = tc_open_from("127.0.0.1", hport, NULL, 0, 1);
+	/* refused at HELLO, with the reason, and closed (issue 43) */
+	struct tc *c = tc_open_from("127.0.0.1", hport, NULL, 0, 0);
 	REQUIRE(c, "a connection through HAProxy");
-	tc_send(c, "GUEST dave");
-	CHECK(tc_expect(c, "ERR", LINE_MS) && strstr(c->line, "this address is banned"),
+	tc_send(c, "HELLO 1");
+	CHECK(tc_expect(c, "ERR", LINE_MS) && strncmp(c->line, "ERR 414 banned ", 15) == 0 &&
+		strstr(c->line, "this address is banned") && tc_closed(c, LINE_MS),
 	    "a banned address got in through the front: %s", c->line);
 	tc_close(c);
 	struct tc *e = guest_via("127.0.0.3", "erin");
@@ -402,6 +405,8 @@ via6(const char *src, int sport, int tries)
 	return c;
 }
 
+static int hello_banned6(const char *src, int sport);
+
 /* A LOGIN on c: the line that answers it, and how long it took (ms). */
 static const char *
 login(struct tc *c, const char *user, const char *pass, long long *ms)
@@ -481,11 +486,33 @@ test_ipv6_prefix(void)
 	CHECK(tc_expect(a, "* KICKED", LINE_MS) != NULL, "2001:db8:1:2::1 was not kicked");
 	tc_send(g, "WHO");
 	CHECK_LINE(g, "= USER");
+	/* another address of the /64 is refused at HELLO (issue 43) */
+	CHECK(hello_banned6("2001:db8:1:2:abcd::5", 5010), "HELLO from the banned /64 let in");
 	CHECK(ctl("bans", NULL, NULL) == 0 && strstr(out, "2001:db8:1:2::/64"), "bans: %s", out);
 	CHECK(ctl("unban", "2001:db8:1:2::1", NULL) == 0, "unban by another address: %s", out);
 	tc_close(a);
 	tc_close(g);
 	ok("a ban of an IPv6 address covers its /64, and so does the unban");
+}
+
+/* Whether a client from src (IPv6, through the front) gets 414 at HELLO,
+ * with the reason, and is closed. */
+static int
+hello_banned6(const char *src, int sport)
+{
+	unsigned char h[64];
+	size_t n = proxy_header(h, 0x21, src, sport);
+	struct tc *c = tc_open_from("127.0.0.2", d.port, h, n, 0);
+	if (!c)
+		return 0;
+	tc_send(c, "HELLO 1");
+	const char *l = tc_read(c, LINE_MS);
+	int yes = l && strncmp(l, "ERR 414 banned this address is banned until ", 44) == 0 &&
+	    tc_closed(c, LINE_MS);
+	if (!yes)
+		printf("HELLO from %s: %s\n", src, l ? l : "(nothing)");
+	tc_close(c);
+	return yes;
 }
 
 /* A guest through the front from src (IPv6), or NULL. */
@@ -501,6 +528,29 @@ guest6(const char *src, int sport, const char *name)
 		return NULL;
 	}
 	return c;
+}
+
+/* Issue 43: a ban of a guest through the front bans its /64 too: another
+ * address of that /64 is refused at HELLO, another /64 comes in. */
+static void
+test_guest_ban6(void)
+{
+	struct tc *h = guest6("2001:db8:1:9::1", 5201, "hank");
+	REQUIRE(h, "hank through the front");
+	CHECK(ctl("ban", "hank", NULL) == 0, "ban hank: %s", out);
+	CHECK(tc_expect(h, "* KICKED banned until ", LINE_MS) != NULL, "hank was not sent off");
+	tc_close(h);
+	CHECK(ctl("bans", NULL, NULL) == 0 && strstr(out, "ban hank until") &&
+		strstr(out, "ban 2001:db8:1:9::/64 until"),
+	    "bans: %s", out);
+	CHECK(hello_banned6("2001:db8:1:9:ffff::2", 5202), "the guest's /64 let in at HELLO");
+	struct tc *o = guest6("2001:db8:1:a::1", 5203, "ivy");
+	CHECK(o, "another /64 was refused");
+	tc_close(o);
+	CHECK(ctl("unban", "hank", NULL) == 0 && ctl("unban", "2001:db8:1:9::/64", NULL) == 0,
+	    "unban: %s", out);
+	ok("a ban of a guest through the front bans its /64, refused at HELLO; another /64 comes "
+	   "in");
 }
 
 /* max-seeks-per-address (1 here): a second seek that would wait, from
@@ -558,20 +608,17 @@ test_mapped(void)
 	tc_close(a);
 	unsigned char h[64];
 	size_t n = proxy_header(h, 0x11, "198.51.100.9", 4101);
-	struct tc *b = tc_open_from("127.0.0.2", d.port, h, n, 1);
+	struct tc *b = tc_open_from("127.0.0.2", d.port, h, n, 0);
 	REQUIRE(b, "TLS after an IPv4 header");
-	tc_send(b, "GUEST mapd2");
-	CHECK(tc_expect(b, "ERR", LINE_MS) && strstr(b->line, "this address is banned"),
+	tc_send(b, "HELLO 1");
+	CHECK(tc_expect(b, "ERR", LINE_MS) &&
+		strstr(b->line, "ERR 414 banned this address is banned"),
 	    "the IPv4 client got past a ban in the mapped form: %s", b->line);
 	tc_close(b);
 	CHECK(ctl("unban", "198.51.100.9", NULL) == 0, "unban 198.51.100.9: %s", out);
 	CHECK(ctl("ban", "198.51.100.9", "1h") == 0, "ban 198.51.100.9: %s", out);
-	struct tc *c = via6("::ffff:198.51.100.9", 4102, 1);
-	REQUIRE(c, "TLS as ::ffff:198.51.100.9");
-	tc_send(c, "GUEST mapd3");
-	CHECK(tc_expect(c, "ERR", LINE_MS) && strstr(c->line, "this address is banned"),
-	    "the mapped client got past a ban of the IPv4 form: %s", c->line);
-	tc_close(c);
+	CHECK(hello_banned6("::ffff:198.51.100.9", 4102),
+	    "the mapped client got past a ban of the IPv4 form");
 	CHECK(ctl("unban", "::ffff:198.51.100.9", NULL) == 0, "unban, mapped: %s", out);
 	ok("::ffff:198.51.100.9 is 198.51.100.9 in who, the log and bans, either way");
 }
@@ -672,6 +719,7 @@ main(void)
 	test_bad_headers();
 	test_ipv6_prefix();
 	test_seek_cap();
+	test_guest_ban6();
 	test_mapped();
 	test_families();
 	test_reload();
