@@ -180,9 +180,23 @@ async function greet() {
     } catch { /* said */ }
     return;
   }
-  const room = model.rejoin(app.view);
-  if (room) enterRoom(room, false);
-  else showLobby();
+  // the room shown before the connection dropped: its STATE for a player,
+  // watched again by a spectator (the model decides)
+  const again = model.rejoin(app.view);
+  if (!again) showLobby();
+  else if (again.name === 'JOIN') joinLink(again.args[0]);
+  else enterRoom(again.args[0], again.name === 'WATCH');
+}
+
+// A private room by its invitation code: the free seat, or a spectator's
+// place when both are taken.
+async function joinLink(code) {
+  try {
+    const r = await act('JOIN', code);
+    await enterRoom(r.ok.args[0], true);
+  } catch {
+    showLobby();
+  }
 }
 
 function showMe() {

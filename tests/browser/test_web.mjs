@@ -3,7 +3,8 @@
 //   - a private room and its share link, played to five with clicks, chat,
 //     an undo offered and accepted, a reload that resumes the seat, the
 //     daemon killed (SIGKILL) and started again with the pages reconnecting,
-//     and a third context watching;
+//     and two spectators (one by the link, one from the lobby's list)
+//     watching on across it;
 //   - a game against a bot to the end, its thinking preview shown;
 //   - a browser player against a `bin/gomoku --script` player;
 //   - renju: the forbidden points the server names are marked, and a click
@@ -159,21 +160,39 @@ async function friendGame() {
   await waitStone(b, 'j8');
   ok('a reload mid-game resumes the seat (the token in localStorage)');
 
+  const c = await open(link); // both seats taken: the link makes a spectator
+  await waitStone(c, 'j8');
+  const p = await open(); // a spectator of a public game, from the lobby's list
+  await p.select('#bot select[name=colour]', 'black');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  const botRoom = await p.evaluate(() => window.gomokud.model.game.room);
+  const w = await open();
+  await w.waitForSelector(`[data-watch="${botRoom}"]`, { timeout: T });
+  await w.click(`[data-watch="${botRoom}"]`);
+  await w.waitForSelector('#game:not([hidden])', { timeout: T });
+
   const port = daemon.port;
   await killDaemon('SIGKILL');
   await waitText(a, '#status', /Connection lost/);
   daemon = await startDaemon(port);
-  await waitText(a, '#status', /^Connected$/);
-  await waitText(b, '#status', /^Connected$/);
+  for (const q of [a, b, c, w]) await waitText(q, '#status', /^Connected$/);
   await waitStone(a, 'j8');
   await waitStone(b, 'j8');
   await play(b, 'j9');
   await waitStone(a, 'j9');
   ok('daemon killed with SIGKILL and started again: both pages reconnect, resume, play on');
-
-  const c = await open(link); // both seats taken: the link makes a spectator
+  // the spectators watch on: the link's page joins again by its code, the
+  // lobby's watches again; neither is sent to the lobby
   await waitStone(c, 'j9');
   assert.equal(await stoneCount(c), 6);
+  assert.equal(await c.$eval('#game', (e) => e.hidden), false);
+  await play(p, 'h8');
+  await waitStone(w, 'h8');
+  assert.equal(await w.$eval('#game', (e) => e.hidden), false);
+  assert.equal(await w.$eval('#lobby', (e) => e.hidden), true);
+  ok('spectators across the restart: each watches again (JOIN by the link\'s code, WATCH from the lobby) and sees the next move');
+  for (const q of [p, w]) await q.browserContext().close();
 
   await a.type('#say input', 'good luck');
   await a.click('#say button');
