@@ -578,6 +578,7 @@ form('create', async (f) => {
     await enterRoom(room, false);
     save({ room, seq: model.game ? model.game.seq : 0 });
     $('share-link').value = `${location.origin}/#join=${code}`;
+    $('share-code').textContent = code;
     $('share').hidden = false;
   } catch { /* said */ }
 });
@@ -587,6 +588,9 @@ $('seat-bot').addEventListener('click', () => {
 $('copy').addEventListener('click', () => {
   $('share-link').select();
   navigator.clipboard?.writeText($('share-link').value).then(() => toast(t('web.copied', 'Link copied.')), () => {});
+});
+$('copy-code').addEventListener('click', () => {
+  navigator.clipboard?.writeText($('share-code').textContent).then(() => toast(t('web.copied.code', 'Code copied.')), () => {});
 });
 form('say', (f) => {
   const g = model.game;

@@ -1,10 +1,10 @@
 // test_web.mjs: the web board in headless Chromium against the real daemon
 // on loopback (issue 24). One browser, a context per player:
-//   - a private room and its share link, played to five with clicks, chat,
-//     an undo offered and accepted, a reload that resumes the seat, the
-//     daemon killed (SIGKILL) and started again with the pages reconnecting,
-//     and two spectators (one by the link, one from the lobby's list)
-//     watching on across it;
+//   - a private room and its share link with its invite code beside it,
+//     played to five with clicks, chat, an undo offered and accepted, a
+//     reload that resumes the seat, the daemon killed (SIGKILL) and started
+//     again with the pages reconnecting, and two spectators (one by the
+//     link, one from the lobby's list) watching on across it;
 //   - a game against a bot to the end, its thinking preview shown;
 //   - a browser player against a `bin/gomoku --script` player;
 //   - renju: the forbidden points the server names are marked, and a click
@@ -143,6 +143,11 @@ async function friendGame() {
   await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
   const link = await a.$eval('#share-link', (e) => e.value);
   assert.match(link, /^https:\/\/127\.0\.0\.1:[0-9]+\/#join=[A-Za-z0-9]{6,32}$/);
+  // the code beside the link, for a terminal client
+  assert.equal(await text(a, '#share-code'), link.split('#join=')[1]);
+  assert.ok(await a.$eval('#share-code', (e) => e.offsetParent !== null && e.getBoundingClientRect().width > 0), 'the code is not shown');
+  assert.ok(await a.$('#copy-code'), 'no button copies the code');
+  ok('a private room: the page shows its link and, beside it, its invite code');
   const b = await open(link);
   await waitText(a, '#turn', /^Your move$/);
   await waitText(b, '#turn', /to move$/);
