@@ -1,5 +1,8 @@
 // test_web.mjs: the web board in headless Chromium against the real daemon
 // on loopback (issue 24). One browser, a context per player:
+//   - dead links at phone size (#join= refused, cut short, #watch= and
+//     #replay= to nothing): a page saying why, one click to the lobby; the
+//     header's name leads home from every view;
 //   - a private room and its share link with its invite code beside it,
 //     played to five with clicks, chat, an undo offered and accepted, a
 //     reload that resumes the seat, the daemon killed (SIGKILL) and started
@@ -698,7 +701,39 @@ async function languageGame() {
   for (const p of [a, b]) await p.browserContext().close();
 }
 
-const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame };
+// ---- 9: dead links, at phone size; the way home from every view --------------
+
+async function deadLinks() {
+  const base = `https://127.0.0.1:${daemon.port}/`;
+  const ph = await open(`${base}#join=NoSuchCode1234`, PHONE);
+  await ph.waitForSelector('#dead:not([hidden])', { timeout: T });
+  assert.match(await text(ph, '#dead-text'), /^This invitation link does not work any more/);
+  assert.match(await text(ph, '#dead-why'), /invite code/i);
+  await shot(ph, 'dead-link-phone');
+  await ph.click('#dead-home');
+  await ph.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  ok('a #join= link the server refuses (422): the page says so in words, one click leads to the lobby (phone)');
+  // links pasted into the open page's address bar: a cut-off code, a room
+  // and a game that are not there
+  for (const [hash, re] of [['#join=abc', /^This invitation link/], ['#watch=zz99999', /^That game is not here any more/], ['#replay=987654321', /^There is no finished game/]]) {
+    await ph.goto(`${base}${hash}`);
+    await ph.waitForSelector('#dead:not([hidden])', { timeout: T });
+    await waitText(ph, '#dead-text', re);
+    await ph.click('#home'); // the header's name leads home too
+    await ph.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  }
+  ok('a cut-off #join=, a #watch= and a #replay= link to nothing: each says what happened; the header leads home');
+  await ph.click('#create-go');
+  await ph.waitForSelector('#game:not([hidden])', { timeout: T });
+  await ph.waitForSelector('#share:not([hidden])', { timeout: T });
+  await shot(ph, 'share-phone'); // the link and, beside it, the code
+  await ph.click('#home');
+  await ph.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  ok('the header leads home from a game too');
+  await ph.browserContext().close();
+}
+
+const cases = { deadLinks, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
