@@ -39,6 +39,7 @@ typedef struct {
 	char kept[256];                 /* what the state file holds (state_sync) */
 	int tried_kept;                 /* the kept session was tried (RESUME) */
 	int rewatch;                    /* a WATCH of the room shown after a reconnect */
+	int joined;                     /* so->join was sent */
 	char moved[PROTO_ROOM_MAX + 1]; /* the room * MOVED sent us after: RESUME it */
 	int bye_takeover;               /* the session went on in another client */
 	char told[PROTO_TEXT_MAX + 1];  /* the last TELL sent, echoed on its OK */
@@ -264,6 +265,14 @@ on_line(void *arg, const char *line, size_t len)
 			snprintf(w.room, sizeof w.room, "%s", m->room);
 			send_msg(s, &w);
 			s->rewatch = 1;
+		}
+		if (s->so->join && !s->joined) {
+			/* started with a share link: into its room, once */
+			proto_msg_t j;
+			proto_init(&j, PR_JOIN, NULL);
+			snprintf(j.code, sizeof j.code, "%s", s->so->join);
+			send_msg(s, &j);
+			s->joined = 1;
 		}
 		if (x.id == PO_REGISTER)
 			s->registered = 1; /* reconnects log in */

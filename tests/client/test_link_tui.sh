@@ -3,9 +3,10 @@
 # on a local gomokud, carol creates a private room; dave pastes the link the
 # web page would show (https://host:port/#join=CODE) at the code prompt, and
 # the client takes the code out of it and joins. A link cut short stays on
-# the prompt. Skips (saying so) when bin/gomokud is absent.
+# the prompt. A third client started with the link as its argument
+# connects to the link's server and watches the room. Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
-echo "checks: a share link pasted at the terminal client's code prompt joins the private room"
+echo "checks: a share link pasted at the terminal client's code prompt joins the private room; a link as the argument joins it too"
 GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
@@ -60,8 +61,15 @@ step "the pasted link is on dave's prompt" dave "#join=${CODE}_"
 keys dave Enter
 step "dave joined carol's room by the link" dave "Game started: "
 step "carol's game started" carol "Game started: "
+# the link as the command-line argument: erin's client connects to the
+# link's server and joins its room; both seats are taken, so she watches
+$TM new-session -d -s erin -x 80 -y 24 \
+    "LANG=C.UTF-8 $GOMOKU --ca $T/state/cert.pem --name erin '$LINK' 2>$T/erin.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
+step "erin, started with the link, watches the room" erin "Chat (1 watching)"
+step "erin's board shows carol's game with dave" erin "dave"
+check "erin's board shows carol too" wait_for erin "carol"
 
-for s in carol dave; do
+for s in carol dave erin; do
 	keys $s C-c
 	wait_for $s "Quit gomoku? (y/n)" && keys $s y
 	step "client $s quits cleanly" $s "EXIT=0"
