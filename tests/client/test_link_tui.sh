@@ -4,7 +4,8 @@
 # web page would show (https://host:port/#join=CODE) at the code prompt, and
 # the client takes the code out of it and joins. A link cut short stays on
 # the prompt. A third client started with the link as its argument
-# connects to the link's server and watches the room. Skips (saying so) when bin/gomokud is absent.
+# connects to the link's server and watches the room, and watches on after
+# every connection is cut (ss -K). Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: a share link pasted at the terminal client's code prompt joins the private room; a link as the argument joins it too"
 GOMOKUD=$BINDIR/gomokud
@@ -68,6 +69,19 @@ $TM new-session -d -s erin -x 80 -y 24 \
 step "erin, started with the link, watches the room" erin "Chat (1 watching)"
 step "erin's board shows carol's game with dave" erin "dave"
 check "erin's board shows carol too" wait_for erin "carol"
+# every connection cut (ss -K): erin comes back as a new guest, in no room,
+# and a stranger may not WATCH a private room, so she JOINs by the code again
+if command -v ss >/dev/null 2>&1 && ss -K -tn "dport = :$DPORT" >/dev/null 2>&1; then
+	step "erin is back in the room after the drop" erin "Reconnected; back in room"
+	step "carol is back in her seat" carol "Back in room"
+	step "dave is back in his seat" dave "Back in room"
+	# whoever holds black plays h8 (the other's try is refused)
+	keys carol h 8 Enter
+	keys dave h 8 Enter
+	step "erin, watching on, sees the next move" erin "1.h8"
+else
+	echo "SKIP: ss -K cannot cut connections here"
+fi
 
 for s in carol dave erin; do
 	keys $s C-c
