@@ -244,10 +244,36 @@ name_ok(const char *s, size_t n)
 	return 1;
 }
 
+size_t
+input_invite_code(const char *typed, char *code, size_t n)
+{
+	/* a share link, https://host:port/#join=CODE: the letters and digits
+	 * after its last "#join=" */
+	const char *at = NULL;
+	for (const char *p = strstr(typed, "#join="); p; p = strstr(p + 1, "#join="))
+		at = p + 6;
+	size_t len = 0;
+	for (const char *p = at ? at : typed; *p; p++) {
+		/* a link's code ends at its first other character; a code as
+		 * typed keeps only its letters and digits */
+		if (!isalnum((unsigned char)*p) && at)
+			break;
+		if (!isalnum((unsigned char)*p))
+			continue;
+		if (len + 1 < n)
+			code[len] = *p;
+		len++;
+	}
+	if (n)
+		code[len < n ? len : n - 1] = '\0';
+	return len;
+}
+
 static input_rc_t
 line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	size_t len = strlen(v->line);
+	char code[PROTO_CODE_MAX + 1] = "";
 	if (!fn && key == K_ESC) {
 		v->input = IN_NONE;
 	} else if ((fn && key == KEY_BACKSPACE) || (!fn && (key == K_BS || key == K_CTRL_H))) {
@@ -258,8 +284,11 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		v->line[len] = '\0';
 	} else if ((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) {
 		input_mode_t mode = v->input;
-		if (mode == IN_CODE && len > 0 && len < 6)
-			return INPUT_REDRAW; /* codes have 6 to 32 characters */
+		if (mode == IN_CODE && len > 0) {
+			size_t n = input_invite_code(v->line, code, sizeof code);
+			if (n < 6 || n > PROTO_CODE_MAX)
+				return INPUT_REDRAW; /* codes have 6 to 32 characters */
+		}
 		v->input = IN_NONE;
 		/* spaces around a chat line would not survive the wire */
 		while (len && v->line[len - 1] == ' ')
@@ -272,7 +301,7 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		const char *sp = strchr(v->line, ' ');
 		if (mode == IN_CODE) {
 			proto_init(out, PR_JOIN, NULL);
-			snprintf(out->code, sizeof out->code, "%s", v->line);
+			snprintf(out->code, sizeof out->code, "%s", code);
 		} else if (mode == IN_CHALLENGE) {
 			if (!name_ok(v->line, len))
 				return INPUT_REDRAW;
@@ -293,8 +322,10 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		v->line[0] = '\0';
 		return INPUT_SEND;
 	} else if (v->input == IN_CODE) {
-		if (!fn && key < 0x80 && isalnum(key)) /* codes are [A-Za-z0-9] */
-			utf8_append(v->line, PROTO_CODE_MAX + 1, key);
+		/* a code, or a share link pasted whole: the code is taken out
+		 * of it at Enter (input_invite_code) */
+		if (!fn && key > 0x20 && key < 0x7f)
+			utf8_append(v->line, sizeof v->line, key);
 	} else if (v->input == IN_CHALLENGE) {
 		if (!fn && key < 0x80 && (isalnum(key) || key == '_' || key == '-'))
 			utf8_append(v->line, PROTO_NAME_MAX + 1, key);

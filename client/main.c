@@ -14,6 +14,7 @@
 
 #include "client/config.h"
 #include "client/i18n.h"
+#include "client/input.h"
 #include "client/net.h"
 #include "client/script.h"
 #include "client/session.h"
@@ -27,7 +28,7 @@ usage(FILE *f)
 {
 	fprintf(f, "%s",
 	    TR("usage",
-		"usage: gomoku [options] [host[:port]]\n"
+		"usage: gomoku [options] [host[:port] | share link]\n"
 		"  --script          read requests from stdin, print the server's lines\n"
 		"                    (the default when stdin is not a terminal)\n"
 		"  --name NAME       take this guest name after connecting\n"
@@ -43,7 +44,8 @@ usage(FILE *f)
 		"  --version         print the version\n"
 		"  -h, --help        this text\n"
 		"The host defaults to the config file's server, else localhost; the port to\n"
-		"5555. Settings: ~/.config/gomoku/config. See gomoku(1).\n"));
+		"5555. A share link (https://host:port/#join=CODE) connects to its server\n"
+		"and joins its room. Settings: ~/.config/gomoku/config. See gomoku(1).\n"));
 	fprintf(f, TR("usage.lang", "Language: %s (from LANG or LC_MESSAGES)\n"),
 	    TR("lang.name", "English"));
 }
@@ -104,6 +106,29 @@ split_hostport(char *arg, const char **host, const char **port)
 		}
 	}
 	return **host && **port ? 0 : -1;
+}
+
+/* A share link, https://host[:port]/#join=CODE, as the web board shows it:
+ * its host and port (443 when it names none, as a browser would) and the
+ * invite code, if it has one (code[0] == '\0' if not). 1 when arg is a
+ * link, 0 when it is not one (a plain host), -1 when it is a bad one. */
+static int
+split_link(char *arg, const char **host, const char **port, char *code, size_t n)
+{
+	code[0] = '\0';
+	if (strncmp(arg, "https://", 8) != 0)
+		return 0;
+	if (strstr(arg, "#join=") &&
+	    (input_invite_code(arg, code, n) < 6 || strlen(code) > PROTO_CODE_MAX))
+		return -1;
+	char *hp = arg + 8;
+	hp[strcspn(hp, "/?#")] = '\0';
+	int has_port = hp[0] == '[' ? strstr(hp, "]:") != NULL : strchr(hp, ':') != NULL;
+	if (split_hostport(hp, host, port) != 0)
+		return -1;
+	if (!has_port)
+		*port = "443";
+	return 1;
 }
 
 int
@@ -215,11 +240,17 @@ main(int argc, char **argv)
 		so.name = cfg.name;
 	char dflt[sizeof cfg.server];
 	snprintf(dflt, sizeof dflt, "%s", cfg.server[0] ? cfg.server : "localhost");
-	if (optind < argc - 1 ||
-	    split_hostport(optind < argc ? argv[optind] : dflt, &no.host, &no.port) != 0) {
+	char code[PROTO_CODE_MAX + 1] = "";
+	int link = optind < argc ? split_link(argv[optind], &no.host, &no.port, code, sizeof code)
+				 : 0;
+	if (optind < argc - 1 || link < 0 ||
+	    (!link &&
+		split_hostport(optind < argc ? argv[optind] : dflt, &no.host, &no.port) != 0)) {
 		usage(stderr);
 		return 2;
 	}
+	if (code[0])
+		so.join = code;
 	char spath[1024];
 	if (state_path(no.host, no.port, so.login ? so.login : so.name, spath, sizeof spath) == 0)
 		so.state_file = spath;

@@ -35,13 +35,18 @@ typedef struct {
 	int registered, login_failed;
 	char login_err[MODEL_STATUS_LEN];
 	int64_t last_sent, quit_at, lobby_at;
-	char name[PROTO_NAME_MAX + 1];  /* the guest name to ask for */
-	char kept[256];                 /* what the state file holds (state_sync) */
-	int tried_kept;                 /* the kept session was tried (RESUME) */
-	int rewatch;                    /* a WATCH of the room shown after a reconnect */
-	char moved[PROTO_ROOM_MAX + 1]; /* the room * MOVED sent us after: RESUME it */
-	int bye_takeover;               /* the session went on in another client */
-	char told[PROTO_TEXT_MAX + 1];  /* the last TELL sent, echoed on its OK */
+	char name[PROTO_NAME_MAX + 1];      /* the guest name to ask for */
+	char kept[256];                     /* what the state file holds (state_sync) */
+	int tried_kept;                     /* the kept session was tried (RESUME) */
+	int rewatch;                        /* a WATCH of the room shown after a reconnect */
+	int joined;                         /* so->join was sent */
+	int rejoin;                         /* a JOIN of the room shown after a reconnect */
+	char join_room[PROTO_ROOM_MAX + 1]; /* the private room entered by a code: */
+	char join_code[PROTO_CODE_MAX + 1]; /* that code */
+	char join_sent[PROTO_CODE_MAX + 1]; /* the code of the JOIN awaiting its reply */
+	char moved[PROTO_ROOM_MAX + 1];     /* the room * MOVED sent us after: RESUME it */
+	int bye_takeover;                   /* the session went on in another client */
+	char told[PROTO_TEXT_MAX + 1];      /* the last TELL sent, echoed on its OK */
 	char told_to[PROTO_NAME_MAX + 1];
 	char notice[4096]; /* shown again on stderr at exit */
 	char fatal[4096];
@@ -111,6 +116,8 @@ send_msg(sess_t *s, const proto_msg_t *m)
 	s->last_sent = now_ms();
 	if (m->id == PR_SEEK)
 		s->model.seek_bot = m->fallback == FALLBACK_BOT;
+	if (m->id == PR_JOIN)
+		snprintf(s->join_sent, sizeof s->join_sent, "%s", m->code);
 	if (m->id == PR_TELL) {
 		snprintf(s->told, sizeof s->told, "%s", m->text);
 		snprintf(s->told_to, sizeof s->told_to, "%s", m->user);
@@ -258,12 +265,29 @@ on_line(void *arg, const char *line, size_t len)
 	case PO_REGISTER:
 		/* back after a drop, in a room without a seat to resume (watching,
 		 * a finished game): see whether the room is still there */
-		if (s->view.screen == SCR_GAME && m->in_room && m->room[0]) {
+		if (s->view.screen == SCR_GAME && m->in_room && m->room[0] && s->join_code[0] &&
+		    strcmp(s->join_room, m->room) == 0) {
+			/* a private room, entered by its code: a stranger may not
+			 * WATCH it, so the code is asked again */
+			proto_msg_t j;
+			proto_init(&j, PR_JOIN, NULL);
+			snprintf(j.code, sizeof j.code, "%s", s->join_code);
+			send_msg(s, &j);
+			s->rejoin = 1;
+		} else if (s->view.screen == SCR_GAME && m->in_room && m->room[0]) {
 			proto_msg_t w;
 			proto_init(&w, PR_WATCH, NULL);
 			snprintf(w.room, sizeof w.room, "%s", m->room);
 			send_msg(s, &w);
 			s->rewatch = 1;
+		}
+		if (s->so->join && !s->joined) {
+			/* started with a share link: into its room, once */
+			proto_msg_t j;
+			proto_init(&j, PR_JOIN, NULL);
+			snprintf(j.code, sizeof j.code, "%s", s->so->join);
+			send_msg(s, &j);
+			s->joined = 1;
 		}
 		if (x.id == PO_REGISTER)
 			s->registered = 1; /* reconnects log in */
@@ -309,9 +333,9 @@ on_line(void *arg, const char *line, size_t len)
 		}
 		break;
 	case PX_ERR:
-		if (head == PR_WATCH && s->rewatch) {
+		if ((head == PR_WATCH && s->rewatch) || (head == PR_JOIN && s->rejoin)) {
 			/* the room went with a server restart: say where we are */
-			s->rewatch = 0;
+			s->rewatch = s->rejoin = 0;
 			m->in_room = 0;
 			s->view.screen = SCR_LOBBY;
 			model_status(m, 1,
@@ -381,7 +405,15 @@ on_line(void *arg, const char *line, size_t len)
 			ask_ratings(s); /* the ratings after the game, and the change */
 		break;
 	case PO_JOIN:
-		if (!m->in_room || strcmp(m->room, x.room) != 0) {
+		snprintf(s->join_room, sizeof s->join_room, "%s", x.room);
+		memcpy(s->join_code, s->join_sent, sizeof s->join_code);
+		if (s->rejoin) {
+			/* back after a drop: the room's snapshot, as after a WATCH */
+			s->rejoin = 0;
+			model_status(m, 0,
+			    TR("session.reconnected", "Reconnected; back in room %s"), x.room);
+			ask_state(s, x.room);
+		} else if (!m->in_room || strcmp(m->room, x.room) != 0) {
 			/* both seats were taken: we watch, so fetch the room */
 			ask_state(s, x.room);
 		}

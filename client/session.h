@@ -14,6 +14,7 @@ typedef struct {
 	int reg; /* REGISTER the account first */
 	int ascii, mono, mouse;
 	const char *state_file; /* where the session token is kept (state.h), or NULL */
+	const char *join;       /* an invite code to JOIN once signed in (a share link's) */
 } session_opts_t;
 
 /* Runs until the user quits. Exit status as script_run. */

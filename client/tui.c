@@ -299,7 +299,7 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 		    v->input == IN_CHAT ? TR("input.say", "say> ")
 			: v->input == IN_CHALLENGE
 			? TR("input.challenge", "challenge whom (with the settings below)> ")
-			: TR("input.code", "invite code (6-32 letters and digits)> "),
+			: TR("input.code", "invite code or share link> "),
 		    v->line);
 		/* keep the end of a long line visible */
 		put_clip(LINES - 3, 0, COLS > 8 ? i18n_tail(buf, COLS - 1) : buf, COLS);

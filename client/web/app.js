@@ -193,18 +193,66 @@ async function greet() {
   model.signedIn(r.ok.args[0], r.ok.args[1]);
   save({ name: model.me.name, token: model.me.token, account: false });
   showMe();
-  const join = /#join=([A-Za-z0-9]{6,32})/.exec(location.hash);
-  if (join) {
-    history.replaceState(null, '', location.pathname);
-    try {
-      const r = await act('JOIN', join[1]);
-      enterRoom(r.ok.args[0], true);
-    } catch { /* said */ }
-    return;
+  if (route()) return;
+  // the room shown before the connection dropped: its STATE for a player,
+  // watched again by a spectator (the model decides)
+  const again = model.rejoin(app.view);
+  if (!again) showLobby();
+  else if (again.name === 'JOIN') joinLink(again.args[0]);
+  else enterRoom(again.args[0], again.name === 'WATCH');
+}
+
+// The link the page was opened with, or one pasted into its address bar:
+// #join=CODE, #watch=ROOM or #replay=ID. The server judges what follows the
+// '='; a refusal lands on the dead-link page. False when there is none.
+function route() {
+  const m = /^#(join|watch|replay)=(.*)$/.exec(location.hash);
+  if (!m) return false;
+  history.replaceState(null, '', location.pathname);
+  let arg = m[2];
+  try {
+    arg = decodeURIComponent(arg);
+  } catch { /* sent as it came */ }
+  if (m[1] === 'join') joinLink(arg);
+  else if (m[1] === 'watch') enterRoom(arg, true);
+  else openReplay(arg, true);
+  return true;
+}
+window.addEventListener('hashchange', () => {
+  if (model.conn.up && model.me) route();
+});
+
+// A private room by its invitation code: the free seat, or a spectator's
+// place when both are taken.
+async function joinLink(code) {
+  try {
+    const r = await send('JOIN', code);
+    await enterRoom(r.ok.args[0], true);
+  } catch (e) {
+    deadEnd('join', e);
   }
-  const room = model.rejoin(app.view);
-  if (room) enterRoom(room, false);
-  else showLobby();
+}
+
+// The dead-link page: what happened, in words, and the way back.
+const DEAD = {
+  join: () => t('web.dead.join', 'This invitation link does not work any more: the room was closed, or the link is not whole.'),
+  room: () => t('web.dead.room', 'That game is not here any more: it ended and was closed, or the link is wrong.'),
+  replay: () => t('web.dead.replay', 'There is no finished game with that number.'),
+};
+
+function deadEnd(kind, e) {
+  if (e && e.moved) return; // * MOVED: taken up on the room's node
+  clearInterval(app.lobbyTimer);
+  model.leave();
+  app.dead = { kind, code: e && e.code, text: e && e.text };
+  show('dead');
+  renderDead();
+}
+
+function renderDead() {
+  const d = app.dead;
+  $('dead-text').textContent = DEAD[d.kind]();
+  $('dead-why').textContent = d.code ? errorWords(d.code, d.text) : '';
 }
 
 function showMe() {
@@ -286,7 +334,7 @@ function onOutcome(out, m) {
 
 function show(view) {
   app.view = view;
-  for (const v of ['lobby', 'game', 'replay']) $(v).hidden = v !== view;
+  for (const v of ['lobby', 'game', 'replay', 'dead']) $(v).hidden = v !== view;
 }
 
 function showLobby() {
@@ -330,8 +378,9 @@ async function enterRoom(room, watch) {
     await send(watch ? 'WATCH' : 'STATE', room); // the model takes the snapshot
     if (model.mySide() && model.game.status !== 'over') save({ room, seq: model.game.seq });
   } catch (e) {
-    toast(errText(e));
-    showLobby();
+    if (e.moved) return;
+    if (e.code === 0) showLobby(); // no connection: the reconnect shows the lobby
+    else deadEnd('room', e); // a room that is gone, or a link to nothing
   }
 }
 
@@ -506,13 +555,18 @@ function confirmThen(text, fn) {
 
 const rboard = new Board($('rboard'), () => {});
 
-async function openReplay(id) {
+// A finished game's replay; from a link (#replay=ID), a refusal lands on
+// the dead-link page.
+async function openReplay(id, link = false) {
   try {
-    await act('EXPORT', id, 'text');
+    await (link ? send : act)('EXPORT', id, 'text');
+    clearInterval(app.lobbyTimer);
     model.openReplay();
     show('replay');
     renderReplay();
-  } catch { /* said */ }
+  } catch (e) {
+    if (link) deadEnd('replay', e);
+  }
 }
 
 function renderReplay() {
@@ -586,6 +640,7 @@ form('create', async (f) => {
     await enterRoom(room, false);
     save({ room, seq: model.game ? model.game.seq : 0 });
     $('share-link').value = `${location.origin}/#join=${code}`;
+    $('share-code').textContent = code;
     $('share').hidden = false;
   } catch { /* said */ }
 });
@@ -595,6 +650,9 @@ $('seat-bot').addEventListener('click', () => {
 $('copy').addEventListener('click', () => {
   $('share-link').select();
   navigator.clipboard?.writeText($('share-link').value).then(() => toast(t('web.copied', 'Link copied.')), () => {});
+});
+$('copy-code').addEventListener('click', () => {
+  navigator.clipboard?.writeText($('share-code').textContent).then(() => toast(t('web.copied.code', 'Code copied.')), () => {});
 });
 form('say', (f) => {
   const g = model.game;
@@ -609,7 +667,9 @@ $('swap2-white').addEventListener('click', () => swap2('white'));
 $('swap2-put').addEventListener('click', () => swap2('put'));
 $('resign').addEventListener('click', () => confirmThen(t('web.ask.resign', 'Resign this game?'), () => act('RESIGN', model.game.room).catch(() => {})));
 $('claim').addEventListener('click', () => act('CLAIM', model.game.room).catch(() => {}));
-$('leave').addEventListener('click', () => {
+// Back to the lobby from a game: a player's LEAVE resigns a game being
+// played, so it asks first.
+function leaveGame() {
   const g = model.game;
   const go = () => {
     if (g) send('LEAVE', g.room).catch(() => {});
@@ -619,8 +679,15 @@ $('leave').addEventListener('click', () => {
   };
   if (g && model.mySide(g) && g.status === 'playing') confirmThen(t('web.ask.leave', 'Leaving resigns the game. Leave?'), go);
   else go();
+}
+$('leave').addEventListener('click', leaveGame);
+// the name in the header leads home from every view
+$('home').addEventListener('click', (e) => {
+  e.preventDefault();
+  if (app.view === 'game') leaveGame();
+  else if (app.view !== 'lobby') showLobby();
 });
-$('home').addEventListener('click', (e) => { e.preventDefault(); if (app.view === 'replay') showLobby(); });
+$('dead-home').addEventListener('click', () => showLobby());
 
 async function account(cmd) {
   const f = Object.fromEntries(new FormData($('account')));
@@ -726,6 +793,7 @@ function renderTexts() {
   renderHistory();
   if (app.view === 'game') renderGame();
   if (app.view === 'replay' && model.replay) renderReplay();
+  if (app.view === 'dead') renderDead();
   if (app.view === 'lobby') refreshLobby();
 }
 

@@ -68,6 +68,7 @@ export class Model {
     this.seek = null; // {id, since} while searching
     this.seekStarted = false; // START came before OK SEEK
     this.invite = null; // {room, code} of the private room made
+    this.joined = null; // {room, code}: the private room entered by its code (JOIN)
     this.challenge = null; // a challenge to me awaiting my answer: the event's fields
     // the lobby's lists; stats: the last STATS reply's lines, top: TOP's
     this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0, stats: [], top: [] };
@@ -138,6 +139,7 @@ export class Model {
         break;
       case 'CANCEL': this.seek = null; break;
       case 'CREATE': this.invite = { room: a[0], code: a[1] }; break;
+      case 'JOIN': if (req) this.joined = { room: a[0], code: req.args[0] }; break;
       case 'STATE': case 'WATCH': case 'RESUME':
         this.snapshot(data, a[0], Number(a[1]), now);
         out.snapshot = true;
@@ -519,13 +521,23 @@ export class Model {
     return saved.name && !saved.account && !/^guest[0-9]+$/.test(saved.name) ? [saved.name] : [];
   }
 
-  // After a new GUEST: the room to show again (STATE), or null for the lobby.
+  // After a new GUEST (a new connection whose seat, if any, was not taken
+  // back): the request that shows the room again, {name, args}, or null for
+  // the lobby. A player of the game shown asks for its STATE; anyone else
+  // watched it, and a new session is in no room, so it watches again:
+  // WATCH a public room, or JOIN a private one by the code it came in with
+  // (then WATCH, as after any JOIN).
   rejoin(view) {
-    return view === 'game' && this.game ? this.game.room : null;
+    const g = this.game;
+    if (view !== 'game' || !g) return null;
+    if (this.mySide()) return { name: 'STATE', args: [g.room] };
+    if (this.joined && this.joined.room === g.room) return { name: 'JOIN', args: [this.joined.code] };
+    return { name: 'WATCH', args: [g.room] };
   }
 
   leave() {
     this.game = null;
+    this.joined = null;
   }
 
   // ---- replay --------------------------------------------------------------

@@ -239,11 +239,38 @@ check('reconnecting: RESUME the kept room, else GUEST with the guest\'s name; a 
   assert.ok(m.awaitingSnapshot('r1'));
   m.closed();
   assert.ok(!m.awaitingSnapshot('r1'));
-  // back in the game shown (STATE) after a new GUEST, or the lobby
+  // back in the game shown after a new GUEST, or the lobby: a player asks
+  // for its STATE
   assert.equal(m.rejoin('game'), null);
+  m.signedIn('alice', 't');
   line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
-  assert.equal(m.rejoin('game'), 'r1');
+  assert.deepEqual(m.rejoin('game'), { name: 'STATE', args: ['r1'] });
   assert.equal(m.rejoin('lobby'), null);
+});
+
+check('reconnecting: a spectator watches again (WATCH, or JOIN by the code it came in with), never STATE', () => {
+  const m = new Model();
+  m.signedIn('carol', 't1');
+  m.sent('WATCH', ['r2']);
+  line(m, '= ROOM r2 playing freestyle 15 none none casual alice bob 1 1');
+  line(m, 'OK WATCH r2 4');
+  // the connection drops; the server restarts; a new guest, another name
+  m.closed();
+  m.signedIn('guest7', 't2');
+  assert.deepEqual(m.rejoin('game'), { name: 'WATCH', args: ['r2'] });
+  // a private room entered by its link: the code is asked again, then WATCH
+  const p = new Model();
+  p.signedIn('dave', 't3');
+  p.sent('JOIN', ['k3J9xQ2mPz7L']);
+  line(p, 'OK JOIN r3');
+  p.sent('WATCH', ['r3']);
+  line(p, 'OK WATCH r3 9');
+  p.closed();
+  p.signedIn('guest8', 't4');
+  assert.deepEqual(p.rejoin('game'), { name: 'JOIN', args: ['k3J9xQ2mPz7L'] });
+  // left: nothing to show again
+  p.leave();
+  assert.equal(p.rejoin('game'), null);
 });
 
 check('* MOVED: where the next connection goes; the requests in flight are gone', () => {

@@ -1,9 +1,13 @@
 // test_web.mjs: the web board in headless Chromium against the real daemon
 // on loopback (issue 24). One browser, a context per player:
-//   - a private room and its share link, played to five with clicks, chat,
-//     an undo offered and accepted, a reload that resumes the seat, the
-//     daemon killed (SIGKILL) and started again with the pages reconnecting,
-//     and a third context watching;
+//   - dead links at phone size (#join= refused, cut short, #watch= and
+//     #replay= to nothing): a page saying why, one click to the lobby; the
+//     header's name leads home from every view;
+//   - a private room and its share link with its invite code beside it,
+//     played to five with clicks, chat, an undo offered and accepted, a
+//     reload that resumes the seat, the daemon killed (SIGKILL) and started
+//     again with the pages reconnecting, and two spectators (one by the
+//     link, one from the lobby's list) watching on across it;
 //   - a game against a bot to the end, its thinking preview shown;
 //   - a browser player against a `bin/gomoku --script` player;
 //   - renju: the forbidden points the server names are marked, and a click
@@ -145,6 +149,11 @@ async function friendGame() {
   await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
   const link = await a.$eval('#share-link', (e) => e.value);
   assert.match(link, /^https:\/\/127\.0\.0\.1:[0-9]+\/#join=[A-Za-z0-9]{6,32}$/);
+  // the code beside the link, for a terminal client
+  assert.equal(await text(a, '#share-code'), link.split('#join=')[1]);
+  assert.ok(await a.$eval('#share-code', (e) => e.offsetParent !== null && e.getBoundingClientRect().width > 0), 'the code is not shown');
+  assert.ok(await a.$('#copy-code'), 'no button copies the code');
+  ok('a private room: the page shows its link and, beside it, its invite code');
   const b = await open(link);
   await waitText(a, '#turn', /^Your move$/);
   await waitText(b, '#turn', /to move$/);
@@ -162,21 +171,39 @@ async function friendGame() {
   await waitStone(b, 'j8');
   ok('a reload mid-game resumes the seat (the token in localStorage)');
 
+  const c = await open(link); // both seats taken: the link makes a spectator
+  await waitStone(c, 'j8');
+  const p = await open(); // a spectator of a public game, from the lobby's list
+  await p.select('#bot select[name=colour]', 'black');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  const botRoom = await p.evaluate(() => window.gomokud.model.game.room);
+  const w = await open();
+  await w.waitForSelector(`[data-watch="${botRoom}"]`, { timeout: T });
+  await w.click(`[data-watch="${botRoom}"]`);
+  await w.waitForSelector('#game:not([hidden])', { timeout: T });
+
   const port = daemon.port;
   await killDaemon('SIGKILL');
   await waitText(a, '#status', /Connection lost/);
   daemon = await startDaemon(port);
-  await waitText(a, '#status', /^Connected$/);
-  await waitText(b, '#status', /^Connected$/);
+  for (const q of [a, b, c, w]) await waitText(q, '#status', /^Connected$/);
   await waitStone(a, 'j8');
   await waitStone(b, 'j8');
   await play(b, 'j9');
   await waitStone(a, 'j9');
   ok('daemon killed with SIGKILL and started again: both pages reconnect, resume, play on');
-
-  const c = await open(link); // both seats taken: the link makes a spectator
+  // the spectators watch on: the link's page joins again by its code, the
+  // lobby's watches again; neither is sent to the lobby
   await waitStone(c, 'j9');
   assert.equal(await stoneCount(c), 6);
+  assert.equal(await c.$eval('#game', (e) => e.hidden), false);
+  await play(p, 'h8');
+  await waitStone(w, 'h8');
+  assert.equal(await w.$eval('#game', (e) => e.hidden), false);
+  assert.equal(await w.$eval('#lobby', (e) => e.hidden), true);
+  ok('spectators across the restart: each watches again (JOIN by the link\'s code, WATCH from the lobby) and sees the next move');
+  for (const q of [p, w]) await q.browserContext().close();
 
   await a.type('#say input', 'good luck');
   await a.click('#say button');
@@ -677,7 +704,39 @@ async function languageGame() {
   for (const p of [a, b]) await p.browserContext().close();
 }
 
-// ---- 9: moderation: a kicked web guest stays off, a banned one is refused -----
+// ---- 9: dead links, at phone size; the way home from every view --------------
+
+async function deadLinks() {
+  const base = `https://127.0.0.1:${daemon.port}/`;
+  const ph = await open(`${base}#join=NoSuchCode1234`, PHONE);
+  await ph.waitForSelector('#dead:not([hidden])', { timeout: T });
+  assert.match(await text(ph, '#dead-text'), /^This invitation link does not work any more/);
+  assert.match(await text(ph, '#dead-why'), /invite code/i);
+  await shot(ph, 'dead-link-phone');
+  await ph.click('#dead-home');
+  await ph.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  ok('a #join= link the server refuses (422): the page says so in words, one click leads to the lobby (phone)');
+  // links pasted into the open page's address bar: a cut-off code, a room
+  // and a game that are not there
+  for (const [hash, re] of [['#join=abc', /^This invitation link/], ['#watch=zz99999', /^That game is not here any more/], ['#replay=987654321', /^There is no finished game/]]) {
+    await ph.goto(`${base}${hash}`);
+    await ph.waitForSelector('#dead:not([hidden])', { timeout: T });
+    await waitText(ph, '#dead-text', re);
+    await ph.click('#home'); // the header's name leads home too
+    await ph.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  }
+  ok('a cut-off #join=, a #watch= and a #replay= link to nothing: each says what happened; the header leads home');
+  await ph.click('#create-go');
+  await ph.waitForSelector('#game:not([hidden])', { timeout: T });
+  await ph.waitForSelector('#share:not([hidden])', { timeout: T });
+  await shot(ph, 'share-phone'); // the link and, beside it, the code
+  await ph.click('#home');
+  await ph.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  ok('the header leads home from a game too');
+  await ph.browserContext().close();
+}
+
+// ---- 10: moderation: a kicked web guest stays off, a banned one is refused -----
 
 function ctl(...args) {
   return execFileSync(`${BINDIR}/gomokuctl`, ['--state-dir', join(dir, 'state'), ...args], { encoding: 'utf8' });
@@ -737,7 +796,7 @@ async function moderationGame() {
   await a.browserContext().close();
 }
 
-const cases = { friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame };
+const cases = { deadLinks, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

@@ -151,7 +151,7 @@ check "the code has the server's 22 characters" [ ${#CODE} -eq 22 ]
 check "the whole code is on the panel" sh -c "$TM capture-pane -p -t =c: | sed -n 5p | grep -q '$CODE'"
 step "dave is in the lobby" d "Signed in as dave"
 keys d Down Down Enter
-step "dave is asked for the code" d "letters and digits)> _"
+step "dave is asked for the code" d "invite code or share link> _"
 keys d -l "$CODE"
 keys d Enter
 step "dave joined carol's room" d "Game started: "

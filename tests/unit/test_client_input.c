@@ -220,6 +220,24 @@ test_swap2_and_lobby(void **state)
 	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
 	proto_format(&out, wire, sizeof wire);
 	assert_string_equal(wire, "JOIN k3J9xQ2mPz7L\n");
+	/* a share link pasted whole: the code is taken out of it */
+	v.lobby_sel = LOBBY_JOIN;
+	input_key(&v, &m, '\n', 0, &out);
+	type(&v, &m, "https://play.example.org:5555/#join=Ab12Cd34Ef", wire);
+	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "JOIN Ab12Cd34Ef\n");
+	/* a link whose code was cut short stays on the line */
+	input_key(&v, &m, '\n', 0, &out);
+	type(&v, &m, "https://h/#join=Ab1", wire);
+	assert_int_equal(input_key(&v, &m, '\r', 0, &out), INPUT_REDRAW);
+	assert_int_equal(v.input, IN_CODE);
+	input_key(&v, &m, 27, 0, &out);
+	char code[PROTO_CODE_MAX + 1];
+	assert_int_equal(input_invite_code("x/#join=a/#join=Zz99Yy88&x=1", code, sizeof code), 8);
+	assert_string_equal(code, "Zz99Yy88");
+	assert_int_equal(input_invite_code(" Q2-mP z7 ", code, sizeof code), 6);
+	assert_string_equal(code, "Q2mPz7");
 	/* history pages: n and p ask for the next and previous page */
 	v.lobby_sel = LOBBY_HISTORY;
 	input_key(&v, &m, '\n', 0, &out);
