@@ -231,6 +231,10 @@ on_line(void *arg, const char *line, size_t len)
 	model_rc_t rc = model_apply(m, &x, now_ms());
 	if (rc == MODEL_FATAL && x.ecode == ERR_VERSION)
 		s->no_retry = 1; /* retrying cannot fix a version mismatch */
+	/* the admins sent us off (a kick revokes the token; a banned address
+	 * is refused at HELLO): coming back is the player's choice, not a loop */
+	if (x.id == PE_KICKED || (x.id == PX_ERR && head == PR_HELLO && x.ecode == ERR_BANNED))
+		s->no_retry = 1;
 	if (rc == MODEL_RESYNC && m->in_room) {
 		int asked = 0;
 		for (int i = 0; i < m->npending; i++)

@@ -5,7 +5,8 @@
 # the client takes the code out of it and joins. A link cut short stays on
 # the prompt. A third client started with the link as its argument
 # connects to the link's server and watches the room, and watches on after
-# every connection is cut (ss -K). Skips (saying so) when bin/gomokud is absent.
+# every connection is cut (ss -K); kicked, it says why and exits instead
+# of reconnecting. Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: a share link pasted at the terminal client's code prompt joins the private room; a link as the argument joins it too"
 GOMOKUD=$BINDIR/gomokud
@@ -83,7 +84,13 @@ else
 	echo "SKIP: ss -K cannot cut connections here"
 fi
 
-for s in carol dave erin; do
+# a kick: erin's client says why and exits, instead of coming back by
+# itself (its token is revoked; a reconnect would only be refused)
+"$BINDIR/gomokuctl" --state-dir "$T/state" kick erin "flooding the chat" >/dev/null
+exited "erin's client exits instead of reconnecting" erin 3
+check "erin's client says she was kicked, and why" grep -q "kicked: flooding the chat" "$T/erin.err"
+
+for s in carol dave; do
 	keys $s C-c
 	wait_for $s "Quit gomoku? (y/n)" && keys $s y
 	step "client $s quits cleanly" $s "EXIT=0"
