@@ -317,9 +317,7 @@ struct admin_write {
 	struct admin *a;
 	enum { W_BAN, W_MUTE, W_UNBAN, W_UNMUTE, W_MOTD } verb;
 	char who[STORE_NAME_MAX + 1];
-	store_sanction_t x;    /* W_BAN, W_MUTE: the sanction; W_UN*: kind and target */
-	store_sanction_t also; /* W_BAN of a guest: its address too */
-	int has_also;
+	store_sanction_t x;            /* W_BAN, W_MUTE: the sanction; W_UN*: kind and target */
 	int lookup;                    /* the target must be an account (it is not online) */
 	char name[STORE_NAME_MAX + 1]; /* that account's name as asked */
 	char motd[ADMIN_TEXT_MAX + 1]; /* W_MOTD */
@@ -388,18 +386,6 @@ sanction_begin(struct admin *a, int kind, const char *who, const char *target, c
 	x.created = (int64_t)time(NULL);
 	x.expires = secs ? x.created + secs : 0;
 	w->x = x;
-	/* a guest comes back under another name: its address (its last one,
-	 * when it is away) is banned with it (its IPv6 /64, the unit the
-	 * limits count), unless banned longer */
-	if (kind == STORE_BAN && guest && guest->has_unit && !strchr(target, '.') &&
-	    !strchr(target, ':')) {
-		w->also = x;
-		if (cidr_format(&guest->unit, w->also.target, sizeof w->also.target) == 0) {
-			struct sanction *old = find(a, STORE_BAN, w->also.target);
-			w->has_also = !old || !in_force(old, x.created) ||
-			    (old->x.expires != 0 && (x.expires == 0 || old->x.expires < x.expires));
-		}
-	}
 	return w;
 }
 
@@ -488,10 +474,7 @@ admin_write_run(struct store *st, void *arg)
 	}
 	if (rc == 0) {
 		if (w->verb == W_BAN || w->verb == W_MUTE)
-			rc = store_sanction_put(st, &w->x) != 0 ||
-				(w->has_also && store_sanction_put(st, &w->also) != 0)
-			    ? -1
-			    : 0;
+			rc = store_sanction_put(st, &w->x) != 0 ? -1 : 0;
 		else if (w->verb == W_MOTD)
 			rc = store_setting_put(st, "motd", w->no_motd ? NULL : w->motd) != 0 ? -1
 											     : 0;
@@ -522,18 +505,15 @@ admin_write_end(struct admin_write *w)
 		e = refuse(a, w->unavailable ? GERR_STORE_DOWN : GERR_STORE,
 		    "the store refused it: %s", w->err);
 	} else if (w->verb == W_BAN || w->verb == W_MUTE) {
-		if (keep(a, &w->x) != 0 || (w->has_also && keep(a, &w->also) != 0)) {
+		if (keep(a, &w->x) != 0) {
 			e = refuse(a, GERR_NOMEM, "%s", "out of memory");
 		} else if (w->verb == W_BAN) {
 			s = find(a, STORE_BAN, w->x.target);
 			explain(a, "banned", s);
 			snprintf(text, sizeof text, "%s", a->why);
 			int n = send_off_matching(a, s, text);
-			if (w->has_also && (s = find(a, STORE_BAN, w->also.target)) != NULL)
-				n += send_off_matching(a, s, text);
-			log_info(&a->srv->log, "admin %s: ban %s%s%s %s (%d connection%s closed)",
-			    w->who, w->x.target, w->has_also ? " and its address " : "",
-			    w->has_also ? w->also.target : "", text, n, n == 1 ? "" : "s");
+			log_info(&a->srv->log, "admin %s: ban %s %s (%d connection%s closed)",
+			    w->who, w->x.target, text, n, n == 1 ? "" : "s");
 		} else {
 			until(w->x.expires, u, sizeof u);
 			log_info(&a->srv->log, "admin %s: mute %s %s", w->who, w->x.target, u);

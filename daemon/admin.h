@@ -17,7 +17,7 @@ struct session;
 struct admin;
 
 /* A ban of a guest without a duration lasts a day: guest names come back
- * to others, and its address may be shared (a mobile carrier's NAT). */
+ * to others. */
 enum { ADMIN_TEXT_MAX = 400, ADMIN_GUEST_BAN_S = 86400 };
 
 /* The moderation state, with the bans, mutes and MOTD the store keeps
@@ -62,9 +62,7 @@ game_err_t admin_kick(struct admin *a, const char *who, const char *user, const 
  *
  * Ban target: an account or online name, an IPv4/IPv6 address or a CIDR;
  * duration "30m", "2h", "7d", "4w", "forever" (or NULL: forever, a day
- * for a guest). A ban of a guest also bans the address it is connected
- * from, or last came from (its unit: an IPv6 /64), as long. MOTD
- * text NULL or "-": none.
+ * for a guest online). MOTD text NULL or "-": none.
  */
 struct admin_write;
 struct admin_write *admin_ban_begin(struct admin *a, const char *who, const char *target,

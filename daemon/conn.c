@@ -77,7 +77,6 @@ conn_bind(struct conn *c, struct session *s)
 		conn_bye(old, "takeover", "your session continues on another connection");
 	}
 	session_attach(s, c, &c->sink);
-	session_came_from(s, &c->unit); /* kept while it is away (a guest's ban, admin.c) */
 }
 
 void

@@ -186,13 +186,6 @@ session_attach(struct session *s, struct conn *c, struct sink *k)
 }
 
 void
-session_came_from(struct session *s, const struct cidr *unit)
-{
-	s->unit = *unit;
-	s->has_unit = 1;
-}
-
-void
 session_deliver(struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n)
 {
 	if (s->sink)

@@ -8,7 +8,6 @@
 #include <sys/queue.h>
 
 #include "daemon/auth.h"
-#include "daemon/cidr.h"
 #include "proto/proto.h"
 
 struct server;
@@ -41,11 +40,6 @@ struct session {
 	 * session.c writes it. */
 	char await[64 + 1];
 	int keep_token; /* its stored token outlives it (session_keep_token) */
-	/* the address its last connection came from (conn.h's unit: an IPv6
-	 * /64), kept while it is away: a ban of a guest bans it too. Only
-	 * session.c writes it (session_came_from). */
-	struct cidr unit;
-	int has_unit;
 };
 
 /* The name and token of a session about to be made: name (NULL: the next
@@ -94,8 +88,6 @@ struct session *session_bot(struct server *srv, int level, struct sink *sink);
 /* s now speaks through connection c, whose sink k gets its events and
  * its own lines, or through none (c NULL). */
 void session_attach(struct session *s, struct conn *c, struct sink *k);
-/* The address unit s's connection came from, kept while it is away. */
-void session_came_from(struct session *s, const struct cidr *unit);
 /* Seeking, or seated at a game that is waiting, starting, in its opening or playing:
  * one game at a time. */
 int session_busy(const struct session *s);

@@ -777,7 +777,12 @@ async function moderationGame() {
   try {
     ctl('ban', name2, '1h', 'abuse in chat');
     await waitText(a, '#status', /^Removed by the server's admins: banned until .*: abuse in chat$/);
-    assert.match(ctl('bans'), /ban 127\.0\.0\.1 until /);
+    await sleep(3000); // the page stays off: no new guest from it
+    assert.match(await text(a, '#status'), /^Removed by the server's admins: banned until /);
+    assert.deepEqual(guestsOnline().filter((n) => !others.includes(n)), []);
+    assert.doesNotMatch(ctl('bans'), /ban 127\.0\.0\.1 until /); // a guest's ban is its name
+    ok('a web guest banned by name sees why and stays off');
+    ctl('ban', '127.0.0.1', '1h', 'abuse in chat'); // the admin bans the address too
     await a.reload();
     await waitText(a, '#status', /^Refused by the server: this address is banned until [0-9-]+ [0-9:]+ UTC: abuse in chat$/);
     await sleep(3000);
@@ -787,7 +792,7 @@ async function moderationGame() {
     await a.click('#comeback'); // still banned: refused again, with the reason
     await waitText(a, '#status', /^Refused by the server: this address is banned .*: abuse in chat$/);
     await a.waitForFunction(() => !document.getElementById('comeback').hidden, { timeout: T });
-    ok('a banned web guest\'s reload is refused at HELLO with the reason, and stays off');
+    ok('its address banned too, the page\'s reload is refused at HELLO with the reason, and stays off');
   } finally {
     for (const target of [name2, '127.0.0.1']) {
       try { ctl('unban', target); } catch { /* not banned */ }

@@ -3,7 +3,7 @@
  * Every command on a daemon with players online: status, who and rooms
  * with a game in progress; kick (its token resumes nothing); bans by name,
  * IPv4 CIDR and IPv6 address refused at HELLO (an address), GUEST, LOGIN
- * and RESUME and lifted again; a guest's ban covering its address (the player plays
+ * and RESUME and lifted again; a guest's ban holding its name, not its address (the player plays
  * once more); bans, mutes and the MOTD kept across a restart; mute and
  * SAY/TELL; the MOTD after the greeting; announce; drain (no new games,
  * the running one plays on, SIGTERM still stops cleanly); reload;
@@ -201,9 +201,11 @@ refused_at_hello(const char *src, int port, char *line, size_t n)
 	return yes;
 }
 
-/* Issue 43: a ban of a guest's name (no duration: a day) bans the address
- * it is connected from too; that address is refused at HELLO with the
- * reason and the end; another address comes in. */
+/* Issue 43: a ban of a guest's name (no duration: a day) sends it off and
+ * revokes its token, and holds its name; its address is not banned with
+ * it (an address may be shared: an account there still logs in). An
+ * automatic address ban was tried and dropped: it kicked the admin and
+ * every account behind the same address too. */
 static void
 test_guest_ban(void)
 {
@@ -217,58 +219,28 @@ test_guest_ban(void)
 	    "the banned guest: %s", g->line);
 	tc_close(g);
 	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
-	CHECK(strstr(out, "ban gina until ") && strstr(out, "ban 127.0.0.3 until "),
-	    "a guest's ban names its address too: %s", out);
+	CHECK(strstr(out, "ban gina until ") && !strstr(out, "ban 127.0.0.3"),
+	    "a guest's ban is its name alone: %s", out);
 	/* the default for a guest is a day, not for good */
-	char day[64], line[1100];
+	char day[64];
 	time_t end = before + 86400;
 	struct tm tm;
 	gmtime_r(&end, &tm);
 	strftime(day, sizeof day, "until %Y-%m-%d", &tm);
 	CHECK(strstr(out, day) && !strstr(out, "for good"), "a guest's ban is not a day: %s", out);
-	CHECK(refused_at_hello("127.0.0.3", d.port, line, sizeof line) &&
-		strstr(line, "this address is banned until "),
-	    "the banned guest's address at HELLO: %s", line);
-	struct tc *o = tc_open_from("127.0.0.4", d.port, NULL, 0, 1);
-	CHECK(o, "another address was refused at HELLO");
+	struct tc *o = tc_open_from("127.0.0.3", d.port, NULL, 0, 1);
+	CHECK(o, "the guest's address was refused at HELLO");
 	if (o) {
+		tc_send(o, "GUEST gina");
+		CHECK(tc_expect(o, "ERR 414 ", 3000), "the banned name again: %s", o->line);
 		tc_send(o, "GUEST");
-		CHECK(tc_expect(o, "OK GUEST ", 3000), "GUEST from another address: %s", o->line);
+		CHECK(
+		    tc_expect(o, "OK GUEST ", 3000), "another guest from the address: %s", o->line);
 		tc_close(o);
 	}
-	CHECK(ctl("unban", "gina", NULL) == 0 && ctl("unban", "127.0.0.3", NULL) == 0,
-	    "unban gina and her address: %s", err);
-	o = tc_open_from("127.0.0.3", d.port, NULL, 0, 1);
-	CHECK(o, "127.0.0.3 still refused after the unban");
-	tc_close(o);
-	ok("a ban of a guest (a day by default) bans its address too, refused at HELLO; "
-	   "another address comes in");
-
-	/* a guest away from its seat: the address it last came from */
-	struct tc *gus = tc_open_from("127.0.0.5", d.port, NULL, 0, 1),
-		  *hal = tc_open_from("127.0.0.6", d.port, NULL, 0, 1);
-	REQUIRE(gus && hal, "no connections from 127.0.0.5 and .6");
-	tc_send(gus, "GUEST gus");
-	REQUIRE(tc_expect(gus, "OK GUEST gus ", 3000), "GUEST gus: %s", gus->line);
-	tc_send(hal, "GUEST hal");
-	REQUIRE(tc_expect(hal, "OK GUEST hal ", 3000), "GUEST hal: %s", hal->line);
-	char room[32];
-	REQUIRE(tc_pair(gus, hal, "freestyle 15 none", "casual", room, sizeof room) == 0,
-	    "no game for gus: %s", tc_why);
-	tc_close(gus);
-	CHECK(tc_expect(hal, "* PRESENCE ", 3000), "gus's leaving not seen: %s", hal->line);
-	REQUIRE(ctl("ban", "gus", "1h", "rude", NULL) == 0, "ban gus: %s", err);
-	REQUIRE(ctl("bans", NULL) == 0, "bans: %s", err);
-	CHECK(strstr(out, "ban gus until ") && strstr(out, "ban 127.0.0.5 until "),
-	    "an away guest's ban names its last address too: %s", out);
-	CHECK(refused_at_hello("127.0.0.5", d.port, line, sizeof line) && strstr(line, ": rude"),
-	    "the away guest's address at HELLO: %s", line);
-	tc_send(hal, "RESIGN %s", room);
-	CHECK_LINE(hal, "OK RESIGN");
-	tc_close(hal);
-	CHECK(ctl("unban", "gus", NULL) == 0 && ctl("unban", "127.0.0.5", NULL) == 0,
-	    "unban gus and his address: %s", err);
-	ok("a ban of a guest away from its seat bans the address it last came from");
+	CHECK(ctl("unban", "gina", NULL) == 0, "unban gina: %s", err);
+	ok("a ban of a guest (a day by default) holds its name; its address, maybe shared, is "
+	   "not banned with it");
 }
 
 static void
