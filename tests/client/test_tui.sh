@@ -121,10 +121,10 @@ step "a mouse click played j10" "2.j10"
 check "the cursor's point is shown" wait_for "cursor j10"
 keys U
 step "my undo offer is shown" "* alice offers undo"
-step "the accepted undo is in the chat pane" "1 move taken back"
+step "the accepted undo is in the chat pane, with who" "bob accepted the undo: 1 move"
 step "bob's draw offer asks me" "bob offers draw: A accept, X decline"
 keys X
-step "declining ends the offer" "Offer 2 declined"
+step "declining ends the offer, said with who" "alice declined the draw"
 keys Tab
 step "Tab opens the chat line" "say> _"
 keys -l "good game"
