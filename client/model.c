@@ -187,7 +187,8 @@ new_game(model_t *m, const char *room, rule_t rule, int size)
 		pos_init(&m->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
 	m->over = 0;
 	m->ncells = 0;
-	m->noffers = 0;
+	m->noffers = m->nlapsed = 0;
+	m->undo_by[0] = '\0';
 	m->swap2 = 0;
 	m->think_ply = -1;
 	m->ncands = 0;
@@ -208,6 +209,16 @@ place(model_t *m, const char *mv, int side)
 	return 0;
 }
 
+/* Offers a move, an undo or the end of the game cleared: their OFFEREND
+ * comes after, and names them by id alone. */
+static void
+clear_offers(model_t *m)
+{
+	memcpy(m->lapsed, m->offers, sizeof m->offers);
+	m->nlapsed = m->noffers;
+	m->noffers = 0;
+}
+
 static void
 set_result(model_t *m, proto_result_t res, proto_reason_t why, int n,
     const char (*cells)[PROTO_MOVE_MAX + 1])
@@ -217,7 +228,7 @@ set_result(model_t *m, proto_result_t res, proto_reason_t why, int n,
 	m->result = res;
 	m->reason = why;
 	m->ncells = 0;
-	m->noffers = 0;
+	clear_offers(m);
 	for (int i = 0; i < n && m->ncells < RULES_MAX_SIZE; i++) {
 		move_t c;
 		if (notation_parse(cells[i], m->pos.size, &c) == 0)
@@ -250,6 +261,85 @@ offer_del(model_t *m, int64_t id)
 		}
 }
 
+/* The last offer's fate, in the chat as a notice. */
+static void __attribute__((format(printf, 2, 3))) fate(model_t *m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->fate, sizeof m->fate, fmt, ap);
+	va_end(ap);
+	model_chat(m, "* %s", m->fate);
+}
+
+/* * OFFEREND: who answered the offer, and how, in words (the same as the
+ * web board's, words.js offerFate). An accepted undo is said with its
+ * count when its UNDO comes. */
+static void
+offer_ended(model_t *m, int64_t id, proto_end_t end)
+{
+	model_offer_t o;
+	int found = 0;
+	for (int i = 0; i < m->noffers && !found; i++)
+		if (m->offers[i].id == id)
+			o = m->offers[i], found = 1;
+	for (int i = 0; i < m->nlapsed && !found; i++)
+		if (m->lapsed[i].id == id)
+			o = m->lapsed[i], found = 1;
+	offer_del(m, id);
+	if (!found) { /* from before what we saw: the id is all there is */
+		model_chat(
+		    m, TR("model.offer_end", "* Offer %lld %s"), (long long)id, i18n_end(end));
+		return;
+	}
+	/* the answer is the other player's; a withdrawal or expiry the offerer's */
+	const char *other = strcmp(o.from, m->black) == 0 ? m->white : m->black;
+	const char *what = i18n_offer(o.kind);
+	switch (end) {
+	case END_ACCEPTED:
+		if (o.kind == OFFER_UNDO)
+			COPY(m->undo_by, other);
+		else
+			fate(m, TR("fate.accepted", "%s accepted the %s"), other, what);
+		break;
+	case END_DECLINED:
+		fate(m, TR("fate.declined", "%s declined the %s"), other, what);
+		break;
+	case END_WITHDRAWN:
+		fate(m, TR("fate.withdrawn", "%s's %s offer was withdrawn"), o.from, what);
+		break;
+	case END_EXPIRED:
+	default:
+		fate(m, TR("fate.expired", "%s's %s offer expired"), o.from, what);
+		break;
+	}
+}
+
+/* A snapshot's kept chat after what the chat pane shows: the lines it
+ * already has (a resync in the same run) are not said twice. The longest
+ * run of its newest said lines that starts the kept ones is skipped. */
+static void
+merge_kept(model_t *m)
+{
+	const char *said[MODEL_CHAT_MAX];
+	int n = 0;
+	for (int i = m->chat_total < MODEL_CHAT_MAX ? m->chat_total : MODEL_CHAT_MAX; i-- > 0;) {
+		const char *l = model_chat_line(m, i);
+		if (l && l[0] != '*' && l[0] != '[') /* a player's line, not a notice */
+			said[n++] = l;
+	}
+	int j = n < m->nkept ? n : m->nkept;
+	for (; j > 0; j--) {
+		int k = 0;
+		while (k < j && strcmp(said[n - j + k], m->kept[k]) == 0)
+			k++;
+		if (k == j)
+			break;
+	}
+	for (int k = j; k < m->nkept; k++)
+		model_chat(m, "%s", m->kept[k]);
+	m->nkept = 0;
+}
+
 static void
 describe_result(model_t *m)
 {
@@ -273,6 +363,7 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 	if (x->id == PD_ROOM) {
 		new_game(m, x->room, x->rule, x->size);
 		m->snapshot = 1;
+		m->nkept = 0;
 		m->status = x->status;
 		m->tc_base = x->tc_base;
 		m->tc_inc = x->tc_inc;
@@ -316,6 +407,10 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 		break;
 	case PD_RESULT:
 		set_result(m, x->result, x->reason, x->nmoves, x->moves);
+		break;
+	case PD_SAY: /* said into the chat once the snapshot is whole */
+		if (m->nkept < MODEL_KEPT_MAX)
+			snprintf(m->kept[m->nkept++], MODEL_CHAT_LEN, "%s: %s", x->user, x->text);
 		break;
 	default:
 		break;
@@ -501,7 +596,9 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		if (strcmp(x->room, m->room) == 0) {
 			m->seq = x->seq;
 			m->in_room = 1;
+			merge_kept(m);
 		}
+		m->nkept = 0;
 		if (m->over)
 			describe_result(m);
 		break;
@@ -627,7 +724,7 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 			    m->think_bot, x->move, m->think_depth,
 			    m->cands[0] == m->pos.moves[m->pos.nmoves - 1] ? (int)m->scores[0] : 0);
 		set_clocks(m, x->bms, x->wms, now);
-		m->noffers = 0; /* pending draw/undo offers end with a move */
+		clear_offers(m); /* pending draw/undo offers end with a move */
 		if (m->status_error)
 			m->status_text[0] = '\0';
 		break;
@@ -637,21 +734,27 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 			if (pos_undo(&m->pos) == MOVE_NONE)
 				return MODEL_RESYNC;
 		set_clocks(m, x->bms, x->wms, now);
-		m->noffers = 0;
+		clear_offers(m);
 		m->think_ply = -1;
-		model_chat(m,
-		    x->plies == 1 ? TR("model.undone_1", "* %d move taken back")
-				  : TR("model.undone", "* %d moves taken back"),
-		    (int)x->plies);
+		if (m->undo_by[0]) /* the accepted offer says it, with the count */
+			fate(m,
+			    x->plies == 1
+				? TR("fate.undone_1", "%s accepted the undo: %d move taken back")
+				: TR("fate.undone", "%s accepted the undo: %d moves taken back"),
+			    m->undo_by, (int)x->plies);
+		else
+			model_chat(m,
+			    x->plies == 1 ? TR("model.undone_1", "* %d move taken back")
+					  : TR("model.undone", "* %d moves taken back"),
+			    (int)x->plies);
+		m->undo_by[0] = '\0';
 		break;
 	case PE_OFFER:
 		offer_add(m, x->ident, x->offer, x->user);
 		model_chat(m, TR("model.offers", "* %s offers %s"), x->user, i18n_offer(x->offer));
 		break;
 	case PE_OFFEREND:
-		offer_del(m, x->ident);
-		model_chat(m, TR("model.offer_end", "* Offer %lld %s"), (long long)x->ident,
-		    i18n_end(x->end));
+		offer_ended(m, x->ident, x->end);
 		break;
 	case PE_SAY:
 		model_chat(m, "%s: %s", x->user, x->text);

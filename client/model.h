@@ -15,6 +15,7 @@ enum {
 	MODEL_CHAT_MAX = 64, /* chat/notice lines kept */
 	MODEL_CHAT_LEN = 440,
 	MODEL_OFFERS_MAX = 4,
+	MODEL_KEPT_MAX = 32,    /* kept chat lines read from one snapshot (`chatlog`) */
 	MODEL_PENDING_MAX = 64, /* requests awaiting a reply */
 	MODEL_ROOMS_MAX = 32,
 	MODEL_GAMES_MAX = 64,
@@ -92,6 +93,12 @@ typedef struct model {
 
 	int noffers;
 	model_offer_t offers[MODEL_OFFERS_MAX];
+	/* offers a move, an undo or the end cleared, named by the OFFEREND
+	 * that follows; who accepted the undo whose UNDO comes next */
+	int nlapsed;
+	model_offer_t lapsed[MODEL_OFFERS_MAX];
+	char undo_by[PROTO_NAME_MAX + 1];
+	char fate[MODEL_CHAT_LEN]; /* the last offer's fate, in words */
 
 	int swap2; /* swap2 opening in progress */
 	proto_stage_t swap2_stage;
@@ -113,6 +120,9 @@ typedef struct model {
 	/* chat and notices, a ring: line i is chat[(chat_total - 1 - i) % MAX] */
 	int chat_total;
 	char chat[MODEL_CHAT_MAX][MODEL_CHAT_LEN];
+	/* a snapshot's kept chat (`= SAY`), merged into chat at its end */
+	int nkept;
+	char kept[MODEL_KEPT_MAX][MODEL_CHAT_LEN];
 
 	/* lobby lists and a fetched record */
 	int nrooms;

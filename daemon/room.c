@@ -24,6 +24,8 @@
 #include "daemon/wire.h"
 
 enum { ROOM_BUCKETS = 4096, OFFERS_GAME = 1u << ASK_DRAW | 1u << ASK_UNDO };
+/* lines of chat a room keeps for its snapshot (PROTOCOL.md, `chatlog`) */
+enum { ROOM_CHAT_KEPT = 20 };
 
 /* A rematch refused while a player waits in a private room of its own
  * (or its game's start is in flight): that is a game too. */
@@ -85,6 +87,14 @@ struct room {
 	int moved_both;          /* both sides moved in this game: too late to abort, undo or not */
 	struct pending *pending; /* stones at the store thread; the room waits */
 	struct sink *relay;      /* the cluster's relay of its events, or NULL */
+	struct chatline *chat;   /* the last ROOM_CHAT_KEPT lines said, a ring; NULL until one is */
+	int nchat; /* lines said so far (the newest at (nchat - 1) % ROOM_CHAT_KEPT) */
+};
+
+/* A line of the room's chat, kept for its snapshot (PROTOCOL.md, `chatlog`). */
+struct chatline {
+	char user[PROTO_NAME_MAX + 1];
+	char text[PROTO_TEXT_MAX + 1];
 };
 
 /* How a game's start seated its players, to be put back if it does not
@@ -356,6 +366,7 @@ room_free(struct room *r)
 	for (int i = 0; i < 2; i++)
 		if (r->seat[i].grace_ev)
 			event_free(r->seat[i].grace_ev);
+	free(r->chat);
 	if (r->flag_ev)
 		event_free(r->flag_ev);
 	if (r->alone_ev)
@@ -1714,6 +1725,16 @@ room_say(struct room *r, struct session *s, const char *text, struct room_act *a
 	proto_init(&m, PE_SAY, NULL);
 	snprintf(m.user, sizeof m.user, "%s", r->reg->members->name(s));
 	snprintf(m.text, sizeof m.text, "%s", text);
+	/* kept for the snapshot; without memory for it the line is only said */
+	if (!r->chat)
+		r->chat = calloc(ROOM_CHAT_KEPT, sizeof *r->chat);
+	if (r->chat) {
+		struct chatline *l = &r->chat[r->nchat % ROOM_CHAT_KEPT];
+		snprintf(l->user, sizeof l->user, "%s", m.user);
+		snprintf(l->text, sizeof l->text, "%s", m.text);
+		if (++r->nchat >= 2 * ROOM_CHAT_KEPT)
+			r->nchat -= ROOM_CHAT_KEPT; /* the same slot, no overflow */
+	}
 	room_event(r, &m);
 	act->seq = r->seq;
 	return GERR_OK;
@@ -2078,6 +2099,16 @@ room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m
 		m.reason = wire_reason(r->reason);
 		for (int j = 0; j < r->ncells; j++)
 			notation_format(r->cells[j], r->spec.size, m.moves[m.nmoves++]);
+		emit(arg, &m);
+	}
+	/* the last lines of chat, oldest first (the `chatlog` capability) */
+	int kept = r->nchat < ROOM_CHAT_KEPT ? r->nchat : ROOM_CHAT_KEPT;
+	for (int k = r->nchat - kept; r->chat && k < r->nchat; k++) {
+		const struct chatline *l = &r->chat[k % ROOM_CHAT_KEPT];
+		proto_init(&m, PD_SAY, NULL);
+		snprintf(m.room, sizeof m.room, "%s", r->id);
+		snprintf(m.user, sizeof m.user, "%s", l->user);
+		snprintf(m.text, sizeof m.text, "%s", l->text);
 		emit(arg, &m);
 	}
 }

@@ -131,6 +131,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_BAN] = { PK_DATA, "BAN", NULL, "BaUw|*" },
 	[PD_FORBIDDEN] = { PK_DATA, "FORBIDDEN", NULL, "rL" },
 	[PD_SEEK] = { PK_DATA, "SEEK", NULL, "iuRSTOQPF" },
+	[PD_SAY] = { PK_DATA, "SAY", NULL, "ru*" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },

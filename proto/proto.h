@@ -153,6 +153,7 @@ typedef enum {
 	PD_BAN,
 	PD_FORBIDDEN,
 	PD_SEEK,
+	PD_SAY, /* a kept line of chat in a snapshot (`chatlog`) */
 	/* events */
 	PE_SERVER,
 	PE_START,

@@ -11,7 +11,7 @@ import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { Model, colourAt, toMove } from './model.js';
-import { errorWords, tcWords, word } from './words.js';
+import { errorWords, offerFate, tcWords, word } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'gomokud.session';
@@ -535,7 +535,9 @@ function renderGame() {
       b.textContent = `${c.user}: `;
       li.appendChild(b);
     }
-    const notice = c.notice === 'joined' ? t('web.chat.joined', '%s is watching', c.who) : t('web.chat.left', '%s left', c.who);
+    const notice = c.notice === 'offer' ? offerFate(c)
+      : c.notice === 'joined' ? t('web.chat.joined', '%s is watching', c.who) : t('web.chat.left', '%s left', c.who);
+    if (c.notice === 'offer') li.className = 'fate';
     li.appendChild(document.createTextNode(c.notice ? notice : c.text));
     chat.appendChild(li);
   }

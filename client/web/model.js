@@ -27,10 +27,32 @@ export function newGame(room) {
   return {
     room, seq: 0, status: 'waiting', rule: 'freestyle', size: 15, tc: 'none', opening: 'none', rated: 'casual',
     black: '-', white: '-', spectators: 0, moves: [], reasons: [], clock: { b: null, w: null, side: 'none', at: 0 },
-    offers: new Map(), result: null, think: null, presence: {}, chat: [], forbidden: [], stage: null,
+    offers: new Map(), lapsed: new Map(), undoBy: null, result: null, think: null, presence: {}, chat: [], forbidden: [], stage: null,
     rating: { black: 0, white: 0 }, provisional: { black: false, white: false }, ratingBefore: { black: 0, white: 0 },
     pending: [], putting: false, // swap2: stones placed here, not yet sent
   };
+}
+
+// Draw and undo offers a move, an undo or the end cleared: their OFFEREND
+// follows and names them by id alone.
+function lapse(g) {
+  g.lapsed = new Map(g.offers);
+  g.offers.clear();
+}
+
+// A snapshot's kept chat (`= SAY`, the chatlog capability) after the chat
+// shown: lines already shown (a resync without a reload) are not said
+// twice; the longest run of the newest said lines that starts the kept
+// ones is skipped. The terminal client's model.c merge_kept does the same.
+export function mergeKept(chat, kept) {
+  const said = chat.filter((c) => c.user && !c.notice);
+  let j = Math.min(said.length, kept.length);
+  for (; j > 0; j--) {
+    let k = 0;
+    while (k < j && said[said.length - j + k].user === kept[k].user && said[said.length - j + k].text === kept[k].text) k++;
+    if (k === j) break;
+  }
+  for (const l of kept.slice(j)) chat.push({ user: l.user, text: l.text });
 }
 
 function ms(v) {
@@ -196,6 +218,7 @@ export class Model {
     const g = newGame(room);
     if (old) {
       g.chat = old.chat;
+      g.lapsed = old.lapsed;
       g.rating = old.rating;
       g.provisional = old.provisional;
       g.ratingBefore = old.ratingBefore;
@@ -219,8 +242,24 @@ export class Model {
         default: break;
       }
     }
+    mergeKept(g.chat, data.filter((d) => d.name === 'SAY' && d.fields && d.fields.room === room).map((d) => d.fields));
     g.seq = seq;
     this.game = g;
+  }
+
+  // * OFFEREND: its fate in the game log, as a notice app.js says in words
+  // (words.js offerFate; the terminal client's model.c offer_ended says the
+  // same): the answer is the other player's, a withdrawal or an expiry the
+  // offerer's; an accepted undo is said when its UNDO brings the count.
+  offerEnded(g, f) {
+    const o = g.offers.get(f.id) || g.lapsed.get(f.id);
+    g.offers.delete(f.id);
+    g.lapsed.delete(f.id);
+    if (!o) { g.chat.push({ user: '', notice: 'offer', end: f.how, id: f.id }); return; }
+    const other = o.from === g.black ? g.white : g.black;
+    const who = f.how === 'accepted' || f.how === 'declined' ? other : o.from;
+    if (f.how === 'accepted' && o.kind === 'undo') g.undoBy = who;
+    else g.chat.push({ user: '', notice: 'offer', end: f.how, kind: o.kind, who });
   }
 
   event(name, f, now, out) {
@@ -276,7 +315,7 @@ export class Model {
         g.reasons[g.moves.length - 1] = f.reason || '';
         setClock(g, ms(f.bms), ms(f.wms), f.side === 'black' ? 'white' : 'black', now);
         g.think = null;
-        g.offers.clear(); // open draw and undo offers end with a move
+        lapse(g); // open draw and undo offers end with a move
         out.askForbidden = this.wantForbidden();
         break;
       case 'UNDO':
@@ -288,7 +327,10 @@ export class Model {
         g.reasons.splice(g.moves.length);
         setClock(g, ms(f.bms), ms(f.wms), colourAt(g.moves.length), now);
         g.think = null;
-        g.offers.clear();
+        lapse(g);
+        // the accepted offer is said now, with the count (words.js offerFate)
+        if (g.undoBy) g.chat.push({ user: '', notice: 'offer', end: 'accepted', kind: 'undo', who: g.undoBy, plies: Number(f.plies) });
+        g.undoBy = null;
         out.askForbidden = this.wantForbidden();
         break;
       case 'OVER':
@@ -299,11 +341,11 @@ export class Model {
         else if (f.reason === 'time' && f.result === 'white') g.clock.b = 0;
         if (g.rated === 'rated') g.ratingBefore = { ...g.rating }; // the next STATS shows the change
         g.think = null;
-        for (const [id, o] of g.offers) if (o.kind !== 'rematch') g.offers.delete(id);
+        for (const [id, o] of g.offers) if (o.kind !== 'rematch') { g.lapsed.set(id, o); g.offers.delete(id); }
         if (this.mySide()) out.save = { room: null, seq: 0 };
         break;
       case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
-      case 'OFFEREND': g.offers.delete(f.id); break;
+      case 'OFFEREND': this.offerEnded(g, f); break;
       case 'SAY': g.chat.push({ user: f.user, text: f.text }); break;
       case 'PRESENCE': {
         const player = f.user === g.black || f.user === g.white;

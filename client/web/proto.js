@@ -64,6 +64,7 @@ const DATA = {
   STAT: 'user:user rule:rule rating:num deviation:num standing:word wins:num losses:num draws:num',
   SEEK: 'id:num user:user rule:rule size:num tc:tc colour:word rated:word opening:word who:word',
   BAN: 'what:word target:word until:num by:user text?...',
+  SAY: 'room:room user:user text?...', // a kept line of chat in a snapshot (chatlog)
 };
 
 const compiled = new Map();

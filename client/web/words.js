@@ -72,6 +72,12 @@ const TABLES = {
     draw: N('result.draw', 'draw'),
     none: N('result.none', 'no result'),
   },
+  end: {
+    accepted: N('end.accepted', 'accepted'),
+    declined: N('end.declined', 'declined'),
+    withdrawn: N('end.withdrawn', 'withdrawn'),
+    expired: N('end.expired', 'expired'),
+  },
   offer: {
     draw: N('offer.draw', 'draw'),
     undo: N('offer.undo', 'undo'),
@@ -155,4 +161,22 @@ export function tcWords(tc) {
   const base = Number(m[1]);
   if (base % 60 === 0) return t('web.tc.min', '%d min + %d s', base / 60, Number(m[2]));
   return t('web.tc.sec', '%d s + %d s', base, Number(m[2]));
+}
+
+// An offer's fate in the game log (model.js offerEnded's notice), the
+// terminal client's words (client/model.c offer_ended): who accepted or
+// declined it, whose was withdrawn or expired, and how many moves an
+// accepted undo took back.
+export function offerFate(e) {
+  if (!e.kind) return t('model.offer_end', '* Offer %lld %s', Number(e.id), word('end', e.end));
+  const what = word('offer', e.kind);
+  if (e.end === 'accepted' && e.kind === 'undo') {
+    return e.plies === 1
+      ? t('fate.undone_1', '%s accepted the undo: %d move taken back', e.who, e.plies)
+      : t('fate.undone', '%s accepted the undo: %d moves taken back', e.who, e.plies);
+  }
+  if (e.end === 'accepted') return t('fate.accepted', '%s accepted the %s', e.who, what);
+  if (e.end === 'declined') return t('fate.declined', '%s declined the %s', e.who, what);
+  if (e.end === 'withdrawn') return t('fate.withdrawn', '%s\'s %s offer was withdrawn', e.who, what);
+  return t('fate.expired', '%s\'s %s offer expired', e.who, what);
 }

@@ -14,6 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as proto from '../../client/web/proto.js';
 import { Model, BACKOFF_FIRST, BACKOFF_MAX, parseRecord } from '../../client/web/model.js';
+import { offerFate } from '../../client/web/words.js';
 
 const DIR = process.env.MODEL_DIR || 'tests/model';
 
@@ -84,7 +85,13 @@ function value(model, key, now) {
     case 'kicked': return model.kicked ?? '-';
     case 'said': {
       const c = g ? g.chat.filter((x) => x.user) : [];
-      return c.length ? `${c[c.length - 1].user}: ${c[c.length - 1].text}` : '-';
+      const e = c[c.length - 1 - Number(k[1] || 0)];
+      return e ? `${e.user}: ${e.text}` : '-';
+    }
+    case 'chats': return num(g ? g.chat.filter((x) => x.user).length : 0);
+    case 'fate': {
+      const c = g ? g.chat.filter((x) => x.notice === 'offer') : [];
+      return c.length ? offerFate(c[c.length - 1]) : '-';
     }
     case 'rooms': case 'games': {
       const l = list(k[0]);

@@ -22,6 +22,9 @@
 //   - moderation: a web guest kicked by gomokuctl sees why and is not back
 //     under a new name; "Come back" starts a fresh guest; banned, its
 //     reload is refused at HELLO with the reason (issue 43);
+//   - offers answered (declined, withdrawn, accepted with its count,
+//     expired; a bot's undo of two) in both game logs, the chat kept across
+//     a reload, and a flag on a 1 s clock shown at 0:00 (issue 43);
 //   - screenshots of the lobby, a game and a replay at desktop and phone
 //     sizes into $SHOTS (build/browser by default), and of each in English
 //     and Chinese into $SHOTS/en and $SHOTS/zh_CN.
@@ -801,7 +804,103 @@ async function moderationGame() {
   await a.browserContext().close();
 }
 
-const cases = { deadLinks, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame };
+// ---- 11: offers answered in words, chat kept across a reload, a flag at 0:00 --
+
+// The chat pane's lines said by players (a name in bold), as shown.
+const chatLines = (page) => page.$$eval('#chat li', (l) => l.filter((x) => x.querySelector('b')).map((x) => x.textContent));
+
+async function offersChatFlag() {
+  const a = await open();
+  const an = await named(a);
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  const bn = await named(b);
+  await play(a, 'h8');
+  await play(b, 'h9');
+
+  // every offer's fate, in words, in both game logs
+  const fate = async (re) => { for (const q of [a, b]) await waitText(q, '#chat', re); };
+  await b.click('#offer-undo');
+  await a.waitForSelector('[data-offer="decline-undo"]', { timeout: T });
+  await a.click('[data-offer="decline-undo"]');
+  await fate(new RegExp(`${an} declined the undo`));
+  await b.click('#offer-draw');
+  await b.waitForSelector('[data-offer="withdraw-draw"]', { timeout: T });
+  await b.click('[data-offer="withdraw-draw"]');
+  await fate(new RegExp(`${bn}'s draw offer was withdrawn`));
+  await b.click('#offer-undo');
+  await a.waitForSelector('[data-offer="accept-undo"]', { timeout: T });
+  await a.click('[data-offer="accept-undo"]');
+  await fate(new RegExp(`${an} accepted the undo: 1 move taken back`));
+  await b.waitForFunction(() => !document.querySelector('[data-stone="h9"]'), { timeout: T });
+  ok('offers answered in both game logs: who declined, whose was withdrawn, who accepted the undo and how many moves it took back');
+
+  // the chat kept across a reload (the snapshot's = SAY lines)
+  await a.type('#say input', 'good luck');
+  await a.click('#say button');
+  await b.type('#say input', 'you too');
+  await b.click('#say button');
+  await waitText(a, '#chat', /you too/);
+  await b.reload();
+  await named(b);
+  await waitText(b, '#chat', /you too/);
+  const kept = await chatLines(b);
+  assert.deepEqual(kept, [`${an}: good luck`, `${bn}: you too`]);
+  ok('a reload keeps the room\'s chat: the lines come back with the snapshot, in order, once');
+
+  // a draw offer that the end of the game expires
+  await play(b, 'h9');
+  await b.click('#offer-draw');
+  await a.waitForSelector('[data-offer="accept-draw"]', { timeout: T });
+  await a.click('#resign');
+  await a.click('#confirm-yes');
+  await fate(new RegExp(`${bn}'s draw offer expired`));
+  ok('an offer the end of the game expires is said so in both logs');
+  for (const q of [a, b]) await q.browserContext().close();
+
+  // a bot's accepted undo says how many stones went back
+  const p = await open();
+  await p.select('#bot select[name=colour]', 'black');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await play(p, 'h8');
+  await p.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2 && document.getElementById('turn').textContent === 'Your move', { timeout: T });
+  const bot = await p.evaluate(() => window.gomokud.model.game.white);
+  await p.click('#offer-undo');
+  await waitText(p, '#chat', new RegExp(`${bot} accepted the undo: 2 moves taken back`));
+  assert.equal(await stoneCount(p), 0);
+  ok('a bot\'s accepted undo is said with the two moves it took back');
+  await p.browserContext().close();
+
+  // a flag: a 1 s clock (the page offers none so short: the room is made
+  // over the protocol, the page joins it by its link), the page's player
+  // black does not move, and the page shows its clock at 0:00 and the result
+  const lc = await lineClient(daemon.port);
+  lc.send('HELLO 1');
+  await lc.expect(/^OK HELLO/);
+  lc.send('GUEST');
+  await lc.expect(/^OK GUEST/);
+  lc.send('CREATE freestyle 15 1+0 white casual none');
+  const code = (await lc.expect(/^OK CREATE /)).split(' ')[3];
+  const f = await open(`https://127.0.0.1:${daemon.port}/#join=${code}`);
+  await waitText(f, '#turn', /^White wins \(time\)$/);
+  assert.equal(await f.$eval('#p-black .clock', (e) => e.textContent), '0:00');
+  await new Promise((r) => setTimeout(r, 600)); // a tick later, still 0:00
+  assert.equal(await f.$eval('#p-black .clock', (e) => e.textContent), '0:00');
+  assert.equal(await f.$eval('#p-white .clock', (e) => e.textContent), '0:01');
+  // a spectator who comes by the link after the flag: the snapshot's clock
+  const v = await open(`https://127.0.0.1:${daemon.port}/#join=${code}`);
+  await waitText(v, '#turn', /^White wins \(time\)$/);
+  assert.equal(await v.$eval('#p-black .clock', (e) => e.textContent), '0:00');
+  await v.browserContext().close();
+  ok('a flag on a 1 s clock: the loser\'s clock shows 0:00 and the result says white wins on time, live and in a later snapshot');
+  lc.close();
+  await f.browserContext().close();
+}
+
+const cases = { deadLinks, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame, offersChatFlag };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The terminal UI in tmux against a scripted TLS server: lobby quick match,
 # a typed move, a mouse click, the bot's preview and reason, an undo offer
-# (made and accepted), a draw offer declined, chat, the resign question, a
-# hostile line on the status line, a dropped connection resumed on its own,
-# the winning line, help, a resize, and the terminal restored on quit and
-# on SIGINT and a crash; history with a replay and watching a public game.
+# (made and accepted) and a draw offer declined, said with who, chat, the
+# resign question, a hostile line on the status line, a dropped connection
+# resumed on its own (its snapshot's kept chat added once), the winning
+# line, help, a resize, and the terminal restored on quit and on SIGINT and
+# a crash; history with a replay and watching a public game.
 # Keys go in with send-keys, the screen comes out of capture-pane.
 . tests/client/lib.sh
 echo "checks: the ncurses client in tmux: a scripted game (keys, mouse, offers, chat, resume, resize), history replay, watching, a bot thinking, login, SIGINT and crash restore the terminal"
@@ -90,6 +91,8 @@ send = CLOCK r1 50000 50000 black
 send = SEAT r1 black alice here 0
 send = SEAT r1 white bob here 0
 send = MOVES r1 0 h8,i9
+send = SAY r1 alice good game
+send = SAY r1 bob well played
 send OK RESUME r1 12
 send * PRESENCE r1 13 bob gone 60000
 expect MOVE r1 k11
@@ -121,10 +124,10 @@ step "a mouse click played j10" "2.j10"
 check "the cursor's point is shown" wait_for "cursor j10"
 keys U
 step "my undo offer is shown" "* alice offers undo"
-step "the accepted undo is in the chat pane" "1 move taken back"
+step "the accepted undo is in the chat pane, with who" "bob accepted the undo: 1 move"
 step "bob's draw offer asks me" "bob offers draw: A accept, X decline"
 keys X
-step "declining ends the offer" "Offer 2 declined"
+step "declining ends the offer, said with who" "alice declined the draw"
 keys Tab
 step "Tab opens the chat line" "say> _"
 keys -l "good game"
@@ -141,6 +144,8 @@ step "a hostile line is named on the status line, or the drop is" "reconnecting"
 check "the screen is not corrupted by the garbage line" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 · · · · · · · ● '"
 step "after the drop the client resumes by itself" "Back in room r1"
 check "the resumed board is the server's snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'Moves (2):'"
+step "the snapshot's kept chat adds the line said while away (chatlog)" "bob: well played"
+check "a kept line already shown is not said twice" sh -c "[ \"\$($TM capture-pane -p -t =$S: | grep -c 'alice: good game')\" = 1 ]"
 step "an opponent gone away is shown with the claim key and the grace countdown" "bob is away: C claims the game in "
 check "the countdown counts down from the grace the server gave" sh -c "$TM capture-pane -p -t =$S: | grep -Eq 'C claims the game in (60|59|58|57|56|55)s'"
 check "the away player is marked in the panel" wait_for "bob (away)"

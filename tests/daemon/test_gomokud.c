@@ -513,6 +513,80 @@ test_room_ids(void)
 	ok("room ids: upper case is 402, a token that is no id 420; the room plays");
 }
 
+/* The `= SAY` lines of a snapshot up to its "OK <cmd>": how many, and the
+ * first and last texts. */
+static int
+kept_chat(struct tc *c, const char *cmd, char *first, char *last, size_t n)
+{
+	char okp[32];
+	snprintf(okp, sizeof okp, "OK %s ", cmd);
+	int k = 0;
+	first[0] = last[0] = '\0';
+	for (const char *l; (l = tc_read(c, 3000));) {
+		if (strncmp(l, okp, strlen(okp)) == 0)
+			return k;
+		if (strncmp(l, "= SAY ", 6) == 0) {
+			const char *t = strchr(l + 6, ' '); /* past the room */
+			t = t ? strchr(t + 1, ' ') : NULL;  /* past the user */
+			snprintf(k++ ? last : first, n, "%s", t ? t + 1 : "");
+			if (k == 1)
+				snprintf(last, n, "%s", first);
+		}
+	}
+	return -1;
+}
+
+/* PROTOCOL.md, snapshots (`chatlog`): STATE, WATCH and RESUME end with
+ * the room's last 20 lines of chat, oldest first, and no more. */
+static void
+test_chat_kept(void)
+{
+	struct tc *g = tc_open(port, 0);
+	CHECK(g && strstr(g->line, " chatlog"), "greeting: %s", g ? g->line : "-");
+	tc_close(g);
+	struct tc *p[5];
+	char room[16], first[420], last[420], token[80];
+	REQUIRE(tc_pair_guests(
+		    port, "cka", "ckb", "freestyle 15 none", &p[0], &p[1], room, sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(p[0], "STATE %s", room);
+	CHECK(kept_chat(p[0], "STATE", first, last, sizeof first) == 0, "no chat yet, none kept");
+	for (int i = 2; i < 5; i++) {
+		char name[8];
+		snprintf(name, sizeof name, "ck%c", 'a' + i);
+		p[i] = tc_guest(port, name);
+		tc_send(p[i], "WATCH %s", room);
+		CHECK_LINE(p[i], "OK WATCH ");
+	}
+	/* 23 lines, five a speaker at most (the chat burst), in order */
+	for (int i = 0; i < 23; i++) {
+		struct tc *c = p[i / 5];
+		tc_send(c, "SAY %s line %d", room, i + 1);
+		CHECK_LINE(c, "OK SAY ");
+	}
+	tc_send(p[2], "STATE %s", room);
+	int k = kept_chat(p[2], "STATE", first, last, sizeof first);
+	CHECK(k == 20 && !strcmp(first, "line 4") && !strcmp(last, "line 23"),
+	    "STATE keeps the last 20: %d, %s .. %s", k, first, last);
+	struct tc *w = tc_guest(port, "ckw");
+	tc_send(w, "WATCH %s", room);
+	k = kept_chat(w, "WATCH", first, last, sizeof first);
+	CHECK(k == 20 && !strcmp(first, "line 4") && !strcmp(last, "line 23"),
+	    "WATCH keeps the last 20: %d, %s .. %s", k, first, last);
+	snprintf(token, sizeof token, "%s", p[1]->token);
+	tc_close(p[1]);
+	CHECK_LINE(p[0], "* PRESENCE ");
+	p[1] = tc_open(port, 1);
+	tc_send(p[1], "RESUME %s %s 2", token, room);
+	k = kept_chat(p[1], "RESUME", first, last, sizeof first);
+	CHECK(k == 20 && !strcmp(first, "line 4") && !strcmp(last, "line 23"),
+	    "RESUME keeps the last 20: %d, %s .. %s", k, first, last);
+	for (int i = 0; i < 5; i++)
+		tc_close(p[i]);
+	tc_close(w);
+	ok("snapshots (STATE, WATCH, RESUME) carry the room's last 20 lines of chat, no more");
+}
+
 static void
 test_resume_claim(void)
 {
@@ -832,6 +906,7 @@ main(void)
 	test_flag();
 	test_offers();
 	test_spectators_chat();
+	test_chat_kept();
 	test_room_ids();
 	test_resume_claim();
 	test_limits();

@@ -193,13 +193,18 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 		int is = m->status_error && strncmp(m->status_text, pre, sizeof pre - 1) == 0;
 		return SAY("%s", is ? m->status_text + sizeof pre - 1 : "-");
 	}
-	if (strcmp(k, "said") == 0) { /* the newest player's line, not a notice */
+	if (strcmp(k, "said") == 0 || strcmp(k, "chats") == 0) {
+		/* players' lines, not notices: the newest (said.N: the N-th
+		 * newest), or how many */
+		long want = dot ? strtol(rest, NULL, 10) : 0, n = 0;
 		const char *l;
 		for (int i = 0; (l = model_chat_line(m, i)) != NULL; i++)
-			if (strncmp(l, "* ", 2) != 0 && l[0] != '[')
+			if (strncmp(l, "* ", 2) != 0 && l[0] != '[' && n++ == want && k[0] == 's')
 				return SAY("%s", l);
-		return SAY("-");
+		return k[0] == 'c' ? SAY("%ld", n) : SAY("-");
 	}
+	if (strcmp(k, "fate") == 0)
+		return SAY("%s", m->fate[0] ? m->fate : "-");
 	if (strcmp(k, "rooms") == 0 || strcmp(k, "games") == 0) {
 		int rooms = k[0] == 'r', n = rooms ? m->nrooms : m->ngames;
 		if (!dot)

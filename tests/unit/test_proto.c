@@ -147,6 +147,7 @@ static const struct {
 	{ PROTO_SERVER, "= SEAT r12 black alice gone 58000" },
 	{ PROTO_SERVER, "= SEAT r12 white bob here 0" },
 	{ PROTO_SERVER, "= OFFER r12 4 draw bob" },
+	{ PROTO_SERVER, "= SAY r12 bob good luck" },
 	{ PROTO_SERVER, "= SWAP2 r3 choose bob" },
 	{ PROTO_SERVER, "= RESULT r12 black five h8,h9,h10,h11,h12" },
 	{ PROTO_SERVER, "= USER alice playing r12" },
