@@ -362,6 +362,7 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			if (m->seeks_fresh)
 				m->nseeks = m->seeks_fresh = 0;
 			if (m->nseeks < MODEL_LOBBY_MAX) {
+				m->seeks[m->nseeks].id = x->ident;
 				COPY(m->seeks[m->nseeks].user, x->user);
 				m->seeks[m->nseeks].rule = x->rule;
 				m->seeks[m->nseeks].size = x->size;

@@ -126,6 +126,7 @@ typedef struct model {
 	int nseeks, seeks_fresh;
 	int64_t seeks_total; /* all open seeks (OK SEEKS' total), the first shown */
 	struct {
+		int64_t id; /* this node's seek id, for TAKE */
 		char user[PROTO_NAME_MAX + 1];
 		rule_t rule;
 		int size, tc_base, tc_inc;
