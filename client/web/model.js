@@ -149,10 +149,17 @@ export class Model {
       case 'LEAVE': if (this.game && this.game.room === a[0]) this.game = null; break;
       case 'ROOMS': this.lobby.rooms = data.filter((d) => d.name === 'ROOM').map((d) => d.fields); break;
       case 'WHO': this.lobby.users = data.filter((d) => d.name === 'USER').map((d) => d.fields); break;
-      case 'SEEKS':
+      case 'SEEKS': {
         this.lobby.seeks = data.filter((d) => d.name === 'SEEK').map((d) => d.fields);
+        // my seek listed while the page knows none: the session kept it (a
+        // login that took it over from another tab); its wait is not known
+        const mine = this.me && this.lobby.seeks.find((f) => f.user === this.me.name);
+        if (mine && !this.seek && !this.sentQ.some((r) => r.name === 'SEEK' || r.name === 'CANCEL')) {
+          this.seek = { id: mine.id, since: null, bot: false };
+        }
         this.lobby.seeksTotal = a[1] !== undefined ? Number(a[1]) : this.lobby.seeks.length; // none from an old server
         break;
+      }
       case 'HISTORY':
         this.lobby.games = data.filter((d) => d.name === 'GAME').map((d) => d.fields);
         this.lobby.gamesTotal = Number(a[1] || this.lobby.games.length);
@@ -501,7 +508,7 @@ export class Model {
   searching(now) {
     if (!this.seek) return null;
     const wait = this.botFallback();
-    if (!this.seek.bot || !wait) return { bot: false, left: null };
+    if (!this.seek.bot || !wait || this.seek.since === null) return { bot: false, left: null };
     return { bot: true, left: Math.max(0, Math.ceil(wait - (now - this.seek.since) / 1000)) };
   }
 
