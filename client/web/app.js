@@ -615,6 +615,7 @@ async function download(format) {
 // gone with START, CANCEL or the connection; a countdown to the bot.
 function renderSeek() {
   const s = model.searching(performance.now());
+  $('seek-bot').parentElement.hidden = !model.botFallback(); // a server without bots
   $('seek-cancel').hidden = !s;
   $('seek-go').hidden = !!s;
   clearTimeout(app.seekTimer);
