@@ -180,6 +180,8 @@ stone_t model_my_side(const model_t *m);
 int model_record_position(const model_t *m, position_t *p, char *err, size_t errlen);
 /* Whether the server announced capability cap ("accounts", "swap2"...). */
 int model_has_cap(const model_t *m, const char *cap);
+/* The number of a capability "name=N" (bot-fallback=20); 0 when absent. */
+long model_cap_value(const model_t *m, const char *name);
 /* Whether cell m is one of the winning cells. */
 int model_is_win_cell(const model_t *m, move_t mv);
 /* Candidate rank 1..8 of cell mv in the current preview, or 0. */

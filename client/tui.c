@@ -637,7 +637,14 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		attrset(A_NORMAL);
 	}
 	draw_lobby_lists(m, v, 2, 48);
-	if (m->seek_id)
+	long wait = m->seek_bot ? model_cap_value(m, "bot-fallback") : 0;
+	long long left = wait - (long long)(now - m->seek_since) / 1000;
+	if (m->seek_id && wait > 0 && left > 0) /* the server's wait, counted down */
+		snprintf(buf, sizeof buf,
+		    TR("lobby.seeking_bot_in",
+			"Seeking an opponent; a bot plays you if nobody comes in %llds; C cancels"),
+		    left);
+	else if (m->seek_id)
 		snprintf(buf, sizeof buf,
 		    m->seek_bot ? TR("lobby.seeking_bot",
 				      "Seeking an opponent for %llds (a bot plays you if nobody "

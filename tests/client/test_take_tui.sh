@@ -1,7 +1,8 @@
 #!/bin/sh
 # A terminal client takes a listed seek (TAKE, issue 43 item 3): alice seeks
-# from the lobby; bob's lobby lists her seek, selected, and t starts their
-# game; t on a list without another's seek is refused in words. Skips
+# from the lobby and sees the wait to the bot counted down; her own seek
+# is refused in words; bob's lobby lists her seek, selected, and t starts
+# their game. Skips
 # (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: the lobby's open seeks, one selected with s and taken with t: both clients in the game"
@@ -37,6 +38,8 @@ for s in alice bob; do
 done
 keys alice Enter
 step "alice is seeking" alice "Seeking an opponent"
+# the greeting's bot-fallback=600, counted down
+step "alice sees the wait to the bot counted down" alice "a bot plays you if nobody comes in 59"
 step "alice's own seek is listed to her" alice "> alice freestyle"
 keys alice t
 step "alice cannot take her own seek" alice "your own"
