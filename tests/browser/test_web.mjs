@@ -371,6 +371,41 @@ async function takeSeek() {
   await b.browserContext().close();
 }
 
+// A seek the session keeps when a login on another device takes it over:
+// the new page shows the search (SEEKS lists it under the name) and stops
+// it; the old page, taken over, shows none.
+async function seekTakeover() {
+  const a = await open();
+  const name = `seeker${process.pid % 10000}`;
+  await a.type('#account input[name=name]', name);
+  await a.type('#account input[name=password]', 'secret-pw');
+  await a.click('#register-go');
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await a.click('#seek-bot'); // people only
+  await a.click('#seek-go');
+  await waitText(a, '#seek-info', /Looking for an opponent/);
+  const b = await open(null, PHONE);
+  await b.type('#account input[name=name]', name);
+  await b.type('#account input[name=password]', 'secret-pw');
+  await b.click('#login-go');
+  await waitText(b, '#me', new RegExp(`^You are ${name}$`));
+  await waitText(b, '#seek-info', /^Looking for an opponent…$/);
+  assert.equal(await b.$eval('#seek-cancel', (e) => e.hidden), false);
+  await a.waitForFunction(() => document.getElementById('seek-cancel').hidden && document.getElementById('seek-info').textContent === '', { timeout: T });
+  await b.click('#seek-cancel');
+  await b.waitForFunction(() => document.getElementById('seek-cancel').hidden && window.gomokud.model.seek === null, { timeout: T });
+  const lines = await lineClient(daemon.port);
+  lines.send('HELLO 1');
+  await lines.expect(/^OK HELLO/);
+  lines.send('SEEKS 1');
+  const first = await lines.expect(new RegExp(`^= SEEK [0-9]+ ${name} |^OK SEEKS`));
+  assert.match(first, /^OK SEEKS/, 'the seek was not cancelled');
+  lines.close();
+  ok('a seek kept by a login that took the session over on a phone: the new page shows the search and stops it; the old page shows none');
+  await a.browserContext().close();
+  await b.browserContext().close();
+}
+
 // ---- 3: a browser against the terminal client -------------------------------
 
 async function terminalGame() {
@@ -866,7 +901,7 @@ async function moderationGame() {
   await a.browserContext().close();
 }
 
-const cases = { deadLinks, quickBot, takeSeek, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame };
+const cases = { deadLinks, quickBot, takeSeek, seekTakeover, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
