@@ -154,10 +154,13 @@ export class Model {
         // my seek listed while the page knows none: the session kept it (a
         // login that took it over from another tab); its wait is not known
         const mine = this.me && this.lobby.seeks.find((f) => f.user === this.me.name);
-        if (mine && !this.seek && !this.sentQ.some((r) => r.name === 'SEEK' || r.name === 'CANCEL')) {
-          this.seek = { id: mine.id, since: null, bot: false };
-        }
         this.lobby.seeksTotal = a[1] !== undefined ? Number(a[1]) : this.lobby.seeks.length; // none from an old server
+        const asking = this.sentQ.some((r) => r.name === 'SEEK' || r.name === 'CANCEL');
+        if (mine && !this.seek && !asking) this.seek = { id: mine.id, since: null, bot: false };
+        // every seek listed (page 1 holds them all) and mine not among them:
+        // it ended without a word to me (a drain, a bot that could not come)
+        const all = (!req || !req.args[0] || req.args[0] === '1') && this.lobby.seeksTotal <= this.lobby.seeks.length;
+        if (!mine && this.seek && all && !asking) this.seek = null;
         break;
       }
       case 'HISTORY':
