@@ -107,6 +107,15 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	else if (!fn && key == 'c') {
 		v->input = IN_CHALLENGE;
 		v->line[0] = '\0';
+	} else if (!fn && key == 's' && m->nseeks) {
+		v->seek_sel = cycle(v->seek_sel, m->nseeks, 1);
+	} else if (!fn && key == 't' && m->nseeks && model_has_cap(m, "take")) {
+		/* the selected open seek, as listed: its player's game starts */
+		int i = v->seek_sel < m->nseeks ? v->seek_sel : m->nseeks - 1;
+		proto_init(out, PR_TAKE, NULL);
+		out->ident = m->seeks[i].id;
+		snprintf(out->user, sizeof out->user, "%s", m->seeks[i].user);
+		return INPUT_SEND;
 	} else if (!fn && key == 'C' && m->seek_id) {
 		proto_init(out, PR_CANCEL, NULL);
 		return INPUT_SEND;

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void
@@ -135,6 +136,16 @@ model_has_cap(const model_t *m, const char *cap)
 	for (const char *p = m->caps; (p = strstr(p, cap)) != NULL; p += n)
 		if ((p == m->caps || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return 1;
+	return 0;
+}
+
+long
+model_cap_value(const model_t *m, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = m->caps; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == m->caps || p[-1] == ' ') && p[n] == '=')
+			return strtol(p + n + 1, NULL, 10);
 	return 0;
 }
 
@@ -457,6 +468,7 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			if (m->seeks_fresh)
 				m->nseeks = m->seeks_fresh = 0;
 			if (m->nseeks < MODEL_LOBBY_MAX) {
+				m->seeks[m->nseeks].id = x->ident;
 				COPY(m->seeks[m->nseeks].user, x->user);
 				m->seeks[m->nseeks].rule = x->rule;
 				m->seeks[m->nseeks].size = x->size;

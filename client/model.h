@@ -136,6 +136,7 @@ typedef struct model {
 	int nseeks, seeks_fresh;
 	int64_t seeks_total; /* all open seeks (OK SEEKS' total), the first shown */
 	struct {
+		int64_t id; /* this node's seek id, for TAKE */
 		char user[PROTO_NAME_MAX + 1];
 		rule_t rule;
 		int size, tc_base, tc_inc;
@@ -189,6 +190,8 @@ stone_t model_my_side(const model_t *m);
 int model_record_position(const model_t *m, position_t *p, char *err, size_t errlen);
 /* Whether the server announced capability cap ("accounts", "swap2"...). */
 int model_has_cap(const model_t *m, const char *cap);
+/* The number of a capability "name=N" (bot-fallback=20); 0 when absent. */
+long model_cap_value(const model_t *m, const char *name);
 /* Whether cell m is one of the winning cells. */
 int model_is_win_cell(const model_t *m, move_t mv);
 /* Candidate rank 1..8 of cell mv in the current preview, or 0. */

@@ -554,7 +554,7 @@ static const char *const lobby_names[LOBBY_ITEMS][2] = {
 /* Who is online and the open seeks, in a column from (y, x) when the
  * screen is wide enough. */
 static void
-draw_lobby_lists(const model_t *m, int y, int x)
+draw_lobby_lists(const model_t *m, const view_t *v, int y, int x)
 {
 	char buf[200], tc[32], name[80];
 	int w = COLS - x - 1, bottom = LINES - 5;
@@ -578,12 +578,18 @@ draw_lobby_lists(const model_t *m, int y, int x)
 	attrset(A_UNDERLINE);
 	put_clip(y++, x, buf, w);
 	attrset(A_NORMAL);
-	for (int i = 0; i < m->nseeks && y < bottom; i++) {
+	int take = model_has_cap(m, "take");
+	int sel = v->seek_sel < m->nseeks ? v->seek_sel : m->nseeks - 1;
+	for (int i = 0; i < m->nseeks && y < bottom - 1; i++) {
 		fmt_tc(tc, sizeof tc, m->seeks[i].tc_base, m->seeks[i].tc_inc);
-		snprintf(buf, sizeof buf, "%s %s %d %s", m->seeks[i].user,
-		    i18n_rule(m->seeks[i].rule), m->seeks[i].size, tc);
+		snprintf(buf, sizeof buf, "%s%s %s %d %s", take ? (i == sel ? "> " : "  ") : "",
+		    m->seeks[i].user, i18n_rule(m->seeks[i].rule), m->seeks[i].size, tc);
+		attrset(take && i == sel ? A_REVERSE : A_NORMAL);
 		put_clip(y++, x, buf, w);
+		attrset(A_NORMAL);
 	}
+	if (take && m->nseeks)
+		put_clip(y, x, TR("lobby.seeks.keys", "s select  t take"), w);
 }
 
 static void
@@ -630,8 +636,15 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		put_clip(y, 2, row, COLS - 4);
 		attrset(A_NORMAL);
 	}
-	draw_lobby_lists(m, 2, 48);
-	if (m->seek_id)
+	draw_lobby_lists(m, v, 2, 48);
+	long wait = m->seek_bot ? model_cap_value(m, "bot-fallback") : 0;
+	long long left = wait - (long long)(now - m->seek_since) / 1000;
+	if (m->seek_id && wait > 0 && left > 0) /* the server's wait, counted down */
+		snprintf(buf, sizeof buf,
+		    TR("lobby.seeking_bot_in",
+			"Seeking an opponent; a bot plays you if nobody comes in %llds; C cancels"),
+		    left);
+	else if (m->seek_id)
 		snprintf(buf, sizeof buf,
 		    m->seek_bot ? TR("lobby.seeking_bot",
 				      "Seeking an opponent for %llds (a bot plays you if nobody "
@@ -755,6 +768,8 @@ draw_help(const model_t *m, const view_t *v)
 		    "  Tab or /            chat (Enter sends, Esc cancels; @bob hi tells bob)") },
 		{ NTR("help.11", "  Q  leave the room   ^L redraw           ?  this help") },
 		{ NTR("help.12", "Lobby: Up/Down choose, Left/Right change a setting, Enter go.") },
+		{ NTR("help.15",
+		    "Lobby: s selects the next open seek, t takes it (its game starts).") },
 		{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
 		{ NTR("help.14", "Press any key to go back.") },
 	};

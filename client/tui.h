@@ -41,7 +41,8 @@ typedef struct view {
 	char line[PROTO_TEXT_MAX + 1]; /* the input line being edited */
 	ask_t ask;                     /* a yes/no question on screen */
 	int lobby_sel, list_sel;
-	int page; /* history page, from 1 */
+	int seek_sel; /* the open seek t takes (s moves it) */
+	int page;     /* history page, from 1 */
 	/* settings for SEEK, CREATE and BOT */
 	rule_t rule;
 	int size, tc_base, tc_inc, rated, level;

@@ -342,6 +342,29 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	return rc;
 }
 
+/* TAKE <seek-id> <user>: a listed seek of this node, taken as it is. */
+static int
+cmd_take(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	if (admin_draining(c->srv->admin)) {
+		*why = "the server is draining for a restart: no new games";
+		return ERR_DRAINING;
+	}
+	if (c->sess->seek && c->sess->seek->id == (uint32_t)m->ident) {
+		*why = "that seek is your own";
+		return ERR_ARGUMENT;
+	}
+	if (session_busy(c->sess)) {
+		*why = "you are seeking or playing";
+		return ERR_BUSY;
+	}
+	game_err_t e = lobby_take(c->srv, c->sess, (uint32_t)m->ident, m->user, why);
+	if (e == GERR_PENDING)
+		return wait_start(c, m, m->ident);
+	return e ? refused(e, NULL, why) : ok_ident(c, m, m->ident);
+}
+
 static int
 cmd_cancel(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -1152,6 +1175,7 @@ static const struct {
 	[PR_SEEKS] = { cmd_seeks, NEED_HELLO, AT_NONE },
 	[PR_CHALLENGE] = { cmd_challenge, NEED_NAME, AT_NONE },
 	[PR_ANSWER] = { cmd_answer_challenge, NEED_NAME, AT_NONE },
+	[PR_TAKE] = { cmd_take, NEED_NAME, AT_NONE },
 };
 
 /* WHO of another node's room, from the nodes' presence (a second old at

@@ -331,8 +331,12 @@ conn_up(struct conn *c)
 	snprintf(m.word2, sizeof m.word2, "%s", GOMOKUD_VERSION);
 	m.version = PROTO_VERSION;
 	/* only what this server serves: no accounts or history without a store */
+	char fallback[32] = "";
+	if (c->srv->botplay) /* SEEK ... bot: how long a seek waits for a human */
+		snprintf(
+		    fallback, sizeof fallback, " bots bot-fallback=%d", c->srv->cfg.bot_fallback_s);
 	snprintf(m.text, sizeof m.text, "%s%s%s", GOMOKUD_CAPS,
-	    c->srv->store ? " accounts history" : "", c->srv->botplay ? " bots" : "");
+	    c->srv->store ? " accounts history" : "", fallback);
 	conn_send(c, &m);
 	const char *motd = admin_motd(c->srv->admin);
 	if (motd) { /* PROTOCOL.md section 3: right after the greeting */

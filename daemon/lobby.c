@@ -2,6 +2,7 @@
 #include "daemon/lobby.h"
 
 #include <stdlib.h>
+#include <strings.h>
 
 #include "daemon/room.h"
 #include "daemon/core.h"
@@ -151,6 +152,25 @@ lobby_release(struct server *srv, struct seek *k)
 			break;
 		}
 	pair(srv, old, young->sess, &young->spec, young);
+}
+
+game_err_t
+lobby_take(struct server *srv, struct session *s, uint32_t id, const char *user, const char **why)
+{
+	struct seek *k = seek_by_id(srv, id);
+	if (k && strcasecmp(k->sess->name, user) != 0)
+		k = NULL; /* another node's seek of that id, or a stale list */
+	if (!k || k->held) {
+		*why = k ? "that seek is being paired already" : "no such seek open on this server";
+		return GERR_NO_SEEK;
+	}
+	if (k->sess == s) {
+		*why = "that seek is your own";
+		return GERR_ARGUMENT;
+	}
+	struct gamespec g = k->spec;
+	g.colour = WISH_ANY; /* the seeker's wish decides */
+	return pair(srv, k, s, &g, NULL);
 }
 
 game_err_t

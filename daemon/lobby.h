@@ -50,6 +50,14 @@ int lobby_held(const struct seek *k);
 void lobby_hold(struct seek *k, int held);
 /* A session_gone_fn (session.h) for srv: s's seek, if any, ends. */
 void lobby_session_gone(void *srv, struct session *s);
+/* s takes the open seek id of user, another player (TAKE): as if s had sought
+ * with its settings and colour "any" and it were the oldest fit, so the game
+ * starts as lobby_seek's pairing does (GERR_PENDING while it is stored).
+ * GERR_NO_SEEK when no seek of user has that id here (another node's) or
+ * it is being paired,
+ * GERR_ARGUMENT when it is s's own; *why says which. */
+game_err_t lobby_take(
+    struct server *srv, struct session *s, uint32_t id, const char *user, const char **why);
 /* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
 game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
 /* Calls fn for each open seek, oldest first, until fn returns nonzero;

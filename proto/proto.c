@@ -68,6 +68,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_SEEKS] = { PK_REQ, "SEEKS", NULL, "|j" },
 	[PR_CHALLENGE] = { PK_REQ, "CHALLENGE", NULL, "uRSTOQP" },
 	[PR_ANSWER] = { PK_REQ, "ANSWER", NULL, "iI" },
+	[PR_TAKE] = { PK_REQ, "TAKE", NULL, "iu" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -113,6 +114,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_SEEKS] = { PK_OK, "SEEKS", NULL, "n|N" },
 	[PO_CHALLENGE] = { PK_OK, "CHALLENGE", NULL, "i" },
 	[PO_ANSWER] = { PK_OK, "ANSWER", NULL, "i" },
+	[PO_TAKE] = { PK_OK, "TAKE", NULL, "i" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },

@@ -90,6 +90,7 @@ typedef enum {
 	PR_SEEKS,
 	PR_CHALLENGE,
 	PR_ANSWER,
+	PR_TAKE,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -135,6 +136,7 @@ typedef enum {
 	PO_SEEKS,
 	PO_CHALLENGE,
 	PO_ANSWER,
+	PO_TAKE,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,

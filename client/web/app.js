@@ -24,6 +24,8 @@ const app = {
   pending: new Map(), // tag -> {resolve, reject}
   retry: null,
   lobbyTimer: null,
+  seekTimer: null,
+  seeksPage: 1,
   view: 'lobby',
 };
 
@@ -77,6 +79,7 @@ function connect() {
     for (const p of app.pending.values()) p.reject({ code: 0, why: 'lost' });
     app.pending.clear();
     const next = model.closed();
+    renderSeek();
     if (next.takeover) {
       // another tab or client took this session: reconnecting would take it
       // back, and the two would pull the seat back and forth
@@ -149,6 +152,7 @@ function onLine(line) {
     return; // not ours to judge: the server is the authority
   }
   const out = model.receive(m, performance.now());
+  if (out.reply || m.name === 'START') renderSeek();
   if (out.reply) {
     const { ok, err, data } = out.reply;
     const p = app.pending.get(m.tag);
@@ -347,7 +351,9 @@ function showLobby() {
 async function refreshLobby() {
   if (app.view !== 'lobby' || !model.conn.up || !model.me) return;
   try {
-    await Promise.all([send('ROOMS'), send('WHO')]);
+    const seekpages = model.caps.includes('seekpages');
+    await Promise.all([send('ROOMS'), send('WHO'), seekpages ? send('SEEKS', app.seeksPage) : send('SEEKS')]);
+    renderSeeks();
     const ul = $('rooms');
     ul.replaceChildren();
     for (const f of model.lobby.rooms) {
@@ -607,6 +613,59 @@ async function download(format) {
   } catch { /* said */ }
 }
 
+// The search, as the model has it from the server's replies and events:
+// gone with START, CANCEL or the connection; a countdown to the bot.
+function renderSeek() {
+  const s = model.searching(performance.now());
+  $('seek-bot').parentElement.hidden = !model.botFallback(); // a server without bots
+  $('seek-cancel').hidden = !s;
+  $('seek-go').hidden = !!s;
+  clearTimeout(app.seekTimer);
+  if (!s) {
+    $('seek-info').textContent = '';
+    return;
+  }
+  if (!s.bot) $('seek-info').textContent = t('web.seeking', 'Looking for an opponent…');
+  else if (s.left > 0) $('seek-info').textContent = t('web.seeking.bot', 'Looking for an opponent… if no one comes within %s s, a bot takes the seat (a casual game).', s.left);
+  else $('seek-info').textContent = t('web.seeking.due', 'No one came: a bot is taking the seat (a casual game)…');
+  app.seekTimer = setTimeout(renderSeek, 250);
+}
+
+// The open seeks (SEEKS), a page at a time, those I could pair with first;
+// each one another player's may be taken with a click (TAKE).
+function renderSeeks() {
+  const ul = $('seeks');
+  ul.replaceChildren();
+  for (const f of model.lobby.seeks) {
+    const li = document.createElement('li');
+    li.textContent = `${t('web.seek.item', '%s · %s %s · %s · %s · %s', f.user, word('rule', f.rule), f.size, tcWords(f.tc),
+      word('colour', f.colour), f.rated === 'rated' ? t('lobby.rated', 'Rated') : t('game.casual', 'casual'))} `;
+    if (model.canTake(f)) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = t('web.take', 'Play');
+      b.dataset.take = f.id;
+      b.addEventListener('click', async () => {
+        try {
+          await act('TAKE', f.id, f.user); // its START shows the game
+        } catch {
+          refreshLobby();
+        }
+      });
+      li.appendChild(b);
+    }
+    ul.appendChild(li);
+  }
+  if (!model.lobby.seeks.length) ul.replaceChildren(item(t('web.seeks.none', 'No open seeks.')));
+  const pages = Math.max(1, Math.ceil(model.lobby.seeksTotal / 50));
+  app.seeksPage = Math.min(app.seeksPage, pages);
+  $('seeks-prev').hidden = app.seeksPage <= 1;
+  $('seeks-next').hidden = app.seeksPage >= pages;
+  $('seeks-page').textContent = pages > 1 ? `${app.seeksPage} / ${pages}` : '';
+}
+$('seeks-prev').addEventListener('click', () => { app.seeksPage--; refreshLobby(); });
+$('seeks-next').addEventListener('click', () => { app.seeksPage++; refreshLobby(); });
+
 // ---- wiring -------------------------------------------------------------------
 
 function form(id, fn) {
@@ -617,17 +676,16 @@ function form(id, fn) {
 }
 
 form('seek', async (f) => {
+  // a bot takes the seat after the server's wait unless the player opts out
+  const fallback = model.botFallback() ? [f.bot ? 'bot' : 'human'] : [];
   try {
-    await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', 'none');
-    if (!model.seek) return; // paired at once
-    $('seek-info').textContent = t('web.seeking', 'Looking for an opponent…');
-    $('seek-cancel').hidden = false;
+    await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', 'none', ...fallback);
   } catch { /* said */ }
+  renderSeek();
 });
 $('seek-cancel').addEventListener('click', async () => {
   await act('CANCEL').catch(() => {});
-  $('seek-info').textContent = '';
-  $('seek-cancel').hidden = true;
+  renderSeek();
 });
 form('bot', async (f) => {
   try {
@@ -789,7 +847,7 @@ function renderTexts() {
   }
   sel.value = i18n.language();
   if (app.status) status(app.status);
-  if (!$('seek-cancel').hidden) $('seek-info').textContent = t('web.seeking', 'Looking for an opponent…');
+  renderSeek();
   showMe();
   renderStats();
   renderHistory();

@@ -87,7 +87,7 @@ export class Model {
     this.caps = [];
     this.me = null; // {name, token}
     this.game = null;
-    this.seek = null; // {id, since} while searching
+    this.seek = null; // {id, since, bot} while searching: bot, a bot may take the seat
     this.seekStarted = false; // START came before OK SEEK
     this.invite = null; // {room, code} of the private room made
     this.joined = null; // {room, code}: the private room entered by its code (JOIN)
@@ -157,8 +157,9 @@ export class Model {
       case 'LOGOUT': this.me = null; break;
       case 'SEEK':
         if (this.seekStarted) this.seekStarted = false; // already paired
-        else this.seek = { id: a[0], since: now };
+        else this.seek = { id: a[0], since: now, bot: !!req && req.args[6] === 'bot' };
         break;
+      case 'TAKE': this.seekStarted = false; break; // its START came first
       case 'CANCEL': this.seek = null; break;
       case 'CREATE': this.invite = { room: a[0], code: a[1] }; break;
       case 'JOIN': if (req) this.joined = { room: a[0], code: req.args[0] }; break;
@@ -170,10 +171,20 @@ export class Model {
       case 'LEAVE': if (this.game && this.game.room === a[0]) this.game = null; break;
       case 'ROOMS': this.lobby.rooms = data.filter((d) => d.name === 'ROOM').map((d) => d.fields); break;
       case 'WHO': this.lobby.users = data.filter((d) => d.name === 'USER').map((d) => d.fields); break;
-      case 'SEEKS':
+      case 'SEEKS': {
         this.lobby.seeks = data.filter((d) => d.name === 'SEEK').map((d) => d.fields);
+        // my seek listed while the page knows none: the session kept it (a
+        // login that took it over from another tab); its wait is not known
+        const mine = this.me && this.lobby.seeks.find((f) => f.user === this.me.name);
         this.lobby.seeksTotal = a[1] !== undefined ? Number(a[1]) : this.lobby.seeks.length; // none from an old server
+        const asking = this.sentQ.some((r) => r.name === 'SEEK' || r.name === 'CANCEL');
+        if (mine && !this.seek && !asking) this.seek = { id: mine.id, since: null, bot: false };
+        // every seek listed (page 1 holds them all) and mine not among them:
+        // it ended without a word to me (a drain, a bot that could not come)
+        const all = (!req || !req.args[0] || req.args[0] === '1') && this.lobby.seeksTotal <= this.lobby.seeks.length;
+        if (!mine && this.seek && all && !asking) this.seek = null;
         break;
+      }
       case 'HISTORY':
         this.lobby.games = data.filter((d) => d.name === 'GAME').map((d) => d.fields);
         this.lobby.gamesTotal = Number(a[1] || this.lobby.games.length);
@@ -389,7 +400,7 @@ export class Model {
 
   start(f, now, out) {
     this.seek = null;
-    this.seekStarted = this.sentQ.some((r) => r.name === 'SEEK');
+    this.seekStarted = this.sentQ.some((r) => r.name === 'SEEK' || r.name === 'TAKE');
     let g = this.game;
     out.started = { rematch: !!(g && g.room === f.room && g.result) };
     if (!g || g.room !== f.room) g = this.game = newGame(f.room);
@@ -517,6 +528,7 @@ export class Model {
   // back), else {retry: ms}, the wait before the next try.
   closed() {
     this.conn.up = false;
+    this.seek = null; // a seek ends with its connection (PROTOCOL.md 5.9)
     this.sentQ = [];
     this.data = [];
     if (this.conn.bye === 'takeover') return { takeover: true };
@@ -526,6 +538,33 @@ export class Model {
     const wait = this.conn.backoff;
     this.conn.backoff = Math.min(wait * 2, BACKOFF_MAX);
     return { retry: wait };
+  }
+
+  // The seconds a seek that lets a bot take the seat waits for a person:
+  // the server's bot-fallback capability; 0 when it has no bots.
+  botFallback() {
+    const c = this.caps.find((x) => x.startsWith('bot-fallback='));
+    return c ? Number(c.slice('bot-fallback='.length)) || 0 : 0;
+  }
+
+  // The search as the page shows it: null when not seeking, else {bot,
+  // left}: left, the whole seconds until a bot takes the seat (null when
+  // no bot will, 0 when it is due).
+  searching(now) {
+    if (!this.seek) return null;
+    const wait = this.botFallback();
+    if (!this.seek.bot || !wait || this.seek.since === null) return { bot: false, left: null };
+    return { bot: true, left: Math.max(0, Math.ceil(wait - (now - this.seek.since) / 1000)) };
+  }
+
+  // Whether a listed seek (SEEKS' fields) may be taken with TAKE: the
+  // server takes it (capability take), it is not mine, and I am free.
+  canTake(f) {
+    return this.caps.includes('take') && !!this.me && f.user !== this.me.name && !this.seek && !this.mySideUnfinished();
+  }
+
+  mySideUnfinished() {
+    return !!(this.game && this.mySide() && !this.game.result);
   }
 
   // The player asks to come back after a kick or a ban: a fresh start.

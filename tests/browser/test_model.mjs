@@ -108,6 +108,10 @@ function value(model, key, now) {
     case 'web':
       // the web model's own: a move's reason as the server gave it
       if (k[1] === 'reason' && g) { const i = g.moves.indexOf(k[2]); return i < 0 ? undefined : g.reasons[i]; }
+      // the search as the page shows it: -, human, or the seconds to the bot
+      if (k[1] === 'searching') { const q = model.searching(now); return !q ? '-' : q.bot ? num(q.left) : 'human'; }
+      // whether the page offers to take the Nth listed seek (TAKE)
+      if (k[1] === 'cantake' && model.lobby.seeks[k[2]]) return model.canTake(model.lobby.seeks[k[2]]) ? '1' : '0';
       break;
     default: break;
   }

@@ -54,7 +54,7 @@ function ok(what) {
 
 const dir = mkdtempSync(join(tmpdir(), 'gomokud-web.'));
 const conf = join(dir, 'gomokud.conf');
-writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\n');
+writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\n');
 let daemon = null;
 
 function startDaemon(port) {
@@ -302,6 +302,111 @@ async function botGame() {
   assert.ok(reasons > 0, 'no move reasons in the move list');
   ok(`a bot game to the end (${result}, ${moves} moves of ours); its candidates shown while it thought, its reasons listed`);
   await p.browserContext().close();
+}
+
+// ---- quick match: a bot after the counted-down wait; a listed seek taken --
+
+// The search line while it counts down: its seconds, or null.
+const countdown = (page) => page.$eval('#seek-info', (e) => {
+  const m = /within ([0-9]+) s, a bot takes the seat \(a casual game\)/.exec(e.textContent);
+  return m ? Number(m[1]) : null;
+});
+
+async function quickBot() {
+  const p = await open(null, PHONE);
+  // opting out of the bot: a plain search, no countdown, stopped by hand
+  await p.click('#seek-bot');
+  await p.click('#seek-go');
+  await waitText(p, '#seek-info', /^Looking for an opponent…$/);
+  assert.equal(await countdown(p), null);
+  await p.click('#seek-cancel');
+  await p.waitForFunction(() => document.getElementById('seek-info').textContent === '' && document.getElementById('seek-cancel').hidden, { timeout: T });
+  // the default: a bot may take the seat, after the server's 4 s, counted down
+  await p.click('#seek-bot');
+  assert.equal(await p.$eval('#seek-bot', (e) => e.checked), true);
+  await p.click('#seek-go');
+  await p.waitForFunction(() => /within [0-9]+ s/.test(document.getElementById('seek-info').textContent), { timeout: T });
+  const first = await countdown(p);
+  assert.ok(first >= 3 && first <= 4, `the countdown starts at ${first}, not the server's 4 s`);
+  await shot(p, 'quick-countdown-phone');
+  await p.waitForFunction((f) => {
+    const m = /within ([0-9]+) s/.exec(document.getElementById('seek-info').textContent);
+    return m && Number(m[1]) < f;
+  }, { timeout: T }, first);
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  const names = await p.$$eval('#players .name', (l) => l.map((x) => x.textContent));
+  assert.ok(names.some((n) => /^bot[0-9]+/.test(n)), `no bot seated: ${names}`);
+  const g = await p.evaluate(() => ({ rated: window.gomokud.model.game.rated, seek: window.gomokud.model.seek, cancel: document.getElementById('seek-cancel').hidden, info: document.getElementById('seek-info').textContent }));
+  assert.deepEqual(g, { rated: 'casual', seek: null, cancel: true, info: '' });
+  await p.click('#resign');
+  await p.click('#confirm-yes');
+  await waitText(p, '#turn', /wins/);
+  ok(`a lone quick match on a phone: the wait counted down from ${first} s, then a bot took the seat in a casual game; the search indicator gone with START; opting out searches without a countdown`);
+  await p.browserContext().close();
+}
+
+async function takeSeek() {
+  const a = await open();
+  const aName = await named(a);
+  await a.click('#seek-bot'); // people only: no bot comes while b looks
+  await a.select('#seek select[name=colour]', 'black');
+  await a.click('#seek-go');
+  await waitText(a, '#seek-info', /Looking for an opponent/);
+  // a lists its own seek without a button to take it
+  await a.waitForFunction((n) => [...document.querySelectorAll('#seeks li')].some((li) => li.textContent.startsWith(n)), { timeout: T }, aName);
+  assert.equal(await a.$$eval('#seeks [data-take]', (l) => l.length), 0, 'a page offers to take its own seek');
+  const b = await open(null, PHONE);
+  const bName = await named(b);
+  await b.waitForFunction((n) => [...document.querySelectorAll('#seeks li')].some((li) => li.textContent.startsWith(n) && li.querySelector('[data-take]')), { timeout: T }, aName);
+  await shot(b, 'seeks-phone');
+  const id = await b.evaluate((n) => [...document.querySelectorAll('#seeks li')].find((li) => li.textContent.startsWith(n)).querySelector('[data-take]').dataset.take, aName);
+  await b.click(`[data-take="${id}"]`);
+  for (const p of [a, b]) await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  assert.ok((await text(a, '#p-black .name')).startsWith(aName), 'the seeker is not black as it asked');
+  assert.ok((await text(b, '#p-white .name')).startsWith(bName), 'the taker is not white');
+  assert.deepEqual(await a.evaluate(() => [document.getElementById('seek-cancel').hidden, document.getElementById('seek-info').textContent, window.gomokud.model.seek]), [true, '', null],
+    'the search indicator outlived the game\'s START');
+  await a.click('#resign');
+  await a.click('#confirm-yes');
+  await waitText(b, '#turn', /wins/);
+  ok('a listed seek taken with a click on a phone: both pages in the game, the seeker black as it asked, its search indicator gone; no button for your own seek');
+  await a.browserContext().close();
+  await b.browserContext().close();
+}
+
+// A seek the session keeps when a login on another device takes it over:
+// the new page shows the search (SEEKS lists it under the name) and stops
+// it; the old page, taken over, shows none.
+async function seekTakeover() {
+  const a = await open();
+  const name = `seeker${process.pid % 10000}`;
+  await a.type('#account input[name=name]', name);
+  await a.type('#account input[name=password]', 'secret-pw');
+  await a.click('#register-go');
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await a.click('#seek-bot'); // people only
+  await a.click('#seek-go');
+  await waitText(a, '#seek-info', /Looking for an opponent/);
+  const b = await open(null, PHONE);
+  await b.type('#account input[name=name]', name);
+  await b.type('#account input[name=password]', 'secret-pw');
+  await b.click('#login-go');
+  await waitText(b, '#me', new RegExp(`^You are ${name}$`));
+  await waitText(b, '#seek-info', /^Looking for an opponent…$/);
+  assert.equal(await b.$eval('#seek-cancel', (e) => e.hidden), false);
+  await a.waitForFunction(() => document.getElementById('seek-cancel').hidden && document.getElementById('seek-info').textContent === '', { timeout: T });
+  await b.click('#seek-cancel');
+  await b.waitForFunction(() => document.getElementById('seek-cancel').hidden && window.gomokud.model.seek === null, { timeout: T });
+  const lines = await lineClient(daemon.port);
+  lines.send('HELLO 1');
+  await lines.expect(/^OK HELLO/);
+  lines.send('SEEKS 1');
+  const first = await lines.expect(new RegExp(`^= SEEK [0-9]+ ${name} |^OK SEEKS`));
+  assert.match(first, /^OK SEEKS/, 'the seek was not cancelled');
+  lines.close();
+  ok('a seek kept by a login that took the session over on a phone: the new page shows the search and stops it; the old page shows none');
+  await a.browserContext().close();
+  await b.browserContext().close();
 }
 
 // ---- 3: a browser against the terminal client -------------------------------
@@ -900,7 +1005,7 @@ async function offersChatFlag() {
   await f.browserContext().close();
 }
 
-const cases = { deadLinks, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame, offersChatFlag };
+const cases = { deadLinks, quickBot, takeSeek, seekTakeover, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame, offersChatFlag };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

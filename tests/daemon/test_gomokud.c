@@ -826,6 +826,74 @@ test_caps(void)
 	   "SIGHUP re-reads the config");
 }
 
+/* TAKE <seek-id>: a listed seek taken with a click (PROTOCOL.md 5.1), its
+ * refusals; the greeting names it and the bot wait; a seek ends with its
+ * seeker's connection, so a reconnect finds none. */
+static void
+test_take(void)
+{
+	struct tc *g = tc_open(port, 0);
+	CHECK(g && strstr(g->line, " take") && strstr(g->line, " bot-fallback=20"),
+	    "greeting without take and bot-fallback=20: %s", g ? g->line : "");
+	tc_close(g);
+	struct tc *a = tc_guest(port, "tk_a"), *b = tc_guest(port, "tk_b");
+	struct tc *c = tc_guest(port, "tk_c"), *d = tc_guest(port, "tk_d");
+	tc_send(a, "SEEK freestyle 15 none black casual none");
+	const char *l = tc_expect(a, "OK SEEK ", 3000);
+	CHECK(l, "SEEK: %s", a->line);
+	unsigned id = l ? (unsigned)strtoul(l + 8, NULL, 10) : 0;
+	tc_send(a, "TAKE %u tk_a", id);
+	CHECK_LINE(a, "ERR 402 bad-argument that seek is your own");
+	tc_send(b, "TAKE 999999 tk_a");
+	CHECK_LINE(b, "ERR 424 no-such-seek");
+	tc_send(c, "SEEK renju 15 none any casual none");
+	CHECK_LINE(c, "OK SEEK ");
+	tc_send(c, "TAKE %u tk_a", id);
+	CHECK_LINE(c, "ERR 445 busy");
+	tc_send(c, "SEEKS 1"); /* the seek taken next is listed to c */
+	char want[64];
+	snprintf(want, sizeof want, "= SEEK %u tk_a freestyle 15 none black", id);
+	CHECK_LINE(c, want);
+	tc_send(b, "TAKE %u tk_c", id); /* a seek of that id, not tk_c's */
+	CHECK_LINE(b, "ERR 424 no-such-seek");
+	tc_send(b, "#k TAKE %u TK_A", id);
+	l = tc_expect(b, "* START ", 3000);
+	CHECK(l && strstr(l, " tk_a tk_b freestyle 15 none none casual "), "START: %s", b->line);
+	snprintf(want, sizeof want, "OK #k TAKE %u", id);
+	CHECK_LINE(b, want);
+	CHECK(tc_expect(a, "* START ", 3000) && strstr(a->line, " tk_a tk_b "), "a: %s", a->line);
+	tc_send(d, "TAKE %u tk_a", id);
+	CHECK_LINE(d, "ERR 424 no-such-seek");
+	tc_send(b, "TAKE %u tk_a", id);
+	CHECK_LINE(b, "ERR 445 busy");
+
+	/* c's seek ends with its connection: back with its token, none is open */
+	char token[80];
+	snprintf(token, sizeof token, "%s", c->token);
+	tc_close(c);
+	int gone = 0;
+	for (int i = 0; i < 30 && !gone; i++) {
+		tc_send(d, "SEEKS 1");
+		gone = 1;
+		while ((l = tc_read(d, 3000)) && strncmp(l, "OK SEEKS", 8) != 0)
+			if (strstr(l, " tk_c "))
+				gone = 0;
+		if (!gone)
+			usleep(100 * 1000);
+	}
+	CHECK(gone, "tk_c's seek outlived its connection");
+	c = tc_open(port, 1);
+	tc_send(c, "RESUME %s r999 0", token);
+	CHECK_LINE(c, "ERR 448 resume-failed");
+	tc_close(a);
+	tc_close(b);
+	tc_close(c);
+	tc_close(d);
+	ok("TAKE a listed seek: a START for both, OK TAKE after it; refused for your own (402), "
+	   "one gone or not that player's (424), while seeking or playing (445); a seek ends with "
+	   "its connection");
+}
+
 /* Out of descriptors: accept pauses (no spinning), then recovers. */
 static void
 test_emfile(void)
@@ -910,6 +978,7 @@ main(void)
 	test_room_ids();
 	test_resume_claim();
 	test_limits();
+	test_take();
 	test_sighup(&d);
 	test_caps();
 	test_emfile();

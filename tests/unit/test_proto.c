@@ -84,6 +84,7 @@ static const struct {
 	{ PROTO_CLIENT, "CHALLENGE bob freestyle 15 300+5 any casual none" },
 	{ PROTO_CLIENT, "ANSWER 3 accept" },
 	{ PROTO_CLIENT, "ANSWER 3 decline" },
+	{ PROTO_CLIENT, "TAKE 8 alice" },
 	{ PROTO_CLIENT, "QUIT" },
 
 	{ PROTO_SERVER, "OK #t1 HELLO 1" },
@@ -134,6 +135,7 @@ static const struct {
 	{ PROTO_SERVER, "OK SEEKS 0 3" },
 	{ PROTO_SERVER, "OK CHALLENGE 3" },
 	{ PROTO_SERVER, "OK ANSWER 3" },
+	{ PROTO_SERVER, "OK TAKE 8" },
 	{ PROTO_SERVER, "= SEEK 4 alice renju 15 300+5 black rated none human" },
 	{ PROTO_SERVER, "OK QUIT" },
 	{ PROTO_SERVER, "ERR 400 syntax" },
@@ -160,6 +162,9 @@ static const struct {
 	{ PROTO_SERVER, "= BAN mute 2001:db8::/32 0 root" },
 
 	{ PROTO_SERVER, "* SERVER gomokud 0.1.0 1 swap2 renju chat resume" },
+	{ PROTO_SERVER,
+	    "* SERVER gomokud 0.1.0 1 swap2 chat resume lobby seekpages take bots "
+	    "bot-fallback=20" },
 	{ PROTO_SERVER, "* START r12 1 alice bob renju 15 300+5 none rated 300000 300000" },
 	{ PROTO_SERVER, "* SWAP2 r3 2 put3 alice" },
 	{ PROTO_SERVER, "* COLOURS r3 6 bob alice" },
