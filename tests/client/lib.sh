@@ -5,9 +5,16 @@ BINDIR=${BINDIR:-bin}
 O=${O:-build/default-cc}
 GOMOKU=$BINDIR/gomoku
 FAKESRV=$O/tests/client/fakesrv
+GOMOKUD=$BINDIR/gomokud
 T=$(mktemp -d "${TMPDIR:-/tmp}/gomoku-test.XXXXXX")
 SRVPID=
+DPID=
+TM=
+# everything a test started goes with it: its tmux server (tmux_server),
+# its gomokud (gomokud_start, or DPID set by the test) and fakesrv
 cleanup() {
+	[ -n "$TM" ] && $TM kill-server 2>/dev/null
+	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null
 	[ -n "${KEEP:-}" ] && { echo "kept $T"; return; }
 	[ -n "$SRVPID" ] && kill "$SRVPID" 2>/dev/null
 	rm -rf "$T"
@@ -56,6 +63,21 @@ waitsrv() {
 	[ $rc -eq 0 ] || { echo "--- fakesrv log"; cat "$T/srv.log"; }
 	return $rc
 }
+
+. tests/gomokud.sh
+# gomokud_start [OPTION...]: the real gomokud on a free loopback port, its
+# state in $T/state and its log in $T/d.log; sets DPID and DPORT, or fails
+# the test.
+gomokud_start() {
+	"$GOMOKUD" --listen 127.0.0.1:0 --state-dir "$T/state" --log-level info "$@" \
+	    >"$T/d.log" 2>&1 &
+	DPID=$!
+	DPORT=$(gomokud_port "$T/d.log")
+	[ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
+}
+
+# tmux_server NAME: TM, a tmux server of this test's own (killed on exit).
+tmux_server() { TM="tmux -L gomoku-$1-$$ -f /dev/null"; }
 
 # Clients in tmux, for the tests that run several ($TM: the tmux command
 # with its own socket). "=a:" names session a exactly ("a" alone could

@@ -9,27 +9,11 @@
 # four RESUME by themselves. Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: two clients in tmux play a game on a real gomokud (mouse, undo offer, chat, five); a third watches; a swap2 opening; a private room by invite code; all four cut off and resumed"
-GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
-TM="tmux -L gomoku-duo-$$ -f /dev/null"
-DPID=
-cleanup_all() {
-	$TM kill-server 2>/dev/null
-	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null
-	cleanup
-}
-trap cleanup_all EXIT INT TERM
+tmux_server duo
 
-"$GOMOKUD" --listen 127.0.0.1:0 --state-dir "$T/state" --log-level info >"$T/d.log" 2>&1 &
-DPID=$!
-i=0
-while ! grep -q "listening on 127.0.0.1:" "$T/d.log" 2>/dev/null && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-DPORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/d.log" | head -1)
-[ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
+gomokud_start
 
 
 $TM new-session -d -s a -x 80 -y 24 \

@@ -11,21 +11,13 @@
 # falling back to a bot. Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: README script example verbatim; script refusal exits; guest and account resume after kill; takeover; daemon kill -9 while viewing a finished game and while watching; SIGTERM restart message; challenge declined and accepted; flag 0:00 and rating change; quick match bot fallback"
-GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 if ! command -v tmux >/dev/null; then
 	[ "${GOMOKU_REQUIRE_SHARED:-}" = 1 ] && { echo "FAIL - tmux is not installed"; exit 1; }
 	echo "SKIP: tmux is not installed"
 	exit 0
 fi
-TM="tmux -L gomoku-journey-$$ -f /dev/null"
-DPID=
-cleanup_all() {
-	$TM kill-server 2>/dev/null
-	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null
-	cleanup
-}
-trap cleanup_all EXIT INT TERM
+tmux_server journey
 export XDG_STATE_HOME=$T/statehome
 
 # startd [PORT]: gomokud on 127.0.0.1 (port 0: a free one); sets DPORT,
@@ -36,12 +28,7 @@ startd() {
 	"$GOMOKUD" --listen "127.0.0.1:${1:-0}" --config "$T/gomokud.conf" >"$T/d$NSTART.log" 2>&1 &
 	DPID=$!
 	ln -sf "d$NSTART.log" "$T/d.log"
-	i=0
-	while ! grep -q "listening on 127.0.0.1:" "$T/d.log" 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	DPORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/d.log" | head -1)
+	DPORT=$(gomokud_port "$T/d.log")
 	[ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
 }
 # a quick match waits 8 s for a human before a bot comes (the last check)

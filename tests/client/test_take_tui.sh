@@ -2,34 +2,16 @@
 # A terminal client takes a listed seek (TAKE, issue 43 item 3): alice seeks
 # from the lobby and sees the wait to the bot counted down; her own seek
 # is refused in words; bob's lobby lists her seek, selected, and t starts
-# their game. Skips
-# (saying so) when bin/gomokud is absent.
+# their game. Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: the lobby's open seeks, one selected with s and taken with t: both clients in the game"
-GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
-TM="tmux -L gomoku-take-$$ -f /dev/null"
-DPID=
-cleanup_all() {
-	$TM kill-server 2>/dev/null
-	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null
-	cleanup
-}
-trap cleanup_all EXIT INT TERM
+tmux_server take
 
 # no bot takes alice's seat while bob looks
 printf 'bot-fallback 600\n' >"$T/gomokud.conf"
-"$GOMOKUD" --config "$T/gomokud.conf" --listen 127.0.0.1:0 --state-dir "$T/state" \
-    --log-level info >"$T/d.log" 2>&1 &
-DPID=$!
-i=0
-while ! grep -q "listening on 127.0.0.1:" "$T/d.log" 2>/dev/null && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-DPORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/d.log" | head -1)
-[ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
+gomokud_start --config "$T/gomokud.conf"
 
 for s in alice bob; do
 	$TM new-session -d -s $s -x 80 -y 24 \

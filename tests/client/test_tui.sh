@@ -11,10 +11,8 @@
 echo "checks: the ncurses client in tmux: a scripted game (keys, mouse, offers, chat, resume, resize), history replay, watching, a bot thinking, login, SIGINT and crash restore the terminal"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
 gencert a
-TM="tmux -L gomoku-test-$$ -f /dev/null"
+tmux_server test
 S=t
-cleanup_tmux() { $TM kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT INT TERM
 
 screen() { $TM capture-pane -p -t =$S:; }
 # wait_for TEXT: polls the screen (up to 20 s, only so that a broken

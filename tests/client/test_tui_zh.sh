@@ -7,31 +7,15 @@
 # Fails when the zh_CN.UTF-8 locale is missing (mk/deps.sh generates it).
 . tests/client/lib.sh
 echo "checks: gomoku under LANG=zh_CN.UTF-8 at 80x24 on a real gomokud: lobby, bot game, help and resignation in Chinese, each line whole"
-GOMOKUD=$BINDIR/gomokud
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "FAIL - tmux is not installed (make deps)"; exit 1; }
 if ! locale -a 2>/dev/null | grep -qix 'zh_CN\.utf-\?8'; then
 	echo "FAIL - no zh_CN.UTF-8 locale (make deps generates it)"
 	exit 1
 fi
-TM="tmux -L gomoku-zh-$$ -f /dev/null"
-DPID=
-cleanup_all() {
-	$TM kill-server 2>/dev/null
-	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null
-	cleanup
-}
-trap cleanup_all EXIT INT TERM
+tmux_server zh
 
-"$GOMOKUD" --listen 127.0.0.1:0 --state-dir "$T/state" --log-level info >"$T/d.log" 2>&1 &
-DPID=$!
-i=0
-while ! grep -q "listening on 127.0.0.1:" "$T/d.log" 2>/dev/null && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-DPORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/d.log" | head -1)
-[ -n "$DPORT" ] || { echo "FAIL - gomokud did not start"; cat "$T/d.log"; exit 1; }
+gomokud_start
 
 # LC_ALL unset so that LANG decides, as on a player's machine
 $TM new-session -d -s z -x 80 -y 24 \

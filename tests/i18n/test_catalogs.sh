@@ -82,12 +82,8 @@ ok "every error code of PROTOCOL.md and every game-end reason has a message"
 GOMOKUD=$BINDIR/gomokud
 "$GOMOKUD" --listen 127.0.0.1:0 --state-dir "$tmp/state" --log-level info > "$tmp/d.log" 2>&1 &
 DPID=$!
-i=0
-while ! grep -q "listening on 127.0.0.1:" "$tmp/d.log" 2>/dev/null && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/d.log" | head -1)
+. tests/gomokud.sh
+port=$(gomokud_port "$tmp/d.log")
 [ -n "$port" ] || { cat "$tmp/d.log"; echo "FAIL - gomokud did not start"; exit 1; }
 base=https://127.0.0.1:$port
 prefix=$(curl -sk "$base/" | sed -n 's|.*"\(/s/[0-9a-f]*/\)[a-z]*\.js".*|\1|p' | head -1)
