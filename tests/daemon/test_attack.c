@@ -177,6 +177,27 @@ dropped_and_released(struct daemon *d, int drops, int fds, long long base, const
 	    "%s: %lld bytes still allocated after the drop (before: %lld)", what, after, base);
 }
 
+/* The nconn attackers c, opened after the daemon's sockets were counted
+ * (fds), send buf (len bytes, what: its kind) for attack_ms: the daemon's
+ * allocated bytes grow by less than ATTACK_BOUND a connection, each is
+ * dropped, the bytes come back; then they close. */
+static void
+attack_measured(struct daemon *d, struct tc **c, int fds, const char *what, const char *noun,
+    const void *buf, size_t len)
+{
+	long long base = daemon_bytes_settled(), peak;
+	int drops = daemon_log_count(d, "over the cap past its deadline");
+	long long sent = flood(c, nconn, buf, len, attack_ms, &peak);
+	printf("  %s: %lld bytes of %s in %d ms from %d connection(s); allocated %lld before, "
+	       "%lld at most (%+lld, %+lld a connection)\n",
+	    what, sent, noun, attack_ms, nconn, base, peak, peak - base, (peak - base) / nconn);
+	CHECK(base > 0 && peak - base < (long long)ATTACK_BOUND * nconn,
+	    "%s: the daemon grew by %lld bytes", what, peak - base);
+	dropped_and_released(d, drops, fds, base, what);
+	for (int i = 0; i < nconn; i++)
+		tc_close(c[i]);
+}
+
 /* A WebSocket upgrade request for /ws on c. */
 static void
 send_upgrade(struct tc *c)
@@ -207,17 +228,7 @@ test_ws_pings(struct daemon *d)
 	memset(payload, 'p', sizeof payload);
 	for (int i = 0; i < 64; i++)
 		len += wsf_encode(pings + len, 1, WS_PING, payload, sizeof payload);
-	long long base = daemon_bytes_settled(), peak;
-	int drops = daemon_log_count(d, "over the cap past its deadline");
-	long long sent = flood(c, nconn, pings, len, attack_ms, &peak);
-	printf("  H1: %lld bytes of pings in %d ms from %d connection(s); allocated %lld before, "
-	       "%lld at most (%+lld, %+lld a connection)\n",
-	    sent, attack_ms, nconn, base, peak, peak - base, (peak - base) / nconn);
-	CHECK(base > 0 && peak - base < (long long)ATTACK_BOUND * nconn,
-	    "H1: the daemon grew by %lld bytes", peak - base);
-	dropped_and_released(d, drops, fds, base, "H1");
-	for (int i = 0; i < nconn; i++)
-		tc_close(c[i]);
+	attack_measured(d, c, fds, "H1", "pings", pings, len);
 	ok("H1: WebSocket pings with pongs never read: bounded, dropped at the deadline, "
 	   "released");
 }
@@ -235,17 +246,7 @@ test_http_pipeline(struct daemon *d)
 	for (int i = 0; i < 64; i++)
 		len += (size_t)snprintf(
 		    reqs + len, sizeof reqs - len, "GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-	long long base = daemon_bytes_settled(), peak;
-	int drops = daemon_log_count(d, "over the cap past its deadline");
-	long long sent = flood(c, nconn, reqs, len, attack_ms, &peak);
-	printf("  H2: %lld bytes of requests in %d ms from %d connection(s); allocated %lld "
-	       "before, %lld at most (%+lld, %+lld a connection)\n",
-	    sent, attack_ms, nconn, base, peak, peak - base, (peak - base) / nconn);
-	CHECK(base > 0 && peak - base < (long long)ATTACK_BOUND * nconn,
-	    "H2: the daemon grew by %lld bytes", peak - base);
-	dropped_and_released(d, drops, fds, base, "H2");
-	for (int i = 0; i < nconn; i++)
-		tc_close(c[i]);
+	attack_measured(d, c, fds, "H2", "requests", reqs, len);
 	ok("H2: GET / pipelined and never read: bounded, dropped at the deadline, released");
 }
 
