@@ -215,9 +215,10 @@ run_check(workq_job_t *job, void *ctx, void *arg)
 }
 
 /* The account's seats come to its new connection: seats of its live
- * session (a takeover) and seats of games kept through a restart that
- * wait for its name. Each is announced (* SEATED, before the reply) and
- * the room sees the player back. */
+ * session (a takeover: its games and its waiting private room) and seats
+ * of games kept through a restart that wait for its name. Each is
+ * announced (* SEATED, before the reply) and the room sees the player
+ * back, then its seek and challenges are its again (session_back). */
 static void
 take_seats(struct conn *c, struct session *s)
 {
@@ -225,14 +226,14 @@ take_seats(struct conn *c, struct session *s)
 		int seat = room_awaiting(r, s->name);
 		if (seat >= 0 && !session_in_room(s, r))
 			room_resume(r, seat, s);
-		if (room_seat_of(r, s) < 0 || !room_unfinished(r))
+		if (room_seat_of(r, s) < 0 || (!room_unfinished(r) && room_creator(r) != s))
 			continue;
-		room_back(r, s);
 		proto_msg_t e;
 		proto_init(&e, PE_SEATED, NULL);
 		snprintf(e.room, sizeof e.room, "%s", room_id(r));
 		conn_send(c, &e);
 	}
+	session_back(s); /* its rooms see it back; its seek and challenges come back */
 }
 
 /* Names the connection's session and sends OK GUEST/REGISTER/LOGIN. A

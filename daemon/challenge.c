@@ -34,7 +34,11 @@ challenge_end(struct challenge *k, proto_end_t how)
 	e.end = how;
 	session_send(k->from, &e);
 	session_send(k->to, &e);
+	struct session *from = k->from, *to = k->to;
 	challenge_free(k);
+	/* a side away may hold nothing more now */
+	session_check(from);
+	session_check(to);
 }
 
 static void
@@ -50,6 +54,8 @@ expiry_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	challenge_end(k, END_EXPIRED);
 }
+
+static void tell(struct challenge *k, struct session *s);
 
 static struct challenge *
 by_id(struct server *srv, uint32_t id)
@@ -108,13 +114,7 @@ challenge_new(struct server *srv, struct session *from, struct session *to,
 	k->to = to;
 	k->spec = *g;
 	TAILQ_INSERT_TAIL(&srv->challenges->list, k, link);
-	proto_msg_t e;
-	proto_init(&e, PE_CHALLENGE, NULL);
-	e.ident = k->id;
-	snprintf(e.user, sizeof e.user, "%s", from->name);
-	snprintf(e.user2, sizeof e.user2, "%s", to->name);
-	wire_gamespec_out(&e, g);
-	session_send(to, &e);
+	tell(k, to);
 	log_debug(&srv->log, "challenge %u: %s to %s", k->id, from->name, to->name);
 	return GERR_OK;
 }
@@ -131,6 +131,8 @@ challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept)
 	}
 	if (k->from == s)
 		return GERR_NOT_PLAYER;
+	if (!session_present(k->from))
+		return GERR_AWAY; /* it waits for the challenger to be back */
 	if (session_busy(k->from) || session_busy(k->to))
 		return GERR_BUSY;
 	if (session_make_room(k->from) || session_make_room(k->to))
@@ -194,8 +196,49 @@ challenge_next_id(struct server *srv)
 	return ++srv->challenges->next_id;
 }
 
-void
-challenge_session_gone(void *srv, struct session *s)
+static void
+challenge_gone(void *srv, struct session *s)
 {
 	challenge_drop(srv, s);
 }
+
+/* The challenge as told at first (* CHALLENGE), to s. */
+static void
+tell(struct challenge *k, struct session *s)
+{
+	proto_msg_t e;
+	proto_init(&e, PE_CHALLENGE, NULL);
+	e.ident = k->id;
+	snprintf(e.user, sizeof e.user, "%s", k->from->name);
+	snprintf(e.user2, sizeof e.user2, "%s", k->to->name);
+	wire_gamespec_out(&e, &k->spec);
+	session_send(s, &e);
+}
+
+/* Back from away: the challenges it made or got, told again. */
+static void
+challenge_back(void *srv, struct session *s)
+{
+	struct server *sv = srv;
+	struct challenge *k;
+	TAILQ_FOREACH (k, &sv->challenges->list, link)
+		if (k->from == s || k->to == s)
+			tell(k, s);
+}
+
+static int
+challenge_holds(void *srv, const struct session *s)
+{
+	struct server *sv = srv;
+	struct challenge *k;
+	TAILQ_FOREACH (k, &sv->challenges->list, link)
+		if (k->from == s || k->to == s)
+			return 1;
+	return 0;
+}
+
+const struct session_owner challenge_owner = {
+	.back = challenge_back,
+	.gone = challenge_gone,
+	.holds = challenge_holds,
+};

@@ -15,6 +15,7 @@
 
 struct server;
 struct session;
+struct session_owner;
 
 enum { CHALLENGE_TTL_S = 60 }; /* an unanswered challenge expires after */
 
@@ -47,10 +48,13 @@ uint32_t challenge_next_id(struct server *srv);
 game_err_t challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept);
 /* Whether s has a challenge of its own open. */
 int challenge_pending(struct server *srv, const struct session *s);
-/* s goes away (disconnect, logout): its challenges end, withdrawn. */
+/* s ends (logout, its session gone): its challenges end, withdrawn. */
 void challenge_drop(struct server *srv, struct session *s);
-/* The same as a session_gone_fn (session.h), for srv. */
-void challenge_session_gone(void *srv, struct session *s);
+/* The challenges as an owner of sessions (session.h), with srv as its
+ * arg: a challenge to or from a player away stays until it expires (the
+ * challenger away: accepting it is GERR_AWAY), is told again (* CHALLENGE)
+ * when the player is back, and ends with their session. */
+extern const struct session_owner challenge_owner;
 /* The challenges srv->challenges holds, none yet; NULL when out of memory. */
 struct challenges *challenges_new(void);
 /* Frees every challenge silently, and srv->challenges (shutdown). */

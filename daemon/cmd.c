@@ -899,9 +899,54 @@ cmd_forbidden(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 	return 0;
 }
 
+/* RESUME <token> -: the session alone (it holds no seat in the room the
+ * client knows of, or the client knows of none): * SEATED for each room
+ * it is seated in (an unfinished game, its waiting private room), its
+ * challenges told again, then its open seek as a = SEEK line. */
+static int
+resume_session(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct session *s = session_by_token(c->srv, m->token);
+	if (!s || s->bot_level) {
+		*why = "no session for that token";
+		return ERR_RESUME;
+	}
+	int err = admitted(c, s->name, why);
+	if (err)
+		return err;
+	conn_bind(c, s);
+	log_info(&c->srv->log, "conn %llu %s: %s resumed", (unsigned long long)c->id, c->peer,
+	    s->name);
+	for (int i = 0; i < s->nrooms; i++) {
+		struct room *r = s->rooms[i];
+		if (room_seat_of(r, s) < 0 || (!room_unfinished(r) && room_creator(r) != s))
+			continue;
+		proto_msg_t e;
+		proto_init(&e, PE_SEATED, NULL);
+		snprintf(e.room, sizeof e.room, "%s", room_id(r));
+		conn_send(c, &e);
+	}
+	session_back(s);
+	proto_msg_t r;
+	if (s->seek) {
+		proto_init(&r, PD_SEEK, NULL);
+		r.ident = s->seek->id;
+		snprintf(r.user, sizeof r.user, "%s", s->name);
+		wire_gamespec_out(&r, &s->seek->spec);
+		r.fallback = s->seek->on_wait ? FALLBACK_BOT : FALLBACK_HUMAN;
+		conn_send(c, &r);
+	}
+	reply_init(&r, m);
+	r.seq = 0;
+	conn_send(c, &r);
+	return 0;
+}
+
 static int
 cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
+	if (!m->room[0])
+		return resume_session(c, m, why);
 	struct session *s = session_by_token(c->srv, m->token);
 	char name[PROTO_NAME_MAX + 1];
 	int seat, stored = 0, account = -1;
@@ -956,7 +1001,7 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	conn_bind(c, s);
 	log_info(&c->srv->log, "conn %llu %s: %s resumed in %s", (unsigned long long)c->id, c->peer,
 	    s->name, room_id(rm));
-	room_back(rm, s);
+	session_back(s);
 	return snapshot(c, m, rm);
 }
 

@@ -65,6 +65,8 @@ struct config {
 	int bot_fallback_level;
 	int bot_alone_s; /* a game between two bots that nobody watches ends after this */
 	int rate_bots;   /* 1: rated games against bots move ratings */
+	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
+	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };
 
 void config_defaults(struct config *c);

@@ -65,7 +65,7 @@ void
 conn_bind(struct conn *c, struct session *s)
 {
 	if (c->sess && c->sess != s)
-		session_attach(c->sess, NULL, NULL);
+		session_attach(c->sess, NULL, NULL, NULL);
 	c->sess = s;
 	if (!s)
 		return;
@@ -76,7 +76,7 @@ conn_bind(struct conn *c, struct session *s)
 		    (unsigned long long)old->id, old->peer, s->name, (unsigned long long)c->id);
 		conn_bye(old, "takeover", "your session continues on another connection");
 	}
-	session_attach(s, c, &c->sink);
+	session_attach(s, c, &c->sink, &c->unit);
 }
 
 void
@@ -266,7 +266,7 @@ conn_free(struct conn *c)
 	addrcount_add(c->srv->addrs, key, klen, -1);
 	if (c->sess) {
 		struct session *s = c->sess;
-		session_attach(s, NULL, NULL);
+		session_attach(s, NULL, NULL, NULL);
 		c->sess = NULL;
 		session_disconnected(s);
 	}

@@ -92,6 +92,7 @@ typedef enum {
 	GERR_NO_ROOM,        /* no such room (on any node) */
 	GERR_NO_CODE,        /* no private room has that code (on any node) */
 	GERR_UNAVAILABLE,    /* needs the other nodes, which cannot be reached now */
+	GERR_AWAY,           /* the other player is away (their connection dropped) */
 	GERR_PENDING,        /* not refused: the answer comes after the commit */
 	GERR_NOMEM,
 } game_err_t;

@@ -41,8 +41,12 @@ waited_cb(evutil_socket_t fd, short what, void *arg)
 		evtimer_add(k->waited, &again);
 		return;
 	}
+	int away = k->away;
 	seek_free(srv, k);
-	fn(srv, s, &g, id);
+	if (away) /* its player never came back: the session may go now */
+		session_check(s);
+	else
+		fn(srv, s, &g, id);
 }
 
 static struct seek *
@@ -107,7 +111,7 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 	*id = ++srv->lobby->next_seek;
 	struct seek *k;
 	TAILQ_FOREACH (k, &srv->lobby->seeks, link)
-		if (k->sess != s && !k->held && gamespec_compatible(&k->spec, g))
+		if (k->sess != s && !k->held && !k->away && gamespec_compatible(&k->spec, g))
 			break;
 	if (!k) {
 		if (!may_wait)
@@ -120,6 +124,7 @@ lobby_seek(struct server *srv, struct session *s, const struct gamespec *g, int 
 		if (on_wait) {
 			struct timeval tv = { wait_s, 0 };
 			k->on_wait = on_wait;
+			k->wait_s = wait_s;
 			if ((k->waited = evtimer_new(srv->base, waited_cb, k)))
 				evtimer_add(k->waited, &tv);
 		}
@@ -138,7 +143,7 @@ lobby_release(struct server *srv, struct seek *k)
 	struct seek *o;
 	k->held = 0;
 	TAILQ_FOREACH (o, &srv->lobby->seeks, link)
-		if (o != k && o->sess != k->sess && !o->held &&
+		if (o != k && o->sess != k->sess && !o->held && !o->away &&
 		    gamespec_compatible(&o->spec, &k->spec))
 			break;
 	if (!o)
@@ -160,8 +165,10 @@ lobby_take(struct server *srv, struct session *s, uint32_t id, const char *user,
 	struct seek *k = seek_by_id(srv, id);
 	if (k && strcasecmp(k->sess->name, user) != 0)
 		k = NULL; /* another node's seek of that id, or a stale list */
-	if (!k || k->held) {
-		*why = k ? "that seek is being paired already" : "no such seek open on this server";
+	if (!k || k->held || k->away) {
+		*why = !k	  ? "no such seek open on this server"
+		    : k->away ? "that player is away now; their seek waits for them"
+			      : "that seek is being paired already";
 		return GERR_NO_SEEK;
 	}
 	if (k->sess == s) {
@@ -188,6 +195,8 @@ lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), void 
 	int n = 0;
 	struct seek *k;
 	TAILQ_FOREACH (k, &srv->lobby->seeks, link) {
+		if (k->away)
+			continue;
 		n++;
 		if (fn(arg, k))
 			break;
@@ -230,7 +239,7 @@ lobby_free(struct server *srv)
 int
 lobby_held(const struct seek *k)
 {
-	return k->held;
+	return k->held || k->away;
 }
 
 void
@@ -239,9 +248,63 @@ lobby_hold(struct seek *k, int held)
 	k->held = held;
 }
 
-void
-lobby_session_gone(void *srv, struct session *s)
+static void
+seek_gone(void *srv, struct session *s)
 {
 	if (s->seek)
 		lobby_cancel(srv, s, 0);
 }
+
+/* The seek's timer from now: its bot fallback (none: stopped), or, away,
+ * the end of its wait for its player. */
+static void
+arm(struct server *srv, struct seek *k, int seconds)
+{
+	if (!k->waited)
+		k->waited = evtimer_new(srv->base, waited_cb, k);
+	if (!k->waited)
+		return;
+	if (seconds > 0) {
+		struct timeval tv = { seconds, 0 };
+		evtimer_add(k->waited, &tv);
+	} else {
+		evtimer_del(k->waited);
+	}
+}
+
+static void
+seek_away(void *arg, struct session *s)
+{
+	struct server *srv = arg;
+	struct seek *k = s->seek;
+	if (!k)
+		return;
+	k->away = 1;
+	arm(srv, k, srv->cfg.away_keep_s);
+}
+
+static void
+seek_back(void *arg, struct session *s)
+{
+	struct server *srv = arg;
+	struct seek *k = s->seek;
+	if (!k || !k->away)
+		return;
+	k->away = 0;
+	arm(srv, k, k->on_wait ? k->wait_s : 0);
+	lobby_release(srv, k); /* pairs with the oldest fit, if any, as if new */
+}
+
+static int
+seek_holds(void *arg, const struct session *s)
+{
+	(void)arg;
+	return s->seek != NULL;
+}
+
+const struct session_owner lobby_owner = {
+	.away = seek_away,
+	.back = seek_back,
+	.gone = seek_gone,
+	.holds = seek_holds,
+};

@@ -13,6 +13,7 @@
 
 struct server;
 struct session;
+struct session_owner;
 
 /* Called when a seek has waited its time unpaired; the seek is gone. */
 typedef void (*lobby_wait_fn)(
@@ -25,9 +26,13 @@ struct seek {
 	struct gamespec spec;
 	struct event *waited; /* when the seek's wait is over (on_wait) */
 	lobby_wait_fn on_wait;
+	int wait_s; /* on_wait's wait, counted again when its player is back */
 	int held; /* a game with it may be starting (room_pair here, or a
 		     claim of a seek elsewhere, world.h): no other seek pairs
 		     with it meanwhile. Only lobby.c writes it (lobby_hold). */
+	int away; /* its player's connection dropped: it waits for them
+		     (away-keep), not paired, taken, listed or told to other
+		     nodes. Only lobby.c writes it (lobby_owner). */
 };
 
 TAILQ_HEAD(seek_list, seek);
@@ -45,11 +50,15 @@ game_err_t lobby_seek(struct server *srv, struct session *s, const struct gamesp
  * compatible open seek here, as if it had just come, or stays open. */
 void lobby_release(struct server *srv, struct seek *k);
 /* Whether k is held, and k held or not from now (a claim of a seek on
- * another node in flight; lobby_release ends a hold and pairs). */
+ * another node in flight; lobby_release ends a hold and pairs). A seek
+ * whose player is away counts as held: nobody may take it. */
 int lobby_held(const struct seek *k);
 void lobby_hold(struct seek *k, int held);
-/* A session_gone_fn (session.h) for srv: s's seek, if any, ends. */
-void lobby_session_gone(void *srv, struct session *s);
+/* The lobby as an owner of sessions (session.h), with srv as its arg: a
+ * seek waits while its player is away (away-keep, then it ends), comes
+ * back with them (pairs with the oldest fit, or waits again, its bot
+ * fallback counted from then), and ends with their session. */
+extern const struct session_owner lobby_owner;
 /* s takes the open seek id of user, another player (TAKE): as if s had sought
  * with its settings and colour "any" and it were the oldest fit, so the game
  * starts as lobby_seek's pairing does (GERR_PENDING while it is stored).
@@ -61,7 +70,8 @@ game_err_t lobby_take(
 /* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
 game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
 /* Calls fn for each open seek, oldest first, until fn returns nonzero;
- * the number of calls. fn must not add or cancel seeks. */
+ * the number of calls. fn must not add or cancel seeks. Seeks whose
+ * player is away are left out. */
 int lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), void *arg);
 /* Cancels every seek (a drain), calling told(s) for each seeker after its
  * seek is gone. */

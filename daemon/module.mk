@@ -128,6 +128,12 @@ $(O)/tests/daemon/test_abandon: | $(BINDIR)/gomokuctl
 
 TESTS += $(O)/tests/daemon/test_abandon
 
+# Sessions outlive their connection while they hold anything (issue 43,
+# item 1): a waiting private room, a seek, a challenge; the cap per address.
+TCLIENT_PROGS += $(O)/tests/daemon/test_away
+
+TESTS += $(O)/tests/daemon/test_away
+
 # The game port's HTTP and WebSocket side from a raw client (issue 24).
 TCLIENT_PROGS += $(O)/tests/daemon/test_ws
 $(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o

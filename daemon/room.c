@@ -63,6 +63,7 @@ struct room {
 	char id[PROTO_ROOM_MAX + 1];
 	int private_room;
 	char code[PROTO_CODE_MAX + 1];
+	int creator; /* a private room's creator's seat until its game starts; -1: none */
 	struct gamespec spec;
 	game_status_t status;
 	game_stage_t stage; /* swap2, while status is GAME_OPENING */
@@ -320,6 +321,7 @@ room_alloc(
 		snprintf(r->id, sizeof r->id, "%s%u", reg->prefix, r->num);
 	}
 	r->private_room = private_room;
+	r->creator = -1;
 	if (private_room)
 		make_code(r->code);
 	r->spec = *g;
@@ -1804,7 +1806,66 @@ first_is_black(game_wish_t first, game_wish_t second)
 game_err_t
 room_open(struct room *r, struct session *creator)
 {
-	return sit(r, r->spec.colour == WISH_WHITE ? 1 : 0, creator) ? GERR_NOMEM : GERR_OK;
+	int seat = r->spec.colour == WISH_WHITE ? 1 : 0;
+	if (sit(r, seat, creator))
+		return GERR_NOMEM;
+	r->creator = seat;
+	return GERR_OK;
+}
+
+struct session *
+room_creator(const struct room *r)
+{
+	if (r->creator < 0 || r->status != GAME_WAITING || !r->seat[r->creator].m)
+		return NULL;
+	return r->seat[r->creator].m->sess;
+}
+
+/* Whether the waiting private room's creator is away (the room waits for
+ * them, away-keep). */
+static int
+creator_away(const struct room *r)
+{
+	return room_creator(r) && r->seat[r->creator].gone;
+}
+
+/* The private room closes before its game: every member hears why
+ * (* CLOSED) and is let go, and its code is dead. */
+static void
+close_waiting(struct room *r, const char *why)
+{
+	proto_msg_t m;
+	proto_init(&m, PE_CLOSED, NULL);
+	snprintf(m.word, sizeof m.word, "%s", why);
+	room_event(r, &m);
+	r->code[0] = '\0';
+	r->creator = -1;
+	for (int i = 0; i < 2; i++) {
+		r->seat[i].gone = 0;
+		evtimer_del(r->seat[i].grace_ev);
+	}
+	log_info(&r->srv->log, "room %s: closed before its game (%s)", r->id, why);
+	struct member *mb;
+	while ((mb = TAILQ_FIRST(&r->members)) != NULL) {
+		struct session *s = mb->sess;
+		drop_member(r, mb);
+		r->reg->members->idle(s);
+	}
+	room_check(r);
+}
+
+/* The game of a private room whose creator was away when the friend took
+ * the free seat (room_join) starts now that both are here: colours as
+ * room_join draws them. */
+static void
+start_joined(struct room *r)
+{
+	int creator = r->creator;
+	struct start st = { 1 - creator, 0, NULL, NULL };
+	st.swap = first_is_black(r->spec.colour, WISH_ANY) != (creator == 0);
+	if (st.swap)
+		swap_seats(r);
+	begin_game(r, &st, NULL);
 }
 
 int
@@ -1823,6 +1884,14 @@ room_join(struct room *r, struct session *s, room_started_fn fn, void *arg)
 	int creator = r->seat[0].m ? 0 : 1;
 	if (sit(r, 1 - creator, s))
 		return started(r, &st, GERR_NOMEM, 0, NULL);
+	if (creator_away(r)) {
+		/* the seat is the friend's; the game starts when the creator is
+		 * back (room_back), or the room closes at its deadline */
+		presence(r, r->reg->members->name(s), PRES_JOINED, 0);
+		if (fn)
+			fn(arg, r, GERR_OK);
+		return GERR_OK;
+	}
 	st.joined = 1 - creator;
 	st.swap = first_is_black(r->spec.colour, WISH_ANY) != (creator == 0);
 	if (st.swap)
@@ -1873,6 +1942,14 @@ room_leave(struct room *r, struct session *s)
 			room_end_anyway(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_RESIGN);
 		end_offers(r, 1u << ASK_REMATCH, END_EXPIRED);
 		r->seat[seat].gone = 0;
+		evtimer_del(r->seat[seat].grace_ev);
+		/* the creator closes it, for everyone in it: a friend seated
+		 * while the creator was away, those who came by its code */
+		if (room_creator(r) == s && !(r->pending && r->pending->start)) {
+			drop_member(r, m);
+			close_waiting(r, "left");
+			return;
+		}
 		/* the creator closed it (not a joiner whose start is in flight) */
 		if (r->status == GAME_WAITING && !r->seat[1 - seat].m)
 			r->code[0] = '\0';
@@ -1888,6 +1965,13 @@ void
 room_gone(struct room *r, struct session *s)
 {
 	int seat = room_seat_of(r, s);
+	if (seat >= 0 && room_creator(r) == s && !r->pending) {
+		/* its private room waits for it (away-keep), for a friend to come */
+		int64_t wait = (int64_t)r->srv->cfg.away_keep_s * 1000;
+		start_grace(r, seat, clock_now_ms(), wait);
+		presence(r, r->reg->members->name(s), PRES_GONE, wait);
+		return;
+	}
 	if (seat < 0 || !room_unfinished(r)) {
 		room_leave(r, s);
 		return;
@@ -1906,6 +1990,9 @@ room_back(struct room *r, struct session *s)
 	r->seat[seat].gone = 0;
 	evtimer_del(r->seat[seat].grace_ev);
 	presence(r, r->reg->members->name(s), PRES_BACK, 0);
+	/* a friend took the free seat meanwhile: their game starts now */
+	if (room_creator(r) == s && r->seat[1 - seat].m && !r->pending)
+		start_joined(r);
 }
 
 /* Whether seat's player was seated here for another node's player who
@@ -1938,6 +2025,10 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 	struct room *r = arg;
 	(void)fd;
 	(void)what;
+	if (creator_away(r)) { /* nobody came back to the waiting room */
+		close_waiting(r, "away");
+		return;
+	}
 	if (!room_unfinished(r))
 		return;
 	int persons = 0, away = 0, first = -1;
@@ -2062,6 +2153,13 @@ room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m
 		    ? PRES_GONE
 		    : PRES_HERE;
 		m.ms = st->gone && st->deadline > now ? st->deadline - now : 0;
+		emit(arg, &m);
+	}
+	/* a private room's code, for its members (only they see its snapshot) */
+	if (r->private_room && r->code[0]) {
+		proto_init(&m, PD_CODE, NULL);
+		snprintf(m.room, sizeof m.room, "%s", r->id);
+		snprintf(m.code, sizeof m.code, "%s", r->code);
 		emit(arg, &m);
 	}
 

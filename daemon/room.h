@@ -144,6 +144,14 @@ int room_offer_to(const struct room *r, int seat, uint32_t *id, game_offer_t *ki
  * at shutdown, the answer dropped: only arg is to be let go. */
 typedef void (*room_started_fn)(void *arg, struct room *r, game_err_t e);
 game_err_t room_open(struct room *r, struct session *creator);
+/* The creator of a private room that waits for its game (seated, here or
+ * away), or NULL for any other room. While the creator is away the room
+ * waits for them until away-keep ends (* PRESENCE gone with that time),
+ * then closes (* CLOSED away); the creator's LEAVE closes it too (* CLOSED
+ * left). A friend who takes the free seat meanwhile (room_join: fn hears
+ * GERR_OK for the seat) plays when the creator is back (room_back starts
+ * the game). */
+struct session *room_creator(const struct room *r);
 /* Whether room_join would seat a player (else a JOIN by code watches). */
 int room_joinable(const struct room *r);
 game_err_t room_join(struct room *r, struct session *s, room_started_fn fn, void *arg);

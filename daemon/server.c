@@ -565,9 +565,15 @@ world_conn_hook(void *arg, struct conn *c)
 static int
 hooks(struct server *srv)
 {
-	return sessions_on_gone(srv, lobby_session_gone, srv) ||
-	    sessions_on_gone(srv, challenge_session_gone, srv) ||
-	    sessions_on_gone(srv, world_session_hook, srv) ||
+	/* the other nodes hear a session away as gone: its claims there and
+	 * its challenges across nodes end */
+	static const struct session_owner world_owner = {
+		.away = world_session_hook,
+		.gone = world_session_hook,
+	};
+	return sessions_add_owner(srv, &lobby_owner, srv) ||
+	    sessions_add_owner(srv, &challenge_owner, srv) ||
+	    sessions_add_owner(srv, &world_owner, srv) ||
 	    conns_on_gone(srv, cmd_conn_gone, srv) || conns_on_gone(srv, world_conn_hook, srv);
 }
 

@@ -10,6 +10,7 @@
 
 #include <openssl/crypto.h>
 
+#include "daemon/addrcount.h"
 #include "daemon/archive.h"
 #include "daemon/auth.h"
 #include "daemon/room.h"
@@ -23,11 +24,12 @@ struct sessions {
 	LIST_HEAD(, session) list;
 	struct session *check; /* to free if idle, at the gc pass */
 	uint64_t next_guest;
-	struct { /* told when a session goes (sessions_on_gone), in order */
-		session_gone_fn *fn;
+	struct { /* who holds something of a session (sessions_add_owner), in order */
+		struct session_owner o;
 		void *arg;
-	} gone[SESSION_GONE_MAX];
-	int ngone;
+	} owner[SESSION_OWNERS_MAX];
+	int nowners;
+	struct addrcount *away; /* sessions away that hold something, by address */
 };
 
 /* Everyone who holds something of s hears that it goes. */
@@ -35,8 +37,37 @@ static void
 tell_gone(struct session *s)
 {
 	const struct sessions *ss = s->srv->sessions;
-	for (int i = 0; i < ss->ngone; i++)
-		ss->gone[i].fn(ss->gone[i].arg, s);
+	for (int i = 0; i < ss->nowners; i++)
+		if (ss->owner[i].o.gone)
+			ss->owner[i].o.gone(ss->owner[i].arg, s);
+}
+
+/* ... that it is away, and kept; or back. */
+static void
+tell_away(struct session *s, int back)
+{
+	const struct sessions *ss = s->srv->sessions;
+	for (int i = 0; i < ss->nowners; i++) {
+		void (*fn)(void *, struct session *) = back ? ss->owner[i].o.back : ss->owner[i].o.away;
+		if (fn)
+			fn(ss->owner[i].arg, s);
+	}
+}
+
+/* The address's count of sessions away, from s's part: 0 out, 1 in. */
+static int
+count_away(struct session *s, int in)
+{
+	size_t len = s->unit.family == AF_INET6 ? 16 : 4;
+	if (in == s->away_counted || s->unit.family == 0)
+		return 1;
+	int n = addrcount_add(s->srv->sessions->away, s->unit.net, len, in ? +1 : -1);
+	if (in && n > s->srv->cfg.max_away_per_addr) {
+		addrcount_add(s->srv->sessions->away, s->unit.net, len, -1);
+		return 0;
+	}
+	s->away_counted = in;
+	return 1;
 }
 
 struct session *
@@ -179,10 +210,14 @@ session_bot(struct server *srv, int level, struct sink *sink)
 }
 
 void
-session_attach(struct session *s, struct conn *c, struct sink *k)
+session_attach(struct session *s, struct conn *c, struct sink *k, const struct cidr *unit)
 {
 	s->conn = c;
 	s->sink = c ? k : NULL;
+	if (unit) {
+		count_away(s, 0); /* counted by the address it was away from */
+		s->unit = *unit;
+	}
 }
 
 void
@@ -267,16 +302,62 @@ session_del_room(struct session *s, struct room *r)
 		}
 }
 
+struct room *
+session_waiting(const struct session *s)
+{
+	for (int i = 0; i < s->nrooms; i++)
+		if (room_private(s->rooms[i]) && room_status(s->rooms[i]) == GAME_WAITING &&
+		    room_creator(s->rooms[i]) == s)
+			return s->rooms[i];
+	return NULL;
+}
+
+int
+session_holds(const struct session *s)
+{
+	if (session_game(s) || session_waiting(s))
+		return 1;
+	const struct sessions *ss = s->srv->sessions;
+	for (int i = 0; i < ss->nowners; i++)
+		if (ss->owner[i].o.holds && ss->owner[i].o.holds(ss->owner[i].arg, s))
+			return 1;
+	return 0;
+}
+
 void
 session_disconnected(struct session *s)
 {
-	tell_gone(s);
+	/* a game's seat is always kept (section 5.9); anything else only while
+	 * its address has fewer than max-away-per-address sessions away */
+	int keep = session_game(s) || (session_holds(s) && count_away(s, 1));
+	if (keep) {
+		tell_away(s, 0);
+	} else {
+		tell_gone(s);
+		struct room *w = session_waiting(s);
+		if (w)
+			room_leave(w, s);
+	}
 	struct room *rooms[SESSION_MAX_ROOMS];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
 	for (int i = 0; i < n; i++)
-		room_gone(rooms[i], s);
+		if (session_in_room(s, rooms[i]))
+			room_gone(rooms[i], s);
 	session_check(s);
+}
+
+void
+session_back(struct session *s)
+{
+	count_away(s, 0);
+	struct room *rooms[SESSION_MAX_ROOMS];
+	int n = s->nrooms;
+	memcpy(rooms, s->rooms, sizeof rooms);
+	for (int i = 0; i < n; i++)
+		if (session_in_room(s, rooms[i]))
+			room_back(rooms[i], s);
+	tell_away(s, 1);
 }
 
 void
@@ -341,7 +422,9 @@ void
 session_free(struct session *s)
 {
 	struct server *srv = s->srv;
+	count_away(s, 0);
 	tell_gone(s);
+	s->checking = 1; /* the owners' session_check must not queue it now */
 	while (s->nrooms > 0) {
 		int before = s->nrooms;
 		room_leave(s->rooms[0], s);
@@ -353,6 +436,12 @@ session_free(struct session *s)
 	/* through a shutdown, tokens stay: players of kept games resume with them */
 	if (srv->store && !s->bot_level && !srv->draining && s->token[0] && !s->keep_token)
 		forget_token(srv, s->token);
+	/* a freed session must not stay queued for the gc */
+	for (struct session **p = &srv->sessions->check; *p; p = &(*p)->check_next)
+		if (*p == s) {
+			*p = s->check_next;
+			break;
+		}
 	LIST_REMOVE(s, link);
 	free(s);
 }
@@ -406,8 +495,13 @@ struct sessions *
 sessions_new(void)
 {
 	struct sessions *ss = calloc(1, sizeof *ss);
-	if (ss)
-		LIST_INIT(&ss->list);
+	if (!ss)
+		return NULL;
+	LIST_INIT(&ss->list);
+	if (!(ss->away = addrcount_new())) {
+		free(ss);
+		return NULL;
+	}
 	return ss;
 }
 
@@ -418,6 +512,7 @@ sessions_free(struct server *srv)
 		return;
 	while (!LIST_EMPTY(&srv->sessions->list))
 		session_free(LIST_FIRST(&srv->sessions->list));
+	addrcount_free(srv->sessions->away);
 	free(srv->sessions);
 	srv->sessions = NULL;
 }
@@ -430,7 +525,7 @@ sessions_gc(struct server *srv)
 		struct session *s = srv->sessions->check;
 		srv->sessions->check = s->check_next;
 		s->checking = 0;
-		if (!s->conn && !session_game(s))
+		if (!s->conn && !session_holds(s))
 			session_free(s);
 		freed = 1;
 	}
@@ -438,13 +533,13 @@ sessions_gc(struct server *srv)
 }
 
 int
-sessions_on_gone(struct server *srv, session_gone_fn *fn, void *arg)
+sessions_add_owner(struct server *srv, const struct session_owner *o, void *arg)
 {
 	struct sessions *ss = srv->sessions;
-	if (ss->ngone == SESSION_GONE_MAX)
+	if (ss->nowners == SESSION_OWNERS_MAX)
 		return -1;
-	ss->gone[ss->ngone].fn = fn;
-	ss->gone[ss->ngone++].arg = arg;
+	ss->owner[ss->nowners].o = *o;
+	ss->owner[ss->nowners++].arg = arg;
 	return 0;
 }
 

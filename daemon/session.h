@@ -1,6 +1,7 @@
 /* session.h: a named user (guest or account) and its token. A session
- * outlives its connection while it holds a seat in an unfinished game, so
- * RESUME can take the seat back. */
+ * outlives its connection while it holds anything: a seat in an unfinished
+ * game, its private room waiting for a friend, an open seek or a
+ * challenge (PROTOCOL.md 5.9), so RESUME can take it back. */
 #ifndef GOMOKUD_SESSION_H
 #define GOMOKUD_SESSION_H
 
@@ -8,6 +9,7 @@
 #include <sys/queue.h>
 
 #include "daemon/auth.h"
+#include "daemon/cidr.h"
 #include "proto/proto.h"
 
 struct server;
@@ -40,6 +42,8 @@ struct session {
 	 * session.c writes it. */
 	char await[64 + 1];
 	int keep_token; /* its stored token outlives it (session_keep_token) */
+	struct cidr unit; /* the address its last connection came from, by the caps' unit */
+	int away_counted; /* counted in its address's sessions away (session.c) */
 };
 
 /* The name and token of a session about to be made: name (NULL: the next
@@ -86,8 +90,10 @@ session_present(const struct session *s)
  * rooms' events go to sink. */
 struct session *session_bot(struct server *srv, int level, struct sink *sink);
 /* s now speaks through connection c, whose sink k gets its events and
- * its own lines, or through none (c NULL). */
-void session_attach(struct session *s, struct conn *c, struct sink *k);
+ * its own lines, or through none (c NULL); unit: where c comes from, by
+ * the caps' unit (NULL: as before), which its sessions away count by. */
+void session_attach(
+    struct session *s, struct conn *c, struct sink *k, const struct cidr *unit);
 /* Seeking, or seated at a game that is waiting, starting, in its opening or playing:
  * one game at a time. */
 int session_busy(const struct session *s);
@@ -103,7 +109,9 @@ void session_add_room(struct session *s, struct room *r);
 /* Frees a slot in a full room list that way; 0, or -1 if none can go. */
 int session_make_room(struct session *s);
 void session_del_room(struct session *s, struct room *r);
-/* Its connection is gone: leave the lobby and watched rooms, mark seats gone. */
+/* Its connection is gone: leave the rooms it watches, mark its seats
+ * gone; what it holds waits for it (owners' away) or, when its address has
+ * max-away-per-address sessions away already, ends (owners' gone). */
 void session_disconnected(struct session *s);
 /* Queue s for freeing at the next gc pass if it is then idle. */
 void session_check(struct session *s);
@@ -118,13 +126,35 @@ void session_send(struct session *s, const proto_msg_t *m);
  * where, a private room named only inside it. */
 void session_info(const struct session *s, const struct room *in, proto_msg_t *m);
 /* One clean-up path: each owner that holds something of a session (a
- * seek, a challenge, the other nodes' claims) adds a hook at start, and
- * when a session goes (its connection gone: session_disconnected; or
- * freed) every hook hears it, in the order added, before its rooms are
- * left. -1 when SESSION_GONE_MAX are added already. */
-enum { SESSION_GONE_MAX = 8 };
-typedef void session_gone_fn(void *arg, struct session *s);
-int sessions_on_gone(struct server *srv, session_gone_fn *fn, void *arg);
+ * seek, a challenge, the other nodes' claims) adds itself at start with
+ * what it wants to hear, in the order added; any member may be NULL.
+ * - away: its connection is gone, and the session stays because someone
+ *   holds something of it (holds) and its address may keep one more away
+ *   (max-away-per-address); what the owner holds waits for it (a seek is
+ *   not paired, a challenge to it not accepted);
+ * - back: a connection took it back (RESUME, a LOGIN that takes it over),
+ *   after its rooms saw it back;
+ * - gone: it ends (freed, or its connection gone and nothing kept): let go
+ *   of it, before its rooms are left;
+ * - holds: whether the owner holds something of it that keeps it.
+ * -1 when SESSION_OWNERS_MAX are added already. */
+enum { SESSION_OWNERS_MAX = 8 };
+struct session_owner {
+	void (*away)(void *arg, struct session *s);
+	void (*back)(void *arg, struct session *s);
+	void (*gone)(void *arg, struct session *s);
+	int (*holds)(void *arg, const struct session *s);
+};
+int sessions_add_owner(struct server *srv, const struct session_owner *o, void *arg);
+/* A connection took s back (RESUME, or a LOGIN that took it over): its
+ * rooms see it back, then its owners (a seek open again, its challenges
+ * told again). */
+void session_back(struct session *s);
+/* Whether s, away, still holds anything: a seat in an unfinished game or
+ * in its waiting private room, or what an owner holds. */
+int session_holds(const struct session *s);
+/* The private room s created that waits for a friend, or NULL. */
+struct room *session_waiting(const struct session *s);
 /* srv->sessions, none yet; NULL when out of memory. sessions_free frees
  * every session and it (shutdown, after the rooms). */
 struct sessions *sessions_new(void);

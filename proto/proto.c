@@ -51,7 +51,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_BOT_PLAY] = { PK_REQ, "BOT", "play", "lRSTOP" },
 	[PR_BOT_SEAT] = { PK_REQ, "BOT", "seat", "rl" },
 	[PR_STATE] = { PK_REQ, "STATE", NULL, "r" },
-	[PR_RESUME] = { PK_REQ, "RESUME", NULL, "krq" },
+	[PR_RESUME] = { PK_REQ, "RESUME", NULL, "kMq" },
 	[PR_HISTORY] = { PK_REQ, "HISTORY", NULL, "|uj" },
 	[PR_EXPORT] = { PK_REQ, "EXPORT", NULL, "i|W" },
 	[PR_STATS] = { PK_REQ, "STATS", NULL, "|u" },
@@ -97,7 +97,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_TELL] = { PK_OK, "TELL", NULL, "u" },
 	[PO_BOT] = { PK_OK, "BOT", NULL, "r" },
 	[PO_STATE] = { PK_OK, "STATE", NULL, "rq" },
-	[PO_RESUME] = { PK_OK, "RESUME", NULL, "rq" },
+	[PO_RESUME] = { PK_OK, "RESUME", NULL, "Mq" },
 	[PO_HISTORY] = { PK_OK, "HISTORY", NULL, "nN" },
 	[PO_EXPORT] = { PK_OK, "EXPORT", NULL, "iW" },
 	[PO_STATS] = { PK_OK, "STATS", NULL, "n" },
@@ -134,6 +134,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_FORBIDDEN] = { PK_DATA, "FORBIDDEN", NULL, "rL" },
 	[PD_SEEK] = { PK_DATA, "SEEK", NULL, "iuRSTOQPF" },
 	[PD_SAY] = { PK_DATA, "SAY", NULL, "ru*" },
+	[PD_CODE] = { PK_DATA, "CODE", NULL, "rc" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -157,6 +158,7 @@ static const struct form forms[PM_COUNT] = {
 	[PE_CHALLENGE] = { PK_EVENT, "CHALLENGE", NULL, "iuwRSTOQP" },
 	[PE_CHALLENGEEND] = { PK_EVENT, "CHALLENGEEND", NULL, "iE" },
 	[PE_MOVED] = { PK_EVENT, "MOVED", NULL, "ra" },
+	[PE_CLOSED] = { PK_EVENT, "CLOSED", NULL, "rqa" },
 };
 
 /* Keyword sets, in enum order. */
@@ -211,6 +213,7 @@ struct field {
 
 static const struct field fields[] = {
 	F('r', FT_STR, CS_ROOM, room, 1, PROTO_ROOM_MAX, NULL, "room"),
+	F('M', FT_STR, CS_ROOM, room, 1, PROTO_ROOM_MAX, NULL, "room or -"),
 	F('u', FT_STR, CS_NAME, user, 1, PROTO_NAME_MAX, NULL, "user"),
 	F('w', FT_STR, CS_NAME, user2, 1, PROTO_NAME_MAX, NULL, "user"),
 	F('c', FT_STR, CS_ALNUM, code, 6, PROTO_CODE_MAX, NULL, "invite code"),
@@ -314,6 +317,7 @@ static const struct {
 	{ ERR_NO_CLAIM, "cannot-claim" },
 	{ ERR_RESUME, "resume-failed" },
 	{ ERR_SEEKS, "too-many-seeks" },
+	{ ERR_AWAY, "away" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },
@@ -583,11 +587,12 @@ enum_count(const char *const *names)
 	return n;
 }
 
-/* Whether a user-name field may be "-" (an empty seat): not in requests. */
+/* Whether a field may be "-": a user name for an empty seat (not in
+ * requests), RESUME's room for none (its session alone). */
 static int
 dash_ok(const struct field *f, proto_kind_t kind)
 {
-	return (f->code == 'u' || f->code == 'w') && kind != PK_REQ;
+	return ((f->code == 'u' || f->code == 'w') && kind != PK_REQ) || f->code == 'M';
 }
 
 /* Parses one token into its field. Returns 0 or -1. */

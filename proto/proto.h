@@ -155,7 +155,8 @@ typedef enum {
 	PD_BAN,
 	PD_FORBIDDEN,
 	PD_SEEK,
-	PD_SAY, /* a kept line of chat in a snapshot (`chatlog`) */
+	PD_SAY,  /* a kept line of chat in a snapshot (`chatlog`) */
+	PD_CODE, /* a private room's invite code, in its snapshot (`away`) */
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -179,6 +180,7 @@ typedef enum {
 	PE_CHALLENGE,
 	PE_CHALLENGEEND,
 	PE_MOVED,
+	PE_CLOSED, /* a private room closed before its game (`away`) */
 	PM_COUNT
 } proto_id_t;
 
@@ -255,6 +257,7 @@ typedef enum {
 	ERR_NO_CLAIM = 447, /* the opponent is present or within grace */
 	ERR_RESUME = 448,   /* bad token, room or seat */
 	ERR_SEEKS = 449,    /* too many open seeks from one address */
+	ERR_AWAY = 450,     /* the other player is away: their connection dropped */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */

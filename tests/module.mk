@@ -166,7 +166,7 @@ TESTS += $(O)/tests/unit/test_loginlimit
 # whose listener parses its requests with it.
 CORE_TEST_OBJS := $(addprefix $(O)/daemon/,room.o session.o lobby.o challenge.o world.o gc.o \
 	roomid.o archive.o store.o store_sqlite.o store_pg.o workq.o glicko.o metrics.o http.o \
-	wire.o auth.o clock.o log.o game.o config.o cidr.o) $(O)/gen/webfiles.o
+	wire.o auth.o clock.o log.o game.o config.o cidr.o addrcount.o) $(O)/gen/webfiles.o
 $(O)/tests/unit/test_core.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent openssl)
 $(O)/tests/unit/test_core: $(O)/tests/unit/test_core.o $(CORE_TEST_OBJS) $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) \

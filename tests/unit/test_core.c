@@ -111,9 +111,13 @@ core_new(void)
 	assert_non_null(srv.challenges = challenges_new());
 	assert_non_null(srv.sessions = sessions_new());
 	assert_non_null(srv.rooms = rooms_new("r", &session_members));
-	assert_int_equal(sessions_on_gone(&srv, lobby_session_gone, &srv), 0);
-	assert_int_equal(sessions_on_gone(&srv, challenge_session_gone, &srv), 0);
-	assert_int_equal(sessions_on_gone(&srv, world_session_hook, &srv), 0);
+	static const struct session_owner world_owner = {
+		.away = world_session_hook,
+		.gone = world_session_hook,
+	};
+	assert_int_equal(sessions_add_owner(&srv, &lobby_owner, &srv), 0);
+	assert_int_equal(sessions_add_owner(&srv, &challenge_owner, &srv), 0);
+	assert_int_equal(sessions_add_owner(&srv, &world_owner, &srv), 0);
 	return &srv;
 }
 
@@ -147,7 +151,7 @@ user(struct server *srv, const char *name, struct phone *p)
 	struct session *s = session_adopt(srv, out, token, SESSION_GUEST);
 	assert_non_null(s);
 	/* the connection stand-in: a session only tests it for NULL */
-	session_attach(s, (struct conn *)(void *)p, &p->sink);
+	session_attach(s, (struct conn *)(void *)p, &p->sink, NULL);
 	return s;
 }
 
@@ -289,20 +293,28 @@ test_session_gone(void **st)
 	uint32_t id;
 	assert_int_equal(lobby_seek(srv, c, &casual, 1, 0, NULL, &id), GERR_OK);
 	assert_int_equal(challenge_new(srv, a, b, &casual, &id), GERR_OK);
-	/* cat goes: its seek with it */
-	session_attach(c, NULL, NULL);
+	/* cat goes away: its seek waits for it, unlisted; the session stays */
+	session_attach(c, NULL, NULL, NULL);
 	session_disconnected(c);
-	assert_null(c->seek);
+	assert_non_null(c->seek);
 	assert_int_equal(lobby_each(srv, any_seek, NULL), 0);
-	/* ann goes: her challenge ends for bob too */
-	session_attach(a, NULL, NULL);
+	/* ann goes away: her challenge waits too, and bob hears nothing */
+	session_attach(a, NULL, NULL, NULL);
 	session_disconnected(a);
-	assert_false(challenge_pending(srv, a));
-	assert_non_null(heard(&pb, "* CHALLENGEEND "));
+	assert_true(challenge_pending(srv, a));
+	assert_null(heard(&pb, "* CHALLENGEEND "));
+	turn(srv); /* the gc pass: both hold something, both stay */
 	assert_int_equal(sessions_count(srv), 3);
-	session_check(a);
-	session_check(c);
-	turn(srv); /* the gc pass: both idle, both go */
+	/* cat is back: its seek is listed again */
+	session_attach(c, (struct conn *)(void *)&pc, &pc.sink, NULL);
+	session_back(c);
+	assert_int_equal(lobby_each(srv, any_seek, NULL), 1);
+	/* ann's session ends: her challenge ends for bob; cat's, its seek */
+	session_free(a);
+	assert_non_null(heard(&pb, "* CHALLENGEEND "));
+	session_free(c);
+	assert_int_equal(lobby_each(srv, any_seek, NULL), 0);
+	turn(srv);
 	assert_int_equal(sessions_count(srv), 1);
 	assert_ptr_equal(sessions_first(srv), b);
 	/* bob's session freed with its connection still there lets go of it */
