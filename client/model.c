@@ -385,9 +385,20 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 		m->spectators = x->count;
 		return MODEL_OK;
 	}
+	if (x->id == PD_SEEK && pending_head(m) == PR_RESUME) {
+		/* RESUME <token> -: the seek the session kept while away */
+		if (strcmp(x->user, m->me) == 0) {
+			m->seek_id = x->ident;
+			model_status(m, 0, "%s", TR("model.seeking", "Seeking an opponent..."));
+		}
+		return MODEL_OK;
+	}
 	if (!m->snapshot || strcmp(x->room, m->room) != 0)
 		return MODEL_RESYNC;
 	switch (x->id) {
+	case PD_CODE: /* a private room's code, shown with it again */
+		COPY(m->invite, x->code);
+		break;
 	case PD_CLOCK:
 		set_clocks(m, x->bms, x->wms, now);
 		break;
@@ -790,6 +801,16 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 			model_chat(m, "* %s %s", x->user, i18n_presence(x->presence));
 		break;
 	}
+	case PE_CLOSED:
+		m->in_room = 0;
+		m->invite[0] = '\0';
+		model_status(m, 1, "%s",
+		    strcmp(x->word, "away") == 0
+			? TR("model.closed_away",
+			      "The room closed: its creator did not come back in time")
+			: TR("model.closed", "The room closed: its creator left it"));
+		model_chat(m, "* %s", m->status_text);
+		break;
 	case PE_THINK:
 		COPY(m->think_bot, x->user);
 		m->think_ply = m->pos.nmoves;

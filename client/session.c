@@ -184,6 +184,18 @@ sign_in(sess_t *s)
 		snprintf(r.token, sizeof r.token, "%s", m->token);
 		snprintf(r.room, sizeof r.room, "%s", m->room);
 		r.seq = m->seq;
+	} else if (model_has_cap(m, "away") &&
+	    (m->token[0] ||
+		(first && s->so->state_file && state_load(s->so->state_file, &st) == 0 &&
+		    st.token[0]))) {
+		/* no seat known: the session, if the server kept it (its waiting
+		 * room, seek or challenges come back: * SEATED, = SEEK) */
+		proto_init(&r, PR_RESUME, NULL);
+		if (!m->token[0]) {
+			snprintf(m->me, sizeof m->me, "%s", st.name);
+			snprintf(m->token, sizeof m->token, "%s", st.token);
+		}
+		snprintf(r.token, sizeof r.token, "%s", m->token);
 	} else if (s->so->login && !s->login_failed) {
 		proto_init(&r, s->so->reg && !s->registered ? PR_REGISTER : PR_LOGIN, NULL);
 		snprintf(r.user, sizeof r.user, "%s", s->so->login);
@@ -324,10 +336,15 @@ on_line(void *arg, const char *line, size_t len)
 		}
 		break;
 	case PE_SEATED: {
-		/* this login took the account's session over: fetch its game */
+		/* this login (or RESUME <token> -) took the session over: fetch
+		 * its game or its waiting room */
 		ask_state(s, x.room);
 		break;
 	}
+	case PE_CLOSED:
+		if (!m->in_room && s->view.screen == SCR_GAME)
+			s->view.screen = SCR_LOBBY;
+		break;
 	case PE_BYE:
 		if (x.word[0] && strcmp(x.word, "takeover") == 0) {
 			s->bye_takeover = 1;
@@ -382,6 +399,11 @@ on_line(void *arg, const char *line, size_t len)
 		ask_ratings(s);
 		break;
 	case PO_RESUME:
+		if (!x.room[0]) { /* RESUME <token> -: the session, no room named */
+			model_status(m, 0, TR("session.back_as", "Signed in again as %s"), m->me);
+			net_backoff_reset(s->net);
+			break;
+		}
 		model_status(m, 0, TR("session.back", "Back in room %s"), m->room);
 		/* fall through */
 	case PO_WATCH:

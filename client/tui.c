@@ -410,6 +410,14 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		if (v->nput)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 			    TR("game.swap2_placed", " (%d placed, Esc clears)"), v->nput);
+	} else if (m->status == ROOM_WAITING && m->black[0] && m->white[0]) {
+		/* both seats taken, the creator away: the game starts when they
+		 * are back, or the room closes */
+		int away = m->gone[0] ? 0 : 1;
+		int64_t left = m->gone_until[away] - now;
+		snprintf(buf, sizeof buf,
+		    TR("game.waiting_back", "Waiting for %s to return (%llds)"),
+		    away ? m->white : m->black, (long long)(left > 0 ? (left + 999) / 1000 : 0));
 	} else if (m->status == ROOM_WAITING) {
 		snprintf(buf, sizeof buf, "%s",
 		    m->invite[0] ? TR("game.waiting_code", "Waiting for an opponent; invite code:")
@@ -431,7 +439,7 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	attrset(A_NORMAL);
 	const model_offer_t *o = model_offer_to_me(m);
 	int opp = me == STONE_BLACK ? 1 : 0;
-	if (me != STONE_EMPTY && !m->over && m->gone[opp] && !o) {
+	if (me != STONE_EMPTY && !m->over && m->status != ROOM_WAITING && m->gone[opp] && !o) {
 		int64_t left = m->gone_until[opp] - now;
 		if (left > 0)
 			snprintf(buf, sizeof buf,
