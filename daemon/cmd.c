@@ -915,8 +915,8 @@ resume_session(struct conn *c, const proto_msg_t *m, const char **why)
 	if (err)
 		return err;
 	conn_bind(c, s);
-	log_info(&c->srv->log, "conn %llu %s: %s resumed", (unsigned long long)c->id, c->peer,
-	    s->name);
+	log_info(
+	    &c->srv->log, "conn %llu %s: %s resumed", (unsigned long long)c->id, c->peer, s->name);
 	for (int i = 0; i < s->nrooms; i++) {
 		struct room *r = s->rooms[i];
 		if (room_seat_of(r, s) < 0 || (!room_unfinished(r) && room_creator(r) != s))

@@ -166,7 +166,7 @@ lobby_take(struct server *srv, struct session *s, uint32_t id, const char *user,
 	if (k && strcasecmp(k->sess->name, user) != 0)
 		k = NULL; /* another node's seek of that id, or a stale list */
 	if (!k || k->held || k->away) {
-		*why = !k	  ? "no such seek open on this server"
+		*why = !k     ? "no such seek open on this server"
 		    : k->away ? "that player is away now; their seek waits for them"
 			      : "that seek is being paired already";
 		return GERR_NO_SEEK;

@@ -27,10 +27,10 @@ struct seek {
 	struct event *waited; /* when the seek's wait is over (on_wait) */
 	lobby_wait_fn on_wait;
 	int wait_s; /* on_wait's wait, counted again when its player is back */
-	int held; /* a game with it may be starting (room_pair here, or a
+	int held;   /* a game with it may be starting (room_pair here, or a
 		     claim of a seek elsewhere, world.h): no other seek pairs
 		     with it meanwhile. Only lobby.c writes it (lobby_hold). */
-	int away; /* its player's connection dropped: it waits for them
+	int away;   /* its player's connection dropped: it waits for them
 		     (away-keep), not paired, taken, listed or told to other
 		     nodes. Only lobby.c writes it (lobby_owner). */
 };

@@ -573,8 +573,8 @@ hooks(struct server *srv)
 	};
 	return sessions_add_owner(srv, &lobby_owner, srv) ||
 	    sessions_add_owner(srv, &challenge_owner, srv) ||
-	    sessions_add_owner(srv, &world_owner, srv) ||
-	    conns_on_gone(srv, cmd_conn_gone, srv) || conns_on_gone(srv, world_conn_hook, srv);
+	    sessions_add_owner(srv, &world_owner, srv) || conns_on_gone(srv, cmd_conn_gone, srv) ||
+	    conns_on_gone(srv, world_conn_hook, srv);
 }
 
 int

@@ -48,7 +48,8 @@ tell_away(struct session *s, int back)
 {
 	const struct sessions *ss = s->srv->sessions;
 	for (int i = 0; i < ss->nowners; i++) {
-		void (*fn)(void *, struct session *) = back ? ss->owner[i].o.back : ss->owner[i].o.away;
+		void (*fn)(void *, struct session *) = back ? ss->owner[i].o.back
+							    : ss->owner[i].o.away;
 		if (fn)
 			fn(ss->owner[i].arg, s);
 	}

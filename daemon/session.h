@@ -41,7 +41,7 @@ struct session {
 	 * the SHA-256 (hex) of that token; token is "" until then. Only
 	 * session.c writes it. */
 	char await[64 + 1];
-	int keep_token; /* its stored token outlives it (session_keep_token) */
+	int keep_token;   /* its stored token outlives it (session_keep_token) */
 	struct cidr unit; /* the address its last connection came from, by the caps' unit */
 	int away_counted; /* counted in its address's sessions away (session.c) */
 };
@@ -92,8 +92,7 @@ struct session *session_bot(struct server *srv, int level, struct sink *sink);
 /* s now speaks through connection c, whose sink k gets its events and
  * its own lines, or through none (c NULL); unit: where c comes from, by
  * the caps' unit (NULL: as before), which its sessions away count by. */
-void session_attach(
-    struct session *s, struct conn *c, struct sink *k, const struct cidr *unit);
+void session_attach(struct session *s, struct conn *c, struct sink *k, const struct cidr *unit);
 /* Seeking, or seated at a game that is waiting, starting, in its opening or playing:
  * one game at a time. */
 int session_busy(const struct session *s);

@@ -114,8 +114,8 @@ test_resume_waiting_room(int port)
 	struct tc *a = tc_guest(port, "cy");
 	char room[24], code[64], token[80], pre[96];
 	REQUIRE(a, "cannot connect");
-	REQUIRE(create(a, "freestyle 15 none any casual none", room, code) == 0, "CREATE: %s",
-	    a->line);
+	REQUIRE(
+	    create(a, "freestyle 15 none any casual none", room, code) == 0, "CREATE: %s", a->line);
 	snprintf(token, sizeof token, "%s", a->token);
 	tc_close(a);
 	usleep(300 * 1000);
@@ -283,8 +283,8 @@ test_login_takes_room(int port)
 	REQUIRE(a, "cannot connect");
 	tc_send(a, "REGISTER mona s3cret-pass");
 	REQUIRE(tc_expect(a, "OK REGISTER", 5000), "REGISTER: %s", a->line);
-	REQUIRE(create(a, "standard 15 none any casual none", room, code) == 0, "CREATE: %s",
-	    a->line);
+	REQUIRE(
+	    create(a, "standard 15 none any casual none", room, code) == 0, "CREATE: %s", a->line);
 	tc_close(a);
 	usleep(300 * 1000);
 	a = tc_open(port, 1);
