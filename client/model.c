@@ -386,11 +386,10 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 		return MODEL_OK;
 	}
 	if (x->id == PD_SEEK && pending_head(m) == PR_RESUME) {
-		/* RESUME <token> -: the seek the session kept while away */
-		if (strcmp(x->user, m->me) == 0) {
-			m->seek_id = x->ident;
-			model_status(m, 0, "%s", TR("model.seeking", "Seeking an opponent..."));
-		}
+		/* RESUME <token> -: the seek the session kept while away (the
+		 * server sends only the session's own) */
+		m->seek_id = x->ident;
+		model_status(m, 0, "%s", TR("model.seeking", "Seeking an opponent..."));
 		return MODEL_OK;
 	}
 	if (!m->snapshot || strcmp(x->room, m->room) != 0)
@@ -616,7 +615,7 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PO_WATCH:
 	case PO_RESUME:
 		m->snapshot = 0;
-		if (strcmp(x->room, m->room) == 0) {
+		if (x->room[0] && strcmp(x->room, m->room) == 0) { /* RESUME -: no room */
 			m->seq = x->seq;
 			m->in_room = 1;
 			merge_kept(m);

@@ -184,12 +184,13 @@ sign_in(sess_t *s)
 		snprintf(r.token, sizeof r.token, "%s", m->token);
 		snprintf(r.room, sizeof r.room, "%s", m->room);
 		r.seq = m->seq;
-	} else if (model_has_cap(m, "away") &&
+	} else if (model_has_cap(m, "away") && !m->in_room &&
 	    (m->token[0] ||
 		(first && s->so->state_file && state_load(s->so->state_file, &st) == 0 &&
 		    st.token[0]))) {
-		/* no seat known: the session, if the server kept it (its waiting
-		 * room, seek or challenges come back: * SEATED, = SEEK) */
+		/* in no room, no seat known: the session, if the server kept it
+		 * (its waiting room, seek or challenges come back: * SEATED,
+		 * = SEEK); a spectator's comes back as a guest who watches again */
 		proto_init(&r, PR_RESUME, NULL);
 		if (!m->token[0]) {
 			snprintf(m->me, sizeof m->me, "%s", st.name);

@@ -178,6 +178,14 @@ async function greet() {
       await send('RESUME', ...resume); // the model takes the snapshot
       model.signedIn(s.name, s.token);
       showMe();
+      if (resume[1] === '-') {
+        // the session alone: its seek (the model has it) or, announced by
+        // * SEATED, a room it is seated in, which enterRoom shows; a room
+        // it only watched is watched again
+        if (!app.entering) reenter();
+        renderSeek();
+        return;
+      }
       showGame(); // again, now that the model knows who I am
       save({ seq: model.game.seq });
       return;
@@ -197,6 +205,12 @@ async function greet() {
   model.signedIn(r.ok.args[0], r.ok.args[1]);
   save({ name: model.me.name, token: model.me.token, account: false });
   showMe();
+  reenter();
+}
+
+// Signed in on a new connection: the link it was opened with, else the
+// room shown before the drop, else the lobby.
+function reenter() {
   if (route()) return;
   // the room shown before the connection dropped: its STATE for a player,
   // watched again by a spectator (the model decides)
@@ -242,6 +256,8 @@ const DEAD = {
   join: () => t('web.dead.join', 'This invitation link does not work any more: the room was closed, or the link is not whole.'),
   room: () => t('web.dead.room', 'That game is not here any more: it ended and was closed, or the link is wrong.'),
   replay: () => t('web.dead.replay', 'There is no finished game with that number.'),
+  closed: () => t('web.dead.closed', 'The room was closed: the friend who made it did not come back in time.'),
+  left: () => t('web.dead.left', 'The room was closed: the friend who made it left.'),
 };
 
 function deadEnd(kind, e) {
@@ -320,6 +336,16 @@ function onOutcome(out, m) {
     return;
   }
   if (out.save) save(out.save);
+  if (out.seated) {
+    // a session taken back (RESUME <token> -, or a LOGIN that took it
+    // over) is seated there: its game, or its private room waiting
+    enterRoom(out.seated, false);
+    return;
+  }
+  if (out.closed) {
+    deadEnd(out.closed.why === 'away' ? 'closed' : 'left');
+    return;
+  }
   if (out.rc === 'resync' && model.game) resync(model.game.room);
   if (out.askForbidden) askForbidden();
   if (out.started) {
@@ -380,6 +406,7 @@ async function refreshLobby() {
 
 async function enterRoom(room, watch) {
   clearInterval(app.lobbyTimer);
+  app.entering = true;
   try {
     await send(watch ? 'WATCH' : 'STATE', room); // the model takes the snapshot
     if (model.mySide() && model.game.status !== 'over') save({ room, seq: model.game.seq });
@@ -387,6 +414,8 @@ async function enterRoom(room, watch) {
     if (e.moved) return;
     if (e.code === 0) showLobby(); // no connection: the reconnect shows the lobby
     else deadEnd('room', e); // a room that is gone, or a link to nothing
+  } finally {
+    app.entering = false;
   }
 }
 
@@ -434,6 +463,8 @@ function tick() {
   const now = performance.now();
   for (const side of ['black', 'white']) el(side).textContent = fmtClock(model.clock(side, now));
   $('claim').hidden = !model.canClaim(now);
+  const w = model.awaiting(now);
+  if (w) $('turn').textContent = awaitingWords(w);
 }
 setInterval(tick, 250);
 
@@ -453,10 +484,25 @@ function item(text) {
   return li;
 }
 
+// A private room waiting for its creator, who is away (model.awaiting).
+function awaitingWords(w) {
+  return w.left === null
+    ? t('web.awaiting.now', 'Waiting for %s to come back; the game starts then.', w.user)
+    : t('web.awaiting', 'Waiting for %s to come back (%s); the game starts then.', w.user, fmtClock(w.left * 1000));
+}
+
 function renderGame() {
   const g = model.game;
   if (!g) return;
   board.setSize(g.size);
+  // the creator's own waiting room: its link and code, also after a reload
+  const inv = model.invite;
+  const sharing = !!inv && inv.room === g.room && g.status === 'waiting' && !!model.mySide() && (g.black === '-' || g.white === '-');
+  $('share').hidden = !sharing;
+  if (sharing) {
+    $('share-link').value = `${location.origin}/#join=${inv.code}`;
+    $('share-code').textContent = inv.code;
+  }
   const stones = new Map();
   g.moves.forEach((mv, i) => stones.set(mv, colourAt(i)));
   g.pending.forEach((mv, i) => stones.set(mv, colourAt(g.moves.length + i)));
@@ -483,6 +529,7 @@ function renderGame() {
   let line;
   const left = need - g.pending.length;
   if (g.status === 'over' && g.result) line = resultWords(g.result.result, g.result.reason);
+  else if (model.awaiting(performance.now())) line = awaitingWords(model.awaiting(performance.now()));
   else if (g.status === 'waiting') line = t('web.waiting', 'Waiting for the other player…');
   else if (need && left === 1) line = t('web.swap2.put1', 'Swap2: place 1 more stone (%s next)', word('colour', turn));
   else if (need) line = t('web.swap2.putn', 'Swap2: place %d more stones (%s next)', left, word('colour', turn));

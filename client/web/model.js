@@ -163,7 +163,18 @@ export class Model {
       case 'CANCEL': this.seek = null; break;
       case 'CREATE': this.invite = { room: a[0], code: a[1] }; break;
       case 'JOIN': if (req) this.joined = { room: a[0], code: req.args[0] }; break;
-      case 'STATE': case 'WATCH': case 'RESUME':
+      case 'RESUME':
+        if (a[0] === '-') { // the session alone: its seek, kept while away
+          const seek = data.find((d) => d.name === 'SEEK');
+          // the bot's wait is counted again from the return (PROTOCOL.md 5.1)
+          this.seek = seek ? { id: seek.fields.id, since: now, bot: seek.fields.who === 'bot' } : null;
+          break;
+        }
+        this.snapshot(data, a[0], Number(a[1]), now);
+        out.snapshot = true;
+        out.askForbidden = this.wantForbidden();
+        break;
+      case 'STATE': case 'WATCH':
         this.snapshot(data, a[0], Number(a[1]), now);
         out.snapshot = true;
         out.askForbidden = this.wantForbidden();
@@ -250,6 +261,7 @@ export class Model {
         case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.putting = f.stage === 'put3'; break;
         case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
         case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
+        case 'CODE': this.invite = { room, code: f.code }; break; // shown again with its link
         default: break;
       }
     }
@@ -297,7 +309,7 @@ export class Model {
       case 'CHALLENGEEND':
         if (this.challenge && this.challenge.id === f.id) this.challenge = null;
         return out;
-      case 'SEATED': return out;
+      case 'SEATED': out.seated = f.room; return out; // app.js fetches it (STATE)
       default: return this.roomEvent(name, f, now, out);
     }
   }
@@ -344,6 +356,12 @@ export class Model {
         g.undoBy = null;
         out.askForbidden = this.wantForbidden();
         break;
+      case 'CLOSED': // its creator stayed away, or left: nothing to show
+        out.closed = { room: g.room, why: f.why };
+        this.game = null;
+        if (this.invite && this.invite.room === g.room) this.invite = null;
+        out.save = { room: null, seq: 0 };
+        return out;
       case 'OVER':
         g.status = 'over';
         g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) };
@@ -528,7 +546,10 @@ export class Model {
   // back), else {retry: ms}, the wait before the next try.
   closed() {
     this.conn.up = false;
-    this.seek = null; // a seek ends with its connection (PROTOCOL.md 5.9)
+    // a seek ends with its connection, unless the server keeps it for the
+    // player away (away: RESUME <token> - says whether it did); a page
+    // taken over or sent off has none any more
+    if (!this.caps.includes('away') || this.conn.bye === 'takeover' || this.kicked !== null || this.banned !== null) this.seek = null;
     this.sentQ = [];
     this.data = [];
     if (this.conn.bye === 'takeover') return { takeover: true };
@@ -555,6 +576,18 @@ export class Model {
     const wait = this.botFallback();
     if (!this.seek.bot || !wait || this.seek.since === null) return { bot: false, left: null };
     return { bot: true, left: Math.max(0, Math.ceil(wait - (now - this.seek.since) / 1000)) };
+  }
+
+  // A private room whose creator is away while a friend holds the other
+  // seat (PROTOCOL.md 5.2): {user, left} (whole seconds until the room
+  // closes, null when unknown), or null when the game does not wait so.
+  awaiting(now) {
+    const g = this.game;
+    if (!g || g.status !== 'waiting' || g.black === '-' || g.white === '-') return null;
+    const user = [g.black, g.white].find((u) => g.presence[u] && g.presence[u].gone);
+    if (!user) return null;
+    const until = g.presence[user].until;
+    return { user, left: until ? Math.max(0, Math.ceil((until - now) / 1000)) : null };
   }
 
   // Whether a listed seek (SEEKS' fields) may be taken with TAKE: the
@@ -593,7 +626,10 @@ export class Model {
   // After HELLO on a new connection, from the session kept (saved: {name,
   // token, account, room, seq}): the RESUME to send, or null.
   resumeArgs(saved) {
-    return saved.token && saved.room ? [saved.token, saved.room, saved.seq || 0] : null;
+    if (saved.token && saved.room) return [saved.token, saved.room, saved.seq || 0];
+    // no seat known: the session itself, which the server keeps while it
+    // holds a seek, a challenge or a waiting room (away, PROTOCOL.md 5.9)
+    return saved.token && this.caps.includes('away') ? [saved.token, '-', 0] : null;
   }
 
   // The GUEST's arguments: a guest takes its name again (an account's

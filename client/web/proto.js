@@ -47,6 +47,7 @@ const EVENTS = {
   CHALLENGE: 'id:num from:user to:user rule:rule size:num tc:tc colour:word rated:word opening:word',
   CHALLENGEEND: 'id:num how:word',
   MOVED: 'room:room addr:word',
+  CLOSED: 'room:room seq:num why:word', // a private room closed before its game (away)
 };
 
 const DATA = {
@@ -65,6 +66,7 @@ const DATA = {
   SEEK: 'id:num user:user rule:rule size:num tc:tc colour:word rated:word opening:word who:word',
   BAN: 'what:word target:word until:num by:user text?...',
   SAY: 'room:room user:user text?...', // a kept line of chat in a snapshot (chatlog)
+  CODE: 'room:room code:word', // a private room's invite code in its snapshot (away)
 };
 
 const compiled = new Map();

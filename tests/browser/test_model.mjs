@@ -52,6 +52,7 @@ function value(model, key, now) {
     case 'seek': return model.seek ? num(model.seek.id) : '0';
     case 'pending': return num(model.sentQ.length);
     case 'room': return g ? g.room : '-';
+    case 'invite': return model.invite ? model.invite.code : '-';
     case 'seq': return g ? num(g.seq) : '0';
     case 'status': return g ? g.status : '-';
     case 'rule': return g ? g.rule : '-';
@@ -110,6 +111,8 @@ function value(model, key, now) {
       if (k[1] === 'reason' && g) { const i = g.moves.indexOf(k[2]); return i < 0 ? undefined : g.reasons[i]; }
       // the search as the page shows it: -, human, or the seconds to the bot
       if (k[1] === 'searching') { const q = model.searching(now); return !q ? '-' : q.bot ? num(q.left) : 'human'; }
+      // whom a private room waits for, its creator away: USER:SECONDS, or -
+      if (k[1] === 'awaiting') { const w = model.awaiting(now); return w ? `${w.user}:${w.left}` : '-'; }
       // whether the page offers to take the Nth listed seek (TAKE)
       if (k[1] === 'cantake' && model.lobby.seeks[k[2]]) return model.canTake(model.lobby.seeks[k[2]]) ? '1' : '0';
       break;

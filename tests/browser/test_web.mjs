@@ -409,6 +409,57 @@ async function seekTakeover() {
   await b.browserContext().close();
 }
 
+// A phone switches apps to send the link: its page is gone (the tab
+// killed), the room waits; the friend opens the link meanwhile and is told
+// the creator is away; the creator's page comes back (the same browser,
+// localStorage kept) to the room and the game starts for both. A search
+// outlives a reload the same way (RESUME <token> -). Issue 43, item 1.
+async function phoneAway() {
+  let a = await open(null, PHONE);
+  const ctx = a.browserContext();
+  const aName = await named(a);
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const link = await a.$eval('#share-link', (e) => e.value);
+  await a.close(); // switched away: the phone killed the tab
+  const b = await open(link, PHONE);
+  await b.waitForSelector('#game:not([hidden])', { timeout: T });
+  await waitText(b, '#turn', new RegExp(`^Waiting for ${aName} to come back \\([0-9]+:[0-9]{2}\\); the game starts then\\.$`));
+  assert.match(await text(b, '#p-black .name'), new RegExp(`^${aName} \\(away\\)$`));
+  await shot(b, 'friend-waits-phone');
+  ok('the creator\'s tab gone: the friend opens the link, takes the seat and is told whom the game waits for, counted down');
+  a = await ctx.newPage();
+  a.on('pageerror', (e) => pageErrors.push(String(e)));
+  await a.setViewport(PHONE);
+  await a.goto(`https://127.0.0.1:${daemon.port}/`);
+  assert.equal(await named(a), aName, 'the creator came back under another name');
+  await waitText(a, '#turn', /^Your move$/);
+  await waitText(b, '#turn', /to move$/);
+  await play(a, 'h8');
+  await waitStone(b, 'h8');
+  ok('the creator back on the phone: the same name, the room, and the game starts for both');
+  await a.click('#resign');
+  await a.click('#confirm-yes');
+  await waitText(b, '#turn', /wins/);
+
+  // a search outlives a reload: the indicator follows the server's seek
+  await a.click('#leave');
+  await a.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await a.click('#seek-bot'); // people only: no bot comes meanwhile
+  await a.click('#seek-go');
+  await waitText(a, '#seek-info', /^Looking for an opponent…$/);
+  await a.reload();
+  assert.equal(await named(a), aName);
+  await waitText(a, '#seek-info', /^Looking for an opponent…$/);
+  assert.equal(await a.$eval('#seek-cancel', (e) => e.hidden), false);
+  await a.click('#seek-cancel');
+  await a.waitForFunction(() => document.getElementById('seek-cancel').hidden && window.gomokud.model.seek === null, { timeout: T });
+  ok('a reload while searching: the same name, the search still shown, and stopped');
+  await ctx.close();
+  await b.browserContext().close();
+}
+
 // ---- 3: a browser against the terminal client -------------------------------
 
 async function terminalGame() {
@@ -1005,7 +1056,7 @@ async function offersChatFlag() {
   await f.browserContext().close();
 }
 
-const cases = { deadLinks, quickBot, takeSeek, seekTakeover, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame, offersChatFlag };
+const cases = { deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame, offersChatFlag };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

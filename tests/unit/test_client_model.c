@@ -117,6 +117,8 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 		return SAY("%d", m->npending);
 	if (strcmp(k, "room") == 0)
 		return SAY("%s", m->in_room ? m->room : "-");
+	if (strcmp(k, "invite") == 0)
+		return SAY("%s", dash(m->invite));
 	if (strcmp(k, "seq") == 0)
 		return SAY("%lld", (long long)m->seq);
 	if (strcmp(k, "status") == 0)
