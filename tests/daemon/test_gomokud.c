@@ -867,7 +867,7 @@ test_take(void)
 	tc_send(b, "TAKE %u tk_a", id);
 	CHECK_LINE(b, "ERR 445 busy");
 
-	/* c's seek ends with its connection: back with its token, none is open */
+	/* c's connection drops: its seek waits for c (test_away), unlisted meanwhile */
 	char token[80];
 	snprintf(token, sizeof token, "%s", c->token);
 	tc_close(c);
@@ -881,7 +881,7 @@ test_take(void)
 		if (!gone)
 			usleep(100 * 1000);
 	}
-	CHECK(gone, "tk_c's seek outlived its connection");
+	CHECK(gone, "tk_c's seek is listed while tk_c is away");
 	c = tc_open(port, 1);
 	tc_send(c, "RESUME %s r999 0", token);
 	CHECK_LINE(c, "ERR 448 resume-failed");
@@ -890,8 +890,8 @@ test_take(void)
 	tc_close(c);
 	tc_close(d);
 	ok("TAKE a listed seek: a START for both, OK TAKE after it; refused for your own (402), "
-	   "one gone or not that player's (424), while seeking or playing (445); a seek ends with "
-	   "its connection");
+	   "one gone or not that player's (424), while seeking or playing (445); a seek of a "
+	   "player away is not listed");
 }
 
 /* Out of descriptors: accept pauses (no spinning), then recovers. */
