@@ -607,6 +607,8 @@ static int
 seek_line(void *arg, const struct seek *k)
 {
 	struct seeks_out *o = arg;
+	if (lobby_away(k)) /* it waits for its player: nobody may take it */
+		return 0;
 	int p = 2; /* the asker's own (a seek's session; c->sess may be NULL) */
 	if (k->sess != o->c->sess)
 		p = !o->own || gamespec_compatible(&o->own->spec, &k->spec) ? 0 : 1;

@@ -195,8 +195,6 @@ lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), void 
 	int n = 0;
 	struct seek *k;
 	TAILQ_FOREACH (k, &srv->lobby->seeks, link) {
-		if (k->away)
-			continue;
 		n++;
 		if (fn(arg, k))
 			break;
@@ -240,6 +238,12 @@ int
 lobby_held(const struct seek *k)
 {
 	return k->held || k->away;
+}
+
+int
+lobby_away(const struct seek *k)
+{
+	return k->away;
 }
 
 void
@@ -292,7 +296,10 @@ seek_back(void *arg, struct session *s)
 		return;
 	k->away = 0;
 	arm(srv, k, k->on_wait ? k->wait_s : 0);
-	lobby_release(srv, k); /* pairs with the oldest fit, if any, as if new */
+	/* pairs with the oldest fit, if any, as if new; a claim of it by
+	 * another node still in flight decides first (its answer releases it) */
+	if (!k->held)
+		lobby_release(srv, k);
 }
 
 static int

@@ -53,6 +53,8 @@ void lobby_release(struct server *srv, struct seek *k);
  * another node in flight; lobby_release ends a hold and pairs). A seek
  * whose player is away counts as held: nobody may take it. */
 int lobby_held(const struct seek *k);
+/* Whether k's player is away: k waits for them, unlisted (SEEKS). */
+int lobby_away(const struct seek *k);
 void lobby_hold(struct seek *k, int held);
 /* The lobby as an owner of sessions (session.h), with srv as its arg: a
  * seek waits while its player is away (away-keep, then it ends), comes
@@ -70,8 +72,7 @@ game_err_t lobby_take(
 /* Removes s's seek (id 0: whichever it has); GERR_NO_SEEK when none. */
 game_err_t lobby_cancel(struct server *srv, struct session *s, uint32_t id);
 /* Calls fn for each open seek, oldest first, until fn returns nonzero;
- * the number of calls. fn must not add or cancel seeks. Seeks whose
- * player is away are left out. */
+ * the number of calls. fn must not add or cancel seeks. */
 int lobby_each(struct server *srv, int (*fn)(void *arg, const struct seek *k), void *arg);
 /* Cancels every seek (a drain), calling told(s) for each seeker after its
  * seek is gone. */

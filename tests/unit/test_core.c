@@ -293,11 +293,11 @@ test_session_gone(void **st)
 	uint32_t id;
 	assert_int_equal(lobby_seek(srv, c, &casual, 1, 0, NULL, &id), GERR_OK);
 	assert_int_equal(challenge_new(srv, a, b, &casual, &id), GERR_OK);
-	/* cat goes away: its seek waits for it, unlisted; the session stays */
+	/* cat goes away: its seek waits for it, untakeable; the session stays */
 	session_attach(c, NULL, NULL, NULL);
 	session_disconnected(c);
 	assert_non_null(c->seek);
-	assert_int_equal(lobby_each(srv, any_seek, NULL), 0);
+	assert_true(lobby_away(c->seek) && lobby_held(c->seek));
 	/* ann goes away: her challenge waits too, and bob hears nothing */
 	session_attach(a, NULL, NULL, NULL);
 	session_disconnected(a);
@@ -308,6 +308,7 @@ test_session_gone(void **st)
 	/* cat is back: its seek is listed again */
 	session_attach(c, (struct conn *)(void *)&pc, &pc.sink, NULL);
 	session_back(c);
+	assert_false(lobby_away(c->seek) || lobby_held(c->seek));
 	assert_int_equal(lobby_each(srv, any_seek, NULL), 1);
 	/* ann's session ends: her challenge ends for bob; cat's, its seek */
 	session_free(a);
