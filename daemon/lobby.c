@@ -211,6 +211,7 @@ lobby_cancel_all(struct server *srv, void (*told)(struct session *s))
 		seek_free(srv, k);
 		if (told)
 			told(s);
+		session_check(s); /* one away may hold nothing now */
 	}
 }
 
