@@ -226,13 +226,8 @@ take_seats(struct conn *c, struct session *s)
 		int seat = room_awaiting(r, s->name);
 		if (seat >= 0 && !session_in_room(s, r))
 			room_resume(r, seat, s);
-		if (room_seat_of(r, s) < 0 || (!room_unfinished(r) && room_creator(r) != s))
-			continue;
-		proto_msg_t e;
-		proto_init(&e, PE_SEATED, NULL);
-		snprintf(e.room, sizeof e.room, "%s", room_id(r));
-		conn_send(c, &e);
 	}
+	session_tell_seats(s);
 	session_back(s); /* its rooms see it back; its seek and challenges come back */
 }
 

@@ -919,15 +919,7 @@ resume_session(struct conn *c, const proto_msg_t *m, const char **why)
 	conn_bind(c, s);
 	log_info(
 	    &c->srv->log, "conn %llu %s: %s resumed", (unsigned long long)c->id, c->peer, s->name);
-	for (int i = 0; i < s->nrooms; i++) {
-		struct room *r = s->rooms[i];
-		if (room_seat_of(r, s) < 0 || (!room_unfinished(r) && room_creator(r) != s))
-			continue;
-		proto_msg_t e;
-		proto_init(&e, PE_SEATED, NULL);
-		snprintf(e.room, sizeof e.room, "%s", room_id(r));
-		conn_send(c, &e);
-	}
+	session_tell_seats(s);
 	session_back(s);
 	proto_msg_t r;
 	if (s->seek) {

@@ -313,6 +313,20 @@ session_waiting(const struct session *s)
 	return NULL;
 }
 
+void
+session_tell_seats(struct session *s)
+{
+	for (int i = 0; i < s->nrooms; i++) {
+		struct room *r = s->rooms[i];
+		if (room_seat_of(r, s) < 0 || (!room_unfinished(r) && room_creator(r) != s))
+			continue;
+		proto_msg_t e;
+		proto_init(&e, PE_SEATED, NULL);
+		snprintf(e.room, sizeof e.room, "%s", room_id(r));
+		session_send(s, &e);
+	}
+}
+
 int
 session_holds(const struct session *s)
 {

@@ -152,6 +152,10 @@ void session_back(struct session *s);
 /* Whether s, away, still holds anything: a seat in an unfinished game or
  * in its waiting private room, or what an owner holds. */
 int session_holds(const struct session *s);
+/* Tells s's connection * SEATED <room> for each room it holds a seat in:
+ * an unfinished game, or its private room waiting for a friend (a session
+ * taken back: RESUME <token> -, a LOGIN that took it over). */
+void session_tell_seats(struct session *s);
 /* The private room s created that waits for a friend, or NULL. */
 struct room *session_waiting(const struct session *s);
 /* srv->sessions, none yet; NULL when out of memory. sessions_free frees
