@@ -131,6 +131,8 @@ challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept)
 	}
 	if (k->from == s)
 		return GERR_NOT_PLAYER;
+	if (k->spec.rated && (k->from->kind == SESSION_GUEST || k->to->kind == SESSION_GUEST))
+		return GERR_ACCOUNT_ONLY;
 	if (session_busy(k->from) || session_busy(k->to))
 		return GERR_BUSY;
 	if (session_make_room(k->from) || session_make_room(k->to))

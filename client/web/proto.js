@@ -19,6 +19,7 @@ const RE = {
   word: /^[!-~]+$/,
   cands: /^[a-t]([1-9]|1[0-9]|20):-?[0-9]+(,[a-t]([1-9]|1[0-9]|20):-?[0-9]+){0,7}$/,
   tag: /^#[A-Za-z0-9._-]{1,16}$/,
+  rating: /^((0|[1-9][0-9]{0,3})\??|-)$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -47,6 +48,8 @@ const EVENTS = {
   CHALLENGE: 'id:num from:user to:user rule:rule size:num tc:tc colour:word rated:word opening:word',
   CHALLENGEEND: 'id:num how:word',
   MOVED: 'room:room addr:word',
+  RATINGS: 'room:room seq:num black:user brating:rating white:user wrating:rating',
+  RATED: 'room:room seq:num black:user bbefore:num bafter:num white:user wbefore:num wafter:num',
 };
 
 const DATA = {
@@ -65,6 +68,7 @@ const DATA = {
   SEEK: 'id:num user:user rule:rule size:num tc:tc colour:word rated:word opening:word who:word',
   BAN: 'what:word target:word until:num by:user text?...',
   SAY: 'room:room user:user text?...', // a kept line of chat in a snapshot (chatlog)
+  RATINGS: 'room:room black:user brating:rating white:user wrating:rating', // ratings
 };
 
 const compiled = new Map();
