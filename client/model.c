@@ -367,6 +367,18 @@ describe_result(model_t *m)
 	model_chat(m, "* %s", m->status_text);
 }
 
+/* Both players' ratings as a RATINGS line says them (`ratings`): 0 for
+ * one who has none ("-"). */
+static void
+set_ratings(model_t *m, const proto_msg_t *x)
+{
+	for (int s = 0; s < 2; s++) {
+		m->rating[s] = x->ratings[s].value > 0 ? (int)x->ratings[s].value : 0;
+		m->provisional[s] = m->rating[s] && x->ratings[s].provisional;
+		m->rating_before[s] = 0;
+	}
+}
+
 /* Data lines of a snapshot (STATE, WATCH, RESUME). */
 static model_rc_t
 apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
@@ -400,6 +412,9 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 			else
 				COPY(m->white, x->user);
 		}
+		break;
+	case PD_RATINGS:
+		set_ratings(m, x);
 		break;
 	case PD_MOVES:
 		if (x->depth != m->pos.nmoves)
@@ -710,6 +725,14 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		m->think_ply = -1;
 		m->swap2 = 0;
 		m->status = ROOM_PLAYING;
+		if (strcmp(x->user, m->white) == 0 && strcmp(x->user2, m->black) == 0) {
+			/* the ratings go with the players */
+			int r = m->rating[0], p = m->provisional[0];
+			m->rating[0] = m->rating[1];
+			m->provisional[0] = m->provisional[1];
+			m->rating[1] = r;
+			m->provisional[1] = p;
+		}
 		COPY(m->black, x->user);
 		COPY(m->white, x->user2);
 		m->clock_at = now;
@@ -809,11 +832,27 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 			m->wms = 0; /* the flag fell: the loser's clock ran out */
 		else if (x->reason == REASON_TIME && x->result == RES_WHITE)
 			m->bms = 0;
-		if (m->rated) /* the ratings fetched next show the change */
+		/* the ratings fetched next show the change; a server with
+		 * `ratings` says it itself (* RATED) */
+		if (m->rated && !model_has_cap(m, "ratings"))
 			for (int i = 0; i < 2; i++)
 				m->rating_before[i] = m->rating[i];
 		describe_result(m);
 		break;
+	case PE_RATINGS:
+		set_ratings(m, x);
+		break;
+	case PE_RATED: {
+		const int64_t before[2] = { x->before, x->before2 }, after[2] = { x->after, x->after2 };
+		for (int s = 0; s < 2; s++) {
+			m->rating_before[s] = (int)before[s];
+			m->rating[s] = (int)after[s];
+			model_chat(m, TR("model.rating", "* %s's rating: %d -> %d (%+d)"),
+			    s ? m->white : m->black, m->rating_before[s], m->rating[s],
+			    m->rating[s] - m->rating_before[s]);
+		}
+		break;
+	}
 	default:
 		break;
 	}

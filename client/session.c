@@ -195,11 +195,13 @@ sign_in(sess_t *s)
 	send_msg(s, &r);
 }
 
-/* Ratings of the players shown, where the server keeps accounts. */
+/* Ratings of the players shown, where the server keeps accounts and does
+ * not say them itself (a server with `ratings` sends * RATINGS, = RATINGS
+ * and * RATED). */
 static void
 ask_ratings(sess_t *s)
 {
-	if (!model_has_cap(&s->model, "accounts"))
+	if (!model_has_cap(&s->model, "accounts") || model_has_cap(&s->model, "ratings"))
 		return;
 	for (int i = 0; i < 2; i++) {
 		const char *who = i ? s->model.white : s->model.black;

@@ -59,6 +59,15 @@ function ms(v) {
   return v === '-' ? null : Number(v);
 }
 
+// A RATINGS line's ratings (`ratings`): "1500?" provisional, "-" none (0).
+function setRatings(g, f) {
+  for (const [side, v] of [['black', f.brating], ['white', f.wrating]]) {
+    g.rating[side] = v === '-' ? 0 : parseInt(v, 10);
+    g.provisional[side] = v.endsWith('?');
+    g.ratingBefore[side] = 0;
+  }
+}
+
 function setClock(g, b, w, side, now) {
   g.clock = { b, w, side, at: now };
 }
@@ -250,6 +259,7 @@ export class Model {
         case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.putting = f.stage === 'put3'; break;
         case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
         case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
+        case 'RATINGS': setRatings(g, f); break;
         default: break;
       }
     }
@@ -350,7 +360,8 @@ export class Model {
         g.clock.side = 'none';
         if (f.reason === 'time' && f.result === 'black') g.clock.w = 0; // the flag fell
         else if (f.reason === 'time' && f.result === 'white') g.clock.b = 0;
-        if (g.rated === 'rated') g.ratingBefore = { ...g.rating }; // the next STATS shows the change
+        // the next STATS shows the change; a server with `ratings` says it (* RATED)
+        if (g.rated === 'rated' && !this.caps.includes('ratings')) g.ratingBefore = { ...g.rating };
         g.think = null;
         for (const [id, o] of g.offers) if (o.kind !== 'rematch') { g.lapsed.set(id, o); g.offers.delete(id); }
         if (this.mySide()) out.save = { room: null, seq: 0 };
@@ -384,7 +395,17 @@ export class Model {
         g.putting = f.stage === 'put3';
         g.think = null; // a preview of the opening's stones is stale now
         break;
+      case 'RATINGS': setRatings(g, f); break;
+      case 'RATED':
+        g.ratingBefore = { black: Number(f.bbefore), white: Number(f.wbefore) };
+        g.rating = { black: Number(f.bafter), white: Number(f.wafter) };
+        out.rated = true; // the account card's rating is stale now
+        break;
       case 'COLOURS':
+        if (f.black === g.white && f.white === g.black) { // the ratings go with the players
+          g.rating = { black: g.rating.white, white: g.rating.black };
+          g.provisional = { black: g.provisional.white, white: g.provisional.black };
+        }
         g.black = f.black;
         g.white = f.white;
         g.stage = null;
