@@ -843,7 +843,8 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		set_ratings(m, x);
 		break;
 	case PE_RATED: {
-		const int64_t before[2] = { x->before, x->before2 }, after[2] = { x->after, x->after2 };
+		const int64_t before[2] = { x->before, x->before2 },
+			      after[2] = { x->after, x->after2 };
 		for (int s = 0; s < 2; s++) {
 			m->rating_before[s] = (int)before[s];
 			m->rating[s] = (int)after[s];

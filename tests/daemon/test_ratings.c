@@ -87,8 +87,8 @@ test_rated_game(struct tc *alice, struct tc *bob)
 	REQUIRE(tc_expect(alice, want, LINE_MS), "no white SEAT: %s", alice->line);
 	snprintf(want, sizeof want, "= RATINGS %s alice 1500? bob 1500?", room);
 	l = tc_read(alice, LINE_MS);
-	REQUIRE(l && strcmp(l, want) == 0, "after the SEAT lines: %s, want %s", l ? l : "none",
-	    want);
+	REQUIRE(
+	    l && strcmp(l, want) == 0, "after the SEAT lines: %s, want %s", l ? l : "none", want);
 	REQUIRE(tc_expect(alice, "OK STATE ", LINE_MS), "no OK STATE: %s", alice->line);
 	printf("snapshot: %s after the = SEAT lines\n", want);
 
@@ -146,8 +146,8 @@ test_guests(struct tc *alice)
 		tc_send(g, "%s", asks[i]);
 		const char *l = tc_read(g, LINE_MS);
 		static const char want[] = "ERR 417 account-only rated games need an account";
-		CHECK(l && strncmp(l, want, sizeof want - 1) == 0,
-		    "'%s': %s", asks[i], l ? l : "none");
+		CHECK(l && strncmp(l, want, sizeof want - 1) == 0, "'%s': %s", asks[i],
+		    l ? l : "none");
 	}
 	/* a rated challenge to the guest */
 	tc_send(alice, "CHALLENGE visitor freestyle 15 300+5 any rated none");
@@ -178,8 +178,8 @@ test_guests(struct tc *alice)
 	 * (after a pause: alice said many lines this second, section 5.8) */
 	sleep(1);
 	char room[24], want[160];
-	REQUIRE(tc_pair(g, alice, "freestyle 15 none", "casual", room, sizeof room) == 0, "%s",
-	    tc_why);
+	REQUIRE(
+	    tc_pair(g, alice, "freestyle 15 none", "casual", room, sizeof room) == 0, "%s", tc_why);
 	snprintf(want, sizeof want, "* RATINGS %s %u visitor - alice %d?", room,
 	    seq_of(g->line) + 1, alice_after);
 	l = tc_read(g, LINE_MS);
