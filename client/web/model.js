@@ -102,7 +102,10 @@ export class Model {
     this.joined = null; // {room, code}: the private room entered by its code (JOIN)
     this.challenge = null; // a challenge to me awaiting my answer: the event's fields
     // the lobby's lists; stats: the last STATS reply's lines, top: TOP's
-    this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0, stats: [], top: [] };
+    this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0, stats: [], top: [], topRule: 'freestyle' };
+    // a player's profile (a name clicked): {user, stats, games}, each null
+    // until its reply (STATS <user>, HISTORY <user>) came
+    this.profile = null;
     this.record = null; // the last EXPORT: {id, format, lines, ready}
     this.replay = null; // {rec, at}
     this.motd = null; // the server's notices: their texts as sent
@@ -158,6 +161,9 @@ export class Model {
     if (m.kind === 'err') {
       if (FATAL.has(m.code)) out.rc = 'fatal';
       if (m.code === 414 && req && req.name === 'HELLO') this.banned = m.text || ''; // closed after it
+      // a profile's request refused (421: a name with no ratings): said as none
+      if (this.forProfile(req) && req.name === 'STATS') this.profile.stats = [];
+      if (this.forProfile(req) && req.name === 'HISTORY') this.profile.games = [];
       return out;
     }
     const a = m.args;
@@ -195,6 +201,10 @@ export class Model {
         break;
       }
       case 'HISTORY':
+        if (this.forProfile(req)) {
+          this.profile.games = data.filter((d) => d.name === 'GAME').map((d) => d.fields);
+          break;
+        }
         this.lobby.games = data.filter((d) => d.name === 'GAME').map((d) => d.fields);
         this.lobby.gamesTotal = Number(a[1] || this.lobby.games.length);
         break;
@@ -202,10 +212,15 @@ export class Model {
         this.record = { id: a[0], format: a[1], lines: data.filter((d) => d.name === 'RECORD').map((d) => d.fields.text), ready: true };
         break;
       case 'STATS':
-        this.lobby.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        if (this.forProfile(req)) this.profile.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        // the account card's: mine (a profile of another player leaves it)
+        if (!this.forProfile(req) || (this.me && req.args[0] === this.me.name)) this.lobby.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
         this.ratings(data);
         break;
-      case 'TOP': this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields); break;
+      case 'TOP':
+        this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        this.lobby.topRule = req && req.args[0] ? req.args[0] : this.lobby.topRule;
+        break;
       case 'FORBIDDEN': {
         const g = this.game;
         if (g && req && g.room === a[0] && g.moves.length === req.ply) {
@@ -216,6 +231,21 @@ export class Model {
       default: break;
     }
     return out;
+  }
+
+  // A profile of user is shown from now: its STATS and HISTORY replies
+  // fill it (the page sends both).
+  openProfile(user) {
+    this.profile = { user, stats: null, games: null };
+  }
+
+  closeProfile() {
+    this.profile = null;
+  }
+
+  // Whether a reply answers the profile shown (STATS or HISTORY of its user).
+  forProfile(req) {
+    return !!(req && this.profile && (req.name === 'STATS' || req.name === 'HISTORY') && req.args[0] === this.profile.user);
   }
 
   // The players' ratings in the shown game's rule, from a STATS reply.
