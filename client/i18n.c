@@ -115,7 +115,8 @@ static const struct {
 	{ ERR_NOT_ADMIN, { NTR("err.416", "Only the server's admins can do that") } },
 	{ ERR_ACCOUNT_ONLY,
 	    { NTR("err.417",
-		"Rated games need an account: register or log in to play rated, or play casual") } },
+		"Rated games need an account: register or log in to play rated, or play "
+		"casual") } },
 	{ ERR_NO_ROOM, { NTR("err.420", "That room does not exist (any more)") } },
 	{ ERR_NO_USER, { NTR("err.421", "Nobody of that name is online") } },
 	{ ERR_NO_CODE, { NTR("err.422", "No private room has that invite code; check it") } },
