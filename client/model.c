@@ -67,6 +67,10 @@ model_sent(model_t *m, proto_id_t req)
 		m->seeks_fresh = 1;
 	else if (req == PR_HISTORY)
 		m->ngames = 0;
+	else if (req == PR_STATS)
+		m->nstats = 0, m->stats_ready = 0;
+	else if (req == PR_TOP)
+		m->ntop = 0, m->top_ready = 0;
 	else if (req == PR_EXPORT)
 		m->record_len = 0, m->record[0] = '\0', m->record_ready = 0;
 }
@@ -444,6 +448,8 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 	return MODEL_OK;
 }
 
+static void stat_into(model_stat_t *s, const proto_msg_t *x);
+
 static model_rc_t
 apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 {
@@ -505,7 +511,13 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			g->plies = (int)x->depth;
 		}
 		return MODEL_OK;
+	case PR_TOP:
+		if (x->id == PD_STAT && m->ntop < MODEL_TOP_MAX)
+			stat_into(&m->top[m->ntop++], x);
+		return MODEL_OK;
 	case PR_STATS:
+		if (x->id == PD_STAT && m->nstats < MODEL_STATS_MAX)
+			stat_into(&m->stats[m->nstats++], x);
 		if (x->id == PD_STAT && m->in_room && x->rule == (rule_t)m->pos.rule)
 			for (int s = 0; s < 2; s++)
 				if (strcmp(x->user, s ? m->white : m->black) == 0) {
@@ -534,6 +546,19 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 		/* A data line that answers nothing we asked: ignore it. */
 		return MODEL_OK;
 	}
+}
+
+/* A STAT line as kept for a profile or the leaderboard. */
+static void
+stat_into(model_stat_t *s, const proto_msg_t *x)
+{
+	COPY(s->user, x->user);
+	s->rule = x->rule;
+	s->rating = (int)x->rating;
+	s->provisional = x->provisional == RATING_PROVISIONAL;
+	s->wins = (int)x->wins;
+	s->losses = (int)x->losses;
+	s->draws = (int)x->draws;
 }
 
 /* The catalog's sentence for code (i18n.c has one for every code). */
@@ -569,6 +594,10 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 {
 	proto_id_t head = pending_head(m);
 	pending_pop(m);
+	if (head == PR_STATS)
+		m->stats_ready = 1; /* an ERR too: a name without ratings (421) */
+	if (head == PR_TOP)
+		m->top_ready = 1;
 	if (x->id == PX_ERR) {
 		if (head == PR_STATS)
 			return MODEL_OK; /* ratings are optional: no error shown */

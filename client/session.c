@@ -536,7 +536,13 @@ handle_key(sess_t *s, int key, int fn)
 	}
 	if (r == INPUT_SEND)
 		send_msg(s, &out);
-	else if (r == INPUT_QUIT)
+	if (r == INPUT_SEND && out.id == PR_STATS && s->view.screen == SCR_PROFILE) {
+		/* a profile: the player's recent games too */
+		proto_msg_t h;
+		proto_init(&h, PR_HISTORY, NULL);
+		snprintf(h.user, sizeof h.user, "%s", out.user);
+		send_msg(s, &h);
+	} else if (r == INPUT_QUIT)
 		quit(s);
 	else if (r == INPUT_REDRAW && !fn && key == 12)
 		clearok(stdscr, TRUE);
