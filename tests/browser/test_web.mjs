@@ -629,7 +629,13 @@ async function ratingsGame() {
   await waitText(g, '#toast', /^Rated games need an account: register or log in to play rated, or play casual$/);
   assert.equal(await g.evaluate(() => window.gomokud.model.seek), null);
   await shot(g, 'rated-guest-phone');
-  ok('a rated game of two accounts (one on a phone): the header says rated and the time control, 1500? beside both names, the change at the end, the account card\'s new rating; a name opens a profile with per-rule ratings and the game; the leaderboard per rule; a guest\'s rated seek refused in words (417)');
+  // in the player's language
+  const gz = await open(null, PHONE, ['zh-CN', 'zh']);
+  assert.match(await text(gz, '#rated-note'), /需要账号/);
+  await seekRated(gz, 'any');
+  await waitText(gz, '#toast', /^计分对局需要账号/);
+  await gz.browserContext().close();
+  ok('a rated game of two accounts (one on a phone): the header says rated and the time control, 1500? beside both names, the change at the end, the account card\'s new rating; a name opens a profile with per-rule ratings and the game; the leaderboard per rule; a guest\'s rated seek refused in words (417), in English and Chinese');
   for (const p of [a, b, g]) await p.browserContext().close();
 }
 
