@@ -39,10 +39,12 @@ rated_player(int rate_bots, enum archive_player p)
 	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && rate_bots);
 }
 
+/* A rating as the wire says it: rounded, within the protocol's 0..9999
+ * (Glicko-2 leaves it only after thousands of one-sided games). */
 static int
 rounded(double rating)
 {
-	return (int)(rating + 0.5);
+	return rating < 0 ? 0 : rating > 9999 ? 9999 : (int)(rating + 0.5);
 }
 
 /* Both seats' ratings for the game's rule as st has them: 0, or -1 when
@@ -612,7 +614,8 @@ archive_is_account(struct server *srv, const char *name)
 }
 
 /* Glicko-2 for a rated game between rated players; counts its result.
- * 0, or -1 when the store refused. */
+ * 1 when it rated the game, 0 when the game changes no rating, -1 when
+ * the store refused. */
 static int
 rate(store_t *st, int rate_bots, const struct archive_game *a, store_game_t *g)
 {
@@ -640,7 +643,7 @@ rate(store_t *st, int rate_bots, const struct archive_game *a, store_game_t *g)
 	if (store_rating_put(st, a->spec.rule, &b) != 0 ||
 	    store_rating_put(st, a->spec.rule, &w) != 0)
 		return -1;
-	return 0;
+	return 1;
 }
 
 /* The end and the ratings, inside the caller's transaction. */
@@ -655,11 +658,11 @@ end_game(store_t *st, int rate_bots, const struct archive_game *a, struct archiv
 	g.result = a->result;
 	g.reason = a->reason;
 	g.black_before = g.black_after = g.white_before = g.white_after = 0;
-	if (rate(st, rate_bots, a, &g) != 0 || store_game_end(st, &g) != 0)
+	int rated = rate(st, rate_bots, a, &g);
+	if (rated < 0 || store_game_end(st, &g) != 0)
 		return -1;
 	if (change) {
-		/* rate() leaves the ratings 0 when the game changed none */
-		change->changed = g.black_after > 0 && g.white_after > 0;
+		change->changed = rated;
 		change->before[0] = rounded(g.black_before);
 		change->after[0] = rounded(g.black_after);
 		change->before[1] = rounded(g.white_before);
