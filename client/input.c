@@ -93,6 +93,17 @@ game_settings(const view_t *v, proto_msg_t *o)
 	o->opening = v->opening;
 }
 
+/* TOP of the leaderboard's rule, page 1. */
+static input_rc_t
+ask_top(const view_t *v, proto_msg_t *out)
+{
+	proto_init(out, PR_TOP, NULL);
+	out->rule = v->top_rule;
+	return INPUT_SEND;
+}
+
+static input_rc_t open_profile(view_t *v, const char *name, proto_msg_t *out);
+
 static input_rc_t
 lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
@@ -107,6 +118,13 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	else if (!fn && key == 'c') {
 		v->input = IN_CHALLENGE;
 		v->line[0] = '\0';
+	} else if (!fn && key == 'p') {
+		v->input = IN_PROFILE;
+		v->line[0] = '\0';
+	} else if (!fn && key == 'L') {
+		v->screen = SCR_TOP;
+		v->list_sel = 0;
+		return ask_top(v, out);
 	} else if (!fn && key == 's' && m->nseeks) {
 		v->seek_sel = cycle(v->seek_sel, m->nseeks, 1);
 	} else if (!fn && key == 't' && m->nseeks && model_has_cap(m, "take")) {
@@ -166,6 +184,20 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		}
 	}
 	return INPUT_NOTHING;
+}
+
+/* The profile of name from now (STATS name; the session asks its
+ * HISTORY after it), Esc going back to the screen shown now. */
+static input_rc_t
+open_profile(view_t *v, const char *name, proto_msg_t *out)
+{
+	if (v->screen != SCR_PROFILE)
+		v->profile_back = v->screen;
+	v->screen = SCR_PROFILE;
+	snprintf(v->profile, sizeof v->profile, "%s", name);
+	proto_init(out, PR_STATS, NULL);
+	snprintf(out->user, sizeof out->user, "%s", name);
+	return INPUT_SEND;
 }
 
 static input_rc_t
@@ -311,6 +343,10 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		if (mode == IN_CODE) {
 			proto_init(out, PR_JOIN, NULL);
 			snprintf(out->code, sizeof out->code, "%s", code);
+		} else if (mode == IN_PROFILE) {
+			if (!name_ok(v->line, len))
+				return INPUT_REDRAW;
+			open_profile(v, v->line, out);
 		} else if (mode == IN_CHALLENGE) {
 			if (!name_ok(v->line, len))
 				return INPUT_REDRAW;
@@ -335,7 +371,7 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		 * of it at Enter (input_invite_code) */
 		if (!fn && key > 0x20 && key < 0x7f)
 			utf8_append(v->line, sizeof v->line, key);
-	} else if (v->input == IN_CHALLENGE) {
+	} else if (v->input == IN_CHALLENGE || v->input == IN_PROFILE) {
 		if (!fn && key < 0x80 && (isalnum(key) || key == '_' || key == '-'))
 			utf8_append(v->line, PROTO_NAME_MAX + 1, key);
 	} else if (!fn && key >= 0x20 && key != 0x7f && !(key >= 0x80 && key < 0xa0)) {
@@ -440,6 +476,13 @@ game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			out->ident = o->id;
 			return INPUT_SEND;
 		}
+		case 'P': {
+			/* the opponent's profile; a spectator's: black's */
+			const char *who = model_my_side(m) == STONE_BLACK ? m->white : m->black;
+			if (!who[0])
+				return INPUT_NOTHING;
+			return open_profile(v, who, out);
+		}
 		case 'Z':
 			return send_simple(out, PR_ABORT, m);
 		case 'C':
@@ -504,6 +547,28 @@ list_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		}
 		return INPUT_SEND;
 	}
+	return INPUT_REDRAW;
+}
+
+/* The leaderboard: Left/Right the rule, Up/Down a player, Enter their
+ * profile. */
+static input_rc_t
+top_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	if (fn && (key == KEY_LEFT || key == KEY_RIGHT)) {
+		v->top_rule = (rule_t)(((int)v->top_rule + (key == KEY_LEFT ? 2 : 1)) % 3);
+		v->list_sel = 0;
+		return ask_top(v, out);
+	}
+	if (fn && key == KEY_UP && v->list_sel > 0)
+		v->list_sel--;
+	else if (fn && key == KEY_DOWN && v->list_sel + 1 < m->ntop)
+		v->list_sel++;
+	else if (!fn && (key == K_ESC || key == 'q'))
+		v->screen = SCR_LOBBY;
+	else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) &&
+	    v->list_sel < m->ntop)
+		return open_profile(v, m->top[v->list_sel].user, out);
 	return INPUT_REDRAW;
 }
 
@@ -575,6 +640,12 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		return list_key(v, m, key, fn, out);
 	case SCR_REPLAY:
 		return replay_key(v, key, fn);
+	case SCR_TOP:
+		return top_key(v, m, key, fn, out);
+	case SCR_PROFILE:
+		if (!fn && (key == K_ESC || key == 'q'))
+			v->screen = v->profile_back;
+		return INPUT_REDRAW;
 	case SCR_HELP:
 		break;
 	}

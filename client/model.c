@@ -67,6 +67,10 @@ model_sent(model_t *m, proto_id_t req)
 		m->seeks_fresh = 1;
 	else if (req == PR_HISTORY)
 		m->ngames = 0;
+	else if (req == PR_STATS)
+		m->nstats = 0, m->stats_ready = 0;
+	else if (req == PR_TOP)
+		m->ntop = 0, m->top_ready = 0;
 	else if (req == PR_EXPORT)
 		m->record_len = 0, m->record[0] = '\0', m->record_ready = 0;
 }
@@ -367,6 +371,18 @@ describe_result(model_t *m)
 	model_chat(m, "* %s", m->status_text);
 }
 
+/* Both players' ratings as a RATINGS line says them (`ratings`): 0 for
+ * one who has none ("-"). */
+static void
+set_ratings(model_t *m, const proto_msg_t *x)
+{
+	for (int s = 0; s < 2; s++) {
+		m->rating[s] = x->ratings[s].value > 0 ? (int)x->ratings[s].value : 0;
+		m->provisional[s] = m->rating[s] && x->ratings[s].provisional;
+		m->rating_before[s] = 0;
+	}
+}
+
 /* Data lines of a snapshot (STATE, WATCH, RESUME). */
 static model_rc_t
 apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
@@ -411,6 +427,9 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 				COPY(m->white, x->user);
 		}
 		break;
+	case PD_RATINGS:
+		set_ratings(m, x);
+		break;
 	case PD_MOVES:
 		if (x->depth != m->pos.nmoves)
 			return MODEL_RESYNC;
@@ -438,6 +457,8 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 	}
 	return MODEL_OK;
 }
+
+static void stat_into(model_stat_t *s, const proto_msg_t *x);
 
 static model_rc_t
 apply_data(model_t *m, const proto_msg_t *x, int64_t now)
@@ -500,7 +521,13 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			g->plies = (int)x->depth;
 		}
 		return MODEL_OK;
+	case PR_TOP:
+		if (x->id == PD_STAT && m->ntop < MODEL_TOP_MAX)
+			stat_into(&m->top[m->ntop++], x);
+		return MODEL_OK;
 	case PR_STATS:
+		if (x->id == PD_STAT && m->nstats < MODEL_STATS_MAX)
+			stat_into(&m->stats[m->nstats++], x);
 		if (x->id == PD_STAT && m->in_room && x->rule == (rule_t)m->pos.rule)
 			for (int s = 0; s < 2; s++)
 				if (strcmp(x->user, s ? m->white : m->black) == 0) {
@@ -529,6 +556,19 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 		/* A data line that answers nothing we asked: ignore it. */
 		return MODEL_OK;
 	}
+}
+
+/* A STAT line as kept for a profile or the leaderboard. */
+static void
+stat_into(model_stat_t *s, const proto_msg_t *x)
+{
+	COPY(s->user, x->user);
+	s->rule = x->rule;
+	s->rating = (int)x->rating;
+	s->provisional = x->provisional == RATING_PROVISIONAL;
+	s->wins = (int)x->wins;
+	s->losses = (int)x->losses;
+	s->draws = (int)x->draws;
 }
 
 /* The catalog's sentence for code (i18n.c has one for every code). */
@@ -564,6 +604,10 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 {
 	proto_id_t head = pending_head(m);
 	pending_pop(m);
+	if (head == PR_STATS)
+		m->stats_ready = 1; /* an ERR too: a name without ratings (421) */
+	if (head == PR_TOP)
+		m->top_ready = 1;
 	if (x->id == PX_ERR) {
 		if (head == PR_STATS)
 			return MODEL_OK; /* ratings are optional: no error shown */
@@ -720,6 +764,14 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		m->think_ply = -1;
 		m->swap2 = 0;
 		m->status = ROOM_PLAYING;
+		if (strcmp(x->user, m->white) == 0 && strcmp(x->user2, m->black) == 0) {
+			/* the ratings go with the players */
+			int r = m->rating[0], p = m->provisional[0];
+			m->rating[0] = m->rating[1];
+			m->provisional[0] = m->provisional[1];
+			m->rating[1] = r;
+			m->provisional[1] = p;
+		}
 		COPY(m->black, x->user);
 		COPY(m->white, x->user2);
 		m->clock_at = now;
@@ -829,11 +881,28 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 			m->wms = 0; /* the flag fell: the loser's clock ran out */
 		else if (x->reason == REASON_TIME && x->result == RES_WHITE)
 			m->bms = 0;
-		if (m->rated) /* the ratings fetched next show the change */
+		/* the ratings fetched next show the change; a server with
+		 * `ratings` says it itself (* RATED) */
+		if (m->rated && !model_has_cap(m, "ratings"))
 			for (int i = 0; i < 2; i++)
 				m->rating_before[i] = m->rating[i];
 		describe_result(m);
 		break;
+	case PE_RATINGS:
+		set_ratings(m, x);
+		break;
+	case PE_RATED: {
+		const int64_t before[2] = { x->before, x->before2 },
+			      after[2] = { x->after, x->after2 };
+		for (int s = 0; s < 2; s++) {
+			m->rating_before[s] = (int)before[s];
+			m->rating[s] = (int)after[s];
+			model_chat(m, TR("model.rating", "* %s's rating: %d -> %d (%+d)"),
+			    s ? m->white : m->black, m->rating_before[s], m->rating[s],
+			    m->rating[s] - m->rating_before[s]);
+		}
+		break;
+	}
 	default:
 		break;
 	}

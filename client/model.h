@@ -22,7 +22,16 @@ enum {
 	MODEL_RECORD_MAX = 4096,
 	MODEL_STATUS_LEN = 480,
 	MODEL_LOBBY_MAX = 16, /* users and seeks shown in the lobby */
+	MODEL_STATS_MAX = 8,  /* STAT lines kept from a STATS reply */
+	MODEL_TOP_MAX = 20,   /* a TOP page */
 };
+
+/* A STAT line as a profile or the leaderboard shows it. */
+typedef struct {
+	char user[PROTO_NAME_MAX + 1];
+	rule_t rule;
+	int rating, provisional, wins, losses, draws;
+} model_stat_t;
 
 /* What model_apply says the caller should do next. */
 typedef enum {
@@ -144,6 +153,12 @@ typedef struct model {
 	int ngames;
 	model_game_t games[MODEL_GAMES_MAX];
 	int64_t games_total; /* all finished games, all pages */
+	/* the last STATS reply's lines (a profile), and the last TOP page
+	 * with its rule (the leaderboard); stats_ready once its reply came */
+	int nstats, stats_ready;
+	model_stat_t stats[MODEL_STATS_MAX];
+	int ntop, top_ready;
+	model_stat_t top[MODEL_TOP_MAX];
 	size_t record_len;
 	char record[MODEL_RECORD_MAX];
 	int record_ready;

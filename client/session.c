@@ -208,11 +208,13 @@ sign_in(sess_t *s)
 	send_msg(s, &r);
 }
 
-/* Ratings of the players shown, where the server keeps accounts. */
+/* Ratings of the players shown, where the server keeps accounts and does
+ * not say them itself (a server with `ratings` sends * RATINGS, = RATINGS
+ * and * RATED). */
 static void
 ask_ratings(sess_t *s)
 {
-	if (!model_has_cap(&s->model, "accounts"))
+	if (!model_has_cap(&s->model, "accounts") || model_has_cap(&s->model, "ratings"))
 		return;
 	for (int i = 0; i < 2; i++) {
 		const char *who = i ? s->model.white : s->model.black;
@@ -557,7 +559,13 @@ handle_key(sess_t *s, int key, int fn)
 	}
 	if (r == INPUT_SEND)
 		send_msg(s, &out);
-	else if (r == INPUT_QUIT)
+	if (r == INPUT_SEND && out.id == PR_STATS && s->view.screen == SCR_PROFILE) {
+		/* a profile: the player's recent games too */
+		proto_msg_t h;
+		proto_init(&h, PR_HISTORY, NULL);
+		snprintf(h.user, sizeof h.user, "%s", out.user);
+		send_msg(s, &h);
+	} else if (r == INPUT_QUIT)
 		quit(s);
 	else if (r == INPUT_REDRAW && !fn && key == 12)
 		clearok(stdscr, TRUE);

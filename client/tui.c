@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -293,10 +294,11 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 {
 	move(LINES - 3, 0);
 	clrtoeol();
-	if (v->input == IN_CHAT || v->input == IN_CODE) {
+	if (v->input == IN_CHAT || v->input == IN_CODE || v->input == IN_PROFILE) {
 		char buf[PROTO_TEXT_MAX + 64];
 		snprintf(buf, sizeof buf, "%s%s_",
-		    v->input == IN_CHAT ? TR("input.say", "say> ")
+		    v->input == IN_CHAT          ? TR("input.say", "say> ")
+			: v->input == IN_PROFILE ? TR("input.profile", "whose profile> ")
 			: v->input == IN_CHALLENGE
 			? TR("input.challenge", "challenge whom (with the settings below)> ")
 			: TR("input.code", "invite code or share link> "),
@@ -534,11 +536,12 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		}
 	}
 	status_lines(m, v,
-	    me == STONE_EMPTY ? TR("keys.watch", "Tab:chat  ?:help  Q:leave")
-		: m->over     ? TR("keys.over", "M:rematch  A/X:answer  Tab:chat  ?:help  Q:leave")
-			      : TR("keys.play",
-				    "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer "
-					"Tab:chat ?:help"));
+	    me == STONE_EMPTY ? TR("keys.watch2", "P:profile  Tab:chat  ?:help  Q:leave")
+		: m->over
+		? TR("keys.over2", "M:rematch  A/X:answer  P:profile  Tab:chat  ?:help  Q:leave")
+		: TR("keys.play",
+		      "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer "
+		      "Tab:chat ?:help"));
 }
 
 static const char *const lobby_names[LOBBY_ITEMS][2] = {
@@ -667,9 +670,83 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 	    m->challenge_id
 		? TR("keys.challenged",
 		      "A accept the challenge  X decline  Up/Down select  Enter go  ? help")
-		: TR("keys.lobby",
-		      "Up/Down select  Left/Right change  Enter go  c challenge  C cancel seek  ? "
-		      "help  q quit"));
+		: TR("keys.lobby3",
+		      "Arrows, Enter go  c challenge  C cancel seek  p profile  L leaderboard  ? "
+		      "help"));
+}
+
+/* A rating as the profile and the leaderboard show it: "~" provisional. */
+static void
+fmt_rating(char *buf, size_t n, const model_stat_t *s)
+{
+	snprintf(buf, n, "%s%d", s->provisional ? "~" : "", s->rating);
+}
+
+static void
+draw_profile(const model_t *m, const view_t *v)
+{
+	char buf[400], rule[40], r[16];
+	snprintf(buf, sizeof buf, TR("title.profile", "profile of %s"), v->profile);
+	title(m, v, buf);
+	int y = 2, any = 0;
+	for (int i = 0; i < m->nstats; i++) {
+		const model_stat_t *s = &m->stats[i];
+		if (strcasecmp(s->user, v->profile) != 0)
+			continue;
+		any = 1;
+		i18n_pad(rule, sizeof rule, i18n_rule(s->rule), 10);
+		fmt_rating(r, sizeof r, s);
+		snprintf(buf, sizeof buf, TR("profile.row", " %s %6s   %d won, %d lost, %d drawn"),
+		    rule, r, s->wins, s->losses, s->draws);
+		put_clip(y++, 2, buf, COLS - 4);
+	}
+	if (!any)
+		put_clip(y++, 2,
+		    m->stats_ready
+			? TR("profile.unrated", "No ratings: a guest, or a bot not rated.")
+			: TR("profile.loading", "Asking the server..."),
+		    COLS - 4);
+	y++;
+	put_clip(y++, 2, TR("profile.games", "Recent games:"), COLS - 4);
+	if (!m->ngames)
+		put_clip(y++, 2, TR("history.none", "No finished games."), COLS - 4);
+	for (int i = 0; i < m->ngames && y < LINES - 3; i++) {
+		const model_game_t *g = &m->games[i];
+		i18n_pad(rule, sizeof rule, i18n_rule(g->rule), 9);
+		snprintf(buf, sizeof buf,
+		    TR("history.row", " #%-6lld %s %2d  %s vs %s  %s by %s, %d moves "),
+		    (long long)g->id, rule, g->size, g->black, g->white, i18n_result(g->result),
+		    i18n_reason(g->reason), g->plies);
+		put_clip(y++, 1, buf, COLS - 2);
+	}
+	status_lines(m, v, TR("keys.profile", "Esc back"));
+}
+
+static void
+draw_top(const model_t *m, const view_t *v)
+{
+	char buf[400], name[40], r[16];
+	snprintf(buf, sizeof buf, TR("title.top", "leaderboard  < %s >"), i18n_rule(v->top_rule));
+	title(m, v, buf);
+	if (!m->ntop)
+		put_clip(2, 2,
+		    m->top_ready
+			? TR("top.none", "Nobody has played a rated game of this rule yet.")
+			: TR("profile.loading", "Asking the server..."),
+		    COLS - 4);
+	for (int i = 0; i < m->ntop && 2 + i < LINES - 3; i++) {
+		const model_stat_t *s = &m->top[i];
+		i18n_pad(name, sizeof name, s->user, 20);
+		fmt_rating(r, sizeof r, s);
+		snprintf(buf, sizeof buf,
+		    TR("top.row", " %2d. %s %6s   %d won, %d lost, %d drawn "), i + 1, name, r,
+		    s->wins, s->losses, s->draws);
+		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
+		put_clip(2 + i, 1, buf, COLS - 2);
+		attrset(A_NORMAL);
+	}
+	status_lines(
+	    m, v, TR("keys.top", "Left/Right rule  Up/Down select  Enter profile  Esc back"));
 }
 
 static void
@@ -778,6 +855,9 @@ draw_help(const model_t *m, const view_t *v)
 		{ NTR("help.12", "Lobby: Up/Down choose, Left/Right change a setting, Enter go.") },
 		{ NTR("help.15",
 		    "Lobby: s selects the next open seek, t takes it (its game starts).") },
+		{ NTR("help.16",
+		    "Lobby: p a player's profile, L the leaderboard; in a game P the "
+		    "opponent's.") },
 		{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
 		{ NTR("help.14", "Press any key to go back.") },
 	};
@@ -864,6 +944,12 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		break;
 	case SCR_HELP:
 		draw_help(m, v);
+		break;
+	case SCR_PROFILE:
+		draw_profile(m, v);
+		break;
+	case SCR_TOP:
+		draw_top(m, v);
 		break;
 	}
 	if (v->dialog[0])

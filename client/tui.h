@@ -10,8 +10,17 @@
 
 #include "client/model.h"
 
-typedef enum { SCR_LOBBY, SCR_GAME, SCR_ROOMS, SCR_HISTORY, SCR_REPLAY, SCR_HELP } screen_t;
-typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE } input_mode_t;
+typedef enum {
+	SCR_LOBBY,
+	SCR_GAME,
+	SCR_ROOMS,
+	SCR_HISTORY,
+	SCR_REPLAY,
+	SCR_HELP,
+	SCR_PROFILE, /* a player's ratings and recent games (STATS, HISTORY) */
+	SCR_TOP,     /* the leaderboard of a rule (TOP) */
+} screen_t;
+typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE, IN_PROFILE } input_mode_t;
 typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT } ask_t;
 
 enum {
@@ -43,6 +52,10 @@ typedef struct view {
 	int lobby_sel, list_sel;
 	int seek_sel; /* the open seek t takes (s moves it) */
 	int page;     /* history page, from 1 */
+	/* the profile shown and the screen it returns to; the leaderboard's rule */
+	char profile[PROTO_NAME_MAX + 1];
+	screen_t profile_back;
+	rule_t top_rule;
 	/* settings for SEEK, CREATE and BOT */
 	rule_t rule;
 	int size, tc_base, tc_inc, rated, level;

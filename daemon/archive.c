@@ -32,17 +32,54 @@ game_row(struct server *srv, const struct archive_game *a, store_game_t *g)
 	snprintf(g->owner, sizeof g->owner, "%s", srv->cfg.node_name);
 }
 
+/* Accounts are rated; bots only when the config says so (rate-bots). */
+static int
+rated_player(int rate_bots, enum archive_player p)
+{
+	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && rate_bots);
+}
+
+/* A rating as the wire says it: rounded, within the protocol's 0..9999
+ * (Glicko-2 leaves it only after thousands of one-sided games). */
+static int
+rounded(double rating)
+{
+	return rating < 0 ? 0 : rating > 9999 ? 9999 : (int)(rating + 0.5);
+}
+
+/* Both seats' ratings for the game's rule as st has them: 0, or -1 when
+ * the store refused. */
+static int
+ratings_of(store_t *st, int rate_bots, const struct archive_game *a, struct archive_rating out[2])
+{
+	for (int i = 0; i < 2; i++) {
+		store_rating_t r;
+		out[i].value = -1;
+		out[i].provisional = 0;
+		if (!rated_player(rate_bots, a->players[i]))
+			continue;
+		if (store_rating_get(st, a->names[i], a->spec.rule, &r) < 0)
+			return -1;
+		out[i].value = rounded(r.g.rating);
+		out[i].provisional = glicko_provisional(&r.g);
+	}
+	return 0;
+}
+
 int
-archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
+archive_begin(
+    struct server *srv, const struct archive_game *a, int64_t *id, struct archive_rating rating[2])
 {
 	store_t *st = srv->store;
 	store_game_t g;
 
 	*id = 0;
+	for (int i = 0; i < 2; i++)
+		rating[i] = (struct archive_rating){ -1, 0 };
 	if (st == NULL)
 		return 0;
 	game_row(srv, a, &g);
-	if (store_game_begin(st, &g) != 0) {
+	if (ratings_of(st, srv->cfg.rate_bots, a, rating) != 0 || store_game_begin(st, &g) != 0) {
 		log_error(
 		    &srv->log, "room %s: cannot store the game: %s", a->room, store_error(st));
 		return -1;
@@ -51,7 +88,8 @@ archive_begin(struct server *srv, const struct archive_game *a, int64_t *id)
 	return 0;
 }
 
-static int end_game(store_t *st, int rate_bots, const struct archive_game *a);
+static int end_game(
+    store_t *st, int rate_bots, const struct archive_game *a, struct archive_change *change);
 
 const char *
 archive_fence(struct server *srv)
@@ -66,7 +104,8 @@ archive_fence(struct server *srv)
  * (store_game_fence), the game's row locked until it commits. */
 static int
 moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
-    const struct archive_move *mv, int n, const struct archive_game *end)
+    const struct archive_move *mv, int n, const struct archive_game *end,
+    struct archive_change *change)
 {
 	int alone = n == 1 && !end, rc; /* one row is a transaction of its own */
 	if (alone) {
@@ -87,11 +126,13 @@ moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
 		    store_game_move(st, id, first + i, &m) != 0)
 			goto fail;
 	}
-	if ((end && end_game(st, rate_bots, end) != 0) || store_commit(st) != 0)
+	if ((end && end_game(st, rate_bots, end, change) != 0) || store_commit(st) != 0)
 		goto fail;
 	return 0;
 fail:
 	store_rollback(st);
+	if (change)
+		change->changed = 0;
 	return -1;
 }
 
@@ -104,12 +145,16 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 	if (st == NULL || id == 0)
 		return 0;
 	int64_t t0 = metrics_now_us();
-	if (moves_on(st, srv->cfg.rate_bots, archive_fence(srv), id, first, mv, n, end) != 0) {
+	struct archive_change change = { 0 };
+	if (moves_on(st, srv->cfg.rate_bots, archive_fence(srv), id, first, mv, n, end,
+		end ? &change : NULL) != 0) {
 		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)id,
 		    n > 1 ? "the stones" : "a move", store_error(st));
 		return -1;
 	}
 	metrics_observe(srv->metrics, METRIC_STORE_COMMIT, metrics_now_us() - t0);
+	if (end && end->change)
+		*end->change = change;
 	return 0;
 }
 
@@ -168,7 +213,9 @@ struct move_job {
 	char owner[CONFIG_NODE_MAX + 1];
 	struct archive_move mv[3];
 	int has_end;
-	struct archive_game end; /* its strings point into the copies below */
+	struct archive_game end;          /* its strings point into the copies below */
+	struct archive_change *change_to; /* the caller's end->change, filled on the loop */
+	struct archive_change change;     /* what the end did, on the store thread */
 	char room[PROTO_ROOM_MAX + 1], code[PROTO_CODE_MAX + 1];
 	char names[2][PROTO_NAME_MAX + 1];
 	int rc, unavailable;
@@ -195,7 +242,7 @@ move_job_run(workq_job_t *job, void *ctx, void *arg)
 	const char *owner = j->fenced ? j->owner : NULL;
 	if (j->kind == JOB_MOVES)
 		j->rc = moves_on(st, j->rate_bots, owner, j->id, j->first, j->mv, j->n,
-		    j->has_end ? &j->end : NULL);
+		    j->has_end ? &j->end : NULL, j->has_end ? &j->change : NULL);
 	else
 		j->rc = game_write(st, owner, j->kind, j->id, j->first, j->names[0], j->names[1]);
 	j->us = metrics_now_us() - t0;
@@ -228,6 +275,8 @@ move_job_done(int64_t id, int cancelled, void *arg)
 		e = j->rc > 0 ? GERR_FENCED : j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
 	} else {
 		metrics_observe(srv->metrics, METRIC_STORE_COMMIT, j->us);
+		if (j->change_to)
+			*j->change_to = j->change;
 	}
 	j->done(j->arg, e);
 	free(j);
@@ -281,6 +330,8 @@ archive_moves_async(struct server *srv, int64_t id, int first, const struct arch
 		}
 		j->end.room = j->room;
 		j->end.code = j->code;
+		j->change_to = end->change;
+		j->end.change = NULL; /* the store thread writes j->change */
 	}
 	return queue_write(srv, j, done, arg);
 }
@@ -317,6 +368,9 @@ archive_colours_async(struct server *srv, int64_t id, const char *black, const c
 struct begin_job {
 	struct server *srv;
 	store_game_t g;
+	int rate_bots;
+	enum archive_player players[2];
+	struct archive_rating rating[2];
 	int rc, unavailable;
 	char err[256];
 	archive_begun_fn done;
@@ -329,7 +383,14 @@ begin_run(workq_job_t *job, void *ctx, void *arg)
 	struct begin_job *j = arg;
 	store_t *st = ctx;
 	(void)job;
-	if ((j->rc = store_game_begin(st, &j->g)) != 0) {
+	struct archive_game a = { 0 };
+	a.names[0] = j->g.black;
+	a.names[1] = j->g.white;
+	a.players[0] = j->players[0];
+	a.players[1] = j->players[1];
+	a.spec.rule = (rule_t)j->g.rule;
+	if ((j->rc = ratings_of(st, j->rate_bots, &a, j->rating)) != 0 ||
+	    (j->rc = store_game_begin(st, &j->g)) != 0) {
 		j->unavailable = store_unavailable(st);
 		snprintf(j->err, sizeof j->err, "%s", store_error(st));
 	}
@@ -349,7 +410,7 @@ begin_done(int64_t id, int cancelled, void *arg)
 		log_error(&j->srv->log, "room %s: cannot store the game: %s", j->g.room, j->err);
 		e = j->unavailable ? GERR_STORE_DOWN : GERR_STORE;
 	}
-	j->done(j->arg, e, e == GERR_OK ? j->g.id : 0);
+	j->done(j->arg, e, e == GERR_OK ? j->g.id : 0, j->rating);
 	free(j);
 }
 
@@ -362,6 +423,9 @@ archive_begin_async(
 		return -1;
 	j->srv = srv;
 	game_row(srv, g, &j->g);
+	j->rate_bots = srv->cfg.rate_bots;
+	j->players[0] = g->players[0];
+	j->players[1] = g->players[1];
 	j->done = done;
 	j->arg = arg;
 	/* the one store thread: in order with the moves and every other write */
@@ -536,6 +600,12 @@ archive_refusal(struct server *srv)
 }
 
 int
+archive_rates(struct server *srv)
+{
+	return srv->store != NULL;
+}
+
+int
 archive_is_account(struct server *srv, const char *name)
 {
 	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
@@ -543,15 +613,9 @@ archive_is_account(struct server *srv, const char *name)
 	return srv->store && store_user_get(srv->store, name, spelled, hash, sizeof hash) == 0;
 }
 
-/* Accounts are rated; bots only when the config says so (rate-bots). */
-static int
-rated_player(int rate_bots, enum archive_player p)
-{
-	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && rate_bots);
-}
-
 /* Glicko-2 for a rated game between rated players; counts its result.
- * 0, or -1 when the store refused. */
+ * 1 when it rated the game, 0 when the game changes no rating, -1 when
+ * the store refused. */
 static int
 rate(store_t *st, int rate_bots, const struct archive_game *a, store_game_t *g)
 {
@@ -579,12 +643,12 @@ rate(store_t *st, int rate_bots, const struct archive_game *a, store_game_t *g)
 	if (store_rating_put(st, a->spec.rule, &b) != 0 ||
 	    store_rating_put(st, a->spec.rule, &w) != 0)
 		return -1;
-	return 0;
+	return 1;
 }
 
 /* The end and the ratings, inside the caller's transaction. */
 static int
-end_game(store_t *st, int rate_bots, const struct archive_game *a)
+end_game(store_t *st, int rate_bots, const struct archive_game *a, struct archive_change *change)
 {
 	store_game_t g;
 
@@ -593,7 +657,18 @@ end_game(store_t *st, int rate_bots, const struct archive_game *a)
 	g.ended = (int64_t)time(NULL);
 	g.result = a->result;
 	g.reason = a->reason;
-	return rate(st, rate_bots, a, &g) != 0 || store_game_end(st, &g) != 0 ? -1 : 0;
+	g.black_before = g.black_after = g.white_before = g.white_after = 0;
+	int rated = rate(st, rate_bots, a, &g);
+	if (rated < 0 || store_game_end(st, &g) != 0)
+		return -1;
+	if (change) {
+		change->changed = rated;
+		change->before[0] = rounded(g.black_before);
+		change->after[0] = rounded(g.black_after);
+		change->before[1] = rounded(g.white_before);
+		change->after[1] = rounded(g.white_after);
+	}
+	return 0;
 }
 
 int
@@ -604,9 +679,13 @@ archive_end(struct server *srv, const struct archive_game *a)
 	if (st == NULL || a->id == 0)
 		return 0;
 	const char *owner = archive_fence(srv);
+	struct archive_change change = { 0 };
 	if (store_begin(st) == 0 && (!owner || store_game_fence(st, a->id, owner) == 0) &&
-	    end_game(st, srv->cfg.rate_bots, a) == 0 && store_commit(st) == 0)
+	    end_game(st, srv->cfg.rate_bots, a, &change) == 0 && store_commit(st) == 0) {
+		if (a->change)
+			*a->change = change;
 		return 0;
+	}
 	store_rollback(st);
 	log_error(&srv->log, "room %s: cannot store the result: %s", a->room, store_error(st));
 	return -1;
@@ -637,8 +716,15 @@ saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct
 	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
 	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);
 	snprintf(sv->owner, sizeof sv->owner, "%s", g->owner);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		store_rating_t r;
 		sv->account[i] = store_user_get(st, sv->names[i], spelled, hash, sizeof hash) == 0;
+		sv->rating[i] = (struct archive_rating){ -1, 0 };
+		if (sv->account[i] && store_rating_get(st, sv->names[i], sv->spec.rule, &r) >= 0) {
+			sv->rating[i].value = rounded(r.g.rating);
+			sv->rating[i].provisional = glicko_provisional(&r.g);
+		}
+	}
 	sv->nmoves = g->nmoves;
 	for (int i = 0; i < g->nmoves; i++)
 		sv->moves[i] = moves[i].move;

@@ -22,6 +22,21 @@ struct store;
 /* Who holds a seat, as far as ratings go. */
 enum archive_player { PLAYER_GUEST, PLAYER_ACCOUNT, PLAYER_BOT };
 
+/* A seat's rating for the game's rule as the store had it when the game
+ * started (* RATINGS): value -1 for a player with none (a guest; a bot
+ * unless rate-bots). Rounded to an integer, as STATS says it. */
+struct archive_rating {
+	int value;
+	int provisional;
+};
+
+/* What an end did to the ratings (* RATED): changed 0 when it changed
+ * none (casual, a guest, aborted); before and after per seat. */
+struct archive_change {
+	int changed;
+	int before[2], after[2];
+};
+
 /* A game as a room describes it (room.c fills it). */
 struct archive_game {
 	int64_t id; /* its row; 0: not kept */
@@ -34,6 +49,9 @@ struct archive_game {
 	enum archive_player players[2];
 	game_result_t result;
 	game_reason_t reason;
+	/* an end: where to say what it did to the ratings, once committed
+	 * (on the loop); NULL: not wanted */
+	struct archive_change *change;
 };
 
 /* A game in progress as the store kept it (archive_restore). */
@@ -48,6 +66,7 @@ struct archive_saved {
 	char names[2][PROTO_NAME_MAX + 1];
 	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it; "": none named */
 	int account[2];                  /* each name is a registered account */
+	struct archive_rating rating[2]; /* the accounts' ratings for the rule now */
 	int nmoves;
 	move_t moves[RULES_CELLS];
 	int64_t left[2]; /* both clocks after the last move (ms) */
@@ -65,8 +84,11 @@ struct archive_move {
  * caller must change nothing, in memory or on the wire.
  */
 /* The game starts: its row, with players and settings; *id is its row (0
- * when no store keeps games). */
-int archive_begin(struct server *srv, const struct archive_game *g, int64_t *id);
+ * when no store keeps games), and rating[] both seats' ratings for its
+ * rule as they stand (read before the row is written: a refused read
+ * starts nothing). */
+int archive_begin(
+    struct server *srv, const struct archive_game *g, int64_t *id, struct archive_rating rating[2]);
 /* Stones from ply first on (one move, or the stones of a swap2 step), and,
  * when they end the game, the end (end non-NULL: as archive_end). */
 int archive_moves(struct server *srv, int64_t id, int first, const struct archive_move *mv, int n,
@@ -92,11 +114,12 @@ int archive_truncate_async(
     struct server *srv, int64_t id, int nmoves, archive_done_fn done, void *arg);
 int archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
     int opening_plies, archive_done_fn done, void *arg);
-/* As archive_begin, on the store thread: done(arg, e, id) on the loop, id
- * the game's row when e is GERR_OK (refused: GERR_STORE, GERR_STORE_DOWN,
- * nothing written); -1 at once when it cannot be queued (done is then
- * never called). */
-typedef void (*archive_begun_fn)(void *arg, game_err_t e, int64_t id);
+/* As archive_begin, on the store thread: done(arg, e, id, rating) on the
+ * loop, id the game's row and rating both seats' ratings when e is GERR_OK
+ * (refused: GERR_STORE, GERR_STORE_DOWN, nothing written); -1 at once when
+ * it cannot be queued (done is then never called). */
+typedef void (*archive_begun_fn)(
+    void *arg, game_err_t e, int64_t id, const struct archive_rating *rating);
 int archive_begin_async(
     struct server *srv, const struct archive_game *g, archive_begun_fn done, void *arg);
 /* A stored session looked up on the store thread (RESUME after a
@@ -133,11 +156,16 @@ int archive_colours(
     struct server *srv, int64_t id, const char *black, const char *white, int opening_plies);
 /* The game is over: result, reason and, for a rated game between rated
  * players, both players' Glicko-2 ratings, all at once; a game is rated once
- * only (a game that has ended already is refused). */
+ * only (a game that has ended already is refused). g->change, when given,
+ * says what the end did to the ratings once it is committed (with the
+ * async writes too: before their done is called). */
 int archive_end(struct server *srv, const struct archive_game *g);
 /* The refusal for the write that just failed: GERR_STORE_DOWN when the
  * database could not be reached, else GERR_STORE. */
 game_err_t archive_refusal(struct server *srv);
+/* Whether this server keeps ratings (it has a store): the capability
+ * `ratings`, and a room's * RATINGS lines. */
+int archive_rates(struct server *srv);
 /* Whether name is a registered account. */
 int archive_is_account(struct server *srv, const char *name);
 /* At start: play(srv, saved, arg) for every game the store holds

@@ -131,6 +131,8 @@ challenge_answer(struct server *srv, struct session *s, uint32_t id, int accept)
 	}
 	if (k->from == s)
 		return GERR_NOT_PLAYER;
+	if (k->spec.rated && (k->from->kind == SESSION_GUEST || k->to->kind == SESSION_GUEST))
+		return GERR_ACCOUNT_ONLY;
 	if (!session_present(k->from))
 		return GERR_AWAY; /* it waits for the challenger to be back */
 	if (session_busy(k->from) || session_busy(k->to))

@@ -296,6 +296,10 @@ game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const cha
 	}
 	if (gamespec_check(g, why) != 0)
 		return ERR_ARGUMENT;
+	if (g->rated && c->sess->kind == SESSION_GUEST) {
+		*why = GAME_WHY_ACCOUNT_ONLY;
+		return ERR_ACCOUNT_ONLY;
+	}
 	return session_busy(c->sess) ? ERR_BUSY : 0;
 }
 
@@ -427,6 +431,10 @@ cmd_join(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 		if (admin_draining(c->srv->admin)) {
 			*why = "the server is draining for a restart: no new games";
 			return ERR_DRAINING;
+		}
+		if (room_spec(rm)->rated && s->kind == SESSION_GUEST) {
+			*why = GAME_WHY_ACCOUNT_ONLY;
+			return ERR_ACCOUNT_ONLY;
 		}
 		if (session_busy(s))
 			return ERR_BUSY;
@@ -663,8 +671,17 @@ cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 	wire_gamespec(&g, m);
 	if (gamespec_check(&g, why) != 0)
 		return ERR_ARGUMENT;
+	if (g.rated && c->sess->kind == SESSION_GUEST) {
+		*why = GAME_WHY_ACCOUNT_ONLY;
+		return ERR_ACCOUNT_ONLY;
+	}
 	struct session *to = session_by_name(c->srv, m->user);
 	uint32_t id = 0;
+	if (g.rated && to && to->conn && to->kind == SESSION_GUEST) {
+		*why = "rated games need an account, and they play as a guest: challenge them "
+		       "to a casual game";
+		return ERR_ACCOUNT_ONLY;
+	}
 	if (!to || !to->conn) {
 		/* a user of another node, if one has them */
 		game_err_t e = world_challenge(&c->srv->world, c->sess, m->user, &g, &id, why);
@@ -700,6 +717,8 @@ cmd_answer_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, cons
 		*why = "one of you is seeking or playing";
 	else if (e == GERR_NO_OFFER)
 		*why = "no such challenge for you";
+	else if (e == GERR_ACCOUNT_ONLY)
+		*why = GAME_WHY_ACCOUNT_ONLY;
 	return e ? refused(e, NULL, why) : ok_ident(c, m, m->ident);
 }
 

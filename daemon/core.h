@@ -20,7 +20,7 @@
 #include "rules/version.h"
 
 #define GOMOKUD_VERSION GOMOKU_VERSION
-/* Capabilities every server serves; conn_up adds "accounts history" with a
+/* Capabilities every server serves; conn_up adds "accounts history ratings" with a
  * database and "bots" with bots (PROTOCOL.md section 3). */
 #define GOMOKUD_CAPS "swap2 chat resume lobby seekpages chatlog take away"
 

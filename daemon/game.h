@@ -93,9 +93,14 @@ typedef enum {
 	GERR_NO_CODE,        /* no private room has that code (on any node) */
 	GERR_UNAVAILABLE,    /* needs the other nodes, which cannot be reached now */
 	GERR_AWAY,           /* the other player is away (their connection dropped) */
+	GERR_ACCOUNT_ONLY,   /* a rated game for a guest: rated play needs an account */
 	GERR_PENDING,        /* not refused: the answer comes after the commit */
 	GERR_NOMEM,
 } game_err_t;
+
+/* The words of a GERR_ACCOUNT_ONLY refusal (PROTOCOL.md, 417). */
+#define GAME_WHY_ACCOUNT_ONLY \
+	"rated games need an account: register or log in to play rated, or play casual"
 
 /* The settings shared by SEEK, CREATE, BOT play and rooms. */
 struct gamespec {

@@ -175,6 +175,10 @@ lobby_take(struct server *srv, struct session *s, uint32_t id, const char *user,
 		*why = "that seek is your own";
 		return GERR_ARGUMENT;
 	}
+	if (k->spec.rated && s->kind == SESSION_GUEST) {
+		*why = GAME_WHY_ACCOUNT_ONLY;
+		return GERR_ACCOUNT_ONLY;
+	}
 	struct gamespec g = k->spec;
 	g.colour = WISH_ANY; /* the seeker's wish decides */
 	return pair(srv, k, s, &g, NULL);

@@ -90,6 +90,11 @@ struct room {
 	struct sink *relay;      /* the cluster's relay of its events, or NULL */
 	struct chatline *chat;   /* the last ROOM_CHAT_KEPT lines said, a ring; NULL until one is */
 	int nchat; /* lines said so far (the newest at (nchat - 1) % ROOM_CHAT_KEPT) */
+	/* both seats' ratings for the rule as the game started (`ratings`),
+	 * known only where a store keeps them; what its end did to them */
+	int rated_known;
+	struct archive_rating rating[2];
+	struct archive_change change;
 };
 
 /* A line of the room's chat, kept for its snapshot (PROTOCOL.md, `chatlog`). */
@@ -479,6 +484,8 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	snprintf(r->code, sizeof r->code, "%s", sv->private_room ? sv->code : "");
 	r->game_id = sv->id;
 	r->moved_both = sv->moved_both;
+	r->rated_known = archive_rates(srv);
+	memcpy(r->rating, sv->rating, sizeof r->rating);
 	for (int i = 0; i < sv->nmoves; i++)
 		if (pos_play(&r->pos, sv->moves[i]) != LEGAL_OK) {
 			*why = "an illegal move in the record";
@@ -817,7 +824,8 @@ send_stage(struct room *r)
 
 static game_err_t started(
     struct room *r, const struct start *st, game_err_t e, int64_t id, struct room_act *act);
-static void begun(void *arg, game_err_t e, int64_t id);
+static void begun(void *arg, game_err_t e, int64_t id, const struct archive_rating *rating);
+static void send_ratings(struct room *r);
 
 /* The next game's row in the archive, for the seats as they are now; then
  * started() plays it or puts the seats back (st). With SQLite at once: the
@@ -842,7 +850,10 @@ begin_game(struct room *r, const struct start *st, struct room_act *act)
 		return GERR_PENDING;
 	}
 	int64_t id;
-	int rc = archive_begin(r->srv, &g, &id);
+	struct archive_rating rating[2];
+	int rc = archive_begin(r->srv, &g, &id, rating);
+	if (rc == 0)
+		memcpy(r->rating, rating, sizeof r->rating);
 	return started(r, st, rc ? archive_refusal(r->srv) : GERR_OK, id, act);
 }
 
@@ -860,7 +871,9 @@ start_game(struct room *r)
 	r->status = r->spec.opening == OPEN_SWAP2 ? GAME_OPENING : GAME_PLAYING;
 	r->stage = SWAP2_PUT3;
 	metrics_game_started(r->srv->metrics, r->spec.rule);
+	r->change.changed = 0;
 	send_start(r);
+	send_ratings(r);
 	if (r->status == GAME_OPENING) {
 		send_stage(r);
 	} else {
@@ -873,11 +886,62 @@ start_game(struct room *r)
 
 /* The archive's record of the game ending now as res by reason. */
 static void
-end_record(const struct room *r, game_result_t res, game_reason_t reason, struct archive_game *g)
+end_record(struct room *r, game_result_t res, game_reason_t reason, struct archive_game *g)
 {
 	room_record(r, g);
 	g->result = res;
 	g->reason = reason;
+	r->change.changed = 0;
+	g->change = &r->change; /* filled once the end is committed */
+}
+
+/* A rating as the wire says it. */
+static void
+rating_into(const struct archive_rating *a, proto_rating_t *p)
+{
+	p->value = a->value < 0 ? -1 : a->value;
+	p->provisional = a->value >= 0 && a->provisional;
+}
+
+/* The seats' names and ratings into a RATINGS line. */
+static void
+ratings_into(const struct room *r, proto_msg_t *m)
+{
+	snprintf(m->room, sizeof m->room, "%s", r->id);
+	snprintf(m->user, sizeof m->user, "%s", r->seat[0].name);
+	snprintf(m->user2, sizeof m->user2, "%s", r->seat[1].name);
+	rating_into(&r->rating[0], &m->ratings[0]);
+	rating_into(&r->rating[1], &m->ratings[1]);
+}
+
+/* * RATINGS after * START, where ratings are kept. */
+static void
+send_ratings(struct room *r)
+{
+	if (!r->rated_known)
+		return;
+	proto_msg_t m;
+	proto_init(&m, PE_RATINGS, NULL);
+	ratings_into(r, &m);
+	room_event(r, &m);
+}
+
+/* * RATED after * OVER, when the end changed the ratings. */
+static void
+send_rated(struct room *r)
+{
+	if (!r->change.changed)
+		return;
+	proto_msg_t m;
+	proto_init(&m, PE_RATED, NULL);
+	snprintf(m.user, sizeof m.user, "%s", r->seat[0].name);
+	snprintf(m.user2, sizeof m.user2, "%s", r->seat[1].name);
+	m.before = r->change.before[0];
+	m.after = r->change.after[0];
+	m.before2 = r->change.before[1];
+	m.after2 = r->change.after[1];
+	r->change.changed = 0;
+	room_event(r, &m);
 }
 
 /* The game is over, and archived so: the room says it (* OVER). */
@@ -904,6 +968,7 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 	for (int i = 0; i < r->ncells && i < PROTO_LIST_MAX; i++)
 		notation_format(r->cells[i], r->spec.size, m.moves[m.nmoves++]);
 	room_event(r, &m);
+	send_rated(r);
 	log_info(&r->srv->log, "room %s: game over, %s %s", r->id, game_result_name(res),
 	    game_reason_name(reason));
 	evtimer_del(r->alone_ev);
@@ -1303,6 +1368,7 @@ started(struct room *r, const struct start *st, game_err_t e, int64_t id, struct
 	}
 	if (e == GERR_OK) {
 		r->game_id = id;
+		r->rated_known = archive_rates(r->srv);
 		end_offers(r, 1u << ASK_REMATCH, END_ACCEPTED);
 		start_game(r);
 		alone_check(r);
@@ -1321,13 +1387,15 @@ started(struct room *r, const struct start *st, game_err_t e, int64_t id, struct
 /* The store thread's answer for the game's row: started() says it, then
  * the request that waited hears it. */
 static void
-begun(void *arg, game_err_t e, int64_t id)
+begun(void *arg, game_err_t e, int64_t id, const struct archive_rating *rating)
 {
 	struct room *r = arg;
 	struct pending *p = r->pending;
 	struct room_act act;
 	act_init(&act);
 	r->pending = NULL;
+	if (e == GERR_OK)
+		memcpy(r->rating, rating, sizeof r->rating);
 	e = started(r, &p->st, e, id, &act);
 	free(p);
 	answered(r, e, &act);
@@ -1398,6 +1466,9 @@ swap_seats(struct room *r)
 	struct seat t = r->seat[0];
 	r->seat[0] = r->seat[1];
 	r->seat[1] = t;
+	struct archive_rating rt = r->rating[0];
+	r->rating[0] = r->rating[1];
+	r->rating[1] = rt;
 	for (int i = 0; i < 2; i++)
 		if (r->seat[i].m)
 			r->seat[i].m->seat = i;
@@ -2153,6 +2224,11 @@ room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m
 		    ? PRES_GONE
 		    : PRES_HERE;
 		m.ms = st->gone && st->deadline > now ? st->deadline - now : 0;
+		emit(arg, &m);
+	}
+	if (r->rated_known && r->seat[0].name[0] && r->seat[1].name[0]) {
+		proto_init(&m, PD_RATINGS, NULL);
+		ratings_into(r, &m);
 		emit(arg, &m);
 	}
 	/* a private room's code, for its members (only they see its snapshot) */

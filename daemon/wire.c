@@ -177,6 +177,8 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_UNAVAILABLE;
 	case GERR_AWAY:
 		return ERR_AWAY;
+	case GERR_ACCOUNT_ONLY:
+		return ERR_ACCOUNT_ONLY;
 	case GERR_STORE:
 	case GERR_FENCED:
 	case GERR_PENDING:

@@ -135,6 +135,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_SEEK] = { PK_DATA, "SEEK", NULL, "iuRSTOQPF" },
 	[PD_SAY] = { PK_DATA, "SAY", NULL, "ru*" },
 	[PD_CODE] = { PK_DATA, "CODE", NULL, "rc" },
+	[PD_RATINGS] = { PK_DATA, "RATINGS", NULL, "ru1w2" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -159,6 +160,8 @@ static const struct form forms[PM_COUNT] = {
 	[PE_CHALLENGEEND] = { PK_EVENT, "CHALLENGEEND", NULL, "iE" },
 	[PE_MOVED] = { PK_EVENT, "MOVED", NULL, "ra" },
 	[PE_CLOSED] = { PK_EVENT, "CLOSED", NULL, "rqa" },
+	[PE_RATINGS] = { PK_EVENT, "RATINGS", NULL, "rqu1w2" },
+	[PE_RATED] = { PK_EVENT, "RATED", NULL, "rqu34w56" },
 };
 
 /* Keyword sets, in enum order. */
@@ -192,6 +195,7 @@ enum ftype {
 	FT_LIST,
 	FT_CANDS,
 	FT_CLOCK,
+	FT_RATING,
 	FT_TEXT
 };
 enum cset { CS_NONE, CS_ROOM, CS_NAME, CS_ALNUM, CS_PRINT };
@@ -264,6 +268,12 @@ static const struct field fields[] = {
 	F('U', FT_INT, CS_NONE, when, 0, 1LL << 40, NULL, "time"),
 	F('x', FT_CLOCK, CS_NONE, bms, -1, 10000000000LL, NULL, "clock"),
 	F('y', FT_CLOCK, CS_NONE, wms, -1, 10000000000LL, NULL, "clock"),
+	F('1', FT_RATING, CS_NONE, ratings[0], 0, 9999, NULL, "rating"),
+	F('2', FT_RATING, CS_NONE, ratings[1], 0, 9999, NULL, "rating"),
+	F('3', FT_INT, CS_NONE, before, 0, 9999, NULL, "rating"),
+	F('4', FT_INT, CS_NONE, after, 0, 9999, NULL, "rating"),
+	F('5', FT_INT, CS_NONE, before2, 0, 9999, NULL, "rating"),
+	F('6', FT_INT, CS_NONE, after2, 0, 9999, NULL, "rating"),
 	F('*', FT_TEXT, CS_NONE, text, 0, PROTO_TEXT_MAX, NULL, "text"),
 };
 
@@ -295,6 +305,7 @@ static const struct {
 	{ ERR_BANNED, "banned" },
 	{ ERR_MUTED, "muted" },
 	{ ERR_NOT_ADMIN, "not-admin" },
+	{ ERR_ACCOUNT_ONLY, "account-only" },
 	{ ERR_NO_ROOM, "no-such-room" },
 	{ ERR_NO_USER, "no-such-user" },
 	{ ERR_NO_CODE, "no-such-code" },
@@ -673,6 +684,18 @@ field_parse(const struct field *f, proto_kind_t kind, char *tok, proto_msg_t *m)
 				return 0;
 			s = comma + 1;
 		}
+	case FT_RATING: {
+		proto_rating_t *r = (proto_rating_t *)(void *)base;
+		if (strcmp(tok, "-") == 0) {
+			r->value = -1;
+			return 0;
+		}
+		if (n > 1 && tok[n - 1] == '?') {
+			r->provisional = 1;
+			tok[n - 1] = '\0';
+		}
+		return parse_int(tok, f->lo, f->hi, &r->value);
+	}
 	case FT_TEXT:
 		break;
 	}
@@ -815,6 +838,19 @@ field_format(const struct field *f, proto_kind_t kind, const proto_msg_t *m, str
 			putf(o, ":%lld", s);
 		}
 		return;
+	case FT_RATING: {
+		const proto_rating_t *r = (const proto_rating_t *)(const void *)base;
+		if (r->value == -1) {
+			put(o, "-");
+		} else if (r->value < f->lo || r->value > f->hi) {
+			o->err = 1;
+		} else {
+			putf(o, "%lld", (long long)r->value);
+			if (r->provisional)
+				put(o, "?");
+		}
+		return;
+	}
 	case FT_TEXT: {
 		size_t n = strnlen(m->text, sizeof m->text);
 		if (n > PROTO_TEXT_MAX || m->text[0] == ' ' || !proto_utf8_ok(m->text, n))

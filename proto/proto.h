@@ -155,8 +155,9 @@ typedef enum {
 	PD_BAN,
 	PD_FORBIDDEN,
 	PD_SEEK,
-	PD_SAY,  /* a kept line of chat in a snapshot (`chatlog`) */
-	PD_CODE, /* a private room's invite code, in its snapshot (`away`) */
+	PD_SAY,     /* a kept line of chat in a snapshot (`chatlog`) */
+	PD_CODE,    /* a private room's invite code, in its snapshot (`away`) */
+	PD_RATINGS, /* both players' ratings in a snapshot (`ratings`) */
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -181,6 +182,8 @@ typedef enum {
 	PE_CHALLENGEEND,
 	PE_MOVED,
 	PE_CLOSED, /* a private room closed before its game (`away`) */
+	PE_RATINGS, /* both players' ratings, right after * START (`ratings`) */
+	PE_RATED,   /* the ratings a game changed, right after its * OVER */
 	PM_COUNT
 } proto_id_t;
 
@@ -232,9 +235,10 @@ typedef enum {
 	ERR_LOGGED_IN = 411,   /* already has a name */
 	ERR_NAME_TAKEN = 412,
 	ERR_CREDENTIALS = 413,
-	ERR_BANNED = 414,    /* that name or address is banned */
-	ERR_MUTED = 415,     /* SAY, TELL while muted */
-	ERR_NOT_ADMIN = 416, /* a moderation verb from a non-admin */
+	ERR_BANNED = 414,       /* that name or address is banned */
+	ERR_MUTED = 415,        /* SAY, TELL while muted */
+	ERR_NOT_ADMIN = 416,    /* a moderation verb from a non-admin */
+	ERR_ACCOUNT_ONLY = 417, /* rated play needs an account: a guest asked, or was asked */
 	ERR_NO_ROOM = 420,
 	ERR_NO_USER = 421,
 	ERR_NO_CODE = 422,
@@ -273,6 +277,13 @@ typedef struct {
 	char move[PROTO_MOVE_MAX + 1];
 	int32_t score;
 } proto_cand_t;
+
+/* A player's rating on a RATINGS line: "1500", "1500?" (provisional) or
+ * "-" (none: a guest, an unrated bot). */
+typedef struct {
+	int64_t value; /* -1: none */
+	int provisional;
+} proto_rating_t;
 
 /* One message. Only the fields named by the message's form (PROTOCOL.md,
  * and the schema in proto.c) are meaningful; the parser zeroes the rest. */
@@ -317,7 +328,9 @@ typedef struct proto_msg {
 	int64_t bms, wms; /* clocks in ms; -1 prints as "-" */
 	int64_t page;     /* HISTORY, TOP: from 1; 0 = absent */
 	int64_t rating, deviation, wins, losses, draws;
-	int64_t when; /* unix seconds */
+	int64_t when;                           /* unix seconds */
+	proto_rating_t ratings[2];              /* RATINGS: black's, white's */
+	int64_t before, after, before2, after2; /* RATED: black's, white's */
 	char text[PROTO_TEXT_MAX + 1];
 } proto_msg_t;
 

@@ -77,6 +77,12 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_accounts
 
 TESTS += $(O)/tests/daemon/test_accounts
 
+# Ratings in view: RATINGS, RATED, the snapshot's line, 417 for guests
+# (issue 43, item 7).
+TCLIENT_PROGS += $(O)/tests/daemon/test_ratings
+
+TESTS += $(O)/tests/daemon/test_ratings
+
 # A player's journey: takeover, BYE and close_notify, SEEKS, CHALLENGE, the
 # certificate's names and fingerprint (issue 25).
 TCLIENT_PROGS += $(O)/tests/daemon/test_journey

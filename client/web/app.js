@@ -336,6 +336,7 @@ function onOutcome(out, m) {
     return;
   }
   if (out.save) save(out.save);
+  if (out.rated) refreshMyStats(); // the account card's rating after a rated end
   if (out.seated) {
     // a session taken back (RESUME <token> -, or a LOGIN that took it
     // over) is seated there: its game, or its private room waiting
@@ -370,6 +371,7 @@ function show(view) {
 function showLobby() {
   show('lobby');
   refreshLobby();
+  refreshMyStats();
   clearInterval(app.lobbyTimer);
   app.lobbyTimer = setInterval(refreshLobby, 4000);
 }
@@ -519,11 +521,17 @@ function renderGame() {
     canPlay: need > 0 || (side !== null && g.status === 'playing' && turn === side),
     toMove: turn,
   });
+  $('gameinfo').textContent = t('web.gameinfo', '%s · %s %s×%s · %s', g.rated === 'rated' ? t('game.rated', 'rated') : t('game.casual', 'casual'),
+    word('rule', g.rule), g.size, g.size, tcWords(g.tc));
   for (const s of ['black', 'white']) {
     const n = $(`p-${s}`).querySelector('.name');
     const user = g[s];
     const gone = g.presence[user] && g.presence[user].gone;
     n.textContent = `${user === '-' ? t('web.seat.empty', 'waiting…') : user}${user === me ? t('game.you', ' (you)') : ''}${gone ? t('game.away', ' (away)') : ''}`;
+    n.dataset.user = user;
+    n.disabled = user === '-';
+    n.title = user === '-' ? '' : t('web.profile.open', '%s\'s profile', user);
+    renderRating($(`p-${s}`).querySelector('.rating'), g, s);
     $(`p-${s}`).classList.toggle('tomove', g.status === 'playing' && turn === s);
   }
   let line;
@@ -598,6 +606,133 @@ function renderGame() {
   tick();
 }
 
+// A player's rating beside the name: "1500?" while provisional; after a
+// rated game the new one and the change ("1512 (+12)"); nothing for a
+// player without one (a guest).
+function renderRating(el, g, side) {
+  const r = g.rating[side];
+  const before = g.ratingBefore[side];
+  el.replaceChildren();
+  el.title = '';
+  if (!r) return;
+  if (before) {
+    const d = r - before;
+    const span = document.createElement('span');
+    span.className = d > 0 ? 'up' : d < 0 ? 'down' : '';
+    span.textContent = `${d >= 0 ? '+' : '−'}${Math.abs(d)}`;
+    el.append(`${r} (`, span, ')');
+    el.title = t('web.rating.change', 'Rating %s, was %s', r, before);
+    return;
+  }
+  el.textContent = `${r}${g.provisional[side] ? '?' : ''}`;
+  el.title = g.provisional[side] ? t('web.rating.provisional', 'Provisional rating: few rated games yet') : t('web.rating', 'Rating');
+}
+
+for (const s of ['black', 'white']) {
+  $(`p-${s}`).querySelector('.name').addEventListener('click', (e) => {
+    const user = e.currentTarget.dataset.user;
+    if (user && user !== '-') openProfile(user);
+  });
+}
+
+// ---- profiles and the leaderboard ----------------------------------------------
+
+// A player's profile over the page: per-rule ratings (STATS) and recent
+// games (HISTORY), as the server has them now.
+async function openProfile(user) {
+  model.openProfile(user);
+  renderProfile();
+  $('profile-close').focus();
+  await Promise.all([send('STATS', user).catch(() => {}), send('HISTORY', user).catch(() => {})]);
+  renderProfile();
+}
+
+const PROFILE_GAMES = 10; // the newest games a profile shows
+
+function renderProfile() {
+  const p = model.profile;
+  $('profile').hidden = !p;
+  if (!p) return;
+  $('profile-name').textContent = p.user;
+  const st = $('profile-stats');
+  if (p.stats === null) st.replaceChildren(item(t('web.loading', 'Loading…')));
+  else if (!p.stats.length) st.replaceChildren(item(t('web.profile.unrated', 'No ratings: a guest, or a bot that is not rated.')));
+  else {
+    st.replaceChildren(...p.stats.map((f) => item(t('web.profile.stat', '%s: %s (%s wins, %s losses, %s draws)', word('rule', f.rule),
+      `${f.rating}${f.standing === 'provisional' ? '?' : ''}`, f.wins, f.losses, f.draws))));
+  }
+  const ul = $('profile-games');
+  if (p.games === null) ul.replaceChildren(item(t('web.loading', 'Loading…')));
+  else if (!p.games.length) ul.replaceChildren(item(t('web.history.none', 'No finished games yet.')));
+  else {
+    ul.replaceChildren(...p.games.slice(0, PROFILE_GAMES).map((f) => {
+      const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, resultWords(f.result, f.reason), f.plies)} `);
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = t('web.replay', 'Replay');
+      b.addEventListener('click', () => { closeProfile(); openReplay(f.id); });
+      li.appendChild(b);
+      return li;
+    }));
+  }
+}
+
+function closeProfile() {
+  model.closeProfile();
+  renderProfile();
+}
+$('profile-close').addEventListener('click', closeProfile);
+const CLOSES = { Escape: true }; // the keys that close the profile
+document.addEventListener('keydown', (e) => {
+  if (CLOSES[e.key] && model.profile) closeProfile();
+});
+
+// The leaderboard of the rule chosen (TOP <rule>); a name opens its profile.
+async function showTop() {
+  try {
+    await act('TOP', $('top-rule').value);
+    app.top = true;
+    renderTop();
+  } catch { /* said */ }
+}
+
+function renderTop() {
+  if (!app.top) return;
+  const ol = $('top');
+  ol.replaceChildren();
+  for (const f of model.lobby.top) {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = f.user;
+    b.dataset.profile = f.user;
+    b.addEventListener('click', () => openProfile(f.user));
+    li.append(b, ` ${f.rating}${f.standing === 'provisional' ? '?' : ''}`);
+    ol.appendChild(li);
+  }
+  if (!model.lobby.top.length) ol.replaceChildren(item(t('web.top.none', 'Nobody has played a rated game of %s yet.', word('rule', model.lobby.topRule))));
+}
+$('top-go').addEventListener('click', showTop);
+$('top-rule').addEventListener('change', showTop);
+
+// The account card's ratings, asked again (after a rated game ended, back
+// in the lobby): only for an account, on a server that keeps them.
+async function refreshMyStats() {
+  renderRatedNote();
+  if (!model.me || !saved().account || !model.caps.includes('accounts')) return;
+  try {
+    await send('STATS', model.me.name);
+    app.stats = true;
+    renderStats();
+  } catch { /* the card keeps what it showed */ }
+}
+
+// A guest's rated toggle says that rated play needs an account (the server
+// refuses it: 417).
+function renderRatedNote() {
+  $('rated-note').hidden = !model.me || !!saved().account;
+}
+
 function confirmThen(text, fn) {
   $('confirm-text').textContent = text;
   $('confirm').hidden = false;
@@ -663,6 +798,7 @@ async function download(format) {
 // The search, as the model has it from the server's replies and events:
 // gone with START, CANCEL or the connection; a countdown to the bot.
 function renderSeek() {
+  renderRatedNote();
   const s = model.searching(performance.now());
   $('seek-bot').parentElement.hidden = !model.botFallback(); // a server without bots
   $('seek-cancel').hidden = !s;
@@ -814,18 +950,6 @@ async function account(cmd) {
 }
 form('account', () => account('LOGIN'));
 $('register-go').addEventListener('click', () => account('REGISTER'));
-$('top-go').addEventListener('click', async () => {
-  try {
-    await act('TOP', 'freestyle');
-    const ol = $('top');
-    ol.replaceChildren();
-    for (const f of model.lobby.top) {
-      const li = document.createElement('li');
-      li.textContent = `${f.user} ${f.rating}`;
-      ol.appendChild(li);
-    }
-  } catch { /* said */ }
-});
 $('history-go').addEventListener('click', async () => {
   try {
     await act('HISTORY', model.me.name);
@@ -898,6 +1022,9 @@ function renderTexts() {
   showMe();
   renderStats();
   renderHistory();
+  renderTop();
+  renderProfile();
+  renderRatedNote();
   if (app.view === 'game') renderGame();
   if (app.view === 'replay' && model.replay) renderReplay();
   if (app.view === 'dead') renderDead();

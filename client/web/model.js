@@ -59,6 +59,15 @@ function ms(v) {
   return v === '-' ? null : Number(v);
 }
 
+// A RATINGS line's ratings (`ratings`): "1500?" provisional, "-" none (0).
+function setRatings(g, f) {
+  for (const [side, v] of [['black', f.brating], ['white', f.wrating]]) {
+    g.rating[side] = v === '-' ? 0 : parseInt(v, 10);
+    g.provisional[side] = v.endsWith('?');
+    g.ratingBefore[side] = 0;
+  }
+}
+
 function setClock(g, b, w, side, now) {
   g.clock = { b, w, side, at: now };
 }
@@ -93,7 +102,10 @@ export class Model {
     this.joined = null; // {room, code}: the private room entered by its code (JOIN)
     this.challenge = null; // a challenge to me awaiting my answer: the event's fields
     // the lobby's lists; stats: the last STATS reply's lines, top: TOP's
-    this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0, stats: [], top: [] };
+    this.lobby = { rooms: [], users: [], seeks: [], seeksTotal: 0, games: [], gamesTotal: 0, stats: [], top: [], topRule: 'freestyle' };
+    // a player's profile (a name clicked): {user, stats, games}, each null
+    // until its reply (STATS <user>, HISTORY <user>) came
+    this.profile = null;
     this.record = null; // the last EXPORT: {id, format, lines, ready}
     this.replay = null; // {rec, at}
     this.motd = null; // the server's notices: their texts as sent
@@ -149,6 +161,9 @@ export class Model {
     if (m.kind === 'err') {
       if (FATAL.has(m.code)) out.rc = 'fatal';
       if (m.code === 414 && req && req.name === 'HELLO') this.banned = m.text || ''; // closed after it
+      // a profile's request refused (421: a name with no ratings): said as none
+      if (this.forProfile(req) && req.name === 'STATS') this.profile.stats = [];
+      if (this.forProfile(req) && req.name === 'HISTORY') this.profile.games = [];
       return out;
     }
     const a = m.args;
@@ -197,6 +212,10 @@ export class Model {
         break;
       }
       case 'HISTORY':
+        if (this.forProfile(req)) {
+          this.profile.games = data.filter((d) => d.name === 'GAME').map((d) => d.fields);
+          break;
+        }
         this.lobby.games = data.filter((d) => d.name === 'GAME').map((d) => d.fields);
         this.lobby.gamesTotal = Number(a[1] || this.lobby.games.length);
         break;
@@ -204,10 +223,15 @@ export class Model {
         this.record = { id: a[0], format: a[1], lines: data.filter((d) => d.name === 'RECORD').map((d) => d.fields.text), ready: true };
         break;
       case 'STATS':
-        this.lobby.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        if (this.forProfile(req)) this.profile.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        // the account card's: mine (a profile of another player leaves it)
+        if (!this.forProfile(req) || (this.me && req.args[0] === this.me.name)) this.lobby.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
         this.ratings(data);
         break;
-      case 'TOP': this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields); break;
+      case 'TOP':
+        this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
+        this.lobby.topRule = req && req.args[0] ? req.args[0] : this.lobby.topRule;
+        break;
       case 'FORBIDDEN': {
         const g = this.game;
         if (g && req && g.room === a[0] && g.moves.length === req.ply) {
@@ -218,6 +242,21 @@ export class Model {
       default: break;
     }
     return out;
+  }
+
+  // A profile of user is shown from now: its STATS and HISTORY replies
+  // fill it (the page sends both).
+  openProfile(user) {
+    this.profile = { user, stats: null, games: null };
+  }
+
+  closeProfile() {
+    this.profile = null;
+  }
+
+  // Whether a reply answers the profile shown (STATS or HISTORY of its user).
+  forProfile(req) {
+    return !!(req && this.profile && (req.name === 'STATS' || req.name === 'HISTORY') && req.args[0] === this.profile.user);
   }
 
   // The players' ratings in the shown game's rule, from a STATS reply.
@@ -262,6 +301,7 @@ export class Model {
         case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
         case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
         case 'CODE': this.invite = { room, code: f.code }; break; // shown again with its link
+        case 'RATINGS': setRatings(g, f); break;
         default: break;
       }
     }
@@ -368,7 +408,8 @@ export class Model {
         g.clock.side = 'none';
         if (f.reason === 'time' && f.result === 'black') g.clock.w = 0; // the flag fell
         else if (f.reason === 'time' && f.result === 'white') g.clock.b = 0;
-        if (g.rated === 'rated') g.ratingBefore = { ...g.rating }; // the next STATS shows the change
+        // the next STATS shows the change; a server with `ratings` says it (* RATED)
+        if (g.rated === 'rated' && !this.caps.includes('ratings')) g.ratingBefore = { ...g.rating };
         g.think = null;
         for (const [id, o] of g.offers) if (o.kind !== 'rematch') { g.lapsed.set(id, o); g.offers.delete(id); }
         if (this.mySide()) out.save = { room: null, seq: 0 };
@@ -402,7 +443,17 @@ export class Model {
         g.putting = f.stage === 'put3';
         g.think = null; // a preview of the opening's stones is stale now
         break;
+      case 'RATINGS': setRatings(g, f); break;
+      case 'RATED':
+        g.ratingBefore = { black: Number(f.bbefore), white: Number(f.wbefore) };
+        g.rating = { black: Number(f.bafter), white: Number(f.wafter) };
+        out.rated = true; // the account card's rating is stale now
+        break;
       case 'COLOURS':
+        if (f.black === g.white && f.white === g.black) { // the ratings go with the players
+          g.rating = { black: g.rating.white, white: g.rating.black };
+          g.provisional = { black: g.provisional.white, white: g.provisional.black };
+        }
         g.black = f.black;
         g.white = f.white;
         g.stage = null;

@@ -19,6 +19,7 @@ const RE = {
   word: /^[!-~]+$/,
   cands: /^[a-t]([1-9]|1[0-9]|20):-?[0-9]+(,[a-t]([1-9]|1[0-9]|20):-?[0-9]+){0,7}$/,
   tag: /^#[A-Za-z0-9._-]{1,16}$/,
+  rating: /^((0|[1-9][0-9]{0,3})\??|-)$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -48,6 +49,8 @@ const EVENTS = {
   CHALLENGEEND: 'id:num how:word',
   MOVED: 'room:room addr:word',
   CLOSED: 'room:room seq:num why:word', // a private room closed before its game (away)
+  RATINGS: 'room:room seq:num black:user brating:rating white:user wrating:rating',
+  RATED: 'room:room seq:num black:user bbefore:num bafter:num white:user wbefore:num wafter:num',
 };
 
 const DATA = {
@@ -67,6 +70,7 @@ const DATA = {
   BAN: 'what:word target:word until:num by:user text?...',
   SAY: 'room:room user:user text?...', // a kept line of chat in a snapshot (chatlog)
   CODE: 'room:room code:word', // a private room's invite code in its snapshot (away)
+  RATINGS: 'room:room black:user brating:rating white:user wrating:rating', // ratings
 };
 
 const compiled = new Map();

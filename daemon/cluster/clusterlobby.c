@@ -743,6 +743,10 @@ clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int accept)
 		xin_end(lb, x, END_DECLINED, 1);
 		return GERR_OK;
 	}
+	/* a rated game needs two accounts (PROTOCOL.md 4.2); the challenger's
+	 * node could not tell that the one challenged here is a guest */
+	if (x->spec.rated && (s->kind == SESSION_GUEST || x->kind == SESSION_GUEST))
+		return GERR_ACCOUNT_ONLY;
 	struct busy b = { x->node, x->from, 0 };
 	cluster_each_of(lb->cl, PD_USER, busy_user, &b);
 	if (session_busy(s) || b.busy || session_make_room(s))

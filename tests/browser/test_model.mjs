@@ -370,6 +370,36 @@ check('the account card: STATS and TOP lines kept as the server sent them; CREAT
   assert.deepEqual(m.invite, { room: 'r7', code: 'Ab12Cd34' });
 });
 
+check('a profile: STATS and HISTORY of its user fill it, the account card keeps mine; TOP keeps its rule', () => {
+  const m = new Model();
+  line(m, 'OK GUEST lena tok');
+  m.sent('STATS', ['lena'], '#w1');
+  line(m, '= STAT lena freestyle 1500 350 provisional 0 0 0');
+  line(m, 'OK #w1 STATS 1');
+  m.openProfile('mark');
+  assert.deepEqual(m.profile, { user: 'mark', stats: null, games: null });
+  m.sent('STATS', ['mark'], '#w2');
+  m.sent('HISTORY', ['mark'], '#w3');
+  line(m, '= STAT mark freestyle 1662 290 provisional 1 0 0');
+  line(m, '= STAT mark renju 1500 350 provisional 0 0 0');
+  line(m, 'OK #w2 STATS 2');
+  line(m, '= GAME 12 freestyle 15 mark lena black five 9 1796000000');
+  line(m, 'OK #w3 HISTORY 1 1');
+  assert.deepEqual(m.profile.stats.map((f) => `${f.rule} ${f.rating} ${f.wins}-${f.losses}-${f.draws}`), ['freestyle 1662 1-0-0', 'renju 1500 0-0-0']);
+  assert.deepEqual(m.profile.games.map((f) => f.id), ['12']);
+  assert.deepEqual(m.lobby.stats.map((f) => f.user), ['lena'], 'the account card is still mine');
+  assert.deepEqual(m.lobby.games, [], 'my past games are not the profile\'s');
+  // a name without ratings: 421, shown as none
+  m.openProfile('nobody');
+  m.sent('STATS', ['nobody'], '#w4');
+  line(m, 'ERR #w4 421 no-such-user');
+  assert.deepEqual(m.profile.stats, []);
+  m.sent('TOP', ['renju'], '#w5');
+  line(m, '= STAT mark renju 1500 350 provisional 0 0 0');
+  line(m, 'OK #w5 TOP 1 1');
+  assert.equal(m.lobby.topRule, 'renju');
+});
+
 check('the model holds no sentences: a presence notice is a token', () => {
   const m = new Model();
   line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');

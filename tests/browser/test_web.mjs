@@ -596,6 +596,100 @@ async function accountGame() {
   await a.browserContext().close();
 }
 
+// ---- ratings in view (issue 43, item 7) ----------------------------------------
+
+// An account registered from the page's account card.
+async function register(page, name) {
+  await page.type('#account input[name=name]', name);
+  await page.type('#account input[name=password]', 'secret-pw');
+  await page.click('#register-go');
+  await waitText(page, '#me', new RegExp(`^You are ${name}$`));
+}
+
+// A rated seek with the quick match form: people only, the colour wished.
+async function seekRated(page, colour) {
+  if (await page.$eval('#seek-bot', (e) => e.checked)) await page.click('#seek-bot');
+  if (!(await page.$eval('#seek input[name=rated]', (e) => e.checked))) await page.click('#seek input[name=rated]');
+  await page.select('#seek select[name=colour]', colour);
+  await page.click('#seek-go');
+}
+
+async function ratingsGame() {
+  const id = process.pid % 10000;
+  const aName = `rata${id}`;
+  const bName = `ratb${id}`;
+  const a = await open(null, PHONE);
+  const b = await open();
+  await register(a, aName);
+  await register(b, bName);
+  await waitText(a, '#stats', /freestyle 1500/);
+  await seekRated(a, 'black');
+  await waitText(a, '#seek-info', /Looking for an opponent/);
+  await seekRated(b, 'white');
+  for (const p of [a, b]) await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  // the header: rated and the time control; both ratings beside the names
+  for (const p of [a, b]) {
+    await waitText(p, '#gameinfo', /^rated · freestyle 15×15 · 5 min \+ 5 s$/);
+    await waitText(p, '#p-black .rating', /^1500\?$/);
+    await waitText(p, '#p-white .rating', /^1500\?$/);
+  }
+  assert.ok((await text(a, '#p-black .name')).startsWith(aName));
+  await shot(a, 'ratings-phone');
+  for (const [p, mv] of [[a, 'h8'], [b, 'a1'], [a, 'i8'], [b, 'a2'], [a, 'j8'], [b, 'a3'], [a, 'k8'], [b, 'a4']]) await play(p, mv);
+  await a.waitForFunction(() => document.getElementById('turn').textContent === 'Your move', { timeout: T });
+  await a.click('[data-mv="l8"]');
+  await waitText(a, '#turn', /^Black wins \(five\)$/);
+  // the change at the end, on both pages, as the server said it (* RATED)
+  await waitText(a, '#p-black .rating', /^1[5-9][0-9]{2} \(\+[0-9]+\)$/);
+  await waitText(b, '#p-white .rating', /^1[0-4][0-9]{2} \(−[0-9]+\)$/);
+  const after = await a.evaluate(() => window.gomokud.model.game.rating.black);
+  assert.equal(await text(b, '#p-black .rating'), `${after} (+${after - 1500})`);
+  // the winner's account card shows the new rating
+  await waitText(a, '#stats', new RegExp(`freestyle ${after} \\(1-0-0\\)`));
+  await shot(b, 'ratings-end-desktop');
+  // the opponent's name opens a profile: ratings per rule, the game just played
+  await b.click('#p-black .name');
+  await b.waitForSelector('#profile:not([hidden])', { timeout: T });
+  await waitText(b, '#profile-name', new RegExp(`^${aName}$`));
+  await waitText(b, '#profile-stats', new RegExp(`freestyle: ${after}\\? \\(1 wins, 0 losses, 0 draws\\)`));
+  assert.match(await text(b, '#profile-stats'), /renju: 1500\? \(0 wins/);
+  await waitText(b, '#profile-games', new RegExp(`${aName} vs ${bName}: Black wins \\(five\\), 9 moves`));
+  await shot(b, 'profile-desktop');
+  await b.click('#profile-close');
+  await b.waitForSelector('#profile[hidden]', { timeout: T });
+  // the leaderboard per rule: both under freestyle, neither under renju
+  await a.click('#leave');
+  await a.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await a.select('#top-rule', 'freestyle');
+  await a.click('#top-go');
+  await a.waitForFunction((x, y) => { const t = document.getElementById('top').textContent; return t.includes(x) && t.includes(y); }, { timeout: T }, aName, bName);
+  await a.select('#top-rule', 'renju'); // the choice asks again
+  await a.waitForFunction((x) => window.gomokud.model.lobby.topRule === 'renju' && !document.getElementById('top').textContent.includes(x), { timeout: T }, aName);
+  // a name on the leaderboard opens its profile too
+  await a.select('#top-rule', 'freestyle');
+  await a.waitForSelector(`#top [data-profile="${bName}"]`, { timeout: T });
+  await a.click(`#top [data-profile="${bName}"]`);
+  await waitText(a, '#profile-stats', new RegExp(`freestyle: 1[0-4][0-9]{2}\\? \\(0 wins, 1 losses`));
+  await a.click('#profile-close');
+  // a guest: the rated toggle says it needs an account; a rated seek is refused in words
+  const g = await open(null, PHONE);
+  assert.equal(await g.$eval('#rated-note', (e) => e.hidden), false, 'a guest\'s rated toggle does not say it needs an account');
+  assert.match(await text(g, '#rated-note'), /needs an account/);
+  assert.equal(await a.$eval('#rated-note', (e) => e.hidden), true, 'an account\'s rated toggle says it needs one');
+  await seekRated(g, 'any');
+  await waitText(g, '#toast', /^Rated games need an account: register or log in to play rated, or play casual$/);
+  assert.equal(await g.evaluate(() => window.gomokud.model.seek), null);
+  await shot(g, 'rated-guest-phone');
+  // in the player's language
+  const gz = await open(null, PHONE, ['zh-CN', 'zh']);
+  assert.match(await text(gz, '#rated-note'), /需要账号/);
+  await seekRated(gz, 'any');
+  await waitText(gz, '#toast', /^计分对局需要账号/);
+  await gz.browserContext().close();
+  ok('a rated game of two accounts (one on a phone): the header says rated and the time control, 1500? beside both names, the change at the end, the account card\'s new rating; a name opens a profile with per-rule ratings and the game; the leaderboard per rule; a guest\'s rated seek refused in words (417), in English and Chinese');
+  for (const p of [a, b, g]) await p.browserContext().close();
+}
+
 // ---- run ------------------------------------------------------------------------
 
 // ---- 7: a cluster: the page follows * MOVED to the room's node ---------------
@@ -1056,7 +1150,7 @@ async function offersChatFlag() {
   await f.browserContext().close();
 }
 
-const cases = { deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, languageGame, clusterGame, moderationGame, offersChatFlag };
+const cases = { deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

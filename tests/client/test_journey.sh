@@ -6,8 +6,11 @@
 # logging in from a second client takes the session over and, killed and
 # started again, resumes it; the daemon killed (-9) while one client views a
 # finished game and another watches a game, then restarted; a planned
-# restart (SIGTERM) announced; challenges declined and accepted; a rated
-# game lost on time showing 0:00 and both rating changes; quick match
+# restart (SIGTERM) announced; challenges declined and accepted; the
+# header's time control and rated/casual, the ratings beside the names
+# (none for a guest); a rated game lost on time showing 0:00 and both
+# rating changes (the server's * RATINGS and * RATED); a profile (P in
+# the game, p in the lobby) and the leaderboard per rule (L); quick match
 # falling back to a bot. Skips (saying so) when bin/gomokud is absent.
 . tests/client/lib.sh
 echo "checks: README script example verbatim; script refusal exits; guest and account resume after kill; takeover; daemon kill -9 while viewing a finished game and while watching; SIGTERM restart message; challenge declined and accepted; flag 0:00 and rating change; quick match bot fallback"
@@ -186,6 +189,9 @@ keys la Enter
 step "lena seeks" la "Seeking an opponent"
 keys lb Enter
 step "lena plays nora" la "Game started: "
+check "the header says the time control and casual" sh -c "$TM capture-pane -p -t =la: | sed -n 1p | grep -Eq ' [0-9]+\+[0-9]+  casual'"
+step "lena's rating is beside her name (provisional: ~)" la "lena ~1500 (you)"
+check "nora, a guest, has none" sh -c "! $TM capture-pane -p -t =la: | grep -q 'nora ~'"
 LROOM=$(screen la | sed -n 's/.* room \(r[0-9]*\) .*/\1/p' | head -1)
 CENV=GOMOKU_PASSWORD=pass-of-lena client la2 --login lena "$SRV"
 step "a second client of lena's takes the game over" la2 "room $LROOM"
@@ -217,6 +223,8 @@ MARK=$!
 step "lena is challenged again" la3 "mark challenges you"
 keys la3 A
 step "the challenge game starts" la3 "Game started: mark (black) vs lena"
+step "the header says 2+0 and rated" la3 "2+0  rated"
+step "both ratings are beside the names" la3 "mark ~1500"
 step "mark's flag falls" la3 "Game over: lena wins (time)"
 check "the loser's clock reads 00:00" sh -c "$TM capture-pane -p -t =la3: | sed -n 2p | grep -q '00:00\$'"
 step "the chat shows lena's rating change" la3 "lena's rating: 1500 -> "
@@ -224,6 +232,30 @@ step "and mark's" la3 "mark's rating: 1500 -> "
 check "the panel shows the change" sh -c "$TM capture-pane -p -t =la3: | sed -n 3p | grep -Eq 'lena ~?[0-9]+ \(\+[0-9]+\)'"
 wait $MARK
 check "mark's script saw the start and the end" sh -c "grep -q '^\\* START' '$T/mark.out' && grep -q '^\\* OVER .* white time' '$T/mark.out'"
+
+# --- profiles and the leaderboard: P in the game, p and L in the lobby
+keys la3 P
+step "P shows the opponent's profile" la3 "profile of mark"
+step "with mark's record in freestyle" la3 "0 won, 1 lost, 0 drawn"
+step "and the game just played" la3 "mark vs lena"
+keys la3 Escape
+step "Esc goes back to the game" la3 "Game over: lena wins (time)"
+keys la3 Q
+step "lena leaves for the lobby" la3 "p profile  L leaderboard  ? help"
+keys la3 L
+step "L shows the freestyle leaderboard" la3 "leaderboard  < freestyle >"
+step "lena, who won, first" la3 " 1. lena"
+step "mark second" la3 " 2. mark"
+keys la3 Right
+step "standard's: nobody yet" la3 "Nobody has played a rated game of this rule yet."
+keys la3 Escape
+keys la3 p
+step "p asks whose profile" la3 "whose profile> "
+keys la3 lena Enter
+step "lena's own profile" la3 "profile of lena"
+step "with her win" la3 "1 won, 0 lost, 0 drawn"
+keys la3 Escape
+step "back in the lobby" la3 "p profile  L leaderboard  ? help"
 
 # --- quick match with nobody about: a bot after the server's wait
 client qa --name otto "$SRV"

@@ -240,7 +240,7 @@ keys Enter
 step "public games are listed" "r7     playing  renju     15 600+10   cat vs dan  3 moves  2 watching"
 keys Enter
 step "watching shows the game" "Moves (8):"
-check "a spectator is not offered the playing keys" sh -c "$TM capture-pane -p -t =$S: | tail -1 | grep -q '^Tab:chat  ?:help  Q:leave'"
+check "a spectator is not offered the playing keys" sh -c "$TM capture-pane -p -t =$S: | tail -1 | grep -q '^P:profile  Tab:chat  ?:help  Q:leave'"
 check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t =$S: | grep -q 'dan .*06:40'"
 # renju, black to move: j8 would make two open threes, shown as x
 check "a renju forbidden point is marked for black" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 \. \. \. \. \. \. \. X X x \.'"

@@ -36,7 +36,7 @@ check "a setting is padded to its column in display columns" \
     has_line "   规则                         < 无禁手 >"
 check "the time control uses 读秒" sh -c "$TM capture-pane -p -t =z: | grep -qF '用时（基本+读秒）'"
 check "the lobby's key line is whole at 80 columns" \
-    line_is 24 "上/下 选择  左/右 更改  Enter 确定  c 挑战  C 取消约战  ? 帮助  q 退出"
+    line_is 24 "方向键、Enter 确定  c 挑战  C 取消约战  p 资料  L 排行榜  ? 帮助"
 check "the server line is in Chinese" sh -c "$TM capture-pane -p -t =z: | grep -qF '服务器：gomokud'"
 check "every lobby line fits 80 columns" fits
 
@@ -66,7 +66,7 @@ step "resigning asks in Chinese" z "确定认输吗？(y/n)"
 keys z y
 step "the end of the game says who won and why, in Chinese" z "获胜（认输）"
 check "the finished game's key line is whole" \
-    line_is 24 "M:再来一局  A/X:应答  Tab:聊天  ?:帮助  Q:离开"
+    line_is 24 "M:再来一局  A/X:应答  P:资料  Tab:聊天  ?:帮助  Q:离开"
 
 keys z Q
 step "back in the lobby" z "五子棋  大厅"

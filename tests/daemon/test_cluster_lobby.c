@@ -303,9 +303,27 @@ test_challenge_ends(void)
 	CHECK(tc_expect(max, want, WAIT_MS), "max: no \"%s\" (%s)", want, max->line);
 	tc_send(max, "ANSWER %u accept", kid);
 	CHECK_LINE(max, "ERR 423 ");
+	/* a rated one from an account to max, a guest of another node: his
+	 * accept is refused (417), the challenge stays open to decline */
+	struct tc *ria = tc_open(node[1].port, 1);
+	REQUIRE(ria, "could not connect to b");
+	tc_send(ria, "REGISTER ria pass-of-ria");
+	REQUIRE(tc_expect(ria, "OK REGISTER ria ", LINE_MS), "no account (last: %s)", ria->line);
+	tc_send(ria, "CHALLENGE max freestyle 15 none any rated none");
+	l = tc_expect(ria, "OK CHALLENGE ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (%s)", ria->line);
+	l = tc_expect(max, "* CHALLENGE ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* CHALLENGE %u", &kid) == 1, "max got none (%s)", max->line);
+	tc_send(max, "ANSWER %u accept", kid);
+	CHECK_LINE(max, "ERR 417 account-only ");
+	tc_send(max, "ANSWER %u decline", kid);
+	snprintf(want, sizeof want, "* CHALLENGEEND %u declined", id);
+	CHECK(tc_expect(ria, want, WAIT_MS), "ria: no \"%s\" (%s)", want, ria->line);
+	tc_close(ria);
 	tc_close(lea);
 	tc_close(max);
-	ok("a challenge across nodes declined, or withdrawn: both sides hear it");
+	ok("a challenge across nodes declined, or withdrawn: both sides hear it; a guest's accept"
+	   " of a rated one is 417");
 }
 
 /* A private room on a, joined by its code from b: the joiner is sent

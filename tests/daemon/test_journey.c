@@ -144,11 +144,11 @@ test_seeks(void)
 	REQUIRE(s && w, "connect");
 	tc_send(w, "SEEKS");
 	CHECK_LINE(w, "OK SEEKS 0");
-	tc_send(s, "SEEK renju 15 600+0 white rated none bot");
+	tc_send(s, "SEEK renju 15 600+0 white casual none bot");
 	CHECK_LINE(s, "OK SEEK ");
 	tc_send(w, "SEEKS");
 	CHECK(tc_expect(w, "= SEEK ", LINE_MS) &&
-		strstr(w->line, " seeker renju 15 600+0 white rated none bot"),
+		strstr(w->line, " seeker renju 15 600+0 white casual none bot"),
 	    "SEEKS: %s", w->line);
 	CHECK_LINE(w, "OK SEEKS 1");
 	tc_send(s, "CANCEL");

@@ -190,6 +190,10 @@ static const struct {
 	{ PROTO_SERVER, "* SEATED r12" },
 	{ PROTO_SERVER, "* CHALLENGE 3 alice bob freestyle 15 300+5 white rated swap2" },
 	{ PROTO_SERVER, "* CHALLENGEEND 3 expired" },
+	{ PROTO_SERVER, "* RATINGS r3 2 alice 1500? bob 1623" },
+	{ PROTO_SERVER, "* RATINGS r3 2 alice 1500 guest7 -" },
+	{ PROTO_SERVER, "= RATINGS r3 alice - bot5 -" },
+	{ PROTO_SERVER, "* RATED r3 9 alice 1500 1662 bob 1500 1338" },
 	{ PROTO_SERVER, "* MOVED alpha12 play2.example.org:5555" },
 	{ PROTO_SERVER, "* MOVED b3 [2001:db8::2]:5555" },
 };
