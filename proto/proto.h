@@ -181,7 +181,7 @@ typedef enum {
 	PE_CHALLENGE,
 	PE_CHALLENGEEND,
 	PE_MOVED,
-	PE_CLOSED, /* a private room closed before its game (`away`) */
+	PE_CLOSED,  /* a private room closed before its game (`away`) */
 	PE_RATINGS, /* both players' ratings, right after * START (`ratings`) */
 	PE_RATED,   /* the ratings a game changed, right after its * OVER */
 	PM_COUNT

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 #include <openssl/x509v3.h>
@@ -219,17 +220,31 @@ test_challenge(void)
 	CHECK_LINE(z, "ERR 445");
 	tc_send(x, "CHALLENGE zoe freestyle 15 300+5 any casual none");
 	CHECK_LINE(x, "ERR 445");
-	/* a challenge ends when its challenger goes away */
+	/* a challenge waits while its challenger is away (450), and ends
+	 * with the challenger's session */
 	struct tc *v = named(cur->port, "victor");
 	REQUIRE(v, "connect");
+	char vtoken[80];
+	snprintf(vtoken, sizeof vtoken, "%s", v->token);
 	tc_send(v, "CHALLENGE zoe freestyle 15 none any casual none");
 	CHECK_LINE(v, "OK CHALLENGE ");
 	id = atoi(v->line + strlen("OK CHALLENGE "));
 	CHECK_LINE(z, "* CHALLENGE ");
 	tc_close(v);
+	usleep(200 * 1000);
+	tc_send(z, "ANSWER %d accept", id);
+	CHECK_LINE(z, "ERR 450 away");
+	v = tc_open(cur->port, 1);
+	REQUIRE(v, "connect");
+	tc_send(v, "RESUME %s - 0", vtoken);
+	CHECK_LINE(v, "* CHALLENGE ");
+	CHECK_LINE(v, "OK RESUME - 0");
+	tc_send(v, "LOGOUT");
 	snprintf(want, sizeof want, "* CHALLENGEEND %d withdrawn", id);
 	CHECK_LINE(z, want);
-	ok("CHALLENGE is 445 to or from a player at a game; a challenger leaving withdraws it");
+	tc_close(v);
+	ok("CHALLENGE is 445 to or from a player at a game; a challenger away is 450 and told it "
+	   "again when back; a challenger's LOGOUT withdraws it");
 	tc_close(x);
 	tc_close(y);
 	tc_close(z);

@@ -60,6 +60,7 @@ static const struct {
 	{ PROTO_CLIENT, "STATE r12" },
 	{ PROTO_CLIENT, "FORBIDDEN r12" },
 	{ PROTO_CLIENT, "RESUME 0123456789abcdefABCDEF0123456789 r12 41" },
+	{ PROTO_CLIENT, "RESUME 0123456789abcdefABCDEF0123456789 - 0" },
 	{ PROTO_CLIENT, "HISTORY" },
 	{ PROTO_CLIENT, "HISTORY alice" },
 	{ PROTO_CLIENT, "HISTORY alice 3" },
@@ -117,6 +118,7 @@ static const struct {
 	{ PROTO_SERVER, "OK FORBIDDEN r12 2" },
 	{ PROTO_SERVER, "= FORBIDDEN r12 h8,i9" },
 	{ PROTO_SERVER, "OK RESUME r12 41" },
+	{ PROTO_SERVER, "OK RESUME - 0" },
 	{ PROTO_SERVER, "OK HISTORY 3 3" },
 	{ PROTO_SERVER, "OK EXPORT 1234 text" },
 	{ PROTO_SERVER, "OK EXPORT 1234 psq" },
@@ -150,6 +152,7 @@ static const struct {
 	{ PROTO_SERVER, "= SEAT r12 white bob here 0" },
 	{ PROTO_SERVER, "= OFFER r12 4 draw bob" },
 	{ PROTO_SERVER, "= SAY r12 bob good luck" },
+	{ PROTO_SERVER, "= CODE r12 Ab3dEf6hIj0kLm" },
 	{ PROTO_SERVER, "= SWAP2 r3 choose bob" },
 	{ PROTO_SERVER, "= RESULT r12 black five h8,h9,h10,h11,h12" },
 	{ PROTO_SERVER, "= USER alice playing r12" },
@@ -196,6 +199,7 @@ static const struct {
 	{ PROTO_SERVER, "* RATED r3 9 alice 1500 1662 bob 1500 1338" },
 	{ PROTO_SERVER, "* MOVED alpha12 play2.example.org:5555" },
 	{ PROTO_SERVER, "* MOVED b3 [2001:db8::2]:5555" },
+	{ PROTO_SERVER, "* CLOSED r12 4 away" },
 };
 
 static void
