@@ -113,6 +113,7 @@ static const struct {
 	{ ERR_BANNED, { NTR("err.414", "You are banned from this server") } },
 	{ ERR_MUTED, { NTR("err.415", "You are muted: chat is closed to you for now") } },
 	{ ERR_NOT_ADMIN, { NTR("err.416", "Only the server's admins can do that") } },
+	{ ERR_ACCOUNT_ONLY, { NTR("err.417", "That needs an account") } },
 	{ ERR_NO_ROOM, { NTR("err.420", "That room does not exist (any more)") } },
 	{ ERR_NO_USER, { NTR("err.421", "Nobody of that name is online") } },
 	{ ERR_NO_CODE, { NTR("err.422", "No private room has that invite code; check it") } },

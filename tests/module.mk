@@ -77,6 +77,11 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_accounts
 
 TESTS += $(O)/tests/daemon/test_accounts
 
+# Login tokens (REMEMBER, AUTH, LOGOUT) and a guest's sign-in (issue 43).
+TCLIENT_PROGS += $(O)/tests/daemon/test_remember
+
+TESTS += $(O)/tests/daemon/test_remember
+
 # A player's journey: takeover, BYE and close_notify, SEEKS, CHALLENGE, the
 # certificate's names and fingerprint (issue 25).
 TCLIENT_PROGS += $(O)/tests/daemon/test_journey

@@ -22,6 +22,7 @@ const ERRORS = {
   414: N('err.414', 'You are banned from this server'),
   415: N('err.415', 'You are muted: chat is closed to you for now'),
   416: N('err.416', 'Only the server\'s admins can do that'),
+  417: N('err.417', 'That needs an account'),
   420: N('err.420', 'That room does not exist (any more)'),
   421: N('err.421', 'Nobody of that name is online'),
   422: N('err.422', 'No private room has that invite code; check it'),

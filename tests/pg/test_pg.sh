@@ -7,7 +7,8 @@
 # stopped and started mid-game) in every pass, and in the plain gcc build
 # (build/default-cc or -gcc, the one pass of the slow tests) also the
 # daemon's black-box tests: a kill -9 mid-game and its restart
-# (test_persist), rated games and accounts (test_accounts), the protocol
+# (test_persist), rated games and accounts (test_accounts), login tokens and
+# a guest's sign-in (test_remember), the protocol
 # (test_gomokud, test_spec), the same four again against a cluster node
 # (tests/daemon/withredis), three cluster nodes sharing one database
 # (test_cluster), the lobby across them (test_cluster_lobby) and a killed
@@ -15,7 +16,7 @@
 # by its pid at the end, also on failure. A missing PostgreSQL is a
 # failure, never a skip. With a TEST_FILTER that does not name this script
 # (tests/run.sh: e.g. "cluster"), only the programs it matches run.
-# runs: test_store test_pgdown test_persist test_accounts test_gomokud test_spec test_cluster test_cluster_lobby cluster:test_lease cluster:test_persist cluster:test_accounts cluster:test_gomokud cluster:test_spec
+# runs: test_store test_pgdown test_persist test_accounts test_remember test_gomokud test_spec test_cluster test_cluster_lobby cluster:test_lease cluster:test_persist cluster:test_accounts cluster:test_gomokud cluster:test_spec
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
@@ -37,7 +38,7 @@ export GOMOKU_PG_CTL="sh $here/pg.sh" GOMOKU_PG_DIR="$tmp/pg"
 tests="$O/tests/unit/test_store $O/tests/daemon/test_pgdown"
 case "$O" in
 */default-cc | */default-gcc) tests="$tests $O/tests/daemon/test_persist $O/tests/daemon/test_accounts
-	$O/tests/daemon/test_gomokud $O/tests/daemon/test_spec" ;;
+	$O/tests/daemon/test_remember $O/tests/daemon/test_gomokud $O/tests/daemon/test_spec" ;;
 esac
 # three nodes on one Redis and one database, in the builds whose pass runs
 # the cluster's tests (tests/module.mk's CLUSTER_PASS: the plain gcc build,
