@@ -86,6 +86,8 @@ export class Model {
     this.server = ''; // "gomokud 0.1.0"
     this.caps = [];
     this.me = null; // {name, token}
+    this.login = null; // the account's login token the page keeps (REMEMBER, AUTH), or null
+    this.seated = []; // rooms * SEATED announced at a sign-in, not yet opened
     this.game = null;
     this.seek = null; // {id, since, bot} while searching: bot, a bot may take the seat
     this.seekStarted = false; // START came before OK SEEK
@@ -149,12 +151,31 @@ export class Model {
     if (m.kind === 'err') {
       if (FATAL.has(m.code)) out.rc = 'fatal';
       if (m.code === 414 && req && req.name === 'HELLO') this.banned = m.text || ''; // closed after it
+      if (m.code === 413 && req && req.name === 'AUTH') { // unknown, expired or revoked: forget it
+        this.login = null;
+        out.save = { login: null };
+      }
       return out;
     }
     const a = m.args;
     switch (m.name) {
-      case 'GUEST': case 'LOGIN': case 'REGISTER': this.me = { name: a[0], token: a[1] }; break;
-      case 'LOGOUT': this.me = null; break;
+      case 'GUEST': this.me = { name: a[0], token: a[1] }; break;
+      case 'LOGIN': case 'REGISTER': case 'AUTH':
+        // an account now: a guest this connection was is gone, its seek with it
+        this.me = { name: a[0], token: a[1] };
+        this.seek = null;
+        if (m.name === 'AUTH' && req) this.login = req.args[0];
+        break;
+      case 'REMEMBER':
+        this.login = a[0];
+        out.save = { login: a[0] };
+        break;
+      case 'LOGOUT':
+        this.me = null;
+        this.login = null;
+        this.seek = null;
+        out.save = { login: null };
+        break;
       case 'SEEK':
         if (this.seekStarted) this.seekStarted = false; // already paired
         else this.seek = { id: a[0], since: now, bot: !!req && req.args[6] === 'bot' };
@@ -297,7 +318,10 @@ export class Model {
       case 'CHALLENGEEND':
         if (this.challenge && this.challenge.id === f.id) this.challenge = null;
         return out;
-      case 'SEATED': return out;
+      case 'SEATED': // a seat of the account's, announced before its sign-in's OK
+        if (!this.seated.includes(f.room)) this.seated.push(f.room);
+        out.seated = f.room;
+        return out;
       default: return this.roomEvent(name, f, now, out);
     }
   }
@@ -529,6 +553,7 @@ export class Model {
   closed() {
     this.conn.up = false;
     this.seek = null; // a seek ends with its connection (PROTOCOL.md 5.9)
+    this.seated = [];
     this.sentQ = [];
     this.data = [];
     if (this.conn.bye === 'takeover') return { takeover: true };
@@ -588,6 +613,25 @@ export class Model {
   signedIn(name, token) {
     this.me = { name, token };
     this.conn.backoff = BACKOFF_FIRST;
+  }
+
+  // After HELLO on a new connection, from the session kept (saved: {...,
+  // login}): the AUTH to send, or null. An account with a kept login token
+  // signs in as itself when the server takes login tokens (remember).
+  authArgs(saved) {
+    return saved.login && this.caps.includes('remember') ? [saved.login] : null;
+  }
+
+  // Whether to ask REMEMBER after a LOGIN or REGISTER: the server keeps
+  // login tokens, and this page keeps none for this account yet.
+  wantRemember() {
+    return this.caps.includes('remember') && !!this.me && !this.login;
+  }
+
+  // The first room * SEATED announced that the page has not opened, taken
+  // off the list (the page asks its STATE), or null.
+  takeSeated() {
+    return this.seated.length ? this.seated.shift() : null;
   }
 
   // After HELLO on a new connection, from the session kept (saved: {name,

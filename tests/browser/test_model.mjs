@@ -110,6 +110,12 @@ function value(model, key, now) {
       if (k[1] === 'reason' && g) { const i = g.moves.indexOf(k[2]); return i < 0 ? undefined : g.reasons[i]; }
       // the search as the page shows it: -, human, or the seconds to the bot
       if (k[1] === 'searching') { const q = model.searching(now); return !q ? '-' : q.bot ? num(q.left) : 'human'; }
+      // the login token the page keeps for the account (REMEMBER, AUTH)
+      if (k[1] === 'login') return model.login || '-';
+      // whether the page asks REMEMBER now (after a LOGIN or REGISTER)
+      if (k[1] === 'remember') return model.wantRemember() ? '1' : '0';
+      // the first room * SEATED announced that the page has not opened
+      if (k[1] === 'seated') return model.seated.length ? model.seated[0] : '-';
       // whether the page offers to take the Nth listed seek (TAKE)
       if (k[1] === 'cantake' && model.lobby.seeks[k[2]]) return model.canTake(model.lobby.seeks[k[2]]) ? '1' : '0';
       break;

@@ -253,8 +253,8 @@ test_guest_login(void)
 	CHECK_LINE(g, "ERR 445 busy");
 	tc_close(g);
 	struct tc *b = NULL, *w = NULL;
-	REQUIRE(tc_pair_guests(d.port, "pia", "pete", "freestyle 15 none", &b, &w, room,
-		    sizeof room) == 0,
+	REQUIRE(tc_pair_guests(
+		    d.port, "pia", "pete", "freestyle 15 none", &b, &w, room, sizeof room) == 0,
 	    "%s", tc_why);
 	tc_send(b, "LOGIN alice alices-pass");
 	CHECK_LINE(b, "ERR 445 busy");
