@@ -52,12 +52,17 @@ struct kept {
 	char digest[AUTH_DIGEST_LEN + 1];
 };
 
+/* The login tokens held, by connection id: every connection that goes
+ * looks in one bucket. */
+enum { KEPT_BUCKETS = 1024 };
+LIST_HEAD(kept_list, kept);
+
 /* Failed logins (loginlimit.h), the LOGINs waiting out a delay, and the
  * login tokens of each connection. */
 struct login_limits {
 	struct loginlimit *tab;
 	LIST_HEAD(, slow) slow;
-	LIST_HEAD(, kept) kept;
+	struct kept_list kept[KEPT_BUCKETS];
 	int hooked; /* conn_gone is a conns_on_gone hook */
 };
 
@@ -72,7 +77,8 @@ limits(struct server *srv)
 			return NULL;
 		}
 		LIST_INIT(&l->slow);
-		LIST_INIT(&l->kept);
+		for (int i = 0; i < KEPT_BUCKETS; i++)
+			LIST_INIT(&l->kept[i]);
 		srv->logins = l;
 	}
 	return srv->logins;
@@ -123,13 +129,17 @@ slow_free(struct slow *w)
 	free(w);
 }
 
-/* Forgets the login tokens c holds (they stay valid in the store). */
-static void
-kept_clear(struct server *srv, struct conn *c)
+/* The bucket of c's login tokens. */
+static struct kept_list *
+kept_of(struct login_limits *l, const struct conn *c)
 {
-	if (!srv->logins)
-		return;
-	struct kept *t = LIST_FIRST(&srv->logins->kept), *next;
+	return &l->kept[c->id % KEPT_BUCKETS];
+}
+
+static void
+kept_free_list(struct kept_list *list, const struct conn *c)
+{
+	struct kept *t = LIST_FIRST(list), *next;
 	for (; t; t = next) {
 		next = LIST_NEXT(t, link);
 		if (!c || t->c == c) {
@@ -138,6 +148,20 @@ kept_clear(struct server *srv, struct conn *c)
 			free(t);
 		}
 	}
+}
+
+/* Forgets the login tokens c holds, or every connection's (c NULL); they
+ * stay valid in the store. */
+static void
+kept_clear(struct server *srv, const struct conn *c)
+{
+	if (!srv->logins)
+		return;
+	if (c)
+		kept_free_list(kept_of(srv->logins, c), c);
+	else
+		for (int i = 0; i < KEPT_BUCKETS; i++)
+			kept_free_list(&srv->logins->kept[i], NULL);
 }
 
 /* A connection that goes while its LOGIN waits: the wait goes too, and
@@ -181,7 +205,7 @@ kept_add(struct conn *c, const char *digest)
 	}
 	t->c = c;
 	snprintf(t->digest, sizeof t->digest, "%s", digest);
-	LIST_INSERT_HEAD(&l->kept, t, link);
+	LIST_INSERT_HEAD(kept_of(l, c), t, link);
 }
 
 void
@@ -880,7 +904,7 @@ account_logout(struct conn *c, const proto_msg_t *m, const char **why)
 	snprintf(t->name, sizeof t->name, "%s", c->sess->name);
 	if (c->srv->logins && c->srv->store) {
 		struct kept *k;
-		LIST_FOREACH (k, &c->srv->logins->kept, link)
+		LIST_FOREACH (k, kept_of(c->srv->logins, c), link)
 			if (k->c == c && t->n < STORE_LOGINS_PER_USER)
 				snprintf(t->digest[t->n++], sizeof t->digest[0], "%s", k->digest);
 	}
