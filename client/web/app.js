@@ -227,9 +227,15 @@ async function greetAccount(s) {
   signedInAccount();
   if (route()) return true;
   const seated = model.takeSeated();
-  if (seated) enterRoom(seated, false);
-  else if (app.view === 'game' && model.game && !model.mySide()) enterRoom(model.game.room, true);
-  else showLobby();
+  if (seated) {
+    enterRoom(seated, false);
+    return true;
+  }
+  // no game of its own: the room shown before, as a guest's page does
+  const again = model.rejoin(app.view);
+  if (!again) showLobby();
+  else if (again.name === 'JOIN') joinLink(again.args[0]);
+  else enterRoom(again.args[0], again.name === 'WATCH');
   return true;
 }
 
