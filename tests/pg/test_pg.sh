@@ -9,14 +9,14 @@
 # daemon's black-box tests: a kill -9 mid-game and its restart
 # (test_persist), rated games and accounts (test_accounts), login tokens and
 # a guest's sign-in (test_remember), the protocol
-# (test_gomokud, test_spec), the same four again against a cluster node
+# (test_gomokud, test_spec), the same five again against a cluster node
 # (tests/daemon/withredis), three cluster nodes sharing one database
 # (test_cluster), the lobby across them (test_cluster_lobby) and a killed
 # or paused node's game adopted by another (test_lease). Stops the server
 # by its pid at the end, also on failure. A missing PostgreSQL is a
 # failure, never a skip. With a TEST_FILTER that does not name this script
 # (tests/run.sh: e.g. "cluster"), only the programs it matches run.
-# runs: test_store test_pgdown test_persist test_accounts test_remember test_gomokud test_spec test_cluster test_cluster_lobby cluster:test_lease cluster:test_persist cluster:test_accounts cluster:test_gomokud cluster:test_spec
+# runs: test_store test_pgdown test_persist test_accounts test_remember test_gomokud test_spec test_cluster test_cluster_lobby cluster:test_lease cluster:test_persist cluster:test_accounts cluster:test_remember cluster:test_gomokud cluster:test_spec
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
@@ -65,7 +65,7 @@ done
 # own; each daemon a node of it), as against a lone server
 case "$O:${CLUSTER_PASS:-}" in
 */default-cc:?* | */default-gcc:?*)
-	for t in test_persist test_accounts test_gomokud test_spec; do
+	for t in test_persist test_accounts test_remember test_gomokud test_spec; do
 		want "cluster:$t" || continue
 		echo "--- $t on a cluster node (PostgreSQL and Redis)"
 		"$O/tests/daemon/withredis" "$O/tests/daemon/$t" || bad="$bad $t(cluster)"
