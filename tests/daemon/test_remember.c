@@ -214,10 +214,19 @@ test_guest_login(void)
 	CHECK(seeks_list(o, "gus") == 1, "the guest's seek went with a failed AUTH");
 	ok("a guest's wrong LOGIN or AUTH (413): the same guest, its seek open, replies in order");
 
-	/* the right password: the guest is replaced by the account */
+	/* the right password: the guest is replaced by the account, and the
+	 * WHO that waited behind the LOGIN sees the account, not the guest */
 	char room[24] = "r1";
-	tc_send(g, "#r LOGIN alice alices-pass");
-	REQUIRE_LINE(g, "OK #r LOGIN alice ");
+	tc_send(g, "#r LOGIN alice alices-pass\n#v WHO");
+	l = tc_read(g, LINE_MS);
+	REQUIRE(l && strncmp(l, "OK #r LOGIN alice ", 18) == 0, "first reply: %s", l ? l : "none");
+	int me = 0, guest = 0;
+	while ((l = tc_read(g, LINE_MS)) != NULL && strncmp(l, "= USER ", 7) == 0) {
+		me += strncmp(l, "= USER alice ", 13) == 0;
+		guest += strncmp(l, "= USER gus ", 11) == 0;
+	}
+	CHECK(l && strncmp(l, "OK #v WHO", 9) == 0, "after the WHO's lines: %s", l ? l : "nothing");
+	CHECK(me == 1 && guest == 0, "the WHO after the LOGIN: alice %d, gus %d", me, guest);
 	CHECK(seeks_list(o, "gus") == 0, "the guest's seek outlived its LOGIN");
 	CHECK(who_lists(o, "gus") == 0, "the guest is still listed after its LOGIN");
 	CHECK(who_lists(o, "alice") == 1, "the account is not listed after the guest's LOGIN");
