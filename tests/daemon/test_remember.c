@@ -123,8 +123,10 @@ test_remember_auth(void)
 	tc_send(b, "AUTH %s", alice_tok);
 	CHECK_LINE(b, "ERR 411 logged-in");
 	tc_close(b);
+	CHECK(daemon_log_count(&d, alice_tok) == 0 && daemon_log_count(&d, session) == 0,
+	    "a token in the log (%s)", d.log);
 	ok("REMEMBER: a 32-character token for 30 days; AUTH on a new connection takes the"
-	   " account's session over; an account's LOGIN/REGISTER/AUTH are 411");
+	   " account's session over; an account's LOGIN/REGISTER/AUTH are 411; no token logged");
 
 	/* unknown tokens, and a malformed one */
 	CHECK(auth_says(d.port, "0123456789abcdef0123456789abcdef", "ERR 413 bad-credentials"),
