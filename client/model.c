@@ -625,6 +625,10 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PO_GUEST:
 	case PO_LOGIN:
 	case PO_REGISTER:
+	case PO_AUTH:
+		/* an account now: a guest this connection was went, its seek too */
+		if (x->id != PO_GUEST)
+			m->seek_id = 0;
 		COPY(m->me, x->user);
 		COPY(m->token, x->token);
 		model_status(m, 0, TR("model.signed_in", "Signed in as %s"), m->me);

@@ -17,6 +17,7 @@
 #include <event2/event.h>
 #include <openssl/crypto.h>
 
+#include "daemon/admin.h"
 #include "daemon/auth.h"
 #include "daemon/cidr.h"
 #include "daemon/cmd.h"
@@ -43,11 +44,26 @@ struct slow {
 	struct check *k;
 };
 
-/* Failed logins (loginlimit.h) and the LOGINs waiting out a delay. */
+/* A login token a connection signed in with (AUTH) or was given
+ * (REMEMBER), as its digest: LOGOUT revokes it. */
+struct kept {
+	LIST_ENTRY(kept) link;
+	struct conn *c;
+	char digest[AUTH_DIGEST_LEN + 1];
+};
+
+/* The login tokens held, by connection id: every connection that goes
+ * looks in one bucket. */
+enum { KEPT_BUCKETS = 1024 };
+LIST_HEAD(kept_list, kept);
+
+/* Failed logins (loginlimit.h), the LOGINs waiting out a delay, and the
+ * login tokens of each connection. */
 struct login_limits {
 	struct loginlimit *tab;
 	LIST_HEAD(, slow) slow;
-	int hooked; /* slow_gone is a conns_on_gone hook */
+	struct kept_list kept[KEPT_BUCKETS];
+	int hooked; /* conn_gone is a conns_on_gone hook */
 };
 
 /* srv's limits, made at the first login; NULL when out of memory. */
@@ -61,6 +77,8 @@ limits(struct server *srv)
 			return NULL;
 		}
 		LIST_INIT(&l->slow);
+		for (int i = 0; i < KEPT_BUCKETS; i++)
+			LIST_INIT(&l->kept[i]);
 		srv->logins = l;
 	}
 	return srv->logins;
@@ -111,9 +129,45 @@ slow_free(struct slow *w)
 	free(w);
 }
 
-/* A connection that goes while its LOGIN waits: the wait goes too. */
+/* The bucket of c's login tokens. */
+static struct kept_list *
+kept_of(struct login_limits *l, const struct conn *c)
+{
+	return &l->kept[c->id % KEPT_BUCKETS];
+}
+
 static void
-slow_gone(void *arg, struct conn *c)
+kept_free_list(struct kept_list *list, const struct conn *c)
+{
+	struct kept *t = LIST_FIRST(list), *next;
+	for (; t; t = next) {
+		next = LIST_NEXT(t, link);
+		if (!c || t->c == c) {
+			LIST_REMOVE(t, link);
+			OPENSSL_cleanse(t, sizeof *t);
+			free(t);
+		}
+	}
+}
+
+/* Forgets the login tokens c holds, or every connection's (c NULL); they
+ * stay valid in the store. */
+static void
+kept_clear(struct server *srv, const struct conn *c)
+{
+	if (!srv->logins)
+		return;
+	if (c)
+		kept_free_list(kept_of(srv->logins, c), c);
+	else
+		for (int i = 0; i < KEPT_BUCKETS; i++)
+			kept_free_list(&srv->logins->kept[i], NULL);
+}
+
+/* A connection that goes while its LOGIN waits: the wait goes too, and
+ * the login tokens it held are its no more. */
+static void
+conn_gone(void *arg, struct conn *c)
 {
 	struct server *srv = arg;
 	if (!srv->logins)
@@ -124,6 +178,34 @@ slow_gone(void *arg, struct conn *c)
 		if (w->c == c)
 			slow_free(w);
 	}
+	kept_clear(srv, c);
+}
+
+/* srv's limits with conn_gone hooked; NULL when that cannot be. */
+static struct login_limits *
+hooked(struct server *srv)
+{
+	struct login_limits *l = limits(srv);
+	if (l && !l->hooked && conns_on_gone(srv, conn_gone, srv) == 0)
+		l->hooked = 1;
+	return l && l->hooked ? l : NULL;
+}
+
+/* c holds the login token of digest from now (LOGOUT revokes it). */
+static void
+kept_add(struct conn *c, const char *digest)
+{
+	struct login_limits *l = hooked(c->srv);
+	struct kept *t = l ? calloc(1, sizeof *t) : NULL;
+	if (!t) {
+		log_error(&c->srv->log,
+		    "conn %llu: out of memory: LOGOUT will not revoke its token",
+		    (unsigned long long)c->id);
+		return;
+	}
+	t->c = c;
+	snprintf(t->digest, sizeof t->digest, "%s", digest);
+	LIST_INSERT_HEAD(kept_of(l, c), t, link);
 }
 
 void
@@ -133,6 +215,7 @@ account_free_limits(struct server *srv)
 		return;
 	while (!LIST_EMPTY(&srv->logins->slow))
 		slow_free(LIST_FIRST(&srv->logins->slow));
+	kept_clear(srv, NULL);
 	loginlimit_free(srv->logins->tab);
 	free(srv->logins);
 	srv->logins = NULL;
@@ -159,6 +242,8 @@ keys_of(const struct conn *c, const char *name, char akey[LOGINLIMIT_KEY],
 struct check {
 	struct conn *c; /* valid until the job is cancelled (conn_kill) */
 	int registering, guest;
+	int authing; /* AUTH: login is the digest of the login token it came with */
+	char login[AUTH_DIGEST_LEN + 1];
 	char tag[PROTO_TAG_MAX + 1];
 	char want[PROTO_NAME_MAX + 1]; /* the name asked for */
 	char name[PROTO_NAME_MAX + 1]; /* the account's spelling, or the guest's name */
@@ -231,32 +316,73 @@ take_seats(struct conn *c, struct session *s)
 	session_back(s); /* its rooms see it back; its seek and challenges come back */
 }
 
-/* Names the connection's session and sends OK GUEST/REGISTER/LOGIN. A
- * session the account already has (another connection, or one away from
- * its game) is taken over, seat and clock as they are; its old connection
- * is told and closed. Otherwise the session is made with k's token, whose
- * digest the store has by now. */
+/* Whether guest g may not become an account now: seated at an unfinished
+ * game, its start being stored, or waiting in its own private room (a
+ * seek does not hold it: the seek ends with the guest). */
+static int
+guest_held(const struct session *g)
+{
+	if (session_game(g) || session_starting(g))
+		return 1;
+	for (int i = 0; i < g->nrooms; i++)
+		if (room_status(g->rooms[i]) == GAME_WAITING && room_seat_of(g->rooms[i], g) >= 0)
+			return 1;
+	return 0;
+}
+
+int
+account_guest_held(const struct conn *c)
+{
+	return c->sess && c->sess->kind == SESSION_GUEST && guest_held(c->sess);
+}
+
+/* Names the connection's session and sends OK GUEST/REGISTER/LOGIN/AUTH.
+ * A session the account already has (another connection, or one away
+ * from its game) is taken over, seat and clock as they are; its old
+ * connection is told and closed. Otherwise the session is made with k's
+ * token, whose digest the store has by now. A guest the connection was
+ * is replaced at once, and only when nothing refuses: its seek and
+ * challenges end, it leaves the rooms it watches and its token is
+ * forgotten, as when its session ends. */
 static int
 sign_in(struct conn *c, struct check *k)
 {
+	struct session *old = c->sess; /* a guest (cmd.c lets no account here) */
 	struct session *s = session_by_name(c->srv, k->name);
 	enum session_kind kind = k->guest ? SESSION_GUEST : SESSION_ACCOUNT;
 
+	if (s && s == old)
+		s = NULL; /* a guest that registers its own name */
 	if (s && (k->guest || s->kind != SESSION_ACCOUNT))
 		return ERR_NAME_TAKEN; /* a guest took it meanwhile */
-	if (!s && (!k->token[0] || !(s = session_adopt(c->srv, k->name, k->token, kind))))
+	if (old && guest_held(old))
+		return ERR_BUSY; /* seated while the password was checked */
+	if (!s && !k->token[0])
+		return ERR_INTERNAL;
+	if (s && !s->token[0] && !k->token[0])
+		return ERR_INTERNAL;
+	if (old) {
+		log_info(&c->srv->log, "conn %llu %s: guest %s signs in as %s",
+		    (unsigned long long)c->id, c->peer, old->name, k->name);
+		session_free(old); /* also unbinds c */
+	}
+	if (!s && !(s = session_adopt(c->srv, k->name, k->token, kind)))
 		return ERR_INTERNAL;
 	/* a session whose token a kick or ban revoked goes on with this one's */
-	if (!s->token[0]) {
-		if (!k->token[0])
-			return ERR_INTERNAL;
+	if (!s->token[0])
 		snprintf(s->token, sizeof s->token, "%s", k->token);
-	}
 	conn_bind(c, s);
+	if (k->authing)
+		kept_add(c, k->login);
 	if (!k->guest)
 		take_seats(c, s);
 	proto_msg_t r;
-	proto_init(&r, k->guest ? PO_GUEST : k->registering ? PO_REGISTER : PO_LOGIN, k->tag);
+	proto_init(&r,
+	    k->guest             ? PO_GUEST
+		: k->registering ? PO_REGISTER
+		: k->authing     ? PO_AUTH
+				 : PO_LOGIN,
+	    k->tag);
 	snprintf(r.user, sizeof r.user, "%s", s->name);
 	snprintf(r.token, sizeof r.token, "%s", s->token);
 	conn_send(c, &r);
@@ -265,6 +391,7 @@ sign_in(struct conn *c, struct check *k)
 	log_info(&c->srv->log, "conn %llu %s: %s %s", (unsigned long long)c->id, c->peer,
 	    k->guest             ? "guest"
 		: k->registering ? "registered"
+		: k->authing     ? "logged in by token as"
 				 : "logged in as",
 	    s->name);
 	return 0;
@@ -480,8 +607,11 @@ account_register(struct conn *c, const proto_msg_t *m, const char **why)
 		*why = "passwords are at least 6 characters";
 		return ERR_ARGUMENT;
 	}
-	if (session_by_name(srv, m->user))
+	struct session *named = session_by_name(srv, m->user);
+	if (named && named != c->sess)
 		return ERR_NAME_TAKEN;
+	if (account_guest_held(c))
+		return ERR_BUSY;
 	struct check *k = new_check(c, m, 1);
 	return k ? cmd_store(c, m->tag, lookup_run, lookup_reply, k, why) : ERR_INTERNAL;
 }
@@ -523,9 +653,7 @@ slow_down(struct conn *c, struct check *k, int ms)
 
 	if (!l)
 		return -1;
-	if (!l->hooked && conns_on_gone(srv, slow_gone, srv) == 0)
-		l->hooked = 1;
-	struct slow *w = l->hooked ? calloc(1, sizeof *w) : NULL;
+	struct slow *w = hooked(srv) ? calloc(1, sizeof *w) : NULL;
 	if (!w || !(w->ev = evtimer_new(srv->base, slow_done, w))) {
 		free(w);
 		return -1;
@@ -557,6 +685,8 @@ account_login(struct conn *c, const proto_msg_t *m, const char **why)
 		*why = "too many failed logins; wait a few minutes";
 		return ERR_RATE;
 	}
+	if (account_guest_held(c))
+		return ERR_BUSY;
 	struct check *k = new_check(c, m, 0);
 	if (!k)
 		return ERR_INTERNAL;
@@ -567,6 +697,216 @@ account_login(struct conn *c, const proto_msg_t *m, const char **why)
 		return 0;
 	}
 	return cmd_store(c, m->tag, lookup_run, lookup_reply, k, why);
+}
+
+/* On the store: the account of AUTH's login token. */
+static void
+auth_run(struct store *st, void *arg)
+{
+	struct check *k = arg;
+	int rc = store_login_get(st, k->login, (int64_t)time(NULL), k->name);
+	k->known = rc == 0;
+	if (rc < 0)
+		store_failed(k, st);
+}
+
+/* Back on the loop: a token the store does not know (or no more) is a
+ * failed login for the address; a known one signs in as its account,
+ * exactly as LOGIN's right password does. */
+static int
+auth_reply(struct conn *c, void *arg, const char **why)
+{
+	struct check *k = arg;
+
+	if (!c) {
+		discard(k);
+		return 0;
+	}
+	if (k->rc < 0) {
+		log_error(&c->srv->log, "auth: %s", k->err);
+		int rc = store_code(k->down);
+		discard(k);
+		return rc;
+	}
+	if (!k->known) {
+		char akey[LOGINLIMIT_KEY], pkey[LOGINLIMIT_KEY], ukey[LOGINLIMIT_KEY];
+		keys_of(c, "-", akey, pkey, ukey);
+		count_failure(c->srv, akey);
+		log_info(&c->srv->log, "conn %llu %s: failed login by token",
+		    (unsigned long long)c->id, c->peer);
+		discard(k);
+		return ERR_CREDENTIALS;
+	}
+	game_err_t e = admin_entry(c->srv->admin, k->name, (const struct sockaddr *)&c->addr);
+	if (e) {
+		*why = admin_why(c->srv->admin);
+		discard(k);
+		return wire_err(e, LEGAL_OK);
+	}
+	return enter(c, k, why); /* k is enter's now */
+}
+
+int
+account_auth(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct server *srv = c->srv;
+	char akey[LOGINLIMIT_KEY], pkey[LOGINLIMIT_KEY], ukey[LOGINLIMIT_KEY];
+
+	if (!srv->store) {
+		*why = "this server keeps no accounts (database none); use GUEST";
+		return ERR_UNAVAILABLE;
+	}
+	/* a wrong token counts as a failed login for the address: no guessing */
+	keys_of(c, "-", akey, pkey, ukey);
+	if (fails_of(srv, akey) >= ACCOUNT_FAILS_PER_ADDR) {
+		*why = "too many failed logins; wait a few minutes";
+		return ERR_RATE;
+	}
+	if (account_guest_held(c))
+		return ERR_BUSY;
+	struct check *k = calloc(1, sizeof *k);
+	if (!k)
+		return ERR_INTERNAL;
+	k->c = c;
+	k->authing = 1;
+	snprintf(k->tag, sizeof k->tag, "%s", m->tag);
+	auth_token_digest(m->token, k->login);
+	return cmd_store(c, m->tag, auth_run, auth_reply, k, why);
+}
+
+/* A login token being made (REMEMBER) or revoked (LOGOUT). */
+struct remember {
+	char tag[PROTO_TAG_MAX + 1];
+	char name[PROTO_NAME_MAX + 1];
+	char token[AUTH_TOKEN_LEN + 1];
+	char digest[STORE_LOGINS_PER_USER][AUTH_DIGEST_LEN + 1];
+	int n; /* LOGOUT's digests */
+	int64_t now, expires;
+	int rc, down;
+	char err[256];
+};
+
+static void
+remember_free(struct remember *t)
+{
+	OPENSSL_cleanse(t, sizeof *t);
+	free(t);
+}
+
+static void
+remember_run(struct store *st, void *arg)
+{
+	struct remember *t = arg;
+	if ((t->rc = store_login_put(st, t->digest[0], t->name, t->now, t->expires)) != 0) {
+		t->down = store_unavailable(st);
+		snprintf(t->err, sizeof t->err, "%s", store_error(st));
+	}
+}
+
+static int
+remember_reply(struct conn *c, void *arg, const char **why)
+{
+	struct remember *t = arg;
+	int rc = 0;
+
+	(void)why;
+	if (c && t->rc != 0) {
+		log_error(&c->srv->log, "remember %s: %s", t->name, t->err);
+		rc = store_code(t->down);
+	} else if (c) {
+		kept_add(c, t->digest[0]);
+		proto_msg_t r;
+		proto_init(&r, PO_REMEMBER, t->tag);
+		snprintf(r.token, sizeof r.token, "%s", t->token);
+		r.when = t->expires;
+		conn_send(c, &r);
+		log_info(&c->srv->log, "conn %llu %s: a login token for %s",
+		    (unsigned long long)c->id, c->peer, t->name);
+	}
+	remember_free(t);
+	return rc;
+}
+
+int
+account_remember(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct server *srv = c->srv;
+
+	if (!srv->store) {
+		*why = "this server keeps no accounts (database none)";
+		return ERR_UNAVAILABLE;
+	}
+	if (c->sess->kind != SESSION_ACCOUNT) {
+		*why = "a guest's name is not kept: REGISTER or LOGIN first";
+		return ERR_ACCOUNT_ONLY;
+	}
+	struct remember *t = calloc(1, sizeof *t);
+	if (!t || auth_token_new(t->token, t->digest[0]) != 0) {
+		free(t);
+		return ERR_INTERNAL;
+	}
+	snprintf(t->tag, sizeof t->tag, "%s", m->tag);
+	snprintf(t->name, sizeof t->name, "%s", c->sess->name);
+	t->now = (int64_t)time(NULL);
+	t->expires = t->now + srv->cfg.remember_s;
+	return cmd_store(c, m->tag, remember_run, remember_reply, t, why);
+}
+
+static void
+logout_run(struct store *st, void *arg)
+{
+	struct remember *t = arg;
+	for (int i = 0; i < t->n && t->rc == 0; i++)
+		if (store_login_drop(st, t->digest[i]) != 0) {
+			t->rc = -1;
+			t->down = store_unavailable(st);
+			snprintf(t->err, sizeof t->err, "%s", store_error(st));
+		}
+}
+
+/* The name goes: the connection is nobody's, and holds no login token. */
+static int
+logout_reply(struct conn *c, void *arg, const char **why)
+{
+	struct remember *t = arg;
+	int rc = 0;
+
+	(void)why;
+	if (c && t->rc != 0) {
+		log_error(&c->srv->log, "logout %s: %s", t->name, t->err);
+		rc = store_code(t->down);
+	} else if (c && c->sess && session_busy(c->sess)) {
+		rc = ERR_BUSY; /* seated meanwhile: the tokens are revoked all the same */
+		kept_clear(c->srv, c);
+	} else if (c) {
+		kept_clear(c->srv, c);
+		if (c->sess)
+			session_free(c->sess); /* also unbinds c */
+		proto_msg_t r;
+		proto_init(&r, PO_LOGOUT, t->tag);
+		conn_send(c, &r);
+	}
+	remember_free(t);
+	return rc;
+}
+
+int
+account_logout(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct remember *t = calloc(1, sizeof *t);
+	if (!t)
+		return ERR_INTERNAL;
+	snprintf(t->tag, sizeof t->tag, "%s", m->tag);
+	snprintf(t->name, sizeof t->name, "%s", c->sess->name);
+	if (c->srv->logins && c->srv->store) {
+		struct kept *k;
+		LIST_FOREACH (k, kept_of(c->srv->logins, c), link)
+			if (k->c == c && t->n < STORE_LOGINS_PER_USER)
+				snprintf(t->digest[t->n++], sizeof t->digest[0], "%s", k->digest);
+	}
+	if (t->n == 0)
+		return logout_reply(c, t, why);
+	return cmd_store(c, m->tag, logout_run, logout_reply, t, why);
 }
 
 int

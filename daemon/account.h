@@ -28,8 +28,23 @@ enum {
 	ACCOUNT_DELAY_MAX_MS = 4000,
 };
 
+/* REGISTER, LOGIN and AUTH come from a connection with no name or a
+ * guest's: a guest is replaced only when the sign-in succeeds (nothing
+ * changes on a refusal), and not while it is held (account_guest_held). */
 int account_register(struct conn *c, const proto_msg_t *m, const char **why);
 int account_login(struct conn *c, const proto_msg_t *m, const char **why);
+/* AUTH <login-token>: signs in as the token's account, as LOGIN does; an
+ * unknown, expired or revoked token is a failed login for the address. */
+int account_auth(struct conn *c, const proto_msg_t *m, const char **why);
+/* REMEMBER: a new login token for the connection's account (remember-days),
+ * kept as its digest; ERR_ACCOUNT_ONLY from a guest. */
+int account_remember(struct conn *c, const proto_msg_t *m, const char **why);
+/* LOGOUT: revokes the login tokens the connection signed in with or was
+ * given, then its session ends (the caller checked it is not busy). */
+int account_logout(struct conn *c, const proto_msg_t *m, const char **why);
+/* Whether c is a guest that may not sign in as an account now: seated at
+ * an unfinished game or waiting in its own private room (445). */
+int account_guest_held(const struct conn *c);
 /* GUEST: a name of its own (not reserved, not an account, not in use) or
  * the next guest name, and a session stored before it is told. */
 int account_guest(struct conn *c, const proto_msg_t *m, const char **why);

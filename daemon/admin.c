@@ -473,9 +473,13 @@ admin_write_run(struct store *st, void *arg)
 		}
 	}
 	if (rc == 0) {
-		if (w->verb == W_BAN || w->verb == W_MUTE)
+		if (w->verb == W_BAN || w->verb == W_MUTE) {
 			rc = store_sanction_put(st, &w->x) != 0 ? -1 : 0;
-		else if (w->verb == W_MOTD)
+			/* a banned account's login tokens (REMEMBER) end with the ban */
+			if (rc == 0 && w->verb == W_BAN && !strchr(w->x.target, '.') &&
+			    !strchr(w->x.target, ':'))
+				rc = store_login_drop_user(st, w->x.target) != 0 ? -1 : 0;
+		} else if (w->verb == W_MOTD)
 			rc = store_setting_put(st, "motd", w->no_motd ? NULL : w->motd) != 0 ? -1
 											     : 0;
 		else

@@ -26,8 +26,9 @@
 typedef int (*handler_fn)(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why);
 
 /* Who may send the request: anyone; anyone without a name yet (HELLO, which
- * needs no greeting); after HELLO; with a name; after HELLO without one. */
-enum need { NEED_NONE, NEED_UNNAMED, NEED_HELLO, NEED_NAME, NEED_ANON };
+ * needs no greeting); after HELLO; with a name; after HELLO without one;
+ * after HELLO without a name or as a guest (a sign-in replaces the guest). */
+enum need { NEED_NONE, NEED_UNNAMED, NEED_HELLO, NEED_NAME, NEED_ANON, NEED_SIGNIN };
 
 /* What it addresses: m->room must be a room the session may address
  * (private rooms only by their members), maybe one it is in or seated at. */
@@ -253,7 +254,9 @@ cmd_guest(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return err ? err : account_guest(c, m, why);
 }
 
-/* REGISTER, LOGIN, HISTORY, EXPORT, STATS, TOP: the account module's. */
+/* REGISTER, LOGIN, AUTH, REMEMBER, HISTORY, EXPORT, STATS, TOP: the
+ * account module's. AUTH's account is known only after its lookup: the
+ * address is checked here, the account there. */
 static int
 cmd_account(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -261,28 +264,30 @@ cmd_account(struct conn *c, const proto_msg_t *m, struct room *rm, const char **
 	int err;
 	if ((m->id == PR_REGISTER || m->id == PR_LOGIN) && (err = admitted(c, m->user, why)) != 0)
 		return err;
+	if (m->id == PR_AUTH && (err = admitted(c, NULL, why)) != 0)
+		return err;
 	switch (m->id) {
 	case PR_REGISTER:
 		return account_register(c, m, why);
 	case PR_LOGIN:
 		return account_login(c, m, why);
+	case PR_AUTH:
+		return account_auth(c, m, why);
+	case PR_REMEMBER:
+		return account_remember(c, m, why);
 	default:
 		return account_query(c, m, why);
 	}
 }
 
+/* The name goes, and the login tokens the connection holds are revoked. */
 static int
 cmd_logout(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)rm;
-	(void)why;
 	if (session_busy(c->sess))
 		return ERR_BUSY;
-	session_free(c->sess); /* also unbinds c */
-	proto_msg_t r;
-	reply_init(&r, m);
-	conn_send(c, &r);
-	return 0;
+	return account_logout(c, m, why);
 }
 
 /* SEEK, CREATE and BOT play: the settings are sound and the player is free. */
@@ -1192,8 +1197,10 @@ static const struct {
 	[PR_PING] = { cmd_ping, NEED_NONE, AT_NONE },
 	[PR_QUIT] = { cmd_quit, NEED_NONE, AT_NONE },
 	[PR_GUEST] = { cmd_guest, NEED_ANON, AT_NONE },
-	[PR_REGISTER] = { cmd_account, NEED_ANON, AT_NONE },
-	[PR_LOGIN] = { cmd_account, NEED_ANON, AT_NONE },
+	[PR_REGISTER] = { cmd_account, NEED_SIGNIN, AT_NONE },
+	[PR_LOGIN] = { cmd_account, NEED_SIGNIN, AT_NONE },
+	[PR_AUTH] = { cmd_account, NEED_SIGNIN, AT_NONE },
+	[PR_REMEMBER] = { cmd_account, NEED_NAME, AT_NONE },
 	[PR_RESUME] = { cmd_resume, NEED_ANON, AT_NONE },
 	[PR_ROOMS] = { cmd_rooms, NEED_HELLO, AT_NONE },
 	[PR_WHO] = { cmd_who, NEED_HELLO, AT_ROOM_IF },
@@ -1323,6 +1330,8 @@ cmd_dispatch(struct conn *c, const proto_msg_t *m)
 		rc = ERR_LOGIN_FIRST;
 	else if ((need == NEED_ANON || need == NEED_UNNAMED) && c->sess)
 		rc = ERR_LOGGED_IN; /* a named connection's HELLO could only close it (406) */
+	else if (need == NEED_SIGNIN && c->sess && c->sess->kind != SESSION_GUEST)
+		rc = ERR_LOGGED_IN; /* an account signs in again only after LOGOUT */
 	else if (c->sess && (rm = session_starting(c->sess)) != NULL) {
 		/* its game's start is being stored: after it, in order */
 		park(c, m, rm, 0);

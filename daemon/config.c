@@ -46,6 +46,7 @@ config_defaults(struct config *c)
 	c->away_keep_s = 600;
 	c->max_away_per_addr = 16;
 	c->rate_bots = 0;
+	c->remember_s = (int64_t)CONFIG_REMEMBER_DAYS * 86400;
 }
 
 static const struct {
@@ -183,6 +184,24 @@ bad:
 	return -1;
 }
 
+/* "30", or a fraction ("0.5": 12 hours): a login token's life, kept in
+ * whole seconds, at least one. */
+static int
+set_remember(struct config *c, const char *val, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	double days = strtod(val, &end);
+	if (errno || *end || end == val || !(days > 0) || days > CONFIG_REMEMBER_DAYS_MAX) {
+		snprintf(err, errlen, "remember-days must be a number of days over 0, at most %d",
+		    CONFIG_REMEMBER_DAYS_MAX);
+		return -1;
+	}
+	int64_t s = (int64_t)(days * 86400);
+	c->remember_s = s > 0 ? s : 1;
+	return 0;
+}
+
 int
 config_check(const struct config *c, char *err, size_t errlen)
 {
@@ -267,6 +286,8 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 	}
 	if (strcmp(key, "cluster") == 0)
 		return set_cluster(c, val, err, errlen);
+	if (strcmp(key, "remember-days") == 0)
+		return set_remember(c, val, err, errlen);
 	if (strcmp(key, "bot-threads") == 0 && strcmp(val, "none") == 0) {
 		c->bot_threads = CONFIG_BOTS_REMOTE;
 		return 0;

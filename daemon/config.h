@@ -4,6 +4,7 @@
 #define GOMOKUD_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "daemon/cidr.h"
 #include "daemon/roomid.h"
@@ -16,6 +17,8 @@ enum {
 	CONFIG_NODE_MAX = ROOMID_NODE_MAX, /* node-name letters: a room id's (roomid.h) */
 	CONFIG_ADVERTISE_MAX = 48,         /* a word of * MOVED */
 	CONFIG_BOTS_REMOTE = -1,           /* bot-threads none: the cluster searches */
+	CONFIG_REMEMBER_DAYS = 30,         /* remember-days: a login token's life */
+	CONFIG_REMEMBER_DAYS_MAX = 3650,
 };
 
 struct config {
@@ -63,8 +66,9 @@ struct config {
 	int bot_preview_ms; /* at most one THINK a room this often */
 	int bot_fallback_s; /* SEEK ... bot: wait this long for a human */
 	int bot_fallback_level;
-	int bot_alone_s; /* a game between two bots that nobody watches ends after this */
-	int rate_bots;   /* 1: rated games against bots move ratings */
+	int bot_alone_s;    /* a game between two bots that nobody watches ends after this */
+	int64_t remember_s; /* a login token's life (remember-days, in seconds) */
+	int rate_bots;      /* 1: rated games against bots move ratings */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

@@ -336,7 +336,7 @@ conn_up(struct conn *c)
 		snprintf(
 		    fallback, sizeof fallback, " bots bot-fallback=%d", c->srv->cfg.bot_fallback_s);
 	snprintf(m.text, sizeof m.text, "%s%s%s", GOMOKUD_CAPS,
-	    c->srv->store ? " accounts history ratings" : "", fallback);
+	    c->srv->store ? " accounts history ratings remember" : "", fallback);
 	conn_send(c, &m);
 	const char *motd = admin_motd(c->srv->admin);
 	if (motd) { /* PROTOCOL.md section 3: right after the greeting */

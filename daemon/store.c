@@ -205,6 +205,37 @@ store_session_expire(store_t *s, int64_t now)
 }
 
 int
+store_login_put(store_t *s, const char *digest, const char *name, int64_t created, int64_t expires)
+{
+	if (store_begin(s) != 0)
+		return -1;
+	if (CALL(s, login_put, digest, name, created, expires) != 0 ||
+	    CALL(s, login_trim, name, STORE_LOGINS_PER_USER, created) != 0) {
+		store_rollback(s);
+		return -1;
+	}
+	return store_commit(s);
+}
+
+int
+store_login_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
+{
+	return CALL(s, login_get, digest, now, name);
+}
+
+int
+store_login_drop(store_t *s, const char *digest)
+{
+	return CALL(s, login_drop, digest);
+}
+
+int
+store_login_drop_user(store_t *s, const char *name)
+{
+	return CALL(s, login_drop_user, name);
+}
+
+int
 store_rating_get(store_t *s, const char *name, rule_t rule, store_rating_t *out)
 {
 	return CALL(s, rating_get, name, rule, out);

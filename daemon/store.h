@@ -21,11 +21,12 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 6,
+	STORE_SCHEMA_VERSION = 7,
 	STORE_OWNER_MAX = 16,  /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48, /* a sanction's target: a name key, an address or CIDR */
 	STORE_REASON_MAX = 400,
-	STORE_PAGE = 20, /* rows a page of HISTORY and TOP */
+	STORE_PAGE = 20,            /* rows a page of HISTORY and TOP */
+	STORE_LOGINS_PER_USER = 10, /* login tokens an account keeps: the oldest goes */
 };
 
 /* Return codes besides 0 (done) and -1 (error: see store_error). */
@@ -111,6 +112,18 @@ int store_session_put(store_t *s, const char *digest, const char *name, int64_t 
 int store_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
 int store_session_drop(store_t *s, const char *digest);
 int store_session_expire(store_t *s, int64_t now);
+
+/* Login tokens (REMEMBER, AUTH), stored under the token's digest with the
+ * account's name, when made and when they end. store_login_put keeps at
+ * most STORE_LOGINS_PER_USER of an account (the oldest go, with those
+ * expired by created), in one transaction. */
+int store_login_put(
+    store_t *s, const char *digest, const char *name, int64_t created, int64_t expires);
+/* The account of a login token that expires after now (STORE_NOT_FOUND). */
+int store_login_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
+int store_login_drop(store_t *s, const char *digest);
+/* Every login token of the account name (a ban). */
+int store_login_drop_user(store_t *s, const char *name);
 
 /* Ratings per rule: 0, or STORE_NOT_FOUND with the starting rating filled in
  * for a player never rated under that rule. */

@@ -44,6 +44,14 @@ struct store_ops {
 	    store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
 	int (*session_drop)(store_t *s, const char *digest);
 	int (*session_expire)(store_t *s, int64_t now);
+	int (*login_put)(
+	    store_t *s, const char *digest, const char *name, int64_t created, int64_t expires);
+	/* drops name's tokens but the newest keep, and those expired by now */
+	int (*login_trim)(store_t *s, const char *name, int keep, int64_t now);
+	int (*login_get)(
+	    store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
+	int (*login_drop)(store_t *s, const char *digest);
+	int (*login_drop_user)(store_t *s, const char *name);
 	int (*rating_get)(store_t *s, const char *name, rule_t rule, store_rating_t *out);
 	int (*rating_put)(store_t *s, rule_t rule, const store_rating_t *r);
 	int (*top)(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);

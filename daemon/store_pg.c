@@ -77,6 +77,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * one stone does not change (ABORT stays too late after a restart);
 	 * the moves kept cannot say it, the undo deleted them */
 	"ALTER TABLE games ADD COLUMN moved_both INTEGER NOT NULL DEFAULT 0;",
+	/* 6 -> 7: login tokens (REMEMBER, AUTH) as digests, oldest first by id */
+	"CREATE TABLE login_tokens ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  digest TEXT NOT NULL UNIQUE,"
+	"  name TEXT NOT NULL, name_key TEXT NOT NULL,"
+	"  created BIGINT NOT NULL, expires BIGINT NOT NULL);"
+	"CREATE INDEX login_tokens_user ON login_tokens (name_key, id);",
 };
 
 enum stmt {
@@ -86,6 +93,11 @@ enum stmt {
 	S_SESS_GET,
 	S_SESS_DROP,
 	S_SESS_EXPIRE,
+	S_LOGIN_PUT,
+	S_LOGIN_TRIM,
+	S_LOGIN_GET,
+	S_LOGIN_DROP,
+	S_LOGIN_DROP_USER,
 	S_RATING_GET,
 	S_RATING_PUT,
 	S_TOP,
@@ -124,6 +136,15 @@ static const char *const sql[S_COUNT] = {
 	[S_SESS_GET] = "SELECT name FROM sessions WHERE digest = $1 AND expires > $2",
 	[S_SESS_DROP] = "DELETE FROM sessions WHERE digest = $1",
 	[S_SESS_EXPIRE] = "DELETE FROM sessions WHERE expires <= $1",
+	[S_LOGIN_PUT] = "INSERT INTO login_tokens (digest, name, name_key, created, expires)"
+			" VALUES ($1, $2, $3, $4, $5)",
+	[S_LOGIN_TRIM] =
+	    "DELETE FROM login_tokens WHERE name_key = $1 AND (expires <= $3 OR id NOT IN"
+	    " (SELECT id FROM login_tokens WHERE name_key = $1 ORDER BY id DESC"
+	    " LIMIT $2))",
+	[S_LOGIN_GET] = "SELECT name FROM login_tokens WHERE digest = $1 AND expires > $2",
+	[S_LOGIN_DROP] = "DELETE FROM login_tokens WHERE digest = $1",
+	[S_LOGIN_DROP_USER] = "DELETE FROM login_tokens WHERE name_key = $1",
 	[S_RATING_GET] = "SELECT name, rating, deviation, volatility, wins, losses, draws"
 			 " FROM ratings WHERE name_key = $1 AND rule = $2",
 	[S_RATING_PUT] = "INSERT INTO ratings (name_key, rule, name, rating, deviation,"
@@ -598,6 +619,65 @@ pg_session_expire(store_t *s, int64_t now)
 	return done(s, S_SESS_EXPIRE, &p, "expire sessions", NULL);
 }
 
+static int
+pg_login_put(store_t *s, const char *digest, const char *name, int64_t created, int64_t expires)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, digest);
+	p_text(&p, name);
+	p_text(&p, key);
+	p_int(&p, created);
+	p_int(&p, expires);
+	return done(s, S_LOGIN_PUT, &p, "save login", NULL);
+}
+
+static int
+pg_login_trim(store_t *s, const char *name, int keep, int64_t now)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, key);
+	p_int(&p, keep);
+	p_int(&p, now);
+	return done(s, S_LOGIN_TRIM, &p, "trim logins", NULL);
+}
+
+static int
+pg_login_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_text(&p, digest);
+	p_int(&p, now);
+	int rc = one_row(s, S_LOGIN_GET, &p, "get login", &r);
+	if (rc == 0) {
+		col_text(name, STORE_NAME_MAX + 1, r, 0, 0);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_login_drop(store_t *s, const char *digest)
+{
+	struct params p = { .n = 0 };
+	p_text(&p, digest);
+	return done(s, S_LOGIN_DROP, &p, "drop login", NULL);
+}
+
+static int
+pg_login_drop_user(store_t *s, const char *name)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, key);
+	return done(s, S_LOGIN_DROP_USER, &p, "drop logins", NULL);
+}
+
 static void
 read_rating(const PGresult *r, int row, store_rating_t *out)
 {
@@ -1028,6 +1108,11 @@ const struct store_ops store_pg_ops = {
 	.session_get = pg_session_get,
 	.session_drop = pg_session_drop,
 	.session_expire = pg_session_expire,
+	.login_put = pg_login_put,
+	.login_trim = pg_login_trim,
+	.login_get = pg_login_get,
+	.login_drop = pg_login_drop,
+	.login_drop_user = pg_login_drop_user,
 	.rating_get = pg_rating_get,
 	.rating_put = pg_rating_put,
 	.top = pg_top,

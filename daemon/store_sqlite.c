@@ -78,6 +78,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * one stone does not change (ABORT stays too late after a restart);
 	 * the moves kept cannot say it, the undo deleted them */
 	"ALTER TABLE games ADD COLUMN moved_both INTEGER NOT NULL DEFAULT 0;",
+	/* 6 -> 7: login tokens (REMEMBER, AUTH) as digests, oldest first by id */
+	"CREATE TABLE login_tokens ("
+	"  id INTEGER PRIMARY KEY,"
+	"  digest TEXT NOT NULL UNIQUE,"
+	"  name TEXT NOT NULL, name_key TEXT NOT NULL,"
+	"  created INTEGER NOT NULL, expires INTEGER NOT NULL);"
+	"CREATE INDEX login_tokens_user ON login_tokens (name_key, id);",
 };
 
 enum stmt {
@@ -87,6 +94,11 @@ enum stmt {
 	S_SESS_GET,
 	S_SESS_DROP,
 	S_SESS_EXPIRE,
+	S_LOGIN_PUT,
+	S_LOGIN_TRIM,
+	S_LOGIN_GET,
+	S_LOGIN_DROP,
+	S_LOGIN_DROP_USER,
 	S_RATING_GET,
 	S_RATING_PUT,
 	S_TOP,
@@ -126,6 +138,15 @@ static const char *const sql[S_COUNT] = {
 	[S_SESS_GET] = "SELECT name FROM sessions WHERE digest = ?1 AND expires > ?2",
 	[S_SESS_DROP] = "DELETE FROM sessions WHERE digest = ?1",
 	[S_SESS_EXPIRE] = "DELETE FROM sessions WHERE expires <= ?1",
+	[S_LOGIN_PUT] = "INSERT INTO login_tokens (digest, name, name_key, created, expires)"
+			" VALUES (?1, ?2, ?3, ?4, ?5)",
+	[S_LOGIN_TRIM] =
+	    "DELETE FROM login_tokens WHERE name_key = ?1 AND (expires <= ?3 OR id NOT IN"
+	    " (SELECT id FROM login_tokens WHERE name_key = ?1 ORDER BY id DESC"
+	    " LIMIT ?2))",
+	[S_LOGIN_GET] = "SELECT name FROM login_tokens WHERE digest = ?1 AND expires > ?2",
+	[S_LOGIN_DROP] = "DELETE FROM login_tokens WHERE digest = ?1",
+	[S_LOGIN_DROP_USER] = "DELETE FROM login_tokens WHERE name_key = ?1",
 	[S_RATING_GET] = "SELECT name, rating, deviation, volatility, wins, losses, draws"
 			 " FROM ratings WHERE name_key = ?1 AND rule = ?2",
 	[S_RATING_PUT] =
@@ -552,6 +573,81 @@ sq_session_expire(store_t *s, int64_t now)
 		return -1;
 	sqlite3_bind_int64(q, 1, now);
 	return done(s, q, "expire sessions");
+}
+
+static int
+sq_login_put(store_t *s, const char *digest, const char *name, int64_t created, int64_t expires)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_LOGIN_PUT);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 4, created);
+	sqlite3_bind_int64(q, 5, expires);
+	return done(s, q, "save login");
+}
+
+static int
+sq_login_trim(store_t *s, const char *name, int keep, int64_t now)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_LOGIN_TRIM);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 2, keep);
+	sqlite3_bind_int64(q, 3, now);
+	return done(s, q, "trim logins");
+}
+
+static int
+sq_login_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
+{
+	sqlite3_stmt *q = stmt(s, S_LOGIN_GET);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, now);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		copy_text(name, STORE_NAME_MAX + 1, q, 0);
+	else if (rc != SQLITE_DONE)
+		set_msg(s, "get login");
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_login_drop(store_t *s, const char *digest)
+{
+	sqlite3_stmt *q = stmt(s, S_LOGIN_DROP);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
+	return done(s, q, "drop login");
+}
+
+static int
+sq_login_drop_user(store_t *s, const char *name)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_LOGIN_DROP_USER);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	return done(s, q, "drop logins");
 }
 
 static void
@@ -1152,6 +1248,11 @@ const struct store_ops store_sqlite_ops = {
 	.session_get = sq_session_get,
 	.session_drop = sq_session_drop,
 	.session_expire = sq_session_expire,
+	.login_put = sq_login_put,
+	.login_trim = sq_login_trim,
+	.login_get = sq_login_get,
+	.login_drop = sq_login_drop,
+	.login_drop_user = sq_login_drop_user,
 	.rating_get = sq_rating_get,
 	.rating_put = sq_rating_put,
 	.top = sq_top,

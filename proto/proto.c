@@ -69,6 +69,8 @@ static const struct form forms[PM_COUNT] = {
 	[PR_CHALLENGE] = { PK_REQ, "CHALLENGE", NULL, "uRSTOQP" },
 	[PR_ANSWER] = { PK_REQ, "ANSWER", NULL, "iI" },
 	[PR_TAKE] = { PK_REQ, "TAKE", NULL, "iu" },
+	[PR_AUTH] = { PK_REQ, "AUTH", NULL, "k" },
+	[PR_REMEMBER] = { PK_REQ, "REMEMBER", NULL, "" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -115,6 +117,8 @@ static const struct form forms[PM_COUNT] = {
 	[PO_CHALLENGE] = { PK_OK, "CHALLENGE", NULL, "i" },
 	[PO_ANSWER] = { PK_OK, "ANSWER", NULL, "i" },
 	[PO_TAKE] = { PK_OK, "TAKE", NULL, "i" },
+	[PO_AUTH] = { PK_OK, "AUTH", NULL, "uk" },
+	[PO_REMEMBER] = { PK_OK, "REMEMBER", NULL, "kU" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },

@@ -91,6 +91,8 @@ typedef enum {
 	PR_CHALLENGE,
 	PR_ANSWER,
 	PR_TAKE,
+	PR_AUTH,
+	PR_REMEMBER,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -137,6 +139,8 @@ typedef enum {
 	PO_CHALLENGE,
 	PO_ANSWER,
 	PO_TAKE,
+	PO_AUTH,
+	PO_REMEMBER,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -238,7 +242,7 @@ typedef enum {
 	ERR_BANNED = 414,       /* that name or address is banned */
 	ERR_MUTED = 415,        /* SAY, TELL while muted */
 	ERR_NOT_ADMIN = 416,    /* a moderation verb from a non-admin */
-	ERR_ACCOUNT_ONLY = 417, /* rated play needs an account: a guest asked, or was asked */
+	ERR_ACCOUNT_ONLY = 417, /* that needs an account: rated play, login tokens */
 	ERR_NO_ROOM = 420,
 	ERR_NO_USER = 421,
 	ERR_NO_CODE = 422,

@@ -83,6 +83,11 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_ratings
 
 TESTS += $(O)/tests/daemon/test_ratings
 
+# Login tokens (REMEMBER, AUTH, LOGOUT) and a guest's sign-in (issue 43).
+TCLIENT_PROGS += $(O)/tests/daemon/test_remember
+
+TESTS += $(O)/tests/daemon/test_remember
+
 # A player's journey: takeover, BYE and close_notify, SEEKS, CHALLENGE, the
 # certificate's names and fingerprint (issue 25).
 TCLIENT_PROGS += $(O)/tests/daemon/test_journey

@@ -3,7 +3,8 @@
 // this file owns the socket, the timers and localStorage, hands the model
 // every line, renders what it holds, says its tokens and codes in words,
 // and turns clicks and keys into requests. The session token lives in
-// localStorage, so a reload or a new tab resumes the seat. Every text it
+// localStorage, so a reload or a new tab resumes the seat, and so does an
+// account's login token (REMEMBER), so it signs in as itself (AUTH). Every text it
 // shows comes from the catalog (i18n.js: t(key, English), docs/i18n.md);
 // the protocol's tokens and codes through words.js.
 import * as proto from './proto.js';
@@ -83,7 +84,8 @@ function connect() {
     if (next.takeover) {
       // another tab or client took this session: reconnecting would take it
       // back, and the two would pull the seat back and forth
-      status(() => t('web.takeover', 'You are playing from another tab or client now. Reload this page to play here.'));
+      if (model.mySideUnfinished()) status(() => t('web.takeover.game', 'Your game continues on another device or tab. Reload this page to play it here.'));
+      else status(() => t('web.takeover', 'You are playing from another tab or client now. Reload this page to play here.'));
       document.body.classList.add('offline');
       return;
     }
@@ -110,7 +112,7 @@ function removed() {
 $('comeback').addEventListener('click', () => {
   $('comeback').hidden = true;
   model.comeBack();
-  save({ name: null, token: null, room: null, seq: 0, account: false });
+  save({ name: null, token: null, room: null, seq: 0, account: false, login: null });
   showMe();
   status(() => t('web.connecting', 'Connecting…'));
   connect();
@@ -172,6 +174,7 @@ async function greet() {
   status(() => t('web.connected', 'Connected'));
   await send('HELLO', 1, 'web/1');
   const s = saved();
+  if (await greetAccount(s)) return;
   const resume = model.resumeArgs(s);
   if (resume) {
     try {
@@ -179,10 +182,13 @@ async function greet() {
       model.signedIn(s.name, s.token);
       showMe();
       if (resume[1] === '-') {
-        // the session alone: its seek (the model has it) or, announced by
-        // * SEATED, a room it is seated in, which enterRoom shows; a room
-        // it only watched is watched again
-        if (!app.entering) reenter();
+        // the session alone: its seek (the model has it), or a room it is
+        // seated in (* SEATED: its game, or its private room waiting),
+        // else the room it only watched, watched again
+        renderAccount();
+        const seated = model.takeSeated();
+        if (seated) enterRoom(seated, false);
+        else reenter();
         renderSeek();
         return;
       }
@@ -205,6 +211,7 @@ async function greet() {
   model.signedIn(r.ok.args[0], r.ok.args[1]);
   save({ name: model.me.name, token: model.me.token, account: false });
   showMe();
+  renderAccount();
   reenter();
 }
 
@@ -218,6 +225,44 @@ function reenter() {
   if (!again) showLobby();
   else if (again.name === 'JOIN') joinLink(again.args[0]);
   else enterRoom(again.args[0], again.name === 'WATCH');
+}
+
+// The account's branch of greet: with a kept login token, AUTH signs in as
+// the account, and the game it is seated at (* SEATED) opens by STATE.
+// False when there is no token, or the server refused it: a 413 forgot it
+// (the model's save), and the page goes on as a guest.
+async function greetAccount(s) {
+  const auth = model.authArgs(s);
+  if (!auth) return false;
+  try {
+    await send('AUTH', ...auth); // the model takes the name and tokens
+  } catch (e) {
+    if (e.moved) return true; // * MOVED: signed in there
+    if (e.code && e.code !== 413) toast(errText(e));
+    return false;
+  }
+  signedInAccount();
+  if (route()) return true;
+  const seated = model.takeSeated();
+  if (seated) {
+    enterRoom(seated, false);
+    return true;
+  }
+  // no game of its own: the room shown before, as a guest's page does
+  const again = model.rejoin(app.view);
+  if (!again) showLobby();
+  else if (again.name === 'JOIN') joinLink(again.args[0]);
+  else enterRoom(again.args[0], again.name === 'WATCH');
+  return true;
+}
+
+// Signed in as an account (LOGIN, REGISTER or AUTH): kept for a reload,
+// shown on the account card.
+function signedInAccount() {
+  model.signedIn(model.me.name, model.me.token);
+  save({ name: model.me.name, token: model.me.token, account: true, room: null, seq: 0 });
+  showMe();
+  renderAccount();
 }
 
 // The link the page was opened with, or one pasted into its address bar:
@@ -337,12 +382,6 @@ function onOutcome(out, m) {
   }
   if (out.save) save(out.save);
   if (out.rated) refreshMyStats(); // the account card's rating after a rated end
-  if (out.seated) {
-    // a session taken back (RESUME <token> -, or a LOGIN that took it
-    // over) is seated there: its game, or its private room waiting
-    enterRoom(out.seated, false);
-    return;
-  }
   if (out.closed) {
     deadEnd(out.closed.why === 'away' ? 'closed' : 'left');
     return;
@@ -408,7 +447,6 @@ async function refreshLobby() {
 
 async function enterRoom(room, watch) {
   clearInterval(app.lobbyTimer);
-  app.entering = true;
   try {
     await send(watch ? 'WATCH' : 'STATE', room); // the model takes the snapshot
     if (model.mySide() && model.game.status !== 'over') save({ room, seq: model.game.seq });
@@ -416,8 +454,6 @@ async function enterRoom(room, watch) {
     if (e.moved) return;
     if (e.code === 0) showLobby(); // no connection: the reconnect shows the lobby
     else deadEnd('room', e); // a room that is gone, or a link to nothing
-  } finally {
-    app.entering = false;
   }
 }
 
@@ -932,6 +968,10 @@ $('home').addEventListener('click', (e) => {
 });
 $('dead-home').addEventListener('click', () => showLobby());
 
+// LOGIN or REGISTER from the account card. The guest this page is stays
+// who it is until the server says yes (a refusal changes nothing, and is
+// said); then the page keeps a login token (REMEMBER) so that a reload
+// signs in again, and opens the game the account plays elsewhere.
 async function account(cmd) {
   const f = Object.fromEntries(new FormData($('account')));
   if (model.game && model.mySide() && model.game.status === 'playing') {
@@ -939,17 +979,49 @@ async function account(cmd) {
     return;
   }
   try {
-    await send('LOGOUT').catch(() => {});
     await act(cmd, f.name, f.password); // the model takes the name and token
-    save({ name: model.me.name, token: model.me.token, account: true, room: null });
-    showMe();
-    const st = await send('STATS', model.me.name).catch(() => null);
-    app.stats = !!st;
-    renderStats();
-  } catch { /* said */ }
+  } catch {
+    return; /* said */
+  }
+  $('account').reset();
+  signedInAccount();
+  if (model.wantRemember()) await send('REMEMBER').catch(() => {}); // the model's save keeps it
+  const seated = model.takeSeated();
+  if (seated) enterRoom(seated, false);
+  const st = await send('STATS', model.me.name).catch(() => null);
+  app.stats = !!st;
+  renderStats();
 }
 form('account', () => account('LOGIN'));
 $('register-go').addEventListener('click', () => account('REGISTER'));
+
+// Log out: the server revokes the login token, the page forgets it and
+// goes on as a new guest (a reload stays a guest).
+$('logout-go').addEventListener('click', async () => {
+  try {
+    await act('LOGOUT');
+  } catch {
+    return; /* said */
+  }
+  save({ name: null, token: null, account: false, room: null, seq: 0, login: null });
+  app.stats = false;
+  renderStats();
+  try {
+    const r = await send('GUEST');
+    model.signedIn(r.ok.args[0], r.ok.args[1]);
+    save({ name: model.me.name, token: model.me.token, account: false });
+  } catch { /* the reconnect signs in as a guest */ }
+  showMe();
+  renderAccount();
+  showLobby();
+});
+
+// The account card: the sign-in form for a guest, Log out for an account.
+function renderAccount() {
+  const acct = !!model.me && !!saved().account;
+  $('account').hidden = acct;
+  $('logout-go').hidden = !acct;
+}
 $('history-go').addEventListener('click', async () => {
   try {
     await act('HISTORY', model.me.name);
@@ -1020,6 +1092,7 @@ function renderTexts() {
   if (app.status) status(app.status);
   renderSeek();
   showMe();
+  renderAccount();
   renderStats();
   renderHistory();
   renderTop();

@@ -95,6 +95,8 @@ export class Model {
     this.server = ''; // "gomokud 0.1.0"
     this.caps = [];
     this.me = null; // {name, token}
+    this.login = null; // the account's login token the page keeps (REMEMBER, AUTH), or null
+    this.seated = []; // rooms * SEATED announced at a sign-in, not yet opened
     this.game = null;
     this.seek = null; // {id, since, bot} while searching: bot, a bot may take the seat
     this.seekStarted = false; // START came before OK SEEK
@@ -164,12 +166,31 @@ export class Model {
       // a profile's request refused (421: a name with no ratings): said as none
       if (this.forProfile(req) && req.name === 'STATS') this.profile.stats = [];
       if (this.forProfile(req) && req.name === 'HISTORY') this.profile.games = [];
+      if (m.code === 413 && req && req.name === 'AUTH') { // unknown, expired or revoked: forget it
+        this.login = null;
+        out.save = { login: null };
+      }
       return out;
     }
     const a = m.args;
     switch (m.name) {
-      case 'GUEST': case 'LOGIN': case 'REGISTER': this.me = { name: a[0], token: a[1] }; break;
-      case 'LOGOUT': this.me = null; break;
+      case 'GUEST': this.me = { name: a[0], token: a[1] }; break;
+      case 'LOGIN': case 'REGISTER': case 'AUTH':
+        // an account now: a guest this connection was is gone, its seek with it
+        this.me = { name: a[0], token: a[1] };
+        this.seek = null;
+        if (m.name === 'AUTH' && req) this.login = req.args[0];
+        break;
+      case 'REMEMBER':
+        this.login = a[0];
+        out.save = { login: a[0] };
+        break;
+      case 'LOGOUT':
+        this.me = null;
+        this.login = null;
+        this.seek = null;
+        out.save = { login: null };
+        break;
       case 'SEEK':
         if (this.seekStarted) this.seekStarted = false; // already paired
         else this.seek = { id: a[0], since: now, bot: !!req && req.args[6] === 'bot' };
@@ -349,7 +370,10 @@ export class Model {
       case 'CHALLENGEEND':
         if (this.challenge && this.challenge.id === f.id) this.challenge = null;
         return out;
-      case 'SEATED': out.seated = f.room; return out; // app.js fetches it (STATE)
+      case 'SEATED': // a seat of the account's, announced before its sign-in's OK
+        if (!this.seated.includes(f.room)) this.seated.push(f.room);
+        out.seated = f.room;
+        return out;
       default: return this.roomEvent(name, f, now, out);
     }
   }
@@ -601,6 +625,7 @@ export class Model {
     // player away (away: RESUME <token> - says whether it did); a page
     // taken over or sent off has none any more
     if (!this.caps.includes('away') || this.conn.bye === 'takeover' || this.kicked !== null || this.banned !== null) this.seek = null;
+    this.seated = [];
     this.sentQ = [];
     this.data = [];
     if (this.conn.bye === 'takeover') return { takeover: true };
@@ -672,6 +697,25 @@ export class Model {
   signedIn(name, token) {
     this.me = { name, token };
     this.conn.backoff = BACKOFF_FIRST;
+  }
+
+  // After HELLO on a new connection, from the session kept (saved: {...,
+  // login}): the AUTH to send, or null. An account with a kept login token
+  // signs in as itself when the server takes login tokens (remember).
+  authArgs(saved) {
+    return saved.login && this.caps.includes('remember') ? [saved.login] : null;
+  }
+
+  // Whether to ask REMEMBER after a LOGIN or REGISTER: the server keeps
+  // login tokens, and this page keeps none for this account yet.
+  wantRemember() {
+    return this.caps.includes('remember') && !!this.me && !this.login;
+  }
+
+  // The first room * SEATED announced that the page has not opened, taken
+  // off the list (the page asks its STATE), or null.
+  takeSeated() {
+    return this.seated.length ? this.seated.shift() : null;
   }
 
   // After HELLO on a new connection, from the session kept (saved: {name,

@@ -113,6 +113,12 @@ function value(model, key, now) {
       if (k[1] === 'searching') { const q = model.searching(now); return !q ? '-' : q.bot ? num(q.left) : 'human'; }
       // whom a private room waits for, its creator away: USER:SECONDS, or -
       if (k[1] === 'awaiting') { const w = model.awaiting(now); return w ? `${w.user}:${w.left}` : '-'; }
+      // the login token the page keeps for the account (REMEMBER, AUTH)
+      if (k[1] === 'login') return model.login || '-';
+      // whether the page asks REMEMBER now (after a LOGIN or REGISTER)
+      if (k[1] === 'remember') return model.wantRemember() ? '1' : '0';
+      // the first room * SEATED announced that the page has not opened
+      if (k[1] === 'seated') return model.seated.length ? model.seated[0] : '-';
       // whether the page offers to take the Nth listed seek (TAKE)
       if (k[1] === 'cantake' && model.lobby.seeks[k[2]]) return model.canTake(model.lobby.seeks[k[2]]) ? '1' : '0';
       break;

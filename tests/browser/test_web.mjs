@@ -25,6 +25,11 @@
 //   - offers answered (declined, withdrawn, accepted with its count,
 //     expired; a bot's undo of two) in both game logs, the chat kept across
 //     a reload, and a flag on a 1 s clock shown at 0:00 (issue 43);
+//   - an account stays signed in (issue 43): at phone size a reload and a
+//     second tab are the account (its login token kept, AUTH), Log out
+//     makes a guest that a reload keeps; a mistyped password leaves a
+//     seeking guest as it was; LOGIN on a second device during a game
+//     opens its board there while the first says it continues elsewhere;
 //   - screenshots of the lobby, a game and a replay at desktop and phone
 //     sizes into $SHOTS (build/browser by default), and of each in English
 //     and Chinese into $SHOTS/en and $SHOTS/zh_CN.
@@ -1150,7 +1155,114 @@ async function offersChatFlag() {
   await f.browserContext().close();
 }
 
-const cases = { deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag };
+// ---- 12: an account stays signed in; a mistyped password; Log out; a second device (issue 43)
+
+const kept = (page) => page.evaluate(() => (JSON.parse(localStorage.getItem('gomokud.session')) || {}).login || null);
+const visible = (page, sel) => page.$eval(sel, (e) => e.offsetParent !== null);
+
+// Types name and password into the account card and presses sel (#login-go
+// or #register-go).
+async function signIn(page, name, password, sel) {
+  await page.$eval('#account input[name=name]', (e) => { e.value = ''; });
+  await page.$eval('#account input[name=password]', (e) => { e.value = ''; });
+  await page.type('#account input[name=name]', name);
+  await page.type('#account input[name=password]', password);
+  await page.click(sel);
+}
+
+async function staySignedIn() {
+  const name = `stay${process.pid % 10000}`;
+  const a = await open(null, PHONE);
+  await signIn(a, name, 'stay-secret', '#register-go');
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await a.waitForFunction(() => (JSON.parse(localStorage.getItem('gomokud.session')) || {}).login, { timeout: T });
+  assert.match(await kept(a), /^[0-9a-f]{32}$/);
+  assert.ok(await visible(a, '#logout-go'), 'no Log out for an account');
+  await a.reload();
+  assert.equal(await named(a), name, 'a reload is not the account');
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  assert.ok(await visible(a, '#logout-go') && !(await visible(a, '#account')), 'the account card after a reload');
+  ok('phone: REGISTER keeps a login token; a reload signs in as the account (AUTH), Log out shown');
+
+  // a second tab in the same browser: the account too; the first is told
+  const a2 = await a.browserContext().newPage();
+  a2.on('pageerror', (e) => pageErrors.push(String(e)));
+  await a2.setViewport(PHONE);
+  await a2.goto(`https://127.0.0.1:${daemon.port}/`);
+  assert.equal(await named(a2), name, 'a second tab is not the account');
+  await waitText(a, '#status', /another tab or client/);
+  ok('a second tab of the same browser signs in as the account; the first says it plays elsewhere now');
+
+  // Log out: a new guest, and a reload stays a guest
+  await a2.click('#logout-go');
+  await a2.waitForFunction((n) => { const m = window.gomokud.model.me; return m && m.name !== n; }, { timeout: T }, name);
+  assert.equal(await kept(a2), null, 'the login token is still kept after Log out');
+  assert.ok(await visible(a2, '#account') && !(await visible(a2, '#logout-go')), 'the sign-in form after Log out');
+  const guest = await a2.evaluate(() => window.gomokud.model.me.name);
+  assert.match(guest, /^guest[0-9]+$/);
+  await a2.reload();
+  const after = await named(a2);
+  assert.notEqual(after, name, 'a reload after Log out is the account again');
+  assert.ok(await visible(a2, '#account'), 'no sign-in form after the reload');
+  ok('Log out: the page goes on as a new guest, forgets the login token, and a reload stays a guest');
+  await a.browserContext().close();
+
+  // a mistyped password from a guest who seeks: refused, the same guest, the seek on
+  const g = await open();
+  const gname = await named(g);
+  await g.click('#seek-bot'); // people only: the seek stays open
+  await g.click('#seek-go');
+  await waitText(g, '#seek-info', /^Looking for an opponent…$/);
+  await signIn(g, name, 'not-the-password', '#login-go');
+  await waitText(g, '#toast', /^Wrong name or password$/);
+  assert.equal(await g.evaluate(() => window.gomokud.model.me.name), gname, 'a refused LOGIN changed the guest');
+  assert.match(await text(g, '#me'), new RegExp(`^You are ${gname}$`));
+  assert.equal(await text(g, '#seek-info'), 'Looking for an opponent…', 'the seek went with a refused LOGIN');
+  assert.equal(await kept(g), null);
+  // the right password: the account, and the guest's seek ended with it
+  await signIn(g, name, 'stay-secret', '#login-go');
+  await waitText(g, '#me', new RegExp(`^You are ${name}$`));
+  await g.waitForFunction(() => document.getElementById('seek-info').textContent === '', { timeout: T });
+  await g.waitForFunction(() => (JSON.parse(localStorage.getItem('gomokud.session')) || {}).login, { timeout: T });
+  ok('a mistyped password from a seeking guest is refused in words and the page stays that guest, seek and all; the right one signs in (no LOGOUT first)');
+  await g.browserContext().close();
+}
+
+async function secondDevice() {
+  const name = `dev${process.pid % 10000}`;
+  const a = await open(null, PHONE);
+  await signIn(a, name, 'device-pw', '#register-go');
+  await waitText(a, '#me', new RegExp(`^You are ${name}$`));
+  await a.select('#bot select[name=colour]', 'black');
+  await a.click('#bot-go');
+  await a.waitForSelector('#game:not([hidden])', { timeout: T });
+  const room = await a.evaluate(() => window.gomokud.model.game.room);
+  await play(a, 'h8');
+  await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  // device B, another browser: LOGIN opens that game there
+  const b = await open(null, PHONE);
+  await signIn(b, name, 'device-pw', '#login-go');
+  await b.waitForSelector('#game:not([hidden])', { timeout: T });
+  assert.equal(await b.evaluate(() => window.gomokud.model.game.room), room);
+  await waitStone(b, 'h8');
+  await b.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  await waitText(a, '#status', /continues on another device/);
+  await sleep(1500); // the first device does not come back by itself
+  assert.match(await text(a, '#status'), /continues on another device/);
+  assert.ok(await a.evaluate(() => !window.gomokud.model.conn.up), 'the first device reconnected by itself');
+  const third = await b.evaluate(() => ['j10', 'k11', 'l12', 'm13'].find((mv) => !document.querySelector(`[data-stone="${mv}"]`)));
+  await play(b, third);
+  ok('phone: LOGIN on a second device during a game opens that game\'s board there; the first says it continues on another device and stays off');
+  await b.reload(); // and a reload there signs in again and opens the game
+  assert.equal(await named(b), name);
+  await b.waitForSelector('#game:not([hidden])', { timeout: T });
+  await waitStone(b, third);
+  ok('phone: a reload on the second device signs in (AUTH) and opens the game again (* SEATED, STATE)');
+  await a.browserContext().close();
+  await b.browserContext().close();
+}
+
+const cases = { deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);

@@ -86,6 +86,8 @@ static const struct {
 	{ PROTO_CLIENT, "ANSWER 3 accept" },
 	{ PROTO_CLIENT, "ANSWER 3 decline" },
 	{ PROTO_CLIENT, "TAKE 8 alice" },
+	{ PROTO_CLIENT, "AUTH 9c1f0e8d7b6a5f4e3d2c1b0a99887766" },
+	{ PROTO_CLIENT, "REMEMBER" },
 	{ PROTO_CLIENT, "QUIT" },
 
 	{ PROTO_SERVER, "OK #t1 HELLO 1" },
@@ -138,6 +140,8 @@ static const struct {
 	{ PROTO_SERVER, "OK CHALLENGE 3" },
 	{ PROTO_SERVER, "OK ANSWER 3" },
 	{ PROTO_SERVER, "OK TAKE 8" },
+	{ PROTO_SERVER, "OK AUTH alice 0123456789abcdef0123456789abcdef" },
+	{ PROTO_SERVER, "OK REMEMBER 9c1f0e8d7b6a5f4e3d2c1b0a99887766 1767225600" },
 	{ PROTO_SERVER, "= SEEK 4 alice renju 15 300+5 black rated none human" },
 	{ PROTO_SERVER, "OK QUIT" },
 	{ PROTO_SERVER, "ERR 400 syntax" },

@@ -129,6 +129,46 @@ test_users_and_sessions(void **state)
 	print_message("  accounts unique without case, sessions by digest with expiry\n");
 }
 
+/* Login tokens (REMEMBER): by digest until they expire, ten an account
+ * (the oldest go), all of an account's dropped at once (a ban). */
+static void
+test_login_tokens(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("logins.db");
+	char name[STORE_NAME_MAX + 1], d[16];
+
+	assert_int_equal(store_login_put(s, "la", "Alice", 1000, 5000), 0);
+	assert_int_equal(store_login_get(s, "la", 4999, name), 0);
+	assert_string_equal(name, "Alice");
+	assert_int_equal(store_login_get(s, "la", 5000, name), STORE_NOT_FOUND);
+	assert_int_equal(store_login_get(s, "nope", 0, name), STORE_NOT_FOUND);
+	/* eleven more for alice (any case): the oldest go, the expired one too */
+	for (int i = 0; i < 11; i++) {
+		snprintf(d, sizeof d, "a%d", i);
+		assert_int_equal(
+		    store_login_put(s, d, i % 2 ? "ALICE" : "alice", 6000 + i, 90000), 0);
+	}
+	assert_int_equal(store_login_get(s, "a0", 7000, name), STORE_NOT_FOUND);
+	assert_int_equal(store_login_get(s, "la", 0, name), STORE_NOT_FOUND); /* expired: gone */
+	for (int i = 1; i < 11; i++) {
+		snprintf(d, sizeof d, "a%d", i);
+		assert_int_equal(store_login_get(s, d, 7000, name), 0);
+	}
+	assert_int_equal(store_login_put(s, "b1", "bob", 7000, 90000), 0);
+	assert_int_equal(store_login_drop(s, "a5"), 0);
+	assert_int_equal(store_login_get(s, "a5", 7000, name), STORE_NOT_FOUND);
+	assert_int_equal(store_login_drop_user(s, "Alice"), 0);
+	for (int i = 1; i < 11; i++) {
+		snprintf(d, sizeof d, "a%d", i);
+		assert_int_equal(store_login_get(s, d, 7000, name), STORE_NOT_FOUND);
+	}
+	assert_int_equal(store_login_get(s, "b1", 7000, name), 0);
+	assert_string_equal(name, "bob");
+	store_close(s);
+	print_message("  login tokens by digest with expiry, 10 an account, dropped one or all\n");
+}
+
 static void
 test_ratings_and_top(void **state)
 {
@@ -832,6 +872,7 @@ main(void)
 	if (pg_url && *pg_url) {
 		const struct CMUnitTest pg[] = {
 			cmocka_unit_test(test_users_and_sessions),
+			cmocka_unit_test(test_login_tokens),
 			cmocka_unit_test(test_ratings_and_top),
 			cmocka_unit_test(test_games_and_history),
 			cmocka_unit_test(test_owners),
@@ -845,6 +886,7 @@ main(void)
 	pg_url = NULL;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_users_and_sessions),
+		cmocka_unit_test(test_login_tokens),
 		cmocka_unit_test(test_ratings_and_top),
 		cmocka_unit_test(test_games_and_history),
 		cmocka_unit_test(test_owners),
