@@ -81,6 +81,12 @@ function connect() {
     app.pending.clear();
     const next = model.closed();
     renderSeek();
+    if (app.parked) {
+      // closed on purpose while the page is hidden: the server keeps the
+      // session away; the page connects again when it is shown
+      status(() => t('web.parked', 'Away: your room and your search wait for you.'));
+      return;
+    }
     if (next.takeover) {
       // another tab or client took this session: reconnecting would take it
       // back, and the two would pull the seat back and forth
@@ -99,6 +105,22 @@ function connect() {
     app.retry = setTimeout(connect, next.retry);
   };
 }
+
+// A phone that switches apps freezes the page but may keep its socket open
+// for minutes, so the server would pair its seek or start its waiting
+// room's game while nobody looks. A hidden page that holds only those
+// closes its connection itself (the server keeps them away, PROTOCOL.md
+// 5.9) and comes back when it is shown again.
+document.addEventListener('visibilitychange', () => {
+  if (document.hidden) {
+    if (!app.ws || !model.conn.up || !model.parkable()) return;
+    app.parked = true;
+    app.ws.close(1000, 'away');
+  } else if (app.parked) {
+    app.parked = false;
+    connect();
+  }
+});
 
 // Kicked or banned: the page says why (the server's text) and stays off
 // until the player asks to come back (a fresh guest, unless banned).
@@ -766,7 +788,7 @@ async function refreshMyStats() {
 // A guest's rated toggle says that rated play needs an account (the server
 // refuses it: 417).
 function renderRatedNote() {
-  $('rated-note').hidden = !model.me || !!saved().account;
+  for (const id of ['rated-note', 'create-rated-note']) $(id).hidden = !model.me || !!saved().account;
 }
 
 function confirmThen(text, fn) {
@@ -914,7 +936,7 @@ form('bot', async (f) => {
 });
 form('create', async (f) => {
   try {
-    await act('CREATE', f.rule, 15, f.tc, f.colour, 'casual', f.rule === 'renju' ? 'none' : f.opening);
+    await act('CREATE', f.rule, 15, f.tc, f.colour, f.rated ? 'rated' : 'casual', f.rule === 'renju' ? 'none' : f.opening);
     const { room, code } = model.invite;
     await enterRoom(room, false);
     save({ room, seq: model.game ? model.game.seq : 0 });

@@ -654,6 +654,17 @@ export class Model {
     return { bot: true, left: Math.max(0, Math.ceil(wait - (now - this.seek.since) / 1000)) };
   }
 
+  // Whether a hidden page may close its connection and be kept away by the
+  // server (away): it holds a seek or its own private room waiting for a
+  // friend, and no game is being played that its clock would run in.
+  parkable() {
+    if (!this.caps.includes('away') || !this.me || this.sentQ.length) return false;
+    const g = this.game;
+    if (g && g.status !== 'waiting' && g.status !== 'over' && this.mySide()) return false;
+    const waiting = !!g && g.status === 'waiting' && !!this.mySide() && (g.black === '-' || g.white === '-');
+    return !!this.seek || waiting;
+  }
+
   // A private room whose creator is away while a friend holds the other
   // seat (PROTOCOL.md 5.2): {user, left} (whole seconds until the room
   // closes, null when unknown), or null when the game does not wait so.
