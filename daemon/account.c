@@ -348,6 +348,8 @@ static int
 sign_in(struct conn *c, struct check *k)
 {
 	struct session *old = c->sess; /* a guest (cmd.c lets no account here) */
+	if (k->guest || k->registering) /* a name held for a reconnect meanwhile */
+		session_release_hold(c->srv, k->name);
 	struct session *s = session_by_name(c->srv, k->name);
 	enum session_kind kind = k->guest ? SESSION_GUEST : SESSION_ACCOUNT;
 
@@ -607,6 +609,7 @@ account_register(struct conn *c, const proto_msg_t *m, const char **why)
 		*why = "passwords are at least 6 characters";
 		return ERR_ARGUMENT;
 	}
+	session_release_hold(srv, m->user); /* a guest's name waiting for a reconnect */
 	struct session *named = session_by_name(srv, m->user);
 	if (named && named != c->sess)
 		return ERR_NAME_TAKEN;

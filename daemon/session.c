@@ -137,7 +137,8 @@ session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MAX + 
 			    (unsigned long long)++srv->sessions->next_guest, node[0] ? "-" : "",
 			    node);
 		while (session_by_name(srv, out));
-	} else if (session_by_name(srv, name) || user_elsewhere(srv, name)) {
+	} else if ((!session_release_hold(srv, name) && session_by_name(srv, name)) ||
+	    user_elsewhere(srv, name)) {
 		return ERR_NAME_TAKEN; /* here, or on another node */
 	} else {
 		snprintf(out, PROTO_NAME_MAX + 1, "%s", name);
@@ -303,6 +304,41 @@ session_del_room(struct session *s, struct room *r)
 		}
 }
 
+static void
+hold_over(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	session_check(arg);
+}
+
+/* Its name waits for its guest for the grace period (the gc pass leaves
+ * it while the timer runs). */
+static void
+hold_name(struct session *s)
+{
+	if (!s->hold && !(s->hold = evtimer_new(s->srv->base, hold_over, s)))
+		return;
+	struct timeval tv = { s->srv->cfg.grace_s, 0 };
+	evtimer_add(s->hold, &tv);
+}
+
+static int
+holding_name(const struct session *s)
+{
+	return s->hold && evtimer_pending(s->hold, NULL);
+}
+
+int
+session_release_hold(struct server *srv, const char *name)
+{
+	struct session *s = session_by_name(srv, name);
+	if (!s || s->conn || !holding_name(s) || session_holds(s))
+		return 0;
+	session_free(s);
+	return 1;
+}
+
 struct room *
 session_waiting(const struct session *s)
 {
@@ -344,7 +380,8 @@ session_disconnected(struct session *s)
 {
 	/* a game's seat is always kept (section 5.9); anything else only while
 	 * its address has fewer than max-away-per-address sessions away */
-	int keep = session_game(s) || (session_holds(s) && count_away(s, 1));
+	int holds = session_holds(s);
+	int keep = session_game(s) || (holds && count_away(s, 1));
 	if (keep) {
 		tell_away(s, 0);
 	} else {
@@ -352,6 +389,10 @@ session_disconnected(struct session *s)
 		struct room *w = session_waiting(s);
 		if (w)
 			room_leave(w, s);
+		/* a guest that held nothing keeps its name a while, for a
+		 * reconnect (RESUME <token> -), counted as one away */
+		if (!holds && s->kind == SESSION_GUEST && count_away(s, 1))
+			hold_name(s);
 	}
 	struct room *rooms[SESSION_MAX_ROOMS];
 	int n = s->nrooms;
@@ -366,6 +407,8 @@ void
 session_back(struct session *s)
 {
 	count_away(s, 0);
+	if (s->hold)
+		evtimer_del(s->hold);
 	struct room *rooms[SESSION_MAX_ROOMS];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
@@ -457,6 +500,8 @@ session_free(struct session *s)
 			*p = s->check_next;
 			break;
 		}
+	if (s->hold)
+		event_free(s->hold);
 	LIST_REMOVE(s, link);
 	free(s);
 }
@@ -540,7 +585,7 @@ sessions_gc(struct server *srv)
 		struct session *s = srv->sessions->check;
 		srv->sessions->check = s->check_next;
 		s->checking = 0;
-		if (!s->conn && !session_holds(s))
+		if (!s->conn && !session_holds(s) && !holding_name(s))
 			session_free(s);
 		freed = 1;
 	}

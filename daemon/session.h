@@ -43,6 +43,7 @@ struct session {
 	char await[64 + 1];
 	int keep_token;   /* its stored token outlives it (session_keep_token) */
 	struct cidr unit; /* the address its last connection came from, by the caps' unit */
+	struct event *hold; /* a guest away that holds nothing: its name waits (grace) */
 	int away_counted; /* counted in its address's sessions away (session.c) */
 };
 
@@ -152,6 +153,11 @@ void session_back(struct session *s);
 /* Whether s, away, still holds anything: a seat in an unfinished game or
  * in its waiting private room, or what an owner holds. */
 int session_holds(const struct session *s);
+/* A guest's name, held for a reconnect after its connection dropped while
+ * it held nothing (session_disconnected, for the grace period): a GUEST or
+ * REGISTER of that name takes it over, so the hold lets go of the session
+ * of name here, if it is one; whether it was. */
+int session_release_hold(struct server *srv, const char *name);
 /* Tells s's connection * SEATED <room> for each room it holds a seat in:
  * an unfinished game, or its private room waiting for a friend (a session
  * taken back: RESUME <token> -, a LOGIN that took it over). */

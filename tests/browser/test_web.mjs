@@ -476,6 +476,12 @@ async function phoneAway() {
   await a.click('#resign');
   await a.click('#confirm-yes');
   await waitText(b, '#turn', /wins/);
+  // a guest that holds nothing keeps its name across a reload
+  const bName = await named(b);
+  assert.match(bName, /^guest[0-9]+$/);
+  await b.reload();
+  assert.equal(await named(b), bName, 'a guest lost its name in a reload');
+  ok('a guest reloading keeps its made-up name (guestN)');
   await ctx.close();
   await b.browserContext().close();
 }

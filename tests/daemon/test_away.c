@@ -22,7 +22,7 @@
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
 
-enum { AWAY_KEEP_S = 3 };
+enum { AWAY_KEEP_S = 3, GRACE_S = 2 };
 
 /* CREATE on c: the room and code into room and code; 0 or -1. */
 static int
@@ -304,6 +304,77 @@ test_login_takes_room(int port)
 	ok("a LOGIN takes the account's waiting room back (* SEATED), and it starts");
 }
 
+/* WHO on c lists name, connected. */
+static int
+online(struct tc *c, const char *name)
+{
+	char want[64];
+	snprintf(want, sizeof want, "= USER %s ", name);
+	tc_send(c, "WHO");
+	int seen = 0;
+	while (tc_read(c, 3000) && strncmp(c->line, "OK WHO", 6) != 0)
+		seen |= strncmp(c->line, want, strlen(want)) == 0;
+	return seen;
+}
+
+/* A guest that held nothing keeps its name for the grace period after a
+ * drop: RESUME <token> - takes it back (a reload, a network blip); a new
+ * guest gets another name meanwhile; a GUEST or REGISTER of that name
+ * takes it over; after the grace it is gone. */
+static void
+test_name_hold(int port)
+{
+	struct tc *a = tc_guest(port, "quin"), *w = tc_guest(port, "watcher");
+	char token[80], name[32], pre[64];
+	REQUIRE(a && w, "cannot connect");
+	snprintf(token, sizeof token, "%s", a->token);
+	tc_close(a);
+	usleep(300 * 1000);
+	a = resume(port, token, "-");
+	REQUIRE(a, "cannot connect");
+	CHECK(!strcmp(a->line, "OK RESUME - 0"), "quin's reconnect: %s", a->line);
+	CHECK(online(w, "quin"), "quin is not online again");
+	tc_close(a);
+	usleep(300 * 1000);
+	struct tc *b = tc_guest(port, "quin");
+	CHECK(b != NULL, "a GUEST of a name held for a reconnect is refused");
+	a = resume(port, token, "-");
+	REQUIRE(a, "cannot connect");
+	CHECK(!strncmp(a->line, "ERR 448", 7), "the held name, taken by GUEST, still resumed: %s",
+	    a->line);
+	tc_close(a);
+	if (b)
+		tc_close(b);
+	ok("a guest's name waits for its reconnect (RESUME <token> -); a GUEST of it takes it over");
+
+	a = tc_open(port, 1);
+	REQUIRE(a, "cannot connect");
+	tc_send(a, "GUEST");
+	REQUIRE(tc_expect(a, "OK GUEST ", 3000), "GUEST: %s", a->line);
+	sscanf(a->line, "OK GUEST %31s %79s", name, token);
+	tc_close(a);
+	usleep(300 * 1000);
+	b = tc_open(port, 1);
+	REQUIRE(b, "cannot connect");
+	tc_send(b, "GUEST");
+	snprintf(pre, sizeof pre, "OK GUEST %s ", name);
+	CHECK(tc_expect(b, "OK GUEST ", 3000) && strncmp(b->line, pre, strlen(pre)) != 0,
+	    "a new guest got the held name %s: %s", name, b->line);
+	a = resume(port, token, "-");
+	REQUIRE(a, "cannot connect");
+	CHECK(!strcmp(a->line, "OK RESUME - 0") && online(w, name), "%s's reconnect: %s", name,
+	    a->line);
+	tc_close(a);
+	tc_close(b);
+	usleep((GRACE_S + 1) * 1000 * 1000);
+	a = resume(port, token, "-");
+	REQUIRE(a, "cannot connect");
+	CHECK(!strncmp(a->line, "ERR 448", 7), "a name held past the grace: %s", a->line);
+	tc_close(a);
+	tc_close(w);
+	ok("a made-up guest name waits too: a new guest gets another; after the grace it is free");
+}
+
 /* max-away-per-address 2: the third session of one address to drop with a
  * seek is not kept. */
 static void
@@ -342,7 +413,7 @@ main(void)
 	static struct daemon d;
 	char conf[64];
 	signal(SIGPIPE, SIG_IGN);
-	snprintf(conf, sizeof conf, "away-keep %d", AWAY_KEEP_S);
+	snprintf(conf, sizeof conf, "away-keep %d\ngrace %d", AWAY_KEEP_S, GRACE_S);
 	if (daemon_start(&d, GOMOKUD_BIN, conf) != 0) {
 		printf("FAIL: the daemon did not start (%s)\n", d.log);
 		return 1;
@@ -353,6 +424,7 @@ main(void)
 	test_seek(d.port);
 	test_challenge(d.port);
 	test_login_takes_room(d.port);
+	test_name_hold(d.port);
 	daemon_stop(&d, SIGTERM, 5000);
 	test_cap();
 	printf("%s\n", failures ? "test_away: FAILED" : "test_away: all passed");
