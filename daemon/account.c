@@ -347,7 +347,7 @@ account_guest_held(const struct conn *c)
 static int
 sign_in(struct conn *c, struct check *k)
 {
-	struct session *old = c->sess; /* a guest (cmd.c lets no account here) */
+	struct session *old = c->sess;  /* a guest (cmd.c lets no account here) */
 	if (k->guest || k->registering) /* a name held for a reconnect meanwhile */
 		session_release_hold(c->srv, k->name);
 	struct session *s = session_by_name(c->srv, k->name);

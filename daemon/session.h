@@ -41,10 +41,10 @@ struct session {
 	 * the SHA-256 (hex) of that token; token is "" until then. Only
 	 * session.c writes it. */
 	char await[64 + 1];
-	int keep_token;   /* its stored token outlives it (session_keep_token) */
-	struct cidr unit; /* the address its last connection came from, by the caps' unit */
+	int keep_token;     /* its stored token outlives it (session_keep_token) */
+	struct cidr unit;   /* the address its last connection came from, by the caps' unit */
 	struct event *hold; /* a guest away that holds nothing: its name waits (grace) */
-	int away_counted; /* counted in its address's sessions away (session.c) */
+	int away_counted;   /* counted in its address's sessions away (session.c) */
 };
 
 /* The name and token of a session about to be made: name (NULL: the next

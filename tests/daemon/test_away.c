@@ -345,7 +345,8 @@ test_name_hold(int port)
 	tc_close(a);
 	if (b)
 		tc_close(b);
-	ok("a guest's name waits for its reconnect (RESUME <token> -); a GUEST of it takes it over");
+	ok("a guest's name waits for its reconnect (RESUME <token> -); a GUEST of it takes it "
+	   "over");
 
 	a = tc_open(port, 1);
 	REQUIRE(a, "cannot connect");
