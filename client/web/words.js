@@ -45,6 +45,7 @@ const ERRORS = {
   447: N('err.447', 'Your opponent is here or still within the grace period'),
   448: N('err.448', 'Your seat could not be taken back (the game ended or the session expired)'),
   449: N('err.449', 'Too many open seeks from your address; wait for one of them to be paired'),
+  450: N('err.450', 'They are away (their connection dropped); try again when they are back'),
   500: N('err.500', 'The server could not do that; try again'),
   501: N('err.501', 'This server does not offer that'),
   502: N('err.502', 'The server is restarting; try again in a moment'),

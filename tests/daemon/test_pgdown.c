@@ -84,18 +84,27 @@ ws_line(struct tc *c, const char *line)
 }
 
 /* Reads a WebSocket's text frames until one starts with prefix; 0, or -1
- * after ms or on another frame. The daemon's lines here are short. */
+ * after ms or on another frame. A line is at most 512 bytes: a frame's
+ * length is in its second byte, or (126) in the two after it. */
 static int
 ws_until(struct tc *c, const char *prefix, int ms)
 {
 	unsigned char f[1024];
 	for (;;) {
 		int fin, op;
-		size_t off, len;
-		if (tc_read_bytes(c, f, 2, ms) || (f[1] & 127) >= 126 ||
-		    tc_read_bytes(c, f + 2, f[1] & 127, ms) ||
-		    wsf_decode(f, 2 + (size_t)(f[1] & 127), &fin, &op, &off, &len) < 0 ||
-		    op != WS_TEXT)
+		size_t off, len, head = 2, n;
+		if (tc_read_bytes(c, f, 2, ms) || (f[1] & 127) == 127)
+			return -1;
+		if ((f[1] & 127) == 126) {
+			if (tc_read_bytes(c, f + 2, 2, ms))
+				return -1;
+			head = 4;
+			n = (size_t)f[2] << 8 | f[3];
+		} else {
+			n = f[1] & 127;
+		}
+		if (n > sizeof f - head || tc_read_bytes(c, f + head, n, ms) ||
+		    wsf_decode(f, head + n, &fin, &op, &off, &len) < 0 || op != WS_TEXT)
 			return -1;
 		if (len >= strlen(prefix) && memcmp(f + off, prefix, strlen(prefix)) == 0)
 			return 0;
