@@ -492,7 +492,7 @@ async function phoneAway() {
 // signs in, * SEATED opens the room), the game starts with the ratings in
 // view; the friend reloads mid-game; the game is played to its end and the
 // rating change shown. (How long the creator stays away does not matter
-// below away-keep; the walk by hand in the issue's note waited 3 minutes.)
+// below away-keep: WALK_AWAY_S=180 walks it with three minutes away.)
 async function friendWalk() {
   const id = process.pid % 10000;
   const aName = `walka${id}`;
@@ -515,9 +515,13 @@ async function friendWalk() {
   // (a phone may keep a frozen page's socket open for minutes)
   await setHidden(a, true);
   await waitText(a, '#status', /^Away: your room and your search wait for you\.$/);
+  // WALK_AWAY_S: how long the creator stays away before the friend comes
+  // (0 in make test; the walk by hand: 180)
+  await sleep(Number(process.env.WALK_AWAY_S || 0) * 1000);
   await b.goto(link);
   await b.waitForSelector('#game:not([hidden])', { timeout: T });
   await waitText(b, '#turn', new RegExp(`^Waiting for ${aName} to come back`));
+  await sleep(Number(process.env.WALK_AWAY_S || 0) * 100);
   await setHidden(a, false); // back: the page connects again, its room's game starts
   assert.equal(await named(a), aName, 'the creator came back as someone else');
   await waitText(a, '#turn', /^Your move$/);
