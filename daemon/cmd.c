@@ -929,17 +929,58 @@ cmd_forbidden(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
  * client knows of, or the client knows of none): * SEATED for each room
  * it is seated in (an unfinished game, its waiting private room), its
  * challenges told again, then its open seek as a = SEEK line. */
+/* The guest session the store keeps for token (from before a restart), if
+ * its name is free and no account's: made again with that token, or NULL;
+ * CMD_LOOKUP into *rc when the store thread must look first. */
+static struct session *
+stored_guest(struct conn *c, const proto_msg_t *m, int *rc)
+{
+	const struct archive_lookup *ahead = c->srv->cmd->ahead;
+	char name[PROTO_NAME_MAX + 1];
+	int found, account = -1;
+	*rc = 0;
+	if (!c->srv->store)
+		return NULL;
+	if (ahead && strcmp(ahead->token, m->token) == 0) { /* the store thread's answer */
+		found = ahead->found;
+		snprintf(name, sizeof name, "%s", ahead->name);
+		account = ahead->account;
+	} else if (archive_async(c->srv) && strlen(m->token) == SESSION_TOKEN_LEN) {
+		*rc = CMD_LOOKUP;
+		return NULL;
+	} else {
+		found = session_stored_name(c->srv, m->token, name) == 0;
+	}
+	if (!found || session_by_name(c->srv, name))
+		return NULL;
+	if (account < 0)
+		account = archive_is_account(c->srv, name);
+	/* an account signs in with its password or login token, not this */
+	return account ? NULL : session_adopt(c->srv, name, m->token, SESSION_GUEST);
+}
+
 static int
 resume_session(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct session *s = session_by_token(c->srv, m->token);
+	int made = 0;
+	if (!s) { /* a guest from before a restart takes its name back */
+		int rc;
+		s = stored_guest(c, m, &rc);
+		if (rc)
+			return rc;
+		made = s != NULL;
+	}
 	if (!s || s->bot_level) {
 		*why = "no session for that token";
 		return ERR_RESUME;
 	}
 	int err = admitted(c, s->name, why);
-	if (err)
+	if (err) {
+		if (made)
+			session_free(s);
 		return err;
+	}
 	conn_bind(c, s);
 	log_info(
 	    &c->srv->log, "conn %llu %s: %s resumed", (unsigned long long)c->id, c->peer, s->name);

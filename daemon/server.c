@@ -560,6 +560,12 @@ world_conn_hook(void *arg, struct conn *c)
 	world_conn_gone(&srv->world, c);
 }
 
+static void
+reserve_guest(void *arg, const char *name)
+{
+	session_reserve_name(arg, name);
+}
+
 /* One clean-up path: who holds something of a session or a connection
  * hears that it goes, in this order. */
 static int
@@ -625,6 +631,11 @@ server_init(struct server *srv)
 		log_error(&srv->log, "out of memory");
 		return -1;
 	}
+	/* the guests' tokens outlive a restart (RESUME <token> -): a new guest
+	 * must not be given one of their names */
+	if (srv->store &&
+	    store_session_names(srv->store, (int64_t)time(NULL), reserve_guest, srv) < 0)
+		log_warn(&srv->log, "database: %s", store_error(srv->store));
 	if (!(srv->rooms = rooms_new(
 		  srv->cfg.cluster_host[0] ? srv->cfg.node_name : "r", &session_members)) ||
 	    !(srv->botplay = botplay_new(srv)))

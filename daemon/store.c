@@ -205,6 +205,12 @@ store_session_expire(store_t *s, int64_t now)
 }
 
 int
+store_session_names(store_t *s, int64_t now, void (*fn)(void *arg, const char *name), void *arg)
+{
+	return CALL(s, session_names, now, fn, arg);
+}
+
+int
 store_login_put(store_t *s, const char *digest, const char *name, int64_t created, int64_t expires)
 {
 	if (store_begin(s) != 0)

@@ -112,6 +112,11 @@ int store_session_put(store_t *s, const char *digest, const char *name, int64_t 
 int store_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
 int store_session_drop(store_t *s, const char *digest);
 int store_session_expire(store_t *s, int64_t now);
+/* fn(arg, name) for the name of each session kept and not expired at now
+ * (at start: the guests' names a restart must not give away); how many,
+ * or -1. */
+int store_session_names(
+    store_t *s, int64_t now, void (*fn)(void *arg, const char *name), void *arg);
 
 /* Login tokens (REMEMBER, AUTH), stored under the token's digest with the
  * account's name, when made and when they end. store_login_put keeps at

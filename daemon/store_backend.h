@@ -44,6 +44,8 @@ struct store_ops {
 	    store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
 	int (*session_drop)(store_t *s, const char *digest);
 	int (*session_expire)(store_t *s, int64_t now);
+	int (*session_names)(
+	    store_t *s, int64_t now, void (*fn)(void *arg, const char *name), void *arg);
 	int (*login_put)(
 	    store_t *s, const char *digest, const char *name, int64_t created, int64_t expires);
 	/* drops name's tokens but the newest keep, and those expired by now */

@@ -93,6 +93,7 @@ enum stmt {
 	S_SESS_GET,
 	S_SESS_DROP,
 	S_SESS_EXPIRE,
+	S_SESS_NAMES,
 	S_LOGIN_PUT,
 	S_LOGIN_TRIM,
 	S_LOGIN_GET,
@@ -136,6 +137,7 @@ static const char *const sql[S_COUNT] = {
 	[S_SESS_GET] = "SELECT name FROM sessions WHERE digest = $1 AND expires > $2",
 	[S_SESS_DROP] = "DELETE FROM sessions WHERE digest = $1",
 	[S_SESS_EXPIRE] = "DELETE FROM sessions WHERE expires <= $1",
+	[S_SESS_NAMES] = "SELECT name FROM sessions WHERE expires > $1",
 	[S_LOGIN_PUT] = "INSERT INTO login_tokens (digest, name, name_key, created, expires)"
 			" VALUES ($1, $2, $3, $4, $5)",
 	[S_LOGIN_TRIM] =
@@ -601,6 +603,24 @@ pg_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME
 		PQclear(r);
 	}
 	return rc;
+}
+
+static int
+pg_session_names(store_t *s, int64_t now, void (*fn)(void *arg, const char *name), void *arg)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, now);
+	PGresult *r = run(s, S_SESS_NAMES, &p, "list sessions", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r);
+	for (int i = 0; i < n; i++) {
+		char name[STORE_NAME_MAX + 1];
+		col_text(name, sizeof name, r, i, 0);
+		fn(arg, name);
+	}
+	PQclear(r);
+	return n;
 }
 
 static int
@@ -1108,6 +1128,7 @@ const struct store_ops store_pg_ops = {
 	.session_get = pg_session_get,
 	.session_drop = pg_session_drop,
 	.session_expire = pg_session_expire,
+	.session_names = pg_session_names,
 	.login_put = pg_login_put,
 	.login_trim = pg_login_trim,
 	.login_get = pg_login_get,

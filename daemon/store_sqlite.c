@@ -94,6 +94,7 @@ enum stmt {
 	S_SESS_GET,
 	S_SESS_DROP,
 	S_SESS_EXPIRE,
+	S_SESS_NAMES,
 	S_LOGIN_PUT,
 	S_LOGIN_TRIM,
 	S_LOGIN_GET,
@@ -138,6 +139,7 @@ static const char *const sql[S_COUNT] = {
 	[S_SESS_GET] = "SELECT name FROM sessions WHERE digest = ?1 AND expires > ?2",
 	[S_SESS_DROP] = "DELETE FROM sessions WHERE digest = ?1",
 	[S_SESS_EXPIRE] = "DELETE FROM sessions WHERE expires <= ?1",
+	[S_SESS_NAMES] = "SELECT name FROM sessions WHERE expires > ?1",
 	[S_LOGIN_PUT] = "INSERT INTO login_tokens (digest, name, name_key, created, expires)"
 			" VALUES (?1, ?2, ?3, ?4, ?5)",
 	[S_LOGIN_TRIM] =
@@ -551,6 +553,27 @@ sq_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME
 		set_msg(s, "get session");
 	sqlite3_reset(q);
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_session_names(store_t *s, int64_t now, void (*fn)(void *arg, const char *name), void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_SESS_NAMES);
+	int rc, n = 0;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, now);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char name[STORE_NAME_MAX + 1];
+		copy_text(name, sizeof name, q, 0);
+		fn(arg, name);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		set_msg(s, "list sessions");
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? n : -1;
 }
 
 static int
@@ -1248,6 +1271,7 @@ const struct store_ops store_sqlite_ops = {
 	.session_get = sq_session_get,
 	.session_drop = sq_session_drop,
 	.session_expire = sq_session_expire,
+	.session_names = sq_session_names,
 	.login_put = sq_login_put,
 	.login_trim = sq_login_trim,
 	.login_get = sq_login_get,

@@ -376,6 +376,46 @@ test_name_hold(int port)
 	ok("a made-up guest name waits too: a new guest gets another; after the grace it is free");
 }
 
+/* A guest's name outlives a restart: its token takes it back
+ * (RESUME <token> -), and a new guest after the restart is not given it. */
+static void
+test_guest_restart(void)
+{
+	static struct daemon d1, d2;
+	char conf[300], token[80], name[32], token2[80], pre[64];
+	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, "") == 0, "no daemon (%s)", d1.log);
+	struct tc *a = tc_guest(d1.port, "rhea"), *b = tc_open(d1.port, 1);
+	REQUIRE(a && b, "cannot connect");
+	snprintf(token, sizeof token, "%s", a->token);
+	tc_send(b, "GUEST");
+	REQUIRE(tc_expect(b, "OK GUEST ", 3000), "GUEST: %s", b->line);
+	sscanf(b->line, "OK GUEST %31s %79s", name, token2);
+	CHECK(daemon_stop(&d1, SIGTERM, 5000) == 0, "SIGTERM: not a clean exit");
+	tc_close(a);
+	tc_close(b);
+	snprintf(conf, sizeof conf, "state-dir %s/state", d1.dir);
+	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "restart failed (%s)", d2.log);
+	struct tc *n = tc_open(d2.port, 1);
+	REQUIRE(n, "cannot connect");
+	tc_send(n, "GUEST");
+	snprintf(pre, sizeof pre, "OK GUEST %s ", name);
+	CHECK(tc_expect(n, "OK GUEST ", 3000) && strncmp(n->line, pre, strlen(pre)) != 0,
+	    "a new guest after the restart got %s's name: %s", name, n->line);
+	a = resume(d2.port, token, "-");
+	REQUIRE(a, "cannot connect");
+	CHECK(!strcmp(a->line, "OK RESUME - 0") && online(n, "rhea"),
+	    "rhea after the restart: %s", a->line);
+	b = resume(d2.port, token2, "-");
+	REQUIRE(b, "cannot connect");
+	CHECK(!strcmp(b->line, "OK RESUME - 0") && online(n, name), "%s after the restart: %s",
+	    name, b->line);
+	tc_close(a);
+	tc_close(b);
+	tc_close(n);
+	daemon_stop(&d2, SIGTERM, 5000);
+	ok("guests keep their names across a restart (RESUME <token> -); a new guest gets another");
+}
+
 /* max-away-per-address 2: the third session of one address to drop with a
  * seek is not kept. */
 static void
@@ -428,6 +468,7 @@ main(void)
 	test_name_hold(d.port);
 	daemon_stop(&d, SIGTERM, 5000);
 	test_cap();
+	test_guest_restart();
 	printf("%s\n", failures ? "test_away: FAILED" : "test_away: all passed");
 	return failures ? 1 : 0;
 }
