@@ -403,8 +403,8 @@ test_guest_restart(void)
 	    "a new guest after the restart got %s's name: %s", name, n->line);
 	a = resume(d2.port, token, "-");
 	REQUIRE(a, "cannot connect");
-	CHECK(!strcmp(a->line, "OK RESUME - 0") && online(n, "rhea"),
-	    "rhea after the restart: %s", a->line);
+	CHECK(!strcmp(a->line, "OK RESUME - 0") && online(n, "rhea"), "rhea after the restart: %s",
+	    a->line);
 	b = resume(d2.port, token2, "-");
 	REQUIRE(b, "cannot connect");
 	CHECK(!strcmp(b->line, "OK RESUME - 0") && online(n, name), "%s after the restart: %s",
