@@ -371,6 +371,16 @@ cmd_take(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	game_err_t e = lobby_take(c->srv, c->sess, (uint32_t)m->ident, m->user, why);
 	if (e == GERR_PENDING)
 		return wait_start(c, m, m->ident);
+	if (e == GERR_NO_SEEK) { /* another node's seek: taken there */
+		const char *far = NULL;
+		game_err_t f = world_take_seek(&c->srv->world, c, m, &far);
+		if (f == GERR_PENDING)
+			return 0; /* the world answers it */
+		if (f != GERR_NO_SEEK) {
+			*why = far;
+			e = f;
+		}
+	}
 	return e ? refused(e, NULL, why) : ok_ident(c, m, m->ident);
 }
 

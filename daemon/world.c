@@ -134,6 +134,16 @@ alone_join_code(void *w, struct conn *c, const proto_msg_t *m, const char **why)
 	return GERR_NO_CODE;
 }
 
+static game_err_t
+alone_take_seek(void *w, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	(void)w;
+	(void)c;
+	(void)m;
+	(void)why;
+	return GERR_NO_SEEK;
+}
+
 static void
 alone_session(void *w, struct session *s)
 {
@@ -169,6 +179,7 @@ static const struct world_ops alone = {
 	.watch = alone_watch,
 	.leave = alone_leave,
 	.join_code = alone_join_code,
+	.take_seek = alone_take_seek,
 	.seek_unpaired = alone_session,
 	.signed_in = alone_session,
 	.session_gone = alone_session,

@@ -111,6 +111,11 @@ struct world_ops {
 	 * when the other nodes are asked (c is held until the world answers
 	 * it), else GERR_NO_CODE, GERR_BUSY, ... with *why. */
 	game_err_t (*join_code)(void *w, struct conn *c, const proto_msg_t *m, const char **why);
+	/* TAKE (request m) from c of a seek no seek here is: GERR_PENDING when
+	 * the seek's node is asked (c is held until the world answers it: the
+	 * game made there, * MOVED, then the OK), else GERR_NO_SEEK (no node
+	 * lists it), GERR_ACCOUNT_ONLY, ... with *why. */
+	game_err_t (*take_seek)(void *w, struct conn *c, const proto_msg_t *m, const char **why);
 
 	/* --- facts --- */
 	/* s's seek found no partner here (s->seek is open). */
@@ -217,6 +222,11 @@ static inline game_err_t
 world_join_code(const struct world *w, struct conn *c, const proto_msg_t *m, const char **why)
 {
 	return w->ops->join_code(w->state, c, m, why);
+}
+static inline game_err_t
+world_take_seek(const struct world *w, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	return w->ops->take_seek(w->state, c, m, why);
 }
 static inline void
 world_seek_unpaired(const struct world *w, struct session *s)

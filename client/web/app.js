@@ -163,7 +163,7 @@ function send(name, ...args) {
 // A request whose refusal is shown to the player.
 function act(name, ...args) {
   return send(name, ...args).catch((e) => {
-    toast(errText(e));
+    if (!e.moved) toast(errText(e)); // * MOVED: answered on the room's node
     throw e;
   });
 }

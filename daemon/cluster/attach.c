@@ -123,6 +123,12 @@ join_code(void *w, struct conn *c, const proto_msg_t *m, const char **why)
 	return clobby_join(cluster_lobby(w), c, m, why);
 }
 
+static game_err_t
+take_seek(void *w, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	return clobby_take(cluster_lobby(w), c, m, why);
+}
+
 static void
 seek_unpaired(void *w, struct session *s)
 {
@@ -175,6 +181,7 @@ static const struct world_ops cluster_world = {
 	.watch = watch,
 	.leave = leave,
 	.join_code = join_code,
+	.take_seek = take_seek,
 	.seek_unpaired = seek_unpaired,
 	.signed_in = signed_in,
 	.session_gone = session_gone,

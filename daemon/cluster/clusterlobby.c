@@ -12,6 +12,8 @@
  *   chalgone <id> <end>                               to the challenged's node
  *   join <ref> <kind> <digest> <code> <= USER line>   to every other node
  *   joined <ref> <room> | nocode <ref> | full <ref> | busy <ref>   its answers
+ *   take <ref> <seek> <owner> <kind> <digest> <= SEEK line>   to the seek's node
+ *   joined <ref> <room> | noseek <ref> | busy <ref>   its answers
  *   takeover <name>                                   to every other node
  *   seated <name> <room>                              its answer, a seat each
  *
@@ -79,7 +81,8 @@ struct xin {
 	int starting; /* accepted: its game's start is being stored */
 };
 
-/* A JOIN by a code no room here has, asked of every other node. */
+/* A JOIN by a code no room here has, asked of every other node; or a
+ * TAKE of a seek another node lists, asked of that node (m says which). */
 struct join {
 	LIST_ENTRY(join) link;
 	uint32_t ref;
@@ -381,7 +384,7 @@ busy_user(void *arg, const char *node, const proto_msg_t *m)
  * start is stored or refused: a claim of a seek here (placed / refused),
  * a challenge accepted here (chalok), a JOIN of a room here (joined /
  * busy). */
-enum place_kind { PLACE_CLAIM, PLACE_CHALLENGE, PLACE_JOIN };
+enum place_kind { PLACE_CLAIM, PLACE_CHALLENGE, PLACE_JOIN, PLACE_TAKE };
 
 struct placing {
 	struct clobby *lb;
@@ -402,7 +405,8 @@ static void
 place_answer(const struct placing *pl, struct room *r, game_err_t e)
 {
 	struct clobby *lb = pl->lb;
-	struct seek *k = pl->kind == PLACE_CLAIM ? local_seek(lb, pl->id) : NULL;
+	struct seek *k =
+	    pl->kind == PLACE_CLAIM || pl->kind == PLACE_TAKE ? local_seek(lb, pl->id) : NULL;
 	struct xin *x = pl->kind == PLACE_CHALLENGE ? xin_by_id(lb, pl->id) : NULL;
 	if (k)
 		lobby_hold(k, 0);
@@ -413,7 +417,7 @@ place_answer(const struct placing *pl, struct room *r, game_err_t e)
 			session_free(pl->away);
 		if (pl->kind == PLACE_CLAIM)
 			say(lb, pl->node, "refused %u", pl->ref);
-		else if (pl->kind == PLACE_JOIN)
+		else if (pl->kind == PLACE_JOIN || pl->kind == PLACE_TAKE)
 			say(lb, pl->node, "busy %u", pl->ref);
 		if (r && pl->kind != PLACE_JOIN)
 			room_check(r);
@@ -430,6 +434,10 @@ place_answer(const struct placing *pl, struct room *r, game_err_t e)
 		say(lb, pl->node, "chalok %u %s", pl->ref, room_id(r));
 		if (x)
 			xin_end(lb, x, END_ACCEPTED, 0);
+	} else if (pl->kind == PLACE_TAKE) {
+		if (k)
+			lobby_cancel(lb->srv, k->sess, k->id);
+		say(lb, pl->node, "joined %u %s", pl->ref, room_id(r));
 	} else {
 		say(lb, pl->node, "joined %u %s", pl->ref, room_id(r));
 	}
@@ -923,6 +931,103 @@ got_join(struct clobby *lb, const char *node, uint32_t ref, const char *kw, cons
 	place(lb, r, PLACE_JOIN, node, ref, 0, NULL, WISH_ANY, name, kind, digest, WISH_ANY);
 }
 
+/* --- TAKE of another node's seek --- */
+
+struct far_seek {
+	struct clobby *lb;
+	uint32_t id;
+	const char *user;
+	char node[NODE_MAX];
+	proto_msg_t m;
+};
+
+static int
+find_take(void *arg, const char *node, const proto_msg_t *m)
+{
+	struct far_seek *f = arg;
+	if ((uint32_t)m->ident != f->id || strcasecmp(m->user, f->user) != 0 ||
+	    strcmp(node, cluster_node(f->lb->cl)) == 0)
+		return 0;
+	snprintf(f->node, sizeof f->node, "%s", node);
+	f->m = *m;
+	return 1;
+}
+
+game_err_t
+clobby_take(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct session *s = c->sess;
+	struct far_seek f = { lb, (uint32_t)m->ident, m->user, "", { 0 } };
+	char digest[AUTH_DIGEST_LEN + 1], line[PROTO_LINE_MAX], text[TEXT_MAX];
+	struct gamespec g;
+	if (!clobby_on(lb) || !cluster_each_of(lb->cl, PD_SEEK, find_take, &f))
+		return GERR_NO_SEEK;
+	wire_gamespec(&g, &f.m);
+	if (g.rated && s->kind == SESSION_GUEST) {
+		*why = GAME_WHY_ACCOUNT_ONLY;
+		return GERR_ACCOUNT_ONLY;
+	}
+	g.colour = WISH_ANY; /* the seeker's wish decides, as here */
+	proto_msg_t k;
+	proto_init(&k, PD_SEEK, NULL);
+	k.ident = f.id;
+	snprintf(k.user, sizeof k.user, "%s", s->name);
+	wire_gamespec_out(&k, &g);
+	k.fallback = FALLBACK_HUMAN;
+	int n = proto_format(&k, line, sizeof line);
+	struct join *j = n > 1 ? calloc(1, sizeof *j) : NULL;
+	if (!j)
+		return GERR_NOMEM;
+	j->ref = ++lb->next_ref;
+	j->c = c;
+	j->s = s;
+	j->m = *m;
+	j->at = clock_now_ms();
+	j->asked = 1;
+	digest_of(s, digest);
+	snprintf(text, sizeof text, "take %u %u %s %s %s %.*s", j->ref, f.id, f.m.user,
+	    kind_word(s), digest, n - 1, line);
+	if (cluster_send_lobby(lb->cl, f.node, text) != 0) {
+		free(j);
+		*why = "that seek's node cannot be reached now";
+		return GERR_UNAVAILABLE;
+	}
+	LIST_INSERT_HEAD(&lb->joins, j, link);
+	conn_hold(c, CONN_HOLD_WORLD);
+	return GERR_PENDING;
+}
+
+/* Another node's TAKE of seek id here (owner's): paired at once with its
+ * player, or refused. */
+static void
+got_take(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const char *owner,
+    const char *kw, const char *digest, const char *line)
+{
+	struct server *srv = lb->srv;
+	struct seek *k = local_seek(lb, id);
+	enum session_kind kind;
+	proto_msg_t m;
+	if (proto_parse(line, strlen(line), PROTO_SERVER, &m, NULL, 0) != 0 || m.id != PD_SEEK ||
+	    kind_parse(kw, &kind) != 0 || strlen(digest) != AUTH_DIGEST_LEN) {
+		log_warn(&srv->log, "cluster: a bad TAKE from node %s dropped", node);
+		return;
+	}
+	if (!k || lobby_held(k) || strcasecmp(k->sess->name, owner) != 0 ||
+	    strcasecmp(k->sess->name, m.user) == 0 ||
+	    (k->spec.rated && kind == SESSION_GUEST)) {
+		say(lb, node, "noseek %u", ref);
+		return;
+	}
+	if (!clobby_on(lb) || admin_draining(srv->admin)) {
+		say(lb, node, "busy %u", ref);
+		return;
+	}
+	/* held until the game's start is answered, which tells node */
+	lobby_hold(k, 1);
+	place(lb, room_new(srv, &k->spec, 0), PLACE_TAKE, node, ref, id, k->sess, k->spec.colour,
+	    m.user, kind, digest, WISH_ANY);
+}
+
 static void
 join_end(struct join *j, int code, const char *why)
 {
@@ -950,8 +1055,13 @@ got_join_answer(
 		if (j && j->c && j->s->conn == j->c && !session_busy(j->s) &&
 		    send_moved(lb, j->s, node, room) == 0) {
 			proto_msg_t ok;
-			proto_init(&ok, PO_JOIN, j->m.tag);
-			snprintf(ok.room, sizeof ok.room, "%s", room);
+			if (j->m.id == PR_TAKE) { /* OK TAKE <seek> */
+				proto_init(&ok, PO_TAKE, j->m.tag);
+				ok.ident = j->m.ident;
+			} else {
+				proto_init(&ok, PO_JOIN, j->m.tag);
+				snprintf(ok.room, sizeof ok.room, "%s", room);
+			}
 			conn_send(j->c, &ok);
 			join_end(j, 0, NULL);
 			return;
@@ -965,7 +1075,11 @@ got_join_answer(
 		join_end(j, ERR_ROOM_FULL,
 		    "that room is on another node and both seats are taken: watch it there");
 	} else if (strcmp(verb, "busy") == 0) {
-		join_end(j, ERR_BUSY, "that room's node cannot seat you now");
+		join_end(j, ERR_BUSY,
+		    j->m.id == PR_TAKE ? "that seek's node cannot pair you now"
+				       : "that room's node cannot seat you now");
+	} else if (strcmp(verb, "noseek") == 0) {
+		join_end(j, ERR_NO_SEEK, "that seek is not open any more");
 	} else if (++j->nocode >= j->asked) {
 		join_end(j, ERR_NO_CODE, NULL);
 	}
@@ -1070,8 +1184,12 @@ clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 		got_join(lb, node, x, kw, digest, code, buf + off);
 	else if (strcmp(verb, "joined") == 0 && sscanf(buf, "joined %u %16s", &x, a) == 2)
 		got_join_answer(lb, node, verb, x, a);
+	else if (strcmp(verb, "take") == 0 &&
+	    sscanf(buf, "take %u %u %20s %11s %65s %n", &x, &y, name, kw, digest, &off) == 5 &&
+	    off)
+		got_take(lb, node, x, y, name, kw, digest, buf + off);
 	else if ((strcmp(verb, "nocode") == 0 || strcmp(verb, "full") == 0 ||
-		     strcmp(verb, "busy") == 0) &&
+		     strcmp(verb, "busy") == 0 || strcmp(verb, "noseek") == 0) &&
 	    sscanf(buf + strlen(verb), " %u", &x) == 1)
 		got_join_answer(lb, node, verb, x, "");
 	else if (strcmp(verb, "chalok") == 0 && sscanf(buf, "chalok %u %16s", &x, a) == 2)
@@ -1114,7 +1232,7 @@ clobby_tick(struct clobby *lb, int64_t now)
 	for (j = LIST_FIRST(&lb->joins); j; j = jn) {
 		jn = LIST_NEXT(j, link);
 		if (now - j->at >= CLOBBY_WAIT_MS) /* a late joined: that room is aborted */
-			join_end(j, ERR_NO_CODE, NULL);
+			join_end(j, j->m.id == PR_TAKE ? ERR_NO_SEEK : ERR_NO_CODE, NULL);
 	}
 	struct xout *o, *on;
 	for (o = LIST_FIRST(&lb->xouts); o; o = on) {

@@ -52,6 +52,11 @@ game_err_t clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int 
  * * MOVED, then OK JOIN). GERR_PENDING when asked (c is held until the
  * answer, at most CLOBBY_WAIT_MS), else the refusal with *why. */
 game_err_t clobby_join(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why);
+/* TAKE <seek> <user> from c of a seek another node lists: that node is
+ * asked to pair it with c's player (GERR_PENDING, c held until the answer:
+ * * MOVED there and OK TAKE, or the error); GERR_NO_SEEK when no node
+ * lists it. */
+game_err_t clobby_take(struct clobby *lb, struct conn *c, const proto_msg_t *m, const char **why);
 /* s, an account, signed in here (LOGIN, REGISTER): every other node
  * closes its connection there (* BYE takeover) and names its unfinished
  * seats there, to which s is sent (* MOVED), as a LOGIN takes the seats of

@@ -148,6 +148,51 @@ test_seek_across(void)
 	ok("SEEK pairs across nodes: b's player follows * MOVED to a and plays; c watches it");
 }
 
+/* pam seeks on a; quin on b takes that very seek from his list (TAKE):
+ * the game is made on a, quin follows * MOVED there (then OK TAKE) and
+ * they play; rex on c, taking it after, gets 424. */
+static void
+test_take_across(void)
+{
+	char room[17], moved_room[17], want[96], line[sizeof ((struct tc *)0)->line];
+	unsigned id = 0;
+	struct tc *pam = tc_guest(node[0].port, "pam"), *quin = tc_guest(node[1].port, "quin"),
+		  *rex = tc_guest(node[2].port, "rex");
+	REQUIRE(pam && quin && rex, "guests could not connect");
+	CHECK(seek_seen(pam, "renju 15 none black casual none human", quin),
+	    "b's SEEKS never listed pam's seek on a");
+	tc_send(quin, "SEEKS 1");
+	const char *l;
+	while ((l = tc_read(quin, LINE_MS)) && strncmp(l, "OK SEEKS", 8) != 0)
+		if (strstr(l, " pam renju "))
+			sscanf(l, "= SEEK %u", &id);
+	REQUIRE(id, "no id for pam's seek in b's list");
+	tc_send(quin, "TAKE %u pam", id);
+	l = tc_expect(quin, "* MOVED ", WAIT_MS);
+	REQUIRE(l, "quin was not sent to a (last: %s)", quin->line);
+	snprintf(line, sizeof line, "%s", l);
+	snprintf(want, sizeof want, "OK TAKE %u", id);
+	CHECK_LINE(quin, want);
+	l = tc_expect(pam, "* START ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "pam's game did not start (last: %s)",
+	    pam->line);
+	CHECK(strstr(l, " pam quin renju 15 ") != NULL, "pam is not black as she asked: %s", l);
+	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[0].port);
+	CHECK(strncmp(line, want, strlen(want)) == 0, "quin went elsewhere: %s", line);
+	struct tc *quin2 = follow(quin, line, moved_room);
+	REQUIRE(quin2, "quin could not take his seat on a");
+	struct tc *const none[] = { NULL };
+	CHECK(tc_play_five(pam, quin2, room, none) == 0, "%s", tc_why);
+	tc_send(rex, "TAKE %u pam", id);
+	CHECK_LINE(rex, "ERR 424 ");
+	tc_close(pam);
+	tc_close(quin);
+	tc_close(quin2);
+	tc_close(rex);
+	ok("TAKE of another node's seek: the game made there, * MOVED then OK TAKE, played; a "
+	   "seek gone is 424");
+}
+
 /* dave's seek on a; erin on b and fay on c seek for it at once: exactly
  * one is paired with dave, the other's seek stays open. */
 static void
@@ -505,6 +550,7 @@ main(void)
 	test_challenge();
 	test_challenge_ends();
 	test_join_code();
+	test_take_across();
 	test_never_came();
 	test_login_elsewhere();
 	test_dead_node(); /* last: it stops node a for a while */
