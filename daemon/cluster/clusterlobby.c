@@ -405,8 +405,8 @@ static void
 place_answer(const struct placing *pl, struct room *r, game_err_t e)
 {
 	struct clobby *lb = pl->lb;
-	struct seek *k =
-	    pl->kind == PLACE_CLAIM || pl->kind == PLACE_TAKE ? local_seek(lb, pl->id) : NULL;
+	struct seek *k = pl->kind == PLACE_CLAIM || pl->kind == PLACE_TAKE ? local_seek(lb, pl->id)
+									   : NULL;
 	struct xin *x = pl->kind == PLACE_CHALLENGE ? xin_by_id(lb, pl->id) : NULL;
 	if (k)
 		lobby_hold(k, 0);
@@ -1013,8 +1013,7 @@ got_take(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const c
 		return;
 	}
 	if (!k || lobby_held(k) || strcasecmp(k->sess->name, owner) != 0 ||
-	    strcasecmp(k->sess->name, m.user) == 0 ||
-	    (k->spec.rated && kind == SESSION_GUEST)) {
+	    strcasecmp(k->sess->name, m.user) == 0 || (k->spec.rated && kind == SESSION_GUEST)) {
 		say(lb, node, "noseek %u", ref);
 		return;
 	}
@@ -1185,8 +1184,7 @@ clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 	else if (strcmp(verb, "joined") == 0 && sscanf(buf, "joined %u %16s", &x, a) == 2)
 		got_join_answer(lb, node, verb, x, a);
 	else if (strcmp(verb, "take") == 0 &&
-	    sscanf(buf, "take %u %u %20s %11s %65s %n", &x, &y, name, kw, digest, &off) == 5 &&
-	    off)
+	    sscanf(buf, "take %u %u %20s %11s %65s %n", &x, &y, name, kw, digest, &off) == 5 && off)
 		got_take(lb, node, x, y, name, kw, digest, buf + off);
 	else if ((strcmp(verb, "nocode") == 0 || strcmp(verb, "full") == 0 ||
 		     strcmp(verb, "busy") == 0 || strcmp(verb, "noseek") == 0) &&

@@ -154,7 +154,7 @@ test_seek_across(void)
 static void
 test_take_across(void)
 {
-	char room[17], moved_room[17], want[96], line[sizeof ((struct tc *)0)->line];
+	char room[17], moved_room[17], want[96], line[sizeof((struct tc *)0)->line];
 	unsigned id = 0;
 	struct tc *pam = tc_guest(node[0].port, "pam"), *quin = tc_guest(node[1].port, "quin"),
 		  *rex = tc_guest(node[2].port, "rex");
