@@ -554,6 +554,27 @@ world_session_hook(void *arg, struct session *s)
 }
 
 static void
+world_away_hook(void *arg, struct session *s)
+{
+	struct server *srv = arg;
+	world_session_away(&srv->world, s);
+}
+
+static void
+world_back_hook(void *arg, struct session *s)
+{
+	struct server *srv = arg;
+	world_session_back(&srv->world, s);
+}
+
+static int
+world_holds_hook(void *arg, const struct session *s)
+{
+	struct server *srv = arg;
+	return world_session_holds(&srv->world, s);
+}
+
+static void
 world_conn_hook(void *arg, struct conn *c)
 {
 	struct server *srv = arg;
@@ -571,11 +592,13 @@ reserve_guest(void *arg, const char *name)
 static int
 hooks(struct server *srv)
 {
-	/* the other nodes hear a session away as gone: its claims there and
-	 * its challenges across nodes end */
+	/* the other nodes: claims there end with the connection, challenges
+	 * across nodes wait for a player away */
 	static const struct session_owner world_owner = {
-		.away = world_session_hook,
+		.away = world_away_hook,
+		.back = world_back_hook,
 		.gone = world_session_hook,
+		.holds = world_holds_hook,
 	};
 	return sessions_add_owner(srv, &lobby_owner, srv) ||
 	    sessions_add_owner(srv, &challenge_owner, srv) ||

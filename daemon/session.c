@@ -29,7 +29,8 @@ struct sessions {
 		void *arg;
 	} owner[SESSION_OWNERS_MAX];
 	int nowners;
-	struct addrcount *away; /* sessions away that hold something, by address */
+	struct addrcount *away;  /* sessions away that hold something, by address */
+	struct addrcount *names; /* guests' names waiting for a reconnect, by address */
 };
 
 /* Everyone who holds something of s hears that it goes. */
@@ -55,19 +56,32 @@ tell_away(struct session *s, int back)
 	}
 }
 
-/* The address's count of sessions away, from s's part: 0 out, 1 in. */
+/* What s counts in at its address: nothing, the sessions kept away for
+ * what they hold, or the guests' names waiting for a reconnect. Each is
+ * capped apart (max-away-per-address), so names cannot crowd out rooms. */
+enum { COUNT_NONE, COUNT_AWAY, COUNT_NAME };
+
+/* s counted as kind from now (COUNT_NONE: in nothing); 0 when its
+ * address has max-away-per-address of that kind already. */
 static int
-count_away(struct session *s, int in)
+count_away(struct session *s, int kind)
 {
+	struct sessions *ss = s->srv->sessions;
 	size_t len = s->unit.family == AF_INET6 ? 16 : 4;
-	if (in == s->away_counted || s->unit.family == 0)
+	if (kind == s->away_counted || s->unit.family == 0)
 		return 1;
-	int n = addrcount_add(s->srv->sessions->away, s->unit.net, len, in ? +1 : -1);
-	if (in && n > s->srv->cfg.max_away_per_addr) {
-		addrcount_add(s->srv->sessions->away, s->unit.net, len, -1);
+	if (s->away_counted != COUNT_NONE)
+		addrcount_add(s->away_counted == COUNT_AWAY ? ss->away : ss->names, s->unit.net, len,
+		    -1);
+	s->away_counted = COUNT_NONE;
+	if (kind == COUNT_NONE)
+		return 1;
+	struct addrcount *ac = kind == COUNT_AWAY ? ss->away : ss->names;
+	if (addrcount_add(ac, s->unit.net, len, +1) > s->srv->cfg.max_away_per_addr) {
+		addrcount_add(ac, s->unit.net, len, -1);
 		return 0;
 	}
-	s->away_counted = in;
+	s->away_counted = kind;
 	return 1;
 }
 
@@ -217,7 +231,7 @@ session_attach(struct session *s, struct conn *c, struct sink *k, const struct c
 	s->conn = c;
 	s->sink = c ? k : NULL;
 	if (unit) {
-		count_away(s, 0); /* counted by the address it was away from */
+		count_away(s, COUNT_NONE); /* counted by the address it was away from */
 		s->unit = *unit;
 	}
 }
@@ -381,7 +395,7 @@ session_disconnected(struct session *s)
 	/* a game's seat is always kept (section 5.9); anything else only while
 	 * its address has fewer than max-away-per-address sessions away */
 	int holds = session_holds(s);
-	int keep = session_game(s) || (holds && count_away(s, 1));
+	int keep = session_game(s) || (holds && count_away(s, COUNT_AWAY));
 	if (keep) {
 		tell_away(s, 0);
 	} else {
@@ -391,7 +405,7 @@ session_disconnected(struct session *s)
 			room_leave(w, s);
 		/* a guest that held nothing keeps its name a while, for a
 		 * reconnect (RESUME <token> -), counted as one away */
-		if (!holds && s->kind == SESSION_GUEST && count_away(s, 1))
+		if (!holds && s->kind == SESSION_GUEST && count_away(s, COUNT_NAME))
 			hold_name(s);
 	}
 	struct room *rooms[SESSION_MAX_ROOMS];
@@ -406,7 +420,7 @@ session_disconnected(struct session *s)
 void
 session_back(struct session *s)
 {
-	count_away(s, 0);
+	count_away(s, COUNT_NONE);
 	if (s->hold)
 		evtimer_del(s->hold);
 	struct room *rooms[SESSION_MAX_ROOMS];
@@ -480,7 +494,7 @@ void
 session_free(struct session *s)
 {
 	struct server *srv = s->srv;
-	count_away(s, 0);
+	count_away(s, COUNT_NONE);
 	tell_gone(s);
 	s->checking = 1; /* the owners' session_check must not queue it now */
 	while (s->nrooms > 0) {
@@ -558,7 +572,9 @@ sessions_new(void)
 	if (!ss)
 		return NULL;
 	LIST_INIT(&ss->list);
-	if (!(ss->away = addrcount_new())) {
+	if (!(ss->away = addrcount_new()) || !(ss->names = addrcount_new())) {
+		if (ss->away)
+			addrcount_free(ss->away);
 		free(ss);
 		return NULL;
 	}
@@ -573,6 +589,7 @@ sessions_free(struct server *srv)
 	while (!LIST_EMPTY(&srv->sessions->list))
 		session_free(LIST_FIRST(&srv->sessions->list));
 	addrcount_free(srv->sessions->away);
+	addrcount_free(srv->sessions->names);
 	free(srv->sessions);
 	srv->sessions = NULL;
 }

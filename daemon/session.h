@@ -44,7 +44,7 @@ struct session {
 	int keep_token;     /* its stored token outlives it (session_keep_token) */
 	struct cidr unit;   /* the address its last connection came from, by the caps' unit */
 	struct event *hold; /* a guest away that holds nothing: its name waits (grace) */
-	int away_counted;   /* counted in its address's sessions away (session.c) */
+	int away_counted;   /* what it counts in at its address while away (session.c) */
 };
 
 /* The name and token of a session about to be made: name (NULL: the next

@@ -164,6 +164,14 @@ alone_life(void *w)
 	(void)w;
 }
 
+static int
+alone_holds(void *w, const struct session *s)
+{
+	(void)w;
+	(void)s;
+	return 0;
+}
+
 static const struct world_ops alone = {
 	.name = "alone",
 	.room_where = alone_room_where,
@@ -183,6 +191,9 @@ static const struct world_ops alone = {
 	.seek_unpaired = alone_session,
 	.signed_in = alone_session,
 	.session_gone = alone_session,
+	.session_away = alone_session,
+	.session_back = alone_session,
+	.session_holds = alone_holds,
 	.conn_gone = alone_conn,
 	.stop = alone_life,
 	.release = alone_life,

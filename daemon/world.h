@@ -122,8 +122,15 @@ struct world_ops {
 	void (*seek_unpaired)(void *w, struct session *s);
 	/* s, an account, signed in here (LOGIN, REGISTER). */
 	void (*signed_in)(void *w, struct session *s);
-	/* s goes away (freed now, or its connection gone). */
+	/* s goes away (freed now, or its connection gone and nothing kept). */
 	void (*session_gone)(void *w, struct session *s);
+	/* s's connection is gone and the session is kept (session.h): what the
+	 * world holds of it waits (its challenges across nodes); back: a
+	 * connection took it back (they are told again); holds: whether the
+	 * world holds something of s that keeps it. */
+	void (*session_away)(void *w, struct session *s);
+	void (*session_back)(void *w, struct session *s);
+	int (*session_holds)(void *w, const struct session *s);
 	/* c goes away. */
 	void (*conn_gone)(void *w, struct conn *c);
 
@@ -242,6 +249,21 @@ static inline void
 world_session_gone(const struct world *w, struct session *s)
 {
 	w->ops->session_gone(w->state, s);
+}
+static inline void
+world_session_away(const struct world *w, struct session *s)
+{
+	w->ops->session_away(w->state, s);
+}
+static inline void
+world_session_back(const struct world *w, struct session *s)
+{
+	w->ops->session_back(w->state, s);
+}
+static inline int
+world_session_holds(const struct world *w, const struct session *s)
+{
+	return w->ops->session_holds(w->state, s);
 }
 static inline void
 world_conn_gone(const struct world *w, struct conn *c)

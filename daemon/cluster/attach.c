@@ -148,6 +148,24 @@ session_gone(void *w, struct session *s)
 }
 
 static void
+session_away(void *w, struct session *s)
+{
+	clobby_away(cluster_lobby(w), s);
+}
+
+static void
+session_back(void *w, struct session *s)
+{
+	clobby_back(cluster_lobby(w), s);
+}
+
+static int
+session_holds(void *w, const struct session *s)
+{
+	return clobby_holds(cluster_lobby(w), s);
+}
+
+static void
 conn_gone(void *w, struct conn *c)
 {
 	clobby_conn_gone(cluster_lobby(w), c); /* its JOIN asked of the others */
@@ -185,6 +203,9 @@ static const struct world_ops cluster_world = {
 	.seek_unpaired = seek_unpaired,
 	.signed_in = signed_in,
 	.session_gone = session_gone,
+	.session_away = session_away,
+	.session_back = session_back,
+	.session_holds = session_holds,
 	.conn_gone = conn_gone,
 	.stop = stop,
 	.release = release,

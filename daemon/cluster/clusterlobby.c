@@ -10,6 +10,7 @@
  *   chalok <id> <room>                                accepted: room
  *   chalend <id> <end>                                to the challenger's node
  *   chalgone <id> <end>                               to the challenged's node
+ *   chalaway <id> | chalback <id>                     its challenger away, or back
  *   join <ref> <kind> <digest> <code> <= USER line>   to every other node
  *   joined <ref> <room> | nocode <ref> | full <ref> | busy <ref>   its answers
  *   take <ref> <seek> <owner> <kind> <digest> <= SEEK line>   to the seek's node
@@ -63,6 +64,8 @@ struct xout {
 	uint32_t id;
 	struct session *from;
 	char node[NODE_MAX];
+	char to[PROTO_NAME_MAX + 1]; /* as that node spells the name */
+	struct gamespec spec;        /* told again when its challenger is back */
 	int64_t until; /* a backstop: the other node's expiry decides */
 };
 
@@ -78,6 +81,7 @@ struct xin {
 	struct session *to;
 	struct gamespec spec;
 	int64_t until;
+	int away; /* its challenger's connection dropped (chalaway): not accepted now */
 	int starting; /* accepted: its game's start is being stored */
 };
 
@@ -644,6 +648,8 @@ clobby_challenge(struct clobby *lb, struct session *from, const char *to, const 
 	x->from = from;
 	x->until = clock_now_ms() + (CHALLENGE_TTL_S + 5) * 1000;
 	snprintf(x->node, sizeof x->node, "%s", u.node);
+	snprintf(x->to, sizeof x->to, "%s", u.m.user);
+	x->spec = *g;
 	proto_init(&e, PE_CHALLENGE, NULL);
 	e.ident = x->id;
 	snprintf(e.user, sizeof e.user, "%s", from->name);
@@ -667,21 +673,25 @@ clobby_challenge(struct clobby *lb, struct session *from, const char *to, const 
 static void
 xin_end(struct clobby *lb, struct xin *x, proto_end_t how, int tell_node)
 {
-	end_event(x->to, x->id, how);
+	struct session *s = x->to;
+	end_event(s, x->id, how);
 	if (tell_node)
 		say(lb, x->node, "chalend %u %s", x->rid, end_words[how]);
 	LIST_REMOVE(x, link);
 	free(x);
+	session_check(s); /* away, it may hold nothing now */
 }
 
 static void
 xout_end(struct clobby *lb, struct xout *x, proto_end_t how, int tell_node)
 {
-	end_event(x->from, x->id, how);
+	struct session *s = x->from;
+	end_event(s, x->id, how);
 	if (tell_node)
 		say(lb, x->node, "chalgone %u %s", x->id, end_words[how]);
 	LIST_REMOVE(x, link);
 	free(x);
+	session_check(s);
 }
 
 /* A challenge from node's user to one here: he hears * CHALLENGE with
@@ -755,6 +765,8 @@ clobby_answer(struct clobby *lb, struct session *s, uint32_t id, int accept)
 	 * node could not tell that the one challenged here is a guest */
 	if (x->spec.rated && (s->kind == SESSION_GUEST || x->kind == SESSION_GUEST))
 		return GERR_ACCOUNT_ONLY;
+	if (x->away) /* its challenger's connection dropped: it waits for them */
+		return GERR_AWAY;
 	struct busy b = { x->node, x->from, 0 };
 	cluster_each_of(lb->cl, PD_USER, busy_user, &b);
 	if (session_busy(s) || b.busy || session_make_room(s))
@@ -798,6 +810,7 @@ got_chalok(struct clobby *lb, const char *node, uint32_t id, const char *room)
 		free(x);
 		if (send_moved(lb, s, node, room) == 0)
 			return;
+		session_check(s); /* away meanwhile: it may hold nothing now */
 	} else if (x) {
 		xout_end(lb, x, END_WITHDRAWN, 0);
 	}
@@ -1111,6 +1124,80 @@ clobby_gone(struct clobby *lb, struct session *s)
 	}
 }
 
+void
+clobby_away(struct clobby *lb, struct session *s)
+{
+	if (!lb)
+		return;
+	struct claim *c, *cn;
+	for (c = LIST_FIRST(&lb->claims); c; c = cn) {
+		cn = LIST_NEXT(c, link);
+		if (c->s == s)
+			claim_free(c); /* a late placed finds none: the room is aborted */
+	}
+	struct xout *o;
+	LIST_FOREACH (o, &lb->xouts, link) /* not to be accepted meanwhile */
+		if (o->from == s)
+			say(lb, o->node, "chalaway %u", o->id);
+}
+
+/* Another node's challenger (of its challenge rid) is away, or back. */
+static void
+got_chalaway(struct clobby *lb, const char *node, uint32_t rid, int away)
+{
+	struct xin *x;
+	LIST_FOREACH (x, &lb->xins, link)
+		if (x->rid == rid && strcmp(x->node, node) == 0)
+			x->away = away;
+}
+
+/* A challenge as told at first, to s. */
+static void
+tell_challenge(struct session *s, uint32_t id, const char *from, const char *to,
+    const struct gamespec *g)
+{
+	proto_msg_t e;
+	proto_init(&e, PE_CHALLENGE, NULL);
+	e.ident = id;
+	snprintf(e.user, sizeof e.user, "%s", from);
+	snprintf(e.user2, sizeof e.user2, "%s", to);
+	wire_gamespec_out(&e, g);
+	session_send(s, &e);
+}
+
+void
+clobby_back(struct clobby *lb, struct session *s)
+{
+	if (!lb)
+		return;
+	struct xout *o;
+	LIST_FOREACH (o, &lb->xouts, link)
+		if (o->from == s) {
+			say(lb, o->node, "chalback %u", o->id);
+			tell_challenge(s, o->id, s->name, o->to, &o->spec);
+		}
+	struct xin *x;
+	LIST_FOREACH (x, &lb->xins, link)
+		if (x->to == s)
+			tell_challenge(s, x->id, x->from, s->name, &x->spec);
+}
+
+int
+clobby_holds(const struct clobby *lb, const struct session *s)
+{
+	const struct xout *o;
+	const struct xin *x;
+	if (!lb)
+		return 0;
+	LIST_FOREACH (o, &lb->xouts, link)
+		if (o->from == s)
+			return 1;
+	LIST_FOREACH (x, &lb->xins, link)
+		if (x->to == s)
+			return 1;
+	return 0;
+}
+
 /* --- an account signed in here while it is on another node --- */
 
 void
@@ -1196,6 +1283,9 @@ clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 		got_end(lb, node, x, a, 1);
 	else if (strcmp(verb, "chalgone") == 0 && sscanf(buf, "chalgone %u %16s", &x, a) == 2)
 		got_end(lb, node, x, a, 0);
+	else if ((strcmp(verb, "chalaway") == 0 || strcmp(verb, "chalback") == 0) &&
+	    sscanf(buf + strlen(verb), " %u", &x) == 1)
+		got_chalaway(lb, node, x, verb[4] == 'a');
 	else if (strcmp(verb, "takeover") == 0 && sscanf(buf, "takeover %20s", name) == 1)
 		got_takeover(lb, node, name);
 	else if (strcmp(verb, "seated") == 0 && sscanf(buf, "seated %20s %16s", name, a) == 2)

@@ -65,6 +65,12 @@ game_err_t clobby_take(struct clobby *lb, struct conn *c, const proto_msg_t *m, 
 void clobby_signed_in(struct clobby *lb, struct session *s);
 /* s goes away: its claims and challenges across nodes end; c goes away. */
 void clobby_gone(struct clobby *lb, struct session *s);
+/* s's connection dropped, the session kept: its claims go, its challenges
+ * across nodes wait (accepting one from it is GERR_AWAY there); back, they
+ * are told again; holds: whether s has one. */
+void clobby_away(struct clobby *lb, struct session *s);
+void clobby_back(struct clobby *lb, struct session *s);
+int clobby_holds(const struct clobby *lb, const struct session *s);
 void clobby_conn_gone(struct clobby *lb, struct conn *c);
 
 /* For cluster.c: this node's claimable seeks as = SEEK lines (presence);

@@ -314,6 +314,71 @@ test_challenge(void)
 	ok("CHALLENGE/ANSWER across nodes: the game is on a, the challenger sent there, played");
 }
 
+/* 1 once c's WHO no longer lists want (within ms). */
+static int
+unlisted(struct tc *c, const char *want, int ms)
+{
+	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
+		int seen = 0;
+		const char *l;
+		tc_send(c, "WHO");
+		while ((l = tc_read(c, 3000)) && strncmp(l, "OK WHO ", 7) != 0)
+			seen |= strstr(l, want) != NULL;
+		if (!l)
+			return 0;
+		if (!seen)
+			return 1;
+	}
+	return 0;
+}
+
+/* sol on b challenges toby on c and drops: the challenge waits for him
+ * (toby's accept is 450 meanwhile); sol back (RESUME <token> -) is told
+ * it again, and toby's accept starts their game on c, sol sent there. */
+static void
+test_challenge_away(void)
+{
+	unsigned id = 0, kid = 0;
+	char want[96], token[80], room[17], moved_room[17];
+	struct tc *sol = tc_guest(node[1].port, "sol"), *tom = tc_guest(node[2].port, "toby");
+	REQUIRE(sol && tom, "guests could not connect");
+	CHECK(redis_lists(sol, "WHO", "= USER toby idle", WAIT_MS), "b's WHO never listed tom");
+	tc_send(sol, "CHALLENGE toby freestyle 15 none black casual none");
+	const char *l = tc_expect(sol, "OK CHALLENGE ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (%s)", sol->line);
+	l = tc_expect(tom, "* CHALLENGE ", WAIT_MS);
+	REQUIRE(l && sscanf(l, "* CHALLENGE %u", &kid) == 1, "toby got none (%s)", tom->line);
+	snprintf(token, sizeof token, "%s", sol->token);
+	tc_close(sol);
+	CHECK(unlisted(tom, "= USER sol ", WAIT_MS), "c's WHO still lists sol away");
+	tc_send(tom, "ANSWER %u accept", kid);
+	CHECK_LINE(tom, "ERR 450 away");
+	sol = tc_open(node[1].port, 1);
+	REQUIRE(sol, "could not connect to b");
+	tc_send(sol, "RESUME %s - 0", token);
+	snprintf(want, sizeof want, "* CHALLENGE %u sol toby freestyle 15 none black casual none", id);
+	CHECK_LINE(sol, want);
+	CHECK_LINE(sol, "OK RESUME - 0");
+	snprintf(sol->token, sizeof sol->token, "%s", token);
+	CHECK(redis_lists(tom, "WHO", "= USER sol idle", WAIT_MS), "c's WHO never listed sol back");
+	tc_send(tom, "ANSWER %u accept", kid);
+	l = tc_expect(tom, "* START ", LINE_MS);
+	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "toby's game did not start (%s)",
+	    tom->line);
+	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[2].port);
+	l = tc_expect(sol, want, WAIT_MS);
+	REQUIRE(l, "sol got no \"%s\" (last: %s)", want, sol->line);
+	struct tc *sol2 = follow(sol, l, moved_room);
+	REQUIRE(sol2, "sol could not take his seat on c");
+	struct tc *const none[] = { NULL };
+	CHECK(tc_play_five(sol2, tom, room, none) == 0, "%s", tc_why); /* sol asked for black */
+	tc_close(sol);
+	tc_close(sol2);
+	tc_close(tom);
+	ok("a challenge across nodes waits for its challenger away (450), is told again when he is"
+	   " back, and is accepted then");
+}
+
 /* A challenge across nodes declined, and one withdrawn: both sides hear
  * how it ended. */
 static void
@@ -551,6 +616,7 @@ main(void)
 	test_challenge_ends();
 	test_join_code();
 	test_take_across();
+	test_challenge_away();
 	test_never_came();
 	test_login_elsewhere();
 	test_dead_node(); /* last: it stops node a for a while */
