@@ -71,8 +71,8 @@ count_away(struct session *s, int kind)
 	if (kind == s->away_counted || s->unit.family == 0)
 		return 1;
 	if (s->away_counted != COUNT_NONE)
-		addrcount_add(s->away_counted == COUNT_AWAY ? ss->away : ss->names, s->unit.net, len,
-		    -1);
+		addrcount_add(
+		    s->away_counted == COUNT_AWAY ? ss->away : ss->names, s->unit.net, len, -1);
 	s->away_counted = COUNT_NONE;
 	if (kind == COUNT_NONE)
 		return 1;

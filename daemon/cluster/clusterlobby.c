@@ -66,7 +66,7 @@ struct xout {
 	char node[NODE_MAX];
 	char to[PROTO_NAME_MAX + 1]; /* as that node spells the name */
 	struct gamespec spec;        /* told again when its challenger is back */
-	int64_t until; /* a backstop: the other node's expiry decides */
+	int64_t until;               /* a backstop: the other node's expiry decides */
 };
 
 /* A challenge from another node's user to one here. */
@@ -81,7 +81,7 @@ struct xin {
 	struct session *to;
 	struct gamespec spec;
 	int64_t until;
-	int away; /* its challenger's connection dropped (chalaway): not accepted now */
+	int away;     /* its challenger's connection dropped (chalaway): not accepted now */
 	int starting; /* accepted: its game's start is being stored */
 };
 
@@ -1153,8 +1153,8 @@ got_chalaway(struct clobby *lb, const char *node, uint32_t rid, int away)
 
 /* A challenge as told at first, to s. */
 static void
-tell_challenge(struct session *s, uint32_t id, const char *from, const char *to,
-    const struct gamespec *g)
+tell_challenge(
+    struct session *s, uint32_t id, const char *from, const char *to, const struct gamespec *g)
 {
 	proto_msg_t e;
 	proto_init(&e, PE_CHALLENGE, NULL);

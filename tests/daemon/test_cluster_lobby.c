@@ -356,15 +356,16 @@ test_challenge_away(void)
 	sol = tc_open(node[1].port, 1);
 	REQUIRE(sol, "could not connect to b");
 	tc_send(sol, "RESUME %s - 0", token);
-	snprintf(want, sizeof want, "* CHALLENGE %u sol toby freestyle 15 none black casual none", id);
+	snprintf(
+	    want, sizeof want, "* CHALLENGE %u sol toby freestyle 15 none black casual none", id);
 	CHECK_LINE(sol, want);
 	CHECK_LINE(sol, "OK RESUME - 0");
 	snprintf(sol->token, sizeof sol->token, "%s", token);
 	CHECK(redis_lists(tom, "WHO", "= USER sol idle", WAIT_MS), "c's WHO never listed sol back");
 	tc_send(tom, "ANSWER %u accept", kid);
 	l = tc_expect(tom, "* START ", LINE_MS);
-	REQUIRE(l && sscanf(l, "* START %16s", room) == 1, "toby's game did not start (%s)",
-	    tom->line);
+	REQUIRE(
+	    l && sscanf(l, "* START %16s", room) == 1, "toby's game did not start (%s)", tom->line);
 	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[2].port);
 	l = tc_expect(sol, want, WAIT_MS);
 	REQUIRE(l, "sol got no \"%s\" (last: %s)", want, sol->line);
