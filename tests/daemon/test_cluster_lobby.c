@@ -349,6 +349,9 @@ test_challenge_away(void)
 	l = tc_expect(tom, "* CHALLENGE ", WAIT_MS);
 	REQUIRE(l && sscanf(l, "* CHALLENGE %u", &kid) == 1, "toby got none (%s)", tom->line);
 	snprintf(token, sizeof token, "%s", sol->token);
+	/* c has seen sol online, then sees him gone: b has kept his session
+	 * away by then, and told c so before its presence without him */
+	CHECK(redis_lists(tom, "WHO", "= USER sol idle", WAIT_MS), "c's WHO never listed sol");
 	tc_close(sol);
 	CHECK(unlisted(tom, "= USER sol ", WAIT_MS), "c's WHO still lists sol away");
 	tc_send(tom, "ANSWER %u accept", kid);
