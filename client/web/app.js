@@ -427,6 +427,15 @@ function onOutcome(out, m) {
 function show(view) {
   app.view = view;
   for (const v of ['lobby', 'game', 'replay', 'dead']) $(v).hidden = v !== view;
+  if (view !== 'game') document.title = 'gomokud';
+}
+
+// The tab's title in a game: whose turn it is, so a player in another tab
+// sees when to come back.
+function gameTitle(g, side, turn) {
+  if (g.status === 'over') return t('web.title.over', 'Game over');
+  if (g.status !== 'playing' || !turn) return 'gomokud';
+  return side && turn === side ? t('web.title.turn', '● Your move') : t('web.title.move', '%s to move', g[turn]);
 }
 
 function showLobby() {
@@ -604,6 +613,7 @@ function renderGame() {
   else if (side) line = turn === side ? t('web.your_move', 'Your move') : t('web.to_move', '%s to move', g[turn]);
   else line = turn === 'black' ? t('game.black_to_move', 'Black to move') : t('game.white_to_move', 'White to move');
   $('turn').textContent = line;
+  document.title = gameTitle(g, side, turn);
   const mine = g.stage && g.stage.user === me && !need;
   $('swap2').hidden = !(mine && (g.stage.stage === 'choose' || g.stage.stage === 'choose2'));
   $('swap2-put').hidden = !(mine && g.stage.stage === 'choose');

@@ -309,6 +309,55 @@ async function botGame() {
   await p.browserContext().close();
 }
 
+// Elements with the hidden attribute that the page still displays (a
+// stylesheet's display beats the attribute unless a rule says otherwise).
+const shownHidden = (page) => page.$$eval('[hidden]', (l) => l.filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.id || e.className || e.tagName));
+
+// Issue 44's first parts: no [hidden] element is displayed in the lobby,
+// a game and a replay (one global rule, where each display rule once needed
+// its own [hidden] twin: the swap2 buttons showed in every game); an SVG
+// favicon and no 404 on load; the tab's title says whose turn it is.
+async function boardBasics() {
+  const ctx = await browser.createBrowserContext();
+  const p = await ctx.newPage();
+  p.on('pageerror', (e) => pageErrors.push(String(e)));
+  const missing = [];
+  p.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
+  await p.setViewport(PHONE);
+  await p.goto(`https://127.0.0.1:${daemon.port}/`);
+  await named(p);
+  assert.deepEqual(missing, [], `404 on load: ${missing}`);
+  const icon = await p.$eval('link[rel=icon]', (l) => l.href);
+  const got = await p.evaluate(async (u) => { const r = await fetch(u); return [r.status, r.headers.get('content-type'), (await r.text()).slice(0, 4)]; }, icon);
+  assert.deepEqual(got, [200, 'image/svg+xml', '<svg']);
+  assert.equal(await p.title(), 'gomokud');
+  assert.deepEqual(await shownHidden(p), [], 'hidden elements shown in the lobby');
+  await p.select('#bot select[name=level]', '1');
+  await p.select('#bot select[name=colour]', 'black');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await p.waitForFunction(() => document.title === '● Your move', { timeout: T });
+  assert.deepEqual(await shownHidden(p), [], 'hidden elements shown in a game');
+  assert.equal(await p.$eval('#swap2', (e) => getComputedStyle(e).display), 'none', 'the swap2 buttons show in a game without swap2');
+  await p.click('[data-mv="h8"]');
+  await p.waitForFunction(() => / to move$/.test(document.title) || document.title === '● Your move', { timeout: T });
+  await p.waitForFunction(() => document.title === '● Your move' && document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  ok('the tab\'s title says whose turn it is (● Your move); an SVG favicon, no 404 on load');
+  await p.click('#resign');
+  await p.click('#confirm-yes');
+  await p.waitForFunction(() => document.title === 'Game over', { timeout: T });
+  await p.click('#leave');
+  await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  assert.equal(await p.title(), 'gomokud');
+  await p.click('#history-go');
+  await p.waitForSelector('[data-replay]', { timeout: T });
+  await p.click('[data-replay]');
+  await p.waitForSelector('#replay:not([hidden])', { timeout: T });
+  assert.deepEqual(await shownHidden(p), [], 'hidden elements shown in a replay');
+  ok('[hidden] hides every element it is on, in the lobby, a game and a replay, by one global rule (the swap2 buttons not displayed in a game without swap2)');
+  await ctx.close();
+}
+
 // ---- quick match: a bot after the counted-down wait; a listed seek taken --
 
 // The search line while it counts down: its seconds, or null.
@@ -1359,7 +1408,7 @@ async function secondDevice() {
   await b.browserContext().close();
 }
 
-const cases = { deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { boardBasics, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
