@@ -326,12 +326,12 @@ static const struct {
 	{ "shutdown", { NTR("bye.shutdown", "Server restarting, reconnecting...") } },
 }, botwhys[] = {
 	{ "five", { NTR("botwhy.five", "makes five") } },
-	{ "block-five", { NTR("botwhy.block-five", "blocks a five") } },
+	{ "block-five", { NTR("botwhy.block-five", "blocks a four") } },
 	{ "open-four", { NTR("botwhy.open-four", "makes an open four") } },
 	{ "four-three", { NTR("botwhy.four-three", "makes a four-three") } },
 	{ "vcf", { NTR("botwhy.vcf", "wins by continuous fours") } },
 	{ "vct", { NTR("botwhy.vct", "wins by continuous threats") } },
-	{ "block-open-three", { NTR("botwhy.block-open-three", "blocks an open three") } },
+	{ "block-open-three", { NTR("botwhy.block-open-three", "answers an open three") } },
 	{ "positional", { NTR("botwhy.positional", "a positional move") } },
 };
 
@@ -342,6 +342,25 @@ i18n_bye(const char *word)
 		if (strcmp(byes[i].word, word) == 0)
 			return i18n_tr(byes[i].t.key, byes[i].t.en);
 	return TR("bye.other", "The server closed the connection");
+}
+
+const char *
+i18n_botwhy_text(const char *reason, char *buf, size_t n)
+{
+	char w[8];
+	int plies = 0;
+	/* vcf and vct carry the plies to the win: the attacker's moves are
+	 * every other one, its own first and last */
+	if (sscanf(reason, "%7s %d", w, &plies) == 2 && plies > 0 &&
+	    (strcmp(w, "vcf") == 0 || strcmp(w, "vct") == 0)) {
+		snprintf(buf, n,
+		    w[2] == 'f' ? TR("botwhy.vcf.n", "wins by fours in %d moves")
+				: TR("botwhy.vct.n", "wins by threats in %d moves"),
+		    (plies + 1) / 2);
+		return buf;
+	}
+	snprintf(buf, n, "%s", i18n_botwhy(reason));
+	return buf;
 }
 
 const char *

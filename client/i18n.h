@@ -52,6 +52,9 @@ const char *i18n_presence(proto_presence_t p);
 const char *i18n_bye(const char *word);
 /* A bot move's reason word ("five", "vcf", ...), as MOVE carries it. */
 const char *i18n_botwhy(const char *word);
+/* A bot's move reason as MOVE carries it ("vcf 7") in words, its count
+ * said as the attacker's moves ("wins by fours in 4 moves"), into buf. */
+const char *i18n_botwhy_text(const char *reason, char *buf, size_t n);
 
 /* Display columns of UTF-8 s (a wide character counts two, a character the
  * locale cannot read one). */

@@ -708,17 +708,9 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 static void
 bot_reason(model_t *m, const char *who, const char *move, const char *text)
 {
-	char word[32];
-	size_t n = strcspn(text, " ");
-	snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), text);
-	const char *rest = text[n] ? text + n + 1 : "";
-	if (rest[0])
-		snprintf(m->reason_text, sizeof m->reason_text,
-		    TR("model.bot_why_more", "%s played %s: %s (%s)"), who, move, i18n_botwhy(word),
-		    rest);
-	else
-		snprintf(m->reason_text, sizeof m->reason_text,
-		    TR("model.bot_why", "%s played %s: %s"), who, move, i18n_botwhy(word));
+	char words[128];
+	snprintf(m->reason_text, sizeof m->reason_text, TR("model.bot_why", "%s played %s: %s"),
+	    who, move, i18n_botwhy_text(text, words, sizeof words));
 }
 
 /* Room events: the sequence number must follow on from the last one. */

@@ -12,7 +12,7 @@ import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { Model, colourAt, toMove } from './model.js';
-import { errorWords, offerFate, tcWords, word } from './words.js';
+import { botWhy, errorWords, offerFate, tcWords, word } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'gomokud.session';
@@ -623,7 +623,7 @@ function renderGame() {
   g.moves.forEach((mv, i) => {
     const li = document.createElement('li');
     const played = `${word('colour', colourAt(i))} ${mv}`;
-    li.textContent = g.reasons[i] ? t('web.paren', '%s (%s)', played, word('botwhy', g.reasons[i])) : played;
+    li.textContent = g.reasons[i] ? t('web.paren', '%s (%s)', played, botWhy(g.reasons[i])) : played;
     ol.appendChild(li);
   });
   ol.scrollTop = ol.scrollHeight;

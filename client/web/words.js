@@ -119,12 +119,12 @@ const TABLES = {
   },
   botwhy: {
     five: N('botwhy.five', 'makes five'),
-    'block-five': N('botwhy.block-five', 'blocks a five'),
+    'block-five': N('botwhy.block-five', 'blocks a four'),
     'open-four': N('botwhy.open-four', 'makes an open four'),
     'four-three': N('botwhy.four-three', 'makes a four-three'),
     vcf: N('botwhy.vcf', 'wins by continuous fours'),
     vct: N('botwhy.vct', 'wins by continuous threats'),
-    'block-open-three': N('botwhy.block-open-three', 'blocks an open three'),
+    'block-open-three': N('botwhy.block-open-three', 'answers an open three'),
     positional: N('botwhy.positional', 'a positional move'),
   },
 };
@@ -136,6 +136,20 @@ export function word(family, token) {
   if (m) return say(m);
   if (family === 'botwhy') return t('botwhy.other', 'its own reasons');
   return '?';
+}
+
+// A bot's move reason as MOVE carries it ("vcf 7": a word, then the
+// plies to the win) in words, the count said as the attacker's moves,
+// every other ply ("wins by fours in 4 moves"); the C side's
+// i18n_botwhy_text says the same.
+export function botWhy(reason) {
+  const [w, n] = String(reason || '').split(' ');
+  const plies = Number(n);
+  if ((w === 'vcf' || w === 'vct') && Number.isInteger(plies) && plies > 0) {
+    const moves = Math.floor((plies + 1) / 2);
+    return w === 'vcf' ? t('botwhy.vcf.n', 'wins by fours in %d moves', moves) : t('botwhy.vct.n', 'wins by threats in %d moves', moves);
+  }
+  return word('botwhy', w);
 }
 
 // Whether a family has a token (the tests: every word the server sends).

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { format, htmlLang, pickLanguage, t } from '../../client/web/i18n.js';
-import { errorWords, known, tcWords, word } from '../../client/web/words.js';
+import { botWhy, errorWords, known, tcWords, word } from '../../client/web/words.js';
 
 const have = ['en', 'zh_CN'];
 for (const [tags, want] of [
@@ -49,6 +49,12 @@ for (const f of ['black', 'white', 'draw', 'none']) assert.ok(known('result', f)
 assert.equal(word('reason', 'draw-agreed'), 'draw agreed');
 assert.equal(word('reason', 'no-such-reason'), '?');
 assert.equal(word('botwhy', 'something-new'), 'its own reasons');
+// a bot's reason with its count, as the attacker's moves (every other ply)
+assert.equal(botWhy('vcf 7'), 'wins by fours in 4 moves');
+assert.equal(botWhy('vct 9'), 'wins by threats in 5 moves');
+assert.equal(botWhy('vcf'), 'wins by continuous fours');
+assert.equal(botWhy('block-five'), 'blocks a four');
+assert.equal(botWhy('block-open-three'), 'answers an open three');
 assert.equal(tcWords('300+5'), '5 min + 5 s');
 assert.equal(tcWords('none'), 'no clock');
 console.log(`ok words for all ${codes.length} error codes of PROTOCOL.md and every game-end reason; an unknown token is never shown raw`);

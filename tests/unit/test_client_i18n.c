@@ -91,11 +91,16 @@ test_chinese(void **state)
 	assert_string_equal(i18n_rule(RULE_RENJU), "连珠");
 	assert_string_equal(i18n_opening(OPENING_SWAP2), "交换二");
 	assert_string_equal(i18n_botwhy("vcf 7"), "连续冲四取胜");
+	/* a move's reason with its count: the attacker's moves, every other ply */
+	char why[128];
+	assert_string_equal(i18n_botwhy_text("vcf 7", why, sizeof why), "4 步连续冲四取胜");
+	assert_string_equal(i18n_botwhy_text("vct 9", why, sizeof why), "5 步连续进攻取胜");
+	assert_string_equal(i18n_botwhy_text("block-five", why, sizeof why), "挡住冲四");
 	/* every code has its own sentence, translated, never a token */
 	static const int codes[] = { 400, 401, 402, 403, 404, 405, 406, 407, 410, 411, 412, 413,
 		414, 415, 416, 417, 420, 421, 422, 423, 424, 430, 431, 432, 433, 434, 435, 436, 440,
-		441, 442, 443, 444, 445, 446, 447, 448, 500, 501, 502, 503, 504, 505, 506, 507,
-		508 };
+		441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 500, 501, 502, 503, 504, 505, 506,
+		507, 508 };
 	const char *other = i18n_error(999);
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
 		const char *t = i18n_error(codes[i]);
