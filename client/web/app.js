@@ -618,15 +618,22 @@ function renderGame() {
   $('swap2').hidden = !(mine && (g.stage.stage === 'choose' || g.stage.stage === 'choose2'));
   $('swap2-put').hidden = !(mine && g.stage.stage === 'choose');
   $('think').textContent = g.think ? t('web.thinks', '%s is thinking (depth %d): %s', g.think.bot, g.think.depth, g.think.cands.map((c) => `${c.mv} ${c.score}`).join(', ')) : '';
-  const ol = $('moves');
-  ol.replaceChildren();
+  // the moves, a numbered row for each pair (black, white), the latest in view
+  const body = $('moves').tBodies[0];
+  body.replaceChildren();
   g.moves.forEach((mv, i) => {
-    const li = document.createElement('li');
-    const played = `${word('colour', colourAt(i))} ${mv}`;
-    li.textContent = g.reasons[i] ? t('web.paren', '%s (%s)', played, botWhy(g.reasons[i])) : played;
-    ol.appendChild(li);
+    if (i % 2 === 0) {
+      const tr = body.insertRow();
+      const n = document.createElement('th');
+      n.scope = 'row';
+      n.textContent = String(i / 2 + 1);
+      tr.appendChild(n);
+    }
+    const td = body.rows[body.rows.length - 1].insertCell();
+    td.dataset.ply = String(i);
+    td.textContent = g.reasons[i] ? t('web.paren', '%s (%s)', mv, botWhy(g.reasons[i])) : mv;
   });
-  ol.scrollTop = ol.scrollHeight;
+  $('moves-box').scrollTop = $('moves-box').scrollHeight;
   const offers = $('offers');
   offers.replaceChildren();
   for (const [id, o] of g.offers) {

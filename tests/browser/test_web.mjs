@@ -303,8 +303,16 @@ async function botGame() {
   assert.match(result, /wins|Draw/);
   const sawThink = await p.evaluate(() => window.sawThink);
   assert.ok(sawThink > 0, 'no thinking preview on the board');
-  const reasons = await p.$$eval('#moves li', (l) => l.map((x) => x.textContent).filter((t) => t.includes('(')).length);
+  const reasons = await p.$$eval('#moves td', (l) => l.map((x) => x.textContent).filter((t) => t.includes('(')).length);
   assert.ok(reasons > 0, 'no move reasons in the move list');
+  // the move list, a row a pair, scrolled to the latest move: its cell in view
+  const last = await p.$$eval('#moves td', (l) => l.length);
+  assert.equal(last, await stoneCount(p), 'the move list does not hold every move');
+  assert.ok(await p.$eval('#moves-box', (box) => {
+    const cell = [...box.querySelectorAll('td')].pop().getBoundingClientRect();
+    const r = box.getBoundingClientRect();
+    return cell.top >= r.top - 1 && cell.bottom <= r.bottom + 1 && cell.right <= r.right + 1;
+  }), 'the latest move is not in view in the move list');
   ok(`a bot game to the end (${result}, ${moves} moves of ours); its candidates shown while it thought, its reasons listed`);
   await p.browserContext().close();
 }
@@ -1071,7 +1079,8 @@ async function languageGame() {
   await langShot(b, 'en', 'game');
   const side = await a.$eval('#game aside', (e) => e.innerText);
   assert.doesNotMatch(side.replace(/祝你好运/, ''), ENGLISH, `English beside the Chinese board: ${side}`);
-  assert.match(await text(a, '#moves'), /^黑棋 h8/);
+  assert.match(await text(a, '#moves thead'), /黑棋.*白棋/);
+  assert.equal(await text(a, '#moves td[data-ply="0"]'), 'h8');
   assert.match(await a.$eval('[data-mv="h8"]', (e) => e.getAttribute('aria-label')), /^h8 黑棋/);
   await play(a, 'k8', '轮到你落子');
   await play(b, 'a2');
