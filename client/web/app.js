@@ -530,7 +530,14 @@ function tick() {
   if (!g || app.view !== 'game') return;
   const el = (side) => $(`p-${side}`).querySelector('.clock');
   const now = performance.now();
-  for (const side of ['black', 'white']) el(side).textContent = fmtClock(model.clock(side, now));
+  for (const side of ['black', 'white']) {
+    const c = el(side);
+    const time = fmtClock(model.clock(side, now));
+    c.textContent = time;
+    c.classList.toggle('low', model.lowTime(side, now));
+    // the time in its label too, for a screen reader
+    if (time) c.setAttribute('aria-label', side === 'black' ? t('web.clock.black.at', 'Black\'s clock: %s', time) : t('web.clock.white.at', 'White\'s clock: %s', time));
+  }
   $('claim').hidden = !model.canClaim(now);
   const w = model.awaiting(now);
   if (w) $('turn').textContent = awaitingWords(w);

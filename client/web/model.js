@@ -14,6 +14,7 @@ import * as proto from './proto.js';
 // (proto_err_fatal in proto/proto.c).
 const FATAL = new Set([403, 406, 502, 503, 504, 505]);
 const SNAPSHOTS = new Set(['STATE', 'WATCH', 'RESUME']);
+const LOW_TIME_MS = 10000; // a clock under this is shown in a warning colour
 // Reconnecting: the first wait, doubled after each failed try up to the last.
 export const BACKOFF_FIRST = 500;
 export const BACKOFF_MAX = 8000;
@@ -545,6 +546,13 @@ export class Model {
     let v = side === 'black' ? g.clock.b : g.clock.w;
     if (v !== null && g.clock.side === side && g.status === 'playing') v = Math.max(0, v - (now - g.clock.at));
     return v;
+  }
+
+  // Whether a side's clock is low: under 10 s while the game is on.
+  lowTime(side, now) {
+    const g = this.game;
+    const v = this.clock(side, now);
+    return !!g && (g.status === 'playing' || g.status === 'opening') && v !== null && v < LOW_TIME_MS;
   }
 
   // The ms left of the grace of a side's player who went away (0: here, or over).

@@ -111,6 +111,8 @@ function value(model, key, now) {
       if (k[1] === 'reason' && g) { const i = g.moves.indexOf(k[2]); return i < 0 ? undefined : g.reasons[i]; }
       // the search as the page shows it: -, human, or the seconds to the bot
       if (k[1] === 'searching') { const q = model.searching(now); return !q ? '-' : q.bot ? num(q.left) : 'human'; }
+      // whether a side's clock shows the low-time warning (under 10 s)
+      if (k[1] === 'low' && SIDES.includes(k[2])) return model.lowTime(k[2], now) ? '1' : '0';
       // whether a hidden page closes its connection and is kept away
       if (k[1] === 'parkable') return model.parkable() ? '1' : '0';
       // whom a private room waits for, its creator away: USER:SECONDS, or -

@@ -1297,6 +1297,9 @@ async function offersChatFlag() {
   const f = await open(`https://127.0.0.1:${daemon.port}/#join=${code}`);
   await waitText(f, '#turn', /^White wins \(time\)$/);
   assert.equal(await f.$eval('#p-black .clock', (e) => e.textContent), '0:00');
+  // the time in the clock's label too, for a screen reader; no warning once over
+  assert.equal(await f.$eval('#p-black .clock', (e) => e.getAttribute('aria-label')), 'Black\'s clock: 0:00');
+  assert.equal(await f.$eval('#p-black .clock', (e) => e.classList.contains('low')), false);
   await new Promise((r) => setTimeout(r, 600)); // a tick later, still 0:00
   assert.equal(await f.$eval('#p-black .clock', (e) => e.textContent), '0:00');
   assert.equal(await f.$eval('#p-white .clock', (e) => e.textContent), '0:01');
