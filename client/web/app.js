@@ -1100,6 +1100,16 @@ $('r-first').addEventListener('click', () => stepReplay(0));
 $('r-prev').addEventListener('click', () => stepReplay(model.replay.at - 1));
 $('r-next').addEventListener('click', () => stepReplay(model.replay.at + 1));
 $('r-last').addEventListener('click', () => stepReplay(Infinity));
+// The arrow keys step a replay (Home and End: its ends), unless a field
+// has the keys.
+const REPLAY_KEYS = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+document.addEventListener('keydown', (e) => {
+  if (app.view !== 'replay' || !model.replay || !(e.key in REPLAY_KEYS) || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.target.closest && e.target.closest('input, select, textarea')) return;
+  const d = REPLAY_KEYS[e.key];
+  e.preventDefault();
+  stepReplay(Math.abs(d) === Infinity ? (d > 0 ? Infinity : 0) : model.replay.at + d);
+});
 $('r-jump').addEventListener('input', (e) => stepReplay(Number(e.target.value)));
 $('r-text').addEventListener('click', () => download('text'));
 $('r-psq').addEventListener('click', () => download('psq'));

@@ -362,6 +362,18 @@ async function boardBasics() {
   await p.click('[data-replay]');
   await p.waitForSelector('#replay:not([hidden])', { timeout: T });
   assert.deepEqual(await shownHidden(p), [], 'hidden elements shown in a replay');
+  // the arrow keys step the replay; Home and End go to its ends
+  const pos = () => text(p, '#r-pos');
+  const end = await pos();
+  await p.keyboard.press('ArrowLeft');
+  await p.waitForFunction((e) => document.getElementById('r-pos').textContent !== e, { timeout: T }, end);
+  await p.keyboard.press('Home');
+  await waitText(p, '#r-pos', /^0 \//);
+  await p.keyboard.press('ArrowRight');
+  await waitText(p, '#r-pos', /^1 \//);
+  await p.keyboard.press('End');
+  await p.waitForFunction((e) => document.getElementById('r-pos').textContent === e, { timeout: T }, end);
+  ok('the arrow keys step a replay, Home and End go to its ends');
   ok('[hidden] hides every element it is on, in the lobby, a game and a replay, by one global rule (the swap2 buttons not displayed in a game without swap2)');
   await ctx.close();
 }
