@@ -1103,9 +1103,10 @@ $('r-last').addEventListener('click', () => stepReplay(Infinity));
 // The arrow keys step a replay (Home and End: its ends), unless a field
 // has the keys.
 const REPLAY_KEYS = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+const FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 document.addEventListener('keydown', (e) => {
   if (app.view !== 'replay' || !model.replay || !(e.key in REPLAY_KEYS) || e.altKey || e.ctrlKey || e.metaKey) return;
-  if (e.target.closest && e.target.closest('input, select, textarea')) return;
+  if (FIELDS.has(e.target.tagName)) return; // a field has the keys
   const d = REPLAY_KEYS[e.key];
   e.preventDefault();
   stepReplay(Math.abs(d) === Infinity ? (d > 0 ? Infinity : 0) : model.replay.at + d);
