@@ -536,10 +536,13 @@ sq_session_put(store_t *s, const char *digest, const char *name, int64_t expires
 	return done(s, q, "save session");
 }
 
+/* The name a token's digest stands for (statement id: a session's or a
+ * login token's), if it expires after now. */
 static int
-sq_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
+name_of_digest(store_t *s, int id, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1],
+    const char *what)
 {
-	sqlite3_stmt *q = stmt(s, S_SESS_GET);
+	sqlite3_stmt *q = stmt(s, id);
 	int rc;
 
 	if (q == NULL)
@@ -550,9 +553,15 @@ sq_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME
 	if (rc == SQLITE_ROW)
 		copy_text(name, STORE_NAME_MAX + 1, q, 0);
 	else if (rc != SQLITE_DONE)
-		set_msg(s, "get session");
+		set_msg(s, what);
 	sqlite3_reset(q);
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_session_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
+{
+	return name_of_digest(s, S_SESS_GET, digest, now, name, "get session");
 }
 
 static int
@@ -633,20 +642,7 @@ sq_login_trim(store_t *s, const char *name, int keep, int64_t now)
 static int
 sq_login_get(store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1])
 {
-	sqlite3_stmt *q = stmt(s, S_LOGIN_GET);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 2, now);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		copy_text(name, STORE_NAME_MAX + 1, q, 0);
-	else if (rc != SQLITE_DONE)
-		set_msg(s, "get login");
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+	return name_of_digest(s, S_LOGIN_GET, digest, now, name, "get login");
 }
 
 static int

@@ -1099,17 +1099,25 @@ got_join_answer(
 
 /* --- the rest --- */
 
+/* s's claims of other nodes' seeks go: a late placed finds none, and the
+ * room there is aborted. */
+static void
+drop_claims(struct clobby *lb, const struct session *s)
+{
+	struct claim *c, *cn;
+	for (c = LIST_FIRST(&lb->claims); c; c = cn) {
+		cn = LIST_NEXT(c, link);
+		if (c->s == s)
+			claim_free(c);
+	}
+}
+
 void
 clobby_gone(struct clobby *lb, struct session *s)
 {
 	if (!lb)
 		return;
-	struct claim *c, *cn;
-	for (c = LIST_FIRST(&lb->claims); c; c = cn) {
-		cn = LIST_NEXT(c, link);
-		if (c->s == s)
-			claim_free(c); /* a late placed finds none: the room is aborted */
-	}
+	drop_claims(lb, s);
 	struct xout *o, *on;
 	for (o = LIST_FIRST(&lb->xouts); o; o = on) {
 		on = LIST_NEXT(o, link);
@@ -1129,12 +1137,7 @@ clobby_away(struct clobby *lb, struct session *s)
 {
 	if (!lb)
 		return;
-	struct claim *c, *cn;
-	for (c = LIST_FIRST(&lb->claims); c; c = cn) {
-		cn = LIST_NEXT(c, link);
-		if (c->s == s)
-			claim_free(c); /* a late placed finds none: the room is aborted */
-	}
+	drop_claims(lb, s);
 	struct xout *o;
 	LIST_FOREACH (o, &lb->xouts, link) /* not to be accepted meanwhile */
 		if (o->from == s)
