@@ -12,7 +12,8 @@ import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { Model, colourAt, toMove } from './model.js';
-import { botWhy, errorWords, offerFate, tcWords, word } from './words.js';
+import { botWhy, errorWords, offerFate, scoreMark, scoreWords, tcWords, word } from './words.js';
+import { Sounds } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'gomokud.session';
@@ -28,6 +29,8 @@ const app = {
   seekTimer: null,
   seeksPage: 1,
   view: 'lobby',
+  // the short sounds (sound.js), muted as the player last chose
+  sounds: new Sounds(localStorage.getItem('gomokud.mute') === '1'),
 };
 
 // ---- saved session -------------------------------------------------------
@@ -176,6 +179,7 @@ function onLine(line) {
     return; // not ours to judge: the server is the authority
   }
   const out = model.receive(m, performance.now());
+  if (out.cue) app.sounds.play(out.cue);
   if (out.reply || m.name === 'START') renderSeek();
   if (out.reply) {
     const { ok, err, data } = out.reply;
@@ -498,7 +502,12 @@ const board = new Board($('board'), (mv) => {
   if (!g) return;
   const need = model.swap2Need();
   if (!need) {
+    if (model.tap(mv, tapConfirm()) === 'preview') {
+      renderGame();
+      return;
+    }
     act('MOVE', g.room, mv).catch(() => {});
+    renderGame(); // the preview, if any, is gone
     return;
   }
   const put = model.swap2Put(mv);
@@ -538,6 +547,7 @@ function tick() {
     // the time in its label too, for a screen reader
     if (time) c.setAttribute('aria-label', side === 'black' ? t('web.clock.black.at', 'Black\'s clock: %s', time) : t('web.clock.white.at', 'White\'s clock: %s', time));
   }
+  if (model.lowCue(now)) app.sounds.play('low');
   $('claim').hidden = !model.canClaim(now);
   const w = model.awaiting(now);
   if (w) $('turn').textContent = awaitingWords(w);
@@ -551,6 +561,27 @@ function resultWords(result, reason) {
   if (result === 'white') return t('web.over.white', 'White wins (%s)', why);
   if (result === 'draw') return t('web.over.draw', 'Draw (%s)', why);
   return t('web.over.none', 'No result (%s)', why);
+}
+
+// The end in the player's terms (model.outcome): won, lost or drew, why,
+// the rating's change, and Rematch (a player) and New game.
+function renderResult() {
+  const o = model.outcome();
+  $('result').hidden = !o;
+  if (!o) return;
+  const head = {
+    won: () => t('web.result.won', 'You won'),
+    lost: () => t('web.result.lost', 'You lost'),
+    drew: () => t('web.result.drew', 'Draw'),
+    none: () => t('web.result.none', 'No result'),
+  }[o.mine];
+  $('result-head').textContent = head ? head() : resultWords(o.result, o.reason);
+  $('result-head').className = o.mine || '';
+  $('result-why').textContent = head ? t('web.result.why', 'Reason: %s', word('reason', o.reason)) : '';
+  const d = o.delta;
+  $('result-rating').textContent = d === null ? '' : t('web.result.rating', 'Your rating: %d (%s)', o.rating, d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : '±0');
+  $('result-rating').hidden = d === null;
+  $('result-why').hidden = !head;
 }
 
 // A list item holding a text.
@@ -580,21 +611,30 @@ function renderGame() {
     $('share-code').textContent = inv.code;
   }
   const stones = new Map();
-  g.moves.forEach((mv, i) => stones.set(mv, colourAt(i)));
-  g.pending.forEach((mv, i) => stones.set(mv, colourAt(g.moves.length + i)));
+  const shown = model.shownMoves(); // all, or up to the move picked in the list
+  const viewing = g.view !== null;
+  shown.forEach((mv, i) => stones.set(mv, colourAt(i)));
+  if (!viewing) g.pending.forEach((mv, i) => stones.set(mv, colourAt(g.moves.length + i)));
   const side = model.mySide();
   const need = model.swap2Need();
   const me = model.me?.name;
   const turn = need ? colourAt(g.moves.length + g.pending.length) : toMove(g);
+  const canPlay = !viewing && (need > 0 || (side !== null && g.status === 'playing' && turn === side));
+  const cands = g.think && !viewing && g.think.ply === g.moves.length
+    ? g.think.cands.map((c) => ({ mv: c.mv, score: scoreMark(model.scoreView(c.score, g.think.ply), side || colourAt(g.think.ply)) }))
+    : [];
   board.render({
     stones,
-    last: g.moves[g.moves.length - 1] || null,
-    win: g.result && g.result.reason === 'five' ? g.result.cells : [],
-    forbidden: g.forbidden,
-    cands: g.think ? g.think.cands : [],
-    canPlay: need > 0 || (side !== null && g.status === 'playing' && turn === side),
+    last: shown[shown.length - 1] || null,
+    win: g.result && g.result.reason === 'five' && !viewing ? g.result.cells : [],
+    forbidden: viewing ? [] : g.forbidden,
+    cands,
+    canPlay,
     toMove: turn,
+    preview: canPlay && model.preview && !stones.has(model.preview) ? model.preview : null,
   });
+  $('viewing').hidden = !viewing;
+  if (viewing) $('viewing-text').textContent = t('web.view.at', 'Showing move %d of %d', g.view + 1, g.moves.length);
   $('gameinfo').textContent = t('web.gameinfo', '%s · %s %s×%s · %s', g.rated === 'rated' ? t('game.rated', 'rated') : t('game.casual', 'casual'),
     word('rule', g.rule), g.size, g.size, tcWords(g.tc));
   for (const s of ['black', 'white']) {
@@ -624,7 +664,10 @@ function renderGame() {
   const mine = g.stage && g.stage.user === me && !need;
   $('swap2').hidden = !(mine && (g.stage.stage === 'choose' || g.stage.stage === 'choose2'));
   $('swap2-put').hidden = !(mine && g.stage.stage === 'choose');
-  $('think').textContent = g.think ? t('web.thinks', '%s is thinking (depth %d): %s', g.think.bot, g.think.depth, g.think.cands.map((c) => `${c.mv} ${c.score}`).join(', ')) : '';
+  $('think').textContent = g.think ? t('web.thinks', '%s is thinking (depth %d): %s', g.think.bot, g.think.depth,
+    g.think.cands.map((c) => t('web.paren', '%s (%s)', c.mv, scoreWords(model.scoreView(c.score, g.think.ply)))).join(', ')) : '';
+  $('think').title = g.think ? t('web.score.unit', 'The bot\'s evaluation of its candidate moves for the colour named: + is better for that colour, in hundreds of the engine\'s points; a forced win is said as one') : '';
+  renderResult();
   // the moves, a numbered row for each pair (black, white), the latest in view
   const body = $('moves').tBodies[0];
   body.replaceChildren();
@@ -637,10 +680,17 @@ function renderGame() {
       tr.appendChild(n);
     }
     const td = body.rows[body.rows.length - 1].insertCell();
-    td.dataset.ply = String(i);
-    td.textContent = g.reasons[i] ? t('web.paren', '%s (%s)', mv, botWhy(g.reasons[i])) : mv;
+    // a move picked shows the position after it (view only while the game runs)
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'mv';
+    b.dataset.ply = String(i);
+    b.textContent = g.reasons[i] ? t('web.paren', '%s (%s)', mv, botWhy(g.reasons[i])) : mv;
+    if (g.view === i) b.setAttribute('aria-current', 'true');
+    b.addEventListener('click', () => { model.viewAt(i); renderGame(); });
+    td.appendChild(b);
   });
-  $('moves-box').scrollTop = $('moves-box').scrollHeight;
+  if (!viewing) $('moves-box').scrollTop = $('moves-box').scrollHeight;
   const offers = $('offers');
   offers.replaceChildren();
   for (const [id, o] of g.offers) {
@@ -669,6 +719,7 @@ function renderGame() {
   $('offer-draw').hidden = !playing;
   $('resign').hidden = !playing;
   $('offer-rematch').hidden = !(side && g.status === 'over');
+  $('leave').hidden = g.status === 'over'; // the banner's New game leads there
   const chat = $('chat');
   chat.replaceChildren();
   for (const c of g.chat.slice(-100)) {
@@ -1006,6 +1057,32 @@ function leaveGame() {
   else go();
 }
 $('leave').addEventListener('click', leaveGame);
+$('result-new').addEventListener('click', leaveGame);
+$('live').addEventListener('click', () => { model.viewAt(null); renderGame(); });
+
+// Tap to preview, tap again to play: on by default on a touch screen, the
+// player's choice remembered.
+function tapConfirm() {
+  const kept = localStorage.getItem('gomokud.tapconfirm');
+  return kept === null ? matchMedia('(pointer:coarse)').matches : kept === '1';
+}
+$('tap-confirm').checked = tapConfirm();
+$('tap-confirm').addEventListener('change', (e) => {
+  localStorage.setItem('gomokud.tapconfirm', e.target.checked ? '1' : '0');
+  model.unpreview();
+  renderGame();
+});
+
+// the sounds: on until muted; the choice kept
+function renderMute() {
+  $('mute').setAttribute('aria-pressed', String(app.sounds.muted));
+  $('mute').textContent = app.sounds.muted ? t('web.sound.off', 'Sound off') : t('web.sound.on', 'Sound on');
+}
+$('mute').addEventListener('click', () => {
+  app.sounds.muted = !app.sounds.muted;
+  localStorage.setItem('gomokud.mute', app.sounds.muted ? '1' : '0');
+  renderMute();
+});
 // the name in the header leads home from every view
 $('home').addEventListener('click', (e) => {
   e.preventDefault();
@@ -1155,6 +1232,7 @@ function renderTexts() {
   renderTop();
   renderProfile();
   renderRatedNote();
+  renderMute();
   if (app.view === 'game') renderGame();
   if (app.view === 'replay' && model.replay) renderReplay();
   if (app.view === 'dead') renderDead();

@@ -63,11 +63,14 @@ export class Board {
       el('line', { x1: p, y1: C, x2: p, y2: C * n }, grid);
     }
     for (const [x, y] of stars(n)) el('circle', { cx: C + x * C, cy: C + y * C, r: 4, class: 'star' }, grid);
-    const labels = el('g', { class: 'coord', 'aria-hidden': 'true' }, svg);
+    // the coordinates' type grows with the board, which the page shrinks
+    // to its box: about 10 CSS px at 19x19 on a 360 px phone
+    const fs = n >= 17 ? 24 : n >= 13 ? 19 : 16;
+    const labels = el('g', { class: 'coord', 'aria-hidden': 'true', 'font-size': fs }, svg);
     for (let i = 0; i < n; i++) {
-      const t1 = el('text', { x: C + i * C, y: C * 0.45 }, labels);
+      const t1 = el('text', { x: C + i * C, y: C * 0.2 + fs * 0.6 }, labels);
       t1.textContent = String.fromCharCode(97 + i);
-      const t2 = el('text', { x: C * 0.4, y: C + i * C + 5 }, labels);
+      const t2 = el('text', { x: C * 0.36, y: C + i * C + fs * 0.35 }, labels);
       t2.textContent = String(n - i);
     }
     this.layer = el('g', {}, svg);
@@ -115,7 +118,8 @@ export class Board {
   }
 
   // view: stones (Map move -> 'black'|'white'), last, win (moves),
-  // forbidden (moves), cands ([{mv, score}]), canPlay, toMove.
+  // forbidden (moves), cands ([{mv, score}]: score, the mark shown),
+  // canPlay, toMove, preview (a point tapped once, or null).
   render(view) {
     this.view = view;
     const layer = this.layer;
@@ -168,8 +172,10 @@ export class Board {
       const t = el('text', { x: p.cx, y: p.cy + 4 }, g);
       t.textContent = String(c.score);
     }
+    // a point tapped once, awaiting the tap that plays it
+    if (v.preview && at(v.preview)) el('circle', { ...at(v.preview), r: C * 0.44, class: ['ghost', 'preview', v.toMove].join(' '), 'data-preview': v.preview }, m);
     const h = this.hover;
-    if (h && v.canPlay) {
+    if (h && v.canPlay && !v.preview) {
       const mv = xyToMove(h.x, h.y, this.n);
       if (!v.stones.has(mv)) el('circle', { ...at(mv), r: C * 0.44, class: `ghost ${v.toMove}` }, m);
     }

@@ -14,7 +14,16 @@ import * as proto from './proto.js';
 // (proto_err_fatal in proto/proto.c).
 const FATAL = new Set([403, 406, 502, 503, 504, 505]);
 const SNAPSHOTS = new Set(['STATE', 'WATCH', 'RESUME']);
+// Events after which a point tapped once is no longer the point to confirm.
+const REPOSITION = new Set(['START', 'MOVE', 'UNDO', 'OVER', 'SWAP2', 'COLOURS']);
 const LOW_TIME_MS = 10000; // a clock under this is shown in a warning colour
+// The engine's scores (engine/engine.h): a five now is ENGINE_WIN, a forced
+// win in n plies ENGINE_WIN - n; anything past WIN_FLOOR is such a win.
+const ENGINE_WIN = 30000;
+const WIN_FLOOR = ENGINE_WIN - 1000;
+// The unit a score is shown in: hundreds of the engine's points, so that
+// an open three on an empty board is about +1 (docs/web.md says so).
+const SCORE_UNIT = 100;
 // Reconnecting: the first wait, doubled after each failed try up to the last.
 export const BACKOFF_FIRST = 500;
 export const BACKOFF_MAX = 8000;
@@ -31,6 +40,8 @@ export function newGame(room) {
     offers: new Map(), lapsed: new Map(), undoBy: null, result: null, think: null, presence: {}, chat: [], forbidden: [], stage: null,
     rating: { black: 0, white: 0 }, provisional: { black: false, white: false }, ratingBefore: { black: 0, white: 0 },
     pending: [], putting: false, // swap2: stones placed here, not yet sent
+    lowCued: false, // the low-time sound was played for my clock in this game
+    view: null, // the ply shown from the move list while the game runs, null: the live board
   };
 }
 
@@ -120,6 +131,8 @@ export class Model {
     this.sentQ = []; // requests awaiting their reply: {tag, name, args, ply}
     this.data = []; // data lines of the reply being read
     this.conn = { up: false, backoff: BACKOFF_FIRST, bye: null, host: null };
+    this.cue = null; // the sound the last line asks for (cueFor), or null
+    this.preview = null; // the point tapped once, awaiting its confirming tap
   }
 
   // ---- requests and lines ----------------------------------------------------
@@ -150,9 +163,32 @@ export class Model {
       this.data.push(m);
       return out;
     }
+    this.cue = null;
     if (m.kind === 'ok' || m.kind === 'err') return this.reply(m, now, out);
     if (m.unknown) return out;
-    return this.event(m.name, m.fields, now, out);
+    const seeking = !!this.seek || this.sentQ.some((r) => r.name === 'SEEK' || r.name === 'TAKE');
+    const shown = this.game && this.game.room;
+    this.event(m.name, m.fields, now, out);
+    this.cue = out.rc === 'ok' ? this.cueFor(m.name, m.fields, out, seeking, shown) : null;
+    if (REPOSITION.has(m.name)) this.preview = null; // the tap was on another position
+    if (this.cue) out.cue = this.cue;
+    return out;
+  }
+
+  // The sound an event asks for (app.js plays it): 'paired' my seek
+  // became a game, 'start' another game of mine started, 'challenge' one
+  // came to me, 'turn' the other side moved and it is my turn, 'move' any
+  // other move on the board shown, 'end' its game ended; else null. The
+  // low-time sound is asked by the clock (lowCue).
+  cueFor(name, f, out, seeking, shown) {
+    const g = this.game;
+    if (name === 'CHALLENGE') return out.challenge ? 'challenge' : null;
+    if (!g || !f || f.room !== g.room) return null;
+    if (name === 'START') return !this.mySide() ? null : seeking ? 'paired' : 'start';
+    if (shown !== g.room) return null;
+    if (name === 'MOVE') return this.mySide() && this.turn() === this.mySide() ? 'turn' : 'move';
+    if (name === 'OVER') return 'end';
+    return null;
   }
 
   reply(m, now, out) {
@@ -297,6 +333,7 @@ export class Model {
 
   // The data lines of a snapshot replace the game shown.
   snapshot(data, room, seq, now) {
+    this.preview = null;
     const old = this.game && this.game.room === room ? this.game : null;
     const g = newGame(room);
     if (old) {
@@ -503,6 +540,7 @@ export class Model {
       rule: f.rule, size: Number(f.size), tc: f.tc, opening: f.opening, rated: f.rated,
       moves: [], reasons: [], result: null, think: null, stage: null, pending: [], putting: false, forbidden: [], presence: {},
       rating: { black: 0, white: 0 }, provisional: { black: false, white: false }, ratingBefore: { black: 0, white: 0 },
+      lowCued: false, view: null,
     });
     g.offers.clear();
     setClock(g, ms(f.bms), ms(f.wms), f.opening === 'swap2' ? 'none' : 'black', now);
@@ -553,6 +591,83 @@ export class Model {
     const g = this.game;
     const v = this.clock(side, now);
     return !!g && (g.status === 'playing' || g.status === 'opening') && v !== null && v < LOW_TIME_MS;
+  }
+
+  // Whether to sound the low-time warning now: my clock went under 10 s,
+  // once a game (it marks it played).
+  lowCue(now) {
+    const g = this.game;
+    const side = this.mySide();
+    if (!g || !side || g.lowCued || !this.lowTime(side, now)) return false;
+    g.lowCued = true;
+    return true;
+  }
+
+  // The game's end in the player's terms: null while it runs, else
+  // {mine, result, reason, rating, delta}: mine 'won', 'lost', 'drew' or
+  // 'none' (no result) for a player, null for a spectator; rating, my
+  // rating after it and delta the change (null when it changed none).
+  outcome() {
+    const g = this.game;
+    if (!g || !g.result) return null;
+    const side = this.mySide();
+    const r = g.result.result;
+    let mine = null;
+    if (side) mine = r === 'draw' ? 'drew' : r === side ? 'won' : r === 'black' || r === 'white' ? 'lost' : 'none';
+    const before = side ? g.ratingBefore[side] : 0;
+    const after = side ? g.rating[side] : 0;
+    const changed = g.rated === 'rated' && before > 0 && after > 0;
+    return { mine, result: r, reason: g.result.reason, rating: changed ? after : null, delta: changed ? after - before : null };
+  }
+
+  // A bot's candidate score (THINK: the bot's view, the side to move at
+  // its ply) as the page says it: {side, value} for side's advantage in
+  // SCORE_UNITs, or {side, win} when side wins by force in win moves of
+  // its own. side is mine when I play, else the bot's.
+  scoreView(score, ply) {
+    const mover = colourAt(ply);
+    const side = this.mySide() || mover;
+    const s = side === mover ? score : -score;
+    if (Math.abs(s) >= WIN_FLOOR) {
+      const plies = ENGINE_WIN - Math.abs(s);
+      const winner = s > 0 ? side : side === 'black' ? 'white' : 'black';
+      // a win in n plies by the side to move is (n + 1) / 2 of its moves
+      const moves = winner === mover ? Math.floor(plies / 2) + 1 : Math.floor((plies + 1) / 2);
+      return { side: winner, win: Math.max(1, moves) };
+    }
+    return { side, value: s / SCORE_UNIT };
+  }
+
+  // ---- the board shown ---------------------------------------------------
+
+  // Show the position after a ply from the move list while the game runs
+  // (view only), or the live board again (null, or the last ply).
+  viewAt(ply) {
+    const g = this.game;
+    if (!g) return;
+    g.view = ply === null || ply >= g.moves.length - 1 || ply < -1 ? null : ply;
+  }
+
+  // The moves on the board shown: all of them, or up to the ply viewed.
+  shownMoves() {
+    const g = this.game;
+    if (!g) return [];
+    return g.view === null ? g.moves : g.moves.slice(0, g.view + 1);
+  }
+
+  // A point tapped (confirm: tap to preview, tap again to play): 'play'
+  // to send the move, or 'preview' to show it and wait for the second tap.
+  tap(mv, confirm) {
+    if (!confirm || this.preview === mv) {
+      this.preview = null;
+      return 'play';
+    }
+    this.preview = mv;
+    return 'preview';
+  }
+
+  unpreview() {
+    this.preview = null;
   }
 
   // The ms left of the grace of a side's player who went away (0: here, or over).

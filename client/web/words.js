@@ -196,3 +196,21 @@ export function offerFate(e) {
   if (e.end === 'withdrawn') return t('fate.withdrawn', '%s\'s %s offer was withdrawn', e.who, what);
   return t('fate.expired', '%s\'s %s offer expired', e.who, what);
 }
+
+// A bot's candidate score as model.scoreView gives it ({side, value} or
+// {side, win}): "black +1.2", "white wins in 3 moves"; short: the board's
+// mark on the point, "+1.2" or "W3" (the side as the page's player sees it).
+export function scoreWords(v) {
+  if (v.win) return t('web.score.win', '%s wins in %d moves', word('colour', v.side), v.win);
+  return t('web.score', '%s %s', word('colour', v.side), signed(v.value));
+}
+
+export function scoreMark(v, side) {
+  if (v.win) return `${v.side === side ? 'W' : 'L'}${v.win}`;
+  return signed(v.side === side ? v.value : -v.value);
+}
+
+function signed(x) {
+  const s = Math.abs(x).toFixed(1);
+  return x < 0 && s !== '0.0' ? `\u2212${s}` : `+${s}`;
+}

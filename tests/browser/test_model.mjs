@@ -125,6 +125,21 @@ function value(model, key, now) {
       if (k[1] === 'seated') return model.seated.length ? model.seated[0] : '-';
       // whether the page offers to take the Nth listed seek (TAKE)
       if (k[1] === 'cantake' && model.lobby.seeks[k[2]]) return model.canTake(model.lobby.seeks[k[2]]) ? '1' : '0';
+      // the sound the last line asked for: paired, start, challenge, turn, move, end, or -
+      if (k[1] === 'cue') return model.cue || '-';
+      // whether the low-time sound plays now (once a game: reading it marks it played)
+      if (k[1] === 'lowcue') return model.lowCue(now) ? '1' : '0';
+      // the end in my terms: won, lost, drew, none; - while it runs, or watching
+      if (k[1] === 'outcome') { const o = model.outcome(); return o && o.mine ? o.mine : '-'; }
+      // my rating's change in that end, signed, or -
+      if (k[1] === 'delta') { const o = model.outcome(); return o && o.delta !== null ? (o.delta > 0 ? `+${o.delta}` : num(o.delta)) : '-'; }
+      // a candidate's score as shown: SIDE+VALUE in the shown unit, or SIDE:winMOVES
+      if (k[1] === 'score' && g && g.think) {
+        const c = g.think.cands.find((x) => x.mv === k[2]);
+        if (!c) return undefined;
+        const v = model.scoreView(c.score, g.think.ply);
+        return v.win ? `${v.side}:win${v.win}` : `${v.side}${v.value >= 0 ? '+' : ''}${v.value.toFixed(2)}`;
+      }
       break;
     default: break;
   }
@@ -295,6 +310,44 @@ check('reconnecting: a spectator watches again (WATCH, or JOIN by the code it ca
   // left: nothing to show again
   p.leave();
   assert.equal(p.rejoin('game'), null);
+});
+
+check('the move list: a past position viewed while the game runs, the live board again at its end (issue 44)', () => {
+  const m = new Model();
+  m.signedIn('alice', 't');
+  line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
+  for (const [i, mv] of ['h8', 'i9', 'j10', 'k11'].entries()) line(m, `* MOVE r1 ${i + 2} ${i % 2 ? 'white' : 'black'} ${mv} - -`);
+  m.viewAt(1);
+  assert.deepEqual(m.shownMoves(), ['h8', 'i9']);
+  line(m, '* MOVE r1 6 black l12 - -'); // the game goes on under the view
+  assert.deepEqual(m.shownMoves(), ['h8', 'i9']);
+  assert.equal(m.game.moves.length, 5);
+  m.viewAt(4); // the last ply is the live board
+  assert.equal(m.game.view, null);
+  assert.equal(m.shownMoves().length, 5);
+  m.viewAt(-1); // before the first move: the empty board
+  assert.deepEqual(m.shownMoves(), []);
+  m.viewAt(null);
+  assert.equal(m.shownMoves().length, 5);
+  m.viewAt(2);
+  line(m, '* START r2 1 alice bob freestyle 15 none none casual - -');
+  assert.equal(m.game.view, null, 'a new game shows its live board');
+});
+
+check('tap to confirm: the first tap previews, the second on the same point plays, a move in between drops the preview (issue 44)', () => {
+  const m = new Model();
+  m.signedIn('alice', 't');
+  line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
+  assert.equal(m.tap('h8', false), 'play', 'without confirmation a tap plays');
+  assert.equal(m.tap('h8', true), 'preview');
+  assert.equal(m.preview, 'h8');
+  assert.equal(m.tap('i9', true), 'preview', 'another point moves the preview');
+  assert.equal(m.tap('i9', true), 'play');
+  assert.equal(m.preview, null);
+  assert.equal(m.tap('j10', true), 'preview');
+  line(m, '* MOVE r1 2 black h8 - -');
+  assert.equal(m.preview, null, 'a move changes the position: the preview is gone');
+  assert.equal(m.tap('j10', true), 'preview');
 });
 
 check('* MOVED: where the next connection goes; the requests in flight are gone', () => {
