@@ -719,7 +719,7 @@ function renderGame() {
   $('offer-draw').hidden = !playing;
   $('resign').hidden = !playing;
   $('offer-rematch').hidden = !(side && g.status === 'over');
-  $('leave').hidden = g.status === 'over'; // the banner's New game leads there
+  $('tap-setting').hidden = !playing;
   const chat = $('chat');
   chat.replaceChildren();
   for (const c of g.chat.slice(-100)) {
@@ -1076,7 +1076,7 @@ $('tap-confirm').addEventListener('change', (e) => {
 // the sounds: on until muted; the choice kept
 function renderMute() {
   $('mute').setAttribute('aria-pressed', String(app.sounds.muted));
-  $('mute').textContent = app.sounds.muted ? t('web.sound.off', 'Sound off') : t('web.sound.on', 'Sound on');
+  $('mute-label').textContent = app.sounds.muted ? t('web.sound.off', 'Sound off') : t('web.sound.on', 'Sound on');
 }
 $('mute').addEventListener('click', () => {
   app.sounds.muted = !app.sounds.muted;

@@ -657,8 +657,9 @@ export class Model {
 
   // A point tapped (confirm: tap to preview, tap again to play): 'play'
   // to send the move, or 'preview' to show it and wait for the second tap.
+  // A taken point is sent at once: the server says why not.
   tap(mv, confirm) {
-    if (!confirm || this.preview === mv) {
+    if (!confirm || this.preview === mv || this.stone(mv)) {
       this.preview = null;
       return 'play';
     }

@@ -348,6 +348,7 @@ check('tap to confirm: the first tap previews, the second on the same point play
   line(m, '* MOVE r1 2 black h8 - -');
   assert.equal(m.preview, null, 'a move changes the position: the preview is gone');
   assert.equal(m.tap('j10', true), 'preview');
+  assert.equal(m.tap('h8', true), 'play', 'a taken point is sent at once: the server says why not');
 });
 
 check('* MOVED: where the next connection goes; the requests in flight are gone', () => {

@@ -131,8 +131,15 @@ async function stoneCount(page) {
 // Clicks a point and waits for its stone.
 async function play(page, mv, yourMove = 'Your move') {
   await page.waitForFunction((y) => document.getElementById('turn').textContent === y, { timeout: T }, yourMove);
-  await page.click(`[data-mv="${mv}"]`);
+  await pick(page, mv);
   await page.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
+}
+
+// Clicks a point; on a touch screen the first tap previews (tap to confirm,
+// on there by default) and a second one plays it.
+async function pick(page, mv) {
+  await page.click(`[data-mv="${mv}"]`);
+  if (await page.$(`[data-preview="${mv}"]`)) await page.click(`[data-mv="${mv}"]`);
 }
 
 async function waitStone(page, mv) {
@@ -295,7 +302,7 @@ async function botGame() {
     if (!/Your move/.test(await text(p, '#turn'))) break;
     const free = await p.$$eval('[data-mv]', (cells) => cells.filter((c) => !document.querySelector(`[data-stone="${c.dataset.mv}"]`)).map((c) => c.dataset.mv));
     const mv = order.map(([x, y]) => String.fromCharCode(97 + x) + String(15 - y)).find((m) => free.includes(m));
-    await p.click(`[data-mv="${mv}"]`);
+    await pick(p, mv);
     await waitStone(p, mv);
     assert.ok(++moves < 120, 'the bot game does not end');
   }
@@ -347,7 +354,7 @@ async function boardBasics() {
   await p.waitForFunction(() => document.title === '● Your move', { timeout: T });
   assert.deepEqual(await shownHidden(p), [], 'hidden elements shown in a game');
   assert.equal(await p.$eval('#swap2', (e) => getComputedStyle(e).display), 'none', 'the swap2 buttons show in a game without swap2');
-  await p.click('[data-mv="h8"]');
+  await pick(p, 'h8');
   await p.waitForFunction(() => / to move$/.test(document.title) || document.title === '● Your move', { timeout: T });
   await p.waitForFunction(() => document.title === '● Your move' && document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
   ok('the tab\'s title says whose turn it is (● Your move); an SVG favicon, no 404 on load');
@@ -700,7 +707,7 @@ async function renjuGame() {
   const label = await a.$eval('[data-mv="i9"]', (e) => e.getAttribute('aria-label'));
   assert.match(label, /forbidden for black/);
   await shot(a, 'renju-desktop');
-  await a.click('[data-mv="i9"]');
+  await pick(a, 'i9');
   await waitText(a, '#toast', /double three/);
   assert.equal(await a.$('[data-stone="i9"]'), null);
   ok('renju: the forbidden point the server names is marked; a click on it is refused with the reason');
@@ -718,7 +725,7 @@ async function swap2Game() {
   const b = await open(await a.$eval('#share-link', (e) => e.value));
   await waitText(a, '#turn', /^Swap2: place 3 more stones/);
   for (const mv of ['h8', 'h9', 'i9']) {
-    await a.click(`[data-mv="${mv}"]`);
+    await pick(a, mv);
     await a.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
   }
   await waitStone(b, 'i9');
@@ -808,13 +815,18 @@ async function ratingsGame() {
   await shot(a, 'ratings-phone');
   for (const [p, mv] of [[a, 'h8'], [b, 'a1'], [a, 'i8'], [b, 'a2'], [a, 'j8'], [b, 'a3'], [a, 'k8'], [b, 'a4']]) await play(p, mv);
   await a.waitForFunction(() => document.getElementById('turn').textContent === 'Your move', { timeout: T });
-  await a.click('[data-mv="l8"]');
+  await pick(a, 'l8');
   await waitText(a, '#turn', /^Black wins \(five\)$/);
   // the change at the end, on both pages, as the server said it (* RATED)
   await waitText(a, '#p-black .rating', /^1[5-9][0-9]{2} \(\+[0-9]+\)$/);
   await waitText(b, '#p-white .rating', /^1[0-4][0-9]{2} \(−[0-9]+\)$/);
   const after = await a.evaluate(() => window.gomokud.model.game.rating.black);
   assert.equal(await text(b, '#p-black .rating'), `${after} (+${after - 1500})`);
+  // the banner: the end and the rating's change in each player's terms
+  await waitText(a, '#result-head', /^You won$/);
+  await waitText(a, '#result-rating', new RegExp(`^Your rating: ${after} \\(\\+${after - 1500}\\)$`));
+  await waitText(b, '#result-head', /^You lost$/);
+  await waitText(b, '#result-rating', /^Your rating: 1[0-4][0-9]{2} \(−[0-9]+\)$/);
   // the winner's account card shows the new rating
   await waitText(a, '#stats', new RegExp(`freestyle ${after} \\(1-0-0\\)`));
   await shot(b, 'ratings-end-desktop');
@@ -1067,7 +1079,7 @@ async function languageGame() {
   await play(a, 'i8', '轮到你落子');
   await play(b, 'i9');
   await play(a, 'j8', '轮到你落子');
-  await b.click('[data-mv="h8"]'); // taken: refused, said in words
+  await pick(b, 'h8'); // taken: refused, said in words
   await waitText(b, '#toast', /^That point is already taken$/);
   await b.click('#offer-undo');
   await a.waitForSelector('[data-offer="accept-undo"]', { timeout: T });
@@ -1076,10 +1088,10 @@ async function languageGame() {
   await a.click('[data-offer="decline-undo"]');
   await b.waitForFunction(() => !document.querySelector('[data-offer]'), { timeout: T });
   // a refusal in Chinese: a move on a taken point, said in words
-  await b.click('[data-mv="a1"]');
+  await pick(b, 'a1');
   await waitStone(a, 'a1');
   await a.waitForFunction(() => document.getElementById('turn').textContent === '轮到你落子', { timeout: T });
-  await a.click('[data-mv="h9"]');
+  await pick(a, 'h9');
   await waitText(a, '#toast', /^这一点已经有子了$/);
   const toastZh = await text(a, '#toast');
   assert.doesNotMatch(toastZh, /[A-Za-z]{2}|[0-9]{3}/, `a raw token in the toast: ${toastZh}`);
@@ -1092,7 +1104,7 @@ async function languageGame() {
   const side = await a.$eval('#game aside', (e) => e.innerText);
   assert.doesNotMatch(side.replace(/祝你好运/, ''), ENGLISH, `English beside the Chinese board: ${side}`);
   assert.match(await text(a, '#moves thead'), /黑棋.*白棋/);
-  assert.equal(await text(a, '#moves td[data-ply="0"]'), 'h8');
+  assert.equal(await text(a, '#moves [data-ply="0"]'), 'h8');
   assert.match(await a.$eval('[data-mv="h8"]', (e) => e.getAttribute('aria-label')), /^h8 黑棋/);
   await play(a, 'k8', '轮到你落子');
   await play(b, 'a2');
@@ -1432,7 +1444,131 @@ async function secondDevice() {
   await b.browserContext().close();
 }
 
-const cases = { boardBasics, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+// ---- the board's attention: sounds, the result, the move list, a phone --
+
+const SMALL_PHONE = { width: 360, height: 640, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+// The tones a page's sounds played: a hook on WebAudio's oscillators.
+async function countTones(page) {
+  await page.evaluateOnNewDocument(() => {
+    window.tones = [];
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...a) {
+      window.tones.push(Math.round(this.frequency.value));
+      return start.apply(this, a);
+    };
+  });
+}
+const tones = (page) => page.evaluate(() => window.tones.slice());
+async function waitTones(page, from, want) {
+  await page.waitForFunction((f, w) => w.every((x) => window.tones.slice(f).includes(x)), { timeout: T }, from, want);
+}
+
+async function boardAttention() {
+  const ctx = await browser.createBrowserContext();
+  const a = await ctx.newPage(); // a small phone: touch, so tap to confirm is on
+  a.on('pageerror', (e) => pageErrors.push(String(e)));
+  await countTones(a);
+  await a.setViewport(SMALL_PHONE);
+  await a.goto(`https://127.0.0.1:${daemon.port}/`);
+  const an = await named(a);
+  const b = await open();
+  await countTones(b);
+  await b.reload();
+  const bn = await named(b);
+  // a compact header on the phone: one row of the page's top
+  const head = await a.$eval('header', (e) => e.getBoundingClientRect().height);
+  assert.ok(head <= 64, `the phone's header is ${head} px tall`);
+  // both seek 19x19, no bot: paired with each other
+  for (const [p, colour] of [[a, 'black'], [b, 'white']]) {
+    await p.select('#seek select[name=size]', '19');
+    await p.select('#seek select[name=tc]', 'none');
+    await p.select('#seek select[name=colour]', colour);
+    await p.$eval('#seek-bot', (e) => { e.checked = false; });
+    await p.click('#seek-go');
+    if (p === a) await waitText(a, '#seek-info', /Looking for an opponent/);
+  }
+  for (const p of [a, b]) await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await waitTones(a, 0, [784, 1047]); // paired
+  ok('a seek paired sounds (WebAudio, no sound files); the phone\'s header is compact');
+  // 19x19 coordinates readable on a 360 px phone
+  const coord = await a.$$eval('#board .coord text', (ts) => Math.min(...ts.map((x) => x.getBoundingClientRect().height)));
+  assert.ok(coord >= 10, `the 19x19 coordinates are ${coord} px tall on a 360 px phone`);
+  ok(`19x19 coordinates ${coord.toFixed(1)} px tall on a 360x640 phone`);
+  // tap to confirm: the first tap previews, the second plays
+  await waitText(a, '#turn', /^Your move$/);
+  assert.ok(await a.$eval('#tap-confirm', (e) => e.checked), 'tap to confirm is on by default on a touch screen');
+  await a.tap('[data-mv="j10"]');
+  await a.waitForSelector('[data-preview="j10"]', { timeout: T });
+  assert.equal(await stoneCount(a), 0, 'a first tap plays nothing');
+  await a.tap('[data-mv="k10"]'); // another point moves the preview
+  await a.waitForSelector('[data-preview="k10"]', { timeout: T });
+  await a.tap('[data-mv="k10"]');
+  await waitStone(a, 'k10');
+  await waitStone(b, 'k10');
+  assert.equal(await b.$eval('#tap-confirm', (e) => e.checked), false, 'not on a desktop');
+  ok('tap to preview, tap again to play: on by default on a touch screen, off on a desktop');
+  // my turn sounds; the other's moves tick
+  let at = (await tones(a)).length;
+  await play(b, 'a1');
+  await waitTones(a, at, [660, 880]);
+  ok('the other player\'s move, making it my turn, sounds');
+  // the move list: a move picked shows its position, view only, until back
+  await play(a, 'k11');
+  await play(b, 'a2');
+  await play(a, 'k12');
+  await a.click('#moves button[data-ply="0"]');
+  await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 1, { timeout: T });
+  assert.equal(await a.$eval('#viewing', (e) => e.hidden), false);
+  await waitText(a, '#viewing-text', /^Showing move 1 of 5$/);
+  await play(b, 'a3');
+  await waitText(a, '#viewing-text', /^Showing move 1 of 6$/);
+  assert.equal(await stoneCount(a), 1, 'the viewed position stays while the game goes on');
+  await a.click('#live');
+  await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 6, { timeout: T });
+  ok('a move in the list shows its position while the game runs, view only; Back to the game');
+  // offers stay in view on a phone: a banner at the bottom of the screen
+  await b.click('#offer-draw');
+  await a.waitForSelector('[data-offer="decline-draw"]', { timeout: T });
+  await a.evaluate(() => window.scrollTo(0, 0));
+  const box = await a.$eval('#offers', (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; });
+  assert.ok(box[0] >= 0 && box[1] <= SMALL_PHONE.height, `the offers at ${box} are out of view`);
+  await a.click('[data-offer="decline-draw"]');
+  ok('an offer stays in view on a phone, the board scrolled to the top');
+  // muted: nothing sounds, and the choice is kept across a reload
+  await a.click('#mute');
+  assert.equal(await a.$eval('#mute', (e) => e.getAttribute('aria-pressed')), 'true');
+  await a.reload();
+  await named(a);
+  await a.waitForSelector('#game:not([hidden])', { timeout: T });
+  assert.equal(await a.$eval('#mute', (e) => e.getAttribute('aria-pressed')), 'true', 'mute is remembered');
+  at = (await tones(a)).length;
+  await play(a, 'k13');
+  await play(b, 'a4');
+  await waitStone(a, 'a4');
+  assert.deepEqual((await tones(a)).slice(at), [], 'a muted page sounds');
+  await a.click('#mute');
+  ok('mute silences every sound and is remembered');
+  // the end in each player's terms; Rematch and New game
+  at = (await tones(b)).length;
+  await a.click('#resign');
+  await a.click('#confirm-yes');
+  await waitText(a, '#result-head', /^You lost$/);
+  await waitText(b, '#result-head', /^You won$/);
+  await waitText(b, '#result-why', /^Reason: resign/);
+  await waitTones(b, at, [784, 659, 523]); // the end
+  for (const p of [a, b]) {
+    assert.equal(await p.$eval('#offer-rematch', (e) => e.offsetParent !== null), true, 'Rematch in the banner');
+    assert.equal(await p.$eval('#result-rating', (e) => e.hidden), true, 'a casual game shows no rating change');
+  }
+  await shot(a, 'result-phone');
+  await b.click('#result-new');
+  await b.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  ok('the result in the player\'s terms (You won, You lost, why), with Rematch and New game');
+  await ctx.close();
+  await b.browserContext().close();
+}
+
+const cases = { boardBasics, boardAttention, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
