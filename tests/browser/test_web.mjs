@@ -1028,10 +1028,22 @@ const ZH = ['zh-CN', 'zh'];
 // Chinese (names are one word; moves and numbers are not words).
 const ENGLISH = /[A-Za-z]{2,} [A-Za-z]{2,}/;
 
+// Each view in the light and the dark theme, at desktop and phone sizes
+// (issue 44): <lang>/<kind>-<theme>-<size>.png; the page's own viewport
+// and theme after.
 async function langShot(page, lang, kind) {
   mkdirSync(join(SHOTS, lang), { recursive: true });
   if (kind !== 'game') await page.evaluate(() => { document.getElementById('toast').hidden = true; });
-  await page.screenshot({ path: join(SHOTS, lang, `${kind}.png`) });
+  const was = page.viewport();
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((th) => { document.documentElement.dataset.theme = th; }, theme);
+    for (const [size, vp] of [['desktop', DESKTOP], ['phone', { width: PHONE.width, height: PHONE.height }]]) {
+      await page.setViewport(vp); // no isMobile: that reloads the page
+      await page.screenshot({ path: join(SHOTS, lang, `${kind}-${theme}-${size}.png`) });
+    }
+  }
+  await page.evaluate(() => { delete document.documentElement.dataset.theme; });
+  await page.setViewport(was);
 }
 
 // The lobby, then the history, a replay of the first game listed.
@@ -1041,9 +1053,7 @@ async function replayShots(page, lang) {
   await page.click('#history-go');
   await page.waitForSelector('[data-replay]', { timeout: T });
   await page.waitForSelector('#who li', { timeout: T });
-  await page.setViewport({ width: PHONE.width, height: PHONE.height }); // no isMobile: that reloads the page
   await langShot(page, lang, 'lobby');
-  await page.setViewport(DESKTOP);
   await page.click('[data-replay]');
   await page.waitForSelector('#replay:not([hidden])', { timeout: T });
   await page.click('#r-prev');
