@@ -133,6 +133,29 @@ model_my_side(const model_t *m)
 	return STONE_EMPTY;
 }
 
+void
+model_score_text(const model_t *m, int32_t score, int ply, char *buf, size_t len)
+{
+	stone_t mover = ply % 2 ? STONE_WHITE : STONE_BLACK;
+	stone_t side = model_my_side(m) != STONE_EMPTY ? model_my_side(m) : mover;
+	int32_t s = side == mover ? score : -score;
+	int32_t a = s < 0 ? -s : s;
+	if (a >= PROTO_SCORE_WIN - 1000) {
+		int plies = PROTO_SCORE_WIN - a;
+		stone_t winner = s > 0 ? side : (side == STONE_BLACK ? STONE_WHITE : STONE_BLACK);
+		/* a win in n plies by the side to move is (n + 1) / 2 of its moves */
+		int moves = winner == mover ? plies / 2 + 1 : (plies + 1) / 2;
+		snprintf(buf, len, TR("web.score.win", "%s wins in %d moves"),
+		    i18n_colour(winner == STONE_BLACK ? COLOUR_BLACK : COLOUR_WHITE),
+		    moves < 1 ? 1 : moves);
+		return;
+	}
+	char v[16];
+	snprintf(v, sizeof v, "%+.1f", s / 100.0);
+	snprintf(buf, len, TR("web.score", "%s %s"),
+	    i18n_colour(side == STONE_BLACK ? COLOUR_BLACK : COLOUR_WHITE), v);
+}
+
 int
 model_has_cap(const model_t *m, const char *cap)
 {
@@ -788,11 +811,15 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		if (x->text[0])
 			bot_reason(
 			    m, x->side == SIDE_BLACK ? m->black : m->white, x->move, x->text);
-		else if (bot_moved)
+		else if (bot_moved) {
+			char score[64] = "";
+			if (m->cands[0] == m->pos.moves[m->pos.nmoves - 1])
+				model_score_text(
+				    m, m->scores[0], m->pos.nmoves - 1, score, sizeof score);
 			snprintf(m->reason_text, sizeof m->reason_text,
-			    TR("model.bot_played", "%s played %s (depth %d, score %d)"),
-			    m->think_bot, x->move, m->think_depth,
-			    m->cands[0] == m->pos.moves[m->pos.nmoves - 1] ? (int)m->scores[0] : 0);
+			    TR("model.bot_played", "%s played %s (depth %d, %s)"), m->think_bot,
+			    x->move, m->think_depth, score);
+		}
 		set_clocks(m, x->bms, x->wms, now);
 		clear_offers(m); /* pending draw/undo offers end with a move */
 		if (m->status_error)

@@ -209,6 +209,11 @@ int model_has_cap(const model_t *m, const char *cap);
 long model_cap_value(const model_t *m, const char *name);
 /* Whether cell m is one of the winning cells. */
 int model_is_win_cell(const model_t *m, move_t mv);
+/* A bot's candidate score (THINK: the bot's view, the side to move at ply)
+ * in words for the player: "black +1.2" for my side (the bot's when
+ * watching), in hundreds of the engine's points, or "white wins in 3
+ * moves" (the winner's moves); the web board's words.js says the same. */
+void model_score_text(const model_t *m, int32_t score, int ply, char *buf, size_t len);
 /* Candidate rank 1..8 of cell mv in the current preview, or 0. */
 int model_cand_rank(const model_t *m, move_t mv);
 /* A player's sentence for an error code the server sent in reply to req

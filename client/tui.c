@@ -465,10 +465,11 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		put_clip(4, px, buf, pw);
 	}
 	if (m->think_ply == m->pos.nmoves && m->ncands && !m->over) {
-		char mv[4];
-		snprintf(buf, sizeof buf, TR("game.thinks", "%s thinks: depth %d, best %s (%+d)"),
+		char mv[4], score[64];
+		model_score_text(m, m->scores[0], m->think_ply, score, sizeof score);
+		snprintf(buf, sizeof buf, TR("game.thinks", "%s thinks: depth %d, best %s (%s)"),
 		    m->think_bot, m->think_depth, notation_format(m->cands[0], m->pos.size, mv),
-		    (int)m->scores[0]);
+		    score);
 		put_clip(5, px, buf, pw);
 	} else if (m->reason_text[0]) {
 		put_clip(5, px, m->reason_text, pw);

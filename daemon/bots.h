@@ -21,6 +21,10 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "proto/proto.h"
+
+/* THINK's scores are the engine's, whose forced wins the clients read. */
+_Static_assert((int)ENGINE_WIN == (int)PROTO_SCORE_WIN, "THINK's win scores are the engine's");
 
 struct event_base;
 typedef struct bots bots_t;

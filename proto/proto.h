@@ -34,6 +34,9 @@ enum {
 	PROTO_MOVE_MAX = 3,   /* "t20" */
 	PROTO_LIST_MAX = 100, /* moves in one list token */
 	PROTO_CANDS_MAX = 8,
+	/* A candidate's score at or past +-(PROTO_SCORE_WIN - 1000) is a
+	 * forced win (loss): PROTO_SCORE_WIN - n wins in n plies (section 2). */
+	PROTO_SCORE_WIN = 30000,
 	PROTO_TEXT_MAX = 400, /* bytes of free text (chat, error text) */
 	PROTO_TC_BASE_MAX = 86400,
 	PROTO_TC_INC_MAX = 3600,

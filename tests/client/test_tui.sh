@@ -249,7 +249,7 @@ step "a spectator leaves without being asked" "Left the room"
 keys Down Enter
 step "a bot game starts from the lobby" "guest1 (black) vs bot3 (white)"
 keys h 8 Enter
-step "the bot's thinking is shown" "bot3 thinks: depth 6, best i9 (+20)"
+step "the bot's thinking is shown" "bot3 thinks: depth 6, best i9 (black -0.2)"
 check "its best candidate is marked 1 on the board" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 9 \. \. \. \. \. \. \. \. 1 \.'"
 check "its second candidate is marked 2" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 7 \. \. \. \. \. \. 2 \.'"
 kill -INT "$(cat "$T/pid")"
