@@ -272,6 +272,14 @@ BENCHES += pg
 bench-pg: $(O)/tests/bench/bench_store $(O)/tests/load/load $(GOMOKUD)
 	O=$(O) BINDIR=$(BINDIR) sh tests/pg/bench_pg.sh
 
+# A relayed move's CPU beside a redis-server SET's, both over TLS, same
+# run (issue 45): `make bench-redis` (tests/load/bench_redis.sh; ROUNDS,
+# LOAD_GAMES, LOAD_SECONDS, LOAD_ARGS, REDIS_CONNS, REDIS_SETS).
+BENCHES += redis
+.PHONY: bench-redis
+bench-redis: $(O)/tests/load/load $(GOMOKUD)
+	O=$(O) BINDIR=$(BINDIR) sh tests/load/bench_redis.sh
+
 # A daemon test stopped by SIGTERM, SIGINT or SIGHUP kills what it started
 # and removes its temporary directories (tclient.h, tc_child): every pass.
 TCLIENT_PROGS += $(O)/tests/daemon/test_sigclean
