@@ -148,6 +148,12 @@ one_case(const char *self, int sig, int with_redis, int keep)
 		close(fds[0]);
 		close(fds[1]);
 		unsetenv("GOMOKU_KEEP_TMP");
+		/* an ignored signal stays ignored across exec (nohup's SIGHUP, a
+		 * runner's SIGINT), and tclient.h leaves such a signal to the
+		 * program: the victim is a test started the usual way */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		execl(self, self, "victim", with_redis ? "redis" : "-", keep ? "keep" : "-",
 		    (char *)NULL);
 		_exit(127);
