@@ -12,7 +12,7 @@ import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { Model, colourAt, toMove } from './model.js';
-import { botWhy, errorWords, offerFate, tcWords, word } from './words.js';
+import { botWhy, errorWords, newsWords, offerFate, tcWords, word } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'gomokud.session';
@@ -189,6 +189,15 @@ function onLine(line) {
     }
   }
   onOutcome(out, m);
+  sayNews();
+}
+
+// The game's news (the model's, taken as they come) into the live region a
+// screen reader speaks: "white h9". Only in a game's view: a lobby's page
+// hears nothing of a room it left.
+function sayNews() {
+  const news = model.takeNews();
+  if (news.length && app.view === 'game') $('news').textContent = news.map(newsWords).join(' ');
 }
 
 async function greet() {

@@ -1064,6 +1064,7 @@ async function languageGame() {
   await play(a, 'h8', '轮到你落子');
   await waitText(a, '#turn', /^轮到 /);
   await play(b, 'h9');
+  await waitText(a, '#news', /^白棋 下在 h9$/); // the live region, in Chinese
   await play(a, 'i8', '轮到你落子');
   await play(b, 'i9');
   await play(a, 'j8', '轮到你落子');
