@@ -1433,7 +1433,131 @@ async function secondDevice() {
   await b.browserContext().close();
 }
 
-const cases = { boardBasics, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+// ---- issue 44, item 4: accessibility, measured ----------------------------------
+
+// The accessibility tree as Chromium gives it to a screen reader: every
+// node, flattened, {role, name, focused, value}.
+async function axNodes(page, root) {
+  const snap = await page.accessibility.snapshot({ interestingOnly: false, root: root ? await page.$(root) : undefined });
+  const out = [];
+  const walk = (n) => {
+    if (!n) return;
+    out.push(n);
+    for (const c of n.children || []) walk(c);
+  };
+  walk(snap);
+  return out;
+}
+
+// The focus as Chromium gives it to a screen reader: whether sel's node is
+// focused, and the node its aria-activedescendant points at, resolved by
+// Chromium (its role and name), through the DevTools protocol, as
+// puppeteer's snapshot does not carry the relation.
+async function axActive(page, sel) {
+  const cdp = await page.createCDPSession();
+  try {
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: sel });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const prop = (n, name) => (n.properties || []).find((x) => x.name === name);
+    const rel = prop(nodes[0], 'activedescendant');
+    if (!rel) return { focused: !!prop(nodes[0], 'focused')?.value.value, active: null };
+    const { nodes: cell } = await cdp.send('Accessibility.getPartialAXTree', { backendNodeId: rel.value.relatedNodes[0].backendDOMNodeId, fetchRelatives: false });
+    return { focused: !!prop(nodes[0], 'focused')?.value.value, active: { role: cell[0].role.value, name: cell[0].name.value } };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+function axHas(nodes, role, name, what) {
+  const hit = nodes.find((n) => n.role === role && (name instanceof RegExp ? name.test(n.name || '') : n.name === name));
+  assert.ok(hit, `${what}: no ${role} named ${name} in the accessibility tree`);
+  return hit;
+}
+
+// A live region's role and text as the tree has it (a status is named by
+// no one: its text is its content).
+async function axText(page, sel) {
+  const nodes = await axNodes(page, sel);
+  return `${nodes[0].role}: ${nodes.filter((n) => n.role === 'StaticText').map((n) => n.name).join('')}`;
+}
+const axNews = async (page) => (await axText(page, '#news')).replace(/^status: /, '');
+
+async function a11yTree() {
+  const p = await open();
+  await p.waitForSelector('#who li', { timeout: T });
+  let nodes = await axNodes(p);
+  for (const [role, name] of [['heading', 'Quick match'], ['button', 'Find an opponent'], ['button', 'Play the bot'], ['combobox', 'Language'],
+    ['button', 'Switch between light and dark theme'], ['button', 'Show my games']]) axHas(nodes, role, name, 'the lobby');
+  assert.equal(await axText(p, '#status'), 'status: Connected');
+  ok('accessibility tree, the lobby: its headings, buttons, the language switch and the status line, named');
+
+  await p.select('#bot select[name=level]', '1');
+  await p.select('#bot select[name=colour]', 'black');
+  await p.select('#bot select[name=tc]', '300+5');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await waitText(p, '#turn', /^Your move$/);
+  await waitText(p, '#news', /^The game starts: .* plays black, .* white$/);
+  nodes = await axNodes(p);
+  const grid = axHas(nodes, 'grid', 'Board', 'a game');
+  assert.equal(nodes.filter((n) => n.role === 'gridcell').length, 15 * 15, 'a game: the board\'s points are not gridcells');
+  axHas(nodes, 'gridcell', 'h8 empty', 'a game');
+  axHas(nodes, 'timer', /^Black's clock: [0-9]+:[0-9]{2}$/, 'a game');
+  axHas(nodes, 'timer', /^White's clock: [0-9]+:[0-9]{2}$/, 'a game');
+  axHas(nodes, 'table', 'Moves', 'a game');
+  for (const name of ['Ask to undo', 'Offer a draw', 'Resign', 'Back to the lobby', 'Send']) axHas(nodes, 'button', name, 'a game');
+  axHas(nodes, 'textbox', 'Chat message', 'a game');
+  assert.ok(grid, 'a game: no board');
+  ok('accessibility tree, a game: the board a grid named "Board" of 225 named points, both clocks timers with their time, the move list a table named "Moves", the main buttons');
+
+  // the cursor: aria-activedescendant, the point focused in the tree; the
+  // board keeps its name; Enter plays the point
+  await p.$eval('#board', (e) => e.focus());
+  assert.equal(await p.$eval('#board', (e) => e.getAttribute('aria-activedescendant')), 'board-h8');
+  await p.keyboard.press('ArrowRight');
+  await p.keyboard.press('ArrowUp');
+  assert.equal(await p.$eval('#board', (e) => e.getAttribute('aria-activedescendant')), 'board-i9');
+  assert.equal(await p.$eval('#board', (e) => e.getAttribute('aria-label')), 'Board');
+  assert.deepEqual(await axActive(p, '#board'), { focused: true, active: { role: 'gridcell', name: 'i9 empty' } }, 'the board\'s active point in the tree');
+  await p.keyboard.press('Enter');
+  await waitStone(p, 'i9');
+  // the bot's answer in the live region, in words: "white h9"
+  await p.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  const bot = await p.evaluate(() => window.gomokud.model.game.moves[1]);
+  await waitText(p, '#news', /^white /);
+  const said = await axNews(p);
+  assert.match(said, /^white [a-o][0-9]+$/);
+  assert.equal(said, `white ${bot}`);
+  nodes = await axNodes(p);
+  axHas(nodes, 'gridcell', `${bot} white, last move`, 'a game');
+  axHas(nodes, 'gridcell', 'i9 black', 'a game');
+  const live = await p.$eval('#news', (e) => [e.getAttribute('role'), e.getAttribute('aria-live'), getComputedStyle(e).position, e.getBoundingClientRect().width]);
+  assert.deepEqual(live, ['status', 'polite', 'absolute', 1], 'the live region is not a visually hidden polite status');
+  ok(`the cursor is aria-activedescendant (the focused board's active point in the tree "i9 empty", the board still "Board"); Enter plays it; the live region says the bot's answer: "${said}"`);
+  await p.click('#resign');
+  await p.click('#confirm-yes');
+  await waitText(p, '#news', /^Black wins|^White wins/);
+  assert.match(await axNews(p), /^White wins \(resign\)$/);
+  ok('the live region says the end: "White wins (resign)"');
+
+  await p.click('#leave');
+  await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await p.click('#history-go');
+  await p.waitForSelector('[data-replay]', { timeout: T });
+  await p.click('[data-replay]');
+  await p.waitForSelector('#replay:not([hidden]) [data-stone]', { timeout: T });
+  nodes = await axNodes(p);
+  axHas(nodes, 'grid', 'Replay board', 'a replay');
+  for (const name of ['First move', 'Previous move', 'Next move', 'Last move', 'Download as text', 'Back to the lobby']) axHas(nodes, 'button', name, 'a replay');
+  axHas(nodes, 'slider', 'Jump to move', 'a replay');
+  axHas(nodes, 'gridcell', 'i9 black', 'a replay');
+  assert.equal(nodes.filter((n) => n.role === 'grid').length, 1, 'a replay: a hidden board in the tree');
+  ok('accessibility tree, a replay: the board a grid named "Replay board" with its stones, the step buttons and the slider named');
+  await p.browserContext().close();
+}
+
+const cases = { boardBasics, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
