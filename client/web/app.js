@@ -12,7 +12,7 @@ import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
 import { Model, colourAt, toMove } from './model.js';
-import { botWhy, errorWords, offerFate, scoreMark, scoreWords, tcWords, word } from './words.js';
+import { botWhy, errorWords, newsWords, offerFate, overWords, scoreMark, scoreWords, tcWords, word } from './words.js';
 import { Sounds } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
@@ -193,6 +193,15 @@ function onLine(line) {
     }
   }
   onOutcome(out, m);
+  sayNews();
+}
+
+// The game's news (the model's, taken as they come) into the live region a
+// screen reader speaks: "white h9". Only in a game's view: a lobby's page
+// hears nothing of a room it left.
+function sayNews() {
+  const news = model.takeNews();
+  if (news.length && app.view === 'game') $('news').textContent = news.map(newsWords).join(' ');
 }
 
 async function greet() {
@@ -554,14 +563,6 @@ function tick() {
 }
 setInterval(tick, 250);
 
-// A game's end: who won and why, in words.
-function resultWords(result, reason) {
-  const why = word('reason', reason);
-  if (result === 'black') return t('web.over.black', 'Black wins (%s)', why);
-  if (result === 'white') return t('web.over.white', 'White wins (%s)', why);
-  if (result === 'draw') return t('web.over.draw', 'Draw (%s)', why);
-  return t('web.over.none', 'No result (%s)', why);
-}
 
 // The end in the player's terms (model.outcome): won, lost or drew, why,
 // the rating's change, and Rematch (a player) and New game.
@@ -575,7 +576,7 @@ function renderResult() {
     drew: () => t('web.result.drew', 'Draw'),
     none: () => t('web.result.none', 'No result'),
   }[o.mine];
-  $('result-head').textContent = head ? head() : resultWords(o.result, o.reason);
+  $('result-head').textContent = head ? head() : overWords(o.result, o.reason);
   $('result-head').className = o.mine || '';
   $('result-why').textContent = head ? t('web.result.why', 'Reason: %s', word('reason', o.reason)) : '';
   const d = o.delta;
@@ -650,7 +651,7 @@ function renderGame() {
   }
   let line;
   const left = need - g.pending.length;
-  if (g.status === 'over' && g.result) line = resultWords(g.result.result, g.result.reason);
+  if (g.status === 'over' && g.result) line = overWords(g.result.result, g.result.reason);
   else if (model.awaiting(performance.now())) line = awaitingWords(model.awaiting(performance.now()));
   else if (g.status === 'waiting') line = t('web.waiting', 'Waiting for the other player…');
   else if (need && left === 1) line = t('web.swap2.put1', 'Swap2: place 1 more stone (%s next)', word('colour', turn));
@@ -799,7 +800,7 @@ function renderProfile() {
   else if (!p.games.length) ul.replaceChildren(item(t('web.history.none', 'No finished games yet.')));
   else {
     ul.replaceChildren(...p.games.slice(0, PROFILE_GAMES).map((f) => {
-      const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, resultWords(f.result, f.reason), f.plies)} `);
+      const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, overWords(f.result, f.reason), f.plies)} `);
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = t('web.replay', 'Replay');
@@ -902,7 +903,7 @@ function renderReplay() {
   const name = (v) => (v || '').split(' ')[0];
   const [result, reason] = (rec.result || '').split(' ');
   $('rinfo').textContent = t('web.replay.info', 'Game %s: %s (black) vs %s (white), %s; %s', rec.id, name(rec.black), name(rec.white),
-    word('rule', rec.rule), result ? resultWords(result, reason) : '');
+    word('rule', rec.rule), result ? overWords(result, reason) : '');
   $('r-pos').textContent = `${at} / ${rec.moves.length}`;
   $('r-jump').max = String(rec.moves.length);
   $('r-jump').value = String(at);
@@ -1158,7 +1159,7 @@ function renderHistory() {
   const ul = $('history');
   ul.replaceChildren();
   for (const f of model.lobby.games) {
-    const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, resultWords(f.result, f.reason), f.plies)} `);
+    const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, overWords(f.result, f.reason), f.plies)} `);
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = t('web.replay', 'Replay');

@@ -43,6 +43,11 @@ export class Board {
     this.hover = null;
     this.view = { stones: new Map(), last: null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black' };
     svg.setAttribute('tabindex', '0');
+    // a grid (rows of gridcells) rather than an application: Chromium maps
+    // it to a table a screen reader can also read row by row in browse
+    // mode, and follows aria-activedescendant in it (the cursor's point is
+    // spoken by its own name, "h8 black"); an application would hide the
+    // points from browse mode and leave every reader to the label alone
     svg.setAttribute('role', 'grid');
     svg.addEventListener('keydown', (e) => this.key(e));
     svg.addEventListener('pointerleave', () => { this.hover = null; this.drawMarks(); });
@@ -83,13 +88,28 @@ export class Board {
         const mv = xyToMove(x, y, n);
         const r = el('rect', {
           x: C / 2 + x * C, y: C / 2 + y * C, width: C, height: C,
-          role: 'gridcell', 'data-mv': mv, 'aria-label': cellLabel(mv, null, []),
+          role: 'gridcell', 'data-mv': mv, 'aria-label': cellLabel(mv, null, []), id: this.cellId(mv),
         }, row);
-        r.addEventListener('click', () => { this.cursor = { x, y }; this.pick(mv); });
+        r.addEventListener('click', () => { this.cursor = { x, y }; this.activate(); this.pick(mv); });
         r.addEventListener('pointerenter', () => { this.hover = { x, y }; this.drawMarks(); });
         this.cells.set(mv, r);
       }
     }
+    this.cursor = null;
+    this.activate();
+  }
+
+  // A point's element id: the board's id and the point ("board-h8").
+  cellId(mv) {
+    return `${this.svg.id || 'board'}-${mv}`;
+  }
+
+  // The point a screen reader is on (aria-activedescendant): the cursor's,
+  // else the centre, where the arrow keys start from.
+  activate() {
+    const n = this.n;
+    const c = this.cursor || { x: (n - 1) >> 1, y: (n - 1) >> 1 };
+    this.svg.setAttribute('aria-activedescendant', this.cellId(xyToMove(c.x, c.y, n)));
   }
 
   // Only when it is the player's turn; an occupied or forbidden point is
@@ -107,9 +127,7 @@ export class Board {
       this.cursor = { x: Math.min(n - 1, Math.max(0, c.x + d[0])), y: Math.min(n - 1, Math.max(0, c.y + d[1])) };
       e.preventDefault();
       this.drawMarks();
-      const mv = xyToMove(this.cursor.x, this.cursor.y, n);
-      this.svg.setAttribute('aria-activedescendant', '');
-      this.svg.setAttribute('aria-label', t('web.board.cursor', 'Board, cursor on %s', this.cells.get(mv).getAttribute('aria-label')));
+      this.activate();
     } else if (e.key === 'Enter' || e.key === ' ') {
       this.cursor = c;
       e.preventDefault();

@@ -21,9 +21,10 @@ const LOW_TIME_MS = 10000; // a clock under this is shown in a warning colour
 // win in n plies ENGINE_WIN - n; anything past WIN_FLOOR is such a win.
 const ENGINE_WIN = 30000;
 const WIN_FLOOR = ENGINE_WIN - 1000;
-// The unit a score is shown in: hundreds of the engine's points, so that
-// an open three on an empty board is about +1 (docs/web.md says so).
+// The unit a score is shown in: hundreds of the engine's points (+1.0 is
+// 100 of them; docs/development.md says so).
 const SCORE_UNIT = 100;
+const NEWS_KEPT = 50; // the news not yet taken that the model keeps
 // Reconnecting: the first wait, doubled after each failed try up to the last.
 export const BACKOFF_FIRST = 500;
 export const BACKOFF_MAX = 8000;
@@ -124,6 +125,10 @@ export class Model {
     this.replay = null; // {rec, at}
     this.motd = null; // the server's notices: their texts as sent
     this.announce = null;
+    // the game's events a screen reader is told of (app.js's live region),
+    // as tokens, oldest first, until app.js takes them (takeNews); words.js
+    // newsWords says each in the player's language
+    this.news = [];
     this.kicked = null; // * KICKED's text: the page stays off until asked back
     this.banned = null; // HELLO's 414 text: this address is banned
     this.told = null; // the last TELL: {from, text}
@@ -377,11 +382,30 @@ export class Model {
     const o = g.offers.get(f.id) || g.lapsed.get(f.id);
     g.offers.delete(f.id);
     g.lapsed.delete(f.id);
-    if (!o) { g.chat.push({ user: '', notice: 'offer', end: f.how, id: f.id }); return; }
+    if (!o) { this.fate(g, { user: '', notice: 'offer', end: f.how, id: f.id }); return; }
     const other = o.from === g.black ? g.white : g.black;
     const who = f.how === 'accepted' || f.how === 'declined' ? other : o.from;
     if (f.how === 'accepted' && o.kind === 'undo') g.undoBy = who;
-    else g.chat.push({ user: '', notice: 'offer', end: f.how, kind: o.kind, who });
+    else this.fate(g, { user: '', notice: 'offer', end: f.how, kind: o.kind, who });
+  }
+
+  // An offer's fate: a notice in the game log, and news.
+  fate(g, notice) {
+    g.chat.push(notice);
+    this.hear({ what: 'fate', ...notice });
+  }
+
+  // News of the game (a token object: what, and its fields).
+  hear(item) {
+    this.news.push(item);
+    if (this.news.length > NEWS_KEPT) this.news.shift();
+  }
+
+  // The news not yet taken, oldest first; the model forgets them.
+  takeNews() {
+    const n = this.news;
+    this.news = [];
+    return n;
   }
 
   event(name, f, now, out) {
@@ -441,6 +465,10 @@ export class Model {
         setClock(g, ms(f.bms), ms(f.wms), f.side === 'black' ? 'white' : 'black', now);
         g.think = null;
         lapse(g); // open draw and undo offers end with a move
+        // news of every move but my own: I know where I played (my own
+        // stone is said by its point's label, the cursor is on it), and a
+        // live region speaking it again would talk over the reply's news
+        if (f.side !== this.mySide()) this.hear({ what: 'move', side: f.side, mv: f.move });
         out.askForbidden = this.wantForbidden();
         break;
       case 'UNDO':
@@ -454,7 +482,7 @@ export class Model {
         g.think = null;
         lapse(g);
         // the accepted offer is said now, with the count (words.js offerFate)
-        if (g.undoBy) g.chat.push({ user: '', notice: 'offer', end: 'accepted', kind: 'undo', who: g.undoBy, plies: Number(f.plies) });
+        if (g.undoBy) this.fate(g, { user: '', notice: 'offer', end: 'accepted', kind: 'undo', who: g.undoBy, plies: Number(f.plies) });
         g.undoBy = null;
         out.askForbidden = this.wantForbidden();
         break;
@@ -474,9 +502,13 @@ export class Model {
         if (g.rated === 'rated' && !this.caps.includes('ratings')) g.ratingBefore = { ...g.rating };
         g.think = null;
         for (const [id, o] of g.offers) if (o.kind !== 'rematch') { g.lapsed.set(id, o); g.offers.delete(id); }
+        this.hear({ what: 'over', result: f.result, reason: f.reason });
         if (this.mySide()) out.save = { room: null, seq: 0 };
         break;
-      case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
+      case 'OFFER':
+        g.offers.set(f.id, { kind: f.kind, from: f.from });
+        if (!this.me || f.from !== this.me.name) this.hear({ what: 'offer', kind: f.kind, from: f.from }); // mine: my own act
+        break;
       case 'OFFEREND': this.offerEnded(g, f); break;
       case 'SAY': g.chat.push({ user: f.user, text: f.text }); break;
       case 'PRESENCE': {
@@ -544,6 +576,7 @@ export class Model {
     });
     g.offers.clear();
     setClock(g, ms(f.bms), ms(f.wms), f.opening === 'swap2' ? 'none' : 'black', now);
+    this.hear({ what: 'start', black: f.black, white: f.white });
     if (this.mySide()) out.save = { room: g.room, seq: g.seq };
     out.askForbidden = this.wantForbidden();
     return out;

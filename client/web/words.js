@@ -214,3 +214,25 @@ function signed(x) {
   const s = Math.abs(x).toFixed(1);
   return x < 0 && s !== '0.0' ? `\u2212${s}` : `+${s}`;
 }
+
+// A game's end: who won and why (the result line, the news, the lists).
+export function overWords(result, reason) {
+  const why = word('reason', reason);
+  if (result === 'black') return t('web.over.black', 'Black wins (%s)', why);
+  if (result === 'white') return t('web.over.white', 'White wins (%s)', why);
+  if (result === 'draw') return t('web.over.draw', 'Draw (%s)', why);
+  return t('web.over.none', 'No result (%s)', why);
+}
+
+// The model's news (model.js hear) in words, for the live region that a
+// screen reader speaks: "white h9", the start, offers, their fates, the end.
+export function newsWords(e) {
+  switch (e.what) {
+    case 'move': return t('web.news.move', '%s %s', word('colour', e.side), e.mv);
+    case 'start': return t('web.news.start', 'The game starts: %s plays black, %s white', e.black, e.white);
+    case 'offer': return t('web.offer.theirs', '%s offers: %s.', e.from, word('offer', e.kind));
+    case 'fate': return offerFate(e);
+    case 'over': return overWords(e.result, e.reason);
+    default: return '?';
+  }
+}

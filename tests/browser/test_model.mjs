@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as proto from '../../client/web/proto.js';
 import { Model, BACKOFF_FIRST, BACKOFF_MAX, parseRecord } from '../../client/web/model.js';
-import { offerFate } from '../../client/web/words.js';
+import { newsWords, offerFate } from '../../client/web/words.js';
 
 const DIR = process.env.MODEL_DIR || 'tests/model';
 
@@ -140,6 +140,10 @@ function value(model, key, now) {
         const v = model.scoreView(c.score, g.think.ply);
         return v.win ? `${v.side}:win${v.win}` : `${v.side}${v.value >= 0 ? '+' : ''}${v.value.toFixed(2)}`;
       }
+      // the news for the live region, in words: web.news the newest, web.news.N
+      // the N-th newest (0 the newest), web.news.count how many; not taken
+      if (k[1] === 'news' && k[2] === 'count' && k.length === 3) return num(model.news.length);
+      if (k[1] === 'news' && k.length <= 3) { const e = model.news[model.news.length - 1 - Number(k[2] || 0)]; return e ? newsWords(e) : '-'; }
       break;
     default: break;
   }

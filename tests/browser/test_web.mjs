@@ -30,6 +30,11 @@
 //     makes a guest that a reload keeps; a mistyped password leaves a
 //     seeking guest as it was; LOGIN on a second device during a game
 //     opens its board there while the first says it continues elsewhere;
+//   - accessibility, measured (issue 44): the WCAG 2.1 AA contrast of the
+//     rendered colours of the lobby, 15x15 and 19x19 games and a replay,
+//     light and dark; Chromium's accessibility tree of each (the board a
+//     grid of named points, its cursor aria-activedescendant, the clocks
+//     timers with their time), and the live region saying the bot's move;
 //   - screenshots of the lobby, a game and a replay at desktop and phone
 //     sizes into $SHOTS (build/browser by default), and of each in English
 //     and Chinese into $SHOTS/en and $SHOTS/zh_CN.
@@ -1086,6 +1091,7 @@ async function languageGame() {
   await play(a, 'h8', '轮到你落子');
   await waitText(a, '#turn', /^轮到 /);
   await play(b, 'h9');
+  await waitText(a, '#news', /^白棋 下在 h9$/); // the live region, in Chinese
   await play(a, 'i8', '轮到你落子');
   await play(b, 'i9');
   await play(a, 'j8', '轮到你落子');
@@ -1533,6 +1539,7 @@ async function boardAttention() {
   await play(b, 'a3');
   await waitText(a, '#viewing-text', /^Showing move 1 of 6$/);
   assert.equal(await stoneCount(a), 1, 'the viewed position stays while the game goes on');
+  await contrastThemes(a, 'a past position viewed from the move list', 20);
   await a.click('#live');
   await a.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 6, { timeout: T });
   ok('a move in the list shows its position while the game runs, view only; Back to the game');
@@ -1571,6 +1578,7 @@ async function boardAttention() {
     assert.equal(await p.$eval('#result-rating', (e) => e.hidden), true, 'a casual game shows no rating change');
   }
   await shot(a, 'result-phone');
+  await contrastThemes(a, 'the result banner', 20);
   await b.click('#result-new');
   await b.waitForSelector('#lobby:not([hidden])', { timeout: T });
   ok('the result in the player\'s terms (You won, You lost, why), with Rematch and New game');
@@ -1578,7 +1586,336 @@ async function boardAttention() {
   await b.browserContext().close();
 }
 
-const cases = { boardBasics, boardAttention, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+// ---- issue 44, item 4: accessibility, measured ----------------------------------
+
+// The WCAG 2.1 contrast of what the page shows now, from the rendered
+// colours (getComputedStyle), not the stylesheet's variables:
+//   - text (an element with a text node of its own, a select's chosen
+//     option, a text field's value): its colour on the background it sits
+//     on (the backgrounds of it and its ancestors composited, alpha and
+//     all), 4.5:1, or 3:1 when large (24 px, or 18.66 px bold);
+//   - the board's text (<text>: coordinates, a bot's scores) by its fill on
+//     the board's (and a score's disc over it), by its size on the screen;
+//   - 3:1 for what says something by its shape (WCAG 1.4.11): a stone
+//     (its fill or its rim) on the board, the last move's mark on its
+//     stone, the cursor and a forbidden point's cross on the board, a
+//     player's colour dot; a control's edge (border) or its face
+//     (background) against what surrounds it.
+// Exempt, as WCAG says: disabled controls (1.4.3 and 1.4.11 both except
+// an inactive component), text no one sees (.sr-only), a control drawn
+// with neither border nor background (a link-like name: its text is its
+// only mark, checked as text). A checkbox and the replay's slider are
+// drawn by Chromium's own theme, their colours not in computed styles:
+// not measured. Returns {checked, fails: ["what: fg on bg = r < need"]}.
+function measureContrast() {
+  const parse = (c) => {
+    const m = /rgba?\(([^)]*)\)/.exec(c || '');
+    if (!m) return null;
+    const p = m[1].split(/[\s,/]+/).filter((x) => x !== '').map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const lum = (c) => {
+    const v = c.slice(0, 3).map((x) => x / 255).map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)];
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  };
+  const hex = (c) => `#${c.slice(0, 3).map((x) => Math.round(x).toString(16).padStart(2, '0')).join('')}`;
+  const bgOf = (el) => {
+    const chain = [];
+    for (let e = el; e; e = e.parentElement) chain.push(e);
+    let c = [255, 255, 255, 1]; // the canvas
+    for (const e of chain.reverse()) {
+      const b = parse(getComputedStyle(e).backgroundColor);
+      if (b && b[3] > 0) c = over(b, c);
+    }
+    return c;
+  };
+  const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className.split(' ').join('.')}` : ''}`;
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility === 'visible' && !e.closest('.sr-only');
+  const fails = [];
+  let checked = 0;
+  const check = (what, fg, bg, need) => {
+    checked++;
+    const r = ratio(fg, bg);
+    if (r + 1e-9 < need) fails.push(`${what}: ${hex(fg)} on ${hex(bg)} = ${r.toFixed(2)} < ${need}`);
+    return r;
+  };
+  const large = (px, weight) => px >= 24 || (px >= 18.66 && weight >= 700);
+  // text in HTML
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.closest('svg') || ['SCRIPT', 'STYLE', 'OPTION'].includes(e.tagName)) continue;
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    const field = (e.tagName === 'SELECT') || (e.tagName === 'INPUT' && ['text', 'password', ''].includes(e.type) && e.value !== '');
+    if ((!own && !field) || !shown(e) || e.closest(':disabled')) continue;
+    const s = getComputedStyle(e);
+    const bg = bgOf(e);
+    const fg = over(parse(s.color), bg);
+    const px = parseFloat(s.fontSize);
+    const text = (field ? (e.tagName === 'SELECT' ? e.selectedOptions[0]?.textContent : e.value) : e.textContent).trim().slice(0, 30);
+    check(`${name(e)} "${text}"`, fg, bg, large(px, Number(s.fontWeight)) ? 3 : 4.5);
+  }
+  // controls' edges and faces (3:1)
+  for (const e of document.body.querySelectorAll('button, select, input')) {
+    if (!shown(e) || e.disabled || ['checkbox', 'radio', 'range'].includes(e.type)) continue;
+    const s = getComputedStyle(e);
+    const around = bgOf(e.parentElement);
+    const face = parse(s.backgroundColor);
+    const edge = parseFloat(s.borderTopWidth) > 0 && s.borderTopStyle !== 'none' ? parse(s.borderTopColor) : null;
+    if (!edge && (!face || face[3] === 0)) continue; // a link-like control: its text is checked
+    const best = Math.max(edge ? ratio(over(edge, around), around) : 0, face ? ratio(over(face, around), around) : 0);
+    checked++;
+    if (best + 1e-9 < 3) fails.push(`${name(e)} "${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30)}" edge ${edge ? hex(edge) : '-'} face ${face ? hex(face) : '-'} on ${hex(around)} = ${best.toFixed(2)} < 3`);
+  }
+  for (const e of document.querySelectorAll('.dot')) {
+    if (!shown(e)) continue;
+    const s = getComputedStyle(e);
+    const around = bgOf(e.parentElement);
+    const best = Math.max(ratio(over(parse(s.backgroundColor), around), around), ratio(over(parse(s.borderTopColor), around), around));
+    checked++;
+    if (best + 1e-9 < 3) fails.push(`${name(e)} ${hex(parse(s.backgroundColor))} rim ${hex(parse(s.borderTopColor))} on ${hex(around)} = ${best.toFixed(2)} < 3`);
+  }
+  // the boards
+  for (const svg of document.querySelectorAll('svg[role=grid]')) {
+    if (!shown(svg)) continue;
+    const wood = over(parse(getComputedStyle(svg.querySelector('.wood')).fill), bgOf(svg));
+    const scale = svg.getScreenCTM().a;
+    const paint = (e, prop) => {
+      const s = getComputedStyle(e);
+      const c = parse(s[prop]);
+      if (!c) return null;
+      c[3] *= Number(s.opacity) * Number(prop === 'fill' ? s.fillOpacity : s.strokeOpacity);
+      return c;
+    };
+    for (const e of svg.querySelectorAll('text')) {
+      const s = getComputedStyle(e);
+      let bg = wood;
+      const disc = e.parentElement.querySelector('circle');
+      if (e.closest('.cand') && disc) bg = over(paint(disc, 'fill'), wood);
+      check(`${svg.id} text "${e.textContent}"`, over(paint(e, 'fill'), bg), bg, large(parseFloat(s.fontSize) * scale, Number(s.fontWeight)) ? 3 : 4.5);
+    }
+    for (const e of svg.querySelectorAll('[data-stone]')) {
+      const fill = over(paint(e, 'fill'), wood);
+      const rim = parseFloat(getComputedStyle(e).strokeWidth) > 0 ? paint(e, 'stroke') : null;
+      const best = Math.max(ratio(fill, wood), rim ? ratio(over(rim, wood), wood) : 0);
+      checked++;
+      if (best + 1e-9 < 3) fails.push(`${svg.id} stone ${e.dataset.stone} (${e.getAttribute('class')}) ${hex(fill)} rim ${rim ? hex(rim) : '-'} on ${hex(wood)} = ${best.toFixed(2)} < 3`);
+    }
+    for (const e of svg.querySelectorAll('[data-last]')) {
+      const stone = svg.querySelector(`[data-stone="${e.dataset.last}"]`);
+      const under = stone ? over(paint(stone, 'fill'), wood) : wood;
+      check(`${svg.id} last-move mark on ${e.dataset.last}`, over(paint(e, 'fill'), under), under, 3);
+    }
+    for (const e of svg.querySelectorAll('.cursor, .forbidden line')) check(`${svg.id} ${e.getAttribute('class') || 'forbidden'}`, over(paint(e, 'stroke'), wood), wood, 3);
+  }
+  return { checked, fails };
+}
+
+// The page's contrast in its theme now, in a scene; a failure lists each
+// element, its colours and ratio.
+async function contrastOk(page, scene, theme, atLeast) {
+  const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(dark === 'rgb(22, 24, 28)', theme !== 'light', `${scene}: the ${theme} theme is not on (body ${dark})`);
+  const { checked, fails } = await page.evaluate(measureContrast);
+  assert.deepEqual(fails, [], `${scene}, ${theme}: ${fails.length} below WCAG AA:\n  ${fails.join('\n  ')}`);
+  assert.ok(checked >= atLeast, `${scene}, ${theme}: only ${checked} things measured`);
+  return checked;
+}
+
+// A scene in light, dark by the system (prefers-color-scheme) and dark by
+// the Theme button (html[data-theme]); back to light after.
+async function contrastThemes(page, scene, atLeast) {
+  let n = await contrastOk(page, scene, 'light', atLeast);
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+  n += await contrastOk(page, scene, 'dark (system)', atLeast);
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  await page.click('#theme');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  n += await contrastOk(page, scene, 'dark (Theme button)', atLeast);
+  await page.click('#theme');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  // the system's choice again, as on a first visit
+  await page.evaluate(() => { delete document.documentElement.dataset.theme; localStorage.removeItem('gomokud.theme'); });
+  return n;
+}
+
+// Waits until it is my move in a game (or its end), then plays the first
+// free point of order; returns it.
+async function playFree(page, order) {
+  await page.waitForFunction(() => /Your move/.test(document.getElementById('turn').textContent), { timeout: T });
+  const mv = await page.evaluate((o) => o.find((m) => !document.querySelector(`[data-stone="${m}"]`)), order);
+  await page.click(`[data-mv="${mv}"]`);
+  await waitStone(page, mv);
+  return mv;
+}
+
+async function contrast() {
+  const p = await open();
+  await p.waitForSelector('#who li', { timeout: T });
+  let n = await contrastThemes(p, 'the lobby', 60);
+  // 15x15: a bot game with stones, the cursor shown by the arrow keys
+  await p.select('#bot select[name=level]', '1');
+  await p.select('#bot select[name=colour]', 'black');
+  await p.select('#bot select[name=tc]', '300+5');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await playFree(p, ['h8']);
+  await p.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2 && /Your move/.test(document.getElementById('turn').textContent), { timeout: T });
+  await p.$eval('#board', (e) => e.focus());
+  await p.keyboard.press('ArrowUp');
+  await p.waitForSelector('#board .cursor', { timeout: T });
+  n += await contrastThemes(p, 'a 15x15 game', 30 + 15 * 2);
+  await p.click('#resign');
+  await p.click('#confirm-yes');
+  await waitText(p, '#turn', /wins/);
+  // a replay of it
+  await p.click('#leave');
+  await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await p.click('#history-go');
+  await p.waitForSelector('[data-replay]', { timeout: T });
+  await p.click('[data-replay]');
+  await p.waitForSelector('#replay:not([hidden]) [data-stone]', { timeout: T });
+  n += await contrastThemes(p, 'a replay', 50);
+  // 19x19: a quick match a bot takes (bot-fallback 4 s)
+  await p.click('#r-back');
+  await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await p.select('#seek select[name=size]', '19');
+  await p.click('#seek-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: 4 * T / 3 });
+  await p.waitForFunction(() => document.querySelectorAll('#board [data-mv]').length === 361, { timeout: T });
+  await playFree(p, ['k10', 'j10', 'k9', 'l11', 'j11']);
+  await p.waitForFunction(() => document.querySelectorAll('[data-stone]').length >= 2 && /Your move/.test(document.getElementById('turn').textContent), { timeout: T });
+  n += await contrastThemes(p, 'a 19x19 game', 30 + 19 * 2);
+  ok(`contrast, WCAG 2.1 AA, measured on the rendered colours: the lobby, 15x15 and 19x19 games, a replay, each light and dark (system and Theme button): ${n} texts, controls, stones and marks`);
+  await p.browserContext().close();
+}
+
+// The accessibility tree as Chromium gives it to a screen reader: every
+// node, flattened, {role, name, focused, value}.
+async function axNodes(page, root) {
+  const snap = await page.accessibility.snapshot({ interestingOnly: false, root: root ? await page.$(root) : undefined });
+  const out = [];
+  const walk = (n) => {
+    if (!n) return;
+    out.push(n);
+    for (const c of n.children || []) walk(c);
+  };
+  walk(snap);
+  return out;
+}
+
+// The focus as Chromium gives it to a screen reader: whether sel's node is
+// focused, and the node its aria-activedescendant points at, resolved by
+// Chromium (its role and name), through the DevTools protocol, as
+// puppeteer's snapshot does not carry the relation.
+async function axActive(page, sel) {
+  const cdp = await page.createCDPSession();
+  try {
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: sel });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const prop = (n, name) => (n.properties || []).find((x) => x.name === name);
+    const rel = prop(nodes[0], 'activedescendant');
+    if (!rel) return { focused: !!prop(nodes[0], 'focused')?.value.value, active: null };
+    const { nodes: cell } = await cdp.send('Accessibility.getPartialAXTree', { backendNodeId: rel.value.relatedNodes[0].backendDOMNodeId, fetchRelatives: false });
+    return { focused: !!prop(nodes[0], 'focused')?.value.value, active: { role: cell[0].role.value, name: cell[0].name.value } };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+function axHas(nodes, role, name, what) {
+  const hit = nodes.find((n) => n.role === role && (name instanceof RegExp ? name.test(n.name || '') : n.name === name));
+  assert.ok(hit, `${what}: no ${role} named ${name} in the accessibility tree`);
+  return hit;
+}
+
+// A live region's role and text as the tree has it (a status is named by
+// no one: its text is its content).
+async function axText(page, sel) {
+  const nodes = await axNodes(page, sel);
+  return `${nodes[0].role}: ${nodes.filter((n) => n.role === 'StaticText').map((n) => n.name).join('')}`;
+}
+const axNews = async (page) => (await axText(page, '#news')).replace(/^status: /, '');
+
+async function a11yTree() {
+  const p = await open();
+  await p.waitForSelector('#who li', { timeout: T });
+  let nodes = await axNodes(p);
+  for (const [role, name] of [['heading', 'Quick match'], ['button', 'Find an opponent'], ['button', 'Play the bot'], ['combobox', 'Language'],
+    ['button', 'Switch between light and dark theme'], ['button', 'Show my games']]) axHas(nodes, role, name, 'the lobby');
+  assert.equal(await axText(p, '#status'), 'status: Connected');
+  ok('accessibility tree, the lobby: its headings, buttons, the language switch and the status line, named');
+
+  await p.select('#bot select[name=level]', '1');
+  await p.select('#bot select[name=colour]', 'black');
+  await p.select('#bot select[name=tc]', '300+5');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await waitText(p, '#turn', /^Your move$/);
+  await waitText(p, '#news', /^The game starts: .* plays black, .* white$/);
+  nodes = await axNodes(p);
+  const grid = axHas(nodes, 'grid', 'Board', 'a game');
+  assert.equal(nodes.filter((n) => n.role === 'gridcell').length, 15 * 15, 'a game: the board\'s points are not gridcells');
+  axHas(nodes, 'gridcell', 'h8 empty', 'a game');
+  axHas(nodes, 'timer', /^Black's clock: [0-9]+:[0-9]{2}$/, 'a game');
+  axHas(nodes, 'timer', /^White's clock: [0-9]+:[0-9]{2}$/, 'a game');
+  axHas(nodes, 'table', 'Moves', 'a game');
+  for (const name of ['Ask to undo', 'Offer a draw', 'Resign', 'Back to the lobby', 'Send']) axHas(nodes, 'button', name, 'a game');
+  axHas(nodes, 'textbox', 'Chat message', 'a game');
+  assert.ok(grid, 'a game: no board');
+  ok('accessibility tree, a game: the board a grid named "Board" of 225 named points, both clocks timers with their time, the move list a table named "Moves", the main buttons');
+
+  // the cursor: aria-activedescendant, the point focused in the tree; the
+  // board keeps its name; Enter plays the point
+  await p.$eval('#board', (e) => e.focus());
+  assert.equal(await p.$eval('#board', (e) => e.getAttribute('aria-activedescendant')), 'board-h8');
+  await p.keyboard.press('ArrowRight');
+  await p.keyboard.press('ArrowUp');
+  assert.equal(await p.$eval('#board', (e) => e.getAttribute('aria-activedescendant')), 'board-i9');
+  assert.equal(await p.$eval('#board', (e) => e.getAttribute('aria-label')), 'Board');
+  assert.deepEqual(await axActive(p, '#board'), { focused: true, active: { role: 'gridcell', name: 'i9 empty' } }, 'the board\'s active point in the tree');
+  await p.keyboard.press('Enter');
+  await waitStone(p, 'i9');
+  // the bot's answer in the live region, in words: "white h9"
+  await p.waitForFunction(() => document.querySelectorAll('[data-stone]').length === 2, { timeout: T });
+  const bot = await p.evaluate(() => window.gomokud.model.game.moves[1]);
+  await waitText(p, '#news', /^white /);
+  const said = await axNews(p);
+  assert.match(said, /^white [a-o][0-9]+$/);
+  assert.equal(said, `white ${bot}`);
+  nodes = await axNodes(p);
+  axHas(nodes, 'gridcell', `${bot} white, last move`, 'a game');
+  axHas(nodes, 'gridcell', 'i9 black', 'a game');
+  const live = await p.$eval('#news', (e) => [e.getAttribute('role'), e.getAttribute('aria-live'), getComputedStyle(e).position, e.getBoundingClientRect().width]);
+  assert.deepEqual(live, ['status', 'polite', 'absolute', 1], 'the live region is not a visually hidden polite status');
+  ok(`the cursor is aria-activedescendant (the focused board's active point in the tree "i9 empty", the board still "Board"); Enter plays it; the live region says the bot's answer: "${said}"`);
+  await p.click('#resign');
+  await p.click('#confirm-yes');
+  await waitText(p, '#news', /^Black wins|^White wins/);
+  assert.match(await axNews(p), /^White wins \(resign\)$/);
+  ok('the live region says the end: "White wins (resign)"');
+
+  await p.click('#leave');
+  await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await p.click('#history-go');
+  await p.waitForSelector('[data-replay]', { timeout: T });
+  await p.click('[data-replay]');
+  await p.waitForSelector('#replay:not([hidden]) [data-stone]', { timeout: T });
+  nodes = await axNodes(p);
+  axHas(nodes, 'grid', 'Replay board', 'a replay');
+  for (const name of ['First move', 'Previous move', 'Next move', 'Last move', 'Download as text', 'Back to the lobby']) axHas(nodes, 'button', name, 'a replay');
+  axHas(nodes, 'slider', 'Jump to move', 'a replay');
+  axHas(nodes, 'gridcell', 'i9 black', 'a replay');
+  assert.equal(nodes.filter((n) => n.role === 'grid').length, 1, 'a replay: a hidden board in the tree');
+  ok('accessibility tree, a replay: the board a grid named "Replay board" with its stones, the step buttons and the slider named');
+  await p.browserContext().close();
+}
+
+const cases = { boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(0);
