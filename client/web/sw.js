@@ -31,7 +31,7 @@ self.addEventListener('activate', (e) => {
 async function offlineShell(cache) {
   const kept = await cache.match('/');
   if (!kept) return Response.error();
-  const html = (await kept.text()).replace(/(id="offline") hidden/, '$1');
+  const html = (await kept.text()).replace(/(id="offline"[^>]*) hidden/, '$1');
   return new Response(new Blob([html], { type: kept.headers.get('content-type') }));
 }
 
