@@ -143,9 +143,8 @@ gets_gzip(const char *path, const char *accept)
 	char v[64];
 	if (!header(&r, "Content-Encoding", v, sizeof v))
 		return 0;
-	return strcmp(v, "gzip") == 0 && r.blen > 2 && r.body[0] == 0x1f && r.body[1] == 0x8b
-	    ? 1
-	    : -1;
+	return strcmp(v, "gzip") == 0 && r.blen > 2 && r.body[0] == 0x1f && r.body[1] == 0x8b ? 1
+											      : -1;
 }
 
 static char prefix[64]; /* "/s/<hash>/", from index.html */
@@ -182,9 +181,12 @@ test_accept_encoding(void)
 	snprintf(path, sizeof path, "%sapp.js", prefix);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int got = gets_gzip(path, cases[i].accept);
-		CHECK(got == cases[i].gzip, "Accept-Encoding %s%s%s: %s", cases[i].accept ? "\"" : "",
-		    cases[i].accept ? cases[i].accept : "absent", cases[i].accept ? "\"" : "",
-		    got < 0 ? "a wrong answer" : got ? "gzip" : "identity");
+		CHECK(got == cases[i].gzip, "Accept-Encoding %s%s%s: %s",
+		    cases[i].accept ? "\"" : "", cases[i].accept ? cases[i].accept : "absent",
+		    cases[i].accept ? "\"" : "",
+		    got < 0   ? "a wrong answer"
+			: got ? "gzip"
+			      : "identity");
 	}
 	struct resp r;
 	/* two lines are one list */
@@ -198,8 +200,8 @@ test_accept_encoding(void)
 	for (int i = 0; i < 63; i++)
 		n += snprintf(big + n, sizeof big - (size_t)n, "br, ");
 	snprintf(big + n, sizeof big - (size_t)n, "gzip;q=0\r\n");
-	CHECK(request("GET", path, big, &r) == 0 && r.status == 431, "a 260-byte Accept-Encoding: %d",
-	    r.status);
+	CHECK(request("GET", path, big, &r) == 0 && r.status == 431,
+	    "a 260-byte Accept-Encoding: %d", r.status);
 	/* two lines of 130 bytes each fit, joined they do not */
 	n = 0;
 	for (int line = 0; line < 2; line++) {
@@ -254,7 +256,8 @@ check_file(const char *path, size_t *plain, size_t *gz, int *with_gz)
 		    "%s: ETags %s and %s", path, etag, gzetag);
 		*gz += z.blen;
 		/* each copy's tag revalidates only that copy */
-		snprintf(extra, sizeof extra, "If-None-Match: %s\r\nAccept-Encoding: gzip\r\n", etag);
+		snprintf(
+		    extra, sizeof extra, "If-None-Match: %s\r\nAccept-Encoding: gzip\r\n", etag);
 		CHECK(request("GET", path, extra, &r) == 0 && r.status == 200 &&
 			has(&r, "Content-Encoding", "gzip") && has(&r, "ETag", gzetag),
 		    "%s: the identity tag revalidated the gzip copy: %d", path, r.status);
@@ -296,8 +299,8 @@ test_files(void)
 	REQUIRE(request("GET", "/", NULL, &idx) == 0 && idx.status == 200, "GET /: %d", idx.status);
 	idx.body[idx.blen] = '\0';
 	const char *s = strstr((char *)idx.body, "\"/s/");
-	REQUIRE(s && sscanf(s + 1, "%23[^\"]", prefix) == 1 && strlen(prefix) > 20 &&
-		prefix[19] == '/',
+	REQUIRE(
+	    s && sscanf(s + 1, "%23[^\"]", prefix) == 1 && strlen(prefix) > 20 && prefix[19] == '/',
 	    "index.html names no /s/<hash>/");
 	prefix[20] = '\0';
 	char v[1024];
