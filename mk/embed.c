@@ -134,8 +134,8 @@ rewrite_index(struct file *f, const char *prefix)
 	f->len = n;
 }
 
-/* f's data with every "from" replaced by "to". */
-static void
+/* f's data with every "from" replaced by "to": how many there were. */
+static size_t
 replace(struct file *f, const char *from, const char *to)
 {
 	size_t fl = strlen(from), tl = strlen(to), n = 0, hits = 0;
@@ -157,10 +157,12 @@ replace(struct file *f, const char *from, const char *to)
 	free(f->data);
 	f->data = out;
 	f->len = n;
+	return hits;
 }
 
-/* sw.js with its build's hash and the list of hashed files to precache. */
-static void
+/* sw.js with its build's hash and the list of hashed files to precache:
+ * 0, or -1 when it lacks a place for either. */
+static int
 rewrite_worker(struct file *f, const char *hash, const char *prefix, const struct file *all, int nf)
 {
 	size_t cap = 64, n = 0;
@@ -177,9 +179,10 @@ rewrite_worker(struct file *f, const char *hash, const char *prefix, const struc
 	snprintf(list + n, cap - n, "]");
 	char quoted[32];
 	snprintf(quoted, sizeof quoted, "'%s'", hash);
-	replace(f, "'@BUILD@'", quoted);
-	replace(f, "['@ASSETS@']", list);
+	size_t built = replace(f, "'@BUILD@'", quoted);
+	size_t listed = replace(f, "['@ASSETS@']", list);
 	free(list);
+	return built == 1 && listed == 1 ? 0 : -1;
 }
 
 /* f's gzip copy, when it is smaller than f. */
@@ -261,8 +264,12 @@ main(int argc, char **argv)
 	for (int i = 0; i < nf; i++) {
 		if (strcmp(files[i].name, "index.html") == 0)
 			rewrite_index(&files[i], prefix);
-		if (strcmp(files[i].name, "sw.js") == 0)
-			rewrite_worker(&files[i], hash, prefix, files, nf);
+		if (strcmp(files[i].name, "sw.js") == 0 &&
+		    rewrite_worker(&files[i], hash, prefix, files, nf)) {
+			fprintf(
+			    stderr, "embed: sw.js needs '@BUILD@' and ['@ASSETS@'] once each\n");
+			return 1;
+		}
 		gzip(&files[i]);
 		array(o, "file", i, files[i].data, files[i].len);
 		if (files[i].gz)
