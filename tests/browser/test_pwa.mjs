@@ -47,6 +47,7 @@ function ok(what) {
   console.log(`ok ${what}`);
 }
 
+const started = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'gomokud-pwa.'));
 const certs = makeCertificates(dir);
 const conf = join(dir, 'gomokud.conf');
@@ -185,7 +186,6 @@ async function run() {
   assert.deepEqual(pageErrors, [], `page errors: ${pageErrors.join('; ')}`);
 }
 
-const started = Date.now();
 let failed = false;
 try {
   await run();
