@@ -63,26 +63,43 @@ on_field(http_parser *p, const char *at, size_t n)
 
 /* The buffer a kept header's value goes to, or NULL. */
 static char *
-target(struct http_req *r, size_t *cap)
+target(struct http_req *r, size_t *cap, int *list)
 {
 	static const struct {
 		const char *name;
 		size_t off, cap;
+		int list; /* a list: its lines join with ", " (RFC 9110 5.3) */
 	} kept[] = {
-		{ "host", offsetof(struct http_req, host), sizeof r->host },
-		{ "origin", offsetof(struct http_req, origin), sizeof r->origin },
-		{ "upgrade", offsetof(struct http_req, upgrade), sizeof r->upgrade },
-		{ "connection", offsetof(struct http_req, connection), sizeof r->connection },
-		{ "sec-websocket-key", offsetof(struct http_req, key), sizeof r->key },
-		{ "sec-websocket-version", offsetof(struct http_req, version), sizeof r->version },
-		{ "if-none-match", offsetof(struct http_req, inm), sizeof r->inm },
+		{ "host", offsetof(struct http_req, host), sizeof r->host, 0 },
+		{ "origin", offsetof(struct http_req, origin), sizeof r->origin, 0 },
+		{ "upgrade", offsetof(struct http_req, upgrade), sizeof r->upgrade, 0 },
+		{ "connection", offsetof(struct http_req, connection), sizeof r->connection, 0 },
+		{ "sec-websocket-key", offsetof(struct http_req, key), sizeof r->key, 0 },
+		{ "sec-websocket-version", offsetof(struct http_req, version), sizeof r->version,
+		    0 },
+		{ "if-none-match", offsetof(struct http_req, inm), sizeof r->inm, 0 },
+		{ "accept-encoding", offsetof(struct http_req, accept_enc), sizeof r->accept_enc,
+		    1 },
 	};
 	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
 		if (strcmp(r->field, kept[i].name) == 0) {
 			*cap = kept[i].cap;
+			*list = kept[i].list;
 			return (char *)r + kept[i].off;
 		}
 	return NULL;
+}
+
+/* Appends n bytes to a kept header's value: 0, or -1 past its room. */
+static int
+append(struct http_req *r, const char *at, size_t n)
+{
+	size_t have = strlen(r->value);
+	if (have + n >= r->valcap)
+		return -1;
+	memcpy(r->value + have, at, n);
+	r->value[have + n] = '\0';
+	return 0;
 }
 
 static int
@@ -90,22 +107,22 @@ on_value(http_parser *p, const char *at, size_t n)
 {
 	struct http_req *r = req_of(p);
 	if (!r->in_value) {
+		int list = 0;
 		r->in_value = 1;
-		r->value = target(r, &r->valcap);
-		if (r->value && r->value[0]) { /* a kept header twice */
+		r->value = target(r, &r->valcap, &list);
+		if (r->value && r->value[0] && !list) { /* a kept header twice */
 			r->status = 400;
 			return -1;
 		}
+		if (r->value && r->value[0] && append(r, ", ", 2)) {
+			r->status = 431;
+			return -1;
+		}
 	}
-	if (!r->value)
-		return 0;
-	size_t have = strlen(r->value);
-	if (have + n >= r->valcap) {
+	if (r->value && append(r, at, n)) { /* a kept header over its room */
 		r->status = 431;
 		return -1;
 	}
-	memcpy(r->value + have, at, n);
-	r->value[have + n] = '\0';
 	return 0;
 }
 
@@ -339,7 +356,8 @@ common(struct evbuffer *out, int status, const char *origins)
 	    "HTTP/1.1 %d %s\r\nServer: gomokud\r\nX-Content-Type-Options: nosniff\r\n"
 	    "X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n"
 	    "Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; "
-	    "img-src 'self' data:; connect-src 'self'%s; manifest-src 'self'; base-uri 'none'; "
+	    "img-src 'self' data:; connect-src 'self'%s; manifest-src 'self'; worker-src 'self'; "
+	    "base-uri 'none'; "
 	    "form-action 'none'; frame-ancestors 'none'\r\n",
 	    status, reason(status), wss);
 }
@@ -360,6 +378,103 @@ http_error(struct evbuffer *out, int status)
 	    n, body);
 }
 
+/* The next element of a comma-separated list from *p: its token (up to ';',
+ * spaces trimmed) in tok, its parameters in params; 0 at the end. */
+static int
+element(const char **p, const char **tok, size_t *toklen, const char **params, size_t *plen)
+{
+	const char *s = *p + strspn(*p, " \t,");
+	if (!*s)
+		return 0;
+	size_t n = strcspn(s, ",");
+	size_t t = strcspn(s, ";");
+	if (t > n)
+		t = n;
+	*tok = s;
+	*toklen = t;
+	while (*toklen && (s[*toklen - 1] == ' ' || s[*toklen - 1] == '\t'))
+		(*toklen)--;
+	*params = s + t;
+	*plen = n - t;
+	*p = s + n;
+	return 1;
+}
+
+/* The q of an element's parameters in thousandths (RFC 9110 12.4.2): 1000
+ * when there is none, -1 when it is not a qvalue (the element is then
+ * left out). */
+static int
+qvalue(const char *params, size_t n)
+{
+	int q = 1000;
+	for (size_t i = 0; i < n;) {
+		i += strspn(params + i, " \t;");
+		size_t len = 0;
+		while (i + len < n && params[i + len] != ';')
+			len++;
+		const char *a = params + i;
+		if (len >= 2 && (a[0] == 'q' || a[0] == 'Q') && a[1] == '=') {
+			size_t k = 2, e = len;
+			while (e > k && (a[e - 1] == ' ' || a[e - 1] == '\t'))
+				e--;
+			if (k == e || (a[k] != '0' && a[k] != '1'))
+				return -1;
+			q = (a[k++] - '0') * 1000;
+			if (k < e && a[k++] != '.')
+				return -1;
+			for (int scale = 100; k < e; k++, scale /= 10) {
+				if (scale == 0 || !isdigit((unsigned char)a[k]))
+					return -1;
+				q += (a[k] - '0') * scale;
+			}
+			if (q > 1000)
+				return -1;
+		}
+		i += len;
+	}
+	return q;
+}
+
+int
+http_takes_gzip(const char *v)
+{
+	int gzip = -1, star = -1; /* their q, -1 while unnamed */
+	const char *tok, *params;
+	size_t tl, pl;
+	while (element(&v, &tok, &tl, &params, &pl)) {
+		int q = qvalue(params, pl);
+		if ((tl == 4 && strncasecmp(tok, "gzip", 4) == 0) ||
+		    (tl == 6 && strncasecmp(tok, "x-gzip", 6) == 0))
+			gzip = q > gzip ? q : gzip;
+		else if (tl == 1 && tok[0] == '*')
+			star = q > star ? q : star;
+	}
+	return gzip >= 0 ? gzip > 0 : star > 0;
+}
+
+/* Whether If-None-Match names etag (weakly compared, RFC 9110 13.1.2), or
+ * is "*". */
+static int
+etag_match(const char *inm, const char *etag)
+{
+	const char *tok, *params;
+	size_t tl, pl, el = strlen(etag);
+	while (element(&inm, &tok, &tl, &params, &pl)) {
+		tl += pl; /* an entity tag has no parameters: ';' is part of it */
+		while (tl && (tok[tl - 1] == ' ' || tok[tl - 1] == '\t'))
+			tl--;
+		if (tl == 1 && tok[0] == '*')
+			return 1;
+		if (tl > 2 && tok[0] == 'W' && tok[1] == '/') {
+			tok += 2;
+			tl -= 2;
+		}
+		if (tl == el && memcmp(tok, etag, el) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 int
 http_static(struct evbuffer *out, const struct http_req *r, const char *origins)
 {
@@ -378,15 +493,21 @@ http_static(struct evbuffer *out, const struct http_req *r, const char *origins)
 		return 0;
 	}
 	int keep = http_should_keep_alive(&r->p);
-	int fresh = r->inm[0] && strstr(r->inm, f->etag) != NULL;
+	int gz = f->gz && http_takes_gzip(r->accept_enc);
+	const char *etag = gz ? f->gzetag : f->etag;
+	const unsigned char *data = gz ? f->gz : f->data;
+	size_t len = gz ? f->gzlen : f->len;
+	int fresh = r->inm[0] && etag_match(r->inm, etag);
 	common(out, fresh ? 304 : 200, origins);
-	evbuffer_add_printf(out, "ETag: %s\r\nCache-Control: %s\r\n", f->etag,
+	/* Vary on every answer, with a gzip copy or not: a cache keeps what
+	 * this client was given apart from what another is */
+	evbuffer_add_printf(out, "ETag: %s\r\nCache-Control: %s\r\nVary: Accept-Encoding\r\n", etag,
 	    f->immutable ? "public, max-age=31536000, immutable" : "no-cache");
 	if (!fresh)
-		evbuffer_add_printf(
-		    out, "Content-Type: %s\r\nContent-Length: %zu\r\n", f->type, f->len);
+		evbuffer_add_printf(out, "Content-Type: %s\r\n%sContent-Length: %zu\r\n", f->type,
+		    gz ? "Content-Encoding: gzip\r\n" : "", len);
 	evbuffer_add_printf(out, "%s\r\n", keep ? "" : "Connection: close\r\n");
 	if (!fresh && !head)
-		evbuffer_add_reference(out, f->data, f->len, NULL, NULL);
+		evbuffer_add_reference(out, data, len, NULL, NULL);
 	return keep;
 }

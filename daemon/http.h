@@ -30,6 +30,7 @@ struct http_req {
 	char *value; /* where the current header's value goes */
 	size_t valcap;
 	char host[256], origin[256], upgrade[64], connection[128], key[64], version[16], inm[128];
+	char accept_enc[256]; /* Accept-Encoding, its lines joined by ", " */
 };
 
 void http_req_init(struct http_req *r);
@@ -44,11 +45,17 @@ int http_wants_ws(const struct http_req *r);
 int http_ws_check(const struct http_req *r, const char *origins);
 /* Writes the 101 reply with Sec-WebSocket-Accept. */
 void http_ws_accept(struct evbuffer *out, const struct http_req *r);
-/* Writes the answer to a request for a file: 200, 304, 404 or 405. Returns
- * whether the connection may stay open. origins (web-origins) also name
- * the WebSockets the page may open (its CSP's connect-src). */
+/* Writes the answer to a request for a file: 200, 304, 404 or 405, the
+ * file's gzip copy when there is one and Accept-Encoding takes gzip (each
+ * copy with an ETag of its own). Returns whether the connection may stay
+ * open. origins (web-origins) also name the WebSockets the page may open
+ * (its CSP's connect-src). */
 int http_static(struct evbuffer *out, const struct http_req *r, const char *origins);
 /* Writes an error reply that closes the connection. */
 void http_error(struct evbuffer *out, int status);
+/* Whether an Accept-Encoding value takes gzip (RFC 9110 12.5.3): "gzip" or
+ * "x-gzip" with a q above 0, else "*" with one; q=0 refuses. "" (no header)
+ * asks for the file as it is. */
+int http_takes_gzip(const char *accept_encoding);
 
 #endif

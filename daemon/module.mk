@@ -33,19 +33,25 @@ STORE_OBJS := $(O)/daemon/store.o $(O)/daemon/store_sqlite.o $(O)/daemon/store_p
 $(DAEMON_SRCS:%.c=$(O)/%.o): MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
 
 # The web client (client/web/) embedded in the binary: mk/embed.c writes a C
-# table of the files (webfiles.h), with hashed names for all but index.html.
+# table of the files (webfiles.h), with hashed names for all but index.html
+# and the service worker sw.js, and a gzip copy of each (zlib) where smaller.
 # The message catalogs as JSON (po/module.mk: I18N_JSON) go with them, as
 # /s/<hash>/i18n/<lang>.json and i18n/languages.json: a script finds them
 # beside itself (new URL("i18n/zh_CN.json", import.meta.url)).
 WEB_FILES := $(sort $(notdir $(wildcard client/web/*.html client/web/*.js client/web/*.css \
-    client/web/*.svg)))
+    client/web/*.svg client/web/*.png client/web/*.webmanifest)))
 WEBFILES_C := $(O)/gen/webfiles.c
 $(O)/mk/embed: mk/embed.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(call pc,--cflags,zlib) -o $@ $< $(call pc,--libs,zlib)
 $(WEBFILES_C): $(O)/mk/embed $(addprefix client/web/,$(WEB_FILES)) $(I18N_JSON)
 	@mkdir -p $(dir $@)
 	$(O)/mk/embed $@ client/web $(WEB_FILES) $(foreach f,$(I18N_JSON),i18n/$(notdir $(f))=$(f))
+# The PNG icons of the manifest, drawn from favicon.svg by Chromium and
+# committed: `make icons` after changing the SVG (mk/icons.mjs).
+.PHONY: icons
+icons:
+	node mk/icons.mjs
 $(O)/gen/webfiles.o: $(WEBFILES_C)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -139,6 +145,14 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_ws
 $(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o
 
 TESTS += $(O)/tests/daemon/test_ws
+
+# The web board's files gzipped and served by Accept-Encoding, with Vary
+# and an ETag per encoding; the worker, manifest and icons of an installed
+# board (issue 44, items 6 and 7). zlib unzips the copies.
+TCLIENT_PROGS += $(O)/tests/daemon/test_gzip
+$(O)/tests/daemon/test_gzip: TCLIENT_PKGS = zlib
+
+TESTS += $(O)/tests/daemon/test_gzip
 
 # The transports under attack (issue 41): floods bounded by the output cap,
 # the handshake's total deadline, bursts, the RFC answers. It reads the

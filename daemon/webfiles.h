@@ -7,12 +7,15 @@
 #include <stddef.h>
 
 struct webfile {
-	const char *path; /* "/" for index.html, else "/s/<hash>/<name>" */
+	const char *path; /* "/" for index.html, "/sw.js", else "/s/<hash>/<name>" */
 	const char *type; /* Content-Type */
 	const unsigned char *data;
 	size_t len;
-	const char *etag; /* quoted digest of data */
-	int immutable;    /* a hashed name: cached for good */
+	const char *etag;        /* quoted digest of data */
+	int immutable;           /* a hashed name: cached for good */
+	const unsigned char *gz; /* data gzipped, NULL when that is not smaller */
+	size_t gzlen;
+	const char *gzetag; /* etag with "-gz" inside its quotes */
 };
 
 /* Ended by an entry with a NULL path. */

@@ -78,8 +78,11 @@ else
 		chk_pc ncursesw libncurses-dev
 		chk_pc cmocka libcmocka-dev
 		chk_pc hiredis libhiredis-dev
+		# zlib gzips the web board's files at build time (mk/embed.c) and
+		# tests/daemon/test_gzip unzips them; gomokud does not link it
+		chk_pc zlib zlib1g-dev
 	else
-		need="$need libevent-dev libssl-dev libsqlite3-dev libpq-dev libncurses-dev libcmocka-dev libhiredis-dev"
+		need="$need libevent-dev libssl-dev libsqlite3-dev libpq-dev libncurses-dev libcmocka-dev libhiredis-dev zlib1g-dev"
 	fi
 	# WebSocket framing and HTTP requests (issue 24): Debian 12 ships no .pc
 	# file for either, so their headers say whether they are there

@@ -153,9 +153,12 @@ TESTS += tests/browser/test_proto.mjs tests/browser/test_model.mjs tests/browser
 # The web board in a real browser (issue 24): slow, so one pass only, the
 # plain gcc build; the sanitizer passes test the same daemon C through
 # tests/daemon/test_ws. TEST_FILTER=browser make test runs these alone.
+# test_pwa.sh: the board installable and offline (issue 44, item 6), its
+# service worker over a certificate of the test's own CA; TEST_FILTER=pwa.
 ifeq ($(SANITIZE),)
 ifneq ($(filter cc gcc,$(notdir $(CC))),)
 TESTS += tests/browser/test_browser.sh
+TESTS += tests/browser/test_pwa.sh
 endif
 endif
 

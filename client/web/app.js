@@ -206,6 +206,7 @@ function sayNews() {
 
 async function greet() {
   document.body.classList.remove('offline');
+  $('offline').hidden = true; // the server answers: the kept page's note goes
   status(() => t('web.connected', 'Connected'));
   await send('HELLO', 1, 'web/1');
   const s = saved();
@@ -1244,6 +1245,13 @@ $('lang').addEventListener('change', async (e) => {
   await i18n.choose(e.target.value);
   renderTexts();
 });
+
+// The service worker (sw.js): the board installable, its page kept for
+// when the server cannot be reached. Browsers allow one only in a secure
+// context (a certificate they trust); refused, the page works as before.
+if (navigator.serviceWorker && window.isSecureContext) {
+  navigator.serviceWorker.register('/sw.js').catch((e) => console.warn(e));
+}
 
 window.gomokud = app; // for the browser tests' waits, never for game logic
 await i18n.start();
