@@ -104,11 +104,22 @@ const browser = await puppeteer.launch({
 });
 
 const pageErrors = [];
+// A new page of a context, with no service worker: the worker is
+// test_pwa's. Here, with a worker registered in each context, a
+// createBrowserContext after some twenty contexts had come and gone failed
+// with "Session with given id not found" (puppeteer-core 23.11, Debian's
+// Chromium 156); so navigator.serviceWorker is hidden before the page's scripts
+// run, and app.js registers none.
+async function newPage(ctx) {
+  const p = await ctx.newPage();
+  await p.evaluateOnNewDocument(() => Object.defineProperty(Navigator.prototype, 'serviceWorker', { get: () => undefined }));
+  return p;
+}
 // A page in a context of its own; langs: the browser's languages
 // (navigator.languages and Accept-Language), English (en-US) by default.
 async function open(url, viewport = DESKTOP, langs = ['en-US', 'en']) {
   const ctx = await browser.createBrowserContext();
-  const page = await ctx.newPage();
+  const page = await newPage(ctx);
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.evaluateOnNewDocument((l) => {
     Object.defineProperty(navigator, 'languages', { get: () => l });
@@ -339,7 +350,7 @@ const shownHidden = (page) => page.$$eval('[hidden]', (l) => l.filter((e) => get
 // favicon and no 404 on load; the tab's title says whose turn it is.
 async function boardBasics() {
   const ctx = await browser.createBrowserContext();
-  const p = await ctx.newPage();
+  const p = await newPage(ctx);
   p.on('pageerror', (e) => pageErrors.push(String(e)));
   const missing = [];
   p.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
@@ -515,7 +526,7 @@ async function phoneAway() {
   assert.match(await text(b, '#p-black .name'), new RegExp(`^${aName} \\(away\\)$`));
   await shot(b, 'friend-waits-phone');
   ok('the creator\'s tab gone: the friend opens the link, takes the seat and is told whom the game waits for, counted down');
-  a = await ctx.newPage();
+  a = await newPage(ctx);
   a.on('pageerror', (e) => pageErrors.push(String(e)));
   await a.setViewport(PHONE);
   await a.goto(`https://127.0.0.1:${daemon.port}/`);
@@ -624,7 +635,7 @@ async function friendWalk() {
   await shot(b, 'walk-end-phone');
   ok('the walk: the friend reloads mid-game and plays on as the account; the game ends with each rating change shown');
   await a.close(); // the tab killed: the account is back in a new one (login token)
-  a = await actx.newPage();
+  a = await newPage(actx);
   a.on('pageerror', (e) => pageErrors.push(String(e)));
   await a.setViewport(PHONE);
   await a.goto(`https://127.0.0.1:${daemon.port}/`);
@@ -1383,7 +1394,7 @@ async function staySignedIn() {
   ok('phone: REGISTER keeps a login token; a reload signs in as the account (AUTH), Log out shown');
 
   // a second tab in the same browser: the account too; the first is told
-  const a2 = await a.browserContext().newPage();
+  const a2 = await newPage(a.browserContext());
   a2.on('pageerror', (e) => pageErrors.push(String(e)));
   await a2.setViewport(PHONE);
   await a2.goto(`https://127.0.0.1:${daemon.port}/`);
@@ -1481,7 +1492,7 @@ async function waitTones(page, from, want) {
 
 async function boardAttention() {
   const ctx = await browser.createBrowserContext();
-  const a = await ctx.newPage(); // a small phone: touch, so tap to confirm is on
+  const a = await newPage(ctx); // a small phone: touch, so tap to confirm is on
   a.on('pageerror', (e) => pageErrors.push(String(e)));
   await countTones(a);
   await a.setViewport(SMALL_PHONE);
