@@ -215,7 +215,7 @@ async function greet() {
   if (resume) {
     try {
       await send('RESUME', ...resume); // the model takes the snapshot
-      model.signedIn(s.name, s.token);
+      model.signedIn(s.name, s.token, !!s.account);
       showMe();
       if (resume[1] === '-') {
         // the session alone: its seek (the model has it), or a room it is
@@ -1133,7 +1133,7 @@ $('logout-go').addEventListener('click', async () => {
   renderStats();
   try {
     const r = await send('GUEST');
-    model.signedIn(r.ok.args[0], r.ok.args[1]);
+    model.signedIn(r.ok.args[0], r.ok.args[1], false);
     save({ name: model.me.name, token: model.me.token, account: false });
   } catch { /* the reconnect signs in as a guest */ }
   showMe();

@@ -216,10 +216,10 @@ export class Model {
     }
     const a = m.args;
     switch (m.name) {
-      case 'GUEST': this.me = { name: a[0], token: a[1] }; break;
+      case 'GUEST': this.me = { name: a[0], token: a[1], account: false }; break;
       case 'LOGIN': case 'REGISTER': case 'AUTH':
         // an account now: a guest this connection was is gone, its seek with it
-        this.me = { name: a[0], token: a[1] };
+        this.me = { name: a[0], token: a[1], account: true };
         this.seek = null;
         if (m.name === 'AUTH' && req) this.login = req.args[0];
         break;
@@ -836,7 +836,9 @@ export class Model {
 
   // Whether a listed seek (SEEKS' fields) may be taken with TAKE: the
   // server takes it (capability take), it is not mine, and I am free.
+  // A rated seek is an account's to take (417 account-only otherwise).
   canTake(f) {
+    if (f.rated === 'rated' && !(this.me && this.me.account)) return false;
     return this.caps.includes('take') && !!this.me && f.user !== this.me.name && !this.seek && !this.mySideUnfinished();
   }
 
@@ -860,10 +862,10 @@ export class Model {
     this.data = [];
   }
 
-  // Signed in (a guest, an account, or a seat taken back): the backoff
-  // starts over.
-  signedIn(name, token) {
-    this.me = { name, token };
+  // Signed in (a guest, an account, or a seat taken back: account, as
+  // the page kept it): the backoff starts over.
+  signedIn(name, token, account = this.me ? !!this.me.account : false) {
+    this.me = { name, token, account };
     this.conn.backoff = BACKOFF_FIRST;
   }
 
