@@ -142,7 +142,7 @@ TESTS += $(O)/tests/daemon/test_away
 
 # The game port's HTTP and WebSocket side from a raw client (issue 24).
 TCLIENT_PROGS += $(O)/tests/daemon/test_ws
-$(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o
+$(O)/tests/daemon/test_ws: $(O)/tests/daemon/wsframe.o $(O)/tests/daemon/httpresp.o
 
 TESTS += $(O)/tests/daemon/test_ws
 
@@ -151,6 +151,7 @@ TESTS += $(O)/tests/daemon/test_ws
 # board (issue 44, items 6 and 7). zlib unzips the copies.
 TCLIENT_PROGS += $(O)/tests/daemon/test_gzip
 $(O)/tests/daemon/test_gzip: TCLIENT_PKGS = zlib
+$(O)/tests/daemon/test_gzip: $(O)/tests/daemon/httpresp.o
 
 TESTS += $(O)/tests/daemon/test_gzip
 

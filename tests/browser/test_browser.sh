@@ -8,13 +8,6 @@
 # English and Chinese in its en/ and zh_CN/ (issue 42).
 set -u
 here=$(dirname "$0")
-chromium=${CHROMIUM:-$(command -v chromium || true)}
-if [ -z "$chromium" ]; then
-	echo "FAIL browser: no chromium (make deps installs Debian's chromium)"
-	exit 1
-fi
-if [ ! -d "$here/node_modules/puppeteer-core" ]; then
-	echo "FAIL browser: no puppeteer-core in $here/node_modules (make deps runs npm ci there)"
-	exit 1
-fi
+suite=browser
+. "$here/tools.sh"
 BINDIR=${BINDIR:-bin} SHOTS=${O:-build}/browser CHROMIUM=$chromium exec node "$here/test_web.mjs"

@@ -7,14 +7,7 @@
 # test_browser.sh. A missing tool is a failure, never a skip.
 set -u
 here=$(dirname "$0")
-chromium=${CHROMIUM:-$(command -v chromium || true)}
-if [ -z "$chromium" ]; then
-	echo "FAIL pwa: no chromium (make deps installs Debian's chromium)"
-	exit 1
-fi
-if [ ! -d "$here/node_modules/puppeteer-core" ]; then
-	echo "FAIL pwa: no puppeteer-core in $here/node_modules (make deps runs npm ci there)"
-	exit 1
-fi
+suite=pwa
+. "$here/tools.sh"
 command -v openssl > /dev/null || { echo "FAIL pwa: no openssl (make deps)"; exit 1; }
 BINDIR=${BINDIR:-bin} CHROMIUM=$chromium exec node "$here/test_pwa.mjs"

@@ -166,6 +166,16 @@ async function waitText(page, sel, re) {
   await page.waitForFunction((s, src) => new RegExp(src).test(document.querySelector(s).textContent), { timeout: T }, sel, re.source);
 }
 
+// From a game: back to the lobby, the history, the newest game's replay.
+async function replayNewest(page) {
+  await page.click('#leave');
+  await page.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await page.click('#history-go');
+  await page.waitForSelector('[data-replay]', { timeout: T });
+  await page.click('[data-replay]');
+  await page.waitForSelector('#replay:not([hidden])', { timeout: T });
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
@@ -265,12 +275,7 @@ async function friendGame() {
   ok('played to five: the winning line marked for both players and the spectator');
 
   // the game in the history, replayed step by step, exported
-  await a.click('#leave');
-  await a.waitForSelector('#lobby:not([hidden])', { timeout: T });
-  await a.click('#history-go');
-  await a.waitForSelector('[data-replay]', { timeout: T });
-  await a.click('[data-replay]');
-  await a.waitForSelector('#replay:not([hidden])', { timeout: T });
+  await replayNewest(a);
   await waitText(a, '#r-pos', /^9 \/ 9$/);
   await a.click('#r-prev');
   await waitText(a, '#r-pos', /^8 \/ 9$/);
@@ -1783,11 +1788,7 @@ async function contrast() {
   await p.click('#confirm-yes');
   await waitText(p, '#turn', /wins/);
   // a replay of it
-  await p.click('#leave');
-  await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
-  await p.click('#history-go');
-  await p.waitForSelector('[data-replay]', { timeout: T });
-  await p.click('[data-replay]');
+  await replayNewest(p);
   await p.waitForSelector('#replay:not([hidden]) [data-stone]', { timeout: T });
   n += await contrastThemes(p, 'a replay', 50);
   // 19x19: a quick match a bot takes (bot-fallback 4 s)
@@ -1910,11 +1911,7 @@ async function a11yTree() {
   assert.match(await axNews(p), /^White wins \(resign\)$/);
   ok('the live region says the end: "White wins (resign)"');
 
-  await p.click('#leave');
-  await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
-  await p.click('#history-go');
-  await p.waitForSelector('[data-replay]', { timeout: T });
-  await p.click('[data-replay]');
+  await replayNewest(p);
   await p.waitForSelector('#replay:not([hidden]) [data-stone]', { timeout: T });
   nodes = await axNodes(p);
   axHas(nodes, 'grid', 'Replay board', 'a replay');

@@ -27,48 +27,25 @@
 #include <zlib.h>
 
 #include "tests/daemon/check.h"
+#include "tests/daemon/httpresp.h"
 #include "tests/daemon/tclient.h"
 
 static int port;
 static const unsigned char alpn_http[] = "\x08http/1.1";
 
-struct resp {
-	int status;
-	char head[4096]; /* the header lines, "\n" between */
-	unsigned char body[262144];
-	size_t blen;
-};
-
-/* A header's value (case-insensitive name), or NULL. */
-static const char *
-header(const struct resp *r, const char *name, char *out, size_t n)
-{
-	size_t nl = strlen(name);
-	for (const char *l = r->head; *l;) {
-		const char *e = strchr(l, '\n');
-		size_t len = e ? (size_t)(e - l) : strlen(l);
-		if (len > nl && strncasecmp(l, name, nl) == 0 && l[nl] == ':') {
-			snprintf(out, n, "%.*s", (int)(len - nl - 2), l + nl + 2);
-			return out;
-		}
-		l += len + (e != NULL);
-	}
-	return NULL;
-}
-
 /* Whether the header is there with exactly value. */
 static int
-has(const struct resp *r, const char *name, const char *value)
+has(const struct http_resp *r, const char *name, const char *value)
 {
 	char v[1024];
-	return header(r, name, v, sizeof v) && strcmp(v, value) == 0;
+	return http_header(r, name, v, sizeof v) && strcmp(v, value) == 0;
 }
 
 /* One request (method, path, extra header lines ending in \r\n) on a new
  * connection; the response in r (its body by Content-Length, none for
  * HEAD, nor for a 304). 0 or -1. */
 static int
-request(const char *method, const char *path, const char *extra, struct resp *r)
+request(const char *method, const char *path, const char *extra, struct http_resp *r)
 {
 	struct tc *c = tc_open_alpn(port, alpn_http, sizeof alpn_http - 1, 0);
 	if (!c)
@@ -77,35 +54,7 @@ request(const char *method, const char *path, const char *extra, struct resp *r)
 	snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s\r\n", method, path,
 	    extra ? extra : "");
 	tc_send_raw(c, req, strlen(req));
-	memset(r, 0, sizeof *r);
-	int rc = -1;
-	const char *l = tc_read(c, 3000);
-	if (!l || sscanf(l, "HTTP/1.1 %d", &r->status) != 1)
-		goto out;
-	size_t o = 0;
-	while ((l = tc_read(c, 3000)) && strcmp(l, "\r") != 0) {
-		o += (size_t)snprintf(
-		    r->head + o, sizeof r->head - o, "%.*s\n", (int)strcspn(l, "\r"), l);
-		if (o >= sizeof r->head)
-			goto out;
-	}
-	if (!l)
-		goto out;
-	char v[32];
-	if (strcmp(method, "HEAD") != 0 && r->status != 304 &&
-	    header(r, "Content-Length", v, sizeof v)) {
-		r->blen = (size_t)atol(v);
-		if (r->blen >= sizeof r->body)
-			goto out;
-		for (size_t got = 0; got < r->blen;) { /* in pieces the client's buffer holds */
-			size_t n = r->blen - got < 8192 ? r->blen - got : 8192;
-			if (tc_read_bytes(c, r->body + got, n, 3000))
-				goto out;
-			got += n;
-		}
-	}
-	rc = 0;
-out:
+	int rc = http_read_resp(c, r, strcmp(method, "HEAD") == 0);
 	tc_close(c);
 	return rc;
 }
@@ -133,7 +82,7 @@ gunzip(const unsigned char *in, size_t n, unsigned char *out, size_t cap)
 static int
 gets_gzip(const char *path, const char *accept)
 {
-	static struct resp r;
+	static struct http_resp r;
 	char extra[600];
 	snprintf(extra, sizeof extra, "%s%s%s", accept ? "Accept-Encoding: " : "",
 	    accept ? accept : "", accept ? "\r\n" : "");
@@ -141,7 +90,7 @@ gets_gzip(const char *path, const char *accept)
 	    !has(&r, "Vary", "Accept-Encoding"))
 		return -1;
 	char v[64];
-	if (!header(&r, "Content-Encoding", v, sizeof v))
+	if (!http_header(&r, "Content-Encoding", v, sizeof v))
 		return 0;
 	return strcmp(v, "gzip") == 0 && r.blen > 2 && r.body[0] == 0x1f && r.body[1] == 0x8b ? 1
 											      : -1;
@@ -188,7 +137,7 @@ test_accept_encoding(void)
 			: got ? "gzip"
 			      : "identity");
 	}
-	struct resp r;
+	struct http_resp r;
 	/* two lines are one list */
 	CHECK(request("GET", path, "Accept-Encoding: br\r\nAccept-Encoding: gzip\r\n", &r) == 0 &&
 		has(&r, "Content-Encoding", "gzip"),
@@ -223,7 +172,7 @@ test_accept_encoding(void)
 static void
 check_file(const char *path, size_t *plain, size_t *gz, int *with_gz)
 {
-	static struct resp id, z, r;
+	static struct http_resp id, z, r;
 	static unsigned char un[262144];
 	char etag[80], gzetag[80], extra[256], v[80];
 	REQUIRE(request("GET", path, NULL, &id) == 0 && id.status == 200, "GET %s: %d", path,
@@ -232,11 +181,13 @@ check_file(const char *path, size_t *plain, size_t *gz, int *with_gz)
 	    "GET %s gzip: %d", path, z.status);
 	CHECK(has(&id, "Vary", "Accept-Encoding") && has(&z, "Vary", "Accept-Encoding"),
 	    "%s: no Vary: Accept-Encoding", path);
-	CHECK(!header(&id, "Content-Encoding", v, sizeof v), "%s: encoded unasked (%s)", path, v);
-	REQUIRE(header(&id, "ETag", etag, sizeof etag) && header(&z, "ETag", gzetag, sizeof gzetag),
+	CHECK(!http_header(&id, "Content-Encoding", v, sizeof v), "%s: encoded unasked (%s)", path,
+	    v);
+	REQUIRE(http_header(&id, "ETag", etag, sizeof etag) &&
+		http_header(&z, "ETag", gzetag, sizeof gzetag),
 	    "%s: no ETag", path);
 	*plain += id.blen;
-	if (!header(&z, "Content-Encoding", v, sizeof v)) {
+	if (!http_header(&z, "Content-Encoding", v, sizeof v)) {
 		/* no gzip copy (it would not be smaller): the same file, the same tag */
 		CHECK(strcmp(etag, gzetag) == 0 && z.blen == id.blen &&
 			memcmp(z.body, id.body, id.blen) == 0,
@@ -263,7 +214,7 @@ check_file(const char *path, size_t *plain, size_t *gz, int *with_gz)
 		    "%s: the identity tag revalidated the gzip copy: %d", path, r.status);
 		snprintf(extra, sizeof extra, "If-None-Match: %s\r\n", gzetag);
 		CHECK(request("GET", path, extra, &r) == 0 && r.status == 200 &&
-			!header(&r, "Content-Encoding", v, sizeof v) && has(&r, "ETag", etag),
+			!http_header(&r, "Content-Encoding", v, sizeof v) && has(&r, "ETag", etag),
 		    "%s: the gzip tag revalidated the file as it is: %d", path, r.status);
 		snprintf(extra, sizeof extra,
 		    "If-None-Match: \"0\", W/%s\r\nAccept-Encoding: deflate, gzip\r\n", gzetag);
@@ -283,28 +234,27 @@ check_file(const char *path, size_t *plain, size_t *gz, int *with_gz)
 	    "%s: If-None-Match * %d", path, r.status);
 	/* HEAD: GET's headers, no body */
 	CHECK(request("HEAD", path, "Accept-Encoding: gzip\r\n", &r) == 0 && r.status == 200 &&
-		header(&r, "Content-Length", v, sizeof v) && (size_t)atol(v) == z.blen &&
+		http_header(&r, "Content-Length", v, sizeof v) && (size_t)atol(v) == z.blen &&
 		has(&r, "ETag", gzetag) && has(&r, "Vary", "Accept-Encoding"),
 	    "%s: HEAD with gzip: %d", path, r.status);
 	CHECK(request("HEAD", path, NULL, &r) == 0 && r.status == 200 &&
-		header(&r, "Content-Length", v, sizeof v) && (size_t)atol(v) == id.blen &&
-		!header(&r, "Content-Encoding", v, sizeof v),
+		http_header(&r, "Content-Length", v, sizeof v) && (size_t)atol(v) == id.blen &&
+		!http_header(&r, "Content-Encoding", v, sizeof v),
 	    "%s: HEAD: %d", path, r.status);
 }
 
 static void
 test_files(void)
 {
-	static struct resp idx, sw, r;
+	static struct http_resp idx, sw, r;
 	REQUIRE(request("GET", "/", NULL, &idx) == 0 && idx.status == 200, "GET /: %d", idx.status);
-	idx.body[idx.blen] = '\0';
 	const char *s = strstr((char *)idx.body, "\"/s/");
 	REQUIRE(
 	    s && sscanf(s + 1, "%23[^\"]", prefix) == 1 && strlen(prefix) > 20 && prefix[19] == '/',
 	    "index.html names no /s/<hash>/");
 	prefix[20] = '\0';
 	char v[1024];
-	CHECK(header(&idx, "Content-Security-Policy", v, sizeof v) &&
+	CHECK(http_header(&idx, "Content-Security-Policy", v, sizeof v) &&
 		strstr(v, "; worker-src 'self';") && strstr(v, "; manifest-src 'self';"),
 	    "CSP: %s", v);
 
@@ -314,7 +264,6 @@ test_files(void)
 	CHECK(has(&sw, "Cache-Control", "no-cache") &&
 		has(&sw, "Content-Type", "text/javascript; charset=utf-8"),
 	    "/sw.js headers:\n%s", sw.head);
-	sw.body[sw.blen] = '\0';
 	char build[40];
 	snprintf(build, sizeof build, "'%.16s'", prefix + 3);
 	CHECK(strstr((char *)sw.body, build) && !strstr((char *)sw.body, "@BUILD@") &&

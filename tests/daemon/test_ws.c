@@ -18,67 +18,12 @@
 
 #include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
+#include "tests/daemon/httpresp.h"
 #include "tests/daemon/wsframe.h"
 
 static int port;
 static const unsigned char alpn_http[] = "\x08http/1.1";
 static const char key[] = "dGhlIHNhbXBsZSBub25jZQ==";
-
-struct resp {
-	int status;
-	char head[4096]; /* the header lines, "\n" between */
-	char body[262144];
-	size_t blen;
-};
-
-/* A header's value (case-insensitive name), or NULL. */
-static const char *
-header(const struct resp *r, const char *name, char *out, size_t n)
-{
-	size_t nl = strlen(name);
-	for (const char *l = r->head; *l;) {
-		const char *e = strchr(l, '\n');
-		size_t len = e ? (size_t)(e - l) : strlen(l);
-		if (len > nl && strncasecmp(l, name, nl) == 0 && l[nl] == ':') {
-			snprintf(out, n, "%.*s", (int)(len - nl - 2), l + nl + 2);
-			return out;
-		}
-		l += len + (e != NULL);
-	}
-	return NULL;
-}
-
-/* Reads one response (body by Content-Length unless head). 0 or -1. */
-static int
-read_resp(struct tc *c, struct resp *r, int head)
-{
-	memset(r, 0, sizeof *r);
-	const char *l = tc_read(c, 3000);
-	if (!l || sscanf(l, "HTTP/1.1 %d", &r->status) != 1)
-		return -1;
-	size_t o = 0;
-	while ((l = tc_read(c, 3000)) && strcmp(l, "\r") != 0) {
-		o += (size_t)snprintf(
-		    r->head + o, sizeof r->head - o, "%.*s\n", (int)strcspn(l, "\r"), l);
-		if (o >= sizeof r->head)
-			return -1;
-	}
-	if (!l)
-		return -1;
-	char v[32];
-	if (!head && header(r, "Content-Length", v, sizeof v)) {
-		r->blen = (size_t)atol(v);
-		if (r->blen >= sizeof r->body)
-			return -1;
-		for (size_t got = 0; got < r->blen;) { /* in pieces the client's buffer holds */
-			size_t n = r->blen - got < 8192 ? r->blen - got : 8192;
-			if (tc_read_bytes(c, r->body + got, n, 3000))
-				return -1;
-			got += n;
-		}
-	}
-	return 0;
-}
 
 static struct tc *
 http_open(void)
@@ -91,13 +36,13 @@ http_open(void)
 
 /* One request on a new connection; the response in r. */
 static int
-request(const char *req, struct resp *r)
+request(const char *req, struct http_resp *r)
 {
 	struct tc *c = http_open();
 	if (!c)
 		return -1;
 	tc_send_raw(c, req, strlen(req));
-	int rc = read_resp(c, r, strncmp(req, "HEAD", 4) == 0);
+	int rc = http_read_resp(c, r, strncmp(req, "HEAD", 4) == 0);
 	tc_close(c);
 	return rc;
 }
@@ -123,10 +68,10 @@ ws_open(const char *name, int small)
 	snprintf(origin, sizeof origin, "https://127.0.0.1:%d", port);
 	upgrade_req(req, sizeof req, origin, "13", key);
 	tc_send_raw(c, req, strlen(req));
-	struct resp r;
+	struct http_resp r;
 	char acc[64];
-	if (read_resp(c, &r, 1) || r.status != 101 ||
-	    !header(&r, "Sec-WebSocket-Accept", acc, sizeof acc) ||
+	if (http_read_resp(c, &r, 1) || r.status != 101 ||
+	    !http_header(&r, "Sec-WebSocket-Accept", acc, sizeof acc) ||
 	    strcmp(acc, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=") != 0) { /* RFC 6455's own example */
 		tc_close(c);
 		return NULL;
@@ -279,44 +224,46 @@ test_alpn(void)
 static void
 test_static(void)
 {
-	struct resp r;
+	struct http_resp r;
 	char v[600], req[4096];
 	REQUIRE(request("GET / HTTP/1.1\r\nHost: x\r\n\r\n", &r) == 0, "GET / no response");
 	CHECK(r.status == 200, "GET / status %d", r.status);
-	CHECK(header(&r, "Content-Type", v, sizeof v) && strcmp(v, "text/html; charset=utf-8") == 0,
+	CHECK(http_header(&r, "Content-Type", v, sizeof v) &&
+		strcmp(v, "text/html; charset=utf-8") == 0,
 	    "index type %s", v);
-	CHECK(header(&r, "Cache-Control", v, sizeof v) && strcmp(v, "no-cache") == 0,
+	CHECK(http_header(&r, "Cache-Control", v, sizeof v) && strcmp(v, "no-cache") == 0,
 	    "index cache %s", v);
-	CHECK(header(&r, "X-Content-Type-Options", v, sizeof v) && strcmp(v, "nosniff") == 0,
+	CHECK(http_header(&r, "X-Content-Type-Options", v, sizeof v) && strcmp(v, "nosniff") == 0,
 	    "nosniff");
-	CHECK(header(&r, "Content-Security-Policy", v, sizeof v) &&
+	CHECK(http_header(&r, "Content-Security-Policy", v, sizeof v) &&
 		strstr(v, "script-src 'self'") && !strstr(v, "unsafe-inline"),
 	    "CSP %s", v);
 	/* the page may open WebSockets to its own server and to the web-origins
 	 * (a cluster's other nodes, where * MOVED sends it), nowhere else */
 	CHECK(strstr(v, "connect-src 'self' wss://friend.example wss://other.example;") != NULL,
 	    "CSP connect-src %s", v);
-	CHECK(
-	    strstr(r.body, "<script") && !strstr(r.body, "<script>"), "index has an inline script");
+	CHECK(strstr((char *)r.body, "<script") && !strstr((char *)r.body, "<script>"),
+	    "index has an inline script");
 	char etag[80];
-	REQUIRE(header(&r, "ETag", etag, sizeof etag), "index without ETag");
+	REQUIRE(http_header(&r, "ETag", etag, sizeof etag), "index without ETag");
 	/* the hashed name of app.js, as the page names it */
-	char *src = strstr(r.body, "src=\"/s/");
-	REQUIRE(src, "index names no hashed script: %s", r.body);
+	char *src = strstr((char *)r.body, "src=\"/s/");
+	REQUIRE(src, "index names no hashed script: %s", (char *)r.body);
 	char path[128];
 	REQUIRE(sscanf(src, "src=\"%127[^\"]", path) == 1, "script path");
 	snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
 	REQUIRE(request(req, &r) == 0, "GET %s no response", path);
 	CHECK(r.status == 200 && r.blen > 0, "GET %s status %d", path, r.status);
-	CHECK(header(&r, "Cache-Control", v, sizeof v) && strstr(v, "immutable"), "%s cache %s",
-	    path, v);
-	CHECK(header(&r, "Content-Type", v, sizeof v) && strncmp(v, "text/javascript", 15) == 0,
+	CHECK(http_header(&r, "Cache-Control", v, sizeof v) && strstr(v, "immutable"),
+	    "%s cache %s", path, v);
+	CHECK(
+	    http_header(&r, "Content-Type", v, sizeof v) && strncmp(v, "text/javascript", 15) == 0,
 	    "%s type %s", path, v);
 	snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: x\r\nIf-None-Match: %s\r\n\r\n", etag);
 	CHECK(
 	    request(req, &r) == 0 && r.status == 304 && r.blen == 0, "If-None-Match: %d", r.status);
 	CHECK(request("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n", &r) == 0 && r.status == 200 &&
-		header(&r, "Content-Length", v, sizeof v) && atoi(v) > 0,
+		http_header(&r, "Content-Length", v, sizeof v) && atoi(v) > 0,
 	    "HEAD / %d", r.status);
 
 	/* two requests on one connection, the second after the first's answer */
@@ -325,8 +272,8 @@ test_static(void)
 	static const char two[] =
 	    "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n";
 	tc_send_raw(c, two, sizeof two - 1);
-	CHECK(read_resp(c, &r, 0) == 0 && r.status == 200, "pipelined first %d", r.status);
-	CHECK(read_resp(c, &r, 0) == 0 && r.status == 404, "pipelined second %d", r.status);
+	CHECK(http_read_resp(c, &r, 0) == 0 && r.status == 200, "pipelined first %d", r.status);
+	CHECK(http_read_resp(c, &r, 0) == 0 && r.status == 404, "pipelined second %d", r.status);
 	CHECK(tc_closed(c, 2000), "404 did not close");
 	tc_close(c);
 
@@ -338,7 +285,7 @@ test_static(void)
 		CHECK(request(req, &r) == 0 && r.status == 404, "GET %s: %d", bad[i], r.status);
 	}
 	CHECK(request("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", &r) == 0 &&
-		r.status == 405 && header(&r, "Allow", v, sizeof v),
+		r.status == 405 && http_header(&r, "Allow", v, sizeof v),
 	    "POST: %d", r.status);
 	CHECK(request("DELETE /ws HTTP/1.1\r\nHost: x\r\n\r\n", &r) == 0 && r.status == 405,
 	    "DELETE /ws: %d", r.status);
@@ -381,7 +328,7 @@ test_static(void)
 	c = http_open();
 	REQUIRE(c, "slow request: no connection");
 	tc_send_raw(c, "GET / HTTP/1.1\r\nHo", 18);
-	CHECK(read_resp(c, &r, 0) == 0 && r.status == 408, "half a request: %d", r.status);
+	CHECK(http_read_resp(c, &r, 0) == 0 && r.status == 408, "half a request: %d", r.status);
 	CHECK(tc_closed(c, 3000), "408 did not close");
 	tc_close(c);
 	ok("HTTP: the embedded files (no-cache index, immutable hashed names, ETag/304, HEAD, CSP, "
@@ -391,7 +338,7 @@ test_static(void)
 static void
 test_handshake(void)
 {
-	struct resp r;
+	struct http_resp r;
 	char req[800], origin[64], v[64];
 	snprintf(origin, sizeof origin, "https://127.0.0.1:%d", port);
 	upgrade_req(req, sizeof req, "https://evil.example", "13", key);
@@ -402,7 +349,7 @@ test_handshake(void)
 	CHECK(request(req, &r) == 0 && r.status == 101, "listed origin: %d", r.status);
 	upgrade_req(req, sizeof req, origin, "12", key);
 	CHECK(request(req, &r) == 0 && r.status == 426 &&
-		header(&r, "Sec-WebSocket-Version", v, sizeof v) && strcmp(v, "13") == 0,
+		http_header(&r, "Sec-WebSocket-Version", v, sizeof v) && strcmp(v, "13") == 0,
 	    "version 12: %d", r.status);
 	upgrade_req(req, sizeof req, origin, "13", "short==");
 	CHECK(request(req, &r) == 0 && r.status == 400, "short key: %d", r.status);
@@ -660,18 +607,19 @@ test_web_listen(const struct daemon *d)
 	static const unsigned char gomoku[] = "\x08gomoku/1";
 	struct tc *c = tc_open_alpn(
 	    port, gomoku, sizeof gomoku - 1, 0); /* lines asked, HTTP given */
-	struct resp r;
+	struct http_resp r;
 	CHECK(c && !tc_read(c, 300), "web-listen greeted a line client");
 	if (c) {
 		tc_send_raw(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
-		CHECK(read_resp(c, &r, 0) == 0 && r.status == 200 && strstr(r.body, "<script"),
+		CHECK(http_read_resp(c, &r, 0) == 0 && r.status == 200 &&
+			strstr((char *)r.body, "<script"),
 		    "web-listen GET /: %d", r.status);
 		tc_close(c);
 	}
 	c = tc_open(port, -1); /* no ALPN at all */
 	if (c) {
 		tc_send_raw(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
-		CHECK(read_resp(c, &r, 0) == 0 && r.status == 200, "no ALPN: %d", r.status);
+		CHECK(http_read_resp(c, &r, 0) == 0 && r.status == 200, "no ALPN: %d", r.status);
 		tc_close(c);
 	}
 	c = ws_open("webport", 0); /* Origin https://127.0.0.1:<web port> */
@@ -712,13 +660,13 @@ test_http_cap(const struct daemon *d3)
 {
 	static const char get[] = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 	int saved = port;
-	struct resp r;
+	struct http_resp r;
 	port = d3->port;
 	struct tc *a = http_open(), *b = http_open();
 	CHECK(a && b, "two HTTP connections");
 	for (struct tc *c = a; c; c = c == a ? b : NULL) {
 		tc_send_raw(c, get, sizeof get - 1);
-		CHECK(read_resp(c, &r, 0) == 0 && r.status == 200, "a file within the cap: %d",
+		CHECK(http_read_resp(c, &r, 0) == 0 && r.status == 200, "a file within the cap: %d",
 		    r.status);
 	}
 	struct tc *x = http_open();
@@ -726,7 +674,7 @@ test_http_cap(const struct daemon *d3)
 	if (x) {
 		tc_send_raw(x, get, sizeof get - 1);
 		r.status = 0;
-		CHECK(read_resp(x, &r, 0) == 0 && r.status == 503,
+		CHECK(http_read_resp(x, &r, 0) == 0 && r.status == 503,
 		    "a file over the per-address cap: %d, not 503", r.status);
 		tc_close(x);
 	}
