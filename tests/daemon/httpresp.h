@@ -12,8 +12,8 @@
 
 struct http_resp {
 	int status;
-	char head[4096];             /* the header lines, "\n" between */
-	unsigned char body[262145];  /* and a '\0' after the last byte */
+	char head[4096];            /* the header lines, "\n" between */
+	unsigned char body[262145]; /* and a '\0' after the last byte */
 	size_t blen;
 };
 
