@@ -44,6 +44,9 @@ check "every lobby line fits 80 columns" fits
 for k in 1 2 3 4; do keys z Down; done
 keys z Enter
 step "the game's title names the rule in Chinese" z "房间 "
+# the game's settings come with its * START, which may follow the room's
+# first screen (under TSan it did): waited for, then checked on the title
+step "the game's settings are shown" z "无禁手 15x15  300+5  不计分"
 check "the title says casual in Chinese" sh -c "$TM capture-pane -p -t =z: | sed -n 1p | grep -qF '无禁手 15x15  300+5  不计分'"
 check "the game's key line is whole at 80 columns" \
     line_is 24 "hjkl/h8 Enter:落子 R:认输 U:悔棋 D:和棋 M:再来一局 A/X:应答 Tab:聊天 ?:帮助"
