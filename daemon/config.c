@@ -324,6 +324,8 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 		return set_path(c->database, val, err, errlen);
 	if (strcmp(key, "key") == 0)
 		return set_path(c->key, val, err, errlen);
+	if (strcmp(key, "tls-ticket-keys") == 0)
+		return set_path(c->ticket_keys, val, err, errlen);
 	if (strcmp(key, "log-level") == 0) {
 		int l = log_level_parse(val);
 		if (l < 0) {

@@ -27,6 +27,7 @@ struct config {
 	char state_dir[CONFIG_PATH_MAX];
 	char cert[CONFIG_PATH_MAX]; /* "" = self-signed in state_dir */
 	char key[CONFIG_PATH_MAX];
+	char ticket_keys[CONFIG_PATH_MAX];    /* tls-ticket-keys; "" = OpenSSL's own */
 	char database[CONFIG_PATH_MAX];       /* "" = state_dir/gomokud.db; "none" = off */
 	char metrics_listen[128];             /* host:port of GET /metrics; "" = off */
 	char control_socket[CONFIG_PATH_MAX]; /* gomokuctl's; "" = state_dir/gomokud.ctl */

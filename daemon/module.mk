@@ -4,7 +4,7 @@
 # the core reaches other nodes only through world.h (issue 40).
 DAEMON_ROOT_SRCS := daemon/main.c daemon/server.c daemon/testhook.c
 DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
-	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/config.c daemon/log.c \
+	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/tickets.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
@@ -154,6 +154,12 @@ $(O)/tests/daemon/test_gzip: TCLIENT_PKGS = zlib
 $(O)/tests/daemon/test_gzip: $(O)/tests/daemon/httpresp.o
 
 TESTS += $(O)/tests/daemon/test_gzip
+
+# TLS session tickets (issue 45): resumed on the node that gave them, on
+# any node sharing tls-ticket-keys, not on others; rotation by SIGHUP.
+TCLIENT_PROGS += $(O)/tests/daemon/test_tickets
+
+TESTS += $(O)/tests/daemon/test_tickets
 
 # The transports under attack (issue 41): floods bounded by the output cap,
 # the handshake's total deadline, bursts, the RFC answers. It reads the

@@ -35,6 +35,7 @@
 #include "daemon/session.h"
 #include "daemon/statelock.h"
 #include "daemon/testhook.h"
+#include "daemon/tickets.h"
 #include "daemon/tls.h"
 #include "daemon/transport.h"
 
@@ -311,6 +312,15 @@ load_tls(struct server *srv)
 	if (!ctx) {
 		log_error(&srv->log, "TLS: %s", err);
 		return -1;
+	}
+	if (srv->cfg.ticket_keys[0]) { /* shared by the nodes: a ticket resumes on any */
+		struct tickets *t = tickets_load(srv->cfg.ticket_keys, err, sizeof err);
+		if (!t || tickets_attach(ctx, t) != 0) {
+			log_error(&srv->log, "tls-ticket-keys: %s", t ? "cannot use them" : err);
+			tickets_free(t);
+			SSL_CTX_free(ctx);
+			return -1;
+		}
 	}
 	/* the pinned form: what the client shows at first use */
 	char fpr[100];

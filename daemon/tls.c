@@ -57,8 +57,11 @@ tls_server_ctx(const char *cert, const char *key, char *err, size_t errlen)
 	SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
 	/* idle connections give their read/write buffers back */
 	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
-	/* RESUME is by token, not TLS session: no tickets to mint per handshake */
-	SSL_CTX_set_num_tickets(ctx, 0);
+	/* one session ticket a handshake (stateless: no cache on the server),
+	 * so a client coming back resumes instead of a full handshake; the
+	 * keys are OpenSSL's own per context unless tls-ticket-keys gives
+	 * shared ones (tickets.h) */
+	SSL_CTX_set_num_tickets(ctx, 1);
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 	SSL_CTX_set_alpn_select_cb(ctx, alpn_cb, NULL);
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {

@@ -2,7 +2,9 @@
  * load: a load generator for gomokud on libevent + OpenSSL. It starts the
  * real daemon on a loopback port (with limits raised for the test), then
  *   1. opens N idle TLS connections (HELLO only): handshakes per second and
- *      the daemon's RSS per held connection;
+ *      the daemon's RSS per held connection; then closes them and opens
+ *      them again with the session each was given (its ticket): how many
+ *      resumed and the daemon's CPU per such handshake;
  *   2. pairs 2*G guests into G concurrent games and plays them for S seconds:
  *      moves relayed per second and move-to-opponent latency (the time from
  *      one player's MOVE write to the opponent reading the * MOVE event,
@@ -69,6 +71,10 @@ struct load {
 	struct lconn *conns;
 	int nconns, started, connected, failed, ready;
 	int mode; /* 0 idle, 1 games */
+	/* the idle connections' TLS sessions, kept at their close to come back
+	 * with (their tickets); how many handshakes resumed one */
+	SSL_SESSION **sessions;
+	int keep_sessions, resumed;
 	int games_ready, ngames;
 	int nbotplayers;     /* connections after the 2*ngames players */
 	int64_t botmoves;    /* bot moves seen by them */
@@ -258,6 +264,8 @@ on_line(struct lconn *c, const char *line, size_t n)
 		if (!c->up) {
 			c->up = 1;
 			L->connected++;
+			if (SSL_session_reused(bufferevent_openssl_get_ssl(c->bev)))
+				L->resumed++;
 			connect_more(L);
 		}
 		break;
@@ -399,6 +407,8 @@ connect_one(struct load *L, struct lconn *c)
 	a.sin_port = htons((uint16_t)L->port);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	SSL *ssl = SSL_new(L->ctx);
+	if (L->sessions && L->sessions[c->idx])
+		SSL_set_session(ssl, L->sessions[c->idx]);
 	if (L->ws && L->mode == 1) {
 		static const unsigned char http[] = "\x08http/1.1";
 		SSL_set_alpn_protos(ssl, http, sizeof http - 1);
@@ -457,9 +467,19 @@ cmp64(const void *a, const void *b)
 static void
 close_all(struct load *L)
 {
+	if (L->keep_sessions && !L->sessions)
+		L->sessions = calloc((size_t)L->started, sizeof *L->sessions);
 	for (int i = 0; i < L->started; i++)
-		if (L->conns[i].bev)
+		if (L->conns[i].bev) {
+			SSL *ssl = bufferevent_openssl_get_ssl(L->conns[i].bev);
+			if (L->keep_sessions && L->sessions && !L->sessions[i] && ssl) {
+				L->sessions[i] = SSL_get1_session(ssl);
+				/* a close without close_notify marks the session not
+				 * resumable: a client keeping its ticket says it is done */
+				SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
+			}
 			bufferevent_free(L->conns[i].bev);
+		}
 	free(L->conns);
 	L->conns = NULL;
 	L->started = L->connected = L->failed = 0;
@@ -672,7 +692,26 @@ main(int argc, char **argv)
 			    cpu, cpu * 1000 / L.connected, L.connected / (cpu / 1000));
 		printf("idle: daemon RSS %ld KiB -> %ld KiB: %.1f KiB per connection\n", before,
 		    after, L.connected ? (double)(after - before) / L.connected : 0.0);
+		L.keep_sessions = 1;
 		close_all(&L);
+		run_for(&L, 500);
+		/* the same clients again, each with the session (ticket) it was
+		 * given: a phone coming back after a network change */
+		L.resumed = 0;
+		cpu0 = tc_cpu_ms(d.pid);
+		s = open_conns(&L, idle, 0);
+		cpu = tc_cpu_ms(d.pid) - cpu0;
+		if (L.connected)
+			printf(
+			    "idle, back with their tickets: %d of %d resumed in %.2f s; daemon CPU "
+			    "%.0f us per handshake\n",
+			    L.resumed, L.connected, s, cpu * 1000 / L.connected);
+		L.keep_sessions = 0;
+		close_all(&L);
+		for (int i = 0; i < idle; i++)
+			SSL_SESSION_free(L.sessions[i]);
+		free(L.sessions);
+		L.sessions = NULL;
 		run_for(&L, 500);
 	}
 
