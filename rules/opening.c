@@ -150,16 +150,16 @@ static const struct step s_taraguchi10[] = { PLACE(BY_BLACK, A_CENTRE), SWAP(BY_
 	/* 8: one fifth move */ SWAP(BY_BLACK), PLACE(BY_BLACK, A_SQ9), SWAP(BY_WHITE), DONE,
 	/* 12: ten offers */ OFFER(10), CHOOSE, DONE };
 
-static const struct step *const scripts[OPENING_RULES] = {
-	[OPENING_NONE] = s_free,
-	[OPENING_SWAP2] = s_swap2,
-	[OPENING_SWAP] = s_swap,
-	[OPENING_PRO] = s_pro,
-	[OPENING_LONGPRO] = s_longpro,
-	[OPENING_RIF] = s_rif,
-	[OPENING_YAMAGUCHI] = s_yamaguchi,
-	[OPENING_TARAGUCHI10] = s_taraguchi10,
-	[OPENING_SOOSORV8] = s_soosorv8,
+static const struct step *const scripts[ORULE_COUNT] = {
+	[ORULE_NONE] = s_free,
+	[ORULE_SWAP2] = s_swap2,
+	[ORULE_SWAP] = s_swap,
+	[ORULE_PRO] = s_pro,
+	[ORULE_LONGPRO] = s_longpro,
+	[ORULE_RIF] = s_rif,
+	[ORULE_YAMAGUCHI] = s_yamaguchi,
+	[ORULE_TARAGUCHI10] = s_taraguchi10,
+	[ORULE_SOOSORV8] = s_soosorv8,
 };
 
 static const renju_opening_t openings[RENJU_OPENINGS] = {
@@ -191,32 +191,32 @@ static const renju_opening_t openings[RENJU_OPENINGS] = {
 	{ "I13", "Suisei", 1, -1, -2, 2 },
 };
 
-static const char *const rule_names[OPENING_RULES] = { "none", "swap2", "swap", "pro", "longpro",
+static const char *const rule_names[ORULE_COUNT] = { "none", "swap2", "swap", "pro", "longpro",
 	"rif", "yamaguchi", "taraguchi10", "soosorv8" };
 
 static int
 is_renju_rule(opening_rule_t r)
 {
-	return r == OPENING_RIF || r == OPENING_YAMAGUCHI || r == OPENING_TARAGUCHI10 ||
-	    r == OPENING_SOOSORV8;
+	return r == ORULE_RIF || r == ORULE_YAMAGUCHI || r == ORULE_TARAGUCHI10 ||
+	    r == ORULE_SOOSORV8;
 }
 
 opening_err_t
 opening_combination(opening_rule_t orule, rule_t rule, int size)
 {
-	if ((unsigned)orule >= OPENING_RULES || size < RULES_MIN_SIZE || size > RULES_MAX_SIZE ||
+	if ((unsigned)orule >= ORULE_COUNT || size < RULES_MIN_SIZE || size > RULES_MAX_SIZE ||
 	    (unsigned)rule > RULE_RENJU)
 		return OERR_COMBINATION;
 	if (is_renju_rule(orule))
 		return rule == RULE_RENJU && size == 15 ? OERR_OK : OERR_COMBINATION;
 	switch (orule) {
-	case OPENING_NONE: /* renju's first stone needs a centre */
+	case ORULE_NONE: /* renju's first stone needs a centre */
 		return rule != RULE_RENJU || size % 2 ? OERR_OK : OERR_COMBINATION;
-	case OPENING_PRO:
-	case OPENING_LONGPRO:
+	case ORULE_PRO:
+	case ORULE_LONGPRO:
 		if (rule == RULE_RENJU || size % 2 == 0)
 			return OERR_COMBINATION;
-		return size >= (orule == OPENING_PRO ? 7 : 9) ? OERR_OK : OERR_COMBINATION;
+		return size >= (orule == ORULE_PRO ? 7 : 9) ? OERR_OK : OERR_COMBINATION;
 	default: /* swap, swap2 */
 		return rule == RULE_RENJU ? OERR_COMBINATION : OERR_OK;
 	}
@@ -227,7 +227,7 @@ opening_combination(opening_rule_t orule, rule_t rule, int size)
 static const struct step *
 cur(const opening_t *o)
 {
-	if (o->rule == OPENING_NONE && o->pos.rule == RULE_RENJU)
+	if (o->rule == ORULE_NONE && o->pos.rule == RULE_RENJU)
 		return &s_centre[o->step];
 	return &scripts[o->rule][o->step];
 }
@@ -574,13 +574,13 @@ renju_opening_find(const position_t *p)
 const char *
 opening_rule_name(opening_rule_t r)
 {
-	return (unsigned)r < OPENING_RULES ? rule_names[r] : "?";
+	return (unsigned)r < ORULE_COUNT ? rule_names[r] : "?";
 }
 
 int
 opening_rule_parse(const char *s, opening_rule_t *out)
 {
-	for (int i = 0; i < OPENING_RULES; i++) {
+	for (int i = 0; i < ORULE_COUNT; i++) {
 		if (strcmp(s, rule_names[i]) == 0) {
 			*out = (opening_rule_t)i;
 			return 0;

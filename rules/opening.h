@@ -21,16 +21,16 @@
 #include "rules/rules.h"
 
 typedef enum {
-	OPENING_NONE = 0,    /* gomoku: no opening; renju: black's first on the centre */
-	OPENING_SWAP2,       /* gomoku */
-	OPENING_SWAP,        /* gomoku: swap1 */
-	OPENING_PRO,         /* gomoku, odd sizes */
-	OPENING_LONGPRO,     /* gomoku, odd sizes */
-	OPENING_RIF,         /* renju 15x15 */
-	OPENING_YAMAGUCHI,   /* renju 15x15 */
-	OPENING_TARAGUCHI10, /* renju 15x15 */
-	OPENING_SOOSORV8,    /* renju 15x15 */
-	OPENING_RULES,       /* the count */
+	ORULE_NONE = 0,    /* gomoku: no opening; renju: black's first on the centre */
+	ORULE_SWAP2,       /* gomoku */
+	ORULE_SWAP,        /* gomoku: swap1 */
+	ORULE_PRO,         /* gomoku, odd sizes */
+	ORULE_LONGPRO,     /* gomoku, odd sizes */
+	ORULE_RIF,         /* renju 15x15 */
+	ORULE_YAMAGUCHI,   /* renju 15x15 */
+	ORULE_TARAGUCHI10, /* renju 15x15 */
+	ORULE_SOOSORV8,    /* renju 15x15 */
+	ORULE_COUNT,       /* the count */
 } opening_rule_t;
 
 /* What the machine waits for. */

@@ -118,40 +118,40 @@ test_combinations(void **state)
 		int size;
 		opening_err_t want;
 	} cases[] = {
-		{ OPENING_NONE, RULE_FREESTYLE, 15, OERR_OK },
-		{ OPENING_NONE, RULE_STANDARD, 20, OERR_OK },
-		{ OPENING_NONE, RULE_RENJU, 15, OERR_OK },
-		{ OPENING_NONE, RULE_RENJU, 19, OERR_OK },
-		{ OPENING_NONE, RULE_RENJU, 16, OERR_COMBINATION }, /* no centre */
-		{ OPENING_SWAP2, RULE_FREESTYLE, 15, OERR_OK },
-		{ OPENING_SWAP2, RULE_STANDARD, 20, OERR_OK },
-		{ OPENING_SWAP2, RULE_RENJU, 15, OERR_COMBINATION },
-		{ OPENING_SWAP, RULE_STANDARD, 10, OERR_OK },
-		{ OPENING_SWAP, RULE_RENJU, 15, OERR_COMBINATION },
-		{ OPENING_PRO, RULE_FREESTYLE, 15, OERR_OK },
-		{ OPENING_PRO, RULE_STANDARD, 7, OERR_OK },
-		{ OPENING_PRO, RULE_FREESTYLE, 5, OERR_COMBINATION }, /* nothing outside 5x5 */
-		{ OPENING_PRO, RULE_FREESTYLE, 16, OERR_COMBINATION },
-		{ OPENING_PRO, RULE_RENJU, 15, OERR_COMBINATION },
-		{ OPENING_LONGPRO, RULE_STANDARD, 19, OERR_OK },
-		{ OPENING_LONGPRO, RULE_FREESTYLE, 9, OERR_OK },
-		{ OPENING_LONGPRO, RULE_FREESTYLE, 7, OERR_COMBINATION },
-		{ OPENING_LONGPRO, RULE_FREESTYLE, 20, OERR_COMBINATION },
-		{ OPENING_RIF, RULE_RENJU, 15, OERR_OK },
-		{ OPENING_RIF, RULE_RENJU, 19, OERR_COMBINATION },
-		{ OPENING_RIF, RULE_FREESTYLE, 15, OERR_COMBINATION },
-		{ OPENING_YAMAGUCHI, RULE_RENJU, 15, OERR_OK },
-		{ OPENING_YAMAGUCHI, RULE_RENJU, 13, OERR_COMBINATION },
-		{ OPENING_YAMAGUCHI, RULE_STANDARD, 15, OERR_COMBINATION },
-		{ OPENING_TARAGUCHI10, RULE_RENJU, 15, OERR_OK },
-		{ OPENING_TARAGUCHI10, RULE_RENJU, 17, OERR_COMBINATION },
-		{ OPENING_TARAGUCHI10, RULE_FREESTYLE, 15, OERR_COMBINATION },
-		{ OPENING_SOOSORV8, RULE_RENJU, 15, OERR_OK },
-		{ OPENING_SOOSORV8, RULE_RENJU, 11, OERR_COMBINATION },
-		{ OPENING_SOOSORV8, RULE_STANDARD, 15, OERR_COMBINATION },
-		{ OPENING_NONE, RULE_FREESTYLE, 4, OERR_COMBINATION },
-		{ OPENING_NONE, RULE_FREESTYLE, 21, OERR_COMBINATION },
-		{ OPENING_RULES, RULE_FREESTYLE, 15, OERR_COMBINATION },
+		{ ORULE_NONE, RULE_FREESTYLE, 15, OERR_OK },
+		{ ORULE_NONE, RULE_STANDARD, 20, OERR_OK },
+		{ ORULE_NONE, RULE_RENJU, 15, OERR_OK },
+		{ ORULE_NONE, RULE_RENJU, 19, OERR_OK },
+		{ ORULE_NONE, RULE_RENJU, 16, OERR_COMBINATION }, /* no centre */
+		{ ORULE_SWAP2, RULE_FREESTYLE, 15, OERR_OK },
+		{ ORULE_SWAP2, RULE_STANDARD, 20, OERR_OK },
+		{ ORULE_SWAP2, RULE_RENJU, 15, OERR_COMBINATION },
+		{ ORULE_SWAP, RULE_STANDARD, 10, OERR_OK },
+		{ ORULE_SWAP, RULE_RENJU, 15, OERR_COMBINATION },
+		{ ORULE_PRO, RULE_FREESTYLE, 15, OERR_OK },
+		{ ORULE_PRO, RULE_STANDARD, 7, OERR_OK },
+		{ ORULE_PRO, RULE_FREESTYLE, 5, OERR_COMBINATION }, /* nothing outside 5x5 */
+		{ ORULE_PRO, RULE_FREESTYLE, 16, OERR_COMBINATION },
+		{ ORULE_PRO, RULE_RENJU, 15, OERR_COMBINATION },
+		{ ORULE_LONGPRO, RULE_STANDARD, 19, OERR_OK },
+		{ ORULE_LONGPRO, RULE_FREESTYLE, 9, OERR_OK },
+		{ ORULE_LONGPRO, RULE_FREESTYLE, 7, OERR_COMBINATION },
+		{ ORULE_LONGPRO, RULE_FREESTYLE, 20, OERR_COMBINATION },
+		{ ORULE_RIF, RULE_RENJU, 15, OERR_OK },
+		{ ORULE_RIF, RULE_RENJU, 19, OERR_COMBINATION },
+		{ ORULE_RIF, RULE_FREESTYLE, 15, OERR_COMBINATION },
+		{ ORULE_YAMAGUCHI, RULE_RENJU, 15, OERR_OK },
+		{ ORULE_YAMAGUCHI, RULE_RENJU, 13, OERR_COMBINATION },
+		{ ORULE_YAMAGUCHI, RULE_STANDARD, 15, OERR_COMBINATION },
+		{ ORULE_TARAGUCHI10, RULE_RENJU, 15, OERR_OK },
+		{ ORULE_TARAGUCHI10, RULE_RENJU, 17, OERR_COMBINATION },
+		{ ORULE_TARAGUCHI10, RULE_FREESTYLE, 15, OERR_COMBINATION },
+		{ ORULE_SOOSORV8, RULE_RENJU, 15, OERR_OK },
+		{ ORULE_SOOSORV8, RULE_RENJU, 11, OERR_COMBINATION },
+		{ ORULE_SOOSORV8, RULE_STANDARD, 15, OERR_COMBINATION },
+		{ ORULE_NONE, RULE_FREESTYLE, 4, OERR_COMBINATION },
+		{ ORULE_NONE, RULE_FREESTYLE, 21, OERR_COMBINATION },
+		{ ORULE_COUNT, RULE_FREESTYLE, 15, OERR_COMBINATION },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		opening_t o;
@@ -161,16 +161,16 @@ test_combinations(void **state)
 		    opening_init(&o, cases[i].o, cases[i].r, cases[i].size), cases[i].want);
 	}
 	/* names, both ways */
-	for (int i = 0; i < OPENING_RULES; i++) {
+	for (int i = 0; i < ORULE_COUNT; i++) {
 		opening_rule_t r;
 		assert_int_equal(opening_rule_parse(opening_rule_name((opening_rule_t)i), &r), 0);
 		assert_int_equal(r, i);
 	}
 	opening_rule_t r;
 	assert_int_equal(opening_rule_parse("soosorv8", &r), 0);
-	assert_int_equal(r, OPENING_SOOSORV8);
+	assert_int_equal(r, ORULE_SOOSORV8);
 	assert_int_equal(opening_rule_parse("taraguchi10", &r), 0);
-	assert_int_equal(r, OPENING_TARAGUCHI10);
+	assert_int_equal(r, ORULE_TARAGUCHI10);
 	assert_int_equal(opening_rule_parse("Swap2", &r), -1);
 	assert_string_equal(opening_err_name(OERR_SYMMETRIC), "symmetric");
 	assert_string_equal(opening_stage_name(OSTAGE_CHOOSE), "choose");
@@ -183,12 +183,12 @@ test_none(void **state)
 	opening_t o;
 	move_t area[RULES_CELLS];
 	/* gomoku: nothing to do, black (player 0) moves first */
-	assert_int_equal(opening_init(&o, OPENING_NONE, RULE_FREESTYLE, 15), OERR_OK);
+	assert_int_equal(opening_init(&o, ORULE_NONE, RULE_FREESTYLE, 15), OERR_OK);
 	over(&o);
 	assert_int_equal(next_player(&o), 0);
 	assert_int_equal(opening_area(&o, area), 225);
 	/* renju: black's first stone on the centre */
-	assert_int_equal(opening_init(&o, OPENING_NONE, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_init(&o, ORULE_NONE, RULE_RENJU, 15), OERR_OK);
 	STAGE(&o, OSTAGE_PLACE, 0);
 	only_stage(&o);
 	assert_int_equal(opening_area(&o, area), 1);
@@ -202,7 +202,7 @@ test_none(void **state)
 	assert_int_equal(o.swaps, 0);
 	assert_int_equal(next_player(&o), 1);
 	/* on 19x19 the centre is k10 */
-	assert_int_equal(opening_init(&o, OPENING_NONE, RULE_RENJU, 19), OERR_OK);
+	assert_int_equal(opening_init(&o, ORULE_NONE, RULE_RENJU, 19), OERR_OK);
 	PLACE(&o, 0, "h8", OERR_OUTSIDE_AREA);
 	PLACE(&o, 0, "j10", OERR_OK);
 	over(&o);
@@ -230,7 +230,7 @@ pro_path(opening_rule_t rule, int size, const char *inner, const char *outer)
 	only_stage(&o);
 	PLACE(&o, 0, inner, OERR_OUTSIDE_AREA);
 	PLACE(&o, 0, "a1", OERR_OCCUPIED);
-	int r = rule == OPENING_PRO ? 2 : 3; /* the half side of the forbidden square */
+	int r = rule == ORULE_PRO ? 2 : 3; /* the half side of the forbidden square */
 	assert_int_equal(opening_area(&o, area), size * size - (2 * r + 1) * (2 * r + 1) - 1);
 	PLACE(&o, 0, outer, OERR_OK);
 	over(&o);
@@ -244,12 +244,12 @@ static void
 test_pro(void **state)
 {
 	(void)state;
-	pro_path(OPENING_PRO, 15, "j10", "k11");     /* two from h8, then three */
-	pro_path(OPENING_PRO, 15, "f8", "e8");       /* along a line */
-	pro_path(OPENING_PRO, 7, "e5", "g7");        /* centre d4: e5 is one away, g7 three */
-	pro_path(OPENING_LONGPRO, 15, "k11", "l12"); /* three away is too near */
-	pro_path(OPENING_LONGPRO, 15, "h5", "h4");
-	pro_path(OPENING_LONGPRO, 9, "h8", "i9"); /* centre e5 */
+	pro_path(ORULE_PRO, 15, "j10", "k11");     /* two from h8, then three */
+	pro_path(ORULE_PRO, 15, "f8", "e8");       /* along a line */
+	pro_path(ORULE_PRO, 7, "e5", "g7");        /* centre d4: e5 is one away, g7 three */
+	pro_path(ORULE_LONGPRO, 15, "k11", "l12"); /* three away is too near */
+	pro_path(ORULE_LONGPRO, 15, "h5", "h4");
+	pro_path(ORULE_LONGPRO, 9, "h8", "i9"); /* centre e5 */
 }
 
 static void
@@ -275,7 +275,7 @@ test_swap(void **state)
 	(void)state;
 	opening_t o;
 	for (int swap = 0; swap < 2; swap++) {
-		assert_int_equal(opening_init(&o, OPENING_SWAP, RULE_FREESTYLE, 15), OERR_OK);
+		assert_int_equal(opening_init(&o, ORULE_SWAP, RULE_FREESTYLE, 15), OERR_OK);
 		three_anywhere(&o);
 		STAGE(&o, OSTAGE_SWAP, 1);
 		only_stage(&o);
@@ -299,7 +299,7 @@ test_swap2(void **state)
 	move_t area[RULES_CELLS];
 	/* the other player takes a colour at once (as room.c's SWAP2_CHOOSE) */
 	for (int swap = 0; swap < 2; swap++) {
-		assert_int_equal(opening_init(&o, OPENING_SWAP2, RULE_STANDARD, 15), OERR_OK);
+		assert_int_equal(opening_init(&o, ORULE_SWAP2, RULE_STANDARD, 15), OERR_OK);
 		three_anywhere(&o);
 		STAGE(&o, OSTAGE_SWAP_OR_PLACE, 1);
 		only_stage(&o);
@@ -312,7 +312,7 @@ test_swap2(void **state)
 	}
 	/* or places two more, white then black, and the opener takes a colour */
 	for (int swap = 0; swap < 2; swap++) {
-		assert_int_equal(opening_init(&o, OPENING_SWAP2, RULE_FREESTYLE, 15), OERR_OK);
+		assert_int_equal(opening_init(&o, ORULE_SWAP2, RULE_FREESTYLE, 15), OERR_OK);
 		three_anywhere(&o);
 		PLACE(&o, 1, "c3", OERR_OCCUPIED);
 		PLACE(&o, 1, "h8", OERR_OK);
@@ -368,7 +368,7 @@ test_rif(void **state)
 	(void)state;
 	opening_t o;
 	move_t area[RULES_CELLS];
-	assert_int_equal(opening_init(&o, OPENING_RIF, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_init(&o, ORULE_RIF, RULE_RENJU, 15), OERR_OK);
 	renju_three(&o, "h9", "h10");
 	assert_string_equal(renju_opening(o.canon)->name, "Kansei");
 	/* the tentative white swaps */
@@ -420,7 +420,7 @@ test_yamaguchi(void **state)
 	(void)state;
 	opening_t o;
 	int lo, hi;
-	assert_int_equal(opening_init(&o, OPENING_YAMAGUCHI, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_init(&o, ORULE_YAMAGUCHI, RULE_RENJU, 15), OERR_OK);
 	renju_three(&o, "i9", "f6");
 	assert_string_equal(renju_opening(o.canon)->name, "Suisei");
 	/* the tentative black declares the number of offers */
@@ -463,7 +463,7 @@ test_soosorv8(void **state)
 	(void)state;
 	opening_t o;
 	int lo, hi;
-	assert_int_equal(opening_init(&o, OPENING_SOOSORV8, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_init(&o, ORULE_SOOSORV8, RULE_RENJU, 15), OERR_OK);
 	renju_three(&o, "g8", "g9"); /* Kagetsu turned a quarter */
 	assert_string_equal(renju_opening(o.canon)->code, "D4");
 	STAGE(&o, OSTAGE_SWAP, 1);
@@ -503,7 +503,7 @@ static void
 taraguchi_four(opening_t *o)
 {
 	move_t area[RULES_CELLS];
-	assert_int_equal(opening_init(o, OPENING_TARAGUCHI10, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_init(o, ORULE_TARAGUCHI10, RULE_RENJU, 15), OERR_OK);
 	STAGE(o, OSTAGE_PLACE, 0);
 	only_stage(o);
 	PLACE(o, 0, "h9", OERR_OUTSIDE_AREA);
