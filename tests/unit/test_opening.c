@@ -627,6 +627,26 @@ test_symmetry(void **state)
 	assert_true(opening_symmetric(&p, g8, h7));
 	assert_true(opening_symmetric(&p, j8, h10));
 	assert_false(opening_symmetric(&p, g8, j8));
+	/* h8 i9 j8 g7 f8: only the half turn keeps them */
+	move_t g7, f8, a15, i7;
+	notation_parse("g7", 15, &g7);
+	notation_parse("f8", 15, &f8);
+	notation_parse("a15", 15, &a15);
+	notation_parse("i7", 15, &i7);
+	pos_place(&p, j8);
+	pos_place(&p, g7);
+	pos_place(&p, f8);
+	assert_true(opening_symmetric(&p, a1, o15));
+	assert_true(opening_symmetric(&p, i7, rules_move(6, 6))); /* g9 */
+	assert_false(opening_symmetric(&p, a1, a15));
+	assert_false(opening_symmetric(&p, g8, h7));
+	/* on an even board the symmetries turn about the middle of four points */
+	pos_init(&p, RULE_FREESTYLE, 10);
+	pos_place(&p, rules_move(4, 4));
+	assert_true(opening_symmetric(&p, rules_move(0, 0), rules_move(0, 0)));
+	assert_false(opening_symmetric(&p, rules_move(0, 0), rules_move(9, 9)));
+	assert_true(opening_symmetric(&p, rules_move(0, 1), rules_move(1, 0))); /* the diagonal */
+	assert_true(opening_symmetric(&p, rules_move(9, 8), rules_move(8, 9)));
 }
 
 /* The 8 symmetries of offsets from the centre, written out. */
