@@ -1,10 +1,14 @@
 /* game.c: the game domain's small rules and names (see game.h). */
 #include "daemon/game.h"
 
+#include "rules/opening.h"
+
 int
 gamespec_check(const struct gamespec *g, const char **why)
 {
-	if (g->opening == OPEN_SWAP2 && g->rule == RULE_RENJU) {
+	/* the rules core's opening machine says where swap2 goes (not renju) */
+	if (g->opening == OPEN_SWAP2 &&
+	    opening_combination(ORULE_SWAP2, g->rule, g->size) != OERR_OK) {
 		*why = "swap2 is for freestyle and standard";
 		return -1;
 	}

@@ -1,6 +1,7 @@
 /* room.c: a game table. The rules core decides every move and result; this
- * file keeps seats, turn order, clocks, offers, swap2, presence and the
- * events, and tells the archive what happened. */
+ * file keeps seats, turn order, clocks, offers, swap2 (whose stages the
+ * rules core's opening machine decides), presence and the events, and tells
+ * the archive what happened. */
 #include "daemon/room.h"
 
 #include <sys/queue.h>
@@ -22,6 +23,7 @@
 #include "daemon/gc.h"
 #include "daemon/sink.h"
 #include "daemon/wire.h"
+#include "rules/opening.h"
 
 enum { ROOM_BUCKETS = 4096, OFFERS_GAME = 1u << ASK_DRAW | 1u << ASK_UNDO };
 /* lines of chat a room keeps for its snapshot (PROTOCOL.md, `chatlog`) */
@@ -66,7 +68,7 @@ struct room {
 	int creator; /* a private room's creator's seat until its game starts; -1: none */
 	struct gamespec spec;
 	game_status_t status;
-	game_stage_t stage; /* swap2, while status is GAME_OPENING */
+	opening_t open; /* swap2's machine, while status is GAME_OPENING */
 	position_t pos;
 	struct seat seat[2]; /* [0] black, [1] white */
 	TAILQ_HEAD(, member) members;
@@ -174,11 +176,35 @@ seat_to_move(const struct room *r)
 	return pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1;
 }
 
-/* Swap2: the opener (seat 0) puts three stones and makes the last choice. */
+/* Swap2: the opener (seat 0) puts three stones and makes the last choice;
+ * the machine (rules/opening.h) knows whose turn it is. */
 static int
 swap2_actor(const struct room *r)
 {
-	return r->stage == SWAP2_PUT3 || r->stage == SWAP2_CHOOSE2 ? 0 : 1;
+	return r->open.actor;
+}
+
+/* The machine's stage as the protocol's swap2 names it. The room gives the
+ * machine a put's stones together, so it never waits half way. */
+static game_stage_t
+swap2_stage(const struct room *r)
+{
+	return r->open.stage == OSTAGE_SWAP_OR_PLACE ? SWAP2_CHOOSE
+	    : r->open.stage == OSTAGE_SWAP           ? SWAP2_CHOOSE2
+						     : SWAP2_PUT3;
+}
+
+/* Starts swap2's machine on the stones of a record (none, three or five):
+ * 0, or -1 when the machine refuses them. */
+static int
+swap2_start(opening_t *o, const struct gamespec *spec, const move_t *moves, int n)
+{
+	if (opening_init(o, ORULE_SWAP2, spec->rule, spec->size) != OERR_OK)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (opening_place(o, o->actor, moves[i]) != OERR_OK)
+			return -1;
+	return 0;
 }
 
 static int
@@ -475,6 +501,13 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		*why = "a swap2 opening with a wrong number of stones";
 		return NULL;
 	}
+	opening_t open;
+	memset(&open, 0, sizeof open);
+	if (sv->spec.opening == OPEN_SWAP2 && sv->opening_plies < 0 &&
+	    swap2_start(&open, &sv->spec, sv->moves, sv->nmoves) != 0) {
+		*why = "a swap2 opening the rules refuse";
+		return NULL;
+	}
 	struct room *r = room_alloc(srv, &sv->spec, sv->private_room, num,
 	    strcmp(node, srv->rooms->prefix) == 0 ? NULL : sv->room);
 	if (!r) {
@@ -511,9 +544,7 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	r->turn_since = now;
 	if (sv->spec.opening == OPEN_SWAP2 && sv->opening_plies < 0) {
 		r->status = GAME_OPENING;
-		r->stage = sv->nmoves == 0 ? SWAP2_PUT3
-		    : sv->nmoves == 3      ? SWAP2_CHOOSE
-					   : SWAP2_CHOOSE2;
+		r->open = open;
 	} else {
 		r->status = GAME_PLAYING;
 		r->nopening = sv->spec.opening == OPEN_SWAP2 ? sv->opening_plies : 0;
@@ -596,7 +627,7 @@ room_status(const struct room *r)
 game_stage_t
 room_stage(const struct room *r)
 {
-	return r->stage;
+	return swap2_stage(r);
 }
 
 const struct gamespec *
@@ -817,7 +848,7 @@ send_stage(struct room *r)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_SWAP2, NULL);
-	m.stage = wire_stage(r->stage);
+	m.stage = wire_stage(swap2_stage(r));
 	snprintf(m.user, sizeof m.user, "%s", r->seat[swap2_actor(r)].name);
 	room_event(r, &m);
 }
@@ -869,7 +900,8 @@ start_game(struct room *r)
 	r->moved_both = 0;
 	r->turn_since = clock_now_ms();
 	r->status = r->spec.opening == OPEN_SWAP2 ? GAME_OPENING : GAME_PLAYING;
-	r->stage = SWAP2_PUT3;
+	if (r->status == GAME_OPENING) /* gamespec_check took only what it takes */
+		swap2_start(&r->open, &r->spec, NULL, 0);
 	metrics_game_started(r->srv->metrics, r->spec.rule);
 	r->change.changed = 0;
 	send_start(r);
@@ -1231,11 +1263,13 @@ moved(struct room *r)
 		arm_flag(r);
 }
 
-/* After stored swap2 stones: the next stage. */
+/* After stored swap2 stones: the machine takes them (room_swap2_put tried
+ * them on a copy) and says the next stage. */
 static void
 stones_put(struct room *r)
 {
-	r->stage = r->stage == SWAP2_PUT3 ? SWAP2_CHOOSE : SWAP2_CHOOSE2;
+	while (r->open.pos.nmoves < r->pos.nmoves)
+		opening_place(&r->open, r->open.actor, r->pos.moves[r->open.pos.nmoves]);
 	send_stage(r);
 }
 
@@ -1514,25 +1548,30 @@ room_swap2_put(
 	game_err_t e = swap2_turn(r, s, act);
 	if (e)
 		return e;
-	int want = r->stage == SWAP2_PUT3 ? 3 : r->stage == SWAP2_CHOOSE ? 2 : 0;
+	game_stage_t stage = swap2_stage(r);
+	int want = stage == SWAP2_PUT3 ? 3 : stage == SWAP2_CHOOSE ? 2 : 0;
 	if (want == 0)
 		return refuse(act, GERR_PHASE, "choose black or white");
 	if (n != want)
 		return refuse(act, GERR_ARGUMENT,
 		    want == 3 ? "put three stones: black, white, black"
 			      : "put two stones: white, black");
-	/* check them all on a copy first: all or nothing */
-	position_t trial = r->pos;
+	/* check them all on a copy of the machine first: all or nothing */
+	opening_t trial = r->open;
 	move_t mv[3];
 	for (int i = 0; i < want; i++) {
 		if (notation_parse(moves[i], r->spec.size, &mv[i]) != 0)
 			return GERR_OFF_BOARD;
-		legality_t l = pos_play(&trial, mv[i]);
-		if (l != LEGAL_OK) {
+		opening_err_t oe = opening_place(&trial, trial.actor, mv[i]);
+		if (oe != OERR_OK) {
+			/* the rules core's reason, as before the machine */
+			legality_t l = pos_check(&trial.pos, mv[i]);
+			if (l == LEGAL_OK)
+				return refuse(act, GERR_ARGUMENT, opening_err_name(oe));
 			act->legal = l;
 			return refuse(act, GERR_ILLEGAL, legality_name(l));
 		}
-		if (trial.outcome.kind != RESULT_ONGOING)
+		if (trial.pos.outcome.kind != RESULT_ONGOING)
 			return refuse(act, GERR_ARGUMENT, "opening stones may not end the game");
 	}
 	uint32_t seq;
@@ -1553,10 +1592,13 @@ room_swap2_choose(struct room *r, struct session *s, stone_t colour, struct room
 	game_err_t e = swap2_turn(r, s, act);
 	if (e)
 		return e;
-	if (r->stage == SWAP2_PUT3)
+	if (swap2_stage(r) == SWAP2_PUT3)
 		return refuse(act, GERR_PHASE, "put three stones first");
-	/* the actor takes the colour it names */
-	int swap = (colour == STONE_BLACK ? 0 : 1) != swap2_actor(r);
+	/* the actor takes the colour it names (anything but black is white) */
+	opening_t trial = r->open;
+	opening_choose_colour(
+	    &trial, swap2_actor(r), colour == STONE_BLACK ? STONE_BLACK : STONE_WHITE);
+	int swap = trial.black != 0;
 	int black = swap ? 1 : 0;
 	const char *b = r->seat[black].name, *w = r->seat[1 - black].name;
 	if (r->game_id && archive_async(r->srv)) {
@@ -1582,6 +1624,8 @@ room_swap2_choose(struct room *r, struct session *s, stone_t colour, struct room
 static void
 coloured(struct room *r, int swap)
 {
+	int actor = swap2_actor(r);
+	opening_choose_colour(&r->open, actor, (swap ? 1 : 0) == actor ? STONE_BLACK : STONE_WHITE);
 	if (swap)
 		swap_seats(r);
 	swap2_done(r);
@@ -2252,7 +2296,7 @@ room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m
 	if (r->status == GAME_OPENING) {
 		proto_init(&m, PD_SWAP2, NULL);
 		snprintf(m.room, sizeof m.room, "%s", r->id);
-		m.stage = wire_stage(r->stage);
+		m.stage = wire_stage(swap2_stage(r));
 		snprintf(m.user, sizeof m.user, "%s", r->seat[swap2_actor(r)].name);
 		emit(arg, &m);
 	}

@@ -10,6 +10,12 @@ $(O)/tests/unit/test_rules: $(O)/tests/unit/test_rules.o $(RULES_LIB)
 
 TESTS += $(O)/tests/unit/test_rules
 
+# The opening rules' machines (rules/opening.h, issue 46).
+$(O)/tests/unit/test_opening: $(O)/tests/unit/test_opening.o $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_opening
+
 # Accounts, ratings, the store and exports (issue 7): daemon modules that
 # stand without the network, tested on their own. Production objects get
 # their flags from their own module.mk (daemon/module.mk), never from here:
