@@ -94,8 +94,7 @@ lock_game(const char *url, const char *room)
 	FILE *p = popen(cmd, "w");
 	if (!p)
 		return NULL;
-	fprintf(p,
-	    "BEGIN; SELECT 1 FROM games WHERE room = '%s' AND ended IS NULL FOR UPDATE;\n",
+	fprintf(p, "BEGIN; SELECT 1 FROM games WHERE room = '%s' AND ended IS NULL FOR UPDATE;\n",
 	    room);
 	fflush(p);
 	return p;
@@ -149,15 +148,14 @@ move_answer(struct tc *c, int ms)
 
 /* n games on port, black[i] and white[i] in room[i]. */
 static int
-pair_rooms(int port, int n, struct tc **black, struct tc **white, char room[][24],
-    const char *tag)
+pair_rooms(int port, int n, struct tc **black, struct tc **white, char room[][24], const char *tag)
 {
 	for (int i = 0; i < n; i++) {
 		char b[16], w[16];
 		snprintf(b, sizeof b, "%sb%d", tag, i);
 		snprintf(w, sizeof w, "%sw%d", tag, i);
-		if (tc_pair_guests(port, b, w, "freestyle 15 none", &black[i], &white[i], room[i],
-			24) != 0) {
+		if (tc_pair_guests(
+			port, b, w, "freestyle 15 none", &black[i], &white[i], room[i], 24) != 0) {
 			printf("FAIL: pairing %s: %s\n", b, tc_why);
 			return -1;
 		}
@@ -249,11 +247,9 @@ test_outage(void)
 	lock_free(first);
 	const char *l = move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
-	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s",
-	    white[0]->line);
+	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
 	usleep(500 * 1000); /* the group is begun, room 1's move in it, room 2's waiting */
-	CHECK(!tc_read(black[1], 300), "a move said before its group's commit: %s",
-	    black[1]->line);
+	CHECK(!tc_read(black[1], 300), "a move said before its group's commit: %s", black[1]->line);
 	CHECK(!tc_read(white[1], 100), "a move published before its group's commit: %s",
 	    white[1]->line);
 
@@ -261,10 +257,12 @@ test_outage(void)
 	lock_free(mid);
 	for (int i = 1; i <= GROUP; i++) {
 		l = move_answer(black[i], 8000);
-		CHECK(l && strncmp(l, "ERR 508", 7) == 0, "room %d's move with the group cut off: %s",
-		    i, black[i]->line);
-		CHECK(!tc_expect(white[i], "* MOVE", 300), "room %d's opponent heard a move of a "
-		    "group that did not commit", i);
+		CHECK(l && strncmp(l, "ERR 508", 7) == 0,
+		    "room %d's move with the group cut off: %s", i, black[i]->line);
+		CHECK(!tc_expect(white[i], "* MOVE", 300),
+		    "room %d's opponent heard a move of a "
+		    "group that did not commit",
+		    i);
 	}
 	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
 	for (int i = 0; i <= GROUP; i++)
