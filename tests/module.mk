@@ -245,12 +245,13 @@ $(O)/tests/daemon/test_lease: $(O)/tests/daemon/redisrun.o
 TEST_HELPERS += $(O)/tests/daemon/test_lease
 
 # Group commit on the store thread (issue 45, item 4): a fenced room's
-# write in a group, and PostgreSQL gone mid-group; tests/pg/test_pg.sh runs
-# it, in this pass (a cluster node, on Redis, fences its writes).
+# write in a group, PostgreSQL gone mid-group, and a kill -9 before a
+# group's commit (the fault build); tests/pg/test_pg.sh runs it, in this
+# pass (a cluster node, on Redis, fences its writes).
 $(O)/tests/daemon/test_batch.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
-    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUD_FAULTS_BIN='"$(GOMOKUD_FAULTS)"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_batch
-$(O)/tests/daemon/test_batch: $(O)/tests/daemon/redisrun.o
+$(O)/tests/daemon/test_batch: $(O)/tests/daemon/redisrun.o | $(GOMOKUD_FAULTS)
 
 TEST_HELPERS += $(O)/tests/daemon/test_batch
 

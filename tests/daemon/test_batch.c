@@ -17,7 +17,11 @@
  *   move already written in it: PostgreSQL stopped then, every move of the
  *   group is refused with 508 and none is said (the first one's either);
  *   nothing of the group is in the database; started again, the same
- *   moves are taken.
+ *   moves are taken;
+ * - a lone node killed (SIGKILL, the fault build's before:commit:1:die)
+ *   just before its first group's COMMIT: none of the group's moves was
+ *   said, none is in the database; the move committed before it alone
+ *   is, and a restart on the database resumes the games.
  * Only under tests/pg/test_pg.sh, in the cluster's pass: without
  * PostgreSQL or redis-server it fails (never a skip). Every process it
  * started is stopped by its pid, also on failure.
@@ -38,12 +42,15 @@
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
+#ifndef GOMOKUD_FAULTS_BIN
+#define GOMOKUD_FAULTS_BIN "build/default-cc/tests/daemon/gomokud-faults"
+#endif
 
 enum { ROOMS = 8, GROUP = 4, FENCED = 5 };
 
-static struct daemon node, lone;
+static struct daemon node, lone, doomed, again;
 static struct redisrun redis;
-static char db[300], db2[300];
+static char db[300], db2[300], db3[300];
 static int mport;
 
 /* pg.sh start|stop|pause|resume on the test's server. */
@@ -293,6 +300,56 @@ test_outage(void)
 	CHECK(daemon_stop(&lone, SIGTERM, 10000) == 0, "the lone node did not stop cleanly");
 }
 
+static void
+test_killed(void)
+{
+	struct tc *black[GROUP], *white[GROUP];
+	char room[GROUP][24], conf[400];
+	snprintf(conf, sizeof conf, "database %s\n", db3);
+	/* the store thread's first COMMIT is its first group's: a lone move
+	 * is one statement, a game's row too */
+	setenv("GOMOKUD_FAULT", "before:commit:1:die", 1);
+	int rc = daemon_start(&doomed, GOMOKUD_FAULTS_BIN, conf);
+	unsetenv("GOMOKUD_FAULT");
+	REQUIRE(rc == 0, "no daemon (log %s)", doomed.log);
+	REQUIRE(pair_rooms(doomed.port, GROUP, black, white, room, "k") == 0, "no games");
+
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(black[0], "MOVE %s h8", room[0]);
+	usleep(300 * 1000);
+	for (int i = 1; i < GROUP; i++)
+		tc_send(black[i], "MOVE %s h8", room[i]);
+	usleep(500 * 1000);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	const char *l = move_answer(black[0], 5000);
+	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
+	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
+	CHECK(daemon_stop(&doomed, 0, 5000) == 128 + SIGKILL,
+	    "the daemon did not die before its group's commit (log %s)", doomed.log);
+	for (int i = 1; i < GROUP; i++) {
+		while ((l = tc_read(black[i], 300)) != NULL)
+			CHECK(strncmp(l, "OK MOVE", 7) != 0 && strncmp(l, "* MOVE", 6) != 0,
+			    "room %d's mover heard of an uncommitted move: %s", i, l);
+		while ((l = tc_read(white[i], 100)) != NULL)
+			CHECK(strncmp(l, "* MOVE", 6) != 0,
+			    "room %d's opponent heard of an uncommitted move: %s", i, l);
+	}
+	for (int i = 0; i < GROUP; i++)
+		CHECK(moves_of(db3, room[i]) == (i == 0 ? 1 : 0),
+		    "room %d's game has %ld moves in the database after the kill", i,
+		    moves_of(db3, room[i]));
+	REQUIRE(daemon_start(&again, GOMOKUD_BIN, conf) == 0, "no restart (log %s)", again.log);
+	CHECK(daemon_wait_log(&again, "resumed 4 games", 0, 5000),
+	    "the restart did not resume the four games (log %s)", again.log);
+	ok("killed before a group's COMMIT: none of its moves said or stored, the move "
+	   "acknowledged before it kept, the games resumed");
+	for (int i = 0; i < GROUP; i++) {
+		tc_close(black[i]);
+		tc_close(white[i]);
+	}
+	CHECK(daemon_stop(&again, SIGTERM, 10000) == 0, "the restart did not stop cleanly");
+}
+
 int
 main(void)
 {
@@ -313,6 +370,11 @@ main(void)
 		return 1;
 	}
 	snprintf(db2, sizeof db2, "%s", url);
+	snprintf(name, sizeof name, "gbatchk%ld", (long)getpid());
+	if (tc_pg_database(name, db3, sizeof db3) != 0) {
+		printf("FAIL: cannot create the databases\n");
+		return 1;
+	}
 	if (redis_start(&redis) != 0) {
 		printf("FAIL: no redis-server\n");
 		return 1;
@@ -326,5 +388,6 @@ main(void)
 	}
 	test_fenced();
 	test_outage();
+	test_killed();
 	return redis_finish(&redis, &node, 1, 1, failures);
 }

@@ -15,7 +15,8 @@
 # (test_cluster), the lobby across them (test_cluster_lobby) and a killed
 # or paused node's game adopted by another (test_lease), and group commit
 # on the store thread: a fenced room's write in a group, PostgreSQL gone
-# mid-group (test_batch). Stops the server
+# mid-group, a kill -9 before a group's commit (test_batch). Stops the
+# server
 # by its pid at the end, also on failure. A missing PostgreSQL is a
 # failure, never a skip. With a TEST_FILTER that does not name this script
 # (tests/run.sh: e.g. "cluster"), only the programs it matches run.
