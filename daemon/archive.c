@@ -307,6 +307,9 @@ write_one(store_t *st, int nested, struct move_job *j)
  * events still follow their commit. A PostgreSQL commit waits on the WAL's
  * flush, and the writes are a few statements each: a group shares that
  * wait, which bounds a node's moves per second when it is one at a time.
+ * A group is at most WORKQ_BATCH_MAX (64) writes: PostgreSQL keeps 64
+ * subtransactions (savepoints that wrote) of a backend in its shared
+ * cache, and more would slow every other session's snapshots.
  */
 static void
 move_batch_run(void *ctx, void *const *args, int n)
