@@ -97,27 +97,64 @@ archive_fence(struct server *srv)
 	return srv->cfg.cluster_host[0] && srv->storeq ? srv->cfg.node_name : NULL;
 }
 
-/* The stones (and the end) in one transaction on st: 0, -1, or 1 when
- * fenced (another node owns the game: nothing written). With owner
- * (a cluster's shared database) each write is fenced: a lone move in its
- * one statement (store_game_move_owned), a transaction by its first
- * (store_game_fence), the game's row locked until it commits. */
+/*
+ * A write's transaction: its own (BEGIN ... COMMIT), or, nested inside a
+ * group transaction of the store thread (move_batch_run), a savepoint of
+ * its own, so that a refused write rolls back itself alone and the group
+ * goes on. The writes below take nested and are the same code either way.
+ */
 static int
-moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
+tx_begin(store_t *st, int nested)
+{
+	return nested ? store_savepoint(st) : store_begin(st);
+}
+
+static int
+tx_commit(store_t *st, int nested)
+{
+	return nested ? store_release(st) : store_commit(st);
+}
+
+static void
+tx_rollback(store_t *st, int nested)
+{
+	if (nested)
+		store_rollback_to(st);
+	else
+		store_rollback(st);
+}
+
+/* The stones (and the end) in one transaction on st (nested: a savepoint
+ * in the caller's): 0, -1, or 1 when fenced (another node owns the game:
+ * nothing written). With owner (a cluster's shared database) each write is
+ * fenced: a lone move in its one statement (store_game_move_owned), a
+ * transaction by its first (store_game_fence), the game's row locked until
+ * it commits. */
+static int
+moves_on(store_t *st, int nested, int rate_bots, const char *owner, int64_t id, int first,
     const struct archive_move *mv, int n, const struct archive_game *end,
     struct archive_change *change)
 {
 	int alone = n == 1 && !end, rc; /* one row is a transaction of its own */
 	if (alone) {
+		/* in a group, even one statement has its savepoint: its error
+		 * would abort the others' transaction */
+		if (nested && store_savepoint(st) != 0)
+			return -1;
 		store_move_t m = { mv[0].move, mv[0].used_ms, mv[0].black_ms, mv[0].white_ms };
 		rc = owner ? store_game_move_owned(st, id, first, &m, owner)
 			   : store_game_move(st, id, first, &m);
-		return rc == 0 ? 0 : owner && rc == STORE_NOT_FOUND ? 1 : -1;
+		rc = rc == 0 ? 0 : owner && rc == STORE_NOT_FOUND ? 1 : -1;
+		if (nested && rc == 0 && store_release(st) != 0)
+			rc = -1;
+		if (nested && rc != 0)
+			store_rollback_to(st);
+		return rc;
 	}
-	if (store_begin(st) != 0)
+	if (tx_begin(st, nested) != 0)
 		goto fail;
 	if (owner && (rc = store_game_fence(st, id, owner)) != 0) {
-		store_rollback(st);
+		tx_rollback(st, nested);
 		return rc == STORE_NOT_FOUND ? 1 : -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -126,11 +163,11 @@ moves_on(store_t *st, int rate_bots, const char *owner, int64_t id, int first,
 		    store_game_move(st, id, first + i, &m) != 0)
 			goto fail;
 	}
-	if ((end && end_game(st, rate_bots, end, change) != 0) || store_commit(st) != 0)
+	if ((end && end_game(st, rate_bots, end, change) != 0) || tx_commit(st, nested) != 0)
 		goto fail;
 	return 0;
 fail:
-	store_rollback(st);
+	tx_rollback(st, nested);
 	if (change)
 		change->changed = 0;
 	return -1;
@@ -146,7 +183,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 		return 0;
 	int64_t t0 = metrics_now_us();
 	struct archive_change change = { 0 };
-	if (moves_on(st, srv->cfg.rate_bots, archive_fence(srv), id, first, mv, n, end,
+	if (moves_on(st, 0, srv->cfg.rate_bots, archive_fence(srv), id, first, mv, n, end,
 		end ? &change : NULL) != 0) {
 		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)id,
 		    n > 1 ? "the stones" : "a move", store_error(st));
@@ -161,45 +198,47 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 /* What a write for the store thread writes. */
 enum write_kind { JOB_MOVES, JOB_TRUNCATE, JOB_COLOURS };
 
-/* Begins a transaction fenced for owner (NULL: no fence, nothing begun):
- * 0, 1 when another node owns the game (rolled back), or -1. */
+/* Begins a transaction fenced for owner (NULL: no fence, nothing begun
+ * unless nested, where the write gets its savepoint all the same): 0, 1
+ * when another node owns the game (rolled back), or -1. */
 static int
-fenced_begin(store_t *st, const char *owner, int64_t id)
+fenced_begin(store_t *st, int nested, const char *owner, int64_t id)
 {
-	if (!owner)
+	if (!owner && !nested)
 		return 0;
 	int rc = -1;
-	if (store_begin(st) == 0 && (rc = store_game_fence(st, id, owner)) == 0)
+	if (tx_begin(st, nested) == 0 && (!owner || (rc = store_game_fence(st, id, owner)) == 0))
 		return 0;
-	store_rollback(st);
+	tx_rollback(st, nested);
 	return rc == STORE_NOT_FOUND ? 1 : -1;
 }
 
 /* Commits what fenced_begin began after a write that returned rc: 0, or
  * -1 (rolled back). */
 static int
-fenced_commit(store_t *st, const char *owner, int rc)
+fenced_commit(store_t *st, int nested, const char *owner, int rc)
 {
-	if (!owner)
+	if (!owner && !nested)
 		return rc == 0 ? 0 : -1;
-	if (rc == 0 && store_commit(st) == 0)
+	if (rc == 0 && tx_commit(st, nested) == 0)
 		return 0;
-	store_rollback(st);
+	tx_rollback(st, nested);
 	return -1;
 }
 
 /* An undo (the first plies kept) or swap2's colours (first: the opening's
- * plies) on st, fenced for owner: 0, 1 (fenced: nothing written), -1. */
+ * plies) on st, fenced for owner (nested: a savepoint in the caller's
+ * transaction): 0, 1 (fenced: nothing written), -1. */
 static int
-game_write(store_t *st, const char *owner, enum write_kind kind, int64_t id, int first,
+game_write(store_t *st, int nested, const char *owner, enum write_kind kind, int64_t id, int first,
     const char *black, const char *white)
 {
-	int rc = fenced_begin(st, owner, id);
+	int rc = fenced_begin(st, nested, owner, id);
 	if (rc != 0)
 		return rc;
 	rc = kind == JOB_TRUNCATE ? store_game_truncate(st, id, first)
 				  : store_game_colours(st, id, black, white, first);
-	return fenced_commit(st, owner, rc);
+	return fenced_commit(st, nested, owner, rc);
 }
 
 /* A write for the store thread: the values copied, the answer filled in. */
@@ -220,6 +259,7 @@ struct move_job {
 	char names[2][PROTO_NAME_MAX + 1];
 	int rc, unavailable;
 	int64_t us; /* the transaction's time */
+	int batch;  /* the first write of a group: how many it had; else 0 */
 	char err[256];
 	archive_done_fn done;
 	void *arg;
@@ -231,25 +271,66 @@ archive_async(struct server *srv)
 	return srv->storeq != NULL;
 }
 
-/* On the store thread, with its own connection. */
+/* A refused write's answer: why, from the store's last failure. */
 static void
-move_job_run(workq_job_t *job, void *ctx, void *arg)
+refused(store_t *st, struct move_job *j, int rc)
 {
-	struct move_job *j = arg;
-	store_t *st = ctx;
-	(void)job;
-	int64_t t0 = metrics_now_us();
+	j->rc = rc;
+	j->unavailable = store_unavailable(st);
+	snprintf(j->err, sizeof j->err, "%s", store_error(st));
+}
+
+/* On the store thread: one write, alone or nested in a group transaction;
+ * its answer in j. */
+static void
+write_one(store_t *st, int nested, struct move_job *j)
+{
 	const char *owner = j->fenced ? j->owner : NULL;
 	if (j->kind == JOB_MOVES)
-		j->rc = moves_on(st, j->rate_bots, owner, j->id, j->first, j->mv, j->n,
+		j->rc = moves_on(st, nested, j->rate_bots, owner, j->id, j->first, j->mv, j->n,
 		    j->has_end ? &j->end : NULL, j->has_end ? &j->change : NULL);
 	else
-		j->rc = game_write(st, owner, j->kind, j->id, j->first, j->names[0], j->names[1]);
-	j->us = metrics_now_us() - t0;
-	if (j->rc != 0) {
-		j->unavailable = store_unavailable(st);
-		snprintf(j->err, sizeof j->err, "%s", store_error(st));
+		j->rc = game_write(
+		    st, nested, owner, j->kind, j->id, j->first, j->names[0], j->names[1]);
+	if (j->rc != 0)
+		refused(st, j, j->rc);
+}
+
+/*
+ * On the store thread, with its own connection: the writes queued next to
+ * each other (workq_submit_batch), many rooms' at once. One alone is its
+ * own transaction, as ever. More are one group transaction: each write a
+ * savepoint in it (a refused or fenced write rolls back itself alone and
+ * gets its own refusal), then one COMMIT for all; when that COMMIT fails,
+ * every write of the group is refused, nothing of it being on disk. Their
+ * done callbacks come on the loop after the COMMIT, in queue order, so
+ * events still follow their commit. A PostgreSQL commit waits on the WAL's
+ * flush, and the writes are a few statements each: a group shares that
+ * wait, which bounds a node's moves per second when it is one at a time.
+ * A group is at most WORKQ_BATCH_MAX (64) writes: PostgreSQL keeps 64
+ * subtransactions (savepoints that wrote) of a backend in its shared
+ * cache, and more would slow every other session's snapshots.
+ */
+static void
+move_batch_run(void *ctx, void *const *args, int n)
+{
+	store_t *st = ctx;
+	int64_t t0 = metrics_now_us();
+	struct move_job *first = args[0];
+	first->batch = n;
+	if (n == 1)
+		write_one(st, 0, first);
+	else {
+		int begun = store_begin(st) == 0;
+		for (int i = 0; begun && i < n; i++)
+			write_one(st, 1, args[i]);
+		if (!begun || store_commit(st) != 0) /* none of it is on disk */
+			for (int i = 0; i < n; i++)
+				refused(st, args[i], -1);
 	}
+	int64_t us = metrics_now_us() - t0; /* what each write waited for its commit */
+	for (int i = 0; i < n; i++)
+		((struct move_job *)args[i])->us = us;
 }
 
 /* Back on the loop: the room hears the answer. */
@@ -263,6 +344,8 @@ move_job_done(int64_t id, int cancelled, void *arg)
 		free(j);
 		return;
 	}
+	if (j->batch > 0)
+		metrics_store_batch(srv->metrics, j->batch);
 	game_err_t e = GERR_OK;
 	if (j->rc != 0) {
 		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)j->id,
@@ -295,9 +378,15 @@ queue_write(struct server *srv, struct move_job *j, archive_done_fn done, void *
 		snprintf(j->owner, sizeof j->owner, "%s", archive_fence(srv));
 	}
 	/* one store thread, first come first served: commits keep the order of
-	 * the requests across rooms */
-	if (workq_submit(
-		srv->storeq, (uint64_t)(uintptr_t)arg, move_job_run, move_job_done, NULL, j) < 0) {
+	 * the requests across rooms. The writes queued next to each other go
+	 * in one group transaction (move_batch_run). The grouping is workq's,
+	 * not a queue of archive.c's own: the queue, its order, its one job
+	 * per room, its cancelling at shutdown and its way back to the loop
+	 * are workq's already, and a second queue would have them twice; a
+	 * group never passes a job of another kind (a game's start, a
+	 * lookup), so every write still runs in the order it was asked. */
+	if (workq_submit_batch(
+		srv->storeq, (uint64_t)(uintptr_t)arg, move_batch_run, move_job_done, j) < 0) {
 		free(j);
 		return -1;
 	}
@@ -573,7 +662,7 @@ archive_truncate(struct server *srv, int64_t id, int nmoves)
 	store_t *st = srv->store;
 
 	if (st == NULL || id == 0 ||
-	    game_write(st, archive_fence(srv), JOB_TRUNCATE, id, nmoves, NULL, NULL) == 0)
+	    game_write(st, 0, archive_fence(srv), JOB_TRUNCATE, id, nmoves, NULL, NULL) == 0)
 		return 0;
 	log_error(&srv->log, "game %lld: cannot store an undo: %s", (long long)id, store_error(st));
 	return -1;
@@ -586,7 +675,8 @@ archive_colours(
 	store_t *st = srv->store;
 
 	if (st == NULL || id == 0 ||
-	    game_write(st, archive_fence(srv), JOB_COLOURS, id, opening_plies, black, white) == 0)
+	    game_write(st, 0, archive_fence(srv), JOB_COLOURS, id, opening_plies, black, white) ==
+		0)
 		return 0;
 	log_error(
 	    &srv->log, "game %lld: cannot store the colours: %s", (long long)id, store_error(st));

@@ -79,7 +79,10 @@ struct archive_move {
 };
 
 /*
- * Each call below is one transaction: on disk whole or not at all. -1 (the
+ * Each call below is one transaction: on disk whole or not at all (the
+ * async writes on PostgreSQL's store thread: a savepoint each in a group
+ * transaction with the writes queued beside them, answered after its
+ * commit; a refused one rolls back itself alone). -1 (the
  * reason logged) when the store refused it: nothing was written and the
  * caller must change nothing, in memory or on the wire.
  */

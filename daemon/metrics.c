@@ -63,8 +63,9 @@ static const struct {
 	    "From a MOVE line's arrival to its event handed to every member's sink.", fast_le,
 	    (int)(sizeof fast_le / sizeof fast_le[0]) },
 	[METRIC_STORE_COMMIT] = { "gomokud_store_commit_seconds",
-	    "The archive's transaction of a move, begin to commit.", fast_le,
-	    (int)(sizeof fast_le / sizeof fast_le[0]) },
+	    "The archive's transaction of a move, begin to commit (the store thread's: the "
+	    "group's).",
+	    fast_le, (int)(sizeof fast_le / sizeof fast_le[0]) },
 	[METRIC_BOT_SEARCH] = { "gomokud_bot_search_seconds",
 	    "A bot's search, as the engine timed it.", slow_le,
 	    (int)(sizeof slow_le / sizeof slow_le[0]) },
@@ -84,6 +85,8 @@ struct metrics {
 	uint64_t rate[METRIC_NRATE];
 	uint64_t errors[CODES];
 	uint64_t bytes_in, bytes_out;
+	uint64_t store_batches, store_batch_writes;
+	int store_batch_max;
 	struct hist h[METRIC_NHIST];
 	int64_t line_at_us; /* the line being dealt with arrived then; 0: none */
 
@@ -203,6 +206,15 @@ metrics_bot_done(struct metrics *m, int time_ms)
 	m->bot_done++;
 	if (time_ms >= 0) /* -1: the engine found no move */
 		metrics_observe(m, METRIC_BOT_SEARCH, (int64_t)time_ms * 1000);
+}
+
+void
+metrics_store_batch(struct metrics *m, int n)
+{
+	m->store_batches++;
+	m->store_batch_writes += (uint64_t)n;
+	if (n > m->store_batch_max)
+		m->store_batch_max = n;
 }
 
 void
@@ -336,6 +348,16 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	    out, "gomokud_moves_relayed_total", "Moves played and sent to their rooms.", m->moves);
 	render_hist(out, m, METRIC_RELAY);
 	render_hist(out, m, METRIC_STORE_COMMIT);
+	counter(out, "gomokud_store_batches_total",
+	    "The store thread's transactions of game writes (PostgreSQL): one write alone, or a "
+	    "group of writes queued together.",
+	    m->store_batches);
+	counter(out, "gomokud_store_batch_jobs_total",
+	    "Game writes in those transactions (over gomokud_store_batches_total: writes per "
+	    "transaction).",
+	    m->store_batch_writes);
+	gauge(out, "gomokud_store_batch_jobs_max", "The most game writes one transaction had.",
+	    m->store_batch_max);
 
 	gauge(out, "gomokud_bot_jobs_queued", "Bot searches waiting for a worker.", g->bot_queued);
 	gauge(out, "gomokud_bot_jobs_running", "Bot searches running.", g->bot_running);

@@ -60,6 +60,9 @@ void metrics_line_end(struct metrics *m);
 /* n * MOVE events were handed to every member's sink. */
 void metrics_moves_relayed(struct metrics *m, int n);
 void metrics_observe(struct metrics *m, enum metric_hist h, int64_t us);
+/* The store thread ran n writes queued together (1: one alone; more: one
+ * group transaction, archive.c). */
+void metrics_store_batch(struct metrics *m, int n);
 /* A bot search ended (not cancelled), the engine's time in ms (-1: it
  * found no move, and is not timed). */
 void metrics_bot_done(struct metrics *m, int time_ms);

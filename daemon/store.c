@@ -168,6 +168,24 @@ store_rollback(store_t *s)
 }
 
 int
+store_savepoint(store_t *s)
+{
+	return CALL0(s, savepoint);
+}
+
+int
+store_release(store_t *s)
+{
+	return CALL0(s, release);
+}
+
+void
+store_rollback_to(store_t *s)
+{
+	s->ops->rollback_to(s); /* keeps the message of the failure it follows */
+}
+
+int
 store_user_create(store_t *s, const char *name, const char *pwhash, int64_t now)
 {
 	return CALL(s, user_create, name, pwhash, now);

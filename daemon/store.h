@@ -147,6 +147,16 @@ int store_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total
 int store_begin(store_t *s);
 int store_commit(store_t *s);
 void store_rollback(store_t *s);
+/*
+ * Inside a transaction, one write's own part of it (a group commit: many
+ * rooms' writes in one transaction, archive.c): store_savepoint marks
+ * where it starts, store_release keeps it, store_rollback_to undoes it
+ * alone (the transaction goes on, as it was at the savepoint). One level:
+ * each savepoint is released or rolled back before the next.
+ */
+int store_savepoint(store_t *s);
+int store_release(store_t *s);
+void store_rollback_to(store_t *s);
 
 /*
  * Fault points, for tests only: in a build with -DGOMOKUD_FAULTS,

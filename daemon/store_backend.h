@@ -36,6 +36,9 @@ struct store_ops {
 	int (*begin)(store_t *s);
 	int (*commit)(store_t *s);
 	void (*rollback)(store_t *s);
+	int (*savepoint)(store_t *s);
+	int (*release)(store_t *s);
+	void (*rollback_to)(store_t *s);
 	int (*user_create)(store_t *s, const char *name, const char *pwhash, int64_t now);
 	int (*user_get)(store_t *s, const char *name, char out_name[STORE_NAME_MAX + 1],
 	    char *pwhash, size_t hashlen);

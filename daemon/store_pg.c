@@ -212,6 +212,7 @@ struct pg {
 	int64_t retry_at;      /* monotonic ms: no new connection before */
 	int backoff_ms;
 	int in_tx; /* between begin and commit or rollback */
+	int in_sp; /* between savepoint and release or rollback_to */
 };
 
 /* Parameters of one statement, as text. */
@@ -518,6 +519,7 @@ pg_rollback(store_t *s)
 {
 	PGconn *c = pg(s)->conn;
 	pg(s)->in_tx = 0;
+	pg(s)->in_sp = 0;
 	if (c && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
 		PQclear(PQexec(c, "ROLLBACK"));
 }
@@ -525,12 +527,50 @@ pg_rollback(store_t *s)
 static int
 pg_commit(store_t *s)
 {
-	int rc = exec(s, "COMMIT", "commit");
+	/* PostgreSQL answers COMMIT in a failed transaction with a rollback,
+	 * not an error: that must not pass for a commit */
+	PGconn *c = pg(s)->conn;
+	int rc = c && PQtransactionStatus(c) == PQTRANS_INERROR ? -1 : exec(s, "COMMIT", "commit");
+	if (rc != 0 && !s->msg[0])
+		snprintf(s->msg, sizeof s->msg, "commit: the transaction had failed");
 	pg(s)->in_tx = 0;
+	pg(s)->in_sp = 0;
 	if (rc == 0)
 		return 0;
 	pg_rollback(s);
 	return -1;
+}
+
+/* A write's part of a group transaction: the savepoint w, one level. */
+static int
+pg_savepoint(store_t *s)
+{
+	if (exec(s, "SAVEPOINT w", "savepoint") != 0)
+		return -1;
+	pg(s)->in_sp = 1;
+	return 0;
+}
+
+static int
+pg_release(store_t *s)
+{
+	if (exec(s, "RELEASE SAVEPOINT w", "release") != 0)
+		return -1;
+	pg(s)->in_sp = 0;
+	return 0;
+}
+
+/* Back to the savepoint, which goes with it; the message of the failure is
+ * kept. A connection that broke has nothing left to undo. */
+static void
+pg_rollback_to(store_t *s)
+{
+	PGconn *c = pg(s)->conn;
+	if (!pg(s)->in_sp)
+		return; /* none was made: the transaction is as it was */
+	pg(s)->in_sp = 0;
+	if (c && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
+		PQclear(PQexec(c, "ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w"));
 }
 
 static int
@@ -1122,6 +1162,9 @@ const struct store_ops store_pg_ops = {
 	.begin = pg_begin,
 	.commit = pg_commit,
 	.rollback = pg_rollback,
+	.savepoint = pg_savepoint,
+	.release = pg_release,
+	.rollback_to = pg_rollback_to,
 	.user_create = pg_user_create,
 	.user_get = pg_user_get,
 	.session_put = pg_session_put,

@@ -476,6 +476,28 @@ sq_rollback(store_t *s)
 		sqlite3_exec(sq(s)->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* A write's part of a transaction (store.h): the savepoint w. Unused on
+ * the loop today, where every write is a transaction of its own. */
+static int
+sq_savepoint(store_t *s)
+{
+	return exec(s, "SAVEPOINT w", "savepoint");
+}
+
+static int
+sq_release(store_t *s)
+{
+	return exec(s, "RELEASE w", "release");
+}
+
+/* An error here (no savepoint w) leaves the transaction as it is. */
+static void
+sq_rollback_to(store_t *s)
+{
+	if (!sqlite3_get_autocommit(sq(s)->db))
+		sqlite3_exec(sq(s)->db, "ROLLBACK TO w; RELEASE w", NULL, NULL, NULL);
+}
+
 static void
 copy_text(char *dst, size_t cap, sqlite3_stmt *q, int col)
 {
@@ -1261,6 +1283,9 @@ const struct store_ops store_sqlite_ops = {
 	.begin = sq_begin,
 	.commit = sq_commit,
 	.rollback = sq_rollback,
+	.savepoint = sq_savepoint,
+	.release = sq_release,
+	.rollback_to = sq_rollback_to,
 	.user_create = sq_user_create,
 	.user_get = sq_user_get,
 	.session_put = sq_session_put,

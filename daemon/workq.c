@@ -25,6 +25,7 @@ struct workq_job {
 	int64_t id;
 	uint64_t owner;
 	workq_run_fn run;
+	workq_batch_fn batch; /* instead of run: taken with its neighbours */
 	workq_done_fn done;
 	workq_progress_fn progress;
 	void *arg;
@@ -51,6 +52,7 @@ struct workq {
 	pthread_cond_t more;
 	struct workq_job *qhead, *qtail;
 	int nqueued, queue_max, nrunning, quit;
+	int nbusy;                  /* workers running a job or a batch (nrunning counts jobs) */
 	struct workq_job *finished; /* newest first */
 	struct workq_job *progress;
 	struct workq_job *inflight;
@@ -122,22 +124,38 @@ worker_main(void *arg)
 			pthread_mutex_unlock(&q->lock);
 			break;
 		}
-		struct workq_job *j = q->qhead;
-		q->qhead = j->next;
-		if (q->qhead == NULL)
-			q->qtail = NULL;
-		q->nqueued--;
-		q->nrunning++;
-		j->state = J_RUNNING;
-		j->worker = w;
+		/* the head, and with a batch job the jobs of its kind right behind it */
+		struct workq_job *take[WORKQ_BATCH_MAX];
+		void *args[WORKQ_BATCH_MAX];
+		int n = 0;
+		do {
+			struct workq_job *j = q->qhead;
+			q->qhead = j->next;
+			if (q->qhead == NULL)
+				q->qtail = NULL;
+			q->nqueued--;
+			q->nrunning++;
+			j->state = J_RUNNING;
+			j->worker = w;
+			args[n] = j->arg;
+			take[n++] = j;
+		} while (take[0]->batch != NULL && n < WORKQ_BATCH_MAX && q->qhead != NULL &&
+		    q->qhead->batch == take[0]->batch);
+		q->nbusy++;
 		atomic_store(&w->stop, 0);
 		pthread_mutex_unlock(&q->lock);
 
-		j->run(j, w->ctx, j->arg);
+		if (take[0]->batch != NULL)
+			take[0]->batch(w->ctx, args, n);
+		else
+			take[0]->run(take[0], w->ctx, take[0]->arg);
 
 		pthread_mutex_lock(&q->lock);
-		q->nrunning--;
-		finish(q, j);
+		q->nbusy--;
+		for (int i = 0; i < n; i++) { /* delivered oldest first: queue order */
+			q->nrunning--;
+			finish(q, take[i]);
+		}
 		pthread_mutex_unlock(&q->lock);
 		wake_loop(q);
 	}
@@ -287,8 +305,8 @@ workq_free(workq_t *q)
 	free(q);
 }
 
-int64_t
-workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
+static int64_t
+submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_batch_fn batch, workq_done_fn done,
     workq_progress_fn progress, void *arg)
 {
 	struct workq_job *j;
@@ -300,7 +318,7 @@ workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
 			pthread_mutex_unlock(&q->lock);
 			return WORKQ_OWNER_BUSY;
 		}
-	if (q->nqueued >= q->queue_max + (q->nworkers - q->nrunning) ||
+	if (q->nqueued >= q->queue_max + (q->nworkers - q->nbusy) ||
 	    (j = calloc(1, sizeof *j + q->progress_size)) == NULL) {
 		pthread_mutex_unlock(&q->lock);
 		return WORKQ_FULL;
@@ -308,6 +326,7 @@ workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
 	j->id = id = q->next_id++;
 	j->owner = owner;
 	j->run = run;
+	j->batch = batch;
 	j->done = done;
 	j->progress = progress;
 	j->arg = arg;
@@ -323,6 +342,19 @@ workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
 	pthread_cond_signal(&q->more);
 	pthread_mutex_unlock(&q->lock);
 	return id;
+}
+
+int64_t
+workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
+    workq_progress_fn progress, void *arg)
+{
+	return submit(q, owner, run, NULL, done, progress, arg);
+}
+
+int64_t
+workq_submit_batch(workq_t *q, uint64_t owner, workq_batch_fn batch, workq_done_fn done, void *arg)
+{
+	return submit(q, owner, NULL, batch, done, NULL, arg);
 }
 
 void

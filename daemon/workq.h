@@ -8,6 +8,14 @@
  * Fairness: an owner (a room, a connection) has at most one job in flight,
  * and jobs are served first come first served, so between two jobs of one
  * owner every other waiting owner gets one.
+ *
+ * Batches: jobs submitted with workq_submit_batch and the same batch
+ * function are taken together when they wait next to each other: a worker
+ * that takes one also takes those queued right behind it (up to
+ * WORKQ_BATCH_MAX, never past a job of another kind, so the order stays
+ * first come first served), runs them in one call, and their done
+ * callbacks come in queue order once that call returned. The store thread
+ * commits many rooms' writes in one transaction this way (archive.c).
  */
 #ifndef GOMOKUD_WORKQ_H
 #define GOMOKUD_WORKQ_H
@@ -29,7 +37,11 @@ typedef void (*workq_done_fn)(int64_t id, int cancelled, void *arg);
 /* On the loop thread: the newest progress published by a running job. */
 typedef void (*workq_progress_fn)(int64_t id, const void *data, void *arg);
 
-enum { WORKQ_FULL = -1, WORKQ_OWNER_BUSY = -2 };
+/* On a worker thread: do n jobs (1..WORKQ_BATCH_MAX) taken together, in
+ * the order they were queued; args[i] is the i-th one's arg. */
+typedef void (*workq_batch_fn)(void *ctx, void *const *args, int n);
+
+enum { WORKQ_FULL = -1, WORKQ_OWNER_BUSY = -2, WORKQ_BATCH_MAX = 64 };
 
 /* threads workers, each with ctx_new(ctx_arg) (NULL ctx_new: no context);
  * room for queue_max waiting jobs; progress data of progress_size bytes. */
@@ -42,6 +54,10 @@ void workq_free(workq_t *q);
  * queue is full, or WORKQ_OWNER_BUSY when owner has a job in flight. */
 int64_t workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
     workq_progress_fn progress, void *arg);
+/* As workq_submit, for a job run by batch with the jobs of the same batch
+ * function queued right behind it (no progress). */
+int64_t workq_submit_batch(
+    workq_t *q, uint64_t owner, workq_batch_fn batch, workq_done_fn done, void *arg);
 /* Marks a job cancelled: a waiting one is dropped, a running one has its
  * stop flag raised. Its progress callback is not called after this returns;
  * done comes with cancelled set. Unknown ids are ignored. */

@@ -198,7 +198,7 @@ TESTS += $(O)/tests/unit/test_core
 # A build without the cluster (WITH_CLUSTER=0) builds none of its tests:
 # tests/run.sh names them as not built in its summary, never silently.
 ifneq ($(NOCLUSTER),)
-NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_lobby test_lease withredis
+NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_lobby test_lease test_batch withredis
 CLUSTER_PASS :=
 else
 # The messages between cluster nodes (issue 26): parsed and formatted,
@@ -249,6 +249,17 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_lease
 $(O)/tests/daemon/test_lease: $(O)/tests/daemon/redisrun.o
 
 TEST_HELPERS += $(O)/tests/daemon/test_lease
+
+# Group commit on the store thread (issue 45, item 4): a fenced room's
+# write in a group, PostgreSQL gone mid-group, and a kill -9 before a
+# group's commit (the fault build); tests/pg/test_pg.sh runs it, in this
+# pass (a cluster node, on Redis, fences its writes).
+$(O)/tests/daemon/test_batch.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUD_FAULTS_BIN='"$(GOMOKUD_FAULTS)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_batch
+$(O)/tests/daemon/test_batch: $(O)/tests/daemon/redisrun.o | $(GOMOKUD_FAULTS)
+
+TEST_HELPERS += $(O)/tests/daemon/test_batch
 
 # The black-box tests against a cluster node (tests/pg/test_pg.sh runs them
 # under it, on PostgreSQL and a Redis of its own).

@@ -9,7 +9,10 @@
  *      another node (relay), on an idle cluster and again while every node
  *      carries paced games;
  *   3. for each phase, the PostgreSQL commit time per move, read off the
- *      nodes' gomokud_store_commit_seconds histograms.
+ *      nodes' gomokud_store_commit_seconds histograms (a move's time is
+ *      its group transaction's), and the writes per transaction of the
+ *      store threads' group commit (gomokud_store_batch_jobs_total over
+ *      gomokud_store_batches_total).
  * Figures only; never pass/fail.
  *
  *   cluster [-b gomokud] [-g games-per-node] [-s seconds] [-t think-ms] [-n relay-moves]
@@ -43,6 +46,7 @@ struct hist {
 	double le[BUCKETS];
 	double count[BUCKETS];
 	double sum, total;
+	double batches, writes; /* the store thread's transactions, the writes in them */
 };
 
 static void
@@ -105,10 +109,15 @@ read_hist(int i, struct hist *h)
 	const char *fam = "gomokud_store_commit_seconds";
 	int k = 0;
 	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+		double v;
+		if (sscanf(l, "gomokud_store_batches_total %lf", &v) == 1)
+			h->batches += v;
+		else if (sscanf(l, "gomokud_store_batch_jobs_total %lf", &v) == 1)
+			h->writes += v;
 		if (strncmp(l, fam, strlen(fam)) != 0)
 			continue;
 		const char *rest = l + strlen(fam);
-		double le, v;
+		double le;
 		if (sscanf(rest, "_bucket{le=\"%lf\"} %lf", &le, &v) == 2 && k < BUCKETS) {
 			h->le[k] = le;
 			h->count[k++] += v;
@@ -157,6 +166,12 @@ report_commits(const char *phase, const struct hist *a, const struct hist *b)
 	       "p50 <= %.2f ms, p99 <= %.2f ms (histogram bounds)\n",
 	    phase, n, (b->sum - a->sum) * 1000 / n, quantile_ms(a, b, 0.5),
 	    quantile_ms(a, b, 0.99));
+	/* group commit (issue 45): a move's time above is its group's */
+	if (b->batches > a->batches)
+		printf("commits (%s): %.0f transactions on the store threads, %.1f writes each "
+		       "on average\n",
+		    phase, b->batches - a->batches,
+		    (b->writes - a->writes) / (b->batches - a->batches));
 }
 
 /* Runs argv with its output into path; the child's pid. */
@@ -235,8 +250,8 @@ start_nodes(const char *bin, const char *db, int games)
 		    "database %s\nmetrics-listen 127.0.0.1:%d\n"
 		    "log-level info\nmax-connections %d\nmax-per-address %d\n"
 		    "rate-burst 100000\nrate-per-second 100000\nidle-timeout 600\n"
-		    "handshake-timeout 60\n",
-		    db, mport[i], conns, conns);
+		    "handshake-timeout 60\nmax-seeks-per-address %d\n",
+		    db, mport[i], conns, conns, conns);
 		if (redis_node(&node[i], bin, &redis, name, conf) != 0) {
 			fprintf(
 			    stderr, "cluster: node %c did not start (%s)\n", 'a' + i, node[i].log);

@@ -652,8 +652,9 @@ main(int argc, char **argv)
 	char conf[1024];
 	snprintf(conf, sizeof conf,
 	    "log-level info\nmax-connections %d\nmax-per-address %d\nrate-burst 1000\n"
-	    "rate-per-second 1000\nidle-timeout 600\nhandshake-timeout 60\n%s\n",
-	    idle + 2 * games + 100, idle + 2 * games + 100, extra);
+	    "rate-per-second 1000\nidle-timeout 600\nhandshake-timeout 60\n"
+	    "max-seeks-per-address %d\n%s\n",
+	    idle + 2 * games + 100, idle + 2 * games + 100, games + 100, extra);
 	if (port) {
 		/* a daemon someone else started and stops (tests/load/cluster.c) */
 		d.port = port;

@@ -13,11 +13,14 @@
 # away (test_away), the same seven again against a cluster node
 # (tests/daemon/withredis), three cluster nodes sharing one database
 # (test_cluster), the lobby across them (test_cluster_lobby) and a killed
-# or paused node's game adopted by another (test_lease). Stops the server
+# or paused node's game adopted by another (test_lease), and group commit
+# on the store thread: a fenced room's write in a group, PostgreSQL gone
+# mid-group, a kill -9 before a group's commit (test_batch). Stops the
+# server
 # by its pid at the end, also on failure. A missing PostgreSQL is a
 # failure, never a skip. With a TEST_FILTER that does not name this script
 # (tests/run.sh: e.g. "cluster"), only the programs it matches run.
-# runs: test_store test_pgdown test_persist test_accounts test_ratings test_remember test_gomokud test_spec test_away test_cluster test_cluster_lobby cluster:test_lease cluster:test_persist cluster:test_accounts cluster:test_ratings cluster:test_remember cluster:test_gomokud cluster:test_spec cluster:test_away
+# runs: test_store test_pgdown test_persist test_accounts test_ratings test_remember test_gomokud test_spec test_away test_cluster test_cluster_lobby cluster:test_lease cluster:test_batch cluster:test_persist cluster:test_accounts cluster:test_ratings cluster:test_remember cluster:test_gomokud cluster:test_spec cluster:test_away
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
@@ -47,12 +50,12 @@ esac
 # and the one CLUSTER_TEST=1 adds; never one built WITH_CLUSTER=0)
 if [ -n "${CLUSTER_PASS:-}" ]; then
 	tests="$tests $O/tests/daemon/test_cluster $O/tests/daemon/test_cluster_lobby
-	$O/tests/daemon/test_lease"
+	$O/tests/daemon/test_lease $O/tests/daemon/test_batch"
 fi
 # only the programs TEST_FILTER names, when it does not name this script;
 # the cluster's tests answer to "cluster" too (TEST_FILTER=cluster make test)
 want() {
-	case "$1" in *cluster* | *test_lease) set -- "cluster:$1" ;; esac
+	case "$1" in *cluster* | *test_lease | *test_batch) set -- "cluster:$1" ;; esac
 	case "$0" in *"${TEST_FILTER:-}"*) return 0 ;; esac
 	case "$1" in *"$TEST_FILTER"*) return 0 ;; esac
 	return 1

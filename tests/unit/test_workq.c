@@ -2,7 +2,10 @@
  * test_workq.c: the work queue with jobs that are not searches (scrypt
  * password checks, as the daemon's logins will run): done runs on the loop
  * thread once per job, a job cancelled while waiting gets its done later
- * (never inside workq_cancel), and freeing the queue ends every job.
+ * (never inside workq_cancel), and freeing the queue ends every job; jobs
+ * submitted with workq_submit_batch run together with the jobs of the same
+ * batch function queued right behind them, never past another kind, at
+ * most WORKQ_BATCH_MAX at once, their done callbacks in queue order.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -129,6 +133,91 @@ test_cancel_and_free(void **state)
 		      " the rest, each exactly once\n");
 }
 
+/* Batches: what the worker saw (written on the worker, read after). */
+static atomic_int gate;
+static int calls[16], ncalls; /* each call's job count, negative for batch_b */
+static int order[128], norder;
+
+static void
+run_gate(workq_job_t *job, void *ctx, void *arg)
+{
+	(void)job;
+	(void)ctx;
+	(void)arg;
+	while (!atomic_load(&gate)) {
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	calls[ncalls++] = 1;
+}
+
+static void
+batch_a(void *ctx, void *const *args, int n)
+{
+	(void)ctx;
+	(void)args;
+	if (ncalls < 16)
+		calls[ncalls++] = n;
+}
+
+static void
+batch_b(void *ctx, void *const *args, int n)
+{
+	(void)ctx;
+	(void)args;
+	if (ncalls < 16)
+		calls[ncalls++] = -n;
+}
+
+static void
+on_order(int64_t id, int cancelled, void *arg)
+{
+	(void)id;
+	(void)cancelled;
+	order[norder++] = (int)(intptr_t)arg;
+}
+
+/* n batch jobs of fn, numbered from k on (their owners too): the next k. */
+static int
+submit_batch(workq_t *q, workq_batch_fn fn, int k, int n)
+{
+	for (int i = 0; i < n; i++, k++)
+		assert_true(
+		    workq_submit_batch(q, (uint64_t)k, fn, on_order, (void *)(intptr_t)k) > 0);
+	return k;
+}
+
+static void
+test_batches(void **state)
+{
+	(void)state;
+	workq_t *q = workq_new(base, 1, 128, NULL, NULL, NULL, 0);
+	assert_non_null(q);
+	atomic_store(&gate, 0);
+	ncalls = norder = 0;
+	int k = 0;
+	/* the worker waits on the gate while the rest queue behind it */
+	assert_true(workq_submit(q, 1000, run_gate, on_order, NULL, (void *)(intptr_t)k++) > 0);
+	k = submit_batch(q, batch_a, k, 3);
+	assert_true(workq_submit(q, 1001, run_gate, on_order, NULL, (void *)(intptr_t)k++) > 0);
+	k = submit_batch(q, batch_a, k, WORKQ_BATCH_MAX + 6);
+	k = submit_batch(q, batch_b, k, 2);
+	atomic_store(&gate, 1);
+	spin_until(&norder, k);
+	/* the gate; three of a; the second gate (another kind: the batch
+	 * stops before it); 64 of a, then the 6 left; 2 of b */
+	const int want[] = { 1, 3, 1, WORKQ_BATCH_MAX, 6, -2 };
+	assert_int_equal(ncalls, 6);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(calls[i], want[i]);
+	for (int i = 0; i < k; i++)
+		assert_int_equal(order[i], i);
+	workq_free(q);
+	print_message("  %d jobs: batches of the same function only, never past another kind,"
+		      " at most %d, done in queue order\n",
+	    k, WORKQ_BATCH_MAX);
+}
+
 static int
 setup(void **state)
 {
@@ -152,6 +241,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_logins_off_the_loop),
 		cmocka_unit_test(test_cancel_and_free),
+		cmocka_unit_test(test_batches),
 	};
 	return cmocka_run_group_tests_name("workq", tests, setup, teardown);
 }

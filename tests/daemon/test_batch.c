@@ -1,0 +1,393 @@
+/*
+ * test_batch.c: group commit on the store thread (issue 45, item 4). On
+ * PostgreSQL the store thread takes the game writes queued behind the one
+ * it runs and commits them in one transaction, a savepoint each. Real
+ * daemons, real TLS clients, tests/pg/test_pg.sh's PostgreSQL and a Redis
+ * of redisrun.c's own:
+ * - a cluster node (its writes fenced) with PostgreSQL's backends paused
+ *   while one room's move is stored: the moves of seven more rooms queue,
+ *   one of them a game another node owns now (its owner changed in the
+ *   database). Resumed, the seven are one transaction (the metrics say a
+ *   group of seven); the fenced room's mover is refused (500, see
+ *   * MOVED) and its opponent hears nothing, the six others are answered
+ *   and published, and the database has their moves and not the fenced
+ *   one's;
+ * - a lone node, the moves of four rooms in one transaction that waits
+ *   mid-way on a row another session of the test locks, the first room's
+ *   move already written in it: PostgreSQL stopped then, every move of the
+ *   group is refused with 508 and none is said (the first one's either);
+ *   nothing of the group is in the database; started again, the same
+ *   moves are taken;
+ * - a lone node killed (SIGKILL, the fault build's before:commit:1:die)
+ *   just before its first group's COMMIT: none of the group's moves was
+ *   said, none is in the database; the move committed before it alone
+ *   is, and a restart on the database resumes the games.
+ * Only under tests/pg/test_pg.sh, in the cluster's pass: without
+ * PostgreSQL or redis-server it fails (never a skip). Every process it
+ * started is stopped by its pid, also on failure.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tests/daemon/check.h"
+#include "tests/daemon/redisrun.h"
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+#ifndef GOMOKUD_FAULTS_BIN
+#define GOMOKUD_FAULTS_BIN "build/default-cc/tests/daemon/gomokud-faults"
+#endif
+
+enum { ROOMS = 8, GROUP = 4, FENCED = 5 };
+
+static struct daemon node, lone, doomed, again;
+static struct redisrun redis;
+static char db[300], db2[300], db3[300];
+static int mport;
+
+/* pg.sh start|stop|pause|resume on the test's server. */
+static int
+pg_ctl(const char *what)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s %s %s >/dev/null", getenv("GOMOKU_PG_CTL"), what,
+	    getenv("GOMOKU_PG_DIR"));
+	return system(cmd);
+}
+
+/* The first value psql prints for sql on url, as a number; -1 when none. */
+static long
+sql_value(const char *url, const char *sql)
+{
+	char cmd[1200], out[64] = "";
+	snprintf(cmd, sizeof cmd, "psql -X -tAq -d '%s' -c \"%s\" 2>&1", url, sql);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	char *got = fgets(out, sizeof out, p);
+	pclose(p);
+	char *end;
+	long v = got ? strtol(out, &end, 10) : -1;
+	return got && end != out ? v : -1;
+}
+
+/* The moves the database holds of the unfinished game in room. */
+static long
+moves_of(const char *url, const char *room)
+{
+	char sql[300];
+	snprintf(sql, sizeof sql,
+	    "SELECT count(*) FROM moves m JOIN games g ON g.id = m.game_id"
+	    " WHERE g.room = '%s' AND g.ended IS NULL",
+	    room);
+	return sql_value(url, sql);
+}
+
+/* A psql session of the test's own holding the row of room's game (FOR
+ * UPDATE) until lock_free: a write to that game waits for it. */
+static FILE *
+lock_game(const char *url, const char *room)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "psql -X -q -d '%s' >/dev/null 2>&1", url);
+	FILE *p = popen(cmd, "w");
+	if (!p)
+		return NULL;
+	fprintf(p, "BEGIN; SELECT 1 FROM games WHERE room = '%s' AND ended IS NULL FOR UPDATE;\n",
+	    room);
+	fflush(p);
+	return p;
+}
+
+static void
+lock_free(FILE *p)
+{
+	if (!p)
+		return;
+	fprintf(p, "COMMIT;\n");
+	fflush(p);
+	pclose(p); /* psql ends at the end of its input */
+}
+
+/* GET /metrics; the value of the sample name (-1: none). */
+static long
+metric(const char *name)
+{
+	static char buf[1 << 17];
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)mport) };
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	const char *req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+	size_t n = 0;
+	ssize_t r = write(fd, req, strlen(req));
+	while (r > 0 && n + 1 < sizeof buf && (r = read(fd, buf + n, sizeof buf - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	buf[n] = '\0';
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+		if (strncmp(l, name, strlen(name)) == 0 && l[strlen(name)] == ' ')
+			return atol(l + strlen(name) + 1);
+	return -1;
+}
+
+/* Reads c's lines until one starts with "OK MOVE" or "ERR": it, or NULL. */
+static const char *
+move_answer(struct tc *c, int ms)
+{
+	const char *l;
+	while ((l = tc_read(c, ms)) && strncmp(l, "OK MOVE", 7) != 0 && strncmp(l, "ERR", 3) != 0)
+		;
+	return l;
+}
+
+/* n games on port, black[i] and white[i] in room[i]. */
+static int
+pair_rooms(int port, int n, struct tc **black, struct tc **white, char room[][24], const char *tag)
+{
+	for (int i = 0; i < n; i++) {
+		char b[16], w[16];
+		snprintf(b, sizeof b, "%sb%d", tag, i);
+		snprintf(w, sizeof w, "%sw%d", tag, i);
+		if (tc_pair_guests(
+			port, b, w, "freestyle 15 none", &black[i], &white[i], room[i], 24) != 0) {
+			printf("FAIL: pairing %s: %s\n", b, tc_why);
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++) /* the lines of the start (* RATINGS ...) */
+		while (tc_read(black[i], 150) || tc_read(white[i], 50))
+			;
+	return 0;
+}
+
+static void
+test_fenced(void)
+{
+	struct tc *black[ROOMS], *white[ROOMS];
+	char room[ROOMS][24], sql[300];
+	REQUIRE(pair_rooms(node.port, ROOMS, black, white, room, "f") == 0, "no games");
+	/* another node adopted this game meanwhile, as far as the database goes */
+	snprintf(sql, sizeof sql,
+	    "UPDATE games SET owner = 'elsewhere' WHERE room = '%s' AND ended IS NULL"
+	    " RETURNING 1",
+	    room[FENCED]);
+	REQUIRE(sql_value(db, sql) == 1, "cannot give room %s's game away", room[FENCED]);
+	long batches = metric("gomokud_store_batches_total"),
+	     jobs = metric("gomokud_store_batch_jobs_total");
+	REQUIRE(batches >= 0 && jobs >= 0, "no store batch metrics on :%d", mport);
+
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(black[0], "MOVE %s h8", room[0]);
+	usleep(300 * 1000); /* the store thread waits on it: the others queue */
+	for (int i = 1; i < ROOMS; i++)
+		tc_send(black[i], "MOVE %s h8", room[i]);
+	CHECK(!tc_read(black[ROOMS - 1], 500), "answered while the store is paused: %s",
+	    black[ROOMS - 1]->line);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+
+	for (int i = 0; i < ROOMS; i++) {
+		const char *l = move_answer(black[i], 5000);
+		if (i == FENCED) {
+			CHECK(l && strncmp(l, "ERR 500", 7) == 0 && strstr(l, "another node"),
+			    "the fenced room's move: %s", black[i]->line);
+			CHECK(!tc_expect(white[i], "* MOVE", 500),
+			    "the fenced room's opponent heard the refused move");
+			continue;
+		}
+		CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "room %d's move: %s", i, black[i]->line);
+		CHECK(tc_expect(white[i], "* MOVE", 3000), "room %d's opponent: %s", i,
+		    white[i]->line);
+	}
+	long nb = metric("gomokud_store_batches_total"),
+	     nj = metric("gomokud_store_batch_jobs_total"),
+	     most = metric("gomokud_store_batch_jobs_max");
+	CHECK(nb - batches == 2 && nj - jobs == ROOMS && most == ROOMS - 1,
+	    "not one write alone then one group of %d: %ld transactions, %ld writes, the "
+	    "largest %ld",
+	    ROOMS - 1, nb - batches, nj - jobs, most);
+	for (int i = 0; i < ROOMS; i++)
+		CHECK(moves_of(db, room[i]) == (i == FENCED ? 0 : 1),
+		    "room %d's game has %ld moves in the database", i, moves_of(db, room[i]));
+	CHECK(daemon_log_count(&node, "not this node's") >= 1, "the fence is not logged (log %s)",
+	    node.log);
+	ok("seven rooms' moves in one transaction: the fenced room's refused (500) and not "
+	   "said, the six others committed and published");
+	for (int i = 0; i < ROOMS; i++) {
+		tc_close(black[i]);
+		tc_close(white[i]);
+	}
+}
+
+static void
+test_outage(void)
+{
+	struct tc *black[GROUP + 1], *white[GROUP + 1];
+	char room[GROUP + 1][24];
+	char conf[400];
+	snprintf(conf, sizeof conf, "database %s\n", db2);
+	REQUIRE(daemon_start(&lone, GOMOKUD_BIN, conf) == 0, "no daemon (log %s)", lone.log);
+	REQUIRE(pair_rooms(lone.port, GROUP + 1, black, white, room, "o") == 0, "no games");
+
+	/* room 0's write waits on the first lock; rooms 1.. queue behind it.
+	 * The second lock stops the group after room 1's move, written in it. */
+	FILE *first = lock_game(db2, room[0]), *mid = lock_game(db2, room[2]);
+	REQUIRE(first && mid, "no psql");
+	usleep(1000 * 1000); /* both sessions hold their rows */
+	tc_send(black[0], "MOVE %s h8", room[0]);
+	usleep(300 * 1000);
+	for (int i = 1; i <= GROUP; i++)
+		tc_send(black[i], "MOVE %s h8", room[i]);
+	usleep(500 * 1000);
+	lock_free(first);
+	const char *l = move_answer(black[0], 5000);
+	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
+	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
+	usleep(500 * 1000); /* the group is begun, room 1's move in it, room 2's waiting */
+	CHECK(!tc_read(black[1], 300), "a move said before its group's commit: %s", black[1]->line);
+	CHECK(!tc_read(white[1], 100), "a move published before its group's commit: %s",
+	    white[1]->line);
+
+	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	lock_free(mid);
+	for (int i = 1; i <= GROUP; i++) {
+		l = move_answer(black[i], 8000);
+		CHECK(l && strncmp(l, "ERR 508", 7) == 0,
+		    "room %d's move with the group cut off: %s", i, black[i]->line);
+		CHECK(!tc_expect(white[i], "* MOVE", 300),
+		    "room %d's opponent heard a move of a "
+		    "group that did not commit",
+		    i);
+	}
+	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	for (int i = 0; i <= GROUP; i++)
+		CHECK(moves_of(db2, room[i]) == (i == 0 ? 1 : 0),
+		    "room %d's game has %ld moves in the database", i, moves_of(db2, room[i]));
+	ok("PostgreSQL gone mid-group: every move of the group refused with 508, none said, "
+	   "none in the database (the one written in it either)");
+
+	for (int i = 1; i <= GROUP; i++) {
+		for (int t = 0; t < 40; t++) {
+			tc_send(black[i], "MOVE %s h8", room[i]);
+			l = move_answer(black[i], 5000);
+			if (!l || strncmp(l, "ERR 508", 7) != 0)
+				break;
+			usleep(250 * 1000);
+		}
+		CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "room %d's move again: %s", i,
+		    black[i]->line);
+		CHECK(tc_expect(white[i], "* MOVE", 3000), "room %d's opponent: %s", i,
+		    white[i]->line);
+		CHECK(moves_of(db2, room[i]) == 1, "room %d's move is not in the database", i);
+	}
+	ok("PostgreSQL back: the same moves taken, said and stored");
+	for (int i = 0; i <= GROUP; i++) {
+		tc_close(black[i]);
+		tc_close(white[i]);
+	}
+	CHECK(daemon_stop(&lone, SIGTERM, 10000) == 0, "the lone node did not stop cleanly");
+}
+
+static void
+test_killed(void)
+{
+	struct tc *black[GROUP], *white[GROUP];
+	char room[GROUP][24], conf[400];
+	snprintf(conf, sizeof conf, "database %s\n", db3);
+	/* the store thread's first COMMIT is its first group's: a lone move
+	 * is one statement, a game's row too */
+	setenv("GOMOKUD_FAULT", "before:commit:1:die", 1);
+	int rc = daemon_start(&doomed, GOMOKUD_FAULTS_BIN, conf);
+	unsetenv("GOMOKUD_FAULT");
+	REQUIRE(rc == 0, "no daemon (log %s)", doomed.log);
+	REQUIRE(pair_rooms(doomed.port, GROUP, black, white, room, "k") == 0, "no games");
+
+	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	tc_send(black[0], "MOVE %s h8", room[0]);
+	usleep(300 * 1000);
+	for (int i = 1; i < GROUP; i++)
+		tc_send(black[i], "MOVE %s h8", room[i]);
+	usleep(500 * 1000);
+	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	const char *l = move_answer(black[0], 5000);
+	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
+	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
+	CHECK(daemon_stop(&doomed, 0, 5000) == 128 + SIGKILL,
+	    "the daemon did not die before its group's commit (log %s)", doomed.log);
+	for (int i = 1; i < GROUP; i++) {
+		while ((l = tc_read(black[i], 300)) != NULL)
+			CHECK(strncmp(l, "OK MOVE", 7) != 0 && strncmp(l, "* MOVE", 6) != 0,
+			    "room %d's mover heard of an uncommitted move: %s", i, l);
+		while ((l = tc_read(white[i], 100)) != NULL)
+			CHECK(strncmp(l, "* MOVE", 6) != 0,
+			    "room %d's opponent heard of an uncommitted move: %s", i, l);
+	}
+	for (int i = 0; i < GROUP; i++)
+		CHECK(moves_of(db3, room[i]) == (i == 0 ? 1 : 0),
+		    "room %d's game has %ld moves in the database after the kill", i,
+		    moves_of(db3, room[i]));
+	REQUIRE(daemon_start(&again, GOMOKUD_BIN, conf) == 0, "no restart (log %s)", again.log);
+	CHECK(daemon_wait_log(&again, "resumed 4 games", 0, 5000),
+	    "the restart did not resume the four games (log %s)", again.log);
+	ok("killed before a group's COMMIT: none of its moves said or stored, the move "
+	   "acknowledged before it kept, the games resumed");
+	for (int i = 0; i < GROUP; i++) {
+		tc_close(black[i]);
+		tc_close(white[i]);
+	}
+	CHECK(daemon_stop(&again, SIGTERM, 10000) == 0, "the restart did not stop cleanly");
+}
+
+int
+main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	int code;
+	if (redis_guard(&redis, &code) != 0)
+		return code;
+	char name[32], conf[400];
+	snprintf(name, sizeof name, "gbatch%ld", (long)getpid());
+	int rc = tc_pg_database(name, db, sizeof db);
+	snprintf(name, sizeof name, "gbatchl%ld", (long)getpid());
+	char url[300];
+	if (rc == 0)
+		rc = tc_pg_database(name, url, sizeof url);
+	if (rc != 0) {
+		printf(rc > 0 ? "FAIL: no PostgreSQL: run me under tests/pg/test_pg.sh\n"
+			      : "FAIL: cannot create the databases\n");
+		return 1;
+	}
+	snprintf(db2, sizeof db2, "%s", url);
+	snprintf(name, sizeof name, "gbatchk%ld", (long)getpid());
+	if (tc_pg_database(name, db3, sizeof db3) != 0) {
+		printf("FAIL: cannot create the databases\n");
+		return 1;
+	}
+	if (redis_start(&redis) != 0) {
+		printf("FAIL: no redis-server\n");
+		return 1;
+	}
+	mport = tc_free_port();
+	snprintf(conf, sizeof conf, "database %s\nmetrics-listen 127.0.0.1:%d\n", db, mport);
+	if (redis_node(&node, GOMOKUD_BIN, &redis, "a", conf) != 0) {
+		printf("FAIL: the node did not start (%s)\n", node.log);
+		redis_finish(&redis, &node, 0, 1, 1);
+		return 1;
+	}
+	test_fenced();
+	test_outage();
+	test_killed();
+	return redis_finish(&redis, &node, 1, 1, failures);
+}
