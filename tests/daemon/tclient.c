@@ -561,6 +561,10 @@ open_with(const char *src, int port, const void *pre, size_t npre, int hello,
 	}
 	c->ctx = SSL_CTX_new(TLS_client_method());
 	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
+	/* a record with no data for us (a TLS 1.3 session ticket) makes
+	 * SSL_read say WANT_READ, not block on this blocking socket for
+	 * data that may never come: fill's poll keeps the waits */
+	SSL_CTX_clear_mode(c->ctx, SSL_MODE_AUTO_RETRY);
 	c->ssl = SSL_new(c->ctx);
 	if (alpn)
 		SSL_set_alpn_protos(c->ssl, alpn, alen);
