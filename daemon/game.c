@@ -12,6 +12,12 @@ gamespec_check(const struct gamespec *g, const char **why)
 		*why = "swap2 is for freestyle and standard";
 		return -1;
 	}
+	/* and that renju, whose first stone goes on the centre, needs one */
+	if (g->opening == OPEN_FREE &&
+	    opening_combination(ORULE_NONE, g->rule, g->size) != OERR_OK) {
+		*why = "renju needs a board with a centre point: an odd size";
+		return -1;
+	}
 	return 0;
 }
 

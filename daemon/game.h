@@ -71,6 +71,7 @@ typedef enum {
 	GERR_OVER,          /* no game in progress */
 	GERR_OFF_BOARD,     /* not a point of this board */
 	GERR_ILLEGAL,       /* the rules core refused the move (its legality says why) */
+	GERR_OUTSIDE_AREA,  /* the opening allows no stone there (renju's first: the centre) */
 	GERR_ARGUMENT,      /* the request does not fit the game */
 	GERR_OFFER_PENDING, /* one of that kind is already open */
 	GERR_NO_OFFER,

@@ -137,6 +137,8 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_OFF_BOARD;
 	case GERR_ILLEGAL:
 		return proto_err_of_legality(l);
+	case GERR_OUTSIDE_AREA:
+		return ERR_OUTSIDE_AREA;
 	case GERR_ARGUMENT:
 		return ERR_ARGUMENT;
 	case GERR_OFFER_PENDING:

@@ -322,6 +322,7 @@ static const struct {
 	{ ERR_DOUBLE_THREE, "double-three" },
 	{ ERR_DOUBLE_FOUR, "double-four" },
 	{ ERR_OVERLINE, "overline" },
+	{ ERR_OUTSIDE_AREA, "outside-area" },
 	{ ERR_GAME_OVER, "game-over" },
 	{ ERR_PHASE, "wrong-phase" },
 	{ ERR_OFFER_PENDING, "offer-pending" },

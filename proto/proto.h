@@ -258,6 +258,8 @@ typedef enum {
 	ERR_DOUBLE_THREE = 434,
 	ERR_DOUBLE_FOUR = 435,
 	ERR_OVERLINE = 436,
+	ERR_OUTSIDE_AREA =
+	    437,             /* the opening allows no stone there: renju's first off the centre */
 	ERR_GAME_OVER = 440, /* no game in progress in that room */
 	ERR_PHASE = 441,     /* not now: e.g. MOVE during the swap2 opening */
 	ERR_OFFER_PENDING = 442,

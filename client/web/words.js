@@ -35,6 +35,7 @@ const ERRORS = {
   434: N('err.434', 'Forbidden for black under renju: a double three'),
   435: N('err.435', 'Forbidden for black under renju: a double four'),
   436: N('err.436', 'Forbidden for black under renju: six or more in a row'),
+  437: N('err.437', 'Not there: under renju black\'s first stone goes on the centre point'),
   440: N('err.440', 'No game is being played there'),
   441: N('err.441', 'Not now: the game is in another phase'),
   442: N('err.442', 'There is already one of those waiting for an answer'),

@@ -214,9 +214,10 @@ test_renju_forbidden(void)
 	char room[16];
 	REQUIRE(tc_pair_guests(port, "rja", "rjb", "renju 15 none", &a, &b, room, sizeof room) == 0,
 	    "%s", tc_why);
-	static const char *const setup[] = { "i8", "a1", "j8", "a3", "h9", "a5", "h10", "a7" };
+	/* black's first stone on the centre (h8); k8 would make two threes */
+	static const char *const setup[] = { "h8", "a1", "i8", "a3", "k10", "a5", "k11", "a7" };
 	play(a, b, room, setup, 8);
-	tc_send(a, "MOVE %s h8", room);
+	tc_send(a, "MOVE %s k8", room);
 	CHECK_LINE(a, "ERR 434 double-three");
 	tc_send(a, "MOVE %s n14", room);
 	CHECK_LINE(a, "OK MOVE");
@@ -246,6 +247,68 @@ test_renju_forbidden(void)
 		tc_close(b);
 	}
 	ok("renju: double-three, double-four and overline are refused with their reasons");
+}
+
+/* Renju without an opening rule: black's first stone goes on the centre
+ * point, as renju's rules say; freestyle's goes anywhere. A board without a
+ * centre (an even size) is no renju board. */
+static void
+test_renju_centre(void)
+{
+	struct tc *a, *b;
+	char room[16];
+	REQUIRE(tc_pair_guests(port, "rca", "rcb", "renju 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(a, "MOVE %s a1", room);
+	CHECK_LINE(a, "ERR 437 outside-area");
+	tc_send(a, "MOVE %s h9", room);
+	CHECK_LINE(a, "ERR 437 outside-area");
+	tc_send(b, "MOVE %s a1", room);
+	CHECK_LINE(b, "ERR 431 not-your-turn");
+	tc_send(a, "MOVE %s h8", room);
+	CHECK_LINE(a, "OK MOVE");
+	tc_send(b, "MOVE %s a1", room); /* white's first goes anywhere */
+	CHECK_LINE(b, "OK MOVE");
+	/* an undo by black, to move: two plies, the board is empty again and
+	 * the next first stone is judged again */
+	tc_send(a, "OFFER %s undo", room);
+	CHECK_LINE(a, "OK OFFER ");
+	int id = 0;
+	sscanf(a->line, "OK OFFER %*s %d", &id);
+	tc_send(b, "ACCEPT %s %d", room, id);
+	const char *l = tc_expect(a, "* UNDO ", 3000);
+	CHECK(l && strstr(l, " 2 - -"), "undo two plies: %s", l ? l : "-");
+	tc_send(a, "MOVE %s i8", room);
+	CHECK_LINE(a, "ERR 437 outside-area");
+	tc_send(a, "MOVE %s h8", room);
+	CHECK_LINE(a, "OK MOVE");
+	tc_close(a);
+	tc_close(b);
+
+	REQUIRE(
+	    tc_pair_guests(port, "fca", "fcb", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(a, "MOVE %s a1", room);
+	CHECK_LINE(a, "OK MOVE");
+	tc_close(a);
+	tc_close(b);
+
+	struct tc *c = tc_guest(port, "rce");
+	tc_send(c, "SEEK renju 14 none any casual none");
+	CHECK_LINE(c, "ERR 402 bad-argument");
+	tc_send(c, "CREATE renju 16 none any casual none");
+	CHECK_LINE(c, "ERR 402 bad-argument");
+	tc_send(c, "SEEK freestyle 14 none any casual none");
+	CHECK_LINE(c, "OK SEEK");
+	tc_close(c);
+	/* a bot holding black under renju opens on the centre */
+	c = tc_guest(port, "rcf");
+	tc_send(c, "BOT play 1 renju 15 none white none");
+	l = tc_expect(c, "* MOVE ", 10000);
+	CHECK(l && strstr(l, " black h8 "), "the bot's first stone: %s", l ? l : "-");
+	tc_close(c);
+	ok("renju: black's first stone off the centre is 437 outside-area (also after an undo); "
+	   "freestyle's goes anywhere; renju on an even board is 402; a bot as black opens on h8");
 }
 
 static void
@@ -970,6 +1033,7 @@ main(void)
 	test_games();
 	test_illegal();
 	test_renju_forbidden();
+	test_renju_centre();
 	test_swap2();
 	test_flag();
 	test_offers();
