@@ -311,6 +311,76 @@ test_renju_centre(void)
 	   "freestyle's goes anywhere; renju on an even board is 402; a bot as black opens on h8");
 }
 
+/* The opening rules' tokens: the rules core says which go with which rule
+ * and size (402 otherwise); the rest this server does not play yet (501),
+ * nor the OPENING requests, and its greeting does not list `openings`. */
+static void
+test_openings_unplayed(void)
+{
+	static const struct {
+		const char *spec, *err;
+	} cases[] = {
+		{ "freestyle 15 none any casual pro", "ERR 501 not-available" },
+		{ "standard 9 none any casual longpro", "ERR 501 not-available" },
+		{ "freestyle 15 none any casual swap", "ERR 501 not-available" },
+		{ "renju 15 none any casual soosorv8", "ERR 501 not-available" },
+		{ "renju 15 none any casual taraguchi10", "ERR 501 not-available" },
+		{ "renju 15 none any casual rif", "ERR 501 not-available" },
+		{ "renju 15 none any casual yamaguchi", "ERR 501 not-available" },
+		{ "renju 15 none any casual pro", "ERR 402 bad-argument" },
+		{ "renju 15 none any casual swap", "ERR 402 bad-argument" },
+		{ "freestyle 15 none any casual rif", "ERR 402 bad-argument" },
+		{ "renju 13 none any casual soosorv8", "ERR 402 bad-argument" },
+		{ "freestyle 14 none any casual pro", "ERR 402 bad-argument" },
+		{ "freestyle 7 none any casual longpro", "ERR 402 bad-argument" },
+	};
+	struct tc *g = tc_open(port, 0);
+	CHECK(g && strstr(g->line, "* SERVER ") && strstr(g->line, " swap2 ") &&
+		!strstr(g->line, " openings"),
+	    "the greeting: %s", g ? g->line : "-");
+	tc_close(g);
+	struct tc *c;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "op%zu", i); /* a connection each: the rate limit */
+		c = tc_guest(port, name);
+		REQUIRE(c, "cannot connect");
+		tc_send(c, "SEEK %s", cases[i].spec);
+		CHECK(tc_expect(c, cases[i].err, 3000), "SEEK %s: %s", cases[i].spec, c->line);
+		tc_send(c, "CREATE %s", cases[i].spec);
+		CHECK(tc_expect(c, cases[i].err, 3000), "CREATE %s: %s", cases[i].spec, c->line);
+		tc_close(c);
+	}
+	c = tc_guest(port, "opa");
+	tc_send(c, "BOT play 1 renju 15 none black soosorv8");
+	CHECK_LINE(c, "ERR 501 not-available");
+	tc_send(c, "BOT play 1 freestyle 15 none black pro");
+	CHECK_LINE(c, "ERR 501 not-available");
+	struct tc *d = tc_guest(port, "opb");
+	tc_send(c, "CHALLENGE opb freestyle 15 none any casual swap");
+	CHECK_LINE(c, "ERR 501 not-available");
+	tc_close(d);
+	tc_close(c);
+
+	struct tc *a, *b;
+	char room[16];
+	REQUIRE(
+	    tc_pair_guests(port, "opc", "opd", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(a, "OPENING place %s h8", room);
+	CHECK_LINE(a, "ERR 501 not-available");
+	tc_send(b, "OPENING colour %s black", room);
+	CHECK_LINE(b, "ERR 501 not-available");
+	tc_send(a, "OPENING r99999 place h8");
+	CHECK_LINE(a, "ERR 400 syntax");
+	tc_send(a, "MOVE %s h8", room); /* the game goes on */
+	CHECK_LINE(a, "OK MOVE");
+	tc_close(a);
+	tc_close(b);
+	ok("opening tokens: a combination the rules core refuses is 402, one this server does not "
+	   "play yet 501 (SEEK, CREATE, BOT, CHALLENGE); OPENING requests 501; no `openings` cap");
+}
+
 static void
 test_swap2(void)
 {
@@ -1034,6 +1104,7 @@ main(void)
 	test_illegal();
 	test_renju_forbidden();
 	test_renju_centre();
+	test_openings_unplayed();
 	test_swap2();
 	test_flag();
 	test_offers();
