@@ -299,8 +299,9 @@ game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const cha
 		*why = "the server is draining for a restart: no new games";
 		return ERR_DRAINING;
 	}
-	if (gamespec_check(g, why) != 0)
-		return ERR_ARGUMENT;
+	int bad = gamespec_check(g, why);
+	if (bad != 0)
+		return bad == -2 ? ERR_UNAVAILABLE : ERR_ARGUMENT;
 	if (g->rated && c->sess->kind == SESSION_GUEST) {
 		*why = GAME_WHY_ACCOUNT_ONLY;
 		return ERR_ACCOUNT_ONLY;
@@ -684,8 +685,9 @@ cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 	(void)rm;
 	struct gamespec g;
 	wire_gamespec(&g, m);
-	if (gamespec_check(&g, why) != 0)
-		return ERR_ARGUMENT;
+	int bad = gamespec_check(&g, why);
+	if (bad != 0)
+		return bad == -2 ? ERR_UNAVAILABLE : ERR_ARGUMENT;
 	if (g.rated && c->sess->kind == SESSION_GUEST) {
 		*why = GAME_WHY_ACCOUNT_ONLY;
 		return ERR_ACCOUNT_ONLY;
@@ -764,6 +766,18 @@ cmd_swap2(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	if (e == GERR_PENDING)
 		return CMD_PENDING;
 	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
+}
+
+/* OPENING requests (section 5.16): the rooms play no opening rule through
+ * them yet (swap2 keeps SWAP2), and the server does not list `openings`. */
+static int
+cmd_opening(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)c;
+	(void)m;
+	(void)rm;
+	*why = "this server plays no opening rule through OPENING yet (swap2: use SWAP2)";
+	return ERR_UNAVAILABLE;
 }
 
 /* RESIGN, ABORT, CLAIM: a room action with an OK <VERB> <room> reply. */
@@ -1264,6 +1278,12 @@ static const struct {
 	[PR_LEAVE] = { cmd_leave, NEED_NAME, AT_MEMBER },
 	[PR_MOVE] = { cmd_move, NEED_NAME, AT_SEAT },
 	[PR_SWAP2] = { cmd_swap2, NEED_NAME, AT_SEAT },
+	[PR_OPENING_PLACE] = { cmd_opening, NEED_NAME, AT_SEAT },
+	[PR_OPENING_COLOUR] = { cmd_opening, NEED_NAME, AT_SEAT },
+	[PR_OPENING_DECLARE] = { cmd_opening, NEED_NAME, AT_SEAT },
+	[PR_OPENING_OFFER] = { cmd_opening, NEED_NAME, AT_SEAT },
+	[PR_OPENING_CHOOSE] = { cmd_opening, NEED_NAME, AT_SEAT },
+	[PR_OPENING_BRANCH] = { cmd_opening, NEED_NAME, AT_SEAT },
 	[PR_RESIGN] = { cmd_room_action, NEED_NAME, AT_SEAT },
 	[PR_ABORT] = { cmd_room_action, NEED_NAME, AT_SEAT },
 	[PR_CLAIM] = { cmd_room_action, NEED_NAME, AT_SEAT },

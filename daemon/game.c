@@ -3,14 +3,57 @@
 
 #include "rules/opening.h"
 
+/* The rules core's opening rule for a game's. */
+static opening_rule_t
+opening_rule_of(game_opening_t o)
+{
+	switch (o) {
+	case OPEN_SWAP2:
+		return ORULE_SWAP2;
+	case OPEN_SWAP:
+		return ORULE_SWAP;
+	case OPEN_PRO:
+		return ORULE_PRO;
+	case OPEN_LONGPRO:
+		return ORULE_LONGPRO;
+	case OPEN_RIF:
+		return ORULE_RIF;
+	case OPEN_YAMAGUCHI:
+		return ORULE_YAMAGUCHI;
+	case OPEN_SOOSORV8:
+		return ORULE_SOOSORV8;
+	case OPEN_TARAGUCHI10:
+		return ORULE_TARAGUCHI10;
+	case OPEN_FREE:
+		break;
+	}
+	return ORULE_NONE;
+}
+
+int
+game_opening_played(game_opening_t o)
+{
+	return o == OPEN_FREE || o == OPEN_SWAP2;
+}
+
 int
 gamespec_check(const struct gamespec *g, const char **why)
 {
-	/* the rules core's opening machine says where swap2 goes (not renju) */
-	if (g->opening == OPEN_SWAP2 &&
-	    opening_combination(ORULE_SWAP2, g->rule, g->size) != OERR_OK) {
-		*why = "swap2 is for freestyle and standard";
+	/* the rules core's opening machine says which rule, size and opening
+	 * go together: renju's openings on 15x15, pro and long pro on odd
+	 * sizes, swap and swap2 not under renju, renju's none with a centre */
+	if ((unsigned)g->opening > OPEN_TARAGUCHI10 ||
+	    opening_combination(opening_rule_of(g->opening), g->rule, g->size) != OERR_OK) {
+		*why = g->opening == OPEN_SWAP2 ? "swap2 is for freestyle and standard"
+		    : g->opening == OPEN_FREE
+		    ? "renju needs a board with a centre point: an odd size"
+		    : "that opening rule does not go with this rule and board size (see "
+		      "PROTOCOL.md)";
 		return -1;
+	}
+	if (!game_opening_played(g->opening)) {
+		*why = "this server does not play that opening rule yet";
+		return -2;
 	}
 	return 0;
 }
@@ -48,5 +91,7 @@ game_reason_name(game_reason_t r)
 const char *
 game_opening_name(game_opening_t o)
 {
-	return o == OPEN_SWAP2 ? "swap2" : o == OPEN_FREE ? "none" : "?";
+	static const char *const names[] = { "none", "swap2", "swap", "pro", "longpro", "rif",
+		"yamaguchi", "soosorv8", "taraguchi10" };
+	return (unsigned)o < sizeof names / sizeof names[0] ? names[o] : "?";
 }

@@ -35,10 +35,19 @@ typedef enum {
 	BY_ABORTED = 7,
 } game_reason_t;
 
-/* How the first stones are placed (games.opening in the store). */
+/* How the first stones are placed (games.opening in the store). The rules
+ * core's opening machine (rules/opening.h) plays each; the rooms play only
+ * OPEN_FREE and OPEN_SWAP2 yet (game_opening_played). */
 typedef enum {
-	OPEN_FREE = 0, /* black moves first, as usual */
+	OPEN_FREE = 0, /* black moves first, as usual (renju: on the centre) */
 	OPEN_SWAP2 = 1,
+	OPEN_SWAP = 2,
+	OPEN_PRO = 3,
+	OPEN_LONGPRO = 4,
+	OPEN_RIF = 5,
+	OPEN_YAMAGUCHI = 6,
+	OPEN_SOOSORV8 = 7,
+	OPEN_TARAGUCHI10 = 8,
 } game_opening_t;
 
 /* A player's colour wish. */
@@ -59,7 +68,10 @@ _Static_assert(
 _Static_assert(BY_FIVE == 0 && BY_RESIGN == 1 && BY_TIME == 2 && BY_FORBIDDEN == 3 &&
 	BY_DRAW_AGREED == 4 && BY_BOARD_FULL == 5 && BY_ABANDONED == 6 && BY_ABORTED == 7,
     "games.reason in the store");
-_Static_assert(OPEN_FREE == 0 && OPEN_SWAP2 == 1, "games.opening in the store");
+_Static_assert(OPEN_FREE == 0 && OPEN_SWAP2 == 1 && OPEN_SWAP == 2 && OPEN_PRO == 3 &&
+	OPEN_LONGPRO == 4 && OPEN_RIF == 5 && OPEN_YAMAGUCHI == 6 && OPEN_SOOSORV8 == 7 &&
+	OPEN_TARAGUCHI10 == 8,
+    "games.opening in the store");
 
 /* What a game verb (room, lobby, bots) refused, apart from wire codes. */
 typedef enum {
@@ -71,6 +83,7 @@ typedef enum {
 	GERR_OVER,          /* no game in progress */
 	GERR_OFF_BOARD,     /* not a point of this board */
 	GERR_ILLEGAL,       /* the rules core refused the move (its legality says why) */
+	GERR_OUTSIDE_AREA,  /* the opening allows no stone there (renju's first: the centre) */
 	GERR_ARGUMENT,      /* the request does not fit the game */
 	GERR_OFFER_PENDING, /* one of that kind is already open */
 	GERR_NO_OFFER,
@@ -112,8 +125,12 @@ struct gamespec {
 	game_opening_t opening;
 };
 
-/* 0, or -1 with *why when the settings do not go together. */
+/* 0; -1 with *why when the settings do not go together (the rules core's
+ * opening_combination says); -2 with *why when they do but this server
+ * does not play that opening rule yet. */
 int gamespec_check(const struct gamespec *g, const char **why);
+/* Whether the rooms play that opening rule (OPEN_FREE and OPEN_SWAP2). */
+int game_opening_played(game_opening_t o);
 /* Whether two seeks may be paired. */
 int gamespec_compatible(const struct gamespec *a, const struct gamespec *b);
 

@@ -1448,6 +1448,19 @@ rooms_on_reply(struct room_registry *reg, room_reply_fn fn, void *arg)
 	reg->reply_arg = arg;
 }
 
+/* Whether the first stone of a game without an opening rule may not go on
+ * mv: the rules core's opening machine knows (renju's goes on the centre;
+ * freestyle and standard's anywhere). */
+static int
+first_off_area(const struct room *r, move_t mv)
+{
+	opening_t o;
+	if (r->spec.opening != OPEN_FREE ||
+	    opening_init(&o, ORULE_NONE, r->spec.rule, r->spec.size) != OERR_OK || opening_done(&o))
+		return 0;
+	return opening_place(&o, o.actor, mv) == OERR_OUTSIDE_AREA;
+}
+
 game_err_t
 room_move(
     struct room *r, struct session *s, const char *move, const char *reason, struct room_act *act)
@@ -1479,6 +1492,9 @@ room_move(
 	move_t mv;
 	if (notation_parse(move, r->spec.size, &mv) != 0)
 		return GERR_OFF_BOARD;
+	if (r->pos.nmoves == 0 && first_off_area(r, mv))
+		return refuse(
+		    act, GERR_OUTSIDE_AREA, "black's first stone goes on the centre point");
 	legality_t l = pos_check(&r->pos, mv);
 	if (l != LEGAL_OK) {
 		act->legal = l;

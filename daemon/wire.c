@@ -57,10 +57,56 @@ wire_reason(game_reason_t r)
 	return REASON_ABORTED;
 }
 
+game_opening_t
+wire_opening_in(proto_opening_t o)
+{
+	switch (o) {
+	case OPENING_SWAP2:
+		return OPEN_SWAP2;
+	case OPENING_SWAP:
+		return OPEN_SWAP;
+	case OPENING_PRO:
+		return OPEN_PRO;
+	case OPENING_LONGPRO:
+		return OPEN_LONGPRO;
+	case OPENING_RIF:
+		return OPEN_RIF;
+	case OPENING_YAMAGUCHI:
+		return OPEN_YAMAGUCHI;
+	case OPENING_SOOSORV8:
+		return OPEN_SOOSORV8;
+	case OPENING_TARAGUCHI10:
+		return OPEN_TARAGUCHI10;
+	case OPENING_NONE:
+		break;
+	}
+	return OPEN_FREE;
+}
+
 proto_opening_t
 wire_opening(game_opening_t o)
 {
-	return o == OPEN_SWAP2 ? OPENING_SWAP2 : OPENING_NONE;
+	switch (o) {
+	case OPEN_SWAP2:
+		return OPENING_SWAP2;
+	case OPEN_SWAP:
+		return OPENING_SWAP;
+	case OPEN_PRO:
+		return OPENING_PRO;
+	case OPEN_LONGPRO:
+		return OPENING_LONGPRO;
+	case OPEN_RIF:
+		return OPENING_RIF;
+	case OPEN_YAMAGUCHI:
+		return OPENING_YAMAGUCHI;
+	case OPEN_SOOSORV8:
+		return OPENING_SOOSORV8;
+	case OPEN_TARAGUCHI10:
+		return OPENING_TARAGUCHI10;
+	case OPEN_FREE:
+		break;
+	}
+	return OPENING_NONE;
 }
 
 proto_stage_t
@@ -100,7 +146,7 @@ wire_gamespec(struct gamespec *g, const proto_msg_t *m)
 	    : m->colour == COLOUR_WHITE       ? WISH_WHITE
 					      : WISH_ANY;
 	g->rated = m->rated;
-	g->opening = m->opening == OPENING_SWAP2 ? OPEN_SWAP2 : OPEN_FREE;
+	g->opening = wire_opening_in(m->opening);
 }
 
 void
@@ -137,6 +183,8 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_OFF_BOARD;
 	case GERR_ILLEGAL:
 		return proto_err_of_legality(l);
+	case GERR_OUTSIDE_AREA:
+		return ERR_OUTSIDE_AREA;
 	case GERR_ARGUMENT:
 		return ERR_ARGUMENT;
 	case GERR_OFFER_PENDING:

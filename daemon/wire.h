@@ -14,6 +14,7 @@ proto_status_t wire_status(game_status_t s);
 proto_result_t wire_result(game_result_t r);
 proto_reason_t wire_reason(game_reason_t r);
 proto_opening_t wire_opening(game_opening_t o);
+game_opening_t wire_opening_in(proto_opening_t o);
 proto_stage_t wire_stage(game_stage_t s);
 proto_offer_t wire_offer(game_offer_t o);
 game_offer_t wire_offer_in(proto_offer_t o);

@@ -40,6 +40,12 @@ static const struct form forms[PM_COUNT] = {
 	[PR_WHO] = { PK_REQ, "WHO", NULL, "|r" },
 	[PR_MOVE] = { PK_REQ, "MOVE", NULL, "rm" },
 	[PR_SWAP2] = { PK_REQ, "SWAP2", NULL, "rH|L" },
+	[PR_OPENING_PLACE] = { PK_REQ, "OPENING", "place", "rm" },
+	[PR_OPENING_COLOUR] = { PK_REQ, "OPENING", "colour", "r8" },
+	[PR_OPENING_DECLARE] = { PK_REQ, "OPENING", "declare", "r0" },
+	[PR_OPENING_OFFER] = { PK_REQ, "OPENING", "offer", "rL" },
+	[PR_OPENING_CHOOSE] = { PK_REQ, "OPENING", "choose", "rm" },
+	[PR_OPENING_BRANCH] = { PK_REQ, "OPENING", "branch", "r9" },
 	[PR_RESIGN] = { PK_REQ, "RESIGN", NULL, "r" },
 	[PR_OFFER] = { PK_REQ, "OFFER", NULL, "rK" },
 	[PR_ACCEPT] = { PK_REQ, "ACCEPT", NULL, "ri" },
@@ -89,6 +95,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_WHO] = { PK_OK, "WHO", NULL, "n" },
 	[PO_MOVE] = { PK_OK, "MOVE", NULL, "rq" },
 	[PO_SWAP2] = { PK_OK, "SWAP2", NULL, "rq" },
+	[PO_OPENING] = { PK_OK, "OPENING", NULL, "rq" },
 	[PO_RESIGN] = { PK_OK, "RESIGN", NULL, "r" },
 	[PO_OFFER] = { PK_OK, "OFFER", NULL, "ri" },
 	[PO_ACCEPT] = { PK_OK, "ACCEPT", NULL, "ri" },
@@ -129,6 +136,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_SEAT] = { PK_DATA, "SEAT", NULL, "rDuZg" },
 	[PD_OFFER] = { PK_DATA, "OFFER", NULL, "riKu" },
 	[PD_SWAP2] = { PK_DATA, "SWAP2", NULL, "rGu" },
+	[PD_OPENING] = { PK_DATA, "OPENING", NULL, "r7uDnL" },
 	[PD_RESULT] = { PK_DATA, "RESULT", NULL, "rXYL" },
 	[PD_USER] = { PK_DATA, "USER", NULL, "uV|r" },
 	[PD_GAME] = { PK_DATA, "GAME", NULL, "iRSuwXYdU" },
@@ -145,6 +153,7 @@ static const struct form forms[PM_COUNT] = {
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
 	[PE_SWAP2] = { PK_EVENT, "SWAP2", NULL, "rqGu" },
 	[PE_COLOURS] = { PK_EVENT, "COLOURS", NULL, "rquw" },
+	[PE_OPENING] = { PK_EVENT, "OPENING", NULL, "rq7uDnL" },
 	[PE_MOVE] = { PK_EVENT, "MOVE", NULL, "rqDmxy|*" },
 	[PE_UNDO] = { PK_EVENT, "UNDO", NULL, "rqzxy" },
 	[PE_OFFER] = { PK_EVENT, "OFFER", NULL, "rqiKu" },
@@ -171,7 +180,12 @@ static const struct form forms[PM_COUNT] = {
 /* Keyword sets, in enum order. */
 static const char *const colour_names[] = { "black", "white", "any", NULL };
 static const char *const rated_names[] = { "casual", "rated", NULL };
-static const char *const opening_names[] = { "none", "swap2", NULL };
+static const char *const opening_names[] = { "none", "swap2", "swap", "pro", "longpro", "rif",
+	"yamaguchi", "soosorv8", "taraguchi10", NULL };
+static const char *const ostage_names[] = { "place", "swap", "swap-or-place", "declare", "offer",
+	"choose", "branch", NULL };
+static const char *const take_names[] = { "black", "white", NULL };
+static const char *const branch_names[] = { "one", "ten", NULL };
 static const char *const offer_names[] = { "draw", "undo", "rematch", NULL };
 static const char *const choice_names[] = { "put", "black", "white", NULL };
 static const char *const stage_names[] = { "put3", "choose", "put2", "choose2", NULL };
@@ -253,6 +267,10 @@ static const struct field fields[] = {
 	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
 	F('B', FT_ENUM, CS_NONE, sanction, 0, 0, sanction_names, "ban|mute"),
 	F('I', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
+	F('7', FT_ENUM, CS_NONE, ostage, 0, 0, ostage_names, "opening stage"),
+	F('8', FT_ENUM, CS_NONE, take, 0, 0, take_names, "black|white"),
+	F('9', FT_ENUM, CS_NONE, branch, 0, 0, branch_names, "one|ten"),
+	F('0', FT_INT, CS_NONE, declared, 1, 10, NULL, "number of offers"),
 	F('v', FT_INT, CS_NONE, version, 1, 999, NULL, "version"),
 	F('q', FT_INT, CS_NONE, seq, 0, INT32_MAX, NULL, "sequence number"),
 	F('i', FT_INT, CS_NONE, ident, 1, INT32_MAX, NULL, "id"),
@@ -322,6 +340,9 @@ static const struct {
 	{ ERR_DOUBLE_THREE, "double-three" },
 	{ ERR_DOUBLE_FOUR, "double-four" },
 	{ ERR_OVERLINE, "overline" },
+	{ ERR_OUTSIDE_AREA, "outside-area" },
+	{ ERR_WRONG_COUNT, "wrong-count" },
+	{ ERR_SYMMETRIC, "symmetric-offer" },
 	{ ERR_GAME_OVER, "game-over" },
 	{ ERR_PHASE, "wrong-phase" },
 	{ ERR_OFFER_PENDING, "offer-pending" },
@@ -333,6 +354,7 @@ static const struct {
 	{ ERR_RESUME, "resume-failed" },
 	{ ERR_SEEKS, "too-many-seeks" },
 	{ ERR_AWAY, "away" },
+	{ ERR_NOT_OFFERED, "not-offered" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },
@@ -413,7 +435,7 @@ proto_colour_name(proto_colour_t c)
 const char *
 proto_opening_name(proto_opening_t o)
 {
-	return o <= OPENING_SWAP2 ? opening_names[o] : "?";
+	return o <= OPENING_TARAGUCHI10 ? opening_names[o] : "?";
 }
 const char *
 proto_offer_name(proto_offer_t o)
@@ -984,7 +1006,11 @@ proto_parse(const char *line, size_t len, int from, proto_msg_t *m, char *errtex
 				    strcasecmp(forms[i].sub, sub) == 0)
 					id = (proto_id_t)i;
 			if (id == PM_NONE) {
-				errmsg(errtext, errlen, "%.16s needs play or seat", tok);
+				errmsg(errtext, errlen, "%s",
+				    strcasecmp(tok, "BOT") == 0
+					? "BOT needs play or seat"
+					: "OPENING needs place, colour, declare, offer, choose or "
+					  "branch");
 				return ERR_SYNTAX;
 			}
 		}

@@ -65,6 +65,12 @@ typedef enum {
 	PR_WHO,
 	PR_MOVE,
 	PR_SWAP2,
+	PR_OPENING_PLACE, /* the opening requests (`openings`, section 5.16) */
+	PR_OPENING_COLOUR,
+	PR_OPENING_DECLARE,
+	PR_OPENING_OFFER,
+	PR_OPENING_CHOOSE,
+	PR_OPENING_BRANCH,
 	PR_RESIGN,
 	PR_OFFER,
 	PR_ACCEPT,
@@ -114,6 +120,7 @@ typedef enum {
 	PO_WHO,
 	PO_MOVE,
 	PO_SWAP2,
+	PO_OPENING,
 	PO_RESIGN,
 	PO_OFFER,
 	PO_ACCEPT,
@@ -154,6 +161,7 @@ typedef enum {
 	PD_SEAT,
 	PD_OFFER,
 	PD_SWAP2,
+	PD_OPENING, /* an opening rule's stage, in a snapshot (`openings`) */
 	PD_RESULT,
 	PD_USER,
 	PD_GAME,
@@ -170,6 +178,7 @@ typedef enum {
 	PE_START,
 	PE_SWAP2,
 	PE_COLOURS,
+	PE_OPENING, /* an opening rule's stage and who acts (`openings`) */
 	PE_MOVE,
 	PE_UNDO,
 	PE_OFFER,
@@ -197,7 +206,32 @@ typedef enum {
 typedef enum { PK_REQ, PK_OK, PK_ERR, PK_DATA, PK_EVENT } proto_kind_t;
 
 typedef enum { COLOUR_BLACK, COLOUR_WHITE, COLOUR_ANY } proto_colour_t;
-typedef enum { OPENING_NONE, OPENING_SWAP2 } proto_opening_t;
+/* The opening rules' tokens (section 2); the order is the protocol's own. */
+typedef enum {
+	OPENING_NONE,
+	OPENING_SWAP2,
+	OPENING_SWAP,
+	OPENING_PRO,
+	OPENING_LONGPRO,
+	OPENING_RIF,
+	OPENING_YAMAGUCHI,
+	OPENING_SOOSORV8,
+	OPENING_TARAGUCHI10,
+} proto_opening_t;
+/* What an opening rule waits for (`* OPENING`, section 5.16). */
+typedef enum {
+	OSTAGE_WIRE_PLACE,
+	OSTAGE_WIRE_SWAP,
+	OSTAGE_WIRE_SWAP_OR_PLACE,
+	OSTAGE_WIRE_DECLARE,
+	OSTAGE_WIRE_OFFER,
+	OSTAGE_WIRE_CHOOSE,
+	OSTAGE_WIRE_BRANCH,
+} proto_ostage_t;
+/* OPENING colour: the colour the actor takes. */
+typedef enum { TAKE_BLACK, TAKE_WHITE } proto_take_t;
+/* OPENING branch: Taraguchi-10's choice after the fourth move. */
+typedef enum { BRANCH_ONE, BRANCH_TEN } proto_branch_t;
 typedef enum { OFFER_DRAW, OFFER_UNDO, OFFER_REMATCH } proto_offer_t;
 /* SWAP2 request: put more stones, or take a colour. */
 typedef enum { CHOICE_PUT, CHOICE_BLACK, CHOICE_WHITE } proto_choice_t;
@@ -258,17 +292,21 @@ typedef enum {
 	ERR_DOUBLE_THREE = 434,
 	ERR_DOUBLE_FOUR = 435,
 	ERR_OVERLINE = 436,
-	ERR_GAME_OVER = 440, /* no game in progress in that room */
-	ERR_PHASE = 441,     /* not now: e.g. MOVE during the swap2 opening */
+	ERR_OUTSIDE_AREA = 437, /* the opening allows no stone there */
+	ERR_WRONG_COUNT = 438,  /* a number of fifth-move offers out of range */
+	ERR_SYMMETRIC = 439,    /* two fifth-move offers are the same point by symmetry */
+	ERR_GAME_OVER = 440,    /* no game in progress in that room */
+	ERR_PHASE = 441,        /* not now: e.g. MOVE during the swap2 opening */
 	ERR_OFFER_PENDING = 442,
 	ERR_TOO_LATE = 443, /* ABORT after both sides moved */
 	ERR_ROOM_FULL = 444,
 	ERR_BUSY = 445, /* already seeking or seated */
 	ERR_NOT_IN_ROOM = 446,
-	ERR_NO_CLAIM = 447, /* the opponent is present or within grace */
-	ERR_RESUME = 448,   /* bad token, room or seat */
-	ERR_SEEKS = 449,    /* too many open seeks from one address */
-	ERR_AWAY = 450,     /* the other player is away: their connection dropped */
+	ERR_NO_CLAIM = 447,    /* the opponent is present or within grace */
+	ERR_RESUME = 448,      /* bad token, room or seat */
+	ERR_SEEKS = 449,       /* too many open seeks from one address */
+	ERR_AWAY = 450,        /* the other player is away: their connection dropped */
+	ERR_NOT_OFFERED = 451, /* a fifth move that was not offered */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */
@@ -331,6 +369,10 @@ typedef struct proto_msg {
 	proto_provisional_t provisional;
 	proto_sanction_t sanction;
 	proto_answer_t answer;
+	proto_ostage_t ostage;
+	proto_take_t take;
+	proto_branch_t branch;
+	int64_t declared; /* OPENING declare: 1..10 */
 	int64_t version, seq, ident, count, count2, level, ecode, ms, depth, plies;
 	int64_t bms, wms; /* clocks in ms; -1 prints as "-" */
 	int64_t page;     /* HISTORY, TOP: from 1; 0 = absent */

@@ -214,9 +214,10 @@ test_renju_forbidden(void)
 	char room[16];
 	REQUIRE(tc_pair_guests(port, "rja", "rjb", "renju 15 none", &a, &b, room, sizeof room) == 0,
 	    "%s", tc_why);
-	static const char *const setup[] = { "i8", "a1", "j8", "a3", "h9", "a5", "h10", "a7" };
+	/* black's first stone on the centre (h8); k8 would make two threes */
+	static const char *const setup[] = { "h8", "a1", "i8", "a3", "k10", "a5", "k11", "a7" };
 	play(a, b, room, setup, 8);
-	tc_send(a, "MOVE %s h8", room);
+	tc_send(a, "MOVE %s k8", room);
 	CHECK_LINE(a, "ERR 434 double-three");
 	tc_send(a, "MOVE %s n14", room);
 	CHECK_LINE(a, "OK MOVE");
@@ -246,6 +247,138 @@ test_renju_forbidden(void)
 		tc_close(b);
 	}
 	ok("renju: double-three, double-four and overline are refused with their reasons");
+}
+
+/* Renju without an opening rule: black's first stone goes on the centre
+ * point, as renju's rules say; freestyle's goes anywhere. A board without a
+ * centre (an even size) is no renju board. */
+static void
+test_renju_centre(void)
+{
+	struct tc *a, *b;
+	char room[16];
+	REQUIRE(tc_pair_guests(port, "rca", "rcb", "renju 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(a, "MOVE %s a1", room);
+	CHECK_LINE(a, "ERR 437 outside-area");
+	tc_send(a, "MOVE %s h9", room);
+	CHECK_LINE(a, "ERR 437 outside-area");
+	tc_send(b, "MOVE %s a1", room);
+	CHECK_LINE(b, "ERR 431 not-your-turn");
+	tc_send(a, "MOVE %s h8", room);
+	CHECK_LINE(a, "OK MOVE");
+	tc_send(b, "MOVE %s a1", room); /* white's first goes anywhere */
+	CHECK_LINE(b, "OK MOVE");
+	/* an undo by black, to move: two plies, the board is empty again and
+	 * the next first stone is judged again */
+	tc_send(a, "OFFER %s undo", room);
+	CHECK_LINE(a, "OK OFFER ");
+	int id = 0;
+	sscanf(a->line, "OK OFFER %*s %d", &id);
+	tc_send(b, "ACCEPT %s %d", room, id);
+	const char *l = tc_expect(a, "* UNDO ", 3000);
+	CHECK(l && strstr(l, " 2 - -"), "undo two plies: %s", l ? l : "-");
+	tc_send(a, "MOVE %s i8", room);
+	CHECK_LINE(a, "ERR 437 outside-area");
+	tc_send(a, "MOVE %s h8", room);
+	CHECK_LINE(a, "OK MOVE");
+	tc_close(a);
+	tc_close(b);
+
+	REQUIRE(
+	    tc_pair_guests(port, "fca", "fcb", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(a, "MOVE %s a1", room);
+	CHECK_LINE(a, "OK MOVE");
+	tc_close(a);
+	tc_close(b);
+
+	struct tc *c = tc_guest(port, "rce");
+	tc_send(c, "SEEK renju 14 none any casual none");
+	CHECK_LINE(c, "ERR 402 bad-argument");
+	tc_send(c, "CREATE renju 16 none any casual none");
+	CHECK_LINE(c, "ERR 402 bad-argument");
+	tc_send(c, "SEEK freestyle 14 none any casual none");
+	CHECK_LINE(c, "OK SEEK");
+	tc_close(c);
+	/* a bot holding black under renju opens on the centre */
+	c = tc_guest(port, "rcf");
+	tc_send(c, "BOT play 1 renju 15 none white none");
+	l = tc_expect(c, "* MOVE ", 10000);
+	CHECK(l && strstr(l, " black h8 "), "the bot's first stone: %s", l ? l : "-");
+	tc_close(c);
+	ok("renju: black's first stone off the centre is 437 outside-area (also after an undo); "
+	   "freestyle's goes anywhere; renju on an even board is 402; a bot as black opens on h8");
+}
+
+/* The opening rules' tokens: the rules core says which go with which rule
+ * and size (402 otherwise); the rest this server does not play yet (501),
+ * nor the OPENING requests, and its greeting does not list `openings`. */
+static void
+test_openings_unplayed(void)
+{
+	static const struct {
+		const char *spec, *err;
+	} cases[] = {
+		{ "freestyle 15 none any casual pro", "ERR 501 not-available" },
+		{ "standard 9 none any casual longpro", "ERR 501 not-available" },
+		{ "freestyle 15 none any casual swap", "ERR 501 not-available" },
+		{ "renju 15 none any casual soosorv8", "ERR 501 not-available" },
+		{ "renju 15 none any casual taraguchi10", "ERR 501 not-available" },
+		{ "renju 15 none any casual rif", "ERR 501 not-available" },
+		{ "renju 15 none any casual yamaguchi", "ERR 501 not-available" },
+		{ "renju 15 none any casual pro", "ERR 402 bad-argument" },
+		{ "renju 15 none any casual swap", "ERR 402 bad-argument" },
+		{ "freestyle 15 none any casual rif", "ERR 402 bad-argument" },
+		{ "renju 13 none any casual soosorv8", "ERR 402 bad-argument" },
+		{ "freestyle 14 none any casual pro", "ERR 402 bad-argument" },
+		{ "freestyle 7 none any casual longpro", "ERR 402 bad-argument" },
+	};
+	struct tc *g = tc_open(port, 0);
+	CHECK(g && strstr(g->line, "* SERVER ") && strstr(g->line, " swap2 ") &&
+		!strstr(g->line, " openings"),
+	    "the greeting: %s", g ? g->line : "-");
+	tc_close(g);
+	struct tc *c;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "op%zu", i); /* a connection each: the rate limit */
+		c = tc_guest(port, name);
+		REQUIRE(c, "cannot connect");
+		tc_send(c, "SEEK %s", cases[i].spec);
+		CHECK(tc_expect(c, cases[i].err, 3000), "SEEK %s: %s", cases[i].spec, c->line);
+		tc_send(c, "CREATE %s", cases[i].spec);
+		CHECK(tc_expect(c, cases[i].err, 3000), "CREATE %s: %s", cases[i].spec, c->line);
+		tc_close(c);
+	}
+	c = tc_guest(port, "opa");
+	tc_send(c, "BOT play 1 renju 15 none black soosorv8");
+	CHECK_LINE(c, "ERR 501 not-available");
+	tc_send(c, "BOT play 1 freestyle 15 none black pro");
+	CHECK_LINE(c, "ERR 501 not-available");
+	struct tc *d = tc_guest(port, "opb");
+	tc_send(c, "CHALLENGE opb freestyle 15 none any casual swap");
+	CHECK_LINE(c, "ERR 501 not-available");
+	tc_close(d);
+	tc_close(c);
+
+	struct tc *a, *b;
+	char room[16];
+	REQUIRE(
+	    tc_pair_guests(port, "opc", "opd", "freestyle 15 none", &a, &b, room, sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(a, "OPENING place %s h8", room);
+	CHECK_LINE(a, "ERR 501 not-available");
+	tc_send(b, "OPENING colour %s black", room);
+	CHECK_LINE(b, "ERR 501 not-available");
+	tc_send(a, "OPENING r99999 place h8");
+	CHECK_LINE(a, "ERR 400 syntax");
+	tc_send(a, "MOVE %s h8", room); /* the game goes on */
+	CHECK_LINE(a, "OK MOVE");
+	tc_close(a);
+	tc_close(b);
+	ok("opening tokens: a combination the rules core refuses is 402, one this server does not "
+	   "play yet 501 (SEEK, CREATE, BOT, CHALLENGE); OPENING requests 501; no `openings` cap");
 }
 
 static void
@@ -970,6 +1103,8 @@ main(void)
 	test_games();
 	test_illegal();
 	test_renju_forbidden();
+	test_renju_centre();
+	test_openings_unplayed();
 	test_swap2();
 	test_flag();
 	test_offers();

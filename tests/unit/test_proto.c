@@ -45,6 +45,14 @@ static const struct {
 	{ PROTO_CLIENT, "SWAP2 r3 put h8,i9,j10" },
 	{ PROTO_CLIENT, "SWAP2 r3 white" },
 	{ PROTO_CLIENT, "SWAP2 r3 black" },
+	{ PROTO_CLIENT, "OPENING place r3 h8" },
+	{ PROTO_CLIENT, "OPENING colour r3 white" },
+	{ PROTO_CLIENT, "OPENING declare r3 10" },
+	{ PROTO_CLIENT, "OPENING offer r3 e4,l11" },
+	{ PROTO_CLIENT, "OPENING choose r3 l11" },
+	{ PROTO_CLIENT, "OPENING branch r3 ten" },
+	{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated soosorv8" },
+	{ PROTO_CLIENT, "CREATE freestyle 15 none black casual longpro" },
 	{ PROTO_CLIENT, "RESIGN r12" },
 	{ PROTO_CLIENT, "OFFER r12 draw" },
 	{ PROTO_CLIENT, "OFFER r12 undo" },
@@ -107,6 +115,7 @@ static const struct {
 	{ PROTO_SERVER, "OK WHO 0" },
 	{ PROTO_SERVER, "OK #m5 MOVE r12 30" },
 	{ PROTO_SERVER, "OK SWAP2 r3 4" },
+	{ PROTO_SERVER, "OK OPENING r3 9" },
 	{ PROTO_SERVER, "OK RESIGN r12" },
 	{ PROTO_SERVER, "OK OFFER r12 4" },
 	{ PROTO_SERVER, "OK ACCEPT r12 4" },
@@ -158,6 +167,7 @@ static const struct {
 	{ PROTO_SERVER, "= SAY r12 bob good luck" },
 	{ PROTO_SERVER, "= CODE r12 Ab3dEf6hIj0kLm" },
 	{ PROTO_SERVER, "= SWAP2 r3 choose bob" },
+	{ PROTO_SERVER, "= OPENING r3 choose bob white 2 e4,l11" },
 	{ PROTO_SERVER, "= RESULT r12 black five h8,h9,h10,h11,h12" },
 	{ PROTO_SERVER, "= USER alice playing r12" },
 	{ PROTO_SERVER, "= USER bob idle" },
@@ -174,6 +184,8 @@ static const struct {
 	    "bot-fallback=20" },
 	{ PROTO_SERVER, "* START r12 1 alice bob renju 15 300+5 none rated 300000 300000" },
 	{ PROTO_SERVER, "* SWAP2 r3 2 put3 alice" },
+	{ PROTO_SERVER, "* OPENING r3 5 declare alice black 8 -" },
+	{ PROTO_SERVER, "* OPENING r3 6 swap-or-place bob white 0 -" },
 	{ PROTO_SERVER, "* COLOURS r3 6 bob alice" },
 	{ PROTO_SERVER, "* MOVE r12 2 black h8 299000 300000" },
 	{ PROTO_SERVER, "* MOVE r12 3 white i9 - -" },
@@ -263,6 +275,32 @@ test_typed_fields(void **state)
 	assert_int_equal(m.colour, COLOUR_WHITE);
 	assert_int_equal(m.rated, 1);
 	assert_int_equal(m.opening, OPENING_SWAP2);
+
+	/* every opening rule's token, in the protocol's order */
+	static const char *const openings[] = { "none", "swap2", "swap", "pro", "longpro", "rif",
+		"yamaguchi", "soosorv8", "taraguchi10" };
+	for (int i = 0; i < 9; i++) {
+		char line[80];
+		snprintf(line, sizeof line, "SEEK freestyle 15 none any casual %s", openings[i]);
+		m = parse_ok(PROTO_CLIENT, line);
+		assert_int_equal(m.opening, i);
+		assert_string_equal(proto_opening_name((proto_opening_t)i), openings[i]);
+	}
+	m = parse_ok(PROTO_CLIENT, "OPENING offer r3 e4,l11");
+	assert_int_equal(m.id, PR_OPENING_OFFER);
+	assert_int_equal(m.nmoves, 2);
+	assert_string_equal(m.moves[1], "l11");
+	assert_int_equal(proto_reply_of(PR_OPENING_BRANCH), PO_OPENING);
+	m = parse_ok(PROTO_SERVER, "* OPENING r3 5 declare alice black 8 -");
+	assert_int_equal(m.ostage, OSTAGE_WIRE_DECLARE);
+	assert_int_equal(m.side, SIDE_BLACK);
+	assert_int_equal(m.count, 8);
+	assert_int_equal(m.nmoves, 0);
+	/* the new error codes have their words */
+	assert_string_equal(proto_err_word(ERR_OUTSIDE_AREA), "outside-area");
+	assert_string_equal(proto_err_word(ERR_WRONG_COUNT), "wrong-count");
+	assert_string_equal(proto_err_word(ERR_SYMMETRIC), "symmetric-offer");
+	assert_string_equal(proto_err_word(ERR_NOT_OFFERED), "not-offered");
 
 	m = parse_ok(PROTO_CLIENT, "seek standard 5 none any casual none");
 	assert_int_equal(m.id, PR_SEEK);
@@ -383,6 +421,17 @@ test_errors(void **state)
 		{ PROTO_CLIENT, "SEEK renju 15 300 any rated none", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300+ any rated none", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated none robot", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated soosorv", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated RIF", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "OPENING r3 place h8", ERR_SYNTAX },
+		{ PROTO_CLIENT, "OPENING place r3", ERR_SYNTAX },
+		{ PROTO_CLIENT, "OPENING pass r3", ERR_SYNTAX },
+		{ PROTO_CLIENT, "OPENING colour r3 any", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "OPENING declare r3 0", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "OPENING declare r3 11", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "OPENING branch r3 two", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "OPENING offer r3 h8,H9", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* OPENING r3 5 done alice black 0 -", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated none bot bot", ERR_SYNTAX },
 		{ PROTO_CLIENT, "HISTORY alice 0", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "HISTORY 2", ERR_ARGUMENT },

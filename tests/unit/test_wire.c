@@ -38,9 +38,11 @@ test_results_and_reasons(void **st)
 	assert_string_equal(game_result_name(GAME_DRAWN), "draw");
 	assert_string_equal(game_reason_name(BY_DRAW_AGREED), "draw-agreed");
 	assert_string_equal(game_reason_name(BY_ABANDONED), "abandoned");
-	for (int o = OPEN_FREE; o <= OPEN_SWAP2; o++)
+	for (int o = OPEN_FREE; o <= OPEN_TARAGUCHI10; o++) {
 		assert_string_equal(proto_opening_name(wire_opening((game_opening_t)o)),
 		    game_opening_name((game_opening_t)o));
+		assert_int_equal(wire_opening_in(wire_opening((game_opening_t)o)), o);
+	}
 }
 
 static void
