@@ -248,6 +248,17 @@ hash_of(const char *s)
 }
 
 int
+tc_pg_ctl(const char *what)
+{
+	const char *ctl = getenv("GOMOKU_PG_CTL"), *pgdir = getenv("GOMOKU_PG_DIR");
+	char cmd[600];
+	if (!ctl || !pgdir)
+		return -1;
+	snprintf(cmd, sizeof cmd, "%s %s %s >/dev/null", ctl, what, pgdir);
+	return system(cmd);
+}
+
+int
 tc_pg_database(const char *name, char *url, size_t n)
 {
 	const char *pg = getenv("GOMOKU_PG_URL"), *ctl = getenv("GOMOKU_PG_CTL"),

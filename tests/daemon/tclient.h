@@ -36,6 +36,9 @@ void tc_keep_tmp(void);
  * set): creates the database name on the test's PostgreSQL, its URL into
  * url: 0; -1 when it could not; 1 when no PostgreSQL is set up. */
 int tc_pg_database(const char *name, char *url, size_t n);
+/* The same server: tests/pg/pg.sh's what on it (start, stop, pause,
+ * resume): 0, or not. */
+int tc_pg_ctl(const char *what);
 /* A child process of the test's own (a daemon_start does it itself): if it
  * still runs when the test exits, or the test is stopped by SIGTERM,
  * SIGINT or SIGHUP, it is killed (SIGKILL, by its pid) and reaped; then

@@ -53,16 +53,6 @@ static struct redisrun redis;
 static char db[300], db2[300], db3[300];
 static int mport;
 
-/* pg.sh start|stop|pause|resume on the test's server. */
-static int
-pg_ctl(const char *what)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "%s %s %s >/dev/null", getenv("GOMOKU_PG_CTL"), what,
-	    getenv("GOMOKU_PG_DIR"));
-	return system(cmd);
-}
-
 /* The first value psql prints for sql on url, as a number; -1 when none. */
 static long
 sql_value(const char *url, const char *sql)
@@ -189,14 +179,14 @@ test_fenced(void)
 	     jobs = metric("gomokud_store_batch_jobs_total");
 	REQUIRE(batches >= 0 && jobs >= 0, "no store batch metrics on :%d", mport);
 
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(black[0], "MOVE %s h8", room[0]);
 	usleep(300 * 1000); /* the store thread waits on it: the others queue */
 	for (int i = 1; i < ROOMS; i++)
 		tc_send(black[i], "MOVE %s h8", room[i]);
 	CHECK(!tc_read(black[ROOMS - 1], 500), "answered while the store is paused: %s",
 	    black[ROOMS - 1]->line);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 
 	for (int i = 0; i < ROOMS; i++) {
 		const char *l = move_answer(black[i], 5000);
@@ -260,7 +250,7 @@ test_outage(void)
 	CHECK(!tc_read(white[1], 100), "a move published before its group's commit: %s",
 	    white[1]->line);
 
-	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	REQUIRE(tc_pg_ctl("stop") == 0, "cannot stop PostgreSQL");
 	lock_free(mid);
 	for (int i = 1; i <= GROUP; i++) {
 		l = move_answer(black[i], 8000);
@@ -271,7 +261,7 @@ test_outage(void)
 		    "group that did not commit",
 		    i);
 	}
-	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	REQUIRE(tc_pg_ctl("start") == 0, "cannot start PostgreSQL again");
 	for (int i = 0; i <= GROUP; i++)
 		CHECK(moves_of(db2, room[i]) == (i == 0 ? 1 : 0),
 		    "room %d's game has %ld moves in the database", i, moves_of(db2, room[i]));
@@ -314,13 +304,13 @@ test_killed(void)
 	REQUIRE(rc == 0, "no daemon (log %s)", doomed.log);
 	REQUIRE(pair_rooms(doomed.port, GROUP, black, white, room, "k") == 0, "no games");
 
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(black[0], "MOVE %s h8", room[0]);
 	usleep(300 * 1000);
 	for (int i = 1; i < GROUP; i++)
 		tc_send(black[i], "MOVE %s h8", room[i]);
 	usleep(500 * 1000);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	const char *l = move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
 	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);

@@ -428,16 +428,6 @@ test_paused(void)
 	ok("a paused owner lost its lease: continued, it committed nothing and left the room");
 }
 
-/* The tests' PostgreSQL server: pg.sh stop or start. 0 or not. */
-static int
-pg(const char *what)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "%s %s %s >/dev/null", getenv("GOMOKU_PG_CTL"), what,
-	    getenv("GOMOKU_PG_DIR"));
-	return system(cmd);
-}
-
 /* PostgreSQL stopped and started mid-game on a cluster node: moves refused
  * meanwhile, none lost, the game stays where it is and goes on. */
 static void
@@ -460,13 +450,13 @@ test_pg_restart(void)
 	int before[NODES];
 	for (int i = 0; i < NODES; i++)
 		before[i] = daemon_log_count(&node[i], "adopted from node b");
-	REQUIRE(pg("stop") == 0, "cannot stop PostgreSQL");
+	REQUIRE(tc_pg_ctl("stop") == 0, "cannot stop PostgreSQL");
 	tc_send(fay, "MOVE %s i8", game);
 	const char *l = answer(fay, WAIT_MS);
 	CHECK(l && strncmp(l, "ERR 508 ", 8) == 0, "a move with the database down: %s",
 	    l ? l : "(nothing)");
 	sleep(4); /* more than a lease: nobody may adopt a game whose node lives */
-	int restarted = pg("start") == 0;
+	int restarted = tc_pg_ctl("start") == 0;
 	CHECK(restarted, "cannot start PostgreSQL again");
 	/* the same move, until the store is back */
 	int ok_move = 0;

@@ -33,16 +33,6 @@
 
 static const char *const moves[] = { "a1", "a3", "c1", "c3", "e1", "e3", "g1", "g3", "i1" };
 
-/* pg.sh start|stop on the test's server. */
-static int
-pg_ctl(const char *what)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "%s %s %s >/dev/null", getenv("GOMOKU_PG_CTL"), what,
-	    getenv("GOMOKU_PG_DIR"));
-	return system(cmd);
-}
-
 /* mover plays moves[k]: 0 when OK MOVE came (the opponent saw * MOVE). */
 static int
 play(struct tc *mover, struct tc *other, const char *room, int k)
@@ -199,7 +189,7 @@ held_start(struct tc *asker, struct tc *other, struct tc *w, const char *what, c
 	tc_send(w, "PING %s", what);
 	CHECK(tc_expect(w, "OK PING", 2000), "%s: no PING answer while the start hangs: %s", what,
 	    w->line);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	const char *l = tc_read(asker, 5000);
 	CHECK(l && strncmp(l, first, strlen(first)) == 0, "%s: after the commit, first: %s", what,
 	    asker->line);
@@ -226,7 +216,7 @@ test_starts(void)
 	tc_send(a, "CREATE freestyle 15 600+5 black casual none");
 	l = tc_expect(a, "OK CREATE", 3000);
 	REQUIRE(l && sscanf(l, "OK CREATE %23s %63s", room, code) == 2, "CREATE: %s", a->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(b, "JOIN %s", code);
 	tc_send(a, "WHO"); /* a player of the starting game: after it */
 	held_start(b, a, w, "JOIN", "* START");
@@ -242,7 +232,7 @@ test_starts(void)
 	CHECK(end_game(a, "RESIGN", room) == 0, "RESIGN: %s", a->line);
 	CHECK(tc_expect(b, "* OVER", 3000), "no * OVER: %s", b->line);
 	offer_rematch(a, b, room, &id);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(b, "ACCEPT %s %u", room, id);
 	held_start(b, a, w, "rematch", "* OFFEREND");
 	CHECK(tc_expect(b, "* START", 3000), "rematch: no * START: %s", b->line);
@@ -257,7 +247,7 @@ test_starts(void)
 
 	tc_send(a, "SEEK freestyle 15 none any casual none");
 	CHECK(tc_expect(a, "OK SEEK", 3000), "SEEK: %s", a->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(b, "SEEK freestyle 15 none any casual none");
 	tc_send(a, "CANCEL"); /* its seek is in the starting game: after it */
 	held_start(b, a, w, "SEEK", "* START");
@@ -273,7 +263,7 @@ test_starts(void)
 	l = tc_expect(a, "OK CHALLENGE", 3000);
 	CHECK(l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "CHALLENGE: %s", a->line);
 	CHECK(tc_expect(b, "* CHALLENGE", 3000), "no * CHALLENGE: %s", b->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(b, "ANSWER %u accept", id);
 	held_start(b, a, w, "CHALLENGE", "* START");
 	CHECK(tc_expect(b, "* CHALLENGEEND", 3000), "no * CHALLENGEEND: %s", b->line);
@@ -283,7 +273,7 @@ test_starts(void)
 	CHECK(end_game(a, "ABORT", r2) == 0, "ABORT: %s", a->line);
 	ok("an accepted CHALLENGE with the store paused: * START after the commit, then OK ANSWER");
 
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(w, "BOT play 1 freestyle 15 none black none");
 	held_start(w, NULL, b, "BOT", "* START");
 	CHECK(answer(w, "BOT", 3000) && strncmp(w->line, "OK BOT", 6) == 0, "the held BOT: %s",
@@ -307,7 +297,7 @@ test_starts(void)
 	CHECK(l && sscanf(l, "OK CHALLENGE %u", &chal) == 1, "CHALLENGE: %s", w->line);
 	CHECK(tc_expect(e, "* CHALLENGE", 3000), "no * CHALLENGE: %s", e->line);
 	offer_rematch(a, b, rm, &id);
-	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	REQUIRE(tc_pg_ctl("stop") == 0, "cannot stop PostgreSQL");
 	tc_send(y, "JOIN %s", code);
 	CHECK(answer(y, "JOIN", 5000) && strncmp(y->line, "ERR 508", 7) == 0,
 	    "JOIN with PostgreSQL down: %s", y->line);
@@ -333,7 +323,7 @@ test_starts(void)
 	ok("PostgreSQL down: JOIN, a paired SEEK, ANSWER accept, ACCEPT rematch and BOT get 508, "
 	   "nothing said");
 
-	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	REQUIRE(tc_pg_ctl("start") == 0, "cannot start PostgreSQL again");
 	snprintf(want, sizeof want, "JOIN %s", code);
 	l = until_stored(y, "JOIN", want);
 	CHECK(l && strncmp(l, "OK JOIN", 7) == 0, "the same JOIN, PostgreSQL back: %s", y->line);
@@ -369,25 +359,25 @@ test_starts(void)
 	REQUIRE(f && g && h, "cannot connect");
 	tc_send(f, "SEEK freestyle 15 none any casual none");
 	CHECK(tc_expect(f, "OK SEEK", 3000), "SEEK: %s", f->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(g, "SEEK freestyle 15 none any casual none");
 	CHECK(!tc_read(g, 500), "SEEK answered before its game's row: %s", g->line);
 	tc_close(f); /* the older seeker goes */
 	tc_send(w, "PING gone");
 	CHECK(tc_expect(w, "OK PING", 2000), "no PING answer while the start hangs");
 	usleep(300 * 1000);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	l = answer(g, "SEEK", 5000);
 	CHECK(l && strncmp(l, "ERR 445", 7) == 0, "the SEEK whose partner went: %s", g->line);
 	tc_send(g, "SEEK freestyle 15 none any casual none");
 	CHECK(answer(g, "SEEK", 3000) && strncmp(g->line, "OK SEEK", 7) == 0,
 	    "seeking again after: %s", g->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(h, "SEEK freestyle 15 none any casual none");
 	CHECK(!tc_read(h, 500), "SEEK answered before its game's row: %s", h->line);
 	tc_close(h); /* the new seeker goes while its connection is held */
 	usleep(300 * 1000);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	l = tc_read(g, 1500);
 	CHECK(!l, "the older seeker heard of a game whose other player went: %s", l);
 	tc_send(g, "CANCEL");
@@ -402,12 +392,12 @@ test_starts(void)
 	REQUIRE(q && v, "cannot connect (a WebSocket and a line client)");
 	tc_send(v, "SEEK freestyle 15 none any casual none");
 	CHECK(answer(v, "SEEK", 3000) && strncmp(v->line, "OK SEEK", 7) == 0, "SEEK: %s", v->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	ws_line(q, "SEEK freestyle 15 none any casual none");
 	usleep(500 * 1000); /* its start is in flight at the paused store */
 	tc_close(q);
 	usleep(300 * 1000);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	l = tc_read(v, 1500);
 	CHECK(!l, "the older seeker heard of a game whose browser went: %s", l);
 	tc_send(v, "CANCEL");
@@ -421,12 +411,12 @@ test_starts(void)
 	 * is dropped (archive_stop), the room and its pairing go with it */
 	tc_send(e, "SEEK freestyle 15 none any casual none");
 	CHECK(answer(e, "SEEK", 3000) && strncmp(e->line, "OK SEEK", 7) == 0, "SEEK: %s", e->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(y, "SEEK freestyle 15 none any casual none");
 	CHECK(!tc_read(y, 500), "SEEK answered before its game's row: %s", y->line);
 	CHECK(kill(d0.pid, SIGTERM) == 0, "cannot signal the daemon");
 	sleep(3); /* past its drain: it waits for the store thread now */
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	CHECK(daemon_stop(&d0, 0, 10000) == 0, "the daemon did not exit cleanly");
 	CHECK(daemon_log_count(&d0, "start dropped at shutdown") == 1,
 	    "no start was in flight at the shutdown (log %s)", d0.log);
@@ -463,7 +453,7 @@ test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
 	struct tc *l = tc_open(d1.port, 1), *q = tc_guest(d1.port, "dan"), *g = tc_open(d1.port, 1);
 	REQUIRE(l && q && g, "cannot connect");
 
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(l, "LOGIN carl secret1");
 	tc_send(q, "STATS carl");
 	tc_send(q, "TOP freestyle");
@@ -481,7 +471,7 @@ test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
 	CHECK(!tc_read(g, 300), "GUEST answered before its session was stored: %s", g->line);
 	ok("store paused: LOGIN, STATS/TOP/HISTORY and GUEST wait, the game's players are served");
 
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	CHECK(tc_expect(l, "OK LOGIN carl", 5000), "the held LOGIN: %s", l->line);
 	const char *line = tc_read(q, 5000);
 	CHECK(line && strncmp(line, "= STAT carl", 11) == 0, "the held STATS, first: %s", q->line);
@@ -501,13 +491,13 @@ test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
 	line = tc_expect(a, "OK OFFER", 3000);
 	CHECK(line && sscanf(line, "OK OFFER %*s %u", &id) == 1, "OFFER: %s", a->line);
 	CHECK(tc_expect(b, "* OFFER", 3000), "no * OFFER: %s", b->line);
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(b, "ACCEPT %s %u", room, id);
 	tc_send(l, "PING undo");
 	CHECK(tc_expect(l, "OK PING", 2000), "no PING answer while an undo hangs: %s", l->line);
 	CHECK(!tc_read(b, 300), "the undo answered before its commit: %s", b->line);
 	CHECK(!tc_read(a, 300), "the undo said before its commit: %s", a->line);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	CHECK(tc_expect(b, "* UNDO", 5000), "no * UNDO after the commit: %s", b->line);
 	char want[64];
 	snprintf(want, sizeof want, "OK ACCEPT %s %u", room, id);
@@ -519,7 +509,7 @@ test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
 	 * is sent off when it is stored, and the loop serves everyone meanwhile */
 	struct tc *v = tc_guest(d1.port, "vic");
 	REQUIRE(v, "cannot connect");
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(l, "BAN vic 1h spam");
 	tc_send(l, "MOTD welcome back");
 	tc_send(a, "PING ban");
@@ -528,7 +518,7 @@ test_held(struct tc *a, struct tc *b, const char *room, struct tc **login)
 	CHECK(tc_expect(v, "OK PING", 2000), "vic was sent off before the ban was stored: %s",
 	    v->line);
 	CHECK(!tc_read(l, 300), "BAN answered before the store: %s", l->line);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	CHECK(tc_expect(l, "OK BAN vic", 5000), "the held BAN: %s", l->line);
 	CHECK(tc_expect(l, "OK MOTD", 3000), "the MOTD after it: %s", l->line);
 	CHECK(tc_expect(v, "* KICKED banned", 3000), "vic was not sent off: %s", v->line);
@@ -605,7 +595,7 @@ test_outage(void)
 	/* a commit in flight: the room waits, the loop does not (x came in
 	 * before: a GUEST's session is still stored from the loop) */
 	struct tc *x = tc_guest(d1.port, "cal");
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(a, "MOVE %s %s", room, moves[k]);
 	tc_send(b, "STATE %s", room);
 	CHECK(!tc_read(a, 700), "a line before the commit: %s", a->line);
@@ -616,7 +606,7 @@ test_outage(void)
 		CHECK(tc_expect(x, "OK PING", 2000), "no PING answer while the commit hangs");
 		tc_close(x);
 	}
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	l = tc_read(a, 5000);
 	CHECK(l && strncmp(l, "* MOVE", 6) == 0, "after the commit, first: %s", a->line);
 	CHECK(tc_expect(a, "OK MOVE", 3000), "no OK MOVE after the commit: %s", a->line);
@@ -628,7 +618,7 @@ test_outage(void)
 	ok("a commit in flight: nothing said before it, the room's next request after it, "
 	   "other players served meanwhile");
 
-	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	REQUIRE(tc_pg_ctl("stop") == 0, "cannot stop PostgreSQL");
 	struct tc *p = k % 2 ? b : a, *q = k % 2 ? a : b; /* to move, and the other */
 	tc_send(p, "MOVE %s %s", room, moves[k]);
 	l = tc_expect(p, "ERR", 5000);
@@ -656,7 +646,7 @@ test_outage(void)
 	}
 	ok("PostgreSQL down: accepting an undo or a draw gets 508, the offer stands");
 
-	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	REQUIRE(tc_pg_ctl("start") == 0, "cannot start PostgreSQL again");
 	int taken = 0;
 	for (int t = 0; t < 40 && !taken; t++) { /* the reconnect backs off up to 2 s */
 		tc_send(p, "MOVE %s %s", room, moves[k]);
@@ -683,13 +673,13 @@ test_outage(void)
 	REQUIRE(c && y, "cannot reconnect");
 	/* the stored session is looked up on the store thread: paused, the
 	 * RESUME waits and the loop serves the others */
-	REQUIRE(pg_ctl("pause") == 0, "cannot pause PostgreSQL");
+	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(c, "RESUME %s %s 0", token, room);
 	CHECK(!tc_read(c, 700), "RESUME answered before its lookup: %s", c->line);
 	tc_send(y, "PING lookup");
 	CHECK(tc_expect(y, "OK PING", 2000), "no PING answer while a RESUME's lookup hangs");
 	tc_close(y);
-	REQUIRE(pg_ctl("resume") == 0, "cannot resume PostgreSQL");
+	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	char got[256] = "", want[256] = "";
 	while ((l = tc_read(c, 5000)) && strncmp(l, "OK RESUME", 9) != 0 && strncmp(l, "ERR", 3))
 		if (strncmp(l, "= MOVES", 7) == 0) {
@@ -704,10 +694,10 @@ test_outage(void)
 	ok("kill -9 after the outage: every acknowledged move is back");
 
 	/* the end of a game is a write too: refused while down, then taken */
-	REQUIRE(pg_ctl("stop") == 0, "cannot stop PostgreSQL");
+	REQUIRE(tc_pg_ctl("stop") == 0, "cannot stop PostgreSQL");
 	tc_send(c, "RESIGN %s", room);
 	CHECK(tc_expect(c, "ERR 508", 5000), "RESIGN with PostgreSQL down: %s", c->line);
-	REQUIRE(pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	REQUIRE(tc_pg_ctl("start") == 0, "cannot start PostgreSQL again");
 	int over = 0;
 	for (int t = 0; t < 40 && !over; t++) {
 		tc_send(c, "RESIGN %s", room);
