@@ -48,6 +48,3 @@ export class Sounds {
     return true;
   }
 }
-
-// The cues there are (the tests play each).
-export const CUE_NAMES = Object.keys(CUES);
