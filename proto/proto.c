@@ -136,7 +136,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_SEAT] = { PK_DATA, "SEAT", NULL, "rDuZg" },
 	[PD_OFFER] = { PK_DATA, "OFFER", NULL, "riKu" },
 	[PD_SWAP2] = { PK_DATA, "SWAP2", NULL, "rGu" },
-	[PD_OPENING] = { PK_DATA, "OPENING", NULL, "r7uDnL" },
+	[PD_OPENING] = { PK_DATA, "OPENING", NULL, "r7uD!n^L" },
 	[PD_RESULT] = { PK_DATA, "RESULT", NULL, "rXYL" },
 	[PD_USER] = { PK_DATA, "USER", NULL, "uV|r" },
 	[PD_GAME] = { PK_DATA, "GAME", NULL, "iRSuwXYdU" },
@@ -153,7 +153,7 @@ static const struct form forms[PM_COUNT] = {
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
 	[PE_SWAP2] = { PK_EVENT, "SWAP2", NULL, "rqGu" },
 	[PE_COLOURS] = { PK_EVENT, "COLOURS", NULL, "rquw" },
-	[PE_OPENING] = { PK_EVENT, "OPENING", NULL, "rq7uDnL" },
+	[PE_OPENING] = { PK_EVENT, "OPENING", NULL, "rq7uD!n^L" },
 	[PE_MOVE] = { PK_EVENT, "MOVE", NULL, "rqDmxy|*" },
 	[PE_UNDO] = { PK_EVENT, "UNDO", NULL, "rqzxy" },
 	[PE_OFFER] = { PK_EVENT, "OFFER", NULL, "rqiKu" },
@@ -184,6 +184,11 @@ static const char *const opening_names[] = { "none", "swap2", "swap", "pro", "lo
 	"yamaguchi", "soosorv8", "taraguchi10", NULL };
 static const char *const ostage_names[] = { "place", "swap", "swap-or-place", "declare", "offer",
 	"choose", "branch", NULL };
+static const char *const oarea_names[] = { "-", "any", "centre", "in3", "in5", "in7", "in9", "out5",
+	"out7", "offers", NULL };
+static const char *const canon_names[] = { "-", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8",
+	"d9", "d10", "d11", "d12", "d13", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9",
+	"i10", "i11", "i12", "i13", NULL };
 static const char *const take_names[] = { "black", "white", NULL };
 static const char *const branch_names[] = { "one", "ten", NULL };
 static const char *const offer_names[] = { "draw", "undo", "rematch", NULL };
@@ -268,6 +273,8 @@ static const struct field fields[] = {
 	F('B', FT_ENUM, CS_NONE, sanction, 0, 0, sanction_names, "ban|mute"),
 	F('I', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
 	F('7', FT_ENUM, CS_NONE, ostage, 0, 0, ostage_names, "opening stage"),
+	F('!', FT_ENUM, CS_NONE, oarea, 0, 0, oarea_names, "opening area"),
+	F('^', FT_ENUM, CS_NONE, canon, 0, 0, canon_names, "renju opening"),
 	F('8', FT_ENUM, CS_NONE, take, 0, 0, take_names, "black|white"),
 	F('9', FT_ENUM, CS_NONE, branch, 0, 0, branch_names, "one|ten"),
 	F('0', FT_INT, CS_NONE, declared, 1, 10, NULL, "number of offers"),

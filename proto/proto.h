@@ -228,6 +228,22 @@ typedef enum {
 	OSTAGE_WIRE_CHOOSE,
 	OSTAGE_WIRE_BRANCH,
 } proto_ostage_t;
+/* Where an opening stage's stone may go (`* OPENING`): "-" none. */
+typedef enum {
+	OAREA_WIRE_NONE,
+	OAREA_WIRE_ANY,
+	OAREA_WIRE_CENTRE,
+	OAREA_WIRE_IN3,
+	OAREA_WIRE_IN5,
+	OAREA_WIRE_IN7,
+	OAREA_WIRE_IN9,
+	OAREA_WIRE_OUT5,
+	OAREA_WIRE_OUT7,
+	OAREA_WIRE_OFFERS,
+} proto_oarea_t;
+/* The canonical renju opening on the board: "-" none, then d1..d13 and
+ * i1..i13 (section 5.16). */
+enum { PROTO_CANON_NONE = 0, PROTO_CANONS = 26 };
 /* OPENING colour: the colour the actor takes. */
 typedef enum { TAKE_BLACK, TAKE_WHITE } proto_take_t;
 /* OPENING branch: Taraguchi-10's choice after the fourth move. */
@@ -370,6 +386,8 @@ typedef struct proto_msg {
 	proto_sanction_t sanction;
 	proto_answer_t answer;
 	proto_ostage_t ostage;
+	proto_oarea_t oarea;
+	int canon; /* PROTO_CANON_NONE, or 1 + the opening's index (D1 .. D13, I1 .. I13) */
 	proto_take_t take;
 	proto_branch_t branch;
 	int64_t declared; /* OPENING declare: 1..10 */

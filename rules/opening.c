@@ -86,12 +86,24 @@
  */
 #include "rules/opening.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Who acts at a step of a script. */
 enum { BY_P0, BY_P1, BY_BLACK, BY_WHITE };
 /* Where its stone may go. */
-enum { A_NONE, A_ANY, A_CENTRE, A_SQ3, A_SQ5, A_SQ7, A_SQ9, A_OUT5, A_OUT7 };
+enum {
+	A_NONE = OAREA_NONE,
+	A_ANY = OAREA_ANY,
+	A_CENTRE = OAREA_CENTRE,
+	A_SQ3 = OAREA_IN3,
+	A_SQ5 = OAREA_IN5,
+	A_SQ7 = OAREA_IN7,
+	A_SQ9 = OAREA_IN9,
+	A_OUT5 = OAREA_OUT5,
+	A_OUT7 = OAREA_OUT7,
+};
 
 /* One step of a rule's script. n: the most a DECLARE takes, or the fixed
  * count of an OFFER (0: the declared one). jump: where a swap2 colour choice
@@ -468,6 +480,188 @@ opening_branch(opening_t *o, int player, opening_branch_t b)
 		return OERR_ARGUMENT;
 	o->branch = (int8_t)b;
 	enter(o, b == OBRANCH_ONE ? o->step + 1 : cur(o)->jump);
+	return OERR_OK;
+}
+
+opening_err_t
+opening_apply(opening_t *o, int player, const opening_act_t *a)
+{
+	switch (a->kind) {
+	case OACT_PLACE:
+		return opening_place(o, player, a->moves[0]);
+	case OACT_COLOUR:
+		return opening_choose_colour(o, player, (stone_t)a->arg);
+	case OACT_DECLARE:
+		return opening_declare(o, player, a->n);
+	case OACT_OFFER:
+		return a->n > OPENING_MAX_OFFERS ? OERR_WRONG_COUNT
+						 : opening_offer(o, player, a->moves, a->n);
+	case OACT_CHOOSE:
+		return opening_choose_fifth(o, player, a->moves[0]);
+	case OACT_BRANCH:
+		return opening_branch(o, player, (opening_branch_t)a->arg);
+	default:
+		return OERR_ARGUMENT;
+	}
+}
+
+int
+opening_act_stone(const opening_act_t *a)
+{
+	return a->kind == OACT_PLACE || a->kind == OACT_CHOOSE;
+}
+
+opening_area_t
+opening_area_kind(const opening_t *o)
+{
+	switch (o->stage) {
+	case OSTAGE_PLACE:
+	case OSTAGE_SWAP_OR_PLACE:
+	case OSTAGE_OFFER:
+		return (opening_area_t)cur(o)->area;
+	case OSTAGE_CHOOSE:
+		return OAREA_OFFERS;
+	case OSTAGE_DONE:
+		return OAREA_ANY;
+	default:
+		return OAREA_NONE;
+	}
+}
+
+const char *
+opening_area_name(opening_area_t a)
+{
+	static const char *const names[OAREA_COUNT] = { "-", "any", "centre", "in3", "in5", "in7",
+		"in9", "out5", "out7", "offers" };
+	return (unsigned)a < OAREA_COUNT ? names[a] : "?";
+}
+
+int
+opening_log_append(char *log, size_t cap, int stones, const opening_act_t *a, int size)
+{
+	char e[8 + OPENING_MAX_OFFERS * 4], mv[4];
+	size_t len = strlen(log);
+	int n = 0;
+
+	switch (a->kind) {
+	case OACT_COLOUR:
+		n = snprintf(e, sizeof e, "%d:c%c", stones, a->arg == STONE_BLACK ? 'b' : 'w');
+		break;
+	case OACT_DECLARE:
+		n = snprintf(e, sizeof e, "%d:d%d", stones, a->n);
+		break;
+	case OACT_BRANCH:
+		n = snprintf(e, sizeof e, "%d:b%s", stones, a->arg == OBRANCH_TEN ? "ten" : "one");
+		break;
+	case OACT_OFFER:
+		if (a->n < 1 || a->n > OPENING_MAX_OFFERS)
+			return -1;
+		n = snprintf(e, sizeof e, "%d:o", stones);
+		for (int i = 0; i < a->n; i++)
+			n += snprintf(e + n, sizeof e - (size_t)n, "%s%s", i ? "," : "",
+			    notation_format(a->moves[i], size, mv));
+		break;
+	default:
+		return -1;
+	}
+	if (len + (len ? 1 : 0) + (size_t)n + 1 > cap)
+		return -1;
+	snprintf(log + len, cap - len, "%s%s", len ? " " : "", e);
+	return 0;
+}
+
+/* One entry of a log, "k:act" up to a space or the end: its stone count
+ * and act; -1 when it does not parse. */
+static int
+log_entry(const char *p, size_t len, int size, int *stones, opening_act_t *a)
+{
+	char buf[8 + OPENING_MAX_OFFERS * 4], *end;
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	long k = strtol(buf, &end, 10);
+	if (end == buf || *end != ':' || k < 0 || k > RULES_CELLS)
+		return -1;
+	*stones = (int)k;
+	memset(a, 0, sizeof *a);
+	const char *v = end + 2;
+	switch (end[1]) {
+	case 'c':
+		if (strcmp(v, "b") && strcmp(v, "w"))
+			return -1;
+		a->kind = OACT_COLOUR;
+		a->arg = *v == 'b' ? STONE_BLACK : STONE_WHITE;
+		return 0;
+	case 'd':
+		k = strtol(v, &end, 10);
+		if (end == v || *end || k < 1 || k > OPENING_MAX_OFFERS)
+			return -1;
+		a->kind = OACT_DECLARE;
+		a->n = (uint8_t)k;
+		return 0;
+	case 'b':
+		if (strcmp(v, "one") && strcmp(v, "ten"))
+			return -1;
+		a->kind = OACT_BRANCH;
+		a->arg = strcmp(v, "ten") == 0 ? OBRANCH_TEN : OBRANCH_ONE;
+		return 0;
+	case 'o':
+		a->kind = OACT_OFFER;
+		for (char *t = (char *)v; *t;) {
+			char *c = strchr(t, ',');
+			if (c)
+				*c = '\0';
+			if (a->n == OPENING_MAX_OFFERS ||
+			    notation_parse(t, size, &a->moves[a->n]) != 0)
+				return -1;
+			a->n++;
+			t = c ? c + 1 : t + strlen(t);
+		}
+		return a->n ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
+opening_err_t
+opening_replay(opening_t *o, const char *log, const move_t *stones, int nstones, int *used)
+{
+	const char *p = log ? log : "";
+	int s = 0;
+
+	*used = 0;
+	for (;;) {
+		int at = RULES_CELLS + 1;
+		opening_act_t a;
+		size_t len = 0;
+		while (*p == ' ')
+			p++;
+		if (*p) {
+			len = strcspn(p, " ");
+			if (log_entry(p, len, o->pos.size, &at, &a) != 0)
+				return OERR_ARGUMENT;
+		}
+		/* the stones made before this entry */
+		while (s < nstones && s < at && !opening_done(o)) {
+			opening_err_t e = o->stage == OSTAGE_CHOOSE
+			    ? opening_choose_fifth(o, o->actor, stones[s])
+			    : opening_place(o, o->actor, stones[s]);
+			if (e)
+				return e;
+			s++;
+		}
+		if (!*p)
+			break;
+		if (s != at || opening_done(o))
+			return OERR_ARGUMENT;
+		opening_err_t e = opening_apply(o, o->actor, &a);
+		if (e)
+			return e;
+		p += len;
+	}
+	*used = s;
 	return OERR_OK;
 }
 

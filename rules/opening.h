@@ -51,6 +51,21 @@ typedef enum {
 	OBRANCH_TEN = 1, /* ten fifth moves offered anywhere, the other player chooses */
 } opening_branch_t;
 
+/* Where the stone of the current stage may go (what a client shades). */
+typedef enum {
+	OAREA_NONE = 0, /* this stage places no stone */
+	OAREA_ANY,      /* any empty point */
+	OAREA_CENTRE,   /* the centre point */
+	OAREA_IN3,      /* the central 3x3 ... 9x9 */
+	OAREA_IN5,
+	OAREA_IN7,
+	OAREA_IN9,
+	OAREA_OUT5,   /* outside the central 5x5 (pro) */
+	OAREA_OUT7,   /* outside the central 7x7 (long pro) */
+	OAREA_OFFERS, /* one of the offered fifth moves */
+	OAREA_COUNT,
+} opening_area_t;
+
 /* Why an act was refused. The protocol maps these to its codes later. */
 typedef enum {
 	OERR_OK = 0,
@@ -89,6 +104,25 @@ typedef struct {
 	position_t pos; /* the stones placed so far (the game's first moves) */
 } opening_t;
 
+/* One act of either player, as a value: what the daemon's rooms, the bots
+ * and the store's log of an opening pass around. */
+typedef enum {
+	OACT_PLACE = 0, /* moves[0] */
+	OACT_COLOUR,    /* arg: the stone_t the actor takes */
+	OACT_DECLARE,   /* n */
+	OACT_OFFER,     /* moves[0..n) */
+	OACT_CHOOSE,    /* moves[0], one of the offers */
+	OACT_BRANCH,    /* arg: opening_branch_t */
+	OACT_COUNT,
+} opening_act_kind_t;
+
+typedef struct {
+	uint8_t kind; /* opening_act_kind_t */
+	uint8_t n;    /* DECLARE: the number; OFFER: the moves */
+	uint8_t arg;  /* COLOUR, BRANCH */
+	move_t moves[OPENING_MAX_OFFERS];
+} opening_act_t;
+
 /* Whether a game rule, board size and opening rule go together. */
 opening_err_t opening_combination(opening_rule_t orule, rule_t rule, int size);
 /* Starts the machine on an empty board; OERR_COMBINATION leaves o unusable. */
@@ -104,7 +138,16 @@ opening_err_t opening_offer(opening_t *o, int player, const move_t *moves, int n
 opening_err_t opening_choose_fifth(opening_t *o, int player, move_t m);
 opening_err_t opening_branch(opening_t *o, int player, opening_branch_t b);
 
+/* Any act, by its kind: as the act's own function above. */
+opening_err_t opening_apply(opening_t *o, int player, const opening_act_t *a);
+/* Whether an act places a stone (PLACE, CHOOSE): the stone is the game's
+ * next move. */
+int opening_act_stone(const opening_act_t *a);
+
 int opening_done(const opening_t *o);
+/* Where the current stage's stone may go. */
+opening_area_t opening_area_kind(const opening_t *o);
+const char *opening_area_name(opening_area_t a); /* "any", "in5", "-" for none, ... */
 /* The colour a player holds now (tentative until the opening is done). */
 stone_t opening_colour_of(const opening_t *o, int player);
 /* The least and most fifth-move offers the actor may declare now (DECLARE
@@ -137,6 +180,27 @@ const renju_opening_t *renju_opening(int i); /* 0 <= i < RENJU_OPENINGS, or NULL
  * exactly two black stones, one on the centre, and one white; the index,
  * or -1. Any board size with a centre. */
 int renju_opening_find(const position_t *p);
+
+/*
+ * The log of an opening, as the store keeps it beside the game's moves: the
+ * acts that place no stone, each with the number of stones on the board
+ * when it was made, as "k:act" separated by spaces; the acts are "cb"/"cw"
+ * (the colour taken), "d5" (declared), "oh10,j10" (offered), "bone"/"bten"
+ * (branch). The stones themselves are the game's moves. Lowercase ASCII,
+ * at most OPENING_LOG_MAX bytes with its NUL.
+ */
+enum { OPENING_LOG_MAX = 256 };
+/* Appends a's entry (a no-stone act) to log, made with `stones` stones on
+ * the board; -1 when it would not fit or a places a stone. */
+int opening_log_append(char *log, size_t cap, int stones, const opening_act_t *a, int size);
+/* Plays an opening back: o fresh from opening_init, then the log's acts
+ * and the stones in the order they were made (a stone at the CHOOSE stage
+ * is the choice), until the stones run out or the machine is done. *used
+ * is the number of stones the opening took (the rest are the game's).
+ * OERR_OK, or the first refusal (OERR_ARGUMENT for a log that does not
+ * parse, or that has acts left over). */
+opening_err_t opening_replay(
+    opening_t *o, const char *log, const move_t *stones, int nstones, int *used);
 
 const char *opening_rule_name(opening_rule_t r);            /* "soosorv8", "swap2", "none", ... */
 int opening_rule_parse(const char *s, opening_rule_t *out); /* 0 or -1 */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -774,6 +775,121 @@ test_openings(void **state)
 	assert_int_equal(renju_opening_find(&p), -1);
 }
 
+/* An act from notation: "p:h8" place, "c:b" colour, "d:5" declare,
+ * "o:h10,j10" offer, "x:h10" choose, "b:ten" branch. */
+static opening_act_t
+act(const opening_t *o, const char *s)
+{
+	opening_act_t a;
+	char buf[64];
+	memset(&a, 0, sizeof a);
+	snprintf(buf, sizeof buf, "%s", s + 2);
+	switch (s[0]) {
+	case 'p':
+	case 'x':
+		a.kind = s[0] == 'p' ? OACT_PLACE : OACT_CHOOSE;
+		a.moves[0] = mv(o, buf);
+		break;
+	case 'c':
+		a.kind = OACT_COLOUR;
+		a.arg = buf[0] == 'b' ? STONE_BLACK : STONE_WHITE;
+		break;
+	case 'd':
+		a.kind = OACT_DECLARE;
+		a.n = (uint8_t)atoi(buf);
+		break;
+	case 'b':
+		a.kind = OACT_BRANCH;
+		a.arg = strcmp(buf, "ten") == 0 ? OBRANCH_TEN : OBRANCH_ONE;
+		break;
+	default:
+		a.kind = OACT_OFFER;
+		for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+			a.moves[a.n++] = mv(o, t);
+	}
+	return a;
+}
+
+/* Plays a script of acts through opening_apply, keeping the store's log;
+ * after every act a replay of the log and the stones so far gives the
+ * same machine, and a corrupt log is refused. */
+static void
+replay_path(opening_rule_t rule, const char *const *acts, int game_stones)
+{
+	opening_t o, r;
+	char log[OPENING_LOG_MAX] = "";
+	move_t stones[RULES_CELLS];
+	int n = 0, used;
+
+	assert_int_equal(opening_init(&o, rule, RULE_RENJU, 15), OERR_OK);
+	for (int i = 0; acts[i]; i++) {
+		opening_act_t a = act(&o, acts[i]);
+		assert_int_equal(opening_apply(&o, o.actor, &a), OERR_OK);
+		if (opening_act_stone(&a))
+			stones[n++] = a.moves[0];
+		else
+			assert_int_equal(opening_log_append(log, sizeof log, n, &a, 15), 0);
+		assert_int_equal(opening_init(&r, rule, RULE_RENJU, 15), OERR_OK);
+		assert_int_equal(opening_replay(&r, log, stones, n, &used), OERR_OK);
+		assert_int_equal(used, n);
+		assert_memory_equal(&r, &o, sizeof o);
+	}
+	assert_true(opening_done(&o));
+	/* the game's own stones after the opening are not the opening's */
+	for (int i = 0; i < game_stones; i++)
+		stones[n + i] = rules_move(i, 0);
+	assert_int_equal(opening_init(&r, rule, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_replay(&r, log, stones, n + game_stones, &used), OERR_OK);
+	assert_int_equal(used, n);
+	assert_memory_equal(&r, &o, sizeof o);
+	/* an entry out of place, or garbage, is refused */
+	char bad[OPENING_LOG_MAX + 8];
+	snprintf(bad, sizeof bad, "%s 0:cb", log);
+	assert_int_equal(opening_init(&r, rule, RULE_RENJU, 15), OERR_OK);
+	assert_int_not_equal(opening_replay(&r, bad, stones, n, &used), OERR_OK);
+	assert_int_equal(opening_init(&r, rule, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_replay(&r, "3:q", stones, n, &used), OERR_ARGUMENT);
+}
+
+static void
+test_acts_and_log(void **state)
+{
+	(void)state;
+	static const char *const soosorv[] = { "p:h8", "p:h9", "p:j10", "c:w", "p:g7", "d:3", "c:b",
+		"o:e5,l12,c3", "x:l12", NULL };
+	static const char *const taraguchi_ten[] = { "p:h8", "c:b", "p:i9", "c:w", "p:j10", "c:b",
+		"p:g6", "b:ten", "o:a1,a2,a3,a4,a5,a6,a7,b2,b3,b4", "x:b3", NULL };
+	static const char *const taraguchi_one[] = { "p:h8", "c:w", "p:i9", "c:w", "p:j10", "c:b",
+		"p:g6", "b:one", "c:w", "p:k11", "c:b", NULL };
+	static const char *const yamaguchi[] = { "p:h8", "p:h9", "p:j10", "d:10", "c:b", "p:g7",
+		"o:a1,a2,a3,a4,a5,a6,a7,b2,b3,b4", "x:a7", NULL };
+	replay_path(ORULE_SOOSORV8, soosorv, 3);
+	replay_path(ORULE_TARAGUCHI10, taraguchi_ten, 2);
+	replay_path(ORULE_TARAGUCHI10, taraguchi_one, 0);
+	replay_path(ORULE_YAMAGUCHI, yamaguchi, 1);
+
+	/* the area a client shades, stage by stage */
+	opening_t o;
+	opening_act_t a;
+	assert_int_equal(opening_init(&o, ORULE_TARAGUCHI10, RULE_RENJU, 15), OERR_OK);
+	assert_string_equal(opening_area_name(opening_area_kind(&o)), "centre");
+	a = act(&o, "p:h8");
+	assert_int_equal(opening_apply(&o, 0, &a), OERR_OK);
+	assert_string_equal(opening_area_name(opening_area_kind(&o)), "-");
+	assert_int_equal(opening_init(&o, ORULE_PRO, RULE_FREESTYLE, 15), OERR_OK);
+	PLACE(&o, 0, "h8", OERR_OK);
+	PLACE(&o, 1, "a1", OERR_OK);
+	assert_string_equal(opening_area_name(opening_area_kind(&o)), "out5");
+	/* a log that cannot hold another entry says so */
+	char small[6] = "";
+	a = act(&o, "d:5");
+	assert_int_equal(opening_log_append(small, sizeof small, 4, &a, 15), 0);
+	assert_int_equal(opening_log_append(small, sizeof small, 4, &a, 15), -1);
+	assert_string_equal(small, "4:d5");
+	a = act(&o, "p:h8");
+	assert_int_equal(opening_log_append(small, sizeof small, 4, &a, 15), -1);
+}
+
 int
 main(void)
 {
@@ -789,6 +905,7 @@ main(void)
 		cmocka_unit_test(test_taraguchi10),
 		cmocka_unit_test(test_symmetry),
 		cmocka_unit_test(test_openings),
+		cmocka_unit_test(test_acts_and_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

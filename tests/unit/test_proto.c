@@ -167,7 +167,7 @@ static const struct {
 	{ PROTO_SERVER, "= SAY r12 bob good luck" },
 	{ PROTO_SERVER, "= CODE r12 Ab3dEf6hIj0kLm" },
 	{ PROTO_SERVER, "= SWAP2 r3 choose bob" },
-	{ PROTO_SERVER, "= OPENING r3 choose bob white 2 e4,l11" },
+	{ PROTO_SERVER, "= OPENING r3 choose bob white offers 2 d4 e4,l11" },
 	{ PROTO_SERVER, "= RESULT r12 black five h8,h9,h10,h11,h12" },
 	{ PROTO_SERVER, "= USER alice playing r12" },
 	{ PROTO_SERVER, "= USER bob idle" },
@@ -184,8 +184,8 @@ static const struct {
 	    "bot-fallback=20" },
 	{ PROTO_SERVER, "* START r12 1 alice bob renju 15 300+5 none rated 300000 300000" },
 	{ PROTO_SERVER, "* SWAP2 r3 2 put3 alice" },
-	{ PROTO_SERVER, "* OPENING r3 5 declare alice black 8 -" },
-	{ PROTO_SERVER, "* OPENING r3 6 swap-or-place bob white 0 -" },
+	{ PROTO_SERVER, "* OPENING r3 5 declare alice black - 8 i13 -" },
+	{ PROTO_SERVER, "* OPENING r3 6 swap-or-place bob white any 0 - -" },
 	{ PROTO_SERVER, "* COLOURS r3 6 bob alice" },
 	{ PROTO_SERVER, "* MOVE r12 2 black h8 299000 300000" },
 	{ PROTO_SERVER, "* MOVE r12 3 white i9 - -" },
@@ -291,10 +291,12 @@ test_typed_fields(void **state)
 	assert_int_equal(m.nmoves, 2);
 	assert_string_equal(m.moves[1], "l11");
 	assert_int_equal(proto_reply_of(PR_OPENING_BRANCH), PO_OPENING);
-	m = parse_ok(PROTO_SERVER, "* OPENING r3 5 declare alice black 8 -");
+	m = parse_ok(PROTO_SERVER, "* OPENING r3 5 declare alice black - 8 i13 -");
 	assert_int_equal(m.ostage, OSTAGE_WIRE_DECLARE);
 	assert_int_equal(m.side, SIDE_BLACK);
 	assert_int_equal(m.count, 8);
+	assert_int_equal(m.oarea, OAREA_WIRE_NONE);
+	assert_int_equal(m.canon, PROTO_CANONS); /* i13, the last */
 	assert_int_equal(m.nmoves, 0);
 	/* the new error codes have their words */
 	assert_string_equal(proto_err_word(ERR_OUTSIDE_AREA), "outside-area");
@@ -431,7 +433,9 @@ test_errors(void **state)
 		{ PROTO_CLIENT, "OPENING declare r3 11", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "OPENING branch r3 two", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "OPENING offer r3 h8,H9", ERR_ARGUMENT },
-		{ PROTO_SERVER, "* OPENING r3 5 done alice black 0 -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* OPENING r3 5 done alice black - 0 - -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* OPENING r3 5 place alice black in11 0 - -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* OPENING r3 5 swap alice black - 0 d14 -", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "SEEK renju 15 300+5 any rated none bot bot", ERR_SYNTAX },
 		{ PROTO_CLIENT, "HISTORY alice 0", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "HISTORY 2", ERR_ARGUMENT },
