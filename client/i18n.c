@@ -262,6 +262,13 @@ i18n_colour(proto_colour_t c)
 static const struct text openings[] = {
 	{ NTR("opening.none", "none") },
 	{ NTR("opening.swap2", "swap2") },
+	{ NTR("opening.swap", "swap") },
+	{ NTR("opening.pro", "pro") },
+	{ NTR("opening.longpro", "long pro") },
+	{ NTR("opening.rif", "RIF") },
+	{ NTR("opening.yamaguchi", "Yamaguchi") },
+	{ NTR("opening.soosorv8", "Soosorv-8") },
+	{ NTR("opening.taraguchi10", "Taraguchi-10") },
 };
 
 const char *
@@ -293,6 +300,70 @@ const char *
 i18n_stage(proto_stage_t s)
 {
 	return PICK(stages, s);
+}
+
+static const struct text oareas[] = {
+	{ NTR("oarea.any", "anywhere") },
+	{ NTR("oarea.centre", "on the centre point") },
+	{ NTR("oarea.in3", "in the central 3x3") },
+	{ NTR("oarea.in5", "in the central 5x5") },
+	{ NTR("oarea.in7", "in the central 7x7") },
+	{ NTR("oarea.in9", "in the central 9x9") },
+	{ NTR("oarea.out5", "outside the central 5x5") },
+	{ NTR("oarea.out7", "outside the central 7x7") },
+	{ NTR("oarea.offers", "on an offered point") },
+};
+
+const char *
+i18n_oarea(proto_oarea_t a)
+{
+	/* "-" places no stone: no phrase (an empty msgid is the catalog's header) */
+	return a == OAREA_WIRE_NONE ? "" : PICK(oareas, (int)a - 1);
+}
+
+/* The 26 canonical renju openings in the protocol's order (d1..d13, then
+ * i1..i13; section 5.16): their Japanese names, and the Chinese ones in
+ * the catalog. */
+static const struct text canons[PROTO_CANONS] = {
+	{ NTR("canon.d1", "Kansei") },
+	{ NTR("canon.d2", "Keigetsu") },
+	{ NTR("canon.d3", "Sosei") },
+	{ NTR("canon.d4", "Kagetsu") },
+	{ NTR("canon.d5", "Zangetsu") },
+	{ NTR("canon.d6", "Ugetsu") },
+	{ NTR("canon.d7", "Kinsei") },
+	{ NTR("canon.d8", "Shogetsu") },
+	{ NTR("canon.d9", "Kyugetsu") },
+	{ NTR("canon.d10", "Shingetsu") },
+	{ NTR("canon.d11", "Zuisei") },
+	{ NTR("canon.d12", "Sangetsu") },
+	{ NTR("canon.d13", "Yusei") },
+	{ NTR("canon.i1", "Chosei") },
+	{ NTR("canon.i2", "Kyogetsu") },
+	{ NTR("canon.i3", "Kosei") },
+	{ NTR("canon.i4", "Suigetsu") },
+	{ NTR("canon.i5", "Ryusei") },
+	{ NTR("canon.i6", "Ungetsu") },
+	{ NTR("canon.i7", "Hogetsu") },
+	{ NTR("canon.i8", "Rangetsu") },
+	{ NTR("canon.i9", "Gingetsu") },
+	{ NTR("canon.i10", "Myojo") },
+	{ NTR("canon.i11", "Shagetsu") },
+	{ NTR("canon.i12", "Meigetsu") },
+	{ NTR("canon.i13", "Suisei") },
+};
+
+const char *
+i18n_canon(int canon, char *buf, size_t n)
+{
+	if (!n)
+		return buf;
+	buf[0] = '\0';
+	if (canon < 1 || canon > PROTO_CANONS)
+		return buf;
+	int i = canon - 1;
+	snprintf(buf, n, "%c%d %s", i < 13 ? 'D' : 'I', i % 13 + 1, PICK(canons, i));
+	return buf;
 }
 
 static const struct text ends[] = {

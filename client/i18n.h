@@ -45,6 +45,12 @@ const char *i18n_colour(proto_colour_t c);
 const char *i18n_opening(proto_opening_t o);
 const char *i18n_rule(rule_t r);
 const char *i18n_stage(proto_stage_t s);
+/* Where an opening stage's stone may go, as a phrase ("in the central
+ * 5x5"); "" for none. */
+const char *i18n_oarea(proto_oarea_t a);
+/* The canonical renju opening canon (1..26: d1..d13, i1..i13) as its
+ * code and name, "D1 Kansei", into buf; "" for none. */
+const char *i18n_canon(int canon, char *buf, size_t n);
 const char *i18n_end(proto_end_t e);
 const char *i18n_presence(proto_presence_t p);
 /* BYE's reason word ("quit", "takeover", "shutdown"); an unknown one gets

@@ -205,6 +205,185 @@ model_offer_to_me(const model_t *m)
 	return NULL;
 }
 
+/* The opening stage ended (* COLOURS, the end, a new game); the renju
+ * opening's name stays for the game. */
+static void
+opening_clear(model_t *m)
+{
+	m->op = 0;
+	m->op_user[0] = '\0';
+	m->op_count = 0;
+	m->op_nfifths = 0;
+	m->op_area = OAREA_WIRE_NONE;
+}
+
+/* * OPENING or = OPENING: the stage, who acts, where, the offers. */
+static void
+opening_set(model_t *m, const proto_msg_t *x)
+{
+	m->op = 1;
+	m->op_stage = x->ostage;
+	COPY(m->op_user, x->user);
+	m->op_side = x->side;
+	m->op_area = x->oarea;
+	m->op_count = (int)x->count;
+	if (x->canon != PROTO_CANON_NONE)
+		m->op_canon = x->canon;
+	m->op_nfifths = 0;
+	for (int i = 0; i < x->nmoves && m->op_nfifths < MODEL_FIFTHS_MAX; i++) {
+		move_t c;
+		if (notation_parse(x->moves[i], m->pos.size, &c) == 0)
+			m->op_fifths[m->op_nfifths++] = c;
+	}
+}
+
+int
+model_opening_mine(const model_t *m)
+{
+	return m->in_room && m->op && !m->over && m->me[0] && strcmp(m->op_user, m->me) == 0;
+}
+
+int
+model_is_fifth(const model_t *m, move_t mv)
+{
+	if (!m->in_room || !m->op)
+		return 0;
+	for (int i = 0; i < m->op_nfifths; i++)
+		if (m->op_fifths[i] == mv)
+			return 1;
+	return 0;
+}
+
+int
+model_in_area(const model_t *m, move_t mv)
+{
+	if (!m->in_room || !m->op || m->over || mv < 0 || mv >= RULES_CELLS ||
+	    rules_x(mv) >= m->pos.size || rules_y(mv) >= m->pos.size ||
+	    m->pos.cell[mv] != STONE_EMPTY)
+		return 0;
+	/* the squares about the centre point, as the token names them */
+	int c = m->pos.size / 2, dx = abs(rules_x(mv) - c), dy = abs(rules_y(mv) - c);
+	int d = dx > dy ? dx : dy;
+	switch (m->op_area) {
+	case OAREA_WIRE_ANY:
+		return 1;
+	case OAREA_WIRE_CENTRE:
+		return d == 0;
+	case OAREA_WIRE_IN3:
+		return d <= 1;
+	case OAREA_WIRE_IN5:
+		return d <= 2;
+	case OAREA_WIRE_IN7:
+		return d <= 3;
+	case OAREA_WIRE_IN9:
+		return d <= 4;
+	case OAREA_WIRE_OUT5:
+		return d > 2;
+	case OAREA_WIRE_OUT7:
+		return d > 3;
+	case OAREA_WIRE_OFFERS:
+		return model_is_fifth(m, mv);
+	default:
+		return 0;
+	}
+}
+
+void
+model_opening_text(const model_t *m, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!m->in_room || !m->op || m->over)
+		return;
+	int mine = model_opening_mine(m);
+	const char *rule = i18n_opening(m->opening);
+	const char *who = m->op_user[0] ? m->op_user : "?";
+	const char *holds = i18n_colour(m->op_side == SIDE_WHITE ? COLOUR_WHITE : COLOUR_BLACK);
+	const char *next = i18n_colour(
+	    pos_to_move(&m->pos) == STONE_WHITE ? COLOUR_WHITE : COLOUR_BLACK);
+	const char *where = i18n_oarea(m->op_area);
+	char what[MODEL_STATUS_LEN];
+	switch (m->op_stage) {
+	case OSTAGE_WIRE_PLACE:
+		if (mine)
+			snprintf(what, sizeof what,
+			    TR("op.place_you", "%s: place the next stone (%s) %s, then Enter"),
+			    rule, next, where);
+		else
+			snprintf(what, sizeof what,
+			    TR("op.place", "%s: %s places the next stone (%s) %s"), rule, who, next,
+			    where);
+		break;
+	case OSTAGE_WIRE_SWAP:
+		if (mine)
+			snprintf(what, sizeof what,
+			    TR("op.swap_you", "%s: you hold %s now; B takes black, W takes white"),
+			    rule, holds);
+		else
+			snprintf(what, sizeof what,
+			    TR("op.swap", "%s: %s (holding %s now) chooses a colour"), rule, who,
+			    holds);
+		break;
+	case OSTAGE_WIRE_DECLARE:
+		if (mine)
+			snprintf(what, sizeof what,
+			    TR("op.declare_you",
+				"%s: how many fifth moves will black offer (1 to %d)? Type the "
+				"number or +/-, Enter sends"),
+			    rule, m->op_count);
+		else
+			snprintf(what, sizeof what,
+			    TR("op.declare", "%s: %s declares how many fifth moves black offers"),
+			    rule, who);
+		break;
+	case OSTAGE_WIRE_OFFER:
+		if (mine)
+			snprintf(what, sizeof what,
+			    TR("op.offer_you",
+				"%s: offer %d fifth moves; Enter marks or unmarks a point, S sends "
+				"them, Esc clears"),
+			    rule, m->op_count);
+		else
+			snprintf(what, sizeof what, TR("op.offer", "%s: %s offers %d fifth moves"),
+			    rule, who, m->op_count);
+		break;
+	case OSTAGE_WIRE_CHOOSE:
+		if (mine)
+			snprintf(what, sizeof what,
+			    TR("op.choose_you",
+				"%s: choose one of the %d offered fifth moves (marked 5), then "
+				"Enter"),
+			    rule, m->op_nfifths);
+		else
+			snprintf(what, sizeof what,
+			    TR("op.choose", "%s: %s chooses one of the %d offered fifth moves"),
+			    rule, who, m->op_nfifths);
+		break;
+	case OSTAGE_WIRE_BRANCH:
+		if (mine)
+			snprintf(what, sizeof what,
+			    TR("op.branch_you",
+				"%s: O for one (you place the 5th in the central 9x9), T for ten "
+				"(you offer ten fifth moves)"),
+			    rule);
+		else
+			snprintf(what, sizeof what,
+			    TR("op.branch", "%s: %s chooses the branch, one or ten"), rule, who);
+		break;
+	default:
+		snprintf(what, sizeof what, TR("op.other", "%s: %s to act"), rule, who);
+		break;
+	}
+	if (m->op_canon != PROTO_CANON_NONE) {
+		char name[64];
+		snprintf(buf, len, TR("op.with_canon", "%s [%s]"), what,
+		    i18n_canon(m->op_canon, name, sizeof name));
+	} else {
+		snprintf(buf, len, "%s", what);
+	}
+}
+
 static void
 set_clocks(model_t *m, int64_t b, int64_t w, int64_t now)
 {
@@ -228,6 +407,8 @@ new_game(model_t *m, const char *room, rule_t rule, int size)
 	m->noffers = m->nlapsed = 0;
 	m->undo_by[0] = '\0';
 	m->swap2 = 0;
+	opening_clear(m);
+	m->op_canon = PROTO_CANON_NONE;
 	m->think_ply = -1;
 	m->ncands = 0;
 	m->reason_text[0] = '\0';
@@ -263,6 +444,7 @@ set_result(model_t *m, proto_result_t res, proto_reason_t why, int n,
 {
 	m->over = 1;
 	m->status = ROOM_OVER;
+	opening_clear(m);
 	m->result = res;
 	m->reason = why;
 	m->ncells = 0;
@@ -465,6 +647,9 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 		m->swap2_stage = x->stage;
 		COPY(m->swap2_user, x->user);
 		break;
+	case PD_OPENING:
+		opening_set(m, x);
+		break;
 	case PD_OFFER:
 		offer_add(m, x->ident, x->offer, x->user);
 		break;
@@ -600,6 +785,9 @@ model_error_text(proto_id_t req, int code)
 {
 	if (req == PR_LOGIN && code == ERR_NAME_TAKEN)
 		return TR("model.err.login_412", "A guest uses that account's name right now");
+	if (code == ERR_OUTSIDE_AREA && req >= PR_OPENING_PLACE && req <= PR_OPENING_BRANCH)
+		return TR("model.err.opening_437",
+		    "Not there: this stage of the opening allows only the shaded points");
 	return i18n_error(code);
 }
 
@@ -748,7 +936,8 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		int rematch = m->in_room && m->over && strcmp(m->room, x->room) == 0;
 		new_game(m, x->room, x->rule, x->size);
 		m->seq = x->seq;
-		m->status = x->opening == OPENING_SWAP2 ? ROOM_OPENING : ROOM_PLAYING;
+		/* an opening rule plays its stages first (SWAP2 or OPENING lines) */
+		m->status = x->opening != OPENING_NONE ? ROOM_OPENING : ROOM_PLAYING;
 		m->tc_base = x->tc_base;
 		m->tc_inc = x->tc_inc;
 		m->opening = x->opening;
@@ -779,9 +968,15 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		m->swap2_stage = x->stage;
 		COPY(m->swap2_user, x->user);
 		break;
+	case PE_OPENING:
+		m->think_ply = -1;
+		m->status = ROOM_OPENING;
+		opening_set(m, x);
+		break;
 	case PE_COLOURS:
 		m->think_ply = -1;
 		m->swap2 = 0;
+		opening_clear(m);
 		m->status = ROOM_PLAYING;
 		if (strcmp(x->user, m->white) == 0 && strcmp(x->user2, m->black) == 0) {
 			/* the ratings go with the players */

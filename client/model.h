@@ -21,9 +21,10 @@ enum {
 	MODEL_GAMES_MAX = 64,
 	MODEL_RECORD_MAX = 4096,
 	MODEL_STATUS_LEN = 480,
-	MODEL_LOBBY_MAX = 16, /* users and seeks shown in the lobby */
-	MODEL_STATS_MAX = 8,  /* STAT lines kept from a STATS reply */
-	MODEL_TOP_MAX = 20,   /* a TOP page */
+	MODEL_LOBBY_MAX = 16,  /* users and seeks shown in the lobby */
+	MODEL_STATS_MAX = 8,   /* STAT lines kept from a STATS reply */
+	MODEL_TOP_MAX = 20,    /* a TOP page */
+	MODEL_FIFTHS_MAX = 10, /* fifth-move offers of an opening rule */
 };
 
 /* A STAT line as a profile or the leaderboard shows it. */
@@ -112,6 +113,18 @@ typedef struct model {
 	int swap2; /* swap2 opening in progress */
 	proto_stage_t swap2_stage;
 	char swap2_user[PROTO_NAME_MAX + 1];
+
+	/* an opening rule's stage (`openings`: * OPENING, = OPENING), from
+	 * START to * COLOURS or the end; the server's words, no rule here */
+	int op;                  /* a stage waits for op_user */
+	proto_ostage_t op_stage; /* what it waits for */
+	char op_user[PROTO_NAME_MAX + 1];
+	proto_side_t op_side;  /* the colour op_user holds now (tentative) */
+	proto_oarea_t op_area; /* where the stage's stone may go */
+	int op_count;          /* declare: the most; else the offers declared */
+	int op_canon;          /* the renju opening (PROTO_CANON_NONE, 1..26), kept for the game */
+	int op_nfifths;        /* the offered fifth moves, at choose */
+	move_t op_fifths[MODEL_FIFTHS_MAX];
 
 	int over; /* a result is known */
 	proto_result_t result;
@@ -219,6 +232,17 @@ int model_cand_rank(const model_t *m, move_t mv);
 /* A player's sentence for an error code the server sent in reply to req
  * (the protocol keeps codes; people get words). */
 const char *model_error_text(proto_id_t req, int code);
+/* Whether an opening stage waits for me. */
+int model_opening_mine(const model_t *m);
+/* Whether empty point mv lies in the area the opening stage allows (its
+ * <area> token: the centre, the central or outer squares, the offered
+ * moves; any empty point for `any`); 0 without a stage or a stone to place. */
+int model_in_area(const model_t *m, move_t mv);
+/* Whether mv is one of the offered fifth moves now. */
+int model_is_fifth(const model_t *m, move_t mv);
+/* The opening stage in words for the status line: what to do, with the
+ * keys when it is mine, who acts when not; "" without a stage. */
+void model_opening_text(const model_t *m, char *buf, size_t len);
 /* The pending offer made to me (not by me), or NULL. */
 const model_offer_t *model_offer_to_me(const model_t *m);
 
