@@ -314,6 +314,22 @@ static const struct text oareas[] = {
 	{ NTR("oarea.offers", "on an offered point") },
 };
 
+static const struct text ostages[] = {
+	{ NTR("ostage.place", "place a stone") },
+	{ NTR("ostage.swap", "choose a colour") },
+	{ NTR("ostage.swap_or_place", "choose a colour or place stones") },
+	{ NTR("ostage.declare", "declare the number of offers") },
+	{ NTR("ostage.offer", "offer fifth moves") },
+	{ NTR("ostage.choose", "choose a fifth move") },
+	{ NTR("ostage.branch", "choose one or ten") },
+};
+
+const char *
+i18n_ostage(proto_ostage_t s)
+{
+	return PICK(ostages, s);
+}
+
 const char *
 i18n_oarea(proto_oarea_t a)
 {

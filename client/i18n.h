@@ -48,6 +48,8 @@ const char *i18n_stage(proto_stage_t s);
 /* Where an opening stage's stone may go, as a phrase ("in the central
  * 5x5"); "" for none. */
 const char *i18n_oarea(proto_oarea_t a);
+/* What an opening rule's stage waits for, short ("choose a colour"). */
+const char *i18n_ostage(proto_ostage_t s);
 /* The canonical renju opening canon (1..26: d1..d13, i1..i13) as its
  * code and name, "D1 Kansei", into buf; "" for none. */
 const char *i18n_canon(int canon, char *buf, size_t n);

@@ -9,6 +9,8 @@
 
 #include <curses.h>
 
+#include "rules/opening.h"
+
 enum {
 	K_ESC = 27,
 	K_TAB = 9,
@@ -48,15 +50,35 @@ index_of_tc(int b, int inc)
 	return 3;
 }
 
+/* Whether the lobby offers opening o with the rule and size shown: with
+ * capability `openings`, when the rules core's table says they go
+ * together (opening_combination, the server's own); before it, none and
+ * swap2 as ever. */
+static int
+opening_fits(const view_t *v, const model_t *m, proto_opening_t o)
+{
+	if (!model_has_cap(m, "openings"))
+		return o == OPENING_NONE || o == OPENING_SWAP2;
+	if (o == OPENING_NONE)
+		return 1;
+	opening_rule_t r;
+	return opening_rule_parse(proto_opening_name(o), &r) == 0 &&
+	    opening_combination(r, v->rule, v->size) == OERR_OK;
+}
+
 static void
-change_setting(view_t *v, int d)
+change_setting(view_t *v, const model_t *m, int d)
 {
 	switch (v->lobby_sel) {
 	case LOBBY_RULE:
 		v->rule = (rule_t)cycle((int)v->rule, 3, d);
+		if (!opening_fits(v, m, v->opening))
+			v->opening = OPENING_NONE;
 		break;
 	case LOBBY_SIZE:
 		v->size = sizes[cycle(index_of_size(v->size), 5, d)];
+		if (!opening_fits(v, m, v->opening))
+			v->opening = OPENING_NONE;
 		break;
 	case LOBBY_TC: {
 		int i = cycle(index_of_tc(v->tc_base, v->tc_inc), 6, d);
@@ -70,9 +92,16 @@ change_setting(view_t *v, int d)
 	case LOBBY_RATED:
 		v->rated = !v->rated;
 		break;
-	case LOBBY_OPENING:
-		v->opening = (proto_opening_t)cycle((int)v->opening, 2, d);
+	case LOBBY_OPENING: {
+		int o = (int)v->opening, n = (int)OPENING_TARAGUCHI10 + 1;
+		for (int i = 0; i < n; i++) {
+			o = cycle(o, n, d);
+			if (opening_fits(v, m, (proto_opening_t)o))
+				break;
+		}
+		v->opening = (proto_opening_t)o;
 		break;
+	}
 	case LOBBY_LEVEL:
 		v->level = cycle(v->level - 1, PROTO_LEVEL_MAX, d) + 1;
 		break;
@@ -112,7 +141,7 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	else if (fn && key == KEY_DOWN)
 		v->lobby_sel = cycle(v->lobby_sel, LOBBY_ITEMS, 1);
 	else if (fn && (key == KEY_LEFT || key == KEY_RIGHT))
-		change_setting(v, key == KEY_LEFT ? -1 : 1);
+		change_setting(v, m, key == KEY_LEFT ? -1 : 1);
 	else if (!fn && key == 'q')
 		v->ask = ASK_QUIT;
 	else if (!fn && key == 'c') {
@@ -179,7 +208,7 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			v->ask = ASK_QUIT;
 			break;
 		default:
-			change_setting(v, 1);
+			change_setting(v, m, 1);
 			break;
 		}
 	}
@@ -208,13 +237,84 @@ send_simple(proto_msg_t *out, proto_id_t id, const model_t *m)
 	return INPUT_SEND;
 }
 
-/* Enter on a board point: a move, or a swap2 stone. */
+/* The most fifth moves the declare stage allows (the server's count). */
+static int
+declare_max(const model_t *m)
+{
+	return m->op_count > 0 && m->op_count <= 10 ? m->op_count : 10;
+}
+
+/* OPENING declare with the number typed, when there is one. */
+static input_rc_t
+send_declare(view_t *v, const model_t *m, proto_msg_t *out)
+{
+	if (v->declare < 1 || v->declare > declare_max(m))
+		return INPUT_NOTHING;
+	send_simple(out, PR_OPENING_DECLARE, m);
+	out->declared = v->declare;
+	v->declare = 0;
+	return INPUT_SEND;
+}
+
+/* The fifth-move offers marked, sent all at once (OPENING offer). */
+static input_rc_t
+send_fifths(view_t *v, const model_t *m, proto_msg_t *out)
+{
+	if (!model_opening_mine(m) || m->op_stage != OSTAGE_WIRE_OFFER || !v->nfifth)
+		return INPUT_NOTHING;
+	send_simple(out, PR_OPENING_OFFER, m);
+	out->nmoves = v->nfifth;
+	for (int i = 0; i < v->nfifth; i++)
+		notation_format(v->fifth[i], m->pos.size, out->moves[i]);
+	v->nfifth = 0;
+	return INPUT_SEND;
+}
+
+/* Enter on a board point during an opening rule's stage (`openings`):
+ * the stage the server named says what it does; a stage that is not
+ * mine takes no point. */
+static input_rc_t
+opening_point(view_t *v, const model_t *m, move_t c, const char *mv, proto_msg_t *out)
+{
+	if (!model_opening_mine(m))
+		return INPUT_NOTHING;
+	switch (m->op_stage) {
+	case OSTAGE_WIRE_PLACE:
+	case OSTAGE_WIRE_CHOOSE:
+		send_simple(out,
+		    m->op_stage == OSTAGE_WIRE_PLACE ? PR_OPENING_PLACE : PR_OPENING_CHOOSE, m);
+		snprintf(out->move, sizeof out->move, "%s", mv);
+		return INPUT_SEND;
+	case OSTAGE_WIRE_OFFER:
+		/* marks the point, or unmarks it; S sends them all */
+		for (int i = 0; i < v->nfifth; i++)
+			if (v->fifth[i] == c) {
+				memmove(&v->fifth[i], &v->fifth[i + 1],
+				    sizeof v->fifth[0] * (size_t)(v->nfifth - i - 1));
+				v->nfifth--;
+				return INPUT_REDRAW;
+			}
+		if (m->pos.cell[c] != STONE_EMPTY || v->nfifth >= MODEL_FIFTHS_MAX ||
+		    (m->op_count > 0 && v->nfifth >= m->op_count))
+			return INPUT_NOTHING;
+		v->fifth[v->nfifth++] = c;
+		return INPUT_REDRAW;
+	case OSTAGE_WIRE_DECLARE:
+		return send_declare(v, m, out);
+	default:
+		return INPUT_NOTHING;
+	}
+}
+
+/* Enter on a board point: a move, a swap2 stone, or an opening's act. */
 static input_rc_t
 play_point(view_t *v, const model_t *m, move_t c, proto_msg_t *out)
 {
 	char mv[4];
 	notation_format(c, m->pos.size, mv);
 	v->typed[0] = '\0';
+	if (m->op || (m->status == ROOM_OPENING && m->opening != OPENING_SWAP2 && !m->over))
+		return opening_point(v, m, c, mv, out); /* no MOVE before COLOURS */
 	if (m->swap2 && strcmp(m->swap2_user, m->me) == 0 && m->swap2_stage != STAGE_CHOOSE2) {
 		int need = m->swap2_stage == STAGE_PUT3 ? 3 : 2;
 		for (int i = 0; i < v->nput; i++)
@@ -431,6 +531,19 @@ game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			dy = -1;
 		else if (key == 'j')
 			dy = 1;
+	} else if (!v->typed[0] && model_opening_mine(m) && m->op_stage == OSTAGE_WIRE_DECLARE &&
+	    ((key >= '0' && key <= '9') || key == '+' || key == '=' || key == '-')) {
+		/* the number of offers: digits (a second one makes 10), or +/- */
+		int max = declare_max(m);
+		if (key == '+' || key == '=')
+			v->declare = v->declare < max ? v->declare + 1 : max;
+		else if (key == '-')
+			v->declare = v->declare > 1 ? v->declare - 1 : 1;
+		else if (v->declare * 10 + (key - '0') <= max && v->declare * 10 + (key - '0') > 0)
+			v->declare = v->declare * 10 + (key - '0');
+		else if (key - '0' >= 1 && key - '0' <= max)
+			v->declare = key - '0'; /* starts again */
+		return INPUT_REDRAW;
 	} else if (key >= '0' && key <= '9' && v->typed[0] && strlen(v->typed) < 3) {
 		size_t len = strlen(v->typed);
 		v->typed[len] = (char)key;
@@ -489,8 +602,25 @@ game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			return send_simple(out, PR_CLAIM, m);
 		case 'B':
 		case 'W':
+			if (m->op) { /* an opening rule's swap: take a colour */
+				if (!model_opening_mine(m) || m->op_stage != OSTAGE_WIRE_SWAP)
+					return INPUT_NOTHING;
+				send_simple(out, PR_OPENING_COLOUR, m);
+				out->take = key == 'B' ? TAKE_BLACK : TAKE_WHITE;
+				return INPUT_SEND;
+			}
 			send_simple(out, PR_SWAP2, m);
 			out->choice = key == 'B' ? CHOICE_BLACK : CHOICE_WHITE;
+			return INPUT_SEND;
+		case 'S':
+			return send_fifths(v, m, out);
+		case 'O':
+		case 'T':
+			/* Taraguchi-10's branch: one fifth move, or ten offered */
+			if (!model_opening_mine(m) || m->op_stage != OSTAGE_WIRE_BRANCH)
+				return INPUT_NOTHING;
+			send_simple(out, PR_OPENING_BRANCH, m);
+			out->branch = key == 'O' ? BRANCH_ONE : BRANCH_TEN;
 			return INPUT_SEND;
 		case 'Q':
 			if (!m->over && model_my_side(m) != STONE_EMPTY &&
@@ -501,6 +631,8 @@ game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			return INPUT_REDRAW;
 		case K_ESC:
 			v->nput = 0;
+			v->nfifth = 0;
+			v->declare = 0;
 			return INPUT_REDRAW;
 		default:
 			return INPUT_NOTHING;

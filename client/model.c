@@ -972,6 +972,8 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		m->think_ply = -1;
 		m->status = ROOM_OPENING;
 		opening_set(m, x);
+		if (m->status_error) /* a refused act is behind: the new stage's words show */
+			m->status_text[0] = '\0';
 		break;
 	case PE_COLOURS:
 		m->think_ply = -1;

@@ -35,6 +35,8 @@ enum {
 	PAIR_MARK,
 	PAIR_ERROR,
 	PAIR_TITLE,
+	PAIR_AREA,  /* an opening stage's allowed area */
+	PAIR_FIFTH, /* an offered fifth move */
 };
 enum { BOARD_ROW = 2, BOARD_COL = 3 }; /* screen position of cell (0,0) */
 
@@ -97,6 +99,8 @@ tui_start(int mono, int mouse)
 		init_pair(PAIR_MARK, COLOR_RED, COLOR_YELLOW);
 		init_pair(PAIR_ERROR, COLOR_RED, -1);
 		init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
+		init_pair(PAIR_AREA, COLOR_BLACK, COLOR_GREEN);
+		init_pair(PAIR_FIFTH, COLOR_MAGENTA, COLOR_YELLOW);
 	}
 	return 0;
 }
@@ -211,6 +215,12 @@ draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor)
 	if (m && p->rule == RULE_RENJU && model_turn(m) == STONE_BLACK)
 		nforbid = rules_forbidden_points(p, forbid);
 	move_t last = p->nmoves ? p->moves[p->nmoves - 1] : MOVE_NONE;
+	/* an opening stage's area, shaded when it is not the whole board: a
+	 * background of its own, underlined on a monochrome terminal */
+	int shade = m && m->op && m->op_area != OAREA_WIRE_ANY && m->op_area != OAREA_WIRE_NONE;
+	int area_attr = mono || !has_colors() ? A_UNDERLINE : COLOR_PAIR(PAIR_AREA);
+	/* my fifth-move offers marked and not yet sent */
+	int marking = m && model_opening_mine(m) && m->op_stage == OSTAGE_WIRE_OFFER;
 	char lab[8];
 	for (int x = 0; x < n; x++) {
 		snprintf(lab, sizeof lab, "%c", 'a' + x);
@@ -234,11 +244,23 @@ draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor)
 			} else if (p->cell[c] == STONE_WHITE) {
 				s = white;
 				attr = on(PAIR_WHITE, mono) | A_BOLD;
+			} else if (m && model_is_fifth(m, c)) {
+				/* an offered fifth move: "5", to choose from */
+				s = "5";
+				attr = on(PAIR_FIFTH, mono) | A_BOLD | (mono ? A_UNDERLINE : 0);
 			} else if (rank) {
 				snprintf(lab, sizeof lab, "%d", rank);
 				s = lab;
 				attr = on(PAIR_CAND, mono) | A_BOLD;
 			} else {
+				if (shade && model_in_area(m, c))
+					attr = area_attr;
+				for (int i = 0; marking && i < v->nfifth; i++)
+					if (v->fifth[i] == c) {
+						s = "5";
+						attr = on(PAIR_CAND, mono) | A_BOLD |
+						    (mono ? A_UNDERLINE : 0);
+					}
 				for (int i = 0; i < nforbid; i++)
 					if (forbid[i] == c) {
 						s = "x";
@@ -252,7 +274,11 @@ draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor)
 				attr |= A_REVERSE;
 			attrset(attr);
 			mvaddstr(BOARD_ROW + y, BOARD_COL + 2 * x, s);
-			attrset(on(PAIR_GRID, mono));
+			/* the gap between two shaded points is shaded: one block */
+			attrset(shade && x + 1 < n && model_in_area(m, c) &&
+				    model_in_area(m, rules_move(x + 1, y))
+				? area_attr
+				: on(PAIR_GRID, mono));
 			mvaddstr(BOARD_ROW + y, BOARD_COL + 2 * x + 1, " ");
 		}
 		attrset(A_NORMAL);
@@ -334,6 +360,15 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 	if (v->ask) {
 		attrset(A_BOLD | A_REVERSE);
 		put_clip(LINES - 2, 0, i18n_tr(asks[v->ask - 1][0], asks[v->ask - 1][1]), COLS);
+	} else if (v->screen == SCR_GAME && m->op && !m->over &&
+	    !(m->status_error && m->status_text[0])) {
+		/* an opening stage: what to do now, and the renju opening */
+		char buf[MODEL_STATUS_LEN + 32];
+		model_opening_text(m, buf, sizeof buf);
+		if (model_opening_mine(m) && m->op_stage == OSTAGE_WIRE_DECLARE && v->declare)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "  [%d]", v->declare);
+		attrset(model_opening_mine(m) ? A_BOLD : A_NORMAL);
+		put_clip(LINES - 2, 0, buf, COLS);
 	} else {
 		attrset(m->status_error ? on(PAIR_ERROR, v->mono) | A_BOLD : A_NORMAL);
 		put_clip(LINES - 2, 0, m->status_text, COLS);
@@ -354,13 +389,19 @@ name_or(const char *s, const char *dflt)
 static void
 draw_game(const model_t *m, const view_t *v, int64_t now)
 {
-	char buf[600], t1[32], t2[32];
+	char buf[600], t1[32], t2[32], op[128] = "";
 	fmt_tc(t1, sizeof t1, m->tc_base, m->tc_inc);
+	/* the opening rule, and the renju opening once its stones are down */
+	if (m->opening != OPENING_NONE) {
+		char canon[64];
+		i18n_canon(m->op_canon, canon, sizeof canon);
+		snprintf(
+		    op, sizeof op, "%s%s%s", i18n_opening(m->opening), canon[0] ? "  " : "", canon);
+	}
 	snprintf(buf, sizeof buf, TR("game.title", "room %s  %s %dx%d  %s  %s%s%s"), m->room,
 	    i18n_rule((rule_t)m->pos.rule), m->pos.size, m->pos.size, t1,
-	    m->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"),
-	    m->opening == OPENING_SWAP2 ? "  " : "",
-	    m->opening == OPENING_SWAP2 ? i18n_opening(OPENING_SWAP2) : "");
+	    m->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"), op[0] ? "  " : "",
+	    op);
 	title(m, v, buf);
 	int cursor = model_my_side(m) != STONE_EMPTY && !m->over ? rules_move(v->cx, v->cy) : -1;
 	if (cursor < 0 && v->screen == SCR_GAME)
@@ -412,6 +453,17 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		if (v->nput)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 			    TR("game.swap2_placed", " (%d placed, Esc clears)"), v->nput);
+	} else if (m->op) {
+		int mine = model_opening_mine(m);
+		snprintf(buf, sizeof buf, TR("game.opening", "%s: %s to %s"),
+		    i18n_opening(m->opening), mine ? TR("game.swap2_you", "you") : m->op_user,
+		    i18n_ostage(m->op_stage));
+		if (mine && m->op_stage == OSTAGE_WIRE_OFFER)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			    TR("game.fifths_marked", " (%d of %d marked, S sends)"), v->nfifth,
+			    m->op_count);
+		if (mine)
+			attrset(A_BOLD);
 	} else if (m->status == ROOM_WAITING && m->black[0] && m->white[0]) {
 		/* both seats taken, the creator away: the game starts when they
 		 * are back, or the room closes */
@@ -540,9 +592,12 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	    me == STONE_EMPTY ? TR("keys.watch2", "P:profile  Tab:chat  ?:help  Q:leave")
 		: m->over
 		? TR("keys.over2", "M:rematch  A/X:answer  P:profile  Tab:chat  ?:help  Q:leave")
-		: TR("keys.play",
-		      "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer "
-		      "Tab:chat ?:help"));
+		: m->op ? TR("keys.opening",
+			      "Enter:place/choose/mark B/W:colour 0-9+-:declare S:send O/T:branch "
+			      "?:help")
+			: TR("keys.play",
+			      "hjkl/h8 Enter:play R:resign U:undo D:draw M:rematch A/X:answer "
+			      "Tab:chat ?:help"));
 }
 
 static const char *const lobby_names[LOBBY_ITEMS][2] = {
@@ -850,6 +905,12 @@ draw_help(const model_t *m, const view_t *v)
 		    "help.7", "  M  offer rematch    A  accept offer     X  decline or withdraw") },
 		{ NTR("help.8", "  Z  abort (early)    C  claim a win (opponent gone)") },
 		{ NTR("help.9", "  B / W               swap2: choose black or white") },
+		{ NTR("help.17",
+		    "Openings: Enter places a stone, chooses a fifth move or marks an offer;") },
+		{ NTR("help.18",
+		    "  B / W take a colour; 0-9 or +/- then Enter declare how many offers;") },
+		{ NTR("help.19",
+		    "  S sends the marked offers, Esc clears;  O / T Taraguchi-10: one or ten") },
 		{ NTR("help.10",
 		    "  Tab or /            chat (Enter sends, Esc cancels; @bob hi tells bob)") },
 		{ NTR("help.11", "  Q  leave the room   ^L redraw           ?  this help") },

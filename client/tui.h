@@ -64,6 +64,11 @@ typedef struct view {
 	/* swap2 stones being placed before they are sent */
 	int nput;
 	move_t put[3];
+	/* an opening rule's act being prepared: the fifth-move offers marked
+	 * (sent together by S), the number typed at a declare stage (0: none) */
+	int nfifth;
+	move_t fifth[MODEL_FIFTHS_MAX];
+	int declare;
 	/* replay of a fetched record */
 	position_t replay;
 	int replay_ply;

@@ -2,7 +2,7 @@
  * test_client_input: keys and clicks become the right requests (checked
  * in their wire form through proto_format): typed moves, cursor moves,
  * mouse hits on the board layout, resign confirmation, offers, chat with
- * UTF-8, swap2 stones, lobby settings.
+ * UTF-8, swap2 stones, the opening rules' acts, lobby settings.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -259,6 +259,196 @@ test_swap2_and_lobby(void **state)
 	assert_int_equal(type(&v, &m, "y", wire), INPUT_QUIT);
 }
 
+static void
+test_opening_keys(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: each opening stage's keys make its OPENING request, only when the stage "
+	       "is mine: place, colour, declare, offer (marked, then S), choose, branch\n");
+	model_init(&m);
+	view_init(&v);
+	feed(&m, "* SERVER gomokud 0.2.0 1 swap2 chat resume openings");
+	model_sent(&m, PR_GUEST);
+	feed(&m, "OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4");
+	feed(&m, "* START r1 1 alice bob renju 15 300+5 rif casual 300000 300000");
+	v.screen = SCR_GAME;
+	/* before the first stage nothing is sent, not a MOVE either */
+	assert_int_equal(type(&v, &m, "h8\n", wire), INPUT_NOTHING);
+	feed(&m, "* OPENING r1 2 place alice black centre 0 - -");
+	assert_int_equal(type(&v, &m, "h8\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING place r1 h8\n");
+	/* the server decides the area: a point outside it is sent too */
+	assert_int_equal(type(&v, &m, "a1\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING place r1 a1\n");
+	feed(&m, "* MOVE r1 3 black h8 300000 300000");
+	feed(&m, "* MOVE r1 4 white h9 300000 300000");
+	feed(&m, "* MOVE r1 5 black i9 300000 300000");
+	feed(&m, "* OPENING r1 6 swap bob white - 0 d4 -");
+	/* bob's stage: my keys do nothing */
+	assert_int_equal(type(&v, &m, "B", wire), INPUT_NOTHING);
+	assert_int_equal(type(&v, &m, "j8\n", wire), INPUT_NOTHING);
+	feed(&m, "* OPENING r1 7 swap alice black - 0 d4 -");
+	assert_int_equal(type(&v, &m, "W", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING colour r1 white\n");
+	assert_int_equal(type(&v, &m, "B", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING colour r1 black\n");
+
+	/* declare: digits (a second makes 10), +/-, Enter sends, Esc clears */
+	feed(&m, "* OPENING r1 8 declare alice black - 10 d4 -");
+	assert_int_equal(type(&v, &m, "\n", wire), INPUT_NOTHING); /* no number yet */
+	type(&v, &m, "3", wire);
+	assert_int_equal(v.declare, 3);
+	assert_int_equal(type(&v, &m, "\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING declare r1 3\n");
+	assert_int_equal(v.declare, 0);
+	type(&v, &m, "10", wire);
+	assert_int_equal(v.declare, 10);
+	type(&v, &m, "+", wire);
+	assert_int_equal(v.declare, 10); /* the most the stage allows */
+	type(&v, &m, "--", wire);
+	assert_int_equal(v.declare, 8);
+	type(&v, &m, "\x1b", wire);
+	assert_int_equal(v.declare, 0);
+	type(&v, &m, "-+", wire);
+	assert_int_equal(v.declare, 2);
+	assert_int_equal(type(&v, &m, "\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING declare r1 2\n");
+	/* Soosorv-8's declare allows 8: 9 is no number of it */
+	feed(&m, "* OPENING r1 9 declare alice white - 8 d4 -");
+	type(&v, &m, "9", wire);
+	assert_int_equal(v.declare, 0);
+	type(&v, &m, "8", wire);
+	assert_int_equal(v.declare, 8);
+	type(&v, &m, "\x1b", wire);
+
+	/* offer: Enter marks or unmarks, up to the count; S sends them all */
+	feed(&m, "* MOVE r1 10 white j8 300000 300000");
+	feed(&m, "* OPENING r1 11 offer alice black - 2 d4 -");
+	assert_int_equal(type(&v, &m, "S", wire), INPUT_NOTHING); /* none marked */
+	assert_int_equal(type(&v, &m, "g7\n", wire), INPUT_REDRAW);
+	assert_int_equal(v.nfifth, 1);
+	type(&v, &m, "g7\n", wire);
+	assert_int_equal(v.nfifth, 0);
+	assert_int_equal(type(&v, &m, "h8\n", wire), INPUT_NOTHING); /* a stone is there */
+	type(&v, &m, "g7\nj10\n", wire);
+	assert_int_equal(type(&v, &m, "k11\n", wire), INPUT_NOTHING); /* two declared */
+	assert_int_equal(v.nfifth, 2);
+	assert_int_equal(type(&v, &m, "S", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING offer r1 g7,j10\n");
+	assert_int_equal(v.nfifth, 0);
+	type(&v, &m, "g7\n\x1b", wire);
+	assert_int_equal(v.nfifth, 0);
+
+	/* choose: Enter on a point plays it as the fifth */
+	feed(&m, "* OPENING r1 12 choose alice white offers 2 d4 g7,j10");
+	assert_int_equal(type(&v, &m, "j10\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING choose r1 j10\n");
+	assert_int_equal(type(&v, &m, "S", wire), INPUT_NOTHING);
+
+	/* Taraguchi-10's branch: O one, T ten; not at another stage */
+	feed(&m, "* OVER r1 13 white resign -");
+	feed(&m, "* START r1 14 alice bob renju 15 300+5 taraguchi10 casual 300000 300000");
+	feed(&m, "* OPENING r1 15 branch alice black - 0 d4 -");
+	assert_int_equal(type(&v, &m, "O", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING branch r1 one\n");
+	assert_int_equal(type(&v, &m, "T", wire), INPUT_SEND);
+	assert_string_equal(wire, "OPENING branch r1 ten\n");
+	feed(&m, "* OPENING r1 16 place alice black in9 0 d4 -");
+	assert_int_equal(type(&v, &m, "T", wire), INPUT_NOTHING);
+	assert_int_equal(type(&v, &m, "W", wire), INPUT_NOTHING);
+	/* after COLOURS the game is played with MOVE again */
+	feed(&m, "* MOVE r1 17 black k8 300000 300000");
+	feed(&m, "* COLOURS r1 18 alice bob");
+	feed(&m, "* MOVE r1 19 white k9 300000 300000");
+	assert_int_equal(type(&v, &m, "a1\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "MOVE r1 a1\n");
+}
+
+static void
+test_lobby_openings(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	char wire[PROTO_LINE_MAX + 1];
+	proto_msg_t out;
+	printf("checks: the lobby's opening setting: none and swap2 before `openings`; with it, "
+	       "the openings the rules core says go with the rule and size\n");
+	model_init(&m);
+	view_init(&v);
+	feed(&m, "* SERVER gomokud 0.1.0 1 swap2 chat resume");
+	v.lobby_sel = LOBBY_OPENING;
+	input_key(&v, &m, KEY_RIGHT, 1, &out);
+	assert_int_equal(v.opening, OPENING_SWAP2);
+	input_key(&v, &m, KEY_RIGHT, 1, &out);
+	assert_int_equal(v.opening, OPENING_NONE);
+	input_key(&v, &m, KEY_LEFT, 1, &out);
+	assert_int_equal(v.opening, OPENING_SWAP2);
+
+	model_init(&m);
+	view_init(&v);
+	feed(&m, "* SERVER gomokud 0.2.0 1 swap2 chat resume openings");
+	/* freestyle 15: none, swap2, swap, pro, long pro */
+	static const proto_opening_t free15[] = { OPENING_SWAP2, OPENING_SWAP, OPENING_PRO,
+		OPENING_LONGPRO, OPENING_NONE };
+	v.lobby_sel = LOBBY_OPENING;
+	for (int i = 0; i < 5; i++) {
+		input_key(&v, &m, KEY_RIGHT, 1, &out);
+		assert_int_equal(v.opening, free15[i]);
+	}
+	/* renju 15: none, RIF, Yamaguchi, Soosorv-8, Taraguchi-10 */
+	v.lobby_sel = LOBBY_RULE;
+	input_key(&v, &m, KEY_LEFT, 1, &out);
+	assert_int_equal(v.rule, RULE_RENJU);
+	v.lobby_sel = LOBBY_OPENING;
+	static const proto_opening_t renju15[] = { OPENING_RIF, OPENING_YAMAGUCHI, OPENING_SOOSORV8,
+		OPENING_TARAGUCHI10, OPENING_NONE };
+	for (int i = 0; i < 5; i++) {
+		input_key(&v, &m, KEY_RIGHT, 1, &out);
+		assert_int_equal(v.opening, renju15[i]);
+	}
+	input_key(&v, &m, KEY_LEFT, 1, &out);
+	assert_int_equal(v.opening, OPENING_TARAGUCHI10);
+	v.lobby_sel = LOBBY_CREATE;
+	assert_int_equal(input_key(&v, &m, '\n', 0, &out), INPUT_SEND);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "CREATE renju 15 300+5 any casual taraguchi10\n");
+	v.lobby_sel = LOBBY_BOT;
+	input_key(&v, &m, '\n', 0, &out);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "BOT play 3 renju 15 300+5 any taraguchi10\n");
+	/* a size the opening does not go with: back to none */
+	v.lobby_sel = LOBBY_SIZE;
+	input_key(&v, &m, KEY_RIGHT, 1, &out);
+	assert_int_equal(v.size, 19);
+	assert_int_equal(v.opening, OPENING_NONE);
+	/* freestyle 9: pro yes (odd, 7 and up), long pro yes (9 and up) */
+	v.lobby_sel = LOBBY_RULE;
+	input_key(&v, &m, KEY_RIGHT, 1, &out);
+	assert_int_equal(v.rule, RULE_FREESTYLE);
+	v.lobby_sel = LOBBY_SIZE;
+	input_key(&v, &m, KEY_RIGHT, 1, &out); /* 20 */
+	input_key(&v, &m, KEY_RIGHT, 1, &out); /* 9 */
+	assert_int_equal(v.size, 9);
+	v.lobby_sel = LOBBY_OPENING;
+	input_key(&v, &m, KEY_LEFT, 1, &out);
+	assert_int_equal(v.opening, OPENING_LONGPRO);
+	v.lobby_sel = LOBBY_SIZE;
+	input_key(&v, &m, KEY_RIGHT, 1, &out); /* 13 */
+	assert_int_equal(v.opening, OPENING_LONGPRO);
+	input_key(&v, &m, KEY_RIGHT, 1, &out); /* 15 */
+	input_key(&v, &m, KEY_RIGHT, 1, &out); /* 19 */
+	input_key(&v, &m, KEY_RIGHT, 1, &out); /* 20: even, no pro */
+	assert_int_equal(v.opening, OPENING_NONE);
+	v.lobby_sel = LOBBY_SEEK;
+	input_key(&v, &m, '\n', 0, &out);
+	proto_format(&out, wire, sizeof wire);
+	assert_string_equal(wire, "SEEK freestyle 20 300+5 any casual none\n");
+}
+
 int
 main(void)
 {
@@ -267,6 +457,8 @@ main(void)
 		cmocka_unit_test(test_mouse),
 		cmocka_unit_test(test_resign_offers_chat),
 		cmocka_unit_test(test_swap2_and_lobby),
+		cmocka_unit_test(test_opening_keys),
+		cmocka_unit_test(test_lobby_openings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
