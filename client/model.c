@@ -1162,7 +1162,10 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 		model_status(m, 1, TR("model.kicked", "Disconnected by the server: %s"), x->text);
 		return MODEL_OK;
 	case PE_CHALLENGE: {
-		char tc[24];
+		char tc[24], op[80] = "";
+		if (x->opening != OPENING_NONE) /* the opening rule the game would play */
+			snprintf(op, sizeof op, TR("model.opening_suffix", ", opening %s"),
+			    i18n_opening(x->opening));
 		if (x->tc_base)
 			snprintf(tc, sizeof tc, "%d+%d", x->tc_base, x->tc_inc);
 		else
@@ -1174,8 +1177,7 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 			"%s challenges you: %s %dx%d, %s, %s%s (%s plays %s). A accepts, X "
 			"declines"),
 		    x->user, i18n_rule(x->rule), x->size, x->size, tc,
-		    x->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"),
-		    x->opening == OPENING_SWAP2 ? TR("model.swap2_suffix", ", swap2") : "", x->user,
+		    x->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"), op, x->user,
 		    i18n_colour(x->colour));
 		model_chat(m, TR("model.challenged_chat", "* %s challenges you"), x->user);
 		return MODEL_OK;

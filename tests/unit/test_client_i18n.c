@@ -68,6 +68,20 @@ test_english(void **state)
 	    "Your session went on in another client (a newer login or resume); this one stops");
 	assert_string_equal(i18n_bye("later"), "The server closed the connection");
 	assert_string_equal(TR("lobby.quick", "Quick match"), "Quick match");
+	/* the opening rules: the renju openings by code and name, the areas */
+	char name[64];
+	assert_string_equal(i18n_canon(1, name, sizeof name), "D1 Kansei");
+	assert_string_equal(i18n_canon(13, name, sizeof name), "D13 Yusei");
+	assert_string_equal(i18n_canon(14, name, sizeof name), "I1 Chosei");
+	assert_string_equal(i18n_canon(26, name, sizeof name), "I13 Suisei");
+	assert_string_equal(i18n_canon(PROTO_CANON_NONE, name, sizeof name), "");
+	assert_string_equal(i18n_canon(27, name, sizeof name), "");
+	assert_string_equal(i18n_opening(OPENING_TARAGUCHI10), "Taraguchi-10");
+	assert_string_equal(i18n_opening(OPENING_LONGPRO), "long pro");
+	assert_string_equal(i18n_oarea(OAREA_WIRE_IN5), "in the central 5x5");
+	assert_string_equal(i18n_oarea(OAREA_WIRE_OUT7), "outside the central 7x7");
+	assert_string_equal(i18n_oarea(OAREA_WIRE_NONE), "");
+	assert_string_equal(i18n_ostage(OSTAGE_WIRE_BRANCH), "choose one or ten");
 }
 
 static void
@@ -90,6 +104,25 @@ test_chinese(void **state)
 	assert_string_equal(i18n_offer(OFFER_UNDO), "悔棋");
 	assert_string_equal(i18n_rule(RULE_RENJU), "连珠");
 	assert_string_equal(i18n_opening(OPENING_SWAP2), "交换二");
+	/* the 26 renju openings' Chinese names, in the protocol's order */
+	static const char *const canons[26] = { "寒星", "溪月", "疏星", "花月", "残月", "雨月",
+		"金星", "松月", "丘月", "新月", "瑞星", "山月", "游星", "长星", "峡月", "恒星",
+		"水月", "流星", "云月", "浦月", "岚月", "银月", "明星", "斜月", "名月", "彗星" };
+	char name[64], want[64];
+	for (int i = 0; i < 26; i++) {
+		snprintf(want, sizeof want, "%c%d %s", i < 13 ? 'D' : 'I', i % 13 + 1, canons[i]);
+		assert_string_equal(i18n_canon(i + 1, name, sizeof name), want);
+	}
+	assert_string_equal(i18n_opening(OPENING_YAMAGUCHI), "山口规则");
+	assert_string_equal(i18n_oarea(OAREA_WIRE_CENTRE), "在天元");
+	/* every opening rule, area and stage in Chinese, none the English */
+	for (int o = OPENING_NONE; o <= OPENING_TARAGUCHI10; o++)
+		assert_true((unsigned char)i18n_opening((proto_opening_t)o)[0] >= 0x80 ||
+		    o == OPENING_RIF); /* "RIF 规则": the federation's name */
+	for (int a = OAREA_WIRE_ANY; a <= OAREA_WIRE_OFFERS; a++)
+		assert_true((unsigned char)i18n_oarea((proto_oarea_t)a)[0] >= 0x80);
+	for (int st = OSTAGE_WIRE_PLACE; st <= OSTAGE_WIRE_BRANCH; st++)
+		assert_true((unsigned char)i18n_ostage((proto_ostage_t)st)[0] >= 0x80);
 	assert_string_equal(i18n_botwhy("vcf 7"), "连续冲四取胜");
 	/* a move's reason with its count: the attacker's moves, every other ply */
 	char why[128];
