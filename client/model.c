@@ -329,8 +329,8 @@ model_opening_text(const model_t *m, char *buf, size_t len)
 		if (mine)
 			snprintf(what, sizeof what,
 			    TR("op.declare_you",
-				"%s: how many fifth moves will black offer (1 to %d)? Type the "
-				"number or +/-, Enter sends"),
+				"%s: how many fifth moves will black offer (1 to %d)? Type it, "
+				"Enter sends"),
 			    rule, m->op_count);
 		else
 			snprintf(what, sizeof what,

@@ -343,6 +343,16 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 			snprintf(buf, sizeof buf, TR("input.typed2", "move: %s  (Enter plays it)"),
 			    v->typed);
 		put_clip(LINES - 3, 0, buf, COLS);
+	} else if (v->screen == SCR_GAME && model_opening_mine(m) &&
+	    m->op_stage == OSTAGE_WIRE_DECLARE) {
+		/* the number of fifth-move offers being typed */
+		char buf[128], n[8] = "";
+		if (v->declare)
+			snprintf(n, sizeof n, "%d", v->declare);
+		snprintf(buf, sizeof buf,
+		    TR("input.declare", "offers: %s_  (1 to %d; Enter sends, Esc clears)"), n,
+		    m->op_count > 0 ? m->op_count : 10);
+		put_clip(LINES - 3, 0, buf, COLS);
 	} else if (v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size &&
 	    v->cy < m->pos.size) {
 		char buf[128], mv[4];
@@ -365,8 +375,6 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 		/* an opening stage: what to do now, and the renju opening */
 		char buf[MODEL_STATUS_LEN + 32];
 		model_opening_text(m, buf, sizeof buf);
-		if (model_opening_mine(m) && m->op_stage == OSTAGE_WIRE_DECLARE && v->declare)
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "  [%d]", v->declare);
 		attrset(model_opening_mine(m) ? A_BOLD : A_NORMAL);
 		put_clip(LINES - 2, 0, buf, COLS);
 	} else {
@@ -458,10 +466,13 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 		snprintf(buf, sizeof buf, TR("game.opening", "%s: %s to %s"),
 		    i18n_opening(m->opening), mine ? TR("game.swap2_you", "you") : m->op_user,
 		    i18n_ostage(m->op_stage));
-		if (mine && m->op_stage == OSTAGE_WIRE_OFFER)
-			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
-			    TR("game.fifths_marked", " (%d of %d marked, S sends)"), v->nfifth,
-			    m->op_count);
+		if (mine && m->op_stage == OSTAGE_WIRE_OFFER) { /* on its own line */
+			char marks[160];
+			snprintf(marks, sizeof marks,
+			    TR("game.fifths_marked", "%d of %d marked: S sends, Esc clears"),
+			    v->nfifth, m->op_count);
+			put_clip(4, px, marks, pw);
+		}
 		if (mine)
 			attrset(A_BOLD);
 	} else if (m->status == ROOM_WAITING && m->black[0] && m->white[0]) {
