@@ -218,8 +218,30 @@ test_soosorv8(int port)
 	move(&g, 0, "a1", 431); /* white (P1) moves sixth */
 	move(&g, 1, "a1", 0);
 	move(&g, 0, "b1", 0);
+	/* the record names the rule, the renju opening and the acts */
+	tc_send(g.p[1], "RESIGN %s", g.room);
+	CHECK_LINE(g.p[1], "OK RESIGN");
+	char id[32];
+	tc_send(g.p[0], "HISTORY %s", g.p[0]->name);
+	const char *l = tc_expect(g.p[0], "= GAME ", LINE_MS);
+	CHECK(l && sscanf(l, "= GAME %31s", id) == 1, "no game in the history: %s", g.p[0]->line);
+	if (l) {
+		CHECK_LINE(g.p[0], "OK HISTORY");
+		tc_send(g.p[0], "EXPORT %s text", id);
+		int seen = 0;
+		while ((l = tc_read(g.p[0], LINE_MS)) && strncmp(l, "OK EXPORT", 9) != 0) {
+			seen |= strcmp(l, "= RECORD opening soosorv8") == 0;
+			seen |= (strcmp(l, "= RECORD renju-opening d3 Sosei") == 0) << 1;
+			seen |=
+			    (strcmp(l, "= RECORD opening-acts 3:cb 4:d3 4:cw 4:oe5,l12,c3") == 0)
+			    << 2;
+			seen |= (strncmp(l, "= RECORD black soo0", 19) == 0) << 3;
+		}
+		CHECK(seen == 15, "the export lacks the opening's lines (%d)", seen);
+	}
 	game_close(&g);
-	ok("soosorv8: every stage, every refusal, the seats follow the colours taken");
+	ok("soosorv8: every stage, every refusal, the seats follow the colours taken; the "
+	   "export names the rule, the renju opening and the acts");
 }
 
 /* RIF, Yamaguchi, pro, long pro, swap and swap2's lines unchanged: each
