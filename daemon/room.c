@@ -1427,7 +1427,7 @@ abort_row(struct room *r, int64_t id)
 	struct archive_game g;
 	room_record(r, &g);
 	g.id = id;
-	g.opening_plies = r->spec.opening == OPEN_SWAP2 ? -1 : 0;
+	g.opening_plies = r->spec.opening != OPEN_FREE ? -1 : 0;
 	g.result = GAME_NO_RESULT;
 	g.reason = BY_ABORTED;
 	int rc = archive_async(r->srv)
