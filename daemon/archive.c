@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <event2/event.h>
+
 #include "daemon/auth.h"
 #include "daemon/metrics.h"
 #include "daemon/core.h"
@@ -265,6 +267,14 @@ struct move_job {
 	char err[256];
 	archive_done_fn done;
 	void *arg;
+	struct move_job *next; /* SQLite: the next write of this loop turn */
+};
+
+/* SQLite's writes of a loop turn, in the order asked, committed by flush
+ * once the turn's events have all run. */
+struct loopq {
+	struct event *flush;
+	struct move_job *head, **tail;
 };
 
 int
@@ -367,8 +377,57 @@ move_job_done(int64_t id, int cancelled, void *arg)
 	free(j);
 }
 
-/* Queues j for the store thread, its answer to done(arg); frees j when it
- * cannot. */
+/*
+ * SQLite, at the end of a loop turn (its event was made active by the
+ * turn's first write, so it runs after every event already active: the
+ * requests read together are one group): the writes as move_batch_run
+ * writes a group, each a savepoint in one transaction, on the loop; then
+ * each room hears its answer, in the order asked. A write asked while the
+ * answers run (a bot's next move) waits for the next turn.
+ */
+static void
+loopq_flush(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	struct loopq *q = srv->loopq;
+	struct move_job *list = q->head, *j;
+	int n = 0;
+	(void)fd;
+	(void)what;
+	q->head = NULL;
+	q->tail = &q->head;
+	for (j = list; j; j = j->next)
+		n++;
+	if (n == 0)
+		return;
+	int64_t t0 = metrics_now_us();
+	list->batch = n;
+	if (n == 1) {
+		write_one(srv->store, 0, list);
+	} else {
+		int begun = store_begin(srv->store) == 0;
+		for (j = list; begun && j; j = j->next)
+			write_one(srv->store, 1, j);
+		if (!begun || store_commit(srv->store) != 0) /* none of it is on disk */
+			for (j = list; j; j = j->next)
+				refused(srv->store, j, -1);
+	}
+	int64_t us = metrics_now_us() - t0;
+	while ((j = list)) {
+		list = j->next;
+		j->us = us;
+		move_job_done(0, 0, j);
+	}
+}
+
+int
+archive_writes_async(struct server *srv)
+{
+	return srv->storeq != NULL || srv->loopq != NULL;
+}
+
+/* Queues j for the store thread (or SQLite's loop turn), its answer to
+ * done(arg); frees j when it cannot. */
 static int
 queue_write(struct server *srv, struct move_job *j, archive_done_fn done, void *arg)
 {
@@ -378,6 +437,18 @@ queue_write(struct server *srv, struct move_job *j, archive_done_fn done, void *
 	if (archive_fence(srv)) { /* every kind of write, as on the loop */
 		j->fenced = 1;
 		snprintf(j->owner, sizeof j->owner, "%s", archive_fence(srv));
+	}
+	if (!srv->storeq) {
+		struct loopq *q = srv->loopq;
+		if (!q) {
+			free(j);
+			return -1;
+		}
+		if (!q->head)
+			event_active(q->flush, EV_TIMEOUT, 0);
+		*q->tail = j;
+		q->tail = &j->next;
+		return 0;
 	}
 	/* one store thread, first come first served: commits keep the order of
 	 * the requests across rooms. The writes queued next to each other go
@@ -646,8 +717,19 @@ store_ctx_free(void *ctx)
 int
 archive_start(struct server *srv)
 {
-	if (!srv->store || !store_is_remote(store_path(srv->store)))
-		return 0; /* SQLite commits on the loop: a local fsync-less write */
+	if (!srv->store)
+		return 0;
+	if (!store_is_remote(store_path(srv->store))) {
+		/* SQLite commits on the loop, a turn's writes together */
+		struct loopq *q = calloc(1, sizeof *q);
+		if (!q || !(q->flush = event_new(srv->base, -1, 0, loopq_flush, srv))) {
+			free(q);
+			return -1;
+		}
+		q->tail = &q->head;
+		srv->loopq = q;
+		return 0;
+	}
 	srv->storeq = workq_new(srv->base, 1, 4096, store_ctx_new, store_ctx_free, srv, 0);
 	return srv->storeq ? 0 : -1;
 }
@@ -657,6 +739,19 @@ archive_stop(struct server *srv)
 {
 	workq_free(srv->storeq);
 	srv->storeq = NULL;
+	struct loopq *q = srv->loopq;
+	if (!q)
+		return;
+	/* writes not committed yet go as the store thread's do at shutdown:
+	 * unanswered, nothing of them on disk */
+	while (q->head) {
+		struct move_job *j = q->head;
+		q->head = j->next;
+		free(j);
+	}
+	event_free(q->flush);
+	free(q);
+	srv->loopq = NULL;
 }
 
 int

@@ -104,6 +104,15 @@ int archive_moves(struct server *srv, int64_t id, int first, const struct archiv
  * that takes microseconds: archive_moves).
  */
 int archive_async(struct server *srv);
+/*
+ * Whether the writes of a game (stones, an undo, an opening's act, the
+ * end) are answered later, through the _async verbs below: on
+ * PostgreSQL's store thread, and with SQLite at the end of the loop turn,
+ * where the writes of every room that turn are one group transaction (one
+ * set of WAL locks and frames for all of them). A game's start and the
+ * reads are not: archive_async says where they go.
+ */
+int archive_writes_async(struct server *srv);
 /* Called on the loop once the write is committed (GERR_OK) or refused
  * (GERR_STORE, GERR_STORE_DOWN, GERR_FENCED: nothing was written). */
 typedef void (*archive_done_fn)(void *arg, game_err_t e);

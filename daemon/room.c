@@ -1094,7 +1094,7 @@ end_accepted(struct room *r, game_result_t res, game_reason_t reason, unsigned a
 	if (!room_unfinished(r))
 		return 0;
 	end_record(r, res, reason, &g);
-	if (r->game_id && archive_async(r->srv) && r->pending) {
+	if (r->game_id && archive_writes_async(r->srv) && r->pending) {
 		/* a write of the room is in flight (stones, an undo, colours): the
 		 * end goes after it, from its answer (write_done), never from the
 		 * loop; an end in flight already is the one */
@@ -1105,7 +1105,7 @@ end_accepted(struct room *r, game_result_t res, game_reason_t reason, unsigned a
 		}
 		return 1;
 	}
-	if (r->game_id && archive_async(r->srv)) {
+	if (r->game_id && archive_writes_async(r->srv)) {
 		struct pending *p = calloc(1, sizeof *p);
 		if (!p ||
 		    archive_moves_async(
@@ -1229,7 +1229,7 @@ play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, u
 	int over = decided(r, &res, &why);
 	if (over)
 		end_record(r, res, why, &end);
-	int async = r->game_id && archive_async(r->srv), rc;
+	int async = r->game_id && archive_writes_async(r->srv), rc;
 	if (async)
 		rc = archive_moves_async(
 		    r->srv, r->game_id, first, am, n, over ? &end : NULL, write_done, r);
@@ -1673,7 +1673,7 @@ act_stored(struct room *r, const opening_t *trial, const opening_act_t *a, struc
 	int swap = trial->black != r->open.black;
 	const char *b = r->seat[swap ? 1 : 0].name, *w = r->seat[swap ? 0 : 1].name;
 	int plies = opening_done(trial) ? r->pos.nmoves : -1;
-	if (r->game_id && archive_async(r->srv)) {
+	if (r->game_id && archive_writes_async(r->srv)) {
 		struct pending *p = calloc(1, sizeof *p);
 		if (!p ||
 		    wait_for(r,
@@ -1910,7 +1910,7 @@ room_answer(struct room *r, struct session *s, uint32_t id, int accept, struct r
 			return store_refused(r, act);
 		if (rc > 0)
 			return GERR_PENDING;
-	} else if (k == ASK_UNDO && r->game_id && archive_async(r->srv)) {
+	} else if (k == ASK_UNDO && r->game_id && archive_writes_async(r->srv)) {
 		struct pending *p = calloc(1, sizeof *p);
 		if (!p ||
 		    wait_for(r,
