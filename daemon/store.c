@@ -84,6 +84,12 @@ store_fault(store_t *s, const char *when, const char *point)
 	return -1;
 }
 
+void
+store_process_init(void)
+{
+	store_sqlite_process_init();
+}
+
 int
 store_open(const char *path, store_t **out, char *err, size_t errlen)
 {
@@ -290,10 +296,10 @@ store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m)
 }
 
 int
-store_game_colours(
-    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies)
+store_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
+    int opening_plies, const char *log)
 {
-	return CALL(s, game_colours, game_id, black, white, opening_plies);
+	return CALL(s, game_colours, game_id, black, white, opening_plies, log);
 }
 
 int
