@@ -20,6 +20,10 @@ const RE = {
   cands: /^[a-t]([1-9]|1[0-9]|20):-?[0-9]+(,[a-t]([1-9]|1[0-9]|20):-?[0-9]+){0,7}$/,
   tag: /^#[A-Za-z0-9._-]{1,16}$/,
   rating: /^((0|[1-9][0-9]{0,3})\??|-)$/,
+  // the opening rules' tokens (PROTOCOL.md 5.16; proto/proto.c's sets)
+  ostage: /^(place|swap|swap-or-place|declare|offer|choose|branch)$/,
+  oarea: /^(-|any|centre|in3|in5|in7|in9|out5|out7|offers)$/,
+  canon: /^(-|[di]([1-9]|1[0-3]))$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -51,6 +55,8 @@ const EVENTS = {
   CLOSED: 'room:room seq:num why:word', // a private room closed before its game (away)
   RATINGS: 'room:room seq:num black:user brating:rating white:user wrating:rating',
   RATED: 'room:room seq:num black:user bbefore:num bafter:num white:user wbefore:num wafter:num',
+  // an opening rule's stage and who acts (`openings`, section 5.16)
+  OPENING: 'room:room seq:num stage:ostage user:user side:side area:oarea count:num opening:canon offers:moves',
 };
 
 const DATA = {
@@ -71,6 +77,7 @@ const DATA = {
   SAY: 'room:room user:user text?...', // a kept line of chat in a snapshot (chatlog)
   CODE: 'room:room code:word', // a private room's invite code in its snapshot (away)
   RATINGS: 'room:room black:user brating:rating white:user wrating:rating', // ratings
+  OPENING: 'room:room stage:ostage user:user side:side area:oarea count:num opening:canon offers:moves', // openings
 };
 
 const compiled = new Map();

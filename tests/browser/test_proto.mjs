@@ -84,3 +84,39 @@ assert.deepEqual(proto.moveToXY('a1', 15), { x: 0, y: 14 });
 assert.equal(proto.xyToMove(7, 7, 15), 'h8');
 assert.equal(proto.moveToXY('p1', 15), null);
 console.log('ok unknown events kept, free text kept, requests formatted, moves mapped');
+
+// the opening rules (`openings`, PROTOCOL.md 5.16): the C parser's forms
+// (tests/unit/test_proto.c), field for field
+for (const l of [
+  '* OPENING r3 5 declare alice black - 8 i13 -',
+  '* OPENING r3 6 swap-or-place bob white any 0 - -',
+  '* OPENING r3 7 place bob white in7 0 d1 -',
+  '* OPENING r3 12 choose bob white offers 2 d4 e4,l11',
+  '* OPENING r3 4 branch alice black - 0 d10 -',
+  '* OPENING r3 2 place alice black out5 0 - -',
+  '= OPENING r3 choose bob white offers 2 d4 e4,l11',
+  '= OPENING r3 offer alice black any 10 i7 -',
+  'OK OPENING r3 9',
+]) {
+  const m = proto.parseServer(l);
+  assert.ok(!m.unknown, `"${l}": not in the table`);
+  assert.equal(proto.formatServer(m), l);
+}
+const op = proto.parseServer('* OPENING r3 12 choose bob white offers 2 d4 e4,l11').fields;
+assert.deepEqual([op.stage, op.user, op.side, op.area, op.count, op.opening, proto.moveList(op.offers)],
+  ['choose', 'bob', 'white', 'offers', '2', 'd4', ['e4', 'l11']]);
+for (const l of [
+  '* OPENING r3 5 done alice black - 0 - -', // no such stage
+  '* OPENING r3 5 place alice black in11 0 - -', // no such area
+  '* OPENING r3 5 swap alice black - 0 d14 -', // no such opening
+  '* OPENING r3 5 swap alice black - 0 d0 -',
+  '* OPENING r3 5 swap alice grey - 0 - -',
+  '* OPENING r3 5 swap alice black - 0 -', // a field missing
+  '* OPENING r3 5 swap alice black - 0 - - x',
+  '= OPENING r3 5 swap alice black - 0 - -', // a snapshot's has no seq
+]) assert.throws(() => proto.parseServer(l), `accepted "${l}"`);
+for (const l of ['OPENING place r3 h8', 'OPENING colour r3 white', 'OPENING declare r3 10', 'OPENING offer r3 e4,l11',
+  'OPENING choose r3 l11', 'OPENING branch r3 ten']) {
+  assert.equal(proto.formatRequest(proto.parseRequest(l)), l);
+}
+console.log('ok the opening rules\' lines: * OPENING, = OPENING, OK OPENING and the requests, as the C parser reads them');
