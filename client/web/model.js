@@ -34,6 +34,32 @@ export function colourAt(i) {
   return i % 2 ? 'white' : 'black';
 }
 
+// Which opening rules the page offers with a rule and a board size (the
+// choosers where a game is sought, created or played against a bot): the
+// combinations of PROTOCOL.md 5.16 the server takes, the server's to
+// judge (402 otherwise). rules: the rules that take it (all when absent);
+// odd, min, sizes: the board sizes. Without the capability `openings` the
+// server plays none and swap2 only, and its bots play only those.
+const OPENINGS = [
+  { token: 'none' },
+  { token: 'swap2', rules: ['freestyle', 'standard'] },
+  { token: 'swap', rules: ['freestyle', 'standard'] },
+  { token: 'pro', rules: ['freestyle', 'standard'], odd: true, min: 7 },
+  { token: 'longpro', rules: ['freestyle', 'standard'], odd: true, min: 9 },
+  { token: 'rif', rules: ['renju'], sizes: [15] },
+  { token: 'yamaguchi', rules: ['renju'], sizes: [15] },
+  { token: 'soosorv8', rules: ['renju'], sizes: [15] },
+  { token: 'taraguchi10', rules: ['renju'], sizes: [15] },
+];
+const PLAYED_WITHOUT = ['none', 'swap2']; // without `openings`, and by bots
+
+export function openingChoices(rule, size, caps, bot = false) {
+  const n = Number(size);
+  return OPENINGS.filter((o) => (!o.rules || o.rules.includes(rule)) && (!o.odd || n % 2 === 1) && (!o.min || n >= o.min)
+    && (!o.sizes || o.sizes.includes(n)) && (o.token === 'none' || (o.token === 'swap2' && caps.includes('swap2'))
+      || (caps.includes('openings') && !bot))).map((o) => o.token);
+}
+
 export function newGame(room) {
   return {
     room, seq: 0, status: 'waiting', rule: 'freestyle', size: 15, tc: 'none', opening: 'none', rated: 'casual',
@@ -214,6 +240,7 @@ export class Model {
     if (name === 'START') return !this.mySide() ? null : seeking ? 'paired' : 'start';
     if (shown !== g.room) return null;
     if (name === 'MOVE') return this.mySide() && this.turn() === this.mySide() ? 'turn' : 'move';
+    if (name === 'OPENING') return this.me && f.user === this.me.name ? 'turn' : null; // an opening's stage is mine
     if (name === 'OVER') return 'end';
     return null;
   }

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as proto from '../../client/web/proto.js';
-import { Model, BACKOFF_FIRST, BACKOFF_MAX, parseRecord } from '../../client/web/model.js';
+import { Model, BACKOFF_FIRST, BACKOFF_MAX, openingChoices, parseRecord } from '../../client/web/model.js';
 import { newsWords, offerFate } from '../../client/web/words.js';
 
 const DIR = process.env.MODEL_DIR || 'tests/model';
@@ -577,6 +577,25 @@ check('an opening rule in a snapshot: = OPENING after the moves', () => {
   line(m, '= ROOM r1 playing renju 15 none soosorv8 casual alice bob 0 5');
   line(m, 'OK #w2 STATE r1 12');
   assert.equal(m.opening(), null);
+});
+
+check('the opening choosers: what each rule and size take, only what the server and its bots play', () => {
+  const all = ['swap2', 'openings'];
+  assert.deepEqual(openingChoices('freestyle', 15, all), ['none', 'swap2', 'swap', 'pro', 'longpro']);
+  assert.deepEqual(openingChoices('standard', 19, all), ['none', 'swap2', 'swap', 'pro', 'longpro']);
+  assert.deepEqual(openingChoices('freestyle', 8, all), ['none', 'swap2', 'swap'], 'pro: odd sizes');
+  assert.deepEqual(openingChoices('freestyle', 7, all), ['none', 'swap2', 'swap', 'pro'], 'long pro: 9 and up');
+  assert.deepEqual(openingChoices('renju', 15, all), ['none', 'rif', 'yamaguchi', 'soosorv8', 'taraguchi10']);
+  assert.deepEqual(openingChoices('renju', 19, all), ['none']);
+  assert.deepEqual(openingChoices('renju', 15, ['swap2']), ['none'], 'a server without openings');
+  assert.deepEqual(openingChoices('freestyle', 15, ['swap2']), ['none', 'swap2']);
+  assert.deepEqual(openingChoices('freestyle', 15, all, true), ['none', 'swap2'], 'bots play none and swap2');
+  const m = new Model();
+  line(m, 'OK GUEST alice tok');
+  line(m, '* START r1 1 alice bob renju 15 none rif casual - -');
+  assert.equal(line(m, '* OPENING r1 2 place alice black centre 0 - -').cue, 'turn', 'my stage: the turn\'s sound');
+  line(m, '* MOVE r1 3 black h8 - -');
+  assert.equal(line(m, '* OPENING r1 4 swap bob white - 0 - -').cue, undefined);
 });
 
 check('the model holds no sentences: a presence notice is a token', () => {

@@ -1926,7 +1926,7 @@ async function a11yTree() {
 const cases = { boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
-  daemon = await startDaemon(0);
+  daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
   console.log(`gomokud on 127.0.0.1:${daemon.port}, state ${dir}`);
   const lobbyPhone = await open(null, PHONE);
   await shot(lobbyPhone, 'lobby-phone');
