@@ -671,7 +671,7 @@ function renderGame() {
     toMove: turn,
     preview: canPlay && model.preview && !stones.has(model.preview) ? model.preview : null,
     // an opening's area is shaded where it restricts the stone (anywhere: no shade)
-    area: viewing || !o || o.area === 'any' ? [] : model.openingArea(),
+    area: viewing || !o || o.area === 'any' ? [] : model.openingArea(true),
     fifths: viewing || !o ? [] : o.offers,
     picked: viewing || !o ? [] : o.picked,
   });

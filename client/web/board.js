@@ -166,7 +166,7 @@ export class Board {
       if (view.forbidden.includes(mv)) marks.push(t('web.cell.forbidden', 'forbidden for black'));
       if (view.fifths.includes(mv)) marks.push(t('web.cell.fifth', 'offered fifth move %d', view.fifths.indexOf(mv) + 1));
       if (view.picked.includes(mv)) marks.push(t('web.cell.picked', 'picked to offer, %d', view.picked.indexOf(mv) + 1));
-      if (view.area.includes(mv) && !view.fifths.includes(mv)) marks.push(t('web.cell.area', 'allowed now'));
+      if (view.area.includes(mv) && !view.fifths.includes(mv) && !view.stones.has(mv)) marks.push(t('web.cell.area', 'allowed now'));
       r.setAttribute('aria-label', cellLabel(mv, view.stones.get(mv), marks));
     }
     this.drawMarks();

@@ -849,12 +849,13 @@ export class Model {
 
   // The empty points where the stage's stone may go, as its area token
   // says (any, centre, inK: the central KxK, outK: outside it, offers:
-  // the offered moves); none for a stage that places none.
-  openingArea() {
+  // the offered moves); none for a stage that places none. stones: the
+  // points of the area that hold a stone too (the shade drawn whole).
+  openingArea(stones = false) {
     const o = this.opening();
     const g = this.game;
     if (!o || o.area === '-') return [];
-    if (o.area === 'offers') return o.offers.filter((mv) => !g.moves.includes(mv));
+    if (o.area === 'offers') return o.offers.filter((mv) => stones || !g.moves.includes(mv));
     const n = g.size;
     const c = (n - 1) >> 1;
     const m = /^(in|out)([0-9]+)$/.exec(o.area);
@@ -864,7 +865,7 @@ export class Model {
       for (let x = 0; x < n; x++) {
         const inside = Math.abs(x - c) <= half && Math.abs(y - c) <= half;
         const mv = proto.xyToMove(x, y, n);
-        if ((m && m[1] === 'out' ? !inside : inside) && !g.moves.includes(mv)) out.push(mv);
+        if ((m && m[1] === 'out' ? !inside : inside) && (stones || !g.moves.includes(mv))) out.push(mv);
       }
     }
     return out;

@@ -483,6 +483,7 @@ check('an opening rule (rif): each stage, who acts, the colours as they stand, t
   line(m, '* MOVE r1 3 black h8 300000 300000');
   line(m, '* OPENING r1 4 place alice black in3 0 - -');
   assert.deepEqual(m.openingArea().sort(), ['g7', 'g8', 'g9', 'h7', 'h9', 'i7', 'i8', 'i9']);
+  assert.equal(m.openingArea(true).length, 9, 'with the stone in it: the area whole');
   line(m, '* MOVE r1 5 white h9 300000 300000');
   line(m, '* OPENING r1 6 place alice black in5 0 - -');
   assert.equal(m.openingArea().length, 23);
