@@ -13,6 +13,11 @@
 //   - renju: the forbidden points the server names are marked, and a click
 //     on one is refused with the reason;
 //   - a swap2 opening: three stones put by clicks, a colour by a button;
+//   - the opening rules (issue 46): a whole renju game under each of RIF,
+//     Yamaguchi, Soosorv-8 and Taraguchi-10 (both branches) between two
+//     browsers, every stage by clicks and buttons, its words, its area
+//     shaded, the offers marked and chosen (one after a reload), D1 Kansei
+//     named; the lobby's choosers offer what each rule takes;
 //   - a cluster of two nodes on a Redis of the test's own: a page of node b
 //     whose saved seat is in a room of node a follows * MOVED there over a
 //     new WebSocket, takes the seat back with its token and plays;
@@ -761,6 +766,140 @@ async function swap2Game() {
   await play(a, 'g7');
   ok('swap2: the opener puts three stones by clicks, the other takes white by a button and moves');
   for (const p of [a, b]) await p.browserContext().close();
+}
+
+// ---- 5b: the opening rules (issue 46), a whole renju game under each -------------
+
+// Each renju rule's opening as its acts, in the order the server asks for
+// them (PROTOCOL.md 5.16): [stage, argument, area]. Whoever's stage it is
+// acts; the first three stones make D1 Kansei (h8, h9, h10), white's 4th
+// (k5) leaves the board without a symmetry, so no two offers are the same.
+const TEN = ['c13', 'm3', 'n13', 'b3', 'c2', 'm14', 'd14', 'l2', 'b12', 'n4'];
+const OPENING_SCRIPTS = {
+  rif: [['place', 'h8', 'centre'], ['place', 'h9', 'in3'], ['place', 'h10', 'in5'], ['swap', 'white'],
+    ['place', 'k5', 'any'], ['offer', ['c13', 'm3']], ['choose', 'm3', 'offers']],
+  yamaguchi: [['place', 'h8', 'centre'], ['place', 'h9', 'in3'], ['place', 'h10', 'in5'], ['declare', 3], ['swap', 'black'],
+    ['place', 'k5', 'any'], ['offer', ['c13', 'm3', 'n13']], ['choose', 'c13', 'offers']],
+  soosorv8: [['place', 'h8', 'centre'], ['place', 'h9', 'in3'], ['place', 'h10', 'in5'], ['swap', 'white'],
+    ['place', 'k5', 'any'], ['declare', 2], ['swap', 'white'], ['offer', ['c13', 'm3']], ['choose', 'm3', 'offers']],
+  taraguchi10: [['place', 'h8', 'centre'], ['swap', 'white'], ['place', 'h9', 'in3'], ['swap', 'black'], ['place', 'h10', 'in5'],
+    ['swap', 'white'], ['place', 'k5', 'in7'], ['branch', 'ten'], ['offer', TEN], ['choose', 'n4', 'offers']],
+  'taraguchi10 one': [['place', 'h8', 'centre'], ['swap', 'white'], ['place', 'h9', 'in3'], ['swap', 'black'], ['place', 'h10', 'in5'],
+    ['swap', 'white'], ['place', 'k5', 'in7'], ['branch', 'one'], ['swap', 'black'], ['place', 'd4', 'in9'], ['swap', 'white']],
+};
+// the points an area token names on 15x15 (what the board shades), for a count
+const AREA_POINTS = { centre: 1, in3: 9, in5: 25, in7: 49, in9: 81 };
+
+// The opening stage a page shows: the model's, with the stones on the board.
+const stageOf = (page) => page.evaluate(() => {
+  const m = window.gomokud.model;
+  const o = m.opening();
+  return o && { stage: o.stage, mine: o.mine, area: o.area, count: o.count, offers: o.offers, seq: m.game.seq, plies: m.game.moves.length };
+});
+
+// The page whose stage it is, once both pages are at the same event and
+// hold no act unanswered (OK OPENING follows the act's events).
+async function actor(pages) {
+  await pages[0].waitForFunction(() => window.gomokud.model.game && window.gomokud.model.opening(), { timeout: T });
+  const seqOf = (p) => p.evaluate(() => window.gomokud.model.game.seq);
+  const seq = await seqOf(pages[0]);
+  await Promise.all(pages.map((p) => p.waitForFunction((s) => {
+    const m = window.gomokud.model;
+    return m.game && m.game.seq === s && m.opening() && !m.sentQ.some((r) => r.name === 'OPENING');
+  }, { timeout: T }, seq)));
+  for (const p of pages) {
+    const o = await stageOf(p);
+    if (o && o.mine) return [p, o];
+  }
+  throw new Error('no page is to act in the opening');
+}
+
+async function openingGame(rule) {
+  const [token, branch] = rule.split(' ');
+  const a = await open();
+  // the chooser: what a renju 15x15 game takes, the freestyle ones, the bots' own
+  assert.ok(await a.evaluate(() => window.gomokud.model.caps.includes('openings')), 'the server does not list openings');
+  await a.select('#create select[name=rule]', 'renju');
+  assert.deepEqual(await a.$$eval('#create select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'rif', 'yamaguchi', 'soosorv8', 'taraguchi10']);
+  assert.match(await a.$eval('#create select[name=opening]', (s) => s.options[4].textContent), /^Taraguchi-10$/);
+  await a.select('#bot select[name=rule]', 'renju');
+  assert.equal(await a.$eval('#bot label.opening', (l) => l.hidden), true, 'bots play no renju opening rule: no chooser');
+  await a.select('#seek select[name=rule]', 'freestyle');
+  assert.deepEqual(await a.$$eval('#seek select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'swap2', 'swap', 'pro', 'longpro']);
+  await a.select('#create select[name=opening]', token);
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  const pages = [a, b];
+  for (const [stage, arg, area] of OPENING_SCRIPTS[rule]) {
+    const [p, o] = await actor(pages);
+    const other = pages.find((x) => x !== p);
+    assert.equal(o.stage, stage, `${rule}: the stage at seq ${o.seq}`);
+    if (area) assert.equal(o.area, area, `${rule}: the area of ${stage} ${arg}`);
+    const words = await text(p, '#turn');
+    if (stage === 'place') {
+      assert.match(words, /^Place the [1-5](st|nd|rd|th) stone (anywhere|on the centre point|in the central [3-9]×[3-9])$/);
+      assert.match(await text(other, '#turn'), / places the [1-5](st|nd|rd|th) stone$/);
+      // the area shaded on both boards, where it restricts the stone
+      if (AREA_POINTS[area]) for (const x of pages) assert.equal(await x.$$eval('[data-area]', (r) => r.length), AREA_POINTS[area], `${rule}: ${area} shaded`);
+      await pick(p, arg);
+      await waitStone(other, arg);
+    } else if (stage === 'swap') {
+      assert.match(words, /^Choose your colour \(you hold (black|white) now\)$/);
+      await p.click(`#open-${arg}`);
+    } else if (stage === 'declare') {
+      assert.match(words, /^Declare how many fifth moves you will offer \(1–(8|10)\)$/);
+      assert.equal(await p.$$eval('#open-declare [data-declare]', (bs) => bs.length), o.count);
+      await p.click(`[data-declare="${arg}"]`);
+    } else if (stage === 'branch') {
+      assert.equal(words, 'Taraguchi: one fifth move in the centre 9×9, or ten offers');
+      await p.click(`#open-${arg}`);
+    } else if (stage === 'offer') {
+      assert.equal(o.count, arg.length, `${rule}: the offers to make`);
+      assert.match(words, new RegExp(`^Offer ${arg.length} fifth moves: tap them, then confirm \\(0 picked\\)$`));
+      for (const mv of arg) await pick(p, mv);
+      await p.waitForFunction((n) => document.querySelectorAll('[data-picked]').length === n, { timeout: T }, arg.length);
+      await p.click('#open-confirm');
+    } else if (stage === 'choose') {
+      assert.equal(words, 'Choose one of the offered fifth moves');
+      // the offers on both boards, numbered, and a button for each
+      for (const x of pages) assert.equal(await x.$$eval('[data-fifth]', (f) => f.length), o.offers.length, `${rule}: offers marked`);
+      if (rule === 'rif') { // a reload at the choice: the snapshot's = OPENING shows it again
+        await p.reload();
+        await named(p);
+        await p.waitForFunction((n) => document.querySelectorAll('#open-choose [data-choose]').length === n, { timeout: T }, o.offers.length);
+      }
+      await p.click(`[data-choose="${arg}"]`);
+      await waitStone(other, arg);
+    }
+    // answered: its events came before its OK (the next stage, or * COLOURS)
+    await p.waitForFunction((s) => window.gomokud.model.game.seq > s && !window.gomokud.model.sentQ.some((r) => r.name === 'OPENING'), { timeout: T }, o.seq);
+    await other.waitForFunction((s) => window.gomokud.model.game.seq > s, { timeout: T }, o.seq);
+  }
+  // the opening done (* COLOURS): play to five, black on row 1, white on row 15
+  for (const x of pages) await x.waitForFunction(() => window.gomokud.model.game.status === 'playing', { timeout: T });
+  // the renju opening's name, shown to both (the reloaded page's from its snapshot)
+  for (const x of pages) await waitText(x, '#opening-name', /: (RIF|Yamaguchi|Soosorv-8|Taraguchi-10) · D1 Kansei 寒星$/);
+  const blackPage = (await a.evaluate(() => window.gomokud.model.mySide())) === 'black' ? a : b;
+  const whitePage = blackPage === a ? b : a;
+  const plies = await a.evaluate(() => window.gomokud.model.game.moves.length);
+  assert.equal(plies, 5, `${rule}: five stones when the opening ends`);
+  const blackMoves = ['a1', 'b1', 'c1', 'd1', 'e1'];
+  for (const [i, w] of ['a15', 'c15', 'e15', 'g15', 'j15'].entries()) {
+    await play(whitePage, w);
+    await waitStone(blackPage, w);
+    await play(blackPage, blackMoves[i]);
+    await waitStone(whitePage, blackMoves[i]);
+  }
+  for (const x of pages) await waitText(x, '#turn', /^Black wins \(five\)$/);
+  await shot(blackPage, `opening-${rule.replace(' ', '-')}`);
+  ok(`${rule}: its opening played between two browsers (each stage's words, area shaded, offers marked and chosen), D1 Kansei named, the game to five`);
+  for (const p of [a, b]) await p.browserContext().close();
+}
+
+async function openingGames() {
+  for (const rule of Object.keys(OPENING_SCRIPTS)) await openingGame(rule);
 }
 
 // ---- 6: an account, and a bot seated in a private room ---------------------------
@@ -1923,7 +2062,7 @@ async function a11yTree() {
   await p.browserContext().close();
 }
 
-const cases = { boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
