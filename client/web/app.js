@@ -1063,8 +1063,10 @@ function renderSeeks() {
   ul.replaceChildren();
   for (const f of model.lobby.seeks) {
     const li = document.createElement('li');
+    // an opening rule, when the seek asks for one (PROTOCOL.md 5.16)
+    const opening = f.opening === 'none' ? '' : ` · ${t('web.opening.info', 'Opening: %s', word('opening', f.opening))}`;
     li.textContent = `${t('web.seek.item', '%s · %s %s · %s · %s · %s', f.user, word('rule', f.rule), f.size, tcWords(f.tc),
-      word('colour', f.colour), f.rated === 'rated' ? t('lobby.rated', 'Rated') : t('game.casual', 'casual'))} `;
+      word('colour', f.colour), f.rated === 'rated' ? t('lobby.rated', 'Rated') : t('game.casual', 'casual'))}${opening} `;
     if (model.canTake(f)) {
       const b = document.createElement('button');
       b.type = 'button';

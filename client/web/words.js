@@ -114,7 +114,7 @@ const TABLES = {
     longpro: N('opening.longpro', 'long pro'),
     rif: N('opening.rif', 'RIF'),
     yamaguchi: N('opening.yamaguchi', 'Yamaguchi'),
-    soosorv8: N('opening.soosorv8', 'Soosorv-8'),
+    soosorv8: N('opening.soosorv8', 'Soosõrv-8'),
     taraguchi10: N('opening.taraguchi10', 'Taraguchi-10'),
   },
   // the 26 canonical renju openings (* OPENING's opening: PROTOCOL.md

@@ -14,7 +14,7 @@
 //     on one is refused with the reason;
 //   - a swap2 opening: three stones put by clicks, a colour by a button;
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
-//     Yamaguchi, Soosorv-8 and Taraguchi-10 (both branches) between two
+//     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
 //     shaded, the offers marked and chosen (one after a reload), D1 Kansei
 //     named; the lobby's choosers offer what each rule takes;
@@ -880,7 +880,7 @@ async function openingGame(rule) {
   // the opening done (* COLOURS): play to five, black on row 1, white on row 15
   for (const x of pages) await x.waitForFunction(() => window.gomokud.model.game.status === 'playing', { timeout: T });
   // the renju opening's name, shown to both (the reloaded page's from its snapshot)
-  for (const x of pages) await waitText(x, '#opening-name', /: (RIF|Yamaguchi|Soosorv-8|Taraguchi-10) · D1 Kansei 寒星$/);
+  for (const x of pages) await waitText(x, '#opening-name', /: (RIF|Yamaguchi|Soosõrv-8|Taraguchi-10) · D1 Kansei 寒星$/);
   const blackPage = (await a.evaluate(() => window.gomokud.model.mySide())) === 'black' ? a : b;
   const whitePage = blackPage === a ? b : a;
   const plies = await a.evaluate(() => window.gomokud.model.game.moves.length);
