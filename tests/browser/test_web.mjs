@@ -843,6 +843,8 @@ async function openingGame(rule) {
       assert.match(await text(other, '#turn'), / places the [1-5](st|nd|rd|th) stone$/);
       // the area shaded on both boards, where it restricts the stone
       if (AREA_POINTS[area]) for (const x of pages) assert.equal(await x.$$eval('[data-area]', (r) => r.length), AREA_POINTS[area], `${rule}: ${area} shaded`);
+      // and said: the point's label, for a screen reader (the shade is not all)
+      if (AREA_POINTS[area]) assert.match(await p.$eval(`[data-mv="${arg}"]`, (e) => e.getAttribute('aria-label')), new RegExp(`^${arg} empty, allowed now$`));
       await pick(p, arg);
       await waitStone(other, arg);
     } else if (stage === 'swap') {
@@ -865,6 +867,7 @@ async function openingGame(rule) {
       assert.equal(words, 'Choose one of the offered fifth moves');
       // the offers on both boards, numbered, and a button for each
       for (const x of pages) assert.equal(await x.$$eval('[data-fifth]', (f) => f.length), o.offers.length, `${rule}: offers marked`);
+      assert.equal(await p.$eval(`[data-mv="${o.offers[0]}"]`, (e) => e.getAttribute('aria-label')), `${o.offers[0]} empty, offered fifth move 1`);
       if (rule === 'rif') { // a reload at the choice: the snapshot's = OPENING shows it again
         await p.reload();
         await named(p);
