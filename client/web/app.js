@@ -845,7 +845,15 @@ function renderOpenings() {
   }
 }
 for (const id of ['seek', 'bot', 'create']) {
-  for (const name of ['rule', 'size']) $(id).elements[name]?.addEventListener('change', renderOpenings);
+  for (const name of ['rule', 'size']) $(id).elements[name]?.addEventListener('change', () => { renderOpenings(); renderSeek(); });
+}
+$('seek').elements.opening.addEventListener('change', renderSeek);
+
+// Whether a bot may take the seat of the seek the form would make: its
+// bots play its opening (a seek with the bot fallback is refused otherwise).
+function seekBotPlays() {
+  const f = $('seek').elements;
+  return openingChoices(f.rule.value, f.size.value, model.caps, true).includes(f.opening.value || 'none');
 }
 
 // A player's rating beside the name: "1500?" while provisional; after a
@@ -1042,7 +1050,8 @@ async function download(format) {
 function renderSeek() {
   renderRatedNote();
   const s = model.searching(performance.now());
-  $('seek-bot').parentElement.hidden = !model.botFallback(); // a server without bots
+  // a server without bots, or an opening its bots do not play (501 with bot)
+  $('seek-bot').parentElement.hidden = !model.botFallback() || !seekBotPlays();
   $('seek-cancel').hidden = !s;
   $('seek-go').hidden = !!s;
   clearTimeout(app.seekTimer);
@@ -1104,7 +1113,7 @@ function form(id, fn) {
 
 form('seek', async (f) => {
   // a bot takes the seat after the server's wait unless the player opts out
-  const fallback = model.botFallback() ? [f.bot ? 'bot' : 'human'] : [];
+  const fallback = model.botFallback() ? [f.bot && seekBotPlays() ? 'bot' : 'human'] : [];
   try {
     await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', f.opening || 'none', ...fallback);
   } catch { /* said */ }
