@@ -830,7 +830,8 @@ async function openingGame(rule) {
   await a.select('#create select[name=colour]', 'black');
   await a.click('#create-go');
   await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
-  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  // the friend on a phone (taps, a first tap previewing) under Yamaguchi
+  const b = await open(await a.$eval('#share-link', (e) => e.value), token === 'yamaguchi' ? PHONE : DESKTOP);
   const pages = [a, b];
   for (const [stage, arg, area] of OPENING_SCRIPTS[rule]) {
     const [p, o] = await actor(pages);
@@ -838,6 +839,10 @@ async function openingGame(rule) {
     assert.equal(o.stage, stage, `${rule}: the stage at seq ${o.seq}`);
     if (area) assert.equal(o.area, area, `${rule}: the area of ${stage} ${arg}`);
     const words = await text(p, '#turn');
+    // the stage's buttons shown, each one a finger can hit (44 CSS px)
+    const sizes = await p.$$eval('#opening button', (bs) => bs.filter((x) => x.offsetParent !== null).map((x) => { const r = x.getBoundingClientRect(); return { width: r.width, height: r.height }; }));
+    assert.equal(sizes.length > 0, stage !== 'place', `${rule}: ${stage}'s buttons`);
+    assert.ok(sizes.every((r) => r.width >= 44 && r.height >= 44), `${rule}: an opening button under 44 px at ${stage}: ${JSON.stringify(sizes)}`);
     if (stage === 'place') {
       assert.match(words, /^Place the [1-5](st|nd|rd|th) stone (anywhere|on the centre point|in the central [3-9]×[3-9])$/);
       assert.match(await text(other, '#turn'), / places the [1-5](st|nd|rd|th) stone$/);
@@ -897,7 +902,7 @@ async function openingGame(rule) {
   }
   for (const x of pages) await waitText(x, '#turn', /^Black wins \(five\)$/);
   await shot(blackPage, `opening-${rule.replace(' ', '-')}`);
-  ok(`${rule}: its opening played between two browsers (each stage's words, area shaded, offers marked and chosen), D1 Kansei named, the game to five`);
+  ok(`${rule}: its opening played between two browsers${token === 'yamaguchi' ? ' (one on a phone)' : ''} (each stage's words, area shaded, offers marked and chosen, buttons of 44 px), D1 Kansei named, the game to five`);
   for (const p of [a, b]) await p.browserContext().close();
 }
 
