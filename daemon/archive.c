@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <event2/event.h>
+
 #include "daemon/auth.h"
 #include "daemon/metrics.h"
 #include "daemon/core.h"
@@ -226,18 +228,19 @@ fenced_commit(store_t *st, int nested, const char *owner, int rc)
 	return -1;
 }
 
-/* An undo (the first plies kept) or swap2's colours (first: the opening's
- * plies) on st, fenced for owner (nested: a savepoint in the caller's
- * transaction): 0, 1 (fenced: nothing written), -1. */
+/* An undo (the first plies kept) or an opening's act (first: the
+ * opening's plies, -1 while it goes on; its log) on st, fenced for owner
+ * (nested: a savepoint in the caller's transaction): 0, 1 (fenced: nothing
+ * written), -1. */
 static int
 game_write(store_t *st, int nested, const char *owner, enum write_kind kind, int64_t id, int first,
-    const char *black, const char *white)
+    const char *black, const char *white, const char *log)
 {
 	int rc = fenced_begin(st, nested, owner, id);
 	if (rc != 0)
 		return rc;
 	rc = kind == JOB_TRUNCATE ? store_game_truncate(st, id, first)
-				  : store_game_colours(st, id, black, white, first);
+				  : store_game_colours(st, id, black, white, first, log);
 	return fenced_commit(st, nested, owner, rc);
 }
 
@@ -257,12 +260,21 @@ struct move_job {
 	struct archive_change change;     /* what the end did, on the store thread */
 	char room[PROTO_ROOM_MAX + 1], code[PROTO_CODE_MAX + 1];
 	char names[2][PROTO_NAME_MAX + 1];
+	char log[STORE_OPENING_LOG_MAX + 1]; /* colours: the opening's log */
 	int rc, unavailable;
 	int64_t us; /* the transaction's time */
 	int batch;  /* the first write of a group: how many it had; else 0 */
 	char err[256];
 	archive_done_fn done;
 	void *arg;
+	struct move_job *next; /* SQLite: the next write of this loop turn */
+};
+
+/* SQLite's writes of a loop turn, in the order asked, committed by flush
+ * once the turn's events have all run. */
+struct loopq {
+	struct event *flush;
+	struct move_job *head, **tail;
 };
 
 int
@@ -291,7 +303,7 @@ write_one(store_t *st, int nested, struct move_job *j)
 		    j->has_end ? &j->end : NULL, j->has_end ? &j->change : NULL);
 	else
 		j->rc = game_write(
-		    st, nested, owner, j->kind, j->id, j->first, j->names[0], j->names[1]);
+		    st, nested, owner, j->kind, j->id, j->first, j->names[0], j->names[1], j->log);
 	if (j->rc != 0)
 		refused(st, j, j->rc);
 }
@@ -365,8 +377,57 @@ move_job_done(int64_t id, int cancelled, void *arg)
 	free(j);
 }
 
-/* Queues j for the store thread, its answer to done(arg); frees j when it
- * cannot. */
+/*
+ * SQLite, at the end of a loop turn (its event was made active by the
+ * turn's first write, so it runs after every event already active: the
+ * requests read together are one group): the writes as move_batch_run
+ * writes a group, each a savepoint in one transaction, on the loop; then
+ * each room hears its answer, in the order asked. A write asked while the
+ * answers run (a bot's next move) waits for the next turn.
+ */
+static void
+loopq_flush(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	struct loopq *q = srv->loopq;
+	struct move_job *list = q->head, *j;
+	int n = 0;
+	(void)fd;
+	(void)what;
+	q->head = NULL;
+	q->tail = &q->head;
+	for (j = list; j; j = j->next)
+		n++;
+	if (n == 0)
+		return;
+	int64_t t0 = metrics_now_us();
+	list->batch = n;
+	if (n == 1) {
+		write_one(srv->store, 0, list);
+	} else {
+		int begun = store_begin(srv->store) == 0;
+		for (j = list; begun && j; j = j->next)
+			write_one(srv->store, 1, j);
+		if (!begun || store_commit(srv->store) != 0) /* none of it is on disk */
+			for (j = list; j; j = j->next)
+				refused(srv->store, j, -1);
+	}
+	int64_t us = metrics_now_us() - t0;
+	while ((j = list)) {
+		list = j->next;
+		j->us = us;
+		move_job_done(0, 0, j);
+	}
+}
+
+int
+archive_writes_async(struct server *srv)
+{
+	return srv->storeq != NULL || srv->loopq != NULL;
+}
+
+/* Queues j for the store thread (or SQLite's loop turn), its answer to
+ * done(arg); frees j when it cannot. */
 static int
 queue_write(struct server *srv, struct move_job *j, archive_done_fn done, void *arg)
 {
@@ -376,6 +437,18 @@ queue_write(struct server *srv, struct move_job *j, archive_done_fn done, void *
 	if (archive_fence(srv)) { /* every kind of write, as on the loop */
 		j->fenced = 1;
 		snprintf(j->owner, sizeof j->owner, "%s", archive_fence(srv));
+	}
+	if (!srv->storeq) {
+		struct loopq *q = srv->loopq;
+		if (!q) {
+			free(j);
+			return -1;
+		}
+		if (!q->head)
+			event_active(q->flush, EV_TIMEOUT, 0);
+		*q->tail = j;
+		q->tail = &j->next;
+		return 0;
 	}
 	/* one store thread, first come first served: commits keep the order of
 	 * the requests across rooms. The writes queued next to each other go
@@ -439,7 +512,7 @@ archive_truncate_async(struct server *srv, int64_t id, int nmoves, archive_done_
 
 int
 archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
-    int opening_plies, archive_done_fn done, void *arg)
+    int opening_plies, const char *log, archive_done_fn done, void *arg)
 {
 	struct move_job *j = calloc(1, sizeof *j);
 	if (!j)
@@ -447,6 +520,7 @@ archive_colours_async(struct server *srv, int64_t id, const char *black, const c
 	j->kind = JOB_COLOURS;
 	j->id = id;
 	j->first = opening_plies;
+	snprintf(j->log, sizeof j->log, "%s", log ? log : "");
 	snprintf(j->names[0], sizeof j->names[0], "%s", black);
 	snprintf(j->names[1], sizeof j->names[1], "%s", white);
 	return queue_write(srv, j, done, arg);
@@ -643,8 +717,19 @@ store_ctx_free(void *ctx)
 int
 archive_start(struct server *srv)
 {
-	if (!srv->store || !store_is_remote(store_path(srv->store)))
-		return 0; /* SQLite commits on the loop: a local fsync-less write */
+	if (!srv->store)
+		return 0;
+	if (!store_is_remote(store_path(srv->store))) {
+		/* SQLite commits on the loop, a turn's writes together */
+		struct loopq *q = calloc(1, sizeof *q);
+		if (!q || !(q->flush = event_new(srv->base, -1, 0, loopq_flush, srv))) {
+			free(q);
+			return -1;
+		}
+		q->tail = &q->head;
+		srv->loopq = q;
+		return 0;
+	}
 	srv->storeq = workq_new(srv->base, 1, 4096, store_ctx_new, store_ctx_free, srv, 0);
 	return srv->storeq ? 0 : -1;
 }
@@ -654,6 +739,19 @@ archive_stop(struct server *srv)
 {
 	workq_free(srv->storeq);
 	srv->storeq = NULL;
+	struct loopq *q = srv->loopq;
+	if (!q)
+		return;
+	/* writes not committed yet go as the store thread's do at shutdown:
+	 * unanswered, nothing of them on disk */
+	while (q->head) {
+		struct move_job *j = q->head;
+		q->head = j->next;
+		free(j);
+	}
+	event_free(q->flush);
+	free(q);
+	srv->loopq = NULL;
 }
 
 int
@@ -662,21 +760,21 @@ archive_truncate(struct server *srv, int64_t id, int nmoves)
 	store_t *st = srv->store;
 
 	if (st == NULL || id == 0 ||
-	    game_write(st, 0, archive_fence(srv), JOB_TRUNCATE, id, nmoves, NULL, NULL) == 0)
+	    game_write(st, 0, archive_fence(srv), JOB_TRUNCATE, id, nmoves, NULL, NULL, NULL) == 0)
 		return 0;
 	log_error(&srv->log, "game %lld: cannot store an undo: %s", (long long)id, store_error(st));
 	return -1;
 }
 
 int
-archive_colours(
-    struct server *srv, int64_t id, const char *black, const char *white, int opening_plies)
+archive_colours(struct server *srv, int64_t id, const char *black, const char *white,
+    int opening_plies, const char *log)
 {
 	store_t *st = srv->store;
 
 	if (st == NULL || id == 0 ||
-	    game_write(st, 0, archive_fence(srv), JOB_COLOURS, id, opening_plies, black, white) ==
-		0)
+	    game_write(
+		st, 0, archive_fence(srv), JOB_COLOURS, id, opening_plies, black, white, log) == 0)
 		return 0;
 	log_error(
 	    &srv->log, "game %lld: cannot store the colours: %s", (long long)id, store_error(st));
@@ -787,7 +885,7 @@ static int
 saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct archive_saved *sv)
 {
 	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
-	if (g->opening != OPEN_FREE && g->opening != OPEN_SWAP2)
+	if (g->opening < OPEN_FREE || g->opening > OPEN_TARAGUCHI10)
 		return -1;
 	memset(sv, 0, sizeof *sv);
 	sv->id = g->id;
@@ -802,6 +900,7 @@ saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct
 	sv->private_room = g->private_room;
 	snprintf(sv->code, sizeof sv->code, "%s", g->code);
 	sv->opening_plies = g->opening_plies;
+	snprintf(sv->opening_log, sizeof sv->opening_log, "%s", g->opening_log);
 	sv->moved_both = g->moved_both;
 	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
 	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);

@@ -22,7 +22,7 @@
 #define GOMOKUD_VERSION GOMOKU_VERSION
 /* Capabilities every server serves; conn_up adds "accounts history ratings" with a
  * database and "bots" with bots (PROTOCOL.md section 3). */
-#define GOMOKUD_CAPS "swap2 chat resume lobby seekpages chatlog take away"
+#define GOMOKUD_CAPS "swap2 chat resume lobby seekpages chatlog take away openings"
 
 struct session;
 struct lobby;
@@ -55,6 +55,8 @@ struct server {
 	struct cmd *cmd;             /* the requests waiting for a room or the store (cmd.h) */
 	workq_t *storeq;             /* PostgreSQL: one thread with a connection of its own
 	                    that commits the moves (archive_moves_async) */
+	struct loopq *loopq;         /* SQLite: the writes of a loop turn, committed together
+	                    at its end (archive.c) */
 	struct login_limits *logins; /* failed logins by address and account */
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */

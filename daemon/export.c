@@ -50,6 +50,20 @@ export_text(const store_game_t *g, const store_move_t *moves, char *buf, size_t 
 		add(&b, " %s", notation_format(moves[i].move, g->size, mv));
 	}
 	add(&b, "\nopening %s\n", game_opening_name((game_opening_t)g->opening));
+	/* the canonical renju opening the first three stones make, and what
+	 * the opening rule's acts with no stone were */
+	position_t p;
+	if (g->rule == RULE_RENJU && g->nmoves >= 3 && pos_init(&p, RULE_RENJU, g->size) == 0) {
+		int i = 0;
+		while (i < 3 && pos_play(&p, moves[i].move) == LEGAL_OK)
+			i++;
+		const renju_opening_t *o = i == 3 ? renju_opening(renju_opening_find(&p)) : NULL;
+		if (o)
+			add(&b, "renju-opening %c%s %s\n", o->code[0] == 'D' ? 'd' : 'i',
+			    o->code + 1, o->name);
+	}
+	if (g->opening_log[0])
+		add(&b, "opening-acts %s\n", g->opening_log);
 	if (g->tc_base > 0)
 		add(&b, "time %d+%d\n", g->tc_base, g->tc_inc);
 	else

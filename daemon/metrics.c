@@ -349,8 +349,8 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	render_hist(out, m, METRIC_RELAY);
 	render_hist(out, m, METRIC_STORE_COMMIT);
 	counter(out, "gomokud_store_batches_total",
-	    "The store thread's transactions of game writes (PostgreSQL): one write alone, or a "
-	    "group of writes queued together.",
+	    "Transactions of game writes (PostgreSQL's store thread, or SQLite's at the end of a "
+	    "loop turn): one write alone, or a group of writes queued together.",
 	    m->store_batches);
 	counter(out, "gomokud_store_batch_jobs_total",
 	    "Game writes in those transactions (over gomokud_store_batches_total: writes per "

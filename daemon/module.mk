@@ -264,6 +264,15 @@ $(O)/tests/daemon/test_crash: | $(GOMOKUD_FAULTS)
 
 TESTS += $(O)/tests/daemon/test_crash
 
+# SQLite's group commit on the loop (issue 45): a refused write alone in
+# its group, a kill -9 before a group's COMMIT (the fault build).
+$(O)/tests/daemon/test_group.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUD_FAULTS_BIN='"$(GOMOKUD_FAULTS)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_group
+$(O)/tests/daemon/test_group: | $(GOMOKUD_FAULTS)
+
+TESTS += $(O)/tests/daemon/test_group
+
 # Behind the real HAProxy (issue 26, the front): PROXY v2 from proxy-from's
 # fronts only; limits, bans and logs by the player's address.
 $(O)/tests/daemon/test_front.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
