@@ -56,8 +56,8 @@ const PLAYED_WITHOUT = ['none', 'swap2']; // without `openings`, and by bots
 export function openingChoices(rule, size, caps, bot = false) {
   const n = Number(size);
   return OPENINGS.filter((o) => (!o.rules || o.rules.includes(rule)) && (!o.odd || n % 2 === 1) && (!o.min || n >= o.min)
-    && (!o.sizes || o.sizes.includes(n)) && (o.token === 'none' || (o.token === 'swap2' && caps.includes('swap2'))
-      || (caps.includes('openings') && !bot))).map((o) => o.token);
+    && (!o.sizes || o.sizes.includes(n)) && ((caps.includes('openings') && !bot)
+      || (PLAYED_WITHOUT.includes(o.token) && (o.token !== 'swap2' || caps.includes('swap2'))))).map((o) => o.token);
 }
 
 export function newGame(room) {
