@@ -783,6 +783,39 @@ root_moves(engine_t *e)
 }
 
 /*
+ * The root restricted to l->only. Returns 1 when the forced move root_forced
+ * found (forced) is among them: it alone stays. Otherwise the root is every
+ * one of them the side to move may play, in the order given: 0, or -1 when
+ * none is.
+ */
+static int
+root_only(engine_t *e, const engine_limits_t *l, int forced)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), n = 0;
+	int16_t keep[MAX_MOVES];
+
+	for (int i = 0; i < l->nonly && n < MAX_MOVES; i++) {
+		move_t m = l->only[i];
+		if (m < 0 || m >= RULES_CELLS || rules_x(m) >= b->size || rules_y(m) >= b->size)
+			continue;
+		int c = board_cell(m), dup = 0;
+		if (forced && c == e->root[0])
+			return 1;
+		if (b->stone[c] != 0 || board_forbidden(b, c, stm))
+			continue;
+		for (int k = 0; k < n && !dup; k++)
+			dup = keep[k] == c;
+		if (!dup)
+			keep[n++] = (int16_t)c;
+	}
+	memcpy(e->root, keep, (size_t)n * sizeof keep[0]);
+	e->nroot = n;
+	e->pvlen[0] = 0;
+	return n ? 0 : -1;
+}
+
+/*
  * The root's threat solvers. A VCF, else a VCT, of the side to move: returns
  * its plies (its line the PV, *kind 1 for a VCF, 2 for a VCT). Otherwise 0,
  * the root moves kept to those after which the opponent, which given a free
@@ -1049,8 +1082,16 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	if (load(e, rule, size, moves, n, l.eval == ENGINE_EVAL_SHAPES) < 0)
 		return -1;
 	int maxd = prepare(e, &l, sk);
-	if ((forced = root_forced(e, &score)) < 0 || (!forced && root_moves(e) < 0))
+	if ((forced = root_forced(e, &score)) < 0 || (!forced && !l.only && root_moves(e) < 0))
 		return -1;
+	if (l.only) { /* no solvers: their lines need not start in the list */
+		int only = root_only(e, &l, forced && e->nroot == 1);
+		if (only < 0)
+			return -1;
+		if (only == 0)
+			depth = think(e, sk, &l, maxd, guard, info, arg, &score);
+		return finish(e, out, depth, score, solver, plies);
+	}
 	if (!forced && sk->vcf && (plies = root_solvers(e, sk, l.vct_nodes, &solver, &guard)))
 		score = WIN - plies;
 	else if (!forced)
