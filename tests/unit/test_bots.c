@@ -3,7 +3,10 @@
  * loop: results and previews arrive on the loop thread, cancellation of
  * running (within engine.h's stop promise) and waiting jobs, a saturated
  * pool says so, first come first served across rooms, 50 games' searches at
- * once, shutdown while busy.
+ * once, shutdown while busy; opening jobs (issue 46): the worker rebuilds
+ * the machine and its act, which the machine takes, comes back on the loop;
+ * a log that does not replay ends -1; a remote pool's opening job goes out
+ * and its act comes back through bots_remote_act_done only.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -310,6 +313,127 @@ test_fifty_games(void **state)
 	print_message("  50 rooms' searches (3 rules, levels 1-10) on 2 workers, all legal\n");
 }
 
+struct act_tally {
+	int done, status, bad_thread;
+	opening_act_t act;
+	char why[32];
+};
+
+static void
+on_act(uint64_t id, int status, const opening_act_t *a, const char *why, void *arg)
+{
+	struct act_tally *t = arg;
+
+	(void)id;
+	if (!pthread_equal(pthread_self(), loop_thread))
+		t->bad_thread++;
+	t->done++;
+	t->status = status;
+	if (a)
+		t->act = *a;
+	snprintf(t->why, sizeof t->why, "%s", why ? why : "");
+}
+
+/* A RIF opening at its offers: D2 Keigetsu, the second player stayed
+ * white (logged "3:cw"), white's fourth on g9. */
+static bots_job_t
+rif_offer_job(uint64_t owner)
+{
+	bots_job_t j;
+	static const move_t stones[] = { 7 * 20 + 7, 6 * 20 + 7, 5 * 20 + 8, 8 * 20 + 6 };
+
+	memset(&j, 0, sizeof j);
+	j.owner = owner;
+	j.rule = RULE_RENJU;
+	j.size = 15;
+	j.nmoves = 4;
+	memcpy(j.moves, stones, sizeof stones);
+	j.level = 5;
+	j.max_depth = 3;
+	j.soft_ms = 2000;
+	j.hard_ms = 4000;
+	j.seed = 9;
+	j.orule = ORULE_RIF;
+	j.actor = 0;
+	snprintf(j.olog, sizeof j.olog, "3:cw");
+	return j;
+}
+
+static int64_t sent_id;
+static bots_job_t sent_job;
+
+static int
+capture_send(void *arg, int64_t id, const bots_job_t *job)
+{
+	(void)arg;
+	sent_id = id;
+	sent_job = *job;
+	return 0;
+}
+
+static void
+test_opening_job(void **state)
+{
+	(void)state;
+	bots_t *b = bots_new(base, 1, 4, 8, 0);
+	struct act_tally t = { 0 };
+	opening_t o;
+	int used;
+
+	assert_non_null(b);
+	bots_job_t j = rif_offer_job(1);
+	/* a move's entry point takes no opening job */
+	j.opening = 1;
+	assert_int_equal(bots_submit(b, &j, on_done, NULL, &t), BOTS_FULL);
+	assert_true(bots_submit_opening(b, &j, on_act, &t) > 0);
+	run_until(&t.done, 1, 60000);
+	assert_int_equal(t.bad_thread, 0);
+	assert_int_equal(t.status, 0);
+	assert_int_equal(t.act.kind, OACT_OFFER);
+	assert_int_equal(t.act.n, 2);
+	assert_true(t.why[0] != '\0');
+	assert_int_equal(opening_init(&o, ORULE_RIF, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_replay(&o, j.olog, j.moves, j.nmoves, &used), OERR_OK);
+	assert_int_equal(opening_apply(&o, 0, &t.act), OERR_OK);
+	/* a log that does not replay: no act */
+	memset(&t, 0, sizeof t);
+	snprintf(j.olog, sizeof j.olog, "3:zz");
+	assert_true(bots_submit_opening(b, &j, on_act, &t) > 0);
+	run_until(&t.done, 1, 60000);
+	assert_int_equal(t.status, -1);
+	/* the other player's turn: no act either */
+	memset(&t, 0, sizeof t);
+	j = rif_offer_job(1);
+	j.actor = 1;
+	assert_true(bots_submit_opening(b, &j, on_act, &t) > 0);
+	run_until(&t.done, 1, 60000);
+	assert_int_equal(t.status, -1);
+	bots_free(b);
+
+	/* remote: the job goes out as an opening job, the act comes back */
+	bots_t *r = bots_new(base, 0, 4, 8, 0);
+	struct bots_remote tr = { capture_send, NULL, NULL };
+	assert_non_null(r);
+	bots_set_remote(r, &tr);
+	memset(&t, 0, sizeof t);
+	j = rif_offer_job(2);
+	int64_t id = bots_submit_opening(r, &j, on_act, &t);
+	assert_true(id > 0);
+	assert_int_equal(sent_id, id);
+	assert_true(sent_job.opening);
+	assert_string_equal(sent_job.olog, "3:cw");
+	opening_act_t a = { .kind = OACT_CHOOSE, .moves = { 7 * 20 + 8 } };
+	engine_result_t move = { .best = 1 };
+	assert_int_equal(bots_remote_done(r, id, 0, &move), -1); /* a move is no act */
+	assert_int_equal(bots_remote_act_done(r, id, 0, &a), 0);
+	assert_int_equal(t.done, 1);
+	assert_int_equal(t.status, 0);
+	assert_int_equal(t.act.kind, OACT_CHOOSE);
+	assert_int_equal(t.act.moves[0], 7 * 20 + 8);
+	assert_int_equal(bots_remote_act_done(r, id, 0, &a), -1); /* done already */
+	bots_free(r);
+}
+
 int
 main(void)
 {
@@ -319,6 +443,7 @@ main(void)
 		cmocka_unit_test(test_saturated),
 		cmocka_unit_test(test_first_come_first_served),
 		cmocka_unit_test(test_fifty_games),
+		cmocka_unit_test(test_opening_job),
 	};
 	return cmocka_run_group_tests_name("bots", tests, setup, teardown);
 }
