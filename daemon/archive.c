@@ -226,18 +226,19 @@ fenced_commit(store_t *st, int nested, const char *owner, int rc)
 	return -1;
 }
 
-/* An undo (the first plies kept) or swap2's colours (first: the opening's
- * plies) on st, fenced for owner (nested: a savepoint in the caller's
- * transaction): 0, 1 (fenced: nothing written), -1. */
+/* An undo (the first plies kept) or an opening's act (first: the
+ * opening's plies, -1 while it goes on; its log) on st, fenced for owner
+ * (nested: a savepoint in the caller's transaction): 0, 1 (fenced: nothing
+ * written), -1. */
 static int
 game_write(store_t *st, int nested, const char *owner, enum write_kind kind, int64_t id, int first,
-    const char *black, const char *white)
+    const char *black, const char *white, const char *log)
 {
 	int rc = fenced_begin(st, nested, owner, id);
 	if (rc != 0)
 		return rc;
 	rc = kind == JOB_TRUNCATE ? store_game_truncate(st, id, first)
-				  : store_game_colours(st, id, black, white, first);
+				  : store_game_colours(st, id, black, white, first, log);
 	return fenced_commit(st, nested, owner, rc);
 }
 
@@ -257,6 +258,7 @@ struct move_job {
 	struct archive_change change;     /* what the end did, on the store thread */
 	char room[PROTO_ROOM_MAX + 1], code[PROTO_CODE_MAX + 1];
 	char names[2][PROTO_NAME_MAX + 1];
+	char log[STORE_OPENING_LOG_MAX + 1]; /* colours: the opening's log */
 	int rc, unavailable;
 	int64_t us; /* the transaction's time */
 	int batch;  /* the first write of a group: how many it had; else 0 */
@@ -291,7 +293,7 @@ write_one(store_t *st, int nested, struct move_job *j)
 		    j->has_end ? &j->end : NULL, j->has_end ? &j->change : NULL);
 	else
 		j->rc = game_write(
-		    st, nested, owner, j->kind, j->id, j->first, j->names[0], j->names[1]);
+		    st, nested, owner, j->kind, j->id, j->first, j->names[0], j->names[1], j->log);
 	if (j->rc != 0)
 		refused(st, j, j->rc);
 }
@@ -439,7 +441,7 @@ archive_truncate_async(struct server *srv, int64_t id, int nmoves, archive_done_
 
 int
 archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
-    int opening_plies, archive_done_fn done, void *arg)
+    int opening_plies, const char *log, archive_done_fn done, void *arg)
 {
 	struct move_job *j = calloc(1, sizeof *j);
 	if (!j)
@@ -447,6 +449,7 @@ archive_colours_async(struct server *srv, int64_t id, const char *black, const c
 	j->kind = JOB_COLOURS;
 	j->id = id;
 	j->first = opening_plies;
+	snprintf(j->log, sizeof j->log, "%s", log ? log : "");
 	snprintf(j->names[0], sizeof j->names[0], "%s", black);
 	snprintf(j->names[1], sizeof j->names[1], "%s", white);
 	return queue_write(srv, j, done, arg);
@@ -662,21 +665,21 @@ archive_truncate(struct server *srv, int64_t id, int nmoves)
 	store_t *st = srv->store;
 
 	if (st == NULL || id == 0 ||
-	    game_write(st, 0, archive_fence(srv), JOB_TRUNCATE, id, nmoves, NULL, NULL) == 0)
+	    game_write(st, 0, archive_fence(srv), JOB_TRUNCATE, id, nmoves, NULL, NULL, NULL) == 0)
 		return 0;
 	log_error(&srv->log, "game %lld: cannot store an undo: %s", (long long)id, store_error(st));
 	return -1;
 }
 
 int
-archive_colours(
-    struct server *srv, int64_t id, const char *black, const char *white, int opening_plies)
+archive_colours(struct server *srv, int64_t id, const char *black, const char *white,
+    int opening_plies, const char *log)
 {
 	store_t *st = srv->store;
 
 	if (st == NULL || id == 0 ||
-	    game_write(st, 0, archive_fence(srv), JOB_COLOURS, id, opening_plies, black, white) ==
-		0)
+	    game_write(
+		st, 0, archive_fence(srv), JOB_COLOURS, id, opening_plies, black, white, log) == 0)
 		return 0;
 	log_error(
 	    &srv->log, "game %lld: cannot store the colours: %s", (long long)id, store_error(st));
@@ -787,7 +790,7 @@ static int
 saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct archive_saved *sv)
 {
 	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
-	if (g->opening != OPEN_FREE && g->opening != OPEN_SWAP2)
+	if (g->opening < OPEN_FREE || g->opening > OPEN_TARAGUCHI10)
 		return -1;
 	memset(sv, 0, sizeof *sv);
 	sv->id = g->id;
@@ -802,6 +805,7 @@ saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct
 	sv->private_room = g->private_room;
 	snprintf(sv->code, sizeof sv->code, "%s", g->code);
 	sv->opening_plies = g->opening_plies;
+	snprintf(sv->opening_log, sizeof sv->opening_log, "%s", g->opening_log);
 	sv->moved_both = g->moved_both;
 	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
 	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);

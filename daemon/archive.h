@@ -44,7 +44,7 @@ struct archive_game {
 	struct gamespec spec;
 	int private_room;
 	const char *code;
-	int opening_plies; /* swap2: -1 until the colours settle */
+	int opening_plies; /* an opening rule: -1 until its machine is done */
 	const char *names[2];
 	enum archive_player players[2];
 	game_result_t result;
@@ -62,6 +62,7 @@ struct archive_saved {
 	int private_room;
 	char code[PROTO_CODE_MAX + 1];
 	int opening_plies;
+	char opening_log[STORE_OPENING_LOG_MAX + 1]; /* the opening's acts with no stone */
 	int moved_both; /* both sides moved before an undo took stones back */
 	char names[2][PROTO_NAME_MAX + 1];
 	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it; "": none named */
@@ -116,7 +117,7 @@ int archive_moves_async(struct server *srv, int64_t id, int first, const struct 
 int archive_truncate_async(
     struct server *srv, int64_t id, int nmoves, archive_done_fn done, void *arg);
 int archive_colours_async(struct server *srv, int64_t id, const char *black, const char *white,
-    int opening_plies, archive_done_fn done, void *arg);
+    int opening_plies, const char *log, archive_done_fn done, void *arg);
 /* As archive_begin, on the store thread: done(arg, e, id, rating) on the
  * loop, id the game's row and rating both seats' ratings when e is GERR_OK
  * (refused: GERR_STORE, GERR_STORE_DOWN, nothing written); -1 at once when
@@ -154,9 +155,12 @@ int archive_start(struct server *srv);
 void archive_stop(struct server *srv);
 /* An accepted undo: the store keeps the first nmoves. */
 int archive_truncate(struct server *srv, int64_t id, int nmoves);
-/* Swap2 settled the colours. */
-int archive_colours(
-    struct server *srv, int64_t id, const char *black, const char *white, int opening_plies);
+/* An opening's act that places no stone (a colour taken, a declaration,
+ * offers, a branch): the seats' names as black and white (the opener black
+ * while it goes on), the opening's plies once it is done (-1 before) and
+ * its log (rules/opening.h), from which a restart plays it back. */
+int archive_colours(struct server *srv, int64_t id, const char *black, const char *white,
+    int opening_plies, const char *log);
 /* The game is over: result, reason and, for a rated game between rated
  * players, both players' Glicko-2 ratings, all at once; a game is rated once
  * only (a game that has ended already is refused). g->change, when given,

@@ -72,6 +72,12 @@ bot_drop(struct sink *k)
 
 static const struct sink_ops bot_sink = { bot_deliver, bot_say, bot_drop };
 
+int
+botplay_plays(game_opening_t o)
+{
+	return o == OPEN_FREE || o == OPEN_SWAP2;
+}
+
 struct botplay *
 botplay_new(struct server *srv)
 {

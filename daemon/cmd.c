@@ -290,6 +290,9 @@ cmd_logout(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	return account_logout(c, m, why);
 }
 
+/* A bot asked to play an opening rule its bots cannot play (501). */
+#define BOTS_CANNOT_OPEN "this server's bots do not play that opening rule yet"
+
 /* SEEK, CREATE and BOT play: the settings are sound and the player is free. */
 static int
 game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const char **why)
@@ -299,9 +302,8 @@ game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const cha
 		*why = "the server is draining for a restart: no new games";
 		return ERR_DRAINING;
 	}
-	int bad = gamespec_check(g, why);
-	if (bad != 0)
-		return bad == -2 ? ERR_UNAVAILABLE : ERR_ARGUMENT;
+	if (gamespec_check(g, why) != 0)
+		return ERR_ARGUMENT;
 	if (g->rated && c->sess->kind == SESSION_GUEST) {
 		*why = GAME_WHY_ACCOUNT_ONLY;
 		return ERR_ACCOUNT_ONLY;
@@ -336,6 +338,10 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	if (rc)
 		return rc;
 	int fallback = m->fallback == FALLBACK_BOT && c->srv->botplay;
+	if (fallback && !botplay_plays(g.opening)) {
+		*why = BOTS_CANNOT_OPEN;
+		return ERR_UNAVAILABLE;
+	}
 	struct seeks_from f = { &c->unit, 0, c->srv->cfg.max_seeks_per_addr };
 	lobby_each(c->srv, seek_from, &f);
 	uint32_t id;
@@ -685,9 +691,8 @@ cmd_challenge(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 	(void)rm;
 	struct gamespec g;
 	wire_gamespec(&g, m);
-	int bad = gamespec_check(&g, why);
-	if (bad != 0)
-		return bad == -2 ? ERR_UNAVAILABLE : ERR_ARGUMENT;
+	if (gamespec_check(&g, why) != 0)
+		return ERR_ARGUMENT;
 	if (g.rated && c->sess->kind == SESSION_GUEST) {
 		*why = GAME_WHY_ACCOUNT_ONLY;
 		return ERR_ACCOUNT_ONLY;
@@ -768,16 +773,18 @@ cmd_swap2(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
-/* OPENING requests (section 5.16): the rooms play no opening rule through
- * them yet (swap2 keeps SWAP2), and the server does not list `openings`. */
+/* OPENING requests (section 5.16): one act of the room's opening rule. */
 static int
 cmd_opening(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
-	(void)c;
-	(void)m;
-	(void)rm;
-	*why = "this server plays no opening rule through OPENING yet (swap2: use SWAP2)";
-	return ERR_UNAVAILABLE;
+	struct room_act act;
+	opening_act_t a;
+	if (wire_opening_act(m, room_spec(rm)->size, &a) != 0)
+		return ERR_OFF_BOARD;
+	game_err_t e = room_opening_act(rm, c->sess, &a, &act);
+	if (e == GERR_PENDING)
+		return CMD_PENDING;
+	return e ? refused(e, &act, why) : ok_seq(c, m, rm, act.seq);
 }
 
 /* RESIGN, ABORT, CLAIM: a room action with an OK <VERB> <room> reply. */
@@ -1099,6 +1106,10 @@ cmd_bot_play(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 		*why = "this server has no bots";
 		return ERR_UNAVAILABLE;
 	}
+	if (!botplay_plays(g.opening)) {
+		*why = BOTS_CANNOT_OPEN;
+		return ERR_UNAVAILABLE;
+	}
 	if (session_make_room(c->sess)) {
 		*why = "in too many rooms";
 		return ERR_BUSY;
@@ -1114,6 +1125,10 @@ cmd_bot_seat(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 {
 	if (!c->srv->botplay) {
 		*why = "this server has no bots";
+		return ERR_UNAVAILABLE;
+	}
+	if (!botplay_plays(room_spec(rm)->opening)) {
+		*why = BOTS_CANNOT_OPEN;
 		return ERR_UNAVAILABLE;
 	}
 	game_err_t e = botplay_seat(c->srv->botplay, rm, c->sess, (int)m->level, why);

@@ -3,9 +3,8 @@
 
 #include "rules/opening.h"
 
-/* The rules core's opening rule for a game's. */
-static opening_rule_t
-opening_rule_of(game_opening_t o)
+opening_rule_t
+game_opening_rule(game_opening_t o)
 {
 	switch (o) {
 	case OPEN_SWAP2:
@@ -31,29 +30,19 @@ opening_rule_of(game_opening_t o)
 }
 
 int
-game_opening_played(game_opening_t o)
-{
-	return o == OPEN_FREE || o == OPEN_SWAP2;
-}
-
-int
 gamespec_check(const struct gamespec *g, const char **why)
 {
 	/* the rules core's opening machine says which rule, size and opening
 	 * go together: renju's openings on 15x15, pro and long pro on odd
 	 * sizes, swap and swap2 not under renju, renju's none with a centre */
 	if ((unsigned)g->opening > OPEN_TARAGUCHI10 ||
-	    opening_combination(opening_rule_of(g->opening), g->rule, g->size) != OERR_OK) {
+	    opening_combination(game_opening_rule(g->opening), g->rule, g->size) != OERR_OK) {
 		*why = g->opening == OPEN_SWAP2 ? "swap2 is for freestyle and standard"
 		    : g->opening == OPEN_FREE
 		    ? "renju needs a board with a centre point: an odd size"
 		    : "that opening rule does not go with this rule and board size (see "
 		      "PROTOCOL.md)";
 		return -1;
-	}
-	if (!game_opening_played(g->opening)) {
-		*why = "this server does not play that opening rule yet";
-		return -2;
 	}
 	return 0;
 }

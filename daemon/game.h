@@ -7,11 +7,12 @@
 #ifndef GOMOKUD_GAME_H
 #define GOMOKUD_GAME_H
 
+#include "rules/opening.h"
 #include "rules/rules.h"
 
 typedef enum {
 	GAME_WAITING = 0, /* a private room waits for its second player */
-	GAME_OPENING = 1, /* the swap2 opening is being played */
+	GAME_OPENING = 1, /* an opening rule's stages are being played (untimed) */
 	GAME_PLAYING = 2,
 	GAME_OVER = 3,
 } game_status_t;
@@ -36,8 +37,7 @@ typedef enum {
 } game_reason_t;
 
 /* How the first stones are placed (games.opening in the store). The rules
- * core's opening machine (rules/opening.h) plays each; the rooms play only
- * OPEN_FREE and OPEN_SWAP2 yet (game_opening_played). */
+ * core's opening machine (rules/opening.h) plays each. */
 typedef enum {
 	OPEN_FREE = 0, /* black moves first, as usual (renju: on the centre) */
 	OPEN_SWAP2 = 1,
@@ -85,6 +85,9 @@ typedef enum {
 	GERR_ILLEGAL,       /* the rules core refused the move (its legality says why) */
 	GERR_OUTSIDE_AREA,  /* the opening allows no stone there (renju's first: the centre) */
 	GERR_ARGUMENT,      /* the request does not fit the game */
+	GERR_WRONG_COUNT,   /* an opening: a number of fifth-move offers out of range */
+	GERR_SYMMETRIC,     /* an opening: two offers the same point, or the same by symmetry */
+	GERR_NOT_OFFERED,   /* an opening: a fifth move that was not offered */
 	GERR_OFFER_PENDING, /* one of that kind is already open */
 	GERR_NO_OFFER,
 	GERR_TOO_LATE, /* abort after both sides moved */
@@ -126,11 +129,10 @@ struct gamespec {
 };
 
 /* 0; -1 with *why when the settings do not go together (the rules core's
- * opening_combination says); -2 with *why when they do but this server
- * does not play that opening rule yet. */
+ * opening_combination says). */
 int gamespec_check(const struct gamespec *g, const char **why);
-/* Whether the rooms play that opening rule (OPEN_FREE and OPEN_SWAP2). */
-int game_opening_played(game_opening_t o);
+/* The rules core's machine for a game's opening rule. */
+opening_rule_t game_opening_rule(game_opening_t o);
 /* Whether two seeks may be paired. */
 int gamespec_compatible(const struct gamespec *a, const struct gamespec *b);
 

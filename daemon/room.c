@@ -68,7 +68,12 @@ struct room {
 	int creator; /* a private room's creator's seat until its game starts; -1: none */
 	struct gamespec spec;
 	game_status_t status;
-	opening_t open; /* swap2's machine, while status is GAME_OPENING */
+	/* the opening rule's machine, while status is GAME_OPENING; seat 0
+	 * holds its tentative black (the seats swap with each colour taken),
+	 * and olog is its log of acts with no stone (rules/opening.h), as the
+	 * store keeps it */
+	opening_t open;
+	char olog[OPENING_LOG_MAX];
 	position_t pos;
 	struct seat seat[2]; /* [0] black, [1] white */
 	TAILQ_HEAD(, member) members;
@@ -78,7 +83,7 @@ struct room {
 	struct gclock clk;
 	struct event *flag_ev;
 	struct event *alone_ev; /* no person seated and nobody watching: bot-alone */
-	int nopening;           /* stones placed by the swap2 opening */
+	int nopening;           /* stones placed by the opening */
 	struct offer offers[ASK_KINDS];
 	uint32_t next_offer;
 	game_result_t result;
@@ -125,10 +130,12 @@ struct pending {
 	move_t mv[3];
 	char reason[64];
 	int64_t now;
-	int swap2; /* a swap2 put: the stage moves on after */
-	/* or an undo of that many plies, or swap2's colours (swap: the seats
-	 * change) */
-	int undo, colours, swap;
+	int swap2; /* opening stones: the stage moves on after */
+	/* or an undo of that many plies, or an opening's act with no stone
+	 * (oact, and the log with it) */
+	int undo, colours;
+	opening_act_t oact;
+	char olog[OPENING_LOG_MAX];
 	unsigned accepted; /* the offers said accepted once it is stored */
 	/* or the end of the game (room_end), and what follows its answer */
 	int end;
@@ -176,12 +183,20 @@ seat_to_move(const struct room *r)
 	return pos_to_move(&r->pos) == STONE_BLACK ? 0 : 1;
 }
 
-/* Swap2: the opener (seat 0) puts three stones and makes the last choice;
- * the machine (rules/opening.h) knows whose turn it is. */
+/* The seat of the opening machine's player p: seat 0 holds its tentative
+ * black. */
+static int
+open_seat(const struct room *r, int p)
+{
+	return p == r->open.black ? 0 : 1;
+}
+
+/* The opening machine's actor's seat (swap2: the opener puts three stones
+ * and makes the last choice). */
 static int
 swap2_actor(const struct room *r)
 {
-	return r->open.actor;
+	return open_seat(r, r->open.actor);
 }
 
 /* The machine's stage as the protocol's swap2 names it. The room gives the
@@ -192,19 +207,6 @@ swap2_stage(const struct room *r)
 	return r->open.stage == OSTAGE_SWAP_OR_PLACE ? SWAP2_CHOOSE
 	    : r->open.stage == OSTAGE_SWAP           ? SWAP2_CHOOSE2
 						     : SWAP2_PUT3;
-}
-
-/* Starts swap2's machine on the stones of a record (none, three or five):
- * 0, or -1 when the machine refuses them. */
-static int
-swap2_start(opening_t *o, const struct gamespec *spec, const move_t *moves, int n)
-{
-	if (opening_init(o, ORULE_SWAP2, spec->rule, spec->size) != OERR_OK)
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (opening_place(o, o->actor, moves[i]) != OERR_OK)
-			return -1;
-	return 0;
 }
 
 static int
@@ -496,17 +498,22 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		*why = "a bad rule or board size";
 		return NULL;
 	}
-	if (sv->spec.opening == OPEN_SWAP2 && sv->opening_plies < 0 && sv->nmoves != 0 &&
-	    sv->nmoves != 3 && sv->nmoves != 5) {
-		*why = "a swap2 opening with a wrong number of stones";
-		return NULL;
-	}
+	/* an opening not done when it was stored: its machine played back
+	 * from the stones and the log; done by a stone (a chosen fifth move,
+	 * pro's third) it is over, and the rest are the game's moves */
 	opening_t open;
+	int opening = 0, used = 0;
 	memset(&open, 0, sizeof open);
-	if (sv->spec.opening == OPEN_SWAP2 && sv->opening_plies < 0 &&
-	    swap2_start(&open, &sv->spec, sv->moves, sv->nmoves) != 0) {
-		*why = "a swap2 opening the rules refuse";
-		return NULL;
+	if (sv->spec.opening != OPEN_FREE && sv->opening_plies < 0) {
+		if (opening_init(&open, game_opening_rule(sv->spec.opening), sv->spec.rule,
+			sv->spec.size) != OERR_OK ||
+		    opening_replay(&open, sv->opening_log, sv->moves, sv->nmoves, &used) !=
+			OERR_OK ||
+		    (!opening_done(&open) && used != sv->nmoves)) {
+			*why = "an opening the rules refuse";
+			return NULL;
+		}
+		opening = !opening_done(&open);
 	}
 	struct room *r = room_alloc(srv, &sv->spec, sv->private_room, num,
 	    strcmp(node, srv->rooms->prefix) == 0 ? NULL : sv->room);
@@ -542,12 +549,17 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		}
 	}
 	r->turn_since = now;
-	if (sv->spec.opening == OPEN_SWAP2 && sv->opening_plies < 0) {
+	/* the store names the seats as the colours stand (tentative while
+	 * the opening goes on): seat 0 holds black */
+	r->open = open;
+	snprintf(r->olog, sizeof r->olog, "%s", sv->opening_log);
+	if (opening) {
 		r->status = GAME_OPENING;
-		r->open = open;
 	} else {
 		r->status = GAME_PLAYING;
-		r->nopening = sv->spec.opening == OPEN_SWAP2 ? sv->opening_plies : 0;
+		r->nopening = sv->spec.opening == OPEN_FREE ? 0
+		    : sv->opening_plies < 0                 ? used
+							    : sv->opening_plies;
 		gclock_start(&r->clk, seat_to_move(r), now);
 		arm_flag(r);
 	}
@@ -843,10 +855,34 @@ send_start(struct room *r)
 	room_event(r, &m);
 }
 
+/* The opening's stage as * OPENING and = OPENING say it (not swap2's). */
+static void
+opening_into(const struct room *r, proto_msg_t *m)
+{
+	const opening_t *o = &r->open;
+	snprintf(m->room, sizeof m->room, "%s", r->id);
+	m->ostage = wire_ostage((opening_stage_t)o->stage);
+	snprintf(m->user, sizeof m->user, "%s", r->seat[swap2_actor(r)].name);
+	m->side = o->actor == o->black ? SIDE_BLACK : SIDE_WHITE;
+	m->oarea = wire_oarea(opening_area_kind(o));
+	int lo, hi;
+	opening_declare_range(o, &lo, &hi);
+	m->count = o->stage == OSTAGE_DECLARE ? hi : o->declared;
+	m->canon = o->canon >= 0 ? o->canon + 1 : PROTO_CANON_NONE;
+	for (int i = 0; i < o->noffers; i++)
+		notation_format(o->offers[i], r->spec.size, m->moves[m->nmoves++]);
+}
+
 static void
 send_stage(struct room *r)
 {
 	proto_msg_t m;
+	if (r->spec.opening != OPEN_SWAP2) {
+		proto_init(&m, PE_OPENING, NULL);
+		opening_into(r, &m);
+		room_event(r, &m);
+		return;
+	}
 	proto_init(&m, PE_SWAP2, NULL);
 	m.stage = wire_stage(swap2_stage(r));
 	snprintf(m.user, sizeof m.user, "%s", r->seat[swap2_actor(r)].name);
@@ -867,7 +903,7 @@ begin_game(struct room *r, const struct start *st, struct room_act *act)
 	struct archive_game g;
 	room_record(r, &g);
 	g.id = 0;
-	g.opening_plies = r->spec.opening == OPEN_SWAP2 ? -1 : 0;
+	g.opening_plies = r->spec.opening != OPEN_FREE ? -1 : 0;
 	if (archive_async(r->srv)) {
 		struct pending *p = calloc(1, sizeof *p);
 		if (!p || archive_begin_async(r->srv, &g, begun, r) != 0) {
@@ -899,9 +935,11 @@ start_game(struct room *r)
 	r->nopening = 0;
 	r->moved_both = 0;
 	r->turn_since = clock_now_ms();
-	r->status = r->spec.opening == OPEN_SWAP2 ? GAME_OPENING : GAME_PLAYING;
+	r->status = r->spec.opening != OPEN_FREE ? GAME_OPENING : GAME_PLAYING;
+	r->olog[0] = '\0';
 	if (r->status == GAME_OPENING) /* gamespec_check took only what it takes */
-		swap2_start(&r->open, &r->spec, NULL, 0);
+		opening_init(
+		    &r->open, game_opening_rule(r->spec.opening), r->spec.rule, r->spec.size);
 	metrics_game_started(r->srv->metrics, r->spec.rule);
 	r->change.changed = 0;
 	send_start(r);
@@ -1019,7 +1057,7 @@ static void write_done(void *arg, game_err_t e);
 static void answered(struct room *r, game_err_t e, const struct room_act *act);
 static void swap_seats(struct room *r);
 static void undone(struct room *r, int plies, unsigned accepted, int64_t now);
-static void coloured(struct room *r, int swap);
+static void acted(struct room *r, const opening_act_t *a, const char *log);
 
 /* A write queued at the store thread (archive_*_async): the room waits
  * for it in p; -1 when it could not be queued (rc). */
@@ -1263,14 +1301,25 @@ moved(struct room *r)
 		arm_flag(r);
 }
 
-/* After stored swap2 stones: the machine takes them (room_swap2_put tried
- * them on a copy) and says the next stage. */
+static void opening_over(struct room *r);
+
+/* After stored opening stones: the machine takes them (the verb tried them
+ * on a copy; at its CHOOSE stage a stone is the chosen fifth move) and says
+ * the next stage, or the colours when that ends the opening. */
 static void
 stones_put(struct room *r)
 {
-	while (r->open.pos.nmoves < r->pos.nmoves)
-		opening_place(&r->open, r->open.actor, r->pos.moves[r->open.pos.nmoves]);
-	send_stage(r);
+	while (r->open.pos.nmoves < r->pos.nmoves) {
+		move_t mv = r->pos.moves[r->open.pos.nmoves];
+		if (r->open.stage == OSTAGE_CHOOSE)
+			opening_choose_fifth(&r->open, r->open.actor, mv);
+		else
+			opening_place(&r->open, r->open.actor, mv);
+	}
+	if (opening_done(&r->open))
+		opening_over(r);
+	else
+		send_stage(r);
 }
 
 /* The store thread's answer for the room's stones: played and said, or
@@ -1311,7 +1360,7 @@ write_done(void *arg, game_err_t e)
 		undone(r, p->undo, p->accepted, p->now);
 		act.seq = r->seq;
 	} else if (p->colours) {
-		coloured(r, p->swap);
+		acted(r, &p->oact, p->olog);
 		act.seq = r->seq;
 	} else {
 		struct archive_move am[3];
@@ -1470,7 +1519,9 @@ room_move(
 	if (seat < 0)
 		return GERR_NOT_PLAYER;
 	if (r->status == GAME_OPENING)
-		return refuse(act, GERR_PHASE, "the swap2 opening is in progress: use SWAP2");
+		return refuse(act, GERR_PHASE,
+		    r->spec.opening == OPEN_SWAP2 ? "the swap2 opening is in progress: use SWAP2"
+						  : "the opening is in progress: use OPENING");
 	if (r->status != GAME_PLAYING)
 		return GERR_OVER;
 	int to_move = seat_to_move(r);
@@ -1524,10 +1575,10 @@ swap_seats(struct room *r)
 			r->seat[i].m->seat = i;
 }
 
-/* The swap2 opening is settled (and archived): tell the colours, start the
- * clocks. */
+/* The opening is over (and archived): tell the colours as the seats hold
+ * them, start the clocks. */
 static void
-swap2_done(struct room *r)
+opening_over(struct room *r)
 {
 	proto_msg_t m;
 	proto_init(&m, PE_COLOURS, NULL);
@@ -1541,18 +1592,121 @@ swap2_done(struct room *r)
 	arm_flag(r);
 }
 
-/* The seat s holds if it is the one swap2 waits for, or a refusal. */
+/* The seat s holds if it is the one the opening waits for, or a refusal. */
 static game_err_t
-swap2_turn(const struct room *r, const struct session *s, struct room_act *act)
+opening_turn(const struct room *r, const struct session *s, int swap2, struct room_act *act)
 {
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
 		return GERR_NOT_PLAYER;
 	if (r->status != GAME_OPENING)
-		return refuse(act, room_unfinished(r) ? GERR_PHASE : GERR_OVER,
-		    "no swap2 opening in progress");
+		return refuse(
+		    act, room_unfinished(r) ? GERR_PHASE : GERR_OVER, "no opening in progress");
+	if (swap2 != (r->spec.opening == OPEN_SWAP2))
+		return refuse(act, GERR_PHASE,
+		    swap2 ? "this game's opening is not swap2: use OPENING"
+			  : "swap2 is played with SWAP2");
 	if (seat != swap2_actor(r))
 		return GERR_NOT_TURN;
+	return GERR_OK;
+}
+
+/* The machine's refusal of an act, in the room's terms. */
+static game_err_t
+opening_refused(opening_err_t oe, const opening_t *o, move_t mv, struct room_act *act)
+{
+	switch (oe) {
+	case OERR_NOT_TURN:
+		return GERR_NOT_TURN;
+	case OERR_WRONG_STAGE:
+		return refuse(act, GERR_PHASE, "not an act of this stage of the opening");
+	case OERR_OFF_BOARD:
+		return GERR_OFF_BOARD;
+	case OERR_OCCUPIED:
+		act->legal = LEGAL_OCCUPIED;
+		return refuse(act, GERR_ILLEGAL, legality_name(LEGAL_OCCUPIED));
+	case OERR_OUTSIDE_AREA:
+		return refuse(act, GERR_OUTSIDE_AREA, "this stage allows no stone there");
+	case OERR_ILLEGAL:
+		act->legal = pos_check(&o->pos, mv);
+		return refuse(act, GERR_ILLEGAL, legality_name(act->legal));
+	case OERR_WRONG_COUNT:
+		return refuse(act, GERR_WRONG_COUNT, "not the number of offers this stage takes");
+	case OERR_DUPLICATE:
+		return refuse(act, GERR_SYMMETRIC, "the same point offered twice");
+	case OERR_SYMMETRIC:
+		return refuse(
+		    act, GERR_SYMMETRIC, "two offers are the same by the board's symmetry");
+	case OERR_NOT_OFFERED:
+		return refuse(act, GERR_NOT_OFFERED, "that fifth move was not offered");
+	default:
+		return refuse(act, GERR_ARGUMENT, opening_err_name(oe));
+	}
+}
+
+/* An act with no stone is stored: the machine takes it, the seats follow
+ * the colours (seat 0 holds black), and the next stage or the end is said. */
+static void
+acted(struct room *r, const opening_act_t *a, const char *log)
+{
+	int black = r->open.black;
+	opening_apply(&r->open, r->open.actor, a); /* tried on a copy first */
+	snprintf(r->olog, sizeof r->olog, "%s", log);
+	if (r->open.black != black)
+		swap_seats(r);
+	if (opening_done(&r->open))
+		opening_over(r);
+	else
+		send_stage(r);
+}
+
+/* An opening's act that places no stone (trial: the machine after it):
+ * stored with the log and the seats' names as the colours will stand, then
+ * acted. */
+static game_err_t
+act_stored(struct room *r, const opening_t *trial, const opening_act_t *a, struct room_act *act)
+{
+	char log[OPENING_LOG_MAX];
+	snprintf(log, sizeof log, "%s", r->olog);
+	if (opening_log_append(log, sizeof log, r->pos.nmoves, a, r->spec.size) != 0)
+		return refuse(act, GERR_ARGUMENT, "the opening's record is full");
+	int swap = trial->black != r->open.black;
+	const char *b = r->seat[swap ? 1 : 0].name, *w = r->seat[swap ? 0 : 1].name;
+	int plies = opening_done(trial) ? r->pos.nmoves : -1;
+	if (r->game_id && archive_async(r->srv)) {
+		struct pending *p = calloc(1, sizeof *p);
+		if (!p ||
+		    wait_for(r,
+			archive_colours_async(r->srv, r->game_id, b, w, plies, log, write_done, r),
+			p) != 0)
+			return store_refused(r, act);
+		p->colours = 1;
+		p->oact = *a;
+		snprintf(p->olog, sizeof p->olog, "%s", log);
+		return GERR_PENDING;
+	}
+	if (archive_colours(r->srv, r->game_id, b, w, plies, log) != 0)
+		return store_refused(r, act);
+	acted(r, a, log);
+	act->seq = r->seq;
+	return GERR_OK;
+}
+
+/* Opening stones (checked on trial, the machine after them), stored as the
+ * game's moves; then the stage moves on (stones_put). */
+static game_err_t
+stones_stored(struct room *r, const opening_t *trial, const move_t *mv, int n, struct room_act *act)
+{
+	if (trial->pos.outcome.kind != RESULT_ONGOING)
+		return refuse(act, GERR_ARGUMENT, "opening stones may not end the game");
+	uint32_t seq;
+	int rc = play(r, mv, n, NULL, clock_now_ms(), &seq, 1); /* all or nothing */
+	if (rc < 0)
+		return store_refused(r, act);
+	if (rc > 0)
+		return GERR_PENDING;
+	stones_put(r);
+	act->seq = r->seq;
 	return GERR_OK;
 }
 
@@ -1561,7 +1715,7 @@ room_swap2_put(
     struct room *r, struct session *s, const char *const *moves, int n, struct room_act *act)
 {
 	act_init(act);
-	game_err_t e = swap2_turn(r, s, act);
+	game_err_t e = opening_turn(r, s, 1, act);
 	if (e)
 		return e;
 	game_stage_t stage = swap2_stage(r);
@@ -1588,63 +1742,50 @@ room_swap2_put(
 			return refuse(act, GERR_ILLEGAL, legality_name(l));
 		}
 		if (trial.pos.outcome.kind != RESULT_ONGOING)
-			return refuse(act, GERR_ARGUMENT, "opening stones may not end the game");
+			break;
 	}
-	uint32_t seq;
-	int rc = play(r, mv, want, NULL, clock_now_ms(), &seq, 1); /* all or nothing */
-	if (rc < 0)
-		return store_refused(r, act);
-	if (rc > 0)
-		return GERR_PENDING;
-	stones_put(r);
-	act->seq = r->seq;
-	return GERR_OK;
+	return stones_stored(r, &trial, mv, want, act);
 }
 
 game_err_t
 room_swap2_choose(struct room *r, struct session *s, stone_t colour, struct room_act *act)
 {
 	act_init(act);
-	game_err_t e = swap2_turn(r, s, act);
+	game_err_t e = opening_turn(r, s, 1, act);
 	if (e)
 		return e;
 	if (swap2_stage(r) == SWAP2_PUT3)
 		return refuse(act, GERR_PHASE, "put three stones first");
 	/* the actor takes the colour it names (anything but black is white) */
+	opening_act_t a;
+	memset(&a, 0, sizeof a);
+	a.kind = OACT_COLOUR;
+	a.arg = colour == STONE_BLACK ? STONE_BLACK : STONE_WHITE;
 	opening_t trial = r->open;
-	opening_choose_colour(
-	    &trial, swap2_actor(r), colour == STONE_BLACK ? STONE_BLACK : STONE_WHITE);
-	int swap = trial.black != 0;
-	int black = swap ? 1 : 0;
-	const char *b = r->seat[black].name, *w = r->seat[1 - black].name;
-	if (r->game_id && archive_async(r->srv)) {
-		struct pending *p = calloc(1, sizeof *p);
-		if (!p ||
-		    wait_for(r,
-			archive_colours_async(
-			    r->srv, r->game_id, b, w, r->pos.nmoves, write_done, r),
-			p) != 0)
-			return store_refused(r, act);
-		p->colours = 1;
-		p->swap = swap;
-		return GERR_PENDING;
-	}
-	if (archive_colours(r->srv, r->game_id, b, w, r->pos.nmoves) != 0)
-		return store_refused(r, act);
-	coloured(r, swap);
-	act->seq = r->seq;
-	return GERR_OK;
+	opening_apply(&trial, trial.actor, &a);
+	return act_stored(r, &trial, &a, act);
 }
 
-/* The colours are stored: the seats as chosen, the game on. */
-static void
-coloured(struct room *r, int swap)
+const opening_t *
+room_opening(const struct room *r)
 {
-	int actor = swap2_actor(r);
-	opening_choose_colour(&r->open, actor, (swap ? 1 : 0) == actor ? STONE_BLACK : STONE_WHITE);
-	if (swap)
-		swap_seats(r);
-	swap2_done(r);
+	return r->status == GAME_OPENING ? &r->open : NULL;
+}
+
+game_err_t
+room_opening_act(struct room *r, struct session *s, const opening_act_t *a, struct room_act *act)
+{
+	act_init(act);
+	game_err_t e = opening_turn(r, s, 0, act);
+	if (e)
+		return e;
+	opening_t trial = r->open;
+	opening_err_t oe = opening_apply(&trial, trial.actor, a);
+	if (oe != OERR_OK)
+		return opening_refused(oe, &r->open, a->moves[0], act);
+	if (opening_act_stone(a))
+		return stones_stored(r, &trial, a->moves, 1, act);
+	return act_stored(r, &trial, a, act);
 }
 
 game_err_t
@@ -1693,7 +1834,7 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 			return refuse(act, GERR_BUSY, BUSY_WAITING);
 	} else {
 		if (r->status == GAME_OPENING)
-			return refuse(act, GERR_PHASE, "not during the swap2 opening");
+			return refuse(act, GERR_PHASE, "not during the opening");
 		if (r->status != GAME_PLAYING)
 			return GERR_OVER;
 		if (kind == ASK_UNDO && !undo_plies(r, seat))
@@ -2309,7 +2450,11 @@ room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m
 		emit(arg, &m);
 	} while (i < r->pos.nmoves);
 
-	if (r->status == GAME_OPENING) {
+	if (r->status == GAME_OPENING && r->spec.opening != OPEN_SWAP2) {
+		proto_init(&m, PD_OPENING, NULL);
+		opening_into(r, &m);
+		emit(arg, &m);
+	} else if (r->status == GAME_OPENING) {
 		proto_init(&m, PD_SWAP2, NULL);
 		snprintf(m.room, sizeof m.room, "%s", r->id);
 		m.stage = wire_stage(swap2_stage(r));

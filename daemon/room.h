@@ -163,7 +163,8 @@ int room_awaiting(const struct room *r, const char *name);
 void room_resume(struct room *r, int seat, struct session *s);
 
 /* Requests by a session in the room. Each returns GERR_OK and fills *act,
- * or a refusal (with act->why); room_move, room_swap2_put, room_resign,
+ * or a refusal (with act->why); room_move, room_swap2_put, room_swap2_choose,
+ * room_opening_act, room_resign,
  * room_abort, room_claim and room_answer may return GERR_PENDING instead (a
  * PostgreSQL store): the answer comes through the
  * registry's reply function once the commit is back, and until then the
@@ -175,6 +176,16 @@ game_err_t room_swap2_put(
     struct room *r, struct session *s, const char *const *moves, int n, struct room_act *act);
 game_err_t room_swap2_choose(
     struct room *r, struct session *s, stone_t colour, struct room_act *act);
+/* r's opening machine while its status is GAME_OPENING (swap2's too), or
+ * NULL. Seat 0 holds its tentative black: its actor sits in room_actor. */
+const opening_t *room_opening(const struct room *r);
+/* An opening act of s (an OPENING request; a bot's act) under any rule but
+ * swap2 (SWAP2: the two verbs above), as room_move. The machine's refusal
+ * comes back as GERR_NOT_TURN, GERR_PHASE, GERR_OFF_BOARD, GERR_ILLEGAL
+ * (occupied, or the rules core's), GERR_OUTSIDE_AREA, GERR_WRONG_COUNT,
+ * GERR_SYMMETRIC, GERR_NOT_OFFERED or GERR_ARGUMENT. */
+game_err_t room_opening_act(
+    struct room *r, struct session *s, const opening_act_t *a, struct room_act *act);
 game_err_t room_resign(struct room *r, struct session *s, struct room_act *act);
 game_err_t room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act *act);
 game_err_t room_answer(

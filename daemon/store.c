@@ -290,10 +290,10 @@ store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m)
 }
 
 int
-store_game_colours(
-    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies)
+store_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
+    int opening_plies, const char *log)
 {
-	return CALL(s, game_colours, game_id, black, white, opening_plies);
+	return CALL(s, game_colours, game_id, black, white, opening_plies, log);
 }
 
 int

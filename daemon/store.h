@@ -21,9 +21,10 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 7,
-	STORE_OWNER_MAX = 16,  /* a game's owner: the node-name of the node that plays it */
-	STORE_TARGET_MAX = 48, /* a sanction's target: a name key, an address or CIDR */
+	STORE_SCHEMA_VERSION = 8,
+	STORE_OPENING_LOG_MAX = 255, /* rules/opening.h's OPENING_LOG_MAX, without its NUL */
+	STORE_OWNER_MAX = 16,        /* a game's owner: the node-name of the node that plays it */
+	STORE_TARGET_MAX = 48,       /* a sanction's target: a name key, an address or CIDR */
 	STORE_REASON_MAX = 400,
 	STORE_PAGE = 20,            /* rows a page of HISTORY and TOP */
 	STORE_LOGINS_PER_USER = 10, /* login tokens an account keeps: the oldest goes */
@@ -41,7 +42,8 @@ typedef struct {
 	int tc_base, tc_inc; /* seconds; 0 base = no clock */
 	int private_room;    /* joined by invite code only */
 	char code[33];       /* that code */
-	int opening_plies;   /* swap2: -1 until colours settle */
+	int opening_plies;   /* an opening rule: -1 until its machine is done */
+	char opening_log[STORE_OPENING_LOG_MAX + 1]; /* its acts that place no stone */
 	char black[STORE_NAME_MAX + 1], white[STORE_NAME_MAX + 1];
 	int64_t started, ended;           /* unix seconds; ended 0 = in progress */
 	int result, reason;               /* game.h's values; -1 in progress */
@@ -174,9 +176,11 @@ int store_fault(store_t *s, const char *when, const char *point);
 int store_game_begin(store_t *s, store_game_t *g);
 /* Appends ply (0-based); plies must come in order. */
 int store_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m);
-/* Swap2 settled: who plays which colour, and how many plies the opening took. */
-int store_game_colours(
-    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies);
+/* An opening's act that places no stone: who plays which colour (the
+ * opener black until it is done), how many plies the opening took (-1
+ * while it goes on) and its log (opening_log_append). */
+int store_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
+    int opening_plies, const char *log);
 /* Drops every ply from `from` on (an accepted undo). */
 int store_game_truncate(store_t *s, int64_t game_id, int from);
 /* Records the end: g->ended, result, reason and the ratings; STORE_NOT_FOUND

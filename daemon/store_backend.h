@@ -62,8 +62,8 @@ struct store_ops {
 	int (*top)(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);
 	int (*game_begin)(store_t *s, store_game_t *g);
 	int (*game_move)(store_t *s, int64_t game_id, int ply, const store_move_t *m);
-	int (*game_colours)(
-	    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies);
+	int (*game_colours)(store_t *s, int64_t game_id, const char *black, const char *white,
+	    int opening_plies, const char *log);
 	int (*game_truncate)(store_t *s, int64_t game_id, int from);
 	int (*game_end)(store_t *s, const store_game_t *g);
 	int (*game_load)(store_t *s, int64_t id, store_game_t *g, store_move_t *moves);

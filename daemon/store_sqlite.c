@@ -85,6 +85,10 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  name TEXT NOT NULL, name_key TEXT NOT NULL,"
 	"  created INTEGER NOT NULL, expires INTEGER NOT NULL);"
 	"CREATE INDEX login_tokens_user ON login_tokens (name_key, id);",
+	/* 7 -> 8: an opening rule's acts that place no stone (colour choices,
+	 * declarations, offers, Taraguchi's branch), so a restart mid-opening
+	 * resumes at the same stage (rules/opening.h, opening_replay) */
+	"ALTER TABLE games ADD COLUMN opening_log TEXT NOT NULL DEFAULT '';",
 };
 
 enum stmt {
@@ -163,7 +167,8 @@ static const char *const sql[S_COUNT] = {
 	    " private, code, opening_plies, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
 	    " ?9, lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
 	[S_GAME_COLOURS] = "UPDATE games SET black = ?2, white = ?3, black_key = lower(?2),"
-			   " white_key = lower(?3), opening_plies = ?4 WHERE id = ?1",
+			   " white_key = lower(?3), opening_plies = ?4, opening_log = ?5"
+			   " WHERE id = ?1",
 	[S_MOVE_NEW] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_MOVE_TRUNC] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
@@ -178,7 +183,8 @@ static const char *const sql[S_COUNT] = {
 	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
 	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
 	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies, owner, moved_both FROM games WHERE id = ?1",
+	    " private, code, opening_plies, owner, moved_both, opening_log FROM games"
+	    " WHERE id = ?1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = ?1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
@@ -833,8 +839,8 @@ sq_game_move(store_t *s, int64_t game_id, int ply, const store_move_t *m)
 }
 
 static int
-sq_game_colours(
-    store_t *s, int64_t game_id, const char *black, const char *white, int opening_plies)
+sq_game_colours(store_t *s, int64_t game_id, const char *black, const char *white,
+    int opening_plies, const char *log)
 {
 	sqlite3_stmt *q = stmt(s, S_GAME_COLOURS);
 
@@ -844,6 +850,7 @@ sq_game_colours(
 	sqlite3_bind_text(q, 2, black, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(q, 3, white, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(q, 4, opening_plies);
+	sqlite3_bind_text(q, 5, log ? log : "", -1, SQLITE_TRANSIENT);
 	return done(s, q, "save colours");
 }
 
@@ -913,6 +920,7 @@ read_game(sqlite3_stmt *q, store_game_t *g)
 	g->opening_plies = sqlite3_column_int(q, 21);
 	copy_text(g->owner, sizeof g->owner, q, 22);
 	g->moved_both = sqlite3_column_int(q, 23);
+	copy_text(g->opening_log, sizeof g->opening_log, q, 24);
 }
 
 static int

@@ -1,6 +1,8 @@
 /* wire.c: game domain values to protocol values and back (see wire.h). */
 #include "daemon/wire.h"
 
+#include <string.h>
+
 proto_status_t
 wire_status(game_status_t s)
 {
@@ -109,6 +111,90 @@ wire_opening(game_opening_t o)
 	return OPENING_NONE;
 }
 
+proto_ostage_t
+wire_ostage(opening_stage_t s)
+{
+	switch (s) {
+	case OSTAGE_PLACE:
+		return OSTAGE_WIRE_PLACE;
+	case OSTAGE_SWAP:
+		return OSTAGE_WIRE_SWAP;
+	case OSTAGE_SWAP_OR_PLACE:
+		return OSTAGE_WIRE_SWAP_OR_PLACE;
+	case OSTAGE_DECLARE:
+		return OSTAGE_WIRE_DECLARE;
+	case OSTAGE_OFFER:
+		return OSTAGE_WIRE_OFFER;
+	case OSTAGE_CHOOSE:
+		return OSTAGE_WIRE_CHOOSE;
+	case OSTAGE_BRANCH:
+	case OSTAGE_DONE: /* never said: the opening's end is * COLOURS */
+		break;
+	}
+	return OSTAGE_WIRE_BRANCH;
+}
+
+proto_oarea_t
+wire_oarea(opening_area_t a)
+{
+	switch (a) {
+	case OAREA_ANY:
+		return OAREA_WIRE_ANY;
+	case OAREA_CENTRE:
+		return OAREA_WIRE_CENTRE;
+	case OAREA_IN3:
+		return OAREA_WIRE_IN3;
+	case OAREA_IN5:
+		return OAREA_WIRE_IN5;
+	case OAREA_IN7:
+		return OAREA_WIRE_IN7;
+	case OAREA_IN9:
+		return OAREA_WIRE_IN9;
+	case OAREA_OUT5:
+		return OAREA_WIRE_OUT5;
+	case OAREA_OUT7:
+		return OAREA_WIRE_OUT7;
+	case OAREA_OFFERS:
+		return OAREA_WIRE_OFFERS;
+	case OAREA_NONE:
+	case OAREA_COUNT:
+		break;
+	}
+	return OAREA_WIRE_NONE;
+}
+
+int
+wire_opening_act(const proto_msg_t *m, int size, opening_act_t *a)
+{
+	memset(a, 0, sizeof *a);
+	switch (m->id) {
+	case PR_OPENING_PLACE:
+	case PR_OPENING_CHOOSE:
+		a->kind = m->id == PR_OPENING_PLACE ? OACT_PLACE : OACT_CHOOSE;
+		return notation_parse(m->move, size, &a->moves[0]) == 0 ? 0 : -1;
+	case PR_OPENING_COLOUR:
+		a->kind = OACT_COLOUR;
+		a->arg = m->take == TAKE_BLACK ? STONE_BLACK : STONE_WHITE;
+		return 0;
+	case PR_OPENING_DECLARE:
+		a->kind = OACT_DECLARE;
+		a->n = (uint8_t)m->declared;
+		return 0;
+	case PR_OPENING_BRANCH:
+		a->kind = OACT_BRANCH;
+		a->arg = m->branch == BRANCH_TEN ? OBRANCH_TEN : OBRANCH_ONE;
+		return 0;
+	default: /* PR_OPENING_OFFER: the wire allows no more than the machine takes */
+		a->kind = OACT_OFFER;
+		for (int i = 0; i < m->nmoves && i < OPENING_MAX_OFFERS; i++)
+			if (notation_parse(m->moves[i], size, &a->moves[a->n++]) != 0)
+				return -1;
+		if (m->nmoves > OPENING_MAX_OFFERS)
+			a->n = OPENING_MAX_OFFERS + 1; /* refused as a wrong count */
+		return 0;
+	}
+}
+
 proto_stage_t
 wire_stage(game_stage_t s)
 {
@@ -187,6 +273,12 @@ wire_err(game_err_t e, legality_t l)
 		return ERR_OUTSIDE_AREA;
 	case GERR_ARGUMENT:
 		return ERR_ARGUMENT;
+	case GERR_WRONG_COUNT:
+		return ERR_WRONG_COUNT;
+	case GERR_SYMMETRIC:
+		return ERR_SYMMETRIC;
+	case GERR_NOT_OFFERED:
+		return ERR_NOT_OFFERED;
 	case GERR_OFFER_PENDING:
 		return ERR_OFFER_PENDING;
 	case GERR_NO_OFFER:

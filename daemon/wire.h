@@ -16,6 +16,12 @@ proto_reason_t wire_reason(game_reason_t r);
 proto_opening_t wire_opening(game_opening_t o);
 game_opening_t wire_opening_in(proto_opening_t o);
 proto_stage_t wire_stage(game_stage_t s);
+/* An opening machine's stage and area, as * OPENING says them. */
+proto_ostage_t wire_ostage(opening_stage_t s);
+proto_oarea_t wire_oarea(opening_area_t a);
+/* An OPENING request as the machine's act, on a board of size; -1 (off
+ * the board) when a move does not parse. */
+int wire_opening_act(const proto_msg_t *m, int size, opening_act_t *a);
 proto_offer_t wire_offer(game_offer_t o);
 game_offer_t wire_offer_in(proto_offer_t o);
 /* The settings of a SEEK, CREATE or BOT play request. */

@@ -78,6 +78,12 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_persist
 
 TESTS += $(O)/tests/daemon/test_persist
 
+# The opening rules on the real daemon: every stage, every refusal, and
+# kill -9 mid-opening (issue 46).
+TCLIENT_PROGS += $(O)/tests/daemon/test_openings
+
+TESTS += $(O)/tests/daemon/test_openings
+
 # Accounts, ratings and the archive on the real daemon (issue 7).
 TCLIENT_PROGS += $(O)/tests/daemon/test_accounts
 

@@ -249,7 +249,7 @@ test_games_and_history(void **state)
 		store_move_t m = { rules_move(i, i % 3), 100 + i, 300000 - i, 299000 - i };
 		assert_int_equal(store_game_move(s, g.id, i, &m), 0);
 	}
-	assert_int_equal(store_game_colours(s, g.id, "bob", "Alice", 3), 0); /* swap2 */
+	assert_int_equal(store_game_colours(s, g.id, "bob", "Alice", 3, "3:cb"), 0); /* swap2 */
 	assert_int_equal(store_game_truncate(s, g.id, 7), 0); /* an undo of two plies */
 	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
 	assert_int_equal(back.nmoves, 7);
@@ -258,6 +258,7 @@ test_games_and_history(void **state)
 	assert_string_equal(back.black, "bob");
 	assert_string_equal(back.white, "Alice");
 	assert_int_equal(back.opening_plies, 3);
+	assert_string_equal(back.opening_log, "3:cb");
 	assert_int_equal(back.private_room, 1);
 	assert_string_equal(back.code, "Inv1teC0de");
 	assert_int_equal(moves[6].move, rules_move(6, 0));
