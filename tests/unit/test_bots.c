@@ -6,7 +6,9 @@
  * once, shutdown while busy; opening jobs (issue 46): the worker rebuilds
  * the machine and its act, which the machine takes, comes back on the loop;
  * a log that does not replay ends -1; a remote pool's opening job goes out
- * and its act comes back through bots_remote_act_done only.
+ * and its act comes back through bots_remote_act_done only; the log
+ * bots_opening_job finds replays to the machine it was made from, at every
+ * stage of every rule's openings.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +24,7 @@
 
 #include "daemon/bots.h"
 #include "daemon/clock.h"
+#include "engine/openbot.h"
 #include "tests/promises.h"
 
 /*
@@ -434,6 +437,90 @@ test_opening_job(void **state)
 	bots_free(r);
 }
 
+/* The machine a job rebuilds is the one it was made from. */
+static void
+assert_rebuilt(const opening_t *o)
+{
+	bots_job_t j;
+	opening_t m;
+	int used;
+
+	memset(&j, 0, sizeof j);
+	assert_int_equal(bots_opening_job(&j, o, o->actor), 0);
+	assert_true(j.opening);
+	assert_int_equal(j.orule, o->rule);
+	assert_int_equal(j.actor, o->actor);
+	assert_int_equal(opening_init(&m, (opening_rule_t)j.orule, j.rule, j.size), OERR_OK);
+	if (opening_replay(&m, j.olog, j.moves, j.nmoves, &used) != OERR_OK)
+		fail_msg("%s: log \"%s\" does not replay", opening_rule_name(o->rule), j.olog);
+	assert_int_equal(used, o->pos.nmoves);
+	assert_int_equal(m.step, o->step);
+	assert_int_equal(m.stage, o->stage);
+	assert_int_equal(m.actor, o->actor);
+	assert_int_equal(m.black, o->black);
+	assert_int_equal(m.swaps, o->swaps);
+	assert_int_equal(m.declared, o->declared);
+	assert_int_equal(m.branch, o->branch);
+	assert_int_equal(m.noffers, o->noffers);
+	assert_memory_equal(m.offers, o->offers, sizeof m.offers);
+	assert_memory_equal(m.pos.moves, o->pos.moves, sizeof m.pos.moves[0] * o->pos.nmoves);
+}
+
+static void
+test_opening_log(void **state)
+{
+	(void)state;
+	static const struct {
+		opening_rule_t orule;
+		rule_t rule;
+	} rules[] = {
+		{ ORULE_NONE, RULE_RENJU },
+		{ ORULE_SWAP2, RULE_FREESTYLE },
+		{ ORULE_SWAP, RULE_STANDARD },
+		{ ORULE_PRO, RULE_FREESTYLE },
+		{ ORULE_LONGPRO, RULE_FREESTYLE },
+		{ ORULE_RIF, RULE_RENJU },
+		{ ORULE_YAMAGUCHI, RULE_RENJU },
+		{ ORULE_TARAGUCHI10, RULE_RENJU },
+		{ ORULE_SOOSORV8, RULE_RENJU },
+	};
+	engine_t *e = engine_new(4);
+	int swaps = 0;
+
+	assert_non_null(e);
+	for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
+		for (uint32_t seed = 0; seed < 6; seed++) {
+			opening_t o;
+			opening_act_t a;
+			/* level 1: colours and branches nearly at random */
+			openbot_limits_t l = openbot_default_limits();
+			l.level = 1;
+			l.seed = seed * 31 + (uint32_t)k;
+			l.max_nodes = 300;
+			l.max_depth = 1;
+			assert_int_equal(
+			    opening_init(&o, rules[k].orule, rules[k].rule, 15), OERR_OK);
+			while (!opening_done(&o)) {
+				assert_rebuilt(&o);
+				int actor = o.actor;
+				if (o.stage == OSTAGE_BRANCH && seed & 1) {
+					/* the ten offers too, which a bot seldom takes */
+					memset(&a, 0, sizeof a);
+					a.kind = OACT_BRANCH;
+					a.arg = OBRANCH_TEN;
+				} else {
+					assert_int_equal(
+					    openbot_decide(e, &o, actor, &l, &a, NULL), 0);
+				}
+				assert_int_equal(opening_apply(&o, actor, &a), OERR_OK);
+				l.seed++;
+			}
+			swaps += o.swaps;
+		}
+	assert_true(swaps > 0);
+	engine_free(e);
+}
+
 int
 main(void)
 {
@@ -444,6 +531,7 @@ main(void)
 		cmocka_unit_test(test_first_come_first_served),
 		cmocka_unit_test(test_fifty_games),
 		cmocka_unit_test(test_opening_job),
+		cmocka_unit_test(test_opening_log),
 	};
 	return cmocka_run_group_tests_name("bots", tests, setup, teardown);
 }
