@@ -71,6 +71,7 @@ struct engine {
 	uint64_t hnodes; /* the helpers' nodes in this search */
 	int hthreads;    /* and how many searched */
 	int fixed;       /* depth or node limits without a time limit */
+	int only;        /* the root is kept to a list (engine_limits_t.only) */
 	int checking;    /* the search's move will be checked after it */
 };
 
@@ -278,9 +279,12 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 		return 0;
 	if (b->cnt[opp - 1][T_FIVE]) {
 		/* a five point made by the opponent's last move (an older one
-		 * would have been played), so on that move's lines */
-		if (board_find_near(b, b->moves[b->nmoves - 1], opp, T_FIVE, f, 2) >= 2 ||
-		    board_forbidden(b, f[0], stm))
+		 * would have been played), so on that move's lines; but a root
+		 * kept to a list (engine_limits_t.only) may have left one */
+		int k = e->only && ply == 1
+		    ? board_find(b, opp, T_FIVE, f, 2)
+		    : board_find_near(b, b->moves[b->nmoves - 1], opp, T_FIVE, f, 2);
+		if (k >= 2 || board_forbidden(b, f[0], stm))
 			return -(WIN - (ply + 2));
 		board_play(b, f[0], stm);
 		int v = -search(e, depth, -beta, -alpha, ply + 1, pvnode);
@@ -976,6 +980,7 @@ start_helpers(engine_t *e, int maxd)
 		h->max_nodes = e->max_nodes;
 		h->nbest = 1;
 		h->maxd = maxd;
+		h->only = e->only;
 		memset(h->killer, -1, sizeof h->killer);
 		for (int c = 0; c < BCELLS; c++) {
 			h->hist[0][c] /= 4;
@@ -1084,6 +1089,7 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	int maxd = prepare(e, &l, sk);
 	if ((forced = root_forced(e, &score)) < 0 || (!forced && !l.only && root_moves(e) < 0))
 		return -1;
+	e->only = l.only != NULL;
 	if (l.only) { /* no solvers: their lines need not start in the list */
 		int only = root_only(e, &l, forced && e->nroot == 1);
 		if (only < 0)

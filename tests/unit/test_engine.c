@@ -591,6 +591,10 @@ test_root_only(void **st)
 		l.nonly = 3;
 		assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
 		assert_true(in_list(r.best, far, 3));
+		/* the open four stays: white can block one of its two fives
+		 * (the search must see the older five points, not only those
+		 * of the last move) */
+		assert_true(r.score >= ENGINE_WIN_MIN);
 		assert_int_equal(r.ncand, 3);
 		for (int i = 0; i < r.ncand; i++) {
 			assert_true(in_list(r.cand[i].move, far, 3));
