@@ -56,9 +56,11 @@ enum {
  * as white's (Ryusei, Suisei, Myojo). BALANCED keeps the ones commonly
  * reported as playable for both sides; where the offers can be many
  * (yamaguchi, soosorv-8: black declares or faces a declared number) the
- * strong ones are fair too, the number balancing them. The lists follow
- * the openings' reputation in published play; they are not measured here.
- * Weak levels (1 to 3) open with any of the 26.
+ * strong ones are fair too, the number balancing them. Kinsei and Chosei
+ * (unclear standing) and white's three are left to the weak levels, 1 to
+ * 3, which open with any of the 26. The lists follow the openings'
+ * reputation in published play; they are not measured here (self-play of
+ * each opening under each rule would be the better source).
  */
 static const int8_t balanced[] = { 0 /* D1 Kansei */, 1 /* D2 Keigetsu */, 2 /* D3 Sosei */,
 	4 /* D5 Zangetsu */, 8 /* D9 Kyugetsu */, 9 /* D10 Shingetsu */, 10 /* D11 Zuisei */,
