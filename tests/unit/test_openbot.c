@@ -8,7 +8,9 @@
  * Taraguchi's ten offers and swap2's two more stones, which a bot seldom
  * picks, are forced in extra games so that the bot offers ten and places
  * the fifth. Also: the chooser takes the offer the engine likes least for
- * black, the maximin offers stay near the stones, a stopped bot still
+ * black, the maximin offers stay near the stones, the declared number
+ * grows with black's strength (Hogetsu and Kagetsu over Suisei and Yusei),
+ * the swapper takes the colour the position favours, a stopped bot still
  * acts legally, and a machine that waits for the other player, or for no
  * one, gets no act.
  */
@@ -256,6 +258,67 @@ test_offer_and_choose(void **st)
 	assert_int_equal(a.moves[0], rules_move(0, 0));
 }
 
+/* The number a yamaguchi opener declares after canonical opening i. */
+static int
+declared_after(int i)
+{
+	const renju_opening_t *ro = renju_opening(i);
+	opening_t o;
+	opening_act_t a;
+	openbot_limits_t l = limits(10, 1);
+	l.max_nodes = 20000;
+	l.max_depth = 4;
+
+	assert_int_equal(opening_init(&o, ORULE_YAMAGUCHI, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_place(&o, 0, rules_move(7, 7)), OERR_OK);
+	assert_int_equal(opening_place(&o, 0, rules_move(7 + ro->wx, 7 + ro->wy)), OERR_OK);
+	assert_int_equal(opening_place(&o, 0, rules_move(7 + ro->bx, 7 + ro->by)), OERR_OK);
+	assert_int_equal(o.canon, i);
+	assert_int_equal(openbot_decide(eng, &o, 0, &l, &a, NULL), 0);
+	assert_int_equal(a.kind, OACT_DECLARE);
+	assert_true(a.n >= 1 && a.n <= OPENING_MAX_OFFERS);
+	return a.n;
+}
+
+/* The colour swap's second player takes after three stones. */
+static stone_t
+swap_choice(move_t b1, move_t w1, move_t b2)
+{
+	opening_t o;
+	opening_act_t a;
+	openbot_limits_t l = limits(10, 1);
+	l.max_nodes = 20000;
+	l.max_depth = 4;
+
+	assert_int_equal(opening_init(&o, ORULE_SWAP, RULE_FREESTYLE, 15), OERR_OK);
+	assert_int_equal(opening_place(&o, 0, b1), OERR_OK);
+	assert_int_equal(opening_place(&o, 0, w1), OERR_OK);
+	assert_int_equal(opening_place(&o, 0, b2), OERR_OK);
+	assert_int_equal(openbot_decide(eng, &o, 1, &l, &a, NULL), 0);
+	assert_int_equal(a.kind, OACT_COLOUR);
+	return (stone_t)a.arg;
+}
+
+static void
+test_policies(void **st)
+{
+	(void)st;
+	/* indices of rules/opening.c: D4 Kagetsu 3, D13 Yusei 12, I7 Hogetsu
+	 * 19, I13 Suisei 25 */
+	int kagetsu = declared_after(3), yusei = declared_after(12);
+	int hogetsu = declared_after(19), suisei = declared_after(25);
+	printf("  yamaguchi declares: Kagetsu %d, Yusei %d, Hogetsu %d, Suisei %d\n", kagetsu,
+	    yusei, hogetsu, suisei);
+	assert_true(kagetsu > yusei);
+	assert_true(hogetsu > suisei);
+	/* black's two stones side by side in the centre, white's in a corner:
+	 * black; black's two in the corners, white's in the centre: white */
+	assert_int_equal(
+	    swap_choice(rules_move(7, 7), rules_move(0, 0), rules_move(8, 7)), STONE_BLACK);
+	assert_int_equal(
+	    swap_choice(rules_move(0, 0), rules_move(7, 7), rules_move(14, 14)), STONE_WHITE);
+}
+
 /* With its stop flag up from the start the bot searches nothing useful,
  * yet every act of a whole opening is taken; the wrong player and a
  * finished machine get no act. */
@@ -310,6 +373,7 @@ main(void)
 		cmocka_unit_test(test_selfplay_renju),
 		cmocka_unit_test(test_selfplay_gomoku),
 		cmocka_unit_test(test_offer_and_choose),
+		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_stopped_and_refused),
 	};
 	if (getenv("TEST_ONLY"))
