@@ -19,7 +19,7 @@ struct room;
 struct server;
 struct session;
 
-/* Whether the bots play that opening rule (none and swap2 yet). */
+/* Whether the bots play that opening rule: every one (issue 46). */
 int botplay_plays(game_opening_t o);
 /* The pool from the config; NULL (logged) when it cannot start. */
 struct botplay *botplay_new(struct server *srv);
