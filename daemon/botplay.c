@@ -74,13 +74,6 @@ bot_drop(struct sink *k)
 
 static const struct sink_ops bot_sink = { bot_deliver, bot_say, bot_drop };
 
-int
-botplay_plays(game_opening_t o)
-{
-	/* swap2 by its own verbs (poke_cb), the others by engine/openbot */
-	return (unsigned)o <= OPEN_TARAGUCHI10;
-}
-
 struct botplay *
 botplay_new(struct server *srv)
 {
@@ -310,7 +303,7 @@ start_opening(struct botgame *bg, int seat, const opening_t *o)
 	/* seat 0 holds the tentative black (room.h): the machine's player
 	 * there is o->black, whichever of the two that is now */
 	int player = seat == 0 ? o->black : 1 - o->black;
-	if (bots_opening_job(&j, o, player) != 0) {
+	if (bots_opening_job(&j, o, room_opening_log(r), player) != 0) {
 		bot_resigns(bg, "the opening could not be followed");
 		return;
 	}

@@ -97,95 +97,20 @@ same_machine(const opening_t *m, const opening_t *t)
 	    m->pos.nmoves == t->pos.nmoves;
 }
 
-/* One act of the search for a log, appended to log when it places no
- * stone; then on from there. */
-static int find_log(opening_t m, const opening_t *t, char *log, size_t cap);
-
-static int
-log_step(const opening_t *m, const opening_t *t, const opening_act_t *a, char *log, size_t cap)
-{
-	opening_t next = *m;
-	char l[OPENING_LOG_MAX];
-
-	snprintf(l, sizeof l, "%s", log);
-	if (opening_apply(&next, m->actor, a) != OERR_OK ||
-	    (!opening_act_stone(a) &&
-		opening_log_append(l, sizeof l, m->pos.nmoves, a, m->pos.size) != 0) ||
-	    find_log(next, t, l, sizeof l) != 0 || strlen(l) >= cap)
-		return -1;
-	memcpy(log, l, strlen(l) + 1);
-	return 0;
-}
-
-/* Plays m towards t with t's stones and numbers; at each colour choice
- * (and swap2's choice between a colour and two more stones) both ways are
- * tried. Few choices a rule has (taraguchi-10 the most: five), so the
- * search is small. 0 with the log that reaches t, or -1. */
-static int
-find_log(opening_t m, const opening_t *t, char *log, size_t cap)
-{
-	opening_act_t a;
-	int used = m.pos.nmoves;
-
-	if (same_machine(&m, t))
-		return 0;
-	if (opening_done(&m) || used > t->pos.nmoves)
-		return -1;
-	memset(&a, 0, sizeof a);
-	switch (m.stage) {
-	case OSTAGE_SWAP_OR_PLACE:
-	case OSTAGE_SWAP:
-		a.kind = OACT_COLOUR;
-		for (int c = STONE_BLACK; c <= STONE_WHITE; c++) {
-			a.arg = (uint8_t)c;
-			if (log_step(&m, t, &a, log, cap) == 0)
-				return 0;
-		}
-		if (m.stage == OSTAGE_SWAP)
-			return -1;
-		/* swap2's other way: two more stones */
-		/* fall through */
-	case OSTAGE_PLACE:
-		if (used >= t->pos.nmoves)
-			return -1;
-		a.kind = OACT_PLACE;
-		a.moves[0] = t->pos.moves[used];
-		break;
-	case OSTAGE_DECLARE:
-		a.kind = OACT_DECLARE;
-		a.n = t->declared;
-		break;
-	case OSTAGE_OFFER:
-		a.kind = OACT_OFFER;
-		a.n = t->noffers;
-		memcpy(a.moves, t->offers, sizeof a.moves);
-		break;
-	case OSTAGE_CHOOSE:
-		if (used >= t->pos.nmoves)
-			return -1;
-		a.kind = OACT_CHOOSE;
-		a.moves[0] = t->pos.moves[used];
-		break;
-	case OSTAGE_BRANCH:
-		a.kind = OACT_BRANCH;
-		a.arg = (uint8_t)(t->branch < 0 ? OBRANCH_ONE : t->branch);
-		break;
-	default:
-		return -1;
-	}
-	return log_step(&m, t, &a, log, cap);
-}
-
 int
-bots_opening_job(bots_job_t *j, const opening_t *o, int actor)
+bots_opening_job(bots_job_t *j, const opening_t *o, const char *log, int actor)
 {
 	opening_t m;
+	int used;
 
-	if (opening_init(&m, (opening_rule_t)o->rule, (rule_t)o->pos.rule, o->pos.size) != OERR_OK)
+	/* the log must play o back, as the worker will */
+	if (strlen(log) >= sizeof j->olog ||
+	    opening_init(&m, (opening_rule_t)o->rule, (rule_t)o->pos.rule, o->pos.size) !=
+		OERR_OK ||
+	    opening_replay(&m, log, o->pos.moves, o->pos.nmoves, &used) != OERR_OK ||
+	    used != o->pos.nmoves || !same_machine(&m, o))
 		return -1;
-	j->olog[0] = '\0';
-	if (find_log(m, o, j->olog, sizeof j->olog) != 0)
-		return -1;
+	snprintf(j->olog, sizeof j->olog, "%s", log);
 	j->opening = 1;
 	j->orule = o->rule;
 	j->actor = actor;

@@ -103,13 +103,11 @@ int64_t bots_submit(
     bots_t *b, const bots_job_t *job, bots_done_fn done, bots_preview_fn preview, void *arg);
 /*
  * Fills j's opening fields for actor's act in o (the rest of j is the
- * caller's): the rule, the board, the stones and a log of o's acts that
- * opening_replay plays back to o's stage, colours, declared number,
- * offers and branch. A machine does not keep its colour choices one by
- * one: the log's are found among those that lead to o. 0, or -1 when
- * none does (or the log would not fit).
+ * caller's): the rule, the board, the stones and log, o's log of the acts
+ * that placed no stone (room_opening_log), which opening_replay plays back
+ * to o. 0, or -1 when it does not (or would not fit).
  */
-int bots_opening_job(bots_job_t *j, const opening_t *o, int actor);
+int bots_opening_job(bots_job_t *j, const opening_t *o, const char *log, int actor);
 /* Queues an opening job (job->opening set): as bots_submit, its end
  * through done. */
 int64_t bots_submit_opening(bots_t *b, const bots_job_t *job, bots_act_fn done, void *arg);

@@ -7,8 +7,9 @@
  * the machine and its act, which the machine takes, comes back on the loop;
  * a log that does not replay ends -1; a remote pool's opening job goes out
  * and its act comes back through bots_remote_act_done only; the log
- * bots_opening_job finds replays to the machine it was made from, at every
- * stage of every rule's openings.
+ * bots_opening_job takes (the room's) replays to the machine it was made
+ * from, at every stage of every rule's openings, and one that does not is
+ * refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -437,16 +438,21 @@ test_opening_job(void **state)
 	bots_free(r);
 }
 
-/* The machine a job rebuilds is the one it was made from. */
+/* The machine a job rebuilds, from o's log, is the one it was made from;
+ * a log that does not lead to o makes no job. */
 static void
-assert_rebuilt(const opening_t *o)
+assert_rebuilt(const opening_t *o, const char *log)
 {
 	bots_job_t j;
 	opening_t m;
 	int used;
 
 	memset(&j, 0, sizeof j);
-	assert_int_equal(bots_opening_job(&j, o, o->actor), 0);
+	assert_int_equal(bots_opening_job(&j, o, log, o->actor), 0);
+	if (log[0]) {
+		bots_job_t k;
+		assert_int_equal(bots_opening_job(&k, o, "", o->actor), -1);
+	}
 	assert_true(j.opening);
 	assert_int_equal(j.orule, o->rule);
 	assert_int_equal(j.actor, o->actor);
@@ -500,8 +506,9 @@ test_opening_log(void **state)
 			l.max_depth = 1;
 			assert_int_equal(
 			    opening_init(&o, rules[k].orule, rules[k].rule, 15), OERR_OK);
+			char log[OPENING_LOG_MAX] = "";
 			while (!opening_done(&o)) {
-				assert_rebuilt(&o);
+				assert_rebuilt(&o, log);
 				int actor = o.actor;
 				if (o.stage == OSTAGE_BRANCH && seed & 1) {
 					/* the ten offers too, which a bot seldom takes */
@@ -512,7 +519,12 @@ test_opening_log(void **state)
 					assert_int_equal(
 					    openbot_decide(e, &o, actor, &l, &a, NULL), 0);
 				}
+				int stones = o.pos.nmoves;
 				assert_int_equal(opening_apply(&o, actor, &a), OERR_OK);
+				if (!opening_act_stone(&a))
+					assert_int_equal(opening_log_append(log, sizeof log, stones,
+							     &a, o.pos.size),
+					    0);
 				l.seed++;
 			}
 			swaps += o.swaps;
