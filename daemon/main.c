@@ -40,6 +40,7 @@ main(int argc, char **argv)
 	};
 	struct server srv;
 	memset(&srv, 0, sizeof srv);
+	store_process_init();
 	config_defaults(&srv.flags);
 	srv.flags.nlisten = 0;
 	char err[300];

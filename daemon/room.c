@@ -1772,6 +1772,12 @@ room_opening(const struct room *r)
 	return r->status == GAME_OPENING ? &r->open : NULL;
 }
 
+const char *
+room_opening_log(const struct room *r)
+{
+	return r->olog;
+}
+
 game_err_t
 room_opening_act(struct room *r, struct session *s, const opening_act_t *a, struct room_act *act)
 {

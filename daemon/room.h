@@ -179,6 +179,10 @@ game_err_t room_swap2_choose(
 /* r's opening machine while its status is GAME_OPENING (swap2's too), or
  * NULL. Seat 0 holds its tentative black: its actor sits in room_actor. */
 const opening_t *room_opening(const struct room *r);
+/* Its log of the acts that placed no stone (opening_log_append's form,
+ * as the store keeps it; "" before any), with which the machine is played
+ * back from the position's stones (opening_replay). */
+const char *room_opening_log(const struct room *r);
 /* An opening act of s (an OPENING request; a bot's act) under any rule but
  * swap2 (SWAP2: the two verbs above), as room_move. The machine's refusal
  * comes back as GERR_NOT_TURN, GERR_PHASE, GERR_OFF_BOARD, GERR_ILLEGAL

@@ -84,6 +84,12 @@ store_fault(store_t *s, const char *when, const char *point)
 	return -1;
 }
 
+void
+store_process_init(void)
+{
+	store_sqlite_process_init();
+}
+
 int
 store_open(const char *path, store_t **out, char *err, size_t errlen)
 {

@@ -172,6 +172,11 @@ void store_rollback_to(store_t *s);
  */
 int store_fault(store_t *s, const char *when, const char *point);
 
+/* Once in a process, before any store is opened: the database
+ * libraries' settings for the whole process (SQLite keeps no memory
+ * statistics, which would take a global mutex at every allocation). */
+void store_process_init(void);
+
 /* Games. begin fills g->id. */
 int store_game_begin(store_t *s, store_game_t *g);
 /* Appends ply (0-based); plies must come in order. */

@@ -84,5 +84,7 @@ struct store_ops {
 
 extern const struct store_ops store_sqlite_ops;
 extern const struct store_ops store_pg_ops;
+/* SQLite's settings for the whole process (store_process_init). */
+void store_sqlite_process_init(void);
 
 #endif

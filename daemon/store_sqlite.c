@@ -388,7 +388,8 @@ sq_open(store_t *s, const char *path, char *err, size_t errlen)
 		}
 		flags |= SQLITE_OPEN_CREATE;
 	}
-	if (sqlite3_open_v2(path, &sq(s)->db, flags, NULL) != SQLITE_OK) {
+	/* one thread uses the connection (the loop): no mutex of its own */
+	if (sqlite3_open_v2(path, &sq(s)->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path,
 		    sq(s)->db ? sqlite3_errmsg(sq(s)->db) : "cannot open");
 		return -1;
@@ -434,6 +435,12 @@ store_checkpoint(const char *path)
 	}
 	sqlite3_close(db);
 	return rc == SQLITE_OK ? 0 : -1;
+}
+
+void
+store_sqlite_process_init(void)
+{
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
 static void
