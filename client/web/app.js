@@ -826,13 +826,13 @@ $('open-clear').addEventListener('click', () => {
 });
 
 // The opening choosers of the lobby's forms: what the form's rule and
-// size take, as far as this server (and, for the bot's form, its bots)
-// plays them (model.js openingChoices); hidden when there is no choice.
+// size take, as far as this server plays them (model.js openingChoices);
+// hidden when there is no choice.
 function renderOpenings() {
   for (const id of ['seek', 'bot', 'create']) {
     const f = $(id);
     const sel = f.elements.opening;
-    const list = openingChoices(f.elements.rule.value, f.elements.size ? f.elements.size.value : 15, model.caps, id === 'bot');
+    const list = openingChoices(f.elements.rule.value, f.elements.size ? f.elements.size.value : 15, model.caps);
     const was = sel.value;
     sel.replaceChildren(...list.map((tok) => {
       const o = document.createElement('option');
@@ -845,15 +845,7 @@ function renderOpenings() {
   }
 }
 for (const id of ['seek', 'bot', 'create']) {
-  for (const name of ['rule', 'size']) $(id).elements[name]?.addEventListener('change', () => { renderOpenings(); renderSeek(); });
-}
-$('seek').elements.opening.addEventListener('change', renderSeek);
-
-// Whether a bot may take the seat of the seek the form would make: its
-// bots play its opening (a seek with the bot fallback is refused otherwise).
-function seekBotPlays() {
-  const f = $('seek').elements;
-  return openingChoices(f.rule.value, f.size.value, model.caps, true).includes(f.opening.value || 'none');
+  for (const name of ['rule', 'size']) $(id).elements[name]?.addEventListener('change', renderOpenings);
 }
 
 // A player's rating beside the name: "1500?" while provisional; after a
@@ -1050,8 +1042,7 @@ async function download(format) {
 function renderSeek() {
   renderRatedNote();
   const s = model.searching(performance.now());
-  // a server without bots, or an opening its bots do not play (501 with bot)
-  $('seek-bot').parentElement.hidden = !model.botFallback() || !seekBotPlays();
+  $('seek-bot').parentElement.hidden = !model.botFallback(); // a server without bots
   $('seek-cancel').hidden = !s;
   $('seek-go').hidden = !!s;
   clearTimeout(app.seekTimer);
@@ -1113,7 +1104,7 @@ function form(id, fn) {
 
 form('seek', async (f) => {
   // a bot takes the seat after the server's wait unless the player opts out
-  const fallback = model.botFallback() ? [f.bot && seekBotPlays() ? 'bot' : 'human'] : [];
+  const fallback = model.botFallback() ? [f.bot ? 'bot' : 'human'] : [];
   try {
     await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', f.opening || 'none', ...fallback);
   } catch { /* said */ }

@@ -39,7 +39,7 @@ export function colourAt(i) {
 // combinations of PROTOCOL.md 5.16 the server takes, the server's to
 // judge (402 otherwise). rules: the rules that take it (all when absent);
 // odd, min, sizes: the board sizes. Without the capability `openings` the
-// server plays none and swap2 only, and its bots play only those.
+// server plays none and swap2 only; with it, every one (its bots too).
 const OPENINGS = [
   { token: 'none' },
   { token: 'swap2', rules: ['freestyle', 'standard'] },
@@ -51,12 +51,12 @@ const OPENINGS = [
   { token: 'soosorv8', rules: ['renju'], sizes: [15] },
   { token: 'taraguchi10', rules: ['renju'], sizes: [15] },
 ];
-const PLAYED_WITHOUT = ['none', 'swap2']; // without `openings`, and by bots
+const PLAYED_WITHOUT = ['none', 'swap2']; // without `openings`
 
-export function openingChoices(rule, size, caps, bot = false) {
+export function openingChoices(rule, size, caps) {
   const n = Number(size);
   return OPENINGS.filter((o) => (!o.rules || o.rules.includes(rule)) && (!o.odd || n % 2 === 1) && (!o.min || n >= o.min)
-    && (!o.sizes || o.sizes.includes(n)) && ((caps.includes('openings') && !bot)
+    && (!o.sizes || o.sizes.includes(n)) && (caps.includes('openings')
       || (PLAYED_WITHOUT.includes(o.token) && (o.token !== 'swap2' || caps.includes('swap2'))))).map((o) => o.token);
 }
 

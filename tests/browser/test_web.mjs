@@ -822,13 +822,13 @@ async function openingGame(rule) {
   const [token] = rule.split(' ');
   const renju = !['pro', 'longpro'].includes(token);
   const a = await open();
-  // the chooser: what a renju 15x15 game takes, the freestyle ones, the bots' own
+  // the chooser: what a renju 15x15 game takes, the freestyle ones, the bots' (all)
   assert.ok(await a.evaluate(() => window.gomokud.model.caps.includes('openings')), 'the server does not list openings');
   await a.select('#create select[name=rule]', 'renju');
   assert.deepEqual(await a.$$eval('#create select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'rif', 'yamaguchi', 'soosorv8', 'taraguchi10']);
   assert.match(await a.$eval('#create select[name=opening]', (s) => s.options[4].textContent), /^Taraguchi-10$/);
   await a.select('#bot select[name=rule]', 'renju');
-  assert.equal(await a.$eval('#bot label.opening', (l) => l.hidden), true, 'bots play no renju opening rule: no chooser');
+  assert.deepEqual(await a.$$eval('#bot select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'rif', 'yamaguchi', 'soosorv8', 'taraguchi10']);
   await a.select('#seek select[name=rule]', 'freestyle');
   assert.deepEqual(await a.$$eval('#seek select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'swap2', 'swap', 'pro', 'longpro']);
   if (!renju) await a.select('#create select[name=rule]', 'freestyle');
