@@ -267,7 +267,7 @@ static const struct text openings[] = {
 	{ NTR("opening.longpro", "long pro") },
 	{ NTR("opening.rif", "RIF") },
 	{ NTR("opening.yamaguchi", "Yamaguchi") },
-	{ NTR("opening.soosorv8", "Soosorv-8") },
+	{ NTR("opening.soosorv8", "Soosõrv-8") },
 	{ NTR("opening.taraguchi10", "Taraguchi-10") },
 };
 
@@ -338,35 +338,36 @@ i18n_oarea(proto_oarea_t a)
 }
 
 /* The 26 canonical renju openings in the protocol's order (d1..d13, then
- * i1..i13; section 5.16): their Japanese names, and the Chinese ones in
- * the catalog. */
+ * i1..i13; section 5.16): their Japanese names, romanised and in kanji
+ * (the web board's words.js says the same keys), the Chinese ones in the
+ * catalog. */
 static const struct text canons[PROTO_CANONS] = {
-	{ NTR("canon.d1", "Kansei") },
-	{ NTR("canon.d2", "Keigetsu") },
-	{ NTR("canon.d3", "Sosei") },
-	{ NTR("canon.d4", "Kagetsu") },
-	{ NTR("canon.d5", "Zangetsu") },
-	{ NTR("canon.d6", "Ugetsu") },
-	{ NTR("canon.d7", "Kinsei") },
-	{ NTR("canon.d8", "Shogetsu") },
-	{ NTR("canon.d9", "Kyugetsu") },
-	{ NTR("canon.d10", "Shingetsu") },
-	{ NTR("canon.d11", "Zuisei") },
-	{ NTR("canon.d12", "Sangetsu") },
-	{ NTR("canon.d13", "Yusei") },
-	{ NTR("canon.i1", "Chosei") },
-	{ NTR("canon.i2", "Kyogetsu") },
-	{ NTR("canon.i3", "Kosei") },
-	{ NTR("canon.i4", "Suigetsu") },
-	{ NTR("canon.i5", "Ryusei") },
-	{ NTR("canon.i6", "Ungetsu") },
-	{ NTR("canon.i7", "Hogetsu") },
-	{ NTR("canon.i8", "Rangetsu") },
-	{ NTR("canon.i9", "Gingetsu") },
-	{ NTR("canon.i10", "Myojo") },
-	{ NTR("canon.i11", "Shagetsu") },
-	{ NTR("canon.i12", "Meigetsu") },
-	{ NTR("canon.i13", "Suisei") },
+	{ NTR("canon.d1", "Kansei 寒星") },
+	{ NTR("canon.d2", "Keigetsu 渓月") },
+	{ NTR("canon.d3", "Sosei 疎星") },
+	{ NTR("canon.d4", "Kagetsu 花月") },
+	{ NTR("canon.d5", "Zangetsu 残月") },
+	{ NTR("canon.d6", "Ugetsu 雨月") },
+	{ NTR("canon.d7", "Kinsei 金星") },
+	{ NTR("canon.d8", "Shogetsu 松月") },
+	{ NTR("canon.d9", "Kyugetsu 丘月") },
+	{ NTR("canon.d10", "Shingetsu 新月") },
+	{ NTR("canon.d11", "Zuisei 瑞星") },
+	{ NTR("canon.d12", "Sangetsu 山月") },
+	{ NTR("canon.d13", "Yusei 遊星") },
+	{ NTR("canon.i1", "Chosei 長星") },
+	{ NTR("canon.i2", "Kyogetsu 峡月") },
+	{ NTR("canon.i3", "Kosei 恒星") },
+	{ NTR("canon.i4", "Suigetsu 水月") },
+	{ NTR("canon.i5", "Ryusei 流星") },
+	{ NTR("canon.i6", "Ungetsu 雲月") },
+	{ NTR("canon.i7", "Hogetsu 浦月") },
+	{ NTR("canon.i8", "Rangetsu 嵐月") },
+	{ NTR("canon.i9", "Gingetsu 銀月") },
+	{ NTR("canon.i10", "Myojo 明星") },
+	{ NTR("canon.i11", "Shagetsu 斜月") },
+	{ NTR("canon.i12", "Meigetsu 名月") },
+	{ NTR("canon.i13", "Suisei 彗星") },
 };
 
 const char *

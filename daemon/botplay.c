@@ -12,6 +12,7 @@
 #include <event2/event.h>
 
 #include "daemon/bots.h"
+#include "daemon/clock.h"
 #include "daemon/metrics.h"
 #include "daemon/room.h"
 #include "daemon/core.h"
@@ -44,6 +45,7 @@ struct botgame {
 	int64_t job;      /* its search in flight, 0: none */
 	int key;          /* the state that search is for */
 	int eval;         /* the last search's score, the bot's view */
+	int64_t asked_ms; /* when an opening job went (its time for the metrics) */
 	int lost_said;    /* a lost remote search is logged, once a move */
 };
 
@@ -71,12 +73,6 @@ bot_drop(struct sink *k)
 }
 
 static const struct sink_ops bot_sink = { bot_deliver, bot_say, bot_drop };
-
-int
-botplay_plays(game_opening_t o)
-{
-	return o == OPEN_FREE || o == OPEN_SWAP2;
-}
 
 struct botplay *
 botplay_new(struct server *srv)
@@ -148,11 +144,15 @@ my_seat(const struct botgame *bg)
 	return room_seat_of(bg->room, bg->bot);
 }
 
-/* What a search was started for: a new one is needed when this changes. */
+/* What a search was started for: a new one is needed when this changes
+ * (in an opening, acts that place no stone change the machine's step). */
 static int
 state_key(const struct room *r)
 {
-	return room_position(r)->nmoves << 8 | (int)room_status(r) << 4 | (int)room_stage(r);
+	const opening_t *o = room_opening(r);
+	int step = o ? o->step + 1 : 0;
+	return step << 20 | room_position(r)->nmoves << 8 | (int)room_status(r) << 4 |
+	    (int)room_stage(r);
 }
 
 static void
@@ -250,6 +250,79 @@ on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 		bot_resigns(bg, act.why ? act.why : "move refused");
 }
 
+/* An opening job's end: the act goes to the room as a player's would. */
+static void
+on_act(uint64_t id, int status, const opening_act_t *a, const char *why, void *arg)
+{
+	struct botgame *bg = arg;
+	struct room *r = bg->room;
+	struct room_act act;
+
+	if (status != BOTS_LOST)
+		metrics_bot_done(
+		    bg->bp->srv->metrics, status == 0 ? (int)(clock_now_ms() - bg->asked_ms) : -1);
+	if ((int64_t)id != bg->job)
+		return;
+	bg->job = 0;
+	if (status == BOTS_LOST) { /* no worker answered: ask again */
+		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
+		if (!bg->lost_said++)
+			log_warn(&bg->bp->srv->log, "room %s: no bot worker answered; asking again",
+			    room_id(r));
+		event_add(bg->ev, &tv);
+		return;
+	}
+	bg->lost_said = 0;
+	if (room_actor(r) != my_seat(bg) || state_key(r) != bg->key || !room_opening(r)) {
+		poke(bg);
+		return;
+	}
+	if (status != 0) {
+		bot_resigns(bg, "no opening act found");
+		return;
+	}
+	log_debug(&bg->bp->srv->log, "room %s: %s's opening act (%s)", room_id(r), bg->bot->name,
+	    why ? why : "-");
+	game_err_t e = room_opening_act(r, bg->bot, a, &act);
+	/* pending: the commit is on its way (botplay_refused if it fails) */
+	if (e != GERR_OK && e != GERR_PENDING && !store_refused(bg, e))
+		bot_resigns(bg, act.why ? act.why : "opening act refused");
+}
+
+/* The bot's act in an opening rule's machine (every rule but swap2),
+ * decided on the pool (engine/openbot.h); the opening is untimed, so the
+ * think time is all it takes. */
+static void
+start_opening(struct botgame *bg, int seat, const opening_t *o)
+{
+	struct server *srv = bg->bp->srv;
+	const struct room *r = bg->room;
+	bots_job_t j;
+
+	memset(&j, 0, sizeof j);
+	/* seat 0 holds the tentative black (room.h): the machine's player
+	 * there is o->black, whichever of the two that is now */
+	int player = seat == 0 ? o->black : 1 - o->black;
+	if (bots_opening_job(&j, o, room_opening_log(r), player) != 0) {
+		bot_resigns(bg, "the opening could not be followed");
+		return;
+	}
+	j.owner = room_num(r);
+	j.level = bg->bot->bot_level;
+	j.soft_ms = srv->cfg.bot_think_ms;
+	j.hard_ms = 2 * srv->cfg.bot_think_ms;
+	j.seed = room_num(r) * 7919u + (uint32_t)o->pos.nmoves * 31u + o->step;
+	int64_t id = bots_submit_opening(bg->bp->pool, &j, on_act, bg);
+	if (id < 0) { /* every worker busy: the room waits its turn */
+		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
+		event_add(bg->ev, &tv);
+		return;
+	}
+	bg->job = id;
+	bg->key = state_key(r);
+	bg->asked_ms = clock_now_ms();
+}
+
 /* The search for the bot's move, with the time its clock allows. */
 static void
 start_search(struct botgame *bg, int seat)
@@ -345,6 +418,11 @@ poke_cb(evutil_socket_t fd, short what, void *arg)
 		return; /* the room changed: the next poke sees the rest */
 	if (room_actor(r) != seat || bg->job)
 		return;
+	const opening_t *om = room_status(r) == GAME_OPENING ? room_opening(r) : NULL;
+	if (om && om->rule != ORULE_SWAP2) {
+		start_opening(bg, seat, om);
+		return;
+	}
 	if (room_status(r) == GAME_OPENING && room_stage(r) == SWAP2_PUT3) {
 		/* the bot opens: three stones from a short list */
 		const char *const *o =

@@ -19,8 +19,6 @@ struct room;
 struct server;
 struct session;
 
-/* Whether the bots play that opening rule (none and swap2 yet). */
-int botplay_plays(game_opening_t o);
 /* The pool from the config; NULL (logged) when it cannot start. */
 struct botplay *botplay_new(struct server *srv);
 /* Stops every search and frees every bot's state. */

@@ -14,6 +14,11 @@
  * back through bots_remote_done, to the same callbacks, on the loop. A
  * remote job unanswered for BOTS_REMOTE_WAIT_MS(hard_ms) ends with
  * BOTS_LOST; so does one the transport cannot send. No previews come.
+ *
+ * An opening job (issue 46) asks for a player's act in an opening rule's
+ * machine instead of a move: the worker rebuilds the machine from the
+ * rule, the log of its acts and the stones, and decides with
+ * engine/openbot.h; the act comes back through a bots_act_fn.
  */
 #ifndef GOMOKUD_BOTS_H
 #define GOMOKUD_BOTS_H
@@ -22,6 +27,7 @@
 
 #include "engine/engine.h"
 #include "proto/proto.h"
+#include "rules/opening.h"
 
 /* THINK's scores are the engine's, whose forced wins the clients read. */
 _Static_assert((int)ENGINE_WIN == (int)PROTO_SCORE_WIN, "THINK's win scores are the engine's");
@@ -41,6 +47,13 @@ typedef struct {
 	int max_depth;             /* 0 = none */
 	int nbest;                 /* candidates in the previews */
 	uint32_t seed;
+	/* An opening job: opening nonzero; the machine is opening_init(orule,
+	 * rule, size) then opening_replay(olog, moves); the bot acts as its
+	 * player actor. soft_ms is the whole decision's time. */
+	int opening;
+	int orule;                  /* opening_rule_t */
+	int actor;                  /* 0 or 1 */
+	char olog[OPENING_LOG_MAX]; /* opening_log_append's, "" for none */
 } bots_job_t;
 
 /* The search's best so far at a completed depth (at most one per preview_ms). */
@@ -50,6 +63,13 @@ typedef void (*bots_preview_fn)(uint64_t job, const engine_result_t *r, void *ar
  * worker answered in time, r NULL; ask again). Never called for a
  * cancelled job. */
 typedef void (*bots_done_fn)(uint64_t job, int status, const engine_result_t *r, void *arg);
+
+/* The end of an opening job: status 0 with the act (the machine takes
+ * it) and why, a short phrase for the log; -1 when the machine could not
+ * be rebuilt or waits for no act of that player; BOTS_LOST as above (a
+ * NULL). Never called for a cancelled job. */
+typedef void (*bots_act_fn)(
+    uint64_t job, int status, const opening_act_t *a, const char *why, void *arg);
 
 enum { BOTS_FULL = -1, BOTS_OWNER_BUSY = -2, BOTS_LOST = -3, BOTS_NICE = 10 };
 
@@ -74,11 +94,23 @@ struct bots_remote {
 bots_t *bots_new(struct event_base *base, int threads, int queue_max, int hash_mb, int preview_ms);
 /* Stops every search, joins the workers; no callback runs after it. */
 void bots_free(bots_t *b);
-/* Queues a job. Returns its id (> 0), BOTS_FULL when every worker is busy
+/* Queues a move's job (job->opening 0; an opening job is refused here
+ * with BOTS_FULL: bots_submit_opening). Returns its id (> 0), BOTS_FULL
+ * when every worker is busy
  * and the queue is full (tell the player the server is busy), or
  * BOTS_OWNER_BUSY when the owner already has a job in flight. */
 int64_t bots_submit(
     bots_t *b, const bots_job_t *job, bots_done_fn done, bots_preview_fn preview, void *arg);
+/*
+ * Fills j's opening fields for actor's act in o (the rest of j is the
+ * caller's): the rule, the board, the stones and log, o's log of the acts
+ * that placed no stone (room_opening_log), which opening_replay plays back
+ * to o. 0, or -1 when it does not (or would not fit).
+ */
+int bots_opening_job(bots_job_t *j, const opening_t *o, const char *log, int actor);
+/* Queues an opening job (job->opening set): as bots_submit, its end
+ * through done. */
+int64_t bots_submit_opening(bots_t *b, const bots_job_t *job, bots_act_fn done, void *arg);
 /* Drops a job: removed if waiting, stopped if running. Its callbacks are not
  * called after this returns. Unknown or finished ids are ignored. */
 void bots_cancel(bots_t *b, int64_t job);
@@ -92,5 +124,9 @@ void bots_set_remote(bots_t *b, const struct bots_remote *r);
 /* A remote job's result (bots_done_fn): 0, or -1 when id is not in flight
  * (cancelled, given up, never sent: the result is stale, dropped). */
 int bots_remote_done(bots_t *b, int64_t id, int status, const engine_result_t *r);
+/* A remote opening job's act (bots_act_fn): as bots_remote_done; also -1
+ * when id is a move's job (and a move's result for an opening job is -1
+ * from bots_remote_done). */
+int bots_remote_act_done(bots_t *b, int64_t id, int status, const opening_act_t *a);
 
 #endif

@@ -290,9 +290,6 @@ cmd_logout(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	return account_logout(c, m, why);
 }
 
-/* A bot asked to play an opening rule its bots cannot play (501). */
-#define BOTS_CANNOT_OPEN "this server's bots do not play that opening rule yet"
-
 /* SEEK, CREATE and BOT play: the settings are sound and the player is free. */
 static int
 game_request(struct conn *c, const proto_msg_t *m, struct gamespec *g, const char **why)
@@ -338,10 +335,6 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	if (rc)
 		return rc;
 	int fallback = m->fallback == FALLBACK_BOT && c->srv->botplay;
-	if (fallback && !botplay_plays(g.opening)) {
-		*why = BOTS_CANNOT_OPEN;
-		return ERR_UNAVAILABLE;
-	}
 	struct seeks_from f = { &c->unit, 0, c->srv->cfg.max_seeks_per_addr };
 	lobby_each(c->srv, seek_from, &f);
 	uint32_t id;
@@ -1106,10 +1099,6 @@ cmd_bot_play(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 		*why = "this server has no bots";
 		return ERR_UNAVAILABLE;
 	}
-	if (!botplay_plays(g.opening)) {
-		*why = BOTS_CANNOT_OPEN;
-		return ERR_UNAVAILABLE;
-	}
 	if (session_make_room(c->sess)) {
 		*why = "in too many rooms";
 		return ERR_BUSY;
@@ -1125,10 +1114,6 @@ cmd_bot_seat(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 {
 	if (!c->srv->botplay) {
 		*why = "this server has no bots";
-		return ERR_UNAVAILABLE;
-	}
-	if (!botplay_plays(room_spec(rm)->opening)) {
-		*why = BOTS_CANNOT_OPEN;
 		return ERR_UNAVAILABLE;
 	}
 	game_err_t e = botplay_seat(c->srv->botplay, rm, c->sess, (int)m->level, why);

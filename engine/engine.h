@@ -45,6 +45,13 @@ typedef struct {
 	uint64_t vct_nodes;     /* root VCT budget; 0 = default, -1 (max) = off */
 	int eval;               /* ENGINE_EVAL_*; 0, the default, is LINES */
 	const atomic_int *stop; /* optional: nonzero ends the search */
+	/* optional: the root plays only these nonly moves (an opening's area,
+	 * its offered fifth moves); NULL, the default, is every move. Points
+	 * off the board, taken or forbidden to the side to move are left out,
+	 * and so are the root's threat solvers; engine_search returns -1 when
+	 * none is left. nbest then reports up to that many of these. */
+	const move_t *only;
+	int nonly;
 } engine_limits_t;
 
 typedef struct {

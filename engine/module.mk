@@ -4,7 +4,7 @@
 # evaluation tuner (bin/tune).
 ENGINE_SRCS := engine/pattern.c engine/board.c engine/eval.c \
 	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/skill.c \
-	engine/search.c
+	engine/search.c engine/openbot.c
 ENGINE_LIB := $(O)/libengine.a
 
 $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)
@@ -17,6 +17,13 @@ $(O)/tests/unit/test_engine: $(O)/tests/unit/test_engine.o $(ENGINE_LIB) $(RULES
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_engine
+
+# The opening rules played by the engine (engine/openbot.h, issue 46):
+# self-play of every rule.
+$(O)/tests/unit/test_openbot: $(O)/tests/unit/test_openbot.o $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_openbot
 
 # The Gomocup brain.
 $(BINDIR)/pbrain-gomoku: $(O)/engine/tools/pbrain.o $(ENGINE_LIB) $(RULES_LIB)

@@ -71,6 +71,7 @@ struct engine {
 	uint64_t hnodes; /* the helpers' nodes in this search */
 	int hthreads;    /* and how many searched */
 	int fixed;       /* depth or node limits without a time limit */
+	int only;        /* the root is kept to a list (engine_limits_t.only) */
 	int checking;    /* the search's move will be checked after it */
 };
 
@@ -278,9 +279,12 @@ search(engine_t *e, int depth, int alpha, int beta, int ply, int pvnode)
 		return 0;
 	if (b->cnt[opp - 1][T_FIVE]) {
 		/* a five point made by the opponent's last move (an older one
-		 * would have been played), so on that move's lines */
-		if (board_find_near(b, b->moves[b->nmoves - 1], opp, T_FIVE, f, 2) >= 2 ||
-		    board_forbidden(b, f[0], stm))
+		 * would have been played), so on that move's lines; but a root
+		 * kept to a list (engine_limits_t.only) may have left one */
+		int k = e->only && ply == 1
+		    ? board_find(b, opp, T_FIVE, f, 2)
+		    : board_find_near(b, b->moves[b->nmoves - 1], opp, T_FIVE, f, 2);
+		if (k >= 2 || board_forbidden(b, f[0], stm))
 			return -(WIN - (ply + 2));
 		board_play(b, f[0], stm);
 		int v = -search(e, depth, -beta, -alpha, ply + 1, pvnode);
@@ -783,6 +787,39 @@ root_moves(engine_t *e)
 }
 
 /*
+ * The root restricted to l->only. Returns 1 when the forced move root_forced
+ * found (forced) is among them: it alone stays. Otherwise the root is every
+ * one of them the side to move may play, in the order given: 0, or -1 when
+ * none is.
+ */
+static int
+root_only(engine_t *e, const engine_limits_t *l, int forced)
+{
+	board_t *b = &e->b;
+	int stm = board_to_move(b), n = 0;
+	int16_t keep[MAX_MOVES];
+
+	for (int i = 0; i < l->nonly && n < MAX_MOVES; i++) {
+		move_t m = l->only[i];
+		if (m < 0 || m >= RULES_CELLS || rules_x(m) >= b->size || rules_y(m) >= b->size)
+			continue;
+		int c = board_cell(m), dup = 0;
+		if (forced && c == e->root[0])
+			return 1;
+		if (b->stone[c] != 0 || board_forbidden(b, c, stm))
+			continue;
+		for (int k = 0; k < n && !dup; k++)
+			dup = keep[k] == c;
+		if (!dup)
+			keep[n++] = (int16_t)c;
+	}
+	memcpy(e->root, keep, (size_t)n * sizeof keep[0]);
+	e->nroot = n;
+	e->pvlen[0] = 0;
+	return n ? 0 : -1;
+}
+
+/*
  * The root's threat solvers. A VCF, else a VCT, of the side to move: returns
  * its plies (its line the PV, *kind 1 for a VCF, 2 for a VCT). Otherwise 0,
  * the root moves kept to those after which the opponent, which given a free
@@ -943,6 +980,7 @@ start_helpers(engine_t *e, int maxd)
 		h->max_nodes = e->max_nodes;
 		h->nbest = 1;
 		h->maxd = maxd;
+		h->only = e->only;
 		memset(h->killer, -1, sizeof h->killer);
 		for (int c = 0; c < BCELLS; c++) {
 			h->hist[0][c] /= 4;
@@ -1049,8 +1087,17 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 	if (load(e, rule, size, moves, n, l.eval == ENGINE_EVAL_SHAPES) < 0)
 		return -1;
 	int maxd = prepare(e, &l, sk);
-	if ((forced = root_forced(e, &score)) < 0 || (!forced && root_moves(e) < 0))
+	if ((forced = root_forced(e, &score)) < 0 || (!forced && !l.only && root_moves(e) < 0))
 		return -1;
+	e->only = l.only != NULL;
+	if (l.only) { /* no solvers: their lines need not start in the list */
+		int only = root_only(e, &l, forced && e->nroot == 1);
+		if (only < 0)
+			return -1;
+		if (only == 0)
+			depth = think(e, sk, &l, maxd, guard, info, arg, &score);
+		return finish(e, out, depth, score, solver, plies);
+	}
 	if (!forced && sk->vcf && (plies = root_solvers(e, sk, l.vct_nodes, &solver, &guard)))
 		score = WIN - plies;
 	else if (!forced)

@@ -11,8 +11,8 @@ import * as proto from './proto.js';
 import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
-import { Model, colourAt, toMove } from './model.js';
-import { botWhy, errorWords, newsWords, offerFate, overWords, scoreMark, scoreWords, tcWords, word } from './words.js';
+import { Model, colourAt, openingChoices, toMove } from './model.js';
+import { botWhy, canonWords, errorWords, newsWords, offerFate, openingWords, overWords, scoreMark, scoreWords, tcWords, word } from './words.js';
 import { Sounds } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
@@ -376,6 +376,7 @@ function resync(room) {
 
 function onOutcome(out, m) {
   if (out.greet) {
+    renderOpenings(); // the server's capabilities say which it plays
     greet().catch((e) => toast(errText(e)));
     return;
   }
@@ -448,6 +449,8 @@ function show(view) {
 // sees when to come back.
 function gameTitle(g, side, turn) {
   if (g.status === 'over') return t('web.title.over', 'Game over');
+  const o = model.opening();
+  if (o && o.mine) return t('web.title.turn', '● Your move');
   if (g.status !== 'playing' || !turn) return 'gomokud';
   return side && turn === side ? t('web.title.turn', '● Your move') : t('web.title.move', '%s to move', g[turn]);
 }
@@ -510,6 +513,11 @@ function showGame() {
 const board = new Board($('board'), (mv) => {
   const g = model.game;
   if (!g) return;
+  const o = model.opening();
+  if (o) {
+    openingTap(o, mv);
+    return;
+  }
   const need = model.swap2Need();
   if (!need) {
     if (model.tap(mv, tapConfirm()) === 'preview') {
@@ -527,6 +535,31 @@ const board = new Board($('board'), (mv) => {
   }
   renderGame();
 });
+
+// A point tapped in an opening stage of mine: picked (or dropped) as a
+// fifth move to offer; else the stone placed, or the offer chosen, after
+// the confirming tap when the player asked for one.
+function openingTap(o, mv) {
+  if (o.stage === 'offer') {
+    model.openingPick(mv);
+    renderGame();
+    return;
+  }
+  if (model.tap(mv, tapConfirm()) === 'preview') {
+    renderGame();
+    return;
+  }
+  openingAct(o.stage, mv);
+}
+
+// An act of the opening stage I am to act in (model.openingRequest):
+// OPENING place|colour|declare|offer|choose|branch; a refusal is said and
+// changes nothing (the picks stay, to change one).
+function openingAct(what, arg) {
+  const r = model.openingRequest(what, arg);
+  if (r) act('OPENING', ...r).catch(() => {});
+  renderGame();
+}
 
 function swap2(choice) {
   const g = model.game;
@@ -613,15 +646,18 @@ function renderGame() {
     $('share-code').textContent = inv.code;
   }
   const stones = new Map();
+  const o = model.opening(); // an opening rule's stage, or null
   const shown = model.shownMoves(); // all, or up to the move picked in the list
   const viewing = g.view !== null;
   shown.forEach((mv, i) => stones.set(mv, colourAt(i)));
-  if (!viewing) g.pending.forEach((mv, i) => stones.set(mv, colourAt(g.moves.length + i)));
+  if (!viewing && !o) g.pending.forEach((mv, i) => stones.set(mv, colourAt(g.moves.length + i))); // swap2's
   const side = model.mySide();
   const need = model.swap2Need();
   const me = model.me?.name;
-  const turn = need ? colourAt(g.moves.length + g.pending.length) : toMove(g);
-  const canPlay = !viewing && (need > 0 || (side !== null && g.status === 'playing' && turn === side));
+  const turn = need ? colourAt(g.moves.length + g.pending.length) : o ? colourAt(g.moves.length) : toMove(g);
+  // an opening stage of mine that takes a point: a stone, a pick, a choice
+  const opens = !!o && o.mine && (o.stage === 'place' || o.stage === 'offer' || o.stage === 'choose');
+  const canPlay = !viewing && (need > 0 || opens || (side !== null && g.status === 'playing' && turn === side));
   const cands = g.think && !viewing && g.think.ply === g.moves.length
     ? g.think.cands.map((c) => ({ mv: c.mv, score: scoreMark(model.scoreView(c.score, g.think.ply), side || colourAt(g.think.ply)) }))
     : [];
@@ -634,6 +670,10 @@ function renderGame() {
     canPlay,
     toMove: turn,
     preview: canPlay && model.preview && !stones.has(model.preview) ? model.preview : null,
+    // an opening's area is shaded where it restricts the stone (anywhere: no shade)
+    area: viewing || !o || o.area === 'any' ? [] : model.openingArea(true),
+    fifths: viewing || !o ? [] : o.offers,
+    picked: viewing || !o ? [] : o.picked,
   });
   $('viewing').hidden = !viewing;
   if (viewing) $('viewing-text').textContent = t('web.view.at', 'Showing move %d of %d', g.view + 1, g.moves.length);
@@ -648,13 +688,14 @@ function renderGame() {
     n.disabled = user === '-';
     n.title = user === '-' ? '' : t('web.profile.open', '%s\'s profile', user);
     renderRating($(`p-${s}`).querySelector('.rating'), g, s);
-    $(`p-${s}`).classList.toggle('tomove', g.status === 'playing' && turn === s);
+    $(`p-${s}`).classList.toggle('tomove', o ? o.side === s : g.status === 'playing' && turn === s);
   }
   let line;
   const left = need - g.pending.length;
   if (g.status === 'over' && g.result) line = overWords(g.result.result, g.result.reason);
   else if (model.awaiting(performance.now())) line = awaitingWords(model.awaiting(performance.now()));
   else if (g.status === 'waiting') line = t('web.waiting', 'Waiting for the other player…');
+  else if (o) line = openingWords(o, g.moves.length);
   else if (need && left === 1) line = t('web.swap2.put1', 'Swap2: place 1 more stone (%s next)', word('colour', turn));
   else if (need) line = t('web.swap2.putn', 'Swap2: place %d more stones (%s next)', left, word('colour', turn));
   else if (g.stage && g.stage.user === me) line = t('web.swap2.choose', 'Swap2: choose your colour');
@@ -663,6 +704,7 @@ function renderGame() {
   else line = turn === 'black' ? t('game.black_to_move', 'Black to move') : t('game.white_to_move', 'White to move');
   $('turn').textContent = line;
   document.title = gameTitle(g, side, turn);
+  renderOpening(g, o);
   const mine = g.stage && g.stage.user === me && !need;
   $('swap2').hidden = !(mine && (g.stage.stage === 'choose' || g.stage.stage === 'choose2'));
   $('swap2-put').hidden = !(mine && g.stage.stage === 'choose');
@@ -721,7 +763,7 @@ function renderGame() {
   $('offer-draw').hidden = !playing;
   $('resign').hidden = !playing;
   $('offer-rematch').hidden = !(side && g.status === 'over');
-  $('tap-setting').hidden = !playing;
+  $('tap-setting').hidden = !(playing || opens);
   const chat = $('chat');
   chat.replaceChildren();
   for (const c of g.chat.slice(-100)) {
@@ -739,6 +781,71 @@ function renderGame() {
   }
   chat.scrollTop = chat.scrollHeight;
   tick();
+}
+
+// An opening rule's name, with the canonical renju opening once its
+// stones are down ("Opening: RIF · D1 Kansei 寒星"), and the buttons of
+// the stage I am to act in: the colours, the number to declare, the offer
+// to confirm, the offered moves to choose from, Taraguchi's branch.
+function renderOpening(g, o) {
+  const named = g.opening !== 'none' && g.opening !== 'swap2';
+  $('opening-name').hidden = !named;
+  if (named) {
+    const canon = canonWords(g.canon);
+    const rule = t('web.opening.info', 'Opening: %s', word('opening', g.opening));
+    $('opening-name').textContent = canon ? t('web.opening.canon', '%s · %s', rule, canon) : rule;
+  }
+  const mine = !!o && o.mine && g.view === null;
+  $('opening').hidden = !mine;
+  if (!mine) return;
+  $('open-colour').hidden = o.stage !== 'swap';
+  $('open-declare').hidden = o.stage !== 'declare';
+  $('open-offer').hidden = o.stage !== 'offer';
+  $('open-choose').hidden = o.stage !== 'choose';
+  $('open-branch').hidden = o.stage !== 'branch';
+  const buttons = (box, list, label, act, key) => box.replaceChildren(...list.map((v) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label(v);
+    b.dataset[key] = String(v);
+    b.addEventListener('click', () => openingAct(act, v));
+    return b;
+  }));
+  if (o.stage === 'declare') buttons($('open-declare'), Array.from({ length: o.count }, (_, i) => i + 1), String, 'declare', 'declare');
+  if (o.stage === 'choose') buttons($('open-choose'), o.offers.filter((mv) => !g.moves.includes(mv)), (mv) => t('web.open.play', 'Play %s', mv), 'choose', 'choose');
+  $('open-confirm').disabled = o.stage === 'offer' && o.picked.length !== o.count;
+}
+$('open-black').addEventListener('click', () => openingAct('colour', 'black'));
+$('open-white').addEventListener('click', () => openingAct('colour', 'white'));
+$('open-one').addEventListener('click', () => openingAct('branch', 'one'));
+$('open-ten').addEventListener('click', () => openingAct('branch', 'ten'));
+$('open-confirm').addEventListener('click', () => openingAct('offer'));
+$('open-clear').addEventListener('click', () => {
+  model.swap2Clear(); // the picks are the game's pending points
+  renderGame();
+});
+
+// The opening choosers of the lobby's forms: what the form's rule and
+// size take, as far as this server plays them (model.js openingChoices);
+// hidden when there is no choice.
+function renderOpenings() {
+  for (const id of ['seek', 'bot', 'create']) {
+    const f = $(id);
+    const sel = f.elements.opening;
+    const list = openingChoices(f.elements.rule.value, f.elements.size ? f.elements.size.value : 15, model.caps);
+    const was = sel.value;
+    sel.replaceChildren(...list.map((tok) => {
+      const o = document.createElement('option');
+      o.value = tok;
+      o.textContent = word('opening', tok);
+      return o;
+    }));
+    sel.value = list.includes(was) ? was : 'none';
+    sel.closest('label').hidden = list.length < 2;
+  }
+}
+for (const id of ['seek', 'bot', 'create']) {
+  for (const name of ['rule', 'size']) $(id).elements[name]?.addEventListener('change', renderOpenings);
 }
 
 // A player's rating beside the name: "1500?" while provisional; after a
@@ -956,8 +1063,10 @@ function renderSeeks() {
   ul.replaceChildren();
   for (const f of model.lobby.seeks) {
     const li = document.createElement('li');
+    // an opening rule, when the seek asks for one (PROTOCOL.md 5.16)
+    const opening = f.opening === 'none' ? '' : ` · ${t('web.opening.info', 'Opening: %s', word('opening', f.opening))}`;
     li.textContent = `${t('web.seek.item', '%s · %s %s · %s · %s · %s', f.user, word('rule', f.rule), f.size, tcWords(f.tc),
-      word('colour', f.colour), f.rated === 'rated' ? t('lobby.rated', 'Rated') : t('game.casual', 'casual'))} `;
+      word('colour', f.colour), f.rated === 'rated' ? t('lobby.rated', 'Rated') : t('game.casual', 'casual'))}${opening} `;
     if (model.canTake(f)) {
       const b = document.createElement('button');
       b.type = 'button';
@@ -997,7 +1106,7 @@ form('seek', async (f) => {
   // a bot takes the seat after the server's wait unless the player opts out
   const fallback = model.botFallback() ? [f.bot ? 'bot' : 'human'] : [];
   try {
-    await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', 'none', ...fallback);
+    await act('SEEK', f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', f.opening || 'none', ...fallback);
   } catch { /* said */ }
   renderSeek();
 });
@@ -1007,13 +1116,13 @@ $('seek-cancel').addEventListener('click', async () => {
 });
 form('bot', async (f) => {
   try {
-    const r = await act('BOT', 'play', f.level, f.rule, 15, f.tc, f.colour, 'none');
+    const r = await act('BOT', 'play', f.level, f.rule, 15, f.tc, f.colour, f.opening || 'none');
     enterRoom(r.ok.args[0], false);
   } catch { /* said */ }
 });
 form('create', async (f) => {
   try {
-    await act('CREATE', f.rule, 15, f.tc, f.colour, f.rated ? 'rated' : 'casual', f.rule === 'renju' ? 'none' : f.opening);
+    await act('CREATE', f.rule, 15, f.tc, f.colour, f.rated ? 'rated' : 'casual', f.opening || 'none');
     const { room, code } = model.invite;
     await enterRoom(room, false);
     save({ room, seq: model.game ? model.game.seq : 0 });
@@ -1055,7 +1164,7 @@ function leaveGame() {
     model.leave();
     showLobby();
   };
-  if (g && model.mySide(g) && g.status === 'playing') confirmThen(t('web.ask.leave', 'Leaving resigns the game. Leave?'), go);
+  if (g && model.mySide(g) && (g.status === 'playing' || g.status === 'opening')) confirmThen(t('web.ask.leave', 'Leaving resigns the game. Leave?'), go);
   else go();
 }
 $('leave').addEventListener('click', leaveGame);
@@ -1226,6 +1335,7 @@ function renderTexts() {
   }
   sel.value = i18n.language();
   if (app.status) status(app.status);
+  renderOpenings();
   renderSeek();
   showMe();
   renderAccount();

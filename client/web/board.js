@@ -1,6 +1,7 @@
 // board.js: the board as SVG. It only draws what it is given (stones, the
-// last move, the winning line, forbidden points, a bot's candidates, the
-// cursor) and reports which point was picked; the rules are the server's.
+// last move, the winning line, forbidden points, a bot's candidates, an
+// opening stage's area and fifth-move offers, the cursor) and reports
+// which point was picked; the rules are the server's.
 // Its screen-reader labels come from the catalog (i18n.js).
 import { xyToMove } from './proto.js';
 import { t } from './i18n.js';
@@ -41,7 +42,7 @@ export class Board {
     this.n = 0;
     this.cursor = null;
     this.hover = null;
-    this.view = { stones: new Map(), last: null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black' };
+    this.view = { stones: new Map(), last: null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black', area: [], fifths: [], picked: [] };
     svg.setAttribute('tabindex', '0');
     // a grid (rows of gridcells) rather than an application: Chromium maps
     // it to a table a screen reader can also read row by row in browse
@@ -78,6 +79,7 @@ export class Board {
       const t2 = el('text', { x: C * 0.36, y: C + i * C + fs * 0.35 }, labels);
       t2.textContent = String(n - i);
     }
+    this.shade = el('g', { class: 'area' }, svg); // under the stones
     this.layer = el('g', {}, svg);
     this.marks = el('g', {}, svg);
     const hits = el('g', { class: 'hits' }, svg);
@@ -137,11 +139,19 @@ export class Board {
 
   // view: stones (Map move -> 'black'|'white'), last, win (moves),
   // forbidden (moves), cands ([{mv, score}]: score, the mark shown),
-  // canPlay, toMove, preview (a point tapped once, or null).
+  // canPlay, toMove, preview (a point tapped once, or null); an opening
+  // stage's: area (the points its stone may go to, shaded), fifths (the
+  // fifth moves offered) and picked (those picked to offer), numbered.
   render(view) {
-    this.view = view;
+    this.view = { area: [], fifths: [], picked: [], ...view };
+    view = this.view;
     const layer = this.layer;
     layer.replaceChildren();
+    this.shade.replaceChildren();
+    for (const mv of view.area) {
+      const r = this.cells.get(mv);
+      if (r) el('rect', { x: r.getAttribute('x'), y: r.getAttribute('y'), width: C, height: C, 'data-area': mv }, this.shade);
+    }
     for (const [mv, side] of view.stones) {
       const r = this.cells.get(mv);
       if (!r) continue;
@@ -154,6 +164,9 @@ export class Board {
       if (mv === view.last) marks.push(t('web.cell.last', 'last move'));
       if (view.win.includes(mv)) marks.push(t('web.cell.win', 'winning line'));
       if (view.forbidden.includes(mv)) marks.push(t('web.cell.forbidden', 'forbidden for black'));
+      if (view.fifths.includes(mv)) marks.push(t('web.cell.fifth', 'offered fifth move %d', view.fifths.indexOf(mv) + 1));
+      if (view.picked.includes(mv)) marks.push(t('web.cell.picked', 'picked to offer, %d', view.picked.indexOf(mv) + 1));
+      if (view.area.includes(mv) && !view.fifths.includes(mv) && !view.stones.has(mv)) marks.push(t('web.cell.area', 'allowed now'));
       r.setAttribute('aria-label', cellLabel(mv, view.stones.get(mv), marks));
     }
     this.drawMarks();
@@ -189,6 +202,18 @@ export class Board {
       el('circle', { ...p, r: C * 0.3 }, g);
       const t = el('text', { x: p.cx, y: p.cy + 4 }, g);
       t.textContent = String(c.score);
+    }
+    // the fifth moves offered, or picked to offer: a dashed black ghost
+    // with its number, so they are told apart without colour
+    for (const [list, kind] of [[v.fifths, 'offered'], [v.picked, 'picked']]) {
+      list.forEach((mv, i) => {
+        const p = at(mv);
+        if (!p || v.stones.has(mv)) return;
+        const g = el('g', { class: `fifth ${kind}`, [kind === 'offered' ? 'data-fifth' : 'data-picked']: mv }, m);
+        el('circle', { ...p, r: C * 0.4 }, g);
+        const n = el('text', { x: p.cx, y: p.cy + 6 }, g);
+        n.textContent = String(i + 1);
+      });
     }
     // a point tapped once, awaiting the tap that plays it
     if (v.preview && at(v.preview)) el('circle', { ...at(v.preview), r: C * 0.44, class: ['ghost', 'preview', v.toMove].join(' '), 'data-preview': v.preview }, m);

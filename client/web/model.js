@@ -15,7 +15,7 @@ import * as proto from './proto.js';
 const FATAL = new Set([403, 406, 502, 503, 504, 505]);
 const SNAPSHOTS = new Set(['STATE', 'WATCH', 'RESUME']);
 // Events after which a point tapped once is no longer the point to confirm.
-const REPOSITION = new Set(['START', 'MOVE', 'UNDO', 'OVER', 'SWAP2', 'COLOURS']);
+const REPOSITION = new Set(['START', 'MOVE', 'UNDO', 'OVER', 'SWAP2', 'COLOURS', 'OPENING']);
 const LOW_TIME_MS = 10000; // a clock under this is shown in a warning colour
 // The engine's scores (engine/engine.h): a five now is ENGINE_WIN, a forced
 // win in n plies ENGINE_WIN - n; anything past WIN_FLOOR is such a win.
@@ -34,13 +34,44 @@ export function colourAt(i) {
   return i % 2 ? 'white' : 'black';
 }
 
+// Which opening rules the page offers with a rule and a board size (the
+// choosers where a game is sought, created or played against a bot): the
+// combinations of PROTOCOL.md 5.16 the server takes, the server's to
+// judge (402 otherwise). rules: the rules that take it (all when absent);
+// odd, min, sizes: the board sizes. Without the capability `openings` the
+// server plays none and swap2 only; with it, every one (its bots too).
+const OPENINGS = [
+  { token: 'none' },
+  { token: 'swap2', rules: ['freestyle', 'standard'] },
+  { token: 'swap', rules: ['freestyle', 'standard'] },
+  { token: 'pro', rules: ['freestyle', 'standard'], odd: true, min: 7 },
+  { token: 'longpro', rules: ['freestyle', 'standard'], odd: true, min: 9 },
+  { token: 'rif', rules: ['renju'], sizes: [15] },
+  { token: 'yamaguchi', rules: ['renju'], sizes: [15] },
+  { token: 'soosorv8', rules: ['renju'], sizes: [15] },
+  { token: 'taraguchi10', rules: ['renju'], sizes: [15] },
+];
+const PLAYED_WITHOUT = ['none', 'swap2']; // without `openings`
+
+export function openingChoices(rule, size, caps) {
+  const n = Number(size);
+  return OPENINGS.filter((o) => (!o.rules || o.rules.includes(rule)) && (!o.odd || n % 2 === 1) && (!o.min || n >= o.min)
+    && (!o.sizes || o.sizes.includes(n)) && (caps.includes('openings')
+      || (PLAYED_WITHOUT.includes(o.token) && (o.token !== 'swap2' || caps.includes('swap2'))))).map((o) => o.token);
+}
+
 export function newGame(room) {
   return {
     room, seq: 0, status: 'waiting', rule: 'freestyle', size: 15, tc: 'none', opening: 'none', rated: 'casual',
     black: '-', white: '-', spectators: 0, moves: [], reasons: [], clock: { b: null, w: null, side: 'none', at: 0 },
     offers: new Map(), lapsed: new Map(), undoBy: null, result: null, think: null, presence: {}, chat: [], forbidden: [], stage: null,
     rating: { black: 0, white: 0 }, provisional: { black: false, white: false }, ratingBefore: { black: 0, white: 0 },
-    pending: [], putting: false, // swap2: stones placed here, not yet sent
+    pending: [], putting: false, // swap2: stones placed here, not yet sent; an opening's offers picked
+    // an opening rule's stage (* OPENING, = OPENING; PROTOCOL.md 5.16) while
+    // it runs, else null: {stage, user, side, area, count, offers}, the
+    // server's tokens (count a number, offers a list of moves)
+    ostage: null,
+    canon: '-', // the canonical renju opening on the board (d1..d13, i1..i13), kept for the game
     lowCued: false, // the low-time sound was played for my clock in this game
     view: null, // the ply shown from the move list while the game runs, null: the live board
   };
@@ -83,6 +114,23 @@ function setRatings(g, f) {
 
 function setClock(g, b, w, side, now) {
   g.clock = { b, w, side, at: now };
+}
+
+// An opening rule's stage from * OPENING or = OPENING. Its side is the
+// colour its user holds now (tentative until * COLOURS; the other player
+// holds the other): the seats follow it, so the names, ratings and "my
+// side" shown are the colours as they stand.
+function openingStage(g, f) {
+  g.ostage = {
+    stage: f.stage, user: f.user, side: f.side, area: f.area, count: Number(f.count), offers: proto.moveList(f.offers),
+  };
+  if (f.opening !== '-') g.canon = f.opening;
+  const other = f.side === 'black' ? 'white' : 'black';
+  if (g[other] === f.user && g[f.side] !== f.user) {
+    [g.black, g.white] = [g.white, g.black];
+    g.rating = { black: g.rating.white, white: g.rating.black };
+    g.provisional = { black: g.provisional.white, white: g.provisional.black };
+  }
 }
 
 // The side to move by the clock, or by the moves when no clock runs.
@@ -192,6 +240,7 @@ export class Model {
     if (name === 'START') return !this.mySide() ? null : seeking ? 'paired' : 'start';
     if (shown !== g.room) return null;
     if (name === 'MOVE') return this.mySide() && this.turn() === this.mySide() ? 'turn' : 'move';
+    if (name === 'OPENING') return this.me && f.user === this.me.name ? 'turn' : null; // an opening's stage is mine
     if (name === 'OVER') return 'end';
     return null;
   }
@@ -362,6 +411,7 @@ export class Model {
           break;
         case 'MOVES': for (const mv of proto.moveList(f.moves)) g.moves.push(mv); break;
         case 'SWAP2': g.stage = { stage: f.stage, user: f.user }; g.putting = f.stage === 'put3'; break;
+        case 'OPENING': openingStage(g, f); break;
         case 'OFFER': g.offers.set(f.id, { kind: f.kind, from: f.from }); break;
         case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
         case 'CODE': this.invite = { room, code: f.code }; break; // shown again with its link
@@ -496,6 +546,9 @@ export class Model {
         g.status = 'over';
         g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) };
         g.clock.side = 'none';
+        g.ostage = null;
+        g.stage = null;
+        g.pending = [];
         if (f.reason === 'time' && f.result === 'black') g.clock.w = 0; // the flag fell
         else if (f.reason === 'time' && f.result === 'white') g.clock.b = 0;
         // the next STATS shows the change; a server with `ratings` says it (* RATED)
@@ -537,6 +590,13 @@ export class Model {
         g.putting = f.stage === 'put3';
         g.think = null; // a preview of the opening's stones is stale now
         break;
+      case 'OPENING':
+        openingStage(g, f);
+        g.status = 'opening';
+        g.pending = [];
+        g.think = null;
+        setClock(g, g.clock.b, g.clock.w, 'none', now); // the opening is untimed
+        break;
       case 'RATINGS': setRatings(g, f); break;
       case 'RATED':
         g.ratingBefore = { black: Number(f.bbefore), white: Number(f.wbefore) };
@@ -551,10 +611,12 @@ export class Model {
         g.black = f.black;
         g.white = f.white;
         g.stage = null;
+        g.ostage = null;
         g.status = 'playing';
         g.pending = [];
         g.think = null;
         setClock(g, g.clock.b, g.clock.w, colourAt(g.moves.length), now);
+        out.askForbidden = this.wantForbidden(); // renju: black may be to move
         break;
       default: break;
     }
@@ -566,16 +628,18 @@ export class Model {
     this.seekStarted = this.sentQ.some((r) => r.name === 'SEEK' || r.name === 'TAKE');
     let g = this.game;
     out.started = { rematch: !!(g && g.room === f.room && g.result) };
+    // an opening rule runs first (swap2, or another: section 5.16), untimed
+    const opened = f.opening !== 'none';
     if (!g || g.room !== f.room) g = this.game = newGame(f.room);
     Object.assign(g, {
-      seq: Number(f.seq), status: f.opening === 'swap2' ? 'opening' : 'playing', black: f.black, white: f.white,
+      seq: Number(f.seq), status: opened ? 'opening' : 'playing', black: f.black, white: f.white,
       rule: f.rule, size: Number(f.size), tc: f.tc, opening: f.opening, rated: f.rated,
-      moves: [], reasons: [], result: null, think: null, stage: null, pending: [], putting: false, forbidden: [], presence: {},
+      moves: [], reasons: [], result: null, think: null, stage: null, ostage: null, canon: '-', pending: [], putting: false, forbidden: [], presence: {},
       rating: { black: 0, white: 0 }, provisional: { black: false, white: false }, ratingBefore: { black: 0, white: 0 },
       lowCued: false, view: null,
     });
     g.offers.clear();
-    setClock(g, ms(f.bms), ms(f.wms), f.opening === 'swap2' ? 'none' : 'black', now);
+    setClock(g, ms(f.bms), ms(f.wms), opened ? 'none' : 'black', now);
     this.hear({ what: 'start', black: f.black, white: f.white });
     if (this.mySide()) out.save = { room: g.room, seq: g.seq };
     out.askForbidden = this.wantForbidden();
@@ -605,7 +669,7 @@ export class Model {
   // the opening, over).
   turn() {
     const g = this.game;
-    if (!g || g.result || g.stage || g.status !== 'playing') return 'none';
+    if (!g || g.result || g.stage || g.ostage || g.status !== 'playing') return 'none';
     return toMove(g);
   }
 
@@ -769,6 +833,76 @@ export class Model {
 
   swap2Clear() {
     if (this.game) this.game.pending = [];
+  }
+
+  // ---- an opening rule (PROTOCOL.md 5.16) -----------------------------------
+
+  // The opening's stage as the page shows it, or null when none runs:
+  // {stage, user, side, area, count, offers, canon, mine, picked}: mine,
+  // whether I am to act; picked, the fifth moves I picked to offer.
+  opening() {
+    const g = this.game;
+    if (!g || !g.ostage || g.result) return null;
+    const o = g.ostage;
+    return { ...o, canon: g.canon, mine: !!this.me && o.user === this.me.name, picked: o.stage === 'offer' ? g.pending : [] };
+  }
+
+  // The empty points where the stage's stone may go, as its area token
+  // says (any, centre, inK: the central KxK, outK: outside it, offers:
+  // the offered moves); none for a stage that places none. stones: the
+  // points of the area that hold a stone too (the shade drawn whole).
+  openingArea(stones = false) {
+    const o = this.opening();
+    const g = this.game;
+    if (!o || o.area === '-') return [];
+    if (o.area === 'offers') return o.offers.filter((mv) => stones || !g.moves.includes(mv));
+    const n = g.size;
+    const c = (n - 1) >> 1;
+    const m = /^(in|out)([0-9]+)$/.exec(o.area);
+    const half = o.area === 'centre' ? 0 : m ? (Number(m[2]) - 1) >> 1 : n;
+    const out = [];
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const inside = Math.abs(x - c) <= half && Math.abs(y - c) <= half;
+        const mv = proto.xyToMove(x, y, n);
+        if ((m && m[1] === 'out' ? !inside : inside) && (stones || !g.moves.includes(mv))) out.push(mv);
+      }
+    }
+    return out;
+  }
+
+  // A point picked to offer as a fifth move (the offer stage, mine): picked
+  // again, it is dropped. The picks so far, all of them once there are as
+  // many as declared; null when the point cannot be picked (a stone on it,
+  // or all picked already).
+  openingPick(mv) {
+    const o = this.opening();
+    const g = this.game;
+    if (!o || !o.mine || o.stage !== 'offer') return null;
+    const i = g.pending.indexOf(mv);
+    if (i >= 0) {
+      g.pending.splice(i, 1);
+      return g.pending;
+    }
+    if (g.moves.includes(mv) || g.pending.length >= o.count) return null;
+    g.pending.push(mv);
+    return g.pending;
+  }
+
+  // The request an act of the opening stage I am to act in sends: the
+  // OPENING arguments without the room; null when the stage takes no
+  // such act or it is not mine.
+  openingRequest(act, arg) {
+    const o = this.opening();
+    if (!o || !o.mine) return null;
+    const takes = { place: 'place', choose: 'choose', swap: 'colour', declare: 'declare', offer: 'offer', branch: 'branch' };
+    const verb = takes[o.stage];
+    if (verb !== act) return null;
+    if (act === 'offer') {
+      const picked = this.game.pending;
+      return picked.length === o.count ? ['offer', this.game.room, picked.join(',')] : null;
+    }
+    return [act, this.game.room, arg];
   }
 
   // ---- the connection --------------------------------------------------------

@@ -109,6 +109,51 @@ const TABLES = {
   opening: {
     none: N('opening.none', 'none'),
     swap2: N('opening.swap2', 'swap2'),
+    swap: N('opening.swap', 'swap'),
+    pro: N('opening.pro', 'pro'),
+    longpro: N('opening.longpro', 'long pro'),
+    rif: N('opening.rif', 'RIF'),
+    yamaguchi: N('opening.yamaguchi', 'Yamaguchi'),
+    soosorv8: N('opening.soosorv8', 'Soosõrv-8'),
+    taraguchi10: N('opening.taraguchi10', 'Taraguchi-10'),
+  },
+  // the 26 canonical renju openings (* OPENING's opening: PROTOCOL.md
+  // 5.16, in the order of rules/opening.c), by their Japanese names
+  canon: {
+    d1: N('canon.d1', 'Kansei 寒星'),
+    d2: N('canon.d2', 'Keigetsu 渓月'),
+    d3: N('canon.d3', 'Sosei 疎星'),
+    d4: N('canon.d4', 'Kagetsu 花月'),
+    d5: N('canon.d5', 'Zangetsu 残月'),
+    d6: N('canon.d6', 'Ugetsu 雨月'),
+    d7: N('canon.d7', 'Kinsei 金星'),
+    d8: N('canon.d8', 'Shogetsu 松月'),
+    d9: N('canon.d9', 'Kyugetsu 丘月'),
+    d10: N('canon.d10', 'Shingetsu 新月'),
+    d11: N('canon.d11', 'Zuisei 瑞星'),
+    d12: N('canon.d12', 'Sangetsu 山月'),
+    d13: N('canon.d13', 'Yusei 遊星'),
+    i1: N('canon.i1', 'Chosei 長星'),
+    i2: N('canon.i2', 'Kyogetsu 峡月'),
+    i3: N('canon.i3', 'Kosei 恒星'),
+    i4: N('canon.i4', 'Suigetsu 水月'),
+    i5: N('canon.i5', 'Ryusei 流星'),
+    i6: N('canon.i6', 'Ungetsu 雲月'),
+    i7: N('canon.i7', 'Hogetsu 浦月'),
+    i8: N('canon.i8', 'Rangetsu 嵐月'),
+    i9: N('canon.i9', 'Gingetsu 銀月'),
+    i10: N('canon.i10', 'Myojo 明星'),
+    i11: N('canon.i11', 'Shagetsu 斜月'),
+    i12: N('canon.i12', 'Meigetsu 名月'),
+    i13: N('canon.i13', 'Suisei 彗星'),
+  },
+  // the opening stones' numbers in the stage's words (5.16: five at most)
+  ord: {
+    1: N('web.ord.1', '1st'),
+    2: N('web.ord.2', '2nd'),
+    3: N('web.ord.3', '3rd'),
+    4: N('web.ord.4', '4th'),
+    5: N('web.ord.5', '5th'),
   },
   rule: {
     freestyle: N('rule.freestyle', 'freestyle'),
@@ -134,7 +179,7 @@ const TABLES = {
 };
 
 // A token of a family (reason, result, offer, status, ustate, colour,
-// opening, rule, stage, botwhy) in words.
+// opening, canon, ord, rule, stage, botwhy) in words.
 export function word(family, token) {
   const m = TABLES[family] && Object.hasOwn(TABLES[family], token) ? TABLES[family][token] : null;
   if (m) return say(m);
@@ -238,5 +283,58 @@ export function newsWords(e) {
     case 'fate': return offerFate(e);
     case 'over': return overWords(e.result, e.reason);
     default: return '?';
+  }
+}
+
+// A canonical renju opening (d1..i13) as the page names it: "D1 Kansei
+// 寒星"; '' for none ("-").
+export function canonWords(code) {
+  if (!known('canon', code)) return '';
+  return t('web.canon', '%s %s', code.toUpperCase(), word('canon', code));
+}
+
+// The stone a stage places, by its number: "4th" (the number itself past
+// the table).
+function ordWords(n) {
+  return known('ord', String(n)) ? word('ord', String(n)) : String(n);
+}
+
+// Where a stage's stone may go (its area token) for the instructions: the
+// central KxK, outside it; K from the token itself.
+function placeWords(area, ord) {
+  const m = /^(in|out)([0-9]+)$/.exec(area);
+  if (m && m[1] === 'in') return t('web.open.place.in', 'Place the %s stone in the central %d×%d', ord, Number(m[2]), Number(m[2]));
+  if (m) return t('web.open.place.out', 'Place the %s stone outside the central %d×%d', ord, Number(m[2]), Number(m[2]));
+  if (area === 'centre') return t('web.open.place.centre', 'Place the %s stone on the centre point', ord);
+  return t('web.open.place.any', 'Place the %s stone anywhere', ord);
+}
+
+// An opening rule's stage in words (model.js opening(): its tokens), for
+// the player who acts (mine) or anyone else: what to do now. plies: the
+// stones on the board; picked: the fifth moves picked so far.
+export function openingWords(o, plies) {
+  const ord = ordWords(plies + 1);
+  if (o.mine) {
+    switch (o.stage) {
+      case 'place': return placeWords(o.area, ord);
+      case 'swap': return t('web.open.swap', 'Choose your colour (you hold %s now)', word('colour', o.side));
+      case 'declare': return t('web.open.declare', 'Declare how many fifth moves you will offer (1–%d)', o.count);
+      case 'offer':
+        return o.count === 1
+          ? t('web.open.offer1', 'Offer 1 fifth move: tap it, then confirm')
+          : t('web.open.offer', 'Offer %d fifth moves: tap them, then confirm (%d picked)', o.count, o.picked.length);
+      case 'choose': return t('web.open.choose', 'Choose one of the offered fifth moves');
+      case 'branch': return t('web.open.branch', 'Taraguchi: one fifth move in the centre 9×9, or ten offers');
+      default: return t('web.open.act', 'Opening: your turn');
+    }
+  }
+  switch (o.stage) {
+    case 'place': return t('web.open.other.place', '%s places the %s stone', o.user, ord);
+    case 'swap': return t('web.open.other.swap', '%s chooses a colour', o.user);
+    case 'declare': return t('web.open.other.declare', '%s declares how many fifth moves to offer', o.user);
+    case 'offer': return t('web.open.other.offer', '%s offers %d fifth moves', o.user, o.count);
+    case 'choose': return t('web.open.other.choose', '%s chooses one of the offered fifth moves', o.user);
+    case 'branch': return t('web.open.other.branch', '%s chooses: one fifth move, or ten offers', o.user);
+    default: return t('web.open.other', 'Opening: %s to act', o.user);
   }
 }

@@ -166,11 +166,71 @@ parse_job(const char *p, const char *end, struct cmsg *m)
 	    int_in(&p, end, 0, 1000000000, &j->clock_ms) ||
 	    int_in(&p, end, 0, 3600000, &j->inc_ms) || int_in(&p, end, 0, 1000, &j->max_depth) ||
 	    int_in(&p, end, 0, ENGINE_MAX_NBEST, &j->nbest) ||
-	    num(&p, end, 0, 0xffffffffLL, &seed) || p >= end || memchr(p, ' ', (size_t)(end - p)))
+	    num(&p, end, 0, 0xffffffffLL, &seed) || p >= end)
 		return -1;
 	j->rule = (rule_t)rule;
 	j->seed = (uint32_t)seed;
-	return list(p, end, add_move, j);
+	const char *sp = memchr(p, ' ', (size_t)(end - p));
+	if (list(p, sp ? sp : end, add_move, j) != 0)
+		return -1;
+	if (!sp)
+		return 0;
+	/* an opening job: " o <orule> <actor> <log>", the log the rest */
+	char o[2];
+	p = sp + 1;
+	if (token(&p, end, o, sizeof o) || o[0] != 'o' ||
+	    int_in(&p, end, 0, ORULE_COUNT - 1, &j->orule) || int_in(&p, end, 0, 1, &j->actor) ||
+	    p >= end)
+		return -1;
+	size_t n = (size_t)(end - p);
+	if (n >= sizeof j->olog || memchr(p, '\n', n))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < ' ' || p[i] > '~')
+			return -1;
+	if (!(n == 1 && *p == '-')) {
+		memcpy(j->olog, p, n);
+		j->olog[n] = '\0';
+	}
+	j->opening = 1;
+	return 0;
+}
+
+static int
+add_act_move(const char *s, size_t n, void *arg)
+{
+	opening_act_t *a = arg;
+	long v;
+	if (a->n >= OPENING_MAX_OFFERS || span_int(s, n, 0, RULES_CELLS - 1, &v) != 0)
+		return -1;
+	a->moves[a->n++] = (move_t)v;
+	return 0;
+}
+
+/* The act form of an R after "act": kind, n, arg and the moves. */
+static int
+parse_act(const char *p, const char *end, struct cmsg *m)
+{
+	opening_act_t *a = &m->act, moves;
+	int kind, n, arg;
+	if (int_in(&p, end, 0, OACT_COUNT - 1, &kind) ||
+	    int_in(&p, end, 0, OPENING_MAX_OFFERS, &n) || int_in(&p, end, 0, 255, &arg) ||
+	    p >= end || memchr(p, ' ', (size_t)(end - p)))
+		return -1;
+	memset(&moves, 0, sizeof moves);
+	if (list(p, end, add_act_move, &moves) != 0)
+		return -1;
+	memset(a, 0, sizeof *a);
+	a->kind = (uint8_t)kind;
+	a->n = (uint8_t)n;
+	a->arg = (uint8_t)arg;
+	memcpy(a->moves, moves.moves, sizeof a->moves);
+	m->is_act = 1;
+	if (m->status != 0)
+		return 0;
+	/* the moves an act of its kind has: one stone, n offers, or none */
+	int want = kind == OACT_PLACE || kind == OACT_CHOOSE ? 1 : kind == OACT_OFFER ? n : 0;
+	return moves.n == want ? 0 : -1;
 }
 
 /* The fields of an R after its letter. */
@@ -180,8 +240,11 @@ parse_result(const char *p, const char *end, struct cmsg *m)
 	engine_result_t *r = &m->result;
 	int best;
 	const char *sp;
-	if (job_id(&p, end, &m->job) || int_in(&p, end, -1, 0, &m->status) ||
-	    int_in(&p, end, -1, RULES_CELLS - 1, &best) ||
+	if (job_id(&p, end, &m->job) || int_in(&p, end, -1, 0, &m->status))
+		return -1;
+	if (end - p > 4 && memcmp(p, "act ", 4) == 0)
+		return parse_act(p + 4, end, m);
+	if (int_in(&p, end, -1, RULES_CELLS - 1, &best) ||
 	    int_in(&p, end, -1000000000, 1000000000, &r->score) ||
 	    int_in(&p, end, -1000, 1000, &r->mate) || int_in(&p, end, 0, 1000, &r->depth) ||
 	    int_in(&p, end, 0, 1000, &r->seldepth) || int_in(&p, end, 0, 1000000000, &r->time_ms) ||
@@ -395,6 +458,34 @@ cmsg_format_event(char *buf, size_t cap, const char *line, size_t n)
 }
 
 int
+cmsg_format_act(char *buf, size_t cap, uint64_t id, int status, const opening_act_t *a)
+{
+	static const opening_act_t none;
+	if (status != 0 || !a)
+		a = &none;
+	int nm = a->kind == OACT_PLACE || a->kind == OACT_CHOOSE ? 1
+	    : a->kind == OACT_OFFER                              ? a->n
+								 : 0;
+	if (status != 0)
+		nm = 0;
+	if (nm > OPENING_MAX_OFFERS)
+		return -1;
+	int n = snprintf(buf, cap, "R %llu %d act %d %d %d ", (unsigned long long)id, status,
+	    (int)a->kind, (int)a->n, (int)a->arg);
+	if (fits(n, cap) < 0)
+		return -1;
+	if (nm == 0)
+		return fits(n + snprintf(buf + n, cap - (size_t)n, "-"), cap);
+	for (int i = 0; i < nm; i++) {
+		int k = snprintf(buf + n, cap - (size_t)n, "%s%d", i ? "," : "", (int)a->moves[i]);
+		if (fits(n + k, cap) < 0)
+			return -1;
+		n += k;
+	}
+	return n;
+}
+
+int
 cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots_job_t *j)
 {
 	int n = snprintf(buf, cap, "J %s %llu %d %d %d %d %d %d %d %d %d %lu ", node,
@@ -402,15 +493,22 @@ cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots
 	    j->clock_ms, j->inc_ms, j->max_depth, j->nbest, (unsigned long)j->seed);
 	if (fits(n, cap) < 0)
 		return -1;
-	if (j->nmoves == 0)
-		return fits(n + snprintf(buf + n, cap - (size_t)n, "-"), cap);
+	if (j->nmoves == 0 && fits(n += snprintf(buf + n, cap - (size_t)n, "-"), cap) < 0)
+		return -1;
 	for (int i = 0; i < j->nmoves; i++) {
 		int k = snprintf(buf + n, cap - (size_t)n, "%s%d", i ? "," : "", (int)j->moves[i]);
 		if (fits(n + k, cap) < 0)
 			return -1;
 		n += k;
 	}
-	return n;
+	if (!j->opening)
+		return n;
+	if (memchr(j->olog, '\0', sizeof j->olog) == NULL)
+		return -1;
+	return fits(n +
+		snprintf(buf + n, cap - (size_t)n, " o %d %d %s", j->orule, j->actor,
+		    j->olog[0] ? j->olog : "-"),
+	    cap);
 }
 
 int

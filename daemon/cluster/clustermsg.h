@@ -10,9 +10,10 @@
  *   S <room> <seq>\n<snapshot's = lines>               on gomoku:room:<room>
  *   E <event line>                                     on gomoku:room:<room>
  *   J <node> <id> <rule> <size> <level> <soft> <hard> <clock> <inc> <depth>
- *     <nbest> <seed> <moves>                           field "job" of gomoku:bots
+ *     <nbest> <seed> <moves>[ o <orule> <actor> <log>] field "job" of gomoku:bots
  *   R <id> <status> <best> <score> <mate> <depth> <seldepth> <ms> <cands>
  *     <reason>                                         on gomoku:node:<node>
+ *   R <id> <status> act <kind> <n> <arg> <moves>      on gomoku:node:<node>
  *
  * A job (J) is a bot search another node asked for: <node> owns it and <id>
  * is its own number for it; <moves> is the game so far as cell numbers
@@ -20,6 +21,14 @@
  * owner with the same id: status 0 with the search's best move, its
  * candidates as move:score pairs ("-" for none) and its reason (the rest of
  * the line, may be empty), or -1 when the engine found no move.
+ *
+ * An opening job (issue 46) is a J with " o", the opening rule
+ * (opening_rule_t), the player the bot is (0 or 1) and the log of the
+ * opening's acts (opening_log_append's, the rest of the line, "-" for
+ * none); its result is the second form of R: the act (opening_act_t's
+ * kind, n and arg, and its moves, "-" for none), or status -1 and no act
+ * ("act 0 0 0 -"). Older nodes drop both forms as lines that do not
+ * parse: the owner's job is then lost and asked again.
  *
  * C: <node> has n spectators of the owner's room (sent every second while
  * it has any). A lobby message (L) from <node> is clusterlobby.h's: seek claims and
@@ -65,6 +74,8 @@ struct cmsg {
 	int status;             /* R: 0, or -1 (no move) */
 	bots_job_t spec;        /* J (its owner field is 0) */
 	engine_result_t result; /* R, status 0 (no PV) */
+	int is_act;             /* R: the act form, for an opening job */
+	opening_act_t act;      /* R's act form, status 0 */
 };
 
 /* Formatters: the message (or a body's header line with its LF) into buf
@@ -82,6 +93,8 @@ int cmsg_format_event(char *buf, size_t cap, const char *line, size_t n);
 int cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots_job_t *j);
 /* The result (R) of job id: status 0 with r, or -1. */
 int cmsg_format_result(char *buf, size_t cap, uint64_t id, int status, const engine_result_t *r);
+/* The result (R, act form) of opening job id: status 0 with a, or -1. */
+int cmsg_format_act(char *buf, size_t cap, uint64_t id, int status, const opening_act_t *a);
 
 /* Parses a message of len bytes: 0, or -1 with a reason in why (static
  * text). Every line of a body has been checked. */

@@ -105,17 +105,13 @@ on_result_out(redisAsyncContext *ac, void *reply, void *priv)
 	free(e);
 }
 
+/* A served job's result line (R, either form) n bytes of buf, or n < 0:
+ * out to its owner; the job is over here. */
 static void
-served_done(uint64_t id, int status, const engine_result_t *r, void *arg)
+served_send(struct served *sv, const char *buf, int n)
 {
-	struct served *sv = arg;
 	struct cluster *cl = sv->cl;
-	char buf[JOB_MSG_MAX];
 	struct entryref *e = malloc(sizeof *e);
-	int n = cmsg_format_result(buf, sizeof buf, sv->job, status, r);
-	(void)id;
-	log_debug(&cl->srv->log, "cluster: bot job %s of node %s searched in %d ms", sv->entry,
-	    sv->owner, status == 0 ? r->time_ms : -1);
 	if (n > 0 && e) {
 		e->cl = cl;
 		snprintf(e->entry, sizeof e->entry, "%s", sv->entry);
@@ -126,6 +122,29 @@ served_done(uint64_t id, int status, const engine_result_t *r, void *arg)
 	LIST_REMOVE(sv, link);
 	free(sv);
 	jobs_read(cl);
+}
+
+static void
+served_done(uint64_t id, int status, const engine_result_t *r, void *arg)
+{
+	struct served *sv = arg;
+	char buf[JOB_MSG_MAX];
+	(void)id;
+	log_debug(&sv->cl->srv->log, "cluster: bot job %s of node %s searched in %d ms", sv->entry,
+	    sv->owner, status == 0 ? r->time_ms : -1);
+	served_send(sv, buf, cmsg_format_result(buf, sizeof buf, sv->job, status, r));
+}
+
+/* An opening job's end: its act goes back (R's act form). */
+static void
+served_act(uint64_t id, int status, const opening_act_t *a, const char *why, void *arg)
+{
+	struct served *sv = arg;
+	char buf[JOB_MSG_MAX];
+	(void)id;
+	log_debug(&sv->cl->srv->log, "cluster: opening job %s of node %s decided (%s)", sv->entry,
+	    sv->owner, status == 0 && why ? why : "no act");
+	served_send(sv, buf, cmsg_format_act(buf, sizeof buf, sv->job, status, a));
 }
 
 /* One entry of the stream (read or claimed): searched on this node's pool
@@ -162,7 +181,8 @@ take_entry(struct cluster *cl, const redisReply *e)
 	snprintf(sv->owner, sizeof sv->owner, "%s", m.node);
 	snprintf(sv->entry, sizeof sv->entry, "%s", entry);
 	m.spec.owner = (uint64_t)1 << 63 | ++cl->served_seq; /* apart from the rooms here */
-	sv->bots_id = bots_submit(cl->pool, &m.spec, served_done, NULL, sv);
+	sv->bots_id = m.spec.opening ? bots_submit_opening(cl->pool, &m.spec, served_act, sv)
+				     : bots_submit(cl->pool, &m.spec, served_done, NULL, sv);
 	if (sv->bots_id < 0) {
 		free(sv);
 		return;
@@ -323,7 +343,10 @@ jobs_result(struct cluster *cl, const struct cmsg *m)
 	struct sent *x = sent_find(cl, (int64_t)m->job);
 	if (x)
 		sent_free(x);
-	if (!cl->remote || bots_remote_done(cl->pool, (int64_t)m->job, m->status, &m->result) != 0)
+	int r = !cl->remote ? -1
+	    : m->is_act     ? bots_remote_act_done(cl->pool, (int64_t)m->job, m->status, &m->act)
+			    : bots_remote_done(cl->pool, (int64_t)m->job, m->status, &m->result);
+	if (r != 0)
 		log_debug(&cl->srv->log, "cluster: a stale bot result %llu dropped",
 		    (unsigned long long)m->job);
 }

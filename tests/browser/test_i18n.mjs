@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { format, htmlLang, pickLanguage, t } from '../../client/web/i18n.js';
-import { botWhy, errorWords, known, tcWords, word } from '../../client/web/words.js';
+import { botWhy, canonWords, errorWords, known, openingWords, tcWords, word } from '../../client/web/words.js';
 
 const have = ['en', 'zh_CN'];
 for (const [tags, want] of [
@@ -58,3 +58,27 @@ assert.equal(botWhy('block-open-three'), 'answers an open three');
 assert.equal(tcWords('300+5'), '5 min + 5 s');
 assert.equal(tcWords('none'), 'no clock');
 console.log(`ok words for all ${codes.length} error codes of PROTOCOL.md and every game-end reason; an unknown token is never shown raw`);
+
+// the opening rules (PROTOCOL.md 5.16): a word for every rule, a name for
+// every canonical renju opening the server may name, words for every stage
+const spec = readFileSync('proto/PROTOCOL.md', 'utf8');
+const rules = /\| opening \| (`[a-z0-9]+`(?: \\\| `[a-z0-9]+`)*) \|/.exec(spec);
+assert.ok(rules && rules[1].match(/[a-z0-9]+/g).length === 9, 'the nine opening tokens not read from PROTOCOL.md');
+for (const tok of rules[1].match(/[a-z0-9]+/g)) assert.ok(known('opening', tok), `opening ${tok} has no words`);
+for (const d of ['d', 'i']) for (let n = 1; n <= 13; n++) assert.ok(known('canon', `${d}${n}`), `${d}${n} has no name`);
+assert.equal(canonWords('d1'), 'D1 Kansei 寒星');
+assert.equal(canonWords('i13'), 'I13 Suisei 彗星');
+assert.equal(canonWords('-'), '');
+const stages = ['place', 'swap', 'swap-or-place', 'declare', 'offer', 'choose', 'branch'];
+for (const stage of stages) {
+  for (const mine of [true, false]) {
+    const w = openingWords({ stage, mine, user: 'bob', side: 'white', area: 'in7', count: 2, offers: [], picked: [] }, 3);
+    assert.doesNotMatch(w, /\?|undefined|%/, `${stage}: ${w}`);
+  }
+}
+assert.equal(openingWords({ stage: 'place', mine: true, area: 'in7' }, 3), 'Place the 4th stone in the central 7×7');
+assert.equal(openingWords({ stage: 'place', mine: true, area: 'out5' }, 2), 'Place the 3rd stone outside the central 5×5');
+assert.equal(openingWords({ stage: 'place', mine: true, area: 'centre' }, 0), 'Place the 1st stone on the centre point');
+assert.equal(openingWords({ stage: 'offer', mine: true, count: 10, picked: ['a1'] }, 4), 'Offer 10 fifth moves: tap them, then confirm (1 picked)');
+assert.equal(openingWords({ stage: 'declare', mine: true, count: 8 }, 4), 'Declare how many fifth moves you will offer (1–8)');
+console.log('ok words for every opening rule, every canonical renju opening (D1 Kansei 寒星 ... I13 Suisei 彗星) and every opening stage');

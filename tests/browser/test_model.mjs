@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as proto from '../../client/web/proto.js';
-import { Model, BACKOFF_FIRST, BACKOFF_MAX, parseRecord } from '../../client/web/model.js';
+import { Model, BACKOFF_FIRST, BACKOFF_MAX, openingChoices, parseRecord } from '../../client/web/model.js';
 import { newsWords, offerFate } from '../../client/web/words.js';
 
 const DIR = process.env.MODEL_DIR || 'tests/model';
@@ -466,6 +466,136 @@ check('a profile: STATS and HISTORY of its user fill it, the account card keeps 
   line(m, '= STAT mark renju 1500 350 provisional 0 0 0');
   line(m, 'OK #w5 TOP 1 1');
   assert.equal(m.lobby.topRule, 'renju');
+});
+
+check('an opening rule (rif): each stage, who acts, the colours as they stand, the offers; cleared by COLOURS', () => {
+  const m = new Model();
+  line(m, 'OK GUEST bob tok');
+  line(m, '* START r1 1 alice bob renju 15 300+5 rif casual 300000 300000');
+  assert.equal(m.game.status, 'opening');
+  assert.equal(m.turn(), 'none');
+  assert.equal(m.clock('black', 5000), 300000, 'the opening is untimed');
+  line(m, '* OPENING r1 2 place alice black centre 0 - -');
+  let o = m.opening();
+  assert.deepEqual([o.stage, o.user, o.side, o.area, o.count, o.mine], ['place', 'alice', 'black', 'centre', 0, false]);
+  assert.deepEqual(m.openingArea(), ['h8']);
+  assert.equal(m.openingRequest('place', 'h8'), null, 'not mine');
+  line(m, '* MOVE r1 3 black h8 300000 300000');
+  line(m, '* OPENING r1 4 place alice black in3 0 - -');
+  assert.deepEqual(m.openingArea().sort(), ['g7', 'g8', 'g9', 'h7', 'h9', 'i7', 'i8', 'i9']);
+  assert.equal(m.openingArea(true).length, 9, 'with the stone in it: the area whole');
+  line(m, '* MOVE r1 5 white h9 300000 300000');
+  line(m, '* OPENING r1 6 place alice black in5 0 - -');
+  assert.equal(m.openingArea().length, 23);
+  line(m, '* MOVE r1 7 black h10 300000 300000');
+  line(m, '* OPENING r1 8 swap bob white - 0 d1 -');
+  o = m.opening();
+  assert.ok(o.mine);
+  assert.equal(o.canon, 'd1');
+  assert.deepEqual(m.openingArea(), []);
+  assert.deepEqual(m.openingRequest('colour', 'black'), ['colour', 'r1', 'black']);
+  assert.equal(m.openingRequest('place', 'a1'), null, 'not this stage\'s act');
+  // bob took black: the seats follow the colour the server says he holds
+  line(m, '* OPENING r1 9 place alice white any 0 d1 -');
+  assert.deepEqual([m.game.black, m.game.white, m.mySide()], ['bob', 'alice', 'black']);
+  assert.equal(m.openingArea().length, 222);
+  line(m, '* MOVE r1 10 white j9 300000 300000');
+  line(m, '* OPENING r1 11 offer bob black any 2 d1 -');
+  o = m.opening();
+  assert.ok(o.mine);
+  assert.equal(m.openingRequest('offer'), null, 'none picked yet');
+  assert.deepEqual(m.openingPick('e4'), ['e4']);
+  assert.equal(m.openingPick('h8'), null, 'a stone there');
+  assert.deepEqual(m.openingPick('l11'), ['e4', 'l11']);
+  assert.equal(m.openingPick('a1'), null, 'as many as declared already');
+  assert.deepEqual(m.openingPick('e4'), ['l11'], 'picked again: dropped');
+  m.openingPick('e5');
+  assert.deepEqual(m.openingRequest('offer'), ['offer', 'r1', 'l11,e5']);
+  assert.deepEqual(m.opening().picked, ['l11', 'e5']);
+  line(m, '* OPENING r1 12 choose alice white offers 2 d1 l11,e5');
+  o = m.opening();
+  assert.deepEqual([o.stage, o.mine, o.offers, o.picked], ['choose', false, ['l11', 'e5'], []]);
+  assert.deepEqual(m.openingArea(), ['l11', 'e5']);
+  assert.equal(m.game.pending.length, 0, 'the picks went with the stage');
+  line(m, '* MOVE r1 13 black e5 300000 300000');
+  line(m, '* COLOURS r1 14 bob alice');
+  assert.equal(m.opening(), null);
+  assert.equal(m.game.status, 'playing');
+  assert.equal(m.game.canon, 'd1', 'the opening\'s name stays for the game');
+  assert.equal(m.turn(), 'white');
+  assert.equal(m.clock('white', 1000), 299000, 'the clocks start with COLOURS');
+});
+
+check('an opening rule: declare and branch are asked with their words; the opponent\'s stage is not mine', () => {
+  const m = new Model();
+  line(m, 'OK GUEST alice tok');
+  line(m, '* START r1 1 alice bob renju 15 none yamaguchi casual - -');
+  line(m, '* OPENING r1 2 declare alice black - 10 d4 -');
+  assert.equal(m.opening().count, 10, 'at declare: the most');
+  assert.deepEqual(m.openingRequest('declare', 3), ['declare', 'r1', 3]);
+  line(m, '* OPENING r1 3 swap bob black - 3 d4 -');
+  assert.equal(m.opening().mine, false);
+  assert.equal(m.mySide(), 'white', 'bob holds black now');
+  assert.equal(m.openingRequest('colour', 'black'), null);
+  line(m, '* START r2 1 alice bob renju 15 none taraguchi10 casual - -');
+  line(m, '* OPENING r2 2 branch alice black - 0 i13 -');
+  assert.deepEqual(m.openingRequest('branch', 'ten'), ['branch', 'r2', 'ten']);
+  assert.equal(m.game.canon, 'i13');
+});
+
+check('an opening rule: pro\'s area outside the centre; a game\'s end ends the opening', () => {
+  const m = new Model();
+  line(m, 'OK GUEST alice tok');
+  line(m, '* START r1 1 alice bob freestyle 15 none pro casual - -');
+  line(m, '* OPENING r1 2 place alice black out5 0 - -');
+  const a = m.openingArea();
+  assert.equal(a.length, 225 - 25);
+  assert.ok(!a.includes('h8') && !a.includes('j10') && a.includes('k10') && a.includes('a1'));
+  line(m, '* START r2 1 alice bob freestyle 15 none longpro casual - -');
+  line(m, '* OPENING r2 2 place alice black out7 0 - -');
+  assert.equal(m.openingArea().length, 225 - 49);
+  assert.equal(m.game.canon, '-');
+  line(m, '* OVER r2 3 white resign -');
+  assert.equal(m.opening(), null);
+  assert.deepEqual(m.openingArea(), []);
+});
+
+check('an opening rule in a snapshot: = OPENING after the moves', () => {
+  const m = new Model();
+  line(m, 'OK GUEST bob tok');
+  m.sent('STATE', ['r1'], '#w1');
+  for (const l of ['= ROOM r1 opening renju 15 none soosorv8 casual alice bob 0 4', '= MOVES r1 0 h8,h9,j10,k7',
+    '= OPENING r1 choose bob white offers 2 i4 e4,l11']) line(m, l);
+  line(m, 'OK #w1 STATE r1 9');
+  const o = m.opening();
+  assert.deepEqual([o.stage, o.mine, o.side, o.offers.join(','), o.canon], ['choose', true, 'white', 'e4,l11', 'i4']);
+  assert.equal(m.game.status, 'opening');
+  assert.equal(m.turn(), 'none');
+  // the snapshot's seats say alice black, the stage bob white: as they are
+  assert.equal(m.mySide(), 'white');
+  assert.deepEqual(m.openingRequest('choose', 'l11'), ['choose', 'r1', 'l11']);
+  m.sent('STATE', ['r1'], '#w2');
+  line(m, '= ROOM r1 playing renju 15 none soosorv8 casual alice bob 0 5');
+  line(m, 'OK #w2 STATE r1 12');
+  assert.equal(m.opening(), null);
+});
+
+check('the opening choosers: what each rule and size take, only what the server plays', () => {
+  const all = ['swap2', 'openings'];
+  assert.deepEqual(openingChoices('freestyle', 15, all), ['none', 'swap2', 'swap', 'pro', 'longpro']);
+  assert.deepEqual(openingChoices('standard', 19, all), ['none', 'swap2', 'swap', 'pro', 'longpro']);
+  assert.deepEqual(openingChoices('freestyle', 8, all), ['none', 'swap2', 'swap'], 'pro: odd sizes');
+  assert.deepEqual(openingChoices('freestyle', 7, all), ['none', 'swap2', 'swap', 'pro'], 'long pro: 9 and up');
+  assert.deepEqual(openingChoices('renju', 15, all), ['none', 'rif', 'yamaguchi', 'soosorv8', 'taraguchi10']);
+  assert.deepEqual(openingChoices('renju', 19, all), ['none']);
+  assert.deepEqual(openingChoices('renju', 15, ['swap2']), ['none'], 'a server without openings');
+  assert.deepEqual(openingChoices('freestyle', 15, ['swap2']), ['none', 'swap2']);
+  const m = new Model();
+  line(m, 'OK GUEST alice tok');
+  line(m, '* START r1 1 alice bob renju 15 none rif casual - -');
+  assert.equal(line(m, '* OPENING r1 2 place alice black centre 0 - -').cue, 'turn', 'my stage: the turn\'s sound');
+  line(m, '* MOVE r1 3 black h8 - -');
+  assert.equal(line(m, '* OPENING r1 4 swap bob white - 0 - -').cue, undefined);
 });
 
 check('the model holds no sentences: a presence notice is a token', () => {

@@ -13,6 +13,12 @@
 //   - renju: the forbidden points the server names are marked, and a click
 //     on one is refused with the reason;
 //   - a swap2 opening: three stones put by clicks, a colour by a button;
+//   - the opening rules (issue 46): a whole renju game under each of RIF,
+//     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
+//     browsers, every stage by clicks and buttons, its words, its area
+//     shaded, the offers marked and chosen (one after a reload), D1 Kansei
+//     named; freestyle under pro and long pro; the lobby's choosers offer
+//     what each rule takes;
 //   - a cluster of two nodes on a Redis of the test's own: a page of node b
 //     whose saved seat is in a room of node a follows * MOVED there over a
 //     new WebSocket, takes the seat back with its token and plays;
@@ -761,6 +767,160 @@ async function swap2Game() {
   await play(a, 'g7');
   ok('swap2: the opener puts three stones by clicks, the other takes white by a button and moves');
   for (const p of [a, b]) await p.browserContext().close();
+}
+
+// ---- 5b: the opening rules (issue 46), a whole renju game under each -------------
+
+// Each renju rule's opening as its acts, in the order the server asks for
+// them (PROTOCOL.md 5.16): [stage, argument, area]. Whoever's stage it is
+// acts; the first three stones make D1 Kansei (h8, h9, h10), white's 4th
+// (k5) leaves the board without a symmetry, so no two offers are the same.
+const TEN = ['c13', 'm3', 'n13', 'b3', 'c2', 'm14', 'd14', 'l2', 'b12', 'n4'];
+const OPENING_SCRIPTS = {
+  rif: [['place', 'h8', 'centre'], ['place', 'h9', 'in3'], ['place', 'h10', 'in5'], ['swap', 'white'],
+    ['place', 'k5', 'any'], ['offer', ['c13', 'm3']], ['choose', 'm3', 'offers']],
+  yamaguchi: [['place', 'h8', 'centre'], ['place', 'h9', 'in3'], ['place', 'h10', 'in5'], ['declare', 3], ['swap', 'black'],
+    ['place', 'k5', 'any'], ['offer', ['c13', 'm3', 'n13']], ['choose', 'c13', 'offers']],
+  soosorv8: [['place', 'h8', 'centre'], ['place', 'h9', 'in3'], ['place', 'h10', 'in5'], ['swap', 'white'],
+    ['place', 'k5', 'any'], ['declare', 2], ['swap', 'white'], ['offer', ['c13', 'm3']], ['choose', 'm3', 'offers']],
+  taraguchi10: [['place', 'h8', 'centre'], ['swap', 'white'], ['place', 'h9', 'in3'], ['swap', 'black'], ['place', 'h10', 'in5'],
+    ['swap', 'white'], ['place', 'k5', 'in7'], ['branch', 'ten'], ['offer', TEN], ['choose', 'n4', 'offers']],
+  'taraguchi10 one': [['place', 'h8', 'centre'], ['swap', 'white'], ['place', 'h9', 'in3'], ['swap', 'black'], ['place', 'h10', 'in5'],
+    ['swap', 'white'], ['place', 'k5', 'in7'], ['branch', 'one'], ['swap', 'black'], ['place', 'd4', 'in9'], ['swap', 'white']],
+  // and freestyle's: black's second away from the centre
+  pro: [['place', 'h8', 'centre'], ['place', 'o14', 'any'], ['place', 'n2', 'out5']],
+  longpro: [['place', 'h8', 'centre'], ['place', 'o14', 'any'], ['place', 'n2', 'out7']],
+};
+// the points an area token names on 15x15 (what the board shades), for a count
+const AREA_POINTS = { centre: 1, in3: 9, in5: 25, in7: 49, in9: 81, out5: 225 - 25, out7: 225 - 49 };
+
+// The opening stage a page shows: the model's, with the stones on the board.
+const stageOf = (page) => page.evaluate(() => {
+  const m = window.gomokud.model;
+  const o = m.opening();
+  return o && { stage: o.stage, mine: o.mine, area: o.area, count: o.count, offers: o.offers, seq: m.game.seq, plies: m.game.moves.length };
+});
+
+// The page whose stage it is, once both pages are at the same event and
+// hold no act unanswered (OK OPENING follows the act's events).
+async function actor(pages) {
+  await pages[0].waitForFunction(() => window.gomokud.model.game && window.gomokud.model.opening(), { timeout: T });
+  const seqOf = (p) => p.evaluate(() => window.gomokud.model.game.seq);
+  const seq = await seqOf(pages[0]);
+  await Promise.all(pages.map((p) => p.waitForFunction((s) => {
+    const m = window.gomokud.model;
+    return m.game && m.game.seq === s && m.opening() && !m.sentQ.some((r) => r.name === 'OPENING');
+  }, { timeout: T }, seq)));
+  for (const p of pages) {
+    const o = await stageOf(p);
+    if (o && o.mine) return [p, o];
+  }
+  throw new Error('no page is to act in the opening');
+}
+
+async function openingGame(rule) {
+  const [token] = rule.split(' ');
+  const renju = !['pro', 'longpro'].includes(token);
+  const a = await open();
+  // the chooser: what a renju 15x15 game takes, the freestyle ones, the bots' (all)
+  assert.ok(await a.evaluate(() => window.gomokud.model.caps.includes('openings')), 'the server does not list openings');
+  await a.select('#create select[name=rule]', 'renju');
+  assert.deepEqual(await a.$$eval('#create select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'rif', 'yamaguchi', 'soosorv8', 'taraguchi10']);
+  assert.match(await a.$eval('#create select[name=opening]', (s) => s.options[4].textContent), /^Taraguchi-10$/);
+  await a.select('#bot select[name=rule]', 'renju');
+  assert.deepEqual(await a.$$eval('#bot select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'rif', 'yamaguchi', 'soosorv8', 'taraguchi10']);
+  await a.select('#seek select[name=rule]', 'freestyle');
+  assert.deepEqual(await a.$$eval('#seek select[name=opening] option', (os) => os.map((o) => o.value)), ['none', 'swap2', 'swap', 'pro', 'longpro']);
+  if (!renju) await a.select('#create select[name=rule]', 'freestyle');
+  await a.select('#create select[name=opening]', token);
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  // the friend on a phone (taps, a first tap previewing) under Yamaguchi
+  const b = await open(await a.$eval('#share-link', (e) => e.value), token === 'yamaguchi' ? PHONE : DESKTOP);
+  const pages = [a, b];
+  for (const [stage, arg, area] of OPENING_SCRIPTS[rule]) {
+    const [p, o] = await actor(pages);
+    const other = pages.find((x) => x !== p);
+    assert.equal(o.stage, stage, `${rule}: the stage at seq ${o.seq}`);
+    if (area) assert.equal(o.area, area, `${rule}: the area of ${stage} ${arg}`);
+    const words = await text(p, '#turn');
+    if (!words) { // said with what the page holds, to tell a page not rendered from one rendered empty
+      assert.fail(`${rule}: ${stage} ${arg}: #turn empty; the page: ${await p.evaluate(() => JSON.stringify({ view: window.gomokud.view,
+        status: window.gomokud.model.game.status, o: window.gomokud.model.opening(), hidden: document.getElementById('game').hidden }))}`);
+    }
+    // the stage's buttons shown, each one a finger can hit (44 CSS px)
+    const sizes = await p.$$eval('#opening button', (bs) => bs.filter((x) => x.offsetParent !== null).map((x) => { const r = x.getBoundingClientRect(); return { width: r.width, height: r.height }; }));
+    assert.equal(sizes.length > 0, stage !== 'place', `${rule}: ${stage}'s buttons`);
+    assert.ok(sizes.every((r) => r.width >= 44 && r.height >= 44), `${rule}: an opening button under 44 px at ${stage}: ${JSON.stringify(sizes)}`);
+    if (stage === 'place') {
+      assert.match(words, /^Place the [1-5](st|nd|rd|th) stone (anywhere|on the centre point|(in|outside) the central [3-9]×[3-9])$/, `${rule}: ${stage} ${arg}`);
+      assert.match(await text(other, '#turn'), / places the [1-5](st|nd|rd|th) stone$/);
+      // the area shaded on both boards, where it restricts the stone
+      if (AREA_POINTS[area]) for (const x of pages) assert.equal(await x.$$eval('[data-area]', (r) => r.length), AREA_POINTS[area], `${rule}: ${area} shaded`);
+      // and said: the point's label, for a screen reader (the shade is not all)
+      if (AREA_POINTS[area]) assert.match(await p.$eval(`[data-mv="${arg}"]`, (e) => e.getAttribute('aria-label')), new RegExp(`^${arg} empty, allowed now$`));
+      await pick(p, arg);
+      await waitStone(other, arg);
+    } else if (stage === 'swap') {
+      assert.match(words, /^Choose your colour \(you hold (black|white) now\)$/);
+      await p.click(`#open-${arg}`);
+    } else if (stage === 'declare') {
+      assert.match(words, /^Declare how many fifth moves you will offer \(1–(8|10)\)$/);
+      assert.equal(await p.$$eval('#open-declare [data-declare]', (bs) => bs.length), o.count);
+      await p.click(`[data-declare="${arg}"]`);
+    } else if (stage === 'branch') {
+      assert.equal(words, 'Taraguchi: one fifth move in the centre 9×9, or ten offers');
+      await p.click(`#open-${arg}`);
+    } else if (stage === 'offer') {
+      assert.equal(o.count, arg.length, `${rule}: the offers to make`);
+      assert.match(words, new RegExp(`^Offer ${arg.length} fifth moves: tap them, then confirm \\(0 picked\\)$`));
+      for (const mv of arg) await pick(p, mv);
+      await p.waitForFunction((n) => document.querySelectorAll('[data-picked]').length === n, { timeout: T }, arg.length);
+      await p.click('#open-confirm');
+    } else if (stage === 'choose') {
+      assert.equal(words, 'Choose one of the offered fifth moves');
+      // the offers on both boards, numbered, and a button for each
+      for (const x of pages) assert.equal(await x.$$eval('[data-fifth]', (f) => f.length), o.offers.length, `${rule}: offers marked`);
+      assert.equal(await p.$eval(`[data-mv="${o.offers[0]}"]`, (e) => e.getAttribute('aria-label')), `${o.offers[0]} empty, offered fifth move 1`);
+      if (rule === 'rif') { // a reload at the choice: the snapshot's = OPENING shows it again
+        await p.reload();
+        await named(p);
+        await p.waitForFunction((n) => document.querySelectorAll('#open-choose [data-choose]').length === n, { timeout: T }, o.offers.length);
+      }
+      await p.click(`[data-choose="${arg}"]`);
+      await waitStone(other, arg);
+    }
+    // answered: its events came before its OK (the next stage, or * COLOURS)
+    await p.waitForFunction((s) => window.gomokud.model.game.seq > s && !window.gomokud.model.sentQ.some((r) => r.name === 'OPENING'), { timeout: T }, o.seq);
+    await other.waitForFunction((s) => window.gomokud.model.game.seq > s, { timeout: T }, o.seq);
+  }
+  // the opening done (* COLOURS): play to five, black on row 1, white on row 15
+  for (const x of pages) await x.waitForFunction(() => window.gomokud.model.game.status === 'playing', { timeout: T });
+  // the renju opening's name, shown to both (the reloaded page's from its snapshot)
+  if (renju) for (const x of pages) await waitText(x, '#opening-name', /: (RIF|Yamaguchi|Soosõrv-8|Taraguchi-10) · D1 Kansei 寒星$/);
+  else for (const x of pages) assert.match(await text(x, '#opening-name'), /^Opening: (pro|long pro)$/);
+  const blackPage = (await a.evaluate(() => window.gomokud.model.mySide())) === 'black' ? a : b;
+  const whitePage = blackPage === a ? b : a;
+  const plies = await a.evaluate(() => window.gomokud.model.game.moves.length);
+  assert.equal(plies, renju ? 5 : 3, `${rule}: the stones when the opening ends`);
+  const blackMoves = ['a1', 'b1', 'c1', 'd1', 'e1'];
+  for (const [i, w] of ['a15', 'c15', 'e15', 'g15', 'j15'].entries()) {
+    await play(whitePage, w);
+    await waitStone(blackPage, w);
+    await play(blackPage, blackMoves[i]);
+    await waitStone(whitePage, blackMoves[i]);
+  }
+  for (const x of pages) await waitText(x, '#turn', /^Black wins \(five\)$/);
+  await shot(blackPage, `opening-${rule.replace(' ', '-')}`);
+  ok(`${rule}: its opening played between two browsers${token === 'yamaguchi' ? ' (one on a phone)' : ''} (each stage's words, area shaded, offers marked and chosen, buttons of 44 px)${renju ? ', D1 Kansei named' : ''}, the game to five`);
+  for (const p of [a, b]) await p.browserContext().close();
+}
+
+async function openingGames() {
+  // OPENING_RULES=pro,rif: only those (a branch too: "taraguchi10 one")
+  const only = process.env.OPENING_RULES;
+  for (const rule of Object.keys(OPENING_SCRIPTS)) if (!only || only.split(',').includes(rule)) await openingGame(rule);
 }
 
 // ---- 6: an account, and a bot seated in a private room ---------------------------
@@ -1923,10 +2083,10 @@ async function a11yTree() {
   await p.browserContext().close();
 }
 
-const cases = { boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
-  daemon = await startDaemon(0);
+  daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
   console.log(`gomokud on 127.0.0.1:${daemon.port}, state ${dir}`);
   const lobbyPhone = await open(null, PHONE);
   await shot(lobbyPhone, 'lobby-phone');

@@ -101,8 +101,15 @@ od_turn() {
 		;;
 	*"O for one"*) keys "$1" T ;;
 	*)
-		# the game proper: the panel says whose move it is
-		if grep -q "Your move (black)" "$T/od.$1"; then
+		# swap2 (its own lines, the panel says the stage), then the game
+		# proper: the panel says whose move it is
+		if grep -q "Swap2: you to place 3 stones" "$T/od.$1"; then
+			for od_p in $(od_area any | head -3); do od_play "$1" "$od_p"; done
+		elif grep -q "Swap2: you to place 2 stones" "$T/od.$1"; then
+			for od_p in $(od_area any | head -8 | tail -2); do od_play "$1" "$od_p"; done
+		elif grep -q "Swap2: you to choose a colour" "$T/od.$1"; then
+			keys "$1" B
+		elif grep -q "Your move (black)" "$T/od.$1"; then
 			od_p=$(od_pick "$1" "$OD_BLACK $(od_all | awk '{ print $2 }')") &&
 			    od_play "$1" "$od_p"
 		elif grep -q "Your move (white)" "$T/od.$1"; then

@@ -76,6 +76,6 @@ game freestyle pro pro
 game freestyle longpro "long pro"
 game renju rif RIF
 game renju yamaguchi Yamaguchi
-game renju soosorv8 Soosorv-8
+game renju soosorv8 Soosõrv-8
 game renju taraguchi10 Taraguchi-10
 finish

@@ -127,7 +127,7 @@ keys $S h 9 Enter
 step "the third stone goes in the central 5x5" $S "in the central 5x5"
 check "five rows of the 5x5 are shaded" sh -c "[ \$($TM capture-pane -p -e -t =$S: | sed -n '3,17p' | grep -c '42m') = 5 ]"
 keys $S i 9 Enter
-step "bob's swap is said with the renju opening's name" $S "RIF: bob (holding white now) chooses a colour [D4 Kagetsu]"
+step "bob's swap is said with the renju opening's name" $S "RIF: bob (holding white now) chooses a colour [D4 Kagetsu 花月]"
 check "the title names the opening" sh -c "$TM capture-pane -p -t =$S: | sed -n 1p | grep -q 'RIF  D4 Kagetsu'"
 check "nothing is shaded while bob chooses" sh -c "! $TM capture-pane -p -e -t =$S: | sed -n '3,17p' | grep -q '42m'"
 say next

@@ -6,7 +6,9 @@
  * with a bot on either side; a bot for the free seat of a private room and
  * for a SEEK nobody answered; with one worker and no queue a second BOT is
  * told the server is busy, and resigning the first game frees the worker
- * (its search is cancelled); 50 bot games at once all finish.
+ * (its search is cancelled); 50 bot games at once all finish; a bot plays
+ * each opening rule's stages to the game's start (issue 46: place, swap,
+ * declare, offer, choose, branch), the human taking the other side.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -280,6 +282,161 @@ test_fifty(void)
 	printf("50 bot games at once (3 rules, levels 1-10) all played and ended\n");
 }
 
+/* The point (x, y) from the top left, in notation (a15 top left). */
+static void
+point_name(int x, int y, char *out, size_t n)
+{
+	snprintf(out, n, "%c%d", 'a' + x, 15 - y);
+}
+
+/* The first point of area a human would place on that is not in taken
+ * (the central areas from the centre out, the others from the far corner
+ * in): 0, or -1 when there is none. */
+static int
+area_point(const char *area, const char *taken, char *out, size_t n)
+{
+	int r = !strcmp(area, "centre") ? 0
+	    : !strcmp(area, "in3")      ? 1
+	    : !strcmp(area, "in5")      ? 2
+	    : !strcmp(area, "in7")      ? 3
+	    : !strcmp(area, "in9")      ? 4
+					: -1;
+	int out_of = !strcmp(area, "out5") ? 3 : !strcmp(area, "out7") ? 4 : 0;
+	for (int y = 0; y < 15; y++)
+		for (int x = 0; x < 15; x++) {
+			int px = r >= 0 ? 7 + (x % 2 ? (x + 1) / 2 : -x / 2) : 14 - x;
+			int py = r >= 0 ? 7 + (y % 2 ? (y + 1) / 2 : -y / 2) : 14 - y;
+			int dx = abs(px - 7), dy = abs(py - 7), ring = dx > dy ? dx : dy;
+			char name[8], key[10];
+			if ((r >= 0 && ring > r) || ring < out_of)
+				continue;
+			point_name(px, py, name, sizeof name);
+			snprintf(key, sizeof key, " %s ", name);
+			if (!strstr(taken, key)) {
+				snprintf(out, n, "%s", name);
+				return 0;
+			}
+		}
+	return -1;
+}
+
+/* One opening against a bot: the human (name) answers its own stages
+ * simply (stones on the first free point, colour per colour_pick, declare 2, far
+ * offers no symmetry can pair, the first offer), the bot the rest, up to
+ * * COLOURS. The bot's stages are counted in asked[]. 0, or -1. */
+static const char *const stage_names[] = { "place", "swap", "declare", "offer", "choose",
+	"branch" };
+
+static int
+bot_opening(struct tc *c, const char *name, const char *spec, const char *colour_pick, int asked[6])
+{
+	/* offers: points whose distances from the centre differ as pairs */
+	static const char *const far[] = { "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "c2",
+		"d2" };
+	char room[24], stage[16], user[32], side[8], area[8], canon[8], offers[64], mv[8];
+	char taken[512] = " "; /* the stones, " h8 i9 " */
+	int count;
+	unsigned seq;
+
+	/* the first * OPENING may come before OK BOT: its events first */
+	room[0] = '\0';
+	tc_send(c, "BOT play 4 %s", spec);
+	for (;;) {
+		const char *l = tc_read(c, 30000);
+		if (!l) {
+			CHECK(0, "%s: nothing for 30 s (last %s)", spec, c->line);
+			return -1;
+		}
+		if (!strncmp(l, "* COLOURS", 9) && room[0])
+			break;
+		if (!strncmp(l, "* OVER", 6) || !strncmp(l, "ERR", 3)) {
+			CHECK(0, "%s: %s", spec, l);
+			return -1;
+		}
+		if (!strncmp(l, "* MOVE ", 7) && sscanf(l, "* MOVE %*s %*u %*s %7s", mv) == 1 &&
+		    strlen(taken) + 8 < sizeof taken)
+			snprintf(taken + strlen(taken), sizeof taken - strlen(taken), "%s ", mv);
+		if (!strncmp(l, "OK BOT", 6))
+			sscanf(l, "OK BOT %23s", room);
+		if (strncmp(l, "* OPENING ", 10) ||
+		    sscanf(l, "* OPENING %23s %u %15s %31s %7s %7s %d %7s %63s", room, &seq, stage,
+			user, side, area, &count, canon, offers) != 9) {
+			continue;
+		}
+		if (strcmp(user, name) != 0) {
+			for (int k = 0; k < 6; k++)
+				asked[k] += !strcmp(stage, stage_names[k]);
+			continue;
+		}
+		if (!strcmp(stage, "place")) {
+			if (area_point(area, taken, mv, sizeof mv) != 0) {
+				CHECK(0, "%s: no point left in %s", spec, area);
+				return -1;
+			}
+			tc_send(c, "OPENING place %s %s", room, mv);
+		} else if (!strcmp(stage, "swap")) {
+			tc_send(c, "OPENING colour %s %s", room, colour_pick);
+		} else if (!strcmp(stage, "declare")) {
+			tc_send(c, "OPENING declare %s 2", room);
+		} else if (!strcmp(stage, "offer")) {
+			char list[64] = "";
+			for (int k = 0; k < count && k < 10; k++)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+				    k ? "," : "", far[k]);
+			tc_send(c, "OPENING offer %s %s", room, list);
+		} else if (!strcmp(stage, "choose")) {
+			char *comma = strchr(offers, ',');
+			if (comma)
+				*comma = '\0';
+			tc_send(c, "OPENING choose %s %s", room, offers);
+		} else if (!strcmp(stage, "branch")) {
+			tc_send(c, "OPENING branch %s one", room);
+		}
+	}
+	tc_send(c, "RESIGN %s", room);
+	if (!tc_expect(c, "* OVER", 20000)) {
+		CHECK(0, "%s: no * OVER after resigning", spec);
+		return -1;
+	}
+	tc_send(c, "LEAVE %s", room);
+	CHECK_LINE(c, "OK LEAVE");
+	return 0;
+}
+
+static void
+test_openings(void)
+{
+	static const struct {
+		const char *spec, *colour;
+	} games[] = {
+		{ "renju 15 none white rif", "black" },
+		{ "renju 15 none black rif", "white" },
+		{ "renju 15 none white yamaguchi", "white" },
+		{ "renju 15 none black yamaguchi", "black" },
+		{ "renju 15 none black soosorv8", "white" },
+		{ "renju 15 none white soosorv8", "black" },
+		{ "renju 15 none white taraguchi10", "white" },
+		{ "renju 15 none black taraguchi10", "black" },
+		{ "freestyle 15 none black swap", "white" },
+		{ "standard 15 none white swap", "black" },
+		{ "freestyle 15 none white pro", "white" },
+		{ "freestyle 15 none black longpro", "white" },
+	};
+	struct tc *c = tc_guest(d.port, "opener2");
+	int asked[6] = { 0 };
+
+	REQUIRE(c, "connect");
+	for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+		if (bot_opening(c, "opener2", games[i].spec, games[i].colour, asked) != 0)
+			return;
+	tc_close(c);
+	printf("a bot plays every opening rule to the game (asked: place %d, swap %d, declare "
+	       "%d, offer %d, choose %d, branch %d)\n",
+	    asked[0], asked[1], asked[2], asked[3], asked[4], asked[5]);
+	for (int k = 0; k < 5; k++)
+		CHECK(asked[k] > 0, "the bot was never asked to %s", stage_names[k]);
+}
+
 int
 main(void)
 {
@@ -295,6 +452,8 @@ main(void)
 		test_offers_and_rematch();
 	if (!failures)
 		test_swap2_and_seats();
+	if (!failures)
+		test_openings();
 	if (!failures)
 		test_busy_and_cancel();
 	if (!failures)

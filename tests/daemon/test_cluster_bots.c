@@ -8,7 +8,8 @@
  * on to its end; Redis killed while the bot is to move: the bot does not
  * hang, a says it asks again, and the bot moves once Redis is back;
  * garbage on the job stream and on a's channel is dropped and no node
- * falls. Without redis-server the test says so and skips, unless
+ * falls; a bot on a opens a RIF game, each of its three stones an opening
+ * job b decided (issue 46). Without redis-server the test says so and skips, unless
  * GOMOKU_REQUIRE_SHARED=1 (CI): then it fails.
  */
 #include <signal.h>
@@ -198,6 +199,37 @@ test_garbage(void)
 	ok("garbage on the job stream and on a node's channel is dropped; no node falls");
 }
 
+/* A bot on a opens a RIF game for a human: its three stones are opening
+ * jobs that b decides (the J line's opening tail, R's act form), then the
+ * human is asked to choose the colours. */
+static void
+test_remote_opening(void)
+{
+	int decided = daemon_log_count(&node[1], "cluster: opening job");
+	char room[24] = "";
+	int stones = 0;
+	struct tc *c = tc_guest(node[0].port, "carol");
+	REQUIRE(c, "connect");
+	tc_send(c, "BOT play 3 renju 15 none white rif");
+	for (;;) {
+		const char *l = tc_read(c, BOT_WAIT_MS);
+		REQUIRE(l, "no line for %d ms (last: %s)", BOT_WAIT_MS, c->line);
+		REQUIRE(strncmp(l, "* OVER", 6) && strncmp(l, "ERR", 3), "%s", l);
+		sscanf(l, "OK BOT %23s", room);
+		stones += !strncmp(l, "* MOVE ", 7);
+		if (!strncmp(l, "* OPENING ", 10) && strstr(l, " swap carol "))
+			break;
+	}
+	CHECK(stones == 3, "%d stones before the swap", stones);
+	int on_b = daemon_log_count(&node[1], "cluster: opening job") - decided;
+	CHECK(on_b == 3, "%d opening jobs decided on b for the bot's 3 stones", on_b);
+	CHECK(daemon_log_count(&node[0], "cluster: opening job") == 0, "a decided a job itself");
+	tc_send(c, "RESIGN %s", room);
+	CHECK_LINE(c, "* OVER");
+	tc_close(c);
+	ok("a node without workers has a bot open a RIF game; each act is decided on b");
+}
+
 int
 main(void)
 {
@@ -214,6 +246,7 @@ main(void)
 			return 1;
 		}
 	test_remote_game();
+	test_remote_opening();
 	test_worker_killed();
 	test_redis_down();
 	test_garbage();

@@ -3,7 +3,13 @@
  * loop: results and previews arrive on the loop thread, cancellation of
  * running (within engine.h's stop promise) and waiting jobs, a saturated
  * pool says so, first come first served across rooms, 50 games' searches at
- * once, shutdown while busy.
+ * once, shutdown while busy; opening jobs (issue 46): the worker rebuilds
+ * the machine and its act, which the machine takes, comes back on the loop;
+ * a log that does not replay ends -1; a remote pool's opening job goes out
+ * and its act comes back through bots_remote_act_done only; the log
+ * bots_opening_job takes (the room's) replays to the machine it was made
+ * from, at every stage of every rule's openings, and one that does not is
+ * refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +25,7 @@
 
 #include "daemon/bots.h"
 #include "daemon/clock.h"
+#include "engine/openbot.h"
 #include "tests/promises.h"
 
 /*
@@ -310,6 +317,222 @@ test_fifty_games(void **state)
 	print_message("  50 rooms' searches (3 rules, levels 1-10) on 2 workers, all legal\n");
 }
 
+struct act_tally {
+	int done, status, bad_thread;
+	opening_act_t act;
+	char why[32];
+};
+
+static void
+on_act(uint64_t id, int status, const opening_act_t *a, const char *why, void *arg)
+{
+	struct act_tally *t = arg;
+
+	(void)id;
+	if (!pthread_equal(pthread_self(), loop_thread))
+		t->bad_thread++;
+	t->done++;
+	t->status = status;
+	if (a)
+		t->act = *a;
+	snprintf(t->why, sizeof t->why, "%s", why ? why : "");
+}
+
+/* A RIF opening at its offers: D2 Keigetsu, the second player stayed
+ * white (logged "3:cw"), white's fourth on g9. */
+static bots_job_t
+rif_offer_job(uint64_t owner)
+{
+	bots_job_t j;
+	static const move_t stones[] = { 7 * 20 + 7, 6 * 20 + 7, 5 * 20 + 8, 8 * 20 + 6 };
+
+	memset(&j, 0, sizeof j);
+	j.owner = owner;
+	j.rule = RULE_RENJU;
+	j.size = 15;
+	j.nmoves = 4;
+	memcpy(j.moves, stones, sizeof stones);
+	j.level = 5;
+	j.max_depth = 3;
+	j.soft_ms = 2000;
+	j.hard_ms = 4000;
+	j.seed = 9;
+	j.orule = ORULE_RIF;
+	j.actor = 0;
+	snprintf(j.olog, sizeof j.olog, "3:cw");
+	return j;
+}
+
+static int64_t sent_id;
+static bots_job_t sent_job;
+
+static int
+capture_send(void *arg, int64_t id, const bots_job_t *job)
+{
+	(void)arg;
+	sent_id = id;
+	sent_job = *job;
+	return 0;
+}
+
+static void
+test_opening_job(void **state)
+{
+	(void)state;
+	bots_t *b = bots_new(base, 1, 4, 8, 0);
+	struct act_tally t = { 0 };
+	opening_t o;
+	int used;
+
+	assert_non_null(b);
+	bots_job_t j = rif_offer_job(1);
+	/* a move's entry point takes no opening job */
+	j.opening = 1;
+	assert_int_equal(bots_submit(b, &j, on_done, NULL, &t), BOTS_FULL);
+	assert_true(bots_submit_opening(b, &j, on_act, &t) > 0);
+	run_until(&t.done, 1, 60000);
+	assert_int_equal(t.bad_thread, 0);
+	assert_int_equal(t.status, 0);
+	assert_int_equal(t.act.kind, OACT_OFFER);
+	assert_int_equal(t.act.n, 2);
+	assert_true(t.why[0] != '\0');
+	assert_int_equal(opening_init(&o, ORULE_RIF, RULE_RENJU, 15), OERR_OK);
+	assert_int_equal(opening_replay(&o, j.olog, j.moves, j.nmoves, &used), OERR_OK);
+	assert_int_equal(opening_apply(&o, 0, &t.act), OERR_OK);
+	/* a log that does not replay: no act */
+	memset(&t, 0, sizeof t);
+	snprintf(j.olog, sizeof j.olog, "3:zz");
+	assert_true(bots_submit_opening(b, &j, on_act, &t) > 0);
+	run_until(&t.done, 1, 60000);
+	assert_int_equal(t.status, -1);
+	/* the other player's turn: no act either */
+	memset(&t, 0, sizeof t);
+	j = rif_offer_job(1);
+	j.actor = 1;
+	assert_true(bots_submit_opening(b, &j, on_act, &t) > 0);
+	run_until(&t.done, 1, 60000);
+	assert_int_equal(t.status, -1);
+	bots_free(b);
+
+	/* remote: the job goes out as an opening job, the act comes back */
+	bots_t *r = bots_new(base, 0, 4, 8, 0);
+	struct bots_remote tr = { capture_send, NULL, NULL };
+	assert_non_null(r);
+	bots_set_remote(r, &tr);
+	memset(&t, 0, sizeof t);
+	j = rif_offer_job(2);
+	int64_t id = bots_submit_opening(r, &j, on_act, &t);
+	assert_true(id > 0);
+	assert_int_equal(sent_id, id);
+	assert_true(sent_job.opening);
+	assert_string_equal(sent_job.olog, "3:cw");
+	opening_act_t a = { .kind = OACT_CHOOSE, .moves = { 7 * 20 + 8 } };
+	engine_result_t move = { .best = 1 };
+	assert_int_equal(bots_remote_done(r, id, 0, &move), -1); /* a move is no act */
+	assert_int_equal(bots_remote_act_done(r, id, 0, &a), 0);
+	assert_int_equal(t.done, 1);
+	assert_int_equal(t.status, 0);
+	assert_int_equal(t.act.kind, OACT_CHOOSE);
+	assert_int_equal(t.act.moves[0], 7 * 20 + 8);
+	assert_int_equal(bots_remote_act_done(r, id, 0, &a), -1); /* done already */
+	bots_free(r);
+}
+
+/* The machine a job rebuilds, from o's log, is the one it was made from;
+ * a log that does not lead to o makes no job. */
+static void
+assert_rebuilt(const opening_t *o, const char *log)
+{
+	bots_job_t j;
+	opening_t m;
+	int used;
+
+	memset(&j, 0, sizeof j);
+	assert_int_equal(bots_opening_job(&j, o, log, o->actor), 0);
+	if (log[0]) {
+		bots_job_t k;
+		assert_int_equal(bots_opening_job(&k, o, "", o->actor), -1);
+	}
+	assert_true(j.opening);
+	assert_int_equal(j.orule, o->rule);
+	assert_int_equal(j.actor, o->actor);
+	assert_int_equal(opening_init(&m, (opening_rule_t)j.orule, j.rule, j.size), OERR_OK);
+	if (opening_replay(&m, j.olog, j.moves, j.nmoves, &used) != OERR_OK)
+		fail_msg("%s: log \"%s\" does not replay", opening_rule_name(o->rule), j.olog);
+	assert_int_equal(used, o->pos.nmoves);
+	assert_int_equal(m.step, o->step);
+	assert_int_equal(m.stage, o->stage);
+	assert_int_equal(m.actor, o->actor);
+	assert_int_equal(m.black, o->black);
+	assert_int_equal(m.swaps, o->swaps);
+	assert_int_equal(m.declared, o->declared);
+	assert_int_equal(m.branch, o->branch);
+	assert_int_equal(m.noffers, o->noffers);
+	assert_memory_equal(m.offers, o->offers, sizeof m.offers);
+	assert_memory_equal(m.pos.moves, o->pos.moves, sizeof m.pos.moves[0] * o->pos.nmoves);
+}
+
+static void
+test_opening_log(void **state)
+{
+	(void)state;
+	static const struct {
+		opening_rule_t orule;
+		rule_t rule;
+	} rules[] = {
+		{ ORULE_NONE, RULE_RENJU },
+		{ ORULE_SWAP2, RULE_FREESTYLE },
+		{ ORULE_SWAP, RULE_STANDARD },
+		{ ORULE_PRO, RULE_FREESTYLE },
+		{ ORULE_LONGPRO, RULE_FREESTYLE },
+		{ ORULE_RIF, RULE_RENJU },
+		{ ORULE_YAMAGUCHI, RULE_RENJU },
+		{ ORULE_TARAGUCHI10, RULE_RENJU },
+		{ ORULE_SOOSORV8, RULE_RENJU },
+	};
+	engine_t *e = engine_new(4);
+	int swaps = 0;
+
+	assert_non_null(e);
+	for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
+		for (uint32_t seed = 0; seed < 6; seed++) {
+			opening_t o;
+			opening_act_t a;
+			/* level 1: colours and branches nearly at random */
+			openbot_limits_t l = openbot_default_limits();
+			l.level = 1;
+			l.seed = seed * 31 + (uint32_t)k;
+			l.max_nodes = 300;
+			l.max_depth = 1;
+			assert_int_equal(
+			    opening_init(&o, rules[k].orule, rules[k].rule, 15), OERR_OK);
+			char log[OPENING_LOG_MAX] = "";
+			while (!opening_done(&o)) {
+				assert_rebuilt(&o, log);
+				int actor = o.actor;
+				if (o.stage == OSTAGE_BRANCH && seed & 1) {
+					/* the ten offers too, which a bot seldom takes */
+					memset(&a, 0, sizeof a);
+					a.kind = OACT_BRANCH;
+					a.arg = OBRANCH_TEN;
+				} else {
+					assert_int_equal(
+					    openbot_decide(e, &o, actor, &l, &a, NULL), 0);
+				}
+				int stones = o.pos.nmoves;
+				assert_int_equal(opening_apply(&o, actor, &a), OERR_OK);
+				if (!opening_act_stone(&a))
+					assert_int_equal(opening_log_append(log, sizeof log, stones,
+							     &a, o.pos.size),
+					    0);
+				l.seed++;
+			}
+			swaps += o.swaps;
+		}
+	assert_true(swaps > 0);
+	engine_free(e);
+}
+
 int
 main(void)
 {
@@ -319,6 +542,8 @@ main(void)
 		cmocka_unit_test(test_saturated),
 		cmocka_unit_test(test_first_come_first_served),
 		cmocka_unit_test(test_fifty_games),
+		cmocka_unit_test(test_opening_job),
+		cmocka_unit_test(test_opening_log),
 	};
 	return cmocka_run_group_tests_name("bots", tests, setup, teardown);
 }

@@ -70,10 +70,10 @@ test_english(void **state)
 	assert_string_equal(TR("lobby.quick", "Quick match"), "Quick match");
 	/* the opening rules: the renju openings by code and name, the areas */
 	char name[64];
-	assert_string_equal(i18n_canon(1, name, sizeof name), "D1 Kansei");
-	assert_string_equal(i18n_canon(13, name, sizeof name), "D13 Yusei");
-	assert_string_equal(i18n_canon(14, name, sizeof name), "I1 Chosei");
-	assert_string_equal(i18n_canon(26, name, sizeof name), "I13 Suisei");
+	assert_string_equal(i18n_canon(1, name, sizeof name), "D1 Kansei 寒星");
+	assert_string_equal(i18n_canon(13, name, sizeof name), "D13 Yusei 遊星");
+	assert_string_equal(i18n_canon(14, name, sizeof name), "I1 Chosei 長星");
+	assert_string_equal(i18n_canon(26, name, sizeof name), "I13 Suisei 彗星");
 	assert_string_equal(i18n_canon(PROTO_CANON_NONE, name, sizeof name), "");
 	assert_string_equal(i18n_canon(27, name, sizeof name), "");
 	assert_string_equal(i18n_opening(OPENING_TARAGUCHI10), "Taraguchi-10");

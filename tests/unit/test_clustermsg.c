@@ -320,6 +320,118 @@ test_result(void **state)
 	assert_int_equal(parse(many, &m), -1);
 }
 
+/* Opening jobs (issue 46): the J line's opening tail and R's act form,
+ * formatted, parsed back, refused when wrong; the old forms unchanged. */
+static void
+test_opening_job(void **state)
+{
+	char buf[4096];
+	struct cmsg m;
+	bots_job_t j;
+	(void)state;
+	memset(&j, 0, sizeof j);
+	j.rule = RULE_RENJU;
+	j.size = 15;
+	j.level = 4;
+	j.soft_ms = 800;
+	j.nmoves = 4;
+	j.moves[0] = 7 * RULES_STRIDE + 7;
+	j.moves[1] = 6 * RULES_STRIDE + 7;
+	j.moves[2] = 5 * RULES_STRIDE + 8;
+	j.moves[3] = 8 * RULES_STRIDE + 6;
+	j.opening = 1;
+	j.orule = ORULE_SOOSORV8;
+	j.actor = 1;
+	snprintf(j.olog, sizeof j.olog, "3:cw 4:d5");
+	int n = cmsg_format_job(buf, sizeof buf, "alpha", 5, &j);
+	assert_true(n > 0);
+	assert_string_equal(buf + n - strlen(" o 8 1 3:cw 4:d5"), " o 8 1 3:cw 4:d5");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_JOB);
+	assert_true(m.spec.opening);
+	assert_int_equal(m.spec.orule, ORULE_SOOSORV8);
+	assert_int_equal(m.spec.actor, 1);
+	assert_string_equal(m.spec.olog, "3:cw 4:d5");
+	assert_int_equal(m.spec.nmoves, 4);
+	assert_memory_equal(m.spec.moves, j.moves, 4 * sizeof j.moves[0]);
+	/* no log yet, no stones yet */
+	j.olog[0] = '\0';
+	j.nmoves = 0;
+	n = cmsg_format_job(buf, sizeof buf, "alpha", 5, &j);
+	assert_string_equal(buf + n - strlen(" - o 8 1 -"), " - o 8 1 -");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_true(m.spec.opening);
+	assert_string_equal(m.spec.olog, "");
+	assert_int_equal(m.spec.nmoves, 0);
+	/* a move's job has no tail and is no opening job */
+	j.opening = 0;
+	n = cmsg_format_job(buf, sizeof buf, "alpha", 5, &j);
+	assert_null(strstr(buf, " o "));
+	assert_int_equal(parse(buf, &m), 0);
+	assert_false(m.spec.opening);
+	static const char *const badj[] = {
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - o",            /* no rule */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - o 9 0 -",      /* rule */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - o 5 2 -",      /* actor */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - o 5 0",        /* no log */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - x 5 0 -",      /* not o */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - oo 5 0 -",     /* not o */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - o 5 0 3:\tcb", /* a control */
+	};
+	for (size_t i = 0; i < sizeof badj / sizeof badj[0]; i++)
+		assert_int_equal(parse(badj[i], &m), -1);
+	char longlog[OPENING_LOG_MAX + 64] = "J a 1 0 15 5 100 200 0 0 0 5 1 - o 5 0 ";
+	while (strlen(longlog) < sizeof longlog - 1)
+		strcat(longlog, "x");
+	assert_int_equal(parse(longlog, &m), -1);
+
+	/* the act form of R: each kind */
+	static const opening_act_t acts[] = {
+		{ .kind = OACT_PLACE, .moves = { 112 } },
+		{ .kind = OACT_COLOUR, .arg = STONE_WHITE },
+		{ .kind = OACT_DECLARE, .n = 7 },
+		{ .kind = OACT_OFFER, .n = 3, .moves = { 112, 131, 0 } },
+		{ .kind = OACT_CHOOSE, .moves = { 131 } },
+		{ .kind = OACT_BRANCH, .arg = OBRANCH_TEN },
+	};
+	for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
+		n = cmsg_format_act(buf, sizeof buf, 41, 0, &acts[i]);
+		assert_true(n > 0);
+		assert_int_equal(parse(buf, &m), 0);
+		assert_int_equal(m.kind, CMSG_RESULT);
+		assert_true(m.job == 41);
+		assert_int_equal(m.status, 0);
+		assert_true(m.is_act);
+		assert_int_equal(m.act.kind, acts[i].kind);
+		assert_int_equal(m.act.n, acts[i].n);
+		assert_int_equal(m.act.arg, acts[i].arg);
+		assert_memory_equal(m.act.moves, acts[i].moves, sizeof m.act.moves);
+	}
+	n = cmsg_format_act(buf, sizeof buf, 42, -1, NULL);
+	assert_string_equal(buf, "R 42 -1 act 0 0 0 -");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.status, -1);
+	assert_true(m.is_act);
+	/* a move's result is not an act */
+	assert_int_equal(parse("R 9 0 112 -40 0 8 12 790 - x", &m), 0);
+	assert_false(m.is_act);
+	static const char *const badr[] = {
+		"R 1 0 act",
+		"R 1 0 act 6 0 0 -",     /* kind */
+		"R 1 0 act 0 0 0 -",     /* a stone act without its stone */
+		"R 1 0 act 0 0 0 1,2",   /* two stones */
+		"R 1 0 act 3 2 0 112",   /* two offers, one move */
+		"R 1 0 act 3 11 0 -",    /* n */
+		"R 1 0 act 1 0 256 -",   /* arg */
+		"R 1 0 act 0 0 0 400",   /* move */
+		"R 1 0 act 0 0 0 112 x", /* trailing */
+		"R 1 0 act 2 5 0 112",   /* a declare with a move */
+		"R 1 0 act 3 11 0 1,2,3,4,5,6,7,8,9,10,11",
+	};
+	for (size_t i = 0; i < sizeof badr / sizeof badr[0]; i++)
+		assert_int_equal(parse(badr[i], &m), -1);
+}
+
 /* Every prefix of good messages parses or is refused, never read past. */
 /* Spectator counts (C) and lobby messages (L): formatted, parsed back,
  * and refused when wrong. */
@@ -367,6 +479,8 @@ test_truncated(void **state)
 		"E * MOVE a7 43 white i9 1000 2000",
 		"J alpha 9 2 15 10 800 1600 60000 0 0 5 77 112,113,92",
 		"R 9 0 112 -40 0 8 12 790 112:-40,113:-90 four-three",
+		"J alpha 9 2 15 10 800 1600 60000 0 0 5 77 112,113,92 o 5 1 3:cw 4:d5",
+		"R 9 0 act 3 2 0 112,131",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -395,6 +509,7 @@ main(void)
 		cmocka_unit_test(test_watch_snapshot_event),
 		cmocka_unit_test(test_job),
 		cmocka_unit_test(test_result),
+		cmocka_unit_test(test_opening_job),
 		cmocka_unit_test(test_watchers_lobby),
 		cmocka_unit_test(test_truncated),
 	};

@@ -12,7 +12,8 @@
  * move (how fast: make bench-stop); the
  * shared transposition table under concurrent stores and probes; the
  * multi-threaded search (Lazy SMP) and its stop; the learned table
- * (shapes.h) as the value and the move ordering under ENGINE_EVAL_SHAPES.
+ * (shapes.h) as the value and the move ordering under ENGINE_EVAL_SHAPES;
+ * the root kept to a list of moves (engine_limits_t.only).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -554,6 +555,84 @@ test_levels_five_and_block(void **st)
 		assert_string_equal(r.reason, "block-five");
 	}
 	printf("  levels 1-10 all block the five (reason block-five)\n");
+	engine_free(e);
+}
+
+static int
+in_list(move_t m, const move_t *l, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (l[i] == m)
+			return 1;
+	return 0;
+}
+
+/* engine_limits_t.only: the root plays only the listed moves, at every
+ * level, even against a five; nbest reports only those; a listed five is
+ * still played; taken, off-board and renju-forbidden points are left out,
+ * and a list of none of them finds no move. */
+static void
+test_root_only(void **st)
+{
+	(void)st;
+	engine_t *e = engine_new(4);
+	move_t mv[64];
+	engine_result_t r;
+	/* black to move with an open four at 5..8,7: fives on 4,7 and 9,7 */
+	int n = parse_moves("5,7 5,9 6,7 6,9 7,7 7,9 8,7 12,12", mv);
+	move_t far[3] = { rules_move(0, 0), rules_move(14, 0), rules_move(0, 14) };
+	for (int lv = 1; lv <= 10; lv++) {
+		engine_limits_t l = engine_default_limits();
+		l.level = lv;
+		l.max_depth = 3;
+		l.seed = (uint32_t)lv;
+		l.nbest = 3;
+		l.only = far;
+		l.nonly = 3;
+		assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+		assert_true(in_list(r.best, far, 3));
+		/* the open four stays: white can block one of its two fives
+		 * (the search must see the older five points, not only those
+		 * of the last move) */
+		assert_true(r.score >= ENGINE_WIN_MIN);
+		assert_int_equal(r.ncand, 3);
+		for (int i = 0; i < r.ncand; i++) {
+			assert_true(in_list(r.cand[i].move, far, 3));
+			for (int j = 0; j < i; j++)
+				assert_int_not_equal(r.cand[i].move, r.cand[j].move);
+		}
+	}
+	/* a listed five is played, and said to be one */
+	move_t withfive[3] = { rules_move(0, 0), rules_move(9, 7), rules_move(14, 14) };
+	engine_limits_t l = engine_default_limits();
+	l.max_depth = 3;
+	l.only = withfive;
+	l.nonly = 3;
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+	assert_int_equal(r.best, rules_move(9, 7));
+	assert_string_equal(r.reason, "five");
+	/* taken and off-board points are dropped; nothing left: no move */
+	move_t none[3] = { rules_move(5, 7), rules_move(15, 3), rules_move(6, 9) };
+	l.only = none;
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), -1);
+	move_t one[4] = { rules_move(5, 7), rules_move(15, 3), rules_move(3, 3), rules_move(3, 3) };
+	l.only = one;
+	l.nonly = 4;
+	l.nbest = 4;
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+	assert_int_equal(r.best, rules_move(3, 3));
+	assert_int_equal(r.ncand, 1);
+	/* renju: black's double three on 7,7 (open threes 5..7,7 and 7,5..7)
+	 * is forbidden, so a list of it alone leaves black no move */
+	n = parse_moves("5,7 0,0 6,7 14,0 7,5 0,14 7,6 14,14", mv);
+	move_t dbl[1] = { rules_move(7, 7) };
+	l.only = dbl;
+	l.nonly = 1;
+	l.nbest = 1;
+	assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+	assert_int_equal(r.best, rules_move(7, 7));
+	assert_int_equal(search_xy(e, RULE_RENJU, mv, n, &l, &r), -1);
+	printf("  the root keeps to its list at levels 1-10, a listed five is played\n");
 	engine_free(e);
 }
 
@@ -1310,6 +1389,7 @@ main(void)
 		cmocka_unit_test(test_forced_replies),
 		cmocka_unit_test(test_vcf),
 		cmocka_unit_test(test_levels_five_and_block),
+		cmocka_unit_test(test_root_only),
 		cmocka_unit_test(test_renju),
 		cmocka_unit_test(test_renju_eval),
 		cmocka_unit_test(test_vct_pn),
