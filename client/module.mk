@@ -49,7 +49,8 @@ $(O)/tests/client/fakesrv: $(O)/tests/client/fakesrv.o
 CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/client/test_tui.sh \
 	tests/client/test_daemon_tui.sh tests/client/test_man.sh tests/client/test_journey.sh \
 	tests/client/test_tui_zh.sh tests/client/test_link_tui.sh tests/client/test_take_tui.sh \
-	tests/client/test_away_tui.sh tests/client/test_opening_tui.sh tests/client/test_opening_duo_tui.sh
+	tests/client/test_away_tui.sh tests/client/test_opening_tui.sh tests/client/test_opening_duo_tui.sh \
+	tests/client/test_opening_bot_tui.sh
 $(CLIENT_SH_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku $(MO_FILES)
 TESTS += $(CLIENT_SH_TESTS)
 

@@ -2,12 +2,11 @@
 # The opening rules against the server's bot (issue 46): a terminal client
 # in tmux plays a whole game under each opening rule with a bot, from the
 # lobby's "Play a bot" with the rule and opening set: none, swap2, swap,
-# pro and long pro on freestyle 15x15; none, RIF, Yamaguchi, Soosorv-8 and
+# pro and long pro on freestyle 15x15; none, RIF, Yamaguchi, Soosõrv-8 and
 # Taraguchi-10 on renju. The player acts on what its screen says
 # (tests/client/opening_driver.sh); the bot acts for itself.
-# Needs a daemon whose bots play every opening rule: until they do, a
-# BOT play with another opening is refused (501) and this test fails
-# there. It is not in CLIENT_SH_TESTS (client/module.mk) until then.
+# A BOT play the server refuses (501: its bots do not play that opening)
+# fails that rule's game, and the next rule is played.
 # GOMOKU_TEST_PORT picks the daemon's port (default: any free one).
 . tests/client/lib.sh
 . tests/client/opening_driver.sh

@@ -2,7 +2,7 @@
 # The opening rules on the real daemon (issue 46): two terminal clients in
 # tmux play a whole game under each opening rule, from alice's challenge
 # with the lobby's rule and opening to the end: swap, pro and long pro on
-# freestyle 15x15, RIF, Yamaguchi, Soosorv-8 and Taraguchi-10 on renju.
+# freestyle 15x15, RIF, Yamaguchi, Soosõrv-8 and Taraguchi-10 on renju.
 # Each player acts on what its screen says (tests/client/opening_driver.sh):
 # the instruction of each stage, the area named, the fifth moves drawn as 5.
 # GOMOKU_TEST_PORT picks the daemon's port (default: any free one).
