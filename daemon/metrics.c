@@ -178,6 +178,19 @@ metrics_line_end(struct metrics *m)
 	m->line_at_us = 0;
 }
 
+int64_t
+metrics_line_at(const struct metrics *m)
+{
+	return m ? m->line_at_us : 0;
+}
+
+void
+metrics_line_set(struct metrics *m, int64_t at_us)
+{
+	if (m)
+		m->line_at_us = at_us;
+}
+
 void
 metrics_moves_relayed(struct metrics *m, int n)
 {

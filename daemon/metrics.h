@@ -57,6 +57,11 @@ void metrics_game_finished(struct metrics *m, rule_t rule, game_reason_t reason)
  * observe the relay latency from the line's arrival. */
 void metrics_line_begin(struct metrics *m);
 void metrics_line_end(struct metrics *m);
+/* When the line being dealt with arrived (0: none), and the same set again
+ * while a write that waited for its commit goes out (the moves it relays
+ * count from their line's arrival, not the commit's). */
+int64_t metrics_line_at(const struct metrics *m);
+void metrics_line_set(struct metrics *m, int64_t at_us);
 /* n * MOVE events were handed to every member's sink. */
 void metrics_moves_relayed(struct metrics *m, int n);
 void metrics_observe(struct metrics *m, enum metric_hist h, int64_t us);

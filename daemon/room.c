@@ -130,7 +130,8 @@ struct pending {
 	move_t mv[3];
 	char reason[64];
 	int64_t now;
-	int swap2; /* opening stones: the stage moves on after */
+	int swap2;          /* opening stones: the stage moves on after */
+	int64_t line_at_us; /* the request's line arrived then (the relay metric); 0: none */
 	/* or an undo of that many plies, or an opening's act with no stone
 	 * (oact, and the log with it) */
 	int undo, colours;
@@ -1251,6 +1252,7 @@ play(struct room *r, const move_t *mv, int n, const char *reason, int64_t now, u
 		snprintf(p->reason, sizeof p->reason, "%s", reason ? reason : "");
 		p->now = now;
 		p->swap2 = swap2;
+		p->line_at_us = metrics_line_at(r->srv->metrics);
 		r->pending = p;
 		return 1;
 	}
@@ -1366,7 +1368,10 @@ write_done(void *arg, game_err_t e)
 		struct archive_move am[3];
 		proto_msg_t m[3];
 		place(r, p->mv, p->n, p->reason[0] ? p->reason : NULL, p->now, am, m);
+		int64_t line_at = metrics_line_at(r->srv->metrics);
+		metrics_line_set(r->srv->metrics, p->line_at_us);
 		publish(r, m, p->n, p->now, &act.seq);
+		metrics_line_set(r->srv->metrics, line_at);
 		if (p->swap2) {
 			stones_put(r);
 			act.seq = r->seq;
