@@ -56,9 +56,12 @@ TESTS += $(CLIENT_SH_TESTS)
 
 # libFuzzer target for the model (see proto/module.mk for FUZZ_CC, FUZZ_FLAGS).
 FUZZERS += client_model
-$(FUZZ_DIR)/fuzz_client_model: tests/fuzz/fuzz_client_model.c client/model.c client/model.h $(PROTO_SRCS) $(RULES_SRCS)
+# (the model words its log lines through the catalogs: i18n.c)
+$(FUZZ_DIR)/fuzz_client_model: tests/fuzz/fuzz_client_model.c client/model.c client/model.h \
+    client/i18n.c client/i18n.h $(PROTO_SRCS) $(RULES_SRCS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_client_model.c client/model.c $(PROTO_SRCS) $(RULES_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_client_model.c client/model.c client/i18n.c \
+	    $(PROTO_SRCS) $(RULES_SRCS)
 
 .PHONY: fuzz-client_model
 fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
