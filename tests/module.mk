@@ -52,6 +52,19 @@ fuzz-rules: $(FUZZ_DIR)/fuzz_rules
 	$(FUZZ_DIR)/fuzz_rules -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
 	    $(FUZZ_DIR)/corpus-rules tests/fuzz/corpus/rules
 
+# The opening machines (issue 46): refusals change nothing, and the log the
+# store keeps plays every machine back exactly.
+FUZZERS += opening
+$(FUZZ_DIR)/fuzz_opening: tests/fuzz/fuzz_opening.c $(RULES_SRCS) rules/rules.h rules/opening.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_opening.c $(RULES_SRCS)
+
+.PHONY: fuzz-opening
+fuzz-opening: $(FUZZ_DIR)/fuzz_opening
+	@mkdir -p $(FUZZ_DIR)/corpus-opening
+	$(FUZZ_DIR)/fuzz_opening -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
+	    $(FUZZ_DIR)/corpus-opening
+
 # The bot worker pool (issue 6) with the real engine on a libevent loop.
 $(O)/tests/unit/test_bots.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
 $(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(O)/daemon/workq.o \
