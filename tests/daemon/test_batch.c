@@ -221,6 +221,22 @@ test_fenced(void)
 	}
 }
 
+/* Waits until n sessions of lock_game hold their rows (their SELECT ...
+ * FOR UPDATE done, the transaction left open): psql may take seconds to
+ * start on a loaded machine. 0, or -1 after 20 s. */
+static int
+locks_held(const char *url, int n)
+{
+	for (int t = 0; t < 200; t++) {
+		if (sql_value(url,
+			"SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in "
+			"transaction' AND query LIKE '%FOR UPDATE%'") == n)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -1;
+}
+
 static void
 test_outage(void)
 {
@@ -235,7 +251,7 @@ test_outage(void)
 	 * The second lock stops the group after room 1's move, written in it. */
 	FILE *first = lock_game(db2, room[0]), *mid = lock_game(db2, room[2]);
 	REQUIRE(first && mid, "no psql");
-	usleep(1000 * 1000); /* both sessions hold their rows */
+	REQUIRE(locks_held(db2, 2) == 0, "the test's psql sessions do not hold their rows");
 	tc_send(black[0], "MOVE %s h8", room[0]);
 	usleep(300 * 1000);
 	for (int i = 1; i <= GROUP; i++)
