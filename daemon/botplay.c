@@ -203,6 +203,30 @@ store_refused(struct botgame *bg, game_err_t e)
 	return 1;
 }
 
+/* The end of the bot's job id (a search or an opening act, ms its time
+ * or -1): counted; 1 when it is the job the bot waits for and it came
+ * back (go on with status), 0 when it is stale or no worker answered (the
+ * clock runs: it asks again shortly). */
+static int
+job_answered(struct botgame *bg, uint64_t id, int status, int ms)
+{
+	if (status != BOTS_LOST)
+		metrics_bot_done(bg->bp->srv->metrics, ms);
+	if ((int64_t)id != bg->job)
+		return 0;
+	bg->job = 0;
+	if (status == BOTS_LOST) {
+		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
+		if (!bg->lost_said++)
+			log_warn(&bg->bp->srv->log, "room %s: no bot worker answered; asking again",
+			    room_id(bg->room));
+		event_add(bg->ev, &tv);
+		return 0;
+	}
+	bg->lost_said = 0;
+	return 1;
+}
+
 static void
 on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 {
@@ -211,20 +235,8 @@ on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 	struct room_act act;
 	char mv[PROTO_MOVE_MAX + 1];
 
-	if (status != BOTS_LOST)
-		metrics_bot_done(bg->bp->srv->metrics, status == 0 ? res->time_ms : -1);
-	if ((int64_t)id != bg->job)
+	if (!job_answered(bg, id, status, status == 0 ? res->time_ms : -1))
 		return;
-	bg->job = 0;
-	if (status == BOTS_LOST) { /* no worker answered: the clock runs, ask again */
-		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
-		if (!bg->lost_said++)
-			log_warn(&bg->bp->srv->log, "room %s: no bot worker answered; asking again",
-			    room_id(r));
-		event_add(bg->ev, &tv);
-		return;
-	}
-	bg->lost_said = 0;
 	if (room_actor(r) != my_seat(bg) || state_key(r) != bg->key) {
 		poke(bg);
 		return;
@@ -258,21 +270,8 @@ on_act(uint64_t id, int status, const opening_act_t *a, const char *why, void *a
 	struct room *r = bg->room;
 	struct room_act act;
 
-	if (status != BOTS_LOST)
-		metrics_bot_done(
-		    bg->bp->srv->metrics, status == 0 ? (int)(clock_now_ms() - bg->asked_ms) : -1);
-	if ((int64_t)id != bg->job)
+	if (!job_answered(bg, id, status, status == 0 ? (int)(clock_now_ms() - bg->asked_ms) : -1))
 		return;
-	bg->job = 0;
-	if (status == BOTS_LOST) { /* no worker answered: ask again */
-		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
-		if (!bg->lost_said++)
-			log_warn(&bg->bp->srv->log, "room %s: no bot worker answered; asking again",
-			    room_id(r));
-		event_add(bg->ev, &tv);
-		return;
-	}
-	bg->lost_said = 0;
 	if (room_actor(r) != my_seat(bg) || state_key(r) != bg->key || !room_opening(r)) {
 		poke(bg);
 		return;

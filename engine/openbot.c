@@ -38,9 +38,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/skill.h"
+#include "engine/timeman.h"
 
 enum {
 	STEP = OPENBOT_OFFER_STEP,
@@ -85,14 +85,6 @@ typedef struct {
 	int v; /* black's view */
 } cand_t;
 
-static int64_t
-now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static uint32_t
 mix(uint32_t x)
 {
@@ -130,7 +122,7 @@ run(bot_t *b, const position_t *p, const move_t *only, int nonly, int nbest, eng
 	l.only = only;
 	l.nonly = nonly;
 	if (b->deadline_us) {
-		int64_t left = (b->deadline_us - now_us()) / 1000;
+		int64_t left = (b->deadline_us - tm_now_us()) / 1000;
 		int ms = left > 2 ? (int)(left / 2) : 1;
 		l.soft_ms = l.hard_ms = ms;
 	}
@@ -588,7 +580,7 @@ openbot_decide(engine_t *e, const opening_t *o, int actor, const openbot_limits_
 	b.actor = actor;
 	b.l = l ? l : &def;
 	b.sk = skill_of(b.l->level);
-	b.deadline_us = b.l->soft_ms > 0 ? now_us() + (int64_t)b.l->soft_ms * 1000 : 0;
+	b.deadline_us = b.l->soft_ms > 0 ? tm_now_us() + (int64_t)b.l->soft_ms * 1000 : 0;
 	decide(&b, out);
 	if (!accepted(&b, out)) {
 		plain_act(&b, out);

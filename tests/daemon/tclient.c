@@ -946,3 +946,57 @@ tc_cpu_ms(pid_t pid)
 		return -1;
 	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
+
+long
+tc_metric(int port, const char *name)
+{
+	static char buf[1 << 17];
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	const char *req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+	size_t n = 0;
+	ssize_t r = write(fd, req, strlen(req));
+	while (r > 0 && n + 1 < sizeof buf && (r = read(fd, buf + n, sizeof buf - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	buf[n] = '\0';
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+		if (strncmp(l, name, strlen(name)) == 0 && l[strlen(name)] == ' ')
+			return atol(l + strlen(name) + 1);
+	return -1;
+}
+
+const char *
+tc_move_answer(struct tc *c, int ms)
+{
+	const char *l;
+	while ((l = tc_read(c, ms)) && strncmp(l, "OK MOVE", 7) != 0 && strncmp(l, "ERR", 3) != 0)
+		;
+	return l;
+}
+
+int
+tc_pair_rooms(
+    int port, int n, struct tc **black, struct tc **white, char room[][24], const char *tag)
+{
+	for (int i = 0; i < n; i++) {
+		char b[16], w[16];
+		snprintf(b, sizeof b, "%sb%d", tag, i);
+		snprintf(w, sizeof w, "%sw%d", tag, i);
+		if (tc_pair_guests(
+			port, b, w, "freestyle 15 none", &black[i], &white[i], room[i], 24) != 0) {
+			printf("FAIL: pairing %s: %s\n", b, tc_why);
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++) /* the lines of the start (* RATINGS ...) */
+		while (tc_read(black[i], 150) || tc_read(white[i], 50))
+			;
+	return 0;
+}

@@ -126,6 +126,16 @@ int tc_pair_guests(int port, const char *bn, const char *wn, const char *game, s
  * watcher (a NULL-ended list; watchers may be NULL) as "* MOVE <room>
  * <seq> <side> <move> ", and white told "* OVER <room> ". */
 int tc_play_five(struct tc *black, struct tc *white, const char *room, struct tc *const *watchers);
+/* n games on port, paired by tc_pair_guests as <tag>b<i> and <tag>w<i>:
+ * black[i] and white[i] in room[i] (24 bytes each), the lines of their
+ * start read. 0, or -1 (said). */
+int tc_pair_rooms(
+    int port, int n, struct tc **black, struct tc **white, char room[][24], const char *tag);
+/* Reads c's lines until one starts with "OK MOVE" or "ERR": it, or NULL
+ * after ms without one. */
+const char *tc_move_answer(struct tc *c, int ms);
+/* GET /metrics on 127.0.0.1:port: the value of the sample name, or -1. */
+long tc_metric(int port, const char *name);
 
 /*
  * A game against one of the server's bots in room on c, the human's side

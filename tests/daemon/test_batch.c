@@ -107,76 +107,20 @@ lock_free(FILE *p)
 	pclose(p); /* psql ends at the end of its input */
 }
 
-/* GET /metrics; the value of the sample name (-1: none). */
-static long
-metric(const char *name)
-{
-	static char buf[1 << 17];
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)mport) };
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	const char *req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-	size_t n = 0;
-	ssize_t r = write(fd, req, strlen(req));
-	while (r > 0 && n + 1 < sizeof buf && (r = read(fd, buf + n, sizeof buf - 1 - n)) > 0)
-		n += (size_t)r;
-	close(fd);
-	buf[n] = '\0';
-	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
-		if (strncmp(l, name, strlen(name)) == 0 && l[strlen(name)] == ' ')
-			return atol(l + strlen(name) + 1);
-	return -1;
-}
-
-/* Reads c's lines until one starts with "OK MOVE" or "ERR": it, or NULL. */
-static const char *
-move_answer(struct tc *c, int ms)
-{
-	const char *l;
-	while ((l = tc_read(c, ms)) && strncmp(l, "OK MOVE", 7) != 0 && strncmp(l, "ERR", 3) != 0)
-		;
-	return l;
-}
-
-/* n games on port, black[i] and white[i] in room[i]. */
-static int
-pair_rooms(int port, int n, struct tc **black, struct tc **white, char room[][24], const char *tag)
-{
-	for (int i = 0; i < n; i++) {
-		char b[16], w[16];
-		snprintf(b, sizeof b, "%sb%d", tag, i);
-		snprintf(w, sizeof w, "%sw%d", tag, i);
-		if (tc_pair_guests(
-			port, b, w, "freestyle 15 none", &black[i], &white[i], room[i], 24) != 0) {
-			printf("FAIL: pairing %s: %s\n", b, tc_why);
-			return -1;
-		}
-	}
-	for (int i = 0; i < n; i++) /* the lines of the start (* RATINGS ...) */
-		while (tc_read(black[i], 150) || tc_read(white[i], 50))
-			;
-	return 0;
-}
-
 static void
 test_fenced(void)
 {
 	struct tc *black[ROOMS], *white[ROOMS];
 	char room[ROOMS][24], sql[300];
-	REQUIRE(pair_rooms(node.port, ROOMS, black, white, room, "f") == 0, "no games");
+	REQUIRE(tc_pair_rooms(node.port, ROOMS, black, white, room, "f") == 0, "no games");
 	/* another node adopted this game meanwhile, as far as the database goes */
 	snprintf(sql, sizeof sql,
 	    "UPDATE games SET owner = 'elsewhere' WHERE room = '%s' AND ended IS NULL"
 	    " RETURNING 1",
 	    room[FENCED]);
 	REQUIRE(sql_value(db, sql) == 1, "cannot give room %s's game away", room[FENCED]);
-	long batches = metric("gomokud_store_batches_total"),
-	     jobs = metric("gomokud_store_batch_jobs_total");
+	long batches = tc_metric(mport, "gomokud_store_batches_total"),
+	     jobs = tc_metric(mport, "gomokud_store_batch_jobs_total");
 	REQUIRE(batches >= 0 && jobs >= 0, "no store batch metrics on :%d", mport);
 
 	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
@@ -189,7 +133,7 @@ test_fenced(void)
 	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 
 	for (int i = 0; i < ROOMS; i++) {
-		const char *l = move_answer(black[i], 5000);
+		const char *l = tc_move_answer(black[i], 5000);
 		if (i == FENCED) {
 			CHECK(l && strncmp(l, "ERR 500", 7) == 0 && strstr(l, "another node"),
 			    "the fenced room's move: %s", black[i]->line);
@@ -201,9 +145,9 @@ test_fenced(void)
 		CHECK(tc_expect(white[i], "* MOVE", 3000), "room %d's opponent: %s", i,
 		    white[i]->line);
 	}
-	long nb = metric("gomokud_store_batches_total"),
-	     nj = metric("gomokud_store_batch_jobs_total"),
-	     most = metric("gomokud_store_batch_jobs_max");
+	long nb = tc_metric(mport, "gomokud_store_batches_total"),
+	     nj = tc_metric(mport, "gomokud_store_batch_jobs_total"),
+	     most = tc_metric(mport, "gomokud_store_batch_jobs_max");
 	CHECK(nb - batches == 2 && nj - jobs == ROOMS && most == ROOMS - 1,
 	    "not one write alone then one group of %d: %ld transactions, %ld writes, the "
 	    "largest %ld",
@@ -245,7 +189,7 @@ test_outage(void)
 	char conf[400];
 	snprintf(conf, sizeof conf, "database %s\n", db2);
 	REQUIRE(daemon_start(&lone, GOMOKUD_BIN, conf) == 0, "no daemon (log %s)", lone.log);
-	REQUIRE(pair_rooms(lone.port, GROUP + 1, black, white, room, "o") == 0, "no games");
+	REQUIRE(tc_pair_rooms(lone.port, GROUP + 1, black, white, room, "o") == 0, "no games");
 
 	/* room 0's write waits on the first lock; rooms 1.. queue behind it.
 	 * The second lock stops the group after room 1's move, written in it. */
@@ -258,7 +202,7 @@ test_outage(void)
 		tc_send(black[i], "MOVE %s h8", room[i]);
 	usleep(500 * 1000);
 	lock_free(first);
-	const char *l = move_answer(black[0], 5000);
+	const char *l = tc_move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
 	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
 	usleep(500 * 1000); /* the group is begun, room 1's move in it, room 2's waiting */
@@ -269,7 +213,7 @@ test_outage(void)
 	REQUIRE(tc_pg_ctl("stop") == 0, "cannot stop PostgreSQL");
 	lock_free(mid);
 	for (int i = 1; i <= GROUP; i++) {
-		l = move_answer(black[i], 8000);
+		l = tc_move_answer(black[i], 8000);
 		CHECK(l && strncmp(l, "ERR 508", 7) == 0,
 		    "room %d's move with the group cut off: %s", i, black[i]->line);
 		CHECK(!tc_expect(white[i], "* MOVE", 300),
@@ -287,7 +231,7 @@ test_outage(void)
 	for (int i = 1; i <= GROUP; i++) {
 		for (int t = 0; t < 40; t++) {
 			tc_send(black[i], "MOVE %s h8", room[i]);
-			l = move_answer(black[i], 5000);
+			l = tc_move_answer(black[i], 5000);
 			if (!l || strncmp(l, "ERR 508", 7) != 0)
 				break;
 			usleep(250 * 1000);
@@ -318,7 +262,7 @@ test_killed(void)
 	int rc = daemon_start(&doomed, GOMOKUD_FAULTS_BIN, conf);
 	unsetenv("GOMOKUD_FAULT");
 	REQUIRE(rc == 0, "no daemon (log %s)", doomed.log);
-	REQUIRE(pair_rooms(doomed.port, GROUP, black, white, room, "k") == 0, "no games");
+	REQUIRE(tc_pair_rooms(doomed.port, GROUP, black, white, room, "k") == 0, "no games");
 
 	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(black[0], "MOVE %s h8", room[0]);
@@ -327,7 +271,7 @@ test_killed(void)
 		tc_send(black[i], "MOVE %s h8", room[i]);
 	usleep(500 * 1000);
 	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
-	const char *l = move_answer(black[0], 5000);
+	const char *l = tc_move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
 	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
 	CHECK(daemon_stop(&doomed, 0, 5000) == 128 + SIGKILL,

@@ -14,13 +14,10 @@
  *   game has exactly the moves answered before, and goes on.
  * Every process it started is stopped by its pid, also on failure.
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "tests/daemon/check.h"
@@ -36,62 +33,6 @@
 enum { ROOMS = 6 };
 
 static int mport;
-
-/* GET /metrics; the value of the sample name (-1: none). */
-static long
-metric(const char *name)
-{
-	static char buf[1 << 17];
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)mport) };
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	const char *req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-	size_t n = 0;
-	ssize_t r = write(fd, req, strlen(req));
-	while (r > 0 && n + 1 < sizeof buf && (r = read(fd, buf + n, sizeof buf - 1 - n)) > 0)
-		n += (size_t)r;
-	close(fd);
-	buf[n] = '\0';
-	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
-		if (strncmp(l, name, strlen(name)) == 0 && l[strlen(name)] == ' ')
-			return atol(l + strlen(name) + 1);
-	return -1;
-}
-
-/* Reads c's lines until one starts with "OK MOVE" or "ERR": it, or NULL. */
-static const char *
-move_answer(struct tc *c, int ms)
-{
-	const char *l;
-	while ((l = tc_read(c, ms)) && strncmp(l, "OK MOVE", 7) != 0 && strncmp(l, "ERR", 3) != 0)
-		;
-	return l;
-}
-
-/* n games on port, black[i] and white[i] in room[i]. */
-static int
-pair_rooms(int port, int n, struct tc **black, struct tc **white, char room[][24], const char *tag)
-{
-	for (int i = 0; i < n; i++) {
-		char b[16], w[16];
-		snprintf(b, sizeof b, "%sb%d", tag, i);
-		snprintf(w, sizeof w, "%sw%d", tag, i);
-		if (tc_pair_guests(
-			port, b, w, "freestyle 15 none", &black[i], &white[i], room[i], 24) != 0) {
-			printf("FAIL: pairing %s: %s\n", b, tc_why);
-			return -1;
-		}
-	}
-	for (int i = 0; i < n; i++) /* the lines of the start (* RATINGS ...) */
-		while (tc_read(black[i], 150) || tc_read(white[i], 50))
-			;
-	return 0;
-}
 
 /* Starts bin on state (NULL: a new directory) with fault set ("": none). */
 static int
@@ -130,15 +71,15 @@ test_refused_alone(void)
 	mport = tc_free_port();
 	REQUIRE(start(&d, GOMOKUD_FAULTS_BIN, NULL, "before:save-move:3:fail") == 0,
 	    "the fault build did not start");
-	REQUIRE(pair_rooms(d.port, ROOMS, black, white, room, "g") == 0, "no games");
-	long batches = metric("gomokud_store_batches_total"),
-	     jobs = metric("gomokud_store_batch_jobs_total");
+	REQUIRE(tc_pair_rooms(d.port, ROOMS, black, white, room, "g") == 0, "no games");
+	long batches = tc_metric(mport, "gomokud_store_batches_total"),
+	     jobs = tc_metric(mport, "gomokud_store_batch_jobs_total");
 	REQUIRE(batches >= 0 && jobs >= 0, "no store batch metrics on :%d", mport);
 
 	burst(&d, black, room, "h8");
 	int refused = -1, answered = 0;
 	for (int i = 0; i < ROOMS; i++) {
-		const char *l = move_answer(black[i], 5000);
+		const char *l = tc_move_answer(black[i], 5000);
 		if (l && strncmp(l, "ERR 500", 7) == 0) {
 			CHECK(refused < 0, "rooms %d and %d both refused", refused, i);
 			refused = i;
@@ -152,15 +93,15 @@ test_refused_alone(void)
 	}
 	CHECK(refused >= 0 && answered == ROOMS - 1, "%d answered, the refused room %d", answered,
 	    refused);
-	long b2 = metric("gomokud_store_batches_total"),
-	     j2 = metric("gomokud_store_batch_jobs_total"),
-	     max = metric("gomokud_store_batch_jobs_max");
+	long b2 = tc_metric(mport, "gomokud_store_batches_total"),
+	     j2 = tc_metric(mport, "gomokud_store_batch_jobs_total"),
+	     max = tc_metric(mport, "gomokud_store_batch_jobs_max");
 	CHECK(b2 == batches + 1 && j2 == jobs + ROOMS && max == ROOMS,
 	    "the burst was %ld transactions of %ld writes (the most %ld), not one of %d",
 	    b2 - batches, j2 - jobs, max, ROOMS);
 	if (refused >= 0) { /* nothing of it was stored: the same move is taken now */
 		tc_send(black[refused], "MOVE %s h8", room[refused]);
-		const char *l = move_answer(black[refused], 3000);
+		const char *l = tc_move_answer(black[refused], 3000);
 		CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the refused move again: %s",
 		    black[refused]->line);
 	}
@@ -183,11 +124,11 @@ test_kill_before_commit(void)
 	REQUIRE(start(&d1, GOMOKUD_FAULTS_BIN, NULL, "before:commit:1:die") == 0,
 	    "the fault build did not start");
 	snprintf(state, sizeof state, "%s/state", d1.dir);
-	REQUIRE(pair_rooms(d1.port, ROOMS, black, white, room, "k") == 0, "no games");
+	REQUIRE(tc_pair_rooms(d1.port, ROOMS, black, white, room, "k") == 0, "no games");
 	/* black's moves one at a time: each its own transaction, no COMMIT */
 	for (int i = 0; i < ROOMS; i++) {
 		tc_send(black[i], "MOVE %s h8", room[i]);
-		const char *l = move_answer(black[i], 3000);
+		const char *l = tc_move_answer(black[i], 3000);
 		REQUIRE(l && strncmp(l, "OK MOVE", 7) == 0, "room %d's first move: %s", i,
 		    black[i]->line);
 		REQUIRE(tc_expect(white[i], "* MOVE", 3000), "white %d heard nothing", i);
@@ -196,7 +137,7 @@ test_kill_before_commit(void)
 	/* white's together: one group, killed before its COMMIT */
 	burst(&d1, white, room, "i9");
 	for (int i = 0; i < ROOMS; i++) {
-		const char *l = move_answer(white[i], 3000);
+		const char *l = tc_move_answer(white[i], 3000);
 		CHECK(!l || strncmp(l, "OK MOVE", 7) != 0, "room %d's move answered: %s", i, l);
 		CHECK(!tc_expect(black[i], "* MOVE", 200), "room %d's black heard white's move", i);
 	}
@@ -220,7 +161,7 @@ test_kill_before_commit(void)
 		CHECK(moves && strcmp(moves, "h8") == 0, "room %d after the restart: moves %s", i,
 		    moves ? moves : "(none)");
 		tc_send(c, "MOVE %s i9", room[i]); /* and the game goes on */
-		l = move_answer(c, 3000);
+		l = tc_move_answer(c, 3000);
 		CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "room %d goes on: %s", i, c->line);
 		tc_close(c);
 	}
