@@ -7,6 +7,27 @@
 # no rule: the points it tries come from the area's words, and a point the
 # server refuses is not tried again. Needs lib.sh's TM, keys and screen.
 
+# The lobby's selected row on session OD_LOBBY, as the keys moved it
+# (Up/Down wrap at 15 rows).
+OD_SEL=0
+od_sel() {
+	while [ $OD_SEL -ne "$1" ]; do
+		keys "$OD_LOBBY" Down
+		OD_SEL=$(((OD_SEL + 1) % 15))
+	done
+}
+# od_setting ROW LABEL VALUE: Right on row ROW until it shows < VALUE >
+od_setting() {
+	od_sel "$1"
+	od_i=0
+	while ! screen "$OD_LOBBY" | grep -q -- "$2 *< $3 >"; do
+		od_i=$((od_i + 1))
+		[ $od_i -gt 10 ] && { screen "$OD_LOBBY"; return 1; }
+		keys "$OD_LOBBY" Right
+		sleep 0.2
+	done
+}
+
 # The screen of session S in a file, for the lookups of one turn.
 od_snap() { $TM capture-pane -p -t "=$1:" >"$T/od.$1"; }
 # The character at point P (h8, c15) on session S's last snapshot, or "".

@@ -25,33 +25,16 @@ $TM new-session -d -s h -x 80 -y 24 \
     "LANG=C.UTF-8 $GOMOKU --ascii --ca $T/state/cert.pem --name hana 127.0.0.1:$DPORT 2>$T/h.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 step "hana signs in" h "Signed in as hana"
 
-# The lobby's selected row, as the keys moved it (Up/Down wrap at 15 rows).
-SEL=0
-sel() {
-	while [ $SEL -ne "$1" ]; do
-		keys h Down
-		SEL=$(((SEL + 1) % 15))
-	done
-}
-# setting ROW LABEL VALUE: Right on row ROW until it shows < VALUE >
-setting() {
-	sel "$1"
-	s_i=0
-	while ! screen h | grep -q -- "$2 *< $3 >"; do
-		s_i=$((s_i + 1))
-		[ $s_i -gt 10 ] && { screen h; return 1; }
-		keys h Right
-		sleep 0.2
-	done
-}
+# the lobby's settings are h's (opening_driver.sh: od_setting)
+OD_LOBBY=h
 # the bot's level: the lowest, for a short game (row 14, Right cycles)
-setting 14 "Bot level" 1
+od_setting 14 "Bot level" 1
 
 # game RULE LABEL: hana plays the bot under them to the end
 game() {
-	check "$1 / $2: the lobby offers it" setting 8 Rule "$1"
-	check "$1 / $2: the opening is set" setting 13 Opening "$2"
-	sel 4
+	check "$1 / $2: the lobby offers it" od_setting 8 Rule "$1"
+	check "$1 / $2: the opening is set" od_setting 13 Opening "$2"
+	od_sel 4
 	keys h Enter
 	if ! wait_for h "room r"; then
 		# refused: say why (a 501 names the bots), and go on with the next

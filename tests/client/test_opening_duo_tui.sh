@@ -26,30 +26,13 @@ done
 step "alice signs in" alice "Signed in as alice"
 step "bob signs in" bob "Signed in as bob"
 
-# The lobby's selected row, as alice moved it (Up/Down wrap at 15 rows).
-SEL=0
-sel() {
-	while [ $SEL -ne "$1" ]; do
-		keys alice Down
-		SEL=$(((SEL + 1) % 15))
-	done
-}
-# setting ROW LABEL VALUE: Right on row ROW until it shows < VALUE >
-setting() {
-	sel "$1"
-	s_i=0
-	while ! screen alice | grep -q -- "$2 *< $3 >"; do
-		s_i=$((s_i + 1))
-		[ $s_i -gt 10 ] && { screen alice; return 1; }
-		keys alice Right
-		sleep 0.2
-	done
-}
+# the lobby's settings are alice's (opening_driver.sh: od_setting)
+OD_LOBBY=alice
 
 # game RULE OPENING LABEL: alice challenges bob with them, both play it out
 game() {
-	check "$1 / $3: the lobby offers it" setting 8 Rule "$1"
-	check "$1 / $3: the opening is set" setting 13 Opening "$3"
+	check "$1 / $3: the lobby offers it" od_setting 8 Rule "$1"
+	check "$1 / $3: the opening is set" od_setting 13 Opening "$3"
 	keys alice c
 	keys alice -l bob
 	keys alice Enter
