@@ -237,7 +237,9 @@ on_done(uint64_t id, int status, const engine_result_t *res, void *arg)
 
 	if (!job_answered(bg, id, status, status == 0 ? res->time_ms : -1))
 		return;
-	if (room_actor(r) != my_seat(bg) || state_key(r) != bg->key) {
+	/* the room's write in flight (a resignation being stored) may change
+	 * everything: its answer pokes the bot, which looks again then */
+	if (room_busy(r) || room_actor(r) != my_seat(bg) || state_key(r) != bg->key) {
 		poke(bg);
 		return;
 	}
@@ -272,7 +274,8 @@ on_act(uint64_t id, int status, const opening_act_t *a, const char *why, void *a
 
 	if (!job_answered(bg, id, status, status == 0 ? (int)(clock_now_ms() - bg->asked_ms) : -1))
 		return;
-	if (room_actor(r) != my_seat(bg) || state_key(r) != bg->key || !room_opening(r)) {
+	if (room_busy(r) || room_actor(r) != my_seat(bg) || state_key(r) != bg->key ||
+	    !room_opening(r)) {
 		poke(bg);
 		return;
 	}

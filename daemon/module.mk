@@ -264,6 +264,15 @@ $(O)/tests/daemon/test_crash: | $(GOMOKUD_FAULTS)
 
 TESTS += $(O)/tests/daemon/test_crash
 
+# A bot's answer while its room's write is in flight (a slow end, the
+# fault build): the bot waits for the commit.
+$(O)/tests/daemon/test_botbusy.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_FAULTS_BIN='"$(GOMOKUD_FAULTS)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_botbusy
+$(O)/tests/daemon/test_botbusy: | $(GOMOKUD_FAULTS)
+
+TESTS += $(O)/tests/daemon/test_botbusy
+
 # SQLite's group commit on the loop (issue 45): a refused write alone in
 # its group, a kill -9 before a group's COMMIT (the fault build).
 $(O)/tests/daemon/test_group.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \

@@ -1267,6 +1267,19 @@ refuse(struct room_act *act, game_err_t e, const char *why)
 	return e;
 }
 
+/* A change asked while the room's last write is in flight (r->pending): the
+ * dispatcher parks a player's request until its answer (room_busy), so
+ * only a caller that did not look asks; refused and logged, nothing
+ * changed, since a second write in flight would take the first's place. */
+static game_err_t
+in_flight(const struct room *r, struct room_act *act)
+{
+	if (!r->pending)
+		return GERR_OK;
+	log_error(&r->srv->log, "room %s: a change while one is in flight, refused", r->id);
+	return refuse(act, GERR_SERVER_BUSY, "the last change is still being stored");
+}
+
 /* Why the store refused a write (e: the refusal). */
 static const char *
 refusal_why(game_err_t e)
@@ -1533,6 +1546,9 @@ room_move(
 	if (seat != to_move)
 		return refuse(
 		    act, GERR_NOT_TURN, to_move ? "white is to move" : "black is to move");
+	game_err_t busy = in_flight(r, act);
+	if (busy)
+		return busy;
 	int64_t now = clock_now_ms();
 	if (r->clk.timed && gclock_left(&r->clk, seat, now) == 0) {
 		int rc = room_end(r, seat ? GAME_BLACK_WINS : GAME_WHITE_WINS, BY_TIME);
@@ -1604,6 +1620,9 @@ opening_turn(const struct room *r, const struct session *s, int swap2, struct ro
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
 		return GERR_NOT_PLAYER;
+	game_err_t e = in_flight(r, act);
+	if (e)
+		return e;
 	if (r->status != GAME_OPENING)
 		return refuse(
 		    act, room_unfinished(r) ? GERR_PHASE : GERR_OVER, "no opening in progress");

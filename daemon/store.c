@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int
 store_is_remote(const char *path)
@@ -80,6 +81,10 @@ store_fault(store_t *s, const char *when, const char *point)
 		return 0;
 	if (strcmp(f->action, "die") == 0)
 		raise(SIGKILL);
+	if (strcmp(f->action, "slow") == 0) { /* a commit that takes its time */
+		sleep(2);
+		return 0;
+	}
 	snprintf(s->msg, sizeof s->msg, "%s: injected fault", point);
 	return -1;
 }

@@ -164,10 +164,11 @@ void store_rollback_to(store_t *s);
  * Fault points, for tests only: in a build with -DGOMOKUD_FAULTS,
  * GOMOKUD_FAULT=WHEN:POINT:N:ACTION in the environment of store_open makes
  * the N-th pass (from 1) before or after POINT fail (the call returns -1,
- * "injected fault") or kill the process at once (SIGKILL). WHEN is before or
+ * "injected fault"), kill the process at once (SIGKILL) or take two seconds
+ * and go on (slow). WHEN is before or
  * after; POINT is a write's name with dashes (save-move, save-rating,
  * end-game, begin-game, save-colours, undo-moves, commit, migration); ACTION
- * is fail or die. Other builds ignore the variable. store_fault lets the
+ * is fail, die or slow. Other builds ignore the variable. store_fault lets the
  * store's callers name points of their own (it returns -1 to fail).
  */
 int store_fault(store_t *s, const char *when, const char *point);
