@@ -12,14 +12,18 @@
  *   * MOVED) and its opponent hears nothing, the six others are answered
  *   and published, and the database has their moves and not the fenced
  *   one's;
- * - a lone node, the moves of four rooms in one transaction that waits
- *   mid-way on a row another session of the test locks, the first room's
- *   move already written in it: PostgreSQL stopped then, every move of the
- *   group is refused with 508 and none is said (the first one's either);
+ * - a lone node, the moves of four rooms in one transaction (the metrics
+ *   say a group of four) that waits mid-way on a row the test locks (a
+ *   prepared transaction: a fast shutdown ends sessions newest first, and
+ *   a psql session holding the row would be ended before the group's,
+ *   which could then commit), the first room's move already written in
+ *   it: PostgreSQL stopped then (fast shutdown), every move of the group
+ *   is refused with 508 and none is said (the first one's either);
  *   nothing of the group is in the database; started again, the same
  *   moves are taken;
  * - a lone node killed (SIGKILL, the fault build's before:commit:1:die)
- *   just before its first group's COMMIT: none of the group's moves was
+ *   just before its first group's COMMIT, the group held on a locked row
+ *   until the move before it is answered: none of the group's moves was
  *   said, none is in the database; the move committed before it alone
  *   is, and a restart on the database resumes the games.
  * Only under tests/pg/test_pg.sh, in the cluster's pass: without
@@ -81,30 +85,58 @@ moves_of(const char *url, const char *room)
 	return sql_value(url, sql);
 }
 
-/* A psql session of the test's own holding the row of room's game (FOR
- * UPDATE) until lock_free: a write to that game waits for it. */
-static FILE *
-lock_game(const char *url, const char *room)
+/* Runs sql on url in one psql session, each statement in turn, stopping
+ * at the first error: 0 when every one ran. */
+static int
+sql_ok(const char *url, const char *sql)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "psql -X -q -d '%s' >/dev/null 2>&1", url);
-	FILE *p = popen(cmd, "w");
-	if (!p)
-		return NULL;
-	fprintf(p, "BEGIN; SELECT 1 FROM games WHERE room = '%s' AND ended IS NULL FOR UPDATE;\n",
-	    room);
-	fflush(p);
-	return p;
+	char cmd[1200];
+	snprintf(
+	    cmd, sizeof cmd, "psql -X -q -v ON_ERROR_STOP=1 -d '%s' %s >/dev/null 2>&1", url, sql);
+	return system(cmd) == 0 ? 0 : -1;
 }
 
-static void
-lock_free(FILE *p)
+/* A transaction of the test's own holding the row of room's game (FOR
+ * UPDATE), prepared (two-phase commit) as gid until lock_free: a write to
+ * that game waits for it. Prepared, it belongs to no session, so a fast
+ * shutdown does not end it: PostgreSQL ends its sessions one by one,
+ * newest first, and a psql session holding the row would be ended (and
+ * the row given to the waiting write, whose session may then commit)
+ * before the write's own session is. 0 once the row is held. */
+static int
+lock_game(const char *url, const char *room, const char *gid)
 {
-	if (!p)
-		return;
-	fprintf(p, "COMMIT;\n");
-	fflush(p);
-	pclose(p); /* psql ends at the end of its input */
+	char sql[400];
+	snprintf(sql, sizeof sql,
+	    "-c 'BEGIN' -c \"SELECT 1 / count(*) FROM (SELECT 1 FROM games WHERE room = '%s'"
+	    " AND ended IS NULL FOR UPDATE) g\" -c \"PREPARE TRANSACTION '%s'\"",
+	    room, gid);
+	return sql_ok(url, sql);
+}
+
+static int
+lock_free(const char *url, const char *gid)
+{
+	char sql[200];
+	snprintf(sql, sizeof sql, "-c \"ROLLBACK PREPARED '%s'\"", gid);
+	return sql_ok(url, sql);
+}
+
+/* Waits until the store thread's group transaction is held mid-way: its
+ * session waits on a lock (a row lock_game holds) in a transaction that
+ * has written (it has a transaction id). 0, or -1 after 20 s. */
+static int
+group_waits(const char *url)
+{
+	for (int t = 0; t < 200; t++) {
+		if (sql_value(url,
+			"SELECT count(*) FROM pg_stat_activity WHERE datname = "
+			"current_database() AND wait_event_type = 'Lock' AND backend_xid IS "
+			"NOT NULL") == 1)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -1;
 }
 
 static void
@@ -165,53 +197,44 @@ test_fenced(void)
 	}
 }
 
-/* Waits until n sessions of lock_game hold their rows (their SELECT ...
- * FOR UPDATE done, the transaction left open): psql may take seconds to
- * start on a loaded machine. 0, or -1 after 20 s. */
-static int
-locks_held(const char *url, int n)
-{
-	for (int t = 0; t < 200; t++) {
-		if (sql_value(url,
-			"SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in "
-			"transaction' AND query LIKE '%FOR UPDATE%'") == n)
-			return 0;
-		usleep(100 * 1000);
-	}
-	return -1;
-}
-
 static void
 test_outage(void)
 {
 	struct tc *black[GROUP + 1], *white[GROUP + 1];
 	char room[GROUP + 1][24];
-	char conf[400];
-	snprintf(conf, sizeof conf, "database %s\n", db2);
+	char conf[400], first[40], mid[40];
+	int lport = tc_free_port();
+	snprintf(conf, sizeof conf, "database %s\nmetrics-listen 127.0.0.1:%d\n", db2, lport);
 	REQUIRE(daemon_start(&lone, GOMOKUD_BIN, conf) == 0, "no daemon (log %s)", lone.log);
 	REQUIRE(tc_pair_rooms(lone.port, GROUP + 1, black, white, room, "o") == 0, "no games");
+	long batches = tc_metric(lport, "gomokud_store_batches_total"),
+	     jobs = tc_metric(lport, "gomokud_store_batch_jobs_total");
+	REQUIRE(batches >= 0 && jobs >= 0, "no store batch metrics on :%d", lport);
 
 	/* room 0's write waits on the first lock; rooms 1.. queue behind it.
 	 * The second lock stops the group after room 1's move, written in it. */
-	FILE *first = lock_game(db2, room[0]), *mid = lock_game(db2, room[2]);
-	REQUIRE(first && mid, "no psql");
-	REQUIRE(locks_held(db2, 2) == 0, "the test's psql sessions do not hold their rows");
+	snprintf(first, sizeof first, "gbatch%ld-first", (long)getpid());
+	snprintf(mid, sizeof mid, "gbatch%ld-mid", (long)getpid());
+	REQUIRE(lock_game(db2, room[0], first) == 0 && lock_game(db2, room[2], mid) == 0,
+	    "the test cannot lock its rows (psql, max_prepared_transactions in pg.sh)");
 	tc_send(black[0], "MOVE %s h8", room[0]);
 	usleep(300 * 1000);
 	for (int i = 1; i <= GROUP; i++)
 		tc_send(black[i], "MOVE %s h8", room[i]);
 	usleep(500 * 1000);
-	lock_free(first);
+	REQUIRE(lock_free(db2, first) == 0, "cannot free the first room's row");
 	const char *l = tc_move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
 	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
-	usleep(500 * 1000); /* the group is begun, room 1's move in it, room 2's waiting */
+	/* the group is begun, room 1's move in it, room 2's waiting */
+	REQUIRE(group_waits(db2) == 0, "the group does not wait on room 2's row");
 	CHECK(!tc_read(black[1], 300), "a move said before its group's commit: %s", black[1]->line);
 	CHECK(!tc_read(white[1], 100), "a move published before its group's commit: %s",
 	    white[1]->line);
 
+	/* a fast shutdown: the group's session is ended waiting, the row
+	 * still held (the prepared transaction outlives the stop) */
 	REQUIRE(tc_pg_ctl("stop") == 0, "cannot stop PostgreSQL");
-	lock_free(mid);
 	for (int i = 1; i <= GROUP; i++) {
 		l = tc_move_answer(black[i], 8000);
 		CHECK(l && strncmp(l, "ERR 508", 7) == 0,
@@ -221,7 +244,15 @@ test_outage(void)
 		    "group that did not commit",
 		    i);
 	}
+	long nb = tc_metric(lport, "gomokud_store_batches_total"),
+	     nj = tc_metric(lport, "gomokud_store_batch_jobs_total"),
+	     most = tc_metric(lport, "gomokud_store_batch_jobs_max");
+	CHECK(nb - batches == 2 && nj - jobs == GROUP + 1 && most == GROUP,
+	    "not one write alone then one group of %d: %ld transactions, %ld writes, the "
+	    "largest %ld",
+	    GROUP, nb - batches, nj - jobs, most);
 	REQUIRE(tc_pg_ctl("start") == 0, "cannot start PostgreSQL again");
+	REQUIRE(lock_free(db2, mid) == 0, "cannot free room 2's row after the restart");
 	for (int i = 0; i <= GROUP; i++)
 		CHECK(moves_of(db2, room[i]) == (i == 0 ? 1 : 0),
 		    "room %d's game has %ld moves in the database", i, moves_of(db2, room[i]));
@@ -264,6 +295,12 @@ test_killed(void)
 	REQUIRE(rc == 0, "no daemon (log %s)", doomed.log);
 	REQUIRE(tc_pair_rooms(doomed.port, GROUP, black, white, room, "k") == 0, "no games");
 
+	/* the group waits on room 2's row until room 0's answer is out: else
+	 * the store thread may reach the group's COMMIT, and die, before the
+	 * loop has sent that answer */
+	char mid[40];
+	snprintf(mid, sizeof mid, "gbatch%ld-kmid", (long)getpid());
+	REQUIRE(lock_game(db3, room[2], mid) == 0, "the test cannot lock room 2's row");
 	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(black[0], "MOVE %s h8", room[0]);
 	usleep(300 * 1000);
@@ -274,6 +311,8 @@ test_killed(void)
 	const char *l = tc_move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
 	CHECK(tc_expect(white[0], "* MOVE", 3000), "the first room's opponent: %s", white[0]->line);
+	REQUIRE(group_waits(db3) == 0, "the group does not wait on room 2's row");
+	REQUIRE(lock_free(db3, mid) == 0, "cannot free room 2's row");
 	CHECK(daemon_stop(&doomed, 0, 5000) == 128 + SIGKILL,
 	    "the daemon did not die before its group's commit (log %s)", doomed.log);
 	for (int i = 1; i < GROUP; i++) {

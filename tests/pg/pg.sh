@@ -8,6 +8,8 @@
 #                       the children of its postmaster): queries hang
 #                       unanswered, connections stay up
 # DIR holds data/, log, pid and port. Binaries: $PG_BIN, else Debian's.
+# Prepared transactions are on (a few): test_batch holds rows with them, a
+# lock that no session holds and so outlives a fast shutdown.
 set -eu
 PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 cmd=${1:-}
@@ -44,6 +46,7 @@ start)
 		# a subshell that keeps the caller's $(...) pipe open
 		$priv "$PG_BIN/postgres" -D "$dir/data" -p "$port" -c listen_addresses=127.0.0.1 \
 		    -c unix_socket_directories="$dir" -c max_connections=200 \
+		    -c max_prepared_transactions=10 \
 		    </dev/null >>"$dir/log" 2>&1 &
 		echo $! >"$dir/pid"
 		n=0
