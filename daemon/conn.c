@@ -142,7 +142,7 @@ conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int salen, in
 		c->reject = ERR_FULL;
 	int one = 1; /* lines are small and latency matters: no Nagle */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	if (!(c->t = tlsline_new(srv->base, srv->ssl, fd, c, &srv->cfg, web))) { /* it closed fd */
+	if (!(c->t = tlsline_new(srv->tlsio, srv->ssl, fd, c, &srv->cfg, web))) { /* it closed fd */
 		addrcount_add(srv->addrs, key, klen, -1);
 		free(c);
 		return;

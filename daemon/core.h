@@ -39,6 +39,7 @@ struct metrics;
 struct admin;
 struct control;
 struct front;
+struct tlsio_base;
 
 struct server {
 	struct event_base *base;
@@ -49,6 +50,7 @@ struct server {
 	struct logger log;
 	struct root *root; /* the composition root's own: listeners, signals, timers */
 	SSL_CTX *ssl;
+	struct tlsio_base *tlsio;    /* the connections' flush queue (tlsio.h) */
 	struct gc *gc;               /* the gc pass: gc_soon (gc.h) */
 	store_t *store;              /* accounts, ratings, games; NULL: not kept */
 	workq_t *work;               /* password checks, off the loop */

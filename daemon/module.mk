@@ -7,7 +7,7 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/tickets.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
-	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsline.c daemon/statelock.c \
+	daemon/game.c daemon/wire.c daemon/restore.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c daemon/loginlimit.c
@@ -320,7 +320,7 @@ endif
 
 # libFuzzer targets for the browser's side of the game port (issue 41): the
 # HTTP request path (http.c, fed in pieces and answered as wsline.c does)
-# and the WebSocket frame path (wsline.c itself on a bufferevent pair).
+# and the WebSocket frame path (wsline.c itself over tlsio.c on a socket pair).
 FUZZ_WEB_LIBS := $(call pc,--libs,libevent libevent_openssl openssl) $(DAEMON_LIBS)
 FUZZERS += http ws
 $(FUZZ_DIR)/fuzz_http: tests/fuzz/fuzz_http.c daemon/http.c daemon/http.h $(WEBFILES_C)
@@ -334,11 +334,13 @@ fuzz-http: $(FUZZ_DIR)/fuzz_http
 	$(FUZZ_DIR)/fuzz_http -max_total_time=$(FUZZ_SECONDS) -max_len=12000 \
 	    $(FUZZ_DIR)/corpus-http tests/fuzz/corpus/http
 
-$(FUZZ_DIR)/fuzz_ws: tests/fuzz/fuzz_ws.c daemon/wsline.c daemon/tlsline.c daemon/http.c \
-    daemon/wsline.h daemon/tlsline.h daemon/transport.h daemon/http.h $(WEBFILES_C)
+$(FUZZ_DIR)/fuzz_ws: tests/fuzz/fuzz_ws.c daemon/wsline.c daemon/tlsline.c daemon/tlsio.c \
+    daemon/clock.c daemon/http.c tests/unit/tlspair.c daemon/wsline.h daemon/tlsline.h \
+    daemon/tlsio.h daemon/transport.h daemon/http.h tests/unit/tlspair.h $(WEBFILES_C)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_ws.c daemon/wsline.c daemon/tlsline.c \
-	    daemon/http.c $(WEBFILES_C) $(FUZZ_WEB_LIBS)
+	    daemon/tlsio.c daemon/clock.c daemon/http.c tests/unit/tlspair.c $(WEBFILES_C) \
+	    $(FUZZ_WEB_LIBS)
 
 .PHONY: fuzz-ws
 fuzz-ws: $(FUZZ_DIR)/fuzz_ws

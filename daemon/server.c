@@ -37,6 +37,7 @@
 #include "daemon/testhook.h"
 #include "daemon/tickets.h"
 #include "daemon/tls.h"
+#include "daemon/tlsio.h"
 #include "daemon/transport.h"
 
 /* The root's own state: what only this file reads. */
@@ -639,7 +640,8 @@ server_init(struct server *srv)
 	}
 	if (testhook_start(srv->base, &srv->root->testhook))
 		return -1;
-	if (!(srv->gc = gc_new(srv->base, gc_pass, srv)) || !(srv->addrs = addrcount_new())) {
+	if (!(srv->tlsio = tlsio_base_new(srv->base)) ||
+	    !(srv->gc = gc_new(srv->base, gc_pass, srv)) || !(srv->addrs = addrcount_new())) {
 		log_error(&srv->log, "out of memory");
 		return -1;
 	}
@@ -844,6 +846,7 @@ server_free(struct server *srv)
 	metrics_free(srv->metrics); /* its listener and connections, before the base */
 	srv->metrics = NULL;
 	testhook_stop(srv->root->testhook);
+	tlsio_base_free(srv->tlsio);
 	if (srv->base)
 		event_base_free(srv->base);
 	free(srv->root);

@@ -1,4 +1,4 @@
-/* tlsline.c: TLS line transport through bufferevent_openssl (see tlsline.h). */
+/* tlsline.c: the TLS line transport on a tlsio stream (see tlsline.h). */
 #include "daemon/tlsline.h"
 
 #include <stdlib.h>
@@ -6,25 +6,21 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/bufferevent_ssl.h>
-#include <event2/bufferevent_struct.h>
 #include <event2/event.h>
-#include <openssl/err.h>
 
 #include "daemon/config.h"
+#include "daemon/tlsio.h"
 #include "daemon/transport.h"
 #include "daemon/wsline.h"
 #include "proto/proto.h"
 
 struct tlsline {
 	struct transport t; /* first: the transport is the tlsline */
-	struct bufferevent *bev;
+	struct tlsio *io;
 	const struct config *web;
-	struct event *handshake; /* the handshake's total time from accept */
+	struct event *handshake; /* the handshake's total time from accept; then freed */
 	int web_only;
 	int reading;
-	int failed;          /* the link broke or the peer left: no close_notify then */
 	int read_s, write_s; /* the timeouts as set (tl_timeouts) */
 };
 
@@ -40,24 +36,39 @@ ctl(const struct transport *t)
 	return (const struct tlsline *)t;
 }
 
-void
-tlsline_pull(struct bufferevent *bev)
-{
-	SSL *ssl = bufferevent_openssl_get_ssl(bev);
-	/* bufferevent_openssl reads the socket only when it is readable, so
-	 * bytes OpenSSL already took off it (left when the read watermark or a
-	 * disable stopped it) would wait for the peer's next write: its read
-	 * event runs now instead, which reads what OpenSSL holds and no more */
-	if (ssl && SSL_has_pending(ssl) && (bufferevent_get_enabled(bev) & EV_READ))
-		event_active(&bev->ev_read, EV_READ, 1);
-}
-
-/* Hands every complete line up while the connection takes them. */
-static void
-read_cb(struct bufferevent *bev, void *arg)
+/* Lines straight from the bytes just read, while the connection takes
+ * them; a partial line and what follows a hold go to the input. */
+static size_t
+take(struct tlsio *io, const char *p, size_t n, void *arg)
 {
 	struct tlsline *l = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
+	size_t used = 0;
+	(void)io;
+
+	while (l->reading && used < n) {
+		const char *nl = memchr(p + used, '\n', n - used);
+		size_t len = nl ? (size_t)(nl - (p + used)) : n - used;
+		if (len + 1 > PROTO_LINE_MAX) {
+			conn_overlong(l->t.conn); /* the end of the connection */
+			return n;
+		}
+		if (!nl)
+			break;
+		int held = conn_input(l->t.conn, p + used, len);
+		used += len + 1;
+		if (held)
+			break;
+	}
+	return used;
+}
+
+/* Hands every complete line in the input up while the connection takes
+ * them. */
+static void
+read_cb(struct tlsio *io, void *arg)
+{
+	struct tlsline *l = arg;
+	struct evbuffer *in = tlsio_input(io);
 	char buf[PROTO_LINE_MAX];
 
 	while (l->reading) {
@@ -66,8 +77,6 @@ read_cb(struct bufferevent *bev, void *arg)
 		if (p.pos < 0) {
 			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
 				conn_overlong(l->t.conn);
-			else
-				tlsline_pull(bev);
 			return;
 		}
 		if ((size_t)p.pos + 1 > PROTO_LINE_MAX) {
@@ -82,21 +91,21 @@ read_cb(struct bufferevent *bev, void *arg)
 }
 
 static void
-write_cb(struct bufferevent *bev, void *arg)
+write_cb(struct tlsio *io, void *arg)
 {
 	struct tlsline *l = arg;
 
-	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (tlsio_pending(io) == 0)
 		conn_drained(l->t.conn);
 }
 
 /* Whether the handshake's ALPN chose HTTP (a browser) over the lines. */
 static int
-chose_http(struct bufferevent *bev)
+chose_http(const struct tlsio *io)
 {
 	const unsigned char *p;
 	unsigned n = 0;
-	SSL_get0_alpn_selected(bufferevent_openssl_get_ssl(bev), &p, &n);
+	SSL_get0_alpn_selected(tlsio_ssl(io), &p, &n);
 	return n == 8 && memcmp(p, "http/1.1", 8) == 0;
 }
 
@@ -105,48 +114,42 @@ static void
 to_web(struct tlsline *l)
 {
 	struct conn *c = l->t.conn;
-	struct transport *w = wsline_new(l->bev, c, l->web);
+	struct transport *w = wsline_new(l->io, c, l->web);
 	if (!w) {
 		conn_lost(c, "out of memory");
 		return;
 	}
-	l->bev = NULL; /* the WebSocket transport's now */
+	l->io = NULL; /* the WebSocket transport's now */
 	conn_switch(c, w);
 }
 
 static void
-event_cb(struct bufferevent *bev, short what, void *arg)
+event_cb(struct tlsio *io, int what, void *arg)
 {
 	struct tlsline *l = arg;
 
-	if (what & BEV_EVENT_CONNECTED) {
-		evtimer_del(l->handshake);
-		if (l->web_only || chose_http(bev)) {
+	if (what & TLSIO_UP) {
+		event_free(l->handshake);
+		l->handshake = NULL;
+		if (l->web_only || chose_http(io)) {
 			to_web(l);
 			return;
 		}
 		conn_up(l->t.conn);
 		return;
 	}
-	if (what & BEV_EVENT_TIMEOUT) {
-		conn_timeout(l->t.conn, (what & BEV_EVENT_WRITING) != 0);
+	if (what & TLSIO_TIMEOUT) {
+		conn_timeout(l->t.conn, (what & TLSIO_WRITING) != 0);
 		return;
 	}
-	if (what & BEV_EVENT_ERROR) {
-		unsigned long e = bufferevent_get_openssl_error(bev);
-		char buf[160] = "connection error";
-		if (e)
-			ERR_error_string_n(e, buf, sizeof buf);
-		while (bufferevent_get_openssl_error(bev))
-			;
-		l->failed = 1;
-		conn_lost(l->t.conn, buf);
+	if (what & TLSIO_ERROR) {
+		char buf[160];
+		const char *why = tlsio_error(io, buf, sizeof buf);
+		conn_lost(l->t.conn, why ? why : "connection error");
 		return;
 	}
-	if (what & BEV_EVENT_EOF) {
-		l->failed = 1;
+	if (what & TLSIO_EOF)
 		conn_lost(l->t.conn, NULL);
-	}
 }
 
 /* The handshake's total time is up, however its bytes trickled in. */
@@ -162,13 +165,13 @@ handshake_cb(evutil_socket_t fd, short what, void *arg)
 static void
 tl_send(struct transport *t, const char *line, size_t n)
 {
-	bufferevent_write(tl(t)->bev, line, n);
+	evbuffer_add(tlsio_output(tl(t)->io), line, n);
 }
 
 static size_t
 tl_pending(const struct transport *t)
 {
-	return evbuffer_get_length(bufferevent_get_output(ctl(t)->bev));
+	return tlsio_pending(ctl(t)->io);
 }
 
 /* The timeouts as set, the read (idle) one only while lines go up: a
@@ -176,9 +179,7 @@ tl_pending(const struct transport *t)
 static void
 set_timeouts(struct tlsline *l)
 {
-	struct timeval rd = { l->read_s, 0 }, wr = { l->write_s, 0 };
-
-	bufferevent_set_timeouts(l->bev, l->reading ? &rd : NULL, &wr);
+	tlsio_timeouts(l->io, l->reading ? l->read_s : 0, l->write_s);
 }
 
 static void
@@ -187,17 +188,17 @@ tl_reading(struct transport *t, int on)
 	struct tlsline *l = tl(t);
 
 	l->reading = on > 0;
-	if (on < 0) {                                 /* closing */
-		bufferevent_disable(l->bev, EV_READ); /* the kernel buffers meanwhile */
+	if (on < 0) {                    /* closing */
+		tlsio_reading(l->io, 0); /* the kernel buffers meanwhile */
 		return;
 	}
 	set_timeouts(l);
 	/* held (0): no line goes up, but reading goes on into the input, up to
-	 * its watermark (four lines), so the peer's close is seen at once: a
-	 * player who goes while the game's start is stored is gone then */
-	bufferevent_enable(l->bev, EV_READ);
+	 * its mark (four lines), so the peer's close is seen at once: a player
+	 * who goes while the game's start is stored is gone then */
+	tlsio_reading(l->io, 1);
 	if (on)
-		read_cb(l->bev, l); /* the lines that waited */
+		read_cb(l->io, l); /* the lines that waited */
 }
 
 static void
@@ -213,21 +214,7 @@ tl_timeouts(struct transport *t, int read_s, int write_s)
 static const char *
 tl_describe(const struct transport *t)
 {
-	return SSL_get_version(bufferevent_openssl_get_ssl(ctl(t)->bev));
-}
-
-/* Ends the TLS session properly: a close_notify alert after the last line,
- * so the peer can tell a planned close from a cut link. Best effort: the
- * socket does not block, and what it cannot take now is not waited for. */
-static void
-close_notify(struct tlsline *l)
-{
-	SSL *ssl = bufferevent_openssl_get_ssl(l->bev);
-
-	if (l->failed || !ssl || !SSL_is_init_finished(ssl))
-		return;
-	SSL_shutdown(ssl);
-	ERR_clear_error();
+	return SSL_get_version(tlsio_ssl(ctl(t)->io));
 }
 
 static void
@@ -235,19 +222,21 @@ tl_stop(struct transport *t)
 {
 	struct tlsline *l = tl(t);
 
-	close_notify(l);
+	/* a close_notify after the last line, so the peer can tell a planned
+	 * close from a cut link */
+	tlsio_close_notify(l->io);
 	l->reading = 0;
-	evtimer_del(l->handshake);
-	bufferevent_disable(l->bev, EV_READ | EV_WRITE);
-	bufferevent_setcb(l->bev, NULL, NULL, NULL, NULL);
+	if (l->handshake)
+		evtimer_del(l->handshake);
+	tlsio_stop(l->io);
 }
 
 static void
 tl_free(struct transport *t)
 {
-	if (tl(t)->bev)
-		bufferevent_free(tl(t)->bev);
-	event_free(tl(t)->handshake);
+	tlsio_free(tl(t)->io);
+	if (tl(t)->handshake)
+		event_free(tl(t)->handshake);
 	free(tl(t));
 }
 
@@ -264,18 +253,17 @@ static const struct transport_ops tlsline_ops = {
 };
 
 struct transport *
-tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c, const struct config *web,
+tlsline_new(struct tlsio_base *b, SSL_CTX *ctx, int fd, struct conn *c, const struct config *web,
     int web_only)
 {
 	struct tlsline *l = calloc(1, sizeof *l);
 	SSL *ssl = l ? SSL_new(ctx) : NULL;
 
 	if (ssl)
-		l->handshake = evtimer_new(base, handshake_cb, l);
+		l->handshake = evtimer_new(tlsio_base_loop(b), handshake_cb, l);
 	if (l && l->handshake)
-		l->bev = bufferevent_openssl_socket_new(base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
-		    BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
-	if (!l || !l->bev) {
+		l->io = tlsio_new(b, ssl, fd);
+	if (!l || !l->io) {
 		if (ssl)
 			SSL_free(ssl);
 		if (l && l->handshake)
@@ -291,9 +279,7 @@ tlsline_new(struct event_base *base, SSL_CTX *ctx, int fd, struct conn *c, const
 	l->web = web;
 	l->web_only = web_only;
 	l->reading = 1;
-	bufferevent_openssl_set_allow_dirty_shutdown(l->bev, 1);
-	bufferevent_setcb(l->bev, read_cb, write_cb, event_cb, l);
-	bufferevent_setwatermark(l->bev, EV_READ, 0, 4 * PROTO_LINE_MAX);
-	bufferevent_enable(l->bev, EV_READ | EV_WRITE);
+	tlsio_setcb(l->io, read_cb, write_cb, event_cb, web_only ? NULL : take, l);
+	tlsio_read_mark(l->io, 4 * PROTO_LINE_MAX);
 	return &l->t;
 }

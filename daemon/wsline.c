@@ -1,19 +1,17 @@
-/* wsline.c: HTTP, then WebSocket, over a TLS bufferevent (see wsline.h). */
+/* wsline.c: HTTP, then WebSocket, over a tlsio stream (see wsline.h). */
 #include "daemon/wsline.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <openssl/ssl.h>
 #include <wslay/wslay.h>
 
 #include "daemon/config.h"
 #include "daemon/http.h"
-#include "daemon/tlsline.h"
+#include "daemon/tlsio.h"
 #include "daemon/transport.h"
 #include "proto/proto.h"
 
@@ -35,7 +33,7 @@ enum {
 
 struct wsline {
 	struct transport t; /* first: the transport is the wsline */
-	struct bufferevent *bev;
+	struct tlsio *io;
 	const struct config *cfg;
 	enum phase phase;
 	int reading;
@@ -72,9 +70,8 @@ static void process(struct wsline *w);
 static void
 set_timeouts(struct wsline *w)
 {
-	struct timeval rd = { w->read_s, 0 }, wr = { w->write_s, 0 };
 	if (w->read_s || w->write_s) /* else the HTTP phase's, from wsline_new */
-		bufferevent_set_timeouts(w->bev, w->reading ? &rd : NULL, &wr);
+		tlsio_timeouts(w->io, w->reading ? w->read_s : 0, w->write_s);
 }
 static size_t ws_pending(const struct transport *t);
 
@@ -100,7 +97,7 @@ over_cap(struct wsline *w)
 	if (ws_pending(&w->t) <= w->cap)
 		return 0;
 	w->throttled = 1;
-	bufferevent_disable(w->bev, EV_READ);
+	tlsio_reading(w->io, 0);
 	struct timeval tv = { OUTQ_HOLD_S, 0 };
 	evtimer_add(w->hold, &tv);
 	return 1;
@@ -129,7 +126,7 @@ http_timeout(struct wsline *w)
 		conn_lost(w->t.conn, NULL);
 		return;
 	}
-	http_error(bufferevent_get_output(w->bev), 408);
+	http_error(tlsio_output(w->io), 408);
 	w->phase = PH_CLOSING;
 }
 
@@ -186,7 +183,7 @@ ws_recv(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags, void *
 	struct wsline *w = user;
 	(void)flags;
 	int n = w->reading && !w->stopped && !over_cap(w)
-	    ? evbuffer_remove(bufferevent_get_input(w->bev), buf, len)
+	    ? evbuffer_remove(tlsio_input(w->io), buf, len)
 	    : 0;
 	if (n <= 0) {
 		wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
@@ -201,7 +198,7 @@ ws_send(wslay_event_context_ptr ctx, const uint8_t *data, size_t len, int flags,
 	struct wsline *w = user;
 	(void)ctx;
 	(void)flags;
-	if (bufferevent_write(w->bev, data, len)) {
+	if (evbuffer_add(tlsio_output(w->io), data, len)) {
 		wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE);
 		return -1;
 	}
@@ -260,7 +257,7 @@ ws_flush(struct wsline *w)
 	/* a close the peer began ends quietly; one wslay began says why */
 	w->ending = wslay_event_get_close_received(w->ws) && !failed ? "" : "WebSocket closed";
 	w->reading = 0;
-	if (evbuffer_get_length(bufferevent_get_output(w->bev)) == 0)
+	if (evbuffer_get_length(tlsio_output(w->io)) == 0)
 		conn_lost(w->t.conn, w->ending[0] ? w->ending : NULL);
 }
 
@@ -268,7 +265,7 @@ ws_flush(struct wsline *w)
 static void
 upgrade(struct wsline *w)
 {
-	http_ws_accept(bufferevent_get_output(w->bev), &w->req);
+	http_ws_accept(tlsio_output(w->io), &w->req);
 	if (wslay_event_context_server_init(&w->ws, &ws_callbacks, w) != 0) {
 		conn_lost(w->t.conn, "out of memory");
 		return;
@@ -283,7 +280,7 @@ upgrade(struct wsline *w)
 static void
 answer(struct wsline *w)
 {
-	struct evbuffer *out = bufferevent_get_output(w->bev);
+	struct evbuffer *out = tlsio_output(w->io);
 	int status = w->req.status;
 	if (!status && http_wants_ws(&w->req) &&
 	    !(status = http_ws_check(&w->req, w->cfg->web_origins))) {
@@ -308,7 +305,7 @@ answer(struct wsline *w)
 static void
 process(struct wsline *w)
 {
-	struct evbuffer *in = bufferevent_get_input(w->bev);
+	struct evbuffer *in = tlsio_input(w->io);
 	while (w->phase == PH_HTTP && !w->stopped && evbuffer_get_length(in) > 0 && !over_cap(w)) {
 		size_t avail = evbuffer_get_contiguous_space(in);
 		const char *p = (const char *)evbuffer_pullup(in, (ssize_t)avail);
@@ -334,31 +331,29 @@ process(struct wsline *w)
 		if (!w->stopped)
 			ws_flush(w);
 	}
-	if (!w->stopped && w->reading && !w->throttled)
-		tlsline_pull(w->bev);
 	/* held: the frames wait in the input, four lines' worth at most,
 	 * while reading goes on only to see the peer's close */
 	if (w->phase == PH_WS && !w->stopped && !w->reading &&
 	    evbuffer_get_length(in) >= 4 * PROTO_LINE_MAX)
-		bufferevent_disable(w->bev, EV_READ);
+		tlsio_reading(w->io, 0);
 }
 
 static void
-read_cb(struct bufferevent *bev, void *arg)
+read_cb(struct tlsio *io, void *arg)
 {
-	(void)bev;
+	(void)io;
 	process(arg);
 }
 
 static void
-write_cb(struct bufferevent *bev, void *arg)
+write_cb(struct tlsio *io, void *arg)
 {
 	struct wsline *w = arg;
 	if (w->throttled && ws_pending(&w->t) <= w->cap / 2) { /* the peer reads again */
 		w->throttled = 0;
 		evtimer_del(w->hold);
 		if (w->reading) {
-			bufferevent_enable(w->bev, EV_READ);
+			tlsio_reading(w->io, 1);
 			release_held(w); /* lines held meanwhile (ws_reading waits for this) */
 			if (w->reading && !w->stopped)
 				process(w);
@@ -366,7 +361,7 @@ write_cb(struct bufferevent *bev, void *arg)
 				return;
 		}
 	}
-	if (evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+	if (tlsio_pending(io) > 0)
 		return;
 	if (w->phase == PH_CLOSING)
 		conn_lost(w->t.conn, NULL);
@@ -377,20 +372,20 @@ write_cb(struct bufferevent *bev, void *arg)
 }
 
 static void
-event_cb(struct bufferevent *bev, short what, void *arg)
+event_cb(struct tlsio *io, int what, void *arg)
 {
 	struct wsline *w = arg;
-	(void)bev;
-	if (what & BEV_EVENT_TIMEOUT) {
+	(void)io;
+	if (what & TLSIO_TIMEOUT) {
 		if (w->phase == PH_WS)
-			conn_timeout(w->t.conn, (what & BEV_EVENT_WRITING) != 0);
+			conn_timeout(w->t.conn, (what & TLSIO_WRITING) != 0);
 		else
 			conn_lost(w->t.conn, NULL); /* an answer that could not be written */
 		return;
 	}
-	if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF))
+	if (what & (TLSIO_ERROR | TLSIO_EOF))
 		conn_lost(w->t.conn,
-		    w->phase == PH_WS && (what & BEV_EVENT_ERROR) ? "connection error" : NULL);
+		    w->phase == PH_WS && (what & TLSIO_ERROR) ? "connection error" : NULL);
 }
 
 static void
@@ -410,7 +405,7 @@ static size_t
 ws_pending(const struct transport *t)
 {
 	const struct wsline *w = cwl(t);
-	size_t n = evbuffer_get_length(bufferevent_get_output(w->bev));
+	size_t n = tlsio_pending(w->io);
 	return w->ws ? n + wslay_event_get_queued_msg_length(w->ws) : n;
 }
 
@@ -419,8 +414,8 @@ ws_reading(struct transport *t, int on)
 {
 	struct wsline *w = wl(t);
 	w->reading = on > 0;
-	if (on < 0) {                                 /* closing */
-		bufferevent_disable(w->bev, EV_READ); /* the kernel buffers meanwhile */
+	if (on < 0) {                    /* closing */
+		tlsio_reading(w->io, 0); /* the kernel buffers meanwhile */
 		return;
 	}
 	set_timeouts(w);
@@ -428,7 +423,7 @@ ws_reading(struct transport *t, int on)
 		return; /* write_cb reads again once the output is down */
 	/* held (0): no message goes up, but reading goes on (process bounds
 	 * it), so the peer's close is seen at once */
-	bufferevent_enable(w->bev, EV_READ);
+	tlsio_reading(w->io, 1);
 	if (!on) {
 		process(w);
 		return;
@@ -450,7 +445,7 @@ ws_timeouts(struct transport *t, int read_s, int write_s)
 static const char *
 ws_describe(const struct transport *t)
 {
-	return SSL_get_version(bufferevent_openssl_get_ssl(cwl(t)->bev));
+	return SSL_get_version(tlsio_ssl(cwl(t)->io));
 }
 
 static void
@@ -470,15 +465,14 @@ ws_stop(struct transport *t)
 	w->reading = 0;
 	evtimer_del(w->deadline);
 	evtimer_del(w->hold);
-	bufferevent_disable(w->bev, EV_READ | EV_WRITE);
-	bufferevent_setcb(w->bev, NULL, NULL, NULL, NULL);
+	tlsio_stop(w->io);
 }
 
 static void
 ws_free(struct transport *t)
 {
 	struct wsline *w = wl(t);
-	bufferevent_free(w->bev);
+	tlsio_free(w->io);
 	if (w->ws)
 		wslay_event_context_free(w->ws);
 	event_free(w->deadline);
@@ -500,13 +494,13 @@ static const struct transport_ops wsline_ops = {
 };
 
 struct transport *
-wsline_new(struct bufferevent *bev, struct conn *c, const struct config *cfg)
+wsline_new(struct tlsio *io, struct conn *c, const struct config *cfg)
 {
 	struct wsline *w = calloc(1, sizeof *w);
 	if (!w)
 		return NULL;
-	w->deadline = evtimer_new(bufferevent_get_base(bev), deadline_cb, w);
-	w->hold = evtimer_new(bufferevent_get_base(bev), hold_cb, w);
+	w->deadline = evtimer_new(tlsio_event_base(io), deadline_cb, w);
+	w->hold = evtimer_new(tlsio_event_base(io), hold_cb, w);
 	w->held = evbuffer_new();
 	if (!w->deadline || !w->hold || !w->held) {
 		if (w->deadline)
@@ -520,24 +514,22 @@ wsline_new(struct bufferevent *bev, struct conn *c, const struct config *cfg)
 	}
 	w->t.ops = &wsline_ops;
 	w->t.conn = c;
-	w->bev = bev;
+	w->io = io;
 	w->cfg = cfg;
 	w->reading = 1;
 	w->cap = (size_t)cfg->outq_kib * 1024;
 	http_req_init(&w->req);
 	arm_deadline(w, 0);
-	bufferevent_setcb(bev, read_cb, write_cb, event_cb, w);
-	/* no read watermark: bufferevent_openssl may leave a record's tail in
-	 * OpenSSL's buffer when one stops it; the input is capped by the
-	 * request's 8 KiB and by wslay's message cap instead */
-	bufferevent_setwatermark(bev, EV_READ, 0, 0);
+	tlsio_setcb(io, read_cb, write_cb, event_cb, NULL, w);
+	/* no read mark: the input is capped by the request's 8 KiB and by
+	 * wslay's message cap instead */
+	tlsio_read_mark(io, 0);
 	/* write_cb comes when the output is down to half the cap (and at
 	 * empty): a throttled peer is read again from there */
-	bufferevent_setwatermark(bev, EV_WRITE, w->cap / 2, 0);
+	tlsio_write_mark(io, w->cap / 2);
 	/* HTTP's own deadline stands for the read timeout until the upgrade */
-	struct timeval wr = { HTTP_WRITE_S, 0 };
-	bufferevent_set_timeouts(bev, NULL, &wr);
-	/* a request may already wait in the buffer: look at it on the next turn */
-	bufferevent_trigger(bev, EV_READ, BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+	tlsio_timeouts(io, 0, HTTP_WRITE_S);
+	/* a request may already wait in the buffer: look at it late in this turn */
+	tlsio_trigger(io);
 	return &w->t;
 }

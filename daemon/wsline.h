@@ -6,15 +6,15 @@
 #ifndef GOMOKUD_WSLINE_H
 #define GOMOKUD_WSLINE_H
 
-struct bufferevent;
 struct conn;
 struct config;
 struct transport;
+struct tlsio;
 
-/* Takes over bev (its TLS handshake done) for connection c; cfg (kept, read
+/* Takes over io (its TLS handshake done) for connection c; cfg (kept, read
  * at each request) gives the header time cap and the allowed origins. NULL
- * when out of memory (bev untouched). The caller puts the transport in
+ * when out of memory (io untouched). The caller puts the transport in
  * place (conn_switch) before the loop runs again. */
-struct transport *wsline_new(struct bufferevent *bev, struct conn *c, const struct config *cfg);
+struct transport *wsline_new(struct tlsio *io, struct conn *c, const struct config *cfg);
 
 #endif

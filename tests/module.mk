@@ -79,6 +79,15 @@ $(O)/tests/systemd/test_notify_daemon: $(O)/tests/systemd/test_notify_daemon.o $
 
 TESTS += $(O)/tests/systemd/test_notify_daemon
 
+# The daemon's TLS stream (tlsio.c) over a real TLS link on a socket pair.
+$(O)/tests/unit/test_tlsio.o $(O)/tests/unit/tlspair.o: MOD_CFLAGS = \
+    $(call pc,--cflags,cmocka libevent openssl)
+$(O)/tests/unit/test_tlsio: $(O)/tests/unit/test_tlsio.o $(O)/tests/unit/tlspair.o \
+    $(O)/daemon/tlsio.o $(O)/daemon/clock.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent openssl) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_tlsio
+
 # The generic work queue with password checks as the jobs.
 $(O)/tests/unit/test_workq.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent openssl)
 $(O)/tests/unit/test_workq: $(O)/tests/unit/test_workq.o $(O)/daemon/workq.o $(O)/daemon/auth.o
