@@ -74,8 +74,10 @@ leave(struct tlsio *io)
 static void
 update_rev(struct tlsio *io)
 {
-	int want = io->reading && !io->stopped && !io->failed &&
-	    !(io->rhigh && evbuffer_get_length(io->in) >= io->rhigh);
+	/* a write that waits for the peer's bytes (a key update) reads too */
+	int want = !io->stopped && !io->failed &&
+	    ((io->reading && !(io->rhigh && evbuffer_get_length(io->in) >= io->rhigh)) ||
+		io->write_wants_read);
 	if (want == io->rev_on)
 		return;
 	if (want) {
@@ -138,8 +140,10 @@ failure(struct tlsio *io, int r, int writing)
 
 	switch (e) {
 	case SSL_ERROR_WANT_READ:
-		if (writing)
+		if (writing) {
 			io->write_wants_read = 1;
+			update_rev(io);
+		}
 		return -1;
 	case SSL_ERROR_WANT_WRITE:
 		if (!writing)
@@ -180,7 +184,7 @@ queue_flush(struct tlsio *io)
 static void
 do_write(struct tlsio *io)
 {
-	int wrote = 0;
+	int wrote = 0, waited = io->write_wants_read;
 	size_t n;
 
 	io->write_wants_read = 0;
@@ -205,6 +209,8 @@ do_write(struct tlsio *io)
 		evbuffer_drain(io->out, (size_t)r);
 		wrote = 1;
 	}
+	if (waited && !io->write_wants_read && !io->failed)
+		update_rev(io); /* reading for the write alone is over */
 	if (evbuffer_get_length(io->out) == 0)
 		wev_disarm(io);
 	else if (wrote && io->wev_on)
