@@ -914,19 +914,18 @@ cmd_state(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return snapshot(c, m, rm);
 }
 
-/* FORBIDDEN: the points black may not play now, each judged by the rules
- * core; none unless it is renju with black to move in a game in progress.
- * The client marks what the server names and never judges a point itself. */
+/* The points black may not play in p, each judged by the rules core as
+ * MOVE would judge it, as = FORBIDDEN lines of up to 100 points for room
+ * ("" for a position of no room: "-"); judge 0 names none. Their count. */
 static int
-cmd_forbidden(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+send_forbidden(struct conn *c, const char *room, const position_t *p, int judge)
 {
-	const position_t *p = room_position(rm);
-	proto_msg_t d, r;
+	proto_msg_t d;
 	int n = 0;
-	(void)why;
 	proto_init(&d, PD_FORBIDDEN, NULL);
-	snprintf(d.room, sizeof d.room, "%s", room_id(rm));
-	if (p->rule == RULE_RENJU && p->nmoves % 2 == 0 && room_status(rm) == GAME_PLAYING)
+	snprintf(d.room, sizeof d.room, "%s", room);
+	if (judge && p->rule == RULE_RENJU && pos_to_move(p) == STONE_BLACK &&
+	    p->outcome.kind == RESULT_ONGOING)
 		for (int y = 0; y < p->size; y++)
 			for (int x = 0; x < p->size; x++) {
 				move_t mv = rules_move(x, y);
@@ -942,9 +941,64 @@ cmd_forbidden(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
 			}
 	if (d.nmoves)
 		conn_send(c, &d);
+	return n;
+}
+
+/* FORBIDDEN: the points black may not play now, each judged by the rules
+ * core; none unless it is renju with black to move in a game in progress.
+ * The client marks what the server names and never judges a point itself. */
+static int
+cmd_forbidden(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	proto_msg_t r;
+	(void)why;
+	int n = send_forbidden(c, room_id(rm), room_position(rm), room_status(rm) == GAME_PLAYING);
 	reply_init(&r, m);
 	snprintf(r.room, sizeof r.room, "%s", room_id(rm));
 	r.count = n;
+	conn_send(c, &r);
+	return 0;
+}
+
+/* POSITION <rule> <size> <moves>: a position of no game (an analysis
+ * board's), judged by the rules core alone: each move in turn as MOVE would
+ * judge it (the first refused one is the error, its number and point in
+ * the text), then the points black may not play, the side to move, the
+ * result and the five. Nothing is kept; the opening's areas are not
+ * judged, as a position may come from any opening or none. */
+static int
+cmd_position(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	position_t p;
+	proto_msg_t r;
+	(void)rm;
+	if (pos_init(&p, m->rule, m->size) != 0) {
+		*why = "no such board for that rule";
+		return ERR_ARGUMENT;
+	}
+	for (int i = 0; i < m->nmoves; i++) {
+		move_t mv;
+		legality_t l = notation_parse(m->moves[i], p.size, &mv) != 0 ? LEGAL_OFF_BOARD
+									     : pos_play(&p, mv);
+		if (l != LEGAL_OK) {
+			conn_error(c, m->tag, proto_err_of_legality(l), "move %d (%s): %s", i + 1,
+			    m->moves[i], legality_name(l));
+			return 0;
+		}
+	}
+	int n = send_forbidden(c, "", &p, 1);
+	reply_init(&r, m);
+	const outcome_t *o = &p.outcome;
+	r.side = o->kind != RESULT_ONGOING   ? SIDE_NONE
+	    : pos_to_move(&p) == STONE_BLACK ? SIDE_BLACK
+					     : SIDE_WHITE;
+	r.result = o->kind == RESULT_DRAW ? RES_DRAW
+	    : o->kind != RESULT_WIN       ? RES_NONE
+	    : o->winner == STONE_BLACK    ? RES_BLACK
+					  : RES_WHITE;
+	r.count = n;
+	for (int i = 0; o->kind == RESULT_WIN && i < o->ncells && i < PROTO_LIST_MAX; i++)
+		notation_format(o->cells[i], p.size, r.moves[r.nmoves++]);
 	conn_send(c, &r);
 	return 0;
 }
@@ -1294,6 +1348,7 @@ static const struct {
 	[PR_TELL] = { cmd_tell, NEED_NAME, AT_NONE },
 	[PR_STATE] = { cmd_state, NEED_NAME, AT_MEMBER },
 	[PR_FORBIDDEN] = { cmd_forbidden, NEED_NAME, AT_MEMBER },
+	[PR_POSITION] = { cmd_position, NEED_NAME, AT_NONE },
 	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
 	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
 	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },

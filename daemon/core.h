@@ -22,7 +22,7 @@
 #define GOMOKUD_VERSION GOMOKU_VERSION
 /* Capabilities every server serves; conn_up adds "accounts history ratings" with a
  * database and "bots" with bots (PROTOCOL.md section 3). */
-#define GOMOKUD_CAPS "swap2 chat resume lobby seekpages chatlog take away openings"
+#define GOMOKUD_CAPS "swap2 chat resume lobby seekpages chatlog take away openings position"
 
 struct session;
 struct lobby;

@@ -83,6 +83,10 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_spec
 
 TESTS += $(O)/tests/daemon/test_gomokud $(O)/tests/daemon/test_chaos $(O)/tests/daemon/test_spec
 
+# POSITION: a position of no game judged by the rules core (issue 47).
+TCLIENT_PROGS += $(O)/tests/daemon/test_position
+TESTS += $(O)/tests/daemon/test_position
+
 # One daemon per state directory (issue 21): a second start is refused while
 # the first serves; after kill -9 a restart takes over.
 TCLIENT_PROGS += $(O)/tests/daemon/test_lock

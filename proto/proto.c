@@ -77,6 +77,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_TAKE] = { PK_REQ, "TAKE", NULL, "iu" },
 	[PR_AUTH] = { PK_REQ, "AUTH", NULL, "k" },
 	[PR_REMEMBER] = { PK_REQ, "REMEMBER", NULL, "" },
+	[PR_POSITION] = { PK_REQ, "POSITION", NULL, "RSL" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -126,6 +127,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_TAKE] = { PK_OK, "TAKE", NULL, "i" },
 	[PO_AUTH] = { PK_OK, "AUTH", NULL, "uk" },
 	[PO_REMEMBER] = { PK_OK, "REMEMBER", NULL, "kU" },
+	[PO_POSITION] = { PK_OK, "POSITION", NULL, "DXnL" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -143,7 +145,7 @@ static const struct form forms[PM_COUNT] = {
 	[PD_RECORD] = { PK_DATA, "RECORD", NULL, "*" },
 	[PD_STAT] = { PK_DATA, "STAT", NULL, "uRhoAfst" },
 	[PD_BAN] = { PK_DATA, "BAN", NULL, "BaUw|*" },
-	[PD_FORBIDDEN] = { PK_DATA, "FORBIDDEN", NULL, "rL" },
+	[PD_FORBIDDEN] = { PK_DATA, "FORBIDDEN", NULL, "ML" }, /* - after POSITION */
 	[PD_SEEK] = { PK_DATA, "SEEK", NULL, "iuRSTOQPF" },
 	[PD_SAY] = { PK_DATA, "SAY", NULL, "ru*" },
 	[PD_CODE] = { PK_DATA, "CODE", NULL, "rc" },

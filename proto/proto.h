@@ -102,6 +102,7 @@ typedef enum {
 	PR_TAKE,
 	PR_AUTH,
 	PR_REMEMBER,
+	PR_POSITION,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -151,6 +152,7 @@ typedef enum {
 	PO_TAKE,
 	PO_AUTH,
 	PO_REMEMBER,
+	PO_POSITION,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,

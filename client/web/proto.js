@@ -8,6 +8,7 @@
 
 const RE = {
   room: /^[a-z0-9]{1,16}$/,
+  roomd: /^([a-z0-9]{1,16}|-)$/, // a room, or - for none (= FORBIDDEN after POSITION)
   num: /^(0|[1-9][0-9]*)$/,
   ms: /^(0|[1-9][0-9]*|-)$/,
   user: /^([A-Za-z][A-Za-z0-9_-]{0,19}|-)$/,
@@ -70,7 +71,7 @@ const DATA = {
   USER: 'user:user state:word room?:room',
   GAME: 'id:num rule:rule size:num black:user white:user result:word reason:word plies:num ended:num',
   RECORD: 'text?...',
-  FORBIDDEN: 'room:room moves:moves',
+  FORBIDDEN: 'room:roomd moves:moves',
   STAT: 'user:user rule:rule rating:num deviation:num standing:word wins:num losses:num draws:num',
   SEEK: 'id:num user:user rule:rule size:num tc:tc colour:word rated:word opening:word who:word',
   BAN: 'what:word target:word until:num by:user text?...',
