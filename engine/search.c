@@ -1049,6 +1049,16 @@ think(engine_t *e, const skill_t *sk, const engine_limits_t *l, int maxd, int gu
 	return depth;
 }
 
+/* The root was decided without a search (a five, a forced block, an open
+ * four, a solver's line): its moves' scores are that decision's, not those
+ * left from the last search, so the candidates say a win as a win. */
+static void
+decided(engine_t *e, int score)
+{
+	for (int i = 0; i < e->nroot; i++)
+		e->rootscore[i] = score;
+}
+
 /* Fills *out with the root's first move, never an unplayable one. */
 static int
 finish(engine_t *e, engine_result_t *out, int depth, int score, int solver, int plies)
@@ -1096,11 +1106,15 @@ engine_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 			return -1;
 		if (only == 0)
 			depth = think(e, sk, &l, maxd, guard, info, arg, &score);
+		else
+			decided(e, score);
 		return finish(e, out, depth, score, solver, plies);
 	}
 	if (!forced && sk->vcf && (plies = root_solvers(e, sk, l.vct_nodes, &solver, &guard)))
 		score = WIN - plies;
 	else if (!forced)
 		depth = think(e, sk, &l, maxd, guard, info, arg, &score);
+	if (forced || plies)
+		decided(e, score);
 	return finish(e, out, depth, score, solver, plies);
 }

@@ -555,6 +555,27 @@ test_levels_five_and_block(void **st)
 		assert_string_equal(r.reason, "block-five");
 	}
 	printf("  levels 1-10 all block the five (reason block-five)\n");
+	/* decided without a search, the candidates still say what was decided
+	 * (an analysis reads them): a five, an open four, a lost block */
+	static const struct {
+		const char *moves;
+		int score;
+	} decided[] = {
+		{ "5,7 5,9 6,7 6,9 7,7 7,9 8,7 12,12", ENGINE_WIN - 1 },
+		{ "5,7 5,9 6,7 6,9 7,7 12,12", ENGINE_WIN - 3 },
+		{ "5,7 5,9 6,7 6,9 7,7 12,12 8,7", -(ENGINE_WIN - 4) },
+	};
+	for (size_t i = 0; i < sizeof decided / sizeof decided[0]; i++) {
+		engine_limits_t l = engine_default_limits();
+		l.nbest = 4;
+		n = parse_moves(decided[i].moves, mv);
+		assert_int_equal(search_xy(e, RULE_FREESTYLE, mv, n, &l, &r), 0);
+		assert_true(r.ncand >= 1);
+		assert_int_equal(r.cand[0].move, r.best);
+		assert_int_equal(r.cand[0].score, decided[i].score);
+		assert_int_equal(r.score, decided[i].score);
+	}
+	printf("  a five, an open four and a lost block: their candidates carry the win or loss\n");
 	engine_free(e);
 }
 
