@@ -12,6 +12,7 @@
 
 #include "daemon/account.h"
 #include "daemon/admin.h"
+#include "daemon/analysis.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/challenge.h"
@@ -966,26 +967,38 @@ cmd_forbidden(struct conn *c, const proto_msg_t *m, struct room *rm, const char 
  * the text), then the points black may not play, the side to move, the
  * result and the five. Nothing is kept; the opening's areas are not
  * judged, as a position may come from any opening or none. */
+/* m's position (POSITION, ANALYSE) into p, each move judged in turn: 0,
+ * or the error code, said with the first refused move's number and point
+ * (-1: said already), or ERR_ARGUMENT with *why. */
+static int
+replay(struct conn *c, const proto_msg_t *m, position_t *p, const char **why)
+{
+	if (pos_init(p, m->rule, m->size) != 0) {
+		*why = "no such board for that rule";
+		return ERR_ARGUMENT;
+	}
+	for (int i = 0; i < m->nmoves; i++) {
+		move_t mv;
+		legality_t l = notation_parse(m->moves[i], p->size, &mv) != 0 ? LEGAL_OFF_BOARD
+									      : pos_play(p, mv);
+		if (l != LEGAL_OK) {
+			conn_error(c, m->tag, proto_err_of_legality(l), "move %d (%s): %s", i + 1,
+			    m->moves[i], legality_name(l));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 cmd_position(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	position_t p;
 	proto_msg_t r;
 	(void)rm;
-	if (pos_init(&p, m->rule, m->size) != 0) {
-		*why = "no such board for that rule";
-		return ERR_ARGUMENT;
-	}
-	for (int i = 0; i < m->nmoves; i++) {
-		move_t mv;
-		legality_t l = notation_parse(m->moves[i], p.size, &mv) != 0 ? LEGAL_OFF_BOARD
-									     : pos_play(&p, mv);
-		if (l != LEGAL_OK) {
-			conn_error(c, m->tag, proto_err_of_legality(l), "move %d (%s): %s", i + 1,
-			    m->moves[i], legality_name(l));
-			return 0;
-		}
-	}
+	int rc = replay(c, m, &p, why);
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	int n = send_forbidden(c, "", &p, 1);
 	reply_init(&r, m);
 	const outcome_t *o = &p.outcome;
@@ -1001,6 +1014,29 @@ cmd_position(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 		notation_format(o->cells[i], p.size, r.moves[r.nmoves++]);
 	conn_send(c, &r);
 	return 0;
+}
+
+/* ANALYSE <rule> <size> <moves> [n]: the engine's n best moves in a
+ * position of no game, judged first as POSITION judges it; analysis.c
+ * keeps the fair play and the allowances, and answers when the search is
+ * done (the connection held until then). */
+static int
+cmd_analyse(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	position_t p;
+	(void)rm;
+	if (!c->srv->analysis) {
+		*why = "this server has no analysis";
+		return ERR_UNAVAILABLE;
+	}
+	int rc = replay(c, m, &p, why);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (p.outcome.kind != RESULT_ONGOING) {
+		*why = "the game is over in that position";
+		return ERR_GAME_OVER;
+	}
+	return analysis_ask(c->srv->analysis, c, m, &p, why);
 }
 
 /* RESUME <token> -: the session alone (it holds no seat in the room the
@@ -1349,6 +1385,7 @@ static const struct {
 	[PR_STATE] = { cmd_state, NEED_NAME, AT_MEMBER },
 	[PR_FORBIDDEN] = { cmd_forbidden, NEED_NAME, AT_MEMBER },
 	[PR_POSITION] = { cmd_position, NEED_NAME, AT_NONE },
+	[PR_ANALYSE] = { cmd_analyse, NEED_NAME, AT_NONE },
 	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
 	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
 	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },

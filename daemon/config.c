@@ -43,6 +43,8 @@ config_defaults(struct config *c)
 	c->bot_fallback_s = 20;
 	c->bot_fallback_level = 5;
 	c->bot_alone_s = 600;
+	c->analysis_ms = 1000;
+	c->analysis_per_hour = 120;
 	c->away_keep_s = 600;
 	c->max_away_per_addr = 16;
 	c->rate_bots = 0;
@@ -75,6 +77,8 @@ static const struct {
 	{ "bot-fallback", offsetof(struct config, bot_fallback_s), 1, 3600 },
 	{ "bot-fallback-level", offsetof(struct config, bot_fallback_level), 1, 10 },
 	{ "bot-alone", offsetof(struct config, bot_alone_s), 1, 86400 },
+	{ "analysis-ms", offsetof(struct config, analysis_ms), 10, 60000 },
+	{ "analysis-per-hour", offsetof(struct config, analysis_per_hour), 0, 1000000 },
 	{ "away-keep", offsetof(struct config, away_keep_s), 1, 86400 },
 	{ "max-away-per-address", offsetof(struct config, max_away_per_addr), 0, 1000000 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },

@@ -67,9 +67,11 @@ struct config {
 	int bot_preview_ms; /* at most one THINK a room this often */
 	int bot_fallback_s; /* SEEK ... bot: wait this long for a human */
 	int bot_fallback_level;
-	int bot_alone_s;    /* a game between two bots that nobody watches ends after this */
-	int64_t remember_s; /* a login token's life (remember-days, in seconds) */
-	int rate_bots;      /* 1: rated games against bots move ratings */
+	int bot_alone_s;       /* a game between two bots that nobody watches ends after this */
+	int analysis_ms;       /* ANALYSE: the engine's time for a position */
+	int analysis_per_hour; /* ANALYSE: an account's requests an hour (a guest's: a third) */
+	int64_t remember_s;    /* a login token's life (remember-days, in seconds) */
+	int rate_bots;         /* 1: rated games against bots move ratings */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

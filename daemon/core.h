@@ -40,6 +40,7 @@ struct admin;
 struct control;
 struct front;
 struct tlsio_base;
+struct analysis;
 
 struct server {
 	struct event_base *base;
@@ -61,6 +62,7 @@ struct server {
 	                    at its end (archive.c) */
 	struct login_limits *logins; /* failed logins by address and account */
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */
+	struct analysis *analysis;   /* ANALYSE on the bots' workers; NULL: none */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */

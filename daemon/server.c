@@ -19,6 +19,7 @@
 #include "daemon/account.h"
 #include "daemon/addrcount.h"
 #include "daemon/admin.h"
+#include "daemon/analysis.h"
 #include "daemon/archive.h"
 #include "daemon/cmd.h"
 #include "daemon/control.h"
@@ -675,6 +676,7 @@ server_init(struct server *srv)
 		  srv->cfg.cluster_host[0] ? srv->cfg.node_name : "r", &session_members)) ||
 	    !(srv->botplay = botplay_new(srv)))
 		return -1;
+	srv->analysis = analysis_new(srv); /* NULL: none (no bots, or turned off) */
 	if (cmd_start(srv) != 0 || hooks(srv) != 0)
 		return -1;
 	if (srv->store) {
@@ -813,6 +815,8 @@ server_free(struct server *srv)
 	lobby_free(srv);
 	challenge_free_all(srv);
 	cmd_stop(srv);
+	analysis_free(srv->analysis); /* its searches, before the bots' pool */
+	srv->analysis = NULL;
 	botplay_free(srv->botplay);
 	srv->botplay = NULL;
 	addrcount_free(srv->addrs);

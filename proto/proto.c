@@ -78,6 +78,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_AUTH] = { PK_REQ, "AUTH", NULL, "k" },
 	[PR_REMEMBER] = { PK_REQ, "REMEMBER", NULL, "" },
 	[PR_POSITION] = { PK_REQ, "POSITION", NULL, "RSL" },
+	[PR_ANALYSE] = { PK_REQ, "ANALYSE", NULL, "RSL|n" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -128,6 +129,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_AUTH] = { PK_OK, "AUTH", NULL, "uk" },
 	[PO_REMEMBER] = { PK_OK, "REMEMBER", NULL, "kU" },
 	[PO_POSITION] = { PK_OK, "POSITION", NULL, "DXnL" },
+	[PO_ANALYSE] = { PK_OK, "ANALYSE", NULL, "naCL" }, /* depth, reason, lines, pv */
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -364,6 +366,8 @@ static const struct {
 	{ ERR_SEEKS, "too-many-seeks" },
 	{ ERR_AWAY, "away" },
 	{ ERR_NOT_OFFERED, "not-offered" },
+	{ ERR_IN_GAME, "in-game" },
+	{ ERR_OVER_LIMIT, "over-limit" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },

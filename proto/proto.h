@@ -103,6 +103,7 @@ typedef enum {
 	PR_AUTH,
 	PR_REMEMBER,
 	PR_POSITION,
+	PR_ANALYSE,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -153,6 +154,7 @@ typedef enum {
 	PO_AUTH,
 	PO_REMEMBER,
 	PO_POSITION,
+	PO_ANALYSE,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -325,6 +327,8 @@ typedef enum {
 	ERR_SEEKS = 449,       /* too many open seeks from one address */
 	ERR_AWAY = 450,        /* the other player is away: their connection dropped */
 	ERR_NOT_OFFERED = 451, /* a fifth move that was not offered */
+	ERR_IN_GAME = 452,     /* no analysis while the asker plays, or of a game under way */
+	ERR_OVER_LIMIT = 453,  /* the asker's analyses this hour are used up */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */

@@ -50,6 +50,8 @@ const ERRORS = {
   449: N('err.449', 'Too many open seeks from your address; wait for one of them to be paired'),
   450: N('err.450', 'They are away (their connection dropped); try again when they are back'),
   451: N('err.451', 'That fifth move was not offered'),
+  452: N('err.452', 'No analysis while you play a game, nor of a game being played'),
+  453: N('err.453', "You have used this hour's analyses; try again later"),
   500: N('err.500', 'The server could not do that; try again'),
   501: N('err.501', 'This server does not offer that'),
   502: N('err.502', 'The server is restarting; try again in a moment'),

@@ -1,0 +1,240 @@
+/* analysis.c: ANALYSE on the bot workers, its fair play and allowances
+ * (see analysis.h). */
+#include "daemon/analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include "daemon/botplay.h"
+#include "daemon/bots.h"
+#include "daemon/clock.h"
+#include "daemon/conn.h"
+#include "daemon/core.h"
+#include "daemon/room.h"
+#include "daemon/session.h"
+
+_Static_assert((int)PROTO_CANDS_MAX <= (int)ENGINE_MAX_NBEST, "the engine reports the lines asked");
+
+enum {
+	USERS = 1024,      /* allowances kept; the oldest window gives way */
+	HOUR_MS = 3600000, /* an allowance's window, from its first request */
+	NBEST = 3,         /* lines when the request names no number */
+};
+
+struct ajob {
+	LIST_ENTRY(ajob) link;
+	struct analysis *a;
+	struct conn *c;
+	int64_t id;
+	int size;
+	char tag[PROTO_TAG_MAX + 1];
+};
+
+struct use {
+	char name[PROTO_NAME_MAX + 1];
+	int64_t since_ms; /* the window's start */
+	int n;            /* requests in it */
+};
+
+struct analysis {
+	struct server *srv;
+	struct bots *pool;
+	LIST_HEAD(, ajob) jobs;
+	struct use uses[USERS];
+	char said[128]; /* a refusal's words, read before the next request */
+};
+
+/* The allowance of name, found or made (taking the stalest slot). */
+static struct use *
+use_of(struct analysis *a, const char *name, int64_t now)
+{
+	struct use *old = &a->uses[0];
+	for (int i = 0; i < USERS; i++) {
+		struct use *u = &a->uses[i];
+		if (!strcmp(u->name, name))
+			return u;
+		if (u->since_ms < old->since_ms)
+			old = u;
+	}
+	memset(old, 0, sizeof *old);
+	snprintf(old->name, sizeof old->name, "%s", name);
+	old->since_ms = now;
+	return old;
+}
+
+/* Whether p is the position of a game under way here: its stones, as they
+ * stand, whatever the rule asked. */
+static const char *
+running_game(struct server *srv, const position_t *p)
+{
+	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
+		const position_t *q = room_position(r);
+		if (room_unfinished(r) && q->size == p->size && q->nmoves == p->nmoves &&
+		    !memcmp(q->cell, p->cell, sizeof q->cell))
+			return room_id(r);
+	}
+	return NULL;
+}
+
+static void
+job_free(struct ajob *j)
+{
+	LIST_REMOVE(j, link);
+	free(j);
+}
+
+/* The search's end, on the loop: OK ANALYSE, or why not. */
+static void
+done(uint64_t id, int status, const engine_result_t *r, void *arg)
+{
+	struct ajob *j = arg;
+	struct conn *c = j->c;
+	(void)id;
+	if (status != 0) {
+		conn_error(c, j->tag[0] ? j->tag : NULL,
+		    status == BOTS_LOST ? ERR_SERVER_BUSY : ERR_INTERNAL,
+		    status == BOTS_LOST ? "no bot worker answered; try again shortly"
+					: "the engine found no move");
+	} else {
+		proto_msg_t m;
+		proto_init(&m, PO_ANALYSE, j->tag[0] ? j->tag : NULL);
+		m.count = r->depth;
+		/* the engine's reason's first word: five, vcf, vct, positional... */
+		snprintf(m.word, sizeof m.word, "%.*s", (int)strcspn(r->reason, " "),
+		    r->reason[0] ? r->reason : "positional");
+		for (int i = 0; i < r->ncand && m.ncands < PROTO_CANDS_MAX; i++) {
+			notation_format(r->cand[i].move, j->size, m.cands[m.ncands].move);
+			m.cands[m.ncands++].score = r->cand[i].score;
+		}
+		if (m.ncands == 0) { /* the best alone */
+			notation_format(r->best, j->size, m.cands[0].move);
+			m.cands[m.ncands++].score = r->score;
+		}
+		for (int i = 0; i < r->pvlen && m.nmoves < PROTO_LIST_MAX; i++)
+			notation_format(r->pv[i], j->size, m.moves[m.nmoves++]);
+		conn_send(c, &m);
+	}
+	job_free(j);
+	conn_release(c);
+}
+
+/* c goes: its search is dropped. */
+static void
+conn_gone(void *arg, struct conn *c)
+{
+	struct analysis *a = arg;
+	struct ajob *j;
+	LIST_FOREACH (j, &a->jobs, link)
+		if (j->c == c) {
+			bots_cancel(a->pool, j->id);
+			job_free(j);
+			return;
+		}
+}
+
+struct analysis *
+analysis_new(struct server *srv)
+{
+	if (!srv->botplay || srv->cfg.analysis_per_hour <= 0)
+		return NULL;
+	struct analysis *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->srv = srv;
+	a->pool = botplay_bots(srv->botplay);
+	LIST_INIT(&a->jobs);
+	if (conns_on_gone(srv, conn_gone, a) != 0) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void
+analysis_free(struct analysis *a)
+{
+	if (!a)
+		return;
+	while (!LIST_EMPTY(&a->jobs)) {
+		struct ajob *j = LIST_FIRST(&a->jobs);
+		bots_cancel(a->pool, j->id);
+		job_free(j);
+	}
+	free(a);
+}
+
+int
+analysis_ask(
+    struct analysis *a, struct conn *c, const proto_msg_t *m, const position_t *p, const char **why)
+{
+	struct server *srv = a->srv;
+	char *said = a->said;
+	struct room *own = session_game(c->sess);
+	if (own) {
+		snprintf(
+		    said, sizeof a->said, "no analysis while you play a game (%s)", room_id(own));
+		*why = said;
+		return ERR_IN_GAME;
+	}
+	const char *running = running_game(srv, p);
+	if (running) {
+		snprintf(
+		    said, sizeof a->said, "that is the position of a game under way (%s)", running);
+		*why = said;
+		return ERR_IN_GAME;
+	}
+	int nbest = m->count > 0 ? m->count : NBEST;
+	if (nbest > PROTO_CANDS_MAX) { /* what a line of candidates holds */
+		snprintf(said, sizeof a->said, "at most %d lines", PROTO_CANDS_MAX);
+		*why = said;
+		return ERR_ARGUMENT;
+	}
+	int64_t now = clock_now_ms();
+	struct use *u = use_of(a, c->sess->name, now);
+	if (now - u->since_ms >= HOUR_MS) {
+		u->since_ms = now;
+		u->n = 0;
+	}
+	int allowed = c->sess->kind == SESSION_GUEST ? (srv->cfg.analysis_per_hour + 2) / 3
+						     : srv->cfg.analysis_per_hour;
+	if (u->n >= allowed) {
+		snprintf(said, sizeof a->said, "%d analyses an hour%s; the next in %lld min",
+		    allowed, c->sess->kind == SESSION_GUEST ? " for a guest" : "",
+		    (long long)((HOUR_MS - (now - u->since_ms)) / 60000 + 1));
+		*why = said;
+		return ERR_OVER_LIMIT;
+	}
+	struct ajob *j = calloc(1, sizeof *j);
+	if (!j) {
+		*why = "out of memory";
+		return ERR_INTERNAL;
+	}
+	bots_job_t job;
+	memset(&job, 0, sizeof job);
+	job.owner = (uint64_t)1 << 63 | c->id; /* beside the rooms' owners */
+	job.rule = (rule_t)p->rule;
+	job.size = p->size;
+	job.nmoves = p->nmoves;
+	memcpy(job.moves, p->moves, (size_t)p->nmoves * sizeof *p->moves);
+	job.level = 10;
+	job.soft_ms = job.hard_ms = srv->cfg.analysis_ms;
+	job.nbest = nbest;
+	job.seed = (uint32_t)now;
+	j->a = a;
+	j->c = c;
+	j->size = p->size;
+	snprintf(j->tag, sizeof j->tag, "%s", m->tag);
+	int64_t id = bots_submit(a->pool, &job, done, NULL, j);
+	if (id <= 0) {
+		free(j);
+		*why = "every bot worker is busy; try again shortly";
+		return ERR_SERVER_BUSY;
+	}
+	j->id = id;
+	LIST_INSERT_HEAD(&a->jobs, j, link);
+	u->n++;
+	conn_hold(c, CONN_HELD);
+	return 0;
+}
