@@ -4,7 +4,7 @@
 # evaluation tuner (bin/tune).
 ENGINE_SRCS := engine/pattern.c engine/board.c engine/eval.c \
 	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/skill.c \
-	engine/search.c engine/openbot.c
+	engine/search.c engine/openbot.c engine/review.c
 ENGINE_LIB := $(O)/libengine.a
 
 $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)
@@ -24,6 +24,13 @@ $(O)/tests/unit/test_openbot: $(O)/tests/unit/test_openbot.o $(ENGINE_LIB) $(RUL
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_openbot
+
+# A finished game gone through by the engine (engine/review.h, issue 47):
+# missed wins, blunders and the turning point of games made for them.
+$(O)/tests/unit/test_review: $(O)/tests/unit/test_review.o $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_review
 
 # The Gomocup brain.
 $(BINDIR)/pbrain-gomoku: $(O)/engine/tools/pbrain.o $(ENGINE_LIB) $(RULES_LIB)
