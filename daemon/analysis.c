@@ -102,8 +102,8 @@ done(uint64_t id, int status, const engine_result_t *r, void *arg)
 		proto_init(&m, PO_ANALYSE, j->tag[0] ? j->tag : NULL);
 		m.count = r->depth;
 		/* the engine's reason's first word: five, vcf, vct, positional... */
-		snprintf(m.word, sizeof m.word, "%.*s", (int)strcspn(r->reason, " "),
-		    r->reason[0] ? r->reason : "positional");
+		const char *why = r->reason[0] && r->reason[0] != ' ' ? r->reason : "positional";
+		snprintf(m.word, sizeof m.word, "%.*s", (int)strcspn(why, " "), why);
 		for (int i = 0; i < r->ncand && m.ncands < PROTO_CANDS_MAX; i++) {
 			notation_format(r->cand[i].move, j->size, m.cands[m.ncands].move);
 			m.cands[m.ncands++].score = r->cand[i].score;
