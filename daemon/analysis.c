@@ -114,6 +114,8 @@ done(uint64_t id, int status, const engine_result_t *r, void *arg)
 		}
 		for (int i = 0; i < r->pvlen && m.nmoves < PROTO_LIST_MAX; i++)
 			notation_format(r->pv[i], j->size, m.moves[m.nmoves++]);
+		if (m.nmoves == 0) /* a remote worker's answer carries no line */
+			notation_format(r->best, j->size, m.moves[m.nmoves++]);
 		conn_send(c, &m);
 	}
 	job_free(j);
