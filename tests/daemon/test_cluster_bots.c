@@ -9,7 +9,7 @@
  * hang, a says it asks again, and the bot moves once Redis is back;
  * garbage on the job stream and on a's channel is dropped and no node
  * falls; a bot on a opens a RIF game, each of its three stones an opening
- * job b decided (issue 46). Without redis-server the test says so and skips, unless
+ * job b decided (issue 46); an ANALYSE on a searched on b (issue 47). Without redis-server the test says so and skips, unless
  * GOMOKU_REQUIRE_SHARED=1 (CI): then it fails.
  */
 #include <signal.h>
@@ -230,6 +230,33 @@ test_remote_opening(void)
 	ok("a node without workers has a bot open a RIF game; each act is decided on b");
 }
 
+/* ANALYSE on a node without workers (issue 47): the search is b's, and
+ * the answer (its best move as the line: R carries no line) comes back to
+ * the asker on a. */
+static void
+test_remote_analysis(void)
+{
+	int searched = daemon_log_count(&node[1], "of node a searched");
+	struct tc *c = tc_guest(node[0].port, "dave");
+	REQUIRE(c, "connect");
+	tc_send(c, "ANALYSE freestyle 15 h8,a1,h9,a2,h10,a3 2");
+	const char *l;
+	while (
+	    (l = tc_read(c, BOT_WAIT_MS)) && strncmp(l, "OK ANALYSE", 10) && strncmp(l, "ERR", 3))
+		;
+	char reason[32], cands[128], pv[128];
+	int depth;
+	CHECK(l && sscanf(l, "OK ANALYSE %d %31s %127s %127s", &depth, reason, cands, pv) == 4,
+	    "no analysis from a: %s", l ? l : c->line);
+	CHECK(l && (!strncmp(cands, "h11:", 4) || !strncmp(cands, "h7:", 3)) &&
+		atoi(strchr(cands, ':') + 1) >= 29000,
+	    "the open four is not said as a win: %s", l ? l : "");
+	CHECK(daemon_log_count(&node[1], "of node a searched") > searched,
+	    "b did not search a's analysis");
+	tc_close(c);
+	ok("ANALYSE on a node without workers is searched on b and answered on a");
+}
+
 int
 main(void)
 {
@@ -247,6 +274,7 @@ main(void)
 		}
 	test_remote_game();
 	test_remote_opening();
+	test_remote_analysis();
 	test_worker_killed();
 	test_redis_down();
 	test_garbage();
