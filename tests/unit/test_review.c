@@ -147,7 +147,7 @@ test_illegal(void **st)
 {
 	(void)st;
 	engine_t *e = engine_new(4);
-	move_t mv[8];
+	move_t mv[64];
 	static review_t r;
 	engine_limits_t l = limits();
 	int n = parse("h8,h8", mv);
