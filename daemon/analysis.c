@@ -25,7 +25,6 @@ enum {
 
 struct ajob {
 	LIST_ENTRY(ajob) link;
-	struct analysis *a;
 	struct conn *c;
 	int64_t id;
 	int size;
@@ -224,7 +223,6 @@ analysis_ask(
 	job.soft_ms = job.hard_ms = srv->cfg.analysis_ms;
 	job.nbest = nbest;
 	job.seed = (uint32_t)now;
-	j->a = a;
 	j->c = c;
 	j->size = p->size;
 	snprintf(j->tag, sizeof j->tag, "%s", m->tag);
