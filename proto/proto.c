@@ -79,6 +79,8 @@ static const struct form forms[PM_COUNT] = {
 	[PR_REMEMBER] = { PK_REQ, "REMEMBER", NULL, "" },
 	[PR_POSITION] = { PK_REQ, "POSITION", NULL, "RSL" },
 	[PR_ANALYSE] = { PK_REQ, "ANALYSE", NULL, "RSL|n" },
+	[PR_REVIEW] = { PK_REQ, "REVIEW", NULL, "i" },
+	[PR_MARKS] = { PK_REQ, "MARKS", NULL, "i" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -130,6 +132,8 @@ static const struct form forms[PM_COUNT] = {
 	[PO_REMEMBER] = { PK_OK, "REMEMBER", NULL, "kU" },
 	[PO_POSITION] = { PK_OK, "POSITION", NULL, "DXnL" },
 	[PO_ANALYSE] = { PK_OK, "ANALYSE", NULL, "naCL" }, /* depth, reason, lines, pv */
+	[PO_REVIEW] = { PK_OK, "REVIEW", NULL, "i" },
+	[PO_MARKS] = { PK_OK, "MARKS", NULL, "idn" }, /* game, plies, marks */
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -152,6 +156,9 @@ static const struct form forms[PM_COUNT] = {
 	[PD_SAY] = { PK_DATA, "SAY", NULL, "ru*" },
 	[PD_CODE] = { PK_DATA, "CODE", NULL, "rc" },
 	[PD_RATINGS] = { PK_DATA, "RATINGS", NULL, "ru1w2" },
+	[PD_EVAL] = { PK_DATA, "EVAL", NULL, "id&" }, /* game, index, chances */
+	/* game, kind, side, ply, played, better, before, after, reason, line */
+	[PD_MARK] = { PK_DATA, "MARK", NULL, "i+D%m@<>aL" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -179,6 +186,8 @@ static const struct form forms[PM_COUNT] = {
 	[PE_CLOSED] = { PK_EVENT, "CLOSED", NULL, "rqa" },
 	[PE_RATINGS] = { PK_EVENT, "RATINGS", NULL, "rqu1w2" },
 	[PE_RATED] = { PK_EVENT, "RATED", NULL, "rqu34w56" },
+	[PE_REVIEWING] = { PK_EVENT, "REVIEWING", NULL, "inN" }, /* game, done, total */
+	[PE_REVIEWED] = { PK_EVENT, "REVIEWED", NULL, "i~dn" },  /* game, ok|failed, plies, marks */
 };
 
 /* Keyword sets, in enum order. */
@@ -211,6 +220,8 @@ static const char *const export_names[] = { "text", "psq", NULL };
 static const char *const provisional_names[] = { "established", "provisional", NULL };
 static const char *const sanction_names[] = { "ban", "mute", NULL };
 static const char *const answer_names[] = { "accept", "decline", NULL };
+static const char *const mark_names[] = { "missed-win", "blunder", "turning", NULL };
+static const char *const reviewed_names[] = { "ok", "failed", NULL };
 
 enum ftype {
 	FT_STR,
@@ -221,6 +232,8 @@ enum ftype {
 	FT_MOVE,
 	FT_LIST,
 	FT_CANDS,
+	FT_MOVEOPT, /* a move, or "-" for none ("") */
+	FT_VALS,    /* numbers lo..hi, comma-separated */
 	FT_CLOCK,
 	FT_RATING,
 	FT_TEXT
@@ -276,6 +289,13 @@ static const struct field fields[] = {
 	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
 	F('B', FT_ENUM, CS_NONE, sanction, 0, 0, sanction_names, "ban|mute"),
 	F('I', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
+	F('+', FT_ENUM, CS_NONE, mark, 0, 0, mark_names, "mark kind"),
+	F('~', FT_ENUM, CS_NONE, reviewed, 0, 0, reviewed_names, "ok|failed"),
+	F('@', FT_MOVEOPT, CS_NONE, move2, 0, 0, NULL, "move or -"),
+	F('&', FT_VALS, CS_NONE, vals, 0, PROTO_CHANCE_MAX, NULL, "chances"),
+	F('%', FT_INT, CS_NONE, plies, 1, RULES_CELLS, NULL, "ply"),
+	F('<', FT_INT, CS_NONE, before, 0, PROTO_CHANCE_MAX, NULL, "chance"),
+	F('>', FT_INT, CS_NONE, after, 0, PROTO_CHANCE_MAX, NULL, "chance"),
 	F('7', FT_ENUM, CS_NONE, ostage, 0, 0, ostage_names, "opening stage"),
 	F('!', FT_ENUM, CS_NONE, oarea, 0, 0, oarea_names, "opening area"),
 	F('^', FT_ENUM, CS_NONE, canon, 0, 0, canon_names, "renju opening"),
@@ -368,6 +388,8 @@ static const struct {
 	{ ERR_NOT_OFFERED, "not-offered" },
 	{ ERR_IN_GAME, "in-game" },
 	{ ERR_OVER_LIMIT, "over-limit" },
+	{ ERR_PRIVATE_GAME, "private-game" },
+	{ ERR_NOT_REVIEWED, "not-reviewed" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },
@@ -688,6 +710,27 @@ field_parse(const struct field *f, proto_kind_t kind, char *tok, proto_msg_t *m)
 			return -1;
 		memcpy(m->move, tok, n + 1);
 		return 0;
+	case FT_MOVEOPT:
+		if (strcmp(tok, "-") == 0)
+			return 0;
+		if (!move_ok(tok))
+			return -1;
+		memcpy(base, tok, n + 1);
+		return 0;
+	case FT_VALS:
+		m->nvals = 0;
+		for (char *s = tok;;) {
+			char *comma = strchr(s, ',');
+			int64_t v;
+			if (comma)
+				*comma = '\0';
+			if (m->nvals >= PROTO_VALS_MAX || parse_int(s, f->lo, f->hi, &v))
+				return -1;
+			m->vals[m->nvals++] = (int16_t)v;
+			if (!comma)
+				return 0;
+			s = comma + 1;
+		}
 	case FT_LIST: {
 		m->nmoves = 0;
 		if (strcmp(tok, "-") == 0)
@@ -860,6 +903,25 @@ field_format(const struct field *f, proto_kind_t kind, const proto_msg_t *m, str
 			if (i)
 				put(o, ",");
 			put(o, m->moves[i]);
+		}
+		return;
+	case FT_MOVEOPT:
+		if (!base[0])
+			put(o, "-");
+		else if (!move_ok(base))
+			o->err = 1;
+		else
+			put(o, base);
+		return;
+	case FT_VALS:
+		if (m->nvals < 1 || m->nvals > PROTO_VALS_MAX) {
+			o->err = 1;
+			return;
+		}
+		for (int i = 0; i < m->nvals; i++) {
+			if (m->vals[i] < f->lo || m->vals[i] > f->hi)
+				o->err = 1;
+			putf(o, i ? ",%lld" : "%lld", m->vals[i]);
 		}
 		return;
 	case FT_CANDS:

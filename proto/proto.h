@@ -34,6 +34,8 @@ enum {
 	PROTO_MOVE_MAX = 3,   /* "t20" */
 	PROTO_LIST_MAX = 100, /* moves in one list token */
 	PROTO_CANDS_MAX = 8,
+	PROTO_VALS_MAX = 50,     /* numbers in one = EVAL line */
+	PROTO_CHANCE_MAX = 1000, /* a win chance, per mille */
 	/* A candidate's score at or past +-(PROTO_SCORE_WIN - 1000) is a
 	 * forced win (loss): PROTO_SCORE_WIN - n wins in n plies (section 2). */
 	PROTO_SCORE_WIN = 30000,
@@ -104,6 +106,8 @@ typedef enum {
 	PR_REMEMBER,
 	PR_POSITION,
 	PR_ANALYSE,
+	PR_REVIEW,
+	PR_MARKS,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -155,6 +159,8 @@ typedef enum {
 	PO_REMEMBER,
 	PO_POSITION,
 	PO_ANALYSE,
+	PO_REVIEW,
+	PO_MARKS,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -177,6 +183,8 @@ typedef enum {
 	PD_SAY,     /* a kept line of chat in a snapshot (`chatlog`) */
 	PD_CODE,    /* a private room's invite code, in its snapshot (`away`) */
 	PD_RATINGS, /* both players' ratings in a snapshot (`ratings`) */
+	PD_EVAL,    /* a review's win chances (`review`) */
+	PD_MARK,    /* a review's mark on a move (`review`) */
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -201,9 +209,11 @@ typedef enum {
 	PE_CHALLENGE,
 	PE_CHALLENGEEND,
 	PE_MOVED,
-	PE_CLOSED,  /* a private room closed before its game (`away`) */
-	PE_RATINGS, /* both players' ratings, right after * START (`ratings`) */
-	PE_RATED,   /* the ratings a game changed, right after its * OVER */
+	PE_CLOSED,    /* a private room closed before its game (`away`) */
+	PE_RATINGS,   /* both players' ratings, right after * START (`ratings`) */
+	PE_RATED,     /* the ratings a game changed, right after its * OVER */
+	PE_REVIEWING, /* a review's progress (`review`) */
+	PE_REVIEWED,  /* a review stored, or failed */
 	PM_COUNT
 } proto_id_t;
 
@@ -281,6 +291,10 @@ typedef enum { RATING_ESTABLISHED, RATING_PROVISIONAL } proto_provisional_t;
 typedef enum { SANCTION_BAN, SANCTION_MUTE } proto_sanction_t;
 /* ANSWER to a challenge. */
 typedef enum { ANSWER_ACCEPT, ANSWER_DECLINE } proto_answer_t;
+/* A review's mark (= MARK, section 5.19). */
+typedef enum { MARK_MISSED_WIN, MARK_BLUNDER, MARK_TURNING } proto_mark_t;
+/* * REVIEWED: stored, or it could not be made. */
+typedef enum { REVIEWED_OK, REVIEWED_FAILED } proto_reviewed_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
@@ -322,13 +336,15 @@ typedef enum {
 	ERR_ROOM_FULL = 444,
 	ERR_BUSY = 445, /* already seeking or seated */
 	ERR_NOT_IN_ROOM = 446,
-	ERR_NO_CLAIM = 447,    /* the opponent is present or within grace */
-	ERR_RESUME = 448,      /* bad token, room or seat */
-	ERR_SEEKS = 449,       /* too many open seeks from one address */
-	ERR_AWAY = 450,        /* the other player is away: their connection dropped */
-	ERR_NOT_OFFERED = 451, /* a fifth move that was not offered */
-	ERR_IN_GAME = 452,     /* no analysis while the asker plays, or of a game under way */
-	ERR_OVER_LIMIT = 453,  /* the asker's analyses this hour are used up */
+	ERR_NO_CLAIM = 447,     /* the opponent is present or within grace */
+	ERR_RESUME = 448,       /* bad token, room or seat */
+	ERR_SEEKS = 449,        /* too many open seeks from one address */
+	ERR_AWAY = 450,         /* the other player is away: their connection dropped */
+	ERR_NOT_OFFERED = 451,  /* a fifth move that was not offered */
+	ERR_IN_GAME = 452,      /* no analysis while the asker plays, or of a game under way */
+	ERR_OVER_LIMIT = 453,   /* the asker's analyses this hour are used up */
+	ERR_PRIVATE_GAME = 454, /* a private room's game, asked by someone not in it */
+	ERR_NOT_REVIEWED = 455, /* MARKS: no stored review */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */
@@ -366,10 +382,13 @@ typedef struct proto_msg {
 	char word[PROTO_WORD_MAX + 1]; /* agent, reason word, name, ... */
 	char word2[PROTO_WORD_MAX + 1];
 	char move[PROTO_MOVE_MAX + 1];
-	int nmoves; /* move list ("-" when empty) */
+	char move2[PROTO_MOVE_MAX + 1]; /* a move or "" (prints as "-"): = MARK's better */
+	int nmoves;                     /* move list ("-" when empty) */
 	char moves[PROTO_LIST_MAX][PROTO_MOVE_MAX + 1];
 	int ncands;
 	proto_cand_t cands[PROTO_CANDS_MAX];
+	int nvals; /* = EVAL's numbers */
+	int16_t vals[PROTO_VALS_MAX];
 	rule_t rule;
 	int size;
 	int tc_base, tc_inc; /* seconds; tc_base 0 means "none" */
@@ -391,6 +410,8 @@ typedef struct proto_msg {
 	proto_provisional_t provisional;
 	proto_sanction_t sanction;
 	proto_answer_t answer;
+	proto_mark_t mark;
+	proto_reviewed_t reviewed;
 	proto_ostage_t ostage;
 	proto_oarea_t oarea;
 	int canon; /* PROTO_CANON_NONE, or 1 + the opening's index (D1 .. D13, I1 .. I13) */

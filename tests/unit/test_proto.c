@@ -71,6 +71,8 @@ static const struct {
 	{ PROTO_CLIENT, "POSITION freestyle 9 -" },
 	{ PROTO_CLIENT, "ANALYSE renju 15 h8,a1,i8" },
 	{ PROTO_CLIENT, "ANALYSE freestyle 15 - 5" },
+	{ PROTO_CLIENT, "REVIEW 1234" },
+	{ PROTO_CLIENT, "MARKS 1234" },
 	{ PROTO_CLIENT, "RESUME 0123456789abcdefABCDEF0123456789 r12 41" },
 	{ PROTO_CLIENT, "RESUME 0123456789abcdefABCDEF0123456789 - 0" },
 	{ PROTO_CLIENT, "HISTORY" },
@@ -138,6 +140,16 @@ static const struct {
 	{ PROTO_SERVER, "OK POSITION none draw 0 -" },
 	{ PROTO_SERVER, "OK ANALYSE 1 open-four h11:29997 h11" },
 	{ PROTO_SERVER, "OK ANALYSE 9 positional g9:166,i7:-20,h10:110 g9,f10,g8" },
+	{ PROTO_SERVER, "OK REVIEW 1234" },
+	{ PROTO_SERVER, "OK MARKS 1234 11 2" },
+	{ PROTO_SERVER, "= EVAL 1234 0 500,531,0,1000" },
+	{ PROTO_SERVER, "= EVAL 1234 50 7" },
+	{ PROTO_SERVER, "= MARK 1234 blunder white 8 c3 j9 612 0 vcf j9,k10,l11" },
+	{ PROTO_SERVER, "= MARK 1234 missed-win black 225 o15 - 1000 4 positional -" },
+	{ PROTO_SERVER, "= MARK 7 turning black 1 h8 h8 500 500 five h8" },
+	{ PROTO_SERVER, "* REVIEWING 1234 5 12" },
+	{ PROTO_SERVER, "* REVIEWED 1234 ok 11 2" },
+	{ PROTO_SERVER, "* REVIEWED 1234 failed 0 0" },
 	{ PROTO_SERVER, "OK RESUME r12 41" },
 	{ PROTO_SERVER, "OK RESUME - 0" },
 	{ PROTO_SERVER, "OK HISTORY 3 3" },
@@ -393,6 +405,22 @@ test_typed_fields(void **state)
 	assert_string_equal(m.text, "four-three");
 	m = parse_ok(PROTO_SERVER, "* MOVE r4 12 white k11 - -");
 	assert_string_equal(m.text, "");
+	m = parse_ok(PROTO_SERVER, "= MARK 12 blunder white 8 c3 - 612 0 vcf j9,k10");
+	assert_int_equal(m.mark, MARK_BLUNDER);
+	assert_int_equal(m.side, SIDE_WHITE);
+	assert_int_equal(m.plies, 8);
+	assert_string_equal(m.move, "c3");
+	assert_string_equal(m.move2, "");
+	assert_int_equal(m.before, 612);
+	assert_int_equal(m.after, 0);
+	assert_string_equal(m.word, "vcf");
+	assert_int_equal(m.nmoves, 2);
+	m = parse_ok(PROTO_SERVER, "= EVAL 12 50 0,1000,7");
+	assert_int_equal(m.depth, 50);
+	assert_int_equal(m.nvals, 3);
+	assert_int_equal(m.vals[0], 0);
+	assert_int_equal(m.vals[1], 1000);
+	assert_int_equal(m.vals[2], 7);
 	printf("typed fields: seek, move, bot, swap2, clocks, err, think, empty seats,"
 	       " bot fallback, pages, export format, stats, games, move reasons\n");
 }
@@ -415,6 +443,17 @@ test_errors(void **state)
 		{ PROTO_CLIENT, "#t!g PING", ERR_SYNTAX },
 		{ PROTO_CLIENT, "HELLO", ERR_SYNTAX },
 		{ PROTO_CLIENT, "POSITION renju 15", ERR_SYNTAX },
+		{ PROTO_CLIENT, "REVIEW", ERR_SYNTAX },
+		{ PROTO_CLIENT, "REVIEW 0", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "MARKS r12", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= EVAL 12 0 1001", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= EVAL 12 0 -1", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= EVAL 12 0 5,,6", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= EVAL 12 0 -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= MARK 12 oops white 8 c3 j9 612 0 vcf -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= MARK 12 blunder white 0 c3 j9 612 0 vcf -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "= MARK 12 blunder white 8 - j9 612 0 vcf -", ERR_ARGUMENT },
+		{ PROTO_SERVER, "* REVIEWED 12 maybe 0 0", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "POSITION renju 21 -", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "POSITION renju 15 H8", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "HELLO 0", ERR_ARGUMENT },
