@@ -7,25 +7,35 @@
  *               a five, an open four, a VCF or a VCT it proved) and played
  *               a move after which it had none;
  *   blunder     after the move the opponent has a forced win it did not
- *               have before, or the mover's score fell by at least the
- *               given drop (both scores short of a forced result);
+ *               have before, or the mover's win chance fell by at least
+ *               the given drop (both scores short of a forced result);
  *   turning     the move that did most for the game's winner: the largest
- *               rise of its score across one move (a won game only).
+ *               rise of its win chance across one move (a won game only).
  *
  * Every missed win and blunder carries the engine's move in the position
  * before it and that move's line. Scores are the engine's, in its units
- * (engine.h: from +-ENGINE_WIN_MIN on, forced results). The search of each
- * position takes the limits given; with a fixed depth or node budget and
- * no time limit a review is deterministic.
+ * (engine.h: from +-ENGINE_WIN_MIN on, forced results); a win chance is
+ * the caller's function of a score (the daemon's: engine/winchance.h),
+ * per mille, 1000 and 0 kept for forced results.
+ *
+ * The searches and the marking are apart, so the positions may be
+ * searched anywhere (the daemon's bot workers, another node's) and marked
+ * where their answers meet: review_mark. review_game does both here, each
+ * position with the limits given; with a fixed depth or node budget and
+ * no time limit it is deterministic.
  */
 #ifndef GOMOKU_REVIEW_H
 #define GOMOKU_REVIEW_H
+
+#include <stddef.h>
 
 #include "engine/engine.h"
 
 enum {
 	REVIEW_MARKS_MAX = 64,
 	REVIEW_LINE_MAX = 16,
+	REVIEW_REASON_MAX = 23,
+	REVIEW_TEXT_MAX = 16384, /* review_text's longest */
 };
 
 typedef enum {
@@ -42,6 +52,7 @@ typedef struct {
 	move_t better; /* the engine's move before it (MOVE_NONE when it had none) */
 	int before;    /* the mover's score before the move (its view) */
 	int after;     /* and after it */
+	char reason[REVIEW_REASON_MAX + 1]; /* the engine's word for better */
 	int nline;
 	move_t line[REVIEW_LINE_MAX]; /* better's line, from the position before ply */
 } review_mark_t;
@@ -54,16 +65,50 @@ typedef struct {
 	review_mark_t mark[REVIEW_MARKS_MAX]; /* by ply; a ply has one mark at most but a turning */
 } review_t;
 
+/* What the search said of one position, the side to move's view. */
+typedef struct {
+	move_t best; /* MOVE_NONE: no view of it (no move left) */
+	int score;
+	char reason[REVIEW_REASON_MAX + 1]; /* the engine's first word for best */
+	int nline;
+	move_t line[REVIEW_LINE_MAX]; /* best first; may be best alone */
+} review_seen_t;
+
+/* The chance, per mille, that the side whose view score is wins. */
+typedef int (*review_chance_fn)(int score);
+/* chance(score), with forced results 1000 and 0 and any other score 1..999. */
+int review_chance(review_chance_fn chance, int score);
+
 /* Called after each position is searched (done of total). */
 typedef void (*review_progress_fn)(int done, int total, void *arg);
 
 /*
- * Reviews the game moves[0..n) (black first) under rule on a size board:
- * every position searched with lim, then marked. drop: the fall of the
- * mover's score that makes a blunder (engine units, > 0). Returns 0, or -1
- * when the moves are not a legal game.
+ * The game moves[0..n) (black first) under rule on a size board: -1 when
+ * it is not a legal game; 1 when its last move ended it, with *end the
+ * view of the last position (nothing to search); 0 when it did not (all
+ * n + 1 positions are searched).
  */
+int review_end(rule_t rule, int size, const move_t *moves, int n, review_seen_t *end);
+/*
+ * Marks the game from seen[0..n], the view of each position (the one
+ * before move i, and seen[n] the last: review_end's when it ended the
+ * game). drop: the fall of the mover's win chance (per mille) that makes
+ * a blunder. Returns 0, or -1 when the moves are not a legal game.
+ */
+int review_mark(rule_t rule, int size, const move_t *moves, int n, const review_seen_t *seen,
+    review_chance_fn chance, int drop, review_t *out);
+/* Both: every position searched with lim, then marked. */
 int review_game(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
-    const engine_limits_t *lim, int drop, review_progress_fn progress, void *arg, review_t *out);
+    const engine_limits_t *lim, review_chance_fn chance, int drop, review_progress_fn progress,
+    void *arg, review_t *out);
+
+/*
+ * A review as text, as the store keeps it: its plies, every score, the
+ * marks with their moves as cell numbers. review_text returns the length
+ * (at most REVIEW_TEXT_MAX - 1) or -1; review_read 0, or -1 when text is
+ * not one (or names a cell off a size board).
+ */
+int review_text(const review_t *r, char *buf, size_t cap);
+int review_read(const char *text, int size, review_t *r);
 
 #endif

@@ -9,7 +9,12 @@
  *   winner; in the game black wins, the turning point is one of white's
  *   blunders;
  * - the scores: a won end is the winner's;
- * - an illegal game is refused.
+ * - an illegal game is refused;
+ * - marking apart from searching (review_mark, as the daemon does with
+ *   its workers' answers): a drop of the win chance makes a blunder, a
+ *   smaller one does not; a remote answer's line is the best move alone;
+ * - the text the store keeps reads back to the same review, and a
+ *   damaged one is refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,6 +56,14 @@ limits(void)
 	return l;
 }
 
+/* A win chance of the test's own (the daemon's is engine/winchance.h):
+ * 20 units a per mille. */
+static int
+linear(int score)
+{
+	return 500 + score / 20;
+}
+
 static const review_mark_t *
 find(const review_t *r, review_kind_t kind, int ply)
 {
@@ -85,7 +98,8 @@ test_blunder_and_missed_win(void **st)
 	engine_limits_t l = limits();
 	int n = parse(GAME ",o15,h7", mv);
 	calls = 0;
-	assert_int_equal(review_game(e, RULE_FREESTYLE, 15, mv, n, &l, 3000, count, NULL, &r), 0);
+	assert_int_equal(
+	    review_game(e, RULE_FREESTYLE, 15, mv, n, &l, linear, 150, count, NULL, &r), 0);
 	assert_int_equal(calls, n + 1);
 	assert_int_equal(r.plies, n);
 
@@ -127,7 +141,8 @@ test_turning(void **st)
 	static review_t r;
 	engine_limits_t l = limits();
 	int n = parse(GAME ",h7", mv); /* black's five */
-	assert_int_equal(review_game(e, RULE_FREESTYLE, 15, mv, n, &l, 3000, NULL, NULL, &r), 0);
+	assert_int_equal(
+	    review_game(e, RULE_FREESTYLE, 15, mv, n, &l, linear, 150, NULL, NULL, &r), 0);
 	assert_int_equal(r.score[n], ENGINE_WIN); /* the end: black's five */
 	const review_mark_t *t = NULL;
 	for (int i = 0; i < r.nmarks; i++)
@@ -151,9 +166,106 @@ test_illegal(void **st)
 	static review_t r;
 	engine_limits_t l = limits();
 	int n = parse("h8,h8", mv);
-	assert_int_equal(review_game(e, RULE_FREESTYLE, 15, mv, n, &l, 3000, NULL, NULL, &r), -1);
+	assert_int_equal(
+	    review_game(e, RULE_FREESTYLE, 15, mv, n, &l, linear, 150, NULL, NULL, &r), -1);
 	n = parse("h8,a1,h9,a2,h10,a3,h11,a4,h12,a5", mv); /* a move after the five */
-	assert_int_equal(review_game(e, RULE_FREESTYLE, 15, mv, n, &l, 3000, NULL, NULL, &r), -1);
+	assert_int_equal(
+	    review_game(e, RULE_FREESTYLE, 15, mv, n, &l, linear, 150, NULL, NULL, &r), -1);
+	engine_free(e);
+}
+
+/* The views of a short game as workers might answer them: black's
+ * chance 50%, then white's move drops white by `fall` per mille. */
+static void
+seen_of(review_seen_t *s, int fall)
+{
+	memset(s, 0, 5 * sizeof *s);
+	const char *best[] = { "h8", "i9", "g7", "j10", "f6" };
+	for (int i = 0; i < 5; i++) {
+		s[i].best = at(best[i]);
+		s[i].nline = 1;
+		s[i].line[0] = s[i].best;
+		snprintf(s[i].reason, sizeof s[i].reason, "positional");
+	}
+	/* before white's move 2 (ply 1) white stands at 0; after it, black to
+	 * move stands at fall * 20 units */
+	s[1].score = 0;
+	s[2].score = fall * 20;
+}
+
+static void
+test_mark_apart(void **st)
+{
+	(void)st;
+	move_t mv[4];
+	review_seen_t s[5];
+	static review_t r;
+	int n = parse("h8,a1,g7,j10", mv);
+	seen_of(s, 150);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 150, &r), 0);
+	const review_mark_t *m = find(&r, REVIEW_BLUNDER, 1);
+	assert_non_null(m);
+	assert_int_equal(m->better, at("i9"));
+	assert_int_equal(m->nline, 1); /* the best alone */
+	assert_int_equal(m->line[0], at("i9"));
+	assert_string_equal(m->reason, "positional");
+	assert_int_equal(m->before, 0);
+	assert_int_equal(m->after, -3000);
+	assert_int_equal(r.nmarks, 1); /* the others played the engine's move */
+	seen_of(s, 149);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 150, &r), 0);
+	assert_null(find(&r, REVIEW_BLUNDER, 1));
+	/* a forced result is 1000 or 0, anything else 1..999 */
+	assert_int_equal(review_chance(linear, ENGINE_WIN_MIN), 1000);
+	assert_int_equal(review_chance(linear, -ENGINE_WIN_MIN), 0);
+	assert_int_equal(review_chance(linear, ENGINE_WIN_MIN - 1), 999);
+	assert_int_equal(review_chance(linear, -(ENGINE_WIN_MIN - 1)), 1);
+	assert_int_equal(review_chance(linear, 0), 500);
+}
+
+static void
+test_text(void **st)
+{
+	(void)st;
+	engine_t *e = engine_new(4);
+	move_t mv[64];
+	static review_t r, back;
+	static char text[REVIEW_TEXT_MAX], again[REVIEW_TEXT_MAX];
+	engine_limits_t l = limits();
+	int n = parse(GAME ",o15,h7", mv);
+	assert_int_equal(
+	    review_game(e, RULE_FREESTYLE, 15, mv, n, &l, linear, 150, NULL, NULL, &r), 0);
+	assert_true(r.nmarks >= 2);
+	int len = review_text(&r, text, sizeof text);
+	assert_true(len > 0 && (size_t)len == strlen(text));
+	assert_int_equal(review_read(text, 15, &back), 0);
+	assert_int_equal(back.plies, r.plies);
+	assert_int_equal(back.nmarks, r.nmarks);
+	assert_memory_equal(back.score, r.score, sizeof(int) * (size_t)(r.plies + 1));
+	for (int i = 0; i < r.nmarks; i++) {
+		const review_mark_t *a = &r.mark[i], *b = &back.mark[i];
+		assert_int_equal(a->kind, b->kind);
+		assert_int_equal(a->ply, b->ply);
+		assert_int_equal(a->side, b->side);
+		assert_int_equal(a->played, b->played);
+		assert_int_equal(a->better, b->better);
+		assert_int_equal(a->before, b->before);
+		assert_int_equal(a->after, b->after);
+		assert_string_equal(a->reason, b->reason);
+		assert_int_equal(a->nline, b->nline);
+		assert_memory_equal(a->line, b->line, sizeof(move_t) * (size_t)a->nline);
+	}
+	assert_int_equal(review_text(&back, again, sizeof again), len);
+	assert_string_equal(again, text);
+	assert_int_equal(review_text(&r, again, 20), -1); /* does not fit */
+	/* damaged: a cut, a cell off a smaller board, a ply past the game */
+	text[len - 3] = '\0';
+	assert_int_equal(review_read(text, 15, &back), -1);
+	assert_int_equal(review_read("v1 1\ns 0,0\nm 2 0 160 161 0 0 vcf 161\n", 15, &back), 0);
+	assert_int_equal(review_read("v1 1\ns 0,0\nm 2 0 160 161 0 0 vcf 161\n", 8, &back), -1);
+	assert_int_equal(review_read("v1 1\ns 0,0\nm 2 1 160 161 0 0 vcf 161\n", 15, &back), -1);
+	assert_int_equal(review_read("v1 1\ns 0\n", 15, &back), -1);
+	assert_int_equal(review_read("v2 1\ns 0,0\n", 15, &back), -1);
 	engine_free(e);
 }
 
@@ -164,6 +276,8 @@ main(void)
 		cmocka_unit_test(test_blunder_and_missed_win),
 		cmocka_unit_test(test_turning),
 		cmocka_unit_test(test_illegal),
+		cmocka_unit_test(test_mark_apart),
+		cmocka_unit_test(test_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
