@@ -382,6 +382,18 @@ store_sanctions(
 }
 
 int
+store_review_put(store_t *s, int64_t game_id, int64_t made, const char *body)
+{
+	return CALL(s, review_put, game_id, made, body);
+}
+
+int
+store_review_get(store_t *s, int64_t game_id, char *out, size_t cap)
+{
+	return CALL(s, review_get, game_id, out, cap);
+}
+
+int
 store_setting_get(store_t *s, const char *key, char *out, size_t cap)
 {
 	return CALL(s, setting_get, key, out, cap);

@@ -21,7 +21,7 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 8,
+	STORE_SCHEMA_VERSION = 9,
 	STORE_OPENING_LOG_MAX = 255, /* rules/opening.h's OPENING_LOG_MAX, without its NUL */
 	STORE_OWNER_MAX = 16,        /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48,       /* a sanction's target: a name key, an address or CIDR */
@@ -236,6 +236,12 @@ int store_sanction_drop(store_t *s, int kind, const char *target);
 /* Calls fn for every sanction that has not expired at now; the count or -1. */
 int store_sanctions(
     store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
+/* A finished game's engine review (issue 47), as engine/review.h's
+ * review_text: put keeps the first one made (a second is not an error:
+ * two nodes may make it at once); get STORE_NOT_FOUND when there is none,
+ * -1 also when it does not fit cap. */
+int store_review_put(store_t *s, int64_t game_id, int64_t made, const char *body);
+int store_review_get(store_t *s, int64_t game_id, char *out, size_t cap);
 /* Server settings that persist (the MOTD): STORE_NOT_FOUND when unset. */
 int store_setting_get(store_t *s, const char *key, char *out, size_t cap);
 /* Sets a setting (value NULL: removes it). */

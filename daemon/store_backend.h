@@ -78,6 +78,8 @@ struct store_ops {
 	int (*sanction_drop)(store_t *s, int kind, const char *target);
 	int (*sanctions)(
 	    store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
+	int (*review_put)(store_t *s, int64_t game_id, int64_t made, const char *body);
+	int (*review_get)(store_t *s, int64_t game_id, char *out, size_t cap);
 	int (*setting_get)(store_t *s, const char *key, char *out, size_t cap);
 	int (*setting_put)(store_t *s, const char *key, const char *value);
 };

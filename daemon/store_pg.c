@@ -88,6 +88,10 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * declarations, offers, Taraguchi's branch), so a restart mid-opening
 	 * resumes at the same stage (rules/opening.h, opening_replay) */
 	"ALTER TABLE games ADD COLUMN opening_log TEXT NOT NULL DEFAULT '';",
+	/* 8 -> 9: a finished game's engine review (REVIEW, MARKS), made once */
+	"CREATE TABLE reviews ("
+	"  game_id BIGINT PRIMARY KEY REFERENCES games (id),"
+	"  made BIGINT NOT NULL, body TEXT NOT NULL);",
 };
 
 enum stmt {
@@ -126,6 +130,8 @@ enum stmt {
 	S_SANCTION_PUT,
 	S_SANCTION_DROP,
 	S_SANCTIONS,
+	S_REVIEW_PUT,
+	S_REVIEW_GET,
 	S_SETTING_GET,
 	S_SETTING_PUT,
 	S_SETTING_DROP,
@@ -204,6 +210,9 @@ static const char *const sql[S_COUNT] = {
 	[S_SANCTION_DROP] = "DELETE FROM sanctions WHERE kind = $1 AND target = $2",
 	[S_SANCTIONS] = "SELECT kind, target, \"by\", reason, created, expires FROM sanctions"
 			" WHERE expires = 0 OR expires > $1 ORDER BY kind, target",
+	[S_REVIEW_PUT] = "INSERT INTO reviews (game_id, made, body) VALUES ($1, $2, $3)"
+			 " ON CONFLICT (game_id) DO NOTHING",
+	[S_REVIEW_GET] = "SELECT body FROM reviews WHERE game_id = $1",
 	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = $1",
 	[S_SETTING_PUT] = "INSERT INTO settings (key, value) VALUES ($1, $2)"
 			  " ON CONFLICT (key) DO UPDATE SET value = $2",
@@ -1138,6 +1147,35 @@ pg_sanctions(store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction
 }
 
 static int
+pg_review_put(store_t *s, int64_t game_id, int64_t made, const char *body)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, game_id);
+	p_int(&p, made);
+	p_text(&p, body);
+	return done(s, S_REVIEW_PUT, &p, "save review", NULL);
+}
+
+static int
+pg_review_get(store_t *s, int64_t game_id, char *out, size_t cap)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_int(&p, game_id);
+	int rc = one_row(s, S_REVIEW_GET, &p, "get review", &r);
+	if (rc == 0) {
+		if ((size_t)PQgetlength(r, 0, 0) >= cap) {
+			snprintf(s->msg, sizeof s->msg, "get review: too long");
+			rc = -1;
+		} else {
+			col_text(out, cap, r, 0, 0);
+		}
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
 pg_setting_get(store_t *s, const char *key, char *out, size_t cap)
 {
 	struct params p = { .n = 0 };
@@ -1203,6 +1241,8 @@ const struct store_ops store_pg_ops = {
 	.sanction_put = pg_sanction_put,
 	.sanction_drop = pg_sanction_drop,
 	.sanctions = pg_sanctions,
+	.review_put = pg_review_put,
+	.review_get = pg_review_get,
 	.setting_get = pg_setting_get,
 	.setting_put = pg_setting_put,
 };

@@ -89,6 +89,10 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * declarations, offers, Taraguchi's branch), so a restart mid-opening
 	 * resumes at the same stage (rules/opening.h, opening_replay) */
 	"ALTER TABLE games ADD COLUMN opening_log TEXT NOT NULL DEFAULT '';",
+	/* 8 -> 9: a finished game's engine review (REVIEW, MARKS), made once */
+	"CREATE TABLE reviews ("
+	"  game_id INTEGER PRIMARY KEY REFERENCES games (id),"
+	"  made INTEGER NOT NULL, body TEXT NOT NULL);",
 };
 
 enum stmt {
@@ -128,6 +132,8 @@ enum stmt {
 	S_SANCTION_PUT,
 	S_SANCTION_DROP,
 	S_SANCTIONS,
+	S_REVIEW_PUT,
+	S_REVIEW_GET,
 	S_SETTING_GET,
 	S_SETTING_PUT,
 	S_SETTING_DROP,
@@ -204,6 +210,8 @@ static const char *const sql[S_COUNT] = {
 	[S_SANCTION_DROP] = "DELETE FROM sanctions WHERE kind = ?1 AND target = ?2",
 	[S_SANCTIONS] = "SELECT kind, target, by, reason, created, expires FROM sanctions"
 			" WHERE expires = 0 OR expires > ?1 ORDER BY kind, target",
+	[S_REVIEW_PUT] = "INSERT OR IGNORE INTO reviews (game_id, made, body) VALUES (?1, ?2, ?3)",
+	[S_REVIEW_GET] = "SELECT body FROM reviews WHERE game_id = ?1",
 	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = ?1",
 	[S_SETTING_PUT] = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)",
 	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = ?1",
@@ -1156,6 +1164,43 @@ sq_sanctions(store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction
 }
 
 static int
+sq_review_put(store_t *s, int64_t game_id, int64_t made, const char *body)
+{
+	sqlite3_stmt *q = stmt(s, S_REVIEW_PUT);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, game_id);
+	sqlite3_bind_int64(q, 2, made);
+	sqlite3_bind_text(q, 3, body, -1, SQLITE_TRANSIENT);
+	return done(s, q, "save review");
+}
+
+static int
+sq_review_get(store_t *s, int64_t game_id, char *out, size_t cap)
+{
+	sqlite3_stmt *q = stmt(s, S_REVIEW_GET);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, game_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		if ((size_t)sqlite3_column_bytes(q, 0) >= cap) {
+			set_msg(s, "review too long");
+			sqlite3_reset(q);
+			return -1;
+		}
+		copy_text(out, cap, q, 0);
+	} else if (rc != SQLITE_DONE) {
+		set_msg(s, "get review");
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
 sq_setting_get(store_t *s, const char *key, char *out, size_t cap)
 {
 	sqlite3_stmt *q = stmt(s, S_SETTING_GET);
@@ -1331,6 +1376,8 @@ const struct store_ops store_sqlite_ops = {
 	.sanction_put = sq_sanction_put,
 	.sanction_drop = sq_sanction_drop,
 	.sanctions = sq_sanctions,
+	.review_put = sq_review_put,
+	.review_get = sq_review_get,
 	.setting_get = sq_setting_get,
 	.setting_put = sq_setting_put,
 };

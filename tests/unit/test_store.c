@@ -86,6 +86,22 @@ path_of(char *out, size_t len, const char *name)
 		snprintf(out, len, "%s/%s", dir, name);
 }
 
+/* The store named name as it is (no fresh database). */
+static store_t *
+open_ok_again(const char *name)
+{
+	char path[256], err[512];
+	store_t *s = NULL;
+
+	if (pg_url)
+		snprintf(path, sizeof path, "%st_%.*s", pg_url, (int)strcspn(name, "."), name);
+	else
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (store_open(path, &s, err, sizeof err) != 0)
+		fail_msg("store_open %s: %s", path, err);
+	return s;
+}
+
 static store_t *
 open_ok(const char *name)
 {
@@ -708,6 +724,32 @@ test_sanctions_and_settings(void **state)
 	print_message("  sanctions replace, expire and drop; settings set and clear\n");
 }
 
+/* A game's review: the first one made is kept, a second is no error;
+ * none for another game; one that does not fit the reader's buffer is
+ * an error, not a cut text. */
+static void
+test_reviews(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("reviews.db");
+	store_game_t g = sample_game("r1", "Alice", "bob");
+	char body[64];
+	assert_int_equal(store_game_begin(s, &g), 0);
+	assert_int_equal(store_review_get(s, g.id, body, sizeof body), STORE_NOT_FOUND);
+	assert_int_equal(store_review_put(s, g.id, 1796000000, "v1 0\ns 0\n"), 0);
+	assert_int_equal(store_review_put(s, g.id, 1796000001, "v1 0\ns 5\n"), 0);
+	assert_int_equal(store_review_get(s, g.id, body, sizeof body), 0);
+	assert_string_equal(body, "v1 0\ns 0\n");
+	assert_int_equal(store_review_get(s, g.id, body, 5), -1);
+	assert_int_equal(store_review_get(s, g.id + 1, body, sizeof body), STORE_NOT_FOUND);
+	store_close(s);
+	s = open_ok_again("reviews.db");
+	assert_int_equal(store_review_get(s, g.id, body, sizeof body), 0);
+	assert_string_equal(body, "v1 0\ns 0\n");
+	store_close(s);
+	print_message("  reviews: the first kept, read back after a reopen\n");
+}
+
 struct writer {
 	const char *path;
 	atomic_int stop;
@@ -880,6 +922,7 @@ main(void)
 			cmocka_unit_test(test_pg_fence_blocks_claim),
 			cmocka_unit_test(test_kill_9),
 			cmocka_unit_test(test_sanctions_and_settings),
+			cmocka_unit_test(test_reviews),
 			cmocka_unit_test(test_pg_migrations_and_outage),
 		};
 		return cmocka_run_group_tests_name("store on PostgreSQL", pg, setup, teardown);
@@ -896,6 +939,7 @@ main(void)
 		cmocka_unit_test(test_migration_from_v1),
 		cmocka_unit_test(test_exports),
 		cmocka_unit_test(test_sanctions_and_settings),
+		cmocka_unit_test(test_reviews),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_redacted),
 	};
