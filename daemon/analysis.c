@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/queue.h>
 
+#include "daemon/allowance.h"
 #include "daemon/botplay.h"
 #include "daemon/bots.h"
 #include "daemon/clock.h"
@@ -18,9 +19,8 @@
 _Static_assert((int)PROTO_CANDS_MAX <= (int)ENGINE_MAX_NBEST, "the engine reports the lines asked");
 
 enum {
-	USERS = 1024,      /* allowances kept; the oldest window gives way */
-	HOUR_MS = 3600000, /* an allowance's window, from its first request */
-	NBEST = 3,         /* lines when the request names no number */
+	USERS = 1024, /* allowances kept; the stalest window gives way */
+	NBEST = 3,    /* lines when the request names no number */
 };
 
 struct ajob {
@@ -31,37 +31,13 @@ struct ajob {
 	char tag[PROTO_TAG_MAX + 1];
 };
 
-struct use {
-	char name[PROTO_NAME_MAX + 1];
-	int64_t since_ms; /* the window's start */
-	int n;            /* requests in it */
-};
-
 struct analysis {
 	struct server *srv;
 	struct bots *pool;
 	LIST_HEAD(, ajob) jobs;
-	struct use uses[USERS];
+	struct allowance *uses;
 	char said[128]; /* a refusal's words, read before the next request */
 };
-
-/* The allowance of name, found or made (taking the stalest slot). */
-static struct use *
-use_of(struct analysis *a, const char *name, int64_t now)
-{
-	struct use *old = &a->uses[0];
-	for (int i = 0; i < USERS; i++) {
-		struct use *u = &a->uses[i];
-		if (!strcmp(u->name, name))
-			return u;
-		if (u->since_ms < old->since_ms)
-			old = u;
-	}
-	memset(old, 0, sizeof *old);
-	snprintf(old->name, sizeof old->name, "%s", name);
-	old->since_ms = now;
-	return old;
-}
 
 /* Whether p is the position of a game under way here: its stones, as they
  * stand, whatever the rule asked. */
@@ -146,7 +122,8 @@ analysis_new(struct server *srv)
 	a->srv = srv;
 	a->pool = botplay_bots(srv->botplay);
 	LIST_INIT(&a->jobs);
-	if (conns_on_gone(srv, conn_gone, a) != 0) {
+	if (!(a->uses = allowance_new(USERS)) || conns_on_gone(srv, conn_gone, a) != 0) {
+		allowance_free(a->uses);
 		free(a);
 		return NULL;
 	}
@@ -163,6 +140,7 @@ analysis_free(struct analysis *a)
 		bots_cancel(a->pool, j->id);
 		job_free(j);
 	}
+	allowance_free(a->uses);
 	free(a);
 }
 
@@ -193,17 +171,12 @@ analysis_ask(
 		return ERR_ARGUMENT;
 	}
 	int64_t now = clock_now_ms();
-	struct use *u = use_of(a, c->sess->name, now);
-	if (now - u->since_ms >= HOUR_MS) {
-		u->since_ms = now;
-		u->n = 0;
-	}
 	int allowed = c->sess->kind == SESSION_GUEST ? (srv->cfg.analysis_per_hour + 2) / 3
 						     : srv->cfg.analysis_per_hour;
-	if (u->n >= allowed) {
-		snprintf(said, sizeof a->said, "%d analyses an hour%s; the next in %lld min",
-		    allowed, c->sess->kind == SESSION_GUEST ? " for a guest" : "",
-		    (long long)((HOUR_MS - (now - u->since_ms)) / 60000 + 1));
+	int wait = allowance_check(a->uses, c->sess->name, allowed, now);
+	if (wait) {
+		snprintf(said, sizeof a->said, "%d analyses an hour%s; the next in %d min", allowed,
+		    c->sess->kind == SESSION_GUEST ? " for a guest" : "", wait);
 		*why = said;
 		return ERR_OVER_LIMIT;
 	}
@@ -234,7 +207,7 @@ analysis_ask(
 	}
 	j->id = id;
 	LIST_INSERT_HEAD(&a->jobs, j, link);
-	u->n++;
+	allowance_take(a->uses, c->sess->name, now);
 	conn_hold(c, CONN_HELD);
 	return 0;
 }

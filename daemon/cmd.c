@@ -13,6 +13,7 @@
 #include "daemon/account.h"
 #include "daemon/admin.h"
 #include "daemon/analysis.h"
+#include "daemon/reviews.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/challenge.h"
@@ -1039,6 +1040,20 @@ cmd_analyse(struct conn *c, const proto_msg_t *m, struct room *rm, const char **
 	return analysis_ask(c->srv->analysis, c, m, &p, why);
 }
 
+/* REVIEW <game-id> and MARKS <game-id>: a finished game's engine review,
+ * made on the bot workers and kept with the game (reviews.c). */
+static int
+cmd_review(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	if (!c->srv->reviews) {
+		*why = "this server makes no reviews";
+		return ERR_UNAVAILABLE;
+	}
+	return m->id == PR_REVIEW ? reviews_ask(c->srv->reviews, c, m, why)
+				  : reviews_marks(c->srv->reviews, c, m, why);
+}
+
 /* RESUME <token> -: the session alone (it holds no seat in the room the
  * client knows of, or the client knows of none): * SEATED for each room
  * it is seated in (an unfinished game, its waiting private room), its
@@ -1386,6 +1401,8 @@ static const struct {
 	[PR_FORBIDDEN] = { cmd_forbidden, NEED_NAME, AT_MEMBER },
 	[PR_POSITION] = { cmd_position, NEED_NAME, AT_NONE },
 	[PR_ANALYSE] = { cmd_analyse, NEED_NAME, AT_NONE },
+	[PR_REVIEW] = { cmd_review, NEED_NAME, AT_NONE },
+	[PR_MARKS] = { cmd_review, NEED_NAME, AT_NONE },
 	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
 	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
 	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },

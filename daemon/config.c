@@ -45,6 +45,9 @@ config_defaults(struct config *c)
 	c->bot_alone_s = 600;
 	c->analysis_ms = 1000;
 	c->analysis_per_hour = 120;
+	c->review_ms = 250;
+	c->review_per_hour = 10;
+	c->review_queue = 8;
 	c->away_keep_s = 600;
 	c->max_away_per_addr = 16;
 	c->rate_bots = 0;
@@ -79,6 +82,9 @@ static const struct {
 	{ "bot-alone", offsetof(struct config, bot_alone_s), 1, 86400 },
 	{ "analysis-ms", offsetof(struct config, analysis_ms), 10, 60000 },
 	{ "analysis-per-hour", offsetof(struct config, analysis_per_hour), 0, 1000000 },
+	{ "review-ms", offsetof(struct config, review_ms), 10, 60000 },
+	{ "review-per-hour", offsetof(struct config, review_per_hour), 0, 1000000 },
+	{ "review-queue", offsetof(struct config, review_queue), 1, 1000 },
 	{ "away-keep", offsetof(struct config, away_keep_s), 1, 86400 },
 	{ "max-away-per-address", offsetof(struct config, max_away_per_addr), 0, 1000000 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },

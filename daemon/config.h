@@ -70,8 +70,11 @@ struct config {
 	int bot_alone_s;       /* a game between two bots that nobody watches ends after this */
 	int analysis_ms;       /* ANALYSE: the engine's time for a position */
 	int analysis_per_hour; /* ANALYSE: an account's requests an hour (a guest's: a third) */
-	int64_t remember_s;    /* a login token's life (remember-days, in seconds) */
-	int rate_bots;         /* 1: rated games against bots move ratings */
+	int review_ms;         /* REVIEW: the engine's time for each position of a game */
+	int review_per_hour; /* REVIEW: an account's reviews started an hour (a guest's: a third) */
+	int review_queue;    /* REVIEW: reviews under way on this node at once */
+	int64_t remember_s;  /* a login token's life (remember-days, in seconds) */
+	int rate_bots;       /* 1: rated games against bots move ratings */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

@@ -333,8 +333,9 @@ conn_up(struct conn *c)
 	/* only what this server serves: no accounts or history without a store */
 	char fallback[48] = "";
 	if (c->srv->botplay) /* SEEK ... bot: how long a seek waits for a human */
-		snprintf(fallback, sizeof fallback, " bots bot-fallback=%d%s",
-		    c->srv->cfg.bot_fallback_s, c->srv->analysis ? " analysis" : "");
+		snprintf(fallback, sizeof fallback, " bots bot-fallback=%d%s%s",
+		    c->srv->cfg.bot_fallback_s, c->srv->analysis ? " analysis" : "",
+		    c->srv->reviews ? " review" : "");
 	snprintf(m.text, sizeof m.text, "%s%s%s", GOMOKUD_CAPS,
 	    c->srv->store ? " accounts history ratings remember" : "", fallback);
 	conn_send(c, &m);

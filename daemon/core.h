@@ -41,6 +41,7 @@ struct control;
 struct front;
 struct tlsio_base;
 struct analysis;
+struct reviews;
 
 struct server {
 	struct event_base *base;
@@ -63,6 +64,7 @@ struct server {
 	struct login_limits *logins; /* failed logins by address and account */
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */
 	struct analysis *analysis;   /* ANALYSE on the bots' workers; NULL: none */
+	struct reviews *reviews;     /* REVIEW, MARKS: games reviewed on them; NULL: none */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */

@@ -20,6 +20,7 @@
 #include "daemon/addrcount.h"
 #include "daemon/admin.h"
 #include "daemon/analysis.h"
+#include "daemon/reviews.h"
 #include "daemon/archive.h"
 #include "daemon/cmd.h"
 #include "daemon/control.h"
@@ -677,6 +678,7 @@ server_init(struct server *srv)
 	    !(srv->botplay = botplay_new(srv)))
 		return -1;
 	srv->analysis = analysis_new(srv); /* NULL: none (no bots, or turned off) */
+	srv->reviews = reviews_new(srv);   /* NULL: none (no bots or store, or turned off) */
 	if (cmd_start(srv) != 0 || hooks(srv) != 0)
 		return -1;
 	if (srv->store) {
@@ -817,6 +819,8 @@ server_free(struct server *srv)
 	cmd_stop(srv);
 	analysis_free(srv->analysis); /* its searches, before the bots' pool */
 	srv->analysis = NULL;
+	reviews_free(srv->reviews);
+	srv->reviews = NULL;
 	botplay_free(srv->botplay);
 	srv->botplay = NULL;
 	addrcount_free(srv->addrs);
