@@ -54,6 +54,9 @@ typedef struct {
 	int orule;                  /* opening_rule_t */
 	int actor;                  /* 0 or 1 */
 	char olog[OPENING_LOG_MAX]; /* opening_log_append's, "" for none */
+	/* A move's job whose result should carry its line from a remote
+	 * worker too (a review's mark; a local pool's results always do). */
+	int want_line;
 } bots_job_t;
 
 /* The search's best so far at a completed depth (at most one per preview_ms). */

@@ -151,6 +151,17 @@ add_cand(const char *s, size_t n, void *arg)
 	return 0;
 }
 
+static int
+add_pv(const char *s, size_t n, void *arg)
+{
+	engine_result_t *r = arg;
+	long v;
+	if (r->pvlen == ENGINE_MAX_PV || span_int(s, n, 0, RULES_CELLS - 1, &v) != 0)
+		return -1;
+	r->pv[r->pvlen++] = (move_t)v;
+	return 0;
+}
+
 /* The fields of a J after its letter: the owner, the id and the spec. */
 static int
 parse_job(const char *p, const char *end, struct cmsg *m)
@@ -175,6 +186,11 @@ parse_job(const char *p, const char *end, struct cmsg *m)
 		return -1;
 	if (!sp)
 		return 0;
+	/* a move's job that wants its line back: " l", the end */
+	if (end - sp == 2 && sp[1] == 'l') {
+		j->want_line = 1;
+		return 0;
+	}
 	/* an opening job: " o <orule> <actor> <log>", the log the rest */
 	char o[2];
 	p = sp + 1;
@@ -244,6 +260,13 @@ parse_result(const char *p, const char *end, struct cmsg *m)
 		return -1;
 	if (end - p > 4 && memcmp(p, "act ", 4) == 0)
 		return parse_act(p + 4, end, m);
+	if (end - p > 3 && memcmp(p, "pv ", 3) == 0) { /* the line a J " l" asked for */
+		p += 3;
+		sp = memchr(p, ' ', (size_t)(end - p));
+		if (!sp || list(p, sp, add_pv, r) != 0)
+			return -1;
+		p = sp + 1;
+	}
 	if (int_in(&p, end, -1, RULES_CELLS - 1, &best) ||
 	    int_in(&p, end, -1000000000, 1000000000, &r->score) ||
 	    int_in(&p, end, -1000, 1000, &r->mate) || int_in(&p, end, 0, 1000, &r->depth) ||
@@ -502,7 +525,7 @@ cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots
 		n += k;
 	}
 	if (!j->opening)
-		return n;
+		return j->want_line ? fits(n + snprintf(buf + n, cap - (size_t)n, " l"), cap) : n;
 	if (memchr(j->olog, '\0', sizeof j->olog) == NULL)
 		return -1;
 	return fits(n +
@@ -512,14 +535,27 @@ cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots
 }
 
 int
-cmsg_format_result(char *buf, size_t cap, uint64_t id, int status, const engine_result_t *r)
+cmsg_format_result(
+    char *buf, size_t cap, uint64_t id, int status, const engine_result_t *r, int line)
 {
 	static const engine_result_t none = { .best = MOVE_NONE };
 	if (status != 0)
 		r = &none;
-	int n = snprintf(buf, cap, "R %llu %d %d %d %d %d %d %d ", (unsigned long long)id, status,
-	    (int)r->best, r->score, r->mate, r->depth, r->seldepth, r->time_ms);
-	if (fits(n, cap) < 0)
+	int n = snprintf(buf, cap, "R %llu %d ", (unsigned long long)id, status);
+	if (line && r->pvlen > 0 && r->pvlen <= ENGINE_MAX_PV) {
+		for (int i = 0; i < r->pvlen; i++) {
+			int k = snprintf(
+			    buf + n, cap - (size_t)n, "%s%d", i ? "," : "pv ", (int)r->pv[i]);
+			if (fits(n + k, cap) < 0)
+				return -1;
+			n += k;
+		}
+		n += snprintf(buf + n, cap - (size_t)n, " ");
+	}
+	if (fits(n, cap) < 0 ||
+	    fits(n += snprintf(buf + n, cap - (size_t)n, "%d %d %d %d %d %d ", (int)r->best,
+		     r->score, r->mate, r->depth, r->seldepth, r->time_ms),
+		cap) < 0)
 		return -1;
 	for (int i = 0; i < r->ncand; i++) {
 		int k = snprintf(buf + n, cap - (size_t)n, "%s%d:%d", i ? "," : "",

@@ -10,9 +10,9 @@
  *   S <room> <seq>\n<snapshot's = lines>               on gomoku:room:<room>
  *   E <event line>                                     on gomoku:room:<room>
  *   J <node> <id> <rule> <size> <level> <soft> <hard> <clock> <inc> <depth>
- *     <nbest> <seed> <moves>[ o <orule> <actor> <log>] field "job" of gomoku:bots
- *   R <id> <status> <best> <score> <mate> <depth> <seldepth> <ms> <cands>
- *     <reason>                                         on gomoku:node:<node>
+ *     <nbest> <seed> <moves>[ o <orule> <actor> <log>| l] field "job" of gomoku:bots
+ *   R <id> <status> [pv <line> ]<best> <score> <mate> <depth> <seldepth> <ms>
+ *     <cands> <reason>                                 on gomoku:node:<node>
  *   R <id> <status> act <kind> <n> <arg> <moves>      on gomoku:node:<node>
  *
  * A job (J) is a bot search another node asked for: <node> owns it and <id>
@@ -21,6 +21,11 @@
  * owner with the same id: status 0 with the search's best move, its
  * candidates as move:score pairs ("-" for none) and its reason (the rest of
  * the line, may be empty), or -1 when the engine found no move.
+ *
+ * A J ending in " l" (a review's position, issue 47) wants the search's
+ * line back: its R then has "pv " and the line as cells after the status
+ * (when the search has one). Older nodes drop such a J as one that does
+ * not parse (the owner's job is lost and asked again), and never send one.
  *
  * An opening job (issue 46) is a J with " o", the opening rule
  * (opening_rule_t), the player the bot is (0 or 1) and the log of the
@@ -73,7 +78,7 @@ struct cmsg {
 	uint64_t job;           /* J, R: the owner's id of the job */
 	int status;             /* R: 0, or -1 (no move) */
 	bots_job_t spec;        /* J (its owner field is 0) */
-	engine_result_t result; /* R, status 0 (no PV) */
+	engine_result_t result; /* R, status 0 (its PV only from a J " l") */
 	int is_act;             /* R: the act form, for an opening job */
 	opening_act_t act;      /* R's act form, status 0 */
 };
@@ -91,8 +96,10 @@ int cmsg_format_event(char *buf, size_t cap, const char *line, size_t n);
 
 /* A job (J) of node's, its id, on one line without LF. */
 int cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots_job_t *j);
-/* The result (R) of job id: status 0 with r, or -1. */
-int cmsg_format_result(char *buf, size_t cap, uint64_t id, int status, const engine_result_t *r);
+/* The result (R) of job id: status 0 with r (line: with its PV, for a J
+ * " l"), or -1. */
+int cmsg_format_result(
+    char *buf, size_t cap, uint64_t id, int status, const engine_result_t *r, int line);
 /* The result (R, act form) of opening job id: status 0 with a, or -1. */
 int cmsg_format_act(char *buf, size_t cap, uint64_t id, int status, const opening_act_t *a);
 

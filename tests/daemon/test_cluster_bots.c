@@ -9,7 +9,9 @@
  * hang, a says it asks again, and the bot moves once Redis is back;
  * garbage on the job stream and on a's channel is dropped and no node
  * falls; a bot on a opens a RIF game, each of its three stones an opening
- * job b decided (issue 46); an ANALYSE on a searched on b (issue 47). Without redis-server the test says so and skips, unless
+ * job b decided (issue 46); an ANALYSE on a searched on b, and a REVIEW
+ * on a whose every position b searched, its lines sent back (issue 47).
+ * Without redis-server the test says so and skips, unless
  * GOMOKU_REQUIRE_SHARED=1 (CI): then it fails.
  */
 #include <signal.h>
@@ -257,6 +259,58 @@ test_remote_analysis(void)
 	ok("ANALYSE on a node without workers is searched on b and answered on a");
 }
 
+/* REVIEW on a node without workers (issue 47): every position is a job
+ * b searches (with its line: J " l"), and the review is marked and
+ * stored on a. */
+static void
+test_remote_review(void)
+{
+	struct tc *b, *w;
+	char room[24];
+	int searched = daemon_log_count(&node[1], "of node a searched");
+	REQUIRE(tc_pair_guests(node[0].port, "revb", "revw", "freestyle 15 none", &b, &w, room,
+		    sizeof room) == 0,
+	    "%s", tc_why);
+	/* white's a3 leaves black's four h8-k8 open at l8: a blunder any search sees */
+	static const char *const mv[] = { "h8", "g8", "i8", "a1", "j8", "a2", "k8", "a3", "l8" };
+	for (int i = 0; i < 9; i++) {
+		struct tc *p = i % 2 ? w : b;
+		tc_send(p, "MOVE %s %s", room, mv[i]);
+		REQUIRE(
+		    tc_move_answer(p, LINE_MS) && !strncmp(p->line, "OK MOVE", 7), "%s", p->line);
+	}
+	tc_send(b, "HISTORY");
+	REQUIRE(tc_expect(b, "= GAME", LINE_MS), "%s", b->line);
+	long id = atol(b->line + 7);
+	tc_send(b, "REVIEW %ld", id);
+	CHECK_LINE(b, "OK REVIEW");
+	char want[48];
+	snprintf(want, sizeof want, "* REVIEWED %ld ok 9 ", id);
+	const char *l;
+	while ((l = tc_read(b, BOT_WAIT_MS)) && strncmp(l, "* REVIEWED", 10))
+		;
+	CHECK(l && !strncmp(l, want, strlen(want)), "the review on a: %s", l ? l : b->line);
+	/* positions 0 to 8; the last, after the five, needs no search */
+	CHECK(daemon_log_count(&node[1], "of node a searched") >= searched + 9,
+	    "b did not search a's nine positions");
+	tc_send(b, "MARKS %ld", id);
+	int marks = 0, lines = 0, blunder = 0;
+	while ((l = tc_read(b, LINE_MS)) && strncmp(l, "OK MARKS", 8)) {
+		char better[4], pv[256];
+		if (sscanf(l, "= MARK %*d %*s %*s %*d %*s %3s %*d %*d %*s %255s", better, pv) ==
+		    2) {
+			marks++;
+			lines += strcmp(better, "-") && !strncmp(pv, better, strlen(better));
+		}
+		blunder += !strncmp(l, "= MARK ", 7) && strstr(l, " blunder white 8 a3 l8 ");
+	}
+	CHECK(l && blunder == 1 && lines == marks,
+	    "marks from b's answers: %d, %d with a line (%s)", marks, lines, l ? l : b->line);
+	tc_close(b);
+	tc_close(w);
+	ok("REVIEW on a node without workers: b searched every position, a marked and stored it");
+}
+
 int
 main(void)
 {
@@ -275,6 +329,7 @@ main(void)
 	test_remote_game();
 	test_remote_opening();
 	test_remote_analysis();
+	test_remote_review();
 	test_worker_killed();
 	test_redis_down();
 	test_garbage();

@@ -46,6 +46,39 @@ play_game(int port, const char *bn, const char *wn, long *id)
 	tc_close(w);
 }
 
+/* black and white play mv in turn in room (the last ends the game). */
+static void
+play_moves(struct tc *b, struct tc *w, const char *room, const char *const *mv, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct tc *p = i % 2 ? w : b;
+		tc_send(p, "MOVE %s %s", room, mv[i]);
+		REQUIRE(tc_move_answer(p, LINE_MS) && !strncmp(p->line, "OK MOVE", 7),
+		    "move %s: %s", mv[i], p->line);
+	}
+	REQUIRE(tc_expect(w, "* OVER", LINE_MS), "no * OVER: %s", w->line);
+}
+
+/* A game with a blunder no search can miss: black's four h8-k8 (g8 is
+ * white's), and white's eighth move a3 instead of the block at l8, after
+ * which black's five is forced; black plays it. Its id into *id. */
+static void
+blunder_game(int port, long *id)
+{
+	static const char *const mv[] = { "h8", "g8", "i8", "a1", "j8", "a2", "k8", "a3", "l8" };
+	struct tc *b, *w;
+	char room[24];
+	REQUIRE(tc_pair_guests(
+		    port, "blunb", "blunw", "freestyle 15 none", &b, &w, room, sizeof room) == 0,
+	    "%s", tc_why);
+	play_moves(b, w, room, mv, 9);
+	tc_send(b, "HISTORY");
+	REQUIRE(tc_expect(b, "= GAME", LINE_MS), "no game in HISTORY: %s", b->line);
+	REQUIRE(sscanf(b->line, "= GAME %ld", id) == 1, "%s", b->line);
+	tc_close(b);
+	tc_close(w);
+}
+
 static long
 finished_game(int port, const char *bn, const char *wn)
 {
@@ -96,6 +129,7 @@ reviewed(struct tc *c, long game, int *first, int *last, int *n)
 struct marks {
 	int nevals, evals[256];
 	int nmarks, blunders, turning;
+	char blunder8[160]; /* white's a3 */
 	char ok[128];
 	char mark[8][160];
 };
@@ -122,6 +156,8 @@ read_marks(struct tc *c, long game, struct marks *m)
 				snprintf(m->mark[m->nmarks], sizeof m->mark[0], "%s", l);
 			m->nmarks++;
 			m->blunders += strstr(l, " blunder white ") != NULL;
+			if (strstr(l, " blunder white 8 a3 "))
+				snprintf(m->blunder8, sizeof m->blunder8, "%s", l);
 			m->turning += strstr(l, " turning ") != NULL;
 		} else if (!strncmp(l, "OK ", 3) || !strncmp(l, "ERR ", 4)) {
 			snprintf(m->ok, sizeof m->ok, "%s", l);
@@ -152,6 +188,7 @@ test_review(int port, long game, const struct daemon *d)
 	const char *end = reviewed(a, game, &first, &last, &n);
 	REQUIRE(end, "no * REVIEWED");
 	CHECK(first == 0 && last == 10 && n >= 2, "progress %d..%d in %d events", first, last, n);
+	(void)d;
 	char want[64];
 	snprintf(want, sizeof want, "* REVIEWED %ld ok 9 ", game);
 	CHECK(!strncmp(end, want, strlen(want)), "the end: %s", end);
@@ -188,7 +225,6 @@ test_review(int port, long game, const struct daemon *d)
 	CHECK(end && n == 0 && strstr(end, " ok 9 "), "a stored review searched again: %d, %s", n,
 	    end ? end : "-");
 	tc_close(a);
-	(void)d;
 	printf("ok REVIEW: progress to every position, black's chances, white's blunders with "
 	       "their lines, the turning point; asked again, the stored one at once\n");
 }
@@ -301,7 +337,8 @@ run(void)
 	CHECK(strstr(anon->line, " review") != NULL, "no review capability: %s", anon->line);
 	tc_close(anon);
 
-	long game = finished_game(d.port, "revb", "revw");
+	long game = 0;
+	blunder_game(d.port, &game);
 	test_review(d.port, game, &d);
 	test_join(d.port, finished_game(d.port, "joinb", "joinw"));
 

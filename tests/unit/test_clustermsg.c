@@ -221,6 +221,16 @@ test_job(void **state)
 	assert_true(m.spec.seed == 4000000000u);
 	assert_int_equal(m.spec.nmoves, 3);
 	assert_memory_equal(m.spec.moves, j.moves, 3 * sizeof j.moves[0]);
+	assert_int_equal(m.spec.want_line, 0);
+	/* a review's: its line wanted */
+	j.want_line = 1;
+	n = cmsg_format_job(buf, sizeof buf, "alpha", 5, &j);
+	assert_string_equal(buf + n - 2, " l");
+	assert_int_equal(cmsg_parse(buf, (size_t)n, &m, &(const char *){ NULL }), 0);
+	assert_int_equal(m.spec.want_line, 1);
+	assert_int_equal(m.spec.nmoves, 3);
+	assert_int_equal(m.spec.opening, 0);
+	j.want_line = 0;
 	/* the empty board */
 	j.nmoves = 0;
 	n = cmsg_format_job(buf, sizeof buf, "b", 1, &j);
@@ -250,6 +260,8 @@ test_job(void **state)
 		"J a 1 0 15 5 100 200 0 0 0 5 1 1 2",
 		"J a 1 0 15 5 100 200 0 0 0 5 1 -\n1",
 		"J a 99999999999999999999 0 15 5 100 200 0 0 0 5 1 -",
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - lx", /* " l" and more */
+		"J a 1 0 15 5 100 200 0 0 0 5 1 - l ",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(parse(bad[i], &m), -1);
@@ -275,8 +287,13 @@ test_result(void **state)
 	r.cand[1].move = 113;
 	r.cand[1].score = -900;
 	snprintf(r.reason, sizeof r.reason, "vcf 5");
-	int n = cmsg_format_result(buf, sizeof buf, 77, 0, &r);
+	r.pvlen = 3;
+	r.pv[0] = 112;
+	r.pv[1] = 113;
+	r.pv[2] = 133;
+	int n = cmsg_format_result(buf, sizeof buf, 77, 0, &r, 0);
 	assert_true(n > 0);
+	assert_null(strstr(buf, "pv")); /* not asked for: the old form */
 	assert_int_equal(parse(buf, &m), 0);
 	assert_int_equal(m.kind, CMSG_RESULT);
 	assert_true(m.job == 77);
@@ -291,8 +308,19 @@ test_result(void **state)
 	assert_int_equal(m.result.cand[1].move, 113);
 	assert_int_equal(m.result.cand[1].score, -900);
 	assert_string_equal(m.result.reason, "vcf 5");
+	assert_int_equal(m.result.pvlen, 0);
+	/* asked for (a J " l"): the line too, the rest the same */
+	n = cmsg_format_result(buf, sizeof buf, 77, 0, &r, 1);
+	assert_true(n > 0);
+	assert_non_null(strstr(buf, "R 77 0 pv 112,113,133 112 -350 "));
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.result.pvlen, 3);
+	assert_int_equal(m.result.pv[2], 133);
+	assert_int_equal(m.result.best, 112);
+	assert_int_equal(m.result.ncand, 2);
+	assert_string_equal(m.result.reason, "vcf 5");
 	/* no move found: no fields of r go out */
-	n = cmsg_format_result(buf, sizeof buf, 78, -1, NULL);
+	n = cmsg_format_result(buf, sizeof buf, 78, -1, NULL, 1);
 	assert_int_equal(parse(buf, &m), 0);
 	assert_int_equal(m.status, -1);
 	assert_int_equal(m.result.ncand, 0);
@@ -308,6 +336,10 @@ test_result(void **state)
 		"R 0 0 112 0 0 1 1 10 - x",     /* id */
 		"R 1 0 112 0 0 1 1 10 - a very long reason indeed, too long",
 		"R 1 0 112 0 0 1 1 10 - x\ny",
+		"R 1 0 pv 112 0 0 1 1 10 - x",     /* a line, then no move */
+		"R 1 0 pv 400 112 0 0 1 1 10 - x", /* a cell off every board */
+		"R 1 0 pv 112,,3 112 0 0 1 1 10 - x",
+		"R 1 0 pv 112",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(parse(bad[i], &m), -1);
