@@ -4,7 +4,7 @@
 # evaluation tuner (bin/tune).
 ENGINE_SRCS := engine/pattern.c engine/board.c engine/eval.c \
 	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/skill.c \
-	engine/search.c engine/openbot.c engine/review.c
+	engine/search.c engine/openbot.c engine/review.c engine/puzzle.c
 ENGINE_LIB := $(O)/libengine.a
 
 $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)
@@ -31,6 +31,13 @@ $(O)/tests/unit/test_review: $(O)/tests/unit/test_review.o $(ENGINE_LIB) $(RULES
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_review
+
+# Puzzles (engine/puzzle.h, issue 47): VCF and VCT wins proven, and each
+# move of whoever solves them judged, on positions made for them.
+$(O)/tests/unit/test_puzzle: $(O)/tests/unit/test_puzzle.o $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_puzzle
 
 # The Gomocup brain.
 $(BINDIR)/pbrain-gomoku: $(O)/engine/tools/pbrain.o $(ENGINE_LIB) $(RULES_LIB)

@@ -235,6 +235,15 @@ vcf_solve(vcf_t *v, int maxply)
 	return att_node(v, 0, maxply, 0);
 }
 
+int
+vcf_defend(vcf_t *v, int maxply, int threes)
+{
+	v->nodes = 0;
+	v->out = 0;
+	v->len = 0;
+	return def_node(v, 0, maxply, threes);
+}
+
 enum { PN_INF = 1 << 28 };
 
 /*

@@ -54,5 +54,13 @@ int vcf_solve(vcf_t *v, int maxply);
  * Without a cache, only the depth-first search.
  */
 int vct_solve(vcf_t *v, int maxply);
+/*
+ * The defender to move, just after the attacker's move: the plies from
+ * here to the attacker's five (even: the defender's reply counted) when
+ * every defence loses within maxply by the rules of vcf_solve (threes 0)
+ * or vct_solve's depth-first search (threes 1), else 0. line[0] is then
+ * the defence that holds out longest (len 0: none stops the five).
+ */
+int vcf_defend(vcf_t *v, int maxply, int threes);
 
 #endif
