@@ -382,6 +382,82 @@ store_sanctions(
 }
 
 int
+store_puzzle_put(store_t *s, store_puzzle_t *p)
+{
+	return CALL(s, puzzle_put, p);
+}
+
+int
+store_puzzle_get(store_t *s, int64_t id, store_puzzle_t *out)
+{
+	return CALL(s, puzzle_get, id, out);
+}
+
+int
+store_puzzle_pick(store_t *s, const char *name, double rating, int64_t *id)
+{
+	return CALL(s, puzzle_pick, name, rating, id);
+}
+
+int
+store_puzzle_count(store_t *s, int64_t *n)
+{
+	return CALL(s, puzzle_count, n);
+}
+
+int
+store_puzzle_nth(store_t *s, int64_t k, int64_t *id)
+{
+	return CALL(s, puzzle_nth, k, id);
+}
+
+int
+store_puzzle_try(
+    store_t *s, const char *name, int64_t id, int solved, int64_t at, const glicko_t *g)
+{
+	return CALL(s, puzzle_try, name, id, solved, at, g);
+}
+
+int
+store_cells_text(const move_t *m, int n, char *buf, size_t cap)
+{
+	size_t pos = 0;
+	if (cap < 2 || n < 0)
+		return -1;
+	if (n == 0)
+		return snprintf(buf, cap, "-");
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		int k = snprintf(buf + pos, cap - pos, "%s%d", i ? "," : "", (int)m[i]);
+		if (k < 0 || (size_t)k >= cap - pos)
+			return -1;
+		pos += (size_t)k;
+	}
+	return (int)pos;
+}
+
+int
+store_cells_read(const char *text, int size, move_t *m, int max)
+{
+	int n = 0;
+	if (!strcmp(text, "-"))
+		return 0;
+	for (const char *p = text;;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || *p == '-' || *p == '+' || v < 0 || v >= RULES_CELLS || n == max ||
+		    rules_x((move_t)v) >= size || rules_y((move_t)v) >= size)
+			return -1;
+		m[n++] = (move_t)v;
+		if (*end == '\0')
+			return n;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
+int
 store_review_put(store_t *s, int64_t game_id, int64_t made, const char *body)
 {
 	return CALL(s, review_put, game_id, made, body);

@@ -21,13 +21,15 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 9,
+	STORE_SCHEMA_VERSION = 10,
 	STORE_OPENING_LOG_MAX = 255, /* rules/opening.h's OPENING_LOG_MAX, without its NUL */
 	STORE_OWNER_MAX = 16,        /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48,       /* a sanction's target: a name key, an address or CIDR */
 	STORE_REASON_MAX = 400,
 	STORE_PAGE = 20,            /* rows a page of HISTORY and TOP */
 	STORE_LOGINS_PER_USER = 10, /* login tokens an account keeps: the oldest goes */
+	STORE_PUZZLE_LINE_MAX = 64, /* a puzzle's solution, moves */
+	STORE_RULE_PUZZLE = 100,    /* ratings' rule for a player's puzzle rating */
 };
 
 /* Return codes besides 0 (done) and -1 (error: see store_error). */
@@ -236,6 +238,37 @@ int store_sanction_drop(store_t *s, int kind, const char *target);
 /* Calls fn for every sanction that has not expired at now; the count or -1. */
 int store_sanctions(
     store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
+/* A puzzle (issue 47): a position of a public game where the side to
+ * move missed a forced win of its class (engine/puzzle.h), with the
+ * solution kept when it was made and its own Glicko-2 rating. */
+typedef struct {
+	int64_t id, game_id;
+	int ply; /* the position: the game's first ply moves */
+	int rule, size;
+	int cls, plies; /* puzzle_class_t; the plies of the kept solution */
+	int nmoves;
+	move_t moves[RULES_CELLS];
+	int nline;
+	move_t line[STORE_PUZZLE_LINE_MAX];
+	glicko_t g;
+	int tries, solved; /* first tries of players, and those solved */
+	int64_t made;      /* unix seconds */
+} store_puzzle_t;
+/* Keeps p (its g as given), p->id its row: 0, or STORE_EXISTS when its
+ * game's ply has one already. */
+int store_puzzle_put(store_t *s, store_puzzle_t *p);
+int store_puzzle_get(store_t *s, int64_t id, store_puzzle_t *out);
+/* The puzzle rated nearest rating that name has not tried ("" tried
+ * none): 0 with *id, or STORE_NOT_FOUND. */
+int store_puzzle_pick(store_t *s, const char *name, double rating, int64_t *id);
+/* How many puzzles there are, and the k-th by id (from 0). */
+int store_puzzle_count(store_t *s, int64_t *n);
+int store_puzzle_nth(store_t *s, int64_t k, int64_t *id);
+/* name's first try of puzzle id, solved or not, at (unix seconds): kept
+ * with the puzzle's rating after it (g) and its counts; STORE_EXISTS
+ * (nothing changed) when name tried it before. */
+int store_puzzle_try(
+    store_t *s, const char *name, int64_t id, int solved, int64_t at, const glicko_t *g);
 /* A finished game's engine review (issue 47), as engine/review.h's
  * review_text: put keeps the first one made (a second is not an error:
  * two nodes may make it at once); get STORE_NOT_FOUND when there is none,

@@ -78,6 +78,13 @@ struct store_ops {
 	int (*sanction_drop)(store_t *s, int kind, const char *target);
 	int (*sanctions)(
 	    store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction_t *x), void *arg);
+	int (*puzzle_put)(store_t *s, store_puzzle_t *p);
+	int (*puzzle_get)(store_t *s, int64_t id, store_puzzle_t *out);
+	int (*puzzle_pick)(store_t *s, const char *name, double rating, int64_t *id);
+	int (*puzzle_count)(store_t *s, int64_t *n);
+	int (*puzzle_nth)(store_t *s, int64_t k, int64_t *id);
+	int (*puzzle_try)(
+	    store_t *s, const char *name, int64_t id, int solved, int64_t at, const glicko_t *g);
 	int (*review_put)(store_t *s, int64_t game_id, int64_t made, const char *body);
 	int (*review_get)(store_t *s, int64_t game_id, char *out, size_t cap);
 	int (*setting_get)(store_t *s, const char *key, char *out, size_t cap);
@@ -88,5 +95,11 @@ extern const struct store_ops store_sqlite_ops;
 extern const struct store_ops store_pg_ops;
 /* SQLite's settings for the whole process (store_process_init). */
 void store_sqlite_process_init(void);
+
+/* Moves as the store keeps them: cells (move_t), comma-separated, "-"
+ * for none. text returns the length or -1 (does not fit); read the count
+ * or -1 (not such a list, more than max, a cell off a size board). */
+int store_cells_text(const move_t *m, int n, char *buf, size_t cap);
+int store_cells_read(const char *text, int size, move_t *m, int max);
 
 #endif

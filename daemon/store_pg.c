@@ -92,6 +92,23 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE TABLE reviews ("
 	"  game_id BIGINT PRIMARY KEY REFERENCES games (id),"
 	"  made BIGINT NOT NULL, body TEXT NOT NULL);",
+	/* 9 -> 10: puzzles from public games' missed wins, each with its own
+	 * rating, and who tried which (a player's puzzle rating is a ratings
+	 * row of rule STORE_RULE_PUZZLE) */
+	"CREATE TABLE puzzles ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  game_id BIGINT NOT NULL REFERENCES games (id), ply INTEGER NOT NULL,"
+	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, moves TEXT NOT NULL,"
+	"  class INTEGER NOT NULL, plies INTEGER NOT NULL, line TEXT NOT NULL,"
+	"  rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL,"
+	"  volatility DOUBLE PRECISION NOT NULL,"
+	"  tries INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0,"
+	"  made BIGINT NOT NULL, UNIQUE (game_id, ply));"
+	"CREATE INDEX puzzles_rating ON puzzles (rating);"
+	"CREATE TABLE puzzle_tries ("
+	"  name_key TEXT NOT NULL, puzzle_id BIGINT NOT NULL REFERENCES puzzles (id),"
+	"  solved INTEGER NOT NULL, at BIGINT NOT NULL,"
+	"  PRIMARY KEY (name_key, puzzle_id));",
 };
 
 enum stmt {
@@ -130,6 +147,13 @@ enum stmt {
 	S_SANCTION_PUT,
 	S_SANCTION_DROP,
 	S_SANCTIONS,
+	S_PUZZLE_PUT,
+	S_PUZZLE_GET,
+	S_PUZZLE_PICK,
+	S_PUZZLE_COUNT,
+	S_PUZZLE_NTH,
+	S_PUZZLE_TRY,
+	S_PUZZLE_RATE,
 	S_REVIEW_PUT,
 	S_REVIEW_GET,
 	S_SETTING_GET,
@@ -210,6 +234,20 @@ static const char *const sql[S_COUNT] = {
 	[S_SANCTION_DROP] = "DELETE FROM sanctions WHERE kind = $1 AND target = $2",
 	[S_SANCTIONS] = "SELECT kind, target, \"by\", reason, created, expires FROM sanctions"
 			" WHERE expires = 0 OR expires > $1 ORDER BY kind, target",
+	[S_PUZZLE_PUT] = "INSERT INTO puzzles (game_id, ply, rule, size, moves, class, plies, line,"
+			 " rating, deviation, volatility, made)"
+			 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+	[S_PUZZLE_GET] = "SELECT game_id, ply, rule, size, moves, class, plies, line, rating,"
+			 " deviation, volatility, tries, solved, made FROM puzzles WHERE id = $1",
+	[S_PUZZLE_PICK] =
+	    "SELECT id FROM puzzles WHERE id NOT IN (SELECT puzzle_id FROM"
+	    " puzzle_tries WHERE name_key = $1) ORDER BY abs(rating - $2), id LIMIT 1",
+	[S_PUZZLE_COUNT] = "SELECT count(*) FROM puzzles",
+	[S_PUZZLE_NTH] = "SELECT id FROM puzzles ORDER BY id LIMIT 1 OFFSET $1",
+	[S_PUZZLE_TRY] = "INSERT INTO puzzle_tries (name_key, puzzle_id, solved, at)"
+			 " VALUES ($1, $2, $3, $4)",
+	[S_PUZZLE_RATE] = "UPDATE puzzles SET rating = $2, deviation = $3, volatility = $4,"
+			  " tries = tries + 1, solved = solved + $5 WHERE id = $1",
 	[S_REVIEW_PUT] = "INSERT INTO reviews (game_id, made, body) VALUES ($1, $2, $3)"
 			 " ON CONFLICT (game_id) DO NOTHING",
 	[S_REVIEW_GET] = "SELECT body FROM reviews WHERE game_id = $1",
@@ -1147,6 +1185,133 @@ pg_sanctions(store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction
 }
 
 static int
+pg_puzzle_put(store_t *s, store_puzzle_t *pz)
+{
+	char moves[RULES_CELLS * 4 + 2], line[STORE_PUZZLE_LINE_MAX * 4 + 2];
+	struct params p = { .n = 0 };
+	int dup;
+	if (store_cells_text(pz->moves, pz->nmoves, moves, sizeof moves) < 0 ||
+	    store_cells_text(pz->line, pz->nline, line, sizeof line) < 0) {
+		snprintf(s->msg, sizeof s->msg, "save puzzle: moves");
+		return -1;
+	}
+	p_int(&p, pz->game_id);
+	p_int(&p, pz->ply);
+	p_int(&p, pz->rule);
+	p_int(&p, pz->size);
+	p_text(&p, moves);
+	p_int(&p, pz->cls);
+	p_int(&p, pz->plies);
+	p_text(&p, line);
+	p_real(&p, pz->g.rating);
+	p_real(&p, pz->g.deviation);
+	p_real(&p, pz->g.volatility);
+	p_int(&p, pz->made);
+	PGresult *r = run(s, S_PUZZLE_PUT, &p, "save puzzle", &dup);
+	if (!r)
+		return dup ? STORE_EXISTS : -1;
+	pz->id = col_int(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+static int
+pg_puzzle_get(store_t *s, int64_t id, store_puzzle_t *out)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	memset(out, 0, sizeof *out);
+	p_int(&p, id);
+	int rc = one_row(s, S_PUZZLE_GET, &p, "get puzzle", &r);
+	if (rc != 0)
+		return rc;
+	out->id = id;
+	out->game_id = col_int(r, 0, 0);
+	out->ply = (int)col_int(r, 0, 1);
+	out->rule = (int)col_int(r, 0, 2);
+	out->size = (int)col_int(r, 0, 3);
+	out->cls = (int)col_int(r, 0, 5);
+	out->plies = (int)col_int(r, 0, 6);
+	out->g.rating = col_real(r, 0, 8);
+	out->g.deviation = col_real(r, 0, 9);
+	out->g.volatility = col_real(r, 0, 10);
+	out->tries = (int)col_int(r, 0, 11);
+	out->solved = (int)col_int(r, 0, 12);
+	out->made = col_int(r, 0, 13);
+	out->nmoves = store_cells_read(PQgetvalue(r, 0, 4), out->size, out->moves, RULES_CELLS);
+	out->nline = store_cells_read(
+	    PQgetvalue(r, 0, 7), out->size, out->line, STORE_PUZZLE_LINE_MAX);
+	PQclear(r);
+	if (out->nmoves < 0 || out->nline < 0) {
+		snprintf(
+		    s->msg, sizeof s->msg, "get puzzle %lld: its moves do not read", (long long)id);
+		return -1;
+	}
+	return 0;
+}
+
+/* A query that gives one integer: 0 with *v, STORE_NOT_FOUND, or -1. */
+static int
+one_int(store_t *s, enum stmt k, const struct params *p, const char *what, int64_t *v)
+{
+	PGresult *r;
+	int rc = one_row(s, k, p, what, &r);
+	if (rc == 0) {
+		*v = col_int(r, 0, 0);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_puzzle_pick(store_t *s, const char *name, double rating, int64_t *id)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, key);
+	p_real(&p, rating);
+	return one_int(s, S_PUZZLE_PICK, &p, "pick puzzle", id);
+}
+
+static int
+pg_puzzle_count(store_t *s, int64_t *n)
+{
+	struct params p = { .n = 0 };
+	return one_int(s, S_PUZZLE_COUNT, &p, "count puzzles", n);
+}
+
+static int
+pg_puzzle_nth(store_t *s, int64_t k, int64_t *id)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, k);
+	return one_int(s, S_PUZZLE_NTH, &p, "puzzle by number", id);
+}
+
+static int
+pg_puzzle_try(store_t *s, const char *name, int64_t id, int solved, int64_t at, const glicko_t *g)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, key);
+	p_int(&p, id);
+	p_int(&p, solved);
+	p_int(&p, at);
+	int rc = done(s, S_PUZZLE_TRY, &p, "save puzzle try", NULL);
+	if (rc != 0)
+		return rc;
+	struct params q = { .n = 0 };
+	p_int(&q, id);
+	p_real(&q, g->rating);
+	p_real(&q, g->deviation);
+	p_real(&q, g->volatility);
+	p_int(&q, solved);
+	return done(s, S_PUZZLE_RATE, &q, "rate puzzle", NULL);
+}
+
+static int
 pg_review_put(store_t *s, int64_t game_id, int64_t made, const char *body)
 {
 	struct params p = { .n = 0 };
@@ -1241,6 +1406,12 @@ const struct store_ops store_pg_ops = {
 	.sanction_put = pg_sanction_put,
 	.sanction_drop = pg_sanction_drop,
 	.sanctions = pg_sanctions,
+	.puzzle_put = pg_puzzle_put,
+	.puzzle_get = pg_puzzle_get,
+	.puzzle_pick = pg_puzzle_pick,
+	.puzzle_count = pg_puzzle_count,
+	.puzzle_nth = pg_puzzle_nth,
+	.puzzle_try = pg_puzzle_try,
 	.review_put = pg_review_put,
 	.review_get = pg_review_get,
 	.setting_get = pg_setting_get,

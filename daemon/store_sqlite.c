@@ -93,6 +93,22 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE TABLE reviews ("
 	"  game_id INTEGER PRIMARY KEY REFERENCES games (id),"
 	"  made INTEGER NOT NULL, body TEXT NOT NULL);",
+	/* 9 -> 10: puzzles from public games' missed wins, each with its own
+	 * rating, and who tried which (a player's puzzle rating is a ratings
+	 * row of rule STORE_RULE_PUZZLE) */
+	"CREATE TABLE puzzles ("
+	"  id INTEGER PRIMARY KEY,"
+	"  game_id INTEGER NOT NULL REFERENCES games (id), ply INTEGER NOT NULL,"
+	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, moves TEXT NOT NULL,"
+	"  class INTEGER NOT NULL, plies INTEGER NOT NULL, line TEXT NOT NULL,"
+	"  rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,"
+	"  tries INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0,"
+	"  made INTEGER NOT NULL, UNIQUE (game_id, ply));"
+	"CREATE INDEX puzzles_rating ON puzzles (rating);"
+	"CREATE TABLE puzzle_tries ("
+	"  name_key TEXT NOT NULL, puzzle_id INTEGER NOT NULL REFERENCES puzzles (id),"
+	"  solved INTEGER NOT NULL, at INTEGER NOT NULL,"
+	"  PRIMARY KEY (name_key, puzzle_id)) WITHOUT ROWID;",
 };
 
 enum stmt {
@@ -132,6 +148,13 @@ enum stmt {
 	S_SANCTION_PUT,
 	S_SANCTION_DROP,
 	S_SANCTIONS,
+	S_PUZZLE_PUT,
+	S_PUZZLE_GET,
+	S_PUZZLE_PICK,
+	S_PUZZLE_COUNT,
+	S_PUZZLE_NTH,
+	S_PUZZLE_TRY,
+	S_PUZZLE_RATE,
 	S_REVIEW_PUT,
 	S_REVIEW_GET,
 	S_SETTING_GET,
@@ -210,6 +233,20 @@ static const char *const sql[S_COUNT] = {
 	[S_SANCTION_DROP] = "DELETE FROM sanctions WHERE kind = ?1 AND target = ?2",
 	[S_SANCTIONS] = "SELECT kind, target, by, reason, created, expires FROM sanctions"
 			" WHERE expires = 0 OR expires > ?1 ORDER BY kind, target",
+	[S_PUZZLE_PUT] = "INSERT INTO puzzles (game_id, ply, rule, size, moves, class, plies, line,"
+			 " rating, deviation, volatility, made)"
+			 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+	[S_PUZZLE_GET] = "SELECT game_id, ply, rule, size, moves, class, plies, line, rating,"
+			 " deviation, volatility, tries, solved, made FROM puzzles WHERE id = ?1",
+	[S_PUZZLE_PICK] =
+	    "SELECT id FROM puzzles WHERE id NOT IN (SELECT puzzle_id FROM"
+	    " puzzle_tries WHERE name_key = ?1) ORDER BY abs(rating - ?2), id LIMIT 1",
+	[S_PUZZLE_COUNT] = "SELECT count(*) FROM puzzles",
+	[S_PUZZLE_NTH] = "SELECT id FROM puzzles ORDER BY id LIMIT 1 OFFSET ?1",
+	[S_PUZZLE_TRY] = "INSERT INTO puzzle_tries (name_key, puzzle_id, solved, at)"
+			 " VALUES (?1, ?2, ?3, ?4)",
+	[S_PUZZLE_RATE] = "UPDATE puzzles SET rating = ?2, deviation = ?3, volatility = ?4,"
+			  " tries = tries + 1, solved = solved + ?5 WHERE id = ?1",
 	[S_REVIEW_PUT] = "INSERT OR IGNORE INTO reviews (game_id, made, body) VALUES (?1, ?2, ?3)",
 	[S_REVIEW_GET] = "SELECT body FROM reviews WHERE game_id = ?1",
 	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = ?1",
@@ -1164,6 +1201,150 @@ sq_sanctions(store_t *s, int64_t now, void (*fn)(void *arg, const store_sanction
 }
 
 static int
+sq_puzzle_put(store_t *s, store_puzzle_t *p)
+{
+	char moves[RULES_CELLS * 4 + 2], line[STORE_PUZZLE_LINE_MAX * 4 + 2];
+	sqlite3_stmt *q = stmt(s, S_PUZZLE_PUT);
+
+	if (q == NULL)
+		return -1;
+	if (store_cells_text(p->moves, p->nmoves, moves, sizeof moves) < 0 ||
+	    store_cells_text(p->line, p->nline, line, sizeof line) < 0) {
+		sqlite3_reset(q);
+		snprintf(s->msg, sizeof s->msg, "save puzzle: moves");
+		return -1;
+	}
+	sqlite3_bind_int64(q, 1, p->game_id);
+	sqlite3_bind_int(q, 2, p->ply);
+	sqlite3_bind_int(q, 3, p->rule);
+	sqlite3_bind_int(q, 4, p->size);
+	sqlite3_bind_text(q, 5, moves, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 6, p->cls);
+	sqlite3_bind_int(q, 7, p->plies);
+	sqlite3_bind_text(q, 8, line, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(q, 9, p->g.rating);
+	sqlite3_bind_double(q, 10, p->g.deviation);
+	sqlite3_bind_double(q, 11, p->g.volatility);
+	sqlite3_bind_int64(q, 12, p->made);
+	int rc = done(s, q, "save puzzle");
+	if (rc == 0)
+		p->id = sqlite3_last_insert_rowid(sq(s)->db);
+	return rc;
+}
+
+static int
+sq_puzzle_get(store_t *s, int64_t id, store_puzzle_t *out)
+{
+	sqlite3_stmt *q = stmt(s, S_PUZZLE_GET);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	memset(out, 0, sizeof *out);
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		out->id = id;
+		out->game_id = sqlite3_column_int64(q, 0);
+		out->ply = sqlite3_column_int(q, 1);
+		out->rule = sqlite3_column_int(q, 2);
+		out->size = sqlite3_column_int(q, 3);
+		out->cls = sqlite3_column_int(q, 5);
+		out->plies = sqlite3_column_int(q, 6);
+		out->g.rating = sqlite3_column_double(q, 8);
+		out->g.deviation = sqlite3_column_double(q, 9);
+		out->g.volatility = sqlite3_column_double(q, 10);
+		out->tries = sqlite3_column_int(q, 11);
+		out->solved = sqlite3_column_int(q, 12);
+		out->made = sqlite3_column_int64(q, 13);
+		const char *m = (const char *)sqlite3_column_text(q, 4);
+		const char *l = (const char *)sqlite3_column_text(q, 7);
+		out->nmoves = m ? store_cells_read(m, out->size, out->moves, RULES_CELLS) : -1;
+		out->nline = l ? store_cells_read(l, out->size, out->line, STORE_PUZZLE_LINE_MAX)
+			       : -1;
+		if (out->nmoves < 0 || out->nline < 0) {
+			snprintf(s->msg, sizeof s->msg, "get puzzle %lld: its moves do not read",
+			    (long long)id);
+			rc = SQLITE_CORRUPT;
+		}
+	} else if (rc != SQLITE_DONE) {
+		set_msg(s, "get puzzle");
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+/* A statement that gives one integer (a count, an id): 0 with *v, or
+ * STORE_NOT_FOUND, or -1. Its parameters are bound. */
+static int
+one_int(store_t *s, sqlite3_stmt *q, const char *what, int64_t *v)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(q, 0);
+	else if (rc != SQLITE_DONE)
+		set_msg(s, what);
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_puzzle_pick(store_t *s, const char *name, double rating, int64_t *id)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_PUZZLE_PICK);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(q, 2, rating);
+	return one_int(s, q, "pick puzzle", id);
+}
+
+static int
+sq_puzzle_count(store_t *s, int64_t *n)
+{
+	sqlite3_stmt *q = stmt(s, S_PUZZLE_COUNT);
+	return q ? one_int(s, q, "count puzzles", n) : -1;
+}
+
+static int
+sq_puzzle_nth(store_t *s, int64_t k, int64_t *id)
+{
+	sqlite3_stmt *q = stmt(s, S_PUZZLE_NTH);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, k);
+	return one_int(s, q, "puzzle by number", id);
+}
+
+static int
+sq_puzzle_try(store_t *s, const char *name, int64_t id, int solved, int64_t at, const glicko_t *g)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_PUZZLE_TRY);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, id);
+	sqlite3_bind_int(q, 3, solved);
+	sqlite3_bind_int64(q, 4, at);
+	int rc = done(s, q, "save puzzle try");
+	if (rc != 0 || !(q = stmt(s, S_PUZZLE_RATE)))
+		return rc ? rc : -1;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_double(q, 2, g->rating);
+	sqlite3_bind_double(q, 3, g->deviation);
+	sqlite3_bind_double(q, 4, g->volatility);
+	sqlite3_bind_int(q, 5, solved);
+	return done(s, q, "rate puzzle");
+}
+
+static int
 sq_review_put(store_t *s, int64_t game_id, int64_t made, const char *body)
 {
 	sqlite3_stmt *q = stmt(s, S_REVIEW_PUT);
@@ -1376,6 +1557,12 @@ const struct store_ops store_sqlite_ops = {
 	.sanction_put = sq_sanction_put,
 	.sanction_drop = sq_sanction_drop,
 	.sanctions = sq_sanctions,
+	.puzzle_put = sq_puzzle_put,
+	.puzzle_get = sq_puzzle_get,
+	.puzzle_pick = sq_puzzle_pick,
+	.puzzle_count = sq_puzzle_count,
+	.puzzle_nth = sq_puzzle_nth,
+	.puzzle_try = sq_puzzle_try,
 	.review_put = sq_review_put,
 	.review_get = sq_review_get,
 	.setting_get = sq_setting_get,

@@ -750,6 +750,70 @@ test_reviews(void **state)
 	print_message("  reviews: the first kept, read back after a reopen\n");
 }
 
+/* Puzzles: kept once per game and ply, read back whole, picked nearest a
+ * rating among those a name has not tried, counted and numbered; a try is
+ * kept once with the puzzle's new rating. */
+static void
+test_puzzles(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("puzzles.db");
+	store_game_t g = sample_game("r1", "Alice", "bob");
+	assert_int_equal(store_game_begin(s, &g), 0);
+	store_puzzle_t p, back;
+	int64_t id, n;
+	memset(&p, 0, sizeof p);
+	p.game_id = g.id;
+	p.rule = RULE_RENJU;
+	p.size = 15;
+	p.cls = 2;
+	p.plies = 5;
+	p.made = 1796000000;
+	for (int i = 0; i < 20; i++)
+		p.moves[p.nmoves++] = rules_move(i % 15, i / 15 + 3);
+	p.line[p.nline++] = rules_move(14, 14);
+	p.line[p.nline++] = rules_move(0, 0);
+	int64_t ids[3];
+	for (int i = 0; i < 3; i++) {
+		p.ply = 10 + i;
+		glicko_init(&p.g);
+		p.g.rating = 1400 + 100 * i;
+		assert_int_equal(store_puzzle_put(s, &p), 0);
+		ids[i] = p.id;
+	}
+	assert_int_equal(store_puzzle_put(s, &p), STORE_EXISTS); /* the same game and ply */
+	assert_int_equal(store_puzzle_get(s, ids[1], &back), 0);
+	assert_int_equal(back.game_id, g.id);
+	assert_int_equal(back.ply, 11);
+	assert_int_equal(back.rule, RULE_RENJU);
+	assert_int_equal(back.cls, 2);
+	assert_int_equal(back.nmoves, 20);
+	assert_memory_equal(back.moves, p.moves, 20 * sizeof p.moves[0]);
+	assert_int_equal(back.nline, 2);
+	assert_int_equal(back.line[1], rules_move(0, 0));
+	assert_true(back.g.rating == 1500 && back.tries == 0 && back.made == 1796000000);
+	assert_int_equal(store_puzzle_get(s, ids[2] + 1, &back), STORE_NOT_FOUND);
+	assert_int_equal(store_puzzle_count(s, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(store_puzzle_nth(s, 2, &id), 0);
+	assert_int_equal(id, ids[2]);
+	assert_int_equal(store_puzzle_nth(s, 3, &id), STORE_NOT_FOUND);
+	assert_int_equal(store_puzzle_pick(s, "Carol", 1590, &id), 0);
+	assert_int_equal(id, ids[2]);
+	glicko_t after = back.g;
+	after.rating = 1480;
+	assert_int_equal(store_puzzle_try(s, "carol", ids[2], 1, 1796000100, &after), 0);
+	assert_int_equal(store_puzzle_try(s, "CAROL", ids[2], 0, 1796000200, &after), STORE_EXISTS);
+	assert_int_equal(store_puzzle_get(s, ids[2], &back), 0);
+	assert_true(back.g.rating == 1480 && back.tries == 1 && back.solved == 1);
+	assert_int_equal(store_puzzle_pick(s, "Carol", 1590, &id), 0); /* tried: the next */
+	assert_int_equal(id, ids[1]);
+	assert_int_equal(store_puzzle_pick(s, "dave", 1470, &id), 0); /* 1480 now */
+	assert_int_equal(id, ids[2]);
+	store_close(s);
+	print_message("  puzzles: kept once, read back, picked by rating, tried once\n");
+}
+
 struct writer {
 	const char *path;
 	atomic_int stop;
@@ -923,6 +987,7 @@ main(void)
 			cmocka_unit_test(test_kill_9),
 			cmocka_unit_test(test_sanctions_and_settings),
 			cmocka_unit_test(test_reviews),
+			cmocka_unit_test(test_puzzles),
 			cmocka_unit_test(test_pg_migrations_and_outage),
 		};
 		return cmocka_run_group_tests_name("store on PostgreSQL", pg, setup, teardown);
@@ -940,6 +1005,7 @@ main(void)
 		cmocka_unit_test(test_exports),
 		cmocka_unit_test(test_sanctions_and_settings),
 		cmocka_unit_test(test_reviews),
+		cmocka_unit_test(test_puzzles),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_redacted),
 	};
