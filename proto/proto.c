@@ -81,6 +81,8 @@ static const struct form forms[PM_COUNT] = {
 	[PR_ANALYSE] = { PK_REQ, "ANALYSE", NULL, "RSL|n" },
 	[PR_REVIEW] = { PK_REQ, "REVIEW", NULL, "i" },
 	[PR_MARKS] = { PK_REQ, "MARKS", NULL, "i" },
+	[PR_PUZZLE] = { PK_REQ, "PUZZLE", NULL, "a" }, /* next, daily or an id */
+	[PR_SOLVE] = { PK_REQ, "SOLVE", NULL, "im" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -134,6 +136,10 @@ static const struct form forms[PM_COUNT] = {
 	[PO_ANALYSE] = { PK_OK, "ANALYSE", NULL, "naCL" }, /* depth, reason, lines, pv */
 	[PO_REVIEW] = { PK_OK, "REVIEW", NULL, "i" },
 	[PO_MARKS] = { PK_OK, "MARKS", NULL, "idn" }, /* game, plies, marks */
+	/* id, rule, size, class, plies, rating, moves */
+	[PO_PUZZLE] = { PK_OK, "PUZZLE", NULL, "iRS=dhL" },
+	/* id, more|solved|failed, the reply, the rating after, the solution */
+	[PO_SOLVE] = { PK_OK, "SOLVE", NULL, "i?@1L" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -222,6 +228,8 @@ static const char *const sanction_names[] = { "ban", "mute", NULL };
 static const char *const answer_names[] = { "accept", "decline", NULL };
 static const char *const mark_names[] = { "missed-win", "blunder", "turning", NULL };
 static const char *const reviewed_names[] = { "ok", "failed", NULL };
+static const char *const pclass_names[] = { "vcf", "vct", NULL };
+static const char *const solve_names[] = { "more", "solved", "failed", NULL };
 
 enum ftype {
 	FT_STR,
@@ -291,6 +299,8 @@ static const struct field fields[] = {
 	F('I', FT_ENUM, CS_NONE, answer, 0, 0, answer_names, "accept|decline"),
 	F('+', FT_ENUM, CS_NONE, mark, 0, 0, mark_names, "mark kind"),
 	F('~', FT_ENUM, CS_NONE, reviewed, 0, 0, reviewed_names, "ok|failed"),
+	F('=', FT_ENUM, CS_NONE, pclass, 0, 0, pclass_names, "vcf|vct"),
+	F('?', FT_ENUM, CS_NONE, solve, 0, 0, solve_names, "more|solved|failed"),
 	F('@', FT_MOVEOPT, CS_NONE, move2, 0, 0, NULL, "move or -"),
 	F('&', FT_VALS, CS_NONE, vals, 0, PROTO_CHANCE_MAX, NULL, "chances"),
 	F('%', FT_INT, CS_NONE, plies, 1, RULES_CELLS, NULL, "ply"),
@@ -390,6 +400,7 @@ static const struct {
 	{ ERR_OVER_LIMIT, "over-limit" },
 	{ ERR_PRIVATE_GAME, "private-game" },
 	{ ERR_NOT_REVIEWED, "not-reviewed" },
+	{ ERR_NO_PUZZLE, "no-puzzle" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },

@@ -108,6 +108,8 @@ typedef enum {
 	PR_ANALYSE,
 	PR_REVIEW,
 	PR_MARKS,
+	PR_PUZZLE,
+	PR_SOLVE,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -161,6 +163,8 @@ typedef enum {
 	PO_ANALYSE,
 	PO_REVIEW,
 	PO_MARKS,
+	PO_PUZZLE,
+	PO_SOLVE,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -295,6 +299,9 @@ typedef enum { ANSWER_ACCEPT, ANSWER_DECLINE } proto_answer_t;
 typedef enum { MARK_MISSED_WIN, MARK_BLUNDER, MARK_TURNING } proto_mark_t;
 /* * REVIEWED: stored, or it could not be made. */
 typedef enum { REVIEWED_OK, REVIEWED_FAILED } proto_reviewed_t;
+/* A puzzle's class (OK PUZZLE), and where a SOLVE leaves it. */
+typedef enum { PCLASS_VCF, PCLASS_VCT } proto_pclass_t;
+typedef enum { SOLVE_MORE, SOLVE_SOLVED, SOLVE_FAILED } proto_solve_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
@@ -345,6 +352,7 @@ typedef enum {
 	ERR_OVER_LIMIT = 453,   /* the asker's analyses this hour are used up */
 	ERR_PRIVATE_GAME = 454, /* a private room's game, asked by someone not in it */
 	ERR_NOT_REVIEWED = 455, /* MARKS: no stored review */
+	ERR_NO_PUZZLE = 456,    /* PUZZLE: none left for you, or none yet */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */
@@ -412,6 +420,8 @@ typedef struct proto_msg {
 	proto_answer_t answer;
 	proto_mark_t mark;
 	proto_reviewed_t reviewed;
+	proto_pclass_t pclass;
+	proto_solve_t solve;
 	proto_ostage_t ostage;
 	proto_oarea_t oarea;
 	int canon; /* PROTO_CANON_NONE, or 1 + the opening's index (D1 .. D13, I1 .. I13) */
