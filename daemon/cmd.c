@@ -13,6 +13,7 @@
 #include "daemon/account.h"
 #include "daemon/admin.h"
 #include "daemon/analysis.h"
+#include "daemon/puzzles.h"
 #include "daemon/reviews.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
@@ -1054,6 +1055,20 @@ cmd_review(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 				  : reviews_marks(c->srv->reviews, c, m, why);
 }
 
+/* PUZZLE next|daily|<id> and SOLVE <id> <move>: puzzles from reviewed
+ * games, judged by the solvers (puzzles.c). */
+static int
+cmd_puzzle(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	if (!c->srv->puzzles) {
+		*why = "this server has no puzzles";
+		return ERR_UNAVAILABLE;
+	}
+	return m->id == PR_PUZZLE ? puzzles_open(c->srv->puzzles, c, m, why)
+				  : puzzles_solve(c->srv->puzzles, c, m, why);
+}
+
 /* RESUME <token> -: the session alone (it holds no seat in the room the
  * client knows of, or the client knows of none): * SEATED for each room
  * it is seated in (an unfinished game, its waiting private room), its
@@ -1403,6 +1418,8 @@ static const struct {
 	[PR_ANALYSE] = { cmd_analyse, NEED_NAME, AT_NONE },
 	[PR_REVIEW] = { cmd_review, NEED_NAME, AT_NONE },
 	[PR_MARKS] = { cmd_review, NEED_NAME, AT_NONE },
+	[PR_PUZZLE] = { cmd_puzzle, NEED_NAME, AT_NONE },
+	[PR_SOLVE] = { cmd_puzzle, NEED_NAME, AT_NONE },
 	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
 	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
 	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },

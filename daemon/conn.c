@@ -331,11 +331,11 @@ conn_up(struct conn *c)
 	snprintf(m.word2, sizeof m.word2, "%s", GOMOKUD_VERSION);
 	m.version = PROTO_VERSION;
 	/* only what this server serves: no accounts or history without a store */
-	char fallback[48] = "";
+	char fallback[64] = "";
 	if (c->srv->botplay) /* SEEK ... bot: how long a seek waits for a human */
-		snprintf(fallback, sizeof fallback, " bots bot-fallback=%d%s%s",
+		snprintf(fallback, sizeof fallback, " bots bot-fallback=%d%s%s%s",
 		    c->srv->cfg.bot_fallback_s, c->srv->analysis ? " analysis" : "",
-		    c->srv->reviews ? " review" : "");
+		    c->srv->reviews ? " review" : "", c->srv->puzzles ? " puzzles" : "");
 	snprintf(m.text, sizeof m.text, "%s%s%s", GOMOKUD_CAPS,
 	    c->srv->store ? " accounts history ratings remember" : "", fallback);
 	conn_send(c, &m);

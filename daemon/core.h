@@ -42,6 +42,7 @@ struct front;
 struct tlsio_base;
 struct analysis;
 struct reviews;
+struct puzzles;
 
 struct server {
 	struct event_base *base;
@@ -65,6 +66,7 @@ struct server {
 	struct botplay *botplay;     /* the bots at the tables; NULL: none */
 	struct analysis *analysis;   /* ANALYSE on the bots' workers; NULL: none */
 	struct reviews *reviews;     /* REVIEW, MARKS: games reviewed on them; NULL: none */
+	struct puzzles *puzzles;     /* PUZZLE, SOLVE: puzzles from reviews; NULL: none */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */

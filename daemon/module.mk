@@ -7,7 +7,7 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/tickets.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
-	daemon/game.c daemon/wire.c daemon/restore.c daemon/analysis.c daemon/allowance.c daemon/reviews.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
+	daemon/game.c daemon/wire.c daemon/restore.c daemon/analysis.c daemon/allowance.c daemon/reviews.c daemon/puzzles.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c daemon/loginlimit.c
@@ -96,6 +96,10 @@ TESTS += $(O)/tests/daemon/test_analysis
 # (issue 47).
 TCLIENT_PROGS += $(O)/tests/daemon/test_reviews
 TESTS += $(O)/tests/daemon/test_reviews
+
+# PUZZLE and SOLVE: puzzles from reviewed games' missed wins (issue 47).
+TCLIENT_PROGS += $(O)/tests/daemon/test_puzzles
+TESTS += $(O)/tests/daemon/test_puzzles
 
 # One daemon per state directory (issue 21): a second start is refused while
 # the first serves; after kill -9 a restart takes over.

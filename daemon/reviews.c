@@ -16,6 +16,7 @@
 #include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/core.h"
+#include "daemon/puzzles.h"
 #include "daemon/room.h"
 #include "daemon/session.h"
 #include "engine/review.h"
@@ -221,6 +222,10 @@ store_back(void *arg, int cancelled)
 		return;
 	}
 	tell_end(j, 1);
+	for (int i = 0; !j->private_room && i < j->result.nmarks; i++) /* puzzles */
+		if (j->result.mark[i].kind == REVIEW_MISSED_WIN)
+			puzzles_offer(j->rv->srv->puzzles, j->game, j->rule, j->size, j->moves,
+			    j->n, j->result.mark[i].ply);
 	job_free(j);
 }
 

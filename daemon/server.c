@@ -20,6 +20,7 @@
 #include "daemon/addrcount.h"
 #include "daemon/admin.h"
 #include "daemon/analysis.h"
+#include "daemon/puzzles.h"
 #include "daemon/reviews.h"
 #include "daemon/archive.h"
 #include "daemon/cmd.h"
@@ -679,6 +680,7 @@ server_init(struct server *srv)
 		return -1;
 	srv->analysis = analysis_new(srv); /* NULL: none (no bots, or turned off) */
 	srv->reviews = reviews_new(srv);   /* NULL: none (no bots or store, or turned off) */
+	srv->puzzles = srv->reviews ? puzzles_new(srv) : NULL; /* made by reviews */
 	if (cmd_start(srv) != 0 || hooks(srv) != 0)
 		return -1;
 	if (srv->store) {
@@ -839,6 +841,8 @@ server_free(struct server *srv)
 	srv->root->checkpoint_ev = NULL;
 	workq_free(srv->work);
 	srv->work = NULL;
+	puzzles_free(srv->puzzles); /* after the workers and the store thread */
+	srv->puzzles = NULL;
 	control_free(srv->control); /* after the workers: a backup's reply names one */
 	srv->control = NULL;
 	admin_free(srv->admin);
