@@ -4,7 +4,7 @@
 # evaluation tuner (bin/tune).
 ENGINE_SRCS := engine/pattern.c engine/board.c engine/eval.c \
 	engine/movegen.c engine/vcf.c engine/tt.c engine/timeman.c engine/skill.c \
-	engine/search.c engine/openbot.c engine/review.c engine/puzzle.c
+	engine/search.c engine/openbot.c engine/review.c engine/puzzle.c engine/winchance.c
 ENGINE_LIB := $(O)/libengine.a
 
 $(ENGINE_LIB): $(ENGINE_SRCS:%.c=$(O)/%.o)

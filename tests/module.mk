@@ -65,6 +65,12 @@ fuzz-opening: $(FUZZ_DIR)/fuzz_opening
 	$(FUZZ_DIR)/fuzz_opening -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
 	    $(FUZZ_DIR)/corpus-opening
 
+# The review's win chance (engine/winchance.h, issue 47).
+$(O)/tests/unit/test_winchance: $(O)/tests/unit/test_winchance.o $(ENGINE_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_winchance
+
 # The bot worker pool (issue 6) with the real engine on a libevent loop.
 $(O)/tests/unit/test_bots.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent)
 $(O)/tests/unit/test_bots: $(O)/tests/unit/test_bots.o $(O)/daemon/bots.o $(O)/daemon/workq.o \
