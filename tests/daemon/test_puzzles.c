@@ -90,15 +90,20 @@ missed_game(int port, int private_room, long *id)
 	tc_close(w);
 }
 
+/* A new account's connection (NULL when it could not register). */
 static struct tc *
 account(int port, const char *name)
 {
 	struct tc *c = tc_open(port, 1);
 	char out[256], line[64];
-	REQUIRE(c, "connect");
+	if (!c)
+		return NULL;
 	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
 	ask(c, line, out, sizeof out);
-	REQUIRE(!strncmp(out, "OK REGISTER", 11), "%s", out);
+	if (strncmp(out, "OK REGISTER", 11) != 0) {
+		tc_close(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -135,6 +140,7 @@ test_solving(int port, long id, int made)
 {
 	char out[512], cls[8], moves[512], line[64];
 	struct tc *a = account(port, "ann"), *b = account(port, "ben");
+	REQUIRE(a && b, "accounts");
 	snprintf(line, sizeof line, "PUZZLE %ld", id);
 	ask(a, line, out, sizeof out);
 	CHECK(puzzle_of(out, cls, moves) == id && !strcmp(cls, "vcf") && !strcmp(moves, POSITION),
