@@ -25,6 +25,8 @@ enum {
 	PROVE_NODES = 4000000, /* the solvers' budget to make a puzzle */
 	JUDGE_NODES = 1000000, /* and to judge a move */
 	OFFERS_MAX = 8,        /* offers being proven at once; more are dropped */
+	JUDGES_MAX = 32,       /* moves being judged at once: the workers' queue
+				* (256) keeps room for logins' password checks */
 	OWNER_BIT = 61,        /* the jobs' owners on srv->work */
 };
 #define DAILY_KEY "daily-puzzle"
@@ -52,6 +54,7 @@ struct puzzles {
 	struct server *srv;
 	LIST_HEAD(, open) open;
 	int offers;
+	int judges; /* moves being judged */
 	uint64_t serial;
 	char said[96]; /* a refusal's words, read before the next request */
 };
@@ -490,6 +493,7 @@ judge_done(int64_t id, int cancelled, void *arg)
 	struct judge *j = arg;
 	struct open *o = j->o;
 	(void)id;
+	j->pz->judges--;
 	if (cancelled || !o) {
 		free(j);
 		return;
@@ -542,6 +546,10 @@ puzzles_solve(struct puzzles *pz, struct conn *c, const proto_msg_t *m, const ch
 		*why = legality_name(l);
 		return proto_err_of_legality(l);
 	}
+	if (pz->judges >= JUDGES_MAX) {
+		*why = "every worker is busy; try again shortly";
+		return ERR_SERVER_BUSY;
+	}
 	struct judge *j = calloc(1, sizeof *j);
 	if (!j)
 		return ERR_INTERNAL;
@@ -563,6 +571,7 @@ puzzles_solve(struct puzzles *pz, struct conn *c, const proto_msg_t *m, const ch
 		return ERR_SERVER_BUSY;
 	}
 	o->job = id;
+	pz->judges++;
 	conn_hold(c, CONN_HELD);
 	return 0;
 }
