@@ -17,6 +17,8 @@ copy(char *dst, size_t n, const char *src)
 }
 #define COPY(dst, src) copy(dst, sizeof(dst), src)
 
+static void review_clear(model_t *m, model_review_t state);
+
 void
 model_init(model_t *m)
 {
@@ -24,6 +26,7 @@ model_init(model_t *m)
 	pos_init(&m->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
 	m->bms = m->wms = -1;
 	m->think_ply = -1;
+	review_clear(m, REVIEW_NONE);
 }
 
 void
@@ -54,6 +57,19 @@ model_chat_line(const model_t *m, int n)
 	return m->chat[(m->chat_total - 1 - n) % MODEL_CHAT_MAX];
 }
 
+/* The review held forgets its evals and marks; state says what is known. */
+static void
+review_clear(model_t *m, model_review_t state)
+{
+	m->review = state;
+	m->review_done = m->review_total = 0;
+	m->review_plies = 0;
+	m->nevals = 0;
+	m->nmarks = 0;
+	for (int i = 0; i < MODEL_EVALS_MAX; i++)
+		m->evals[i] = -1;
+}
+
 void
 model_sent(model_t *m, proto_id_t req)
 {
@@ -73,6 +89,8 @@ model_sent(model_t *m, proto_id_t req)
 		m->ntop = 0, m->top_ready = 0;
 	else if (req == PR_EXPORT)
 		m->record_len = 0, m->record[0] = '\0', m->record_ready = 0;
+	else if (req == PR_MARKS && m->review_id)
+		review_clear(m, REVIEW_LOADING);
 }
 
 void
@@ -154,6 +172,131 @@ model_score_text(const model_t *m, int32_t score, int ply, char *buf, size_t len
 	snprintf(v, sizeof v, "%+.1f", s / 100.0);
 	snprintf(buf, len, TR("web.score", "%s %s"),
 	    i18n_colour(side == STONE_BLACK ? COLOUR_BLACK : COLOUR_WHITE), v);
+}
+
+int
+model_percent(int permille)
+{
+	if (permille <= 0)
+		return 0;
+	if (permille >= PROTO_CHANCE_MAX)
+		return 100;
+	/* rounded, but only a proven result is 0 or 100 */
+	int p = (permille + 5) / 10;
+	return p < 1 ? 1 : p > 99 ? 99 : p;
+}
+
+void
+model_chance_text(int permille, char *buf, size_t len)
+{
+	if (permille < 0)
+		snprintf(buf, len, "%s", "");
+	else if (permille >= PROTO_CHANCE_MAX)
+		snprintf(buf, len, "%s", TR("review.forced_black", "Black has a forced win"));
+	else if (permille == 0)
+		snprintf(buf, len, "%s", TR("review.forced_white", "White has a forced win"));
+	else
+		snprintf(buf, len, TR("review.chance", "Black's win chance: %d%%"),
+		    model_percent(permille));
+}
+
+/* The engine's reason word for a better move, said of side ("white wins
+ * by fours"). */
+static void
+mark_reason(const char *word, const char *side, char *buf, size_t len)
+{
+	static const struct {
+		const char *word, *key, *en;
+	} reasons[] = {
+		{ "five", NTR("mark.reason.five", "%s makes five") },
+		{ "open-four", NTR("mark.reason.open-four", "%s makes an open four") },
+		{ "four-three", NTR("mark.reason.four-three", "%s makes a four-three") },
+		{ "vcf", NTR("mark.reason.vcf", "%s wins by fours") },
+		{ "vct", NTR("mark.reason.vct", "%s wins by threats") },
+		{ "block-five", NTR("mark.reason.block-five", "%s blocks the four") },
+		{ "block-open-three",
+		    NTR("mark.reason.block-open-three", "%s answers the open three") },
+		{ "positional", NTR("mark.reason.positional", "%s plays for position") },
+	};
+	for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+		if (strcmp(reasons[i].word, word) == 0) {
+			snprintf(buf, len, i18n_tr(reasons[i].key, reasons[i].en), side);
+			return;
+		}
+	snprintf(buf, len, TR("mark.reason.other", "%s plays the engine's move"), side);
+}
+
+void
+model_mark_text(const model_mark_t *mk, const char *arrow, char *buf, size_t len)
+{
+	static const char *const kinds[][2] = {
+		{ NTR("mark.kind.missed-win", "missed win") },
+		{ NTR("mark.kind.blunder", "blunder") },
+		{ NTR("mark.kind.turning", "turning point") },
+	};
+	const char *side = i18n_colour(mk->side == SIDE_WHITE ? COLOUR_WHITE : COLOUR_BLACK);
+	const char *kind = (unsigned)mk->kind < 3 ? i18n_tr(kinds[mk->kind][0], kinds[mk->kind][1])
+						  : "?";
+	char change[64], head[256], why[160], line[PROTO_LIST_MAX * (PROTO_MOVE_MAX + 1) + 1];
+	snprintf(change, sizeof change, "%d%% %s %d%%", model_percent(mk->before), arrow,
+	    model_percent(mk->after));
+	snprintf(head, sizeof head, TR("mark.head", "Move %d, %s: %s (%s)"), mk->ply, side, kind,
+	    change);
+	if (!mk->better[0]) {
+		snprintf(buf, len, "%s", head);
+		return;
+	}
+	mark_reason(mk->reason, side, why, sizeof why);
+	size_t n = 0;
+	line[0] = '\0';
+	for (int i = 0; i < mk->nline && n + PROTO_MOVE_MAX + 2 < sizeof line; i++)
+		n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", i ? " " : "", mk->line[i]);
+	int same = strcmp(mk->better, mk->played) == 0; /* the engine would have played it too */
+	if (same && mk->nline > 1)
+		snprintf(buf, len, TR("mark.same_line", "%s. The engine agrees: %s: %s"), head, why,
+		    line);
+	else if (same)
+		snprintf(buf, len, TR("mark.same", "%s. The engine agrees: %s"), head, why);
+	else if (mk->nline > 1)
+		snprintf(buf, len, TR("mark.better_line", "%s. Better %s: %s: %s"), head,
+		    mk->better, why, line);
+	else
+		snprintf(buf, len, TR("mark.better", "%s. Better %s: %s"), head, mk->better, why);
+}
+
+int
+model_graph_column(int n, int ncols, int p)
+{
+	if (n <= 0 || ncols <= 0 || p < 0 || p >= n)
+		return -1;
+	/* column c covers the positions [c * n / ncols, (c + 1) * n / ncols) */
+	int c = (int)((int64_t)p * ncols / n);
+	while (c > 0 && (int64_t)c * n / ncols > p)
+		c--;
+	while (c + 1 < ncols && (int64_t)(c + 1) * n / ncols <= p)
+		c++;
+	return c;
+}
+
+int
+model_graph(const int16_t *evals, int n, int width, signed char *levels)
+{
+	if (n <= 0 || width <= 0)
+		return 0;
+	int ncols = n < width ? n : width;
+	for (int c = 0; c < ncols; c++) {
+		int from = (int)((int64_t)c * n / ncols), to = (int)((int64_t)(c + 1) * n / ncols);
+		long sum = 0;
+		int known = 0;
+		for (int p = from; p < to; p++)
+			if (evals[p] >= 0) {
+				sum += evals[p];
+				known++;
+			}
+		/* 0..1000 onto eight heights, rounded: 0 and 1000 the ends */
+		levels[c] = known ? (signed char)((sum * 7 + known * 500L) / (known * 1000L)) : -1;
+	}
+	return ncols;
 }
 
 int
@@ -749,6 +892,33 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 						    m->rating[s] - m->rating_before[s]);
 				}
 		return MODEL_OK;
+	case PR_MARKS:
+		if (x->ident != m->review_id)
+			return MODEL_OK; /* another game's: not the one replayed */
+		if (x->id == PD_EVAL) {
+			for (int i = 0; i < x->nvals; i++) {
+				int64_t at = x->depth + i;
+				if (at < 0 || at >= MODEL_EVALS_MAX)
+					break;
+				m->evals[at] = x->vals[i];
+				if (at + 1 > m->nevals)
+					m->nevals = (int)at + 1;
+			}
+		} else if (x->id == PD_MARK && m->nmarks < MODEL_MARKS_MAX) {
+			model_mark_t *k = &m->marks[m->nmarks++];
+			k->kind = x->mark;
+			k->side = x->side;
+			k->ply = (int)x->plies;
+			COPY(k->played, x->move);
+			COPY(k->better, x->move2);
+			k->before = (int)x->before;
+			k->after = (int)x->after;
+			COPY(k->reason, x->word);
+			k->nline = 0;
+			for (int i = 0; i < x->nmoves && i < PROTO_LIST_MAX; i++)
+				COPY(k->line[k->nline++], x->moves[i]);
+		}
+		return MODEL_OK;
 	case PR_EXPORT:
 		if (x->id == PD_RECORD) {
 			size_t n = strlen(x->text);
@@ -785,6 +955,21 @@ model_error_text(proto_id_t req, int code)
 {
 	if (req == PR_LOGIN && code == ERR_NAME_TAKEN)
 		return TR("model.err.login_412", "A guest uses that account's name right now");
+	if (req == PR_REVIEW || req == PR_MARKS) {
+		/* the review's own words for the codes it shares with ANALYSE */
+		if (code == ERR_IN_GAME)
+			return TR("model.err.review_452",
+			    "No review while you play a game, nor of a game not finished");
+		if (code == ERR_OVER_LIMIT)
+			return TR("model.err.review_453",
+			    "You have used this hour's reviews; try again later");
+		if (code == ERR_ARGUMENT)
+			return TR("model.err.review_402",
+			    "The server has no finished game of that number");
+		if (code == ERR_SERVER_BUSY)
+			return TR("model.err.review_506",
+			    "The engine is reviewing as many games as it can; try again shortly");
+	}
 	if (code == ERR_OUTSIDE_AREA && req >= PR_OPENING_PLACE && req <= PR_OPENING_BRANCH)
 		return TR("model.err.opening_437",
 		    "Not there: this stage of the opening allows only the shaded points");
@@ -824,6 +1009,17 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 			return MODEL_OK; /* ratings are optional: no error shown */
 		if (head == PR_STATE || head == PR_WATCH || head == PR_RESUME)
 			m->snapshot = 0;
+		if (head == PR_MARKS && x->ecode == ERR_NOT_REVIEWED) {
+			/* no review yet: not a fault, a hint */
+			review_clear(m, REVIEW_ABSENT);
+			model_status(m, 0, "%s",
+			    TR("model.review_absent",
+				"This game has not been reviewed yet; r asks the engine for a "
+				"review"));
+			return MODEL_OK;
+		}
+		if (head == PR_MARKS)
+			review_clear(m, REVIEW_REFUSED);
 		describe_error(m, head, x, now);
 		if (proto_err_fatal((int)x->ecode))
 			return MODEL_FATAL;
@@ -907,11 +1103,58 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		break;
 	case PO_EXPORT:
 		m->record_ready = 1;
+		/* the game replayed now: its review is asked afresh (MARKS) */
+		m->review_id = x->ident;
+		review_clear(m, REVIEW_NONE);
+		break;
+	case PO_MARKS:
+		if (x->ident != m->review_id)
+			break;
+		m->review = REVIEW_READY;
+		m->review_plies = (int)x->depth;
+		model_status(m, 0,
+		    m->nmarks == 1 ? TR("model.review_ready_1", "The engine's review: %d mark")
+				   : TR("model.review_ready", "The engine's review: %d marks"),
+		    m->nmarks);
+		break;
+	case PO_REVIEW:
+		if (x->ident != m->review_id || m->review == REVIEW_READY)
+			break;
+		m->review = REVIEW_RUNNING;
+		m->review_done = m->review_total = 0;
+		model_status(m, 0, "%s",
+		    TR("model.review_asked", "Review asked; waiting for the engine..."));
 		break;
 	default:
 		break;
 	}
 	return MODEL_OK;
+}
+
+/* * REVIEWING and * REVIEWED: the review of the game replayed, as it goes. */
+static void
+review_event(model_t *m, const proto_msg_t *x)
+{
+	if (x->ident != m->review_id || m->review == REVIEW_READY)
+		return;
+	if (x->id == PE_REVIEWING) {
+		m->review = REVIEW_RUNNING;
+		m->review_done = (int)x->count;
+		m->review_total = (int)x->count2;
+		model_status(m, 0,
+		    TR("model.reviewing", "Reviewing: %d of %d positions searched..."),
+		    m->review_done, m->review_total);
+	} else if (x->reviewed == REVIEWED_OK) {
+		/* the session fetches it (MARKS) */
+		m->review_done = m->review_total;
+		model_status(
+		    m, 0, "%s", TR("model.reviewed", "The review is ready; reading its marks..."));
+	} else {
+		m->review = REVIEW_FAILED;
+		model_status(m, 1, "%s",
+		    TR("model.review_failed",
+			"The engine could not review this game; r asks again"));
+	}
 }
 
 /* A move's reason, as MOVE carries it ("vcf 5": a word, then detail), in
@@ -1187,6 +1430,10 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 			m->challenge_id = 0;
 		model_status(m, 0, TR("model.challenge_end", "Challenge %s"), i18n_end(x->end));
 		model_chat(m, "* %s", m->status_text);
+		return MODEL_OK;
+	case PE_REVIEWING:
+	case PE_REVIEWED:
+		review_event(m, x);
 		return MODEL_OK;
 	case PE_BYE:
 	case PE_SEATED:

@@ -21,11 +21,38 @@ enum {
 	MODEL_GAMES_MAX = 64,
 	MODEL_RECORD_MAX = 4096,
 	MODEL_STATUS_LEN = 480,
-	MODEL_LOBBY_MAX = 16,  /* users and seeks shown in the lobby */
-	MODEL_STATS_MAX = 8,   /* STAT lines kept from a STATS reply */
-	MODEL_TOP_MAX = 20,    /* a TOP page */
-	MODEL_FIFTHS_MAX = 10, /* fifth-move offers of an opening rule */
+	MODEL_LOBBY_MAX = 16,              /* users and seeks shown in the lobby */
+	MODEL_STATS_MAX = 8,               /* STAT lines kept from a STATS reply */
+	MODEL_TOP_MAX = 20,                /* a TOP page */
+	MODEL_FIFTHS_MAX = 10,             /* fifth-move offers of an opening rule */
+	MODEL_MARKS_MAX = 64,              /* a review's marks (PROTOCOL.md 5.19: at most 64) */
+	MODEL_EVALS_MAX = RULES_CELLS + 1, /* a review's positions: the empty board on */
 };
+
+/* A review's mark on a move (= MARK, PROTOCOL.md 5.19), as the server
+ * sent it: the client phrases it (model_mark_text). */
+typedef struct {
+	proto_mark_t kind;
+	proto_side_t side; /* the mover */
+	int ply;           /* the move's number, from 1 */
+	char played[PROTO_MOVE_MAX + 1];
+	char better[PROTO_MOVE_MAX + 1]; /* "" when the engine had none */
+	int before, after;               /* the mover's chance, per mille */
+	char reason[PROTO_WORD_MAX + 1]; /* the engine's word for better */
+	int nline;                       /* the engine's line, better first */
+	char line[PROTO_LIST_MAX][PROTO_MOVE_MAX + 1];
+} model_mark_t;
+
+/* Where the review of the game replayed stands. */
+typedef enum {
+	REVIEW_NONE,    /* nothing asked (no game, or a server without `review`) */
+	REVIEW_LOADING, /* MARKS sent */
+	REVIEW_ABSENT,  /* the game has no stored review (455): REVIEW makes one */
+	REVIEW_RUNNING, /* REVIEW accepted: * REVIEWING counts */
+	REVIEW_FAILED,  /* * REVIEWED failed: it may be asked again */
+	REVIEW_READY,   /* the stored review read: evals and marks */
+	REVIEW_REFUSED, /* MARKS refused otherwise (a private game, playing) */
+} model_review_t;
 
 /* A STAT line as a profile or the leaderboard shows it. */
 typedef struct {
@@ -176,6 +203,17 @@ typedef struct model {
 	char record[MODEL_RECORD_MAX];
 	int record_ready;
 
+	/* the engine's review of the game replayed (`review`, section 5.19):
+	 * the game is the last one EXPORTed; evals[i] black's chance per mille
+	 * in position i (-1: not known), marks by ply */
+	int64_t review_id;
+	model_review_t review;
+	int review_done, review_total; /* * REVIEWING's count */
+	int review_plies, nevals;
+	int16_t evals[MODEL_EVALS_MAX];
+	int nmarks;
+	model_mark_t marks[MODEL_MARKS_MAX];
+
 	/* the last error or notice, for the status line */
 	char status_text[MODEL_STATUS_LEN];
 	int status_error;
@@ -243,6 +281,26 @@ int model_is_fifth(const model_t *m, move_t mv);
 /* The opening stage in words for the status line: what to do, with the
  * keys when it is mine, who acts when not; "" without a stage. */
 void model_opening_text(const model_t *m, char *buf, size_t len);
+/* A review's mark in words (the catalogs'), for the player: "Move 8,
+ * white: blunder (61% → 0%). Better j9: white wins by fours: j9 k10 l11";
+ * arrow is what goes between the chances ("→", or "->" on a terminal
+ * without UTF-8). */
+void model_mark_text(const model_mark_t *mk, const char *arrow, char *buf, size_t len);
+/* A chance per mille as a percent for people: 0 and 100 only for the
+ * forced results (0, 1000), any other 1 to 99. */
+int model_percent(int permille);
+/* Black's chance in words: "Black's win chance: 61%", or who has a forced
+ * win; "" when permille < 0 (not known). */
+void model_chance_text(int permille, char *buf, size_t len);
+/* The review's graph in at most width columns over n positions (evals:
+ * black's chance per mille, -1 unknown): one column a position when they
+ * fit, else each column the mean of the positions it covers. levels[c] is
+ * 0 (white's) to 7 (black's), or -1 with no value. Returns the number of
+ * columns (0 when n or width is 0). */
+int model_graph(const int16_t *evals, int n, int width, signed char *levels);
+/* The column of position p in such a graph of ncols columns over n. */
+int model_graph_column(int n, int ncols, int p);
+
 /* The pending offer made to me (not by me), or NULL. */
 const model_offer_t *model_offer_to_me(const model_t *m);
 

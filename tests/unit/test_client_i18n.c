@@ -18,6 +18,27 @@
 #include <cmocka.h>
 
 #include "client/i18n.h"
+#include "client/model.h"
+
+/* A mark as = MARK 1234 blunder white 8 c3 j9 612 0 vcf j9,k10,l11 gives it. */
+static model_mark_t
+sample_mark(const char *reason, int nline)
+{
+	static const char *const line[] = { "j9", "k10", "l11" };
+	model_mark_t mk;
+	memset(&mk, 0, sizeof mk);
+	mk.kind = MARK_BLUNDER;
+	mk.side = SIDE_WHITE;
+	mk.ply = 8;
+	snprintf(mk.played, sizeof mk.played, "c3");
+	snprintf(mk.better, sizeof mk.better, "j9");
+	mk.before = 612;
+	mk.after = 0;
+	snprintf(mk.reason, sizeof mk.reason, "%s", reason);
+	for (int i = 0; i < nline && i < 3; i++)
+		snprintf(mk.line[mk.nline++], sizeof mk.line[0], "%s", line[i]);
+	return mk;
+}
 
 #ifndef TEST_LOCALEDIR
 #define TEST_LOCALEDIR "build/default-cc/locale"
@@ -82,6 +103,95 @@ test_english(void **state)
 	assert_string_equal(i18n_oarea(OAREA_WIRE_OUT7), "outside the central 7x7");
 	assert_string_equal(i18n_oarea(OAREA_WIRE_NONE), "");
 	assert_string_equal(i18n_ostage(OSTAGE_WIRE_BRANCH), "choose one or ten");
+	/* a review's words (PROTOCOL.md 5.19): its codes, a mark phrased
+	 * from its fields, black's chance */
+	assert_string_equal(
+	    i18n_error(ERR_PRIVATE_GAME), "That game was played in a private room you were not in");
+	assert_string_equal(i18n_error(ERR_NOT_REVIEWED),
+	    "That game has not been reviewed yet; a review request makes one");
+	char text[1024];
+	model_mark_t mk = sample_mark("vcf", 3);
+	model_mark_text(&mk, "\u2192", text, sizeof text);
+	assert_string_equal(text,
+	    "Move 8, white: blunder (61% \u2192 0%). Better j9: white wins by fours: j9 k10 l11");
+	mk = sample_mark("block-open-three", 1); /* the better move alone: no line said */
+	model_mark_text(&mk, "->", text, sizeof text);
+	assert_string_equal(
+	    text, "Move 8, white: blunder (61% -> 0%). Better j9: white answers the open three");
+	mk = sample_mark("four-three", 3);
+	mk.kind = MARK_TURNING;
+	mk.side = SIDE_BLACK;
+	mk.before = 388;
+	mk.after = 1000;
+	snprintf(mk.played, sizeof mk.played, "j9"); /* the engine's move was played */
+	model_mark_text(&mk, "->", text, sizeof text);
+	assert_string_equal(text,
+	    "Move 8, black: turning point (39% -> 100%). The engine agrees: black makes a "
+	    "four-three: j9 k10 l11");
+	mk = sample_mark("-", 0);
+	mk.kind = MARK_MISSED_WIN;
+	mk.better[0] = '\0'; /* the engine had no move: nothing better said */
+	mk.before = 1000;
+	mk.after = 999;
+	model_mark_text(&mk, "->", text, sizeof text);
+	assert_string_equal(text, "Move 8, white: missed win (100% -> 99%)");
+	mk = sample_mark("hunch", 1); /* a word this client does not know yet */
+	model_mark_text(&mk, "->", text, sizeof text);
+	assert_string_equal(
+	    text, "Move 8, white: blunder (61% -> 0%). Better j9: white plays the engine's move");
+	/* a percent is 0 or 100 only when proven */
+	assert_int_equal(model_percent(0), 0);
+	assert_int_equal(model_percent(1), 1);
+	assert_int_equal(model_percent(4), 1);
+	assert_int_equal(model_percent(5), 1);
+	assert_int_equal(model_percent(15), 2);
+	assert_int_equal(model_percent(612), 61);
+	assert_int_equal(model_percent(994), 99);
+	assert_int_equal(model_percent(999), 99);
+	assert_int_equal(model_percent(1000), 100);
+	model_chance_text(612, text, sizeof text);
+	assert_string_equal(text, "Black's win chance: 61%");
+	model_chance_text(0, text, sizeof text);
+	assert_string_equal(text, "White has a forced win");
+	model_chance_text(1000, text, sizeof text);
+	assert_string_equal(text, "Black has a forced win");
+	model_chance_text(-1, text, sizeof text);
+	assert_string_equal(text, "");
+}
+
+/* The review's graph (client/model.c): heights 0 (white's) to 7
+ * (black's), a column a position when they fit, else means. */
+static void
+test_graph(void **state)
+{
+	(void)state;
+	static const int16_t evals[] = { 0, 500, 1000, -1, 140, 860, 999, 1 };
+	signed char lv[8];
+	assert_int_equal(model_graph(evals, 8, 80, lv), 8);
+	static const signed char one[] = { 0, 4, 7, -1, 1, 6, 7, 0 };
+	assert_memory_equal(lv, one, 8);
+	/* 8 positions in 3 columns: [0,2) [2,5) [5,8); a column's unknown
+	 * positions do not count */
+	assert_int_equal(model_graph(evals, 8, 3, lv), 3);
+	assert_int_equal(lv[0], 2); /* 250 */
+	assert_int_equal(lv[1], 4); /* (1000 + 140) / 2 = 570 */
+	assert_int_equal(lv[2], 4); /* 620 */
+	static const int16_t none[] = { -1, -1 };
+	assert_int_equal(model_graph(none, 2, 10, lv), 2);
+	assert_int_equal(lv[0], -1);
+	assert_int_equal(model_graph(evals, 0, 10, lv), 0);
+	assert_int_equal(model_graph(evals, 8, 0, lv), 0);
+	/* every position in the column that covers it, the last in the last */
+	for (int ncols = 1; ncols <= 8; ncols++)
+		for (int p = 0; p < 8; p++) {
+			int c = model_graph_column(8, ncols, p);
+			assert_true(c >= 0 && c < ncols);
+			assert_true((long)c * 8 / ncols <= p && p < (long)(c + 1) * 8 / ncols);
+		}
+	assert_int_equal(model_graph_column(8, 3, 7), 2);
+	assert_int_equal(model_graph_column(8, 3, 8), -1);
+	assert_int_equal(model_graph_column(300, 40, 0), 0);
+	assert_int_equal(model_graph_column(300, 40, 299), 39);
 }
 
 static void
@@ -129,11 +239,40 @@ test_chinese(void **state)
 	assert_string_equal(i18n_botwhy_text("vcf 7", why, sizeof why), "4 步连续冲四取胜");
 	assert_string_equal(i18n_botwhy_text("vct 9", why, sizeof why), "5 步连续进攻取胜");
 	assert_string_equal(i18n_botwhy_text("block-five", why, sizeof why), "挡住冲四");
+	/* a review's mark in Chinese, from the same fields */
+	char text[1024];
+	model_mark_t mk = sample_mark("vcf", 3);
+	model_mark_text(&mk, "\u2192", text, sizeof text);
+	assert_string_equal(text,
+	    "第 8 手，白棋：败着（61% \u2192 0%）。更好的是 j9：白棋连续冲四取胜：j9 k10 l11");
+	model_chance_text(612, text, sizeof text);
+	assert_string_equal(text, "黑方胜率：61%");
+	/* every reason word its own words, none of them English */
+	static const char *const words[] = { "five", "open-four", "four-three", "vcf", "vct",
+		"block-five", "block-open-three", "positional", "hunch" };
+	char said[9][256];
+	for (int i = 0; i < 9; i++) {
+		mk = sample_mark(words[i], 1);
+		model_mark_text(&mk, "->", said[i], sizeof said[i]);
+		for (const char *c = strstr(said[i], "j9") + 2; *c; c++)
+			assert_false((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'));
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(said[i], said[j]);
+	}
+	static const proto_mark_t kinds[] = { MARK_MISSED_WIN, MARK_BLUNDER, MARK_TURNING };
+	for (int i = 0; i < 3; i++) {
+		mk = sample_mark("vcf", 0);
+		mk.kind = kinds[i];
+		mk.better[0] = '\0';
+		model_mark_text(&mk, "->", text, sizeof text);
+		for (const char *c = text; *c; c++)
+			assert_false((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'));
+	}
 	/* every code has its own sentence, translated, never a token */
 	static const int codes[] = { 400, 401, 402, 403, 404, 405, 406, 407, 410, 411, 412, 413,
 		414, 415, 416, 417, 420, 421, 422, 423, 424, 430, 431, 432, 433, 434, 435, 436, 440,
-		441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 500, 501, 502, 503, 504, 505, 506,
-		507, 508 };
+		441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 454, 455, 500, 501, 502, 503, 504,
+		505, 506, 507, 508 };
 	const char *other = i18n_error(999);
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
 		const char *t = i18n_error(codes[i]);
@@ -152,6 +291,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_english),
+		cmocka_unit_test(test_graph),
 		cmocka_unit_test(test_chinese),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -292,6 +292,48 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 			return SAY("%d", m->status_error);
 		if (strcmp(rest, "reason") == 0)
 			return SAY("%s", m->reason_text);
+		/* the review of the game replayed (`review`, section 5.19) */
+		if (strcmp(rest, "review") == 0) {
+			static const char *const names[] = { "none", "loading", "absent", "running",
+				"failed", "ready", "refused" };
+			return SAY("%s", (unsigned)m->review < 7 ? names[m->review] : "?");
+		}
+		if (strcmp(rest, "review_id") == 0)
+			return SAY("%lld", (long long)m->review_id);
+		if (strcmp(rest, "progress") == 0)
+			return SAY("%d/%d", m->review_done, m->review_total);
+		if (strcmp(rest, "marks") == 0)
+			return SAY("%d", m->nmarks);
+		if (strncmp(rest, "mark.", 5) == 0) {
+			int i = atoi(rest + 5);
+			if (i < 0 || i >= m->nmarks)
+				return SAY("-");
+			char t[512];
+			model_mark_text(&m->marks[i], "->", t, sizeof t);
+			return SAY("%s", t);
+		}
+		if (strcmp(rest, "evals") == 0)
+			return SAY("%d", m->nevals);
+		if (strncmp(rest, "eval.", 5) == 0) {
+			int i = atoi(rest + 5);
+			return i >= 0 && i < MODEL_EVALS_MAX ? SAY("%d", m->evals[i]) : SAY("-");
+		}
+		if (strncmp(rest, "chance.", 7) == 0) {
+			int i = atoi(rest + 7);
+			char t[128];
+			model_chance_text(i >= 0 && i < m->nevals ? m->evals[i] : -1, t, sizeof t);
+			return SAY("%s", t[0] ? t : "-");
+		}
+		if (strncmp(rest, "graph.", 6) == 0) {
+			/* the graph in W columns: its heights as digits, "." none */
+			signed char lv[MODEL_EVALS_MAX];
+			int n = model_graph(m->evals, m->nevals, atoi(rest + 6), lv);
+			char g[MODEL_EVALS_MAX + 1];
+			for (int i = 0; i < n; i++)
+				g[i] = lv[i] < 0 ? '.' : (char)('0' + lv[i]);
+			g[n] = '\0';
+			return SAY("%s", n ? g : "-");
+		}
 		if (strcmp(rest, "optext") == 0) {
 			char t[MODEL_STATUS_LEN];
 			model_opening_text(m, t, sizeof t);
@@ -530,9 +572,100 @@ static const char pro_areas[] =
     "recv 0 * COLOURS r3 9 bob Bot3\n"
     "expect status=playing turn=white op.stage=- area.a1=0\n";
 
+/* A replay's review (`review`, PROTOCOL.md 5.19): no stored review (455,
+ * a hint, not an error), REVIEW with its progress, the stored review read
+ * with MARKS, phrased; another game's lines are not taken for it; a
+ * failed review and the errors in words. */
+static const char review_flow[] =
+    "# checks: a replay's review: 455 a hint, REVIEW's progress, MARKS read and phrased,\n"
+    "# the graph, another game's lines ignored, a failed review, errors in words\n"
+    "sent HELLO\n"
+    "recv 0 * SERVER gomokud 0.2.0 1 chat history review\n"
+    "recv 0 OK HELLO 1\n"
+    "sent GUEST\n"
+    "recv 0 OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4\n"
+    "expect c.review=none c.review_id=0 c.marks=0\n"
+    "sent EXPORT\n"
+    "recv 0 = RECORD rule freestyle\n"
+    "recv 0 = RECORD size 15\n"
+    "recv 0 = RECORD moves h8 a1 i8 a2 j8 a3 k8 a4 l8\n"
+    "recv 0 OK EXPORT 17 text\n"
+    "expect c.review=none c.review_id=17 record.moves=9\n"
+    "sent MARKS\n"
+    "expect c.review=loading\n"
+    "recv 0 ERR 455 not-reviewed\n"
+    "expect c.review=absent c.error=0 c.status~=\"r asks the engine for a review\" pending=0\n"
+    "sent REVIEW\n"
+    "recv 0 OK REVIEW 17\n"
+    "expect c.review=running c.progress=0/0\n"
+    "recv 0 * REVIEWING 17 0 10\n"
+    "recv 0 * REVIEWING 99 7 30\n"
+    "expect c.progress=0/10\n"
+    "recv 0 * REVIEWING 17 4 10\n"
+    "expect c.review=running c.progress=4/10 c.status=\"Reviewing: 4 of 10 positions "
+    "searched...\"\n"
+    "recv 0 * REVIEWED 17 ok 9 3\n"
+    "expect c.review=running c.progress=10/10 c.status~=\"The review is ready\"\n"
+    "sent MARKS\n"
+    "expect c.review=loading c.marks=0 c.evals=0\n"
+    "recv 0 = EVAL 17 0 500,540,460,700,640,900,960,990\n"
+    "recv 0 = EVAL 99 0 1,1,1\n"
+    "recv 0 = EVAL 17 8 1000,1000\n"
+    "recv 0 = MARK 17 turning black 3 i8 i8 460 700 vct i8,a2,j8,a3,k8\n"
+    "recv 0 = MARK 17 blunder white 4 a2 g8 300 40 block-open-three g8,a2,f8\n"
+    "recv 0 = MARK 99 blunder white 2 a1 h9 500 0 vcf h9\n"
+    "recv 0 = MARK 17 missed-win white 6 a3 j9 1000 4 vcf j9\n"
+    "recv 0 = MARK 17 blunder black 7 k8 - 996 0 - -\n"
+    "recv 0 OK MARKS 17 9 4\n"
+    "expect c.review=ready c.marks=4 c.evals=10 c.eval.0=500 c.eval.9=1000 c.eval.10=-1\n"
+    "expect c.status=\"The engine's review: 4 marks\" c.error=0\n"
+    "expect c.mark.0=\"Move 3, black: turning point (46% -> 70%). The engine agrees: black wins by "
+    "threats: i8 a2 j8 a3 k8\"\n"
+    "expect c.mark.1=\"Move 4, white: blunder (30% -> 4%). Better g8: white answers the open "
+    "three: g8 a2 f8\"\n"
+    "expect c.mark.2=\"Move 6, white: missed win (100% -> 1%). Better j9: white wins by fours\"\n"
+    "expect c.mark.3=\"Move 7, black: blunder (99% -> 0%)\"\n"
+    "expect c.chance.0=\"Black's win chance: 50%\" c.chance.9=\"Black has a forced win\"\n"
+    "expect c.graph.10=4435467777 c.graph.5=44577 c.graph.3=457 c.graph.1=5\n"
+    "# r again: the review is stored, OK REVIEW and REVIEWED change nothing\n"
+    "sent REVIEW\n"
+    "recv 0 OK REVIEW 17\n"
+    "recv 0 * REVIEWED 17 ok 9 4\n"
+    "expect c.review=ready c.marks=4\n"
+    "# another replay: its review is asked afresh; a failed one, asked again\n"
+    "sent EXPORT\n"
+    "recv 0 = RECORD moves h8\n"
+    "recv 0 OK EXPORT 18 text\n"
+    "expect c.review=none c.review_id=18 c.marks=0 c.evals=0 c.graph.10=-\n"
+    "sent MARKS\n"
+    "recv 0 ERR 455 not-reviewed\n"
+    "sent REVIEW\n"
+    "recv 0 OK REVIEW 18\n"
+    "recv 0 * REVIEWED 18 failed 0 0\n"
+    "expect c.review=failed c.error=1 c.status=\"The engine could not review this game; r asks "
+    "again\"\n"
+    "sent REVIEW\n"
+    "recv 0 ERR 453 over-limit next at 21:05\n"
+    "expect c.review=failed c.error=1 c.status=\"You have used this hour's reviews; try again "
+    "later (next at 21:05)\"\n"
+    "sent REVIEW\n"
+    "recv 0 ERR 506 server-busy\n"
+    "expect c.status~=\"The engine is reviewing as many games as it can\"\n"
+    "sent MARKS\n"
+    "recv 0 ERR 454 private-game\n"
+    "expect c.review=refused c.error=1 c.status=\"That game was played in a private room you were "
+    "not in\"\n"
+    "sent MARKS\n"
+    "recv 0 ERR 452 in-game\n"
+    "expect c.status=\"No review while you play a game, nor of a game not finished\"\n"
+    "sent REVIEW\n"
+    "recv 0 ERR 402 bad-argument\n"
+    "expect c.status=\"The server has no finished game of that number\"\n";
+
 static const struct {
 	const char *name, *text;
 } inline_transcripts[] = {
+	{ "review", review_flow },
 	{ "opening_rif", rif_game },
 	{ "opening_yamaguchi_snapshot", yamaguchi_snapshot },
 	{ "opening_pro_areas", pro_areas },
