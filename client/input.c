@@ -704,9 +704,28 @@ top_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	return INPUT_REDRAW;
 }
 
-static input_rc_t
-replay_key(view_t *v, int key, int fn)
+/* The mark of the position replayed now (its move is the next one):
+ * the one chosen when it is there, else the first there; -1 none. */
+static int
+mark_here(const view_t *v, const model_t *m)
 {
+	if (v->mark_sel >= 0 && v->mark_sel < m->nmarks &&
+	    m->marks[v->mark_sel].ply - 1 == v->replay_ply)
+		return v->mark_sel;
+	for (int i = 0; i < m->nmarks; i++)
+		if (m->marks[i].ply - 1 == v->replay_ply)
+			return i;
+	return -1;
+}
+
+/* The replay: Left/Right through the game; with the engine's review
+ * (`review`), r asks for it, n/p go to the next/previous mark (the
+ * position before its move), ] and [ step that mark's better line on the
+ * board stone by stone, and back. */
+static input_rc_t
+replay_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	int ply = v->replay_ply;
 	if (fn && key == KEY_LEFT && v->replay_ply > 0)
 		v->replay_ply--;
 	else if (fn && key == KEY_RIGHT && v->replay_ply < v->replay.nmoves)
@@ -717,6 +736,45 @@ replay_key(view_t *v, int key, int fn)
 		v->replay_ply = v->replay.nmoves;
 	else if (!fn && (key == K_ESC || key == 'q'))
 		v->screen = SCR_HISTORY;
+	else if (!fn && key == 'r') {
+		if (!model_has_cap(m, "review") || !m->review_id || m->review == REVIEW_READY ||
+		    m->review == REVIEW_RUNNING || m->review == REVIEW_LOADING)
+			return INPUT_NOTHING;
+		proto_init(out, PR_REVIEW, NULL);
+		out->ident = m->review_id;
+		return INPUT_SEND;
+	} else if (!fn && (key == 'n' || key == 'p')) {
+		if (!m->nmarks)
+			return INPUT_NOTHING;
+		int i = v->mark_sel;
+		if (i < 0 || i >= m->nmarks)
+			i = key == 'n' ? 0 : m->nmarks - 1;
+		else
+			i = (i + (key == 'n' ? 1 : m->nmarks - 1)) % m->nmarks;
+		v->mark_sel = i;
+		v->line_step = 0;
+		/* the position before the marked move, within the game replayed */
+		int at = m->marks[i].ply - 1;
+		v->replay_ply = at < 0 ? 0 : at > v->replay.nmoves ? v->replay.nmoves : at;
+		return INPUT_REDRAW;
+	} else if (!fn && (key == ']' || key == '[')) {
+		int i = mark_here(v, m);
+		if (i < 0)
+			return INPUT_NOTHING;
+		if (i != v->mark_sel) {
+			v->mark_sel = i;
+			v->line_step = 0;
+		}
+		if (key == ']' && v->line_step < m->marks[i].nline)
+			v->line_step++;
+		else if (key == '[' && v->line_step > 0)
+			v->line_step--;
+		else
+			return INPUT_NOTHING;
+		return INPUT_REDRAW;
+	}
+	if (v->replay_ply != ply)
+		v->line_step = 0; /* a line is shown on its own position only */
 	return INPUT_REDRAW;
 }
 
@@ -771,7 +829,7 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	case SCR_HISTORY:
 		return list_key(v, m, key, fn, out);
 	case SCR_REPLAY:
-		return replay_key(v, key, fn);
+		return replay_key(v, m, key, fn, out);
 	case SCR_TOP:
 		return top_key(v, m, key, fn, out);
 	case SCR_PROFILE:

@@ -134,6 +134,16 @@ ask_state(sess_t *s, const char *room)
 	send_msg(s, &st);
 }
 
+/* A review request (REVIEW or MARKS) for the game replayed. */
+static void
+ask_review(sess_t *s, proto_id_t id)
+{
+	proto_msg_t r;
+	proto_init(&r, id, NULL);
+	r.ident = s->model.review_id;
+	send_msg(s, &r);
+}
+
 /* Adds text to the chat pane in lines that fit the panel. */
 static void
 chat_wrapped(model_t *m, const char *text, int width)
@@ -308,6 +318,14 @@ on_line(void *arg, const char *line, size_t len)
 			send_msg(s, &j);
 			s->joined = 1;
 		}
+		if (s->view.screen == SCR_REPLAY && m->review_id && model_has_cap(m, "review")) {
+			/* the review went on without us: join it again (free), or
+			 * read the stored one we were reading */
+			if (m->review == REVIEW_RUNNING)
+				ask_review(s, PR_REVIEW);
+			else if (m->review == REVIEW_LOADING)
+				ask_review(s, PR_MARKS);
+		}
 		if (x.id == PO_REGISTER)
 			s->registered = 1; /* reconnects log in */
 		if (x.id != PO_GUEST)
@@ -455,13 +473,23 @@ on_line(void *arg, const char *line, size_t len)
 		char e[128];
 		if (model_record_position(m, &s->view.replay, e, sizeof e) == 0) {
 			s->view.replay_ply = 0;
+			s->view.mark_sel = -1;
+			s->view.line_step = 0;
 			s->view.screen = SCR_REPLAY;
+			/* the engine's review, when one is stored: shown at once */
+			if (model_has_cap(m, "review") && m->review_id)
+				ask_review(s, PR_MARKS);
 		} else {
 			model_status(
 			    m, 1, TR("session.no_replay", "Cannot replay that record: %s"), e);
 		}
 		break;
 	}
+	case PE_REVIEWED:
+		if (x.ident == m->review_id && x.reviewed == REVIEWED_OK &&
+		    m->review != REVIEW_READY)
+			ask_review(s, PR_MARKS);
+		break;
 	case PO_QUIT:
 		finish(s, 0);
 		return;

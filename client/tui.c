@@ -154,6 +154,7 @@ view_init(view_t *v)
 	v->level = 3;
 	v->opening = OPENING_NONE;
 	pos_init(&v->replay, RULE_FREESTYLE, 15);
+	v->mark_sel = -1;
 }
 
 static int
@@ -871,6 +872,145 @@ draw_history(const model_t *m, const view_t *v)
 	status_lines(m, v, TR("keys.history", "Up/Down select  Enter replay  n/p page  Esc back"));
 }
 
+/* Cuts text into lines of at most w columns, at a space past a line's
+ * middle when there is one (CJK text has none: where it stops fitting);
+ * returns how many of at most max lines it took. */
+static int
+wrap(const char *text, int w, char (*out)[512], int max)
+{
+	int n = 0;
+	for (const char *p = text; *p && n < max;) {
+		int fits = (int)(i18n_fit(p, w) - p), len = fits;
+		if (p[len]) {
+			while (len > fits / 2 && p[len] != ' ')
+				len--;
+			if (p[len] != ' ')
+				len = fits;
+		}
+		if (len <= 0)
+			break;
+		snprintf(out[n++], 512, "%.*s", len, p);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
+/* The review's words on the replay's panel, from row y down to bottom,
+ * width w: the win chance, the graph, where the review stands, the marks. */
+static void
+draw_review(const model_t *m, const view_t *v, int y, int x, int w, int bottom)
+{
+	char buf[1024];
+	int ply = v->replay_ply;
+	if (m->review == REVIEW_READY && ply < m->nevals && m->evals[ply] >= 0) {
+		model_chance_text(m->evals[ply], buf, sizeof buf);
+		put_clip(y++, x, buf, w);
+	}
+	int n = m->nevals;
+	if (m->review == REVIEW_READY && n > 0 && w >= 8) {
+		/* black's chance, one column a position, the one shown reversed;
+		 * a mark under each marked move */
+		static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+			"\u2585", "\u2586", "\u2587", "\u2588" };
+		static const char ascii[] = "_.-:=+*#";
+		signed char levels[MODEL_EVALS_MAX];
+		int ncols = model_graph(m->evals, n, w - 1, levels);
+		int at = model_graph_column(n, ncols, ply);
+		for (int c = 0; c < ncols; c++) {
+			char g[8];
+			if (levels[c] < 0)
+				snprintf(g, sizeof g, " ");
+			else if (v->ascii)
+				snprintf(g, sizeof g, "%c", ascii[levels[c]]);
+			else
+				snprintf(g, sizeof g, "%s", blocks[levels[c]]);
+			attrset(c == at ? A_REVERSE | A_BOLD : A_NORMAL);
+			mvaddstr(y, x + c, g);
+		}
+		attrset(A_NORMAL);
+		y++;
+		int sel = v->mark_sel >= 0 && v->mark_sel < m->nmarks ? m->marks[v->mark_sel].ply
+								      : -1;
+		for (int i = 0; i < m->nmarks; i++) {
+			int c = model_graph_column(n, ncols, m->marks[i].ply);
+			if (c < 0)
+				continue;
+			attrset(m->marks[i].ply == sel ? A_BOLD : A_DIM);
+			mvaddstr(y, x + c, v->ascii ? "^" : "\u25b2");
+		}
+		attrset(A_NORMAL);
+		y++;
+	}
+	switch (m->review) {
+	case REVIEW_LOADING:
+		snprintf(
+		    buf, sizeof buf, "%s", TR("review.loading", "Reading the engine's review..."));
+		break;
+	case REVIEW_ABSENT:
+		snprintf(buf, sizeof buf, "%s", TR("review.absent", "r: ask for a review"));
+		break;
+	case REVIEW_RUNNING:
+		if (m->review_total)
+			snprintf(buf, sizeof buf,
+			    TR("review.running", "Reviewing: %d of %d positions"), m->review_done,
+			    m->review_total);
+		else
+			snprintf(buf, sizeof buf, "%s", TR("review.waiting", "Reviewing..."));
+		break;
+	case REVIEW_FAILED:
+		snprintf(
+		    buf, sizeof buf, "%s", TR("review.failed", "The review failed; r asks again"));
+		break;
+	case REVIEW_READY:
+		if (m->nmarks)
+			snprintf(buf, sizeof buf,
+			    TR("review.marks", "Marks (%d): n/p go to one, ]/[ step its line"),
+			    m->nmarks);
+		else
+			snprintf(buf, sizeof buf, "%s",
+			    TR("review.no_marks", "No marks: no move changed the game much"));
+		break;
+	default:
+		buf[0] = '\0';
+		break;
+	}
+	if (buf[0] && y < bottom) {
+		attrset(m->review == REVIEW_FAILED ? on(PAIR_ERROR, v->mono) : 0);
+		put_clip(y++, x, buf, w);
+		attrset(A_NORMAL);
+	}
+	int sel = v->mark_sel >= 0 && v->mark_sel < m->nmarks ? v->mark_sel : -1;
+	if (sel >= 0 && v->line_step > 0 && m->marks[sel].ply - 1 == ply && y < bottom) {
+		snprintf(buf, sizeof buf, TR("review.line", "Line: %d of %d stones shown"),
+		    v->line_step, m->marks[sel].nline);
+		attrset(A_BOLD);
+		put_clip(y++, x, buf, w);
+		attrset(A_NORMAL);
+	}
+	/* the marks: the chosen one whole, the others a line each, from
+	 * shortly before the chosen one */
+	const char *arrow = v->ascii ? "->" : "\u2192";
+	for (int i = sel > 1 ? sel - 1 : 0; i < m->nmarks && y < bottom; i++) {
+		char lines[8][512], row[520];
+		model_mark_text(&m->marks[i], arrow, buf, sizeof buf);
+		if (i != sel) {
+			snprintf(row, sizeof row, "  %.500s", buf);
+			put_clip(y++, x, row, w);
+			continue;
+		}
+		int room = bottom - y < 8 ? bottom - y : 8;
+		int k = wrap(buf, w - 2, lines, room);
+		attrset(A_REVERSE);
+		for (int j = 0; j < k && y < bottom; j++) {
+			snprintf(row, sizeof row, "%s%.500s", j ? "  " : "> ", lines[j]);
+			put_clip(y++, x, row, w);
+		}
+		attrset(A_NORMAL);
+	}
+}
+
 static void
 draw_replay(const model_t *m, const view_t *v)
 {
@@ -882,24 +1022,52 @@ draw_replay(const model_t *m, const view_t *v)
 	snprintf(buf, sizeof buf, TR("title.replay", "replay  %s %dx%d"), i18n_rule((rule_t)p.rule),
 	    p.size, p.size);
 	title(m, v, buf);
-	draw_board(&p, NULL, v, -1);
-	int px = BOARD_COL + 2 * p.size + 2;
+	/* a mark's better line, stepped: its stones on the position before
+	 * the marked move, drawn apart from the game's */
+	int sel = v->mark_sel >= 0 && v->mark_sel < m->nmarks ? v->mark_sel : -1;
+	position_t q = p;
+	move_t line[PROTO_LIST_MAX];
+	int nline = 0;
+	if (sel >= 0 && m->marks[sel].ply - 1 == v->replay_ply)
+		for (int i = 0; i < v->line_step && i < m->marks[sel].nline; i++) {
+			move_t c;
+			if (notation_parse(m->marks[sel].line[i], q.size, &c) != 0 ||
+			    q.cell[c] != STONE_EMPTY)
+				break;
+			pos_place(&q, c);
+			line[nline++] = c;
+		}
+	draw_board(&q, NULL, v, -1);
+	for (int i = 0; i < nline; i++) {
+		int white = (p.nmoves + i) % 2;
+		attrset(on(PAIR_CAND, v->mono) | A_BOLD | A_UNDERLINE);
+		mvaddstr(BOARD_ROW + rules_y(line[i]), BOARD_COL + 2 * rules_x(line[i]),
+		    white ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"));
+		attrset(A_NORMAL);
+	}
+	int px = BOARD_COL + 2 * p.size + 2, pw = COLS - px - 1;
 	snprintf(
 	    buf, sizeof buf, TR("replay.ply", "Move %d of %d"), v->replay_ply, v->replay.nmoves);
-	put_clip(2, px, buf, COLS - px);
+	put_clip(2, px, buf, pw);
 	if (v->replay_ply) {
 		char mv[4];
 		snprintf(buf, sizeof buf, TR("replay.last", "Last: %s %s"),
 		    i18n_colour(v->replay_ply % 2 ? COLOUR_BLACK : COLOUR_WHITE),
 		    notation_format(p.moves[p.nmoves - 1], p.size, mv));
-		put_clip(3, px, buf, COLS - px);
+		put_clip(3, px, buf, pw);
 	}
 	if (p.outcome.kind == RESULT_WIN)
 		put_clip(4, px,
 		    p.outcome.winner == STONE_BLACK ? TR("replay.black_five", "Black made five")
 						    : TR("replay.white_five", "White made five"),
-		    COLS - px);
-	status_lines(m, v, TR("keys.replay", "Left/Right step  Home/End first/last  Esc back"));
+		    pw);
+	if (pw >= 16)
+		draw_review(m, v, 5, px, pw, LINES - 3);
+	status_lines(m, v,
+	    model_has_cap(m, "review")
+		? TR("keys.replay_review",
+		      "Left/Right step  Home/End  r review  n/p marks  ]/[ line  Esc back")
+		: TR("keys.replay", "Left/Right step  Home/End first/last  Esc back"));
 }
 
 static void
@@ -932,6 +1100,8 @@ draw_help(const model_t *m, const view_t *v)
 		    "Lobby: p a player's profile, L the leaderboard; in a game P the "
 		    "opponent's.") },
 		{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
+		{ NTR("help.20",
+		    "Replay: r the engine's review; n/p next/previous mark; ] [ step its line") },
 		{ NTR("help.14", "Press any key to go back.") },
 	};
 	title(m, v, TR("title.help", "help"));

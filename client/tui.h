@@ -72,6 +72,10 @@ typedef struct view {
 	/* replay of a fetched record */
 	position_t replay;
 	int replay_ply;
+	/* its review (the model's marks): the mark chosen (-1 none), and how
+	 * many stones of that mark's line are shown on the position before
+	 * its move (0: the game's position alone) */
+	int mark_sel, line_step;
 	/* connection state shown in the title bar */
 	int online;
 	char conn[160];

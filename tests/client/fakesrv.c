@@ -12,6 +12,8 @@
  *   expect PREFIX   read a line; fail unless it starts with PREFIX
  *   skip PREFIX     read lines until one starts with PREFIX
  *   eof             read until the client closes (lines are ignored)
+ *   await PATH      wait until file PATH exists (the test made it: it saw
+ *                   what it waited for on the screen), 30 s at most
  *   close           TLS close_notify and close
  *   drop            close the socket without TLS shutdown
  *   # ...           comment
@@ -214,6 +216,13 @@ main(int argc, char **argv)
 				fprintf(stderr, "fakesrv: got: %s\n", line);
 			if (r < 0)
 				return die(at, "read failed or timed out waiting for the close");
+		} else if (!strcmp(cmd, "await")) {
+			int tries = 0;
+			while (access(arg, F_OK) != 0) {
+				if (++tries > 600)
+					return die(at, "the file did not come");
+				usleep(50000);
+			}
 		} else if (!strcmp(cmd, "close")) {
 			end_conn(&c, 1);
 		} else if (!strcmp(cmd, "drop")) {

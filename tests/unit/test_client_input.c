@@ -449,6 +449,94 @@ test_lobby_openings(void **state)
 	assert_string_equal(wire, "SEEK freestyle 20 300+5 any casual none\n");
 }
 
+/* The replay with the engine's review (`review`): r asks for it (not
+ * while one is under way or read), n/p go to the position before each
+ * mark's move, ] and [ step that mark's line and back, a step through the
+ * game hides the line. */
+static void
+test_replay_review(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	proto_msg_t out;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: the replay's review keys: r asks, n/p go to the marks, ] [ step a line\n");
+	model_init(&m);
+	view_init(&v);
+	feed(&m, "* SERVER gomokud 0.2.0 1 chat history review");
+	model_sent(&m, PR_GUEST);
+	feed(&m, "OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4");
+	model_sent(&m, PR_EXPORT);
+	feed(&m, "= RECORD rule freestyle");
+	feed(&m, "= RECORD size 15");
+	feed(&m, "= RECORD moves h8 a1 i8 a2 j8 a3 k8 a4 l8");
+	feed(&m, "OK EXPORT 17 text");
+	char err[64];
+	assert_int_equal(model_record_position(&m, &v.replay, err, sizeof err), 0);
+	v.screen = SCR_REPLAY;
+	/* no marks yet: n, p, ] do nothing */
+	assert_int_equal(type(&v, &m, "n", wire), INPUT_NOTHING);
+	assert_int_equal(type(&v, &m, "]", wire), INPUT_NOTHING);
+	model_sent(&m, PR_MARKS);
+	feed(&m, "ERR 455 not-reviewed");
+	assert_int_equal(type(&v, &m, "r", wire), INPUT_SEND);
+	assert_string_equal(wire, "REVIEW 17\n");
+	model_sent(&m, PR_REVIEW);
+	feed(&m, "OK REVIEW 17");
+	assert_int_equal(type(&v, &m, "r", wire), INPUT_NOTHING); /* under way */
+	model_sent(&m, PR_MARKS);
+	feed(&m, "= EVAL 17 0 500,540,460,700,640,900,960,990,1000,1000");
+	feed(&m, "= MARK 17 blunder white 4 a2 g8 300 40 block-open-three g8,a2,f8");
+	feed(&m, "= MARK 17 blunder white 6 a3 k8 100 4 block-open-three k8,g8");
+	feed(&m, "OK MARKS 17 9 2");
+	assert_int_equal(type(&v, &m, "r", wire), INPUT_NOTHING); /* read already */
+	assert_int_equal(type(&v, &m, "n", wire), INPUT_REDRAW);
+	assert_int_equal(v.mark_sel, 0);
+	assert_int_equal(v.replay_ply, 3); /* before move 4 */
+	assert_int_equal(type(&v, &m, "]]", wire), INPUT_REDRAW);
+	assert_int_equal(v.line_step, 2);
+	type(&v, &m, "]", wire);
+	assert_int_equal(v.line_step, 3);
+	assert_int_equal(type(&v, &m, "]", wire), INPUT_NOTHING); /* the line's end */
+	assert_int_equal(v.line_step, 3);
+	type(&v, &m, "[[", wire);
+	assert_int_equal(v.line_step, 1);
+	assert_int_equal(v.replay_ply, 3); /* the game's position stays */
+	type(&v, &m, "n", wire);
+	assert_int_equal(v.mark_sel, 1);
+	assert_int_equal(v.replay_ply, 5);
+	assert_int_equal(v.line_step, 0);
+	type(&v, &m, "n", wire); /* round to the first */
+	assert_int_equal(v.mark_sel, 0);
+	type(&v, &m, "pp", wire);
+	assert_int_equal(v.mark_sel, 0);
+	assert_int_equal(v.replay_ply, 3);
+	type(&v, &m, "]", wire);
+	input_key(&v, &m, KEY_RIGHT, 1, &out);
+	assert_int_equal(v.replay_ply, 4);
+	assert_int_equal(v.line_step, 0); /* the line went with its position */
+	assert_int_equal(type(&v, &m, "]", wire), INPUT_NOTHING); /* no mark's move next */
+	/* with no mark chosen (a replay just opened) p takes the last one */
+	input_key(&v, &m, KEY_END, 1, &out);
+	v.mark_sel = -1;
+	type(&v, &m, "p", wire);
+	assert_int_equal(v.mark_sel, 1);
+	assert_int_equal(v.replay_ply, 5);
+	/* a position before another mark's move: ] chooses that mark and steps it */
+	for (int i = 0; i < 2; i++)
+		input_key(&v, &m, KEY_LEFT, 1, &out);
+	assert_int_equal(v.replay_ply, 3);
+	assert_int_equal(type(&v, &m, "]", wire), INPUT_REDRAW);
+	assert_int_equal(v.mark_sel, 0);
+	assert_int_equal(v.line_step, 1);
+	/* without `review`, r asks nothing */
+	memcpy(m.caps, "chat history", 13);
+	model_sent(&m, PR_MARKS);
+	feed(&m, "ERR 455 not-reviewed");
+	assert_int_equal(type(&v, &m, "r", wire), INPUT_NOTHING);
+}
+
 int
 main(void)
 {
@@ -459,6 +547,7 @@ main(void)
 		cmocka_unit_test(test_swap2_and_lobby),
 		cmocka_unit_test(test_opening_keys),
 		cmocka_unit_test(test_lobby_openings),
+		cmocka_unit_test(test_replay_review),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
