@@ -92,7 +92,7 @@ no_erow() { ! erow "$@"; }
 started=$(date +%s)
 
 step "the client signs in" v "Signed in as guest1"
-for k in 1 2 3 4 5; do keys v Down; done
+for _ in 1 2 3 4 5; do keys v Down; done
 keys v Enter
 step "history lists the games" v "#17     freestyle 15  ann vs ben"
 keys v Enter
@@ -170,7 +170,7 @@ EOS
 	$TM new-session -d -s z -x 80 -y 24 \
 	    "unset LC_ALL LANGUAGE; LANG=zh_CN.UTF-8 $GOMOKU --insecure 127.0.0.1:$PORT 2>$T/z.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
 	step "the client signs in, in Chinese" z "li"
-	for k in 1 2 3 4 5; do keys z Down; done
+	for _ in 1 2 3 4 5; do keys z Down; done
 	keys z Enter
 	step "the history in Chinese" z "#17"
 	keys z Enter
