@@ -144,6 +144,21 @@ ask_review(sess_t *s, proto_id_t id)
 	send_msg(s, &r);
 }
 
+/* Signed in again after a drop, in a replay: a review under way went on
+ * without us, so it is joined again (free: PROTOCOL.md 5.19), and a
+ * stored one being read is read again. */
+static void
+review_again(sess_t *s)
+{
+	model_t *m = &s->model;
+	if (s->view.screen != SCR_REPLAY || !m->review_id || !model_has_cap(m, "review"))
+		return;
+	if (m->review == REVIEW_RUNNING)
+		ask_review(s, PR_REVIEW);
+	else if (m->review == REVIEW_LOADING)
+		ask_review(s, PR_MARKS);
+}
+
 /* Adds text to the chat pane in lines that fit the panel. */
 static void
 chat_wrapped(model_t *m, const char *text, int width)
@@ -318,14 +333,7 @@ on_line(void *arg, const char *line, size_t len)
 			send_msg(s, &j);
 			s->joined = 1;
 		}
-		if (s->view.screen == SCR_REPLAY && m->review_id && model_has_cap(m, "review")) {
-			/* the review went on without us: join it again (free), or
-			 * read the stored one we were reading */
-			if (m->review == REVIEW_RUNNING)
-				ask_review(s, PR_REVIEW);
-			else if (m->review == REVIEW_LOADING)
-				ask_review(s, PR_MARKS);
-		}
+		review_again(s);
 		if (x.id == PO_REGISTER)
 			s->registered = 1; /* reconnects log in */
 		if (x.id != PO_GUEST)
@@ -423,6 +431,7 @@ on_line(void *arg, const char *line, size_t len)
 		if (!x.room[0]) { /* RESUME <token> -: the session, no room named */
 			model_status(m, 0, TR("session.back_as", "Signed in again as %s"), m->me);
 			net_backoff_reset(s->net);
+			review_again(s);
 			break;
 		}
 		model_status(m, 0, TR("session.back", "Back in room %s"), m->room);

@@ -2,15 +2,16 @@
 # The replay's review (PROTOCOL.md 5.19, issue 47) in tmux against a
 # scripted server, every line of it as the protocol has it: a game with no
 # stored review says how to ask for one; r sends REVIEW, * REVIEWING's
-# count shows on the status line, * REVIEWED ok fetches MARKS; the win
-# chance, the graph and the marks show, phrased; n/p go to the marks, ] and
-# [ step a mark's line on the board (its stones underlined, the game's not)
-# and back; the replay opened again shows the stored review at once; a
-# private game's 454 and a failed review in words; the marks in Chinese
+# count shows on the status line; a connection dropped mid-review comes
+# back and joins the review again; * REVIEWED ok fetches MARKS; the win
+# chance, the graph and the marks show, phrased; n/p go to the marks, ]
+# and [ step a mark's line on the board (its stones underlined, the game's
+# not) and back; the replay opened again shows the stored review at once;
+# a private game's 454 and a failed review in words; the marks in Chinese
 # at 80x24, every line whole. (test_review_daemon_tui.sh: the same path on
 # the real daemon.)
 . tests/client/lib.sh
-echo "checks: the replay's review against a scripted server: 455 hint, r and its progress, marks phrased, graph, n/p and ]/[ on the board, stored review at once, 454 and a failed review, Chinese at 80x24"
+echo "checks: the replay's review against a scripted server: 455 hint, r and its progress, a drop mid-review joined again, marks phrased, graph, n/p and ]/[ on the board, stored review at once, 454 and a failed review, Chinese at 80x24"
 command -v tmux >/dev/null || { echo "FAIL - tmux is not installed (make deps)"; exit 1; }
 gencert a
 tmux_server review
@@ -58,6 +59,17 @@ send OK REVIEW 17
 send * REVIEWING 17 0 10
 send * REVIEWING 17 4 10
 await $T/seen-progress
+drop
+accept
+send * SERVER fake 0.1 1 chat history review
+expect HELLO 1
+send OK HELLO 1
+expect GUEST guest1
+send OK GUEST guest1 $TOKEN
+expect REVIEW 17
+send OK REVIEW 17
+send * REVIEWING 17 7 10
+await $T/seen-progress2
 send * REVIEWED 17 ok 9 3
 expect MARKS 17
 EOS
@@ -104,6 +116,10 @@ keys v r
 step "r asks for a review; its count is on the status line" v "Reviewing: 4 of 10 positions searched..."
 check "and on the panel" wait_for v "Reviewing: 4 of 10 positions"
 touch "$T/seen-progress"
+# the connection drops mid-review: the review goes on at the server, and
+# the client, back, joins it again (REVIEW is free then)
+step "a drop mid-review: back, the client joins the review again" v "Reviewing: 7 of 10 positions searched..."
+touch "$T/seen-progress2"
 step "* REVIEWED ok fetches the marks" v "The engine's review: 3 marks"
 step "black's win chance in the position shown" v "Black's win chance: 50%"
 # the graph: one column a position, black's chance in eighths
