@@ -165,6 +165,7 @@ static const struct {
 	    { NTR("err.454", "That game was played in a private room you were not in") } },
 	{ ERR_NOT_REVIEWED,
 	    { NTR("err.455", "That game has not been reviewed yet; a review request makes one") } },
+	{ ERR_NO_PUZZLE, { NTR("err.456", "No puzzle for you now: none left, or none yet") } },
 	{ ERR_INTERNAL, { NTR("err.500", "The server could not do that; try again") } },
 	{ ERR_UNAVAILABLE, { NTR("err.501", "This server does not offer that") } },
 	{ ERR_SHUTDOWN, { NTR("err.502", "The server is restarting; try again in a moment") } },

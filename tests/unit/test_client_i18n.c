@@ -271,8 +271,8 @@ test_chinese(void **state)
 	/* every code has its own sentence, translated, never a token */
 	static const int codes[] = { 400, 401, 402, 403, 404, 405, 406, 407, 410, 411, 412, 413,
 		414, 415, 416, 417, 420, 421, 422, 423, 424, 430, 431, 432, 433, 434, 435, 436, 440,
-		441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 454, 455, 500, 501, 502, 503, 504,
-		505, 506, 507, 508 };
+		441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 454, 455, 456, 500, 501, 502, 503,
+		504, 505, 506, 507, 508 };
 	const char *other = i18n_error(999);
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
 		const char *t = i18n_error(codes[i]);
