@@ -25,6 +25,12 @@ const RE = {
   ostage: /^(place|swap|swap-or-place|declare|offer|choose|branch)$/,
   oarea: /^(-|any|centre|in3|in5|in7|in9|out5|out7|offers)$/,
   canon: /^(-|[di]([1-9]|1[0-3]))$/,
+  // a review (`review`, PROTOCOL.md 5.19): a move or - (a mark's better
+  // move), black's chances per mille (50 a line), a result's word
+  moved: /^(-|[a-t]([1-9]|1[0-9]|20))$/,
+  chances: /^(1000|0|[1-9][0-9]{0,2})(,(1000|0|[1-9][0-9]{0,2})){0,49}$/,
+  tomove: /^(black|white|none)$/,
+  outcome: /^(black|white|draw|none)$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -58,6 +64,9 @@ const EVENTS = {
   RATED: 'room:room seq:num black:user bbefore:num bafter:num white:user wbefore:num wafter:num',
   // an opening rule's stage and who acts (`openings`, section 5.16)
   OPENING: 'room:room seq:num stage:ostage user:user side:side area:oarea count:num opening:canon offers:moves',
+  // a review's progress and end (`review`, section 5.19)
+  REVIEWING: 'id:num done:num total:num',
+  REVIEWED: 'id:num how:word plies:num marks:num',
 };
 
 const DATA = {
@@ -79,6 +88,19 @@ const DATA = {
   CODE: 'room:room code:word', // a private room's invite code in its snapshot (away)
   RATINGS: 'room:room black:user brating:rating white:user wrating:rating', // ratings
   OPENING: 'room:room stage:ostage user:user side:side area:oarea count:num opening:canon offers:moves', // openings
+  // a stored review (MARKS, section 5.19): black's chances, the marks
+  EVAL: 'id:num index:num chances:chances',
+  MARK: 'id:num kind:word side:side ply:num played:move better:moved before:num after:num reason:word line:moves',
+};
+
+// The OK replies whose arguments the page reads by name (the others keep
+// their tokens alone): the analysis board's (`position`, `analysis`,
+// sections 5.17, 5.18) and the review's (`review`, 5.19).
+const REPLIES = {
+  POSITION: 'tomove:tomove result:outcome n:num five:moves',
+  ANALYSE: 'depth:num reason:word lines:cands pv:moves',
+  REVIEW: 'id:num',
+  MARKS: 'id:num plies:num n:num',
 };
 
 const compiled = new Map();
@@ -141,7 +163,9 @@ function writeFields(src, fields) {
 
 // One server line (without its LF) as a message:
 //   {kind: 'event'|'data', name, fields}
-//   {kind: 'ok', tag, name, args}          args: the tokens after the name
+//   {kind: 'ok', tag, name, args}          args: the tokens after the name;
+//                                          fields too for a reply of REPLIES
+//                                          (null when its tokens do not fit)
 //   {kind: 'err', tag, code, reason, text}
 //   {kind: 'event'|'data', name, args, unknown: true}
 // Throws on a line that is none of these.
@@ -167,7 +191,15 @@ export function parseServer(line) {
     }
     if (first === 'OK') {
       if (!toks.length || !/^[A-Z0-9]+$/.test(toks[0])) throw new Error('no reply name');
-      return { kind: 'ok', tag, name: toks[0], args: toks.slice(1) };
+      const ok = { kind: 'ok', tag, name: toks[0], args: toks.slice(1) };
+      if (REPLIES[ok.name]) {
+        try {
+          ok.fields = readFields(REPLIES[ok.name], ok.args.join(' '));
+        } catch {
+          ok.fields = null; // answered all the same: its request is not left waiting
+        }
+      }
+      return ok;
     }
     const m = /^ *(?:#[^ ]+ +)?([0-9]{3}) +([a-z0-9-]+)(?: (.*))?$/.exec(line.slice(3));
     if (!m) throw new Error('bad error line');

@@ -120,3 +120,56 @@ for (const l of ['OPENING place r3 h8', 'OPENING colour r3 white', 'OPENING decl
   assert.equal(proto.formatRequest(proto.parseRequest(l)), l);
 }
 console.log('ok the opening rules\' lines: * OPENING, = OPENING, OK OPENING and the requests, as the C parser reads them');
+
+// the analysis board's and the review's lines (`position`, `analysis`,
+// `review`; PROTOCOL.md 5.17-5.19): each parses to its fields and formats
+// back; the replies the page reads by name get their fields
+for (const l of [
+  '* REVIEWING 1234 0 12', '* REVIEWED 1234 ok 11 2', '* REVIEWED 1234 failed 0 0',
+  '= EVAL 1234 0 500,531,488,540,512,602,391,655,1000,1000,0,1000', '= EVAL 7 50 0',
+  '= MARK 1234 blunder white 8 c3 j9 612 0 vcf j9,k10,l11,m12', '= MARK 9 missed-win black 3 a1 - 1000 500 positional -',
+  '= FORBIDDEN - j8,k9',
+]) {
+  const m = proto.parseServer(l);
+  assert.ok(!m.unknown, `"${l}": not in the table`);
+  assert.equal(proto.formatServer(m), l);
+}
+const ev = proto.parseServer('* REVIEWING 1234 5 12').fields;
+assert.deepEqual([ev.id, ev.done, ev.total], ['1234', '5', '12']);
+const ed = proto.parseServer('* REVIEWED 1234 ok 11 2').fields;
+assert.deepEqual([ed.id, ed.how, ed.plies, ed.marks], ['1234', 'ok', '11', '2']);
+const evl = proto.parseServer('= EVAL 1234 50 500,1000,0').fields;
+assert.deepEqual([evl.id, evl.index, evl.chances], ['1234', '50', '500,1000,0']);
+const mk = proto.parseServer('= MARK 1234 turning white 8 c3 j9 612 0 vcf j9,k10,l11,m12').fields;
+assert.deepEqual([mk.kind, mk.side, mk.ply, mk.played, mk.better, mk.before, mk.after, mk.reason, proto.moveList(mk.line)],
+  ['turning', 'white', '8', 'c3', 'j9', '612', '0', 'vcf', ['j9', 'k10', 'l11', 'm12']]);
+for (const [l, want] of [
+  ['OK POSITION black none 1 -', { tomove: 'black', result: 'none', n: '1', five: '-' }],
+  ['OK #w3 POSITION none black 0 h12,h11,h10,h9,h8', { tomove: 'none', result: 'black', n: '0', five: 'h12,h11,h10,h9,h8' }],
+  ['OK POSITION none draw 0 -', { tomove: 'none', result: 'draw', n: '0', five: '-' }],
+  ['OK ANALYSE 5 positional g9:166,i7:166,h10:110 g9,f10,g8,h10,e8,f8', { depth: '5', reason: 'positional', lines: 'g9:166,i7:166,h10:110', pv: 'g9,f10,g8,h10,e8,f8' }],
+  ['OK ANALYSE 1 open-four h11:29997 h11', { depth: '1', reason: 'open-four', lines: 'h11:29997', pv: 'h11' }],
+  ['OK ANALYSE 3 block-five a1:-29996 a1', { depth: '3', reason: 'block-five', lines: 'a1:-29996', pv: 'a1' }],
+  ['OK REVIEW 1234', { id: '1234' }],
+  ['OK #w9 MARKS 1234 11 2', { id: '1234', plies: '11', n: '2' }],
+]) {
+  const m = proto.parseServer(l);
+  assert.deepEqual(m.fields, want, l);
+  assert.equal(proto.formatServer(m), l);
+}
+for (const l of [
+  '* REVIEWING 1234 5', '* REVIEWING x 5 12', '* REVIEWED 1234 ok 11', '= EVAL 1234 0 500,1001', '= EVAL 1234 0 0500',
+  '= EVAL 1234 0 500,', '= EVAL 1234 0 ' + Array(51).fill('1').join(','),
+  '= MARK 1234 blunder grey 8 c3 j9 612 0 vcf j9', '= MARK 1234 blunder white 8 - j9 612 0 vcf j9', '= MARK 1234 blunder white 8 c3 j9 612 0 vcf',
+  '= MARK 1234 blunder white 8 c3 zz 612 0 vcf j9',
+]) assert.throws(() => proto.parseServer(l), `accepted "${l}"`);
+// a reply whose tokens do not fit still answers its request: fields null
+for (const l of ['OK POSITION black', 'OK POSITION grey none 0 -', 'OK ANALYSE 5 positional g9 g9', 'OK MARKS 1234']) {
+  const m = proto.parseServer(l);
+  assert.equal(m.kind, 'ok', l);
+  assert.equal(m.fields, null, l);
+}
+for (const l of ['POSITION renju 15 h8,a1,i8', 'POSITION freestyle 15 -', 'ANALYSE freestyle 15 h8,i9 5', 'REVIEW 1234', 'MARKS 1234']) {
+  assert.equal(proto.formatRequest(proto.parseRequest(l)), l);
+}
+console.log('ok the analysis board\'s and the review\'s lines: = EVAL, = MARK, * REVIEWING, * REVIEWED, OK POSITION, OK ANALYSE, OK REVIEW, OK MARKS read by field; malformed ones refused');
