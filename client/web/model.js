@@ -29,6 +29,22 @@ const NEWS_KEPT = 50; // the news not yet taken that the model keeps
 export const BACKOFF_FIRST = 500;
 export const BACKOFF_MAX = 8000;
 
+// An engine's score for the side to move (mover: THINK's bot, ANALYSE's
+// position) as the page says it, seen from side (the mover's by default):
+// {side, value} for side's advantage in SCORE_UNITs, or {side, win} when
+// side wins by force in win moves of its own.
+export function engineScore(score, mover, side = mover) {
+  const s = side === mover ? score : -score;
+  if (Math.abs(s) >= WIN_FLOOR) {
+    const plies = ENGINE_WIN - Math.abs(s);
+    const winner = s > 0 ? side : side === 'black' ? 'white' : 'black';
+    // a win in n plies by the side to move is (n + 1) / 2 of its moves
+    const moves = winner === mover ? Math.floor(plies / 2) + 1 : Math.floor((plies + 1) / 2);
+    return { side: winner, win: Math.max(1, moves) };
+  }
+  return { side, value: s / SCORE_UNIT };
+}
+
 // The colour of the stone at index i of a game's moves.
 export function colourAt(i) {
   return i % 2 ? 'white' : 'black';
@@ -170,7 +186,11 @@ export class Model {
     // until its reply (STATS <user>, HISTORY <user>) came
     this.profile = null;
     this.record = null; // the last EXPORT: {id, format, lines, ready}
-    this.replay = null; // {rec, at}
+    this.replay = null; // {rec, at, line}: line, a mark's better line shown from at, or null
+    // the analysis board (PROTOCOL.md 5.17, 5.18), or null: openAnalysis
+    this.analysis = null;
+    // the review of the game replayed (5.19), or null: openReplay
+    this.review = null;
     this.motd = null; // the server's notices: their texts as sent
     this.announce = null;
     // the game's events a screen reader is told of (app.js's live region),
@@ -261,6 +281,7 @@ export class Model {
         this.login = null;
         out.save = { login: null };
       }
+      if (req) this.refused(req, m);
       return out;
     }
     const a = m.args;
@@ -344,6 +365,12 @@ export class Model {
         this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
         this.lobby.topRule = req && req.args[0] ? req.args[0] : this.lobby.topRule;
         break;
+      case 'POSITION': this.positionAnswer(req, m.fields, data); break;
+      case 'ANALYSE': this.analyseAnswer(req, m.fields); break;
+      case 'REVIEW':
+        if (this.review && req && req.args[0] === this.review.id && this.review.state === 'requested') this.review.state = 'running';
+        break;
+      case 'MARKS': this.marksAnswer(req, m.fields, data); break;
       case 'FORBIDDEN': {
         const g = this.game;
         if (g && req && g.room === a[0] && g.moves.length === req.ply) {
@@ -482,6 +509,24 @@ export class Model {
       case 'CHALLENGEEND':
         if (this.challenge && this.challenge.id === f.id) this.challenge = null;
         return out;
+      case 'REVIEWING': { // a review's progress (PROTOCOL.md 5.19)
+        const r = this.review;
+        if (r && r.id === f.id && r.state !== 'ready' && r.state !== 'fetching') {
+          Object.assign(r, { state: 'running', done: Number(f.done), total: Number(f.total) });
+        }
+        return out;
+      }
+      case 'REVIEWED': { // stored (MARKS reads it, app.js asks), or failed
+        const r = this.review;
+        if (!r || r.id !== f.id || r.state === 'ready') return out;
+        if (f.how === 'ok') {
+          r.state = 'fetching';
+          out.reviewed = f.id;
+        } else {
+          r.state = 'failed';
+        }
+        return out;
+      }
       case 'SEATED': // a seat of the account's, announced before its sign-in's OK
         if (!this.seated.includes(f.room)) this.seated.push(f.room);
         out.seated = f.room;
@@ -723,16 +768,7 @@ export class Model {
   // its own. side is mine when I play, else the bot's.
   scoreView(score, ply) {
     const mover = colourAt(ply);
-    const side = this.mySide() || mover;
-    const s = side === mover ? score : -score;
-    if (Math.abs(s) >= WIN_FLOOR) {
-      const plies = ENGINE_WIN - Math.abs(s);
-      const winner = s > 0 ? side : side === 'black' ? 'white' : 'black';
-      // a win in n plies by the side to move is (n + 1) / 2 of its moves
-      const moves = winner === mover ? Math.floor(plies / 2) + 1 : Math.floor((plies + 1) / 2);
-      return { side: winner, win: Math.max(1, moves) };
-    }
-    return { side, value: s / SCORE_UNIT };
+    return engineScore(score, mover, this.mySide() || mover);
   }
 
   // ---- the board shown ---------------------------------------------------
@@ -1058,15 +1094,256 @@ export class Model {
 
   // ---- replay --------------------------------------------------------------
 
-  // The fetched record (EXPORT text) opened at its last move.
+  // The fetched record (EXPORT text) opened at its last move. On a server
+  // that reviews games (`review`) its review is asked at once (MARKS: a
+  // stored one shows; 455 says there is none yet): review.state 'asking'.
   openReplay() {
     const rec = parseRecord(this.record.id, this.record.lines);
-    this.replay = { rec, at: rec.moves.length };
+    this.replay = { rec, at: rec.moves.length, line: null };
+    this.review = this.caps.includes('review') ? newReview(rec.id) : null;
     return this.replay;
   }
 
+  // Another position of the replay: a mark's line shown goes.
   stepReplay(to) {
     if (!this.replay) return;
     this.replay.at = Math.max(0, Math.min(this.replay.rec.moves.length, to));
+    this.replay.line = null;
   }
+
+  // The replay's board: {moves, line}, the game's moves up to the position
+  // shown and the stones of a mark's line shown after them.
+  replayShown() {
+    const r = this.replay;
+    if (!r) return { moves: [], line: [] };
+    return { moves: r.rec.moves.slice(0, r.at), line: r.line ? r.line.moves.slice(0, r.line.shown) : [] };
+  }
+
+  // A mark clicked (its index in review.marks): the position before its
+  // move, with its better line to show stone by stone (replayLineStep);
+  // null when the mark has none.
+  replayMark(i) {
+    const r = this.replay;
+    const m = this.review && this.review.marks[i];
+    if (!r || !m) return null;
+    this.stepReplay(m.ply - 1);
+    const moves = m.line.length ? m.line : m.better !== '-' ? [m.better] : [];
+    r.line = moves.length ? { moves, shown: 0, mark: i } : null;
+    return r.line;
+  }
+
+  // The mark's line one stone on (d 1) or back (-1); whether it has more
+  // to show. The line ends (replayLineEnd) with the position it left.
+  replayLineStep(d) {
+    const l = this.replay && this.replay.line;
+    if (!l) return false;
+    l.shown = Math.max(0, Math.min(l.moves.length, l.shown + d));
+    return l.shown < l.moves.length;
+  }
+
+  replayLineEnd() {
+    if (this.replay) this.replay.line = null;
+  }
+
+  // ---- a review (PROTOCOL.md 5.19) --------------------------------------------
+
+  // REVIEW's arguments for the game replayed, or null while one is asked,
+  // runs or is stored (or the server refused to show it: 'refused').
+  reviewAsk() {
+    const r = this.review;
+    if (!r || !['none', 'failed'].includes(r.state)) return null;
+    r.state = 'requested';
+    r.err = null;
+    r.done = 0;
+    r.total = 0;
+    return [r.id];
+  }
+
+  // MARKS' reply for the game replayed: black's chances at every position
+  // (= EVAL, per mille; null where a line is missing) and the marks.
+  marksAnswer(req, f, data) {
+    const r = this.review;
+    if (!r || !req || req.args[0] !== r.id || !f || f.id !== r.id) return;
+    const plies = Number(f.plies);
+    const evals = new Array(plies + 1).fill(null);
+    for (const d of data) {
+      if (d.name !== 'EVAL' || d.fields.id !== r.id) continue;
+      d.fields.chances.split(',').forEach((v, k) => {
+        const i = Number(d.fields.index) + k;
+        if (i <= plies) evals[i] = Math.min(1000, Number(v));
+      });
+    }
+    const marks = data.filter((d) => d.name === 'MARK' && d.fields.id === r.id).map((d) => {
+      const m = d.fields;
+      return {
+        kind: m.kind, side: m.side, ply: Number(m.ply), played: m.played, better: m.better,
+        before: Number(m.before), after: Number(m.after), reason: m.reason, line: proto.moveList(m.line),
+      };
+    }).filter((m) => m.ply >= 1 && m.ply <= plies).sort((a, b) => a.ply - b.ply);
+    Object.assign(r, { state: 'ready', plies, evals, marks, err: null });
+  }
+
+  // ---- the analysis board (PROTOCOL.md 5.17, 5.18) ------------------------------
+
+  // A board of rule and size, set up with moves (none: an empty board),
+  // from a replay's position (from: {id, at}) or the lobby (null). The
+  // POSITION to ask, as every change asks one: the server says whether a
+  // stone may go there, who is to move, the result and renju's forbidden
+  // points; the page judges nothing.
+  openAnalysis(rule, size, moves = [], from = null) {
+    this.analysis = {
+      rule, size: Number(size), moves: [], from,
+      asked: null, // the position (its POSITION's arguments) awaiting its answer
+      trying: null, // the stone that position tries, or null (undo, clear, the first)
+      toMove: null, // the server's word once it answered: black, white, none
+      result: 'none', five: [], forbidden: [],
+      refusal: null, // {code, text, mv}, or {why: 'long', mv}
+      thinking: null, // the position of the ANALYSE awaiting its answer
+      engine: null, // {depth, reason, cands, pv, mover} of the position shown
+      engineErr: null, // {code, text}
+      line: 0, // the engine's line: its stones shown on the board
+    };
+    return this.positionAsk(moves, null);
+  }
+
+  closeAnalysis() {
+    this.analysis = null;
+  }
+
+  // POSITION's arguments for moves (trying: the stone that extends the
+  // position shown, kept only once the server takes it); the other
+  // positions are shown at once. Null when a move list cannot hold them
+  // (the refusal says so). Any answer but the last asked is stale.
+  positionAsk(moves, trying) {
+    const a = this.analysis;
+    Object.assign(a, { engine: null, engineErr: null, thinking: null, line: 0, refusal: null });
+    if (!trying) Object.assign(a, { moves: [...moves], toMove: null, result: 'none', five: [], forbidden: [] });
+    if (moves.length > POSITION_MAX) {
+      Object.assign(a, { asked: null, trying: null, refusal: { why: 'long', mv: trying } });
+      return null;
+    }
+    const args = positionArgs(a, moves);
+    a.asked = args.join(' ');
+    a.trying = trying;
+    return args;
+  }
+
+  // A stone placed on the board (the side to move's, as the server says).
+  analysisPlace(mv) {
+    const a = this.analysis;
+    return a ? this.positionAsk([...a.moves, mv], mv) : null;
+  }
+
+  analysisUndo() {
+    const a = this.analysis;
+    return a && a.moves.length ? this.positionAsk(a.moves.slice(0, -1), null) : null;
+  }
+
+  analysisClear() {
+    return this.analysis ? this.positionAsk([], null) : null;
+  }
+
+  positionAnswer(req, f, data) {
+    const a = this.analysis;
+    if (!a || !req || req.args.join(' ') !== a.asked) return; // stale, or not the board's
+    a.asked = null;
+    a.trying = null;
+    if (!f) return;
+    Object.assign(a, {
+      moves: proto.moveList(req.args[2]), toMove: f.tomove, result: f.result, five: proto.moveList(f.five),
+      forbidden: data.filter((d) => d.name === 'FORBIDDEN' && d.fields.room === '-').flatMap((d) => proto.moveList(d.fields.moves)),
+    });
+  }
+
+  // ANALYSE's arguments for the position shown, once the server said who
+  // is to move in it and while no answer is awaited; null otherwise.
+  analysisEngine() {
+    const a = this.analysis;
+    if (!a || a.asked || a.thinking || !a.toMove || a.toMove === 'none') return null;
+    const args = positionArgs(a, a.moves);
+    // the last stone's refusal is old news
+    Object.assign(a, { thinking: args.join(' '), engine: null, engineErr: null, line: 0, refusal: null });
+    return [...args, ANALYSE_LINES];
+  }
+
+  analyseAnswer(req, f) {
+    const a = this.analysis;
+    if (!a || !req || req.args.slice(0, 3).join(' ') !== a.thinking) return;
+    a.thinking = null;
+    if (!f) return;
+    a.engine = {
+      depth: Number(f.depth), reason: f.reason, pv: proto.moveList(f.pv), mover: a.toMove,
+      cands: f.lines.split(',').map((c) => { const [mv, sc] = c.split(':'); return { mv, score: Number(sc) }; }),
+    };
+  }
+
+  // The engine's line shown to its n-th stone (0: none, the candidates).
+  analysisLine(n) {
+    const a = this.analysis;
+    if (!a || !a.engine) return;
+    a.line = Math.max(0, Math.min(a.engine.pv.length, n));
+  }
+
+  // The analysis board's stones: {moves, line}, the position and the
+  // engine's line shown after it.
+  analysisShown() {
+    const a = this.analysis;
+    if (!a) return { moves: [], line: [] };
+    return { moves: a.moves, line: a.engine ? a.engine.pv.slice(0, a.line) : [] };
+  }
+
+  // A refusal of a request of the board's or the review's, kept to be said.
+  refused(req, m) {
+    const a = this.analysis;
+    const err = { code: m.code, text: m.text };
+    if (a && req.name === 'POSITION' && req.args.join(' ') === a.asked) {
+      a.refusal = { ...err, mv: a.trying };
+      a.asked = null;
+      a.trying = null;
+    }
+    if (a && req.name === 'ANALYSE' && req.args.slice(0, 3).join(' ') === a.thinking) {
+      a.thinking = null;
+      a.engineErr = err;
+    }
+    const r = this.review;
+    if (!r || req.args[0] !== r.id) return;
+    if (req.name === 'REVIEW' && r.state === 'requested') Object.assign(r, { state: 'none', err });
+    // none stored yet (455): the Review button; any other refusal is said
+    // and the review not offered (it would be refused the same)
+    if (req.name === 'MARKS') Object.assign(r, m.code === 455 ? { state: 'none', err: null } : { state: 'refused', err });
+  }
+}
+
+// A review not yet known: asking (MARKS sent), none (455: REVIEW makes
+// one), requested (REVIEW sent), running ({done, total}), fetching
+// (REVIEWED ok: MARKS sent), ready ({plies, evals, marks}), failed
+// (REVIEWED failed: ask again), refused (err: MARKS said why not).
+function newReview(id) {
+  return { id, state: 'asking', done: 0, total: 0, plies: 0, evals: [], marks: [], err: null };
+}
+
+export const ANALYSE_LINES = 5; // the engine's best moves an analysis asks for
+export const POSITION_MAX = 100; // a move list's most moves (PROTOCOL.md 2)
+
+// A position's POSITION (and ANALYSE) arguments: rule, size, moves (- none).
+function positionArgs(a, moves) {
+  return [a.rule, String(a.size), moves.length ? moves.join(',') : '-'];
+}
+
+// The review's graph: black's chance at each position (per mille, null
+// unknown) as points of a w x h box, position 0 at the left, the last at
+// the right, 1000 at the top; unknown positions are left out.
+export function chancePoints(evals, w, h) {
+  const last = Math.max(1, evals.length - 1);
+  const out = [];
+  evals.forEach((v, i) => {
+    if (v !== null && v !== undefined) out.push({ i, x: (i / last) * w, y: h - (v / 1000) * h });
+  });
+  return out;
+}
+
+// The position a click at x on that graph picks: the nearest one.
+export function positionAt(x, w, positions) {
+  const last = Math.max(1, positions - 1);
+  return Math.max(0, Math.min(positions - 1, Math.round((x / w) * last)));
 }

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as proto from '../../client/web/proto.js';
-import { Model, BACKOFF_FIRST, BACKOFF_MAX, openingChoices, parseRecord } from '../../client/web/model.js';
+import { Model, BACKOFF_FIRST, BACKOFF_MAX, ANALYSE_LINES, chancePoints, engineScore, openingChoices, parseRecord, positionAt } from '../../client/web/model.js';
 import { newsWords, offerFate } from '../../client/web/words.js';
 
 const DIR = process.env.MODEL_DIR || 'tests/model';
@@ -409,6 +409,245 @@ check('replay: the record opens at its end and steps within it', () => {
   assert.equal(m.replay.at, 0);
   m.stepReplay(Infinity);
   assert.equal(m.replay.at, 3);
+});
+
+// ---- the analysis board (PROTOCOL.md 5.17, 5.18) ------------------------------
+
+// A request the page sends with the model's arguments, tagged.
+function ask(m, name, args, tag) {
+  assert.ok(args, `no ${name} to send`);
+  m.sent(name, args, tag);
+  return args;
+}
+
+check('the analysis board: each stone asked with POSITION, kept once the server takes it; the server\'s words kept', () => {
+  const m = new Model();
+  line(m, 'OK GUEST lena tok');
+  assert.deepEqual(ask(m, 'POSITION', m.openAnalysis('renju', 15), '#w1'), ['renju', '15', '-']);
+  const a = m.analysis;
+  assert.equal(a.toMove, null, 'nobody to move until the server says');
+  assert.equal(m.analysisEngine(), null, 'no engine before the server answered');
+  line(m, 'OK #w1 POSITION black none 0 -');
+  assert.deepEqual([a.toMove, a.result, a.forbidden, a.asked], ['black', 'none', [], null]);
+  let n = 2;
+  for (const mv of ['h8', 'a1', 'i8', 'a3', 'j9', 'a5', 'j10', 'a7']) {
+    const args = ask(m, 'POSITION', m.analysisPlace(mv), `#w${n}`);
+    assert.equal(args[2], [...a.moves, mv].join(','));
+    assert.equal(a.moves.includes(mv), false, 'a stone tried is not kept before the answer');
+    const black = a.moves.length % 2 === 1;
+    if (a.moves.length === 7) line(m, '= FORBIDDEN - j8');
+    line(m, `OK #w${n++} POSITION ${black ? 'black' : 'white'} none ${a.moves.length === 7 ? 1 : 0} -`);
+    assert.equal(a.moves[a.moves.length - 1], mv);
+  }
+  assert.deepEqual([a.toMove, a.forbidden], ['black', ['j8']]);
+  // the forbidden point tried: refused, said with the point; nothing kept
+  ask(m, 'POSITION', m.analysisPlace('j8'), '#w20');
+  line(m, 'ERR #w20 434 double-three move 9 (j8): double-three');
+  assert.deepEqual(a.refusal, { code: 434, text: 'move 9 (j8): double-three', mv: 'j8' });
+  assert.equal(a.moves.length, 8);
+  assert.deepEqual(a.forbidden, ['j8'], 'the position shown keeps its marks');
+  // a stale answer (the board changed since) changes nothing
+  ask(m, 'POSITION', m.analysisPlace('k11'), '#w21');
+  ask(m, 'POSITION', m.analysisPlace('k12'), '#w22');
+  assert.equal(a.refusal, null, 'a new try forgets the refusal');
+  line(m, 'OK #w21 POSITION white none 0 -');
+  assert.equal(a.moves.length, 8, 'the answer to an older try is stale');
+  line(m, 'OK #w22 POSITION white none 0 -');
+  assert.deepEqual([a.moves.length, a.moves[8], a.toMove, a.forbidden], [9, 'k12', 'white', []]);
+  // undo shows the position at once, the server's words when they come
+  assert.deepEqual(ask(m, 'POSITION', m.analysisUndo(), '#w23'), ['renju', '15', 'h8,a1,i8,a3,j9,a5,j10,a7']);
+  assert.deepEqual([a.moves.length, a.toMove], [8, null]);
+  line(m, '= FORBIDDEN - j8');
+  line(m, 'OK #w23 POSITION black none 1 -');
+  assert.deepEqual([a.toMove, a.forbidden], ['black', ['j8']]);
+  // a five: the result and its line; the engine is not asked about it
+  ask(m, 'POSITION', m.analysisClear(), '#w24');
+  assert.deepEqual(a.moves, []);
+  line(m, 'OK #w24 POSITION black none 0 -');
+  m.openAnalysis('freestyle', 15, ['h8', 'a1', 'h9', 'a2', 'h10', 'a3', 'h11', 'a4']);
+  ask(m, 'POSITION', m.analysisPlace('h12'), '#w25');
+  line(m, 'OK #w25 POSITION none black 0 h12,h11,h10,h9,h8');
+  const b = m.analysis;
+  assert.deepEqual([b.toMove, b.result, b.five.length, b.moves.length], ['none', 'black', 5, 9]);
+  assert.equal(m.analysisEngine(), null, 'the game is over on the board');
+  ask(m, 'POSITION', m.analysisPlace('a5'), '#w26');
+  line(m, 'ERR #w26 440 game-over move 10 (a5): game over');
+  assert.deepEqual([b.refusal.code, b.refusal.mv, b.moves.length], [440, 'a5', 9]);
+});
+
+check('the analysis board: a replay\'s position; more than 100 moves not asked', () => {
+  const m = new Model();
+  const moves = Array.from({ length: 101 }, (_, i) => `a${(i % 15) + 1}`);
+  assert.equal(m.openAnalysis('freestyle', 15, moves, { id: '7', at: 101 }), null);
+  assert.deepEqual(m.analysis.refusal, { why: 'long', mv: null });
+  assert.equal(m.analysis.moves.length, 101, 'shown all the same');
+  assert.deepEqual(m.analysis.from, { id: '7', at: 101 });
+  assert.deepEqual(m.analysisUndo(), ['freestyle', '15', moves.slice(0, 100).join(',')]);
+});
+
+check('the analysis board: ANALYSE of the position shown, its candidates and line; its refusals kept', () => {
+  const m = new Model();
+  ask(m, 'POSITION', m.openAnalysis('freestyle', 15, ['h8', 'i9']), '#w1');
+  line(m, 'OK #w1 POSITION black none 0 -');
+  const a = m.analysis;
+  assert.deepEqual(ask(m, 'ANALYSE', m.analysisEngine(), '#w2'), ['freestyle', '15', 'h8,i9', ANALYSE_LINES]);
+  assert.equal(m.analysisEngine(), null, 'one at a time');
+  line(m, 'OK #w2 ANALYSE 5 positional g9:166,i7:166,h10:-29990 g9,f10,g8');
+  assert.deepEqual(a.engine, {
+    depth: 5, reason: 'positional', pv: ['g9', 'f10', 'g8'], mover: 'black',
+    cands: [{ mv: 'g9', score: 166 }, { mv: 'i7', score: 166 }, { mv: 'h10', score: -29990 }],
+  });
+  // the line stepped: its stones after the position, within its length
+  m.analysisLine(2);
+  assert.deepEqual(m.analysisShown(), { moves: ['h8', 'i9'], line: ['g9', 'f10'] });
+  m.analysisLine(9);
+  assert.equal(a.line, 3);
+  m.analysisLine(-1);
+  assert.deepEqual(m.analysisShown().line, []);
+  // a stone placed: the answer was the old position's
+  ask(m, 'POSITION', m.analysisPlace('g9'), '#w3');
+  assert.equal(a.engine, null);
+  line(m, 'OK #w3 POSITION white none 0 -');
+  for (const [code, reason] of [[452, 'in-game no analysis while you play a game (r4)'], [453, 'over-limit the next in 12 minutes'], [506, 'server-busy'], [501, 'not-available']]) {
+    ask(m, 'ANALYSE', m.analysisEngine(), '#w4');
+    line(m, `ERR #w4 ${code} ${reason}`);
+    assert.equal(a.engineErr.code, code);
+    assert.equal(a.thinking, null);
+  }
+  // an answer for a position no longer shown is dropped
+  ask(m, 'ANALYSE', m.analysisEngine(), '#w5');
+  ask(m, 'POSITION', m.analysisUndo(), '#w6');
+  line(m, 'OK #w5 ANALYSE 1 open-four h11:29997 h11');
+  assert.equal(a.engine, null);
+  line(m, 'OK #w6 POSITION black none 0 -');
+  assert.deepEqual(a.moves, ['h8', 'i9']);
+});
+
+check('an engine\'s score for the side to move: an advantage, a forced win in moves of the winner', () => {
+  assert.deepEqual(engineScore(166, 'black'), { side: 'black', value: 1.66 });
+  assert.deepEqual(engineScore(-250, 'white'), { side: 'white', value: -2.5 });
+  assert.deepEqual(engineScore(29999, 'black'), { side: 'black', win: 1 });
+  assert.deepEqual(engineScore(29995, 'white'), { side: 'white', win: 3 });
+  assert.deepEqual(engineScore(-29996, 'black'), { side: 'white', win: 2 });
+  assert.deepEqual(engineScore(166, 'black', 'white'), { side: 'white', value: -1.66 });
+});
+
+// ---- a review (PROTOCOL.md 5.19) ------------------------------------------------
+
+function replayOf(m, id, moves) {
+  m.sent('EXPORT', [id, 'text'], '#e');
+  for (const l of ['rule freestyle', 'size 15', `moves ${moves.join(' ')}`, 'result black five']) line(m, `= RECORD ${l}`);
+  line(m, `OK #e EXPORT ${id} text`);
+  return m.openReplay();
+}
+
+const GAME = ['h8', 'a1', 'h9', 'a2', 'h10', 'c3', 'h11', 'a4', 'h12'];
+
+check('a review: MARKS at the replay\'s opening; none yet (455); REVIEW, its progress, MARKS when it is stored', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 position analysis review');
+  line(m, 'OK GUEST lena tok');
+  replayOf(m, '1234', GAME);
+  const r = m.review;
+  assert.deepEqual([r.id, r.state], ['1234', 'asking']);
+  assert.equal(m.reviewAsk(), null, 'not before MARKS said none is stored');
+  m.sent('MARKS', ['1234'], '#w1');
+  line(m, 'ERR #w1 455 not-reviewed');
+  assert.deepEqual([r.state, r.err], ['none', null]);
+  assert.deepEqual(ask(m, 'REVIEW', m.reviewAsk(), '#w2'), ['1234']);
+  assert.equal(r.state, 'requested');
+  assert.equal(m.reviewAsk(), null, 'one at a time');
+  line(m, 'OK #w2 REVIEW 1234');
+  assert.equal(r.state, 'running');
+  line(m, '* REVIEWING 1234 0 10');
+  line(m, '* REVIEWING 99 7 10'); // another game's
+  line(m, '* REVIEWING 1234 5 10');
+  assert.deepEqual([r.state, r.done, r.total], ['running', 5, 10]);
+  const out = line(m, '* REVIEWED 1234 ok 9 3');
+  assert.equal(out.reviewed, '1234', 'MARKS to ask');
+  assert.equal(r.state, 'fetching');
+  m.sent('MARKS', ['1234'], '#w3');
+  line(m, '= EVAL 1234 0 500,531,488,540,512,602,391');
+  line(m, '= EVAL 1234 7 655,1000,1000');
+  line(m, '= MARK 1234 turning black 7 h11 h11 655 1000 open-four h11');
+  line(m, '= MARK 1234 blunder white 6 c3 h11 612 0 block-open-three h11,h7');
+  line(m, '= MARK 1234 missed-win black 5 h10 - 1000 600 positional -');
+  line(m, '= MARK 77 blunder white 2 a1 h7 500 0 vcf h7'); // another game's
+  line(m, 'OK #w3 MARKS 1234 9 3');
+  assert.equal(r.state, 'ready');
+  assert.equal(r.plies, 9);
+  assert.deepEqual(r.evals, [500, 531, 488, 540, 512, 602, 391, 655, 1000, 1000]);
+  assert.deepEqual(r.marks.map((k) => `${k.ply} ${k.kind}`), ['5 missed-win', '6 blunder', '7 turning'], 'by ply');
+  assert.deepEqual(r.marks[1], { kind: 'blunder', side: 'white', ply: 6, played: 'c3', better: 'h11', before: 612, after: 0, reason: 'block-open-three', line: ['h11', 'h7'] });
+  assert.equal(m.reviewAsk(), null, 'stored: not asked again');
+});
+
+check('a review: a stored one shows at once; its refusals kept; a failed one asked again; no review without the capability', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 review');
+  replayOf(m, '12', ['h8', 'a1']);
+  m.sent('MARKS', ['12'], '#w1');
+  line(m, '= EVAL 12 0 500,520,600');
+  line(m, 'OK #w1 MARKS 12 2 0');
+  assert.deepEqual([m.review.state, m.review.evals, m.review.marks], ['ready', [500, 520, 600], []]);
+  for (const [code, state] of [[454, 'refused'], [452, 'refused'], [402, 'refused'], [455, 'none']]) {
+    replayOf(m, '13', ['h8']);
+    m.sent('MARKS', ['13'], '#w2');
+    line(m, `ERR #w2 ${code} x`);
+    assert.equal(m.review.state, state, String(code));
+  }
+  for (const code of [453, 506, 452]) {
+    ask(m, 'REVIEW', m.reviewAsk(), '#w3');
+    line(m, `ERR #w3 ${code} x`);
+    assert.deepEqual([m.review.state, m.review.err.code], ['none', code], 'the button again, the refusal said');
+  }
+  ask(m, 'REVIEW', m.reviewAsk(), '#w4');
+  line(m, 'OK #w4 REVIEW 13');
+  line(m, '* REVIEWED 13 failed 0 0');
+  assert.equal(m.review.state, 'failed');
+  assert.deepEqual(m.reviewAsk(), ['13'], 'asked again');
+  const n = new Model();
+  line(n, '* SERVER gomokud 0.1.0 1 position');
+  replayOf(n, '12', ['h8']);
+  assert.equal(n.review, null);
+});
+
+check('a review\'s marks on the replay: the position before the move, its better line stone by stone, then back', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 review');
+  replayOf(m, '1234', GAME);
+  m.sent('MARKS', ['1234'], '#w1');
+  line(m, '= MARK 1234 blunder white 6 c3 h11 612 0 block-open-three h11,h7,i9');
+  line(m, '= MARK 1234 missed-win black 5 h10 - 1000 600 positional -');
+  line(m, 'OK #w1 MARKS 1234 9 2');
+  assert.deepEqual(m.replayMark(1), { moves: ['h11', 'h7', 'i9'], shown: 0, mark: 1 });
+  assert.equal(m.replay.at, 5);
+  assert.deepEqual(m.replayShown(), { moves: GAME.slice(0, 5), line: [] });
+  assert.equal(m.replayLineStep(1), true);
+  assert.equal(m.replayLineStep(1), true);
+  assert.deepEqual(m.replayShown().line, ['h11', 'h7']);
+  assert.equal(m.replayLineStep(1), false, 'the whole line shown');
+  assert.equal(m.replayLineStep(1), false);
+  assert.equal(m.replay.line.shown, 3);
+  m.replayLineEnd();
+  assert.deepEqual(m.replayShown(), { moves: GAME.slice(0, 5), line: [] });
+  assert.equal(m.replayMark(0), null, 'no better move: no line');
+  assert.equal(m.replay.at, 4);
+  m.replayMark(1);
+  m.replayLineStep(1);
+  m.stepReplay(9);
+  assert.equal(m.replay.line, null, 'stepping the replay ends the line');
+});
+
+check('the review\'s graph: a point for each position known, a click picks the nearest', () => {
+  assert.deepEqual(chancePoints([500, 1000, null, 0], 300, 100), [{ i: 0, x: 0, y: 50 }, { i: 1, x: 100, y: 0 }, { i: 3, x: 300, y: 100 }]);
+  assert.deepEqual(chancePoints([700], 300, 100), [{ i: 0, x: 0, y: 30 }]);
+  assert.equal(positionAt(0, 600, 10), 0);
+  assert.equal(positionAt(600, 600, 10), 9);
+  assert.equal(positionAt(290, 600, 10), 4);
+  assert.equal(positionAt(310, 600, 10), 5);
+  assert.equal(positionAt(-20, 600, 10), 0);
+  assert.equal(positionAt(900, 600, 10), 9);
 });
 
 check('swap2: the stones put here until all are placed', () => {
