@@ -11,8 +11,11 @@ import * as proto from './proto.js';
 import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { Board } from './board.js';
-import { Model, colourAt, openingChoices, toMove } from './model.js';
-import { botWhy, canonWords, errorWords, newsWords, offerFate, openingWords, overWords, scoreMark, scoreWords, tcWords, word } from './words.js';
+import { Model, chancePoints, colourAt, engineScore, openingChoices, positionAt, toMove } from './model.js';
+import {
+  botWhy, canonWords, engineWords, errorWords, markWords, newsWords, offerFate, openingWords, overWords, refusalWords, reviewErrorWords,
+  scoreMark, scoreWords, tcWords, word,
+} from './words.js';
 import { Sounds } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
@@ -254,13 +257,21 @@ async function greet() {
 // Signed in on a new connection: the link it was opened with, else the
 // room shown before the drop, else the lobby.
 function reenter() {
-  if (route()) return;
+  if (route() || stayAnalysing()) return;
   // the room shown before the connection dropped: its STATE for a player,
   // watched again by a spectator (the model decides)
   const again = model.rejoin(app.view);
   if (!again) showLobby();
   else if (again.name === 'JOIN') joinLink(again.args[0]);
   else enterRoom(again.args[0], again.name === 'WATCH');
+}
+
+// Signed in again on the analysis board: it stays, its position asked
+// again (a request in flight went with the old connection).
+function stayAnalysing() {
+  if (app.view !== 'analysis' || !model.analysis) return false;
+  askPosition(model.positionAsk(model.analysis.moves, null));
+  return true;
 }
 
 // The account's branch of greet: with a kept login token, AUTH signs in as
@@ -278,7 +289,7 @@ async function greetAccount(s) {
     return false;
   }
   signedInAccount();
-  if (route()) return true;
+  if (route() || stayAnalysing()) return true;
   const seated = model.takeSeated();
   if (seated) {
     enterRoom(seated, false);
@@ -377,6 +388,7 @@ function resync(room) {
 function onOutcome(out, m) {
   if (out.greet) {
     renderOpenings(); // the server's capabilities say which it plays
+    renderCaps();
     greet().catch((e) => toast(errText(e)));
     return;
   }
@@ -434,6 +446,8 @@ function onOutcome(out, m) {
     showGame();
     return;
   }
+  if (out.reviewed && model.review && model.review.id === out.reviewed) askMarks();
+  if (m.kind === 'event' && (m.name === 'REVIEWING' || m.name === 'REVIEWED') && app.view === 'replay') renderReview();
   if (m.kind === 'event' && app.view === 'game' && model.game && m.fields && m.fields.room === model.game.room) renderGame();
 }
 
@@ -441,8 +455,11 @@ function onOutcome(out, m) {
 
 function show(view) {
   app.view = view;
-  for (const v of ['lobby', 'game', 'replay', 'dead']) $(v).hidden = v !== view;
+  for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis']) $(v).hidden = v !== view;
   if (view !== 'game') document.title = 'gomokud';
+  // a replay's address names it (#replay=ID): a reload opens it again
+  if (view !== 'replay' && /^#replay=/.test(location.hash)) history.replaceState(null, '', location.pathname);
+  if (view !== 'replay') stopLine();
 }
 
 // The tab's title in a game: whose turn it is, so a player in another tab
@@ -995,18 +1012,22 @@ async function openReplay(id, link = false) {
     clearInterval(app.lobbyTimer);
     model.openReplay();
     show('replay');
+    history.replaceState(null, '', `#replay=${encodeURIComponent(model.replay.rec.id)}`);
     renderReplay();
+    askMarks(); // a stored review shows at once
   } catch (e) {
     if (link) deadEnd('replay', e);
   }
 }
 
 function renderReplay() {
-  const { rec, at } = model.replay;
+  const { rec, at, line } = model.replay;
   rboard.setSize(rec.size);
+  const shown = model.replayShown();
+  const all = [...shown.moves, ...shown.line];
   const stones = new Map();
-  rec.moves.slice(0, at).forEach((mv, i) => stones.set(mv, colourAt(i)));
-  rboard.render({ stones, last: rec.moves[at - 1] || null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black' });
+  all.forEach((mv, i) => stones.set(mv, colourAt(i)));
+  rboard.render({ stones, last: all[all.length - 1] || null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black', numbered: shown.line });
   // the record's lines: "black Alice 1500 1490", "result white time"
   const name = (v) => (v || '').split(' ')[0];
   const [result, reason] = (rec.result || '').split(' ');
@@ -1015,12 +1036,284 @@ function renderReplay() {
   $('r-pos').textContent = `${at} / ${rec.moves.length}`;
   $('r-jump').max = String(rec.moves.length);
   $('r-jump').value = String(at);
+  $('r-analyse').hidden = !model.caps.includes('position');
+  // a mark's better line, played from the position before its move
+  $('r-line').hidden = !line;
+  if (line) {
+    const m = model.review.marks[line.mark];
+    $('r-line-text').textContent = t('web.line.shown', '%s (%d/%d)', markWords(m), line.shown, line.moves.length);
+    $('r-line-step').disabled = line.shown >= line.moves.length;
+  }
+  renderReview();
 }
 
 function stepReplay(to) {
   if (!model.replay) return;
+  stopLine();
   model.stepReplay(to);
   renderReplay();
+}
+
+// ---- the review (PROTOCOL.md 5.19) ------------------------------------------
+
+const LINE_MS = 800; // a mark's line: the wait between its stones
+
+// MARKS of the game replayed: the stored review, or 455 (none yet: the
+// Review button), or why it cannot be shown.
+function askMarks() {
+  const r = model.review;
+  if (!r) return;
+  send('MARKS', r.id).catch(() => {}).finally(renderReview);
+}
+
+$('review-go').addEventListener('click', () => {
+  const args = model.reviewAsk();
+  if (!args) return;
+  renderReview();
+  send('REVIEW', ...args).catch(() => {}).finally(renderReview);
+});
+
+function reviewState(r) {
+  switch (r.state) {
+    case 'none': return r.err ? reviewErrorWords(r.err.code, r.err.text) : t('web.review.none', 'The engine has not reviewed this game yet.');
+    case 'requested': return t('web.review.asked', 'Asking for a review…');
+    case 'running': return r.total ? t('web.review.progress', 'Reviewing: %d/%d positions', r.done, r.total) : t('web.review.started', 'Reviewing…');
+    case 'failed': return t('web.review.failed', 'The review could not be made; ask again.');
+    case 'refused': return reviewErrorWords(r.err.code, r.err.text);
+    case 'ready': return t('web.review.ready', 'Black\'s chance to win after each move; click the graph to go to that position.');
+    default: return t('web.loading', 'Loading…');
+  }
+}
+
+function renderReview() {
+  const r = model.review;
+  $('review').hidden = !r || app.view !== 'replay';
+  if (!r || app.view !== 'replay') return;
+  $('review-state').textContent = reviewState(r);
+  $('review-go').hidden = !(r.state === 'none' || r.state === 'failed');
+  const running = r.state === 'running' && r.total > 0;
+  $('review-progress').hidden = !running;
+  if (running) {
+    $('review-progress').max = r.total;
+    $('review-progress').value = r.done;
+  }
+  const ready = r.state === 'ready';
+  $('review-graph').hidden = !ready;
+  const ol = $('review-marks');
+  ol.replaceChildren();
+  if (!ready) return;
+  drawGraph(r);
+  const line = model.replay.line;
+  r.marks.forEach((m, i) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.mark = String(i);
+    b.textContent = markWords(m);
+    if (line && line.mark === i) b.setAttribute('aria-current', 'true');
+    b.addEventListener('click', () => playMark(i));
+    li.appendChild(b);
+    ol.appendChild(li);
+  });
+  if (!r.marks.length) ol.replaceChildren(item(t('web.review.nomarks', 'No move was marked.')));
+}
+
+// The graph: black's chance at each position (black's share filled from
+// the bottom, even chances dashed), the position shown, the marks on
+// their moves.
+const GW = 600;
+const GH = 150;
+const SVGNS = 'http://www.w3.org/2000/svg';
+function svgEl(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  parent.appendChild(e);
+  return e;
+}
+
+function drawGraph(r) {
+  const svg = $('review-graph');
+  svg.setAttribute('viewBox', `0 0 ${GW} ${GH}`);
+  svg.replaceChildren();
+  svgEl('rect', { x: 0, y: 0, width: GW, height: GH, class: 'graph-bg' }, svg);
+  const pts = chancePoints(r.evals, GW, GH);
+  if (pts.length) {
+    const xy = pts.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
+    svgEl('polygon', { points: `${pts[0].x.toFixed(1)},${GH} ${xy} ${pts[pts.length - 1].x.toFixed(1)},${GH}`, class: 'graph-black' }, svg);
+    svgEl('polyline', { points: xy, class: 'graph-line' }, svg);
+  }
+  svgEl('line', { x1: 0, y1: GH / 2, x2: GW, y2: GH / 2, class: 'graph-mid' }, svg);
+  const last = Math.max(1, r.evals.length - 1);
+  const x = (i) => (i / last) * GW;
+  const at = model.replay.at;
+  svgEl('line', { x1: x(at), y1: 0, x2: x(at), y2: GH, class: 'graph-at', 'data-at': at }, svg);
+  r.marks.forEach((m, i) => {
+    const v = r.evals[m.ply];
+    const c = svgEl('circle', { cx: x(m.ply), cy: GH - ((v === null ? 500 : v) / 1000) * GH, r: 7, class: `graph-mark ${m.kind}`, 'data-graph-mark': i }, svg);
+    svgEl('title', {}, c).textContent = markWords(m);
+  });
+}
+
+$('review-graph').addEventListener('click', (e) => {
+  const r = model.review;
+  if (!r || r.state !== 'ready') return;
+  const mark = e.target.closest && e.target.closest('[data-graph-mark]');
+  if (mark) {
+    playMark(Number(mark.dataset.graphMark));
+    return;
+  }
+  const box = $('review-graph').getBoundingClientRect();
+  stepReplay(positionAt(((e.clientX - box.left) / box.width) * GW, GW, r.evals.length));
+});
+
+// A mark clicked: the position before its move, then its better line
+// stone by stone on a timer (or the step button), until Back.
+function playMark(i) {
+  stopLine();
+  const line = model.replayMark(i);
+  renderReplay();
+  if (!line) return;
+  app.lineTimer = setInterval(() => {
+    const more = model.replayLineStep(1);
+    renderReplay();
+    if (!more) stopLine();
+  }, LINE_MS);
+}
+
+function stopLine() {
+  clearInterval(app.lineTimer);
+  app.lineTimer = null;
+}
+
+$('r-line-step').addEventListener('click', () => {
+  stopLine();
+  model.replayLineStep(1);
+  renderReplay();
+});
+$('r-line-back').addEventListener('click', () => {
+  stopLine();
+  model.replayLineEnd();
+  renderReplay();
+});
+
+// ---- the analysis board (PROTOCOL.md 5.17, 5.18) ------------------------------
+
+// What the lobby offers as this server serves it: the analysis board with
+// `position`.
+function renderCaps() {
+  $('analysis-card').hidden = !model.caps.includes('position');
+}
+
+form('analyse', (f) => openAnalysis(f.rule, Number(f.size), [], null));
+$('r-analyse').addEventListener('click', () => {
+  const { rec, at } = model.replay;
+  const shown = model.replayShown();
+  openAnalysis(rec.rule || 'freestyle', rec.size, [...shown.moves, ...shown.line], { id: rec.id, at });
+});
+
+function openAnalysis(rule, size, moves, from) {
+  clearInterval(app.lobbyTimer);
+  const args = model.openAnalysis(rule, size, moves, from);
+  show('analysis');
+  askPosition(args);
+}
+
+// A position asked (model.js positionAsk's arguments, null: none to ask);
+// the server's answer or refusal is the model's to keep.
+function askPosition(args) {
+  renderAnalysis();
+  if (!args) return;
+  send('POSITION', ...args).catch((e) => { if (!e.code) toast(errText(e)); }).finally(renderAnalysis);
+}
+
+const aboard = new Board($('aboard'), (mv) => askPosition(model.analysisPlace(mv)));
+
+$('a-undo').addEventListener('click', () => askPosition(model.analysisUndo()));
+$('a-clear').addEventListener('click', () => askPosition(model.analysisClear()));
+$('a-engine').addEventListener('click', () => {
+  const args = model.analysisEngine();
+  if (!args) return;
+  renderAnalysis();
+  send('ANALYSE', ...args).catch((e) => { if (!e.code) toast(errText(e)); }).finally(renderAnalysis);
+});
+$('a-back').addEventListener('click', () => {
+  const a = model.analysis;
+  model.closeAnalysis();
+  if (a && a.from && model.replay && model.replay.rec.id === a.from.id) {
+    show('replay');
+    history.replaceState(null, '', `#replay=${encodeURIComponent(a.from.id)}`);
+    renderReplay();
+  } else {
+    showLobby();
+  }
+});
+const lineTo = (f) => () => {
+  const a = model.analysis;
+  if (!a || !a.engine) return;
+  model.analysisLine(f(a));
+  renderAnalysis();
+};
+$('a-line-first').addEventListener('click', lineTo(() => 0));
+$('a-line-prev').addEventListener('click', lineTo((a) => a.line - 1));
+$('a-line-next').addEventListener('click', lineTo((a) => a.line + 1));
+$('a-line-last').addEventListener('click', lineTo((a) => a.engine.pv.length));
+
+// A text that starts a sentence, its first letter a capital (a language
+// without capitals is left as it is).
+function sentence(s) {
+  return s.charAt(0).toLocaleUpperCase(i18n.htmlLang(i18n.language())) + s.slice(1);
+}
+
+function renderAnalysis() {
+  const a = model.analysis;
+  if (!a || app.view !== 'analysis') return;
+  aboard.setSize(a.size);
+  const shown = model.analysisShown();
+  const all = [...shown.moves, ...shown.line];
+  const stones = new Map();
+  all.forEach((mv, i) => stones.set(mv, colourAt(i)));
+  const e = a.engine;
+  const stepping = shown.line.length > 0;
+  aboard.render({
+    stones,
+    last: all[all.length - 1] || null,
+    win: stepping ? [] : a.five,
+    forbidden: stepping ? [] : a.forbidden,
+    cands: e && !stepping ? e.cands.map((c) => ({ mv: c.mv, score: scoreMark(engineScore(c.score, e.mover), e.mover) })) : [],
+    canPlay: !stepping,
+    toMove: stepping ? colourAt(all.length) : a.toMove || colourAt(all.length),
+    numbered: shown.line,
+  });
+  const info = t('web.ana.info', '%s %s×%s', word('rule', a.rule), a.size, a.size);
+  $('a-info').textContent = a.from ? t('web.ana.from', '%s · from game %s, move %d', info, a.from.id, a.from.at) : info;
+  let turn = '';
+  if (a.result !== 'none') turn = overWords(a.result, a.result === 'draw' ? 'board-full' : 'five');
+  else if (a.toMove === 'black') turn = t('game.black_to_move', 'Black to move');
+  else if (a.toMove === 'white') turn = t('game.white_to_move', 'White to move');
+  $('a-turn').textContent = turn;
+  $('a-refusal').textContent = a.refusal ? refusalWords(a.refusal) : '';
+  $('a-undo').disabled = !a.moves.length;
+  $('a-clear').disabled = !a.moves.length;
+  $('a-engine').hidden = !model.caps.includes('analysis');
+  $('a-engine').disabled = !!a.thinking || !!a.asked || a.toMove === null || a.toMove === 'none';
+  $('a-back').textContent = a.from ? t('web.ana.back', 'Back to the replay') : t('web.lobby', 'Back to the lobby');
+  $('a-engine-box').hidden = !(a.thinking || e || a.engineErr);
+  let reason = '';
+  if (a.thinking) reason = t('web.ana.thinking', 'The engine is thinking…');
+  else if (a.engineErr) reason = errorWords(a.engineErr.code, a.engineErr.text);
+  else if (e) reason = sentence(t('web.ana.reason', '%s (depth %d)', engineWords(e, e.cands.length ? engineScore(e.cands[0].score, e.mover) : null), e.depth));
+  $('a-reason').textContent = reason;
+  $('a-cands').replaceChildren(...(e ? e.cands : []).map((c) => {
+    const li = item(t('web.paren', '%s (%s)', c.mv, scoreWords(engineScore(c.score, e.mover))));
+    li.dataset.cand = c.mv;
+    return li;
+  }));
+  $('a-line').hidden = !e || !e.pv.length;
+  if (e) {
+    $('a-line-pos').textContent = `${a.line} / ${e.pv.length}`;
+    $('a-line-first').disabled = $('a-line-prev').disabled = a.line === 0;
+    $('a-line-next').disabled = $('a-line-last').disabled = a.line >= e.pv.length;
+  }
 }
 
 async function download(format) {
@@ -1347,6 +1640,7 @@ function renderTexts() {
   renderMute();
   if (app.view === 'game') renderGame();
   if (app.view === 'replay' && model.replay) renderReplay();
+  if (app.view === 'analysis') renderAnalysis();
   if (app.view === 'dead') renderDead();
   if (app.view === 'lobby') refreshLobby();
 }

@@ -1,6 +1,7 @@
 // board.js: the board as SVG. It only draws what it is given (stones, the
 // last move, the winning line, forbidden points, a bot's candidates, an
-// opening stage's area and fifth-move offers, the cursor) and reports
+// opening stage's area and fifth-move offers, an engine's line numbered on
+// its stones, the cursor) and reports
 // which point was picked; the rules are the server's.
 // Its screen-reader labels come from the catalog (i18n.js).
 import { xyToMove } from './proto.js';
@@ -42,7 +43,7 @@ export class Board {
     this.n = 0;
     this.cursor = null;
     this.hover = null;
-    this.view = { stones: new Map(), last: null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black', area: [], fifths: [], picked: [] };
+    this.view = { stones: new Map(), last: null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black', area: [], fifths: [], picked: [], numbered: [] };
     svg.setAttribute('tabindex', '0');
     // a grid (rows of gridcells) rather than an application: Chromium maps
     // it to a table a screen reader can also read row by row in browse
@@ -141,9 +142,10 @@ export class Board {
   // forbidden (moves), cands ([{mv, score}]: score, the mark shown),
   // canPlay, toMove, preview (a point tapped once, or null); an opening
   // stage's: area (the points its stone may go to, shaded), fifths (the
-  // fifth moves offered) and picked (those picked to offer), numbered.
+  // fifth moves offered) and picked (those picked to offer), numbered;
+  // numbered: the stones of a line shown, in order, each with its number.
   render(view) {
-    this.view = { area: [], fifths: [], picked: [], ...view };
+    this.view = { area: [], fifths: [], picked: [], numbered: [], ...view };
     view = this.view;
     const layer = this.layer;
     layer.replaceChildren();
@@ -166,6 +168,7 @@ export class Board {
       if (view.forbidden.includes(mv)) marks.push(t('web.cell.forbidden', 'forbidden for black'));
       if (view.fifths.includes(mv)) marks.push(t('web.cell.fifth', 'offered fifth move %d', view.fifths.indexOf(mv) + 1));
       if (view.picked.includes(mv)) marks.push(t('web.cell.picked', 'picked to offer, %d', view.picked.indexOf(mv) + 1));
+      if (view.numbered.includes(mv)) marks.push(t('web.cell.line', 'move %d of the line', view.numbered.indexOf(mv) + 1));
       if (view.area.includes(mv) && !view.fifths.includes(mv) && !view.stones.has(mv)) marks.push(t('web.cell.area', 'allowed now'));
       r.setAttribute('aria-label', cellLabel(mv, view.stones.get(mv), marks));
     }
@@ -215,6 +218,13 @@ export class Board {
         n.textContent = String(i + 1);
       });
     }
+    // a line's stones, numbered from 1 in the colour that shows on them
+    v.numbered.forEach((mv, i) => {
+      const p = at(mv);
+      if (!p) return;
+      const n = el('text', { x: p.cx, y: p.cy + 6, class: `num ${v.stones.get(mv) || ''}`, 'data-line': mv }, m);
+      n.textContent = String(i + 1);
+    });
     // a point tapped once, awaiting the tap that plays it
     if (v.preview && at(v.preview)) el('circle', { ...at(v.preview), r: C * 0.44, class: ['ghost', 'preview', v.toMove].join(' '), 'data-preview': v.preview }, m);
     const h = this.hover;

@@ -52,6 +52,8 @@ const ERRORS = {
   451: N('err.451', 'That fifth move was not offered'),
   452: N('err.452', 'No analysis while you play a game, nor of a game being played'),
   453: N('err.453', "You have used this hour's analyses; try again later"),
+  454: N('err.454', 'That game was played in a private room you were not in'),
+  455: N('err.455', 'That game has not been reviewed yet; a review request makes one'),
   500: N('err.500', 'The server could not do that; try again'),
   501: N('err.501', 'This server does not offer that'),
   502: N('err.502', 'The server is restarting; try again in a moment'),
@@ -178,14 +180,21 @@ const TABLES = {
     'block-open-three': N('botwhy.block-open-three', 'answers an open three'),
     positional: N('botwhy.positional', 'a positional move'),
   },
+  // a review's marks (PROTOCOL.md 5.19)
+  mark: {
+    'missed-win': N('web.mark.missed-win', 'missed win'),
+    blunder: N('web.mark.blunder', 'blunder'),
+    turning: N('web.mark.turning', 'turning point'),
+  },
 };
 
 // A token of a family (reason, result, offer, status, ustate, colour,
-// opening, canon, ord, rule, stage, botwhy) in words.
+// opening, canon, ord, rule, stage, botwhy, mark) in words.
 export function word(family, token) {
   const m = TABLES[family] && Object.hasOwn(TABLES[family], token) ? TABLES[family][token] : null;
   if (m) return say(m);
   if (family === 'botwhy') return t('botwhy.other', 'its own reasons');
+  if (family === 'mark') return t('web.mark.other', 'marked move');
   return '?';
 }
 
@@ -339,4 +348,71 @@ export function openingWords(o, plies) {
     case 'branch': return t('web.open.other.branch', '%s chooses: one fifth move, or ten offers', o.user);
     default: return t('web.open.other', 'Opening: %s to act', o.user);
   }
+}
+
+// ---- the analysis board and the review (PROTOCOL.md 5.17-5.19) ------------
+
+// An engine's line for side (the side to move where it starts) as its
+// reason word says it: "black wins by fours (VCF): j9, k10, l11". The
+// moves are the game's notation, never translated.
+export function lineWords(reason, side, line) {
+  const who = word('colour', side);
+  const moves = line.join(', ');
+  switch (reason) {
+    case 'five': return t('web.line.five', '%s makes five: %s', who, moves);
+    case 'open-four': return t('web.line.open-four', '%s makes an open four: %s', who, moves);
+    case 'four-three': return t('web.line.four-three', '%s wins with a four-three: %s', who, moves);
+    case 'vcf': return t('web.line.vcf', '%s wins by fours (VCF): %s', who, moves);
+    case 'vct': return t('web.line.vct', '%s wins by threats (VCT): %s', who, moves);
+    case 'block-five': return t('web.line.block-five', '%s must block the four: %s', who, moves);
+    case 'block-open-three': return t('web.line.block-open-three', '%s answers the open three: %s', who, moves);
+    default: return t('web.line.best', '%s\'s best line: %s', who, moves);
+  }
+}
+
+// ANALYSE's answer (model.js analysis.engine) in words: its reason word
+// phrased with its line; a forced result its word does not say (a search
+// that proved it) said as one: "white: forced win found: ...".
+export function engineWords(e, top) {
+  const said = ['five', 'open-four', 'four-three', 'vcf', 'vct'];
+  if (top && top.win && !said.includes(e.reason)) {
+    const moves = e.pv.join(', ');
+    if (top.side === e.mover) return t('web.line.win', '%s: forced win found: %s', word('colour', e.mover), moves);
+    return t('web.line.loss', '%s loses by force; the longest defence: %s', word('colour', e.mover), moves);
+  }
+  return lineWords(e.reason, e.mover, e.pv);
+}
+
+// A chance per mille as a whole percentage.
+function percent(pm) {
+  return Math.round(pm / 10);
+}
+
+// A review's mark (model.js review.marks) in words: "Move 8, white:
+// blunder (61% → 0%). Better: j9 — white wins by fours (VCF): j9, k10".
+export function markWords(m) {
+  const head = t('web.mark', 'Move %d, %s: %s (%d%% → %d%%)', m.ply, word('colour', m.side), word('mark', m.kind), percent(m.before), percent(m.after));
+  if (m.better === '-' || m.better === m.played) return head;
+  const line = m.line.length ? m.line : [m.better];
+  return t('web.mark.better', '%s. Better: %s — %s', head, m.better, lineWords(m.reason, m.side, line));
+}
+
+// Why the analysis board refused a stone (model.js analysis.refusal):
+// the point and the server's reason.
+export function refusalWords(r) {
+  if (r.why === 'long') return t('web.ana.long', 'A position of more than 100 moves cannot be analysed');
+  const why = r.code === 440 ? t('web.ana.over', 'The game is over in this position') : errorWords(r.code, r.code === 402 ? '' : r.text);
+  return r.mv ? t('web.ana.refused', '%s: %s', r.mv, why) : why;
+}
+
+// A refusal of REVIEW or MARKS (PROTOCOL.md 5.19's table) in words.
+const REVIEW_ERRORS = {
+  402: N('web.review.402', 'There is no finished game with that number'),
+  452: N('web.review.452', 'No review while you play a game, nor of a game still being played'),
+  453: N('web.review.453', "You have used this hour's reviews; try again later"),
+  506: N('web.review.506', 'Too many reviews are under way; try again shortly'),
+};
+
+export function reviewErrorWords(code, text) {
+  return REVIEW_ERRORS[code] ? say(REVIEW_ERRORS[code]) : errorWords(code, text);
 }

@@ -8,7 +8,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { format, htmlLang, pickLanguage, t } from '../../client/web/i18n.js';
-import { botWhy, canonWords, errorWords, known, openingWords, tcWords, word } from '../../client/web/words.js';
+import {
+  botWhy, canonWords, engineWords, errorWords, known, lineWords, markWords, openingWords, refusalWords, reviewErrorWords, tcWords, word,
+} from '../../client/web/words.js';
 
 const have = ['en', 'zh_CN'];
 for (const [tags, want] of [
@@ -82,3 +84,55 @@ assert.equal(openingWords({ stage: 'place', mine: true, area: 'centre' }, 0), 'P
 assert.equal(openingWords({ stage: 'offer', mine: true, count: 10, picked: ['a1'] }, 4), 'Offer 10 fifth moves: tap them, then confirm (1 picked)');
 assert.equal(openingWords({ stage: 'declare', mine: true, count: 8 }, 4), 'Declare how many fifth moves you will offer (1–8)');
 console.log('ok words for every opening rule, every canonical renju opening (D1 Kansei 寒星 ... I13 Suisei 彗星) and every opening stage');
+
+// the analysis board and the review (PROTOCOL.md 5.17-5.19): a word for
+// every mark kind and every reason word of the engine, the marks phrased
+// from their fields, every refusal of 5.19's table in words
+const s19 = spec.slice(spec.indexOf('### 5.19'), spec.indexOf('## 6.'));
+const kinds = [...s19.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+assert.deepEqual(kinds, ['missed-win', 'blunder', 'turning'], 'the mark kinds not read from PROTOCOL.md');
+for (const k of kinds) assert.ok(known('mark', k), `mark ${k} has no words`);
+assert.equal(word('mark', 'new-kind'), 'marked move');
+const reasons = /`reason` the engine's word for `better`\s*\(([^)]*)\)/.exec(s19);
+assert.ok(reasons, 'the reason words not read from PROTOCOL.md');
+const said = new Set();
+for (const r of reasons[1].match(/`[a-z-]+`/g).map((x) => x.slice(1, -1))) {
+  const w = lineWords(r, 'black', ['j9', 'k10']);
+  assert.match(w, /^black.*: j9, k10$/, `${r}: ${w}`);
+  said.add(w.replace(/: j9, k10$/, ''));
+}
+assert.equal(said.size, 8, 'two reason words said the same');
+assert.equal(lineWords('vcf', 'black', ['j9', 'k10', 'l11']), 'black wins by fours (VCF): j9, k10, l11');
+assert.equal(lineWords('something-new', 'white', ['a1']), 'white\'s best line: a1');
+assert.equal(markWords({ kind: 'blunder', side: 'white', ply: 8, played: 'c3', better: 'j9', before: 612, after: 0, reason: 'vcf', line: ['j9', 'k10', 'l11'] }),
+  'Move 8, white: blunder (61% → 0%). Better: j9 — white wins by fours (VCF): j9, k10, l11');
+assert.equal(markWords({ kind: 'missed-win', side: 'black', ply: 5, played: 'h10', better: '-', before: 1000, after: 600, reason: 'positional', line: [] }),
+  'Move 5, black: missed win (100% → 60%)');
+assert.equal(markWords({ kind: 'turning', side: 'black', ply: 7, played: 'h11', better: 'h11', before: 655, after: 1000, reason: 'open-four', line: ['h11'] }),
+  'Move 7, black: turning point (66% → 100%)', 'the move played was the best: no better one');
+assert.equal(markWords({ kind: 'blunder', side: 'white', ply: 2, played: 'a1', better: 'h9', before: 498, after: 120, reason: 'positional', line: [] }),
+  'Move 2, white: blunder (50% → 12%). Better: h9 — white\'s best line: h9', 'a line of another node: its better move alone');
+// ANALYSE's answer: its reason word; a forced result its word does not say
+assert.equal(engineWords({ reason: 'vcf', mover: 'black', pv: ['j9', 'k10'] }, { side: 'black', win: 2 }), 'black wins by fours (VCF): j9, k10');
+assert.equal(engineWords({ reason: 'positional', mover: 'white', pv: ['a1', 'b2'] }, { side: 'white', win: 4 }), 'white: forced win found: a1, b2');
+assert.equal(engineWords({ reason: 'block-five', mover: 'white', pv: ['a1'] }, { side: 'black', win: 2 }), 'white loses by force; the longest defence: a1');
+assert.equal(engineWords({ reason: 'positional', mover: 'black', pv: ['g9', 'f10'] }, { side: 'black', value: 1.6 }), 'black\'s best line: g9, f10');
+// the board's refusals, the point first; the server's English text not shown
+assert.equal(refusalWords({ code: 434, text: 'move 9 (j8): double-three', mv: 'j8' }), 'j8: Forbidden for black under renju: a double three');
+assert.equal(refusalWords({ code: 432, text: 'move 9 (h8): occupied', mv: 'h8' }), 'h8: That point is already taken');
+assert.equal(refusalWords({ code: 440, text: 'x', mv: 'a5' }), 'a5: The game is over in this position');
+assert.equal(refusalWords({ code: 402, text: 'no such board for that rule', mv: null }), 'A value in that request is out of range');
+assert.equal(refusalWords({ why: 'long', mv: 'a1' }), 'A position of more than 100 moves cannot be analysed');
+const s19codes = [...s19.matchAll(/\| `([0-9]{3}) [a-z-]+` \|$/gm)].map((m) => Number(m[1]));
+assert.deepEqual([...new Set(s19codes)].sort(), [402, 452, 453, 454, 455, 506], 'the codes of 5.19 not read from PROTOCOL.md');
+const rw = new Set();
+for (const c of s19codes) {
+  const w = reviewErrorWords(c, 'the next in 12 minutes');
+  assert.notEqual(w, errorWords(999), `review error ${c} has no words`);
+  assert.doesNotMatch(w, /minutes|[0-9]{3}/, `review error ${c}: ${w}`);
+  rw.add(w);
+}
+assert.equal(rw.size, 6);
+assert.match(reviewErrorWords(453), /reviews/);
+assert.match(reviewErrorWords(455), /no review/);
+console.log(`ok words for the ${kinds.length} mark kinds, the engine's ${said.size} reason words, a mark phrased from its fields, the board's refusals and the ${rw.size} review refusals`);

@@ -13,6 +13,12 @@
 //   - renju: the forbidden points the server names are marked, and a click
 //     on one is refused with the reason;
 //   - a swap2 opening: three stones put by clicks, a colour by a button;
+//   - the analysis board (issue 47): a renju position set up by clicks
+//     from the lobby, the server's forbidden point marked and refused, a
+//     stone on a stone refused, the engine's candidates and reason, its
+//     line stepped, undo and clear, in English and Chinese, its contrast;
+//     fair play: a player seated in a game analysing a replay's position
+//     is refused (452) in words;
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
 //     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
@@ -70,7 +76,7 @@ function ok(what) {
 
 const dir = mkdtempSync(join(tmpdir(), 'gomokud-web.'));
 const conf = join(dir, 'gomokud.conf');
-writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\n');
+writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\nanalysis-ms 300\n');
 let daemon = null;
 
 function startDaemon(port) {
@@ -923,6 +929,153 @@ async function openingGames() {
   for (const rule of Object.keys(OPENING_SCRIPTS)) if (!only || only.split(',').includes(rule)) await openingGame(rule);
 }
 
+// ---- 5c: the analysis board (issue 47; PROTOCOL.md 5.17, 5.18) -------------------
+
+const aStones = (page) => page.$$eval('#aboard [data-stone]', (s) => s.length);
+
+// A stone placed on the analysis board: its point clicked, then the
+// server's word awaited, the stone on the board or the refusal said.
+async function aPlace(page, mv) {
+  const n = await aStones(page);
+  await page.click(`#aboard [data-mv="${mv}"]`);
+  await page.waitForFunction((m, k) => document.querySelector(`#aboard [data-stone="${m}"]`) && document.querySelectorAll('#aboard [data-stone]').length === k + 1
+    || document.getElementById('a-refusal').textContent !== '', { timeout: T }, mv, n);
+}
+
+// The engine asked about the position shown: its candidates on the board
+// and listed, its reason said.
+async function aEngine(page) {
+  await page.waitForFunction(() => !document.getElementById('a-engine').disabled, { timeout: T });
+  await page.click('#a-engine');
+  await page.waitForFunction(() => document.querySelector('#a-cands li') || /[0-9]{3}|[A-Za-z]/.test(document.getElementById('a-reason').textContent)
+    && !document.getElementById('a-engine').disabled, { timeout: T });
+}
+
+// The position of PROTOCOL.md 5.17: black's j8 is a double three.
+const RENJU_J8 = ['h8', 'a1', 'i8', 'a3', 'j9', 'a5', 'j10', 'a7'];
+
+// Set up from the lobby: renju, the stones of both sides in turn by clicks
+// (each judged by POSITION), the forbidden point the server names marked
+// and a click on it refused with the reason, as a stone on a stone; the
+// engine's candidates on the board with their scores, its reason, its line
+// stepped stone by stone; undo and clear. In English and Chinese, with
+// screenshots. Then fair play: a player seated in a game (a bot's, not
+// over) opens a finished game's replay by its link, analyses it from
+// there, and the engine is refused in words (452).
+async function analysisBoard() {
+  const started = Date.now();
+  const a = await open();
+  await a.waitForSelector('#analysis-card:not([hidden])', { timeout: T });
+  await a.select('#analyse select[name=rule]', 'renju');
+  await a.click('#analyse-go');
+  await a.waitForSelector('#analysis:not([hidden])', { timeout: T });
+  await waitText(a, '#a-turn', /^Black to move$/);
+  assert.equal(await text(a, '#a-info'), 'renju 15×15');
+  for (const mv of RENJU_J8) await aPlace(a, mv);
+  assert.equal(await aStones(a), 8);
+  assert.equal(await text(a, '#a-refusal'), '');
+  await a.waitForSelector('#aboard [data-forbidden="j8"]', { timeout: T });
+  assert.deepEqual(await a.$$eval('#aboard [data-forbidden]', (l) => l.map((x) => x.dataset.forbidden)), ['j8']);
+  assert.match(await a.$eval('#aboard [data-mv="j8"]', (e) => e.getAttribute('aria-label')), /forbidden for black/);
+  await waitText(a, '#a-turn', /^Black to move$/);
+  await aPlace(a, 'j8');
+  assert.equal(await text(a, '#a-refusal'), 'j8: Forbidden for black under renju: a double three');
+  assert.equal(await a.$('#aboard [data-stone="j8"]'), null);
+  await aPlace(a, 'h8');
+  assert.equal(await text(a, '#a-refusal'), 'h8: That point is already taken');
+  assert.equal(await aStones(a), 8);
+  ok('the analysis board: a renju position set up by clicks, the server\'s forbidden point marked, a stone there or on a stone refused in words');
+
+  await aEngine(a);
+  const cands = await a.$$eval('#a-cands li', (l) => l.map((x) => x.dataset.cand));
+  assert.ok(cands.length >= 1 && cands.length <= 5, `candidates: ${cands}`);
+  assert.deepEqual(await a.$$eval('#aboard [data-cand]', (l) => l.map((x) => x.dataset.cand)), cands);
+  assert.ok(!cands.includes('j8'), 'the engine proposes the forbidden point');
+  const reason = await text(a, '#a-reason');
+  assert.match(reason, /^(black|Black).*: [a-o][0-9]+.*\(depth [0-9]+\)$/, reason);
+  assert.match(await text(a, '#a-cands'), /black/);
+  await langShot(a, 'en', 'analysis');
+  const pv = Number((await text(a, '#a-line-pos')).split(' / ')[1]);
+  assert.ok(pv >= 1, 'no line');
+  await a.click('#a-line-next');
+  await a.waitForSelector('#aboard [data-line]', { timeout: T });
+  assert.equal(await a.$eval('#aboard [data-line]', (e) => e.textContent), '1');
+  assert.equal(await a.$$eval('#aboard [data-cand]', (l) => l.length), 0, 'candidates drawn over the line');
+  await a.click('#a-line-last');
+  assert.equal(await a.$$eval('#aboard [data-line]', (l) => l.length), pv);
+  assert.equal(await aStones(a), 8 + pv);
+  assert.equal(await text(a, '#a-line-pos'), `${pv} / ${pv}`);
+  await contrastThemes(a, 'the analysis board with the engine\'s line', 40);
+  await a.click('#a-line-first');
+  await contrastThemes(a, 'the analysis board with the engine\'s candidates', 40);
+  assert.equal(await aStones(a), 8);
+  ok(`the engine: ${cands.length} candidates with scores on the board and listed, "${reason}", its line of ${pv} stepped stone by stone`);
+
+  await a.click('#a-undo');
+  await waitText(a, '#a-turn', /^White to move$/);
+  assert.equal(await aStones(a), 7);
+  assert.equal(await a.$$eval('#aboard [data-forbidden]', (l) => l.length), 0);
+  assert.equal(await a.$('#a-engine-box:not([hidden])'), null, 'the engine\'s answer outlived its position');
+  await a.click('#a-clear');
+  await waitText(a, '#a-turn', /^Black to move$/);
+  assert.equal(await aStones(a), 0);
+  await a.click('#a-back');
+  await a.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  ok('undo asks the position again (white to move, no forbidden point), clear empties the board, back to the lobby');
+
+  // the same in Chinese: the words, the refusal, the engine's reason
+  const z = await open(null, DESKTOP, ZH);
+  await z.waitForSelector('#analysis-card:not([hidden])', { timeout: T });
+  assert.equal(await text(z, '#analyse-go'), '打开研究棋盘');
+  await z.select('#analyse select[name=rule]', 'renju');
+  await z.click('#analyse-go');
+  await waitText(z, '#a-turn', /^轮到黑棋$/);
+  for (const mv of RENJU_J8) await aPlace(z, mv);
+  await z.waitForSelector('#aboard [data-forbidden="j8"]', { timeout: T });
+  await aPlace(z, 'j8');
+  assert.equal(await text(z, '#a-refusal'), 'j8：连珠规则下黑棋禁手：三三');
+  await aEngine(z);
+  assert.match(await text(z, '#a-reason'), /^黑棋.*（深度 [0-9]+）$/);
+  const side = await z.$eval('#analysis aside', (e) => e.innerText);
+  assert.doesNotMatch(side, ENGLISH, `English beside the Chinese analysis board: ${side}`);
+  await langShot(z, 'zh_CN', 'analysis');
+  ok('the analysis board in Chinese: its words, the refusal and the engine\'s reason');
+  await z.browserContext().close();
+
+  // fair play: seated in a bot's game, the replay of a finished game (its
+  // link) analysed: the engine refused, in words
+  await a.select('#bot select[name=level]', '1');
+  await a.select('#bot select[name=colour]', 'black');
+  await a.click('#bot-go');
+  await play(a, 'h8');
+  await a.waitForFunction(() => document.querySelectorAll('#board [data-stone]').length === 2, { timeout: T });
+  await a.click('#resign');
+  await a.click('#confirm-yes');
+  await waitText(a, '#turn', /^White wins/);
+  await a.click('#leave');
+  await a.click('#history-go');
+  await a.waitForSelector('[data-replay]', { timeout: T });
+  const id = await a.$eval('[data-replay]', (e) => e.dataset.replay);
+  await a.click('#bot-go');
+  await waitText(a, '#turn', /^Your move$/);
+  await a.evaluate((i) => { location.hash = `#replay=${i}`; }, id);
+  await a.waitForSelector('#replay:not([hidden])', { timeout: T });
+  await waitText(a, '#r-pos', /^2 \/ 2$/);
+  await a.click('#r-analyse');
+  await a.waitForSelector('#analysis:not([hidden])', { timeout: T });
+  await waitText(a, '#a-turn', /^Black to move$/);
+  assert.equal(await aStones(a), 2);
+  assert.equal(await text(a, '#a-info'), `freestyle 15×15 · from game ${id}, move 2`);
+  await aEngine(a);
+  assert.equal(await text(a, '#a-reason'), 'No analysis while you play a game, nor of a game being played');
+  assert.equal(await a.$$eval('#aboard [data-cand]', (l) => l.length), 0);
+  await a.click('#a-back');
+  await a.waitForSelector('#replay:not([hidden])', { timeout: T });
+  ok('fair play: seated in an unfinished game, a finished game\'s position analysed from its replay is refused in words (452)');
+  await a.browserContext().close();
+  ok(`the analysis board's cases took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 // ---- 6: an account, and a bot seated in a private room ---------------------------
 
 async function accountGame() {
@@ -1770,8 +1923,9 @@ async function boardAttention() {
 //     option, a text field's value): its colour on the background it sits
 //     on (the backgrounds of it and its ancestors composited, alpha and
 //     all), 4.5:1, or 3:1 when large (24 px, or 18.66 px bold);
-//   - the board's text (<text>: coordinates, a bot's scores) by its fill on
-//     the board's (and a score's disc over it), by its size on the screen;
+//   - the board's text (<text>: coordinates, a bot's scores, a line's
+//     numbers) by its fill on the board's (a score's disc over it, a
+//     number's stone under it), by its size on the screen;
 //   - 3:1 for what says something by its shape (WCAG 1.4.11): a stone
 //     (its fill or its rim) on the board, the last move's mark on its
 //     stone, the cursor and a forbidden point's cross on the board, a
@@ -1871,6 +2025,9 @@ function measureContrast() {
       let bg = wood;
       const disc = e.parentElement.querySelector('circle');
       if (e.closest('.cand') && disc) bg = over(paint(disc, 'fill'), wood);
+      // a line's number: on its stone
+      const stone = e.dataset.line && svg.querySelector(`[data-stone="${e.dataset.line}"]`);
+      if (stone) bg = over(paint(stone, 'fill'), wood);
       check(`${svg.id} text "${e.textContent}"`, over(paint(e, 'fill'), bg), bg, large(parseFloat(s.fontSize) * scale, Number(s.fontWeight)) ? 3 : 4.5);
     }
     for (const e of svg.querySelectorAll('[data-stone]')) {
@@ -2083,7 +2240,7 @@ async function a11yTree() {
   await p.browserContext().close();
 }
 
-const cases = { boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { analysisBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
