@@ -1027,7 +1027,9 @@ function renderReplay() {
   const all = [...shown.moves, ...shown.line];
   const stones = new Map();
   all.forEach((mv, i) => stones.set(mv, colourAt(i)));
-  rboard.render({ stones, last: all[all.length - 1] || null, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black', numbered: shown.line });
+  // a line's stones say their order by their numbers: no last-move mark
+  const last = shown.line.length ? null : all[all.length - 1] || null;
+  rboard.render({ stones, last, win: [], forbidden: [], cands: [], canPlay: false, toMove: 'black', numbered: shown.line });
   // the record's lines: "black Alice 1500 1490", "result white time"
   const name = (v) => (v || '').split(' ')[0];
   const [result, reason] = (rec.result || '').split(' ');
@@ -1098,7 +1100,7 @@ function renderReview() {
     $('review-progress').value = r.done;
   }
   const ready = r.state === 'ready';
-  $('review-graph').hidden = !ready;
+  $('review-graph').toggleAttribute('hidden', !ready); // an SVG element: no hidden property
   const ol = $('review-marks');
   ol.replaceChildren();
   if (!ready) return;
@@ -1109,7 +1111,10 @@ function renderReview() {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.mark = String(i);
-    b.textContent = markWords(m);
+    const dot = document.createElement('span');
+    dot.className = `kind ${m.kind}`; // the colour of its mark on the graph
+    dot.setAttribute('aria-hidden', 'true');
+    b.append(dot, markWords(m));
     if (line && line.mark === i) b.setAttribute('aria-current', 'true');
     b.addEventListener('click', () => playMark(i));
     li.appendChild(b);
@@ -1123,6 +1128,7 @@ function renderReview() {
 // their moves.
 const GW = 600;
 const GH = 150;
+const GM = 8; // the margin round the graph, where a mark at its edge is drawn whole
 const SVGNS = 'http://www.w3.org/2000/svg';
 function svgEl(name, attrs, parent) {
   const e = document.createElementNS(SVGNS, name);
@@ -1133,7 +1139,7 @@ function svgEl(name, attrs, parent) {
 
 function drawGraph(r) {
   const svg = $('review-graph');
-  svg.setAttribute('viewBox', `0 0 ${GW} ${GH}`);
+  svg.setAttribute('viewBox', `${-GM} ${-GM} ${GW + 2 * GM} ${GH + 2 * GM}`);
   svg.replaceChildren();
   svgEl('rect', { x: 0, y: 0, width: GW, height: GH, class: 'graph-bg' }, svg);
   const pts = chancePoints(r.evals, GW, GH);
@@ -1163,7 +1169,7 @@ $('review-graph').addEventListener('click', (e) => {
     return;
   }
   const box = $('review-graph').getBoundingClientRect();
-  stepReplay(positionAt(((e.clientX - box.left) / box.width) * GW, GW, r.evals.length));
+  stepReplay(positionAt(((e.clientX - box.left) / box.width) * (GW + 2 * GM) - GM, GW, r.evals.length));
 });
 
 // A mark clicked: the position before its move, then its better line
@@ -1276,7 +1282,7 @@ function renderAnalysis() {
   const stepping = shown.line.length > 0;
   aboard.render({
     stones,
-    last: all[all.length - 1] || null,
+    last: stepping ? null : all[all.length - 1] || null, // a line's stones are numbered
     win: stepping ? [] : a.five,
     forbidden: stepping ? [] : a.forbidden,
     cands: e && !stepping ? e.cands.map((c) => ({ mv: c.mv, score: scoreMark(engineScore(c.score, e.mover), e.mover) })) : [],
