@@ -1065,15 +1065,19 @@ const LINE_MS = 800; // a mark's line: the wait between its stones
 function askMarks() {
   const r = model.review;
   if (!r) return;
-  send('MARKS', r.id).catch(() => {}).finally(renderReview);
+  send('MARKS', r.id).catch(() => {}).finally(() => {
+    if (r === model.review && r.state === 'none' && r.rejoin) askReview(); // it ran for this page
+    else renderReview();
+  });
 }
 
-$('review-go').addEventListener('click', () => {
+function askReview() {
   const args = model.reviewAsk();
   if (!args) return;
   renderReview();
   send('REVIEW', ...args).catch(() => {}).finally(renderReview);
-});
+}
+$('review-go').addEventListener('click', askReview);
 
 function reviewState(r) {
   switch (r.state) {

@@ -1100,7 +1100,11 @@ export class Model {
   openReplay() {
     const rec = parseRecord(this.record.id, this.record.lines);
     this.replay = { rec, at: rec.moves.length, line: null };
+    const was = this.review;
     this.review = this.caps.includes('review') ? newReview(rec.id) : null;
+    // opened again (a reload, a new connection) while its review ran: the
+    // events went with the old connection; REVIEW joins it again (free)
+    if (this.review && was && was.id === rec.id && ['requested', 'running', 'fetching'].includes(was.state)) this.review.rejoin = true;
     return this.replay;
   }
 
@@ -1152,6 +1156,7 @@ export class Model {
   reviewAsk() {
     const r = this.review;
     if (!r || !['none', 'failed'].includes(r.state)) return null;
+    r.rejoin = false;
     r.state = 'requested';
     r.err = null;
     r.done = 0;
@@ -1315,11 +1320,11 @@ export class Model {
 }
 
 // A review not yet known: asking (MARKS sent), none (455: REVIEW makes
-// one), requested (REVIEW sent), running ({done, total}), fetching
+// one; rejoin: it was under way for this page, ask it again), requested (REVIEW sent), running ({done, total}), fetching
 // (REVIEWED ok: MARKS sent), ready ({plies, evals, marks}), failed
 // (REVIEWED failed: ask again), refused (err: MARKS said why not).
 function newReview(id) {
-  return { id, state: 'asking', done: 0, total: 0, plies: 0, evals: [], marks: [], err: null };
+  return { id, state: 'asking', done: 0, total: 0, plies: 0, evals: [], marks: [], err: null, rejoin: false };
 }
 
 export const ANALYSE_LINES = 5; // the engine's best moves an analysis asks for

@@ -606,6 +606,16 @@ check('a review: a stored one shows at once; its refusals kept; a failed one ask
   line(m, '* REVIEWED 13 failed 0 0');
   assert.equal(m.review.state, 'failed');
   assert.deepEqual(m.reviewAsk(), ['13'], 'asked again');
+  // opened again while it ran (a new connection): REVIEW joins it again
+  replayOf(m, '13', ['h8']);
+  assert.equal(m.review.rejoin, true);
+  m.sent('MARKS', ['13'], '#w5');
+  line(m, 'ERR #w5 455 not-reviewed');
+  assert.deepEqual([m.review.state, m.review.rejoin], ['none', true]);
+  assert.deepEqual(m.reviewAsk(), ['13']);
+  assert.equal(m.review.rejoin, false);
+  replayOf(m, '12', ['h8']);
+  assert.equal(m.review.rejoin, false, 'another game');
   const n = new Model();
   line(n, '* SERVER gomokud 0.1.0 1 position');
   replayOf(n, '12', ['h8']);
