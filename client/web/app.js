@@ -1159,7 +1159,9 @@ function drawGraph(r) {
   svgEl('line', { x1: x(at), y1: 0, x2: x(at), y2: GH, class: 'graph-at', 'data-at': at }, svg);
   r.marks.forEach((m, i) => {
     const v = r.evals[m.ply];
-    const c = svgEl('circle', { cx: x(m.ply), cy: GH - ((v === null ? 500 : v) / 1000) * GH, r: 7, class: `graph-mark ${m.kind}`, 'data-graph-mark': i }, svg);
+    // the turning point a ring round its move, which may hold another mark
+    const rad = m.kind === 'turning' ? 8 : 5.5;
+    const c = svgEl('circle', { cx: x(m.ply), cy: GH - ((v === null ? 500 : v) / 1000) * GH, r: rad, class: `graph-mark ${m.kind}`, 'data-graph-mark': i }, svg);
     svgEl('title', {}, c).textContent = markWords(m);
   });
 }

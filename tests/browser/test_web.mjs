@@ -19,6 +19,11 @@
 //     line stepped, undo and clear, in English and Chinese, its contrast;
 //     fair play: a player seated in a game analysing a replay's position
 //     is refused (452) in words;
+//   - the review (issue 47): a crafted game played to its end, Review
+//     pressed, its progress, the graph and the marks (the known missed
+//     win and blunder), a mark's better line played stone by stone and
+//     back, the graph clicked; a reload shows the stored review at once;
+//     the other player sees it in Chinese, a stranger is refused (454);
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
 //     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
@@ -76,7 +81,7 @@ function ok(what) {
 
 const dir = mkdtempSync(join(tmpdir(), 'gomokud-web.'));
 const conf = join(dir, 'gomokud.conf');
-writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\nanalysis-ms 300\n');
+writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\nanalysis-ms 300\nreview-ms 100\n');
 let daemon = null;
 
 function startDaemon(port) {
@@ -1074,6 +1079,116 @@ async function analysisBoard() {
   ok('fair play: seated in an unfinished game, a finished game\'s position analysed from its replay is refused in words (452)');
   await a.browserContext().close();
   ok(`the analysis board's cases took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+// ---- 5d: the review (issue 47; PROTOCOL.md 5.19) ---------------------------------
+
+// A crafted game between two pages: white leaves black's open three
+// h8 i8 j8 open (a3), black plays b15 instead of the open four (move 7, a
+// missed win), black does not block white's four a1-a4 (move 9, c15, a
+// blunder), and white's a5 makes five.
+const CRAFTED = ['h8', 'a1', 'i8', 'a2', 'j8', 'a3', 'b15', 'a4', 'c15', 'a5'];
+
+// The review's marks as the page lists them.
+const markTexts = (page) => page.$$eval('#review-marks [data-mark]', (l) => l.map((x) => x.textContent));
+
+// The crafted game played to its end, replayed; Review pressed, its
+// progress said, then the graph and the marks (its known missed win and
+// blunders); a mark's line played on the board and back; the graph
+// clicked to a position; the page reloaded: the stored review at once.
+// The other player sees it in Chinese; a stranger is refused it (454:
+// a private room's game).
+async function reviewGame() {
+  const started = Date.now();
+  const a = await open();
+  await a.select('#create select[name=colour]', 'black');
+  await a.click('#create-go');
+  await a.waitForFunction(() => document.getElementById('share-link').value.includes('#join='), { timeout: T });
+  const b = await open(await a.$eval('#share-link', (e) => e.value));
+  for (let i = 0; i < CRAFTED.length; i++) await play(i % 2 ? b : a, CRAFTED[i]);
+  await waitText(a, '#turn', /^White wins \(five\)$/);
+  await replayNewest(a);
+  await waitText(a, '#r-pos', /^10 \/ 10$/);
+  const id = await a.evaluate(() => window.gomokud.model.replay.rec.id);
+  assert.equal(await a.evaluate(() => location.hash), `#replay=${id}`);
+  await a.waitForSelector('#review-go:not([hidden])', { timeout: T });
+  assert.equal(await text(a, '#review-state'), 'The engine has not reviewed this game yet.');
+  await a.evaluate(() => {
+    window.reviewSaid = [];
+    new MutationObserver((recs) => {
+      for (const r of recs) for (const n of r.addedNodes) window.reviewSaid.push([n.textContent, document.getElementById('review-progress').hidden]);
+    }).observe(document.getElementById('review-state'), { childList: true });
+  });
+  await a.click('#review-go');
+  await a.waitForSelector('#review-graph:not([hidden])', { timeout: T });
+  const said = await a.evaluate(() => window.reviewSaid);
+  assert.ok(said.some(([s, hidden]) => /^Reviewing: [0-9]+\/11 positions$/.test(s) && !hidden), `no progress said: ${JSON.stringify(said)}`);
+  assert.equal(await a.$eval('#review-go', (e) => e.hidden), true);
+  assert.equal(await a.$eval('#review-progress', (e) => e.hidden), true);
+  const marks = await markTexts(a);
+  const missed = marks.findIndex((m) => /^Move 7, black: missed win \(100% → [0-9]+%\)\. Better: [a-o][0-9]+ — black .*: [a-o][0-9]+/.test(m));
+  assert.ok(missed >= 0, `no missed win at move 7:\n${marks.join('\n')}`);
+  assert.ok(marks.some((m) => /^Move 9, black: blunder/.test(m)), `no blunder at move 9:\n${marks.join('\n')}`);
+  // the graph: a point for each of the 11 positions, the one shown, the marks
+  assert.equal(await a.$eval('#review-graph polyline', (e) => e.getAttribute('points').split(' ').length), 11);
+  assert.equal(await a.$eval('#review-graph [data-at]', (e) => e.dataset.at), '10');
+  assert.equal(await a.$$eval('#review-graph [data-graph-mark]', (l) => l.length), marks.length);
+  ok(`the review: Review pressed, its progress said (${said.map(([s]) => s).filter((s) => /\//.test(s)).join(', ')}), then the graph and ${marks.length} marks, the known missed win and blunders among them`);
+
+  // a mark: the position before its move, its better line stone by stone
+  const better = /Better: ([a-o][0-9]+)/.exec(marks[missed])[1];
+  await a.click(`#review-marks [data-mark="${missed}"]`);
+  await waitText(a, '#r-pos', /^6 \/ 10$/);
+  await a.waitForSelector('#rboard [data-line]', { timeout: T });
+  assert.equal(await a.$eval('#rboard [data-line]', (e) => `${e.dataset.line} ${e.textContent}`), `${better} 1`);
+  await a.waitForFunction(() => document.getElementById('r-line-step').disabled, { timeout: T }); // played to its end
+  const [, shown, len] = /\(([0-9]+)\/([0-9]+)\)$/.exec(await text(a, '#r-line-text')).map(Number);
+  assert.equal(shown, len);
+  assert.equal(await a.$$eval('#rboard [data-line]', (l) => l.length), len);
+  assert.equal(await a.$$eval('#rboard [data-stone]', (l) => l.length), 6 + len);
+  await langShot(a, 'en', 'review');
+  await contrastThemes(a, 'the review with a mark\'s line', 40);
+  await a.click('#r-line-back');
+  await a.waitForFunction(() => !document.querySelector('#rboard [data-line]'), { timeout: T });
+  assert.equal(await a.$$eval('#rboard [data-stone]', (l) => l.length), 6);
+  assert.equal(await a.$eval('#r-line', (e) => e.hidden), true);
+  // the graph clicked: its left end is the empty board, its right the end
+  const box = await (await a.$('#review-graph')).boundingBox();
+  await a.mouse.click(box.x + 3, box.y + box.height / 2);
+  await waitText(a, '#r-pos', /^0 \/ 10$/);
+  assert.equal(await a.$eval('#review-graph [data-at]', (e) => e.dataset.at), '0');
+  await a.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+  await waitText(a, '#r-pos', /^5 \/ 10$/);
+  ok(`a mark clicked: the position before move 7, its line of ${len} from ${better} played stone by stone, then back; the graph clicked to a position`);
+
+  // reloaded: the replay opens again by its address, its review at once
+  await a.reload();
+  await named(a);
+  await a.waitForSelector('#replay:not([hidden])', { timeout: T });
+  await a.waitForSelector('#review-graph:not([hidden])', { timeout: T });
+  assert.equal(await a.$eval('#review-go', (e) => e.hidden), true);
+  assert.deepEqual(await markTexts(a), marks);
+  ok('a reload of the replay: the stored review shown at once, no button pressed');
+
+  // the other player, in Chinese, by the replay's link; a stranger refused
+  await b.select('#lang', 'zh_CN');
+  await b.evaluate((i) => { location.hash = `#replay=${i}`; }, id);
+  await b.waitForSelector('#review-graph:not([hidden])', { timeout: T });
+  const zh = await markTexts(b);
+  assert.ok(zh.some((m) => /^第 7 手，黑棋：错失胜机（100% → [0-9]+%）。更好的一手：/.test(m)), zh.join('\n'));
+  await b.click(`#review-marks [data-mark="${missed}"]`);
+  await b.waitForFunction(() => document.getElementById('r-line-step').disabled, { timeout: T });
+  const side = await b.$eval('#replay aside', (e) => e.innerText);
+  assert.doesNotMatch(side, ENGLISH, `English beside the Chinese review: ${side}`);
+  await langShot(b, 'zh_CN', 'review');
+  const c = await open(`https://127.0.0.1:${daemon.port}/#replay=${id}`);
+  await c.waitForSelector('#replay:not([hidden])', { timeout: T });
+  await waitText(c, '#review-state', /^That game was played in a private room: only its players may see its review$/);
+  assert.equal(await c.$eval('#review-go', (e) => e.hidden), true);
+  assert.equal(await c.$('#review-graph:not([hidden])'), null);
+  ok('the review in Chinese for the other player; a stranger is told it is a private room\'s game (454)');
+  for (const p of [a, b, c]) await p.browserContext().close();
+  ok(`the review's cases took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 // ---- 6: an account, and a bot seated in a private room ---------------------------
@@ -2240,7 +2355,7 @@ async function a11yTree() {
   await p.browserContext().close();
 }
 
-const cases = { analysisBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { analysisBoard, reviewGame, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
