@@ -1024,9 +1024,18 @@ async function analysisBoard() {
   await a.click('#a-clear');
   await waitText(a, '#a-turn', /^Black to move$/);
   assert.equal(await aStones(a), 0);
+  // a five: the result and its line as the server says them; no engine
+  for (const mv of ['h8', 'a1', 'i8', 'a3', 'j8', 'a5', 'k8', 'a7', 'l8']) await aPlace(a, mv);
+  await waitText(a, '#a-turn', /^Black wins \(five\)$/);
+  assert.equal(await a.$$eval('#aboard [data-win]', (w) => w.map((x) => x.dataset.win).sort().join(',')), 'h8,i8,j8,k8,l8');
+  assert.equal(await a.$eval('#a-engine', (e) => e.disabled), true);
+  await aPlace(a, 'a9');
+  assert.equal(await text(a, '#a-refusal'), 'a9: The game is over in this position');
+  await a.click('#a-clear');
+  await waitText(a, '#a-turn', /^Black to move$/);
   await a.click('#a-back');
   await a.waitForSelector('#lobby:not([hidden])', { timeout: T });
-  ok('undo asks the position again (white to move, no forbidden point), clear empties the board, back to the lobby');
+  ok('undo asks the position again (white to move, no forbidden point), clear empties the board; a five said as the server says it, a stone after it refused; back to the lobby');
 
   // the same in Chinese: the words, the refusal, the engine's reason
   const z = await open(null, DESKTOP, ZH);
@@ -1177,6 +1186,8 @@ async function reviewGame() {
   const zh = await markTexts(b);
   assert.ok(zh.some((m) => /^第 7 手，黑棋：错失胜机（100% → [0-9]+%）。更好的一手：/.test(m)), zh.join('\n'));
   await b.click(`#review-marks [data-mark="${missed}"]`);
+  await b.click('#r-line-step'); // a stone at once, by the button
+  await b.waitForSelector('#rboard [data-line]', { timeout: T });
   await b.waitForFunction(() => document.getElementById('r-line-step').disabled, { timeout: T });
   const side = await b.$eval('#replay aside', (e) => e.innerText);
   assert.doesNotMatch(side, ENGLISH, `English beside the Chinese review: ${side}`);
