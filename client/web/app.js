@@ -1105,6 +1105,10 @@ function renderReview() {
   }
   const ready = r.state === 'ready';
   $('review-graph').toggleAttribute('hidden', !ready); // an SVG element: no hidden property
+  // the position shown's chance, in words (the graph's, for every reader)
+  const here = ready ? r.evals[model.replay.at] : null;
+  $('review-at').hidden = here === null || here === undefined;
+  if (!$('review-at').hidden) $('review-at').textContent = t('web.review.at', 'Black\'s chance to win here: %d%%', Math.round(here / 10));
   const ol = $('review-marks');
   ol.replaceChildren();
   if (!ready) return;

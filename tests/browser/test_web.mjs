@@ -1166,6 +1166,8 @@ async function reviewGame() {
   await a.mouse.click(box.x + 3, box.y + box.height / 2);
   await waitText(a, '#r-pos', /^0 \/ 10$/);
   assert.equal(await a.$eval('#review-graph [data-at]', (e) => e.dataset.at), '0');
+  const chance = await a.evaluate(() => Math.round(window.gomokud.model.review.evals[0] / 10));
+  assert.equal(await text(a, '#review-at'), `Black's chance to win here: ${chance}%`);
   await a.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
   await waitText(a, '#r-pos', /^5 \/ 10$/);
   ok(`a mark clicked: the position before move 7, its line of ${len} from ${better} played stone by stone, then back; the graph clicked to a position`);
