@@ -1142,6 +1142,10 @@ async function reviewGame() {
   assert.equal(await a.$eval('#review-graph polyline', (e) => e.getAttribute('points').split(' ').length), 11);
   assert.equal(await a.$eval('#review-graph [data-at]', (e) => e.dataset.at), '10');
   assert.equal(await a.$$eval('#review-graph [data-graph-mark]', (l) => l.length), marks.length);
+  // for a screen reader: the graph an image with its name, each mark a button
+  const ax = await axNodes(a, '#review');
+  axHas(ax, 'image', "Black's chance to win, move by move", 'the review');
+  axHas(ax, 'button', marks[missed], 'the review');
   ok(`the review: Review pressed, its progress said (${said.map(([s]) => s).filter((s) => /\//.test(s)).join(', ')}), then the graph and ${marks.length} marks, the known missed win and blunders among them`);
 
   // a mark: the position before its move, its better line stone by stone
