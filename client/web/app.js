@@ -257,7 +257,7 @@ async function greet() {
 // Signed in on a new connection: the link it was opened with, else the
 // room shown before the drop, else the lobby.
 function reenter() {
-  if (route() || stayAnalysing()) return;
+  if (stayAnalysing() || route()) return;
   // the room shown before the connection dropped: its STATE for a player,
   // watched again by a spectator (the model decides)
   const again = model.rejoin(app.view);
@@ -289,7 +289,7 @@ async function greetAccount(s) {
     return false;
   }
   signedInAccount();
-  if (route() || stayAnalysing()) return true;
+  if (stayAnalysing() || route()) return true;
   const seated = model.takeSeated();
   if (seated) {
     enterRoom(seated, false);
@@ -313,10 +313,10 @@ function signedInAccount() {
 }
 
 // The link the page was opened with, or one pasted into its address bar:
-// #join=CODE, #watch=ROOM or #replay=ID. The server judges what follows the
+// #join=CODE, #watch=ROOM, #replay=ID or #analysis=RULE/SIZE/MOVES. The server judges what follows the
 // '='; a refusal lands on the dead-link page. False when there is none.
 function route() {
-  const m = /^#(join|watch|replay)=(.*)$/.exec(location.hash);
+  const m = /^#(join|watch|replay|analysis)=(.*)$/.exec(location.hash);
   if (!m) return false;
   history.replaceState(null, '', location.pathname);
   let arg = m[2];
@@ -325,6 +325,7 @@ function route() {
   } catch { /* sent as it came */ }
   if (m[1] === 'join') joinLink(arg);
   else if (m[1] === 'watch') enterRoom(arg, true);
+  else if (m[1] === 'analysis') analysisLink(arg);
   else openReplay(arg, true);
   return true;
 }
@@ -457,8 +458,10 @@ function show(view) {
   app.view = view;
   for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis']) $(v).hidden = v !== view;
   if (view !== 'game') document.title = 'gomokud';
-  // a replay's address names it (#replay=ID): a reload opens it again
-  if (view !== 'replay' && /^#replay=/.test(location.hash)) history.replaceState(null, '', location.pathname);
+  // a replay's address names it (#replay=ID), the analysis board's its
+  // position (#analysis=...): a reload opens it again; other views have none
+  const named = /^#(replay|analysis)=/.exec(location.hash);
+  if (named && named[1] !== view) history.replaceState(null, '', location.pathname);
   if (view !== 'replay') stopLine();
 }
 
@@ -1227,6 +1230,14 @@ $('r-analyse').addEventListener('click', () => {
   openAnalysis(rec.rule || 'freestyle', rec.size, [...shown.moves, ...shown.line], { id: rec.id, at });
 });
 
+// An analysis board's address: RULE/SIZE/MOVES (h8,i9; none: empty), as
+// renderAnalysis writes it; the server judges what it holds.
+function analysisLink(arg) {
+  const [rule, size, moves] = arg.split('/');
+  const n = Number(size);
+  openAnalysis(rule, n >= 5 && n <= 20 ? n : 15, moves ? moves.split(',') : [], null); // the sizes of PROTOCOL.md 2
+}
+
 function openAnalysis(rule, size, moves, from) {
   clearInterval(app.lobbyTimer);
   const args = model.openAnalysis(rule, size, moves, from);
@@ -1284,6 +1295,8 @@ function renderAnalysis() {
   const a = model.analysis;
   if (!a || app.view !== 'analysis') return;
   aboard.setSize(a.size);
+  const here = `#analysis=${a.rule}/${a.size}/${a.moves.join(',')}`;
+  if (location.hash !== here) history.replaceState(null, '', here); // a reload sets it up again
   const shown = model.analysisShown();
   const all = [...shown.moves, ...shown.line];
   const stones = new Map();

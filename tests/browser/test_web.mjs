@@ -989,7 +989,14 @@ async function analysisBoard() {
   await aPlace(a, 'h8');
   assert.equal(await text(a, '#a-refusal'), 'h8: That point is already taken');
   assert.equal(await aStones(a), 8);
-  ok('the analysis board: a renju position set up by clicks, the server\'s forbidden point marked, a stone there or on a stone refused in words');
+  // its address holds the position: a reload sets it up again
+  assert.equal(await a.evaluate(() => location.hash), `#analysis=renju/15/${RENJU_J8.join(',')}`);
+  await a.reload();
+  await named(a);
+  await a.waitForSelector('#analysis:not([hidden])', { timeout: T });
+  await a.waitForSelector('#aboard [data-forbidden="j8"]', { timeout: T });
+  assert.equal(await aStones(a), 8);
+  ok('the analysis board: a renju position set up by clicks, the server\'s forbidden point marked, a stone there or on a stone refused in words; a reload sets it up again');
 
   await aEngine(a);
   const cands = await a.$$eval('#a-cands li', (l) => l.map((x) => x.dataset.cand));
