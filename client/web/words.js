@@ -54,6 +54,7 @@ const ERRORS = {
   453: N('err.453', "You have used this hour's analyses; try again later"),
   454: N('err.454', 'That game was played in a private room you were not in'),
   455: N('err.455', 'That game has not been reviewed yet; a review request makes one'),
+  456: N('err.456', 'No puzzle for you now: none left, or none yet'),
   500: N('err.500', 'The server could not do that; try again'),
   501: N('err.501', 'This server does not offer that'),
   502: N('err.502', 'The server is restarting; try again in a moment'),

@@ -88,7 +88,8 @@ console.log('ok words for every opening rule, every canonical renju opening (D1 
 // the analysis board and the review (PROTOCOL.md 5.17-5.19): a word for
 // every mark kind and every reason word of the engine, the marks phrased
 // from their fields, every refusal of 5.19's table in words
-const s19 = spec.slice(spec.indexOf('### 5.19'), spec.indexOf('## 6.'));
+const at19 = spec.indexOf('### 5.19');
+const s19 = spec.slice(at19, spec.indexOf('\n#', at19 + 1)); // to the next heading
 const kinds = [...s19.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
 assert.deepEqual(kinds, ['missed-win', 'blunder', 'turning'], 'the mark kinds not read from PROTOCOL.md');
 for (const k of kinds) assert.ok(known('mark', k), `mark ${k} has no words`);
