@@ -444,6 +444,9 @@ function onOutcome(out, m) {
     return;
   }
   if (out.snapshot) {
+    // a snapshot asked before the player went to a replay or the analysis
+    // board (a STATE still on its way) updates the game, which waits there
+    if (app.view === 'replay' || app.view === 'analysis') return;
     showGame();
     return;
   }

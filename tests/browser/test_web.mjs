@@ -1082,6 +1082,15 @@ async function analysisBoard() {
   await a.evaluate((i) => { location.hash = `#replay=${i}`; }, id);
   await a.waitForSelector('#replay:not([hidden])', { timeout: T });
   await waitText(a, '#r-pos', /^2 \/ 2$/);
+  // the game's snapshot answered now (a STATE sent before the link was
+  // followed, as the bot game's own can be) updates the game: the replay stays
+  await a.evaluate(() => {
+    const app = window.gomokud;
+    app.model.sent('STATE', [app.model.game.room], '#late');
+    app.ws.send(`#late STATE ${app.model.game.room}`);
+  });
+  await a.waitForFunction(() => !window.gomokud.model.sentQ.some((r) => r.tag === '#late'), { timeout: T });
+  assert.equal(await a.evaluate(() => window.gomokud.view), 'replay', 'a late snapshot took the page back to the game');
   await a.click('#r-analyse');
   await a.waitForSelector('#analysis:not([hidden])', { timeout: T });
   await waitText(a, '#a-turn', /^Black to move$/);
