@@ -364,7 +364,10 @@ async function botGame() {
 
 // Elements with the hidden attribute that the page still displays (a
 // stylesheet's display beats the attribute unless a rule says otherwise).
-const shownHidden = (page) => page.$$eval('[hidden]', (l) => l.filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.id || e.className || e.tagName));
+// Found and measured in one evaluation: $$eval finds them first, and a
+// reply in between (the replay's MARKS) may show one on purpose.
+const shownHidden = (page) => page.evaluate(() => [...document.querySelectorAll('[hidden]')]
+  .filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.id || e.className || e.tagName));
 
 // Issue 44's first parts: no [hidden] element is displayed in the lobby,
 // a game and a replay (one global rule, where each display rule once needed
