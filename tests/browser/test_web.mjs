@@ -1219,7 +1219,7 @@ async function reviewGame() {
   await langShot(b, 'zh_CN', 'review');
   const c = await open(`https://127.0.0.1:${daemon.port}/#replay=${id}`);
   await c.waitForSelector('#replay:not([hidden])', { timeout: T });
-  await waitText(c, '#review-state', /^That game was played in a private room: only its players may see its review$/);
+  await waitText(c, '#review-state', /^That game was played in a private room you were not in$/);
   assert.equal(await c.$eval('#review-go', (e) => e.hidden), true);
   assert.equal(await c.$('#review-graph:not([hidden])'), null);
   ok('the review in Chinese for the other player; a stranger is told it is a private room\'s game (454)');
