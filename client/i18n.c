@@ -311,6 +311,17 @@ i18n_stage(proto_stage_t s)
 	return PICK(stages, s);
 }
 
+static const struct text pclasses[] = {
+	{ NTR("pclass.vcf", "VCF: win by fours") },
+	{ NTR("pclass.vct", "VCT: win by fours and threes") },
+};
+
+const char *
+i18n_pclass(proto_pclass_t c)
+{
+	return PICK(pclasses, c);
+}
+
 static const struct text oareas[] = {
 	{ NTR("oarea.any", "anywhere") },
 	{ NTR("oarea.centre", "on the centre point") },

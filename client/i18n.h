@@ -45,6 +45,8 @@ const char *i18n_colour(proto_colour_t c);
 const char *i18n_opening(proto_opening_t o);
 const char *i18n_rule(rule_t r);
 const char *i18n_stage(proto_stage_t s);
+/* A puzzle's class with what it asks ("VCF: win by fours"). */
+const char *i18n_pclass(proto_pclass_t c);
 /* Where an opening stage's stone may go, as a phrase ("in the central
  * 5x5"); "" for none. */
 const char *i18n_oarea(proto_oarea_t a);

@@ -133,6 +133,17 @@ ask_top(const view_t *v, proto_msg_t *out)
 
 static input_rc_t open_profile(view_t *v, const char *name, proto_msg_t *out);
 
+/* PUZZLE what (next, daily or an id), on a server with `puzzles`. */
+static input_rc_t
+ask_puzzle(const model_t *m, const char *what, proto_msg_t *out)
+{
+	if (!model_has_cap(m, "puzzles"))
+		return INPUT_NOTHING;
+	proto_init(out, PR_PUZZLE, NULL);
+	snprintf(out->word, sizeof out->word, "%s", what);
+	return INPUT_SEND;
+}
+
 static input_rc_t
 lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
@@ -166,6 +177,9 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	} else if (!fn && key == 'C' && m->seek_id) {
 		proto_init(out, PR_CANCEL, NULL);
 		return INPUT_SEND;
+	} else if (!fn && (key == 'z' || key == 'd')) {
+		/* a puzzle: the next one for me, or the day's */
+		return ask_puzzle(m, key == 'z' ? "next" : "daily", out);
 	} else if ((!fn && (key == K_ENTER || key == K_CR || key == ' ')) ||
 	    (fn && key == KEY_ENTER)) {
 		switch (v->lobby_sel) {
@@ -778,6 +792,104 @@ replay_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	return INPUT_REDRAW;
 }
 
+/* The board's cursor keys as a game has them, on a board of n: the
+ * arrows, h j k l, a point typed (its column letter, then its row).
+ * Returns 1 when key was one of them, *play set when it plays the point
+ * under the cursor (Enter, space); else 0, a point being typed dropped. */
+static int
+cursor_key(view_t *v, int n, int key, int fn, int *play)
+{
+	int dx = 0, dy = 0;
+	*play = 0;
+	if (v->cx >= n)
+		v->cx = n - 1;
+	if (v->cy >= n)
+		v->cy = n - 1;
+	if (fn && (key == KEY_LEFT || key == KEY_RIGHT || key == KEY_UP || key == KEY_DOWN)) {
+		dx = key == KEY_LEFT ? -1 : key == KEY_RIGHT ? 1 : 0;
+		dy = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : 0;
+		v->typed[0] = '\0';
+	} else if ((fn && key == KEY_ENTER) ||
+	    (!fn && (key == K_ENTER || key == K_CR || key == ' '))) {
+		v->typed[0] = '\0';
+		*play = 1;
+		return 1;
+	} else if (!fn && key >= 'a' && key < 'a' + n) {
+		v->typed[0] = (char)key;
+		v->typed[1] = '\0';
+		dx = key == 'h' ? -1 : key == 'l' ? 1 : 0;
+		dy = key == 'k' ? -1 : key == 'j' ? 1 : 0;
+	} else if (!fn && key >= '0' && key <= '9' && v->typed[0] && strlen(v->typed) < 3) {
+		size_t len = strlen(v->typed);
+		move_t c;
+		v->typed[len] = (char)key;
+		v->typed[len + 1] = '\0';
+		if (notation_parse(v->typed, n, &c) == 0) {
+			v->cx = rules_x(c);
+			v->cy = rules_y(c);
+		}
+		return 1;
+	} else {
+		v->typed[0] = '\0';
+		return 0;
+	}
+	v->cx = v->cx + dx < 0 ? 0 : v->cx + dx >= n ? n - 1 : v->cx + dx;
+	v->cy = v->cy + dy < 0 ? 0 : v->cy + dy >= n ? n - 1 : v->cy + dy;
+	return 1;
+}
+
+/* SOLVE of point c, while the puzzle waits for the player's move. */
+static input_rc_t
+puzzle_point(const model_t *m, move_t c, proto_msg_t *out)
+{
+	if (m->puzzle != PUZZLE_OPEN)
+		return INPUT_NOTHING;
+	proto_init(out, PR_SOLVE, NULL);
+	out->ident = m->puzzle_id;
+	notation_format(c, m->puzzle_pos.size, out->move);
+	return INPUT_SEND;
+}
+
+/* A puzzle (`puzzles`): the cursor and typed points as in a game, Enter
+ * plays (SOLVE); N the next puzzle, D the day's, R this one again (a
+ * retry); ] and [ step a failed puzzle's solution on its board stone by
+ * stone, and back; Q, or Esc, back to the lobby. */
+static input_rc_t
+puzzle_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	char id[24];
+	if (!fn && (key == 'N' || key == 'D')) {
+		v->typed[0] = '\0';
+		return ask_puzzle(m, key == 'N' ? "next" : "daily", out);
+	}
+	if (!fn && key == 'R' && m->puzzle_id) {
+		v->typed[0] = '\0';
+		snprintf(id, sizeof id, "%lld", (long long)m->puzzle_id);
+		return ask_puzzle(m, id, out);
+	}
+	if (!fn && (key == 'Q' || (key == K_ESC && !v->typed[0]))) {
+		v->screen = SCR_LOBBY;
+		return INPUT_REDRAW;
+	}
+	if (!fn && (key == ']' || key == '[')) {
+		if (m->puzzle != PUZZLE_FAILED)
+			return INPUT_NOTHING;
+		if (key == ']' && v->puzzle_step < m->puzzle_nline)
+			v->puzzle_step++;
+		else if (key == '[' && v->puzzle_step > 0)
+			v->puzzle_step--;
+		else
+			return INPUT_NOTHING;
+		return INPUT_REDRAW;
+	}
+	int play;
+	if (!cursor_key(v, m->puzzle_pos.size, key, fn, &play))
+		return INPUT_REDRAW; /* Esc drops a point being typed */
+	if (play)
+		return puzzle_point(m, rules_move(v->cx, v->cy), out);
+	return INPUT_REDRAW;
+}
+
 input_rc_t
 input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
@@ -832,6 +944,8 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		return replay_key(v, m, key, fn, out);
 	case SCR_TOP:
 		return top_key(v, m, key, fn, out);
+	case SCR_PUZZLE:
+		return puzzle_key(v, m, key, fn, out);
 	case SCR_PROFILE:
 		if (!fn && (key == K_ESC || key == 'q'))
 			v->screen = v->profile_back;
@@ -846,10 +960,11 @@ input_rc_t
 input_click(view_t *v, const model_t *m, int y, int x, proto_msg_t *out)
 {
 	move_t c;
-	if (v->screen != SCR_GAME || v->ask || v->input != IN_NONE || v->dialog[0] ||
-	    tui_hit(m->pos.size, y, x, &c) != 0)
+	int puzzle = v->screen == SCR_PUZZLE;
+	if ((v->screen != SCR_GAME && !puzzle) || v->ask || v->input != IN_NONE || v->dialog[0] ||
+	    tui_hit(puzzle ? m->puzzle_pos.size : m->pos.size, y, x, &c) != 0)
 		return INPUT_NOTHING;
 	v->cx = rules_x(c);
 	v->cy = rules_y(c);
-	return play_point(v, m, c, out);
+	return puzzle ? puzzle_point(m, c, out) : play_point(v, m, c, out);
 }

@@ -26,6 +26,8 @@ model_init(model_t *m)
 	pos_init(&m->pos, RULE_FREESTYLE, RULES_DEFAULT_SIZE);
 	m->bms = m->wms = -1;
 	m->think_ply = -1;
+	m->guest = -1;
+	m->puzzle_mine.value = -1;
 	review_clear(m, REVIEW_NONE);
 }
 
@@ -94,8 +96,24 @@ model_sent(model_t *m, proto_id_t req)
 }
 
 void
+model_puzzle_sent(model_t *m, const proto_msg_t *req)
+{
+	if (req->id == PR_PUZZLE) {
+		COPY(m->puzzle_ask, req->word);
+	} else if (req->id == PR_SOLVE && req->ident == m->puzzle_id && m->puzzle == PUZZLE_OPEN) {
+		/* the reply does not repeat it: kept to be placed then */
+		COPY(m->puzzle_try, req->move);
+		m->puzzle = PUZZLE_JUDGING;
+		model_status(m, 0, TR("model.puzzle_judging", "%s: the solvers are judging it..."),
+		    req->move);
+	}
+}
+
+void
 model_disconnected(model_t *m)
 {
+	if (m->puzzle == PUZZLE_JUDGING) /* its judgement went with the connection */
+		m->puzzle = PUZZLE_OPEN;
 	m->npending = 0;
 	m->snapshot = 0;
 	m->hello_done = 0;
@@ -949,6 +967,140 @@ stat_into(model_stat_t *s, const proto_msg_t *x)
 	s->draws = (int)x->draws;
 }
 
+/* Places mv (notation) on the puzzle's board; 0, or -1 when it is not
+ * an empty point of it. */
+static int
+puzzle_place(model_t *m, const char *mv)
+{
+	move_t c;
+	if (notation_parse(mv, m->puzzle_pos.size, &c) != 0 || m->puzzle_pos.cell[c] != STONE_EMPTY)
+		return -1;
+	pos_place(&m->puzzle_pos, c);
+	return 0;
+}
+
+stone_t
+model_puzzle_side(const model_t *m)
+{
+	return m->puzzle_start % 2 ? STONE_WHITE : STONE_BLACK;
+}
+
+static const char *
+side_word(stone_t s)
+{
+	return i18n_colour(s == STONE_WHITE ? COLOUR_WHITE : COLOUR_BLACK);
+}
+
+/* OK PUZZLE: the puzzle opened, from its position; the same id again is
+ * a retry. */
+static void
+puzzle_open(model_t *m, const proto_msg_t *x)
+{
+	position_t p;
+	if (pos_init(&p, x->rule, x->size) != 0)
+		return;
+	for (int i = 0; i < x->nmoves; i++) {
+		move_t c;
+		if (notation_parse(x->moves[i], p.size, &c) != 0 || p.cell[c] != STONE_EMPTY) {
+			model_status(m, 1, "%s",
+			    TR("model.puzzle_unreadable",
+				"The server sent a puzzle that cannot be read"));
+			return;
+		}
+		pos_place(&p, c);
+	}
+	int again = m->puzzle != PUZZLE_NONE && m->puzzle_id == x->ident;
+	m->puzzle = PUZZLE_OPEN;
+	m->puzzle_id = x->ident;
+	m->puzzle_class = x->pclass;
+	m->puzzle_plies = (int)x->depth;
+	m->puzzle_rating = (int)x->rating;
+	m->puzzle_pos = p;
+	m->puzzle_start = p.nmoves;
+	m->puzzle_try[0] = '\0';
+	m->puzzle_mine.value = -1;
+	m->puzzle_mine.provisional = 0;
+	m->puzzle_before = 0;
+	m->puzzle_nline = 0;
+	model_status(m, 0,
+	    again ? TR("model.puzzle_again", "Puzzle %lld again: %s to move and win")
+		  : TR("model.puzzle_open", "Puzzle %lld: %s to move and win"),
+	    (long long)x->ident, side_word(model_puzzle_side(m)));
+}
+
+/* OK SOLVE: the move judged; the reply placed, or the end with the
+ * rating after it (and, failed, the kept solution). */
+static void
+puzzle_solve(model_t *m, const proto_msg_t *x)
+{
+	if (x->ident != m->puzzle_id || m->puzzle != PUZZLE_JUDGING)
+		return;
+	char mv[PROTO_MOVE_MAX + 1];
+	COPY(mv, m->puzzle_try);
+	m->puzzle_try[0] = '\0';
+	puzzle_place(m, mv);
+	if (x->solve == SOLVE_MORE) {
+		puzzle_place(m, x->move2);
+		m->puzzle = PUZZLE_OPEN;
+		model_status(m, 0,
+		    TR("model.puzzle_more", "%s holds; the defence answers %s. Your move"), mv,
+		    x->move2);
+		return;
+	}
+	m->puzzle = x->solve == SOLVE_SOLVED ? PUZZLE_SOLVED : PUZZLE_FAILED;
+	m->puzzle_mine = x->ratings[0];
+	m->puzzle_before = 0;
+	if (x->ratings[0].value >= 0) {
+		m->puzzle_before = m->puzzle_known;
+		m->puzzle_known = (int)x->ratings[0].value;
+	}
+	m->puzzle_nline = 0;
+	for (int i = 0; x->solve == SOLVE_FAILED && i < x->nmoves && i < PROTO_LIST_MAX; i++)
+		COPY(m->puzzle_line[m->puzzle_nline++], x->moves[i]);
+	if (m->puzzle == PUZZLE_SOLVED)
+		model_status(m, 0, TR("model.puzzle_solved", "Solved: %s makes five!"), mv);
+	else if (m->puzzle_class == PCLASS_VCF)
+		model_status(m, 1,
+		    TR("model.puzzle_failed_vcf",
+			"Failed: after %s the win by fours is gone (each move must be a four); ] "
+			"steps the solution"),
+		    mv);
+	else
+		model_status(m, 1,
+		    TR("model.puzzle_failed",
+			"Failed: after %s the win is gone; ] steps the solution"),
+		    mv);
+}
+
+void
+model_puzzle_rating_text(const model_t *m, char *buf, size_t len)
+{
+	if (m->puzzle != PUZZLE_SOLVED && m->puzzle != PUZZLE_FAILED) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	if (m->puzzle_mine.value >= 0) {
+		char change[32] = "";
+		if (m->puzzle_before > 0)
+			snprintf(change, sizeof change, " (%+d)",
+			    (int)m->puzzle_mine.value - m->puzzle_before);
+		/* "~": still provisional, as the game ratings show it */
+		snprintf(buf, len, TR("puzzle.rating", "Your puzzle rating: %s%lld%s"),
+		    m->puzzle_mine.provisional ? "~" : "", (long long)m->puzzle_mine.value, change);
+	} else if (m->guest == 1) {
+		snprintf(buf, len, "%s",
+		    TR("puzzle.unrated_guest",
+			"Not rated: a guest has no puzzle rating (an account has one)"));
+	} else if (m->guest == 0) {
+		snprintf(buf, len, "%s",
+		    TR("puzzle.unrated_again",
+			"Not rated: you had tried this puzzle before; only a first try is rated"));
+	} else {
+		snprintf(buf, len, "%s",
+		    TR("puzzle.unrated", "Not rated: only an account's first try of a puzzle is"));
+	}
+}
+
 /* The catalog's sentence for code (i18n.c has one for every code). */
 const char *
 model_error_text(proto_id_t req, int code)
@@ -969,6 +1121,26 @@ model_error_text(proto_id_t req, int code)
 		if (code == ERR_SERVER_BUSY)
 			return TR("model.err.review_506",
 			    "The engine is reviewing as many games as it can; try again shortly");
+	}
+	if (req == PR_PUZZLE || req == PR_SOLVE) {
+		/* the puzzles' own words (PROTOCOL.md 5.20's table) */
+		if (code == ERR_ARGUMENT)
+			return TR("model.err.puzzle_402", "There is no puzzle of that number");
+		if (code == ERR_NO_PUZZLE)
+			return TR("model.err.puzzle_456",
+			    "No puzzle yet: puzzles are made from the missed wins of reviewed "
+			    "public "
+			    "games");
+		if (code == ERR_PHASE)
+			return TR("model.err.puzzle_441",
+			    "That puzzle is not open on this connection any more; R opens it "
+			    "again");
+		if (code == ERR_IN_GAME)
+			return TR("model.err.puzzle_452",
+			    "No puzzles while you play a game; finish it first");
+		if (code == ERR_SERVER_BUSY)
+			return TR(
+			    "model.err.puzzle_506", "The solvers are all busy; try again shortly");
 	}
 	if (code == ERR_OUTSIDE_AREA && req >= PR_OPENING_PLACE && req <= PR_OPENING_BRANCH)
 		return TR("model.err.opening_437",
@@ -1020,6 +1192,21 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		}
 		if (head == PR_MARKS)
 			review_clear(m, REVIEW_REFUSED);
+		if (head == PR_SOLVE && m->puzzle == PUZZLE_JUDGING) {
+			/* the move refused (432-436): the same position, the player's move
+			 * again; 441: the server has no such puzzle open for us */
+			m->puzzle = x->ecode == ERR_PHASE ? PUZZLE_GONE : PUZZLE_OPEN;
+			m->puzzle_try[0] = '\0';
+		}
+		if (head == PR_PUZZLE && x->ecode == ERR_NO_PUZZLE &&
+		    strcmp(m->puzzle_ask, "next") == 0) {
+			model_status(m, 1, "%s",
+			    TR("model.err.puzzle_456_next",
+				"No puzzle left for you: you have tried every one, or none has "
+				"been "
+				"made yet"));
+			return MODEL_OK;
+		}
 		describe_error(m, head, x, now);
 		if (proto_err_fatal((int)x->ecode))
 			return MODEL_FATAL;
@@ -1036,6 +1223,7 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		/* an account now: a guest this connection was went, its seek too */
 		if (x->id != PO_GUEST)
 			m->seek_id = 0;
+		m->guest = x->id == PO_GUEST;
 		COPY(m->me, x->user);
 		COPY(m->token, x->token);
 		model_status(m, 0, TR("model.signed_in", "Signed in as %s"), m->me);
@@ -1116,6 +1304,12 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		    m->nmarks == 1 ? TR("model.review_ready_1", "The engine's review: %d mark")
 				   : TR("model.review_ready", "The engine's review: %d marks"),
 		    m->nmarks);
+		break;
+	case PO_PUZZLE:
+		puzzle_open(m, x);
+		break;
+	case PO_SOLVE:
+		puzzle_solve(m, x);
 		break;
 	case PO_REVIEW:
 		if (x->ident != m->review_id || m->review == REVIEW_READY)

@@ -54,6 +54,16 @@ typedef enum {
 	REVIEW_REFUSED, /* MARKS refused otherwise (a private game, playing) */
 } model_review_t;
 
+/* Where the puzzle shown stands (`puzzles`, PROTOCOL.md 5.20). */
+typedef enum {
+	PUZZLE_NONE,    /* none opened */
+	PUZZLE_OPEN,    /* the player's move */
+	PUZZLE_JUDGING, /* SOLVE sent: the solvers judge the move */
+	PUZZLE_SOLVED,  /* the player made five */
+	PUZZLE_FAILED,  /* the win is gone: the kept solution is in puzzle_line */
+	PUZZLE_GONE,    /* not open on this connection any more (441) */
+} model_puzzle_t;
+
 /* A STAT line as a profile or the leaderboard shows it. */
 typedef struct {
 	char user[PROTO_NAME_MAX + 1];
@@ -99,6 +109,7 @@ typedef struct model {
 	char caps[PROTO_TEXT_MAX + 1];       /* capabilities, space separated */
 	int hello_done;
 	char me[PROTO_NAME_MAX + 1];
+	int guest; /* 1 a guest, 0 an account, -1 not known (a session RESUMEd) */
 	char token[PROTO_TOKEN_MAX + 1];
 	int64_t seek_id;                 /* 0 when not seeking */
 	int64_t seek_since;              /* when the seek was made (monotonic ms) */
@@ -214,6 +225,23 @@ typedef struct model {
 	int nmarks;
 	model_mark_t marks[MODEL_MARKS_MAX];
 
+	/* the puzzle shown (`puzzles`, section 5.20): its position as
+	 * opened (the first puzzle_start moves of puzzle_pos) and the moves
+	 * played since, the player's and the defence's replies */
+	model_puzzle_t puzzle;
+	int64_t puzzle_id;
+	proto_pclass_t puzzle_class;
+	int puzzle_plies, puzzle_rating; /* the kept solution's length; the puzzle's rating */
+	int puzzle_start;
+	position_t puzzle_pos;
+	char puzzle_ask[PROTO_WORD_MAX + 1]; /* the last PUZZLE's word: next, daily, an id */
+	char puzzle_try[PROTO_MOVE_MAX + 1]; /* the move SOLVE sent, being judged */
+	proto_rating_t puzzle_mine;          /* my puzzle rating after it (value -1: unrated) */
+	int puzzle_before;                   /* my puzzle rating before it, when known (0: not) */
+	int puzzle_known;                    /* my last puzzle rating seen (0: none yet) */
+	int puzzle_nline;                    /* failed: the kept solution, from the start */
+	char puzzle_line[PROTO_LIST_MAX][PROTO_MOVE_MAX + 1];
+
 	/* the last error or notice, for the status line */
 	char status_text[MODEL_STATUS_LEN];
 	int status_error;
@@ -235,6 +263,9 @@ void model_init(model_t *m);
 void model_sent(model_t *m, proto_id_t req);
 /* Applies one parsed server line received at now_ms (monotonic). */
 model_rc_t model_apply(model_t *m, const proto_msg_t *msg, int64_t now_ms);
+/* Call too for every request sent: a PUZZLE's word and a SOLVE's move
+ * are kept for their replies (other requests are ignored). */
+void model_puzzle_sent(model_t *m, const proto_msg_t *req);
 /* Forget the connection-bound state (pending replies) after a disconnect. */
 void model_disconnected(model_t *m);
 /* Sets the status line text (printf style). */
@@ -300,6 +331,14 @@ void model_chance_text(int permille, char *buf, size_t len);
 int model_graph(const int16_t *evals, int n, int width, signed char *levels);
 /* The column of position p in such a graph of ncols columns over n. */
 int model_graph_column(int n, int ncols, int p);
+
+/* The player's puzzle rating after the puzzle shown ended, in words:
+ * "Your puzzle rating: ~1523 (+23)" ("~": provisional; the change when
+ * the rating before is known), or why it is not rated (a guest; an
+ * account's later try); "" while the puzzle is not over. */
+void model_puzzle_rating_text(const model_t *m, char *buf, size_t len);
+/* The side to move in the puzzle as opened: the one that wins. */
+stone_t model_puzzle_side(const model_t *m);
 
 /* The pending offer made to me (not by me), or NULL. */
 const model_offer_t *model_offer_to_me(const model_t *m);

@@ -113,6 +113,7 @@ send_msg(sess_t *s, const proto_msg_t *m)
 		return;
 	}
 	model_sent(&s->model, m->id);
+	model_puzzle_sent(&s->model, m);
 	s->last_sent = now_ms();
 	if (m->id == PR_SEEK)
 		s->model.seek_bot = m->fallback == FALLBACK_BOT;
@@ -157,6 +158,22 @@ review_again(sess_t *s)
 		ask_review(s, PR_REVIEW);
 	else if (m->review == REVIEW_LOADING)
 		ask_review(s, PR_MARKS);
+}
+
+/* Signed in again after a drop, at a puzzle not over: the server forgot
+ * it with the connection (SOLVE would be 441), so it is opened again, from
+ * its start. */
+static void
+puzzle_again(sess_t *s)
+{
+	model_t *m = &s->model;
+	if (s->view.screen != SCR_PUZZLE || !m->puzzle_id || m->puzzle != PUZZLE_OPEN ||
+	    !model_has_cap(m, "puzzles"))
+		return;
+	proto_msg_t r;
+	proto_init(&r, PR_PUZZLE, NULL);
+	snprintf(r.word, sizeof r.word, "%lld", (long long)m->puzzle_id);
+	send_msg(s, &r);
 }
 
 /* Adds text to the chat pane in lines that fit the panel. */
@@ -334,6 +351,7 @@ on_line(void *arg, const char *line, size_t len)
 			s->joined = 1;
 		}
 		review_again(s);
+		puzzle_again(s);
 		if (x.id == PO_REGISTER)
 			s->registered = 1; /* reconnects log in */
 		if (x.id != PO_GUEST)
@@ -432,6 +450,7 @@ on_line(void *arg, const char *line, size_t len)
 			model_status(m, 0, TR("session.back_as", "Signed in again as %s"), m->me);
 			net_backoff_reset(s->net);
 			review_again(s);
+			puzzle_again(s);
 			break;
 		}
 		model_status(m, 0, TR("session.back", "Back in room %s"), m->room);
@@ -494,6 +513,17 @@ on_line(void *arg, const char *line, size_t len)
 		}
 		break;
 	}
+	case PO_PUZZLE:
+		/* a puzzle opened (next, daily, again): its board, the cursor in
+		 * the middle, its solution not shown */
+		if (m->puzzle == PUZZLE_OPEN && m->puzzle_id == x.ident) {
+			if (s->view.screen != SCR_PUZZLE)
+				s->view.cx = s->view.cy = m->puzzle_pos.size / 2;
+			s->view.screen = SCR_PUZZLE;
+			s->view.puzzle_step = 0;
+			s->view.typed[0] = '\0';
+		}
+		break;
 	case PE_REVIEWED:
 		if (x.ident == m->review_id && x.reviewed == REVIEWED_OK &&
 		    m->review != REVIEW_READY)

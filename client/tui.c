@@ -339,7 +339,9 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 			/* h j k l move the cursor too: say both */
 			snprintf(buf, sizeof buf,
 			    TR("input.typed1", "move: %s_  (type its row, or Enter plays %s)"),
-			    v->typed, notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
+			    v->typed,
+			    notation_format(rules_move(v->cx, v->cy),
+				v->screen == SCR_PUZZLE ? m->puzzle_pos.size : m->pos.size, mv));
 		else
 			snprintf(buf, sizeof buf, TR("input.typed2", "move: %s  (Enter plays it)"),
 			    v->typed);
@@ -354,11 +356,14 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 		    TR("input.declare", "offers: %s_  (1 to %d; Enter sends, Esc clears)"), n,
 		    m->op_count > 0 ? m->op_count : 10);
 		put_clip(LINES - 3, 0, buf, COLS);
-	} else if (v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size &&
-	    v->cy < m->pos.size) {
+	} else if ((v->screen == SCR_GAME && m->in_room && v->cx < m->pos.size &&
+		       v->cy < m->pos.size) ||
+	    (v->screen == SCR_PUZZLE && m->puzzle == PUZZLE_OPEN && v->cx < m->puzzle_pos.size &&
+		v->cy < m->puzzle_pos.size)) {
 		char buf[128], mv[4];
 		snprintf(buf, sizeof buf, TR("input.cursor", "cursor %s"),
-		    notation_format(rules_move(v->cx, v->cy), m->pos.size, mv));
+		    notation_format(rules_move(v->cx, v->cy),
+			v->screen == SCR_PUZZLE ? m->puzzle_pos.size : m->pos.size, mv));
 		attrset(A_DIM);
 		mvaddstr(LINES - 3, 0, buf);
 		attrset(A_NORMAL);
@@ -716,6 +721,10 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		attrset(A_NORMAL);
 	}
 	draw_lobby_lists(m, v, 2, 48);
+	if (model_has_cap(m, "puzzles"))
+		put_clip(LINES - 5, 2,
+		    TR("lobby.puzzles", "Puzzles: z the next one for you, d the daily one"),
+		    COLS - 4);
 	long wait = m->seek_bot ? model_cap_value(m, "bot-fallback") : 0;
 	long long left = wait - (long long)(now - m->seek_since) / 1000;
 	if (m->seek_id && wait > 0 && left > 0) /* the server's wait, counted down */
@@ -1070,6 +1079,144 @@ draw_replay(const model_t *m, const view_t *v)
 		: TR("keys.replay", "Left/Right step  Home/End first/last  Esc back"));
 }
 
+/* A puzzle: its board (a failed one's solution stepped on its position
+ * as opened, its stones drawn apart), and on the panel what it is, whose
+ * move, the play so far, the end with the rating, and the solution. */
+static void
+draw_puzzle(const model_t *m, const view_t *v)
+{
+	const position_t *p = &m->puzzle_pos;
+	char buf[1024], lines[6][512];
+	snprintf(buf, sizeof buf, TR("title.puzzle", "puzzle %lld  %s %dx%d"),
+	    (long long)m->puzzle_id, i18n_rule((rule_t)p->rule), p->size, p->size);
+	title(m, v, buf);
+	/* the solution, stepped: on the puzzle's position as opened */
+	position_t q;
+	move_t line[PROTO_LIST_MAX];
+	int nline = 0, failed = m->puzzle == PUZZLE_FAILED;
+	pos_init(&q, (rule_t)p->rule, p->size);
+	for (int i = 0; i < m->puzzle_start && i < p->nmoves; i++)
+		pos_place(&q, p->moves[i]);
+	for (int i = 0; failed && i < v->puzzle_step && i < m->puzzle_nline; i++) {
+		move_t c;
+		if (notation_parse(m->puzzle_line[i], q.size, &c) != 0 || q.cell[c] != STONE_EMPTY)
+			break;
+		pos_place(&q, c);
+		line[nline++] = c;
+	}
+	int cursor = m->puzzle == PUZZLE_OPEN ? rules_move(v->cx, v->cy) : -1;
+	draw_board(nline ? &q : p, NULL, v, nline ? -1 : cursor);
+	for (int i = 0; i < nline; i++) {
+		int white = (m->puzzle_start + i) % 2;
+		attrset(on(PAIR_CAND, v->mono) | A_BOLD | A_UNDERLINE);
+		mvaddstr(BOARD_ROW + rules_y(line[i]), BOARD_COL + 2 * rules_x(line[i]),
+		    white ? (v->ascii ? "O" : "\u25cb") : (v->ascii ? "X" : "\u25cf"));
+		attrset(A_NORMAL);
+	}
+
+	int px = BOARD_COL + 2 * p->size + 2, pw = COLS - px - 1, y = 1, bottom = LINES - 3;
+	stone_t side = model_puzzle_side(m);
+	const char *colour = i18n_colour(side == STONE_WHITE ? COLOUR_WHITE : COLOUR_BLACK);
+	snprintf(buf, sizeof buf, TR("puzzle.head", "Puzzle %lld, rated %d"),
+	    (long long)m->puzzle_id, m->puzzle_rating);
+	attrset(A_BOLD);
+	put_clip(y++, px, buf, pw);
+	attrset(A_NORMAL);
+	put_clip(y++, px, i18n_pclass(m->puzzle_class), pw);
+	snprintf(buf, sizeof buf, TR("puzzle.goal", "%s to move: five within %d plies"),
+	    side == STONE_WHITE ? TR("puzzle.white", "White") : TR("puzzle.black", "Black"),
+	    m->puzzle_plies);
+	put_clip(y++, px, buf, pw);
+	int attr = A_BOLD;
+	switch (m->puzzle) {
+	case PUZZLE_OPEN:
+		snprintf(
+		    buf, sizeof buf, TR("puzzle.your_move", "Your move (%s): Enter plays"), colour);
+		break;
+	case PUZZLE_JUDGING:
+		snprintf(buf, sizeof buf, TR("puzzle.judging", "Judging %s..."), m->puzzle_try);
+		attr = A_NORMAL;
+		break;
+	case PUZZLE_SOLVED:
+		snprintf(buf, sizeof buf, "%s", TR("puzzle.solved", "Solved!"));
+		break;
+	case PUZZLE_FAILED:
+		snprintf(buf, sizeof buf, "%s", TR("puzzle.failed", "Failed: the win is gone"));
+		attr = on(PAIR_ERROR, v->mono) | A_BOLD;
+		break;
+	case PUZZLE_GONE:
+		snprintf(buf, sizeof buf, "%s",
+		    TR("puzzle.gone", "Not open on this connection any more: R opens it again"));
+		attr = A_NORMAL;
+		break;
+	default:
+		buf[0] = '\0';
+		break;
+	}
+	y++;
+	attrset(attr);
+	int k = wrap(buf, pw, lines, 2);
+	for (int i = 0; i < k; i++)
+		put_clip(y++, px, lines[i], pw);
+	attrset(A_NORMAL);
+	model_puzzle_rating_text(m, buf, sizeof buf);
+	k = wrap(buf, pw, lines, 3);
+	for (int i = 0; i < k; i++)
+		put_clip(y++, px, lines[i], pw);
+	/* the play since the puzzle's position: the player's move numbered,
+	 * the defence's reply after it */
+	y++;
+	snprintf(
+	    buf, sizeof buf, TR("puzzle.moves", "Your play (%d):"), p->nmoves - m->puzzle_start);
+	attrset(A_UNDERLINE);
+	put_clip(y++, px, buf, pw);
+	attrset(A_NORMAL);
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = m->puzzle_start; i < p->nmoves && n + 16 < sizeof buf; i++) {
+		char mv[4];
+		notation_format(p->moves[i], p->size, mv);
+		int j = i - m->puzzle_start;
+		n += (size_t)(j % 2 ? snprintf(buf + n, sizeof buf - n, " %s", mv)
+				    : snprintf(buf + n, sizeof buf - n, "%s%d.%s", j ? "  " : "",
+					  j / 2 + 1, mv));
+	}
+	k = wrap(buf, pw, lines, 3);
+	for (int i = 0; i < k && y < bottom; i++)
+		put_clip(y++, px, lines[i], pw);
+	if (failed && m->puzzle_nline && y + 1 < bottom) {
+		y++;
+		n = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < m->puzzle_nline && n + 8 < sizeof buf; i++)
+			n += (size_t)snprintf(
+			    buf + n, sizeof buf - n, "%s%s", i ? " " : "", m->puzzle_line[i]);
+		char sol[1100];
+		snprintf(sol, sizeof sol, TR("puzzle.solution", "The solution: %s"), buf);
+		k = wrap(sol, pw, lines, 3);
+		for (int i = 0; i < k && y < bottom; i++)
+			put_clip(y++, px, lines[i], pw);
+		if (y < bottom) {
+			if (v->puzzle_step)
+				snprintf(buf, sizeof buf,
+				    TR("puzzle.step", "]/[ step it: %d of %d stones shown"), nline,
+				    m->puzzle_nline);
+			else
+				snprintf(buf, sizeof buf, "%s",
+				    TR("puzzle.step0", "] shows it on the board, stone by stone"));
+			attrset(v->puzzle_step ? A_BOLD : A_NORMAL);
+			put_clip(y++, px, buf, pw);
+			attrset(A_NORMAL);
+		}
+	}
+	status_lines(m, v,
+	    m->puzzle == PUZZLE_FAILED
+		? TR("keys.puzzle_failed",
+		      "]/[ solution  N next  D daily  R retry  Q lobby  ? help")
+		: TR("keys.puzzle",
+		      "hjkl/h8 Enter:play  N:next  D:daily  R:retry  Q:lobby  ?:help"));
+}
+
 static void
 draw_help(const model_t *m, const view_t *v)
 {
@@ -1102,11 +1249,15 @@ draw_help(const model_t *m, const view_t *v)
 		{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
 		{ NTR("help.20",
 		    "Replay: r the engine's review; n/p next/previous mark; ] [ step its line") },
+		{ NTR("help.21", "Lobby: z the next puzzle for you, d the daily puzzle.") },
+		{ NTR("help.22",
+		    "Puzzle: Enter plays; N next, D daily, R retry; ] [ the solution; Q lobby") },
 		{ NTR("help.14", "Press any key to go back.") },
 	};
 	title(m, v, TR("title.help", "help"));
-	for (int i = 0; i < (int)(sizeof help / sizeof help[0]) && 2 + i < LINES - 1; i++)
-		put_clip(2 + i, 2, i18n_tr(help[i][0], help[i][1]), COLS - 4);
+	/* from the row under the title to the last: 23 lines at 24 rows */
+	for (int i = 0; i < (int)(sizeof help / sizeof help[0]) && 1 + i < LINES; i++)
+		put_clip(1 + i, 2, i18n_tr(help[i][0], help[i][1]), COLS - 4);
 }
 
 /* A boxed message in the middle of the screen, its lines wrapped at
@@ -1154,7 +1305,10 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 {
 	erase();
 	int need_rows = BOARD_ROW + m->pos.size + 4, need_cols = BOARD_COL + 2 * m->pos.size + 24;
-	if (v->screen != SCR_GAME && v->screen != SCR_REPLAY)
+	if (v->screen == SCR_PUZZLE)
+		need_rows = BOARD_ROW + m->puzzle_pos.size + 4,
+		need_cols = BOARD_COL + 2 * m->puzzle_pos.size + 24;
+	else if (v->screen != SCR_GAME && v->screen != SCR_REPLAY)
 		need_rows = 24, need_cols = 60;
 	if (LINES < need_rows || COLS < need_cols) {
 		/* a board cut off would mislead: say what is missing instead */
@@ -1193,6 +1347,9 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		break;
 	case SCR_TOP:
 		draw_top(m, v);
+		break;
+	case SCR_PUZZLE:
+		draw_puzzle(m, v);
 		break;
 	}
 	if (v->dialog[0])

@@ -19,6 +19,7 @@ typedef enum {
 	SCR_HELP,
 	SCR_PROFILE, /* a player's ratings and recent games (STATS, HISTORY) */
 	SCR_TOP,     /* the leaderboard of a rule (TOP) */
+	SCR_PUZZLE,  /* a puzzle (PUZZLE, SOLVE) */
 } screen_t;
 typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE, IN_PROFILE } input_mode_t;
 typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT } ask_t;
@@ -76,6 +77,9 @@ typedef struct view {
 	 * many stones of that mark's line are shown on the position before
 	 * its move (0: the game's position alone) */
 	int mark_sel, line_step;
+	/* a failed puzzle: how many stones of its solution are shown on its
+	 * position as opened (0: the play as it went) */
+	int puzzle_step;
 	/* connection state shown in the title bar */
 	int online;
 	char conn[160];
