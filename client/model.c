@@ -1079,14 +1079,14 @@ model_puzzle_rating_text(const model_t *m, char *buf, size_t len)
 		snprintf(buf, len, "%s", "");
 		return;
 	}
-	if (m->puzzle_mine.value >= 0) {
-		char change[32] = "";
-		if (m->puzzle_before > 0)
-			snprintf(change, sizeof change, " (%+d)",
-			    (int)m->puzzle_mine.value - m->puzzle_before);
+	if (m->puzzle_mine.value >= 0 && m->puzzle_before > 0) {
 		/* "~": still provisional, as the game ratings show it */
-		snprintf(buf, len, TR("puzzle.rating", "Your puzzle rating: %s%lld%s"),
-		    m->puzzle_mine.provisional ? "~" : "", (long long)m->puzzle_mine.value, change);
+		snprintf(buf, len, TR("puzzle.rating_change", "Your puzzle rating: %s%lld (%+d)"),
+		    m->puzzle_mine.provisional ? "~" : "", (long long)m->puzzle_mine.value,
+		    (int)m->puzzle_mine.value - m->puzzle_before);
+	} else if (m->puzzle_mine.value >= 0) {
+		snprintf(buf, len, TR("puzzle.rating", "Your puzzle rating: %s%lld"),
+		    m->puzzle_mine.provisional ? "~" : "", (long long)m->puzzle_mine.value);
 	} else if (m->guest == 1) {
 		snprintf(buf, len, "%s",
 		    TR("puzzle.unrated_guest",
