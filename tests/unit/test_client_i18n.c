@@ -98,6 +98,40 @@ test_english(void **state)
 	assert_string_equal(i18n_canon(PROTO_CANON_NONE, name, sizeof name), "");
 	assert_string_equal(i18n_canon(27, name, sizeof name), "");
 	assert_string_equal(i18n_opening(OPENING_TARAGUCHI10), "Taraguchi-10");
+	/* a puzzle's class, and the rating after it or why there is none */
+	assert_string_equal(i18n_pclass(PCLASS_VCF), "VCF: win by fours");
+	assert_string_equal(i18n_pclass(PCLASS_VCT), "VCT: win by fours and threes");
+	static model_t pm;
+	char said[256];
+	model_init(&pm);
+	pm.puzzle = PUZZLE_OPEN;
+	pm.puzzle_mine.value = 1523;
+	model_puzzle_rating_text(&pm, said, sizeof said);
+	assert_string_equal(said, ""); /* not over: nothing to say */
+	pm.puzzle = PUZZLE_SOLVED;
+	pm.puzzle_mine.provisional = 1;
+	model_puzzle_rating_text(&pm, said, sizeof said);
+	assert_string_equal(said, "Your puzzle rating: ~1523");
+	pm.puzzle = PUZZLE_FAILED;
+	pm.puzzle_mine.provisional = 0;
+	pm.puzzle_before = 1550;
+	model_puzzle_rating_text(&pm, said, sizeof said);
+	assert_string_equal(said, "Your puzzle rating: 1523 (-27)");
+	pm.puzzle_mine.value = -1;
+	model_puzzle_rating_text(&pm, said, sizeof said);
+	assert_string_equal(said, "Not rated: only an account's first try of a puzzle is");
+	pm.guest = 1;
+	model_puzzle_rating_text(&pm, said, sizeof said);
+	assert_string_equal(said, "Not rated: a guest has no puzzle rating (an account has one)");
+	pm.guest = 0;
+	model_puzzle_rating_text(&pm, said, sizeof said);
+	assert_string_equal(
+	    said, "Not rated: you had tried this puzzle before; only a first try is rated");
+	/* 5.20's codes in the puzzles' words, others as ever */
+	assert_string_equal(
+	    model_error_text(PR_PUZZLE, ERR_ARGUMENT), "There is no puzzle of that number");
+	assert_string_equal(
+	    model_error_text(PR_SOLVE, ERR_OCCUPIED), "That point is already taken");
 	assert_string_equal(i18n_opening(OPENING_LONGPRO), "long pro");
 	assert_string_equal(i18n_oarea(OAREA_WIRE_IN5), "in the central 5x5");
 	assert_string_equal(i18n_oarea(OAREA_WIRE_OUT7), "outside the central 7x7");
@@ -247,6 +281,33 @@ test_chinese(void **state)
 	    "第 8 手，白棋：败着（61% \u2192 0%）。更好的是 j9：白棋连续冲四取胜：j9 k10 l11");
 	model_chance_text(612, text, sizeof text);
 	assert_string_equal(text, "黑方胜率：61%");
+	/* a puzzle in Chinese: its class, the rating after it, why none */
+	assert_string_equal(i18n_pclass(PCLASS_VCF), "VCF：连续冲四取胜");
+	assert_string_equal(i18n_pclass(PCLASS_VCT), "VCT：以冲四和活三取胜");
+	static model_t pm;
+	model_init(&pm);
+	pm.puzzle = PUZZLE_SOLVED;
+	pm.puzzle_mine.value = 1523;
+	pm.puzzle_mine.provisional = 1;
+	pm.puzzle_before = 1500;
+	model_puzzle_rating_text(&pm, text, sizeof text);
+	assert_string_equal(text, "你的解题等级分：~1523（+23）");
+	pm.puzzle_mine.value = -1;
+	pm.guest = 1;
+	model_puzzle_rating_text(&pm, text, sizeof text);
+	assert_string_equal(text, "不计分：游客没有解题等级分（账号才有）");
+	pm.guest = 0;
+	model_puzzle_rating_text(&pm, text, sizeof text);
+	assert_string_equal(text, "不计分：你以前做过这道题；只有第一次尝试计分");
+	/* 5.20's codes in the puzzles' own words, translated */
+	static const int pcodes[] = { 402, 441, 452, 456, 506 };
+	for (size_t i = 0; i < sizeof pcodes / sizeof pcodes[0]; i++) {
+		const char *t = model_error_text(PR_PUZZLE, pcodes[i]);
+		assert_true((unsigned char)t[0] >= 0x80);
+		assert_string_not_equal(t, i18n_error(pcodes[i]));
+	}
+	assert_string_equal(model_error_text(PR_PUZZLE, ERR_NO_PUZZLE),
+	    "还没有习题：习题来自已复盘的公开对局中错失的胜机");
 	/* every reason word its own words, none of them English */
 	static const char *const words[] = { "five", "open-four", "four-three", "vcf", "vct",
 		"block-five", "block-open-three", "positional", "hunch" };

@@ -537,6 +537,110 @@ test_replay_review(void **state)
 	assert_int_equal(type(&v, &m, "r", wire), INPUT_NOTHING);
 }
 
+/* Sends what key (a character) asks, as the session does: the model
+ * keeps a PUZZLE's word and a SOLVE's move. */
+static input_rc_t
+press(view_t *v, model_t *m, const char *keys, char *wire)
+{
+	input_rc_t r = INPUT_NOTHING;
+	proto_msg_t out;
+	wire[0] = '\0';
+	for (; *keys; keys++) {
+		r = input_key(v, m, (unsigned char)*keys, 0, &out);
+		if (r == INPUT_SEND) {
+			assert_true(proto_format(&out, wire, PROTO_LINE_MAX + 1) > 0);
+			model_sent(m, out.id);
+			model_puzzle_sent(m, &out);
+		}
+	}
+	return r;
+}
+
+/* A puzzle (`puzzles`): z and d in the lobby ask for the next and the
+ * daily puzzle (nothing without the capability); on its board the game's
+ * cursor keys, typed points, space and clicks send SOLVE, only while it
+ * is the player's move; N, D and R ask for the next, the daily and the
+ * same puzzle; ] and [ step a failed puzzle's solution; Esc drops a point
+ * typed first, then goes to the lobby, as Q does. */
+static void
+test_puzzle_keys(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	proto_msg_t out;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: z and d ask for puzzles; a puzzle's board sends SOLVE; N D R; ] [ the "
+	       "solution; Esc and Q\n");
+	model_init(&m);
+	view_init(&v);
+	feed(&m, "* SERVER gomokud 0.2.0 1 chat");
+	model_sent(&m, PR_GUEST);
+	feed(&m, "OK GUEST alice 3kQ9fZ0aLm2Xw8pR7tYc1bN4");
+	assert_int_equal(press(&v, &m, "z", wire), INPUT_NOTHING); /* no `puzzles` */
+	assert_int_equal(press(&v, &m, "d", wire), INPUT_NOTHING);
+	memcpy(m.caps, "chat puzzles", 13);
+	assert_int_equal(press(&v, &m, "d", wire), INPUT_SEND);
+	assert_string_equal(wire, "PUZZLE daily\n");
+	feed(&m, "ERR 456 no-puzzle");
+	assert_int_equal(press(&v, &m, "z", wire), INPUT_SEND);
+	assert_string_equal(wire, "PUZZLE next\n");
+	feed(&m, "OK PUZZLE 17 freestyle 15 vct 5 1500 h8,a1,i8,a15,j9,o1,j10,o15");
+	v.screen = SCR_PUZZLE; /* the session shows it */
+	assert_int_equal(press(&v, &m, "j8\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "SOLVE 17 j8\n");
+	assert_int_equal(v.cx, 9);
+	assert_int_equal(v.cy, 7);
+	/* judged now: no other move until the answer */
+	assert_int_equal(press(&v, &m, " ", wire), INPUT_NOTHING);
+	feed(&m, "OK SOLVE 17 more j11 - -");
+	input_key(&v, &m, KEY_RIGHT, 1, &out); /* k8 */
+	assert_int_equal(press(&v, &m, " ", wire), INPUT_SEND);
+	assert_string_equal(wire, "SOLVE 17 k8\n");
+	feed(&m, "OK SOLVE 17 more g8 - -");
+	/* a click on l8: column l (11), row 8 (screen row 2 + 7) */
+	assert_int_equal(input_click(&v, &m, 2 + 7, 3 + 2 * 11, &out), INPUT_SEND);
+	assert_true(proto_format(&out, wire, sizeof wire) > 0);
+	assert_string_equal(wire, "SOLVE 17 l8\n");
+	model_sent(&m, out.id);
+	model_puzzle_sent(&m, &out);
+	feed(&m, "OK SOLVE 17 solved - 1523 -");
+	assert_int_equal(press(&v, &m, "\n", wire), INPUT_NOTHING); /* over */
+	assert_int_equal(press(&v, &m, "]", wire), INPUT_NOTHING);  /* no solution to show */
+	assert_int_equal(press(&v, &m, "R", wire), INPUT_SEND);
+	assert_string_equal(wire, "PUZZLE 17\n");
+	feed(&m, "OK PUZZLE 17 freestyle 15 vct 5 1500 h8,a1,i8,a15,j9,o1,j10,o15");
+	assert_int_equal(press(&v, &m, "k8\n", wire), INPUT_SEND);
+	feed(&m, "OK SOLVE 17 failed - - j8,j11,k8,g8,l8");
+	assert_int_equal(press(&v, &m, "]]", wire), INPUT_REDRAW);
+	assert_int_equal(v.puzzle_step, 2);
+	assert_int_equal(press(&v, &m, "[", wire), INPUT_REDRAW);
+	assert_int_equal(v.puzzle_step, 1);
+	press(&v, &m, "]]]]", wire);
+	assert_int_equal(v.puzzle_step, 5);
+	assert_int_equal(press(&v, &m, "]", wire), INPUT_NOTHING); /* the solution's end */
+	assert_int_equal(v.puzzle_step, 5);
+	assert_int_equal(press(&v, &m, "N", wire), INPUT_SEND);
+	assert_string_equal(wire, "PUZZLE next\n");
+	assert_int_equal(press(&v, &m, "D", wire), INPUT_SEND);
+	assert_string_equal(wire, "PUZZLE daily\n");
+	/* help and back; Esc drops a point being typed, then leaves */
+	press(&v, &m, "?", wire);
+	assert_int_equal(v.screen, SCR_HELP);
+	press(&v, &m, "x", wire);
+	assert_int_equal(v.screen, SCR_PUZZLE);
+	press(&v, &m, "c\x1b", wire);
+	assert_string_equal(v.typed, "");
+	assert_int_equal(v.screen, SCR_PUZZLE);
+	press(&v, &m, "\x1b", wire);
+	assert_int_equal(v.screen, SCR_LOBBY);
+	v.screen = SCR_PUZZLE;
+	press(&v, &m, "Q", wire);
+	assert_int_equal(v.screen, SCR_LOBBY);
+	/* a click in the lobby plays nothing */
+	assert_int_equal(input_click(&v, &m, 2 + 7, 3 + 2 * 11, &out), INPUT_NOTHING);
+}
+
 int
 main(void)
 {
@@ -548,6 +652,7 @@ main(void)
 		cmocka_unit_test(test_opening_keys),
 		cmocka_unit_test(test_lobby_openings),
 		cmocka_unit_test(test_replay_review),
+		cmocka_unit_test(test_puzzle_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "client/i18n.h"
 #include "client/model.h"
 
 enum { LINE_MAX_LEN = 1024, FILES_MAX = 64 };
@@ -334,6 +335,49 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 			g[n] = '\0';
 			return SAY("%s", n ? g : "-");
 		}
+		/* the puzzle shown (`puzzles`, section 5.20) */
+		if (strcmp(rest, "puzzle") == 0) {
+			static const char *const names[] = { "none", "open", "judging", "solved",
+				"failed", "gone" };
+			return SAY("%s", (unsigned)m->puzzle < 6 ? names[m->puzzle] : "?");
+		}
+		if (strcmp(rest, "puzzle_id") == 0)
+			return SAY("%lld", (long long)m->puzzle_id);
+		if (strcmp(rest, "pclass") == 0)
+			return SAY("%s", i18n_pclass(m->puzzle_class));
+		if (strcmp(rest, "pside") == 0)
+			return SAY("%s", stone_name(model_puzzle_side(m)));
+		if (strcmp(rest, "prule") == 0)
+			return SAY(
+			    "%s %d", rule_name((rule_t)m->puzzle_pos.rule), m->puzzle_pos.size);
+		if (strcmp(rest, "pplies") == 0)
+			return SAY("%d", m->puzzle_plies);
+		if (strcmp(rest, "prating") == 0)
+			return SAY("%d", m->puzzle_rating);
+		if (strcmp(rest, "pstart") == 0)
+			return SAY("%d", m->puzzle_start);
+		if (strcmp(rest, "pmoves") == 0) /* played since the puzzle's position */
+			return SAY("%d", m->puzzle_pos.nmoves - m->puzzle_start);
+		if (strncmp(rest, "pstone.", 7) == 0 &&
+		    notation_parse(rest + 7, m->puzzle_pos.size, &c) == 0)
+			return SAY("%s",
+			    m->puzzle_pos.cell[c] == STONE_EMPTY
+				? "empty"
+				: stone_name((stone_t)m->puzzle_pos.cell[c]));
+		if (strcmp(rest, "pline") == 0) {
+			char t[PROTO_LIST_MAX * (PROTO_MOVE_MAX + 1) + 1] = "";
+			size_t n = 0;
+			for (int i = 0; i < m->puzzle_nline && n + PROTO_MOVE_MAX + 2 < sizeof t;
+			     i++)
+				n += (size_t)snprintf(
+				    t + n, sizeof t - n, "%s%s", i ? "," : "", m->puzzle_line[i]);
+			return SAY("%s", t[0] ? t : "-");
+		}
+		if (strcmp(rest, "rtext") == 0) {
+			char t[256];
+			model_puzzle_rating_text(m, t, sizeof t);
+			return SAY("%s", t[0] ? t : "-");
+		}
 		if (strcmp(rest, "optext") == 0) {
 			char t[MODEL_STATUS_LEN];
 			model_opening_text(m, t, sizeof t);
@@ -424,11 +468,19 @@ run_lines(FILE *f, const char *path)
 			fail_msg("%s: a command without arguments", where);
 		*rest++ = '\0';
 		if (strcmp(line, "sent") == 0) {
+			/* "sent PUZZLE next": the whole request, when it is one, for
+			 * what the model keeps of it (a puzzle's word, a SOLVE's move) */
+			proto_msg_t r;
+			int whole = proto_parse(rest, strlen(rest), PROTO_CLIENT, &r, NULL, 0) == 0;
 			rest[strcspn(rest, " ")] = '\0';
 			proto_id_t req = request_named(rest);
 			if (req == PM_NONE)
 				fail_msg("%s: no request %s", where, rest);
+			if (!whole && (req == PR_PUZZLE || req == PR_SOLVE))
+				fail_msg("%s: want the whole %s request", where, rest);
 			model_sent(&m, req);
+			if (whole)
+				model_puzzle_sent(&m, &r);
 		} else if (strcmp(line, "recv") == 0 || strcmp(line, "resync") == 0 ||
 		    strcmp(line, "fatal") == 0) {
 			char *text;
@@ -662,10 +714,123 @@ static const char review_flow[] =
     "recv 0 ERR 402 bad-argument\n"
     "expect c.status=\"The server has no finished game of that number\"\n";
 
+/* A puzzle (`puzzles`, PROTOCOL.md 5.20) for an account: 456 in the words
+ * of next and of daily, the puzzle's board, a refused move given back,
+ * the moves and the defence's replies placed, solved with the rating, a
+ * retry from the position as opened and unrated, failed with the kept
+ * solution, the rating's change, the refusals in words; another
+ * puzzle's reply and a SOLVE after the end change nothing. */
+static const char puzzle_flow[] =
+    "# checks: a puzzle: 456 for next and for daily, its board, a refused move, the replies,\n"
+    "# solved and rated, a retry unrated, failed with the solution, the change, errors in words\n"
+    "sent HELLO\n"
+    "recv 0 * SERVER gomokud 0.2.0 1 chat accounts puzzles\n"
+    "recv 0 OK HELLO 1\n"
+    "sent LOGIN\n"
+    "recv 0 OK LOGIN ann 3kQ9fZ0aLm2Xw8pR7tYc1bN4\n"
+    "expect c.puzzle=none c.puzzle_id=0 c.rtext=-\n"
+    "sent PUZZLE next\n"
+    "recv 0 ERR 456 no-puzzle\n"
+    "expect c.puzzle=none c.error=1 c.status=\"No puzzle left for you: you have tried every one, "
+    "or none has been made yet\"\n"
+    "sent PUZZLE daily\n"
+    "recv 0 ERR 456 no-puzzle\n"
+    "expect c.status=\"No puzzle yet: puzzles are made from the missed wins of reviewed public "
+    "games\"\n"
+    "sent PUZZLE next\n"
+    "recv 0 OK PUZZLE 17 freestyle 15 vct 5 1500 h8,a1,i8,a15,j9,o1,j10,o15\n"
+    "expect c.puzzle=open c.puzzle_id=17 c.pclass=\"VCT: win by fours and threes\" c.pside=black\n"
+    "expect c.prule=\"freestyle 15\" c.pplies=5 c.prating=1500 c.pstart=8 c.pmoves=0\n"
+    "expect c.pstone.h8=black c.pstone.a1=white c.pstone.o15=white c.pstone.j8=empty\n"
+    "expect c.error=0 c.status=\"Puzzle 17: black to move and win\" c.rtext=-\n"
+    "# the game's board is not the puzzle's\n"
+    "expect room=- moves=0\n"
+    "sent SOLVE 17 h8\n"
+    "expect c.puzzle=judging c.status=\"h8: the solvers are judging it...\"\n"
+    "recv 0 ERR 432 occupied\n"
+    "expect c.puzzle=open c.error=1 c.status=\"That point is already taken\" c.pmoves=0\n"
+    "sent SOLVE 17 j8\n"
+    "recv 0 OK SOLVE 17 more j11 - -\n"
+    "expect c.puzzle=open c.pmoves=2 c.pstone.j8=black c.pstone.j11=white\n"
+    "expect c.error=0 c.status=\"j8 holds; the defence answers j11. Your move\"\n"
+    "sent SOLVE 17 k8\n"
+    "recv 0 OK SOLVE 17 more g8 - -\n"
+    "sent SOLVE 17 l8\n"
+    "recv 0 OK SOLVE 17 solved - 1523? -\n"
+    "expect c.puzzle=solved c.pmoves=5 c.pstone.l8=black c.pstone.g8=white c.pline=-\n"
+    "expect c.status=\"Solved: l8 makes five!\" c.rtext=\"Your puzzle rating: ~1523\"\n"
+    "# the puzzle ended: a SOLVE is not judged (441 says so, the end stays)\n"
+    "sent SOLVE 17 m8\n"
+    "expect c.puzzle=solved\n"
+    "recv 0 ERR 441 wrong-phase\n"
+    "expect c.puzzle=solved c.status=\"That puzzle is not open on this connection any more; R "
+    "opens it again\"\n"
+    "# a retry: the position as opened; not rated\n"
+    "sent PUZZLE 17\n"
+    "recv 0 OK PUZZLE 17 freestyle 15 vct 5 1502 h8,a1,i8,a15,j9,o1,j10,o15\n"
+    "expect c.puzzle=open c.pmoves=0 c.pstone.j8=empty c.prating=1502 c.rtext=-\n"
+    "expect c.status=\"Puzzle 17 again: black to move and win\"\n"
+    "sent SOLVE 17 k8\n"
+    "recv 0 OK SOLVE 18 more a2 - -\n"
+    "expect c.puzzle=judging c.pmoves=0\n"
+    "recv 0 OK SOLVE 17 failed - - j8,j11,k8,g8,l8\n"
+    "expect c.puzzle=failed c.pmoves=1 c.pstone.k8=black c.pline=j8,j11,k8,g8,l8\n"
+    "expect c.rtext=\"Not rated: you had tried this puzzle before; only a first try is rated\"\n"
+    "expect c.error=1 c.status=\"Failed: after k8 the win is gone; ] steps the solution\"\n"
+    "# a VCF puzzle, white to move, failed on a first try: rated, the change from 1523\n"
+    "sent PUZZLE next\n"
+    "recv 0 OK PUZZLE 18 renju 15 vcf 3 1480 h8,a1,i8,a2,j8,a3,k9\n"
+    "expect c.puzzle=open c.pclass=\"VCF: win by fours\" c.pside=white c.prule=\"renju 15\"\n"
+    "expect c.pline=- c.status=\"Puzzle 18: white to move and win\"\n"
+    "sent SOLVE 18 a5\n"
+    "recv 0 OK SOLVE 18 failed - 1490 a4,g8,a5\n"
+    "expect c.puzzle=failed c.rtext=\"Your puzzle rating: 1490 (-33)\" c.pline=a4,g8,a5\n"
+    "expect c.status=\"Failed: after a5 the win by fours is gone (each move must be a four); ] "
+    "steps the solution\"\n"
+    "# the refusals\n"
+    "sent PUZZLE 19\n"
+    "recv 0 OK PUZZLE 19 freestyle 15 vcf 3 1500 h8,a1,i8,a2,j8,a3\n"
+    "sent SOLVE 19 k8\n"
+    "recv 0 ERR 441 wrong-phase open it first: PUZZLE <id>\n"
+    "expect c.puzzle=gone c.error=1 c.status~=\"not open on this connection any more; R opens it "
+    "again\"\n"
+    "sent PUZZLE 99999\n"
+    "recv 0 ERR 402 bad-argument\n"
+    "expect c.puzzle=gone c.puzzle_id=19 c.status=\"There is no puzzle of that number\"\n"
+    "sent PUZZLE daily\n"
+    "recv 0 ERR 506 server-busy\n"
+    "expect c.status=\"The solvers are all busy; try again shortly\"\n"
+    "sent PUZZLE next\n"
+    "recv 0 ERR 452 in-game\n"
+    "expect c.status=\"No puzzles while you play a game; finish it first\"\n"
+    "sent PUZZLE 19\n"
+    "recv 0 OK PUZZLE 19 freestyle 15 vcf 3 1500 h8,a1,i8,a2,j8,a3\n"
+    "sent SOLVE 19 k8\n"
+    "recv 0 ERR 506 server-busy\n"
+    "expect c.puzzle=open c.status=\"The solvers are all busy; try again shortly\"\n"
+    "expect pending=0\n";
+
+/* A guest's puzzle: never rated, and the client says why. */
+static const char puzzle_guest[] =
+    "# checks: a guest's solved puzzle is not rated, and why\n"
+    "sent HELLO\n"
+    "recv 0 * SERVER gomokud 0.2.0 1 chat puzzles\n"
+    "recv 0 OK HELLO 1\n"
+    "sent GUEST\n"
+    "recv 0 OK GUEST guest7 3kQ9fZ0aLm2Xw8pR7tYc1bN4\n"
+    "sent PUZZLE daily\n"
+    "recv 0 OK PUZZLE 4 freestyle 15 vcf 3 1500 h8,a1,i8,a2,j8,a3,k8,o15\n"
+    "sent SOLVE 4 l8\n"
+    "recv 0 OK SOLVE 4 solved - - -\n"
+    "expect c.puzzle=solved c.pstone.l8=black\n"
+    "expect c.rtext=\"Not rated: a guest has no puzzle rating (an account has one)\"\n";
+
 static const struct {
 	const char *name, *text;
 } inline_transcripts[] = {
 	{ "review", review_flow },
+	{ "puzzle", puzzle_flow },
+	{ "puzzle_guest", puzzle_guest },
 	{ "opening_rif", rif_game },
 	{ "opening_yamaguchi_snapshot", yamaguchi_snapshot },
 	{ "opening_pro_areas", pro_areas },
