@@ -1213,8 +1213,9 @@ draw_puzzle(const model_t *m, const view_t *v)
 	    m->puzzle == PUZZLE_FAILED
 		? TR("keys.puzzle_failed",
 		      "]/[ solution  N next  D daily  R retry  Q lobby  ? help")
-		: TR("keys.puzzle",
-		      "hjkl/h8 Enter:play  N:next  D:daily  R:retry  Q:lobby  ?:help"));
+		: m->puzzle == PUZZLE_OPEN || m->puzzle == PUZZLE_JUDGING
+		? TR("keys.puzzle", "hjkl/h8 Enter:play  N:next  D:daily  R:retry  Q:lobby  ?:help")
+		: TR("keys.puzzle_over", "N next  D daily  R retry  Q lobby  ? help"));
 }
 
 static void
