@@ -204,16 +204,19 @@ is_star(int n, int x, int y)
 }
 
 /* Draws position p; m (may be NULL in replay) adds the win cells, the bot's
- * candidates and forbidden points; cursor < 0 hides the cursor. */
+ * candidates and forbidden points; cursor < 0 hides the cursor. forbidden
+ * marks black's forbidden points (renju, black to move) without m: a
+ * puzzle's. */
 static void
-draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor)
+draw_board(const position_t *p, const model_t *m, const view_t *v, int cursor, int forbidden)
 {
 	int n = p->size, mono = v->mono;
 	const char *black = v->ascii ? "X" : "\u25cf", *white = v->ascii ? "O" : "\u25cb";
 	const char *empty = v->ascii ? "." : "\u00b7", *star = "+";
 	move_t forbid[RULES_CELLS];
 	int nforbid = 0;
-	if (m && p->rule == RULE_RENJU && model_turn(m) == STONE_BLACK)
+	if (p->rule == RULE_RENJU &&
+	    (m ? model_turn(m) == STONE_BLACK : forbidden && pos_to_move(p) == STONE_BLACK))
 		nforbid = rules_forbidden_points(p, forbid);
 	move_t last = p->nmoves ? p->moves[p->nmoves - 1] : MOVE_NONE;
 	/* an opening stage's area, shaded when it is not the whole board: a
@@ -420,7 +423,7 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	int cursor = model_my_side(m) != STONE_EMPTY && !m->over ? rules_move(v->cx, v->cy) : -1;
 	if (cursor < 0 && v->screen == SCR_GAME)
 		cursor = rules_move(v->cx, v->cy);
-	draw_board(&m->pos, m, v, cursor);
+	draw_board(&m->pos, m, v, cursor, 0);
 
 	int px = BOARD_COL + 2 * m->pos.size + 2, pw = COLS - px;
 	if (pw < 20)
@@ -1046,7 +1049,7 @@ draw_replay(const model_t *m, const view_t *v)
 			pos_place(&q, c);
 			line[nline++] = c;
 		}
-	draw_board(&q, NULL, v, -1);
+	draw_board(&q, NULL, v, -1, 0);
 	for (int i = 0; i < nline; i++) {
 		int white = (p.nmoves + i) % 2;
 		attrset(on(PAIR_CAND, v->mono) | A_BOLD | A_UNDERLINE);
@@ -1105,7 +1108,7 @@ draw_puzzle(const model_t *m, const view_t *v)
 		line[nline++] = c;
 	}
 	int cursor = m->puzzle == PUZZLE_OPEN ? rules_move(v->cx, v->cy) : -1;
-	draw_board(nline ? &q : p, NULL, v, nline ? -1 : cursor);
+	draw_board(nline ? &q : p, NULL, v, nline ? -1 : cursor, m->puzzle == PUZZLE_OPEN);
 	for (int i = 0; i < nline; i++) {
 		int white = (m->puzzle_start + i) % 2;
 		attrset(on(PAIR_CAND, v->mono) | A_BOLD | A_UNDERLINE);

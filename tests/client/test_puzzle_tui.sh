@@ -9,7 +9,8 @@
 # with the puzzle rating; R tries it again, a failed try is not rated
 # (said why) and its solution steps on the board stone by stone, apart
 # from the play, and back; N opens a renju puzzle whose forbidden point
-# (434) is said, failed and rated with the change; 506, 441, 402, 452 in
+# is marked x while black is to move, and refused (434) in words; failed
+# and rated with the change; 506, 441, 402, 452 in
 # words; Q back to the lobby; a guest's failed puzzle in Chinese at 80x24,
 # every line whole. (test_puzzle_daemon_tui.sh: a puzzle on the real
 # daemon.)
@@ -63,15 +64,15 @@ send $P17
 expect SOLVE 17 k8
 send OK SOLVE 17 failed - - j8,j11,k8,g8,l8
 expect PUZZLE next
-send OK PUZZLE 18 renju 15 vcf 3 1480 h8,a1,i8,a2,h10,a3,i10,o15
-expect SOLVE 18 i9
+send OK PUZZLE 18 renju 15 vcf 3 1480 h8,a1,i8,a2,j9,a3,j10,o15
+expect SOLVE 18 j8
 send ERR 434 double-three
-expect SOLVE 18 j9
-send OK SOLVE 18 failed - 1490 g9,f9,j9
+expect SOLVE 18 k9
+send OK SOLVE 18 failed - 1490 g8,f8,k11
 expect PUZZLE daily
 send ERR 506 server-busy
 expect PUZZLE 18
-send OK PUZZLE 18 renju 15 vcf 3 1480 h8,a1,i8,a2,h10,a3,i10,o15
+send OK PUZZLE 18 renju 15 vcf 3 1480 h8,a1,i8,a2,j9,a3,j10,o15
 expect SOLVE 18 g9
 send ERR 441 wrong-phase
 expect PUZZLE 18
@@ -157,12 +158,14 @@ keys v N
 step "N: the next puzzle, a renju one" v "Puzzle 18, rated 1480"
 check "its class" wait_for v "VCF: win by fours"
 check "the title names renju" wait_for v "puzzle 18  renju 15x15"
-keys v i 9 Enter
+check "black's forbidden point (renju) is marked: j8, a double three" row 8 '^ 8 · · · · · · · ● ● x · · · · ·'
+keys v j 8 Enter
 step "a forbidden point (434) in words" v "Forbidden for black under renju: a double three"
 check "the move is the player's again" wait_for v "Your move (black): Enter plays"
-keys v j 9 Enter
-step "j9 fails a VCF puzzle: said so" v "Failed: after j9 the win by fours is gone (each move must be a four)"
+keys v k 9 Enter
+step "k9 fails a VCF puzzle: said so" v "Failed: after k9 the win by fours is gone (each move must be a four)"
 check "a first try: rated, with the change from 1523" wait_for v "Your puzzle rating: 1490 (-33)"
+check "over: no forbidden point marked" row 8 '^ 8 · · · · · · · ● ● · · · · · ·'
 keys v D
 step "D: every solver busy (506)" v "The solvers are all busy; try again shortly"
 keys v R
