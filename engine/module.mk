@@ -60,6 +60,22 @@ $(BINDIR)/arena: $(O)/engine/tools/arena.o $(ENGINE_LIB) $(RULES_LIB)
 
 BINS += $(BINDIR)/arena
 
+# The win chance's fit (engine/winchance.h, issue 47): engine-vs-engine
+# games at a fixed budget, K of the logistic by maximum likelihood, the
+# calibration and the falls of the mover's chance. make winfit refits as
+# docs/review.md says (about half an hour on one core).
+$(BINDIR)/winfit: $(O)/engine/tools/winfit.o $(ENGINE_LIB) $(RULES_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BINS += $(BINDIR)/winfit
+WINFIT_BOOK := tests/engine/openings-freestyle.txt
+WINFIT_ARGS ?= -B $(WINFIT_BOOK) -g 400 -n 300000 -o 1
+.PHONY: winfit
+winfit: $(BINDIR)/winfit
+	@mkdir -p $(O)/winfit
+	$(BINDIR)/winfit $(WINFIT_ARGS) -w $(O)/winfit/selfplay.txt
+
 # The evaluation tuner: self-play samples and a logistic fit of the weights;
 # positions labelled by deeper searches and the fit of the learned table.
 $(BINDIR)/tune: $(O)/engine/tools/tune.o $(O)/engine/tools/tune_shapes.o $(ENGINE_LIB) \
