@@ -27,9 +27,11 @@
  * Prints K (with a bootstrap over games), the games and positions, the
  * log-likelihood (and the one of a coin, for scale), a calibration table,
  * and the falls of the mover's chance across one move. -w writes every
- * searched position as "game ply score result weak" (score black's view,
- * result 1, 0.5 or 0 for black, weak the colour of the weak side or 0); -i
- * fits such a file again without playing.
+ * searched position as "game ply score result weak own" (score black's
+ * view, result 1, 0.5 or 0 for black, weak the colour of the weak side or
+ * 0, own 1 when the move played from it was the search's best, 0 when it
+ * was another: a drawn one or the weak level's); -i fits such a file again
+ * without playing (a file without the last column: own unknown).
  */
 #include "engine/engine.h"
 #include "rules/rules.h"
@@ -57,6 +59,7 @@ typedef struct {
 	int game, ply, score; /* score: black's view */
 	double result;        /* for black */
 	int weak;             /* the weak side's colour in its game, 0 none */
+	int own;              /* the move played here was the search's best: 1, 0, -1 unknown */
 } sample_t;
 
 typedef struct {
@@ -222,7 +225,8 @@ play(const opts_t *o, engine_t *e, int g, const move_t *open, int nopen, samples
 			l.nbest = 4;
 		if (engine_search(e, (rule_t)o->rule, o->size, mv, n, &l, NULL, NULL, &r) != 0)
 			return -1;
-		sample_t s = { g, n, black ? r.score : -r.score, 0, weak };
+		sample_t s = { g, n, black ? r.score : -r.score, 0, weak, 1 };
+		move_t best = r.best;
 		if (push(v, s) < 0)
 			return -1;
 		if (noisy && (int)pos_to_move(&pos) != weak) {
@@ -245,6 +249,7 @@ play(const opts_t *o, engine_t *e, int g, const move_t *open, int nopen, samples
 			    0)
 				return -1;
 		}
+		v->s[v->n - 1].own = r.best == best;
 		if (pos_play(&pos, r.best) != LEGAL_OK)
 			return -1;
 		mv[n] = r.best;
@@ -429,8 +434,9 @@ static void
 report_drops(const samples_t *v, double k)
 {
 	static const int at[] = { 100, 150, 200, 250, 300, 350, 400, 500 };
-	enum { NT = sizeof at / sizeof *at, NC = 3 };
-	static const char *name[NC] = { "self-play", "strong vs weak", "weak" };
+	enum { NT = sizeof at / sizeof *at, NC = 5 };
+	static const char *name[NC] = { "self-play", "  not its best", "strong vs weak", "weak",
+		"  not its best" };
 	long moves[NC] = { 0 }, over[NC][NT] = { { 0 } }, games[NC] = { 0 }, lost[NC] = { 0 };
 	long gover[NC][NT] = { { 0 } }, all[NC] = { 0 };
 	int gmax[NC] = { 0 }, last = -1;
@@ -456,21 +462,25 @@ report_drops(const samples_t *v, double k)
 			continue;
 		const sample_t *s = &v->s[i];
 		int black = s->ply % 2 == 0, mover = black ? 1 : 2;
-		int c = !s->weak ? 0 : s->weak == mover ? 2 : 1;
+		int c = !s->weak ? 0 : s->weak == mover ? 3 : 2;
 		int before = black ? s->score : -s->score, after = black ? s[1].score : -s[1].score;
-		all[c]++;
-		if (gmax[c] < 0)
-			gmax[c] = 0;
-		if (before > -ENGINE_WIN_MIN && after <= -ENGINE_WIN_MIN)
-			lost[c]++;
-		if (forced(before) || forced(after))
-			continue;
-		int drop = (int)lround(1000 * (chance(k, before) - chance(k, after)));
-		moves[c]++;
-		if (drop > gmax[c])
-			gmax[c] = drop;
-		for (int t = 0; t < NT; t++)
-			over[c][t] += drop >= at[t];
+		/* the class, and for self-play and the weak level its moves that were
+		 * not the search's best */
+		for (int cc = c; cc <= c + (c != 2 && s->own == 0); cc++) {
+			all[cc]++;
+			if (gmax[cc] < 0)
+				gmax[cc] = 0;
+			if (before > -ENGINE_WIN_MIN && after <= -ENGINE_WIN_MIN)
+				lost[cc]++;
+			if (forced(before) || forced(after))
+				continue;
+			int drop = (int)lround(1000 * (chance(k, before) - chance(k, after)));
+			moves[cc]++;
+			if (drop > gmax[cc])
+				gmax[cc] = drop;
+			for (int t = 0; t < NT; t++)
+				over[cc][t] += drop >= at[t];
+		}
 	}
 	printf("falls of the mover's chance across one move (K %.1f), both scores short of a "
 	       "forced result:\n  the share of such moves with a fall of at least X per mille "
@@ -493,9 +503,11 @@ report_drops(const samples_t *v, double k)
 		}
 		putchar('\n');
 	}
-	printf("  (lost: moves, of all %ld/%ld/%ld, after which the opponent's search had a "
-	       "forced win the mover's had not)\n",
-	    all[0], all[1], all[2]);
+	printf("  (lost: moves after which the opponent's search had a forced win the mover's "
+	       "had not; moves: of all ");
+	for (int c = 0; c < NC; c++)
+		printf("%s%ld", c ? "/" : "", all[c]);
+	printf(", those with both scores unforced counted)\n");
 }
 
 static int
@@ -515,13 +527,14 @@ read_raw(const char *path, samples_t *v)
 		ln++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%d %d %d %lf %d", &s.game, &s.ply, &s.score, &s.result,
-			&s.weak) != 5 ||
+		s.own = -1; /* files of the first version have no such column */
+		if (sscanf(line, "%d %d %d %lf %d %d", &s.game, &s.ply, &s.score, &s.result,
+			&s.weak, &s.own) < 5 ||
 		    s.game < 0 || s.ply < 0 ||
 		    (s.result != 0 && s.result != 0.5 && s.result != 1) ||
 		    (v->n && (s.game < v->s[v->n - 1].game))) {
-			fprintf(
-			    stderr, "winfit: %s:%d: not 'game ply score result weak'\n", path, ln);
+			fprintf(stderr, "winfit: %s:%d: not 'game ply score result weak [own]'\n",
+			    path, ln);
 			fclose(f);
 			return -1;
 		}
@@ -549,11 +562,12 @@ write_raw(const opts_t *o, const samples_t *v, int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		fprintf(f, " %s", argv[i]);
 	fprintf(f,
-	    "\n# game ply score result weak (score and result black's; weak: the weak "
-	    "side's colour, 1 black, 2 white, 0 none)\n");
+	    "\n# game ply score result weak own (score and result black's; weak: the weak "
+	    "side's colour, 1 black, 2 white, 0 none; own: 1 when the move played here was "
+	    "the search's best, 0 when not)\n");
 	for (size_t i = 0; i < v->n; i++)
-		fprintf(f, "%d %d %d %g %d\n", v->s[i].game, v->s[i].ply, v->s[i].score,
-		    v->s[i].result, v->s[i].weak);
+		fprintf(f, "%d %d %d %g %d %d\n", v->s[i].game, v->s[i].ply, v->s[i].score,
+		    v->s[i].result, v->s[i].weak, v->s[i].own);
 	return fclose(f) == 0 ? 0 : -1;
 }
 
