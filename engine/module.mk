@@ -63,7 +63,7 @@ BINS += $(BINDIR)/arena
 # The win chance's fit (engine/winchance.h, issue 47): engine-vs-engine
 # games at a fixed budget, K of the logistic by maximum likelihood, the
 # calibration and the falls of the mover's chance. make winfit refits as
-# docs/review.md says (about half an hour on one core).
+# docs/review.md says (about an hour on one core).
 $(BINDIR)/winfit: $(O)/engine/tools/winfit.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
@@ -71,10 +71,22 @@ $(BINDIR)/winfit: $(O)/engine/tools/winfit.o $(ENGINE_LIB) $(RULES_LIB)
 BINS += $(BINDIR)/winfit
 WINFIT_BOOK := tests/engine/openings-freestyle.txt
 WINFIT_ARGS ?= -B $(WINFIT_BOOK) -g 400 -n 300000 -o 1
-.PHONY: winfit
+.PHONY: winfit winfit-weak
 winfit: $(BINDIR)/winfit
 	@mkdir -p $(O)/winfit
 	$(BINDIR)/winfit $(WINFIT_ARGS) -w $(O)/winfit/selfplay.txt
+# The falls of the mover's chance in games of a weaker level against the
+# budget's engine (the blunder threshold), judged with WINFIT_K (the K of
+# engine/winchance.h): about half an hour.
+WINFIT_K ?= 888
+winfit-weak: $(BINDIR)/winfit
+	@mkdir -p $(O)/winfit
+	$(BINDIR)/winfit -B $(WINFIT_BOOK) -g 60 -n 300000 -o 1 -W 7 -K $(WINFIT_K) \
+	    -w $(O)/winfit/weak7.txt
+	$(BINDIR)/winfit -B $(WINFIT_BOOK) -g 40 -n 300000 -o 1 -W 4 -K $(WINFIT_K) \
+	    -w $(O)/winfit/weak4.txt
+	$(BINDIR)/winfit -B $(WINFIT_BOOK) -g 40 -n 300000 -o 2 -K $(WINFIT_K) \
+	    -w $(O)/winfit/selfplay2.txt
 
 # The evaluation tuner: self-play samples and a logistic fit of the weights;
 # positions labelled by deeper searches and the fit of the learned table.

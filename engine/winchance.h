@@ -8,6 +8,11 @@
  * self-play games at a fixed search budget (bin/winfit; docs/review.md,
  * "The win chance", gives the command, the data and the calibration).
  * Scores from +-ENGINE_WIN_MIN on are forced results: certain, not fitted.
+ * K = 888 is the fit of 400 freestyle games at 300,000 nodes a move (95% of
+ * refits over resampled games within 741..1095); the review's budget
+ * should be the fit's. WINCHANCE_BLUNDER_DROP was chosen from the falls
+ * of the mover's chance in those games and in games of levels 7 and 4
+ * against the engine (docs/review.md, "The blunder threshold").
  */
 #ifndef GOMOKU_WINCHANCE_H
 #define GOMOKU_WINCHANCE_H
@@ -16,6 +21,6 @@
  * 1000 from ENGINE_WIN_MIN on, 0 from -ENGINE_WIN_MIN down, else the fitted logistic, rounded. */
 int winchance_permille(int score);
 /* The fitted scale K and the blunder threshold (a fall of the mover's chance, per mille) */
-enum { WINCHANCE_K = 400, WINCHANCE_BLUNDER_DROP = 300 };
+enum { WINCHANCE_K = 888, WINCHANCE_BLUNDER_DROP = 200 };
 
 #endif
