@@ -126,6 +126,8 @@ bench-sparring: $(BINDIR)/arena $(BINDIR)/pbrain-gomoku
 TESTS += tests/engine/test_arena.sh
 # The tuner's samples and fit.
 TESTS += tests/engine/test_tune.sh
+# The win chance's fitting tool: its raw file, its determinism and -i.
+TESTS += tests/engine/test_winfit.sh
 
 # make windows: bin/pbrain-gomoku.exe, the brain for Piskvork on Windows, one
 # static executable cross-compiled with mingw-w64 (sh mk/deps.sh --windows;
