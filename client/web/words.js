@@ -1,8 +1,8 @@
 // words.js: the protocol's tokens and error codes said in words, from the
 // same catalog keys as the terminal client's (client/i18n.c): err.<code>,
 // reason.*, result.*, offer.*, stage.*, rule.*, colour.*, status.*,
-// ustate.*, botwhy.*. A token this table does not know is said as "?",
-// never shown raw. Its English must stay the C side's, word for word: a key
+// ustate.*, botwhy.*, mark.kind.*. A token this table does not know is
+// said as "?", never shown raw. Its English must stay the C side's, word for word: a key
 // has one English (tests/i18n/test_catalogs.sh).
 import { N, say, t } from './i18n.js';
 
@@ -181,11 +181,11 @@ const TABLES = {
     'block-open-three': N('botwhy.block-open-three', 'answers an open three'),
     positional: N('botwhy.positional', 'a positional move'),
   },
-  // a review's marks (PROTOCOL.md 5.19)
+  // a review's marks (PROTOCOL.md 5.19), the terminal client's words
   mark: {
-    'missed-win': N('web.mark.missed-win', 'missed win'),
-    blunder: N('web.mark.blunder', 'blunder'),
-    turning: N('web.mark.turning', 'turning point'),
+    'missed-win': N('mark.kind.missed-win', 'missed win'),
+    blunder: N('mark.kind.blunder', 'blunder'),
+    turning: N('mark.kind.turning', 'turning point'),
   },
 };
 
