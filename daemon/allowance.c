@@ -74,3 +74,11 @@ allowance_take(struct allowance *a, const char *name, int64_t now)
 {
 	use_of(a, name, now)->n++;
 }
+
+void
+allowance_give_back(struct allowance *a, const char *name, int64_t now)
+{
+	struct use *u = use_of(a, name, now);
+	if (u->n > 0)
+		u->n--;
+}

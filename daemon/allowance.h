@@ -20,5 +20,8 @@ void allowance_free(struct allowance *a);
 int allowance_check(struct allowance *a, const char *name, int limit, int64_t now);
 /* Counts one request of name's at now. */
 void allowance_take(struct allowance *a, const char *name, int64_t now);
+/* Takes back one request of name's counted in its window at now (one
+ * that failed on the server's side); none: nothing. */
+void allowance_give_back(struct allowance *a, const char *name, int64_t now);
 
 #endif

@@ -197,6 +197,7 @@ fail(struct rjob *j)
 {
 	log_warn(&j->rv->srv->log, "review of game %lld failed at position %d of %d",
 	    (long long)j->game, j->next, j->n + 1);
+	allowance_give_back(j->rv->uses, j->starter, clock_now_ms()); /* not counted */
 	tell_end(j, 0);
 	job_free(j);
 }

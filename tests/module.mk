@@ -214,6 +214,12 @@ $(O)/tests/unit/test_loginlimit: $(O)/tests/unit/test_loginlimit.o $(O)/daemon/l
 
 TESTS += $(O)/tests/unit/test_loginlimit
 
+# The hourly allowances (ANALYSE's, REVIEW's; issue 47).
+$(O)/tests/unit/test_allowance: $(O)/tests/unit/test_allowance.o $(O)/daemon/allowance.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_allowance
+
 # Rooms, sessions, the lobby and challenges linked alone (issue 40): the
 # one-node world, no store, and no connection, command, transport or
 # cluster object. http.o (with the files it serves) comes with metrics.o,
