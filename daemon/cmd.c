@@ -1051,8 +1051,7 @@ cmd_review(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 		*why = "this server makes no reviews";
 		return ERR_UNAVAILABLE;
 	}
-	return m->id == PR_REVIEW ? reviews_ask(c->srv->reviews, c, m, why)
-				  : reviews_marks(c->srv->reviews, c, m, why);
+	return reviews_ask(c->srv->reviews, c, m, why);
 }
 
 /* PUZZLE next|daily|<id> and SOLVE <id> <move>: puzzles from reviewed

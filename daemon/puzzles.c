@@ -460,7 +460,7 @@ rate_reply(struct conn *c, void *arg, const char **why)
 
 /* o's try is over: rated (an account), then told. */
 static void
-end_try(struct puzzles *pz, struct open *o, const char *tag, int solved)
+end_try(struct open *o, const char *tag, int solved)
 {
 	struct conn *c = o->c;
 	const char *why = NULL;
@@ -484,7 +484,6 @@ end_try(struct puzzles *pz, struct open *o, const char *tag, int solved)
 	int rc = cmd_store(c, tag, rate_run, rate_reply, r, &why);
 	if (rc)
 		conn_error(c, tag, rc, "%s", why ? why : "the store failed");
-	(void)pz;
 }
 
 static void
@@ -515,7 +514,7 @@ judge_done(int64_t id, int cancelled, void *arg)
 		m.ratings[0].value = -1;
 		conn_send(c, &m);
 	} else {
-		end_try(j->pz, o, j->tag, j->verdict == PUZZLE_FIVE);
+		end_try(o, j->tag, j->verdict == PUZZLE_FIVE);
 	}
 	free(j);
 }

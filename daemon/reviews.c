@@ -101,14 +101,21 @@ tell(struct rjob *j, const proto_msg_t *m)
 		conn_send(w->c, m);
 }
 
+/* * REVIEWING: the positions searched so far of all. */
+static void
+progress_of(const struct rjob *j, proto_msg_t *m)
+{
+	proto_init(m, PE_REVIEWING, NULL);
+	m->ident = j->game;
+	m->count = j->next;
+	m->count2 = j->n + 1;
+}
+
 static void
 tell_progress(struct rjob *j)
 {
 	proto_msg_t m;
-	proto_init(&m, PE_REVIEWING, NULL);
-	m.ident = j->game;
-	m.count = j->next > j->n + 1 ? j->n + 1 : j->next;
-	m.count2 = j->n + 1;
+	progress_of(j, &m);
 	j->told_ms = clock_now_ms();
 	tell(j, &m);
 }
@@ -342,7 +349,7 @@ no_game(void)
 
 /* The refusals both requests share, once the game is read: 0 or a code. */
 static int
-refuse(struct reviews *rv, struct conn *c, const struct query *q, const char **why)
+refuse(struct conn *c, const struct query *q, const char **why)
 {
 	if (q->rc == STORE_NOT_FOUND) {
 		*why = no_game();
@@ -356,7 +363,6 @@ refuse(struct reviews *rv, struct conn *c, const struct query *q, const char **w
 		*why = "that game was played in a private room you were not in";
 		return ERR_PRIVATE_GAME;
 	}
-	(void)rv;
 	return 0;
 }
 
@@ -505,10 +511,7 @@ join(struct rjob *j, struct conn *c, const char *tag, const char **why)
 	}
 	send_ok(c, tag, j->game);
 	proto_msg_t m;
-	proto_init(&m, PE_REVIEWING, NULL);
-	m.ident = j->game;
-	m.count = j->next > j->n + 1 ? j->n + 1 : j->next;
-	m.count2 = j->n + 1;
+	progress_of(j, &m);
 	conn_send(c, &m);
 	return 0;
 }
@@ -544,7 +547,7 @@ query_reply(struct conn *c, void *arg, const char **why)
 		rc = 0;
 	else if (q->rc < 0)
 		rc = q->down ? ERR_STORE_DOWN : ERR_INTERNAL;
-	else if ((rc = refuse(q->rv, c, q, why)) != 0)
+	else if ((rc = refuse(c, q, why)) != 0)
 		;
 	else if (q->id == PR_MARKS)
 		rc = reply_marks(c, q, why);
@@ -567,8 +570,8 @@ seated(struct reviews *rv, struct conn *c, const char **why)
 	return ERR_IN_GAME;
 }
 
-static int
-ask(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why)
+int
+reviews_ask(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why)
 {
 	int rc = seated(rv, c, why);
 	if (rc)
@@ -584,18 +587,6 @@ ask(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why)
 	q->game = m->ident;
 	snprintf(q->tag, sizeof q->tag, "%s", m->tag);
 	return cmd_store(c, m->tag, query_run, query_reply, q, why);
-}
-
-int
-reviews_ask(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why)
-{
-	return ask(rv, c, m, why);
-}
-
-int
-reviews_marks(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why)
-{
-	return ask(rv, c, m, why);
 }
 
 struct reviews *

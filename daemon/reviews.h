@@ -24,9 +24,8 @@ struct server;
 struct reviews *reviews_new(struct server *srv);
 /* Drops the reviews under way (before the bots' pool goes). */
 void reviews_free(struct reviews *rv);
-/* REVIEW m from c, and MARKS: 0 when answered (now, or later from the
+/* REVIEW or MARKS m from c: 0 when answered (now, or later from the
  * store), or an error code with *why. */
 int reviews_ask(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why);
-int reviews_marks(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why);
 
 #endif
