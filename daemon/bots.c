@@ -365,7 +365,7 @@ submit(bots_t *b, const bots_job_t *spec, bots_done_fn done, bots_act_fn act_don
 	s->act_done = act_done;
 	s->preview = act_done ? NULL : preview;
 	s->arg = arg;
-	id = workq_submit(
+	id = (spec->review ? workq_submit_background : workq_submit)(
 	    b->q, spec->owner, run_search, on_done, s->preview ? on_progress : NULL, s);
 	if (id < 0) {
 		free(s);

@@ -7,7 +7,8 @@
  *
  * Fairness: a room (the job's owner) has at most one job in flight, and the
  * queue is first come first served, so between two searches of one room
- * every other waiting room gets one.
+ * every other waiting room gets one. A review's positions wait behind
+ * every bot's move.
  *
  * A pool of no threads is remote: its jobs go to the transport set with
  * bots_set_remote (cluster.c: other nodes' workers through Redis) and come
@@ -54,9 +55,11 @@ typedef struct {
 	int orule;                  /* opening_rule_t */
 	int actor;                  /* 0 or 1 */
 	char olog[OPENING_LOG_MAX]; /* opening_log_append's, "" for none */
-	/* A move's job whose result should carry its line from a remote
-	 * worker too (a review's mark; a local pool's results always do). */
-	int want_line;
+	/* A review's position (issue 47): it waits behind every other job
+	 * (workq_submit_background), so a bot's move waits for reviews at most
+	 * until a worker ends the search it runs; and its result carries the
+	 * line from a remote worker too (a local pool's results always do). */
+	int review;
 } bots_job_t;
 
 /* The search's best so far at a completed depth (at most one per preview_ms). */

@@ -317,7 +317,7 @@ submit(struct rjob *j)
 	b.level = 10;
 	b.soft_ms = b.hard_ms = rv->srv->cfg.review_ms;
 	b.nbest = 1;
-	b.want_line = 1; /* a remote worker's answer too: a mark's line */
+	b.review = 1; /* behind the bots' moves; a remote answer has the line */
 	b.seed = (uint32_t)(j->game * 31 + j->next);
 	int64_t id = bots_submit(rv->pool, &b, done, NULL, j);
 	if (id > 0) {

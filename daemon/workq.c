@@ -30,6 +30,7 @@ struct workq_job {
 	workq_progress_fn progress;
 	void *arg;
 	enum job_state state;
+	int background;  /* queued behind every other job */
 	int cancelled;   /* set on the loop thread, under the lock */
 	int in_progress; /* on the progress list */
 	struct worker *worker;
@@ -50,8 +51,10 @@ struct worker {
 struct workq {
 	pthread_mutex_t lock;
 	pthread_cond_t more;
-	struct workq_job *qhead, *qtail;
-	int nqueued, queue_max, nrunning, quit;
+	/* the queue: the other jobs first come first served, then the
+	 * background ones; qfg is the last of the others (NULL: none) */
+	struct workq_job *qhead, *qtail, *qfg;
+	int nqueued, nbackground, queue_max, nrunning, quit;
 	int nbusy;                  /* workers running a job or a batch (nrunning counts jobs) */
 	struct workq_job *finished; /* newest first */
 	struct workq_job *progress;
@@ -133,7 +136,10 @@ worker_main(void *arg)
 			q->qhead = j->next;
 			if (q->qhead == NULL)
 				q->qtail = NULL;
+			if (q->qfg == j)
+				q->qfg = NULL;
 			q->nqueued--;
+			q->nbackground -= j->background;
 			q->nrunning++;
 			j->state = J_RUNNING;
 			j->worker = w;
@@ -306,8 +312,8 @@ workq_free(workq_t *q)
 }
 
 static int64_t
-submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_batch_fn batch, workq_done_fn done,
-    workq_progress_fn progress, void *arg)
+submit(workq_t *q, uint64_t owner, int background, workq_run_fn run, workq_batch_fn batch,
+    workq_done_fn done, workq_progress_fn progress, void *arg)
 {
 	struct workq_job *j;
 	int64_t id;
@@ -318,7 +324,10 @@ submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_batch_fn batch, workq
 			pthread_mutex_unlock(&q->lock);
 			return WORKQ_OWNER_BUSY;
 		}
-	if (q->nqueued >= q->queue_max + (q->nworkers - q->nbusy) ||
+	/* each kind has room of its own: background jobs never fill the
+	 * others' */
+	int waiting = background ? q->nbackground : q->nqueued - q->nbackground;
+	if (waiting >= q->queue_max + (q->nworkers - q->nbusy) ||
 	    (j = calloc(1, sizeof *j + q->progress_size)) == NULL) {
 		pthread_mutex_unlock(&q->lock);
 		return WORKQ_FULL;
@@ -331,12 +340,24 @@ submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_batch_fn batch, workq
 	j->progress = progress;
 	j->arg = arg;
 	j->state = J_QUEUED;
-	if (q->qtail != NULL)
-		q->qtail->next = j;
-	else
+	j->background = background;
+	if (background || q->qfg == q->qtail) { /* at the end */
+		if (q->qtail != NULL)
+			q->qtail->next = j;
+		else
+			q->qhead = j;
+		q->qtail = j;
+	} else if (q->qfg != NULL) { /* behind the last of its kind */
+		j->next = q->qfg->next;
+		q->qfg->next = j;
+	} else { /* ahead of every background job */
+		j->next = q->qhead;
 		q->qhead = j;
-	q->qtail = j;
+	}
+	if (!background)
+		q->qfg = j;
 	q->nqueued++;
+	q->nbackground += background;
 	j->fnext = q->inflight;
 	q->inflight = j;
 	pthread_cond_signal(&q->more);
@@ -348,13 +369,20 @@ int64_t
 workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
     workq_progress_fn progress, void *arg)
 {
-	return submit(q, owner, run, NULL, done, progress, arg);
+	return submit(q, owner, 0, run, NULL, done, progress, arg);
+}
+
+int64_t
+workq_submit_background(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
+    workq_progress_fn progress, void *arg)
+{
+	return submit(q, owner, 1, run, NULL, done, progress, arg);
 }
 
 int64_t
 workq_submit_batch(workq_t *q, uint64_t owner, workq_batch_fn batch, workq_done_fn done, void *arg)
 {
-	return submit(q, owner, NULL, batch, done, NULL, arg);
+	return submit(q, owner, 0, NULL, batch, done, NULL, arg);
 }
 
 void
@@ -378,7 +406,10 @@ workq_cancel(workq_t *q, int64_t id)
 		*p = j->next;
 		if (q->qtail == j)
 			q->qtail = last;
+		if (q->qfg == j) /* the one before it is of its kind, or none */
+			q->qfg = last;
 		q->nqueued--;
+		q->nbackground -= j->background;
 		finish(q, j);
 		pthread_mutex_unlock(&q->lock);
 		wake_loop(q);

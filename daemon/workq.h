@@ -9,6 +9,11 @@
  * and jobs are served first come first served, so between two jobs of one
  * owner every other waiting owner gets one.
  *
+ * Background jobs (workq_submit_background) wait behind every other job:
+ * a worker takes one only when no other job waits, so another job waits
+ * for a background one at most until a worker finishes what it runs. Each
+ * kind has queue_max places of its own.
+ *
  * Batches: jobs submitted with workq_submit_batch and the same batch
  * function are taken together when they wait next to each other: a worker
  * that takes one also takes those queued right behind it (up to
@@ -53,6 +58,9 @@ void workq_free(workq_t *q);
 /* Returns the job's id (> 0), WORKQ_FULL when every worker is busy and the
  * queue is full, or WORKQ_OWNER_BUSY when owner has a job in flight. */
 int64_t workq_submit(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
+    workq_progress_fn progress, void *arg);
+/* As workq_submit, for a job queued behind every other kind. */
+int64_t workq_submit_background(workq_t *q, uint64_t owner, workq_run_fn run, workq_done_fn done,
     workq_progress_fn progress, void *arg);
 /* As workq_submit, for a job run by batch with the jobs of the same batch
  * function queued right behind it (no progress). */

@@ -188,7 +188,7 @@ parse_job(const char *p, const char *end, struct cmsg *m)
 		return 0;
 	/* a move's job that wants its line back: " l", the end */
 	if (end - sp == 2 && sp[1] == 'l') {
-		j->want_line = 1;
+		j->review = 1;
 		return 0;
 	}
 	/* an opening job: " o <orule> <actor> <log>", the log the rest */
@@ -525,7 +525,7 @@ cmsg_format_job(char *buf, size_t cap, const char *node, uint64_t id, const bots
 		n += k;
 	}
 	if (!j->opening)
-		return j->want_line ? fits(n + snprintf(buf + n, cap - (size_t)n, " l"), cap) : n;
+		return j->review ? fits(n + snprintf(buf + n, cap - (size_t)n, " l"), cap) : n;
 	if (memchr(j->olog, '\0', sizeof j->olog) == NULL)
 		return -1;
 	return fits(n +

@@ -24,7 +24,8 @@
  *
  * A J ending in " l" (a review's position, issue 47) wants the search's
  * line back: its R then has "pv " and the line as cells after the status
- * (when the search has one). Older nodes drop such a J as one that does
+ * (when the search has one). The worker's node queues it behind its bots'
+ * moves, as the owner's own workers would (bots_job_t's review). Older nodes drop such a J as one that does
  * not parse (the owner's job is lost and asked again), and never send one.
  *
  * An opening job (issue 46) is a J with " o", the opening rule

@@ -37,8 +37,8 @@ struct served {
 	LIST_ENTRY(served) link;
 	struct cluster *cl;
 	int64_t bots_id;
-	uint64_t job;  /* the owner's id */
-	int want_line; /* its R carries the line (J " l") */
+	uint64_t job; /* the owner's id */
+	int review;   /* a review's position: its R carries the line (J " l") */
 	char owner[CONFIG_NODE_MAX + 1];
 	char entry[ENTRY_MAX];
 };
@@ -133,8 +133,7 @@ served_done(uint64_t id, int status, const engine_result_t *r, void *arg)
 	(void)id;
 	log_debug(&sv->cl->srv->log, "cluster: bot job %s of node %s searched in %d ms", sv->entry,
 	    sv->owner, status == 0 ? r->time_ms : -1);
-	served_send(
-	    sv, buf, cmsg_format_result(buf, sizeof buf, sv->job, status, r, sv->want_line));
+	served_send(sv, buf, cmsg_format_result(buf, sizeof buf, sv->job, status, r, sv->review));
 }
 
 /* An opening job's end: its act goes back (R's act form). */
@@ -180,7 +179,7 @@ take_entry(struct cluster *cl, const redisReply *e)
 		return;
 	sv->cl = cl;
 	sv->job = m.job;
-	sv->want_line = m.spec.want_line;
+	sv->review = m.spec.review;
 	snprintf(sv->owner, sizeof sv->owner, "%s", m.node);
 	snprintf(sv->entry, sizeof sv->entry, "%s", entry);
 	m.spec.owner = (uint64_t)1 << 63 | ++cl->served_seq; /* apart from the rooms here */

@@ -5,7 +5,10 @@
  * (never inside workq_cancel), and freeing the queue ends every job; jobs
  * submitted with workq_submit_batch run together with the jobs of the same
  * batch function queued right behind them, never past another kind, at
- * most WORKQ_BATCH_MAX at once, their done callbacks in queue order.
+ * most WORKQ_BATCH_MAX at once, their done callbacks in queue order;
+ * background jobs wait behind every other job, cancelled ones of either
+ * kind leave the order of the rest as it was, and each kind has its own
+ * queue_max places.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -218,6 +221,79 @@ test_batches(void **state)
 	    k, WORKQ_BATCH_MAX);
 }
 
+static void
+run_nothing(workq_job_t *job, void *ctx, void *arg)
+{
+	(void)job;
+	(void)ctx;
+	(void)arg;
+}
+
+/* Submits job k of owner k, background or not: its id. */
+static int64_t
+submit_k(workq_t *q, int background, int k)
+{
+	if (background)
+		return workq_submit_background(
+		    q, (uint64_t)k, run_nothing, on_order, NULL, (void *)(intptr_t)k);
+	return workq_submit(q, (uint64_t)k, run_nothing, on_order, NULL, (void *)(intptr_t)k);
+}
+
+static void
+test_background(void **state)
+{
+	(void)state;
+	workq_t *q = workq_new(base, 1, 8, NULL, NULL, NULL, 0);
+	assert_non_null(q);
+	atomic_store(&gate, 0);
+	ncalls = norder = 0;
+	assert_true(workq_submit(q, 1000, run_gate, on_order, NULL, (void *)(intptr_t)0) > 0);
+	/* 1 and 3 background, 2 and 4 not; 5 cancelled (the last of the
+	 * others: 6 goes behind 4), 7 background and cancelled (the tail) */
+	assert_true(submit_k(q, 1, 1) > 0);
+	assert_true(submit_k(q, 0, 2) > 0);
+	assert_true(submit_k(q, 1, 3) > 0);
+	assert_true(submit_k(q, 0, 4) > 0);
+	int64_t five = submit_k(q, 0, 5);
+	int64_t seven = submit_k(q, 1, 7);
+	assert_true(five > 0 && seven > 0);
+	workq_cancel(q, five);
+	workq_cancel(q, seven);
+	assert_true(submit_k(q, 0, 6) > 0);
+	atomic_store(&gate, 1);
+	spin_until(&norder, 8);
+	/* the cancelled ones end first (from the loop), then the queue */
+	const int want[] = { 5, 7, 0, 2, 4, 6, 1, 3 };
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(order[i], want[i]);
+
+	/* a busy worker, 8 background jobs waiting: the 9th is refused, and
+	 * another kind still has its 8 places */
+	atomic_store(&gate, 0);
+	norder = 0;
+	assert_true(workq_submit(q, 1000, run_gate, on_order, NULL, (void *)(intptr_t)0) > 0);
+	for (int queued = 1, running = 0; queued || !running;) { /* the worker took it */
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+		workq_load(q, &queued, &running);
+	}
+	for (int i = 1; i <= 8; i++)
+		assert_true(submit_k(q, 1, 10 + i) > 0);
+	assert_int_equal(submit_k(q, 1, 19), WORKQ_FULL);
+	for (int i = 1; i <= 8; i++)
+		assert_true(submit_k(q, 0, 20 + i) > 0);
+	assert_int_equal(submit_k(q, 0, 29), WORKQ_FULL);
+	atomic_store(&gate, 1);
+	spin_until(&norder, 17);
+	for (int i = 1; i <= 8; i++) {
+		assert_int_equal(order[i], 20 + i);
+		assert_int_equal(order[8 + i], 10 + i);
+	}
+	workq_free(q);
+	print_message("  background jobs run after every other waiting job, with places of"
+		      " their own\n");
+}
+
 static int
 setup(void **state)
 {
@@ -242,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_logins_off_the_loop),
 		cmocka_unit_test(test_cancel_and_free),
 		cmocka_unit_test(test_batches),
+		cmocka_unit_test(test_background),
 	};
 	return cmocka_run_group_tests_name("workq", tests, setup, teardown);
 }
