@@ -69,6 +69,13 @@ static const struct {
 	[METRIC_BOT_SEARCH] = { "gomokud_bot_search_seconds",
 	    "A bot's search, as the engine timed it.", slow_le,
 	    (int)(sizeof slow_le / sizeof slow_le[0]) },
+	[METRIC_REVIEW_WAIT] = { "gomokud_review_position_wait_seconds",
+	    "A review's position, from its job's submission to its answer, less the search's "
+	    "own time: the wait for a worker (and a remote one's round trip).",
+	    slow_le, (int)(sizeof slow_le / sizeof slow_le[0]) },
+	[METRIC_REVIEW] = { "gomokud_review_seconds",
+	    "A review, from its start to stored (or failed).", slow_le,
+	    (int)(sizeof slow_le / sizeof slow_le[0]) },
 };
 
 _Static_assert(sizeof fast_le / sizeof fast_le[0] <= MAX_BUCKETS, "too many buckets");
@@ -82,6 +89,7 @@ struct metrics {
 	uint64_t finished[RULES][REASONS];
 	uint64_t moves;
 	uint64_t bot_done;
+	uint64_t reviews[2]; /* failed, ok */
 	uint64_t rate[METRIC_NRATE];
 	uint64_t errors[CODES];
 	uint64_t bytes_in, bytes_out;
@@ -219,6 +227,13 @@ metrics_bot_done(struct metrics *m, int time_ms)
 	m->bot_done++;
 	if (time_ms >= 0) /* -1: the engine found no move */
 		metrics_observe(m, METRIC_BOT_SEARCH, (int64_t)time_ms * 1000);
+}
+
+void
+metrics_review_done(struct metrics *m, int ok, int64_t us)
+{
+	m->reviews[ok != 0]++;
+	metrics_observe(m, METRIC_REVIEW, us);
 }
 
 void
@@ -377,6 +392,17 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	counter(out, "gomokud_bot_jobs_done_total", "Bot searches finished (not cancelled).",
 	    m->bot_done);
 	render_hist(out, m, METRIC_BOT_SEARCH);
+
+	gauge(out, "gomokud_reviews_running",
+	    "Reviews under way on this node (at most review-queue; REVIEW is 506 beyond).",
+	    g->reviews);
+	family(out, "gomokud_reviews_total", "counter", "Reviews ended: stored, or failed.");
+	evbuffer_add_printf(
+	    out, "gomokud_reviews_total{result=\"ok\"} %" PRIu64 "\n", m->reviews[1]);
+	evbuffer_add_printf(
+	    out, "gomokud_reviews_total{result=\"failed\"} %" PRIu64 "\n", m->reviews[0]);
+	render_hist(out, m, METRIC_REVIEW_WAIT);
+	render_hist(out, m, METRIC_REVIEW);
 
 	family(out, "gomokud_rate_limited_total", "counter",
 	    "Lines refused by a rate bucket (lines: 407; chat: SAY over its burst).");

@@ -25,6 +25,8 @@ enum metric_hist {
 	METRIC_RELAY,        /* a MOVE line's arrival to its * MOVE handed to every sink */
 	METRIC_STORE_COMMIT, /* the archive's transaction of a move */
 	METRIC_BOT_SEARCH,   /* a bot's search, as the engine timed it */
+	METRIC_REVIEW_WAIT,  /* a review's position: asked to answered, less its search */
+	METRIC_REVIEW,       /* a review: asked to stored (or failed) */
 	METRIC_NHIST
 };
 
@@ -40,6 +42,7 @@ struct metrics_gauges {
 	int ntransports;
 	int sessions, rooms, games;
 	int bot_queued, bot_running;
+	int reviews; /* under way on this node */
 };
 typedef void (*metrics_collect_fn)(void *arg, struct metrics_gauges *g);
 
@@ -71,6 +74,8 @@ void metrics_store_batch(struct metrics *m, int n);
 /* A bot search ended (not cancelled), the engine's time in ms (-1: it
  * found no move, and is not timed). */
 void metrics_bot_done(struct metrics *m, int time_ms);
+/* A review ended, stored (ok) or failed, us after it was asked. */
+void metrics_review_done(struct metrics *m, int ok, int64_t us);
 void metrics_rate_limited(struct metrics *m, enum metric_rate bucket);
 /* An error reply (4xx or 5xx) was sent. */
 void metrics_error(struct metrics *m, int code);

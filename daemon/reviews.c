@@ -16,6 +16,7 @@
 #include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/core.h"
+#include "daemon/metrics.h"
 #include "daemon/puzzles.h"
 #include "daemon/room.h"
 #include "daemon/session.h"
@@ -50,6 +51,8 @@ struct rjob {
 	review_seen_t *seen; /* n + 1 */
 	int next;            /* the position searched now */
 	int64_t job;         /* its bots job, 0: none */
+	int64_t asked_us;    /* its start (metrics_now_us) */
+	int64_t next_us;     /* the position's first submission; 0: not yet */
 	int tries;
 	int64_t told_ms; /* the last * REVIEWING */
 	struct event *retry;
@@ -205,6 +208,7 @@ fail(struct rjob *j)
 	log_warn(&j->rv->srv->log, "review of game %lld failed at position %d of %d",
 	    (long long)j->game, j->next, j->n + 1);
 	allowance_give_back(j->rv->uses, j->starter, clock_now_ms()); /* not counted */
+	metrics_review_done(j->rv->srv->metrics, 0, metrics_now_us() - j->asked_us);
 	tell_end(j, 0);
 	job_free(j);
 }
@@ -229,6 +233,7 @@ store_back(void *arg, int cancelled)
 		fail(j);
 		return;
 	}
+	metrics_review_done(j->rv->srv->metrics, 1, metrics_now_us() - j->asked_us);
 	tell_end(j, 1);
 	for (int i = 0; !j->private_room && i < j->result.nmarks; i++) /* puzzles */
 		if (j->result.mark[i].kind == REVIEW_MISSED_WIN)
@@ -270,6 +275,8 @@ done(uint64_t id, int status, const engine_result_t *r, void *arg)
 	memset(s, 0, sizeof *s);
 	s->best = MOVE_NONE;
 	if (status == 0) {
+		int64_t wait = metrics_now_us() - j->next_us - (int64_t)r->time_ms * 1000;
+		metrics_observe(j->rv->srv->metrics, METRIC_REVIEW_WAIT, wait > 0 ? wait : 0);
 		s->best = r->best;
 		s->score = r->score;
 		const char *why = r->reason[0] && r->reason[0] != ' ' ? r->reason : "positional";
@@ -281,6 +288,7 @@ done(uint64_t id, int status, const engine_result_t *r, void *arg)
 	}
 	j->tries = 0;
 	j->next++;
+	j->next_us = 0;
 	if (clock_now_ms() - j->told_ms >= PROGRESS_MS)
 		tell_progress(j);
 	submit(j);
@@ -319,6 +327,8 @@ submit(struct rjob *j)
 	b.nbest = 1;
 	b.review = 1; /* behind the bots' moves; a remote answer has the line */
 	b.seed = (uint32_t)(j->game * 31 + j->next);
+	if (!j->next_us)
+		j->next_us = metrics_now_us();
 	int64_t id = bots_submit(rv->pool, &b, done, NULL, j);
 	if (id > 0) {
 		j->job = id;
@@ -469,6 +479,7 @@ start(struct reviews *rv, struct conn *c, const struct query *q, const char **wh
 	}
 	j->rv = rv;
 	j->game = q->game;
+	j->asked_us = metrics_now_us();
 	j->owner = (uint64_t)1 << OWNER_BIT | ++rv->serial;
 	j->rule = (rule_t)q->g.rule;
 	j->size = q->g.size;
@@ -631,4 +642,10 @@ reviews_free(struct reviews *rv)
 	}
 	allowance_free(rv->uses);
 	free(rv);
+}
+
+int
+reviews_running(const struct reviews *rv)
+{
+	return rv->njobs;
 }

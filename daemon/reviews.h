@@ -27,5 +27,7 @@ void reviews_free(struct reviews *rv);
 /* REVIEW or MARKS m from c: 0 when answered (now, or later from the
  * store), or an error code with *why. */
 int reviews_ask(struct reviews *rv, struct conn *c, const proto_msg_t *m, const char **why);
+/* Reviews under way on this node (the metrics' gauge). */
+int reviews_running(const struct reviews *rv);
 
 #endif

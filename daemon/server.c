@@ -479,6 +479,8 @@ collect_gauges(void *arg, struct metrics_gauges *g)
 	}
 	if (srv->botplay)
 		botplay_load(srv->botplay, &g->bot_queued, &g->bot_running);
+	if (srv->reviews)
+		g->reviews = reviews_running(srv->reviews);
 }
 
 /* GET /metrics on metrics-listen, when set; a socket that cannot be had is

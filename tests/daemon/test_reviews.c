@@ -229,6 +229,24 @@ test_review(int port, long game, const struct daemon *d)
 	       "their lines, the turning point; asked again, the stored one at once\n");
 }
 
+/* After test_review's one review (asked twice): the metrics count it once,
+ * with a wait for each of its positions that was searched. */
+static void
+test_metrics(int mport)
+{
+	long ok = tc_metric(mport, "gomokud_reviews_total{result=\"ok\"}");
+	long failed = tc_metric(mport, "gomokud_reviews_total{result=\"failed\"}");
+	long took = tc_metric(mport, "gomokud_review_seconds_count");
+	long waits = tc_metric(mport, "gomokud_review_position_wait_seconds_count");
+	long running = tc_metric(mport, "gomokud_reviews_running");
+	CHECK(ok == 1 && failed == 0 && took == 1, "reviews %ld ok, %ld failed, %ld timed", ok,
+	    failed, took);
+	/* ten positions, the last (black's five) known without a search */
+	CHECK(waits >= 1 && waits <= 9, "%ld positions' waits", waits);
+	CHECK(running == 0, "%ld reviews running after the end", running);
+	printf("ok metrics: a review counted once, its positions' waits, none running after\n");
+}
+
 /* Two ask for one review: both get its end; the first goes mid-way. */
 static void
 test_join(int port, long game)
@@ -329,8 +347,11 @@ run(void)
 	static char dir[] = "/tmp/gomokud-reviews.XXXXXX";
 	char conf[256];
 	REQUIRE(tc_mkdtemp(dir), "mkdtemp");
+	int mport = tc_free_port();
 	snprintf(conf, sizeof conf,
-	    "state-dir %s\nreview-ms 150\nreview-per-hour 30\nbot-threads 1\n", dir);
+	    "state-dir %s\nreview-ms 150\nreview-per-hour 30\nbot-threads 1\n"
+	    "metrics-listen 127.0.0.1:%d\n",
+	    dir, mport);
 	REQUIRE(daemon_start(&d, GOMOKUD_BIN, conf) == 0, "gomokud did not start");
 	struct tc *anon = tc_open(d.port, 0);
 	REQUIRE(anon, "connect");
@@ -340,6 +361,7 @@ run(void)
 	long game = 0;
 	blunder_game(d.port, &game);
 	test_review(d.port, game, &d);
+	test_metrics(mport);
 	test_join(d.port, finished_game(d.port, "joinb", "joinw"));
 
 	/* a private room's game, for the refusals */
