@@ -1,21 +1,23 @@
 #!/bin/sh
 # The puzzle mode (PROTOCOL.md 5.20, issue 47) on the real gomokud, its
-# solvers on a bot worker and its SQLite store. Two script clients play
-# the public game of tests/daemon/test_puzzles.c (black misses a double
-# four at move 13, and earlier wins), black resigns, the game is reviewed
-# (REVIEW): its missed wins become puzzles. A new account in tmux presses
-# z: a puzzle opens (its number, rating, class and plies as the daemon
-# logged it). Its kept solution is read by a guest's script client (a
-# wrong move fails and shows it; a guest's try is neither kept nor rated),
-# and the account plays it: each move judged and the defence's reply on
-# the board (a double four's other point when the defence blocks the
-# other), until solved, with its new puzzle rating, provisional, above
-# 1500. R tries it again: solved, not rated, and the screen says why. N
-# opens another puzzle: a quiet move fails it, rated down from the last
-# rating with the change, and ] steps the solution. Prints how long the
-# test took.
+# solvers on a bot worker and its SQLite store. Two script clients play a
+# public game where white leaves black's open three h8-j8 open and black
+# plays elsewhere; black resigns and the game is reviewed (REVIEW): the
+# missed win becomes a puzzle, its first move either end of the three. A
+# new account in tmux presses z: the puzzle opens (its number, rating,
+# class and plies as the daemon logged it). Its kept solution is read by a
+# guest's script client (a wrong move fails and shows it; a guest's try is
+# neither kept nor rated), and the account plays it: each move judged and
+# the defence's reply on the board, until solved, with its new puzzle
+# rating, provisional, above 1500. R tries it again with the other end of
+# the three, a proven win that is not the kept first move: solved, not
+# rated, and the screen says why. Then the game of
+# tests/daemon/test_puzzles.c (black misses a double four at move 13, and
+# earlier wins) is played and reviewed; N opens one of its puzzles: a
+# quiet move fails it, rated down from the last rating with the change,
+# and ] steps the solution. Prints how long the test took.
 . tests/client/lib.sh
-echo "checks: a puzzle on a real gomokud: a game with missed wins reviewed, z opens a puzzle, its solution played to solved and rated; R again unrated; N and a failed try, rated down, its solution stepped"
+echo "checks: a puzzle on a real gomokud: a game with a missed win reviewed, z opens its puzzle, its solution played to solved and rated; R again with another winning first move, unrated; N and a failed try, rated down, its solution stepped"
 [ -x "$GOMOKUD" ] || { echo "FAIL - $GOMOKUD is not built"; exit 1; }
 command -v tmux >/dev/null || { echo "FAIL - tmux is not installed (make deps)"; exit 1; }
 tmux_server pzd
@@ -37,45 +39,57 @@ until_seen() {
 	done
 }
 
-# the game, by two script clients fed through FIFOs: each line once the
-# last had its answer
-mkfifo "$T/b.in" "$T/w.in"
-run --name missb <"$T/b.in" >"$T/b.out" 2>&1 &
-BPID=$!
-exec 3>"$T/b.in"
-run --name missw <"$T/w.in" >"$T/w.out" 2>&1 &
-WPID=$!
-exec 4>"$T/w.in"
-echo "SEEK freestyle 15 none black casual none" >&3
-until_seen "$T/b.out" "^OK SEEK"
-echo "SEEK freestyle 15 none white casual none" >&4
-check "two guests are paired" until_seen "$T/b.out" "^\* START "
-ROOM=$(sed -n 's/^\* START \([^ ]*\) .*/\1/p' "$T/b.out")
-n=0
-for mv in h8 g8 i8 k12 j8 c3 k9 d3 k10 e3 k11 o15 n2 f3; do
-	n=$((n + 1))
-	if [ $((n % 2)) -eq 1 ]; then
-		echo "MOVE $ROOM $mv" >&3
-		until_seen "$T/b.out" "^OK MOVE" $(((n + 1) / 2)) || break
-	else
-		echo "MOVE $ROOM $mv" >&4
-		until_seen "$T/w.out" "^OK MOVE" $((n / 2)) || break
-	fi
-done
-check "the game's 14 moves were played" [ "$n" -eq 14 ]
-echo "RESIGN $ROOM" >&3
-check "black resigns" until_seen "$T/w.out" "^\* OVER"
-echo "HISTORY" >&3
-until_seen "$T/b.out" "^OK HISTORY"
-GAME=$(sed -n 's/^= GAME \([0-9]*\) .*/\1/p' "$T/b.out" | head -1)
-echo "REVIEW $GAME" >&3
-echo "!wait REVIEWED" >&3
-check "the game is reviewed" until_seen "$T/b.out" "^\* REVIEWED $GAME ok"
-exec 3>&- 4>&-
-wait "$BPID" "$WPID"
-check "its missed wins become puzzles" until_seen "$T/d.log" "made from game $GAME,"
-sleep 1 # all of them
-echo "     (the daemon made $(grep -c "made from game $GAME," "$T/d.log") puzzles)"
+# play_game NAME MOVES...: two script clients (NAME's b and w guests), fed
+# through FIFOs, play MOVES in a public game, each line once the last had
+# its answer; black resigns and asks for the review; GAME is its id once
+# reviewed and its missed wins are puzzles
+play_game() {
+	pg=$1
+	shift
+	mkfifo "$T/$pg-b.in" "$T/$pg-w.in"
+	run --name "${pg}b" <"$T/$pg-b.in" >"$T/$pg-b.out" 2>&1 &
+	BPID=$!
+	exec 3>"$T/$pg-b.in"
+	run --name "${pg}w" <"$T/$pg-w.in" >"$T/$pg-w.out" 2>&1 &
+	WPID=$!
+	exec 4>"$T/$pg-w.in"
+	echo "SEEK freestyle 15 none black casual none" >&3
+	until_seen "$T/$pg-b.out" "^OK SEEK"
+	echo "SEEK freestyle 15 none white casual none" >&4
+	check "$pg: two guests are paired" until_seen "$T/$pg-b.out" "^\* START "
+	ROOM=$(sed -n 's/^\* START \([^ ]*\) .*/\1/p' "$T/$pg-b.out")
+	n=0
+	for mv in "$@"; do
+		n=$((n + 1))
+		if [ $((n % 2)) -eq 1 ]; then
+			echo "MOVE $ROOM $mv" >&3
+			until_seen "$T/$pg-b.out" "^OK MOVE" $(((n + 1) / 2)) || break
+		else
+			echo "MOVE $ROOM $mv" >&4
+			until_seen "$T/$pg-w.out" "^OK MOVE" $((n / 2)) || break
+		fi
+	done
+	check "$pg: the game's $# moves were played" [ "$n" -eq $# ]
+	echo "RESIGN $ROOM" >&3
+	check "$pg: black resigns" until_seen "$T/$pg-w.out" "^\* OVER"
+	echo "HISTORY" >&3
+	until_seen "$T/$pg-b.out" "^OK HISTORY"
+	GAME=$(sed -n 's/^= GAME \([0-9]*\) .*/\1/p' "$T/$pg-b.out" | head -1)
+	echo "REVIEW $GAME" >&3
+	echo "!wait REVIEWED" >&3
+	check "$pg: the game is reviewed" until_seen "$T/$pg-b.out" "^\* REVIEWED $GAME ok"
+	exec 3>&- 4>&-
+	wait "$BPID" "$WPID"
+	check "$pg: its missed wins become puzzles" until_seen "$T/d.log" "made from game $GAME,"
+	sleep 1 # all of them
+	echo "     (the daemon made $(grep -c "made from game $GAME," "$T/d.log") puzzles of game $GAME)"
+}
+
+# an open three (h8-j8) white leaves open, and black plays o15: one
+# puzzle, whose first move may be either end, g8 or k8
+play_game three h8 a1 i8 a3 j8 a5 o15 g8
+GAME1=$GAME
+check "the open three's game makes one puzzle" [ "$(grep -c "made from game $GAME1," "$T/d.log")" -eq 1 ]
 
 # the account solves the puzzle z opens
 $TM new-session -d -s ann -x 80 -y 24 \
@@ -86,7 +100,7 @@ keys ann z
 step "z opens a puzzle" ann ", rated 1500"
 P=$(screen ann | sed -n 's/.*Puzzle \([0-9]*\), rated.*/\1/p' | head -1)
 # the daemon's log line: "puzzle P made from game G, move M (vcf, N plies)"
-LOGGED=$(grep "info puzzle $P made from game $GAME," "$T/d.log")
+LOGGED=$(grep "info puzzle $P made from game $GAME1," "$T/d.log")
 check "it is one of the game's ($P)" [ -n "$LOGGED" ]
 CLASS=$(echo "$LOGGED" | sed -n 's/.*(\([a-z]*\), [0-9]* plies).*/\1/p')
 PLIES=$(echo "$LOGGED" | sed -n 's/.*, \([0-9]*\) plies).*/\1/p')
@@ -132,25 +146,25 @@ RATING=$(screen ann | sed -n 's/.*Your puzzle rating: ~\([0-9]*\).*/\1/p' | head
 check "a first try: rated, provisional, above 1500 ($RATING)" [ "${RATING:-0}" -gt 1500 ]
 keys ann R
 step "R opens it again" ann "Puzzle $P again: "
-# shellcheck disable=SC2046
-set -- $(echo "$LINE" | tr ',' ' ')
-while [ $# -gt 0 ]; do
-	mv=$1
-	shift
-	keys ann "$(printf '%s' "$mv" | cut -c1)" "$(printf '%s' "$mv" | cut -c2-)" Enter
-	i=0
-	while ! screen ann | grep -qF -e "$mv holds; the defence answers" -e "Solved: $mv makes five!" -e "Failed"; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && break
-		sleep 0.1
-	done
-	screen ann | grep -qF "Solved: $mv makes five!" && break
-	reply=$(screen ann | sed -n "s/.*$mv holds; the defence answers \\([a-o][0-9]*\\)\\. Your move.*/\\1/p")
-	[ -n "$reply" ] || break
-	if [ $# -gt 0 ] && [ "$reply" != "$1" ]; then set -- "$1"; else [ $# -gt 0 ] && shift; fi
-done
+# the other end of the open three, not the kept solution's first move: a
+# proven win all the same; then the open four's end the defence left
+case $LINE in
+g8,*) ALT=k8 ENDS="g8 l8" ;;
+k8,*) ALT=g8 ENDS="f8 k8" ;;
+*) ALT= ;;
+esac
+check "the kept solution starts at an end of the three ($LINE)" [ -n "$ALT" ]
+keys ann "$(printf '%s' "$ALT" | cut -c1)" "$(printf '%s' "$ALT" | cut -c2-)" Enter
+step "$ALT, not the kept first move, holds" ann "$ALT holds; the defence answers"
+reply=$(screen ann | sed -n "s/.*$ALT holds; the defence answers \\([a-o][0-9]*\\)\\. Your move.*/\\1/p")
+five=
+for e in $ENDS; do [ "$e" != "$reply" ] && [ -z "$five" ] && five=$e; done
+keys ann "$(printf '%s' "$five" | cut -c1)" "$(printf '%s' "$five" | cut -c2-)" Enter
+step "then $five (the defence took $reply): five" ann "Solved: $five makes five!"
 step "solved again" ann "Solved!"
 check "a second try is not rated, and the screen says why" wait_for ann "Not rated: you had tried this puzzle before;"
+# the game with missed wins, played while ann looks at the puzzle
+play_game miss h8 g8 i8 k12 j8 c3 k9 d3 k10 e3 k11 o15 n2 f3
 keys ann N
 step "N: another puzzle, not tried yet" ann "Puzzle $(grep "made from game $GAME," "$T/d.log" | sed -n 's/.*info puzzle \([0-9]*\) made.*/\1/p' | grep -vx "$P" | head -1)"
 Q=$(screen ann | sed -n 's/.*Puzzle \([0-9]*\), rated.*/\1/p' | head -1)
