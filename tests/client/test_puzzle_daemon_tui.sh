@@ -1,9 +1,10 @@
 #!/bin/sh
 # The puzzle mode (PROTOCOL.md 5.20, issue 47) on the real gomokud, its
 # solvers on a bot worker and its SQLite store. Two script clients play a
-# public game where white leaves black's open three h8-j8 open and black
-# plays elsewhere; black resigns and the game is reviewed (REVIEW): the
-# missed win becomes a puzzle, its first move either end of the three. A
+# public game where white answers black's open three h8-j8 with its own
+# (c3-e3) and black plays elsewhere, and white makes its open four; black
+# resigns and the game is reviewed (REVIEW): the missed win becomes a
+# puzzle, its first move either end of the three. A
 # new account in tmux presses z: the puzzle opens (its number, rating,
 # class and plies as the daemon logged it). Its kept solution is read by a
 # guest's script client (a wrong move fails and shows it; a guest's try is
@@ -85,9 +86,10 @@ play_game() {
 	echo "     (the daemon made $(grep -c "made from game $GAME," "$T/d.log") puzzles of game $GAME)"
 }
 
-# an open three (h8-j8) white leaves open, and black plays o15: one
-# puzzle, whose first move may be either end, g8 or k8
-play_game three h8 a1 i8 a3 j8 a5 o15 g8
+# an open three (h8-j8) white leaves open for its own (c3-e3), and black
+# plays o15; white's open four: one puzzle, whose first move may be
+# either end of black's three, g8 or k8
+play_game three h8 c3 i8 d3 j8 e3 o15 f3
 GAME1=$GAME
 check "the open three's game makes one puzzle" [ "$(grep -c "made from game $GAME1," "$T/d.log")" -eq 1 ]
 

@@ -1,13 +1,16 @@
 #!/bin/sh
 # The replay's review (PROTOCOL.md 5.19, issue 47) on the real gomokud, its
-# bot worker searching every position: two clients in tmux play a short
-# game (black's five on row 8, white never blocking); alice opens its
+# bot worker searching every position: two clients in tmux play a
+# crafted game (white answers black's open three h8-j8 with its own,
+# c3-e3: a blunder at move 6; black plays o15 instead of the open four: a
+# missed win at move 7, white's open four wins; black blocks g3, white's
+# b3 makes five); alice opens its
 # replay from the history, which has no review yet and says r asks for
 # one; r starts it, its progress shows on the status line, then black's
 # chance, the graph (a column a position) and the marks. A script client
 # reads the same review (MARKS) to hold the screen against the server's
-# fields (the search's time decides which moves are marked): n goes to a
-# mark with a line, phrased from its fields, on the position before its
+# fields: the known missed win and blunder are among its marks; n goes to
+# the missed win, phrased from its fields, on the position before its
 # move; ] puts the line's first stone on the board at the better move, [
 # takes it back; the replay opened again shows the stored review at once,
 # without r, and the daemon started one review in all. Prints how long the
@@ -30,8 +33,8 @@ bracketed() {
 }
 started=$(date +%s)
 
-# one bot worker, each position searched 500 ms at most: ten positions
-printf 'review-ms 500\nbot-threads 1\n' >"$T/d.conf"
+# one bot worker, each position searched 250 ms at most (the default)
+printf 'review-ms 250\nbot-threads 1\n' >"$T/d.conf"
 gomokud_start --config "$T/d.conf"
 
 for u in alice bob; do
@@ -50,33 +53,33 @@ keys alice Enter
 step "alice seeks" alice "Seeking an opponent"
 keys bob Enter
 step "alice is paired, black and to move" alice "Your move (black)"
-# black h8 i8 j8 k8 l8; white a1 a2 a3 a4, never blocking
+# black h8 i8 j8, white c3 d3 e3; black o15, white f3; g3 and b3
 n=0
-for mv in h8 a1 i8 a2 j8 a3 k8 a4 l8; do
+for mv in h8 c3 i8 d3 j8 e3 o15 f3 g3 b3; do
 	n=$((n + 1))
 	if [ $((n % 2)) -eq 1 ]; then p=alice o=bob; else p=bob o=alice; fi
 	keys $p "$(printf '%s' "$mv" | cut -c1)" "$(printf '%s' "$mv" | cut -c2-)" Enter
 	check "move $n ($mv) reaches the other side" wait_for $o "Moves ($n):"
 done
-step "the game ends with black's five" alice "Game over: alice wins (five)"
+step "the game ends with white's five" alice "Game over: bob wins (five)"
 
 # alice leaves the room and opens the game's replay from the history
 keys alice Q
 step "alice is back in the lobby" alice "Quick match"
 for _ in 1 2 3 4 5; do keys alice Down; done
 keys alice Enter
-step "the history lists the game" alice "alice vs bob  black by five, 9 moves"
+step "the history lists the game" alice "alice vs bob  white by five, 10 moves"
 keys alice Enter
-step "its replay opens" alice "Move 0 of 9"
+step "its replay opens" alice "Move 0 of 10"
 step "no review yet: the panel says how to ask" alice "r: ask for a review"
 check "the key line lists the review's keys" sh -c "$TM capture-pane -p -t =alice: | tail -1 | grep -qF 'r review  n/p marks  ]/[ line  Esc back'"
 t0=$(date +%s)
 keys alice r
-step "r starts the review: its progress, of the game's ten positions, on the status line" alice " of 10 positions searched..."
+step "r starts the review: its progress, of the game's eleven positions, on the status line" alice " of 11 positions searched..."
 step "the review is read when stored" alice "The engine's review: "
 echo "     (the review itself took about $(( $(date +%s) - t0 ))s)"
 step "black's chance in the empty board's position" alice "Black's win chance: "
-check "the graph shows a column a position (ten)" graph_of 10
+check "the graph shows a column a position (eleven)" graph_of 11
 step "the marks are listed, phrased" alice "  Move "
 # the server's own first mark, read by a script client, to hold the
 # screen against: ply, side, kind, chances, better move
@@ -88,10 +91,14 @@ check "a script client finds the game's id in the history" [ -n "$GAME" ]
 printf 'MARKS %s\n' "$GAME" | run --name dave >"$T/marks.out" 2>&1
 check "the stored review has marks" grep -q "^= MARK $GAME " "$T/marks.out"
 check "its marks are the review's" wait_for alice "Marks ($(grep -c "^= MARK $GAME " "$T/marks.out")):"
-# the first mark with a line: its fields (the search's time decides which
-# moves the engine marks)
-NTH=$(grep "^= MARK $GAME " "$T/marks.out" | awk '$12 != "-" { print NR; exit }')
-check "a mark has a line" [ -n "$NTH" ]
+# the known marks: black's missed win at move 7, with a line, and white's
+# blunder at move 6 (a search much longer than review-ms finds black's
+# win a move earlier, and then white's move 6 loses nothing)
+NTH=$(grep "^= MARK $GAME " "$T/marks.out" | awk '$4 == "missed-win" && $5 == "black" && $6 == 7 && $12 != "-" { print NR; exit }')
+check "the review marks black's missed win at move 7, with a line" [ -n "$NTH" ]
+[ -n "$NTH" ] || cat "$T/marks.out"
+check "the review marks white's blunder at move 6" grep -q "^= MARK $GAME blunder white 6 " "$T/marks.out"
+check "the screen lists the blunder" wait_for alice "Move 6, white: blunder ("
 # shellcheck disable=SC2046
 set -- $(grep "^= MARK $GAME " "$T/marks.out" | sed -n "${NTH:-1}p")
 # = MARK <game> <kind> <side> <ply> <played> <better> <before> <after> <reason> <line>
@@ -102,7 +109,7 @@ case $KIND in missed-win) WORD="missed win" ;; turning) WORD="turning point" ;; 
 for _ in $(seq "${NTH:-1}"); do keys alice n; done
 step "n goes to mark $NTH: move $PLY, $SIDE's $WORD" alice "> Move $PLY, $SIDE: $WORD"
 check "its chances, the mover's, in percent" wait_for alice "($(pct "$BEFORE")% → $(pct "$AFTER")%)"
-check "the replay stands before the marked move" wait_for alice "Move $((PLY - 1)) of 9"
+check "the replay stands before the marked move" wait_for alice "Move $((PLY - 1)) of 10"
 before=$(screen alice | sed -n '3,17p')
 keys alice ']'
 step "] puts the line's first stone on the board" alice "Line: 1 of "
