@@ -93,8 +93,11 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_analysis
 TESTS += $(O)/tests/daemon/test_analysis
 
 # REVIEW and MARKS: a finished game's engine review, stored with it
-# (issue 47).
+# (issue 47); a store that refuses one, on gomokud-faults (below).
+$(O)/tests/daemon/test_reviews.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUD_FAULTS_BIN='"$(GOMOKUD_FAULTS)"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_reviews
+$(O)/tests/daemon/test_reviews: | $(GOMOKUD_FAULTS)
 TESTS += $(O)/tests/daemon/test_reviews
 
 # PUZZLE and SOLVE: puzzles from reviewed games' missed wins (issue 47).

@@ -12,7 +12,10 @@
  * - the refusals: no such game (402), a game still being played and an
  *   asker seated in one (452), a private game asked by a stranger (454),
  *   MARKS before any review (455), a guest's hour used up (453), the
- *   review queue full (506).
+ *   review queue full (506);
+ * - the metrics count a review once, with its positions' waits;
+ * - a review the store refuses (gomokud-faults): * REVIEWED failed,
+ *   nothing kept, the asker's hour not spent; asked again, it is made.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +26,9 @@
 #include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
 
+#ifndef GOMOKUD_FAULTS_BIN
+#define GOMOKUD_FAULTS_BIN "build/default-cc/tests/daemon/gomokud-faults"
+#endif
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
 #endif
@@ -415,10 +421,63 @@ run(void)
 	CHECK(daemon_stop(&d, SIGTERM, 10000) == 0, "daemon exit");
 }
 
+/* The store refuses the review (gomokud-faults, the first "save review"
+ * fails): * REVIEWED failed, nothing stored (455), the asker's hour not
+ * spent (a guest's one review), and asked again it is made and stored;
+ * the metrics count one of each. */
+static void
+test_failed(void)
+{
+	static struct daemon d;
+	static char dir[] = "/tmp/gomokud-reviews-fault.XXXXXX";
+	char conf[256], out[256], line[64];
+	REQUIRE(tc_mkdtemp(dir), "mkdtemp");
+	int mport = tc_free_port();
+	snprintf(conf, sizeof conf,
+	    "state-dir %s\nreview-ms 150\nreview-per-hour 3\nbot-threads 1\n"
+	    "metrics-listen 127.0.0.1:%d\n",
+	    dir, mport);
+	setenv("GOMOKUD_FAULT", "before:save-review:1:fail", 1);
+	int rc = daemon_start(&d, GOMOKUD_FAULTS_BIN, conf);
+	unsetenv("GOMOKUD_FAULT");
+	REQUIRE(rc == 0, "gomokud-faults did not start");
+	long game = finished_game(d.port, "faultb", "faultw");
+	struct tc *a = tc_guest(d.port, "unlucky");
+	REQUIRE(a, "guest");
+	snprintf(line, sizeof line, "REVIEW %ld", game);
+	ask(a, line, out, sizeof out);
+	CHECK(!strncmp(out, "OK REVIEW", 9), "REVIEW: %s", out);
+	int first, last, n;
+	const char *end = reviewed(a, game, &first, &last, &n);
+	char want[64];
+	snprintf(want, sizeof want, "* REVIEWED %ld failed 0 0", game);
+	CHECK(end && !strcmp(end, want), "a refused review's end: %s", end ? end : "none");
+	snprintf(line, sizeof line, "MARKS %ld", game);
+	ask(a, line, out, sizeof out);
+	CHECK(!strncmp(out, "ERR 455 ", 8), "MARKS of a failed review: %s", out);
+	snprintf(line, sizeof line, "REVIEW %ld", game);
+	ask(a, line, out, sizeof out); /* a guest's one an hour, given back */
+	CHECK(!strncmp(out, "OK REVIEW", 9), "asked again: %s", out);
+	end = reviewed(a, game, &first, &last, &n);
+	CHECK(end && strstr(end, " ok "), "made the second time: %s", end ? end : "none");
+	snprintf(line, sizeof line, "MARKS %ld", game);
+	ask(a, line, out, sizeof out);
+	CHECK(!strncmp(out, "OK MARKS", 8), "MARKS after: %s", out);
+	long ok = tc_metric(mport, "gomokud_reviews_total{result=\"ok\"}");
+	long failed = tc_metric(mport, "gomokud_reviews_total{result=\"failed\"}");
+	CHECK(ok == 1 && failed == 1, "metrics: %ld ok, %ld failed", ok, failed);
+	tc_close(a);
+	CHECK(daemon_alive(&d), "the daemon died");
+	CHECK(daemon_stop(&d, SIGTERM, 10000) == 0, "daemon exit");
+	printf("ok REVIEW: the store refused it: failed, nothing kept, the hour not spent; asked "
+	       "again, made\n");
+}
+
 int
 main(void)
 {
 	run();
+	test_failed();
 	printf("reviews: %d failed\n", failures);
 	return failures ? 1 : 0;
 }

@@ -221,16 +221,16 @@ test_job(void **state)
 	assert_true(m.spec.seed == 4000000000u);
 	assert_int_equal(m.spec.nmoves, 3);
 	assert_memory_equal(m.spec.moves, j.moves, 3 * sizeof j.moves[0]);
-	assert_int_equal(m.spec.want_line, 0);
+	assert_int_equal(m.spec.review, 0);
 	/* a review's: its line wanted */
-	j.want_line = 1;
+	j.review = 1;
 	n = cmsg_format_job(buf, sizeof buf, "alpha", 5, &j);
 	assert_string_equal(buf + n - 2, " l");
 	assert_int_equal(cmsg_parse(buf, (size_t)n, &m, &(const char *){ NULL }), 0);
-	assert_int_equal(m.spec.want_line, 1);
+	assert_int_equal(m.spec.review, 1);
 	assert_int_equal(m.spec.nmoves, 3);
 	assert_int_equal(m.spec.opening, 0);
-	j.want_line = 0;
+	j.review = 0;
 	/* the empty board */
 	j.nmoves = 0;
 	n = cmsg_format_job(buf, sizeof buf, "b", 1, &j);
