@@ -11,7 +11,9 @@
  *   same one to everyone;
  * - the refusals: SOLVE of a puzzle not open (441), an occupied point
  *   (432), PUZZLE of no such id (402) or of a word (402), a player seated
- *   in a game (452).
+ *   in a game (452);
+ * - 48 guests' first moves at once: every one answered, judged or refused
+ *   (506) while 32 are being judged.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -228,11 +230,53 @@ test_solving(int port, long id, int made)
 	       "later tries and guests unrated; next once each, daily, the refusals\n");
 }
 
+enum { FLOOD = 48, JUDGES = 32 }; /* puzzles.c's JUDGES_MAX */
+
+/* FLOOD guests with puzzle id open send their first move at once: each
+ * gets its answer, judged (at least JUDGES: that many are judged at
+ * once) or refused while the judges are busy (506). */
+static void
+test_flood(int port, long id)
+{
+	static struct tc *c[FLOOD];
+	char out[256], line[64];
+	int judged = 0, busy = 0;
+	snprintf(line, sizeof line, "PUZZLE %ld", id);
+	for (int i = 0; i < FLOOD; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "rush%d", i);
+		REQUIRE((c[i] = tc_guest(port, name)), "guest %d", i);
+		ask(c[i], line, out, sizeof out);
+		REQUIRE(!strncmp(out, "OK PUZZLE", 9), "%s", out);
+	}
+	for (int i = 0; i < FLOOD; i++)
+		tc_send(c[i], "SOLVE %ld k8", id);
+	for (int i = 0; i < FLOOD; i++) {
+		const char *l;
+		while (
+		    (l = tc_read(c[i], LINE_MS)) && strncmp(l, "OK ", 3) && strncmp(l, "ERR ", 4))
+			;
+		if (l && !strncmp(l, "OK SOLVE ", 9) && strstr(l, " more "))
+			judged++;
+		else if (l && !strncmp(l, "ERR 506 ", 8))
+			busy++;
+		else
+			CHECK(0, "guest %d's SOLVE: %s", i, l ? l : "no answer");
+	}
+	CHECK(judged >= JUDGES && judged + busy == FLOOD, "%d judged, %d refused of %d", judged,
+	    busy, FLOOD);
+	for (int i = 0; i < FLOOD; i++)
+		tc_close(c[i]);
+	printf(
+	    "ok SOLVE: %d first moves at once: %d judged, %d refused (506)\n", FLOOD, judged, busy);
+}
+
 static void
 run(void)
 {
 	static struct daemon d;
-	REQUIRE(daemon_start(&d, GOMOKUD_BIN, "review-ms 150\nbot-threads 1\n") == 0,
+	REQUIRE(daemon_start(
+		    &d, GOMOKUD_BIN, "review-ms 150\nbot-threads 1\nmax-per-address 100\n") == 0,
 	    "gomokud did not start");
 	struct tc *anon = tc_open(d.port, 0);
 	REQUIRE(anon, "connect");
@@ -259,6 +303,7 @@ run(void)
 	long id = puzzle_made(&d, pub, 13); /* black's n2 */
 	REQUIRE(id > 0, "black's missed double four is no puzzle");
 	test_solving(d.port, id, made);
+	test_flood(d.port, id);
 
 	/* seated in a game: no puzzles */
 	struct tc *b, *w;

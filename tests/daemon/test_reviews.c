@@ -473,11 +473,94 @@ test_failed(void)
 	       "again, made\n");
 }
 
+enum { FLOOD = 80, FLOOD_WAITERS = 64 }; /* reviews.c's WAITERS_MAX */
+
+/* FLOOD connections ask for one review under way (review-ms 1000, so it
+ * outlasts their asking): the first FLOOD_WAITERS wait for it and all get
+ * its end, the rest are refused (506, nothing kept for them); one of
+ * those asks again once it is stored and reads it at once. */
+static void
+test_flood(void)
+{
+	static struct daemon d;
+	static char dir[] = "/tmp/gomokud-reviews-flood.XXXXXX";
+	static struct tc *c[FLOOD];
+	char conf[256], out[256], line[64];
+	REQUIRE(tc_mkdtemp(dir), "mkdtemp");
+	snprintf(conf, sizeof conf,
+	    "state-dir %s\nreview-ms 1000\nreview-per-hour 300\nbot-threads 1\n"
+	    "max-per-address 200\n",
+	    dir);
+	REQUIRE(daemon_start(&d, GOMOKUD_BIN, conf) == 0, "gomokud did not start");
+	/* a short game, resigned: three positions for the engine */
+	struct tc *b, *w;
+	char room[24];
+	REQUIRE(tc_pair_guests(d.port, "floodb", "floodw", "freestyle 15 none", &b, &w, room,
+		    sizeof room) == 0,
+	    "%s", tc_why);
+	tc_send(b, "MOVE %s h8", room);
+	REQUIRE(tc_move_answer(b, LINE_MS) && !strncmp(b->line, "OK MOVE", 7), "%s", b->line);
+	tc_send(w, "MOVE %s i9", room);
+	REQUIRE(tc_move_answer(w, LINE_MS) && !strncmp(w->line, "OK MOVE", 7), "%s", w->line);
+	tc_send(b, "RESIGN %s", room);
+	REQUIRE(tc_expect(w, "* OVER", LINE_MS), "no * OVER: %s", w->line);
+	tc_send(b, "HISTORY");
+	REQUIRE(tc_expect(b, "= GAME", LINE_MS), "no game in HISTORY: %s", b->line);
+	long game = atol(b->line + 7);
+	tc_close(b);
+	tc_close(w);
+	for (int i = 0; i < FLOOD; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "flood%d", i);
+		REQUIRE((c[i] = tc_guest(d.port, name)), "guest %d", i);
+	}
+	snprintf(line, sizeof line, "REVIEW %ld", game);
+	for (int i = 0; i < FLOOD; i++)
+		tc_send(c[i], "%s", line);
+	int waiting = 0, busy = 0, ended = 0;
+	int refused[FLOOD] = { 0 };
+	for (int i = 0; i < FLOOD; i++) {
+		const char *l;
+		while (
+		    (l = tc_read(c[i], LINE_MS)) && strncmp(l, "OK ", 3) && strncmp(l, "ERR ", 4))
+			;
+		if (l && !strncmp(l, "OK REVIEW", 9))
+			waiting++;
+		else if (l && !strncmp(l, "ERR 506 ", 8))
+			busy += refused[i] = 1;
+	}
+	CHECK(waiting == FLOOD_WAITERS && busy == FLOOD - FLOOD_WAITERS,
+	    "%d waiting and %d refused of %d", waiting, busy, FLOOD);
+	for (int i = 0; i < FLOOD; i++) {
+		int first, last, n;
+		if (!refused[i] && reviewed(c[i], game, &first, &last, &n) &&
+		    strstr(c[i]->line, " ok "))
+			ended++;
+	}
+	CHECK(ended == FLOOD_WAITERS, "%d of %d waiting got the end", ended, FLOOD_WAITERS);
+	int last = FLOOD - 1;
+	while (last > 0 && !refused[last])
+		last--;
+	ask(c[last], line, out, sizeof out);
+	int first, lastdone, n;
+	CHECK(!strncmp(out, "OK REVIEW", 9) && reviewed(c[last], game, &first, &lastdone, &n) &&
+		n == 0,
+	    "refused, then asked again: %s", out);
+	for (int i = 0; i < FLOOD; i++)
+		tc_close(c[i]);
+	CHECK(daemon_alive(&d), "the daemon died");
+	CHECK(daemon_stop(&d, SIGTERM, 10000) == 0, "daemon exit");
+	printf("ok REVIEW: %d ask for one review at once: %d wait and get its end, %d are refused "
+	       "(506) and read it stored later\n",
+	    FLOOD, waiting, busy);
+}
+
 int
 main(void)
 {
 	run();
 	test_failed();
+	test_flood();
 	printf("reviews: %d failed\n", failures);
 	return failures ? 1 : 0;
 }
