@@ -340,6 +340,19 @@ BENCHES += redis
 bench-redis: $(O)/tests/load/load $(GOMOKUD)
 	O=$(O) BINDIR=$(BINDIR) sh tests/load/bench_redis.sh
 
+# A review's time at the default review-ms, alone and beside 20 live bot
+# games, and the bot moves' wait while 5 reviews run against none (issue
+# 47), side by side in one run: `make bench-reviewlat`, REVIEWLAT_ARGS='-B
+# old/gomokud -n 2' to put another binary beside this one (figures only).
+REVIEWLAT_ARGS ?=
+TCLIENT_PROGS += $(O)/tests/load/reviewlat
+
+BENCHES += reviewlat
+BENCH_BINS += $(O)/tests/load/reviewlat
+.PHONY: bench-reviewlat
+bench-reviewlat: $(O)/tests/load/reviewlat $(GOMOKUD)
+	$(O)/tests/load/reviewlat -b $(GOMOKUD) $(REVIEWLAT_ARGS)
+
 # A daemon test stopped by SIGTERM, SIGINT or SIGHUP kills what it started
 # and removes its temporary directories (tclient.h, tc_child): every pass.
 TCLIENT_PROGS += $(O)/tests/daemon/test_sigclean
