@@ -31,6 +31,9 @@ const RE = {
   chances: /^(1000|0|[1-9][0-9]{0,2})(,(1000|0|[1-9][0-9]{0,2})){0,49}$/,
   tomove: /^(black|white|none)$/,
   outcome: /^(black|white|draw|none)$/,
+  // a puzzle (`puzzles`, PROTOCOL.md 5.20): its class, a move's judgement
+  pclass: /^(vcf|vct)$/,
+  judged: /^(more|solved|failed)$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -95,12 +98,15 @@ const DATA = {
 
 // The OK replies whose arguments the page reads by name (the others keep
 // their tokens alone): the analysis board's (`position`, `analysis`,
-// sections 5.17, 5.18) and the review's (`review`, 5.19).
+// sections 5.17, 5.18), the review's (`review`, 5.19) and the puzzles'
+// (`puzzles`, 5.20).
 const REPLIES = {
   POSITION: 'tomove:tomove result:outcome n:num five:moves',
   ANALYSE: 'depth:num reason:word lines:cands pv:moves',
   REVIEW: 'id:num',
   MARKS: 'id:num plies:num n:num',
+  PUZZLE: 'id:num rule:rule size:num cls:pclass plies:num rating:rating moves:moves',
+  SOLVE: 'id:num how:judged reply:moved rating:rating line:moves',
 };
 
 const compiled = new Map();

@@ -173,3 +173,30 @@ for (const l of ['POSITION renju 15 h8,a1,i8', 'POSITION freestyle 15 -', 'ANALY
   assert.equal(proto.formatRequest(proto.parseRequest(l)), l);
 }
 console.log('ok the analysis board\'s and the review\'s lines: = EVAL, = MARK, * REVIEWING, * REVIEWED, OK POSITION, OK ANALYSE, OK REVIEW, OK MARKS read by field; malformed ones refused');
+
+// the puzzles' replies (`puzzles`, PROTOCOL.md 5.20): OK PUZZLE and OK
+// SOLVE read by field, as the C parser reads them; malformed ones answer
+// their request with no fields
+for (const [l, want] of [
+  ['OK PUZZLE 17 freestyle 15 vct 5 1500 h8,a1,i8,a15,j9,o1,j10,o15', { id: '17', rule: 'freestyle', size: '15', cls: 'vct', plies: '5', rating: '1500', moves: 'h8,a1,i8,a15,j9,o1,j10,o15' }],
+  ['OK #w4 PUZZLE 3 renju 15 vcf 31 1249 h8,a1', { id: '3', rule: 'renju', size: '15', cls: 'vcf', plies: '31', rating: '1249', moves: 'h8,a1' }],
+  ['OK SOLVE 17 more j11 - -', { id: '17', how: 'more', reply: 'j11', rating: '-', line: '-' }],
+  ['OK SOLVE 17 solved - 1523? -', { id: '17', how: 'solved', reply: '-', rating: '1523?', line: '-' }],
+  ['OK #w9 SOLVE 1 failed - 1216? g8,f8,k8', { id: '1', how: 'failed', reply: '-', rating: '1216?', line: 'g8,f8,k8' }],
+  ['OK SOLVE 1 failed - - g8,f8,k8', { id: '1', how: 'failed', reply: '-', rating: '-', line: 'g8,f8,k8' }],
+]) {
+  const m = proto.parseServer(l);
+  assert.deepEqual(m.fields, want, l);
+  assert.equal(proto.formatServer(m), l);
+}
+for (const l of [
+  'OK PUZZLE 17 freestyle 15 vcx 5 1500 h8', 'OK PUZZLE 17 gomoku 15 vcf 5 1500 h8', 'OK PUZZLE 17 freestyle 15 vcf 5 1500',
+  'OK PUZZLE 17 freestyle 15 vcf 5 1500 h8,zz', 'OK SOLVE 17 maybe j11 - -', 'OK SOLVE 17 more j11 -', 'OK SOLVE 17 solved - 15x3 -',
+  'OK SOLVE x more j11 - -',
+]) {
+  const m = proto.parseServer(l);
+  assert.equal(m.kind, 'ok', l);
+  assert.equal(m.fields, null, l);
+}
+for (const l of ['PUZZLE next', 'PUZZLE daily', 'PUZZLE 17', 'SOLVE 17 j8']) assert.equal(proto.formatRequest(proto.parseRequest(l)), l);
+console.log('ok the puzzles\' lines: OK PUZZLE and OK SOLVE read by field (a provisional rating "1523?", - for none); malformed ones answer with no fields');
