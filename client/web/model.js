@@ -191,6 +191,10 @@ export class Model {
     this.analysis = null;
     // the review of the game replayed (5.19), or null: openReplay
     this.review = null;
+    // the puzzle shown (5.20), or null: its OK PUZZLE opens it (newPuzzle)
+    this.puzzle = null;
+    this.puzzleErr = null; // PUZZLE's last refusal: {code, text, ask}, or {unreadable: true}
+    this.puzzleRating = null; // my puzzle rating as the last rated end said it ("1523?")
     this.motd = null; // the server's notices: their texts as sent
     this.announce = null;
     // the game's events a screen reader is told of (app.js's live region),
@@ -291,6 +295,7 @@ export class Model {
         // an account now: a guest this connection was is gone, its seek with it
         this.me = { name: a[0], token: a[1], account: true };
         this.seek = null;
+        this.puzzleRating = null; // another player's, if any
         if (m.name === 'AUTH' && req) this.login = req.args[0];
         break;
       case 'REMEMBER':
@@ -299,6 +304,7 @@ export class Model {
         break;
       case 'LOGOUT':
         this.me = null;
+        this.puzzleRating = null;
         this.login = null;
         this.seek = null;
         out.save = { login: null };
@@ -365,12 +371,17 @@ export class Model {
         this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
         this.lobby.topRule = req && req.args[0] ? req.args[0] : this.lobby.topRule;
         break;
-      case 'POSITION': this.positionAnswer(req, m.fields, data); break;
+      case 'POSITION':
+        this.positionAnswer(req, m.fields, data);
+        this.puzzleForbidden(req, m.fields, data);
+        break;
       case 'ANALYSE': this.analyseAnswer(req, m.fields); break;
       case 'REVIEW':
         if (this.review && req && req.args[0] === this.review.id && this.review.state === 'requested') this.review.state = 'running';
         break;
       case 'MARKS': this.marksAnswer(req, m.fields, data); break;
+      case 'PUZZLE': this.puzzleOpened(m.fields); break;
+      case 'SOLVE': this.solveAnswer(req, m.fields); break;
       case 'FORBIDDEN': {
         const g = this.game;
         if (g && req && g.room === a[0] && g.moves.length === req.ply) {
@@ -955,6 +966,10 @@ export class Model {
     this.seated = [];
     this.sentQ = [];
     this.data = [];
+    // a puzzle is open on its connection only (PROTOCOL.md 5.20): one not
+    // ended is open no more, its move in judgement lost with it
+    const p = this.puzzle;
+    if (p && (p.state === 'open' || p.state === 'judging')) Object.assign(p, { state: 'gone', trying: null, asked: null });
     if (this.conn.bye === 'takeover') return { takeover: true };
     // kicked or banned: coming back on its own would undo the admin's act
     if (this.kicked !== null || this.banned !== null) return { removed: true };
@@ -1297,10 +1312,12 @@ export class Model {
     return { moves: a.moves, line: a.engine ? a.engine.pv.slice(0, a.line) : [] };
   }
 
-  // A refusal of a request of the board's or the review's, kept to be said.
+  // A refusal of a request of the board's, the review's or the puzzle's,
+  // kept to be said.
   refused(req, m) {
     const a = this.analysis;
     const err = { code: m.code, text: m.text };
+    this.puzzleRefused(req, err);
     if (a && req.name === 'POSITION' && req.args.join(' ') === a.asked) {
       a.refusal = { ...err, mv: a.trying };
       a.asked = null;
@@ -1317,6 +1334,145 @@ export class Model {
     // and the review not offered (it would be refused the same)
     if (req.name === 'MARKS') Object.assign(r, m.code === 455 ? { state: 'none', err: null } : { state: 'refused', err });
   }
+
+  // ---- a puzzle (PROTOCOL.md 5.20) ----------------------------------------------
+
+  // OK PUZZLE opens a puzzle; the player's moves go with SOLVE one at a
+  // time; OK SOLVE places the move and the defence's reply, or ends it
+  // (solved, or failed with the kept solution; the puzzle rating after it,
+  // or '-'). The solvers judge every move: the page keeps no rule of its
+  // own, and renju's forbidden points come from POSITION.
+
+  // OK PUZZLE: the puzzle shown from now, at its position (the same id
+  // again: a retry, again true). A position that cannot be a board's is
+  // refused as unreadable (the puzzle shown stays).
+  puzzleOpened(f) {
+    const moves = f ? proto.moveList(f.moves) : [];
+    const size = f ? Number(f.size) : 0;
+    const seen = new Set(moves);
+    if (!f || size < 5 || size > 20 || seen.size !== moves.length || moves.some((mv) => !proto.moveToXY(mv, size))) {
+      this.puzzleErr = { unreadable: true };
+      return;
+    }
+    const again = !!this.puzzle && this.puzzle.id === f.id;
+    this.puzzle = newPuzzle(f, moves, again);
+    this.puzzleErr = null;
+  }
+
+  // SOLVE's arguments for a point clicked: only while the puzzle waits for
+  // a move, on its position (not its solution stepped), on an empty point.
+  // The move is shown once the solvers judged it.
+  puzzleTry(mv) {
+    const p = this.puzzle;
+    if (!p || p.state !== 'open' || p.step || p.moves.includes(mv)) return null;
+    Object.assign(p, { state: 'judging', trying: mv, err: null });
+    this.puzzleErr = null; // a refused PUZZLE said before is old news
+    return [p.id, mv];
+  }
+
+  // OK SOLVE: the move placed and the defence's reply after it (more), or
+  // the end: solved, or failed with the kept solution; the rating after
+  // it ('-': not rated), the one known before kept for the change.
+  solveAnswer(req, f) {
+    const p = this.puzzle;
+    if (!p || !req || req.args[0] !== p.id || p.state !== 'judging') return;
+    const mv = p.trying;
+    p.trying = null;
+    if (!f || f.id !== p.id) { // an answer the page cannot read: the move may be tried again
+      p.state = 'open';
+      return;
+    }
+    p.moves.push(mv);
+    p.played = mv;
+    p.forbidden = [];
+    if (f.how === 'more') {
+      if (f.reply !== '-') p.moves.push(f.reply);
+      Object.assign(p, { state: 'open', reply: f.reply });
+      return;
+    }
+    Object.assign(p, { state: f.how, reply: null, mine: f.rating, line: f.how === 'failed' ? proto.moveList(f.line) : [] });
+    if (f.rating !== '-') {
+      p.before = this.puzzleRating;
+      this.puzzleRating = f.rating;
+    }
+  }
+
+  // A refusal of PUZZLE (kept for the page to say) or of the move in
+  // judgement: 441, the puzzle is not open on this connection any more;
+  // any other (a stone there, renju's forbidden point, 452, 506) leaves it
+  // open for another move.
+  puzzleRefused(req, err) {
+    const p = this.puzzle;
+    if (req.name === 'PUZZLE') this.puzzleErr = { ...err, ask: req.args[0] };
+    if (p && req.name === 'POSITION' && req.args.join(' ') === p.asked) p.asked = null;
+    if (!p || req.name !== 'SOLVE' || req.args[0] !== p.id || p.state !== 'judging') return;
+    Object.assign(p, { state: err.code === 441 ? 'gone' : 'open', trying: null, err: { ...err, mv: req.args[1] } });
+  }
+
+  // POSITION's arguments for what the server marks on the puzzle's board,
+  // when it answers POSITION (capability position): renju's forbidden
+  // points while black is to move and the puzzle waits for a move, the
+  // five once it is solved; null otherwise (nothing to mark).
+  puzzlePosition() {
+    const p = this.puzzle;
+    if (!p || !this.caps.includes('position') || p.moves.length > POSITION_MAX) return null;
+    const forbidden = p.rule === 'renju' && p.state === 'open' && colourAt(p.moves.length) === 'black';
+    if (!forbidden && !(p.state === 'solved' && !p.five.length)) return null;
+    const args = positionArgs(p, p.moves);
+    p.asked = args.join(' ');
+    return args;
+  }
+
+  puzzleForbidden(req, f, data) {
+    const p = this.puzzle;
+    if (!p || !req || req.args.join(' ') !== p.asked) return;
+    p.asked = null;
+    if (f && proto.moveList(req.args[2]).join(',') === p.moves.join(',')) {
+      p.forbidden = data.filter((d) => d.name === 'FORBIDDEN' && d.fields.room === '-').flatMap((d) => proto.moveList(d.fields.moves));
+      p.five = proto.moveList(f.five);
+    }
+  }
+
+  // A failed puzzle's solution shown on its position to its n-th stone
+  // (0: the position as the try left it).
+  puzzleStep(n) {
+    const p = this.puzzle;
+    if (!p || p.state !== 'failed') return;
+    p.step = Math.max(0, Math.min(p.line.length, n));
+  }
+
+  // The puzzle's stones: {moves, line}: the position and the play since,
+  // or, while a failed one's solution is stepped, the puzzle's position
+  // and the solution's stones shown after it.
+  puzzleShown() {
+    const p = this.puzzle;
+    if (!p) return { moves: [], line: [] };
+    if (p.step) return { moves: p.start, line: p.line.slice(0, p.step) };
+    return { moves: p.moves, line: [] };
+  }
+
+  // Why a try of the puzzle shown is not rated ('-'): guest (a guest
+  // has no puzzle rating), again (an account had tried it before); null
+  // when it is rated or not ended.
+  puzzleUnrated() {
+    const p = this.puzzle;
+    if (!p || (p.state !== 'solved' && p.state !== 'failed') || p.mine !== '-') return null;
+    return this.me && this.me.account ? 'again' : 'guest';
+  }
+
+}
+
+// A puzzle opened: its fields, the position (start) and the play since
+// (moves); state open (a move awaited), judging (SOLVE sent: trying),
+// solved, failed (line: the kept solution, step: its stones shown), gone
+// (not open on this connection any more: PUZZLE opens it again).
+function newPuzzle(f, moves, again) {
+  return {
+    id: f.id, rule: f.rule, size: Number(f.size), cls: f.cls, plies: Number(f.plies), rating: f.rating,
+    start: moves, moves: [...moves], side: colourAt(moves.length), state: 'open', again,
+    trying: null, played: null, reply: null, err: null, mine: null, before: null, line: [], step: 0,
+    forbidden: [], five: [], asked: null,
+  };
 }
 
 // A review not yet known: asking (MARKS sent), none (455: REVIEW makes

@@ -847,6 +847,168 @@ check('the opening choosers: what each rule and size take, only what the server 
   assert.equal(line(m, '* OPENING r1 4 swap bob white - 0 - -').cue, undefined);
 });
 
+// ---- a puzzle (PROTOCOL.md 5.20) ------------------------------------------------
+
+const PZ = 'OK #p1 PUZZLE 1 freestyle 15 vcf 3 1500 h8,a1,i8,a3,j8,a5';
+
+check('a puzzle: OK PUZZLE opens it; each move judged by SOLVE, placed with the defence\'s reply; solved with the rating after it and its five', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 position puzzles');
+  line(m, 'OK REGISTER ann tok');
+  m.sent('PUZZLE', ['next'], '#p1');
+  line(m, PZ);
+  const p = m.puzzle;
+  assert.deepEqual([p.id, p.rule, p.size, p.cls, p.plies, p.rating, p.side, p.state, p.again], ['1', 'freestyle', 15, 'vcf', 3, '1500', 'black', 'open', false]);
+  assert.deepEqual(p.moves, ['h8', 'a1', 'i8', 'a3', 'j8', 'a5']);
+  assert.equal(m.puzzlePosition(), null, 'freestyle: no forbidden point to ask');
+  assert.equal(m.puzzleTry('h8'), null, 'a stone there: not sent');
+  assert.deepEqual(ask(m, 'SOLVE', m.puzzleTry('g8'), '#s1'), ['1', 'g8']);
+  assert.deepEqual([p.state, p.trying, p.moves.length], ['judging', 'g8', 6], 'the move shown once judged');
+  assert.equal(m.puzzleTry('k8'), null, 'one move at a time');
+  line(m, 'OK #s1 SOLVE 1 more f8 - -');
+  assert.deepEqual([p.state, p.played, p.reply, p.moves.slice(6)], ['open', 'g8', 'f8', ['g8', 'f8']]);
+  assert.equal(m.puzzleUnrated(), null, 'not ended');
+  ask(m, 'SOLVE', m.puzzleTry('k8'), '#s2');
+  line(m, 'OK #s2 SOLVE 1 solved - 1662? -');
+  assert.deepEqual([p.state, p.played, p.mine, p.before, m.puzzleRating, p.line], ['solved', 'k8', '1662?', null, '1662?', []]);
+  assert.equal(m.puzzleTry('a15'), null, 'ended: no move');
+  // solved: the five as the server names it (POSITION), asked once
+  assert.deepEqual(ask(m, 'POSITION', m.puzzlePosition(), '#q1'), ['freestyle', '15', 'h8,a1,i8,a3,j8,a5,g8,f8,k8']);
+  line(m, 'OK #q1 POSITION none black 0 k8,j8,i8,h8,g8');
+  assert.deepEqual([p.five, p.forbidden], [['k8', 'j8', 'i8', 'h8', 'g8'], []]);
+  assert.equal(m.puzzlePosition(), null);
+  // the next one: the rating known before it kept for the change
+  m.sent('PUZZLE', ['next'], '#p2');
+  line(m, 'OK #p2 PUZZLE 2 freestyle 15 vct 5 1480 h8,a1,i8,a15,j9,o1,j10,o15');
+  const q = m.puzzle;
+  assert.deepEqual([q.id, q.cls, q.again, q.state], ['2', 'vct', false, 'open']);
+  ask(m, 'SOLVE', m.puzzleTry('n2'), '#s3');
+  line(m, 'OK #s3 SOLVE 2 failed - 1640? j8,j11,k8,g8,l8');
+  assert.deepEqual([q.state, q.mine, q.before, q.line], ['failed', '1640?', '1662?', ['j8', 'j11', 'k8', 'g8', 'l8']]);
+  assert.deepEqual(q.moves.slice(8), ['n2'], 'the failed move shown');
+});
+
+check('a puzzle failed: the kept solution stepped on its position; a retry (the same id) unrated says why; a guest\'s', () => {
+  const m = new Model();
+  line(m, 'OK REGISTER ann tok');
+  m.sent('PUZZLE', ['1'], '#p1');
+  line(m, PZ);
+  ask(m, 'SOLVE', m.puzzleTry('n2'), '#s1');
+  line(m, 'OK #s1 SOLVE 1 failed - 1216? g8,f8,k8');
+  const p = m.puzzle;
+  assert.deepEqual(m.puzzleShown(), { moves: [...p.start, 'n2'], line: [] });
+  m.puzzleStep(1);
+  assert.deepEqual(m.puzzleShown(), { moves: p.start, line: ['g8'] }, 'on the puzzle\'s position, the try gone');
+  m.puzzleStep(9);
+  assert.deepEqual(m.puzzleShown().line, ['g8', 'f8', 'k8']);
+  m.puzzleStep(-1);
+  assert.equal(p.step, 0);
+  m.sent('PUZZLE', ['1'], '#p2');
+  line(m, PZ.replace('#p1', '#p2'));
+  const again = m.puzzle;
+  assert.deepEqual([again.again, again.state, again.moves.length, again.step], [true, 'open', 6, 0]);
+  m.puzzleStep(1);
+  assert.equal(again.step, 0, 'no solution to step before the end');
+  ask(m, 'SOLVE', m.puzzleTry('g8'), '#s2');
+  line(m, 'OK #s2 SOLVE 1 more f8 - -');
+  assert.equal(m.puzzleTry('f8'), null, 'the reply\'s point');
+  ask(m, 'SOLVE', m.puzzleTry('k8'), '#s3');
+  line(m, 'OK #s3 SOLVE 1 solved - - -');
+  assert.deepEqual([again.mine, m.puzzleRating, m.puzzleUnrated()], ['-', '1216?', 'again']);
+  const g = new Model();
+  line(g, 'OK GUEST visitor tok');
+  g.sent('PUZZLE', ['daily'], '#p1');
+  line(g, PZ);
+  ask(g, 'SOLVE', g.puzzleTry('n2'), '#s1');
+  line(g, 'OK #s1 SOLVE 1 failed - - g8,f8,k8');
+  assert.equal(g.puzzleUnrated(), 'guest');
+});
+
+check('a puzzle\'s refusals: PUZZLE\'s kept with what it asked; a move refused stays open, 441 is gone; a dropped connection leaves it gone', () => {
+  const m = new Model();
+  line(m, 'OK GUEST lena tok');
+  m.sent('PUZZLE', ['next'], '#p1');
+  line(m, 'ERR #p1 456 no-puzzle none left');
+  assert.deepEqual([m.puzzle, m.puzzleErr], [null, { code: 456, text: 'none left', ask: 'next' }]);
+  m.sent('PUZZLE', ['99'], '#p2');
+  line(m, 'ERR #p2 402 bad-argument no such puzzle');
+  assert.deepEqual(m.puzzleErr, { code: 402, text: 'no such puzzle', ask: '99' });
+  m.sent('PUZZLE', ['1'], '#p3');
+  line(m, PZ.replace('#p1', '#p3'));
+  assert.equal(m.puzzleErr, null);
+  const p = m.puzzle;
+  ask(m, 'SOLVE', m.puzzleTry('g8'), '#s1');
+  line(m, 'ERR #s1 452 in-game no puzzles while you play a game (r4)');
+  assert.deepEqual([p.state, p.trying, p.moves.length, p.err], ['open', null, 6, { code: 452, text: 'no puzzles while you play a game (r4)', mv: 'g8' }]);
+  ask(m, 'SOLVE', m.puzzleTry('g8'), '#s2');
+  assert.equal(p.err, null, 'a new try forgets the refusal');
+  line(m, 'ERR #s2 441 wrong-phase not open');
+  assert.equal(p.state, 'gone');
+  assert.equal(m.puzzleTry('k8'), null, 'gone: PUZZLE opens it again first');
+  // an unreadable puzzle leaves the one shown
+  m.sent('PUZZLE', ['next'], '#p4');
+  line(m, 'OK #p4 PUZZLE 5 freestyle 15 vcf 3 1500 h8,h8');
+  assert.deepEqual([m.puzzle, m.puzzleErr], [p, { unreadable: true }]);
+  m.sent('PUZZLE', ['next'], '#p5');
+  line(m, 'OK #p5 PUZZLE 5 freestyle 15 vcf 3 1500 h8,p16');
+  assert.deepEqual(m.puzzleErr, { unreadable: true }, 'off a 15x15 board');
+  // the connection drops while a move is judged: the puzzle is open no more
+  m.sent('PUZZLE', ['1'], '#p6');
+  line(m, PZ.replace('#p1', '#p6'));
+  ask(m, 'SOLVE', m.puzzleTry('g8'), '#s3');
+  m.closed();
+  assert.deepEqual([m.puzzle.state, m.puzzle.trying, m.puzzle.moves.length], ['gone', null, 6]);
+  // an ended one stays as it ended
+  line(m, 'OK GUEST lena tok');
+  m.sent('PUZZLE', ['1'], '#p7');
+  line(m, PZ.replace('#p1', '#p7'));
+  ask(m, 'SOLVE', m.puzzleTry('n2'), '#s4');
+  line(m, 'OK #s4 SOLVE 1 failed - - g8,f8,k8');
+  m.closed();
+  assert.equal(m.puzzle.state, 'failed');
+});
+
+check('a renju puzzle: black\'s forbidden points asked with POSITION, as the server names them; none for white, nor without `position`', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 position puzzles');
+  line(m, 'OK GUEST lena tok');
+  m.sent('PUZZLE', ['4'], '#p1');
+  line(m, 'OK #p1 PUZZLE 4 renju 15 vct 7 1500 h8,a1,i8,a3,j9,a5,j10,a7');
+  const p = m.puzzle;
+  assert.deepEqual(ask(m, 'POSITION', m.puzzlePosition(), '#q1'), ['renju', '15', 'h8,a1,i8,a3,j9,a5,j10,a7']);
+  line(m, '= FORBIDDEN - j8');
+  line(m, 'OK #q1 POSITION black none 1 -');
+  assert.deepEqual(p.forbidden, ['j8']);
+  assert.equal(m.analysis, null, 'no analysis board made');
+  ask(m, 'SOLVE', m.puzzleTry('k11'), '#s1');
+  line(m, 'OK #s1 SOLVE 4 more a9 - -');
+  assert.deepEqual(p.forbidden, [], 'the marks of the position before');
+  // an answer to a position the play has left since is stale
+  ask(m, 'POSITION', m.puzzlePosition(), '#q0');
+  ask(m, 'SOLVE', m.puzzleTry('m13'), '#s0');
+  line(m, 'OK #s0 SOLVE 4 more a11 - -');
+  line(m, '= FORBIDDEN - j8');
+  line(m, 'OK #q0 POSITION black none 1 -');
+  assert.deepEqual([p.forbidden, p.moves.length], [[], 12]);
+  const args = ask(m, 'POSITION', m.puzzlePosition(), '#q2');
+  assert.equal(args[2], 'h8,a1,i8,a3,j9,a5,j10,a7,k11,a9,m13,a11');
+  line(m, '= FORBIDDEN - j8,l12');
+  line(m, 'OK #q2 POSITION black none 2 -');
+  assert.deepEqual(p.forbidden, ['j8', 'l12']);
+  ask(m, 'SOLVE', m.puzzleTry('j8'), '#s2');
+  line(m, 'ERR #s2 434 double-three move 13 (j8): double-three');
+  assert.deepEqual([p.state, p.err.code, p.err.mv], ['open', 434, 'j8']);
+  // white to move: no forbidden point; a server without `position`: none asked
+  m.sent('PUZZLE', ['5'], '#p2');
+  line(m, 'OK #p2 PUZZLE 5 renju 15 vcf 5 1500 h8,a1,i8');
+  assert.equal(m.puzzlePosition(), null);
+  const n = new Model();
+  line(n, '* SERVER gomokud 0.1.0 1 puzzles');
+  n.sent('PUZZLE', ['4'], '#p1');
+  line(n, 'OK #p1 PUZZLE 4 renju 15 vct 7 1500 h8,a1,i8,a3,j9,a5,j10,a7');
+  assert.equal(n.puzzlePosition(), null);
+});
+
 check('the model holds no sentences: a presence notice is a token', () => {
   const m = new Model();
   line(m, '* START r1 1 alice bob freestyle 15 none none casual - -');
