@@ -13,8 +13,8 @@ import { t } from './i18n.js';
 import { Board } from './board.js';
 import { Model, chancePoints, colourAt, engineScore, openingChoices, positionAt, toMove } from './model.js';
 import {
-  botWhy, canonWords, engineWords, errorWords, markWords, newsWords, offerFate, openingWords, overWords, refusalWords, reviewErrorWords,
-  scoreMark, scoreWords, tcWords, word,
+  botWhy, canonWords, engineWords, errorWords, markWords, newsWords, offerFate, openingWords, overWords, puzzleErrorWords, puzzleRatingWords,
+  puzzleStateWords, puzzleWords, refusalWords, reviewErrorWords, scoreMark, scoreWords, tcWords, word,
 } from './words.js';
 import { Sounds } from './sound.js';
 
@@ -257,7 +257,7 @@ async function greet() {
 // Signed in on a new connection: the link it was opened with, else the
 // room shown before the drop, else the lobby.
 function reenter() {
-  if (stayAnalysing() || route()) return;
+  if (stayAnalysing() || stayPuzzling() || route()) return;
   // the room shown before the connection dropped: its STATE for a player,
   // watched again by a spectator (the model decides)
   const again = model.rejoin(app.view);
@@ -289,7 +289,7 @@ async function greetAccount(s) {
     return false;
   }
   signedInAccount();
-  if (stayAnalysing() || route()) return true;
+  if (stayAnalysing() || stayPuzzling() || route()) return true;
   const seated = model.takeSeated();
   if (seated) {
     enterRoom(seated, false);
@@ -312,11 +312,21 @@ function signedInAccount() {
   renderAccount();
 }
 
+// Signed in again on a puzzle: one not ended is opened again (it was open
+// on the old connection only, PROTOCOL.md 5.20); an ended one stays shown.
+function stayPuzzling() {
+  if (app.view !== 'puzzle' || !model.puzzle) return false;
+  if (model.puzzle.state === 'gone') openPuzzle(model.puzzle.id);
+  else renderPuzzle();
+  return true;
+}
+
 // The link the page was opened with, or one pasted into its address bar:
-// #join=CODE, #watch=ROOM, #replay=ID or #analysis=RULE/SIZE/MOVES. The server judges what follows the
-// '='; a refusal lands on the dead-link page. False when there is none.
+// #join=CODE, #watch=ROOM, #replay=ID, #analysis=RULE/SIZE/MOVES or
+// #puzzle=ID. The server judges what follows the '='; a refusal lands on
+// the dead-link page. False when there is none.
 function route() {
-  const m = /^#(join|watch|replay|analysis)=(.*)$/.exec(location.hash);
+  const m = /^#(join|watch|replay|analysis|puzzle)=(.*)$/.exec(location.hash);
   if (!m) return false;
   history.replaceState(null, '', location.pathname);
   let arg = m[2];
@@ -326,6 +336,7 @@ function route() {
   if (m[1] === 'join') joinLink(arg);
   else if (m[1] === 'watch') enterRoom(arg, true);
   else if (m[1] === 'analysis') analysisLink(arg);
+  else if (m[1] === 'puzzle') openPuzzle(arg, true);
   else openReplay(arg, true);
   return true;
 }
@@ -351,6 +362,7 @@ const DEAD = {
   replay: () => t('web.dead.replay', 'There is no finished game with that number.'),
   closed: () => t('web.dead.closed', 'The room was closed: the friend who made it did not come back in time.'),
   left: () => t('web.dead.left', 'The room was closed: the friend who made it left.'),
+  puzzle: () => t('web.dead.puzzle', 'That puzzle cannot be opened.'),
 };
 
 function deadEnd(kind, e) {
@@ -365,7 +377,8 @@ function deadEnd(kind, e) {
 function renderDead() {
   const d = app.dead;
   $('dead-text').textContent = DEAD[d.kind]();
-  $('dead-why').textContent = d.code ? errorWords(d.code, d.text) : '';
+  if (d.kind === 'puzzle') $('dead-why').textContent = d.code ? puzzleErrorWords(d) : '';
+  else $('dead-why').textContent = d.code ? errorWords(d.code, d.text) : '';
 }
 
 function showMe() {
@@ -446,7 +459,7 @@ function onOutcome(out, m) {
   if (out.snapshot) {
     // a snapshot asked before the player went to a replay or the analysis
     // board (a STATE still on its way) updates the game, which waits there
-    if (app.view === 'replay' || app.view === 'analysis') return;
+    if (app.view === 'replay' || app.view === 'analysis' || app.view === 'puzzle') return;
     showGame();
     return;
   }
@@ -459,11 +472,12 @@ function onOutcome(out, m) {
 
 function show(view) {
   app.view = view;
-  for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis']) $(v).hidden = v !== view;
+  for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis', 'puzzle']) $(v).hidden = v !== view;
   if (view !== 'game') document.title = 'gomokud';
   // a replay's address names it (#replay=ID), the analysis board's its
-  // position (#analysis=...): a reload opens it again; other views have none
-  const named = /^#(replay|analysis)=/.exec(location.hash);
+  // position (#analysis=...), a puzzle's its id (#puzzle=ID): a reload
+  // opens it again; other views have none
+  const named = /^#(replay|analysis|puzzle)=/.exec(location.hash);
   if (named && named[1] !== view) history.replaceState(null, '', location.pathname);
   if (view !== 'replay') stopLine();
 }
@@ -1224,6 +1238,7 @@ $('r-line-back').addEventListener('click', () => {
 // `position`.
 function renderCaps() {
   $('analysis-card').hidden = !model.caps.includes('position');
+  $('puzzle-card').hidden = !model.caps.includes('puzzles');
 }
 
 form('analyse', (f) => openAnalysis(f.rule, Number(f.size), [], null));
@@ -1346,6 +1361,110 @@ function renderAnalysis() {
     $('a-line-first').disabled = $('a-line-prev').disabled = a.line === 0;
     $('a-line-next').disabled = $('a-line-last').disabled = a.line >= e.pv.length;
   }
+}
+
+// ---- puzzles (PROTOCOL.md 5.20) ------------------------------------------------
+
+// PUZZLE next, daily or an id (the one shown again: a retry): it opens in
+// the puzzle view. A refusal is said where the player is: in the puzzle
+// view, or a toast; from a link (#puzzle=ID), on the dead-link page.
+async function openPuzzle(which, link = false) {
+  try {
+    await send('PUZZLE', which);
+  } catch (e) {
+    if (e.moved) return;
+    if (link) deadEnd('puzzle', e);
+    else if (app.view === 'puzzle' && e.code) renderPuzzle(); // said in the view (the model kept it)
+    else toast(e.code ? puzzleErrorWords(model.puzzleErr || e) : errText(e));
+    return;
+  }
+  if (!model.puzzle || model.puzzleErr) { // a puzzle the page cannot show
+    toast(puzzleErrorWords(model.puzzleErr || { unreadable: true }));
+    return;
+  }
+  clearInterval(app.lobbyTimer);
+  show('puzzle');
+  renderPuzzle();
+  askPuzzleForbidden();
+}
+
+// What the server marks on the puzzle's board (POSITION, as the analysis
+// board asks it): renju's forbidden points for black, the five at the end.
+function askPuzzleForbidden() {
+  const args = model.puzzlePosition();
+  if (args) send('POSITION', ...args).catch(() => {}).finally(renderPuzzle);
+}
+
+// A point clicked: the move goes to the solvers (SOLVE); their answer
+// places it and the defence's reply, or ends the puzzle.
+const pboard = new Board($('pboard'), (mv) => {
+  const args = model.puzzleTry(mv);
+  if (!args) return;
+  renderPuzzle();
+  send('SOLVE', ...args).catch((e) => { if (!e.code) toast(errText(e)); }).finally(() => {
+    renderPuzzle();
+    askPuzzleForbidden();
+  });
+});
+
+$('puzzle-next').addEventListener('click', () => openPuzzle('next'));
+$('puzzle-daily').addEventListener('click', () => openPuzzle('daily'));
+$('pz-next').addEventListener('click', () => openPuzzle('next'));
+$('pz-daily').addEventListener('click', () => openPuzzle('daily'));
+$('pz-retry').addEventListener('click', () => { if (model.puzzle) openPuzzle(model.puzzle.id); });
+$('pz-back').addEventListener('click', () => showLobby());
+const stepTo = (f) => () => {
+  const p = model.puzzle;
+  if (!p || p.state !== 'failed') return;
+  model.puzzleStep(f(p));
+  renderPuzzle();
+};
+$('pz-first').addEventListener('click', stepTo(() => 0));
+$('pz-prev').addEventListener('click', stepTo((p) => p.step - 1));
+$('pz-next-stone').addEventListener('click', stepTo((p) => p.step + 1));
+$('pz-last').addEventListener('click', stepTo((p) => p.line.length));
+
+function renderPuzzle() {
+  const p = model.puzzle;
+  if (!p || app.view !== 'puzzle') return;
+  pboard.setSize(p.size);
+  const here = `#puzzle=${p.id}`;
+  if (location.hash !== here) history.replaceState(null, '', here); // a reload opens it again
+  const shown = model.puzzleShown();
+  const all = [...shown.moves, ...shown.line];
+  const stones = new Map();
+  all.forEach((mv, i) => stones.set(mv, colourAt(i)));
+  const stepping = shown.line.length > 0;
+  pboard.render({
+    stones,
+    last: stepping ? null : all[all.length - 1] || null, // the solution's stones are numbered
+    win: p.state === 'solved' ? p.five : [],
+    forbidden: stepping || p.state !== 'open' ? [] : p.forbidden,
+    cands: [],
+    canPlay: p.state === 'open' && !stepping,
+    toMove: colourAt(all.length),
+    numbered: shown.line,
+  });
+  const w = puzzleWords(p);
+  $('pz-head').textContent = w.head;
+  $('pz-info').textContent = t('web.ana.info', '%s %s×%s', word('rule', p.rule), p.size, p.size);
+  $('pz-class').textContent = w.cls;
+  $('pz-goal').textContent = w.goal;
+  $('pz-state').textContent = puzzleStateWords(p);
+  const err = p.err || model.puzzleErr;
+  $('pz-refusal').textContent = err ? puzzleErrorWords(err) : '';
+  $('pz-rating').textContent = puzzleRatingWords(p, model.puzzleUnrated());
+  const failed = p.state === 'failed' && p.line.length > 0;
+  $('pz-solution').hidden = !failed;
+  if (failed) {
+    $('pz-solution-text').textContent = t('puzzle.solution', 'The solution: %s', p.line.join(', '));
+    $('pz-pos').textContent = `${p.step} / ${p.line.length}`;
+    $('pz-first').disabled = $('pz-prev').disabled = p.step === 0;
+    $('pz-next-stone').disabled = $('pz-last').disabled = p.step >= p.line.length;
+  }
+  // a try again once the puzzle moved on from its position (or left the connection)
+  $('pz-retry').hidden = p.state === 'open' && p.moves.length === p.start.length && !p.again;
+  $('pz-retry').disabled = p.state === 'judging';
 }
 
 async function download(format) {
@@ -1673,6 +1792,7 @@ function renderTexts() {
   if (app.view === 'game') renderGame();
   if (app.view === 'replay' && model.replay) renderReplay();
   if (app.view === 'analysis') renderAnalysis();
+  if (app.view === 'puzzle') renderPuzzle();
   if (app.view === 'dead') renderDead();
   if (app.view === 'lobby') refreshLobby();
 }

@@ -1,7 +1,8 @@
 // words.js: the protocol's tokens and error codes said in words, from the
 // same catalog keys as the terminal client's (client/i18n.c): err.<code>,
 // reason.*, result.*, offer.*, stage.*, rule.*, colour.*, status.*,
-// ustate.*, botwhy.*, mark.kind.*. A token this table does not know is
+// ustate.*, botwhy.*, mark.kind.*, pclass.*, and the puzzles' puzzle.*
+// and model.puzzle_* (model.err.puzzle_*). A token this table does not know is
 // said as "?", never shown raw. Its English must stay the C side's, word for word: a key
 // has one English (tests/i18n/test_catalogs.sh).
 import { N, say, t } from './i18n.js';
@@ -187,10 +188,15 @@ const TABLES = {
     blunder: N('mark.kind.blunder', 'blunder'),
     turning: N('mark.kind.turning', 'turning point'),
   },
+  // a puzzle's class (PROTOCOL.md 5.20), the terminal client's words
+  pclass: {
+    vcf: N('pclass.vcf', 'VCF: win by fours'),
+    vct: N('pclass.vct', 'VCT: win by fours and threes'),
+  },
 };
 
 // A token of a family (reason, result, offer, status, ustate, colour,
-// opening, canon, ord, rule, stage, botwhy, mark) in words.
+// opening, canon, ord, rule, stage, botwhy, mark, pclass) in words.
 export function word(family, token) {
   const m = TABLES[family] && Object.hasOwn(TABLES[family], token) ? TABLES[family][token] : null;
   if (m) return say(m);
@@ -416,4 +422,71 @@ const REVIEW_ERRORS = {
 
 export function reviewErrorWords(code, text) {
   return REVIEW_ERRORS[code] ? say(REVIEW_ERRORS[code]) : errorWords(code, text);
+}
+
+// ---- puzzles (PROTOCOL.md 5.20) ------------------------------------------------
+
+// A puzzle's heading (model.js newPuzzle) in the terminal client's words:
+// head "Puzzle 17, rated 1500" (the puzzle's rating), cls "VCF: win by
+// fours", goal "Black to move: five within 3 plies".
+export function puzzleWords(p) {
+  const side = p.side === 'white' ? t('puzzle.white', 'White') : t('puzzle.black', 'Black');
+  return {
+    head: t('puzzle.head', 'Puzzle %lld, rated %d', Number(p.id), parseInt(p.rating, 10) || 0),
+    cls: word('pclass', p.cls),
+    goal: t('puzzle.goal', '%s to move: five within %d plies', side, p.plies),
+  };
+}
+
+// Where the puzzle stands: the move awaited (after the defence's reply,
+// said with it), the move judged, the end; the terminal client's words
+// where it has them.
+export function puzzleStateWords(p) {
+  switch (p.state) {
+    case 'judging': return t('puzzle.judging', 'Judging %s...', p.trying);
+    case 'solved': return t('model.puzzle_solved', 'Solved: %s makes five!', p.played);
+    case 'failed':
+      return p.cls === 'vcf'
+        ? t('web.puzzle.failed_vcf', 'Failed: after %s the win by fours is gone (each move must be a four)', p.played)
+        : t('web.puzzle.failed', 'Failed: after %s the win is gone', p.played);
+    case 'gone': return t('web.puzzle.gone', 'This puzzle is not open on this connection any more: Try again opens it again.');
+    default:
+      if (p.reply) return t('model.puzzle_more', '%s holds; the defence answers %s. Your move', p.played, p.reply);
+      if (p.again) return t('model.puzzle_again', 'Puzzle %lld again: %s to move and win', Number(p.id), word('colour', p.side));
+      return t('model.puzzle_open', 'Puzzle %lld: %s to move and win', Number(p.id), word('colour', p.side));
+  }
+}
+
+// The end's rating: mine after it as the server wrote it ("1523?": still
+// provisional, as the page shows game ratings), with its change when the
+// page knew it before; or why the try was not rated (model.js
+// puzzleUnrated: guest, again). Empty before the end.
+export function puzzleRatingWords(p, unrated) {
+  if (p.state !== 'solved' && p.state !== 'failed') return '';
+  if (p.mine && p.mine !== '-') {
+    if (!p.before) return t('web.puzzle.rating', 'Your puzzle rating: %s', p.mine);
+    return t('web.puzzle.rating_change', 'Your puzzle rating: %s (%+d)', p.mine, parseInt(p.mine, 10) - parseInt(p.before, 10));
+  }
+  if (unrated === 'guest') return t('puzzle.unrated_guest', 'Not rated: a guest has no puzzle rating (an account has one)');
+  if (unrated === 'again') return t('puzzle.unrated_again', 'Not rated: you had tried this puzzle before; only a first try is rated');
+  return t('puzzle.unrated', 'Not rated: only an account\'s first try of a puzzle is');
+}
+
+// A refusal of PUZZLE or SOLVE (PROTOCOL.md 5.20's table) in words, the
+// move refused before it; a PUZZLE next with none left for me is said as
+// err.456 says it, the others in the puzzles' own words.
+const PUZZLE_ERRORS = {
+  402: N('model.err.puzzle_402', 'There is no puzzle of that number'),
+  441: N('web.puzzle.441', 'That puzzle is not open on this connection any more; Try again opens it again'),
+  452: N('model.err.puzzle_452', 'No puzzles while you play a game; finish it first'),
+  456: N('model.err.puzzle_456', 'No puzzle yet: puzzles are made from the missed wins of reviewed public games'),
+  506: N('model.err.puzzle_506', 'The solvers are all busy; try again shortly'),
+};
+
+export function puzzleErrorWords(e) {
+  if (e.unreadable) return t('model.puzzle_unreadable', 'The server sent a puzzle that cannot be read');
+  let why;
+  if (e.code === 456 && e.ask === 'next') why = errorWords(456);
+  else why = PUZZLE_ERRORS[e.code] ? say(PUZZLE_ERRORS[e.code]) : errorWords(e.code, e.text);
+  return e.mv ? t('web.ana.refused', '%s: %s', e.mv, why) : why;
 }

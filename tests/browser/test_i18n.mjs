@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { format, htmlLang, pickLanguage, t } from '../../client/web/i18n.js';
 import {
-  botWhy, canonWords, engineWords, errorWords, known, lineWords, markWords, openingWords, refusalWords, reviewErrorWords, tcWords, word,
+  botWhy, canonWords, engineWords, errorWords, known, lineWords, markWords, openingWords, puzzleErrorWords, puzzleRatingWords, puzzleStateWords,
+  puzzleWords, refusalWords, reviewErrorWords, tcWords, word,
 } from '../../client/web/words.js';
 
 const have = ['en', 'zh_CN'];
@@ -137,3 +138,47 @@ assert.equal(rw.size, 6);
 assert.match(reviewErrorWords(453), /reviews/);
 assert.match(reviewErrorWords(455), /not been reviewed/);
 console.log(`ok words for the ${kinds.length} mark kinds, the engine's ${said.size} reason words, a mark phrased from its fields, the board's refusals and the ${rw.size} review refusals`);
+
+// a puzzle (PROTOCOL.md 5.20): its class words for both classes of 5.20's
+// table, its heading, where it stands, its end and rating, and every
+// refusal of 5.20's table in the puzzles' own words
+const at20 = spec.indexOf('### 5.20');
+const s20 = spec.slice(at20, spec.indexOf('\n#', at20 + 1));
+const classes = [...s20.matchAll(/^\| `([a-z]+)` \| [a-z]/gm)].map((m) => m[1]);
+assert.deepEqual(classes, ['vcf', 'vct'], 'the puzzle classes not read from PROTOCOL.md');
+for (const c of classes) assert.ok(known('pclass', c), `class ${c} has no words`);
+const pz = { id: '17', rule: 'freestyle', size: 15, cls: 'vcf', plies: 3, rating: '1500', side: 'black', state: 'open', again: false, reply: null };
+assert.deepEqual(puzzleWords(pz), { head: 'Puzzle 17, rated 1500', cls: 'VCF: win by fours', goal: 'Black to move: five within 3 plies' });
+assert.equal(puzzleWords({ ...pz, cls: 'vct', side: 'white', plies: 11 }).goal, 'White to move: five within 11 plies');
+assert.equal(puzzleWords({ ...pz, cls: 'vct' }).cls, 'VCT: win by fours and threes');
+assert.equal(puzzleStateWords(pz), 'Puzzle 17: black to move and win');
+assert.equal(puzzleStateWords({ ...pz, again: true }), 'Puzzle 17 again: black to move and win');
+assert.equal(puzzleStateWords({ ...pz, state: 'judging', trying: 'g8' }), 'Judging g8...');
+assert.equal(puzzleStateWords({ ...pz, played: 'g8', reply: 'f8' }), 'g8 holds; the defence answers f8. Your move');
+assert.equal(puzzleStateWords({ ...pz, state: 'solved', played: 'k8' }), 'Solved: k8 makes five!');
+assert.equal(puzzleStateWords({ ...pz, state: 'failed', played: 'n2' }), 'Failed: after n2 the win by fours is gone (each move must be a four)');
+assert.equal(puzzleStateWords({ ...pz, cls: 'vct', state: 'failed', played: 'n2' }), 'Failed: after n2 the win is gone');
+assert.match(puzzleStateWords({ ...pz, state: 'gone' }), /not open on this connection any more/);
+assert.equal(puzzleRatingWords(pz, null), '', 'no rating before the end');
+assert.equal(puzzleRatingWords({ ...pz, state: 'solved', mine: '1662?', before: null }, null), 'Your puzzle rating: 1662?');
+assert.equal(puzzleRatingWords({ ...pz, state: 'failed', mine: '1640?', before: '1662?' }, null), 'Your puzzle rating: 1640? (-22)');
+assert.equal(puzzleRatingWords({ ...pz, state: 'solved', mine: '1700', before: '1662?' }, null), 'Your puzzle rating: 1700 (+38)');
+assert.equal(puzzleRatingWords({ ...pz, state: 'solved', mine: '-' }, 'guest'), 'Not rated: a guest has no puzzle rating (an account has one)');
+assert.equal(puzzleRatingWords({ ...pz, state: 'failed', mine: '-' }, 'again'), 'Not rated: you had tried this puzzle before; only a first try is rated');
+const s20codes = [...new Set([...s20.matchAll(/\| `([0-9]{3}) [a-z-]+` \|$/gm)].map((m) => Number(m[1])))].sort();
+assert.deepEqual(s20codes, [402, 441, 452, 456, 506], 'the codes of 5.20 not read from PROTOCOL.md');
+const pw = new Set();
+for (const c of s20codes) {
+  const w = puzzleErrorWords({ code: c, text: 'no puzzles while you play a game (r4)', ask: 'daily' });
+  assert.notEqual(w, errorWords(999), `puzzle error ${c} has no words`);
+  assert.notEqual(w, errorWords(c), `puzzle error ${c}: the general words, not the puzzles'`);
+  assert.doesNotMatch(w, /r4/, `puzzle error ${c}: ${w}`);
+  pw.add(w);
+}
+assert.equal(pw.size, s20codes.length);
+assert.equal(puzzleErrorWords({ code: 456, ask: 'next' }), 'No puzzle for you now: none left, or none yet');
+assert.equal(puzzleErrorWords({ code: 402, ask: '99' }), 'There is no puzzle of that number');
+assert.equal(puzzleErrorWords({ code: 432, text: 'occupied', mv: 'h8' }), 'h8: That point is already taken');
+assert.equal(puzzleErrorWords({ code: 434, text: 'move 9 (j8): double-three', mv: 'j8' }), 'j8: Forbidden for black under renju: a double three');
+assert.equal(puzzleErrorWords({ unreadable: true }), 'The server sent a puzzle that cannot be read');
+console.log(`ok words for the ${classes.length} puzzle classes, a puzzle's heading, its states, its end's rating or why unrated, and the ${pw.size} refusals of 5.20 (and a move's)`);
