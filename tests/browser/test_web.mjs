@@ -24,6 +24,14 @@
 //     win and blunder), a mark's better line played stone by stone and
 //     back, the graph clicked; a reload shows the stored review at once;
 //     the other player sees it in Chinese, a stranger is refused (454);
+//   - puzzles (issue 47): a public game with a missed VCF, played and
+//     reviewed by protocol clients, becomes a puzzle; one account opens
+//     it from the lobby and solves it with its kept first move (g8), the
+//     defence's reply on the board, its rating after it; a reload opens it
+//     again by its address; a second account at phone size solves it with
+//     the other winning first move (k8), retries it and fails with a
+//     quiet move, unrated, the solution stepped on the board; a guest
+//     reads it in Chinese;
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
 //     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
@@ -88,6 +96,7 @@ function startDaemon(port) {
   return new Promise((resolve, reject) => {
     const p = spawn(`${BINDIR}/gomokud`, ['--config', conf, '--state-dir', join(dir, 'state'), '--listen', `127.0.0.1:${port}`, '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
+    p.log = () => log; // its log so far (the puzzles made, by their ids)
     const timer = setTimeout(() => reject(new Error(`daemon did not start: ${log}`)), T);
     p.stderr.on('data', (b) => {
       log += b;
@@ -1225,6 +1234,190 @@ async function reviewGame() {
   ok('the review in Chinese for the other player; a stranger is told it is a private room\'s game (454)');
   for (const p of [a, b, c]) await p.browserContext().close();
   ok(`the review's cases took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+// ---- 5e: puzzles (issue 47; PROTOCOL.md 5.20) -----------------------------------
+
+// A freestyle public game: white leaves black's open three h8 i8 j8 open,
+// and black plays o15 at move 7 instead of an open four at g8 or k8 (a
+// missed VCF with two winning first moves); white blocks at g8 and black
+// resigns. Reviewed, the missed win is a puzzle: the position of its first
+// six moves, black to move, its kept solution g8 f8 k8.
+const MISSED = ['h8', 'a1', 'i8', 'a3', 'j8', 'a5', 'o15', 'g8'];
+const PUZZLE_AT = MISSED.slice(0, 6);
+
+// The puzzle of MISSED, made over the protocol: two protocol clients play
+// it in a public room, black resigns and asks for the review; its id, as
+// the daemon's log names the puzzle made from the game's move 7.
+async function missedPuzzle() {
+  const names = [`pzb${process.pid % 10000}`, `pzw${process.pid % 10000}`];
+  const [b, w] = [await lineClient(daemon.port), await lineClient(daemon.port)];
+  try {
+    for (const [c, n] of [[b, names[0]], [w, names[1]]]) {
+      await c.expect(/^\* SERVER .* puzzles/);
+      c.send('HELLO 1 test');
+      await c.expect(/^OK HELLO/);
+      c.send(`GUEST ${n}`);
+      await c.expect(/^OK GUEST /);
+    }
+    b.send('SEEK freestyle 15 none black casual none');
+    await b.expect(/^OK SEEK /);
+    w.send('SEEK freestyle 15 none white casual none');
+    const room = (await w.expect(/^\* START /)).split(' ')[2];
+    for (let i = 0; i < MISSED.length; i++) {
+      const c = i % 2 ? w : b;
+      c.send(`MOVE ${room} ${MISSED[i]}`);
+      assert.match(await c.expect(/^(OK MOVE|ERR) /), /^OK MOVE /, `move ${MISSED[i]}`);
+    }
+    b.send(`RESIGN ${room}`);
+    await w.expect(/^\* OVER .* white resign/);
+    b.send('HISTORY');
+    const game = (await b.expect(new RegExp(`^= GAME [0-9]+ freestyle 15 ${names[0]} ${names[1]} `))).split(' ')[2];
+    b.send(`REVIEW ${game}`);
+    await b.expect(new RegExp(`^\\* REVIEWED ${game} ok `));
+    const made = new RegExp(`info puzzle ([0-9]+) made from game ${game}, move 7 `);
+    const t0 = Date.now();
+    while (!made.test(daemon.log()) && Date.now() - t0 < T) await new Promise((r) => setTimeout(r, 100));
+    const m = made.exec(daemon.log());
+    assert.ok(m, `no puzzle made from game ${game}, move 7`);
+    return m[1];
+  } finally {
+    b.close();
+    w.close();
+  }
+}
+
+const pzStones = (page) => page.$$eval('#pboard [data-stone]', (l) => l.length);
+
+// A move of the puzzle: its point clicked, then the solvers' word awaited.
+async function solve(page, mv) {
+  await page.click(`#pboard [data-mv="${mv}"]`);
+  await page.waitForFunction((m) => document.querySelector(`#pboard [data-stone="${m}"]`) && !window.gomokud.model.sentQ.some((r) => r.name === 'SOLVE'),
+    { timeout: T }, mv);
+}
+
+async function puzzleBoard() {
+  const started = Date.now();
+  const id = await missedPuzzle();
+  ok(`a public game with a missed VCF at move 7, played and reviewed by two protocol clients, made puzzle ${id}`);
+
+  // one account: the lobby's next puzzle, solved with the kept first move
+  const a = await open();
+  await a.waitForSelector('#puzzle-card:not([hidden])', { timeout: T });
+  await register(a, `pza${process.pid % 10000}`);
+  await a.click('#puzzle-next');
+  await a.waitForSelector('#puzzle:not([hidden])', { timeout: T });
+  assert.equal(await a.evaluate(() => location.hash), `#puzzle=${id}`);
+  assert.equal(await text(a, '#pz-head'), `Puzzle ${id}, rated 1500`);
+  assert.equal(await text(a, '#pz-info'), 'freestyle 15×15');
+  assert.equal(await text(a, '#pz-class'), 'VCF: win by fours');
+  assert.equal(await text(a, '#pz-goal'), 'Black to move: five within 3 plies');
+  assert.equal(await text(a, '#pz-state'), `Puzzle ${id}: black to move and win`);
+  assert.deepEqual(await a.$$eval('#pboard [data-stone]', (l) => l.map((x) => `${x.dataset.stone} ${x.classList[1]}`)),
+    PUZZLE_AT.map((mv, i) => `${mv} ${i % 2 ? 'white' : 'black'}`));
+  assert.equal(await a.$eval('#pz-retry', (e) => e.hidden), true);
+  await solve(a, 'g8');
+  await a.waitForSelector('#pboard [data-stone="f8"].white', { timeout: T });
+  assert.equal(await text(a, '#pz-state'), 'g8 holds; the defence answers f8. Your move');
+  assert.equal(await a.$eval('#pboard [data-last]', (e) => e.dataset.last), 'f8');
+  await solve(a, 'k8');
+  await waitText(a, '#pz-state', /^Solved: k8 makes five!$/);
+  await a.waitForFunction(() => document.querySelectorAll('#pboard [data-win]').length === 5, { timeout: T });
+  assert.equal(await a.$$eval('#pboard [data-win]', (l) => l.map((x) => x.dataset.win).sort().join(',')), 'g8,h8,i8,j8,k8');
+  const ra = Number(/^Your puzzle rating: ([0-9]+)\??$/.exec(await text(a, '#pz-rating'))[1]);
+  assert.ok(ra > 1500, `solved, and the rating fell: ${ra}`);
+  assert.equal(await pzStones(a), 9);
+  await a.click('#pboard [data-mv="a15"]'); // the puzzle ended: a click plays nothing
+  assert.equal(await a.evaluate(() => window.gomokud.model.sentQ.some((r) => r.name === 'SOLVE')), false, 'a move sent after the end');
+  assert.equal(await a.$eval('#pz-solution', (e) => e.hidden), true);
+  await langShot(a, 'en', 'puzzle');
+  await contrastThemes(a, 'a solved puzzle', 20);
+  ok(`puzzle ${id} from the lobby's "Next puzzle": its class, plies and rating, black to move; g8 (the kept first move), the defence's f8 on the board, k8 solved with its five marked, the rating ${ra}`);
+  await a.reload();
+  await named(a);
+  await a.waitForSelector('#puzzle:not([hidden])', { timeout: T });
+  await waitText(a, '#pz-state', new RegExp(`^Puzzle ${id}: black to move and win$`));
+  assert.equal(await pzStones(a), 6);
+  ok('a reload opens the puzzle again by its address (#puzzle=ID)');
+
+  // another account at phone size: the other winning first move, then a
+  // retry failed with a quiet move, not rated, the solution stepped
+  const b = await open(null, PHONE);
+  await register(b, `pzb${process.pid % 10000}x`);
+  await b.evaluate((i) => { location.hash = `#puzzle=${i}`; }, id);
+  await b.waitForSelector('#puzzle:not([hidden])', { timeout: T });
+  await waitText(b, '#pz-head', new RegExp(`^Puzzle ${id}, rated [0-9]+$`));
+  await solve(b, 'k8');
+  await b.waitForSelector('#pboard [data-stone="g8"].white', { timeout: T });
+  assert.equal(await text(b, '#pz-state'), 'k8 holds; the defence answers g8. Your move');
+  await solve(b, 'l8');
+  await waitText(b, '#pz-state', /^Solved: l8 makes five!$/);
+  assert.match(await text(b, '#pz-rating'), /^Your puzzle rating: 1[5-9][0-9]{2}\??$/);
+  assert.equal(await b.$eval('#pz-retry', (e) => e.hidden), false);
+  ok('a second account solves it with the other winning first move: k8, the defence\'s g8, l8 solved, rated');
+  await b.click('#pz-retry');
+  await waitText(b, '#pz-state', new RegExp(`^Puzzle ${id} again: black to move and win$`));
+  assert.equal(await pzStones(b), 6);
+  await solve(b, 'n2');
+  await waitText(b, '#pz-state', /^Failed: after n2 the win by fours is gone \(each move must be a four\)$/);
+  assert.equal(await text(b, '#pz-rating'), 'Not rated: you had tried this puzzle before; only a first try is rated');
+  assert.equal(await text(b, '#pz-solution-text'), 'The solution: g8, f8, k8');
+  assert.equal(await text(b, '#pz-pos'), '0 / 3');
+  await b.click('#pz-next-stone');
+  await b.waitForSelector('#pboard [data-line="g8"]', { timeout: T });
+  assert.equal(await b.$eval('#pboard [data-line="g8"]', (e) => e.textContent), '1');
+  await b.click('#pz-last');
+  assert.deepEqual(await b.$$eval('#pboard [data-line]', (l) => l.map((x) => `${x.dataset.line} ${x.textContent}`)), ['g8 1', 'f8 2', 'k8 3']);
+  assert.equal(await pzStones(b), 9, 'the solution on the puzzle\'s position, the failed try gone');
+  assert.equal(await b.$('#pboard [data-stone="n2"]'), null);
+  assert.equal(await text(b, '#pz-pos'), '3 / 3');
+  // a phone: the board fits the screen, the buttons are in reach
+  const box = await (await b.$('#pboard')).boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `the board overflows the phone: ${JSON.stringify(box)}`);
+  for (const sel of ['#pz-retry', '#pz-next', '#pz-daily', '#pz-back', '#pz-first', '#pz-last']) {
+    const r = await (await b.$(sel)).boundingBox();
+    assert.ok(r && r.height >= 40 && r.x >= 0 && r.x + r.width <= PHONE.width, `${sel} out of reach on a phone: ${JSON.stringify(r)}`);
+  }
+  const ax = await axNodes(b, '#puzzle');
+  axHas(ax, 'grid', 'Puzzle board', 'a puzzle');
+  axHas(ax, 'gridcell', 'g8 black, move 1 of the line', 'a puzzle');
+  for (const name of ['Try again', 'Next puzzle', 'Daily puzzle', 'Back to the lobby', 'The position', 'The whole line']) axHas(ax, 'button', name, 'a puzzle');
+  await shot(b, 'puzzle-phone');
+  await b.click('#pz-first');
+  assert.equal(await pzStones(b), 7);
+  await b.waitForSelector('#pboard [data-stone="n2"]', { timeout: T });
+  await b.click('#pz-next');
+  await waitText(b, '#pz-refusal', /^No puzzle for you now: none left, or none yet$/);
+  await b.click('#pz-back');
+  await b.waitForSelector('#lobby:not([hidden])', { timeout: T });
+  await b.evaluate(() => { location.hash = '#puzzle=99999'; });
+  await b.waitForSelector('#dead:not([hidden])', { timeout: T });
+  assert.equal(await text(b, '#dead-text'), 'That puzzle cannot be opened.');
+  assert.equal(await text(b, '#dead-why'), 'There is no puzzle of that number');
+  ok('at phone size: a retry failed with a quiet move (n2), unrated as a second try, the solution g8 f8 k8 stepped on the board; the board and buttons in reach, named for a screen reader; "Next puzzle" with none left said (456); back to the lobby; #puzzle= of no puzzle leads to the dead-link page (402)');
+
+  // a guest in Chinese: the daily puzzle from the lobby
+  const z = await open(null, PHONE, ZH);
+  await z.waitForSelector('#puzzle-card:not([hidden])', { timeout: T });
+  assert.equal(await text(z, '#puzzle-daily'), '每日一题');
+  await z.click('#puzzle-daily');
+  await z.waitForSelector('#puzzle:not([hidden])', { timeout: T });
+  await waitText(z, '#pz-head', new RegExp(`^习题 ${id}，难度等级分 [0-9]+$`));
+  assert.equal(await text(z, '#pz-class'), 'VCF：连续冲四取胜');
+  assert.equal(await text(z, '#pz-goal'), '黑棋先走：3 手之内连成五子');
+  await solve(z, 'g8');
+  await z.waitForSelector('#pboard [data-stone="f8"]', { timeout: T });
+  assert.equal(await text(z, '#pz-state'), 'g8 成立；防守方应 f8。轮到你');
+  await solve(z, 'a15');
+  await waitText(z, '#pz-state', /^失败：走 a15 之后连续冲四的胜机没了（每一手都必须冲四）$/);
+  assert.equal(await text(z, '#pz-rating'), '不计分：游客没有解题等级分（账号才有）');
+  assert.equal(await text(z, '#pz-solution-text'), '答案：g8, f8, k8');
+  const side = await z.$eval('#puzzle aside', (e) => e.innerText);
+  assert.doesNotMatch(side, ENGLISH, `English beside the Chinese puzzle: ${side}`);
+  await langShot(z, 'zh_CN', 'puzzle');
+  ok('a guest in Chinese: the daily puzzle, its words, the defence\'s reply, a failed try unrated as a guest\'s, the solution');
+  for (const p of [a, b, z]) await p.browserContext().close();
+  ok(`the puzzles' cases took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 // ---- 6: an account, and a bot seated in a private room ---------------------------
@@ -2391,7 +2584,7 @@ async function a11yTree() {
   await p.browserContext().close();
 }
 
-const cases = { analysisBoard, reviewGame, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
