@@ -1360,11 +1360,12 @@ export class Model {
   }
 
   // SOLVE's arguments for a point clicked: only while the puzzle waits for
-  // a move, on its position (not its solution stepped), on an empty point.
-  // The move is shown once the solvers judged it.
+  // a move, on its position (not its solution stepped). A point taken or
+  // forbidden is sent all the same, and the server says why not (as the
+  // game's board does). The move is shown once the solvers judged it.
   puzzleTry(mv) {
     const p = this.puzzle;
-    if (!p || p.state !== 'open' || p.step || p.moves.includes(mv)) return null;
+    if (!p || p.state !== 'open' || p.step) return null;
     Object.assign(p, { state: 'judging', trying: mv, err: null });
     this.puzzleErr = null; // a refused PUZZLE said before is old news
     return [p.id, mv];

@@ -861,7 +861,10 @@ check('a puzzle: OK PUZZLE opens it; each move judged by SOLVE, placed with the 
   assert.deepEqual([p.id, p.rule, p.size, p.cls, p.plies, p.rating, p.side, p.state, p.again], ['1', 'freestyle', 15, 'vcf', 3, '1500', 'black', 'open', false]);
   assert.deepEqual(p.moves, ['h8', 'a1', 'i8', 'a3', 'j8', 'a5']);
   assert.equal(m.puzzlePosition(), null, 'freestyle: no forbidden point to ask');
-  assert.equal(m.puzzleTry('h8'), null, 'a stone there: not sent');
+  // a stone there: sent, and the server's refusal kept with the point
+  ask(m, 'SOLVE', m.puzzleTry('h8'), '#s0');
+  line(m, 'ERR #s0 432 occupied h8');
+  assert.deepEqual([p.state, p.moves.length, p.err], ['open', 6, { code: 432, text: 'h8', mv: 'h8' }]);
   assert.deepEqual(ask(m, 'SOLVE', m.puzzleTry('g8'), '#s1'), ['1', 'g8']);
   assert.deepEqual([p.state, p.trying, p.moves.length], ['judging', 'g8', 6], 'the move shown once judged');
   assert.equal(m.puzzleTry('k8'), null, 'one move at a time');
@@ -911,7 +914,6 @@ check('a puzzle failed: the kept solution stepped on its position; a retry (the 
   assert.equal(again.step, 0, 'no solution to step before the end');
   ask(m, 'SOLVE', m.puzzleTry('g8'), '#s2');
   line(m, 'OK #s2 SOLVE 1 more f8 - -');
-  assert.equal(m.puzzleTry('f8'), null, 'the reply\'s point');
   ask(m, 'SOLVE', m.puzzleTry('k8'), '#s3');
   line(m, 'OK #s3 SOLVE 1 solved - - -');
   assert.deepEqual([again.mine, m.puzzleRating, m.puzzleUnrated()], ['-', '1216?', 'again']);

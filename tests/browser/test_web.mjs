@@ -31,7 +31,8 @@
 //     again by its address; a second account at phone size solves it with
 //     the other winning first move (k8), retries it and fails with a
 //     quiet move, unrated, the solution stepped on the board; a guest
-//     reads it in Chinese;
+//     reads it in Chinese; a renju puzzle marks black's forbidden point
+//     as the server names it, and a click there is refused in words;
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
 //     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
@@ -1246,11 +1247,17 @@ async function reviewGame() {
 const MISSED = ['h8', 'a1', 'i8', 'a3', 'j8', 'a5', 'o15', 'g8'];
 const PUZZLE_AT = MISSED.slice(0, 6);
 
-// The puzzle of MISSED, made over the protocol: two protocol clients play
-// it in a public room, black resigns and asks for the review; its id, as
-// the daemon's log names the puzzle made from the game's move 7.
-async function missedPuzzle() {
-  const names = [`pzb${process.pid % 10000}`, `pzw${process.pid % 10000}`];
+// A renju game of the same kind: black's open three h8 i8 j8 left open
+// (c14) and o1 played at move 15, while l12 is a double three for black
+// (l10 l11, m12 n12): its puzzle, black to move, has that forbidden point.
+const MISSED_RENJU = ['h8', 'a1', 'l10', 'a15', 'l11', 'o15', 'm12', 'e1', 'n12', 'a9', 'i8', 'k2', 'j8', 'c14', 'o1', 'g8'];
+
+// The puzzle of a game whose black missed a win at move ply, made over
+// the protocol: two protocol clients play it in a public room, black
+// resigns and asks for the review; its id, as the daemon's log names the
+// puzzle made from that move.
+async function missedPuzzle(rule, moves, ply) {
+  const names = [`pz${rule[0]}b${process.pid % 10000}`, `pz${rule[0]}w${process.pid % 10000}`];
   const [b, w] = [await lineClient(daemon.port), await lineClient(daemon.port)];
   try {
     for (const [c, n] of [[b, names[0]], [w, names[1]]]) {
@@ -1260,26 +1267,26 @@ async function missedPuzzle() {
       c.send(`GUEST ${n}`);
       await c.expect(/^OK GUEST /);
     }
-    b.send('SEEK freestyle 15 none black casual none');
+    b.send(`SEEK ${rule} 15 none black casual none`);
     await b.expect(/^OK SEEK /);
-    w.send('SEEK freestyle 15 none white casual none');
+    w.send(`SEEK ${rule} 15 none white casual none`);
     const room = (await w.expect(/^\* START /)).split(' ')[2];
-    for (let i = 0; i < MISSED.length; i++) {
+    for (let i = 0; i < moves.length; i++) {
       const c = i % 2 ? w : b;
-      c.send(`MOVE ${room} ${MISSED[i]}`);
-      assert.match(await c.expect(/^(OK MOVE|ERR) /), /^OK MOVE /, `move ${MISSED[i]}`);
+      c.send(`MOVE ${room} ${moves[i]}`);
+      assert.match(await c.expect(/^(OK MOVE|ERR) /), /^OK MOVE /, `move ${moves[i]}`);
     }
     b.send(`RESIGN ${room}`);
     await w.expect(/^\* OVER .* white resign/);
     b.send('HISTORY');
-    const game = (await b.expect(new RegExp(`^= GAME [0-9]+ freestyle 15 ${names[0]} ${names[1]} `))).split(' ')[2];
+    const game = (await b.expect(new RegExp(`^= GAME [0-9]+ ${rule} 15 ${names[0]} ${names[1]} `))).split(' ')[2];
     b.send(`REVIEW ${game}`);
     await b.expect(new RegExp(`^\\* REVIEWED ${game} ok `));
-    const made = new RegExp(`info puzzle ([0-9]+) made from game ${game}, move 7 `);
+    const made = new RegExp(`info puzzle ([0-9]+) made from game ${game}, move ${ply} `);
     const t0 = Date.now();
     while (!made.test(daemon.log()) && Date.now() - t0 < T) await new Promise((r) => setTimeout(r, 100));
     const m = made.exec(daemon.log());
-    assert.ok(m, `no puzzle made from game ${game}, move 7`);
+    assert.ok(m, `no puzzle made from game ${game}, move ${ply}`);
     return m[1];
   } finally {
     b.close();
@@ -1298,7 +1305,7 @@ async function solve(page, mv) {
 
 async function puzzleBoard() {
   const started = Date.now();
-  const id = await missedPuzzle();
+  const id = await missedPuzzle('freestyle', MISSED, 7);
   ok(`a public game with a missed VCF at move 7, played and reviewed by two protocol clients, made puzzle ${id}`);
 
   // one account: the lobby's next puzzle, solved with the kept first move
@@ -1316,7 +1323,10 @@ async function puzzleBoard() {
   assert.deepEqual(await a.$$eval('#pboard [data-stone]', (l) => l.map((x) => `${x.dataset.stone} ${x.classList[1]}`)),
     PUZZLE_AT.map((mv, i) => `${mv} ${i % 2 ? 'white' : 'black'}`));
   assert.equal(await a.$eval('#pz-retry', (e) => e.hidden), true);
+  await a.click('#pboard [data-mv="h8"]');
+  await waitText(a, '#pz-refusal', /^h8: That point is already taken$/);
   await solve(a, 'g8');
+  assert.equal(await text(a, '#pz-refusal'), '');
   await a.waitForSelector('#pboard [data-stone="f8"].white', { timeout: T });
   assert.equal(await text(a, '#pz-state'), 'g8 holds; the defence answers f8. Your move');
   assert.equal(await a.$eval('#pboard [data-last]', (e) => e.dataset.last), 'f8');
@@ -1416,7 +1426,22 @@ async function puzzleBoard() {
   assert.doesNotMatch(side, ENGLISH, `English beside the Chinese puzzle: ${side}`);
   await langShot(z, 'zh_CN', 'puzzle');
   ok('a guest in Chinese: the daily puzzle, its words, the defence\'s reply, a failed try unrated as a guest\'s, the solution');
-  for (const p of [a, b, z]) await p.browserContext().close();
+  await z.browserContext().close();
+  await b.browserContext().close();
+
+  // renju: black's forbidden point in the puzzle, as the server names it
+  const rid = await missedPuzzle('renju', MISSED_RENJU, 15);
+  await a.evaluate((i) => { location.hash = `#puzzle=${i}`; }, rid);
+  await waitText(a, '#pz-head', new RegExp(`^Puzzle ${rid}, rated [0-9]+$`));
+  assert.equal(await text(a, '#pz-info'), 'renju 15×15');
+  await a.waitForSelector('#pboard [data-forbidden="l12"]', { timeout: T });
+  assert.deepEqual(await a.$$eval('#pboard [data-forbidden]', (l) => l.map((x) => x.dataset.forbidden)), ['l12']);
+  assert.match(await a.$eval('#pboard [data-mv="l12"]', (e) => e.getAttribute('aria-label')), /forbidden for black/);
+  await a.click('#pboard [data-mv="l12"]');
+  await waitText(a, '#pz-refusal', /^l12: Forbidden for black under renju: a double three$/);
+  assert.equal(await a.$('#pboard [data-stone="l12"]'), null);
+  ok(`renju: puzzle ${rid}'s forbidden point l12 marked as the server names it (POSITION), a click there refused in words (434)`);
+  await a.browserContext().close();
   ok(`the puzzles' cases took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
