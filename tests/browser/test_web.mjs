@@ -1407,7 +1407,7 @@ async function puzzleBoard() {
   ok('at phone size: a retry failed with a quiet move (n2), unrated as a second try, the solution g8 f8 k8 stepped on the board; the board and buttons in reach, named for a screen reader; "Next puzzle" with none left said (456); back to the lobby; #puzzle= of no puzzle leads to the dead-link page (402)');
 
   // a guest in Chinese: the daily puzzle from the lobby
-  const z = await open(null, PHONE, ZH);
+  const z = await open(null, DESKTOP, ZH); // langShot's phone size without a reload
   await z.waitForSelector('#puzzle-card:not([hidden])', { timeout: T });
   assert.equal(await text(z, '#puzzle-daily'), '每日一题');
   await z.click('#puzzle-daily');
