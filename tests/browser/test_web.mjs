@@ -1121,11 +1121,14 @@ async function analysisBoard() {
 
 // ---- 5d: the review (issue 47; PROTOCOL.md 5.19) ---------------------------------
 
-// A crafted game between two pages: white leaves black's open three
-// h8 i8 j8 open (a3), black plays b15 instead of the open four (move 7, a
-// missed win), black does not block white's four a1-a4 (move 9, c15, a
-// blunder), and white's a5 makes five.
-const CRAFTED = ['h8', 'a1', 'i8', 'a2', 'j8', 'a3', 'b15', 'a4', 'c15', 'a5'];
+// A crafted game between two pages: white answers black's open three
+// h8 i8 j8 with its own, c3 d3 e3 (move 6, a blunder), black plays o15
+// instead of the open four (move 7, a missed win: white's open four f3
+// wins at once, so no deeper search finds black a win after o15), black
+// blocks g3 and white's b3 makes five. Its marks hold for a review-ms of
+// up to 500 ms (a much longer search finds black's win a move earlier,
+// and white's move 6 then loses nothing).
+const CRAFTED = ['h8', 'c3', 'i8', 'd3', 'j8', 'e3', 'o15', 'f3', 'g3', 'b3'];
 
 // The review's marks as the page lists them.
 const markTexts = (page) => page.$$eval('#review-marks [data-mark]', (l) => l.map((x) => x.textContent));
@@ -1166,7 +1169,7 @@ async function reviewGame() {
   const marks = await markTexts(a);
   const missed = marks.findIndex((m) => /^Move 7, black: missed win \(100% → [0-9]+%\)\. Better: [a-o][0-9]+ — black .*: [a-o][0-9]+/.test(m));
   assert.ok(missed >= 0, `no missed win at move 7:\n${marks.join('\n')}`);
-  assert.ok(marks.some((m) => /^Move 9, black: blunder/.test(m)), `no blunder at move 9:\n${marks.join('\n')}`);
+  assert.ok(marks.some((m) => /^Move 6, white: blunder/.test(m)), `no blunder at move 6:\n${marks.join('\n')}`);
   // the graph: a point for each of the 11 positions, the one shown, the marks
   assert.equal(await a.$eval('#review-graph polyline', (e) => e.getAttribute('points').split(' ').length), 11);
   assert.equal(await a.$eval('#review-graph [data-at]', (e) => e.dataset.at), '10');
@@ -1239,12 +1242,13 @@ async function reviewGame() {
 
 // ---- 5e: puzzles (issue 47; PROTOCOL.md 5.20) -----------------------------------
 
-// A freestyle public game: white leaves black's open three h8 i8 j8 open,
-// and black plays o15 at move 7 instead of an open four at g8 or k8 (a
-// missed VCF with two winning first moves); white blocks at g8 and black
-// resigns. Reviewed, the missed win is a puzzle: the position of its first
+// A freestyle public game: white answers black's open three h8 i8 j8
+// with its own (c3 d3 e3), and black plays o15 at move 7 instead of an
+// open four at g8 or k8 (a missed VCF with two winning first moves, and
+// white's open four f3 wins after it, so the miss is one at any search
+// depth); black resigns. Reviewed, the missed win is a puzzle: the position of its first
 // six moves, black to move, its kept solution g8 f8 k8.
-const MISSED = ['h8', 'a1', 'i8', 'a3', 'j8', 'a5', 'o15', 'g8'];
+const MISSED = ['h8', 'c3', 'i8', 'd3', 'j8', 'e3', 'o15', 'f3'];
 const PUZZLE_AT = MISSED.slice(0, 6);
 
 // A renju game of the same kind: black's open three h8 i8 j8 left open
