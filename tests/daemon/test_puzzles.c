@@ -12,6 +12,8 @@
  * - the refusals: SOLVE of a puzzle not open (441), an occupied point
  *   (432), PUZZLE of no such id (402) or of a word (402), a player seated
  *   in a game (452);
+ * - a second device taking the session over mid-puzzle: the puzzle
+ *   opened there and solved is the account's first try, rated;
  * - 48 guests' first moves at once: every one answered, judged or refused
  *   (506) while 32 are being judged.
  */
@@ -230,6 +232,47 @@ test_solving(int port, long id, int made)
 	       "later tries and guests unrated; next once each, daily, the refusals\n");
 }
 
+/* A second device: an account's puzzle half played on one connection (its
+ * first move sent, still being judged) when it signs in on another, which
+ * takes the session over (* BYE takeover); on the new one the account
+ * opens the puzzle again and solves it, and that is its first try, rated;
+ * a later try is not. */
+static void
+test_second_device(int port, long id)
+{
+	char out[512], line[64];
+	struct tc *one = account(port, "dev"), *two = tc_open(port, 1);
+	REQUIRE(one && two, "connections");
+	snprintf(line, sizeof line, "PUZZLE %ld", id);
+	ask(one, line, out, sizeof out);
+	REQUIRE(!strncmp(out, "OK PUZZLE", 9), "%s", out);
+	tc_send(one, "SOLVE %ld k8", id); /* not waited for */
+	ask(two, "LOGIN dev s3cret-pass", out, sizeof out);
+	CHECK(!strncmp(out, "OK LOGIN dev ", 13), "the second device's login: %s", out);
+	CHECK(tc_expect(one, "* BYE takeover", LINE_MS) != NULL, "the first device: %s", one->line);
+	snprintf(line, sizeof line, "SOLVE %ld k8", id);
+	ask(two, line, out, sizeof out);
+	CHECK(!strncmp(out, "ERR 441 ", 8), "a puzzle the new connection never opened: %s", out);
+	snprintf(line, sizeof line, "PUZZLE %ld", id);
+	ask(two, line, out, sizeof out);
+	snprintf(line, sizeof line, "SOLVE %ld k8", id);
+	ask(two, line, out, sizeof out);
+	snprintf(line, sizeof line, "SOLVE %ld %s", id, strstr(out, " l8 ") ? "k7" : "l8");
+	ask(two, line, out, sizeof out);
+	int rating = 0;
+	CHECK(sscanf(out, "OK SOLVE %*d solved - %d", &rating) == 1 && rating > 1500,
+	    "solved on the second device, the first try: %s", out);
+	snprintf(line, sizeof line, "PUZZLE %ld", id);
+	ask(two, line, out, sizeof out);
+	snprintf(line, sizeof line, "SOLVE %ld n2", id);
+	ask(two, line, out, sizeof out);
+	CHECK(strstr(out, " failed - - ") != NULL, "a later try rated: %s", out);
+	tc_close(one);
+	tc_close(two);
+	printf("ok PUZZLE: a second device takes the session over mid-puzzle; the puzzle opened "
+	       "there, solved, is the first try and rated\n");
+}
+
 enum { FLOOD = 48, JUDGES = 32 }; /* puzzles.c's JUDGES_MAX */
 
 /* FLOOD guests with puzzle id open send their first move at once: each
@@ -304,6 +347,7 @@ run(void)
 	REQUIRE(id > 0, "black's missed double four is no puzzle");
 	test_solving(d.port, id, made);
 	test_flood(d.port, id);
+	test_second_device(d.port, id);
 
 	/* seated in a game: no puzzles */
 	struct tc *b, *w;
