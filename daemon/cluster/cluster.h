@@ -8,8 +8,9 @@
  * While Redis is away, cross-node requests are refused (501) and local
  * play goes on; it reconnects with backoff, subscribes again and
  * republishes. Bots: with bot-threads none it is the bot pool's remote
- * transport (bots.h), jobs onto the stream gomoku:bots; with workers
- * (bot-serve) it reads jobs there, searches them on the pool and answers
+ * transport (bots.h), jobs onto the streams gomoku:bots (moves) and
+ * gomoku:reviews (a review's positions); with workers (bot-serve) it reads
+ * jobs there, a review's behind the moves, searches them on the pool and answers
  * their owner. Seeks, challenges and JOINs across nodes are
  * clusterlobby.h's: this module carries its messages and its = SEEK
  * presence lines. Spectators watching from here are counted to the

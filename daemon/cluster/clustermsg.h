@@ -11,6 +11,7 @@
  *   E <event line>                                     on gomoku:room:<room>
  *   J <node> <id> <rule> <size> <level> <soft> <hard> <clock> <inc> <depth>
  *     <nbest> <seed> <moves>[ o <orule> <actor> <log>| l] field "job" of gomoku:bots
+ *                                                      (" l": of gomoku:reviews)
  *   R <id> <status> [pv <line> ]<best> <score> <mate> <depth> <seldepth> <ms>
  *     <cands> <reason>                                 on gomoku:node:<node>
  *   R <id> <status> act <kind> <n> <arg> <moves>      on gomoku:node:<node>
@@ -24,8 +25,10 @@
  *
  * A J ending in " l" (a review's position, issue 47) wants the search's
  * line back: its R then has "pv " and the line as cells after the status
- * (when the search has one). The worker's node queues it behind its bots'
- * moves, as the owner's own workers would (bots_job_t's review). Older nodes drop such a J as one that does
+ * (when the search has one). It goes on the stream gomoku:reviews, which
+ * the workers read beside gomoku:bots, and the worker's node queues it
+ * behind its bots' moves, as the owner's own workers would (bots_job_t's
+ * review). Older nodes drop such a J as one that does
  * not parse (the owner's job is lost and asked again), and never send one.
  *
  * An opening job (issue 46) is a J with " o", the opening rule

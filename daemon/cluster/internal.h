@@ -10,7 +10,8 @@
  *               pure) (presence.h)
  *   watch.c     other nodes' rooms watched from here, this node's rooms
  *               relayed to the others, the spectator counts (watch.h)
- *   jobs.c      bot jobs on the stream gomoku:bots, sent and served (jobs.h)
+ *   jobs.c      bot jobs on the streams gomoku:bots and gomoku:reviews, sent
+ *               and served (jobs.h)
  *   tell.c      TELL to and from other nodes' users (tell.h)
  *
  * Each concern's fields below are its own: the others read a few of them

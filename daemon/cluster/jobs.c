@@ -1,6 +1,7 @@
-/* jobs.c: bot searches across nodes on the Redis stream gomoku:bots with
- * the consumer group workers (jobs.h): this node's jobs sent there when
- * its pool has no workers, other nodes' jobs served here when it has. */
+/* jobs.c: bot searches across nodes on the Redis streams gomoku:bots and
+ * gomoku:reviews with the consumer group workers (jobs.h): this node's
+ * jobs sent there when its pool has no workers, other nodes' jobs served
+ * here when it has. */
 #include "daemon/cluster/jobs.h"
 
 #include <stdio.h>
@@ -16,10 +17,17 @@
 #include "daemon/log.h"
 #include "daemon/core.h"
 
-#define JOBS_STREAM "gomoku:bots"
 #define JOBS_GROUP "workers"
+/* The streams: the bots' moves (and openings' acts), then the reviews'
+ * positions (bots_job_t's review). A worker reads both at once, and its
+ * node queues a review's position behind every move, as the owner's own
+ * workers would: a move waits for reviews at most until a worker ends the
+ * position it is on. */
+static const char *const streams[] = { "gomoku:bots", "gomoku:reviews" };
 enum {
-	JOBS_MAXLEN = 10000, /* the stream is trimmed to about this */
+	NSTREAMS = 2,
+	ALL_GROUPS = (1 << NSTREAMS) - 1, /* group_ready: a bit a stream */
+	JOBS_MAXLEN = 10000,              /* the stream is trimmed to about this */
 	JOBS_BLOCK_MS = 2000,
 	JOB_MSG_MAX = 4096,
 	ENTRY_MAX = 48,
@@ -29,6 +37,7 @@ enum {
 struct sent {
 	LIST_ENTRY(sent) link;
 	int64_t id;
+	int stream;
 	char entry[ENTRY_MAX]; /* "" until XADD answers */
 };
 
@@ -39,40 +48,73 @@ struct served {
 	int64_t bots_id;
 	uint64_t job; /* the owner's id */
 	int review;   /* a review's position: its R carries the line (J " l") */
+	int stream;
 	char owner[CONFIG_NODE_MAX + 1];
 	char entry[ENTRY_MAX];
 };
 
-/* What a reply about one entry needs. */
+/* What a reply about one entry (or one stream) needs. */
 struct entryref {
 	struct cluster *cl;
 	int64_t id;
+	int stream;
 	char entry[ENTRY_MAX];
 };
 
-/* The group the workers read from; made when the command connection is up
- * (BUSYGROUP: it is there already). */
+/* The stream's index, or -1. */
+static int
+stream_of(const char *name, size_t len)
+{
+	for (int k = 0; k < NSTREAMS; k++)
+		if (strlen(streams[k]) == len && memcmp(streams[k], name, len) == 0)
+			return k;
+	return -1;
+}
+
+/* A reference to stream k of cl, for a reply's callback: NULL, or freed
+ * there. */
+static struct entryref *
+ref_of(struct cluster *cl, int k)
+{
+	struct entryref *e = calloc(1, sizeof *e);
+	if (e) {
+		e->cl = cl;
+		e->stream = k;
+	}
+	return e;
+}
+
+/* The group the workers read from, on each stream; made when the command
+ * connection is up (BUSYGROUP: it is there already). */
 static void
 on_group(redisAsyncContext *ac, void *reply, void *priv)
 {
-	struct cluster *cl = priv;
+	struct entryref *e = priv;
+	struct cluster *cl = e->cl;
+	int k = e->stream;
 	redisReply *r = reply;
+	free(e);
 	if (ac != cl->cmd || !r)
 		return;
 	if (r->type == REDIS_REPLY_ERROR && strncmp(r->str, "BUSYGROUP", 9) != 0) {
-		log_warn(&cl->srv->log, "cluster: bot jobs group: %s", r->str);
+		log_warn(&cl->srv->log, "cluster: bot jobs group on %s: %s", streams[k], r->str);
 		return;
 	}
-	cl->group_ready = 1;
+	cl->group_ready |= 1 << k;
 	jobs_read(cl);
 }
 
 void
 jobs_group(struct cluster *cl)
 {
-	if (cl->serve && cl->cmd_up && !cl->group_ready)
-		redisAsyncCommand(cl->cmd, on_group, cl, "XGROUP CREATE %s %s 0 MKSTREAM",
-		    JOBS_STREAM, JOBS_GROUP);
+	for (int k = 0; k < NSTREAMS && cl->serve && cl->cmd_up; k++) {
+		struct entryref *e;
+		if (cl->group_ready & 1 << k || !(e = ref_of(cl, k)))
+			continue;
+		if (redisAsyncCommand(cl->cmd, on_group, e, "XGROUP CREATE %s %s 0 MKSTREAM",
+			streams[k], JOBS_GROUP) != REDIS_OK)
+			free(e);
+	}
 }
 
 /* Whether this node's pool has a free worker for another node's job. */
@@ -85,13 +127,13 @@ jobs_room(struct cluster *cl)
 }
 
 static void
-entry_ack(struct cluster *cl, const char *entry)
+entry_ack(struct cluster *cl, int k, const char *entry)
 {
 	if (!cl->cmd_up)
 		return;
 	redisAsyncCommand(
-	    cl->cmd, link_ignore, NULL, "XACK %s %s %s", JOBS_STREAM, JOBS_GROUP, entry);
-	redisAsyncCommand(cl->cmd, link_ignore, NULL, "XDEL %s %s", JOBS_STREAM, entry);
+	    cl->cmd, link_ignore, NULL, "XACK %s %s %s", streams[k], JOBS_GROUP, entry);
+	redisAsyncCommand(cl->cmd, link_ignore, NULL, "XDEL %s %s", streams[k], entry);
 }
 
 /* The result is out on its owner's channel: the job is done (acknowledged).
@@ -102,7 +144,7 @@ on_result_out(redisAsyncContext *ac, void *reply, void *priv)
 	struct entryref *e = priv;
 	(void)ac;
 	if (reply && ((redisReply *)reply)->type == REDIS_REPLY_INTEGER)
-		entry_ack(e->cl, e->entry);
+		entry_ack(e->cl, e->stream, e->entry);
 	free(e);
 }
 
@@ -115,6 +157,7 @@ served_send(struct served *sv, const char *buf, int n)
 	struct entryref *e = malloc(sizeof *e);
 	if (n > 0 && e) {
 		e->cl = cl;
+		e->stream = sv->stream;
 		snprintf(e->entry, sizeof e->entry, "%s", sv->entry);
 		link_to_node(cl, sv->owner, buf, (size_t)n, on_result_out, e);
 	} else {
@@ -148,11 +191,11 @@ served_act(uint64_t id, int status, const opening_act_t *a, const char *why, voi
 	served_send(sv, buf, cmsg_format_act(buf, sizeof buf, sv->job, status, a));
 }
 
-/* One entry of the stream (read or claimed): searched on this node's pool
+/* One entry of stream k (read or claimed): searched on this node's pool
  * as a local bot's job is. Garbage is acknowledged and dropped; a job the
  * pool cannot take now stays pending for a worker to claim. */
 static void
-take_entry(struct cluster *cl, const redisReply *e)
+take_entry(struct cluster *cl, int k, const redisReply *e)
 {
 	if (e->type != REDIS_REPLY_ARRAY || e->elements != 2 ||
 	    e->element[0]->type != REDIS_REPLY_STRING || e->element[0]->len >= ENTRY_MAX)
@@ -171,7 +214,7 @@ take_entry(struct cluster *cl, const redisReply *e)
 	if (!job || cmsg_parse(job->str, job->len, &m, &why) != 0 || m.kind != CMSG_JOB) {
 		log_warn(&cl->srv->log, "cluster: bot job %s dropped: %s", entry,
 		    job && why ? why : "it has no job field");
-		entry_ack(cl, entry);
+		entry_ack(cl, k, entry);
 		return;
 	}
 	struct served *sv = calloc(1, sizeof *sv);
@@ -180,6 +223,7 @@ take_entry(struct cluster *cl, const redisReply *e)
 	sv->cl = cl;
 	sv->job = m.job;
 	sv->review = m.spec.review;
+	sv->stream = k;
 	snprintf(sv->owner, sizeof sv->owner, "%s", m.node);
 	snprintf(sv->entry, sizeof sv->entry, "%s", entry);
 	m.spec.owner = (uint64_t)1 << 63 | ++cl->served_seq; /* apart from the rooms here */
@@ -190,7 +234,8 @@ take_entry(struct cluster *cl, const redisReply *e)
 		return;
 	}
 	LIST_INSERT_HEAD(&cl->served, sv, link);
-	log_debug(&cl->srv->log, "cluster: bot job %s of node %s taken", entry, m.node);
+	log_debug(&cl->srv->log, "cluster: bot job %s of node %s taken from %s", entry, m.node,
+	    streams[k]);
 }
 
 /* XREADGROUP's answer: nil after JOBS_BLOCK_MS without a job. */
@@ -211,13 +256,17 @@ on_read(redisAsyncContext *ac, void *reply, void *priv)
 		}
 		return; /* the tick reads again */
 	}
+	/* at most one entry a stream, in the order asked: a move first */
 	if (r->type == REDIS_REPLY_ARRAY)
 		for (size_t i = 0; i < r->elements; i++) {
 			const redisReply *st = r->element[i];
+			int k;
 			if (st->type == REDIS_REPLY_ARRAY && st->elements == 2 &&
+			    st->element[0]->type == REDIS_REPLY_STRING &&
+			    (k = stream_of(st->element[0]->str, st->element[0]->len)) >= 0 &&
 			    st->element[1]->type == REDIS_REPLY_ARRAY)
-				for (size_t k = 0; k < st->element[1]->elements; k++)
-					take_entry(cl, st->element[1]->element[k]);
+				for (size_t n = 0; n < st->element[1]->elements; n++)
+					take_entry(cl, k, st->element[1]->element[n]);
 		}
 	jobs_read(cl);
 }
@@ -226,22 +275,27 @@ on_read(redisAsyncContext *ac, void *reply, void *priv)
 void
 jobs_read(struct cluster *cl)
 {
-	if (!cl->serve || !cl->jobs_up || !cl->group_ready || cl->reading || !jobs_room(cl))
+	if (!cl->serve || !cl->jobs_up || cl->group_ready != ALL_GROUPS || cl->reading ||
+	    !jobs_room(cl))
 		return;
+	_Static_assert(NSTREAMS == 2, "the streams read");
 	if (redisAsyncCommand(cl->jobs, on_read, cl,
-		"XREADGROUP GROUP %s %s COUNT 1 BLOCK %d STREAMS %s >", JOBS_GROUP, cl->node,
-		JOBS_BLOCK_MS, JOBS_STREAM) == REDIS_OK)
+		"XREADGROUP GROUP %s %s COUNT 1 BLOCK %d STREAMS %s %s > >", JOBS_GROUP, cl->node,
+		JOBS_BLOCK_MS, streams[0], streams[1]) == REDIS_OK)
 		cl->reading = 1;
 }
 
 static void
 on_claim(redisAsyncContext *ac, void *reply, void *priv)
 {
-	struct cluster *cl = priv;
+	struct entryref *ref = priv;
+	struct cluster *cl = ref->cl;
+	int k = ref->stream;
 	redisReply *r = reply;
+	free(ref);
 	if (ac != cl->cmd || !r)
 		return;
-	cl->claiming = 0;
+	cl->claiming--;
 	if (r->type == REDIS_REPLY_ARRAY && r->elements >= 2 &&
 	    r->element[1]->type == REDIS_REPLY_ARRAY)
 		for (size_t i = 0; i < r->element[1]->elements; i++) {
@@ -251,20 +305,27 @@ on_claim(redisAsyncContext *ac, void *reply, void *priv)
 				log_info(&cl->srv->log,
 				    "cluster: bot job %s claimed (its worker went)",
 				    e->element[0]->str);
-			take_entry(cl, e);
+			take_entry(cl, k, e);
 		}
 }
 
 /* A job another worker took and never acknowledged (it died): this one
- * claims it, when it has a free worker. */
+ * claims it, one of each stream, when it has a free worker. */
 static void
 jobs_claim(struct cluster *cl)
 {
-	if (!cl->serve || !cl->cmd_up || !cl->group_ready || cl->claiming || !jobs_room(cl))
+	if (!cl->serve || !cl->cmd_up || cl->group_ready != ALL_GROUPS || cl->claiming ||
+	    !jobs_room(cl))
 		return;
-	if (redisAsyncCommand(cl->cmd, on_claim, cl, "XAUTOCLAIM %s %s %s %lld 0-0 COUNT 1",
-		JOBS_STREAM, JOBS_GROUP, cl->node, (long long)cl->claim_ms) == REDIS_OK)
-		cl->claiming = 1;
+	for (int k = 0; k < NSTREAMS; k++) {
+		struct entryref *e = ref_of(cl, k);
+		if (e &&
+		    redisAsyncCommand(cl->cmd, on_claim, e, "XAUTOCLAIM %s %s %s %lld 0-0 COUNT 1",
+			streams[k], JOBS_GROUP, cl->node, (long long)cl->claim_ms) == REDIS_OK)
+			cl->claiming++;
+		else
+			free(e);
+	}
 }
 
 static struct sent *
@@ -313,10 +374,11 @@ job_send(void *arg, int64_t id, const bots_job_t *job)
 		return -1;
 	}
 	x->id = id;
+	x->stream = job->review != 0;
 	e->cl = cl;
 	e->id = id;
-	if (redisAsyncCommand(cl->cmd, on_added, e, "XADD %s MAXLEN ~ %d * job %b", JOBS_STREAM,
-		JOBS_MAXLEN, buf, (size_t)n) != REDIS_OK) {
+	if (redisAsyncCommand(cl->cmd, on_added, e, "XADD %s MAXLEN ~ %d * job %b",
+		streams[x->stream], JOBS_MAXLEN, buf, (size_t)n) != REDIS_OK) {
 		free(x);
 		free(e);
 		return -1;
@@ -335,7 +397,8 @@ job_drop(void *arg, int64_t id)
 	if (!x)
 		return;
 	if (x->entry[0] && cl->cmd_up)
-		redisAsyncCommand(cl->cmd, link_ignore, NULL, "XDEL %s %s", JOBS_STREAM, x->entry);
+		redisAsyncCommand(
+		    cl->cmd, link_ignore, NULL, "XDEL %s %s", streams[x->stream], x->entry);
 	sent_free(x);
 }
 

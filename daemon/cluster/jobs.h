@@ -1,11 +1,13 @@
 /* jobs.h: bot searches across nodes, for link.c (internal.h). A node
  * with bot-threads none is its bot pool's remote transport (bots.h): each
- * job goes on the stream gomoku:bots (XADD), and its result comes back on
- * the node's channel (R). A node with workers and bot-serve reads the
- * stream in the consumer group workers on a connection of its own (only
- * while a worker is free), searches each job on its pool, publishes the
- * result to the job's owner and acknowledges the entry; every second it
- * claims a job whose worker died (XAUTOCLAIM). */
+ * job goes on the stream gomoku:bots (XADD), a review's position on
+ * gomoku:reviews, and its result comes back on the node's channel (R). A
+ * node with workers and bot-serve reads both streams in the consumer
+ * group workers on a connection of its own (only while a worker is free;
+ * at most one entry of each at a time), searches each job on its pool (a
+ * review's behind every move), publishes the result to the job's owner
+ * and acknowledges the entry; every second it claims a job whose worker
+ * died (XAUTOCLAIM). */
 #ifndef GOMOKUD_CLUSTER_JOBS_H
 #define GOMOKUD_CLUSTER_JOBS_H
 

@@ -185,10 +185,14 @@ test_garbage(void)
 	const char *binjob[] = { "XADD", "gomoku:bots", "*", "job", bin };
 	size_t binlen[] = { 4, 11, 1, 3, sizeof bin };
 	CHECK(redis_cmd(&redis, 5, binjob, binlen) == '$', "XADD of bytes");
+	/* the reviews' stream is read too */
+	const char *revjob[] = { "XADD", "gomoku:reviews", "*", "job", "J a 1" };
+	size_t revlen[] = { 4, 14, 1, 3, 5 };
+	CHECK(redis_cmd(&redis, 5, revjob, revlen) == '$', "XADD on the reviews' stream");
 	for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
 		CHECK(redis_publish(&redis, "gomoku:node:a", results[i], strlen(results[i])) == ':',
 		    "could not publish");
-	CHECK(daemon_wait_log(&node[1], "dropped", drops + 8, WAIT_MS),
+	CHECK(daemon_wait_log(&node[1], "dropped", drops + 9, WAIT_MS),
 	    "the worker did not drop every bad job");
 	CHECK(daemon_wait_log(&node[0], "dropped", adrops + 4, WAIT_MS),
 	    "a did not drop every bad result");
@@ -198,7 +202,7 @@ test_garbage(void)
 	CHECK(tc_bot_human(&g) == 0 && tc_bot_wait(&g) == 1,
 	    "the bot did not move after garbage: %s", g.over ? g.over_line : tc_why);
 	tc_close(g.c);
-	ok("garbage on the job stream and on a node's channel is dropped; no node falls");
+	ok("garbage on the job streams and on a node's channel is dropped; no node falls");
 }
 
 /* A bot on a opens a RIF game for a human: its three stones are opening
@@ -282,6 +286,8 @@ test_remote_review(void)
 	tc_send(b, "HISTORY");
 	REQUIRE(tc_expect(b, "= GAME", LINE_MS), "%s", b->line);
 	long id = atol(b->line + 7);
+	int moves = daemon_log_count(&node[1], "taken from gomoku:bots");
+	int reviews = daemon_log_count(&node[1], "taken from gomoku:reviews");
 	tc_send(b, "REVIEW %ld", id);
 	CHECK_LINE(b, "OK REVIEW");
 	char want[48];
@@ -293,6 +299,10 @@ test_remote_review(void)
 	/* positions 0 to 8; the last, after the five, needs no search */
 	CHECK(daemon_log_count(&node[1], "of node a searched") >= searched + 9,
 	    "b did not search a's nine positions");
+	/* on the reviews' own stream, which b reads behind the bots' moves */
+	CHECK(daemon_log_count(&node[1], "taken from gomoku:reviews") >= reviews + 9 &&
+		daemon_log_count(&node[1], "taken from gomoku:bots") == moves,
+	    "the review's positions were not on gomoku:reviews");
 	tc_send(b, "MARKS %ld", id);
 	int marks = 0, lines = 0, blunder = 0;
 	while ((l = tc_read(b, LINE_MS)) && strncmp(l, "OK MARKS", 8)) {
