@@ -88,6 +88,22 @@ winfit-weak: $(BINDIR)/winfit
 	$(BINDIR)/winfit -B $(WINFIT_BOOK) -g 40 -n 300000 -o 2 -K $(WINFIT_K) \
 	    -w $(O)/winfit/selfplay2.txt
 
+# The review's figures (issue 47, docs/review.md "The review's figures"):
+# puzzles per 1,000 self-play games, the marks a review at 8 times the
+# nodes does not confirm, and the nodes a review-ms search reaches here.
+# make reviewfig runs the recorded experiment (under half an hour of one
+# core; the timed searches' figures depend on the machine's load).
+$(BINDIR)/reviewfig: $(O)/engine/tools/reviewfig.o $(ENGINE_LIB) $(RULES_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+BINS += $(BINDIR)/reviewfig
+REVIEWFIG_ARGS ?= -B $(WINFIT_BOOK) -g 200 -n 175000 -x 8 -D 40 -q 4 -o 1
+.PHONY: reviewfig
+reviewfig: $(BINDIR)/reviewfig
+	@mkdir -p $(O)/reviewfig
+	$(BINDIR)/reviewfig $(REVIEWFIG_ARGS) -w $(O)/reviewfig/games.txt
+
 # The evaluation tuner: self-play samples and a logistic fit of the weights;
 # positions labelled by deeper searches and the fit of the learned table.
 $(BINDIR)/tune: $(O)/engine/tools/tune.o $(O)/engine/tools/tune_shapes.o $(ENGINE_LIB) \
@@ -128,6 +144,8 @@ TESTS += tests/engine/test_arena.sh
 TESTS += tests/engine/test_tune.sh
 # The win chance's fitting tool: its raw file, its determinism and -i.
 TESTS += tests/engine/test_winfit.sh
+# The review's figures tool: a tiny run's output, its determinism and -i.
+TESTS += tests/engine/test_reviewfig.sh
 
 # make windows: bin/pbrain-gomoku.exe, the brain for Piskvork on Windows, one
 # static executable cross-compiled with mingw-w64 (sh mk/deps.sh --windows;

@@ -1,0 +1,84 @@
+#!/bin/sh
+# bin/reviewfig: a tiny run prints every figure well formed (the marks'
+# counts add up, the puzzles' classes add up to those kept, the false
+# marks are no more than the marks), writes its games one well-formed line
+# each, plays the same games again (a fixed budget), and reviews the
+# written games with -i to the same figures. Its puzzles' budget is
+# daemon/puzzles.c's. About 8 s of CPU.
+set -eu
+fail() { echo "FAIL: $*"; exit 1; }
+reviewfig=${BINDIR:-bin}/reviewfig
+[ -x "$reviewfig" ] || fail "build bin/reviewfig first"
+
+tmp=$(mktemp -d /tmp/gomoku-reviewfig-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+book=tests/engine/openings-freestyle.txt
+args="-B $book -g 2 -L 6 -p 5000 -o 3"
+review="-n 5000 -x 2"
+
+# the figures, less the lines of time and of the machine's speed
+figures() {
+	grep -v -e '^nodes in' -e '^  every search' -e '^  those that' -e '^    their' \
+	    -e '^    and their' -e '^  (the others' -e '^done in' "$1" |
+	    sed -e 's/, [0-9]* s$//' -e 's/; made in [0-9]* s$//' -e 's/^reviewfig: .*//'
+}
+
+# shellcheck disable=SC2086
+"$reviewfig" $args $review -q 1 -m 5 -w "$tmp/games" > "$tmp/a.out" || fail "the run failed"
+out=$(cat "$tmp/a.out")
+grep -q '^games: 2 (' "$tmp/a.out" || fail "no count of games: $out"
+grep -q '^  every search: [0-9]*, median [0-9]*' "$tmp/a.out" || fail "no timed nodes: $out"
+grep -q '^review: 2 games at 5000 nodes a position' "$tmp/a.out" || fail "no review: $out"
+grep -q '^  per 1,000 games: [0-9]* (95% in \[[0-9]*, [0-9]*\]' "$tmp/a.out" ||
+	fail "no puzzles per 1,000 games: $out"
+grep -q '^larger review: 2 games at 10000 nodes a position' "$tmp/a.out" ||
+	fail "no larger review: $out"
+
+# the marks by kind add up to the review's count, and to the table's
+read -r mw bl tp <<EOF
+$(sed -n 's/^  marks: \([0-9]*\) missed wins, \([0-9]*\) blunders, \([0-9]*\) turning points$/\1 \2 \3/p' "$tmp/a.out")
+EOF
+[ -n "$tp" ] || fail "no marks line: $out"
+marks=$((mw + bl + tp))
+if [ "$tp" -lt 1 ] || [ "$tp" -gt 2 ]; then fail "$tp turning points in 2 games"; fi
+read -r shown false larger missed <<EOF
+$(awk '/^  kind / { t = 1; next } t && /^  all / { print $2, $3, $8, $9; exit }' "$tmp/a.out")
+EOF
+[ -n "$missed" ] || fail "no table's total: $out"
+[ "$shown" -eq "$marks" ] || fail "the table has $shown default marks, the review $marks"
+[ "$false" -le "$shown" ] || fail "$false false marks of $shown"
+[ "$missed" -le "$larger" ] || fail "$missed missed marks of the larger review's $larger"
+read -r kept wins vcf vct fives unproven past <<EOF
+$(sed -n 's/^puzzles ([^)]*): \([0-9]*\) kept of \([0-9]*\) missed wins: \([0-9]*\) VCF ([0-9.]* plies on average), \([0-9]*\) VCT ([0-9.]*); \([0-9]*\) a five in one, \([0-9]*\) not proven, \([0-9]*\) past.*/\1 \2 \3 \4 \5 \6 \7/p' "$tmp/a.out")
+EOF
+[ -n "$past" ] || fail "the puzzles' line: $out"
+[ "$wins" -eq "$mw" ] || fail "$wins missed wins offered, $mw marked"
+[ "$kept" -eq $((vcf + vct)) ] || fail "$kept puzzles kept, $vcf VCF and $vct VCT"
+[ "$wins" -eq $((kept + fives + unproven + past)) ] || fail "missed wins not accounted for: $out"
+
+# the games file: three games, each legal (-i reads them back below)
+n=$(grep -vc '^#' "$tmp/games")
+[ "$n" -eq 2 ] || fail "$n games written"
+bad=$(awk '!/^#/ && (NF != 4 || $1 != 6 || $2 != 6 ||
+	($3 != 0 && $3 != 0.5 && $3 != 1) || $4 !~ /^[0-9]+(,[0-9]+)+$/)' "$tmp/games" | wc -l)
+[ "$bad" -eq 0 ] || fail "$bad malformed games"
+
+# the same games again (played only: -T without timed searches)
+# shellcheck disable=SC2086
+"$reviewfig" $args -q 0 -T -w "$tmp/games2" > /dev/null || fail "the second run failed"
+grep -v '^#' "$tmp/games" > "$tmp/a.games"
+grep -v '^#' "$tmp/games2" > "$tmp/b.games"
+cmp -s "$tmp/a.games" "$tmp/b.games" || fail "the same run played other games"
+
+# shellcheck disable=SC2086
+"$reviewfig" -i "$tmp/games" $review -q 0 -o 3 > "$tmp/i.out" || fail "-i failed"
+figures "$tmp/a.out" > "$tmp/a.fig"
+figures "$tmp/i.out" > "$tmp/i.fig"
+cmp -s "$tmp/a.fig" "$tmp/i.fig" || fail "-i gave other figures: $(diff "$tmp/a.fig" "$tmp/i.fig")"
+
+# the tool proves puzzles with the daemon's budget
+d=$(sed -n 's/^[[:space:]]*PROVE_NODES = \([0-9]*\),.*/\1/p' daemon/puzzles.c)
+t=$(sed -n 's/^enum { PROVE_NODES = \([0-9]*\) };/\1/p' engine/tools/reviewfig.c)
+[ -n "$d" ] || fail "no PROVE_NODES in daemon/puzzles.c"
+[ "$d" = "$t" ] || fail "PROVE_NODES: daemon/puzzles.c $d, reviewfig $t"
+echo "PASS: test_reviewfig"
