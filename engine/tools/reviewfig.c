@@ -679,7 +679,16 @@ main(int argc, char **argv)
 	size_t npz = 0;
 	review_t *def = calloc((size_t)ngames, sizeof *def);
 	review_t *deep = malloc(sizeof *deep);
-	if (!per || !pz || !def || !deep)
+	/* each mark's puzzle: the class, -1 a five in one, -2 past the list,
+	 * 0 not proven (a missed win's only) */
+	int *made = calloc((size_t)ngames * REVIEW_MARKS_MAX + 1, sizeof *made);
+	/* the missed wins by the engine's word for its move, and by the plies
+	 * its score gave the win (ENGINE_WIN less the score): all, then kept */
+	enum { WORDS = 12 };
+	char word[WORDS][REVIEW_REASON_MAX + 1];
+	long wn[WORDS][2] = { { 0 } }, len_n[3][2] = { { 0 } };
+	int nwords = 0;
+	if (!per || !pz || !def || !deep || !made)
 		return 1;
 	for (int g = 0; g < ngames; g++) {
 		if (review(e, &games[g], o.nodes, &def[g]) != 0) {
@@ -693,6 +702,30 @@ main(int argc, char **argv)
 			if (m->kind != REVIEW_MISSED_WIN)
 				continue;
 			c = make_puzzle(&games[g], m->ply, &len);
+			made[g * REVIEW_MARKS_MAX + i] = c;
+			int w = 0, win = ENGINE_WIN - m->before;
+			while (w < nwords && strcmp(word[w], m->reason))
+				w++;
+			if (w == nwords && nwords < WORDS)
+				snprintf(word[nwords++], sizeof word[0], "%s",
+				    m->reason[0] ? m->reason : "-");
+			int lb = win <= PUZZLE_VCT_PLIES ? 0 : win <= PUZZLE_VCF_PLIES ? 1 : 2;
+			if (w < nwords) {
+				wn[w][0]++;
+				wn[w][1] += c > 0;
+			}
+			len_n[lb][0]++;
+			len_n[lb][1] += c > 0;
+			if (o.verbose)
+				fprintf(stderr,
+				    "game %d, move %d: a missed win (%s, score %d, after it %d): "
+				    "%s\n",
+				    g + 1, m->ply + 1, m->reason, m->before, m->after,
+				    c == PUZZLE_VCF       ? "a VCF puzzle"
+					: c == PUZZLE_VCT ? "a VCT puzzle"
+					: c == -1         ? "a five in one"
+					: c == -2         ? "past the list"
+							  : "not proven");
 			if (c > 0) {
 				kept[c]++;
 				plysum[c] += len;
@@ -728,6 +761,13 @@ main(int argc, char **argv)
 	    kept[PUZZLE_VCT],
 	    kept[PUZZLE_VCT] ? (double)plysum[PUZZLE_VCT] / (double)kept[PUZZLE_VCT] : 0, fives,
 	    unproven, past, PROTO_LIST_MAX, gwith, dpz);
+	printf("  the missed wins by the engine's word for its move (kept):");
+	for (int w = 0; w < nwords; w++)
+		printf("%s %s %ld (%ld)", w ? "," : "", word[w], wn[w][0], wn[w][1]);
+	printf("\n  and by the plies of the win its score gave: up to %d %ld (%ld), %d to %d %ld "
+	       "(%ld), more %ld (%ld)\n",
+	    PUZZLE_VCT_PLIES, len_n[0][0], len_n[0][1], PUZZLE_VCT_PLIES + 2, PUZZLE_VCF_PLIES,
+	    len_n[1][0], len_n[1][1], len_n[2][0], len_n[2][1]);
 	/* per 1,000 games, with the games drawn again with replacement */
 	double boot[BOOT];
 	uint32_t r = mix(o.seed, 0xb007, 2);
@@ -748,6 +788,7 @@ main(int argc, char **argv)
 	long t2 = (long)time(NULL);
 	long dmarks[KINDS + 1] = { 0 }, shown[KINDS + 1] = { 0 }, falsem[KINDS + 1] = { 0 };
 	long other[KINDS + 1] = { 0 }, missed[KINDS + 1] = { 0 }, dpos = 0;
+	long wins_kept[2] = { 0 }, wins_unproven[2] = { 0 }; /* all, confirmed */
 	for (int g = 0; g < o.deep; g++) {
 		if (review(e, &games[g], o.nodes * (uint64_t)o.times, deep) != 0) {
 			fprintf(stderr, "reviewfig: game %d: the larger review failed\n", g + 1);
@@ -757,8 +798,17 @@ main(int argc, char **argv)
 		int gf = 0, gm = 0;
 		for (int i = 0; i < def[g].nmarks; i++) {
 			const review_mark_t *m = &def[g].mark[i];
+			int c = made[g * REVIEW_MARKS_MAX + i],
+			    yes = has_mark(deep, (int)m->kind, m->ply);
 			shown[m->kind]++;
-			if (has_mark(deep, (int)m->kind, m->ply))
+			if (m->kind == REVIEW_MISSED_WIN && c > 0) {
+				wins_kept[0]++;
+				wins_kept[1] += yes;
+			} else if (m->kind == REVIEW_MISSED_WIN && c == 0) {
+				wins_unproven[0]++;
+				wins_unproven[1] += yes;
+			}
+			if (yes)
 				continue;
 			falsem[m->kind]++;
 			gf++;
@@ -807,10 +857,14 @@ main(int argc, char **argv)
 		printf("  %-14s %8ld %6ld %14s %8ld %6ld %8ld\n", k <= KINDS ? kind_name[k] : "all",
 		    s, f, share, ot, d, mi);
 	}
+	printf("  missed wins the larger review confirms: %ld of the %ld kept as puzzles, %ld of "
+	       "the %ld not proven\n",
+	    wins_kept[1], wins_kept[0], wins_unproven[1], wins_unproven[0]);
 	printf("  (false: a default mark the larger review has not on the same move with the same "
 	       "kind; other: of those, on a move the larger review marks otherwise; missed: the "
 	       "larger review's marks the default lacks)\n");
 	printf("done in %lld s\n", (long long)time(NULL) - t0);
+	free(made);
 	free(deep);
 	free(def);
 	free(pz);

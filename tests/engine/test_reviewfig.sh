@@ -55,6 +55,20 @@ EOF
 [ "$wins" -eq "$mw" ] || fail "$wins missed wins offered, $mw marked"
 [ "$kept" -eq $((vcf + vct)) ] || fail "$kept puzzles kept, $vcf VCF and $vct VCT"
 [ "$wins" -eq $((kept + fives + unproven + past)) ] || fail "missed wins not accounted for: $out"
+# the missed wins by the engine's word and by their plies: all of them, and the kept
+sum() { tr ',' '\n' | sed -n 's/.* \([0-9]*\) (\([0-9]*\))$/\1 \2/p' |
+	awk '{ a += $1; k += $2 } END { print a + 0, k + 0 }'; }
+words=$(sed -n "s/^  the missed wins by the engine's word for its move (kept)://p" "$tmp/a.out" | sum)
+[ "$words" = "$wins $kept" ] || fail "the missed wins by word: $words, not $wins $kept"
+lens=$(sed -n 's/^  and by the plies of the win its score gave: //p' "$tmp/a.out" | sum)
+[ "$lens" = "$wins $kept" ] || fail "the missed wins by plies: $lens, not $wins $kept"
+read -r ck nk cu nu <<EOF
+$(sed -n 's/^  missed wins the larger review confirms: \([0-9]*\) of the \([0-9]*\) kept as puzzles, \([0-9]*\) of the \([0-9]*\) not proven$/\1 \2 \3 \4/p' "$tmp/a.out")
+EOF
+[ "$nk" = "$kept" ] || fail "the confirmed missed wins: $nk kept, not $kept"
+[ "$nu" = "$unproven" ] || fail "the confirmed missed wins: $nu not proven, not $unproven"
+[ "$ck" -le "$nk" ] || fail "$ck of $nk kept confirmed"
+[ "$cu" -le "$nu" ] || fail "$cu of $nu not proven confirmed"
 
 # the games file: three games, each legal (-i reads them back below)
 n=$(grep -vc '^#' "$tmp/games")
