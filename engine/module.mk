@@ -91,8 +91,8 @@ winfit-weak: $(BINDIR)/winfit
 # The review's figures (issue 47, docs/review.md "The review's figures"):
 # puzzles per 1,000 self-play games, the marks a review at 8 times the
 # nodes does not confirm, and the nodes a review-ms search reaches here.
-# make reviewfig runs the recorded experiment (under half an hour of one
-# core; the timed searches' figures depend on the machine's load).
+# make reviewfig runs the recorded experiment (25 to 40 minutes of one core
+# here; the timed searches' figures depend on the machine's load).
 $(BINDIR)/reviewfig: $(O)/engine/tools/reviewfig.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
