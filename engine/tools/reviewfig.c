@@ -29,7 +29,7 @@
  * engine's table cleared at each game's start so that a game's review does
  * not depend on the games before it. Each missed win is then made a puzzle
  * by daemon/puzzles.c's rule: the position before the missed move, if that
- * move is at most the protocol's list of moves (PROTO_LIST_MAX) into the
+ * move is at most the protocol's list of moves (LIST_MAX) into the
  * game, proven by puzzle_solution as a VCF and then a VCT within each
  * class's plies and PROVE_NODES a step; the first class whose win takes at
  * least PUZZLE_MIN_PLIES plies is kept, a five in one ends the try. The
@@ -58,7 +58,6 @@
 #include "engine/puzzle.h"
 #include "engine/review.h"
 #include "engine/winchance.h"
-#include "proto/proto.h"
 #include "rules/rules.h"
 
 #include <errno.h>
@@ -71,6 +70,10 @@
 
 /* daemon/puzzles.c's budget to make a puzzle (its enum is private there;
  * tests/engine/test_reviewfig.sh checks that the two agree) */
+/* proto/proto.h's PROTO_LIST_MAX, daemon/puzzles.c's limit on a puzzle's
+ * moves (the engine's tools know no protocol: test_reviewfig.sh holds the
+ * two the same) */
+enum { LIST_MAX = 100 };
 enum { PROVE_NODES = 4000000 };
 /* and the positions gomokud's review worker searches with */
 enum { WORKER_HASH_MB = 16, WORKER_LEVEL = 10 };
@@ -441,7 +444,7 @@ make_puzzle(const game_t *g, int ply, int *plies)
 	move_t line[PUZZLE_LINE_MAX];
 	int len;
 	*plies = 0;
-	if (ply > PROTO_LIST_MAX)
+	if (ply > LIST_MAX)
 		return -2;
 	for (int i = 0; i < 2; i++) {
 		int r = puzzle_solution(RULE_FREESTYLE, 15, g->mv, ply, classes[i],
@@ -760,7 +763,7 @@ main(int argc, char **argv)
 	    kept[PUZZLE_VCF] ? (double)plysum[PUZZLE_VCF] / (double)kept[PUZZLE_VCF] : 0,
 	    kept[PUZZLE_VCT],
 	    kept[PUZZLE_VCT] ? (double)plysum[PUZZLE_VCT] / (double)kept[PUZZLE_VCT] : 0, fives,
-	    unproven, past, PROTO_LIST_MAX, gwith, dpz);
+	    unproven, past, LIST_MAX, gwith, dpz);
 	printf("  the missed wins by the engine's word for its move (kept):");
 	for (int w = 0; w < nwords; w++)
 		printf("%s %s %ld (%ld)", w ? "," : "", word[w], wn[w][0], wn[w][1]);

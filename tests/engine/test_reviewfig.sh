@@ -95,4 +95,8 @@ d=$(sed -n 's/^[[:space:]]*PROVE_NODES = \([0-9]*\),.*/\1/p' daemon/puzzles.c)
 t=$(sed -n 's/^enum { PROVE_NODES = \([0-9]*\) };/\1/p' engine/tools/reviewfig.c)
 [ -n "$d" ] || fail "no PROVE_NODES in daemon/puzzles.c"
 [ "$d" = "$t" ] || fail "PROVE_NODES: daemon/puzzles.c $d, reviewfig $t"
+d=$(sed -n 's/^[[:space:]]*PROTO_LIST_MAX = \([0-9]*\),.*/\1/p' proto/proto.h)
+t=$(sed -n 's/^enum { LIST_MAX = \([0-9]*\) };/\1/p' engine/tools/reviewfig.c)
+[ -n "$d" ] || fail "no PROTO_LIST_MAX in proto/proto.h"
+[ "$d" = "$t" ] || fail "a puzzle's moves: proto/proto.h $d, reviewfig $t"
 echo "PASS: test_reviewfig"
