@@ -471,14 +471,18 @@ function onOutcome(out, m) {
 // ---- views ------------------------------------------------------------------
 
 function show(view) {
+  const was = app.view;
   app.view = view;
   for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis', 'puzzle']) $(v).hidden = v !== view;
   if (view !== 'game') document.title = 'gomokud';
   // a replay's address names it (#replay=ID), the analysis board's its
   // position (#analysis=...), a puzzle's its id (#puzzle=ID): a reload
-  // opens it again; other views have none
+  // opens it again; other views have none. Only the view being left drops
+  // its address: one naming another view is a link just followed, whose
+  // hashchange the router has yet to see (a game's snapshot arriving then
+  // must not eat it)
   const named = /^#(replay|analysis|puzzle)=/.exec(location.hash);
-  if (named && named[1] !== view) history.replaceState(null, '', location.pathname);
+  if (named && named[1] !== view && named[1] === was) history.replaceState(null, '', location.pathname);
   if (view !== 'replay') stopLine();
 }
 
