@@ -64,7 +64,7 @@ BINS += $(BINDIR)/arena
 # games at a fixed budget, K of the logistic by maximum likelihood, the
 # calibration and the falls of the mover's chance. make winfit refits as
 # docs/review.md says (about an hour on one core).
-$(BINDIR)/winfit: $(O)/engine/tools/winfit.o $(ENGINE_LIB) $(RULES_LIB)
+$(BINDIR)/winfit: $(O)/engine/tools/winfit.o $(O)/engine/tools/book.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
@@ -93,7 +93,7 @@ winfit-weak: $(BINDIR)/winfit
 # nodes does not confirm, and the nodes a review-ms search reaches here.
 # make reviewfig runs the recorded experiment (25 to 40 minutes of one core
 # here; the timed searches' figures depend on the machine's load).
-$(BINDIR)/reviewfig: $(O)/engine/tools/reviewfig.o $(ENGINE_LIB) $(RULES_LIB)
+$(BINDIR)/reviewfig: $(O)/engine/tools/reviewfig.o $(O)/engine/tools/book.o $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 

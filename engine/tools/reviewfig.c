@@ -55,6 +55,7 @@
  * -v says each game's play, review and comparison on stderr.
  */
 #include "engine/engine.h"
+#include "engine/tools/book.h"
 #include "engine/puzzle.h"
 #include "engine/review.h"
 #include "engine/winchance.h"
@@ -68,19 +69,17 @@
 #include <time.h>
 #include <unistd.h>
 
-/* daemon/puzzles.c's budget to make a puzzle (its enum is private there;
- * tests/engine/test_reviewfig.sh checks that the two agree) */
 /* proto/proto.h's PROTO_LIST_MAX, daemon/puzzles.c's limit on a puzzle's
  * moves (the engine's tools know no protocol: test_reviewfig.sh holds the
  * two the same) */
 enum { LIST_MAX = 100 };
+/* daemon/puzzles.c's budget to make a puzzle (its enum is private there;
+ * tests/engine/test_reviewfig.sh checks that the two agree) */
 enum { PROVE_NODES = 4000000 };
 /* and the positions gomokud's review worker searches with */
 enum { WORKER_HASH_MB = 16, WORKER_LEVEL = 10 };
 
 enum {
-	BOOK_MAX = 1000,
-	OPEN_MAX = 8,
 	NOISE_PLIES = 4,
 	NOISE = 100,
 	LEVELS_MAX = 10,
@@ -103,75 +102,19 @@ typedef struct {
 	move_t mv[RULES_CELLS];
 } game_t;
 
-typedef struct {
-	int n;
-	int len[BOOK_MAX];
-	move_t mv[BOOK_MAX][OPEN_MAX];
-} book_t;
-
 static const char *kind_name[KINDS + 1] = { "", "missed win", "blunder", "turning point" };
-
-static uint32_t
-mix(uint32_t a, uint32_t b, uint32_t c)
-{
-	uint32_t h = a * 2654435761u ^ (b + 0x9e3779b9u) * 2246822519u ^ (c + 7u) * 3266489917u;
-	h ^= h >> 15;
-	h *= 2246822519u;
-	h ^= h >> 13;
-	return h;
-}
-
-static int
-load_book(const char *path, book_t *b)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	int ln = 0;
-
-	b->n = 0;
-	if (!f) {
-		fprintf(stderr, "reviewfig: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, f)) {
-		position_t pos;
-		int n = 0;
-		ln++;
-		line[strcspn(line, "#\n")] = 0;
-		pos_init(&pos, RULE_FREESTYLE, 15);
-		for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
-		     t = strtok_r(NULL, " \t\r", &save)) {
-			move_t m;
-			if (n == OPEN_MAX || b->n == BOOK_MAX ||
-			    notation_parse_xy(t, 15, &m) != 0 || pos_play(&pos, m) != LEGAL_OK ||
-			    pos.outcome.kind != RESULT_ONGOING) {
-				fprintf(stderr, "reviewfig: %s:%d: '%s' is not a book's stone\n",
-				    path, ln, t);
-				fclose(f);
-				return -1;
-			}
-			b->mv[b->n][n++] = m;
-		}
-		if (n)
-			b->len[b->n++] = n;
-	}
-	fclose(f);
-	if (!b->n)
-		fprintf(stderr, "reviewfig: %s has no opening\n", path);
-	return b->n ? 0 : -1;
-}
 
 /* Opening i without a book: 4 to 6 legal stones within three of the centre. */
 static int
 drawn_opening(unsigned seed, int i, move_t *mv)
 {
-	uint32_t s = mix(seed, (uint32_t)i, 0xb00c);
-	int n = 0, want = 4 + (int)((s = mix(s, 1, 2)) % 3);
+	uint32_t s = book_mix(seed, (uint32_t)i, 0xb00c);
+	int n = 0, want = 4 + (int)((s = book_mix(s, 1, 2)) % 3);
 	position_t pos;
 	pos_init(&pos, RULE_FREESTYLE, 15);
 	while (n < want) {
-		int x = 4 + (int)((s = mix(s, 3, 4)) % 7);
-		int y = 4 + (int)((s = mix(s, 5, 6)) % 7);
+		int x = 4 + (int)((s = book_mix(s, 3, 4)) % 7);
+		int y = 4 + (int)((s = book_mix(s, 5, 6)) % 7);
 		move_t m = rules_move(x, y);
 		if (pos_check(&pos, m) == LEGAL_OK) {
 			pos_play(&pos, m);
@@ -187,8 +130,8 @@ play(const opts_t *o, engine_t *e, int g, const move_t *open, int nopen, game_t 
 {
 	position_t pos;
 	engine_clear(e);
-	gm->black = o->levels[mix(o->seed, (uint32_t)g, 0x1e0b) % (uint32_t)o->nlevels];
-	gm->white = o->levels[mix(o->seed, (uint32_t)g, 0x1e0c) % (uint32_t)o->nlevels];
+	gm->black = o->levels[book_mix(o->seed, (uint32_t)g, 0x1e0b) % (uint32_t)o->nlevels];
+	gm->white = o->levels[book_mix(o->seed, (uint32_t)g, 0x1e0c) % (uint32_t)o->nlevels];
 	gm->n = 0;
 	pos_init(&pos, RULE_FREESTYLE, 15);
 	for (int i = 0; i < nopen; i++) {
@@ -201,7 +144,7 @@ play(const opts_t *o, engine_t *e, int g, const move_t *open, int nopen, game_t 
 		engine_result_t r;
 		l.max_nodes = o->play_nodes;
 		l.level = n % 2 == 0 ? gm->black : gm->white;
-		l.seed = mix(o->seed, (uint32_t)g, (uint32_t)l.level);
+		l.seed = book_mix(o->seed, (uint32_t)g, (uint32_t)l.level);
 		if (noisy)
 			l.nbest = 4;
 		if (engine_search(e, RULE_FREESTYLE, 15, gm->mv, n, &l, NULL, NULL, &r) != 0)
@@ -212,9 +155,10 @@ play(const opts_t *o, engine_t *e, int g, const move_t *open, int nopen, game_t 
 			    r.cand[c].score > -ENGINE_WIN_MIN)
 				c++;
 			if (r.cand[0].move == r.best)
-				r.best = r.cand[mix(o->seed, (uint32_t)g, (uint32_t)n + 0x401) %
-					      (uint32_t)c]
-					     .move;
+				r.best =
+				    r.cand[book_mix(o->seed, (uint32_t)g, (uint32_t)n + 0x401) %
+					 (uint32_t)c]
+					.move;
 		}
 		if (pos_play(&pos, r.best) != LEGAL_OK)
 			return -1;
@@ -601,7 +545,9 @@ main(int argc, char **argv)
 		printf("reviewfig: %d games from %s\n", ngames, o.in);
 	} else {
 		book_t *book = NULL;
-		if (o.book && (!(book = malloc(sizeof *book)) || load_book(o.book, book) < 0))
+		if (o.book &&
+		    (!(book = malloc(sizeof *book)) ||
+			book_load("reviewfig", o.book, RULE_FREESTYLE, 15, book) < 0))
 			return 1;
 		if (!(games = calloc((size_t)o.games, sizeof *games)))
 			return 1;
@@ -773,11 +719,11 @@ main(int argc, char **argv)
 	    len_n[1][0], len_n[1][1], len_n[2][0], len_n[2][1]);
 	/* per 1,000 games, with the games drawn again with replacement */
 	double boot[BOOT];
-	uint32_t r = mix(o.seed, 0xb007, 2);
+	uint32_t r = book_mix(o.seed, 0xb007, 2);
 	for (int b = 0; b < BOOT; b++) {
 		long s = 0;
 		for (int g = 0; g < ngames; g++)
-			s += per[(r = mix(r, (uint32_t)b, (uint32_t)g)) % (uint32_t)ngames];
+			s += per[(r = book_mix(r, (uint32_t)b, (uint32_t)g)) % (uint32_t)ngames];
 		boot[b] = 1000.0 * (double)s / ngames;
 	}
 	qsort(boot, BOOT, sizeof *boot, cmp_double);

@@ -34,6 +34,7 @@
  * without playing (a file without the last column: own unknown).
  */
 #include "engine/engine.h"
+#include "engine/tools/book.h"
 #include "rules/rules.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { BOOK_MAX = 1000, OPEN_MAX = 8, BOOT = 200, NOISE_PLIES = 4 };
+enum { BOOT = 200, NOISE_PLIES = 4 };
 
 typedef struct {
 	int rule, size, games, depth, jitter, noise, weak, balance, verbose;
@@ -68,22 +69,6 @@ typedef struct {
 	int games;
 } samples_t;
 
-typedef struct {
-	int n;
-	int len[BOOK_MAX];
-	move_t mv[BOOK_MAX][OPEN_MAX];
-} book_t;
-
-static uint32_t
-mix(uint32_t a, uint32_t b, uint32_t c)
-{
-	uint32_t h = a * 2654435761u ^ (b + 0x9e3779b9u) * 2246822519u ^ (c + 7u) * 3266489917u;
-	h ^= h >> 15;
-	h *= 2246822519u;
-	h ^= h >> 13;
-	return h;
-}
-
 static int
 push(samples_t *v, sample_t s)
 {
@@ -103,47 +88,6 @@ push(samples_t *v, sample_t s)
  * A book: a line of x,y stones (black first) an opening, '#' to the end of
  * the line a comment, blank lines skipped. Returns 0, or -1 said on stderr.
  */
-static int
-load_book(const opts_t *o, book_t *b)
-{
-	FILE *f = fopen(o->book, "r");
-	char line[1024];
-	int ln = 0;
-
-	b->n = 0;
-	if (!f) {
-		fprintf(stderr, "winfit: %s: %s\n", o->book, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, f)) {
-		position_t pos;
-		int n = 0;
-		ln++;
-		line[strcspn(line, "#\n")] = 0;
-		pos_init(&pos, (rule_t)o->rule, o->size);
-		for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t;
-		     t = strtok_r(NULL, " \t\r", &save)) {
-			move_t m;
-			if (n == OPEN_MAX || b->n == BOOK_MAX ||
-			    notation_parse_xy(t, o->size, &m) != 0 ||
-			    pos_play(&pos, m) != LEGAL_OK || pos.outcome.kind != RESULT_ONGOING) {
-				fprintf(stderr,
-				    "winfit: %s:%d: '%s' is not a stone the book may have\n",
-				    o->book, ln, t);
-				fclose(f);
-				return -1;
-			}
-			b->mv[b->n][n++] = m;
-		}
-		if (n)
-			b->len[b->n++] = n;
-	}
-	fclose(f);
-	if (!b->n)
-		fprintf(stderr, "winfit: %s has no opening\n", o->book);
-	return b->n ? 0 : -1;
-}
-
 /*
  * Opening i without a book: 4 to 6 stones within three of the centre,
  * drawn again until a 50k-node search scores the position within
@@ -153,19 +97,19 @@ load_book(const opts_t *o, book_t *b)
 static int
 drawn_opening(const opts_t *o, engine_t *e, int i, move_t *mv)
 {
-	uint32_t s = mix(o->seed, (uint32_t)i, 0xb00c);
+	uint32_t s = book_mix(o->seed, (uint32_t)i, 0xb00c);
 	int c = o->size / 2, n = 0;
 
 	for (int tries = 0; tries < 1000; tries++) {
 		position_t pos;
 		engine_result_t r;
 		engine_limits_t l = engine_default_limits();
-		int want = 4 + (int)((s = mix(s, 1, 2)) % 3);
+		int want = 4 + (int)((s = book_mix(s, 1, 2)) % 3);
 		pos_init(&pos, (rule_t)o->rule, o->size);
 		n = 0;
 		while (n < want) {
-			int x = c - 3 + (int)((s = mix(s, 3, 4)) % 7);
-			int y = c - 3 + (int)((s = mix(s, 5, 6)) % 7);
+			int x = c - 3 + (int)((s = book_mix(s, 3, 4)) % 7);
+			int y = c - 3 + (int)((s = book_mix(s, 5, 6)) % 7);
 			move_t m = rules_move(x, y);
 			if (pos_check(&pos, m) == LEGAL_OK) {
 				pos_play(&pos, m);
@@ -190,7 +134,7 @@ budget(const opts_t *o, int g, int p)
 	l.max_depth = o->depth;
 	l.max_nodes = o->nodes;
 	if (o->nodes && o->jitter) {
-		uint32_t r = mix(o->seed, (uint32_t)g, (uint32_t)p);
+		uint32_t r = book_mix(o->seed, (uint32_t)g, (uint32_t)p);
 		int pct = 100 - o->jitter + (int)(r % (uint32_t)(2 * o->jitter + 1));
 		l.max_nodes = o->nodes * (uint64_t)pct / 100;
 	}
@@ -235,14 +179,14 @@ play(const opts_t *o, engine_t *e, int g, const move_t *open, int nopen, samples
 			while (c < r.ncand && r.cand[c].score >= r.cand[0].score - o->noise &&
 			    r.cand[c].score > -ENGINE_WIN_MIN)
 				c++;
-			r.best =
-			    r.cand[mix(o->seed, (uint32_t)g, (uint32_t)n + 0x401) % (uint32_t)c]
-				.move;
+			r.best = r.cand[book_mix(o->seed, (uint32_t)g, (uint32_t)n + 0x401) %
+				      (uint32_t)c]
+				     .move;
 		}
 		if ((int)pos_to_move(&pos) == weak) {
 			engine_limits_t w = engine_default_limits();
 			w.level = o->weak;
-			w.seed = mix(o->seed, (uint32_t)g, 0x5eed);
+			w.seed = book_mix(o->seed, (uint32_t)g, 0x5eed);
 			w.max_nodes = o->nodes ? o->nodes : 0;
 			w.max_depth = o->depth;
 			if (engine_search(e, (rule_t)o->rule, o->size, mv, n, &w, NULL, NULL, &r) !=
@@ -373,11 +317,11 @@ report_fit(const opts_t *o, const samples_t *v, double k, double ll)
 	int *w = calloc((size_t)v->games, sizeof *w);
 	double ks[BOOT];
 	int nb = 0;
-	uint32_t r = mix(o->seed, 0xb007, 1);
+	uint32_t r = book_mix(o->seed, 0xb007, 1);
 	for (int b = 0; w && b < BOOT; b++) {
 		memset(w, 0, (size_t)v->games * sizeof *w);
 		for (int g = 0; g < v->games; g++)
-			w[(r = mix(r, (uint32_t)b, (uint32_t)g)) % (uint32_t)v->games]++;
+			w[(r = book_mix(r, (uint32_t)b, (uint32_t)g)) % (uint32_t)v->games]++;
 		double kb = fit(v, w, NULL);
 		if (kb > 0)
 			ks[nb++] = kb;
@@ -669,7 +613,9 @@ main(int argc, char **argv)
 			fprintf(stderr, "winfit: cannot make an engine\n");
 			return 1;
 		}
-		if (o.book && (!(book = malloc(sizeof *book)) || load_book(&o, book) < 0))
+		if (o.book &&
+		    (!(book = malloc(sizeof *book)) ||
+			book_load("winfit", o.book, (rule_t)o.rule, o.size, book) < 0))
 			return 1;
 		printf("winfit: %d games, %s %dx%d, ", o.games, rule_name((rule_t)o.rule), o.size,
 		    o.size);
