@@ -139,6 +139,20 @@ puzzle_made(const struct daemon *d, long game, int move)
 	return id;
 }
 
+/* c opens puzzle id and plays it to the five: k8, the double four, then
+ * the point the defence left; the last answer into out. */
+static void
+solve(struct tc *c, long id, char *out, size_t n)
+{
+	char line[64];
+	snprintf(line, sizeof line, "PUZZLE %ld", id);
+	ask(c, line, out, n);
+	snprintf(line, sizeof line, "SOLVE %ld k8", id);
+	ask(c, line, out, n);
+	snprintf(line, sizeof line, "SOLVE %ld %s", id, strstr(out, " l8 ") ? "k7" : "l8");
+	ask(c, line, out, n);
+}
+
 static void
 test_solving(int port, long id, int made)
 {
@@ -179,12 +193,7 @@ test_solving(int port, long id, int made)
 	CHECK(sscanf(out, "OK SOLVE %*d solved - %d", &rating) == 1 && rating > 1500,
 	    "the five: %s", out);
 	/* again: not rated */
-	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(b, line, out, sizeof out);
-	snprintf(line, sizeof line, "SOLVE %ld k8", id);
-	ask(b, line, out, sizeof out);
-	snprintf(line, sizeof line, "SOLVE %ld %s", id, strstr(out, " l8 ") ? "k7" : "l8");
-	ask(b, line, out, sizeof out);
+	solve(b, id, out, sizeof out);
 	CHECK(strstr(out, " solved - - -") != NULL, "a second try rated: %s", out);
 	/* next: each puzzle once, then none */
 	long seen[8] = { id };
@@ -253,12 +262,7 @@ test_second_device(int port, long id)
 	snprintf(line, sizeof line, "SOLVE %ld k8", id);
 	ask(two, line, out, sizeof out);
 	CHECK(!strncmp(out, "ERR 441 ", 8), "a puzzle the new connection never opened: %s", out);
-	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(two, line, out, sizeof out);
-	snprintf(line, sizeof line, "SOLVE %ld k8", id);
-	ask(two, line, out, sizeof out);
-	snprintf(line, sizeof line, "SOLVE %ld %s", id, strstr(out, " l8 ") ? "k7" : "l8");
-	ask(two, line, out, sizeof out);
+	solve(two, id, out, sizeof out);
 	int rating = 0;
 	CHECK(sscanf(out, "OK SOLVE %*d solved - %d", &rating) == 1 && rating > 1500,
 	    "solved on the second device, the first try: %s", out);
