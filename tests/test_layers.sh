@@ -66,6 +66,7 @@ core=$(git ls-files 'daemon/*.c' 'daemon/*.h' | grep -v '^daemon/cluster/' |
 deny "rules/*.c rules/*.h" '^(proto|engine|daemon|client)/' "the rules core includes nothing of ours"
 deny "proto/*.c proto/*.h" '^(engine|daemon|client)/' "the protocol library stands on the rules core alone"
 deny "engine/*.c engine/*.h engine/tools/*.c" '^(proto|daemon|client)/' "the engine knows no protocol, daemon or client"
+deny "tourney/*.c tourney/*.h" '^(rules|proto|engine|daemon|client)/' "the tournaments' pure parts include nothing of ours"
 deny "client/*.c client/*.h" '^(engine|daemon)/' "the client renders what the server says: no search, no daemon"
 reach "daemon/room.c daemon/room.h" '^daemon/(conn|botplay|bots|tlsline|wsline|http|transport|cmd|account|session|lobby|challenge)\.h$' \
 	"a room hands events to sinks and knows its members through room_members: no connection, transport, bot or session"

@@ -1,0 +1,10 @@
+# tourney/: the tournaments' pure parts (issue 48): pairings (Swiss by the
+# Dutch system, round robins by Berger tables, arenas) and standings with
+# their tie-breaks, over the records of tourney.h. It links nothing; the
+# daemon links it.
+TOURNEY_SRCS :=
+TOURNEY_LIB := $(O)/libtourney.a
+
+$(TOURNEY_LIB): $(TOURNEY_SRCS:%.c=$(O)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
