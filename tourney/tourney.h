@@ -23,10 +23,10 @@
 #define TOURNEY_BYE (-1)
 
 enum tourney_result {
-	TR_PENDING,      /* not over yet */
-	TR_FIRST_WINS,   /* first won over the board */
-	TR_SECOND_WINS,  /* second won over the board */
-	TR_DRAW,         /* a draw over the board */
+	TR_PENDING,        /* not over yet */
+	TR_FIRST_WINS,     /* first won over the board */
+	TR_SECOND_WINS,    /* second won over the board */
+	TR_DRAW,           /* a draw over the board */
 	TR_FIRST_FORFEIT,  /* first lost without playing (second scores a win) */
 	TR_SECOND_FORFEIT, /* second lost without playing (first scores a win) */
 	TR_BOTH_FORFEIT,   /* neither came: both score a loss */
@@ -49,8 +49,7 @@ struct tourney_player {
 static inline int
 tourney_played(const struct tourney_game *g)
 {
-	return g->result == TR_FIRST_WINS || g->result == TR_SECOND_WINS ||
-	    g->result == TR_DRAW;
+	return g->result == TR_FIRST_WINS || g->result == TR_SECOND_WINS || g->result == TR_DRAW;
 }
 
 /* The points (in halves) player p scored in game g: 0 when p is not in it
