@@ -39,15 +39,28 @@ struct analysis {
 	char said[128]; /* a refusal's words, read before the next request */
 };
 
-/* Whether p is the position of a game under way here: its stones, as they
- * stand, whatever the rule asked. */
+/* A running game with fewer stones than this is kept only from an
+ * analysis of its position as it stands: its first stones are an opening
+ * that many positions share. From this many on, a position that holds all
+ * of its stones, each of its colour, is taken for its continuation. */
+#define CONTINUATION_MIN 6
+
+/* Whether p is the position of a game under way here, or (from
+ * CONTINUATION_MIN stones) a continuation of one: its stones as they
+ * stand, whatever the rule asked. An empty board is no game's. */
 static const char *
 running_game(struct server *srv, const position_t *p)
 {
 	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
 		const position_t *q = room_position(r);
-		if (room_unfinished(r) && q->size == p->size && q->nmoves == p->nmoves &&
-		    !memcmp(q->cell, p->cell, sizeof q->cell))
+		if (!room_unfinished(r) || q->size != p->size || q->nmoves == 0 ||
+		    q->nmoves > p->nmoves ||
+		    (q->nmoves < p->nmoves && q->nmoves < CONTINUATION_MIN))
+			continue;
+		int i = 0;
+		while (i < q->nmoves && p->cell[q->moves[i]] == q->cell[q->moves[i]])
+			i++;
+		if (i == q->nmoves)
 			return room_id(r);
 	}
 	return NULL;
@@ -150,17 +163,16 @@ analysis_ask(
 {
 	struct server *srv = a->srv;
 	char *said = a->said;
-	struct room *own = session_game(c->sess);
+	const char *own = session_playing(c->sess);
 	if (own) {
-		snprintf(
-		    said, sizeof a->said, "no analysis while you play a game (%s)", room_id(own));
+		snprintf(said, sizeof a->said, "no analysis while you play a game (%s)", own);
 		*why = said;
 		return ERR_IN_GAME;
 	}
 	const char *running = running_game(srv, p);
 	if (running) {
-		snprintf(
-		    said, sizeof a->said, "that is the position of a game under way (%s)", running);
+		snprintf(said, sizeof a->said,
+		    "that is the position of a game under way, or follows from it (%s)", running);
 		*why = said;
 		return ERR_IN_GAME;
 	}

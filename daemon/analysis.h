@@ -4,9 +4,11 @@
  * cluster's remote ones) for analysis-ms at full strength. The module owns
  * its jobs in flight, one a connection, which is held meanwhile, and each
  * user's allowance an hour (analysis-per-hour; a guest a third of it). It
- * keeps the fair-play rule: nobody seated in an unfinished game gets an
- * analysis of any position while that game runs, and no position of a game
- * under way on this node is analysed for anyone.
+ * keeps the fair-play rule: nobody seated in an unfinished game
+ * (session_playing: here, or sent to one elsewhere) gets an analysis of
+ * any position while that game runs, and no position of a game under way
+ * on this node, nor from its sixth stone a continuation of one, is
+ * analysed for anyone.
  */
 #ifndef GOMOKUD_ANALYSIS_H
 #define GOMOKUD_ANALYSIS_H

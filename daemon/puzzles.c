@@ -191,10 +191,10 @@ conn_gone(void *arg, struct conn *c)
 static int
 seated(struct conn *c, const char **why, char *said, size_t n)
 {
-	struct room *own = session_game(c->sess);
+	const char *own = session_playing(c->sess);
 	if (!own)
 		return 0;
-	snprintf(said, n, "no puzzles while you play a game (%s)", room_id(own));
+	snprintf(said, n, "no puzzles while you play a game (%s)", own);
 	*why = said;
 	return ERR_IN_GAME;
 }

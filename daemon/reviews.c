@@ -573,10 +573,10 @@ query_reply(struct conn *c, void *arg, const char **why)
 static int
 seated(struct reviews *rv, struct conn *c, const char **why)
 {
-	struct room *own = session_game(c->sess);
+	const char *own = session_playing(c->sess);
 	if (!own)
 		return 0;
-	snprintf(rv->said, sizeof rv->said, "no review while you play a game (%s)", room_id(own));
+	snprintf(rv->said, sizeof rv->said, "no review while you play a game (%s)", own);
 	*why = rv->said;
 	return ERR_IN_GAME;
 }

@@ -273,6 +273,13 @@ session_game(const struct session *s)
 	return NULL;
 }
 
+const char *
+session_playing(const struct session *s)
+{
+	const struct room *g = session_game(s);
+	return g ? room_id(g) : s->moved[0] ? s->moved : NULL;
+}
+
 int
 session_in_room(const struct session *s, const struct room *r)
 {
@@ -560,9 +567,10 @@ session_info(const struct session *s, const struct room *in, proto_msg_t *r)
 }
 
 void
-session_keep_token(struct session *s)
+session_moved(struct session *s, const char *room)
 {
 	s->keep_token = 1;
+	snprintf(s->moved, sizeof s->moved, "%s", room);
 }
 
 struct sessions *

@@ -41,7 +41,9 @@ struct session {
 	 * the SHA-256 (hex) of that token; token is "" until then. Only
 	 * session.c writes it. */
 	char await[64 + 1];
-	int keep_token;     /* its stored token outlives it (session_keep_token) */
+	int keep_token; /* its stored token outlives it (session_moved) */
+	/* the room on another node its seat went to (session_moved), or "" */
+	char moved[PROTO_ROOM_MAX + 1];
 	struct cidr unit;   /* the address its last connection came from, by the caps' unit */
 	struct event *hold; /* a guest away that holds nothing: its name waits (grace) */
 	int away_counted;   /* what it counts in at its address while away (session.c) */
@@ -73,9 +75,11 @@ session_awaited(const struct session *s)
 {
 	return s->await[0] != '\0';
 }
-/* When s ends, the digest of its token stays in the store: its player was
- * sent to a room elsewhere and comes back there with that token. */
-void session_keep_token(struct session *s);
+/* s's player was sent (* MOVED) to its seat in room, on another node, and
+ * comes back there with its token: when s ends, the digest of that token
+ * stays in the store. While s lasts it counts as seated there for fair
+ * play (session_playing): a client that stays here gets no analysis. */
+void session_moved(struct session *s, const char *room);
 /* A name a game restored from the store holds: new guests must not take it. */
 void session_reserve_name(struct server *srv, const char *name);
 /* The session of token: its own, or one that awaits it (which keeps it
@@ -102,6 +106,10 @@ int session_busy(const struct session *s);
 struct room *session_starting(const struct session *s);
 /* The unfinished game s is seated in, or NULL. */
 struct room *session_game(const struct session *s);
+/* For fair play: the id of the unfinished game s is seated in, here, or
+ * of the room on another node its seat was sent to (session_moved); NULL
+ * when neither. */
+const char *session_playing(const struct session *s);
 int session_in_room(const struct session *s, const struct room *r);
 /* Adds r to s's rooms; when the list is full it first leaves the oldest
  * room s only watches or whose game is over (session_make_room). */

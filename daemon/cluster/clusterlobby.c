@@ -212,7 +212,7 @@ send_moved(struct clobby *lb, struct session *s, const char *node, const char *r
 	proto_init(&e, PE_MOVED, NULL);
 	snprintf(e.room, sizeof e.room, "%s", room);
 	snprintf(e.word, sizeof e.word, "%s", addr);
-	session_keep_token(s); /* it RESUMEs with its token there */
+	session_moved(s, room); /* it RESUMEs with its token there */
 	session_send(s, &e);
 	return 0;
 }

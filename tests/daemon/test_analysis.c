@@ -106,6 +106,30 @@ test_fair_play(int port)
 	    "the running game's position: %s", out);
 	analyse(x, "freestyle 15 h8,i9", out, sizeof out);
 	CHECK(!strncmp(out, "OK ANALYSE", 10), "another position: %s", out);
+	/* three stones are an opening many positions share: one beyond is another's */
+	analyse(x, "freestyle 15 h8,i9,j10,k11", out, sizeof out);
+	CHECK(!strncmp(out, "OK ANALYSE", 10), "beyond a three-stone game: %s", out);
+	/* from six stones on, a position holding all of a running game's
+	 * stones, each of its colour, is its continuation: refused */
+	static const char *const more[] = { "a1", "a3", "a5" };
+	for (int i = 0; i < 3; i++) {
+		struct tc *p = i % 2 ? b : w;
+		tc_send(p, "MOVE %s %s", room, more[i]);
+		REQUIRE(tc_move_answer(p, LINE_MS) && !strncmp(p->line, "OK MOVE", 7), "move: %s",
+		    p->line);
+	}
+	struct tc *y = tc_guest(port, "kibitz2");
+	REQUIRE(y, "guest");
+	analyse(y, "freestyle 15 h8,i9,j10,a1,a3,a5,o15,o14", out, sizeof out);
+	CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, "follows") && strstr(out, room),
+	    "two moves beyond the running game: %s", out);
+	analyse(y, "freestyle 15 a3,a1,h8,i9,o15,a5,j10,o14", out, sizeof out);
+	CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room), "its stones in another order: %s",
+	    out);
+	/* the same points, a stone of another colour: not that game */
+	analyse(y, "freestyle 15 i9,h8,j10,a1,a3,a5,o15,o14", out, sizeof out);
+	CHECK(!strncmp(out, "OK ANALYSE", 10), "a stone of the other colour: %s", out);
+	tc_close(y);
 	/* over: both may */
 	tc_send(b, "RESIGN %s", room);
 	REQUIRE(tc_expect(w, "* OVER", LINE_MS), "no * OVER: %s", w->line);
@@ -115,7 +139,7 @@ test_fair_play(int port)
 	tc_close(w);
 	tc_close(x);
 	printf("ok ANALYSE: no analysis for a player while the game runs, nor of its position "
-	       "for anyone; after it, both\n");
+	       "or (from six stones) a continuation of it for anyone; after it, both\n");
 }
 
 static void

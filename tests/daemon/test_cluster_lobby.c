@@ -538,7 +538,14 @@ test_login_elsewhere(void)
 	snprintf(want, sizeof want, "* MOVED %s 127.0.0.1:%d", room, node[0].port);
 	l = tc_expect(away, want, WAIT_MS);
 	REQUIRE(l, "b did not send vic to his seat: no \"%s\" (last: %s)", want, away->line);
-	struct tc *back = follow(away, l, moved_room);
+	char moved[128];
+	snprintf(moved, sizeof moved, "%s", l);
+	/* a client that stays on b, * MOVED or not, is seated for fair play */
+	tc_send(away, "ANALYSE freestyle 15 h8");
+	l = tc_expect(away, "ERR ", LINE_MS);
+	CHECK(l && !strncmp(l, "ERR 452 ", 8) && strstr(l, room),
+	    "b analysed for vic, seated on a (last: %s)", away->line);
+	struct tc *back = follow(away, moved, moved_room);
 	REQUIRE(back, "vic could not take his seat back on a with b's token");
 	CHECK(move(wyn, room, "a1") > 0, "wyn's move refused (last: %s)", wyn->line);
 	CHECK(move(back, room, "i8") > 0, "vic's move after the takeover refused (last: %s)",
@@ -551,7 +558,7 @@ test_login_elsewhere(void)
 	tc_close(back);
 	tc_close(wyn);
 	ok("LOGIN on b of an account playing on a: a's connection taken over, * MOVED to the seat, "
-	   "play goes on");
+	   "no analysis on b, play goes on");
 }
 
 /* Node a stops (SIGSTOP) with a seek open: quin's claim of it on b goes
