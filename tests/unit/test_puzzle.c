@@ -7,7 +7,12 @@
  * - a double three (freestyle): no VCF, a VCT within the stated plies,
  *   solved to the five by playing the solver's line against the defence's
  *   replies;
- * - a position that is not a game is refused.
+ * - a position that is not a game is refused;
+ * - a win through the defender's counter-four (bin/reviewfig's game 139,
+ *   move 29, engine/EXPERIMENTS.md): the engine calls 5,8 a VCT win the
+ *   prover cannot prove at once; checked without the engine's word:
+ *   after 5,8 every reply of white's is answered by a proven VCT, or is a
+ *   four whose forced block leaves every reply so answered.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "engine/engine.h"
 #include "engine/puzzle.h"
 
 static int
@@ -155,6 +161,73 @@ test_bad(void **st)
 	    -1);
 }
 
+
+/* Game 139 of bin/reviewfig's self-play before its move 29, as x,y. */
+static const int G139[][2] = { { 7, 6 }, { 6, 6 }, { 9, 8 }, { 10, 10 }, { 7, 10 }, { 8, 7 },
+	{ 8, 11 }, { 10, 7 }, { 7, 7 }, { 6, 9 }, { 7, 8 }, { 7, 9 }, { 8, 9 }, { 10, 8 },
+	{ 10, 9 }, { 9, 10 }, { 6, 8 }, { 8, 8 }, { 5, 9 }, { 4, 10 }, { 8, 5 }, { 10, 5 },
+	{ 9, 5 }, { 8, 6 }, { 9, 7 }, { 9, 4 }, { 6, 11 }, { 5, 12 } };
+
+/* Whether white, to move in mv[0..n), loses to black whatever it plays:
+ * each reply answered by a VCT the prover proves, or (depth left) a four
+ * whose forced block, the engine's "block-five", leaves white lost again. */
+static int
+white_lost(engine_t *e, move_t *mv, int n, int depth)
+{
+	position_t p;
+	pos_init(&p, RULE_FREESTYLE, 15);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(pos_play(&p, mv[i]), LEGAL_OK);
+	move_t line[PUZZLE_LINE_MAX];
+	int len;
+	for (move_t m = 0; m < RULES_CELLS; m++) {
+		position_t q = p;
+		if (rules_x(m) >= 15 || rules_y(m) >= 15 || pos_play(&q, m) != LEGAL_OK)
+			continue;
+		if (q.outcome.kind == RESULT_WIN)
+			return 0;
+		mv[n] = m;
+		if (puzzle_prove(RULE_FREESTYLE, 15, mv, n + 1, PUZZLE_VCT, 31, 400000, line, &len) >
+		    0)
+			continue;
+		engine_limits_t l = engine_default_limits();
+		l.max_nodes = 20000;
+		engine_result_t r;
+		if (depth == 0 ||
+		    engine_search(e, RULE_FREESTYLE, 15, mv, n + 1, &l, NULL, NULL, &r) != 0 ||
+		    strncmp(r.reason, "block-five", 10) != 0)
+			return 0;
+		mv[n + 1] = r.best;
+		if (!white_lost(e, mv, n + 2, depth - 1))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+test_counter_four(void **st)
+{
+	(void)st;
+	move_t mv[RULES_CELLS];
+	int n = 0;
+	for (size_t i = 0; i < sizeof G139 / sizeof G139[0]; i++)
+		mv[n++] = rules_move(G139[i][0], G139[i][1]);
+	engine_t *e = engine_new(16);
+	assert_non_null(e);
+	engine_limits_t l = engine_default_limits();
+	l.max_nodes = 200000;
+	engine_result_t r;
+	assert_int_equal(engine_search(e, RULE_FREESTYLE, 15, mv, n, &l, NULL, NULL, &r), 0);
+	assert_int_equal(r.best, rules_move(5, 8));
+	assert_true(r.score >= ENGINE_WIN_MIN);
+	mv[n] = r.best;
+	assert_true(white_lost(e, mv, n + 1, 2));
+	/* and a quiet move in its place wins nothing that way */
+	mv[n] = rules_move(0, 14);
+	assert_false(white_lost(e, mv, n + 1, 2));
+	engine_free(e);
+}
+
 int
 main(void)
 {
@@ -162,6 +235,7 @@ main(void)
 		cmocka_unit_test(test_vcf),
 		cmocka_unit_test(test_vct),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_counter_four),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
