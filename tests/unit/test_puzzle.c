@@ -161,7 +161,6 @@ test_bad(void **st)
 	    -1);
 }
 
-
 /* Game 139 of bin/reviewfig's self-play before its move 29, as x,y. */
 static const int G139[][2] = { { 7, 6 }, { 6, 6 }, { 9, 8 }, { 10, 10 }, { 7, 10 }, { 8, 7 },
 	{ 8, 11 }, { 10, 7 }, { 7, 7 }, { 6, 9 }, { 7, 8 }, { 7, 9 }, { 8, 9 }, { 10, 8 },
@@ -187,8 +186,8 @@ white_lost(engine_t *e, move_t *mv, int n, int depth)
 		if (q.outcome.kind == RESULT_WIN)
 			return 0;
 		mv[n] = m;
-		if (puzzle_prove(RULE_FREESTYLE, 15, mv, n + 1, PUZZLE_VCT, 31, 400000, line, &len) >
-		    0)
+		if (puzzle_prove(
+			RULE_FREESTYLE, 15, mv, n + 1, PUZZLE_VCT, 31, 400000, line, &len) > 0)
 			continue;
 		engine_limits_t l = engine_default_limits();
 		l.max_nodes = 20000;
