@@ -54,6 +54,7 @@ typedef struct {
 	int nmoves;                      /* filled by reads */
 	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it ("" alone) */
 	int moved_both; /* both sides had moved before an undo (ABORT is too late) */
+	int64_t tpair;  /* the tournament pairing it is played for (store_tgame_t.id), or 0 */
 } store_game_t;
 
 /* An unfinished game as the adoption scan sees it (store_games_open). */
@@ -275,6 +276,73 @@ int store_puzzle_try(
  * -1 also when it does not fit cap. */
 int store_review_put(store_t *s, int64_t game_id, int64_t made, const char *body);
 int store_review_get(store_t *s, int64_t game_id, char *out, size_t cap);
+/*
+ * Tournaments (issue 48): an event, its players and its pairings. The
+ * numbers are the wire's orders (proto.h): kind proto_tkind_t, state
+ * proto_tstate_t, entrants proto_entrants_t, a pairing's result
+ * proto_tresult_t; rule, opening and the clock as store_game_t's.
+ */
+enum { STORE_TOURNEY_NAME_MAX = 120 }; /* bytes of UTF-8 */
+typedef struct {
+	int64_t id;
+	int kind, state, entrants;
+	int rule, size, opening, rated;
+	int tc_base, tc_inc;
+	int64_t starts; /* unix seconds */
+	int length;     /* an arena's minutes, a Swiss's rounds, a round robin's cycles */
+	int round;      /* the last round paired (an arena: its pairing waves); 0 before */
+	char creator[STORE_NAME_MAX + 1];      /* "" the server (an admin's schedule) */
+	char name[STORE_TOURNEY_NAME_MAX + 1]; /* "" none */
+	char owner[STORE_OWNER_MAX + 1];       /* the node that runs it ("" alone) */
+	int64_t created, ended;                /* unix seconds; ended 0 until over or cancelled */
+} store_tourney_t;
+typedef struct {
+	char name[STORE_NAME_MAX + 1];
+	int seq;       /* the order of joining, from 1 (kept when a player leaves) */
+	int rating;    /* when joining; pairing numbers follow it, then seq */
+	int bot_level; /* 1..10 a server bot, 0 a person */
+	int withdrawn; /* 1: paired no more (after the start; before it a leaver is dropped) */
+} store_tplayer_t;
+typedef struct {
+	int64_t id; /* the pairing's row; a game played for it names it (store_game_t.tpair) */
+	int round, board;
+	char first[STORE_NAME_MAX + 1];
+	char second[STORE_NAME_MAX + 1]; /* "" for a bye */
+	int result;                      /* 0 pending */
+	char room[STORE_ROOM_MAX + 1];   /* "" while no game was made for it */
+} store_tgame_t;
+/* A new event, t->id its row (t->created, t->state as given). */
+int store_tourney_new(store_t *s, store_tourney_t *t);
+/* Its state, round, ended and owner as in t (the rest is fixed). */
+int store_tourney_set(store_t *s, const store_tourney_t *t);
+int store_tourney_get(store_t *s, int64_t id, store_tourney_t *out);
+/* fn for each event not over nor cancelled, and each that ended at or
+ * after since, oldest first; the count or -1. */
+int store_tourneys(
+    store_t *s, int64_t since, void (*fn)(void *arg, const store_tourney_t *t), void *arg);
+/* Adds the player, or changes its withdrawn and rating (by name, any case). */
+int store_tplayer_put(store_t *s, int64_t tourney, const store_tplayer_t *p);
+/* Takes the player out (a leave before the start): STORE_NOT_FOUND when not in. */
+int store_tplayer_drop(store_t *s, int64_t tourney, const char *name);
+/* fn for each player, by seq; the count or -1. */
+int store_tplayers(
+    store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tplayer_t *p), void *arg);
+/* A round's pairings g[0..n), all at once with the event's round set to
+ * round, in one transaction: each g[i].id its row. STORE_EXISTS, nothing
+ * written, when the event has that round paired already (a round is
+ * never paired twice, whoever asks). */
+int store_tround_put(store_t *s, int64_t tourney, int round, store_tgame_t *g, int n);
+/* A pairing's result, from pending only: STORE_EXISTS when it has one. */
+int store_tgame_result(store_t *s, int64_t tgame, int result);
+/* The room of the game made for a pairing. */
+int store_tgame_room(store_t *s, int64_t tgame, const char *room);
+/* fn for each pairing of the event, by round then board; the count or -1. */
+int store_tgames(
+    store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tgame_t *g), void *arg);
+/* The game played for pairing tgame (store_game_t.tpair): its row without
+ * moves, or STORE_NOT_FOUND when none was begun. */
+int store_tgame_linked(store_t *s, int64_t tgame, store_game_t *out);
+
 /* Server settings that persist (the MOTD): STORE_NOT_FOUND when unset. */
 int store_setting_get(store_t *s, const char *key, char *out, size_t cap);
 /* Sets a setting (value NULL: removes it). */

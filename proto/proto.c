@@ -83,6 +83,15 @@ static const struct form forms[PM_COUNT] = {
 	[PR_MARKS] = { PK_REQ, "MARKS", NULL, "i" },
 	[PR_PUZZLE] = { PK_REQ, "PUZZLE", NULL, "a" }, /* next, daily or an id */
 	[PR_SOLVE] = { PK_REQ, "SOLVE", NULL, "im" },
+	[PR_TLIST] = { PK_REQ, "TLIST", NULL, "" },
+	/* kind, rule, size, time, opening, rated, entrants, start in, length, name */
+	[PR_TCREATE] = { PK_REQ, "TCREATE", NULL, "(RSTPQ[nN|*" },
+	[PR_TWATCH] = { PK_REQ, "TWATCH", NULL, "i" },
+	[PR_TUNWATCH] = { PK_REQ, "TUNWATCH", NULL, "i" },
+	[PR_TJOIN] = { PK_REQ, "TJOIN", NULL, "i" },
+	[PR_TLEAVE] = { PK_REQ, "TLEAVE", NULL, "i" },
+	[PR_TBOT] = { PK_REQ, "TBOT", NULL, "il" },
+	[PR_TCANCEL] = { PK_REQ, "TCANCEL", NULL, "i" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -140,6 +149,14 @@ static const struct form forms[PM_COUNT] = {
 	[PO_PUZZLE] = { PK_OK, "PUZZLE", NULL, "iRS=dhL" },
 	/* id, more|solved|failed, the reply, the rating after, the solution */
 	[PO_SOLVE] = { PK_OK, "SOLVE", NULL, "i?@1L" },
+	[PO_TLIST] = { PK_OK, "TLIST", NULL, "n" },
+	[PO_TCREATE] = { PK_OK, "TCREATE", NULL, "i" },
+	[PO_TWATCH] = { PK_OK, "TWATCH", NULL, "i" },
+	[PO_TUNWATCH] = { PK_OK, "TUNWATCH", NULL, "i" },
+	[PO_TJOIN] = { PK_OK, "TJOIN", NULL, "i" },
+	[PO_TLEAVE] = { PK_OK, "TLEAVE", NULL, "i" },
+	[PO_TBOT] = { PK_OK, "TBOT", NULL, "iu" },
+	[PO_TCANCEL] = { PK_OK, "TCANCEL", NULL, "i" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -165,6 +182,13 @@ static const struct form forms[PM_COUNT] = {
 	[PD_EVAL] = { PK_DATA, "EVAL", NULL, "id&" }, /* game, index, chances */
 	/* game, kind, side, ply, played, better, before, after, reason, line */
 	[PD_MARK] = { PK_DATA, "MARK", NULL, "i+D%m@<>aL" },
+	/* id, kind, state, rule, size, time, opening, rated, entrants, start,
+	 * length, round, players, creator, name */
+	[PD_TOURNEY] = { PK_DATA, "TOURNEY", NULL, "i()RSTPQ[Un$Nu|*" },
+	/* id, rank, user, rating, points, tie-breaks, games, status, streak */
+	[PD_TPLAYER] = { PK_DATA, "TPLAYER", NULL, "i:u1#;_{." },
+	/* id, round, board, room, first, second, result */
+	[PD_TGAME] = { PK_DATA, "TGAME", NULL, "i$nMuw]" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -194,6 +218,9 @@ static const struct form forms[PM_COUNT] = {
 	[PE_RATED] = { PK_EVENT, "RATED", NULL, "rqu34w56" },
 	[PE_REVIEWING] = { PK_EVENT, "REVIEWING", NULL, "inN" }, /* game, done, total */
 	[PE_REVIEWED] = { PK_EVENT, "REVIEWED", NULL, "i~dn" },  /* game, ok|failed, plies, marks */
+	[PE_TOURNEY] = { PK_EVENT, "TOURNEY", NULL, "i()RSTPQ[Un$Nu|*" },
+	[PE_TPLAYER] = { PK_EVENT, "TPLAYER", NULL, "i:u1#;_{." },
+	[PE_TGAME] = { PK_EVENT, "TGAME", NULL, "i$nMuw]" },
 };
 
 /* Keyword sets, in enum order. */
@@ -230,6 +257,12 @@ static const char *const mark_names[] = { "missed-win", "blunder", "turning", NU
 static const char *const reviewed_names[] = { "ok", "failed", NULL };
 static const char *const pclass_names[] = { "vcf", "vct", NULL };
 static const char *const solve_names[] = { "more", "solved", "failed", NULL };
+static const char *const tkind_names[] = { "arena", "swiss", "robin", NULL };
+static const char *const tstate_names[] = { "soon", "running", "over", "cancelled", NULL };
+static const char *const entrants_names[] = { "people", "bots", "both", NULL };
+static const char *const tresult_names[] = { "pending", "first", "second", "draw", "first-forfeit",
+	"second-forfeit", "both-forfeit", "bye", NULL };
+static const char *const tstatus_names[] = { "active", "playing", "withdrawn", NULL };
 
 enum ftype {
 	FT_STR,
@@ -301,6 +334,17 @@ static const struct field fields[] = {
 	F('~', FT_ENUM, CS_NONE, reviewed, 0, 0, reviewed_names, "ok|failed"),
 	F('=', FT_ENUM, CS_NONE, pclass, 0, 0, pclass_names, "vcf|vct"),
 	F('?', FT_ENUM, CS_NONE, solve, 0, 0, solve_names, "more|solved|failed"),
+	F('(', FT_ENUM, CS_NONE, tkind, 0, 0, tkind_names, "arena|swiss|robin"),
+	F(')', FT_ENUM, CS_NONE, tstate, 0, 0, tstate_names, "tournament state"),
+	F('[', FT_ENUM, CS_NONE, entrants, 0, 0, entrants_names, "people|bots|both"),
+	F(']', FT_ENUM, CS_NONE, tresult, 0, 0, tresult_names, "pairing result"),
+	F('{', FT_ENUM, CS_NONE, tstatus, 0, 0, tstatus_names, "active|playing|withdrawn"),
+	F('$', FT_INT, CS_NONE, round, 0, 1000000, NULL, "round"),
+	F(':', FT_INT, CS_NONE, rank, 1, 1000000, NULL, "rank"),
+	F('#', FT_INT, CS_NONE, points, 0, 1000000, NULL, "points"),
+	F(';', FT_VALS, CS_NONE, vals, 0, PROTO_TIEBREAK_MAX, NULL, "tie-breaks"),
+	F('_', FT_INT, CS_NONE, played, 0, 1000000, NULL, "games"),
+	F('.', FT_INT, CS_NONE, streak, 0, 1000000, NULL, "streak"),
 	F('@', FT_MOVEOPT, CS_NONE, move2, 0, 0, NULL, "move or -"),
 	F('&', FT_VALS, CS_NONE, vals, 0, PROTO_CHANCE_MAX, NULL, "chances"),
 	F('%', FT_INT, CS_NONE, plies, 1, RULES_CELLS, NULL, "ply"),
@@ -401,6 +445,9 @@ static const struct {
 	{ ERR_PRIVATE_GAME, "private-game" },
 	{ ERR_NOT_REVIEWED, "not-reviewed" },
 	{ ERR_NO_PUZZLE, "no-puzzle" },
+	{ ERR_NO_TOURNEY, "no-tourney" },
+	{ ERR_TOURNEY_CLOSED, "tourney-closed" },
+	{ ERR_NOT_ELIGIBLE, "not-eligible" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },

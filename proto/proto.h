@@ -43,6 +43,7 @@ enum {
 	PROTO_TC_BASE_MAX = 86400,
 	PROTO_TC_INC_MAX = 3600,
 	PROTO_LEVEL_MAX = 10,
+	PROTO_TIEBREAK_MAX = 32767, /* a tie-break's value on a = TPLAYER line */
 };
 
 /* Every message form, one per row of the table in proto.c. Prefixes say the
@@ -110,6 +111,14 @@ typedef enum {
 	PR_MARKS,
 	PR_PUZZLE,
 	PR_SOLVE,
+	PR_TLIST,
+	PR_TCREATE,
+	PR_TWATCH,
+	PR_TUNWATCH,
+	PR_TJOIN,
+	PR_TLEAVE,
+	PR_TBOT,
+	PR_TCANCEL,
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -165,6 +174,14 @@ typedef enum {
 	PO_MARKS,
 	PO_PUZZLE,
 	PO_SOLVE,
+	PO_TLIST,
+	PO_TCREATE,
+	PO_TWATCH,
+	PO_TUNWATCH,
+	PO_TJOIN,
+	PO_TLEAVE,
+	PO_TBOT,
+	PO_TCANCEL,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -189,6 +206,9 @@ typedef enum {
 	PD_RATINGS, /* both players' ratings in a snapshot (`ratings`) */
 	PD_EVAL,    /* a review's win chances (`review`) */
 	PD_MARK,    /* a review's mark on a move (`review`) */
+	PD_TOURNEY, /* a tournament (`tournaments`) */
+	PD_TPLAYER, /* a tournament's player, in standings order */
+	PD_TGAME,   /* a tournament's pairing and its result */
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -218,6 +238,9 @@ typedef enum {
 	PE_RATED,     /* the ratings a game changed, right after its * OVER */
 	PE_REVIEWING, /* a review's progress (`review`) */
 	PE_REVIEWED,  /* a review stored, or failed */
+	PE_TOURNEY,   /* a tournament watched changed state or round */
+	PE_TPLAYER,   /* a player's standing changed (at most once a second) */
+	PE_TGAME,     /* a pairing made, or its result */
 	PM_COUNT
 } proto_id_t;
 
@@ -302,6 +325,23 @@ typedef enum { REVIEWED_OK, REVIEWED_FAILED } proto_reviewed_t;
 /* A puzzle's class (OK PUZZLE), and where a SOLVE leaves it. */
 typedef enum { PCLASS_VCF, PCLASS_VCT } proto_pclass_t;
 typedef enum { SOLVE_MORE, SOLVE_SOLVED, SOLVE_FAILED } proto_solve_t;
+/* Tournaments (section 5.21): the kind, its state, who may enter, a
+ * pairing's result ("first" is the role the opening rule gives first), and
+ * a player's status. */
+typedef enum { TKIND_ARENA, TKIND_SWISS, TKIND_ROBIN } proto_tkind_t;
+typedef enum { TSTATE_SOON, TSTATE_RUNNING, TSTATE_OVER, TSTATE_CANCELLED } proto_tstate_t;
+typedef enum { ENTRANTS_PEOPLE, ENTRANTS_BOTS, ENTRANTS_BOTH } proto_entrants_t;
+typedef enum {
+	TRES_PENDING,
+	TRES_FIRST,
+	TRES_SECOND,
+	TRES_DRAW,
+	TRES_FIRST_FORFEIT,
+	TRES_SECOND_FORFEIT,
+	TRES_BOTH_FORFEIT,
+	TRES_BYE
+} proto_tresult_t;
+typedef enum { TSTATUS_ACTIVE, TSTATUS_PLAYING, TSTATUS_WITHDRAWN } proto_tstatus_t;
 
 /* Error codes: stable numbers; each has one reason word (proto_err_word). */
 typedef enum {
@@ -343,16 +383,19 @@ typedef enum {
 	ERR_ROOM_FULL = 444,
 	ERR_BUSY = 445, /* already seeking or seated */
 	ERR_NOT_IN_ROOM = 446,
-	ERR_NO_CLAIM = 447,     /* the opponent is present or within grace */
-	ERR_RESUME = 448,       /* bad token, room or seat */
-	ERR_SEEKS = 449,        /* too many open seeks from one address */
-	ERR_AWAY = 450,         /* the other player is away: their connection dropped */
-	ERR_NOT_OFFERED = 451,  /* a fifth move that was not offered */
-	ERR_IN_GAME = 452,      /* no analysis while the asker plays, or of a game under way */
-	ERR_OVER_LIMIT = 453,   /* the asker's analyses this hour are used up */
-	ERR_PRIVATE_GAME = 454, /* a private room's game, asked by someone not in it */
-	ERR_NOT_REVIEWED = 455, /* MARKS: no stored review */
-	ERR_NO_PUZZLE = 456,    /* PUZZLE: none left for you, or none yet */
+	ERR_NO_CLAIM = 447,       /* the opponent is present or within grace */
+	ERR_RESUME = 448,         /* bad token, room or seat */
+	ERR_SEEKS = 449,          /* too many open seeks from one address */
+	ERR_AWAY = 450,           /* the other player is away: their connection dropped */
+	ERR_NOT_OFFERED = 451,    /* a fifth move that was not offered */
+	ERR_IN_GAME = 452,        /* no analysis while the asker plays, or of a game under way */
+	ERR_OVER_LIMIT = 453,     /* the asker's analyses this hour are used up */
+	ERR_PRIVATE_GAME = 454,   /* a private room's game, asked by someone not in it */
+	ERR_NOT_REVIEWED = 455,   /* MARKS: no stored review */
+	ERR_NO_PUZZLE = 456,      /* PUZZLE: none left for you, or none yet */
+	ERR_NO_TOURNEY = 457,     /* no tournament of that id */
+	ERR_TOURNEY_CLOSED = 458, /* not now: started, over, full, or not yet running */
+	ERR_NOT_ELIGIBLE = 459,   /* that tournament is not open to you (a guest, a bot, ...) */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */
@@ -422,6 +465,12 @@ typedef struct proto_msg {
 	proto_reviewed_t reviewed;
 	proto_pclass_t pclass;
 	proto_solve_t solve;
+	proto_tkind_t tkind;
+	proto_tstate_t tstate;
+	proto_entrants_t entrants;
+	proto_tresult_t tresult;
+	proto_tstatus_t tstatus;
+	int64_t round, rank, points, played, streak; /* tournaments */
 	proto_ostage_t ostage;
 	proto_oarea_t oarea;
 	int canon; /* PROTO_CANON_NONE, or 1 + the opening's index (D1 .. D13, I1 .. I13) */
