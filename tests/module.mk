@@ -366,3 +366,9 @@ TESTS += $(O)/tests/daemon/test_sigclean
 # target's own pkg-config modules); gomokud built first, as they start it.
 $(TCLIENT_PROGS): %: %.o $(O)/tests/daemon/tclient.o | $(GOMOKUD)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,openssl $(TCLIENT_PKGS)) $(LDLIBS_ALL)
+
+# The tournaments' pure parts (tourney/, issue 48): Berger tables.
+$(O)/tests/unit/test_roundrobin: $(O)/tests/unit/test_roundrobin.o $(TOURNEY_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_roundrobin

@@ -8,3 +8,7 @@ TOURNEY_LIB := $(O)/libtourney.a
 $(TOURNEY_LIB): $(TOURNEY_SRCS:%.c=$(O)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# Round robins by Berger tables, arenas, standings with their tie-breaks.
+TOURNEY_SRCS += tourney/roundrobin.c
+$(TOURNEY_LIB): $(O)/tourney/roundrobin.o
