@@ -372,3 +372,9 @@ $(O)/tests/unit/test_roundrobin: $(O)/tests/unit/test_roundrobin.o $(TOURNEY_LIB
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_roundrobin
+
+# An arena's points (fire) and pairings, with 1,000 waiting timed.
+$(O)/tests/unit/test_arena: $(O)/tests/unit/test_arena.o $(TOURNEY_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_arena

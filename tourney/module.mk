@@ -12,3 +12,5 @@ $(TOURNEY_LIB): $(TOURNEY_SRCS:%.c=$(O)/%.o)
 # Round robins by Berger tables, arenas, standings with their tie-breaks.
 TOURNEY_SRCS += tourney/roundrobin.c
 $(TOURNEY_LIB): $(O)/tourney/roundrobin.o
+TOURNEY_SRCS += tourney/arena.c
+$(TOURNEY_LIB): $(O)/tourney/arena.o
