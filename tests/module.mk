@@ -378,3 +378,9 @@ $(O)/tests/unit/test_arena: $(O)/tests/unit/test_arena.o $(TOURNEY_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_arena
+
+# Standings and tie-breaks, on small tournaments worked by hand.
+$(O)/tests/unit/test_standings: $(O)/tests/unit/test_standings.o $(TOURNEY_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_standings

@@ -14,3 +14,5 @@ TOURNEY_SRCS += tourney/roundrobin.c
 $(TOURNEY_LIB): $(O)/tourney/roundrobin.o
 TOURNEY_SRCS += tourney/arena.c
 $(TOURNEY_LIB): $(O)/tourney/arena.o
+TOURNEY_SRCS += tourney/standings.c
+$(TOURNEY_LIB): $(O)/tourney/standings.o
