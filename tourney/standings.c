@@ -11,11 +11,11 @@
  *     least and then the most significant values are cut.
  *   - 16 Unplayed rounds in Swiss tournaments. 16.2 sorts them: those the
  *     player was there for (a pairing-allocated bye, a forfeit win) and
- *     the voluntarily unplayed rounds (VUR: a forfeit loss, both
+ *     the voluntarily unplayed rounds (VUR, 16.2.5: a forfeit loss, both
  *     forfeiting, no game at all). 16.3: an opponent's score counts their
- *     unplayed rounds as scored, except that the VURs without an opponent
- *     after the last round the opponent was there for (a withdrawal) are
- *     evaluated as draws. 16.4: each of a player's own unplayed rounds
+ *     unplayed rounds as scored, except that (16.3.2) the VURs without an
+ *     opponent after the last round the opponent was there for (a
+ *     withdrawal) are evaluated as draws. 16.4: each of a player's own unplayed rounds
  *     counts as a game against a dummy opponent with the player's own
  *     points, the result being what the player scored that round. 16.5:
  *     Cut-1 and Median1 cut a VUR before any other value.
