@@ -10,6 +10,8 @@ $(TOURNEY_LIB): $(TOURNEY_SRCS:%.c=$(O)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
 # Round robins by Berger tables, arenas, standings with their tie-breaks.
+# The library's rule above read TOURNEY_SRCS while it was empty, so each
+# object is named to it again here.
 TOURNEY_SRCS += tourney/roundrobin.c
 $(TOURNEY_LIB): $(O)/tourney/roundrobin.o
 TOURNEY_SRCS += tourney/arena.c

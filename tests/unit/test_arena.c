@@ -278,6 +278,18 @@ test_pair_last_four(void **state)
 	want_game(&g[0], 0, 2);
 	want_game(&g[1], 1, 3);
 	assert_int_equal(arena_pair(bottom + 2, 2, g, 2), 0);
+	/* 2 and 3 last met, and 0 last met 2 before that: the walk pairs 0-1
+	 * and leaves 2 and 3; 0-2 would be a rematch, so the swap seats them
+	 * the other way: 0 meets 3, 1 meets 2. */
+	const struct arena_waiting cross[] = {
+		W(0, 8, 1500, 2, 0, 0),
+		W(1, 6, 1500, NONE, 0, 0),
+		W(2, 4, 1500, 3, 0, 0),
+		W(3, 2, 1500, 2, 0, 0),
+	};
+	assert_int_equal(arena_pair(cross, 4, g, 2), 2);
+	want_game(&g[0], 0, 3);
+	want_game(&g[1], 1, 2);
 }
 
 /* Five waiting, no constraints: 0-1, 2-3 by points; 4 (the lowest) waits.
