@@ -2,7 +2,7 @@
 # Dutch system, round robins by Berger tables, arenas) and standings with
 # their tie-breaks, over the records of tourney.h. It links nothing; the
 # daemon links it.
-TOURNEY_SRCS :=
+TOURNEY_SRCS := tourney/swiss.c
 TOURNEY_LIB := $(O)/libtourney.a
 
 $(TOURNEY_LIB): $(TOURNEY_SRCS:%.c=$(O)/%.o)

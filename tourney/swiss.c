@@ -1,0 +1,993 @@
+/*
+ * swiss.c: one round of a Swiss by the FIDE Dutch system (swiss.h says
+ * what of the rules it keeps and what it leaves out).
+ *
+ * The round is paired bracket by bracket from the top scoregroup down. In
+ * each bracket the candidates are searched depth first in the rules'
+ * order (exchanges outside, transpositions of S2 inside, the remainder of
+ * a heterogeneous bracket inside its MDP-pairing), with a lower bound on
+ * the quality vector so that the first best candidate is found without
+ * visiting every one. A candidate is taken only if the players below it
+ * can still all be paired (the completion criterion), which an exact
+ * maximum matching (Edmonds' blossoms) decides; so no bracket is ever
+ * undone and the round fails only when no pairing at all keeps the
+ * absolute criteria, which the same matching says up front.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tourney/swiss.h"
+
+/* The quality vector of a candidate, compared in this order, lower better:
+ * the players left unpaired (C5: most pairs; the PSD, C6, is then fixed),
+ * the topscorers' colour differences past 2 (C8) and third colours in a
+ * row (C9), colour preferences not granted (C10), strong or absolute ones
+ * not granted (C11), downfloats and upfloats repeated from the last round
+ * (C12, C13) and from the round before it (C14, C15). */
+enum { Q_FLO, Q_C8, Q_C9, Q_C10, Q_C11, Q_C12, Q_C13, Q_C14, Q_C15, NQ };
+
+/* Two-player exchanges considered in a bracket, at most. */
+#define EX2_MAX 2048
+
+struct sp {
+	int idx;      /* the caller's index; pairing number idx + 1 */
+	int score;    /* half-points before this round */
+	int cd;       /* colour difference: games as first minus games as second */
+	int nplayed;  /* games played over the board */
+	int pref;     /* +1 wants first, -1 second, 0 none */
+	int strength; /* 0 none, 1 mild, 2 strong, 3 absolute */
+	int byeok;    /* may have the pairing-allocated bye */
+	int top;      /* topscorer (the last round only) */
+	int fl1, fl2; /* float last round, the round before: +1 down, -1 up */
+	signed char hist[TOURNEY_ROUNDS_MAX]; /* colours played, in order */
+};
+
+/* One level of the search: the MDP-pairing of a heterogeneous bracket
+ * (0), or a homogeneous bracket or remainder (0 or 1). */
+struct level {
+	int *x; /* the level's players, rank positions, ascending */
+	int m;  /* how many */
+	int *s1, *s2;
+	int n1, n2;
+	char *used;                              /* per s2 */
+	char *flag;                              /* per x: in S1 */
+	int *sufw, *sufb;                        /* S1 players from i on who want first, second */
+	int *sufws, *sufbs;                      /* the same with a strong or absolute preference */
+	int freew, freeb, freews, freebs, freeq; /* S2 players not yet taken */
+	int (*ex2)[4];
+};
+
+struct work {
+	int n, nact, round, rounds;
+	struct sp *p;       /* nact active players in rank order */
+	unsigned char *met; /* n * n bits: played each other (caller indexes) */
+	/* the matching */
+	int *vs, *mt, *par, *base, *q;
+	char *inq, *bl, *mark;
+	int nv, bye, split;
+	/* the bracket search */
+	struct level lv[2];
+	int hetero;
+	int *limbo, nlimbo;
+	int *cur, ncur;   /* the candidate's pairs, two rank positions each */
+	int *flo, nflo;   /* its floaters, at a leaf */
+	int *best, nbest; /* the best candidate's pairs */
+	int *bestflo, nbestflo;
+	int bestq[NQ], glb[NQ];
+	int have, confirmed, phase, stop, gaveup;
+	long nodes, limit;
+	int rest_from; /* rank position of the first player below the bracket */
+	int *rest, *mdp, *res;
+};
+
+static int
+max_i(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static int
+cmpq(const int *a, const int *b)
+{
+	for (int i = 0; i < NQ; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+static int
+met(const struct work *w, int a, int b)
+{
+	long bit = (long)w->p[a].idx * w->n + w->p[b].idx;
+	return (w->met[bit >> 3] >> (bit & 7)) & 1;
+}
+
+/* The absolute criteria between two players (rank positions): no
+ * rematch, and two non-topscorers with the same absolute colour
+ * preference do not meet (C1, C3). */
+static int
+compat(const struct work *w, int a, int b)
+{
+	const struct sp *x = &w->p[a], *y = &w->p[b];
+	if (a == b || met(w, a, b))
+		return 0;
+	if (x->strength == 3 && y->strength == 3 && x->pref == y->pref && !x->top && !y->top)
+		return 0;
+	return 1;
+}
+
+/*
+ * The matching: Edmonds' blossoms over the vertices vs[0..nv) (rank
+ * positions) and, when bye >= 0, a vertex bye standing for the bye (a
+ * neighbour of every player who may have it). With split > 0, only the
+ * edges between vs[0..split) and the rest (a bipartite matching).
+ */
+static int
+adj(const struct work *w, int u, int v)
+{
+	if (u == v)
+		return 0;
+	if (u == w->bye)
+		return w->p[w->vs[v]].byeok;
+	if (v == w->bye)
+		return w->p[w->vs[u]].byeok;
+	if (w->split > 0 && (u < w->split) == (v < w->split))
+		return 0;
+	return compat(w, w->vs[u], w->vs[v]);
+}
+
+static int
+lca(struct work *w, int a, int b)
+{
+	memset(w->mark, 0, (size_t)w->nv + 1);
+	for (;;) {
+		a = w->base[a];
+		w->mark[a] = 1;
+		if (w->mt[a] < 0)
+			break;
+		a = w->par[w->mt[a]];
+	}
+	for (;;) {
+		b = w->base[b];
+		if (w->mark[b])
+			return b;
+		b = w->par[w->mt[b]];
+	}
+}
+
+static void
+mark_path(struct work *w, int v, int b, int child)
+{
+	while (w->base[v] != b) {
+		w->bl[w->base[v]] = w->bl[w->base[w->mt[v]]] = 1;
+		w->par[v] = child;
+		child = w->mt[v];
+		v = w->par[w->mt[v]];
+	}
+}
+
+/* An augmenting path from root: its free end, or -1. */
+static int
+find_path(struct work *w, int root)
+{
+	int nv = w->nv + (w->bye >= 0), head = 0, tail = 0;
+	for (int i = 0; i < nv; i++) {
+		w->par[i] = -1;
+		w->base[i] = i;
+		w->inq[i] = 0;
+	}
+	w->inq[root] = 1;
+	w->q[tail++] = root;
+	while (head < tail) {
+		int v = w->q[head++];
+		for (int to = 0; to < nv; to++) {
+			if (w->base[v] == w->base[to] || w->mt[v] == to || !adj(w, v, to))
+				continue;
+			if (to == root || (w->mt[to] >= 0 && w->par[w->mt[to]] >= 0)) {
+				int cb = lca(w, v, to);
+				memset(w->bl, 0, (size_t)nv);
+				mark_path(w, v, cb, to);
+				mark_path(w, to, cb, v);
+				for (int i = 0; i < nv; i++) {
+					if (!w->bl[w->base[i]])
+						continue;
+					w->base[i] = cb;
+					if (!w->inq[i]) {
+						w->inq[i] = 1;
+						w->q[tail++] = i;
+					}
+				}
+			} else if (w->par[to] < 0) {
+				w->par[to] = v;
+				if (w->mt[to] < 0)
+					return to;
+				w->inq[w->mt[to]] = 1;
+				w->q[tail++] = w->mt[to];
+			}
+		}
+	}
+	return -1;
+}
+
+/* The size of a maximum matching of the vertices set up in w (vs, nv, bye,
+ * split); w->mt holds it. */
+static int
+matching(struct work *w)
+{
+	int nv = w->nv + (w->bye >= 0), size = 0;
+	for (int i = 0; i < nv; i++)
+		w->mt[i] = -1;
+	for (int u = 0; u < nv; u++) /* greedy first, in rank order */
+		for (int v = u + 1; v < nv && w->mt[u] < 0; v++)
+			if (w->mt[v] < 0 && adj(w, u, v)) {
+				w->mt[u] = v;
+				w->mt[v] = u;
+				size++;
+			}
+	for (int u = 0; u < nv; u++) {
+		if (w->mt[u] >= 0)
+			continue;
+		int v = find_path(w, u);
+		if (v < 0)
+			continue;
+		size++;
+		while (v >= 0) {
+			int pv = w->par[v], ppv = w->mt[pv];
+			w->mt[v] = pv;
+			w->mt[pv] = v;
+			v = ppv;
+		}
+	}
+	return size;
+}
+
+/* Whether the players vs[0..k) can all be paired, one of them with the
+ * bye when k is odd. */
+static int
+pairable(struct work *w, const int *vs, int k)
+{
+	if (vs != w->vs)
+		memcpy(w->vs, vs, (size_t)k * sizeof *vs);
+	w->nv = k;
+	w->split = 0;
+	w->bye = k % 2 ? k : -1;
+	return 2 * matching(w) == k + (k % 2);
+}
+
+/* The most pairs among vs[0..k) (split > 0: only across the split). */
+static int
+max_pairs(struct work *w, const int *vs, int k, int split)
+{
+	memcpy(w->vs, vs, (size_t)k * sizeof *vs);
+	w->nv = k;
+	w->split = split;
+	w->bye = -1;
+	return matching(w);
+}
+
+/*
+ * Colour allocation (E.1-E.5) for players a, b (rank positions): +1 when a
+ * has first, -1 when a has second.
+ */
+static int
+allocate(const struct work *w, int a, int b)
+{
+	const struct sp *x = &w->p[a], *y = &w->p[b];
+	const struct sp *hi = a < b ? x : y;
+	int sign = a < b ? 1 : -1; /* hi's colour times sign is a's */
+	if (x->pref != y->pref) {  /* E.1: both granted (none takes either) */
+		if (x->pref)
+			return x->pref;
+		return -y->pref;
+	}
+	if (x->pref) {
+		if (x->strength != y->strength) /* E.2: the stronger */
+			return x->strength > y->strength ? x->pref : -y->pref;
+		if (x->strength == 3 && abs(x->cd) != abs(y->cd)) /* E.2: the wider */
+			return abs(x->cd) > abs(y->cd) ? x->pref : -y->pref;
+		for (int k = 1; k <= x->nplayed && k <= y->nplayed; k++) { /* E.3 */
+			int cx = x->hist[x->nplayed - k], cy = y->hist[y->nplayed - k];
+			if (cx != cy)
+				return -cx;
+		}
+		return sign * hi->pref; /* E.4 */
+	}
+	/* E.5: no preferences (no games yet); the initial colour is first */
+	return sign * ((hi->idx + 1) % 2 ? 1 : -1);
+}
+
+/* Adds what pairing a with b costs to q; mdp: a is an MDP, b a resident. */
+static void
+pair_cost(const struct work *w, int a, int b, int mdp, int *q)
+{
+	int ca = allocate(w, a, b);
+	for (int s = 0; s < 2; s++) {
+		const struct sp *x = &w->p[s ? b : a];
+		int c = s ? -ca : ca;
+		if (x->pref && c != x->pref) {
+			q[Q_C10]++;
+			if (x->strength >= 2)
+				q[Q_C11]++;
+		}
+		if (w->p[a].top || w->p[b].top) {
+			if (abs(x->cd + c) > 2)
+				q[Q_C8]++;
+			if (x->nplayed >= 2 && x->hist[x->nplayed - 1] == c &&
+			    x->hist[x->nplayed - 2] == c)
+				q[Q_C9]++;
+		}
+	}
+	if (mdp) {
+		q[Q_C13] += w->p[b].fl1 < 0;
+		q[Q_C15] += w->p[b].fl2 < 0;
+	}
+}
+
+/* Whether the search of a bracket stops: its budget spent in the first
+ * pass, or in the second with something found; four times it with
+ * nothing found, it gives up. */
+static int
+spent(struct work *w)
+{
+	if (w->stop)
+		return 1;
+	if (w->nodes > w->limit && (w->have || w->phase == 1))
+		w->stop = 1;
+	else if (w->nodes > 4 * w->limit)
+		w->stop = w->gaveup = 1;
+	return w->stop;
+}
+
+/* Whether the floaters flo and everyone below the bracket can be paired. */
+static int
+completes(struct work *w)
+{
+	int k = 0;
+	if (w->rest_from == w->nact) /* the last bracket: one floater, the bye */
+		return w->nflo == w->nact % 2 && (w->nflo == 0 || w->p[w->flo[0]].byeok);
+	for (int i = 0; i < w->nflo; i++)
+		w->rest[k++] = w->flo[i];
+	for (int r = w->rest_from; r < w->nact; r++)
+		w->rest[k++] = r;
+	return pairable(w, w->rest, k);
+}
+
+/* A whole candidate of the bracket: the floaters are the limbo and the
+ * final level's S2 players left over. */
+static void
+leaf_final(struct work *w, int lvl, const int *q0)
+{
+	struct level *L = &w->lv[lvl];
+	int q[NQ];
+	memcpy(q, q0, sizeof q);
+	w->nflo = 0;
+	for (int i = 0; i < w->nlimbo; i++)
+		w->flo[w->nflo++] = w->limbo[i];
+	for (int j = 0; j < L->n2; j++)
+		if (!L->used[j])
+			w->flo[w->nflo++] = L->s2[j];
+	for (int i = 0; i < w->nflo; i++) {
+		q[Q_C12] += w->p[w->flo[i]].fl1 > 0;
+		q[Q_C14] += w->p[w->flo[i]].fl2 > 0;
+	}
+	int c = w->have ? cmpq(q, w->bestq) : -1;
+	if (w->phase == 2 && c == 0 && !w->confirmed)
+		c = -1; /* the first of its quality in order, in the second pass */
+	if (c >= 0)
+		return;
+	w->nodes += w->nact - w->rest_from + w->nflo;
+	if (!completes(w))
+		return;
+	w->confirmed = w->phase == 2;
+	memcpy(w->bestq, q, sizeof q);
+	memcpy(w->best, w->cur, (size_t)w->ncur * 2 * sizeof *w->cur);
+	w->nbest = w->ncur;
+	memcpy(w->bestflo, w->flo, (size_t)w->nflo * sizeof *w->flo);
+	w->nbestflo = w->nflo;
+	w->have = 1;
+	if (cmpq(q, w->glb) <= 0)
+		w->stop = 1;
+}
+
+static void run_level(struct work *w, int lvl, const int *xs, int m, int n1, const int *q);
+
+/* The MDP-pairing is made: the remainder, its most pairs first. */
+static void
+leaf_mdp(struct work *w, const int *q0)
+{
+	struct level *L = &w->lv[0], *R = &w->lv[1];
+	int m = 0;
+	for (int j = 0; j < L->n2; j++)
+		if (!L->used[j])
+			R->x[m++] = L->s2[j];
+	w->nodes += m;
+	int np = m > 1 ? max_pairs(w, R->x, m, 0) : 0;
+	for (int n1 = np; n1 >= 0 && !w->stop; n1--) {
+		/* fewer pairs only cost more: stop where they cannot win */
+		int q[NQ];
+		memcpy(q, q0, sizeof q);
+		q[Q_FLO] = w->nlimbo + m - 2 * n1;
+		int c = w->have ? cmpq(q, w->bestq) : -1;
+		if (c > 0 || (c == 0 && (w->phase == 1 || w->confirmed)))
+			break;
+		if (w->phase == 1 && cmpq(q, w->glb) > 0)
+			break;
+		run_level(w, 1, R->x, m, n1, q);
+	}
+}
+
+static void
+dfs(struct work *w, int lvl, int i, const int *q)
+{
+	struct level *L = &w->lv[lvl];
+	w->nodes++;
+	if (spent(w))
+		return;
+	int lb[NQ];
+	memcpy(lb, q, sizeof lb);
+	lb[Q_C10] += max_i(0, L->sufw[i] - (L->freeq - L->freew)) +
+	    max_i(0, L->sufb[i] - (L->freeq - L->freeb));
+	lb[Q_C11] += max_i(0, L->sufws[i] - (L->freeq - L->freews)) +
+	    max_i(0, L->sufbs[i] - (L->freeq - L->freebs));
+	if (w->have) {
+		int c = cmpq(lb, w->bestq);
+		if (c > 0 || (c == 0 && (w->phase == 1 || w->confirmed)))
+			return;
+	}
+	if (w->phase == 1 && cmpq(lb, w->glb) > 0)
+		return;
+	if (i == L->n1) {
+		if (lvl == 0 && w->hetero)
+			leaf_mdp(w, q);
+		else
+			leaf_final(w, lvl, q);
+		return;
+	}
+	int a = L->s1[i];
+	for (int j = 0; j < L->n2 && !w->stop; j++) {
+		int b = L->s2[j];
+		if (L->used[j] || !compat(w, a, b))
+			continue;
+		int nq[NQ], pb = w->p[b].pref, sb = w->p[b].strength >= 2;
+		memcpy(nq, q, sizeof nq);
+		pair_cost(w, a, b, lvl == 0 && w->hetero, nq);
+		L->used[j] = 1;
+		L->freeq--;
+		L->freew -= pb > 0;
+		L->freeb -= pb < 0;
+		L->freews -= pb > 0 && sb;
+		L->freebs -= pb < 0 && sb;
+		w->cur[2 * w->ncur] = a;
+		w->cur[2 * w->ncur + 1] = b;
+		w->ncur++;
+		dfs(w, lvl, i + 1, nq);
+		w->ncur--;
+		L->used[j] = 0;
+		L->freeq++;
+		L->freew += pb > 0;
+		L->freeb += pb < 0;
+		L->freews += pb > 0 && sb;
+		L->freebs += pb < 0 && sb;
+	}
+}
+
+/* The counts the lower bound reads, for S1 and S2 as set: nothing of S2
+ * taken yet. */
+static void
+count_prefs(const struct work *w, struct level *L)
+{
+	L->sufw[L->n1] = L->sufb[L->n1] = L->sufws[L->n1] = L->sufbs[L->n1] = 0;
+	for (int i = L->n1 - 1; i >= 0; i--) {
+		const struct sp *x = &w->p[L->s1[i]];
+		L->sufw[i] = L->sufw[i + 1] + (x->pref > 0);
+		L->sufb[i] = L->sufb[i + 1] + (x->pref < 0);
+		L->sufws[i] = L->sufws[i + 1] + (x->pref > 0 && x->strength >= 2);
+		L->sufbs[i] = L->sufbs[i + 1] + (x->pref < 0 && x->strength >= 2);
+	}
+	L->freew = L->freeb = L->freews = L->freebs = 0;
+	L->freeq = L->n2;
+	for (int j = 0; j < L->n2; j++) {
+		const struct sp *x = &w->p[L->s2[j]];
+		L->used[j] = 0;
+		L->freew += x->pref > 0;
+		L->freeb += x->pref < 0;
+		L->freews += x->pref > 0 && x->strength >= 2;
+		L->freebs += x->pref < 0 && x->strength >= 2;
+	}
+}
+
+/* Splits x by L->flag into S1 and S2 (each in rank order) and searches. */
+static void
+search_split(struct work *w, int lvl, const int *q)
+{
+	struct level *L = &w->lv[lvl];
+	L->n1 = L->n2 = 0;
+	for (int i = 0; i < L->m; i++) {
+		if (L->flag[i])
+			L->s1[L->n1++] = L->x[i];
+		else
+			L->s2[L->n2++] = L->x[i];
+	}
+	count_prefs(w, L);
+	w->nodes += L->m;
+	int ncur = w->ncur;
+	dfs(w, lvl, 0, q);
+	w->ncur = ncur;
+}
+
+static int
+cmp_ex2(const void *va, const void *vb)
+{
+	const int *a = va, *b = vb;
+	int da = a[2] + a[3] - a[0] - a[1], db = b[2] + b[3] - b[0] - b[1];
+	if (da != db)
+		return da < db ? -1 : 1;
+	if (a[1] != b[1]) /* the highest BSN out of S1 first */
+		return a[1] > b[1] ? -1 : 1;
+	if (a[0] != b[0])
+		return a[0] > b[0] ? -1 : 1;
+	if (a[2] != b[2]) /* the lowest BSN out of S2 first */
+		return a[2] < b[2] ? -1 : 1;
+	return a[3] < b[3] ? -1 : a[3] > b[3];
+}
+
+/*
+ * A homogeneous bracket or remainder, xs[0..m) in rank order, n1 pairs:
+ * S1 the first n1, then the exchanges in the rules' order (D.2), each with
+ * its transpositions. The level's S1 is the first n1 players of x; with
+ * the flags an exchange puts others there.
+ */
+static void
+run_level(struct work *w, int lvl, const int *xs, int m, int n1, const int *q)
+{
+	struct level *L = &w->lv[lvl];
+	if (L->x != xs)
+		memcpy(L->x, xs, (size_t)m * sizeof *xs);
+	L->m = m;
+	for (int i = 0; i < m; i++)
+		L->flag[i] = i < n1;
+	search_split(w, lvl, q);
+	int n2 = m - n1;
+	if (n1 == 0 || n2 == 0)
+		return;
+	/* one for one: the smallest BSN difference, the highest from S1 */
+	for (int d = 1; d < m && !w->stop; d++)
+		for (int i = n1 - 1; i >= 0 && !w->stop; i--) {
+			int j = i + d;
+			if (j < n1 || j >= m)
+				continue;
+			L->flag[i] = 0;
+			L->flag[j] = 1;
+			search_split(w, lvl, q);
+			L->flag[i] = 1;
+			L->flag[j] = 0;
+		}
+	/* two for two, where there are few enough */
+	long k2 = (long)n1 * (n1 - 1) / 2 * ((long)n2 * (n2 - 1) / 2);
+	if (k2 == 0 || k2 > EX2_MAX || w->stop)
+		return;
+	int k = 0;
+	for (int i0 = 0; i0 < n1; i0++)
+		for (int i1 = i0 + 1; i1 < n1; i1++)
+			for (int j0 = n1; j0 < m; j0++)
+				for (int j1 = j0 + 1; j1 < m; j1++) {
+					L->ex2[k][0] = i0;
+					L->ex2[k][1] = i1;
+					L->ex2[k][2] = j0;
+					L->ex2[k][3] = j1;
+					k++;
+				}
+	qsort(L->ex2, (size_t)k, sizeof *L->ex2, cmp_ex2);
+	for (int e = 0; e < k && !w->stop; e++) {
+		const int *x = L->ex2[e];
+		L->flag[x[0]] = L->flag[x[1]] = 0;
+		L->flag[x[2]] = L->flag[x[3]] = 1;
+		search_split(w, lvl, q);
+		L->flag[x[0]] = L->flag[x[1]] = 1;
+		L->flag[x[2]] = L->flag[x[3]] = 0;
+	}
+}
+
+/* The bracket's lower bound: the fewest floaters, and the colour
+ * preferences (and the strong ones) that no pairing of that many pairs can
+ * grant: of w players who want one colour, at most pairs + floaters can
+ * have it. */
+static void
+bound(struct work *w, const int *bx, int bn, int pairs)
+{
+	int nw = 0, nb = 0, nws = 0, nbs = 0, f = bn - 2 * pairs;
+	for (int i = 0; i < bn; i++) {
+		const struct sp *x = &w->p[bx[i]];
+		nw += x->pref > 0;
+		nb += x->pref < 0;
+		nws += x->pref > 0 && x->strength >= 2;
+		nbs += x->pref < 0 && x->strength >= 2;
+	}
+	memset(w->glb, 0, sizeof w->glb);
+	w->glb[Q_FLO] = f;
+	w->glb[Q_C10] = max_i(0, max_i(nw - f - pairs, nb - f - pairs));
+	w->glb[Q_C11] = max_i(0, max_i(nws - f - pairs, nbs - f - pairs));
+}
+
+/* A heterogeneous bracket: mdps[0..m0) over residents res[0..nr); n1 MDPs
+ * in S1, the others in the limbo; MDP exchanges one for one (D.3). */
+static void
+run_hetero(struct work *w, const int *mdps, int m0, const int *res, int nr, int n1)
+{
+	struct level *L = &w->lv[0];
+	int q[NQ] = { 0 };
+	q[Q_FLO] = m0 - n1 + (nr - n1) % 2;
+	memcpy(L->x, res, (size_t)nr * sizeof *res);
+	L->m = nr;
+	for (int e = -1; !w->stop; e++) {
+		/* exchange e: -1 none, else the e-th by (difference, S1 BSN desc) */
+		int ei = -1, ej = -1;
+		if (e >= 0) {
+			int c = 0;
+			for (int d = 1; d < m0 && ei < 0; d++)
+				for (int i = n1 - 1; i >= 0; i--)
+					if (i + d >= n1 && i + d < m0 && c++ == e) {
+						ei = i;
+						ej = i + d;
+						break;
+					}
+			if (ei < 0)
+				return;
+		}
+		L->n1 = 0;
+		w->nlimbo = 0;
+		for (int i = 0; i < m0; i++) {
+			int in = (i < n1) != (i == ei || i == ej);
+			if (in)
+				L->s1[L->n1++] = mdps[i];
+			else
+				w->limbo[w->nlimbo++] = mdps[i];
+		}
+		L->n2 = nr;
+		memcpy(L->s2, res, (size_t)nr * sizeof *res);
+		count_prefs(w, L);
+		w->nodes += m0 + nr;
+		w->ncur = 0;
+		dfs(w, 0, 0, q);
+		if (n1 == 0 || n1 == m0)
+			return;
+	}
+}
+
+/* Writes a pair (rank positions) with its colours. */
+static void
+emit(const struct work *w, int a, int b, struct tourney_game *g)
+{
+	int c = allocate(w, a, b);
+	g->round = w->round;
+	g->first = w->p[c > 0 ? a : b].idx;
+	g->second = w->p[c > 0 ? b : a].idx;
+	g->result = TR_PENDING;
+}
+
+static void
+emit_bye(const struct work *w, int a, struct tourney_game *g)
+{
+	g->round = w->round;
+	g->first = w->p[a].idx;
+	g->second = TOURNEY_BYE;
+	g->result = TR_BYE;
+}
+
+/* One bracket: the most pairs first (MaxPairs, or M1 MDPs paired), fewer
+ * only when no candidate completes the round; each in two passes, the
+ * first held to the bracket's lower bound, the second not. w->have says
+ * whether it found a candidate. */
+static void
+search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
+{
+	int *both = w->rest, top;
+	w->have = 0;
+	w->gaveup = 0;
+	w->hetero = m0 > 0;
+	if (m0 == 0) {
+		top = nr > 1 ? max_pairs(w, res, nr, 0) : 0;
+	} else {
+		memcpy(both, mdps, (size_t)m0 * sizeof *mdps);
+		memcpy(both + m0, res, (size_t)nr * sizeof *res);
+		top = max_pairs(w, both, m0 + nr, m0);
+	}
+	for (int n1 = top; n1 >= 0; n1--) {
+		if (m0 == 0) {
+			bound(w, res, nr, n1);
+		} else {
+			memcpy(both, mdps, (size_t)m0 * sizeof *mdps);
+			memcpy(both + m0, res, (size_t)nr * sizeof *res);
+			bound(w, both, m0 + nr, n1 + (nr - n1) / 2);
+		}
+		w->confirmed = 0;
+		for (w->phase = 1; w->phase <= 2; w->phase++) {
+			int q[NQ] = { 0 };
+			w->stop = 0;
+			w->nodes = 0;
+			w->nlimbo = 0;
+			w->ncur = 0;
+			if (m0 == 0) {
+				q[Q_FLO] = nr - 2 * n1;
+				run_level(w, 0, res, nr, n1, q);
+			} else {
+				run_hetero(w, mdps, m0, res, nr, n1);
+			}
+			if (w->gaveup || (w->have && cmpq(w->bestq, w->glb) <= 0))
+				break;
+		}
+		if (w->have || w->gaveup)
+			return;
+	}
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Pairs the round into out: the count, or SWISS_IMPOSSIBLE. */
+static int
+pair_round(struct work *w, struct tourney_game *out)
+{
+	int ng = 0, m0 = 0, start = 0;
+	for (int r = 0; r < w->nact; r++)
+		w->rest[r] = r;
+	if (!pairable(w, w->rest, w->nact))
+		return SWISS_IMPOSSIBLE;
+	while (start < w->nact) {
+		int end = start;
+		while (end < w->nact && w->p[end].score == w->p[start].score)
+			end++;
+		int nr = end - start;
+		for (int i = 0; i < nr; i++)
+			w->res[i] = start + i;
+		w->rest_from = end;
+		search_bracket(w, w->mdp, m0, w->res, nr);
+		if (!w->have) {
+			/* past the budget with nothing: a maximum matching of the rest */
+			int k = 0;
+			for (int i = 0; i < m0; i++)
+				w->rest[k++] = w->mdp[i];
+			for (int r = start; r < w->nact; r++)
+				w->rest[k++] = r;
+			if (!pairable(w, w->rest, k))
+				return SWISS_IMPOSSIBLE;
+			for (int u = 0; u < k; u++) {
+				int v = w->mt[u];
+				if (v == w->bye)
+					emit_bye(w, w->vs[u], &out[ng++]);
+				else if (u < v)
+					emit(w, w->vs[u], w->vs[v], &out[ng++]);
+			}
+			return ng;
+		}
+		for (int i = 0; i < w->nbest; i++)
+			emit(w, w->best[2 * i], w->best[2 * i + 1], &out[ng++]);
+		m0 = w->nbestflo;
+		memcpy(w->mdp, w->bestflo, (size_t)m0 * sizeof *w->mdp);
+		qsort(w->mdp, (size_t)m0, sizeof *w->mdp, cmp_int);
+		start = end;
+	}
+	if (m0 > 1) /* the completion test keeps this from happening */
+		return SWISS_IMPOSSIBLE;
+	if (m0 == 1)
+		emit_bye(w, w->mdp[0], &out[ng++]);
+	return ng;
+}
+
+/* The scratch, laid out twice: to size it (base NULL), then to use it. */
+struct arena {
+	char *base;
+	size_t off;
+};
+
+static void *
+take(struct arena *a, size_t n, size_t size)
+{
+	size_t off = (a->off + 15) & ~(size_t)15;
+	a->off = off + n * size;
+	return a->base ? a->base + off : NULL;
+}
+
+/* Per player and earlier round: colour played, points, opponent played,
+ * scored more than a loss without playing. */
+struct rounds {
+	signed char *col;
+	unsigned char *pts, *free;
+	short *opp;
+};
+
+static void
+layout(struct work *w, struct arena *a, struct rounds *rd)
+{
+	size_t k = (size_t)w->nact + 2, nr = (size_t)w->n * TOURNEY_ROUNDS_MAX;
+	w->p = take(a, (size_t)w->nact + 1, sizeof *w->p);
+	w->met = take(a, ((size_t)w->n * w->n + 7) / 8, 1);
+	w->vs = take(a, k, sizeof(int));
+	w->mt = take(a, k, sizeof(int));
+	w->par = take(a, k, sizeof(int));
+	w->base = take(a, k, sizeof(int));
+	w->q = take(a, k, sizeof(int));
+	w->inq = take(a, k, 1);
+	w->bl = take(a, k, 1);
+	w->mark = take(a, k, 1);
+	for (int l = 0; l < 2; l++) {
+		struct level *L = &w->lv[l];
+		L->x = take(a, k, sizeof(int));
+		L->s1 = take(a, k, sizeof(int));
+		L->s2 = take(a, k, sizeof(int));
+		L->sufw = take(a, k, sizeof(int));
+		L->sufb = take(a, k, sizeof(int));
+		L->sufws = take(a, k, sizeof(int));
+		L->sufbs = take(a, k, sizeof(int));
+		L->used = take(a, k, 1);
+		L->flag = take(a, k, 1);
+		L->ex2 = take(a, EX2_MAX, sizeof *L->ex2);
+	}
+	w->limbo = take(a, k, sizeof(int));
+	w->flo = take(a, k, sizeof(int));
+	w->bestflo = take(a, k, sizeof(int));
+	w->rest = take(a, k, sizeof(int));
+	w->mdp = take(a, k, sizeof(int));
+	w->res = take(a, k, sizeof(int));
+	w->cur = take(a, 2 * k, sizeof(int));
+	w->best = take(a, 2 * k, sizeof(int));
+	rd->col = take(a, nr, 1);
+	rd->pts = take(a, nr, 1);
+	rd->free = take(a, nr, 1);
+	rd->opp = take(a, nr, sizeof(short));
+}
+
+static int
+by_rank(const void *va, const void *vb)
+{
+	const struct sp *a = va, *b = vb;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* A player's float in round r (1-based): +1 down, -1 up, 0 none. */
+static int
+float_in(const struct work *w, const struct rounds *rd, int p, int r)
+{
+	if (r < 1)
+		return 0;
+	size_t at = (size_t)p * TOURNEY_ROUNDS_MAX + (size_t)(r - 1);
+	if (rd->opp[at] < 0)
+		return rd->free[at] ? 1 : 0;
+	int sp = 0, so = 0, o = rd->opp[at];
+	for (int i = 0; i < r - 1; i++) {
+		sp += rd->pts[(size_t)p * TOURNEY_ROUNDS_MAX + (size_t)i];
+		so += rd->pts[(size_t)o * TOURNEY_ROUNDS_MAX + (size_t)i];
+	}
+	(void)w;
+	return sp > so ? 1 : sp < so ? -1 : 0;
+}
+
+/* Reads the earlier rounds into rd, w->met and the players w->p. */
+static void
+prepare(struct work *w, const struct tourney_player *pl, const struct tourney_game *games,
+    int ngames, struct rounds *rd)
+{
+	size_t nr = (size_t)w->n * TOURNEY_ROUNDS_MAX;
+	memset(rd->col, 0, nr);
+	memset(rd->pts, 0, nr);
+	memset(rd->free, 0, nr);
+	for (size_t i = 0; i < nr; i++)
+		rd->opp[i] = -1;
+	memset(w->met, 0, ((size_t)w->n * w->n + 7) / 8);
+	for (int i = 0; i < ngames; i++) {
+		const struct tourney_game *g = &games[i];
+		if (g->round < 1 || g->round >= w->round)
+			continue;
+		size_t r = (size_t)(g->round - 1);
+		int pa = g->first, pb = g->second;
+		size_t ia = (size_t)pa * TOURNEY_ROUNDS_MAX + r;
+		rd->pts[ia] = (unsigned char)tourney_points(g, pa);
+		if (g->result == TR_BYE || g->result == TR_SECOND_FORFEIT)
+			rd->free[ia] = 1;
+		if (pb == TOURNEY_BYE)
+			continue;
+		size_t ib = (size_t)pb * TOURNEY_ROUNDS_MAX + r;
+		rd->pts[ib] = (unsigned char)tourney_points(g, pb);
+		if (g->result == TR_FIRST_FORFEIT)
+			rd->free[ib] = 1;
+		if (!tourney_played(g))
+			continue;
+		rd->col[ia] = 1;
+		rd->col[ib] = -1;
+		rd->opp[ia] = (short)pb;
+		rd->opp[ib] = (short)pa;
+		long ab = (long)pa * w->n + pb, ba = (long)pb * w->n + pa;
+		w->met[ab >> 3] |= (unsigned char)(1u << (ab & 7));
+		w->met[ba >> 3] |= (unsigned char)(1u << (ba & 7));
+	}
+	int k = 0, last = w->round == w->rounds;
+	for (int p = 0; p < w->n; p++) {
+		if (pl[p].withdrawn)
+			continue;
+		struct sp *x = &w->p[k++];
+		memset(x, 0, sizeof *x);
+		x->idx = p;
+		x->byeok = 1;
+		for (int r = 0; r < w->round - 1; r++) {
+			size_t at = (size_t)p * TOURNEY_ROUNDS_MAX + (size_t)r;
+			x->score += rd->pts[at];
+			/* a bye or a forfeit win bars the bye (C.04.1.d) */
+			x->byeok &= !rd->free[at];
+			if (rd->col[at]) {
+				x->hist[x->nplayed++] = rd->col[at];
+				x->cd += rd->col[at];
+			}
+		}
+		x->fl1 = float_in(w, rd, p, w->round - 1);
+		x->fl2 = float_in(w, rd, p, w->round - 2);
+		/* topscorers: over half the most points, in the last round */
+		x->top = last && x->score > w->round - 1;
+		if (x->nplayed == 0) {
+			x->pref = 0;
+		} else if (x->cd > 1 || x->cd < -1) {
+			x->pref = x->cd > 0 ? -1 : 1;
+			x->strength = 3;
+		} else if (x->nplayed >= 2 && x->hist[x->nplayed - 1] == x->hist[x->nplayed - 2]) {
+			x->pref = -x->hist[x->nplayed - 1];
+			x->strength = 3;
+		} else if (x->cd != 0) {
+			x->pref = -x->cd;
+			x->strength = 2;
+		} else {
+			x->pref = -x->hist[x->nplayed - 1];
+			x->strength = 1;
+		}
+	}
+	qsort(w->p, (size_t)k, sizeof *w->p, by_rank);
+}
+
+int
+swiss_pair(const struct tourney_player *pl, int n, const struct tourney_game *games, int ngames,
+    int round, int rounds, struct tourney_game *out, int outmax)
+{
+	if (n < 0 || n > TOURNEY_PLAYERS_MAX || (n > 0 && !pl) || ngames < 0 ||
+	    (ngames > 0 && !games) || rounds > TOURNEY_ROUNDS_MAX || round < 1 || round > rounds)
+		return SWISS_EINVAL;
+	for (int i = 0; i < ngames; i++) {
+		const struct tourney_game *g = &games[i];
+		if (g->round < 1 || g->round >= round)
+			continue;
+		if (g->first < 0 || g->first >= n || g->first == g->second)
+			return SWISS_EINVAL;
+		if (g->result == TR_BYE ? g->second != TOURNEY_BYE
+					: g->second < 0 || g->second >= n)
+			return SWISS_EINVAL;
+	}
+	int nact = 0;
+	for (int i = 0; i < n; i++)
+		nact += !pl[i].withdrawn;
+	if (outmax < (nact + 1) / 2 || (nact > 0 && !out))
+		return SWISS_EINVAL;
+	if (nact == 0)
+		return 0;
+	struct work w;
+	struct rounds rd;
+	struct arena a = { NULL, 0 };
+	memset(&w, 0, sizeof w);
+	w.n = n;
+	w.nact = nact;
+	w.round = round;
+	w.rounds = rounds;
+	w.limit = SWISS_NODES;
+	layout(&w, &a, &rd);
+	a.base = malloc(a.off + 16);
+	if (!a.base)
+		return SWISS_EINVAL;
+	a.off = 0;
+	layout(&w, &a, &rd);
+	prepare(&w, pl, games, ngames, &rd);
+	int ng = pair_round(&w, out);
+	free(a.base);
+	return ng;
+}
