@@ -16,6 +16,12 @@ $(O)/tests/unit/test_opening: $(O)/tests/unit/test_opening.o $(RULES_LIB)
 
 TESTS += $(O)/tests/unit/test_opening
 
+# The Swiss pairing by the Dutch system (tourney/swiss.h, issue 48).
+$(O)/tests/unit/test_swiss: $(O)/tests/unit/test_swiss.o $(TOURNEY_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_swiss
+
 # Accounts, ratings, the store and exports (issue 7): daemon modules that
 # stand without the network, tested on their own. Production objects get
 # their flags from their own module.mk (daemon/module.mk), never from here:
