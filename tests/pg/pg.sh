@@ -87,8 +87,10 @@ stop)
 pause | resume)
 	sig=STOP
 	[ "$cmd" = pause ] || sig=CONT
+	# a backend that ends between ps and kill (a connection closing) needs
+	# no signal: only a live one failing to take it is an error
 	for p in $(ps -o pid= --ppid "$(cat "$dir/pid")"); do
-		kill -"$sig" "$p"
+		kill -"$sig" "$p" 2>/dev/null || ! kill -0 "$p" 2>/dev/null || exit 1
 	done
 	;;
 createdb)
