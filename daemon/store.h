@@ -21,7 +21,7 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 10,
+	STORE_SCHEMA_VERSION = 11,
 	STORE_OPENING_LOG_MAX = 255, /* rules/opening.h's OPENING_LOG_MAX, without its NUL */
 	STORE_OWNER_MAX = 16,        /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48,       /* a sanction's target: a name key, an address or CIDR */

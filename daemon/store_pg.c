@@ -109,6 +109,32 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  name_key TEXT NOT NULL, puzzle_id BIGINT NOT NULL REFERENCES puzzles (id),"
 	"  solved INTEGER NOT NULL, at BIGINT NOT NULL,"
 	"  PRIMARY KEY (name_key, puzzle_id));",
+	/* 10 -> 11: tournaments (issue 48): events, their players (by name
+	 * key; seq the order of joining), their pairings (a round's board
+	 * once), and the pairing a game is played for (0: none) */
+	"CREATE TABLE tourneys ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  kind INTEGER NOT NULL, state INTEGER NOT NULL, entrants INTEGER NOT NULL,"
+	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, opening INTEGER NOT NULL,"
+	"  rated INTEGER NOT NULL, tc_base INTEGER NOT NULL, tc_inc INTEGER NOT NULL,"
+	"  starts BIGINT NOT NULL, length INTEGER NOT NULL, round INTEGER NOT NULL DEFAULT 0,"
+	"  creator TEXT NOT NULL, name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '',"
+	"  created BIGINT NOT NULL, ended BIGINT NOT NULL DEFAULT 0);"
+	"CREATE TABLE tourney_players ("
+	"  tourney_id BIGINT NOT NULL REFERENCES tourneys (id),"
+	"  name TEXT NOT NULL, name_key TEXT NOT NULL, seq INTEGER NOT NULL,"
+	"  rating INTEGER NOT NULL, bot_level INTEGER NOT NULL DEFAULT 0,"
+	"  withdrawn INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (tourney_id, name_key));"
+	"CREATE TABLE tourney_games ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  tourney_id BIGINT NOT NULL REFERENCES tourneys (id),"
+	"  round INTEGER NOT NULL, board INTEGER NOT NULL,"
+	"  first TEXT NOT NULL, second TEXT NOT NULL,"
+	"  result INTEGER NOT NULL DEFAULT 0, room TEXT NOT NULL DEFAULT '',"
+	"  UNIQUE (tourney_id, round, board));"
+	"ALTER TABLE games ADD COLUMN tpair BIGINT NOT NULL DEFAULT 0;"
+	"CREATE INDEX games_tpair ON games (tpair) WHERE tpair <> 0;",
 };
 
 enum stmt {
@@ -162,6 +188,13 @@ enum stmt {
 	S_COUNT
 };
 
+/* A games row as read_game reads it. */
+#define GAME_COLS                                                                            \
+	"id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"               \
+	" started, coalesce(ended, 0), result, reason, black_before, black_after,"           \
+	" white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id)," \
+	" private, code, opening_plies, owner, moved_both, opening_log, tpair"
+
 static const char *const sql[S_COUNT] = {
 	[S_USER_NEW] =
 	    "INSERT INTO users (name, name_key, pwhash, created) VALUES ($1, $2, $3, $4)",
@@ -194,8 +227,9 @@ static const char *const sql[S_COUNT] = {
 	[S_GAME_NEW] =
 	    "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
 	    " black, white, black_key, white_key, started, black_before, white_before,"
-	    " private, code, opening_plies, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
-	    " $9, lower($8), lower($9), $10, $11, $12, $13, $14, $15, $16) RETURNING id",
+	    " private, code, opening_plies, owner, tpair) VALUES ($1, $2, $3, $4, $5, $6, $7,"
+	    " $8, $9, lower($8), lower($9), $10, $11, $12, $13, $14, $15, $16, $17)"
+	    " RETURNING id",
 	[S_GAME_COLOURS] = "UPDATE games SET black = $2, white = $3, black_key = lower($2),"
 			   " white_key = lower($3), opening_plies = $4, opening_log = $5"
 			   " WHERE id = $1",
@@ -207,12 +241,7 @@ static const char *const sql[S_COUNT] = {
 	[S_GAME_END] = "UPDATE games SET ended = $2, result = $3, reason = $4, black_before = $5,"
 		       " black_after = $6, white_before = $7, white_after = $8"
 		       " WHERE id = $1 AND ended IS NULL",
-	[S_GAME_GET] =
-	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
-	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
-	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies, owner, moved_both, opening_log FROM games"
-	    " WHERE id = $1",
+	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = $1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = $1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
@@ -257,7 +286,7 @@ static const char *const sql[S_COUNT] = {
 	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = $1",
 };
 
-enum { BACKOFF_MIN_MS = 100, BACKOFF_MAX_MS = 2000, PARAMS_MAX = 16, PARAM_LEN = 32 };
+enum { BACKOFF_MIN_MS = 100, BACKOFF_MAX_MS = 2000, PARAMS_MAX = 20, PARAM_LEN = 32 };
 
 struct pg {
 	PGconn *conn;
@@ -894,6 +923,7 @@ pg_game_begin(store_t *s, store_game_t *g)
 	p_text(&p, g->code);
 	p_int(&p, g->opening_plies);
 	p_text(&p, g->owner);
+	p_int(&p, g->tpair);
 	PGresult *r = run(s, S_GAME_NEW, &p, "begin game", NULL);
 	if (!r)
 		return -1;
@@ -989,6 +1019,7 @@ read_game(const PGresult *r, int row, store_game_t *g)
 	col_text(g->owner, sizeof g->owner, r, row, 22);
 	g->moved_both = (int)col_int(r, row, 23);
 	col_text(g->opening_log, sizeof g->opening_log, r, row, 24);
+	g->tpair = col_int(r, row, 25);
 }
 
 static int

@@ -109,6 +109,32 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  name_key TEXT NOT NULL, puzzle_id INTEGER NOT NULL REFERENCES puzzles (id),"
 	"  solved INTEGER NOT NULL, at INTEGER NOT NULL,"
 	"  PRIMARY KEY (name_key, puzzle_id)) WITHOUT ROWID;",
+	/* 10 -> 11: tournaments (issue 48): events, their players (by name
+	 * key; seq the order of joining), their pairings (a round's board
+	 * once), and the pairing a game is played for (0: none) */
+	"CREATE TABLE tourneys ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind INTEGER NOT NULL, state INTEGER NOT NULL, entrants INTEGER NOT NULL,"
+	"  rule INTEGER NOT NULL, size INTEGER NOT NULL, opening INTEGER NOT NULL,"
+	"  rated INTEGER NOT NULL, tc_base INTEGER NOT NULL, tc_inc INTEGER NOT NULL,"
+	"  starts INTEGER NOT NULL, length INTEGER NOT NULL, round INTEGER NOT NULL DEFAULT 0,"
+	"  creator TEXT NOT NULL, name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '',"
+	"  created INTEGER NOT NULL, ended INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE tourney_players ("
+	"  tourney_id INTEGER NOT NULL REFERENCES tourneys (id),"
+	"  name TEXT NOT NULL, name_key TEXT NOT NULL, seq INTEGER NOT NULL,"
+	"  rating INTEGER NOT NULL, bot_level INTEGER NOT NULL DEFAULT 0,"
+	"  withdrawn INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (tourney_id, name_key)) WITHOUT ROWID;"
+	"CREATE TABLE tourney_games ("
+	"  id INTEGER PRIMARY KEY,"
+	"  tourney_id INTEGER NOT NULL REFERENCES tourneys (id),"
+	"  round INTEGER NOT NULL, board INTEGER NOT NULL,"
+	"  first TEXT NOT NULL, second TEXT NOT NULL,"
+	"  result INTEGER NOT NULL DEFAULT 0, room TEXT NOT NULL DEFAULT '',"
+	"  UNIQUE (tourney_id, round, board));"
+	"ALTER TABLE games ADD COLUMN tpair INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX games_tpair ON games (tpair) WHERE tpair <> 0;",
 };
 
 enum stmt {
@@ -163,6 +189,13 @@ enum stmt {
 	S_COUNT
 };
 
+/* A games row as read_game reads it. */
+#define GAME_COLS                                                                            \
+	"id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"               \
+	" started, coalesce(ended, 0), result, reason, black_before, black_after,"           \
+	" white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id)," \
+	" private, code, opening_plies, owner, moved_both, opening_log, tpair"
+
 static const char *const sql[S_COUNT] = {
 	[S_USER_NEW] =
 	    "INSERT INTO users (name, name_key, pwhash, created) VALUES (?1, ?2, ?3, ?4)",
@@ -193,8 +226,8 @@ static const char *const sql[S_COUNT] = {
 	[S_GAME_NEW] =
 	    "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
 	    " black, white, black_key, white_key, started, black_before, white_before,"
-	    " private, code, opening_plies, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-	    " ?9, lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+	    " private, code, opening_plies, owner, tpair) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+	    " ?8, ?9, lower(?8), lower(?9), ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
 	[S_GAME_COLOURS] = "UPDATE games SET black = ?2, white = ?3, black_key = lower(?2),"
 			   " white_key = lower(?3), opening_plies = ?4, opening_log = ?5"
 			   " WHERE id = ?1",
@@ -208,12 +241,7 @@ static const char *const sql[S_COUNT] = {
 		       " WHERE id = ?1 AND ended IS NULL",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
-	[S_GAME_GET] =
-	    "SELECT id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"
-	    " started, coalesce(ended, 0), result, reason, black_before, black_after,"
-	    " white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id),"
-	    " private, code, opening_plies, owner, moved_both, opening_log FROM games"
-	    " WHERE id = ?1",
+	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = ?1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
@@ -868,6 +896,7 @@ sq_game_begin(store_t *s, store_game_t *g)
 	sqlite3_bind_text(q, 14, g->code, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(q, 15, g->opening_plies);
 	sqlite3_bind_text(q, 16, g->owner, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 17, g->tpair);
 	rc = done(s, q, "begin game");
 	if (rc == 0)
 		g->id = sqlite3_last_insert_rowid(sq(s)->db);
@@ -973,6 +1002,7 @@ read_game(sqlite3_stmt *q, store_game_t *g)
 	copy_text(g->owner, sizeof g->owner, q, 22);
 	g->moved_both = sqlite3_column_int(q, 23);
 	copy_text(g->opening_log, sizeof g->opening_log, q, 24);
+	g->tpair = sqlite3_column_int64(q, 25);
 }
 
 static int

@@ -590,6 +590,7 @@ test_migration_from_v1(void **state)
 	assert_int_equal(total, 1);
 	assert_int_equal(list[0].rule, RULE_RENJU);
 	assert_int_equal(list[0].nmoves, 1);
+	assert_true(list[0].tpair == 0); /* step 11: played for no pairing */
 	store_rating_t r;
 	assert_int_equal(store_rating_get(s, "Zed", RULE_RENJU, &r), STORE_NOT_FOUND);
 	assert_true(r.g.rating == 1500);
@@ -814,6 +815,56 @@ test_puzzles(void **state)
 	print_message("  puzzles: kept once, read back, picked by rating, tried once\n");
 }
 
+/* A database at schema 10 (step 11 undone on a fresh one, its rows kept)
+ * takes step 11 at open: its games are there with no pairing, and the
+ * tournament tables work. */
+static void
+test_migration_to_11(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("mig11.db");
+	store_game_t g = sample_game("r5", "Zed", "yan"), back;
+	store_move_t m = { rules_move(7, 7), 10, 299990, 300000 }, moves[RULES_CELLS];
+	assert_int_equal(store_game_begin(s, &g), 0);
+	assert_int_equal(store_game_move(s, g.id, 0, &m), 0);
+	assert_int_equal(store_user_create(s, "Zed", "scrypt$z", 5), 0);
+	char path[256];
+	snprintf(path, sizeof path, "%s", store_path(s));
+	store_close(s);
+	static const char *const undo = "DROP INDEX games_tpair; ALTER TABLE games DROP COLUMN"
+					" tpair; DROP TABLE tourney_games; DROP TABLE"
+					" tourney_players; DROP TABLE tourneys;";
+	if (pg_url) {
+		PGconn *c = PQconnectdb(path);
+		char sql[300];
+		snprintf(sql, sizeof sql, "%s UPDATE schema_version SET version = 10", undo);
+		PGresult *r = PQexec(c, sql);
+		assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+		PQclear(r);
+		PQfinish(c);
+	} else {
+		sqlite3 *db;
+		char sql[300];
+		snprintf(sql, sizeof sql, "%s PRAGMA user_version = 10;", undo);
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+	}
+	s = open_ok_again("mig11.db");
+	assert_int_equal(store_schema_version(s), 11);
+	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
+	assert_int_equal(back.nmoves, 1);
+	assert_string_equal(back.black, "Zed");
+	assert_true(back.tpair == 0);
+	g = sample_game("r6", "Zed", "yan");
+	g.tpair = 42; /* a pairing's row */
+	assert_int_equal(store_game_begin(s, &g), 0);
+	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
+	assert_true(back.tpair == 42);
+	store_close(s);
+	print_message("  a schema 10 database takes step 11 keeping its games\n");
+}
+
 struct writer {
 	const char *path;
 	atomic_int stop;
@@ -988,6 +1039,7 @@ main(void)
 			cmocka_unit_test(test_sanctions_and_settings),
 			cmocka_unit_test(test_reviews),
 			cmocka_unit_test(test_puzzles),
+			cmocka_unit_test(test_migration_to_11),
 			cmocka_unit_test(test_pg_migrations_and_outage),
 		};
 		return cmocka_run_group_tests_name("store on PostgreSQL", pg, setup, teardown);
@@ -1006,6 +1058,7 @@ main(void)
 		cmocka_unit_test(test_sanctions_and_settings),
 		cmocka_unit_test(test_reviews),
 		cmocka_unit_test(test_puzzles),
+		cmocka_unit_test(test_migration_to_11),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_redacted),
 	};
