@@ -470,6 +470,85 @@ store_review_get(store_t *s, int64_t game_id, char *out, size_t cap)
 }
 
 int
+store_tourney_new(store_t *s, store_tourney_t *t)
+{
+	return CALL(s, tourney_new, t);
+}
+
+int
+store_tourney_set(store_t *s, const store_tourney_t *t)
+{
+	return CALL(s, tourney_set, t);
+}
+
+int
+store_tourney_get(store_t *s, int64_t id, store_tourney_t *out)
+{
+	return CALL(s, tourney_get, id, out);
+}
+
+int
+store_tourneys(
+    store_t *s, int64_t since, void (*fn)(void *arg, const store_tourney_t *t), void *arg)
+{
+	return CALL(s, tourneys, since, fn, arg);
+}
+
+int
+store_tplayer_put(store_t *s, int64_t tourney, const store_tplayer_t *p)
+{
+	return CALL(s, tplayer_put, tourney, p);
+}
+
+int
+store_tplayer_drop(store_t *s, int64_t tourney, const char *name)
+{
+	return CALL(s, tplayer_drop, tourney, name);
+}
+
+int
+store_tplayers(
+    store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tplayer_t *p), void *arg)
+{
+	return CALL(s, tplayers, tourney, fn, arg);
+}
+
+int
+store_tround_put(store_t *s, int64_t tourney, int round, store_tgame_t *g, int n)
+{
+	if (n < 0 || (n > 0 && g == NULL) || round < 1) {
+		s->unavailable = 0;
+		snprintf(s->msg, sizeof s->msg, "tround put: round %d of %d pairings", round, n);
+		return -1;
+	}
+	return CALL(s, tround_put, tourney, round, g, n);
+}
+
+int
+store_tgame_result(store_t *s, int64_t tgame, int result)
+{
+	return CALL(s, tgame_result, tgame, result);
+}
+
+int
+store_tgame_room(store_t *s, int64_t tgame, const char *room)
+{
+	return CALL(s, tgame_room, tgame, room);
+}
+
+int
+store_tgames(store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tgame_t *g), void *arg)
+{
+	return CALL(s, tgames, tourney, fn, arg);
+}
+
+int
+store_tgame_linked(store_t *s, int64_t tgame, store_game_t *out)
+{
+	return CALL(s, tgame_linked, tgame, out);
+}
+
+int
 store_setting_get(store_t *s, const char *key, char *out, size_t cap)
 {
 	return CALL(s, setting_get, key, out, cap);

@@ -170,7 +170,9 @@ void store_rollback_to(store_t *s);
  * "injected fault"), kill the process at once (SIGKILL) or take two seconds
  * and go on (slow). WHEN is before or
  * after; POINT is a write's name with dashes (save-move, save-rating,
- * end-game, begin-game, save-colours, undo-moves, commit, migration); ACTION
+ * end-game, begin-game, save-colours, undo-moves, commit, migration; the
+ * tournaments' tourney-new, tourney-set, tplayer-put, tplayer-drop,
+ * tround-put (each pairing and the round), tgame-result, tgame-room); ACTION
  * is fail, die or slow. Other builds ignore the variable. store_fault lets the
  * store's callers name points of their own (it returns -1 to fail).
  */
@@ -313,14 +315,19 @@ typedef struct {
 } store_tgame_t;
 /* A new event, t->id its row (t->created, t->state as given). */
 int store_tourney_new(store_t *s, store_tourney_t *t);
-/* Its state, round, ended and owner as in t (the rest is fixed). */
+/* Its state, round, ended and owner as in t (the rest is fixed):
+ * STORE_NOT_FOUND when there is no event t->id. */
 int store_tourney_set(store_t *s, const store_tourney_t *t);
+/* STORE_NOT_FOUND when there is no such event. */
 int store_tourney_get(store_t *s, int64_t id, store_tourney_t *out);
 /* fn for each event not over nor cancelled, and each that ended at or
  * after since, oldest first; the count or -1. */
 int store_tourneys(
     store_t *s, int64_t since, void (*fn)(void *arg, const store_tourney_t *t), void *arg);
-/* Adds the player, or changes its withdrawn and rating (by name, any case). */
+/* Adds the player (p->seq 0: the next after the event's highest), or,
+ * when it is in (by name, any case), changes its withdrawn and rating
+ * only (its spelling, seq and bot_level kept). STORE_NOT_FOUND when there
+ * is no such event. */
 int store_tplayer_put(store_t *s, int64_t tourney, const store_tplayer_t *p);
 /* Takes the player out (a leave before the start): STORE_NOT_FOUND when not in. */
 int store_tplayer_drop(store_t *s, int64_t tourney, const char *name);
@@ -328,19 +335,28 @@ int store_tplayer_drop(store_t *s, int64_t tourney, const char *name);
 int store_tplayers(
     store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tplayer_t *p), void *arg);
 /* A round's pairings g[0..n), all at once with the event's round set to
- * round, in one transaction: each g[i].id its row. STORE_EXISTS, nothing
- * written, when the event has that round paired already (a round is
- * never paired twice, whoever asks). */
+ * round, in one transaction: each g[i].id its row, g[i].round round
+ * (their result and room as given). STORE_EXISTS, nothing written, when
+ * the event has that round paired already (its round >= round, or a
+ * pairing of that round is there: a round is never paired twice,
+ * whoever asks; on PostgreSQL the event's row is locked, so a second
+ * asker waits and then finds it), or when two of g share a board;
+ * STORE_NOT_FOUND when there is no such event; -1 for a round below 1.
+ * Inside the caller's transaction (store_begin) it is a savepoint of its
+ * own in it: refused, it leaves that transaction as it was. */
 int store_tround_put(store_t *s, int64_t tourney, int round, store_tgame_t *g, int n);
-/* A pairing's result, from pending only: STORE_EXISTS when it has one. */
+/* A pairing's result, from pending only: STORE_EXISTS when it has one,
+ * STORE_NOT_FOUND when there is no such pairing. */
 int store_tgame_result(store_t *s, int64_t tgame, int result);
-/* The room of the game made for a pairing. */
+/* The room of the game made for a pairing: STORE_NOT_FOUND when there is
+ * no such pairing. */
 int store_tgame_room(store_t *s, int64_t tgame, const char *room);
 /* fn for each pairing of the event, by round then board; the count or -1. */
 int store_tgames(
     store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tgame_t *g), void *arg);
-/* The game played for pairing tgame (store_game_t.tpair): its row without
- * moves, or STORE_NOT_FOUND when none was begun. */
+/* The game played for pairing tgame (store_game_t.tpair; the newest when
+ * several were begun): its row without moves (nmoves their count, as
+ * store_game_load gives it), or STORE_NOT_FOUND when none was begun. */
 int store_tgame_linked(store_t *s, int64_t tgame, store_game_t *out);
 
 /* Server settings that persist (the MOTD): STORE_NOT_FOUND when unset. */

@@ -87,6 +87,22 @@ struct store_ops {
 	    store_t *s, const char *name, int64_t id, int solved, int64_t at, const glicko_t *g);
 	int (*review_put)(store_t *s, int64_t game_id, int64_t made, const char *body);
 	int (*review_get)(store_t *s, int64_t game_id, char *out, size_t cap);
+	int (*tourney_new)(store_t *s, store_tourney_t *t);
+	int (*tourney_set)(store_t *s, const store_tourney_t *t);
+	int (*tourney_get)(store_t *s, int64_t id, store_tourney_t *out);
+	int (*tourneys)(
+	    store_t *s, int64_t since, void (*fn)(void *arg, const store_tourney_t *t), void *arg);
+	int (*tplayer_put)(store_t *s, int64_t tourney, const store_tplayer_t *p);
+	int (*tplayer_drop)(store_t *s, int64_t tourney, const char *name);
+	int (*tplayers)(store_t *s, int64_t tourney,
+	    void (*fn)(void *arg, const store_tplayer_t *p), void *arg);
+	/* its own transaction, or a savepoint of its own in the caller's */
+	int (*tround_put)(store_t *s, int64_t tourney, int round, store_tgame_t *g, int n);
+	int (*tgame_result)(store_t *s, int64_t tgame, int result);
+	int (*tgame_room)(store_t *s, int64_t tgame, const char *room);
+	int (*tgames)(
+	    store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tgame_t *g), void *arg);
+	int (*tgame_linked)(store_t *s, int64_t tgame, store_game_t *out);
 	int (*setting_get)(store_t *s, const char *key, char *out, size_t cap);
 	int (*setting_put)(store_t *s, const char *key, const char *value);
 };

@@ -182,18 +182,37 @@ enum stmt {
 	S_PUZZLE_RATE,
 	S_REVIEW_PUT,
 	S_REVIEW_GET,
+	S_TOURNEY_NEW,
+	S_TOURNEY_SET,
+	S_TOURNEY_GET,
+	S_TOURNEYS,
+	S_TPLAYER_PUT,
+	S_TPLAYER_DROP,
+	S_TPLAYERS,
+	S_TROUND_CHECK,
+	S_TGAME_NEW,
+	S_TROUND_SET,
+	S_TGAME_RESULT,
+	S_TGAME_THERE,
+	S_TGAME_ROOM,
+	S_TGAMES,
+	S_TGAME_LINKED,
 	S_SETTING_GET,
 	S_SETTING_PUT,
 	S_SETTING_DROP,
 	S_COUNT
 };
 
-/* A games row as read_game reads it. */
+/* A games row as read_game reads it (store_game_load, store_tgame_linked). */
 #define GAME_COLS                                                                            \
 	"id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"               \
 	" started, coalesce(ended, 0), result, reason, black_before, black_after,"           \
 	" white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id)," \
 	" private, code, opening_plies, owner, moved_both, opening_log, tpair"
+/* A tourneys row as read_tourney reads it. */
+#define TOURNEY_COLS                                                                      \
+	"id, kind, state, entrants, rule, size, opening, rated, tc_base, tc_inc, starts," \
+	" length, round, creator, name, owner, created, ended"
 
 static const char *const sql[S_COUNT] = {
 	[S_USER_NEW] =
@@ -280,6 +299,41 @@ static const char *const sql[S_COUNT] = {
 	[S_REVIEW_PUT] = "INSERT INTO reviews (game_id, made, body) VALUES ($1, $2, $3)"
 			 " ON CONFLICT (game_id) DO NOTHING",
 	[S_REVIEW_GET] = "SELECT body FROM reviews WHERE game_id = $1",
+	[S_TOURNEY_NEW] = "INSERT INTO tourneys (kind, state, entrants, rule, size, opening, rated,"
+			  " tc_base, tc_inc, starts, length, round, creator, name, owner, created,"
+			  " ended) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
+			  " $14, $15, $16, $17) RETURNING id",
+	[S_TOURNEY_SET] =
+	    "UPDATE tourneys SET state = $2, round = $3, ended = $4, owner = $5 WHERE id = $1",
+	[S_TOURNEY_GET] = "SELECT " TOURNEY_COLS " FROM tourneys WHERE id = $1",
+	/* states 0 and 1: proto.h's TSTATE_SOON and TSTATE_RUNNING */
+	[S_TOURNEYS] = "SELECT " TOURNEY_COLS " FROM tourneys"
+		       " WHERE state IN (0, 1) OR ended >= $1 ORDER BY id",
+	[S_TPLAYER_PUT] =
+	    "INSERT INTO tourney_players (tourney_id, name, name_key, seq, rating, bot_level,"
+	    " withdrawn) VALUES ($1, $2, $3, CASE WHEN $4 > 0 THEN $4 ELSE (SELECT"
+	    " coalesce(max(seq), 0) + 1 FROM tourney_players WHERE tourney_id = $1) END,"
+	    " $5, $6, $7) ON CONFLICT (tourney_id, name_key) DO UPDATE SET"
+	    " rating = EXCLUDED.rating, withdrawn = EXCLUDED.withdrawn",
+	[S_TPLAYER_DROP] = "DELETE FROM tourney_players WHERE tourney_id = $1 AND name_key = $2",
+	[S_TPLAYERS] = "SELECT name, seq, rating, bot_level, withdrawn FROM tourney_players"
+		       " WHERE tourney_id = $1 ORDER BY seq, name_key",
+	/* the event's row locked until the round's transaction ends: a second
+	 * asker waits here, then reads the round the first one set */
+	[S_TROUND_CHECK] = "SELECT round, EXISTS (SELECT 1 FROM tourney_games WHERE"
+			   " tourney_id = $1 AND round = $2) FROM tourneys WHERE id = $1"
+			   " FOR UPDATE",
+	[S_TGAME_NEW] = "INSERT INTO tourney_games (tourney_id, round, board, first, second,"
+			" result, room) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+	[S_TROUND_SET] = "UPDATE tourneys SET round = $2 WHERE id = $1",
+	[S_TGAME_RESULT] = "UPDATE tourney_games SET result = $2 WHERE id = $1 AND result = 0",
+	[S_TGAME_THERE] = "SELECT 1 FROM tourney_games WHERE id = $1",
+	[S_TGAME_ROOM] = "UPDATE tourney_games SET room = $2 WHERE id = $1",
+	[S_TGAMES] = "SELECT id, round, board, first, second, result, room FROM tourney_games"
+		     " WHERE tourney_id = $1 ORDER BY round, board",
+	/* tpair <> 0 as the partial index games_tpair has it (and no pairing 0) */
+	[S_TGAME_LINKED] = "SELECT " GAME_COLS " FROM games WHERE tpair = $1 AND tpair <> 0"
+			   " ORDER BY id DESC LIMIT 1",
 	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = $1",
 	[S_SETTING_PUT] = "INSERT INTO settings (key, value) VALUES ($1, $2)"
 			  " ON CONFLICT (key) DO UPDATE SET value = $2",
@@ -1371,6 +1425,304 @@ pg_review_get(store_t *s, int64_t game_id, char *out, size_t cap)
 	return rc;
 }
 
+/* A tourneys row (TOURNEY_COLS). */
+static void
+read_tourney(const PGresult *r, int row, store_tourney_t *t)
+{
+	memset(t, 0, sizeof *t);
+	t->id = col_int(r, row, 0);
+	t->kind = (int)col_int(r, row, 1);
+	t->state = (int)col_int(r, row, 2);
+	t->entrants = (int)col_int(r, row, 3);
+	t->rule = (int)col_int(r, row, 4);
+	t->size = (int)col_int(r, row, 5);
+	t->opening = (int)col_int(r, row, 6);
+	t->rated = (int)col_int(r, row, 7);
+	t->tc_base = (int)col_int(r, row, 8);
+	t->tc_inc = (int)col_int(r, row, 9);
+	t->starts = col_int(r, row, 10);
+	t->length = (int)col_int(r, row, 11);
+	t->round = (int)col_int(r, row, 12);
+	col_text(t->creator, sizeof t->creator, r, row, 13);
+	col_text(t->name, sizeof t->name, r, row, 14);
+	col_text(t->owner, sizeof t->owner, r, row, 15);
+	t->created = col_int(r, row, 16);
+	t->ended = col_int(r, row, 17);
+}
+
+static int
+pg_tourney_new(store_t *s, store_tourney_t *t)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, t->kind);
+	p_int(&p, t->state);
+	p_int(&p, t->entrants);
+	p_int(&p, t->rule);
+	p_int(&p, t->size);
+	p_int(&p, t->opening);
+	p_int(&p, t->rated);
+	p_int(&p, t->tc_base);
+	p_int(&p, t->tc_inc);
+	p_int(&p, t->starts);
+	p_int(&p, t->length);
+	p_int(&p, t->round);
+	p_text(&p, t->creator);
+	p_text(&p, t->name);
+	p_text(&p, t->owner);
+	p_int(&p, t->created);
+	p_int(&p, t->ended);
+	PGresult *r = run(s, S_TOURNEY_NEW, &p, "tourney new", NULL);
+	if (!r)
+		return -1;
+	t->id = col_int(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+static int
+pg_tourney_set(store_t *s, const store_tourney_t *t)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	p_int(&p, t->id);
+	p_int(&p, t->state);
+	p_int(&p, t->round);
+	p_int(&p, t->ended);
+	p_text(&p, t->owner);
+	int rc = done(s, S_TOURNEY_SET, &p, "tourney set", &changed);
+	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_tourney_get(store_t *s, int64_t id, store_tourney_t *out)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_int(&p, id);
+	int rc = one_row(s, S_TOURNEY_GET, &p, "get tourney", &r);
+	if (rc == 0) {
+		read_tourney(r, 0, out);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_tourneys(store_t *s, int64_t since, void (*fn)(void *arg, const store_tourney_t *t), void *arg)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, since);
+	PGresult *r = run(s, S_TOURNEYS, &p, "list tourneys", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r);
+	for (int i = 0; i < n; i++) {
+		store_tourney_t t;
+		read_tourney(r, i, &t);
+		fn(arg, &t);
+	}
+	PQclear(r);
+	return n;
+}
+
+static int
+pg_tplayer_put(store_t *s, int64_t tourney, const store_tplayer_t *x)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(x->name, key);
+	p_int(&p, tourney);
+	p_text(&p, x->name);
+	p_text(&p, key);
+	p_int(&p, x->seq);
+	p_int(&p, x->rating);
+	p_int(&p, x->bot_level);
+	p_int(&p, x->withdrawn);
+	/* the name's row is updated in place: a refusal is the event's key */
+	int rc = done(s, S_TPLAYER_PUT, &p, "tplayer put", NULL);
+	return rc == STORE_EXISTS ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_tplayer_drop(store_t *s, int64_t tourney, const char *name)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	int changed = 0;
+	auth_name_key(name, key);
+	p_int(&p, tourney);
+	p_text(&p, key);
+	int rc = done(s, S_TPLAYER_DROP, &p, "tplayer drop", &changed);
+	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_tplayers(store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tplayer_t *x), void *arg)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, tourney);
+	PGresult *r = run(s, S_TPLAYERS, &p, "list tplayers", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r);
+	for (int i = 0; i < n; i++) {
+		store_tplayer_t x;
+		memset(&x, 0, sizeof x);
+		col_text(x.name, sizeof x.name, r, i, 0);
+		x.seq = (int)col_int(r, i, 1);
+		x.rating = (int)col_int(r, i, 2);
+		x.bot_level = (int)col_int(r, i, 3);
+		x.withdrawn = (int)col_int(r, i, 4);
+		fn(arg, &x);
+	}
+	PQclear(r);
+	return n;
+}
+
+/* Whether round may be paired, the event's row locked (FOR UPDATE) until
+ * the transaction ends: 0, STORE_EXISTS (paired already) or
+ * STORE_NOT_FOUND (no such event). */
+static int
+tround_free(store_t *s, int64_t tourney, int round)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_int(&p, tourney);
+	p_int(&p, round);
+	int rc = one_row(s, S_TROUND_CHECK, &p, "tround put", &r);
+	if (rc < 0)
+		return -1;
+	int paired = rc == 0 && (col_int(r, 0, 0) >= round || PQgetvalue(r, 0, 1)[0] == 't');
+	PQclear(r);
+	if (rc == STORE_NOT_FOUND || paired)
+		snprintf(s->msg, sizeof s->msg, "tourney %lld: %s", (long long)tourney,
+		    paired ? "that round is paired already" : "none such");
+	return rc == STORE_NOT_FOUND ? rc : paired ? STORE_EXISTS : 0;
+}
+
+static int
+tgame_new(store_t *s, int64_t tourney, int round, store_tgame_t *g)
+{
+	struct params p = { .n = 0 };
+	int dup;
+	p_int(&p, tourney);
+	p_int(&p, round);
+	p_int(&p, g->board);
+	p_text(&p, g->first);
+	p_text(&p, g->second);
+	p_int(&p, g->result);
+	p_text(&p, g->room);
+	PGresult *r = run(s, S_TGAME_NEW, &p, "tround put", &dup);
+	if (!r)
+		return dup ? STORE_EXISTS : -1;
+	g->id = col_int(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+/* One transaction of its own, or inside the caller's a savepoint of its
+ * own that a refusal rolls back alone (the caller's goes on). A second
+ * node pairing the same round waits on the event's row and then finds it
+ * paired; were the check passed by, the unique (tourney_id, round, board)
+ * refuses the pairings (STORE_EXISTS all the same). */
+static int
+pg_tround_put(store_t *s, int64_t tourney, int round, store_tgame_t *g, int n)
+{
+	int nested = pg(s)->in_tx;
+	if (nested ? exec(s, "SAVEPOINT tround", "savepoint") != 0 : pg_begin(s) != 0)
+		return -1;
+	int rc = tround_free(s, tourney, round);
+	for (int i = 0; rc == 0 && i < n; i++) {
+		g[i].round = round;
+		rc = tgame_new(s, tourney, round, &g[i]);
+	}
+	if (rc == 0) {
+		struct params p = { .n = 0 };
+		p_int(&p, tourney);
+		p_int(&p, round);
+		rc = done(s, S_TROUND_SET, &p, "tround put", NULL);
+	}
+	if (rc == 0 &&
+	    (rc = nested ? exec(s, "RELEASE SAVEPOINT tround", "release") : pg_commit(s)) == 0)
+		return 0;
+	PGconn *c = pg(s)->conn;
+	if (!nested)
+		pg_rollback(s);
+	else if (c && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
+		PQclear(PQexec(c, "ROLLBACK TO SAVEPOINT tround; RELEASE SAVEPOINT tround"));
+	for (int i = 0; i < n; i++)
+		g[i].id = 0;
+	return rc;
+}
+
+static int
+pg_tgame_result(store_t *s, int64_t tgame, int result)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	p_int(&p, tgame);
+	p_int(&p, result);
+	int rc = done(s, S_TGAME_RESULT, &p, "tgame result", &changed);
+	if (rc != 0 || changed == 1)
+		return rc;
+	/* nothing changed: it has its result, or there is no such pairing */
+	struct params q = { .n = 0 };
+	int64_t one;
+	p_int(&q, tgame);
+	rc = one_int(s, S_TGAME_THERE, &q, "tgame result", &one);
+	return rc == 0 ? STORE_EXISTS : rc;
+}
+
+static int
+pg_tgame_room(store_t *s, int64_t tgame, const char *room)
+{
+	struct params p = { .n = 0 };
+	int changed = 0;
+	p_int(&p, tgame);
+	p_text(&p, room);
+	int rc = done(s, S_TGAME_ROOM, &p, "tgame room", &changed);
+	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_tgames(store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tgame_t *g), void *arg)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, tourney);
+	PGresult *r = run(s, S_TGAMES, &p, "list tgames", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r);
+	for (int i = 0; i < n; i++) {
+		store_tgame_t g;
+		memset(&g, 0, sizeof g);
+		g.id = col_int(r, i, 0);
+		g.round = (int)col_int(r, i, 1);
+		g.board = (int)col_int(r, i, 2);
+		col_text(g.first, sizeof g.first, r, i, 3);
+		col_text(g.second, sizeof g.second, r, i, 4);
+		g.result = (int)col_int(r, i, 5);
+		col_text(g.room, sizeof g.room, r, i, 6);
+		fn(arg, &g);
+	}
+	PQclear(r);
+	return n;
+}
+
+static int
+pg_tgame_linked(store_t *s, int64_t tgame, store_game_t *out)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_int(&p, tgame);
+	int rc = one_row(s, S_TGAME_LINKED, &p, "tgame linked", &r);
+	if (rc == 0) {
+		read_game(r, 0, out);
+		PQclear(r);
+	}
+	return rc;
+}
+
 static int
 pg_setting_get(store_t *s, const char *key, char *out, size_t cap)
 {
@@ -1445,6 +1797,18 @@ const struct store_ops store_pg_ops = {
 	.puzzle_try = pg_puzzle_try,
 	.review_put = pg_review_put,
 	.review_get = pg_review_get,
+	.tourney_new = pg_tourney_new,
+	.tourney_set = pg_tourney_set,
+	.tourney_get = pg_tourney_get,
+	.tourneys = pg_tourneys,
+	.tplayer_put = pg_tplayer_put,
+	.tplayer_drop = pg_tplayer_drop,
+	.tplayers = pg_tplayers,
+	.tround_put = pg_tround_put,
+	.tgame_result = pg_tgame_result,
+	.tgame_room = pg_tgame_room,
+	.tgames = pg_tgames,
+	.tgame_linked = pg_tgame_linked,
 	.setting_get = pg_setting_get,
 	.setting_put = pg_setting_put,
 };

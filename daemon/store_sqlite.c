@@ -183,18 +183,37 @@ enum stmt {
 	S_PUZZLE_RATE,
 	S_REVIEW_PUT,
 	S_REVIEW_GET,
+	S_TOURNEY_NEW,
+	S_TOURNEY_SET,
+	S_TOURNEY_GET,
+	S_TOURNEYS,
+	S_TPLAYER_PUT,
+	S_TPLAYER_DROP,
+	S_TPLAYERS,
+	S_TROUND_CHECK,
+	S_TGAME_NEW,
+	S_TROUND_SET,
+	S_TGAME_RESULT,
+	S_TGAME_THERE,
+	S_TGAME_ROOM,
+	S_TGAMES,
+	S_TGAME_LINKED,
 	S_SETTING_GET,
 	S_SETTING_PUT,
 	S_SETTING_DROP,
 	S_COUNT
 };
 
-/* A games row as read_game reads it. */
+/* A games row as read_game reads it (store_game_load, store_tgame_linked). */
 #define GAME_COLS                                                                            \
 	"id, room, rule, size, opening, rated, tc_base, tc_inc, black, white,"               \
 	" started, coalesce(ended, 0), result, reason, black_before, black_after,"           \
 	" white_before, white_after, (SELECT count(*) FROM moves WHERE game_id = games.id)," \
 	" private, code, opening_plies, owner, moved_both, opening_log, tpair"
+/* A tourneys row as read_tourney reads it. */
+#define TOURNEY_COLS                                                                      \
+	"id, kind, state, entrants, rule, size, opening, rated, tc_base, tc_inc, starts," \
+	" length, round, creator, name, owner, created, ended"
 
 static const char *const sql[S_COUNT] = {
 	[S_USER_NEW] =
@@ -277,6 +296,38 @@ static const char *const sql[S_COUNT] = {
 			  " tries = tries + 1, solved = solved + ?5 WHERE id = ?1",
 	[S_REVIEW_PUT] = "INSERT OR IGNORE INTO reviews (game_id, made, body) VALUES (?1, ?2, ?3)",
 	[S_REVIEW_GET] = "SELECT body FROM reviews WHERE game_id = ?1",
+	[S_TOURNEY_NEW] = "INSERT INTO tourneys (kind, state, entrants, rule, size, opening, rated,"
+			  " tc_base, tc_inc, starts, length, round, creator, name, owner, created,"
+			  " ended) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+			  " ?14, ?15, ?16, ?17)",
+	[S_TOURNEY_SET] =
+	    "UPDATE tourneys SET state = ?2, round = ?3, ended = ?4, owner = ?5 WHERE id = ?1",
+	[S_TOURNEY_GET] = "SELECT " TOURNEY_COLS " FROM tourneys WHERE id = ?1",
+	/* states 0 and 1: proto.h's TSTATE_SOON and TSTATE_RUNNING */
+	[S_TOURNEYS] = "SELECT " TOURNEY_COLS " FROM tourneys"
+		       " WHERE state IN (0, 1) OR ended >= ?1 ORDER BY id",
+	[S_TPLAYER_PUT] =
+	    "INSERT INTO tourney_players (tourney_id, name, name_key, seq, rating, bot_level,"
+	    " withdrawn) VALUES (?1, ?2, ?3, CASE WHEN ?4 > 0 THEN ?4 ELSE (SELECT"
+	    " coalesce(max(seq), 0) + 1 FROM tourney_players WHERE tourney_id = ?1) END,"
+	    " ?5, ?6, ?7) ON CONFLICT (tourney_id, name_key) DO UPDATE SET"
+	    " rating = excluded.rating, withdrawn = excluded.withdrawn",
+	[S_TPLAYER_DROP] = "DELETE FROM tourney_players WHERE tourney_id = ?1 AND name_key = ?2",
+	[S_TPLAYERS] = "SELECT name, seq, rating, bot_level, withdrawn FROM tourney_players"
+		       " WHERE tourney_id = ?1 ORDER BY seq, name_key",
+	[S_TROUND_CHECK] = "SELECT round, EXISTS (SELECT 1 FROM tourney_games WHERE"
+			   " tourney_id = ?1 AND round = ?2) FROM tourneys WHERE id = ?1",
+	[S_TGAME_NEW] = "INSERT INTO tourney_games (tourney_id, round, board, first, second,"
+			" result, room) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[S_TROUND_SET] = "UPDATE tourneys SET round = ?2 WHERE id = ?1",
+	[S_TGAME_RESULT] = "UPDATE tourney_games SET result = ?2 WHERE id = ?1 AND result = 0",
+	[S_TGAME_THERE] = "SELECT 1 FROM tourney_games WHERE id = ?1",
+	[S_TGAME_ROOM] = "UPDATE tourney_games SET room = ?2 WHERE id = ?1",
+	[S_TGAMES] = "SELECT id, round, board, first, second, result, room FROM tourney_games"
+		     " WHERE tourney_id = ?1 ORDER BY round, board",
+	/* tpair <> 0 as the partial index games_tpair has it (and no pairing 0) */
+	[S_TGAME_LINKED] = "SELECT " GAME_COLS " FROM games WHERE tpair = ?1 AND tpair <> 0"
+			   " ORDER BY id DESC LIMIT 1",
 	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = ?1",
 	[S_SETTING_PUT] = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)",
 	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = ?1",
@@ -1442,6 +1493,339 @@ sq_setting_put(store_t *s, const char *key, const char *value)
 	return done(s, q, "save setting");
 }
 
+/* A tourneys row (TOURNEY_COLS). */
+static void
+read_tourney(sqlite3_stmt *q, store_tourney_t *t)
+{
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(q, 0);
+	t->kind = sqlite3_column_int(q, 1);
+	t->state = sqlite3_column_int(q, 2);
+	t->entrants = sqlite3_column_int(q, 3);
+	t->rule = sqlite3_column_int(q, 4);
+	t->size = sqlite3_column_int(q, 5);
+	t->opening = sqlite3_column_int(q, 6);
+	t->rated = sqlite3_column_int(q, 7);
+	t->tc_base = sqlite3_column_int(q, 8);
+	t->tc_inc = sqlite3_column_int(q, 9);
+	t->starts = sqlite3_column_int64(q, 10);
+	t->length = sqlite3_column_int(q, 11);
+	t->round = sqlite3_column_int(q, 12);
+	copy_text(t->creator, sizeof t->creator, q, 13);
+	copy_text(t->name, sizeof t->name, q, 14);
+	copy_text(t->owner, sizeof t->owner, q, 15);
+	t->created = sqlite3_column_int64(q, 16);
+	t->ended = sqlite3_column_int64(q, 17);
+}
+
+static int
+sq_tourney_new(store_t *s, store_tourney_t *t)
+{
+	sqlite3_stmt *q = stmt(s, S_TOURNEY_NEW);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int(q, 1, t->kind);
+	sqlite3_bind_int(q, 2, t->state);
+	sqlite3_bind_int(q, 3, t->entrants);
+	sqlite3_bind_int(q, 4, t->rule);
+	sqlite3_bind_int(q, 5, t->size);
+	sqlite3_bind_int(q, 6, t->opening);
+	sqlite3_bind_int(q, 7, t->rated);
+	sqlite3_bind_int(q, 8, t->tc_base);
+	sqlite3_bind_int(q, 9, t->tc_inc);
+	sqlite3_bind_int64(q, 10, t->starts);
+	sqlite3_bind_int(q, 11, t->length);
+	sqlite3_bind_int(q, 12, t->round);
+	sqlite3_bind_text(q, 13, t->creator, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 14, t->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 15, t->owner, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 16, t->created);
+	sqlite3_bind_int64(q, 17, t->ended);
+	int rc = done(s, q, "tourney new");
+	if (rc == 0)
+		t->id = sqlite3_last_insert_rowid(sq(s)->db);
+	return rc;
+}
+
+static int
+sq_tourney_set(store_t *s, const store_tourney_t *t)
+{
+	sqlite3_stmt *q = stmt(s, S_TOURNEY_SET);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, t->id);
+	sqlite3_bind_int(q, 2, t->state);
+	sqlite3_bind_int(q, 3, t->round);
+	sqlite3_bind_int64(q, 4, t->ended);
+	sqlite3_bind_text(q, 5, t->owner, -1, SQLITE_TRANSIENT);
+	int rc = done(s, q, "tourney set");
+	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+sq_tourney_get(store_t *s, int64_t id, store_tourney_t *out)
+{
+	sqlite3_stmt *q = stmt(s, S_TOURNEY_GET);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		read_tourney(q, out);
+	else if (rc != SQLITE_DONE)
+		set_msg(s, "get tourney");
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_tourneys(store_t *s, int64_t since, void (*fn)(void *arg, const store_tourney_t *t), void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_TOURNEYS);
+	int rc, n = 0;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, since);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		store_tourney_t t;
+		read_tourney(q, &t);
+		fn(arg, &t);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		set_msg(s, "list tourneys");
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+static int
+sq_tplayer_put(store_t *s, int64_t tourney, const store_tplayer_t *p)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_TPLAYER_PUT);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(p->name, key);
+	sqlite3_bind_int64(q, 1, tourney);
+	sqlite3_bind_text(q, 2, p->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 4, p->seq);
+	sqlite3_bind_int(q, 5, p->rating);
+	sqlite3_bind_int(q, 6, p->bot_level);
+	sqlite3_bind_int(q, 7, p->withdrawn);
+	/* the name's row is updated in place: a refusal is the event's key */
+	int rc = done(s, q, "tplayer put");
+	return rc == STORE_EXISTS ? STORE_NOT_FOUND : rc;
+}
+
+static int
+sq_tplayer_drop(store_t *s, int64_t tourney, const char *name)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_TPLAYER_DROP);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_int64(q, 1, tourney);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_TRANSIENT);
+	int rc = done(s, q, "tplayer drop");
+	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+sq_tplayers(store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tplayer_t *p), void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_TPLAYERS);
+	int rc, n = 0;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tourney);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		store_tplayer_t p;
+		memset(&p, 0, sizeof p);
+		copy_text(p.name, sizeof p.name, q, 0);
+		p.seq = sqlite3_column_int(q, 1);
+		p.rating = sqlite3_column_int(q, 2);
+		p.bot_level = sqlite3_column_int(q, 3);
+		p.withdrawn = sqlite3_column_int(q, 4);
+		fn(arg, &p);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		set_msg(s, "list tplayers");
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+/* Whether round may be paired: 0, STORE_EXISTS (paired already) or
+ * STORE_NOT_FOUND (no such event), inside tround_put's transaction. */
+static int
+tround_free(store_t *s, int64_t tourney, int round)
+{
+	sqlite3_stmt *q = stmt(s, S_TROUND_CHECK);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tourney);
+	sqlite3_bind_int(q, 2, round);
+	rc = sqlite3_step(q);
+	int paired = rc == SQLITE_ROW &&
+	    (sqlite3_column_int(q, 0) >= round || sqlite3_column_int(q, 1) != 0);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		set_msg(s, "tround put");
+	sqlite3_reset(q);
+	if (rc == SQLITE_DONE || paired)
+		snprintf(s->msg, sizeof s->msg, "tourney %lld: %s", (long long)tourney,
+		    paired ? "that round is paired already" : "none such");
+	return rc == SQLITE_DONE ? STORE_NOT_FOUND
+	    : rc != SQLITE_ROW   ? -1
+	    : paired             ? STORE_EXISTS
+				 : 0;
+}
+
+static int
+tgame_new(store_t *s, int64_t tourney, int round, store_tgame_t *g)
+{
+	sqlite3_stmt *q = stmt(s, S_TGAME_NEW);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tourney);
+	sqlite3_bind_int(q, 2, round);
+	sqlite3_bind_int(q, 3, g->board);
+	sqlite3_bind_text(q, 4, g->first, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 5, g->second, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 6, g->result);
+	sqlite3_bind_text(q, 7, g->room, -1, SQLITE_TRANSIENT);
+	int rc = done(s, q, "tround put");
+	if (rc == 0)
+		g->id = sqlite3_last_insert_rowid(sq(s)->db);
+	return rc;
+}
+
+/* One transaction of its own (BEGIN IMMEDIATE: the write lock first, so a
+ * second connection's check waits for this one's commit), or inside the
+ * caller's a savepoint of its own that a refusal rolls back alone. */
+static int
+sq_tround_put(store_t *s, int64_t tourney, int round, store_tgame_t *g, int n)
+{
+	int nested = !sqlite3_get_autocommit(sq(s)->db), rc;
+	sqlite3_stmt *q;
+
+	if ((nested ? exec(s, "SAVEPOINT tround", "savepoint") : sq_begin(s)) != 0)
+		return -1;
+	rc = tround_free(s, tourney, round);
+	for (int i = 0; rc == 0 && i < n; i++) {
+		g[i].round = round;
+		rc = tgame_new(s, tourney, round, &g[i]);
+	}
+	if (rc == 0 && (q = stmt(s, S_TROUND_SET)) == NULL)
+		rc = -1;
+	if (rc == 0) {
+		sqlite3_bind_int64(q, 1, tourney);
+		sqlite3_bind_int(q, 2, round);
+		rc = done(s, q, "tround put");
+	}
+	if (rc == 0 && (rc = nested ? exec(s, "RELEASE tround", "release") : sq_commit(s)) == 0)
+		return 0;
+	if (nested)
+		sqlite3_exec(sq(s)->db, "ROLLBACK TO tround; RELEASE tround", NULL, NULL, NULL);
+	else
+		sq_rollback(s);
+	for (int i = 0; i < n; i++)
+		g[i].id = 0;
+	return rc;
+}
+
+static int
+sq_tgame_result(store_t *s, int64_t tgame, int result)
+{
+	sqlite3_stmt *q = stmt(s, S_TGAME_RESULT);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tgame);
+	sqlite3_bind_int(q, 2, result);
+	int rc = done(s, q, "tgame result");
+	if (rc != 0 || sqlite3_changes(sq(s)->db) == 1)
+		return rc;
+	/* nothing changed: it has its result, or there is no such pairing */
+	if ((q = stmt(s, S_TGAME_THERE)) == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tgame);
+	int64_t one;
+	rc = one_int(s, q, "tgame result", &one);
+	return rc == 0 ? STORE_EXISTS : rc;
+}
+
+static int
+sq_tgame_room(store_t *s, int64_t tgame, const char *room)
+{
+	sqlite3_stmt *q = stmt(s, S_TGAME_ROOM);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tgame);
+	sqlite3_bind_text(q, 2, room, -1, SQLITE_TRANSIENT);
+	int rc = done(s, q, "tgame room");
+	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+sq_tgames(store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tgame_t *g), void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_TGAMES);
+	int rc, n = 0;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tourney);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		store_tgame_t g;
+		memset(&g, 0, sizeof g);
+		g.id = sqlite3_column_int64(q, 0);
+		g.round = sqlite3_column_int(q, 1);
+		g.board = sqlite3_column_int(q, 2);
+		copy_text(g.first, sizeof g.first, q, 3);
+		copy_text(g.second, sizeof g.second, q, 4);
+		g.result = sqlite3_column_int(q, 5);
+		copy_text(g.room, sizeof g.room, q, 6);
+		fn(arg, &g);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		set_msg(s, "list tgames");
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+static int
+sq_tgame_linked(store_t *s, int64_t tgame, store_game_t *out)
+{
+	sqlite3_stmt *q = stmt(s, S_TGAME_LINKED);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, tgame);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		read_game(q, out);
+	else if (rc != SQLITE_DONE)
+		set_msg(s, "tgame linked");
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
 enum { BACKUP_PAGES_PER_STEP = 256 };
 
 /* The backup proper: a snapshot of from copied into to in steps. */
@@ -1595,6 +1979,18 @@ const struct store_ops store_sqlite_ops = {
 	.puzzle_try = sq_puzzle_try,
 	.review_put = sq_review_put,
 	.review_get = sq_review_get,
+	.tourney_new = sq_tourney_new,
+	.tourney_set = sq_tourney_set,
+	.tourney_get = sq_tourney_get,
+	.tourneys = sq_tourneys,
+	.tplayer_put = sq_tplayer_put,
+	.tplayer_drop = sq_tplayer_drop,
+	.tplayers = sq_tplayers,
+	.tround_put = sq_tround_put,
+	.tgame_result = sq_tgame_result,
+	.tgame_room = sq_tgame_room,
+	.tgames = sq_tgames,
+	.tgame_linked = sq_tgame_linked,
 	.setting_get = sq_setting_get,
 	.setting_put = sq_setting_put,
 };

@@ -1,8 +1,9 @@
 /*
  * test_store.c: the SQLite store on real files in a temporary directory:
- * accounts, sessions, ratings and leaderboards, games and history, a
+ * accounts, sessions, ratings and leaderboards, games and history,
+ * tournaments (a round paired once, also by two connections at once), a
  * writer killed with SIGKILL, damaged files refused untouched, migration
- * from the first schema, and exports. With GOMOKU_PG_URL (a PostgreSQL
+ * from the first schema and to schema 11, and exports. With GOMOKU_PG_URL (a PostgreSQL
  * server's URL without a database, as tests/pg/test_pg.sh starts one) the
  * tests that mean the same on both run again on PostgreSQL, each on a
  * database of its own, with PostgreSQL's own cases: migrations counted and
@@ -244,6 +245,30 @@ sample_game(const char *room, const char *black, const char *white)
 	g.black_before = 1500;
 	g.white_before = 1600;
 	return g;
+}
+
+static store_tourney_t
+sample_tourney(int kind, int state, int64_t ended)
+{
+	store_tourney_t t;
+	memset(&t, 0, sizeof t);
+	t.kind = kind;
+	t.state = state;
+	t.entrants = ENTRANTS_BOTH;
+	t.rule = RULE_RENJU;
+	t.size = 15;
+	t.opening = OPENING_NONE;
+	t.rated = 1;
+	t.tc_base = 300;
+	t.tc_inc = 5;
+	t.starts = 1796003600;
+	t.length = 3;
+	snprintf(t.creator, sizeof t.creator, "Alice");
+	snprintf(t.name, sizeof t.name, "Sunday Swiss \xe6\x97\xa5\xe6\x9b\x9c");
+	snprintf(t.owner, sizeof t.owner, "a");
+	t.created = 1796000000;
+	t.ended = ended;
+	return t;
 }
 
 static void
@@ -591,6 +616,9 @@ test_migration_from_v1(void **state)
 	assert_int_equal(list[0].rule, RULE_RENJU);
 	assert_int_equal(list[0].nmoves, 1);
 	assert_true(list[0].tpair == 0); /* step 11: played for no pairing */
+	store_tourney_t t = sample_tourney(TKIND_SWISS, TSTATE_SOON, 0);
+	assert_int_equal(store_tourney_new(s, &t), 0);
+	assert_int_equal(store_tgame_linked(s, 1, &list[1]), STORE_NOT_FOUND);
 	store_rating_t r;
 	assert_int_equal(store_rating_get(s, "Zed", RULE_RENJU, &r), STORE_NOT_FOUND);
 	assert_true(r.g.rating == 1500);
@@ -815,6 +843,318 @@ test_puzzles(void **state)
 	print_message("  puzzles: kept once, read back, picked by rating, tried once\n");
 }
 
+/* What the tournament listings give, in the order given. */
+struct tlist {
+	int n;
+	store_tourney_t t[8];
+	store_tplayer_t p[8];
+	store_tgame_t g[16];
+};
+
+static void
+on_tourney(void *arg, const store_tourney_t *t)
+{
+	struct tlist *l = arg;
+	if (l->n < 8)
+		l->t[l->n] = *t;
+	l->n++;
+}
+
+static void
+on_tplayer(void *arg, const store_tplayer_t *p)
+{
+	struct tlist *l = arg;
+	if (l->n < 8)
+		l->p[l->n] = *p;
+	l->n++;
+}
+
+static void
+on_tgame(void *arg, const store_tgame_t *g)
+{
+	struct tlist *l = arg;
+	if (l->n < 16)
+		l->g[l->n] = *g;
+	l->n++;
+}
+
+static int
+tgames_of(store_t *s, int64_t tourney, struct tlist *l)
+{
+	memset(l, 0, sizeof *l);
+	int n = store_tgames(s, tourney, on_tgame, l);
+	assert_int_equal(n, l->n);
+	return n;
+}
+
+static store_tplayer_t
+tplayer(const char *name, int seq, int rating, int bot_level, int withdrawn)
+{
+	store_tplayer_t p;
+	memset(&p, 0, sizeof p);
+	snprintf(p.name, sizeof p.name, "%s", name);
+	p.seq = seq;
+	p.rating = rating;
+	p.bot_level = bot_level;
+	p.withdrawn = withdrawn;
+	return p;
+}
+
+static store_tgame_t
+pairing(int board, const char *first, const char *second, int result)
+{
+	store_tgame_t g;
+	memset(&g, 0, sizeof g);
+	g.board = board;
+	snprintf(g.first, sizeof g.first, "%s", first);
+	snprintf(g.second, sizeof g.second, "%s", second);
+	g.result = result;
+	return g;
+}
+
+/* Tournaments (schema 11): an event read back whole, its players by name
+ * in any case (seq given or the next, kept when one is dropped), rounds
+ * paired once each (a second pairing of a round, or a round with a board
+ * twice, writes nothing), inside a caller's transaction a savepoint of
+ * its own, results set once, rooms, the listing by state and end, and the
+ * games played for a pairing. */
+static void
+test_tourneys(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("tourneys.db");
+	struct tlist l;
+	store_tourney_t t = sample_tourney(TKIND_SWISS, TSTATE_SOON, 0), back;
+	store_tourney_t old = sample_tourney(TKIND_ARENA, TSTATE_OVER, 1796000100);
+	store_tourney_t off = sample_tourney(TKIND_ROBIN, TSTATE_CANCELLED, 1796005000);
+	memset(off.creator, 0, sizeof off.creator); /* the server's */
+	assert_int_equal(store_tourney_new(s, &old), 0);
+	assert_int_equal(store_tourney_new(s, &t), 0);
+	assert_int_equal(store_tourney_new(s, &off), 0);
+	assert_true(old.id > 0 && t.id > old.id && off.id > t.id);
+	assert_int_equal(store_tourney_get(s, t.id, &back), 0);
+	assert_memory_equal(&back, &t, sizeof t);
+	assert_int_equal(store_tourney_get(s, off.id + 1, &back), STORE_NOT_FOUND);
+
+	/* players: seq the next when 0, a second put by any case changes
+	 * rating and withdrawn only, a drop leaves the others' seq */
+	store_tplayer_t p = tplayer("Alice", 0, 1700, 0, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	p = tplayer("bob", 0, 1600, 0, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	p = tplayer("Bot3", 0, 1800, 5, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	p = tplayer("carol", 0, 1500, 0, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	p = tplayer("ALICE", 7, 1750, 3, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	assert_int_equal(store_tplayer_drop(s, t.id, "CAROL"), 0);
+	assert_int_equal(store_tplayer_drop(s, t.id, "carol"), STORE_NOT_FOUND);
+	assert_int_equal(store_tplayer_drop(s, old.id, "Alice"), STORE_NOT_FOUND);
+	p = tplayer("dave", 0, 1400, 0, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	p = tplayer("erin", 9, 1450, 0, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	p = tplayer("alice", 0, 1200, 0, 0); /* another event: its own seq */
+	assert_int_equal(store_tplayer_put(s, old.id, &p), 0);
+	assert_int_equal(store_tplayer_put(s, off.id + 1, &p), STORE_NOT_FOUND);
+	p = tplayer("BOB", 0, 1610, 0, 1); /* withdrawn */
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tplayers(s, t.id, on_tplayer, &l), 5);
+	static const char *const names[] = { "Alice", "bob", "Bot3", "dave", "erin" };
+	static const int seqs[] = { 1, 2, 3, 4, 9 }, ratings[] = { 1750, 1610, 1800, 1400, 1450 };
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(l.p[i].name, names[i]);
+		assert_int_equal(l.p[i].seq, seqs[i]);
+		assert_int_equal(l.p[i].rating, ratings[i]);
+		assert_int_equal(l.p[i].bot_level, i == 2 ? 5 : 0);
+		assert_int_equal(l.p[i].withdrawn, i == 1);
+	}
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tplayers(s, old.id, on_tplayer, &l), 1);
+	assert_int_equal(l.p[0].seq, 1);
+	assert_int_equal(store_tplayers(s, off.id, on_tplayer, &l), 0);
+
+	/* round 1, then round 1 again: refused, nothing written */
+	store_tgame_t r1[2] = { pairing(1, "Alice", "dave", TRES_PENDING),
+		pairing(2, "Bot3", "", TRES_BYE) };
+	assert_int_equal(store_tround_put(s, t.id, 1, r1, 2), 0);
+	assert_true(r1[0].id > 0 && r1[1].id > 0 && r1[0].id != r1[1].id);
+	assert_int_equal(r1[1].round, 1);
+	assert_int_equal(store_tourney_get(s, t.id, &back), 0);
+	assert_int_equal(back.round, 1);
+	store_tgame_t again[2] = { pairing(1, "erin", "Alice", 0), pairing(3, "dave", "Bot3", 0) };
+	assert_int_equal(store_tround_put(s, t.id, 1, again, 2), STORE_EXISTS);
+	assert_true(again[0].id == 0 && again[1].id == 0);
+	assert_int_equal(tgames_of(s, t.id, &l), 2);
+	/* the event's round set back (as a caller may): the round's rows
+	 * still say it is paired */
+	back.round = 0;
+	assert_int_equal(store_tourney_set(s, &back), 0);
+	assert_int_equal(store_tround_put(s, t.id, 1, again, 2), STORE_EXISTS);
+	back.round = 1;
+	assert_int_equal(store_tourney_set(s, &back), 0);
+	/* a round with a board twice: the first pairing is not kept either */
+	store_tgame_t twice[2] = { pairing(1, "erin", "Alice", 0), pairing(1, "dave", "Bot3", 0) };
+	assert_int_equal(store_tround_put(s, t.id, 2, twice, 2), STORE_EXISTS);
+	assert_true(twice[0].id == 0 && twice[1].id == 0);
+	assert_int_equal(tgames_of(s, t.id, &l), 2);
+	assert_int_equal(store_tourney_get(s, t.id, &back), 0);
+	assert_int_equal(back.round, 1);
+	assert_int_equal(store_tround_put(s, off.id + 1, 1, again, 2), STORE_NOT_FOUND);
+	assert_int_equal(store_tround_put(s, t.id, 0, again, 2), -1);
+
+	store_tgame_t r2[2] = { pairing(1, "erin", "Alice", 0), pairing(2, "dave", "Bot3", 0) };
+	assert_int_equal(store_tround_put(s, t.id, 2, r2, 2), 0);
+	/* inside the caller's transaction: a refused round leaves it going,
+	 * a paired one goes with its rollback or its commit */
+	store_tgame_t r3[1] = { pairing(1, "Alice", "Bot3", 0) };
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_tround_put(s, t.id, 2, again, 2), STORE_EXISTS);
+	assert_int_equal(store_tround_put(s, t.id, 3, r3, 1), 0);
+	assert_true(r3[0].id > 0);
+	store_rollback(s);
+	assert_int_equal(tgames_of(s, t.id, &l), 4);
+	assert_int_equal(store_tourney_get(s, t.id, &back), 0);
+	assert_int_equal(back.round, 2);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_tround_put(s, t.id, 2, again, 2), STORE_EXISTS);
+	p = tplayer("frank", 0, 1300, 0, 0);
+	assert_int_equal(store_tplayer_put(s, t.id, &p), 0);
+	assert_int_equal(store_tround_put(s, t.id, 3, r3, 1), 0);
+	assert_int_equal(store_commit(s), 0);
+	assert_int_equal(tgames_of(s, t.id, &l), 5);
+	assert_int_equal(store_tplayers(s, t.id, on_tplayer, &l), 6);
+
+	/* results from pending only; rooms */
+	assert_int_equal(store_tgame_result(s, r1[0].id, TRES_FIRST), 0);
+	assert_int_equal(store_tgame_result(s, r1[0].id, TRES_SECOND), STORE_EXISTS);
+	assert_int_equal(store_tgame_result(s, r1[1].id, TRES_DRAW), STORE_EXISTS); /* a bye */
+	assert_int_equal(store_tgame_result(s, r3[0].id + 100, TRES_DRAW), STORE_NOT_FOUND);
+	assert_int_equal(store_tgame_room(s, r2[1].id, "t7b2"), 0);
+	assert_int_equal(store_tgame_room(s, r3[0].id + 100, "t7b2"), STORE_NOT_FOUND);
+	assert_int_equal(tgames_of(s, t.id, &l), 5);
+	const store_tgame_t *want[] = { &r1[0], &r1[1], &r2[0], &r2[1], &r3[0] };
+	static const int rounds[] = { 1, 1, 2, 2, 3 },
+			 results[] = { TRES_FIRST, TRES_BYE, 0, 0, 0 };
+	for (int i = 0; i < 5; i++) {
+		assert_true(l.g[i].id == want[i]->id);
+		assert_int_equal(l.g[i].round, rounds[i]);
+		assert_int_equal(l.g[i].board, want[i]->board);
+		assert_string_equal(l.g[i].first, want[i]->first);
+		assert_string_equal(l.g[i].second, want[i]->second);
+		assert_int_equal(l.g[i].result, results[i]);
+		assert_string_equal(l.g[i].room, i == 3 ? "t7b2" : "");
+	}
+	assert_int_equal(tgames_of(s, old.id, &l), 0);
+
+	/* the listing: those not over, and those ended since */
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tourneys(s, 1796001000, on_tourney, &l), 2);
+	assert_true(l.t[0].id == t.id && l.t[1].id == off.id);
+	assert_string_equal(l.t[1].creator, "");
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tourneys(s, 0, on_tourney, &l), 3);
+	assert_true(l.t[0].id == old.id);
+	t.state = TSTATE_OVER;
+	t.round = 3;
+	t.ended = 1796002000;
+	snprintf(t.owner, sizeof t.owner, "b");
+	t.kind = TKIND_ARENA; /* fixed: not written */
+	assert_int_equal(store_tourney_set(s, &t), 0);
+	assert_int_equal(store_tourney_get(s, t.id, &back), 0);
+	assert_int_equal(back.state, TSTATE_OVER);
+	assert_int_equal(back.ended, 1796002000);
+	assert_string_equal(back.owner, "b");
+	assert_int_equal(back.kind, TKIND_SWISS);
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tourneys(s, 1796003000, on_tourney, &l), 1);
+	assert_true(l.t[0].id == off.id);
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tourneys(s, 1796002000, on_tourney, &l), 2);
+	store_tourney_t ghost = t;
+	ghost.id = off.id + 1;
+	assert_int_equal(store_tourney_set(s, &ghost), STORE_NOT_FOUND);
+
+	/* the games played for a pairing: the newest, its moves counted */
+	store_game_t g = sample_game("t7b1", "Alice", "dave"), h, found;
+	store_move_t m = { rules_move(7, 7), 10, 299990, 300000 }, moves[RULES_CELLS];
+	assert_int_equal(store_tgame_linked(s, r1[0].id, &found), STORE_NOT_FOUND);
+	g.tpair = r1[0].id;
+	assert_int_equal(store_game_begin(s, &g), 0);
+	h = g; /* played again (an abort, say) */
+	assert_int_equal(store_game_begin(s, &h), 0);
+	assert_int_equal(store_game_move(s, h.id, 0, &m), 0);
+	store_game_t plain = sample_game("r1", "Alice", "dave");
+	assert_int_equal(store_game_begin(s, &plain), 0);
+	assert_int_equal(store_tgame_linked(s, r1[0].id, &found), 0);
+	assert_true(found.id == h.id && found.tpair == r1[0].id);
+	assert_int_equal(found.nmoves, 1);
+	assert_string_equal(found.room, "t7b1");
+	assert_int_equal(store_tgame_linked(s, r2[0].id, &found), STORE_NOT_FOUND);
+	assert_int_equal(store_tgame_linked(s, 0, &found), STORE_NOT_FOUND); /* not plain games */
+	assert_int_equal(store_game_load(s, g.id, &found, moves), 0);
+	assert_true(found.tpair == r1[0].id);
+	assert_int_equal(store_game_load(s, plain.id, &found, moves), 0);
+	assert_true(found.tpair == 0);
+	store_close(s);
+
+	s = open_ok_again("tourneys.db");
+	assert_int_equal(store_tourney_get(s, off.id, &back), 0);
+	assert_memory_equal(&back, &off, sizeof off);
+	assert_int_equal(tgames_of(s, t.id, &l), 5);
+	store_close(s);
+	print_message("  tournaments: events, players, rounds paired once, results once, rooms,"
+		      " listing, linked games\n");
+}
+
+struct racer {
+	store_t *s;
+	int64_t tourney;
+	atomic_int rc, finished;
+};
+
+static void *
+pair_round_one(void *arg)
+{
+	struct racer *r = arg;
+	store_tgame_t g[1] = { pairing(3, "zed", "yan", 0) }; /* a board of its own */
+	atomic_store(&r->rc, store_tround_put(r->s, r->tourney, 1, g, 1));
+	atomic_store(&r->finished, 1);
+	return NULL;
+}
+
+/* Two connections pair the same round at once: the second waits for the
+ * first's transaction (PostgreSQL: the event's row; SQLite: the write
+ * lock), then finds the round paired and writes nothing. */
+static void
+test_tround_race(void **state)
+{
+	(void)state;
+	char err[512];
+	store_t *s = open_ok("race.db"), *t = NULL;
+	store_tourney_t ev = sample_tourney(TKIND_SWISS, TSTATE_RUNNING, 0);
+	assert_int_equal(store_tourney_new(s, &ev), 0);
+	assert_int_equal(store_open(store_path(s), &t, err, sizeof err), 0);
+	store_tgame_t g[2] = { pairing(1, "ann", "ben", 0), pairing(2, "cid", "dee", 0) };
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_tround_put(s, ev.id, 1, g, 2), 0);
+	struct racer r = { t, ev.id, 0, 0 };
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, pair_round_one, &r), 0);
+	usleep(300000);
+	assert_int_equal(atomic_load(&r.finished), 0); /* waiting on the first */
+	assert_int_equal(store_commit(s), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(atomic_load(&r.rc), STORE_EXISTS);
+	struct tlist l;
+	assert_int_equal(tgames_of(s, ev.id, &l), 2);
+	assert_string_equal(l.g[0].first, "ann");
+	store_close(t);
+	store_close(s);
+}
+
 /* A database at schema 10 (step 11 undone on a fresh one, its rows kept)
  * takes step 11 at open: its games are there with no pairing, and the
  * tournament tables work. */
@@ -856,11 +1196,16 @@ test_migration_to_11(void **state)
 	assert_int_equal(back.nmoves, 1);
 	assert_string_equal(back.black, "Zed");
 	assert_true(back.tpair == 0);
+	assert_int_equal(store_tgame_linked(s, 1, &back), STORE_NOT_FOUND);
+	store_tourney_t t = sample_tourney(TKIND_ARENA, TSTATE_SOON, 0);
+	assert_int_equal(store_tourney_new(s, &t), 0);
+	store_tgame_t pr[1] = { pairing(1, "Zed", "yan", 0) };
+	assert_int_equal(store_tround_put(s, t.id, 1, pr, 1), 0);
 	g = sample_game("r6", "Zed", "yan");
-	g.tpair = 42; /* a pairing's row */
+	g.tpair = pr[0].id;
 	assert_int_equal(store_game_begin(s, &g), 0);
-	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
-	assert_true(back.tpair == 42);
+	assert_int_equal(store_tgame_linked(s, pr[0].id, &back), 0);
+	assert_true(back.id == g.id);
 	store_close(s);
 	print_message("  a schema 10 database takes step 11 keeping its games\n");
 }
@@ -1039,6 +1384,8 @@ main(void)
 			cmocka_unit_test(test_sanctions_and_settings),
 			cmocka_unit_test(test_reviews),
 			cmocka_unit_test(test_puzzles),
+			cmocka_unit_test(test_tourneys),
+			cmocka_unit_test(test_tround_race),
 			cmocka_unit_test(test_migration_to_11),
 			cmocka_unit_test(test_pg_migrations_and_outage),
 		};
@@ -1058,6 +1405,8 @@ main(void)
 		cmocka_unit_test(test_sanctions_and_settings),
 		cmocka_unit_test(test_reviews),
 		cmocka_unit_test(test_puzzles),
+		cmocka_unit_test(test_tourneys),
+		cmocka_unit_test(test_tround_race),
 		cmocka_unit_test(test_migration_to_11),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_redacted),
