@@ -28,6 +28,7 @@ game_row(struct server *srv, const struct archive_game *a, store_game_t *g)
 	g->private_room = a->private_room;
 	snprintf(g->code, sizeof g->code, "%s", a->code);
 	g->opening_plies = a->opening_plies;
+	g->tpair = a->tpair;
 	snprintf(g->black, sizeof g->black, "%s", a->names[0]);
 	snprintf(g->white, sizeof g->white, "%s", a->names[1]);
 	g->started = (int64_t)time(NULL);
@@ -902,6 +903,7 @@ saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct
 	sv->opening_plies = g->opening_plies;
 	snprintf(sv->opening_log, sizeof sv->opening_log, "%s", g->opening_log);
 	sv->moved_both = g->moved_both;
+	sv->tpair = g->tpair;
 	snprintf(sv->names[0], sizeof sv->names[0], "%s", g->black);
 	snprintf(sv->names[1], sizeof sv->names[1], "%s", g->white);
 	snprintf(sv->owner, sizeof sv->owner, "%s", g->owner);

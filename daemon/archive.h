@@ -45,6 +45,7 @@ struct archive_game {
 	int private_room;
 	const char *code;
 	int opening_plies; /* an opening rule: -1 until its machine is done */
+	int64_t tpair;     /* the tournament pairing it is played for, or 0 */
 	const char *names[2];
 	enum archive_player players[2];
 	game_result_t result;
@@ -64,6 +65,7 @@ struct archive_saved {
 	int opening_plies;
 	char opening_log[STORE_OPENING_LOG_MAX + 1]; /* the opening's acts with no stone */
 	int moved_both; /* both sides moved before an undo took stones back */
+	int64_t tpair;  /* the tournament pairing it is played for, or 0 */
 	char names[2][PROTO_NAME_MAX + 1];
 	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it; "": none named */
 	int account[2];                  /* each name is a registered account */

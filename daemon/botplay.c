@@ -489,6 +489,12 @@ new_bot(struct botplay *bp, int level)
 	return bot;
 }
 
+struct session *
+botplay_new_player(struct botplay *bp, int level)
+{
+	return new_bot(bp, level);
+}
+
 void
 botplay_attach(struct botplay *bp, struct session *bot, struct room *r)
 {

@@ -36,6 +36,10 @@ game_err_t botplay_seat(
  * name held ("botN"): its session, or NULL. botplay_attach then starts it. */
 struct session *botplay_restored(struct botplay *bp, const char *name);
 void botplay_attach(struct botplay *bp, struct session *bot, struct room *r);
+/* A bot of level for a table another module makes (a tournament's
+ * pairing): seat it, then botplay_attach once the game started, or
+ * botplay_drop when it did not. NULL when out of memory. */
+struct session *botplay_new_player(struct botplay *bp, int level);
 /* A bot from botplay_restored that found no table goes away. */
 void botplay_drop(struct botplay *bp, struct session *bot);
 /* Searches waiting for a worker and running now. */

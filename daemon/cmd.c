@@ -14,6 +14,7 @@
 #include "daemon/admin.h"
 #include "daemon/analysis.h"
 #include "daemon/puzzles.h"
+#include "daemon/tourneys.h"
 #include "daemon/reviews.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
@@ -1068,6 +1069,19 @@ cmd_puzzle(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 				  : puzzles_solve(c->srv->puzzles, c, m, why);
 }
 
+/* TLIST, TCREATE, TWATCH, TUNWATCH, TJOIN, TLEAVE, TBOT, TCANCEL: the
+ * tournaments (tourneys.c). */
+static int
+cmd_tourney(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	if (!c->srv->tourneys) {
+		*why = "this server runs no tournaments";
+		return ERR_UNAVAILABLE;
+	}
+	return tourneys_request(c->srv->tourneys, c, m, why);
+}
+
 /* RESUME <token> -: the session alone (it holds no seat in the room the
  * client knows of, or the client knows of none): * SEATED for each room
  * it is seated in (an unfinished game, its waiting private room), its
@@ -1419,6 +1433,14 @@ static const struct {
 	[PR_MARKS] = { cmd_review, NEED_NAME, AT_NONE },
 	[PR_PUZZLE] = { cmd_puzzle, NEED_NAME, AT_NONE },
 	[PR_SOLVE] = { cmd_puzzle, NEED_NAME, AT_NONE },
+	[PR_TLIST] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_TCREATE] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_TWATCH] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_TUNWATCH] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_TJOIN] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_TLEAVE] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_TBOT] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_TCANCEL] = { cmd_tourney, NEED_NAME, AT_NONE },
 	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
 	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
 	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },

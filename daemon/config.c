@@ -47,6 +47,9 @@ config_defaults(struct config *c)
 	c->analysis_per_hour = 120;
 	c->review_ms = 250;
 	c->review_per_hour = 10;
+	c->tourney_first_move = 60;
+	c->tourney_players = 256;
+	c->tourney_per_account = 2;
 	c->review_queue = 8;
 	c->away_keep_s = 600;
 	c->max_away_per_addr = 16;
@@ -85,6 +88,9 @@ static const struct {
 	{ "review-ms", offsetof(struct config, review_ms), 10, 60000 },
 	{ "review-per-hour", offsetof(struct config, review_per_hour), 0, 1000000 },
 	{ "review-queue", offsetof(struct config, review_queue), 1, 1000 },
+	{ "tourney-first-move", offsetof(struct config, tourney_first_move), 5, 3600 },
+	{ "tourney-players", offsetof(struct config, tourney_players), 2, 2048 },
+	{ "tourney-per-account", offsetof(struct config, tourney_per_account), 0, 100 },
 	{ "away-keep", offsetof(struct config, away_keep_s), 1, 86400 },
 	{ "max-away-per-address", offsetof(struct config, max_away_per_addr), 0, 1000000 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },

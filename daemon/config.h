@@ -72,9 +72,12 @@ struct config {
 	int analysis_per_hour; /* ANALYSE: an account's requests an hour (a guest's: a third) */
 	int review_ms;         /* REVIEW: the engine's time for each position of a game */
 	int review_per_hour; /* REVIEW: an account's reviews started an hour (a guest's: a third) */
-	int review_queue;    /* REVIEW: reviews under way on this node at once */
-	int64_t remember_s;  /* a login token's life (remember-days, in seconds) */
-	int rate_bots;       /* 1: rated games against bots move ratings */
+	int tourney_first_move;  /* s: a tournament game with no stone by then is a forfeit */
+	int tourney_players;     /* the most players one tournament takes */
+	int tourney_per_account; /* tournaments an account may have not yet over (0: none) */
+	int review_queue;        /* REVIEW: reviews under way on this node at once */
+	int64_t remember_s;      /* a login token's life (remember-days, in seconds) */
+	int rate_bots;           /* 1: rated games against bots move ratings */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

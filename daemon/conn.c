@@ -336,8 +336,9 @@ conn_up(struct conn *c)
 		snprintf(fallback, sizeof fallback, " bots bot-fallback=%d%s%s%s",
 		    c->srv->cfg.bot_fallback_s, c->srv->analysis ? " analysis" : "",
 		    c->srv->reviews ? " review" : "", c->srv->puzzles ? " puzzles" : "");
-	snprintf(m.text, sizeof m.text, "%s%s%s", GOMOKUD_CAPS,
-	    c->srv->store ? " accounts history ratings remember" : "", fallback);
+	snprintf(m.text, sizeof m.text, "%s%s%s%s", GOMOKUD_CAPS,
+	    c->srv->store ? " accounts history ratings remember" : "", fallback,
+	    c->srv->tourneys ? " tournaments" : "");
 	conn_send(c, &m);
 	const char *motd = admin_motd(c->srv->admin);
 	if (motd) { /* PROTOCOL.md section 3: right after the greeting */

@@ -7,7 +7,7 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/tickets.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
-	daemon/game.c daemon/wire.c daemon/restore.c daemon/analysis.c daemon/allowance.c daemon/reviews.c daemon/puzzles.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
+	daemon/game.c daemon/wire.c daemon/restore.c daemon/analysis.c daemon/allowance.c daemon/reviews.c daemon/puzzles.c daemon/tourneys.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c daemon/loginlimit.c
@@ -55,7 +55,7 @@ icons:
 $(O)/gen/webfiles.o: $(WEBFILES_C)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
 
-$(GOMOKUD): $(DAEMON_SRCS:%.c=$(O)/%.o) $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+$(GOMOKUD): $(DAEMON_SRCS:%.c=$(O)/%.o) $(O)/gen/webfiles.o $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
@@ -103,6 +103,11 @@ TESTS += $(O)/tests/daemon/test_reviews
 # PUZZLE and SOLVE: puzzles from reviewed games' missed wins (issue 47).
 TCLIENT_PROGS += $(O)/tests/daemon/test_puzzles
 TESTS += $(O)/tests/daemon/test_puzzles
+
+# Tournaments (issue 48): refusals, a round robin of bots, a Swiss of 7
+# against hand-made fixtures, kill -9 mid-round.
+TCLIENT_PROGS += $(O)/tests/daemon/test_tourneys
+TESTS += $(O)/tests/daemon/test_tourneys
 
 # One daemon per state directory (issue 21): a second start is refused while
 # the first serves; after kill -9 a restart takes over.
@@ -273,7 +278,7 @@ $(O)/faults/daemon/store.o: daemon/store.c
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(call pc,--cflags,$(DAEMON_PKGS)) -DGOMOKUD_FAULTS -c -o $@ $<
 
 $(GOMOKUD_FAULTS): $(filter-out $(O)/daemon/store.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
-    $(O)/faults/daemon/store.o $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+    $(O)/faults/daemon/store.o $(O)/gen/webfiles.o $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
@@ -319,7 +324,7 @@ ifeq ($(NOCLUSTER),)
 $(O)/tests/bench/bench_presence.o: MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
 $(O)/tests/bench/bench_presence: $(O)/tests/bench/bench_presence.o \
     $(filter-out $(O)/daemon/main.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
-    $(O)/gen/webfiles.o $(PROTO_LIB) $(ENGINE_LIB) $(RULES_LIB)
+    $(O)/gen/webfiles.o $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
 BENCHES += presence

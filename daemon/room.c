@@ -93,6 +93,7 @@ struct room {
 	int ncells;
 	move_t cells[RULES_MAX_SIZE];
 	int moved_both;          /* both sides moved in this game: too late to abort, undo or not */
+	int64_t tpair;           /* the tournament pairing its game is for (room_set_tpair), or 0 */
 	struct pending *pending; /* stones at the store thread; the room waits */
 	struct sink *relay;      /* the cluster's relay of its events, or NULL */
 	struct chatline *chat;   /* the last ROOM_CHAT_KEPT lines said, a ring; NULL until one is */
@@ -163,6 +164,8 @@ struct room_registry {
 	char prefix[8];      /* of every room id */
 	room_reply_fn reply; /* the answer to a request that waited for its commit */
 	void *reply_arg;
+	room_over_fn over; /* a game ended (rooms_on_over), or NULL */
+	void *over_arg;
 	const struct room_members *members; /* the sessions, to the room */
 };
 
@@ -248,6 +251,7 @@ room_record(const struct room *r, struct archive_game *g)
 	g->private_room = r->private_room;
 	g->code = r->code;
 	g->opening_plies = r->status == GAME_OPENING ? -1 : r->nopening;
+	g->tpair = r->tpair;
 	for (int i = 0; i < 2; i++) {
 		g->names[i] = r->seat[i].name;
 		g->players[i] = r->seat[i].player;
@@ -525,6 +529,7 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	snprintf(r->code, sizeof r->code, "%s", sv->private_room ? sv->code : "");
 	r->game_id = sv->id;
 	r->moved_both = sv->moved_both;
+	r->tpair = sv->tpair;
 	r->rated_known = archive_rates(srv);
 	memcpy(r->rating, sv->rating, sizeof r->rating);
 	for (int i = 0; i < sv->nmoves; i++)
@@ -1043,6 +1048,8 @@ game_over(struct room *r, game_result_t res, game_reason_t reason)
 	log_info(&r->srv->log, "room %s: game over, %s %s", r->id, game_result_name(res),
 	    game_reason_name(reason));
 	evtimer_del(r->alone_ev);
+	if (r->reg->over)
+		r->reg->over(r->reg->over_arg, r);
 	/* players who are away have nothing left to come back for */
 	for (int i = 0; i < 2; i++) {
 		struct seat *st = &r->seat[i];
@@ -1515,6 +1522,48 @@ rooms_on_reply(struct room_registry *reg, room_reply_fn fn, void *arg)
 	reg->reply_arg = arg;
 }
 
+void
+rooms_on_over(struct room_registry *reg, room_over_fn fn, void *arg)
+{
+	reg->over = fn;
+	reg->over_arg = arg;
+}
+
+void
+room_set_tpair(struct room *r, int64_t tpair)
+{
+	r->tpair = tpair;
+}
+
+int64_t
+room_tpair(const struct room *r)
+{
+	return r->tpair;
+}
+
+const char *
+room_seat_name(const struct room *r, int seat)
+{
+	return r->seat[seat].name;
+}
+
+int
+room_result(const struct room *r, game_result_t *res, game_reason_t *reason)
+{
+	if (r->status != GAME_OVER)
+		return -1;
+	*res = r->result;
+	*reason = r->reason;
+	return 0;
+}
+
+void
+room_stop(struct room *r)
+{
+	if (room_unfinished(r))
+		room_end_anyway(r, GAME_NO_RESULT, BY_ABORTED);
+}
+
 /* Whether the first stone of a game without an opening rule may not go on
  * mv: the rules core's opening machine knows (renju's goes on the centre;
  * freestyle and standard's anywhere). */
@@ -1851,6 +1900,10 @@ room_offer(struct room *r, struct session *s, game_offer_t kind, struct room_act
 	int seat = room_seat_of(r, s);
 	if (seat < 0)
 		return GERR_NOT_PLAYER;
+	if (kind == ASK_REMATCH && r->tpair) {
+		act->why = "a tournament's game has no rematch";
+		return GERR_PHASE;
+	}
 	if (kind == ASK_REMATCH) {
 		if (r->status != GAME_OVER)
 			return refuse(act, GERR_PHASE, "rematch is offered after the game");
@@ -1984,6 +2037,10 @@ room_abort(struct room *r, struct session *s, struct room_act *act)
 		return GERR_NOT_PLAYER;
 	if (!room_unfinished(r))
 		return GERR_OVER;
+	if (r->tpair) {
+		act->why = "a tournament's game is played or forfeited, never aborted";
+		return GERR_TOO_LATE;
+	}
 	if (r->status == GAME_PLAYING &&
 	    (r->spec.opening == OPEN_SWAP2 || r->pos.nmoves >= 2 || r->moved_both))
 		return GERR_TOO_LATE;
@@ -2367,12 +2424,12 @@ grace_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Whether r is a game with no person seated (two bots) that nobody
- * watches, here or on another node. */
+ * watches, here or on another node; a tournament's game is played out. */
 static int
 alone(const struct room *r)
 {
-	return room_unfinished(r) && !person(r, 0) && !person(r, 1) && r->seat[0].name[0] &&
-	    r->seat[1].name[0] && r->nwatch + r->far_watch == 0;
+	return room_unfinished(r) && !r->tpair && !person(r, 0) && !person(r, 1) &&
+	    r->seat[0].name[0] && r->seat[1].name[0] && r->nwatch + r->far_watch == 0;
 }
 
 /* A game between two bots that nobody watches ends after bot-alone

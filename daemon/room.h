@@ -71,6 +71,10 @@ struct room_registry *rooms_new(const char *prefix, const struct room_members *m
  * would have returned them. */
 typedef void (*room_reply_fn)(void *arg, struct room *r, game_err_t e, const struct room_act *act);
 void rooms_on_reply(struct room_registry *reg, room_reply_fn fn, void *arg);
+/* fn(arg, r) once each game of a room ends (after its * OVER is said): a
+ * tournament's results (tourneys.c). One listener; NULL: none. */
+typedef void (*room_over_fn)(void *arg, struct room *r);
+void rooms_on_over(struct room_registry *reg, room_over_fn fn, void *arg);
 /* Frees every room, then the registry. */
 void rooms_free(struct room_registry *reg);
 /* Frees the rooms queued by room_check that are empty now; the number done. */
@@ -111,6 +115,18 @@ const struct gamespec *room_spec(const struct room *r);
 const position_t *room_position(const struct room *r);
 uint32_t room_seq(const struct room *r);
 int room_unfinished(const struct room *r);
+/* The tournament pairing the room's next (or current) game is played
+ * for: set before its start, it is kept with the game (the store's
+ * games.tpair) and comes back with it after a restart; 0: none. */
+void room_set_tpair(struct room *r, int64_t tpair);
+int64_t room_tpair(const struct room *r);
+/* The name in seat (0 black, 1 white, as they stand), "" when empty. */
+const char *room_seat_name(const struct room *r, int seat);
+/* A game that is over: 0 with its result and reason; -1 otherwise. */
+int room_result(const struct room *r, game_result_t *res, game_reason_t *reason);
+/* The server ends the unfinished game: aborted, no result, unrated (a
+ * tournament's forfeit). Said as any end (* OVER). */
+void room_stop(struct room *r);
 /* Whether a write of r (stones, an undo, the colours, an end, its game's
  * start) waits for its commit: its requests wait too. */
 int room_busy(const struct room *r);

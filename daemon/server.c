@@ -41,6 +41,7 @@
 #include "daemon/tickets.h"
 #include "daemon/tls.h"
 #include "daemon/tlsio.h"
+#include "daemon/tourneys.h"
 #include "daemon/transport.h"
 
 /* The root's own state: what only this file reads. */
@@ -709,6 +710,8 @@ server_init(struct server *srv)
 	}
 	if (restore_games(srv) < 0)
 		return -1;
+	/* after the rooms: a tournament's pairings find their restored games */
+	srv->tourneys = tourneys_new(srv); /* NULL: none (no store, a cluster) */
 	/* the other nodes, when a cluster is configured: the core asks them
 	 * through srv->world (world.h) */
 	err[0] = '\0';
@@ -811,7 +814,9 @@ server_free(struct server *srv)
 	/* the store thread before the rooms its answers go to; a move it
 	 * committed but did not deliver is resumed after the restart */
 	archive_stop(srv);
-	world_release(&far); /* after the replies of the store (its leases') */
+	world_release(&far);          /* after the replies of the store (its leases') */
+	tourneys_free(srv->tourneys); /* after the store's answers, before the rooms */
+	srv->tourneys = NULL;
 	/* rooms first: a session leaving an unfinished game would resign it,
 	 * and a game kept for the restart must stay unfinished */
 	rooms_free(srv->rooms);

@@ -34,6 +34,8 @@ const RE = {
   // a puzzle (`puzzles`, PROTOCOL.md 5.20): its class, a move's judgement
   pclass: /^(vcf|vct)$/,
   judged: /^(more|solved|failed)$/,
+  // tournaments (`tournaments`, PROTOCOL.md 5.21): tie-breaks, in halves
+  vals: /^-?[0-9]+(,-?[0-9]+){0,49}$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -70,6 +72,10 @@ const EVENTS = {
   // a review's progress and end (`review`, section 5.19)
   REVIEWING: 'id:num done:num total:num',
   REVIEWED: 'id:num how:word plies:num marks:num',
+  // a tournament followed (`tournaments`, section 5.21)
+  TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num players:num creator:user name?...',
+  TPLAYER: 'id:num rank:num user:user rating:rating points:num tiebreaks:vals games:num status:word streak:num',
+  TGAME: 'id:num round:num board:num room:roomd first:user second:user result:word',
 };
 
 const DATA = {
@@ -94,6 +100,10 @@ const DATA = {
   // a stored review (MARKS, section 5.19): black's chances, the marks
   EVAL: 'id:num index:num chances:chances',
   MARK: 'id:num kind:word side:side ply:num played:move better:moved before:num after:num reason:word line:moves',
+  // tournaments (section 5.21)
+  TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num players:num creator:user name?...',
+  TPLAYER: 'id:num rank:num user:user rating:rating points:num tiebreaks:vals games:num status:word streak:num',
+  TGAME: 'id:num round:num board:num room:roomd first:user second:user result:word',
 };
 
 // The OK replies whose arguments the page reads by name (the others keep

@@ -1,0 +1,1688 @@
+/* tourneys.c: tournaments: their requests, their timer, their pairings'
+ * games and results (see tourneys.h). */
+#include "daemon/tourneys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/queue.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "daemon/admin.h"
+#include "daemon/archive.h"
+#include "daemon/botplay.h"
+#include "daemon/clock.h"
+#include "daemon/cmd.h"
+#include "daemon/conn.h"
+#include "daemon/lobby.h"
+#include "daemon/core.h"
+#include "daemon/room.h"
+#include "daemon/session.h"
+#include "daemon/wire.h"
+#include "tourney/arena.h"
+#include "tourney/roundrobin.h"
+#include "tourney/standings.h"
+#include "tourney/swiss.h"
+
+enum {
+	TICK_MS = 1000,    /* the timer: starts, pairings, deadlines, standings pushed */
+	BOT_RATING0 = 900, /* a bot's rating for the pairing order: this + 100 a level */
+};
+
+_Static_assert(TR_PENDING == (int)TRES_PENDING && TR_FIRST_WINS == (int)TRES_FIRST &&
+	TR_SECOND_WINS == (int)TRES_SECOND && TR_DRAW == (int)TRES_DRAW &&
+	TR_FIRST_FORFEIT == (int)TRES_FIRST_FORFEIT &&
+	TR_SECOND_FORFEIT == (int)TRES_SECOND_FORFEIT &&
+	TR_BOTH_FORFEIT == (int)TRES_BOTH_FORFEIT && TR_BYE == (int)TRES_BYE,
+    "a pairing's result is stored and sent in one order");
+
+struct tplayer {
+	store_tplayer_t row;
+	int forfeits; /* forfeits lost in a row */
+	int game;     /* index of the pairing it plays now, or -1 */
+	int last;     /* its last opponent (arena), or TOURNEY_BYE */
+	int firsts, seconds;
+	/* the line last pushed to watchers, to push only what changed */
+	struct standing shown;
+	int shown_streak, shown_status, shown_played, shown_ok;
+};
+
+struct tgame {
+	store_tgame_t row;
+	int first, second; /* player indexes (second TOURNEY_BYE) */
+	int64_t began_ms;  /* its game's start, or 0 */
+	int64_t deadline;  /* a pairing with no game: its players come by then (ms) */
+	int starting;      /* its room's start is being stored */
+	int forfeit;       /* the result the server decided (a forfeit), or 0 */
+	int saving;        /* its result is at the store */
+	int want;          /* the result the game gave, not yet stored (0: none) */
+};
+
+struct watcher {
+	struct conn *c;
+};
+
+struct tourney {
+	LIST_ENTRY(tourney) link;
+	struct tourneys *ts;
+	store_tourney_t row;
+	struct tplayer *pl;
+	int npl, plcap;
+	struct tgame *gm;
+	int ngm, gmcap;
+	struct conn **w;
+	int nw, wcap;
+	int pairing; /* a round's pairings are at the store */
+	int saving;  /* its state is at the store */
+};
+
+struct tourneys {
+	struct server *srv;
+	LIST_HEAD(, tourney) list;
+	struct event *tick;
+	struct event *soon; /* the results of ended games, taken off the rooms' call */
+};
+
+/* --- small things --- */
+
+static int64_t
+wall(void)
+{
+	return (int64_t)time(NULL);
+}
+
+static struct tourney *
+find(struct tourneys *ts, int64_t id)
+{
+	struct tourney *t;
+	LIST_FOREACH (t, &ts->list, link)
+		if (t->row.id == id)
+			return t;
+	return NULL;
+}
+
+static int
+player_of(const struct tourney *t, const char *name)
+{
+	for (int i = 0; i < t->npl; i++)
+		if (strcasecmp(t->pl[i].row.name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+grow(void **p, int *cap, int need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	int n = *cap ? *cap * 2 : 8;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, (size_t)n * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static struct tplayer *
+add_player(struct tourney *t, const store_tplayer_t *row)
+{
+	if (grow((void **)&t->pl, &t->plcap, t->npl + 1, sizeof *t->pl) != 0)
+		return NULL;
+	struct tplayer *p = &t->pl[t->npl++];
+	memset(p, 0, sizeof *p);
+	p->row = *row;
+	p->game = -1;
+	p->last = TOURNEY_BYE;
+	return p;
+}
+
+static struct tgame *
+add_game(struct tourney *t, const store_tgame_t *row)
+{
+	if (grow((void **)&t->gm, &t->gmcap, t->ngm + 1, sizeof *t->gm) != 0)
+		return NULL;
+	struct tgame *g = &t->gm[t->ngm++];
+	memset(g, 0, sizeof *g);
+	g->row = *row;
+	g->first = player_of(t, row->first);
+	g->second = row->second[0] ? player_of(t, row->second) : TOURNEY_BYE;
+	return g;
+}
+
+/* --- the wire --- */
+
+static const proto_tkind_t kinds[] = { TKIND_ARENA, TKIND_SWISS, TKIND_ROBIN };
+static const proto_tstate_t states[] = { TSTATE_SOON, TSTATE_RUNNING, TSTATE_OVER,
+	TSTATE_CANCELLED };
+static const proto_entrants_t entrants[] = { ENTRANTS_PEOPLE, ENTRANTS_BOTS, ENTRANTS_BOTH };
+
+static void
+tourney_line(const struct tourney *t, proto_id_t id, proto_msg_t *m)
+{
+	const store_tourney_t *r = &t->row;
+	struct gamespec g = { (rule_t)r->rule, r->size, r->tc_base, r->tc_inc, WISH_ANY, r->rated,
+		(game_opening_t)r->opening };
+	proto_init(m, id, NULL);
+	m->ident = r->id;
+	m->tkind = kinds[r->kind];
+	m->tstate = states[r->state];
+	wire_gamespec_out(m, &g);
+	m->entrants = entrants[r->entrants];
+	m->when = r->starts;
+	m->count = r->length;
+	m->round = r->round;
+	m->count2 = t->npl;
+	snprintf(m->user, sizeof m->user, "%s", r->creator);
+	snprintf(m->text, sizeof m->text, "%s", r->name);
+}
+
+static void
+game_line(const struct tourney *t, const struct tgame *g, proto_id_t id, proto_msg_t *m)
+{
+	proto_init(m, id, NULL);
+	m->ident = t->row.id;
+	m->round = g->row.round;
+	m->count = g->row.board;
+	snprintf(m->room, sizeof m->room, "%s", g->row.room);
+	snprintf(m->user, sizeof m->user, "%s", g->row.first);
+	snprintf(m->user2, sizeof m->user2, "%s", g->row.second);
+	m->tresult = (proto_tresult_t)g->row.result;
+}
+
+static void
+tell_all(struct tourney *t, const proto_msg_t *m)
+{
+	for (int i = 0; i < t->nw; i++)
+		conn_send(t->w[i], m);
+}
+
+static void
+tell_state(struct tourney *t)
+{
+	proto_msg_t m;
+	tourney_line(t, PE_TOURNEY, &m);
+	tell_all(t, &m);
+}
+
+static void
+tell_game(struct tourney *t, const struct tgame *g)
+{
+	proto_msg_t m;
+	game_line(t, g, PE_TGAME, &m);
+	tell_all(t, &m);
+}
+
+/* --- standings --- */
+
+/* The order of pairing numbers: rating, then the order of joining. */
+static int
+by_pairing(const void *a, const void *b)
+{
+	const struct tplayer *x = *(struct tplayer *const *)a, *y = *(struct tplayer *const *)b;
+	if (x->row.rating != y->row.rating)
+		return x->row.rating > y->row.rating ? -1 : 1;
+	return x->row.seq - y->row.seq;
+}
+
+/* The players in pairing order: ord[k] is the index of pairing number k + 1
+ * and pos[i] the pairing index of player i. */
+static void
+pairing_order(const struct tourney *t, int *ord, int *pos)
+{
+	struct tplayer **v = malloc((size_t)t->npl * sizeof *v);
+	if (!v) { /* the order of joining */
+		for (int i = 0; i < t->npl; i++)
+			ord[i] = pos[i] = i;
+		return;
+	}
+	for (int i = 0; i < t->npl; i++)
+		v[i] = &t->pl[i];
+	qsort(v, (size_t)t->npl, sizeof *v, by_pairing);
+	for (int k = 0; k < t->npl; k++) {
+		ord[k] = (int)(v[k] - t->pl);
+		pos[ord[k]] = k;
+	}
+	free(v);
+}
+
+/* The pure modules' view: players in pairing order, games by those
+ * indexes. Returns the games written (pending ones too). */
+static int
+pure_view(const struct tourney *t, const int *ord, const int *pos, struct tourney_player *pp,
+    struct tourney_game *gg)
+{
+	for (int k = 0; k < t->npl; k++) {
+		pp[k].rating = t->pl[ord[k]].row.rating;
+		pp[k].withdrawn = t->pl[ord[k]].row.withdrawn;
+	}
+	for (int i = 0; i < t->ngm; i++) {
+		const struct tgame *g = &t->gm[i];
+		gg[i].round = t->row.kind == TK_ARENA ? 0 : g->row.round;
+		gg[i].first = pos[g->first];
+		gg[i].second = g->second == TOURNEY_BYE ? TOURNEY_BYE : pos[g->second];
+		gg[i].result = (enum tourney_result)g->row.result;
+	}
+	return t->ngm;
+}
+
+struct table {
+	int n;
+	int *ord, *pos, *streak;
+	struct tourney_player *pp;
+	struct tourney_game *gg;
+	struct standing *st;
+};
+
+static void
+table_free(struct table *tb)
+{
+	free(tb->ord);
+	free(tb->pos);
+	free(tb->streak);
+	free(tb->pp);
+	free(tb->gg);
+	free(tb->st);
+	memset(tb, 0, sizeof *tb);
+}
+
+/* The standings now: 0, or -1 (out of memory, or no players). */
+static int
+table_make(const struct tourney *t, struct table *tb)
+{
+	memset(tb, 0, sizeof *tb);
+	int n = t->npl, ng = t->ngm ? t->ngm : 1;
+	if (n < 1)
+		return -1;
+	tb->n = n;
+	tb->ord = malloc((size_t)n * sizeof *tb->ord);
+	tb->pos = malloc((size_t)n * sizeof *tb->pos);
+	tb->streak = calloc((size_t)n, sizeof *tb->streak);
+	tb->pp = calloc((size_t)n, sizeof *tb->pp);
+	tb->gg = calloc((size_t)ng, sizeof *tb->gg);
+	tb->st = calloc((size_t)n, sizeof *tb->st);
+	if (!tb->ord || !tb->pos || !tb->streak || !tb->pp || !tb->gg || !tb->st) {
+		table_free(tb);
+		return -1;
+	}
+	pairing_order(t, tb->ord, tb->pos);
+	pure_view(t, tb->ord, tb->pos, tb->pp, tb->gg);
+	enum standings_kind kind = t->row.kind == TK_ARENA ? STANDINGS_ARENA
+	    : t->row.kind == TK_SWISS                      ? STANDINGS_SWISS
+							   : STANDINGS_ROUNDROBIN;
+	if (standings(kind, tb->pp, n, tb->gg, t->ngm, 0, tb->st) != n) {
+		table_free(tb);
+		return -1;
+	}
+	if (t->row.kind == TK_ARENA) {
+		int *pts = malloc((size_t)n * sizeof *pts);
+		if (pts)
+			arena_scores(tb->gg, t->ngm, n, pts, tb->streak);
+		free(pts);
+	}
+	return 0;
+}
+
+static int
+played(const struct tourney *t, int p)
+{
+	int n = 0;
+	for (int i = 0; i < t->ngm; i++)
+		if ((t->gm[i].first == p || t->gm[i].second == p) &&
+		    t->gm[i].row.result != TR_PENDING)
+			n++;
+	return n;
+}
+
+static proto_tstatus_t
+status_of(const struct tourney *t, int p)
+{
+	return t->pl[p].row.withdrawn ? TSTATUS_WITHDRAWN
+	    : t->pl[p].game >= 0      ? TSTATUS_PLAYING
+				      : TSTATUS_ACTIVE;
+}
+
+/* The = TPLAYER (or * TPLAYER) line of standing s. */
+static void
+player_line(const struct tourney *t, const struct table *tb, const struct standing *s,
+    proto_id_t id, proto_msg_t *m)
+{
+	int p = tb->ord[s->player];
+	const struct tplayer *pl = &t->pl[p];
+	proto_init(m, id, NULL);
+	m->ident = t->row.id;
+	m->rank = s->rank;
+	snprintf(m->user, sizeof m->user, "%s", pl->row.name);
+	m->ratings[0].value = pl->row.rating;
+	m->points = s->points;
+	switch (t->row.kind) {
+	case TK_SWISS:
+		m->vals[0] = (int16_t)s->bh_cut1;
+		m->vals[1] = (int16_t)s->buchholz;
+		m->vals[2] = (int16_t)s->bh_median;
+		m->vals[3] = (int16_t)s->sb;
+		m->nvals = 4;
+		break;
+	case TK_ROBIN:
+		m->vals[0] = (int16_t)s->sb;
+		m->vals[1] = (int16_t)s->wins;
+		m->nvals = 2;
+		break;
+	default:
+		m->vals[0] = (int16_t)(s->rating < 0 ? 0 : s->rating);
+		m->nvals = 1;
+		break;
+	}
+	m->played = played(t, p);
+	m->tstatus = status_of(t, p);
+	m->streak = tb->streak[s->player];
+}
+
+/* * TPLAYER for each player whose line changed since it was last said. */
+static void
+push_standings(struct tourney *t)
+{
+	struct table tb;
+	if (t->nw == 0 || table_make(t, &tb) != 0)
+		return;
+	for (int k = 0; k < tb.n; k++) {
+		const struct standing *s = &tb.st[k];
+		int p = tb.ord[s->player];
+		struct tplayer *pl = &t->pl[p];
+		int status = (int)status_of(t, p), n = played(t, p), streak = tb.streak[s->player];
+		if (pl->shown_ok && !memcmp(&pl->shown, s, sizeof *s) &&
+		    pl->shown_status == status && pl->shown_played == n &&
+		    pl->shown_streak == streak)
+			continue;
+		proto_msg_t m;
+		player_line(t, &tb, s, PE_TPLAYER, &m);
+		tell_all(t, &m);
+		pl->shown = *s;
+		pl->shown_status = status;
+		pl->shown_played = n;
+		pl->shown_streak = streak;
+		pl->shown_ok = 1;
+	}
+	table_free(&tb);
+}
+
+/* --- the store --- */
+
+/* One write of the module's at the store, and what follows it on the loop. */
+struct op {
+	struct tourneys *ts;
+	int64_t tid;
+	int rc;
+	store_tourney_t t;
+	store_tplayer_t p;
+	int64_t gid;
+	int result;
+	char room[STORE_ROOM_MAX + 1];
+	store_tgame_t *games;
+	int ngames, round;
+	void (*back)(struct op *o, struct tourney *t);
+};
+
+static void
+op_run_state(store_t *st, void *arg)
+{
+	struct op *o = arg;
+	o->rc = store_tourney_set(st, &o->t);
+}
+
+static void
+op_run_result(store_t *st, void *arg)
+{
+	struct op *o = arg;
+	o->rc = store_tgame_result(st, o->gid, o->result);
+}
+
+static void
+op_run_room(store_t *st, void *arg)
+{
+	struct op *o = arg;
+	o->rc = store_tgame_room(st, o->gid, o->room);
+}
+
+static void
+op_run_round(store_t *st, void *arg)
+{
+	struct op *o = arg;
+	o->rc = store_tround_put(st, o->tid, o->round, o->games, o->ngames);
+}
+
+static void
+op_run_player(store_t *st, void *arg)
+{
+	struct op *o = arg;
+	o->rc = store_tplayer_put(st, o->tid, &o->p);
+}
+
+static void
+op_back(void *arg, int cancelled)
+{
+	struct op *o = arg;
+	struct tourney *t = cancelled ? NULL : find(o->ts, o->tid);
+	if (o->back)
+		o->back(o, t);
+	free(o->games);
+	free(o);
+}
+
+static int
+op_call(struct tourneys *ts, struct op *o, archive_run_fn run)
+{
+	o->ts = ts;
+	if (archive_call(ts->srv, run, op_back, o) != 0) {
+		free(o->games);
+		free(o);
+		return -1;
+	}
+	return 0;
+}
+
+static struct op *
+op_new(struct tourney *t, void (*back)(struct op *o, struct tourney *t))
+{
+	struct op *o = calloc(1, sizeof *o);
+	if (o) {
+		o->tid = t->row.id;
+		o->back = back;
+	}
+	return o;
+}
+
+/* --- results --- */
+
+static void withdraw(struct tourney *t, int p);
+
+static void
+result_back(struct op *o, struct tourney *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->ngm; i++) {
+		struct tgame *g = &t->gm[i];
+		if (g->row.id != o->gid)
+			continue;
+		g->saving = 0;
+		if (o->rc != 0 && o->rc != STORE_EXISTS) {
+			log_warn(&o->ts->srv->log, "tournament %lld: a result not stored: %s",
+			    (long long)t->row.id, store_error(o->ts->srv->store));
+			return; /* g->want stays: the tick tries again */
+		}
+		g->row.result = o->result;
+		g->want = 0;
+		for (int k = 0; k < 2; k++) {
+			int p = k ? g->second : g->first;
+			if (p < 0 || p == TOURNEY_BYE)
+				continue;
+			struct tplayer *pl = &t->pl[p];
+			if (pl->game == i)
+				pl->game = -1;
+			int lost = o->result == (k ? TR_SECOND_FORFEIT : TR_FIRST_FORFEIT) ||
+			    o->result == TR_BOTH_FORFEIT;
+			pl->forfeits = lost ? pl->forfeits + 1 : 0;
+			if (pl->forfeits >= 2 && !pl->row.withdrawn)
+				withdraw(t, p);
+			int other = k ? g->first : g->second;
+			pl->last = other;
+		}
+		tell_game(t, g);
+		return;
+	}
+}
+
+/* Stores result for pairing i (from the game, or the server's forfeit). */
+static void
+save_result(struct tourney *t, int i, int result)
+{
+	struct tgame *g = &t->gm[i];
+	g->want = result;
+	if (g->saving)
+		return;
+	struct op *o = op_new(t, result_back);
+	if (!o)
+		return;
+	o->gid = g->row.id;
+	o->result = result;
+	g->saving = 1;
+	if (op_call(t->ts, o, op_run_result) != 0)
+		g->saving = 0;
+}
+
+static void
+player_back(struct op *o, struct tourney *t)
+{
+	(void)t;
+	if (o->rc != 0)
+		log_warn(&o->ts->srv->log, "tournament %lld: a player not stored: %s",
+		    (long long)o->tid, store_error(o->ts->srv->store));
+}
+
+/* p is paired no more (its second forfeit in a row, or TLEAVE). */
+static void
+withdraw(struct tourney *t, int p)
+{
+	t->pl[p].row.withdrawn = 1;
+	struct op *o = op_new(t, player_back);
+	if (!o)
+		return;
+	o->p = t->pl[p].row;
+	op_call(t->ts, o, op_run_player);
+}
+
+/* The result game g's end gave pairing i. */
+static int
+result_of(const struct tourney *t, const struct tgame *g, struct room *r)
+{
+	game_result_t res;
+	game_reason_t reason;
+	if (g->forfeit)
+		return g->forfeit;
+	if (room_result(r, &res, &reason) != 0)
+		return TR_PENDING;
+	if (res == GAME_DRAWN)
+		return TR_DRAW;
+	if (res == GAME_NO_RESULT)
+		return TR_BOTH_FORFEIT; /* abandoned by both, or stopped */
+	const char *winner = room_seat_name(r, res == GAME_BLACK_WINS ? 0 : 1);
+	(void)t;
+	return strcasecmp(winner, g->row.first) == 0 ? TR_FIRST_WINS : TR_SECOND_WINS;
+}
+
+/* The rooms' call: a game ended. Its result is read now (the room may go
+ * once its players leave) and stored on the next turn of the loop (the
+ * room is in the middle of saying it). */
+static void
+game_over(void *arg, struct room *r)
+{
+	struct tourneys *ts = arg;
+	int64_t id = room_tpair(r);
+	struct tourney *t;
+	if (!id)
+		return;
+	LIST_FOREACH (t, &ts->list, link)
+		for (int i = 0; i < t->ngm; i++) {
+			struct tgame *g = &t->gm[i];
+			if (g->row.id != id)
+				continue;
+			if (g->row.result == TR_PENDING && !g->want)
+				g->want = result_of(t, g, r);
+			event_active(ts->soon, 0, 0);
+			return;
+		}
+}
+
+/* Each pairing whose result is known and not yet stored. */
+static void
+take_results(struct tourney *t)
+{
+	for (int i = 0; i < t->ngm; i++) {
+		struct tgame *g = &t->gm[i];
+		if (g->row.result == TR_PENDING && !g->saving && g->want)
+			save_result(t, i, g->want);
+	}
+}
+
+static void
+soon_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct tourneys *ts = arg;
+	struct tourney *t;
+	(void)fd;
+	(void)what;
+	LIST_FOREACH (t, &ts->list, link)
+		if (t->row.state == TS_RUNNING)
+			take_results(t);
+}
+
+/* --- games --- */
+
+struct starting {
+	struct tourneys *ts;
+	int64_t tid, gid;
+	struct session *bots[2];
+};
+
+static struct tgame *
+game_by_id(struct tourney *t, int64_t gid, int *index)
+{
+	for (int i = 0; i < t->ngm; i++)
+		if (t->gm[i].row.id == gid) {
+			*index = i;
+			return &t->gm[i];
+		}
+	return NULL;
+}
+
+static void
+room_saved(struct op *o, struct tourney *t)
+{
+	(void)t;
+	if (o->rc != 0)
+		log_warn(&o->ts->srv->log, "tournament %lld: a pairing's room not stored: %s",
+		    (long long)o->tid, store_error(o->ts->srv->store));
+}
+
+static void
+started(void *arg, struct room *r, game_err_t e)
+{
+	struct starting *s = arg;
+	if (!r) { /* shutdown: the bots go with every session */
+		free(s);
+		return;
+	}
+	struct tourney *t = find(s->ts, s->tid);
+	int i = -1;
+	struct tgame *g = t ? game_by_id(t, s->gid, &i) : NULL;
+	struct botplay *bp = s->ts->srv->botplay;
+	for (int k = 0; k < 2; k++) {
+		if (!s->bots[k])
+			continue;
+		if (r && e == GERR_OK)
+			botplay_attach(bp, s->bots[k], r);
+		else if (r)
+			botplay_drop(bp, s->bots[k]);
+	}
+	if (r && e != GERR_OK)
+		room_check(r);
+	if (g) {
+		g->starting = 0;
+		if (e != GERR_OK) {
+			log_warn(&s->ts->srv->log,
+			    "tournament %lld: round %d board %d: no game (%d)",
+			    (long long)t->row.id, g->row.round, g->row.board, (int)e);
+			for (int k = 0; k < t->npl; k++)
+				if (t->pl[k].game == i)
+					t->pl[k].game = -1;
+		} else {
+			snprintf(g->row.room, sizeof g->row.room, "%s", room_id(r));
+			g->began_ms = clock_now_ms();
+			struct op *o = op_new(t, room_saved);
+			if (o) {
+				o->gid = g->row.id;
+				snprintf(o->room, sizeof o->room, "%s", g->row.room);
+				op_call(t->ts, o, op_run_room);
+			}
+			tell_game(t, g);
+		}
+	}
+	free(s);
+}
+
+/* The person of player p when it can play now: connected, at no other
+ * game; NULL otherwise. */
+static struct session *
+person_here(struct tourney *t, int p)
+{
+	struct session *s = session_by_name(t->ts->srv, t->pl[p].row.name);
+	if (!s || !s->conn || s->kind == SESSION_BOT || session_game(s) || session_starting(s))
+		return NULL;
+	return s;
+}
+
+/* The session that plays for player p now: a new bot of its level, or
+ * the person (person_here); NULL when absent. */
+static struct session *
+seat_of(struct tourney *t, int p, struct session **bot)
+{
+	struct server *srv = t->ts->srv;
+	*bot = NULL;
+	if (t->pl[p].row.bot_level > 0) {
+		if (!srv->botplay)
+			return NULL;
+		*bot = botplay_new_player(srv->botplay, t->pl[p].row.bot_level);
+		return *bot;
+	}
+	struct session *s = person_here(t, p);
+	if (s && s->seek) /* the tournament's game comes first */
+		lobby_cancel(srv, s, s->seek->id);
+	return s;
+}
+
+/* Starts pairing i's game when both players are here; past its deadline,
+ * the absent forfeit. */
+static void
+try_start(struct tourney *t, int i, int64_t now)
+{
+	struct tgame *g = &t->gm[i];
+	struct server *srv = t->ts->srv;
+	if (g->row.result != TR_PENDING || g->row.room[0] || g->starting || g->saving || g->want)
+		return;
+	struct session *bot[2], *a = seat_of(t, g->first, &bot[0]);
+	struct session *b = seat_of(t, g->second, &bot[1]);
+	if (!a || !b || session_make_room(a) || session_make_room(b)) {
+		for (int k = 0; k < 2; k++)
+			if (bot[k])
+				botplay_drop(srv->botplay, bot[k]);
+		if (now < g->deadline)
+			return;
+		g->forfeit = !a && !b ? TR_BOTH_FORFEIT : !a ? TR_FIRST_FORFEIT : TR_SECOND_FORFEIT;
+		log_info(&srv->log, "tournament %lld: round %d board %d: %s forfeits",
+		    (long long)t->row.id, g->row.round, g->row.board,
+		    !a && !b ? "both"
+			: !a ? g->row.first
+			     : g->row.second);
+		save_result(t, i, g->forfeit);
+		return;
+	}
+	struct gamespec spec = { (rule_t)t->row.rule, t->row.size, t->row.tc_base, t->row.tc_inc,
+		WISH_BLACK, t->row.rated, (game_opening_t)t->row.opening };
+	struct room *r = room_new(srv, &spec, 0);
+	struct starting *s = calloc(1, sizeof *s);
+	if (!r || !s) {
+		free(s);
+		for (int k = 0; k < 2; k++)
+			if (bot[k])
+				botplay_drop(srv->botplay, bot[k]);
+		if (r)
+			room_check(r);
+		return;
+	}
+	s->ts = t->ts;
+	s->tid = t->row.id;
+	s->gid = g->row.id;
+	s->bots[0] = bot[0];
+	s->bots[1] = bot[1];
+	room_set_tpair(r, g->row.id);
+	g->starting = 1;
+	t->pl[g->first].game = i;
+	t->pl[g->second].game = i;
+	/* "first" takes the opener's seat: black, which an opening rule's
+	 * opener holds while it goes on */
+	room_pair(r, a, WISH_BLACK, b, WISH_WHITE, started, s); /* started() hears how */
+}
+
+/* A game with no stone tourney-first-move seconds after its start: its
+ * first player (the opener) forfeits. */
+static void
+check_first_moves(struct tourney *t, int64_t now)
+{
+	int64_t limit = (int64_t)t->ts->srv->cfg.tourney_first_move * 1000;
+	for (int i = 0; i < t->ngm; i++) {
+		struct tgame *g = &t->gm[i];
+		if (g->row.result != TR_PENDING || !g->row.room[0] || !g->began_ms || g->forfeit ||
+		    now - g->began_ms < limit)
+			continue;
+		struct room *r = room_find(t->ts->srv, g->row.room);
+		if (!r || !room_unfinished(r) || room_position(r)->nmoves > 0)
+			continue;
+		g->forfeit = TR_FIRST_FORFEIT;
+		log_info(&t->ts->srv->log, "tournament %lld: room %s: no first move, %s forfeits",
+		    (long long)t->row.id, g->row.room, g->row.first);
+		room_stop(r); /* the over hook takes g->forfeit */
+	}
+}
+
+/* --- rounds --- */
+
+static void
+round_back(struct op *o, struct tourney *t)
+{
+	if (!t)
+		return;
+	t->pairing = 0;
+	if (o->rc == STORE_EXISTS) {
+		log_warn(&o->ts->srv->log, "tournament %lld: round %d was paired already",
+		    (long long)t->row.id, o->round);
+		return;
+	}
+	if (o->rc != 0) {
+		log_warn(&o->ts->srv->log, "tournament %lld: round %d not stored: %s",
+		    (long long)t->row.id, o->round, store_error(o->ts->srv->store));
+		return; /* the tick pairs it again */
+	}
+	t->row.round = o->round;
+	int64_t now = clock_now_ms();
+	int from = t->ngm;
+	for (int i = 0; i < o->ngames; i++) {
+		struct tgame *g = add_game(t, &o->games[i]);
+		if (g)
+			g->deadline = now; /* not here at pairing: a forfeit */
+	}
+	if (t->row.kind != TK_ARENA)
+		tell_state(t);
+	for (int i = from; i < t->ngm; i++) {
+		tell_game(t, &t->gm[i]);
+		try_start(t, i, now);
+	}
+}
+
+/* Stores pairings pure[0..n) (pairing indexes) as round `round`. */
+static void
+put_round(struct tourney *t, const int *ord, const struct tourney_game *pure, int n, int round)
+{
+	struct op *o = op_new(t, round_back);
+	if (!o)
+		return;
+	o->games = calloc((size_t)(n ? n : 1), sizeof *o->games);
+	if (!o->games) {
+		free(o);
+		return;
+	}
+	o->round = round;
+	o->ngames = n;
+	for (int i = 0; i < n; i++) {
+		store_tgame_t *g = &o->games[i];
+		g->round = round;
+		g->board = i + 1;
+		snprintf(g->first, sizeof g->first, "%s", t->pl[ord[pure[i].first]].row.name);
+		if (pure[i].second != TOURNEY_BYE)
+			snprintf(
+			    g->second, sizeof g->second, "%s", t->pl[ord[pure[i].second]].row.name);
+		g->result = pure[i].result;
+	}
+	t->pairing = 1;
+	if (op_call(t->ts, o, op_run_round) != 0)
+		t->pairing = 0;
+}
+
+static int
+round_robin_rounds(const struct tourney *t)
+{
+	return rr_rounds(t->npl) * (t->row.length > 1 ? 2 : 1);
+}
+
+static int
+total_rounds(const struct tourney *t)
+{
+	return t->row.kind == TK_SWISS ? t->row.length : round_robin_rounds(t);
+}
+
+/* The next round of a Swiss or round robin; 1 when there is none. */
+static int
+pair_round(struct tourney *t)
+{
+	int round = t->row.round + 1, n = t->npl;
+	if (round > total_rounds(t))
+		return 1;
+	struct table tb;
+	if (table_make(t, &tb) != 0)
+		return 0;
+	struct tourney_game *out = calloc((size_t)n, sizeof *out);
+	int k = -1;
+	if (out) {
+		if (t->row.kind == TK_SWISS)
+			k = swiss_pair(tb.pp, n, tb.gg, t->ngm, round, t->row.length, out, n);
+		else
+			k = rr_round(n, round, out, n);
+	}
+	if (k < 0) {
+		free(out);
+		table_free(&tb);
+		return k == -1 && out ? 1 : 0; /* no pairing keeps the rules: the event ends */
+	}
+	/* a round robin's withdrawn player forfeits the games it has left */
+	for (int i = 0; i < k; i++) {
+		struct tourney_game *g = &out[i];
+		if (g->second == TOURNEY_BYE) {
+			g->result = TR_BYE;
+			continue;
+		}
+		int wa = tb.pp[g->first].withdrawn, wb = tb.pp[g->second].withdrawn;
+		if (wa || wb)
+			g->result = wa && wb ? TR_BOTH_FORFEIT
+			    : wa             ? TR_FIRST_FORFEIT
+					     : TR_SECOND_FORFEIT;
+	}
+	put_round(t, tb.ord, out, k, round);
+	free(out);
+	table_free(&tb);
+	return 0;
+}
+
+/* An arena's wave: its free players paired, by points then rating. */
+static void
+pair_arena(struct tourney *t)
+{
+	struct table tb;
+	if (t->npl < 2 || table_make(t, &tb) != 0)
+		return;
+	struct arena_waiting *w = calloc((size_t)t->npl, sizeof *w);
+	struct tourney_game *out = calloc((size_t)t->npl, sizeof *out);
+	int nw = 0;
+	for (int k = 0; w && out && k < t->npl; k++) {
+		int p = tb.ord[k];
+		struct tplayer *pl = &t->pl[p];
+		if (pl->row.withdrawn || pl->game >= 0)
+			continue;
+		if (pl->row.bot_level == 0 && !person_here(t, p))
+			continue; /* not here: an arena waits for it */
+		w[nw].player = k;
+		w[nw].points = tb.st[0].points; /* set below */
+		w[nw].rating = pl->row.rating;
+		w[nw].last_opponent = pl->last == TOURNEY_BYE ? TOURNEY_BYE : tb.pos[pl->last];
+		w[nw].firsts = pl->firsts;
+		w[nw].seconds = pl->seconds;
+		for (int s = 0; s < tb.n; s++)
+			if (tb.st[s].player == k)
+				w[nw].points = tb.st[s].points;
+		nw++;
+	}
+	int k = nw >= 2 ? arena_pair(w, nw, out, t->npl) : 0;
+	if (k > 0) {
+		for (int i = 0; i < k; i++) {
+			t->pl[tb.ord[out[i].first]].firsts++;
+			t->pl[tb.ord[out[i].second]].seconds++;
+		}
+		put_round(t, tb.ord, out, k, t->row.round + 1);
+	}
+	free(w);
+	free(out);
+	table_free(&tb);
+}
+
+/* --- the event's life --- */
+
+static void
+state_back(struct op *o, struct tourney *t)
+{
+	if (!t)
+		return;
+	t->saving = 0;
+	if (o->rc != 0) {
+		log_warn(&o->ts->srv->log, "tournament %lld: its state not stored: %s",
+		    (long long)t->row.id, store_error(o->ts->srv->store));
+		return; /* the tick tries again */
+	}
+	t->row.state = o->t.state;
+	t->row.ended = o->t.ended;
+	log_info(&o->ts->srv->log, "tournament %lld: %s", (long long)t->row.id,
+	    t->row.state == TS_RUNNING    ? "started"
+		: t->row.state == TS_OVER ? "over"
+					  : "cancelled");
+	tell_state(t);
+	push_standings(t);
+}
+
+static void
+set_state(struct tourney *t, int state)
+{
+	if (t->saving)
+		return;
+	struct op *o = op_new(t, state_back);
+	if (!o)
+		return;
+	o->t = t->row;
+	o->t.state = state;
+	o->t.ended = state >= TS_OVER ? wall() : 0;
+	t->saving = 1;
+	if (op_call(t->ts, o, op_run_state) != 0)
+		t->saving = 0;
+}
+
+static int
+games_pending(const struct tourney *t)
+{
+	for (int i = 0; i < t->ngm; i++)
+		if (t->gm[i].row.result == TR_PENDING)
+			return 1;
+	return 0;
+}
+
+static void
+step(struct tourney *t, int64_t now)
+{
+	if (t->saving || t->pairing)
+		return;
+	if (t->row.state == TS_SOON) {
+		if (wall() < t->row.starts)
+			return;
+		int active = 0;
+		for (int i = 0; i < t->npl; i++)
+			active += !t->pl[i].row.withdrawn;
+		set_state(t,
+		    active >= 2 && (t->row.kind != TK_ROBIN || t->npl <= TOURNEY_ROBIN_MAX_PLAYERS)
+			? TS_RUNNING
+			: TS_CANCELLED);
+		return;
+	}
+	if (t->row.state != TS_RUNNING)
+		return;
+	take_results(t);
+	for (int i = 0; i < t->ngm; i++)
+		try_start(t, i, now);
+	check_first_moves(t, now);
+	if (t->row.kind == TK_ARENA) {
+		if (wall() < t->row.starts + (int64_t)t->row.length * 60)
+			pair_arena(t);
+		else if (!games_pending(t))
+			set_state(t, TS_OVER);
+	} else if (!games_pending(t) && pair_round(t) == 1) {
+		set_state(t, TS_OVER);
+	}
+	push_standings(t);
+}
+
+static void
+tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct tourneys *ts = arg;
+	struct tourney *t;
+	(void)fd;
+	(void)what;
+	int64_t now = clock_now_ms();
+	LIST_FOREACH (t, &ts->list, link)
+		step(t, now);
+}
+
+/* --- loading --- */
+
+struct loading {
+	struct tourneys *ts;
+	struct tourney *t;
+	int failed;
+};
+
+static void
+load_player(void *arg, const store_tplayer_t *p)
+{
+	struct loading *l = arg;
+	if (!add_player(l->t, p))
+		l->failed = 1;
+}
+
+static void
+load_game(void *arg, const store_tgame_t *g)
+{
+	struct loading *l = arg;
+	if (!add_game(l->t, g))
+		l->failed = 1;
+}
+
+static void
+load_tourney(void *arg, const store_tourney_t *row)
+{
+	struct loading *l = arg;
+	struct tourney *t = calloc(1, sizeof *t);
+	if (!t) {
+		l->failed = 1;
+		return;
+	}
+	t->ts = l->ts;
+	t->row = *row;
+	LIST_INSERT_HEAD(&l->ts->list, t, link);
+}
+
+/* After a restart: each pending pairing's game, as the store has it. */
+static void
+relink(struct tourneys *ts, struct tourney *t)
+{
+	struct server *srv = ts->srv;
+	int64_t now = clock_now_ms();
+	for (int i = 0; i < t->ngm; i++) {
+		struct tgame *g = &t->gm[i];
+		if (g->first < 0 || (g->second < 0 && g->second != TOURNEY_BYE)) {
+			log_warn(&srv->log, "tournament %lld: pairing %lld names no player of it",
+			    (long long)t->row.id, (long long)g->row.id);
+			continue;
+		}
+		if (g->row.result == TR_PENDING) {
+			t->pl[g->first].game = -1;
+			store_game_t row;
+			int rc = store_tgame_linked(srv->store, g->row.id, &row);
+			g->deadline = now + (int64_t)srv->cfg.tourney_first_move * 1000;
+			if (rc == 0) {
+				snprintf(g->row.room, sizeof g->row.room, "%s", row.room);
+				struct room *r = room_find(srv, row.room);
+				if (row.ended) { /* ended before its result was stored */
+					int res = row.result == GAME_DRAWN ? TR_DRAW
+					    : row.result == GAME_NO_RESULT ? TR_BOTH_FORFEIT
+					    : strcasecmp(row.result == GAME_BLACK_WINS ? row.black
+										       : row.white,
+						  g->row.first) == 0
+					    ? TR_FIRST_WINS
+					    : TR_SECOND_WINS;
+					g->want = res;
+				} else if (r) {
+					g->began_ms = now;
+					t->pl[g->first].game = i;
+					if (g->second != TOURNEY_BYE)
+						t->pl[g->second].game = i;
+				} else {
+					g->row.room[0] = '\0';
+				}
+			}
+		}
+		if (g->row.result != TR_PENDING) {
+			int a = g->first, b = g->second;
+			if (b != TOURNEY_BYE) {
+				t->pl[a].last = b;
+				t->pl[b].last = a;
+				t->pl[a].firsts++;
+				t->pl[b].seconds++;
+			}
+		}
+	}
+}
+
+static int
+load(struct tourneys *ts)
+{
+	struct server *srv = ts->srv;
+	struct loading l = { ts, NULL, 0 };
+	if (store_tourneys(srv->store, wall() - 7 * 24 * 3600, load_tourney, &l) < 0 || l.failed)
+		return -1;
+	struct tourney *t;
+	LIST_FOREACH (t, &ts->list, link) {
+		l.t = t;
+		if (store_tplayers(srv->store, t->row.id, load_player, &l) < 0 ||
+		    store_tgames(srv->store, t->row.id, load_game, &l) < 0 || l.failed)
+			return -1;
+		relink(ts, t);
+	}
+	return 0;
+}
+
+/* --- requests --- */
+
+static void
+unwatch(struct tourney *t, const struct conn *c)
+{
+	for (int i = 0; i < t->nw; i++)
+		if (t->w[i] == c) {
+			t->w[i] = t->w[--t->nw];
+			return;
+		}
+}
+
+static int
+watch(struct tourney *t, struct conn *c)
+{
+	for (int i = 0; i < t->nw; i++)
+		if (t->w[i] == c)
+			return 0;
+	if (grow((void **)&t->w, &t->wcap, t->nw + 1, sizeof *t->w) != 0)
+		return -1;
+	t->w[t->nw++] = c;
+	return 0;
+}
+
+static void
+conn_gone(void *arg, struct conn *c)
+{
+	struct tourneys *ts = arg;
+	struct tourney *t;
+	LIST_FOREACH (t, &ts->list, link)
+		unwatch(t, c);
+}
+
+static void
+snapshot(struct tourney *t, struct conn *c)
+{
+	proto_msg_t m;
+	tourney_line(t, PD_TOURNEY, &m);
+	conn_send(c, &m);
+	struct table tb;
+	if (table_make(t, &tb) == 0) {
+		for (int k = 0; k < tb.n; k++) {
+			player_line(t, &tb, &tb.st[k], PD_TPLAYER, &m);
+			conn_send(c, &m);
+		}
+		table_free(&tb);
+	}
+	for (int i = 0; i < t->ngm; i++) {
+		const struct tgame *g = &t->gm[i];
+		int now = t->row.kind == TK_ARENA ? g->row.result == TR_PENDING
+						  : g->row.round == t->row.round;
+		if (now) {
+			game_line(t, g, PD_TGAME, &m);
+			conn_send(c, &m);
+		}
+	}
+}
+
+static int
+is_admin(struct server *srv, const struct session *s)
+{
+	return s->kind == SESSION_ACCOUNT && admin_is(srv->admin, s);
+}
+
+struct create {
+	struct tourneys *ts;
+	store_tourney_t row;
+	int rc;
+	const char *tag;
+};
+
+static void
+create_run(store_t *st, void *arg)
+{
+	struct create *k = arg;
+	k->rc = store_tourney_new(st, &k->row);
+}
+
+static int
+create_reply(struct conn *c, void *arg, const char **why)
+{
+	struct create *k = arg;
+	int rc = 0;
+	if (c && k->rc != 0) {
+		*why = "the tournament could not be stored";
+		rc = store_unavailable(c->srv->store) ? ERR_STORE_DOWN : ERR_INTERNAL;
+	} else if (k->rc == 0) {
+		struct tourney *t = calloc(1, sizeof *t);
+		if (t) {
+			t->ts = k->ts;
+			t->row = k->row;
+			LIST_INSERT_HEAD(&k->ts->list, t, link);
+			log_info(&k->ts->srv->log, "tournament %lld created by %s",
+			    (long long)t->row.id,
+			    t->row.creator[0] ? t->row.creator : "the server");
+			if (c) {
+				watch(t, c);
+				proto_msg_t m;
+				proto_init(&m, PO_TCREATE, NULL);
+				m.ident = t->row.id;
+				conn_send(c, &m);
+			}
+		}
+	}
+	free(k);
+	return rc;
+}
+
+static int
+open_count(struct tourneys *ts, const char *creator)
+{
+	int n = 0;
+	struct tourney *t;
+	LIST_FOREACH (t, &ts->list, link)
+		if (t->row.state <= TS_RUNNING && strcasecmp(t->row.creator, creator) == 0)
+			n++;
+	return n;
+}
+
+static int
+tcreate(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct server *srv = ts->srv;
+	struct session *s = c->sess;
+	int admin = is_admin(srv, s);
+	if (s->kind != SESSION_ACCOUNT) {
+		*why = "tournaments are made by accounts";
+		return ERR_ACCOUNT_ONLY;
+	}
+	struct gamespec g;
+	wire_gamespec(&g, m);
+	if (gamespec_check(&g, why) != 0)
+		return ERR_ARGUMENT;
+	if (g.tc_base <= 0) {
+		*why = "a tournament's games need clocks";
+		return ERR_ARGUMENT;
+	}
+	if (m->count < TOURNEY_START_MIN_S || m->count > TOURNEY_START_MAX_S) {
+		*why = "the start is 5 seconds to 7 days away";
+		return ERR_ARGUMENT;
+	}
+	int kind = m->tkind == TKIND_ARENA ? TK_ARENA
+	    : m->tkind == TKIND_SWISS      ? TK_SWISS
+					   : TK_ROBIN;
+	int max = kind == TK_ARENA ? TOURNEY_ARENA_MAX_MIN
+	    : kind == TK_SWISS     ? TOURNEY_SWISS_MAX_ROUNDS
+				   : 2;
+	if (m->count2 < 1 || m->count2 > max) {
+		*why = kind == TK_ARENA ? "an arena lasts 1 to 720 minutes"
+		    : kind == TK_SWISS  ? "a Swiss has 1 to 20 rounds"
+					: "a round robin is played once or twice (1 or 2)";
+		return ERR_ARGUMENT;
+	}
+	if (strlen(m->text) > STORE_TOURNEY_NAME_MAX) {
+		*why = "a name of at most 120 bytes";
+		return ERR_ARGUMENT;
+	}
+	if (!admin && open_count(ts, s->name) >= srv->cfg.tourney_per_account) {
+		*why = "you have as many tournaments not yet over as an account may";
+		return ERR_OVER_LIMIT;
+	}
+	struct create *k = calloc(1, sizeof *k);
+	if (!k)
+		return ERR_INTERNAL;
+	k->ts = ts;
+	store_tourney_t *r = &k->row;
+	r->kind = kind;
+	r->state = TS_SOON;
+	r->entrants = m->entrants == ENTRANTS_PEOPLE ? TE_PEOPLE
+	    : m->entrants == ENTRANTS_BOTS           ? TE_BOTS
+						     : TE_BOTH;
+	r->rule = g.rule;
+	r->size = g.size;
+	r->opening = g.opening;
+	r->rated = g.rated;
+	r->tc_base = g.tc_base;
+	r->tc_inc = g.tc_inc;
+	r->starts = wall() + m->count;
+	r->length = (int)m->count2;
+	snprintf(r->creator, sizeof r->creator, "%s", s->name);
+	snprintf(r->name, sizeof r->name, "%s", m->text);
+	snprintf(r->owner, sizeof r->owner, "%s", srv->cfg.node_name);
+	r->created = wall();
+	return cmd_store(c, m->tag, create_run, create_reply, k, why);
+}
+
+struct joining {
+	struct tourneys *ts;
+	int64_t tid;
+	store_tplayer_t p;
+	int rule, leave, rc;
+	proto_id_t reply;
+};
+
+static void
+join_run(store_t *st, void *arg)
+{
+	struct joining *j = arg;
+	if (j->leave == 1) {
+		j->rc = store_tplayer_drop(st, j->tid, j->p.name);
+		return;
+	}
+	if (j->p.bot_level == 0 && j->p.rating < 0) {
+		store_rating_t r;
+		int rc = store_rating_get(st, j->p.name, (rule_t)j->rule, &r);
+		j->p.rating = rc == 0 || rc == STORE_NOT_FOUND ? (int)(r.g.rating + 0.5) : 1500;
+	}
+	j->rc = store_tplayer_put(st, j->tid, &j->p);
+}
+
+static int
+join_reply(struct conn *c, void *arg, const char **why)
+{
+	struct joining *j = arg;
+	struct tourney *t = find(j->ts, j->tid);
+	int rc = 0;
+	if (j->rc != 0 && j->rc != STORE_NOT_FOUND) {
+		*why = "not stored; try again";
+		rc = c && store_unavailable(c->srv->store) ? ERR_STORE_DOWN : ERR_INTERNAL;
+	} else if (t) {
+		int p = player_of(t, j->p.name);
+		if (j->leave == 1 && p >= 0) {
+			/* out before the start: the others keep their places */
+			memmove(&t->pl[p], &t->pl[p + 1], (size_t)(t->npl - p - 1) * sizeof *t->pl);
+			t->npl--;
+		} else if (p >= 0) {
+			t->pl[p].row = j->p;
+		} else if (!j->leave) {
+			add_player(t, &j->p);
+		}
+		if (c && !j->leave)
+			watch(t, c);
+		if (c) {
+			proto_msg_t m;
+			proto_init(&m, j->reply, NULL);
+			m.ident = j->tid;
+			snprintf(m.user, sizeof m.user, "%s", j->p.name);
+			conn_send(c, &m);
+		}
+		tell_state(t); /* its count of players */
+		push_standings(t);
+	}
+	free(j);
+	return rc;
+}
+
+static int
+member_check(struct tourney *t, const char **why)
+{
+	if (t->row.state == TS_SOON ||
+	    (t->row.kind == TK_ARENA && t->row.state == TS_RUNNING &&
+		wall() < t->row.starts + (int64_t)t->row.length * 60))
+		return 0;
+	*why = t->row.state == TS_RUNNING ? "it has started" : "it is over";
+	return ERR_TOURNEY_CLOSED;
+}
+
+static int
+join_store(struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tourney *t,
+    const store_tplayer_t *p, int leave, proto_id_t reply, const char **why)
+{
+	struct joining *j = calloc(1, sizeof *j);
+	if (!j)
+		return ERR_INTERNAL;
+	j->ts = ts;
+	j->tid = t->row.id;
+	j->p = *p;
+	j->rule = t->row.rule;
+	j->leave = leave;
+	j->reply = reply;
+	return cmd_store(c, m->tag, join_run, join_reply, j, why);
+}
+
+static int
+tjoin(
+    struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tourney *t, const char **why)
+{
+	struct session *s = c->sess;
+	int rc = member_check(t, why);
+	if (rc)
+		return rc;
+	if (t->row.entrants == TE_BOTS) {
+		*why = "this tournament is for bots";
+		return ERR_NOT_ELIGIBLE;
+	}
+	if (t->row.rated && s->kind != SESSION_ACCOUNT) {
+		*why = "a rated tournament is for accounts";
+		return ERR_NOT_ELIGIBLE;
+	}
+	int p = player_of(t, s->name);
+	if (p >= 0 && !t->pl[p].row.withdrawn) { /* in already: it follows it again */
+		watch(t, c);
+		proto_msg_t r;
+		proto_init(&r, PO_TJOIN, m->tag);
+		r.ident = t->row.id;
+		conn_send(c, &r);
+		return 0;
+	}
+	if (p >= 0 && t->row.kind != TK_ARENA) {
+		*why = "you withdrew from it";
+		return ERR_TOURNEY_CLOSED;
+	}
+	int cap = t->row.kind == TK_ROBIN ? TOURNEY_ROBIN_MAX_PLAYERS
+					  : ts->srv->cfg.tourney_players;
+	if (p < 0 && t->npl >= cap) {
+		*why = "it is full";
+		return ERR_TOURNEY_CLOSED;
+	}
+	store_tplayer_t row;
+	memset(&row, 0, sizeof row);
+	if (p >= 0) {
+		row = t->pl[p].row;
+		row.withdrawn = 0;
+	} else {
+		snprintf(row.name, sizeof row.name, "%s", s->name);
+		row.seq = t->npl ? t->pl[t->npl - 1].row.seq + 1 : 1;
+		row.rating = s->kind == SESSION_ACCOUNT ? -1 : 1500;
+	}
+	return join_store(ts, c, m, t, &row, 0, PO_TJOIN, why);
+}
+
+static int
+tleave(
+    struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tourney *t, const char **why)
+{
+	int p = player_of(t, c->sess->name);
+	if (p < 0 || t->pl[p].row.withdrawn) {
+		*why = "you are not playing in it";
+		return ERR_NOT_PLAYER;
+	}
+	if (t->row.state >= TS_OVER) {
+		*why = "it is over";
+		return ERR_TOURNEY_CLOSED;
+	}
+	store_tplayer_t row = t->pl[p].row;
+	row.withdrawn = 1;
+	return join_store(ts, c, m, t, &row, t->row.state == TS_SOON ? 1 : 2, PO_TLEAVE, why);
+}
+
+static int
+tbot(struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tourney *t, const char **why)
+{
+	struct session *s = c->sess;
+	if (!is_admin(ts->srv, s) && strcasecmp(t->row.creator, s->name) != 0) {
+		*why = "only its creator or an admin adds bots";
+		return ERR_NOT_ADMIN;
+	}
+	if (t->row.entrants == TE_PEOPLE) {
+		*why = "this tournament is for people";
+		return ERR_NOT_ELIGIBLE;
+	}
+	if (!ts->srv->botplay) {
+		*why = "this server has no bots";
+		return ERR_UNAVAILABLE;
+	}
+	int rc = member_check(t, why);
+	if (rc)
+		return rc;
+	store_tplayer_t row;
+	memset(&row, 0, sizeof row);
+	snprintf(row.name, sizeof row.name, "bot%d", (int)m->level);
+	if (player_of(t, row.name) >= 0) {
+		*why = "that level plays in it already";
+		return ERR_TOURNEY_CLOSED;
+	}
+	int cap = t->row.kind == TK_ROBIN ? TOURNEY_ROBIN_MAX_PLAYERS
+					  : ts->srv->cfg.tourney_players;
+	if (t->npl >= cap) {
+		*why = "it is full";
+		return ERR_TOURNEY_CLOSED;
+	}
+	row.seq = t->npl ? t->pl[t->npl - 1].row.seq + 1 : 1;
+	row.rating = BOT_RATING0 + 100 * (int)m->level;
+	row.bot_level = (int)m->level;
+	return join_store(ts, c, m, t, &row, 0, PO_TBOT, why);
+}
+
+static int
+tcancel(
+    struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tourney *t, const char **why)
+{
+	struct session *s = c->sess;
+	int admin = is_admin(ts->srv, s);
+	if (!admin && strcasecmp(t->row.creator, s->name) != 0) {
+		*why = "only its creator or an admin cancels it";
+		return ERR_NOT_ADMIN;
+	}
+	if (t->row.state >= TS_OVER || (!admin && t->row.state != TS_SOON)) {
+		*why = t->row.state >= TS_OVER ? "it is over"
+					       : "it has started: an admin may cancel it";
+		return ERR_TOURNEY_CLOSED;
+	}
+	proto_msg_t r;
+	proto_init(&r, PO_TCANCEL, m->tag);
+	r.ident = t->row.id;
+	conn_send(c, &r);
+	set_state(t, TS_CANCELLED); /* * TOURNEY ... cancelled once stored */
+	return 0;
+}
+
+static int
+tlist(struct tourneys *ts, struct conn *c, const proto_msg_t *m)
+{
+	struct tourney *t;
+	proto_msg_t d;
+	int n = 0, over = 0;
+	LIST_FOREACH (t, &ts->list, link) {
+		if (t->row.state >= TS_OVER && over++ >= TOURNEY_LIST_OVER)
+			continue;
+		tourney_line(t, PD_TOURNEY, &d);
+		conn_send(c, &d);
+		n++;
+	}
+	proto_init(&d, PO_TLIST, m->tag);
+	d.count = n;
+	conn_send(c, &d);
+	return 0;
+}
+
+int
+tourneys_request(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	if (m->id == PR_TLIST)
+		return tlist(ts, c, m);
+	if (m->id == PR_TCREATE)
+		return tcreate(ts, c, m, why);
+	struct tourney *t = find(ts, m->ident);
+	if (!t) {
+		*why = "no tournament with that id";
+		return ERR_NO_TOURNEY;
+	}
+	proto_msg_t r;
+	switch (m->id) {
+	case PR_TWATCH:
+		if (watch(t, c) != 0)
+			return ERR_INTERNAL;
+		snapshot(t, c);
+		proto_init(&r, PO_TWATCH, m->tag);
+		r.ident = t->row.id;
+		conn_send(c, &r);
+		return 0;
+	case PR_TUNWATCH:
+		unwatch(t, c);
+		proto_init(&r, PO_TUNWATCH, m->tag);
+		r.ident = t->row.id;
+		conn_send(c, &r);
+		return 0;
+	case PR_TJOIN:
+		return tjoin(ts, c, m, t, why);
+	case PR_TLEAVE:
+		return tleave(ts, c, m, t, why);
+	case PR_TBOT:
+		return tbot(ts, c, m, t, why);
+	case PR_TCANCEL:
+		return tcancel(ts, c, m, t, why);
+	default:
+		return ERR_UNKNOWN;
+	}
+}
+
+/* --- its life --- */
+
+struct tourneys *
+tourneys_new(struct server *srv)
+{
+	if (!srv->store || srv->cfg.cluster_host[0])
+		return NULL;
+	struct tourneys *ts = calloc(1, sizeof *ts);
+	if (!ts)
+		return NULL;
+	ts->srv = srv;
+	LIST_INIT(&ts->list);
+	struct timeval every = { TICK_MS / 1000, TICK_MS % 1000 * 1000 };
+	ts->tick = event_new(srv->base, -1, EV_PERSIST, tick_cb, ts);
+	ts->soon = event_new(srv->base, -1, 0, soon_cb, ts);
+	if (!ts->tick || !ts->soon || event_add(ts->tick, &every) != 0 ||
+	    conns_on_gone(srv, conn_gone, ts) != 0 || load(ts) != 0) {
+		log_error(&srv->log, "tournaments: cannot start: %s",
+		    srv->store ? store_error(srv->store) : "out of memory");
+		tourneys_free(ts);
+		return NULL;
+	}
+	rooms_on_over(srv->rooms, game_over, ts);
+	return ts;
+}
+
+void
+tourneys_free(struct tourneys *ts)
+{
+	if (!ts)
+		return;
+	rooms_on_over(ts->srv->rooms, NULL, NULL);
+	while (!LIST_EMPTY(&ts->list)) {
+		struct tourney *t = LIST_FIRST(&ts->list);
+		LIST_REMOVE(t, link);
+		free(t->pl);
+		free(t->gm);
+		free(t->w);
+		free(t);
+	}
+	if (ts->tick)
+		event_free(ts->tick);
+	if (ts->soon)
+		event_free(ts->soon);
+	free(ts);
+}

@@ -1,0 +1,53 @@
+/*
+ * tourneys.h: tournaments (issue 48; PROTOCOL.md section 5.21): arenas,
+ * Swiss events and round robins, created by an admin or an account,
+ * joined by people and the server's bots, their games played in rooms of
+ * the server's like any other and their results taken from those games.
+ *
+ * The module owns the events this node runs, their players, pairings,
+ * watchers and timers. Every change is in the store before it is said or
+ * acted on: an event, each player, each round's pairings (all at once,
+ * never twice: store_tround_put), each result; a game played for a
+ * pairing names it in its own row (games.tpair), so after a kill -9 the
+ * module finds each pairing's game (finished: its result; unfinished: its
+ * restored room) and starts only the pairings that have none. The pure
+ * parts, pairings and standings, are tourney/'s.
+ *
+ * A server without a store, or a cluster's node (for now), runs none:
+ * tourneys_new returns NULL and the requests are 501.
+ */
+#ifndef GOMOKUD_TOURNEYS_H
+#define GOMOKUD_TOURNEYS_H
+
+#include "proto/proto.h"
+
+struct conn;
+struct server;
+struct tourneys;
+
+/* A tournament's kind, state and entrants as the store keeps them. */
+enum tourney_kind { TK_ARENA = 0, TK_SWISS = 1, TK_ROBIN = 2 };
+enum tourney_state { TS_SOON = 0, TS_RUNNING = 1, TS_OVER = 2, TS_CANCELLED = 3 };
+enum tourney_entrants { TE_PEOPLE = 0, TE_BOTS = 1, TE_BOTH = 2 };
+
+/* The limits of TCREATE (PROTOCOL.md section 5.21). */
+enum {
+	TOURNEY_START_MIN_S = 5,             /* the countdown's least */
+	TOURNEY_START_MAX_S = 7 * 24 * 3600, /* and most */
+	TOURNEY_ARENA_MAX_MIN = 720,         /* an arena's longest, minutes */
+	TOURNEY_SWISS_MAX_ROUNDS = 20,
+	TOURNEY_ROBIN_MAX_PLAYERS = 16, /* a round robin's players (15 or 30 rounds) */
+	TOURNEY_LIST_OVER = 20,         /* finished events TLIST shows */
+};
+
+/* The module, with the events the store holds that this node runs (their
+ * rooms restored already); NULL when it runs none (no store, a cluster),
+ * or on failure (logged). */
+struct tourneys *tourneys_new(struct server *srv);
+void tourneys_free(struct tourneys *t);
+/* A request of section 5.21 from c (m: TLIST ... TCANCEL): 0 when
+ * answered (or the answer comes later, c held), else an error code with
+ * *why. */
+int tourneys_request(struct tourneys *t, struct conn *c, const proto_msg_t *m, const char **why);
+
+#endif
