@@ -4,6 +4,10 @@
  * C.04.2; issue 48). Pure: no I/O, no globals; one bounded allocation of
  * scratch per call, freed before it returns.
  *
+ * Article names are those of the 2017 edition (A-E, criteria C1-C19);
+ * where the editions from 2025 on added a rule (a bye, or a win without
+ * playing, gives a downfloat: 1.4.3) it is followed.
+ *
  * What it does, in the rules' words:
  * - players ranked by score, then pairing number (the caller's order);
  *   scoregroups, brackets, moved-down players (MDPs), homogeneous and
