@@ -19,11 +19,11 @@
 #include "tourney/swiss.h"
 
 /* The quality vector of a candidate, compared in this order, lower better:
- * the players left unpaired (C5: most pairs; the PSD, C6, is then fixed),
- * the topscorers' colour differences past 2 (C8) and third colours in a
- * row (C9), colour preferences not granted (C10), strong or absolute ones
- * not granted (C11), downfloats and upfloats repeated from the last round
- * (C12, C13) and from the round before it (C14, C15). */
+ * the players left unpaired (C5: most pairs), then (kept apart, see cmpq)
+ * the PSD (C6), the topscorers' colour differences past 2 (C8) and third
+ * colours in a row (C9), colour preferences not granted (C10), strong or
+ * absolute ones not granted (C11), downfloats and upfloats repeated from
+ * the last round (C12, C13) and from the round before it (C14, C15). */
 enum { Q_FLO, Q_C8, Q_C9, Q_C10, Q_C11, Q_C12, Q_C13, Q_C14, Q_C15, NQ };
 
 /* Two-player exchanges considered in a bracket, at most. */
@@ -74,6 +74,7 @@ struct work {
 	int *best, nbest; /* the best candidate's pairs */
 	int *bestflo, nbestflo;
 	int bestq[NQ], glb[NQ];
+	int *psd, *bestpsd, *glbpsd, npsd; /* the MDPs' score differences */
 	int have, confirmed, phase, stop, gaveup;
 	long nodes, limit;
 	int rest_from; /* rank position of the first player below the bracket */
@@ -86,10 +87,18 @@ max_i(int a, int b)
 	return a > b ? a : b;
 }
 
+/* Compares two candidates of a bracket by quality a, b and PSD pa, pb
+ * (C6: the score differences of the MDPs, highest first, compared in
+ * turn; it comes after the floaters, whose count fixes the rest of it). */
 static int
-cmpq(const int *a, const int *b)
+cmpq(const struct work *w, const int *a, const int *pa, const int *b, const int *pb)
 {
-	for (int i = 0; i < NQ; i++)
+	if (a[Q_FLO] != b[Q_FLO])
+		return a[Q_FLO] < b[Q_FLO] ? -1 : 1;
+	for (int i = 0; i < w->npsd; i++)
+		if (pa[i] != pb[i])
+			return pa[i] < pb[i] ? -1 : 1;
+	for (int i = Q_FLO + 1; i < NQ; i++)
 		if (a[i] != b[i])
 			return a[i] < b[i] ? -1 : 1;
 	return 0;
@@ -370,7 +379,7 @@ leaf_final(struct work *w, int lvl, const int *q0)
 		q[Q_C12] += w->p[w->flo[i]].fl1 > 0;
 		q[Q_C14] += w->p[w->flo[i]].fl2 > 0;
 	}
-	int c = w->have ? cmpq(q, w->bestq) : -1;
+	int c = w->have ? cmpq(w, q, w->psd, w->bestq, w->bestpsd) : -1;
 	if (w->phase == 2 && c == 0 && !w->confirmed)
 		c = -1; /* the first of its quality in order, in the second pass */
 	if (c >= 0)
@@ -380,12 +389,13 @@ leaf_final(struct work *w, int lvl, const int *q0)
 		return;
 	w->confirmed = w->phase == 2;
 	memcpy(w->bestq, q, sizeof q);
+	memcpy(w->bestpsd, w->psd, (size_t)w->npsd * sizeof *w->psd);
 	memcpy(w->best, w->cur, (size_t)w->ncur * 2 * sizeof *w->cur);
 	w->nbest = w->ncur;
 	memcpy(w->bestflo, w->flo, (size_t)w->nflo * sizeof *w->flo);
 	w->nbestflo = w->nflo;
 	w->have = 1;
-	if (cmpq(q, w->glb) <= 0)
+	if (cmpq(w, q, w->psd, w->glb, w->glbpsd) <= 0)
 		w->stop = 1;
 }
 
@@ -407,10 +417,10 @@ leaf_mdp(struct work *w, const int *q0)
 		int q[NQ];
 		memcpy(q, q0, sizeof q);
 		q[Q_FLO] = w->nlimbo + m - 2 * n1;
-		int c = w->have ? cmpq(q, w->bestq) : -1;
+		int c = w->have ? cmpq(w, q, w->psd, w->bestq, w->bestpsd) : -1;
 		if (c > 0 || (c == 0 && (w->phase == 1 || w->confirmed)))
 			break;
-		if (w->phase == 1 && cmpq(q, w->glb) > 0)
+		if (w->phase == 1 && cmpq(w, q, w->psd, w->glb, w->glbpsd) > 0)
 			break;
 		run_level(w, 1, R->x, m, n1, q);
 	}
@@ -430,11 +440,11 @@ dfs(struct work *w, int lvl, int i, const int *q)
 	lb[Q_C11] += max_i(0, L->sufws[i] - (L->freeq - L->freews)) +
 	    max_i(0, L->sufbs[i] - (L->freeq - L->freebs));
 	if (w->have) {
-		int c = cmpq(lb, w->bestq);
+		int c = cmpq(w, lb, w->psd, w->bestq, w->bestpsd);
 		if (c > 0 || (c == 0 && (w->phase == 1 || w->confirmed)))
 			return;
 	}
-	if (w->phase == 1 && cmpq(lb, w->glb) > 0)
+	if (w->phase == 1 && cmpq(w, lb, w->psd, w->glb, w->glbpsd) > 0)
 		return;
 	if (i == L->n1) {
 		if (lvl == 0 && w->hetero)
@@ -609,6 +619,27 @@ bound(struct work *w, const int *bx, int bn, int pairs)
 	w->glb[Q_C11] = max_i(0, max_i(nws - f - pairs, nbs - f - pairs));
 }
 
+static int
+cmp_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return x > y ? -1 : x < y;
+}
+
+/* The MDPs' part of the PSD (A.8) into psd: an MDP paired scores its
+ * difference to the residents, one in the limbo (a downfloater) its
+ * difference to a point under them; highest first. */
+static void
+mdp_psd(const struct work *w, const struct level *L, int r, int *psd)
+{
+	int k = 0;
+	for (int i = 0; i < L->n1; i++)
+		psd[k++] = w->p[L->s1[i]].score - r;
+	for (int i = 0; i < w->nlimbo; i++)
+		psd[k++] = w->p[w->limbo[i]].score - r + 2;
+	qsort(psd, (size_t)k, sizeof *psd, cmp_desc);
+}
+
 /* A heterogeneous bracket: mdps[0..m0) over residents res[0..nr); n1 MDPs
  * in S1, the others in the limbo; MDP exchanges one for one (D.3). */
 static void
@@ -645,6 +676,9 @@ run_hetero(struct work *w, const int *mdps, int m0, const int *res, int nr, int 
 		}
 		L->n2 = nr;
 		memcpy(L->s2, res, (size_t)nr * sizeof *res);
+		mdp_psd(w, L, w->p[res[0]].score, w->psd);
+		if (e < 0)
+			memcpy(w->glbpsd, w->psd, (size_t)m0 * sizeof *w->psd);
 		count_prefs(w, L);
 		w->nodes += m0 + nr;
 		w->ncur = 0;
@@ -685,6 +719,7 @@ search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
 	w->have = 0;
 	w->gaveup = 0;
 	w->hetero = m0 > 0;
+	w->npsd = m0;
 	if (m0 == 0) {
 		top = nr > 1 ? max_pairs(w, res, nr, 0) : 0;
 	} else {
@@ -713,7 +748,8 @@ search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
 			} else {
 				run_hetero(w, mdps, m0, res, nr, n1);
 			}
-			if (w->gaveup || (w->have && cmpq(w->bestq, w->glb) <= 0))
+			if (w->gaveup ||
+			    (w->have && cmpq(w, w->bestq, w->bestpsd, w->glb, w->glbpsd) <= 0))
 				break;
 		}
 		if (w->have || w->gaveup)
@@ -835,6 +871,9 @@ layout(struct work *w, struct arena *a, struct rounds *rd)
 	w->res = take(a, k, sizeof(int));
 	w->cur = take(a, 2 * k, sizeof(int));
 	w->best = take(a, 2 * k, sizeof(int));
+	w->psd = take(a, k, sizeof(int));
+	w->bestpsd = take(a, k, sizeof(int));
+	w->glbpsd = take(a, k, sizeof(int));
 	rd->col = take(a, nr, 1);
 	rd->pts = take(a, nr, 1);
 	rd->free = take(a, nr, 1);

@@ -23,8 +23,8 @@
  *   topscorers, those above 50%, in the last round);
  * - the completion criterion: a bracket's pairing is taken only if every
  *   player below it can still be paired (an exact matching test);
- * - the quality criteria: most pairs (MaxPairs, M1; the PSD then follows),
- *   then the topscorers' colour limits (C8, C9), colour preferences not
+ * - the quality criteria: most pairs (MaxPairs, M1), the lowest PSD
+ *   (C6: which MDPs float), then the topscorers' colour limits (C8, C9), colour preferences not
  *   granted (C10), strong ones not granted (C11), and repeated floats of
  *   the last two rounds (C12-C15); the first best candidate in the order;
  * - colour allocation E.1-E.5 (both preferences; the stronger; the wider

@@ -436,6 +436,56 @@ test_topscorers(void **st)
 }
 
 /*
+ * An MDP exchange, and the PSD (C6) before colours. Six players and four
+ * fillers (7-10, withdrawn before round 4) in a given history:
+ * round 1: 7-1 (1 wins), 8-2 (2 wins), 3-9 (3 wins), 4-10 (4 wins), 5-6
+ * drawn; round 2: 1-3 (1 wins), 2-5 drawn, 9-4 (4 wins), 6-7 (7 wins);
+ * round 3: 1-4 (1 wins), 2-6 (2 wins), 10-3 (3 wins), 5-8 (8 wins).
+ * Scores 1: 3, 2: 2.5, 3: 2, 4: 2, 5: 1, 6: 0.5. Colours 1 and 2 BWW
+ * (absolute B), 3 and 4 WBB (absolute W), 5 WBW (strong B), 6 BWB
+ * (strong W). Met: 1-3, 1-4, 2-5, 2-6, 5-6.
+ * Round 4 of 5: {1} floats; {1 | 2}: both absolute B, not topscorers:
+ * barred (C3), both float. {1 2 | 3 4}: 1 met both; M1 = 1 (2 can play
+ * either), S1 = 1, limbo 2: no candidate. The MDP exchange 1 for 2:
+ * S1 = 2, limbo 1: 2-3 (3 absolute W: 3-2), 4 left alone, floats (2-4
+ * would float 3, whose round-3 downfloat C12 counts). {1 4 | 5}: M1 = 1,
+ * S1 = 1, limbo 4: 1-5, 1's absolute B over 5's strong B (E.2): 5-1;
+ * PSD: 1 paired (3 - 1) and 4 a floater (2 - 1 + 1): 2, 2. The exchange
+ * 4 for 1 would grant every colour (4-5, then 1-6) but its PSD, 1 a
+ * floater (3 - 1 + 1) and 4 paired (1): 3, 1, is higher, and C6 comes
+ * before the colours. {4 | 6}, the last: 4-6, 4's absolute W over 6's
+ * strong W.
+ */
+static void
+test_mdp_exchange(void **st)
+{
+	(void)st;
+	static struct event e;
+	struct tourney_game out[64];
+	ev_init(&e, 10, 5);
+	game(&e, 1, 7, 1, TR_SECOND_WINS);
+	game(&e, 1, 8, 2, TR_SECOND_WINS);
+	game(&e, 1, 3, 9, TR_FIRST_WINS);
+	game(&e, 1, 4, 10, TR_FIRST_WINS);
+	game(&e, 1, 5, 6, TR_DRAW);
+	game(&e, 2, 1, 3, TR_FIRST_WINS);
+	game(&e, 2, 2, 5, TR_DRAW);
+	game(&e, 2, 9, 4, TR_SECOND_WINS);
+	game(&e, 2, 6, 7, TR_SECOND_WINS);
+	game(&e, 3, 1, 4, TR_FIRST_WINS);
+	game(&e, 3, 2, 6, TR_FIRST_WINS);
+	game(&e, 3, 10, 3, TR_SECOND_WINS);
+	game(&e, 3, 5, 8, TR_SECOND_WINS);
+	for (int i = 6; i < 10; i++)
+		e.pl[i].withdrawn = 1;
+	int k = pair(&e, 4, out);
+	assert_int_equal(k, 3);
+	has(out, k, 4, 3, 2);
+	has(out, k, 4, 5, 1);
+	has(out, k, 4, 4, 6);
+}
+
+/*
  * Colour allocation by E.3. Two players left (3-6 withdrawn), who have not
  * met; a given history of draws: 1 played B W W B (3-1, 1-4, 1-5, 6-1),
  * 2 played W B W B (2-4, 3-2, 2-6, 5-2). Both have difference 0 and a
@@ -705,6 +755,7 @@ main(void)
 		cmocka_unit_test(test_bye_forfeit),
 		cmocka_unit_test(test_colour),
 		cmocka_unit_test(test_topscorers),
+		cmocka_unit_test(test_mdp_exchange),
 		cmocka_unit_test(test_alternate),
 		cmocka_unit_test(test_withdrawn),
 		cmocka_unit_test(test_einval),
