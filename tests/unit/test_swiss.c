@@ -364,6 +364,39 @@ test_bye_forfeit(void **st)
 }
 
 /*
+ * The bye where the lowest scoregroup may not have it. Players 1-3 and
+ * fillers 4-6 (withdrawn before round 3), a given history: round 1 1-4
+ * (1 wins), 2 the bye, 3-5 won by 3 by forfeit; round 2 5-1 (1 wins),
+ * 4-2 (4 wins), 6-3 (6 wins). Scores 1: 2, 2: 1, 3: 1; 2 had the bye
+ * and 3 a forfeit win: neither may have the bye (C.04.1.d), 1 may.
+ * Round 3: {1} floats. {1 | 2 3}, the last: M1 = 1, S1 = 1: 1-2 leaves 3
+ * and 1-3 leaves 2 for the bye, neither may; so no MDP paired (M1 lowered
+ * to 0): the remainder 2-3, and 1, the floater, has the bye. Colours:
+ * 2 and 3 each played B once (strong W); E.3 finds no difference; E.4:
+ * 2, higher ranked, has W: 2-3.
+ */
+static void
+test_bye_moves_up(void **st)
+{
+	(void)st;
+	static struct event e;
+	struct tourney_game out[64];
+	ev_init(&e, 6, 4);
+	game(&e, 1, 1, 4, TR_FIRST_WINS);
+	game(&e, 1, 2, 0, TR_BYE);
+	game(&e, 1, 3, 5, TR_SECOND_FORFEIT);
+	game(&e, 2, 5, 1, TR_SECOND_WINS);
+	game(&e, 2, 4, 2, TR_FIRST_WINS);
+	game(&e, 2, 6, 3, TR_FIRST_WINS);
+	for (int i = 3; i < 6; i++)
+		e.pl[i].withdrawn = 1;
+	int k = pair(&e, 3, out);
+	assert_int_equal(k, 2);
+	has(out, k, 3, 2, 3);
+	has(out, k, 3, 1, 0);
+}
+
+/*
  * Colours: no third of a role in a row (C3). Eight players; round 1 as
  * the system pairs it (1-5, 6-2, 3-7, 8-4), round 2 given: 1-7, 5-2, 3-8,
  * 6-4; 1, 2, 3, 4 win both. So 1 and 3 played WW (absolute B), 2 and 4
@@ -753,6 +786,7 @@ main(void)
 		cmocka_unit_test(test_rematch),
 		cmocka_unit_test(test_impossible),
 		cmocka_unit_test(test_bye_forfeit),
+		cmocka_unit_test(test_bye_moves_up),
 		cmocka_unit_test(test_colour),
 		cmocka_unit_test(test_topscorers),
 		cmocka_unit_test(test_mdp_exchange),
