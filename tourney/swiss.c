@@ -49,11 +49,13 @@ struct level {
 	int m;  /* how many */
 	int *s1, *s2;
 	int n1, n2;
-	char *used;                              /* per s2 */
-	char *flag;                              /* per x: in S1 */
-	int *sufw, *sufb;                        /* S1 players from i on who want first, second */
-	int *sufws, *sufbs;                      /* the same with a strong or absolute preference */
-	int freew, freeb, freews, freebs, freeq; /* S2 players not yet taken */
+	char *used; /* per s2 */
+	char *flag; /* per x: in S1 */
+	/* for the lower bound: the S1 players from i on who want first,
+	 * second; the same with a strong or absolute preference; the same
+	 * bound to it (C3); and the S2 players not yet taken of each kind */
+	int *sufw, *sufb, *sufws, *sufbs, *sufwa, *sufba;
+	int freew, freeb, freews, freebs, freewa, freeba, freeq;
 	int (*ex2)[4];
 };
 
@@ -75,7 +77,7 @@ struct work {
 	int *bestflo, nbestflo;
 	int bestq[NQ], glb[NQ];
 	int *psd, *bestpsd, *glbpsd, npsd; /* the MDPs' score differences */
-	int have, confirmed, phase, stop, gaveup;
+	int have, confirmed, phase, slack, stop, gaveup;
 	long nodes, limit;
 	int rest_from; /* rank position of the first player below the bracket */
 	int *rest, *mdp, *res;
@@ -123,6 +125,13 @@ compat(const struct work *w, int a, int b)
 	if (x->strength == 3 && y->strength == 3 && x->pref == y->pref && !x->top && !y->top)
 		return 0;
 	return 1;
+}
+
+/* Whether x has an absolute preference for c that C3 holds him to. */
+static int
+bound_abs(const struct sp *x, int c)
+{
+	return x->strength == 3 && x->pref == c && !x->top;
 }
 
 /*
@@ -332,19 +341,30 @@ pair_cost(const struct work *w, int a, int b, int mdp, int *q)
 	}
 }
 
-/* Whether the search of a bracket stops: its budget spent in the first
- * pass, or in the second with something found; four times it with
- * nothing found, it gives up. */
+/* Whether the search of a bracket stops: a quarter of its budget spent in
+ * an attempt of the first pass, or all of it in the second with something
+ * found; four times it with nothing found, it gives up. */
 static int
 spent(struct work *w)
 {
 	if (w->stop)
 		return 1;
-	if (w->nodes > w->limit && (w->have || w->phase == 1))
+	if (w->phase == 1 ? w->nodes > w->limit / 4 : w->nodes > w->limit && w->have)
 		w->stop = 1;
 	else if (w->nodes > 4 * w->limit)
 		w->stop = w->gaveup = 1;
 	return w->stop;
+}
+
+/* Whether q is past the first pass's target: the bracket's lower bound;
+ * or, with slack, that many more floaters, topscorer colour faults and
+ * preferences not granted than the bound has (the rest not held). */
+static int
+over_target(const struct work *w, const int *q)
+{
+	if (w->slack == 0)
+		return cmpq(w, q, w->psd, w->glb, w->glbpsd) > 0;
+	return q[Q_FLO] - w->glb[Q_FLO] + q[Q_C8] + q[Q_C9] + q[Q_C10] - w->glb[Q_C10] > w->slack;
 }
 
 /* Whether the floaters flo and everyone below the bracket can be paired. */
@@ -420,7 +440,7 @@ leaf_mdp(struct work *w, const int *q0)
 		int c = w->have ? cmpq(w, q, w->psd, w->bestq, w->bestpsd) : -1;
 		if (c > 0 || (c == 0 && (w->phase == 1 || w->confirmed)))
 			break;
-		if (w->phase == 1 && cmpq(w, q, w->psd, w->glb, w->glbpsd) > 0)
+		if (w->phase == 1 && over_target(w, q))
 			break;
 		run_level(w, 1, R->x, m, n1, q);
 	}
@@ -433,6 +453,10 @@ dfs(struct work *w, int lvl, int i, const int *q)
 	w->nodes++;
 	if (spent(w))
 		return;
+	/* C3 leaves the players of S1 bound to one colour only the S2
+	 * players not bound to it: too few, and no candidate is below */
+	if (L->sufwa[i] > L->freeq - L->freewa || L->sufba[i] > L->freeq - L->freeba)
+		return;
 	int lb[NQ];
 	memcpy(lb, q, sizeof lb);
 	lb[Q_C10] += max_i(0, L->sufw[i] - (L->freeq - L->freew)) +
@@ -444,7 +468,7 @@ dfs(struct work *w, int lvl, int i, const int *q)
 		if (c > 0 || (c == 0 && (w->phase == 1 || w->confirmed)))
 			return;
 	}
-	if (w->phase == 1 && cmpq(w, lb, w->psd, w->glb, w->glbpsd) > 0)
+	if (w->phase == 1 && over_target(w, lb))
 		return;
 	if (i == L->n1) {
 		if (lvl == 0 && w->hetero)
@@ -459,6 +483,7 @@ dfs(struct work *w, int lvl, int i, const int *q)
 		if (L->used[j] || !compat(w, a, b))
 			continue;
 		int nq[NQ], pb = w->p[b].pref, sb = w->p[b].strength >= 2;
+		int ab = bound_abs(&w->p[b], pb);
 		memcpy(nq, q, sizeof nq);
 		pair_cost(w, a, b, lvl == 0 && w->hetero, nq);
 		L->used[j] = 1;
@@ -467,6 +492,8 @@ dfs(struct work *w, int lvl, int i, const int *q)
 		L->freeb -= pb < 0;
 		L->freews -= pb > 0 && sb;
 		L->freebs -= pb < 0 && sb;
+		L->freewa -= pb > 0 && ab;
+		L->freeba -= pb < 0 && ab;
 		w->cur[2 * w->ncur] = a;
 		w->cur[2 * w->ncur + 1] = b;
 		w->ncur++;
@@ -478,6 +505,8 @@ dfs(struct work *w, int lvl, int i, const int *q)
 		L->freeb += pb < 0;
 		L->freews += pb > 0 && sb;
 		L->freebs += pb < 0 && sb;
+		L->freewa += pb > 0 && ab;
+		L->freeba += pb < 0 && ab;
 	}
 }
 
@@ -486,15 +515,18 @@ dfs(struct work *w, int lvl, int i, const int *q)
 static void
 count_prefs(const struct work *w, struct level *L)
 {
-	L->sufw[L->n1] = L->sufb[L->n1] = L->sufws[L->n1] = L->sufbs[L->n1] = 0;
-	for (int i = L->n1 - 1; i >= 0; i--) {
+	int n1 = L->n1;
+	L->sufw[n1] = L->sufb[n1] = L->sufws[n1] = L->sufbs[n1] = L->sufwa[n1] = L->sufba[n1] = 0;
+	for (int i = n1 - 1; i >= 0; i--) {
 		const struct sp *x = &w->p[L->s1[i]];
 		L->sufw[i] = L->sufw[i + 1] + (x->pref > 0);
 		L->sufb[i] = L->sufb[i + 1] + (x->pref < 0);
 		L->sufws[i] = L->sufws[i + 1] + (x->pref > 0 && x->strength >= 2);
 		L->sufbs[i] = L->sufbs[i + 1] + (x->pref < 0 && x->strength >= 2);
+		L->sufwa[i] = L->sufwa[i + 1] + bound_abs(x, 1);
+		L->sufba[i] = L->sufba[i + 1] + bound_abs(x, -1);
 	}
-	L->freew = L->freeb = L->freews = L->freebs = 0;
+	L->freew = L->freeb = L->freews = L->freebs = L->freewa = L->freeba = 0;
 	L->freeq = L->n2;
 	for (int j = 0; j < L->n2; j++) {
 		const struct sp *x = &w->p[L->s2[j]];
@@ -503,6 +535,8 @@ count_prefs(const struct work *w, struct level *L)
 		L->freeb += x->pref < 0;
 		L->freews += x->pref > 0 && x->strength >= 2;
 		L->freebs += x->pref < 0 && x->strength >= 2;
+		L->freewa += bound_abs(x, 1);
+		L->freeba += bound_abs(x, -1);
 	}
 }
 
@@ -737,16 +771,22 @@ search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
 		}
 		w->confirmed = 0;
 		for (w->phase = 1; w->phase <= 2; w->phase++) {
-			int q[NQ] = { 0 };
-			w->stop = 0;
-			w->nodes = 0;
-			w->nlimbo = 0;
-			w->ncur = 0;
-			if (m0 == 0) {
-				q[Q_FLO] = nr - 2 * n1;
-				run_level(w, 0, res, nr, n1, q);
-			} else {
-				run_hetero(w, mdps, m0, res, nr, n1);
+			/* the first pass aims at the bound, then ever further past
+			 * it, until a candidate is found; the second keeps the best */
+			for (w->slack = 0;; w->slack = w->slack ? 2 * w->slack : 1) {
+				int q[NQ] = { 0 };
+				w->stop = 0;
+				w->nodes = 0;
+				w->nlimbo = 0;
+				w->ncur = 0;
+				if (m0 == 0) {
+					q[Q_FLO] = nr - 2 * n1;
+					run_level(w, 0, res, nr, n1, q);
+				} else {
+					run_hetero(w, mdps, m0, res, nr, n1);
+				}
+				if (w->have || w->gaveup || w->phase == 2 || w->slack > m0 + nr)
+					break;
 			}
 			if (w->gaveup ||
 			    (w->have && cmpq(w, w->bestq, w->bestpsd, w->glb, w->glbpsd) <= 0))
@@ -859,6 +899,8 @@ layout(struct work *w, struct arena *a, struct rounds *rd)
 		L->sufb = take(a, k, sizeof(int));
 		L->sufws = take(a, k, sizeof(int));
 		L->sufbs = take(a, k, sizeof(int));
+		L->sufwa = take(a, k, sizeof(int));
+		L->sufba = take(a, k, sizeof(int));
 		L->used = take(a, k, 1);
 		L->flag = take(a, k, 1);
 		L->ex2 = take(a, EX2_MAX, sizeof *L->ex2);
