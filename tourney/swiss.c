@@ -13,6 +13,7 @@
  * undone and the round fails only when no pairing at all keeps the
  * absolute criteria, which the same matching says up front.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +27,22 @@
  * the last round (C12, C13) and from the round before it (C14, C15). */
 enum { Q_FLO, Q_C8, Q_C9, Q_C10, Q_C11, Q_C12, Q_C13, Q_C14, Q_C15, NQ };
 
-/* Two-player exchanges considered in a bracket, at most. */
-#define EX2_MAX 2048
+/* The most work (bracket players times players below) for which a
+ * homogeneous bracket with one floater first finds who may float. */
+#define SWISS_OKF_WORK 40000L
+
+/* Exchanges of two players or more each way considered in a bracket, at
+ * most (all of one size or none of it), and the largest bracket they are
+ * considered in (positions in a 64-bit mask). */
+#define EX_MAX 4096
+#define EX_PLAYERS 64
+
+/* An exchange: the S1 positions it moves to S2 (out), the S2 positions it
+ * moves to S1 (in), how many each way, the difference of their sums. */
+struct exch {
+	uint64_t out, in;
+	int k, d;
+};
 
 struct sp {
 	int idx;      /* the caller's index; pairing number idx + 1 */
@@ -56,7 +71,8 @@ struct level {
 	 * bound to it (C3); and the S2 players not yet taken of each kind */
 	int *sufw, *sufb, *sufws, *sufbs, *sufwa, *sufba;
 	int freew, freeb, freews, freebs, freewa, freeba, freeq;
-	int (*ex2)[4];
+	int freeok; /* S2 players left who may float (w->okf) */
+	struct exch *ex;
 };
 
 struct work {
@@ -80,6 +96,10 @@ struct work {
 	int have, confirmed, phase, slack, stop, gaveup;
 	long nodes, limit;
 	int rest_from; /* rank position of the first player below the bracket */
+	/* a homogeneous bracket with one floater: whether each player (by
+	 * rank position) may be it and the round still be completed */
+	char *okf;
+	int okf_on;
 	int *rest, *mdp, *res;
 };
 
@@ -457,6 +477,9 @@ dfs(struct work *w, int lvl, int i, const int *q)
 	 * players not bound to it: too few, and no candidate is below */
 	if (L->sufwa[i] > L->freeq - L->freewa || L->sufba[i] > L->freeq - L->freeba)
 		return;
+	/* the floater, one of the S2 players left, must complete the round */
+	if (w->okf_on && !w->hetero && L->freeok == 0)
+		return;
 	int lb[NQ];
 	memcpy(lb, q, sizeof lb);
 	lb[Q_C10] += max_i(0, L->sufw[i] - (L->freeq - L->freew)) +
@@ -494,6 +517,7 @@ dfs(struct work *w, int lvl, int i, const int *q)
 		L->freebs -= pb < 0 && sb;
 		L->freewa -= pb > 0 && ab;
 		L->freeba -= pb < 0 && ab;
+		L->freeok -= w->okf[b];
 		w->cur[2 * w->ncur] = a;
 		w->cur[2 * w->ncur + 1] = b;
 		w->ncur++;
@@ -507,6 +531,7 @@ dfs(struct work *w, int lvl, int i, const int *q)
 		L->freebs += pb < 0 && sb;
 		L->freewa += pb > 0 && ab;
 		L->freeba += pb < 0 && ab;
+		L->freeok += w->okf[b];
 	}
 }
 
@@ -526,7 +551,7 @@ count_prefs(const struct work *w, struct level *L)
 		L->sufwa[i] = L->sufwa[i + 1] + bound_abs(x, 1);
 		L->sufba[i] = L->sufba[i + 1] + bound_abs(x, -1);
 	}
-	L->freew = L->freeb = L->freews = L->freebs = L->freewa = L->freeba = 0;
+	L->freew = L->freeb = L->freews = L->freebs = L->freewa = L->freeba = L->freeok = 0;
 	L->freeq = L->n2;
 	for (int j = 0; j < L->n2; j++) {
 		const struct sp *x = &w->p[L->s2[j]];
@@ -537,6 +562,7 @@ count_prefs(const struct work *w, struct level *L)
 		L->freebs += x->pref < 0 && x->strength >= 2;
 		L->freewa += bound_abs(x, 1);
 		L->freeba += bound_abs(x, -1);
+		L->freeok += w->okf[L->s2[j]];
 	}
 }
 
@@ -559,20 +585,94 @@ search_split(struct work *w, int lvl, const int *q)
 	w->ncur = ncur;
 }
 
+/* D.2's order of exchanges: fewest players; smallest difference of the
+ * sums of the BSNs moved; the highest BSN, of those that differ, moved out
+ * of S1; the lowest, of those that differ, moved out of S2. */
 static int
-cmp_ex2(const void *va, const void *vb)
+cmp_exch(const void *va, const void *vb)
 {
-	const int *a = va, *b = vb;
-	int da = a[2] + a[3] - a[0] - a[1], db = b[2] + b[3] - b[0] - b[1];
-	if (da != db)
-		return da < db ? -1 : 1;
-	if (a[1] != b[1]) /* the highest BSN out of S1 first */
-		return a[1] > b[1] ? -1 : 1;
-	if (a[0] != b[0])
-		return a[0] > b[0] ? -1 : 1;
-	if (a[2] != b[2]) /* the lowest BSN out of S2 first */
-		return a[2] < b[2] ? -1 : 1;
-	return a[3] < b[3] ? -1 : a[3] > b[3];
+	const struct exch *a = va, *b = vb;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	if (a->d != b->d)
+		return a->d < b->d ? -1 : 1;
+	uint64_t x = a->out ^ b->out;
+	if (x) {
+		uint64_t top = x;
+		while (top & (top - 1))
+			top &= top - 1;
+		return a->out & top ? -1 : 1;
+	}
+	x = a->in ^ b->in;
+	if (x)
+		return a->in & (x & (~x + 1)) ? -1 : 1;
+	return 0;
+}
+
+/* The next k-subset of a mask's bits after c, in increasing order. */
+static uint64_t
+next_subset(uint64_t c)
+{
+	uint64_t u = c & (~c + 1), v = c + u;
+	return v + (((v ^ c) / u) >> 2);
+}
+
+/* n choose k, or more than cap. */
+static long
+choose(int n, int k, long cap)
+{
+	long c = 1;
+	for (int i = 1; i <= k; i++) {
+		c = c * (n - k + i) / i;
+		if (c > cap)
+			return cap + 1;
+	}
+	return c;
+}
+
+static int
+mask_sum(uint64_t x)
+{
+	int s = 0;
+	for (int i = 0; x; i++, x >>= 1)
+		if (x & 1)
+			s += i;
+	return s;
+}
+
+/* The exchanges of two players or more between S1 = positions 0..n1-1
+ * and S2 = n1..m-1, in order, as many sizes as fit in EX_MAX. */
+static int
+exchanges(struct level *L, int n1, int m)
+{
+	int n2 = m - n1, ne = 0;
+	if (m > EX_PLAYERS)
+		return 0;
+	for (int k = 2; k <= n1 && k <= n2; k++) {
+		long c1 = choose(n1, k, EX_MAX), c2 = choose(n2, k, EX_MAX);
+		if (c1 * c2 > EX_MAX - ne)
+			break;
+		uint64_t first = (UINT64_C(1) << k) - 1;
+		for (uint64_t a = first; a < UINT64_C(1) << n1; a = next_subset(a))
+			for (uint64_t b = first; b < UINT64_C(1) << n2; b = next_subset(b)) {
+				struct exch *e = &L->ex[ne++];
+				e->out = a;
+				e->in = b << n1;
+				e->k = k;
+				e->d = mask_sum(e->in) - mask_sum(e->out);
+			}
+	}
+	qsort(L->ex, (size_t)ne, sizeof *L->ex, cmp_exch);
+	return ne;
+}
+
+/* Sets L->flag for positions in x to v. */
+static void
+flag_mask(struct level *L, uint64_t x, char v)
+{
+	for (int i = 0; x; i++, x >>= 1)
+		if (x & 1)
+			L->flag[i] = v;
 }
 
 /*
@@ -606,29 +706,14 @@ run_level(struct work *w, int lvl, const int *xs, int m, int n1, const int *q)
 			L->flag[i] = 1;
 			L->flag[j] = 0;
 		}
-	/* two for two, where there are few enough */
-	long k2 = (long)n1 * (n1 - 1) / 2 * ((long)n2 * (n2 - 1) / 2);
-	if (k2 == 0 || k2 > EX2_MAX || w->stop)
-		return;
-	int k = 0;
-	for (int i0 = 0; i0 < n1; i0++)
-		for (int i1 = i0 + 1; i1 < n1; i1++)
-			for (int j0 = n1; j0 < m; j0++)
-				for (int j1 = j0 + 1; j1 < m; j1++) {
-					L->ex2[k][0] = i0;
-					L->ex2[k][1] = i1;
-					L->ex2[k][2] = j0;
-					L->ex2[k][3] = j1;
-					k++;
-				}
-	qsort(L->ex2, (size_t)k, sizeof *L->ex2, cmp_ex2);
-	for (int e = 0; e < k && !w->stop; e++) {
-		const int *x = L->ex2[e];
-		L->flag[x[0]] = L->flag[x[1]] = 0;
-		L->flag[x[2]] = L->flag[x[3]] = 1;
+	/* more for more, where there are few enough */
+	int ne = w->stop ? 0 : exchanges(L, n1, m);
+	for (int e = 0; e < ne && !w->stop; e++) {
+		flag_mask(L, L->ex[e].out, 0);
+		flag_mask(L, L->ex[e].in, 1);
 		search_split(w, lvl, q);
-		L->flag[x[0]] = L->flag[x[1]] = 1;
-		L->flag[x[2]] = L->flag[x[3]] = 0;
+		flag_mask(L, L->ex[e].out, 1);
+		flag_mask(L, L->ex[e].in, 0);
 	}
 }
 
@@ -762,6 +847,17 @@ search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
 		top = max_pairs(w, both, m0 + nr, m0);
 	}
 	for (int n1 = top; n1 >= 0; n1--) {
+		w->okf_on = 0;
+		if (m0 == 0 && nr - 2 * n1 == 1 &&
+		    (long)nr * (w->nact - w->rest_from + 1) <= SWISS_OKF_WORK) {
+			/* one floater: who may be it, each tried once */
+			for (int i = 0; i < nr; i++) {
+				w->flo[0] = res[i];
+				w->nflo = 1;
+				w->okf[res[i]] = (char)completes(w);
+			}
+			w->okf_on = 1;
+		}
 		if (m0 == 0) {
 			bound(w, res, nr, n1);
 		} else {
@@ -792,6 +888,9 @@ search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
 			    (w->have && cmpq(w, w->bestq, w->bestpsd, w->glb, w->glbpsd) <= 0))
 				break;
 		}
+		if (w->okf_on)
+			memset(w->okf, 0, (size_t)w->nact);
+		w->okf_on = 0;
 		if (w->have || w->gaveup)
 			return;
 	}
@@ -822,6 +921,15 @@ pair_round(struct work *w, struct tourney_game *out)
 			w->res[i] = start + i;
 		w->rest_from = end;
 		search_bracket(w, w->mdp, m0, w->res, nr);
+		if (!w->have && !w->gaveup && m0 > 0 && end == w->nact) {
+			/* the last bracket cannot pair its MDPs with its residents
+			 * alone: collapsed, paired as one homogeneous bracket */
+			memmove(w->res + m0, w->res, (size_t)nr * sizeof *w->res);
+			memcpy(w->res, w->mdp, (size_t)m0 * sizeof *w->mdp);
+			nr += m0;
+			m0 = 0;
+			search_bracket(w, w->mdp, 0, w->res, nr);
+		}
 		if (!w->have) {
 			/* past the budget with nothing: a maximum matching of the rest */
 			int k = 0;
@@ -903,12 +1011,13 @@ layout(struct work *w, struct arena *a, struct rounds *rd)
 		L->sufba = take(a, k, sizeof(int));
 		L->used = take(a, k, 1);
 		L->flag = take(a, k, 1);
-		L->ex2 = take(a, EX2_MAX, sizeof *L->ex2);
+		L->ex = take(a, EX_MAX, sizeof *L->ex);
 	}
 	w->limbo = take(a, k, sizeof(int));
 	w->flo = take(a, k, sizeof(int));
 	w->bestflo = take(a, k, sizeof(int));
 	w->rest = take(a, k, sizeof(int));
+	w->okf = take(a, k, 1);
 	w->mdp = take(a, k, sizeof(int));
 	w->res = take(a, k, sizeof(int));
 	w->cur = take(a, 2 * k, sizeof(int));
@@ -1067,6 +1176,7 @@ swiss_pair(const struct tourney_player *pl, int n, const struct tourney_game *ga
 		return SWISS_EINVAL;
 	a.off = 0;
 	layout(&w, &a, &rd);
+	memset(w.okf, 0, (size_t)nact + 2);
 	prepare(&w, pl, games, ngames, &rd);
 	int ng = pair_round(&w, out);
 	free(a.base);
