@@ -36,18 +36,21 @@
  * (C.04.2: such a pairing is not illegal later); a forfeit win bars the bye.
  *
  * Left out (also in tourney/README.md, "Swiss (Dutch) - what is left out"):
- * - C7 (the downfloaters chosen for the next bracket's sake), the special
- *   handling of the penultimate bracket and the collapsed last bracket:
- *   the completion test stands in for them, so the pairings are always
- *   legal but may float other players than the rules would;
+ * - C7 (the downfloaters chosen for the next bracket's sake) and the
+ *   re-pairing of the penultimate bracket: the completion test stands in
+ *   for them, so the pairings are always legal but may float other
+ *   players than the rules would. The collapsed last bracket is kept in a
+ *   simple form: a last bracket whose MDPs cannot all be paired with its
+ *   residents is paired as one homogeneous bracket;
  * - C16-C19 (the score differences of repeated floaters);
- * - exchanges of more than two players each way, two-player exchanges in
- *   brackets with more than 2,048 of them, and MDP exchanges of more than
- *   one player;
+ * - exchanges of two or more players each way where the bracket has over
+ *   64 players, or where those of a size would pass 4,096 (one for one are
+ *   always tried), and MDP exchanges of more than one player;
  * - the search for the best candidate has a budget (SWISS_NODES): past it
  *   the best candidate found so far is taken, and should none have been
  *   found the rest of the round is paired by a maximum matching in rank
- *   order, legal but not in the Dutch order. Small events never reach it;
+ *   order, legal but not in the Dutch order (once in 1,000 random events
+ *   of up to 61 players; never in events of 1,000);
  * - accelerated pairings, late entries, byes requested by players (the
  *   caller leaves such players out by marking them withdrawn for a round).
  */
