@@ -31,6 +31,10 @@ enum { Q_FLO, Q_C8, Q_C9, Q_C10, Q_C11, Q_C12, Q_C13, Q_C14, Q_C15, NQ };
  * homogeneous bracket with one floater first finds who may float. */
 #define SWISS_OKF_WORK 40000L
 
+/* The most players, a bracket and those below it, for which a homogeneous
+ * bracket checks at every step that the round can still complete. */
+#define SWISS_TIGHT 64
+
 /* Exchanges of two players or more each way considered in a bracket, at
  * most (all of one size or none of it), and the largest bracket they are
  * considered in (positions in a 64-bit mask). */
@@ -100,6 +104,11 @@ struct work {
 	 * rank position) may be it and the round still be completed */
 	char *okf;
 	int okf_on;
+	/* a homogeneous bracket over a tight end (few players in all): every
+	 * step of the search first asks whether the round can still complete,
+	 * by a matching whose vertices have types (vtype, typed) */
+	int tight, typed;
+	char *vtype;
 	int *rest, *mdp, *res;
 };
 
@@ -165,6 +174,13 @@ adj(const struct work *w, int u, int v)
 {
 	if (u == v)
 		return 0;
+	if (w->typed) {
+		/* 1: S1 players, who pair in the bracket, with 2 only; 2: S2
+		 * players, who pair there or float; 3: the players below */
+		int tu = u == w->bye ? 0 : w->vtype[u], tv = v == w->bye ? 0 : w->vtype[v];
+		if ((tu == 1 || tv == 1) && tu + tv != 3)
+			return 0;
+	}
 	if (u == w->bye)
 		return w->p[w->vs[v]].byeok;
 	if (v == w->bye)
@@ -277,6 +293,36 @@ matching(struct work *w)
 		}
 	}
 	return size;
+}
+
+/* Whether the search at S1 position i of level L can still reach a
+ * candidate that completes the round: the S1 players left paired with S2
+ * players left, and those S2 players left over, as floaters, paired with
+ * each other or the players below (or given the bye). */
+static int
+extendable(struct work *w, const struct level *L, int i)
+{
+	int k = 0;
+	for (int t = i; t < L->n1; t++) {
+		w->vs[k] = L->s1[t];
+		w->vtype[k++] = 1;
+	}
+	for (int j = 0; j < L->n2; j++)
+		if (!L->used[j]) {
+			w->vs[k] = L->s2[j];
+			w->vtype[k++] = 2;
+		}
+	for (int r = w->rest_from; r < w->nact; r++) {
+		w->vs[k] = r;
+		w->vtype[k++] = 3;
+	}
+	w->nv = k;
+	w->split = 0;
+	w->bye = k % 2 ? k : -1;
+	w->typed = 1;
+	int ok = 2 * matching(w) == k + k % 2;
+	w->typed = 0;
+	return ok;
 }
 
 /* Whether the players vs[0..k) can all be paired, one of them with the
@@ -479,6 +525,8 @@ dfs(struct work *w, int lvl, int i, const int *q)
 		return;
 	/* the floater, one of the S2 players left, must complete the round */
 	if (w->okf_on && !w->hetero && L->freeok == 0)
+		return;
+	if (w->tight && !w->hetero && !extendable(w, L, i))
 		return;
 	int lb[NQ];
 	memcpy(lb, q, sizeof lb);
@@ -846,6 +894,7 @@ search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
 		memcpy(both + m0, res, (size_t)nr * sizeof *res);
 		top = max_pairs(w, both, m0 + nr, m0);
 	}
+	w->tight = m0 == 0 && w->rest_from < w->nact && w->nact - w->rest_from + nr <= SWISS_TIGHT;
 	for (int n1 = top; n1 >= 0; n1--) {
 		w->okf_on = 0;
 		if (m0 == 0 && nr - 2 * n1 == 1 &&
@@ -1018,6 +1067,7 @@ layout(struct work *w, struct arena *a, struct rounds *rd)
 	w->bestflo = take(a, k, sizeof(int));
 	w->rest = take(a, k, sizeof(int));
 	w->okf = take(a, k, 1);
+	w->vtype = take(a, k, 1);
 	w->mdp = take(a, k, sizeof(int));
 	w->res = take(a, k, sizeof(int));
 	w->cur = take(a, 2 * k, sizeof(int));
