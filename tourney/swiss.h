@@ -49,8 +49,8 @@
  * - the search for the best candidate has a budget (SWISS_NODES): past it
  *   the best candidate found so far is taken, and should none have been
  *   found the rest of the round is paired by a maximum matching in rank
- *   order, legal but not in the Dutch order (once in 1,000 random events
- *   of up to 61 players; never in events of 1,000);
+ *   order, legal but not in the Dutch order (in no random event tried,
+ *   tourney/README.md says which);
  * - accelerated pairings, late entries, byes requested by players (the
  *   caller leaves such players out by marking them withdrawn for a round).
  */
