@@ -12,6 +12,13 @@
  * maximum matching (Edmonds' blossoms) decides; so no bracket is ever
  * undone and the round fails only when no pairing at all keeps the
  * absolute criteria, which the same matching says up front.
+ *
+ * Each bracket is searched in two passes: the first looks only for
+ * candidates at the bracket's lower bound, then, when rematches and C3
+ * put it out of reach, for ones ever further from it; the second keeps
+ * the best in order from there, under a budget. Near the end of an event,
+ * where the completion test refuses most candidates, a homogeneous
+ * bracket asks it (a typed matching) at every step instead.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -725,7 +732,8 @@ flag_mask(struct level *L, uint64_t x, char v)
 
 /*
  * A homogeneous bracket or remainder, xs[0..m) in rank order, n1 pairs:
- * S1 the first n1, then the exchanges in the rules' order (D.2), each with
+ * S1 the first n1, then the exchanges in the rules' order (D.2: one for
+ * one lazily, larger ones listed and sorted where few enough), each with
  * its transpositions. The level's S1 is the first n1 players of x; with
  * the flags an exchange puts others there.
  */
@@ -877,8 +885,8 @@ emit_bye(const struct work *w, int a, struct tourney_game *g)
 
 /* One bracket: the most pairs first (MaxPairs, or M1 MDPs paired), fewer
  * only when no candidate completes the round; each in two passes, the
- * first held to the bracket's lower bound, the second not. w->have says
- * whether it found a candidate. */
+ * first held to the bracket's lower bound (or some slack past it), the
+ * second not. w->have says whether it found a candidate. */
 static void
 search_bracket(struct work *w, const int *mdps, int m0, const int *res, int nr)
 {
