@@ -519,6 +519,46 @@ test_mdp_exchange(void **st)
 }
 
 /*
+ * E.2 between two topscorers: the wider colour difference has its
+ * colour. Players 1 and 2 and fillers 3-9 (withdrawn before round 5);
+ * 1 had the bye in round 1, then 3-1, 1-4, 1-5; 2 played 2-6, 2-7, 8-2,
+ * 2-9; 1 and 2 won every game. Both have 4 of 4 points and have not met.
+ * 1 played B W W (difference +1, last two W: absolute B), 2 W W B W
+ * (difference +2: absolute B).
+ * Round 5 of 5: topscorers may meet (C3 spares them). E.1 fails, both
+ * absolute, so E.2 gives the colour to the wider difference, 2's: 2 has
+ * B, 1-2 (E.4 would have given 1, the higher ranked, his B).
+ * Round 5 of 6: not the last round, no topscorers: C3 bars it, -1.
+ */
+static void
+test_wider(void **st)
+{
+	(void)st;
+	static struct event e;
+	struct tourney_game out[64];
+	for (int rounds = 5; rounds <= 6; rounds++) {
+		ev_init(&e, 9, rounds);
+		game(&e, 1, 1, 0, TR_BYE);
+		game(&e, 2, 3, 1, TR_SECOND_WINS);
+		game(&e, 3, 1, 4, TR_FIRST_WINS);
+		game(&e, 4, 1, 5, TR_FIRST_WINS);
+		game(&e, 1, 2, 6, TR_FIRST_WINS);
+		game(&e, 2, 2, 7, TR_FIRST_WINS);
+		game(&e, 3, 8, 2, TR_SECOND_WINS);
+		game(&e, 4, 2, 9, TR_FIRST_WINS);
+		for (int i = 2; i < 9; i++)
+			e.pl[i].withdrawn = 1;
+		int k = pair(&e, 5, out);
+		if (rounds == 6) {
+			assert_int_equal(k, SWISS_IMPOSSIBLE);
+			continue;
+		}
+		assert_int_equal(k, 1);
+		has(out, k, 5, 1, 2);
+	}
+}
+
+/*
  * Colour allocation by E.3. Two players left (3-6 withdrawn), who have not
  * met; a given history of draws: 1 played B W W B (3-1, 1-4, 1-5, 6-1),
  * 2 played W B W B (2-4, 3-2, 2-6, 5-2). Both have difference 0 and a
@@ -790,6 +830,7 @@ main(void)
 		cmocka_unit_test(test_colour),
 		cmocka_unit_test(test_topscorers),
 		cmocka_unit_test(test_mdp_exchange),
+		cmocka_unit_test(test_wider),
 		cmocka_unit_test(test_alternate),
 		cmocka_unit_test(test_withdrawn),
 		cmocka_unit_test(test_einval),
