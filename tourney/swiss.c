@@ -533,8 +533,6 @@ dfs(struct work *w, int lvl, int i, const int *q)
 	/* the floater, one of the S2 players left, must complete the round */
 	if (w->okf_on && !w->hetero && L->freeok == 0)
 		return;
-	if (w->tight && !w->hetero && !extendable(w, L, i))
-		return;
 	int lb[NQ];
 	memcpy(lb, q, sizeof lb);
 	lb[Q_C10] += max_i(0, L->sufw[i] - (L->freeq - L->freew)) +
@@ -547,6 +545,8 @@ dfs(struct work *w, int lvl, int i, const int *q)
 			return;
 	}
 	if (w->phase == 1 && over_target(w, lb))
+		return;
+	if (w->tight && !w->hetero && !extendable(w, L, i))
 		return;
 	if (i == L->n1) {
 		if (lvl == 0 && w->hetero)
