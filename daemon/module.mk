@@ -108,6 +108,9 @@ TESTS += $(O)/tests/daemon/test_puzzles
 # against hand-made fixtures, kill -9 mid-round.
 TCLIENT_PROGS += $(O)/tests/daemon/test_tourneys
 TESTS += $(O)/tests/daemon/test_tourneys
+# A 2-minute arena of guests and bots (in one CI pass: .ci/run).
+TCLIENT_PROGS += $(O)/tests/daemon/test_tourney_arena
+TESTS += $(O)/tests/daemon/test_tourney_arena
 
 # One daemon per state directory (issue 21): a second start is refused while
 # the first serves; after kill -9 a restart takes over.
