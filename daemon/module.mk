@@ -106,7 +106,10 @@ TESTS += $(O)/tests/daemon/test_puzzles
 
 # Tournaments (issue 48): refusals, a round robin of bots, a Swiss of 7
 # against hand-made fixtures, kill -9 mid-round.
+$(O)/tests/daemon/test_tourneys.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_tourneys
+$(O)/tests/daemon/test_tourneys: TCLIENT_PKGS = sqlite3
 TESTS += $(O)/tests/daemon/test_tourneys
 # A 2-minute arena of guests and bots (in one CI pass: .ci/run).
 TCLIENT_PROGS += $(O)/tests/daemon/test_tourney_arena

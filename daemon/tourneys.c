@@ -30,6 +30,8 @@
 enum {
 	TICK_MS = 1000,    /* the timer: starts, pairings, deadlines, standings pushed */
 	BOT_RATING0 = 900, /* a bot's rating for the pairing order: this + 100 a level */
+	LOAD_DAYS = 7,     /* events over within this many days are loaded at start */
+	OLD_KEPT = 32,     /* older ones read back for TWATCH and kept at most */
 };
 
 _Static_assert(TR_PENDING == (int)TRES_PENDING && TR_FIRST_WINS == (int)TRES_FIRST &&
@@ -77,6 +79,7 @@ struct tourney {
 	int nw, wcap;
 	int pairing; /* a round's pairings are at the store */
 	int saving;  /* its state is at the store */
+	int old;     /* over before the start's load window: read back for TWATCH */
 };
 
 struct tourneys {
@@ -1167,7 +1170,8 @@ load(struct tourneys *ts)
 {
 	struct server *srv = ts->srv;
 	struct loading l = { ts, NULL, 0 };
-	if (store_tourneys(srv->store, wall() - 7 * 24 * 3600, load_tourney, &l) < 0 || l.failed)
+	if (store_tourneys(srv->store, wall() - LOAD_DAYS * 24 * 3600, load_tourney, &l) < 0 ||
+	    l.failed)
 		return -1;
 	struct tourney *t;
 	LIST_FOREACH (t, &ts->list, link) {
@@ -1248,7 +1252,7 @@ struct create {
 	struct tourneys *ts;
 	store_tourney_t row;
 	int rc;
-	const char *tag;
+	char tag[PROTO_TAG_MAX + 1]; /* the request's, for the reply */
 };
 
 static void
@@ -1278,7 +1282,7 @@ create_reply(struct conn *c, void *arg, const char **why)
 			if (c) {
 				watch(t, c);
 				proto_msg_t m;
-				proto_init(&m, PO_TCREATE, NULL);
+				proto_init(&m, PO_TCREATE, k->tag);
 				m.ident = t->row.id;
 				conn_send(c, &m);
 			}
@@ -1345,6 +1349,7 @@ tcreate(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **
 	if (!k)
 		return ERR_INTERNAL;
 	k->ts = ts;
+	snprintf(k->tag, sizeof k->tag, "%s", m->tag);
 	store_tourney_t *r = &k->row;
 	r->kind = kind;
 	r->state = TS_SOON;
@@ -1372,6 +1377,7 @@ struct joining {
 	store_tplayer_t p;
 	int rule, leave, rc;
 	proto_id_t reply;
+	char tag[PROTO_TAG_MAX + 1];
 };
 
 static void
@@ -1414,7 +1420,7 @@ join_reply(struct conn *c, void *arg, const char **why)
 			watch(t, c);
 		if (c) {
 			proto_msg_t m;
-			proto_init(&m, j->reply, NULL);
+			proto_init(&m, j->reply, j->tag);
 			m.ident = j->tid;
 			snprintf(m.user, sizeof m.user, "%s", j->p.name);
 			conn_send(c, &m);
@@ -1450,6 +1456,7 @@ join_store(struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tou
 	j->rule = t->row.rule;
 	j->leave = leave;
 	j->reply = reply;
+	snprintf(j->tag, sizeof j->tag, "%s", m->tag);
 	return cmd_store(c, m->tag, join_run, join_reply, j, why);
 }
 
@@ -1599,6 +1606,103 @@ tlist(struct tourneys *ts, struct conn *c, const proto_msg_t *m)
 	return 0;
 }
 
+/* An event over before the load window, read back from the store for a
+ * TWATCH: its history and final standings stay readable. */
+struct oldload {
+	struct tourneys *ts;
+	int64_t id;
+	int rc;
+	struct tourney *t;
+	char tag[PROTO_TAG_MAX + 1];
+};
+
+static void
+tourney_free(struct tourney *t)
+{
+	free(t->pl);
+	free(t->gm);
+	free(t->w);
+	free(t);
+}
+
+static void
+old_run(store_t *st, void *arg)
+{
+	struct oldload *o = arg;
+	store_tourney_t row;
+	o->rc = store_tourney_get(st, o->id, &row);
+	if (o->rc != 0)
+		return;
+	if (row.state < TS_OVER) { /* not over: not this node's to show */
+		o->rc = STORE_NOT_FOUND;
+		return;
+	}
+	struct loading l = { o->ts, NULL, 0 };
+	if (!(l.t = o->t = calloc(1, sizeof *o->t))) {
+		o->rc = -1;
+		return;
+	}
+	o->t->row = row;
+	if (store_tplayers(st, o->id, load_player, &l) < 0 ||
+	    store_tgames(st, o->id, load_game, &l) < 0 || l.failed)
+		o->rc = -1;
+}
+
+/* At most OLD_KEPT events read back stay: the oldest unwatched goes. */
+static void
+trim_old(struct tourneys *ts)
+{
+	int n = 0;
+	struct tourney *t, *drop = NULL;
+	LIST_FOREACH (t, &ts->list, link)
+		if (t->old) {
+			n++;
+			if (t->nw == 0)
+				drop = t; /* newest first: the last one seen is the oldest */
+		}
+	if (n > OLD_KEPT && drop) {
+		LIST_REMOVE(drop, link);
+		tourney_free(drop);
+	}
+}
+
+static int
+old_reply(struct conn *c, void *arg, const char **why)
+{
+	struct oldload *o = arg;
+	int rc = 0;
+	struct tourney *t = find(o->ts, o->id);
+	if (!t && o->rc == 0) {
+		t = o->t;
+		o->t = NULL;
+		t->ts = o->ts;
+		t->old = 1;
+		LIST_INSERT_HEAD(&o->ts->list, t, link);
+	}
+	if (o->t)
+		tourney_free(o->t);
+	if (c && t) {
+		if (watch(t, c) != 0) {
+			rc = ERR_INTERNAL;
+		} else {
+			proto_msg_t r;
+			snapshot(t, c);
+			proto_init(&r, PO_TWATCH, o->tag);
+			r.ident = t->row.id;
+			conn_send(c, &r);
+		}
+	} else if (c) {
+		*why = "no tournament with that id";
+		rc = o->rc == STORE_NOT_FOUND          ? ERR_NO_TOURNEY
+		    : store_unavailable(c->srv->store) ? ERR_STORE_DOWN
+						       : ERR_INTERNAL;
+	}
+	if (t && t->old)
+		trim_old(o->ts);
+	free(o);
+	return rc;
+}
+
 int
 tourneys_request(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **why)
 {
@@ -1607,6 +1711,15 @@ tourneys_request(struct tourneys *ts, struct conn *c, const proto_msg_t *m, cons
 	if (m->id == PR_TCREATE)
 		return tcreate(ts, c, m, why);
 	struct tourney *t = find(ts, m->ident);
+	if (!t && m->id == PR_TWATCH) {
+		struct oldload *o = calloc(1, sizeof *o);
+		if (!o)
+			return ERR_INTERNAL;
+		o->ts = ts;
+		o->id = m->ident;
+		snprintf(o->tag, sizeof o->tag, "%s", m->tag);
+		return cmd_store(c, m->tag, old_run, old_reply, o, why);
+	}
 	if (!t) {
 		*why = "no tournament with that id";
 		return ERR_NO_TOURNEY;
@@ -1675,10 +1788,7 @@ tourneys_free(struct tourneys *ts)
 	while (!LIST_EMPTY(&ts->list)) {
 		struct tourney *t = LIST_FIRST(&ts->list);
 		LIST_REMOVE(t, link);
-		free(t->pl);
-		free(t->gm);
-		free(t->w);
-		free(t);
+		tourney_free(t);
 	}
 	if (ts->tick)
 		event_free(ts->tick);

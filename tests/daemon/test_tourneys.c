@@ -14,13 +14,18 @@
  *   the fixtures worked out by hand;
  * - kill -9 mid-round: after the restart the round is the same (nothing
  *   paired twice), the games in progress are restored and finished, and
- *   the event goes on to its end.
+ *   the event goes on to its end;
+ * - an event over before the restart's load window (its end moved back 8
+ *   days in the database) is not listed, and TWATCH still reads its
+ *   final standings back.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
@@ -599,6 +604,46 @@ test_kill(void)
 	daemon_stop(&d2, SIGTERM, 5000);
 	ok("kill -9 mid-round: the round kept as it was, its games restored with their stones, "
 	   "the next rounds paired once each, the standings as played");
+
+	/* eight days later: not loaded at start, read back when watched */
+	sqlite3 *db;
+	char path[200], sql[128];
+	snprintf(path, sizeof path, "%s/gomokud.db", state);
+	REQUIRE(sqlite3_open(path, &db) == SQLITE_OK, "cannot open %s", path);
+	snprintf(
+	    sql, sizeof sql, "UPDATE tourneys SET ended = ended - 8 * 86400 WHERE id = %ld", id);
+	CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK && sqlite3_changes(db) == 1,
+	    "cannot age the event: %s", sqlite3_errmsg(db));
+	sqlite3_close(db);
+	static struct daemon d3;
+	REQUIRE(daemon_start(&d3, GOMOKUD_BIN, conf) == 0, "gomokud did not start a third time");
+	struct tc *v = tc_guest(d3.port, "viewer");
+	REQUIRE(v, "connect");
+	tc_send(v, "TLIST");
+	int listed = -1;
+	while ((l = tc_read(v, LINE_MS)))
+		if (sscanf(l, "OK TLIST %d", &listed) == 1)
+			break;
+	CHECK(listed == 0, "an event over 8 days ago listed at start: %d", listed);
+	tc_send(v, "TWATCH %ld", id);
+	n = 0;
+	int head = 0;
+	while ((l = tc_read(v, LINE_MS)) && strncmp(l, "OK TWATCH", 9) != 0 &&
+	    strncmp(l, "ERR", 3) != 0) {
+		long tid;
+		int rank, points;
+		char name[24];
+		head |= !strncmp(l, "= TOURNEY ", 10) && strstr(l, " robin over ");
+		if (sscanf(l, "= TPLAYER %ld %d %23s %*s %d", &tid, &rank, name, &points) == 4 &&
+		    !strncmp(name, "kk", 2) && points == want_points[name[2] - '1'])
+			n++;
+	}
+	CHECK(l && !strncmp(l, "OK TWATCH", 9) && head && n == 4,
+	    "the old event's standings: %d of 4 (last: %s)", n, l ? l : "nothing");
+	tc_close(v);
+	daemon_stop(&d3, SIGTERM, 5000);
+	ok("an event over 8 days ago: not listed at start, its final standings read back by "
+	   "TWATCH");
 }
 
 static void
