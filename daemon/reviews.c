@@ -246,7 +246,7 @@ store_back(void *arg, int cancelled)
 static void
 finish(struct rjob *j)
 {
-	if (review_mark(j->rule, j->size, j->moves, j->n, j->seen, winchance_permille,
+	if (review_mark(j->rule, j->size, j->moves, j->n, j->seen, winchance_of(j->rule),
 		WINCHANCE_BLUNDER_DROP, &j->result) != 0 ||
 	    review_text(&j->result, j->text, sizeof j->text) < 0) {
 		fail(j);
@@ -398,7 +398,8 @@ send_marks(struct conn *c, const struct query *q, const review_t *r)
 		m.ident = q->game;
 		m.depth = i;
 		for (int k = i; k <= r->plies && m.nvals < PROTO_VALS_MAX; k++)
-			m.vals[m.nvals++] = (int16_t)review_chance(winchance_permille, r->score[k]);
+			m.vals[m.nvals++] = (int16_t)review_chance(
+			    winchance_of(q->g.rule), r->score[k]);
 		conn_send(c, &m);
 	}
 	for (int i = 0; i < r->nmarks; i++) {
@@ -413,8 +414,8 @@ send_marks(struct conn *c, const struct query *q, const review_t *r)
 		notation_format(k->played, q->g.size, m.move);
 		if (k->better != MOVE_NONE)
 			notation_format(k->better, q->g.size, m.move2);
-		m.before = review_chance(winchance_permille, k->before);
-		m.after = review_chance(winchance_permille, k->after);
+		m.before = review_chance(winchance_of(q->g.rule), k->before);
+		m.after = review_chance(winchance_of(q->g.rule), k->after);
 		snprintf(m.word, sizeof m.word, "%s", k->reason[0] ? k->reason : "positional");
 		for (int n = 0; n < k->nline && m.nmoves < PROTO_LIST_MAX; n++)
 			notation_format(k->line[n], q->g.size, m.moves[m.nmoves++]);

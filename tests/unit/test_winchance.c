@@ -93,6 +93,31 @@ test_constants(void **state)
 	assert_true(WINCHANCE_BLUNDER_DROP > 0 && WINCHANCE_BLUNDER_DROP < 1000);
 }
 
+/* Each rule on its own fitted scale: a score of K is 73.1% on each; the
+ * same score is worth more under standard (K 620) than renju (814) than
+ * freestyle (888); forced results are certain on every scale; the
+ * function for a rule is that rule's, and freestyle's is the default. */
+static void
+test_rules(void **state)
+{
+	(void)state;
+	static const rule_t rules[3] = { RULE_FREESTYLE, RULE_STANDARD, RULE_RENJU };
+	static const int k[3] = { WINCHANCE_K, WINCHANCE_K_STANDARD, WINCHANCE_K_RENJU };
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(winchance_k(rules[i]), k[i]);
+		assert_int_equal(winchance_rule(rules[i], k[i]), 731);
+		assert_int_equal(winchance_rule(rules[i], -k[i]), 269);
+		assert_int_equal(winchance_rule(rules[i], ENGINE_WIN_MIN), 1000);
+		assert_int_equal(winchance_rule(rules[i], -ENGINE_WIN_MIN), 0);
+		for (int s = -3000; s <= 3000; s += 7)
+			assert_int_equal(winchance_of(rules[i])(s), winchance_rule(rules[i], s));
+	}
+	assert_true(winchance_rule(RULE_STANDARD, 600) > winchance_rule(RULE_RENJU, 600));
+	assert_true(winchance_rule(RULE_RENJU, 600) > winchance_rule(RULE_FREESTYLE, 600));
+	for (int s = -2000; s <= 2000; s += 13)
+		assert_int_equal(winchance_permille(s), winchance_rule(RULE_FREESTYLE, s));
+}
+
 int
 main(void)
 {
@@ -103,6 +128,7 @@ main(void)
 		cmocka_unit_test(test_even),
 		cmocka_unit_test(test_logistic),
 		cmocka_unit_test(test_constants),
+		cmocka_unit_test(test_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
