@@ -41,6 +41,9 @@ usage(FILE *f)
 	    "  motd [TEXT|-]               announce TEXT\n"
 	    "  drain | undrain             reload\n"
 	    "  backup FILE                 log-level error|warn|info|debug\n"
+	    "  tourney list | tourney create KIND RULE SIZE TIME OPENING RATED ENTRANTS START "
+	    "LENGTH\n"
+	    "    [NAME] | tourney cancel ID\n"
 	    "DURATION: a number and s, m, h, d or w (30m, 2h, 7d), or forever (the default).\n",
 	    GOMOKUCTL_STATE_DIR);
 }

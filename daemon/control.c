@@ -32,6 +32,7 @@
 #include "daemon/conn.h"
 #include "daemon/core.h"
 #include "daemon/session.h"
+#include "daemon/tourneys.h"
 
 enum {
 	CTL_LINE_MAX = PROTO_LINE_MAX, /* as protocol lines, LF included */
@@ -649,6 +650,124 @@ do_backup(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	bufferevent_disable(cc->bev, EV_READ);
 }
 
+/* A tournament made for cc's admin: its id said once stored. */
+struct ctlmade {
+	struct control *ctl;
+	uint64_t conn_id;
+	int async;
+};
+
+static void
+ctl_made(void *arg, int64_t id, const char *why)
+{
+	struct ctlmade *cm = arg;
+	struct ctlconn *cc;
+	LIST_FOREACH (cc, &cm->ctl->conns, link)
+		if (cc->id == cm->conn_id)
+			break;
+	if (cc) {
+		cc->waiting = 0;
+		if (id) {
+			log_info(&cm->ctl->srv->log, "admin %s: tournament %lld created", cc->who,
+			    (long long)id);
+			out(cc, "OK tournament %lld", (long long)id);
+		} else {
+			out(cc, "ERR %s", why);
+		}
+		if (cm->async) {
+			bufferevent_enable(cc->bev, EV_READ);
+			input(cc);
+		}
+	}
+	free(cm);
+}
+
+struct listing {
+	struct ctlconn *cc;
+	int n;
+};
+
+static void
+tourney_line(void *arg, const proto_msg_t *m)
+{
+	struct listing *l = arg;
+	char line[PROTO_LINE_MAX];
+	if (proto_format(m, line, sizeof line) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		out(l->cc, "%s", line);
+		l->n++;
+	}
+}
+
+/* tourney list | tourney create ARGS (TCREATE's, PROTOCOL.md 5.21) |
+ * tourney cancel ID: the server's own events, for an admin. */
+static void
+do_tourney(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	const char *why = "";
+	if (!srv->tourneys) {
+		out(cc, "ERR this server runs no tournaments (no database, or a cluster's node)");
+		return;
+	}
+	if (argc == 1 && strcmp(argv[0], "list") == 0 && !rest[0]) {
+		struct listing l = { cc, 0 };
+		tourneys_each(srv->tourneys, tourney_line, &l);
+		out(cc, "OK %d tournament%s", l.n, l.n == 1 ? "" : "s");
+		return;
+	}
+	if (argc == 1 && strcmp(argv[0], "cancel") == 0) {
+		char *end;
+		long long id = strtoll(rest, &end, 10);
+		if (!rest[0] || *end || id <= 0) {
+			out(cc, "ERR usage: tourney cancel ID");
+			return;
+		}
+		if (tourneys_cancel(srv->tourneys, id, &why) != 0) {
+			out(cc, "ERR %s", why);
+			return;
+		}
+		log_info(&srv->log, "admin %s: tournament %lld cancelled", cc->who, id);
+		out(cc, "OK tournament %lld cancelled", id);
+		return;
+	}
+	if (argc == 1 && strcmp(argv[0], "create") == 0) {
+		char line[PROTO_LINE_MAX], err[120];
+		proto_msg_t m;
+		int n = snprintf(line, sizeof line, "TCREATE %s", rest);
+		if (n < 0 || (size_t)n >= sizeof line ||
+		    proto_parse(line, (size_t)n, PROTO_CLIENT, &m, err, sizeof err) != 0) {
+			out(cc,
+			    "ERR usage: tourney create KIND RULE SIZE TIME OPENING RATED ENTRANTS "
+			    "START LENGTH [NAME] (%s)",
+			    n > 0 ? err : "");
+			return;
+		}
+		struct ctlmade *cm = calloc(1, sizeof *cm);
+		if (!cm) {
+			out(cc, "ERR out of memory");
+			return;
+		}
+		cm->ctl = cc->ctl;
+		cm->conn_id = cc->id;
+		cm->async = archive_async(srv);
+		cc->waiting = 1;
+		/* with SQLite, ctl_made has answered (and freed cm) before this returns */
+		if (tourneys_create(srv->tourneys, &m, ctl_made, cm, &why) != 0) {
+			cc->waiting = 0;
+			free(cm);
+			out(cc, "ERR %s", why);
+			return;
+		}
+		if (cm->async && cc->waiting)
+			bufferevent_disable(cc->bev, EV_READ);
+		return;
+	}
+	out(cc,
+	    "ERR usage: tourney list | tourney create KIND RULE SIZE TIME OPENING RATED "
+	    "ENTRANTS START LENGTH [NAME] | tourney cancel ID");
+}
+
 static const struct {
 	const char *name;
 	int min, max; /* words after the verb; the rest of the line is text */
@@ -671,6 +790,7 @@ static const struct {
 	{ "reload", 0, 0, do_reload, "reload" },
 	{ "backup", 0, 0, do_backup, "backup FILE" },
 	{ "log-level", 1, 1, do_log_level, "log-level error|warn|info|debug" },
+	{ "tourney", 1, 1, do_tourney, "tourney list|create ...|cancel ID" },
 };
 
 /* The verbs whose last words are free text, not more arguments. */
@@ -678,7 +798,7 @@ static int
 takes_text(verb_fn fn)
 {
 	return fn == do_kick || fn == do_ban || fn == do_motd || fn == do_announce ||
-	    fn == do_backup;
+	    fn == do_backup || fn == do_tourney;
 }
 
 static void
@@ -711,7 +831,7 @@ run_line(struct ctlconn *cc, char *line, size_t n)
 	if (i == sizeof verbs / sizeof verbs[0]) {
 		out(cc,
 		    "ERR unknown command %.40s (status, who, rooms, kick, ban, unban, bans, mute, "
-		    "unmute, motd, announce, drain, undrain, reload, backup, log-level)",
+		    "unmute, motd, announce, drain, undrain, reload, backup, log-level, tourney)",
 		    verb);
 		return;
 	}

@@ -1303,16 +1303,13 @@ open_count(struct tourneys *ts, const char *creator)
 	return n;
 }
 
+/* The row of a TCREATE m by creator ("" the server; admins have no
+ * limit of events): 0, or the refusal's code with *why. */
 static int
-tcreate(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **why)
+new_row(struct tourneys *ts, const proto_msg_t *m, const char *creator, int admin,
+    store_tourney_t *r, const char **why)
 {
 	struct server *srv = ts->srv;
-	struct session *s = c->sess;
-	int admin = is_admin(srv, s);
-	if (s->kind != SESSION_ACCOUNT) {
-		*why = "tournaments are made by accounts";
-		return ERR_ACCOUNT_ONLY;
-	}
 	struct gamespec g;
 	wire_gamespec(&g, m);
 	if (gamespec_check(&g, why) != 0)
@@ -1341,16 +1338,11 @@ tcreate(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **
 		*why = "a name of at most 120 bytes";
 		return ERR_ARGUMENT;
 	}
-	if (!admin && open_count(ts, s->name) >= srv->cfg.tourney_per_account) {
+	if (!admin && open_count(ts, creator) >= srv->cfg.tourney_per_account) {
 		*why = "you have as many tournaments not yet over as an account may";
 		return ERR_OVER_LIMIT;
 	}
-	struct create *k = calloc(1, sizeof *k);
-	if (!k)
-		return ERR_INTERNAL;
-	k->ts = ts;
-	snprintf(k->tag, sizeof k->tag, "%s", m->tag);
-	store_tourney_t *r = &k->row;
+	memset(r, 0, sizeof *r);
 	r->kind = kind;
 	r->state = TS_SOON;
 	r->entrants = m->entrants == ENTRANTS_PEOPLE ? TE_PEOPLE
@@ -1364,11 +1356,116 @@ tcreate(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **
 	r->tc_inc = g.tc_inc;
 	r->starts = wall() + m->count;
 	r->length = (int)m->count2;
-	snprintf(r->creator, sizeof r->creator, "%s", s->name);
+	snprintf(r->creator, sizeof r->creator, "%s", creator);
 	snprintf(r->name, sizeof r->name, "%s", m->text);
 	snprintf(r->owner, sizeof r->owner, "%s", srv->cfg.node_name);
 	r->created = wall();
+	return 0;
+}
+
+static int
+tcreate(struct tourneys *ts, struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct session *s = c->sess;
+	if (s->kind != SESSION_ACCOUNT) {
+		*why = "tournaments are made by accounts";
+		return ERR_ACCOUNT_ONLY;
+	}
+	struct create *k = calloc(1, sizeof *k);
+	if (!k)
+		return ERR_INTERNAL;
+	int rc = new_row(ts, m, s->name, is_admin(ts->srv, s), &k->row, why);
+	if (rc) {
+		free(k);
+		return rc;
+	}
+	k->ts = ts;
+	snprintf(k->tag, sizeof k->tag, "%s", m->tag);
 	return cmd_store(c, m->tag, create_run, create_reply, k, why);
+}
+
+/* The server's own event (tourneys_create): stored, then said. */
+struct made {
+	struct create k;
+	tourneys_made_fn done;
+	void *arg;
+};
+
+static void
+made_back(void *arg, int cancelled)
+{
+	struct made *md = arg;
+	struct tourneys *ts = md->k.ts;
+	int64_t id = 0;
+	if (!cancelled && md->k.rc == 0) {
+		struct tourney *t = calloc(1, sizeof *t);
+		if (t) {
+			t->ts = ts;
+			t->row = md->k.row;
+			LIST_INSERT_HEAD(&ts->list, t, link);
+			id = t->row.id;
+			log_info(
+			    &ts->srv->log, "tournament %lld created by the server", (long long)id);
+		}
+	}
+	if (md->done)
+		md->done(md->arg, id,
+		    id              ? NULL
+			: cancelled ? "the server is stopping"
+				    : "the tournament could not be stored");
+	free(md);
+}
+
+int
+tourneys_create(
+    struct tourneys *ts, const proto_msg_t *m, tourneys_made_fn done, void *arg, const char **why)
+{
+	struct made *md = calloc(1, sizeof *md);
+	if (!md) {
+		*why = "out of memory";
+		return ERR_INTERNAL;
+	}
+	int rc = new_row(ts, m, "", 1, &md->k.row, why);
+	if (rc) {
+		free(md);
+		return rc;
+	}
+	md->k.ts = ts;
+	md->done = done;
+	md->arg = arg;
+	if (archive_call(ts->srv, create_run, made_back, md) != 0) {
+		free(md);
+		*why = "the database is busy; try again in a moment";
+		return ERR_SERVER_BUSY;
+	}
+	return 0;
+}
+
+void
+tourneys_each(struct tourneys *ts, void (*fn)(void *arg, const proto_msg_t *m), void *arg)
+{
+	struct tourney *t;
+	proto_msg_t d;
+	LIST_FOREACH (t, &ts->list, link) {
+		tourney_line(t, PD_TOURNEY, &d);
+		fn(arg, &d);
+	}
+}
+
+int
+tourneys_cancel(struct tourneys *ts, int64_t id, const char **why)
+{
+	struct tourney *t = find(ts, id);
+	if (!t) {
+		*why = "no tournament with that id";
+		return ERR_NO_TOURNEY;
+	}
+	if (t->row.state >= TS_OVER) {
+		*why = "it is over";
+		return ERR_TOURNEY_CLOSED;
+	}
+	set_state(t, TS_CANCELLED);
+	return 0;
 }
 
 struct joining {

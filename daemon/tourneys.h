@@ -19,6 +19,8 @@
 #ifndef GOMOKUD_TOURNEYS_H
 #define GOMOKUD_TOURNEYS_H
 
+#include <stdint.h>
+
 #include "proto/proto.h"
 
 struct conn;
@@ -49,5 +51,18 @@ void tourneys_free(struct tourneys *t);
  * answered (or the answer comes later, c held), else an error code with
  * *why. */
 int tourneys_request(struct tourneys *t, struct conn *c, const proto_msg_t *m, const char **why);
+
+/* The server's own event (gomokuctl's "tourney create", an admin at the
+ * control socket): m a TCREATE as parsed, its creator the server (no
+ * limit of events). done(arg, id, why) once stored (id 0: not, and why);
+ * 0 while it is (with SQLite done came already), else the refusal's
+ * code with *why, and done is never called. */
+typedef void (*tourneys_made_fn)(void *arg, int64_t id, const char *why);
+int tourneys_create(
+    struct tourneys *t, const proto_msg_t *m, tourneys_made_fn done, void *arg, const char **why);
+/* fn(arg, m) with each event's = TOURNEY line, as TLIST gives them. */
+void tourneys_each(struct tourneys *t, void (*fn)(void *arg, const proto_msg_t *m), void *arg);
+/* An admin's cancel: 0, or ERR_NO_TOURNEY, ERR_TOURNEY_CLOSED with *why. */
+int tourneys_cancel(struct tourneys *t, int64_t id, const char **why);
 
 #endif

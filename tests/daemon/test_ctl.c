@@ -846,6 +846,43 @@ test_restart_keeps(void)
 	   "one-line errors");
 }
 
+/* tourney: the server's own events, made, listed and cancelled by an
+ * admin; a TCREATE's refusal said in one line; TLIST shows the event. */
+static void
+test_tourney(void)
+{
+	REQUIRE(ctl("tourney", "create", "arena", "freestyle", "15", "60+0", "none", "casual",
+		    "both", "600", "30", "Evening", NULL) == 0,
+	    "tourney create: %s %s", out, err);
+	long id = 0;
+	CHECK(sscanf(out, "tournament %ld", &id) == 1 && id > 0, "tourney create says %s", out);
+	CHECK(ctl("tourney", "list", NULL) == 0, "tourney list: %s", err);
+	char want[80];
+	snprintf(
+	    want, sizeof want, "TOURNEY %ld arena soon freestyle 15 60+0 none casual both ", id);
+	CHECK(strstr(out, want) && strstr(out, " - Evening") && strstr(out, "1 tournament"),
+	    "tourney list says %s", out);
+	struct tc *g = tc_guest(d.port, "seer");
+	REQUIRE(g, "connect");
+	tc_send(g, "TLIST");
+	snprintf(want, sizeof want, "= TOURNEY %ld arena soon ", id);
+	CHECK(tc_expect(g, want, LINE_MS), "TLIST does not show it: %s", g->line);
+	CHECK(one_line_error(ctl("tourney", "create", "arena", "freestyle", "15", "none", "none",
+		  "casual", "both", "600", "30", NULL)),
+	    "no clock: %s", err);
+	CHECK(strstr(err, "clocks"), "no clock says %s", err);
+	CHECK(one_line_error(ctl("tourney", "create", "marathon", NULL)), "a bad kind: %s", err);
+	char idw[24];
+	snprintf(idw, sizeof idw, "%ld", id);
+	CHECK(ctl("tourney", "cancel", idw, NULL) == 0 && strstr(out, "cancelled"),
+	    "tourney cancel: %s %s", out, err);
+	CHECK(one_line_error(ctl("tourney", "cancel", idw, NULL)) && strstr(err, "over"),
+	    "a second cancel: %s", err);
+	tc_close(g);
+	ok("tourney: the server's event made, listed (and in TLIST), refused in one line, "
+	   "cancelled once");
+}
+
 static void
 run(void)
 {
@@ -867,6 +904,7 @@ run(void)
 	test_bans();
 	test_guest_ban();
 	test_mute_motd_announce();
+	test_tourney();
 	test_drain();
 	test_drain_to_empty();
 	test_reload_log_level();
