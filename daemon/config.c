@@ -249,6 +249,20 @@ config_is_admin(const struct config *c, const char *name)
 int
 config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen)
 {
+	if (strcmp(key, "tourney-daily") == 0) {
+		unsigned hh, mm;
+		int off = 0;
+		if (c->ndaily >= CONFIG_MAX_DAILY || strlen(val) >= sizeof c->tourney_daily[0] ||
+		    sscanf(val, "%2u:%2u %n", &hh, &mm, &off) != 2 || !off || hh > 23 || mm > 59 ||
+		    val[2] != ':' || !val[off]) {
+			snprintf(err, errlen,
+			    "tourney-daily: HH:MM and a tournament's words (at most %d lines): %s",
+			    CONFIG_MAX_DAILY, val);
+			return -1;
+		}
+		strcpy(c->tourney_daily[c->ndaily++], val);
+		return 0;
+	}
 	if (strcmp(key, "listen") == 0) {
 		if (c->nlisten >= CONFIG_MAX_LISTEN || strlen(val) >= sizeof c->listen[0] ||
 		    !strchr(val, ':')) {
@@ -378,7 +392,7 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	char line[512], e[200];
-	int lineno = 0, listens = 0;
+	int lineno = 0, listens = 0, dailies = 0;
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		char *hash = strchr(line, '#');
@@ -401,6 +415,8 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 			*--end = '\0';
 		if (strcmp(key, "listen") == 0 && listens++ == 0)
 			c->nlisten = 0;
+		if (strcmp(key, "tourney-daily") == 0 && dailies++ == 0)
+			c->ndaily = 0;
 		if (config_set(c, key, val, e, sizeof e)) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
 			fclose(f);

@@ -11,6 +11,7 @@
 
 enum {
 	CONFIG_MAX_LISTEN = 8,
+	CONFIG_MAX_DAILY = 8, /* tourney-daily lines */
 	CONFIG_PATH_MAX = 256,
 	CONFIG_ADMINS_MAX = 512,
 	CONFIG_MAX_FRONTS = 32,
@@ -75,9 +76,13 @@ struct config {
 	int tourney_first_move;  /* s: a tournament game with no stone by then is a forfeit */
 	int tourney_players;     /* the most players one tournament takes */
 	int tourney_per_account; /* tournaments an account may have not yet over (0: none) */
-	int review_queue;        /* REVIEW: reviews under way on this node at once */
-	int64_t remember_s;      /* a login token's life (remember-days, in seconds) */
-	int rate_bots;           /* 1: rated games against bots move ratings */
+	/* tourney-daily: "HH:MM" (UTC) and TCREATE's words but the start: an
+	 * event the server makes each day, an hour before it starts */
+	char tourney_daily[CONFIG_MAX_DAILY][200];
+	int ndaily;
+	int review_queue;   /* REVIEW: reviews under way on this node at once */
+	int64_t remember_s; /* a login token's life (remember-days, in seconds) */
+	int rate_bots;      /* 1: rated games against bots move ratings */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

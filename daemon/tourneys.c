@@ -86,7 +86,9 @@ struct tourneys {
 	struct server *srv;
 	LIST_HEAD(, tourney) list;
 	struct event *tick;
-	struct event *soon; /* the results of ended games, taken off the rooms' call */
+	struct event *soon;          /* the results of ended games, taken off the rooms' call */
+	int daily[CONFIG_MAX_DAILY]; /* a tourney-daily event being stored */
+	int64_t daily_bad[CONFIG_MAX_DAILY]; /* the slot a refused line was logged for */
 };
 
 /* --- small things --- */
@@ -1063,6 +1065,86 @@ step(struct tourney *t, int64_t now)
 	push_standings(t);
 }
 
+/* --- the schedule (tourney-daily) --- */
+
+struct daily {
+	struct tourneys *ts;
+	int i;
+};
+
+static void
+daily_made(void *arg, int64_t id, const char *why)
+{
+	struct daily *dy = arg;
+	dy->ts->daily[dy->i] = 0;
+	if (!id)
+		log_warn(&dy->ts->srv->log, "tourney-daily %d: %s", dy->i + 1, why);
+	free(dy);
+}
+
+/* Each tourney-daily line's next event, made an hour before its start
+ * unless the server holds it already (made before a restart). */
+static void
+schedule(struct tourneys *ts)
+{
+	const struct config *cfg = &ts->srv->cfg;
+	int64_t now = wall();
+	for (int i = 0; i < cfg->ndaily; i++) {
+		unsigned hh, mm;
+		int off = 0;
+		const char *line = cfg->tourney_daily[i];
+		if (ts->daily[i] || sscanf(line, "%2u:%2u %n", &hh, &mm, &off) != 2 || !off)
+			continue;
+		int64_t slot = now - now % 86400 + (int64_t)hh * 3600 + (int64_t)mm * 60;
+		if (slot <= now)
+			slot += 86400;
+		if (slot - now > TOURNEY_DAILY_AHEAD_S || slot - now < TOURNEY_START_MIN_S)
+			continue;
+		struct tourney *t;
+		int held = 0;
+		LIST_FOREACH (t, &ts->list, link)
+			held |= !t->row.creator[0] && t->row.starts >= slot - 2 &&
+			    t->row.starts <= slot + 2;
+		if (held)
+			continue;
+		/* TCREATE's words with the start put in before the length */
+		char kind[16], rule[16], size[8], tc[24], opening[16], rated[16], who[16], req[300],
+		    err[120];
+		int rest = 0;
+		proto_msg_t m;
+		const char *why = NULL;
+		int rc = -1;
+		if (sscanf(line + off, "%15s %15s %7s %23s %15s %15s %15s %n", kind, rule, size, tc,
+			opening, rated, who, &rest) == 7 &&
+		    rest) {
+			int n = snprintf(req, sizeof req, "TCREATE %s %s %s %s %s %s %s %lld %s",
+			    kind, rule, size, tc, opening, rated, who, (long long)(slot - now),
+			    line + off + rest);
+			if (n > 0 && (size_t)n < sizeof req &&
+			    proto_parse(req, (size_t)n, PROTO_CLIENT, &m, err, sizeof err) == 0) {
+				struct daily *dy = calloc(1, sizeof *dy);
+				if (dy) {
+					dy->ts = ts;
+					dy->i = i;
+					ts->daily[i] = 1;
+					rc = tourneys_create(ts, &m, daily_made, dy, &why);
+					if (rc) {
+						ts->daily[i] = 0;
+						free(dy);
+					}
+				}
+			} else {
+				why = err;
+			}
+		}
+		if (rc && ts->daily_bad[i] != slot) { /* once a slot in the log */
+			ts->daily_bad[i] = slot;
+			log_warn(&ts->srv->log, "tourney-daily %d (%s): not made: %s", i + 1, line,
+			    why ? why : "not a tournament's words");
+		}
+	}
+}
+
 static void
 tick_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -1071,6 +1153,7 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	int64_t now = clock_now_ms();
+	schedule(ts);
 	LIST_FOREACH (t, &ts->list, link)
 		step(t, now);
 }

@@ -40,6 +40,7 @@ enum {
 	TOURNEY_SWISS_MAX_ROUNDS = 20,
 	TOURNEY_ROBIN_MAX_PLAYERS = 16, /* a round robin's players (15 or 30 rounds) */
 	TOURNEY_LIST_OVER = 20,         /* finished events TLIST shows */
+	TOURNEY_DAILY_AHEAD_S = 3600, /* a tourney-daily event is made this long before it starts */
 };
 
 /* The module, with the events the store holds that this node runs (their

@@ -15,6 +15,8 @@
  * - kill -9 mid-round: after the restart the round is the same (nothing
  *   paired twice), the games in progress are restored and finished, and
  *   the event goes on to its end;
+ * - tourney-daily: the server makes the day's event an hour ahead, its
+ *   start the line's time, and after a restart does not make it again;
  * - an event over before the restart's load window (its end moved back 8
  *   days in the database) is not listed, and TWATCH still reads its
  *   final standings back.
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -646,6 +649,67 @@ test_kill(void)
 	   "TWATCH");
 }
 
+/* The = TOURNEY lines of TLIST: their count; the start of the first whose
+ * name is name into *starts. */
+static int
+listed(struct tc *c, const char *name, long long *starts)
+{
+	const char *l;
+	int n = 0;
+	tc_send(c, "TLIST");
+	while ((l = tc_read(c, LINE_MS)) && strncmp(l, "OK TLIST", 8) != 0) {
+		long id;
+		long long st;
+		char kind[16], state[16];
+		if (sscanf(l, "= TOURNEY %ld %15s %15s %*s %*s %*s %*s %*s %*s %lld", &id, kind,
+			state, &st) != 4)
+			continue;
+		n++;
+		if (strstr(l, name))
+			*starts = st;
+	}
+	return n;
+}
+
+static void
+test_daily(void)
+{
+	static char state[] = "/tmp/gomokud-daily.XXXXXX";
+	REQUIRE(tc_mkdtemp(state), "state dir");
+	time_t at = time(NULL) + 600;
+	at -= at % 60;
+	struct tm tm;
+	gmtime_r(&at, &tm);
+	char conf[300];
+	snprintf(conf, sizeof conf,
+	    "state-dir %s\ntourney-daily %02d:%02d arena freestyle 15 60+0 none casual both 30 "
+	    "Daily arena\n",
+	    state, tm.tm_hour, tm.tm_min);
+	static struct daemon d1, d2;
+	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, conf) == 0, "gomokud did not start");
+	struct tc *c = tc_guest(d1.port, "early");
+	REQUIRE(c, "connect");
+	long long starts = 0;
+	int n = 0;
+	for (int i = 0; i < 30 && (n = listed(c, "Daily arena", &starts)) == 0; i++)
+		usleep(100 * 1000);
+	CHECK(n == 1 && starts == (long long)at,
+	    "the day's event: %d listed, starts %lld, not %lld", n, starts, (long long)at);
+	tc_close(c);
+	daemon_stop(&d1, SIGTERM, 5000);
+	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "gomokud did not start again");
+	usleep(2500 * 1000); /* two ticks of the schedule */
+	c = tc_guest(d2.port, "later");
+	REQUIRE(c, "connect");
+	starts = 0;
+	n = listed(c, "Daily arena", &starts);
+	CHECK(n == 1 && starts == (long long)at, "after a restart: %d listed", n);
+	tc_close(c);
+	daemon_stop(&d2, SIGTERM, 5000);
+	ok("tourney-daily: the day's event made an hour ahead at its time; not again after a "
+	   "restart");
+}
+
 static void
 run(void)
 {
@@ -663,6 +727,7 @@ run(void)
 	test_swiss7(d.port);
 	daemon_stop(&d, SIGTERM, 5000);
 	test_kill();
+	test_daily();
 }
 
 int
