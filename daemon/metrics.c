@@ -76,6 +76,10 @@ static const struct {
 	[METRIC_REVIEW] = { "gomokud_review_seconds",
 	    "A review, from its start to stored (or failed).", slow_le,
 	    (int)(sizeof slow_le / sizeof slow_le[0]) },
+	[METRIC_TOURNEY_PAIRING] = { "gomokud_tourney_pairing_seconds",
+	    "A tournament's round or arena wave paired: its standings and pairings computed on "
+	    "the loop, before they go to the store.",
+	    fast_le, (int)(sizeof fast_le / sizeof fast_le[0]) },
 };
 
 _Static_assert(sizeof fast_le / sizeof fast_le[0] <= MAX_BUCKETS, "too many buckets");

@@ -22,11 +22,12 @@ struct metrics;
 
 /* The histograms, observed in microseconds (exposed in seconds). */
 enum metric_hist {
-	METRIC_RELAY,        /* a MOVE line's arrival to its * MOVE handed to every sink */
-	METRIC_STORE_COMMIT, /* the archive's transaction of a move */
-	METRIC_BOT_SEARCH,   /* a bot's search, as the engine timed it */
-	METRIC_REVIEW_WAIT,  /* a review's position: asked to answered, less its search */
-	METRIC_REVIEW,       /* a review: asked to stored (or failed) */
+	METRIC_RELAY,           /* a MOVE line's arrival to its * MOVE handed to every sink */
+	METRIC_STORE_COMMIT,    /* the archive's transaction of a move */
+	METRIC_BOT_SEARCH,      /* a bot's search, as the engine timed it */
+	METRIC_REVIEW_WAIT,     /* a review's position: asked to answered, less its search */
+	METRIC_REVIEW,          /* a review: asked to stored (or failed) */
+	METRIC_TOURNEY_PAIRING, /* a tournament's round or arena wave paired, on the loop */
 	METRIC_NHIST
 };
 

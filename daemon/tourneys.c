@@ -18,6 +18,7 @@
 #include "daemon/cmd.h"
 #include "daemon/conn.h"
 #include "daemon/lobby.h"
+#include "daemon/metrics.h"
 #include "daemon/core.h"
 #include "daemon/room.h"
 #include "daemon/session.h"
@@ -907,6 +908,7 @@ pair_round(struct tourney *t)
 	int round = t->row.round + 1, n = t->npl;
 	if (round > total_rounds(t))
 		return 1;
+	int64_t begun = metrics_now_us();
 	struct table tb;
 	if (table_make(t, &tb) != 0)
 		return 0;
@@ -936,6 +938,7 @@ pair_round(struct tourney *t)
 			    : wa             ? TR_FIRST_FORFEIT
 					     : TR_SECOND_FORFEIT;
 	}
+	metrics_observe(t->ts->srv->metrics, METRIC_TOURNEY_PAIRING, metrics_now_us() - begun);
 	put_round(t, tb.ord, out, k, round);
 	free(out);
 	table_free(&tb);
@@ -947,6 +950,7 @@ static void
 pair_arena(struct tourney *t)
 {
 	struct table tb;
+	int64_t begun = metrics_now_us();
 	if (t->npl < 2 || table_make(t, &tb) != 0)
 		return;
 	struct arena_waiting *w = calloc((size_t)t->npl, sizeof *w);
@@ -972,6 +976,8 @@ pair_arena(struct tourney *t)
 	}
 	int k = nw >= 2 ? arena_pair(w, nw, out, t->npl) : 0;
 	if (k > 0) {
+		metrics_observe(
+		    t->ts->srv->metrics, METRIC_TOURNEY_PAIRING, metrics_now_us() - begun);
 		for (int i = 0; i < k; i++) {
 			t->pl[tb.ord[out[i].first]].firsts++;
 			t->pl[tb.ord[out[i].second]].seconds++;
