@@ -1169,7 +1169,7 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 struct loading {
 	struct tourneys *ts;
 	struct tourney *t;
-	int failed;
+	int failed, skipped;
 };
 
 static void
@@ -1184,6 +1184,12 @@ static void
 load_game(void *arg, const store_tgame_t *g)
 {
 	struct loading *l = arg;
+	/* a pairing that names no player of the event (a damaged row) is
+	 * left out: the pure modules index players by it */
+	if (player_of(l->t, g->first) < 0 || (g->second[0] && player_of(l->t, g->second) < 0)) {
+		l->skipped++;
+		return;
+	}
 	if (!add_game(l->t, g))
 		l->failed = 1;
 }
@@ -1210,11 +1216,6 @@ relink(struct tourneys *ts, struct tourney *t)
 	int64_t now = clock_now_ms();
 	for (int i = 0; i < t->ngm; i++) {
 		struct tgame *g = &t->gm[i];
-		if (g->first < 0 || (g->second < 0 && g->second != TOURNEY_BYE)) {
-			log_warn(&srv->log, "tournament %lld: pairing %lld names no player of it",
-			    (long long)t->row.id, (long long)g->row.id);
-			continue;
-		}
 		if (g->row.result == TR_PENDING) {
 			t->pl[g->first].game = -1;
 			store_game_t row;
@@ -1258,16 +1259,21 @@ static int
 load(struct tourneys *ts)
 {
 	struct server *srv = ts->srv;
-	struct loading l = { ts, NULL, 0 };
+	struct loading l = { ts, NULL, 0, 0 };
 	if (store_tourneys(srv->store, wall() - LOAD_DAYS * 24 * 3600, load_tourney, &l) < 0 ||
 	    l.failed)
 		return -1;
 	struct tourney *t;
 	LIST_FOREACH (t, &ts->list, link) {
 		l.t = t;
+		l.skipped = 0;
 		if (store_tplayers(srv->store, t->row.id, load_player, &l) < 0 ||
 		    store_tgames(srv->store, t->row.id, load_game, &l) < 0 || l.failed)
 			return -1;
+		if (l.skipped)
+			log_warn(&srv->log,
+			    "tournament %lld: %d pairings name no player of it: left out",
+			    (long long)t->row.id, l.skipped);
 		relink(ts, t);
 	}
 	return 0;
@@ -1823,7 +1829,7 @@ old_run(store_t *st, void *arg)
 		o->rc = STORE_NOT_FOUND;
 		return;
 	}
-	struct loading l = { o->ts, NULL, 0 };
+	struct loading l = { o->ts, NULL, 0, 0 };
 	if (!(l.t = o->t = calloc(1, sizeof *o->t))) {
 		o->rc = -1;
 		return;
