@@ -161,6 +161,8 @@ add_game(struct tourney *t, const store_tgame_t *row)
 	return g;
 }
 
+static int total_rounds(const struct tourney *t);
+
 /* --- the wire --- */
 
 static const proto_tkind_t kinds[] = { TKIND_ARENA, TKIND_SWISS, TKIND_ROBIN };
@@ -183,6 +185,9 @@ tourney_line(const struct tourney *t, proto_id_t id, proto_msg_t *m)
 	m->when = r->starts;
 	m->count = r->length;
 	m->round = r->round;
+	m->rounds = r->kind == TK_SWISS          ? r->length
+	    : r->kind == TK_ROBIN && t->npl >= 2 ? total_rounds(t)
+						 : 0;
 	m->count2 = t->npl;
 	snprintf(m->user, sizeof m->user, "%s", r->creator);
 	snprintf(m->text, sizeof m->text, "%s", r->name);

@@ -183,8 +183,8 @@ static const struct form forms[PM_COUNT] = {
 	/* game, kind, side, ply, played, better, before, after, reason, line */
 	[PD_MARK] = { PK_DATA, "MARK", NULL, "i+D%m@<>aL" },
 	/* id, kind, state, rule, size, time, opening, rated, entrants, start,
-	 * length, round, players, creator, name */
-	[PD_TOURNEY] = { PK_DATA, "TOURNEY", NULL, "i()RSTPQ[Un$Nu|*" },
+	 * length, round, rounds, players, creator, name */
+	[PD_TOURNEY] = { PK_DATA, "TOURNEY", NULL, "i()RSTPQ[Un$}Nu|*" },
 	/* id, rank, user, rating, points, tie-breaks, games, status, streak */
 	[PD_TPLAYER] = { PK_DATA, "TPLAYER", NULL, "i:u1#;_{." },
 	/* id, round, board, room, first, second, result */
@@ -218,7 +218,7 @@ static const struct form forms[PM_COUNT] = {
 	[PE_RATED] = { PK_EVENT, "RATED", NULL, "rqu34w56" },
 	[PE_REVIEWING] = { PK_EVENT, "REVIEWING", NULL, "inN" }, /* game, done, total */
 	[PE_REVIEWED] = { PK_EVENT, "REVIEWED", NULL, "i~dn" },  /* game, ok|failed, plies, marks */
-	[PE_TOURNEY] = { PK_EVENT, "TOURNEY", NULL, "i()RSTPQ[Un$Nu|*" },
+	[PE_TOURNEY] = { PK_EVENT, "TOURNEY", NULL, "i()RSTPQ[Un$}Nu|*" },
 	[PE_TPLAYER] = { PK_EVENT, "TPLAYER", NULL, "i:u1#;_{." },
 	[PE_TGAME] = { PK_EVENT, "TGAME", NULL, "i$nMuw]" },
 };
@@ -340,6 +340,7 @@ static const struct field fields[] = {
 	F(']', FT_ENUM, CS_NONE, tresult, 0, 0, tresult_names, "pairing result"),
 	F('{', FT_ENUM, CS_NONE, tstatus, 0, 0, tstatus_names, "active|playing|withdrawn"),
 	F('$', FT_INT, CS_NONE, round, 0, 1000000, NULL, "round"),
+	F('}', FT_INT, CS_NONE, rounds, 0, 1000000, NULL, "rounds"),
 	F(':', FT_INT, CS_NONE, rank, 1, 1000000, NULL, "rank"),
 	F('#', FT_INT, CS_NONE, points, 0, 1000000, NULL, "points"),
 	F(';', FT_VALS, CS_NONE, vals, 0, PROTO_TIEBREAK_MAX, NULL, "tie-breaks"),

@@ -470,7 +470,7 @@ typedef struct proto_msg {
 	proto_entrants_t entrants;
 	proto_tresult_t tresult;
 	proto_tstatus_t tstatus;
-	int64_t round, rank, points, played, streak; /* tournaments */
+	int64_t round, rounds, rank, points, played, streak; /* tournaments */
 	proto_ostage_t ostage;
 	proto_oarea_t oarea;
 	int canon; /* PROTO_CANON_NONE, or 1 + the opening's index (D1 .. D13, I1 .. I13) */

@@ -73,7 +73,7 @@ const EVENTS = {
   REVIEWING: 'id:num done:num total:num',
   REVIEWED: 'id:num how:word plies:num marks:num',
   // a tournament followed (`tournaments`, section 5.21)
-  TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num players:num creator:user name?...',
+  TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num rounds:num players:num creator:user name?...',
   TPLAYER: 'id:num rank:num user:user rating:rating points:num tiebreaks:vals games:num status:word streak:num',
   TGAME: 'id:num round:num board:num room:roomd first:user second:user result:word',
 };
@@ -101,7 +101,7 @@ const DATA = {
   EVAL: 'id:num index:num chances:chances',
   MARK: 'id:num kind:word side:side ply:num played:move better:moved before:num after:num reason:word line:moves',
   // tournaments (section 5.21)
-  TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num players:num creator:user name?...',
+  TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num rounds:num players:num creator:user name?...',
   TPLAYER: 'id:num rank:num user:user rating:rating points:num tiebreaks:vals games:num status:word streak:num',
   TGAME: 'id:num round:num board:num room:roomd first:user second:user result:word',
 };

@@ -172,18 +172,18 @@ static const struct {
 	{ PROTO_SERVER, "OK TBOT 17 bot7" },
 	{ PROTO_SERVER, "OK TCANCEL 17" },
 	{ PROTO_SERVER,
-	    "= TOURNEY 17 swiss soon renju 15 600+5 soosorv8 rated people 1796000000 7 0 5 alice "
+	    "= TOURNEY 17 swiss soon renju 15 600+5 soosorv8 rated people 1796000000 7 0 7 5 alice "
 	    "Friday night Swiss" },
 	{ PROTO_SERVER,
 	    "= TOURNEY 3 arena running freestyle 15 180+2 swap2 casual both 1796000000 "
-	    "120 0 6 -" },
+	    "120 0 0 6 -" },
 	{ PROTO_SERVER, "= TPLAYER 17 1 alice 1712 5 9,8,6 3 playing 0" },
 	{ PROTO_SERVER, "= TPLAYER 3 2 bot7 - 14 14 6 active 2" },
 	{ PROTO_SERVER, "= TGAME 17 2 1 r12 alice bob second-forfeit" },
 	{ PROTO_SERVER, "= TGAME 17 2 4 - carol - bye" },
 	{ PROTO_SERVER,
 	    "* TOURNEY 17 robin over freestyle 15 300+0 none casual bots 1796000000 1 3 "
-	    "4 -" },
+	    "3 4 -" },
 	{ PROTO_SERVER, "* TPLAYER 17 3 bob 1650? 2 4,4,2 3 withdrawn 0" },
 	{ PROTO_SERVER, "* TGAME 17 3 2 r40 dave alice pending" },
 	{ PROTO_SERVER, "OK PUZZLE 17 freestyle 15 vct 5 1500 h8,a1,i8,a15,j9,o1,j10,o15" },
