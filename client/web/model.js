@@ -195,6 +195,10 @@ export class Model {
     this.puzzle = null;
     this.puzzleErr = null; // PUZZLE's last refusal: {code, text, ask}, or {unreadable: true}
     this.puzzleRating = null; // my puzzle rating as the last rated end said it ("1523?")
+    // tournaments (5.21): TLIST's events (the lobby's card), and the one
+    // shown (#tourney=ID), or null: TWATCH's snapshot opens it (newTourney)
+    this.tourneys = [];
+    this.tourney = null;
     this.motd = null; // the server's notices: their texts as sent
     this.announce = null;
     // the game's events a screen reader is told of (app.js's live region),
@@ -381,6 +385,9 @@ export class Model {
         break;
       case 'MARKS': this.marksAnswer(req, m.fields, data); break;
       case 'PUZZLE': this.puzzleOpened(m.fields); break;
+      case 'TLIST': this.tourneys = data.filter((d) => d.name === 'TOURNEY').map((d) => tourneyInfo(d.fields)); break;
+      case 'TWATCH': this.tourneyWatched(a[0], data); break;
+      case 'TUNWATCH': if (this.tourney && this.tourney.id === a[0]) this.tourney = null; break;
       case 'SOLVE': this.solveAnswer(req, m.fields); break;
       case 'FORBIDDEN': {
         const g = this.game;
@@ -434,7 +441,9 @@ export class Model {
       g.rating = old.rating;
       g.provisional = old.provisional;
       g.ratingBefore = old.ratingBefore;
+      g.tourney = old.tourney;
     }
+    if (!g.tourney && this.tourney && this.tourney.games.some((x) => x.room === room)) g.tourney = this.tourney.id;
     for (const d of data) {
       const f = d.fields;
       if (!f || f.room !== room) continue;
@@ -538,6 +547,9 @@ export class Model {
         }
         return out;
       }
+      case 'TOURNEY': case 'TPLAYER': case 'TGAME':
+        this.tourneyEvent(name, f, out);
+        return out;
       case 'SEATED': // a seat of the account's, announced before its sign-in's OK
         if (!this.seated.includes(f.room)) this.seated.push(f.room);
         out.seated = f.room;
@@ -695,6 +707,7 @@ export class Model {
       lowCued: false, view: null,
     });
     g.offers.clear();
+    g.tourney = this.tourneyOf(f);
     setClock(g, ms(f.bms), ms(f.wms), opened ? 'none' : 'black', now);
     this.hear({ what: 'start', black: f.black, white: f.white });
     if (this.mySide()) out.save = { room: g.room, seq: g.seq };
@@ -1461,7 +1474,175 @@ export class Model {
     return this.me && this.me.account ? 'again' : 'guest';
   }
 
+
+  // ---- tournaments (PROTOCOL.md 5.21) -------------------------------------------
+
+  // TWATCH's snapshot: the event shown from now, its standings (best
+  // first) and the current round's pairings (an arena's games under way).
+  tourneyWatched(id, data) {
+    const info = data.find((d) => d.name === 'TOURNEY' && d.fields.id === id);
+    if (!info) return;
+    const t = newTourney(tourneyInfo(info.fields));
+    t.players = data.filter((d) => d.name === 'TPLAYER' && d.fields.id === id).map((d) => tplayer(d.fields));
+    t.games = data.filter((d) => d.name === 'TGAME' && d.fields.id === id).map((d) => tgame(d.fields));
+    this.tourney = t;
+    this.listed(t.info);
+  }
+
+  // * TOURNEY, * TPLAYER, * TGAME of an event followed: the lobby's list
+  // and the event shown follow them; out.tourney names the event changed,
+  // out.tourneyList when the lobby's list should be asked again (an event
+  // it does not hold, or one whose state changed).
+  tourneyEvent(name, f, out) {
+    out.tourney = f.id;
+    if (name === 'TOURNEY') {
+      const info = tourneyInfo(f);
+      const was = this.tourneys.find((x) => x.id === f.id);
+      if (!was || was.state !== info.state) out.tourneyList = true;
+      this.listed(info);
+    }
+    const t = this.tourney;
+    if (!t || t.id !== f.id) return;
+    if (name === 'TOURNEY') {
+      t.info = tourneyInfo(f);
+      return;
+    }
+    if (name === 'TPLAYER') {
+      const p = tplayer(f);
+      const i = t.players.findIndex((x) => x.user === p.user);
+      if (i >= 0) t.players[i] = p;
+      else t.players.push(p);
+      // by rank; players of one rank keep their order
+      t.players = t.players.map((x, k) => [x, k]).sort((a, b) => a[0].rank - b[0].rank || a[1] - b[1]).map((x) => x[0]);
+      return;
+    }
+    const gm = tgame(f);
+    // a Swiss's or a round robin's new round replaces the last one's
+    // pairings; an arena's games are listed as they come, the newest kept
+    if (t.info.kind !== 'arena' && gm.round > Math.max(0, ...t.games.map((x) => x.round))) t.games = [];
+    const i = t.games.findIndex((x) => x.round === gm.round && x.board === gm.board);
+    if (i >= 0) t.games[i] = gm;
+    else t.games.push(gm);
+    if (t.info.kind === 'arena') {
+      const over = t.games.filter((x) => x.result !== 'pending');
+      if (over.length > ARENA_ENDED_KEPT) t.games = t.games.filter((x) => x.result === 'pending' || over.indexOf(x) >= over.length - ARENA_ENDED_KEPT);
+    }
+    const g = this.game;
+    if (g && gm.room === g.room) g.tourney = t.id;
+  }
+
+  // An event's line in the lobby's list, replaced or added.
+  listed(info) {
+    const i = this.tourneys.findIndex((x) => x.id === info.id);
+    if (i >= 0) this.tourneys[i] = info;
+  }
+
+  // The tournament a game that starts belongs to: the event shown, when
+  // the room is one of its pairings' or my pairing there waits for its
+  // game (its * TGAME with the room may come after the * START); else null.
+  tourneyOf(f) {
+    const t = this.tourney;
+    if (!t) return null;
+    if (t.games.some((x) => x.room === f.room)) return t.id;
+    const mine = this.myPairing();
+    if (mine && mine.game && mine.game.result === 'pending' && mine.game.room === '-' && [f.black, f.white].includes(mine.opponent)) return t.id;
+    return null;
+  }
+
+  // My line in the standings of the event shown, or null.
+  myStanding() {
+    const t = this.tourney;
+    if (!t || !this.me) return null;
+    return t.players.find((p) => p.user === this.me.name) || null;
+  }
+
+  // My pairing in the event shown: null when I am not in it; else {game,
+  // opponent, first, bye}: game null while there is none in the round
+  // shown (waiting for the round, or for an arena's next pairing).
+  myPairing() {
+    const t = this.tourney;
+    const me = this.myStanding();
+    if (!t || !me) return null;
+    const mine = t.games.filter((x) => x.first === me.user || x.second === me.user);
+    // an arena: the game under way, else the last one
+    const game = mine.find((x) => x.result === 'pending') || mine[mine.length - 1] || null;
+    if (!game) return { game: null, opponent: null, first: false, bye: false };
+    const first = game.first === me.user;
+    return { game, opponent: first ? game.second : game.first, first, bye: game.second === '-' };
+  }
+
+  // What the Join / Leave button of the event shown does: {act: 'join',
+  // 'leave' or null, why: the reason it does nothing, or null}. The
+  // server judges the request; these are the cases PROTOCOL.md 5.21 says
+  // it refuses, so the page does not offer them.
+  tourneyJoin() {
+    const t = this.tourney;
+    if (!t || !this.me) return { act: null, why: null };
+    const i = t.info;
+    if (i.state === 'over' || i.state === 'cancelled') return { act: null, why: 'over' };
+    const me = this.myStanding();
+    if (me && me.status !== 'withdrawn') return { act: 'leave', why: null };
+    if (i.entrants === 'bots') return { act: null, why: 'bots' };
+    if (i.rated === 'rated' && !this.me.account) return { act: null, why: 'guest' };
+    if (i.kind !== 'arena' && (i.state !== 'soon' || me)) return { act: null, why: me ? 'left' : 'started' };
+    return { act: 'join', why: null };
+  }
+
+  // The players' ranks as shown: "=" before one shared with another.
+  rankShared(p) {
+    const t = this.tourney;
+    return !!t && t.players.filter((x) => x.rank === p.rank).length > 1;
+  }
+
+  // The seconds until the event shown (or info) starts, while it is soon;
+  // until a running arena ends; else null. now: unix ms.
+  tourneyLeft(info, now) {
+    if (!info) return null;
+    if (info.state === 'soon') return Math.max(0, Math.ceil(info.start - now / 1000));
+    if (info.state === 'running' && info.kind === 'arena') return Math.max(0, Math.ceil(info.start + info.length * 60 - now / 1000));
+    return null;
+  }
+
+  // The rounds a Swiss or round robin plays: a Swiss its length; a round
+  // robin's Berger tables a round fewer than its players each cycle, a
+  // bye's round more when they are odd. null for an arena.
+  tourneyRounds(info) {
+    if (!info || info.kind === 'arena') return null;
+    if (info.kind === 'swiss') return info.length;
+    const n = info.players;
+    return n < 2 ? null : info.length * (n % 2 ? n : n - 1);
+  }
 }
+
+// Tournaments (PROTOCOL.md 5.21): a TOURNEY line's fields with numbers.
+function tourneyInfo(f) {
+  return {
+    id: f.id, kind: f.kind, state: f.state, rule: f.rule, size: Number(f.size), tc: f.tc, opening: f.opening, rated: f.rated,
+    entrants: f.entrants, start: Number(f.start), length: Number(f.length), round: Number(f.round), players: Number(f.players),
+    creator: f.creator, name: f.name || '',
+  };
+}
+
+// A TPLAYER line: points and tie-breaks in halves (Sonneborn-Berger in
+// quarters, an arena's the rating), as sent; words.js says them.
+function tplayer(f) {
+  return {
+    rank: Number(f.rank), user: f.user, rating: f.rating, points: Number(f.points), tiebreaks: f.tiebreaks.split(',').map(Number),
+    games: Number(f.games), status: f.status, streak: Number(f.streak),
+  };
+}
+
+function tgame(f) {
+  return { round: Number(f.round), board: Number(f.board), room: f.room, first: f.first, second: f.second, result: f.result };
+}
+
+// The event shown: its TOURNEY fields (info), standings and pairings.
+function newTourney(info) {
+  return { id: info.id, info, players: [], games: [] };
+}
+
+// An arena's ended games the page keeps listed beside those under way.
+const ARENA_ENDED_KEPT = 10;
 
 // A puzzle opened: its fields, the position (start) and the play since
 // (moves); state open (a move awaited), judging (SOLVE sent: trying),

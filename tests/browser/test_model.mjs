@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as proto from '../../client/web/proto.js';
 import { Model, BACKOFF_FIRST, BACKOFF_MAX, ANALYSE_LINES, chancePoints, engineScore, openingChoices, parseRecord, positionAt } from '../../client/web/model.js';
-import { newsWords, offerFate } from '../../client/web/words.js';
+import { fraction, newsWords, offerFate, pointsWords, tgameWords, tiebreakValues } from '../../client/web/words.js';
 
 const DIR = process.env.MODEL_DIR || 'tests/model';
 
@@ -1009,6 +1009,128 @@ check('a renju puzzle: black\'s forbidden points asked with POSITION, as the ser
   n.sent('PUZZLE', ['4'], '#p1');
   line(n, 'OK #p1 PUZZLE 4 renju 15 vct 7 1500 h8,a1,i8,a3,j9,a5,j10,a7');
   assert.equal(n.puzzlePosition(), null);
+});
+
+// ---- tournaments (PROTOCOL.md 5.21) ----------------------------------------------
+
+check('tournaments: TLIST fills the lobby\'s list; TWATCH\'s snapshot the standings (shared ranks) and the pairings; Join offered as the rules say', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 tournaments');
+  line(m, 'OK GUEST gus tok');
+  m.sent('TLIST', [], '#t1');
+  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 2 alice Friday Swiss');
+  line(m, '= TOURNEY 5 arena running renju 15 60+1 none rated both 1796000000 30 7 9 -');
+  line(m, 'OK #t1 TLIST 2');
+  assert.deepEqual(m.tourneys.map((x) => [x.id, x.kind, x.state, x.name, x.start, x.length]),
+    [['4', 'swiss', 'soon', 'Friday Swiss', 1796000600, 3], ['5', 'arena', 'running', '', 1796000000, 30]]);
+  assert.equal(m.tourneyLeft(m.tourneys[0], 1796000000 * 1000 + 500), 600, 'the countdown to the start, whole seconds up');
+  assert.equal(m.tourneyLeft(m.tourneys[1], 1796000000 * 1000), 1800, 'a running arena: its time left');
+  m.sent('TWATCH', ['4'], '#t2');
+  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 2 alice Friday Swiss');
+  line(m, '= TPLAYER 4 1 bob 1500 0 0,0,0,0 0 active 0');
+  line(m, '= TPLAYER 4 1 carol 1520? 0 0,0,0,0 0 active 0');
+  line(m, 'OK #t2 TWATCH 4');
+  const t = m.tourney;
+  assert.equal(t.id, '4');
+  assert.deepEqual(t.players.map((p) => [p.rank, p.user, m.rankShared(p)]), [[1, 'bob', true], [1, 'carol', true]]);
+  assert.deepEqual(m.tourneyJoin(), { act: 'join', why: null }, 'a guest may join a casual Swiss before its start');
+  assert.equal(m.myPairing(), null, 'not in it: no pairing');
+  assert.equal(m.tourneyRounds(t.info), 3, 'a Swiss: its length in rounds');
+  // a rated one is not for a guest; a started Swiss not for anyone new;
+  // a bots' event not for a person
+  line(m, '* TOURNEY 4 swiss soon freestyle 15 300+0 none rated people 1796000600 3 0 2 alice Friday Swiss');
+  assert.deepEqual(m.tourneyJoin(), { act: null, why: 'guest' });
+  line(m, '* TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 1 2 alice Friday Swiss');
+  assert.deepEqual(m.tourneyJoin(), { act: null, why: 'started' });
+  line(m, '* TOURNEY 4 swiss soon freestyle 15 300+0 none casual bots 1796000600 3 0 2 alice Friday Swiss');
+  assert.deepEqual(m.tourneyJoin(), { act: null, why: 'bots' });
+  assert.equal(m.tourneys[0].entrants, 'bots', 'the lobby\'s line follows the event');
+  // a round robin's rounds: a round fewer than its players a cycle, one more when odd
+  assert.equal(m.tourneyRounds({ kind: 'robin', length: 2, players: 4 }), 6);
+  assert.equal(m.tourneyRounds({ kind: 'robin', length: 1, players: 3 }), 3);
+  assert.equal(m.tourneyRounds({ kind: 'arena', length: 30, players: 3 }), null);
+});
+
+check('tournaments: events update the standings (re-ranked), a new round\'s pairings replace the last; my pairing, my bye, my game opened by its START', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 tournaments');
+  line(m, 'OK GUEST bob tok');
+  m.sent('TWATCH', ['4'], '#t1');
+  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 2 0 3 alice Friday');
+  line(m, '= TPLAYER 4 1 bob 1500 0 0,0,0,0 0 active 0');
+  line(m, '= TPLAYER 4 1 carol 1500 0 0,0,0,0 0 active 0');
+  line(m, '= TPLAYER 4 1 dave 1500 0 0,0,0,0 0 active 0');
+  line(m, 'OK #t1 TWATCH 4');
+  assert.deepEqual(m.tourneyJoin(), { act: 'leave', why: null }, 'in it: Leave');
+  assert.deepEqual(m.myPairing(), { game: null, opponent: null, first: false, bye: false }, 'waiting for the round');
+  let out = line(m, '* TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 2 1 3 alice Friday');
+  assert.equal(out.tourney, '4');
+  line(m, '* TGAME 4 1 1 - bob carol pending');
+  line(m, '* TGAME 4 1 2 - dave - bye');
+  let p = m.myPairing();
+  assert.deepEqual([p.opponent, p.first, p.bye, p.game.room], ['carol', true, false, '-']);
+  // my game starts (its START before the TGAME with its room): it is the event's
+  out = line(m, '* START r7 1 bob carol freestyle 15 300+0 none casual 300000 300000');
+  assert.ok(out.started);
+  assert.equal(m.game.tourney, '4', 'the board knows its tournament');
+  line(m, '* TGAME 4 1 1 r7 bob carol pending');
+  assert.equal(m.tourney.games[0].room, 'r7');
+  line(m, '* TGAME 4 1 1 r7 bob carol first');
+  line(m, '* TPLAYER 4 1 bob 1500 2 0,0,0,0 1 active 0');
+  line(m, '* TPLAYER 4 1 dave 1500 2 0,0,0,0 1 active 0');
+  line(m, '* TPLAYER 4 3 carol 1500 0 0,2,0,0 1 active 0');
+  assert.deepEqual(m.tourney.players.map((x) => `${x.rank} ${x.user} ${x.points}`), ['1 bob 2', '1 dave 2', '3 carol 0'], 'by rank; one rank keeps its order');
+  assert.equal(m.rankShared(m.tourney.players[0]), true);
+  assert.equal(m.rankShared(m.tourney.players[2]), false);
+  assert.deepEqual(m.tourney.players[2].tiebreaks, [0, 2, 0, 0]);
+  // round 2: its pairings replace round 1's; I have the bye
+  line(m, '* TGAME 4 2 1 - carol dave pending');
+  line(m, '* TGAME 4 2 2 - bob - bye');
+  assert.deepEqual(m.tourney.games.map((g) => `${g.round}.${g.board} ${g.first}-${g.second} ${g.result}`), ['2.1 carol-dave pending', '2.2 bob-- bye']);
+  p = m.myPairing();
+  assert.ok(p.bye);
+  assert.equal(m.tourneyRounds(m.tourney.info), 2);
+  // another event's lines leave this one alone
+  line(m, '* TPLAYER 9 1 bob 1500 4 0,0,0,0 1 active 0');
+  assert.equal(m.tourney.players[0].points, 2);
+  // left after the start: no Join again (a Swiss)
+  line(m, '* TPLAYER 4 3 bob 1500 2 0,0,0,0 1 withdrawn 0');
+  assert.deepEqual(m.tourneyJoin(), { act: null, why: 'left' });
+  m.sent('TUNWATCH', ['4'], '#t2');
+  line(m, 'OK #t2 TUNWATCH 4');
+  assert.equal(m.tourney, null);
+});
+
+check('tournaments: an arena keeps its games under way and the last ended ones; a withdrawn player may join again', () => {
+  const m = new Model();
+  line(m, 'OK GUEST bob tok');
+  m.sent('TWATCH', ['5'], '#t1');
+  line(m, '= TOURNEY 5 arena running freestyle 15 60+1 none casual people 1796000000 30 3 2 -');
+  line(m, '= TPLAYER 5 1 bob 1500 8 1500 3 withdrawn 3');
+  line(m, '= TGAME 5 3 1 r9 carol dave pending');
+  line(m, 'OK #t1 TWATCH 5');
+  assert.deepEqual(m.tourneyJoin(), { act: 'join', why: null });
+  assert.equal(m.tourney.players[0].streak, 3);
+  for (let r = 4; r < 20; r++) line(m, `* TGAME 5 ${r} 1 - erin fay draw`);
+  assert.equal(m.tourney.games.length, 11, 'the one under way and the last 10 ended');
+  assert.equal(m.tourney.games[0].room, 'r9');
+  assert.equal(m.tourney.games[10].round, 19);
+});
+
+check('tournaments\' numbers as shown: a Swiss\'s and a round robin\'s points halved ("2½"), an arena\'s raw; Sonneborn-Berger in quarters; a result with its names', () => {
+  assert.equal(pointsWords('swiss', 5), '2½');
+  assert.equal(pointsWords('robin', 4), '2');
+  assert.equal(pointsWords('swiss', 1), '½');
+  assert.equal(pointsWords('swiss', 0), '0');
+  assert.equal(pointsWords('arena', 9), '9');
+  assert.equal(fraction(7, 4), '1¾');
+  assert.equal(fraction(-1, 2), '\u2212½');
+  assert.deepEqual(tiebreakValues('swiss', [3, 6, 4, 9]), ['1½', '3', '2', '2¼']);
+  assert.deepEqual(tiebreakValues('robin', [10, 2]), ['2½', '2'], 'Sonneborn-Berger in quarters, wins a count');
+  assert.deepEqual(tiebreakValues('arena', [1512]), ['1512']);
+  assert.equal(tgameWords({ result: 'second', first: 'bob', second: 'carol', room: 'r1' }), 'carol won');
+  assert.equal(tgameWords({ result: 'pending', first: 'bob', second: 'carol', room: 'r1' }), 'under way');
+  assert.equal(tgameWords({ result: 'first-forfeit', first: 'bob', second: 'carol', room: '-' }), 'bob forfeited');
 });
 
 check('the model holds no sentences: a presence notice is a token', () => {
