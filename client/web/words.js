@@ -493,3 +493,153 @@ export function puzzleErrorWords(e) {
   else why = PUZZLE_ERRORS[e.code] ? say(PUZZLE_ERRORS[e.code]) : errorWords(e.code, e.text);
   return e.mv ? t('web.ana.refused', '%s: %s', e.mv, why) : why;
 }
+
+// ---- tournaments (PROTOCOL.md 5.21) ---------------------------------------------
+
+const TOURNEY = {
+  kind: {
+    arena: N('web.tourney.kind.arena', 'arena'),
+    swiss: N('web.tourney.kind.swiss', 'Swiss'),
+    robin: N('web.tourney.kind.robin', 'round robin'),
+  },
+  state: {
+    soon: N('web.tourney.state.soon', 'starting soon'),
+    running: N('web.tourney.state.running', 'under way'),
+    over: N('web.tourney.state.over', 'over'),
+    cancelled: N('web.tourney.state.cancelled', 'cancelled'),
+  },
+  entrants: {
+    people: N('web.tourney.entrants.people', 'people'),
+    bots: N('web.tourney.entrants.bots', 'bots'),
+    both: N('web.tourney.entrants.both', 'people and bots'),
+  },
+  pstatus: {
+    active: N('web.tourney.pstatus.active', 'waiting'),
+    playing: N('web.tourney.pstatus.playing', 'playing'),
+    withdrawn: N('web.tourney.pstatus.withdrawn', 'withdrawn'),
+  },
+  // why Join is not offered (model.js tourneyJoin)
+  why: {
+    over: N('web.tourney.why.over', 'This tournament is over.'),
+    bots: N('web.tourney.why.bots', 'This tournament is for bots only.'),
+    guest: N('web.tourney.why.guest', 'A rated tournament needs an account: register or log in to join.'),
+    started: N('web.tourney.why.started', 'It has started: players join a Swiss or a round robin before its start.'),
+    left: N('web.tourney.why.left', 'You left it: a Swiss or a round robin cannot be joined again.'),
+  },
+};
+
+// The tie-breaks of each kind, in the order TPLAYER sends them: a short
+// column head, its full name, and the unit the value is sent in (2:
+// halves, 4: quarters, 1: a count or a rating).
+const TIEBREAKS = {
+  swiss: [
+    [N('web.tourney.tb.bhc1', 'BH-1'), N('web.tourney.tb.bhc1.name', 'Buchholz Cut-1'), 2],
+    [N('web.tourney.tb.bh', 'BH'), N('web.tourney.tb.bh.name', 'Buchholz'), 2],
+    [N('web.tourney.tb.mbh', 'MBH'), N('web.tourney.tb.mbh.name', 'Median Buchholz'), 2],
+    [N('web.tourney.tb.sb', 'SB'), N('web.tourney.tb.sb.name', 'Sonneborn-Berger'), 4],
+  ],
+  robin: [
+    [N('web.tourney.tb.sb', 'SB'), N('web.tourney.tb.sb.name', 'Sonneborn-Berger'), 4],
+    [N('web.tourney.tb.wins', 'Wins'), N('web.tourney.tb.wins.name', 'Games won'), 1],
+  ],
+  arena: [
+    [N('web.tourney.tb.rating', 'Rating'), N('web.tourney.tb.rating.name', 'Rating'), 1],
+  ],
+};
+
+// A tournament's token of a family (kind, state, entrants, pstatus, why).
+export function tourneyWord(family, token) {
+  const m = TOURNEY[family] && Object.hasOwn(TOURNEY[family], token) ? TOURNEY[family][token] : null;
+  return m ? say(m) : '?';
+}
+
+// A value sent in units of 1/unit, said with its fraction: 5 halves
+// "2½", 7 quarters "1¾", -1 half "−½".
+export function fraction(v, unit) {
+  const neg = v < 0;
+  const a = Math.abs(v);
+  const whole = Math.floor(a / unit);
+  const part = { 0: '', 1: '¼', 2: '½', 3: '¾' }[((a % unit) * 4) / unit] || '';
+  const s = whole || !part ? `${whole}${part}` : part;
+  return neg ? `\u2212${s}` : s;
+}
+
+// Points as shown: a Swiss's and a round robin's halved, an arena's as
+// counted (its wins 2, its draws 1, doubled on a streak).
+export function pointsWords(kind, points) {
+  return kind === 'arena' ? String(points) : fraction(points, 2);
+}
+
+// The tie-breaks' columns of a kind: [{head, name}].
+export function tiebreakHeads(kind) {
+  return (TIEBREAKS[kind] || []).map(([head, name]) => ({ head: say(head), name: say(name) }));
+}
+
+// A player's tie-breaks in their units.
+export function tiebreakValues(kind, vals) {
+  return (TIEBREAKS[kind] || []).map(([, , unit], i) => (vals[i] === undefined ? '' : fraction(vals[i], unit)));
+}
+
+// A pairing's result in words (TGAME's result: pending, first, second,
+// draw, the forfeits, bye), with the players' names.
+export function tgameWords(g) {
+  switch (g.result) {
+    case 'pending': return g.room === '-' ? t('web.tourney.res.soon', 'about to start') : t('web.tourney.res.pending', 'under way');
+    case 'first': return t('web.tourney.res.won', '%s won', g.first);
+    case 'second': return t('web.tourney.res.won', '%s won', g.second);
+    case 'draw': return t('web.tourney.res.draw', 'draw');
+    case 'first-forfeit': return t('web.tourney.res.forfeit', '%s forfeited', g.first);
+    case 'second-forfeit': return t('web.tourney.res.forfeit', '%s forfeited', g.second);
+    case 'both-forfeit': return t('web.tourney.res.both', 'both forfeited');
+    case 'bye': return t('web.tourney.res.bye', 'bye');
+    default: return '?';
+  }
+}
+
+// Seconds as a countdown: "4:05", "1:02:09".
+export function countdown(s) {
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+// An event's line: its name (or its kind), its kind, rule, size and time.
+export function tourneyTitle(i) {
+  return i.name || t('web.tourney.unnamed', '%s %lld', tourneyWord('kind', i.kind), Number(i.id));
+}
+
+export function tourneyWhat(i) {
+  return t('web.tourney.what', '%s · %s %d×%d · %s', tourneyWord('kind', i.kind), word('rule', i.rule), i.size, i.size, tcWords(i.tc));
+}
+
+// Its length: an arena's minutes, a Swiss's rounds, a round robin's cycles.
+export function tourneyLength(i) {
+  if (i.kind === 'arena') return t('web.tourney.len.arena', '%d minutes', i.length);
+  if (i.kind === 'swiss') return t('web.tourney.len.swiss', '%d rounds', i.length);
+  return i.length === 1 ? t('web.tourney.len.robin1', 'one cycle') : t('web.tourney.len.robin', '%d cycles', i.length);
+}
+
+// Where it stands: the countdown to its start, an arena's time left, the
+// round of a Swiss or round robin (rounds: its count, null unknown), or
+// its end. left: seconds (model.js tourneyLeft).
+export function tourneyWhen(i, left, rounds) {
+  if (i.state === 'soon') return t('web.tourney.when.soon', 'Starts in %s', countdown(left || 0));
+  if (i.state === 'running' && i.kind === 'arena') return t('web.tourney.when.arena', 'Under way: %s left', countdown(left || 0));
+  if (i.state === 'running') {
+    return rounds ? t('web.tourney.when.round', 'Round %d of %d', i.round, rounds) : t('web.tourney.when.round1', 'Round %d', i.round);
+  }
+  return tourneyWord('state', i.state);
+}
+
+// TCREATE's refusals (PROTOCOL.md 5.21) in the tournaments' words; the
+// others as any error.
+const TOURNEY_ERRORS = {
+  402: N('web.tourney.err.402', 'That tournament cannot be made: it needs a clock, a start from 5 seconds to a week, a length in range and a name of at most 120 bytes'),
+  417: N('web.tourney.err.417', 'Only accounts create tournaments: register or log in'),
+  453: N('web.tourney.err.453', 'You have as many tournaments not yet over as you may'),
+};
+
+export function tourneyErrorWords(code, text) {
+  return TOURNEY_ERRORS[code] ? say(TOURNEY_ERRORS[code]) : errorWords(code, text);
+}
