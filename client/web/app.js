@@ -15,6 +15,7 @@ import { Model, chancePoints, colourAt, engineScore, openingChoices, positionAt,
 import {
   botWhy, canonWords, engineWords, errorWords, markWords, newsWords, offerFate, openingWords, overWords, puzzleErrorWords, puzzleRatingWords,
   puzzleStateWords, puzzleWords, refusalWords, reviewErrorWords, scoreMark, scoreWords, tcWords, word,
+  pointsWords, tgameWords, tiebreakHeads, tiebreakValues, tourneyErrorWords, tourneyLength, tourneyTitle, tourneyWhat, tourneyWhen, tourneyWord,
 } from './words.js';
 import { Sounds } from './sound.js';
 
@@ -323,10 +324,10 @@ function stayPuzzling() {
 
 // The link the page was opened with, or one pasted into its address bar:
 // #join=CODE, #watch=ROOM, #replay=ID, #analysis=RULE/SIZE/MOVES or
-// #puzzle=ID. The server judges what follows the '='; a refusal lands on
+// #puzzle=ID or #tourney=ID. The server judges what follows the '='; a refusal lands on
 // the dead-link page. False when there is none.
 function route() {
-  const m = /^#(join|watch|replay|analysis|puzzle)=(.*)$/.exec(location.hash);
+  const m = /^#(join|watch|replay|analysis|puzzle|tourney)=(.*)$/.exec(location.hash);
   if (!m) return false;
   history.replaceState(null, '', location.pathname);
   let arg = m[2];
@@ -337,6 +338,7 @@ function route() {
   else if (m[1] === 'watch') enterRoom(arg, true);
   else if (m[1] === 'analysis') analysisLink(arg);
   else if (m[1] === 'puzzle') openPuzzle(arg, true);
+  else if (m[1] === 'tourney') openTourney(arg, true);
   else openReplay(arg, true);
   return true;
 }
@@ -363,6 +365,7 @@ const DEAD = {
   closed: () => t('web.dead.closed', 'The room was closed: the friend who made it did not come back in time.'),
   left: () => t('web.dead.left', 'The room was closed: the friend who made it left.'),
   puzzle: () => t('web.dead.puzzle', 'That puzzle cannot be opened.'),
+  tourney: () => t('web.dead.tourney', 'That tournament cannot be opened.'),
 };
 
 function deadEnd(kind, e) {
@@ -459,10 +462,11 @@ function onOutcome(out, m) {
   if (out.snapshot) {
     // a snapshot asked before the player went to a replay or the analysis
     // board (a STATE still on its way) updates the game, which waits there
-    if (app.view === 'replay' || app.view === 'analysis' || app.view === 'puzzle') return;
+    if (app.view === 'replay' || app.view === 'analysis' || app.view === 'puzzle' || app.view === 'tourney') return;
     showGame();
     return;
   }
+  if (out.tourney) tourneyChanged(out);
   if (out.reviewed && model.review && model.review.id === out.reviewed) askMarks();
   if (m.kind === 'event' && (m.name === 'REVIEWING' || m.name === 'REVIEWED') && app.view === 'replay') renderReview();
   if (m.kind === 'event' && app.view === 'game' && model.game && m.fields && m.fields.room === model.game.room) renderGame();
@@ -473,15 +477,16 @@ function onOutcome(out, m) {
 function show(view) {
   const was = app.view;
   app.view = view;
-  for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis', 'puzzle']) $(v).hidden = v !== view;
+  for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis', 'puzzle', 'tourney']) $(v).hidden = v !== view;
   if (view !== 'game') document.title = 'gomokud';
   // a replay's address names it (#replay=ID), the analysis board's its
-  // position (#analysis=...), a puzzle's its id (#puzzle=ID): a reload
+  // position (#analysis=...), a puzzle's its id (#puzzle=ID), a
+  // tournament's its id (#tourney=ID): a reload
   // opens it again; other views have none. Only the view being left drops
   // its address: one naming another view is a link just followed, whose
   // hashchange the router has yet to see (a game's snapshot arriving then
   // must not eat it)
-  const named = /^#(replay|analysis|puzzle)=/.exec(location.hash);
+  const named = /^#(replay|analysis|puzzle|tourney)=/.exec(location.hash);
   if (named && named[1] !== view && named[1] === was) history.replaceState(null, '', location.pathname);
   if (view !== 'replay') stopLine();
 }
@@ -499,6 +504,7 @@ function gameTitle(g, side, turn) {
 function showLobby() {
   show('lobby');
   refreshLobby();
+  refreshTourneys();
   refreshMyStats();
   clearInterval(app.lobbyTimer);
   app.lobbyTimer = setInterval(refreshLobby, 4000);
@@ -658,6 +664,8 @@ function renderResult() {
   $('result-rating').textContent = d === null ? '' : t('web.result.rating', 'Your rating: %d (%s)', o.rating, d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : '±0');
   $('result-rating').hidden = d === null;
   $('result-why').hidden = !head;
+  const g = model.game;
+  $('result-tourney').hidden = !(g && g.tourney);
 }
 
 // A list item holding a text.
@@ -803,7 +811,7 @@ function renderGame() {
   $('offer-undo').hidden = !playing;
   $('offer-draw').hidden = !playing;
   $('resign').hidden = !playing;
-  $('offer-rematch').hidden = !(side && g.status === 'over');
+  $('offer-rematch').hidden = !(side && g.status === 'over') || !!g.tourney; // a tournament's game has none (441)
   $('tap-setting').hidden = !(playing || opens);
   const chat = $('chat');
   chat.replaceChildren();
@@ -870,7 +878,7 @@ $('open-clear').addEventListener('click', () => {
 // size take, as far as this server plays them (model.js openingChoices);
 // hidden when there is no choice.
 function renderOpenings() {
-  for (const id of ['seek', 'bot', 'create']) {
+  for (const id of ['seek', 'bot', 'create', 'tcreate']) {
     const f = $(id);
     const sel = f.elements.opening;
     const list = openingChoices(f.elements.rule.value, f.elements.size ? f.elements.size.value : 15, model.caps);
@@ -885,7 +893,7 @@ function renderOpenings() {
     sel.closest('label').hidden = list.length < 2;
   }
 }
-for (const id of ['seek', 'bot', 'create']) {
+for (const id of ['seek', 'bot', 'create', 'tcreate']) {
   for (const name of ['rule', 'size']) $(id).elements[name]?.addEventListener('change', renderOpenings);
 }
 
@@ -1243,6 +1251,7 @@ $('r-line-back').addEventListener('click', () => {
 function renderCaps() {
   $('analysis-card').hidden = !model.caps.includes('position');
   $('puzzle-card').hidden = !model.caps.includes('puzzles');
+  $('tourney-card').hidden = !model.caps.includes('tournaments');
 }
 
 form('analyse', (f) => openAnalysis(f.rule, Number(f.size), [], null));
@@ -1471,6 +1480,237 @@ function renderPuzzle() {
   $('pz-retry').disabled = p.state === 'judging';
 }
 
+// ---- tournaments (PROTOCOL.md 5.21) --------------------------------------------
+
+// The lobby's card: TLIST's events, asked when the lobby is entered and
+// when a * TOURNEY of an event followed changes the list.
+async function refreshTourneys() {
+  if (!model.caps.includes('tournaments') || !model.conn.up || !model.me) return;
+  try {
+    await send('TLIST');
+  } catch { /* the next entry asks again */ }
+  renderTourneys();
+}
+
+function renderTourneys() {
+  renderTourneyCreate();
+  const ul = $('tourneys');
+  if (app.view !== 'lobby') return;
+  const now = Date.now();
+  ul.replaceChildren(...model.tourneys.map((i) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = `#tourney=${i.id}`;
+    a.dataset.tourney = i.id;
+    a.textContent = tourneyTitle(i);
+    li.append(a, ` · ${tourneyWhat(i)} · ${tourneyLength(i)} · `);
+    const when = document.createElement('span');
+    when.className = 't-when';
+    when.textContent = tourneyWhen(i, model.tourneyLeft(i, now), null);
+    li.append(when, ` · ${t('web.tourney.players', '%d players', i.players)}`);
+    return li;
+  }));
+  if (!model.tourneys.length) ul.replaceChildren(item(t('web.tourney.none', 'No tournaments right now.')));
+}
+
+// The create form: for accounts (TCREATE is 417 for a guest); its length
+// named for the kind chosen.
+function renderTourneyCreate() {
+  const acct = !!model.me && !!model.me.account;
+  $('tcreate').hidden = !acct;
+  $('tc-account').hidden = acct;
+  const kind = $('tcreate').elements.kind.value;
+  $('tc-length-label').textContent = kind === 'arena' ? t('web.tourney.f.minutes', 'Length (minutes)')
+    : kind === 'robin' ? t('web.tourney.f.cycles', 'Cycles (1 or 2)') : t('web.tourney.f.rounds', 'Rounds');
+}
+$('tcreate').elements.kind.addEventListener('change', renderTourneyCreate);
+
+form('tcreate', async (f) => {
+  $('tc-refusal').textContent = '';
+  const name = (f.name || '').trim();
+  try {
+    const r = await send('TCREATE', f.kind, f.rule, f.size, f.tc, f.opening || 'none', f.rated ? 'rated' : 'casual', f.entrants,
+      Math.round(Number(f.start) * 60), f.length, ...(name ? [name] : []));
+    $('tcreate').reset();
+    renderTourneyCreate();
+    openTourney(r.ok.args[0]);
+  } catch (e) {
+    $('tc-refusal').textContent = e.code ? tourneyErrorWords(e.code, e.text) : errText(e);
+  }
+});
+
+// An event shown: TWATCH's snapshot (again after a reload or a
+// reconnection, and after a game of it). A refusal (457) from a link is
+// said on the dead-link page, else in a toast.
+async function openTourney(id, link = false) {
+  clearInterval(app.lobbyTimer);
+  const was = model.tourney;
+  // the event shown before stops sending its events, unless I play in it
+  if (was && was.id !== id && !model.myStanding()) send('TUNWATCH', was.id).catch(() => {});
+  try {
+    await send('TWATCH', id);
+  } catch (e) {
+    if (link) deadEnd('tourney', e);
+    else toast(errText(e));
+    return;
+  }
+  $('t-refusal').textContent = '';
+  show('tourney');
+  renderTourney();
+}
+
+// The standings' heads for the kind: rank, name, points, its tie-breaks,
+// games, status (an arena's streak beside the name).
+function standingsHead(kind) {
+  const tr = $('t-standings').tHead.rows[0];
+  const cells = [
+    [t('web.tourney.col.rank', 'Rank'), '', 'num'], [t('web.tourney.col.name', 'Player'), '', ''], [t('web.tourney.col.points', 'Points'), '', 'num'],
+    ...tiebreakHeads(kind).map((h) => [h.head, h.name, 'num']),
+    [t('web.tourney.col.games', 'Games'), '', 'num'], [t('web.tourney.col.status', 'Status'), '', ''],
+  ];
+  tr.replaceChildren(...cells.map(([text, title, cls]) => {
+    const th = document.createElement('th');
+    th.textContent = text;
+    if (title) {
+      th.title = title;
+      th.setAttribute('aria-label', title);
+    }
+    if (cls) th.className = cls;
+    return th;
+  }));
+}
+
+function cell(text, cls) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  if (cls) td.className = cls;
+  return td;
+}
+
+function renderTourney() {
+  const tn = model.tourney;
+  if (!tn || app.view !== 'tourney') return;
+  const here = `#tourney=${tn.id}`;
+  if (location.hash !== here) history.replaceState(null, '', here); // a reload watches it again
+  const i = tn.info;
+  $('t-name').textContent = tourneyTitle(i);
+  $('t-what').textContent = `${tourneyWhat(i)} · ${tourneyLength(i)}`;
+  $('t-more').textContent = t('web.tourney.more', 'Opening: %s · %s · %s · %s', word('opening', i.opening),
+    i.rated === 'rated' ? t('web.tourney.rated', 'rated') : t('web.tourney.casual', 'casual'),
+    t('web.tourney.for', 'for %s', tourneyWord('entrants', i.entrants)), tourneyWord('state', i.state));
+  renderTourneyClock();
+  const j = model.tourneyJoin();
+  $('t-join').hidden = j.act !== 'join';
+  $('t-leave').hidden = j.act !== 'leave';
+  $('t-why').textContent = j.why ? tourneyWord('why', j.why) : '';
+  $('t-next').textContent = nextGameWords(tn);
+  // the standings
+  standingsHead(i.kind);
+  const me = model.me ? model.me.name : null;
+  $('t-standings').tBodies[0].replaceChildren(...tn.players.map((p) => {
+    const tr = document.createElement('tr');
+    tr.dataset.user = p.user;
+    if (p.user === me) tr.className = 'me';
+    const rank = model.rankShared(p) ? t('web.tourney.rank.shared', '=%d', p.rank) : String(p.rank);
+    const name = cell(p.user);
+    if (i.kind === 'arena' && p.streak >= 2) { // a streak: the next wins count double
+      const fire = document.createElement('span');
+      fire.className = 'streak';
+      fire.textContent = ' 🔥';
+      fire.title = t('web.tourney.streak', '%d wins in a row: a win counts double', p.streak);
+      fire.setAttribute('aria-label', fire.title);
+      name.appendChild(fire);
+    }
+    tr.append(cell(rank, 'num'), name, cell(pointsWords(i.kind, p.points), 'num points'),
+      ...tiebreakValues(i.kind, p.tiebreaks).map((v) => cell(v, 'num')), cell(String(p.games), 'num'), cell(tourneyWord('pstatus', p.status)));
+    return tr;
+  }));
+  // the pairings: the round's, an arena's games under way and just ended
+  $('t-pairings-title').textContent = i.kind === 'arena' ? t('web.tourney.games', 'Games') : t('web.tourney.pairings.round', 'Pairings, round %d', i.round);
+  $('t-nopairings').hidden = tn.games.length > 0;
+  $('t-pairings').hidden = !tn.games.length;
+  $('t-pairings').tBodies[0].replaceChildren(...tn.games.map((g) => {
+    const tr = document.createElement('tr');
+    tr.dataset.board = `${g.round}.${g.board}`;
+    const bye = g.second === '-';
+    tr.append(cell(String(g.board), 'num'), cell(g.first), cell(bye ? '' : g.second), cell(tgameWords(g)));
+    const td = document.createElement('td');
+    // a game under way: watched from here (a player's own opens by itself)
+    if (g.result === 'pending' && g.room !== '-' && g.first !== me && g.second !== me) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = t('web.watch', 'Watch');
+      b.dataset.watch = g.room;
+      b.addEventListener('click', () => enterRoom(g.room, true));
+      td.appendChild(b);
+    }
+    tr.appendChild(td);
+    return tr;
+  }));
+}
+
+// "Your next game": the pairing, the bye, or the wait for the round.
+function nextGameWords(tn) {
+  const i = tn.info;
+  const me = model.myStanding();
+  if (!me) return t('web.tourney.next.out', 'You are not playing in this tournament.');
+  if (me.status === 'withdrawn') return t('web.tourney.next.withdrawn', 'You left this tournament.');
+  if (i.state === 'over' || i.state === 'cancelled') return tourneyWord('state', i.state);
+  if (i.state === 'soon') return t('web.tourney.next.soon', 'You are in: the pairings are made when it starts.');
+  const p = model.myPairing();
+  if (!p.game || (i.kind === 'arena' && p.game.result !== 'pending')) {
+    return i.kind === 'arena' ? t('web.tourney.next.arena', 'Waiting for an opponent…') : t('web.tourney.next.wait', 'Waiting for the round.');
+  }
+  if (p.bye) return t('web.tourney.next.bye', 'Round %d: you have the bye (a win).', p.game.round);
+  const side = p.first ? t('web.tourney.first', 'first') : t('web.tourney.second', 'second');
+  if (p.game.result === 'pending') return t('web.tourney.next.game', 'Round %d: you play %s (you move %s).', p.game.round, p.opponent, side);
+  return t('web.tourney.next.done', 'Round %d against %s: %s. Waiting for the next round.', p.game.round, p.opponent, tgameWords(p.game));
+}
+
+// The countdown to the start, an arena's time left, the round: each second.
+function renderTourneyClock() {
+  const tn = model.tourney;
+  if (!tn || app.view !== 'tourney') return;
+  $('t-when').textContent = tourneyWhen(tn.info, model.tourneyLeft(tn.info, Date.now()), model.tourneyRounds(tn.info));
+}
+setInterval(() => {
+  if (app.view === 'tourney') renderTourneyClock();
+  if (app.view === 'lobby') {
+    const now = Date.now();
+    const spans = document.querySelectorAll('#tourneys .t-when');
+    model.tourneys.forEach((i, k) => { if (spans[k]) spans[k].textContent = tourneyWhen(i, model.tourneyLeft(i, now), null); });
+  }
+}, 1000);
+
+// A * TOURNEY, * TPLAYER or * TGAME: the page shown follows it.
+function tourneyChanged(out) {
+  if (app.view === 'tourney' && model.tourney && model.tourney.id === out.tourney) renderTourney();
+  if (app.view === 'lobby') {
+    if (out.tourneyList) refreshTourneys();
+    else renderTourneys();
+  }
+}
+
+async function tourneyAct(name) {
+  const tn = model.tourney;
+  if (!tn) return;
+  $('t-refusal').textContent = '';
+  try {
+    await send(name, tn.id);
+    await send('TWATCH', tn.id); // the standings with the change
+  } catch (e) {
+    $('t-refusal').textContent = e.code ? errorWords(e.code, e.text) : errText(e);
+  }
+  renderTourney();
+}
+$('t-join').addEventListener('click', () => tourneyAct('TJOIN'));
+$('t-leave').addEventListener('click', () => tourneyAct('TLEAVE'));
+$('t-back').addEventListener('click', () => {
+  const tn = model.tourney;
+  if (tn && !model.myStanding()) send('TUNWATCH', tn.id).catch(() => {});
+  showLobby();
+});
+
 async function download(format) {
   const { rec } = model.replay;
   try {
@@ -1617,6 +1857,17 @@ function leaveGame() {
 }
 $('leave').addEventListener('click', leaveGame);
 $('result-new').addEventListener('click', leaveGame);
+// Back to the tournament a game ended was played for: the room left, the
+// event watched again (its standings after the game).
+$('result-tourney').addEventListener('click', () => {
+  const g = model.game;
+  if (!g || !g.tourney) return;
+  send('LEAVE', g.room).catch(() => {});
+  if (model.mySide(g)) save({ room: null, seq: 0 });
+  const id = g.tourney;
+  model.leave();
+  openTourney(id);
+});
 $('live').addEventListener('click', () => { model.viewAt(null); renderGame(); });
 
 // Tap to preview, tap again to play: on by default on a touch screen, the
@@ -1703,6 +1954,7 @@ function renderAccount() {
   const acct = !!model.me && !!saved().account;
   $('account').hidden = acct;
   $('logout-go').hidden = !acct;
+  renderTourneyCreate();
 }
 $('history-go').addEventListener('click', async () => {
   try {
@@ -1797,8 +2049,12 @@ function renderTexts() {
   if (app.view === 'replay' && model.replay) renderReplay();
   if (app.view === 'analysis') renderAnalysis();
   if (app.view === 'puzzle') renderPuzzle();
+  if (app.view === 'tourney') renderTourney();
   if (app.view === 'dead') renderDead();
-  if (app.view === 'lobby') refreshLobby();
+  if (app.view === 'lobby') {
+    refreshLobby();
+    renderTourneys();
+  }
 }
 
 $('lang').addEventListener('change', async (e) => {
