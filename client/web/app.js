@@ -15,7 +15,7 @@ import { Model, chancePoints, colourAt, engineScore, openingChoices, positionAt,
 import {
   botWhy, canonWords, engineWords, errorWords, markWords, newsWords, offerFate, openingWords, overWords, puzzleErrorWords, puzzleRatingWords,
   puzzleStateWords, puzzleWords, refusalWords, reviewErrorWords, scoreMark, scoreWords, tcWords, word,
-  pointsWords, tgameWords, tiebreakHeads, tiebreakValues, tourneyErrorWords, tourneyLength, tourneyTitle, tourneyWhat, tourneyWhen, tourneyWord,
+  pointsWords, tgameWords, tiebreakHeads, tiebreakValues, tourneyErrorWords, tourneyLength, tourneyPlayers, tourneyTitle, tourneyWhat, tourneyWhen, tourneyWord,
 } from './words.js';
 import { Sounds } from './sound.js';
 
@@ -1507,7 +1507,7 @@ function renderTourneys() {
     const when = document.createElement('span');
     when.className = 't-when';
     when.textContent = tourneyWhen(i, model.tourneyLeft(i, now), null);
-    li.append(when, ` · ${t('web.tourney.players', '%d players', i.players)}`);
+    li.append(when, ` · ${tourneyPlayers(i.players)}`);
     return li;
   }));
   if (!model.tourneys.length) ul.replaceChildren(item(t('web.tourney.none', 'No tournaments right now.')));
@@ -1671,7 +1671,9 @@ function nextGameWords(tn) {
 function renderTourneyClock() {
   const tn = model.tourney;
   if (!tn || app.view !== 'tourney') return;
-  $('t-when').textContent = tourneyWhen(tn.info, model.tourneyLeft(tn.info, Date.now()), model.tourneyRounds(tn.info));
+  const i = tn.info;
+  const ended = i.state === 'over' || i.state === 'cancelled'; // the header's state says it
+  $('t-when').textContent = ended ? '' : tourneyWhen(i, model.tourneyLeft(i, Date.now()), model.tourneyRounds(i));
 }
 setInterval(() => {
   if (app.view === 'tourney') renderTourneyClock();

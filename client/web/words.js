@@ -616,7 +616,7 @@ export function tourneyWhat(i) {
 // Its length: an arena's minutes, a Swiss's rounds, a round robin's cycles.
 export function tourneyLength(i) {
   if (i.kind === 'arena') return t('web.tourney.len.arena', '%d minutes', i.length);
-  if (i.kind === 'swiss') return t('web.tourney.len.swiss', '%d rounds', i.length);
+  if (i.kind === 'swiss') return i.length === 1 ? t('web.tourney.len.swiss1', 'one round') : t('web.tourney.len.swiss', '%d rounds', i.length);
   return i.length === 1 ? t('web.tourney.len.robin1', 'one cycle') : t('web.tourney.len.robin', '%d cycles', i.length);
 }
 
@@ -630,6 +630,11 @@ export function tourneyWhen(i, left, rounds) {
     return rounds ? t('web.tourney.when.round', 'Round %d of %d', i.round, rounds) : t('web.tourney.when.round1', 'Round %d', i.round);
   }
   return tourneyWord('state', i.state);
+}
+
+// Its players: "one player", "5 players".
+export function tourneyPlayers(n) {
+  return n === 1 ? t('web.tourney.players1', 'one player') : t('web.tourney.players', '%d players', n);
 }
 
 // TCREATE's refusals (PROTOCOL.md 5.21) in the tournaments' words; the

@@ -33,6 +33,15 @@
 //     quiet move, unrated, the solution stepped on the board; a guest
 //     reads it in Chinese; a renju puzzle marks black's forbidden point
 //     as the server names it, and a click there is refused in words;
+//   - tournaments (issue 48, tourneyBoard): an account's line client
+//     creates a casual Swiss of one round starting in 10 s, a guest's
+//     lobby lists it with its countdown, its page (header, countdown,
+//     Join, the standings with the Swiss's tie-breaks and a shared rank)
+//     survives a reload; the round's pairing is said, the board opens by
+//     its START, the line-client opponent resigns, Back to the tournament
+//     shows the point (halved) and the result; the page in Chinese at
+//     phone size, no horizontal overflow; an account's create form makes
+//     an arena and a third event is refused (453) in words;
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
 //     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
@@ -2613,7 +2622,150 @@ async function a11yTree() {
   await p.browserContext().close();
 }
 
-const cases = { analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+// ---- tournaments (issue 48) -------------------------------------------------------
+
+// A line client said hello to, as a guest or an account (password given).
+async function lineSignIn(name, password) {
+  const c = await lineClient(daemon.port);
+  await c.expect(/^\* SERVER .* tournaments/);
+  c.send('HELLO 1 test');
+  await c.expect(/^OK HELLO/);
+  c.send(password ? `REGISTER ${name} ${password}` : `GUEST ${name}`);
+  await c.expect(password ? /^OK REGISTER / : /^OK GUEST /);
+  return c;
+}
+
+async function tourneyBoard() {
+  const n = process.pid % 10000;
+  const host = await lineSignIn(`tho${n}`, 'secret-pw');
+  const opp = await lineSignIn(`top${n}`);
+  try {
+    // a casual Swiss of one round, starting in 10 s; a line client is in it
+    const name = `Web Swiss ${n}`;
+    host.send(`TCREATE swiss freestyle 15 300+0 none casual people 10 1 ${name}`);
+    const id = (await host.expect(/^(OK TCREATE|ERR) /)).split(' ')[2];
+    assert.match(id, /^[0-9]+$/, `TCREATE: ${id}`);
+    opp.send(`TJOIN ${id}`);
+    await opp.expect(new RegExp(`^OK TJOIN ${id}$`));
+
+    // a guest's lobby lists it; its link opens the event
+    const a = await open();
+    const me = await named(a);
+    await a.waitForSelector(`#tourney-card:not([hidden]) [data-tourney="${id}"]`, { timeout: T });
+    const li = await a.$eval(`[data-tourney="${id}"]`, (e) => e.parentElement.textContent);
+    assert.match(li, new RegExp(`^${name} · Swiss · freestyle 15×15 · 5 min \\+ 0 s · one round · Starts in 0:0[0-9] · one player$`));
+    assert.equal(await a.$eval('#tcreate', (e) => e.hidden), true, 'a guest is not offered the create form');
+    ok('the lobby\'s Tournaments card lists the event: name, kind, rule, size, time, length, the countdown, its players');
+    await a.click(`[data-tourney="${id}"]`);
+    await a.waitForSelector('#tourney:not([hidden])', { timeout: T });
+    assert.equal(await a.evaluate(() => location.hash), `#tourney=${id}`);
+    assert.equal(await text(a, '#t-name'), name);
+    assert.equal(await text(a, '#t-what'), 'Swiss · freestyle 15×15 · 5 min + 0 s · one round');
+    assert.equal(await text(a, '#t-more'), 'Opening: none · casual · for people · starting soon');
+    await waitText(a, '#t-when', /^Starts in 0:0[0-9]$/);
+    assert.equal(await text(a, '#t-next'), 'You are not playing in this tournament.');
+    assert.equal(await a.$eval('#t-leave', (e) => e.hidden), true);
+    await a.click('#t-join');
+    await a.waitForSelector('#t-leave:not([hidden])', { timeout: T });
+    await a.waitForFunction((u) => document.querySelector(`#t-standings tr[data-user="${u}"]`), { timeout: T }, me);
+    assert.deepEqual(await a.$$eval('#t-standings thead th', (l) => l.map((x) => x.textContent)),
+      ['Rank', 'Player', 'Points', 'BH-1', 'BH', 'MBH', 'SB', 'Games', 'Status']);
+    assert.deepEqual(await a.$$eval('#t-standings tbody tr', (l) => l.map((x) => x.children[0].textContent).sort()), ['=1', '=1'], 'two equal: the rank shared');
+    assert.equal(await text(a, '#t-next'), 'You are in: the pairings are made when it starts.');
+    ok('the event\'s page: its header, the countdown, Join; joined, Leave and the standings with the Swiss\'s tie-breaks, the shared rank');
+    await a.reload();
+    await named(a);
+    await a.waitForSelector('#tourney:not([hidden]) #t-leave:not([hidden])', { timeout: T });
+    await a.waitForFunction((u) => document.querySelector(`#t-standings tr[data-user="${u}"]`), { timeout: T }, me);
+    ok('a reload shows the event again by its address (TWATCH again)');
+
+    // the round starts: the pairing said, then the board
+    await a.evaluate(() => {
+      window.tnext = [];
+      new MutationObserver(() => window.tnext.push(document.getElementById('t-next').textContent))
+        .observe(document.getElementById('t-next'), { childList: true, characterData: true, subtree: true });
+    });
+    const start = await opp.expect(/^\* START /);
+    const [, , room, , black] = start.split(' ');
+    await a.waitForSelector('#game:not([hidden])', { timeout: T });
+    const said = await a.evaluate(() => window.tnext);
+    const side = black === me ? 'first' : 'second';
+    assert.ok(said.includes(`Round 1: you play top${n} (you move ${side}).`), `the pairing not said: ${said.join(' | ')}`);
+    ok('the round starts: "your next game" names the pairing, then the board opens by itself (* START)');
+    if (black === me) {
+      await play(a, 'h8');
+    } else {
+      opp.send(`MOVE ${room} a1`);
+      await waitStone(a, 'a1');
+      await play(a, 'h8');
+    }
+    opp.send(`RESIGN ${room}`);
+    await waitText(a, '#result-head', /^You won$/);
+    await a.waitForSelector('#result-tourney:not([hidden])', { timeout: T });
+    assert.equal(await a.$eval('#offer-rematch', (e) => e.hidden), true, 'no rematch in a tournament');
+    await a.click('#result-tourney');
+    await a.waitForSelector('#tourney:not([hidden])', { timeout: T });
+    await a.waitForFunction((u) => {
+      const r = document.querySelector(`#t-standings tr[data-user="${u}"]`);
+      return r && r.querySelector('.points').textContent === '1' && r.children[0].textContent === '1';
+    }, { timeout: T }, me);
+    assert.deepEqual(await a.$$eval('#t-standings tbody tr', (l) => l.map((x) => [...x.children].map((c) => c.textContent).join('|'))),
+      [`1|${me}|1|0|0|0|0|1|waiting`, `2|top${n}|0|0|1|0|0|1|waiting`], 'points and Buchholz halved (2 halves: 1); Cut-1 and median cut the one score');
+    await waitText(a, '#t-more', /· over$/);
+    assert.deepEqual(await a.$$eval('#t-pairings tbody tr', (l) => l.map((x) => [...x.children].slice(0, 4).map((c) => c.textContent).join('|'))),
+      [black === me ? `1|${me}|top${n}|${me} won` : `1|top${n}|${me}|${me} won`]);
+    ok('its opponent resigns: You won, Back to the tournament; the standings give the win its point (halved: 1), the pairing its result');
+    await a.browserContext().close();
+
+    // in Chinese, at phone size: the header and the standings' words, no overflow
+    const z = await open(null, PHONE, ['zh-CN', 'zh']);
+    await z.evaluate((h) => { location.hash = h; }, `#tourney=${id}`);
+    await z.waitForSelector('#tourney:not([hidden]) #t-standings tbody tr', { timeout: T });
+    assert.match(await text(z, '#t-what'), /^瑞士制 · /);
+    assert.match(await text(z, '#t-more'), /不计分 · 参赛：真人 · 已结束$/);
+    assert.deepEqual(await z.$$eval('#t-standings thead th', (l) => l.map((x) => x.textContent)),
+      ['名次', '选手', '积分', '布赫-1', '布赫', '中布赫', '索伯', '对局数', '状态']);
+    assert.equal(await text(z, '#t-next'), '你没有参加本比赛。');
+    assert.ok(await z.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page overflows at phone size');
+    await shot(z, 'tourney-phone-zh');
+    ok('the event\'s page in Chinese at phone size: its header and standings in Chinese, no horizontal overflow');
+    await z.browserContext().close();
+
+    // an account creates events with the lobby's form: an arena opens its
+    // page; past the account's limit the refusal is said in words
+    const c = await open();
+    await c.waitForSelector('#tourney-card:not([hidden])', { timeout: T });
+    await register(c, `tcr${n}`);
+    await c.click('#tc-box summary');
+    await c.waitForSelector('#tcreate:not([hidden])', { timeout: T });
+    await c.select('#tcreate select[name=kind]', 'arena');
+    assert.equal(await text(c, '#tc-length-label'), 'Length (minutes)');
+    await c.type('#tcreate input[name=name]', `Arena ${n}`);
+    await c.$eval('#tcreate input[name=start]', (e) => { e.value = '1'; });
+    await c.$eval('#tcreate input[name=length]', (e) => { e.value = '20'; });
+    await c.click('#tcreate-go');
+    await c.waitForFunction(() => !document.getElementById('tourney').hidden || document.getElementById('tc-refusal').textContent, { timeout: T });
+    assert.equal(await text(c, '#tc-refusal'), '', 'the arena refused');
+    assert.equal(await text(c, '#t-name'), `Arena ${n}`);
+    assert.equal(await text(c, '#t-what'), 'arena · freestyle 15×15 · 5 min + 5 s · 20 minutes');
+    await waitText(c, '#t-when', /^Starts in (1:00|0:5[0-9])$/);
+    assert.equal(await c.$eval('#t-join', (e) => e.hidden), false, 'the creator may join an arena');
+    for (let k = 0; k < 2; k++) {
+      await c.click('#t-back');
+      await c.waitForSelector('#lobby:not([hidden])', { timeout: T });
+      await c.click('#tcreate-go');
+      await c.waitForFunction(() => !document.getElementById('tourney').hidden || document.getElementById('tc-refusal').textContent, { timeout: T });
+    }
+    assert.equal(await text(c, '#tc-refusal'), 'You have as many tournaments not yet over as you may');
+    ok('an account\'s create form: an arena made opens its page; the third event not over is refused (453) in words');
+    await c.browserContext().close();
+  } finally {
+    host.close();
+    opp.close();
+  }
+}
+
+const cases = { tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
