@@ -1482,10 +1482,13 @@ function renderPuzzle() {
 
 // ---- tournaments (PROTOCOL.md 5.21) --------------------------------------------
 
+const TLIST_AGAIN_MS = 5000; // the lobby's list asked again at most this often when a start is due
+
 // The lobby's card: TLIST's events, asked when the lobby is entered and
 // when a * TOURNEY of an event followed changes the list.
 async function refreshTourneys() {
   if (!model.caps.includes('tournaments') || !model.conn.up || !model.me) return;
+  app.tlistAt = Date.now();
   try {
     await send('TLIST');
   } catch { /* the next entry asks again */ }
@@ -1681,6 +1684,9 @@ setInterval(() => {
     const now = Date.now();
     const spans = document.querySelectorAll('#tourneys .t-when');
     model.tourneys.forEach((i, k) => { if (spans[k]) spans[k].textContent = tourneyWhen(i, model.tourneyLeft(i, now), null); });
+    // an event not followed says nothing when it starts: asked again once
+    // its countdown ran out (every few seconds while it is still listed so)
+    if (model.tourneys.some((i) => model.tourneyLeft(i, now) === 0 && i.state === 'soon') && now - (app.tlistAt || 0) > TLIST_AGAIN_MS) refreshTourneys();
   }
 }, 1000);
 
