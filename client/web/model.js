@@ -1603,14 +1603,11 @@ export class Model {
     return null;
   }
 
-  // The rounds a Swiss or round robin plays: a Swiss its length; a round
-  // robin's Berger tables a round fewer than its players each cycle, a
-  // bye's round more when they are odd. null for an arena.
+  // The rounds a Swiss or round robin plays, as the server says them
+  // (a round robin's as its players stand); null for an arena or none yet.
   tourneyRounds(info) {
-    if (!info || info.kind === 'arena') return null;
-    if (info.kind === 'swiss') return info.length;
-    const n = info.players;
-    return n < 2 ? null : info.length * (n % 2 ? n : n - 1);
+    if (!info || info.kind === 'arena' || !info.rounds) return null;
+    return info.rounds;
   }
 }
 
@@ -1618,7 +1615,7 @@ export class Model {
 function tourneyInfo(f) {
   return {
     id: f.id, kind: f.kind, state: f.state, rule: f.rule, size: Number(f.size), tc: f.tc, opening: f.opening, rated: f.rated,
-    entrants: f.entrants, start: Number(f.start), length: Number(f.length), round: Number(f.round), players: Number(f.players),
+    entrants: f.entrants, start: Number(f.start), length: Number(f.length), round: Number(f.round), rounds: Number(f.rounds), players: Number(f.players),
     creator: f.creator, name: f.name || '',
   };
 }

@@ -1018,15 +1018,15 @@ check('tournaments: TLIST fills the lobby\'s list; TWATCH\'s snapshot the standi
   line(m, '* SERVER gomokud 0.1.0 1 tournaments');
   line(m, 'OK GUEST gus tok');
   m.sent('TLIST', [], '#t1');
-  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 2 alice Friday Swiss');
-  line(m, '= TOURNEY 5 arena running renju 15 60+1 none rated both 1796000000 30 7 9 -');
+  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 3 2 alice Friday Swiss');
+  line(m, '= TOURNEY 5 arena running renju 15 60+1 none rated both 1796000000 30 7 0 9 -');
   line(m, 'OK #t1 TLIST 2');
   assert.deepEqual(m.tourneys.map((x) => [x.id, x.kind, x.state, x.name, x.start, x.length]),
     [['4', 'swiss', 'soon', 'Friday Swiss', 1796000600, 3], ['5', 'arena', 'running', '', 1796000000, 30]]);
   assert.equal(m.tourneyLeft(m.tourneys[0], 1796000000 * 1000 + 500), 600, 'the countdown to the start, whole seconds up');
   assert.equal(m.tourneyLeft(m.tourneys[1], 1796000000 * 1000), 1800, 'a running arena: its time left');
   m.sent('TWATCH', ['4'], '#t2');
-  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 2 alice Friday Swiss');
+  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 3 2 alice Friday Swiss');
   line(m, '= TPLAYER 4 1 bob 1500 0 0,0,0,0 0 active 0');
   line(m, '= TPLAYER 4 1 carol 1520? 0 0,0,0,0 0 active 0');
   line(m, 'OK #t2 TWATCH 4');
@@ -1038,17 +1038,16 @@ check('tournaments: TLIST fills the lobby\'s list; TWATCH\'s snapshot the standi
   assert.equal(m.tourneyRounds(t.info), 3, 'a Swiss: its length in rounds');
   // a rated one is not for a guest; a started Swiss not for anyone new;
   // a bots' event not for a person
-  line(m, '* TOURNEY 4 swiss soon freestyle 15 300+0 none rated people 1796000600 3 0 2 alice Friday Swiss');
+  line(m, '* TOURNEY 4 swiss soon freestyle 15 300+0 none rated people 1796000600 3 0 3 2 alice Friday Swiss');
   assert.deepEqual(m.tourneyJoin(), { act: null, why: 'guest' });
-  line(m, '* TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 1 2 alice Friday Swiss');
+  line(m, '* TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 1 3 2 alice Friday Swiss');
   assert.deepEqual(m.tourneyJoin(), { act: null, why: 'started' });
-  line(m, '* TOURNEY 4 swiss soon freestyle 15 300+0 none casual bots 1796000600 3 0 2 alice Friday Swiss');
+  line(m, '* TOURNEY 4 swiss soon freestyle 15 300+0 none casual bots 1796000600 3 0 3 2 alice Friday Swiss');
   assert.deepEqual(m.tourneyJoin(), { act: null, why: 'bots' });
   assert.equal(m.tourneys[0].entrants, 'bots', 'the lobby\'s line follows the event');
-  // a round robin's rounds: a round fewer than its players a cycle, one more when odd
-  assert.equal(m.tourneyRounds({ kind: 'robin', length: 2, players: 4 }), 6);
-  assert.equal(m.tourneyRounds({ kind: 'robin', length: 1, players: 3 }), 3);
-  assert.equal(m.tourneyRounds({ kind: 'arena', length: 30, players: 3 }), null);
+  // the rounds are the server's (a round robin's as its players stand): none for an arena
+  assert.equal(m.tourneyRounds({ kind: 'robin', length: 2, rounds: 6, players: 4 }), 6);
+  assert.equal(m.tourneyRounds({ kind: 'arena', length: 30, rounds: 0, players: 3 }), null);
 });
 
 check('tournaments: events update the standings (re-ranked), a new round\'s pairings replace the last; my pairing, my bye, my game opened by its START', () => {
@@ -1056,14 +1055,14 @@ check('tournaments: events update the standings (re-ranked), a new round\'s pair
   line(m, '* SERVER gomokud 0.1.0 1 tournaments');
   line(m, 'OK GUEST bob tok');
   m.sent('TWATCH', ['4'], '#t1');
-  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 2 0 3 alice Friday');
+  line(m, '= TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 2 0 2 3 alice Friday');
   line(m, '= TPLAYER 4 1 bob 1500 0 0,0,0,0 0 active 0');
   line(m, '= TPLAYER 4 1 carol 1500 0 0,0,0,0 0 active 0');
   line(m, '= TPLAYER 4 1 dave 1500 0 0,0,0,0 0 active 0');
   line(m, 'OK #t1 TWATCH 4');
   assert.deepEqual(m.tourneyJoin(), { act: 'leave', why: null }, 'in it: Leave');
   assert.deepEqual(m.myPairing(), { game: null, opponent: null, first: false, bye: false }, 'waiting for the round');
-  let out = line(m, '* TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 2 1 3 alice Friday');
+  let out = line(m, '* TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 2 1 2 3 alice Friday');
   assert.equal(out.tourney, '4');
   line(m, '* TGAME 4 1 1 - bob carol pending');
   line(m, '* TGAME 4 1 2 - dave - bye');
@@ -1105,7 +1104,7 @@ check('tournaments: an arena keeps its games under way and the last ended ones; 
   const m = new Model();
   line(m, 'OK GUEST bob tok');
   m.sent('TWATCH', ['5'], '#t1');
-  line(m, '= TOURNEY 5 arena running freestyle 15 60+1 none casual people 1796000000 30 3 2 -');
+  line(m, '= TOURNEY 5 arena running freestyle 15 60+1 none casual people 1796000000 30 3 0 2 -');
   line(m, '= TPLAYER 5 1 bob 1500 8 1500 3 withdrawn 3');
   line(m, '= TGAME 5 3 1 r9 carol dave pending');
   line(m, 'OK #t1 TWATCH 5');
