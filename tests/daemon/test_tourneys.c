@@ -230,9 +230,12 @@ test_robin_bots(int port)
 	long id = create(a, "robin freestyle 15 60+0 none casual bots 5 1 Bots", out, sizeof out);
 	REQUIRE(id > 0, "TCREATE: %s", out);
 	for (int level = 1; level <= 4; level++) {
-		snprintf(line, sizeof line, "TBOT %ld %d", id, level);
+		/* a reply sent after the store's write keeps the request's tag */
+		snprintf(line, sizeof line, "#b%d TBOT %ld %d", level, id, level);
 		ask(a, line, out, sizeof out);
-		CHECK(!strncmp(out, "OK TBOT ", 8), "TBOT %d: %s", level, out);
+		char tagged[64];
+		snprintf(tagged, sizeof tagged, "OK #b%d TBOT %ld bot%d", level, id, level);
+		CHECK(!strcmp(out, tagged), "TBOT %d: %s", level, out);
 	}
 	static struct seen s;
 	memset(&s, 0, sizeof s);
