@@ -407,6 +407,7 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	    out, "gomokud_reviews_total{result=\"failed\"} %" PRIu64 "\n", m->reviews[0]);
 	render_hist(out, m, METRIC_REVIEW_WAIT);
 	render_hist(out, m, METRIC_REVIEW);
+	render_hist(out, m, METRIC_TOURNEY_PAIRING);
 
 	family(out, "gomokud_rate_limited_total", "counter",
 	    "Lines refused by a rate bucket (lines: 407; chat: SAY over its burst).");

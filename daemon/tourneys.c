@@ -33,6 +33,7 @@ enum {
 	BOT_RATING0 = 900, /* a bot's rating for the pairing order: this + 100 a level */
 	LOAD_DAYS = 7,     /* events over within this many days are loaded at start */
 	OLD_KEPT = 32,     /* older ones read back for TWATCH and kept at most */
+	PUSH_TOP = 50,     /* the standings' lines pushed to every follower (and its own) */
 };
 
 _Static_assert(TR_PENDING == (int)TRES_PENDING && TR_FIRST_WINS == (int)TRES_FIRST &&
@@ -285,6 +286,7 @@ pure_view(const struct tourney *t, const int *ord, const int *pos, struct tourne
 struct table {
 	int n;
 	int *ord, *pos, *streak;
+	int *played; /* games with a result, by player index */
 	struct tourney_player *pp;
 	struct tourney_game *gg;
 	struct standing *st;
@@ -296,6 +298,7 @@ table_free(struct table *tb)
 	free(tb->ord);
 	free(tb->pos);
 	free(tb->streak);
+	free(tb->played);
 	free(tb->pp);
 	free(tb->gg);
 	free(tb->st);
@@ -314,15 +317,22 @@ table_make(const struct tourney *t, struct table *tb)
 	tb->ord = malloc((size_t)n * sizeof *tb->ord);
 	tb->pos = malloc((size_t)n * sizeof *tb->pos);
 	tb->streak = calloc((size_t)n, sizeof *tb->streak);
+	tb->played = calloc((size_t)n, sizeof *tb->played);
 	tb->pp = calloc((size_t)n, sizeof *tb->pp);
 	tb->gg = calloc((size_t)ng, sizeof *tb->gg);
 	tb->st = calloc((size_t)n, sizeof *tb->st);
-	if (!tb->ord || !tb->pos || !tb->streak || !tb->pp || !tb->gg || !tb->st) {
+	if (!tb->ord || !tb->pos || !tb->streak || !tb->played || !tb->pp || !tb->gg || !tb->st) {
 		table_free(tb);
 		return -1;
 	}
 	pairing_order(t, tb->ord, tb->pos);
 	pure_view(t, tb->ord, tb->pos, tb->pp, tb->gg);
+	for (int i = 0; i < t->ngm; i++) /* one pass, not one a player */
+		if (t->gm[i].row.result != TR_PENDING) {
+			tb->played[t->gm[i].first]++;
+			if (t->gm[i].second != TOURNEY_BYE)
+				tb->played[t->gm[i].second]++;
+		}
 	enum standings_kind kind = t->row.kind == TK_ARENA ? STANDINGS_ARENA
 	    : t->row.kind == TK_SWISS                      ? STANDINGS_SWISS
 							   : STANDINGS_ROUNDROBIN;
@@ -337,17 +347,6 @@ table_make(const struct tourney *t, struct table *tb)
 		free(pts);
 	}
 	return 0;
-}
-
-static int
-played(const struct tourney *t, int p)
-{
-	int n = 0;
-	for (int i = 0; i < t->ngm; i++)
-		if ((t->gm[i].first == p || t->gm[i].second == p) &&
-		    t->gm[i].row.result != TR_PENDING)
-			n++;
-	return n;
 }
 
 static proto_tstatus_t
@@ -389,36 +388,50 @@ player_line(const struct tourney *t, const struct table *tb, const struct standi
 		m->nvals = 1;
 		break;
 	}
-	m->played = played(t, p);
+	m->played = tb->played[p];
 	m->tstatus = status_of(t, p);
 	m->streak = tb->streak[s->player];
 }
 
-/* * TPLAYER for each player whose line changed since it was last said. */
+/* * TPLAYER for each player whose line changed since it was last said:
+ * to each follower, those in the top PUSH_TOP and its own (a big arena's
+ * every result would otherwise go to every player: the square of the
+ * players); TWATCH gives the whole table. */
 static void
 push_standings(struct tourney *t)
 {
 	struct table tb;
 	if (t->nw == 0 || table_make(t, &tb) != 0)
 		return;
-	for (int k = 0; k < tb.n; k++) {
+	int *changed = malloc((size_t)tb.n * sizeof *changed), nc = 0;
+	proto_msg_t *lines = malloc((size_t)tb.n * sizeof *lines);
+	for (int k = 0; changed && lines && k < tb.n; k++) {
 		const struct standing *s = &tb.st[k];
 		int p = tb.ord[s->player];
 		struct tplayer *pl = &t->pl[p];
-		int status = (int)status_of(t, p), n = played(t, p), streak = tb.streak[s->player];
+		int status = (int)status_of(t, p), n = tb.played[p], streak = tb.streak[s->player];
 		if (pl->shown_ok && !memcmp(&pl->shown, s, sizeof *s) &&
 		    pl->shown_status == status && pl->shown_played == n &&
 		    pl->shown_streak == streak)
 			continue;
-		proto_msg_t m;
-		player_line(t, &tb, s, PE_TPLAYER, &m);
-		tell_all(t, &m);
+		player_line(t, &tb, s, PE_TPLAYER, &lines[nc]);
+		changed[nc++] = p;
 		pl->shown = *s;
 		pl->shown_status = status;
 		pl->shown_played = n;
 		pl->shown_streak = streak;
 		pl->shown_ok = 1;
 	}
+	for (int w = 0; w < t->nw && nc; w++) {
+		struct conn *c = t->w[w];
+		const char *me = c->sess ? c->sess->name : "";
+		for (int k = 0; k < nc; k++)
+			if (lines[k].rank <= PUSH_TOP ||
+			    strcasecmp(t->pl[changed[k]].row.name, me) == 0)
+				conn_send(c, &lines[k]);
+	}
+	free(changed);
+	free(lines);
 	table_free(&tb);
 }
 
@@ -960,8 +973,10 @@ pair_arena(struct tourney *t)
 		return;
 	struct arena_waiting *w = calloc((size_t)t->npl, sizeof *w);
 	struct tourney_game *out = calloc((size_t)t->npl, sizeof *out);
-	int nw = 0;
-	for (int k = 0; w && out && k < t->npl; k++) {
+	int *pts = calloc((size_t)t->npl, sizeof *pts), nw = 0;
+	for (int k = 0; pts && k < tb.n; k++) /* each pairing index's points */
+		pts[tb.st[k].player] = tb.st[k].points;
+	for (int k = 0; w && out && pts && k < t->npl; k++) {
 		int p = tb.ord[k];
 		struct tplayer *pl = &t->pl[p];
 		if (pl->row.withdrawn || pl->game >= 0)
@@ -969,14 +984,11 @@ pair_arena(struct tourney *t)
 		if (pl->row.bot_level == 0 && !person_here(t, p))
 			continue; /* not here: an arena waits for it */
 		w[nw].player = k;
-		w[nw].points = tb.st[0].points; /* set below */
+		w[nw].points = pts[k];
 		w[nw].rating = pl->row.rating;
 		w[nw].last_opponent = pl->last == TOURNEY_BYE ? TOURNEY_BYE : tb.pos[pl->last];
 		w[nw].firsts = pl->firsts;
 		w[nw].seconds = pl->seconds;
-		for (int s = 0; s < tb.n; s++)
-			if (tb.st[s].player == k)
-				w[nw].points = tb.st[s].points;
 		nw++;
 	}
 	int k = nw >= 2 ? arena_pair(w, nw, out, t->npl) : 0;
@@ -989,6 +1001,7 @@ pair_arena(struct tourney *t)
 		}
 		put_round(t, tb.ord, out, k, t->row.round + 1);
 	}
+	free(pts);
 	free(w);
 	free(out);
 	table_free(&tb);
