@@ -359,6 +359,21 @@ BENCH_BINS += $(O)/tests/load/reviewlat
 bench-reviewlat: $(O)/tests/load/reviewlat $(GOMOKUD)
 	$(O)/tests/load/reviewlat -b $(GOMOKUD) $(REVIEWLAT_ARGS)
 
+# An arena of 1,000 simulated guests (issue 48), each game resigned by
+# black as it starts so that players are paired again wave after wave:
+# the daemon's CPU per game started and each wave's pairing time
+# (gomokud_tourney_pairing_seconds): `make bench-arena`, ARENABENCH_ARGS='-n
+# 250' for fewer players, '-B old/gomokud' to put another binary beside
+# this one (figures only).
+ARENABENCH_ARGS ?=
+TCLIENT_PROGS += $(O)/tests/load/arenabench
+
+BENCHES += arena
+BENCH_BINS += $(O)/tests/load/arenabench
+.PHONY: bench-arena
+bench-arena: $(O)/tests/load/arenabench $(GOMOKUD)
+	$(O)/tests/load/arenabench -b $(GOMOKUD) $(ARENABENCH_ARGS)
+
 # A daemon test stopped by SIGTERM, SIGINT or SIGHUP kills what it started
 # and removes its temporary directories (tclient.h, tc_child): every pass.
 TCLIENT_PROGS += $(O)/tests/daemon/test_sigclean
