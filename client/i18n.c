@@ -327,6 +327,57 @@ i18n_pclass(proto_pclass_t c)
 	return PICK(pclasses, c);
 }
 
+/* Tournaments (section 5.21): the kind, its state, who may enter, a
+ * player's status. */
+static const struct text tkinds[] = {
+	{ NTR("tkind.arena", "arena") },
+	{ NTR("tkind.swiss", "Swiss") },
+	{ NTR("tkind.robin", "round robin") },
+};
+
+const char *
+i18n_tkind(proto_tkind_t k)
+{
+	return PICK(tkinds, k);
+}
+
+static const struct text tstates[] = {
+	{ NTR("tstate.soon", "starting soon") },
+	{ NTR("tstate.running", "under way") },
+	{ NTR("tstate.over", "over") },
+	{ NTR("tstate.cancelled", "cancelled") },
+};
+
+const char *
+i18n_tstate(proto_tstate_t s)
+{
+	return PICK(tstates, s);
+}
+
+static const struct text entrants[] = {
+	{ NTR("entrants.people", "people only") },
+	{ NTR("entrants.bots", "bots only") },
+	{ NTR("entrants.both", "people and bots") },
+};
+
+const char *
+i18n_entrants(proto_entrants_t e)
+{
+	return PICK(entrants, e);
+}
+
+static const struct text tstatuses[] = {
+	{ NTR("tstatus.active", "waiting") },
+	{ NTR("tstatus.playing", "playing") },
+	{ NTR("tstatus.withdrawn", "withdrawn") },
+};
+
+const char *
+i18n_tstatus(proto_tstatus_t s)
+{
+	return PICK(tstatuses, s);
+}
+
 static const struct text oareas[] = {
 	{ NTR("oarea.any", "anywhere") },
 	{ NTR("oarea.centre", "on the centre point") },

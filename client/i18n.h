@@ -55,6 +55,12 @@ const char *i18n_ostage(proto_ostage_t s);
 /* The canonical renju opening canon (1..26: d1..d13, i1..i13) as its
  * code and name, "D1 Kansei", into buf; "" for none. */
 const char *i18n_canon(int canon, char *buf, size_t n);
+/* A tournament's kind ("Swiss"), its state ("under way"), who may enter
+ * ("people only"), a player's status in it ("withdrawn"). */
+const char *i18n_tkind(proto_tkind_t k);
+const char *i18n_tstate(proto_tstate_t s);
+const char *i18n_entrants(proto_entrants_t e);
+const char *i18n_tstatus(proto_tstatus_t s);
 const char *i18n_end(proto_end_t e);
 const char *i18n_presence(proto_presence_t p);
 /* BYE's reason word ("quit", "takeover", "shutdown"); an unknown one gets

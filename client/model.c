@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "tourney/roundrobin.h"
 
 static void
 copy(char *dst, size_t n, const char *src)
@@ -93,6 +96,8 @@ model_sent(model_t *m, proto_id_t req)
 		m->record_len = 0, m->record[0] = '\0', m->record_ready = 0;
 	else if (req == PR_MARKS && m->review_id)
 		review_clear(m, REVIEW_LOADING);
+	else if (req == PR_TLIST)
+		m->tlist_fresh = 1, m->tlist_ready = 0; /* the old list shows until the new one */
 }
 
 void
@@ -827,6 +832,499 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 	return MODEL_OK;
 }
 
+/* --- tournaments (`tournaments`, PROTOCOL.md 5.21) --- */
+
+/* src cut to at most n - 1 bytes, never inside a UTF-8 character. */
+static void
+copy_cut(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+	if (len >= n) {
+		len = n - 1;
+		while (len > 0 && ((unsigned char)src[len] & 0xC0) == 0x80)
+			len--;
+	}
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* A = TOURNEY or * TOURNEY line as kept. */
+static void
+tourney_from(model_tourney_t *t, const proto_msg_t *x)
+{
+	t->id = x->ident;
+	t->kind = x->tkind;
+	t->state = x->tstate;
+	t->rule = x->rule;
+	t->size = x->size;
+	t->tc_base = x->tc_base;
+	t->tc_inc = x->tc_inc;
+	t->opening = x->opening;
+	t->rated = x->rated;
+	t->entrants = x->entrants;
+	t->start = x->when;
+	t->length = (int)x->count;
+	t->round = (int)x->round;
+	t->players = (int)x->count2;
+	COPY(t->creator, x->user);
+	copy_cut(t->name, sizeof t->name, x->text);
+}
+
+static void
+tplayer_from(model_tplayer_t *p, const proto_msg_t *x)
+{
+	p->rank = (int)x->rank;
+	COPY(p->user, x->user);
+	p->rating = (int)x->ratings[0].value;
+	p->points = (int)x->points;
+	p->ntb = x->nvals < MODEL_TIEBREAKS_MAX ? x->nvals : MODEL_TIEBREAKS_MAX;
+	for (int i = 0; i < p->ntb; i++)
+		p->tb[i] = x->vals[i];
+	p->played = (int)x->played;
+	p->status = x->tstatus;
+	p->streak = (int)x->streak;
+}
+
+static void
+tgame_from(model_tgame_t *g, const proto_msg_t *x)
+{
+	g->round = (int)x->round;
+	g->board = (int)x->count;
+	COPY(g->room, x->room);
+	COPY(g->first, x->user);
+	COPY(g->second, x->user2);
+	g->result = x->tresult;
+}
+
+/* The event shown: its snapshot starts (= TOURNEY of a TWATCH). */
+static void
+tourney_open(model_t *m, const proto_msg_t *x)
+{
+	tourney_from(&m->tourney, x);
+	m->tourney_ready = 0;
+	m->tourney_resync = 0;
+	m->ntplayers = 0;
+	m->ntgames = 0;
+}
+
+/* Standing i moved: back into rank order, after those of its rank. */
+static void
+tplayer_sort(model_t *m, int i)
+{
+	model_tplayer_t p = m->tplayers[i];
+	memmove(&m->tplayers[i], &m->tplayers[i + 1],
+	    (size_t)(m->ntplayers - i - 1) * sizeof m->tplayers[0]);
+	m->ntplayers--;
+	int at = m->ntplayers;
+	while (at > 0 && m->tplayers[at - 1].rank > p.rank)
+		at--;
+	memmove(&m->tplayers[at + 1], &m->tplayers[at],
+	    (size_t)(m->ntplayers - at) * sizeof m->tplayers[0]);
+	m->tplayers[at] = p;
+	m->ntplayers++;
+}
+
+/* A player's line, new or changed (* TPLAYER): a new rank puts it after
+ * the others of that rank; the lowest ranked goes when the table is
+ * full. */
+static void
+tplayer_put(model_t *m, const proto_msg_t *x)
+{
+	int i = model_tourney_player(m, x->user);
+	if (i >= 0 && m->tplayers[i].rank == x->rank) {
+		tplayer_from(&m->tplayers[i], x); /* in its place among its equals */
+		return;
+	}
+	if (i < 0) {
+		if (m->ntplayers == MODEL_TPLAYERS_MAX) {
+			if (m->tplayers[m->ntplayers - 1].rank <= x->rank)
+				return;
+			m->ntplayers--;
+		}
+		i = m->ntplayers++;
+	}
+	tplayer_from(&m->tplayers[i], x);
+	tplayer_sort(m, i);
+}
+
+/* A pairing, new or with its room or result (* TGAME). A Swiss's or a
+ * round robin's new round replaces the last one's; an arena keeps its
+ * games, the oldest finished going when the list is full. */
+static void
+tgame_put(model_t *m, const proto_msg_t *x)
+{
+	int i, arena = m->tourney.kind == TKIND_ARENA;
+	for (i = 0; i < m->ntgames; i++)
+		if (m->tgames[i].round == x->round && m->tgames[i].board == x->count)
+			break;
+	if (i == m->ntgames) {
+		if (!arena) {
+			for (int k = 0; k < m->ntgames; k++)
+				if (m->tgames[k].round > x->round)
+					return; /* an older round's, late */
+			if (m->ntgames && m->tgames[0].round < x->round)
+				m->ntgames = 0;
+		}
+		if (m->ntgames == MODEL_TGAMES_MAX) {
+			int old = 0;
+			for (int k = 0; k < m->ntgames; k++)
+				if (m->tgames[k].result != TRES_PENDING) {
+					old = k;
+					break;
+				}
+			memmove(&m->tgames[old], &m->tgames[old + 1],
+			    (size_t)(m->ntgames - old - 1) * sizeof m->tgames[0]);
+			m->ntgames--;
+		}
+		i = m->ntgames++;
+		if (!arena) /* in board order */
+			for (; i > 0 && m->tgames[i - 1].board > x->count; i--)
+				m->tgames[i] = m->tgames[i - 1];
+	}
+	tgame_from(&m->tgames[i], x);
+}
+
+/* The name to say for an event: its own, else its kind's. */
+static const char *
+tourney_title(const model_tourney_t *t)
+{
+	return t->name[0] ? t->name : i18n_tkind(t->kind);
+}
+
+/* * TOURNEY: the list's line, and the event shown; a change of state
+ * said on the status line. */
+static void
+tourney_event(model_t *m, const proto_msg_t *x)
+{
+	for (int i = 0; i < m->ntourneys; i++)
+		if (m->tourneys[i].id == x->ident)
+			tourney_from(&m->tourneys[i], x);
+	if (!m->tourney.id || x->ident != m->tourney.id)
+		return;
+	proto_tstate_t was = m->tourney.state;
+	tourney_from(&m->tourney, x);
+	if (x->tstate == TSTATE_SOON && m->tourney.players < m->ntplayers)
+		m->tourney_resync = 1; /* someone left before the start: who? */
+	if (was == x->tstate)
+		return;
+	const char *name = tourney_title(&m->tourney);
+	if (x->tstate == TSTATE_RUNNING)
+		model_status(m, 0, TR("model.tourney_started", "%s has started"), name);
+	else if (x->tstate == TSTATE_OVER)
+		model_status(m, 0, TR("model.tourney_over", "%s is over"), name);
+	else if (x->tstate == TSTATE_CANCELLED)
+		model_status(m, 0, TR("model.tourney_cancelled", "%s was cancelled"), name);
+}
+
+int
+model_tourney_rounds(const model_tourney_t *t)
+{
+	if (t->kind == TKIND_SWISS)
+		return t->length;
+	if (t->kind != TKIND_ROBIN)
+		return 0;
+	int r = rr_rounds(t->players);
+	return r < 0 ? 0 : r * (t->length > 1 ? 2 : 1);
+}
+
+/* n in units of 1/den (2 or 4) as a decimal: "2", "2.5", "6.25". */
+static void
+fraction(int n, int den, char *buf, size_t len)
+{
+	int neg = n < 0, a = neg ? -n : n;
+	int whole = a / den, part = a % den * (100 / den);
+	if (part == 0)
+		snprintf(buf, len, "%s%d", neg ? "-" : "", whole);
+	else if (part % 10 == 0)
+		snprintf(buf, len, "%s%d.%d", neg ? "-" : "", whole, part / 10);
+	else
+		snprintf(buf, len, "%s%d.%02d", neg ? "-" : "", whole, part);
+}
+
+void
+model_tourney_points(proto_tkind_t kind, int points, char *buf, size_t len)
+{
+	if (kind == TKIND_ARENA)
+		snprintf(buf, len, "%d", points);
+	else
+		fraction(points, 2, buf, len);
+}
+
+void
+model_tourney_tiebreak(proto_tkind_t kind, int i, int value, char *buf, size_t len)
+{
+	if ((kind == TKIND_SWISS && i == 3) || (kind == TKIND_ROBIN && i == 0))
+		fraction(value, 4, buf, len); /* Sonneborn-Berger */
+	else if (kind == TKIND_SWISS)
+		fraction(value, 2, buf, len); /* the Buchholz family */
+	else
+		snprintf(buf, len, "%d", value); /* wins; an arena's rating */
+}
+
+const char *
+model_tourney_tiebreak_name(proto_tkind_t kind, int i)
+{
+	static const char *const swiss[][2] = { { NTR("tb.bh1", "BH-1") }, { NTR("tb.bh", "BH") },
+		{ NTR("tb.mbh", "BH-med") }, { NTR("tb.sb", "SB") } };
+	static const char *const robin[][2] = { { NTR("tb.sb", "SB") },
+		{ NTR("tb.wins", "Wins") } };
+	static const char *const arena[][2] = { { NTR("tb.rating", "Rating") } };
+	if (kind == TKIND_SWISS && i >= 0 && i < 4)
+		return i18n_tr(swiss[i][0], swiss[i][1]);
+	if (kind == TKIND_ROBIN && i >= 0 && i < 2)
+		return i18n_tr(robin[i][0], robin[i][1]);
+	if (kind == TKIND_ARENA && i == 0)
+		return i18n_tr(arena[0][0], arena[0][1]);
+	return NULL;
+}
+
+void
+model_tourney_rank(const model_t *m, int i, char *buf, size_t len)
+{
+	int shared = 0;
+	if (i < 0 || i >= m->ntplayers) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	for (int k = 0; k < m->ntplayers; k++)
+		shared |= k != i && m->tplayers[k].rank == m->tplayers[i].rank;
+	snprintf(buf, len, "%d%s", m->tplayers[i].rank, shared ? "=" : "");
+}
+
+int
+model_tourney_player(const model_t *m, const char *name)
+{
+	for (int i = 0; i < m->ntplayers; i++)
+		if (strcasecmp(m->tplayers[i].user, name) == 0)
+			return i;
+	return -1;
+}
+
+int
+model_tourney_in(const model_t *m)
+{
+	int i = m->me[0] ? model_tourney_player(m, m->me) : -1;
+	return i >= 0 && m->tplayers[i].status != TSTATUS_WITHDRAWN;
+}
+
+int
+model_tourney_mine(const model_t *m)
+{
+	if (!m->me[0])
+		return -1;
+	for (int i = m->ntgames; i-- > 0;)
+		if (strcasecmp(m->tgames[i].first, m->me) == 0 ||
+		    (m->tgames[i].second[0] && strcasecmp(m->tgames[i].second, m->me) == 0))
+			return i;
+	return -1;
+}
+
+int
+model_tourney_room(const model_t *m, const char *room)
+{
+	if (!m->tourney.id || !room[0])
+		return 0;
+	for (int i = 0; i < m->ntgames; i++)
+		if (strcmp(m->tgames[i].room, room) == 0)
+			return 1;
+	return 0;
+}
+
+/* Seconds as a countdown: "4:05", "1:02:03", "2d 03:04". */
+static void
+duration(int64_t s, char *buf, size_t len)
+{
+	if (s < 0)
+		s = 0;
+	if (s >= 86400)
+		snprintf(buf, len, TR("tourney.days", "%dd %02d:%02d"), (int)(s / 86400),
+		    (int)(s / 3600 % 24), (int)(s / 60 % 60));
+	else if (s >= 3600)
+		snprintf(
+		    buf, len, "%d:%02d:%02d", (int)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
+	else
+		snprintf(buf, len, "%d:%02d", (int)(s / 60), (int)(s % 60));
+}
+
+void
+model_tourney_when(const model_tourney_t *t, int64_t now, char *buf, size_t len)
+{
+	char d[32];
+	buf[0] = '\0';
+	if (t->state == TSTATE_SOON) {
+		if (t->start <= now) {
+			snprintf(buf, len, "%s", TR("tourney.starting", "starting now"));
+			return;
+		}
+		duration(t->start - now, d, sizeof d);
+		snprintf(buf, len, TR("tourney.starts_in", "starts in %s"), d);
+	} else if (t->state == TSTATE_RUNNING && t->kind == TKIND_ARENA) {
+		int64_t end = t->start + (int64_t)t->length * 60;
+		if (end <= now) {
+			snprintf(buf, len, "%s", TR("tourney.ending", "last games"));
+			return;
+		}
+		duration(end - now, d, sizeof d);
+		snprintf(buf, len, TR("tourney.left", "%s left"), d);
+	}
+}
+
+void
+model_tourney_state_text(const model_tourney_t *t, int64_t now, char *buf, size_t len)
+{
+	int n = model_tourney_rounds(t);
+	if (t->state == TSTATE_SOON || (t->state == TSTATE_RUNNING && t->kind == TKIND_ARENA))
+		model_tourney_when(t, now, buf, len);
+	else if (t->state == TSTATE_RUNNING && n > 0 && t->round > 0)
+		snprintf(buf, len, TR("tourney.round_of", "round %d of %d"), t->round, n);
+	else
+		snprintf(buf, len, "%s", i18n_tstate(t->state));
+}
+
+void
+model_tgame_text(const model_tgame_t *g, char *buf, size_t len)
+{
+	switch (g->result) {
+	case TRES_PENDING:
+		snprintf(buf, len, "%s",
+		    g->room[0] ? TR("tresult.playing", "playing")
+			       : TR("tresult.starting", "about to start"));
+		break;
+	case TRES_FIRST:
+	case TRES_SECOND:
+		snprintf(buf, len, TR("tresult.won", "%s won"),
+		    g->result == TRES_FIRST ? g->first : g->second);
+		break;
+	case TRES_DRAW:
+		snprintf(buf, len, "%s", TR("tresult.draw", "draw"));
+		break;
+	case TRES_FIRST_FORFEIT:
+	case TRES_SECOND_FORFEIT:
+		snprintf(buf, len, TR("tresult.forfeit", "%s forfeited"),
+		    g->result == TRES_FIRST_FORFEIT ? g->first : g->second);
+		break;
+	case TRES_BOTH_FORFEIT:
+		snprintf(buf, len, "%s", TR("tresult.both_forfeit", "both forfeited"));
+		break;
+	case TRES_BYE:
+		snprintf(buf, len, "%s", TR("tresult.bye", "bye"));
+		break;
+	}
+}
+
+/* My result in pairing g, in words: "you won against bob". */
+static void
+my_result(const model_t *m, const model_tgame_t *g, char *buf, size_t len)
+{
+	int first = strcasecmp(g->first, m->me) == 0;
+	const char *opp = first ? g->second : g->first;
+	int won = (g->result == TRES_FIRST || g->result == TRES_SECOND_FORFEIT) ? first
+	    : (g->result == TRES_SECOND || g->result == TRES_FIRST_FORFEIT)     ? !first
+										: -1;
+	int forfeit = g->result == TRES_FIRST_FORFEIT || g->result == TRES_SECOND_FORFEIT;
+	if (g->result == TRES_DRAW)
+		snprintf(buf, len, TR("tourney.you_drew", "a draw with %s"), opp);
+	else if (g->result == TRES_BOTH_FORFEIT)
+		snprintf(buf, len,
+		    TR("tourney.you_both_forfeit", "neither you nor %s came: a loss"), opp);
+	else if (won == 1 && forfeit)
+		snprintf(buf, len, TR("tourney.you_won_forfeit", "you won: %s forfeited"), opp);
+	else if (won == 1)
+		snprintf(buf, len, TR("tourney.you_won", "you won against %s"), opp);
+	else if (forfeit)
+		snprintf(
+		    buf, len, TR("tourney.you_lost_forfeit", "you lost by forfeit to %s"), opp);
+	else
+		snprintf(buf, len, TR("tourney.you_lost", "you lost to %s"), opp);
+}
+
+void
+model_tourney_next_text(const model_t *m, int64_t now, char *buf, size_t len)
+{
+	const model_tourney_t *t = &m->tourney;
+	int me = m->me[0] ? model_tourney_player(m, m->me) : -1;
+	int open = t->state == TSTATE_SOON ||
+	    (t->state == TSTATE_RUNNING && t->kind == TKIND_ARENA &&
+		t->start + (int64_t)t->length * 60 > now);
+	char res[200];
+	buf[0] = '\0';
+	if (!t->id)
+		return;
+	if (t->state == TSTATE_CANCELLED) {
+		snprintf(buf, len, "%s", TR("tourney.next_cancelled", "It was cancelled."));
+	} else if (t->state == TSTATE_OVER) {
+		if (me >= 0) {
+			char r[16];
+			model_tourney_rank(m, me, r, sizeof r);
+			snprintf(buf, len,
+			    TR("tourney.next_over", "It is over: you finished %s of %d."), r,
+			    m->ntplayers);
+		} else
+			snprintf(buf, len, "%s", TR("tourney.next_over_out", "It is over."));
+	} else if (me < 0) {
+		snprintf(buf, len, "%s",
+		    open ? TR("tourney.next_out", "You are not in it: J joins.")
+			 : TR("tourney.next_closed",
+			       "You are not in it; it takes no new players now."));
+	} else if (m->tplayers[me].status == TSTATUS_WITHDRAWN) {
+		snprintf(buf, len, "%s",
+		    t->kind == TKIND_ARENA && open
+			? TR("tourney.next_left_arena", "You left it: J joins again.")
+			: TR("tourney.next_left", "You left it: you are paired no more."));
+	} else if (t->state == TSTATE_SOON) {
+		snprintf(buf, len, "%s",
+		    t->kind == TKIND_ARENA
+			? TR("tourney.next_soon_arena",
+			      "You are in: you are paired as it starts. L leaves.")
+			: TR("tourney.next_soon",
+			      "You are in: round 1 is paired as it starts. L leaves."));
+	} else {
+		int i = model_tourney_mine(m);
+		const model_tgame_t *g = i >= 0 ? &m->tgames[i] : NULL;
+		if (!g || (t->kind == TKIND_ARENA && g->result != TRES_PENDING)) {
+			if (g) {
+				my_result(m, g, res, sizeof res);
+				snprintf(buf, len,
+				    TR("tourney.next_arena_after",
+					"Your last game: %s. Waiting for your next opponent..."),
+				    res);
+			} else {
+				snprintf(buf, len, "%s",
+				    TR("tourney.next_wait", "Waiting for your pairing..."));
+			}
+		} else if (g->result == TRES_BYE) {
+			snprintf(buf, len,
+			    TR("tourney.next_bye",
+				"Round %d: you have the bye (a win without a game)."),
+			    g->round);
+		} else if (g->result == TRES_PENDING) {
+			int first = strcasecmp(g->first, m->me) == 0;
+			const char *colour = i18n_colour(first ? COLOUR_BLACK : COLOUR_WHITE);
+			snprintf(buf, len,
+			    g->room[0]
+				? TR("tourney.next_playing",
+				      "Round %d: you (%s) against %s, under way. Enter shows it.")
+				: TR("tourney.next_pairing",
+				      "Round %d: you (%s) against %s; the game starts now."),
+			    g->round, colour, first ? g->second : g->first);
+		} else {
+			my_result(m, g, res, sizeof res);
+			int n = model_tourney_rounds(t);
+			if (n > 0 && g->round >= n)
+				snprintf(buf, len,
+				    TR("tourney.next_done_last",
+					"Round %d: %s. That was the last round."),
+				    g->round, res);
+			else
+				snprintf(buf, len,
+				    TR("tourney.next_done",
+					"Round %d: %s. The next round is paired when this one "
+					"ends."),
+				    g->round, res);
+		}
+	}
+}
+
 static void stat_into(model_stat_t *s, const proto_msg_t *x);
 
 static model_rc_t
@@ -936,6 +1434,24 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			for (int i = 0; i < x->nmoves && i < PROTO_LIST_MAX; i++)
 				COPY(k->line[k->nline++], x->moves[i]);
 		}
+		return MODEL_OK;
+	case PR_TLIST:
+		if (x->id == PD_TOURNEY) {
+			if (m->tlist_fresh)
+				m->ntourneys = m->tlist_fresh = 0;
+			if (m->ntourneys < MODEL_TOURNEYS_MAX)
+				tourney_from(&m->tourneys[m->ntourneys++], x);
+		}
+		return MODEL_OK;
+	case PR_TWATCH:
+		/* the event's line, its standings best first, its pairings */
+		if (x->id == PD_TOURNEY)
+			tourney_open(m, x);
+		else if (x->id == PD_TPLAYER && x->ident == m->tourney.id &&
+		    m->ntplayers < MODEL_TPLAYERS_MAX)
+			tplayer_from(&m->tplayers[m->ntplayers++], x);
+		else if (x->id == PD_TGAME && x->ident == m->tourney.id)
+			tgame_put(m, x);
 		return MODEL_OK;
 	case PR_EXPORT:
 		if (x->id == PD_RECORD) {
@@ -1142,6 +1658,23 @@ model_error_text(proto_id_t req, int code)
 			return TR(
 			    "model.err.puzzle_506", "The solvers are all busy; try again shortly");
 	}
+	if (req == PR_TJOIN || req == PR_TLEAVE || req == PR_TWATCH) {
+		/* the tournaments' own words (PROTOCOL.md 5.21's table) */
+		if (code == ERR_TOURNEY_CLOSED)
+			return req == PR_TJOIN
+			    ? TR("model.err.tjoin_458",
+				  "Too late to join: it has started, it is over or it is full")
+			    : TR("model.err.tleave_458", "It is over: there is nothing to leave");
+		if (code == ERR_NOT_ELIGIBLE)
+			return TR("model.err.tjoin_459",
+			    "Not open to you: a rated tournament takes accounts, a bots' one no "
+			    "people");
+		if (code == ERR_NOT_PLAYER)
+			return TR("model.err.tleave_430", "You are not playing in it");
+		if (code == ERR_ACCOUNT_ONLY)
+			return TR("model.err.tjoin_417",
+			    "A rated tournament needs an account: register or log in");
+	}
 	if (code == ERR_OUTSIDE_AREA && req >= PR_OPENING_PLACE && req <= PR_OPENING_BRANCH)
 		return TR("model.err.opening_437",
 		    "Not there: this stage of the opening allows only the shaded points");
@@ -1310,6 +1843,42 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		break;
 	case PO_SOLVE:
 		puzzle_solve(m, x);
+		break;
+	case PO_TLIST:
+		if (m->tlist_fresh)
+			m->ntourneys = m->tlist_fresh = 0;
+		m->tlist_ready = 1;
+		break;
+	case PO_TWATCH:
+		if (x->ident == m->tourney.id)
+			m->tourney_ready = 1;
+		break;
+	case PO_TUNWATCH:
+		if (x->ident == m->tourney.id) {
+			memset(&m->tourney, 0, sizeof m->tourney);
+			m->tourney_ready = m->tourney_resync = 0;
+			m->ntplayers = m->ntgames = 0;
+		}
+		break;
+	case PO_TJOIN:
+		model_status(m, 0,
+		    x->ident == m->tourney.id && m->tourney.state == TSTATE_SOON
+			? TR("model.tjoined_soon", "You joined %s; your games start by themselves")
+			: TR("model.tjoined", "You joined %s"),
+		    x->ident == m->tourney.id ? tourney_title(&m->tourney) : "");
+		break;
+	case PO_TLEAVE:
+		if (x->ident == m->tourney.id && m->tourney.state == TSTATE_SOON) {
+			/* out before the start: off the standings */
+			int i = model_tourney_player(m, m->me);
+			if (i >= 0) {
+				memmove(&m->tplayers[i], &m->tplayers[i + 1],
+				    (size_t)(m->ntplayers - i - 1) * sizeof m->tplayers[0]);
+				m->ntplayers--;
+			}
+		}
+		model_status(m, 0, TR("model.tleft", "You left %s"),
+		    x->ident == m->tourney.id ? tourney_title(&m->tourney) : "");
 		break;
 	case PO_REVIEW:
 		if (x->ident != m->review_id || m->review == REVIEW_READY)
@@ -1628,6 +2197,17 @@ model_apply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PE_REVIEWING:
 	case PE_REVIEWED:
 		review_event(m, x);
+		return MODEL_OK;
+	case PE_TOURNEY:
+		tourney_event(m, x);
+		return MODEL_OK;
+	case PE_TPLAYER:
+		if (m->tourney.id && x->ident == m->tourney.id)
+			tplayer_put(m, x);
+		return MODEL_OK;
+	case PE_TGAME:
+		if (m->tourney.id && x->ident == m->tourney.id)
+			tgame_put(m, x);
 		return MODEL_OK;
 	case PE_BYE:
 	case PE_SEATED:

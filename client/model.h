@@ -6,6 +6,7 @@
 #ifndef GOMOKU_CLIENT_MODEL_H
 #define GOMOKU_CLIENT_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rules/rules.h"
@@ -27,7 +28,54 @@ enum {
 	MODEL_FIFTHS_MAX = 10,             /* fifth-move offers of an opening rule */
 	MODEL_MARKS_MAX = 64,              /* a review's marks (PROTOCOL.md 5.19: at most 64) */
 	MODEL_EVALS_MAX = RULES_CELLS + 1, /* a review's positions: the empty board on */
+	MODEL_TOURNEYS_MAX = 48,           /* events a TLIST lists */
+	MODEL_TPLAYERS_MAX = 128,          /* a tournament's standings kept */
+	MODEL_TGAMES_MAX = 96,             /* its pairings kept (a round's, an arena's) */
+	MODEL_TNAME_MAX = 120,             /* bytes of an event's name (the server's limit) */
+	MODEL_TIEBREAKS_MAX = 4,           /* a Swiss's: BH-1, BH, median-BH, SB */
 };
+
+/* A tournament as = TOURNEY and * TOURNEY say it (`tournaments`,
+ * PROTOCOL.md 5.21). */
+typedef struct {
+	int64_t id;
+	proto_tkind_t kind;
+	proto_tstate_t state;
+	rule_t rule;
+	int size, tc_base, tc_inc;
+	proto_opening_t opening;
+	int rated;
+	proto_entrants_t entrants;
+	int64_t start; /* unix seconds */
+	int length;    /* an arena's minutes, a Swiss's rounds, a round robin's cycles */
+	int round;     /* the last round paired (an arena: its pairing waves) */
+	int players;
+	char creator[PROTO_NAME_MAX + 1]; /* "" the server */
+	char name[MODEL_TNAME_MAX + 1];   /* "" none */
+} model_tourney_t;
+
+/* A player's line of the standings (= TPLAYER, * TPLAYER), as sent:
+ * points in halves (an arena's as it scores them), the kind's tie-breaks
+ * in their units (tie-break text: model_tourney_tiebreak). */
+typedef struct {
+	int rank;
+	char user[PROTO_NAME_MAX + 1];
+	int rating; /* -1: none */
+	int points;
+	int ntb;
+	int tb[MODEL_TIEBREAKS_MAX];
+	int played;
+	proto_tstatus_t status;
+	int streak;
+} model_tplayer_t;
+
+/* A pairing (= TGAME, * TGAME). */
+typedef struct {
+	int round, board;
+	char room[PROTO_ROOM_MAX + 1];                              /* "" while it has none */
+	char first[PROTO_NAME_MAX + 1], second[PROTO_NAME_MAX + 1]; /* second "": a bye */
+	proto_tresult_t result;
+} model_tgame_t;
 
 /* A review's mark on a move (= MARK, PROTOCOL.md 5.19), as the server
  * sent it: the client phrases it (model_mark_text). */
@@ -242,6 +290,21 @@ typedef struct model {
 	int puzzle_nline;                    /* failed: the kept solution, from the start */
 	char puzzle_line[PROTO_LIST_MAX][PROTO_MOVE_MAX + 1];
 
+	/* the tournaments (`tournaments`, section 5.21): the last TLIST, and
+	 * the event followed (TWATCH): its line, its standings best first,
+	 * the pairings of its current round (an arena's games, newest last).
+	 * tourney.id is 0 while none is shown; tourney_ready once its
+	 * snapshot is whole; tourney_resync when the standings lost a player
+	 * nobody named (one left before the start): TWATCH again */
+	int ntourneys, tlist_fresh, tlist_ready;
+	model_tourney_t tourneys[MODEL_TOURNEYS_MAX];
+	model_tourney_t tourney;
+	int tourney_ready, tourney_resync;
+	int ntplayers;
+	model_tplayer_t tplayers[MODEL_TPLAYERS_MAX];
+	int ntgames;
+	model_tgame_t tgames[MODEL_TGAMES_MAX];
+
 	/* the last error or notice, for the status line */
 	char status_text[MODEL_STATUS_LEN];
 	int status_error;
@@ -339,6 +402,44 @@ int model_graph_column(int n, int ncols, int p);
 void model_puzzle_rating_text(const model_t *m, char *buf, size_t len);
 /* The side to move in the puzzle as opened: the one that wins. */
 stone_t model_puzzle_side(const model_t *m);
+
+/* Tournaments (`tournaments`, section 5.21). */
+/* Rounds in all of a Swiss or round robin (the round robin's by its
+ * players now, as the server's Berger tables count them); 0 for an arena. */
+int model_tourney_rounds(const model_tourney_t *t);
+/* Points as people read them: a Swiss's and a round robin's halved
+ * ("2.5", "3"), an arena's as they are. */
+void model_tourney_points(proto_tkind_t kind, int points, char *buf, size_t len);
+/* Tie-break i of a player of kind in its unit: Buchholz in halves,
+ * Sonneborn-Berger in quarters ("6.25"), wins and ratings as they are. */
+void model_tourney_tiebreak(proto_tkind_t kind, int i, int value, char *buf, size_t len);
+/* The tie-breaks' column heads of kind (the catalogs'), NULL past the
+ * last. */
+const char *model_tourney_tiebreak_name(proto_tkind_t kind, int i);
+/* Standing i's rank: "3", or "3=" when another player shares it. */
+void model_tourney_rank(const model_t *m, int i, char *buf, size_t len);
+/* The standing of name, or -1. */
+int model_tourney_player(const model_t *m, const char *name);
+/* Whether I play in the event shown (a player not withdrawn). */
+int model_tourney_in(const model_t *m);
+/* My pairing among those shown (the newest, an arena's), or -1. */
+int model_tourney_mine(const model_t *m);
+/* Whether room is a game of the event followed. */
+int model_tourney_room(const model_t *m, const char *room);
+/* When t starts or ends, from now (unix seconds): "starts in 4:05"
+ * while it counts down, an arena's "12:30 left"; "" otherwise. */
+void model_tourney_when(const model_tourney_t *t, int64_t now, char *buf, size_t len);
+/* Its state in words for a list: the countdown, "round 2 of 5", an
+ * arena's time left, over, cancelled. */
+void model_tourney_state_text(const model_tourney_t *t, int64_t now, char *buf, size_t len);
+/* A pairing's result in words, with its players' names ("alice won",
+ * "bob forfeited", "bye", "playing"). */
+void model_tgame_text(const model_tgame_t *g, char *buf, size_t len);
+/* Your next game in the event shown, in words: your pairing and its
+ * colour, your bye, your result and what comes next, or why there is
+ * none (not in it, waiting to be paired, over with your place); now in
+ * unix seconds (whether an arena still takes players). */
+void model_tourney_next_text(const model_t *m, int64_t now, char *buf, size_t len);
 
 /* The pending offer made to me (not by me), or NULL. */
 const model_offer_t *model_offer_to_me(const model_t *m);

@@ -383,6 +383,98 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 			model_opening_text(m, t, sizeof t);
 			return SAY("%s", t[0] ? t : "-");
 		}
+		/* the tournaments (`tournaments`, section 5.21): c.tlist (the
+		 * list's count), c.tlist.I (id, kind, state, name); the event
+		 * shown: c.t.id, c.t.state, c.t.round, c.t.rounds, c.t.players,
+		 * c.t.ready, c.t.resync, c.t.in, c.t.mine, c.t.here, c.t.when.UNIX,
+		 * c.t.text.UNIX (its state for a list), c.t.next.UNIX; its
+		 * standings c.t.n, c.t.p.I ("rank user points games status
+		 * streak"), c.t.tb.I (its tie-breaks as shown); its pairings
+		 * c.t.games, c.t.g.I ("round.board first second room: result") */
+		if (strcmp(rest, "tlist") == 0)
+			return SAY("%d", m->ntourneys);
+		if (strncmp(rest, "tlist.", 6) == 0) {
+			int i = atoi(rest + 6);
+			if (i < 0 || i >= m->ntourneys)
+				return SAY("-");
+			const model_tourney_t *t = &m->tourneys[i];
+			return SAY("%lld %s %s %d %s", (long long)t->id, i18n_tkind(t->kind),
+			    i18n_tstate(t->state), t->players, dash(t->name));
+		}
+		if (strncmp(rest, "t.", 2) == 0) {
+			const char *f = rest + 2;
+			const model_tourney_t *t = &m->tourney;
+			char txt[MODEL_STATUS_LEN];
+			if (strcmp(f, "id") == 0)
+				return SAY("%lld", (long long)t->id);
+			if (strcmp(f, "state") == 0)
+				return SAY("%s", t->id ? i18n_tstate(t->state) : "-");
+			if (strcmp(f, "round") == 0)
+				return SAY("%d", t->round);
+			if (strcmp(f, "rounds") == 0)
+				return SAY("%d", model_tourney_rounds(t));
+			if (strcmp(f, "players") == 0)
+				return SAY("%d", t->players);
+			if (strcmp(f, "name") == 0)
+				return SAY("%s", dash(t->name));
+			if (strcmp(f, "ready") == 0)
+				return SAY("%d", m->tourney_ready);
+			if (strcmp(f, "resync") == 0)
+				return SAY("%d", m->tourney_resync);
+			if (strcmp(f, "in") == 0)
+				return SAY("%d", model_tourney_in(m));
+			if (strcmp(f, "mine") == 0)
+				return SAY("%d", model_tourney_mine(m));
+			if (strcmp(f, "here") == 0) /* the room shown is one of its games */
+				return SAY("%d", m->in_room && model_tourney_room(m, m->room));
+			if (strcmp(f, "n") == 0)
+				return SAY("%d", m->ntplayers);
+			if (strcmp(f, "games") == 0)
+				return SAY("%d", m->ntgames);
+			if (strncmp(f, "when.", 5) == 0 || strncmp(f, "text.", 5) == 0 ||
+			    strncmp(f, "next.", 5) == 0) {
+				int64_t at = strtoll(f + 5, NULL, 10);
+				if (f[0] == 'w')
+					model_tourney_when(t, at, txt, sizeof txt);
+				else if (f[0] == 't')
+					model_tourney_state_text(t, at, txt, sizeof txt);
+				else
+					model_tourney_next_text(m, at, txt, sizeof txt);
+				return SAY("%s", txt[0] ? txt : "-");
+			}
+			if (strncmp(f, "p.", 2) == 0 || strncmp(f, "tb.", 3) == 0) {
+				int i = atoi(f + (f[0] == 'p' ? 2 : 3));
+				if (i < 0 || i >= m->ntplayers)
+					return SAY("-");
+				const model_tplayer_t *p = &m->tplayers[i];
+				char rank[16], pts[16], tb[16];
+				if (f[0] == 'p') {
+					model_tourney_rank(m, i, rank, sizeof rank);
+					model_tourney_points(t->kind, p->points, pts, sizeof pts);
+					return SAY("%s %s %s %d %s %d", rank, p->user, pts,
+					    p->played, i18n_tstatus(p->status), p->streak);
+				}
+				size_t n = 0;
+				txt[0] = '\0';
+				for (int j = 0; j < p->ntb && n + 20 < sizeof txt; j++) {
+					model_tourney_tiebreak(t->kind, j, p->tb[j], tb, sizeof tb);
+					n += (size_t)snprintf(txt + n, sizeof txt - n, "%s%s=%s",
+					    j ? " " : "", model_tourney_tiebreak_name(t->kind, j),
+					    tb);
+				}
+				return SAY("%s", txt[0] ? txt : "-");
+			}
+			if (strncmp(f, "g.", 2) == 0) {
+				int i = atoi(f + 2);
+				if (i < 0 || i >= m->ntgames)
+					return SAY("-");
+				const model_tgame_t *g = &m->tgames[i];
+				model_tgame_text(g, txt, sizeof txt);
+				return SAY("%d.%d %s %s %s: %s", g->round, g->board, g->first,
+				    dash(g->second), dash(g->room), txt);
+			}
+			return -1;
+		}
 		if (strncmp(rest, "chat.", 5) == 0) {
 			const char *l = model_chat_line(m, atoi(rest + 5));
 			return SAY("%s", l ? l : "-");
@@ -825,12 +917,241 @@ static const char puzzle_guest[] =
     "expect c.puzzle=solved c.pstone.l8=black\n"
     "expect c.rtext=\"Not rated: a guest has no puzzle rating (an account has one)\"\n";
 
+/* Tournaments (`tournaments`, PROTOCOL.md 5.21): the list (TLIST), a
+ * Swiss's snapshot (TWATCH), a join and the countdown, a player who left
+ * before the start (TWATCH again), the rounds with my pairing, its game,
+ * the results in words, halved points, tie-breaks in their units, shared
+ * ranks, a new round replacing the last, the refusals in words, the end
+ * with my place, TUNWATCH. */
+static const char tourney_swiss[] =
+    "# checks: tournaments: the list, a Swiss's snapshot, join, countdown, a player gone\n"
+    "# before the start, my pairings and games, results, halved points, tie-breaks, ranks\n"
+    "sent HELLO\n"
+    "recv 0 * SERVER gomokud 0.2.0 1 chat accounts tournaments\n"
+    "recv 0 OK HELLO 1\n"
+    "sent GUEST\n"
+    "recv 0 OK GUEST ann 3kQ9fZ0aLm2Xw8pR7tYc1bN4\n"
+    "expect cap.tournaments=1 c.tlist=0 c.t.id=0 c.t.state=- c.t.next.0=-\n"
+    "sent TLIST\n"
+    "recv 0 = TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 3 "
+    "carol Friday Swiss\n"
+    "recv 0 = TOURNEY 7 arena running renju 15 180+2 rif rated both 1796000000 60 12 9 -\n"
+    "recv 0 = TOURNEY 2 robin over standard 15 60+0 none casual people 1795000000 1 3 4 bob\n"
+    "recv 0 OK TLIST 3\n"
+    "expect pending=0 c.tlist=3 c.tlist.0=\"4 Swiss starting soon 3 Friday Swiss\"\n"
+    "expect c.tlist.1=\"7 arena under way 9 -\" c.tlist.2=\"2 round robin over 4 -\"\n"
+    "# the list again: the old one shows until the new one comes\n"
+    "sent TLIST\n"
+    "expect c.tlist=3\n"
+    "recv 0 OK TLIST 0\n"
+    "expect c.tlist=0\n"
+    "sent TWATCH 4\n"
+    "recv 0 = TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 3 "
+    "carol Friday Swiss\n"
+    "recv 0 = TPLAYER 4 1 carol 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 = TPLAYER 4 1 dave 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 = TPLAYER 4 1 erin 1500 0 0,0,0,0 0 active 0\n"
+    "expect c.t.id=4 c.t.ready=0 c.t.n=3\n"
+    "recv 0 OK TWATCH 4\n"
+    "expect c.t.ready=1 c.t.name=\"Friday Swiss\" c.t.rounds=3 c.t.in=0 c.t.mine=-1 c.t.games=0\n"
+    "expect c.t.p.0=\"1= carol 0 0 waiting 0\" c.t.tb.0=\"BH-1=0 BH=0 BH-med=0 SB=0\"\n"
+    "expect c.t.when.1796000596=\"starts in 0:04\" c.t.when.1796000000=\"starts in 10:00\"\n"
+    "expect c.t.when.1795992000=\"starts in 2:23:20\" c.t.when.1795800000=\"starts in 2d 07:43\"\n"
+    "expect c.t.when.1796000601=\"starting now\" c.t.text.1796000596=\"starts in 0:04\"\n"
+    "expect c.t.next.1796000596=\"You are not in it: J joins.\"\n"
+    "sent TJOIN 4\n"
+    "recv 0 OK TJOIN 4\n"
+    "recv 0 * TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 4 "
+    "carol Friday Swiss\n"
+    "recv 0 * TPLAYER 4 1 ann 1500 0 0,0,0,0 0 active 0\n"
+    "expect c.t.n=4 c.t.p.3=\"1= ann 0 0 waiting 0\" c.t.in=1 c.t.resync=0 c.error=0\n"
+    "expect c.status=\"You joined Friday Swiss; your games start by themselves\"\n"
+    "expect c.t.next.1796000596=\"You are in: round 1 is paired as it starts. L leaves.\"\n"
+    "# erin leaves before the start: nobody names her, the count drops: TWATCH again\n"
+    "recv 0 * TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 3 "
+    "carol Friday Swiss\n"
+    "expect c.t.resync=1 c.t.n=4\n"
+    "sent TWATCH 4\n"
+    "recv 0 = TOURNEY 4 swiss soon freestyle 15 300+0 none casual people 1796000600 3 0 3 "
+    "carol Friday Swiss\n"
+    "recv 0 = TPLAYER 4 1 carol 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 = TPLAYER 4 1 dave 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 = TPLAYER 4 1 ann 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 OK TWATCH 4\n"
+    "expect c.t.resync=0 c.t.n=3 c.t.in=1\n"
+    "# another event's lines are not this one's\n"
+    "recv 0 * TPLAYER 9 1 zed 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 * TGAME 9 1 1 r3 zed yan pending\n"
+    "expect c.t.n=3 c.t.games=0\n"
+    "# the start: round 1\n"
+    "recv 0 * TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 1 3 "
+    "carol Friday Swiss\n"
+    "expect c.status=\"Friday Swiss has started\" c.t.text.1796000700=\"round 1 of 3\"\n"
+    "expect c.t.when.1796000700=-\n";
+
+/* The same Swiss's rounds, watched from its first pairing on. */
+static const char tourney_rounds[] =
+    "# checks: a Swiss's rounds: my pairing, its room and game, results in words, points\n"
+    "# halved, tie-breaks in their units, shared ranks, a new round, refusals, the end\n"
+    "sent HELLO\n"
+    "recv 0 * SERVER gomokud 0.2.0 1 chat accounts tournaments\n"
+    "recv 0 OK HELLO 1\n"
+    "sent GUEST\n"
+    "recv 0 OK GUEST ann 3kQ9fZ0aLm2Xw8pR7tYc1bN4\n"
+    "sent TWATCH 4\n"
+    "recv 0 = TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 1 3 "
+    "carol Friday Swiss\n"
+    "recv 0 = TPLAYER 4 1 carol 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 = TPLAYER 4 1 dave 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 = TPLAYER 4 1 ann 1500 0 0,0,0,0 0 active 0\n"
+    "recv 0 OK TWATCH 4\n"
+    "expect c.t.games=0 c.t.in=1 c.t.next.0=\"Waiting for your pairing...\"\n"
+    "# my pairing, then its room, its game\n"
+    "recv 0 * TGAME 4 1 1 - carol ann pending\n"
+    "recv 0 * TGAME 4 1 2 - dave - bye\n"
+    "expect c.t.games=2 c.t.g.0=\"1.1 carol ann -: about to start\" c.t.g.1=\"1.2 dave - -: bye\"\n"
+    "expect c.t.mine=0 c.t.next.0=\"Round 1: you (white) against carol; the game starts now.\"\n"
+    "recv 0 * TGAME 4 1 1 r7 carol ann pending\n"
+    "recv 0 * TPLAYER 4 1 carol 1500 0 0,0,0,0 0 playing 0\n"
+    "expect c.t.g.0=\"1.1 carol ann r7: playing\" c.t.p.0=\"1= carol 0 0 playing 0\"\n"
+    "expect c.t.next.0=\"Round 1: you (white) against carol, under way. Enter shows it.\"\n"
+    "recv 1000 * START r7 1 carol ann freestyle 15 300+0 none casual 300000 300000\n"
+    "expect room=r7 side=white c.t.here=1\n"
+    "recv 2000 * OVER r7 2 white resign -\n"
+    "recv 2000 * TGAME 4 1 1 r7 carol ann second\n"
+    "recv 2000 * TGAME 4 1 2 - dave - bye\n"
+    "expect c.t.g.0=\"1.1 carol ann r7: ann won\"\n"
+    "expect c.t.next.0=\"Round 1: you won against carol. The next round is paired when this one "
+    "ends.\"\n"
+    "# the standings move: ranks shared and alone, points halved, tie-breaks in their units\n"
+    "recv 2000 * TPLAYER 4 1 ann 1500 2 0,0,0,0 1 active 0\n"
+    "recv 2000 * TPLAYER 4 1 dave 1500 2 0,0,0,0 1 active 0\n"
+    "recv 2000 * TPLAYER 4 3 carol 1500 0 2,2,2,4 1 active 0\n"
+    "expect c.t.p.0=\"1= dave 1 1 waiting 0\" c.t.p.1=\"1= ann 1 1 waiting 0\"\n"
+    "expect c.t.p.2=\"3 carol 0 1 waiting 0\" c.t.tb.2=\"BH-1=1 BH=1 BH-med=1 SB=1\"\n"
+    "# round 2 replaces round 1's pairings; a late line of round 1 is not taken\n"
+    "recv 3000 * TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 2 3 "
+    "carol Friday Swiss\n"
+    "recv 3000 * TGAME 4 2 1 - dave ann pending\n"
+    "recv 3000 * TGAME 4 2 2 - carol - bye\n"
+    "recv 3000 * TGAME 4 1 1 r7 carol ann second\n"
+    "expect c.t.games=2 c.t.g.0=\"2.1 dave ann -: about to start\" c.t.mine=0 c.t.here=0\n"
+    "expect c.t.text.0=\"round 2 of 3\"\n"
+    "recv 4000 * TGAME 4 2 1 r9 dave ann draw\n"
+    "recv 4000 * TPLAYER 4 1 ann 1500 3 2,5,1,9 2 active 0\n"
+    "recv 4000 * TPLAYER 4 2 dave 1500 3 2,5,1,9 2 active 0\n"
+    "expect c.t.g.0=\"2.1 dave ann r9: draw\" c.t.p.0=\"1 ann 1.5 2 waiting 0\"\n"
+    "expect c.t.tb.0=\"BH-1=1 BH=2.5 BH-med=0.5 SB=2.25\" c.t.p.1=\"2 dave 1.5 2 waiting 0\"\n"
+    "expect c.t.next.0=\"Round 2: a draw with dave. The next round is paired when this one "
+    "ends.\"\n"
+    "# the last round: carol did not come\n"
+    "recv 5000 * TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 3 3 "
+    "carol Friday Swiss\n"
+    "recv 5000 * TGAME 4 3 1 - ann carol pending\n"
+    "expect c.t.next.0=\"Round 3: you (black) against carol; the game starts now.\"\n"
+    "recv 5000 * TGAME 4 3 1 - ann carol second-forfeit\n"
+    "expect c.t.g.0=\"3.1 ann carol -: carol forfeited\"\n"
+    "expect c.t.next.0=\"Round 3: you won: carol forfeited. That was the last round.\"\n"
+    "sent TJOIN 4\n"
+    "recv 5000 ERR 458 tourney-closed it has started\n"
+    "expect c.error=1 c.status=\"Too late to join: it has started, it is over or it is full (it "
+    "has started)\"\n"
+    "recv 5000 * TPLAYER 4 1 ann 1500 5 2,5,1,9 3 active 0\n"
+    "recv 5000 * TOURNEY 4 swiss over freestyle 15 300+0 none casual people 1796000600 3 3 3 "
+    "carol Friday Swiss\n"
+    "expect c.status=\"Friday Swiss is over\" c.t.text.0=\"over\" c.t.p.0=\"1 ann 2.5 3 waiting "
+    "0\"\n"
+    "expect c.t.next.0=\"It is over: you finished 1 of 3.\"\n"
+    "sent TLEAVE 4\n"
+    "recv 5000 ERR 458 tourney-closed it is over\n"
+    "expect c.status=\"It is over: there is nothing to leave (it is over)\"\n"
+    "sent TUNWATCH 4\n"
+    "recv 5000 OK TUNWATCH 4\n"
+    "expect c.t.id=0 c.t.n=0 c.t.games=0 c.t.state=-\n"
+    "sent TWATCH 99\n"
+    "recv 5000 ERR 457 no-tourney no tournament with that id\n"
+    "expect c.error=1 c.status~=\"There is no such tournament\" c.t.id=0 pending=0\n";
+
+/* An arena (raw points, the fire of a streak, the time left, games kept
+ * newest last with my last result), a round robin's rounds by its players
+ * and its tie-breaks, a leave before the start, 459 and 430 in words. */
+static const char tourney_arena_robin[] =
+    "# checks: an arena's points, streak, time left and games; a round robin's rounds and\n"
+    "# tie-breaks; leaving before the start; the refusals in words\n"
+    "sent HELLO\n"
+    "recv 0 * SERVER gomokud 0.2.0 1 chat accounts tournaments\n"
+    "recv 0 OK HELLO 1\n"
+    "sent GUEST\n"
+    "recv 0 OK GUEST ann 3kQ9fZ0aLm2Xw8pR7tYc1bN4\n"
+    "sent TWATCH 7\n"
+    "recv 0 = TOURNEY 7 arena running renju 15 180+2 rif casual both 1796000000 60 12 3 -\n"
+    "recv 0 = TPLAYER 7 1 bob 1620 8 1620 4 playing 3\n"
+    "recv 0 = TPLAYER 7 2 ann 1500 4 1500 2 active 0\n"
+    "recv 0 = TPLAYER 7 3 cy 1400 0 1400 2 playing 0\n"
+    "recv 0 = TGAME 7 12 1 r40 bob cy pending\n"
+    "recv 0 OK TWATCH 7\n"
+    "expect c.t.rounds=0 c.t.p.0=\"1 bob 8 4 playing 3\" c.t.tb.0=\"Rating=1620\"\n"
+    "expect c.t.when.1796001000=\"43:20 left\" c.t.text.1796001000=\"43:20 left\"\n"
+    "expect c.t.when.1796004000=\"last games\" c.t.mine=-1\n"
+    "expect c.t.next.1796001000=\"Waiting for your pairing...\"\n"
+    "recv 0 * TGAME 7 13 1 - ann bob pending\n"
+    "expect c.t.games=2 c.t.g.1=\"13.1 ann bob -: about to start\" c.t.mine=1\n"
+    "recv 0 * TGAME 7 13 1 r41 ann bob first\n"
+    "recv 0 * TGAME 7 12 1 r40 bob cy first\n"
+    "expect c.t.games=2 c.t.g.0=\"12.1 bob cy r40: bob won\" c.t.g.1=\"13.1 ann bob r41: ann "
+    "won\"\n"
+    "expect c.t.next.1796001000=\"Your last game: you won against bob. Waiting for your next "
+    "opponent...\"\n"
+    "recv 0 * TPLAYER 7 2 ann 1500 6 1500 3 active 1\n"
+    "recv 0 * TPLAYER 7 1 bob 1620 8 1620 5 active 0\n"
+    "expect c.t.p.0=\"1 bob 8 5 waiting 0\" c.t.p.1=\"2 ann 6 3 waiting 1\"\n"
+    "# cy climbs past both: the order follows the ranks as each line comes\n"
+    "recv 0 * TPLAYER 7 1 cy 1400 10 1400 4 active 2\n"
+    "expect c.t.p.0=\"1= bob 8 5 waiting 0\" c.t.p.1=\"1= cy 10 4 waiting 2\"\n"
+    "expect c.t.p.2=\"2 ann 6 3 waiting 1\"\n"
+    "recv 0 * TPLAYER 7 2 bob 1620 8 1620 5 active 0\n"
+    "recv 0 * TPLAYER 7 3 ann 1500 6 1500 3 active 1\n"
+    "expect c.t.p.0=\"1 cy 10 4 waiting 2\" c.t.p.1=\"2 bob 8 5 waiting 0\"\n"
+    "expect c.t.p.2=\"3 ann 6 3 waiting 1\"\n"
+    "sent TLEAVE 7\n"
+    "recv 0 OK TLEAVE 7\n"
+    "recv 0 * TPLAYER 7 3 ann 1500 6 1500 3 withdrawn 1\n"
+    "expect c.t.in=0 c.t.next.1796001000=\"You left it: J joins again.\"\n"
+    "expect c.t.next.1796004000=\"You left it: you are paired no more.\"\n"
+    "# a round robin of 5 (a bye a round) over two cycles: 10 rounds\n"
+    "sent TWATCH 2\n"
+    "recv 0 = TOURNEY 2 robin soon standard 15 60+0 none rated people 1796000600 2 0 5 bob\n"
+    "recv 0 = TPLAYER 2 1 bob 1620 0 0,0 0 active 0\n"
+    "recv 0 = TPLAYER 2 1 cy 1400 0 0,0 0 active 0\n"
+    "recv 0 = TPLAYER 2 1 ann 1500 0 0,0 0 active 0\n"
+    "recv 0 = TPLAYER 2 1 dan 1500 0 0,0 0 active 0\n"
+    "recv 0 = TPLAYER 2 1 eve 1500 0 0,0 0 active 0\n"
+    "recv 0 OK TWATCH 2\n"
+    "expect c.t.id=2 c.t.rounds=10 c.t.n=5 c.t.games=0 c.t.in=1 c.t.text.1796000000=\"starts in "
+    "10:00\"\n"
+    "recv 0 * TPLAYER 2 1 dan 1500 5 13,3 3 active 0\n"
+    "expect c.t.tb.3=\"SB=3.25 Wins=3\" c.t.p.3=\"1= dan 2.5 3 waiting 0\"\n"
+    "sent TLEAVE 2\n"
+    "recv 0 OK TLEAVE 2\n"
+    "expect c.t.n=4 c.t.in=0 c.status=\"You left round robin\"\n"
+    "recv 0 * TOURNEY 2 robin soon standard 15 60+0 none rated people 1796000600 2 0 4 bob\n"
+    "expect c.t.resync=0 c.t.rounds=6\n"
+    "sent TJOIN 2\n"
+    "recv 0 ERR 459 not-eligible a rated tournament is for accounts\n"
+    "expect c.error=1 c.status~=\"Not open to you: a rated tournament takes accounts\"\n"
+    "sent TLEAVE 2\n"
+    "recv 0 ERR 430 not-a-player you are not playing in it\n"
+    "expect c.status=\"You are not playing in it (you are not playing in it)\"\n";
+
 static const struct {
 	const char *name, *text;
 } inline_transcripts[] = {
 	{ "review", review_flow },
 	{ "puzzle", puzzle_flow },
 	{ "puzzle_guest", puzzle_guest },
+	{ "tourney_swiss", tourney_swiss },
+	{ "tourney_rounds", tourney_rounds },
+	{ "tourney_arena_robin", tourney_arena_robin },
 	{ "opening_rif", rif_game },
 	{ "opening_yamaguchi_snapshot", yamaguchi_snapshot },
 	{ "opening_pro_areas", pro_areas },
