@@ -180,6 +180,11 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	} else if (!fn && (key == 'z' || key == 'd')) {
 		/* a puzzle: the next one for me, or the day's */
 		return ask_puzzle(m, key == 'z' ? "next" : "daily", out);
+	} else if (!fn && key == 'T' && model_has_cap(m, "tournaments")) {
+		v->screen = SCR_TOURNEYS;
+		v->list_sel = 0;
+		proto_init(out, PR_TLIST, NULL);
+		return INPUT_SEND;
 	} else if ((!fn && (key == K_ENTER || key == K_CR || key == ' ')) ||
 	    (fn && key == KEY_ENTER)) {
 		switch (v->lobby_sel) {
@@ -630,6 +635,14 @@ game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			return send_fifths(v, m, out);
 		case 'O':
 		case 'T':
+			if (key == 'T' && m->over && model_tourney_room(m, m->room)) {
+				/* a tournament's game ended: back to the event, the
+				 * finished room left */
+				v->screen = SCR_TOURNEY;
+				v->tourney = m->tourney.id;
+				v->tscroll = 0;
+				return send_simple(out, PR_LEAVE, m);
+			}
 			/* Taraguchi-10's branch: one fifth move, or ten offered */
 			if (!model_opening_mine(m) || m->op_stage != OSTAGE_WIRE_BRANCH)
 				return INPUT_NOTHING;
@@ -890,6 +903,74 @@ puzzle_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	return INPUT_REDRAW;
 }
 
+/* A tournament request about the event opened. */
+static input_rc_t
+tourney_req(const view_t *v, proto_id_t id, proto_msg_t *out)
+{
+	proto_init(out, id, NULL);
+	out->ident = v->tourney;
+	return INPUT_SEND;
+}
+
+/* The tournaments' list: Up/Down, Enter opens one (TWATCH), r asks for
+ * the list again, Esc back to the lobby. */
+static input_rc_t
+tourneys_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	if (fn && key == KEY_UP && v->list_sel > 0)
+		v->list_sel--;
+	else if (fn && key == KEY_DOWN && v->list_sel + 1 < m->ntourneys)
+		v->list_sel++;
+	else if (!fn && (key == K_ESC || key == 'q'))
+		v->screen = SCR_LOBBY;
+	else if (!fn && key == 'r') {
+		proto_init(out, PR_TLIST, NULL);
+		return INPUT_SEND;
+	} else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) &&
+	    v->list_sel < m->ntourneys) {
+		v->screen = SCR_TOURNEY;
+		v->tourney = m->tourneys[v->list_sel].id;
+		v->tscroll = 0;
+		return tourney_req(v, PR_TWATCH, out);
+	}
+	return INPUT_REDRAW;
+}
+
+/* One tournament: J joins, L leaves (asks first), Enter shows your game
+ * under way, Up/Down scroll the standings, Esc back to the list (no more
+ * of its news unless you play in it). */
+static input_rc_t
+tourney_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	int shown = m->tourney.id && m->tourney.id == v->tourney;
+	if (!fn && (key == K_ESC || key == 'q')) {
+		v->screen = SCR_TOURNEYS;
+		if (shown && !model_tourney_in(m))
+			return tourney_req(v, PR_TUNWATCH, out);
+		return INPUT_REDRAW;
+	}
+	if (!shown)
+		return INPUT_NOTHING;
+	if (fn && key == KEY_UP && v->tscroll > 0)
+		v->tscroll--;
+	else if (fn && key == KEY_DOWN && v->tscroll + 1 < m->ntplayers)
+		v->tscroll++;
+	else if (!fn && (key == 'J' || key == 'j'))
+		return tourney_req(v, PR_TJOIN, out);
+	else if (!fn && (key == 'L' || key == 'l') && model_tourney_in(m))
+		v->ask = ASK_TLEAVE;
+	else if ((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) {
+		/* my game under way, when it is the room the client holds */
+		int i = model_tourney_mine(m);
+		if (i < 0 || m->tgames[i].result != TRES_PENDING || !m->tgames[i].room[0] ||
+		    !m->in_room || strcmp(m->room, m->tgames[i].room) != 0)
+			return INPUT_NOTHING;
+		v->screen = SCR_GAME;
+	} else
+		return INPUT_NOTHING;
+	return INPUT_REDRAW;
+}
+
 input_rc_t
 input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
@@ -908,6 +989,8 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			return INPUT_REDRAW;
 		if (a == ASK_QUIT)
 			return INPUT_QUIT;
+		if (a == ASK_TLEAVE)
+			return tourney_req(v, PR_TLEAVE, out);
 		return send_simple(out, a == ASK_RESIGN ? PR_RESIGN : PR_LEAVE, m);
 	}
 	if (!fn && key == K_CTRL_C) {
@@ -946,6 +1029,10 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		return top_key(v, m, key, fn, out);
 	case SCR_PUZZLE:
 		return puzzle_key(v, m, key, fn, out);
+	case SCR_TOURNEYS:
+		return tourneys_key(v, m, key, fn, out);
+	case SCR_TOURNEY:
+		return tourney_key(v, m, key, fn, out);
 	case SCR_PROFILE:
 		if (!fn && (key == K_ESC || key == 'q'))
 			v->screen = v->profile_back;

@@ -991,6 +991,25 @@ tourney_title(const model_tourney_t *t)
 	return t->name[0] ? t->name : i18n_tkind(t->kind);
 }
 
+/* * START of a game of the event followed (its first player black, its
+ * second white, not started yet): the pairing's room is this one (its *
+ * TGAME says so next), and the chat says which pairing it is. */
+static void
+tourney_started(model_t *m, const proto_msg_t *x)
+{
+	for (int i = m->ntgames; m->tourney.id && i-- > 0;) {
+		model_tgame_t *g = &m->tgames[i];
+		if (g->result != TRES_PENDING || strcasecmp(g->first, x->user) != 0 ||
+		    strcasecmp(g->second, x->user2) != 0 ||
+		    (g->room[0] && strcmp(g->room, x->room)))
+			continue;
+		COPY(g->room, x->room);
+		model_chat(m, TR("model.tourney_game", "* %s, round %d, board %d"),
+		    tourney_title(&m->tourney), g->round, g->board);
+		return;
+	}
+}
+
 /* * TOURNEY: the list's line, and the event shown; a change of state
  * said on the status line. */
 static void
@@ -1957,6 +1976,7 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 			: TR("model.started", "Game started: %s (black) vs %s (white), %s %dx%d"),
 		    m->black, m->white, i18n_rule(x->rule), x->size, x->size);
 		model_chat(m, "* %s", m->status_text);
+		tourney_started(m, x);
 		return MODEL_OK;
 	}
 	if (!m->in_room || strcmp(x->room, m->room) != 0)

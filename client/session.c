@@ -34,7 +34,7 @@ typedef struct {
 	int quitting, done, rc, dirty, no_retry;
 	int registered, login_failed;
 	char login_err[MODEL_STATUS_LEN];
-	int64_t last_sent, quit_at, lobby_at;
+	int64_t last_sent, quit_at, lobby_at, tlist_at;
 	char name[PROTO_NAME_MAX + 1];      /* the guest name to ask for */
 	char kept[256];                     /* what the state file holds (state_sync) */
 	int tried_kept;                     /* the kept session was tried (RESUME) */
@@ -174,6 +174,34 @@ puzzle_again(sess_t *s)
 	proto_init(&r, PR_PUZZLE, NULL);
 	snprintf(r.word, sizeof r.word, "%lld", (long long)m->puzzle_id);
 	send_msg(s, &r);
+}
+
+/* A tournament request about event id. */
+static void
+ask_tourney(sess_t *s, proto_id_t id, int64_t ident)
+{
+	proto_msg_t r;
+	proto_init(&r, id, NULL);
+	r.ident = ident;
+	send_msg(s, &r);
+}
+
+/* Signed in again after a drop: the server forgot who followed the event
+ * shown (or the one played in, not over), so it is followed again, its
+ * snapshot afresh. */
+static void
+tourney_again(sess_t *s)
+{
+	model_t *m = &s->model;
+	if (!model_has_cap(m, "tournaments"))
+		return;
+	if (s->view.screen == SCR_TOURNEY && s->view.tourney)
+		ask_tourney(s, PR_TWATCH, s->view.tourney);
+	else if (m->tourney.id && model_tourney_in(m) && m->tourney.state != TSTATE_OVER &&
+	    m->tourney.state != TSTATE_CANCELLED)
+		ask_tourney(s, PR_TWATCH, m->tourney.id);
+	else if (s->view.screen == SCR_TOURNEYS)
+		ask_tourney(s, PR_TLIST, 0);
 }
 
 /* Adds text to the chat pane in lines that fit the panel. */
@@ -352,6 +380,7 @@ on_line(void *arg, const char *line, size_t len)
 		}
 		review_again(s);
 		puzzle_again(s);
+		tourney_again(s);
 		if (x.id == PO_REGISTER)
 			s->registered = 1; /* reconnects log in */
 		if (x.id != PO_GUEST)
@@ -451,9 +480,11 @@ on_line(void *arg, const char *line, size_t len)
 			net_backoff_reset(s->net);
 			review_again(s);
 			puzzle_again(s);
+			tourney_again(s);
 			break;
 		}
 		model_status(m, 0, TR("session.back", "Back in room %s"), m->room);
+		tourney_again(s);
 		/* fall through */
 	case PO_WATCH:
 		if (x.id == PO_WATCH && s->rewatch) {
@@ -494,6 +525,8 @@ on_line(void *arg, const char *line, size_t len)
 		}
 		break;
 	case PO_LEAVE:
+		if (s->view.screen == SCR_TOURNEY) /* back to a tournament from its game */
+			break;
 		s->view.screen = SCR_LOBBY;
 		model_status(m, 0, "%s", TR("session.left", "Left the room"));
 		break;
@@ -534,6 +567,11 @@ on_line(void *arg, const char *line, size_t len)
 		return;
 	default:
 		break;
+	}
+	if (m->tourney_resync) {
+		/* the event shown lost a player nobody named: its snapshot again */
+		m->tourney_resync = 0;
+		ask_tourney(s, PR_TWATCH, m->tourney.id);
 	}
 	state_sync(s->so->state_file, m, s->kept);
 	want_draw(s);
@@ -624,8 +662,16 @@ handle_key(sess_t *s, int key, int fn)
 	} else {
 		r = input_key(&s->view, &s->model, key, fn, &out);
 	}
+	screen_t was = s->view.screen;
 	if (r == INPUT_SEND)
 		send_msg(s, &out);
+	if (r == INPUT_SEND && out.id == PR_TLIST)
+		s->tlist_at = now_ms();
+	else if (was == SCR_TOURNEY && s->view.screen == SCR_TOURNEYS && s->view.online) {
+		/* back from an event: the list as it is now */
+		ask_tourney(s, PR_TLIST, 0);
+		s->tlist_at = now_ms();
+	}
 	if (r == INPUT_SEND && out.id == PR_STATS && s->view.screen == SCR_PROFILE) {
 		/* a profile: the player's recent games too */
 		proto_msg_t h;
@@ -674,6 +720,11 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 		if (model_has_cap(&s->model, "seekpages"))
 			q.page = 1; /* the total too; those we could pair with come first */
 		send_msg(s, &q);
+	}
+	/* the tournaments' list, kept live (its countdowns tick on the screen) */
+	if (s->view.online && s->view.screen == SCR_TOURNEYS && now - s->tlist_at > 5000) {
+		s->tlist_at = now;
+		ask_tourney(s, PR_TLIST, 0);
 	}
 	if (s->view.online && now - s->last_sent > 120000) {
 		proto_msg_t p;

@@ -20,6 +20,7 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -375,7 +376,8 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 	clrtoeol();
 	static const char *const asks[][2] = { { NTR("ask.resign", "Resign this game? (y/n)") },
 		{ NTR("ask.leave", "Leave this game? (y/n)") },
-		{ NTR("ask.quit", "Quit gomoku? (y/n)") } };
+		{ NTR("ask.quit", "Quit gomoku? (y/n)") },
+		{ NTR("ask.tleave", "Leave this tournament? (y/n)") } };
 	if (v->ask) {
 		attrset(A_BOLD | A_REVERSE);
 		put_clip(LINES - 2, 0, i18n_tr(asks[v->ask - 1][0], asks[v->ask - 1][1]), COLS);
@@ -608,8 +610,11 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 			put_clip(r, px, seg, pw - 1);
 		}
 	}
+	int tgame = model_tourney_room(m, m->room);
 	status_lines(m, v,
-	    me == STONE_EMPTY ? TR("keys.watch2", "P:profile  Tab:chat  ?:help  Q:leave")
+	    tgame && m->over
+		? TR("keys.over_tourney", "T:tournament  P:profile  Tab:chat  ?:help  Q:leave")
+		: me == STONE_EMPTY ? TR("keys.watch2", "P:profile  Tab:chat  ?:help  Q:leave")
 		: m->over
 		? TR("keys.over2", "M:rematch  A/X:answer  P:profile  Tab:chat  ?:help  Q:leave")
 		: m->op ? TR("keys.opening",
@@ -724,10 +729,16 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		attrset(A_NORMAL);
 	}
 	draw_lobby_lists(m, v, 2, 48);
-	if (model_has_cap(m, "puzzles"))
-		put_clip(LINES - 5, 2,
-		    TR("lobby.puzzles", "Puzzles: z the next one for you, d the daily one"),
-		    COLS - 4);
+	int modes = 2; /* the column after the puzzles' keys */
+	if (model_has_cap(m, "puzzles")) {
+		const char *pz = TR(
+		    "lobby.puzzles", "Puzzles: z the next one for you, d the daily one");
+		put_clip(LINES - 5, 2, pz, COLS - 4);
+		modes += i18n_cols(pz) + 3;
+	}
+	if (model_has_cap(m, "tournaments") && modes < COLS - 4)
+		put_clip(
+		    LINES - 5, modes, TR("lobby.tourneys", "Tournaments: T"), COLS - 2 - modes);
 	long wait = m->seek_bot ? model_cap_value(m, "bot-fallback") : 0;
 	long long left = wait - (long long)(now - m->seek_since) / 1000;
 	if (m->seek_id && wait > 0 && left > 0) /* the server's wait, counted down */
@@ -1221,6 +1232,219 @@ draw_puzzle(const model_t *m, const view_t *v)
 		: TR("keys.puzzle_over", "N next  D daily  R retry  Q lobby  ? help"));
 }
 
+/* A player's name in w columns: cut with a "~" when it is longer. */
+static void
+pad_name(char *dst, size_t len, const char *name, int w)
+{
+	char cut[64];
+	if (i18n_cols(name) <= w) {
+		i18n_pad(dst, len, name, w);
+		return;
+	}
+	snprintf(cut, sizeof cut, "%.*s~", (int)(i18n_fit(name, w - 1) - name), name);
+	i18n_pad(dst, len, cut, w);
+}
+
+/* The server's tournaments (TLIST): one a row, the selected reversed; a
+ * soon one's countdown, a running one's round or time left. */
+static void
+draw_tourneys(const model_t *m, const view_t *v)
+{
+	title(m, v, TR("title.tourneys", "tournaments"));
+	static const char *const heads[][2] = { { NTR("tourneys.col_id", "#") },
+		{ NTR("tourneys.col_name", "Name") }, { NTR("tourneys.col_kind", "Kind") },
+		{ NTR("tourneys.col_rule", "Rule") }, { NTR("tourneys.col_time", "Time") },
+		{ NTR("tourneys.col_state", "State") },
+		{ NTR("tourneys.col_players", "Players") } };
+	static const int widths[] = { 5, 16, 11, 12, 7, 14, 7 };
+	char buf[800], cell[7][200], tc[32], rule[80], state[160], id[24];
+	int64_t now = (int64_t)time(NULL);
+	size_t n = 0;
+	for (int c = 0; c < 7 && n + 200 < sizeof buf; c++) {
+		i18n_pad(cell[c], sizeof cell[c], i18n_tr(heads[c][0], heads[c][1]), widths[c]);
+		n += (size_t)snprintf(buf + n, sizeof buf - n, " %s", cell[c]);
+	}
+	attrset(A_UNDERLINE);
+	put_clip(2, 0, buf, COLS - 1);
+	attrset(A_NORMAL);
+	if (!m->ntourneys)
+		put_clip(3, 2,
+		    m->tlist_ready ? TR("tourneys.none", "No tournaments now (r asks again).")
+				   : TR("profile.loading", "Asking the server..."),
+		    COLS - 4);
+	int rows = LINES - 6, first = v->list_sel >= rows ? v->list_sel - rows + 1 : 0;
+	for (int i = first; i < m->ntourneys && 3 + i - first < LINES - 3; i++) {
+		const model_tourney_t *t = &m->tourneys[i];
+		snprintf(id, sizeof id, "%lld", (long long)t->id);
+		fmt_tc(tc, sizeof tc, t->tc_base, t->tc_inc);
+		snprintf(rule, sizeof rule, "%s %d", i18n_rule(t->rule), t->size);
+		model_tourney_state_text(t, now, state, sizeof state);
+		const char *text[6] = { id, t->name[0] ? t->name : i18n_tkind(t->kind),
+			i18n_tkind(t->kind), rule, tc, state };
+		n = 0;
+		for (int c = 0; c < 6 && n + 200 < sizeof buf; c++) {
+			i18n_pad(cell[c], sizeof cell[c], text[c], widths[c]);
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " %s", cell[c]);
+		}
+		snprintf(buf + n, sizeof buf - n, " %4d ", t->players);
+		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
+		put_clip(3 + i - first, 0, buf, COLS - 1);
+		attrset(A_NORMAL);
+	}
+	status_lines(m, v, TR("keys.tourneys", "Up/Down select  Enter open  r refresh  Esc back"));
+}
+
+/* One tournament (TWATCH): what it is, where it stands, your next game,
+ * the standings (scrolled by Up/Down) and the current pairings. */
+static void
+draw_tourney(const model_t *m, const view_t *v)
+{
+	const model_tourney_t *t = &m->tourney;
+	char buf[1024], lines[2][512], tc[32], op[96] = "", state[160], cell[200];
+	int64_t now = (int64_t)time(NULL);
+	snprintf(buf, sizeof buf, TR("title.tourney", "tournament %lld"), (long long)v->tourney);
+	title(m, v, buf);
+	if (t->id != v->tourney || !t->id) {
+		put_clip(2, 2, TR("profile.loading", "Asking the server..."), COLS - 4);
+		status_lines(m, v, TR("keys.tourney_wait", "Esc back"));
+		return;
+	}
+	int y = 1, w = COLS - 4;
+	/* its name and creator; what it plays */
+	if (t->creator[0])
+		snprintf(buf, sizeof buf, TR("tourney.name_by", "%s  (by %s)"),
+		    t->name[0] ? t->name : i18n_tkind(t->kind), t->creator);
+	else
+		snprintf(buf, sizeof buf, "%s", t->name[0] ? t->name : i18n_tkind(t->kind));
+	attrset(A_BOLD);
+	put_clip(y++, 2, buf, w);
+	attrset(A_NORMAL);
+	fmt_tc(tc, sizeof tc, t->tc_base, t->tc_inc);
+	if (t->opening != OPENING_NONE)
+		snprintf(op, sizeof op, "  %s", i18n_opening(t->opening));
+	snprintf(buf, sizeof buf, "%s  %s %dx%d  %s  %s  %s%s", i18n_tkind(t->kind),
+	    i18n_rule(t->rule), t->size, t->size, tc,
+	    t->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"),
+	    i18n_entrants(t->entrants), op);
+	put_clip(y++, 2, buf, w);
+	model_tourney_state_text(t, now, state, sizeof state);
+	snprintf(buf, sizeof buf, TR("tourney.now", "Now: %s   Players: %d"), state, t->players);
+	put_clip(y++, 2, buf, w);
+	/* your next game, on two lines at most */
+	model_tourney_next_text(m, now, buf, sizeof buf);
+	int k = wrap(buf, w, lines, 2);
+	attrset(A_BOLD);
+	for (int i = 0; i < 2; i++, y++)
+		if (i < k)
+			put_clip(y, 2, lines[i], w);
+	attrset(A_NORMAL);
+
+	/* the standings: rank, player, points, tie-breaks, games, status */
+	static const char *const heads[][2] = { { NTR("tourney.col_rank", "#") },
+		{ NTR("tourney.col_player", "Player") }, { NTR("tourney.col_points", "Points") },
+		{ NTR("tourney.col_games", "Games") }, { NTR("tourney.col_status", "Status") } };
+	int ntb = 0;
+	while (model_tourney_tiebreak_name(t->kind, ntb))
+		ntb++;
+	int ng = m->ntgames < 8 ? m->ntgames : 8;
+	int bottom = LINES - 3, pair_rows = ng ? ng + 2 : 0;
+	int stand_rows = bottom - (y + 1) - pair_rows;
+	if (stand_rows < 3)
+		stand_rows = 3;
+	size_t n = 0;
+#define COLUMN(text, width)                                                          \
+	do {                                                                         \
+		i18n_pad(cell, sizeof cell, (text), (width));                        \
+		if (n + sizeof cell < sizeof buf)                                    \
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s ", cell); \
+	} while (0)
+	buf[0] = '\0';
+	COLUMN(i18n_tr(heads[0][0], heads[0][1]), 4);
+	COLUMN(i18n_tr(heads[1][0], heads[1][1]), 14);
+	COLUMN(i18n_tr(heads[2][0], heads[2][1]), 6);
+	for (int i = 0; i < ntb; i++)
+		COLUMN(model_tourney_tiebreak_name(t->kind, i), 7);
+	COLUMN(i18n_tr(heads[3][0], heads[3][1]), 5);
+	COLUMN(i18n_tr(heads[4][0], heads[4][1]), 10);
+	attrset(A_UNDERLINE);
+	put_clip(y++, 2, buf, w);
+	attrset(A_NORMAL);
+	if (!m->ntplayers)
+		put_clip(y, 2, TR("tourney.nobody", "Nobody has joined yet."), w);
+	int first = v->tscroll < m->ntplayers ? v->tscroll : 0;
+	for (int i = first; i < m->ntplayers && y < bottom && i - first < stand_rows; i++, y++) {
+		const model_tplayer_t *p = &m->tplayers[i];
+		char rank[16], pts[16], tb[16], games[16], nm[80];
+		model_tourney_rank(m, i, rank, sizeof rank);
+		model_tourney_points(t->kind, p->points, pts, sizeof pts);
+		snprintf(games, sizeof games, "%d", p->played);
+		n = 0;
+		buf[0] = '\0';
+		COLUMN(rank, 4);
+		pad_name(nm, sizeof nm, p->user, 14);
+		COLUMN(nm, 14);
+		COLUMN(pts, 6);
+		for (int j = 0; j < ntb; j++) {
+			if (j < p->ntb)
+				model_tourney_tiebreak(t->kind, j, p->tb[j], tb, sizeof tb);
+			else
+				snprintf(tb, sizeof tb, "-");
+			COLUMN(tb, 7);
+		}
+		COLUMN(games, 5);
+		/* over: nobody waits any more */
+		COLUMN(t->state >= TSTATE_OVER && p->status == TSTATUS_ACTIVE
+			? ""
+			: i18n_tstatus(p->status),
+		    10);
+		/* an arena's streak: its fire from two wins in a row */
+		if (t->kind == TKIND_ARENA && p->streak >= 2 && n + 16 < sizeof buf)
+			snprintf(buf + n, sizeof buf - n, "%s%d",
+			    v->ascii ? "*" : "\xf0\x9f\x94\xa5", p->streak);
+		int mine = m->me[0] && strcasecmp(p->user, m->me) == 0;
+		attrset(mine ? A_BOLD : A_NORMAL);
+		put_clip(y, 2, buf, w);
+		attrset(A_NORMAL);
+	}
+	if (first + stand_rows < m->ntplayers && y < bottom)
+		put_clip(y++, 2, TR("tourney.more", "... (Up/Down scroll)"), w);
+#undef COLUMN
+
+	/* the pairings of the round (an arena's games, newest first) */
+	if (ng && y + 1 < bottom) {
+		y++;
+		if (t->kind == TKIND_ARENA)
+			snprintf(buf, sizeof buf, "%s",
+			    TR("tourney.arena_games", "Games, newest first:"));
+		else
+			snprintf(buf, sizeof buf, TR("tourney.pairings", "Round %d:"),
+			    m->tgames[m->ntgames - 1].round);
+		attrset(A_UNDERLINE);
+		put_clip(y++, 2, buf, w);
+		attrset(A_NORMAL);
+		int mine = model_tourney_mine(m);
+		for (int c = 0; c < m->ntgames && y < bottom; c++, y++) {
+			int i = t->kind == TKIND_ARENA ? m->ntgames - 1 - c : c;
+			const model_tgame_t *g = &m->tgames[i];
+			char a[80], b[80], res[200];
+			pad_name(a, sizeof a, g->first, 16);
+			pad_name(b, sizeof b, g->second, 16);
+			model_tgame_text(g, res, sizeof res);
+			snprintf(buf, sizeof buf, "%s%3d  %s %s %s  %s", i == mine ? ">" : " ",
+			    g->board, a, g->second[0] ? "-" : " ", b, res);
+			attrset(i == mine ? A_BOLD : A_NORMAL);
+			put_clip(y, 1, buf, w + 1);
+			attrset(A_NORMAL);
+		}
+	}
+	status_lines(m, v,
+	    t->state >= TSTATE_OVER ? TR("keys.tourney_over", "Up/Down scroll  Esc back  ? help")
+		: model_tourney_in(m)
+		? TR("keys.tourney_in",
+		      "L leave  Enter your game  Up/Down scroll  Esc back  ? help")
+		: TR("keys.tourney_out", "J join  Up/Down scroll  Esc back  ? help"));
+}
+
 static void
 draw_help(const model_t *m, const view_t *v)
 {
@@ -1256,6 +1480,8 @@ draw_help(const model_t *m, const view_t *v)
 		{ NTR("help.21", "Lobby: z the next puzzle for you, d the daily puzzle.") },
 		{ NTR("help.22",
 		    "Puzzle: Enter plays; N next, D daily, R retry; ] [ the solution; Q lobby") },
+		{ NTR("help.23",
+		    "Tournaments: T in the lobby; J joins, L leaves; after its game T goes back") },
 		{ NTR("help.14", "Press any key to go back.") },
 	};
 	title(m, v, TR("title.help", "help"));
@@ -1354,6 +1580,12 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		break;
 	case SCR_PUZZLE:
 		draw_puzzle(m, v);
+		break;
+	case SCR_TOURNEYS:
+		draw_tourneys(m, v);
+		break;
+	case SCR_TOURNEY:
+		draw_tourney(m, v);
 		break;
 	}
 	if (v->dialog[0])

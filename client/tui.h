@@ -17,12 +17,14 @@ typedef enum {
 	SCR_HISTORY,
 	SCR_REPLAY,
 	SCR_HELP,
-	SCR_PROFILE, /* a player's ratings and recent games (STATS, HISTORY) */
-	SCR_TOP,     /* the leaderboard of a rule (TOP) */
-	SCR_PUZZLE,  /* a puzzle (PUZZLE, SOLVE) */
+	SCR_PROFILE,  /* a player's ratings and recent games (STATS, HISTORY) */
+	SCR_TOP,      /* the leaderboard of a rule (TOP) */
+	SCR_PUZZLE,   /* a puzzle (PUZZLE, SOLVE) */
+	SCR_TOURNEYS, /* the server's tournaments (TLIST) */
+	SCR_TOURNEY,  /* one tournament (TWATCH): standings, pairings, your game */
 } screen_t;
 typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE, IN_PROFILE } input_mode_t;
-typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT } ask_t;
+typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT, ASK_TLEAVE } ask_t;
 
 enum {
 	LOBBY_SEEK,
@@ -80,6 +82,10 @@ typedef struct view {
 	/* a failed puzzle: how many stones of its solution are shown on its
 	 * position as opened (0: the play as it went) */
 	int puzzle_step;
+	/* the tournament opened from the list (its id), and the first of its
+	 * standings shown (Up/Down scroll them) */
+	int64_t tourney;
+	int tscroll;
 	/* connection state shown in the title bar */
 	int online;
 	char conn[160];

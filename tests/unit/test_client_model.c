@@ -1011,12 +1011,15 @@ static const char tourney_rounds[] =
     "recv 0 * TGAME 4 1 2 - dave - bye\n"
     "expect c.t.games=2 c.t.g.0=\"1.1 carol ann -: about to start\" c.t.g.1=\"1.2 dave - -: bye\"\n"
     "expect c.t.mine=0 c.t.next.0=\"Round 1: you (white) against carol; the game starts now.\"\n"
-    "recv 0 * TGAME 4 1 1 r7 carol ann pending\n"
-    "recv 0 * TPLAYER 4 1 carol 1500 0 0,0,0,0 0 playing 0\n"
+    "# the game's START comes before its pairing's room: the pairing is known by its players\n"
+    "recv 1000 * START r7 1 carol ann freestyle 15 300+0 none casual 300000 300000\n"
+    "expect room=r7 side=white c.t.here=1 c.chat.0=\"* Friday Swiss, round 1, board 1\"\n"
+    "expect c.t.g.0=\"1.1 carol ann r7: playing\"\n"
+    "recv 1000 * TGAME 4 1 1 r7 carol ann pending\n"
+    "recv 1000 * TPLAYER 4 1 carol 1500 0 0,0,0,0 0 playing 0\n"
     "expect c.t.g.0=\"1.1 carol ann r7: playing\" c.t.p.0=\"1= carol 0 0 playing 0\"\n"
     "expect c.t.next.0=\"Round 1: you (white) against carol, under way. Enter shows it.\"\n"
-    "recv 1000 * START r7 1 carol ann freestyle 15 300+0 none casual 300000 300000\n"
-    "expect room=r7 side=white c.t.here=1\n"
+
     "recv 2000 * OVER r7 2 white resign -\n"
     "recv 2000 * TGAME 4 1 1 r7 carol ann second\n"
     "recv 2000 * TGAME 4 1 2 - dave - bye\n"
@@ -1043,7 +1046,30 @@ static const char tourney_rounds[] =
     "expect c.t.g.0=\"2.1 dave ann r9: draw\" c.t.p.0=\"1 ann 1.5 2 waiting 0\"\n"
     "expect c.t.tb.0=\"BH-1=1 BH=2.5 BH-med=0.5 SB=2.25\" c.t.p.1=\"2 dave 1.5 2 waiting 0\"\n"
     "expect c.t.next.0=\"Round 2: a draw with dave. The next round is paired when this one "
-    "ends.\"\n"
+    "ends.\"\n";
+
+/* The same Swiss's last round and its end, refusals in words, TUNWATCH. */
+static const char tourney_end[] =
+    "# checks: a Swiss's last round (a forfeit), the refusals in words, the end with my\n"
+    "# place, TUNWATCH, an unknown event; a game of mine not the event's\n"
+    "sent HELLO\n"
+    "recv 0 * SERVER gomokud 0.2.0 1 chat accounts tournaments\n"
+    "recv 0 OK HELLO 1\n"
+    "sent GUEST\n"
+    "recv 0 OK GUEST ann 3kQ9fZ0aLm2Xw8pR7tYc1bN4\n"
+    "sent TWATCH 4\n"
+    "recv 0 = TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 2 3 "
+    "carol Friday Swiss\n"
+    "recv 0 = TPLAYER 4 1 ann 1500 3 2,5,1,9 2 active 0\n"
+    "recv 0 = TPLAYER 4 2 dave 1500 3 2,5,1,9 2 active 0\n"
+    "recv 0 = TPLAYER 4 3 carol 1500 0 2,2,2,4 1 active 0\n"
+    "recv 0 = TGAME 4 2 1 r9 dave ann draw\n"
+    "recv 0 = TGAME 4 2 2 - carol - bye\n"
+    "recv 0 OK TWATCH 4\n"
+    "expect c.t.games=2 c.t.mine=0 c.t.p.0=\"1 ann 1.5 2 waiting 0\"\n"
+    "# a game of mine, not the event's, says nothing of it\n"
+    "recv 500 * START r8 1 ann carol freestyle 15 300+0 none casual 300000 300000\n"
+    "expect c.t.here=0 c.chat.0~=\"Game started: ann (black) vs carol\" c.t.g.0~=\"r9\"\n"
     "# the last round: carol did not come\n"
     "recv 5000 * TOURNEY 4 swiss running freestyle 15 300+0 none casual people 1796000600 3 3 3 "
     "carol Friday Swiss\n"
@@ -1151,6 +1177,7 @@ static const struct {
 	{ "puzzle_guest", puzzle_guest },
 	{ "tourney_swiss", tourney_swiss },
 	{ "tourney_rounds", tourney_rounds },
+	{ "tourney_end", tourney_end },
 	{ "tourney_arena_robin", tourney_arena_robin },
 	{ "opening_rif", rif_game },
 	{ "opening_yamaguchi_snapshot", yamaguchi_snapshot },
