@@ -641,6 +641,105 @@ test_puzzle_keys(void **state)
 	assert_int_equal(input_click(&v, &m, 2 + 7, 3 + 2 * 11, &out), INPUT_NOTHING);
 }
 
+/* Tournaments (`tournaments`): T in the lobby lists them (nothing without
+ * the capability), Enter opens the one selected (TWATCH); J joins, L
+ * leaves once asked, only a player; Enter goes to my game under way; Esc
+ * back to the list, no longer following an event I am not in; a game of
+ * the event, over, goes back to it with T (its room left), another
+ * game's T does nothing. */
+static void
+test_tourney_keys(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	proto_msg_t out;
+	char wire[PROTO_LINE_MAX + 1];
+	printf("checks: T lists the tournaments; Enter TWATCH; J, L (asked), Enter my game, Esc; "
+	       "T from the event's game\n");
+	model_init(&m);
+	view_init(&v);
+	feed(&m, "* SERVER gomokud 0.2.0 1 chat");
+	model_sent(&m, PR_GUEST);
+	feed(&m, "OK GUEST ann 3kQ9fZ0aLm2Xw8pR7tYc1bN4");
+	assert_int_equal(press(&v, &m, "T", wire), INPUT_NOTHING); /* no `tournaments` */
+	assert_int_equal(v.screen, SCR_LOBBY);
+	memcpy(m.caps, "chat tournaments", 17);
+	assert_int_equal(press(&v, &m, "T", wire), INPUT_SEND);
+	assert_string_equal(wire, "TLIST\n");
+	assert_int_equal(v.screen, SCR_TOURNEYS);
+	feed(&m, "= TOURNEY 4 swiss over freestyle 15 300+0 none casual people 1796000600 3 3 4 -");
+	feed(&m,
+	    "= TOURNEY 7 swiss soon freestyle 15 300+0 none casual people 1796000600 1 0 1 "
+	    "carol Test");
+	feed(&m, "OK TLIST 2");
+	assert_int_equal(press(&v, &m, "\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "TWATCH 4\n");
+	assert_int_equal(v.screen, SCR_TOURNEY);
+	assert_int_equal(press(&v, &m, "J", wire), INPUT_NOTHING); /* not shown yet */
+	feed(&m, "ERR 457 no-tourney");
+	assert_int_equal(press(&v, &m, "\x1b", wire), INPUT_REDRAW);
+	assert_int_equal(v.screen, SCR_TOURNEYS);
+	input_key(&v, &m, KEY_DOWN, 1, &out);
+	input_key(&v, &m, KEY_DOWN, 1, &out); /* the last one: stays */
+	assert_int_equal(v.list_sel, 1);
+	assert_int_equal(press(&v, &m, "\n", wire), INPUT_SEND);
+	assert_string_equal(wire, "TWATCH 7\n");
+	assert_int_equal(v.tourney, 7);
+	feed(&m,
+	    "= TOURNEY 7 swiss soon freestyle 15 300+0 none casual people 1796000600 1 0 1 "
+	    "carol Test");
+	feed(&m, "= TPLAYER 7 1 carol 1500 0 0,0,0,0 0 active 0");
+	feed(&m, "OK TWATCH 7");
+	assert_int_equal(press(&v, &m, "L", wire), INPUT_NOTHING); /* not in it: nothing to leave */
+	assert_int_equal(v.ask, ASK_NONE);
+	assert_int_equal(press(&v, &m, "J", wire), INPUT_SEND);
+	assert_string_equal(wire, "TJOIN 7\n");
+	feed(&m, "OK TJOIN 7");
+	feed(&m, "* TPLAYER 7 1 ann 1500 0 0,0,0,0 0 active 0");
+	assert_int_equal(press(&v, &m, "L", wire), INPUT_REDRAW);
+	assert_int_equal(v.ask, ASK_TLEAVE);
+	assert_int_equal(press(&v, &m, "n", wire), INPUT_REDRAW); /* asked, and no */
+	assert_int_equal(press(&v, &m, "Ly", wire), INPUT_SEND);
+	assert_string_equal(wire, "TLEAVE 7\n");
+	feed(&m, "ERR 500 internal not stored; try again");
+	/* the start: my game; Enter goes to it while it is the room held */
+	feed(&m,
+	    "* TOURNEY 7 swiss running freestyle 15 300+0 none casual people 1796000600 1 1 2 "
+	    "carol Test");
+	feed(&m, "* TGAME 7 1 1 - carol ann pending");
+	assert_int_equal(press(&v, &m, "\n", wire), INPUT_NOTHING); /* no room yet */
+	feed(&m, "* START r7 1 carol ann freestyle 15 300+0 none casual 300000 300000");
+	assert_int_equal(press(&v, &m, "\n", wire), INPUT_REDRAW);
+	assert_int_equal(v.screen, SCR_GAME);
+	assert_int_equal(press(&v, &m, "T", wire), INPUT_NOTHING); /* not over */
+	feed(&m, "* OVER r7 2 white resign -");
+	assert_int_equal(press(&v, &m, "T", wire), INPUT_SEND);
+	assert_string_equal(wire, "LEAVE r7\n");
+	assert_int_equal(v.screen, SCR_TOURNEY);
+	/* Esc: a player still follows it; Up/Down scroll its standings */
+	input_key(&v, &m, KEY_DOWN, 1, &out);
+	assert_int_equal(v.tscroll, 1);
+	input_key(&v, &m, KEY_DOWN, 1, &out);
+	assert_int_equal(v.tscroll, 1);
+	assert_int_equal(press(&v, &m, "\x1b", wire), INPUT_REDRAW);
+	assert_int_equal(v.screen, SCR_TOURNEYS);
+	press(&v, &m, "\n", wire);
+	feed(&m, "* TPLAYER 7 2 ann 1500 0 0,0,0,0 1 withdrawn 0");
+	assert_int_equal(press(&v, &m, "q", wire), INPUT_SEND);
+	assert_string_equal(wire, "TUNWATCH 7\n");
+	assert_int_equal(press(&v, &m, "r", wire), INPUT_SEND);
+	assert_string_equal(wire, "TLIST\n");
+	assert_int_equal(press(&v, &m, "q", wire), INPUT_REDRAW);
+	assert_int_equal(v.screen, SCR_LOBBY);
+	/* another game, over: T is not the tournament's */
+	feed(&m, "* START r9 1 ann bob freestyle 15 300+0 none casual 300000 300000");
+	feed(&m, "* OVER r9 2 white resign -");
+	v.screen = SCR_GAME;
+	assert_int_equal(press(&v, &m, "T", wire), INPUT_NOTHING);
+	assert_int_equal(v.screen, SCR_GAME);
+}
+
 int
 main(void)
 {
@@ -653,6 +752,7 @@ main(void)
 		cmocka_unit_test(test_lobby_openings),
 		cmocka_unit_test(test_replay_review),
 		cmocka_unit_test(test_puzzle_keys),
+		cmocka_unit_test(test_tourney_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
