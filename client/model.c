@@ -1004,8 +1004,12 @@ tourney_started(model_t *m, const proto_msg_t *x)
 		    (g->room[0] && strcmp(g->room, x->room)))
 			continue;
 		COPY(g->room, x->room);
-		model_chat(m, TR("model.tourney_game", "* %s, round %d, board %d"),
-		    tourney_title(&m->tourney), g->round, g->board);
+		if (m->tourney.kind == TKIND_ARENA) /* its rounds are pairing waves */
+			model_chat(m, TR("model.tourney_arena_game", "* %s: your next game"),
+			    tourney_title(&m->tourney));
+		else
+			model_chat(m, TR("model.tourney_game", "* %s, round %d, board %d"),
+			    tourney_title(&m->tourney), g->round, g->board);
 		return;
 	}
 }

@@ -1232,11 +1232,11 @@ draw_puzzle(const model_t *m, const view_t *v)
 		: TR("keys.puzzle_over", "N next  D daily  R retry  Q lobby  ? help"));
 }
 
-/* A player's name in w columns: cut with a "~" when it is longer. */
+/* A name (a player's, an event's) in w columns: cut with a "~" when it is longer. */
 static void
 pad_name(char *dst, size_t len, const char *name, int w)
 {
-	char cut[64];
+	char cut[256];
 	if (i18n_cols(name) <= w) {
 		i18n_pad(dst, len, name, w);
 		return;
@@ -1283,7 +1283,10 @@ draw_tourneys(const model_t *m, const view_t *v)
 			i18n_tkind(t->kind), rule, tc, state };
 		n = 0;
 		for (int c = 0; c < 6 && n + 200 < sizeof buf; c++) {
-			i18n_pad(cell[c], sizeof cell[c], text[c], widths[c]);
+			if (c == 1)
+				pad_name(cell[c], sizeof cell[c], text[c], widths[c]);
+			else
+				i18n_pad(cell[c], sizeof cell[c], text[c], widths[c]);
 			n += (size_t)snprintf(buf + n, sizeof buf - n, " %s", cell[c]);
 		}
 		snprintf(buf + n, sizeof buf - n, " %4d ", t->players);
@@ -1346,11 +1349,20 @@ draw_tourney(const model_t *m, const view_t *v)
 	int ntb = 0;
 	while (model_tourney_tiebreak_name(t->kind, ntb))
 		ntb++;
-	int ng = m->ntgames < 8 ? m->ntgames : 8;
-	int bottom = LINES - 3, pair_rows = ng ? ng + 2 : 0;
-	int stand_rows = bottom - (y + 1) - pair_rows;
-	if (stand_rows < 3)
-		stand_rows = 3;
+	/* the rows under the standings' head: the pairings (a blank line, a
+	 * head, a row each) get a third when both do not fit */
+	int bottom = LINES - 3, avail = bottom - (y + 1), ng = m->ntgames;
+	int need = m->ntplayers ? m->ntplayers : 1;
+	if (ng && need + ng + 2 > avail) {
+		int third = avail / 3 > 3 ? avail / 3 : 3, rest = avail - need;
+		int rows = rest > third ? rest : third;
+		ng = ng > rows - 2 ? rows - 2 : ng;
+		if (ng < 1)
+			ng = 1;
+	}
+	int stand_rows = avail - (ng ? ng + 2 : 0);
+	if (stand_rows < 2)
+		stand_rows = 2;
 	size_t n = 0;
 #define COLUMN(text, width)                                                          \
 	do {                                                                         \
@@ -1371,8 +1383,17 @@ draw_tourney(const model_t *m, const view_t *v)
 	attrset(A_NORMAL);
 	if (!m->ntplayers)
 		put_clip(y, 2, TR("tourney.nobody", "Nobody has joined yet."), w);
+	/* from the row scrolled to; one row less and "more" when they do not
+	 * all fit, my own row always among them */
 	int first = v->tscroll < m->ntplayers ? v->tscroll : 0;
-	for (int i = first; i < m->ntplayers && y < bottom && i - first < stand_rows; i++, y++) {
+	int shown = m->ntplayers - first, more = shown > stand_rows;
+	int me = m->me[0] ? model_tourney_player(m, m->me) : -1;
+	if (more)
+		shown = stand_rows - 1;
+	for (int r = 0; r < shown && y < bottom; r++, y++) {
+		int i = first + r;
+		if (r == shown - 1 && me >= 0 && (me < first || me >= first + shown))
+			i = me;
 		const model_tplayer_t *p = &m->tplayers[i];
 		char rank[16], pts[16], tb[16], games[16], nm[80];
 		model_tourney_rank(m, i, rank, sizeof rank);
@@ -1401,12 +1422,11 @@ draw_tourney(const model_t *m, const view_t *v)
 		if (t->kind == TKIND_ARENA && p->streak >= 2 && n + 16 < sizeof buf)
 			snprintf(buf + n, sizeof buf - n, "%s%d",
 			    v->ascii ? "*" : "\xf0\x9f\x94\xa5", p->streak);
-		int mine = m->me[0] && strcasecmp(p->user, m->me) == 0;
-		attrset(mine ? A_BOLD : A_NORMAL);
+		attrset(i == me ? A_BOLD : A_NORMAL);
 		put_clip(y, 2, buf, w);
 		attrset(A_NORMAL);
 	}
-	if (first + stand_rows < m->ntplayers && y < bottom)
+	if (more && y < bottom)
 		put_clip(y++, 2, TR("tourney.more", "... (Up/Down scroll)"), w);
 #undef COLUMN
 
@@ -1422,9 +1442,13 @@ draw_tourney(const model_t *m, const view_t *v)
 		attrset(A_UNDERLINE);
 		put_clip(y++, 2, buf, w);
 		attrset(A_NORMAL);
+		/* ng of them, mine always among them */
 		int mine = model_tourney_mine(m);
-		for (int c = 0; c < m->ntgames && y < bottom; c++, y++) {
+		for (int c = 0; c < ng && y < bottom; c++, y++) {
 			int i = t->kind == TKIND_ARENA ? m->ntgames - 1 - c : c;
+			int past = t->kind == TKIND_ARENA ? mine < m->ntgames - ng : mine >= ng;
+			if (c == ng - 1 && mine >= 0 && past)
+				i = mine;
 			const model_tgame_t *g = &m->tgames[i];
 			char a[80], b[80], res[200];
 			pad_name(a, sizeof a, g->first, 16);

@@ -1122,6 +1122,8 @@ static const char tourney_arena_robin[] =
     "expect c.t.next.1796001000=\"Waiting for your pairing...\"\n"
     "recv 0 * TGAME 7 13 1 - ann bob pending\n"
     "expect c.t.games=2 c.t.g.1=\"13.1 ann bob -: about to start\" c.t.mine=1\n"
+    "recv 0 * START r41 1 ann bob renju 15 180+2 rif casual 180000 180000\n"
+    "expect c.t.here=1 c.chat.0=\"* arena: your next game\" c.t.g.1~=\"r41: playing\"\n"
     "recv 0 * TGAME 7 13 1 r41 ann bob first\n"
     "recv 0 * TGAME 7 12 1 r40 bob cy first\n"
     "expect c.t.games=2 c.t.g.0=\"12.1 bob cy r40: bob won\" c.t.g.1=\"13.1 ann bob r41: ann "
