@@ -3,7 +3,8 @@
  * client's model. Input is split into lines; a line starting with '>'
  * records a request as sent (its second byte picks the request), anything
  * else goes through proto_parse and model_apply, like net.c and session.c
- * do. After each line the renderer's queries are exercised.
+ * do. After each line the renderer's queries are exercised (the
+ * tournaments' words too).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +47,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)model_clock(&m, STONE_WHITE, now);
 		(void)model_offer_to_me(&m);
 		(void)model_chat_line(&m, 0);
+		/* the tournaments' words (`tournaments`) */
+		char t[512];
+		model_tourney_next_text(&m, 1796000000 + now / 1000, t, sizeof t);
+		model_tourney_state_text(&m.tourney, 1796000000 + now / 1000, t, sizeof t);
+		for (int k = 0; k < m.ntplayers; k++) {
+			model_tourney_rank(&m, k, t, sizeof t);
+			model_tourney_points(m.tourney.kind, m.tplayers[k].points, t, sizeof t);
+			for (int j = 0; j < m.tplayers[k].ntb; j++)
+				model_tourney_tiebreak(
+				    m.tourney.kind, j, m.tplayers[k].tb[j], t, sizeof t);
+		}
+		for (int k = 0; k < m.ntgames; k++)
+			model_tgame_text(&m.tgames[k], t, sizeof t);
+		(void)model_tourney_room(&m, m.room);
 		if (m.record_ready) {
 			position_t p;
 			char err[64];
