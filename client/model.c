@@ -11,8 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tourney/roundrobin.h"
-
 static void
 copy(char *dst, size_t n, const char *src)
 {
@@ -865,6 +863,7 @@ tourney_from(model_tourney_t *t, const proto_msg_t *x)
 	t->start = x->when;
 	t->length = (int)x->count;
 	t->round = (int)x->round;
+	t->rounds = (int)x->rounds;
 	t->players = (int)x->count2;
 	COPY(t->creator, x->user);
 	copy_cut(t->name, sizeof t->name, x->text);
@@ -1042,12 +1041,7 @@ tourney_event(model_t *m, const proto_msg_t *x)
 int
 model_tourney_rounds(const model_tourney_t *t)
 {
-	if (t->kind == TKIND_SWISS)
-		return t->length;
-	if (t->kind != TKIND_ROBIN)
-		return 0;
-	int r = rr_rounds(t->players);
-	return r < 0 ? 0 : r * (t->length > 1 ? 2 : 1);
+	return t->kind == TKIND_ARENA ? 0 : t->rounds; /* the server's count */
 }
 
 /* n in units of 1/den (2 or 4) as a decimal: "2", "2.5", "6.25". */

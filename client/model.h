@@ -49,6 +49,7 @@ typedef struct {
 	int64_t start; /* unix seconds */
 	int length;    /* an arena's minutes, a Swiss's rounds, a round robin's cycles */
 	int round;     /* the last round paired (an arena: its pairing waves) */
+	int rounds;    /* the rounds it will have, as the server counts them (an arena: 0) */
 	int players;
 	char creator[PROTO_NAME_MAX + 1]; /* "" the server */
 	char name[MODEL_TNAME_MAX + 1];   /* "" none */

@@ -1,8 +1,6 @@
 # client/: gomoku, the terminal client (issue 8): TLS connection with
 # pinning, a model rebuilt from the server's lines, the ncurses UI and a
 # script mode. Its tests live in tests/unit/test_client_* and tests/client/.
-# It links the tournaments' pure parts (tourney/) for a round robin's count
-# of rounds, the server's own.
 CLIENT_PKGS := ncursesw libevent libevent_openssl openssl
 CLIENT_SRCS := client/model.c client/pin.c client/net.c client/script.c client/session.c \
 	client/tui.c client/input.c client/state.c client/config.c client/xdg.c client/i18n.c
@@ -18,11 +16,11 @@ $(CLIENT_LIB): $(CLIENT_SRCS:%.c=$(O)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(O)/tests/unit/test_client_model: $(O)/tests/unit/test_client_model.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB) $(TOURNEY_LIB)
+$(O)/tests/unit/test_client_model: $(O)/tests/unit/test_client_model.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 $(O)/tests/unit/test_client_input.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) $(call pc,--cflags,ncursesw)
-$(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB) $(TOURNEY_LIB)
+$(O)/tests/unit/test_client_input: $(O)/tests/unit/test_client_input.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka ncursesw) $(LDLIBS_ALL)
 
 $(O)/tests/unit/test_client_pin: $(O)/tests/unit/test_client_pin.o $(CLIENT_LIB)
@@ -32,13 +30,13 @@ $(O)/tests/unit/test_client_pin: $(O)/tests/unit/test_client_pin.o $(CLIENT_LIB)
 # the tree where tests run.
 $(O)/tests/unit/test_client_i18n.o: MOD_CFLAGS = $(CMOCKA_CFLAGS) -DTEST_LOCALEDIR='"$(O)/locale"'
 $(O)/tests/unit/test_client_i18n: $(O)/tests/unit/test_client_i18n.o $(CLIENT_LIB) $(PROTO_LIB) \
-    $(RULES_LIB) $(TOURNEY_LIB) | $(MO_FILES)
+    $(RULES_LIB) | $(MO_FILES)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_client_model $(O)/tests/unit/test_client_input \
 	$(O)/tests/unit/test_client_pin $(O)/tests/unit/test_client_i18n
 
-$(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB) $(TOURNEY_LIB)
+$(BINDIR)/gomoku: $(O)/client/main.o $(CLIENT_LIB) $(PROTO_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(CLIENT_PKGS)) $(LDLIBS_ALL)
 
@@ -70,10 +68,10 @@ endif
 FUZZERS += client_model
 # (the model words its log lines through the catalogs: i18n.c)
 $(FUZZ_DIR)/fuzz_client_model: tests/fuzz/fuzz_client_model.c client/model.c client/model.h \
-    client/i18n.c client/i18n.h $(PROTO_SRCS) $(RULES_SRCS) tourney/roundrobin.c
+    client/i18n.c client/i18n.h $(PROTO_SRCS) $(RULES_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_client_model.c client/model.c client/i18n.c \
-	    $(PROTO_SRCS) $(RULES_SRCS) tourney/roundrobin.c
+	    $(PROTO_SRCS) $(RULES_SRCS)
 
 .PHONY: fuzz-client_model
 fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
@@ -82,11 +80,10 @@ fuzz-client_model: $(FUZZ_DIR)/fuzz_client_model
 	    $(FUZZ_DIR)/corpus-client_model tests/fuzz/corpus/client_model
 
 FUZZERS += client_input
-$(FUZZ_DIR)/fuzz_client_input: tests/fuzz/fuzz_client_input.c client/input.c client/tui.c client/model.c client/i18n.c client/input.h client/tui.h client/model.h client/i18n.h $(PROTO_SRCS) $(RULES_SRCS) tourney/roundrobin.c
+$(FUZZ_DIR)/fuzz_client_input: tests/fuzz/fuzz_client_input.c client/input.c client/tui.c client/model.c client/i18n.c client/input.h client/tui.h client/model.h client/i18n.h $(PROTO_SRCS) $(RULES_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(call pc,--cflags,ncursesw) -o $@ tests/fuzz/fuzz_client_input.c \
 	    client/input.c client/tui.c client/model.c client/i18n.c $(PROTO_SRCS) $(RULES_SRCS) \
-	    tourney/roundrobin.c \
 	    $(call pc,--libs,ncursesw)
 
 .PHONY: fuzz-client_input

@@ -668,9 +668,10 @@ test_tourney_keys(void **state)
 	assert_int_equal(press(&v, &m, "T", wire), INPUT_SEND);
 	assert_string_equal(wire, "TLIST\n");
 	assert_int_equal(v.screen, SCR_TOURNEYS);
-	feed(&m, "= TOURNEY 4 swiss over freestyle 15 300+0 none casual people 1796000600 3 3 4 -");
 	feed(&m,
-	    "= TOURNEY 7 swiss soon freestyle 15 300+0 none casual people 1796000600 1 0 1 "
+	    "= TOURNEY 4 swiss over freestyle 15 300+0 none casual people 1796000600 3 3 3 4 -");
+	feed(&m,
+	    "= TOURNEY 7 swiss soon freestyle 15 300+0 none casual people 1796000600 1 0 1 1 "
 	    "carol Test");
 	feed(&m, "OK TLIST 2");
 	assert_int_equal(press(&v, &m, "\n", wire), INPUT_SEND);
@@ -687,7 +688,7 @@ test_tourney_keys(void **state)
 	assert_string_equal(wire, "TWATCH 7\n");
 	assert_int_equal(v.tourney, 7);
 	feed(&m,
-	    "= TOURNEY 7 swiss soon freestyle 15 300+0 none casual people 1796000600 1 0 1 "
+	    "= TOURNEY 7 swiss soon freestyle 15 300+0 none casual people 1796000600 1 0 1 1 "
 	    "carol Test");
 	feed(&m, "= TPLAYER 7 1 carol 1500 0 0,0,0,0 0 active 0");
 	feed(&m, "OK TWATCH 7");
@@ -705,7 +706,7 @@ test_tourney_keys(void **state)
 	feed(&m, "ERR 500 internal not stored; try again");
 	/* the start: my game; Enter goes to it while it is the room held */
 	feed(&m,
-	    "* TOURNEY 7 swiss running freestyle 15 300+0 none casual people 1796000600 1 1 2 "
+	    "* TOURNEY 7 swiss running freestyle 15 300+0 none casual people 1796000600 1 1 1 2 "
 	    "carol Test");
 	feed(&m, "* TGAME 7 1 1 - carol ann pending");
 	assert_int_equal(press(&v, &m, "\n", wire), INPUT_NOTHING); /* no room yet */
