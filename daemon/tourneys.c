@@ -78,7 +78,8 @@ struct tourney {
 	struct tgame *gm;
 	int ngm, gmcap;
 	struct conn **w;
-	int nw, wcap;
+	char *wplays; /* w[i] speaks for a player of the event (when it began to follow) */
+	int nw, wcap, wpcap;
 	int pairing; /* a round's pairings are at the store */
 	int saving;  /* its state is at the store */
 	int old;     /* over before the start's load window: read back for TWATCH */
@@ -222,12 +223,24 @@ tell_state(struct tourney *t)
 	tell_all(t, &m);
 }
 
+/* * TGAME to the followers: an arena's only to its two players and to
+ * followers who do not play in it (an arena's games come by the hundred
+ * a minute: every player would get every one); a round's to all. */
 static void
 tell_game(struct tourney *t, const struct tgame *g)
 {
 	proto_msg_t m;
 	game_line(t, g, PE_TGAME, &m);
-	tell_all(t, &m);
+	if (t->row.kind != TK_ARENA) {
+		tell_all(t, &m);
+		return;
+	}
+	for (int i = 0; i < t->nw; i++) {
+		const char *me = t->w[i]->sess ? t->w[i]->sess->name : "";
+		if (!t->wplays[i] || !strcasecmp(me, g->row.first) ||
+		    !strcasecmp(me, g->row.second))
+			conn_send(t->w[i], &m);
+	}
 }
 
 /* --- standings --- */
@@ -1304,7 +1317,9 @@ unwatch(struct tourney *t, const struct conn *c)
 {
 	for (int i = 0; i < t->nw; i++)
 		if (t->w[i] == c) {
-			t->w[i] = t->w[--t->nw];
+			t->nw--;
+			t->w[i] = t->w[t->nw];
+			t->wplays[i] = t->wplays[t->nw];
 			return;
 		}
 }
@@ -1312,11 +1327,16 @@ unwatch(struct tourney *t, const struct conn *c)
 static int
 watch(struct tourney *t, struct conn *c)
 {
+	int plays = c->sess && player_of(t, c->sess->name) >= 0;
 	for (int i = 0; i < t->nw; i++)
-		if (t->w[i] == c)
+		if (t->w[i] == c) {
+			t->wplays[i] = (char)plays; /* a follower who joined since */
 			return 0;
-	if (grow((void **)&t->w, &t->wcap, t->nw + 1, sizeof *t->w) != 0)
+		}
+	if (grow((void **)&t->w, &t->wcap, t->nw + 1, sizeof *t->w) != 0 ||
+	    grow((void **)&t->wplays, &t->wpcap, t->nw + 1, sizeof *t->wplays) != 0)
 		return -1;
+	t->wplays[t->nw] = (char)plays;
 	t->w[t->nw++] = c;
 	return 0;
 }
@@ -1832,6 +1852,7 @@ tourney_free(struct tourney *t)
 	free(t->pl);
 	free(t->gm);
 	free(t->w);
+	free(t->wplays);
 	free(t);
 }
 
