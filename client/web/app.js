@@ -1682,7 +1682,7 @@ setInterval(() => {
   if (app.view === 'tourney') renderTourneyClock();
   if (app.view === 'lobby') {
     const now = Date.now();
-    const spans = document.querySelectorAll('#tourneys .t-when');
+    const spans = document.getElementById('tourneys').querySelectorAll('.t-when');
     model.tourneys.forEach((i, k) => { if (spans[k]) spans[k].textContent = tourneyWhen(i, model.tourneyLeft(i, now), null); });
     // an event not followed says nothing when it starts: asked again once
     // its countdown ran out (every few seconds while it is still listed so)
