@@ -748,18 +748,20 @@ do_tourney(struct ctlconn *cc, int argc, char **argv, const char *rest)
 			out(cc, "ERR out of memory");
 			return;
 		}
+		int async = archive_async(srv);
 		cm->ctl = cc->ctl;
 		cm->conn_id = cc->id;
-		cm->async = archive_async(srv);
+		cm->async = async;
 		cc->waiting = 1;
-		/* with SQLite, ctl_made has answered (and freed cm) before this returns */
+		/* with SQLite, ctl_made has answered (and freed cm) before this
+		 * returns: cm is not read after it */
 		if (tourneys_create(srv->tourneys, &m, ctl_made, cm, &why) != 0) {
 			cc->waiting = 0;
 			free(cm);
 			out(cc, "ERR %s", why);
 			return;
 		}
-		if (cm->async && cc->waiting)
+		if (async && cc->waiting)
 			bufferevent_disable(cc->bev, EV_READ);
 		return;
 	}
