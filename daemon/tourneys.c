@@ -1395,6 +1395,22 @@ create_run(store_t *st, void *arg)
 	k->rc = store_tourney_new(st, &k->row);
 }
 
+/* A new event stored: now one of the module's, logged; NULL when out of
+ * memory (the row stays in the store: the next start loads it). */
+static struct tourney *
+created(struct tourneys *ts, const store_tourney_t *row)
+{
+	struct tourney *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->ts = ts;
+	t->row = *row;
+	LIST_INSERT_HEAD(&ts->list, t, link);
+	log_info(&ts->srv->log, "tournament %lld created by %s", (long long)t->row.id,
+	    t->row.creator[0] ? t->row.creator : "the server");
+	return t;
+}
+
 static int
 create_reply(struct conn *c, void *arg, const char **why)
 {
@@ -1404,14 +1420,8 @@ create_reply(struct conn *c, void *arg, const char **why)
 		*why = "the tournament could not be stored";
 		rc = store_unavailable(c->srv->store) ? ERR_STORE_DOWN : ERR_INTERNAL;
 	} else if (k->rc == 0) {
-		struct tourney *t = calloc(1, sizeof *t);
+		struct tourney *t = created(k->ts, &k->row);
 		if (t) {
-			t->ts = k->ts;
-			t->row = k->row;
-			LIST_INSERT_HEAD(&k->ts->list, t, link);
-			log_info(&k->ts->srv->log, "tournament %lld created by %s",
-			    (long long)t->row.id,
-			    t->row.creator[0] ? t->row.creator : "the server");
 			if (c) {
 				watch(t, c);
 				proto_msg_t m;
@@ -1531,15 +1541,9 @@ made_back(void *arg, int cancelled)
 	struct tourneys *ts = md->k.ts;
 	int64_t id = 0;
 	if (!cancelled && md->k.rc == 0) {
-		struct tourney *t = calloc(1, sizeof *t);
-		if (t) {
-			t->ts = ts;
-			t->row = md->k.row;
-			LIST_INSERT_HEAD(&ts->list, t, link);
+		struct tourney *t = created(ts, &md->k.row);
+		if (t)
 			id = t->row.id;
-			log_info(
-			    &ts->srv->log, "tournament %lld created by the server", (long long)id);
-		}
 	}
 	if (md->done)
 		md->done(md->arg, id,
@@ -1804,9 +1808,12 @@ tcancel(
 		*why = "only its creator or an admin cancels it";
 		return ERR_NOT_ADMIN;
 	}
-	if (t->row.state >= TS_OVER || (!admin && t->row.state != TS_SOON)) {
-		*why = t->row.state >= TS_OVER ? "it is over"
-					       : "it has started: an admin may cancel it";
+	if (!admin && t->row.state == TS_RUNNING) {
+		*why = "it has started: an admin may cancel it";
+		return ERR_TOURNEY_CLOSED;
+	}
+	if (t->row.state >= TS_OVER) {
+		*why = "it is over";
 		return ERR_TOURNEY_CLOSED;
 	}
 	proto_msg_t r;
