@@ -602,6 +602,19 @@ open_with(const char *src, int port, const void *pre, size_t npre, int hello,
 	return c;
 }
 
+void
+tc_ask(struct tc *c, const char *line, char *out, size_t n, int ms)
+{
+	const char *l;
+	tc_send(c, "%s", line);
+	while ((l = tc_read(c, ms)))
+		if (!strncmp(l, "OK ", 3) || !strncmp(l, "ERR ", 4)) {
+			snprintf(out, n, "%s", l);
+			return;
+		}
+	snprintf(out, n, "(nothing)");
+}
+
 struct tc *
 tc_guest(int port, const char *name)
 {

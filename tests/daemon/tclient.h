@@ -98,6 +98,9 @@ const char *tc_read(struct tc *c, int ms);
 /* Reads lines until one starts with prefix; NULL after ms. Lines skipped
  * are printed when verbose. */
 const char *tc_expect(struct tc *c, const char *prefix, int ms);
+/* Sends line, then reads until its answer, the first OK or ERR line,
+ * each line within ms: that line into out, or "(nothing)". */
+void tc_ask(struct tc *c, const char *line, char *out, size_t n, int ms);
 /* Whether the server closed the connection within ms. */
 int tc_closed(struct tc *c, int ms);
 /* SHA-256 of the server certificate, hex. */

@@ -39,20 +39,6 @@ static const char *const missed[] = { "h8", "g8", "i8", "k12", "j8", "c3", "k9",
 	"k11", "o15", "n2", "f3" };
 #define POSITION "h8,g8,i8,k12,j8,c3,k9,d3,k10,e3,k11,o15"
 
-/* Sends line; its first OK or ERR into out. */
-static void
-ask(struct tc *c, const char *line, char *out, size_t n)
-{
-	const char *l;
-	tc_send(c, "%s", line);
-	while ((l = tc_read(c, REVIEW_MS)))
-		if (!strncmp(l, "OK ", 3) || !strncmp(l, "ERR ", 4)) {
-			snprintf(out, n, "%s", l);
-			return;
-		}
-	snprintf(out, n, "(nothing)");
-}
-
 /* The game above in a public room (or a private one), black resigning at
  * the end; reviewed; its id into *id. */
 static void
@@ -63,7 +49,7 @@ missed_game(int port, int private_room, long *id)
 	char room[24], code[40], out[256];
 	REQUIRE(b && w, "guests");
 	if (private_room) {
-		ask(b, "CREATE freestyle 15 none black casual none", out, sizeof out);
+		tc_ask(b, "CREATE freestyle 15 none black casual none", out, sizeof out, REVIEW_MS);
 		REQUIRE(sscanf(out, "OK CREATE %23s %39s", room, code) == 2, "%s", out);
 		tc_send(w, "JOIN %s", code);
 		REQUIRE(tc_expect(w, "OK JOIN", LINE_MS), "join: %s", w->line);
@@ -87,7 +73,7 @@ missed_game(int port, int private_room, long *id)
 	REQUIRE(tc_expect(b, "OK HISTORY", LINE_MS), "%s", b->line);
 	char line[64];
 	snprintf(line, sizeof line, "REVIEW %ld", *id);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, REVIEW_MS);
 	REQUIRE(!strncmp(out, "OK REVIEW", 9), "%s", out);
 	REQUIRE(tc_expect(b, "* REVIEWED ", REVIEW_MS) && strstr(b->line, " ok "), "%s", b->line);
 	tc_close(b);
@@ -103,7 +89,7 @@ account(int port, const char *name)
 	if (!c)
 		return NULL;
 	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	ask(c, line, out, sizeof out);
+	tc_ask(c, line, out, sizeof out, REVIEW_MS);
 	if (strncmp(out, "OK REGISTER", 11) != 0) {
 		tc_close(c);
 		return NULL;
@@ -146,11 +132,11 @@ solve(struct tc *c, long id, char *out, size_t n)
 {
 	char line[64];
 	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(c, line, out, n);
+	tc_ask(c, line, out, n, REVIEW_MS);
 	snprintf(line, sizeof line, "SOLVE %ld k8", id);
-	ask(c, line, out, n);
+	tc_ask(c, line, out, n, REVIEW_MS);
 	snprintf(line, sizeof line, "SOLVE %ld %s", id, strstr(out, " l8 ") ? "k7" : "l8");
-	ask(c, line, out, n);
+	tc_ask(c, line, out, n, REVIEW_MS);
 }
 
 static void
@@ -160,36 +146,36 @@ test_solving(int port, long id, int made)
 	struct tc *a = account(port, "ann"), *b = account(port, "ben");
 	REQUIRE(a && b, "accounts");
 	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, REVIEW_MS);
 	CHECK(puzzle_of(out, cls, moves) == id && !strcmp(cls, "vcf") && !strcmp(moves, POSITION),
 	    "the puzzle: %s", out);
 
 	/* a's first try: a quiet move fails, with the solution, rated down */
 	snprintf(line, sizeof line, "SOLVE %ld h8", id);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 432 ", 8), "an occupied point: %s", out);
 	snprintf(line, sizeof line, "SOLVE %ld n2", id);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, REVIEW_MS);
 	int rating = 0;
 	char sol[128] = "";
 	CHECK(sscanf(out, "OK SOLVE %*d failed - %d%*[?] %127s", &rating, sol) == 2 &&
 		rating < 1500 && !strncmp(sol, "k8,", 3),
 	    "a failed try: %s", out);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 441 ", 8), "a move after the end: %s", out);
 
 	/* b solves it: k8, the block, the other point */
 	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, REVIEW_MS);
 	CHECK(puzzle_of(out, cls, moves) == id, "b opens it: %s", out);
 	snprintf(line, sizeof line, "SOLVE %ld k8", id);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, REVIEW_MS);
 	char reply[4] = "";
 	CHECK(sscanf(out, "OK SOLVE %*d more %3s - -", reply) == 1 &&
 		(!strcmp(reply, "l8") || !strcmp(reply, "k7")),
 	    "the double four: %s", out);
 	snprintf(line, sizeof line, "SOLVE %ld %s", id, !strcmp(reply, "l8") ? "k7" : "l8");
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, REVIEW_MS);
 	CHECK(sscanf(out, "OK SOLVE %*d solved - %d", &rating) == 1 && rating > 1500,
 	    "the five: %s", out);
 	/* again: not rated */
@@ -199,7 +185,7 @@ test_solving(int port, long id, int made)
 	long seen[8] = { id };
 	int n = 1;
 	for (;; n++) {
-		ask(b, "PUZZLE next", out, sizeof out);
+		tc_ask(b, "PUZZLE next", out, sizeof out, REVIEW_MS);
 		long next = puzzle_of(out, cls, moves);
 		if (!next || n == 8)
 			break;
@@ -207,7 +193,7 @@ test_solving(int port, long id, int made)
 			CHECK(seen[i] != next, "puzzle %ld given twice: %s", next, out);
 		seen[n] = next;
 		snprintf(line, sizeof line, "SOLVE %ld n2", next); /* no win there */
-		ask(b, line, out, sizeof out);
+		tc_ask(b, line, out, sizeof out, REVIEW_MS);
 		CHECK(strstr(out, " failed ") != NULL, "a quiet move in puzzle %ld: %s", next, out);
 	}
 	CHECK(!strncmp(out, "ERR 456 ", 8) && n == made, "after %d of %d: %s", n, made, out);
@@ -215,24 +201,24 @@ test_solving(int port, long id, int made)
 	struct tc *g = tc_guest(port, "visitor");
 	REQUIRE(g, "guest");
 	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(g, line, out, sizeof out);
+	tc_ask(g, line, out, sizeof out, REVIEW_MS);
 	snprintf(line, sizeof line, "SOLVE %ld n2", id);
-	ask(g, line, out, sizeof out);
+	tc_ask(g, line, out, sizeof out, REVIEW_MS);
 	CHECK(strstr(out, " failed - - k8,") != NULL, "a guest rated: %s", out);
-	ask(g, "PUZZLE next", out, sizeof out);
+	tc_ask(g, "PUZZLE next", out, sizeof out, REVIEW_MS);
 	CHECK(puzzle_of(out, cls, moves) > 0, "a guest's next: %s", out);
 	/* daily: one for everyone */
 	char d1[512], d2[512];
-	ask(a, "PUZZLE daily", d1, sizeof d1);
-	ask(g, "PUZZLE daily", d2, sizeof d2);
+	tc_ask(a, "PUZZLE daily", d1, sizeof d1, REVIEW_MS);
+	tc_ask(g, "PUZZLE daily", d2, sizeof d2, REVIEW_MS);
 	CHECK(puzzle_of(d1, cls, moves) > 0 && !strcmp(d1, d2), "daily: %s / %s", d1, d2);
 	/* refusals */
-	ask(g, "PUZZLE 99999", out, sizeof out);
+	tc_ask(g, "PUZZLE 99999", out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 402 ", 8), "no such puzzle: %s", out);
-	ask(g, "PUZZLE soon", out, sizeof out);
+	tc_ask(g, "PUZZLE soon", out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 402 ", 8), "a word: %s", out);
 	snprintf(line, sizeof line, "SOLVE %ld k8", 99999L);
-	ask(g, line, out, sizeof out);
+	tc_ask(g, line, out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 441 ", 8), "not open: %s", out);
 	tc_close(a);
 	tc_close(b);
@@ -253,23 +239,23 @@ test_second_device(int port, long id)
 	struct tc *one = account(port, "dev"), *two = tc_open(port, 1);
 	REQUIRE(one && two, "connections");
 	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(one, line, out, sizeof out);
+	tc_ask(one, line, out, sizeof out, REVIEW_MS);
 	REQUIRE(!strncmp(out, "OK PUZZLE", 9), "%s", out);
 	tc_send(one, "SOLVE %ld k8", id); /* not waited for */
-	ask(two, "LOGIN dev s3cret-pass", out, sizeof out);
+	tc_ask(two, "LOGIN dev s3cret-pass", out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "OK LOGIN dev ", 13), "the second device's login: %s", out);
 	CHECK(tc_expect(one, "* BYE takeover", LINE_MS) != NULL, "the first device: %s", one->line);
 	snprintf(line, sizeof line, "SOLVE %ld k8", id);
-	ask(two, line, out, sizeof out);
+	tc_ask(two, line, out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 441 ", 8), "a puzzle the new connection never opened: %s", out);
 	solve(two, id, out, sizeof out);
 	int rating = 0;
 	CHECK(sscanf(out, "OK SOLVE %*d solved - %d", &rating) == 1 && rating > 1500,
 	    "solved on the second device, the first try: %s", out);
 	snprintf(line, sizeof line, "PUZZLE %ld", id);
-	ask(two, line, out, sizeof out);
+	tc_ask(two, line, out, sizeof out, REVIEW_MS);
 	snprintf(line, sizeof line, "SOLVE %ld n2", id);
-	ask(two, line, out, sizeof out);
+	tc_ask(two, line, out, sizeof out, REVIEW_MS);
 	CHECK(strstr(out, " failed - - ") != NULL, "a later try rated: %s", out);
 	tc_close(one);
 	tc_close(two);
@@ -293,7 +279,7 @@ test_flood(int port, long id)
 		char name[16];
 		snprintf(name, sizeof name, "rush%d", i);
 		REQUIRE((c[i] = tc_guest(port, name)), "guest %d", i);
-		ask(c[i], line, out, sizeof out);
+		tc_ask(c[i], line, out, sizeof out, REVIEW_MS);
 		REQUIRE(!strncmp(out, "OK PUZZLE", 9), "%s", out);
 	}
 	for (int i = 0; i < FLOOD; i++)
@@ -332,9 +318,9 @@ run(void)
 	struct tc *early = tc_guest(d.port, "early");
 	REQUIRE(early, "guest");
 	char out[256];
-	ask(early, "PUZZLE next", out, sizeof out);
+	tc_ask(early, "PUZZLE next", out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 456 ", 8), "a puzzle before any: %s", out);
-	ask(early, "PUZZLE daily", out, sizeof out);
+	tc_ask(early, "PUZZLE daily", out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 456 ", 8), "a daily puzzle before any: %s", out);
 	tc_close(early);
 
@@ -359,7 +345,7 @@ run(void)
 	REQUIRE(tc_pair_guests(
 		    d.port, "seatb", "seatw", "freestyle 15 none", &b, &w, room, sizeof room) == 0,
 	    "%s", tc_why);
-	ask(b, "PUZZLE next", out, sizeof out);
+	tc_ask(b, "PUZZLE next", out, sizeof out, REVIEW_MS);
 	CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room), "seated: %s", out);
 	tc_close(b);
 	tc_close(w);

@@ -93,20 +93,6 @@ finished_game(int port, const char *bn, const char *wn)
 	return id;
 }
 
-/* Sends line; the first OK or ERR answer into out. */
-static void
-ask(struct tc *c, const char *line, char *out, size_t n)
-{
-	const char *l;
-	tc_send(c, "%s", line);
-	while ((l = tc_read(c, LINE_MS)))
-		if (!strncmp(l, "OK ", 3) || !strncmp(l, "ERR ", 4)) {
-			snprintf(out, n, "%s", l);
-			return;
-		}
-	snprintf(out, n, "(nothing)");
-}
-
 /* Reads c's lines to * REVIEWED of game: its line; the * REVIEWING seen
  * (first and last done, how many) into the counters. */
 static const char *
@@ -179,15 +165,15 @@ test_review(int port, long game, const struct daemon *d)
 	int first, last, n;
 	struct tc *a = tc_guest(port, "student");
 	REQUIRE(a, "guest");
-	ask(a, "MARKS 999999", out, sizeof out);
+	tc_ask(a, "MARKS 999999", out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 402 ", 8), "no such game: %s", out);
 	char line[64];
 	snprintf(line, sizeof line, "MARKS %ld", game);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 455 ", 8), "MARKS before a review: %s", out);
 
 	snprintf(line, sizeof line, "REVIEW %ld", game);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	char ok[64];
 	snprintf(ok, sizeof ok, "OK REVIEW %ld", game);
 	CHECK(!strcmp(out, ok), "REVIEW: %s", out);
@@ -225,7 +211,7 @@ test_review(int port, long game, const struct daemon *d)
 	}
 
 	/* asked again: at once, from the store */
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strcmp(out, ok), "REVIEW again: %s", out);
 	end = reviewed(a, game, &first, &last, &n);
 	CHECK(end && n == 0 && strstr(end, " ok 9 "), "a stored review searched again: %d, %s", n,
@@ -263,15 +249,15 @@ test_join(int port, long game)
 		  *c = tc_guest(port, "joiner3");
 	REQUIRE(a && b && c, "guests");
 	snprintf(line, sizeof line, "REVIEW %ld", game);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK REVIEW", 9), "a: %s", out);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK REVIEW", 9), "b joins: %s", out);
 	tc_close(a); /* it goes on */
 	const char *end = reviewed(b, game, &first, &last, &n);
 	CHECK(end && strstr(end, " ok "), "b: %s", end ? end : "nothing");
 	/* once stored, anyone gets it at once */
-	ask(c, line, out, sizeof out);
+	tc_ask(c, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK REVIEW", 9), "c: %s", out);
 	end = reviewed(c, game, &first, &last, &n);
 	CHECK(end && n == 0, "c: stored: %s", end ? end : "nothing");
@@ -291,24 +277,24 @@ test_refusals(int port, long private_game)
 		    port, "seatb", "seatw", "freestyle 15 none", &b, &w, room, sizeof room) == 0,
 	    "%s", tc_why);
 	snprintf(line, sizeof line, "REVIEW %ld", private_game);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room), "seated: %s", out);
 	snprintf(line, sizeof line, "MARKS %ld", private_game);
-	ask(w, line, out, sizeof out);
+	tc_ask(w, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 452 ", 8), "seated, MARKS: %s", out);
 	/* the game under way: the newest row, one after the private game's */
 	struct tc *x = tc_guest(port, "stranger");
 	REQUIRE(x, "guest");
 	snprintf(line, sizeof line, "REVIEW %ld", private_game + 1);
-	ask(x, line, out, sizeof out);
+	tc_ask(x, line, out, sizeof out, LINE_MS);
 	CHECK(
 	    !strncmp(out, "ERR 452 ", 8) && strstr(out, "still being played"), "running: %s", out);
 	/* a private room's game: not for a stranger */
 	snprintf(line, sizeof line, "REVIEW %ld", private_game);
-	ask(x, line, out, sizeof out);
+	tc_ask(x, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 454 ", 8), "a stranger, a private game: %s", out);
 	snprintf(line, sizeof line, "MARKS %ld", private_game);
-	ask(x, line, out, sizeof out);
+	tc_ask(x, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 454 ", 8), "a stranger's MARKS: %s", out);
 	tc_send(b, "RESIGN %s", room);
 	REQUIRE(tc_expect(w, "* OVER", LINE_MS), "no * OVER: %s", w->line);
@@ -326,20 +312,20 @@ test_limits(int port, long g1, long g2, long g3)
 	struct tc *a = tc_guest(port, "thrifty"), *b = tc_guest(port, "queued");
 	REQUIRE(a && b, "guests");
 	snprintf(line, sizeof line, "REVIEW %ld", g1);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK REVIEW", 9), "the first: %s", out);
 	snprintf(line, sizeof line, "REVIEW %ld", g2);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 506 ", 8) && strstr(out, "queue"), "the queue of one: %s", out);
 	int first, last, n;
 	CHECK(reviewed(a, g1, &first, &last, &n) != NULL, "the first's end");
 	snprintf(line, sizeof line, "REVIEW %ld", g3);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 453 ", 8) && strstr(out, "a guest may start 1 review an hour"),
 	    "the second of a guest: %s", out);
 	/* a stored one is free */
 	snprintf(line, sizeof line, "REVIEW %ld", g1);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK REVIEW", 9), "a stored one: %s", out);
 	tc_close(a);
 	tc_close(b);
@@ -374,7 +360,7 @@ run(void)
 	struct tc *b = tc_guest(d.port, "privb"), *w = tc_guest(d.port, "privw");
 	REQUIRE(b && w, "guests");
 	char out[256], room[24], code[40];
-	ask(b, "CREATE freestyle 15 none black casual none", out, sizeof out);
+	tc_ask(b, "CREATE freestyle 15 none black casual none", out, sizeof out, LINE_MS);
 	REQUIRE(sscanf(out, "OK CREATE %23s %39s", room, code) == 2, "%s", out);
 	tc_send(w, "JOIN %s", code);
 	REQUIRE(tc_expect(w, "OK JOIN", LINE_MS), "join: %s", w->line);
@@ -384,7 +370,7 @@ run(void)
 	long priv = atol(b->line + 7);
 	char line[64];
 	snprintf(line, sizeof line, "REVIEW %ld", priv);
-	ask(w, line, out, sizeof out); /* a player of it may */
+	tc_ask(w, line, out, sizeof out, LINE_MS); /* a player of it may */
 	CHECK(!strncmp(out, "OK REVIEW", 9), "a player, a private game: %s", out);
 	int first, last, n;
 	CHECK(reviewed(w, priv, &first, &last, &n) != NULL, "the private game's review");
@@ -445,7 +431,7 @@ test_failed(void)
 	struct tc *a = tc_guest(d.port, "unlucky");
 	REQUIRE(a, "guest");
 	snprintf(line, sizeof line, "REVIEW %ld", game);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK REVIEW", 9), "REVIEW: %s", out);
 	int first, last, n;
 	const char *end = reviewed(a, game, &first, &last, &n);
@@ -453,15 +439,15 @@ test_failed(void)
 	snprintf(want, sizeof want, "* REVIEWED %ld failed 0 0", game);
 	CHECK(end && !strcmp(end, want), "a refused review's end: %s", end ? end : "none");
 	snprintf(line, sizeof line, "MARKS %ld", game);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 455 ", 8), "MARKS of a failed review: %s", out);
 	snprintf(line, sizeof line, "REVIEW %ld", game);
-	ask(a, line, out, sizeof out); /* a guest's one an hour, given back */
+	tc_ask(a, line, out, sizeof out, LINE_MS); /* a guest's one an hour, given back */
 	CHECK(!strncmp(out, "OK REVIEW", 9), "asked again: %s", out);
 	end = reviewed(a, game, &first, &last, &n);
 	CHECK(end && strstr(end, " ok "), "made the second time: %s", end ? end : "none");
 	snprintf(line, sizeof line, "MARKS %ld", game);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK MARKS", 8), "MARKS after: %s", out);
 	long ok = tc_metric(mport, "gomokud_reviews_total{result=\"ok\"}");
 	long failed = tc_metric(mport, "gomokud_reviews_total{result=\"failed\"}");
@@ -541,7 +527,7 @@ test_flood(void)
 	int last = FLOOD - 1;
 	while (last > 0 && !refused[last])
 		last--;
-	ask(c[last], line, out, sizeof out);
+	tc_ask(c[last], line, out, sizeof out, LINE_MS);
 	int first, lastdone, n;
 	CHECK(!strncmp(out, "OK REVIEW", 9) && reviewed(c[last], game, &first, &lastdone, &n) &&
 		n == 0,

@@ -44,19 +44,6 @@ struct game {
 static struct game games[NG];
 static int ngames, nended;
 
-static void
-ask(struct tc *c, const char *line, char *out, size_t n)
-{
-	const char *l;
-	tc_send(c, "%s", line);
-	while ((l = tc_read(c, LINE_MS)))
-		if (!strncmp(l, "OK ", 3) || !strncmp(l, "ERR ", 4)) {
-			snprintf(out, n, "%s", l);
-			return;
-		}
-	snprintf(out, n, "(nothing)");
-}
-
 /* One * TGAME line of event id. */
 static void
 take(long id, const char *l)
@@ -132,11 +119,11 @@ run(void)
 	char out[256], line[96];
 	struct tc *boss = tc_open(d.port, 1);
 	REQUIRE(boss, "connect");
-	ask(boss, "REGISTER aboss s3cret-pass", out, sizeof out);
+	tc_ask(boss, "REGISTER aboss s3cret-pass", out, sizeof out, LINE_MS);
 	REQUIRE(!strncmp(out, "OK REGISTER", 11), "REGISTER: %s", out);
 	snprintf(line, sizeof line, "TCREATE arena freestyle 15 60+0 none casual both 5 %d Arena",
 	    ARENA_S / 60);
-	ask(boss, line, out, sizeof out);
+	tc_ask(boss, line, out, sizeof out, LINE_MS);
 	long id;
 	REQUIRE(sscanf(out, "OK TCREATE %ld", &id) == 1, "TCREATE: %s", out);
 	struct tc *p[3];
@@ -145,12 +132,12 @@ run(void)
 		snprintf(name, sizeof name, "p%d", i + 1);
 		REQUIRE((p[i] = tc_guest(d.port, name)), "guest %s", name);
 		snprintf(line, sizeof line, "TJOIN %ld", id);
-		ask(p[i], line, out, sizeof out);
+		tc_ask(p[i], line, out, sizeof out, LINE_MS);
 		REQUIRE(!strncmp(out, "OK TJOIN", 8), "%s: %s", name, out);
 	}
 	for (int level = 1; level <= 3; level++) {
 		snprintf(line, sizeof line, "TBOT %ld %d", id, level);
-		ask(boss, line, out, sizeof out);
+		tc_ask(boss, line, out, sizeof out, LINE_MS);
 		REQUIRE(!strncmp(out, "OK TBOT", 7), "TBOT %d: %s", level, out);
 	}
 	/* the guests resign each game they get; the boss follows the arena */

@@ -39,20 +39,6 @@
 
 enum { EVENT_MS = 120000, NGAMES = 64 };
 
-/* Sends line; its first OK or ERR into out. */
-static void
-ask(struct tc *c, const char *line, char *out, size_t n)
-{
-	const char *l;
-	tc_send(c, "%s", line);
-	while ((l = tc_read(c, LINE_MS)))
-		if (!strncmp(l, "OK ", 3) || !strncmp(l, "ERR ", 4)) {
-			snprintf(out, n, "%s", l);
-			return;
-		}
-	snprintf(out, n, "(nothing)");
-}
-
 static struct tc *
 account(int port, const char *name)
 {
@@ -61,7 +47,7 @@ account(int port, const char *name)
 	if (!c)
 		return NULL;
 	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	ask(c, line, out, sizeof out);
+	tc_ask(c, line, out, sizeof out, LINE_MS);
 	if (strncmp(out, "OK REGISTER", 11) != 0) {
 		printf("# REGISTER %s: %s\n", name, out);
 		tc_close(c);
@@ -78,7 +64,7 @@ create(struct tc *c, const char *args, char *out, size_t n)
 	char line[256];
 	long id = -1;
 	snprintf(line, sizeof line, "TCREATE %s", args);
-	ask(c, line, out, n);
+	tc_ask(c, line, out, n, LINE_MS);
 	if (sscanf(out, "OK TCREATE %ld", &id) != 1)
 		return -1;
 	return id;
@@ -171,38 +157,38 @@ test_refusals(int port)
 	CHECK(!strncmp(out, "ERR 402 ", 8), "a start 2 s away: %s", out);
 	create(a, "swiss freestyle 15 300+0 none casual people 60 99", out, sizeof out);
 	CHECK(!strncmp(out, "ERR 402 ", 8), "99 rounds: %s", out);
-	ask(g, "TJOIN 99999", out, sizeof out);
+	tc_ask(g, "TJOIN 99999", out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 457 ", 8), "an unknown event: %s", out);
 	long bots = create(
 	    a, "robin freestyle 15 60+0 none casual bots 600 1 bots only", out, sizeof out);
 	REQUIRE(bots > 0, "TCREATE: %s", out);
 	char line[64];
 	snprintf(line, sizeof line, "TJOIN %ld", bots);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 459 ", 8), "a person in a bots' event: %s", out);
 	snprintf(line, sizeof line, "TBOT %ld 3", bots);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 416 ", 8), "bots added by another: %s", out);
 	long rated = create(
 	    a, "swiss renju 15 600+5 none rated people 600 3 Rated", out, sizeof out);
 	REQUIRE(rated > 0, "TCREATE: %s", out);
 	snprintf(line, sizeof line, "TJOIN %ld", rated);
-	ask(g, line, out, sizeof out);
+	tc_ask(g, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 459 ", 8), "a guest in a rated event: %s", out);
 	snprintf(line, sizeof line, "TBOT %ld 3", rated);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 459 ", 8), "a bot in a people's event: %s", out);
 	create(a, "arena freestyle 15 60+0 none casual both 600 10", out, sizeof out);
 	CHECK(!strncmp(out, "ERR 453 ", 8), "a third event not over (2 an account): %s", out);
 	/* its creator cancels one: said to its watchers, and a third may come */
 	snprintf(line, sizeof line, "TCANCEL %ld", rated);
-	ask(a, line, out, sizeof out);
+	tc_ask(a, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "OK TCANCEL ", 11), "a cancel by its creator: %s", out);
 	char want[64];
 	snprintf(want, sizeof want, "* TOURNEY %ld swiss cancelled ", rated);
 	CHECK(tc_expect(a, want, LINE_MS), "no %s (last: %s)", want, a->line);
 	snprintf(line, sizeof line, "TJOIN %ld", rated);
-	ask(b, line, out, sizeof out);
+	tc_ask(b, line, out, sizeof out, LINE_MS);
 	CHECK(!strncmp(out, "ERR 458 ", 8), "joining a cancelled event: %s", out);
 	tc_close(g);
 	tc_close(a);
@@ -232,7 +218,7 @@ test_robin_bots(int port)
 	for (int level = 1; level <= 4; level++) {
 		/* a reply sent after the store's write keeps the request's tag */
 		snprintf(line, sizeof line, "#b%d TBOT %ld %d", level, id, level);
-		ask(a, line, out, sizeof out);
+		tc_ask(a, line, out, sizeof out, LINE_MS);
 		char tagged[64];
 		snprintf(tagged, sizeof tagged, "OK #b%d TBOT %ld bot%d", level, id, level);
 		CHECK(!strcmp(out, tagged), "TBOT %d: %s", level, out);
@@ -391,7 +377,7 @@ test_swiss7(int port)
 		snprintf(name, sizeof name, "p%d", i + 1);
 		p[i] = tc_guest(port, name);
 		REQUIRE(p[i], "guest %s", name);
-		ask(p[i], line, out, sizeof out);
+		tc_ask(p[i], line, out, sizeof out, LINE_MS);
 		REQUIRE(!strncmp(out, "OK TJOIN ", 9), "%s: %s", name, out);
 	}
 	static struct seen s;
@@ -465,7 +451,7 @@ account_token(int port, const char *name)
 	if (!c)
 		return NULL;
 	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	ask(c, line, out, sizeof out);
+	tc_ask(c, line, out, sizeof out, LINE_MS);
 	char who[32];
 	if (sscanf(out, "OK REGISTER %31s %79s", who, c->token) != 2) {
 		printf("# REGISTER %s: %s\n", name, out);
@@ -510,7 +496,7 @@ test_kill(void)
 		char name[8];
 		snprintf(name, sizeof name, "kk%d", i + 1);
 		REQUIRE((k[i] = account_token(d1.port, name)), "%s", name);
-		ask(k[i], line, out, sizeof out);
+		tc_ask(k[i], line, out, sizeof out, LINE_MS);
 		REQUIRE(!strncmp(out, "OK TJOIN ", 9), "%s: %s", name, out);
 	}
 	static struct seen s;
@@ -534,7 +520,7 @@ test_kill(void)
 	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "gomokud did not start again");
 	host = tc_open(d2.port, 1);
 	REQUIRE(host, "connect");
-	ask(host, "LOGIN khost s3cret-pass", out, sizeof out);
+	tc_ask(host, "LOGIN khost s3cret-pass", out, sizeof out, LINE_MS);
 	REQUIRE(!strncmp(out, "OK LOGIN", 8), "LOGIN: %s", out);
 	snprintf(line, sizeof line, "TWATCH %ld", id);
 	tc_send(host, "%s", line);

@@ -293,20 +293,6 @@ serve(struct figures *f, struct tc *admin, long id, int ms, int *over)
 	} while (!*over && now_ms() < end);
 }
 
-/* Sends line to c and reads to its OK or ERR: into out. */
-static void
-ask(struct tc *c, const char *line, char *out, size_t n)
-{
-	const char *l;
-	tc_send(c, "%s", line);
-	while ((l = tc_read(c, LINE_MS)))
-		if (!strncmp(l, "OK ", 3) || !strncmp(l, "ERR ", 4)) {
-			snprintf(out, n, "%s", l);
-			return;
-		}
-	snprintf(out, n, "(nothing)");
-}
-
 /* ---- one binary's run -------------------------------------------------------- */
 
 static int
@@ -333,7 +319,7 @@ block(struct figures *f, int number)
 		fprintf(stderr, "arenabench: the admin could not connect\n");
 		goto out;
 	}
-	ask(admin, "REGISTER abench bench-pass-48", out, sizeof out);
+	tc_ask(admin, "REGISTER abench bench-pass-48", out, sizeof out, LINE_MS);
 	if (strncmp(out, "OK REGISTER", 11) != 0) {
 		fprintf(stderr, "arenabench: REGISTER: %s\n", out);
 		goto out;
@@ -354,7 +340,7 @@ block(struct figures *f, int number)
 	    (double)(now_ms() - t0) / 1e3);
 	snprintf(line, sizeof line,
 	    "TCREATE arena freestyle 15 180+0 none casual people 5 %d Bench arena", minutes);
-	ask(admin, line, out, sizeof out);
+	tc_ask(admin, line, out, sizeof out, LINE_MS);
 	long id;
 	if (sscanf(out, "OK TCREATE %ld", &id) != 1) {
 		fprintf(stderr, "arenabench: %s: %s\n", line, out);
