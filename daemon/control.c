@@ -707,7 +707,7 @@ do_tourney(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	struct server *srv = cc->ctl->srv;
 	const char *why = "";
 	if (!srv->tourneys) {
-		out(cc, "ERR this server runs no tournaments (no database, or a cluster's node)");
+		out(cc, "ERR this server runs no tournaments (no database)");
 		return;
 	}
 	if (argc == 1 && strcmp(argv[0], "list") == 0 && !rest[0]) {

@@ -68,7 +68,7 @@ struct server {
 	struct analysis *analysis;   /* ANALYSE on the bots' workers; NULL: none */
 	struct reviews *reviews;     /* REVIEW, MARKS: games reviewed on them; NULL: none */
 	struct puzzles *puzzles;     /* PUZZLE, SOLVE: puzzles from reviews; NULL: none */
-	struct tourneys *tourneys;   /* tournaments; NULL: none (no store, a cluster) */
+	struct tourneys *tourneys;   /* tournaments; NULL: none (no store) */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */

@@ -711,7 +711,7 @@ server_init(struct server *srv)
 	if (restore_games(srv) < 0)
 		return -1;
 	/* after the rooms: a tournament's pairings find their restored games */
-	srv->tourneys = tourneys_new(srv); /* NULL: none (no store, a cluster) */
+	srv->tourneys = tourneys_new(srv); /* NULL: none (no store) */
 	/* the other nodes, when a cluster is configured: the core asks them
 	 * through srv->world (world.h) */
 	err[0] = '\0';

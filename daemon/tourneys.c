@@ -63,6 +63,11 @@ struct tgame {
 	int forfeit;       /* the result the server decided (a forfeit), or 0 */
 	int saving;        /* its result is at the store */
 	int want;          /* the result the game gave, not yet stored (0: none) */
+	/* on several nodes: a player of another node asked for (world.h's
+	 * seat_far), its seat here once given, or that it cannot play now */
+	int asking;
+	struct session *far[2];
+	char far_no[2];
 };
 
 struct watcher {
@@ -83,6 +88,11 @@ struct tourney {
 	int pairing; /* a round's pairings are at the store */
 	int saving;  /* its state is at the store */
 	int old;     /* over before the start's load window: read back for TWATCH */
+	/* on several nodes (world.h): this node runs it; its memory is the
+	 * store's as just read (no need to read it again to run it); the
+	 * store may hold newer (another node's change): read it again; being
+	 * read; read it to run it from now on */
+	int runs, fresh, stale, loading, adopting;
 };
 
 struct tourneys {
@@ -92,6 +102,8 @@ struct tourneys {
 	struct event *soon;          /* the results of ended games, taken off the rooms' call */
 	int daily[CONFIG_MAX_DAILY]; /* a tourney-daily event being stored */
 	int64_t daily_bad[CONFIG_MAX_DAILY]; /* the slot a refused line was logged for */
+	int failed;                          /* the start's load ran out of memory */
+	int scan, scanning; /* the events' list is to be read again (another node's new one) */
 };
 
 /* --- small things --- */
@@ -505,6 +517,8 @@ op_back(void *arg, int cancelled)
 {
 	struct op *o = arg;
 	struct tourney *t = cancelled ? NULL : find(o->ts, o->tid);
+	if (!cancelled && o->rc == 0) /* the other nodes read it again */
+		world_tourney_changed(&o->ts->srv->world, o->tid);
 	if (o->back)
 		o->back(o, t);
 	free(o->games);
@@ -654,6 +668,9 @@ game_over(void *arg, struct room *r)
 			event_active(ts->soon, 0, 0);
 			return;
 		}
+	/* a pairing this node has not read yet (another node's event): the
+	 * node that runs it takes the result from the game's row */
+	world_tourney_changed(&ts->srv->world, 0);
 }
 
 /* Each pairing whose result is known and not yet stored. */
@@ -685,6 +702,7 @@ struct starting {
 	struct tourneys *ts;
 	int64_t tid, gid;
 	struct session *bots[2];
+	struct session *far[2]; /* seats of other nodes' players (seat_far) */
 };
 
 static struct tgame *
@@ -711,10 +729,13 @@ static void
 started(void *arg, struct room *r, game_err_t e)
 {
 	struct starting *s = arg;
-	if (!r) { /* shutdown: the bots go with every session */
+	if (!r) { /* shutdown: the bots and seats go with every session */
 		free(s);
 		return;
 	}
+	for (int k = 0; k < 2; k++) /* their players are sent here, or the seats go */
+		if (s->far[k])
+			world_seat_far_done(&s->ts->srv->world, s->far[k], e == GERR_OK ? r : NULL);
 	struct tourney *t = find(s->ts, s->tid);
 	int i = -1;
 	struct tgame *g = t ? game_by_id(t, s->gid, &i) : NULL;
@@ -764,6 +785,18 @@ person_here(struct tourney *t, int p)
 	return s;
 }
 
+/* Whether player p, a person, is here to play, or online on another node
+ * (whose seat is asked for when its game starts). */
+static int
+person_online(struct tourney *t, int p)
+{
+	if (person_here(t, p))
+		return 1;
+	struct world_place wp;
+	world_user_where(&t->ts->srv->world, t->pl[p].row.name, &wp);
+	return wp.at == WORLD_THERE && !wp.away;
+}
+
 /* The session that plays for player p now: a new bot of its level, or
  * the person (person_here); NULL when absent. */
 static struct session *
@@ -783,23 +816,106 @@ seat_of(struct tourney *t, int p, struct session **bot)
 	return s;
 }
 
-/* Starts pairing i's game when both players are here; past its deadline,
- * the absent forfeit. */
+struct farseat {
+	struct tourneys *ts;
+	int64_t tid, gid;
+	int side;
+};
+
+static void try_start(struct tourney *t, int i, int64_t now);
+
+/* A far player's seat came (or NULL: it cannot play now). */
+static void
+far_back(void *arg, struct session *s)
+{
+	struct farseat *f = arg;
+	struct tourney *t = find(f->ts, f->tid);
+	int i = -1;
+	struct tgame *g = t ? game_by_id(t, f->gid, &i) : NULL;
+	if (g && g->asking) {
+		g->asking--;
+		g->far[f->side] = s;
+		g->far_no[f->side] = !s;
+		if (s && !g->asking && t->runs) /* NULL: the next tick (maybe a shutdown's) */
+			try_start(t, i, clock_now_ms());
+	} else if (s) {
+		world_seat_far_done(&f->ts->srv->world, s, NULL);
+	}
+	free(f);
+}
+
+/* The seats of another node's players that pairing g holds go. */
+static void
+far_drop(struct tourney *t, struct tgame *g)
+{
+	for (int k = 0; k < 2; k++) {
+		if (g->far[k])
+			world_seat_far_done(&t->ts->srv->world, g->far[k], NULL);
+		g->far[k] = NULL;
+		g->far_no[k] = 0;
+	}
+}
+
+/* Asks the node of pairing g's player on side k, a person online there,
+ * for a seat: whether it was asked. */
+static int
+far_ask(struct tourney *t, struct tgame *g, int k)
+{
+	struct server *srv = t->ts->srv;
+	const char *name = t->pl[k ? g->second : g->first].row.name, *why = NULL;
+	struct world_place wp;
+	world_user_where(&srv->world, name, &wp);
+	if (wp.at != WORLD_THERE || wp.away)
+		return 0;
+	struct farseat *f = calloc(1, sizeof *f);
+	if (!f)
+		return 0;
+	*f = (struct farseat){ t->ts, t->row.id, g->row.id, k };
+	g->asking++; /* before: an answer may come at once */
+	if (world_seat_far(&srv->world, name, far_back, f, &why) != GERR_PENDING) {
+		g->asking--;
+		free(f);
+		return 0;
+	}
+	return 1;
+}
+
+/* Starts pairing i's game when both players are here (a person of
+ * another node is asked for first, and plays here: world.h's seat_far);
+ * past its deadline, the absent forfeit. */
 static void
 try_start(struct tourney *t, int i, int64_t now)
 {
 	struct tgame *g = &t->gm[i];
 	struct server *srv = t->ts->srv;
-	if (g->row.result != TR_PENDING || g->row.room[0] || g->starting || g->saving || g->want)
+	if (g->row.result != TR_PENDING || g->row.room[0] || g->starting || g->saving || g->want ||
+	    g->asking)
 		return;
-	struct session *bot[2], *a = seat_of(t, g->first, &bot[0]);
-	struct session *b = seat_of(t, g->second, &bot[1]);
+	/* the persons not here: their nodes are asked, once */
+	int asked = 0;
+	for (int k = 0; k < 2; k++) {
+		int p = k ? g->second : g->first;
+		if (p == TOURNEY_BYE || t->pl[p].row.bot_level > 0 || g->far[k] || g->far_no[k] ||
+		    person_here(t, p))
+			continue;
+		asked |= far_ask(t, g, k);
+	}
+	if (asked || g->asking)
+		return;
+	struct session *bot[2], *a, *b;
+	a = g->far[0] ? g->far[0] : seat_of(t, g->first, &bot[0]);
+	b = g->far[1] ? g->far[1] : seat_of(t, g->second, &bot[1]);
+	if (g->far[0])
+		bot[0] = NULL;
+	if (g->far[1])
+		bot[1] = NULL;
 	if (!a || !b || session_make_room(a) || session_make_room(b)) {
 		for (int k = 0; k < 2; k++)
 			if (bot[k])
 				botplay_drop(srv->botplay, bot[k]);
 		if (now < g->deadline)
 			return;
+		far_drop(t, g);
 		g->forfeit = !a && !b ? TR_BOTH_FORFEIT : !a ? TR_FIRST_FORFEIT : TR_SECOND_FORFEIT;
 		log_info(&srv->log, "tournament %lld: round %d board %d: %s forfeits",
 		    (long long)t->row.id, g->row.round, g->row.board,
@@ -827,6 +943,9 @@ try_start(struct tourney *t, int i, int64_t now)
 	s->gid = g->row.id;
 	s->bots[0] = bot[0];
 	s->bots[1] = bot[1];
+	s->far[0] = g->far[0];
+	s->far[1] = g->far[1];
+	g->far[0] = g->far[1] = NULL;
 	room_set_tpair(r, g->row.id);
 	g->starting = 1;
 	t->pl[g->first].game = i;
@@ -844,11 +963,14 @@ check_first_moves(struct tourney *t, int64_t now)
 	int64_t limit = (int64_t)t->ts->srv->cfg.tourney_first_move * 1000;
 	for (int i = 0; i < t->ngm; i++) {
 		struct tgame *g = &t->gm[i];
-		if (g->row.result != TR_PENDING || !g->row.room[0] || !g->began_ms || g->forfeit ||
-		    now - g->began_ms < limit)
+		if (g->row.result != TR_PENDING || !g->row.room[0] || g->forfeit)
 			continue;
 		struct room *r = room_find(t->ts->srv, g->row.room);
 		if (!r || !room_unfinished(r) || room_position(r)->nmoves > 0)
+			continue;
+		if (!g->began_ms) /* a game this node took over: from now */
+			g->began_ms = now;
+		if (now - g->began_ms < limit)
 			continue;
 		g->forfeit = TR_FIRST_FORFEIT;
 		log_info(&t->ts->srv->log, "tournament %lld: room %s: no first move, %s forfeits",
@@ -994,7 +1116,7 @@ pair_arena(struct tourney *t)
 		struct tplayer *pl = &t->pl[p];
 		if (pl->row.withdrawn || pl->game >= 0)
 			continue;
-		if (pl->row.bot_level == 0 && !person_here(t, p))
+		if (pl->row.bot_level == 0 && !person_online(t, p))
 			continue; /* not here: an arena waits for it */
 		w[nw].player = k;
 		w[nw].points = pts[k];
@@ -1182,6 +1304,10 @@ schedule(struct tourneys *ts)
 	}
 }
 
+static void rescan(struct tourneys *ts);
+static void ask_runs(struct tourney *t);
+static void reload(struct tourney *t);
+
 static void
 tick_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -1190,124 +1316,472 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	int64_t now = clock_now_ms();
-	schedule(ts);
-	LIST_FOREACH (t, &ts->list, link)
-		step(t, now);
+	/* one node makes the schedule's events (tournament 0: the schedule) */
+	if (ts->srv->cfg.ndaily && world_tourney_runs(&ts->srv->world, 0))
+		schedule(ts);
+	if (ts->scan && !ts->scanning)
+		rescan(ts);
+	LIST_FOREACH (t, &ts->list, link) {
+		ask_runs(t);
+		if (t->stale && !t->loading && !t->pairing && !t->saving)
+			reload(t);
+		if (t->runs && !t->stale && !t->loading) {
+			step(t, now);
+		} else if (t->row.state == TS_RUNNING) {
+			/* another node's: the games here, and the followers here */
+			check_first_moves(t, now);
+			push_standings(t);
+		}
+	}
 }
 
 /* --- loading --- */
 
-struct loading {
-	struct tourneys *ts;
-	struct tourney *t;
-	int failed, skipped;
+/* What the store has of pairing i's game (a game's row naming it). */
+struct linked {
+	int has, ended, result;
+	char black[STORE_NAME_MAX + 1];
+	char room[STORE_ROOM_MAX + 1];
+};
+
+/* An event as the store has it: its row, its players, its pairings and
+ * the game each pending one's row names. Read on the store thread (or on
+ * the loop at the start), merged on the loop. */
+struct loaded {
+	int rc; /* 0, STORE_NOT_FOUND, or the store's error */
+	store_tourney_t row;
+	store_tplayer_t *pl;
+	int npl, plcap;
+	store_tgame_t *gm;
+	int ngm, gmcap;
+	struct linked *ln; /* ngm of them */
 };
 
 static void
-load_player(void *arg, const store_tplayer_t *p)
+loaded_free(struct loaded *l)
 {
-	struct loading *l = arg;
-	if (!add_player(l->t, p))
-		l->failed = 1;
+	free(l->pl);
+	free(l->gm);
+	free(l->ln);
+	memset(l, 0, sizeof *l);
 }
 
 static void
-load_game(void *arg, const store_tgame_t *g)
+fetch_player(void *arg, const store_tplayer_t *p)
 {
-	struct loading *l = arg;
-	/* a pairing that names no player of the event (a damaged row) is
-	 * left out: the pure modules index players by it */
-	if (player_of(l->t, g->first) < 0 || (g->second[0] && player_of(l->t, g->second) < 0)) {
-		l->skipped++;
+	struct loaded *l = arg;
+	if (grow((void **)&l->pl, &l->plcap, l->npl + 1, sizeof *l->pl) != 0)
+		l->rc = -1;
+	else
+		l->pl[l->npl++] = *p;
+}
+
+static void
+fetch_game(void *arg, const store_tgame_t *g)
+{
+	struct loaded *l = arg;
+	if (grow((void **)&l->gm, &l->gmcap, l->ngm + 1, sizeof *l->gm) != 0)
+		l->rc = -1;
+	else
+		l->gm[l->ngm++] = *g;
+}
+
+/* Event id as st has it into l (l->rc says how it went). */
+static void
+fetch(store_t *st, int64_t id, struct loaded *l)
+{
+	memset(l, 0, sizeof *l);
+	l->rc = store_tourney_get(st, id, &l->row);
+	if (l->rc != 0)
+		return;
+	if (store_tplayers(st, id, fetch_player, l) < 0 ||
+	    store_tgames(st, id, fetch_game, l) < 0) {
+		l->rc = -1;
 		return;
 	}
-	if (!add_game(l->t, g))
-		l->failed = 1;
+	if (l->rc != 0)
+		return;
+	l->ln = calloc((size_t)(l->ngm ? l->ngm : 1), sizeof *l->ln);
+	if (!l->ln) {
+		l->rc = -1;
+		return;
+	}
+	for (int i = 0; i < l->ngm; i++) {
+		store_game_t row;
+		if (l->gm[i].result != TR_PENDING || store_tgame_linked(st, l->gm[i].id, &row) != 0)
+			continue;
+		struct linked *k = &l->ln[i];
+		k->has = 1;
+		k->ended = row.ended != 0;
+		k->result = row.result;
+		snprintf(k->black, sizeof k->black, "%s", row.black);
+		snprintf(k->room, sizeof k->room, "%s", row.room);
+	}
+}
+
+/* The pairing's result a game's stored end gives. */
+static int
+linked_result(const struct linked *k, const store_tgame_t *g)
+{
+	if (k->result == GAME_DRAWN)
+		return TR_DRAW;
+	if (k->result == GAME_NO_RESULT)
+		return TR_BOTH_FORFEIT;
+	/* the winner's seat: black, or white */
+	int black_won = k->result == GAME_BLACK_WINS;
+	int first_black = strcasecmp(k->black, g->first) == 0;
+	return black_won == first_black ? TR_FIRST_WINS : TR_SECOND_WINS;
+}
+
+static int
+by_game_id(const void *a, const void *b)
+{
+	int64_t x = ((const struct tgame *)a)->row.id, y = ((const struct tgame *)b)->row.id;
+	return (x > y) - (x < y);
+}
+
+/* What each player is doing and has done, from the pairings in order of
+ * their rows: the game it plays, its last opponent, its roles, its
+ * forfeits lost in a row. */
+static void
+recount(struct tourney *t)
+{
+	for (int p = 0; p < t->npl; p++) {
+		struct tplayer *pl = &t->pl[p];
+		pl->game = -1;
+		pl->last = TOURNEY_BYE;
+		pl->firsts = pl->seconds = pl->forfeits = 0;
+	}
+	for (int i = 0; i < t->ngm; i++) {
+		struct tgame *g = &t->gm[i];
+		int a = g->first, b = g->second;
+		if (b != TOURNEY_BYE) {
+			t->pl[a].firsts++;
+			t->pl[b].seconds++;
+		}
+		if (g->row.result == TR_PENDING) {
+			if (g->row.room[0] || g->starting) {
+				t->pl[a].game = i;
+				if (b != TOURNEY_BYE)
+					t->pl[b].game = i;
+			}
+			continue;
+		}
+		for (int k = 0; k < 2; k++) {
+			int p = k ? b : a;
+			if (p == TOURNEY_BYE)
+				continue;
+			int lost = g->row.result == (k ? TR_SECOND_FORFEIT : TR_FIRST_FORFEIT) ||
+			    g->row.result == TR_BOTH_FORFEIT;
+			t->pl[p].forfeits = lost ? t->pl[p].forfeits + 1 : 0;
+			t->pl[p].last = k ? a : b;
+		}
+	}
+}
+
+/* The store's event l becomes t's state. What this node did that the
+ * read may not show yet (a result or a room it stored meanwhile), what it
+ * showed its followers and its games under way stay. adopting: this node
+ * runs it from now on (a start, or another node gone): a pending pairing
+ * with no game waits tourney-first-move seconds for its players, and a
+ * game here counts from now for its first move. Its followers hear what
+ * changed. 0, or -1 (out of memory: t is as it was). */
+static int
+merge(struct tourney *t, const struct loaded *l, int adopting)
+{
+	struct server *srv = t->ts->srv;
+	int64_t now = clock_now_ms();
+	struct tplayer *pl = calloc((size_t)(l->npl ? l->npl : 1), sizeof *pl);
+	struct tgame *gm = calloc((size_t)(l->ngm ? l->ngm : 1), sizeof *gm);
+	char *fresh = calloc((size_t)(l->ngm ? l->ngm : 1), 1);
+	if (!pl || !gm || !fresh) {
+		free(pl);
+		free(gm);
+		free(fresh);
+		return -1;
+	}
+	for (int i = 0; i < l->npl; i++) {
+		int j = player_of(t, l->pl[i].name);
+		if (j >= 0)
+			pl[i] = t->pl[j]; /* its line as last shown */
+		pl[i].row = l->pl[i];
+	}
+	/* the pairings: this node's are in order of their rows */
+	if (t->ngm > 1)
+		qsort(t->gm, (size_t)t->ngm, sizeof *t->gm, by_game_id);
+	int n = 0, skipped = 0;
+	for (int i = 0; i < l->ngm; i++) {
+		const store_tgame_t *row = &l->gm[i];
+		struct tgame key, *old;
+		key.row.id = row->id;
+		old = t->ngm ? bsearch(&key, t->gm, (size_t)t->ngm, sizeof *t->gm, by_game_id)
+			     : NULL;
+		struct tgame *g = &gm[n];
+		int first = -1, second = TOURNEY_BYE;
+		for (int k = 0;
+		     k < l->npl && (first < 0 || (row->second[0] && second == TOURNEY_BYE)); k++) {
+			if (strcasecmp(l->pl[k].name, row->first) == 0)
+				first = k;
+			else if (row->second[0] && strcasecmp(l->pl[k].name, row->second) == 0)
+				second = k;
+		}
+		if (first < 0 || (row->second[0] && second == TOURNEY_BYE)) {
+			skipped++; /* a pairing that names no player of the event */
+			continue;
+		}
+		if (old) {
+			*g = *old;
+			store_tgame_t r = *row;
+			if (r.result == TR_PENDING && old->row.result != TR_PENDING)
+				r.result = old->row.result; /* stored here since the read */
+			if (!r.room[0] && old->row.room[0])
+				snprintf(r.room, sizeof r.room, "%s", old->row.room);
+			fresh[n] = r.result != old->row.result ||
+			    strcmp(r.room, old->row.room) != 0;
+			g->row = r;
+		} else {
+			memset(g, 0, sizeof *g);
+			g->row = *row;
+			g->deadline = now; /* not here at pairing: a forfeit */
+			fresh[n] = 1;
+		}
+		g->first = first;
+		g->second = second;
+		const struct linked *k = l->ln ? &l->ln[i] : NULL;
+		if (g->row.result == TR_PENDING && k && k->has) {
+			if (k->ended) { /* ended before its result was stored */
+				if (!g->want)
+					g->want = linked_result(k, &g->row);
+			} else if (!g->row.room[0]) {
+				snprintf(g->row.room, sizeof g->row.room, "%s", k->room);
+				fresh[n] = 1;
+			}
+		}
+		if (adopting && g->row.result == TR_PENDING) {
+			if (!g->row.room[0] && !g->starting)
+				g->deadline = now + (int64_t)srv->cfg.tourney_first_move * 1000;
+			else if (g->row.room[0] && !g->began_ms && room_find(srv, g->row.room))
+				g->began_ms = now;
+		}
+		n++;
+	}
+	if (skipped)
+		log_warn(&srv->log, "tournament %lld: %d pairings name no player of it: left out",
+		    (long long)t->row.id, skipped);
+	int told = t->row.state != l->row.state || t->row.round != l->row.round || t->npl != l->npl;
+	free(t->pl);
+	free(t->gm);
+	t->pl = pl;
+	t->npl = t->plcap = l->npl;
+	t->gm = gm;
+	t->ngm = n;
+	t->gmcap = l->ngm;
+	t->row = l->row;
+	recount(t);
+	if (told)
+		tell_state(t);
+	for (int i = 0; i < t->ngm; i++)
+		if (fresh[i])
+			tell_game(t, &t->gm[i]);
+	free(fresh);
+	return 0;
+}
+
+static struct tourney *
+tourney_add(struct tourneys *ts, const store_tourney_t *row)
+{
+	struct tourney *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->ts = ts;
+	t->row = *row;
+	LIST_INSERT_HEAD(&ts->list, t, link);
+	return t;
 }
 
 static void
 load_tourney(void *arg, const store_tourney_t *row)
 {
-	struct loading *l = arg;
-	struct tourney *t = calloc(1, sizeof *t);
-	if (!t) {
-		l->failed = 1;
-		return;
-	}
-	t->ts = l->ts;
-	t->row = *row;
-	LIST_INSERT_HEAD(&l->ts->list, t, link);
+	struct tourneys *ts = arg;
+	struct tourney *t = tourney_add(ts, row);
+	if (t)
+		t->fresh = 1;
+	else
+		ts->failed = 1;
 }
 
-/* After a restart: each pending pairing's game, as the store has it. */
-static void
-relink(struct tourneys *ts, struct tourney *t)
-{
-	struct server *srv = ts->srv;
-	int64_t now = clock_now_ms();
-	for (int i = 0; i < t->ngm; i++) {
-		struct tgame *g = &t->gm[i];
-		if (g->row.result == TR_PENDING) {
-			t->pl[g->first].game = -1;
-			store_game_t row;
-			int rc = store_tgame_linked(srv->store, g->row.id, &row);
-			g->deadline = now + (int64_t)srv->cfg.tourney_first_move * 1000;
-			if (rc == 0) {
-				snprintf(g->row.room, sizeof g->row.room, "%s", row.room);
-				struct room *r = room_find(srv, row.room);
-				if (row.ended) { /* ended before its result was stored */
-					int res = row.result == GAME_DRAWN ? TR_DRAW
-					    : row.result == GAME_NO_RESULT ? TR_BOTH_FORFEIT
-					    : strcasecmp(row.result == GAME_BLACK_WINS ? row.black
-										       : row.white,
-						  g->row.first) == 0
-					    ? TR_FIRST_WINS
-					    : TR_SECOND_WINS;
-					g->want = res;
-				} else if (r) {
-					g->began_ms = now;
-					t->pl[g->first].game = i;
-					if (g->second != TOURNEY_BYE)
-						t->pl[g->second].game = i;
-				} else {
-					g->row.room[0] = '\0';
-				}
-			}
-		}
-		if (g->row.result != TR_PENDING) {
-			int a = g->first, b = g->second;
-			if (b != TOURNEY_BYE) {
-				t->pl[a].last = b;
-				t->pl[b].last = a;
-				t->pl[a].firsts++;
-				t->pl[b].seconds++;
-			}
-		}
-	}
-}
-
+/* At the start: every event not over long ago, each pairing's game as the
+ * store has it (finished: its result; unfinished: its restored room). */
 static int
 load(struct tourneys *ts)
 {
 	struct server *srv = ts->srv;
-	struct loading l = { ts, NULL, 0, 0 };
-	if (store_tourneys(srv->store, wall() - LOAD_DAYS * 24 * 3600, load_tourney, &l) < 0 ||
-	    l.failed)
+	if (store_tourneys(srv->store, wall() - LOAD_DAYS * 24 * 3600, load_tourney, ts) < 0 ||
+	    ts->failed)
 		return -1;
 	struct tourney *t;
 	LIST_FOREACH (t, &ts->list, link) {
-		l.t = t;
-		l.skipped = 0;
-		if (store_tplayers(srv->store, t->row.id, load_player, &l) < 0 ||
-		    store_tgames(srv->store, t->row.id, load_game, &l) < 0 || l.failed)
+		struct loaded l;
+		fetch(srv->store, t->row.id, &l);
+		int rc = l.rc == 0 ? merge(t, &l, 1) : -1;
+		loaded_free(&l);
+		if (rc != 0)
 			return -1;
-		if (l.skipped)
-			log_warn(&srv->log,
-			    "tournament %lld: %d pairings name no player of it: left out",
-			    (long long)t->row.id, l.skipped);
-		relink(ts, t);
 	}
 	return 0;
+}
+
+/* --- on several nodes (world.h's tourney_runs) --- */
+
+struct reload {
+	struct tourneys *ts;
+	int64_t id;
+	int adopting;
+	struct loaded l;
+};
+
+static void
+reload_run(store_t *st, void *arg)
+{
+	struct reload *r = arg;
+	fetch(st, r->id, &r->l);
+}
+
+static void
+reload_back(void *arg, int cancelled)
+{
+	struct reload *r = arg;
+	struct tourney *t = cancelled ? NULL : find(r->ts, r->id);
+	if (t) {
+		t->loading = 0;
+		if (r->l.rc != 0 || merge(t, &r->l, r->adopting) != 0) {
+			t->stale = 1; /* the next tick reads it again */
+			t->adopting |= r->adopting;
+			if (r->l.rc != STORE_NOT_FOUND)
+				log_warn(&r->ts->srv->log, "tournament %lld: not read again: %s",
+				    (long long)r->id, store_error(r->ts->srv->store));
+		}
+	}
+	loaded_free(&r->l);
+	free(r);
+}
+
+/* t as the store has it now, before this node acts on it again. */
+static void
+reload(struct tourney *t)
+{
+	struct reload *r = calloc(1, sizeof *r);
+	if (!r)
+		return;
+	r->ts = t->ts;
+	r->id = t->row.id;
+	r->adopting = t->adopting;
+	t->stale = t->adopting = 0;
+	t->loading = 1;
+	if (archive_call(t->ts->srv, reload_run, reload_back, r) != 0) {
+		free(r);
+		t->loading = 0;
+		t->stale = 1;
+	}
+}
+
+struct scan {
+	struct tourneys *ts;
+	store_tourney_t *rows;
+	int n, cap, rc;
+};
+
+static void
+scan_row(void *arg, const store_tourney_t *row)
+{
+	struct scan *k = arg;
+	if (grow((void **)&k->rows, &k->cap, k->n + 1, sizeof *k->rows) != 0)
+		k->rc = -1;
+	else
+		k->rows[k->n++] = *row;
+}
+
+static void
+scan_run(store_t *st, void *arg)
+{
+	struct scan *k = arg;
+	if (store_tourneys(st, wall() - LOAD_DAYS * 24 * 3600, scan_row, k) < 0)
+		k->rc = -1;
+}
+
+/* The events another node made: each read whole on the next tick. */
+static void
+scan_back(void *arg, int cancelled)
+{
+	struct scan *k = arg;
+	if (!cancelled) {
+		k->ts->scanning = 0;
+		for (int i = 0; k->rc == 0 && i < k->n; i++) {
+			struct tourney *t = find(k->ts, k->rows[i].id);
+			if (!t && (t = tourney_add(k->ts, &k->rows[i])) != NULL)
+				t->stale = 1;
+		}
+	}
+	free(k->rows);
+	free(k);
+}
+
+static void
+rescan(struct tourneys *ts)
+{
+	struct scan *k = calloc(1, sizeof *k);
+	if (!k)
+		return;
+	k->ts = ts;
+	ts->scan = 0;
+	ts->scanning = 1;
+	if (archive_call(ts->srv, scan_run, scan_back, k) != 0) {
+		free(k);
+		ts->scanning = 0;
+		ts->scan = 1;
+	}
+}
+
+void
+tourneys_stale(struct tourneys *ts, int64_t id)
+{
+	struct tourney *t = id ? find(ts, id) : NULL;
+	if (t) {
+		t->stale = 1;
+		return;
+	}
+	if (!id)
+		LIST_FOREACH (t, &ts->list, link)
+			if (t->row.state < TS_OVER && !t->old)
+				t->stale = 1;
+	ts->scan = 1;
+}
+
+/* Whether t is this node's to run now, as the world says; taking it
+ * over, it is read again first. */
+static void
+ask_runs(struct tourney *t)
+{
+	struct server *srv = t->ts->srv;
+	if (t->row.state >= TS_OVER || t->old) {
+		t->runs = 0;
+		return;
+	}
+	int runs = world_tourney_runs(&srv->world, t->row.id);
+	if (runs && !t->runs) {
+		t->runs = 1;
+		if (!t->fresh) {
+			t->stale = 1;
+			t->adopting = 1;
+		}
+		t->fresh = 0;
+	} else if (!runs) {
+		if (t->runs)
+			log_info(&srv->log, "tournament %lld: run by another node now",
+			    (long long)t->row.id);
+		t->runs = 0;
+		t->fresh = 0;
+	}
 }
 
 /* --- requests --- */
@@ -1405,9 +1879,11 @@ created(struct tourneys *ts, const store_tourney_t *row)
 		return NULL;
 	t->ts = ts;
 	t->row = *row;
+	t->fresh = 1;
 	LIST_INSERT_HEAD(&ts->list, t, link);
 	log_info(&ts->srv->log, "tournament %lld created by %s", (long long)t->row.id,
 	    t->row.creator[0] ? t->row.creator : "the server");
+	world_tourney_changed(&ts->srv->world, t->row.id);
 	return t;
 }
 
@@ -1662,6 +2138,8 @@ join_reply(struct conn *c, void *arg, const char **why)
 		tell_state(t); /* its count of players */
 		push_standings(t);
 	}
+	if (j->rc == 0)
+		world_tourney_changed(&j->ts->srv->world, j->tid);
 	free(j);
 	return rc;
 }
@@ -1849,7 +2327,7 @@ struct oldload {
 	struct tourneys *ts;
 	int64_t id;
 	int rc;
-	struct tourney *t;
+	struct loaded l;
 	char tag[PROTO_TAG_MAX + 1];
 };
 
@@ -1867,23 +2345,8 @@ static void
 old_run(store_t *st, void *arg)
 {
 	struct oldload *o = arg;
-	store_tourney_t row;
-	o->rc = store_tourney_get(st, o->id, &row);
-	if (o->rc != 0)
-		return;
-	if (row.state < TS_OVER) { /* not over: not this node's to show */
-		o->rc = STORE_NOT_FOUND;
-		return;
-	}
-	struct loading l = { o->ts, NULL, 0, 0 };
-	if (!(l.t = o->t = calloc(1, sizeof *o->t))) {
-		o->rc = -1;
-		return;
-	}
-	o->t->row = row;
-	if (store_tplayers(st, o->id, load_player, &l) < 0 ||
-	    store_tgames(st, o->id, load_game, &l) < 0 || l.failed)
-		o->rc = -1;
+	fetch(st, o->id, &o->l);
+	o->rc = o->l.rc;
 }
 
 /* At most OLD_KEPT events read back stay: the oldest unwatched goes. */
@@ -1910,15 +2373,17 @@ old_reply(struct conn *c, void *arg, const char **why)
 	struct oldload *o = arg;
 	int rc = 0;
 	struct tourney *t = find(o->ts, o->id);
-	if (!t && o->rc == 0) {
-		t = o->t;
-		o->t = NULL;
-		t->ts = o->ts;
-		t->old = 1;
-		LIST_INSERT_HEAD(&o->ts->list, t, link);
+	if (!t && o->rc == 0 && (t = tourney_add(o->ts, &o->l.row)) != NULL) {
+		/* over long ago (old), or another node's new one */
+		t->old = o->l.row.state >= TS_OVER;
+		if (merge(t, &o->l, 0) != 0) {
+			LIST_REMOVE(t, link);
+			tourney_free(t);
+			t = NULL;
+			o->rc = -1;
+		}
 	}
-	if (o->t)
-		tourney_free(o->t);
+	loaded_free(&o->l);
 	if (c && t) {
 		if (watch(t, c) != 0) {
 			rc = ERR_INTERNAL;
@@ -1996,7 +2461,7 @@ tourneys_request(struct tourneys *ts, struct conn *c, const proto_msg_t *m, cons
 struct tourneys *
 tourneys_new(struct server *srv)
 {
-	if (!srv->store || srv->cfg.cluster_host[0])
+	if (!srv->store)
 		return NULL;
 	struct tourneys *ts = calloc(1, sizeof *ts);
 	if (!ts)

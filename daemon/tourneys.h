@@ -13,8 +13,13 @@
  * restored room) and starts only the pairings that have none. The pure
  * parts, pairings and standings, are tourney/'s.
  *
- * A server without a store, or a cluster's node (for now), runs none:
- * tourneys_new returns NULL and the requests are 501.
+ * A server without a store runs none: tourneys_new returns NULL and the
+ * requests are 501. On a cluster (world.h) every node keeps every event
+ * and answers its requests; the world says which node runs each (its
+ * start, pairings, games and forfeits), and which events another node
+ * changed (tourneys_stale): those are read again from the store before
+ * this node acts on them. A person connected to another node plays its
+ * games here, seated through the world (seat_far).
  */
 #ifndef GOMOKUD_TOURNEYS_H
 #define GOMOKUD_TOURNEYS_H
@@ -43,9 +48,8 @@ enum {
 	TOURNEY_DAILY_AHEAD_S = 3600, /* a tourney-daily event is made this long before it starts */
 };
 
-/* The module, with the events the store holds that this node runs (their
- * rooms restored already); NULL when it runs none (no store, a cluster),
- * or on failure (logged). */
+/* The module, with the events the store holds (their rooms restored
+ * already); NULL when it runs none (no store), or on failure (logged). */
 struct tourneys *tourneys_new(struct server *srv);
 void tourneys_free(struct tourneys *t);
 /* A request of section 5.21 from c (m: TLIST ... TCANCEL): 0 when
@@ -65,5 +69,9 @@ int tourneys_create(
 void tourneys_each(struct tourneys *t, void (*fn)(void *arg, const proto_msg_t *m), void *arg);
 /* An admin's cancel: 0, or ERR_NO_TOURNEY, ERR_TOURNEY_CLOSED with *why. */
 int tourneys_cancel(struct tourneys *t, int64_t id, const char **why);
+/* The world (world.h): the store may hold a newer state of event id than
+ * this node's, another node's change (0: of any event, or one this node
+ * has not heard of). It is read again before this node acts on it. */
+void tourneys_stale(struct tourneys *t, int64_t id);
 
 #endif

@@ -172,6 +172,40 @@ alone_holds(void *w, const struct session *s)
 	return 0;
 }
 
+static int
+alone_tourney_runs(void *w, int64_t id)
+{
+	(void)w;
+	(void)id;
+	return 1;
+}
+
+static void
+alone_tourney_changed(void *w, int64_t id)
+{
+	(void)w;
+	(void)id;
+}
+
+static game_err_t
+alone_seat_far(void *w, const char *name, world_seat_fn *fn, void *arg, const char **why)
+{
+	(void)w;
+	(void)name;
+	(void)fn;
+	(void)arg;
+	(void)why;
+	return GERR_NO_USER;
+}
+
+static void
+alone_seat_far_done(void *w, struct session *s, struct room *r)
+{
+	(void)w;
+	(void)s;
+	(void)r;
+}
+
 static const struct world_ops alone = {
 	.name = "alone",
 	.room_where = alone_room_where,
@@ -195,6 +229,10 @@ static const struct world_ops alone = {
 	.session_back = alone_session,
 	.session_holds = alone_holds,
 	.conn_gone = alone_conn,
+	.tourney_runs = alone_tourney_runs,
+	.tourney_changed = alone_tourney_changed,
+	.seat_far = alone_seat_far,
+	.seat_far_done = alone_seat_far_done,
 	.stop = alone_life,
 	.release = alone_life,
 };

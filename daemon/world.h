@@ -38,6 +38,7 @@
 #include "proto/proto.h"
 
 struct conn;
+struct room;
 struct session;
 
 /* Where a room or a user is. */
@@ -59,6 +60,8 @@ struct world_place {
 
 /* A data line of another node's, for a listing. */
 typedef void world_line_fn(void *arg, const proto_msg_t *m);
+/* A seat here for another node's player (seat_far), or NULL. */
+typedef void world_seat_fn(void *arg, struct session *s);
 
 struct world_ops {
 	const char *name; /* for logs: "alone", "cluster" */
@@ -133,6 +136,32 @@ struct world_ops {
 	int (*session_holds)(void *w, const struct session *s);
 	/* c goes away. */
 	void (*conn_gone)(void *w, struct conn *c);
+
+	/* --- tournaments (issue 48) --- */
+	/* Whether this node runs tournament id now: its start, pairings,
+	 * games' starts and forfeits (one node at a time; the others answer
+	 * its requests from the store, tourneys.h). Asked each second for
+	 * every event not over: asking is wanting it (a free event is taken,
+	 * one held kept); an event no longer asked for is let go. Alone:
+	 * always. */
+	int (*tourney_runs)(void *w, int64_t id);
+	/* This node stored a change of tournament id (an entrant, a
+	 * pairing, a result, its state; 0: of one it does not know): the
+	 * other nodes read it again (tourneys_stale). */
+	void (*tourney_changed)(void *w, int64_t id);
+	/* A tournament's game here wants name, a player online on another
+	 * node (user_where: THERE): that node is asked whether its player
+	 * can play now (connected, at no game) and for its token; fn(arg, s)
+	 * once, with a seat here awaiting the player's RESUME
+	 * (session_await), or NULL (it cannot, no answer within a few
+	 * seconds, or the world stops). GERR_PENDING when asked, else the
+	 * refusal with *why (fn never comes). */
+	game_err_t (*seat_far)(
+	    void *w, const char *name, world_seat_fn *fn, void *arg, const char **why);
+	/* s, a seat from seat_far: its game started in room r (its player is
+	 * sent there, * MOVED, with a grace to come), or did not (r NULL: s
+	 * goes). */
+	void (*seat_far_done)(void *w, struct session *s, struct room *r);
 
 	/* --- its life: only the composition root (server.c) calls these --- */
 	/* Shutdown, first: the world lets go of the connections and rooms it
@@ -269,6 +298,28 @@ static inline void
 world_conn_gone(const struct world *w, struct conn *c)
 {
 	w->ops->conn_gone(w->state, c);
+}
+
+static inline int
+world_tourney_runs(const struct world *w, int64_t id)
+{
+	return w->ops->tourney_runs(w->state, id);
+}
+static inline void
+world_tourney_changed(const struct world *w, int64_t id)
+{
+	w->ops->tourney_changed(w->state, id);
+}
+static inline game_err_t
+world_seat_far(
+    const struct world *w, const char *name, world_seat_fn *fn, void *arg, const char **why)
+{
+	return w->ops->seat_far(w->state, name, fn, arg, why);
+}
+static inline void
+world_seat_far_done(const struct world *w, struct session *s, struct room *r)
+{
+	w->ops->seat_far_done(w->state, s, r);
 }
 
 #endif

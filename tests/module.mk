@@ -244,7 +244,8 @@ TESTS += $(O)/tests/unit/test_core
 # A build without the cluster (WITH_CLUSTER=0) builds none of its tests:
 # tests/run.sh names them as not built in its summary, never silently.
 ifneq ($(NOCLUSTER),)
-NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_lobby test_lease test_batch withredis
+NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_lobby test_lease test_batch \
+    test_cluster_tourney withredis
 CLUSTER_PASS :=
 else
 # The messages between cluster nodes (issue 26): parsed and formatted,
@@ -295,6 +296,15 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_lease
 $(O)/tests/daemon/test_lease: $(O)/tests/daemon/redisrun.o
 
 TEST_HELPERS += $(O)/tests/daemon/test_lease
+
+# A tournament on two nodes (issue 48, item 3): its runner killed, the
+# other takes it over; the shared database, so tests/pg/test_pg.sh runs it.
+$(O)/tests/daemon/test_cluster_tourney.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_tourney
+$(O)/tests/daemon/test_cluster_tourney: $(O)/tests/daemon/redisrun.o
+
+TEST_HELPERS += $(O)/tests/daemon/test_cluster_tourney
 
 # Group commit on the store thread (issue 45, item 4): a fenced room's
 # write in a group, PostgreSQL gone mid-group, and a kill -9 before a

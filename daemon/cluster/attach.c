@@ -9,6 +9,7 @@
 
 #include "daemon/cluster/cluster.h"
 #include "daemon/cluster/clusterlobby.h"
+#include "daemon/cluster/tlease.h"
 #include "daemon/room.h"
 #include "daemon/core.h"
 
@@ -172,6 +173,30 @@ conn_gone(void *w, struct conn *c)
 	cluster_conn_gone(w, c);               /* its watches of rooms elsewhere */
 }
 
+static int
+tourney_runs(void *w, int64_t id)
+{
+	return tlease_runs(cluster_tlease(w), id);
+}
+
+static void
+tourney_changed(void *w, int64_t id)
+{
+	tlease_changed(cluster_tlease(w), id);
+}
+
+static game_err_t
+seat_far(void *w, const char *name, world_seat_fn *fn, void *arg, const char **why)
+{
+	return clobby_seat(cluster_lobby(w), name, fn, arg, why);
+}
+
+static void
+seat_far_done(void *w, struct session *s, struct room *r)
+{
+	clobby_seated(cluster_lobby(w), s, r);
+}
+
 static void
 stop(void *w)
 {
@@ -207,6 +232,10 @@ static const struct world_ops cluster_world = {
 	.session_back = session_back,
 	.session_holds = session_holds,
 	.conn_gone = conn_gone,
+	.tourney_runs = tourney_runs,
+	.tourney_changed = tourney_changed,
+	.seat_far = seat_far,
+	.seat_far_done = seat_far_done,
 	.stop = stop,
 	.release = release,
 };

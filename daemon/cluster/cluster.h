@@ -108,8 +108,11 @@ void cluster_conn_gone(struct cluster *cl, struct conn *c);
  * the other nodes published last, with its node, to fn until fn returns
  * nonzero (then 1, else 0). */
 struct clobby;
+struct tlease;
 const char *cluster_node(const struct cluster *cl);
 struct clobby *cluster_lobby(const struct cluster *cl);
+/* For attach.c: the tournaments' leases (tlease.h), or NULL. */
+struct tlease *cluster_tlease(const struct cluster *cl);
 int cluster_send_lobby(struct cluster *cl, const char *node, const char *text);
 /* text to every other node heard from (as cluster_send_lobby): how many. */
 int cluster_lobby_all(struct cluster *cl, const char *text);

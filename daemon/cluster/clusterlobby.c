@@ -17,6 +17,9 @@
  *   joined <ref> <room> | noseek <ref> | busy <ref>   its answers
  *   takeover <name>                                   to every other node
  *   seated <name> <room>                              its answer, a seat each
+ *   tseat <ref> <name>                                a tournament's game wants name
+ *   tseatok <ref> <kind> <digest> | tseatno <ref>     its answers
+ *   tmoved <name> <room>                              the game started: name goes there
  *
  * <kind> is guest or account, <digest> the SHA-256 (hex) of the player's
  * token, <id> the challenger's node's id of the challenge, <end> a
@@ -97,6 +100,17 @@ struct join {
 	int64_t at;
 };
 
+/* A tournament's seat for another node's player, asked there (tseat). */
+struct tseat {
+	LIST_ENTRY(tseat) link;
+	uint32_t ref;
+	char node[NODE_MAX];
+	char name[PROTO_NAME_MAX + 1];
+	void (*fn)(void *arg, struct session *s);
+	void *arg;
+	int64_t at;
+};
+
 struct clobby {
 	struct server *srv;
 	struct cluster *cl;
@@ -105,6 +119,7 @@ struct clobby {
 	LIST_HEAD(, join) joins;
 	LIST_HEAD(, xout) xouts;
 	LIST_HEAD(, xin) xins;
+	LIST_HEAD(, tseat) tseats;
 };
 
 static const char *const end_words[] = { "accepted", "declined", "withdrawn", "expired" };
@@ -121,6 +136,7 @@ clobby_new(struct server *srv, struct cluster *cl)
 	LIST_INIT(&lb->joins);
 	LIST_INIT(&lb->xouts);
 	LIST_INIT(&lb->xins);
+	LIST_INIT(&lb->tseats);
 	return lb;
 }
 
@@ -152,6 +168,12 @@ clobby_free(struct clobby *lb)
 		struct xin *x = LIST_FIRST(&lb->xins);
 		LIST_REMOVE(x, link);
 		free(x);
+	}
+	while (!LIST_EMPTY(&lb->tseats)) {
+		struct tseat *t = LIST_FIRST(&lb->tseats);
+		LIST_REMOVE(t, link);
+		t->fn(t->arg, NULL);
+		free(t);
 	}
 	free(lb);
 }
@@ -1243,6 +1265,106 @@ got_seated(struct clobby *lb, const char *node, const char *name, const char *ro
 		send_moved(lb, s, node, room);
 }
 
+/* --- a tournament's games with other nodes' players (issue 48) --- */
+
+game_err_t
+clobby_seat(struct clobby *lb, const char *name, void (*fn)(void *arg, struct session *s),
+    void *arg, const char **why)
+{
+	char canon[PROTO_NAME_MAX + 1];
+	const char *node = cluster_user_node(lb->cl, name, canon);
+	if (!node || !clobby_on(lb)) {
+		*why = "that player is on no other node";
+		return GERR_NO_USER;
+	}
+	struct tseat *t = calloc(1, sizeof *t);
+	if (!t)
+		return GERR_NOMEM;
+	t->ref = ++lb->next_ref;
+	snprintf(t->node, sizeof t->node, "%s", node);
+	snprintf(t->name, sizeof t->name, "%s", canon);
+	t->fn = fn;
+	t->arg = arg;
+	t->at = clock_now_ms();
+	if (say(lb, node, "tseat %u %s", t->ref, canon) != 0) {
+		free(t);
+		*why = "that player's node cannot be reached now";
+		return GERR_UNAVAILABLE;
+	}
+	LIST_INSERT_HEAD(&lb->tseats, t, link);
+	return GERR_PENDING;
+}
+
+void
+clobby_seated(struct clobby *lb, struct session *s, struct room *r)
+{
+	char canon[PROTO_NAME_MAX + 1];
+	if (!r) {
+		session_free(s);
+		return;
+	}
+	room_gone(r, s); /* it comes with RESUME; its grace runs till then */
+	const char *node = cluster_user_node(lb->cl, s->name, canon);
+	log_info(&lb->srv->log, "cluster: %s of node %s plays a tournament's game in %s", s->name,
+	    node ? node : "-", room_id(r));
+	if (node)
+		say(lb, node, "tmoved %s %s", canon, room_id(r));
+}
+
+/* Another node's tournament wants name here: whether it can play now
+ * (connected, at no game), and its token's digest to seat it there. */
+static void
+got_tseat(struct clobby *lb, const char *node, uint32_t ref, const char *name)
+{
+	struct server *srv = lb->srv;
+	struct session *s = session_by_name(srv, name);
+	char digest[AUTH_DIGEST_LEN + 1];
+	if (!s || !s->conn || s->kind == SESSION_BOT || session_awaited(s) || session_game(s) ||
+	    session_starting(s) || !clobby_on(lb) || admin_draining(srv->admin)) {
+		say(lb, node, "tseatno %u", ref);
+		return;
+	}
+	if (s->seek) /* the tournament's game comes first */
+		lobby_cancel(srv, s, s->seek->id);
+	digest_of(s, digest);
+	say(lb, node, "tseatok %u %s %s", ref, kind_word(s), digest);
+}
+
+static void
+got_tseat_answer(
+    struct clobby *lb, const char *node, uint32_t ref, const char *kw, const char *digest)
+{
+	struct tseat *t;
+	LIST_FOREACH (t, &lb->tseats, link)
+		if (t->ref == ref && strcmp(t->node, node) == 0)
+			break;
+	if (!t)
+		return;
+	LIST_REMOVE(t, link);
+	enum session_kind kind;
+	struct session *s = NULL;
+	/* a name in use here: its seat could not be told apart */
+	if (kw && kind_parse(kw, &kind) == 0 && strlen(digest) == AUTH_DIGEST_LEN &&
+	    !session_by_name(lb->srv, t->name))
+		s = session_await(lb->srv, t->name, digest, kind);
+	t->fn(t->arg, s);
+	free(t);
+}
+
+/* A tournament's game of name's started in room on node: name goes
+ * there, unless it went, or sat down to another game meanwhile (its seat
+ * there then waits out its grace). */
+static void
+got_tmoved(struct clobby *lb, const char *node, const char *name, const char *room)
+{
+	struct session *s = session_by_name(lb->srv, name);
+	if (s && s->conn && !session_game(s) && !session_starting(s) &&
+	    send_moved(lb, s, node, room) == 0)
+		return;
+	log_info(&lb->srv->log, "cluster: %s is not here for its tournament game %s of node %s",
+	    name, room, node);
+}
+
 void
 clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 {
@@ -1293,6 +1415,15 @@ clobby_got(struct clobby *lb, const char *node, const char *text, size_t n)
 		got_takeover(lb, node, name);
 	else if (strcmp(verb, "seated") == 0 && sscanf(buf, "seated %20s %16s", name, a) == 2)
 		got_seated(lb, node, name, a);
+	else if (strcmp(verb, "tseat") == 0 && sscanf(buf, "tseat %u %20s", &x, name) == 2)
+		got_tseat(lb, node, x, name);
+	else if (strcmp(verb, "tseatok") == 0 &&
+	    sscanf(buf, "tseatok %u %11s %65s", &x, kw, digest) == 3)
+		got_tseat_answer(lb, node, x, kw, digest);
+	else if (strcmp(verb, "tseatno") == 0 && sscanf(buf, "tseatno %u", &x) == 1)
+		got_tseat_answer(lb, node, x, NULL, "");
+	else if (strcmp(verb, "tmoved") == 0 && sscanf(buf, "tmoved %20s %16s", name, a) == 2)
+		got_tmoved(lb, node, name, a);
 	else
 		log_warn(&lb->srv->log, "cluster: a lobby message from node %s dropped", node);
 }
@@ -1336,6 +1467,15 @@ clobby_tick(struct clobby *lb, int64_t now)
 		xn = LIST_NEXT(x, link);
 		if (now >= x->until && !x->starting)
 			xin_end(lb, x, END_EXPIRED, 1);
+	}
+	struct tseat *t, *tn;
+	for (t = LIST_FIRST(&lb->tseats); t; t = tn) {
+		tn = LIST_NEXT(t, link);
+		if (now - t->at >= CLOBBY_WAIT_MS) { /* a late answer finds none */
+			LIST_REMOVE(t, link);
+			t->fn(t->arg, NULL);
+			free(t);
+		}
 	}
 	/* a seek open here claims the other nodes' seeks each second too,
 	 * only those of nodes named before this one, so two nodes never

@@ -73,6 +73,19 @@ void clobby_back(struct clobby *lb, struct session *s);
 int clobby_holds(const struct clobby *lb, const struct session *s);
 void clobby_conn_gone(struct clobby *lb, struct conn *c);
 
+/* A tournament's game here wants name, a user online on another node
+ * (issue 48): that node is asked (tseat) whether its player can play now
+ * and for its token's digest; fn(arg, s) once: a seat here awaiting the
+ * player's RESUME, or NULL (no, no answer in CLOBBY_WAIT_MS, or
+ * clobby_free). GERR_PENDING when asked, else the refusal. */
+game_err_t clobby_seat(struct clobby *lb, const char *name,
+    void (*fn)(void *arg, struct session *s), void *arg, const char **why);
+/* s, a seat from clobby_seat: its game started in r (its node sends the
+ * player * MOVED there; the seat's grace runs till it comes), or not (r
+ * NULL: s goes). */
+struct room;
+void clobby_seated(struct clobby *lb, struct session *s, struct room *r);
+
 /* For cluster.c: this node's claimable seeks as = SEEK lines (presence);
  * a lobby message from node; the second's work. */
 void clobby_presence(struct clobby *lb, void (*fn)(void *arg, const proto_msg_t *m), void *arg);

@@ -326,6 +326,7 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 {
 	const char *p = buf + 2, *end = buf + len, *lf;
 	char seq[16];
+	long long tid;
 	proto_msg_t pm;
 	memset(m, 0, sizeof *m);
 	*why = "not a message of this cluster";
@@ -374,6 +375,16 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 			*why = "a bad spectator count";
 			return -1;
 		}
+		return 0;
+	case 'K':
+		m->kind = CMSG_TOURNEY;
+		m->job = 0;
+		if (lf || token(&p, end, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
+		    num(&p, end, 0, INT64_MAX, &tid) != 0 || p != end) {
+			*why = "a bad tournament notice";
+			return -1;
+		}
+		m->job = (uint64_t)tid;
 		return 0;
 	case 'S':
 		m->kind = CMSG_SNAPSHOT;
@@ -452,6 +463,12 @@ int
 cmsg_format_watchers(char *buf, size_t cap, const char *room, const char *node, uint32_t n)
 {
 	return fits(snprintf(buf, cap, "C %s %s %u", room, node, (unsigned)n), cap);
+}
+
+int
+cmsg_format_tourney(char *buf, size_t cap, const char *node, uint64_t id)
+{
+	return fits(snprintf(buf, cap, "K %s %llu", node, (unsigned long long)id), cap);
 }
 
 int

@@ -15,6 +15,7 @@
  *   R <id> <status> [pv <line> ]<best> <score> <mate> <depth> <seldepth> <ms>
  *     <cands> <reason>                                 on gomoku:node:<node>
  *   R <id> <status> act <kind> <n> <arg> <moves>      on gomoku:node:<node>
+ *   K <node> <id>                                      on gomoku:tourneys
  *
  * A job (J) is a bot search another node asked for: <node> owns it and <id>
  * is its own number for it; <moves> is the game so far as cell numbers
@@ -38,6 +39,9 @@
  * kind, n and arg, and its moves, "-" for none), or status -1 and no act
  * ("act 0 0 0 -"). Older nodes drop both forms as lines that do not
  * parse: the owner's job is then lost and asked again.
+ *
+ * K: <node> stored a change of tournament <id> (0: of one it does not
+ * know); the others read it again (tlease.h).
  *
  * C: <node> has n spectators of the owner's room (sent every second while
  * it has any). A lobby message (L) from <node> is clusterlobby.h's: seek claims and
@@ -67,6 +71,7 @@ enum cmsg_kind {
 	CMSG_RESULT,
 	CMSG_LOBBY,
 	CMSG_WATCHERS,
+	CMSG_TOURNEY,
 };
 
 struct cmsg {
@@ -79,7 +84,7 @@ struct cmsg {
 	uint32_t seq;                   /* S: the snapshot's seq; E: the event's; C: n */
 	const char *body;               /* P, S: the lines; T, L: the text; E: the line */
 	size_t bodylen;
-	uint64_t job;           /* J, R: the owner's id of the job */
+	uint64_t job;           /* J, R: the owner's id of the job; K: the tournament */
 	int status;             /* R: 0, or -1 (no move) */
 	bots_job_t spec;        /* J (its owner field is 0) */
 	engine_result_t result; /* R, status 0 (its PV only from a J " l") */
@@ -93,6 +98,7 @@ int cmsg_format_presence(char *buf, size_t cap, const char *node, const char *ad
 int cmsg_format_tell(char *buf, size_t cap, const char *from, const char *to, const char *text);
 int cmsg_format_watchers(char *buf, size_t cap, const char *room, const char *node, uint32_t n);
 int cmsg_format_lobby(char *buf, size_t cap, const char *node, const char *text);
+int cmsg_format_tourney(char *buf, size_t cap, const char *node, uint64_t id);
 int cmsg_format_watch(char *buf, size_t cap, const char *room, const char *node);
 int cmsg_format_snapshot(char *buf, size_t cap, const char *room, uint32_t seq);
 /* line: an event line with or without its LF. */

@@ -62,6 +62,7 @@ struct cluster_parts {
 	void (*watch)(struct cluster *cl, const struct cmsg *m);
 	void (*result)(struct cluster *cl, const struct cmsg *m);
 	void (*lobby)(struct cluster *cl, const struct cmsg *m);
+	void (*tourney)(struct cluster *cl, const struct cmsg *m);
 	/* link.c: the second's work of every concern */
 	void (*tick)(struct cluster *cl, int64_t now);
 	/* presence.c: the room elsewhere c watches (watch.c), or NULL; this
@@ -116,8 +117,9 @@ struct cluster {
 	LIST_HEAD(, sent) sent;
 	LIST_HEAD(, served) served;
 
-	struct clobby *lobby; /* seeks and challenges across nodes */
-	struct lease *lease;  /* room leases (on a shared PostgreSQL); NULL: none */
+	struct clobby *lobby;  /* seeks and challenges across nodes */
+	struct lease *lease;   /* room leases (on a shared PostgreSQL); NULL: none */
+	struct tlease *tlease; /* tournaments' leases (the same); NULL: none */
 	struct cluster_parts parts;
 };
 

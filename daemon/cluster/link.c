@@ -193,6 +193,7 @@ start(struct cluster *cl)
 		return;
 	}
 	link_subscribe(cl, CHAN_PRESENCE);
+	link_subscribe(cl, CHAN_TOURNEYS);
 	link_subscribe(cl, cl->chan_node);
 	cl->parts.resubscribe(cl);
 }
@@ -253,6 +254,10 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 	case CMSG_LOBBY:
 		if (mine && strcmp(m.node, cl->node) != 0)
 			cl->parts.lobby(cl, &m);
+		break;
+	case CMSG_TOURNEY:
+		if (strcmp(chan, CHAN_TOURNEYS) == 0)
+			cl->parts.tourney(cl, &m);
 		break;
 	case CMSG_JOB: /* jobs come on the stream only */
 		log_warn(&cl->srv->log, "cluster: a bot job on %s dropped", chan);

@@ -14,6 +14,7 @@
 #include "daemon/cluster/internal.h"
 
 #define CHAN_PRESENCE "gomoku:presence"
+#define CHAN_TOURNEYS "gomoku:tourneys" /* tlease.h */
 
 /* gomoku:room:<room>, the channel of a room's snapshot and events. */
 void link_room_chan(char out[CHAN_MAX], const char *room);

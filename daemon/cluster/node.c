@@ -19,6 +19,7 @@
 #include "daemon/cluster/link.h"
 #include "daemon/cluster/presence.h"
 #include "daemon/cluster/tell.h"
+#include "daemon/cluster/tlease.h"
 #include "daemon/cluster/watch.h"
 #include "daemon/core.h"
 
@@ -43,12 +44,19 @@ lobby(struct cluster *cl, const struct cmsg *m)
 }
 
 static void
+tourney(struct cluster *cl, const struct cmsg *m)
+{
+	tlease_got(cl->tlease, m);
+}
+
+static void
 tick(struct cluster *cl, int64_t now)
 {
 	presence_tick(cl, now);
 	watch_tick(cl, now);
 	clobby_tick(cl->lobby, now);
 	jobs_tick(cl);
+	tlease_tick(cl->tlease, now);
 }
 
 static void
@@ -68,6 +76,7 @@ static const struct cluster_parts parts = {
 	.watch = watch_got,
 	.result = jobs_result,
 	.lobby = lobby,
+	.tourney = tourney,
 	.tick = tick,
 	.watched = cluster_watched,
 	.seek_lines = seek_lines,
@@ -117,10 +126,12 @@ cluster_new(struct server *srv, char *err, size_t errlen)
 		return NULL;
 	}
 	cl->lease = lease_new(srv, cl);
+	cl->tlease = tlease_new(srv, cl);
 	if (link_start(cl) != 0) {
 		snprintf(err, errlen, "cluster: cannot start its timer");
 		clobby_free(cl->lobby);
 		lease_free(cl->lease);
+		tlease_free(cl->tlease);
 		jobs_stop(cl);
 		free(cl);
 		return NULL;
@@ -143,6 +154,7 @@ void
 cluster_release(struct cluster *cl)
 {
 	lease_free(cl->lease);
+	tlease_free(cl->tlease);
 	free(cl);
 }
 
@@ -150,4 +162,10 @@ struct clobby *
 cluster_lobby(const struct cluster *cl)
 {
 	return cl->lobby;
+}
+
+struct tlease *
+cluster_tlease(const struct cluster *cl)
+{
+	return cl->tlease;
 }

@@ -500,6 +500,28 @@ test_watchers_lobby(void **state)
 	assert_int_equal(parse("P b 127.0.0.1:1\n* MOVED a1 x:1", &m), -1);
 }
 
+/* Tournament notices (K): formatted, parsed back, refused when wrong. */
+static void
+test_tourney(void **state)
+{
+	char buf[64];
+	struct cmsg m;
+	(void)state;
+	assert_true(cmsg_format_tourney(buf, sizeof buf, "beta", 42) > 0);
+	assert_string_equal(buf, "K beta 42");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_TOURNEY);
+	assert_string_equal(m.node, "beta");
+	assert_int_equal(m.job, 42);
+	assert_int_equal(parse("K beta 0", &m), 0); /* an event it does not know */
+	assert_int_equal(m.job, 0);
+	static const char *const bad[] = { "K", "K beta", "K beta -1", "K beta 1 2", "K 1x 1",
+		"K beta 9223372036854775808", "K beta x", "K beta 1\n2" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(parse(bad[i], &m), -1);
+	assert_int_equal(cmsg_format_tourney(buf, 8, "beta", 42), -1); /* too long */
+}
+
 static void
 test_truncated(void **state)
 {
@@ -513,6 +535,7 @@ test_truncated(void **state)
 		"R 9 0 112 -40 0 8 12 790 112:-40,113:-90 four-three",
 		"J alpha 9 2 15 10 800 1600 60000 0 0 5 77 112,113,92 o 5 1 3:cw 4:d5",
 		"R 9 0 act 3 2 0 112,131",
+		"K beta 42",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
@@ -543,6 +566,7 @@ main(void)
 		cmocka_unit_test(test_result),
 		cmocka_unit_test(test_opening_job),
 		cmocka_unit_test(test_watchers_lobby),
+		cmocka_unit_test(test_tourney),
 		cmocka_unit_test(test_truncated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
