@@ -83,7 +83,7 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(MOD_CFLAGS) -c -o $@ $<
 
-include rules/module.mk engine/module.mk tourney/module.mk
+include rules/module.mk engine/module.mk tourney/module.mk bot/module.mk
 include $(wildcard po/module.mk proto/module.mk daemon/module.mk ctl/module.mk client/module.mk tests/module.mk systemd/module.mk)
 
 .PHONY: all deps deps-auto test check run run-main bench fuzz clean check-style style

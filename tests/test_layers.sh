@@ -68,6 +68,8 @@ deny "proto/*.c proto/*.h" '^(engine|daemon|client)/' "the protocol library stan
 deny "engine/*.c engine/*.h engine/tools/*.c" '^(proto|daemon|client)/' "the engine knows no protocol, daemon or client"
 deny "tourney/*.c tourney/*.h" '^(rules|proto|engine|daemon|client)/' "the tournaments' pure parts include nothing of ours"
 deny "client/*.c client/*.h" '^(engine|daemon)/' "the client renders what the server says: no search, no daemon"
+deny "bot/*.c bot/*.h" '^(engine|daemon|client|tourney)/' \
+	"gomoku-bot drives any brain over the rules core and the protocol: no engine, daemon or client of ours"
 reach "daemon/room.c daemon/room.h" '^daemon/(conn|botplay|bots|tlsline|wsline|http|transport|cmd|account|session|lobby|challenge)\.h$' \
 	"a room hands events to sinks and knows its members through room_members: no connection, transport, bot or session"
 deny "daemon/archive.c daemon/archive.h daemon/store.c daemon/store.h daemon/export.c" \
