@@ -415,3 +415,17 @@ $(O)/tests/unit/test_standings: $(O)/tests/unit/test_standings.o $(TOURNEY_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/unit/test_standings
+
+# gomoku-bot's brain driver (bot/brain.h, issue 49): games of real brains
+# (pbrain-gomoku, the sparring s002 of ../shared) through it, and the
+# failures with tests/bot/fixture_brain, a brain that misbehaves on purpose.
+$(O)/tests/unit/test_brain.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent) \
+    -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
+$(O)/tests/unit/test_brain: $(O)/tests/unit/test_brain.o $(BOT_OBJS) $(RULES_LIB) | \
+    $(BINDIR)/pbrain-gomoku $(O)/tests/bot/fixture_brain
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)
+$(O)/tests/bot/fixture_brain: $(O)/tests/bot/fixture_brain.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+TEST_HELPERS += $(O)/tests/bot/fixture_brain
+TESTS += $(O)/tests/unit/test_brain
