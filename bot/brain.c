@@ -333,7 +333,7 @@ on_reap(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	pid_t r = waitpid(b->pid, &st, WNOHANG);
-	if (r == 0) {
+	if (r == 0 || (r < 0 && errno == EINTR)) {
 		arm(b->reaper, REAP_POLL_MS);
 		return;
 	}

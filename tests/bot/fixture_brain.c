@@ -16,6 +16,7 @@
  *   flood-line           on a move request: bytes without a newline
  *   flood-lines          on a move request: endless short DEBUG lines
  *   garbage              answers a move request with "hello"
+ *   mute                 reads every line and answers none, START too
  *   notakeback           UNKNOWN to TAKEBACK
  *
  * Each move request it answers with "DEBUG pid PID" first; after BOARD it
@@ -124,6 +125,8 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (fgets(line, sizeof line, stdin)) {
 		line[strcspn(line, "\r\n")] = 0;
+		if (strcmp(mode, "mute") == 0)
+			continue;
 		int x, y, f, n;
 		if (strncasecmp(line, "START ", 6) == 0) {
 			n = atoi(line + 6);

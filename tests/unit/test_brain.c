@@ -424,7 +424,8 @@ solo(match_t *m, const brain_conf_t *c, int size, const brain_clock_t *clk)
 
 /* A brain that writes DEBUG lines every 50 ms but never moves is killed at
  * its deadline, set once when asked (300 ms + 200 ms margin): the output
- * does not move it. Its own child dies with it (the process group). */
+ * does not move it. Its own child dies with it (the process group). One
+ * that never answers START is killed at start_ms. */
 static void
 test_hang(void **state)
 {
@@ -435,7 +436,9 @@ test_hang(void **state)
 	c.max_failures = 1;
 	brain_clock_t clk = { .timeout_turn = 300 };
 	long ms = solo(&m, &c, 15, &clk);
-	printf("  killed after %ld ms (deadline 500 ms), %d DEBUG lines\n", ms, m.side[0].thinking);
+	printf("  killed %ld ms after the move was asked (deadline 500 ms), %d DEBUG lines "
+	       "meanwhile\n",
+	    m.side[0].last_elapsed, m.side[0].thinking);
 	assert_int_equal(m.side[0].giveup, 1);
 	assert_non_null(strstr(m.side[0].text, "no move within 300 ms"));
 	assert_true(ms >= 490);
@@ -443,6 +446,17 @@ test_hang(void **state)
 	assert_true(m.side[0].last_elapsed >= 490);
 	assert_true(m.side[0].thinking >= 3); /* it spoke, and was killed anyway */
 	assert_true(m.side[0].child > 0);
+	match_free(&m);
+
+	/* one that never answers START: start_ms, not a move's time */
+	c = conf_of(fixture("mute", NULL, NULL));
+	c.start_ms = 300;
+	c.max_failures = 1;
+	ms = solo(&m, &c, 15, &clk);
+	assert_int_equal(m.side[0].giveup, 1);
+	assert_non_null(strstr(m.side[0].text, "no answer to START within 300 ms"));
+	assert_true(ms >= 290);
+	assert_true(ms < 300 + 5000);
 	match_free(&m);
 }
 
