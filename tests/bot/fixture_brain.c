@@ -17,6 +17,8 @@
  *   flood-lines          on a move request: endless short DEBUG lines
  *   garbage              answers a move request with "hello"
  *   mute                 reads every line and answers none, START too
+ *   corner               every move "0,0", occupied from its second on
+ *   infoerror            "ERROR unknown INFO key" to every INFO line
  *   notakeback           UNKNOWN to TAKEBACK
  *
  * Each move request it answers with "DEBUG pid PID" first; after BOARD it
@@ -87,6 +89,11 @@ move(void)
 	if (strcmp(mode, "flood-lines") == 0)
 		for (;;)
 			fputs("DEBUG spam\n", stdout);
+	if (strcmp(mode, "corner") == 0) {
+		printf("0,0\n");
+		fflush(stdout);
+		return;
+	}
 	if (strcmp(mode, "garbage") == 0) {
 		printf("hello\n");
 		fflush(stdout);
@@ -138,7 +145,8 @@ main(int argc, char **argv)
 				printf("OK\n");
 			}
 		} else if (strncasecmp(line, "INFO", 4) == 0) {
-			continue;
+			if (strcmp(mode, "infoerror") == 0)
+				printf("ERROR unknown INFO key\n");
 		} else if (strcasecmp(line, "BEGIN") == 0) {
 			move();
 		} else if (sscanf(line, "TURN %d,%d", &x, &y) == 2) {

@@ -461,8 +461,8 @@ test_hang(void **state)
 }
 
 /* Floods: a line with no end is killed at line_max; endless short lines at
- * answer_max, the log kept to log_max lines; garbage for a move is a
- * failure too. */
+ * answer_max, the log kept to log_max lines; garbage for a move and an
+ * occupied point are failures too; ERROR to INFO lines is none. */
 static void
 test_flood(void **state)
 {
@@ -492,6 +492,29 @@ test_flood(void **state)
 	solo(&m, &c, 15, NULL);
 	assert_int_equal(m.side[0].giveup, 1);
 	assert_non_null(strstr(m.side[0].text, "\"hello\", not a move"));
+	match_free(&m);
+
+	/* an occupied point: the rules core's judgement, a failure */
+	c = conf_of(fixture("corner", NULL, NULL));
+	c.max_failures = 1;
+	solo(&m, &c, 15, NULL);
+	assert_int_equal(m.side[0].moves, 1);
+	assert_int_equal(m.pos.moves[0], rules_move(0, 0));
+	assert_int_equal(pos_play(&m.pos, rules_move(1, 1)), LEGAL_OK);
+	m.done = 0;
+	assert_int_equal(brain_turn(m.side[0].b, rules_move(1, 1), NULL), 0);
+	run(&m);
+	assert_int_equal(m.side[0].giveup, 1);
+	assert_non_null(strstr(m.side[0].text, "played 0,0: illegal (occupied)"));
+	assert_int_equal(brain_pos(m.side[0].b)->nmoves, 2);
+	match_free(&m);
+
+	/* ERROR to INFO lines (which want no answer): kept, no failure */
+	c = conf_of(fixture("infoerror", NULL, NULL));
+	c.max_failures = 1;
+	solo(&m, &c, 15, NULL);
+	assert_int_equal(m.side[0].moves, 1);
+	assert_int_equal(m.side[0].failed + m.side[0].giveup, 0);
 	match_free(&m);
 }
 
