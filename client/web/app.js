@@ -15,7 +15,8 @@ import { Model, chancePoints, colourAt, engineScore, openingChoices, positionAt,
 import {
   botWhy, canonWords, engineWords, errorWords, markWords, newsWords, offerFate, openingWords, overWords, puzzleErrorWords, puzzleRatingWords,
   puzzleStateWords, puzzleWords, refusalWords, reviewErrorWords, scoreMark, scoreWords, tcWords, word,
-  pointsWords, tgameWords, tiebreakHeads, tiebreakValues, tourneyErrorWords, tourneyLength, tourneyPlayers, tourneyTitle, tourneyWhat, tourneyWhen, tourneyWord,
+  pointsWords, tgameWords, tiebreakHeads, tiebreakValues, tourneyErrorWords, tourneyLeaveAsk, tourneyLength, tourneyPlayers, tourneyTitle, tourneyWhat, tourneyWhen,
+  tourneyWord,
 } from './words.js';
 import { Sounds } from './sound.js';
 
@@ -1558,6 +1559,7 @@ async function openTourney(id, link = false) {
     return;
   }
   $('t-refusal').textContent = '';
+  $('t-confirm').hidden = true;
   show('tourney');
   renderTourney();
 }
@@ -1605,6 +1607,8 @@ function renderTourney() {
   const j = model.tourneyJoin();
   $('t-join').hidden = j.act !== 'join';
   $('t-leave').hidden = j.act !== 'leave';
+  if (j.act !== 'leave') $('t-confirm').hidden = true; // nothing left to leave
+  else if (!$('t-confirm').hidden) $('t-confirm-text').textContent = tourneyLeaveAsk(i); // it started meanwhile
   $('t-why').textContent = j.why ? tourneyWord('why', j.why) : '';
   $('t-next').textContent = nextGameWords(tn);
   // the standings
@@ -1712,7 +1716,22 @@ async function tourneyAct(name) {
   renderTourney();
 }
 $('t-join').addEventListener('click', () => tourneyAct('TJOIN'));
-$('t-leave').addEventListener('click', () => tourneyAct('TLEAVE'));
+// Leave asks first, on the page, in words that say what leaving costs now
+$('t-leave').addEventListener('click', () => {
+  const tn = model.tourney;
+  if (!tn) return;
+  $('t-confirm-text').textContent = tourneyLeaveAsk(tn.info);
+  $('t-confirm').hidden = false;
+  $('t-confirm-no').focus();
+});
+$('t-confirm-yes').addEventListener('click', () => {
+  $('t-confirm').hidden = true;
+  tourneyAct('TLEAVE');
+});
+$('t-confirm-no').addEventListener('click', () => {
+  $('t-confirm').hidden = true;
+  $('t-leave').focus();
+});
 $('t-back').addEventListener('click', () => {
   const tn = model.tourney;
   if (tn && !model.myStanding()) send('TUNWATCH', tn.id).catch(() => {});

@@ -637,6 +637,16 @@ export function tourneyPlayers(n) {
   return n === 1 ? t('web.tourney.players1', 'one player') : t('web.tourney.players', '%d players', n);
 }
 
+// The question Leave asks before TLEAVE (PROTOCOL.md 5.21): before the
+// start it only takes the player out; after the start of a Swiss or a
+// round robin the player is paired no more and cannot join again; an
+// arena's player may join again until its end. A game under way plays on.
+export function tourneyLeaveAsk(i) {
+  if (i.state === 'soon') return t('web.tourney.ask.soon', 'Leave this tournament before it starts?');
+  if (i.kind === 'arena') return t('web.tourney.ask.arena', 'Leave the arena? You get no more games until you join again (a game under way plays on).');
+  return t('web.tourney.ask.started', 'It has started: if you leave, you get no more pairings and cannot join again (a game under way plays on). Leave?');
+}
+
 // TCREATE's refusals (PROTOCOL.md 5.21) in the tournaments' words; the
 // others as any error.
 const TOURNEY_ERRORS = {

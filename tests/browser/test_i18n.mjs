@@ -10,8 +10,19 @@ import { readFileSync } from 'node:fs';
 import { format, htmlLang, pickLanguage, t } from '../../client/web/i18n.js';
 import {
   botWhy, canonWords, engineWords, errorWords, known, lineWords, markWords, openingWords, puzzleErrorWords, puzzleRatingWords, puzzleStateWords,
-  puzzleWords, refusalWords, reviewErrorWords, tcWords, word,
+  puzzleWords, refusalWords, reviewErrorWords, tcWords, tourneyLeaveAsk, word,
 } from '../../client/web/words.js';
+
+// Leave's question says what leaving costs: nothing before the start; no
+// more pairings (and no way back) once a Swiss or round robin started; an
+// arena's player may come back
+assert.equal(tourneyLeaveAsk({ kind: 'swiss', state: 'soon' }), 'Leave this tournament before it starts?');
+assert.equal(tourneyLeaveAsk({ kind: 'arena', state: 'soon' }), 'Leave this tournament before it starts?');
+for (const kind of ['swiss', 'robin']) {
+  assert.match(tourneyLeaveAsk({ kind, state: 'running' }), /^It has started: if you leave, you get no more pairings and cannot join again/, kind);
+}
+assert.match(tourneyLeaveAsk({ kind: 'arena', state: 'running' }), /no more games until you join again/);
+console.log('ok Leave\'s question: before the start, a Swiss\'s or round robin\'s after it (no more pairings), an arena\'s');
 
 const have = ['en', 'zh_CN'];
 for (const [tags, want] of [

@@ -2681,6 +2681,18 @@ async function tourneyBoard() {
     assert.deepEqual(await a.$$eval('#t-standings tbody tr', (l) => l.map((x) => x.children[0].textContent).sort()), ['=1', '=1'], 'two equal: the rank shared');
     assert.equal(await text(a, '#t-next'), 'You are in: the pairings are made when it starts.');
     ok('the event\'s page: its header, the countdown, Join; joined, Leave and the standings with the Swiss\'s tie-breaks, the shared rank');
+    // Leave asks on the page first; Stay in keeps the player in
+    assert.equal(await a.$eval('#t-confirm', (e) => e.hidden), true);
+    await a.click('#t-leave');
+    await a.waitForSelector('#t-confirm:not([hidden])', { timeout: T });
+    assert.equal(await text(a, '#t-confirm-text'), 'Leave this tournament before it starts?');
+    assert.deepEqual(await a.$$eval('#t-confirm button', (l) => l.map((x) => x.textContent)), ['Leave', 'Stay in']);
+    await a.click('#t-confirm-no');
+    assert.equal(await a.$eval('#t-confirm', (e) => e.hidden), true);
+    await new Promise((r) => setTimeout(r, 300)); // a TLEAVE, had one gone, would be answered by now
+    assert.equal(await a.$eval('#t-leave', (e) => e.hidden), false, 'Stay in: still joined');
+    assert.ok(await a.$(`#t-standings tr[data-user="${me}"]`), 'Stay in: still in the standings');
+    ok('Leave asks first on the page ("Leave this tournament before it starts?", Leave / Stay in); Stay in keeps the player in');
     await a.reload();
     await named(a);
     await a.waitForSelector('#tourney:not([hidden]) #t-leave:not([hidden])', { timeout: T });
@@ -2758,6 +2770,20 @@ async function tourneyBoard() {
     assert.equal(await text(c, '#t-what'), 'arena · freestyle 15×15 · 5 min + 5 s · 20 minutes');
     await waitText(c, '#t-when', /^Starts in (1:00|0:5[0-9])$/);
     assert.equal(await c.$eval('#t-join', (e) => e.hidden), false, 'the creator may join an arena');
+    // joined, then left: the confirmation's Leave sends TLEAVE, the server
+    // takes the player out before the start
+    await c.click('#t-join');
+    await c.waitForFunction((u) => document.querySelector(`#t-standings tr[data-user="${u}"]`), { timeout: T }, `tcr${n}`);
+    await c.click('#t-leave');
+    await c.waitForSelector('#t-confirm:not([hidden])', { timeout: T });
+    assert.equal(await text(c, '#t-confirm-text'), 'Leave this tournament before it starts?');
+    await c.click('#t-confirm-yes');
+    await c.waitForSelector('#t-join:not([hidden])', { timeout: T });
+    await c.waitForFunction((u) => !document.querySelector(`#t-standings tr[data-user="${u}"]`), { timeout: T }, `tcr${n}`);
+    assert.equal(await c.$eval('#t-confirm', (e) => e.hidden), true);
+    assert.equal(await text(c, '#t-next'), 'You are not playing in this tournament.');
+    assert.equal(await text(c, '#t-refusal'), '', 'TLEAVE refused');
+    ok('joined the arena, Leave then Leave in the confirmation: out of the standings as the server says, Join offered again');
     for (let k = 0; k < 2; k++) {
       await c.click('#t-back');
       await c.waitForSelector('#lobby:not([hidden])', { timeout: T });
