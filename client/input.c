@@ -55,7 +55,7 @@ index_of_tc(int b, int inc)
  * together (opening_combination, the server's own); before it, none and
  * swap2 as ever. */
 static int
-opening_fits(const view_t *v, const model_t *m, proto_opening_t o)
+opening_ok(const model_t *m, rule_t rule, int size, proto_opening_t o)
 {
 	if (!model_has_cap(m, "openings"))
 		return o == OPENING_NONE || o == OPENING_SWAP2;
@@ -63,7 +63,134 @@ opening_fits(const view_t *v, const model_t *m, proto_opening_t o)
 		return 1;
 	opening_rule_t r;
 	return opening_rule_parse(proto_opening_name(o), &r) == 0 &&
-	    opening_combination(r, v->rule, v->size) == OERR_OK;
+	    opening_combination(r, rule, size) == OERR_OK;
+}
+
+static int
+opening_fits(const view_t *v, const model_t *m, proto_opening_t o)
+{
+	return opening_ok(m, v->rule, v->size, o);
+}
+
+/* The tournament form's starts (seconds from now; PROTOCOL.md 5.21: 5 s
+ * to a week) and an arena's lengths (minutes, 1 to 720). */
+static const int tstarts[] = { 10, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 86400,
+	604800 };
+static const int tminutes[] = { 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 360, 720 };
+enum {
+	NTSTARTS = (int)(sizeof tstarts / sizeof tstarts[0]),
+	NTMINUTES = (int)(sizeof tminutes / sizeof tminutes[0])
+};
+
+static int
+index_in(const int *list, int n, int value, int dflt)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i] == value)
+			return i;
+	return dflt;
+}
+
+/* A length that fits the kind: what the kind's table allows. */
+static void
+tform_length(tform_t *f, int d)
+{
+	if (f->kind == TKIND_ARENA)
+		f->length =
+		    tminutes[cycle(index_in(tminutes, NTMINUTES, f->length, 4 - d), NTMINUTES, d)];
+	else if (f->kind == TKIND_SWISS)
+		f->length = cycle(f->length - 1 + d, 20, 0) + 1;
+	else
+		f->length = cycle(f->length - 1 + d, 2, 0) + 1;
+}
+
+static void
+tform_change(tform_t *f, const model_t *m, int d)
+{
+	switch (f->sel) {
+	case TFORM_KIND:
+		f->kind = (proto_tkind_t)cycle((int)f->kind, 3, d);
+		f->length = f->kind == TKIND_ARENA ? 30 : f->kind == TKIND_SWISS ? 3 : 1;
+		break;
+	case TFORM_RULE:
+		f->rule = (rule_t)cycle((int)f->rule, 3, d);
+		if (!opening_ok(m, f->rule, f->size, f->opening))
+			f->opening = OPENING_NONE;
+		break;
+	case TFORM_SIZE:
+		f->size = sizes[cycle(index_of_size(f->size), 5, d)];
+		if (!opening_ok(m, f->rule, f->size, f->opening))
+			f->opening = OPENING_NONE;
+		break;
+	case TFORM_TC: { /* a tournament's games have a clock: not tcs[0] */
+		int i = cycle(index_of_tc(f->tc_base, f->tc_inc) - 1, 5, d) + 1;
+		f->tc_base = tcs[i][0];
+		f->tc_inc = tcs[i][1];
+		break;
+	}
+	case TFORM_OPENING: {
+		int o = (int)f->opening, n = (int)OPENING_TARAGUCHI10 + 1;
+		for (int i = 0; i < n; i++) {
+			o = cycle(o, n, d);
+			if (opening_ok(m, f->rule, f->size, (proto_opening_t)o))
+				break;
+		}
+		f->opening = (proto_opening_t)o;
+		break;
+	}
+	case TFORM_RATED:
+		f->rated = !f->rated;
+		break;
+	case TFORM_ENTRANTS:
+		f->entrants = (proto_entrants_t)cycle((int)f->entrants, 3, d);
+		break;
+	case TFORM_START:
+		f->start = tstarts[cycle(index_in(tstarts, NTSTARTS, f->start, 5), NTSTARTS, d)];
+		break;
+	case TFORM_LENGTH:
+		tform_length(f, d);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The tournament form: Up/Down a row, Left/Right its value, Enter on the
+ * name types it, Enter elsewhere sends TCREATE; Esc back to the list. */
+static input_rc_t
+tcreate_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	tform_t *f = &v->tform;
+	if (fn && key == KEY_UP)
+		f->sel = cycle(f->sel, TFORM_ITEMS, -1);
+	else if (fn && key == KEY_DOWN)
+		f->sel = cycle(f->sel, TFORM_ITEMS, 1);
+	else if (fn && (key == KEY_LEFT || key == KEY_RIGHT))
+		tform_change(f, m, key == KEY_LEFT ? -1 : 1);
+	else if (!fn && (key == K_ESC || key == 'q'))
+		v->screen = SCR_TOURNEYS;
+	else if ((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) {
+		if (f->sel == TFORM_NAME) {
+			v->input = IN_TNAME;
+			snprintf(v->line, sizeof v->line, "%s", f->name);
+			return INPUT_REDRAW;
+		}
+		proto_init(out, PR_TCREATE, NULL);
+		out->tkind = f->kind;
+		out->rule = f->rule;
+		out->size = f->size;
+		out->tc_base = f->tc_base;
+		out->tc_inc = f->tc_inc;
+		out->opening = f->opening;
+		out->rated = f->rated;
+		out->entrants = f->entrants;
+		out->count = f->start;
+		out->count2 = f->length;
+		snprintf(out->text, sizeof out->text, "%s", f->name);
+		return INPUT_SEND;
+	} else
+		return INPUT_NOTHING;
+	return INPUT_REDRAW;
 }
 
 static void
@@ -456,6 +583,11 @@ line_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		size_t lead = strspn(v->line, " ");
 		memmove(v->line, v->line + lead, len - lead + 1);
 		len -= lead;
+		if (mode == IN_TNAME) { /* the form's name, kept; "" none */
+			snprintf(v->tform.name, sizeof v->tform.name, "%s", v->line);
+			v->line[0] = '\0';
+			return INPUT_REDRAW;
+		}
 		if (!len)
 			return INPUT_REDRAW;
 		const char *sp = strchr(v->line, ' ');
@@ -593,7 +725,18 @@ game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			send_simple(out, PR_OFFER, m);
 			out->offer = OFFER_DRAW;
 			return INPUT_SEND;
+		case 'E':
+			if (m->over || !model_tourney_my_game(m))
+				return INPUT_NOTHING;
+			/* my tournament game under way: a look at the event, the
+			 * game kept (Enter there comes back to it) */
+			v->screen = SCR_TOURNEY;
+			v->tourney = m->tourney.id;
+			v->tscroll = 0;
+			return INPUT_REDRAW;
 		case 'M':
+			if (model_tourney_my_game(m))
+				return INPUT_NOTHING; /* no rematch in a tournament (441) */
 			send_simple(out, PR_OFFER, m);
 			out->offer = OFFER_REMATCH;
 			return INPUT_SEND;
@@ -616,6 +759,8 @@ game_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			return open_profile(v, who, out);
 		}
 		case 'Z':
+			if (model_tourney_my_game(m))
+				return INPUT_NOTHING; /* a tournament's game is not aborted (443) */
 			return send_simple(out, PR_ABORT, m);
 		case 'C':
 			return send_simple(out, PR_CLAIM, m);
@@ -923,7 +1068,10 @@ tourneys_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		v->list_sel++;
 	else if (!fn && (key == K_ESC || key == 'q'))
 		v->screen = SCR_LOBBY;
-	else if (!fn && key == 'r') {
+	else if (!fn && key == 'c') {
+		v->screen = SCR_TCREATE; /* the server says who may (417, 453) */
+		v->tform.sel = 0;
+	} else if (!fn && key == 'r') {
 		proto_init(out, PR_TLIST, NULL);
 		return INPUT_SEND;
 	} else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) &&
@@ -959,6 +1107,10 @@ tourney_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		return tourney_req(v, PR_TJOIN, out);
 	else if (!fn && (key == 'L' || key == 'l') && model_tourney_in(m))
 		v->ask = ASK_TLEAVE;
+	else if (!fn && key == 'B' && m->tourney.state < TSTATE_OVER)
+		v->ask = ASK_TBOT; /* the creator's or an admin's: the server judges */
+	else if (!fn && key == 'C' && m->tourney.state < TSTATE_OVER)
+		v->ask = ASK_TCANCEL;
 	else if ((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) {
 		/* my game under way, when it is the room the client holds */
 		int i = model_tourney_mine(m);
@@ -985,8 +1137,17 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	if (v->ask) {
 		ask_t a = v->ask;
 		v->ask = ASK_NONE;
+		if (a == ASK_TBOT) { /* a level: 1 to 9, 0 for 10 */
+			if (fn || key < '0' || key > '9')
+				return INPUT_REDRAW;
+			tourney_req(v, PR_TBOT, out);
+			out->level = key == '0' ? 10 : key - '0';
+			return INPUT_SEND;
+		}
 		if (fn || (key != 'y' && key != 'Y'))
 			return INPUT_REDRAW;
+		if (a == ASK_TCANCEL)
+			return tourney_req(v, PR_TCANCEL, out);
 		if (a == ASK_QUIT)
 			return INPUT_QUIT;
 		if (a == ASK_TLEAVE)
@@ -1033,6 +1194,8 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		return tourneys_key(v, m, key, fn, out);
 	case SCR_TOURNEY:
 		return tourney_key(v, m, key, fn, out);
+	case SCR_TCREATE:
+		return tcreate_key(v, m, key, fn, out);
 	case SCR_PROFILE:
 		if (!fn && (key == K_ESC || key == 'q'))
 			v->screen = v->profile_back;

@@ -1147,6 +1147,19 @@ model_tourney_room(const model_t *m, const char *room)
 	return 0;
 }
 
+int
+model_tourney_my_game(const model_t *m)
+{
+	if (!m->tourney.id || !m->in_room || !m->room[0] || !m->me[0])
+		return 0;
+	for (int i = 0; i < m->ntgames; i++)
+		if (strcmp(m->tgames[i].room, m->room) == 0 &&
+		    (strcasecmp(m->tgames[i].first, m->me) == 0 ||
+			strcasecmp(m->tgames[i].second, m->me) == 0))
+			return 1;
+	return 0;
+}
+
 /* Seconds as a countdown: "4:05", "1:02:03", "2d 03:04". */
 static void
 duration(int64_t s, char *buf, size_t len)
@@ -1675,6 +1688,37 @@ model_error_text(proto_id_t req, int code)
 			return TR(
 			    "model.err.puzzle_506", "The solvers are all busy; try again shortly");
 	}
+	if (req == PR_TCREATE) {
+		/* PROTOCOL.md 5.21's table: who may create, and what */
+		if (code == ERR_ACCOUNT_ONLY)
+			return TR("model.err.tcreate_417",
+			    "Only accounts create tournaments: register or log in");
+		if (code == ERR_ARGUMENT)
+			return TR("model.err.tcreate_402",
+			    "That tournament cannot be made: it needs a clock, a start from 5 "
+			    "seconds to a week, a length in range and a name of at most 120 bytes");
+		if (code == ERR_OVER_LIMIT)
+			return TR("model.err.tcreate_453",
+			    "You have as many tournaments not yet over as you may");
+	}
+	if (req == PR_TBOT) {
+		if (code == ERR_NOT_ADMIN)
+			return TR("model.err.tbot_416", "Only its creator or an admin adds bots");
+		if (code == ERR_NOT_ELIGIBLE)
+			return TR("model.err.tbot_459", "This tournament is for people: no bots");
+		if (code == ERR_TOURNEY_CLOSED)
+			return TR("model.err.tbot_458",
+			    "No bot now: it started, is over or full, or has that level");
+	}
+	if (req == PR_TCANCEL) {
+		if (code == ERR_NOT_ADMIN)
+			return TR(
+			    "model.err.tcancel_416", "Only its creator or an admin cancels it");
+		if (code == ERR_TOURNEY_CLOSED)
+			return TR("model.err.tcancel_458",
+			    "Too late to cancel: it has started (only an admin may cancel it now) "
+			    "or it is over");
+	}
 	if (req == PR_TJOIN || req == PR_TLEAVE || req == PR_TWATCH) {
 		/* the tournaments' own words (PROTOCOL.md 5.21's table) */
 		if (code == ERR_TOURNEY_CLOSED)
@@ -1876,6 +1920,18 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 			m->tourney_ready = m->tourney_resync = 0;
 			m->ntplayers = m->ntgames = 0;
 		}
+		break;
+	case PO_TCREATE:
+		model_status(m, 0, TR("model.tcreated", "Tournament %lld created; you follow it"),
+		    (long long)x->ident);
+		break;
+	case PO_TBOT:
+		model_status(m, 0, TR("model.tbot", "%s joined %s"), x->user,
+		    x->ident == m->tourney.id ? tourney_title(&m->tourney) : "");
+		break;
+	case PO_TCANCEL:
+		model_status(
+		    m, 0, TR("model.tcancelled", "Tournament %lld cancelled"), (long long)x->ident);
 		break;
 	case PO_TJOIN:
 		model_status(m, 0,

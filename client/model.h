@@ -427,6 +427,10 @@ int model_tourney_in(const model_t *m);
 int model_tourney_mine(const model_t *m);
 /* Whether room is a game of the event followed. */
 int model_tourney_room(const model_t *m, const char *room);
+/* Whether the room I am in is my own game of the event followed: a
+ * pairing (= TGAME, * TGAME) naming that room and me. Such a game has
+ * no rematch (441) and cannot be aborted (443). */
+int model_tourney_my_game(const model_t *m);
 /* When t starts or ends, from now (unix seconds): "starts in 4:05"
  * while it counts down, an arena's "12:30 left"; "" otherwise. */
 void model_tourney_when(const model_tourney_t *t, int64_t now, char *buf, size_t len);

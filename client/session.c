@@ -397,6 +397,21 @@ on_line(void *arg, const char *line, size_t len)
 	case PO_TELL:
 		model_chat(m, TR("chat.told", "[to %s] %s"), s->told_to, s->told);
 		break;
+	case PO_TCREATE:
+		/* the event made: its page (the creator follows it) */
+		if (s->view.screen == SCR_TCREATE) {
+			s->view.screen = SCR_TOURNEY;
+			s->view.tourney = x.ident;
+			s->view.tscroll = 0;
+		}
+		ask_tourney(s, PR_TWATCH, x.ident);
+		break;
+	case PO_TBOT:
+	case PO_TCANCEL:
+		/* the standings with the bot, the state cancelled */
+		if (s->view.screen == SCR_TOURNEY && s->view.tourney == x.ident)
+			ask_tourney(s, PR_TWATCH, x.ident);
+		break;
 	case PE_MOVED:
 		/* the room is played on another node: reconnect there, RESUME */
 		if (m->token[0] && net_move(s->net, x.word) == 0) {

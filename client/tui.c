@@ -156,6 +156,16 @@ view_init(view_t *v)
 	v->opening = OPENING_NONE;
 	pos_init(&v->replay, RULE_FREESTYLE, 15);
 	v->mark_sel = -1;
+	/* a Swiss of 3 rounds at 5+5, starting in 10 minutes */
+	v->tform.kind = TKIND_SWISS;
+	v->tform.rule = RULE_FREESTYLE;
+	v->tform.size = 15;
+	v->tform.tc_base = 300;
+	v->tform.tc_inc = 5;
+	v->tform.opening = OPENING_NONE;
+	v->tform.entrants = ENTRANTS_PEOPLE;
+	v->tform.start = 600;
+	v->tform.length = 3;
 }
 
 static int
@@ -325,11 +335,13 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 {
 	move(LINES - 3, 0);
 	clrtoeol();
-	if (v->input == IN_CHAT || v->input == IN_CODE || v->input == IN_PROFILE) {
+	if (v->input == IN_CHAT || v->input == IN_CODE || v->input == IN_PROFILE ||
+	    v->input == IN_TNAME) {
 		char buf[PROTO_TEXT_MAX + 64];
 		snprintf(buf, sizeof buf, "%s%s_",
 		    v->input == IN_CHAT          ? TR("input.say", "say> ")
 			: v->input == IN_PROFILE ? TR("input.profile", "whose profile> ")
+			: v->input == IN_TNAME   ? TR("input.tname", "tournament name> ")
 			: v->input == IN_CHALLENGE
 			? TR("input.challenge", "challenge whom (with the settings below)> ")
 			: TR("input.code", "invite code or share link> "),
@@ -377,7 +389,11 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 	static const char *const asks[][2] = { { NTR("ask.resign", "Resign this game? (y/n)") },
 		{ NTR("ask.leave", "Leave this game? (y/n)") },
 		{ NTR("ask.quit", "Quit gomoku? (y/n)") },
-		{ NTR("ask.tleave", "Leave this tournament? (y/n)") } };
+		{ NTR("ask.tleave", "Leave this tournament? (y/n)") },
+		{ NTR("ask.tcancel", "Cancel this tournament for everyone in it? (y/n)") },
+		{ NTR("ask.tbot",
+		    "Add the server's bot of which level? (1-9, 0 for 10; other keys: "
+		    "none)") } };
 	if (v->ask) {
 		attrset(A_BOLD | A_REVERSE);
 		put_clip(LINES - 2, 0, i18n_tr(asks[v->ask - 1][0], asks[v->ask - 1][1]), COLS);
@@ -615,6 +631,11 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	    tgame && m->over
 		? TR("keys.over_tourney", "T:tournament  P:profile  Tab:chat  ?:help  Q:leave")
 		: me == STONE_EMPTY ? TR("keys.watch2", "P:profile  Tab:chat  ?:help  Q:leave")
+		/* my tournament game: no rematch (441), no abort (443) */
+		: model_tourney_my_game(m) && !m->op
+		? TR("keys.play_tourney",
+		      "h8 Enter:play R:resign E:tournament U:undo D:draw A/X:answer Tab:chat "
+		      "?:help")
 		: m->over
 		? TR("keys.over2", "M:rematch  A/X:answer  P:profile  Tab:chat  ?:help  Q:leave")
 		: m->op ? TR("keys.opening",
@@ -1294,7 +1315,106 @@ draw_tourneys(const model_t *m, const view_t *v)
 		put_clip(3 + i - first, 0, buf, COLS - 1);
 		attrset(A_NORMAL);
 	}
-	status_lines(m, v, TR("keys.tourneys", "Up/Down select  Enter open  r refresh  Esc back"));
+	status_lines(m, v,
+	    TR("keys.tourneys2", "Up/Down select  Enter open  c create  r refresh  Esc back"));
+}
+
+/* A start from now in words: "in 30 s", "in 5 min", "in 2 h", "in 1 d". */
+static void
+fmt_tstart(char *buf, size_t len, int s)
+{
+	if (s < 60)
+		snprintf(buf, len, TR("tform.start_s", "in %d s"), s);
+	else if (s < 3600)
+		snprintf(buf, len, TR("tform.start_min", "in %d min"), s / 60);
+	else if (s < 86400)
+		snprintf(buf, len, TR("tform.start_h", "in %d h"), s / 3600);
+	else
+		snprintf(buf, len, TR("tform.start_d", "in %d d"), s / 86400);
+}
+
+/* The tournament form (T, then c): its rows as the lobby's settings, the
+ * chosen one reversed, Left/Right changing it. */
+static void
+draw_tcreate(const model_t *m, const view_t *v)
+{
+	static const char *const names[TFORM_ITEMS][2] = {
+		{ NTR("tform.kind", "Kind") },
+		{ NTR("lobby.rule", "Rule") },
+		{ NTR("lobby.size", "Board size") },
+		{ NTR("lobby.tc", "Time control") },
+		{ NTR("lobby.opening", "Opening") },
+		{ NTR("lobby.rated", "Rated") },
+		{ NTR("tform.entrants", "Entrants") },
+		{ NTR("tform.start", "Starts") },
+		{ NTR("tform.length", "Length") },
+		{ NTR("tform.name", "Name") },
+		{ NTR("tform.create", "Create it") },
+	};
+	const tform_t *f = &v->tform;
+	char buf[PROTO_TEXT_MAX + 16], name[160], row[PROTO_TEXT_MAX + 200], tc[32];
+	title(m, v, TR("title.tcreate", "new tournament"));
+	for (int i = 0; i < TFORM_ITEMS; i++) {
+		int y = 2 + i + (i == TFORM_CREATE);
+		if (y >= LINES - 4)
+			break;
+		switch (i) {
+		case TFORM_KIND:
+			snprintf(buf, sizeof buf, "< %s >", i18n_tkind(f->kind));
+			break;
+		case TFORM_RULE:
+			snprintf(buf, sizeof buf, "< %s >", i18n_rule(f->rule));
+			break;
+		case TFORM_SIZE:
+			snprintf(buf, sizeof buf, "< %dx%d >", f->size, f->size);
+			break;
+		case TFORM_TC:
+			fmt_tc(tc, sizeof tc, f->tc_base, f->tc_inc);
+			snprintf(buf, sizeof buf, "< %s >", tc);
+			break;
+		case TFORM_OPENING:
+			snprintf(buf, sizeof buf, "< %s >", i18n_opening(f->opening));
+			break;
+		case TFORM_RATED:
+			snprintf(buf, sizeof buf, "< %s >",
+			    f->rated ? TR("game.rated", "rated") : TR("game.casual", "casual"));
+			break;
+		case TFORM_ENTRANTS:
+			snprintf(buf, sizeof buf, "< %s >", i18n_entrants(f->entrants));
+			break;
+		case TFORM_START:
+			fmt_tstart(tc, sizeof tc, f->start);
+			snprintf(buf, sizeof buf, "< %s >", tc);
+			break;
+		case TFORM_LENGTH:
+			snprintf(name, sizeof name,
+			    f->kind == TKIND_ARENA       ? TR("tform.minutes", "%d minutes")
+				: f->kind == TKIND_SWISS ? TR("tform.rounds", "%d rounds")
+							 : TR("tform.cycles", "%d cycles"),
+			    f->length);
+			snprintf(buf, sizeof buf, "< %s >", name);
+			break;
+		case TFORM_NAME:
+			snprintf(buf, sizeof buf, "%s",
+			    f->name[0] ? f->name : TR("tform.noname", "(none: Enter to type one)"));
+			break;
+		default:
+			buf[0] = '\0';
+			break;
+		}
+		attrset(i == f->sel ? A_REVERSE | A_BOLD : A_NORMAL);
+		i18n_pad(name, sizeof name, i18n_tr(names[i][0], names[i][1]), 16);
+		snprintf(row, sizeof row, " %s %s ", name, buf);
+		put_clip(y, 2, row, COLS - 4);
+		attrset(A_NORMAL);
+	}
+	put_clip(LINES - 5, 2,
+	    TR("tform.who", "Accounts create tournaments; the server says what it refuses."),
+	    COLS - 4);
+	status_lines(m, v,
+	    TR("keys.tcreate",
+		"Up/Down select  Left/Right change  Enter create (on Name: type it)  "
+		"Esc back"));
 }
 
 /* One tournament (TWATCH): what it is, where it stands, your next game,
@@ -1461,12 +1581,18 @@ draw_tourney(const model_t *m, const view_t *v)
 			attrset(A_NORMAL);
 		}
 	}
-	status_lines(m, v,
-	    t->state >= TSTATE_OVER ? TR("keys.tourney_over", "Up/Down scroll  Esc back  ? help")
-		: model_tourney_in(m)
-		? TR("keys.tourney_in",
-		      "L leave  Enter your game  Up/Down scroll  Esc back  ? help")
-		: TR("keys.tourney_out", "J join  Up/Down scroll  Esc back  ? help"));
+	const char *keys = t->state >= TSTATE_OVER
+	    ? TR("keys.tourney_over", "Up/Down scroll  Esc back  ? help")
+	    : model_tourney_in(m)
+	    ? TR("keys.tourney_in", "L leave  Enter your game  Up/Down scroll  Esc back  ? help")
+	    : TR("keys.tourney_out", "J join  Up/Down scroll  Esc back  ? help");
+	if (t->state < TSTATE_OVER && m->me[0] && strcasecmp(t->creator, m->me) == 0) {
+		/* its creator's keys too (an admin's work without being shown) */
+		snprintf(
+		    buf, sizeof buf, "%s  %s", TR("keys.tourney_creator", "B bot  C cancel"), keys);
+		status_lines(m, v, buf);
+	} else
+		status_lines(m, v, keys);
 }
 
 static void
@@ -1610,6 +1736,9 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		break;
 	case SCR_TOURNEY:
 		draw_tourney(m, v);
+		break;
+	case SCR_TCREATE:
+		draw_tcreate(m, v);
 		break;
 	}
 	if (v->dialog[0])

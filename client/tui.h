@@ -22,9 +22,18 @@ typedef enum {
 	SCR_PUZZLE,   /* a puzzle (PUZZLE, SOLVE) */
 	SCR_TOURNEYS, /* the server's tournaments (TLIST) */
 	SCR_TOURNEY,  /* one tournament (TWATCH): standings, pairings, your game */
+	SCR_TCREATE,  /* a tournament's settings, then TCREATE */
 } screen_t;
-typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE, IN_PROFILE } input_mode_t;
-typedef enum { ASK_NONE, ASK_RESIGN, ASK_LEAVE, ASK_QUIT, ASK_TLEAVE } ask_t;
+typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE, IN_PROFILE, IN_TNAME } input_mode_t;
+typedef enum {
+	ASK_NONE,
+	ASK_RESIGN,
+	ASK_LEAVE,
+	ASK_QUIT,
+	ASK_TLEAVE,
+	ASK_TCANCEL, /* cancel the event shown (TCANCEL) */
+	ASK_TBOT     /* the level of the bot to add (TBOT): a digit */
+} ask_t;
 
 enum {
 	LOBBY_SEEK,
@@ -44,6 +53,36 @@ enum {
 	LOBBY_LEVEL,
 	LOBBY_ITEMS
 };
+
+/* The rows of the tournament form (SCR_TCREATE), in TCREATE's order. */
+enum {
+	TFORM_KIND,
+	TFORM_RULE,
+	TFORM_SIZE,
+	TFORM_TC,
+	TFORM_OPENING,
+	TFORM_RATED,
+	TFORM_ENTRANTS,
+	TFORM_START,
+	TFORM_LENGTH,
+	TFORM_NAME,
+	TFORM_CREATE,
+	TFORM_ITEMS
+};
+
+/* The tournament being made: TCREATE's fields (start: seconds; length:
+ * an arena's minutes, a Swiss's rounds, a round robin's cycles). */
+typedef struct {
+	int sel; /* the row chosen */
+	proto_tkind_t kind;
+	rule_t rule;
+	int size, tc_base, tc_inc;
+	proto_opening_t opening;
+	int rated;
+	proto_entrants_t entrants;
+	int start, length;
+	char name[PROTO_TEXT_MAX + 1];
+} tform_t;
 
 typedef struct view {
 	screen_t screen, back; /* back: where help returns to */
@@ -86,6 +125,7 @@ typedef struct view {
 	 * standings shown (Up/Down scroll them) */
 	int64_t tourney;
 	int tscroll;
+	tform_t tform; /* T, then c: the tournament form */
 	/* connection state shown in the title bar */
 	int online;
 	char conn[160];

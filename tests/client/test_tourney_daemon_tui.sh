@@ -7,14 +7,22 @@
 # its countdown; Enter opens it (not in it: J joins), J joins it: ann is in
 # the standings, the countdown runs. At the start the round is paired and
 # ann's game opens by itself (* START): the chat names the pairing. They
-# play (black h8, then white i9 when carol is black); carol resigns. T
+# play (black h8, then white i9 when carol is black): the game's key line
+# offers E (the event, the game kept: Enter comes back) and neither
+# rematch nor abort, and M and Z send nothing; carol resigns. T
 # goes back to the tournament: the pairing with its result in words, the
 # standings updated (ann 1 point, carol 0, a game each), the event over and
 # ann's place. Then li, a client in Chinese at 80x24, opens the same event:
-# its words in Chinese, every line whole within 80 columns. Prints how
-# long the test took.
+# its words in Chinese, every line whole within 80 columns, and the
+# tournament form (c) in Chinese. Then events are made from the form:
+# ann, a guest, is refused (417) in words; dan, an account, makes a
+# named round robin for people and bots, adds bot3 (B 3), is refused the
+# same level (458), and cancels it (C, y) while ann, who may neither add
+# a bot nor cancel it (416 each, in words), sees it cancelled; a name of
+# 130 bytes is refused (402), and a people's event takes no bot (459).
+# Prints how long the test took.
 . tests/client/lib.sh
-echo "checks: tournaments in tmux on a real gomokud: T, the list and its countdown, J, the pairing and its game, the result and standings after T; the same event in Chinese at 80x24"
+echo "checks: tournaments in tmux on a real gomokud: T, the list and its countdown, J, the pairing and its game (no rematch nor abort, E and back), the result and standings after T; the same event in Chinese at 80x24; making events (c), bots (B) and cancelling (C) with the server's refusals in words"
 [ -x "$GOMOKUD" ] || { echo "FAIL - $GOMOKUD is not built"; exit 1; }
 command -v tmux >/dev/null || { echo "FAIL - tmux is not installed (make deps)"; exit 1; }
 if ! locale -a 2>/dev/null | grep -qix 'zh_CN\.utf-\?8'; then
@@ -84,6 +92,20 @@ check "the chat names the pairing" wait_for ann "* Test Swiss, round 1, board 1"
 check "carol's game started too" until_seen "$T/carol.out" "^\* START "
 ROOM=$(sed -n 's/^\* START \([^ ]*\) .*/\1/p' "$T/carol.out" | head -1)
 BLACK=$(sed -n 's/^\* START [^ ]* [0-9]* \([^ ]*\) .*/\1/p' "$T/carol.out" | head -1)
+# a tournament's game: no rematch (441) nor abort (443) on the key line,
+# E to the event instead; M and Z send nothing
+keyline() { $TM capture-pane -p -t "=$1:" | tail -1; }
+step "the game's key line offers E: the tournament" ann "E:tournament U:undo"
+check "and neither rematch nor abort" sh -c "! { $TM capture-pane -p -t =ann: | tail -1 | grep -q 'M:rematch\|Z:abort'; }"
+keys ann M Z
+sleep 0.5
+check "M and Z send nothing: carol sees no offer" sh -c "! grep -q '^\* OFFER' '$T/carol.out'"
+check "and ann no refusal" sh -c "! { $TM capture-pane -p -t =ann: | grep -q 'Not now: the game is in another phase\|Too late to abort'; }"
+keys ann E
+step "E during the game: the tournament, the game kept" ann "Test Swiss  (by carol)"
+check "its key line says Enter goes to the game" wait_for ann "L leave  Enter your game"
+keys ann Enter
+step "Enter: back to the game" ann "E:tournament U:undo"
 if [ "$BLACK" = ann ]; then
 	step "ann is black, to move" ann "Your move (black)"
 	keys ann h 8 Enter
@@ -110,6 +132,7 @@ check "ann's place" wait_for ann "It is over: you finished 1 of 2."
 exec 3>&-
 wait "$CPID"
 
+
 # the same event in Chinese at 80x24, from the lobby
 $TM new-session -d -s li -x 80 -y 24 \
     "unset LC_ALL LANGUAGE; LANG=zh_CN.UTF-8 $GOMOKU --ca $T/state/cert.pem --name li 127.0.0.1:$DPORT 2>$T/li.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
@@ -134,8 +157,95 @@ check "the key line is whole" sh -c "$TM capture-pane -p -t =li: | tail -1 | gre
 check "every line of the event fits 80 columns" fits
 keys li Escape
 step "Esc: back to the list" li "编号"
+keys li c
+step "c: the tournament form in Chinese" li "新建比赛"
+check "its rows in Chinese" li_has "赛制 *< 瑞士制 >"
+check "every line of the form fits 80 columns" fits
+keys li Escape
+step "Esc: the list again" li "编号"
 keys li Escape q y
 exited "li quits" li 0
+# making events: ann, a guest, is refused in words (417); dan, an account,
+# fills the form (a round robin for people and bots, named), adds bots
+# (B: a level), is refused a level already in (458), and cancels it (C);
+# ann may neither add a bot nor cancel dan's event (416); a people's event
+# takes no bot (459); a name over 120 bytes is refused (402)
+keys ann Escape
+step "Esc: the list, its key line says c creates" ann "Enter open  c create  r refresh"
+keys ann c
+step "c: the form" ann "new tournament"
+check "its rows: the kind, Swiss first" wait_for ann "Kind             < Swiss >"
+check "its start" row_has "Starts  *< in 10 min >"
+check "its length" row_has "Length  *< 3 rounds >"
+keys ann Enter
+step "a guest's TCREATE: 417 in words" ann "Only accounts create tournaments: register or log in"
+keys ann Escape
+$TM new-session -d -s dan -x 80 -y 24 \
+    "LANG=C.UTF-8 GOMOKU_PASSWORD=dan-s3cret $GOMOKU --ca $T/state/cert.pem --register dan 127.0.0.1:$DPORT 2>$T/dan.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
+step "dan registers" dan "Signed in as dan"
+keys dan T
+step "T: the list" dan "c create"
+keys dan c
+step "c: the form" dan "Kind             < Swiss >"
+keys dan Right
+step "Right: a round robin, its length in cycles" dan "Length           < 1 cycles >"
+keys dan Down Down Down Down Down Down Right Right
+step "entrants: people and bots" dan "Entrants         < people and bots >"
+keys dan Down Down Down Enter
+step "Enter on Name types it" dan "tournament name> _"
+keys dan -l "Dan Cup"
+keys dan Enter
+step "the name kept" dan "Name             Dan Cup"
+keys dan Down Enter
+step "Create it: the event's page" dan "Dan Cup  (by dan)"
+check "what it plays" wait_for dan "round robin  freestyle 15x15  300+5  casual  people and bots"
+check "it starts in 10 minutes" wait_for dan "Now: starts in 9:5"
+check "the creator's keys: B and C" sh -c "$TM capture-pane -p -t =dan: | tail -1 | grep -q '^B bot  C cancel  J join'"
+keys dan B
+step "B asks the level" dan "Add the server's bot of which level?"
+keys dan 3
+step "bot3 is in" dan "bot3 joined Dan Cup"
+check "bot3 in the standings" sh -c "$TM capture-pane -p -t =dan: | grep -q '^  1 *bot3 '"
+keys dan B 3
+step "the same level again: 458 in words" dan "No bot now: it started, is over or full, or has that level"
+keys ann r
+step "ann's list shows Dan Cup" ann "Dan Cup"
+keys ann Enter
+step "ann opens it (the events not over listed first)" ann "Dan Cup  (by dan)"
+check "not hers: no B or C on the key line" sh -c "$TM capture-pane -p -t =ann: | tail -1 | grep -qxF 'J join  Up/Down scroll  Esc back  ? help'"
+keys ann B 2
+step "ann's TBOT: 416 in words" ann "Only its creator or an admin adds bots"
+keys ann C
+step "C asks first" ann "Cancel this tournament for everyone in it? (y/n)"
+keys ann y
+step "ann's TCANCEL: 416 in words" ann "Only its creator or an admin cancels it"
+keys dan C
+step "dan's C asks first" dan "Cancel this tournament for everyone in it? (y/n)"
+keys dan y
+step "cancelled" dan "Now: cancelled"
+check "no B or C once cancelled" sh -c "$TM capture-pane -p -t =dan: | tail -1 | grep -qxF 'Up/Down scroll  Esc back  ? help'"
+step "ann sees it cancelled too" ann "Now: cancelled"
+keys dan Escape c
+step "the form again, as it was" dan "Kind             < round robin >"
+keys dan Left
+step "a Swiss" dan "Kind             < Swiss >"
+keys dan Down Down Down Down Down Down Left Left Down Down Down Enter
+step "people only; Enter on Name: the name kept, to edit" dan "tournament name> Dan Cup_"
+# shellcheck disable=SC2046
+keys dan $(yes BSpace | head -7)
+keys dan -l "$(printf '%0130d' 0)"
+keys dan Enter Down Enter
+step "a name of 130 bytes: 402 in words" dan "That tournament cannot be made: it needs a clock"
+keys dan Up Enter
+# shellcheck disable=SC2046
+keys dan $(yes BSpace | head -130)
+keys dan -l "Dan People"
+keys dan Enter Down Enter
+step "a people's event made" dan "Dan People  (by dan)"
+keys dan B 1
+step "a people's event takes no bot: 459 in words" dan "This tournament is for people: no bots"
+keys dan Escape Escape Escape q y
+exited "dan quits" dan 0
 keys ann Escape Escape q y
 exited "ann quits" ann 0
 check "the daemon is still up" kill -0 "$DPID"
