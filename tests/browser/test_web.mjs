@@ -41,7 +41,10 @@
 //     its START, the line-client opponent resigns, Back to the tournament
 //     shows the point (halved) and the result; the page in Chinese at
 //     phone size, no horizontal overflow; an account's create form makes
-//     an arena and a third event is refused (453) in words;
+//     an arena and a third event is refused (453) in words; Leave asks
+//     on the page first (Stay in keeps the player; Leave before the start
+//     takes it out), and in a Swiss under way says it means no more
+//     pairings, then withdraws the player;
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
 //     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
@@ -2793,6 +2796,56 @@ async function tourneyBoard() {
     assert.equal(await text(c, '#tc-refusal'), 'You have as many tournaments not yet over as you may');
     ok('an account\'s create form: an arena made opens its page; the third event not over is refused (453) in words');
     await c.browserContext().close();
+
+    // a Swiss of two rounds under way: the page's player finished its
+    // round-1 game while the other board plays on, so the round is not
+    // over; Leave now says it means no more pairings, and leaving withdraws
+    const lines = await Promise.all([1, 2, 3].map((k) => lineSignIn(`tlv${k}${n}`)));
+    try {
+      host.send(`TCREATE swiss freestyle 15 300+0 none casual people 5 2 Leave Swiss ${n}`);
+      const lid = (await host.expect(/^(OK TCREATE|ERR) /)).split(' ')[2];
+      assert.match(lid, /^[0-9]+$/, `TCREATE: ${lid}`);
+      for (const l of lines) {
+        l.send(`TJOIN ${lid}`);
+        await l.expect(new RegExp(`^OK TJOIN ${lid}$`));
+      }
+      const d = await open();
+      const dme = await named(d);
+      await d.evaluate((h) => { location.hash = h; }, `#tourney=${lid}`);
+      await d.waitForSelector('#tourney:not([hidden]) #t-join:not([hidden])', { timeout: T });
+      await d.click('#t-join');
+      await d.waitForSelector('#t-leave:not([hidden])', { timeout: T });
+      await d.waitForSelector('#game:not([hidden])', { timeout: T });
+      const g = await d.evaluate(() => { const x = window.gomokud.model.game; return { room: x.room, black: x.black, white: x.white }; });
+      const rival = g.black === dme ? g.white : g.black;
+      const k = [1, 2, 3].find((j) => rival === `tlv${j}${n}`);
+      assert.ok(k, `the page's opponent ${rival} is none of the line clients`);
+      lines[k - 1].send(`RESIGN ${g.room}`);
+      await d.waitForSelector('#result-tourney:not([hidden])', { timeout: T });
+      await d.click('#result-tourney');
+      await d.waitForSelector('#tourney:not([hidden]) #t-leave:not([hidden])', { timeout: T });
+      await waitText(d, '#t-more', /· under way$/);
+      await d.click('#t-leave');
+      await d.waitForSelector('#t-confirm:not([hidden])', { timeout: T });
+      assert.equal(await text(d, '#t-confirm-text'),
+        'It has started: if you leave, you get no more pairings and cannot join again (a game under way plays on). Leave?');
+      await d.click('#t-confirm-no');
+      assert.equal(await d.$eval('#t-leave', (e) => e.hidden), false, 'Stay in: still in');
+      await d.click('#t-leave');
+      await d.click('#t-confirm-yes');
+      await waitText(d, '#t-next', /^You left this tournament\.$/);
+      await d.waitForFunction((u) => {
+        const r = document.querySelector(`#t-standings tr[data-user="${u}"]`);
+        return r && r.lastElementChild.textContent === 'withdrawn';
+      }, { timeout: T }, dme);
+      assert.equal(await d.$eval('#t-leave', (e) => e.hidden), true);
+      assert.equal(await text(d, '#t-why'), 'You left it: a Swiss or a round robin cannot be joined again.');
+      assert.equal(await text(d, '#t-refusal'), '', 'TLEAVE refused');
+      ok('a Swiss under way (the other board still playing): Leave says it means no more pairings; Stay in keeps the player in, Leave withdraws it as the server says');
+      await d.browserContext().close();
+    } finally {
+      for (const l of lines) l.close();
+    }
   } finally {
     host.close();
     opp.close();
