@@ -1631,7 +1631,8 @@ draw_help(const model_t *m, const view_t *v)
 		{ NTR("help.22",
 		    "Puzzle: Enter plays; N next, D daily, R retry; ] [ the solution; Q lobby") },
 		{ NTR("help.23",
-		    "Tournaments: T in the lobby; J joins, L leaves; after its game T goes back") },
+		    "Tournaments (T): c new, J join, L leave, B bot, C cancel; E/T from its "
+		    "game") },
 		{ NTR("help.14", "Press any key to go back.") },
 	};
 	title(m, v, TR("title.help", "help"));

@@ -163,6 +163,11 @@ check "its rows in Chinese" li_has "赛制 *< 瑞士制 >"
 check "every line of the form fits 80 columns" fits
 keys li Escape
 step "Esc: the list again" li "编号"
+keys li ?
+step "? : the help names the tournaments' keys in Chinese" li "比赛（T）：c 新建，J 报名，L 退出，B 机器人，C 取消；局中 E、局后 T 回比赛"
+check "every line of the help fits 80 columns" fits
+keys li Escape
+step "a key: the list again" li "编号"
 keys li Escape q y
 exited "li quits" li 0
 # making events: ann, a guest, is refused in words (417); dan, an account,
