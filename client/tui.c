@@ -394,7 +394,18 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 		{ NTR("ask.tbot",
 		    "Add the server's bot of which level? (1-9, 0 for 10; other keys: "
 		    "none)") } };
-	if (v->ask) {
+	if (v->ask == ASK_TLEAVE && m->tourney.state == TSTATE_RUNNING) {
+		/* after the start: what leaving costs (PROTOCOL.md 5.21) */
+		attrset(A_BOLD | A_REVERSE);
+		put_clip(LINES - 2, 0,
+		    m->tourney.kind == TKIND_ARENA
+			? TR("ask.tleave_arena",
+			      "Leave the arena? You may join again until it ends. (y/n)")
+			: TR("ask.tleave_started",
+			      "It has started: no more pairings once you leave, no way back. "
+			      "Leave? (y/n)"),
+		    COLS);
+	} else if (v->ask) {
 		attrset(A_BOLD | A_REVERSE);
 		put_clip(LINES - 2, 0, i18n_tr(asks[v->ask - 1][0], asks[v->ask - 1][1]), COLS);
 	} else if (v->screen == SCR_GAME && m->op && !m->over &&

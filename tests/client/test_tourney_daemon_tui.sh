@@ -104,6 +104,12 @@ check "and ann no refusal" sh -c "! { $TM capture-pane -p -t =ann: | grep -q 'No
 keys ann E
 step "E during the game: the tournament, the game kept" ann "Test Swiss  (by carol)"
 check "its key line says Enter goes to the game" wait_for ann "L leave  Enter your game"
+keys ann L
+step "L asks first, saying what leaving costs now it has started" ann "It has started: no more pairings once you leave, no way back. Leave? (y/n)"
+keys ann n
+sleep 0.5
+check "n: still in it (carol, who follows it, sees ann not withdrawn)" sh -c "! grep -q '^\* TPLAYER $TID [0-9]* ann .* withdrawn' '$T/carol.out'"
+check "and the key line still offers L" wait_for ann "L leave  Enter your game"
 keys ann Enter
 step "Enter: back to the game" ann "E:tournament U:undo"
 if [ "$BLACK" = ann ]; then
