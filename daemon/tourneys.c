@@ -34,6 +34,7 @@ enum {
 	LOAD_DAYS = 7,     /* events over within this many days are loaded at start */
 	OLD_KEPT = 32,     /* older ones read back for TWATCH and kept at most */
 	PUSH_TOP = 50,     /* the standings' lines pushed to every follower (and its own) */
+	STALE_MS = 5000,   /* another node's change is read this late at most */
 };
 
 _Static_assert(TR_PENDING == (int)TRES_PENDING && TR_FIRST_WINS == (int)TRES_FIRST &&
@@ -93,6 +94,7 @@ struct tourney {
 	 * store may hold newer (another node's change): read it again; being
 	 * read; read it to run it from now on */
 	int runs, fresh, stale, loading, adopting;
+	int64_t read_ms; /* when it was read again last */
 };
 
 struct tourneys {
@@ -1323,7 +1325,11 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 		rescan(ts);
 	LIST_FOREACH (t, &ts->list, link) {
 		ask_runs(t);
-		if (t->stale && !t->loading && !t->pairing && !t->saving)
+		/* another node's change: read at once by the node that runs the
+		 * event or has its followers, within STALE_MS by the others (a
+		 * busy arena changes every second: TLIST may be that old) */
+		if (t->stale && !t->loading && !t->pairing && !t->saving &&
+		    (t->runs || t->nw > 0 || now - t->read_ms >= STALE_MS))
 			reload(t);
 		if (t->runs && !t->stale && !t->loading) {
 			step(t, now);
@@ -1678,6 +1684,7 @@ reload(struct tourney *t)
 	r->adopting = t->adopting;
 	t->stale = t->adopting = 0;
 	t->loading = 1;
+	t->read_ms = clock_now_ms();
 	if (archive_call(t->ts->srv, reload_run, reload_back, r) != 0) {
 		free(r);
 		t->loading = 0;
