@@ -45,22 +45,58 @@ struct analysis {
  * of its stones, each of its colour, is taken for its continuation. */
 #define CONTINUATION_MIN 6
 
+/* Whether p holds every stone of q, each of its colour, moved by the
+ * board's symmetry k (rules_transform) and then by (dx, dy). */
+static int
+holds(const position_t *p, const position_t *q, int k, int dx, int dy)
+{
+	for (int i = 0; i < q->nmoves; i++) {
+		move_t t = rules_transform(k, q->size, q->moves[i]);
+		int x = rules_x(t) + dx, y = rules_y(t) + dy;
+		if (x < 0 || y < 0 || x >= p->size || y >= p->size ||
+		    p->cell[rules_move(x, y)] != q->cell[q->moves[i]])
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether p is q's position turned or mirrored, or (from
+ * CONTINUATION_MIN stones of q's) holds it so turned or mirrored and
+ * moved anywhere, on a board of any size. */
+static int
+same_game(const position_t *p, const position_t *q)
+{
+	for (int k = 0; k < 8; k++) {
+		if (q->nmoves < CONTINUATION_MIN) { /* an opening many games share */
+			if (p->size == q->size && holds(p, q, k, 0, 0))
+				return 1;
+			continue;
+		}
+		/* the image of q's first stone lands on a stone of p's, of its colour */
+		move_t t = rules_transform(k, q->size, q->moves[0]);
+		for (int j = 0; j < p->nmoves; j++) {
+			move_t s = p->moves[j];
+			if (p->cell[s] == q->cell[q->moves[0]] &&
+			    holds(p, q, k, rules_x(s) - rules_x(t), rules_y(s) - rules_y(t)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Whether p is the position of a game under way here, or (from
  * CONTINUATION_MIN stones) a continuation of one: its stones as they
- * stand, whatever the rule asked. An empty board is no game's. */
+ * stand, whatever the rule asked, also turned, mirrored or (from
+ * CONTINUATION_MIN stones) moved. An empty board is no game's. */
 static const char *
 running_game(struct server *srv, const position_t *p)
 {
 	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
 		const position_t *q = room_position(r);
-		if (!room_unfinished(r) || q->size != p->size || q->nmoves == 0 ||
-		    q->nmoves > p->nmoves ||
+		if (!room_unfinished(r) || q->nmoves == 0 || q->nmoves > p->nmoves ||
 		    (q->nmoves < p->nmoves && q->nmoves < CONTINUATION_MIN))
 			continue;
-		int i = 0;
-		while (i < q->nmoves && p->cell[q->moves[i]] == q->cell[q->moves[i]])
-			i++;
-		if (i == q->nmoves)
+		if (same_game(p, q))
 			return room_id(r);
 	}
 	return NULL;

@@ -698,7 +698,8 @@ opening_area(const opening_t *o, move_t *out)
 	return n;
 }
 
-/* The k-th of the 8 symmetries of a square board of side n + 1. */
+/* The k-th of the 8 symmetries (as rules_transform's) of offsets from
+ * the centre: x and y turn about 0. */
 static void
 transform(int k, int n, int x, int y, int *tx, int *ty)
 {
@@ -710,16 +711,13 @@ transform(int k, int n, int x, int y, int *tx, int *ty)
 int
 opening_symmetric(const position_t *p, move_t a, move_t b)
 {
-	int n = p->size - 1;
 	for (int k = 0; k < 8; k++) {
-		int tx, ty, keeps = 1;
+		int keeps = 1;
 		for (int i = 0; i < p->nmoves && keeps; i++) {
 			move_t s = p->moves[i];
-			transform(k, n, rules_x(s), rules_y(s), &tx, &ty);
-			keeps = p->cell[rules_move(tx, ty)] == p->cell[s];
+			keeps = p->cell[rules_transform(k, p->size, s)] == p->cell[s];
 		}
-		transform(k, n, rules_x(a), rules_y(a), &tx, &ty);
-		if (keeps && rules_move(tx, ty) == b)
+		if (keeps && rules_transform(k, p->size, a) == b)
 			return 1;
 	}
 	return 0;

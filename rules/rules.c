@@ -174,6 +174,14 @@ out:
 	return verdict;
 }
 
+move_t
+rules_transform(int k, int size, move_t m)
+{
+	int n = size - 1, x = rules_x(m), y = rules_y(m);
+	int a = k & 1 ? n - x : x, b = k & 2 ? n - y : y;
+	return k & 4 ? rules_move(b, a) : rules_move(a, b);
+}
+
 int
 pos_init(position_t *p, rule_t rule, int size)
 {

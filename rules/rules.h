@@ -80,6 +80,11 @@ rules_y(move_t m)
 	return m / RULES_STRIDE;
 }
 
+/* The image of m by the k-th (0..7) of the 8 symmetries of a square board
+ * of side size: k's bit 1 mirrors the columns, bit 2 the rows, bit 4
+ * swaps the two (0 is m itself). */
+move_t rules_transform(int k, int size, move_t m);
+
 /* Starts an empty board. Returns 0, or -1 for a size or rule out of range. */
 int pos_init(position_t *p, rule_t rule, int size);
 /* The colour that moves next (black moves first, then they alternate). */

@@ -106,6 +106,17 @@ test_fair_play(int port)
 	    "the running game's position: %s", out);
 	analyse(x, "freestyle 15 h8,i9", out, sizeof out);
 	CHECK(!strncmp(out, "OK ANALYSE", 10), "another position: %s", out);
+	/* the same, mirrored (columns) or turned a quarter: the same game */
+	analyse(x, "freestyle 15 h8,g9,f10", out, sizeof out);
+	CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room), "its position mirrored: %s", out);
+	analyse(x, "freestyle 15 h8,g7,f6", out, sizeof out);
+	CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room), "its position turned: %s", out);
+	/* a short game moved elsewhere is another position (openings are shared) */
+	struct tc *z = tc_guest(port, "kibitz3"); /* a guest's allowance is 2 */
+	REQUIRE(z, "guest");
+	analyse(z, "freestyle 15 i8,j9,k10", out, sizeof out);
+	CHECK(!strncmp(out, "OK ANALYSE", 10), "three stones moved: %s", out);
+	tc_close(z);
 	/* three stones are an opening many positions share: one beyond is another's */
 	analyse(x, "freestyle 15 h8,i9,j10,k11", out, sizeof out);
 	CHECK(!strncmp(out, "OK ANALYSE", 10), "beyond a three-stone game: %s", out);
@@ -126,6 +137,17 @@ test_fair_play(int port)
 	analyse(y, "freestyle 15 a3,a1,h8,i9,o15,a5,j10,o14", out, sizeof out);
 	CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room), "its stones in another order: %s",
 	    out);
+	/* moved a column right, mirrored, or on a bigger board: the same game */
+	static const char *const moved[] = {
+		"freestyle 15 i8,j9,k10,b1,b3,b5,o15,o14",   /* one column right */
+		"freestyle 15 h8,g9,f10,o1,o3,o5,a15,a14",   /* mirrored */
+		"freestyle 19 h8,i9,j10,a1,a3,a5,s19,s18",   /* on 19x19 */
+		"freestyle 19 j10,i11,h12,q3,q5,q7,a19,a18", /* mirrored, moved, on 19x19 */
+	};
+	for (int i = 0; i < 4; i++) {
+		analyse(y, moved[i], out, sizeof out);
+		CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room), "%s: %s", moved[i], out);
+	}
 	/* the same points, a stone of another colour: not that game */
 	analyse(y, "freestyle 15 i9,h8,j10,a1,a3,a5,o15,o14", out, sizeof out);
 	CHECK(!strncmp(out, "OK ANALYSE", 10), "a stone of the other colour: %s", out);
@@ -139,7 +161,8 @@ test_fair_play(int port)
 	tc_close(w);
 	tc_close(x);
 	printf("ok ANALYSE: no analysis for a player while the game runs, nor of its position "
-	       "or (from six stones) a continuation of it for anyone; after it, both\n");
+	       "(also turned or mirrored) or (from six stones) a continuation of it for anyone, "
+	       "also turned, mirrored or moved, on any board; after it, both\n");
 }
 
 static void

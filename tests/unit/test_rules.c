@@ -653,6 +653,31 @@ test_random_games(void **state)
 	    games, plies, wins, draws, refused);
 }
 
+/* The board's 8 symmetries: 0 is none; a point off every axis has 8
+ * images, all on the board; (x, y) -> (size-1-x, y) is bit 1's, the
+ * swap bit 4's; a corner stays a corner, the centre the centre. */
+static void
+test_transform(void **state)
+{
+	(void)state;
+	move_t m = rules_move(1, 4), seen[8];
+	for (int k = 0; k < 8; k++) {
+		seen[k] = rules_transform(k, 15, m);
+		int x = rules_x(seen[k]), y = rules_y(seen[k]);
+		assert_true(x >= 0 && x < 15 && y >= 0 && y < 15);
+		for (int j = 0; j < k; j++)
+			assert_true(seen[j] != seen[k]);
+		move_t c = rules_transform(k, 15, rules_move(0, 0));
+		assert_true(
+		    (rules_x(c) == 0 || rules_x(c) == 14) && (rules_y(c) == 0 || rules_y(c) == 14));
+		assert_int_equal(rules_transform(k, 15, rules_move(7, 7)), rules_move(7, 7));
+	}
+	assert_int_equal(seen[0], m);
+	assert_int_equal(seen[1], rules_move(13, 4));
+	assert_int_equal(seen[2], rules_move(1, 10));
+	assert_int_equal(seen[4], rules_move(4, 1));
+}
+
 int
 main(void)
 {
@@ -660,6 +685,7 @@ main(void)
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_reference_forbidden),
 		cmocka_unit_test(test_edges_and_corners),
+		cmocka_unit_test(test_transform),
 		cmocka_unit_test(test_overline_by_rule),
 		cmocka_unit_test(test_draw),
 		cmocka_unit_test(test_legality_reasons),
