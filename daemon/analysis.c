@@ -8,6 +8,7 @@
 #include <sys/queue.h>
 
 #include "daemon/allowance.h"
+#include "daemon/archive.h"
 #include "daemon/botplay.h"
 #include "daemon/bots.h"
 #include "daemon/clock.h"
@@ -25,10 +26,11 @@ enum {
 
 struct ajob {
 	LIST_ENTRY(ajob) link;
-	struct conn *c;
-	int64_t id;
+	struct conn *c; /* NULL: it went while its position was checked */
+	int64_t id;     /* the search's; 0 while the other nodes' games are checked */
 	int size;
 	char tag[PROTO_TAG_MAX + 1];
+	bots_job_t job;
 };
 
 struct analysis {
@@ -84,6 +86,14 @@ same_game(const position_t *p, const position_t *q)
 	return 0;
 }
 
+/* Whether p is q's game (a game under way) as running_game says. */
+static int
+matches(const position_t *p, const position_t *q)
+{
+	return q->nmoves > 0 && q->nmoves <= p->nmoves &&
+	    (q->nmoves == p->nmoves || q->nmoves >= CONTINUATION_MIN) && same_game(p, q);
+}
+
 /* Whether p is the position of a game under way here, or (from
  * CONTINUATION_MIN stones) a continuation of one: its stones as they
  * stand, whatever the rule asked, also turned, mirrored or (from
@@ -92,11 +102,7 @@ static const char *
 running_game(struct server *srv, const position_t *p)
 {
 	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r)) {
-		const position_t *q = room_position(r);
-		if (!room_unfinished(r) || q->nmoves == 0 || q->nmoves > p->nmoves ||
-		    (q->nmoves < p->nmoves && q->nmoves < CONTINUATION_MIN))
-			continue;
-		if (same_game(p, q))
+		if (room_unfinished(r) && matches(p, room_position(r)))
 			return room_id(r);
 	}
 	return NULL;
@@ -154,6 +160,10 @@ conn_gone(void *arg, struct conn *c)
 	struct ajob *j;
 	LIST_FOREACH (j, &a->jobs, link)
 		if (j->c == c) {
+			if (!j->id) { /* its check's answer frees it */
+				j->c = NULL;
+				return;
+			}
 			bots_cancel(a->pool, j->id);
 			job_free(j);
 			return;
@@ -186,11 +196,108 @@ analysis_free(struct analysis *a)
 		return;
 	while (!LIST_EMPTY(&a->jobs)) {
 		struct ajob *j = LIST_FIRST(&a->jobs);
-		bots_cancel(a->pool, j->id);
+		if (j->id)
+			bots_cancel(a->pool, j->id);
 		job_free(j);
 	}
 	allowance_free(a->uses);
 	free(a);
+}
+
+/* j's search on the workers: 0, or -1 when they are all busy. */
+static int
+submit(struct analysis *a, struct ajob *j)
+{
+	int64_t now = clock_now_ms();
+	int64_t id = bots_submit(a->pool, &j->job, done, NULL, j);
+	if (id <= 0)
+		return -1;
+	j->id = id;
+	allowance_take(a->uses, j->c->sess->name, now);
+	return 0;
+}
+
+/* The other nodes' games under way, read on the store thread one stone at
+ * a time, each checked against the position asked. */
+struct farcheck {
+	struct analysis *a;
+	struct ajob *j;
+	position_t p; /* asked */
+	position_t q; /* the game being read */
+	int64_t game;
+	char owner[STORE_OWNER_MAX + 1];
+	char room[STORE_ROOM_MAX + 1], found[STORE_ROOM_MAX + 1];
+	int rc;
+};
+
+static void
+far_game_end(struct farcheck *f)
+{
+	if (f->game && !f->found[0] && matches(&f->p, &f->q))
+		snprintf(f->found, sizeof f->found, "%s", f->room);
+}
+
+static void
+far_stone(void *arg, int64_t game, const char *room, int size, move_t move)
+{
+	struct farcheck *f = arg;
+	if (game != f->game) {
+		far_game_end(f);
+		f->game = game;
+		snprintf(f->room, sizeof f->room, "%s", room);
+		if (pos_init(&f->q, RULE_FREESTYLE, size) != 0)
+			f->game = 0;
+	}
+	if (!f->game || f->q.nmoves >= f->q.size * f->q.size ||
+	    !pos_on_board(&f->q, rules_x(move), rules_y(move)))
+		return;
+	/* black first, then in turn: the stones as they stand */
+	f->q.cell[move] = f->q.nmoves % 2 ? STONE_WHITE : STONE_BLACK;
+	f->q.moves[f->q.nmoves++] = move;
+}
+
+static void
+far_run(store_t *st, void *arg)
+{
+	struct farcheck *f = arg;
+	f->rc = store_open_stones(st, f->owner, far_stone, f) < 0 ? -1 : 0;
+	far_game_end(f);
+}
+
+static void
+far_back(void *arg, int cancelled)
+{
+	struct farcheck *f = arg;
+	struct ajob *j = f->j;
+	if (cancelled) { /* shutdown: analysis_free frees j */
+		free(f);
+		return;
+	}
+	struct conn *c = j->c;
+	if (!c) { /* it went meanwhile */
+		job_free(j);
+		free(f);
+		return;
+	}
+	char said[160];
+	if (f->found[0]) {
+		snprintf(said, sizeof said,
+		    "that is the position of a game under way, or follows from it (%s)", f->found);
+		conn_error(c, j->tag[0] ? j->tag : NULL, ERR_IN_GAME, "%s", said);
+	} else if (f->rc != 0) { /* unchecked is not allowed */
+		conn_error(c, j->tag[0] ? j->tag : NULL,
+		    store_unavailable(f->a->srv->store) ? ERR_STORE_DOWN : ERR_INTERNAL,
+		    "the games under way could not be read; try again");
+	} else if (submit(f->a, j) == 0) {
+		free(f);
+		return; /* done() answers */
+	} else {
+		conn_error(c, j->tag[0] ? j->tag : NULL, ERR_SERVER_BUSY,
+		    "every bot worker is busy; try again shortly");
+	}
+	job_free(j);
+	conn_release(c);
+	free(f);
 }
 
 int
@@ -233,29 +340,40 @@ analysis_ask(
 		*why = "out of memory";
 		return ERR_INTERNAL;
 	}
-	bots_job_t job;
-	memset(&job, 0, sizeof job);
-	job.owner = (uint64_t)1 << 63 | c->id; /* beside the rooms' owners */
-	job.rule = (rule_t)p->rule;
-	job.size = p->size;
-	job.nmoves = p->nmoves;
-	memcpy(job.moves, p->moves, (size_t)p->nmoves * sizeof *p->moves);
-	job.level = 10;
-	job.soft_ms = job.hard_ms = srv->cfg.analysis_ms;
-	job.nbest = nbest;
-	job.seed = (uint32_t)now;
+	bots_job_t *job = &j->job;
+	job->owner = (uint64_t)1 << 63 | c->id; /* beside the rooms' owners */
+	job->rule = (rule_t)p->rule;
+	job->size = p->size;
+	job->nmoves = p->nmoves;
+	memcpy(job->moves, p->moves, (size_t)p->nmoves * sizeof *p->moves);
+	job->level = 10;
+	job->soft_ms = job->hard_ms = srv->cfg.analysis_ms;
+	job->nbest = nbest;
+	job->seed = (uint32_t)now;
 	j->c = c;
 	j->size = p->size;
 	snprintf(j->tag, sizeof j->tag, "%s", m->tag);
-	int64_t id = bots_submit(a->pool, &job, done, NULL, j);
-	if (id <= 0) {
-		free(j);
+	LIST_INSERT_HEAD(&a->jobs, j, link);
+	/* a cluster's one database: the other nodes' games too, on the store
+	 * thread, before the search */
+	const char *me = archive_fence(srv);
+	struct farcheck *f = me ? calloc(1, sizeof *f) : NULL;
+	if (f) {
+		f->a = a;
+		f->j = j;
+		f->p = *p;
+		snprintf(f->owner, sizeof f->owner, "%s", me);
+		if (archive_call(srv, far_run, far_back, f) == 0) {
+			conn_hold(c, CONN_HELD);
+			return 0;
+		}
+		free(f);
+	}
+	if (submit(a, j) != 0) {
+		job_free(j);
 		*why = "every bot worker is busy; try again shortly";
 		return ERR_SERVER_BUSY;
 	}
-	j->id = id;
-	LIST_INSERT_HEAD(&a->jobs, j, link);
-	allowance_take(a->uses, c->sess->name, now);
 	conn_hold(c, CONN_HELD);
 	return 0;
 }

@@ -338,6 +338,12 @@ store_games_open(store_t *s, store_open_game_t *out, int max)
 }
 
 int
+store_open_stones(store_t *s, const char *owner, store_stone_fn *fn, void *arg)
+{
+	return CALL(s, open_stones, owner, fn, arg);
+}
+
+int
 store_game_claim(store_t *s, int64_t id, const char *owner)
 {
 	return CALL(s, game_claim, id, owner);

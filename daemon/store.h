@@ -205,6 +205,11 @@ int store_games_unfinished(store_t *s, int64_t *ids, int max);
 /* Unfinished games with their rooms and owners, oldest first, at most max
  * into out; the count or -1. */
 int store_games_open(store_t *s, store_open_game_t *out, int max);
+/* fn for each stone of each unfinished game not owned by owner (a
+ * cluster's other nodes' games: ANALYSE's fair play), in order of game and
+ * ply, with the game's board size; the count of stones or -1. */
+typedef void store_stone_fn(void *arg, int64_t game, const char *room, int size, move_t move);
+int store_open_stones(store_t *s, const char *owner, store_stone_fn *fn, void *arg);
 /*
  * Fencing (a cluster's room leases): a game is written only by its owner.
  * claim makes owner the game's owner (adoption; PostgreSQL waits at most

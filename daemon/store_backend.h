@@ -69,6 +69,7 @@ struct store_ops {
 	int (*game_load)(store_t *s, int64_t id, store_game_t *g, store_move_t *moves);
 	int (*games_unfinished)(store_t *s, int64_t *ids, int max);
 	int (*games_open)(store_t *s, store_open_game_t *out, int max);
+	int (*open_stones)(store_t *s, const char *owner, store_stone_fn *fn, void *arg);
 	int (*game_claim)(store_t *s, int64_t id, const char *owner);
 	int (*game_fence)(store_t *s, int64_t id, const char *owner);
 	int (*game_move_owned)(

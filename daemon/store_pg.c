@@ -164,6 +164,7 @@ enum stmt {
 	S_MOVES_GET,
 	S_UNFINISHED,
 	S_OPEN,
+	S_OPEN_STONES,
 	S_CLAIM,
 	S_FENCE,
 	S_MOVE_OWNED,
@@ -265,6 +266,9 @@ static const char *const sql[S_COUNT] = {
 			" WHERE game_id = $1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
 	[S_OPEN] = "SELECT id, room, owner FROM games WHERE ended IS NULL ORDER BY id LIMIT $1",
+	[S_OPEN_STONES] = "SELECT g.id, g.room, g.size, m.move FROM games g JOIN moves m ON"
+			  " m.game_id = g.id WHERE g.ended IS NULL AND g.owner <> $1"
+			  " ORDER BY g.id, m.ply",
 	[S_CLAIM] = "UPDATE games SET owner = $2 WHERE id = $1 AND ended IS NULL",
 	[S_FENCE] = "SELECT 1 FROM games WHERE id = $1 AND owner = $2 AND ended IS NULL FOR UPDATE",
 	[S_MOVE_OWNED] = "WITH f AS (SELECT id FROM games WHERE id = $1 AND owner = $7 AND"
@@ -1142,6 +1146,24 @@ pg_games_open(store_t *s, store_open_game_t *out, int max)
 	return n;
 }
 
+static int
+pg_open_stones(store_t *s, const char *owner, store_stone_fn *fn, void *arg)
+{
+	struct params p = { .n = 0 };
+	char room[STORE_ROOM_MAX + 1];
+	p_text(&p, owner);
+	PGresult *r = run(s, S_OPEN_STONES, &p, "open games' stones", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r);
+	for (int i = 0; i < n; i++) {
+		col_text(room, sizeof room, r, i, 1);
+		fn(arg, col_int(r, i, 0), room, (int)col_int(r, i, 2), (move_t)col_int(r, i, 3));
+	}
+	PQclear(r);
+	return n;
+}
+
 /* In the caller's transaction: a node paused inside one of its own, the
  * game's row locked, is waited for a second, not for ever. */
 static int
@@ -1782,6 +1804,7 @@ const struct store_ops store_pg_ops = {
 	.game_load = pg_game_load,
 	.games_unfinished = pg_games_unfinished,
 	.games_open = pg_games_open,
+	.open_stones = pg_open_stones,
 	.game_claim = pg_game_claim,
 	.game_fence = pg_game_fence,
 	.game_move_owned = pg_game_move_owned,

@@ -166,6 +166,7 @@ enum stmt {
 	S_MOVES_GET,
 	S_UNFINISHED,
 	S_OPEN,
+	S_OPEN_STONES,
 	S_CLAIM,
 	S_FENCE,
 	S_MOVE_OWNED,
@@ -265,6 +266,9 @@ static const char *const sql[S_COUNT] = {
 			" WHERE game_id = ?1 ORDER BY ply",
 	[S_UNFINISHED] = "SELECT id FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
 	[S_OPEN] = "SELECT id, room, owner FROM games WHERE ended IS NULL ORDER BY id LIMIT ?1",
+	[S_OPEN_STONES] = "SELECT g.id, g.room, g.size, m.move FROM games g JOIN moves m ON"
+			  " m.game_id = g.id WHERE g.ended IS NULL AND g.owner <> ?1"
+			  " ORDER BY g.id, m.ply",
 	[S_CLAIM] = "UPDATE games SET owner = ?2 WHERE id = ?1 AND ended IS NULL",
 	[S_FENCE] = "SELECT 1 FROM games WHERE id = ?1 AND owner = ?2 AND ended IS NULL",
 	[S_MOVE_OWNED] = "INSERT INTO moves (game_id, ply, move, used_ms, black_ms, white_ms)"
@@ -1137,6 +1141,30 @@ sq_games_open(store_t *s, store_open_game_t *out, int max)
 }
 
 static int
+sq_open_stones(store_t *s, const char *owner, store_stone_fn *fn, void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_OPEN_STONES);
+	int n = 0, rc;
+	char room[STORE_ROOM_MAX + 1];
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, owner, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		copy_text(room, sizeof room, q, 1);
+		fn(arg, sqlite3_column_int64(q, 0), room, sqlite3_column_int(q, 2),
+		    (move_t)sqlite3_column_int(q, 3));
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		set_msg(s, "open games' stones");
+		n = -1;
+	}
+	sqlite3_reset(q);
+	return n;
+}
+
+static int
 sq_game_claim(store_t *s, int64_t id, const char *owner)
 {
 	sqlite3_stmt *q = stmt(s, S_CLAIM);
@@ -1964,6 +1992,7 @@ const struct store_ops store_sqlite_ops = {
 	.game_load = sq_game_load,
 	.games_unfinished = sq_games_unfinished,
 	.games_open = sq_games_open,
+	.open_stones = sq_open_stones,
 	.game_claim = sq_game_claim,
 	.game_fence = sq_game_fence,
 	.game_move_owned = sq_game_move_owned,

@@ -137,15 +137,40 @@ test_seek_across(void)
 	tc_send(carol, "WATCH %s", room);
 	snprintf(want, sizeof want, "OK WATCH %s ", room);
 	CHECK_LINE(carol, want);
-	struct tc *const watchers[] = { carol, NULL };
-	CHECK(tc_play_five(alice, bob2, room, watchers) == 0, "%s", tc_why);
+	/* the game's first stones, then a spectator on c asks the engine
+	 * about its position: refused, as on a (ANALYSE's fair play) */
+	static const char *const mv[] = { "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8" };
+	snprintf(want, sizeof want, "OK MOVE %s ", room);
+	for (int i = 0; i < 9; i++) {
+		struct tc *p = i % 2 ? bob2 : alice;
+		char ev[64];
+		tc_send(p, "MOVE %s %s", room, mv[i]);
+		CHECK(tc_expect(p, want, LINE_MS), "move %s refused: %s", mv[i], p->line);
+		snprintf(ev, sizeof ev, "* MOVE %s ", room);
+		const char *e = tc_expect(carol, ev, LINE_MS);
+		snprintf(ev, sizeof ev, " %s %s ", i % 2 ? "white" : "black", mv[i]);
+		CHECK(e && strstr(e, ev), "carol missed%s: %s", ev, carol->line);
+		if (i != 1)
+			continue;
+		char out[256];
+		tc_ask(jan, "ANALYSE freestyle 15 h8,a1", out, sizeof out, WAIT_MS);
+		CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room),
+		    "c analysed a's game under way: %s", out);
+		tc_ask(jan, "ANALYSE freestyle 15 h8,o1", out, sizeof out, WAIT_MS);
+		CHECK(!strncmp(out, "ERR 452 ", 8) && strstr(out, room),
+		    "c analysed a's game mirrored: %s", out);
+		tc_ask(jan, "ANALYSE freestyle 15 h8,b1", out, sizeof out, WAIT_MS);
+		CHECK(!strncmp(out, "OK ANALYSE", 10), "another position on c: %s", out);
+	}
 	snprintf(want, sizeof want, "* OVER %s ", room);
+	CHECK(tc_expect(bob2, want, LINE_MS), "bob saw no OVER (last: %s)", bob2->line);
 	CHECK(tc_expect(carol, want, LINE_MS), "carol saw no OVER (last: %s)", carol->line);
 	tc_close(alice);
 	tc_close(bob2);
 	tc_close(carol);
 	tc_close(jan);
-	ok("SEEK pairs across nodes: b's player follows * MOVED to a and plays; c watches it");
+	ok("SEEK pairs across nodes: b's player follows * MOVED to a and plays; c watches it, "
+	   "and a spectator on c gets no analysis of it while it runs, mirrored or not");
 }
 
 /* pam seeks on a; quin on b takes that very seek from his list (TAKE):

@@ -347,6 +347,26 @@ test_games_and_history(void **state)
  * A child writes moves and reports each one committed through a pipe, then
  * is killed with SIGKILL mid-stream; every move it reported is on disk.
  */
+/* The stones store_open_stones gave. */
+struct stones {
+	int n, size;
+	int64_t game;
+	char room[STORE_ROOM_MAX + 1];
+	move_t moves[8];
+};
+
+static void
+stone_seen(void *arg, int64_t game, const char *room, int size, move_t move)
+{
+	struct stones *st = arg;
+	st->game = game;
+	st->size = size;
+	snprintf(st->room, sizeof st->room, "%s", room);
+	if (st->n < 8)
+		st->moves[st->n] = move;
+	st->n++;
+}
+
 /* A cluster's games (lease.h): the owner is kept, the open games list it,
  * a write fenced for another owner changes nothing, a claim moves the
  * game to its new owner, and an ended game cannot be claimed. */
@@ -383,6 +403,15 @@ test_owners(void **state)
 	assert_int_equal(moves[1].move, rules_move(0, 0));
 	assert_int_equal(store_games_open(s, open, 4), 1);
 	assert_string_equal(open[0].owner, "b");
+	/* its stones for the other nodes (ANALYSE's fair play), not for b */
+	struct stones st = { 0 };
+	assert_int_equal(store_open_stones(s, "c", stone_seen, &st), 2);
+	assert_int_equal(st.n, 2);
+	assert_true(st.game == g.id && st.size == 15);
+	assert_string_equal(st.room, "a7");
+	assert_int_equal(st.moves[0], rules_move(7, 7));
+	assert_int_equal(st.moves[1], rules_move(0, 0));
+	assert_int_equal(store_open_stones(s, "b", stone_seen, &st), 0);
 
 	back.ended = 1796000100;
 	back.result = RES_BLACK;
@@ -391,6 +420,8 @@ test_owners(void **state)
 	assert_int_equal(store_game_claim(s, g.id, "c"), STORE_NOT_FOUND);
 	assert_int_equal(store_game_move_owned(s, g.id, 2, &m, "b"), STORE_NOT_FOUND);
 	assert_int_equal(store_games_open(s, open, 4), 0);
+	st.n = 0;
+	assert_int_equal(store_open_stones(s, "c", stone_seen, &st), 0); /* over */
 	store_close(s);
 }
 
