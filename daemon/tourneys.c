@@ -834,12 +834,16 @@ far_back(void *arg, struct session *s)
 	struct tourney *t = find(f->ts, f->tid);
 	int i = -1;
 	struct tgame *g = t ? game_by_id(t, f->gid, &i) : NULL;
-	if (g && g->asking) {
+	if (g && g->asking && t->runs) {
 		g->asking--;
 		g->far[f->side] = s;
 		g->far_no[f->side] = !s;
-		if (s && !g->asking && t->runs) /* NULL: the next tick (maybe a shutdown's) */
+		if (s && !g->asking) /* NULL: the next tick (maybe a shutdown's) */
 			try_start(t, i, clock_now_ms());
+	} else if (g && g->asking) { /* run by another node now: the seat goes */
+		g->asking--;
+		if (s)
+			world_seat_far_done(&f->ts->srv->world, s, NULL);
 	} else if (s) {
 		world_seat_far_done(&f->ts->srv->world, s, NULL);
 	}
@@ -1439,6 +1443,51 @@ linked_result(const struct linked *k, const store_tgame_t *g)
 	return black_won == first_black ? TR_FIRST_WINS : TR_SECOND_WINS;
 }
 
+/* A player's name and its index, sorted by name (any case): a big
+ * event's pairings find their players in log n. */
+struct named {
+	const char *name;
+	int i;
+};
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcasecmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+static struct named *
+names_of(const char *(*name)(const void *v, int i), const void *v, int n)
+{
+	struct named *x = calloc((size_t)(n ? n : 1), sizeof *x);
+	for (int i = 0; x && i < n; i++)
+		x[i] = (struct named){ name(v, i), i };
+	if (x && n > 1)
+		qsort(x, (size_t)n, sizeof *x, by_name);
+	return x;
+}
+
+/* name's index in x (n of them), or -1. */
+static int
+named_find(const struct named *x, int n, const char *name)
+{
+	struct named key = { name, 0 };
+	const struct named *f = n ? bsearch(&key, x, (size_t)n, sizeof *x, by_name) : NULL;
+	return f ? f->i : -1;
+}
+
+static const char *
+tplayer_name(const void *v, int i)
+{
+	return ((const struct tplayer *)v)[i].row.name;
+}
+
+static const char *
+row_name(const void *v, int i)
+{
+	return ((const store_tplayer_t *)v)[i].name;
+}
+
 static int
 by_game_id(const void *a, const void *b)
 {
@@ -1500,14 +1549,18 @@ merge(struct tourney *t, const struct loaded *l, int adopting)
 	struct tplayer *pl = calloc((size_t)(l->npl ? l->npl : 1), sizeof *pl);
 	struct tgame *gm = calloc((size_t)(l->ngm ? l->ngm : 1), sizeof *gm);
 	char *fresh = calloc((size_t)(l->ngm ? l->ngm : 1), 1);
-	if (!pl || !gm || !fresh) {
+	struct named *mine = names_of(tplayer_name, t->pl, t->npl);
+	struct named *theirs = names_of(row_name, l->pl, l->npl);
+	if (!pl || !gm || !fresh || !mine || !theirs) {
 		free(pl);
 		free(gm);
 		free(fresh);
+		free(mine);
+		free(theirs);
 		return -1;
 	}
 	for (int i = 0; i < l->npl; i++) {
-		int j = player_of(t, l->pl[i].name);
+		int j = named_find(mine, t->npl, l->pl[i].name);
 		if (j >= 0)
 			pl[i] = t->pl[j]; /* its line as last shown */
 		pl[i].row = l->pl[i];
@@ -1523,15 +1576,9 @@ merge(struct tourney *t, const struct loaded *l, int adopting)
 		old = t->ngm ? bsearch(&key, t->gm, (size_t)t->ngm, sizeof *t->gm, by_game_id)
 			     : NULL;
 		struct tgame *g = &gm[n];
-		int first = -1, second = TOURNEY_BYE;
-		for (int k = 0;
-		     k < l->npl && (first < 0 || (row->second[0] && second == TOURNEY_BYE)); k++) {
-			if (strcasecmp(l->pl[k].name, row->first) == 0)
-				first = k;
-			else if (row->second[0] && strcasecmp(l->pl[k].name, row->second) == 0)
-				second = k;
-		}
-		if (first < 0 || (row->second[0] && second == TOURNEY_BYE)) {
+		int first = named_find(theirs, l->npl, row->first);
+		int second = row->second[0] ? named_find(theirs, l->npl, row->second) : TOURNEY_BYE;
+		if (first < 0 || (row->second[0] && second < 0)) {
 			skipped++; /* a pairing that names no player of the event */
 			continue;
 		}
@@ -1571,6 +1618,8 @@ merge(struct tourney *t, const struct loaded *l, int adopting)
 		}
 		n++;
 	}
+	free(mine);
+	free(theirs);
 	if (skipped)
 		log_warn(&srv->log, "tournament %lld: %d pairings name no player of it: left out",
 		    (long long)t->row.id, skipped);
@@ -1783,9 +1832,12 @@ ask_runs(struct tourney *t)
 		}
 		t->fresh = 0;
 	} else if (!runs) {
-		if (t->runs)
+		if (t->runs) {
 			log_info(&srv->log, "tournament %lld: run by another node now",
 			    (long long)t->row.id);
+			for (int i = 0; i < t->ngm; i++) /* the seats it held for its games */
+				far_drop(t, &t->gm[i]);
+		}
 		t->runs = 0;
 		t->fresh = 0;
 	}
