@@ -162,6 +162,8 @@ enum stmt {
 	S_GAME_END,
 	S_BEGIN,
 	S_COMMIT,
+	S_SAVEPOINT,
+	S_RELEASE,
 	S_GAME_GET,
 	S_MOVES_GET,
 	S_UNFINISHED,
@@ -261,6 +263,8 @@ static const char *const sql[S_COUNT] = {
 		       " WHERE id = ?1 AND ended IS NULL",
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
+	[S_SAVEPOINT] = "SAVEPOINT w",
+	[S_RELEASE] = "RELEASE w",
 	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
 	[S_MOVES_GET] = "SELECT ply, move, used_ms, black_ms, white_ms FROM moves"
 			" WHERE game_id = ?1 ORDER BY ply",
@@ -617,18 +621,21 @@ sq_rollback(store_t *s)
 		sqlite3_exec(sq(s)->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* A write's part of a transaction (store.h): the savepoint w. Unused on
- * the loop today, where every write is a transaction of its own. */
+/* A write's part of a transaction (store.h): the savepoint w, one for
+ * each room's writes of a loop turn's group. Prepared once: parsing the
+ * text again each time cost more allocations than the rest of a move. */
 static int
 sq_savepoint(store_t *s)
 {
-	return exec(s, "SAVEPOINT w", "savepoint");
+	sqlite3_stmt *q = stmt(s, S_SAVEPOINT);
+	return q ? done(s, q, "savepoint") : -1;
 }
 
 static int
 sq_release(store_t *s)
 {
-	return exec(s, "RELEASE w", "release");
+	sqlite3_stmt *q = stmt(s, S_RELEASE);
+	return q ? done(s, q, "release") : -1;
 }
 
 /* An error here (no savepoint w) leaves the transaction as it is. */
