@@ -1833,7 +1833,9 @@ ask_runs(struct tourney *t)
 		t->fresh = 0;
 	} else if (!runs) {
 		if (t->runs) {
-			log_info(&srv->log, "tournament %lld: run by another node now",
+			log_info(&srv->log,
+			    "tournament %lld: not run by this node now (another holds it, or "
+			    "the cluster cannot be reached)",
 			    (long long)t->row.id);
 			for (int i = 0; i < t->ngm; i++) /* the seats it held for its games */
 				far_drop(t, &t->gm[i]);
