@@ -391,6 +391,17 @@ $(O)/tests/daemon/test_sigclean: $(O)/tests/daemon/redisrun.o
 
 TESTS += $(O)/tests/daemon/test_sigclean
 
+# gomoku-bot (issue 49) on a real gomokud with pbrain-gomoku as its brain:
+# whole games against a test client, the brain killed mid-game, challenges
+# declined by the filters and opening rules, and restarts that RESUME.
+TCLIENT_PROGS += $(O)/tests/bot/test_gomoku_bot
+$(O)/tests/bot/test_gomoku_bot.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKU_BOT='"$(BINDIR)/gomoku-bot"' -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+$(O)/tests/bot/test_gomoku_bot: $(RULES_LIB) | $(BINDIR)/gomoku-bot $(BINDIR)/pbrain-gomoku
+
+TESTS += $(O)/tests/bot/test_gomoku_bot
+
 # The one link of every program on tests/daemon/tclient.o (TCLIENT_PROGS,
 # from every module.mk read before this one): X.o, tclient.o and the
 # objects a line of X's own adds, with OpenSSL and TCLIENT_PKGS (a
