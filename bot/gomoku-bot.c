@@ -611,6 +611,10 @@ apply_snapshot(bot_t *bot)
 	int one_more = g->started && p->nmoves == s->nmoves + 1 && g->pending != MOVE_NONE &&
 	    p->moves[s->nmoves] == g->pending &&
 	    !memcmp(p->moves, s->moves, sizeof(move_t) * (size_t)s->nmoves);
+	/* the opponent moved while we were away (after the brain's move, which
+	 * the server had, seen or not): that move, as TURN */
+	int behind = g->started && !g->thinking && p->nmoves + 1 == s->nmoves &&
+	    !memcmp(p->moves, s->moves, sizeof(move_t) * (size_t)p->nmoves);
 	g->nmoves = s->nmoves;
 	memcpy(g->moves, s->moves, sizeof(move_t) * (size_t)s->nmoves);
 	if (g->resign) {
@@ -620,6 +624,16 @@ apply_snapshot(bot_t *bot)
 	if (one_more) {
 		logf_("game %s: the brain's move was not played yet: sent again", g->room);
 		send_move(g);
+	} else if (behind) {
+		brain_clock_t k = clock_of(g);
+		g->pending = MOVE_NONE;
+		if (brain_turn(g->b, s->moves[s->nmoves - 1], &k) == 0)
+			g->thinking = 1;
+		else
+			restart_brain(g, "resumed");
+		if (bot->verbose)
+			logf_("game %s: the opponent's move made meanwhile goes to the brain",
+			    g->room);
 	} else if (same) {
 		if (our_turn(g) && !g->thinking) {
 			brain_clock_t k = clock_of(g);
