@@ -514,6 +514,83 @@ test_resume(struct tc *c)
 	   "RESUMEs its game with its token; the game finishes");
 }
 
+/* A swap2 opening with carol, to COLOURS: carol's acts as the test
+ * decides them, the bot's from its brain (SWAP2BOARD). 0, or -1. */
+static int
+swap2_opening(struct game *g, const char **what)
+{
+	char room[24], stage[16], user[32], side[8], mv[8], black[32];
+	for (;;) {
+		const char *l = tc_read(g->c, 20000);
+		if (!l) {
+			*what = "nothing came";
+			return -1;
+		}
+		if (!strncmp(l, "ERR", 3) || !strncmp(l, "* OVER", 6)) {
+			*what = l;
+			return -1;
+		}
+		if (sscanf(l, "* SWAP2 %23s %*s %15s %31s", room, stage, user) == 3 &&
+		    !strcmp(user, "carol")) {
+			if (!strcmp(stage, "put3"))
+				tc_send(g->c, "SWAP2 %s put h8,h9,i9", g->room);
+			else
+				tc_send(g->c, "SWAP2 %s black", g->room);
+		} else if (sscanf(l, "* MOVE %23s %*s %7s %7s", room, side, mv) == 3) {
+			move_t m;
+			if (notation_parse(mv, 15, &m) != 0 || pos_check(&g->p, m) != LEGAL_OK) {
+				g->illegal++;
+				*what = l;
+				return -1;
+			}
+			pos_play(&g->p, m);
+		} else if (sscanf(l, "* COLOURS %23s %*s %31s", room, black) == 2) {
+			g->human_black = !strcmp(black, "carol");
+			return 0;
+		}
+	}
+}
+
+/* With brain-swap2 yes, swap2 games are taken: the bot opens one and
+ * chooses in the other, from its brain's SWAP2BOARD answers. */
+static void
+test_swap2(struct tc *c)
+{
+	long long t0 = tc_now_ms();
+	write_conf("block mallory\nbrain-swap2 yes\n");
+	int in = log_count("as robo");
+	CHECK(bot_stop(SIGTERM, 5000) == 0, "gomoku-bot did not exit 0 on SIGTERM");
+	bot_pid = bot_start();
+	REQUIRE(bot_pid > 0, "gomoku-bot did not start again");
+	REQUIRE(wait_log("as robo", in, 10000), "gomoku-bot did not log in again");
+	static const char *const wish[2] = { "black", "white" }; /* carol opens, then robo */
+	for (int i = 0; i < 2; i++) {
+		static struct game g;
+		memset(&g, 0, sizeof g);
+		g.c = c;
+		pos_init(&g.p, RULE_FREESTYLE, 15);
+		char settings[80];
+		snprintf(settings, sizeof settings, "freestyle 15 none %s casual swap2", wish[i]);
+		REQUIRE(challenge(c, settings), "challenge %s: %s", settings, c->line);
+		const char *l = tc_expect(c, "* START ", 10000);
+		REQUIRE(l && sscanf(l, "* START %23s", g.room) == 1, "no start: %s", c->line);
+		const char *what = "";
+		REQUIRE(
+		    swap2_opening(&g, &what) == 0, "the swap2 opening (%s): %s", settings, what);
+		int stones = g.p.nmoves;
+		if ((pos_to_move(&g.p) == STONE_BLACK) == g.human_black)
+			human_move(&g);
+		REQUIRE(play(&g, 0, 20000) == 0, "the game did not finish: %s", c->line);
+		CHECK(g.illegal == 0, "an illegal move");
+		CHECK(strstr(g.over_line, " five "), "not ended by a five: %s", g.over_line);
+		printf("  game %s (%s opens): %d stones in the opening, the bot %s; %s\n", g.room,
+		    i ? "the bot" : "carol", stones, g.human_black ? "white" : "black",
+		    g.over_line);
+	}
+	printf("  (%lld ms)\n", tc_now_ms() - t0);
+	ok("brain-swap2 yes: swap2 games accepted, the bot opening and choosing with its brain");
+}
+
 /* The connection cut mid-game: gomoku-bot reconnects and resumes. */
 static void
 test_cut(struct tc *c)
@@ -560,6 +637,8 @@ main(void)
 		test_resume(c);
 	if (!failures)
 		test_cut(c);
+	if (!failures)
+		test_swap2(c);
 	if (bot_pid > 0) {
 		pid_t brain = brain_of(bot_pid);
 		CHECK(bot_stop(SIGTERM, 5000) == 0, "gomoku-bot did not exit 0 on SIGTERM");
