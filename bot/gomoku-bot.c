@@ -1021,8 +1021,9 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: gomoku-bot [-v] -c FILE\n"
+	    "usage: gomoku-bot [-v] [--check] -c FILE\n"
 	    "  -c, --config FILE  the config file (gomoku-bot(1) lists its keys)\n"
+	    "      --check        read the config file, say what is wrong, exit\n"
 	    "  -v, --verbose      log every line to and from the server\n"
 	    "  -h, --help         this help\n"
 	    "      --version      the version\n");
@@ -1033,9 +1034,10 @@ main(int argc, char **argv)
 {
 	static const struct option opts[] = { { "config", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' }, { NULL, 0, NULL, 0 } };
+		{ "version", no_argument, NULL, 'V' }, { "check", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 } };
 	const char *path = NULL;
-	int verbose = 0, o;
+	int verbose = 0, check = 0, o;
 	while ((o = getopt_long(argc, argv, "c:vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'c':
@@ -1050,6 +1052,9 @@ main(int argc, char **argv)
 		case 'V':
 			printf("gomoku-bot %s\n", BOT_VERSION);
 			return 0;
+		case 'C':
+			check = 1;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -1064,6 +1069,10 @@ main(int argc, char **argv)
 	if (conf_load(path, &conf, err, sizeof err) != 0) {
 		fprintf(stderr, "gomoku-bot: %s\n", err);
 		return 2;
+	}
+	if (check) {
+		printf("%s: good\n", path);
+		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN); /* a write to a brain that died */
 

@@ -388,6 +388,38 @@ write_conf(const char *extra)
 	fclose(f);
 }
 
+/* gomoku-bot --check -c path: its exit status, its output into out. */
+static int
+check_conf(const char *path, char *out, size_t n)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s --check -c %s 2>&1", GOMOKU_BOT, path);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	size_t got = fread(out, 1, n - 1, p);
+	out[got] = '\0';
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The example config is good; a bad value is named with its line. */
+static void
+test_check(void)
+{
+	char out[1024], path[256];
+	CHECK(check_conf("bot/gomoku-bot.conf.example", out, sizeof out) == 0,
+	    "the example config: %s", out);
+	snprintf(path, sizeof path, "%s/bad.conf", d.dir);
+	FILE *f = fopen(path, "w");
+	REQUIRE(f, "cannot write %s", path);
+	fprintf(f, "server 127.0.0.1:1\nname robo\n\nbase-seconds 90-30\n");
+	fclose(f);
+	CHECK(check_conf(path, out, sizeof out) == 2 && strstr(out, "bad.conf:4: base-seconds"),
+	    "a bad config: %s", out);
+	ok("gomoku-bot --check: the example config is good, a bad line is named");
+}
+
 static void
 test_setup(void)
 {
@@ -623,6 +655,8 @@ main(void)
 {
 	long long t0 = tc_now_ms();
 	test_setup();
+	if (!failures)
+		test_check();
 	struct tc *c = NULL, *mallory = NULL;
 	if (!failures) {
 		c = tc_guest(d.port, "carol");
