@@ -34,7 +34,7 @@
 
 #define BOT_VERSION "0.1"
 
-enum { GAMES_MAX = 64, BACKOFF_MAX_S = 30, PING_S = 60, FREE_MS = 2000 };
+enum { GAMES_MAX = 64, BACKOFF_MAX_S = 30, PING_S = 60, FREE_MS = 2000, REFUSED_MAX = 3 };
 
 /* Where the connection is. */
 typedef enum { ST_DOWN, ST_GREETING, ST_HELLO, ST_LOGIN, ST_READY } state_t;
@@ -61,6 +61,7 @@ typedef struct game {
 	move_t moves[RULES_CELLS];
 	move_t pending; /* the brain's move, not yet seen as * MOVE */
 	int resign;     /* to resign once connected */
+	int refused;    /* the server's refusals of our moves in a row */
 	int seated;     /* named by * SEATED on this login */
 	struct event *claim, *reap;
 } game_t;
@@ -277,6 +278,17 @@ restart_brain(game_t *g, const char *why)
 		    g->nmoves, why);
 	g->pending = MOVE_NONE;
 	g->thinking = 0;
+	if (g->rule == RULE_RENJU && g->ours == STONE_BLACK && g->nmoves == 0 && !g->over) {
+		/* renju's first stone goes on the centre (the server refuses it
+		 * elsewhere, 437): played for the brain, which gets the game with
+		 * BOARD at its first TURN */
+		int c = g->size / 2;
+		g->pending = rules_move(c, c);
+		g->started = 0;
+		logf_("game %s: renju's first stone on the centre", g->room);
+		send_move(g);
+		return;
+	}
 	if (brain_game(g->b, g->rule, g->size, g->ours, g->moves, g->nmoves, &k, 0) != 0) {
 		resign(g, "the server's position is not a legal game for the brain driver");
 		return;
@@ -512,6 +524,7 @@ on_move(bot_t *bot, const proto_msg_t *m)
 		return; /* a stone of the swap2 opening: the brain gets them all later */
 	stone_t side = m->side == SIDE_BLACK ? STONE_BLACK : STONE_WHITE;
 	if (side == g->ours) {
+		g->refused = 0;
 		if (g->pending == mv)
 			g->pending = MOVE_NONE;
 		else
@@ -520,6 +533,10 @@ on_move(bot_t *bot, const proto_msg_t *m)
 	}
 	if (g->thinking || g->pending != MOVE_NONE) {
 		restart_brain(g, "the opponent moved while the brain thought");
+		return;
+	}
+	if (!g->started) { /* after renju's centre, played for it */
+		restart_brain(g, "its first turn");
 		return;
 	}
 	brain_clock_t k = clock_of(g);
@@ -875,7 +892,9 @@ on_err(bot_t *bot, const proto_msg_t *m)
 		if (slot < 0 || slot >= GAMES_MAX || !bot->games[slot].used)
 			return;
 		game_t *g = &bot->games[slot];
-		if (m->tag[0] == 'm' && !g->over)
+		if (m->tag[0] == 'm' && !g->over && ++g->refused >= REFUSED_MAX)
+			resign(g, "the server refused the brain's moves again and again");
+		else if (m->tag[0] == 'm' && !g->over)
 			ask_state(bot, g); /* the server says where the game stands */
 		else if (m->tag[0] == 's')
 			end_game(g, "its room is gone");

@@ -589,7 +589,7 @@ static void
 test_swap2(struct tc *c)
 {
 	long long t0 = tc_now_ms();
-	write_conf("block mallory\nbrain-swap2 yes\n");
+	write_conf("block mallory\nbrain-swap2 yes\nrules freestyle,standard,renju\n");
 	int in = log_count("as robo");
 	CHECK(bot_stop(SIGTERM, 5000) == 0, "gomoku-bot did not exit 0 on SIGTERM");
 	bot_pid = bot_start();
@@ -621,6 +621,23 @@ test_swap2(struct tc *c)
 	}
 	printf("  (%lld ms)\n", tc_now_ms() - t0);
 	ok("brain-swap2 yes: swap2 games accepted, the bot opening and choosing with its brain");
+
+	/* renju, the bot black: its first stone on the centre, then its
+	 * brain's, each judged by renju's rules (no forbidden point) */
+	t0 = tc_now_ms();
+	static struct game g;
+	REQUIRE(start_game(&g, c, "renju 15 none white casual none", 0) == 0,
+	    "the bot did not take the renju challenge (last: %s)", c->line);
+	pos_init(&g.p, RULE_RENJU, 15);
+	REQUIRE(play(&g, 0, 20000) == 0, "the renju game did not finish: %s (illegal %d)", c->line,
+	    g.illegal);
+	char first[4];
+	CHECK(g.p.nmoves > 0 && !strcmp(notation_format(g.p.moves[0], 15, first), "h8"),
+	    "renju's first stone not on the centre");
+	CHECK(strstr(g.over_line, " five "), "not ended by a five: %s", g.over_line);
+	printf("  game %s: renju, %d moves of the bot's (black), all legal; %s (%lld ms)\n", g.room,
+	    g.bot_moves, g.over_line, tc_now_ms() - t0);
+	ok("renju with the bot black: the centre first, every move legal under renju's rules");
 }
 
 /* The connection cut mid-game: gomoku-bot reconnects and resumes. */
