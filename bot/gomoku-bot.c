@@ -907,6 +907,8 @@ on_line(void *arg, const char *line, size_t len)
 	bot_t *bot = arg;
 	proto_msg_t m;
 	char err[128];
+	if (bot->stopping) /* lines read after QUIT (a stop inside this read) */
+		return;
 	if (bot->verbose)
 		logf_("< %.*s", (int)len, line);
 	if (proto_parse(line, len, PROTO_SERVER, &m, err, sizeof err) != 0) {

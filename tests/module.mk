@@ -440,3 +440,11 @@ $(O)/tests/bot/fixture_brain: $(O)/tests/bot/fixture_brain.o
 
 TEST_HELPERS += $(O)/tests/bot/fixture_brain
 TESTS += $(O)/tests/unit/test_brain
+
+# gomoku-bot's config file and challenge filters (bot/conf.h, bot/filter.h).
+$(O)/tests/bot/test_bot_conf.o: MOD_CFLAGS = $(CMOCKA_CFLAGS)
+$(O)/tests/bot/test_bot_conf: $(O)/tests/bot/test_bot_conf.o $(O)/bot/conf.o $(O)/bot/filter.o \
+    $(PROTO_LIB) $(RULES_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/bot/test_bot_conf
