@@ -909,12 +909,14 @@ on_line(void *arg, const char *line, size_t len)
 	char err[128];
 	if (bot->stopping) /* lines read after QUIT (a stop inside this read) */
 		return;
-	if (bot->verbose)
-		logf_("< %.*s", (int)len, line);
 	if (proto_parse(line, len, PROTO_SERVER, &m, err, sizeof err) != 0) {
 		logf_("a line from the server could not be read (%s): %.*s", err, (int)len, line);
 		return;
 	}
+	if (bot->verbose && m.id == PO_LOGIN)
+		logf_("< OK LOGIN %s (the session token)", m.user); /* no secret in the log */
+	else if (bot->verbose)
+		logf_("< %.*s", (int)len, line);
 	switch (m.id) {
 	case PE_SERVER: {
 		bot->away_cap = strstr(m.text, "away") != NULL;

@@ -397,8 +397,9 @@ TESTS += $(O)/tests/daemon/test_sigclean
 TCLIENT_PROGS += $(O)/tests/bot/test_gomoku_bot
 $(O)/tests/bot/test_gomoku_bot.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKU_BOT='"$(BINDIR)/gomoku-bot"' -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' \
-    -DGOMOKUD_BIN='"$(GOMOKUD)"'
-$(O)/tests/bot/test_gomoku_bot: $(RULES_LIB) | $(BINDIR)/gomoku-bot $(BINDIR)/pbrain-gomoku
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
+$(O)/tests/bot/test_gomoku_bot: $(RULES_LIB) | $(BINDIR)/gomoku-bot $(BINDIR)/pbrain-gomoku \
+    $(O)/tests/bot/fixture_brain
 
 TESTS += $(O)/tests/bot/test_gomoku_bot
 

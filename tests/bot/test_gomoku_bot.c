@@ -13,7 +13,9 @@
  * same; the game then finishes. gomoku-bot talks to the daemon through a
  * TCP relay of the test's, which cuts its connection mid-game: it
  * reconnects after its backoff and RESUMEs, and that game finishes too.
- * Every process the test starts is stopped by its pid.
+ * With brain-swap2 yes it plays swap2 games, opening one and choosing in
+ * the other, and renju as black; a brain that answers garbage makes it
+ * resign. Every process the test starts is stopped by its pid.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +44,9 @@
 #endif
 #ifndef PBRAIN
 #define PBRAIN "bin/pbrain-gomoku"
+#endif
+#ifndef FIXTURE
+#define FIXTURE "build/default-cc/tests/bot/fixture_brain"
 #endif
 
 static struct daemon d;
@@ -365,7 +371,7 @@ start_game(struct game *g, struct tc *c, const char *settings, int human_black)
 }
 
 static void
-write_conf(const char *extra)
+write_conf_brain(const char *brain, const char *extra)
 {
 	FILE *f = fopen(conf_path, "w");
 	if (!f)
@@ -384,8 +390,14 @@ write_conf(const char *extra)
 	    "rules freestyle,standard\n"
 	    "sizes 15\n"
 	    "%s",
-	    relay_port, d.dir, d.dir, PBRAIN, extra);
+	    relay_port, d.dir, d.dir, brain, extra);
 	fclose(f);
+}
+
+static void
+write_conf(const char *extra)
+{
+	write_conf_brain(PBRAIN, extra);
 }
 
 /* gomoku-bot --check -c path: its exit status, its output into out. */
@@ -423,6 +435,7 @@ test_check(void)
 static void
 test_setup(void)
 {
+	char path[300];
 	REQUIRE(daemon_start(&d, GOMOKUD_BIN, "grace 300\n") == 0, "no daemon");
 	REQUIRE(relay_start() == 0, "no relay");
 	snprintf(conf_path, sizeof conf_path, "%s/bot.conf", d.dir);
@@ -438,6 +451,18 @@ test_setup(void)
 	REQUIRE(bot_pid > 0, "gomoku-bot did not start");
 	REQUIRE(wait_log("logged in as robo", 0, 10000), "gomoku-bot did not log in (log %s)",
 	    log_path);
+	/* -v logs every line, but neither the password nor the session token */
+	char token[128] = "";
+	snprintf(path, sizeof path, "%s/bot.token", d.dir);
+	FILE *t = fopen(path, "r");
+	CHECK(t && fgets(token, sizeof token, t), "no token kept in %s", path);
+	if (t)
+		fclose(t);
+	token[strcspn(token, "\n")] = '\0';
+	CHECK(strlen(token) >= 16 && log_count(token) == 0, "the session token is in the log");
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 077) == 0, "the token file is not 0600");
+	CHECK(log_count("robo-pass-1") == 0, "the password is in the log");
 	ok("gomoku-bot logs in over TLS, the daemon's certificate checked with ca");
 }
 
@@ -640,6 +665,29 @@ test_swap2(struct tc *c)
 	ok("renju with the bot black: the centre first, every move legal under renju's rules");
 }
 
+/* A brain that answers garbage: after brain-failures 2 the bot resigns. */
+static void
+test_giveup(struct tc *c)
+{
+	long long t0 = tc_now_ms();
+	write_conf_brain(FIXTURE " garbage", "brain-failures 2\n");
+	int in = log_count("as robo");
+	CHECK(bot_stop(SIGTERM, 5000) == 0, "gomoku-bot did not exit 0 on SIGTERM");
+	bot_pid = bot_start();
+	REQUIRE(bot_pid > 0, "gomoku-bot did not start again");
+	REQUIRE(wait_log("as robo", in, 10000), "gomoku-bot did not log in again");
+	static struct game g;
+	REQUIRE(start_game(&g, c, "freestyle 15 none white casual none", 0) == 0,
+	    "the bot did not take the challenge (last: %s)", c->line);
+	REQUIRE(play(&g, 0, 20000) == 0, "the game did not end: %s", c->line);
+	CHECK(strstr(g.over_line, " white resign"), "the bot did not resign: %s", g.over_line);
+	CHECK(g.bot_moves == 0, "the garbage brain moved");
+	CHECK(log_count("brain failure 2 of 2") >= 1 && log_count("the brain failed too often"),
+	    "the log does not say why it resigned");
+	printf("  game %s: %s (%lld ms)\n", g.room, g.over_line, tc_now_ms() - t0);
+	ok("a brain that answers garbage fails brain-failures times: the bot resigns the game");
+}
+
 /* The connection cut mid-game: gomoku-bot reconnects and resumes. */
 static void
 test_cut(struct tc *c)
@@ -690,6 +738,8 @@ main(void)
 		test_cut(c);
 	if (!failures)
 		test_swap2(c);
+	if (!failures)
+		test_giveup(c);
 	if (bot_pid > 0) {
 		pid_t brain = brain_of(bot_pid);
 		CHECK(bot_stop(SIGTERM, 5000) == 0, "gomoku-bot did not exit 0 on SIGTERM");
