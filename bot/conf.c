@@ -243,8 +243,8 @@ apply(bot_conf_t *c, const char *key, char *val)
 	if (!strcmp(key, "block"))
 		return names(val, c->block, &c->nblock) ? "want names, comma-separated" : NULL;
 	if (!strcmp(key, "max-games")) {
-		if (number(val, 1, 1000, &v))
-			return "want 1 to 1000";
+		if (number(val, 1, CONF_GAMES_MAX, &v))
+			return "want 1 to 64";
 		c->max_games = (int)v;
 		return NULL;
 	}

@@ -10,7 +10,7 @@
 
 #include "proto/proto.h"
 
-enum { CONF_ARGS_MAX = 32, CONF_NAMES_MAX = 64 };
+enum { CONF_ARGS_MAX = 32, CONF_NAMES_MAX = 64, CONF_GAMES_MAX = 64 };
 
 typedef struct {
 	char host[256], port[16]; /* server host:port */
@@ -37,7 +37,7 @@ typedef struct {
 	int nallow, nblock;
 	char allow[CONF_NAMES_MAX][PROTO_NAME_MAX + 1]; /* only these, when any */
 	char block[CONF_NAMES_MAX][PROTO_NAME_MAX + 1]; /* never these */
-	int max_games;                                  /* games at once */
+	int max_games;                                  /* games at once, 1 to CONF_GAMES_MAX */
 } bot_conf_t;
 
 /* Reads path into c (defaults first). 0, or -1 with err ("file:line: why"). */

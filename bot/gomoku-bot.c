@@ -34,7 +34,13 @@
 
 #define BOT_VERSION "0.1"
 
-enum { GAMES_MAX = 64, BACKOFF_MAX_S = 30, PING_S = 60, FREE_MS = 2000, REFUSED_MAX = 3 };
+enum {
+	GAMES_MAX = CONF_GAMES_MAX,
+	BACKOFF_MAX_S = 30,
+	PING_S = 60,
+	FREE_MS = 2000,
+	REFUSED_MAX = 3
+};
 
 /* Where the connection is. */
 typedef enum { ST_DOWN, ST_GREETING, ST_HELLO, ST_LOGIN, ST_READY } state_t;

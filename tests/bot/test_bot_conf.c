@@ -144,6 +144,7 @@ test_bad(void **state)
 		{ "rated sometimes\n", ":5: rated:" },
 		{ "block bad name!\n", ":5: block:" },
 		{ "max-games 0\n", ":5: max-games:" },
+		{ "max-games 65\n", ":5: max-games: want 1 to 64" },
 		{ "max-games\n", ":5: max-games: no value" },
 	};
 	static bot_conf_t c;
