@@ -669,6 +669,8 @@ apply_snapshot(bot_t *bot)
 	}
 }
 
+static void on_offer(bot_t *bot, const proto_msg_t *m);
+
 static void
 snap_line(bot_t *bot, const proto_msg_t *m)
 {
@@ -711,6 +713,9 @@ snap_line(bot_t *bot, const proto_msg_t *m)
 		break;
 	case PD_RESULT:
 		s->status = ROOM_OVER;
+		break;
+	case PD_OFFER: /* an offer made while we were away: declined as any */
+		on_offer(bot, m);
 		break;
 	default:
 		break;
@@ -994,6 +999,7 @@ on_line(void *arg, const char *line, size_t len)
 	case PD_CLOCK:
 	case PD_MOVES:
 	case PD_SWAP2:
+	case PD_OFFER:
 	case PD_RESULT:
 		snap_line(bot, &m);
 		break;

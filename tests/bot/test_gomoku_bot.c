@@ -278,6 +278,8 @@ struct game {
 	int human_black;
 	position_t p;
 	int bot_moves, illegal;
+	int offer_at;       /* after this many bot moves, a draw is offered (0: none) */
+	int offered, ended; /* the offer made; its end: 1 declined, 2 otherwise */
 	int over;
 	char over_line[200];
 };
@@ -310,6 +312,10 @@ play(struct game *g, int until, int ms)
 {
 	const char *bot = g->human_black ? "white" : "black";
 	while (!g->over && (until == 0 || g->bot_moves < until)) {
+		if (g->offer_at && g->bot_moves >= g->offer_at && !g->offered) {
+			tc_send(g->c, "OFFER %s draw", g->room);
+			g->offered = 1;
+		}
 		const char *l = tc_read(g->c, ms);
 		if (!l)
 			return -1;
@@ -331,6 +337,8 @@ play(struct game *g, int until, int ms)
 			if (g->p.outcome.kind == RESULT_ONGOING &&
 			    (next == STONE_BLACK) == (g->human_black != 0))
 				human_move(g);
+		} else if (sscanf(l, "* OFFEREND %23s", room) == 1 && !strcmp(room, g->room)) {
+			g->ended = strstr(l, " declined") ? 1 : 2;
 		} else if (!strncmp(l, "ERR", 3)) {
 			printf("  the server refused the test's move: %s\n", l);
 			return -1;
@@ -474,6 +482,7 @@ test_whole_game_and_brain_killed(struct tc *c)
 	static struct game g;
 	REQUIRE(start_game(&g, c, "freestyle 15 60+1 white casual none", 0) == 0,
 	    "the bot did not take the challenge (last: %s)", c->line);
+	g.offer_at = 1;
 	REQUIRE(
 	    play(&g, 2, 20000) == 0, "the bot's first moves: %s (illegal %d)", c->line, g.illegal);
 	pid_t brain = brain_of(bot_pid);
@@ -486,10 +495,12 @@ test_whole_game_and_brain_killed(struct tc *c)
 	CHECK(strstr(g.over_line, " five "), "the game did not end by a five: %s", g.over_line);
 	CHECK(log_count("brain failure 1 of 3") > seen, "the brain's death was not seen");
 	CHECK(!running(brain), "the killed brain still runs");
+	CHECK(g.offered && g.ended == 1, "the draw offer was not declined (%d)", g.ended);
 	CHECK(wait_log("over: ", 0, 5000), "the bot did not see the end");
 	printf("  game %s: %d moves of the bot's, all legal; %s (%lld ms)\n", g.room, g.bot_moves,
 	    g.over_line, tc_now_ms() - t0);
-	ok("a whole timed game; the brain killed mid-game is restarted and the game finishes");
+	ok("a whole timed game; the brain killed mid-game is restarted and the game finishes; a "
+	   "draw offer is declined");
 }
 
 /* Each challenge is answered declined. */
