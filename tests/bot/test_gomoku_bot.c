@@ -12,7 +12,10 @@
  * token it kept; killed with SIGKILL (its brain dies with it) it does the
  * same; the game then finishes. gomoku-bot talks to the daemon through a
  * TCP relay of the test's, which cuts its connection mid-game: it
- * reconnects after its backoff and RESUMEs, and that game finishes too.
+ * reconnects after its backoff and RESUMEs, and that game finishes too;
+ * gomokud stopped mid-game and started again on its state (the relay
+ * pointed at its new port): the bot logs in again, its seat announced, and
+ * the game finishes.
  * With brain-swap2 yes it plays swap2 games, opening one and choosing in
  * the other, and renju as black; a brain that answers garbage makes it
  * resign. Every process the test starts is stopped by its pid.
@@ -49,8 +52,9 @@
 #define FIXTURE "build/default-cc/tests/bot/fixture_brain"
 #endif
 
-static struct daemon d;
-static char conf_path[256], log_path[256];
+static struct daemon d, d2;
+static struct daemon *live = &d; /* d, or d2 after the server's restart */
+static char conf_path[256], log_path[256], port_path[256];
 static pid_t bot_pid, relay_pid;
 static int relay_port;
 
@@ -68,8 +72,34 @@ on_usr1(int sig)
 	relay_cut = 1;
 }
 
+/* The daemon's port, as the relay reads it at each connection. */
+static int
+port_put(int port)
+{
+	char tmp[300];
+	snprintf(tmp, sizeof tmp, "%s.tmp", port_path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%d\n", port);
+	return fclose(f) == 0 && rename(tmp, port_path) == 0 ? 0 : -1;
+}
+
+static int
+port_get(void)
+{
+	int port = 0;
+	FILE *f = fopen(port_path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &port) != 1)
+			port = 0;
+		fclose(f);
+	}
+	return port;
+}
+
 static void
-relay_run(int lfd, int port)
+relay_run(int lfd)
 {
 	enum { PAIRS = 8 };
 	int fds[PAIRS][2];
@@ -100,7 +130,7 @@ relay_run(int lfd, int port)
 			int a = accept(lfd, NULL, NULL);
 			int b = socket(AF_INET, SOCK_STREAM, 0);
 			struct sockaddr_in sin = { .sin_family = AF_INET,
-				.sin_port = htons((uint16_t)port) };
+				.sin_port = htons((uint16_t)port_get()) };
 			sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 			int slot = -1;
 			for (int i = 0; i < PAIRS && slot < 0; i++)
@@ -147,9 +177,12 @@ relay_start(void)
 	    getsockname(lfd, (struct sockaddr *)&sin, &len) != 0)
 		return -1;
 	relay_port = ntohs(sin.sin_port);
+	snprintf(port_path, sizeof port_path, "%s/daemon.port", d.dir);
+	if (port_put(d.port) != 0)
+		return -1;
 	relay_pid = fork();
 	if (relay_pid == 0) {
-		relay_run(lfd, d.port);
+		relay_run(lfd);
 		_exit(0);
 	}
 	close(lfd);
@@ -726,6 +759,59 @@ test_cut(struct tc *c)
 	   "game finishes");
 }
 
+/* gomokud stopped (SIGTERM) mid-game and started again on its state: the
+ * bot reconnects through the relay, takes its session back, the game
+ * finishes. c is carol's connection, taken back with RESUME too. */
+static void
+test_server_restart(struct tc **cp)
+{
+	long long t0 = tc_now_ms();
+	struct tc *c = *cp;
+	static struct game g;
+	REQUIRE(start_game(&g, c, "freestyle 15 none white casual none", 0) == 0,
+	    "the bot did not take the challenge (last: %s)", c->line);
+	REQUIRE(play(&g, 2, 20000) == 0, "the first moves: %s", c->line);
+	int in = log_count("as robo");
+	char token[80], conf[300];
+	snprintf(token, sizeof token, "%s", c->token);
+	REQUIRE(daemon_stop(&d, SIGTERM, 10000) == 0, "gomokud did not stop");
+	tc_close(c);
+	*cp = NULL;
+	snprintf(conf, sizeof conf, "state-dir %s/state\ngrace 300\n", d.dir);
+	REQUIRE(daemon_start(&d2, GOMOKUD_BIN, conf) == 0, "gomokud did not start again");
+	live = &d2;
+	REQUIRE(port_put(d2.port) == 0, "cannot tell the relay the new port");
+	/* carol takes her seat back; the snapshot says where the game is */
+	c = *cp = tc_open(d2.port, 1);
+	REQUIRE(c, "carol cannot connect again");
+	snprintf(c->token, sizeof c->token, "%s", token);
+	snprintf(c->name, sizeof c->name, "carol");
+	tc_send(c, "RESUME %s %s 0", token, g.room);
+	pos_init(&g.p, RULE_FREESTYLE, 15);
+	const char *l;
+	while ((l = tc_read(c, 5000)) && strncmp(l, "OK RESUME", 9) && strncmp(l, "ERR", 3)) {
+		char list[400];
+		int at;
+		if (sscanf(l, "= MOVES %*s %d %399s", &at, list) == 2 && strcmp(list, "-"))
+			for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+				move_t m;
+				if (notation_parse(t, 15, &m) == 0)
+					pos_play(&g.p, m);
+			}
+	}
+	REQUIRE(l && !strncmp(l, "OK RESUME", 9), "carol's RESUME: %s", c->line);
+	REQUIRE(wait_log("as robo", in, 30000), "gomoku-bot did not come back (log %s)", log_path);
+	if ((pos_to_move(&g.p) == STONE_BLACK) == (g.human_black != 0))
+		human_move(&g);
+	REQUIRE(play(&g, 0, 20000) == 0, "the game did not finish: %s", c->line);
+	CHECK(g.illegal == 0, "an illegal move");
+	CHECK(strstr(g.over_line, " five "), "not ended by a five: %s", g.over_line);
+	printf("  game %s: gomokud restarted after %d moves; %s (%lld ms)\n", g.room, 4,
+	    g.over_line, tc_now_ms() - t0);
+	ok("gomokud restarted mid-game: gomoku-bot reconnects with backoff, takes its session "
+	   "back, and the game finishes");
+}
+
 int
 main(void)
 {
@@ -748,6 +834,8 @@ main(void)
 	if (!failures)
 		test_cut(c);
 	if (!failures)
+		test_server_restart(&c);
+	if (!failures)
 		test_swap2(c);
 	if (!failures)
 		test_giveup(c);
@@ -762,7 +850,7 @@ main(void)
 		kill(relay_pid, SIGTERM);
 		waitpid(relay_pid, NULL, 0);
 	}
-	CHECK(daemon_stop(&d, SIGTERM, 10000) == 0, "daemon exit");
+	CHECK(daemon_stop(live, SIGTERM, 10000) == 0, "daemon exit");
 	if (failures)
 		printf("  gomoku-bot's log: %s\n", log_path);
 	printf("test_gomoku_bot: %d failed (%lld ms)\n", failures, tc_now_ms() - t0);
