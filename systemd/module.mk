@@ -8,10 +8,11 @@ MANDIR ?= $(PREFIX)/share/man
 # What an admin runs: the server, its control tool, the client and the
 # Gomocup brain. The
 # developer tools (arena, tune) stay in the tree.
-INSTALL_BINS := $(BINDIR)/gomokud $(BINDIR)/gomokuctl $(BINDIR)/gomoku $(BINDIR)/pbrain-gomoku
+INSTALL_BINS := $(BINDIR)/gomokud $(BINDIR)/gomokuctl $(BINDIR)/gomoku $(BINDIR)/pbrain-gomoku \
+    $(BINDIR)/gomoku-bot
 # Man pages, section from the name; .in templates get their paths filled in.
-INSTALL_MAN := client/gomoku.1 man/gomokud.conf.5.in man/pbrain-gomoku.6.in man/gomokud.8.in \
-    man/gomokuctl.8.in
+INSTALL_MAN := client/gomoku.1 bot/gomoku-bot.1 man/gomokud.conf.5.in man/pbrain-gomoku.6.in \
+    man/gomokud.8.in man/gomokuctl.8.in
 INSTALL_STRIP ?=
 # The client's message catalogs (po/module.mk), where i18n.c looks for
 # them beside an installed gomoku: $(PREFIX)/share/locale/<lang>/LC_MESSAGES.

@@ -16,6 +16,7 @@ mk() { make --no-print-directory -s "$@" > "$tmp/make.out" 2>&1 || { cat "$tmp/m
 # The files install must put under DESTDIR for PREFIX $1 (SYSCONFDIR $2).
 expected() {
 	printf '%s\n' "$1/bin/gomokud" "$1/bin/gomokuctl" "$1/bin/gomoku" "$1/bin/pbrain-gomoku" \
+	    "$1/bin/gomoku-bot" "$1/share/man/man1/gomoku-bot.1" \
 	    "$1/lib/systemd/system/gomokud.service" \
 	    "$2/gomokud/gomokud.conf" "$2/gomokud/gomokud.conf.example" \
 	    "$1/share/man/man1/gomoku.1" "$1/share/man/man5/gomokud.conf.5" \
