@@ -403,6 +403,16 @@ $(O)/tests/bot/test_gomoku_bot: $(RULES_LIB) | $(BINDIR)/gomoku-bot $(BINDIR)/pb
 
 TESTS += $(O)/tests/bot/test_gomoku_bot
 
+# Tournaments under attack (issue 48): TWATCH floods of unknown and old
+# events, a follower that never reads, TJOIN/TLEAVE churn, TCREATE floods.
+# It reads the daemon's RSS; CI runs it in the ASan+UBSan pass only
+# (.ci/run's ATTACKS).
+$(O)/tests/daemon/test_tourney_attack.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_tourney_attack
+$(O)/tests/daemon/test_tourney_attack: TCLIENT_PKGS = sqlite3
+TESTS += $(O)/tests/daemon/test_tourney_attack
+
 # The one link of every program on tests/daemon/tclient.o (TCLIENT_PROGS,
 # from every module.mk read before this one): X.o, tclient.o and the
 # objects a line of X's own adds, with OpenSSL and TCLIENT_PKGS (a
