@@ -2410,19 +2410,26 @@ old_run(store_t *st, void *arg)
 	o->rc = o->l.rc;
 }
 
-/* At most OLD_KEPT events read back stay: the oldest unwatched goes. */
+/* At most OLD_KEPT events read back stay: the oldest go, the unwatched
+ * first, then watched ones too (an event over says nothing more to its
+ * followers, and a TWATCH reads it back again), or one connection
+ * following every old event would keep them all. */
 static void
 trim_old(struct tourneys *ts)
 {
-	int n = 0;
-	struct tourney *t, *drop = NULL;
-	LIST_FOREACH (t, &ts->list, link)
-		if (t->old) {
-			n++;
-			if (t->nw == 0)
-				drop = t; /* newest first: the last one seen is the oldest */
-		}
-	if (n > OLD_KEPT && drop) {
+	for (;;) {
+		int n = 0;
+		struct tourney *t, *drop = NULL, *oldest = NULL;
+		LIST_FOREACH (t, &ts->list, link)
+			if (t->old) {
+				n++;
+				oldest = t; /* newest first: the last one seen is the oldest */
+				if (t->nw == 0)
+					drop = t;
+			}
+		if (n <= OLD_KEPT || !oldest)
+			return;
+		drop = drop ? drop : oldest;
 		LIST_REMOVE(drop, link);
 		tourney_free(drop);
 	}
