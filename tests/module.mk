@@ -413,6 +413,13 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_tourney_attack
 $(O)/tests/daemon/test_tourney_attack: TCLIENT_PKGS = sqlite3
 TESTS += $(O)/tests/daemon/test_tourney_attack
 
+# The paths people walk in a tournament's game: a second device's LOGIN,
+# a dropped connection RESUMEd, a player gone for good (every pass).
+$(O)/tests/daemon/test_tourney_paths.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_tourney_paths
+TESTS += $(O)/tests/daemon/test_tourney_paths
+
 # The one link of every program on tests/daemon/tclient.o (TCLIENT_PROGS,
 # from every module.mk read before this one): X.o, tclient.o and the
 # objects a line of X's own adds, with OpenSSL and TCLIENT_PKGS (a
