@@ -574,8 +574,9 @@ players_of(struct tc *c, long id, const char *name, int *mine, int *all)
 /* One write of CHURN_LINES TJOIN/TLEAVE lines from c: all answered, at
  * most the rate limit's worth taken, the rest 407. */
 static void
-churn(struct tc *c, long id, const char *when)
+churn(struct tc *c, struct tc *w, long id, const char *when)
 {
+	drain(w, 200, NULL, NULL);
 	static char buf[CHURN_LINES * 24];
 	size_t len = 0;
 	for (int j = 0; j < CHURN_LINES; j++)
@@ -592,6 +593,24 @@ churn(struct tc *c, long id, const char *when)
 	CHECK(got == CHURN_LINES, "churn %s: %d of %d answered", when, got, CHURN_LINES);
 	CHECK(oks >= 2 && oks <= allowed && e407 >= CHURN_LINES - allowed,
 	    "churn %s: %d taken (at most %d), %d refused 407", when, oks, allowed, e407);
+	/* the follower w is told the churner's line at most once a second
+	 * (section 5.21), not once a join or leave */
+	char mine[64];
+	snprintf(mine, sizeof mine, "* TPLAYER %ld ", id);
+	int pushed = 0;
+	const char *l;
+	long long end = tc_now_ms() + 1500;
+	while (tc_now_ms() < end)
+		if ((l = tc_read(w, 100)) && !strncmp(l, mine, strlen(mine)) &&
+		    strstr(l, " fickle "))
+			pushed++;
+	long long window = tc_now_ms() - t0;
+	int most = (int)(window / 1000) + 2;
+	printf("  churn %s: the follower told the churner's line %d times in %lld ms\n", when,
+	    pushed, window);
+	CHECK(pushed <= most,
+	    "churn %s: the churner's * TPLAYER %d times in %lld ms (at most once a second)", when,
+	    pushed, window);
 }
 
 static void
@@ -615,7 +634,7 @@ test_churn_and_creates(void)
 		REQUIRE(!strncmp(out, "OK TBOT ", 8), "TBOT %d: %s", level, out);
 	}
 	int mine, all, count;
-	churn(g, id, "before the start");
+	churn(g, owner, id, "before the start");
 	count = players_of(owner, id, "fickle", &mine, &all);
 	CHECK(mine <= 1 && count == all && all == 2 + mine,
 	    "before the start: fickle %d times in %d standings, the event counts %d", mine, all,
@@ -624,7 +643,7 @@ test_churn_and_creates(void)
 	snprintf(want, sizeof want, "* TOURNEY %ld arena running ", id);
 	REQUIRE(tc_expect(owner, want, 10000), "the arena did not start (last: %s)", owner->line);
 	usleep((RATE_BURST / RATE_PER_S) * 1000 * 1000 + 200 * 1000); /* a full bucket */
-	churn(g, id, "running");
+	churn(g, owner, id, "running");
 	count = players_of(owner, id, "fickle", &mine, &all);
 	CHECK(mine == 1 && count == all && all == 3,
 	    "running: fickle %d times in %d standings, the event counts %d", mine, all, count);
