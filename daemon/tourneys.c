@@ -89,6 +89,7 @@ struct tourney {
 	int pairing; /* a round's pairings are at the store */
 	int saving;  /* its state is at the store */
 	int old;     /* over before the start's load window: read back for TWATCH */
+	int push;    /* players joined or left: the next tick pushes the standings */
 	/* on several nodes (world.h): this node runs it; its memory is the
 	 * store's as just read (no need to read it again to run it); the
 	 * store may hold newer (another node's change): read it again; being
@@ -1342,6 +1343,10 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 			check_first_moves(t, now);
 			push_standings(t);
 		}
+		if (t->push) { /* a join or leave (step pushes a running one's) */
+			t->push = 0;
+			push_standings(t);
+		}
 	}
 }
 
@@ -2197,7 +2202,7 @@ join_reply(struct conn *c, void *arg, const char **why)
 			conn_send(c, &m);
 		}
 		tell_state(t); /* its count of players */
-		push_standings(t);
+		t->push = 1;   /* * TPLAYER at most once a second: on the tick */
 	}
 	if (j->rc == 0)
 		world_tourney_changed(&j->ts->srv->world, j->tid);

@@ -460,7 +460,7 @@ test_slow_follower(void)
 	struct tc *root = account(d.port, "boss");
 	REQUIRE(root, "root");
 	long id = create(
-	    root, "arena freestyle 15 20+0 none casual both 15 2 " BUSY_NAME, out, sizeof out);
+	    root, "arena freestyle 15 20+0 none casual both 25 2 " BUSY_NAME, out, sizeof out);
 	REQUIRE(id > 0, "TCREATE: %s", out);
 	for (int level = 1; level <= 6; level++) {
 		snprintf(line, sizeof line, "TBOT %ld %d", id, level);
@@ -479,7 +479,7 @@ test_slow_follower(void)
 
 	/* guests join and leave before the start, each a pair of lines at a
 	 * time, everyone but the slow follower read between them */
-	enum { CHURNERS = 6 };
+	enum { CHURNERS = 12 };
 	struct tc *ch[CHURNERS];
 	for (int i = 0; i < CHURNERS; i++) {
 		char name[16];
@@ -515,7 +515,7 @@ test_slow_follower(void)
 	CHECK(tc_closed(slow, 5000), "the slow follower's connection still open");
 	/* the reader goes on: the arena's bots play, their lines come */
 	int tplayers = 0, tgames = 0;
-	long long end = tc_now_ms() + 20000;
+	long long end = tc_now_ms() + 30000; /* the start, 25 s after it was made, and a game */
 	while (tc_now_ms() < end && (tplayers == 0 || tgames == 0)) {
 		const char *l = tc_read(reader, 500);
 		if (!l)
