@@ -51,7 +51,10 @@ start)
 		echo $! >"$dir/pid"
 		n=0
 		while [ $n -lt 100 ]; do
-			if "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$port"; then
+			# asked on its own socket directory: a server of another
+			# test on the same port (ours then fails to bind and
+			# exits) is not taken for ours
+			if "$PG_BIN/pg_isready" -q -h "$dir" -p "$port"; then
 				echo "$port" >"$dir/port"
 				echo "$port"
 				exit 0
