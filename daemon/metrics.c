@@ -391,6 +391,11 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	gauge(out, "gomokud_store_batch_jobs_max", "The most game writes one transaction had.",
 	    m->store_batch_max);
 
+	gauge(out, "gomokud_store_jobs_queued",
+	    "Store jobs (PostgreSQL) waiting for the store thread.", g->store_queued);
+	gauge(out, "gomokud_store_jobs_running",
+	    "Store jobs (PostgreSQL) the store thread is doing (a group counts as one).",
+	    g->store_running);
 	gauge(out, "gomokud_bot_jobs_queued", "Bot searches waiting for a worker.", g->bot_queued);
 	gauge(out, "gomokud_bot_jobs_running", "Bot searches running.", g->bot_running);
 	counter(out, "gomokud_bot_jobs_done_total", "Bot searches finished (not cancelled).",

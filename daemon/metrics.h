@@ -43,7 +43,8 @@ struct metrics_gauges {
 	int ntransports;
 	int sessions, rooms, games;
 	int bot_queued, bot_running;
-	int reviews; /* under way on this node */
+	int store_queued, store_running; /* the PostgreSQL store thread's jobs */
+	int reviews;                     /* under way on this node */
 };
 typedef void (*metrics_collect_fn)(void *arg, struct metrics_gauges *g);
 

@@ -480,6 +480,8 @@ collect_gauges(void *arg, struct metrics_gauges *g)
 	}
 	if (srv->botplay)
 		botplay_load(srv->botplay, &g->bot_queued, &g->bot_running);
+	if (srv->storeq)
+		workq_load(srv->storeq, &g->store_queued, &g->store_running);
 	if (srv->reviews)
 		g->reviews = reviews_running(srv->reviews);
 }

@@ -139,6 +139,21 @@ group_waits(const char *url)
 	return -1;
 }
 
+/* Waits until the store thread runs one job with queued others behind it
+ * (its gauges on the metrics port): 0, or -1 after 20 s. A sleep instead
+ * would guess how soon a loaded machine runs the thread. */
+static int
+store_holds(int port, long queued)
+{
+	for (int t = 0; t < 400; t++) {
+		if (tc_metric(port, "gomokud_store_jobs_running") == 1 &&
+		    tc_metric(port, "gomokud_store_jobs_queued") == queued)
+			return 0;
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
 static void
 test_fenced(void)
 {
@@ -157,9 +172,11 @@ test_fenced(void)
 
 	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(black[0], "MOVE %s h8", room[0]);
-	usleep(300 * 1000); /* the store thread waits on it: the others queue */
+	/* the store thread waits on it: the others queue */
+	REQUIRE(store_holds(mport, 0) == 0, "the store thread did not take room 0's move");
 	for (int i = 1; i < ROOMS; i++)
 		tc_send(black[i], "MOVE %s h8", room[i]);
+	REQUIRE(store_holds(mport, ROOMS - 1) == 0, "the other rooms' moves did not queue");
 	CHECK(!tc_read(black[ROOMS - 1], 500), "answered while the store is paused: %s",
 	    black[ROOMS - 1]->line);
 	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
@@ -218,10 +235,10 @@ test_outage(void)
 	REQUIRE(lock_game(db2, room[0], first) == 0 && lock_game(db2, room[2], mid) == 0,
 	    "the test cannot lock its rows (psql, max_prepared_transactions in pg.sh)");
 	tc_send(black[0], "MOVE %s h8", room[0]);
-	usleep(300 * 1000);
+	REQUIRE(store_holds(lport, 0) == 0, "the store thread did not take room 0's move");
 	for (int i = 1; i <= GROUP; i++)
 		tc_send(black[i], "MOVE %s h8", room[i]);
-	usleep(500 * 1000);
+	REQUIRE(store_holds(lport, GROUP) == 0, "the other rooms' moves did not queue");
 	REQUIRE(lock_free(db2, first) == 0, "cannot free the first room's row");
 	const char *l = tc_move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
@@ -286,7 +303,8 @@ test_killed(void)
 {
 	struct tc *black[GROUP], *white[GROUP];
 	char room[GROUP][24], conf[400];
-	snprintf(conf, sizeof conf, "database %s\n", db3);
+	int kport = tc_free_port();
+	snprintf(conf, sizeof conf, "database %s\nmetrics-listen 127.0.0.1:%d\n", db3, kport);
 	/* the store thread's first COMMIT is its first group's: a lone move
 	 * is one statement, a game's row too */
 	setenv("GOMOKUD_FAULT", "before:commit:1:die", 1);
@@ -303,10 +321,10 @@ test_killed(void)
 	REQUIRE(lock_game(db3, room[2], mid) == 0, "the test cannot lock room 2's row");
 	REQUIRE(tc_pg_ctl("pause") == 0, "cannot pause PostgreSQL");
 	tc_send(black[0], "MOVE %s h8", room[0]);
-	usleep(300 * 1000);
+	REQUIRE(store_holds(kport, 0) == 0, "the store thread did not take room 0's move");
 	for (int i = 1; i < GROUP; i++)
 		tc_send(black[i], "MOVE %s h8", room[i]);
-	usleep(500 * 1000);
+	REQUIRE(store_holds(kport, GROUP - 1) == 0, "the other rooms' moves did not queue");
 	REQUIRE(tc_pg_ctl("resume") == 0, "cannot resume PostgreSQL");
 	const char *l = tc_move_answer(black[0], 5000);
 	CHECK(l && strncmp(l, "OK MOVE", 7) == 0, "the first room's move: %s", black[0]->line);
