@@ -411,6 +411,20 @@ start_game(struct game *g, struct tc *c, const char *settings, int human_black)
 	return 0;
 }
 
+/* The brain's address-space limit (RLIMIT_AS): none in a sanitizer's
+ * build, whose brain maps terabytes of shadow memory at its start and
+ * would die of any limit before its first line. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BRAIN_MEMORY 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define BRAIN_MEMORY 0
+#endif
+#endif
+#ifndef BRAIN_MEMORY
+#define BRAIN_MEMORY 512
+#endif
+
 static void
 write_conf_brain(const char *brain, const char *extra)
 {
@@ -426,12 +440,12 @@ write_conf_brain(const char *brain, const char *extra)
 	    "state-file %s/bot.token\n"
 	    "brain %s\n"
 	    "brain-failures 3\n"
-	    "brain-memory 512\n"
+	    "brain-memory %d\n"
 	    "turn-ms 300\n"
 	    "rules freestyle,standard\n"
 	    "sizes 15\n"
 	    "%s",
-	    relay_port, d.dir, d.dir, brain, extra);
+	    relay_port, d.dir, d.dir, brain, BRAIN_MEMORY, extra);
 	fclose(f);
 }
 
@@ -784,6 +798,7 @@ test_server_restart(struct tc **cp)
 	/* carol takes her seat back; the snapshot says where the game is */
 	c = *cp = tc_open(d2.port, 1);
 	REQUIRE(c, "carol cannot connect again");
+	g.c = c; /* the game is played on the new connection */
 	snprintf(c->token, sizeof c->token, "%s", token);
 	snprintf(c->name, sizeof c->name, "carol");
 	tc_send(c, "RESUME %s %s 0", token, g.room);
