@@ -616,6 +616,24 @@ tc_ask(struct tc *c, const char *line, char *out, size_t n, int ms)
 }
 
 struct tc *
+tc_account(int port, const char *name, const char *password)
+{
+	char line[160], out[256], who[32];
+	struct tc *c = tc_open(port, 1);
+	if (!c)
+		return NULL;
+	snprintf(line, sizeof line, "REGISTER %s %s", name, password);
+	tc_ask(c, line, out, sizeof out, TC_LINE_MS);
+	if (sscanf(out, "OK REGISTER %31s %79s", who, c->token) != 2) {
+		printf("# REGISTER %s: %s\n", name, out);
+		tc_close(c);
+		return NULL;
+	}
+	snprintf(c->name, sizeof c->name, "%s", name);
+	return c;
+}
+
+struct tc *
 tc_guest(int port, const char *name)
 {
 	struct tc *c = tc_open(port, 1);

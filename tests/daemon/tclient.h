@@ -90,6 +90,9 @@ struct tc *tc_open_from(const char *src, int port, const void *pre, size_t npre,
 int tc_connect_from(const char *src, int port);
 /* Opens, HELLO, GUEST name. */
 struct tc *tc_guest(int port, const char *name);
+/* A new account name with password on port (REGISTER), its session token
+ * in c->token and its name in c->name; NULL, said on stdout, when refused. */
+struct tc *tc_account(int port, const char *name, const char *password);
 void tc_close(struct tc *c);
 void tc_send(struct tc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tc_send_raw(struct tc *c, const void *data, size_t n);

@@ -40,25 +40,6 @@ static char db[256];
 
 static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, db, NULL, NULL };
 
-/* A new account on port, its token in c->token. */
-static struct tc *
-account(int port, const char *name)
-{
-	char line[96], out[256], who[32];
-	struct tc *c = tc_open(port, 1);
-	if (!c)
-		return NULL;
-	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	tc_ask(c, line, out, sizeof out, LINE_MS);
-	if (sscanf(out, "OK REGISTER %31s %79s", who, c->token) != 2) {
-		printf("# REGISTER %s: %s\n", name, out);
-		tc_close(c);
-		return NULL;
-	}
-	snprintf(c->name, sizeof c->name, "%s", name);
-	return c;
-}
-
 /* The pairings and results a follower saw, by (round, board). */
 struct seen {
 	int n, over;
@@ -184,7 +165,7 @@ static void
 test_owner_killed(void)
 {
 	char out[256], line[128];
-	struct tc *host = account(node[1].port, "tboss");
+	struct tc *host = tc_account(node[1].port, "tboss", "s3cret-pass");
 	REQUIRE(host, "tboss could not register on b");
 	long id = -1;
 	tc_ask(host, "TCREATE robin freestyle 15 300+0 none casual people 12 1 Cluster", out,
@@ -214,7 +195,7 @@ test_owner_killed(void)
 	static const char *const names[4] = { "cc1", "cc2", "cc3", "cc4" };
 	for (int i = 0; i < 4; i++) {
 		int at = i >= 2 ? other : own;
-		p[i] = account(node[at].port, names[i]);
+		p[i] = tc_account(node[at].port, names[i], "s3cret-pass");
 		REQUIRE(p[i], "%s could not register", names[i]);
 		snprintf(tok[i], sizeof tok[i], "%s", p[i]->token);
 		snprintf(line, sizeof line, "TJOIN %ld", id);

@@ -80,24 +80,6 @@ rss_kib(pid_t pid)
 	return v;
 }
 
-static struct tc *
-account(int port, const char *name)
-{
-	char line[96], out[256];
-	struct tc *c = tc_open(port, 1);
-	if (!c)
-		return NULL;
-	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	tc_ask(c, line, out, sizeof out, LINE_MS);
-	if (strncmp(out, "OK REGISTER", 11) != 0) {
-		printf("# REGISTER %s: %s\n", name, out);
-		tc_close(c);
-		return NULL;
-	}
-	snprintf(c->name, sizeof c->name, "%s", name);
-	return c;
-}
-
 /* TCREATE ...: the new event's id, or -1 (out says why). */
 static long
 create(struct tc *c, const char *args, char *out, size_t n)
@@ -289,7 +271,7 @@ test_watch_flood(void)
 	    state);
 	static struct daemon d1, d2;
 	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, conf) == 0, "gomokud did not start");
-	struct tc *root = account(d1.port, "boss");
+	struct tc *root = tc_account(d1.port, "boss", "s3cret-pass");
 	REQUIRE(root, "root");
 	long src = create(
 	    root, "swiss freestyle 15 300+0 none casual people 600 3 Source", out, sizeof out);
@@ -457,7 +439,7 @@ test_slow_follower(void)
 		    "output-queue-kib 64\nbot-threads 2\nbot-think-ms 10\nadmins boss\n") == 0,
 	    "gomokud did not start");
 	char out[256], line[64];
-	struct tc *root = account(d.port, "boss");
+	struct tc *root = tc_account(d.port, "boss", "s3cret-pass");
 	REQUIRE(root, "root");
 	long id = create(
 	    root, "arena freestyle 15 20+0 none casual both 25 2 " BUSY_NAME, out, sizeof out);
@@ -621,7 +603,8 @@ test_churn_and_creates(void)
 		    &d, GOMOKUD_BIN, "max-per-address 100\nbot-threads 1\nbot-think-ms 10\n") == 0,
 	    "gomokud did not start");
 	char out[256];
-	struct tc *owner = account(d.port, "owner"), *g = tc_guest(d.port, "fickle");
+	struct tc *owner = tc_account(d.port, "owner", "s3cret-pass"),
+		  *g = tc_guest(d.port, "fickle");
 	REQUIRE(owner && g, "connect");
 	long id = create(
 	    owner, "arena freestyle 15 60+0 none casual both 6 5 Churn", out, sizeof out);
@@ -652,7 +635,7 @@ test_churn_and_creates(void)
 	   "once");
 
 	/* an account's TCREATE flood */
-	struct tc *f = account(d.port, "flooder");
+	struct tc *f = tc_account(d.port, "flooder", "s3cret-pass");
 	REQUIRE(f, "flooder");
 	usleep((RATE_BURST / RATE_PER_S) * 1000 * 1000 + 200 * 1000);
 	static char buf[CREATE_LINES * 80];

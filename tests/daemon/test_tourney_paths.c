@@ -34,25 +34,6 @@
 
 enum { NP = 6, NG = 16, GRACE_MS = 3000 };
 
-/* An account, its token in c->token. */
-static struct tc *
-account(int port, const char *name)
-{
-	char line[96], out[256], who[32];
-	struct tc *c = tc_open(port, 1);
-	if (!c)
-		return NULL;
-	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	tc_ask(c, line, out, sizeof out, LINE_MS);
-	if (sscanf(out, "OK REGISTER %31s %79s", who, c->token) != 2) {
-		printf("# REGISTER %s: %s\n", name, out);
-		tc_close(c);
-		return NULL;
-	}
-	snprintf(c->name, sizeof c->name, "%s", name);
-	return c;
-}
-
 /* The pairings the host saw, by (round, board). */
 static struct {
 	int round, board;
@@ -166,7 +147,7 @@ run(void)
 	REQUIRE(daemon_start(&d, GOMOKUD_BIN, "grace 1\nmax-per-address 100\n") == 0,
 	    "gomokud did not start");
 	char out[256], line[96], want[64];
-	struct tc *host = account(d.port, "pathhost");
+	struct tc *host = tc_account(d.port, "pathhost", "s3cret-pass");
 	REQUIRE(host, "host");
 	tc_ask(host, "TCREATE swiss freestyle 15 30+0 none casual people 5 2 Paths", out,
 	    sizeof out, LINE_MS);
@@ -175,7 +156,7 @@ run(void)
 	for (int i = 0; i < NP; i++) {
 		char name[8];
 		snprintf(name, sizeof name, "pp%d", i + 1);
-		REQUIRE((p[i] = account(d.port, name)), "%s", name);
+		REQUIRE((p[i] = tc_account(d.port, name, "s3cret-pass")), "%s", name);
 		tc_ask(p[i], line, out, sizeof out, LINE_MS);
 		REQUIRE(!strncmp(out, "OK TJOIN ", 9), "%s: %s", name, out);
 	}

@@ -39,24 +39,6 @@
 
 enum { EVENT_MS = 120000, NGAMES = 64 };
 
-static struct tc *
-account(int port, const char *name)
-{
-	char line[96], out[256];
-	struct tc *c = tc_open(port, 1);
-	if (!c)
-		return NULL;
-	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	tc_ask(c, line, out, sizeof out, LINE_MS);
-	if (strncmp(out, "OK REGISTER", 11) != 0) {
-		printf("# REGISTER %s: %s\n", name, out);
-		tc_close(c);
-		return NULL;
-	}
-	snprintf(c->name, sizeof c->name, "%s", name);
-	return c;
-}
-
 /* TCREATE ...: the new event's id, or -1 (out says why). */
 static long
 create(struct tc *c, const char *args, char *out, size_t n)
@@ -146,8 +128,8 @@ static void
 test_refusals(int port)
 {
 	char out[256];
-	struct tc *g = tc_guest(port, "visitor"), *a = account(port, "maker"),
-		  *b = account(port, "other");
+	struct tc *g = tc_guest(port, "visitor"), *a = tc_account(port, "maker", "s3cret-pass"),
+		  *b = tc_account(port, "other", "s3cret-pass");
 	REQUIRE(g && a && b, "connect");
 	create(g, "swiss freestyle 15 300+0 none casual people 60 3", out, sizeof out);
 	CHECK(!strncmp(out, "ERR 417 ", 8), "a guest's TCREATE: %s", out);
@@ -211,7 +193,7 @@ test_robin_bots(int port)
 		{ { "bot3", "bot1" }, { "bot2", "bot4" } },
 	};
 	char out[256], line[64];
-	struct tc *a = account(port, "boss");
+	struct tc *a = tc_account(port, "boss", "s3cret-pass");
 	REQUIRE(a, "connect");
 	long id = create(a, "robin freestyle 15 60+0 none casual bots 5 1 Bots", out, sizeof out);
 	REQUIRE(id > 0, "TCREATE: %s", out);
@@ -366,7 +348,7 @@ static void
 test_swiss7(int port)
 {
 	char out[256], line[64], room[24];
-	struct tc *host = account(port, "host"), *p[7];
+	struct tc *host = tc_account(port, "host", "s3cret-pass"), *p[7];
 	REQUIRE(host, "connect");
 	long id = create(
 	    host, "swiss freestyle 15 300+0 none casual people 5 3 Seven", out, sizeof out);
@@ -442,26 +424,6 @@ test_swiss7(int port)
 	   "the final standings too");
 }
 
-/* An account whose token (for RESUME) is kept in c->token. */
-static struct tc *
-account_token(int port, const char *name)
-{
-	char line[96], out[256];
-	struct tc *c = tc_open(port, 1);
-	if (!c)
-		return NULL;
-	snprintf(line, sizeof line, "REGISTER %s s3cret-pass", name);
-	tc_ask(c, line, out, sizeof out, LINE_MS);
-	char who[32];
-	if (sscanf(out, "OK REGISTER %31s %79s", who, c->token) != 2) {
-		printf("# REGISTER %s: %s\n", name, out);
-		tc_close(c);
-		return NULL;
-	}
-	snprintf(c->name, sizeof c->name, "%s", name);
-	return c;
-}
-
 /*
  * kill -9 mid-round. Four accounts kk1..kk4 (the same rating: pairing
  * numbers by the order of joining) in a round robin: round 1 is k1-k4 and
@@ -486,7 +448,7 @@ test_kill(void)
 	snprintf(conf, sizeof conf, "state-dir %s\ngrace 300\nmax-per-address 100\n", state);
 	static struct daemon d1, d2;
 	REQUIRE(daemon_start(&d1, GOMOKUD_BIN, conf) == 0, "gomokud did not start");
-	struct tc *host = account_token(d1.port, "khost"), *k[4];
+	struct tc *host = tc_account(d1.port, "khost", "s3cret-pass"), *k[4];
 	REQUIRE(host, "host");
 	long id = create(
 	    host, "robin freestyle 15 300+0 none casual people 5 1 Kill", out, sizeof out);
@@ -495,7 +457,7 @@ test_kill(void)
 	for (int i = 0; i < 4; i++) {
 		char name[8];
 		snprintf(name, sizeof name, "kk%d", i + 1);
-		REQUIRE((k[i] = account_token(d1.port, name)), "%s", name);
+		REQUIRE((k[i] = tc_account(d1.port, name, "s3cret-pass")), "%s", name);
 		tc_ask(k[i], line, out, sizeof out, LINE_MS);
 		REQUIRE(!strncmp(out, "OK TJOIN ", 9), "%s: %s", name, out);
 	}
