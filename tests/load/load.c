@@ -27,6 +27,11 @@
  *        rule and players' names (l<letter><n>), so that loads on several
  *        nodes of one cluster never pair with each other
  *        [-P]: the paced games only, no saturated run first
+ *        [-R port:pid]: no gomokud at all: the same G pairs of connections
+ *        and the same pacing against a redis-server with TLS there, each
+ *        "move" a SET answered +OK, so that a paced tail or a CPU figure of
+ *        gomokud's stands beside the one this client, this machine and
+ *        redis-server give in the same run (tests/load/bench_redis.sh)
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -83,6 +88,7 @@ struct load {
 	int measuring;
 	int think_ms; /* 0: answer at once (saturation) */
 	int ws;       /* players on WebSockets, not TLS lines */
+	int redis;    /* -R: the connections speak RESP to a redis-server */
 	int size;     /* the board's side */
 	char tag;     /* the second letter of the players' guest names */
 	char rule[16];
@@ -201,7 +207,42 @@ static void
 send_move(struct lconn *c, struct game *g, const char *room)
 {
 	g->t0 = now_us();
+	if (c->L->redis) { /* SET <room> <ply>, as RESP */
+		char buf[96], val[16];
+		int vn = snprintf(val, sizeof val, "%d", g->ply);
+		int n = snprintf(buf, sizeof buf, "*3\r\n$3\r\nSET\r\n$%zu\r\n%s\r\n$%d\r\n%s\r\n",
+		    strlen(room), room, vn, val);
+		bufferevent_write(c->bev, buf, (size_t)n);
+		return;
+	}
 	sendf(c, "MOVE %s %s", room, c->L->seq[g->ply]);
+}
+
+/* -R: a reply from redis-server to c's SET: the "move" arrived; the other
+ * connection of the pair answers, at once or after its think. */
+static void
+redis_line(struct lconn *c, const char *line, size_t n)
+{
+	struct load *L = c->L;
+	struct game *g = L->rooms[c->idx / 2 + 1];
+	if (n < 3 || memcmp(line, "+OK", 3) != 0) {
+		fprintf(stderr, "load: redis: %.*s\n", (int)n, line);
+		return;
+	}
+	if (L->measuring) {
+		L->moves++;
+		if (L->nlat < L->caplat)
+			L->lat[L->nlat++] = now_us() - g->t0;
+	}
+	g->ply++;
+	struct lconn *o = g->p[g->p[0] == c];
+	if (L->think_ms) {
+		long us = L->think_ms * 500L + (long)(rand() % (L->think_ms * 1000 + 1));
+		struct timeval tv = { us / 1000000, us % 1000000 };
+		g->next = o;
+		evtimer_add(g->think, &tv);
+	} else
+		send_move(o, g, g->room);
 }
 
 /* A player against a bot: answer every bot move, start again when it ends. */
@@ -374,7 +415,10 @@ read_cb(struct bufferevent *bev, void *arg)
 			return;
 		evbuffer_remove(in, buf, (size_t)p.pos);
 		evbuffer_drain(in, 1);
-		on_line(c, buf, (size_t)p.pos);
+		if (c->L->redis)
+			redis_line(c, buf, (size_t)p.pos);
+		else
+			on_line(c, buf, (size_t)p.pos);
 	}
 }
 
@@ -388,6 +432,12 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 		    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
 		    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
 		bufferevent_write(bev, up, sizeof up - 1);
+		return;
+	}
+	if ((what & BEV_EVENT_CONNECTED) && c->L->redis) { /* no greeting in RESP */
+		c->up = 1;
+		c->L->connected++;
+		connect_more(c->L);
 		return;
 	}
 	if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT)) {
@@ -498,15 +548,21 @@ measure(struct load *L, pid_t pid, int secs, const char *what)
 	double cpu = tc_cpu_ms(pid) - cpu0;
 	double el = (now_us() - t) / 1e6;
 	qsort(L->lat, L->nlat, sizeof *L->lat, cmp64);
-	printf("games (%s): %lld moves relayed in %.1f s with %d concurrent games: %.0f moves/s\n",
-	    what, (long long)L->moves, el, L->games_ready, L->moves / el);
+	const char *games = L->redis ? "redis" : "games",
+		   *done = L->redis ? "SETs answered" : "moves relayed",
+		   *per = L->redis ? "SETs/s" : "moves/s",
+		   *one = L->redis ? "SET answered" : "move relayed",
+		   *lat = L->redis ? "SET-to-reply" : "move-to-opponent";
+	printf("%s (%s): %lld %s in %.1f s with %d concurrent games: %.0f %s\n", games, what,
+	    (long long)L->moves, done, el, L->games_ready, L->moves / el, per);
 	if (L->moves)
-		printf("games (%s): daemon CPU %.0f%% of a core, %.1f us per move relayed\n", what,
-		    cpu / 10 / el, cpu * 1000 / L->moves);
+		printf("%s (%s): %s CPU %.0f%% of a core, %.1f us per %s\n", games, what,
+		    L->redis ? "redis-server" : "daemon", cpu / 10 / el, cpu * 1000 / L->moves,
+		    one);
 	if (L->nlat)
-		printf("games (%s): move-to-opponent latency p50 %.3f ms, p99 %.3f ms, "
+		printf("%s (%s): %s latency p50 %.3f ms, p99 %.3f ms, "
 		       "p99.9 %.3f ms, max %.3f ms\n",
-		    what, L->lat[L->nlat / 2] / 1e3, L->lat[L->nlat * 99 / 100] / 1e3,
+		    games, what, lat, L->lat[L->nlat / 2] / 1e3, L->lat[L->nlat * 99 / 100] / 1e3,
 		    L->lat[L->nlat * 999 / 1000] / 1e3, L->lat[L->nlat - 1] / 1e3);
 	fflush(stdout);
 }
@@ -529,7 +585,7 @@ open_conns(struct load *L, int n, int mode)
 static void
 run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int think, int paced_only)
 {
-	const char *via = L->ws ? "WebSocket" : "TLS lines";
+	const char *via = L->redis ? "RESP over TLS" : L->ws ? "WebSocket" : "TLS lines";
 	L->rooms = calloc(MAX_ROOMS, sizeof *L->rooms);
 	L->ngames = games;
 	L->games_ready = 0;
@@ -538,6 +594,15 @@ run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int th
 	L->caplat = 20000000;
 	L->lat = malloc(L->caplat * sizeof *L->lat);
 	open_conns(L, 2 * games + botplayers, 1);
+	if (L->redis) /* a "game" is a pair of connections taking turns */
+		for (int i = 0; i < games && 2 * i + 1 < L->nconns; i++) {
+			char key[16];
+			snprintf(key, sizeof key, "r%d", i + 1);
+			struct game *g = game_of(L, key);
+			g->p[0] = &L->conns[2 * i];
+			g->p[1] = &L->conns[2 * i + 1];
+			L->games_ready++;
+		}
 	for (int i = 0; i < 100 && L->games_ready < games; i++)
 		run_for(L, 100);
 	printf("games over %s: %d players connected, %d games started%s\n", via, L->connected,
@@ -582,7 +647,8 @@ main(int argc, char **argv)
 	int botplayers = 0, ws = 0, port = 0, paced = 0;
 	pid_t pid = 0;
 	char tag = 'd';
-	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:Wa:z:r:p:P")) != -1) {
+	int redis = 0;
+	while ((ch = getopt(argc, argv, "n:g:s:t:b:c:B:Wa:z:r:p:PR:")) != -1) {
 		switch (ch) {
 		case 'n':
 			idle = atoi(optarg);
@@ -630,12 +696,23 @@ main(int argc, char **argv)
 		case 'P':
 			paced = 1;
 			break;
+		case 'R': {
+			int p, d;
+			if (sscanf(optarg, "%d:%d", &p, &d) != 2 || p <= 0 || d <= 0) {
+				fprintf(stderr, "load: -R wants port:pid\n");
+				return 2;
+			}
+			port = p;
+			pid = (pid_t)d;
+			redis = 1;
+			break;
+		}
 		default:
 			fprintf(stderr,
 			    "usage: load [-n idle] [-g games] [-s seconds] [-t think-ms] [-b "
 			    "gomokud]"
 			    " [-c config-line] [-B bot-players] [-W] [-a port:pid] [-z size]"
-			    " [-r rule] [-p letter] [-P]\n");
+			    " [-r rule] [-p letter] [-P] [-R port:pid]\n");
 			return 2;
 		}
 	}
@@ -668,13 +745,16 @@ main(int argc, char **argv)
 	L.port = d.port;
 	L.size = size;
 	L.tag = tag;
+	L.redis = redis;
 	snprintf(L.rule, sizeof L.rule, "%s", rule);
 	L.base = event_base_new();
 	L.ctx = SSL_CTX_new(TLS_client_method());
 	SSL_CTX_set_min_proto_version(L.ctx, TLS1_2_VERSION);
 	make_sequence(&L);
-	printf("load: gomokud %s pid %d on 127.0.0.1:%d\n", port ? "(attached)" : bin, (int)d.pid,
-	    d.port);
+	printf("load: %s %s pid %d on 127.0.0.1:%d\n", redis ? "redis-server" : "gomokud",
+	    port ? "(attached)" : bin, (int)d.pid, d.port);
+	if (redis)
+		idle = 0; /* the games alone: the idle figures are gomokud's */
 
 	/* 1. idle connections */
 	if (idle > 0) {
