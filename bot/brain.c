@@ -28,6 +28,8 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 
+#include "bot/sandbox.h"
+
 enum { R_NONE, R_START, R_MOVE, R_SWAP2, R_TAKEBACK };
 enum { W_NONE, W_MOVE, W_SWAP2 };
 enum { REAP_POLL_MS = 5 };
@@ -250,6 +252,15 @@ child(brain_t *b, int in, int outp, pid_t parent)
 	if (b->conf.mem_bytes > 0) {
 		rl.rlim_cur = rl.rlim_max = (rlim_t)b->conf.mem_bytes;
 		setrlimit(RLIMIT_AS, &rl);
+	}
+	if (b->conf.sandbox) {
+		char dir[4096], err[256];
+		const char *dirs[] = { dir };
+		int nd = sandbox_prog_dir(b->argv[0], dir, sizeof dir) == 0;
+		if (sandbox_enter(dirs, nd, err, sizeof err) != 0) {
+			dprintf(2, "brain sandbox: %s\n", err);
+			_exit(126);
+		}
 	}
 	execvp(b->argv[0], b->argv);
 	_exit(127);

@@ -45,6 +45,9 @@ typedef struct {
 	int log_max;             /* MESSAGE/DEBUG lines kept for each answer */
 	int swap2;               /* the brain speaks SWAP2BOARD (declared, not probed) */
 	int stderr_fd;           /* the brain's stderr, or -1 for /dev/null */
+	int sandbox;             /* 1: the brain runs in bot/sandbox.h's sandbox (its own
+	                            directory readable); a child that cannot enter it
+	                            exits 126 and runs nothing */
 } brain_conf_t;
 
 /* Defaults: 3 failures, 5 s for START, 500 ms margin, 10 s a move without a

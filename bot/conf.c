@@ -16,6 +16,7 @@ defaults(bot_conf_t *c)
 {
 	memset(c, 0, sizeof *c);
 	c->brain_failures = 3;
+	c->brain_sandbox = 1;
 	c->turn_ms = 5000;
 	c->rules = 1u << RULE_FREESTYLE | 1u << RULE_STANDARD | 1u << RULE_RENJU;
 	for (int s = RULES_MIN_SIZE; s <= RULES_MAX_SIZE; s++)
@@ -191,6 +192,8 @@ apply(bot_conf_t *c, const char *key, char *val)
 	}
 	if (!strcmp(key, "brain-swap2"))
 		return yesno(val, &c->brain_swap2) ? "want yes or no" : NULL;
+	if (!strcmp(key, "brain-sandbox"))
+		return yesno(val, &c->brain_sandbox) ? "want yes or no" : NULL;
 	if (!strcmp(key, "turn-ms")) {
 		if (number(val, 100, 3600000, &v))
 			return "want 100 to 3600000";

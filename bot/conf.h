@@ -26,6 +26,7 @@ typedef struct {
 	long brain_memory_mib;               /* RLIMIT_AS and INFO max_memory, 0 none */
 	int brain_failures;                  /* failures in one game before resigning */
 	int brain_swap2;                     /* the brain speaks SWAP2BOARD */
+	int brain_sandbox;                   /* the brain runs in bot/sandbox.h's sandbox */
 	int turn_ms;                         /* timeout_turn: a move's time at most */
 	/* challenges accepted */
 	unsigned rules;         /* bit 1 << rule_t */

@@ -1126,6 +1126,7 @@ main(int argc, char **argv)
 	bot.bconf.max_memory = bot.bconf.mem_bytes;
 	bot.bconf.max_failures = conf.brain_failures;
 	bot.bconf.swap2 = conf.brain_swap2;
+	bot.bconf.sandbox = conf.brain_sandbox;
 	bot.bconf.think_ms = conf.turn_ms;
 	bot.bconf.stderr_fd = verbose ? 2 : -1;
 	for (int i = 0; i < GAMES_MAX; i++) {

@@ -36,16 +36,18 @@ done
 lock_timeout=${DEPS_LOCK_TIMEOUT:-300}
 case "$lock_timeout" in '' | *[!0-9]*) echo "deps: DEPS_LOCK_TIMEOUT must be seconds" >&2; exit 2 ;; esac
 
-# What bin/gomokud, bin/gomoku and bin/pbrain-gomoku load on Debian 12 (ldd,
+# What bin/gomokud, bin/gomoku, bin/pbrain-gomoku and bin/gomoku-bot load on Debian 12 (ldd,
 # then dpkg -S; tests/systemd/test_deps.sh checks the list against the
 # binaries): libevent with its OpenSSL and pthreads layers (the last is
 # linked, but dropped by gcc's --as-needed; clang keeps it), OpenSSL,
 # SQLite, libpq for a PostgreSQL store (libpq5 brings its own Kerberos,
 # LDAP and TLS libraries), ncursesw for the client, wslay and http-parser
-# for the web board, hiredis for a cluster's Redis. libc6 and libgcc-s1 are
+# for the web board, hiredis for a cluster's Redis, libseccomp for a brain's
+# sandbox (bot/sandbox.h). libc6 and libgcc-s1 are
 # always there.
 RUNTIME_PKGS="libevent-2.1-7 libevent-core-2.1-7 libevent-openssl-2.1-7 libevent-pthreads-2.1-7
-libssl3 libsqlite3-0 libpq5 libncursesw6 libtinfo6 libwslay1 libhttp-parser2.9 libhiredis0.14"
+libssl3 libsqlite3-0 libpq5 libncursesw6 libtinfo6 libwslay1 libhttp-parser2.9 libhiredis0.14
+libseccomp2"
 if [ $runtime -eq 2 ]; then
 	printf '%s\n' $RUNTIME_PKGS
 	exit 0
@@ -78,11 +80,12 @@ else
 		chk_pc ncursesw libncurses-dev
 		chk_pc cmocka libcmocka-dev
 		chk_pc hiredis libhiredis-dev
+		chk_pc libseccomp libseccomp-dev
 		# zlib gzips the web board's files at build time (mk/embed.c) and
 		# tests/daemon/test_gzip unzips them; gomokud does not link it
 		chk_pc zlib zlib1g-dev
 	else
-		need="$need libevent-dev libssl-dev libsqlite3-dev libpq-dev libncurses-dev libcmocka-dev libhiredis-dev zlib1g-dev"
+		need="$need libevent-dev libssl-dev libsqlite3-dev libpq-dev libncurses-dev libcmocka-dev libhiredis-dev libseccomp-dev zlib1g-dev"
 	fi
 	# WebSocket framing and HTTP requests (issue 24): Debian 12 ships no .pc
 	# file for either, so their headers say whether they are there

@@ -452,12 +452,19 @@ $(O)/tests/unit/test_brain.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent) \
     -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
 $(O)/tests/unit/test_brain: $(O)/tests/unit/test_brain.o $(BOT_OBJS) $(RULES_LIB) | \
     $(BINDIR)/pbrain-gomoku $(O)/tests/bot/fixture_brain
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent) $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent libseccomp) $(LDLIBS_ALL)
 $(O)/tests/bot/fixture_brain: $(O)/tests/bot/fixture_brain.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 TEST_HELPERS += $(O)/tests/bot/fixture_brain
 TESTS += $(O)/tests/unit/test_brain
+
+# A brain's sandbox (bot/sandbox.h) on this kernel: what a sandboxed child
+# may and may not do, beside a control child without it.
+$(O)/tests/unit/test_sandbox: $(O)/tests/unit/test_sandbox.o $(O)/bot/sandbox.o
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libseccomp) -lpthread $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_sandbox
 
 # gomoku-bot's config file and challenge filters (bot/conf.h, bot/filter.h).
 $(O)/tests/bot/test_bot_conf.o: MOD_CFLAGS = $(CMOCKA_CFLAGS)

@@ -20,16 +20,24 @@
  *   corner               every move "0,0", occupied from its second on
  *   infoerror            "ERROR unknown INFO key" to every INFO line
  *   notakeback           UNKNOWN to TAKEBACK
+ *   probe                plays, and before each move says what it could do
+ *                        outside its process: "DEBUG probe socket S parent P
+ *                        write W", each "ok" or the errno's name (an AF_INET
+ *                        socket; kill(parent, 0); creating FLAG, then
+ *                        removing it)
  *
  * Each move request it answers with "DEBUG pid PID" first; after BOARD it
  * says "DEBUG board N" (N stones) before its move.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static int size = 15;
@@ -58,6 +66,29 @@ crash_once(void)
 			fclose(f);
 	}
 	abort();
+}
+
+static const char *
+how(int rc)
+{
+	return rc >= 0 ? "ok" : errno == EACCES ? "EACCES" : errno == EPERM ? "EPERM" : "other";
+}
+
+static void
+probe(void)
+{
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+	const char *sock = how(s);
+	if (s >= 0)
+		close(s);
+	const char *parent = how(kill(getppid(), 0));
+	int fd = strcmp(flag, "-") ? open(flag, O_WRONLY | O_CREAT, 0600) : -1;
+	const char *wr = how(fd);
+	if (fd >= 0) {
+		close(fd);
+		unlink(flag);
+	}
+	printf("DEBUG probe socket %s parent %s write %s\n", sock, parent, wr);
 }
 
 static void
@@ -89,6 +120,8 @@ move(void)
 	if (strcmp(mode, "flood-lines") == 0)
 		for (;;)
 			fputs("DEBUG spam\n", stdout);
+	if (strcmp(mode, "probe") == 0)
+		probe();
 	if (strcmp(mode, "corner") == 0) {
 		printf("0,0\n");
 		fflush(stdout);

@@ -60,6 +60,7 @@ test_defaults(void **state)
 	assert_int_equal(c.turn_ms, 5000);
 	assert_int_equal(c.max_games, 1);
 	assert_int_equal(c.brain_swap2, 0);
+	assert_int_equal(c.brain_sandbox, 1);
 	assert_int_equal(c.insecure, 0);
 	assert_true(c.untimed && c.rated && c.casual);
 	for (int s = 5; s <= 20; s++)
@@ -84,6 +85,7 @@ test_every_key(void **state)
 	    "brain-memory 256\n"
 	    "brain-failures 5\n"
 	    "brain-swap2 yes\n"
+	    "brain-sandbox no\n"
 	    "turn-ms 1500\n"
 	    "rules standard,renju\n"
 	    "sizes 9-11,15\n"
@@ -104,6 +106,7 @@ test_every_key(void **state)
 	assert_int_equal(c.brain_memory_mib, 256);
 	assert_int_equal(c.brain_failures, 5);
 	assert_int_equal(c.brain_swap2, 1);
+	assert_int_equal(c.brain_sandbox, 0);
 	assert_int_equal(c.turn_ms, 1500);
 	assert_int_equal(c.rules, 1u << RULE_STANDARD | 1u << RULE_RENJU);
 	assert_int_equal(c.sizes, 1u << 9 | 1u << 10 | 1u << 11 | 1u << 15);

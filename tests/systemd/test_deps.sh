@@ -20,7 +20,7 @@ if [ "${WITH_CLUSTER:-1}" = 0 ]; then
 	grep -vx 'libhiredis[0-9.]*' "$tmp/listed" > "$tmp/listed.nc" || true
 	mv "$tmp/listed.nc" "$tmp/listed"
 fi
-for b in gomokud gomoku pbrain-gomoku; do
+for b in gomokud gomoku pbrain-gomoku gomoku-bot; do
 	[ -x "$BINDIR/$b" ] || fail "$BINDIR/$b is not built"
 	ldd "$BINDIR/$b" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'
 done | sort -u | while read -r lib; do
@@ -51,7 +51,7 @@ comm -13 "$tmp/linked" "$tmp/listed" > "$tmp/extra"
 	sed 's/^/+ /' "$tmp/extra"
 	fail "mk/deps.sh --list-runtime differs from the packages of the libraries the programs load (- loaded, not listed nor brought by a listed package; + listed, not loaded)"
 }
-echo "runtime list: the $(wc -l < "$tmp/listed") packages whose libraries gomokud, gomoku and pbrain-gomoku load"
+echo "runtime list: the $(wc -l < "$tmp/listed") packages whose libraries gomokud, gomoku, pbrain-gomoku and gomoku-bot load"
 
 # stand-ins: root, nothing installed (DPKG_ALL=ii: everything), and an
 # apt-get that logs its arguments and fails on a lock LOCKED_RUNS times

@@ -54,7 +54,8 @@ typedef struct {
 	long last_elapsed;
 	brain_result_t swap2; /* the last BRAIN_SWAP2 */
 	char text[256];
-	pid_t child; /* the fixture's own child ("DEBUG child N") */
+	pid_t child;     /* the fixture's own child ("DEBUG child N") */
+	char probe[128]; /* the last "DEBUG probe ..." line's rest */
 } side_t;
 
 struct match {
@@ -130,6 +131,8 @@ scan_log(side_t *s, const brain_result_t *r)
 			s->last_board = n;
 		if (strcmp(r->log[i], "DEBUG thinking") == 0)
 			s->thinking++;
+		if (strncmp(r->log[i], "DEBUG probe ", 12) == 0)
+			snprintf(s->probe, sizeof s->probe, "%s", r->log[i] + 12);
 		if (sscanf(r->log[i], "DEBUG child %d", &n) == 1) {
 			s->child = (pid_t)n;
 			note_pid(s->m, s->child);
@@ -408,6 +411,38 @@ test_crash_restart(void **state)
 	match_free(&m);
 }
 
+/* The sandbox (bot/sandbox.h) around both brains: pbrain-gomoku plays a
+ * whole game in it, and the fixture finds no network, no parent to signal
+ * and nowhere to write; the same two outside it, the fixture finds all
+ * three. */
+static void
+test_sandbox(void **state)
+{
+	(void)state;
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/test_brain_probe.%d", (int)getpid());
+	for (int boxed = 1; boxed >= 0; boxed--) {
+		match_t m;
+		match_init(&m, 2);
+		brain_conf_t pc = conf_of(pbrain_argv), fc = conf_of(fixture("probe", "0", path));
+		pc.sandbox = fc.sandbox = boxed;
+		side_new(&m, 0, &pc);
+		side_new(&m, 1, &fc);
+		m.clk = (brain_clock_t){ .timeout_turn = 100 };
+		game(&m, RULE_FREESTYLE, 15);
+		run(&m);
+		assert_int_not_equal(m.pos.outcome.kind, RESULT_ONGOING);
+		assert_int_equal(m.side[0].failed, 0);
+		assert_int_equal(m.side[1].failed, 0);
+		assert_true(m.side[0].moves >= 3);
+		assert_string_equal(m.side[1].probe,
+		    boxed ? "socket EACCES parent EPERM write EACCES"
+			  : "socket ok parent ok write ok");
+		match_free(&m);
+	}
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 /* One brain alone, black: BEGIN; the result of its first answer. */
 static long
 solo(match_t *m, const brain_conf_t *c, int size, const brain_clock_t *clk)
@@ -675,6 +710,7 @@ main(void)
 		cmocka_unit_test(test_no_size),
 		cmocka_unit_test(test_takeback),
 		cmocka_unit_test(test_swap2),
+		cmocka_unit_test(test_sandbox),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
