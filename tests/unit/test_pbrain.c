@@ -289,19 +289,21 @@ test_stop_and_end(void **st)
 	printf("  END during a 600 s think: exited after %.1f ms\n", now_ms() - t0);
 }
 
-/* Peak resident kB of a running process (VmHWM), -1 if unreadable. */
+/* A running process's kB by key of /proc/PID/status: "VmHWM" (peak
+ * resident), "VmPeak" (peak virtual); -1 if unreadable. */
 static long
-peak_kb(pid_t pid)
+status_kb(pid_t pid, const char *key)
 {
-	char path[64], line[256];
+	char path[64], line[256], fmt[32];
 	long kb = -1;
 
+	snprintf(fmt, sizeof fmt, "%s: %%ld kB", key);
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+		if (sscanf(line, fmt, &kb) == 1)
 			break;
 	fclose(f);
 	return kb;
@@ -310,10 +312,12 @@ peak_kb(pid_t pid)
 /*
  * Plays moves of a game (the brain's answers and a fixed reply each) under
  * INFO max_memory bytes and thread_num threads, both sent after START, and
- * returns the brain's peak resident kB, read while it still runs.
+ * returns the brain's peak resident kB, read while it still runs; its peak
+ * virtual kB in *vm_kb when not NULL (the hash table counts there whole,
+ * however few of its pages a slow machine's search touched).
  */
 static long
-game_peak(long max_memory, int threads, int moves)
+game_peak(long max_memory, int threads, int moves, long *vm_kb)
 {
 	brain_t b;
 	int x, y;
@@ -341,7 +345,9 @@ game_peak(long max_memory, int threads, int moves)
 		printf("    < %s\n", line);
 		assert_int_equal(sscanf(line, "%d,%d", &x, &y), 2);
 	}
-	long kb = peak_kb(b.pid);
+	long kb = status_kb(b.pid, "VmHWM");
+	if (vm_kb)
+		*vm_kb = status_kb(b.pid, "VmPeak");
 	brain_end(&b);
 	assert_true(kb > 0);
 	return kb;
@@ -352,7 +358,7 @@ test_threads_brain(void **st)
 {
 	(void)st;
 	/* a game with two helper threads: every answer a legal move */
-	long kb = game_peak(0, 3, 4);
+	long kb = game_peak(0, 3, 4, NULL);
 	printf("  thread_num 3: a game of legal moves, peak %ld kB\n", kb);
 }
 
@@ -360,18 +366,23 @@ static void
 test_max_memory(void **st)
 {
 	(void)st;
-	long small = game_peak(20000000, 2, 3), big = game_peak(100000000, 2, 3);
+	long small_vm, big_vm;
+	long small = game_peak(20000000, 2, 3, &small_vm),
+	     big = game_peak(100000000, 2, 3, &big_vm);
 
 	printf("  peak resident: %ld kB under max_memory 20000000, %ld kB under 100000000\n", small,
 	    big);
+	printf("  peak virtual: %ld kB and %ld kB\n", small_vm, big_vm);
 	if (SANITIZED) {
 		printf("  sizes not compared: a sanitizer build (shadow memory)\n");
 		return;
 	}
 	assert_true(small * 1024 <= 20000000);
 	assert_true(big * 1024 <= 100000000);
-	/* the bigger budget goes to the hash table */
-	assert_true(big > small + 16 * 1024);
+	/* the bigger budget goes to the hash table: allocated whole (virtual);
+	 * how much of it is resident depends on how far a search got, which a
+	 * busy machine makes short */
+	assert_true(small_vm > 0 && big_vm > small_vm + 16 * 1024);
 }
 
 int
