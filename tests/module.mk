@@ -445,6 +445,12 @@ $(O)/tests/unit/test_standings: $(O)/tests/unit/test_standings.o $(TOURNEY_LIB)
 
 TESTS += $(O)/tests/unit/test_standings
 
+# A league's Bayesian Elo (tourney/elo.h, issue 49) on results made to measure.
+$(O)/tests/unit/test_elo: $(O)/tests/unit/test_elo.o $(TOURNEY_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_elo
+
 # gomoku-bot's brain driver (bot/brain.h, issue 49): games of real brains
 # (pbrain-gomoku, the sparring s002 of ../shared) through it, and the
 # failures with tests/bot/fixture_brain, a brain that misbehaves on purpose.

@@ -1,8 +1,10 @@
 # tourney/: the tournaments' pure parts (issue 48): pairings (Swiss by the
-# Dutch system, round robins by Berger tables, arenas) and standings with
-# their tie-breaks, over the records of tourney.h. It links nothing; the
+# Dutch system, round robins by Berger tables, arenas), standings with
+# their tie-breaks, and a league's Bayesian Elo (issue 49), over the records
+# of tourney.h. It links nothing; the
 # daemon links it.
-TOURNEY_SRCS := tourney/swiss.c tourney/roundrobin.c tourney/arena.c tourney/standings.c
+TOURNEY_SRCS := tourney/swiss.c tourney/roundrobin.c tourney/arena.c tourney/standings.c \
+    tourney/elo.c
 TOURNEY_LIB := $(O)/libtourney.a
 
 $(TOURNEY_LIB): $(TOURNEY_SRCS:%.c=$(O)/%.o)
