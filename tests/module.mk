@@ -472,6 +472,18 @@ $(O)/tests/unit/test_sandbox: $(O)/tests/unit/test_sandbox.o $(O)/bot/sandbox.o
 
 TESTS += $(O)/tests/unit/test_sandbox
 
+# The server's hosted engines (daemon/hosted.h, issue 49): games of real
+# brains in the sandbox through it, forfeits, limits. The module is not in
+# gomokud yet: its config and seats come next.
+$(O)/daemon/hosted.o: MOD_CFLAGS = $(call pc,--cflags,libevent)
+$(O)/tests/unit/test_hosted.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent) \
+    -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
+$(O)/tests/unit/test_hosted: $(O)/tests/unit/test_hosted.o $(O)/daemon/hosted.o $(BOT_OBJS) \
+    $(RULES_LIB) | $(BINDIR)/pbrain-gomoku $(O)/tests/bot/fixture_brain
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(call pc,--libs,libevent libseccomp) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_hosted
+
 # gomoku-bot's config file and challenge filters (bot/conf.h, bot/filter.h).
 $(O)/tests/bot/test_bot_conf.o: MOD_CFLAGS = $(CMOCKA_CFLAGS)
 $(O)/tests/bot/test_bot_conf: $(O)/tests/bot/test_bot_conf.o $(O)/bot/conf.o $(O)/bot/filter.o \
