@@ -92,6 +92,7 @@ static const struct form forms[PM_COUNT] = {
 	[PR_TLEAVE] = { PK_REQ, "TLEAVE", NULL, "i" },
 	[PR_TBOT] = { PK_REQ, "TBOT", NULL, "il" },
 	[PR_TCANCEL] = { PK_REQ, "TCANCEL", NULL, "i" },
+	[PR_BOTUPGRADE] = { PK_REQ, "BOTUPGRADE", NULL, "k" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -157,6 +158,7 @@ static const struct form forms[PM_COUNT] = {
 	[PO_TLEAVE] = { PK_OK, "TLEAVE", NULL, "i" },
 	[PO_TBOT] = { PK_OK, "TBOT", NULL, "iu" },
 	[PO_TCANCEL] = { PK_OK, "TCANCEL", NULL, "i" },
+	[PO_BOTUPGRADE] = { PK_OK, "BOTUPGRADE", NULL, "u" },
 	[PO_QUIT] = { PK_OK, "QUIT", NULL, "" },
 
 	[PX_ERR] = { PK_ERR, "ERR", NULL, "ea|*" },
@@ -189,6 +191,9 @@ static const struct form forms[PM_COUNT] = {
 	[PD_TPLAYER] = { PK_DATA, "TPLAYER", NULL, "i:u1#;_{." },
 	/* id, round, board, room, first, second, result */
 	[PD_TGAME] = { PK_DATA, "TGAME", NULL, "i$nMuw]" },
+	[PD_BOT] = { PK_DATA, "BOT", NULL, "u" },
+	/* room, black, its kind, white, its kind */
+	[PD_KINDS] = { PK_DATA, "KINDS", NULL, "ru/w`" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -221,6 +226,7 @@ static const struct form forms[PM_COUNT] = {
 	[PE_TOURNEY] = { PK_EVENT, "TOURNEY", NULL, "i()RSTPQ[Un$}Nu|*" },
 	[PE_TPLAYER] = { PK_EVENT, "TPLAYER", NULL, "i:u1#;_{." },
 	[PE_TGAME] = { PK_EVENT, "TGAME", NULL, "i$nMuw]" },
+	[PE_KINDS] = { PK_EVENT, "KINDS", NULL, "rqu/w`" },
 };
 
 /* Keyword sets, in enum order. */
@@ -326,6 +332,8 @@ static const struct field fields[] = {
 	F('E', FT_ENUM, CS_NONE, end, 0, 0, end_names, "offer end"),
 	F('V', FT_ENUM, CS_NONE, ustate, 0, 0, ustate_names, "user state"),
 	F('F', FT_ENUM, CS_NONE, fallback, 0, 0, fallback_names, "human|bot"),
+	F('/', FT_ENUM, CS_NONE, kind, 0, 0, fallback_names, "human|bot"),
+	F('`', FT_ENUM, CS_NONE, kind2, 0, 0, fallback_names, "human|bot"),
 	F('W', FT_ENUM, CS_NONE, format, 0, 0, export_names, "export format"),
 	F('A', FT_ENUM, CS_NONE, provisional, 0, 0, provisional_names, "provisional|established"),
 	F('B', FT_ENUM, CS_NONE, sanction, 0, 0, sanction_names, "ban|mute"),
@@ -449,6 +457,7 @@ static const struct {
 	{ ERR_NO_TOURNEY, "no-tourney" },
 	{ ERR_TOURNEY_CLOSED, "tourney-closed" },
 	{ ERR_NOT_ELIGIBLE, "not-eligible" },
+	{ ERR_ALREADY_BOT, "already-bot" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },

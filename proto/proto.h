@@ -119,6 +119,7 @@ typedef enum {
 	PR_TLEAVE,
 	PR_TBOT,
 	PR_TCANCEL,
+	PR_BOTUPGRADE, /* a bot token makes the account a bot (`botaccounts`) */
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -182,6 +183,7 @@ typedef enum {
 	PO_TLEAVE,
 	PO_TBOT,
 	PO_TCANCEL,
+	PO_BOTUPGRADE,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -209,6 +211,8 @@ typedef enum {
 	PD_TOURNEY, /* a tournament (`tournaments`) */
 	PD_TPLAYER, /* a tournament's player, in standings order */
 	PD_TGAME,   /* a tournament's pairing and its result */
+	PD_BOT,     /* the next = USER (or = STAT) lines are a bot's (`botaccounts`) */
+	PD_KINDS,   /* whether each player is a person or a bot, in a snapshot */
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -241,6 +245,7 @@ typedef enum {
 	PE_TOURNEY,   /* a tournament watched changed state or round */
 	PE_TPLAYER,   /* a player's standing changed (at most once a second) */
 	PE_TGAME,     /* a pairing made, or its result */
+	PE_KINDS,     /* each player a person or a bot, after * START (`botaccounts`) */
 	PM_COUNT
 } proto_id_t;
 
@@ -396,6 +401,7 @@ typedef enum {
 	ERR_NO_TOURNEY = 457,     /* no tournament of that id */
 	ERR_TOURNEY_CLOSED = 458, /* not now: started, over, full, or not yet running */
 	ERR_NOT_ELIGIBLE = 459,   /* that tournament is not open to you (a guest, a bot, ...) */
+	ERR_ALREADY_BOT = 460,    /* BOTUPGRADE of an account that is a bot already */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */
@@ -457,6 +463,7 @@ typedef struct proto_msg {
 	proto_end_t end;
 	proto_ustate_t ustate;
 	proto_fallback_t fallback;
+	proto_fallback_t kind, kind2; /* KINDS: black's and white's, human|bot */
 	proto_export_t format;
 	proto_provisional_t provisional;
 	proto_sanction_t sanction;

@@ -86,6 +86,7 @@ static const struct {
 	{ PROTO_CLIENT, "TLEAVE 17" },
 	{ PROTO_CLIENT, "TBOT 17 7" },
 	{ PROTO_CLIENT, "TCANCEL 17" },
+	{ PROTO_CLIENT, "BOTUPGRADE 9c1f0e8d7b6a5f4e3d2c1b0a99887766" },
 	{ PROTO_CLIENT, "RESUME 0123456789abcdefABCDEF0123456789 r12 41" },
 	{ PROTO_CLIENT, "RESUME 0123456789abcdefABCDEF0123456789 - 0" },
 	{ PROTO_CLIENT, "HISTORY" },
@@ -171,6 +172,9 @@ static const struct {
 	{ PROTO_SERVER, "OK TLEAVE 17" },
 	{ PROTO_SERVER, "OK TBOT 17 bot7" },
 	{ PROTO_SERVER, "OK TCANCEL 17" },
+	{ PROTO_SERVER, "OK BOTUPGRADE rapfi" },
+	{ PROTO_SERVER, "= BOT rapfi" },
+	{ PROTO_SERVER, "= KINDS r3 alice human rapfi bot" },
 	{ PROTO_SERVER,
 	    "= TOURNEY 17 swiss soon renju 15 600+5 soosorv8 rated people 1796000000 7 0 7 5 alice "
 	    "Friday night Swiss" },
@@ -186,6 +190,7 @@ static const struct {
 	    "3 4 -" },
 	{ PROTO_SERVER, "* TPLAYER 17 3 bob 1650? 2 4,4,2 3 withdrawn 0" },
 	{ PROTO_SERVER, "* TGAME 17 3 2 r40 dave alice pending" },
+	{ PROTO_SERVER, "* KINDS r3 3 bot5 bot rapfi bot" },
 	{ PROTO_SERVER, "OK PUZZLE 17 freestyle 15 vct 5 1500 h8,a1,i8,a15,j9,o1,j10,o15" },
 	{ PROTO_SERVER, "OK PUZZLE 3 renju 15 vcf 3 1612 h8" },
 	{ PROTO_SERVER, "OK SOLVE 17 more j11 - -" },
@@ -475,6 +480,9 @@ test_errors(void **state)
 		const char *line;
 		int code;
 	} bad[] = {
+		{ PROTO_SERVER, "* KINDS r3 3 alice person bob bot", ERR_ARGUMENT },
+		{ PROTO_CLIENT, "BOTUPGRADE", ERR_SYNTAX },
+		{ PROTO_CLIENT, "BOTUPGRADE short", ERR_ARGUMENT },
 		{ PROTO_CLIENT, "", ERR_SYNTAX },
 		{ PROTO_CLIENT, "   ", ERR_SYNTAX },
 		{ PROTO_CLIENT, "FROB", ERR_UNKNOWN },
