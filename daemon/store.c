@@ -1,6 +1,7 @@
 /* store.c: the store's front: picks the backend by the database's name,
  * keeps the fault points, and hands each verb to the backend. */
 #include "daemon/store_backend.h"
+#include "daemon/auth.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -248,6 +249,76 @@ store_login_put(store_t *s, const char *digest, const char *name, int64_t create
 	    CALL(s, login_trim, name, STORE_LOGINS_PER_USER, created) != 0) {
 		store_rollback(s);
 		return -1;
+	}
+	return store_commit(s);
+}
+
+int
+store_user_bot(store_t *s, const char *name, int64_t *since)
+{
+	return CALL(s, user_bot, name, since);
+}
+
+int
+store_bots(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg)
+{
+	return CALL(s, bots, fn, arg);
+}
+
+int
+store_bot_token_put(
+    store_t *s, const char *digest, const char *name, int64_t created, int64_t expires)
+{
+	int64_t since;
+	if (store_begin(s) != 0)
+		return -1;
+	int rc = CALL(s, user_bot, name, &since);
+	if (rc == 0 &&
+	    ((rc = CALL(s, bot_token_expire, created)) != 0 ||
+		(rc = CALL(s, bot_token_put, digest, name, created, expires)) != 0))
+		rc = -1;
+	if (rc != 0) {
+		store_rollback(s);
+		return rc;
+	}
+	return store_commit(s);
+}
+
+int
+store_bot_upgrade(store_t *s, const char *digest, const char *name, int64_t now)
+{
+	char owner[STORE_NAME_MAX + 1], a[AUTH_NAME_MAX + 1], b[AUTH_NAME_MAX + 1];
+	int64_t expires = 0;
+	if (store_begin(s) != 0)
+		return -1;
+	int rc = CALL(s, bot_token_take, digest, owner, &expires);
+	if (rc == 0) {
+		auth_name_key(owner, a);
+		auth_name_key(name, b);
+		/* used up all the same: a token shown to another account has leaked */
+		if (expires <= now || strcmp(a, b) != 0)
+			rc = STORE_NOT_FOUND;
+		else if ((rc = CALL(s, user_bot_set, name, now)) > 0)
+			rc = STORE_NOT_FOUND;
+	}
+	if (rc < 0) {
+		store_rollback(s);
+		return -1;
+	}
+	return store_commit(s) != 0 ? -1 : rc;
+}
+
+int
+store_bot_revoke(store_t *s, const char *name)
+{
+	if (store_begin(s) != 0)
+		return -1;
+	int rc = CALL(s, user_bot_set, name, 0);
+	if (rc == 0 && CALL(s, bot_token_drop_user, name) != 0)
+		rc = -1;
+	if (rc != 0) {
+		store_rollback(s);
+		return rc;
 	}
 	return store_commit(s);
 }

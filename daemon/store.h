@@ -21,7 +21,7 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 11,
+	STORE_SCHEMA_VERSION = 12,
 	STORE_OPENING_LOG_MAX = 255, /* rules/opening.h's OPENING_LOG_MAX, without its NUL */
 	STORE_OWNER_MAX = 16,        /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48,       /* a sanction's target: a name key, an address or CIDR */
@@ -30,6 +30,7 @@ enum {
 	STORE_LOGINS_PER_USER = 10, /* login tokens an account keeps: the oldest goes */
 	STORE_PUZZLE_LINE_MAX = 64, /* a puzzle's solution, moves */
 	STORE_RULE_PUZZLE = 100,    /* ratings' rule for a player's puzzle rating */
+	STORE_BOT_TOKEN_S = 86400,  /* a bot token's life (issue 49) */
 };
 
 /* Return codes besides 0 (done) and -1 (error: see store_error). */
@@ -134,6 +135,26 @@ int store_login_get(store_t *s, const char *digest, int64_t now, char name[STORE
 int store_login_drop(store_t *s, const char *digest);
 /* Every login token of the account name (a ban). */
 int store_login_drop_user(store_t *s, const char *name);
+
+/* Bot accounts (issue 49). An account's mark: since gets the unix
+ * seconds it became a bot, 0 for a person (STORE_NOT_FOUND: no such
+ * account). */
+int store_user_bot(store_t *s, const char *name, int64_t *since);
+/* fn for each bot account (its spelling, since), by name; the count or -1. */
+int store_bots(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg);
+/* A bot token, kept as its digest, for the account name until expires
+ * (one use). The account must exist (STORE_NOT_FOUND); tokens expired by
+ * created go in the same transaction. */
+int store_bot_token_put(
+    store_t *s, const char *digest, const char *name, int64_t created, int64_t expires);
+/* BOTUPGRADE, in one transaction: the token of digest is used up whoever
+ * presents it; when it had not expired at now and was issued for name
+ * (any case), name is a bot from now. 0, or STORE_NOT_FOUND (no such
+ * token, expired, or another account's: nothing marked), or -1. */
+int store_bot_upgrade(store_t *s, const char *digest, const char *name, int64_t now);
+/* The mark taken away and every unused bot token of name dropped, in one
+ * transaction: 0, or STORE_NOT_FOUND when name is no account. */
+int store_bot_revoke(store_t *s, const char *name);
 
 /* Ratings per rule: 0, or STORE_NOT_FOUND with the starting rating filled in
  * for a player never rated under that rule. */

@@ -57,6 +57,18 @@ struct store_ops {
 	    store_t *s, const char *digest, int64_t now, char name[STORE_NAME_MAX + 1]);
 	int (*login_drop)(store_t *s, const char *digest);
 	int (*login_drop_user)(store_t *s, const char *name);
+	int (*user_bot)(store_t *s, const char *name, int64_t *since);
+	/* since 0: a person again; STORE_NOT_FOUND when no such account */
+	int (*user_bot_set)(store_t *s, const char *name, int64_t since);
+	int (*bots)(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg);
+	int (*bot_token_put)(
+	    store_t *s, const char *digest, const char *name, int64_t created, int64_t expires);
+	/* drops the tokens expired by now */
+	int (*bot_token_expire)(store_t *s, int64_t now);
+	/* the token's row gone: its account and end (STORE_NOT_FOUND: none) */
+	int (*bot_token_take)(
+	    store_t *s, const char *digest, char name[STORE_NAME_MAX + 1], int64_t *expires);
+	int (*bot_token_drop_user)(store_t *s, const char *name);
 	int (*rating_get)(store_t *s, const char *name, rule_t rule, store_rating_t *out);
 	int (*rating_put)(store_t *s, rule_t rule, const store_rating_t *r);
 	int (*top)(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);

@@ -135,6 +135,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  UNIQUE (tourney_id, round, board));"
 	"ALTER TABLE games ADD COLUMN tpair BIGINT NOT NULL DEFAULT 0;"
 	"CREATE INDEX games_tpair ON games (tpair) WHERE tpair <> 0;",
+	/* 11 -> 12: bot accounts (issue 49): when an account became a bot
+	 * (0: a person), and the admin's one-time bot tokens as digests */
+	"ALTER TABLE users ADD COLUMN bot_since BIGINT NOT NULL DEFAULT 0;"
+	"CREATE TABLE bot_tokens ("
+	"  digest TEXT PRIMARY KEY,"
+	"  name TEXT NOT NULL, name_key TEXT NOT NULL,"
+	"  created BIGINT NOT NULL, expires BIGINT NOT NULL);"
+	"CREATE INDEX bot_tokens_user ON bot_tokens (name_key);",
 };
 
 enum stmt {
@@ -150,6 +158,13 @@ enum stmt {
 	S_LOGIN_GET,
 	S_LOGIN_DROP,
 	S_LOGIN_DROP_USER,
+	S_USER_BOT,
+	S_USER_BOT_SET,
+	S_BOTS,
+	S_BOT_TOKEN_PUT,
+	S_BOT_TOKEN_EXPIRE,
+	S_BOT_TOKEN_TAKE,
+	S_BOT_TOKEN_DROP_USER,
 	S_RATING_GET,
 	S_RATING_PUT,
 	S_TOP,
@@ -234,6 +249,14 @@ static const char *const sql[S_COUNT] = {
 	[S_LOGIN_GET] = "SELECT name FROM login_tokens WHERE digest = $1 AND expires > $2",
 	[S_LOGIN_DROP] = "DELETE FROM login_tokens WHERE digest = $1",
 	[S_LOGIN_DROP_USER] = "DELETE FROM login_tokens WHERE name_key = $1",
+	[S_USER_BOT] = "SELECT bot_since FROM users WHERE name_key = $1",
+	[S_USER_BOT_SET] = "UPDATE users SET bot_since = $2 WHERE name_key = $1",
+	[S_BOTS] = "SELECT name, bot_since FROM users WHERE bot_since <> 0 ORDER BY name_key",
+	[S_BOT_TOKEN_PUT] = "INSERT INTO bot_tokens (digest, name, name_key, created, expires)"
+			    " VALUES ($1, $2, $3, $4, $5)",
+	[S_BOT_TOKEN_EXPIRE] = "DELETE FROM bot_tokens WHERE expires <= $1",
+	[S_BOT_TOKEN_TAKE] = "DELETE FROM bot_tokens WHERE digest = $1 RETURNING name, expires",
+	[S_BOT_TOKEN_DROP_USER] = "DELETE FROM bot_tokens WHERE name_key = $1",
 	[S_RATING_GET] = "SELECT name, rating, deviation, volatility, wins, losses, draws"
 			 " FROM ratings WHERE name_key = $1 AND rule = $2",
 	[S_RATING_PUT] = "INSERT INTO ratings (name_key, rule, name, rating, deviation,"
@@ -876,6 +899,99 @@ pg_login_drop_user(store_t *s, const char *name)
 	auth_name_key(name, key);
 	p_text(&p, key);
 	return done(s, S_LOGIN_DROP_USER, &p, "drop logins", NULL);
+}
+
+static int
+pg_user_bot(store_t *s, const char *name, int64_t *since)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	PGresult *r;
+	auth_name_key(name, key);
+	p_text(&p, key);
+	int rc = one_row(s, S_USER_BOT, &p, "get bot mark", &r);
+	if (rc == 0) {
+		*since = col_int(r, 0, 0);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_user_bot_set(store_t *s, const char *name, int64_t since)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	int changed = 0;
+	auth_name_key(name, key);
+	p_text(&p, key);
+	p_int(&p, since);
+	int rc = done(s, S_USER_BOT_SET, &p, "set bot mark", &changed);
+	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_bots(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg)
+{
+	struct params p = { .n = 0 };
+	PGresult *r = run(s, S_BOTS, &p, "list bots", NULL);
+	if (!r)
+		return -1;
+	int n = PQntuples(r);
+	for (int i = 0; i < n; i++) {
+		char name[STORE_NAME_MAX + 1];
+		col_text(name, sizeof name, r, i, 0);
+		fn(arg, name, col_int(r, i, 1));
+	}
+	PQclear(r);
+	return n;
+}
+
+static int
+pg_bot_token_put(store_t *s, const char *digest, const char *name, int64_t created, int64_t expires)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, digest);
+	p_text(&p, name);
+	p_text(&p, key);
+	p_int(&p, created);
+	p_int(&p, expires);
+	return done(s, S_BOT_TOKEN_PUT, &p, "save bot token", NULL);
+}
+
+static int
+pg_bot_token_expire(store_t *s, int64_t now)
+{
+	struct params p = { .n = 0 };
+	p_int(&p, now);
+	return done(s, S_BOT_TOKEN_EXPIRE, &p, "expire bot tokens", NULL);
+}
+
+static int
+pg_bot_token_take(store_t *s, const char *digest, char name[STORE_NAME_MAX + 1], int64_t *expires)
+{
+	struct params p = { .n = 0 };
+	PGresult *r;
+	p_text(&p, digest);
+	int rc = one_row(s, S_BOT_TOKEN_TAKE, &p, "use bot token", &r);
+	if (rc == 0) {
+		col_text(name, STORE_NAME_MAX + 1, r, 0, 0);
+		*expires = col_int(r, 0, 1);
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_bot_token_drop_user(store_t *s, const char *name)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	auth_name_key(name, key);
+	p_text(&p, key);
+	return done(s, S_BOT_TOKEN_DROP_USER, &p, "drop bot tokens", NULL);
 }
 
 static void
@@ -1793,6 +1909,13 @@ const struct store_ops store_pg_ops = {
 	.login_get = pg_login_get,
 	.login_drop = pg_login_drop,
 	.login_drop_user = pg_login_drop_user,
+	.user_bot = pg_user_bot,
+	.user_bot_set = pg_user_bot_set,
+	.bots = pg_bots,
+	.bot_token_put = pg_bot_token_put,
+	.bot_token_expire = pg_bot_token_expire,
+	.bot_token_take = pg_bot_token_take,
+	.bot_token_drop_user = pg_bot_token_drop_user,
 	.rating_get = pg_rating_get,
 	.rating_put = pg_rating_put,
 	.top = pg_top,

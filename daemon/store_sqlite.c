@@ -135,6 +135,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  UNIQUE (tourney_id, round, board));"
 	"ALTER TABLE games ADD COLUMN tpair INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX games_tpair ON games (tpair) WHERE tpair <> 0;",
+	/* 11 -> 12: bot accounts (issue 49): when an account became a bot
+	 * (0: a person), and the admin's one-time bot tokens as digests */
+	"ALTER TABLE users ADD COLUMN bot_since INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE bot_tokens ("
+	"  digest TEXT PRIMARY KEY,"
+	"  name TEXT NOT NULL, name_key TEXT NOT NULL,"
+	"  created INTEGER NOT NULL, expires INTEGER NOT NULL);"
+	"CREATE INDEX bot_tokens_user ON bot_tokens (name_key);",
 };
 
 enum stmt {
@@ -150,6 +158,14 @@ enum stmt {
 	S_LOGIN_GET,
 	S_LOGIN_DROP,
 	S_LOGIN_DROP_USER,
+	S_USER_BOT,
+	S_USER_BOT_SET,
+	S_BOTS,
+	S_BOT_TOKEN_PUT,
+	S_BOT_TOKEN_EXPIRE,
+	S_BOT_TOKEN_GET,
+	S_BOT_TOKEN_DROP,
+	S_BOT_TOKEN_DROP_USER,
 	S_RATING_GET,
 	S_RATING_PUT,
 	S_TOP,
@@ -237,6 +253,15 @@ static const char *const sql[S_COUNT] = {
 	[S_LOGIN_GET] = "SELECT name FROM login_tokens WHERE digest = ?1 AND expires > ?2",
 	[S_LOGIN_DROP] = "DELETE FROM login_tokens WHERE digest = ?1",
 	[S_LOGIN_DROP_USER] = "DELETE FROM login_tokens WHERE name_key = ?1",
+	[S_USER_BOT] = "SELECT bot_since FROM users WHERE name_key = ?1",
+	[S_USER_BOT_SET] = "UPDATE users SET bot_since = ?2 WHERE name_key = ?1",
+	[S_BOTS] = "SELECT name, bot_since FROM users WHERE bot_since <> 0 ORDER BY name_key",
+	[S_BOT_TOKEN_PUT] = "INSERT INTO bot_tokens (digest, name, name_key, created, expires)"
+			    " VALUES (?1, ?2, ?3, ?4, ?5)",
+	[S_BOT_TOKEN_EXPIRE] = "DELETE FROM bot_tokens WHERE expires <= ?1",
+	[S_BOT_TOKEN_GET] = "SELECT name, expires FROM bot_tokens WHERE digest = ?1",
+	[S_BOT_TOKEN_DROP] = "DELETE FROM bot_tokens WHERE digest = ?1",
+	[S_BOT_TOKEN_DROP_USER] = "DELETE FROM bot_tokens WHERE name_key = ?1",
 	[S_RATING_GET] = "SELECT name, rating, deviation, volatility, wins, losses, draws"
 			 " FROM ratings WHERE name_key = ?1 AND rule = ?2",
 	[S_RATING_PUT] =
@@ -837,6 +862,127 @@ sq_login_drop_user(store_t *s, const char *name)
 	auth_name_key(name, key);
 	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
 	return done(s, q, "drop logins");
+}
+
+static int
+sq_user_bot(store_t *s, const char *name, int64_t *since)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_USER_BOT);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*since = sqlite3_column_int64(q, 0);
+	else if (rc != SQLITE_DONE)
+		set_msg(s, "get bot mark");
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_user_bot_set(store_t *s, const char *name, int64_t since)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_USER_BOT_SET);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, since);
+	int rc = done(s, q, "set bot mark");
+	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+sq_bots(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_BOTS);
+	int rc, n = 0;
+
+	if (q == NULL)
+		return -1;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char name[STORE_NAME_MAX + 1];
+		copy_text(name, sizeof name, q, 0);
+		fn(arg, name, sqlite3_column_int64(q, 1));
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		set_msg(s, "list bots");
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+static int
+sq_bot_token_put(store_t *s, const char *digest, const char *name, int64_t created, int64_t expires)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_BOT_TOKEN_PUT);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 4, created);
+	sqlite3_bind_int64(q, 5, expires);
+	return done(s, q, "save bot token");
+}
+
+static int
+sq_bot_token_expire(store_t *s, int64_t now)
+{
+	sqlite3_stmt *q = stmt(s, S_BOT_TOKEN_EXPIRE);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_int64(q, 1, now);
+	return done(s, q, "expire bot tokens");
+}
+
+static int
+sq_bot_token_take(store_t *s, const char *digest, char name[STORE_NAME_MAX + 1], int64_t *expires)
+{
+	sqlite3_stmt *q = stmt(s, S_BOT_TOKEN_GET);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		copy_text(name, STORE_NAME_MAX + 1, q, 0);
+		*expires = sqlite3_column_int64(q, 1);
+	} else if (rc != SQLITE_DONE) {
+		set_msg(s, "get bot token");
+	}
+	sqlite3_reset(q);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+	if ((q = stmt(s, S_BOT_TOKEN_DROP)) == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, digest, -1, SQLITE_TRANSIENT);
+	return done(s, q, "use bot token");
+}
+
+static int
+sq_bot_token_drop_user(store_t *s, const char *name)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_BOT_TOKEN_DROP_USER);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	return done(s, q, "drop bot tokens");
 }
 
 static void
@@ -1988,6 +2134,13 @@ const struct store_ops store_sqlite_ops = {
 	.login_get = sq_login_get,
 	.login_drop = sq_login_drop,
 	.login_drop_user = sq_login_drop_user,
+	.user_bot = sq_user_bot,
+	.user_bot_set = sq_user_bot_set,
+	.bots = sq_bots,
+	.bot_token_put = sq_bot_token_put,
+	.bot_token_expire = sq_bot_token_expire,
+	.bot_token_take = sq_bot_token_take,
+	.bot_token_drop_user = sq_bot_token_drop_user,
 	.rating_get = sq_rating_get,
 	.rating_put = sq_rating_put,
 	.top = sq_top,

@@ -3,7 +3,8 @@
  * accounts, sessions, ratings and leaderboards, games and history,
  * tournaments (a round paired once, also by two connections at once), a
  * writer killed with SIGKILL, damaged files refused untouched, migration
- * from the first schema and to schema 11, and exports. With GOMOKU_PG_URL (a PostgreSQL
+ * from the first schema and to schemas 11 and 12, bot accounts' marks and
+ * tokens, and exports. With GOMOKU_PG_URL (a PostgreSQL
  * server's URL without a database, as tests/pg/test_pg.sh starts one) the
  * tests that mean the same on both run again on PostgreSQL, each on a
  * database of its own, with PostgreSQL's own cases: migrations counted and
@@ -1202,12 +1203,15 @@ test_migration_to_11(void **state)
 	char path[256];
 	snprintf(path, sizeof path, "%s", store_path(s));
 	store_close(s);
-	static const char *const undo = "DROP INDEX games_tpair; ALTER TABLE games DROP COLUMN"
-					" tpair; DROP TABLE tourney_games; DROP TABLE"
-					" tourney_players; DROP TABLE tourneys;";
+	/* step 12 undone too: the steps after 10 run again */
+	static const char *const undo =
+	    "DROP TABLE bot_tokens; ALTER TABLE users DROP COLUMN"
+	    " bot_since; DROP INDEX games_tpair; ALTER TABLE games DROP COLUMN"
+	    " tpair; DROP TABLE tourney_games; DROP TABLE"
+	    " tourney_players; DROP TABLE tourneys;";
 	if (pg_url) {
 		PGconn *c = PQconnectdb(path);
-		char sql[300];
+		char sql[400];
 		snprintf(sql, sizeof sql, "%s UPDATE schema_version SET version = 10", undo);
 		PGresult *r = PQexec(c, sql);
 		assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
@@ -1215,14 +1219,14 @@ test_migration_to_11(void **state)
 		PQfinish(c);
 	} else {
 		sqlite3 *db;
-		char sql[300];
+		char sql[400];
 		snprintf(sql, sizeof sql, "%s PRAGMA user_version = 10;", undo);
 		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 		sqlite3_close(db);
 	}
 	s = open_ok_again("mig11.db");
-	assert_int_equal(store_schema_version(s), 11);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	assert_int_equal(store_game_load(s, g.id, &back, moves), 0);
 	assert_int_equal(back.nmoves, 1);
 	assert_string_equal(back.black, "Zed");
@@ -1239,6 +1243,127 @@ test_migration_to_11(void **state)
 	assert_true(back.id == g.id);
 	store_close(s);
 	print_message("  a schema 10 database takes step 11 keeping its games\n");
+}
+
+/* Step 12 (issue 49) on a schema 11 database: its accounts stay, each a
+ * person, and bot tokens work from then on. */
+static void
+test_migration_to_12(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("mig12.db");
+	assert_int_equal(store_user_create(s, "Zed", "scrypt$z", 5), 0);
+	char path[256];
+	snprintf(path, sizeof path, "%s", store_path(s));
+	store_close(s);
+	static const char *const undo =
+	    "DROP TABLE bot_tokens; ALTER TABLE users DROP COLUMN bot_since;";
+	if (pg_url) {
+		PGconn *c = PQconnectdb(path);
+		char sql[300];
+		snprintf(sql, sizeof sql, "%s UPDATE schema_version SET version = 11", undo);
+		PGresult *r = PQexec(c, sql);
+		assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+		PQclear(r);
+		PQfinish(c);
+	} else {
+		sqlite3 *db;
+		char sql[300];
+		snprintf(sql, sizeof sql, "%s PRAGMA user_version = 11;", undo);
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+	}
+	s = open_ok_again("mig12.db");
+	assert_int_equal(store_schema_version(s), 12);
+	int64_t since = -1;
+	assert_int_equal(store_user_bot(s, "zed", &since), 0);
+	assert_true(since == 0);
+	assert_int_equal(store_bot_token_put(s, "t1", "zed", 100, 200), 0);
+	assert_int_equal(store_bot_upgrade(s, "t1", "Zed", 150), 0);
+	assert_int_equal(store_user_bot(s, "Zed", &since), 0);
+	assert_true(since == 150);
+	store_close(s);
+	print_message(
+	    "  a schema 11 database takes step 12: its accounts persons, bot tokens work\n");
+}
+
+struct botlist {
+	int n;
+	char names[4][STORE_NAME_MAX + 1];
+	int64_t since[4];
+};
+
+static void
+bot_seen(void *arg, const char *name, int64_t since)
+{
+	struct botlist *l = arg;
+	if (l->n < 4) {
+		snprintf(l->names[l->n], sizeof l->names[0], "%s", name);
+		l->since[l->n] = since;
+	}
+	l->n++;
+}
+
+/* Bot accounts (issue 49): a token for an account only, kept as given
+ * (the digest), one use whoever presents it, 24 h (here: its expires);
+ * the mark until revoked, which voids the unused tokens. */
+static void
+test_bot_accounts(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("bots.db");
+	int64_t since = -1;
+	struct botlist l = { 0 };
+
+	assert_int_equal(store_user_create(s, "Rapfi", "scrypt$r", 1), 0);
+	assert_int_equal(store_user_create(s, "alice", "scrypt$a", 1), 0);
+	assert_int_equal(store_user_bot(s, "rapfi", &since), 0);
+	assert_true(since == 0);
+	assert_int_equal(store_user_bot(s, "nobody", &since), STORE_NOT_FOUND);
+	/* no token for an account that does not exist */
+	assert_int_equal(store_bot_token_put(s, "x0", "nobody", 1000, 2000), STORE_NOT_FOUND);
+	assert_int_equal(store_bot_upgrade(s, "x0", "nobody", 1500), STORE_NOT_FOUND);
+	/* an unknown token marks nobody */
+	assert_int_equal(store_bot_upgrade(s, "zz", "rapfi", 1500), STORE_NOT_FOUND);
+	/* rapfi's token shown by alice: used up, nobody marked */
+	assert_int_equal(store_bot_token_put(s, "t1", "RAPFI", 1000, 2000), 0);
+	assert_int_equal(store_bot_upgrade(s, "t1", "alice", 1500), STORE_NOT_FOUND);
+	assert_int_equal(store_bot_upgrade(s, "t1", "rapfi", 1500), STORE_NOT_FOUND);
+	assert_int_equal(store_user_bot(s, "alice", &since), 0);
+	assert_true(since == 0);
+	assert_int_equal(store_user_bot(s, "rapfi", &since), 0);
+	assert_true(since == 0);
+	/* expired at its end, and gone with it */
+	assert_int_equal(store_bot_token_put(s, "t2", "rapfi", 1000, 2000), 0);
+	assert_int_equal(store_bot_upgrade(s, "t2", "rapfi", 2000), STORE_NOT_FOUND);
+	assert_int_equal(store_bot_token_put(s, "t3", "rapfi", 1000, 2000), 0);
+	assert_int_equal(store_bot_token_put(s, "t4", "alice", 2500, 9000), 0); /* t3 expires */
+	assert_int_equal(store_bot_upgrade(s, "t3", "rapfi", 1999), STORE_NOT_FOUND);
+	/* a good one: once (any case of the name) */
+	assert_int_equal(store_bot_token_put(s, "t5", "rapfi", 3000, 9000), 0);
+	assert_int_equal(store_bot_upgrade(s, "t5", "RaPfI", 3001), 0);
+	assert_int_equal(store_user_bot(s, "rapfi", &since), 0);
+	assert_true(since == 3001);
+	assert_int_equal(store_bot_upgrade(s, "t5", "rapfi", 3002), STORE_NOT_FOUND);
+	assert_int_equal(store_bots(s, bot_seen, &l), 1);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.names[0], "Rapfi");
+	assert_true(l.since[0] == 3001);
+	/* revoked: the mark goes, and alice's unused token too when hers is */
+	assert_int_equal(store_bot_token_put(s, "t6", "rapfi", 3000, 9000), 0);
+	assert_int_equal(store_bot_revoke(s, "rapfi"), 0);
+	assert_int_equal(store_user_bot(s, "rapfi", &since), 0);
+	assert_true(since == 0);
+	assert_int_equal(store_bot_upgrade(s, "t6", "rapfi", 3100), STORE_NOT_FOUND);
+	l.n = 0;
+	assert_int_equal(store_bots(s, bot_seen, &l), 0);
+	assert_int_equal(store_bot_revoke(s, "alice"), 0);
+	assert_int_equal(store_bot_upgrade(s, "t4", "alice", 3100), STORE_NOT_FOUND);
+	assert_int_equal(store_bot_revoke(s, "nobody"), STORE_NOT_FOUND);
+	store_close(s);
+	print_message(
+	    "  bot tokens: an account's, once, until they expire; the mark until revoked\n");
 }
 
 struct writer {
@@ -1418,6 +1543,8 @@ main(void)
 			cmocka_unit_test(test_tourneys),
 			cmocka_unit_test(test_tround_race),
 			cmocka_unit_test(test_migration_to_11),
+			cmocka_unit_test(test_migration_to_12),
+			cmocka_unit_test(test_bot_accounts),
 			cmocka_unit_test(test_pg_migrations_and_outage),
 		};
 		return cmocka_run_group_tests_name("store on PostgreSQL", pg, setup, teardown);
@@ -1439,6 +1566,8 @@ main(void)
 		cmocka_unit_test(test_tourneys),
 		cmocka_unit_test(test_tround_race),
 		cmocka_unit_test(test_migration_to_11),
+		cmocka_unit_test(test_migration_to_12),
+		cmocka_unit_test(test_bot_accounts),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_redacted),
 	};
