@@ -44,6 +44,7 @@ usage(FILE *f)
 	    "  tourney list | tourney create KIND RULE SIZE TIME OPENING RATED ENTRANTS START "
 	    "LENGTH\n"
 	    "    [NAME] | tourney cancel ID\n"
+	    "  bot token ACCOUNT | bot revoke ACCOUNT | bot list\n"
 	    "DURATION: a number and s, m, h, d or w (30m, 2h, 7d), or forever (the default).\n",
 	    GOMOKUCTL_STATE_DIR);
 }

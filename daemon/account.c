@@ -251,6 +251,7 @@ struct check {
 	char stored[AUTH_HASH_MAX];
 	char token[SESSION_TOKEN_LEN + 1], digest[AUTH_DIGEST_LEN + 1];
 	int known;     /* the account exists */
+	int bot;       /* ... and is a bot account (PROTOCOL.md 5.22) */
 	int taken;     /* a GUEST's name is an account's */
 	int rc, down;  /* the store's answer: -1 refused (down: unreachable) */
 	int unstored;  /* the session's digest was not stored */
@@ -373,6 +374,8 @@ sign_in(struct conn *c, struct check *k)
 	/* a session whose token a kick or ban revoked goes on with this one's */
 	if (!s->token[0])
 		snprintf(s->token, sizeof s->token, "%s", k->token);
+	if (!k->guest && !k->registering)
+		s->botacct = k->bot; /* as the store has it now */
 	conn_bind(c, s);
 	if (k->authing)
 		kept_add(c, k->login);
@@ -554,6 +557,17 @@ new_check(struct conn *c, const proto_msg_t *m, int registering)
 	return k;
 }
 
+/* On the store: whether k's account is a bot account. */
+static void
+bot_mark(struct store *st, struct check *k)
+{
+	int64_t since = 0;
+	int rc = store_user_bot(st, k->name, &since);
+	if (rc < 0)
+		store_failed(k, st);
+	k->bot = rc == 0 && since != 0;
+}
+
 /* On the store: the account asked for (LOGIN's spelling and hash). */
 static void
 lookup_run(struct store *st, void *arg)
@@ -563,6 +577,8 @@ lookup_run(struct store *st, void *arg)
 	k->known = rc == 0;
 	if (rc < 0)
 		store_failed(k, st);
+	else if (k->known && !k->registering)
+		bot_mark(st, k);
 }
 
 /* Back on the loop: a known name is taken for REGISTER; the password
@@ -711,6 +727,8 @@ auth_run(struct store *st, void *arg)
 	k->known = rc == 0;
 	if (rc < 0)
 		store_failed(k, st);
+	else if (k->known)
+		bot_mark(st, k);
 }
 
 /* Back on the loop: a token the store does not know (or no more) is a
@@ -855,6 +873,99 @@ account_remember(struct conn *c, const proto_msg_t *m, const char **why)
 	return cmd_store(c, m->tag, remember_run, remember_reply, t, why);
 }
 
+/* A BOTUPGRADE at the store: the token's digest and the account. */
+struct upgrade {
+	char tag[PROTO_TAG_MAX + 1];
+	char name[PROTO_NAME_MAX + 1];
+	char digest[AUTH_DIGEST_LEN + 1];
+	int rc, down;
+	char err[256];
+};
+
+static void
+upgrade_run(struct store *st, void *arg)
+{
+	struct upgrade *u = arg;
+	u->rc = store_bot_upgrade(st, u->digest, u->name, (int64_t)time(NULL));
+	if (u->rc < 0) {
+		u->down = store_unavailable(st);
+		snprintf(u->err, sizeof u->err, "%s", store_error(st));
+	}
+}
+
+static int
+upgrade_reply(struct conn *c, void *arg, const char **why)
+{
+	struct upgrade *u = arg;
+	int rc = 0;
+	(void)why;
+	if (!c) {
+		/* the connection went: what the store did stands, and the
+		 * account's next login reads the mark */
+	} else if (u->rc < 0) {
+		log_error(&c->srv->log, "botupgrade %s: %s", u->name, u->err);
+		rc = store_code(u->down);
+	} else if (u->rc != 0) {
+		char akey[LOGINLIMIT_KEY], pkey[LOGINLIMIT_KEY], ukey[LOGINLIMIT_KEY];
+		keys_of(c, "-", akey, pkey, ukey);
+		count_failure(c->srv, akey);
+		log_info(&c->srv->log, "conn %llu %s: a bad bot token for %s",
+		    (unsigned long long)c->id, c->peer, u->name);
+		rc = ERR_CREDENTIALS;
+	} else {
+		struct session *s = session_by_name(c->srv, u->name);
+		if (s && s->kind == SESSION_ACCOUNT)
+			s->botacct = 1;
+		proto_msg_t r;
+		proto_init(&r, PO_BOTUPGRADE, u->tag);
+		snprintf(r.user, sizeof r.user, "%s", u->name);
+		conn_send(c, &r);
+		log_info(&c->srv->log, "conn %llu %s: %s is a bot account from now",
+		    (unsigned long long)c->id, c->peer, u->name);
+	}
+	OPENSSL_cleanse(u, sizeof *u);
+	free(u);
+	return rc;
+}
+
+int
+account_botupgrade(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct server *srv = c->srv;
+	struct session *s = c->sess;
+	char akey[LOGINLIMIT_KEY], pkey[LOGINLIMIT_KEY], ukey[LOGINLIMIT_KEY];
+
+	if (!srv->store) {
+		*why = "this server keeps no accounts (database none)";
+		return ERR_UNAVAILABLE;
+	}
+	if (s->kind != SESSION_ACCOUNT) {
+		*why = "only an account becomes a bot: REGISTER or LOGIN first";
+		return ERR_ACCOUNT_ONLY;
+	}
+	/* a wrong token counts as a failed login for the address: no guessing */
+	keys_of(c, "-", akey, pkey, ukey);
+	if (fails_of(srv, akey) >= ACCOUNT_FAILS_PER_ADDR) {
+		*why = "too many failed logins; wait a few minutes";
+		return ERR_RATE;
+	}
+	if (s->botacct) {
+		*why = "this account is a bot already";
+		return ERR_ALREADY_BOT;
+	}
+	if (s->seek || session_games(s, NULL, 0) > 0 || session_waiting(s)) {
+		*why = "a person becomes a bot between games: finish, CANCEL or LEAVE first";
+		return ERR_BUSY;
+	}
+	struct upgrade *u = calloc(1, sizeof *u);
+	if (!u)
+		return ERR_INTERNAL;
+	snprintf(u->tag, sizeof u->tag, "%s", m->tag);
+	snprintf(u->name, sizeof u->name, "%s", s->name);
+	auth_token_digest(m->token, u->digest);
+	return cmd_store(c, m->tag, upgrade_run, upgrade_reply, u, why);
+}
+
 static void
 logout_run(struct store *st, void *arg)
 {
@@ -878,7 +989,7 @@ logout_reply(struct conn *c, void *arg, const char **why)
 	if (c && t->rc != 0) {
 		log_error(&c->srv->log, "logout %s: %s", t->name, t->err);
 		rc = store_code(t->down);
-	} else if (c && c->sess && session_busy(c->sess)) {
+	} else if (c && c->sess && (session_busy(c->sess) || session_games(c->sess, NULL, 0))) {
 		rc = ERR_BUSY; /* seated meanwhile: the tokens are revoked all the same */
 		kept_clear(c->srv, c);
 	} else if (c) {
@@ -945,11 +1056,13 @@ account_guest(struct conn *c, const proto_msg_t *m, const char **why)
  * store answered with (read on the store thread, sent from the loop). */
 struct query {
 	proto_msg_t m;
-	char name[PROTO_NAME_MAX + 1]; /* the user it is about */
-	int rc, down;                  /* -1: the store failed (down: unreachable) */
-	int account;                   /* STATS: the name is an account's */
-	int have[3];                   /* STATS: rated under each rule */
-	int n, total;                  /* rows of the page, of all */
+	char name[PROTO_NAME_MAX + 1];    /* the user it is about */
+	char spelled[PROTO_NAME_MAX + 1]; /* STATS: an account's spelling */
+	int rc, down;                     /* -1: the store failed (down: unreachable) */
+	int account;                      /* STATS: the name is an account's */
+	int bot;                          /* ... a bot account's */
+	int have[3];                      /* STATS: rated under each rule */
+	int n, total;                     /* rows of the page, of all */
 	store_rating_t r[STORE_PAGE];
 	store_game_t g[STORE_PAGE];
 	store_move_t moves[RULES_CELLS]; /* EXPORT's */
@@ -963,6 +1076,11 @@ query_stats(struct store *st, struct query *q)
 	if (rc < 0)
 		return -1;
 	q->account = rc == 0;
+	int64_t since = 0;
+	if (q->account && store_user_bot(st, spelled, &since) < 0)
+		return -1;
+	q->bot = since != 0;
+	snprintf(q->spelled, sizeof q->spelled, "%s", spelled);
 	for (int i = 0; i < 3; i++) {
 		rc = store_rating_get(st, q->account ? spelled : q->name, (rule_t)i, &q->r[i]);
 		if (rc < 0)
@@ -1032,6 +1150,12 @@ reply_stats(struct conn *c, const struct query *q)
 {
 	if (q->n == 0)
 		return ERR_NO_USER;
+	if (q->bot) { /* botaccounts: a bot account's STATS says so first */
+		proto_msg_t b;
+		proto_init(&b, PD_BOT, NULL);
+		snprintf(b.user, sizeof b.user, "%s", q->spelled);
+		conn_send(c, &b);
+	}
 	for (int i = 0; i < 3; i++)
 		if (q->have[i])
 			stat_line(c, &q->r[i], (rule_t)i);

@@ -39,6 +39,10 @@ int account_auth(struct conn *c, const proto_msg_t *m, const char **why);
 /* REMEMBER: a new login token for the connection's account (remember-days),
  * kept as its digest; ERR_ACCOUNT_ONLY from a guest. */
 int account_remember(struct conn *c, const proto_msg_t *m, const char **why);
+/* BOTUPGRADE (PROTOCOL.md 5.22): the connection's account a bot with a
+ * bot token the admin issued for it (used up at the store, one
+ * transaction); a bad token counts as a failed login for the address. */
+int account_botupgrade(struct conn *c, const proto_msg_t *m, const char **why);
 /* LOGOUT: revokes the login tokens the connection signed in with or was
  * given, then its session ends (the caller checked it is not busy). */
 int account_logout(struct conn *c, const proto_msg_t *m, const char **why);

@@ -618,6 +618,9 @@ lookup_run(workq_job_t *job, void *ctx, void *arg)
 	j->l.found = store_session_get(st, digest, (int64_t)time(NULL), j->l.name) == 0 &&
 	    j->l.name[0];
 	j->l.account = j->l.found && store_user_get(st, j->l.name, spelled, hash, sizeof hash) == 0;
+	int64_t since = 0;
+	if (j->l.account && store_user_bot(st, j->l.name, &since) == 0 && since)
+		j->l.account = 2;
 }
 
 static void
@@ -798,8 +801,11 @@ int
 archive_is_account(struct server *srv, const char *name)
 {
 	char spelled[STORE_NAME_MAX + 1], hash[AUTH_HASH_MAX];
+	int64_t since = 0;
 
-	return srv->store && store_user_get(srv->store, name, spelled, hash, sizeof hash) == 0;
+	if (!srv->store || store_user_get(srv->store, name, spelled, hash, sizeof hash) != 0)
+		return 0;
+	return store_user_bot(srv->store, name, &since) == 0 && since ? 2 : 1;
 }
 
 /* Glicko-2 for a rated game between rated players; counts its result.
@@ -910,6 +916,9 @@ saved_from(store_t *st, const store_game_t *g, const store_move_t *moves, struct
 	for (int i = 0; i < 2; i++) {
 		store_rating_t r;
 		sv->account[i] = store_user_get(st, sv->names[i], spelled, hash, sizeof hash) == 0;
+		int64_t since = 0;
+		sv->bot[i] = sv->account[i] && store_user_bot(st, sv->names[i], &since) == 0 &&
+		    since;
 		sv->rating[i] = (struct archive_rating){ -1, 0 };
 		if (sv->account[i] && store_rating_get(st, sv->names[i], sv->spec.rule, &r) >= 0) {
 			sv->rating[i].value = rounded(r.g.rating);

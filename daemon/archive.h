@@ -69,6 +69,7 @@ struct archive_saved {
 	char names[2][PROTO_NAME_MAX + 1];
 	char owner[STORE_OWNER_MAX + 1]; /* the node that writes it; "": none named */
 	int account[2];                  /* each name is a registered account */
+	int bot[2];                      /* ... a bot account's (PROTOCOL.md 5.22) */
 	struct archive_rating rating[2]; /* the accounts' ratings for the rule now */
 	int nmoves;
 	move_t moves[RULES_CELLS];
@@ -139,7 +140,7 @@ int archive_begin_async(
     struct server *srv, const struct archive_game *g, archive_begun_fn done, void *arg);
 /* A stored session looked up on the store thread (RESUME after a
  * restart): the token's name if the store holds it unexpired, and whether
- * that name is an account. */
+ * that name is an account (1; 2 a bot account, PROTOCOL.md 5.22). */
 struct archive_lookup {
 	char token[40];
 	int found, account;
@@ -184,7 +185,7 @@ game_err_t archive_refusal(struct server *srv);
 /* Whether this server keeps ratings (it has a store): the capability
  * `ratings`, and a room's * RATINGS lines. */
 int archive_rates(struct server *srv);
-/* Whether name is a registered account. */
+/* Whether name is a registered account: 0, 1, or 2 for a bot account. */
 int archive_is_account(struct server *srv, const char *name);
 /* At start: play(srv, saved, arg) for every game the store holds
  * unfinished; a game play refuses (-1, with *why) ends as aborted, one it

@@ -279,6 +279,8 @@ cmd_account(struct conn *c, const proto_msg_t *m, struct room *rm, const char **
 		return account_auth(c, m, why);
 	case PR_REMEMBER:
 		return account_remember(c, m, why);
+	case PR_BOTUPGRADE:
+		return account_botupgrade(c, m, why);
 	default:
 		return account_query(c, m, why);
 	}
@@ -289,8 +291,8 @@ static int
 cmd_logout(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
 	(void)rm;
-	if (session_busy(c->sess))
-		return ERR_BUSY;
+	if (session_busy(c->sess) || session_games(c->sess, NULL, 0) > 0)
+		return ERR_BUSY; /* a bot account below its cap is seated all the same */
 	return account_logout(c, m, why);
 }
 
@@ -506,10 +508,37 @@ cmd_rooms(struct conn *c, const proto_msg_t *m, struct room *rm, const char **wh
 	return 0;
 }
 
-static void
+/* The = USER line(s) of s for WHO (WHO <room> when in is given): a bot
+ * account seated at several games has one for each (PROTOCOL.md 5.22),
+ * and a server that marks bots (botaccounts: with a store) says = BOT
+ * before a bot's. Returns the = USER lines sent. */
+static int
 user_line(struct conn *c, const struct session *s, const struct room *in)
 {
 	proto_msg_t r;
+	if (c->srv->store && session_is_bot(s)) {
+		proto_init(&r, PD_BOT, NULL);
+		snprintf(r.user, sizeof r.user, "%s", s->name);
+		conn_send(c, &r);
+	}
+	struct room *games[SESSION_BOT_GAMES_MAX];
+	int n = in ? 0 : session_games(s, games, SESSION_BOT_GAMES_MAX);
+	if (n > 1) {
+		int sent = 0;
+		for (int i = 0; i < n && i < SESSION_BOT_GAMES_MAX; i++) {
+			if (!room_unfinished(games[i]))
+				continue; /* its start is being stored: not yet a game */
+			proto_init(&r, PD_USER, NULL);
+			snprintf(r.user, sizeof r.user, "%s", s->name);
+			r.ustate = USER_PLAYING;
+			snprintf(r.room, sizeof r.room, "%s",
+			    room_private(games[i]) ? "" : room_id(games[i]));
+			conn_send(c, &r);
+			sent++;
+		}
+		if (sent > 0)
+			return sent;
+	}
 	session_info(s, in, &r);
 	const char *far;
 	if (!in && r.ustate == USER_IDLE && s->conn && /* watching another node's room? */
@@ -518,6 +547,7 @@ user_line(struct conn *c, const struct session *s, const struct room *in)
 		snprintf(r.room, sizeof r.room, "%s", far);
 	}
 	conn_send(c, &r);
+	return 1;
 }
 
 struct who {
@@ -530,10 +560,8 @@ static void
 who_watcher(void *arg, struct session *s)
 {
 	struct who *w = arg;
-	if (w->n < LIST_MAX) {
-		user_line(w->c, s, w->in);
-		w->n++;
-	}
+	if (w->n < LIST_MAX)
+		w->n += user_line(w->c, s, w->in);
 }
 
 static int
@@ -543,10 +571,8 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 	struct who w = { c, rm, 0 };
 	if (rm) {
 		for (int i = 0; i < 2; i++)
-			if (room_seated(rm, i)) {
-				user_line(c, room_seated(rm, i), rm);
-				w.n++;
-			}
+			if (room_seated(rm, i))
+				w.n += user_line(c, room_seated(rm, i), rm);
 		room_each_watcher(rm, who_watcher, &w);
 		/* and its watchers on the cluster's other nodes */
 		int far = world_room_users(&c->srv->world, c, room_id(rm), LIST_MAX - w.n, emit, c);
@@ -555,10 +581,8 @@ cmd_who(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 		struct session *s;
 		/* everyone at a table or in the lobby: bots too, not the players away */
 		for (s = sessions_first(c->srv); s; s = sessions_next(s))
-			if (session_present(s) && w.n < LIST_MAX) {
-				user_line(c, s, NULL);
-				w.n++;
-			}
+			if (session_present(s) && w.n < LIST_MAX)
+				w.n += user_line(c, s, NULL);
 		/* and everyone on the cluster's other nodes */
 		w.n += world_each_line(&c->srv->world, PD_USER, LIST_MAX - w.n, emit, c);
 	}
@@ -1202,7 +1226,14 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 		account = archive_is_account(c->srv, name);
 	if (stored && (seat = room_awaiting(rm, name)) >= 0 &&
 	    (s = session_adopt(
-		 c->srv, name, m->token, account ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL)
+		 c->srv, name, m->token, account ? SESSION_ACCOUNT : SESSION_GUEST)) != NULL) {
+		s->botacct = account == 2;
+		room_resume(rm, seat, s);
+	}
+	/* another game kept through a restart that waits for the account's
+	 * name (a bot account's: section 5.22), as LOGIN would take it */
+	if (s && rm && s->kind == SESSION_ACCOUNT && !session_awaited(s) &&
+	    room_seat_of(rm, s) < 0 && (seat = room_awaiting(rm, s->name)) >= 0)
 		room_resume(rm, seat, s);
 	/* another token of the account whose session holds the seat: made by a
 	 * LOGIN on another node, which sent it here (world_signed_in); the
@@ -1399,6 +1430,7 @@ static const struct {
 	[PR_LOGIN] = { cmd_account, NEED_SIGNIN, AT_NONE },
 	[PR_AUTH] = { cmd_account, NEED_SIGNIN, AT_NONE },
 	[PR_REMEMBER] = { cmd_account, NEED_NAME, AT_NONE },
+	[PR_BOTUPGRADE] = { cmd_account, NEED_NAME, AT_NONE },
 	[PR_RESUME] = { cmd_resume, NEED_ANON, AT_NONE },
 	[PR_ROOMS] = { cmd_rooms, NEED_HELLO, AT_NONE },
 	[PR_WHO] = { cmd_who, NEED_HELLO, AT_ROOM_IF },

@@ -54,6 +54,7 @@ config_defaults(struct config *c)
 	c->away_keep_s = 600;
 	c->max_away_per_addr = 16;
 	c->rate_bots = 0;
+	c->bot_max_games = 8;
 	c->remember_s = (int64_t)CONFIG_REMEMBER_DAYS * 86400;
 }
 
@@ -94,6 +95,7 @@ static const struct {
 	{ "away-keep", offsetof(struct config, away_keep_s), 1, 86400 },
 	{ "max-away-per-address", offsetof(struct config, max_away_per_addr), 0, 1000000 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
+	{ "bot-max-games", offsetof(struct config, bot_max_games), 1, CONFIG_BOT_GAMES_MAX },
 	{ "bot-serve", offsetof(struct config, bot_serve), 0, 1 },
 };
 

@@ -20,6 +20,7 @@ enum {
 	CONFIG_BOTS_REMOTE = -1,           /* bot-threads none: the cluster searches */
 	CONFIG_REMEMBER_DAYS = 30,         /* remember-days: a login token's life */
 	CONFIG_REMEMBER_DAYS_MAX = 3650,
+	CONFIG_BOT_GAMES_MAX = 64, /* bot-max-games at most: gomoku-bot's max-games */
 };
 
 struct config {
@@ -83,6 +84,7 @@ struct config {
 	int review_queue;   /* REVIEW: reviews under way on this node at once */
 	int64_t remember_s; /* a login token's life (remember-days, in seconds) */
 	int rate_bots;      /* 1: rated games against bots move ratings */
+	int bot_max_games;  /* a bot account's unfinished games at once (issue 49) */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

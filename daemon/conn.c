@@ -337,7 +337,7 @@ conn_up(struct conn *c)
 		    c->srv->cfg.bot_fallback_s, c->srv->analysis ? " analysis" : "",
 		    c->srv->reviews ? " review" : "", c->srv->puzzles ? " puzzles" : "");
 	snprintf(m.text, sizeof m.text, "%s%s%s%s", GOMOKUD_CAPS,
-	    c->srv->store ? " accounts history ratings remember" : "", fallback,
+	    c->srv->store ? " accounts history ratings remember botaccounts" : "", fallback,
 	    c->srv->tourneys ? " tournaments" : "");
 	conn_send(c, &m);
 	const char *motd = admin_motd(c->srv->admin);

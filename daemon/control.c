@@ -24,9 +24,11 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/listener.h>
+#include <openssl/crypto.h>
 
 #include "daemon/admin.h"
 #include "daemon/archive.h"
+#include "daemon/auth.h"
 #include "daemon/botplay.h"
 #include "daemon/room.h"
 #include "daemon/conn.h"
@@ -770,6 +772,182 @@ do_tourney(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	    "ENTRANTS START LENGTH [NAME] | tourney cancel ID");
 }
 
+/* bot token|revoke|list (PROTOCOL.md 5.22): the store's part on its
+ * thread (or the loop, SQLite), the answer on the loop. */
+enum { BOT_TOKEN, BOT_REVOKE, BOT_LIST, BOTS_LISTED_MAX = 1000 };
+struct ctlbot {
+	struct control *ctl;
+	uint64_t conn_id;
+	int async, op;
+	char name[STORE_NAME_MAX + 1];
+	char token[AUTH_TOKEN_LEN + 1], digest[AUTH_DIGEST_LEN + 1];
+	int64_t now;
+	int rc, down;
+	char err[256];
+	int n; /* BOT_LIST: the bot accounts, up to BOTS_LISTED_MAX of them */
+	struct {
+		char name[STORE_NAME_MAX + 1];
+		int64_t since;
+	} bots[BOTS_LISTED_MAX];
+};
+
+static void
+bot_listed(void *arg, const char *name, int64_t since)
+{
+	struct ctlbot *b = arg;
+	if (b->n < BOTS_LISTED_MAX) {
+		snprintf(b->bots[b->n].name, sizeof b->bots[0].name, "%s", name);
+		b->bots[b->n].since = since;
+	}
+	b->n++;
+}
+
+static void
+bot_run(struct store *st, void *arg)
+{
+	struct ctlbot *b = arg;
+	b->rc = b->op == BOT_TOKEN
+	    ? store_bot_token_put(st, b->digest, b->name, b->now, b->now + STORE_BOT_TOKEN_S)
+	    : b->op == BOT_REVOKE               ? store_bot_revoke(st, b->name)
+	    : store_bots(st, bot_listed, b) < 0 ? -1
+						: 0;
+	if (b->rc < 0) {
+		b->down = store_unavailable(st);
+		snprintf(b->err, sizeof b->err, "%s", store_error(st));
+	}
+}
+
+static void
+utc(int64_t when, char *out, size_t cap)
+{
+	struct tm tm;
+	time_t t = (time_t)when;
+	gmtime_r(&t, &tm);
+	strftime(out, cap, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+/* The account is a person again here: its live session (one a node) is
+ * ended as a kick ends it, its seats left to the grace; one away loses
+ * its token. How many were ended. */
+static int
+bot_unmark(struct ctlconn *cc, const char *name)
+{
+	struct server *srv = cc->ctl->srv;
+	struct session *s = session_by_name(srv, name);
+	if (!s || s->kind != SESSION_ACCOUNT)
+		return 0;
+	s->botacct = 0;
+	if (s->conn)
+		return admin_kick(srv->admin, cc->who, s->name, "bot account revoked") == GERR_OK;
+	session_revoke(s);
+	return 1;
+}
+
+static void
+bot_answer(struct ctlconn *cc, struct ctlbot *b)
+{
+	struct server *srv = cc->ctl->srv;
+	char when[40];
+	if (b->rc < 0) {
+		out(cc, "ERR %s", b->down ? "the database cannot be reached; try again" : b->err);
+	} else if (b->rc == STORE_NOT_FOUND) {
+		out(cc, "ERR no account %s", b->name);
+	} else if (b->op == BOT_TOKEN) {
+		utc(b->now + STORE_BOT_TOKEN_S, when, sizeof when);
+		log_info(&srv->log, "admin %s: a bot token for %s", cc->who, b->name);
+		out(cc, "= %s", b->token);
+		out(cc, "OK a bot token for %s: shown once, good once (BOTUPGRADE), until %s",
+		    b->name, when);
+	} else if (b->op == BOT_REVOKE) {
+		int ended = bot_unmark(cc, b->name);
+		log_info(&srv->log, "admin %s: %s is no bot account from now", cc->who, b->name);
+		out(cc, "OK %s is no bot account from now (%d session%s ended)", b->name, ended,
+		    ended == 1 ? "" : "s");
+	} else {
+		for (int i = 0; i < b->n && i < BOTS_LISTED_MAX; i++) {
+			struct session *s = session_by_name(srv, b->bots[i].name);
+			utc(b->bots[i].since, when, sizeof when);
+			out(cc, "= %s since %s games %d", b->bots[i].name, when,
+			    s ? session_games(s, NULL, 0) : 0);
+		}
+		out(cc, "OK %d bot account%s", b->n, b->n == 1 ? "" : "s");
+	}
+}
+
+static void
+bot_back(void *arg, int cancelled)
+{
+	struct ctlbot *b = arg;
+	struct ctlconn *cc;
+	LIST_FOREACH (cc, &b->ctl->conns, link)
+		if (cc->id == b->conn_id)
+			break;
+	if (cc && !cancelled) {
+		cc->waiting = 0;
+		bot_answer(cc, b);
+		if (b->async) {
+			bufferevent_enable(cc->bev, EV_READ);
+			input(cc);
+		}
+	} else if (b->op == BOT_REVOKE && !cancelled && b->rc == 0) {
+		log_info(&b->ctl->srv->log, "%s is no bot account from now", b->name);
+	}
+	OPENSSL_cleanse(b->token, sizeof b->token);
+	free(b);
+}
+
+static void
+do_bot(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	struct server *srv = cc->ctl->srv;
+	(void)rest;
+	int op = strcmp(argv[0], "token") == 0 ? BOT_TOKEN
+	    : strcmp(argv[0], "revoke") == 0   ? BOT_REVOKE
+	    : strcmp(argv[0], "list") == 0     ? BOT_LIST
+					       : -1;
+	if (op < 0 || (op == BOT_LIST) != (argc == 1)) {
+		out(cc, "ERR usage: bot token ACCOUNT | bot revoke ACCOUNT | bot list");
+		return;
+	}
+	if (!srv->store) {
+		out(cc, "ERR this server keeps no accounts (database none)");
+		return;
+	}
+	if (op != BOT_LIST && auth_name_check(argv[1]) != NAME_OK &&
+	    auth_name_check(argv[1]) != NAME_RESERVED) {
+		out(cc, "ERR %s is not an account name", argv[1]);
+		return;
+	}
+	struct ctlbot *b = calloc(1, sizeof *b);
+	if (!b) {
+		out(cc, "ERR out of memory");
+		return;
+	}
+	b->ctl = cc->ctl;
+	b->conn_id = cc->id;
+	b->async = archive_async(srv);
+	b->op = op;
+	b->now = (int64_t)time(NULL);
+	if (op != BOT_LIST)
+		snprintf(b->name, sizeof b->name, "%s", argv[1]);
+	if (op == BOT_TOKEN && auth_token_new(b->token, b->digest) != 0) {
+		free(b);
+		out(cc, "ERR no random token could be made");
+		return;
+	}
+	int async = b->async;
+	cc->waiting = 1;
+	/* with SQLite, bot_back has answered (and freed b) before this returns */
+	if (archive_call(srv, bot_run, bot_back, b) != 0) {
+		cc->waiting = 0;
+		free(b);
+		out(cc, "ERR the database is busy; try again in a moment");
+		return;
+	}
+	if (async && cc->waiting)
+		bufferevent_disable(cc->bev, EV_READ);
+}
+
 static const struct {
 	const char *name;
 	int min, max; /* words after the verb; the rest of the line is text */
@@ -793,6 +971,7 @@ static const struct {
 	{ "backup", 0, 0, do_backup, "backup FILE" },
 	{ "log-level", 1, 1, do_log_level, "log-level error|warn|info|debug" },
 	{ "tourney", 1, 1, do_tourney, "tourney list|create ...|cancel ID" },
+	{ "bot", 1, 2, do_bot, "bot token ACCOUNT | bot revoke ACCOUNT | bot list" },
 };
 
 /* The verbs whose last words are free text, not more arguments. */
@@ -833,7 +1012,8 @@ run_line(struct ctlconn *cc, char *line, size_t n)
 	if (i == sizeof verbs / sizeof verbs[0]) {
 		out(cc,
 		    "ERR unknown command %.40s (status, who, rooms, kick, ban, unban, bans, mute, "
-		    "unmute, motd, announce, drain, undrain, reload, backup, log-level, tourney)",
+		    "unmute, motd, announce, drain, undrain, reload, backup, log-level, tourney, "
+		    "bot)",
 		    verb);
 		return;
 	}

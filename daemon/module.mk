@@ -155,6 +155,16 @@ $(O)/tests/daemon/test_ctl: | $(BINDIR)/gomokuctl
 
 TESTS += $(O)/tests/daemon/test_ctl
 
+# Bot accounts (issue 49): bot tokens through gomokuctl, BOTUPGRADE and its
+# refusals, the marks (= BOT, * KINDS, = KINDS), a bot account's two games
+# at once through a restart, a revoke.
+$(O)/tests/daemon/test_botaccounts.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_botaccounts
+$(O)/tests/daemon/test_botaccounts: | $(BINDIR)/gomokuctl
+
+TESTS += $(O)/tests/daemon/test_botaccounts
+
 # Abandoned games end (issue 43, item 5): a bot game its human left, a
 # game without clocks both players left, games kept through a kill -9 (one
 # between two bots, made in the store with SQLite's library), and a drain

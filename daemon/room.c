@@ -44,6 +44,7 @@ struct seat {
 	struct member *m;              /* NULL: empty, away after a restart, or left */
 	char name[PROTO_NAME_MAX + 1]; /* kept for display after leaving */
 	enum archive_player player;
+	int bot;          /* a bot's seat (the server's, or a bot account's): * KINDS */
 	int gone;         /* disconnected during the game */
 	int64_t deadline; /* when gone: grace ends (monotonic ms) */
 	struct event *grace_ev;
@@ -547,8 +548,10 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 		struct seat *st = &r->seat[i];
 		snprintf(st->name, sizeof st->name, "%s", sv->names[i]);
 		st->player = sv->account[i] ? PLAYER_ACCOUNT : PLAYER_GUEST;
+		st->bot = sv->bot[i];
 		if (present[i]) {
 			st->player = r->reg->members->player(present[i]);
+			st->bot = r->reg->members->bot(present[i]);
 			st->m = add_member(r, present[i], i);
 		} else {
 			start_grace(r, i, now, grace);
@@ -899,6 +902,7 @@ static game_err_t started(
     struct room *r, const struct start *st, game_err_t e, int64_t id, struct room_act *act);
 static void begun(void *arg, game_err_t e, int64_t id, const struct archive_rating *rating);
 static void send_ratings(struct room *r);
+static void send_kinds(struct room *r);
 
 /* The next game's row in the archive, for the seats as they are now; then
  * started() plays it or puts the seats back (st). With SQLite at once: the
@@ -950,6 +954,7 @@ start_game(struct room *r)
 	r->change.changed = 0;
 	send_start(r);
 	send_ratings(r);
+	send_kinds(r);
 	if (r->status == GAME_OPENING) {
 		send_stage(r);
 	} else {
@@ -999,6 +1004,30 @@ send_ratings(struct room *r)
 	proto_msg_t m;
 	proto_init(&m, PE_RATINGS, NULL);
 	ratings_into(r, &m);
+	room_event(r, &m);
+}
+
+/* The seats' names and kinds into a KINDS line (PROTOCOL.md 5.22). */
+static void
+kinds_into(const struct room *r, proto_msg_t *m)
+{
+	snprintf(m->room, sizeof m->room, "%s", r->id);
+	snprintf(m->user, sizeof m->user, "%s", r->seat[0].name);
+	snprintf(m->user2, sizeof m->user2, "%s", r->seat[1].name);
+	m->kind = r->seat[0].bot ? FALLBACK_BOT : FALLBACK_HUMAN;
+	m->kind2 = r->seat[1].bot ? FALLBACK_BOT : FALLBACK_HUMAN;
+}
+
+/* * KINDS after * START and its * RATINGS, where bots are marked (with
+ * a store, as ratings: the capability botaccounts). */
+static void
+send_kinds(struct room *r)
+{
+	if (!r->rated_known)
+		return;
+	proto_msg_t m;
+	proto_init(&m, PE_KINDS, NULL);
+	kinds_into(r, &m);
 	room_event(r, &m);
 }
 
@@ -2137,6 +2166,7 @@ sit(struct room *r, int seat, struct session *s)
 		return -1;
 	snprintf(st->name, sizeof st->name, "%s", r->reg->members->name(s));
 	st->player = r->reg->members->player(s);
+	st->bot = r->reg->members->bot(s);
 	st->gone = 0;
 	return 0;
 }
@@ -2517,6 +2547,9 @@ room_snapshot(const struct room *r, void (*emit)(void *arg, const proto_msg_t *m
 	if (r->rated_known && r->seat[0].name[0] && r->seat[1].name[0]) {
 		proto_init(&m, PD_RATINGS, NULL);
 		ratings_into(r, &m);
+		emit(arg, &m);
+		proto_init(&m, PD_KINDS, NULL);
+		kinds_into(r, &m);
 		emit(arg, &m);
 	}
 	/* a private room's code, for its members (only they see its snapshot) */

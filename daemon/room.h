@@ -45,8 +45,11 @@ struct room_members {
 	    struct session *s, struct room *r, const proto_msg_t *m, const char *line, size_t n);
 	/* s may be idle now (the next gc pass looks) */
 	void (*idle)(struct session *s);
-	/* the unfinished game s is seated in, or NULL */
+	/* the unfinished game s is seated in when it may start no other (a
+	 * person's one; a bot account's at its bot-max-games), or NULL */
 	struct room *(*game)(const struct session *s);
+	/* whether s is a bot: the server's own, or a bot account (* KINDS) */
+	int (*bot)(const struct session *s);
 	/* what the room reads of s: its name; the archive's kind of player;
 	 * whether it seeks a game; whether it is at the table (connected, or a
 	 * bot); whether it is a seat still awaiting its player's token; whether

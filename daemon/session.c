@@ -243,15 +243,45 @@ session_deliver(struct session *s, struct room *r, const proto_msg_t *m, const c
 		s->sink->ops->deliver(s->sink, r, m, line, n);
 }
 
+_Static_assert(
+    (int)SESSION_BOT_GAMES_MAX == (int)CONFIG_BOT_GAMES_MAX, "bot-max-games fits the list");
+
+int
+session_games_max(const struct session *s)
+{
+	return s->botacct ? s->srv->cfg.bot_max_games : 1;
+}
+
+int
+session_games(const struct session *s, struct room **out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < s->nrooms; i++) {
+		struct room *r = s->rooms[i];
+		if ((room_unfinished(r) || room_busy(r)) && room_seat_of(r, s) >= 0) {
+			if (out && n < max)
+				out[n] = r;
+			n++;
+		}
+	}
+	return n;
+}
+
+int
+session_at_cap(const struct session *s)
+{
+	return session_games(s, NULL, 0) >= session_games_max(s);
+}
+
 int
 session_busy(const struct session *s)
 {
-	if (s->seek || session_game(s))
+	if (s->seek)
 		return 1;
 	for (int i = 0; i < s->nrooms; i++)
 		if (room_status(s->rooms[i]) == GAME_WAITING && room_seat_of(s->rooms[i], s) >= 0)
 			return 1;
-	return session_starting(s) != NULL;
+	return session_at_cap(s);
 }
 
 struct room *
@@ -289,17 +319,26 @@ session_in_room(const struct session *s, const struct room *r)
 	return 0;
 }
 
+/* The rooms s may be in: a person's SESSION_MAX_ROOMS, a bot account's
+ * as many more as the games it may play beyond one. */
+static int
+rooms_max(const struct session *s)
+{
+	return SESSION_MAX_ROOMS - 1 + session_games_max(s);
+}
+
 int
 session_make_room(struct session *s)
 {
-	for (int i = 0; s->nrooms >= SESSION_MAX_ROOMS && i < s->nrooms; i++) {
+	int max = rooms_max(s);
+	for (int i = 0; s->nrooms >= max && i < s->nrooms; i++) {
 		struct room *r = s->rooms[i];
 		if (room_seat_of(r, s) < 0 || room_status(r) == GAME_OVER) {
 			room_leave(r, s);
 			return 0;
 		}
 	}
-	return s->nrooms < SESSION_MAX_ROOMS ? 0 : -1;
+	return s->nrooms < max ? 0 : -1;
 }
 
 void
@@ -309,7 +348,7 @@ session_add_room(struct session *s, struct room *r)
 		return;
 	session_make_room(s);
 	/* a seat the list cannot hold would outlive the session: never */
-	if (s->nrooms < SESSION_MAX_ROOMS)
+	if (s->nrooms < SESSION_ROOMS_CAP)
 		s->rooms[s->nrooms++] = r;
 	else
 		log_error(&s->srv->log, "session %s: room list full", s->name);
@@ -415,7 +454,7 @@ session_disconnected(struct session *s)
 		if (!holds && s->kind == SESSION_GUEST && count_away(s, COUNT_NAME))
 			hold_name(s);
 	}
-	struct room *rooms[SESSION_MAX_ROOMS];
+	struct room *rooms[SESSION_ROOMS_CAP];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
 	for (int i = 0; i < n; i++)
@@ -430,7 +469,7 @@ session_back(struct session *s)
 	count_away(s, COUNT_NONE);
 	if (s->hold)
 		evtimer_del(s->hold);
-	struct room *rooms[SESSION_MAX_ROOMS];
+	struct room *rooms[SESSION_ROOMS_CAP];
 	int n = s->nrooms;
 	memcpy(rooms, s->rooms, sizeof rooms);
 	for (int i = 0; i < n; i++)
@@ -685,7 +724,21 @@ member_awaited(const struct session *s)
 static int
 member_full(const struct session *s)
 {
-	return s->nrooms >= SESSION_MAX_ROOMS;
+	return s->nrooms >= rooms_max(s);
+}
+
+/* Its unfinished game when it may start no other (a person's one, a bot
+ * account's last below bot-max-games): a rematch would be one more. */
+static struct room *
+member_game(const struct session *s)
+{
+	return session_at_cap(s) ? session_game(s) : NULL;
+}
+
+static int
+member_bot(const struct session *s)
+{
+	return session_is_bot(s);
 }
 
 const struct room_members session_members = {
@@ -693,7 +746,8 @@ const struct room_members session_members = {
 	.left = session_del_room,
 	.deliver = session_deliver,
 	.idle = session_check,
-	.game = session_game,
+	.game = member_game,
+	.bot = member_bot,
 	.name = member_name,
 	.player = member_player,
 	.seeking = member_seeking,

@@ -19,7 +19,17 @@ struct room;
 struct seek;
 struct store;
 
-enum { SESSION_MAX_ROOMS = 8, SESSION_TOKEN_LEN = 32, SESSION_LIFETIME_S = 7 * 86400 };
+/* SESSION_MAX_ROOMS: the rooms a person is in, seated or watching; a bot
+ * account is in as many more as it may play games beyond one
+ * (bot-max-games, at most SESSION_BOT_GAMES_MAX), its list as long as
+ * SESSION_ROOMS_CAP. */
+enum {
+	SESSION_MAX_ROOMS = 8,
+	SESSION_BOT_GAMES_MAX = 64, /* config.h's CONFIG_BOT_GAMES_MAX */
+	SESSION_ROOMS_CAP = SESSION_MAX_ROOMS - 1 + SESSION_BOT_GAMES_MAX,
+	SESSION_TOKEN_LEN = 32,
+	SESSION_LIFETIME_S = 7 * 86400
+};
 
 enum session_kind { SESSION_GUEST, SESSION_ACCOUNT, SESSION_BOT };
 
@@ -33,10 +43,11 @@ struct session {
 	enum session_kind kind;
 	struct conn *conn;                     /* NULL while disconnected (and for bots) */
 	struct sink *sink;                     /* where its rooms' events go; NULL: nowhere now */
-	struct room *rooms[SESSION_MAX_ROOMS]; /* seated or watching */
+	struct room *rooms[SESSION_ROOMS_CAP]; /* seated or watching */
 	int nrooms;
 	struct seek *seek;
 	int bot_level; /* 1..10: a server bot, no connection */
+	int botacct;   /* a bot account (PROTOCOL.md 5.22): several games at once */
 	/* a seat handed to a player who comes with a token (session_await):
 	 * the SHA-256 (hex) of that token; token is "" until then. Only
 	 * session.c writes it. */
@@ -98,13 +109,28 @@ struct session *session_bot(struct server *srv, int level, struct sink *sink);
  * its own lines, or through none (c NULL); unit: where c comes from, by
  * the caps' unit (NULL: as before), which its sessions away count by. */
 void session_attach(struct session *s, struct conn *c, struct sink *k, const struct cidr *unit);
-/* Seeking, or seated at a game that is waiting, starting, in its opening or playing:
- * one game at a time. */
+/* Whether s is a bot: the server's own, or a bot account. */
+static inline int
+session_is_bot(const struct session *s)
+{
+	return s->bot_level > 0 || s->botacct;
+}
+/* The unfinished games s may be seated at at once: a bot account's
+ * bot-max-games, anyone else's one. */
+int session_games_max(const struct session *s);
+/* The rooms s is seated at whose game is unfinished or whose start is
+ * being stored (out may be NULL; at most max into it): how many. */
+int session_games(const struct session *s, struct room **out, int max);
+/* Whether s may start no other game: session_games_max of them already. */
+int session_at_cap(const struct session *s);
+/* Seeking, waiting in its own private room, or seated at as many games
+ * (waiting, starting, in their opening or playing) as it may play at once:
+ * one for a person, bot-max-games for a bot account. */
 int session_busy(const struct session *s);
 /* The room s is seated in whose next game's start is being stored (its
  * row in flight at the store thread), or NULL. */
 struct room *session_starting(const struct session *s);
-/* The unfinished game s is seated in, or NULL. */
+/* An unfinished game s is seated in (the first of a bot account's), or NULL. */
 struct room *session_game(const struct session *s);
 /* For fair play: the id of the unfinished game s is seated in, here, or
  * of the room on another node its seat was sent to (session_moved); NULL

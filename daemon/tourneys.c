@@ -778,12 +778,12 @@ started(void *arg, struct room *r, game_err_t e)
 }
 
 /* The person of player p when it can play now: connected, at no other
- * game; NULL otherwise. */
+ * game (a bot account: below its bot-max-games); NULL otherwise. */
 static struct session *
 person_here(struct tourney *t, int p)
 {
 	struct session *s = session_by_name(t->ts->srv, t->pl[p].row.name);
-	if (!s || !s->conn || s->kind == SESSION_BOT || session_game(s) || session_starting(s))
+	if (!s || !s->conn || s->kind == SESSION_BOT || session_at_cap(s))
 		return NULL;
 	return s;
 }

@@ -1319,8 +1319,8 @@ got_tseat(struct clobby *lb, const char *node, uint32_t ref, const char *name)
 	struct server *srv = lb->srv;
 	struct session *s = session_by_name(srv, name);
 	char digest[AUTH_DIGEST_LEN + 1];
-	if (!s || !s->conn || s->kind == SESSION_BOT || session_awaited(s) || session_game(s) ||
-	    session_starting(s) || !clobby_on(lb) || admin_draining(srv->admin)) {
+	if (!s || !s->conn || s->kind == SESSION_BOT || session_awaited(s) || session_at_cap(s) ||
+	    !clobby_on(lb) || admin_draining(srv->admin)) {
 		say(lb, node, "tseatno %u", ref);
 		return;
 	}
@@ -1358,8 +1358,7 @@ static void
 got_tmoved(struct clobby *lb, const char *node, const char *name, const char *room)
 {
 	struct session *s = session_by_name(lb->srv, name);
-	if (s && s->conn && !session_game(s) && !session_starting(s) &&
-	    send_moved(lb, s, node, room) == 0)
+	if (s && s->conn && !session_at_cap(s) && send_moved(lb, s, node, room) == 0)
 		return;
 	log_info(&lb->srv->log, "cluster: %s is not here for its tournament game %s of node %s",
 	    name, room, node);
