@@ -159,9 +159,11 @@ TESTS += $(O)/tests/daemon/test_ctl
 # refusals, the marks (= BOT, * KINDS, = KINDS), a bot account's two games
 # at once through a restart, a revoke.
 $(O)/tests/daemon/test_botaccounts.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
-    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"' \
+    -DGOMOKU_BOT='"$(BINDIR)/gomoku-bot"' -DPBRAIN='"$(BINDIR)/pbrain-gomoku"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_botaccounts
-$(O)/tests/daemon/test_botaccounts: | $(BINDIR)/gomokuctl
+$(O)/tests/daemon/test_botaccounts: | $(BINDIR)/gomokuctl $(BINDIR)/gomoku-bot \
+    $(BINDIR)/pbrain-gomoku
 
 TESTS += $(O)/tests/daemon/test_botaccounts
 

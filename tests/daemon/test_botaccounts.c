@@ -11,7 +11,9 @@
  * one), gomokud restarted with both games under way (both * SEATED at the
  * bot's LOGIN, the snapshots' kinds read again from the store), both
  * played to their ends; and a revoke mid-game (* KICKED, the seat left to
- * the grace, a person again at its next LOGIN).
+ * the grace, a person again at its next LOGIN); last, gomoku-bot itself,
+ * logged in to a bot account with max-games 2, takes two people's
+ * challenges and plays both games at once.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -31,6 +33,25 @@
 #endif
 #ifndef GOMOKUCTL_BIN
 #define GOMOKUCTL_BIN "bin/gomokuctl"
+#endif
+#ifndef GOMOKU_BOT
+#define GOMOKU_BOT "bin/gomoku-bot"
+#endif
+#ifndef PBRAIN
+#define PBRAIN "bin/pbrain-gomoku"
+#endif
+
+/* The brain's address-space limit: none under a sanitizer, whose shadow
+ * memory would not fit any (as tests/bot/test_gomoku_bot.c). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BRAIN_MEMORY 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define BRAIN_MEMORY 0
+#endif
+#endif
+#ifndef BRAIN_MEMORY
+#define BRAIN_MEMORY 512
 #endif
 
 static struct daemon d;
@@ -464,6 +485,77 @@ test_revoke(void)
 	ok("after the revoke: a person (one game, no mark), its unused token void");
 }
 
+/* gomoku-bot (bot/) as a bot account: its one connection takes two
+ * challenges and plays both games at once, with pbrain-gomoku. */
+static void
+test_gomoku_bot(void)
+{
+	char tok[80], line[160], path[200], logp[200];
+	struct tc *robo = tc_account(d.port, "robo", "robo-pass-1");
+	REQUIRE(robo, "robo's account");
+	REQUIRE(bot_token("robo", tok) == 0, "bot token robo: %s%s", out, err);
+	snprintf(line, sizeof line, "BOTUPGRADE %s", tok);
+	REQUIRE(says(robo, line, "OK BOTUPGRADE robo"), "robo a bot");
+	tc_close(robo);
+	snprintf(path, sizeof path, "%s/bot.conf", dir);
+	snprintf(logp, sizeof logp, "%s/bot.log", dir);
+	FILE *f = fopen(path, "w");
+	REQUIRE(f, "bot.conf");
+	fprintf(f,
+	    "server 127.0.0.1:%d\nca %s/state/cert.pem\nname robo\npassword robo-pass-1\n"
+	    "state-file %s/bot.token\nbrain %s\nbrain-memory %d\nturn-ms 300\n"
+	    "rules freestyle\nsizes 15\nmax-games 2\n",
+	    d.port, dir, dir, PBRAIN, BRAIN_MEMORY);
+	fclose(f);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(logp, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd >= 0)
+			dup2(fd, 2);
+		execl(GOMOKU_BOT, GOMOKU_BOT, "-v", "-c", path, (char *)NULL);
+		_exit(127);
+	}
+	REQUIRE(pid > 0, "fork");
+	tc_child(pid);
+	/* logged in when WHO lists it */
+	int lines = 0, marked = 0;
+	for (int i = 0; i < 100 && !lines; i++) {
+		usleep(100 * 1000);
+		who_of(carol, "robo", &lines, &marked);
+	}
+	CHECK(lines == 1 && marked, "gomoku-bot online as a bot: %d, %d", lines, marked);
+	/* two people challenge it as white: the bot opens both games */
+	struct tc *p[2] = { alice, bob };
+	char rooms[2][24] = { "", "" };
+	for (int i = 0; i < 2; i++) {
+		tc_send(p[i], "#g CHALLENGE robo freestyle 15 none white casual none");
+		CHECK(tc_expect(p[i], "OK #g CHALLENGE ", LINE_MS), "challenge %d", i);
+		const char *l = tc_expect(p[i], "* START ", LINE_MS);
+		CHECK(l && sscanf(l, "* START %23s", rooms[i]) == 1, "game %d started", i);
+		l = tc_expect(p[i], "* KINDS ", LINE_MS);
+		CHECK(l && strstr(l, " robo bot "), "robo a bot in * KINDS: %s", l ? l : "-");
+	}
+	CHECK(who_of(carol, "robo", &lines, &marked) && lines == 2 && marked,
+	    "WHO: robo in two games (%d lines)", lines);
+	for (int i = 0; i < 2; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "* MOVE %s ", rooms[i]);
+		const char *l = tc_expect(p[i], want, 20000);
+		CHECK(l && strstr(l, " black "), "the bot's first move in game %d: %s", i,
+		    l ? l : "(nothing)");
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(line, sizeof line, "#z RESIGN %s", rooms[i]);
+		CHECK(says(p[i], line, "OK #z RESIGN"), "resign %d", i);
+	}
+	kill(pid, SIGTERM);
+	int st = -1;
+	for (int i = 0; i < 100 && waitpid(pid, &st, WNOHANG) != pid; i++)
+		usleep(50 * 1000);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "gomoku-bot did not exit 0 on SIGTERM");
+	ok("gomoku-bot logged in to a bot account plays two people's games at once");
+}
+
 int
 main(void)
 {
@@ -496,6 +588,8 @@ main(void)
 		test_restart_and_ends();
 	if (!failures)
 		test_revoke();
+	if (!failures)
+		test_gomoku_bot();
 	if (daemon_stop(&d, SIGTERM, 5000) != 0) {
 		printf("FAIL: gomokud did not exit cleanly\n");
 		failures++;
