@@ -287,7 +287,8 @@ session_busy(const struct session *s)
 struct room *
 session_starting(const struct session *s)
 {
-	for (int i = 0; i < s->nrooms; i++)
+	/* the last one: a bot account's newest start, which its request waits for */
+	for (int i = s->nrooms; i-- > 0;)
 		if (room_busy(s->rooms[i]) && !room_unfinished(s->rooms[i]) &&
 		    room_seat_of(s->rooms[i], s) >= 0)
 			return s->rooms[i];
@@ -591,7 +592,10 @@ session_info(const struct session *s, const struct room *in, proto_msg_t *r)
 {
 	proto_init(r, PD_USER, NULL);
 	snprintf(r->user, sizeof r->user, "%s", s->name);
-	const struct room *g = session_game(s), *w;
+	/* WHO <room> of a bot account's seat there: that game, of its several */
+	const struct room *w, *g = session_game(s);
+	if (in && room_unfinished(in) && room_seat_of(in, s) >= 0)
+		g = in;
 	if (g) {
 		r->ustate = USER_PLAYING;
 		snprintf(r->room, sizeof r->room, "%s", room_private(g) ? "" : room_id(g));

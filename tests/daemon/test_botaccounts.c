@@ -299,7 +299,21 @@ test_marks_and_two_games(void)
 	    "a third game past bot-max-games 2");
 	CHECK(who_of(carol, "rapfi", &lines, &marked) && lines == 2 && marked,
 	    "WHO of a bot in two games: %d lines, marked %d", lines, marked);
-	char line[64];
+	/* WHO <room>: the bot's line names that game, of its two */
+	char line[64], want[64];
+	for (int i = 0; i < 2; i++) {
+		const char *r = i ? room2 : room1;
+		snprintf(line, sizeof line, "#x WHO %s", r);
+		snprintf(want, sizeof want, "= USER rapfi playing %s", r);
+		tc_send(carol, "%s", line);
+		int bot = 0, seen = 0;
+		for (; (l = tc_read(carol, LINE_MS)) && strncmp(l, "OK #x WHO", 9) != 0;) {
+			if (strcmp(l, want) == 0)
+				seen = bot;
+			bot = strcmp(l, "= BOT rapfi") == 0;
+		}
+		CHECK(seen, "WHO %s: the bot's line, marked, names the room", r);
+	}
 	snprintf(line, sizeof line, "#k STATE %s", room1);
 	tc_send(alice, "%s", line);
 	int kinds = 0;
