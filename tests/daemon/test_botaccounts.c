@@ -10,7 +10,8 @@
  * against two people (bot-max-games 2: a third is 445, a person stays at
  * one), gomokud restarted with both games under way (both * SEATED at the
  * bot's LOGIN, the snapshots' kinds read again from the store), both
- * played to their ends; and a revoke mid-game (* KICKED, the seat left to
+ * played to their ends; each of its games' grace and claim when its
+ * connection drops; and a revoke mid-game (* KICKED, the seat left to
  * the grace, a person again at its next LOGIN); last, gomoku-bot itself,
  * logged in to a bot account with max-games 2, takes two people's
  * challenges and plays both games at once.
@@ -459,6 +460,50 @@ test_restart_and_ends(void)
 	ok("both games played to their ends (black's five), the bot free again");
 }
 
+/* Each game of a bot has its own grace and claim: the bot's connection
+ * drops while it plays two (grace 1 s from a reload), both rooms see it
+ * gone, and each opponent claims after the grace. */
+static void
+test_grace_and_claims(void)
+{
+	char path[200], want[64], line[64];
+	snprintf(path, sizeof path, "%s/gomokud.conf", d.dir);
+	FILE *f = fopen(path, "a");
+	REQUIRE(f, "the daemon's config");
+	fprintf(f, "grace 1\n");
+	fclose(f);
+	REQUIRE(ctl("reload", NULL) == 0, "reload: %s", err);
+	REQUIRE(game_with(alice, rapfi, "bot", room1) == 0, "alice's game");
+	REQUIRE(game_with(bob, rapfi, "bot", room2) == 0, "bob's game");
+	tc_close(rapfi);
+	struct tc *p[2] = { alice, bob };
+	const char *rooms[2] = { room1, room2 };
+	for (int i = 0; i < 2; i++) {
+		snprintf(want, sizeof want, "* PRESENCE %s ", rooms[i]);
+		const char *l = tc_expect(p[i], want, LINE_MS);
+		CHECK(l && strstr(l, " rapfi gone 1000"), "the bot gone from %s: %s", rooms[i],
+		    l ? l : "(nothing)");
+		snprintf(line, sizeof line, "#q CLAIM %s", rooms[i]);
+		CHECK(says(p[i], line, "ERR #q 447 cannot-claim"), "a claim within the grace");
+	}
+	usleep(1300 * 1000);
+	for (int i = 0; i < 2; i++) {
+		snprintf(line, sizeof line, "#q CLAIM %s", rooms[i]);
+		tc_send(p[i], "%s", line);
+		snprintf(want, sizeof want, "* OVER %s ", rooms[i]);
+		const char *l = tc_expect(p[i], want, LINE_MS);
+		CHECK(l && strstr(l, " black abandoned "), "the claim's end: %s", l ? l : "-");
+		CHECK(tc_expect(p[i], "OK #q CLAIM ", LINE_MS), "claim answered");
+	}
+	rapfi = tc_open(d.port, 1);
+	REQUIRE(rapfi, "connect");
+	snprintf(rapfi->name, sizeof rapfi->name, "rapfi");
+	tc_send(rapfi, "LOGIN rapfi secret99");
+	const char *l = tc_read(rapfi, LINE_MS);
+	CHECK(l && strncmp(l, "OK LOGIN rapfi ", 15) == 0, "back with no seat: %s", l ? l : "-");
+	ok("a bot's two games: each room sees it gone, each opponent claims after its grace");
+}
+
 static void
 test_revoke(void)
 {
@@ -600,6 +645,8 @@ main(void)
 		test_marks_and_two_games();
 	if (!failures)
 		test_restart_and_ends();
+	if (!failures)
+		test_grace_and_claims();
 	if (!failures)
 		test_revoke();
 	if (!failures)
