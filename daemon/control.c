@@ -174,7 +174,7 @@ kind_name(const struct server *srv, const struct session *s)
 		return "bot";
 	if (s->kind == SESSION_GUEST)
 		return "guest";
-	return admin_is(srv->admin, s) ? "admin" : "account";
+	return admin_is(srv->admin, s) ? "admin" : s->botacct ? "bot-account" : "account";
 }
 
 static void
@@ -194,8 +194,9 @@ do_who(struct ctlconn *cc, int argc, char **argv, const char *rest)
 		    : !in                     ? "idle"
 		    : room_seat_of(in, s) < 0 ? "watching"
 					      : "seated";
-		out(cc, "= %s %s %s %s %s", s->name, kind_name(srv, s), state,
-		    in ? room_id(in) : "-",
+		int games = session_games(s, NULL, 0);
+		out(cc, "= %s %s %s %s%s %s", s->name, kind_name(srv, s), state,
+		    in ? room_id(in) : "-", games > 1 ? "+" : "",
 		    s->conn            ? s->conn->peer
 			: s->bot_level ? "-"
 				       : "away");

@@ -323,6 +323,9 @@ test_marks_and_two_games(void)
 			kinds = strstr(l, " alice human rapfi bot") != NULL;
 	CHECK(kinds, "= KINDS in the snapshot");
 	CHECK(ctl("bot", "list", NULL) == 0 && strstr(out, " games 2"), "bot list: %s", out);
+	const char *w = ctl("who", NULL) == 0 ? strstr(out, "rapfi bot-account playing r") : NULL;
+	const char *plus = w ? strchr(w, '+') : NULL, *eol = w ? strchr(w, '\n') : NULL;
+	CHECK(plus && eol && plus < eol, "gomokuctl who: %s", out);
 	/* a person stays at one game: carol, free, challenges alice, seated */
 	CHECK(says(carol, "CHALLENGE alice freestyle 15 none black casual none", "ERR 445 busy"),
 	    "a person seated");
