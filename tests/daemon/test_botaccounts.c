@@ -331,6 +331,28 @@ test_marks_and_two_games(void)
 	    "a person seated");
 	ok("a bot account in two games at once (* KINDS, = KINDS, two WHO lines); a third 445");
 
+	/* RESUME <token> - 0 on a second connection takes the session over
+	 * and names both games */
+	struct tc *r2 = tc_open(d.port, 1);
+	REQUIRE(r2, "connect");
+	snprintf(r2->name, sizeof r2->name, "rapfi");
+	snprintf(r2->token, sizeof r2->token, "%s", rapfi->token);
+	tc_send(r2, "RESUME %s - 0", rapfi->token);
+	int seated = 0;
+	for (; (l = tc_read(r2, LINE_MS)) != NULL;) {
+		char r[24];
+		if (sscanf(l, "* SEATED %23s", r) == 1)
+			seated |= (strcmp(r, room1) == 0) | (strcmp(r, room2) == 0) << 1;
+		if (strncmp(l, "OK RESUME", 9) == 0 || strncmp(l, "ERR ", 4) == 0)
+			break;
+	}
+	CHECK(l && strcmp(l, "OK RESUME - 0") == 0 && seated == 3,
+	    "RESUME - 0: both games * SEATED (%d), then %s", seated, l ? l : "(nothing)");
+	CHECK(tc_expect(rapfi, "* BYE takeover", LINE_MS), "the old connection told");
+	tc_close(rapfi);
+	rapfi = r2;
+	ok("RESUME <token> - 0 of a bot account: * SEATED for each game, the session taken over");
+
 	/* the server's own bots are marked as bots too */
 	tc_send(carol, "#b BOT play 1 freestyle 15 none black none");
 	char broom[24] = "";
