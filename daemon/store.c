@@ -296,9 +296,12 @@ store_bot_upgrade(store_t *s, const char *digest, const char *name, int64_t now)
 		auth_name_key(owner, a);
 		auth_name_key(name, b);
 		/* used up all the same: a token shown to another account has leaked */
+		int64_t since = 0;
 		if (expires <= now || strcmp(a, b) != 0)
 			rc = STORE_NOT_FOUND;
-		else if ((rc = CALL(s, user_bot_set, name, now)) > 0)
+		else if ((rc = CALL(s, user_bot, name, &since)) == 0 && since == 0)
+			rc = CALL(s, user_bot_set, name, now); /* a bot already keeps its since */
+		if (rc > 0)
 			rc = STORE_NOT_FOUND;
 	}
 	if (rc < 0) {

@@ -149,7 +149,7 @@ int store_bot_token_put(
     store_t *s, const char *digest, const char *name, int64_t created, int64_t expires);
 /* BOTUPGRADE, in one transaction: the token of digest is used up whoever
  * presents it; when it had not expired at now and was issued for name
- * (any case), name is a bot from now. 0, or STORE_NOT_FOUND (no such
+ * (any case), name is a bot from now (a bot already: since as it was). 0, or STORE_NOT_FOUND (no such
  * token, expired, or another account's: nothing marked), or -1. */
 int store_bot_upgrade(store_t *s, const char *digest, const char *name, int64_t now);
 /* The mark taken away and every unused bot token of name dropped, in one

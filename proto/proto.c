@@ -457,7 +457,6 @@ static const struct {
 	{ ERR_NO_TOURNEY, "no-tourney" },
 	{ ERR_TOURNEY_CLOSED, "tourney-closed" },
 	{ ERR_NOT_ELIGIBLE, "not-eligible" },
-	{ ERR_ALREADY_BOT, "already-bot" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },

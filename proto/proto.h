@@ -401,7 +401,6 @@ typedef enum {
 	ERR_NO_TOURNEY = 457,     /* no tournament of that id */
 	ERR_TOURNEY_CLOSED = 458, /* not now: started, over, full, or not yet running */
 	ERR_NOT_ELIGIBLE = 459,   /* that tournament is not open to you (a guest, a bot, ...) */
-	ERR_ALREADY_BOT = 460,    /* BOTUPGRADE of an account that is a bot already */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */

@@ -4,7 +4,8 @@
  * tokens issued, used and revoked (`gomokuctl bot token|revoke|list`);
  * every refusal of BOTUPGRADE (a guest's 417, a wrong token's and another
  * account's 413, counted as failed logins for the address until 407, a
- * seeking or seated account's 445, a bot's 460); the marks (= BOT in WHO
+ * seeking or seated account's 445), a bot's own BOTUPGRADE spending a
+ * good token with no change; the marks (= BOT in WHO
  * and STATS, * KINDS after * START and * RATINGS, = KINDS in a snapshot,
  * the server's own bots too); a bot account playing two games at once
  * against two people (bot-max-games 2: a third is 445, a person stays at
@@ -58,7 +59,7 @@
 static struct daemon d;
 static char dir[128], conf[400], sock[240], outp[240], errp[240];
 static char out[1 << 14], err[4096];
-static char tok_rapfi[80], tok_rapfi2[80], tok_alice[80];
+static char tok_rapfi[80], tok_rapfi2[80], tok_rapfi3[80], tok_alice[80];
 static struct tc *rapfi, *alice, *bob, *carol;
 
 static void
@@ -235,14 +236,19 @@ test_tokens_and_refusals(void)
 
 	snprintf(line, sizeof line, "BOTUPGRADE %s", tok_rapfi);
 	CHECK(says(rapfi, line, "OK BOTUPGRADE rapfi"), "the upgrade");
-	snprintf(line, sizeof line, "BOTUPGRADE %s", tok_rapfi2);
-	CHECK(says(rapfi, line, "ERR 460 already-bot"), "a bot's BOTUPGRADE");
-	snprintf(line, sizeof line, "BOTUPGRADE %s", tok_rapfi);
-	CHECK(says(bob, line, "ERR 413 bad-credentials"), "a used token");
 	CHECK(ctl("bot", "list", NULL) == 0 && strstr(out, "rapfi since ") &&
 		strstr(out, " games 0") && strstr(out, "1 bot account"),
 	    "bot list: %s%s", out, err);
-	ok("BOTUPGRADE with rapfi's token: OK once, 413 again, 460 for a bot; bot list names it");
+	static char since[sizeof out];
+	snprintf(since, sizeof since, "%s", out);
+	snprintf(line, sizeof line, "BOTUPGRADE %s", tok_rapfi);
+	CHECK(says(rapfi, line, "ERR 413 bad-credentials"), "a used token");
+	/* a bot's own second token: OK, spent, the mark as it was */
+	snprintf(line, sizeof line, "BOTUPGRADE %s", tok_rapfi2);
+	CHECK(says(rapfi, line, "OK BOTUPGRADE rapfi"), "a bot's BOTUPGRADE");
+	CHECK(says(rapfi, line, "ERR 413 bad-credentials"), "its token spent");
+	CHECK(ctl("bot", "list", NULL) == 0 && strcmp(out, since) == 0, "bot list: %s", out);
+	ok("BOTUPGRADE with rapfi's token: OK once, 413 again; a bot's own spends one, no change");
 
 	/* 413s count as failed logins for the address, as AUTH's: from
 	 * 127.0.0.2, 20 of them, then 407, also for LOGIN from there */
@@ -533,6 +539,7 @@ static void
 test_revoke(void)
 {
 	REQUIRE(game_with(alice, rapfi, "bot", room1) == 0, "a game before the revoke");
+	REQUIRE(bot_token("rapfi", tok_rapfi3) == 0, "a token left unused: %s%s", out, err);
 	CHECK(ctl("bot", "revoke", "nobody", NULL) == 1 && strstr(err, "no account"), "%s", err);
 	CHECK(ctl("bot", "revoke", "rapfi", NULL) == 0 && strstr(out, "no bot account") &&
 		strstr(out, "1 session ended"),
@@ -564,7 +571,7 @@ test_revoke(void)
 	char line[128];
 	snprintf(line, sizeof line, "RESIGN %s", room1);
 	CHECK(says(rapfi, line, "OK RESIGN"), "resign");
-	snprintf(line, sizeof line, "BOTUPGRADE %s", tok_rapfi2);
+	snprintf(line, sizeof line, "BOTUPGRADE %s", tok_rapfi3);
 	CHECK(says(rapfi, line, "ERR 413 bad-credentials"), "its unused token voided");
 	ok("after the revoke: a person (one game, no mark), its unused token void");
 }

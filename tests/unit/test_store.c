@@ -1346,6 +1346,12 @@ test_bot_accounts(void **state)
 	assert_int_equal(store_user_bot(s, "rapfi", &since), 0);
 	assert_true(since == 3001);
 	assert_int_equal(store_bot_upgrade(s, "t5", "rapfi", 3002), STORE_NOT_FOUND);
+	/* a bot's own good token: spent, the mark's time kept */
+	assert_int_equal(store_bot_token_put(s, "t7", "rapfi", 3000, 9000), 0);
+	assert_int_equal(store_bot_upgrade(s, "t7", "rapfi", 3500), 0);
+	assert_int_equal(store_user_bot(s, "rapfi", &since), 0);
+	assert_true(since == 3001);
+	assert_int_equal(store_bot_upgrade(s, "t7", "rapfi", 3501), STORE_NOT_FOUND);
 	assert_int_equal(store_bots(s, bot_seen, &l), 1);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.names[0], "Rapfi");
