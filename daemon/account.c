@@ -949,7 +949,8 @@ account_botupgrade(struct conn *c, const proto_msg_t *m, const char **why)
 		*why = "too many failed logins; wait a few minutes";
 		return ERR_RATE;
 	}
-	if (s->seek || session_games(s, NULL, 0) > 0 || session_waiting(s)) {
+	/* a bot's own changes nothing: it may come at any time */
+	if (!s->botacct && (s->seek || session_games(s, NULL, 0) > 0 || session_waiting(s))) {
 		*why = "a person becomes a bot between games: finish, CANCEL or LEAVE first";
 		return ERR_BUSY;
 	}

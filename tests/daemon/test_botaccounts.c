@@ -302,6 +302,10 @@ test_marks_and_two_games(void)
 	REQUIRE(game_with(alice, rapfi, "bot", room1) == 0, "alice's game");
 	REQUIRE(game_with(bob, rapfi, "bot", room2) == 0, "bob's game");
 	CHECK(strcmp(room1, room2) != 0, "one room for two games");
+	char tok[80], up[120];
+	REQUIRE(bot_token("rapfi", tok) == 0, "another token: %s%s", out, err);
+	snprintf(up, sizeof up, "BOTUPGRADE %s", tok);
+	CHECK(says(rapfi, up, "OK BOTUPGRADE rapfi"), "a bot's own BOTUPGRADE while it plays");
 	CHECK(says(carol, "CHALLENGE rapfi freestyle 15 none black casual none", "ERR 445 busy"),
 	    "a third game past bot-max-games 2");
 	CHECK(who_of(carol, "rapfi", &lines, &marked) && lines == 2 && marked,
