@@ -16,6 +16,7 @@
 #include "daemon/metrics.h"
 #include "daemon/room.h"
 #include "daemon/core.h"
+#include "daemon/hosted.h"
 #include "daemon/session.h"
 #include "daemon/sink.h"
 
@@ -47,10 +48,15 @@ struct botgame {
 	int eval;         /* the last search's score, the bot's view */
 	int64_t asked_ms; /* when an opening job went (its time for the metrics) */
 	int lost_said;    /* a lost remote search is logged, once a move */
+	uint64_t howner;  /* a hosted engine's game (hosted.h), 0: none asked yet */
 };
+
+/* A hosted engine's move in flight stands in bg->job as this. */
+#define HOSTED_JOB (-1)
 
 struct botplay {
 	struct server *srv;
+	hosted_t *hosted; /* the config's engines, NULL: none */
 	bots_t *pool;
 	int workers;
 	TAILQ_HEAD(, botgame) games;
@@ -74,6 +80,14 @@ bot_drop(struct sink *k)
 
 static const struct sink_ops bot_sink = { bot_deliver, bot_say, bot_drop };
 
+static void
+on_hosted_failure(uint64_t owner, const char *why, void *arg)
+{
+	struct botplay *bp = arg;
+	log_warn(&bp->srv->log, "hosted engine's game %llu: %s (restarted)",
+	    (unsigned long long)owner, why);
+}
+
 struct botplay *
 botplay_new(struct server *srv)
 {
@@ -96,6 +110,25 @@ botplay_new(struct server *srv)
 	bp->srv = srv;
 	bp->workers = threads;
 	TAILQ_INIT(&bp->games);
+	if (c->nengines > 0) {
+		struct hosted_engine e[CONFIG_MAX_ENGINES];
+		char lines[CONFIG_MAX_ENGINES][sizeof c->engines[0]], err[200];
+		for (int i = 0; i < c->nengines; i++) {
+			strcpy(lines[i], c->engines[i]);
+			if (config_engine(lines[i], &e[i], err, sizeof err) !=
+			    0) /* checked at load */
+				e[i].argv[0] = NULL;
+		}
+		bp->hosted = hosted_new(
+		    srv->base, e, c->nengines, c->engine_games, err, sizeof err);
+		if (!bp->hosted)
+			log_error(&srv->log, "hosted engines: %s", err);
+		else
+			hosted_set_log(bp->hosted, on_hosted_failure, bp);
+		if (bp->hosted)
+			log_info(&srv->log, "hosted engines: %d, %d games at once", c->nengines,
+			    c->engine_games);
+	}
 	if (threads == 0)
 		log_info(&srv->log, "bots: no workers here; the cluster's nodes search");
 	else
@@ -108,7 +141,9 @@ botplay_new(struct server *srv)
 static void
 botgame_free(struct botgame *bg)
 {
-	if (bg->job)
+	if (bg->howner)
+		hosted_end(bg->bp->hosted, bg->howner);
+	else if (bg->job && bg->job != HOSTED_JOB)
 		bots_cancel(bg->bp->pool, bg->job);
 	if (bg->ev)
 		event_free(bg->ev);
@@ -128,6 +163,7 @@ botplay_free(struct botplay *bp)
 		bg->job = 0;
 		botgame_free(bg);
 	}
+	hosted_free(bp->hosted);
 	free(bp);
 }
 
@@ -325,10 +361,67 @@ start_opening(struct botgame *bg, int seat, const opening_t *o)
 	bg->asked_ms = clock_now_ms();
 }
 
+/* A hosted engine's move: played as the pool's would be, or its forfeit. */
+static void
+on_hosted(uint64_t owner, int status, move_t m, const char *why, void *arg)
+{
+	struct botgame *bg = arg;
+	struct room *r = bg->room;
+	struct room_act act;
+	char mv[PROTO_MOVE_MAX + 1];
+
+	(void)owner;
+	bg->job = 0;
+	if (room_busy(r) || room_actor(r) != my_seat(bg) || state_key(r) != bg->key) {
+		poke(bg);
+		return;
+	}
+	if (status != 0) {
+		log_warn(
+		    &bg->bp->srv->log, "room %s: %s forfeits: %s", room_id(r), bg->bot->name, why);
+		bot_resigns(bg, why);
+		return;
+	}
+	notation_format(m, room_spec(r)->size, mv);
+	game_err_t e = room_move(r, bg->bot, mv, NULL, &act);
+	if (e != GERR_OK && e != GERR_PENDING && !store_refused(bg, e))
+		bot_resigns(bg, act.why ? act.why : "move refused");
+}
+
+/* A hosted engine's brain is asked, with the time its clock allows. */
+static void
+start_hosted(struct botgame *bg, int seat)
+{
+	const struct room *r = bg->room;
+	const struct gamespec *g = room_spec(r);
+	const position_t *pos = room_position(r);
+	int left = g->tc_base > 0 ? (int)room_clock_left(r, seat) : 0;
+
+	bg->howner = room_num(r) * 2 + (uint64_t)seat;
+	int rc = hosted_move(bg->bp->hosted, bg->bot->bot_engine - 1, bg->howner, g->rule, g->size,
+	    seat == 0 ? STONE_BLACK : STONE_WHITE, pos->moves, pos->nmoves, left, g->tc_inc * 1000,
+	    on_hosted, bg);
+	if (rc == HOSTED_FULL) { /* every hosted game slot taken: wait */
+		struct timeval tv = { 0, BOT_RETRY_MS * 1000 };
+		event_add(bg->ev, &tv);
+		return;
+	}
+	if (rc != 0) {
+		bot_resigns(bg, "the engine cannot play this position");
+		return;
+	}
+	bg->job = HOSTED_JOB;
+	bg->key = state_key(r);
+}
+
 /* The search for the bot's move, with the time its clock allows. */
 static void
 start_search(struct botgame *bg, int seat)
 {
+	if (bg->bot->bot_engine) {
+		start_hosted(bg, seat);
+		return;
+	}
 	struct server *srv = bg->bp->srv;
 	const struct room *r = bg->room;
 	const struct gamespec *g = room_spec(r);
@@ -405,7 +498,10 @@ poke_cb(evutil_socket_t fd, short what, void *arg)
 	if (room_busy(r)) /* its commit's answer (an event, or botplay_refused) looks again */
 		return;
 	if (bg->job && (state_key(r) != bg->key || !room_unfinished(r))) {
-		bots_cancel(bg->bp->pool, bg->job);
+		if (bg->job == HOSTED_JOB) /* the brain goes; BOARD brings a new one up */
+			hosted_end(bg->bp->hosted, bg->howner);
+		else
+			bots_cancel(bg->bp->pool, bg->job);
 		bg->job = 0;
 	}
 	int seat = my_seat(bg);
@@ -456,6 +552,18 @@ bot_deliver(struct sink *k, struct room *r, const proto_msg_t *m, const char *li
 }
 
 /* The bot's state for its game; NULL when out of memory. */
+static struct botgame *botgame_new(struct botplay *bp);
+
+/* A bot session of a hosted engine (pick - BOTPLAY_ENGINE), NULL when
+ * out of memory. */
+static struct session *
+engine_bot(struct botplay *bp, int engine, struct botgame *bg)
+{
+	char name[PROTO_NAME_MAX + 1];
+	snprintf(name, sizeof name, "bot-%s", hosted_name(bp->hosted, engine));
+	return session_bot_engine(bp->srv, engine, name, &bg->sink);
+}
+
 static struct botgame *
 botgame_new(struct botplay *bp)
 {
@@ -478,7 +586,9 @@ static struct session *
 new_bot(struct botplay *bp, int level)
 {
 	struct botgame *bg = botgame_new(bp);
-	struct session *bot = bg ? session_bot(bp->srv, level, &bg->sink) : NULL;
+	struct session *bot = !bg     ? NULL
+	    : level >= BOTPLAY_ENGINE ? engine_bot(bp, level - BOTPLAY_ENGINE, bg)
+				      : session_bot(bp->srv, level, &bg->sink);
 
 	if (!bot) {
 		if (bg)
@@ -520,9 +630,37 @@ botplay_restored(struct botplay *bp, const char *name)
 	int level;
 	char tail;
 
+	if (bp && strncmp(name, "bot-", 4) == 0) { /* a hosted engine's */
+		int e = hosted_find(bp->hosted, name + 4);
+		return e >= 0 ? new_bot(bp, BOTPLAY_ENGINE + e) : NULL;
+	}
 	if (!bp || sscanf(name, "bot%d%c", &level, &tail) != 1 || level < 1 || level > 10)
 		return NULL;
 	return new_bot(bp, level);
+}
+
+int
+botplay_engine(const struct botplay *bp, const char *name)
+{
+	int e = bp ? hosted_find(bp->hosted, name) : -1;
+	return e < 0 ? -1 : BOTPLAY_ENGINE + e;
+}
+
+const char *
+botplay_engines(const struct botplay *bp, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; bp && i < hosted_count(bp->hosted); i++) {
+		int n = snprintf(
+		    buf + used, len - used, "%s%s", i ? "," : "", hosted_name(bp->hosted, i));
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)n;
+	}
+	return buf;
 }
 
 bots_t *
@@ -593,7 +731,7 @@ botplay_game(struct botplay *bp, struct session *s, const struct gamespec *g, in
 	struct gamespec casual = *g;
 
 	casual.rated = 0; /* games against bots are casual */
-	if (!pool_has_room(bp)) {
+	if (level < BOTPLAY_ENGINE && !pool_has_room(bp)) {
 		*why = "every bot is thinking; try again in a moment";
 		return GERR_SERVER_BUSY;
 	}
@@ -608,7 +746,7 @@ botplay_seat(struct botplay *bp, struct room *r, struct session *s, int level, c
 		*why = "only the free seat of your private room that is waiting";
 		return GERR_ROOM_FULL;
 	}
-	if (!pool_has_room(bp)) {
+	if (level < BOTPLAY_ENGINE && !pool_has_room(bp)) {
 		*why = "every bot is thinking; try again in a moment";
 		return GERR_SERVER_BUSY;
 	}

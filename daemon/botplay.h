@@ -10,6 +10,7 @@
 #ifndef GOMOKUD_BOTPLAY_H
 #define GOMOKUD_BOTPLAY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "daemon/game.h"
@@ -19,11 +20,19 @@ struct room;
 struct server;
 struct session;
 
+/* A bot's pick where a level goes: 1..10 a level of our engine, from
+ * BOTPLAY_ENGINE on one of the config's hosted engines (botplay_engine). */
+#define BOTPLAY_ENGINE 100
+
 /* The pool from the config; NULL (logged) when it cannot start. */
 struct botplay *botplay_new(struct server *srv);
 /* Stops every search and frees every bot's state. */
 void botplay_free(struct botplay *bp);
-/* A new game between s and a bot of level (casual): *room on success (and
+/* The pick of the hosted engine named name (hosted.h), or -1. */
+int botplay_engine(const struct botplay *bp, const char *name);
+/* The hosted engines' names, comma-separated, into buf ("" for none). */
+const char *botplay_engines(const struct botplay *bp, char *buf, size_t len);
+/* A new game between s and a bot of level (a pick, as above; casual): *room on success (and
  * on GERR_PENDING, its start being stored: room_pair); GERR_SERVER_BUSY
  * (with *why) when every bot is thinking. */
 game_err_t botplay_game(struct botplay *bp, struct session *s, const struct gamespec *g, int level,

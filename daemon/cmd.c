@@ -1252,6 +1252,25 @@ cmd_resume(struct conn *c, const proto_msg_t *m, struct room *rm, const char **w
 	return snapshot(c, m, rm);
 }
 
+/* BOT's level, or the hosted engine it names (PROTOCOL.md 5.10): the
+ * pick botplay takes, or -1 with why. */
+static int
+bot_pick(struct conn *c, const proto_msg_t *m, int opening, const char **why)
+{
+	if (!m->engine[0])
+		return (int)m->level;
+	int pick = botplay_engine(c->srv->botplay, m->engine);
+	if (pick < 0) {
+		*why = "no engine of that name here (the greeting's engines= lists them)";
+		return -1;
+	}
+	if (opening != 0) {
+		*why = "a hosted engine plays no opening rule: none only";
+		return -1;
+	}
+	return pick;
+}
+
 static int
 cmd_bot_play(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
 {
@@ -1263,11 +1282,14 @@ cmd_bot_play(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 		*why = "this server has no bots";
 		return ERR_UNAVAILABLE;
 	}
+	int pick = bot_pick(c, m, g.opening, why);
+	if (pick < 0)
+		return ERR_ARGUMENT;
 	if (session_make_room(c->sess)) {
 		*why = "in too many rooms";
 		return ERR_BUSY;
 	}
-	game_err_t e = botplay_game(c->srv->botplay, c->sess, &g, (int)m->level, &rm, why);
+	game_err_t e = botplay_game(c->srv->botplay, c->sess, &g, pick, &rm, why);
 	if (e == GERR_PENDING)
 		return wait_start(c, m, 0);
 	return e ? refused(e, NULL, why) : ok_room(c, m, rm);
@@ -1280,7 +1302,10 @@ cmd_bot_seat(struct conn *c, const proto_msg_t *m, struct room *rm, const char *
 		*why = "this server has no bots";
 		return ERR_UNAVAILABLE;
 	}
-	game_err_t e = botplay_seat(c->srv->botplay, rm, c->sess, (int)m->level, why);
+	int pick = bot_pick(c, m, room_spec(rm)->opening, why);
+	if (pick < 0)
+		return ERR_ARGUMENT;
+	game_err_t e = botplay_seat(c->srv->botplay, rm, c->sess, pick, why);
 	if (e == GERR_PENDING)
 		return CMD_PENDING;
 	return e ? refused(e, NULL, why) : ok_room(c, m, rm);

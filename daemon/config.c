@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "daemon/hosted.h"
 #include "daemon/log.h"
 #include "daemon/roomid.h"
 
@@ -55,6 +56,7 @@ config_defaults(struct config *c)
 	c->max_away_per_addr = 16;
 	c->rate_bots = 0;
 	c->bot_max_games = 8;
+	c->engine_games = 8;
 	c->remember_s = (int64_t)CONFIG_REMEMBER_DAYS * 86400;
 }
 
@@ -96,6 +98,7 @@ static const struct {
 	{ "max-away-per-address", offsetof(struct config, max_away_per_addr), 0, 1000000 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
 	{ "bot-max-games", offsetof(struct config, bot_max_games), 1, CONFIG_BOT_GAMES_MAX },
+	{ "engine-games", offsetof(struct config, engine_games), 1, 256 },
 	{ "bot-serve", offsetof(struct config, bot_serve), 0, 1 },
 };
 
@@ -248,9 +251,103 @@ config_is_admin(const struct config *c, const char *name)
 	return 0;
 }
 
+/* A hosted engine's name: [a-z][a-z0-9]*, at most HOSTED_NAME_MAX. */
+static int
+engine_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > HOSTED_NAME_MAX || s[0] < 'a' || s[0] > 'z')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	return 1;
+}
+
+int
+config_engine(char *line, struct hosted_engine *e, char *err, size_t errlen)
+{
+	char *save = NULL, *tok;
+	int n = 0, k = 0;
+	memset(e, 0, sizeof *e);
+	e->sandbox = 1;
+	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
+		char *eq = n >= 2 ? strchr(tok, '=') : NULL;
+		if (n == 0) {
+			if (!engine_name_ok(tok)) {
+				snprintf(err, errlen,
+				    "engine: a name of a-z and 0-9, a letter first, "
+				    "at most %d: %s",
+				    HOSTED_NAME_MAX, tok);
+				return -1;
+			}
+			snprintf(e->name, sizeof e->name, "%s", tok);
+			continue;
+		}
+		if (!eq) {
+			if (k >= HOSTED_ARGS_MAX) {
+				snprintf(err, errlen, "engine %s: too many arguments", e->name);
+				return -1;
+			}
+			e->argv[k++] = tok;
+			continue;
+		}
+		*eq = '\0';
+		const char *v = eq + 1;
+		char *end;
+		long x = strtol(v, &end, 10);
+		int num = *v && !*end && x >= 0;
+		if (!strcmp(tok, "threads") && num && x <= 256)
+			e->threads = (int)x;
+		else if (!strcmp(tok, "memory") && num && x <= 1L << 20)
+			e->mem_bytes = x * 1024 * 1024;
+		else if (!strcmp(tok, "cpu") && num && x <= 1L << 24)
+			e->cpu_seconds = x;
+		else if (!strcmp(tok, "turn-ms") && num && x >= 50 && x <= 600000)
+			e->turn_ms = (int)x;
+		else if (!strcmp(tok, "swap2") && (!strcmp(v, "yes") || !strcmp(v, "no")))
+			e->swap2 = !strcmp(v, "yes");
+		else {
+			snprintf(err, errlen,
+			    "engine %s: %s=%s: want threads=N, memory=MiB, cpu=seconds, "
+			    "turn-ms=50..600000 or swap2=yes|no",
+			    e->name, tok, v);
+			return -1;
+		}
+	}
+	if (n < 2 || !e->argv[0]) {
+		snprintf(err, errlen, "engine: NAME PATH [ARG...] [key=value...]");
+		return -1;
+	}
+	return 0;
+}
+
 int
 config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen)
 {
+	if (strcmp(key, "engine") == 0) {
+		char copy[sizeof c->engines[0]];
+		struct hosted_engine e;
+		if (c->nengines >= CONFIG_MAX_ENGINES || strlen(val) >= sizeof copy) {
+			snprintf(err, errlen, "engine: at most %d lines of at most %zu bytes",
+			    CONFIG_MAX_ENGINES, sizeof copy - 1);
+			return -1;
+		}
+		strcpy(copy, val);
+		if (config_engine(copy, &e, err, errlen) != 0)
+			return -1;
+		for (int i = 0; i < c->nengines; i++) {
+			char other[sizeof copy];
+			struct hosted_engine o;
+			strcpy(other, c->engines[i]);
+			if (config_engine(other, &o, err, errlen) == 0 && !strcmp(o.name, e.name)) {
+				snprintf(err, errlen, "engine %s named twice", e.name);
+				return -1;
+			}
+		}
+		strcpy(c->engines[c->nengines++], val);
+		return 0;
+	}
 	if (strcmp(key, "tourney-daily") == 0) {
 		unsigned hh, mm;
 		int off = 0;
@@ -394,7 +491,7 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	char line[512], e[200];
-	int lineno = 0, listens = 0, dailies = 0;
+	int lineno = 0, listens = 0, dailies = 0, engines = 0;
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		char *hash = strchr(line, '#');
@@ -419,6 +516,8 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 			c->nlisten = 0;
 		if (strcmp(key, "tourney-daily") == 0 && dailies++ == 0)
 			c->ndaily = 0;
+		if (strcmp(key, "engine") == 0 && engines++ == 0)
+			c->nengines = 0;
 		if (config_set(c, key, val, e, sizeof e)) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
 			fclose(f);

@@ -11,7 +11,8 @@
 
 enum {
 	CONFIG_MAX_LISTEN = 8,
-	CONFIG_MAX_DAILY = 8, /* tourney-daily lines */
+	CONFIG_MAX_DAILY = 8,   /* tourney-daily lines */
+	CONFIG_MAX_ENGINES = 8, /* engine lines (hosted.h) */
 	CONFIG_PATH_MAX = 256,
 	CONFIG_ADMINS_MAX = 512,
 	CONFIG_MAX_FRONTS = 32,
@@ -22,6 +23,8 @@ enum {
 	CONFIG_REMEMBER_DAYS_MAX = 3650,
 	CONFIG_BOT_GAMES_MAX = 64, /* bot-max-games at most: gomoku-bot's max-games */
 };
+
+struct hosted_engine;
 
 struct config {
 	char listen[CONFIG_MAX_LISTEN][128]; /* host:port, [v6]:port */
@@ -81,6 +84,9 @@ struct config {
 	 * event the server makes each day, an hour before it starts */
 	char tourney_daily[CONFIG_MAX_DAILY][200];
 	int ndaily;
+	char engines[CONFIG_MAX_ENGINES][CONFIG_PATH_MAX + 128]; /* hosted engines: engine lines */
+	int nengines;
+	int engine_games;   /* games against hosted engines at once */
 	int review_queue;   /* REVIEW: reviews under way on this node at once */
 	int64_t remember_s; /* a login token's life (remember-days, in seconds) */
 	int rate_bots;      /* 1: rated games against bots move ratings */
@@ -102,5 +108,11 @@ int config_check(const struct config *c, char *err, size_t errlen);
 
 /* Whether name is one of c->admins (names compare without regard to case). */
 int config_is_admin(const struct config *c, const char *name);
+
+/* One engine line's value, "NAME PATH [ARG...] [key=value...]" (keys:
+ * threads, memory in MiB, cpu in seconds a game, turn-ms, swap2 yes|no),
+ * parsed into e (hosted.h) in place: line is cut into the strings e
+ * points to. 0, or -1 with err. */
+int config_engine(char *line, struct hosted_engine *e, char *err, size_t errlen);
 
 #endif

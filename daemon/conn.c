@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon/admin.h"
+#include "daemon/botplay.h"
 #include "daemon/cidr.h"
 #include "daemon/clock.h"
 #include "daemon/cmd.h"
@@ -331,11 +332,14 @@ conn_up(struct conn *c)
 	snprintf(m.word2, sizeof m.word2, "%s", GOMOKUD_VERSION);
 	m.version = PROTO_VERSION;
 	/* only what this server serves: no accounts or history without a store */
-	char fallback[64] = "";
-	if (c->srv->botplay) /* SEEK ... bot: how long a seek waits for a human */
-		snprintf(fallback, sizeof fallback, " bots bot-fallback=%d%s%s%s",
+	char fallback[64 + 8 * 18] = "", engines[8 * 18] = "";
+	if (c->srv->botplay) { /* SEEK ... bot: how long a seek waits for a human */
+		botplay_engines(c->srv->botplay, engines, sizeof engines);
+		snprintf(fallback, sizeof fallback, " bots bot-fallback=%d%s%s%s%s%s",
 		    c->srv->cfg.bot_fallback_s, c->srv->analysis ? " analysis" : "",
-		    c->srv->reviews ? " review" : "", c->srv->puzzles ? " puzzles" : "");
+		    c->srv->reviews ? " review" : "", c->srv->puzzles ? " puzzles" : "",
+		    engines[0] ? " engines=" : "", engines);
+	}
 	snprintf(m.text, sizeof m.text, "%s%s%s%s", GOMOKUD_CAPS,
 	    c->srv->store ? " accounts history ratings remember botaccounts" : "", fallback,
 	    c->srv->tourneys ? " tournaments" : "");

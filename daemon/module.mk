@@ -6,7 +6,7 @@ DAEMON_ROOT_SRCS := daemon/main.c daemon/server.c daemon/testhook.c
 DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/tickets.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
-	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c \
+	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c daemon/hosted.c \
 	daemon/game.c daemon/wire.c daemon/restore.c daemon/analysis.c daemon/allowance.c daemon/reviews.c daemon/puzzles.c daemon/tourneys.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
@@ -15,7 +15,7 @@ CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/node.c daemon/cluster/lin
 	daemon/cluster/roster.c daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/tell.c \
 	daemon/cluster/clusterlobby.c daemon/cluster/clustermsg.c daemon/cluster/lease.c \
 	daemon/cluster/tlease.c
-DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq
+DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq libseccomp
 ifeq ($(NOCLUSTER),)
 DAEMON_CLUSTER_SRCS := $(CLUSTER_SRCS)
 DAEMON_PKGS += hiredis
@@ -56,7 +56,7 @@ icons:
 $(O)/gen/webfiles.o: $(WEBFILES_C)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
 
-$(GOMOKUD): $(DAEMON_SRCS:%.c=$(O)/%.o) $(O)/gen/webfiles.o $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
+$(GOMOKUD): $(DAEMON_SRCS:%.c=$(O)/%.o) $(O)/gen/webfiles.o $(BOT_OBJS) $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
@@ -297,7 +297,8 @@ $(O)/faults/daemon/store.o: daemon/store.c
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(call pc,--cflags,$(DAEMON_PKGS)) -DGOMOKUD_FAULTS -c -o $@ $<
 
 $(GOMOKUD_FAULTS): $(filter-out $(O)/daemon/store.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
-    $(O)/faults/daemon/store.o $(O)/gen/webfiles.o $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
+    $(O)/faults/daemon/store.o $(O)/gen/webfiles.o $(BOT_OBJS) $(PROTO_LIB) $(TOURNEY_LIB) \
+    $(ENGINE_LIB) $(RULES_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
@@ -343,7 +344,7 @@ ifeq ($(NOCLUSTER),)
 $(O)/tests/bench/bench_presence.o: MOD_CFLAGS = $(call pc,--cflags,$(DAEMON_PKGS))
 $(O)/tests/bench/bench_presence: $(O)/tests/bench/bench_presence.o \
     $(filter-out $(O)/daemon/main.o,$(DAEMON_SRCS:%.c=$(O)/%.o)) \
-    $(O)/gen/webfiles.o $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
+    $(O)/gen/webfiles.o $(BOT_OBJS) $(PROTO_LIB) $(TOURNEY_LIB) $(ENGINE_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,$(DAEMON_PKGS)) $(DAEMON_LIBS) $(LDLIBS_ALL)
 
 BENCHES += presence

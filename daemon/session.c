@@ -225,6 +225,20 @@ session_bot(struct server *srv, int level, struct sink *sink)
 	return session_link(srv, s);
 }
 
+struct session *
+session_bot_engine(struct server *srv, int engine, const char *name, struct sink *sink)
+{
+	struct session *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->kind = SESSION_BOT;
+	s->bot_level = 10;
+	s->bot_engine = engine + 1;
+	s->sink = sink;
+	return session_link(srv, s);
+}
+
 void
 session_attach(struct session *s, struct conn *c, struct sink *k, const struct cidr *unit)
 {

@@ -46,8 +46,9 @@ struct session {
 	struct room *rooms[SESSION_ROOMS_CAP]; /* seated or watching */
 	int nrooms;
 	struct seek *seek;
-	int bot_level; /* 1..10: a server bot, no connection */
-	int botacct;   /* a bot account (PROTOCOL.md 5.22): several games at once */
+	int bot_level;  /* 1..10: a server bot, no connection */
+	int bot_engine; /* a server bot played by hosted engine bot_engine - 1 (hosted.h): 0 none */
+	int botacct;    /* a bot account (PROTOCOL.md 5.22): several games at once */
 	/* a seat handed to a player who comes with a token (session_await):
 	 * the SHA-256 (hex) of that token; token is "" until then. Only
 	 * session.c writes it. */
@@ -105,6 +106,10 @@ session_present(const struct session *s)
 /* A bot of level 1..10, named "botN" (many may share the name), whose
  * rooms' events go to sink. */
 struct session *session_bot(struct server *srv, int level, struct sink *sink);
+/* A server bot that hosted engine `engine` (0-based) plays, named name
+ * ("bot-<engine's name>"); bot_level 10, the class of a full-strength bot. */
+struct session *session_bot_engine(
+    struct server *srv, int engine, const char *name, struct sink *sink);
 /* s now speaks through connection c, whose sink k gets its events and
  * its own lines, or through none (c NULL); unit: where c comes from, by
  * the caps' unit (NULL: as before), which its sessions away count by. */

@@ -54,8 +54,8 @@ static const struct form forms[PM_COUNT] = {
 	[PR_CLAIM] = { PK_REQ, "CLAIM", NULL, "r" },
 	[PR_SAY] = { PK_REQ, "SAY", NULL, "r*" },
 	[PR_TELL] = { PK_REQ, "TELL", NULL, "u*" },
-	[PR_BOT_PLAY] = { PK_REQ, "BOT", "play", "lRSTOP" },
-	[PR_BOT_SEAT] = { PK_REQ, "BOT", "seat", "rl" },
+	[PR_BOT_PLAY] = { PK_REQ, "BOT", "play", "\\RSTOP" },
+	[PR_BOT_SEAT] = { PK_REQ, "BOT", "seat", "r\\" },
 	[PR_STATE] = { PK_REQ, "STATE", NULL, "r" },
 	[PR_RESUME] = { PK_REQ, "RESUME", NULL, "kMq" },
 	[PR_HISTORY] = { PK_REQ, "HISTORY", NULL, "|uj" },
@@ -283,6 +283,7 @@ enum ftype {
 	FT_VALS,    /* numbers lo..hi, comma-separated */
 	FT_CLOCK,
 	FT_RATING,
+	FT_LEVEL, /* a bot's level 1..10, or a hosted engine's name (engine) */
 	FT_TEXT
 };
 enum cset { CS_NONE, CS_ROOM, CS_NAME, CS_ALNUM, CS_PRINT };
@@ -371,6 +372,7 @@ static const struct field fields[] = {
 	F('n', FT_INT, CS_NONE, count, 0, 1000000, NULL, "count"),
 	F('N', FT_INT, CS_NONE, count2, 0, 1000000, NULL, "count"),
 	F('l', FT_INT, CS_NONE, level, 1, PROTO_LEVEL_MAX, NULL, "level"),
+	F('\\', FT_LEVEL, CS_NONE, level, 1, PROTO_LEVEL_MAX, NULL, "level or engine"),
 	F('e', FT_INT, CS_NONE, ecode, 100, 999, NULL, "error code"),
 	F('g', FT_INT, CS_NONE, ms, 0, 10000000000LL, NULL, "milliseconds"),
 	F('d', FT_INT, CS_NONE, depth, 0, RULES_CELLS, NULL, "number"),
@@ -748,6 +750,19 @@ field_parse(const struct field *f, proto_kind_t kind, char *tok, proto_msg_t *m)
 			return -1;
 		memcpy(base, tok, n + 1);
 		return 0;
+	case FT_LEVEL:
+		if (tok[0] >= 'a' && tok[0] <= 'z') { /* an engine's name */
+			if (n > PROTO_ENGINE_MAX)
+				return -1;
+			for (size_t i = 0; i < n; i++)
+				if (!((tok[i] >= 'a' && tok[i] <= 'z') ||
+					(tok[i] >= '0' && tok[i] <= '9')))
+					return -1;
+			memcpy(m->engine, tok, n + 1);
+			m->level = 0;
+			return 0;
+		}
+		return parse_int(tok, f->lo, f->hi, &m->level);
 	case FT_INT:
 	case FT_CLOCK: {
 		int64_t v;
@@ -864,6 +879,8 @@ field_present(const struct field *f, const proto_msg_t *m)
 		return m->nmoves > 0;
 	case FT_INT:
 		return *(const int64_t *)(const void *)base != 0;
+	case FT_LEVEL:
+		return m->level != 0 || m->engine[0];
 	case FT_ENUM: /* an optional keyword's first value is its default */
 		return *(const int *)(const void *)base != 0;
 	default:
@@ -915,6 +932,14 @@ field_format(const struct field *f, proto_kind_t kind, const proto_msg_t *m, str
 		put(o, base);
 		return;
 	}
+	case FT_LEVEL:
+		if (m->engine[0])
+			put(o, m->engine);
+		else if (m->level < f->lo || m->level > f->hi)
+			o->err = 1;
+		else
+			putf(o, "%lld", (long long)m->level);
+		return;
 	case FT_INT:
 	case FT_CLOCK: {
 		int64_t v = f->code == 'S' ? *(const int *)(const void *)base

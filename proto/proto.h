@@ -43,6 +43,7 @@ enum {
 	PROTO_TC_BASE_MAX = 86400,
 	PROTO_TC_INC_MAX = 3600,
 	PROTO_LEVEL_MAX = 10,
+	PROTO_ENGINE_MAX = 16,      /* a hosted engine's name: [a-z][a-z0-9]{0,15} */
 	PROTO_TIEBREAK_MAX = 32767, /* a tie-break's value on a = TPLAYER line */
 };
 
@@ -437,6 +438,7 @@ typedef struct proto_msg {
 	char pass[PROTO_PASS_MAX + 1];
 	char word[PROTO_WORD_MAX + 1]; /* agent, reason word, name, ... */
 	char word2[PROTO_WORD_MAX + 1];
+	char engine[PROTO_ENGINE_MAX + 1]; /* BOT play/seat: a hosted engine, level 0 */
 	char move[PROTO_MOVE_MAX + 1];
 	char move2[PROTO_MOVE_MAX + 1]; /* a move or "" (prints as "-"): = MARK's better */
 	int nmoves;                     /* move list ("-" when empty) */

@@ -167,6 +167,14 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_bots
 
 TESTS += $(O)/tests/daemon/test_bots
 
+# Hosted engines on the real gomokud: BOT play against one, forfeits.
+TCLIENT_PROGS += $(O)/tests/daemon/test_engines
+$(O)/tests/daemon/test_engines.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' \
+    -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
+$(O)/tests/daemon/test_engines: | $(BINDIR)/pbrain-gomoku $(O)/tests/bot/fixture_brain
+TESTS += $(O)/tests/daemon/test_engines
+
 # Soak and chaos on the real daemon, bounded in time (issue 9): `make soak`,
 # SOAK_SECONDS=N for longer. Not part of `make test`.
 $(O)/tests/soak/soak.o: MOD_CFLAGS = $(call pc,--cflags,openssl sqlite3) -DGOMOKUD_BIN='"$(GOMOKUD)"'
@@ -473,9 +481,8 @@ $(O)/tests/unit/test_sandbox: $(O)/tests/unit/test_sandbox.o $(O)/bot/sandbox.o
 TESTS += $(O)/tests/unit/test_sandbox
 
 # The server's hosted engines (daemon/hosted.h, issue 49): games of real
-# brains in the sandbox through it, forfeits, limits. The module is not in
-# gomokud yet: its config and seats come next.
-$(O)/daemon/hosted.o: MOD_CFLAGS = $(call pc,--cflags,libevent)
+# brains in the sandbox through it, forfeits, limits. The module is in
+# gomokud through the config's engine lines and BOT play (test_engines).
 $(O)/tests/unit/test_hosted.o: MOD_CFLAGS = $(call pc,--cflags,cmocka libevent) \
     -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
 $(O)/tests/unit/test_hosted: $(O)/tests/unit/test_hosted.o $(O)/daemon/hosted.o $(BOT_OBJS) \

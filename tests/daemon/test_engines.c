@@ -1,0 +1,130 @@
+/*
+ * test_engines.c: hosted engines (issue 49) on the real gomokud: the
+ * config's engine lines are listed in the greeting (engines=), BOT play
+ * names one and plays a whole game against it (its brain in the sandbox,
+ * driven by daemon/hosted.c), the seat named bot-<engine> and marked a
+ * bot; an unknown engine and an opening rule are refused; a brain that
+ * answers garbage, and one that sleeps past its time, forfeit the game
+ * after its failures, and the server's log says why.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LINE_MS 20000
+#include "tests/daemon/check.h"
+#include "tests/daemon/tclient.h"
+
+#ifndef GOMOKUD_BIN
+#define GOMOKUD_BIN "bin/gomokud"
+#endif
+#ifndef PBRAIN
+#define PBRAIN "bin/pbrain-gomoku"
+#endif
+#ifndef FIXTURE
+#define FIXTURE "build/default-cc/tests/bot/fixture_brain"
+#endif
+
+static struct daemon d;
+
+static void
+test_greeting_and_game(void)
+{
+	struct tc *c = tc_open(d.port, 0);
+	REQUIRE(c, "connect"); /* tc_open read the greeting */
+	REQUIRE(
+	    strstr(c->line, "* SERVER") == c->line && strstr(c->line, " engines=ours,junk,sleepy"),
+	    "greeting: %s", c->line);
+	tc_close(c);
+	printf("the greeting lists the hosted engines (engines=ours,junk,sleepy)\n");
+
+	c = tc_guest(d.port, "player");
+	REQUIRE(c, "connect");
+	tc_send(c, "BOT play nosuch freestyle 15 none black none");
+	REQUIRE_LINE(c, "ERR 402");
+	tc_send(c, "BOT play ours freestyle 15 none black swap2");
+	REQUIRE_LINE(c, "ERR 402");
+	printf("an unknown engine and an opening rule: 402\n");
+
+	char room[24];
+	tc_send(c, "BOT play ours freestyle 15 none black none");
+	REQUIRE_LINE(c, "* START");
+	REQUIRE(strstr(c->line, " player bot-ours "), "%s", c->line);
+	REQUIRE_LINE(c, "OK BOT");
+	REQUIRE(sscanf(c->line, "OK BOT %23s", room) == 1, "%s", c->line);
+	tc_send(c, "WHO %s", room);
+	REQUIRE_LINE(c, "= BOT bot-ours");
+	REQUIRE_LINE(c, "OK WHO");
+	struct tc_botgame g;
+	memset(&g, 0, sizeof g);
+	g.c = c;
+	snprintf(g.room, sizeof g.room, "%s", room);
+	g.human_black = 1;
+	g.reply_ms = 20000;
+	g.bot_ms = 30000;
+	REQUIRE(tc_bot_play_out(&g) == 0, "%s", tc_why);
+	REQUIRE(g.over && g.bot_moves > 3, "no end: %d bot moves", g.bot_moves);
+	printf("a whole game against the hosted engine 'ours' (pbrain-gomoku, sandboxed): %d "
+	       "moves, %s\n",
+	    g.moves, g.over_line);
+	tc_send(c, "LEAVE %s", room);
+	REQUIRE_LINE(c, "OK LEAVE");
+	tc_close(c);
+}
+
+/* A game against engine; the human's first move, then the engine's
+ * failures end it: the * OVER line must say the engine resigned. */
+static void
+forfeit(const char *engine, const char *logged)
+{
+	struct tc *c = tc_guest(d.port, engine[0] == 'j' ? "victim" : "waiter");
+	char room[24];
+	REQUIRE(c, "connect");
+	tc_send(c, "BOT play %s freestyle 15 none black none", engine);
+	REQUIRE_LINE(c, "OK BOT");
+	REQUIRE(sscanf(c->line, "OK BOT %23s", room) == 1, "%s", c->line);
+	tc_send(c, "MOVE %s h8", room);
+	REQUIRE_LINE(c, "OK MOVE");
+	const char *l = tc_expect(c, "* OVER", 30000);
+	REQUIRE(l, "no end after the brain's failures");
+	REQUIRE(strstr(l, " black resign"), "%s", l);
+	REQUIRE(daemon_wait_log(&d, logged, 1, 5000) == 0, "the log does not say '%s'", logged);
+	printf("engine '%s' forfeits (%s) and the log says why\n", engine, l);
+	tc_close(c);
+}
+
+int
+main(void)
+{
+	char conf[2048];
+	snprintf(conf, sizeof conf,
+	    "rate-burst 1000\nrate-per-second 1000\n"
+	    "engine ours %s turn-ms=200\n"
+	    "engine junk %s garbage turn-ms=200\n"
+	    "engine sleepy %s hang turn-ms=200\n"
+	    "engine-games 4\n",
+	    PBRAIN, FIXTURE, FIXTURE);
+	if (daemon_start(&d, GOMOKUD_BIN, conf) != 0) {
+		printf("FAIL: gomokud did not start\n");
+		return 1;
+	}
+	test_greeting_and_game();
+	if (!failures)
+		forfeit("junk", "bot-junk forfeits: answered \"hello\"");
+	if (!failures)
+		forfeit("sleepy", "bot-sleepy forfeits:");
+	if (daemon_stop(&d, SIGTERM, 10000) != 0) {
+		printf("FAIL: gomokud did not exit cleanly\n");
+		failures++;
+	}
+	if (!failures) {
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", d.dir);
+		if (system(cmd) != 0)
+			printf("could not remove the test directory\n");
+	}
+	printf("engines: %d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
+	return failures ? 1 : 0;
+}
