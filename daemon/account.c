@@ -1100,7 +1100,10 @@ query_run(struct store *st, void *arg)
 		q->rc = query_stats(st, q);
 		break;
 	case PR_TOP:
-		q->rc = q->n = store_top(st, q->m.rule, page, q->r, &q->total);
+		q->rc = q->n = store_top(st, q->m.rule, 0, page, q->r, &q->total);
+		break;
+	case PR_TOPBOTS:
+		q->rc = q->n = store_top(st, q->m.rule, 1, page, q->r, &q->total);
 		break;
 	case PR_HISTORY:
 		q->rc = q->n = store_history(st, q->name, page, q->g, &q->total);
@@ -1231,10 +1234,10 @@ query_reply(struct conn *c, void *arg, const char **why)
 		rc = store_code(q->down);
 	else if (q->m.id == PR_STATS)
 		rc = reply_stats(c, q);
-	else if (q->m.id == PR_TOP) {
+	else if (q->m.id == PR_TOP || q->m.id == PR_TOPBOTS) {
 		for (int i = 0; i < q->n; i++)
 			stat_line(c, &q->r[i], q->m.rule);
-		send_page_end(c, PO_TOP, q->m.tag, q->n, q->total);
+		send_page_end(c, q->m.id == PR_TOP ? PO_TOP : PO_TOPBOTS, q->m.tag, q->n, q->total);
 	} else if (q->m.id == PR_HISTORY)
 		rc = reply_history(c, q);
 	else
@@ -1256,7 +1259,7 @@ account_query(struct conn *c, const proto_msg_t *m, const char **why)
 	const char *name = subject(c, m);
 
 	if (!c->srv->store) {
-		*why = m->id == PR_STATS || m->id == PR_TOP
+		*why = m->id == PR_STATS || m->id == PR_TOP || m->id == PR_TOPBOTS
 		    ? "this server keeps no ratings (database none)"
 		    : "this server keeps no games (database none)";
 		return ERR_UNAVAILABLE;

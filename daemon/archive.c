@@ -35,11 +35,36 @@ game_row(struct server *srv, const struct archive_game *a, store_game_t *g)
 	snprintf(g->owner, sizeof g->owner, "%s", srv->cfg.node_name);
 }
 
-/* Accounts are rated; bots only when the config says so (rate-bots). */
+/* What the config says of ratings, as the writes carry it (a store
+ * thread's job too): RATE_BOTS (rate-bots: the server's own levels keep
+ * ratings), RATE_BOTACCT_HALF (rate-bot-accounts half). */
+enum { RATE_BOTS = 1, RATE_BOTACCT_HALF = 2 };
+
+static int
+rating_policy(const struct config *c)
+{
+	return (c->rate_bots ? RATE_BOTS : 0) | (c->rate_bot_accounts ? RATE_BOTACCT_HALF : 0);
+}
+
+/* Accounts are rated, bot accounts too; the server's bots only when the
+ * config says so (rate-bots). rate_bots holds the policy's flags. */
 static int
 rated_player(int rate_bots, enum archive_player p)
 {
-	return p == PLAYER_ACCOUNT || (p == PLAYER_BOT && rate_bots);
+	return p == PLAYER_ACCOUNT || p == PLAYER_BOTACCT ||
+	    (p == PLAYER_BOT && (rate_bots & RATE_BOTS));
+}
+
+/* A person against a bot account (PROTOCOL.md 5.22): -1 when the policy
+ * rates no such game, the person's seat (0 black, 1 white) when it does,
+ * with that side's change halved; 2 for any other pair. */
+static int
+mixed_seat(int rate_bots, const enum archive_player p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] == PLAYER_ACCOUNT && p[1 - i] == PLAYER_BOTACCT)
+			return (rate_bots & RATE_BOTACCT_HALF) ? i : -1;
+	return 2;
 }
 
 /* A rating as the wire says it: rounded, within the protocol's 0..9999
@@ -82,7 +107,8 @@ archive_begin(
 	if (st == NULL)
 		return 0;
 	game_row(srv, a, &g);
-	if (ratings_of(st, srv->cfg.rate_bots, a, rating) != 0 || store_game_begin(st, &g) != 0) {
+	if (ratings_of(st, rating_policy(&srv->cfg), a, rating) != 0 ||
+	    store_game_begin(st, &g) != 0) {
 		log_error(
 		    &srv->log, "room %s: cannot store the game: %s", a->room, store_error(st));
 		return -1;
@@ -186,7 +212,7 @@ archive_moves(struct server *srv, int64_t id, int first, const struct archive_mo
 		return 0;
 	int64_t t0 = metrics_now_us();
 	struct archive_change change = { 0 };
-	if (moves_on(st, 0, srv->cfg.rate_bots, archive_fence(srv), id, first, mv, n, end,
+	if (moves_on(st, 0, rating_policy(&srv->cfg), archive_fence(srv), id, first, mv, n, end,
 		end ? &change : NULL) != 0) {
 		log_error(&srv->log, "game %lld: cannot store %s: %s", (long long)id,
 		    n > 1 ? "the stones" : "a move", store_error(st));
@@ -476,7 +502,7 @@ archive_moves_async(struct server *srv, int64_t id, int first, const struct arch
 		free(j);
 		return -1;
 	}
-	j->rate_bots = srv->cfg.rate_bots;
+	j->rate_bots = rating_policy(&srv->cfg);
 	j->id = id;
 	j->first = first;
 	j->n = n;
@@ -587,7 +613,7 @@ archive_begin_async(
 		return -1;
 	j->srv = srv;
 	game_row(srv, g, &j->g);
-	j->rate_bots = srv->cfg.rate_bots;
+	j->rate_bots = rating_policy(&srv->cfg);
 	j->players[0] = g->players[0];
 	j->players[1] = g->players[1];
 	j->done = done;
@@ -817,8 +843,10 @@ rate(store_t *st, int rate_bots, const struct archive_game *a, store_game_t *g)
 	store_rating_t b, w;
 	double score;
 
+	int person = mixed_seat(rate_bots, a->players);
 	if (!a->spec.rated || a->result == GAME_NO_RESULT || a->reason == BY_ABORTED ||
-	    !rated_player(rate_bots, a->players[0]) || !rated_player(rate_bots, a->players[1]))
+	    !rated_player(rate_bots, a->players[0]) || !rated_player(rate_bots, a->players[1]) ||
+	    person < 0)
 		return 0;
 	if (store_rating_get(st, g->black, a->spec.rule, &b) < 0 ||
 	    store_rating_get(st, g->white, a->spec.rule, &w) < 0)
@@ -827,6 +855,10 @@ rate(store_t *st, int rate_bots, const struct archive_game *a, store_game_t *g)
 	g->white_before = w.g.rating;
 	score = a->result == GAME_BLACK_WINS ? 1.0 : a->result == GAME_WHITE_WINS ? 0.0 : 0.5;
 	glicko_rate_game(&b.g, &w.g, score, GLICKO_TAU);
+	if (person == 0) /* a person's game against a bot account counts half */
+		b.g.rating = g->black_before + (b.g.rating - g->black_before) / 2;
+	else if (person == 1)
+		w.g.rating = g->white_before + (w.g.rating - g->white_before) / 2;
 	b.wins += score == 1.0;
 	b.losses += score == 0.0;
 	b.draws += score == 0.5;
@@ -876,7 +908,7 @@ archive_end(struct server *srv, const struct archive_game *a)
 	const char *owner = archive_fence(srv);
 	struct archive_change change = { 0 };
 	if (store_begin(st) == 0 && (!owner || store_game_fence(st, a->id, owner) == 0) &&
-	    end_game(st, srv->cfg.rate_bots, a, &change) == 0 && store_commit(st) == 0) {
+	    end_game(st, rating_policy(&srv->cfg), a, &change) == 0 && store_commit(st) == 0) {
 		if (a->change)
 			*a->change = change;
 		return 0;

@@ -20,7 +20,9 @@ struct server;
 struct store;
 
 /* Who holds a seat, as far as ratings go. */
-enum archive_player { PLAYER_GUEST, PLAYER_ACCOUNT, PLAYER_BOT };
+/* A seat's player: a guest, an account (a person), the server's bot, or
+ * a bot account (PROTOCOL.md 5.22, rated apart: rate-bot-accounts). */
+enum archive_player { PLAYER_GUEST, PLAYER_ACCOUNT, PLAYER_BOT, PLAYER_BOTACCT };
 
 /* A seat's rating for the game's rule as the store had it when the game
  * started (* RATINGS): value -1 for a player with none (a guest; a bot

@@ -1504,6 +1504,7 @@ static const struct {
 	[PR_EXPORT] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_STATS] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_TOP] = { cmd_account, NEED_HELLO, AT_NONE },
+	[PR_TOPBOTS] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_KICK] = { cmd_admin, NEED_NAME, AT_NONE },
 	[PR_BAN] = { cmd_admin, NEED_NAME, AT_NONE },
 	[PR_UNBAN] = { cmd_admin, NEED_NAME, AT_NONE },

@@ -325,6 +325,14 @@ config_engine(char *line, struct hosted_engine *e, char *err, size_t errlen)
 int
 config_set(struct config *c, const char *key, const char *val, char *err, size_t errlen)
 {
+	if (strcmp(key, "rate-bot-accounts") == 0) {
+		if (strcmp(val, "none") && strcmp(val, "half")) {
+			snprintf(err, errlen, "rate-bot-accounts: none or half: %s", val);
+			return -1;
+		}
+		c->rate_bot_accounts = strcmp(val, "half") == 0;
+		return 0;
+	}
 	if (strcmp(key, "engine") == 0) {
 		char copy[sizeof c->engines[0]];
 		struct hosted_engine e;

@@ -86,11 +86,13 @@ struct config {
 	int ndaily;
 	char engines[CONFIG_MAX_ENGINES][CONFIG_PATH_MAX + 128]; /* hosted engines: engine lines */
 	int nengines;
-	int engine_games;   /* games against hosted engines at once */
-	int review_queue;   /* REVIEW: reviews under way on this node at once */
-	int64_t remember_s; /* a login token's life (remember-days, in seconds) */
-	int rate_bots;      /* 1: rated games against bots move ratings */
-	int bot_max_games;  /* a bot account's unfinished games at once (issue 49) */
+	int engine_games;      /* games against hosted engines at once */
+	int review_queue;      /* REVIEW: reviews under way on this node at once */
+	int64_t remember_s;    /* a login token's life (remember-days, in seconds) */
+	int rate_bots;         /* 1: rated games against bots move ratings */
+	int rate_bot_accounts; /* 1 (half): a person's rated game against a bot account
+	                          moves the person's rating by half; 0 (none): no rating */
+	int bot_max_games;     /* a bot account's unfinished games at once (issue 49) */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

@@ -167,6 +167,14 @@ $(O)/tests/daemon/test_botaccounts: | $(BINDIR)/gomokuctl $(BINDIR)/gomoku-bot \
 
 TESTS += $(O)/tests/daemon/test_botaccounts
 
+# Ratings with bot accounts: half a person's change (rate-bot-accounts
+# half), none by default, and the bots' own leaderboard (TOPBOTS).
+$(O)/tests/daemon/test_botratings.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_botratings
+$(O)/tests/daemon/test_botratings: | $(BINDIR)/gomokuctl
+TESTS += $(O)/tests/daemon/test_botratings
+
 # Abandoned games end (issue 43, item 5): a bot game its human left, a
 # game without clocks both players left, games kept through a kill -9 (one
 # between two bots, made in the store with SQLite's library), and a drain

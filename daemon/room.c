@@ -547,7 +547,9 @@ room_restore(struct server *srv, const struct archive_saved *sv, struct session 
 	for (int i = 0; i < 2; i++) {
 		struct seat *st = &r->seat[i];
 		snprintf(st->name, sizeof st->name, "%s", sv->names[i]);
-		st->player = sv->account[i] ? PLAYER_ACCOUNT : PLAYER_GUEST;
+		st->player = !sv->account[i] ? PLAYER_GUEST
+		    : sv->bot[i]             ? PLAYER_BOTACCT
+					     : PLAYER_ACCOUNT;
 		st->bot = sv->bot[i];
 		if (present[i]) {
 			st->player = r->reg->members->player(present[i]);

@@ -717,7 +717,7 @@ static enum archive_player
 member_player(const struct session *s)
 {
 	return s->kind == SESSION_BOT    ? PLAYER_BOT
-	    : s->kind == SESSION_ACCOUNT ? PLAYER_ACCOUNT
+	    : s->kind == SESSION_ACCOUNT ? (s->botacct ? PLAYER_BOTACCT : PLAYER_ACCOUNT)
 					 : PLAYER_GUEST;
 }
 

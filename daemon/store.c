@@ -357,9 +357,9 @@ store_rating_put(store_t *s, rule_t rule, const store_rating_t *r)
 }
 
 int
-store_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total)
+store_top(store_t *s, rule_t rule, int bots, int page, store_rating_t *out, int *total)
 {
-	return CALL(s, top, rule, page, out, total);
+	return CALL(s, top, rule, bots, page, out, total);
 }
 
 int

@@ -162,8 +162,10 @@ int store_rating_get(store_t *s, const char *name, rule_t rule, store_rating_t *
 /* Saves both players' ratings after a game, counting the result. */
 int store_rating_put(store_t *s, rule_t rule, const store_rating_t *r);
 /* One page (from 1) of the leaderboard of a rule: up to STORE_PAGE rows into
- * out; *total gets the number of rated players. Returns the rows or -1. */
-int store_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);
+ * out; *total gets the number of rated players. bots 0: everyone but bot
+ * accounts (the people's, with the server's botN under rate-bots); 1: the
+ * bot accounts alone (their own, PROTOCOL.md 5.22). Returns the rows or -1. */
+int store_top(store_t *s, rule_t rule, int bots, int page, store_rating_t *out, int *total);
 
 /*
  * Transactions: between store_begin and store_commit the writes are one

@@ -71,7 +71,7 @@ struct store_ops {
 	int (*bot_token_drop_user)(store_t *s, const char *name);
 	int (*rating_get)(store_t *s, const char *name, rule_t rule, store_rating_t *out);
 	int (*rating_put)(store_t *s, rule_t rule, const store_rating_t *r);
-	int (*top)(store_t *s, rule_t rule, int page, store_rating_t *out, int *total);
+	int (*top)(store_t *s, rule_t rule, int bots, int page, store_rating_t *out, int *total);
 	int (*game_begin)(store_t *s, store_game_t *g);
 	int (*game_move)(store_t *s, int64_t game_id, int ply, const store_move_t *m);
 	int (*game_colours)(store_t *s, int64_t game_id, const char *black, const char *white,

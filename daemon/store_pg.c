@@ -264,9 +264,14 @@ static const char *const sql[S_COUNT] = {
 			 " $8, $9) ON CONFLICT (name_key, rule) DO UPDATE SET name = $3,"
 			 " rating = $4, deviation = $5, volatility = $6, wins = $7, losses = $8,"
 			 " draws = $9",
-	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings"
-		  " WHERE rule = $1 ORDER BY rating DESC, name_key LIMIT $2 OFFSET $3",
-	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = $1",
+	/* $2 (count) or $4: false everyone but bot accounts, true bot accounts */
+	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings r"
+		  " WHERE rule = $1 AND EXISTS (SELECT 1 FROM users u WHERE u.name_key ="
+		  " r.name_key AND u.bot_since <> 0) = ($4::integer <> 0)"
+		  " ORDER BY rating DESC, name_key LIMIT $2 OFFSET $3",
+	[S_TOP_COUNT] = "SELECT count(*) FROM ratings r WHERE rule = $1 AND EXISTS (SELECT 1"
+			" FROM users u WHERE u.name_key = r.name_key AND u.bot_since <> 0) ="
+			" ($2::integer <> 0)",
 	[S_GAME_NEW] =
 	    "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
 	    " black, white, black_key, white_key, started, black_before, white_before,"
@@ -1057,16 +1062,19 @@ count_of(store_t *s, enum stmt k, const struct params *p, int *out)
 }
 
 static int
-pg_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total)
+pg_top(store_t *s, rule_t rule, int bots, int page, store_rating_t *out, int *total)
 {
 	struct params p = { .n = 0 };
 	if (page < 1)
 		return -1;
 	p_int(&p, (int)rule);
+	p_int(&p, bots != 0);
 	if (count_of(s, S_TOP_COUNT, &p, total) != 0)
 		return -1;
+	p.n = 1; /* the rule stays first */
 	p_int(&p, STORE_PAGE);
 	p_int(&p, (int64_t)(page - 1) * STORE_PAGE);
+	p_int(&p, bots != 0);
 	PGresult *r = run(s, S_TOP, &p, "top", NULL);
 	if (!r)
 		return -1;

@@ -267,9 +267,13 @@ static const char *const sql[S_COUNT] = {
 	[S_RATING_PUT] =
 	    "INSERT OR REPLACE INTO ratings (name_key, rule, name, rating, deviation,"
 	    " volatility, wins, losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings"
-		  " WHERE rule = ?1 ORDER BY rating DESC, name_key LIMIT ?2 OFFSET ?3",
-	[S_TOP_COUNT] = "SELECT count(*) FROM ratings WHERE rule = ?1",
+	/* ?4: 0 everyone but bot accounts, 1 bot accounts alone */
+	[S_TOP] = "SELECT name, rating, deviation, volatility, wins, losses, draws FROM ratings r"
+		  " WHERE rule = ?1 AND EXISTS (SELECT 1 FROM users u WHERE u.name_key ="
+		  " r.name_key AND u.bot_since <> 0) = ?4"
+		  " ORDER BY rating DESC, name_key LIMIT ?2 OFFSET ?3",
+	[S_TOP_COUNT] = "SELECT count(*) FROM ratings r WHERE rule = ?1 AND EXISTS (SELECT 1"
+			" FROM users u WHERE u.name_key = r.name_key AND u.bot_since <> 0) = ?2",
 	[S_GAME_NEW] =
 	    "INSERT INTO games (room, rule, size, opening, rated, tc_base, tc_inc,"
 	    " black, white, black_key, white_key, started, black_before, white_before,"
@@ -1057,7 +1061,7 @@ count_of(store_t *s, sqlite3_stmt *q, int *out)
 }
 
 static int
-sq_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total)
+sq_top(store_t *s, rule_t rule, int bots, int page, store_rating_t *out, int *total)
 {
 	sqlite3_stmt *q = stmt(s, S_TOP_COUNT);
 	int n = 0, rc;
@@ -1065,11 +1069,13 @@ sq_top(store_t *s, rule_t rule, int page, store_rating_t *out, int *total)
 	if (q == NULL || page < 1)
 		return -1;
 	sqlite3_bind_int(q, 1, (int)rule);
+	sqlite3_bind_int(q, 2, bots != 0);
 	if (count_of(s, q, total) != 0 || (q = stmt(s, S_TOP)) == NULL)
 		return -1;
 	sqlite3_bind_int(q, 1, (int)rule);
 	sqlite3_bind_int(q, 2, STORE_PAGE);
 	sqlite3_bind_int64(q, 3, (int64_t)(page - 1) * STORE_PAGE);
+	sqlite3_bind_int(q, 4, bots != 0);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < STORE_PAGE)
 		read_rating(q, &out[n++]);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {

@@ -121,6 +121,7 @@ typedef enum {
 	PR_TBOT,
 	PR_TCANCEL,
 	PR_BOTUPGRADE, /* a bot token makes the account a bot (`botaccounts`) */
+	PR_TOPBOTS,    /* the bot accounts' leaderboard (`botaccounts`) */
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -185,6 +186,7 @@ typedef enum {
 	PO_TBOT,
 	PO_TCANCEL,
 	PO_BOTUPGRADE,
+	PO_TOPBOTS,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,

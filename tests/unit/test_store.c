@@ -210,15 +210,15 @@ test_ratings_and_top(void **state)
 	snprintf(r.name, sizeof r.name, "other");
 	assert_int_equal(store_rating_put(s, RULE_FREESTYLE, &r), 0);
 
-	assert_int_equal(store_top(s, RULE_RENJU, 1, page, &total), STORE_PAGE);
+	assert_int_equal(store_top(s, RULE_RENJU, 0, 1, page, &total), STORE_PAGE);
 	assert_int_equal(total, 45);
 	assert_true(page[0].g.rating == 1440);
 	for (int i = 1; i < STORE_PAGE; i++)
 		assert_true(page[i - 1].g.rating >= page[i].g.rating);
-	assert_int_equal(store_top(s, RULE_RENJU, 3, page, &total), 5);
+	assert_int_equal(store_top(s, RULE_RENJU, 0, 3, page, &total), 5);
 	assert_true(page[4].g.rating == 1000);
-	assert_int_equal(store_top(s, RULE_RENJU, 4, page, &total), 0);
-	assert_int_equal(store_top(s, RULE_STANDARD, 1, page, &total), 0);
+	assert_int_equal(store_top(s, RULE_RENJU, 0, 4, page, &total), 0);
+	assert_int_equal(store_top(s, RULE_STANDARD, 0, 1, page, &total), 0);
 	assert_int_equal(total, 0);
 	assert_int_equal(store_rating_get(s, "PLAYER07", RULE_RENJU, &r), 0);
 	assert_string_equal(r.name, "Player07");
@@ -1308,6 +1308,48 @@ bot_seen(void *arg, const char *name, int64_t since)
 /* Bot accounts (issue 49): a token for an account only, kept as given
  * (the digest), one use whoever presents it, 24 h (here: its expires);
  * the mark until revoked, which voids the unused tokens. */
+/* The leaderboards apart: a bot account's rating is on the bots' alone;
+ * the people's keeps everyone else (the server's botN under rate-bots). */
+static void
+test_top_bots(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("topbots.db");
+	store_rating_t r, page[STORE_PAGE];
+	int total = -1;
+	static const char *const names[] = { "alice", "Rapfi", "bot3", "wine" };
+
+	assert_int_equal(store_user_create(s, "alice", "scrypt$a", 1), 0);
+	assert_int_equal(store_user_create(s, "Rapfi", "scrypt$r", 1), 0);
+	assert_int_equal(store_user_create(s, "wine", "scrypt$w", 1), 0);
+	assert_int_equal(store_bot_token_put(s, "t1", "rapfi", 1000, 9000), 0);
+	assert_int_equal(store_bot_upgrade(s, "t1", "rapfi", 1001), 0);
+	assert_int_equal(store_bot_token_put(s, "t2", "wine", 1000, 9000), 0);
+	assert_int_equal(store_bot_upgrade(s, "t2", "wine", 1001), 0);
+	for (int i = 0; i < 4; i++) {
+		memset(&r, 0, sizeof r);
+		snprintf(r.name, sizeof r.name, "%s", names[i]);
+		r.g.rating = 1500 + 100 * i;
+		r.g.deviation = 60;
+		r.g.volatility = 0.06;
+		assert_int_equal(store_rating_put(s, RULE_FREESTYLE, &r), 0);
+	}
+	assert_int_equal(store_top(s, RULE_FREESTYLE, 0, 1, page, &total), 2);
+	assert_int_equal(total, 2);
+	assert_string_equal(page[0].name, "bot3");
+	assert_string_equal(page[1].name, "alice");
+	assert_int_equal(store_top(s, RULE_FREESTYLE, 1, 1, page, &total), 2);
+	assert_int_equal(total, 2);
+	assert_string_equal(page[0].name, "wine");
+	assert_string_equal(page[1].name, "Rapfi");
+	/* revoked: rapfi is a person's rating again */
+	assert_int_equal(store_bot_revoke(s, "rapfi"), 0);
+	assert_int_equal(store_top(s, RULE_FREESTYLE, 1, 1, page, &total), 1);
+	assert_int_equal(store_top(s, RULE_FREESTYLE, 0, 1, page, &total), 3);
+	store_close(s);
+	print_message("  leaderboards: bot accounts on their own, everyone else on the people's\n");
+}
+
 static void
 test_bot_accounts(void **state)
 {
@@ -1551,6 +1593,7 @@ main(void)
 			cmocka_unit_test(test_migration_to_11),
 			cmocka_unit_test(test_migration_to_12),
 			cmocka_unit_test(test_bot_accounts),
+			cmocka_unit_test(test_top_bots),
 			cmocka_unit_test(test_pg_migrations_and_outage),
 		};
 		return cmocka_run_group_tests_name("store on PostgreSQL", pg, setup, teardown);
@@ -1574,6 +1617,7 @@ main(void)
 		cmocka_unit_test(test_migration_to_11),
 		cmocka_unit_test(test_migration_to_12),
 		cmocka_unit_test(test_bot_accounts),
+		cmocka_unit_test(test_top_bots),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_redacted),
 	};
