@@ -340,6 +340,10 @@ cmd_seek(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	int rc = game_request(c, m, &g, why);
 	if (rc)
 		return rc;
+	if (c->sess->botacct && !c->srv->cfg.bot_seeks) {
+		*why = "the lobby's seeks are for people here: bots play by challenge";
+		return ERR_UNAVAILABLE;
+	}
 	int fallback = m->fallback == FALLBACK_BOT && c->srv->botplay;
 	struct seeks_from f = { &c->unit, 0, c->srv->cfg.max_seeks_per_addr };
 	lobby_each(c->srv, seek_from, &f);
@@ -369,6 +373,10 @@ cmd_take(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why
 	if (c->sess->seek && c->sess->seek->id == (uint32_t)m->ident) {
 		*why = "that seek is your own";
 		return ERR_ARGUMENT;
+	}
+	if (c->sess->botacct && !c->srv->cfg.bot_seeks) {
+		*why = "the lobby's seeks are for people here: bots play by challenge";
+		return ERR_UNAVAILABLE;
 	}
 	if (session_busy(c->sess)) {
 		*why = "you are seeking or playing";

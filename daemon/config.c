@@ -98,6 +98,7 @@ static const struct {
 	{ "max-away-per-address", offsetof(struct config, max_away_per_addr), 0, 1000000 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
 	{ "bot-max-games", offsetof(struct config, bot_max_games), 1, CONFIG_BOT_GAMES_MAX },
+	{ "bot-seeks", offsetof(struct config, bot_seeks), 0, 1 },
 	{ "engine-games", offsetof(struct config, engine_games), 1, 256 },
 	{ "bot-serve", offsetof(struct config, bot_serve), 0, 1 },
 };

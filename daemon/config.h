@@ -93,6 +93,7 @@ struct config {
 	int rate_bot_accounts; /* 1 (half): a person's rated game against a bot account
 	                          moves the person's rating by half; 0 (none): no rating */
 	int bot_max_games;     /* a bot account's unfinished games at once (issue 49) */
+	int bot_seeks;         /* 1: bot accounts may SEEK and TAKE in the lobby */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */
 };

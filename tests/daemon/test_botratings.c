@@ -6,7 +6,8 @@
  * person does (both from a new account's 1500), the bot's by the whole;
  * two bots' rated game is rated in full; TOP lists the people and TOPBOTS
  * the bot accounts alone. Under the default (none) a person's rated game
- * against a bot account changes no rating (no * RATED).
+ * against a bot account changes no rating (no * RATED). The lobby's seeks
+ * are people's unless bot-seeks 1: a bot's SEEK and TAKE are 501.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -132,7 +133,7 @@ static void
 test_half(void)
 {
 	char rated[300], top[400];
-	REQUIRE(start("rate-bot-accounts half") == 0, "gomokud did not start");
+	REQUIRE(start("rate-bot-accounts half\nbot-seeks 1") == 0, "gomokud did not start");
 	struct tc *alice = tc_account(d.port, "alice", "secret99"),
 		  *bob = tc_account(d.port, "bob", "secret99"),
 		  *carol = tc_account(d.port, "carol", "secret99"),
@@ -163,6 +164,11 @@ test_half(void)
 	REQUIRE(strstr(top, "rapfi ") && strstr(top, "wine ") && !strstr(top, "alice"),
 	    "TOPBOTS: %s", top);
 	printf("TOP lists the people, TOPBOTS the bot accounts\n");
+	tc_send(rapfi, "SEEK freestyle 15 none any casual none");
+	REQUIRE(
+	    tc_expect(rapfi, "OK SEEK", 10000), "a bot's seek under bot-seeks 1: %s", rapfi->line);
+	tc_send(rapfi, "CANCEL");
+	REQUIRE(tc_expect(rapfi, "OK CANCEL", 10000), "%s", rapfi->line);
 	tc_close(alice);
 	tc_close(bob);
 	tc_close(carol);
@@ -182,6 +188,15 @@ test_none(void)
 	REQUIRE(make_bot(rapfi) == 0, "bot upgrade");
 	REQUIRE(rated_game(alice, rapfi, rated, sizeof rated) == 0, "alice and rapfi's game");
 	REQUIRE(rated[0] == '\0', "rated under the default: %s", rated);
+	tc_send(rapfi, "SEEK freestyle 15 none any casual none");
+	REQUIRE(tc_expect(rapfi, "ERR 501", 10000), "a bot's seek: %s", rapfi->line);
+	tc_send(alice, "SEEK freestyle 15 none any casual none");
+	const char *l = tc_expect(alice, "OK SEEK", 10000);
+	int id = 0;
+	REQUIRE(l && sscanf(l, "OK SEEK %d", &id) == 1, "alice's seek: %s", alice->line);
+	tc_send(rapfi, "TAKE %d alice", id);
+	REQUIRE(tc_expect(rapfi, "ERR 501", 10000), "a bot's take: %s", rapfi->line);
+	printf("a bot account's SEEK and TAKE are 501 by default (bot-seeks 0)\n");
 	printf("under the default (rate-bot-accounts none) a person's game with a bot account "
 	       "changes no rating\n");
 	tc_close(alice);
