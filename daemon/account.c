@@ -252,6 +252,7 @@ struct check {
 	char token[SESSION_TOKEN_LEN + 1], digest[AUTH_DIGEST_LEN + 1];
 	int known;     /* the account exists */
 	int bot;       /* ... and is a bot account (PROTOCOL.md 5.22) */
+	int nobots;    /* ... and refuses challenges from bot accounts */
 	int taken;     /* a GUEST's name is an account's */
 	int rc, down;  /* the store's answer: -1 refused (down: unreachable) */
 	int unstored;  /* the session's digest was not stored */
@@ -374,8 +375,10 @@ sign_in(struct conn *c, struct check *k)
 	/* a session whose token a kick or ban revoked goes on with this one's */
 	if (!s->token[0])
 		snprintf(s->token, sizeof s->token, "%s", k->token);
-	if (!k->guest && !k->registering)
+	if (!k->guest && !k->registering) {
 		s->botacct = k->bot; /* as the store has it now */
+		s->nobots = k->nobots;
+	}
 	conn_bind(c, s);
 	if (k->authing)
 		kept_add(c, k->login);
@@ -562,10 +565,14 @@ static void
 bot_mark(struct store *st, struct check *k)
 {
 	int64_t since = 0;
+	int no = 0;
 	int rc = store_user_bot(st, k->name, &since);
+	if (rc == 0)
+		rc = store_user_nobots(st, k->name, &no);
 	if (rc < 0)
 		store_failed(k, st);
 	k->bot = rc == 0 && since != 0;
+	k->nobots = rc == 0 && no;
 }
 
 /* On the store: the account asked for (LOGIN's spelling and hash). */
@@ -961,6 +968,94 @@ account_botupgrade(struct conn *c, const proto_msg_t *m, const char **why)
 	snprintf(u->name, sizeof u->name, "%s", s->name);
 	auth_token_digest(m->token, u->digest);
 	return cmd_store(c, m->tag, upgrade_run, upgrade_reply, u, why);
+}
+
+/* SET bot-challenges yes|no: an account's on the store, a guest's for
+ * its session (PROTOCOL.md 5.22). */
+struct setting {
+	char tag[PROTO_TAG_MAX + 1];
+	char name[PROTO_NAME_MAX + 1];
+	int no, rc, down;
+	char err[256];
+};
+
+static void
+setting_run(struct store *st, void *arg)
+{
+	struct setting *t = arg;
+	t->rc = store_user_nobots_set(st, t->name, t->no);
+	if (t->rc < 0) {
+		t->down = store_unavailable(st);
+		snprintf(t->err, sizeof t->err, "%s", store_error(st));
+	}
+}
+
+static void
+setting_said(struct conn *c, const char *tag, int no)
+{
+	proto_msg_t r;
+	proto_init(&r, PO_SET, tag);
+	snprintf(r.word, sizeof r.word, "bot-challenges");
+	snprintf(r.word2, sizeof r.word2, "%s", no ? "no" : "yes");
+	conn_send(c, &r);
+}
+
+static int
+setting_reply(struct conn *c, void *arg, const char **why)
+{
+	struct setting *t = arg;
+	int rc = 0;
+	(void)why;
+	if (c && t->rc < 0) {
+		log_error(&c->srv->log, "set %s: %s", t->name, t->err);
+		rc = store_code(t->down);
+	} else if (c) {
+		struct session *s = session_by_name(c->srv, t->name);
+		if (s)
+			s->nobots = t->no;
+		setting_said(c, t->tag, t->no);
+	}
+	free(t);
+	return rc;
+}
+
+int
+account_set(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	struct session *s = c->sess;
+	if (strcmp(m->word, "bot-challenges") != 0 ||
+	    (strcmp(m->word2, "yes") != 0 && strcmp(m->word2, "no") != 0)) {
+		*why = "settings: bot-challenges yes|no";
+		return ERR_ARGUMENT;
+	}
+	int no = strcmp(m->word2, "no") == 0;
+	if (s->kind != SESSION_ACCOUNT || !c->srv->store) { /* for this session */
+		s->nobots = no;
+		setting_said(c, m->tag, no);
+		return 0;
+	}
+	struct setting *t = calloc(1, sizeof *t);
+	if (!t)
+		return ERR_INTERNAL;
+	snprintf(t->tag, sizeof t->tag, "%s", m->tag);
+	snprintf(t->name, sizeof t->name, "%s", s->name);
+	t->no = no;
+	return cmd_store(c, m->tag, setting_run, setting_reply, t, why);
+}
+
+int
+account_settings(struct conn *c, const proto_msg_t *m, const char **why)
+{
+	proto_msg_t d, r;
+	(void)why;
+	proto_init(&d, PD_SET, NULL);
+	snprintf(d.word, sizeof d.word, "bot-challenges");
+	snprintf(d.word2, sizeof d.word2, "%s", c->sess->nobots ? "no" : "yes");
+	conn_send(c, &d);
+	proto_init(&r, PO_SETTINGS, m->tag);
+	r.count = 1;
+	conn_send(c, &r);
+	return 0;
 }
 
 static void

@@ -43,6 +43,10 @@ int account_remember(struct conn *c, const proto_msg_t *m, const char **why);
  * bot token the admin issued for it (used up at the store, one
  * transaction); a bad token counts as a failed login for the address. */
 int account_botupgrade(struct conn *c, const proto_msg_t *m, const char **why);
+/* SET bot-challenges yes|no (kept with an account, for a guest's session)
+ * and SETTINGS (= SET lines). */
+int account_set(struct conn *c, const proto_msg_t *m, const char **why);
+int account_settings(struct conn *c, const proto_msg_t *m, const char **why);
 /* LOGOUT: revokes the login tokens the connection signed in with or was
  * given, then its session ends (the caller checked it is not busy). */
 int account_logout(struct conn *c, const proto_msg_t *m, const char **why);

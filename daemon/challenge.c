@@ -24,7 +24,8 @@ challenge_free(struct challenge *k)
 	free(k);
 }
 
-/* Tells both sides how it ended, then frees it. */
+/* Tells both sides how it ended (a refused one: the challenger alone,
+ * the other never heard of it), then frees it. */
 static void
 challenge_end(struct challenge *k, proto_end_t how)
 {
@@ -33,7 +34,8 @@ challenge_end(struct challenge *k, proto_end_t how)
 	e.ident = k->id;
 	e.end = how;
 	session_send(k->from, &e);
-	session_send(k->to, &e);
+	if (!k->refused)
+		session_send(k->to, &e);
 	struct session *from = k->from, *to = k->to;
 	challenge_free(k);
 	/* a side away may hold nothing more now */
@@ -52,7 +54,7 @@ expiry_cb(evutil_socket_t fd, short what, void *arg)
 		evtimer_add(k->expiry, &again);
 		return;
 	}
-	challenge_end(k, END_EXPIRED);
+	challenge_end(k, k->refused ? END_DECLINED : END_EXPIRED);
 }
 
 static void tell(struct challenge *k, struct session *s);
@@ -101,7 +103,10 @@ challenge_new(struct server *srv, struct session *from, struct session *to,
 	struct challenge *k;
 	if (!(k = calloc(1, sizeof *k)))
 		return GERR_NOMEM;
-	struct timeval tv = { CHALLENGE_TTL_S, 0 };
+	/* a person who refuses bots' challenges never sees one: it ends
+	 * declined on the next turn, after the challenger's OK */
+	int refused = from->botacct && to->nobots && !to->botacct;
+	struct timeval tv = { refused ? 0 : CHALLENGE_TTL_S, 0 };
 	if (!(k->expiry = evtimer_new(srv->base, expiry_cb, k)) || evtimer_add(k->expiry, &tv)) {
 		if (k->expiry)
 			event_free(k->expiry);
@@ -113,8 +118,10 @@ challenge_new(struct server *srv, struct session *from, struct session *to,
 	k->from = from;
 	k->to = to;
 	k->spec = *g;
+	k->refused = refused;
 	TAILQ_INSERT_TAIL(&srv->challenges->list, k, link);
-	tell(k, to);
+	if (!refused)
+		tell(k, to);
 	log_debug(&srv->log, "challenge %u: %s to %s", k->id, from->name, to->name);
 	return GERR_OK;
 }
@@ -224,7 +231,7 @@ challenge_back(void *srv, struct session *s)
 	struct server *sv = srv;
 	struct challenge *k;
 	TAILQ_FOREACH (k, &sv->challenges->list, link)
-		if (k->from == s || k->to == s)
+		if (k->from == s || (k->to == s && !k->refused))
 			tell(k, s);
 }
 

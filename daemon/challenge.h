@@ -27,6 +27,7 @@ struct challenge {
 	struct gamespec spec; /* the colour wish is the challenger's */
 	struct event *expiry;
 	int starting; /* accepted: its game's start is being stored */
+	int refused;  /* a bot's, to someone who refuses them: ends declined, unseen */
 };
 
 TAILQ_HEAD(challenge_list, challenge);

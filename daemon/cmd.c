@@ -281,6 +281,10 @@ cmd_account(struct conn *c, const proto_msg_t *m, struct room *rm, const char **
 		return account_remember(c, m, why);
 	case PR_BOTUPGRADE:
 		return account_botupgrade(c, m, why);
+	case PR_SET:
+		return account_set(c, m, why);
+	case PR_SETTINGS:
+		return account_settings(c, m, why);
 	default:
 		return account_query(c, m, why);
 	}
@@ -1513,6 +1517,8 @@ static const struct {
 	[PR_STATS] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_TOP] = { cmd_account, NEED_HELLO, AT_NONE },
 	[PR_TOPBOTS] = { cmd_account, NEED_HELLO, AT_NONE },
+	[PR_SET] = { cmd_account, NEED_NAME, AT_NONE },
+	[PR_SETTINGS] = { cmd_account, NEED_NAME, AT_NONE },
 	[PR_KICK] = { cmd_admin, NEED_NAME, AT_NONE },
 	[PR_BAN] = { cmd_admin, NEED_NAME, AT_NONE },
 	[PR_UNBAN] = { cmd_admin, NEED_NAME, AT_NONE },

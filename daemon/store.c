@@ -260,6 +260,18 @@ store_user_bot(store_t *s, const char *name, int64_t *since)
 }
 
 int
+store_user_nobots(store_t *s, const char *name, int *no)
+{
+	return CALL(s, user_nobots, name, no);
+}
+
+int
+store_user_nobots_set(store_t *s, const char *name, int no)
+{
+	return CALL(s, user_nobots_set, name, no);
+}
+
+int
 store_bots(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg)
 {
 	return CALL(s, bots, fn, arg);

@@ -21,7 +21,7 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 12,
+	STORE_SCHEMA_VERSION = 13,
 	STORE_OPENING_LOG_MAX = 255, /* rules/opening.h's OPENING_LOG_MAX, without its NUL */
 	STORE_OWNER_MAX = 16,        /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48,       /* a sanction's target: a name key, an address or CIDR */
@@ -140,6 +140,10 @@ int store_login_drop_user(store_t *s, const char *name);
  * seconds it became a bot, 0 for a person (STORE_NOT_FOUND: no such
  * account). */
 int store_user_bot(store_t *s, const char *name, int64_t *since);
+/* An account's refusal of challenges from bot accounts (issue 49): *no 1
+ * when it refuses them; STORE_NOT_FOUND when no such account. */
+int store_user_nobots(store_t *s, const char *name, int *no);
+int store_user_nobots_set(store_t *s, const char *name, int no);
 /* fn for each bot account (its spelling, since), by name; the count or -1. */
 int store_bots(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg);
 /* A bot token, kept as its digest, for the account name until expires

@@ -61,6 +61,8 @@ struct store_ops {
 	/* since 0: a person again; STORE_NOT_FOUND when no such account */
 	int (*user_bot_set)(store_t *s, const char *name, int64_t since);
 	int (*bots)(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg);
+	int (*user_nobots)(store_t *s, const char *name, int *no);
+	int (*user_nobots_set)(store_t *s, const char *name, int no);
 	int (*bot_token_put)(
 	    store_t *s, const char *digest, const char *name, int64_t created, int64_t expires);
 	/* drops the tokens expired by now */

@@ -143,6 +143,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  name TEXT NOT NULL, name_key TEXT NOT NULL,"
 	"  created BIGINT NOT NULL, expires BIGINT NOT NULL);"
 	"CREATE INDEX bot_tokens_user ON bot_tokens (name_key);",
+	/* 12 -> 13: an account refuses challenges from bot accounts (1) */
+	"ALTER TABLE users ADD COLUMN no_bots INTEGER NOT NULL DEFAULT 0;",
 };
 
 enum stmt {
@@ -159,6 +161,8 @@ enum stmt {
 	S_LOGIN_DROP,
 	S_LOGIN_DROP_USER,
 	S_USER_BOT,
+	S_USER_NOBOTS,
+	S_USER_NOBOTS_SET,
 	S_USER_BOT_SET,
 	S_BOTS,
 	S_BOT_TOKEN_PUT,
@@ -250,6 +254,8 @@ static const char *const sql[S_COUNT] = {
 	[S_LOGIN_DROP] = "DELETE FROM login_tokens WHERE digest = $1",
 	[S_LOGIN_DROP_USER] = "DELETE FROM login_tokens WHERE name_key = $1",
 	[S_USER_BOT] = "SELECT bot_since FROM users WHERE name_key = $1",
+	[S_USER_NOBOTS] = "SELECT no_bots FROM users WHERE name_key = $1",
+	[S_USER_NOBOTS_SET] = "UPDATE users SET no_bots = $2 WHERE name_key = $1",
 	[S_USER_BOT_SET] = "UPDATE users SET bot_since = $2 WHERE name_key = $1",
 	[S_BOTS] = "SELECT name, bot_since FROM users WHERE bot_since <> 0 ORDER BY name_key",
 	[S_BOT_TOKEN_PUT] = "INSERT INTO bot_tokens (digest, name, name_key, created, expires)"
@@ -920,6 +926,35 @@ pg_user_bot(store_t *s, const char *name, int64_t *since)
 		PQclear(r);
 	}
 	return rc;
+}
+
+static int
+pg_user_nobots(store_t *s, const char *name, int *no)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	PGresult *r;
+	auth_name_key(name, key);
+	p_text(&p, key);
+	int rc = one_row(s, S_USER_NOBOTS, &p, "get no_bots", &r);
+	if (rc == 0) {
+		*no = col_int(r, 0, 0) != 0;
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_user_nobots_set(store_t *s, const char *name, int no)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	int changed = 0;
+	auth_name_key(name, key);
+	p_text(&p, key);
+	p_int(&p, no != 0);
+	int rc = done(s, S_USER_NOBOTS_SET, &p, "set no_bots", &changed);
+	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
 }
 
 static int
@@ -1919,6 +1954,8 @@ const struct store_ops store_pg_ops = {
 	.login_drop_user = pg_login_drop_user,
 	.user_bot = pg_user_bot,
 	.user_bot_set = pg_user_bot_set,
+	.user_nobots = pg_user_nobots,
+	.user_nobots_set = pg_user_nobots_set,
 	.bots = pg_bots,
 	.bot_token_put = pg_bot_token_put,
 	.bot_token_expire = pg_bot_token_expire,

@@ -143,6 +143,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  name TEXT NOT NULL, name_key TEXT NOT NULL,"
 	"  created INTEGER NOT NULL, expires INTEGER NOT NULL);"
 	"CREATE INDEX bot_tokens_user ON bot_tokens (name_key);",
+	/* 12 -> 13: an account refuses challenges from bot accounts (1) */
+	"ALTER TABLE users ADD COLUMN no_bots INTEGER NOT NULL DEFAULT 0;",
 };
 
 enum stmt {
@@ -159,6 +161,8 @@ enum stmt {
 	S_LOGIN_DROP,
 	S_LOGIN_DROP_USER,
 	S_USER_BOT,
+	S_USER_NOBOTS,
+	S_USER_NOBOTS_SET,
 	S_USER_BOT_SET,
 	S_BOTS,
 	S_BOT_TOKEN_PUT,
@@ -254,6 +258,8 @@ static const char *const sql[S_COUNT] = {
 	[S_LOGIN_DROP] = "DELETE FROM login_tokens WHERE digest = ?1",
 	[S_LOGIN_DROP_USER] = "DELETE FROM login_tokens WHERE name_key = ?1",
 	[S_USER_BOT] = "SELECT bot_since FROM users WHERE name_key = ?1",
+	[S_USER_NOBOTS] = "SELECT no_bots FROM users WHERE name_key = ?1",
+	[S_USER_NOBOTS_SET] = "UPDATE users SET no_bots = ?2 WHERE name_key = ?1",
 	[S_USER_BOT_SET] = "UPDATE users SET bot_since = ?2 WHERE name_key = ?1",
 	[S_BOTS] = "SELECT name, bot_since FROM users WHERE bot_since <> 0 ORDER BY name_key",
 	[S_BOT_TOKEN_PUT] = "INSERT INTO bot_tokens (digest, name, name_key, created, expires)"
@@ -900,6 +906,41 @@ sq_user_bot_set(store_t *s, const char *name, int64_t since)
 	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 2, since);
 	int rc = done(s, q, "set bot mark");
+	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+sq_user_nobots(store_t *s, const char *name, int *no)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_USER_NOBOTS);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*no = sqlite3_column_int(q, 0) != 0;
+	else if (rc != SQLITE_DONE)
+		set_msg(s, "get no_bots");
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_user_nobots_set(store_t *s, const char *name, int no)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_USER_NOBOTS_SET);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 2, no != 0);
+	int rc = done(s, q, "set no_bots");
 	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
 }
 
@@ -2142,6 +2183,8 @@ const struct store_ops store_sqlite_ops = {
 	.login_drop_user = sq_login_drop_user,
 	.user_bot = sq_user_bot,
 	.user_bot_set = sq_user_bot_set,
+	.user_nobots = sq_user_nobots,
+	.user_nobots_set = sq_user_nobots_set,
 	.bots = sq_bots,
 	.bot_token_put = sq_bot_token_put,
 	.bot_token_expire = sq_bot_token_expire,

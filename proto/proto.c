@@ -63,6 +63,8 @@ static const struct form forms[PM_COUNT] = {
 	[PR_STATS] = { PK_REQ, "STATS", NULL, "|u" },
 	[PR_TOP] = { PK_REQ, "TOP", NULL, "R|j" },
 	[PR_TOPBOTS] = { PK_REQ, "TOPBOTS", NULL, "R|j" },
+	[PR_SET] = { PK_REQ, "SET", NULL, "ab" },
+	[PR_SETTINGS] = { PK_REQ, "SETTINGS", NULL, "" },
 	[PR_KICK] = { PK_REQ, "KICK", NULL, "u|*" },
 	[PR_BAN] = { PK_REQ, "BAN", NULL, "ab|*" },
 	[PR_UNBAN] = { PK_REQ, "UNBAN", NULL, "a" },
@@ -129,6 +131,8 @@ static const struct form forms[PM_COUNT] = {
 	[PO_STATS] = { PK_OK, "STATS", NULL, "n" },
 	[PO_TOP] = { PK_OK, "TOP", NULL, "nN" },
 	[PO_TOPBOTS] = { PK_OK, "TOPBOTS", NULL, "nN" },
+	[PO_SET] = { PK_OK, "SET", NULL, "ab" },
+	[PO_SETTINGS] = { PK_OK, "SETTINGS", NULL, "n" },
 	[PO_KICK] = { PK_OK, "KICK", NULL, "u" },
 	[PO_BAN] = { PK_OK, "BAN", NULL, "a" },
 	[PO_UNBAN] = { PK_OK, "UNBAN", NULL, "a" },
@@ -194,6 +198,7 @@ static const struct form forms[PM_COUNT] = {
 	/* id, round, board, room, first, second, result */
 	[PD_TGAME] = { PK_DATA, "TGAME", NULL, "i$nMuw]" },
 	[PD_BOT] = { PK_DATA, "BOT", NULL, "u" },
+	[PD_SET] = { PK_DATA, "SET", NULL, "ab" },
 	/* room, black, its kind, white, its kind */
 	[PD_KINDS] = { PK_DATA, "KINDS", NULL, "ru/w`" },
 

@@ -122,6 +122,8 @@ typedef enum {
 	PR_TCANCEL,
 	PR_BOTUPGRADE, /* a bot token makes the account a bot (`botaccounts`) */
 	PR_TOPBOTS,    /* the bot accounts' leaderboard (`botaccounts`) */
+	PR_SET,        /* a player's setting: SET bot-challenges yes|no (`botaccounts`) */
+	PR_SETTINGS,   /* the player's settings, = SET lines */
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -187,6 +189,8 @@ typedef enum {
 	PO_TCANCEL,
 	PO_BOTUPGRADE,
 	PO_TOPBOTS,
+	PO_SET,
+	PO_SETTINGS,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -215,6 +219,7 @@ typedef enum {
 	PD_TPLAYER, /* a tournament's player, in standings order */
 	PD_TGAME,   /* a tournament's pairing and its result */
 	PD_BOT,     /* the next = USER (or = STAT) lines are a bot's (`botaccounts`) */
+	PD_SET,     /* a setting and its value (SETTINGS) */
 	PD_KINDS,   /* whether each player is a person or a bot, in a snapshot */
 	/* events */
 	PE_SERVER,

@@ -7,7 +7,10 @@
  * two bots' rated game is rated in full; TOP lists the people and TOPBOTS
  * the bot accounts alone. Under the default (none) a person's rated game
  * against a bot account changes no rating (no * RATED). The lobby's seeks
- * are people's unless bot-seeks 1: a bot's SEEK and TAKE are 501.
+ * are people's unless bot-seeks 1: a bot's SEEK and TAKE are 501. A
+ * person who says SET bot-challenges no (kept with the account, through a
+ * new login) never sees a bot's challenge: it ends declined at once; a
+ * person's challenge comes as before.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -197,6 +200,39 @@ test_none(void)
 	tc_send(rapfi, "TAKE %d alice", id);
 	REQUIRE(tc_expect(rapfi, "ERR 501", 10000), "a bot's take: %s", rapfi->line);
 	printf("a bot account's SEEK and TAKE are 501 by default (bot-seeks 0)\n");
+	tc_send(alice, "CANCEL");
+	REQUIRE(tc_expect(alice, "OK CANCEL", 10000), "%s", alice->line);
+
+	/* alice refuses bots' challenges; the setting outlives her session */
+	tc_send(alice, "SETTINGS");
+	REQUIRE(tc_expect(alice, "= SET bot-challenges yes", 10000), "%s", alice->line);
+	tc_send(alice, "SET bot-challenges no");
+	REQUIRE(tc_expect(alice, "OK SET bot-challenges no", 10000), "%s", alice->line);
+	tc_send(alice, "SET bot-challenges maybe");
+	REQUIRE(tc_expect(alice, "ERR 402", 10000), "%s", alice->line);
+	tc_close(alice);
+	REQUIRE((alice = tc_open(d.port, 1)) != NULL, "connect");
+	tc_send(alice, "LOGIN alice secret99");
+	REQUIRE(tc_expect(alice, "OK LOGIN", 10000), "%s", alice->line);
+	tc_send(alice, "SETTINGS");
+	REQUIRE(tc_expect(alice, "= SET bot-challenges no", 10000), "after a new login: %s",
+	    alice->line);
+	REQUIRE(tc_expect(alice, "OK SETTINGS 1", 10000), "%s", alice->line);
+	tc_send(rapfi, "CHALLENGE alice freestyle 15 none black casual none");
+	REQUIRE(tc_expect(rapfi, "OK CHALLENGE", 10000), "%s", rapfi->line);
+	REQUIRE(tc_expect(rapfi, "* CHALLENGEEND", 10000) && strstr(rapfi->line, " declined"),
+	    "the bot's challenge: %s", rapfi->line);
+	tc_send(alice, "PING");
+	const char *seen;
+	while ((seen = tc_read(alice, 10000)) && strncmp(seen, "OK PING", 7) != 0)
+		REQUIRE(strncmp(seen, "* CHALLENGE", 11) != 0, "alice was told: %s", seen);
+	struct tc *bob = tc_account(d.port, "bob", "secret99");
+	REQUIRE(bob, "bob");
+	tc_send(bob, "CHALLENGE alice freestyle 15 none black casual none");
+	REQUIRE(tc_expect(alice, "* CHALLENGE ", 10000), "a person's challenge: %s", alice->line);
+	tc_close(bob);
+	printf("SET bot-challenges no (kept through a new login): a bot's challenge ends declined "
+	       "unseen, a person's comes\n");
 	printf("under the default (rate-bot-accounts none) a person's game with a bot account "
 	       "changes no rating\n");
 	tc_close(alice);

@@ -1203,9 +1203,10 @@ test_migration_to_11(void **state)
 	char path[256];
 	snprintf(path, sizeof path, "%s", store_path(s));
 	store_close(s);
-	/* step 12 undone too: the steps after 10 run again */
+	/* steps 12 and 13 undone too: the steps after 10 run again */
 	static const char *const undo =
-	    "DROP TABLE bot_tokens; ALTER TABLE users DROP COLUMN"
+	    "ALTER TABLE users DROP COLUMN no_bots; DROP TABLE bot_tokens; ALTER TABLE users DROP "
+	    "COLUMN"
 	    " bot_since; DROP INDEX games_tpair; ALTER TABLE games DROP COLUMN"
 	    " tpair; DROP TABLE tourney_games; DROP TABLE"
 	    " tourney_players; DROP TABLE tourneys;";
@@ -1257,6 +1258,7 @@ test_migration_to_12(void **state)
 	snprintf(path, sizeof path, "%s", store_path(s));
 	store_close(s);
 	static const char *const undo =
+	    "ALTER TABLE users DROP COLUMN no_bots;"
 	    "DROP TABLE bot_tokens; ALTER TABLE users DROP COLUMN bot_since;";
 	if (pg_url) {
 		PGconn *c = PQconnectdb(path);
@@ -1275,7 +1277,7 @@ test_migration_to_12(void **state)
 		sqlite3_close(db);
 	}
 	s = open_ok_again("mig12.db");
-	assert_int_equal(store_schema_version(s), 12);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	int64_t since = -1;
 	assert_int_equal(store_user_bot(s, "zed", &since), 0);
 	assert_true(since == 0);
@@ -1283,9 +1285,18 @@ test_migration_to_12(void **state)
 	assert_int_equal(store_bot_upgrade(s, "t1", "Zed", 150), 0);
 	assert_int_equal(store_user_bot(s, "Zed", &since), 0);
 	assert_true(since == 150);
+	/* step 13: each account takes challenges from bots until it says no */
+	int no = -1;
+	assert_int_equal(store_user_nobots(s, "zed", &no), 0);
+	assert_int_equal(no, 0);
+	assert_int_equal(store_user_nobots_set(s, "ZED", 1), 0);
+	assert_int_equal(store_user_nobots(s, "zed", &no), 0);
+	assert_int_equal(no, 1);
+	assert_int_equal(store_user_nobots_set(s, "nobody", 1), STORE_NOT_FOUND);
+	assert_int_equal(store_user_nobots(s, "nobody", &no), STORE_NOT_FOUND);
 	store_close(s);
-	print_message(
-	    "  a schema 11 database takes step 12: its accounts persons, bot tokens work\n");
+	print_message("  a schema 11 database takes steps 12 and 13: its accounts persons who take "
+		      "bots' challenges, bot tokens work\n");
 }
 
 struct botlist {
