@@ -752,6 +752,49 @@ set_ratings(model_t *m, const proto_msg_t *x)
 	}
 }
 
+int
+model_is_bot(const model_t *m, const char *name)
+{
+	for (int i = 0; i < m->nbots; i++)
+		if (strcasecmp(m->bots[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The server's word on whether name is a bot. */
+static void
+bot_mark(model_t *m, const char *name, int bot)
+{
+	if (!name[0] || strcmp(name, "-") == 0)
+		return;
+	for (int i = 0; i < m->nbots; i++)
+		if (strcasecmp(m->bots[i], name) == 0) {
+			if (!bot) { /* the last one takes its place */
+				memmove(m->bots[i], m->bots[m->nbots - 1], sizeof m->bots[i]);
+				m->nbots--;
+				m->bots_next = 0;
+			}
+			return;
+		}
+	if (!bot)
+		return;
+	if (m->nbots < MODEL_BOTS_MAX) {
+		COPY(m->bots[m->nbots], name);
+		m->nbots++;
+		return;
+	}
+	COPY(m->bots[m->bots_next], name);
+	m->bots_next = (m->bots_next + 1) % MODEL_BOTS_MAX;
+}
+
+/* A KINDS line's word on both players (the event, or a snapshot's). */
+static void
+kinds_mark(model_t *m, const proto_msg_t *x)
+{
+	bot_mark(m, x->user, x->kind == FALLBACK_BOT);
+	bot_mark(m, x->user2, x->kind2 == FALLBACK_BOT);
+}
+
 /* Data lines of a snapshot (STATE, WATCH, RESUME). */
 static model_rc_t
 apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
@@ -798,6 +841,9 @@ apply_snapshot(model_t *m, const proto_msg_t *x, int64_t now)
 		break;
 	case PD_RATINGS:
 		set_ratings(m, x);
+		break;
+	case PD_KINDS:
+		kinds_mark(m, x);
 		break;
 	case PD_MOVES:
 		if (x->depth != m->pos.nmoves)
@@ -1382,6 +1428,8 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 		}
 		return MODEL_OK;
 	case PR_WHO:
+		if (x->id == PD_BOT) /* the next = USER lines are a bot's */
+			bot_mark(m, x->user, 1);
 		if (x->id == PD_USER) {
 			if (m->users_fresh)
 				m->nusers = m->users_fresh = 0;
@@ -1423,6 +1471,8 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			stat_into(&m->top[m->ntop++], x);
 		return MODEL_OK;
 	case PR_STATS:
+		if (x->id == PD_BOT) /* a bot account's STATS says so first */
+			bot_mark(m, x->user, 1);
 		if (x->id == PD_STAT && m->nstats < MODEL_STATS_MAX)
 			stat_into(&m->stats[m->nstats++], x);
 		if (x->id == PD_STAT && m->in_room && x->rule == (rule_t)m->pos.rule)
@@ -2190,6 +2240,9 @@ apply_room_event(model_t *m, const proto_msg_t *x, int64_t now)
 		break;
 	case PE_RATINGS:
 		set_ratings(m, x);
+		break;
+	case PE_KINDS: /* after START and RATINGS (`botaccounts`) */
+		kinds_mark(m, x);
 		break;
 	case PE_RATED: {
 		const int64_t before[2] = { x->before, x->before2 },

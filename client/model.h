@@ -33,6 +33,7 @@ enum {
 	MODEL_TGAMES_MAX = 96,             /* its pairings kept (a round's, an arena's) */
 	MODEL_TNAME_MAX = 120,             /* bytes of an event's name (the server's limit) */
 	MODEL_TIEBREAKS_MAX = 4,           /* a Swiss's: BH-1, BH, median-BH, SB */
+	MODEL_BOTS_MAX = 64,               /* names known to be bots */
 };
 
 /* A tournament as = TOURNEY and * TOURNEY say it (`tournaments`,
@@ -306,6 +307,13 @@ typedef struct model {
 	int ntgames;
 	model_tgame_t tgames[MODEL_TGAMES_MAX];
 
+	/* who is a bot (`botaccounts`, PROTOCOL.md 5.22), by name: a bot
+	 * account or the server's own, as WHO's = BOT, a room's KINDS and a
+	 * profile's = BOT said it (a KINDS that says human takes it back);
+	 * when full, a new name takes the oldest one's place */
+	int nbots, bots_next;
+	char bots[MODEL_BOTS_MAX][PROTO_NAME_MAX + 1];
+
 	/* the last error or notice, for the status line */
 	char status_text[MODEL_STATUS_LEN];
 	int status_error;
@@ -445,6 +453,10 @@ void model_tgame_text(const model_tgame_t *g, char *buf, size_t len);
  * none (not in it, waiting to be paired, over with your place); now in
  * unix seconds (whether an arena still takes players). */
 void model_tourney_next_text(const model_t *m, int64_t now, char *buf, size_t len);
+
+/* Whether the server said name is a bot (a bot account or its own
+ * botN): the views mark it wherever the name shows. */
+int model_is_bot(const model_t *m, const char *name);
 
 /* The pending offer made to me (not by me), or NULL. */
 const model_offer_t *model_offer_to_me(const model_t *m);

@@ -185,6 +185,10 @@ export class Model {
     // a player's profile (a name clicked): {user, stats, games}, each null
     // until its reply (STATS <user>, HISTORY <user>) came
     this.profile = null;
+    // who is a bot (`botaccounts`, PROTOCOL.md 5.22), by name: a bot
+    // account or the server's own, as WHO's = BOT, a room's KINDS and a
+    // profile's = BOT said it (a KINDS that says human takes it back)
+    this.bots = new Set();
     this.record = null; // the last EXPORT: {id, format, lines, ready}
     this.replay = null; // {rec, at, line}: line, a mark's better line shown from at, or null
     // the analysis board (PROTOCOL.md 5.17, 5.18), or null: openAnalysis
@@ -339,7 +343,10 @@ export class Model {
         break;
       case 'LEAVE': if (this.game && this.game.room === a[0]) this.game = null; break;
       case 'ROOMS': this.lobby.rooms = data.filter((d) => d.name === 'ROOM').map((d) => d.fields); break;
-      case 'WHO': this.lobby.users = data.filter((d) => d.name === 'USER').map((d) => d.fields); break;
+      case 'WHO':
+        for (const d of data) if (d.name === 'BOT') this.markBot(d.fields.user, true);
+        this.lobby.users = data.filter((d) => d.name === 'USER').map((d) => d.fields);
+        break;
       case 'SEEKS': {
         this.lobby.seeks = data.filter((d) => d.name === 'SEEK').map((d) => d.fields);
         // my seek listed while the page knows none: the session kept it (a
@@ -366,6 +373,7 @@ export class Model {
         this.record = { id: a[0], format: a[1], lines: data.filter((d) => d.name === 'RECORD').map((d) => d.fields.text), ready: true };
         break;
       case 'STATS':
+        for (const d of data) if (d.name === 'BOT') this.markBot(d.fields.user, true); // a bot account's, first
         if (this.forProfile(req)) this.profile.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
         // the account card's: mine (a profile of another player leaves it)
         if (!this.forProfile(req) || (this.me && req.args[0] === this.me.name)) this.lobby.stats = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
@@ -409,6 +417,24 @@ export class Model {
 
   closeProfile() {
     this.profile = null;
+  }
+
+  // Whether the server said user is a bot (a bot account, or the server's
+  // own): the pages mark the name so wherever it shows.
+  isBot(user) {
+    return this.bots.has(user);
+  }
+
+  markBot(user, bot) {
+    if (!user || user === '-') return;
+    if (bot) this.bots.add(user);
+    else this.bots.delete(user);
+  }
+
+  // A KINDS line's word on both players (the event, or a snapshot's).
+  kinds(f) {
+    this.markBot(f.black, f.bkind === 'bot');
+    this.markBot(f.white, f.wkind === 'bot');
   }
 
   // Whether a reply answers the profile shown (STATS or HISTORY of its user).
@@ -463,6 +489,7 @@ export class Model {
         case 'RESULT': g.result = { result: f.result, reason: f.reason, cells: proto.moveList(f.cells) }; break;
         case 'CODE': this.invite = { room, code: f.code }; break; // shown again with its link
         case 'RATINGS': setRatings(g, f); break;
+        case 'KINDS': this.kinds(f); break;
         default: break;
       }
     }
@@ -666,6 +693,7 @@ export class Model {
         setClock(g, g.clock.b, g.clock.w, 'none', now); // the opening is untimed
         break;
       case 'RATINGS': setRatings(g, f); break;
+      case 'KINDS': this.kinds(f); break; // after START and RATINGS (`botaccounts`)
       case 'RATED':
         g.ratingBefore = { black: Number(f.bbefore), white: Number(f.wbefore) };
         g.rating = { black: Number(f.bafter), white: Number(f.wafter) };

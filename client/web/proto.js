@@ -36,6 +36,8 @@ const RE = {
   judged: /^(more|solved|failed)$/,
   // tournaments (`tournaments`, PROTOCOL.md 5.21): tie-breaks, in halves
   vals: /^-?[0-9]+(,-?[0-9]+){0,49}$/,
+  // bot accounts (`botaccounts`, PROTOCOL.md 5.22): a seat's kind
+  kind: /^(human|bot)$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -76,6 +78,8 @@ const EVENTS = {
   TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num rounds:num players:num creator:user name?...',
   TPLAYER: 'id:num rank:num user:user rating:rating points:num tiebreaks:vals games:num status:word streak:num',
   TGAME: 'id:num round:num board:num room:roomd first:user second:user result:word',
+  // each player a person or a bot, after START and RATINGS (`botaccounts`, 5.22)
+  KINDS: 'room:room seq:num black:user bkind:kind white:user wkind:kind',
 };
 
 const DATA = {
@@ -104,6 +108,10 @@ const DATA = {
   TOURNEY: 'id:num kind:word state:word rule:rule size:num tc:tc opening:word rated:word entrants:word start:num length:num round:num rounds:num players:num creator:user name?...',
   TPLAYER: 'id:num rank:num user:user rating:rating points:num tiebreaks:vals games:num status:word streak:num',
   TGAME: 'id:num round:num board:num room:roomd first:user second:user result:word',
+  // bot accounts (`botaccounts`, section 5.22): the next = USER lines (WHO)
+  // or the STATS reply are a bot's; a snapshot's seats' kinds
+  BOT: 'user:user',
+  KINDS: 'room:room black:user bkind:kind white:user wkind:kind',
 };
 
 // The OK replies whose arguments the page reads by name (the others keep

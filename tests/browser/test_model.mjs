@@ -35,6 +35,7 @@ export function pairs(text) {
 }
 
 const SIDES = ['black', 'white'];
+const dot = (k) => k.length > 1 && k[1] !== '';
 
 // A key's value in the model, as the transcripts spell it (the same
 // spelling test_client_model.c gives the C model's); undefined: unknown key.
@@ -79,6 +80,9 @@ function value(model, key, now) {
     case 'rating': if (side) return num(g ? g.rating[side] : 0); break;
     case 'provisional': if (side) return g && g.provisional[side] ? '1' : '0'; break;
     case 'rating_before': if (side) return num(g ? g.ratingBefore[side] : 0); break;
+    // who is a bot (botaccounts): a name the server marked; a seat's player
+    case 'bot': return dot(k) && model.isBot(k.slice(1).join('.')) ? '1' : '0';
+    case 'seat_bot': if (side) return g && model.isBot(g[side]) ? '1' : '0'; break;
     case 'challenge': return model.challenge ? num(model.challenge.id) : '0';
     case 'shutdown': return model.shutdown ? '1' : '0';
     case 'motd': return model.motd ?? '-';

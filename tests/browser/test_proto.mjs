@@ -200,3 +200,30 @@ for (const l of [
 }
 for (const l of ['PUZZLE next', 'PUZZLE daily', 'PUZZLE 17', 'SOLVE 17 j8']) assert.equal(proto.formatRequest(proto.parseRequest(l)), l);
 console.log('ok the puzzles\' lines: OK PUZZLE and OK SOLVE read by field (a provisional rating "1523?", - for none); malformed ones answer with no fields');
+
+// bot accounts (`botaccounts`, PROTOCOL.md 5.22): = BOT, = KINDS and
+// * KINDS as the C parser reads them (tests/unit/test_proto.c's lines),
+// field for field; and every server line of section 5.22's example (a
+// fenced block, outside the transcripts replayed above)
+for (const l of ['= BOT rapfi', '= KINDS r3 alice human rapfi bot', '* KINDS r3 3 bot5 bot rapfi bot', 'OK BOTUPGRADE rapfi']) {
+  const m = proto.parseServer(l);
+  assert.ok(!m.unknown, `"${l}": not in the table`);
+  assert.equal(proto.formatServer(m), l);
+}
+const kd = proto.parseServer('* KINDS r9 3 alice human rapfi bot').fields;
+assert.deepEqual([kd.room, kd.seq, kd.black, kd.bkind, kd.white, kd.wkind], ['r9', '3', 'alice', 'human', 'rapfi', 'bot']);
+assert.deepEqual(proto.parseServer('= KINDS r9 bot3 bot bob human').fields, { room: 'r9', black: 'bot3', bkind: 'bot', white: 'bob', wkind: 'human' });
+assert.equal(proto.parseServer('= BOT rapfi').fields.user, 'rapfi');
+for (const l of ['* KINDS r3 3 alice person bob bot', '* KINDS r3 3 alice human bob', '* KINDS r3 alice human bob bot',
+  '= KINDS r3 alice human bob bot x', '= KINDS r3 3 alice human bob bot', '= BOT', '= BOT rapfi bob', '= BOT 9lives']) {
+  assert.throws(() => proto.parseServer(l), `accepted "${l}"`);
+}
+const sec = md.slice(md.findIndex((l) => l.startsWith('### 5.22 ')));
+const example = sec.slice(0, sec.findIndex((l, i) => i > 0 && /^##/.test(l))).filter((l) => /^S\u2192C[0-9]  /.test(l)).map((l) => l.slice(6));
+assert.ok(example.some((l) => l.startsWith('* KINDS ')) && example.some((l) => l.startsWith('= BOT ')), 'section 5.22 has no example of the marks');
+for (const l of example) {
+  const m = proto.parseServer(l);
+  if (m.kind === 'event' || m.kind === 'data') assert.ok(!m.unknown, `PROTOCOL.md 5.22 "${l}": not in the table`);
+  assert.equal(proto.formatServer(m), l);
+}
+console.log(`ok bot accounts' lines: = BOT, = KINDS, * KINDS as the C parser reads them, a kind other than human|bot refused; section 5.22's ${example.length} server lines`);

@@ -227,6 +227,11 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 		return SAY("%d", m->provisional[side]);
 	if (strcmp(k, "rating_before") == 0 && side >= 0)
 		return SAY("%d", m->rating_before[side]);
+	/* who is a bot (botaccounts): a name the server marked; a seat's player */
+	if (strcmp(k, "bot") == 0 && rest[0])
+		return SAY("%d", model_is_bot(m, rest));
+	if (strcmp(k, "seat_bot") == 0 && side >= 0)
+		return SAY("%d", m->in_room && model_is_bot(m, side ? m->white : m->black));
 	if (strcmp(k, "challenge") == 0)
 		return SAY("%lld", (long long)m->challenge_id);
 	if (strcmp(k, "shutdown") == 0)
