@@ -520,8 +520,7 @@ async function refreshLobby() {
     const ul = $('rooms');
     ul.replaceChildren();
     for (const f of model.lobby.rooms) {
-      const li = document.createElement('li');
-      li.textContent = `${t('web.room', '%s vs %s · %s %s · %s moves · %s', f.black, f.white, word('rule', f.rule), f.size, f.moves, word('status', f.status))} `;
+      const li = withMarks(document.createElement('li'), `${t('web.room', '%s vs %s · %s %s · %s moves · %s', f.black, f.white, word('rule', f.rule), f.size, f.moves, word('status', f.status))} `, [f.black, f.white]);
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = t('web.watch', 'Watch');
@@ -534,9 +533,7 @@ async function refreshLobby() {
     const w = $('who');
     w.replaceChildren();
     for (const u of model.lobby.users) {
-      const li = document.createElement('li');
-      li.textContent = t('web.paren', '%s (%s)', u.user, word('ustate', u.state));
-      w.appendChild(li);
+      w.appendChild(withMarks(document.createElement('li'), t('web.paren', '%s (%s)', u.user, word('ustate', u.state)), [u.user]));
     }
   } catch { /* the next refresh tries again */ }
 }
@@ -676,6 +673,33 @@ function item(text) {
   return li;
 }
 
+// The mark beside a bot's name (`botaccounts`, PROTOCOL.md 5.22: a bot
+// account or the server's own): "BOT", named for a screen reader.
+function botMark() {
+  const s = document.createElement('span');
+  s.className = 'botmark';
+  s.textContent = t('web.bot.mark', 'BOT');
+  s.title = t('web.bot.title', 'a bot: a program plays, not a person');
+  s.setAttribute('role', 'img');
+  s.setAttribute('aria-label', s.title);
+  return s;
+}
+
+// An element's text, a bot's mark after each bot's name in it (names: the
+// players it names, in the order the text names them).
+function withMarks(el, text, names) {
+  el.replaceChildren();
+  let rest = text;
+  for (const n of names) {
+    const i = model.isBot(n) ? rest.indexOf(n) : -1;
+    if (i < 0) continue;
+    el.append(rest.slice(0, i + n.length), botMark());
+    rest = rest.slice(i + n.length);
+  }
+  el.append(rest);
+  return el;
+}
+
 // A private room waiting for its creator, who is away (model.awaiting).
 function awaitingWords(w) {
   return w.left === null
@@ -737,6 +761,10 @@ function renderGame() {
     n.dataset.user = user;
     n.disabled = user === '-';
     n.title = user === '-' ? '' : t('web.profile.open', '%s\'s profile', user);
+    // a bot's mark beside its name (`botaccounts`)
+    const mark = $(`p-${s}`).querySelector('.botmark');
+    if (mark) mark.remove();
+    if (user !== '-' && model.isBot(user)) n.after(botMark());
     renderRating($(`p-${s}`).querySelector('.rating'), g, s);
     $(`p-${s}`).classList.toggle('tomove', o ? o.side === s : g.status === 'playing' && turn === s);
   }
@@ -945,7 +973,7 @@ function renderProfile() {
   const p = model.profile;
   $('profile').hidden = !p;
   if (!p) return;
-  $('profile-name').textContent = p.user;
+  $('profile-name').replaceChildren(p.user, ...(model.isBot(p.user) ? [botMark()] : []));
   const st = $('profile-stats');
   if (p.stats === null) st.replaceChildren(item(t('web.loading', 'Loading…')));
   else if (!p.stats.length) st.replaceChildren(item(t('web.profile.unrated', 'No ratings: a guest, or a bot that is not rated.')));
@@ -958,7 +986,7 @@ function renderProfile() {
   else if (!p.games.length) ul.replaceChildren(item(t('web.history.none', 'No finished games yet.')));
   else {
     ul.replaceChildren(...p.games.slice(0, PROFILE_GAMES).map((f) => {
-      const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, overWords(f.result, f.reason), f.plies)} `);
+      const li = withMarks(document.createElement('li'), `${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, overWords(f.result, f.reason), f.plies)} `, [f.black, f.white]);
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = t('web.replay', 'Replay');
@@ -999,7 +1027,7 @@ function renderTop() {
     b.textContent = f.user;
     b.dataset.profile = f.user;
     b.addEventListener('click', () => openProfile(f.user));
-    li.append(b, ` ${f.rating}${f.standing === 'provisional' ? '?' : ''}`);
+    li.append(b, ...(model.isBot(f.user) ? [botMark()] : []), ` ${f.rating}${f.standing === 'provisional' ? '?' : ''}`);
     ol.appendChild(li);
   }
   if (!model.lobby.top.length) ol.replaceChildren(item(t('web.top.none', 'Nobody has played a rated game of %s yet.', word('rule', model.lobby.topRule))));
@@ -1620,6 +1648,7 @@ function renderTourney() {
     if (p.user === me) tr.className = 'me';
     const rank = model.rankShared(p) ? t('web.tourney.rank.shared', '=%d', p.rank) : String(p.rank);
     const name = cell(p.user);
+    if (model.isBot(p.user)) name.appendChild(botMark());
     if (i.kind === 'arena' && p.streak >= 2) { // a streak: the next wins count double
       const fire = document.createElement('span');
       fire.className = 'streak';
@@ -1996,7 +2025,7 @@ function renderHistory() {
   const ul = $('history');
   ul.replaceChildren();
   for (const f of model.lobby.games) {
-    const li = item(`${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, overWords(f.result, f.reason), f.plies)} `);
+    const li = withMarks(document.createElement('li'), `${t('web.game', '#%s %s vs %s: %s, %s moves', f.id, f.black, f.white, overWords(f.result, f.reason), f.plies)} `, [f.black, f.white]);
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = t('web.replay', 'Replay');

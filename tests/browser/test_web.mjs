@@ -9,6 +9,10 @@
 //     again with the pages reconnecting, and two spectators (one by the
 //     link, one from the lobby's list) watching on across it;
 //   - a game against a bot to the end, its thinking preview shown;
+//   - bots marked (issue 49, botMarks): a game against the server's bot
+//     marks its seat BOT (named for a screen reader), not the player's; a
+//     page in Chinese lists it marked "机器人" in WHO and the rooms list,
+//     and watching sees its seat and its profile marked;
 //   - a browser player against a `bin/gomoku --script` player;
 //   - renju: the forbidden points the server names are marked, and a click
 //     on one is refused with the reason;
@@ -2852,7 +2856,70 @@ async function tourneyBoard() {
   }
 }
 
-const cases = { tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+// ---- bots marked (issue 49, PROTOCOL.md 5.22) ---------------------------------
+
+// A game against the server's own bot: its seat is marked BOT (the room's
+// * KINDS), named for a screen reader, the player's own seat not; a page
+// in Chinese lists it marked in the lobby's WHO, and watching the game
+// sees its seat and its profile marked, the mark in Chinese.
+async function botMarks() {
+  const p = await open();
+  const me = await named(p);
+  await p.select('#bot select[name=level]', '1');
+  await p.select('#bot select[name=colour]', 'black');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await p.waitForSelector('#p-white .botmark', { timeout: T });
+  const bot = await p.$eval('#p-white .name', (e) => e.dataset.user);
+  const room = await p.evaluate(() => window.gomokud.model.game.room);
+  assert.match(bot, /^bot[0-9]+$/);
+  const mark = (page, sel) => page.$eval(sel, (e) => ({
+    text: e.textContent, title: e.title, label: e.getAttribute('aria-label'), role: e.getAttribute('role'), shown: e.getBoundingClientRect().width > 0,
+  }));
+  const en = { text: 'BOT', title: 'a bot: a program plays, not a person', label: 'a bot: a program plays, not a person', role: 'img', shown: true };
+  assert.deepEqual(await mark(p, '#p-white .botmark'), en);
+  assert.equal(await p.$('#p-black .botmark'), null, 'the player\'s own seat is marked a bot');
+  // beside the name: right of it, on its line
+  assert.ok(await p.$eval('#p-white .name', (n) => {
+    const a = n.getBoundingClientRect();
+    const b = n.nextElementSibling.getBoundingClientRect();
+    return n.nextElementSibling.className === 'botmark' && b.left >= a.right && b.top < a.bottom && b.bottom > a.top;
+  }), 'the mark is not beside the bot\'s name');
+  axHas(await axNodes(p, '#p-white'), 'image', en.label, 'the bot\'s seat');
+  await shot(p, 'bot-seat');
+  ok(`a game against the server's bot: its seat (${bot}) marked "BOT", named "${en.label}" in the accessibility tree; the player's own seat not marked`);
+
+  // a page in Chinese: the lobby's WHO lists the bot marked, in Chinese
+  const z = await open(null, DESKTOP, ZH);
+  await z.waitForFunction((b) => [...document.querySelectorAll('#who li')].some((li) => li.textContent.startsWith(b) && li.querySelector('.botmark')), { timeout: T }, bot);
+  const zh = { text: '机器人', title: '机器人：由程序下棋，不是真人', label: '机器人：由程序下棋，不是真人', role: 'img', shown: true };
+  const who = await z.$$eval('#who li', (l) => l.map((li) => ({ text: li.textContent, marked: !!li.querySelector('.botmark') })));
+  const botLine = who.find((w) => w.text.startsWith(bot));
+  assert.ok(botLine.text.startsWith(`${bot}机器人（`), `the bot's line in WHO: ${botLine.text}`);
+  assert.equal(who.find((w) => w.text.startsWith(`${me}（`)).marked, false, 'a person is marked a bot in WHO');
+  assert.deepEqual(await mark(z, '#who li .botmark'), zh);
+  await shot(z, 'bot-who-zh');
+  // the rooms list names the bot's game with the mark too
+  await z.waitForSelector(`[data-watch="${room}"]`, { timeout: T });
+  assert.equal(await z.$eval(`[data-watch="${room}"]`, (b) => b.parentElement.querySelectorAll('.botmark').length), 1);
+  // watching the game: the bot's seat marked in Chinese; its profile too
+  await z.click(`[data-watch="${room}"]`);
+  await z.waitForSelector('#game:not([hidden]) #p-white .botmark', { timeout: T });
+  assert.deepEqual(await mark(z, '#p-white .botmark'), zh);
+  assert.equal(await z.$('#p-black .botmark'), null);
+  await z.click('#p-white .name');
+  await z.waitForSelector('#profile:not([hidden]) #profile-name .botmark', { timeout: T });
+  assert.equal(await z.$eval('#profile-name', (e) => e.textContent), `${bot}机器人`);
+  await shot(z, 'bot-profile-zh');
+  ok('a page in Chinese: WHO lists the bot marked "机器人" (a person not), the rooms list and the watched game\'s seat mark it, and so does its profile');
+  await z.browserContext().close();
+  await p.click('#resign');
+  await p.click('#confirm-yes');
+  await waitText(p, '#turn', /wins/);
+  await p.browserContext().close();
+}
+
+const cases = { tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, botMarks, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
