@@ -432,6 +432,28 @@ name_or(const char *s, const char *dflt)
 	return s && s[0] ? s : dflt;
 }
 
+/* A player's name as the views show it: a bot's with its mark ("bot1
+ * [BOT]": a bot account or the server's own, as the server said,
+ * `botaccounts`), anyone else's as it is (buf: len bytes for the mark). */
+static const char *
+shown_name(const model_t *m, const char *name, char *buf, size_t len)
+{
+	if (!name[0] || strcmp(name, "-") == 0 || !model_is_bot(m, name))
+		return name;
+	snprintf(buf, len, TR("name.bot", "%s [BOT]"), name);
+	return buf;
+}
+
+/* name (marked when a bot) padded to at least w display columns. */
+static void
+pad_player(const model_t *m, char *dst, size_t len, const char *name, int w)
+{
+	char marked[PROTO_NAME_MAX + 64];
+	const char *s = shown_name(m, name, marked, sizeof marked);
+	int cols = i18n_cols(s);
+	i18n_pad(dst, len, s, cols > w ? cols : w);
+}
+
 static void
 draw_game(const model_t *m, const view_t *v, int64_t now)
 {
@@ -460,7 +482,8 @@ draw_game(const model_t *m, const view_t *v, int64_t now)
 	stone_t turn = model_turn(m), me = model_my_side(m);
 	for (int s = 0; s < 2; s++) {
 		stone_t side = s ? STONE_WHITE : STONE_BLACK;
-		const char *who = s ? m->white : m->black;
+		char marked[PROTO_NAME_MAX + 64];
+		const char *who = shown_name(m, s ? m->white : m->black, marked, sizeof marked);
 		fmt_clock(t2, sizeof t2, model_clock(m, side, now));
 		char rating[32] = "";
 		/* "~": still provisional; after a rated game the change too */
@@ -689,7 +712,7 @@ draw_lobby_lists(const model_t *m, const view_t *v, int y, int x)
 	put_clip(y++, x, buf, w);
 	attrset(A_NORMAL);
 	for (int i = 0; i < m->nusers && y < bottom - 3 && i < 6; i++) {
-		i18n_pad(name, sizeof name, m->users[i].name, 20);
+		pad_player(m, name, sizeof name, m->users[i].name, 20);
 		snprintf(buf, sizeof buf, "%s %s", name, i18n_ustate(m->users[i].state));
 		put_clip(y++, x, buf, w);
 	}
@@ -808,8 +831,10 @@ fmt_rating(char *buf, size_t n, const model_stat_t *s)
 static void
 draw_profile(const model_t *m, const view_t *v)
 {
-	char buf[400], rule[40], r[16];
-	snprintf(buf, sizeof buf, TR("title.profile", "profile of %s"), v->profile);
+	char buf[400], rule[40], r[16], who[PROTO_NAME_MAX + 64], b[PROTO_NAME_MAX + 64],
+	    w[PROTO_NAME_MAX + 64];
+	snprintf(buf, sizeof buf, TR("title.profile", "profile of %s"),
+	    shown_name(m, v->profile, who, sizeof who));
 	title(m, v, buf);
 	int y = 2, any = 0;
 	for (int i = 0; i < m->nstats; i++) {
@@ -838,7 +863,8 @@ draw_profile(const model_t *m, const view_t *v)
 		i18n_pad(rule, sizeof rule, i18n_rule(g->rule), 9);
 		snprintf(buf, sizeof buf,
 		    TR("history.row", " #%-6lld %s %2d  %s vs %s  %s by %s, %d moves "),
-		    (long long)g->id, rule, g->size, g->black, g->white, i18n_result(g->result),
+		    (long long)g->id, rule, g->size, shown_name(m, g->black, b, sizeof b),
+		    shown_name(m, g->white, w, sizeof w), i18n_result(g->result),
 		    i18n_reason(g->reason), g->plies);
 		put_clip(y++, 1, buf, COLS - 2);
 	}
@@ -848,7 +874,7 @@ draw_profile(const model_t *m, const view_t *v)
 static void
 draw_top(const model_t *m, const view_t *v)
 {
-	char buf[400], name[40], r[16];
+	char buf[400], name[80], r[16];
 	snprintf(buf, sizeof buf, TR("title.top", "leaderboard  < %s >"), i18n_rule(v->top_rule));
 	title(m, v, buf);
 	if (!m->ntop)
@@ -859,7 +885,7 @@ draw_top(const model_t *m, const view_t *v)
 		    COLS - 4);
 	for (int i = 0; i < m->ntop && 2 + i < LINES - 3; i++) {
 		const model_stat_t *s = &m->top[i];
-		i18n_pad(name, sizeof name, s->user, 20);
+		pad_player(m, name, sizeof name, s->user, 20);
 		fmt_rating(r, sizeof r, s);
 		snprintf(buf, sizeof buf,
 		    TR("top.row", " %2d. %s %6s   %d won, %d lost, %d drawn "), i + 1, name, r,
@@ -876,7 +902,8 @@ static void
 draw_rooms(const model_t *m, const view_t *v)
 {
 	title(m, v, TR("title.rooms", "watch a game"));
-	char buf[400], tc[32], room[40], status[40], rule[40], tcp[40];
+	char buf[400], tc[32], room[40], status[40], rule[40], tcp[40], b[PROTO_NAME_MAX + 64],
+	    w[PROTO_NAME_MAX + 64];
 	if (!m->nrooms)
 		put_clip(
 		    2, 2, TR("rooms.none", "No public games right now (r refreshes)."), COLS - 4);
@@ -890,8 +917,9 @@ draw_rooms(const model_t *m, const view_t *v)
 		i18n_pad(tcp, sizeof tcp, tc, 8);
 		snprintf(buf, sizeof buf,
 		    TR("rooms.row", " %s %s %s %2d %s %s vs %s  %lld moves  %lld watching "), room,
-		    status, rule, r->size, tcp, name_or(r->black, "-"), name_or(r->white, "-"),
-		    (long long)r->nmoves, (long long)r->spectators);
+		    status, rule, r->size, tcp, name_or(shown_name(m, r->black, b, sizeof b), "-"),
+		    name_or(shown_name(m, r->white, w, sizeof w), "-"), (long long)r->nmoves,
+		    (long long)r->spectators);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
 		put_clip(2 + i - first, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
@@ -903,7 +931,7 @@ static void
 draw_history(const model_t *m, const view_t *v)
 {
 	title(m, v, TR("title.history", "history"));
-	char buf[400], rule[40];
+	char buf[400], rule[40], b[PROTO_NAME_MAX + 64], w[PROTO_NAME_MAX + 64];
 	if (!m->ngames)
 		put_clip(2, 2, TR("history.none", "No finished games."), COLS - 4);
 	int rows = LINES - 5, first = v->list_sel >= rows ? v->list_sel - rows + 1 : 0;
@@ -912,7 +940,8 @@ draw_history(const model_t *m, const view_t *v)
 		i18n_pad(rule, sizeof rule, i18n_rule(g->rule), 9);
 		snprintf(buf, sizeof buf,
 		    TR("history.row", " #%-6lld %s %2d  %s vs %s  %s by %s, %d moves "),
-		    (long long)g->id, rule, g->size, g->black, g->white, i18n_result(g->result),
+		    (long long)g->id, rule, g->size, shown_name(m, g->black, b, sizeof b),
+		    shown_name(m, g->white, w, sizeof w), i18n_result(g->result),
 		    i18n_reason(g->reason), g->plies);
 		attrset(i == v->list_sel ? A_REVERSE : A_NORMAL);
 		put_clip(2 + i - first, 1, buf, COLS - 2);

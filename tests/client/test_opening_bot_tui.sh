@@ -4,7 +4,9 @@
 # lobby's "Play a bot" with the rule and opening set: none, swap2, swap,
 # pro and long pro on freestyle 15x15; none, RIF, Yamaguchi, Soosõrv-8 and
 # Taraguchi-10 on renju. The player acts on what its screen says
-# (tests/client/opening_driver.sh); the bot acts for itself.
+# (tests/client/opening_driver.sh); the bot acts for itself. The bot's
+# seat is marked "[BOT]" beside its name (the room's * KINDS, issue 49),
+# hana's is not.
 # A BOT play the server refuses (501: its bots do not play that opening)
 # fails that rule's game, and the next rule is played.
 # GOMOKU_TEST_PORT picks the daemon's port (default: any free one).
@@ -41,6 +43,9 @@ game() {
 		check "$1 / $2: the game with the bot starts (not refused)" false
 		return
 	fi
+	check "$1 / $2: the bot's seat is marked [BOT]" wait_for h " [BOT]"
+	check "$1 / $2: beside the bot's name, not hana's" \
+	    sh -c "$TM capture-pane -p -t =h: | grep -Eq '[XO] [> ]bot[0-9]+ \[BOT\]' && ! $TM capture-pane -p -t =h: | grep -q 'hana.*\[BOT\]'"
 	check "$1 / $2: a whole game is played to its end" od_game h
 	check "$1 / $2: it ended with a five" wait_for h "wins by five"
 	keys h Q

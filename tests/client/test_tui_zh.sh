@@ -4,6 +4,9 @@
 # line measured in columns (a CJK character takes two) fits whole: the
 # lobby, its key line, a game against the server's bot with its panel and
 # its key line, the help screen, and the end of the game after resigning.
+# The bot is marked "[机器人]" (issue 49) beside its name at its seat, in
+# its profile and, for a second client in the lobby, in the Online list,
+# each line still whole.
 # Fails when the zh_CN.UTF-8 locale is missing (mk/deps.sh generates it).
 . tests/client/lib.sh
 echo "checks: gomoku under LANG=zh_CN.UTF-8 at 80x24 on a real gomokud: lobby, bot game, help and resignation in Chinese, each line whole"
@@ -51,9 +54,34 @@ check "the title says casual in Chinese" sh -c "$TM capture-pane -p -t =z: | sed
 check "the game's key line is whole at 80 columns" \
     line_is 24 "hjkl/h8 Enter:落子 R:认输 U:悔棋 D:和棋 M:再来一局 A/X:应答 Tab:聊天 ?:帮助"
 step "the panel says whose move it is in Chinese" z "轮到"
+# the bot's seat (the room's * KINDS) is marked in Chinese; li's is not
+BOT=$(screen z | sed -n 's/.* \(bot[0-9]*\) \[机器人\].*/\1/p' | head -1)
+check "the bot's seat is marked [机器人] ($BOT)" [ -n "$BOT" ]
+check "li's own seat is not marked" sh -c "! $TM capture-pane -p -t =z: | grep -q 'li .*\[机器人\]'"
 check "the move list's heading is in Chinese" sh -c "$TM capture-pane -p -t =z: | grep -qF '棋谱（'"
 check "the chat pane's heading is in Chinese" sh -c "$TM capture-pane -p -t =z: | grep -qF '聊天'"
 check "every game line fits 80 columns" fits
+
+# a second client in the lobby: the Online list marks the bot, its
+# state in its column all the same
+$TM new-session -d -s w -x 80 -y 24 \
+    "unset LC_ALL LANGUAGE; LANG=zh_CN.UTF-8 $GOMOKU --ca $T/state/cert.pem --name wu 127.0.0.1:$DPORT 2>$T/w.err; printf '\\nEXIT=%s\\n' \$?; sleep 60"
+step "wu's lobby lists the bot marked [机器人]" w "$BOT [机器人]"
+check "the bot's line in the Online list: the state after the marked name" \
+    sh -c "$TM capture-pane -p -t =w: | grep -q '$BOT \[机器人\] *对局中'"
+check "a person in the Online list is not marked" \
+    sh -c "$TM capture-pane -p -t =w: | grep -q ' li  *对局中' && ! $TM capture-pane -p -t =w: | grep -q 'li \[机器人\]'"
+check "every line of wu's lobby fits 80 columns" sh -c "[ \$($TM capture-pane -p -t =w: | LC_ALL=zh_CN.UTF-8 wc -L) -le 80 ]"
+keys w q
+keys w y
+exited "wu's client exits 0" w 0
+
+# the opponent's profile (P): its title marks the bot
+keys z P
+step "the bot's profile is titled with its mark" z "$BOT [机器人] 的资料"
+check "every profile line fits 80 columns" fits
+keys z Escape
+step "back in the game" z "轮到"
 
 keys z '?'
 step "the help screen is in Chinese" z "对局中"
