@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1171,8 +1172,11 @@ query_stats(struct store *st, struct query *q)
 	int64_t since = 0;
 	if (q->account && store_user_bot(st, spelled, &since) < 0)
 		return -1;
-	q->bot = since != 0;
-	snprintf(q->spelled, sizeof q->spelled, "%s", spelled);
+	/* a bot account, or the server's own (botN, bot-<engine>: no account) */
+	q->bot = since != 0 ||
+	    (!q->account && strncmp(q->name, "bot", 3) == 0 &&
+		(isdigit((unsigned char)q->name[3]) || q->name[3] == '-'));
+	snprintf(q->spelled, sizeof q->spelled, "%s", q->account ? spelled : q->name);
 	for (int i = 0; i < 3; i++) {
 		rc = store_rating_get(st, q->account ? spelled : q->name, (rule_t)i, &q->r[i]);
 		if (rc < 0)
