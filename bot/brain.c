@@ -51,6 +51,7 @@ struct brain {
 
 	int req, want, started, closing, reaping, tb_pending;
 	int64_t req_at, deadline; /* ms, monotonic */
+	int fresh;                /* no move asked of this process yet: its set-up comes first */
 	char why[200];            /* a kill's reason, before the status is known */
 	int why_status;           /* append the exit status to why */
 
@@ -71,6 +72,13 @@ static void brain_kill(brain_t *b, const char *fmt, ...) __attribute__((format(p
 static void spawn_and_start(brain_t *b);
 static void issue_if_ready(brain_t *b);
 
+void
+brain_conf_memory(brain_conf_t *c, long bytes)
+{
+	c->max_memory = bytes > 0 ? bytes : 0;
+	c->mem_bytes = bytes > 0 ? 2 * bytes + 512L * 1024 * 1024 : 0;
+}
+
 brain_conf_t
 brain_conf_default(void)
 {
@@ -78,6 +86,7 @@ brain_conf_default(void)
 	c.max_failures = 3;
 	c.start_ms = 5000;
 	c.margin_ms = 500;
+	c.setup_ms = 2000;
 	c.think_ms = 10000;
 	c.end_ms = 1000;
 	c.line_max = 4096;
@@ -461,7 +470,12 @@ issue_if_ready(brain_t *b)
 			send_board(b, "BOARD", 1);
 		b->req = R_MOVE;
 	}
-	set_deadline(b, now_ms() + move_ms(b) + b->conf.margin_ms);
+	/* a brain sets itself up at its first search (a hash of max_memory
+	 * cleared: Rapfi spends most of a second there), not counted in the
+	 * turn it keeps to: that first move gets setup_ms more */
+	set_deadline(
+	    b, now_ms() + move_ms(b) + b->conf.margin_ms + (b->fresh ? b->conf.setup_ms : 0));
+	b->fresh = 0;
 }
 
 static void
@@ -476,6 +490,7 @@ spawn_and_start(brain_t *b)
 		return;
 	}
 	b->synced = 0;
+	b->fresh = 1;
 	b->req = R_START;
 	log_clear(b);
 	b->answered = 0;

@@ -11,6 +11,9 @@
  * reap of a process just killed with SIGKILL in brain_free, and in
  * brain_game when an earlier game's brain still runs.
  *
+ * A process's first move may take setup_ms more than the turn's time: a
+ * brain sets itself up at its first search (its hash of max_memory).
+ *
  * Failures (the brain exits or is killed by a signal, misses an absolute
  * deadline, floods its output, answers garbage or an illegal move) kill the
  * process group, restart the brain and replay the game with START, INFO and
@@ -38,6 +41,7 @@ typedef struct {
 	int max_failures;        /* N: the N-th failure in a game gives up (>= 1) */
 	int start_ms;            /* an answer to START or TAKEBACK is due within this */
 	int margin_ms;           /* added to a move's time to make its deadline */
+	int setup_ms;            /* added to a process's first move's deadline too */
 	int think_ms;            /* a move's time when the clock sets none */
 	int end_ms;              /* after END, the brain's time to exit before SIGKILL */
 	size_t line_max;         /* longest line the brain may write (bytes) */
@@ -50,9 +54,15 @@ typedef struct {
 	                            exits 126 and runs nothing */
 } brain_conf_t;
 
-/* Defaults: 3 failures, 5 s for START, 500 ms margin, 10 s a move without a
+/* Defaults: 3 failures, 5 s for START, 500 ms margin, 2 s to set up at the
+ * first move, 10 s a move without a
  * clock, 1 s after END, 4 KiB lines, 1 MiB an answer, 32 lines kept. */
 brain_conf_t brain_conf_default(void);
+/* A memory budget of bytes (0: none): said as INFO max_memory, which a
+ * brain may spend whole on its hash (Rapfi does), and held as an address
+ * space of twice that plus 512 MiB, since threads' stacks and malloc's
+ * arenas reserve address space they never touch. */
+void brain_conf_memory(brain_conf_t *c, long bytes);
 
 /* The game's clock as the server has it, in milliseconds; 0 for none. */
 typedef struct {

@@ -1122,8 +1122,7 @@ main(int argc, char **argv)
 	}
 	bot.bconf = brain_conf_default();
 	bot.bconf.argv = (const char *const *)conf.brain_argv;
-	bot.bconf.mem_bytes = conf.brain_memory_mib * 1024L * 1024L;
-	bot.bconf.max_memory = bot.bconf.mem_bytes;
+	brain_conf_memory(&bot.bconf, conf.brain_memory_mib * 1024L * 1024L);
 	bot.bconf.max_failures = conf.brain_failures;
 	bot.bconf.swap2 = conf.brain_swap2;
 	bot.bconf.sandbox = conf.brain_sandbox;

@@ -272,6 +272,7 @@ config_engine(char *line, struct hosted_engine *e, char *err, size_t errlen)
 	int n = 0, k = 0;
 	memset(e, 0, sizeof *e);
 	e->sandbox = 1;
+	e->mem_bytes = 256L * 1024 * 1024; /* said as max_memory: brains take all of it */
 	for (tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
 		char *eq = n >= 2 ? strchr(tok, '=') : NULL;
 		if (n == 0) {

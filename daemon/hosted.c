@@ -276,8 +276,7 @@ hosted_move(hosted_t *h, int engine, uint64_t owner, rule_t rule, int size, ston
 		const struct hosted_engine *e = &h->e[engine].conf;
 		brain_conf_t c = brain_conf_default();
 		c.argv = e->argv;
-		c.mem_bytes = e->mem_bytes;
-		c.max_memory = e->mem_bytes;
+		brain_conf_memory(&c, e->mem_bytes);
 		c.cpu_seconds = e->cpu_seconds;
 		c.think_ms = e->turn_ms;
 		c.swap2 = e->swap2;

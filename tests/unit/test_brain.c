@@ -458,8 +458,8 @@ solo(match_t *m, const brain_conf_t *c, int size, const brain_clock_t *clk)
 }
 
 /* A brain that writes DEBUG lines every 50 ms but never moves is killed at
- * its deadline, set once when asked (300 ms + 200 ms margin): the output
- * does not move it. Its own child dies with it (the process group). One
+ * its deadline, set once when asked (300 ms + 200 ms margin + 100 ms to set
+ * up, its process's first move): the output does not move it. Its own child dies with it (the process group). One
  * that never answers START is killed at start_ms. */
 static void
 test_hang(void **state)
@@ -468,17 +468,18 @@ test_hang(void **state)
 	match_t m;
 	brain_conf_t c = conf_of(fixture("hang", NULL, NULL));
 	c.margin_ms = 200;
+	c.setup_ms = 100;
 	c.max_failures = 1;
 	brain_clock_t clk = { .timeout_turn = 300 };
 	long ms = solo(&m, &c, 15, &clk);
-	printf("  killed %ld ms after the move was asked (deadline 500 ms), %d DEBUG lines "
+	printf("  killed %ld ms after the move was asked (deadline 600 ms), %d DEBUG lines "
 	       "meanwhile\n",
 	    m.side[0].last_elapsed, m.side[0].thinking);
 	assert_int_equal(m.side[0].giveup, 1);
 	assert_non_null(strstr(m.side[0].text, "no move within 300 ms"));
-	assert_true(ms >= 490);
-	assert_true(ms < 500 + 5000);
-	assert_true(m.side[0].last_elapsed >= 490);
+	assert_true(ms >= 590);
+	assert_true(ms < 600 + 5000);
+	assert_true(m.side[0].last_elapsed >= 590);
 	assert_true(m.side[0].thinking >= 3); /* it spoke, and was killed anyway */
 	assert_true(m.side[0].child > 0);
 	match_free(&m);
