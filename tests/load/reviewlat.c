@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/daemon/quietgame.h"
 #include "tests/daemon/spiral.h"
 #include "tests/daemon/tclient.h"
 
@@ -109,59 +110,15 @@ add(struct samples *s, double x)
 
 /* ---- the games to review ------------------------------------------------ */
 
-/*
- * 60 moves near the centre that make no five: the points of the spiral
- * (spiral.h) coloured by ((x / 2) + y) % 2, black's in their order on the
- * one colour and white's on the other. No line of the board holds more
- * than two of one colour (so no five can come before the last move either,
- * stones being only added); main checks it all the same, and the server's
- * answers say so again (a move after a five is refused). Each of the 8
- * symmetries of the board makes another game of the same kind, so that no
- * review reads another's positions from the engine's tables.
- */
+/* The reviewed games: 60 moves of quietgame.h's, one game in each of the
+ * board's 8 symmetries (the server's answers check again that none makes
+ * a five: a move after one is refused). */
 static int
 make_moves(void)
 {
-	int pts[2][PLIES / 2][2], n[2] = { 0, 0 };
-	for (int i = 0; i < 225 && (n[0] < PLIES / 2 || n[1] < PLIES / 2); i++) {
-		int x = spiral[i][0], y = spiral[i][1], c = ((x / 2) + y) % 2;
-		if (n[c] < PLIES / 2) {
-			pts[c][n[c]][0] = x;
-			pts[c][n[c]][1] = y;
-			n[c]++;
-		}
-	}
-	int colour[15][15];
-	memset(colour, -1, sizeof colour);
-	for (int c = 0; c < 2; c++)
-		for (int i = 0; i < PLIES / 2; i++)
-			colour[pts[c][i][0]][pts[c][i][1]] = c;
-	static const int dir[4][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 }, { 1, -1 } };
-	for (int x = 0; x < 15; x++)
-		for (int y = 0; y < 15; y++)
-			for (int d = 0; colour[x][y] >= 0 && d < 4; d++) {
-				int k = 1;
-				while (k < 5 && x + k * dir[d][0] < 15 && y + k * dir[d][1] >= 0 &&
-				    y + k * dir[d][1] < 15 &&
-				    colour[x + k * dir[d][0]][y + k * dir[d][1]] == colour[x][y])
-					k++;
-				if (k == 5)
-					return -1;
-			}
 	for (int s = 0; s < 8; s++)
-		for (int i = 0; i < PLIES; i++) {
-			int x = pts[i % 2][i / 2][0], y = pts[i % 2][i / 2][1], t;
-			if (s & 1)
-				x = 14 - x;
-			if (s & 2)
-				y = 14 - y;
-			if (s & 4) {
-				t = x;
-				x = y;
-				y = t;
-			}
-			snprintf(moves[s][i], sizeof moves[s][i], "%c%d", 'a' + x, 15 - y);
-		}
+		if (quiet_game(PLIES, s, moves[s]) != 0)
+			return -1;
 	return 0;
 }
 
