@@ -253,7 +253,7 @@ TESTS += $(O)/tests/unit/test_core
 # tests/run.sh names them as not built in its summary, never silently.
 ifneq ($(NOCLUSTER),)
 NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_lobby test_lease test_batch \
-    test_cluster_tourney withredis
+    test_cluster_tourney test_cluster_review withredis
 CLUSTER_PASS :=
 else
 # The messages between cluster nodes (issue 26): parsed and formatted,
@@ -295,6 +295,16 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_lobby
 $(O)/tests/daemon/test_cluster_lobby: $(O)/tests/daemon/redisrun.o
 
 TEST_HELPERS += $(O)/tests/daemon/test_cluster_lobby
+
+# A bot's move before the reviews' positions on a cluster's worker (issue
+# 47): on one PostgreSQL database, so tests/pg/test_pg.sh runs it, in this
+# pass.
+$(O)/tests/daemon/test_cluster_review.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_review
+$(O)/tests/daemon/test_cluster_review: $(O)/tests/daemon/redisrun.o
+
+TEST_HELPERS += $(O)/tests/daemon/test_cluster_review
 
 # A node dies, the games live (issue 26, item 3): leases and adoption on
 # one PostgreSQL database, so tests/pg/test_pg.sh runs it, in this pass.

@@ -76,6 +76,7 @@ struct cluster_parts {
 struct relay;
 struct sent;
 struct served;
+struct held;
 
 struct cluster {
 	struct server *srv;
@@ -116,6 +117,7 @@ struct cluster {
 	uint64_t served_seq;
 	LIST_HEAD(, sent) sent;
 	LIST_HEAD(, served) served;
+	TAILQ_HEAD(, held) held; /* reviews' positions read with no worker idle */
 
 	struct clobby *lobby;  /* seeks and challenges across nodes */
 	struct lease *lease;   /* room leases (on a shared PostgreSQL); NULL: none */

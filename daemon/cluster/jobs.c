@@ -1,7 +1,7 @@
 /* jobs.c: bot searches across nodes on the Redis streams gomoku:bots and
  * gomoku:reviews with the consumer group workers (jobs.h): this node's
  * jobs sent there when its pool has no workers, other nodes' jobs served
- * here when it has. */
+ * here when it has, a waiting move before any review's position. */
 #include "daemon/cluster/jobs.h"
 
 #include <stdio.h>
@@ -19,12 +19,18 @@
 
 #define JOBS_GROUP "workers"
 /* The streams: the bots' moves (and openings' acts), then the reviews'
- * positions (bots_job_t's review). A worker reads both at once, and its
- * node queues a review's position behind every move, as the owner's own
- * workers would: a move waits for reviews at most until a worker ends the
- * position it is on. */
+ * positions (bots_job_t's review). A move waiting on gomoku:bots is taken
+ * before any review's position: a serving node first reads gomoku:bots
+ * alone, without blocking, and only when no move waits there does it wait
+ * on both streams; a review's position goes to its pool only when a worker
+ * is idle (one read while none is stays held here, its entry pending,
+ * until a read of gomoku:bots finds no move). A move therefore waits for
+ * reviews at most until a worker ends the position it is on (review-ms),
+ * and a position a worker has begun runs to its budget. */
 static const char *const streams[] = { "gomoku:bots", "gomoku:reviews" };
 enum {
+	STREAM_MOVES = 0,
+	STREAM_REVIEWS = 1,
 	NSTREAMS = 2,
 	ALL_GROUPS = (1 << NSTREAMS) - 1, /* group_ready: a bit a stream */
 	JOBS_MAXLEN = 10000,              /* the stream is trimmed to about this */
@@ -32,6 +38,9 @@ enum {
 	JOB_MSG_MAX = 4096,
 	ENTRY_MAX = 48,
 };
+
+/* What the jobs connection is reading (cl->reading). */
+enum { READ_NONE, READ_MOVES, READ_ANY };
 
 /* A job of this node's sent to the stream: its entry, to drop it. */
 struct sent {
@@ -52,6 +61,17 @@ struct served {
 	char owner[CONFIG_NODE_MAX + 1];
 	char entry[ENTRY_MAX];
 };
+
+/* A review's position read while no worker of this node was idle (or
+ * claimed from a dead worker): its entry stays pending in the group, and
+ * it goes to the pool once a worker is idle and no move waits. */
+struct held {
+	TAILQ_ENTRY(held) link;
+	char entry[ENTRY_MAX];
+	char job[]; /* the entry's job field, NUL-terminated */
+};
+
+static void on_read(redisAsyncContext *ac, void *reply, void *priv);
 
 /* What a reply about one entry (or one stream) needs. */
 struct entryref {
@@ -191,11 +211,80 @@ served_act(uint64_t id, int status, const opening_act_t *a, const char *why, voi
 	served_send(sv, buf, cmsg_format_act(buf, sizeof buf, sv->job, status, a));
 }
 
-/* One entry of stream k (read or claimed): searched on this node's pool
- * as a local bot's job is. Garbage is acknowledged and dropped; a job the
- * pool cannot take now stays pending for a worker to claim. */
+/* The job text (len bytes) of entry on stream k searched on this node's
+ * pool as a local bot's job is. Garbage is acknowledged and dropped: 0;
+ * -1 when the pool cannot take it now (it stays pending for a worker to
+ * claim). */
+static int
+job_take(struct cluster *cl, int k, const char *entry, const char *text, size_t len)
+{
+	struct cmsg m;
+	const char *why = "it has no job field";
+	if (!text || cmsg_parse(text, len, &m, &why) != 0 || m.kind != CMSG_JOB) {
+		log_warn(&cl->srv->log, "cluster: bot job %s dropped: %s", entry,
+		    text && why ? why : "it has no job field");
+		entry_ack(cl, k, entry);
+		return 0;
+	}
+	struct served *sv = calloc(1, sizeof *sv);
+	if (!sv)
+		return -1;
+	sv->cl = cl;
+	sv->job = m.job;
+	sv->review = m.spec.review;
+	sv->stream = k;
+	snprintf(sv->owner, sizeof sv->owner, "%s", m.node);
+	snprintf(sv->entry, sizeof sv->entry, "%s", entry);
+	m.spec.owner = (uint64_t)1 << 63 | ++cl->served_seq; /* apart from the rooms here */
+	sv->bots_id = m.spec.opening ? bots_submit_opening(cl->pool, &m.spec, served_act, sv)
+				     : bots_submit(cl->pool, &m.spec, served_done, NULL, sv);
+	if (sv->bots_id < 0) {
+		free(sv);
+		return -1;
+	}
+	LIST_INSERT_HEAD(&cl->served, sv, link);
+	log_debug(&cl->srv->log, "cluster: bot job %s of node %s taken from %s", entry, m.node,
+	    streams[k]);
+	return 0;
+}
+
+/* A review's position onto the held queue (its entry stays pending). */
 static void
-take_entry(struct cluster *cl, int k, const redisReply *e)
+hold(struct cluster *cl, const char *entry, const char *text, size_t len)
+{
+	struct held *h;
+	TAILQ_FOREACH (h, &cl->held, link)
+		if (strcmp(h->entry, entry) == 0)
+			return; /* claimed back from this node */
+	if (!(h = malloc(sizeof *h + len + 1)))
+		return; /* pending: a worker claims it */
+	snprintf(h->entry, sizeof h->entry, "%s", entry);
+	memcpy(h->job, text, len);
+	h->job[len] = '\0';
+	TAILQ_INSERT_TAIL(&cl->held, h, link);
+	log_debug(&cl->srv->log, "cluster: bot job %s held (a move first)", entry);
+}
+
+/* No move waits on gomoku:bots: the held positions go to idle workers, in
+ * the order they were read. */
+static void
+held_release(struct cluster *cl)
+{
+	struct held *h;
+	while ((h = TAILQ_FIRST(&cl->held)) != NULL && jobs_room(cl)) {
+		if (job_take(cl, STREAM_REVIEWS, h->entry, h->job, strlen(h->job)) != 0)
+			return;
+		TAILQ_REMOVE(&cl->held, h, link);
+		free(h);
+	}
+}
+
+/* One entry of stream k (read or claimed). A move goes to the pool at
+ * once. A review's position goes there only when direct (read while no
+ * move waited), a worker is idle and none is held before it; otherwise it
+ * is held. */
+static void
+take_entry(struct cluster *cl, int k, const redisReply *e, int direct)
 {
 	if (e->type != REDIS_REPLY_ARRAY || e->elements != 2 ||
 	    e->element[0]->type != REDIS_REPLY_STRING || e->element[0]->len >= ENTRY_MAX)
@@ -209,36 +298,47 @@ take_entry(struct cluster *cl, int k, const redisReply *e)
 			    f->element[i + 1]->type == REDIS_REPLY_STRING &&
 			    strcmp(f->element[i]->str, "job") == 0)
 				job = f->element[i + 1];
-	struct cmsg m;
-	const char *why = "it has no job field";
-	if (!job || cmsg_parse(job->str, job->len, &m, &why) != 0 || m.kind != CMSG_JOB) {
-		log_warn(&cl->srv->log, "cluster: bot job %s dropped: %s", entry,
-		    job && why ? why : "it has no job field");
-		entry_ack(cl, k, entry);
+	if (k == STREAM_REVIEWS && job && (!direct || !jobs_room(cl) || !TAILQ_EMPTY(&cl->held))) {
+		hold(cl, entry, job->str, job->len);
 		return;
 	}
-	struct served *sv = calloc(1, sizeof *sv);
-	if (!sv)
-		return;
-	sv->cl = cl;
-	sv->job = m.job;
-	sv->review = m.spec.review;
-	sv->stream = k;
-	snprintf(sv->owner, sizeof sv->owner, "%s", m.node);
-	snprintf(sv->entry, sizeof sv->entry, "%s", entry);
-	m.spec.owner = (uint64_t)1 << 63 | ++cl->served_seq; /* apart from the rooms here */
-	sv->bots_id = m.spec.opening ? bots_submit_opening(cl->pool, &m.spec, served_act, sv)
-				     : bots_submit(cl->pool, &m.spec, served_done, NULL, sv);
-	if (sv->bots_id < 0) {
-		free(sv);
-		return;
-	}
-	LIST_INSERT_HEAD(&cl->served, sv, link);
-	log_debug(&cl->srv->log, "cluster: bot job %s of node %s taken from %s", entry, m.node,
-	    streams[k]);
+	job_take(cl, k, entry, job ? job->str : NULL, job ? job->len : 0);
 }
 
-/* XREADGROUP's answer: nil after JOBS_BLOCK_MS without a job. */
+/* The entries of one stream in a read's or a claim's answer r (XREADGROUP:
+ * an array of [stream, entries]; XAUTOCLAIM: [cursor, entries], of stream
+ * k): taken, moves before reviews' positions. The number taken. */
+static int
+take_stream(struct cluster *cl, int want, const redisReply *r, int direct)
+{
+	int n = 0;
+	if (r->type != REDIS_REPLY_ARRAY)
+		return 0;
+	for (size_t i = 0; i < r->elements; i++) {
+		const redisReply *st = r->element[i];
+		if (st->type == REDIS_REPLY_ARRAY && st->elements == 2 &&
+		    st->element[0]->type == REDIS_REPLY_STRING &&
+		    stream_of(st->element[0]->str, st->element[0]->len) == want &&
+		    st->element[1]->type == REDIS_REPLY_ARRAY)
+			for (size_t j = 0; j < st->element[1]->elements; j++, n++)
+				take_entry(cl, want, st->element[1]->element[j], direct);
+	}
+	return n;
+}
+
+/* Waits on both streams for the next job (no move waits now). */
+static void
+read_any(struct cluster *cl)
+{
+	_Static_assert(NSTREAMS == 2, "the streams read");
+	if (redisAsyncCommand(cl->jobs, on_read, cl,
+		"XREADGROUP GROUP %s %s COUNT 1 BLOCK %d STREAMS %s %s > >", JOBS_GROUP, cl->node,
+		JOBS_BLOCK_MS, streams[STREAM_MOVES], streams[STREAM_REVIEWS]) == REDIS_OK)
+		cl->reading = READ_ANY;
+}
+
+/* XREADGROUP's answer: READ_MOVES's at once (nil: no move waits),
+ * READ_ANY's nil after JOBS_BLOCK_MS without a job. */
 static void
 on_read(redisAsyncContext *ac, void *reply, void *priv)
 {
@@ -246,7 +346,8 @@ on_read(redisAsyncContext *ac, void *reply, void *priv)
 	redisReply *r = reply;
 	if (ac != cl->jobs || !r)
 		return;
-	cl->reading = 0;
+	int mode = cl->reading;
+	cl->reading = READ_NONE;
 	if (r->type == REDIS_REPLY_ERROR) {
 		if (strncmp(r->str, "NOGROUP", 7) == 0) { /* Redis came back empty */
 			cl->group_ready = 0;
@@ -256,33 +357,31 @@ on_read(redisAsyncContext *ac, void *reply, void *priv)
 		}
 		return; /* the tick reads again */
 	}
-	/* at most one entry a stream, in the order asked: a move first */
-	if (r->type == REDIS_REPLY_ARRAY)
-		for (size_t i = 0; i < r->elements; i++) {
-			const redisReply *st = r->element[i];
-			int k;
-			if (st->type == REDIS_REPLY_ARRAY && st->elements == 2 &&
-			    st->element[0]->type == REDIS_REPLY_STRING &&
-			    (k = stream_of(st->element[0]->str, st->element[0]->len)) >= 0 &&
-			    st->element[1]->type == REDIS_REPLY_ARRAY)
-				for (size_t n = 0; n < st->element[1]->elements; n++)
-					take_entry(cl, k, st->element[1]->element[n]);
-		}
+	/* at most one entry a stream: a move first */
+	int took = take_stream(cl, STREAM_MOVES, r, 1);
+	took += take_stream(cl, STREAM_REVIEWS, r, 1);
+	if (mode == READ_MOVES && !took) {
+		/* no move waits: the positions held, then a wait on both */
+		held_release(cl);
+		if (TAILQ_EMPTY(&cl->held) && jobs_room(cl))
+			read_any(cl);
+		return;
+	}
 	jobs_read(cl);
 }
 
-/* Waits for the next job on the jobs connection while a worker is free. */
+/* The next job on the jobs connection while a worker is free: first
+ * whether a move waits (no blocking), and only then a wait on both
+ * streams (on_read). */
 void
 jobs_read(struct cluster *cl)
 {
 	if (!cl->serve || !cl->jobs_up || cl->group_ready != ALL_GROUPS || cl->reading ||
 	    !jobs_room(cl))
 		return;
-	_Static_assert(NSTREAMS == 2, "the streams read");
-	if (redisAsyncCommand(cl->jobs, on_read, cl,
-		"XREADGROUP GROUP %s %s COUNT 1 BLOCK %d STREAMS %s %s > >", JOBS_GROUP, cl->node,
-		JOBS_BLOCK_MS, streams[0], streams[1]) == REDIS_OK)
-		cl->reading = 1;
+	if (redisAsyncCommand(cl->jobs, on_read, cl, "XREADGROUP GROUP %s %s COUNT 1 STREAMS %s >",
+		JOBS_GROUP, cl->node, streams[STREAM_MOVES]) == REDIS_OK)
+		cl->reading = READ_MOVES;
 }
 
 static void
@@ -305,8 +404,9 @@ on_claim(redisAsyncContext *ac, void *reply, void *priv)
 				log_info(&cl->srv->log,
 				    "cluster: bot job %s claimed (its worker went)",
 				    e->element[0]->str);
-			take_entry(cl, k, e);
+			take_entry(cl, k, e, 0); /* a review's: held, a move first */
 		}
+	jobs_read(cl);
 }
 
 /* A job another worker took and never acknowledged (it died): this one
@@ -422,6 +522,7 @@ jobs_init(struct cluster *cl)
 	const struct config *cfg = &cl->srv->cfg;
 	LIST_INIT(&cl->sent);
 	LIST_INIT(&cl->served);
+	TAILQ_INIT(&cl->held);
 	if ((cl->pool = botplay_bots(cl->srv->botplay)) != NULL) {
 		cl->remote = bots_remote(cl->pool);
 		cl->serve = !cl->remote && cfg->bot_serve;
@@ -444,10 +545,25 @@ jobs_down(struct cluster *cl)
 		sent_free(LIST_FIRST(&cl->sent));
 }
 
+/* The held positions' entries claimed again by this node (XCLAIM ...
+ * JUSTID: their idle time starts again), so that no worker, this one
+ * included, takes them for lost while they wait here for a move to end. */
+static void
+held_keep(struct cluster *cl)
+{
+	struct held *h;
+	if (!cl->cmd_up)
+		return;
+	TAILQ_FOREACH (h, &cl->held, link)
+		redisAsyncCommand(cl->cmd, link_ignore, NULL, "XCLAIM %s %s %s 0 %s JUSTID",
+		    streams[STREAM_REVIEWS], JOBS_GROUP, cl->node, h->entry);
+}
+
 void
 jobs_tick(struct cluster *cl)
 {
 	jobs_group(cl);
+	held_keep(cl);
 	jobs_read(cl);
 	jobs_claim(cl);
 }
@@ -465,4 +581,10 @@ jobs_stop(struct cluster *cl)
 	}
 	while (!LIST_EMPTY(&cl->sent))
 		sent_free(LIST_FIRST(&cl->sent));
+	/* the held positions stay pending in the group: another worker claims them */
+	struct held *h;
+	while ((h = TAILQ_FIRST(&cl->held)) != NULL) {
+		TAILQ_REMOVE(&cl->held, h, link);
+		free(h);
+	}
 }

@@ -3,11 +3,12 @@
  * job goes on the stream gomoku:bots (XADD), a review's position on
  * gomoku:reviews, and its result comes back on the node's channel (R). A
  * node with workers and bot-serve reads both streams in the consumer
- * group workers on a connection of its own (only while a worker is free;
- * at most one entry of each at a time), searches each job on its pool (a
- * review's behind every move), publishes the result to the job's owner
- * and acknowledges the entry; every second it claims a job whose worker
- * died (XAUTOCLAIM). */
+ * group workers on a connection of its own (only while a worker is free:
+ * gomoku:bots alone first, without blocking, and a wait on both only when
+ * no move waits there; a review's position goes to the pool only onto an
+ * idle worker, and is held here till then), searches each job on its
+ * pool, publishes the result to the job's owner and acknowledges the
+ * entry; every second it claims a job whose worker died (XAUTOCLAIM). */
 #ifndef GOMOKUD_CLUSTER_JOBS_H
 #define GOMOKUD_CLUSTER_JOBS_H
 
