@@ -387,6 +387,15 @@ BENCH_BINS += $(O)/tests/load/reviewlat
 bench-reviewlat: $(O)/tests/load/reviewlat $(GOMOKUD)
 	$(O)/tests/load/reviewlat -b $(GOMOKUD) $(REVIEWLAT_ARGS)
 
+# The same on a cluster (issue 47): node a without workers, node b's 2
+# workers searching every bot move and review position through Redis:
+# `make bench-reviewlat-cluster` (the same REVIEWLAT_ARGS).
+$(O)/tests/load/reviewlat: $(O)/tests/daemon/redisrun.o
+BENCHES += reviewlat-cluster
+.PHONY: bench-reviewlat-cluster
+bench-reviewlat-cluster: $(O)/tests/load/reviewlat $(GOMOKUD)
+	$(O)/tests/load/reviewlat -c -b $(GOMOKUD) $(REVIEWLAT_ARGS)
+
 # An arena of 1,000 simulated guests (issue 48), each game resigned by
 # black as it starts so that players are paired again wave after wave:
 # the daemon's CPU per game started and each wave's pairing time

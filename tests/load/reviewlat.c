@@ -19,8 +19,15 @@
  * (a then b, then b then a with -n 2), so that a change to the daemon is
  * compared with the binary before it in one run on one machine.
  *
- *   reviewlat [-b gomokud] [-B other-gomokud] [-n rounds] [-g bot-games]
- *             [-r reviews] [-l level] [-p pause-ms] [-s seconds]
+ * With -c the same on a cluster of two nodes on a redis-server of the
+ * bench's own (redisrun.h): every player and reviewer on node a, which
+ * has no workers (bot-threads none), so that every bot move and every
+ * review's position is a job on the streams that node b's 2 workers
+ * search (a's gomokud_bot_search_seconds counts the times b's results
+ * carry).
+ *
+ *   reviewlat [-c] [-b gomokud] [-B other-gomokud] [-n rounds] [-g bot-games]
+ *             [-r reviews] [-l level] [-p pause-ms] [-s seconds] [-m port]
  */
 #include <arpa/inet.h>
 #include <math.h>
@@ -36,6 +43,7 @@
 #include <unistd.h>
 
 #include "tests/daemon/quietgame.h"
+#include "tests/daemon/redisrun.h"
 #include "tests/daemon/spiral.h"
 #include "tests/daemon/tclient.h"
 
@@ -46,7 +54,7 @@ enum {
 	GAMES_MAX = 100,      /* bot games */
 	REVIEWS_MAX = 8,      /* at once: the daemon's review-queue */
 	ROUNDS_MAX = 40,      /* blocks of one binary each, a port each */
-	METRICS_PORT = 42200, /* + the block's number: this bench's ports */
+	METRICS_PORT = 42200, /* + the block's number: this bench's ports (-m) */
 	BOT_TC_BASE = 600,    /* the bot games' clock, seconds */
 	BOT_TC_INC = 5,
 };
@@ -80,6 +88,8 @@ struct searched {
 };
 
 static int level = 5, ngames = 20, nreviews = 5, pause_ms = 500, window_s = 30;
+static int cluster, metrics_port = METRICS_PORT;
+static struct redisrun redis;    /* -c: the cluster's */
 static char moves[8][PLIES][16]; /* the reviewed games: one sequence in 8 symmetries */
 static int spiral[225][2];
 
@@ -380,15 +390,40 @@ account(struct figures *f, int ph, const struct searched *a, const struct search
 static int
 block(struct figures *f, int number)
 {
-	struct daemon d;
-	char conf[512];
-	int mport = METRICS_PORT + number, rc = -1;
-	snprintf(conf, sizeof conf,
-	    "log-level info\nmetrics-listen 127.0.0.1:%d\nbot-threads 2\nreview-ms 250\n"
+	struct daemon d, worker;
+	char conf[512], wconf[512];
+	int mport = metrics_port + number, rc = -1;
+	static const char common[] =
+	    "log-level info\nreview-ms 250\n"
 	    "review-per-hour 100000\nrate-per-second 100000\nrate-burst 100000\n"
-	    "max-per-address 1000\nmax-seeks-per-address 1000\nidle-timeout 3600\n",
-	    mport);
-	if (daemon_start(&d, f->bin, conf) != 0) {
+	    "max-per-address 1000\nmax-seeks-per-address 1000\nidle-timeout 3600\n";
+	snprintf(conf, sizeof conf, "%smetrics-listen 127.0.0.1:%d\nbot-threads %s\n", common,
+	    mport, cluster ? "none" : "2");
+	snprintf(wconf, sizeof wconf, "%sbot-threads 2\n", common);
+	memset(&d, 0, sizeof d);
+	memset(&worker, 0, sizeof worker);
+	if (cluster) {
+		if (redis_start(&redis) != 0) {
+			fprintf(stderr, "reviewlat: redis-server did not start (%s)\n", redis.dir);
+			return -1;
+		}
+		if (redis_node(&d, f->bin, &redis, "a", conf) != 0 ||
+		    redis_node(&worker, f->bin, &redis, "b", wconf) != 0) {
+			fprintf(stderr, "reviewlat: %s's nodes did not start\n", f->bin);
+			if (daemon_alive(&d))
+				daemon_stop(&d, SIGTERM, 5000);
+			redis_kill(&redis);
+			return -1;
+		}
+		if (!daemon_wait_log(&d, "on Redis", 0, 10000) ||
+		    !daemon_wait_log(&worker, "on Redis", 0, 10000)) {
+			fprintf(stderr, "reviewlat: a node never reached Redis\n");
+			daemon_stop(&d, SIGTERM, 5000);
+			daemon_stop(&worker, SIGTERM, 5000);
+			redis_kill(&redis);
+			return -1;
+		}
+	} else if (daemon_start(&d, f->bin, conf) != 0) {
 		fprintf(stderr, "reviewlat: %s did not start\n", f->bin);
 		return -1;
 	}
@@ -498,6 +533,11 @@ out:
 	tc_close(rb);
 	if (daemon_alive(&d))
 		daemon_stop(&d, SIGTERM, 5000);
+	if (cluster) {
+		if (daemon_alive(&worker))
+			daemon_stop(&worker, SIGTERM, 5000);
+		redis_kill(&redis);
+	}
 	return rc;
 }
 
@@ -565,8 +605,14 @@ main(int argc, char **argv)
 	int nbins = 1, rounds = 1, opt;
 	memset(fig, 0, sizeof fig);
 	fig[0].bin = "bin/gomokud";
-	while ((opt = getopt(argc, argv, "b:B:n:g:r:l:p:s:")) != -1)
+	while ((opt = getopt(argc, argv, "cb:B:n:g:r:l:p:s:m:")) != -1)
 		switch (opt) {
+		case 'c':
+			cluster = 1;
+			break;
+		case 'm':
+			metrics_port = atoi(optarg);
+			break;
 		case 'b':
 			fig[0].bin = optarg;
 			break;
@@ -594,17 +640,23 @@ main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-			    "usage: reviewlat [-b gomokud] [-B other-gomokud] [-n rounds] "
-			    "[-g bot-games] [-r reviews] [-l level] [-p pause-ms] [-s seconds]\n");
+			    "usage: reviewlat [-c] [-b gomokud] [-B other-gomokud] [-n rounds] "
+			    "[-g bot-games] [-r reviews] [-l level] [-p pause-ms] [-s seconds] "
+			    "[-m port]\n");
 			return 2;
 		}
 	if (rounds < 1 || rounds * nbins > ROUNDS_MAX || ngames < 1 || ngames > GAMES_MAX ||
 	    nreviews < 1 || nreviews > REVIEWS_MAX || level < 1 || level > 10 || pause_ms < 0 ||
-	    window_s < 1) {
+	    window_s < 1 || metrics_port < 1024 || metrics_port > 65535 - ROUNDS_MAX) {
 		fprintf(stderr, "reviewlat: an option out of range\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	if (cluster && redis_find(&redis) != 0) {
+		fprintf(stderr, "reviewlat: -c needs redis-server\n");
+		return 1;
+	}
 	make_spiral(spiral);
 	if (make_moves() != 0) {
 		fprintf(stderr, "reviewlat: the reviewed games' moves make a five\n");
@@ -612,15 +664,20 @@ main(int argc, char **argv)
 	}
 	printf("reviewlat: games of %d moves reviewed at review-ms 250 (%d positions, a search "
 	       "of up to 250 ms each); %d level-%d bot games (freestyle 15, %d+%d, the player "
-	       "black, a pause of %d ms before each move); bot-threads 2; %d round%s\n",
-	    PLIES, PLIES + 1, ngames, level, BOT_TC_BASE, BOT_TC_INC, pause_ms, rounds,
-	    rounds == 1 ? "" : "s");
+	       "black, a pause of %d ms before each move); %s; %d round%s\n",
+	    PLIES, PLIES + 1, ngames, level, BOT_TC_BASE, BOT_TC_INC, pause_ms,
+	    cluster ? "on a cluster: node a without workers, node b's bot-threads 2 searching "
+		      "its jobs through Redis"
+		    : "bot-threads 2",
+	    rounds, rounds == 1 ? "" : "s");
 	int number = 0;
 	for (int r = 0; r < rounds; r++)
 		for (int i = 0; i < nbins; i++) {
 			struct figures *f = &fig[r % 2 ? nbins - 1 - i : i];
 			if (block(f, number++) != 0) {
 				fprintf(stderr, "reviewlat: a run on %s stopped\n", f->bin);
+				if (cluster)
+					redis_clean(&redis);
 				return 1;
 			}
 		}
@@ -629,5 +686,7 @@ main(int argc, char **argv)
 	       "same window (gomokud_bot_search_seconds), the rest being the wait\n");
 	for (int i = 0; i < nbins; i++)
 		table(&fig[i]);
+	if (cluster)
+		redis_clean(&redis);
 	return 0;
 }
