@@ -305,9 +305,8 @@ take_entry(struct cluster *cl, int k, const redisReply *e, int direct)
 	job_take(cl, k, entry, job ? job->str : NULL, job ? job->len : 0);
 }
 
-/* The entries of one stream in a read's or a claim's answer r (XREADGROUP:
- * an array of [stream, entries]; XAUTOCLAIM: [cursor, entries], of stream
- * k): taken, moves before reviews' positions. The number taken. */
+/* The entries of stream want in XREADGROUP's answer r (an array of
+ * [stream, entries]), taken: the number of them. */
 static int
 take_stream(struct cluster *cl, int want, const redisReply *r, int direct)
 {
