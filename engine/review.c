@@ -5,12 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int
-forced(int score)
-{
-	return score >= ENGINE_WIN_MIN || score <= -ENGINE_WIN_MIN;
-}
-
 int
 review_chance(review_chance_fn chance, int score)
 {
@@ -107,9 +101,33 @@ review_end(rule_t rule, int size, const move_t *moves, int n, review_seen_t *end
 	return 1;
 }
 
+review_judge_t
+review_judge(int drop)
+{
+	review_judge_t j = { drop, REVIEW_LOST, REVIEW_WON, 0 };
+	return j;
+}
+
+int
+review_blunder(const review_judge_t *j, review_chance_fn chance, int before, int after)
+{
+	int b = review_chance(chance, before), a = review_chance(chance, after);
+	if (j->forced && before > -ENGINE_WIN_MIN && after <= -ENGINE_WIN_MIN)
+		return 1;
+	return b - a >= j->drop && b >= j->lost && a < j->won;
+}
+
 int
 review_mark(rule_t rule, int size, const move_t *moves, int n, const review_seen_t *s,
     review_chance_fn chance, int drop, review_t *out)
+{
+	review_judge_t j = review_judge(drop);
+	return review_mark_judged(rule, size, moves, n, s, chance, &j, out);
+}
+
+int
+review_mark_judged(rule_t rule, int size, const move_t *moves, int n, const review_seen_t *s,
+    review_chance_fn chance, const review_judge_t *j, review_t *out)
 {
 	position_t p;
 	memset(out, 0, sizeof *out);
@@ -124,10 +142,7 @@ review_mark(rule_t rule, int size, const move_t *moves, int n, const review_seen
 			continue; /* the engine's own move, or no view of it */
 		if (before >= ENGINE_WIN_MIN && after < ENGINE_WIN_MIN)
 			add_mark(out, REVIEW_MISSED_WIN, i, moves, s);
-		else if (before > -ENGINE_WIN_MIN && after <= -ENGINE_WIN_MIN)
-			add_mark(out, REVIEW_BLUNDER, i, moves, s);
-		else if (!forced(before) && !forced(after) &&
-		    review_chance(chance, before) - review_chance(chance, after) >= drop)
+		else if (review_blunder(j, chance, before, after))
 			add_mark(out, REVIEW_BLUNDER, i, moves, s);
 	}
 	if (p.outcome.kind == RESULT_WIN) {
@@ -140,18 +155,14 @@ review_mark(rule_t rule, int size, const move_t *moves, int n, const review_seen
 }
 
 int
-review_game(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
-    const engine_limits_t *lim, review_chance_fn chance, int drop, review_progress_fn progress,
-    void *arg, review_t *out)
+review_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
+    const engine_limits_t *lim, review_progress_fn progress, void *arg, review_seen_t *s)
 {
 	review_seen_t end;
-	memset(out, 0, sizeof *out);
 	int over = review_end(rule, size, moves, n, &end);
 	if (over < 0)
 		return -1;
-	review_seen_t *s = calloc((size_t)n + 1, sizeof *s);
-	if (!s)
-		return -1;
+	memset(s, 0, ((size_t)n + 1) * sizeof *s);
 	for (int i = 0; i <= n; i++) {
 		engine_result_t r;
 		if (i == n && over) {
@@ -169,7 +180,23 @@ review_game(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
 		if (progress)
 			progress(i + 1, n + 1, arg);
 	}
-	int rc = review_mark(rule, size, moves, n, s, chance, drop, out);
+	return 0;
+}
+
+int
+review_game(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
+    const engine_limits_t *lim, review_chance_fn chance, int drop, review_progress_fn progress,
+    void *arg, review_t *out)
+{
+	memset(out, 0, sizeof *out);
+	if (n < 0 || n > RULES_CELLS)
+		return -1;
+	review_seen_t *s = calloc((size_t)n + 1, sizeof *s);
+	if (!s)
+		return -1;
+	int rc = review_search(e, rule, size, moves, n, lim, progress, arg, s);
+	if (rc == 0)
+		rc = review_mark(rule, size, moves, n, s, chance, drop, out);
 	free(s);
 	return rc;
 }

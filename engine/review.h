@@ -6,9 +6,12 @@
  *   missed win  the mover had a forced win (the engine's score said so,
  *               a five, an open four, a VCF or a VCT it proved) and played
  *               a move after which it had none;
- *   blunder     after the move the opponent has a forced win it did not
- *               have before, or the mover's win chance fell by at least
- *               the given drop (both scores short of a forced result);
+ *   blunder     the move changed the game's expected result: the mover's
+ *               win chance fell by at least the given drop (a forced loss
+ *               counted as 0, a forced win as 1000), from a position not
+ *               already lost (a chance of REVIEW_LOST or more before it)
+ *               to one no longer won (less than REVIEW_WON after it);
+ *               review_judge_t says how, review_judge the default;
  *   turning     the move that did most for the game's winner: the largest
  *               rise of its win chance across one move (a won game only).
  *
@@ -79,6 +82,34 @@ typedef int (*review_chance_fn)(int score);
 /* chance(score), with forced results 1000 and 0 and any other score 1..999. */
 int review_chance(review_chance_fn chance, int score);
 
+/*
+ * How a blunder is judged, from the mover's chance per mille
+ * (review_chance: a forced loss 0, a forced win 1000) before its move, b,
+ * and after it, a (a move the engine would have played, or a missed win,
+ * is never a blunder):
+ *   b - a >= drop, b >= lost and a < won;
+ * or, with forced set (the rule before issue 47's second look), a move
+ * into a forced loss from anything but one, whatever b.
+ */
+typedef struct {
+	int drop;
+	int lost;   /* 0: a blunder from a lost position too */
+	int won;    /* 1001: a blunder into a position still won too */
+	int forced; /* a move into a forced loss a blunder whatever the fall */
+} review_judge_t;
+
+enum {
+	REVIEW_LOST = 100, /* below 10%: the game was lost already */
+	REVIEW_WON = 900,  /* from 90% on: the game is still won */
+};
+
+/* The default judge of a fall of drop: review_judge_t's drop, REVIEW_LOST,
+ * REVIEW_WON, forced 0. */
+review_judge_t review_judge(int drop);
+/* Whether j judges a move from the mover's score before (its view) to
+ * after (its view, the next position's negated) a blunder. */
+int review_blunder(const review_judge_t *j, review_chance_fn chance, int before, int after);
+
 /* Called after each position is searched (done of total). */
 typedef void (*review_progress_fn)(int done, int total, void *arg);
 
@@ -93,10 +124,19 @@ int review_end(rule_t rule, int size, const move_t *moves, int n, review_seen_t 
  * Marks the game from seen[0..n], the view of each position (the one
  * before move i, and seen[n] the last: review_end's when it ended the
  * game). drop: the fall of the mover's win chance (per mille) that makes
- * a blunder. Returns 0, or -1 when the moves are not a legal game.
+ * a blunder, judged by review_judge(drop). Returns 0, or -1 when the
+ * moves are not a legal game.
  */
 int review_mark(rule_t rule, int size, const move_t *moves, int n, const review_seen_t *seen,
     review_chance_fn chance, int drop, review_t *out);
+/* The same with the blunders judged by j. */
+int review_mark_judged(rule_t rule, int size, const move_t *moves, int n, const review_seen_t *seen,
+    review_chance_fn chance, const review_judge_t *j, review_t *out);
+/* Every position of the game searched with lim, its view into
+ * seen[0..n] (review_end's for the last when the game ended there): 0, or
+ * -1 when the moves are not a legal game. */
+int review_search(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
+    const engine_limits_t *lim, review_progress_fn progress, void *arg, review_seen_t *seen);
 /* Both: every position searched with lim, then marked. */
 int review_game(engine_t *e, rule_t rule, int size, const move_t *moves, int n,
     const engine_limits_t *lim, review_chance_fn chance, int drop, review_progress_fn progress,

@@ -14,7 +14,9 @@
  * (596..1120; free openings, as the others); the review's budget should be
  * the fit's. WINCHANCE_BLUNDER_DROP was chosen from the falls
  * of the mover's chance in those games and in games of levels 7 and 4
- * against the engine (docs/review.md, "The blunder threshold").
+ * against the engine, and kept when lichess's 300 was measured beside it
+ * (docs/review.md, "The blunder threshold"); review_mark judges it with
+ * review_judge's guards (no blunder from below 10% or into 90% and more).
  */
 #ifndef GOMOKU_WINCHANCE_H
 #define GOMOKU_WINCHANCE_H

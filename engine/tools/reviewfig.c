@@ -52,6 +52,18 @@
  * machine and its load; everything else is the same for the same command.
  * -T stops there (no review), to measure it again at another time.
  *
+ * -R compares the ways of judging a blunder instead (review_judge_t):
+ * every game's positions searched once at -n nodes, then marked by the
+ * rule before issue 47's second look (a fall of 200 per mille, or any move
+ * into a forced loss), by lichess's fall of 300, and by both falls (and
+ * lichess's inaccuracy, 100) kept to moves from a position not lost
+ * (10% or more) to one not won (under 90%): the marks per game by kind,
+ * and the blunders by the loser or winner, the weaker or stronger level.
+ * With -D, the first -D games are searched again at -x times the nodes
+ * and each judge's blunders counted as confirmed when the same judge
+ * marks the same move there. Nothing else is done (no puzzles, no
+ * timing).
+ *
  * -v says each game's play, review and comparison on stderr.
  */
 #include "engine/engine.h"
@@ -88,7 +100,7 @@ enum {
 };
 
 typedef struct {
-	int games, deep, timed, ms, times, verbose, nlevels, only_timed;
+	int games, deep, timed, ms, times, verbose, nlevels, only_timed, judges;
 	int levels[LEVELS_MAX];
 	uint64_t play_nodes, nodes;
 	unsigned seed;
@@ -413,6 +425,160 @@ review(engine_t *e, const game_t *g, uint64_t nodes, review_t *out)
 	    WINCHANCE_BLUNDER_DROP, NULL, NULL, out);
 }
 
+static int has_mark(const review_t *r, int kind, int ply);
+
+/* -R: the blunder judges compared on the same searches. */
+static const struct {
+	const char *name;
+	review_judge_t j;
+} judge[] = {
+	{ "a fall of 200, or into a forced loss (the rule before)", { 200, 0, 1001, 1 } },
+	{ "a fall of 300 (lichess's blunder), a forced loss 0", { 300, 0, 1001, 0 } },
+	{ "a fall of 200, from >= 10% to < 90%", { 200, REVIEW_LOST, REVIEW_WON, 0 } },
+	{ "a fall of 300, from >= 10% to < 90%", { 300, REVIEW_LOST, REVIEW_WON, 0 } },
+	{ "a fall of 100, from >= 10% to < 90% (an inaccuracy)",
+	    { 100, REVIEW_LOST, REVIEW_WON, 0 } },
+};
+enum { JUDGES = sizeof judge / sizeof judge[0] };
+
+/*
+ * Every game's positions searched once at o->nodes (review_search, the
+ * table cleared at each game's start), then marked by each judge: the
+ * marks per game by kind, and each judge's blunders split by who played
+ * them (the game's loser or winner; the weaker or the stronger level) and
+ * by what the rule before judged in them (from a lost position, into a
+ * position still won). 0, or 1.
+ */
+static int
+judges_compared(const opts_t *o, engine_t *e, const game_t *games, int ngames)
+{
+	long kinds[JUDGES][KINDS + 1] = { { 0 } }, none[JUDGES] = { 0 }, most[JUDGES] = { 0 };
+	long loser[JUDGES] = { 0 }, winner[JUDGES] = { 0 }, weak[JUDGES] = { 0 },
+	     strong[JUDGES] = { 0 }, lost[JUDGES] = { 0 }, won[JUDGES] = { 0 };
+	long uneven = 0, positions = 0, sure[JUDGES] = { 0 }, deep_marks[JUDGES] = { 0 },
+	     in_deep[JUDGES] = { 0 }, cross[JUDGES][JUDGES] = { { 0 } };
+	review_seen_t *seen = calloc(RULES_CELLS + 1, sizeof *seen),
+		      *dseen = calloc(RULES_CELLS + 1, sizeof *dseen);
+	review_t *r = malloc(sizeof *r), *dr = malloc(sizeof *dr),
+		 *dref = malloc(JUDGES * sizeof *dref);
+	long long t0 = time(NULL);
+	if (!seen || !r || !dseen || !dr || !dref)
+		return 1;
+	for (int g = 0; g < ngames; g++) {
+		const game_t *gm = &games[g];
+		engine_limits_t l = engine_default_limits();
+		l.max_nodes = o->nodes;
+		engine_clear(e);
+		if (review_search(e, RULE_FREESTYLE, 15, gm->mv, gm->n, &l, NULL, NULL, seen) !=
+		    0) {
+			fprintf(stderr, "reviewfig: game %d: the review failed\n", g + 1);
+			return 1;
+		}
+		positions += gm->n + 1;
+		uneven += gm->black != gm->white;
+		int deeper = g < o->deep;
+		if (deeper) { /* the reference: -x times the nodes */
+			l.max_nodes = o->nodes * (uint64_t)o->times;
+			engine_clear(e);
+			if (review_search(
+				e, RULE_FREESTYLE, 15, gm->mv, gm->n, &l, NULL, NULL, dseen) != 0)
+				return 1;
+		}
+		for (int k = 0; k < JUDGES; k++) {
+			long here = 0;
+			if (deeper && k == 0) /* every judge's view of the deeper review */
+				for (int x = 0; x < JUDGES; x++)
+					review_mark_judged(RULE_FREESTYLE, 15, gm->mv, gm->n, dseen,
+					    winchance_permille, &judge[x].j, &dref[x]);
+			if (deeper) {
+				*dr = dref[k];
+				for (int i = 0; i < dr->nmarks; i++)
+					deep_marks[k] += dr->mark[i].kind == REVIEW_BLUNDER;
+			}
+			review_mark_judged(RULE_FREESTYLE, 15, gm->mv, gm->n, seen,
+			    winchance_permille, &judge[k].j, r);
+			for (int i = 0; i < r->nmarks; i++) {
+				const review_mark_t *m = &r->mark[i];
+				kinds[k][m->kind]++;
+				if (m->kind != REVIEW_BLUNDER)
+					continue;
+				here++;
+				if (deeper) {
+					in_deep[k]++;
+					sure[k] += has_mark(dr, REVIEW_BLUNDER, m->ply);
+					for (int x = 0; x < JUDGES; x++)
+						cross[k][x] += has_mark(
+						    &dref[x], REVIEW_BLUNDER, m->ply);
+				}
+				int black = m->side == STONE_BLACK;
+				double res = black ? gm->result : 1 - gm->result;
+				loser[k] += res == 0;
+				winner[k] += res == 1;
+				int mine = black ? gm->black : gm->white,
+				    theirs = black ? gm->white : gm->black;
+				weak[k] += mine < theirs;
+				strong[k] += mine > theirs;
+				int b = review_chance(winchance_permille, m->before),
+				    a = review_chance(winchance_permille, m->after);
+				lost[k] += b < REVIEW_LOST;
+				won[k] += a >= REVIEW_WON;
+			}
+			none[k] += here == 0;
+			most[k] = here > most[k] ? here : most[k];
+		}
+		if (o->verbose)
+			fprintf(stderr, "game %d reviewed\n", g + 1);
+	}
+	printf("blunder judges: %d games, %ld positions searched at %llu nodes in %lld s; %ld "
+	       "games between two levels\n",
+	    ngames, positions, (unsigned long long)o->nodes, (long long)time(NULL) - t0, uneven);
+	printf("  %-56s %8s %8s %8s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "judge", "blunders",
+	    "a game", "missed", "turn", "none", "most", "loser", "winner", "weaker", "strngr",
+	    "lost", "won");
+	for (int k = 0; k < JUDGES; k++)
+		printf("  %-56s %8ld %8.2f %8ld %6ld %6ld %6ld %6ld %6ld %6ld %6ld %6ld %6ld\n",
+		    judge[k].name, kinds[k][REVIEW_BLUNDER],
+		    (double)kinds[k][REVIEW_BLUNDER] / ngames, kinds[k][REVIEW_MISSED_WIN],
+		    kinds[k][REVIEW_TURNING], none[k], most[k], loser[k], winner[k], weak[k],
+		    strong[k], lost[k], won[k]);
+	printf("blunders: all the judge marked; a game: their mean a game; missed, turn: the "
+	       "missed wins and turning points (the same for every judge); none: games without "
+	       "a blunder; most: a game's most; loser, winner: blunders by the side that lost or "
+	       "won the game; weaker, stronger: by the lower or higher level (games between two "
+	       "levels); lost: from a chance below %d per mille; won: to one of %d or more\n",
+	    REVIEW_LOST, REVIEW_WON);
+	if (o->deep > 0) {
+		printf("the first %d games reviewed again at %d times the nodes (%llu), each judge "
+		       "against itself there:\n",
+		    o->deep, o->times, (unsigned long long)o->nodes * (unsigned long long)o->times);
+		printf("  %-56s %8s %9s %7s %8s\n", "judge", "blunders", "confirmed", "share",
+		    "deeper's");
+		for (int k = 0; k < JUDGES; k++)
+			printf("  %-56s %8ld %9ld %6.0f%% %8ld\n", judge[k].name, in_deep[k],
+			    sure[k],
+			    in_deep[k] ? 100.0 * (double)sure[k] / (double)in_deep[k] : 0.0,
+			    deep_marks[k]);
+		printf(
+		    "blunders: the judge's in those games; confirmed: those the deeper review "
+		    "judged by the same judge marks on the same move; deeper's: all the blunders "
+		    "the deeper review marks\n");
+		printf("each judge's blunders (rows) that the deeper review judged by each judge "
+		       "(columns, in the order above) marks on the same move:\n");
+		for (int k = 0; k < JUDGES; k++) {
+			printf("  %-56s %4ld:", judge[k].name, in_deep[k]);
+			for (int x = 0; x < JUDGES; x++)
+				printf(" %4ld", cross[k][x]);
+			printf("\n");
+		}
+	}
+	free(seen);
+	free(dseen);
+	free(r);
+	free(dr);
+	free(dref);
+	return 0;
+}
+
 static int
 has_mark(const review_t *r, int kind, int ply)
 {
@@ -440,7 +606,8 @@ usage(void)
 	    "usage: reviewfig [-B book] [-g games] [-L levels] [-p play_nodes] [-n nodes] "
 	    "[-x times] [-D deep_games] [-m ms] [-q timed_games] [-o seed] [-w games_out] [-v]\n"
 	    "       reviewfig -i games_in [-n nodes] [-x times] [-D deep_games] [-m ms] "
-	    "[-q timed_games] [-o seed] [-T] [-v]\n");
+	    "[-q timed_games] [-o seed] [-T] [-v]\n"
+	    "       reviewfig -R [-i games_in | -B book -g games ...] [-n nodes] [-v]\n");
 	exit(2);
 }
 
@@ -481,7 +648,7 @@ main(int argc, char **argv)
 	long long t0 = time(NULL);
 
 	parse_levels("5,6,7,8,9,10", &o);
-	while ((ch = getopt(argc, argv, "B:g:L:p:n:x:D:m:q:o:w:i:Tv")) != -1) {
+	while ((ch = getopt(argc, argv, "B:g:L:p:n:x:D:m:q:o:w:i:TRv")) != -1) {
 		switch (ch) {
 		case 'B':
 			o.book = optarg;
@@ -522,6 +689,9 @@ main(int argc, char **argv)
 			break;
 		case 'T':
 			o.only_timed = 1;
+			break;
+		case 'R':
+			o.judges = 1;
 			break;
 		case 'v':
 			o.verbose++;
@@ -609,6 +779,12 @@ main(int argc, char **argv)
 	    ngames, distinct, plies, wins[0], wins[1], wins[2], (long long)time(NULL) - t0);
 	fflush(stdout);
 
+	if (o.judges) {
+		int rc = judges_compared(&o, e, games, ngames);
+		free(games);
+		engine_free(e);
+		return rc;
+	}
 	if (o.timed && timed(&o, games, o.timed) < 0) {
 		fprintf(stderr, "reviewfig: the timed searches failed\n");
 		return 1;

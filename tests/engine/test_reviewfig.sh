@@ -90,6 +90,30 @@ figures "$tmp/a.out" > "$tmp/a.fig"
 figures "$tmp/i.out" > "$tmp/i.fig"
 cmp -s "$tmp/a.fig" "$tmp/i.fig" || fail "-i gave other figures: $(diff "$tmp/a.fig" "$tmp/i.fig")"
 
+# -R: the blunder judges on the same games, each row well formed; a
+# judge with the guards marks no more than the same fall without them,
+# a larger fall no more than a smaller one, the guarded judges no blunder
+# from a lost position or into a won one, and the deeper review confirms
+# no more than a judge marked
+"$reviewfig" -R -i "$tmp/games" -n 5000 -D 1 -x 2 > "$tmp/r.out" || fail "-R failed"
+# the first table's rows (the judge's words, then 12 numbers)
+awk '/^blunders:/ { exit } /^  a fall of/' "$tmp/r.out" > "$tmp/r.first"
+rows=$(awk '{ for (i = NF - 11; i <= NF; i++) if ($i !~ /^[0-9.]+$/) exit 1; n++ } END { print n }' \
+	"$tmp/r.first") || fail "-R: a row not well formed: $(cat "$tmp/r.out")"
+[ "$rows" = 5 ] || fail "-R: $rows judges' rows: $(cat "$tmp/r.out")"
+col() { sed -n "${1}p" "$tmp/r.first" | awk -v c="$2" '{ print $(NF - c + 1) }'; }
+blunders() { col "$1" 12; }
+[ "$(blunders 3)" -le "$(blunders 1)" ] || fail "-R: the guards added blunders"
+[ "$(blunders 4)" -le "$(blunders 3)" ] && [ "$(blunders 3)" -le "$(blunders 5)" ] ||
+	fail "-R: a larger fall marked more"
+for j in 3 4 5; do
+	[ "$(col $j 1)" = 0 ] && [ "$(col $j 2)" = 0 ] || fail "-R: judge $j marked a lost or won move"
+done
+grep -q '^the first 1 games reviewed again at 2 times' "$tmp/r.out" || fail "-R: no deeper review"
+awk '/^the first/ { on = 1; next } on && /^blunders:/ { exit } on && /^  a fall of/' "$tmp/r.out" |
+	awk '{ n++ } $(NF - 3) < $(NF - 2) { exit 1 } END { if (n != 5) exit 1 }' ||
+	fail "-R: the deeper review's rows: $(cat "$tmp/r.out")"
+
 # the tool proves puzzles with the daemon's budget
 d=$(sed -n 's/^[[:space:]]*PROVE_NODES = \([0-9]*\),.*/\1/p' daemon/puzzles.c)
 t=$(sed -n 's/^enum { PROVE_NODES = \([0-9]*\) };/\1/p' engine/tools/reviewfig.c)

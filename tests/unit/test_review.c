@@ -13,6 +13,13 @@
  * - marking apart from searching (review_mark, as the daemon does with
  *   its workers' answers): a drop of the win chance makes a blunder, a
  *   smaller one does not; a remote answer's line is the best move alone;
+ * - the judge (review_judge_t): a move in a position already lost (below
+ *   10%), even into a forced loss, and a move that keeps a won game won
+ *   (90% on) are not blunders, where the rule before marked the first
+ *   and a judge without the guards the second; a move into a forced loss
+ *   from an even position is one;
+ * - a quiet game (neither side has a threat), reviewed on the daemon's
+ *   scale and threshold (engine/winchance.h), has no marks at all;
  * - the text the store keeps reads back to the same review, and a
  *   damaged one is refused.
  */
@@ -26,6 +33,7 @@
 #include <cmocka.h>
 
 #include "engine/review.h"
+#include "engine/winchance.h"
 
 static int
 parse(const char *list, move_t *mv)
@@ -223,6 +231,97 @@ test_mark_apart(void **st)
 	assert_int_equal(review_chance(linear, 0), 500);
 }
 
+/* The views of h8,a1,g7,j10 where white's move (ply 1) takes white from
+ * `before` to `after` (white's view, engine units). */
+static void
+seen_fall(review_seen_t *s, int before, int after)
+{
+	seen_of(s, 0);
+	s[1].score = before;
+	s[2].score = -after;
+}
+
+static void
+test_judge(void **st)
+{
+	(void)st;
+	move_t mv[4];
+	review_seen_t s[5];
+	static review_t r;
+	int n = parse("h8,a1,g7,j10", mv);
+	const review_judge_t before_rule = { 150, 0, 1001, 1 }, unguarded = { 50, 0, 1001, 0 };
+	review_judge_t j = review_judge(150);
+	assert_int_equal(j.drop, 150);
+	assert_int_equal(j.lost, REVIEW_LOST);
+	assert_int_equal(j.won, REVIEW_WON);
+	assert_int_equal(j.forced, 0);
+
+	/* already lost: 8% (linear: -8400 is 80 per mille) into a forced loss */
+	seen_fall(s, -8400, -ENGINE_WIN + 7);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 150, &r), 0);
+	assert_null(find(&r, REVIEW_BLUNDER, 1));
+	assert_false(review_blunder(&j, linear, -8400, -ENGINE_WIN + 7));
+	assert_true(review_blunder(&before_rule, linear, -8400, -ENGINE_WIN + 7));
+	/* and from 9.9% by a fall of the chance alone */
+	seen_fall(s, -8020, -9900);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 50, &r), 0);
+	assert_null(find(&r, REVIEW_BLUNDER, 1));
+	/* from 10% it is one */
+	seen_fall(s, -8000, -9900);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 50, &r), 0);
+	assert_non_null(find(&r, REVIEW_BLUNDER, 1));
+
+	/* still won: 99.9% to 90.5% is no blunder, even for a small drop */
+	seen_fall(s, 9980, 8100);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 50, &r), 0);
+	assert_null(find(&r, REVIEW_BLUNDER, 1));
+	assert_true(review_blunder(&unguarded, linear, 9980, 8100));
+	/* to 89.9% it is */
+	seen_fall(s, 9980, 7980);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 50, &r), 0);
+	assert_non_null(find(&r, REVIEW_BLUNDER, 1));
+
+	/* from an even position into a forced loss: a fall to 0, a blunder */
+	seen_fall(s, 0, -ENGINE_WIN + 7);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 150, &r), 0);
+	assert_non_null(find(&r, REVIEW_BLUNDER, 1));
+	/* on the daemon's scale and threshold too */
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, winchance_permille,
+			     WINCHANCE_BLUNDER_DROP, &r),
+	    0);
+	assert_non_null(find(&r, REVIEW_BLUNDER, 1));
+	/* a forced loss before and after: lost already, nothing to mark */
+	seen_fall(s, -ENGINE_WIN + 9, -ENGINE_WIN + 7);
+	assert_int_equal(review_mark(RULE_FREESTYLE, 15, mv, n, s, linear, 150, &r), 0);
+	assert_null(find(&r, REVIEW_BLUNDER, 1));
+}
+
+/* Black and white on the two colours of ((x / 2) + y) % 2 along the
+ * spiral from the centre: the first 20 moves of tests/daemon/quietgame.h's
+ * game, where neither side has a threat (later in it one side gets a
+ * forced win: a real blunder). */
+#define QUIET "h8,i8,i7,h7,g8,g7,i9,g9,j9,h9,j7,j8,h6,j6,g6,i6,f7,f6,f9,f8"
+
+static void
+test_quiet(void **st)
+{
+	(void)st;
+	engine_t *e = engine_new(4);
+	move_t mv[64];
+	static review_t r;
+	engine_limits_t l = limits();
+	l.max_depth = 4;
+	int n = parse(QUIET, mv);
+	assert_int_equal(n, 20);
+	assert_int_equal(review_game(e, RULE_FREESTYLE, 15, mv, n, &l, winchance_permille,
+			     WINCHANCE_BLUNDER_DROP, NULL, NULL, &r),
+	    0);
+	for (int i = 0; i < r.nmarks; i++)
+		fail_msg("a mark in a quiet game: kind %d at ply %d (%d to %d)", r.mark[i].kind,
+		    r.mark[i].ply, r.mark[i].before, r.mark[i].after);
+	engine_free(e);
+}
+
 static void
 test_text(void **st)
 {
@@ -277,6 +376,8 @@ main(void)
 		cmocka_unit_test(test_turning),
 		cmocka_unit_test(test_illegal),
 		cmocka_unit_test(test_mark_apart),
+		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
