@@ -15,9 +15,10 @@
 # (test_cluster), the lobby across them (test_cluster_lobby) and a killed
 # or paused node's game adopted by another (test_lease), and group commit
 # on the store thread: a fenced room's write in a group, PostgreSQL gone
-# mid-group, a kill -9 before a group's commit (test_batch). Stops the
-# server
-# by its pid at the end, also on failure. A missing PostgreSQL is a
+# mid-group, a kill -9 before a group's commit (test_batch), and a bot's
+# move taken before the reviews' waiting positions by a worker node
+# (test_cluster_review). Stops the server by its pid at the end, also on
+# failure. A missing PostgreSQL is a
 # failure, never a skip. With a TEST_FILTER that does not name this script
 # (tests/run.sh: e.g. "cluster"), only the programs it matches run.
 # runs: test_store test_pgdown test_persist test_accounts test_ratings test_remember test_gomokud test_spec test_away test_openings test_botbusy test_reviews test_puzzles test_botaccounts test_cluster test_cluster_lobby cluster:test_lease cluster:test_batch cluster:test_cluster_tourney cluster:test_cluster_review cluster:test_persist cluster:test_accounts cluster:test_ratings cluster:test_remember cluster:test_gomokud cluster:test_spec cluster:test_away cluster:test_openings
