@@ -204,7 +204,7 @@ console.log('ok the puzzles\' lines: OK PUZZLE and OK SOLVE read by field (a pro
 // bot accounts (`botaccounts`, PROTOCOL.md 5.22): = BOT, = KINDS and
 // * KINDS as the C parser reads them (tests/unit/test_proto.c's lines),
 // field for field; and every server line of section 5.22's example (a
-// fenced block, outside the transcripts replayed above)
+// transcript, replayed above too)
 for (const l of ['= BOT rapfi', '= KINDS r3 alice human rapfi bot', '* KINDS r3 3 bot5 bot rapfi bot', 'OK BOTUPGRADE rapfi']) {
   const m = proto.parseServer(l);
   assert.ok(!m.unknown, `"${l}": not in the table`);
@@ -219,7 +219,7 @@ for (const l of ['* KINDS r3 3 alice person bob bot', '* KINDS r3 3 alice human 
   assert.throws(() => proto.parseServer(l), `accepted "${l}"`);
 }
 const sec = md.slice(md.findIndex((l) => l.startsWith('### 5.22 ')));
-const example = sec.slice(0, sec.findIndex((l, i) => i > 0 && /^##/.test(l))).filter((l) => /^S\u2192C[0-9]  /.test(l)).map((l) => l.slice(6));
+const example = sec.slice(0, sec.findIndex((l, i) => i > 0 && /^##/.test(l))).map((l) => l.replace(/^    /, '')).filter((l) => /^S\u2192C[0-9]  /.test(l)).map((l) => l.slice(6));
 assert.ok(example.some((l) => l.startsWith('* KINDS ')) && example.some((l) => l.startsWith('= BOT ')), 'section 5.22 has no example of the marks');
 for (const l of example) {
   const m = proto.parseServer(l);
