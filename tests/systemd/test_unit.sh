@@ -74,3 +74,22 @@ for f in docs/operations.md systemd/README.md; do
 	done
 done
 echo "security: docs/operations.md and systemd/README.md quote $score, as measured"
+
+# A hosted engine's brain enters its sandbox (bot/sandbox.c) inside the
+# unit's own syscall filter: every call it makes for that must be allowed
+# by the unit's SystemCallFilter lines (groups expanded, nested ones too)
+# and by none of its ~ lines, or each brain would die at its start.
+expand() { # the syscalls of a filter item (a group, recursively, or a name)
+	case "$1" in
+	@*) systemd-analyze syscall-filter "$1" | sed -n 's/^    \([@a-z0-9_]*\)$/\1/p' |
+		while read -r x; do expand "$x"; done ;;
+	*) echo "$1" ;;
+	esac
+}
+allow=$(sed -n 's/^SystemCallFilter=\([^~].*\)/\1/p' "$unit" | tr ' ' '\n' | while read -r i; do expand "$i"; done | sort -u)
+deny=$(sed -n 's/^SystemCallFilter=~\(.*\)/\1/p' "$unit" | tr ' ' '\n' | while read -r i; do expand "$i"; done | sort -u)
+for sc in seccomp prctl landlock_create_ruleset landlock_add_rule landlock_restrict_self execve; do
+	echo "$allow" | grep -qx "$sc" || fail "the unit's SystemCallFilter does not allow $sc, which a brain's sandbox needs"
+	echo "$deny" | grep -qx "$sc" && fail "the unit's SystemCallFilter=~ takes away $sc, which a brain's sandbox needs"
+done
+echo "syscalls: the unit lets a brain build its sandbox (seccomp, prctl, landlock_*)"
