@@ -229,9 +229,12 @@ change_setting(view_t *v, const model_t *m, int d)
 		v->opening = (proto_opening_t)o;
 		break;
 	}
-	case LOBBY_LEVEL:
-		v->level = cycle(v->level - 1, PROTO_LEVEL_MAX, d) + 1;
+	case LOBBY_LEVEL: { /* 1..10, then the server's hosted engines */
+		char names[MODEL_ENGINES_MAX][PROTO_ENGINE_MAX + 1];
+		int ne = model_engines(m, names, MODEL_ENGINES_MAX);
+		v->level = cycle(v->level - 1, PROTO_LEVEL_MAX + ne, d) + 1;
 		break;
+	}
 	default:
 		break;
 	}
@@ -335,11 +338,22 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 			v->list_sel = 0;
 			proto_init(out, PR_ROOMS, NULL);
 			return INPUT_SEND;
-		case LOBBY_BOT:
+		case LOBBY_BOT: {
+			char names[MODEL_ENGINES_MAX][PROTO_ENGINE_MAX + 1];
+			int ne = model_engines(m, names, MODEL_ENGINES_MAX);
 			proto_init(out, PR_BOT_PLAY, NULL);
 			game_settings(v, out);
-			out->level = v->level;
+			if (v->level > PROTO_LEVEL_MAX && v->level - PROTO_LEVEL_MAX <= ne) {
+				/* a hosted engine, which plays no opening rule */
+				snprintf(out->engine, sizeof out->engine, "%s",
+				    names[v->level - PROTO_LEVEL_MAX - 1]);
+				out->level = 0;
+				out->opening = OPENING_NONE;
+			} else
+				out->level = v->level > PROTO_LEVEL_MAX ? PROTO_LEVEL_MAX
+									: v->level;
 			return INPUT_SEND;
+		}
 		case LOBBY_HISTORY:
 			v->screen = SCR_HISTORY;
 			v->list_sel = 0;

@@ -330,6 +330,29 @@ model_has_cap(const model_t *m, const char *cap)
 	return 0;
 }
 
+int
+model_engines(const model_t *m, char names[][PROTO_ENGINE_MAX + 1], int max)
+{
+	const char *p = m->caps;
+	int n = 0;
+	while ((p = strstr(p, "engines=")) && (p != m->caps && p[-1] != ' '))
+		p += 8;
+	if (!p)
+		return 0;
+	for (p += 8; *p && *p != ' ' && n < max;) {
+		size_t len = strcspn(p, ", ");
+		int ok = len >= 1 && len <= PROTO_ENGINE_MAX && p[0] >= 'a' && p[0] <= 'z';
+		for (size_t i = 0; ok && i < len; i++)
+			ok = (p[i] >= 'a' && p[i] <= 'z') || (p[i] >= '0' && p[i] <= '9');
+		if (ok) {
+			memcpy(names[n], p, len);
+			names[n++][len] = '\0';
+		}
+		p += len + (p[len] == ',');
+	}
+	return n;
+}
+
 long
 model_cap_value(const model_t *m, const char *name)
 {

@@ -361,6 +361,11 @@ int model_record_position(const model_t *m, position_t *p, char *err, size_t err
 int model_has_cap(const model_t *m, const char *cap);
 /* The number of a capability "name=N" (bot-fallback=20); 0 when absent. */
 long model_cap_value(const model_t *m, const char *name);
+/* The server's hosted engines (capability engines=a,b: PROTOCOL.md 5.10),
+ * up to max of them into names; how many. A name that is not of the
+ * protocol's form is skipped. */
+enum { MODEL_ENGINES_MAX = 8 };
+int model_engines(const model_t *m, char names[][PROTO_ENGINE_MAX + 1], int max);
 /* Whether cell m is one of the winning cells. */
 int model_is_win_cell(const model_t *m, move_t mv);
 /* A bot's candidate score (THINK: the bot's view, the side to move at ply)

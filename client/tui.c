@@ -769,9 +769,16 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		case LOBBY_OPENING:
 			snprintf(buf, sizeof buf, "< %s >", i18n_opening(v->opening));
 			break;
-		case LOBBY_LEVEL:
-			snprintf(buf, sizeof buf, "< %d >", v->level);
+		case LOBBY_LEVEL: {
+			char names[MODEL_ENGINES_MAX][PROTO_ENGINE_MAX + 1];
+			int ne = model_engines(m, names, MODEL_ENGINES_MAX);
+			if (v->level > PROTO_LEVEL_MAX && v->level - PROTO_LEVEL_MAX <= ne)
+				snprintf(buf, sizeof buf, "< %s >",
+				    names[v->level - PROTO_LEVEL_MAX - 1]);
+			else
+				snprintf(buf, sizeof buf, "< %d >", v->level);
 			break;
+		}
 		default:
 			buf[0] = '\0';
 			break;

@@ -405,8 +405,7 @@ function resync(room) {
 
 function onOutcome(out, m) {
   if (out.greet) {
-    renderOpenings(); // the server's capabilities say which it plays
-    renderCaps();
+    renderCaps(); // the server's capabilities say which openings it plays, its engines
     greet().catch((e) => toast(errText(e)));
     return;
   }
@@ -910,7 +909,10 @@ function renderOpenings() {
   for (const id of ['seek', 'bot', 'create', 'tcreate']) {
     const f = $(id);
     const sel = f.elements.opening;
-    const list = openingChoices(f.elements.rule.value, f.elements.size ? f.elements.size.value : 15, model.caps);
+    // a hosted engine plays no opening rule (PROTOCOL.md 5.10)
+    const engine = id === 'bot' && !/^[0-9]+$/.test(f.elements.level.value);
+    const list = engine ? ['none']
+      : openingChoices(f.elements.rule.value, f.elements.size ? f.elements.size.value : 15, model.caps);
     const was = sel.value;
     sel.replaceChildren(...list.map((tok) => {
       const o = document.createElement('option');
@@ -923,7 +925,7 @@ function renderOpenings() {
   }
 }
 for (const id of ['seek', 'bot', 'create', 'tcreate']) {
-  for (const name of ['rule', 'size']) $(id).elements[name]?.addEventListener('change', renderOpenings);
+  for (const name of ['rule', 'size', 'level']) $(id).elements[name]?.addEventListener('change', renderOpenings);
 }
 
 // A player's rating beside the name: "1500?" while provisional; after a
@@ -1281,6 +1283,24 @@ function renderCaps() {
   $('analysis-card').hidden = !model.caps.includes('position');
   $('puzzle-card').hidden = !model.caps.includes('puzzles');
   $('tourney-card').hidden = !model.caps.includes('tournaments');
+  // the hosted engines beside the ten levels, in the bot's form and a
+  // waiting room's seat (once per greeting: a server may host others now)
+  for (const sel of [$('bot').elements.level, $('seat-level')]) {
+    for (const g of sel.querySelectorAll('optgroup[data-engines]')) g.remove();
+    const names = model.engines();
+    if (!names.length) continue;
+    const g = document.createElement('optgroup');
+    g.dataset.engines = '';
+    g.label = t('web.engines', 'Engines on this server');
+    g.append(...names.map((n) => {
+      const o = document.createElement('option');
+      o.value = n;
+      o.textContent = n;
+      return o;
+    }));
+    sel.append(g);
+  }
+  renderOpenings();
 }
 
 form('analyse', (f) => openAnalysis(f.rule, Number(f.size), [], null));

@@ -1020,6 +1020,13 @@ export class Model {
     return { retry: wait };
   }
 
+  // The server's hosted engines (capability `engines=`, PROTOCOL.md 5.10):
+  // the names BOT play and BOT seat take where a level goes.
+  engines() {
+    const c = this.caps.find((x) => x.startsWith('engines='));
+    return c ? c.slice('engines='.length).split(',').filter((x) => /^[a-z][a-z0-9]{0,15}$/.test(x)) : [];
+  }
+
   // The seconds a seek that lets a bot take the seat waits for a person:
   // the server's bot-fallback capability; 0 when it has no bots.
   botFallback() {

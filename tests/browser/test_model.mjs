@@ -48,6 +48,7 @@ function value(model, key, now) {
   switch (k[0]) {
     case 'server': return model.server;
     case 'cap': return model.caps.includes(k[1]) ? '1' : '0';
+    case 'engines': return model.engines().join(',') || '-';
     case 'me': return model.me ? model.me.name : '-';
     case 'token': return model.me ? model.me.token : '-';
     case 'seek': return model.seek ? num(model.seek.id) : '0';
@@ -232,6 +233,16 @@ function check(what, fn) {
 }
 
 const line = (m, s, now = 0) => m.receive(proto.parseServer(s), now);
+
+check('hosted engines: the greeting\'s engines= names them, nothing without it (issue 49)', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 swap2 bots bot-fallback=20 engines=rapfi,wine2 tournaments');
+  assert.deepEqual(m.engines(), ['rapfi', 'wine2']);
+  line(m, '* SERVER gomokud 0.1.0 1 swap2 bots bot-fallback=20');
+  assert.deepEqual(m.engines(), []);
+  line(m, '* SERVER gomokud 0.1.0 1 engines=Bad,ok,x-y');
+  assert.deepEqual(m.engines(), ['ok']);
+});
 
 check('reconnecting: the backoff doubles to its cap and starts over when signed in', () => {
   const m = new Model();

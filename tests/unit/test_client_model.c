@@ -124,6 +124,15 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 		return SAY("%s", m->server);
 	if (strcmp(k, "cap") == 0)
 		return SAY("%d", model_has_cap(m, rest));
+	if (strcmp(k, "engines") == 0) { /* the hosted engines, comma-joined, or - */
+		char names[MODEL_ENGINES_MAX][PROTO_ENGINE_MAX + 1],
+		    all[MODEL_ENGINES_MAX * 18] = "";
+		int n = model_engines(m, names, MODEL_ENGINES_MAX);
+		for (int i = 0; i < n; i++)
+			snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? "," : "",
+			    names[i]);
+		return SAY("%s", n ? all : "-");
+	}
 	if (strcmp(k, "me") == 0)
 		return SAY("%s", dash(m->me));
 	if (strcmp(k, "token") == 0)
