@@ -1012,7 +1012,8 @@ document.addEventListener('keydown', (e) => {
 // The leaderboard of the rule chosen (TOP <rule>); a name opens its profile.
 async function showTop() {
   try {
-    await act('TOP', $('top-rule').value);
+    const bots = model.caps.includes('botaccounts') && $('top-kind').value === 'bots';
+    await act(bots ? 'TOPBOTS' : 'TOP', $('top-rule').value);
     app.top = true;
     renderTop();
   } catch { /* said */ }
@@ -1036,6 +1037,7 @@ function renderTop() {
 }
 $('top-go').addEventListener('click', showTop);
 $('top-rule').addEventListener('change', showTop);
+$('top-kind').addEventListener('change', showTop);
 
 // The account card's ratings, asked again (after a rated game ended, back
 // in the lobby): only for an account, on a server that keeps them.
@@ -1280,6 +1282,7 @@ $('r-line-back').addEventListener('click', () => {
 // What the lobby offers as this server serves it: the analysis board with
 // `position`.
 function renderCaps() {
+  $('top-kind-label').hidden = !model.caps.includes('botaccounts');
   $('analysis-card').hidden = !model.caps.includes('position');
   $('puzzle-card').hidden = !model.caps.includes('puzzles');
   $('tourney-card').hidden = !model.caps.includes('tournaments');
@@ -2030,8 +2033,22 @@ function renderAccount() {
   const acct = !!model.me && !!saved().account;
   $('account').hidden = acct;
   $('logout-go').hidden = !acct;
+  // whether bot accounts' challenges reach me (section 5.22): asked once
+  // signed in, shown as the server keeps it
+  const row = $('bot-challenges-row');
+  row.hidden = !model.me || !model.caps.includes('botaccounts');
+  if (!row.hidden && model.settings['bot-challenges'] === undefined) {
+    send('SETTINGS').then(renderSettings).catch(() => {});
+  }
+  renderSettings();
   renderTourneyCreate();
 }
+function renderSettings() {
+  $('bot-challenges').checked = model.settings['bot-challenges'] !== 'no';
+}
+$('bot-challenges').addEventListener('change', (e) => {
+  act('SET', 'bot-challenges', e.target.checked ? 'yes' : 'no').catch(() => {}).finally(renderSettings);
+});
 $('history-go').addEventListener('click', async () => {
   try {
     await act('HISTORY', model.me.name);

@@ -171,6 +171,9 @@ export class Model {
   constructor() {
     this.server = ''; // "gomokud 0.1.0"
     this.caps = [];
+    // the player's settings as the server said them (SETTINGS, SET:
+    // section 5.22): { 'bot-challenges': 'yes'|'no' }
+    this.settings = {};
     this.me = null; // {name, token}
     this.login = null; // the account's login token the page keeps (REMEMBER, AUTH), or null
     this.seated = []; // rooms * SEATED announced at a sign-in, not yet opened
@@ -298,10 +301,11 @@ export class Model {
     }
     const a = m.args;
     switch (m.name) {
-      case 'GUEST': this.me = { name: a[0], token: a[1], account: false }; break;
+      case 'GUEST': this.me = { name: a[0], token: a[1], account: false }; this.settings = {}; break;
       case 'LOGIN': case 'REGISTER': case 'AUTH':
         // an account now: a guest this connection was is gone, its seek with it
         this.me = { name: a[0], token: a[1], account: true };
+        this.settings = {}; // the account's: asked again
         this.seek = null;
         this.puzzleRating = null; // another player's, if any
         if (m.name === 'AUTH' && req) this.login = req.args[0];
@@ -312,6 +316,7 @@ export class Model {
         break;
       case 'LOGOUT':
         this.me = null;
+        this.settings = {};
         this.puzzleRating = null;
         this.login = null;
         this.seek = null;
@@ -380,8 +385,17 @@ export class Model {
         this.ratings(data);
         break;
       case 'TOP':
+      case 'TOPBOTS': // the bot accounts' own (section 5.22): each one a bot
         this.lobby.top = data.filter((d) => d.name === 'STAT').map((d) => d.fields);
         this.lobby.topRule = req && req.args[0] ? req.args[0] : this.lobby.topRule;
+        this.lobby.topBots = m.name === 'TOPBOTS';
+        if (m.name === 'TOPBOTS') for (const f of this.lobby.top) this.markBot(f.user, true);
+        break;
+      case 'SETTINGS':
+        for (const d of data) if (d.name === 'SET') this.settings[d.fields.key] = d.fields.value;
+        break;
+      case 'SET': // OK SET <key> <value>: as the server keeps it now
+        if (a.length >= 2) this.settings[a[0]] = a[1];
         break;
       case 'POSITION':
         this.positionAnswer(req, m.fields, data);

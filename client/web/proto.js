@@ -111,6 +111,7 @@ const DATA = {
   // bot accounts (`botaccounts`, section 5.22): the next = USER lines (WHO)
   // or the STATS reply are a bot's; a snapshot's seats' kinds
   BOT: 'user:user',
+  SET: 'key:word value:word', // a setting (SETTINGS)
   KINDS: 'room:room black:user bkind:kind white:user wkind:kind',
 };
 

@@ -244,6 +244,31 @@ check('hosted engines: the greeting\'s engines= names them, nothing without it (
   assert.deepEqual(m.engines(), ['ok']);
 });
 
+check('bot accounts: TOPBOTS marks every name on it a bot; SETTINGS and SET keep bot-challenges, a new login forgets it', () => {
+  const m = new Model();
+  line(m, '* SERVER gomokud 0.1.0 1 swap2 accounts ratings botaccounts');
+  m.sent({ name: 'TOPBOTS', args: ['freestyle'] });
+  line(m, '= STAT rapfi freestyle 1820 60 established 40 10 2');
+  line(m, '= STAT wine freestyle 1700 70 established 30 20 0');
+  line(m, 'OK TOPBOTS 2 2');
+  assert.deepEqual(m.lobby.top.map((f) => f.user), ['rapfi', 'wine']);
+  assert.ok(m.lobby.topBots && m.isBot('rapfi') && m.isBot('wine'));
+  m.sent({ name: 'TOP', args: ['freestyle'] });
+  line(m, '= STAT alice freestyle 1600 80 established 5 3 0');
+  line(m, 'OK TOP 1 1');
+  assert.ok(!m.lobby.topBots && !m.isBot('alice'));
+  m.sent({ name: 'SETTINGS', args: [] });
+  line(m, '= SET bot-challenges yes');
+  line(m, 'OK SETTINGS 1');
+  assert.equal(m.settings['bot-challenges'], 'yes');
+  m.sent({ name: 'SET', args: ['bot-challenges', 'no'] });
+  line(m, 'OK SET bot-challenges no');
+  assert.equal(m.settings['bot-challenges'], 'no');
+  m.sent({ name: 'LOGIN', args: ['bob', 'pw'] });
+  line(m, 'OK LOGIN bob 3kQ9fZ0aLm2Xw8pR7tYc1bN4');
+  assert.equal(m.settings['bot-challenges'], undefined);
+});
+
 check('reconnecting: the backoff doubles to its cap and starts over when signed in', () => {
   const m = new Model();
   const waits = [];

@@ -106,7 +106,9 @@ function ok(what) {
 
 const dir = mkdtempSync(join(tmpdir(), 'gomokud-web.'));
 const conf = join(dir, 'gomokud.conf');
-writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\nanalysis-ms 300\nreview-ms 100\n');
+// with a hosted engine: our own brain, sandboxed, as the admin would name Rapfi
+writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\nanalysis-ms 300\nreview-ms 100\n'
+  + `engine ours ${BINDIR}/pbrain-gomoku turn-ms=300\n`);
 let daemon = null;
 
 function startDaemon(port) {
@@ -385,6 +387,41 @@ async function botGame() {
     return cell.top >= r.top - 1 && cell.bottom <= r.bottom + 1 && cell.right <= r.right + 1;
   }), 'the latest move is not in view in the move list');
   ok(`a bot game to the end (${result}, ${moves} moves of ours); its candidates shown while it thought, its reasons listed`);
+  await p.browserContext().close();
+}
+
+// Issue 49: a hosted engine plays a browser game. The greeting's engines=
+// puts it in the bot's level; picked, the opening is none alone; the game
+// is played to its end, the engine's seat named bot-ours and marked a bot;
+// the leaderboard offers the bots' own, and a signed-in player's account
+// card whether bots' challenges reach them.
+async function engineGame() {
+  const p = await open();
+  const names = await p.$$eval('#bot select[name=level] optgroup[data-engines] option', (l) => l.map((o) => o.value));
+  assert.deepEqual(names, ['ours'], 'the engines in the bot\'s level');
+  await p.select('#bot select[name=level]', 'ours');
+  assert.ok(await p.$eval('#bot select[name=opening]', (s) => s.closest('label').hidden && s.value === 'none'),
+    'an engine picked: no opening rule offered');
+  await p.select('#bot select[name=colour]', 'black');
+  await p.click('#bot-go');
+  await p.waitForSelector('#game:not([hidden])', { timeout: T });
+  await p.waitForFunction(() => /bot-ours/.test(document.getElementById('game').textContent), { timeout: T });
+  const order = [];
+  for (let r = 0; r < 8; r++) for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (Math.max(Math.abs(dx), Math.abs(dy)) === r) order.push([7 + dx, 7 + dy]);
+  let moves = 0;
+  for (;;) {
+    await p.waitForFunction(() => /Your move|wins|Draw|No result/.test(document.getElementById('turn').textContent), { timeout: T });
+    if (!/Your move/.test(await text(p, '#turn'))) break;
+    const free = await p.$$eval('[data-mv]', (cells) => cells.filter((c) => !document.querySelector(`[data-stone="${c.dataset.mv}"]`)).map((c) => c.dataset.mv));
+    const mv = order.map(([x, y]) => String.fromCharCode(97 + x) + String(15 - y)).find((m) => free.includes(m));
+    await pick(p, mv);
+    await waitStone(p, mv);
+    assert.ok(++moves < 120, 'the engine\'s game does not end');
+  }
+  const result = await text(p, '#turn');
+  assert.match(result, /wins|Draw/);
+  assert.ok(await p.evaluate(() => document.querySelectorAll('#game .botmark').length > 0), 'the engine\'s seat is not marked a bot');
+  ok(`a hosted engine (our brain, sandboxed) played a browser game to its end (${result}, ${moves} moves of ours)`);
   await p.browserContext().close();
 }
 
@@ -2919,7 +2956,7 @@ async function botMarks() {
   await p.browserContext().close();
 }
 
-const cases = { tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, botMarks, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { engineGame, tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, botMarks, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
