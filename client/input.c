@@ -252,11 +252,11 @@ game_settings(const view_t *v, proto_msg_t *o)
 	o->opening = v->opening;
 }
 
-/* TOP of the leaderboard's rule, page 1. */
+/* TOP (or the bots' TOPBOTS) of the leaderboard's rule, page 1. */
 static input_rc_t
 ask_top(const view_t *v, proto_msg_t *out)
 {
-	proto_init(out, PR_TOP, NULL);
+	proto_init(out, v->top_bots ? PR_TOPBOTS : PR_TOP, NULL);
 	out->rule = v->top_rule;
 	return INPUT_SEND;
 }
@@ -884,7 +884,12 @@ top_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		v->list_sel++;
 	else if (!fn && (key == K_ESC || key == 'q'))
 		v->screen = SCR_LOBBY;
-	else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) &&
+	else if (!fn && key == 'b' && model_has_cap(m, "botaccounts")) {
+		/* the people's leaderboard, or the bot accounts' own */
+		v->top_bots = !v->top_bots;
+		v->list_sel = 0;
+		return ask_top(v, out);
+	} else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) &&
 	    v->list_sel < m->ntop)
 		return open_profile(v, m->top[v->list_sel].user, out);
 	return INPUT_REDRAW;

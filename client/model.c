@@ -88,7 +88,7 @@ model_sent(model_t *m, proto_id_t req)
 		m->ngames = 0;
 	else if (req == PR_STATS)
 		m->nstats = 0, m->stats_ready = 0;
-	else if (req == PR_TOP)
+	else if (req == PR_TOP || req == PR_TOPBOTS)
 		m->ntop = 0, m->top_ready = 0;
 	else if (req == PR_EXPORT)
 		m->record_len = 0, m->record[0] = '\0', m->record_ready = 0;
@@ -1490,8 +1490,12 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 		}
 		return MODEL_OK;
 	case PR_TOP:
-		if (x->id == PD_STAT && m->ntop < MODEL_TOP_MAX)
+	case PR_TOPBOTS: /* the bot accounts' own: each one a bot */
+		if (x->id == PD_STAT && m->ntop < MODEL_TOP_MAX) {
 			stat_into(&m->top[m->ntop++], x);
+			if (head == PR_TOPBOTS)
+				bot_mark(m, x->user, 1);
+		}
 		return MODEL_OK;
 	case PR_STATS:
 		if (x->id == PD_BOT) /* a bot account's STATS says so first */
@@ -1841,7 +1845,7 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 	pending_pop(m);
 	if (head == PR_STATS)
 		m->stats_ready = 1; /* an ERR too: a name without ratings (421) */
-	if (head == PR_TOP)
+	if (head == PR_TOP || head == PR_TOPBOTS)
 		m->top_ready = 1;
 	if (x->id == PX_ERR) {
 		if (head == PR_STATS)

@@ -882,7 +882,10 @@ static void
 draw_top(const model_t *m, const view_t *v)
 {
 	char buf[400], name[80], r[16];
-	snprintf(buf, sizeof buf, TR("title.top", "leaderboard  < %s >"), i18n_rule(v->top_rule));
+	snprintf(buf, sizeof buf,
+	    v->top_bots ? TR("title.topbots", "bots' leaderboard  < %s >")
+			: TR("title.top", "leaderboard  < %s >"),
+	    i18n_rule(v->top_rule));
 	title(m, v, buf);
 	if (!m->ntop)
 		put_clip(2, 2,
@@ -901,8 +904,11 @@ draw_top(const model_t *m, const view_t *v)
 		put_clip(2 + i, 1, buf, COLS - 2);
 		attrset(A_NORMAL);
 	}
-	status_lines(
-	    m, v, TR("keys.top", "Left/Right rule  Up/Down select  Enter profile  Esc back"));
+	status_lines(m, v,
+	    model_has_cap(m, "botaccounts")
+		? TR("keys.topbots",
+		      "Left/Right rule  b people/bots  Up/Down select  Enter profile  Esc back")
+		: TR("keys.top", "Left/Right rule  Up/Down select  Enter profile  Esc back"));
 }
 
 static void

@@ -98,6 +98,7 @@ typedef struct view {
 	char profile[PROTO_NAME_MAX + 1];
 	screen_t profile_back;
 	rule_t top_rule;
+	int top_bots; /* the leaderboard shown is the bot accounts' (TOPBOTS) */
 	/* settings for SEEK, CREATE and BOT */
 	rule_t rule;
 	int size, tc_base, tc_inc, rated, level;

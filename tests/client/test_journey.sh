@@ -248,6 +248,11 @@ step "lena, who won, first" la3 " 1. lena"
 step "mark second" la3 " 2. mark"
 keys la3 Right
 step "standard's: nobody yet" la3 "Nobody has played a rated game of this rule yet."
+keys la3 b
+step "b shows the bot accounts' own (TOPBOTS)" la3 "bots' leaderboard  < standard >"
+keys la3 b Left
+step "and b the people's again (freestyle's)" la3 " 1. lena"
+check "not the bots' now" sh -c "! $TM capture-pane -p -t =la3: | grep -q \"bots' leaderboard\""
 keys la3 Escape
 keys la3 p
 step "p asks whose profile" la3 "whose profile> "
