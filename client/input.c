@@ -295,6 +295,12 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		v->screen = SCR_TOP;
 		v->list_sel = 0;
 		return ask_top(v, out);
+	} else if (!fn && key == 'B' && m->me[0] && model_has_cap(m, "botaccounts")) {
+		/* whether bot accounts' challenges reach me: the other way now */
+		proto_init(out, PR_SET, NULL);
+		snprintf(out->word, sizeof out->word, "bot-challenges");
+		snprintf(out->word2, sizeof out->word2, "%s", m->nobots == 1 ? "yes" : "no");
+		return INPUT_SEND;
 	} else if (!fn && key == 's' && m->nseeks) {
 		v->seek_sel = cycle(v->seek_sel, m->nseeks, 1);
 	} else if (!fn && key == 't' && m->nseeks && model_has_cap(m, "take")) {

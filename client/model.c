@@ -28,6 +28,7 @@ model_init(model_t *m)
 	m->bms = m->wms = -1;
 	m->think_ply = -1;
 	m->guest = -1;
+	m->nobots = -1;
 	m->puzzle_mine.value = -1;
 	review_clear(m, REVIEW_NONE);
 }
@@ -1489,6 +1490,10 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 			g->plies = (int)x->depth;
 		}
 		return MODEL_OK;
+	case PR_SETTINGS:
+		if (x->id == PD_SET && strcmp(x->word, "bot-challenges") == 0)
+			m->nobots = strcmp(x->word2, "no") == 0;
+		return MODEL_OK;
 	case PR_TOP:
 	case PR_TOPBOTS: /* the bot accounts' own: each one a bot */
 		if (x->id == PD_STAT && m->ntop < MODEL_TOP_MAX) {
@@ -1895,12 +1900,22 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 		if (x->id != PO_GUEST)
 			m->seek_id = 0;
 		m->guest = x->id == PO_GUEST;
+		m->nobots = -1; /* this name's: asked again */
 		COPY(m->me, x->user);
 		COPY(m->token, x->token);
 		model_status(m, 0, TR("model.signed_in", "Signed in as %s"), m->me);
 		break;
 	case PO_LOGOUT:
 		m->me[0] = m->token[0] = '\0';
+		m->nobots = -1;
+		break;
+	case PO_SET: /* as the server keeps it now (PROTOCOL.md 5.22) */
+		if (strcmp(x->word, "bot-challenges") == 0) {
+			m->nobots = strcmp(x->word2, "no") == 0;
+			model_status(m, 0, "%s",
+			    m->nobots ? TR("model.nobots", "Challenges from bots are refused now")
+				      : TR("model.bots", "Challenges from bots reach you now"));
+		}
 		break;
 	case PO_SEEK:
 		if (m->seek_started) {

@@ -159,7 +159,8 @@ typedef struct model {
 	char caps[PROTO_TEXT_MAX + 1];       /* capabilities, space separated */
 	int hello_done;
 	char me[PROTO_NAME_MAX + 1];
-	int guest; /* 1 a guest, 0 an account, -1 not known (a session RESUMEd) */
+	int guest;  /* 1 a guest, 0 an account, -1 not known (a session RESUMEd) */
+	int nobots; /* bot-challenges (SETTINGS, SET): 1 refused, 0 taken, -1 not said yet */
 	char token[PROTO_TOKEN_MAX + 1];
 	int64_t seek_id;                 /* 0 when not seeking */
 	int64_t seek_since;              /* when the seek was made (monotonic ms) */

@@ -49,6 +49,7 @@ function value(model, key, now) {
     case 'server': return model.server;
     case 'cap': return model.caps.includes(k[1]) ? '1' : '0';
     case 'engines': return model.engines().join(',') || '-';
+    case 'nobots': { const v = model.settings['bot-challenges']; return v === undefined ? '-1' : v === 'no' ? '1' : '0'; }
     case 'me': return model.me ? model.me.name : '-';
     case 'token': return model.me ? model.me.token : '-';
     case 'seek': return model.seek ? num(model.seek.id) : '0';

@@ -124,6 +124,8 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 		return SAY("%s", m->server);
 	if (strcmp(k, "cap") == 0)
 		return SAY("%d", model_has_cap(m, rest));
+	if (strcmp(k, "nobots") == 0)
+		return SAY("%d", m->nobots);
 	if (strcmp(k, "engines") == 0) { /* the hosted engines, comma-joined, or - */
 		char names[MODEL_ENGINES_MAX][PROTO_ENGINE_MAX + 1],
 		    all[MODEL_ENGINES_MAX * 18] = "";
