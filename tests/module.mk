@@ -290,9 +290,9 @@ TESTS += $(O)/tests/daemon/test_cluster_bots
 # The lobby across nodes (issue 26, item 2): seeks and challenges need the
 # shared database, so tests/pg/test_pg.sh runs it (the same pass).
 $(O)/tests/daemon/test_cluster_lobby.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
-    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_lobby
-$(O)/tests/daemon/test_cluster_lobby: $(O)/tests/daemon/redisrun.o
+$(O)/tests/daemon/test_cluster_lobby: $(O)/tests/daemon/redisrun.o | $(BINDIR)/gomokuctl
 
 TEST_HELPERS += $(O)/tests/daemon/test_cluster_lobby
 

@@ -7,6 +7,7 @@
  *   refused <ref>                                     it did not
  *   abort <room>                                      its player went: abort
  *   chal <id> <kind> <digest> <* CHALLENGE line>      to the one challenged
+ *                                                     (kind botaccount: a bot account's)
  *   chalok <id> <room>                                accepted: room
  *   chalend <id> <end>                                to the challenger's node
  *   chalgone <id> <end>                               to the challenged's node
@@ -378,13 +379,18 @@ local_seek(struct clobby *lb, uint32_t id)
 }
 
 static int
-kind_parse(const char *w, enum session_kind *kind)
+kind_parse(const char *w, enum session_kind *kind, int *bot)
 {
+	if (bot)
+		*bot = 0;
 	if (strcmp(w, "guest") == 0)
 		*kind = SESSION_GUEST;
 	else if (strcmp(w, "account") == 0)
 		*kind = SESSION_ACCOUNT;
-	else
+	else if (strcmp(w, "botaccount") == 0 && bot) { /* a challenge's (chal) alone */
+		*kind = SESSION_ACCOUNT;
+		*bot = 1;
+	} else
 		return -1;
 	return 0;
 }
@@ -520,7 +526,7 @@ got_claim(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const 
 	proto_msg_t m;
 	struct gamespec g;
 	if (proto_parse(line, strlen(line), PROTO_SERVER, &m, NULL, 0) != 0 || m.id != PD_SEEK ||
-	    kind_parse(kw, &kind) != 0 || strlen(digest) != AUTH_DIGEST_LEN) {
+	    kind_parse(kw, &kind, NULL) != 0 || strlen(digest) != AUTH_DIGEST_LEN) {
 		log_warn(&srv->log, "cluster: a bad seek claim from node %s dropped", node);
 		return;
 	}
@@ -680,7 +686,8 @@ clobby_challenge(struct clobby *lb, struct session *from, const char *to, const 
 	digest_of(from, digest);
 	int n = proto_format(&e, line, sizeof line);
 	if (n <= 1 ||
-	    say(lb, u.node, "chal %u %s %s %.*s", x->id, kind_word(from), digest, n - 1, line)) {
+	    say(lb, u.node, "chal %u %s %s %.*s", x->id,
+		from->botacct ? "botaccount" : kind_word(from), digest, n - 1, line)) {
 		free(x);
 		*why = "the cluster is unreachable now";
 		return GERR_UNAVAILABLE;
@@ -725,8 +732,9 @@ got_chal(struct clobby *lb, const char *node, uint32_t rid, const char *kw, cons
 	struct server *srv = lb->srv;
 	proto_msg_t m;
 	enum session_kind kind;
+	int bot = 0;
 	if (proto_parse(line, strlen(line), PROTO_SERVER, &m, NULL, 0) != 0 ||
-	    m.id != PE_CHALLENGE || kind_parse(kw, &kind) != 0 ||
+	    m.id != PE_CHALLENGE || kind_parse(kw, &kind, &bot) != 0 ||
 	    strlen(digest) != AUTH_DIGEST_LEN) {
 		log_warn(&srv->log, "cluster: a bad challenge from node %s dropped", node);
 		return;
@@ -738,6 +746,12 @@ got_chal(struct clobby *lb, const char *node, uint32_t rid, const char *kw, cons
 	wire_gamespec(&g, &m);
 	if (gamespec_check(&g, &bad) != 0) {
 		log_warn(&srv->log, "cluster: node %s challenges with bad settings: %s", node, bad);
+		return;
+	}
+	/* a bot account's, to a person who refuses them (PROTOCOL.md 5.22):
+	 * declined, never shown */
+	if (to && bot && to->nobots && !to->botacct) {
+		say(lb, node, "chalend %u %s", rid, end_words[END_DECLINED]);
 		return;
 	}
 	if (!to || !to->conn || session_busy(to) || !(x = calloc(1, sizeof *x))) {
@@ -959,7 +973,7 @@ got_join(struct clobby *lb, const char *node, uint32_t ref, const char *kw, cons
 		say(lb, node, "full %u", ref);
 		return;
 	}
-	if (kind_parse(kw, &kind) != 0 || !clobby_on(lb) || admin_draining(srv->admin)) {
+	if (kind_parse(kw, &kind, NULL) != 0 || !clobby_on(lb) || admin_draining(srv->admin)) {
 		say(lb, node, "busy %u", ref);
 		return;
 	}
@@ -1043,7 +1057,7 @@ got_take(struct clobby *lb, const char *node, uint32_t ref, uint32_t id, const c
 	enum session_kind kind;
 	proto_msg_t m;
 	if (proto_parse(line, strlen(line), PROTO_SERVER, &m, NULL, 0) != 0 || m.id != PD_SEEK ||
-	    kind_parse(kw, &kind) != 0 || strlen(digest) != AUTH_DIGEST_LEN) {
+	    kind_parse(kw, &kind, NULL) != 0 || strlen(digest) != AUTH_DIGEST_LEN) {
 		log_warn(&srv->log, "cluster: a bad TAKE from node %s dropped", node);
 		return;
 	}
@@ -1344,7 +1358,7 @@ got_tseat_answer(
 	enum session_kind kind;
 	struct session *s = NULL;
 	/* a name in use here: its seat could not be told apart */
-	if (kw && kind_parse(kw, &kind) == 0 && strlen(digest) == AUTH_DIGEST_LEN &&
+	if (kw && kind_parse(kw, &kind, NULL) == 0 && strlen(digest) == AUTH_DIGEST_LEN &&
 	    !session_by_name(lb->srv, t->name))
 		s = session_await(lb->srv, t->name, digest, kind);
 	t->fn(t->arg, s);

@@ -12,10 +12,12 @@
  * claim of a stopped node's seek is given up, the claimer pairs on its
  * own node, and the stopped node's late pairing is aborted.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/daemon/check.h"
@@ -24,6 +26,9 @@
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
+#endif
+#ifndef GOMOKUCTL_BIN
+#define GOMOKUCTL_BIN "bin/gomokuctl"
 #endif
 
 enum { NODES = 3, WAIT_MS = 10000 };
@@ -339,6 +344,59 @@ test_challenge(void)
 	ok("CHALLENGE/ANSWER across nodes: the game is on a, the challenger sent there, played");
 }
 
+/* A bot account on c (gomokuctl there, then BOTUPGRADE) challenges a
+ * person on a who refuses bots' challenges (SET bot-challenges no): the
+ * bot is told declined, she never sees it; she takes them again and the
+ * next one reaches her (PROTOCOL.md 5.22). */
+static void
+test_bot_refused(void)
+{
+	char sock[300], outp[300], line[200], tok[80] = "";
+	unsigned id = 0;
+	struct tc *robo = tc_account(node[2].port, "robox", "secret99"),
+		  *norah = tc_account(node[0].port, "norah", "secret99");
+	REQUIRE(robo && norah, "accounts could not sign in");
+	snprintf(sock, sizeof sock, "%s/state/gomokud.ctl", node[2].dir);
+	snprintf(outp, sizeof outp, "%s/ctl.out", node[2].dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(o, 1);
+		execl(GOMOKUCTL_BIN, GOMOKUCTL_BIN, "--socket", sock, "bot", "token", "robox",
+		    (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, NULL, 0);
+	FILE *f = fopen(outp, "r");
+	REQUIRE(f && fgets(line, sizeof line, f) && sscanf(line, "%79s", tok) == 1, "no bot token");
+	fclose(f);
+	tc_send(robo, "BOTUPGRADE %s", tok);
+	REQUIRE(tc_expect(robo, "OK BOTUPGRADE", LINE_MS), "no upgrade (last: %s)", robo->line);
+	tc_send(norah, "SET bot-challenges no");
+	REQUIRE(tc_expect(norah, "OK SET bot-challenges no", LINE_MS), "%s", norah->line);
+	CHECK(redis_lists(robo, "WHO", "= USER norah idle", WAIT_MS), "c's WHO never listed norah");
+	tc_send(robo, "CHALLENGE norah freestyle 15 none black casual none");
+	const char *l = tc_expect(robo, "OK CHALLENGE ", LINE_MS);
+	REQUIRE(
+	    l && sscanf(l, "OK CHALLENGE %u", &id) == 1, "no OK CHALLENGE (last: %s)", robo->line);
+	char want[80];
+	snprintf(want, sizeof want, "* CHALLENGEEND %u declined", id);
+	CHECK(tc_expect(robo, want, WAIT_MS), "the bot: no \"%s\" (last: %s)", want, robo->line);
+	tc_send(norah, "PING");
+	while ((l = tc_read(norah, LINE_MS)) && strncmp(l, "OK PING", 7) != 0)
+		CHECK(strncmp(l, "* CHALLENGE", 11) != 0, "norah was shown it: %s", l);
+	tc_send(norah, "SET bot-challenges yes");
+	REQUIRE(tc_expect(norah, "OK SET bot-challenges yes", LINE_MS), "%s", norah->line);
+	tc_send(robo, "CHALLENGE norah freestyle 15 none black casual none");
+	CHECK(tc_expect(robo, "OK CHALLENGE ", LINE_MS), "no second OK (last: %s)", robo->line);
+	CHECK(tc_expect(norah, "* CHALLENGE ", WAIT_MS), "norah got no challenge (last: %s)",
+	    norah->line);
+	tc_close(robo);
+	tc_close(norah);
+	ok("a bot account's CHALLENGE across nodes to someone who refuses bots: declined, unseen;"
+	   " taken again, it reaches her");
+}
+
 /* 1 once c's WHO no longer lists want (within ms). */
 static int
 unlisted(struct tc *c, const char *want, int ms)
@@ -649,6 +707,7 @@ main(void)
 	test_race();
 	test_cancelled();
 	test_challenge();
+	test_bot_refused();
 	test_challenge_ends();
 	test_join_code();
 	test_take_across();
