@@ -38,6 +38,7 @@
 #include "tests/daemon/check.h"
 #include "tests/daemon/spiral.h"
 #include "tests/daemon/tclient.h"
+#include "tests/sanitized.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
@@ -414,16 +415,7 @@ start_game(struct game *g, struct tc *c, const char *settings, int human_black)
 /* The brain's address-space limit (RLIMIT_AS): none in a sanitizer's
  * build, whose brain maps terabytes of shadow memory at its start and
  * would die of any limit before its first line. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define BRAIN_MEMORY 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define BRAIN_MEMORY 0
-#endif
-#endif
-#ifndef BRAIN_MEMORY
-#define BRAIN_MEMORY 512
-#endif
+#define BRAIN_MEMORY (TESTS_SANITIZED ? 0 : 512)
 
 static void
 write_conf_brain(const char *brain, const char *extra)

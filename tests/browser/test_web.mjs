@@ -347,6 +347,24 @@ async function friendGame() {
 
 // ---- 2: a bot to the end, its preview shown ------------------------------------
 
+// Plays a game against a bot or engine to its end as a poor player: on
+// each turn the first free point around the centre, so the bot wins. The
+// moves played; fails when the game does not end within 120 of them.
+async function playPoorly(p, what) {
+  const order = [];
+  for (let r = 0; r < 8; r++) for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (Math.max(Math.abs(dx), Math.abs(dy)) === r) order.push([7 + dx, 7 + dy]);
+  let moves = 0;
+  for (;;) {
+    await p.waitForFunction(() => /Your move|wins|Draw|No result/.test(document.getElementById('turn').textContent), { timeout: T });
+    if (!/Your move/.test(await text(p, '#turn'))) return moves;
+    const free = await p.$$eval('[data-mv]', (cells) => cells.filter((c) => !document.querySelector(`[data-stone="${c.dataset.mv}"]`)).map((c) => c.dataset.mv));
+    const mv = order.map(([x, y]) => String.fromCharCode(97 + x) + String(15 - y)).find((m) => free.includes(m));
+    await pick(p, mv);
+    await waitStone(p, mv);
+    assert.ok(++moves < 120, `${what} does not end`);
+  }
+}
+
 async function botGame() {
   const p = await open();
   await p.evaluate(() => {
@@ -359,19 +377,7 @@ async function botGame() {
   await p.select('#bot select[name=colour]', 'black');
   await p.click('#bot-go');
   await p.waitForSelector('#game:not([hidden])', { timeout: T });
-  // around the centre, the first free point: a poor player, so the bot wins
-  const order = [];
-  for (let r = 0; r < 8; r++) for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (Math.max(Math.abs(dx), Math.abs(dy)) === r) order.push([7 + dx, 7 + dy]);
-  let moves = 0;
-  for (;;) {
-    await p.waitForFunction(() => /Your move|wins|Draw|No result/.test(document.getElementById('turn').textContent), { timeout: T });
-    if (!/Your move/.test(await text(p, '#turn'))) break;
-    const free = await p.$$eval('[data-mv]', (cells) => cells.filter((c) => !document.querySelector(`[data-stone="${c.dataset.mv}"]`)).map((c) => c.dataset.mv));
-    const mv = order.map(([x, y]) => String.fromCharCode(97 + x) + String(15 - y)).find((m) => free.includes(m));
-    await pick(p, mv);
-    await waitStone(p, mv);
-    assert.ok(++moves < 120, 'the bot game does not end');
-  }
+  const moves = await playPoorly(p, 'the bot game');
   const result = await text(p, '#turn');
   assert.match(result, /wins|Draw/);
   const sawThink = await p.evaluate(() => window.sawThink);
@@ -406,18 +412,7 @@ async function engineGame() {
   await p.click('#bot-go');
   await p.waitForSelector('#game:not([hidden])', { timeout: T });
   await p.waitForFunction(() => /bot-ours/.test(document.getElementById('game').textContent), { timeout: T });
-  const order = [];
-  for (let r = 0; r < 8; r++) for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (Math.max(Math.abs(dx), Math.abs(dy)) === r) order.push([7 + dx, 7 + dy]);
-  let moves = 0;
-  for (;;) {
-    await p.waitForFunction(() => /Your move|wins|Draw|No result/.test(document.getElementById('turn').textContent), { timeout: T });
-    if (!/Your move/.test(await text(p, '#turn'))) break;
-    const free = await p.$$eval('[data-mv]', (cells) => cells.filter((c) => !document.querySelector(`[data-stone="${c.dataset.mv}"]`)).map((c) => c.dataset.mv));
-    const mv = order.map(([x, y]) => String.fromCharCode(97 + x) + String(15 - y)).find((m) => free.includes(m));
-    await pick(p, mv);
-    await waitStone(p, mv);
-    assert.ok(++moves < 120, 'the engine\'s game does not end');
-  }
+  const moves = await playPoorly(p, 'the engine\'s game');
   const result = await text(p, '#turn');
   assert.match(result, /wins|Draw/);
   assert.ok(await p.evaluate(() => document.querySelectorAll('#game .botmark').length > 0), 'the engine\'s seat is not marked a bot');

@@ -29,6 +29,7 @@
 #define LINE_MS 10000 /* scrypt under the sanitizers is slow */
 #include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
+#include "tests/sanitized.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
@@ -45,16 +46,7 @@
 
 /* The brain's address-space limit: none under a sanitizer, whose shadow
  * memory would not fit any (as tests/bot/test_gomoku_bot.c). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define BRAIN_MEMORY 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define BRAIN_MEMORY 0
-#endif
-#endif
-#ifndef BRAIN_MEMORY
-#define BRAIN_MEMORY 512
-#endif
+#define BRAIN_MEMORY (TESTS_SANITIZED ? 0 : 512)
 
 static struct daemon d;
 static char dir[128], conf[400], sock[240], outp[240], errp[240];

@@ -16,6 +16,7 @@
 #define LINE_MS 20000
 #include "tests/daemon/check.h"
 #include "tests/daemon/tclient.h"
+#include "tests/sanitized.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
@@ -33,16 +34,7 @@ static struct daemon d;
  * MiB more): none in a sanitizer's build, whose brain maps terabytes of
  * shadow memory at its start and would die of any limit before its
  * first line. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ENGINE_MEMORY 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define ENGINE_MEMORY 0
-#endif
-#endif
-#ifndef ENGINE_MEMORY
-#define ENGINE_MEMORY 256
-#endif
+#define ENGINE_MEMORY (TESTS_SANITIZED ? 0 : 256)
 
 static void
 test_greeting_and_game(void)
