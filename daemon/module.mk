@@ -245,7 +245,7 @@ TESTS += $(O)/tests/daemon/test_config
 LOAD_ARGS ?= -n 10000 -g 1000 -s 10 -t 200
 $(O)/tests/load/%.o: MOD_CFLAGS = $(call pc,--cflags,libevent libevent_openssl openssl)
 $(O)/tests/load/load: $(O)/tests/load/load.o $(O)/tests/daemon/tclient.o $(O)/tests/daemon/wsframe.o \
-    $(PROTO_LIB) $(RULES_LIB)
+    $(O)/daemon/tlsio.o $(O)/daemon/clock.o $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,libevent libevent_openssl openssl) $(LDLIBS_ALL)
 
 BENCHES += load

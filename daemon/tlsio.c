@@ -428,8 +428,8 @@ tlsio_base_loop(const struct tlsio_base *b)
 	return b->base;
 }
 
-struct tlsio *
-tlsio_new(struct tlsio_base *b, SSL *ssl, int fd)
+static struct tlsio *
+tlsio_open(struct tlsio_base *b, SSL *ssl, int fd, int server)
 {
 	struct tlsio *io = calloc(1, sizeof *io);
 	if (!io)
@@ -455,10 +455,28 @@ tlsio_new(struct tlsio_base *b, SSL *ssl, int fd)
 	SSL_set_mode(ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 	/* a record's header and body in one read, and any next record too */
 	SSL_set_read_ahead(ssl, 1);
-	SSL_set_accept_state(ssl);
+	if (server)
+		SSL_set_accept_state(ssl);
+	else
+		SSL_set_connect_state(ssl);
 	io->last_in_ms = clock_now_ms();
 	io->reading = 1;
 	update_rev(io);
+	return io;
+}
+
+struct tlsio *
+tlsio_new(struct tlsio_base *b, SSL *ssl, int fd)
+{
+	return tlsio_open(b, ssl, fd, 1);
+}
+
+struct tlsio *
+tlsio_connect(struct tlsio_base *b, SSL *ssl, int fd)
+{
+	struct tlsio *io = tlsio_open(b, ssl, fd, 0);
+	if (io)
+		wev_arm(io); /* writable: connected, and the ClientHello goes */
 	return io;
 }
 

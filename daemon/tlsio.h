@@ -55,6 +55,11 @@ struct event_base *tlsio_base_loop(const struct tlsio_base *b);
  * and writing enabled; it owns ssl and fd. NULL when out of memory (then
  * ssl and fd are the caller's still). */
 struct tlsio *tlsio_new(struct tlsio_base *b, SSL *ssl, int fd);
+/* As tlsio_new for a client: fd's connect is under way (non-blocking),
+ * and the client handshake starts once it is writable; TLSIO_UP when done,
+ * TLSIO_ERROR when the connect or the handshake fails. The daemon itself
+ * never connects; the load tool does, through the same stream. */
+struct tlsio *tlsio_connect(struct tlsio_base *b, SSL *ssl, int fd);
 /* Frees the stream, its SSL and its socket; safe inside its callbacks. */
 void tlsio_free(struct tlsio *io);
 

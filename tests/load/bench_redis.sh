@@ -14,7 +14,11 @@
 #   redis-server again through the same load tool (`load -R`): G pairs of
 #     connections taking turns with SETs, saturated and then paced exactly
 #     as the games are, so that the CPU per request and the paced tail have
-#     a twin from the same client on the same machine in the same minute.
+#     a twin from the same client on the same machine in the same minute;
+#   and once more with its append-only file on (`appendfsync no`): each SET
+#     written to the file before its reply, as a move is committed before
+#     it is relayed, so that both survive a kill -9 and neither waits for
+#     the disk (SQLite's WAL at synchronous=NORMAL): the durable twin.
 # Then the ratio of the saturated move to the SET, the figure the issue
 # targets (at most 2), against both redis figures, and the paced p99 of
 # each (the issue's target: under 2 ms, load generator included; the twin
@@ -29,7 +33,7 @@ N=${REDIS_SETS:-200000}
 G=${LOAD_GAMES:-300}
 S=${LOAD_SECONDS:-5}
 T=${LOAD_THINK_MS:-60}
-for c in redis-server redis-benchmark openssl; do
+for c in redis-server redis-benchmark redis-cli openssl; do
 	command -v $c >/dev/null || { echo "bench-redis: no $c (make deps installs redis-server and openssl)"; exit 1; }
 done
 tmp=$(mktemp -d /tmp/gomokud-redisbench.XXXXXX)
@@ -82,6 +86,11 @@ start_redis() {
 	done
 }
 
+# redis-cli on the bench's server
+rcli() {
+	redis-cli --tls --cacert "$tmp/cert.pem" -h 127.0.0.1 -p "$port" "$@"
+}
+
 start_redis
 echo "redis-server $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') with TLS on 127.0.0.1:$port (pid $rpid)"
 
@@ -113,9 +122,21 @@ while [ $r -le "$ROUNDS" ]; do
 	trps=$(awk '/saturated.*SETs\/s$/ { print $(NF - 1) }' "$tmp/twin.out" | head -1)
 	tp99=$(awk '/paced.*latency/ { for (i = 1; i <= NF; i++) if ($i == "p99") print $(i + 1) }' "$tmp/twin.out" | head -1)
 	echo "round $r: redis-server through the load tool: $G pairs: saturated ${trps:-?} SETs/s, CPU ${tsat:-?} us per SET; paced p99 ${tp99:-?} ms"
+	rcli CONFIG SET appendfsync no >/dev/null
+	rcli CONFIG SET appendonly yes >/dev/null
+	"$O/tests/load/load" -R "$port:$rpid" -g "$G" -s "$S" -t "$T" >"$tmp/aof.out" 2>&1 || {
+		cat "$tmp/aof.out"
+		exit 1
+	}
+	rcli CONFIG SET appendonly no >/dev/null
+	asat=$(awk '/saturated.*us per SET answered/ { for (i = 1; i <= NF; i++) if ($i == "us") print $(i - 1) }' "$tmp/aof.out" | head -1)
+	ap99=$(awk '/paced.*latency/ { for (i = 1; i <= NF; i++) if ($i == "p99") print $(i + 1) }' "$tmp/aof.out" | head -1)
+	echo "round $r: redis-server with its append-only file: CPU ${asat:-?} us per SET; paced p99 ${ap99:-?} ms"
 	ratio=$(awk -v a="${sat:-0}" -v b="$us" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
 	tratio=$(awk -v a="${sat:-0}" -v b="${tsat:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
 	pratio=$(awk -v a="${p99:-0}" -v b="${tp99:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
-	echo "round $r: ratio: a relayed move costs ${ratio}x a redis-benchmark SET, ${tratio}x a SET from the same client (target: at most 2); paced p99 ${pratio}x redis-server's"
+	aratio=$(awk -v a="${sat:-0}" -v b="${asat:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
+	apratio=$(awk -v a="${p99:-0}" -v b="${ap99:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')
+	echo "round $r: ratio: a relayed move costs ${ratio}x a redis-benchmark SET, ${tratio}x a SET from the same client (target: at most 2), ${aratio}x a durable one; paced p99 ${pratio}x redis-server's, ${apratio}x the durable one's"
 	r=$((r + 1))
 done

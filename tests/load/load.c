@@ -42,15 +42,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <errno.h>
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <netinet/tcp.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include "daemon/tlsio.h"
 #include "rules/rules.h"
 #include "proto/proto.h"
 #include "tests/daemon/tclient.h"
@@ -71,6 +72,7 @@ struct game {
 
 struct load {
 	struct event_base *base;
+	struct tlsio_base *tb; /* the daemon's own TLS stream, as a client */
 	SSL_CTX *ctx;
 	int port;
 	struct lconn *conns;
@@ -100,7 +102,7 @@ struct load {
 
 struct lconn {
 	struct load *L;
-	struct bufferevent *bev;
+	struct tlsio *io;
 	int idx;
 	int up;
 	int ws;                        /* 1: upgrade asked, 2: a WebSocket */
@@ -162,11 +164,11 @@ sendf(struct lconn *c, const char *fmt, ...)
 	va_end(ap);
 	if (c->ws) { /* one masked text frame, no LF */
 		unsigned char f[300];
-		bufferevent_write(c->bev, f, wsf_encode(f, 1, WS_TEXT, buf, (size_t)n));
+		evbuffer_add(tlsio_output(c->io), f, wsf_encode(f, 1, WS_TEXT, buf, (size_t)n));
 		return;
 	}
 	buf[n++] = '\n';
-	bufferevent_write(c->bev, buf, (size_t)n);
+	evbuffer_add(tlsio_output(c->io), buf, (size_t)n);
 }
 
 static void connect_more(struct load *L);
@@ -212,7 +214,7 @@ send_move(struct lconn *c, struct game *g, const char *room)
 		int vn = snprintf(val, sizeof val, "%d", g->ply);
 		int n = snprintf(buf, sizeof buf, "*3\r\n$3\r\nSET\r\n$%zu\r\n%s\r\n$%d\r\n%s\r\n",
 		    strlen(room), room, vn, val);
-		bufferevent_write(c->bev, buf, (size_t)n);
+		evbuffer_add(tlsio_output(c->io), buf, (size_t)n);
 		return;
 	}
 	sendf(c, "MOVE %s %s", room, c->L->seq[g->ply]);
@@ -305,7 +307,7 @@ on_line(struct lconn *c, const char *line, size_t n)
 		if (!c->up) {
 			c->up = 1;
 			L->connected++;
-			if (SSL_session_reused(bufferevent_openssl_get_ssl(c->bev)))
+			if (SSL_session_reused(tlsio_ssl(c->io)))
 				L->resumed++;
 			connect_more(L);
 		}
@@ -399,10 +401,10 @@ read_ws(struct lconn *c, struct evbuffer *in)
 }
 
 static void
-read_cb(struct bufferevent *bev, void *arg)
+read_cb(struct tlsio *io, void *arg)
 {
 	struct lconn *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
+	struct evbuffer *in = tlsio_input(io);
 	char buf[PROTO_LINE_MAX];
 	if (c->ws) {
 		read_ws(c, in);
@@ -423,24 +425,25 @@ read_cb(struct bufferevent *bev, void *arg)
 }
 
 static void
-event_cb(struct bufferevent *bev, short what, void *arg)
+event_cb(struct tlsio *io, int what, void *arg)
 {
 	struct lconn *c = arg;
-	if ((what & BEV_EVENT_CONNECTED) && c->ws) {
+	if ((what & TLSIO_UP) && c->ws) {
 		static const char up[] =
 		    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
 		    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
 		    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
-		bufferevent_write(bev, up, sizeof up - 1);
+		evbuffer_add(tlsio_output(io), up, sizeof up - 1);
 		return;
 	}
-	if ((what & BEV_EVENT_CONNECTED) && c->L->redis) { /* no greeting in RESP */
+	if ((what & TLSIO_UP) && c->L->redis) { /* no greeting in RESP */
 		c->up = 1;
 		c->L->connected++;
 		connect_more(c->L);
 		return;
 	}
-	if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT)) {
+	if (what & (TLSIO_ERROR | TLSIO_EOF | TLSIO_TIMEOUT)) {
+		tlsio_stop(io); /* freed with the others (close_all) */
 		if (!c->up) {
 			c->L->failed++;
 			connect_more(c->L);
@@ -464,15 +467,17 @@ connect_one(struct load *L, struct lconn *c)
 		SSL_set_alpn_protos(ssl, http, sizeof http - 1);
 		c->ws = 1;
 	}
-	c->bev = bufferevent_openssl_socket_new(
-	    L->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
-	bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
-	bufferevent_setcb(c->bev, read_cb, NULL, event_cb, c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	if (bufferevent_socket_connect(c->bev, (struct sockaddr *)&a, sizeof a) != 0)
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0 ||
+	    (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 && errno != EINPROGRESS) ||
+	    !(c->io = tlsio_connect(L->tb, ssl, fd))) {
+		if (fd >= 0)
+			close(fd);
+		SSL_free(ssl);
 		L->failed++;
-	int one = 1;
-	setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		return;
+	}
+	tlsio_setcb(c->io, read_cb, NULL, event_cb, NULL, c);
 }
 
 /* Keeps INFLIGHT handshakes going until every connection is up. */
@@ -520,15 +525,15 @@ close_all(struct load *L)
 	if (L->keep_sessions && !L->sessions)
 		L->sessions = calloc((size_t)L->started, sizeof *L->sessions);
 	for (int i = 0; i < L->started; i++)
-		if (L->conns[i].bev) {
-			SSL *ssl = bufferevent_openssl_get_ssl(L->conns[i].bev);
+		if (L->conns[i].io) {
+			SSL *ssl = tlsio_ssl(L->conns[i].io);
 			if (L->keep_sessions && L->sessions && !L->sessions[i] && ssl) {
 				L->sessions[i] = SSL_get1_session(ssl);
 				/* a close without close_notify marks the session not
 				 * resumable: a client keeping its ticket says it is done */
 				SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
 			}
-			bufferevent_free(L->conns[i].bev);
+			tlsio_free(L->conns[i].io);
 		}
 	free(L->conns);
 	L->conns = NULL;
@@ -613,7 +618,7 @@ run_games(struct load *L, pid_t pid, int games, int botplayers, int secs, int th
 		L->think_ms = think;
 	for (int r = 0; r < MAX_ROOMS; r++) {
 		struct game *g = L->rooms[r];
-		if (g && g->p[0] && g->p[0]->bev)
+		if (g && g->p[0] && g->p[0]->io)
 			send_move(g->p[0], g, g->room);
 	}
 	char what[96];
@@ -748,6 +753,7 @@ main(int argc, char **argv)
 	L.redis = redis;
 	snprintf(L.rule, sizeof L.rule, "%s", rule);
 	L.base = event_base_new();
+	L.tb = tlsio_base_new(L.base);
 	L.ctx = SSL_CTX_new(TLS_client_method());
 	SSL_CTX_set_min_proto_version(L.ctx, TLS1_2_VERSION);
 	make_sequence(&L);
@@ -813,6 +819,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "load: could not remove %s\n", d.dir);
 	}
 	SSL_CTX_free(L.ctx);
+	tlsio_base_free(L.tb);
 	event_base_free(L.base);
 	return 0;
 }

@@ -11,7 +11,10 @@
  *   in order, and the write callback says when it is down to the low mark;
  * - the idle timeout: not while bytes keep coming, then once they stop;
  * - freeing the stream inside its own callback; close_notify; the peer's
- *   EOF, in the handshake and after it.
+ *   EOF, in the handshake and after it;
+ * - a client stream (tlsio_connect, the load tool's) against a server one:
+ *   both handshakes end and lines go both ways; a refused connect is an
+ *   error.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -21,6 +24,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <cmocka.h>
 #include <event2/buffer.h>
@@ -359,6 +366,79 @@ test_eof_in_handshake(void **state)
 	event_base_free(g.base);
 }
 
+/* Two streams of this file's kind, a client and a server, on one pair. */
+static void
+test_client_stream(void **state)
+{
+	(void)state;
+	struct fix srv, cli;
+	SSL_CTX *c;
+	open_stream(&srv, &c);
+	memset(&cli, 0, sizeof cli);
+	cli.base = srv.base;
+	cli.b = srv.b;
+	cli.taking = 1;
+	cli.io = tlsio_connect(srv.b, SSL_new(c), srv.sv[1]);
+	assert_non_null(cli.io);
+	tlsio_setcb(cli.io, on_read, on_write, on_event, take, &cli);
+	evbuffer_add(tlsio_output(cli.io), "HELLO 1 load\n", 13); /* queued before the handshake */
+	for (int i = 0; i < 1000 && !(srv.up && cli.up && srv.taken[0]); i++) {
+		event_base_loop(srv.base, EVLOOP_NONBLOCK);
+		usleep(1000);
+	}
+	assert_true(cli.up);
+	assert_true(srv.up);
+	assert_string_equal(srv.taken, "HELLO 1 load\n");
+	evbuffer_add(tlsio_output(srv.io), "* SERVER x\n", 11);
+	for (int i = 0; i < 1000 && !cli.taken[0]; i++) {
+		event_base_loop(srv.base, EVLOOP_NONBLOCK);
+		usleep(1000);
+	}
+	assert_string_equal(cli.taken, "* SERVER x\n");
+	assert_false(srv.error || cli.error);
+	tlsio_free(cli.io); /* closes sv[1] */
+	tlsio_free(srv.io);
+	tlsio_base_free(srv.b);
+	event_base_free(srv.base);
+}
+
+/* A connect to a port nobody listens on: TLSIO_ERROR, never up. */
+static void
+test_client_refused(void **state)
+{
+	(void)state;
+	struct fix f;
+	SSL_CTX *s, *c;
+	memset(&f, 0, sizeof f);
+	assert_int_equal(tlspair_contexts(&s, &c), 0);
+	f.base = event_base_new();
+	f.b = tlsio_base_new(f.base);
+	/* a port bound and closed again: free, and nobody listens on it */
+	struct sockaddr_in a = { 0 };
+	socklen_t alen = sizeof a;
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(getsockname(l, (struct sockaddr *)&a, &alen), 0);
+	close(l);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	assert_true(connect(fd, (struct sockaddr *)&a, sizeof a) == 0 || errno == EINPROGRESS ||
+	    errno == ECONNREFUSED);
+	f.io = tlsio_connect(f.b, SSL_new(c), fd);
+	assert_non_null(f.io);
+	tlsio_setcb(f.io, on_read, on_write, on_event, NULL, &f);
+	for (int i = 0; i < 1000 && !f.error && !f.eof; i++) {
+		event_base_loop(f.base, EVLOOP_NONBLOCK);
+		usleep(1000);
+	}
+	assert_true(f.error);
+	assert_false(f.up);
+	tlsio_free(f.io);
+	tlsio_base_free(f.b);
+	event_base_free(f.base);
+}
+
 int
 main(void)
 {
@@ -372,6 +452,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_close_notify, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_eof, setup, teardown),
 		cmocka_unit_test(test_eof_in_handshake),
+		cmocka_unit_test(test_client_stream),
+		cmocka_unit_test(test_client_refused),
 	};
 	signal(SIGPIPE, SIG_IGN); /* as the daemon: a write to a gone peer is an error */
 	return cmocka_run_group_tests(tests, NULL, NULL);
