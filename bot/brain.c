@@ -43,7 +43,7 @@ struct brain {
 
 	pid_t pid;
 	int to_fd, from_fd; /* the brain's stdin, stdout */
-	struct event *rd, *wr, *timer, *reaper;
+	struct event *rd, *wr, *timer, *reaper, *settle;
 	struct evbuffer *out;
 	char *line; /* the partial line, line_max bytes at most */
 	size_t linelen;
@@ -51,6 +51,7 @@ struct brain {
 
 	int req, want, started, closing, reaping, tb_pending;
 	int64_t req_at, deadline; /* ms, monotonic */
+	int64_t quiet_until;      /* ms: nothing is written to the brain before (settle_ms) */
 	int fresh;                /* no move asked of this process yet: its set-up comes first */
 	char why[200];            /* a kill's reason, before the status is known */
 	int why_status;           /* append the exit status to why */
@@ -71,6 +72,7 @@ struct brain {
 static void brain_kill(brain_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void spawn_and_start(brain_t *b);
 static void issue_if_ready(brain_t *b);
+static void settle(brain_t *b);
 
 void
 brain_conf_memory(brain_conf_t *c, long bytes)
@@ -89,6 +91,7 @@ brain_conf_default(void)
 	c.setup_ms = 2000;
 	c.think_ms = 10000;
 	c.end_ms = 1000;
+	c.settle_ms = 20;
 	c.line_max = 4096;
 	c.answer_max = 1 << 20;
 	c.log_max = 32;
@@ -181,7 +184,19 @@ say(brain_t *b, const char *fmt, ...)
 	evbuffer_add_vprintf(b->out, fmt, ap);
 	va_end(ap);
 	evbuffer_add(b->out, "\r\n", 2);
-	event_add(b->wr, NULL);
+	if (!event_pending(b->settle, EV_TIMEOUT, NULL))
+		event_add(b->wr, NULL);
+}
+
+/* The settle timer: the brain's quiet time after a move is over. */
+static void
+on_settled(evutil_socket_t fd, short what, void *arg)
+{
+	brain_t *b = arg;
+	(void)fd;
+	(void)what;
+	if (b->wr && evbuffer_get_length(b->out) > 0)
+		event_add(b->wr, NULL);
 }
 
 static void
@@ -189,6 +204,13 @@ on_writable(evutil_socket_t fd, short what, void *arg)
 {
 	brain_t *b = arg;
 	(void)what;
+	int64_t wait = b->quiet_until - now_ms();
+	if (wait > 0) { /* written when the brain has settled */
+		struct timeval tv = { (time_t)(wait / 1000), (suseconds_t)(wait % 1000) * 1000 };
+		event_del(b->wr);
+		evtimer_add(b->settle, &tv);
+		return;
+	}
 	while (evbuffer_get_length(b->out) > 0) {
 		int n = evbuffer_write(b->out, fd);
 		if (n < 0) {
@@ -218,6 +240,9 @@ close_pipes(brain_t *b)
 	b->to_fd = b->from_fd = -1;
 	evbuffer_drain(b->out, evbuffer_get_length(b->out));
 	b->linelen = 0;
+	b->quiet_until = 0;
+	if (b->settle)
+		evtimer_del(b->settle);
 }
 
 /* The child: its own group, rlimits, the pipes as stdin and stdout. */
@@ -472,9 +497,10 @@ issue_if_ready(brain_t *b)
 	}
 	/* a brain sets itself up at its first search (a hash of max_memory
 	 * cleared: Rapfi spends most of a second there), not counted in the
-	 * turn it keeps to: that first move gets setup_ms more */
-	set_deadline(
-	    b, now_ms() + move_ms(b) + b->conf.margin_ms + (b->fresh ? b->conf.setup_ms : 0));
+	 * turn it keeps to: that first move gets setup_ms more; and the
+	 * request leaves once the brain has settled after its last move */
+	int64_t now = now_ms(), from = b->quiet_until > now ? b->quiet_until : now;
+	set_deadline(b, from + move_ms(b) + b->conf.margin_ms + (b->fresh ? b->conf.setup_ms : 0));
 	b->fresh = 0;
 }
 
@@ -575,6 +601,7 @@ got_move(brain_t *b, const char *line)
 	}
 	pos_play(&b->pos, m);
 	evtimer_del(b->timer);
+	settle(b);
 	b->synced = b->pos.nmoves;
 	b->req = R_NONE;
 	b->want = W_NONE;
@@ -582,6 +609,20 @@ got_move(brain_t *b, const char *line)
 	r.moves[0] = m;
 	r.nmoves = 1;
 	report(b, &r);
+}
+
+/*
+ * A brain has answered a search: nothing is written to it for settle_ms.
+ * Rapfi prints its move before it leaves its thinking state, and a command
+ * that comes in between loses its first word ("TURN"), after which the
+ * coordinates read as an unknown command: against an opponent that answers
+ * at once (a bot, a premove) it would fail every move. Piskvork and the
+ * Gomocup manager never answer that fast; 20 ms is far below any clock.
+ */
+static void
+settle(brain_t *b)
+{
+	b->quiet_until = b->conf.settle_ms > 0 ? now_ms() + b->conf.settle_ms : 0;
 }
 
 static void
@@ -612,6 +653,7 @@ got_swap2(brain_t *b, const char *line)
 		}
 	}
 	evtimer_del(b->timer);
+	settle(b);
 	b->req = R_NONE;
 	b->want = W_NONE;
 	b->synced = -1; /* the caller's brain_setpos says how the opening went */
@@ -784,7 +826,8 @@ brain_new(struct event_base *base, const brain_conf_t *conf, brain_cb cb, void *
 	b->out = evbuffer_new();
 	b->timer = evtimer_new(base, on_timer, b);
 	b->reaper = evtimer_new(base, on_reap, b);
-	int ok = b->argv && b->line && b->log && b->out && b->timer && b->reaper;
+	b->settle = evtimer_new(base, on_settled, b);
+	int ok = b->argv && b->line && b->log && b->out && b->timer && b->reaper && b->settle;
 	for (int i = 0; ok && i < argc; i++)
 		ok = (b->argv[i] = strdup(conf->argv[i])) != NULL;
 	b->conf.argv = NULL;
@@ -819,6 +862,8 @@ brain_free(brain_t *b)
 		event_free(b->timer);
 	if (b->reaper)
 		event_free(b->reaper);
+	if (b->settle)
+		event_free(b->settle);
 	if (b->out)
 		evbuffer_free(b->out);
 	if (b->log)

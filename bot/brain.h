@@ -44,6 +44,7 @@ typedef struct {
 	int setup_ms;            /* added to a process's first move's deadline too */
 	int think_ms;            /* a move's time when the clock sets none */
 	int end_ms;              /* after END, the brain's time to exit before SIGKILL */
+	int settle_ms;           /* after a move, nothing is sent to the brain for this long */
 	size_t line_max;         /* longest line the brain may write (bytes) */
 	size_t answer_max;       /* bytes the brain may write for one answer */
 	int log_max;             /* MESSAGE/DEBUG lines kept for each answer */
@@ -56,7 +57,8 @@ typedef struct {
 
 /* Defaults: 3 failures, 5 s for START, 500 ms margin, 2 s to set up at the
  * first move, 10 s a move without a
- * clock, 1 s after END, 4 KiB lines, 1 MiB an answer, 32 lines kept. */
+ * clock, 1 s after END, 20 ms settled after a move, 4 KiB lines, 1 MiB an
+ * answer, 32 lines kept. */
 brain_conf_t brain_conf_default(void);
 /* A memory budget of bytes (0: none): said as INFO max_memory, which a
  * brain may spend whole on its hash (Rapfi does), and held as an address

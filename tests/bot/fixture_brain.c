@@ -20,6 +20,11 @@
  *   corner               every move "0,0", occupied from its second on
  *   infoerror            "ERROR unknown INFO key" to every INFO line
  *   notakeback           UNKNOWN to TAKEBACK
+ *   racy                 plays, but a line that comes within 200 ms of its
+ *                        move loses its first word, and the rest is
+ *                        answered "ERROR Unknown command: REST", as Rapfi
+ *                        does when a TURN reaches it before it has left
+ *                        its search (bot/brain.c: settle_ms)
  *   probe                plays, and before each move says what it could do
  *                        outside its process: "DEBUG probe socket S parent P
  *                        write W", each "ok" or the errno's name (an AF_INET
@@ -44,7 +49,16 @@ static int size = 15;
 static char cell[32][32];
 static const char *mode = "play";
 static int k_arg, turns, requests;
+static long long moved_at; /* ms, monotonic: its last move (racy) */
 static const char *flag = "-";
+
+static long long
+mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void
 nap(long ms)
@@ -148,6 +162,7 @@ move(void)
 		printf("%d,%d\n", bx, by);
 	}
 	fflush(stdout);
+	moved_at = mono_ms();
 }
 
 int
@@ -167,6 +182,12 @@ main(int argc, char **argv)
 		line[strcspn(line, "\r\n")] = 0;
 		if (strcmp(mode, "mute") == 0)
 			continue;
+		if (strcmp(mode, "racy") == 0 && moved_at && mono_ms() - moved_at < 200) {
+			const char *rest = strchr(line, ' ');
+			printf("ERROR Unknown command: %s\n", rest ? rest + 1 : "");
+			fflush(stdout);
+			continue;
+		}
 		int x, y, f, n;
 		if (strncasecmp(line, "START ", 6) == 0) {
 			n = atoi(line + 6);

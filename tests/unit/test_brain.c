@@ -554,6 +554,40 @@ test_flood(void **state)
 	match_free(&m);
 }
 
+/* A brain that loses a command coming right after its move (the fixture's
+ * racy mode, as Rapfi does) against pbrain-gomoku answering within 20 ms:
+ * without settle_ms every TURN fails and the third failure gives up; with
+ * it (longer than the fixture's 200 ms window) the game plays to its end
+ * without a failure. */
+static void
+test_settle(void **state)
+{
+	(void)state;
+	for (int settled = 0; settled < 2; settled++) {
+		match_t m;
+		match_init(&m, 2);
+		brain_conf_t pc = conf_of(pbrain_argv), rc = conf_of(fixture("racy", NULL, NULL));
+		rc.settle_ms = settled ? 250 : 0;
+		side_new(&m, 0, &pc);
+		side_new(&m, 1, &rc);
+		m.clk = (brain_clock_t){ .timeout_turn = 20 };
+		game(&m, RULE_FREESTYLE, 15);
+		run(&m);
+		printf("  settle_ms %d: %d moves, racy brain failed %d, gave up %d\n", rc.settle_ms,
+		    m.pos.nmoves, m.side[1].failed, m.side[1].giveup);
+		if (settled) {
+			assert_int_not_equal(m.pos.outcome.kind, RESULT_ONGOING);
+			assert_int_equal(m.side[1].failed + m.side[1].giveup, 0);
+			assert_true(m.side[1].moves >= 3);
+		} else {
+			assert_int_equal(m.side[1].giveup, 1);
+			assert_non_null(strstr(m.side[1].text, "Unknown command"));
+		}
+		assert_int_equal(m.side[0].failed, 0);
+		match_free(&m);
+	}
+}
+
 /* A brain that crashes on every move request: restarted twice, then the
  * third failure gives up (max_failures 3); three processes, all gone. */
 static void
@@ -708,6 +742,7 @@ main(void)
 		cmocka_unit_test(test_hang),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_giveup),
+		cmocka_unit_test(test_settle),
 		cmocka_unit_test(test_no_size),
 		cmocka_unit_test(test_takeback),
 		cmocka_unit_test(test_swap2),
