@@ -176,6 +176,12 @@ apply(bot_conf_t *c, const char *key, char *val)
 		snprintf(c->state_file, sizeof c->state_file, "%s", val);
 		return strlen(val) >= sizeof c->state_file ? "path too long" : NULL;
 	}
+	if (!strcmp(key, "bot-token")) { /* gomokuctl bot token's 32 hex digits */
+		if (strlen(val) != 32 || strspn(val, "0123456789abcdef") != 32)
+			return "want the 32 lower-case hex digits of gomokuctl bot token";
+		snprintf(c->bot_token, sizeof c->bot_token, "%s", val);
+		return NULL;
+	}
 	if (!strcmp(key, "brain"))
 		return brain(val, c) ? "want a command line (at most 32 words)" : NULL;
 	if (!strcmp(key, "brain-memory")) {

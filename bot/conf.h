@@ -19,7 +19,8 @@ typedef struct {
 	int insecure;             /* insecure yes: no certificate check at all */
 	char name[PROTO_NAME_MAX + 1];
 	char password[PROTO_PASS_MAX + 1];
-	char state_file[512]; /* where the session token is kept, "" none */
+	char state_file[512];                /* where the session token is kept, "" none */
+	char bot_token[PROTO_TOKEN_MAX + 1]; /* bot-token: BOTUPGRADE's, "" none */
 	/* the brain */
 	char brain_line[1024];
 	char *brain_argv[CONF_ARGS_MAX + 1]; /* into brain_line, NULL-ended */

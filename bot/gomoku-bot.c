@@ -97,6 +97,8 @@ struct bot {
 	conn_t *conn;
 	state_t st;
 	int verbose, stopping, away_cap, backoff_s, resume_tried;
+	int botacct_cap; /* the server lists botaccounts (PROTOCOL.md 5.22) */
+	int is_bot;      /* its STATS of itself began = BOT, or BOTUPGRADE said OK */
 	char token[PROTO_TOKEN_MAX + 1];
 	char me[PROTO_NAME_MAX + 1];
 	game_t games[GAMES_MAX];
@@ -136,7 +138,7 @@ send_msg(bot_t *bot, const proto_msg_t *m)
 	if (conn_send(bot->conn, buf, (size_t)n) != 0)
 		return -1;
 	if (bot->verbose) {
-		if (m->id == PR_LOGIN || m->id == PR_RESUME)
+		if (m->id == PR_LOGIN || m->id == PR_RESUME || m->id == PR_BOTUPGRADE)
 			logf_("> %s ...", proto_name(m->id));
 		else
 			logf_("> %.*s", n - 1, buf);
@@ -815,6 +817,41 @@ ready(bot_t *bot, const char *how)
 	}
 }
 
+/*
+ * The config's bot-token, after a LOGIN: the account's own STATS says
+ * whether it is a bot already (its = BOT line), and only then is the
+ * token sent with BOTUPGRADE. The token is good once: sent again at each
+ * start it would be refused (413), counted as a failed login.
+ */
+static void
+bot_check(bot_t *bot)
+{
+	if (!bot->conf->bot_token[0] || bot->is_bot)
+		return;
+	if (!bot->botacct_cap) {
+		logf_("the server has no bot accounts (no botaccounts): bot-token not sent");
+		return;
+	}
+	proto_msg_t m;
+	proto_init(&m, PR_STATS, "k");
+	snprintf(m.user, sizeof m.user, "%s", bot->me);
+	send_msg(bot, &m);
+}
+
+static void
+bot_upgrade(bot_t *bot)
+{
+	if (bot->is_bot) {
+		logf_("%s is a bot account already: bot-token not sent", bot->me);
+		return;
+	}
+	proto_msg_t m;
+	proto_init(&m, PR_BOTUPGRADE, "u");
+	snprintf(m.token, sizeof m.token, "%s", bot->conf->bot_token);
+	logf_("sending BOTUPGRADE with the config's bot-token");
+	send_msg(bot, &m);
+}
+
 static void
 stop(bot_t *bot, int rc)
 {
@@ -898,6 +935,10 @@ on_err(bot_t *bot, const proto_msg_t *m)
 		}
 		return;
 	}
+	if (!strcmp(m->tag, "k") || !strcmp(m->tag, "u")) {
+		logf_("%s stays an account of a person: its games are one at a time", bot->me);
+		return;
+	}
 	if (m->tag[0] == 'm' || m->tag[0] == 's') {
 		int slot = atoi(m->tag + 1);
 		if (slot < 0 || slot >= GAMES_MAX || !bot->games[slot].used)
@@ -931,6 +972,7 @@ on_line(void *arg, const char *line, size_t len)
 	switch (m.id) {
 	case PE_SERVER: {
 		bot->away_cap = strstr(m.text, "away") != NULL;
+		bot->botacct_cap = strstr(m.text, "botaccounts") != NULL;
 		proto_msg_t h;
 		proto_init(&h, PR_HELLO, NULL);
 		h.version = PROTO_VERSION;
@@ -946,6 +988,19 @@ on_line(void *arg, const char *line, size_t len)
 		snprintf(bot->me, sizeof bot->me, "%s", m.user);
 		snprintf(bot->token, sizeof bot->token, "%s", m.token);
 		ready(bot, "logged in");
+		bot_check(bot);
+		break;
+	case PD_BOT:
+		if (is_me(bot, m.user))
+			bot->is_bot = 1;
+		break;
+	case PO_STATS:
+		if (!strcmp(m.tag, "k"))
+			bot_upgrade(bot);
+		break;
+	case PO_BOTUPGRADE:
+		bot->is_bot = 1;
+		logf_("%s is a bot account from now (BOTUPGRADE)", bot->me);
 		break;
 	case PO_RESUME:
 		ready(bot, "resumed the session");

@@ -476,7 +476,21 @@ test_check(void)
 	fclose(f);
 	CHECK(check_conf(path, out, sizeof out) == 2 && strstr(out, "bad.conf:4: base-seconds"),
 	    "a bad config: %s", out);
-	ok("gomoku-bot --check: the example config is good, a bad line is named");
+	/* bot-token: gomokuctl bot token's 32 hex digits, nothing else */
+	f = fopen(path, "w");
+	REQUIRE(f, "cannot write %s", path);
+	fprintf(f, "server 127.0.0.1:1\nname robo\npassword p\nbot-token 0123456789ABCDEF\n");
+	fclose(f);
+	CHECK(check_conf(path, out, sizeof out) == 2 && strstr(out, "bad.conf:4: bot-token"),
+	    "a bad bot-token: %s", out);
+	f = fopen(path, "w");
+	REQUIRE(f, "cannot write %s", path);
+	fprintf(f,
+	    "server 127.0.0.1:1\nname robo\npassword p\n"
+	    "brain pbrain-gomoku\nbot-token 0123456789abcdef0123456789abcdef\n");
+	fclose(f);
+	CHECK(check_conf(path, out, sizeof out) == 0, "a good bot-token: %s", out);
+	ok("gomoku-bot --check: the example config is good, a bad line is named (a bot-token too)");
 }
 
 static void
