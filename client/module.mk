@@ -51,12 +51,15 @@ CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/cl
 	tests/client/test_tui_zh.sh tests/client/test_link_tui.sh tests/client/test_take_tui.sh \
 	tests/client/test_away_tui.sh tests/client/test_opening_tui.sh tests/client/test_review_tui.sh \
 	tests/client/test_review_daemon_tui.sh tests/client/test_puzzle_tui.sh \
-	tests/client/test_puzzle_daemon_tui.sh tests/client/test_tourney_daemon_tui.sh
+	tests/client/test_puzzle_daemon_tui.sh tests/client/test_tourney_daemon_tui.sh \
+	tests/client/test_botaccount_tui.sh
 # Whole games under every opening rule in tmux against the daemon, two
 # clients and a client against a bot (issue 46): minutes, so one pass only,
 # the plain gcc build, as the browser's.
 CLIENT_HEAVY_TESTS := tests/client/test_opening_duo_tui.sh tests/client/test_opening_bot_tui.sh
 $(CLIENT_SH_TESTS) $(CLIENT_HEAVY_TESTS): $(O)/tests/client/fakesrv $(BINDIR)/gomoku $(MO_FILES)
+# issue 49's rated game against gomoku-bot running our brain, with a hosted engine
+tests/client/test_botaccount_tui.sh: $(BINDIR)/gomoku-bot $(BINDIR)/gomokuctl $(BINDIR)/pbrain-gomoku
 TESTS += $(CLIENT_SH_TESTS)
 ifeq ($(SANITIZE),)
 ifneq ($(filter cc gcc,$(notdir $(CC))),)
