@@ -336,7 +336,7 @@ status_lines(const model_t *m, const view_t *v, const char *keys)
 	move(LINES - 3, 0);
 	clrtoeol();
 	if (v->input == IN_CHAT || v->input == IN_CODE || v->input == IN_PROFILE ||
-	    v->input == IN_TNAME) {
+	    v->input == IN_TNAME || v->input == IN_CHALLENGE) {
 		char buf[PROTO_TEXT_MAX + 64];
 		snprintf(buf, sizeof buf, "%s%s_",
 		    v->input == IN_CHAT          ? TR("input.say", "say> ")
