@@ -33,6 +33,8 @@ const app = {
   lobbyTimer: null,
   seekTimer: null,
   seeksPage: 1,
+  challenged: null, // my challenge awaiting its answer: { id, user }
+  challengeEnd: null, // the last * CHALLENGEEND, should it come before my OK's turn
   view: 'lobby',
   // the short sounds (sound.js), muted as the player last chose
   sounds: new Sounds(localStorage.getItem('gomokud.mute') === '1'),
@@ -197,6 +199,7 @@ function onLine(line) {
       toast(errorWords(err.code, err.text));
     }
   }
+  if (m.kind === 'event' && m.name === 'CHALLENGEEND') challengeEnded(m.fields);
   onOutcome(out, m);
   sayNews();
 }
@@ -531,10 +534,45 @@ async function refreshLobby() {
     if (!model.lobby.rooms.length) ul.replaceChildren(item(t('web.rooms.none', 'No public games right now.')));
     const w = $('who');
     w.replaceChildren();
+    const offered = new Set(); // a bot in several games has a line for each: one button
     for (const u of model.lobby.users) {
-      w.appendChild(withMarks(document.createElement('li'), t('web.paren', '%s (%s)', u.user, word('ustate', u.state)), [u.user]));
+      const li = withMarks(document.createElement('li'), t('web.paren', '%s (%s)', u.user, word('ustate', u.state)), [u.user]);
+      if (u.user !== model.me.name && !offered.has(u.user)) {
+        offered.add(u.user);
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.textContent = t('web.challenge', 'Challenge');
+        b.title = t('web.challenge.title', 'Challenge %s to a game with the quick match\'s settings', u.user);
+        b.dataset.challenge = u.user;
+        b.addEventListener('click', () => challenge(u.user));
+        li.append(' ', b);
+      }
+      w.appendChild(li);
     }
   } catch { /* the next refresh tries again */ }
+}
+
+// CHALLENGE (PROTOCOL.md 5.13) of a user online, with the quick match
+// form's settings; its START opens the game, a refusal or its end
+// unanswered is said.
+async function challenge(user) {
+  const f = Object.fromEntries(new FormData($('seek')));
+  try {
+    const r = await act('CHALLENGE', user, f.rule, f.size, f.tc, f.colour, f.rated ? 'rated' : 'casual', f.opening || 'none');
+    app.challenged = { id: String(r.ok.args[0]), user };
+    toast(t('web.challenge.sent', 'Challenge sent to %s', user));
+    if (app.challengeEnd) challengeEnded(app.challengeEnd); // declined at once
+  } catch { /* said */ }
+}
+
+// The end of my challenge, unless it became a game (its START said so).
+function challengeEnded(f) {
+  const c = app.challenged;
+  app.challengeEnd = c ? null : f;
+  if (!c || String(f.id) !== c.id) return;
+  app.challenged = null;
+  if (f.how === 'declined') toast(t('web.challenge.declined', '%s declined your challenge', c.user));
+  else if (f.how !== 'accepted') toast(t('web.challenge.unanswered', 'Your challenge to %s ended unanswered', c.user));
 }
 
 async function enterRoom(room, watch) {

@@ -13,6 +13,10 @@
 //     marks its seat BOT (named for a screen reader), not the player's; a
 //     page in Chinese lists it marked "机器人" in WHO and the rooms list,
 //     and watching sees its seat and its profile marked;
+//   - a bot account (issue 49, botAccountGame): our brain through
+//     gomoku-bot, made a bot by its config's token, challenged rated from
+//     the online list and played to its end; its seat marked, the
+//     player's rating change half the bot's (rate-bot-accounts half);
 //   - a browser player against a `bin/gomoku --script` player;
 //   - renju: the forbidden points the server names are marked, and a click
 //     on one is refused with the reason;
@@ -107,7 +111,8 @@ function ok(what) {
 const dir = mkdtempSync(join(tmpdir(), 'gomokud-web.'));
 const conf = join(dir, 'gomokud.conf');
 // with a hosted engine: our own brain, sandboxed, as the admin would name Rapfi
-writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\nanalysis-ms 300\nreview-ms 100\n'
+// (rate-bot-accounts half: botAccountGame's bot account; no other case has one)
+writeFileSync(conf, 'bot-threads 1\nbot-think-ms 100\nbot-preview-ms 0\ngrace 30\nrate-burst 200\nbot-fallback 4\nanalysis-ms 300\nreview-ms 100\nrate-bot-accounts half\n'
   + `engine ours ${BINDIR}/pbrain-gomoku turn-ms=300\n`);
 let daemon = null;
 
@@ -418,6 +423,80 @@ async function engineGame() {
   assert.ok(await p.evaluate(() => document.querySelectorAll('#game .botmark').length > 0), 'the engine\'s seat is not marked a bot');
   ok(`a hosted engine (our brain, sandboxed) played a browser game to its end (${result}, ${moves} moves of ours)`);
   await p.browserContext().close();
+}
+
+// Issue 49: our brain through gomoku-bot plays a rated game against a
+// browser player. An account registered by a line client gets a bot
+// token from gomokuctl, which gomoku-bot sends itself (its config's
+// bot-token); a player registered on the page challenges it from the
+// online list with the quick match's settings (rated, black); the game is
+// played to its end, the bot's seat marked BOT; the daemon has
+// rate-bot-accounts half, so the player's change is half the bot's (both
+// 1500 with the same deviation), shown on the page and as STATS says.
+// gomoku-bot is stopped by its pid, exit 0. A casual challenge to a
+// line client's guest, declined, is said on the page.
+async function botAccountGame() {
+  const id = process.pid % 10000;
+  const botName = `wbot${id}`;
+  const me = `wper${id}`;
+  (await lineSignIn(botName, 'wbot-s3cret')).close();
+  const token = ctl('bot', 'token', botName).split('\n').find((l) => /^[0-9a-f]{32}$/.test(l));
+  assert.ok(token, 'gomokuctl issued no bot token');
+  const botConf = join(dir, 'gomoku-bot.conf');
+  writeFileSync(botConf, `server 127.0.0.1:${daemon.port}\nca ${join(dir, 'state', 'cert.pem')}\nname ${botName}\npassword wbot-s3cret\n`
+    + `bot-token ${token}\nbrain ${BINDIR}/pbrain-gomoku\nbrain-memory 512\nturn-ms 200\nrules freestyle\nsizes 15\n`);
+  const bot = await startProc(`${BINDIR}/gomoku-bot`, ['-c', botConf], / is a bot account from now/, 'gomoku-bot');
+  const p = await open();
+  try {
+    await register(p, me);
+    await waitText(p, '#stats', /freestyle 1500/);
+    if (!(await p.$eval('#seek input[name=rated]', (e) => e.checked))) await p.click('#seek input[name=rated]');
+    await p.select('#seek select[name=colour]', 'black');
+    // the online list: the bot marked, a Challenge button beside it, none beside me
+    await p.waitForSelector(`#who [data-challenge="${botName}"]`, { timeout: T });
+    assert.ok(await p.$eval(`#who [data-challenge="${botName}"]`, (b) => !!b.parentElement.querySelector('.botmark')), 'the bot is not marked in the online list');
+    assert.equal(await p.$(`#who [data-challenge="${me}"]`), null, 'a Challenge button beside my own name');
+    await p.click(`#who [data-challenge="${botName}"]`);
+    await p.waitForSelector('#game:not([hidden])', { timeout: T });
+    await waitText(p, '#gameinfo', /^rated · freestyle 15×15 · 5 min \+ 5 s$/);
+    assert.equal(await p.$eval('#p-white .name', (e) => e.dataset.user), botName);
+    await p.waitForSelector('#p-white .botmark', { timeout: T });
+    assert.equal(await p.$('#p-black .botmark'), null, 'the player\'s own seat is marked a bot');
+    const moves = await playPoorly(p, 'the bot account\'s game');
+    const result = await text(p, '#turn');
+    assert.match(result, /^White wins \(five\)$/);
+    // the changes as the page shows them (* RATED): the player's half the bot's
+    await waitText(p, '#p-black .rating', /^1[0-4][0-9]{2} \(−[0-9]+\)$/);
+    await waitText(p, '#p-white .rating', /^1[5-9][0-9]{2} \(\+[0-9]+\)$/);
+    const lost = Number(/−([0-9]+)/.exec(await text(p, '#p-black .rating'))[1]);
+    const won = Number(/\+([0-9]+)/.exec(await text(p, '#p-white .rating'))[1]);
+    assert.ok(Math.abs(2 * lost - won) <= 2, `the player lost ${lost}, the bot won ${won}: not half`);
+    const after = 1500 - lost;
+    await waitText(p, '#result-rating', new RegExp(`^Your rating: ${after} \\(−${lost}\\)$`));
+    // as the daemon has it
+    const s = await lineSignIn(`wsee${id}`);
+    s.send(`STATS ${me}`);
+    const stat = await s.expect(new RegExp(`^= STAT ${me} freestyle `));
+    s.close();
+    assert.equal(Number(stat.split(' ')[4]), after, `STATS says ${stat}`);
+    // a challenge from the online list declined: said on the page
+    const g = await lineSignIn(`wdec${id}`);
+    await p.click('#leave');
+    await p.waitForSelector('#lobby:not([hidden])', { timeout: T });
+    await p.click('#seek input[name=rated]'); // a guest plays casual
+    await p.waitForSelector(`#who [data-challenge="wdec${id}"]`, { timeout: T });
+    await p.click(`#who [data-challenge="wdec${id}"]`);
+    await waitText(p, '#toast', new RegExp(`^Challenge sent to wdec${id}$`));
+    const ch = await g.expect(new RegExp(`^\\* CHALLENGE [0-9]+ ${me} wdec${id} freestyle 15 300\\+5 black casual none$`));
+    g.send(`ANSWER ${ch.split(' ')[2]} decline`);
+    await waitText(p, '#toast', new RegExp(`^wdec${id} declined your challenge$`));
+    g.close();
+    ok(`our brain through gomoku-bot (a bot account by its config's token) played a rated game to its end against a browser player who challenged it from the online list (${result}, ${moves} moves of ours): its seat marked BOT, the player's change −${lost} half the bot's +${won} (rate-bot-accounts half), as STATS says; a challenge declined said in words`);
+  } finally {
+    await stopProc(bot);
+    await p.browserContext().close();
+  }
+  assert.equal(bot.status, 0, `gomoku-bot's exit on SIGTERM: ${bot.status}`);
 }
 
 // Elements with the hidden attribute that the page still displays (a
@@ -2951,7 +3030,7 @@ async function botMarks() {
   await p.browserContext().close();
 }
 
-const cases = { engineGame, tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, botMarks, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+const cases = { engineGame, botAccountGame, tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, botMarks, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
