@@ -27,8 +27,15 @@ tmux_server botacct
 BOTPID=
 trap '[ -n "$BOTPID" ] && kill "$BOTPID" 2>/dev/null; cleanup' EXIT INT TERM
 
-printf 'rate-bot-accounts half\nengine ours %s/pbrain-gomoku turn-ms=200\nbot-threads 1\n' \
-    "$(cd "$BINDIR" && pwd)" >"$T/gomokud.conf"
+# the brains' memory (MiB): none in a sanitizer's build (O=build/san-...),
+# whose brain maps terabytes of shadow memory at its start and would die
+# of any limit before its first line
+case $O in
+*/san-*) MEM=0 ;;
+*) MEM=512 ;;
+esac
+printf 'rate-bot-accounts half\nengine ours %s/pbrain-gomoku turn-ms=200 memory=%s\nbot-threads 1\n' \
+    "$(cd "$BINDIR" && pwd)" "$MEM" >"$T/gomokud.conf"
 gomokud_start --config "$T/gomokud.conf"
 SRV=127.0.0.1:$DPORT
 CA=$T/state/cert.pem
@@ -47,7 +54,7 @@ password robo-s3cret
 bot-token $TOKEN
 state-file $T/bot.token
 brain $PBRAIN
-brain-memory 512
+brain-memory $MEM
 turn-ms 200
 rules freestyle
 sizes 15
