@@ -12,9 +12,10 @@
 # pid, its brain gone with it. Then the lobby's B: bots' challenges refused
 # (the bot's challenge declined unseen), and taken again (shown, declined
 # by X); the bot level cycled past 10 to the hosted engine's name, a game
-# against it started, its seat marked, resigned.
+# against it started, its seat marked, resigned. gomoku-bot started
+# again does not send its used token.
 . tests/client/lib.sh
-echo "checks: gomoku-bot (BOTUPGRADE from its config) with our brain plays a whole rated game against a terminal player (challenged by keys): [BOT] seat, result, the person's change half the bot's, as STATS says; gomoku-bot stopped, no brain left; B refuses and takes bots' challenges; the bot level past 10 is the hosted engine"
+echo "checks: gomoku-bot (BOTUPGRADE from its config) with our brain plays a whole rated game against a terminal player (challenged by keys): [BOT] seat, result, the person's change half the bot's, as STATS says; gomoku-bot stopped, no brain left; B refuses and takes bots' challenges; the bot level past 10 is the hosted engine; gomoku-bot started again does not resend its used token"
 [ -x "$GOMOKUD" ] || { echo "SKIP: $GOMOKUD is not built"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
 BOT=$BINDIR/gomoku-bot
@@ -175,4 +176,17 @@ step "its seat is marked [BOT]" a "bot-ours [BOT]"
 keys a R
 wait_for a "(y/n)" && keys a y
 step "ann resigns it" a "Game over: bot-ours wins (resign)"
+
+# gomoku-bot started again with the same config: the account is a bot
+# already, so the used token is not sent (it would be a 413, a failed login)
+: >"$T/bot.log"
+"$BOT" -c "$T/bot.conf" 2>"$T/bot.log" &
+BOTPID=$!
+check "started again, gomoku-bot sees the account is a bot already" botlog "robo is a bot account already: bot-token not sent"
+check "no bad bot token in the daemon's log" sh -c "! grep -q 'a bad bot token' '$T/d.log'"
+kill "$BOTPID"
+wait "$BOTPID"
+rc=$?
+BOTPID=
+check "and stops on SIGTERM with 0" [ $rc -eq 0 ]
 finish
