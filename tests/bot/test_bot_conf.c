@@ -52,6 +52,7 @@ test_defaults(void **state)
 	assert_string_equal(c.port, "5555");
 	assert_string_equal(c.name, "robo");
 	assert_string_equal(c.password, "s3cret-pass");
+	assert_string_equal(c.bot_token, ""); /* none: the account stays as it is */
 	assert_string_equal(c.brain_argv[0], "bin/pbrain-gomoku");
 	assert_string_equal(c.brain_argv[1], "--threads");
 	assert_string_equal(c.brain_argv[2], "1");
@@ -82,6 +83,7 @@ test_every_key(void **state)
 	    "pin sha256:%064d\n"
 	    "insecure no\n"
 	    "state-file /tmp/bot.token\n"
+	    "bot-token 0123456789abcdef0123456789abcdef\n"
 	    "brain-memory 256\n"
 	    "brain-failures 5\n"
 	    "brain-swap2 yes\n"
@@ -103,6 +105,7 @@ test_every_key(void **state)
 	assert_string_equal(c.ca, "/tmp/ca.pem");
 	assert_int_equal(strlen(c.pin), 71);
 	assert_string_equal(c.state_file, "/tmp/bot.token");
+	assert_string_equal(c.bot_token, "0123456789abcdef0123456789abcdef");
 	assert_int_equal(c.brain_memory_mib, 256);
 	assert_int_equal(c.brain_failures, 5);
 	assert_int_equal(c.brain_swap2, 1);
@@ -149,6 +152,8 @@ test_bad(void **state)
 		{ "max-games 0\n", ":5: max-games:" },
 		{ "max-games 65\n", ":5: max-games: want 1 to 64" },
 		{ "max-games\n", ":5: max-games: no value" },
+		{ "bot-token 0123456789abcdef\n", ":5: bot-token: want the 32" },
+		{ "bot-token 0123456789ABCDEF0123456789ABCDEF\n", ":5: bot-token: want the 32" },
 	};
 	static bot_conf_t c;
 	char err[256], text[1024];
