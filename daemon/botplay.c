@@ -19,12 +19,19 @@
 #include "daemon/hosted.h"
 #include "daemon/session.h"
 #include "daemon/sink.h"
+#include "daemon/world.h"
 
 enum {
 	BOT_RETRY_MS = 200,    /* the pool was full: ask again */
 	STORE_RETRY_MS = 1000, /* the store could not take the bot's move: look again */
 	BOT_DRAW_MARGIN = 300, /* a bot accepts a draw when it is this far behind */
 	BOT_NBEST = 5,
+	/* an engine on other nodes: how long its move waits for a node that
+	 * serves it before the seat forfeits, and how often it looks */
+	ENGINE_WAIT_MS = 10000,
+	ENGINE_LOOK_MS = 1000,
+	FAR_MAX = 16, /* names of engines on other nodes known here */
+	GAME_KEY_MAX = PROTO_ROOM_MAX + 8,
 };
 
 /* Balanced three-stone swap2 openings a bot puts (black, white, black). */
@@ -42,17 +49,22 @@ struct botgame {
 	struct botplay *bp;
 	struct session *bot;
 	struct room *room;
-	struct event *ev; /* the deferred look at the room */
-	int64_t job;      /* its search in flight, 0: none */
-	int key;          /* the state that search is for */
-	int eval;         /* the last search's score, the bot's view */
-	int64_t asked_ms; /* when an opening job went (its time for the metrics) */
-	int lost_said;    /* a lost remote search is logged, once a move */
-	uint64_t howner;  /* a hosted engine's game (hosted.h), 0: none asked yet */
+	struct event *ev;        /* the deferred look at the room */
+	int64_t job;             /* its search in flight, 0: none */
+	int key;                 /* the state that search is for */
+	int eval;                /* the last search's score, the bot's view */
+	int64_t asked_ms;        /* when an opening job went (its time for the metrics) */
+	int lost_said;           /* a lost remote search is logged, once a move */
+	uint64_t howner;         /* a hosted engine's game (hosted.h), 0: none asked yet */
+	int far;                 /* an engine of other nodes (bp->far's index), -1: none */
+	char game[GAME_KEY_MAX]; /* its game's key for the world, "": none asked yet */
+	int64_t far_since;       /* ms: since when no node serves it, 0: one did */
 };
 
-/* A hosted engine's move in flight stands in bg->job as this. */
+/* A hosted engine's move in flight stands in bg->job as this; one asked
+ * of another node's worker (world.h) as FAR_JOB. */
 #define HOSTED_JOB (-1)
+#define FAR_JOB (-2)
 
 struct botplay {
 	struct server *srv;
@@ -60,6 +72,10 @@ struct botplay {
 	bots_t *pool;
 	int workers;
 	TAILQ_HEAD(, botgame) games;
+	/* the engines of other nodes a bot here plays (or played): a pick
+	 * from BOTPLAY_FAR is an index here */
+	char far[FAR_MAX][HOSTED_NAME_MAX + 1];
+	int nfar;
 };
 
 static void bot_deliver(
@@ -143,6 +159,8 @@ botgame_free(struct botgame *bg)
 {
 	if (bg->howner)
 		hosted_end(bg->bp->hosted, bg->howner);
+	else if (bg->far >= 0 && bg->game[0])
+		world_engine_end(&bg->bp->srv->world, bg->game, 1);
 	else if (bg->job && bg->job != HOSTED_JOB)
 		bots_cancel(bg->bp->pool, bg->job);
 	if (bg->ev)
@@ -361,16 +379,15 @@ start_opening(struct botgame *bg, int seat, const opening_t *o)
 	bg->asked_ms = clock_now_ms();
 }
 
-/* A hosted engine's move: played as the pool's would be, or its forfeit. */
+/* A hosted engine's move (here or on another node): played as the pool's
+ * would be, or its forfeit. */
 static void
-on_hosted(uint64_t owner, int status, move_t m, const char *why, void *arg)
+engine_answered(struct botgame *bg, int status, move_t m, const char *why)
 {
-	struct botgame *bg = arg;
 	struct room *r = bg->room;
 	struct room_act act;
 	char mv[PROTO_MOVE_MAX + 1];
 
-	(void)owner;
 	bg->job = 0;
 	if (room_busy(r) || room_actor(r) != my_seat(bg) || state_key(r) != bg->key) {
 		poke(bg);
@@ -386,6 +403,83 @@ on_hosted(uint64_t owner, int status, move_t m, const char *why, void *arg)
 	game_err_t e = room_move(r, bg->bot, mv, NULL, &act);
 	if (e != GERR_OK && e != GERR_PENDING && !store_refused(bg, e))
 		bot_resigns(bg, act.why ? act.why : "move refused");
+}
+
+static void
+on_hosted(uint64_t owner, int status, move_t m, const char *why, void *arg)
+{
+	(void)owner;
+	engine_answered(arg, status, m, why);
+}
+
+/* The bot looks again in ms. */
+static void
+look_in(struct botgame *bg, int ms)
+{
+	struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
+	event_add(bg->ev, &tv);
+}
+
+/* An engine's move from another node's worker: played, its forfeit, or
+ * asked again (no brain free there, or no worker answered). */
+static void
+on_far(void *arg, int status, move_t m, const char *why)
+{
+	struct botgame *bg = arg;
+	if (status == WORLD_ENGINE_FULL || status == WORLD_ENGINE_LOST) {
+		bg->job = 0;
+		if (status == WORLD_ENGINE_LOST && !bg->lost_said++)
+			log_warn(&bg->bp->srv->log,
+			    "room %s: no worker of engine %s answered; asking again",
+			    room_id(bg->room), bg->bp->far[bg->far]);
+		look_in(bg, BOT_RETRY_MS);
+		return;
+	}
+	bg->lost_said = 0;
+	engine_answered(bg, status, m, why);
+}
+
+/* The move of an engine no brain here plays, asked of a node that serves
+ * it (world.h). While none does, the bot waits ENGINE_WAIT_MS, then the
+ * seat forfeits (an adopted game whose engine no node has, say); while
+ * the other nodes cannot be reached, it waits as a bot's search does. */
+static void
+start_far(struct botgame *bg, int seat)
+{
+	struct botplay *bp = bg->bp;
+	const struct room *r = bg->room;
+	const struct gamespec *g = room_spec(r);
+	const position_t *pos = room_position(r);
+	const char *name = bp->far[bg->far];
+
+	snprintf(bg->game, sizeof bg->game, "%s.%d", room_id(r), seat);
+	struct world_engine_job j = { bg->game, name, g->rule, g->size, pos->moves, pos->nmoves,
+		g->tc_base > 0 ? (int)room_clock_left(r, seat) : 0, g->tc_inc * 1000 };
+	game_err_t e = world_engine_move(&bp->srv->world, &j, on_far, bg);
+	if (e == GERR_OK) {
+		bg->job = FAR_JOB;
+		bg->key = state_key(r);
+		bg->far_since = 0;
+		return;
+	}
+	int64_t now = clock_now_ms();
+	if (e == GERR_UNAVAILABLE) {
+		bg->far_since = 0;
+		if (!bg->lost_said++)
+			log_warn(&bp->srv->log,
+			    "room %s: the nodes that serve engine %s cannot be reached; "
+			    "asking again",
+			    room_id(r), name);
+	} else if (!bg->far_since) {
+		bg->far_since = now;
+	} else if (now - bg->far_since >= ENGINE_WAIT_MS) {
+		char why[80];
+		snprintf(why, sizeof why, "no node of the cluster has engine %s", name);
+		log_warn(&bp->srv->log, "room %s: %s forfeits: %s", room_id(r), bg->bot->name, why);
+		bot_resigns(bg, why);
+		return;
+	}
+	look_in(bg, ENGINE_LOOK_MS);
 }
 
 /* A hosted engine's brain is asked, with the time its clock allows. */
@@ -418,6 +512,10 @@ start_hosted(struct botgame *bg, int seat)
 static void
 start_search(struct botgame *bg, int seat)
 {
+	if (bg->far >= 0) {
+		start_far(bg, seat);
+		return;
+	}
 	if (bg->bot->bot_engine) {
 		start_hosted(bg, seat);
 		return;
@@ -500,9 +598,16 @@ poke_cb(evutil_socket_t fd, short what, void *arg)
 	if (bg->job && (state_key(r) != bg->key || !room_unfinished(r))) {
 		if (bg->job == HOSTED_JOB) /* the brain goes; BOARD brings a new one up */
 			hosted_end(bg->bp->hosted, bg->howner);
+		else if (bg->job == FAR_JOB) /* its answer is dropped */
+			world_engine_end(&bg->bp->srv->world, bg->game, 0);
 		else
 			bots_cancel(bg->bp->pool, bg->job);
 		bg->job = 0;
+	}
+	if (bg->far >= 0 && bg->game[0] && !room_unfinished(r)) {
+		/* the game is over: the worker's brain for it ends */
+		world_engine_end(&bg->bp->srv->world, bg->game, 1);
+		bg->game[0] = '\0';
 	}
 	int seat = my_seat(bg);
 	if (time_to_leave(bg)) {
@@ -554,12 +659,18 @@ bot_deliver(struct sink *k, struct room *r, const proto_msg_t *m, const char *li
 /* The bot's state for its game; NULL when out of memory. */
 static struct botgame *botgame_new(struct botplay *bp);
 
-/* A bot session of a hosted engine (pick - BOTPLAY_ENGINE), NULL when
- * out of memory. */
+/* A bot session of a hosted engine (pick - BOTPLAY_ENGINE), or of one on
+ * other nodes (pick - BOTPLAY_FAR, bp->far's), NULL when out of memory. */
 static struct session *
-engine_bot(struct botplay *bp, int engine, struct botgame *bg)
+engine_bot(struct botplay *bp, int pick, struct botgame *bg)
 {
 	char name[PROTO_NAME_MAX + 1];
+	if (pick >= BOTPLAY_FAR) {
+		bg->far = pick - BOTPLAY_FAR;
+		snprintf(name, sizeof name, "bot-%s", bp->far[bg->far]);
+		return session_bot_engine(bp->srv, -1, name, &bg->sink);
+	}
+	int engine = pick - BOTPLAY_ENGINE;
 	snprintf(name, sizeof name, "bot-%s", hosted_name(bp->hosted, engine));
 	return session_bot_engine(bp->srv, engine, name, &bg->sink);
 }
@@ -573,6 +684,7 @@ botgame_new(struct botplay *bp)
 		return NULL;
 	bg->sink.ops = &bot_sink;
 	bg->bp = bp;
+	bg->far = -1;
 	if (!(bg->ev = event_new(bp->srv->base, -1, 0, poke_cb, bg))) {
 		free(bg);
 		return NULL;
@@ -587,7 +699,7 @@ new_bot(struct botplay *bp, int level)
 {
 	struct botgame *bg = botgame_new(bp);
 	struct session *bot = !bg     ? NULL
-	    : level >= BOTPLAY_ENGINE ? engine_bot(bp, level - BOTPLAY_ENGINE, bg)
+	    : level >= BOTPLAY_ENGINE ? engine_bot(bp, level, bg)
 				      : session_bot(bp->srv, level, &bg->sink);
 
 	if (!bot) {
@@ -624,6 +736,39 @@ botplay_drop(struct botplay *bp, struct session *bot)
 	session_free(bot);
 }
 
+/* The pick of the engine of other nodes named name (interned in
+ * bp->far), or -1 when it is no engine's name or too many are known. */
+static int
+far_pick(struct botplay *bp, const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 1 || n > HOSTED_NAME_MAX || name[0] < 'a' || name[0] > 'z' ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789") != n)
+		return -1;
+	for (int k = 0; k < bp->nfar; k++)
+		if (strcmp(bp->far[k], name) == 0)
+			return BOTPLAY_FAR + k;
+	if (bp->nfar == FAR_MAX)
+		return -1;
+	memcpy(bp->far[bp->nfar], name, n + 1);
+	return BOTPLAY_FAR + bp->nfar++;
+}
+
+/* The pick of engine name: the brain here, unless this node searches
+ * nothing itself (bot-threads none) and another node serves it; another
+ * node's when none here has it and one serves it (any when any is 1: a
+ * game kept from before, whose move forfeits when none serves it); -1
+ * when none has it. */
+static int
+engine_pick(struct botplay *bp, const char *name, int any)
+{
+	int e = hosted_find(bp->hosted, name);
+	int live = world_engine_live(&bp->srv->world, name);
+	if (e >= 0 && (bp->workers > 0 || !live))
+		return BOTPLAY_ENGINE + e;
+	return live || any ? far_pick(bp, name) : -1;
+}
+
 struct session *
 botplay_restored(struct botplay *bp, const char *name)
 {
@@ -631,8 +776,8 @@ botplay_restored(struct botplay *bp, const char *name)
 	char tail;
 
 	if (bp && strncmp(name, "bot-", 4) == 0) { /* a hosted engine's */
-		int e = hosted_find(bp->hosted, name + 4);
-		return e >= 0 ? new_bot(bp, BOTPLAY_ENGINE + e) : NULL;
+		int pick = engine_pick(bp, name + 4, 1);
+		return pick >= 0 ? new_bot(bp, pick) : NULL;
 	}
 	if (!bp || sscanf(name, "bot%d%c", &level, &tail) != 1 || level < 1 || level > 10)
 		return NULL;
@@ -640,27 +785,47 @@ botplay_restored(struct botplay *bp, const char *name)
 }
 
 int
-botplay_engine(const struct botplay *bp, const char *name)
+botplay_engine(struct botplay *bp, const char *name)
 {
-	int e = bp ? hosted_find(bp->hosted, name) : -1;
-	return e < 0 ? -1 : BOTPLAY_ENGINE + e;
+	return bp ? engine_pick(bp, name, 0) : -1;
+}
+
+struct names {
+	char *buf;
+	size_t len, used;
+};
+
+/* name onto the list, unless it is there already or does not fit. */
+static void
+add_name(void *arg, const char *name)
+{
+	struct names *l = arg;
+	size_t n = strlen(name);
+	for (const char *p = l->buf; *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return;
+	if (l->used + (l->used > 0) + n + 1 > l->len)
+		return;
+	snprintf(l->buf + l->used, l->len - l->used, "%s%s", l->used ? "," : "", name);
+	l->used += (l->used > 0) + n;
 }
 
 const char *
 botplay_engines(const struct botplay *bp, char *buf, size_t len)
 {
-	size_t used = 0;
+	struct names l = { buf, len, 0 };
 	buf[0] = '\0';
-	for (int i = 0; bp && i < hosted_count(bp->hosted); i++) {
-		int n = snprintf(
-		    buf + used, len - used, "%s%s", i ? "," : "", hosted_name(bp->hosted, i));
-		if (n < 0 || (size_t)n >= len - used) {
-			buf[used] = '\0';
-			break;
-		}
-		used += (size_t)n;
-	}
+	for (int i = 0; bp && i < hosted_count(bp->hosted); i++)
+		add_name(&l, hosted_name(bp->hosted, i));
+	if (bp)
+		world_each_engine(&bp->srv->world, add_name, &l);
 	return buf;
+}
+
+hosted_t *
+botplay_hosted(struct botplay *bp)
+{
+	return bp ? bp->hosted : NULL;
 }
 
 bots_t *

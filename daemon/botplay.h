@@ -21,17 +21,26 @@ struct server;
 struct session;
 
 /* A bot's pick where a level goes: 1..10 a level of our engine, from
- * BOTPLAY_ENGINE on one of the config's hosted engines (botplay_engine). */
+ * BOTPLAY_ENGINE on one of the config's hosted engines, from BOTPLAY_FAR
+ * on an engine of other nodes of a cluster, whose moves their workers
+ * play (world.h; botplay_engine). */
 #define BOTPLAY_ENGINE 100
+#define BOTPLAY_FAR 200
 
 /* The pool from the config; NULL (logged) when it cannot start. */
 struct botplay *botplay_new(struct server *srv);
 /* Stops every search and frees every bot's state. */
 void botplay_free(struct botplay *bp);
-/* The pick of the hosted engine named name (hosted.h), or -1. */
-int botplay_engine(const struct botplay *bp, const char *name);
-/* The hosted engines' names, comma-separated, into buf ("" for none). */
+/* The pick of the hosted engine named name (hosted.h): this node's, or
+ * one a live node of the cluster serves (this node's first, unless it
+ * has bot-threads none and another serves it); -1 when none has it. */
+int botplay_engine(struct botplay *bp, const char *name);
+/* The names of the engines a bot here can play, comma-separated, into
+ * buf ("" for none): this node's, then those live nodes serve. */
 const char *botplay_engines(const struct botplay *bp, char *buf, size_t len);
+/* The config's hosted engines (hosted.h), NULL: none; the cluster serves
+ * other nodes' moves of them on it. */
+struct hosted *botplay_hosted(struct botplay *bp);
 /* A new game between s and a bot of level (a pick, as above; casual): *room on success (and
  * on GERR_PENDING, its start being stored: room_pair); GERR_SERVER_BUSY
  * (with *why) when every bot is thinking. */

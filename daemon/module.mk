@@ -12,7 +12,7 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c daemon/loginlimit.c
 CLUSTER_SRCS := daemon/cluster/attach.c daemon/cluster/node.c daemon/cluster/link.c daemon/cluster/presence.c \
-	daemon/cluster/roster.c daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/tell.c \
+	daemon/cluster/roster.c daemon/cluster/watch.c daemon/cluster/jobs.c daemon/cluster/engines.c daemon/cluster/tell.c \
 	daemon/cluster/clusterlobby.c daemon/cluster/clustermsg.c daemon/cluster/lease.c \
 	daemon/cluster/tlease.c
 DAEMON_PKGS := libevent libevent_openssl libevent_pthreads openssl sqlite3 libpq libseccomp

@@ -47,7 +47,8 @@ struct session {
 	int nrooms;
 	struct seek *seek;
 	int bot_level;  /* 1..10: a server bot, no connection */
-	int bot_engine; /* a server bot played by hosted engine bot_engine - 1 (hosted.h): 0 none */
+	int bot_engine; /* a server bot played by hosted engine bot_engine - 1 (hosted.h): 0 none
+			 * (or an engine of other nodes: botplay.h's BOTPLAY_FAR) */
 	int botacct;    /* a bot account (PROTOCOL.md 5.22): several games at once */
 	int nobots;     /* refuses challenges from bot accounts (SET bot-challenges no) */
 	/* a seat handed to a player who comes with a token (session_await):

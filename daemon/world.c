@@ -206,6 +206,40 @@ alone_seat_far_done(void *w, struct session *s, struct room *r)
 	(void)r;
 }
 
+static int
+alone_engine_live(void *w, const char *name)
+{
+	(void)w;
+	(void)name;
+	return 0;
+}
+
+static void
+alone_each_engine(void *w, world_engine_name_fn *fn, void *arg)
+{
+	(void)w;
+	(void)fn;
+	(void)arg;
+}
+
+static game_err_t
+alone_engine_move(void *w, const struct world_engine_job *j, world_engine_fn *fn, void *arg)
+{
+	(void)w;
+	(void)j;
+	(void)fn;
+	(void)arg;
+	return GERR_ARGUMENT; /* no other node serves any engine */
+}
+
+static void
+alone_engine_end(void *w, const char *game, int over)
+{
+	(void)w;
+	(void)game;
+	(void)over;
+}
+
 static const struct world_ops alone = {
 	.name = "alone",
 	.room_where = alone_room_where,
@@ -233,6 +267,10 @@ static const struct world_ops alone = {
 	.tourney_changed = alone_tourney_changed,
 	.seat_far = alone_seat_far,
 	.seat_far_done = alone_seat_far_done,
+	.engine_live = alone_engine_live,
+	.each_engine = alone_each_engine,
+	.engine_move = alone_engine_move,
+	.engine_end = alone_engine_end,
 	.stop = alone_life,
 	.release = alone_life,
 };

@@ -63,6 +63,28 @@ typedef void world_line_fn(void *arg, const proto_msg_t *m);
 /* A seat here for another node's player (seat_far), or NULL. */
 typedef void world_seat_fn(void *arg, struct session *s);
 
+/* A hosted engine's move another node's worker is asked for (issue 49):
+ * the whole position, so that any worker with the engine can take it,
+ * starting a brain for the game from it (BOARD) when it has none. */
+struct world_engine_job {
+	const char *game;   /* the game's key: its room's id and the seat, "<room>.<seat>" */
+	const char *engine; /* the engine's name (hosted.h) */
+	rule_t rule;
+	int size;
+	const move_t *moves; /* the game so far, black first; the engine is to move */
+	int n;
+	int time_left_ms; /* its clock, 0: none */
+	int inc_ms;
+};
+/* A move's end: status 0 with m, or one of these with why. */
+enum {
+	WORLD_ENGINE_FORFEIT = -1, /* the brain failed its game (hosted.h's HOSTED_FORFEIT) */
+	WORLD_ENGINE_FULL = -2,    /* the worker holds no brain more now: ask again soon */
+	WORLD_ENGINE_LOST = -3,    /* no worker answered (Redis went, ...): ask again */
+};
+typedef void world_engine_fn(void *arg, int status, move_t m, const char *why);
+typedef void world_engine_name_fn(void *arg, const char *name);
+
 struct world_ops {
 	const char *name; /* for logs: "alone", "cluster" */
 
@@ -162,6 +184,25 @@ struct world_ops {
 	 * sent there, * MOVED, with a grace to come), or did not (r NULL: s
 	 * goes). */
 	void (*seat_far_done)(void *w, struct session *s, struct room *r);
+
+	/* --- hosted engines on other nodes (issue 49) --- */
+	/* Whether a live node serves the hosted engine name to this one (its
+	 * bot workers take that engine's moves). Alone: never. */
+	int (*engine_live)(void *w, const char *name);
+	/* The name of each engine live nodes serve, once each, to fn. */
+	void (*each_engine)(void *w, world_engine_name_fn *fn, void *arg);
+	/* The move of engine j->engine in game j->game, asked of a live node
+	 * that serves it (the same program as the game's moves before, as
+	 * long as one serves it): GERR_OK, and fn(arg, ...) comes once on the
+	 * loop (never inside this call) unless engine_end comes first;
+	 * GERR_ARGUMENT when no live node serves it, GERR_UNAVAILABLE when
+	 * the other nodes cannot be reached now (fn never comes). */
+	game_err_t (*engine_move)(
+	    void *w, const struct world_engine_job *j, world_engine_fn *fn, void *arg);
+	/* game's move in flight is no longer wanted (its fn never comes);
+	 * over: the game is over for its engine too, and the worker that
+	 * holds its brain ends it. */
+	void (*engine_end)(void *w, const char *game, int over);
 
 	/* --- its life: only the composition root (server.c) calls these --- */
 	/* Shutdown, first: the world lets go of the connections and rooms it
@@ -320,6 +361,28 @@ static inline void
 world_seat_far_done(const struct world *w, struct session *s, struct room *r)
 {
 	w->ops->seat_far_done(w->state, s, r);
+}
+
+static inline int
+world_engine_live(const struct world *w, const char *name)
+{
+	return w->ops->engine_live(w->state, name);
+}
+static inline void
+world_each_engine(const struct world *w, world_engine_name_fn *fn, void *arg)
+{
+	w->ops->each_engine(w->state, fn, arg);
+}
+static inline game_err_t
+world_engine_move(
+    const struct world *w, const struct world_engine_job *j, world_engine_fn *fn, void *arg)
+{
+	return w->ops->engine_move(w->state, j, fn, arg);
+}
+static inline void
+world_engine_end(const struct world *w, const char *game, int over)
+{
+	w->ops->engine_end(w->state, game, over);
 }
 
 #endif

@@ -252,7 +252,7 @@ TESTS += $(O)/tests/unit/test_core
 # A build without the cluster (WITH_CLUSTER=0) builds none of its tests:
 # tests/run.sh names them as not built in its summary, never silently.
 ifneq ($(NOCLUSTER),)
-NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_lobby test_lease test_batch \
+NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_engines test_cluster_lobby test_lease test_batch \
     test_cluster_tourney test_cluster_review withredis
 CLUSTER_PASS :=
 else
@@ -286,6 +286,17 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_bots
 $(O)/tests/daemon/test_cluster_bots: $(O)/tests/daemon/redisrun.o
 
 TESTS += $(O)/tests/daemon/test_cluster_bots
+
+# Hosted engines across nodes (issue 49): a node without engines plays
+# another node's; the same pass as test_cluster_bots.
+$(O)/tests/daemon/test_cluster_engines.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' \
+    -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_engines
+$(O)/tests/daemon/test_cluster_engines: $(O)/tests/daemon/redisrun.o | $(BINDIR)/pbrain-gomoku \
+    $(O)/tests/bot/fixture_brain
+
+TESTS += $(O)/tests/daemon/test_cluster_engines
 
 # The lobby across nodes (issue 26, item 2): seeks and challenges need the
 # shared database, so tests/pg/test_pg.sh runs it (the same pass).

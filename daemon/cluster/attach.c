@@ -197,6 +197,30 @@ seat_far_done(void *w, struct session *s, struct room *r)
 	clobby_seated(cluster_lobby(w), s, r);
 }
 
+static int
+engine_live(void *w, const char *name)
+{
+	return cluster_engine_live(w, name);
+}
+
+static void
+each_engine(void *w, world_engine_name_fn *fn, void *arg)
+{
+	cluster_each_engine(w, fn, arg);
+}
+
+static game_err_t
+engine_move(void *w, const struct world_engine_job *j, world_engine_fn *fn, void *arg)
+{
+	return cluster_engine_move(w, j, fn, arg);
+}
+
+static void
+engine_end(void *w, const char *game, int over)
+{
+	cluster_engine_end(w, game, over);
+}
+
 static void
 stop(void *w)
 {
@@ -236,6 +260,10 @@ static const struct world_ops cluster_world = {
 	.tourney_changed = tourney_changed,
 	.seat_far = seat_far,
 	.seat_far_done = seat_far_done,
+	.engine_live = engine_live,
+	.each_engine = each_engine,
+	.engine_move = engine_move,
+	.engine_end = engine_end,
 	.stop = stop,
 	.release = release,
 };

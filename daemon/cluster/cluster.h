@@ -22,6 +22,7 @@
 
 #include "daemon/config.h"
 #include "daemon/game.h"
+#include "daemon/world.h"
 #include "proto/proto.h"
 
 struct server;
@@ -118,6 +119,15 @@ int cluster_send_lobby(struct cluster *cl, const char *node, const char *text);
 int cluster_lobby_all(struct cluster *cl, const char *text);
 int cluster_each_of(struct cluster *cl, proto_id_t id,
     int (*fn)(void *arg, const char *node, const proto_msg_t *m), void *arg);
+
+/* Hosted engines on other nodes (engines.h), as world.h's engine_live,
+ * each_engine, engine_move and engine_end say. */
+int cluster_engine_live(const struct cluster *cl, const char *name);
+void cluster_each_engine(
+    const struct cluster *cl, void (*fn)(void *arg, const char *name), void *arg);
+game_err_t cluster_engine_move(
+    struct cluster *cl, const struct world_engine_job *j, world_engine_fn *fn, void *arg);
+void cluster_engine_end(struct cluster *cl, const char *game, int over);
 
 enum { CLUSTER_ASK_S = 3 }; /* an owner's snapshot is awaited this long */
 

@@ -286,6 +286,98 @@ parse_result(const char *p, const char *end, struct cmsg *m)
 	return m->status == 0 && best < 0 ? -1 : 0;
 }
 
+/* An engine's name: [a-z][a-z0-9]*, at most CMSG_ENGINE_MAX. */
+static int
+engine_ok(const char *s, size_t n)
+{
+	if (n < 1 || n > CMSG_ENGINE_MAX || s[0] < 'a' || s[0] > 'z')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	return 1;
+}
+
+/* Eight lowercase hex digits into *h: 0, or -1. */
+static int
+hash_of(const char *s, size_t n, uint32_t *h)
+{
+	uint32_t v = 0;
+	if (n != 8)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0'
+		    : s[i] >= 'a' && s[i] <= 'f'   ? s[i] - 'a' + 10
+						   : -1;
+		if (d < 0)
+			return -1;
+		v = v << 4 | (uint32_t)d;
+	}
+	*h = v;
+	return 0;
+}
+
+static int
+engine_item(const char *s, size_t n, void *arg)
+{
+	uint32_t h;
+	const char *colon = memchr(s, ':', n);
+	(void)arg;
+	return colon && engine_ok(s, (size_t)(colon - s)) &&
+		hash_of(colon + 1, n - (size_t)(colon + 1 - s), &h) == 0
+	    ? 0
+	    : -1;
+}
+
+/* A game's key: 1 to CMSG_GAME_MAX of [A-Za-z0-9._-]. */
+static int
+game_ok(const char *s)
+{
+	size_t n = strlen(s);
+	return n >= 1 && n <= CMSG_GAME_MAX &&
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/* The fields of an H after its letter. */
+static int
+parse_engine_job(const char *p, const char *end, struct cmsg *m)
+{
+	bots_job_t *j = &m->spec;
+	char hash[12];
+	int rule;
+	if (token(&p, end, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
+	    job_id(&p, end, &m->job) || token(&p, end, m->game, sizeof m->game) ||
+	    !game_ok(m->game) || token(&p, end, m->engine, sizeof m->engine) ||
+	    !engine_ok(m->engine, strlen(m->engine)) || token(&p, end, hash, sizeof hash) ||
+	    hash_of(hash, strlen(hash), &m->hash) ||
+	    int_in(&p, end, RULE_FREESTYLE, RULE_RENJU, &rule) ||
+	    int_in(&p, end, RULES_MIN_SIZE, RULES_MAX_SIZE, &j->size) ||
+	    int_in(&p, end, 0, 1000000000, &j->clock_ms) ||
+	    int_in(&p, end, 0, 3600000, &j->inc_ms) || p >= end ||
+	    memchr(p, ' ', (size_t)(end - p)))
+		return -1;
+	j->rule = (rule_t)rule;
+	return list(p, end, add_move, j);
+}
+
+/* The fields of an M after its letter. */
+static int
+parse_engine_move(const char *p, const char *end, struct cmsg *m)
+{
+	int mv;
+	if (job_id(&p, end, &m->job) || token(&p, end, m->node, sizeof m->node) ||
+	    !roomid_node_ok(m->node) || int_in(&p, end, -2, 0, &m->status) ||
+	    int_in(&p, end, -1, RULES_CELLS - 1, &mv) || (m->status == 0) != (mv >= 0))
+		return -1;
+	m->move = (move_t)mv;
+	size_t n = (size_t)(end - p);
+	if (n > CMSG_WHY_MAX || !proto_utf8_ok(p, n) || memchr(p, '\n', n))
+		return -1;
+	memcpy(m->why, p, n);
+	m->why[n] = '\0';
+	return 0;
+}
+
 static int
 name_ok(const char *s)
 {
@@ -338,12 +430,46 @@ cmsg_parse(const char *buf, size_t len, struct cmsg *m, const char **why)
 	case 'P':
 		m->kind = CMSG_PRESENCE;
 		if (token(&p, hend, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
-		    token(&p, hend, m->addr, sizeof m->addr) || p != hend ||
-		    !strchr(m->addr, ':')) {
+		    token(&p, hend, m->addr, sizeof m->addr) || !strchr(m->addr, ':') ||
+		    (p != hend &&
+			(token(&p, hend, m->engines, sizeof m->engines) || p != hend ||
+			    list(m->engines, m->engines + strlen(m->engines), engine_item, NULL) !=
+				0))) {
 			*why = "a bad presence header";
 			return -1;
 		}
 		break;
+	case 'H':
+		m->kind = CMSG_ENGINE_JOB;
+		if (lf || parse_engine_job(p, end, m) != 0) {
+			*why = "a bad engine job";
+			return -1;
+		}
+		return 0;
+	case 'M':
+		m->kind = CMSG_ENGINE_MOVE;
+		if (lf || parse_engine_move(p, end, m) != 0) {
+			*why = "a bad engine move";
+			return -1;
+		}
+		return 0;
+	case 'N':
+		m->kind = CMSG_ENGINE_WAKE;
+		if (lf || token(&p, end, m->engine, sizeof m->engine) ||
+		    !engine_ok(m->engine, strlen(m->engine)) ||
+		    hash_of(p, (size_t)(end - p), &m->hash)) {
+			*why = "a bad engine notice";
+			return -1;
+		}
+		return 0;
+	case 'X':
+		m->kind = CMSG_ENGINE_END;
+		if (lf || token(&p, end, m->node, sizeof m->node) || !roomid_node_ok(m->node) ||
+		    token(&p, end, m->game, sizeof m->game) || !game_ok(m->game) || p != end) {
+			*why = "a bad engine game's end";
+			return -1;
+		}
+		return 0;
 	case 'T':
 		m->kind = CMSG_TELL;
 		if (lf || token(&p, end, m->from, sizeof m->from) || !name_ok(m->from) ||
@@ -448,9 +574,57 @@ fits(int n, size_t cap)
 }
 
 int
-cmsg_format_presence(char *buf, size_t cap, const char *node, const char *addr)
+cmsg_format_presence(char *buf, size_t cap, const char *node, const char *addr, const char *engines)
 {
-	return fits(snprintf(buf, cap, "P %s %s\n", node, addr), cap);
+	return fits(
+	    snprintf(buf, cap, "P %s %s%s%s\n", node, addr, engines[0] ? " " : "", engines), cap);
+}
+
+int
+cmsg_format_engine_job(char *buf, size_t cap, const char *node, uint64_t id, const char *game,
+    const char *engine, uint32_t hash, const bots_job_t *j)
+{
+	int n = snprintf(buf, cap, "H %s %llu %s %s %08x %d %d %d %d ", node,
+	    (unsigned long long)id, game, engine, (unsigned)hash, (int)j->rule, j->size,
+	    j->clock_ms, j->inc_ms);
+	if (fits(n, cap) < 0)
+		return -1;
+	if (j->nmoves == 0 && fits(n += snprintf(buf + n, cap - (size_t)n, "-"), cap) < 0)
+		return -1;
+	for (int i = 0; i < j->nmoves; i++) {
+		int k = snprintf(buf + n, cap - (size_t)n, "%s%d", i ? "," : "", (int)j->moves[i]);
+		if (fits(n + k, cap) < 0)
+			return -1;
+		n += k;
+	}
+	return n;
+}
+
+int
+cmsg_format_engine_move(
+    char *buf, size_t cap, uint64_t id, const char *worker, int status, move_t m, const char *why)
+{
+	char w[CMSG_WHY_MAX + 1];
+	size_t k = 0;
+	/* one line of printable text, cut to fit */
+	for (const char *p = why ? why : ""; *p && k < CMSG_WHY_MAX; p++)
+		w[k++] = *p >= ' ' && *p <= '~' ? *p : '?';
+	w[k] = '\0';
+	return fits(snprintf(buf, cap, "M %llu %s %d %d%s%s", (unsigned long long)id, worker,
+			status, status == 0 ? (int)m : -1, k ? " " : "", w),
+	    cap);
+}
+
+int
+cmsg_format_engine_wake(char *buf, size_t cap, const char *engine, uint32_t hash)
+{
+	return fits(snprintf(buf, cap, "N %s %08x", engine, (unsigned)hash), cap);
+}
+
+int
+cmsg_format_engine_end(char *buf, size_t cap, const char *node, const char *game)
+{
+	return fits(snprintf(buf, cap, "X %s %s", node, game), cap);
 }
 
 int

@@ -12,6 +12,8 @@
  *               relayed to the others, the spectator counts (watch.h)
  *   jobs.c      bot jobs on the streams gomoku:bots and gomoku:reviews, sent
  *               and served (jobs.h)
+ *   engines.c   hosted engines' moves on the streams gomoku:engine:*, asked
+ *               of the nodes that serve them and served (engines.h)
  *   tell.c      TELL to and from other nodes' users (tell.h)
  *
  * Each concern's fields below are its own: the others read a few of them
@@ -44,7 +46,7 @@ struct cluster;
 
 /* What the lower files hand up, so that none of them calls a file above
  * it by name: node.c, which puts a node together, sets these (the files
- * stand link.c < presence.c < tell.c, jobs.c, lease.c < watch.c <
+ * stand link.c < presence.c < tell.c, jobs.c, engines.c, lease.c < watch.c <
  * clusterlobby.c < node.c, attach.c; tests/cycles.sh checks there is no
  * cycle). No member is NULL once cluster_new returned. */
 struct cluster_parts {
@@ -63,6 +65,7 @@ struct cluster_parts {
 	void (*result)(struct cluster *cl, const struct cmsg *m);
 	void (*lobby)(struct cluster *cl, const struct cmsg *m);
 	void (*tourney)(struct cluster *cl, const struct cmsg *m);
+	void (*engine)(struct cluster *cl, const struct cmsg *m);
 	/* link.c: the second's work of every concern */
 	void (*tick)(struct cluster *cl, int64_t now);
 	/* presence.c: the room elsewhere c watches (watch.c), or NULL; this
@@ -118,6 +121,11 @@ struct cluster {
 	LIST_HEAD(, sent) sent;
 	LIST_HEAD(, served) served;
 	TAILQ_HEAD(, held) held; /* reviews' positions read with no worker idle */
+
+	/* engines.c: its state; served: the engines this node serves other
+	 * nodes, as its presence header says them ("" none: presence.c reads it) */
+	struct engines *engines;
+	char served_engines[CMSG_ENGINES_MAX + 1];
 
 	struct clobby *lobby;  /* seeks and challenges across nodes */
 	struct lease *lease;   /* room leases (on a shared PostgreSQL); NULL: none */

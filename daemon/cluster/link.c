@@ -259,7 +259,14 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 		if (strcmp(chan, CHAN_TOURNEYS) == 0)
 			cl->parts.tourney(cl, &m);
 		break;
+	case CMSG_ENGINE_MOVE:
+	case CMSG_ENGINE_WAKE:
+	case CMSG_ENGINE_END:
+		if (mine)
+			cl->parts.engine(cl, &m);
+		break;
 	case CMSG_JOB: /* jobs come on the stream only */
+	case CMSG_ENGINE_JOB:
 		log_warn(&cl->srv->log, "cluster: a bot job on %s dropped", chan);
 		break;
 	}

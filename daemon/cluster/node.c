@@ -13,6 +13,7 @@
 #include <event2/event.h>
 
 #include "daemon/cluster/clusterlobby.h"
+#include "daemon/cluster/engines.h"
 #include "daemon/cluster/internal.h"
 #include "daemon/cluster/jobs.h"
 #include "daemon/cluster/lease.h"
@@ -27,6 +28,7 @@ static void
 down(struct cluster *cl)
 {
 	jobs_down(cl);
+	engines_down(cl);
 	watch_down(cl);
 	presence_forget(cl);
 }
@@ -56,6 +58,7 @@ tick(struct cluster *cl, int64_t now)
 	watch_tick(cl, now);
 	clobby_tick(cl->lobby, now);
 	jobs_tick(cl);
+	engines_tick(cl, now);
 	tlease_tick(cl->tlease, now);
 }
 
@@ -77,6 +80,7 @@ static const struct cluster_parts parts = {
 	.result = jobs_result,
 	.lobby = lobby,
 	.tourney = tourney,
+	.engine = engines_got,
 	.tick = tick,
 	.watched = cluster_watched,
 	.seek_lines = seek_lines,
@@ -119,8 +123,9 @@ cluster_new(struct server *srv, char *err, size_t errlen)
 	LIST_INIT(&cl->rrooms);
 	LIST_INIT(&cl->relays);
 	jobs_init(cl);
-	if (!(cl->lobby = clobby_new(srv, cl))) {
+	if (engines_init(cl) != 0 || !(cl->lobby = clobby_new(srv, cl))) {
 		snprintf(err, errlen, "cluster: out of memory");
+		engines_stop(cl);
 		jobs_stop(cl);
 		free(cl);
 		return NULL;
@@ -132,6 +137,7 @@ cluster_new(struct server *srv, char *err, size_t errlen)
 		clobby_free(cl->lobby);
 		lease_free(cl->lease);
 		tlease_free(cl->tlease);
+		engines_stop(cl);
 		jobs_stop(cl);
 		free(cl);
 		return NULL;
@@ -144,6 +150,7 @@ cluster_stop(struct cluster *cl)
 {
 	clobby_free(cl->lobby);
 	cl->lobby = NULL;
+	engines_stop(cl);
 	jobs_stop(cl);
 	watch_stop(cl);
 	link_stop(cl);

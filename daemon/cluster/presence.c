@@ -25,8 +25,9 @@
 struct peer {
 	char name[CONFIG_NODE_MAX + 1];
 	char addr[CMSG_ADDR_MAX + 1];
-	int64_t seen;          /* ms, clock_now_ms */
-	struct roster *roster; /* its last P message's lines; NULL: none kept */
+	int64_t seen;                       /* ms, clock_now_ms */
+	struct roster *roster;              /* its last P message's lines; NULL: none kept */
+	char engines[CMSG_ENGINES_MAX + 1]; /* the engines it serves: "<name>:<hash>,..." */
 };
 
 static void
@@ -67,6 +68,10 @@ peer_heard(struct cluster *cl, const struct cmsg *m)
 	roster_free(p->roster);
 	p->roster = r;
 	snprintf(p->addr, sizeof p->addr, "%s", m->addr);
+	if (strcmp(p->engines, m->engines) != 0)
+		log_info(&cl->srv->log, "cluster: node %s serves engines %s", m->node,
+		    m->engines[0] ? m->engines : "none");
+	snprintf(p->engines, sizeof p->engines, "%s", m->engines);
 	p->seen = clock_now_ms();
 }
 
@@ -236,6 +241,98 @@ cluster_room_listed(struct cluster *cl, const char *room)
 	return cl && cluster_each_of(cl, PD_ROOM, room_listed, (void *)room);
 }
 
+/* --- the engines other nodes serve --- */
+
+/* Each "<name>:<hash>" of engines (well formed: clustermsg.c checked it)
+ * to fn until it returns nonzero: then 1, else 0. */
+static int
+each_served(
+    const char *engines, int (*fn)(const char *name, size_t n, uint32_t hash, void *arg), void *arg)
+{
+	for (const char *p = engines; *p;) {
+		const char *colon = strchr(p, ':');
+		if (!colon)
+			return 0;
+		uint32_t h = (uint32_t)strtoul(colon + 1, NULL, 16);
+		if (fn(p, (size_t)(colon - p), h, arg))
+			return 1;
+		p = colon + 9;
+		p += *p == ',';
+	}
+	return 0;
+}
+
+struct want {
+	const char *name;
+	uint32_t hash; /* 0: any */
+	uint32_t found;
+};
+
+static int
+is_wanted(const char *name, size_t n, uint32_t hash, void *arg)
+{
+	struct want *w = arg;
+	if (strlen(w->name) != n || memcmp(w->name, name, n) != 0 || (w->hash && hash != w->hash))
+		return 0;
+	w->found = hash;
+	return 1;
+}
+
+const char *
+presence_engine_node(const struct cluster *cl, const char *name, uint32_t *hash)
+{
+	struct want w = { name, *hash, 0 };
+	if (!cluster_up(cl))
+		return NULL;
+	for (int i = 0; i < cl->npeers; i++)
+		if (each_served(cl->peers[i]->engines, is_wanted, &w)) {
+			*hash = w.found;
+			return cl->peers[i]->name;
+		}
+	return NULL;
+}
+
+int
+presence_engine_nodes(const struct cluster *cl, const char *name, uint32_t hash,
+    void (*fn)(struct cluster *cl, const char *node, void *arg), void *arg)
+{
+	int n = 0;
+	struct want w = { name, hash, 0 };
+	for (int i = 0; cluster_up(cl) && i < cl->npeers; i++)
+		if (each_served(cl->peers[i]->engines, is_wanted, &w)) {
+			fn((struct cluster *)cl, cl->peers[i]->name, arg);
+			n++;
+		}
+	return n;
+}
+
+struct names {
+	void (*fn)(void *arg, const char *name);
+	void *arg;
+};
+
+static int
+give_name(const char *name, size_t n, uint32_t hash, void *arg)
+{
+	struct names *l = arg;
+	char s[CMSG_ENGINE_MAX + 1];
+	(void)hash;
+	if (n < sizeof s) {
+		memcpy(s, name, n);
+		s[n] = '\0';
+		l->fn(l->arg, s);
+	}
+	return 0;
+}
+
+void
+presence_each_engine(const struct cluster *cl, void (*fn)(void *arg, const char *name), void *arg)
+{
+	struct names l = { fn, arg };
+	for (int i = 0; cluster_up(cl) && i < cl->npeers; i++)
+		each_served(cl->peers[i]->engines, give_name, &l);
+}
+
 /* --- this node's presence --- */
 
 /* A = USER line of s (session_info's) that says idle says watching when
@@ -277,11 +374,11 @@ seek_line(void *arg, const proto_msg_t *m)
 static void
 publish_presence(struct cluster *cl)
 {
-	char head[CMSG_ADDR_MAX + 32];
+	char head[CMSG_ADDR_MAX + CMSG_ENGINES_MAX + 32];
 	struct lines u = { evbuffer_new(), 0 }, rm = { u.b, 0 };
 	if (!u.b)
 		return;
-	int n = cmsg_format_presence(head, sizeof head, cl->node, cl->addr);
+	int n = cmsg_format_presence(head, sizeof head, cl->node, cl->addr, cl->served_engines);
 	if (n < 0) {
 		evbuffer_free(u.b);
 		return;

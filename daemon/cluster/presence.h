@@ -26,4 +26,17 @@ void presence_tick(struct cluster *cl, int64_t now);
 /* Every node forgotten at once: what was heard through Redis is stale. */
 void presence_forget(struct cluster *cl);
 
+/* Hosted engines the other nodes serve (their presence header's, issue
+ * 49), for engines.c. The first live node that serves engine name, with
+ * hash when *hash is nonzero, else with any (its hash then in *hash):
+ * its name, or NULL. */
+const char *presence_engine_node(const struct cluster *cl, const char *name, uint32_t *hash);
+/* Each live node that serves name with hash, to fn: how many. */
+int presence_engine_nodes(const struct cluster *cl, const char *name, uint32_t hash,
+    void (*fn)(struct cluster *cl, const char *node, void *arg), void *arg);
+/* The name of each engine live nodes serve, to fn (once a node: the
+ * caller drops repeats). */
+void presence_each_engine(
+    const struct cluster *cl, void (*fn)(void *arg, const char *name), void *arg);
+
 #endif

@@ -115,7 +115,7 @@ presence_msg(int p, int variant, size_t *outlen)
 {
 	size_t len = 0, cap = 1 << 20;
 	char *buf = malloc(cap), head[128];
-	int n = cmsg_format_presence(head, sizeof head, peer_names[p], "10.0.0.1:5555");
+	int n = cmsg_format_presence(head, sizeof head, peer_names[p], "10.0.0.1:5555", "");
 	if (!buf || n < 0)
 		abort();
 	memcpy(buf, head, (size_t)n);

@@ -33,7 +33,7 @@ test_presence(void **state)
 	char buf[512];
 	struct cmsg m;
 	(void)state;
-	int n = cmsg_format_presence(buf, sizeof buf, "alpha", "10.0.0.1:5555");
+	int n = cmsg_format_presence(buf, sizeof buf, "alpha", "10.0.0.1:5555", "");
 	assert_int_equal(n, (int)strlen("P alpha 10.0.0.1:5555\n"));
 	strcat(buf,
 	    "= USER alice idle\n= ROOM alpha3 playing freestyle 15 60+1 none casual bob "
@@ -56,6 +56,99 @@ test_presence(void **state)
 	assert_int_equal(m.bodylen, 0);
 }
 
+/* Hosted engines across nodes (issue 49): a presence's engines, a move's
+ * job, its answer, the notice and the game's end round-trip; garbage is
+ * refused. */
+static void
+test_engines(void **state)
+{
+	char buf[1024];
+	struct cmsg m;
+	(void)state;
+	int n = cmsg_format_presence(
+	    buf, sizeof buf, "b", "10.0.0.2:1", "ours:0a1b2c3d,rapfi:ffffffff");
+	assert_true(n > 0);
+	assert_int_equal(parse(buf, &m), 0);
+	assert_string_equal(m.engines, "ours:0a1b2c3d,rapfi:ffffffff");
+	assert_int_equal(parse("P b 10.0.0.2:1", &m), 0);
+	assert_string_equal(m.engines, "");
+
+	bots_job_t j;
+	memset(&j, 0, sizeof j);
+	j.rule = RULE_STANDARD;
+	j.size = 15;
+	j.clock_ms = 60000;
+	j.inc_ms = 2000;
+	j.nmoves = 2;
+	j.moves[0] = 7 * RULES_STRIDE + 7;
+	j.moves[1] = 8 * RULES_STRIDE + 8;
+	n = cmsg_format_engine_job(buf, sizeof buf, "a", 42, "a17.1", "ours", 0x0a1b2c3du, &j);
+	assert_true(n > 0);
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_ENGINE_JOB);
+	assert_string_equal(m.node, "a");
+	assert_int_equal(m.job, 42);
+	assert_string_equal(m.game, "a17.1");
+	assert_string_equal(m.engine, "ours");
+	assert_int_equal(m.hash, 0x0a1b2c3du);
+	assert_int_equal(m.spec.rule, RULE_STANDARD);
+	assert_int_equal(m.spec.size, 15);
+	assert_int_equal(m.spec.clock_ms, 60000);
+	assert_int_equal(m.spec.inc_ms, 2000);
+	assert_int_equal(m.spec.nmoves, 2);
+	assert_int_equal(m.spec.moves[1], 8 * RULES_STRIDE + 8);
+	j.nmoves = 0; /* the engine opens */
+	n = cmsg_format_engine_job(buf, sizeof buf, "a", 43, "a18.0", "ours", 1, &j);
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.spec.nmoves, 0);
+
+	n = cmsg_format_engine_move(buf, sizeof buf, 42, "b", 0, 100, "");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_ENGINE_MOVE);
+	assert_int_equal(m.job, 42);
+	assert_string_equal(m.node, "b");
+	assert_int_equal(m.status, 0);
+	assert_int_equal(m.move, 100);
+	assert_string_equal(m.why, "");
+	n = cmsg_format_engine_move(buf, sizeof buf, 42, "b", -1, 100, "answered \"hello\"\n");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.status, -1);
+	assert_int_equal(m.move, MOVE_NONE);
+	assert_string_equal(m.why, "answered \"hello\"?");
+
+	n = cmsg_format_engine_wake(buf, sizeof buf, "ours", 0xdeadbeefu);
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_ENGINE_WAKE);
+	assert_string_equal(m.engine, "ours");
+	assert_int_equal(m.hash, 0xdeadbeefu);
+	n = cmsg_format_engine_end(buf, sizeof buf, "a", "a17.1");
+	assert_int_equal(parse(buf, &m), 0);
+	assert_int_equal(m.kind, CMSG_ENGINE_END);
+	assert_string_equal(m.node, "a");
+	assert_string_equal(m.game, "a17.1");
+
+	static const char *const bad[] = {
+		"H a 1 a1.0 ours 0a1b2c3d 0 15 0 0",     /* no moves */
+		"H a 1 a1.0 ours 0a1b2c3d 3 15 0 0 -",   /* no such rule */
+		"H a 1 a1.0 Ours 0a1b2c3d 0 15 0 0 -",   /* the engine's name */
+		"H a 1 a1.0 ours 0a1b2c3 0 15 0 0 -",    /* the hash */
+		"H a 1 a1/0 ours 0a1b2c3d 0 15 0 0 -",   /* the game's key */
+		"H a 0 a1.0 ours 0a1b2c3d 0 15 0 0 -",   /* no such id */
+		"H a 1 a1.0 ours 0a1b2c3d 0 15 0 0 999", /* off the board */
+		"H a 1 a1.0 ours 0a1b2c3d 0 15 0 0 - x", /* more */
+		"M 1 b 0 -1",                            /* a move, none said */
+		"M 1 b -1 100",                          /* a forfeit with a move */
+		"M 1 b -3 -1",                           /* no such status */
+		"M 1 B 0 100",                           /* the worker's name */
+		"N ours",                                /* no hash */
+		"N ours 0a1b2c3d x",                     /* more */
+		"X a",                                   /* no game */
+		"X a a1.0 x",                            /* more */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(parse(bad[i], &m), -1);
+}
+
 static void
 test_presence_refused(void **state)
 {
@@ -66,7 +159,12 @@ test_presence_refused(void **state)
 		"P A 127.0.0.1:1",                       /* upper case */
 		"P abcdefg 127.0.0.1:1",                 /* seven letters */
 		"P a1 127.0.0.1:1",                      /* a digit */
-		"P a 127.0.0.1:1 x",                     /* more after the address */
+		"P a 127.0.0.1:1 x",                     /* not an engine after the address */
+		"P a 127.0.0.1:1 ours:1234567",          /* a short hash */
+		"P a 127.0.0.1:1 Ours:12345678",         /* an engine's name in upper case */
+		"P a 127.0.0.1:1 ours:1234567g",         /* not hex */
+		"P a 127.0.0.1:1 ours:12345678,",        /* a trailing comma */
+		"P a 127.0.0.1:1 ours:12345678 x",       /* more after the engines */
 		"P a 127.0.0.1:1\n= USER",               /* a line that does not parse */
 		"P a 127.0.0.1:1\n= USER bob idle\n\n",  /* an empty line */
 		"P a 127.0.0.1:1\n* TELL bob hi",        /* an event */
@@ -567,6 +665,7 @@ main(void)
 		cmocka_unit_test(test_opening_job),
 		cmocka_unit_test(test_watchers_lobby),
 		cmocka_unit_test(test_tourney),
+		cmocka_unit_test(test_engines),
 		cmocka_unit_test(test_truncated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
