@@ -389,7 +389,8 @@ name_ok(const char *s)
 }
 
 /* Every line of a body is a protocol line of the server's; in a P body
- * only = USER, = ROOM and = SEEK, in an S body only data lines of the room. */
+ * only = BOT, = USER, = ROOM and = SEEK, in an S body only data lines of
+ * the room. */
 static int
 body_ok(const struct cmsg *m, const char **why)
 {
@@ -402,9 +403,9 @@ body_ok(const struct cmsg *m, const char **why)
 			*why = "a line of its body is not a protocol line";
 			return -1;
 		}
-		if (m->kind == CMSG_PRESENCE
-			? pm.id != PD_USER && pm.id != PD_ROOM && pm.id != PD_SEEK
-			: proto_kind(pm.id) != PK_DATA ||
+		if (m->kind == CMSG_PRESENCE ? pm.id != PD_BOT && pm.id != PD_USER &&
+			    pm.id != PD_ROOM && pm.id != PD_SEEK
+					     : proto_kind(pm.id) != PK_DATA ||
 			    (pm.room[0] && strcmp(pm.room, m->room) != 0)) {
 			*why = "a line of its body is not of its kind";
 			return -1;

@@ -2,7 +2,7 @@
  * formatted and parsed here and nowhere else. Pure: no Redis, no loop. A
  * message that does not parse is dropped whole by its receiver.
  *
- *   P <node> <host:port>[ <engines>]\n<= USER, = ROOM, = SEEK lines>
+ *   P <node> <host:port>[ <engines>]\n<= BOT, = USER, = ROOM, = SEEK lines>
  *                                                      on gomoku:presence
  *   T <from> <to> <text>                               on gomoku:node:<node>
  *   L <node> <text>                                    on gomoku:node:<to>
@@ -61,6 +61,11 @@
  * <game>'s last move that the game is over for its engine (its brain
  * ends). Older nodes drop these, and a presence with <engines>, as
  * messages that do not parse: a cluster's nodes run one version.
+ *
+ * A P body's = BOT <user> line comes right before the = USER line of a
+ * bot (a bot account, or the server's botN or bot-<engine>), as WHO says
+ * it; older nodes drop a presence with one as a message that does not
+ * parse.
  *
  * K: <node> stored a change of tournament <id> (0: of one it does not
  * know); the others read it again (tlease.h).

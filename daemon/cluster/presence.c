@@ -116,6 +116,22 @@ cluster_forgotten(const struct cluster *cl)
 	return cl ? cl->forgotten : 0;
 }
 
+/* = BOT before the = USER line j of r when it is a bot's and this node
+ * marks bots (botaccounts: with a store), as WHO says it of a user here. */
+static void
+bot_mark(const struct cluster *cl, const struct roster *r, int j,
+    void (*fn)(void *arg, const proto_msg_t *m), void *arg)
+{
+	const char *name;
+	proto_msg_t b;
+	if (!cl->srv->store || !roster_user_bot(r, j))
+		return;
+	roster_user_at(r, j, &name, NULL);
+	proto_init(&b, PD_BOT, NULL);
+	snprintf(b.user, sizeof b.user, "%s", name);
+	fn(arg, &b);
+}
+
 int
 cluster_each(struct cluster *cl, proto_id_t id, int max,
     void (*fn)(void *arg, const proto_msg_t *m), void *arg)
@@ -129,6 +145,8 @@ cluster_each(struct cluster *cl, proto_id_t id, int max,
 		const struct roster *r = cl->peers[i]->roster;
 		for (int j = 0, k = roster_count(r, id); n < max && j < k; j++) {
 			roster_line(r, id, j, &m);
+			if (id == PD_USER)
+				bot_mark(cl, r, j, fn, arg);
 			fn(arg, &m);
 			n++;
 		}
@@ -208,6 +226,7 @@ users_in(struct cluster *cl, const char *room, proto_ustate_t state, int max, in
 		for (int j = 0, k = roster_count(r, PD_USER); j < k; j++)
 			if (roster_user_at(r, j, NULL, &in) == state && strcmp(in, room) == 0) {
 				roster_line(r, PD_USER, j, &m);
+				bot_mark(cl, r, j, fn, arg);
 				fn(arg, &m);
 				if (++*n >= max)
 					return;
@@ -388,6 +407,11 @@ publish_presence(struct cluster *cl)
 	struct session *s;
 	for (s = sessions_first(cl->srv); s; s = sessions_next(s))
 		if (session_present(s)) {
+			if (session_is_bot(s)) { /* the others mark it as WHO here does */
+				proto_init(&m, PD_BOT, NULL);
+				snprintf(m.user, sizeof m.user, "%s", s->name);
+				add_line(&u, &m);
+			}
 			session_info(s, NULL, &m);
 			user_info(cl, s, &m);
 			add_line(&u, &m);

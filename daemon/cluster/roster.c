@@ -21,6 +21,7 @@ struct ruser {
 	char name[PROTO_NAME_MAX + 1];
 	char room[PROTO_ROOM_MAX + 1]; /* "" when the line has none */
 	unsigned char state;           /* proto_ustate_t */
+	unsigned char bot;             /* a = BOT line of its name came just before */
 };
 
 /* A = ROOM ("rJRSTPQuwnN") or = SEEK ("iuRSTOQPF") line: the fields of
@@ -269,10 +270,26 @@ roster_parse(const char *body, size_t len, const struct roster *prev)
 		    grow((void **)&r->rooms.v, &r->rooms.cap, sizeof *r->rooms.v,
 			prev->rooms.n + 64) != 0)))
 		goto fail;
-	for (p = r->text; cmsg_next_line(&p, end, &line, &n);)
+	/* a = BOT line marks the = USER line of its name right after it */
+	const char *bot = NULL;
+	size_t botlen = 0;
+	for (p = r->text; cmsg_next_line(&p, end, &line, &n);) {
+		if (n > 6 && memcmp(line, "= BOT ", 6) == 0) {
+			bot = line + 6;
+			botlen = n - 6;
+			continue;
+		}
+		int had = r->nusers;
 		if (n > 0 && n < PROTO_LINE_MAX &&
 		    take_line(r, prev, (uint32_t)(line - r->text), n) != 0)
 			goto fail;
+		if (r->nusers > had) {
+			struct ruser *u = &r->users[r->nusers - 1];
+			u->bot = bot && strlen(u->name) == botlen &&
+			    memcmp(u->name, bot, botlen) == 0;
+		}
+		bot = NULL;
+	}
 	if (index_users(r) != 0)
 		goto fail;
 	return r;
@@ -353,6 +370,12 @@ roster_user_at(const struct roster *r, int i, const char **name, const char **ro
 	if (room)
 		*room = r->users[i].room;
 	return (proto_ustate_t)r->users[i].state;
+}
+
+int
+roster_user_bot(const struct roster *r, int i)
+{
+	return r->users[i].bot;
 }
 
 int

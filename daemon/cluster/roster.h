@@ -1,6 +1,8 @@
 /* roster.h: one node's presence, the body of its P message (clustermsg.h),
  * parsed once into an index: its = USER lines with their names hashed for
- * a lookup in any case, its = ROOM lines and its = SEEK lines, each kind
+ * a lookup in any case (each marked a bot's when a = BOT line of its name
+ * came right before it, as WHO says), its = ROOM lines and its = SEEK
+ * lines, each kind
  * in the order of the message. presence.c keeps one per other node and
  * answers WHO, ROOMS, SEEKS and a name's node from it, where it once
  * parsed every line of every node for each query; the node's next message
@@ -38,6 +40,8 @@ void roster_line(const struct roster *r, proto_id_t id, int i, proto_msg_t *m);
 /* The = USER line i's state, with its name and its room ("" when none)
  * where name and room are not NULL. */
 proto_ustate_t roster_user_at(const struct roster *r, int i, const char **name, const char **room);
+/* Whether the = USER line i is a bot's (a = BOT line before it). */
+int roster_user_bot(const struct roster *r, int i);
 /* The first = USER line whose name is name in any case (strcasecmp), as
  * its index, or -1. */
 int roster_user(const struct roster *r, const char *name);

@@ -215,6 +215,11 @@ cluster_watchers_here(struct cluster *cl, const char *room, int max,
 	LIST_FOREACH (w, &rr->watchers, link)
 		if (w->c && w->c->sess && !w->pending && n < max) {
 			proto_msg_t m;
+			if (cl->srv->store && session_is_bot(w->c->sess)) { /* as WHO marks it */
+				proto_init(&m, PD_BOT, NULL);
+				snprintf(m.user, sizeof m.user, "%s", w->c->sess->name);
+				fn(arg, &m);
+			}
 			session_info(w->c->sess, NULL, &m);
 			if (m.ustate == USER_IDLE || m.ustate == USER_WATCHING) {
 				m.ustate = USER_WATCHING; /* in this room, as WHO <room> says */

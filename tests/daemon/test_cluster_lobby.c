@@ -348,6 +348,32 @@ test_challenge(void)
  * person on a who refuses bots' challenges (SET bot-challenges no): the
  * bot is told declined, she never sees it; she takes them again and the
  * next one reaches her (PROTOCOL.md 5.22). */
+/* Whether req (WHO or WHO <room>) on c lists "= BOT name" right before
+ * "= USER name ..." (bot 1), or that = USER line with no = BOT before it
+ * (bot 0), within ms. */
+static int
+who_marks(struct tc *c, const char *req, const char *name, int bot, int ms)
+{
+	char mark[64], user[64];
+	snprintf(mark, sizeof mark, "= BOT %s", name);
+	snprintf(user, sizeof user, "= USER %s ", name);
+	for (long long end = tc_now_ms() + ms; tc_now_ms() < end; usleep(200000)) {
+		int marked = 0, hit = 0;
+		const char *l;
+		tc_send(c, "%s", req);
+		while ((l = tc_read(c, 3000)) && strncmp(l, "OK WHO", 6) != 0) {
+			if (!strncmp(l, user, strlen(user)) && marked == bot)
+				hit = 1;
+			marked = !strcmp(l, mark);
+		}
+		if (!l)
+			return 0;
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 test_bot_refused(void)
 {
@@ -375,6 +401,9 @@ test_bot_refused(void)
 	tc_send(norah, "SET bot-challenges no");
 	REQUIRE(tc_expect(norah, "OK SET bot-challenges no", LINE_MS), "%s", norah->line);
 	CHECK(redis_lists(robo, "WHO", "= USER norah idle", WAIT_MS), "c's WHO never listed norah");
+	/* the bot account is marked on the other nodes too, she is not */
+	CHECK(who_marks(norah, "WHO", "robox", 1, WAIT_MS), "a's WHO never marked robox a bot");
+	CHECK(who_marks(robo, "WHO", "norah", 0, WAIT_MS), "c's WHO did not list norah unmarked");
 	tc_send(robo, "CHALLENGE norah freestyle 15 none black casual none");
 	const char *l = tc_expect(robo, "OK CHALLENGE ", LINE_MS);
 	REQUIRE(
@@ -394,7 +423,29 @@ test_bot_refused(void)
 	tc_close(robo);
 	tc_close(norah);
 	ok("a bot account's CHALLENGE across nodes to someone who refuses bots: declined, unseen;"
-	   " taken again, it reaches her");
+	   " taken again, it reaches her; WHO on her node marks it = BOT");
+}
+
+/* The server's bot at a game on b: WHO and WHO <room> on a mark it
+ * = BOT, the player beside it not. */
+static void
+test_who_bots(void)
+{
+	char room[24] = "", req[40];
+	struct tc *p = tc_guest(node[1].port, "yann"), *q = tc_guest(node[0].port, "zed");
+	REQUIRE(p && q, "guests could not connect");
+	tc_send(p, "BOT play 1 freestyle 15 none black none");
+	const char *l = tc_expect(p, "OK BOT ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK BOT %23s", room) == 1, "no bot game on b (last: %s)", p->line);
+	CHECK(who_marks(q, "WHO", "bot1", 1, WAIT_MS), "a's WHO never marked b's bot1");
+	snprintf(req, sizeof req, "WHO %s", room);
+	CHECK(who_marks(q, req, "bot1", 1, WAIT_MS), "a's WHO %s never marked bot1", room);
+	CHECK(who_marks(q, req, "yann", 0, WAIT_MS), "a's WHO %s did not list yann unmarked", room);
+	tc_send(p, "RESIGN %s", room);
+	CHECK(tc_expect(p, "* OVER", LINE_MS), "no end (last: %s)", p->line);
+	tc_close(p);
+	tc_close(q);
+	ok("WHO and WHO <room> on a mark the server's bot at b's game = BOT, its player not");
 }
 
 /* 1 once c's WHO no longer lists want (within ms). */
@@ -708,6 +759,7 @@ main(void)
 	test_cancelled();
 	test_challenge();
 	test_bot_refused();
+	test_who_bots();
 	test_challenge_ends();
 	test_join_code();
 	test_take_across();

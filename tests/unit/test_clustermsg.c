@@ -51,6 +51,8 @@ test_presence(void **state)
 		lines++;
 	}
 	assert_int_equal(lines, 4);
+	/* a bot's = USER line after its = BOT line (issue 49) */
+	assert_int_equal(parse("P b 127.0.0.1:1\n= BOT bot3\n= USER bot3 playing b1", &m), 0);
 	/* no body: a node with nobody on it */
 	assert_int_equal(parse("P b 127.0.0.1:1", &m), 0);
 	assert_int_equal(m.bodylen, 0);

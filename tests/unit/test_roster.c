@@ -4,7 +4,9 @@
  * order of the body, lines of other kinds and garbage left out, also when
  * a message's lines are taken from the roster before it; a name
  * found in any case, its first line when listed twice, an absent name
- * not found, in rosters from empty to thousands of users. */
+ * not found, in rosters from empty to thousands of users; a = BOT line
+ * marks the = USER line of its name right after it, and only that one,
+ * also when the lines are taken from the roster before. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -275,6 +277,36 @@ test_names(void **state)
 }
 
 /* Thousands of users: every one found in another case, none else. */
+/* = BOT marks (issue 49): the user line right after a = BOT line of the
+ * same name is a bot's; the same = USER text unmarked, or marked in the
+ * next message, follows the message it is in. */
+static void
+test_bots(void **state)
+{
+	(void)state;
+	const char *body = "= BOT bot3\n= USER bot3 playing a1\n= USER alice playing a1\n"
+			   "= BOT ghost\n= USER carl idle\n= BOT bot-ours\n= USER bot-ours "
+			   "playing a2\n= USER dora idle";
+	struct roster *r = check_after(body, NULL);
+	const char *name;
+	int want[] = { 1, 0, 0, 1, 0 };
+	assert_int_equal(roster_count(r, PD_USER), 5);
+	for (int i = 0; i < 5; i++) {
+		roster_user_at(r, i, &name, NULL);
+		assert_int_equal(roster_user_bot(r, i), want[i]);
+	}
+	/* the next message: bot3 no longer marked, dora now marked */
+	const char *next = "= USER bot3 playing a1\n= USER alice playing a1\n= BOT dora\n"
+			   "= USER dora idle";
+	struct roster *r2 = check_after(next, r);
+	assert_int_equal(roster_count(r2, PD_USER), 3);
+	assert_int_equal(roster_user_bot(r2, 0), 0);
+	assert_int_equal(roster_user_bot(r2, 1), 0);
+	assert_int_equal(roster_user_bot(r2, 2), 1);
+	roster_free(r);
+	roster_free(r2);
+}
+
 static void
 test_many(void **state)
 {
@@ -306,6 +338,7 @@ main(void)
 		cmocka_unit_test(test_reuse),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_bots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
