@@ -339,6 +339,36 @@ account_guest_held(const struct conn *c)
 	return c->sess && c->sess->kind == SESSION_GUEST && guest_held(c->sess);
 }
 
+/* Whether k's sign-in (LOGIN or AUTH of a bot account) makes a session
+ * of its own beside the account's others (PROTOCOL.md 5.22): each of them
+ * has a connection, and they are fewer than bot-max-conns. */
+static int
+bot_sibling(struct server *srv, const struct check *k)
+{
+	int n = 0;
+	if (!k->bot || k->guest || k->registering)
+		return 0;
+	for (struct session *s = session_named_first(srv, k->name); s; s = session_named_next(s)) {
+		if (s->kind != SESSION_ACCOUNT || !s->conn)
+			return 0; /* one away (or not an account's): taken over as before */
+		n++;
+	}
+	return n > 0 && n < srv->cfg.bot_max_conns;
+}
+
+/* The session k's sign-in takes over: a bot account's one without a
+ * connection first (its seats come back), else the name's. */
+static struct session *
+session_of(struct server *srv, const struct check *k)
+{
+	if (k->bot && !k->guest && !k->registering)
+		for (struct session *s = session_named_first(srv, k->name); s;
+		     s = session_named_next(s))
+			if (s->kind == SESSION_ACCOUNT && !s->conn)
+				return s;
+	return session_by_name(srv, k->name);
+}
+
 /* Names the connection's session and sends OK GUEST/REGISTER/LOGIN/AUTH.
  * A session the account already has (another connection, or one away
  * from its game) is taken over, seat and clock as they are; its old
@@ -346,14 +376,16 @@ account_guest_held(const struct conn *c)
  * token, whose digest the store has by now. A guest the connection was
  * is replaced at once, and only when nothing refuses: its seek and
  * challenges end, it leaves the rooms it watches and its token is
- * forgotten, as when its session ends. */
+ * forgotten, as when its session ends. A bot account signed in on all its
+ * sessions gets one more instead, up to bot-max-conns (its token new). */
 static int
 sign_in(struct conn *c, struct check *k)
 {
 	struct session *old = c->sess;  /* a guest (cmd.c lets no account here) */
 	if (k->guest || k->registering) /* a name held for a reconnect meanwhile */
 		session_release_hold(c->srv, k->name);
-	struct session *s = session_by_name(c->srv, k->name);
+	int sibling = k->token[0] && bot_sibling(c->srv, k);
+	struct session *s = sibling ? NULL : session_of(c->srv, k);
 	enum session_kind kind = k->guest ? SESSION_GUEST : SESSION_ACCOUNT;
 
 	if (s && s == old)
@@ -395,8 +427,14 @@ sign_in(struct conn *c, struct check *k)
 	snprintf(r.user, sizeof r.user, "%s", s->name);
 	snprintf(r.token, sizeof r.token, "%s", s->token);
 	conn_send(c, &r);
-	if (!k->guest && !k->registering) /* and its session on another node, after the OK */
+	/* and its session on another node, after the OK (a bot's connection
+	 * beside its others takes none over) */
+	if (!k->guest && !k->registering && !sibling)
 		world_signed_in(&c->srv->world, s);
+	if (sibling)
+		log_info(&c->srv->log, "conn %llu %s: bot account %s's connection %d of %d",
+		    (unsigned long long)c->id, c->peer, s->name,
+		    session_named_count(c->srv, s->name), c->srv->cfg.bot_max_conns);
 	log_info(&c->srv->log, "conn %llu %s: %s %s", (unsigned long long)c->id, c->peer,
 	    k->guest             ? "guest"
 		: k->registering ? "registered"
@@ -478,9 +516,10 @@ enter(struct conn *c, struct check *k, const char **why)
 		keys_of(c, k->name, akey, pkey, ukey);
 		forget(c->srv, pkey);
 		forget(c->srv, ukey);
-		struct session *s = session_by_name(c->srv, k->name);
-		/* a revoked token (a kick, a ban) gets a new one, stored first */
-		if (s && s->kind == SESSION_ACCOUNT && s->token[0]) {
+		struct session *s = session_of(c->srv, k);
+		/* a revoked token (a kick, a ban) gets a new one, stored first; so
+		 * does a bot account's new connection beside its others */
+		if (s && s->kind == SESSION_ACCOUNT && s->token[0] && !bot_sibling(c->srv, k)) {
 			int rc = sign_in(c, k);
 			discard(k);
 			return rc;
@@ -921,9 +960,10 @@ upgrade_reply(struct conn *c, void *arg, const char **why)
 		    (unsigned long long)c->id, c->peer, u->name);
 		rc = ERR_CREDENTIALS;
 	} else {
-		struct session *s = session_by_name(c->srv, u->name);
-		if (s && s->kind == SESSION_ACCOUNT)
-			s->botacct = 1;
+		for (struct session *s = session_named_first(c->srv, u->name); s;
+		     s = session_named_next(s))
+			if (s->kind == SESSION_ACCOUNT)
+				s->botacct = 1;
 		proto_msg_t r;
 		proto_init(&r, PO_BOTUPGRADE, u->tag);
 		snprintf(r.user, sizeof r.user, "%s", u->name);
@@ -1011,8 +1051,8 @@ setting_reply(struct conn *c, void *arg, const char **why)
 		log_error(&c->srv->log, "set %s: %s", t->name, t->err);
 		rc = store_code(t->down);
 	} else if (c) {
-		struct session *s = session_by_name(c->srv, t->name);
-		if (s)
+		for (struct session *s = session_named_first(c->srv, t->name); s;
+		     s = session_named_next(s))
 			s->nobots = t->no;
 		setting_said(c, t->tag, t->no);
 	}

@@ -280,7 +280,10 @@ admin_kick(struct admin *a, const char *who, const char *user, const char *reaso
 	    text, sizeof text, "kicked%s%s", reason && reason[0] ? ": " : "", reason ? reason : "");
 	log_info(&a->srv->log, "admin %s: kick %s%s%s", who, s->name, reason ? ": " : "",
 	    reason ? reason : "");
-	send_off(s->conn, text);
+	/* every connection of the name: a bot account may have several */
+	for (s = session_named_first(a->srv, user); s; s = session_named_next(s))
+		if (s->conn && !s->conn->closing)
+			send_off(s->conn, text);
 	return GERR_OK;
 }
 

@@ -56,6 +56,7 @@ config_defaults(struct config *c)
 	c->max_away_per_addr = 16;
 	c->rate_bots = 0;
 	c->bot_max_games = 8;
+	c->bot_max_conns = 4;
 	c->engine_games = 8;
 	c->remember_s = (int64_t)CONFIG_REMEMBER_DAYS * 86400;
 }
@@ -98,6 +99,7 @@ static const struct {
 	{ "max-away-per-address", offsetof(struct config, max_away_per_addr), 0, 1000000 },
 	{ "rate-bots", offsetof(struct config, rate_bots), 0, 1 },
 	{ "bot-max-games", offsetof(struct config, bot_max_games), 1, CONFIG_BOT_GAMES_MAX },
+	{ "bot-max-conns", offsetof(struct config, bot_max_conns), 1, CONFIG_BOT_CONNS_MAX },
 	{ "bot-seeks", offsetof(struct config, bot_seeks), 0, 1 },
 	{ "engine-games", offsetof(struct config, engine_games), 1, 256 },
 	{ "bot-serve", offsetof(struct config, bot_serve), 0, 1 },

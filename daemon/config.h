@@ -22,6 +22,7 @@ enum {
 	CONFIG_REMEMBER_DAYS = 30,         /* remember-days: a login token's life */
 	CONFIG_REMEMBER_DAYS_MAX = 3650,
 	CONFIG_BOT_GAMES_MAX = 64, /* bot-max-games at most: gomoku-bot's max-games */
+	CONFIG_BOT_CONNS_MAX = 64, /* bot-max-conns at most */
 };
 
 struct hosted_engine;
@@ -93,6 +94,7 @@ struct config {
 	int rate_bot_accounts; /* 1 (half): a person's rated game against a bot account
 	                          moves the person's rating by half; 0 (none): no rating */
 	int bot_max_games;     /* a bot account's unfinished games at once (issue 49) */
+	int bot_max_conns;     /* a bot account's connections at once, a session each */
 	int bot_seeks;         /* 1: bot accounts may SEEK and TAKE in the lobby */
 	int away_keep_s; /* a session away keeps its waiting private room and its seek this long */
 	int max_away_per_addr; /* sessions away holding a room, seek or challenge, per address */

@@ -340,8 +340,13 @@ conn_up(struct conn *c)
 		    c->srv->reviews ? " review" : "", c->srv->puzzles ? " puzzles" : "",
 		    engines[0] ? " engines=" : "", engines);
 	}
-	snprintf(m.text, sizeof m.text, "%s%s%s%s", GOMOKUD_CAPS,
-	    c->srv->store ? " accounts history ratings remember botaccounts" : "", fallback,
+	/* a bot account's connections at once (PROTOCOL.md 5.22) */
+	char accounts[80] = "";
+	if (c->srv->store)
+		snprintf(accounts, sizeof accounts,
+		    " accounts history ratings remember botaccounts botconns=%d",
+		    c->srv->cfg.bot_max_conns);
+	snprintf(m.text, sizeof m.text, "%s%s%s%s", GOMOKUD_CAPS, accounts, fallback,
 	    c->srv->tourneys ? " tournaments" : "");
 	conn_send(c, &m);
 	const char *motd = admin_motd(c->srv->admin);

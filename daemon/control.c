@@ -834,14 +834,22 @@ static int
 bot_unmark(struct ctlconn *cc, const char *name)
 {
 	struct server *srv = cc->ctl->srv;
-	struct session *s = session_by_name(srv, name);
-	if (!s || s->kind != SESSION_ACCOUNT)
-		return 0;
-	s->botacct = 0;
-	if (s->conn)
-		return admin_kick(srv->admin, cc->who, s->name, "bot account revoked") == GERR_OK;
-	session_revoke(s);
-	return 1;
+	int ended = 0, live = 0;
+	/* each of its sessions (one a connection, bot-max-conns) */
+	for (struct session *s = session_named_first(srv, name); s; s = session_named_next(s)) {
+		if (s->kind != SESSION_ACCOUNT)
+			continue;
+		s->botacct = 0;
+		if (s->conn) {
+			live++;
+		} else {
+			session_revoke(s);
+			ended++;
+		}
+	}
+	if (live && admin_kick(srv->admin, cc->who, name, "bot account revoked") == GERR_OK)
+		ended += live; /* every connected one is kicked */
+	return ended;
 }
 
 static void
@@ -866,10 +874,12 @@ bot_answer(struct ctlconn *cc, struct ctlbot *b)
 		    ended == 1 ? "" : "s");
 	} else {
 		for (int i = 0; i < b->n && i < BOTS_LISTED_MAX; i++) {
-			struct session *s = session_by_name(srv, b->bots[i].name);
+			int games = 0; /* over all its sessions */
+			for (struct session *s = session_named_first(srv, b->bots[i].name); s;
+			     s = session_named_next(s))
+				games += session_games(s, NULL, 0);
 			utc(b->bots[i].since, when, sizeof when);
-			out(cc, "= %s since %s games %d", b->bots[i].name, when,
-			    s ? session_games(s, NULL, 0) : 0);
+			out(cc, "= %s since %s games %d", b->bots[i].name, when, games);
 		}
 		out(cc, "OK %d bot account%s", b->n, b->n == 1 ? "" : "s");
 	}

@@ -86,13 +86,41 @@ count_away(struct session *s, int kind)
 }
 
 struct session *
-session_by_name(struct server *srv, const char *name)
+session_named_first(struct server *srv, const char *name)
 {
 	struct session *s;
 	LIST_FOREACH (s, &srv->sessions->list, link)
 		if (strcasecmp(s->name, name) == 0)
 			return s;
 	return NULL;
+}
+
+struct session *
+session_named_next(const struct session *s)
+{
+	for (struct session *o = LIST_NEXT(s, link); o; o = LIST_NEXT(o, link))
+		if (strcasecmp(o->name, s->name) == 0)
+			return o;
+	return NULL;
+}
+
+int
+session_named_count(struct server *srv, const char *name)
+{
+	int n = 0;
+	for (struct session *s = session_named_first(srv, name); s; s = session_named_next(s))
+		n++;
+	return n;
+}
+
+struct session *
+session_by_name(struct server *srv, const char *name)
+{
+	struct session *first = session_named_first(srv, name);
+	for (struct session *s = first; s; s = session_named_next(s))
+		if (s->conn)
+			return s; /* a bot account's connected one first */
+	return first;
 }
 
 struct session *
@@ -284,7 +312,13 @@ session_games(const struct session *s, struct room **out, int max)
 int
 session_at_cap(const struct session *s)
 {
-	return session_games(s, NULL, 0) >= session_games_max(s);
+	int n = session_games(s, NULL, 0);
+	if (s->botacct) /* its other connections' games too: one budget */
+		for (struct session *o = session_named_first(s->srv, s->name); o;
+		     o = session_named_next(o))
+			if (o != s)
+				n += session_games(o, NULL, 0);
+	return n >= session_games_max(s);
 }
 
 int

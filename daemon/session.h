@@ -72,7 +72,16 @@ int session_prepare(struct server *srv, const char *name, char out[PROTO_NAME_MA
 /* On the store (st NULL: none): keeps the digest for name, as long as a
  * session lives, so RESUME works after a restart too. 0 or -1. */
 int session_store(struct store *st, const char *digest, const char *name);
+/* The session of name (any case): a bot account may have several, one a
+ * connection (bot-max-conns, PROTOCOL.md 5.22): then one with a
+ * connection, if any; NULL when none. */
 struct session *session_by_name(struct server *srv, const char *name);
+/* The next session after s of s's name (a bot account's others), or
+ * NULL; from session_named_first: each of them. */
+struct session *session_named_first(struct server *srv, const char *name);
+struct session *session_named_next(const struct session *s);
+/* How many sessions have name. */
+int session_named_count(struct server *srv, const char *name);
 /* The name the store remembers for token (a session from before a restart):
  * 0, or -1 when unknown, expired or that name is in use now. */
 int session_stored_name(struct server *srv, const char *token, char name[PROTO_NAME_MAX + 1]);
@@ -128,7 +137,8 @@ int session_games_max(const struct session *s);
 /* The rooms s is seated at whose game is unfinished or whose start is
  * being stored (out may be NULL; at most max into it): how many. */
 int session_games(const struct session *s, struct room **out, int max);
-/* Whether s may start no other game: session_games_max of them already. */
+/* Whether s may start no other game: session_games_max of them already
+ * (a bot account's counted over all its sessions: they share the budget). */
 int session_at_cap(const struct session *s);
 /* Seeking, waiting in its own private room, or seated at as many games
  * (waiting, starting, in their opening or playing) as it may play at once:

@@ -12,7 +12,11 @@
  * one), gomokud restarted with both games under way (both * SEATED at the
  * bot's LOGIN, the snapshots' kinds read again from the store), both
  * played to their ends; each of its games' grace and claim when its
- * connection drops; and a revoke mid-game (* KICKED, the seat left to
+ * connection drops; a second LOGIN of the bot beside its first
+ * (bot-max-conns 2): a session of its own, the first connection kept,
+ * two = USER lines, one game each sharing bot-max-games (a third is 445
+ * on either), a third LOGIN past bot-max-conns taking one of them over
+ * with its game; and a revoke mid-game (* KICKED on each connection, the seat left to
  * the grace, a person again at its next LOGIN); last, gomoku-bot itself,
  * logged in to a bot account with max-games 2, takes two people's
  * challenges and plays both games at once.
@@ -531,23 +535,117 @@ test_grace_and_claims(void)
 	ok("a bot's two games: each room sees it gone, each opponent claims after its grace");
 }
 
+/* bot challenges human (the bot white): the game's room into room. */
+static int
+bot_challenges(struct tc *bot, struct tc *human, char *room)
+{
+	char line[160];
+	int id = 0;
+	snprintf(
+	    line, sizeof line, "#c CHALLENGE %s freestyle 15 none white casual none", human->name);
+	tc_send(bot, "%s", line);
+	const char *l = tc_expect(bot, "OK #c CHALLENGE ", LINE_MS);
+	if (!l || sscanf(l, "OK #c CHALLENGE %d", &id) != 1 ||
+	    !tc_expect(human, "* CHALLENGE ", LINE_MS))
+		return -1;
+	tc_send(human, "#a ANSWER %d accept", id);
+	l = tc_expect(bot, "* START ", LINE_MS);
+	if (!l || sscanf(l, "* START %23s", room) != 1)
+		return -1;
+	return tc_expect(human, "OK #a ANSWER ", LINE_MS) ? 0 : -1;
+}
+
+/* Several connections of one bot account (bot-max-conns 2): each LOGIN a
+ * session of its own, up to the limit, the games' budget shared. */
+static void
+test_several_conns(void)
+{
+	struct tc *r2 = tc_open(d.port, 0), *r3, *dora = tc_account(d.port, "dora", "secret99");
+	REQUIRE(r2 && dora, "connect");
+	CHECK(strstr(r2->line, " botaccounts botconns=2 "), "the greeting: %s", r2->line);
+	tc_send(r2, "HELLO 1");
+	CHECK(tc_expect(r2, "OK HELLO", LINE_MS), "HELLO: %s", r2->line);
+	snprintf(r2->name, sizeof r2->name, "rapfi");
+	tc_send(r2, "LOGIN rapfi secret99");
+	const char *l = tc_expect(r2, "OK LOGIN rapfi ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK LOGIN rapfi %79s", r2->token) == 1, "second LOGIN: %s",
+	    l ? l : r2->line);
+	CHECK(strcmp(r2->token, rapfi->token) != 0, "the second session has the first's token");
+	CHECK(says(rapfi, "PING one", "OK PING one"), "the first connection was taken over");
+	int lines, marked;
+	CHECK(who_of(dora, "rapfi", &lines, &marked) && lines == 2 && marked,
+	    "WHO of a bot on two connections: %d lines, marked %d", lines, marked);
+	ok("a bot account's second LOGIN: a session of its own, the first connection kept");
+
+	REQUIRE(bot_challenges(rapfi, alice, room1) == 0, "the first connection's game");
+	REQUIRE(bot_challenges(r2, bob, room2) == 0, "the second connection's game");
+	CHECK(says(dora, "CHALLENGE rapfi freestyle 15 none black casual none", "ERR 445 busy"),
+	    "a third game past bot-max-games 2, over both connections");
+	CHECK(says(r2, "CHALLENGE dora freestyle 15 none black casual none", "ERR 445"),
+	    "the bot's own third challenge past bot-max-games 2");
+	CHECK(
+	    ctl("bot", "list", NULL) == 0 && strstr(out, "rapfi since ") && strstr(out, " games 2"),
+	    "bot list: %s", out);
+	ok("one game on each connection; bot-max-games 2 counts both (a third is 445)");
+
+	/* a third LOGIN, past bot-max-conns 2: takes one of them over, its
+	 * game with it */
+	REQUIRE((r3 = tc_open(d.port, 1)), "connect");
+	snprintf(r3->name, sizeof r3->name, "rapfi");
+	tc_send(r3, "LOGIN rapfi secret99");
+	char seated[24] = "";
+	while ((l = tc_read(r3, LINE_MS)) && strncmp(l, "OK LOGIN", 8) && strncmp(l, "ERR", 3))
+		sscanf(l, "* SEATED %23s", seated);
+	CHECK(l && !strncmp(l, "OK LOGIN rapfi ", 15), "third LOGIN: %s", l ? l : r3->line);
+	int first = tc_expect(rapfi, "* BYE takeover", 1500) != NULL;
+	int second = !first && tc_expect(r2, "* BYE takeover", 1500) != NULL;
+	CHECK(first + second == 1, "no connection taken over (%d %d)", first, second);
+	CHECK(!strcmp(seated, first ? room1 : room2), "the third took %s's seat: %s",
+	    first ? "the first" : "the second", seated);
+	struct tc *kept = first ? r2 : rapfi;
+	CHECK(says(kept, "PING two", "OK PING two"), "the other connection went too");
+	ok("a third LOGIN past bot-max-conns 2 takes one of them over, with its game");
+	char line[64];
+	snprintf(line, sizeof line, "RESIGN %s", room1);
+	CHECK(says(alice, line, "OK RESIGN"), "alice resigns");
+	snprintf(line, sizeof line, "RESIGN %s", room2);
+	CHECK(says(bob, line, "OK RESIGN"), "bob resigns");
+	/* the connection left beside r3 goes; r3 is rapfi from here on */
+	tc_close(first ? rapfi : r2);
+	tc_close(kept);
+	rapfi = r3;
+	for (long long end = tc_now_ms() + LINE_MS; tc_now_ms() < end; usleep(100000))
+		if (who_of(dora, "rapfi", &lines, &marked) && lines == 1)
+			break;
+	CHECK(lines == 1, "WHO still lists %d sessions of rapfi", lines);
+	tc_close(dora);
+}
+
 static void
 test_revoke(void)
 {
 	REQUIRE(game_with(alice, rapfi, "bot", room1) == 0, "a game before the revoke");
 	REQUIRE(bot_token("rapfi", tok_rapfi3) == 0, "a token left unused: %s%s", out, err);
+	/* a second connection of the bot: the revoke ends both sessions */
+	struct tc *r2 = tc_open(d.port, 1);
+	REQUIRE(r2, "connect");
+	tc_send(r2, "LOGIN rapfi secret99");
+	REQUIRE(tc_expect(r2, "OK LOGIN rapfi ", LINE_MS), "a second LOGIN: %s", r2->line);
 	CHECK(ctl("bot", "revoke", "nobody", NULL) == 1 && strstr(err, "no account"), "%s", err);
 	CHECK(ctl("bot", "revoke", "rapfi", NULL) == 0 && strstr(out, "no bot account") &&
-		strstr(out, "1 session ended"),
+		strstr(out, "2 sessions ended"),
 	    "bot revoke: %s%s", out, err);
 	CHECK(tc_expect(rapfi, "* KICKED kicked: bot account revoked", LINE_MS), "kicked");
 	CHECK(tc_closed(rapfi, LINE_MS), "closed");
+	CHECK(tc_expect(r2, "* KICKED kicked: bot account revoked", LINE_MS), "the second kicked");
+	CHECK(tc_closed(r2, LINE_MS), "the second closed");
+	tc_close(r2);
 	char want[48];
 	snprintf(want, sizeof want, "* PRESENCE %s ", room1);
 	const char *l = tc_expect(alice, want, LINE_MS);
 	CHECK(l && strstr(l, " rapfi gone "), "the seat waits: %s", l ? l : "(nothing)");
 	CHECK(ctl("bot", "list", NULL) == 0 && strstr(out, "0 bot accounts"), "list: %s", out);
-	ok("bot revoke: * KICKED, the seat gone with its grace, the list empty");
+	ok("bot revoke: each connection * KICKED, the seat gone with its grace, the list empty");
 
 	tc_close(rapfi);
 	rapfi = tc_open(d.port, 1);
@@ -655,7 +753,8 @@ main(void)
 	snprintf(sock, sizeof sock, "%s/state/gomokud.ctl", dir);
 	snprintf(outp, sizeof outp, "%s/ctl.out", dir);
 	snprintf(errp, sizeof errp, "%s/ctl.err", dir);
-	snprintf(conf, sizeof conf, "state-dir %s/state\nbot-max-games 2\nbot-threads 1", dir);
+	snprintf(conf, sizeof conf,
+	    "state-dir %s/state\nbot-max-games 2\nbot-max-conns 2\nbot-threads 1", dir);
 	if (daemon_start(&d, GOMOKUD_BIN, conf) != 0) {
 		printf("FAIL: gomokud did not start\n");
 		return 1;
@@ -675,6 +774,8 @@ main(void)
 		test_restart_and_ends();
 	if (!failures)
 		test_grace_and_claims();
+	if (!failures)
+		test_several_conns();
 	if (!failures)
 		test_revoke();
 	if (!failures)
