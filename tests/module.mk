@@ -320,9 +320,9 @@ TEST_HELPERS += $(O)/tests/daemon/test_cluster_review
 # A node dies, the games live (issue 26, item 3): leases and adoption on
 # one PostgreSQL database, so tests/pg/test_pg.sh runs it, in this pass.
 $(O)/tests/daemon/test_lease.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
-    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DPBRAIN='"$(BINDIR)/pbrain-gomoku"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_lease
-$(O)/tests/daemon/test_lease: $(O)/tests/daemon/redisrun.o
+$(O)/tests/daemon/test_lease: $(O)/tests/daemon/redisrun.o | $(BINDIR)/pbrain-gomoku
 
 TEST_HELPERS += $(O)/tests/daemon/test_lease
 

@@ -11,7 +11,9 @@
  *   the room back: it sends the other player's RESUME to the adopter and
  *   relays a new spectator's WATCH from it; the game is finished there,
  *   both spectators see it, and it is rated once (HISTORY, STATS); the
- *   bot plays on in its adopted game;
+ *   bot plays on in its adopted game, and so does a hosted engine's seat
+ *   (issue 49: a's game against engine ours, which only node b has and
+ *   serves; adopted by b, the brain is b's own, by c, b's worker plays);
  * - a paused (SIGSTOP) owner whose game another node adopts, continued
  *   (SIGCONT) with a move waiting in its socket: that move is never
  *   committed, and the room is left to the adopter;
@@ -31,9 +33,13 @@
 #include "tests/daemon/check.h"
 #include "tests/daemon/redisrun.h"
 #include "tests/daemon/tclient.h"
+#include "tests/sanitized.h"
 
 #ifndef GOMOKUD_BIN
 #define GOMOKUD_BIN "bin/gomokud"
+#endif
+#ifndef PBRAIN
+#define PBRAIN "bin/pbrain-gomoku"
 #endif
 
 enum { NODES = 3, WAIT_MS = 8000, ADOPT_MS = 30000 };
@@ -42,8 +48,10 @@ static struct daemon node[NODES];
 static struct redisrun redis;
 static char db[256];
 
-/* every node on the one database */
-static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, db, NULL, NULL };
+/* every node on the one database; b hosts (and serves) engine ours */
+static char engine[512];
+static const char *const conf_of[NODES] = { "", engine, "" };
+static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, db, NULL, conf_of };
 
 /* A new account on port: its connection, the token in c->token. */
 static struct tc *
@@ -233,6 +241,27 @@ test_killed(void)
 	REQUIRE(move(fred, bgame, "h8", &bms, &wms) == 0, "fred's move: %s", fred->line);
 	CHECK(tc_expect(fred, "* MOVE ", WAIT_MS) && strstr(fred->line, " white "),
 	    "the bot did not answer: %s", fred->line);
+	/* and ike's game on a against engine ours, which b's worker plays */
+	char egame[17], iket[80], eadopted[64];
+	struct tc *ike = tc_guest(node[0].port, "ike");
+	REQUIRE(ike, "ike could not connect");
+	snprintf(iket, sizeof iket, "%s", ike->token);
+	/* a heard b's engines (its presence, once a second) */
+	for (long long end = tc_now_ms() + WAIT_MS; tc_now_ms() < end; usleep(200000))
+		if (daemon_log_count(&node[0], "cluster: node b serves engines ours:") > 0)
+			break;
+	tc_send(ike, "BOT play ours freestyle 15 none black none");
+	l = tc_expect(ike, "OK BOT ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK BOT %16s", egame) == 1, "no engine game: %s", ike->line);
+	REQUIRE(move(ike, egame, "h8", &bms, &wms) == 0, "ike's move: %s", ike->line);
+	CHECK(tc_expect(ike, "* MOVE ", WAIT_MS) && strstr(ike->line, " white "),
+	    "the engine did not answer: %s", ike->line);
+	CHECK(daemon_log_count(&node[1], "cluster: engine ours played") == 1,
+	    "b did not play the engine's move");
+	snprintf(eadopted, sizeof eadopted, "room %s: adopted from node a", egame);
+	int ebefore[NODES];
+	for (int i = 0; i < NODES; i++)
+		ebefore[i] = daemon_log_count(&node[i], eadopted);
 	usleep(1500000); /* a renewal has taken the leases */
 	snprintf(adopted, sizeof adopted, "room %s: adopted from node a", room);
 	snprintf(badopted, sizeof badopted, "room %s: adopted from node a", bgame);
@@ -246,6 +275,7 @@ test_killed(void)
 	tc_close(ann);
 	tc_close(ben);
 	tc_close(fred);
+	tc_close(ike);
 	long long t_none = t_kill;
 	adopter = wait_any_log(6, adopted, before, ADOPT_MS, &t_none);
 	REQUIRE(adopter > 0, "no node adopted %s (%s, %s)", room, node[1].log, node[2].log);
@@ -300,6 +330,31 @@ test_killed(void)
 				break;
 		CHECK(e && strstr(e, " white "), "the adopted bot did not move: %s", fred->line);
 		tc_close(fred);
+	}
+	/* the engine's seat plays on: b's own brain, or b's worker for c */
+	int eadopter = wait_any_log(6, eadopted, ebefore, ADOPT_MS, &t_none);
+	CHECK(eadopter > 0, "nobody adopted the engine's game %s", egame);
+	int played = daemon_log_count(&node[1], "engine ours played");
+	ike = eadopter > 0 ? resume(2, iket, egame, moves, sizeof moves, clk, &hops) : NULL;
+	CHECK(ike, "ike could not RESUME %s", egame);
+	if (ike) {
+		CHECK(strncmp(moves, "h8,", 3) == 0, "the engine game's moves: %s", moves);
+		tc_send(ike, "MOVE %s i9", egame);
+		const char *a = answer(ike, LINE_MS);
+		CHECK(a && strncmp(a, "OK MOVE ", 8) == 0, "ike's move there: %s", a ? a : "-");
+		snprintf(want, sizeof want, "* MOVE %s ", egame);
+		const char *e = NULL;
+		for (long long end = tc_now_ms() + WAIT_MS; tc_now_ms() < end;)
+			if ((e = tc_expect(ike, want, WAIT_MS)) && strstr(e, " white "))
+				break;
+		CHECK(e && strstr(e, " white "), "the adopted engine did not move: %s", ike->line);
+		CHECK(eadopter == 1 || daemon_log_count(&node[1], "engine ours played") > played,
+		    "c adopted the engine's game, and b's worker did not play its move");
+		CHECK(daemon_log_count(&node[eadopter], "forfeits") == 0,
+		    "the engine forfeited on the adopter");
+		printf("# the engine's game adopted by %s, its seat played on\n",
+		    redis_names[eadopter]);
+		tc_close(ike);
 	}
 	ben = resume(0, bent, room, moves, sizeof moves, clk, &hops);
 	REQUIRE(ben, "ben could not RESUME %s through a", room);
@@ -502,6 +557,9 @@ main(void)
 			      : "FAIL: cannot create the database\n");
 		return 1;
 	}
+	/* no memory limit in a sanitizer's build (test_engines.c says why) */
+	snprintf(engine, sizeof engine, "engine ours %s turn-ms=200 memory=%d\n", PBRAIN,
+	    TESTS_SANITIZED ? 0 : 256);
 	if (redis_nodes_up(&cl, NODES) != 0)
 		return 1;
 	test_killed();
