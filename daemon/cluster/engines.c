@@ -648,9 +648,11 @@ engines_got(struct cluster *cl, const struct cmsg *m)
 				engines_read(cl, k);
 	} else if (m->kind == CMSG_ENGINE_END) {
 		struct eserved *sv = served_find(e, m->node, m->game);
-		if (sv && !sv->job) {
+		if (sv) {
 			log_debug(&cl->srv->log, "cluster: game %s of node %s over; its brain ends",
 			    sv->game, sv->node);
+			if (sv->job) /* a move no longer wanted: its entry is done */
+				entry_ack(cl, sv->engine, sv->entry);
 			served_free(sv);
 		}
 	}
