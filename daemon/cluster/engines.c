@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hiredis/hiredis.h>
 
@@ -96,6 +97,9 @@ engines_init(struct cluster *cl)
 		return -1;
 	LIST_INIT(&e->games);
 	LIST_INIT(&e->served);
+	/* ids from the wall clock: an answer meant for this node's life
+	 * before (a restart) matches no move asked now */
+	e->seq = (uint64_t)time(NULL) * 1000;
 	cl->engines = e;
 	cl->served_engines[0] = '\0';
 	e->hosted = botplay_hosted(cl->srv->botplay);
