@@ -1249,24 +1249,37 @@ clobby_signed_in(struct clobby *lb, struct session *s)
 	cluster_lobby_all(lb->cl, text);
 }
 
-/* name signed in on node: its connection here is closed (its seats wait
- * for it with the grace, as after any drop) and node hears of each seat
- * here that is its, live or kept through a restart. */
+/* Whether one of the sessions of first's name (a bot account may have
+ * several, PROTOCOL.md 5.22) is seated in r. */
+static int
+seated_any(const struct room *r, struct session *first)
+{
+	for (struct session *s = first; s; s = session_named_next(s))
+		if (room_seat_of(r, s) >= 0)
+			return 1;
+	return 0;
+}
+
+/* name signed in on node: its connections here are closed (their seats
+ * wait for it with the grace, as after any drop) and node hears of each
+ * seat here that is its, live or kept through a restart. */
 static void
 got_takeover(struct clobby *lb, const char *node, const char *name)
 {
 	struct server *srv = lb->srv;
-	struct session *s = session_by_name(srv, name);
-	if (s && s->kind != SESSION_ACCOUNT)
+	struct session *first = session_named_first(srv, name);
+	if (first && first->kind != SESSION_ACCOUNT)
 		return; /* a guest of that name here: not the account's */
-	if (s && s->conn) {
-		log_info(&srv->log, "cluster: %s signed in on node %s: its connection here closed",
-		    name, node);
-		conn_bye(s->conn, "takeover", "your session continues on another node");
-	}
+	for (struct session *s = first; s; s = session_named_next(s))
+		if (s->conn && !s->conn->closing) {
+			log_info(&srv->log,
+			    "cluster: %s signed in on node %s: its connection here closed", name,
+			    node);
+			conn_bye(s->conn, "takeover", "your session continues on another node");
+		}
 	for (struct room *r = rooms_first(srv->rooms); r; r = rooms_next(r))
 		if (room_unfinished(r) &&
-		    ((s && room_seat_of(r, s) >= 0) || (!s && room_awaiting(r, name) >= 0)))
+		    ((first && seated_any(r, first)) || (!first && room_awaiting(r, name) >= 0)))
 			say(lb, node, "seated %s %s", name, room_id(r));
 }
 

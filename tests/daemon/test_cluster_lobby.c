@@ -448,6 +448,34 @@ test_who_bots(void)
 	ok("WHO and WHO <room> on a mark the server's bot at b's game = BOT, its player not");
 }
 
+/* The bot account robox on two connections of c (a session each,
+ * bot-max-conns): its LOGIN on a takes both over (* BYE takeover). */
+static void
+test_bot_conns_across(void)
+{
+	struct tc *r[2], *r3;
+	for (int i = 0; i < 2; i++) {
+		REQUIRE((r[i] = tc_open(node[2].port, 1)), "connect to c");
+		tc_send(r[i], "LOGIN robox secret99");
+		REQUIRE(tc_expect(r[i], "OK LOGIN robox ", LINE_MS), "LOGIN %d on c: %s", i + 1,
+		    r[i]->line);
+	}
+	tc_send(r[0], "PING one");
+	CHECK(tc_expect(r[0], "OK PING one", LINE_MS), "the second LOGIN took the first over: %s",
+	    r[0]->line);
+	REQUIRE((r3 = tc_open(node[0].port, 1)), "connect to a");
+	tc_send(r3, "LOGIN robox secret99");
+	CHECK(tc_expect(r3, "OK LOGIN robox ", LINE_MS), "LOGIN on a: %s", r3->line);
+	for (int i = 0; i < 2; i++) {
+		CHECK(tc_expect(r[i], "* BYE takeover", WAIT_MS), "c's connection %d: %s", i + 1,
+		    r[i]->line);
+		tc_close(r[i]);
+	}
+	tc_close(r3);
+	ok("a bot account on two connections of c (a session each): its LOGIN on a takes both "
+	   "over");
+}
+
 /* 1 once c's WHO no longer lists want (within ms). */
 static int
 unlisted(struct tc *c, const char *want, int ms)
@@ -760,6 +788,7 @@ main(void)
 	test_challenge();
 	test_bot_refused();
 	test_who_bots();
+	test_bot_conns_across();
 	test_challenge_ends();
 	test_join_code();
 	test_take_across();
