@@ -243,6 +243,28 @@ test_clock(void **state)
 	printf("clock: charging, switching, stopping, no negative time, untimed\n");
 }
 
+/* bot-max-conns (issue 49): 4 by default, 1 to 64. */
+static void
+test_bot_max_conns(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[200];
+	config_defaults(&c);
+	assert_int_equal(c.bot_max_conns, 4);
+	assert_int_equal(config_set(&c, "bot-max-conns", "1", err, sizeof err), 0);
+	assert_int_equal(c.bot_max_conns, 1);
+	assert_int_equal(config_set(&c, "bot-max-conns", "64", err, sizeof err), 0);
+	assert_int_equal(c.bot_max_conns, 64);
+	static const char *bad[] = { "0", "65", "-1", "4x", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(config_set(&c, "bot-max-conns", bad[i], err, sizeof err), -1);
+		assert_non_null(strstr(err, "bot-max-conns"));
+	}
+	assert_int_equal(c.bot_max_conns, 64);
+	printf("bot-max-conns: 4 by default, 1 to 64\n");
+}
+
 /* ipv6-prefix: 64 by default, 32..128; the units it makes (cidr_unit),
  * the mapped form as IPv4 everywhere, and an IPv6 ban widened to it. */
 static void
@@ -330,6 +352,7 @@ main(void)
 		cmocka_unit_test(test_defaults_and_set),
 		cmocka_unit_test(test_proxy_from),
 		cmocka_unit_test(test_ipv6_prefix),
+		cmocka_unit_test(test_bot_max_conns),
 		cmocka_unit_test(test_cluster),
 		cmocka_unit_test(test_bots_remote),
 		cmocka_unit_test(test_file),
