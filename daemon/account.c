@@ -254,6 +254,7 @@ struct check {
 	int known;     /* the account exists */
 	int bot;       /* ... and is a bot account (PROTOCOL.md 5.22) */
 	int nobots;    /* ... and refuses challenges from bot accounts */
+	int league;    /* ... and, a bot, plays in the engine league */
 	int taken;     /* a GUEST's name is an account's */
 	int rc, down;  /* the store's answer: -1 refused (down: unreachable) */
 	int unstored;  /* the session's digest was not stored */
@@ -411,6 +412,7 @@ sign_in(struct conn *c, struct check *k)
 	if (!k->guest && !k->registering) {
 		s->botacct = k->bot; /* as the store has it now */
 		s->nobots = k->nobots;
+		s->league = k->bot && k->league;
 	}
 	conn_bind(c, s);
 	if (k->authing)
@@ -613,6 +615,10 @@ bot_mark(struct store *st, struct check *k)
 		store_failed(k, st);
 	k->bot = rc == 0 && since != 0;
 	k->nobots = rc == 0 && no;
+	int yes = 0;
+	if (k->bot && store_user_league(st, k->name, &yes) < 0)
+		store_failed(k, st);
+	k->league = k->bot && yes;
 }
 
 /* On the store: the account asked for (LOGIN's spelling and hash). */
@@ -1012,11 +1018,14 @@ account_botupgrade(struct conn *c, const proto_msg_t *m, const char **why)
 }
 
 /* SET bot-challenges yes|no: an account's on the store, a guest's for
- * its session (PROTOCOL.md 5.22). */
+ * its session (PROTOCOL.md 5.22); SET league yes|no: a bot account's, on
+ * the store (5.23). */
+enum { SET_BOT_CHALLENGES, SET_LEAGUE };
+
 struct setting {
 	char tag[PROTO_TAG_MAX + 1];
 	char name[PROTO_NAME_MAX + 1];
-	int no, rc, down;
+	int key, no, rc, down;
 	char err[256];
 };
 
@@ -1024,19 +1033,21 @@ static void
 setting_run(struct store *st, void *arg)
 {
 	struct setting *t = arg;
-	t->rc = store_user_nobots_set(st, t->name, t->no);
+	t->rc = t->key == SET_LEAGUE ? store_user_league_set(st, t->name, !t->no)
+				     : store_user_nobots_set(st, t->name, t->no);
 	if (t->rc < 0) {
 		t->down = store_unavailable(st);
 		snprintf(t->err, sizeof t->err, "%s", store_error(st));
 	}
 }
 
+/* The = SET line (id PD_SET) or the OK (PO_SET) of setting key. */
 static void
-setting_said(struct conn *c, const char *tag, int no)
+setting_line(struct conn *c, proto_id_t id, const char *tag, int key, int no)
 {
 	proto_msg_t r;
-	proto_init(&r, PO_SET, tag);
-	snprintf(r.word, sizeof r.word, "bot-challenges");
+	proto_init(&r, id, tag);
+	snprintf(r.word, sizeof r.word, "%s", key == SET_LEAGUE ? "league" : "bot-challenges");
 	snprintf(r.word2, sizeof r.word2, "%s", no ? "no" : "yes");
 	conn_send(c, &r);
 }
@@ -1053,8 +1064,11 @@ setting_reply(struct conn *c, void *arg, const char **why)
 	} else if (c) {
 		for (struct session *s = session_named_first(c->srv, t->name); s;
 		     s = session_named_next(s))
+			if (t->key == SET_LEAGUE)
+				s->league = !t->no;
+			else
 			s->nobots = t->no;
-		setting_said(c, t->tag, t->no);
+		setting_line(c, PO_SET, t->tag, t->key, t->no);
 	}
 	free(t);
 	return rc;
@@ -1064,15 +1078,20 @@ int
 account_set(struct conn *c, const proto_msg_t *m, const char **why)
 {
 	struct session *s = c->sess;
-	if (strcmp(m->word, "bot-challenges") != 0 ||
+	int key = strcmp(m->word, "league") == 0 ? SET_LEAGUE : SET_BOT_CHALLENGES;
+	if ((key == SET_BOT_CHALLENGES && strcmp(m->word, "bot-challenges") != 0) ||
 	    (strcmp(m->word2, "yes") != 0 && strcmp(m->word2, "no") != 0)) {
-		*why = "settings: bot-challenges yes|no";
+		*why = "settings: bot-challenges yes|no, and a bot account's league yes|no";
+		return ERR_ARGUMENT;
+	}
+	if (key == SET_LEAGUE && !s->botacct) {
+		*why = "league: a bot account's setting (the engine league is for bots)";
 		return ERR_ARGUMENT;
 	}
 	int no = strcmp(m->word2, "no") == 0;
 	if (s->kind != SESSION_ACCOUNT || !c->srv->store) { /* for this session */
 		s->nobots = no;
-		setting_said(c, m->tag, no);
+		setting_line(c, PO_SET, m->tag, key, no);
 		return 0;
 	}
 	struct setting *t = calloc(1, sizeof *t);
@@ -1080,6 +1099,7 @@ account_set(struct conn *c, const proto_msg_t *m, const char **why)
 		return ERR_INTERNAL;
 	snprintf(t->tag, sizeof t->tag, "%s", m->tag);
 	snprintf(t->name, sizeof t->name, "%s", s->name);
+	t->key = key;
 	t->no = no;
 	return cmd_store(c, m->tag, setting_run, setting_reply, t, why);
 }
@@ -1087,14 +1107,13 @@ account_set(struct conn *c, const proto_msg_t *m, const char **why)
 int
 account_settings(struct conn *c, const proto_msg_t *m, const char **why)
 {
-	proto_msg_t d, r;
+	proto_msg_t r;
 	(void)why;
-	proto_init(&d, PD_SET, NULL);
-	snprintf(d.word, sizeof d.word, "bot-challenges");
-	snprintf(d.word2, sizeof d.word2, "%s", c->sess->nobots ? "no" : "yes");
-	conn_send(c, &d);
+	setting_line(c, PD_SET, NULL, SET_BOT_CHALLENGES, c->sess->nobots);
+	if (c->sess->botacct)
+		setting_line(c, PD_SET, NULL, SET_LEAGUE, !c->sess->league);
 	proto_init(&r, PO_SETTINGS, m->tag);
-	r.count = 1;
+	r.count = c->sess->botacct ? 2 : 1;
 	conn_send(c, &r);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "daemon/analysis.h"
 #include "daemon/puzzles.h"
 #include "daemon/tourneys.h"
+#include "daemon/league.h"
 #include "daemon/reviews.h"
 #include "daemon/archive.h"
 #include "daemon/botplay.h"
@@ -1118,6 +1119,18 @@ cmd_tourney(struct conn *c, const proto_msg_t *m, struct room *rm, const char **
 	return tourneys_request(c->srv->tourneys, c, m, why);
 }
 
+/* LEAGUES, LEAGUE: the engine leagues (league.c). */
+static int
+cmd_league(struct conn *c, const proto_msg_t *m, struct room *rm, const char **why)
+{
+	(void)rm;
+	if (!c->srv->leagues) {
+		*why = "this server runs no leagues";
+		return ERR_UNAVAILABLE;
+	}
+	return leagues_request(c->srv->leagues, c, m, why);
+}
+
 /* RESUME <token> -: the session alone (it holds no seat in the room the
  * client knows of, or the client knows of none): * SEATED for each room
  * it is seated in (an unfinished game, its waiting private room), its
@@ -1510,6 +1523,8 @@ static const struct {
 	[PR_TLEAVE] = { cmd_tourney, NEED_NAME, AT_NONE },
 	[PR_TBOT] = { cmd_tourney, NEED_NAME, AT_NONE },
 	[PR_TCANCEL] = { cmd_tourney, NEED_NAME, AT_NONE },
+	[PR_LEAGUES] = { cmd_league, NEED_HELLO, AT_NONE },
+	[PR_LEAGUE] = { cmd_league, NEED_HELLO, AT_NONE },
 	[PR_BOT_PLAY] = { cmd_bot_play, NEED_NAME, AT_NONE },
 	[PR_BOT_SEAT] = { cmd_bot_seat, NEED_NAME, AT_SEAT },
 	[PR_HISTORY] = { cmd_account, NEED_HELLO, AT_NONE },

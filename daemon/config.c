@@ -12,6 +12,8 @@
 #include "daemon/hosted.h"
 #include "daemon/log.h"
 #include "daemon/roomid.h"
+#include "proto/proto.h"
+#include "rules/rules.h"
 
 void
 config_defaults(struct config *c)
@@ -237,6 +239,160 @@ config_check(const struct config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "bot-threads none needs a cluster (its nodes search)");
 		return -1;
 	}
+	for (int i = 0; i < c->nleagues; i++) {
+		struct league_conf l;
+		char e[200];
+		if (config_league(c->leagues[i], c, &l, e, sizeof e) != 0) {
+			snprintf(err, errlen, "league %s: %s", c->leagues[i], e);
+			return -1;
+		}
+		for (int j = 0; j < i; j++) {
+			struct league_conf o;
+			if (config_league(c->leagues[j], c, &o, e, sizeof e) == 0 &&
+			    !strcmp(o.name, l.name)) {
+				snprintf(err, errlen, "league %s named twice", l.name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Whether c has an engine line named name. */
+static int
+has_engine(const struct config *c, const char *name)
+{
+	for (int i = 0; i < c->nengines; i++) {
+		size_t n = strlen(name);
+		if (!strncmp(c->engines[i], name, n) &&
+		    (c->engines[i][n] == ' ' || c->engines[i][n] == '\t'))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+add_member(struct league_conf *l, const struct config *c, const char *m, char *err, size_t errlen)
+{
+	int level;
+	char tail;
+	if (sscanf(m, "level%d%c", &level, &tail) == 1) {
+		if (level < 1 || level > 10) {
+			snprintf(err, errlen, "levels are level1 to level10: %s", m);
+			return -1;
+		}
+	} else if (!has_engine(c, m)) {
+		snprintf(err, errlen, "%s is no level (levelN) nor an engine line's name", m);
+		return -1;
+	}
+	for (int i = 0; i < l->nmembers; i++)
+		if (!strcmp(l->members[i], m)) {
+			snprintf(err, errlen, "%s named twice", m);
+			return -1;
+		}
+	if (l->nmembers >= CONFIG_LEAGUE_MEMBERS || strlen(m) >= sizeof l->members[0]) {
+		snprintf(err, errlen, "at most %d members", CONFIG_LEAGUE_MEMBERS);
+		return -1;
+	}
+	snprintf(l->members[l->nmembers++], sizeof l->members[0], "%s", m);
+	return 0;
+}
+
+int
+config_league(
+    const char *line, const struct config *c, struct league_conf *l, char *err, size_t errlen)
+{
+	char copy[sizeof c->leagues[0]], *save = NULL, *tok;
+	int n = 0, named = 0;
+	memset(l, 0, sizeof *l);
+	l->cycles = 1;
+	l->every_s = 24 * 3600;
+	l->first_s = 60;
+	snprintf(copy, sizeof copy, "%s", line);
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
+		char *eq = n >= 4 ? strchr(tok, '=') : NULL, *end;
+		if (n == 0) {
+			size_t k = strlen(tok);
+			int ok = k >= 1 && k <= CONFIG_LEAGUE_NAME_MAX &&
+			    isalpha((unsigned char)tok[0]);
+			for (size_t i = 0; ok && i < k; i++)
+				ok = isalnum((unsigned char)tok[i]) || tok[i] == '_' ||
+				    tok[i] == '-';
+			if (!ok) {
+				snprintf(err, errlen,
+				    "a name of letters, digits, _ and -, a letter first, at most "
+				    "%d",
+				    CONFIG_LEAGUE_NAME_MAX);
+				return -1;
+			}
+			snprintf(l->name, sizeof l->name, "%s", tok);
+		} else if (n == 1) {
+			rule_t r;
+			if (rule_parse(tok, &r) != 0) {
+				snprintf(err, errlen, "no rule: %s", tok);
+				return -1;
+			}
+			l->rule = (int)r;
+		} else if (n == 2) {
+			long v = strtol(tok, &end, 10);
+			if (*end || v < RULES_MIN_SIZE || v > RULES_MAX_SIZE) {
+				snprintf(err, errlen, "no board size: %s", tok);
+				return -1;
+			}
+			l->size = (int)v;
+		} else if (n == 3) {
+			if (proto_tc_parse(tok, &l->tc_base, &l->tc_inc) != 0 || l->tc_base <= 0) {
+				snprintf(
+				    err, errlen, "a time control with a clock (300+5): %s", tok);
+				return -1;
+			}
+		} else if (eq && !strncmp(tok, "members=", 8)) {
+			named = 1;
+			char *save2 = NULL;
+			for (char *m = strtok_r(eq + 1, ",", &save2); m;
+			     m = strtok_r(NULL, ",", &save2))
+				if (add_member(l, c, m, err, errlen) != 0)
+					return -1;
+		} else if (eq && !strncmp(tok, "cycles=", 7)) {
+			long v = strtol(eq + 1, &end, 10);
+			if (*end || (v != 1 && v != 2)) {
+				snprintf(err, errlen, "cycles=1 or cycles=2: %s", tok);
+				return -1;
+			}
+			l->cycles = (int)v;
+		} else if (eq && !strncmp(tok, "every=", 6)) {
+			double h = strtod(eq + 1, &end);
+			if (*end || eq[1] == '\0' || !(h > 0) || h > 24 * 366) {
+				snprintf(err, errlen,
+				    "every=HOURS (above 0, a fraction allowed): %s", tok);
+				return -1;
+			}
+			l->every_s = (int64_t)(h * 3600 + 0.5);
+			if (l->every_s < 1)
+				l->every_s = 1;
+		} else if (eq && !strncmp(tok, "first=", 6)) {
+			long v = strtol(eq + 1, &end, 10);
+			if (*end || eq[1] == '\0' || v < 0 || v > 7 * 24 * 3600) {
+				snprintf(err, errlen, "first=SECONDS (0 to a week): %s", tok);
+				return -1;
+			}
+			l->first_s = (int)v;
+		} else {
+			snprintf(err, errlen, "not a league's word: %s", tok);
+			return -1;
+		}
+	}
+	if (n < 4) {
+		snprintf(
+		    err, errlen, "NAME RULE SIZE TIME [members=...] [cycles=] [every=] [first=]");
+		return -1;
+	}
+	for (int i = 0; !named && i < c->nengines; i++) {
+		char name[HOSTED_NAME_MAX + 1];
+		if (sscanf(c->engines[i], "%16s", name) == 1 &&
+		    add_member(l, c, name, err, errlen) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -358,6 +514,15 @@ config_set(struct config *c, const char *key, const char *val, char *err, size_t
 			}
 		}
 		strcpy(c->engines[c->nengines++], val);
+		return 0;
+	}
+	if (strcmp(key, "league") == 0) {
+		if (c->nleagues >= CONFIG_MAX_LEAGUES || strlen(val) >= sizeof c->leagues[0]) {
+			snprintf(err, errlen, "league: at most %d lines of at most %zu bytes",
+			    CONFIG_MAX_LEAGUES, sizeof c->leagues[0] - 1);
+			return -1;
+		}
+		strcpy(c->leagues[c->nleagues++], val); /* checked with the engines: config_check */
 		return 0;
 	}
 	if (strcmp(key, "tourney-daily") == 0) {
@@ -503,7 +668,7 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	char line[512], e[200];
-	int lineno = 0, listens = 0, dailies = 0, engines = 0;
+	int lineno = 0, listens = 0, dailies = 0, engines = 0, leagues = 0;
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		char *hash = strchr(line, '#');
@@ -530,6 +695,8 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 			c->ndaily = 0;
 		if (strcmp(key, "engine") == 0 && engines++ == 0)
 			c->nengines = 0;
+		if (strcmp(key, "league") == 0 && leagues++ == 0)
+			c->nleagues = 0;
 		if (config_set(c, key, val, e, sizeof e)) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
 			fclose(f);

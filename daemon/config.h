@@ -23,6 +23,23 @@ enum {
 	CONFIG_REMEMBER_DAYS_MAX = 3650,
 	CONFIG_BOT_GAMES_MAX = 64, /* bot-max-games at most: gomoku-bot's max-games */
 	CONFIG_BOT_CONNS_MAX = 64, /* bot-max-conns at most */
+	CONFIG_MAX_LEAGUES = 4,    /* league lines (league.h) */
+	CONFIG_LEAGUE_NAME_MAX = 20,
+	CONFIG_LEAGUE_MEMBERS = 16, /* a round robin's most players */
+};
+
+/* One league line (league.h): its name ([a-z0-9_-], a letter first), the
+ * games' rule, size and clock, its members ("levelN", or an engine line's
+ * name), round robin cycles, hours between starts (in seconds) and the
+ * first event's start after the daemon's (seconds). */
+struct league_conf {
+	char name[CONFIG_LEAGUE_NAME_MAX + 1];
+	int rule, size, tc_base, tc_inc;
+	char members[CONFIG_LEAGUE_MEMBERS][24];
+	int nmembers;
+	int cycles;
+	int64_t every_s;
+	int first_s;
 };
 
 struct hosted_engine;
@@ -87,7 +104,9 @@ struct config {
 	int ndaily;
 	char engines[CONFIG_MAX_ENGINES][CONFIG_PATH_MAX + 128]; /* hosted engines: engine lines */
 	int nengines;
-	int engine_games;      /* games against hosted engines at once */
+	int engine_games;                      /* games against hosted engines at once */
+	char leagues[CONFIG_MAX_LEAGUES][300]; /* league lines, as written (config_league) */
+	int nleagues;
 	int review_queue;      /* REVIEW: reviews under way on this node at once */
 	int64_t remember_s;    /* a login token's life (remember-days, in seconds) */
 	int rate_bots;         /* 1: rated games against bots move ratings */
@@ -119,5 +138,12 @@ int config_is_admin(const struct config *c, const char *name);
  * parsed into e (hosted.h) in place: line is cut into the strings e
  * points to. 0, or -1 with err. */
 int config_engine(char *line, struct hosted_engine *e, char *err, size_t errlen);
+
+/* One league line's value, "NAME RULE SIZE TIME [members=a,b,...]
+ * [cycles=1|2] [every=HOURS] [first=SECONDS]", into l; its members must be
+ * levels 1..10 or names of c's engine lines (none given: every engine
+ * line's). 0, or -1 with err. */
+int config_league(
+    const char *line, const struct config *c, struct league_conf *l, char *err, size_t errlen);
 
 #endif

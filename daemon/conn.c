@@ -346,8 +346,8 @@ conn_up(struct conn *c)
 		snprintf(accounts, sizeof accounts,
 		    " accounts history ratings remember botaccounts botconns=%d",
 		    c->srv->cfg.bot_max_conns);
-	snprintf(m.text, sizeof m.text, "%s%s%s%s", GOMOKUD_CAPS, accounts, fallback,
-	    c->srv->tourneys ? " tournaments" : "");
+	snprintf(m.text, sizeof m.text, "%s%s%s%s%s", GOMOKUD_CAPS, accounts, fallback,
+	    c->srv->tourneys ? " tournaments" : "", c->srv->leagues ? " league" : "");
 	conn_send(c, &m);
 	const char *motd = admin_motd(c->srv->admin);
 	if (motd) { /* PROTOCOL.md section 3: right after the greeting */

@@ -44,6 +44,7 @@ struct analysis;
 struct reviews;
 struct puzzles;
 struct tourneys;
+struct leagues;
 
 struct server {
 	struct event_base *base;
@@ -69,6 +70,7 @@ struct server {
 	struct reviews *reviews;     /* REVIEW, MARKS: games reviewed on them; NULL: none */
 	struct puzzles *puzzles;     /* PUZZLE, SOLVE: puzzles from reviews; NULL: none */
 	struct tourneys *tourneys;   /* tournaments; NULL: none (no store) */
+	struct leagues *leagues;     /* the engine leagues (league.h); NULL: none */
 	struct metrics *metrics;     /* counters, and GET /metrics when configured */
 	struct admin *admin;         /* bans, mutes, MOTD, drain (admin.h) */
 	struct control *control;     /* gomokuctl's socket; NULL: none */

@@ -7,7 +7,7 @@ DAEMON_CORE_SRCS := daemon/conn.c daemon/cmd.c daemon/session.c \
 	daemon/lobby.c daemon/room.c daemon/clock.c daemon/tls.c daemon/tickets.c daemon/config.c daemon/log.c \
 	daemon/notify.c daemon/store.c daemon/store_sqlite.c daemon/store_pg.c daemon/auth.c daemon/glicko.c daemon/export.c \
 	daemon/workq.c daemon/archive.c daemon/account.c daemon/bots.c daemon/botplay.c daemon/hosted.c \
-	daemon/game.c daemon/wire.c daemon/restore.c daemon/analysis.c daemon/allowance.c daemon/reviews.c daemon/puzzles.c daemon/tourneys.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
+	daemon/game.c daemon/wire.c daemon/restore.c daemon/analysis.c daemon/allowance.c daemon/reviews.c daemon/puzzles.c daemon/tourneys.c daemon/league.c daemon/tlsio.c daemon/tlsline.c daemon/statelock.c \
 	daemon/metrics.c daemon/admin.c daemon/control.c daemon/cidr.c \
 	daemon/proxyhdr.c daemon/front.c daemon/http.c daemon/wsline.c \
 	daemon/challenge.c daemon/world.c daemon/roomid.c daemon/gc.c daemon/addrcount.c daemon/loginlimit.c
@@ -167,6 +167,15 @@ $(O)/tests/daemon/test_botaccounts: | $(BINDIR)/gomokuctl $(BINDIR)/gomoku-bot \
 
 TESTS += $(O)/tests/daemon/test_botaccounts
 
+# The engine league (issue 49): three engines' round robin, LEAGUES and
+# LEAGUE, a restart, a bot account's opt-in (SET league yes).
+$(O)/tests/daemon/test_league.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"' \
+    -DPBRAIN='"$(BINDIR)/pbrain-gomoku"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_league
+$(O)/tests/daemon/test_league: | $(BINDIR)/gomokuctl $(BINDIR)/pbrain-gomoku
+TESTS += $(O)/tests/daemon/test_league
+
 # Ratings with bot accounts: half a person's change (rate-bot-accounts
 # half), none by default, and the bots' own leaderboard (TOPBOTS).
 $(O)/tests/daemon/test_botratings.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
@@ -236,7 +245,7 @@ attack: $(O)/tests/daemon/test_attack $(GOMOKUD)
 $(O)/tests/daemon/test_config.o: MOD_CFLAGS = $(call pc,--cflags,cmocka)
 $(O)/tests/daemon/test_config: $(O)/tests/daemon/test_config.o $(O)/daemon/config.o $(O)/daemon/clock.o $(O)/daemon/log.o \
     $(O)/daemon/roomid.o \
-    $(O)/daemon/cidr.o
+    $(O)/daemon/cidr.o $(PROTO_LIB) $(RULES_LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(call pc,--libs,cmocka) $(LDLIBS_ALL)
 
 TESTS += $(O)/tests/daemon/test_config

@@ -42,6 +42,7 @@
 #include "daemon/tls.h"
 #include "daemon/tlsio.h"
 #include "daemon/tourneys.h"
+#include "daemon/league.h"
 #include "daemon/transport.h"
 
 /* The root's own state: what only this file reads. */
@@ -714,6 +715,9 @@ server_init(struct server *srv)
 		return -1;
 	/* after the rooms: a tournament's pairings find their restored games */
 	srv->tourneys = tourneys_new(srv); /* NULL: none (no store) */
+	srv->leagues = leagues_new(srv);   /* NULL: none (no tournaments) */
+	if (srv->tourneys && !srv->leagues)
+		return -1; /* logged */
 	/* the other nodes, when a cluster is configured: the core asks them
 	 * through srv->world (world.h) */
 	err[0] = '\0';
@@ -816,7 +820,9 @@ server_free(struct server *srv)
 	/* the store thread before the rooms its answers go to; a move it
 	 * committed but did not deliver is resumed after the restart */
 	archive_stop(srv);
-	world_release(&far);          /* after the replies of the store (its leases') */
+	world_release(&far);        /* after the replies of the store (its leases') */
+	leagues_free(srv->leagues); /* after the store's answers, before their events */
+	srv->leagues = NULL;
 	tourneys_free(srv->tourneys); /* after the store's answers, before the rooms */
 	srv->tourneys = NULL;
 	/* rooms first: a session leaving an unfinished game would resign it,

@@ -51,6 +51,7 @@ struct session {
 			 * (or an engine of other nodes: botplay.h's BOTPLAY_FAR) */
 	int botacct;    /* a bot account (PROTOCOL.md 5.22): several games at once */
 	int nobots;     /* refuses challenges from bot accounts (SET bot-challenges no) */
+	int league;     /* a bot account in the engine league (SET league yes, league.h) */
 	/* a seat handed to a player who comes with a token (session_await):
 	 * the SHA-256 (hex) of that token; token is "" until then. Only
 	 * session.c writes it. */

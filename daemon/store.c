@@ -272,6 +272,32 @@ store_user_nobots_set(store_t *s, const char *name, int no)
 }
 
 int
+store_user_league(store_t *s, const char *name, int *yes)
+{
+	return CALL(s, user_league, name, yes);
+}
+
+int
+store_user_league_set(store_t *s, const char *name, int yes)
+{
+	return CALL(s, user_league_set, name, yes);
+}
+
+int
+store_league_event(
+    store_t *s, const char *league, int n, store_tourney_t *t, const store_tplayer_t *p, int np)
+{
+	return CALL(s, league_event, league, n, t, p, np);
+}
+
+int
+store_league_events(store_t *s, const char *league,
+    void (*fn)(void *arg, int n, const store_tourney_t *t), void *arg)
+{
+	return CALL(s, league_events, league, fn, arg);
+}
+
+int
 store_bots(store_t *s, void (*fn)(void *arg, const char *name, int64_t since), void *arg)
 {
 	return CALL(s, bots, fn, arg);

@@ -21,7 +21,7 @@
 enum {
 	STORE_NAME_MAX = 20,
 	STORE_ROOM_MAX = 16,
-	STORE_SCHEMA_VERSION = 13,
+	STORE_SCHEMA_VERSION = 14,
 	STORE_OPENING_LOG_MAX = 255, /* rules/opening.h's OPENING_LOG_MAX, without its NUL */
 	STORE_OWNER_MAX = 16,        /* a game's owner: the node-name of the node that plays it */
 	STORE_TARGET_MAX = 48,       /* a sanction's target: a name key, an address or CIDR */
@@ -390,6 +390,24 @@ int store_tgames(
  * several were begun): its row without moves (nmoves their count, as
  * store_game_load gives it), or STORE_NOT_FOUND when none was begun. */
 int store_tgame_linked(store_t *s, int64_t tgame, store_game_t *out);
+
+/*
+ * The engine league (issue 49, league.h): a bot account's opt-in
+ * (users.league, schema step 14; get is STORE_NOT_FOUND for an account
+ * that is not a bot), and each league's events, numbered from 1.
+ */
+int store_user_league(store_t *s, const char *name, int *yes);
+int store_user_league_set(store_t *s, const char *name, int yes);
+/* League league's event n: the event t (t->id its row) with its players
+ * p[0..np), linked as (league, n), in one transaction (a savepoint of its
+ * own inside the caller's): STORE_EXISTS, nothing written, when the league
+ * has an event n already (the pair is a unique key: of two nodes making
+ * it at once, one does). */
+int store_league_event(
+    store_t *s, const char *league, int n, store_tourney_t *t, const store_tplayer_t *p, int np);
+/* fn for each event of league with its number, by number; the count or -1. */
+int store_league_events(store_t *s, const char *league,
+    void (*fn)(void *arg, int n, const store_tourney_t *t), void *arg);
 
 /* Server settings that persist (the MOTD): STORE_NOT_FOUND when unset. */
 int store_setting_get(store_t *s, const char *key, char *out, size_t cap);

@@ -118,6 +118,13 @@ struct store_ops {
 	int (*tgames)(
 	    store_t *s, int64_t tourney, void (*fn)(void *arg, const store_tgame_t *g), void *arg);
 	int (*tgame_linked)(store_t *s, int64_t tgame, store_game_t *out);
+	int (*user_league)(store_t *s, const char *name, int *yes);
+	int (*user_league_set)(store_t *s, const char *name, int yes);
+	/* its own transaction, or a savepoint of its own in the caller's */
+	int (*league_event)(store_t *s, const char *league, int n, store_tourney_t *t,
+	    const store_tplayer_t *p, int np);
+	int (*league_events)(store_t *s, const char *league,
+	    void (*fn)(void *arg, int n, const store_tourney_t *t), void *arg);
 	int (*setting_get)(store_t *s, const char *key, char *out, size_t cap);
 	int (*setting_put)(store_t *s, const char *key, const char *value);
 };

@@ -145,6 +145,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX bot_tokens_user ON bot_tokens (name_key);",
 	/* 12 -> 13: an account refuses challenges from bot accounts (1) */
 	"ALTER TABLE users ADD COLUMN no_bots INTEGER NOT NULL DEFAULT 0;",
+	/* 13 -> 14: the engine league (issue 49): a bot account's opt-in (1),
+	 * and each league's events, numbered: (league, n) once, so two nodes
+	 * never make one event twice */
+	"ALTER TABLE users ADD COLUMN league INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE league_events ("
+	"  league TEXT NOT NULL, n INTEGER NOT NULL,"
+	"  tourney_id BIGINT NOT NULL UNIQUE REFERENCES tourneys (id),"
+	"  PRIMARY KEY (league, n));",
 };
 
 enum stmt {
@@ -217,6 +225,10 @@ enum stmt {
 	S_TGAME_ROOM,
 	S_TGAMES,
 	S_TGAME_LINKED,
+	S_USER_LEAGUE,
+	S_USER_LEAGUE_SET,
+	S_LEAGUE_LINK,
+	S_LEAGUE_EVENTS,
 	S_SETTING_GET,
 	S_SETTING_PUT,
 	S_SETTING_DROP,
@@ -372,6 +384,11 @@ static const char *const sql[S_COUNT] = {
 	/* tpair <> 0 as the partial index games_tpair has it (and no pairing 0) */
 	[S_TGAME_LINKED] = "SELECT " GAME_COLS " FROM games WHERE tpair = $1 AND tpair <> 0"
 			   " ORDER BY id DESC LIMIT 1",
+	[S_USER_LEAGUE] = "SELECT league FROM users WHERE name_key = $1 AND bot_since <> 0",
+	[S_USER_LEAGUE_SET] = "UPDATE users SET league = $2 WHERE name_key = $1",
+	[S_LEAGUE_LINK] = "INSERT INTO league_events (league, n, tourney_id) VALUES ($1, $2, $3)",
+	[S_LEAGUE_EVENTS] = "SELECT " TOURNEY_COLS ", e.n FROM tourneys JOIN league_events e ON"
+			    " e.tourney_id = tourneys.id WHERE e.league = $1 ORDER BY e.n",
 	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = $1",
 	[S_SETTING_PUT] = "INSERT INTO settings (key, value) VALUES ($1, $2)"
 			  " ON CONFLICT (key) DO UPDATE SET value = $2",
@@ -1928,6 +1945,83 @@ pg_setting_put(store_t *s, const char *key, const char *value)
 	return done(s, value ? S_SETTING_PUT : S_SETTING_DROP, &p, "save setting", NULL);
 }
 
+static int
+pg_user_league(store_t *s, const char *name, int *yes)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	PGresult *r;
+	auth_name_key(name, key);
+	p_text(&p, key);
+	int rc = one_row(s, S_USER_LEAGUE, &p, "get league", &r);
+	if (rc == 0) {
+		*yes = col_int(r, 0, 0) != 0;
+		PQclear(r);
+	}
+	return rc;
+}
+
+static int
+pg_user_league_set(store_t *s, const char *name, int yes)
+{
+	char key[AUTH_NAME_MAX + 1];
+	struct params p = { .n = 0 };
+	int changed = 0;
+	auth_name_key(name, key);
+	p_text(&p, key);
+	p_int(&p, yes != 0);
+	int rc = done(s, S_USER_LEAGUE_SET, &p, "set league", &changed);
+	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_league_event(
+    store_t *s, const char *league, int n, store_tourney_t *t, const store_tplayer_t *x, int np)
+{
+	int nested = pg(s)->in_tx;
+	if (nested ? exec(s, "SAVEPOINT league", "savepoint") != 0 : pg_begin(s) != 0)
+		return -1;
+	int rc = pg_tourney_new(s, t);
+	if (rc == 0) {
+		struct params p = { .n = 0 };
+		p_text(&p, league);
+		p_int(&p, n);
+		p_int(&p, t->id);
+		rc = done(s, S_LEAGUE_LINK, &p, "league link", NULL);
+	}
+	for (int i = 0; rc == 0 && i < np; i++)
+		rc = pg_tplayer_put(s, t->id, &x[i]);
+	if (rc == 0 &&
+	    (rc = nested ? exec(s, "RELEASE SAVEPOINT league", "release") : pg_commit(s)) == 0)
+		return 0;
+	PGconn *c = pg(s)->conn;
+	if (!nested)
+		pg_rollback(s);
+	else if (c && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
+		PQclear(PQexec(c, "ROLLBACK TO SAVEPOINT league; RELEASE SAVEPOINT league"));
+	t->id = 0;
+	return rc;
+}
+
+static int
+pg_league_events(store_t *s, const char *league,
+    void (*fn)(void *arg, int n, const store_tourney_t *t), void *arg)
+{
+	struct params p = { .n = 0 };
+	p_text(&p, league);
+	PGresult *r = run(s, S_LEAGUE_EVENTS, &p, "list league events", NULL);
+	if (!r)
+		return -1;
+	int k = PQntuples(r);
+	for (int i = 0; i < k; i++) {
+		store_tourney_t t;
+		read_tourney(r, i, &t);
+		fn(arg, (int)col_int(r, i, 18), &t);
+	}
+	PQclear(r);
+	return k;
+}
+
 const struct store_ops store_pg_ops = {
 	.open = pg_open,
 	.close = pg_close,
@@ -2000,6 +2094,10 @@ const struct store_ops store_pg_ops = {
 	.tgame_room = pg_tgame_room,
 	.tgames = pg_tgames,
 	.tgame_linked = pg_tgame_linked,
+	.user_league = pg_user_league,
+	.user_league_set = pg_user_league_set,
+	.league_event = pg_league_event,
+	.league_events = pg_league_events,
 	.setting_get = pg_setting_get,
 	.setting_put = pg_setting_put,
 };

@@ -145,6 +145,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX bot_tokens_user ON bot_tokens (name_key);",
 	/* 12 -> 13: an account refuses challenges from bot accounts (1) */
 	"ALTER TABLE users ADD COLUMN no_bots INTEGER NOT NULL DEFAULT 0;",
+	/* 13 -> 14: the engine league (issue 49): a bot account's opt-in (1),
+	 * and each league's events, numbered: (league, n) once, so two nodes
+	 * never make one event twice */
+	"ALTER TABLE users ADD COLUMN league INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE league_events ("
+	"  league TEXT NOT NULL, n INTEGER NOT NULL,"
+	"  tourney_id INTEGER NOT NULL UNIQUE REFERENCES tourneys (id),"
+	"  PRIMARY KEY (league, n)) WITHOUT ROWID;",
 };
 
 enum stmt {
@@ -221,6 +229,10 @@ enum stmt {
 	S_TGAME_ROOM,
 	S_TGAMES,
 	S_TGAME_LINKED,
+	S_USER_LEAGUE,
+	S_USER_LEAGUE_SET,
+	S_LEAGUE_LINK,
+	S_LEAGUE_EVENTS,
 	S_SETTING_GET,
 	S_SETTING_PUT,
 	S_SETTING_DROP,
@@ -371,6 +383,11 @@ static const char *const sql[S_COUNT] = {
 	/* tpair <> 0 as the partial index games_tpair has it (and no pairing 0) */
 	[S_TGAME_LINKED] = "SELECT " GAME_COLS " FROM games WHERE tpair = ?1 AND tpair <> 0"
 			   " ORDER BY id DESC LIMIT 1",
+	[S_USER_LEAGUE] = "SELECT league FROM users WHERE name_key = ?1 AND bot_since <> 0",
+	[S_USER_LEAGUE_SET] = "UPDATE users SET league = ?2 WHERE name_key = ?1",
+	[S_LEAGUE_LINK] = "INSERT INTO league_events (league, n, tourney_id) VALUES (?1, ?2, ?3)",
+	[S_LEAGUE_EVENTS] = "SELECT " TOURNEY_COLS ", e.n FROM tourneys JOIN league_events e ON"
+			    " e.tourney_id = tourneys.id WHERE e.league = ?1 ORDER BY e.n",
 	[S_SETTING_GET] = "SELECT value FROM settings WHERE key = ?1",
 	[S_SETTING_PUT] = "INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)",
 	[S_SETTING_DROP] = "DELETE FROM settings WHERE key = ?1",
@@ -2157,6 +2174,99 @@ out:
 	return size;
 }
 
+static int
+sq_user_league(store_t *s, const char *name, int *yes)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_USER_LEAGUE);
+	int rc;
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*yes = sqlite3_column_int(q, 0) != 0;
+	else if (rc != SQLITE_DONE)
+		set_msg(s, "get league");
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+}
+
+static int
+sq_user_league_set(store_t *s, const char *name, int yes)
+{
+	char key[AUTH_NAME_MAX + 1];
+	sqlite3_stmt *q = stmt(s, S_USER_LEAGUE_SET);
+
+	if (q == NULL)
+		return -1;
+	auth_name_key(name, key);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 2, yes != 0);
+	int rc = done(s, q, "set league");
+	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+league_link(store_t *s, const char *league, int n, int64_t tourney)
+{
+	sqlite3_stmt *q = stmt(s, S_LEAGUE_LINK);
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, league, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 2, n);
+	sqlite3_bind_int64(q, 3, tourney);
+	return done(s, q, "league link");
+}
+
+static int
+sq_league_event(
+    store_t *s, const char *league, int n, store_tourney_t *t, const store_tplayer_t *p, int np)
+{
+	int nested = !sqlite3_get_autocommit(sq(s)->db);
+
+	if ((nested ? exec(s, "SAVEPOINT league", "savepoint") : sq_begin(s)) != 0)
+		return -1;
+	int rc = sq_tourney_new(s, t);
+	if (rc == 0)
+		rc = league_link(s, league, n, t->id);
+	for (int i = 0; rc == 0 && i < np; i++)
+		rc = sq_tplayer_put(s, t->id, &p[i]);
+	if (rc == 0 && (rc = nested ? exec(s, "RELEASE league", "release") : sq_commit(s)) == 0)
+		return 0;
+	if (nested)
+		sqlite3_exec(sq(s)->db, "ROLLBACK TO league; RELEASE league", NULL, NULL, NULL);
+	else
+		sq_rollback(s);
+	t->id = 0;
+	return rc;
+}
+
+static int
+sq_league_events(store_t *s, const char *league,
+    void (*fn)(void *arg, int n, const store_tourney_t *t), void *arg)
+{
+	sqlite3_stmt *q = stmt(s, S_LEAGUE_EVENTS);
+	int rc, k = 0;
+
+	if (q == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, league, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		store_tourney_t t;
+		read_tourney(q, &t);
+		fn(arg, sqlite3_column_int(q, 18), &t);
+		k++;
+	}
+	if (rc != SQLITE_DONE)
+		set_msg(s, "list league events");
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? k : -1;
+}
+
 const struct store_ops store_sqlite_ops = {
 	.open = sq_open,
 	.close = sq_close,
@@ -2229,6 +2339,10 @@ const struct store_ops store_sqlite_ops = {
 	.tgame_room = sq_tgame_room,
 	.tgames = sq_tgames,
 	.tgame_linked = sq_tgame_linked,
+	.user_league = sq_user_league,
+	.user_league_set = sq_user_league_set,
+	.league_event = sq_league_event,
+	.league_events = sq_league_events,
 	.setting_get = sq_setting_get,
 	.setting_put = sq_setting_put,
 };

@@ -810,7 +810,11 @@ seat_of(struct tourney *t, int p, struct session **bot)
 	if (t->pl[p].row.bot_level > 0) {
 		if (!srv->botplay)
 			return NULL;
-		*bot = botplay_new_player(srv->botplay, t->pl[p].row.bot_level);
+		/* a hosted engine's seat by its name (bot-<engine>): its pick may
+		 * differ after a restart with other engine lines */
+		*bot = t->pl[p].row.bot_level >= BOTPLAY_ENGINE
+		    ? botplay_restored(srv->botplay, t->pl[p].row.name)
+		    : botplay_new_player(srv->botplay, t->pl[p].row.bot_level);
 		return *bot;
 	}
 	struct session *s = person_here(t, p);
@@ -2074,7 +2078,19 @@ struct made {
 	struct create k;
 	tourneys_made_fn done;
 	void *arg;
+	/* a league's event (tourneys_league): its number and players */
+	char league[32];
+	int league_n;
+	store_tplayer_t *pl;
+	int npl;
 };
+
+static void
+league_run(store_t *st, void *arg)
+{
+	struct made *md = arg;
+	md->k.rc = store_league_event(st, md->league, md->league_n, &md->k.row, md->pl, md->npl);
+}
 
 static void
 made_back(void *arg, int cancelled)
@@ -2086,12 +2102,16 @@ made_back(void *arg, int cancelled)
 		struct tourney *t = created(ts, &md->k.row);
 		if (t)
 			id = t->row.id;
+		for (int i = 0; t && i < md->npl; i++)
+			add_player(t, &md->pl[i]); /* stored with it */
 	}
 	if (md->done)
 		md->done(md->arg, id,
-		    id              ? NULL
-			: cancelled ? "the server is stopping"
-				    : "the tournament could not be stored");
+		    id                             ? NULL
+			: cancelled                ? "the server is stopping"
+			: md->k.rc == STORE_EXISTS ? "it was made already (by another node)"
+						   : "the tournament could not be stored");
+	free(md->pl);
 	free(md);
 }
 
@@ -2113,6 +2133,57 @@ tourneys_create(
 	md->done = done;
 	md->arg = arg;
 	if (archive_call(ts->srv, create_run, made_back, md) != 0) {
+		free(md);
+		*why = "the database is busy; try again in a moment";
+		return ERR_SERVER_BUSY;
+	}
+	return 0;
+}
+
+int
+tourneys_league(struct tourneys *ts, const proto_msg_t *m, const char *league, int n,
+    const char *const *players, int np, tourneys_made_fn done, void *arg, const char **why)
+{
+	struct made *md = calloc(1, sizeof *md);
+	store_tplayer_t *pl = calloc((size_t)(np ? np : 1), sizeof *pl);
+	if (!md || !pl) {
+		free(md);
+		free(pl);
+		*why = "out of memory";
+		return ERR_INTERNAL;
+	}
+	int rc = new_row(ts, m, "", 1, &md->k.row, why);
+	if (rc) {
+		free(md);
+		free(pl);
+		return rc;
+	}
+	for (int i = 0; i < np; i++) {
+		const char *name = players[i];
+		int level;
+		char tail;
+		snprintf(pl[i].name, sizeof pl[i].name, "%s", name);
+		pl[i].seq = i + 1;
+		if (!strncmp(name, "bot-", 4)) { /* a hosted engine: above every level */
+			pl[i].bot_level = BOTPLAY_ENGINE;
+			pl[i].rating = BOT_RATING0 + 100 * 11;
+		} else if (sscanf(name, "bot%d%c", &level, &tail) == 1 && level >= 1 &&
+		    level <= 10) {
+			pl[i].bot_level = level;
+			pl[i].rating = BOT_RATING0 + 100 * level;
+		} else { /* a bot account */
+			pl[i].rating = 1500;
+		}
+	}
+	md->k.ts = ts;
+	md->done = done;
+	md->arg = arg;
+	md->league_n = n;
+	md->pl = pl;
+	md->npl = np;
+	snprintf(md->league, sizeof md->league, "%s", league);
+	if (archive_call(ts->srv, league_run, made_back, md) != 0) {
+		free(pl);
 		free(md);
 		*why = "the database is busy; try again in a moment";
 		return ERR_SERVER_BUSY;

@@ -65,6 +65,14 @@ int tourneys_request(struct tourneys *t, struct conn *c, const proto_msg_t *m, c
 typedef void (*tourneys_made_fn)(void *arg, int64_t id, const char *why);
 int tourneys_create(
     struct tourneys *t, const proto_msg_t *m, tourneys_made_fn done, void *arg, const char **why);
+/* League league's event n (league.h): m a TCREATE as tourneys_create's,
+ * its players the names players[0..np) (a level's botN, a hosted engine's
+ * bot-<name>, a bot account's name), stored with it and its number in one
+ * transaction (store_league_event): done(arg, 0, why) also when the league
+ * has its event n already (another node made it). As tourneys_create
+ * otherwise. */
+int tourneys_league(struct tourneys *t, const proto_msg_t *m, const char *league, int n,
+    const char *const *players, int np, tourneys_made_fn done, void *arg, const char **why);
 /* fn(arg, m) with each event's = TOURNEY line, as TLIST gives them. */
 void tourneys_each(struct tourneys *t, void (*fn)(void *arg, const proto_msg_t *m), void *arg);
 /* An admin's cancel: 0, or ERR_NO_TOURNEY, ERR_TOURNEY_CLOSED with *why. */

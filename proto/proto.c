@@ -96,6 +96,8 @@ static const struct form forms[PM_COUNT] = {
 	[PR_TBOT] = { PK_REQ, "TBOT", NULL, "il" },
 	[PR_TCANCEL] = { PK_REQ, "TCANCEL", NULL, "i" },
 	[PR_BOTUPGRADE] = { PK_REQ, "BOTUPGRADE", NULL, "k" },
+	[PR_LEAGUES] = { PK_REQ, "LEAGUES", NULL, "" },
+	[PR_LEAGUE] = { PK_REQ, "LEAGUE", NULL, "a" },
 	[PR_QUIT] = { PK_REQ, "QUIT", NULL, "" },
 
 	[PO_HELLO] = { PK_OK, "HELLO", NULL, "v" },
@@ -133,6 +135,8 @@ static const struct form forms[PM_COUNT] = {
 	[PO_TOPBOTS] = { PK_OK, "TOPBOTS", NULL, "nN" },
 	[PO_SET] = { PK_OK, "SET", NULL, "ab" },
 	[PO_SETTINGS] = { PK_OK, "SETTINGS", NULL, "n" },
+	[PO_LEAGUES] = { PK_OK, "LEAGUES", NULL, "n" },
+	[PO_LEAGUE] = { PK_OK, "LEAGUE", NULL, "an" },
 	[PO_KICK] = { PK_OK, "KICK", NULL, "u" },
 	[PO_BAN] = { PK_OK, "BAN", NULL, "a" },
 	[PO_UNBAN] = { PK_OK, "UNBAN", NULL, "a" },
@@ -201,6 +205,10 @@ static const struct form forms[PM_COUNT] = {
 	[PD_SET] = { PK_DATA, "SET", NULL, "ab" },
 	/* room, black, its kind, white, its kind */
 	[PD_KINDS] = { PK_DATA, "KINDS", NULL, "ru/w`" },
+	/* name, rule, size, time, players, games, tourney or -, next or - */
+	[PD_LEAGUE] = { PK_DATA, "LEAGUE", NULL, "aRSTnN'," },
+	/* name, rank, player, elo, minus, plus, games, points, draws */
+	[PD_LRATING] = { PK_DATA, "LRATING", NULL, "a:u\"46_#t" },
 
 	[PE_SERVER] = { PK_EVENT, "SERVER", NULL, "abv*" },
 	[PE_START] = { PK_EVENT, "START", NULL, "rquwRSTPQxy" },
@@ -399,6 +407,9 @@ static const struct field fields[] = {
 	F('4', FT_INT, CS_NONE, after, 0, 9999, NULL, "rating"),
 	F('5', FT_INT, CS_NONE, before2, 0, 9999, NULL, "rating"),
 	F('6', FT_INT, CS_NONE, after2, 0, 9999, NULL, "rating"),
+	F('"', FT_INT, CS_NONE, elo, -100000, 100000, NULL, "elo"),
+	F('\'', FT_CLOCK, CS_NONE, ident, -1, INT32_MAX, NULL, "id or -"),
+	F(',', FT_CLOCK, CS_NONE, when, -1, 1LL << 40, NULL, "time or -"),
 	F('*', FT_TEXT, CS_NONE, text, 0, PROTO_TEXT_MAX, NULL, "text"),
 };
 
@@ -466,6 +477,7 @@ static const struct {
 	{ ERR_NO_TOURNEY, "no-tourney" },
 	{ ERR_TOURNEY_CLOSED, "tourney-closed" },
 	{ ERR_NOT_ELIGIBLE, "not-eligible" },
+	{ ERR_NO_LEAGUE, "no-league" },
 	{ ERR_INTERNAL, "internal" },
 	{ ERR_UNAVAILABLE, "not-available" },
 	{ ERR_SHUTDOWN, "shutting-down" },
@@ -953,7 +965,7 @@ field_format(const struct field *f, proto_kind_t kind, const proto_msg_t *m, str
 					   : *(const int64_t *)(const void *)base;
 		if (v < f->lo || v > f->hi)
 			o->err = 1;
-		else if (v == -1)
+		else if (v == -1 && f->type == FT_CLOCK)
 			put(o, "-");
 		else
 			putf(o, "%lld", (long long)v);

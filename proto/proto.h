@@ -124,6 +124,8 @@ typedef enum {
 	PR_TOPBOTS,    /* the bot accounts' leaderboard (`botaccounts`) */
 	PR_SET,        /* a player's setting: SET bot-challenges yes|no (`botaccounts`) */
 	PR_SETTINGS,   /* the player's settings, = SET lines */
+	PR_LEAGUES,    /* the engine leagues (`league`) */
+	PR_LEAGUE,     /* a league's table */
 	PR_QUIT,
 	/* OK replies */
 	PO_HELLO,
@@ -191,6 +193,8 @@ typedef enum {
 	PO_TOPBOTS,
 	PO_SET,
 	PO_SETTINGS,
+	PO_LEAGUES,
+	PO_LEAGUE,
 	PO_QUIT,
 	/* error reply */
 	PX_ERR,
@@ -221,6 +225,8 @@ typedef enum {
 	PD_BOT,     /* the next = USER (or = STAT) lines are a bot's (`botaccounts`) */
 	PD_SET,     /* a setting and its value (SETTINGS) */
 	PD_KINDS,   /* whether each player is a person or a bot, in a snapshot */
+	PD_LEAGUE,  /* an engine league (`league`) */
+	PD_LRATING, /* a player of a league's table, best first */
 	/* events */
 	PE_SERVER,
 	PE_START,
@@ -409,6 +415,7 @@ typedef enum {
 	ERR_NO_TOURNEY = 457,     /* no tournament of that id */
 	ERR_TOURNEY_CLOSED = 458, /* not now: started, over, full, or not yet running */
 	ERR_NOT_ELIGIBLE = 459,   /* that tournament is not open to you (a guest, a bot, ...) */
+	ERR_NO_LEAGUE = 460,      /* no engine league of that name */
 	ERR_INTERNAL = 500,
 	ERR_UNAVAILABLE = 501, /* not available on this server yet */
 	ERR_SHUTDOWN = 502,    /* server shutting down */
@@ -499,6 +506,7 @@ typedef struct proto_msg {
 	int64_t when;                           /* unix seconds */
 	proto_rating_t ratings[2];              /* RATINGS: black's, white's */
 	int64_t before, after, before2, after2; /* RATED: black's, white's */
+	int64_t elo; /* = LRATING: a league's rating, its players' mean 0 */
 	char text[PROTO_TEXT_MAX + 1];
 } proto_msg_t;
 

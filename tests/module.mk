@@ -489,6 +489,12 @@ $(O)/tests/unit/test_elo: $(O)/tests/unit/test_elo.o $(TOURNEY_LIB)
 
 TESTS += $(O)/tests/unit/test_elo
 
+# A league's table (tourney/ltable.h, issue 49): Elo, bars, points, draws.
+$(O)/tests/unit/test_ltable: $(O)/tests/unit/test_ltable.o $(TOURNEY_LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+TESTS += $(O)/tests/unit/test_ltable
+
 # gomoku-bot's brain driver (bot/brain.h, issue 49): games of real brains
 # (pbrain-gomoku, the sparring s002 of ../shared) through it, and the
 # failures with tests/bot/fixture_brain, a brain that misbehaves on purpose.

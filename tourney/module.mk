@@ -4,7 +4,7 @@
 # of tourney.h. It links nothing; the
 # daemon links it.
 TOURNEY_SRCS := tourney/swiss.c tourney/roundrobin.c tourney/arena.c tourney/standings.c \
-    tourney/elo.c
+    tourney/elo.c tourney/ltable.c
 TOURNEY_LIB := $(O)/libtourney.a
 
 $(TOURNEY_LIB): $(TOURNEY_SRCS:%.c=$(O)/%.o)

@@ -21,7 +21,7 @@
 # failure. A missing PostgreSQL is a
 # failure, never a skip. With a TEST_FILTER that does not name this script
 # (tests/run.sh: e.g. "cluster"), only the programs it matches run.
-# runs: test_store test_pgdown test_persist test_accounts test_ratings test_remember test_gomokud test_spec test_away test_openings test_botbusy test_reviews test_puzzles test_botaccounts test_cluster test_cluster_lobby cluster:test_lease cluster:test_batch cluster:test_cluster_tourney cluster:test_cluster_review cluster:test_persist cluster:test_accounts cluster:test_ratings cluster:test_remember cluster:test_gomokud cluster:test_spec cluster:test_away cluster:test_openings
+# runs: test_store test_pgdown test_persist test_accounts test_ratings test_remember test_gomokud test_spec test_away test_openings test_botbusy test_reviews test_puzzles test_botaccounts test_league test_cluster test_cluster_lobby cluster:test_lease cluster:test_batch cluster:test_cluster_tourney cluster:test_cluster_review cluster:test_persist cluster:test_accounts cluster:test_ratings cluster:test_remember cluster:test_gomokud cluster:test_spec cluster:test_away cluster:test_openings
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
@@ -46,7 +46,7 @@ case "$O" in
 	$O/tests/daemon/test_ratings $O/tests/daemon/test_remember $O/tests/daemon/test_gomokud
 	$O/tests/daemon/test_spec $O/tests/daemon/test_away $O/tests/daemon/test_openings
 	$O/tests/daemon/test_botbusy $O/tests/daemon/test_reviews $O/tests/daemon/test_puzzles
-	$O/tests/daemon/test_botaccounts" ;;
+	$O/tests/daemon/test_botaccounts $O/tests/daemon/test_league" ;;
 esac
 # three nodes on one Redis and one database, in the builds whose pass runs
 # the cluster's tests (tests/module.mk's CLUSTER_PASS: the plain gcc build,

@@ -1203,8 +1203,9 @@ test_migration_to_11(void **state)
 	char path[256];
 	snprintf(path, sizeof path, "%s", store_path(s));
 	store_close(s);
-	/* steps 12 and 13 undone too: the steps after 10 run again */
+	/* steps 12 to 14 undone too: the steps after 10 run again */
 	static const char *const undo =
+	    "DROP TABLE league_events; ALTER TABLE users DROP COLUMN league;"
 	    "ALTER TABLE users DROP COLUMN no_bots; DROP TABLE bot_tokens; ALTER TABLE users DROP "
 	    "COLUMN"
 	    " bot_since; DROP INDEX games_tpair; ALTER TABLE games DROP COLUMN"
@@ -1212,7 +1213,7 @@ test_migration_to_11(void **state)
 	    " tourney_players; DROP TABLE tourneys;";
 	if (pg_url) {
 		PGconn *c = PQconnectdb(path);
-		char sql[400];
+		char sql[600];
 		snprintf(sql, sizeof sql, "%s UPDATE schema_version SET version = 10", undo);
 		PGresult *r = PQexec(c, sql);
 		assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
@@ -1220,7 +1221,7 @@ test_migration_to_11(void **state)
 		PQfinish(c);
 	} else {
 		sqlite3 *db;
-		char sql[400];
+		char sql[600];
 		snprintf(sql, sizeof sql, "%s PRAGMA user_version = 10;", undo);
 		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
@@ -1246,6 +1247,70 @@ test_migration_to_11(void **state)
 	print_message("  a schema 10 database takes step 11 keeping its games\n");
 }
 
+static void
+tplayer_none(void *arg, const store_tplayer_t *p)
+{
+	(void)arg;
+	(void)p;
+}
+
+static void
+count_event(void *arg, int n, const store_tourney_t *t)
+{
+	int64_t *ids = arg;
+	assert_true(n >= 1 && n <= 2);
+	ids[n - 1] = t->id;
+}
+
+/* The league's verbs (issue 49): a bot account's opt-in (a person has
+ * none), an event made with its players and number once (the second of
+ * that number refused, nothing written), the events listed by number. */
+static void
+test_leagues(void **state)
+{
+	(void)state;
+	store_t *s = open_ok("league.db");
+	assert_int_equal(store_user_create(s, "Rapfi", "scrypt$r", 5), 0);
+	assert_int_equal(store_user_create(s, "Alice", "scrypt$a", 5), 0);
+	int yes = -1;
+	assert_int_equal(store_user_league(s, "rapfi", &yes), STORE_NOT_FOUND); /* a person */
+	assert_int_equal(store_bot_token_put(s, "t1", "rapfi", 100, 200), 0);
+	assert_int_equal(store_bot_upgrade(s, "t1", "rapfi", 150), 0);
+	assert_int_equal(store_user_league(s, "RAPFI", &yes), 0);
+	assert_int_equal(yes, 0);
+	assert_int_equal(store_user_league_set(s, "rapfi", 1), 0);
+	assert_int_equal(store_user_league(s, "rapfi", &yes), 0);
+	assert_int_equal(yes, 1);
+	assert_int_equal(store_user_league_set(s, "nobody", 1), STORE_NOT_FOUND);
+
+	store_tplayer_t pl[3];
+	memset(pl, 0, sizeof pl);
+	snprintf(pl[0].name, sizeof pl[0].name, "bot3");
+	pl[0].bot_level = 3;
+	snprintf(pl[1].name, sizeof pl[1].name, "bot-ours");
+	pl[1].bot_level = 100;
+	snprintf(pl[2].name, sizeof pl[2].name, "Rapfi");
+	for (int i = 0; i < 3; i++)
+		pl[i].seq = i + 1;
+	store_tourney_t t = sample_tourney(TKIND_ROBIN, TSTATE_SOON, 0), u = t;
+	assert_int_equal(store_league_event(s, "main", 1, &t, pl, 3), 0);
+	assert_true(t.id > 0);
+	assert_int_equal(store_league_event(s, "main", 1, &u, pl, 2), STORE_EXISTS);
+	assert_true(u.id == 0);
+	int64_t ids[2] = { 0, 0 };
+	assert_int_equal(store_league_events(s, "main", count_event, ids), 1);
+	assert_true(ids[0] == t.id);
+	assert_int_equal(store_tplayers(s, t.id, tplayer_none, NULL), 3);
+	u = sample_tourney(TKIND_ROBIN, TSTATE_SOON, 0);
+	assert_int_equal(store_league_event(s, "main", 2, &u, pl, 1), 0);
+	assert_int_equal(store_league_event(s, "other", 1, &u, pl, 1), 0);
+	assert_int_equal(store_league_events(s, "main", count_event, ids), 2);
+	assert_true(ids[0] == t.id && ids[1] > t.id);
+	assert_int_equal(store_league_events(s, "nosuch", count_event, ids), 0);
+	store_close(s);
+	print_message("  leagues: a bot's opt-in, an event made once a number, listed by number\n");
+}
+
 /* Step 12 (issue 49) on a schema 11 database: its accounts stay, each a
  * person, and bot tokens work from then on. */
 static void
@@ -1258,11 +1323,12 @@ test_migration_to_12(void **state)
 	snprintf(path, sizeof path, "%s", store_path(s));
 	store_close(s);
 	static const char *const undo =
+	    "DROP TABLE league_events; ALTER TABLE users DROP COLUMN league;"
 	    "ALTER TABLE users DROP COLUMN no_bots;"
 	    "DROP TABLE bot_tokens; ALTER TABLE users DROP COLUMN bot_since;";
 	if (pg_url) {
 		PGconn *c = PQconnectdb(path);
-		char sql[300];
+		char sql[600];
 		snprintf(sql, sizeof sql, "%s UPDATE schema_version SET version = 11", undo);
 		PGresult *r = PQexec(c, sql);
 		assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
@@ -1270,7 +1336,7 @@ test_migration_to_12(void **state)
 		PQfinish(c);
 	} else {
 		sqlite3 *db;
-		char sql[300];
+		char sql[600];
 		snprintf(sql, sizeof sql, "%s PRAGMA user_version = 11;", undo);
 		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
@@ -1294,9 +1360,13 @@ test_migration_to_12(void **state)
 	assert_int_equal(no, 1);
 	assert_int_equal(store_user_nobots_set(s, "nobody", 1), STORE_NOT_FOUND);
 	assert_int_equal(store_user_nobots(s, "nobody", &no), STORE_NOT_FOUND);
+	/* step 14: a bot account is out of the league until it says yes */
+	int yes = -1;
+	assert_int_equal(store_user_league(s, "zed", &yes), 0);
+	assert_int_equal(yes, 0);
 	store_close(s);
-	print_message("  a schema 11 database takes steps 12 and 13: its accounts persons who take "
-		      "bots' challenges, bot tokens work\n");
+	print_message("  a schema 11 database takes steps 12 to 14: its accounts persons who take "
+		      "bots' challenges, bot tokens work, bots out of the league\n");
 }
 
 struct botlist {
@@ -1603,6 +1673,7 @@ main(void)
 			cmocka_unit_test(test_tround_race),
 			cmocka_unit_test(test_migration_to_11),
 			cmocka_unit_test(test_migration_to_12),
+			cmocka_unit_test(test_leagues),
 			cmocka_unit_test(test_bot_accounts),
 			cmocka_unit_test(test_top_bots),
 			cmocka_unit_test(test_pg_migrations_and_outage),
@@ -1627,6 +1698,7 @@ main(void)
 		cmocka_unit_test(test_tround_race),
 		cmocka_unit_test(test_migration_to_11),
 		cmocka_unit_test(test_migration_to_12),
+		cmocka_unit_test(test_leagues),
 		cmocka_unit_test(test_bot_accounts),
 		cmocka_unit_test(test_top_bots),
 		cmocka_unit_test(test_backup),
