@@ -28,6 +28,7 @@ defaults(bot_conf_t *c)
 	c->inc_max = PROTO_TC_INC_MAX;
 	c->rated = c->casual = 1;
 	c->max_games = 1;
+	c->league = -1;
 }
 
 /* A whole decimal number in [lo, hi]: 0, or -1. */
@@ -257,6 +258,8 @@ apply(bot_conf_t *c, const char *key, char *val)
 		c->max_games = (int)v;
 		return NULL;
 	}
+	if (!strcmp(key, "league"))
+		return yesno(val, &c->league) ? "want yes or no" : NULL;
 	return "unknown key";
 }
 

@@ -40,6 +40,7 @@ typedef struct {
 	char allow[CONF_NAMES_MAX][PROTO_NAME_MAX + 1]; /* only these, when any */
 	char block[CONF_NAMES_MAX][PROTO_NAME_MAX + 1]; /* never these */
 	int max_games;                                  /* games at once, 1 to CONF_GAMES_MAX */
+	int league; /* league yes|no: SET league at each sign-in; -1 (unsaid): nothing */
 } bot_conf_t;
 
 /* Reads path into c (defaults first). 0, or -1 with err ("file:line: why"). */

@@ -99,6 +99,7 @@ struct bot {
 	int verbose, stopping, away_cap, backoff_s, resume_tried;
 	int botacct_cap; /* the server lists botaccounts (PROTOCOL.md 5.22) */
 	int is_bot;      /* its STATS of itself began = BOT, or BOTUPGRADE said OK */
+	int league_cap; /* the server runs engine leagues (`league`) */
 	char token[PROTO_TOKEN_MAX + 1];
 	char me[PROTO_NAME_MAX + 1];
 	game_t games[GAMES_MAX];
@@ -809,6 +810,13 @@ ready(bot_t *bot, const char *how)
 	token_save(bot);
 	logf_("%s as %s (%d game%s to take up)", how, bot->me, games_now(bot),
 	    games_now(bot) == 1 ? "" : "s");
+	if (bot->conf->league >= 0 && bot->league_cap) { /* the engine leagues: in or out */
+		proto_msg_t m;
+		proto_init(&m, PR_SET, "lg"); /* an ERR only logged */
+		snprintf(m.word, sizeof m.word, "league");
+		snprintf(m.word2, sizeof m.word2, "%s", bot->conf->league ? "yes" : "no");
+		send_msg(bot, &m);
+	}
 	/* every game, seated or known: its snapshot says where it stands */
 	for (int i = 0; i < GAMES_MAX; i++) {
 		game_t *g = &bot->games[i];
@@ -973,6 +981,7 @@ on_line(void *arg, const char *line, size_t len)
 	case PE_SERVER: {
 		bot->away_cap = strstr(m.text, "away") != NULL;
 		bot->botacct_cap = strstr(m.text, "botaccounts") != NULL;
+		bot->league_cap = strstr(m.text, " league") != NULL;
 		proto_msg_t h;
 		proto_init(&h, PR_HELLO, NULL);
 		h.version = PROTO_VERSION;

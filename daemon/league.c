@@ -239,8 +239,10 @@ read_back(void *arg, int cancelled)
 		if (is_done(L->done, L->ndone, e->row.id))
 			continue;
 		int over = e->row.state >= TS_OVER;
-		if (over && grow((void **)&L->done, &L->donecap, L->ndone + 1, sizeof *L->done) == 0 &&
-		    grow((void **)&L->kept, &L->keptcap, L->nkept + e->np + 1, sizeof *L->kept) == 0) {
+		if (over &&
+		    grow((void **)&L->done, &L->donecap, L->ndone + 1, sizeof *L->done) == 0 &&
+		    grow((void **)&L->kept, &L->keptcap, L->nkept + e->np + 1, sizeof *L->kept) ==
+			0) {
 			L->done[L->ndone++] = e->row.id;
 			memcpy(&L->kept[L->nkept], e->p, (size_t)e->np * sizeof *e->p);
 			L->nkept += e->np;
@@ -362,8 +364,8 @@ players_of(struct league *L, char (*names)[STORE_NAME_MAX + 1])
 		if (in)
 			continue;
 		if (n >= TOURNEY_ROBIN_MAX_PLAYERS) {
-			log_info(&srv->log, "league %s: %s left out: %d players already", L->cf.name,
-			    s->name, TOURNEY_ROBIN_MAX_PLAYERS);
+			log_info(&srv->log, "league %s: %s left out: %d players already",
+			    L->cf.name, s->name, TOURNEY_ROBIN_MAX_PLAYERS);
 			continue;
 		}
 		snprintf(names[n++], sizeof names[0], "%s", s->name);
@@ -442,9 +444,7 @@ league_line(const struct league *L, proto_msg_t *m)
 	m->count = L->nrows;
 	m->count2 = L->games;
 	m->ident = L->last_n ? L->last.id : -1;
-	m->when = !open_event(L)            ? next_start(L)
-	    : L->last.state == TS_SOON      ? L->last.starts
-					    : -1;
+	m->when = !open_event(L) ? next_start(L) : L->last.state == TS_SOON ? L->last.starts : -1;
 }
 
 int

@@ -60,6 +60,7 @@ test_defaults(void **state)
 	assert_int_equal(c.brain_failures, 3);
 	assert_int_equal(c.turn_ms, 5000);
 	assert_int_equal(c.max_games, 1);
+	assert_int_equal(c.league, -1); /* unsaid: the server's setting as it is */
 	assert_int_equal(c.brain_swap2, 0);
 	assert_int_equal(c.brain_sandbox, 1);
 	assert_int_equal(c.insecure, 0);
@@ -97,7 +98,8 @@ test_every_key(void **state)
 	    "rated casual\n"
 	    "allow alice,Bob\n"
 	    "block mallory\n"
-	    "max-games 4\n",
+	    "max-games 4\n"
+	    "league yes\n",
 	    base, 0);
 	assert_int_equal(load(text, &c, err, sizeof err), 0);
 	assert_string_equal(c.host, "::1");
@@ -124,6 +126,7 @@ test_every_key(void **state)
 	assert_string_equal(c.allow[1], "Bob");
 	assert_int_equal(c.nblock, 1);
 	assert_int_equal(c.max_games, 4);
+	assert_int_equal(c.league, 1);
 }
 
 static void
@@ -154,6 +157,7 @@ test_bad(void **state)
 		{ "max-games\n", ":5: max-games: no value" },
 		{ "bot-token 0123456789abcdef\n", ":5: bot-token: want the 32" },
 		{ "bot-token 0123456789ABCDEF0123456789ABCDEF\n", ":5: bot-token: want the 32" },
+		{ "league maybe\n", ":5: league: want yes or no" },
 	};
 	static bot_conf_t c;
 	char err[256], text[1024];

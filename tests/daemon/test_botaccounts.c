@@ -689,7 +689,7 @@ test_gomoku_bot(void)
 	fprintf(f,
 	    "server 127.0.0.1:%d\nca %s/state/cert.pem\nname robo\npassword robo-pass-1\n"
 	    "state-file %s/bot.token\nbrain %s\nbrain-memory %d\nturn-ms 300\n"
-	    "rules freestyle\nsizes 15\nmax-games 2\n",
+	    "rules freestyle\nsizes 15\nmax-games 2\nleague yes\n",
 	    d.port, dir, dir, PBRAIN, BRAIN_MEMORY);
 	fclose(f);
 	pid_t pid = fork();
@@ -709,6 +709,16 @@ test_gomoku_bot(void)
 		who_of(carol, "robo", &lines, &marked);
 	}
 	CHECK(lines == 1 && marked, "gomoku-bot online as a bot: %d, %d", lines, marked);
+	/* its config's league yes, said at its sign-in (PROTOCOL.md 5.23) */
+	static char blog[1 << 16];
+	int said = 0;
+	for (int i = 0; i < 50 && !said; i++) {
+		slurp(logp, blog, sizeof blog);
+		said = strstr(blog, "< OK #lg SET league yes") != NULL;
+		if (!said)
+			usleep(100 * 1000);
+	}
+	CHECK(said, "gomoku-bot's league yes: no OK SET league yes in its log");
 	/* two people challenge it as white: the bot opens both games */
 	struct tc *p[2] = { alice, bob };
 	char rooms[2][24] = { "", "" };

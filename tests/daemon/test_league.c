@@ -185,14 +185,16 @@ test_first_event(void)
 		char name[32], player[32];
 		int rank, elo, minus, plus, games, points, draws;
 		printf("# %s\n", table[i]);
-		REQUIRE(sscanf(table[i], "= LRATING %31s %d %31s %d %d %d %d %d %d", name, &rank, player,
-			    &elo, &minus, &plus, &games, &points, &draws) == 9,
+		REQUIRE(sscanf(table[i], "= LRATING %31s %d %31s %d %d %d %d %d %d", name, &rank,
+			    player, &elo, &minus, &plus, &games, &points, &draws) == 9,
 		    "%s", table[i]);
 		CHECK(rank == i + 1 && !strcmp(name, "main"), "%s", table[i]);
 		CHECK(games == 2 && minus > 0 && plus > 0, "%s", table[i]);
-		CHECK(elo <= prev_elo && points <= prev_pts && (points == prev_pts || elo < prev_elo),
+		CHECK(
+		    elo <= prev_elo && points <= prev_pts && (points == prev_pts || elo < prev_elo),
 		    "the Elo against the points: %s", table[i]);
-		bots += !strcmp(player, "bot1") + !strcmp(player, "bot2") + !strcmp(player, "bot-ours");
+		bots += !strcmp(player, "bot1") + !strcmp(player, "bot2") +
+		    !strcmp(player, "bot-ours");
 		sum += points;
 		prev_elo = elo;
 		prev_pts = points;
@@ -273,8 +275,8 @@ test_restart(void)
 
 	int duo = 0;
 	for (long long until = tc_now_ms() + 30000; tc_now_ms() < until && !duo;) {
-		if (league_of(rapfi, "duo", line, sizeof line) == 0 && parse_league(line, &g) == 0 &&
-		    strcmp(g.tour, "-") != 0)
+		if (league_of(rapfi, "duo", line, sizeof line) == 0 &&
+		    parse_league(line, &g) == 0 && strcmp(g.tour, "-") != 0)
 			duo = atoi(g.tour);
 		else
 			usleep(300 * 1000);

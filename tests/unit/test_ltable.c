@@ -50,7 +50,7 @@ test_three(void **state)
 			assert_int_equal(rows[i].draws, 1);
 		}
 	}
-	assert_int_equal(sum, 6);      /* three games, two halves each */
+	assert_int_equal(sum, 6);           /* three games, two halves each */
 	assert_true(elo >= -2 && elo <= 2); /* centred (rounding aside) */
 	assert_true(rows[0].elo > rows[1].elo && rows[0].elo > rows[2].elo);
 }
