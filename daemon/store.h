@@ -334,7 +334,7 @@ typedef struct {
 	char name[STORE_NAME_MAX + 1];
 	int seq;       /* the order of joining, from 1 (kept when a player leaves) */
 	int rating;    /* when joining; pairing numbers follow it, then seq */
-	int bot_level; /* 1..10 a server bot, 0 a person */
+	int bot_level; /* 1..10 a server bot, 100 a hosted engine (bot-<name>), 0 a person */
 	int withdrawn; /* 1: paired no more (after the start; before it a leaver is dropped) */
 } store_tplayer_t;
 typedef struct {

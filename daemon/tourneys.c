@@ -2396,9 +2396,16 @@ tbot(struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tourney *
 		return rc;
 	store_tplayer_t row;
 	memset(&row, 0, sizeof row);
-	snprintf(row.name, sizeof row.name, "bot%d", (int)m->level);
+	if (m->engine[0] && botplay_engine(ts->srv->botplay, m->engine) < 0) {
+		*why = "no hosted engine of that name (the greeting's engines=)";
+		return ERR_ARGUMENT;
+	}
+	if (m->engine[0])
+		snprintf(row.name, sizeof row.name, "bot-%s", m->engine);
+	else
+		snprintf(row.name, sizeof row.name, "bot%d", (int)m->level);
 	if (player_of(t, row.name) >= 0) {
-		*why = "that level plays in it already";
+		*why = "that bot plays in it already";
 		return ERR_TOURNEY_CLOSED;
 	}
 	int cap = t->row.kind == TK_ROBIN ? TOURNEY_ROBIN_MAX_PLAYERS
@@ -2408,8 +2415,9 @@ tbot(struct tourneys *ts, struct conn *c, const proto_msg_t *m, struct tourney *
 		return ERR_TOURNEY_CLOSED;
 	}
 	row.seq = t->npl ? t->pl[t->npl - 1].row.seq + 1 : 1;
-	row.rating = BOT_RATING0 + 100 * (int)m->level;
-	row.bot_level = (int)m->level;
+	/* a hosted engine above every level; its seat found by its name */
+	row.rating = BOT_RATING0 + 100 * (m->engine[0] ? 11 : (int)m->level);
+	row.bot_level = m->engine[0] ? BOTPLAY_ENGINE : (int)m->level;
 	return join_store(ts, c, m, t, &row, 0, PO_TBOT, why);
 }
 

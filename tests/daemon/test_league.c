@@ -309,6 +309,19 @@ test_restart(void)
 	}
 	CHECK(mains == 1, "main's events: %d", mains);
 	ok("no second event of main was made early");
+
+	char id[16] = "";
+	tc_send(rapfi, "TCREATE robin freestyle 15 30+0 none casual bots 600 1 Engines");
+	const char *l = tc_expect(rapfi, "OK TCREATE ", LINE_MS);
+	REQUIRE(l && sscanf(l, "OK TCREATE %15s", id) == 1, "TCREATE: %s", l ? l : "-");
+	snprintf(line, sizeof line, "TBOT %s ours", id);
+	char want[64];
+	snprintf(want, sizeof want, "OK TBOT %s bot-ours", id);
+	CHECK(says(rapfi, line, want), "TBOT of a hosted engine");
+	CHECK(says(rapfi, line, "ERR 458 "), "TBOT of it again");
+	snprintf(line, sizeof line, "TBOT %s nosuch", id);
+	CHECK(says(rapfi, line, "ERR 402 "), "TBOT of no engine");
+	ok("TBOT <id> <engine>: a hosted engine's seat bot-ours; again 458, no such engine 402");
 	tc_close(rapfi);
 }
 
