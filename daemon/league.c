@@ -244,18 +244,20 @@ read_back(void *arg, int cancelled)
 		    grow((void **)&L->kept, &L->keptcap, L->nkept + e->np + 1, sizeof *L->kept) ==
 			0) {
 			L->done[L->ndone++] = e->row.id;
-			memcpy(&L->kept[L->nkept], e->p, (size_t)e->np * sizeof *e->p);
+			if (e->np) /* an event cancelled unplayed has none */
+				memcpy(&L->kept[L->nkept], e->p, (size_t)e->np * sizeof *e->p);
 			L->nkept += e->np;
 			continue;
 		}
 		if (grow((void **)&live, &livecap, nlive + e->np + 1, sizeof *live) != 0)
 			continue;
-		memcpy(&live[nlive], e->p, (size_t)e->np * sizeof *e->p);
+		if (e->np)
+			memcpy(&live[nlive], e->p, (size_t)e->np * sizeof *e->p);
 		nlive += e->np;
 	}
 	for (int k = 0; k < nlive; k++)
 		sig += (int64_t)live[k].result * (k + 1);
-	sig = sig * 1000003 + L->nkept;
+	sig = (sig * 1000003 + L->nkept) * 1009 + nlive; /* a result, or a new round */
 	if (sig != L->sig || (L->nrows == 0 && L->nkept + nlive > 0)) {
 		L->sig = sig;
 		recompute(L, live, nlive);
