@@ -253,7 +253,7 @@ TESTS += $(O)/tests/unit/test_core
 # tests/run.sh names them as not built in its summary, never silently.
 ifneq ($(NOCLUSTER),)
 NOT_BUILT += test_clustermsg test_cluster test_cluster_bots test_cluster_engines test_cluster_lobby test_lease test_batch \
-    test_cluster_tourney test_cluster_review withredis
+    test_cluster_tourney test_cluster_league test_cluster_review withredis
 CLUSTER_PASS :=
 else
 # The messages between cluster nodes (issue 26): parsed and formatted,
@@ -334,6 +334,15 @@ TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_tourney
 $(O)/tests/daemon/test_cluster_tourney: $(O)/tests/daemon/redisrun.o
 
 TEST_HELPERS += $(O)/tests/daemon/test_cluster_tourney
+
+# An engine league on two nodes (issue 49): both try to make its event, the
+# database's key lets one; the same table on both. tests/pg/test_pg.sh.
+$(O)/tests/daemon/test_cluster_league.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
+    -DGOMOKUD_BIN='"$(GOMOKUD)"'
+TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_league
+$(O)/tests/daemon/test_cluster_league: $(O)/tests/daemon/redisrun.o
+
+TEST_HELPERS += $(O)/tests/daemon/test_cluster_league
 
 # Group commit on the store thread (issue 45, item 4): a fenced room's
 # write in a group, PostgreSQL gone mid-group, and a kill -9 before a

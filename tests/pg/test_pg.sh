@@ -21,7 +21,7 @@
 # failure. A missing PostgreSQL is a
 # failure, never a skip. With a TEST_FILTER that does not name this script
 # (tests/run.sh: e.g. "cluster"), only the programs it matches run.
-# runs: test_store test_pgdown test_persist test_accounts test_ratings test_remember test_gomokud test_spec test_away test_openings test_botbusy test_reviews test_puzzles test_botaccounts test_league test_cluster test_cluster_lobby cluster:test_lease cluster:test_batch cluster:test_cluster_tourney cluster:test_cluster_review cluster:test_persist cluster:test_accounts cluster:test_ratings cluster:test_remember cluster:test_gomokud cluster:test_spec cluster:test_away cluster:test_openings
+# runs: test_store test_pgdown test_persist test_accounts test_ratings test_remember test_gomokud test_spec test_away test_openings test_botbusy test_reviews test_puzzles test_botaccounts test_league test_cluster test_cluster_lobby cluster:test_lease cluster:test_batch cluster:test_cluster_tourney cluster:test_cluster_league cluster:test_cluster_review cluster:test_persist cluster:test_accounts cluster:test_ratings cluster:test_remember cluster:test_gomokud cluster:test_spec cluster:test_away cluster:test_openings
 set -u
 here=$(dirname "$0")
 O=${O:-build/default-cc}
@@ -54,6 +54,7 @@ esac
 if [ -n "${CLUSTER_PASS:-}" ]; then
 	tests="$tests $O/tests/daemon/test_cluster $O/tests/daemon/test_cluster_lobby
 	$O/tests/daemon/test_lease $O/tests/daemon/test_batch $O/tests/daemon/test_cluster_tourney
+	$O/tests/daemon/test_cluster_league
 	$O/tests/daemon/test_cluster_review"
 fi
 # only the programs TEST_FILTER names, when it does not name this script;
