@@ -102,8 +102,8 @@ test_one_event(void)
 			char name[32], rule[16], tc_[16];
 			int size, players;
 			if (duo_line(c[i], line[i], sizeof line[i]) == 0 &&
-			    sscanf(line[i], "= LEAGUE %31s %15s %d %15s %d %d %15s %23s", name, rule,
-				&size, tc_, &players, &games, tour, next) == 8 &&
+			    sscanf(line[i], "= LEAGUE %31s %15s %d %15s %d %d %15s %23s", name,
+				rule, &size, tc_, &players, &games, tour, next) == 8 &&
 			    games >= 1 && strcmp(next, "-") != 0)
 				break;
 			usleep(500 * 1000);
@@ -113,8 +113,8 @@ test_one_event(void)
 		printf("# node %d: %s; %s\n", i, line[i], table[i]);
 	}
 	CHECK(!strcmp(line[0], line[1]), "LEAGUES: a says %s, b %s", line[0], line[1]);
-	CHECK(!strcmp(table[0], table[1]) && strstr(table[0], " bot1 ") &&
-		strstr(table[0], " bot2 "),
+	CHECK(
+	    !strcmp(table[0], table[1]) && strstr(table[0], " bot1 ") && strstr(table[0], " bot2 "),
 	    "LEAGUE duo: a %s, b %s", table[0], table[1]);
 	ok("both nodes show the same event and, its game played, the same table");
 

@@ -176,6 +176,71 @@ test_bots_remote(void **state)
 	printf("bot-threads none needs a cluster; bot-serve is 0 or 1\n");
 }
 
+/* league lines (PROTOCOL.md 5.23): read as given, checked with the engine
+ * lines by config_check (an unknown member stops the start), parsed by
+ * config_league with its defaults. */
+static void
+test_leagues(void **state)
+{
+	(void)state;
+	struct config c;
+	struct league_conf l;
+	char err[200];
+	config_defaults(&c);
+	assert_int_equal(
+	    config_set(&c, "engine", "rapfi /opt/rapfi/pbrain turn-ms=500", err, sizeof err), 0);
+	assert_int_equal(config_set(&c, "engine", "wine /opt/wine/pbrain", err, sizeof err), 0);
+	assert_int_equal(
+	    config_set(&c, "league",
+		"main freestyle 15 60+0 members=level10,rapfi cycles=2 every=0.5 first=5", err,
+		sizeof err),
+	    0);
+	assert_int_equal(config_check(&c, err, sizeof err), 0);
+	assert_int_equal(config_league(c.leagues[0], &c, &l, err, sizeof err), 0);
+	assert_string_equal(l.name, "main");
+	assert_int_equal(l.size, 15);
+	assert_int_equal(l.tc_base, 60);
+	assert_int_equal(l.nmembers, 2);
+	assert_string_equal(l.members[0], "level10");
+	assert_string_equal(l.members[1], "rapfi");
+	assert_int_equal(l.cycles, 2);
+	assert_int_equal(l.every_s, 1800);
+	assert_int_equal(l.first_s, 5);
+	/* the defaults: every engine line's, once, each day, a minute on */
+	assert_int_equal(config_league("open renju 15 300+5", &c, &l, err, sizeof err), 0);
+	assert_int_equal(l.nmembers, 2);
+	assert_string_equal(l.members[1], "wine");
+	assert_int_equal(l.cycles, 1);
+	assert_int_equal(l.every_s, 24 * 3600);
+	assert_int_equal(l.first_s, 60);
+	static const char *const bad[] = {
+		"main freestyle 15 60+0 members=level11",
+		"main freestyle 15 60+0 members=nosuch",
+		"main freestyle 15 60+0 members=rapfi,rapfi",
+		"main freestyle 15 none",
+		"main gomoku 15 60+0",
+		"main freestyle 3 60+0",
+		"main freestyle 15 60+0 cycles=3",
+		"main freestyle 15 60+0 every=0",
+		"main freestyle 15 60+0 first=-1",
+		"main freestyle 15 60+0 colour=black",
+		"9main freestyle 15 60+0",
+		"main freestyle 15",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (config_league(bad[i], &c, &l, err, sizeof err) != -1)
+			fail_msg("%s: accepted", bad[i]);
+	assert_int_equal(config_set(&c, "league", "main renju 15 60+0", err, sizeof err), 0);
+	assert_int_equal(config_check(&c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "named twice"));
+	c.nleagues = 1;
+	assert_int_equal(
+	    config_set(&c, "league", "x freestyle 15 60+0 members=nosuch", err, sizeof err), 0);
+	assert_int_equal(config_check(&c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "nosuch"));
+	printf("league lines: members levels and engines, defaults, every refusal at start\n");
+}
+
 static void
 test_file(void **state)
 {
@@ -355,6 +420,7 @@ main(void)
 		cmocka_unit_test(test_bot_max_conns),
 		cmocka_unit_test(test_cluster),
 		cmocka_unit_test(test_bots_remote),
+		cmocka_unit_test(test_leagues),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_clock),
 	};
