@@ -171,6 +171,7 @@ static const struct {
 	    { NTR("err.458",
 		"That tournament is not open for this now: it has started, ended or is full") } },
 	{ ERR_NOT_ELIGIBLE, { NTR("err.459", "That tournament is not open to you") } },
+	{ ERR_NO_LEAGUE, { NTR("err.460", "There is no engine league of that name") } },
 	{ ERR_INTERNAL, { NTR("err.500", "The server could not do that; try again") } },
 	{ ERR_UNAVAILABLE, { NTR("err.501", "This server does not offer that") } },
 	{ ERR_SHUTDOWN, { NTR("err.502", "The server is restarting; try again in a moment") } },

@@ -316,6 +316,12 @@ lobby_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	} else if (!fn && (key == 'z' || key == 'd')) {
 		/* a puzzle: the next one for me, or the day's */
 		return ask_puzzle(m, key == 'z' ? "next" : "daily", out);
+	} else if (!fn && key == 'E' && model_has_cap(m, "league")) {
+		/* the engine league: LEAGUES, then the table (the session asks it) */
+		v->screen = SCR_LEAGUE;
+		v->lscroll = 0;
+		proto_init(out, PR_LEAGUES, NULL);
+		return INPUT_SEND;
 	} else if (!fn && key == 'T' && model_has_cap(m, "tournaments")) {
 		v->screen = SCR_TOURNEYS;
 		v->list_sel = 0;
@@ -1117,7 +1123,8 @@ tourney_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
 	int shown = m->tourney.id && m->tourney.id == v->tourney;
 	if (!fn && (key == K_ESC || key == 'q')) {
-		v->screen = SCR_TOURNEYS;
+		v->screen = v->tback == SCR_LEAGUE ? SCR_LEAGUE : SCR_TOURNEYS;
+		v->tback = SCR_TOURNEYS;
 		if (shown && !model_tourney_in(m))
 			return tourney_req(v, PR_TUNWATCH, out);
 		return INPUT_REDRAW;
@@ -1143,6 +1150,46 @@ tourney_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		    !m->in_room || strcmp(m->room, m->tgames[i].room) != 0)
 			return INPUT_NOTHING;
 		v->screen = SCR_GAME;
+	} else
+		return INPUT_NOTHING;
+	return INPUT_REDRAW;
+}
+
+/* The engine league: Left/Right the other leagues (LEAGUE of the one
+ * chosen), Up/Down scroll its table, Enter its current or last event (the
+ * tournament's page, Esc there comes back), r asks again, Esc the lobby. */
+static input_rc_t
+league_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
+{
+	int i = v->league[0] ? model_league_index(m, v->league) : -1;
+	int shown = m->league[0] && strcmp(m->league, v->league) == 0;
+	if (!fn && (key == K_ESC || key == 'q')) {
+		v->screen = SCR_LOBBY;
+		return INPUT_REDRAW;
+	}
+	if (!fn && key == 'r') {
+		proto_init(out, PR_LEAGUES, NULL);
+		return INPUT_SEND;
+	}
+	if (fn && (key == KEY_LEFT || key == KEY_RIGHT) && m->nleagues > 1) {
+		i = cycle(i < 0 ? 0 : i, m->nleagues, key == KEY_LEFT ? -1 : 1);
+		snprintf(v->league, sizeof v->league, "%s", m->leagues[i].name);
+		v->lscroll = 0;
+		proto_init(out, PR_LEAGUE, NULL);
+		snprintf(out->word, sizeof out->word, "%s", v->league);
+		return INPUT_SEND;
+	}
+	if (fn && key == KEY_UP && v->lscroll > 0)
+		v->lscroll--;
+	else if (fn && key == KEY_DOWN && shown && v->lscroll + 1 < m->nlratings)
+		v->lscroll++;
+	else if (((!fn && (key == K_ENTER || key == K_CR)) || (fn && key == KEY_ENTER)) && i >= 0 &&
+	    m->leagues[i].tourney > 0 && model_has_cap(m, "tournaments")) {
+		v->screen = SCR_TOURNEY;
+		v->tback = SCR_LEAGUE;
+		v->tourney = m->leagues[i].tourney;
+		v->tscroll = 0;
+		return tourney_req(v, PR_TWATCH, out);
 	} else
 		return INPUT_NOTHING;
 	return INPUT_REDRAW;
@@ -1221,6 +1268,8 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		return tourney_key(v, m, key, fn, out);
 	case SCR_TCREATE:
 		return tcreate_key(v, m, key, fn, out);
+	case SCR_LEAGUE:
+		return league_key(v, m, key, fn, out);
 	case SCR_PROFILE:
 		if (!fn && (key == K_ESC || key == 'q'))
 			v->screen = v->profile_back;

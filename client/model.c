@@ -97,6 +97,10 @@ model_sent(model_t *m, proto_id_t req)
 		review_clear(m, REVIEW_LOADING);
 	else if (req == PR_TLIST)
 		m->tlist_fresh = 1, m->tlist_ready = 0; /* the old list shows until the new one */
+	else if (req == PR_LEAGUES)
+		m->leagues_fresh = 1; /* the old list and table show until the new ones */
+	else if (req == PR_LEAGUE)
+		m->lratings_fresh = 1;
 }
 
 void
@@ -1088,6 +1092,10 @@ tourney_started(model_t *m, const proto_msg_t *x)
 static void
 tourney_event(model_t *m, const proto_msg_t *x)
 {
+	/* the event of the league shown ended: its table is asked again */
+	int lg = m->league[0] ? model_league_index(m, m->league) : -1;
+	if (x->tstate == TSTATE_OVER && lg >= 0 && m->leagues[lg].tourney == x->ident)
+		m->league_stale = 1;
 	for (int i = 0; i < m->ntourneys; i++)
 		if (m->tourneys[i].id == x->ident)
 			tourney_from(&m->tourneys[i], x);
@@ -1106,6 +1114,45 @@ tourney_event(model_t *m, const proto_msg_t *x)
 		model_status(m, 0, TR("model.tourney_over", "%s is over"), name);
 	else if (x->tstate == TSTATE_CANCELLED)
 		model_status(m, 0, TR("model.tourney_cancelled", "%s was cancelled"), name);
+}
+
+/* A LEAGUE line as kept. */
+static void
+league_from(model_league_t *l, const proto_msg_t *x)
+{
+	COPY(l->name, x->word);
+	l->rule = x->rule;
+	l->size = x->size;
+	l->tc_base = x->tc_base;
+	l->tc_inc = x->tc_inc;
+	l->players = (int)x->count;
+	l->games = (int)x->count2;
+	l->tourney = x->ident > 0 ? x->ident : -1;
+	l->next = x->when >= 0 ? x->when : -1;
+}
+
+int
+model_league_index(const model_t *m, const char *name)
+{
+	for (int i = 0; i < m->nleagues; i++)
+		if (strcmp(m->leagues[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void
+model_elo_text(int elo, char *buf, size_t len)
+{
+	snprintf(buf, len, elo > 0 ? "+%d" : "%d", elo);
+}
+
+void
+model_elo_bar(int minus, int plus, int ascii, char *buf, size_t len)
+{
+	if (minus == plus)
+		snprintf(buf, len, "%s%d", ascii ? "+-" : "\xc2\xb1", plus);
+	else
+		snprintf(buf, len, "+%d/-%d", plus, minus);
 }
 
 int
@@ -1553,6 +1600,36 @@ apply_data(model_t *m, const proto_msg_t *x, int64_t now)
 				m->ntourneys = m->tlist_fresh = 0;
 			if (m->ntourneys < MODEL_TOURNEYS_MAX)
 				tourney_from(&m->tourneys[m->ntourneys++], x);
+		}
+		return MODEL_OK;
+	case PR_LEAGUES:
+		if (x->id == PD_LEAGUE) {
+			if (m->leagues_fresh)
+				m->nleagues = m->leagues_fresh = 0;
+			if (m->nleagues < MODEL_LEAGUES_MAX)
+				league_from(&m->leagues[m->nleagues++], x);
+		}
+		return MODEL_OK;
+	case PR_LEAGUE:
+		/* its table, best first: every player a bot (an engine, a bot
+		 * account) */
+		if (x->id == PD_LRATING) {
+			if (m->lratings_fresh) {
+				m->nlratings = m->lratings_fresh = 0;
+				COPY(m->league, x->word);
+			}
+			if (strcmp(m->league, x->word) == 0 && m->nlratings < MODEL_LRATINGS_MAX) {
+				model_lrating_t *r = &m->lratings[m->nlratings++];
+				r->rank = (int)x->rank;
+				COPY(r->player, x->user);
+				r->elo = (int)x->elo;
+				r->minus = (int)x->after;
+				r->plus = (int)x->after2;
+				r->games = (int)x->played;
+				r->points = (int)x->points;
+				r->draws = (int)x->draws;
+				bot_mark(m, x->user, 1);
+			}
 		}
 		return MODEL_OK;
 	case PR_TWATCH:
@@ -2005,6 +2082,17 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 	case PO_TWATCH:
 		if (x->ident == m->tourney.id)
 			m->tourney_ready = 1;
+		break;
+	case PO_LEAGUES:
+		if (m->leagues_fresh)
+			m->nleagues = m->leagues_fresh = 0;
+		m->leagues_ready = 1;
+		break;
+	case PO_LEAGUE:
+		if (m->lratings_fresh) /* no rated games yet: an empty table */
+			m->nlratings = m->lratings_fresh = 0;
+		COPY(m->league, x->word);
+		m->league_stale = 0;
 		break;
 	case PO_TUNWATCH:
 		if (x->ident == m->tourney.id) {

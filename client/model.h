@@ -34,6 +34,8 @@ enum {
 	MODEL_TNAME_MAX = 120,             /* bytes of an event's name (the server's limit) */
 	MODEL_TIEBREAKS_MAX = 4,           /* a Swiss's: BH-1, BH, median-BH, SB */
 	MODEL_BOTS_MAX = 64,               /* names known to be bots */
+	MODEL_LEAGUES_MAX = 16,            /* leagues LEAGUES lists */
+	MODEL_LRATINGS_MAX = 128,          /* a league's table kept */
 };
 
 /* A tournament as = TOURNEY and * TOURNEY say it (`tournaments`,
@@ -78,6 +80,26 @@ typedef struct {
 	char first[PROTO_NAME_MAX + 1], second[PROTO_NAME_MAX + 1]; /* second "": a bye */
 	proto_tresult_t result;
 } model_tgame_t;
+
+/* An engine league as LEAGUES lists it (`league`, PROTOCOL.md 5.23). */
+typedef struct {
+	char name[PROTO_WORD_MAX + 1];
+	rule_t rule;
+	int size, tc_base, tc_inc;
+	int players, games; /* its table's players; its rated games so far */
+	int64_t tourney;    /* its current or last event's id (a robin); -1 none yet */
+	int64_t next;       /* when the next event starts (unix seconds); -1 while one runs */
+} model_league_t;
+
+/* A line of a league's table (= LRATING), best first: Bayesian Elo
+ * around the league's mean 0, its 95% error bar below (minus) and above
+ * (plus); points in halves. */
+typedef struct {
+	int rank;
+	char player[PROTO_NAME_MAX + 1];
+	int elo, minus, plus;
+	int games, points, draws;
+} model_lrating_t;
 
 /* A review's mark on a move (= MARK, PROTOCOL.md 5.19), as the server
  * sent it: the client phrases it (model_mark_text). */
@@ -308,6 +330,17 @@ typedef struct model {
 	int ntgames;
 	model_tgame_t tgames[MODEL_TGAMES_MAX];
 
+	/* the engine league (`league`, section 5.23): the last LEAGUES list,
+	 * and the table shown (LEAGUE's reply), best first; league is its
+	 * name ("" none yet); league_stale once its event, followed, ended
+	 * (* TOURNEY over): the table is asked again */
+	int nleagues, leagues_fresh, leagues_ready;
+	model_league_t leagues[MODEL_LEAGUES_MAX];
+	char league[PROTO_WORD_MAX + 1];
+	int league_stale, lratings_fresh;
+	int nlratings;
+	model_lrating_t lratings[MODEL_LRATINGS_MAX];
+
 	/* who is a bot (`botaccounts`, PROTOCOL.md 5.22), by name: a bot
 	 * account or the server's own, as WHO's = BOT, a room's KINDS and a
 	 * profile's = BOT said it (a KINDS that says human takes it back);
@@ -459,6 +492,15 @@ void model_tgame_text(const model_tgame_t *g, char *buf, size_t len);
  * none (not in it, waiting to be paired, over with your place); now in
  * unix seconds (whether an arena still takes players). */
 void model_tourney_next_text(const model_t *m, int64_t now, char *buf, size_t len);
+
+/* The engine league (`league`, section 5.23). */
+/* The league named, in the last LEAGUES list, or -1. */
+int model_league_index(const model_t *m, const char *name);
+/* An Elo around the league's mean, signed: "+112", "-12", "0". */
+void model_elo_text(int elo, char *buf, size_t len);
+/* Its 95% error bar, above and below: "+28/-35", or "±30" when even
+ * ("+-30" with ascii set: a terminal without UTF-8). */
+void model_elo_bar(int minus, int plus, int ascii, char *buf, size_t len);
 
 /* Whether the server said name is a bot (a bot account or its own
  * botN): the views mark it wherever the name shows. */

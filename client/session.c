@@ -202,6 +202,26 @@ tourney_again(sess_t *s)
 		ask_tourney(s, PR_TWATCH, m->tourney.id);
 	else if (s->view.screen == SCR_TOURNEYS)
 		ask_tourney(s, PR_TLIST, 0);
+	else if (s->view.screen == SCR_LEAGUE && model_has_cap(m, "league"))
+		ask_tourney(s, PR_LEAGUES, 0);
+}
+
+/* The table of the league shown (LEAGUE), once LEAGUES listed them: the
+ * one chosen while it is listed, else the first. */
+static void
+ask_league(sess_t *s)
+{
+	model_t *m = &s->model;
+	if (s->view.screen != SCR_LEAGUE || !m->nleagues)
+		return;
+	if (!s->view.league[0] || model_league_index(m, s->view.league) < 0) {
+		snprintf(s->view.league, sizeof s->view.league, "%s", m->leagues[0].name);
+		s->view.lscroll = 0;
+	}
+	proto_msg_t r;
+	proto_init(&r, PR_LEAGUE, NULL);
+	snprintf(r.word, sizeof r.word, "%s", s->view.league);
+	send_msg(s, &r);
 }
 
 /* Adds text to the chat pane in lines that fit the panel. */
@@ -405,6 +425,14 @@ on_line(void *arg, const char *line, size_t len)
 			s->view.tscroll = 0;
 		}
 		ask_tourney(s, PR_TWATCH, x.ident);
+		break;
+	case PO_LEAGUES:
+		ask_league(s);
+		break;
+	case PE_TOURNEY:
+		/* the league's event ended: its table afresh */
+		if (m->league_stale && s->view.screen == SCR_LEAGUE)
+			ask_tourney(s, PR_LEAGUES, 0);
 		break;
 	case PO_TBOT:
 	case PO_TCANCEL:
@@ -686,7 +714,8 @@ handle_key(sess_t *s, int key, int fn)
 		/* back from an event: the list as it is now */
 		ask_tourney(s, PR_TLIST, 0);
 		s->tlist_at = now_ms();
-	}
+	} else if (was == SCR_TOURNEY && s->view.screen == SCR_LEAGUE && s->view.online)
+		ask_tourney(s, PR_LEAGUES, 0); /* back from its event: the table as it is now */
 	if (r == INPUT_SEND && out.id == PR_STATS && s->view.screen == SCR_PROFILE) {
 		/* a profile: the player's recent games too */
 		proto_msg_t h;

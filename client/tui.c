@@ -798,9 +798,14 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		put_clip(LINES - 5, 2, pz, COLS - 4);
 		modes += i18n_cols(pz) + 3;
 	}
-	if (model_has_cap(m, "tournaments") && modes < COLS - 4)
+	if (model_has_cap(m, "tournaments") && modes < COLS - 4) {
+		const char *tt = TR("lobby.tourneys", "Tournaments: T");
+		put_clip(LINES - 5, modes, tt, COLS - 2 - modes);
+		modes += i18n_cols(tt) + 3;
+	}
+	if (model_has_cap(m, "league") && modes < COLS - 4)
 		put_clip(
-		    LINES - 5, modes, TR("lobby.tourneys", "Tournaments: T"), COLS - 2 - modes);
+		    LINES - 5, modes, TR("lobby.league", "Engine league: E"), COLS - 2 - modes);
 	long wait = m->seek_bot ? model_cap_value(m, "bot-fallback") : 0;
 	long long left = wait - (long long)(now - m->seek_since) / 1000;
 	if (m->seek_id && wait > 0 && left > 0) /* the server's wait, counted down */
@@ -1648,6 +1653,120 @@ draw_tourney(const model_t *m, const view_t *v)
 		status_lines(m, v, keys);
 }
 
+/* The engine league (`league`, PROTOCOL.md 5.23): the league shown and
+ * how many there are, what it plays, its event; its table best first,
+ * Elo around the league's mean 0 with the 95% error bar, every player a
+ * bot (marked), from the row scrolled to. */
+static void
+draw_league(const model_t *m, const view_t *v)
+{
+	char buf[800], tc[32], cell[200];
+	title(m, v, TR("title.league", "engine league"));
+	int i = v->league[0] ? model_league_index(m, v->league) : -1;
+	int y = 2, w = COLS - 4;
+	if (!m->nleagues || i < 0) {
+		put_clip(y, 2,
+		    m->leagues_ready && !m->nleagues
+			? TR("league.none", "This server runs no engine league.")
+			: TR("profile.loading", "Asking the server..."),
+		    w);
+		status_lines(m, v, TR("keys.league_wait", "r refresh  Esc back"));
+		return;
+	}
+	const model_league_t *l = &m->leagues[i];
+	if (m->nleagues > 1)
+		snprintf(buf, sizeof buf, TR("league.which", "< %s >  (%d of %d)"), l->name, i + 1,
+		    m->nleagues);
+	else
+		snprintf(buf, sizeof buf, "%s", l->name);
+	attrset(A_BOLD);
+	put_clip(y++, 2, buf, w);
+	attrset(A_NORMAL);
+	fmt_tc(tc, sizeof tc, l->tc_base, l->tc_inc);
+	snprintf(buf, sizeof buf, TR("league.what", "%s %dx%d  %s  %d players, %d rated games"),
+	    i18n_rule(l->rule), l->size, l->size, tc, l->players, l->games);
+	put_clip(y++, 2, buf, w);
+	/* its event: the one under way, or the last and when the next starts */
+	int64_t now = (int64_t)time(NULL);
+	if (l->next >= 0) {
+		long long left = l->next > now ? (long long)(l->next - now) : 0;
+		if (l->tourney > 0)
+			snprintf(buf, sizeof buf,
+			    TR("league.next_last",
+				"Next event in %lld:%02lld; the last: tournament %lld (Enter)"),
+			    left / 60, left % 60, (long long)l->tourney);
+		else
+			snprintf(buf, sizeof buf, TR("league.next", "First event in %lld:%02lld"),
+			    left / 60, left % 60);
+	} else if (l->tourney > 0)
+		snprintf(buf, sizeof buf,
+		    TR("league.running", "An event is under way: tournament %lld (Enter)"),
+		    (long long)l->tourney);
+	else
+		buf[0] = '\0';
+	put_clip(y++, 2, buf, w);
+	put_clip(y++, 2,
+	    TR("league.explain",
+		"Bayesian Elo, the league's mean at 0; the error bar: 95 percent confidence."),
+	    w);
+	y++;
+	static const char *const heads[][2] = { { NTR("tourney.col_rank", "#") },
+		{ NTR("tourney.col_player", "Player") }, { NTR("league.col_elo", "Elo") },
+		{ NTR("league.col_bar", "Error bar") }, { NTR("tourney.col_games", "Games") },
+		{ NTR("league.col_score", "Score") }, { NTR("league.col_draws", "Draws") } };
+	static const int widths[] = { 3, 16, 5, 9, 5, 5, 5 };
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int c = 0; c < 7 && n + sizeof cell < sizeof buf; c++) {
+		i18n_pad(cell, sizeof cell, i18n_tr(heads[c][0], heads[c][1]), widths[c]);
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s ", cell);
+	}
+	attrset(A_UNDERLINE);
+	put_clip(y++, 2, buf, w);
+	attrset(A_NORMAL);
+	int shown = m->league[0] && strcmp(m->league, l->name) == 0;
+	if (!shown || !m->nlratings) {
+		put_clip(y, 2,
+		    shown ? TR("league.empty", "No rated games in this league yet.")
+			  : TR("profile.loading", "Asking the server..."),
+		    w);
+		status_lines(m, v,
+		    TR("keys.league",
+			"Left/Right league  Up/Down scroll  Enter its event  r refresh  Esc back"));
+		return;
+	}
+	int bottom = LINES - 3, first = v->lscroll < m->nlratings ? v->lscroll : 0;
+	int rows = m->nlratings - first, more = rows > bottom - y;
+	if (more)
+		rows = bottom - y - 1;
+	for (int r = 0; r < rows && y < bottom; r++, y++) {
+		const model_lrating_t *p = &m->lratings[first + r];
+		char rank[16], nm[80], elo[16], bar[32], games[16], pts[16], draws[16];
+		snprintf(rank, sizeof rank, "%d", p->rank);
+		pad_player(m, nm, sizeof nm, p->player, 16);
+		pad_name(cell, sizeof cell, nm, 16);
+		model_elo_text(p->elo, elo, sizeof elo);
+		model_elo_bar(p->minus, p->plus, v->ascii, bar, sizeof bar);
+		snprintf(games, sizeof games, "%d", p->games);
+		model_tourney_points(TKIND_ROBIN, p->points, pts, sizeof pts);
+		snprintf(draws, sizeof draws, "%d", p->draws);
+		const char *text[7] = { rank, cell, elo, bar, games, pts, draws };
+		n = 0;
+		buf[0] = '\0';
+		for (int c = 0; c < 7 && n + 200 < sizeof buf; c++) {
+			char col[200];
+			i18n_pad(col, sizeof col, text[c], widths[c]);
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s ", col);
+		}
+		put_clip(y, 2, buf, w);
+	}
+	if (more && y < bottom)
+		put_clip(y++, 2, TR("tourney.more", "... (Up/Down scroll)"), w);
+	status_lines(m, v,
+	    TR("keys.league",
+		"Left/Right league  Up/Down scroll  Enter its event  r refresh  Esc back"));
+}
+
 static void
 draw_help(const model_t *m, const view_t *v)
 {
@@ -1680,7 +1799,8 @@ draw_help(const model_t *m, const view_t *v)
 		{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
 		{ NTR("help.20",
 		    "Replay: r the engine's review; n/p next/previous mark; ] [ step its line") },
-		{ NTR("help.21", "Lobby: z the next puzzle for you, d the daily puzzle.") },
+		{ NTR("help.21",
+		    "Lobby: z the next puzzle for you, d the daily puzzle, E the engine league.") },
 		{ NTR("help.22",
 		    "Puzzle: Enter plays; N next, D daily, R retry; ] [ the solution; Q lobby") },
 		{ NTR("help.23",
@@ -1793,6 +1913,9 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		break;
 	case SCR_TCREATE:
 		draw_tcreate(m, v);
+		break;
+	case SCR_LEAGUE:
+		draw_league(m, v);
 		break;
 	}
 	if (v->dialog[0])

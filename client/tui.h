@@ -23,6 +23,7 @@ typedef enum {
 	SCR_TOURNEYS, /* the server's tournaments (TLIST) */
 	SCR_TOURNEY,  /* one tournament (TWATCH): standings, pairings, your game */
 	SCR_TCREATE,  /* a tournament's settings, then TCREATE */
+	SCR_LEAGUE,   /* the engine league: the leagues (LEAGUES), one's table (LEAGUE) */
 } screen_t;
 typedef enum { IN_NONE, IN_CHAT, IN_CODE, IN_CHALLENGE, IN_PROFILE, IN_TNAME } input_mode_t;
 typedef enum {
@@ -126,6 +127,11 @@ typedef struct view {
 	 * standings shown (Up/Down scroll them) */
 	int64_t tourney;
 	int tscroll;
+	screen_t tback; /* where Esc from it goes: the list, or the league it came from */
+	/* the engine league shown (its name, "" the first listed), and the
+	 * first row of its table shown (Up/Down scroll it) */
+	char league[PROTO_WORD_MAX + 1];
+	int lscroll;
 	tform_t tform; /* T, then c: the tournament form */
 	/* connection state shown in the title bar */
 	int online;

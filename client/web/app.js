@@ -16,7 +16,7 @@ import {
   botWhy, canonWords, engineWords, errorWords, markWords, newsWords, offerFate, openingWords, overWords, puzzleErrorWords, puzzleRatingWords,
   puzzleStateWords, puzzleWords, refusalWords, reviewErrorWords, scoreMark, scoreWords, tcWords, word,
   pointsWords, tgameWords, tiebreakHeads, tiebreakValues, tourneyErrorWords, tourneyLeaveAsk, tourneyLength, tourneyPlayers, tourneyTitle, tourneyWhat, tourneyWhen,
-  tourneyWord,
+  tourneyWord, eloBar, eloRange, eloWords, leagueCount, leagueErrorWords, leagueNext, leagueWhat,
 } from './words.js';
 import { Sounds } from './sound.js';
 
@@ -328,10 +328,15 @@ function stayPuzzling() {
 
 // The link the page was opened with, or one pasted into its address bar:
 // #join=CODE, #watch=ROOM, #replay=ID, #analysis=RULE/SIZE/MOVES or
-// #puzzle=ID or #tourney=ID. The server judges what follows the '='; a refusal lands on
+// #puzzle=ID, #tourney=ID, #league or #league=NAME. The server judges what follows the '='; a refusal lands on
 // the dead-link page. False when there is none.
 function route() {
-  const m = /^#(join|watch|replay|analysis|puzzle|tourney)=(.*)$/.exec(location.hash);
+  if (location.hash === '#league') {
+    history.replaceState(null, '', location.pathname);
+    openLeague(null, true);
+    return true;
+  }
+  const m = /^#(join|watch|replay|analysis|puzzle|tourney|league)=(.*)$/.exec(location.hash);
   if (!m) return false;
   history.replaceState(null, '', location.pathname);
   let arg = m[2];
@@ -343,6 +348,7 @@ function route() {
   else if (m[1] === 'analysis') analysisLink(arg);
   else if (m[1] === 'puzzle') openPuzzle(arg, true);
   else if (m[1] === 'tourney') openTourney(arg, true);
+  else if (m[1] === 'league') openLeague(arg, true);
   else openReplay(arg, true);
   return true;
 }
@@ -370,6 +376,7 @@ const DEAD = {
   left: () => t('web.dead.left', 'The room was closed: the friend who made it left.'),
   puzzle: () => t('web.dead.puzzle', 'That puzzle cannot be opened.'),
   tourney: () => t('web.dead.tourney', 'That tournament cannot be opened.'),
+  league: () => t('web.dead.league', 'That engine league cannot be opened.'),
 };
 
 function deadEnd(kind, e) {
@@ -385,6 +392,7 @@ function renderDead() {
   const d = app.dead;
   $('dead-text').textContent = DEAD[d.kind]();
   if (d.kind === 'puzzle') $('dead-why').textContent = d.code ? puzzleErrorWords(d) : '';
+  else if (d.kind === 'league') $('dead-why').textContent = d.code ? leagueErrorWords(d.code, d.text) : '';
   else $('dead-why').textContent = d.code ? errorWords(d.code, d.text) : '';
 }
 
@@ -470,6 +478,7 @@ function onOutcome(out, m) {
     return;
   }
   if (out.tourney) tourneyChanged(out);
+  if (out.league && app.view === 'league' && model.league && model.league.name === out.league) openLeague(out.league);
   if (out.reviewed && model.review && model.review.id === out.reviewed) askMarks();
   if (m.kind === 'event' && (m.name === 'REVIEWING' || m.name === 'REVIEWED') && app.view === 'replay') renderReview();
   if (m.kind === 'event' && app.view === 'game' && model.game && m.fields && m.fields.room === model.game.room) renderGame();
@@ -480,16 +489,16 @@ function onOutcome(out, m) {
 function show(view) {
   const was = app.view;
   app.view = view;
-  for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis', 'puzzle', 'tourney']) $(v).hidden = v !== view;
+  for (const v of ['lobby', 'game', 'replay', 'dead', 'analysis', 'puzzle', 'tourney', 'league']) $(v).hidden = v !== view;
   if (view !== 'game') document.title = 'gomokud';
   // a replay's address names it (#replay=ID), the analysis board's its
   // position (#analysis=...), a puzzle's its id (#puzzle=ID), a
-  // tournament's its id (#tourney=ID): a reload
+  // tournament's its id (#tourney=ID), a league's its name (#league=NAME): a reload
   // opens it again; other views have none. Only the view being left drops
   // its address: one naming another view is a link just followed, whose
   // hashchange the router has yet to see (a game's snapshot arriving then
   // must not eat it)
-  const named = /^#(replay|analysis|puzzle|tourney)=/.exec(location.hash);
+  const named = /^#(replay|analysis|puzzle|tourney|league)=/.exec(location.hash);
   if (named && named[1] !== view && named[1] === was) history.replaceState(null, '', location.pathname);
   if (view !== 'replay') stopLine();
 }
@@ -1324,6 +1333,7 @@ function renderCaps() {
   $('analysis-card').hidden = !model.caps.includes('position');
   $('puzzle-card').hidden = !model.caps.includes('puzzles');
   $('tourney-card').hidden = !model.caps.includes('tournaments');
+  $('league-card').hidden = !model.caps.includes('league');
   // the hosted engines beside the ten levels, in the bot's form and a
   // waiting room's seat (once per greeting: a server may host others now)
   for (const sel of [$('bot').elements.level, $('seat-level')]) {
@@ -1828,6 +1838,114 @@ $('t-back').addEventListener('click', () => {
   showLobby();
 });
 
+// ---- the engine league (PROTOCOL.md 5.23) ----------------------------------------
+
+// The league view: LEAGUES, then the table of name (the first league
+// when none is named), asked afresh each time it opens and when the
+// league's event, followed, ends. A link's refusal (no such league, a
+// server without `league`) lands on the dead-link page, else in the view.
+async function openLeague(name, link = false) {
+  clearInterval(app.lobbyTimer);
+  if (!model.caps.includes('league')) {
+    if (link) deadEnd('league', null);
+    return;
+  }
+  try {
+    await send('LEAGUES');
+  } catch (e) {
+    if (link) deadEnd('league', e);
+    else toast(errText(e));
+    return;
+  }
+  const want = name || (model.league && model.leagueInfo(model.league.name) ? model.league.name : null) || (model.leagues[0] ? model.leagues[0].name : null);
+  $('lg-refusal').textContent = '';
+  if (want) {
+    try {
+      await send('LEAGUE', want);
+    } catch (e) {
+      if (link) {
+        deadEnd('league', e);
+        return;
+      }
+      $('lg-refusal').textContent = e.code ? leagueErrorWords(e.code, e.text) : errText(e);
+    }
+  }
+  show('league');
+  renderLeague();
+}
+
+function renderLeague() {
+  if (app.view !== 'league') return;
+  const lg = model.league;
+  const info = lg ? model.leagueInfo(lg.name) : null;
+  const here = lg ? `#league=${encodeURIComponent(lg.name)}` : '#league';
+  if (location.hash !== here) history.replaceState(null, '', here); // a reload opens it again
+  // the leagues: each a link to its table, the one shown marked
+  const leagues = model.leagues || [];
+  $('lg-list').replaceChildren(...leagues.map((l) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = `#league=${encodeURIComponent(l.name)}`;
+    a.dataset.league = l.name;
+    a.textContent = l.name;
+    if (lg && lg.name === l.name) a.setAttribute('aria-current', 'page');
+    li.append(a, ` · ${leagueWhat(l)} · ${leagueCount(l)}`);
+    return li;
+  }));
+  if (!leagues.length) $('lg-list').replaceChildren(item(t('web.league.none', 'This server runs no engine league.')));
+  $('lg-name').textContent = lg ? lg.name : '';
+  $('lg-what').textContent = info ? `${leagueWhat(info)} · ${leagueCount(info)}` : '';
+  renderLeagueClock();
+  // its current or last event, in the tournament view
+  $('lg-event').hidden = !(info && info.tourney !== null);
+  if (info && info.tourney !== null) {
+    $('lg-event-link').href = `#tourney=${info.tourney}`;
+    $('lg-event-link').textContent = info.next === null ? t('web.league.event.now', 'Its round robin under way') : t('web.league.event.last', 'Its last round robin');
+  }
+  const rows = lg ? lg.rows : [];
+  $('lg-table').hidden = !rows.length;
+  $('lg-empty').hidden = !lg || rows.length > 0;
+  $('lg-table').tBodies[0].replaceChildren(...rows.map((r) => {
+    const tr = document.createElement('tr');
+    tr.dataset.user = r.player;
+    const name = cell(r.player);
+    if (model.isBot(r.player)) name.appendChild(botMark());
+    const bar = cell(eloBar(r.minus, r.plus), 'num');
+    bar.classList.add('bar');
+    bar.title = eloRange(r);
+    bar.setAttribute('aria-label', bar.title);
+    tr.append(cell(String(r.rank), 'num'), name, cell(eloWords(r.elo), 'num'), bar, cell(String(r.games), 'num'),
+      cell(pointsWords('robin', r.points), 'num points'), cell(String(r.draws), 'num'));
+    return tr;
+  }));
+}
+
+// The next event's countdown, each second while the view shows.
+function renderLeagueClock() {
+  const lg = model.league;
+  const info = lg ? model.leagueInfo(lg.name) : null;
+  $('lg-when').textContent = info ? leagueNext(info, info.next === null ? 0 : Math.ceil(info.next - Date.now() / 1000)) : '';
+}
+setInterval(() => { if (app.view === 'league') renderLeagueClock(); }, 1000);
+
+$('lg-list').addEventListener('click', (e) => {
+  const a = e.target.closest('a[data-league]');
+  if (!a) return;
+  e.preventDefault();
+  openLeague(a.dataset.league);
+});
+$('league-open').addEventListener('click', (e) => {
+  e.preventDefault();
+  openLeague(null);
+});
+$('lg-event-link').addEventListener('click', (e) => {
+  const info = model.league ? model.leagueInfo(model.league.name) : null;
+  if (!info || info.tourney === null) return;
+  e.preventDefault();
+  openTourney(info.tourney);
+});
+$('lg-back').addEventListener('click', () => showLobby());
+
 async function download(format) {
   const { rec } = model.replay;
   try {
@@ -2181,6 +2299,7 @@ function renderTexts() {
   if (app.view === 'analysis') renderAnalysis();
   if (app.view === 'puzzle') renderPuzzle();
   if (app.view === 'tourney') renderTourney();
+  if (app.view === 'league') renderLeague();
   if (app.view === 'dead') renderDead();
   if (app.view === 'lobby') {
     refreshLobby();

@@ -206,6 +206,12 @@ export class Model {
     // shown (#tourney=ID), or null: TWATCH's snapshot opens it (newTourney)
     this.tourneys = [];
     this.tourney = null;
+    // the engine league (5.23): LEAGUES' list (null until its reply), and
+    // the table shown (LEAGUE's reply: newLeague), or null; leagueErr, the
+    // last LEAGUE's refusal ({code, text, name}), or null
+    this.leagues = null;
+    this.league = null;
+    this.leagueErr = null;
     this.motd = null; // the server's notices: their texts as sent
     this.announce = null;
     // the game's events a screen reader is told of (app.js's live region),
@@ -410,6 +416,8 @@ export class Model {
       case 'TLIST': this.tourneys = data.filter((d) => d.name === 'TOURNEY').map((d) => tourneyInfo(d.fields)); break;
       case 'TWATCH': this.tourneyWatched(a[0], data); break;
       case 'TUNWATCH': if (this.tourney && this.tourney.id === a[0]) this.tourney = null; break;
+      case 'LEAGUES': this.leagues = data.filter((d) => d.name === 'LEAGUE').map((d) => leagueInfo(d.fields)); break;
+      case 'LEAGUE': this.leagueTable(a[0], data); break;
       case 'SOLVE': this.solveAnswer(req, m.fields); break;
       case 'FORBIDDEN': {
         const g = this.game;
@@ -1379,6 +1387,7 @@ export class Model {
   refused(req, m) {
     const a = this.analysis;
     const err = { code: m.code, text: m.text };
+    if (req.name === 'LEAGUE') this.leagueErr = { ...err, name: req.args[0] || '' };
     this.puzzleRefused(req, err);
     if (a && req.name === 'POSITION' && req.args.join(' ') === a.asked) {
       a.refusal = { ...err, mv: a.trying };
@@ -1544,6 +1553,7 @@ export class Model {
   // it does not hold, or one whose state changed).
   tourneyEvent(name, f, out) {
     out.tourney = f.id;
+    if (name === 'TOURNEY') this.leagueEvent(f, out);
     if (name === 'TOURNEY') {
       const info = tourneyInfo(f);
       const was = this.tourneys.find((x) => x.id === f.id);
@@ -1578,6 +1588,33 @@ export class Model {
     }
     const g = this.game;
     if (g && gm.room === g.room) g.tourney = t.id;
+  }
+
+  // ---- the engine league (PROTOCOL.md 5.23) ------------------------------------
+
+  // LEAGUE's reply: the table of name from now, best first; its players
+  // are all bots (the server's engines and bot accounts).
+  leagueTable(name, data) {
+    const rows = data.filter((d) => d.name === 'LRATING' && d.fields.name === name).map((d) => lrating(d.fields));
+    for (const r of rows) this.markBot(r.player, true);
+    this.league = { name, rows, stale: false };
+    this.leagueErr = null;
+  }
+
+  // The line of league name in LEAGUES' list, or null.
+  leagueInfo(name) {
+    return (this.leagues || []).find((l) => l.name === name) || null;
+  }
+
+  // A * TOURNEY of an event followed that says a league's event is over:
+  // the table shown is stale (app.js asks LEAGUES and LEAGUE again), and
+  // out.league names the league.
+  leagueEvent(f, out) {
+    if (f.state !== 'over') return;
+    const l = (this.leagues || []).find((x) => x.tourney === f.id);
+    if (!l) return;
+    out.league = l.name;
+    if (this.league && this.league.name === l.name) this.league.stale = true;
   }
 
   // An event's line in the lobby's list, replaced or added.
@@ -1680,6 +1717,24 @@ function tplayer(f) {
 
 function tgame(f) {
   return { round: Number(f.round), board: Number(f.board), room: f.room, first: f.first, second: f.second, result: f.result };
+}
+
+// The engine league (PROTOCOL.md 5.23): a LEAGUE line with numbers;
+// tourney and next null for "-" (no event yet; one under way).
+function leagueInfo(f) {
+  return {
+    name: f.name, rule: f.rule, size: Number(f.size), tc: f.tc, players: Number(f.players), games: Number(f.games),
+    tourney: f.tourney === '-' ? null : f.tourney, next: f.next === '-' ? null : Number(f.next),
+  };
+}
+
+// An LRATING line: elo around the league's mean 0, its 95% bar below
+// (minus) and above (plus), points in halves (words.js says them halved).
+function lrating(f) {
+  return {
+    rank: Number(f.rank), player: f.player, elo: Number(f.elo), minus: Number(f.minus), plus: Number(f.plus),
+    games: Number(f.games), points: Number(f.points), draws: Number(f.draws),
+  };
 }
 
 // The event shown: its TOURNEY fields (info), standings and pairings.

@@ -38,6 +38,10 @@ const RE = {
   vals: /^-?[0-9]+(,-?[0-9]+){0,49}$/,
   // bot accounts (`botaccounts`, PROTOCOL.md 5.22): a seat's kind
   kind: /^(human|bot)$/,
+  // the engine league (`league`, PROTOCOL.md 5.23): a rating around the
+  // league's mean 0 (signed), a number or - for none
+  int: /^(0|-?[1-9][0-9]*)$/,
+  numd: /^(0|[1-9][0-9]*|-)$/,
 };
 
 // Each form: field names with their type after a colon; a last field
@@ -113,6 +117,10 @@ const DATA = {
   BOT: 'user:user',
   SET: 'key:word value:word', // a setting (SETTINGS)
   KINDS: 'room:room black:user bkind:kind white:user wkind:kind',
+  // the engine league (`league`, section 5.23): a league (LEAGUES), its
+  // table best first (LEAGUE): Elo with its 95% bar, points in halves
+  LEAGUE: 'name:word rule:rule size:num tc:tc players:num games:num tourney:numd next:numd',
+  LRATING: 'name:word rank:num player:user elo:int minus:num plus:num games:num points:num draws:num',
 };
 
 // The OK replies whose arguments the page reads by name (the others keep

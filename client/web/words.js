@@ -59,6 +59,7 @@ const ERRORS = {
   457: N('err.457', 'There is no such tournament'),
   458: N('err.458', 'That tournament is not open for this now: it has started, ended or is full'),
   459: N('err.459', 'That tournament is not open to you'),
+  460: N('err.460', 'There is no engine league of that name'),
   500: N('err.500', 'The server could not do that; try again'),
   501: N('err.501', 'This server does not offer that'),
   502: N('err.502', 'The server is restarting; try again in a moment'),
@@ -657,4 +658,46 @@ const TOURNEY_ERRORS = {
 
 export function tourneyErrorWords(code, text) {
   return TOURNEY_ERRORS[code] ? say(TOURNEY_ERRORS[code]) : errorWords(code, text);
+}
+
+// ---- the engine league (PROTOCOL.md 5.23) ---------------------------------------
+
+// What a league plays: its rule, board and clock.
+export function leagueWhat(l) {
+  return t('web.league.what', '%s %d×%d · %s', word('rule', l.rule), l.size, l.size, tcWords(l.tc));
+}
+
+// Its table's size and its rated games so far.
+export function leagueCount(l) {
+  return t('web.league.count', '%d players · %d rated games', l.players, l.games);
+}
+
+// An Elo around the league's mean 0, signed: "+112", "−12", "0".
+export function eloWords(elo) {
+  if (elo > 0) return `+${elo}`;
+  return elo < 0 ? `\u2212${-elo}` : '0';
+}
+
+// Its 95% error bar, above and below: "+28 / −35", or "±30" when even.
+export function eloBar(minus, plus) {
+  if (minus === plus) return t('web.league.bar.even', '±%d', plus);
+  return t('web.league.bar', '+%d / \u2212%d', plus, minus);
+}
+
+// The bar in words, for a screen reader and a tooltip.
+export function eloRange(r) {
+  return t('web.league.range', 'Elo %s; 95%% sure it lies from %s to %s', eloWords(r.elo), eloWords(r.elo - r.minus), eloWords(r.elo + r.plus));
+}
+
+// Where its events stand: the next one's start (seconds from now), or the
+// one under way; "" before any is planned.
+export function leagueNext(l, left) {
+  if (l.next !== null) return t('web.league.next', 'Next event in %s', countdown(Math.max(0, left)));
+  return l.tourney !== null ? t('web.league.running', 'An event is under way') : '';
+}
+
+// LEAGUE's refusal: the error's words with the server's own (the name it
+// does not know).
+export function leagueErrorWords(code, text) {
+  return text ? t('web.paren', '%s (%s)', errorWords(code), text) : errorWords(code);
 }

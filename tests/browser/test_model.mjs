@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as proto from '../../client/web/proto.js';
 import { Model, BACKOFF_FIRST, BACKOFF_MAX, ANALYSE_LINES, chancePoints, engineScore, openingChoices, parseRecord, positionAt } from '../../client/web/model.js';
-import { fraction, newsWords, offerFate, pointsWords, tgameWords, tiebreakValues } from '../../client/web/words.js';
+import { eloBar, eloWords, fraction, newsWords, offerFate, pointsWords, tgameWords, tiebreakValues } from '../../client/web/words.js';
 
 const DIR = process.env.MODEL_DIR || 'tests/model';
 
@@ -107,6 +107,22 @@ function value(model, key, now) {
       return e && k[2] in e ? e[k[2]] : undefined;
     }
     case 'seeks': return num(model.lobby.seeks.length);
+    // the engine league (league): LEAGUES' list, the table shown, best first
+    case 'leagues': {
+      const l = model.leagues || [];
+      if (k.length === 1) return num(l.length);
+      const e = l[Number(k[1])];
+      if (!e || !(k[2] in e)) return undefined;
+      return e[k[2]] === null ? '-' : num(e[k[2]]);
+    }
+    case 'league': return model.league ? model.league.name : '-';
+    case 'league_stale': return model.league && model.league.stale ? '1' : '0';
+    case 'table': {
+      const rows = model.league ? model.league.rows : [];
+      if (k.length === 1) return num(rows.length);
+      const e = rows[Number(k[1])];
+      return e && k[2] in e ? num(e[k[2]]) : undefined;
+    }
     case 'seeks_total': return num(model.lobby.seeksTotal);
     case 'record':
       if (k[1] === 'ready') return model.record && model.record.ready ? '1' : '0';
@@ -145,6 +161,11 @@ function value(model, key, now) {
         if (!c) return undefined;
         const v = model.scoreView(c.score, g.think.ply);
         return v.win ? `${v.side}:win${v.win}` : `${v.side}${v.value >= 0 ? '+' : ''}${v.value.toFixed(2)}`;
+      }
+      // a row of the league's table as the page shows it: Elo, its error bar, the points halved
+      if (k[1] === 'lrow' && model.league) {
+        const r = model.league.rows[Number(k[2])];
+        return r ? `${eloWords(r.elo)} ${eloBar(r.minus, r.plus)} ${pointsWords('robin', r.points)}` : '-';
       }
       // the news for the live region, in words: web.news the newest, web.news.N
       // the N-th newest (0 the newest), web.news.count how many; not taken

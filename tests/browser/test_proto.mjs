@@ -227,3 +227,32 @@ for (const l of example) {
   assert.equal(proto.formatServer(m), l);
 }
 console.log(`ok bot accounts' lines: = BOT, = KINDS, * KINDS as the C parser reads them, a kind other than human|bot refused; section 5.22's ${example.length} server lines`);
+
+// the engine league (`league`, PROTOCOL.md 5.23): = LEAGUE (an event's id
+// or -, the next start or -) and = LRATING (an Elo below the mean too), as
+// the C parser reads them; a malformed one refused
+for (const l of ['= LEAGUE engines freestyle 15 60+1 3 6 12 -', '= LEAGUE blitz renju 15 30+0 0 0 - 1796000000',
+  '= LRATING engines 1 rapfi 112 35 28 4 7 1', '= LRATING engines 3 bot3 -100 52 40 4 1 1', '= LRATING engines 2 bot5 0 0 0 0 0 0',
+  'OK LEAGUES 2', 'OK LEAGUE engines 3']) {
+  const m = proto.parseServer(l);
+  assert.ok(!m.unknown, `"${l}": not in the table`);
+  assert.equal(proto.formatServer(m), l);
+}
+assert.deepEqual(proto.parseServer('= LEAGUE engines freestyle 15 60+1 3 6 12 -').fields,
+  { name: 'engines', rule: 'freestyle', size: '15', tc: '60+1', players: '3', games: '6', tourney: '12', next: '-' });
+assert.deepEqual(proto.parseServer('= LRATING engines 3 bot3 -100 52 40 4 1 1').fields,
+  { name: 'engines', rank: '3', player: 'bot3', elo: '-100', minus: '52', plus: '40', games: '4', points: '1', draws: '1' });
+for (const l of ['= LRATING engines 1 rapfi -0 35 28 4 7 1', '= LRATING engines 1 rapfi 1.5 35 28 4 7 1', '= LRATING engines 1 rapfi 112 -35 28 4 7 1',
+  '= LRATING engines 1 rapfi 112 35 28 4 7', '= LEAGUE engines freestyle 15 60+1 3 6 12', '= LEAGUE engines gomoku 15 60+1 3 6 12 -',
+  '= LEAGUE engines freestyle 15 60+1 3 6 x -']) {
+  assert.throws(() => proto.parseServer(l), `accepted "${l}"`);
+}
+const lsec = md.slice(md.findIndex((l) => l.startsWith('### 5.23 ')));
+const lex = lsec.slice(0, lsec.findIndex((l, i) => i > 0 && /^##/.test(l))).map((l) => l.replace(/^    /, '')).filter((l) => /^S\u2192C[0-9]  /.test(l)).map((l) => l.slice(6));
+assert.ok(lex.some((l) => l.startsWith('= LEAGUE ')) && lex.some((l) => l.startsWith('= LRATING ')), 'section 5.23 has no example of the league\'s lines');
+for (const l of lex) {
+  const m = proto.parseServer(l);
+  if (m.kind === 'event' || m.kind === 'data') assert.ok(!m.unknown, `PROTOCOL.md 5.23 "${l}": not in the table`);
+  assert.equal(proto.formatServer(m), l);
+}
+console.log(`ok the engine league's lines: = LEAGUE, = LRATING (a signed Elo, its bar), OK LEAGUES, OK LEAGUE; malformed ones refused; section 5.23's ${lex.length} server lines`);

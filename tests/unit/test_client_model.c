@@ -290,6 +290,50 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 	}
 	if (strcmp(k, "seeks") == 0)
 		return SAY("%d", m->nseeks);
+	/* the engine league (league): LEAGUES' list, the table shown */
+	if (strcmp(k, "leagues") == 0 || strcmp(k, "table") == 0) {
+		int leagues = k[0] == 'l', n = leagues ? m->nleagues : m->nlratings;
+		if (!dot)
+			return SAY("%d", n);
+		char *end;
+		long i = strtol(rest, &end, 10);
+		if (end == rest || *end != '.' || i < 0 || i >= n)
+			return -1;
+		const char *f = end + 1;
+		if (leagues) {
+			const model_league_t *l = &m->leagues[i];
+			if (strcmp(f, "name") == 0)
+				return SAY("%s", l->name);
+			if (strcmp(f, "rule") == 0)
+				return SAY("%s", rule_name(l->rule));
+			if (strcmp(f, "size") == 0)
+				return SAY("%d", l->size);
+			if (strcmp(f, "players") == 0)
+				return SAY("%d", l->players);
+			if (strcmp(f, "games") == 0)
+				return SAY("%d", l->games);
+			if (strcmp(f, "tourney") == 0 || strcmp(f, "next") == 0) {
+				int64_t v = f[0] == 't' ? l->tourney : l->next;
+				return v < 0 ? SAY("-") : SAY("%lld", (long long)v);
+			}
+			return -1;
+		}
+		const model_lrating_t *r = &m->lratings[i];
+		if (strcmp(f, "player") == 0)
+			return SAY("%s", r->player);
+		static const char *const nums[] = { "rank", "elo", "minus", "plus", "games",
+			"points", "draws" };
+		const int vals[] = { r->rank, r->elo, r->minus, r->plus, r->games, r->points,
+			r->draws };
+		for (size_t j = 0; j < sizeof nums / sizeof nums[0]; j++)
+			if (strcmp(f, nums[j]) == 0)
+				return SAY("%d", vals[j]);
+		return -1;
+	}
+	if (strcmp(k, "league") == 0)
+		return SAY("%s", dash(m->league));
+	if (strcmp(k, "league_stale") == 0)
+		return SAY("%d", m->league_stale);
 	if (strcmp(k, "seeks_total") == 0)
 		return SAY("%lld", (long long)m->seeks_total);
 	if (strcmp(k, "record") == 0 && strcmp(rest, "ready") == 0)
@@ -407,6 +451,19 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 		 * standings c.t.n, c.t.p.I ("rank user points games status
 		 * streak"), c.t.tb.I (its tie-breaks as shown); its pairings
 		 * c.t.games, c.t.g.I ("round.board first second room: result") */
+		/* a row of the league's table as the screen shows it: Elo,
+		 * its error bar (UTF-8), the points halved */
+		if (strncmp(rest, "lrow.", 5) == 0) {
+			int i = atoi(rest + 5);
+			if (i < 0 || i >= m->nlratings)
+				return SAY("-");
+			char elo[16], bar[32], pts[16];
+			model_elo_text(m->lratings[i].elo, elo, sizeof elo);
+			model_elo_bar(
+			    m->lratings[i].minus, m->lratings[i].plus, 0, bar, sizeof bar);
+			model_tourney_points(TKIND_ROBIN, m->lratings[i].points, pts, sizeof pts);
+			return SAY("%s %s %s", elo, bar, pts);
+		}
 		if (strcmp(rest, "tlist") == 0)
 			return SAY("%d", m->ntourneys);
 		if (strncmp(rest, "tlist.", 6) == 0) {
