@@ -35,6 +35,11 @@ typedef struct {
 	int registered, login_failed;
 	char login_err[MODEL_STATUS_LEN];
 	int64_t last_sent, quit_at, lobby_at, tlist_at;
+	/* the league's table asked again at league_at (0: not), its event
+	 * over here and not yet in the league's line: tries so far */
+	int64_t league_at;
+	int league_tries;
+	int64_t league_ended;               /* the last event a * TOURNEY said is over */
 	char name[PROTO_NAME_MAX + 1];      /* the guest name to ask for */
 	char kept[256];                     /* what the state file holds (state_sync) */
 	int tried_kept;                     /* the kept session was tried (RESUME) */
@@ -222,6 +227,21 @@ ask_league(sess_t *s)
 	proto_init(&r, PR_LEAGUE, NULL);
 	snprintf(r.word, sizeof r.word, "%s", s->view.league);
 	send_msg(s, &r);
+	/* its event is over here, but the league still counts it open (the
+	 * server reads an event's results every few seconds): again soon */
+	const model_league_t *l = &m->leagues[model_league_index(m, s->view.league)];
+	int over = l->tourney > 0 &&
+	    (l->tourney == s->league_ended ||
+		(m->tourney.id == l->tourney && m->tourney.state >= TSTATE_OVER));
+	for (int i = 0; i < m->ntourneys && !over; i++)
+		over = m->tourneys[i].id == l->tourney && m->tourneys[i].state >= TSTATE_OVER;
+	if (over && (l->next < 0 || l->next <= (int64_t)time(NULL)) && s->league_tries < 10) {
+		s->league_at = now_ms() + 1000;
+		s->league_tries++;
+	} else {
+		s->league_at = 0;
+		s->league_tries = 0;
+	}
 }
 
 /* Adds text to the chat pane in lines that fit the panel. */
@@ -430,6 +450,8 @@ on_line(void *arg, const char *line, size_t len)
 		ask_league(s);
 		break;
 	case PE_TOURNEY:
+		if (x.tstate == TSTATE_OVER)
+			s->league_ended = x.ident;
 		/* the league's event ended: its table afresh */
 		if (m->league_stale && s->view.screen == SCR_LEAGUE)
 			ask_tourney(s, PR_LEAGUES, 0);
@@ -695,6 +717,7 @@ handle_key(sess_t *s, int key, int fn)
 {
 	proto_msg_t out;
 	input_rc_t r;
+	screen_t was = s->view.screen; /* the screen before the key */
 	if (fn && key == KEY_RESIZE)
 		return; /* resizeterm (from SIGWINCH) queued it; the redraw follows */
 	if (fn && key == KEY_MOUSE) {
@@ -705,7 +728,6 @@ handle_key(sess_t *s, int key, int fn)
 	} else {
 		r = input_key(&s->view, &s->model, key, fn, &out);
 	}
-	screen_t was = s->view.screen;
 	if (r == INPUT_SEND)
 		send_msg(s, &out);
 	if (r == INPUT_SEND && out.id == PR_TLIST)
@@ -764,6 +786,11 @@ tick_cb(evutil_socket_t fd, short ev, void *arg)
 		if (model_has_cap(&s->model, "seekpages"))
 			q.page = 1; /* the total too; those we could pair with come first */
 		send_msg(s, &q);
+	}
+	if (s->league_at && now >= s->league_at) {
+		s->league_at = 0;
+		if (s->view.online && s->view.screen == SCR_LEAGUE)
+			ask_tourney(s, PR_LEAGUES, 0);
 	}
 	/* the tournaments' list, kept live (its countdowns tick on the screen) */
 	if (s->view.online && s->view.screen == SCR_TOURNEYS && now - s->tlist_at > 5000) {

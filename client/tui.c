@@ -801,11 +801,10 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 	if (model_has_cap(m, "tournaments") && modes < COLS - 4) {
 		const char *tt = TR("lobby.tourneys", "Tournaments: T");
 		put_clip(LINES - 5, modes, tt, COLS - 2 - modes);
-		modes += i18n_cols(tt) + 3;
+		modes += i18n_cols(tt) + 2; /* the league's beside it, at 80 columns too */
 	}
 	if (model_has_cap(m, "league") && modes < COLS - 4)
-		put_clip(
-		    LINES - 5, modes, TR("lobby.league", "Engine league: E"), COLS - 2 - modes);
+		put_clip(LINES - 5, modes, TR("lobby.league", "League: E"), COLS - 2 - modes);
 	long wait = m->seek_bot ? model_cap_value(m, "bot-fallback") : 0;
 	long long left = wait - (long long)(now - m->seek_since) / 1000;
 	if (m->seek_id && wait > 0 && left > 0) /* the server's wait, counted down */
@@ -1693,7 +1692,7 @@ draw_league(const model_t *m, const view_t *v)
 		if (l->tourney > 0)
 			snprintf(buf, sizeof buf,
 			    TR("league.next_last",
-				"Next event in %lld:%02lld; the last: tournament %lld (Enter)"),
+				"Next event in %lld:%02lld; the latest: tournament %lld (Enter)"),
 			    left / 60, left % 60, (long long)l->tourney);
 		else
 			snprintf(buf, sizeof buf, TR("league.next", "First event in %lld:%02lld"),

@@ -517,6 +517,7 @@ function showLobby() {
   show('lobby');
   refreshLobby();
   refreshTourneys();
+  refreshLeagues();
   refreshMyStats();
   clearInterval(app.lobbyTimer);
   app.lobbyTimer = setInterval(refreshLobby, 4000);
@@ -1333,7 +1334,7 @@ function renderCaps() {
   $('analysis-card').hidden = !model.caps.includes('position');
   $('puzzle-card').hidden = !model.caps.includes('puzzles');
   $('tourney-card').hidden = !model.caps.includes('tournaments');
-  $('league-card').hidden = !model.caps.includes('league');
+  renderLeagueCard();
   // the hosted engines beside the ten levels, in the bot's form and a
   // waiting room's seat (once per greeting: a server may host others now)
   for (const sel of [$('bot').elements.level, $('seat-level')]) {
@@ -1710,6 +1711,11 @@ function renderTourney() {
   else if (!$('t-confirm').hidden) $('t-confirm-text').textContent = tourneyLeaveAsk(i); // it started meanwhile
   $('t-why').textContent = j.why ? tourneyWord('why', j.why) : '';
   $('t-next').textContent = nextGameWords(tn);
+  // a league's event: the way to its table (the event stays followed, so
+  // its end asks the table again)
+  const lg = (model.leagues || []).find((l) => l.tourney === tn.id);
+  $('t-league').hidden = !lg;
+  if (lg) $('t-league-link').href = `#league=${encodeURIComponent(lg.name)}`;
   // the standings
   standingsHead(i.kind);
   const me = model.me ? model.me.name : null;
@@ -1840,11 +1846,35 @@ $('t-back').addEventListener('click', () => {
 
 // ---- the engine league (PROTOCOL.md 5.23) ----------------------------------------
 
+// The lobby's card: LEAGUES' leagues, each a link to its table, asked
+// when the lobby is entered; hidden on a server that runs none.
+async function refreshLeagues() {
+  if (!model.caps.includes('league') || !model.conn.up || !model.me) return;
+  try {
+    await send('LEAGUES');
+  } catch { /* the next entry asks again */ }
+  renderLeagueCard();
+}
+
+function renderLeagueCard() {
+  const ls = model.leagues || [];
+  $('league-card').hidden = !model.caps.includes('league') || !ls.length;
+  $('leagues').replaceChildren(...ls.map((l) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = `#league=${encodeURIComponent(l.name)}`;
+    a.dataset.league = l.name;
+    a.textContent = l.name;
+    li.append(a, ` · ${leagueWhat(l)} · ${leagueCount(l)}`);
+    return li;
+  }));
+}
+
 // The league view: LEAGUES, then the table of name (the first league
 // when none is named), asked afresh each time it opens and when the
 // league's event, followed, ends. A link's refusal (no such league, a
 // server without `league`) lands on the dead-link page, else in the view.
-async function openLeague(name, link = false) {
+async function openLeague(name, link = false, tries = 0) {
   clearInterval(app.lobbyTimer);
   if (!model.caps.includes('league')) {
     if (link) deadEnd('league', null);
@@ -1872,7 +1902,14 @@ async function openLeague(name, link = false) {
   }
   show('league');
   renderLeague();
+  // its event just ended here, and the league has not read it yet: again
+  if (want && tries < LEAGUE_TRIES && model.leagueBehind(model.leagueInfo(want), Date.now())) {
+    setTimeout(() => {
+      if (app.view === 'league' && model.league && model.league.name === want) openLeague(want, false, tries + 1);
+    }, 1000);
+  }
 }
+const LEAGUE_TRIES = 10; // a second apart, while the league is behind its event's end
 
 function renderLeague() {
   if (app.view !== 'league') return;
@@ -1900,7 +1937,7 @@ function renderLeague() {
   $('lg-event').hidden = !(info && info.tourney !== null);
   if (info && info.tourney !== null) {
     $('lg-event-link').href = `#tourney=${info.tourney}`;
-    $('lg-event-link').textContent = info.next === null ? t('web.league.event.now', 'Its round robin under way') : t('web.league.event.last', 'Its last round robin');
+    $('lg-event-link').textContent = info.next === null ? t('web.league.event.now', 'Its round robin under way') : t('web.league.event.last', 'Its latest round robin');
   }
   const rows = lg ? lg.rows : [];
   $('lg-table').hidden = !rows.length;
@@ -1910,11 +1947,19 @@ function renderLeague() {
     tr.dataset.user = r.player;
     const name = cell(r.player);
     if (model.isBot(r.player)) name.appendChild(botMark());
-    const bar = cell(eloBar(r.minus, r.plus), 'num');
-    bar.classList.add('bar');
-    bar.title = eloRange(r);
-    bar.setAttribute('aria-label', bar.title);
-    tr.append(cell(String(r.rank), 'num'), name, cell(eloWords(r.elo), 'num'), bar, cell(String(r.games), 'num'),
+    // the Elo and its 95% bar in one cell (the bar under it on a phone),
+    // said whole for a screen reader
+    const rating = cell('', 'num');
+    const elo = document.createElement('span');
+    elo.className = 'elo';
+    elo.textContent = eloWords(r.elo);
+    const bar = document.createElement('span');
+    bar.className = 'bar';
+    bar.textContent = eloBar(r.minus, r.plus);
+    rating.append(elo, ' ', bar);
+    rating.title = eloRange(r);
+    rating.setAttribute('aria-label', rating.title);
+    tr.append(cell(String(r.rank), 'num'), name, rating, cell(String(r.games), 'num'),
       cell(pointsWords('robin', r.points), 'num points'), cell(String(r.draws), 'num'));
     return tr;
   }));
@@ -1934,10 +1979,6 @@ $('lg-list').addEventListener('click', (e) => {
   e.preventDefault();
   openLeague(a.dataset.league);
 });
-$('league-open').addEventListener('click', (e) => {
-  e.preventDefault();
-  openLeague(null);
-});
 $('lg-event-link').addEventListener('click', (e) => {
   const info = model.league ? model.leagueInfo(model.league.name) : null;
   if (!info || info.tourney === null) return;
@@ -1945,6 +1986,13 @@ $('lg-event-link').addEventListener('click', (e) => {
   openTourney(info.tourney);
 });
 $('lg-back').addEventListener('click', () => showLobby());
+$('t-league-link').addEventListener('click', (e) => {
+  const tn = model.tourney;
+  const lg = tn && (model.leagues || []).find((l) => l.tourney === tn.id);
+  if (!lg) return;
+  e.preventDefault();
+  openLeague(lg.name);
+});
 
 async function download(format) {
   const { rec } = model.replay;
@@ -2304,6 +2352,7 @@ function renderTexts() {
   if (app.view === 'lobby') {
     refreshLobby();
     renderTourneys();
+    renderLeagueCard();
   }
 }
 

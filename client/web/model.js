@@ -212,6 +212,7 @@ export class Model {
     this.leagues = null;
     this.league = null;
     this.leagueErr = null;
+    this.lastOver = null; // the last event a * TOURNEY said is over (its id)
     this.motd = null; // the server's notices: their texts as sent
     this.announce = null;
     // the game's events a screen reader is told of (app.js's live region),
@@ -1601,6 +1602,14 @@ export class Model {
     this.leagueErr = null;
   }
 
+  // Whether LEAGUES' line l still counts its event open (under way, or
+  // its start come) though a * TOURNEY said it is over: the server reads
+  // an event's results every few seconds, so the page asks again. now: ms.
+  leagueBehind(l, now) {
+    if (!l || l.tourney === null || l.tourney !== this.lastOver) return false;
+    return l.next === null || l.next * 1000 <= now;
+  }
+
   // The line of league name in LEAGUES' list, or null.
   leagueInfo(name) {
     return (this.leagues || []).find((l) => l.name === name) || null;
@@ -1611,6 +1620,7 @@ export class Model {
   // out.league names the league.
   leagueEvent(f, out) {
     if (f.state !== 'over') return;
+    this.lastOver = f.id;
     const l = (this.leagues || []).find((x) => x.tourney === f.id);
     if (!l) return;
     out.league = l.name;

@@ -53,6 +53,13 @@
 //     on the page first (Stay in keeps the player; Leave before the start
 //     takes it out), and in a Swiss under way says it means no more
 //     pairings, then withdraws the player;
+//   - the engine league (issue 49, leagueTable): a daemon of its own with
+//     two leagues; the lobby's card opens the view, both leagues listed,
+//     the empty table and the other's countdown; the league's round robin
+//     opened from it and the table again from there, the event followed,
+//     so its end asks the table: three bots marked BOT with Elo and error
+//     bars, games, the points halved; #league and a dead #league=nosuch;
+//     the view in Chinese on a 360 px phone;
 //   - the opening rules (issue 46): a whole renju game under each of RIF,
 //     Yamaguchi, Soosõrv-8 and Taraguchi-10 (both branches) between two
 //     browsers, every stage by clicks and buttons, its words, its area
@@ -3030,7 +3037,133 @@ async function botMarks() {
   await p.browserContext().close();
 }
 
-const cases = { engineGame, botAccountGame, tourneyBoard, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, botMarks, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
+// ---- the engine league (issue 49, leagueTable) ----------------------------------
+
+// A daemon of the case's own (the suite's runs no league): main, three of
+// its bots at low levels on a fast clock, its first round robin 15 s after
+// the start (made 5 s before it); later, a day away. Its port: the one
+// after BROWSER_PORT when the caller gave one, else a free one.
+async function leagueTable() {
+  // the suite's daemon lists `league` (it has tournaments) but runs none: no card
+  const plain = await open(null);
+  await plain.waitForFunction(() => window.gomokud.model.caps.includes('league') && window.gomokud.model.leagues !== null, { timeout: T });
+  assert.equal(await plain.$eval('#league-card', (e) => e.hidden), true, 'a league card on a server that runs no league');
+  await plain.browserContext().close();
+  const ldir = mkdtempSync(join(tmpdir(), 'gomokud-web-league.'));
+  const lconf = join(ldir, 'gomokud.conf');
+  writeFileSync(lconf, 'rate-burst 1000\nrate-per-second 1000\n'
+    + 'league main freestyle 15 30+0 members=level1,level2,level3 first=15\n'
+    + 'league later freestyle 15 60+0 members=level1,level2 first=86400\n');
+  const port = process.env.BROWSER_PORT ? Number(process.env.BROWSER_PORT) + 1 : await freePort();
+  let proc = null;
+  const pages = [];
+  try {
+    proc = await startProc(`${BINDIR}/gomokud`, ['--config', lconf, '--state-dir', join(ldir, 'state'), '--listen', `127.0.0.1:${port}`, '--log-level', 'info'],
+      /listening on 127\.0\.0\.1:/, 'the league\'s gomokud');
+    const base = `https://127.0.0.1:${port}/`;
+    const a = await open(base);
+    pages.push(a);
+    await a.waitForSelector('#league-card:not([hidden])', { timeout: T });
+    assert.deepEqual(await a.$$eval('#leagues a', (l) => l.map((x) => x.textContent)), ['main', 'later']);
+    assert.match(await text(a, '#leagues li'), /^main · freestyle 15×15 · 30 s \+ 0 s · 0 players · 0 rated games$/);
+    await a.click('#leagues a[data-league="main"]');
+    await a.waitForSelector('#league:not([hidden])', { timeout: T });
+    await waitText(a, '#lg-name', /^main$/);
+    assert.deepEqual(await a.$$eval('#lg-list a', (l) => l.map((x) => x.textContent)), ['main', 'later']);
+    assert.match(await text(a, '#lg-what'), /^freestyle 15×15 · 30 s \+ 0 s · 0 players · 0 rated games$/);
+    assert.equal(await a.evaluate(() => location.hash), '#league=main');
+    await a.waitForSelector('#lg-empty:not([hidden])', { timeout: T });
+    await a.click('#lg-list a[data-league="later"]');
+    await waitText(a, '#lg-name', /^later$/);
+    await waitText(a, '#lg-when', /^Next event in 2[34]:[0-9]{2}:[0-9]{2}$/);
+    assert.equal(await a.$eval('#lg-event', (e) => e.hidden), true, 'later has no event yet');
+    assert.equal(await a.evaluate(() => location.hash), '#league=later');
+    ok('the lobby\'s league card lists the leagues and opens the league view: the leagues listed, main\'s what and empty table, later\'s first event counted down (#league=NAME)');
+
+    // main's event, made 5 s before its start: asked again until it is named
+    const t0 = Date.now();
+    do {
+      await a.click(`#lg-list a[data-league="main"]`);
+      await waitText(a, '#lg-name', /^main$/);
+      if (!(await a.$eval('#lg-event', (e) => e.hidden))) break;
+      await sleep(1000);
+    } while (Date.now() - t0 < 2 * T);
+    assert.equal(await a.$eval('#lg-event-link', (e) => e.getAttribute('href')), '#tourney=1');
+    await a.click('#lg-event-link');
+    await waitText(a, '#t-name', /^league main 1$/);
+    assert.match(await text(a, '#t-what'), /^round robin · freestyle 15×15/);
+    // back to the table from its event, which stays followed: its end asks the table again
+    await a.waitForSelector('#t-league:not([hidden])', { timeout: T });
+    await a.click('#t-league-link');
+    await a.waitForSelector('#league:not([hidden])', { timeout: T });
+    await waitText(a, '#lg-name', /^main$/);
+    assert.equal(await a.$$eval('#lg-table tbody tr', (r) => r.length), 0, 'a table before the event was played');
+    await a.waitForFunction(() => document.querySelectorAll('#lg-table tbody tr').length === 3, { timeout: 8 * T });
+    await waitText(a, '#lg-what', /· 3 players · 3 rated games$/);
+    const rows = await a.$$eval('#lg-table tbody tr', (tr) => tr.map((r) => ({
+      cells: [...r.cells].map((c) => c.textContent), user: r.dataset.user, bot: !!r.querySelector('.botmark'), range: r.cells[2].getAttribute('aria-label'),
+      elo: r.querySelector('.elo').textContent, bar: r.querySelector('.bar').textContent,
+    })));
+    const half = (v) => Number(v.replace('½', '')) + (v.endsWith('½') ? 0.5 : 0);
+    let elo = Infinity;
+    rows.forEach((r, i) => {
+      assert.equal(r.cells[0], String(i + 1));
+      assert.match(r.user, /^bot[123]$/);
+      assert.ok(r.bot, `${r.user} not marked a bot`);
+      assert.equal(r.cells[1], `${r.user}BOT`);
+      assert.match(r.elo, /^(\+[0-9]+|\u2212[0-9]+|0)$/, `Elo: ${r.elo}`);
+      assert.match(r.bar, /^(±[0-9]+|\+[0-9]+ \/ \u2212[0-9]+)$/, `bar: ${r.bar}`);
+      assert.equal(r.cells[2], `${r.elo} ${r.bar}`);
+      assert.match(r.range, /^Elo (\+[0-9]+|\u2212[0-9]+|0); 95% sure it lies from .+ to .+$/);
+      assert.equal(r.cells[3], '2');
+      assert.match(r.cells[5], /^[0-2]$/);
+      const e = Number(r.elo.replace('\u2212', '-'));
+      assert.ok(e <= elo, 'the Elo best first');
+      elo = e;
+    });
+    assert.equal(rows.reduce((n, r) => n + half(r.cells[4]), 0), 3, 'a point a game, halves shown halved');
+    assert.equal(await text(a, '#lg-event-link'), 'Its latest round robin');
+    await shot(a, 'league-desktop');
+    ok(`its round robin followed from the table: its end asks the table again; three bots marked BOT, Elo ${rows.map((r) => r.cells[2]).join(', ')}, 2 games each, the points halved`);
+
+    // #league alone: the first league; #league=nosuch: the dead-link page with the server's words
+    await a.goto(`${base}#league`);
+    await a.waitForFunction(() => location.hash === '#league=main', { timeout: T });
+    await a.goto(`${base}#league=nosuch`);
+    await a.waitForSelector('#dead:not([hidden])', { timeout: T });
+    await waitText(a, '#dead-text', /^That engine league cannot be opened\.$/);
+    await waitText(a, '#dead-why', /^There is no engine league of that name \(.+\)$/);
+    ok('#league opens the first league; #league=nosuch says why on the dead-link page, with the server\'s words');
+
+    // in Chinese on a 360 px phone: the same table, its words, nothing wider than the screen
+    const z = await open(`${base}#league=main`, { ...PHONE, width: 360, height: 740 }, ZH);
+    pages.push(z);
+    await z.waitForSelector('#league:not([hidden])', { timeout: T });
+    await z.waitForFunction(() => document.querySelectorAll('#lg-table tbody tr').length === 3, { timeout: T });
+    assert.equal(await text(z, '#league h2'), '引擎联赛');
+    assert.match(await text(z, '#lg-table thead'), /名次.*选手.*Elo ±.*对局数.*得分.*和棋/);
+
+    assert.deepEqual(await z.$$eval('#lg-table .botmark', (b) => b.map((x) => x.textContent)), ['机器人', '机器人', '机器人']);
+    assert.match(await text(z, '#lg-what'), /^无禁手 15×15 · .+ · 3 名选手 · 3 局计分对局$/);
+    await shot(z, 'league-phone-zh');
+    // each column in the phone's width: the table box does not scroll
+    assert.ok(await z.$eval('#lg-table', (t) => t.parentElement.scrollWidth <= t.parentElement.clientWidth),
+      `the table scrolls sideways at 360 px: ${await z.$eval('#lg-table', (t) => `${t.parentElement.scrollWidth} > ${t.parentElement.clientWidth}`)}`);
+    const seen = await z.$eval('#league', (e) => e.innerText);
+    assert.doesNotMatch(seen, ENGLISH, `English in the Chinese league view: ${seen}`);
+    assert.ok(await z.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page scrolls sideways at 360 px');
+    ok('the league view in Chinese at 360 px: its heads, the bots marked 机器人, its what, no English, nothing wider than the phone');
+  } catch (e) {
+    if (proc) console.log(proc.log().split('\n').slice(-12).join('\n'));
+    throw e;
+  } finally {
+    for (const p of pages) await p.browserContext().close();
+    await stopProc(proc);
+    rmSync(ldir, { recursive: true, force: true });
+  }
+}
+
+const cases = { engineGame, botAccountGame, tourneyBoard, leagueTable, analysisBoard, reviewGame, puzzleBoard, boardBasics, boardAttention, contrast, a11yTree, deadLinks, quickBot, takeSeek, seekTakeover, phoneAway, friendWalk, friendGame, botGame, botMarks, terminalGame, renjuGame, swap2Game, openingGames, accountGame, ratingsGame, languageGame, clusterGame, moderationGame, offersChatFlag, staySignedIn, secondDevice };
 const only = process.env.BROWSER_CASE;
 try {
   daemon = await startDaemon(Number(process.env.BROWSER_PORT || 0)); // a port of the caller's, or an ephemeral one
