@@ -100,7 +100,7 @@ model_sent(model_t *m, proto_id_t req)
 	else if (req == PR_LEAGUES)
 		m->leagues_fresh = 1; /* the old list and table show until the new ones */
 	else if (req == PR_LEAGUE)
-		m->lratings_fresh = 1;
+		m->lratings_fresh = 1, m->league_refused = 0;
 }
 
 void
@@ -1930,6 +1930,8 @@ apply_reply(model_t *m, const proto_msg_t *x, int64_t now)
 	if (head == PR_TOP || head == PR_TOPBOTS)
 		m->top_ready = 1;
 	if (x->id == PX_ERR) {
+		if (head == PR_LEAGUE) /* the table shown stays; the status says why */
+			m->league_refused = 1, m->lratings_fresh = 0;
 		if (head == PR_STATS)
 			return MODEL_OK; /* ratings are optional: no error shown */
 		if (head == PR_STATE || head == PR_WATCH || head == PR_RESUME)

@@ -338,6 +338,7 @@ typedef struct model {
 	model_league_t leagues[MODEL_LEAGUES_MAX];
 	char league[PROTO_WORD_MAX + 1];
 	int league_stale, lratings_fresh;
+	int league_refused; /* the last LEAGUE was refused (the status line says why) */
 	int nlratings;
 	model_lrating_t lratings[MODEL_LRATINGS_MAX];
 

@@ -52,7 +52,8 @@ CLIENT_SH_TESTS := tests/client/test_pin.sh tests/client/test_script.sh tests/cl
 	tests/client/test_away_tui.sh tests/client/test_opening_tui.sh tests/client/test_review_tui.sh \
 	tests/client/test_review_daemon_tui.sh tests/client/test_puzzle_tui.sh \
 	tests/client/test_puzzle_daemon_tui.sh tests/client/test_tourney_daemon_tui.sh \
-	tests/client/test_botaccount_tui.sh tests/client/test_league_daemon_tui.sh
+	tests/client/test_botaccount_tui.sh tests/client/test_league_tui.sh \
+	tests/client/test_league_daemon_tui.sh
 # Whole games under every opening rule in tmux against the daemon, two
 # clients and a client against a bot (issue 46): minutes, so one pass only,
 # the plain gcc build, as the browser's.

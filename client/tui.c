@@ -1688,15 +1688,21 @@ draw_league(const model_t *m, const view_t *v)
 	/* its event: the one under way, or the last and when the next starts */
 	int64_t now = (int64_t)time(NULL);
 	if (l->next >= 0) {
+		/* the countdown as the web's: m:ss, or h:mm:ss from an hour */
 		long long left = l->next > now ? (long long)(l->next - now) : 0;
+		char when[48];
+		if (left >= 3600)
+			snprintf(when, sizeof when, "%lld:%02lld:%02lld", left / 3600,
+			    left / 60 % 60, left % 60);
+		else
+			snprintf(when, sizeof when, "%lld:%02lld", left / 60, left % 60);
 		if (l->tourney > 0)
 			snprintf(buf, sizeof buf,
 			    TR("league.next_last",
-				"Next event in %lld:%02lld; the latest: tournament %lld (Enter)"),
-			    left / 60, left % 60, (long long)l->tourney);
+				"Next event in %s; the latest: tournament %lld (Enter)"),
+			    when, (long long)l->tourney);
 		else
-			snprintf(buf, sizeof buf, TR("league.next", "First event in %lld:%02lld"),
-			    left / 60, left % 60);
+			snprintf(buf, sizeof buf, TR("league.next", "First event in %s"), when);
 	} else if (l->tourney > 0)
 		snprintf(buf, sizeof buf,
 		    TR("league.running", "An event is under way: tournament %lld (Enter)"),
@@ -1727,7 +1733,10 @@ draw_league(const model_t *m, const view_t *v)
 	if (!shown || !m->nlratings) {
 		put_clip(y, 2,
 		    shown ? TR("league.empty", "No rated games in this league yet.")
-			  : TR("profile.loading", "Asking the server..."),
+			: m->league_refused
+			? TR("league.refused",
+			      "No table: the server refused it (the line below says why).")
+			: TR("profile.loading", "Asking the server..."),
 		    w);
 		status_lines(m, v,
 		    TR("keys.league",

@@ -162,6 +162,8 @@ function value(model, key, now) {
         const v = model.scoreView(c.score, g.think.ply);
         return v.win ? `${v.side}:win${v.win}` : `${v.side}${v.value >= 0 ? '+' : ''}${v.value.toFixed(2)}`;
       }
+      // the last LEAGUE's refusal: its code, or -
+      if (k[1] === 'lerr') return model.leagueErr ? num(model.leagueErr.code) : '-';
       // whether the league shown still counts its event open though it ended here (asked again)
       if (k[1] === 'league_behind') return model.league && model.leagueBehind(model.leagueInfo(model.league.name), now) ? '1' : '0';
       // a row of the league's table as the page shows it: Elo, its error bar, the points halved

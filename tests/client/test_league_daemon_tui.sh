@@ -69,7 +69,7 @@ check "its key line" sh -c "$TM capture-pane -p -t =ann: | tail -1 | grep -qxF '
 keys ann Right
 step "Right: the other league" ann "< later >  (2 of 2)"
 check "no rated games there yet" wait_for ann "No rated games in this league yet."
-check "its first event a day away" wait_for ann "First event in 14"
+check "its first event a day away, in hours" has_rows ann '^  First event in 2[34]:[0-5][0-9]:[0-5][0-9]$' 1
 keys ann Left
 step "Left: main again" ann "< main >  (1 of 2)"
 # its event is made 5 s before its start: r until the view names it

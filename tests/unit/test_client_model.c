@@ -451,6 +451,8 @@ value_of(const model_t *m, const char *key, int64_t now, char *out, size_t len)
 		 * standings c.t.n, c.t.p.I ("rank user points games status
 		 * streak"), c.t.tb.I (its tie-breaks as shown); its pairings
 		 * c.t.games, c.t.g.I ("round.board first second room: result") */
+		if (strcmp(rest, "lrefused") == 0) /* the last LEAGUE refused */
+			return SAY("%d", m->league_refused);
 		/* a row of the league's table as the screen shows it: Elo,
 		 * its error bar (UTF-8), the points halved */
 		if (strncmp(rest, "lrow.", 5) == 0) {
