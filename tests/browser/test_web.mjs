@@ -3098,8 +3098,11 @@ async function leagueTable() {
     await a.waitForSelector('#league:not([hidden])', { timeout: T });
     await waitText(a, '#lg-name', /^main$/);
     assert.equal(await a.$$eval('#lg-table tbody tr', (r) => r.length), 0, 'a table before the event was played');
-    await a.waitForFunction(() => document.querySelectorAll('#lg-table tbody tr').length === 3, { timeout: 8 * T });
-    await waitText(a, '#lg-what', /· 3 players · 3 rated games$/);
+    // the whole event read, and its end (a table asked while the league lagged may
+    // count fewer games, or the event still under way: asked again each second)
+    await a.waitForFunction(() => / · 3 players · 3 rated games$/.test(document.getElementById('lg-what').textContent)
+      && /^Next event in /.test(document.getElementById('lg-when').textContent), { timeout: 8 * T });
+    assert.equal(await a.$$eval('#lg-table tbody tr', (r) => r.length), 3);
     const rows = await a.$$eval('#lg-table tbody tr', (tr) => tr.map((r) => ({
       cells: [...r.cells].map((c) => c.textContent), user: r.dataset.user, bot: !!r.querySelector('.botmark'), range: r.cells[2].getAttribute('aria-label'),
       elo: r.querySelector('.elo').textContent, bar: r.querySelector('.bar').textContent,
