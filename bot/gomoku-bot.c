@@ -99,7 +99,7 @@ struct bot {
 	int verbose, stopping, away_cap, backoff_s, resume_tried;
 	int botacct_cap; /* the server lists botaccounts (PROTOCOL.md 5.22) */
 	int is_bot;      /* its STATS of itself began = BOT, or BOTUPGRADE said OK */
-	int league_cap; /* the server runs engine leagues (`league`) */
+	int league_cap;  /* the server runs engine leagues (`league`) */
 	char token[PROTO_TOKEN_MAX + 1];
 	char me[PROTO_NAME_MAX + 1];
 	game_t games[GAMES_MAX];

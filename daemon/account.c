@@ -1067,7 +1067,7 @@ setting_reply(struct conn *c, void *arg, const char **why)
 			if (t->key == SET_LEAGUE)
 				s->league = !t->no;
 			else
-			s->nobots = t->no;
+				s->nobots = t->no;
 		setting_line(c, PO_SET, t->tag, t->key, t->no);
 	}
 	free(t);
