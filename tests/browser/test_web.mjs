@@ -219,8 +219,15 @@ async function waitStone(page, mv) {
   await page.waitForSelector(`[data-stone="${mv}"]`, { timeout: T });
 }
 
+// On a timeout the error says what the element and the page's toast held.
 async function waitText(page, sel, re) {
-  await page.waitForFunction((s, src) => new RegExp(src).test(document.querySelector(s).textContent), { timeout: T }, sel, re.source);
+  try {
+    await page.waitForFunction((s, src) => new RegExp(src).test(document.querySelector(s).textContent), { timeout: T }, sel, re.source);
+  } catch (e) {
+    const held = await page.evaluate((s) => [s, '#toast'].map((q) => `${q}: "${document.querySelector(q)?.textContent ?? ''}"`).join(', '), sel).catch(() => '');
+    e.message += ` (waiting for ${re} in ${sel}; ${held})`;
+    throw e;
+  }
 }
 
 // From a game: back to the lobby, the history, the newest game's replay.
