@@ -945,33 +945,48 @@ pg_user_bot(store_t *s, const char *name, int64_t *since)
 	return rc;
 }
 
+/* An account's yes/no column (no_bots, league): read by the statement
+ * which, or set by it with the value as its second parameter.
+ * STORE_NOT_FOUND: no account. */
 static int
-pg_user_nobots(store_t *s, const char *name, int *no)
+user_flag(store_t *s, enum stmt which, const char *name, int *v, const char *what)
 {
 	char key[AUTH_NAME_MAX + 1];
 	struct params p = { .n = 0 };
 	PGresult *r;
 	auth_name_key(name, key);
 	p_text(&p, key);
-	int rc = one_row(s, S_USER_NOBOTS, &p, "get no_bots", &r);
+	int rc = one_row(s, which, &p, what, &r);
 	if (rc == 0) {
-		*no = col_int(r, 0, 0) != 0;
+		*v = col_int(r, 0, 0) != 0;
 		PQclear(r);
 	}
 	return rc;
 }
 
 static int
-pg_user_nobots_set(store_t *s, const char *name, int no)
+user_flag_set(store_t *s, enum stmt which, const char *name, int v, const char *what)
 {
 	char key[AUTH_NAME_MAX + 1];
 	struct params p = { .n = 0 };
 	int changed = 0;
 	auth_name_key(name, key);
 	p_text(&p, key);
-	p_int(&p, no != 0);
-	int rc = done(s, S_USER_NOBOTS_SET, &p, "set no_bots", &changed);
+	p_int(&p, v != 0);
+	int rc = done(s, which, &p, what, &changed);
 	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+pg_user_nobots(store_t *s, const char *name, int *no)
+{
+	return user_flag(s, S_USER_NOBOTS, name, no, "get no_bots");
+}
+
+static int
+pg_user_nobots_set(store_t *s, const char *name, int no)
+{
+	return user_flag_set(s, S_USER_NOBOTS_SET, name, no, "set no_bots");
 }
 
 static int
@@ -1948,30 +1963,13 @@ pg_setting_put(store_t *s, const char *key, const char *value)
 static int
 pg_user_league(store_t *s, const char *name, int *yes)
 {
-	char key[AUTH_NAME_MAX + 1];
-	struct params p = { .n = 0 };
-	PGresult *r;
-	auth_name_key(name, key);
-	p_text(&p, key);
-	int rc = one_row(s, S_USER_LEAGUE, &p, "get league", &r);
-	if (rc == 0) {
-		*yes = col_int(r, 0, 0) != 0;
-		PQclear(r);
-	}
-	return rc;
+	return user_flag(s, S_USER_LEAGUE, name, yes, "get league");
 }
 
 static int
 pg_user_league_set(store_t *s, const char *name, int yes)
 {
-	char key[AUTH_NAME_MAX + 1];
-	struct params p = { .n = 0 };
-	int changed = 0;
-	auth_name_key(name, key);
-	p_text(&p, key);
-	p_int(&p, yes != 0);
-	int rc = done(s, S_USER_LEAGUE_SET, &p, "set league", &changed);
-	return rc == 0 && changed == 0 ? STORE_NOT_FOUND : rc;
+	return user_flag_set(s, S_USER_LEAGUE_SET, name, yes, "set league");
 }
 
 static int

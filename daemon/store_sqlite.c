@@ -926,11 +926,13 @@ sq_user_bot_set(store_t *s, const char *name, int64_t since)
 	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
 }
 
+/* An account's yes/no column (no_bots, league): read by q, or set by q
+ * with the value as its second parameter. STORE_NOT_FOUND: no account. */
 static int
-sq_user_nobots(store_t *s, const char *name, int *no)
+user_flag(store_t *s, enum stmt which, const char *name, int *v, const char *what)
 {
 	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_USER_NOBOTS);
+	sqlite3_stmt *q = stmt(s, which);
 	int rc;
 
 	if (q == NULL)
@@ -939,26 +941,38 @@ sq_user_nobots(store_t *s, const char *name, int *no)
 	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW)
-		*no = sqlite3_column_int(q, 0) != 0;
+		*v = sqlite3_column_int(q, 0) != 0;
 	else if (rc != SQLITE_DONE)
-		set_msg(s, "get no_bots");
+		set_msg(s, what);
 	sqlite3_reset(q);
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
 }
 
 static int
-sq_user_nobots_set(store_t *s, const char *name, int no)
+user_flag_set(store_t *s, enum stmt which, const char *name, int v, const char *what)
 {
 	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_USER_NOBOTS_SET);
+	sqlite3_stmt *q = stmt(s, which);
 
 	if (q == NULL)
 		return -1;
 	auth_name_key(name, key);
 	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 2, no != 0);
-	int rc = done(s, q, "set no_bots");
+	sqlite3_bind_int(q, 2, v != 0);
+	int rc = done(s, q, what);
 	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+}
+
+static int
+sq_user_nobots(store_t *s, const char *name, int *no)
+{
+	return user_flag(s, S_USER_NOBOTS, name, no, "get no_bots");
+}
+
+static int
+sq_user_nobots_set(store_t *s, const char *name, int no)
+{
+	return user_flag_set(s, S_USER_NOBOTS_SET, name, no, "set no_bots");
 }
 
 static int
@@ -2177,36 +2191,13 @@ out:
 static int
 sq_user_league(store_t *s, const char *name, int *yes)
 {
-	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_USER_LEAGUE);
-	int rc;
-
-	if (q == NULL)
-		return -1;
-	auth_name_key(name, key);
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		*yes = sqlite3_column_int(q, 0) != 0;
-	else if (rc != SQLITE_DONE)
-		set_msg(s, "get league");
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_NOT_FOUND : -1;
+	return user_flag(s, S_USER_LEAGUE, name, yes, "get league");
 }
 
 static int
 sq_user_league_set(store_t *s, const char *name, int yes)
 {
-	char key[AUTH_NAME_MAX + 1];
-	sqlite3_stmt *q = stmt(s, S_USER_LEAGUE_SET);
-
-	if (q == NULL)
-		return -1;
-	auth_name_key(name, key);
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(q, 2, yes != 0);
-	int rc = done(s, q, "set league");
-	return rc == 0 && sqlite3_changes(sq(s)->db) == 0 ? STORE_NOT_FOUND : rc;
+	return user_flag_set(s, S_USER_LEAGUE_SET, name, yes, "set league");
 }
 
 static int
