@@ -30,6 +30,7 @@
 #include "bot/conf.h"
 #include "bot/conn.h"
 #include "bot/filter.h"
+#include "bot/sandbox.h"
 #include "proto/proto.h"
 
 #define BOT_VERSION "0.1"
@@ -1168,6 +1169,14 @@ main(int argc, char **argv)
 	if (conf_load(path, &conf, err, sizeof err) != 0) {
 		fprintf(stderr, "gomoku-bot: %s\n", err);
 		return 2;
+	}
+	/* here, where it can be said, not by each brain's child dying */
+	if (conf.brain_sandbox && !sandbox_available(err, sizeof err)) {
+		fprintf(stderr,
+		    "gomoku-bot: a brain cannot enter its sandbox here: %s; brain-sandbox no "
+		    "runs it without one\n",
+		    err);
+		return 1;
 	}
 	if (check) {
 		printf("%s: good\n", path);

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/filter.h>
@@ -112,9 +113,12 @@ landlock_enter(const char *const *dirs, int ndirs, char *err, size_t errlen)
 	const uint64_t read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
 	int abi = ll_abi();
 	if (abi < 1) {
-		say(err, errlen,
-		    "this kernel has no Landlock (Linux 5.13 or later, with landlock "
-		    "in its lsm= list)");
+		if (errno == ENOSYS || errno == EOPNOTSUPP)
+			say(err, errlen,
+			    "this kernel has no Landlock (Linux 5.13 or later, with landlock "
+			    "in its lsm= list)");
+		else
+			say(err, errlen, "landlock_create_ruleset: %s", strerror(errno));
 		return -1;
 	}
 	struct landlock_ruleset_attr ra = { .handled_access_fs = ll_handled(abi) };
@@ -223,6 +227,8 @@ seccomp_enter(char *err, size_t errlen)
 	return 0;
 }
 
+/* Tries the sandbox in a child: whatever stands in the way (the kernel, a
+ * filter around this process) stops the child the way it would a brain. */
 int
 sandbox_available(char *err, size_t errlen)
 {
@@ -230,13 +236,54 @@ sandbox_available(char *err, size_t errlen)
 		say(err, errlen, "this kernel has no seccomp");
 		return 0;
 	}
-	if (ll_abi() < 1) {
+	if (ll_abi() < 1 && (errno == ENOSYS || errno == EOPNOTSUPP)) {
 		say(err, errlen,
 		    "this kernel has no Landlock (Linux 5.13 or later, with landlock "
 		    "in its lsm= list)");
 		return 0;
 	}
-	return 1;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		say(err, errlen, "pipe: %s", strerror(errno));
+		return 0;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		say(err, errlen, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		char why[256] = "";
+		int rc = sandbox_enter(NULL, 0, why, sizeof why);
+		if (rc != 0 && write(fds[1], why, strlen(why)) < 0)
+			_exit(2);
+		_exit(rc != 0);
+	}
+	close(fds[1]);
+	char why[256];
+	ssize_t n, got = 0;
+	while (got < (ssize_t)sizeof why - 1 &&
+	    ((n = read(fds[0], why + got, sizeof why - 1 - (size_t)got)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		got += n > 0 ? n : 0;
+	why[got] = '\0';
+	close(fds[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 1;
+	/* EPERM where the kernel has the call: a seccomp filter around this
+	 * process (a container's, a unit's SystemCallFilter=) refuses it */
+	say(err, errlen, "%s%s", got ? why : "the sandbox's test process died",
+	    strstr(why, "Operation not permitted")
+		? " (refused by a seccomp filter around this "
+		  "process: a container's or a service's; it must "
+		  "allow prctl, seccomp and landlock_*)"
+		: "");
+	return 0;
 }
 
 int

@@ -36,8 +36,11 @@
 
 #include <stddef.h>
 
-/* Whether this kernel and build can sandbox a brain: 1, or 0 with err
- * saying what is missing (no seccomp, no Landlock). */
+/* Whether a brain can enter the sandbox here: 1, or 0 with err saying what
+ * stands in the way (no seccomp or no Landlock in the kernel, or a seccomp
+ * filter around this process, a container's or a unit's, that refuses a
+ * call the sandbox makes). It enters the sandbox in a child process, so it
+ * forks; for a program's start, before its brains. */
 int sandbox_available(char *err, size_t errlen);
 
 /* Enters the sandbox, with dirs (ndirs of them, NULL-free) readable and

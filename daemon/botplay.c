@@ -128,7 +128,7 @@ botplay_new(struct server *srv)
 	TAILQ_INIT(&bp->games);
 	if (c->nengines > 0) {
 		struct hosted_engine e[CONFIG_MAX_ENGINES];
-		char lines[CONFIG_MAX_ENGINES][sizeof c->engines[0]], err[200];
+		char lines[CONFIG_MAX_ENGINES][sizeof c->engines[0]], err[512];
 		for (int i = 0; i < c->nengines; i++) {
 			strcpy(lines[i], c->engines[i]);
 			if (config_engine(lines[i], &e[i], err, sizeof err) !=

@@ -8,6 +8,7 @@
 #include <event2/event.h>
 
 #include "bot/brain.h"
+#include "bot/sandbox.h"
 
 enum { ARGS_BYTES = 1024, MARGIN_MS = 500, TURN_MIN_MS = 100 };
 
@@ -104,6 +105,17 @@ hosted_new(struct event_base *base, const struct hosted_engine *e, int n, int ga
 		}
 		x->conf.argv[k] = NULL;
 		h->ne++;
+	}
+	/* Tried once here, where the admin reads the log, rather than found
+	 * by every game's brain dying before its first line. */
+	int boxed = 0;
+	for (int i = 0; i < n; i++)
+		boxed |= e[i].sandbox;
+	char why[300];
+	if (boxed && !sandbox_available(why, sizeof why)) {
+		snprintf(err, errlen, "their brains cannot enter their sandbox here: %s", why);
+		hosted_free(h);
+		return NULL;
 	}
 	for (int i = 0; i < games_max; i++) {
 		h->g[i].h = h;

@@ -37,7 +37,9 @@ struct hosted_engine {
 };
 
 /* n engines (copied) and room for games_max games at once. NULL with err
- * when an engine's name or command is bad. */
+ * when an engine's name or command is bad, or when a sandboxed engine's
+ * brain could not enter its sandbox here (sandbox_available: tried in a
+ * child process). */
 hosted_t *hosted_new(struct event_base *base, const struct hosted_engine *e, int n, int games_max,
     char *err, size_t errlen);
 /* Kills every brain's process group and reaps it; no callback after. */

@@ -109,6 +109,9 @@ else
 	# tests/i18n/test_catalogs.sh fetches the served catalogs
 	chk_cmd curl curl
 	chk_cmd systemd-analyze systemd
+	# tests only: tests/systemd/test_unit_engines.sh boots systemd in a
+	# container to run gomokud.service as installed
+	chk_cmd systemd-nspawn systemd-container
 	chk_cmd man man-db
 	chk_cmd groff groff-base
 	# tests only: tests/daemon/test_front runs gomokud behind it (in

@@ -216,6 +216,20 @@ TESTS += tests/browser/test_pwa.sh
 endif
 endif
 
+# Hosted engines under the shipped unit (issue 49): systemd in a container
+# (systemd-nspawn) starts gomokud.service as `make install` writes it, and
+# unit_engines plays its engines from the host; about 20 s, one pass (the
+# gcc one, as the browser's: the sanitizers' brains could not keep to the
+# engines' memory). TEST_FILTER=unit_engines.
+$(O)/tests/systemd/unit_engines.o: MOD_CFLAGS = $(call pc,--cflags,openssl)
+TCLIENT_PROGS += $(O)/tests/systemd/unit_engines
+ifeq ($(SANITIZE),)
+ifneq ($(filter cc gcc,$(notdir $(CC))),)
+TEST_HELPERS += $(O)/tests/systemd/unit_engines $(O)/tests/bot/fixture_brain
+TESTS += tests/systemd/test_unit_engines.sh
+endif
+endif
+
 # The one spelling of a room id (issue 40): every part reads ids there.
 $(O)/tests/unit/test_roomid: $(O)/tests/unit/test_roomid.o $(O)/daemon/roomid.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS_ALL)

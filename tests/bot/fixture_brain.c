@@ -30,10 +30,18 @@
  *                        write W", each "ok" or the errno's name (an AF_INET
  *                        socket; kill(parent, 0); creating FLAG, then
  *                        removing it)
+ *   probe-refuse         moves never: refuses each move request with
+ *                        "ERROR probe socket S parent P write W wx X
+ *                        userns U", probe's three and two more: an
+ *                        anonymous mapping both writable and executable
+ *                        (a JIT's), and unshare(CLONE_NEWUSER); the
+ *                        driver's failure, so the server's log quotes it
+ *                        (tests/systemd/test_unit_engines.sh)
  *
  * Each move request it answers with "DEBUG pid PID" first; after BOARD it
  * says "DEBUG board N" (N stones) before its move.
  */
+#define _GNU_SOURCE /* unshare(), CLONE_NEWUSER */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -42,6 +50,8 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -89,7 +99,7 @@ how(int rc)
 }
 
 static void
-probe(void)
+probe(int refuse)
 {
 	int s = socket(AF_INET, SOCK_STREAM, 0);
 	const char *sock = how(s);
@@ -102,7 +112,19 @@ probe(void)
 		close(fd);
 		unlink(flag);
 	}
-	printf("DEBUG probe socket %s parent %s write %s\n", sock, parent, wr);
+	if (!refuse) {
+		printf("DEBUG probe socket %s parent %s write %s\n", sock, parent, wr);
+		return;
+	}
+	void *m = mmap(
+	    NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const char *wx = how(m == MAP_FAILED ? -1 : 0);
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
+	const char *userns = how(unshare(CLONE_NEWUSER));
+	printf("ERROR probe socket %s parent %s write %s wx %s userns %s\n", sock, parent, wr, wx,
+	    userns);
+	fflush(stdout);
 }
 
 static void
@@ -135,7 +157,11 @@ move(void)
 		for (;;)
 			fputs("DEBUG spam\n", stdout);
 	if (strcmp(mode, "probe") == 0)
-		probe();
+		probe(0);
+	if (strcmp(mode, "probe-refuse") == 0) {
+		probe(1);
+		return;
+	}
 	if (strcmp(mode, "corner") == 0) {
 		printf("0,0\n");
 		fflush(stdout);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <seccomp.h>
 
 #include "bot/sandbox.h"
 
@@ -217,6 +218,36 @@ test_available(void **state)
 	assert_int_equal(ok, 1); /* Debian 12's kernel has both */
 }
 
+/* Under a filter that refuses Landlock's calls with EPERM (as
+ * systemd-nspawn's did a container's, and as a unit's SystemCallFilter=
+ * without them would), the check says so, where a brain would only die. */
+static void
+test_refused(void **state)
+{
+	(void)state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+		if (!f || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    seccomp_rule_add(
+			f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(landlock_create_ruleset), 0) ||
+		    seccomp_load(f) != 0)
+			_exit(3);
+		char err[300] = "";
+		int ok = sandbox_available(err, sizeof err);
+		fprintf(stderr, "refused: %s\n", err);
+		_exit(ok                                                     ? 4
+			: !strstr(err, "landlock_create_ruleset")            ? 5
+			: !strstr(err, "seccomp filter around this process") ? 6
+									     : 0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void
 test_control(void **state)
 {
@@ -272,6 +303,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_available),
+		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_net_and_processes),
 		cmocka_unit_test(test_files),
