@@ -22,7 +22,25 @@
 # programs it started, by pid. Programs put there must not collide with the
 # others: their daemons take ephemeral ports and temporary directories of
 # their own (tests/daemon/tclient.h, tests/pg/pg.sh, tests/client/lib.sh).
+#
+# A deadline: each program, in either lane, is stopped after TEST_TIMEOUT
+# seconds (default 1200; the longest, the PostgreSQL suite on a loaded
+# machine, took 595) with its whole process group, what it started too,
+# and fails saying so: a hang costs one program, not the run. Their stdin
+# is /dev/null (the group is not the terminal's).
 set -u
+TEST_TIMEOUT=${TEST_TIMEOUT:-1200}
+case "$TEST_TIMEOUT" in '' | *[!0-9]*) echo "run.sh: TEST_TIMEOUT must be seconds" >&2; exit 2 ;; esac
+# deadline CMD: CMD under timeout(1), which gives it a process group of its
+# own and signals the group: TERM at the deadline (or when timeout itself
+# is signalled), KILL 15 s later
+deadline() {
+	timeout --kill-after=15 "$TEST_TIMEOUT" "$1" </dev/null
+}
+# overdue CMD STATUS: says so when STATUS is timeout(1)'s for a deadline
+overdue() {
+	case "$2" in 124 | 137) echo "=== (run.sh: $1 stopped after $TEST_TIMEOUT s, TEST_TIMEOUT: a hang?)" ;; esac
+}
 pass=0
 fail=0
 failed=""
@@ -60,11 +78,12 @@ matches() {
 	done
 	echo "$m"
 }
-# bg_run NUMBER CMD: runs CMD, its output to $bgdir/NUMBER.out, then writes
-# "status seconds" to $bgdir/NUMBER.rc; a TERM or INT stops CMD by its pid
+# bg_run NUMBER CMD: runs CMD (under its deadline, as deadline does), its
+# output to $bgdir/NUMBER.out, then writes "status seconds" to
+# $bgdir/NUMBER.rc; a TERM or INT stops CMD by timeout's pid
 bg_run() {
 	s=$(date +%s)
-	"$2" >"$bgdir/$1.out" 2>&1 </dev/null &
+	timeout --kill-after=15 "$TEST_TIMEOUT" "$2" >"$bgdir/$1.out" 2>&1 </dev/null &
 	c=$!
 	trap 'kill "$c" 2>/dev/null' INT TERM
 	wait "$c"
@@ -74,6 +93,7 @@ bg_run() {
 		wait "$c"
 		rc=$?
 	done
+	overdue "$2" "$rc" >>"$bgdir/$1.out"
 	echo "$rc $(($(date +%s) - s))" >"$bgdir/$1.rc"
 }
 result() { # NAME STATUS SECONDS
@@ -115,8 +135,10 @@ for t in "$@"; do
 	echo "=== $t"
 	start=$(date +%s)
 	case "$t" in /*) cmd=$t ;; *) cmd=./$t ;; esac
-	"$cmd"
-	result "$t" $? $(($(date +%s) - start))
+	deadline "$cmd"
+	rc=$?
+	overdue "$t" $rc
+	result "$t" $rc $(($(date +%s) - start))
 done
 
 # then the background lane's output, each whole, in the order they started
