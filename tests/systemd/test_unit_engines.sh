@@ -78,14 +78,18 @@ grep -q '^cert /run/credentials/gomokud.service/tls.crt$' "$conf/gomokud.conf" |
 	fail "the example config does not read the unit's credentials"
 
 # boot FILTER: systemd in a container with FILTER as its extra
-# --system-call-filter, until gomokud.service is active (Type=notify: ready)
+# --system-call-filter, until gomokud.service is active (Type=notify: ready).
+# It boots to gomokud.service and D-Bus (for systemd-run --wait) alone,
+# not to multi-user.target: the host's installed services (Redis, HAProxy,
+# PostgreSQL) must not start in the host's network namespace.
 boot() {
 	log="$root/nspawn.log"
 	systemd-nspawn --quiet --register=no --keep-unit --volatile=yes --directory=/ \
 	    --machine=gomokud-test --system-call-filter="$1" \
 	    --bind-ro="$root/opt/gomokud:/opt/gomokud" --bind-ro="$root/etc/gomokud:/etc/gomokud" \
 	    --bind-ro="$unit:/etc/systemd/system/gomokud.service" \
-	    --boot --console=pipe systemd.wants=gomokud.service </dev/null >"$log" 2>&1 &
+	    --boot --console=pipe systemd.unit=gomokud.service systemd.wants=dbus.service \
+	    </dev/null >"$log" 2>&1 &
 	ns=$!
 	leader=""
 	i=0
