@@ -742,6 +742,17 @@ bot_over(struct tc_botgame *g, const char *l)
 	snprintf(g->over_line, sizeof g->over_line, "%s", l);
 }
 
+void
+tc_bot_init(struct tc_botgame *g, struct tc *c, const char *room, int human_black)
+{
+	memset(g, 0, sizeof *g);
+	g->c = c;
+	snprintf(g->room, sizeof g->room, "%s", room);
+	g->human_black = human_black;
+	g->reply_ms = 20000;
+	g->bot_ms = 30000;
+}
+
 int
 tc_bot_human(struct tc_botgame *g)
 {

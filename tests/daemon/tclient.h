@@ -167,6 +167,10 @@ struct tc_botgame {
 	int over;    /* * OVER came: its line in over_line */
 	char over_line[160];
 };
+/* g cleared for a game in room on c from its start, the human black or
+ * white; the waits a searching bot needs (20 s for the answer to a move,
+ * 30 s for each line while the bot is to move), for the caller to change. */
+void tc_bot_init(struct tc_botgame *g, struct tc *c, const char *room, int human_black);
 /* The human's move: 0 once one is answered OK MOVE (g->over when it ended
  * the game: * OVER comes before the OK), or when the game was over before
  * it (* OVER, then ERR 440: the bot's last move ended it). */

@@ -36,13 +36,8 @@ static int spiral[225][2];
 static int
 bot_game(struct tc *c, const char *room, int human_black, int renju, struct tc_botgame *g)
 {
-	memset(g, 0, sizeof *g);
-	g->c = c;
-	snprintf(g->room, sizeof g->room, "%s", room);
-	g->human_black = human_black;
+	tc_bot_init(g, c, room, human_black);
 	g->renju = renju;
-	g->reply_ms = 20000;
-	g->bot_ms = 30000;
 	if (tc_bot_play_out(g) == 0)
 		return 0;
 	CHECK(0, "%s", tc_why);

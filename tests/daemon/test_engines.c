@@ -65,12 +65,7 @@ test_greeting_and_game(void)
 	REQUIRE_LINE(c, "= BOT bot-ours");
 	REQUIRE_LINE(c, "OK WHO");
 	struct tc_botgame g;
-	memset(&g, 0, sizeof g);
-	g.c = c;
-	snprintf(g.room, sizeof g.room, "%s", room);
-	g.human_black = 1;
-	g.reply_ms = 20000;
-	g.bot_ms = 30000;
+	tc_bot_init(&g, c, room, 1);
 	REQUIRE(tc_bot_play_out(&g) == 0, "%s", tc_why);
 	REQUIRE(g.over && g.bot_moves > 3, "no end: %d bot moves", g.bot_moves);
 	printf("a whole game against the hosted engine 'ours' (pbrain-gomoku, sandboxed): %d "

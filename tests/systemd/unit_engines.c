@@ -163,12 +163,7 @@ play_ours(int port, const char *brain)
 	REQUIRE_LINE(c, "OK BOT");
 	REQUIRE(sscanf(c->line, "OK BOT %23s", room) == 1, "%s", c->line);
 	struct tc_botgame g;
-	memset(&g, 0, sizeof g);
-	g.c = c;
-	snprintf(g.room, sizeof g.room, "%s", room);
-	g.human_black = 1;
-	g.reply_ms = 20000;
-	g.bot_ms = 30000;
+	tc_bot_init(&g, c, room, 1);
 	REQUIRE(tc_bot_human(&g) == 0 && !g.over, "the first move: %s", tc_why);
 	REQUIRE(tc_bot_wait(&g) == 1, "the brain did not move under the unit: %s", tc_why);
 	check_brain(brain);
