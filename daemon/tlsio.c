@@ -25,6 +25,7 @@ struct tlsio_base {
 	struct event *flush; /* writes the queued streams late in the turn */
 	TAILQ_HEAD(, tlsio) queue;
 	int active;
+	int waited; /* the flush let the events made active after it go first */
 };
 
 struct tlsio {
@@ -369,6 +370,20 @@ flush_cb(evutil_socket_t fd, short what, void *arg)
 	struct tlsio *io;
 	(void)fd;
 	(void)what;
+	/*
+	 * Events made active after the flush was (an answer's commit, a bot's
+	 * search asked for by the move just committed) run first, once: the
+	 * output they queue goes in the same record, and work they hand to
+	 * another thread starts before this turn's writes rather than after
+	 * them (issue 45: a level-1 bot move 20-40 us slower locally when a
+	 * reply's write went ahead of the worker's wake-up).
+	 */
+	if (!b->waited && event_base_get_num_events(b->base, EVENT_BASE_COUNT_ACTIVE) > 0) {
+		b->waited = 1;
+		event_active(b->flush, EV_WRITE, 1);
+		return;
+	}
+	b->waited = 0;
 	/* streams queued while this runs are written in the same pass */
 	while ((io = TAILQ_FIRST(&b->queue)) != NULL) {
 		unqueue(io);

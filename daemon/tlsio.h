@@ -3,7 +3,9 @@
  *
  * It does what bufferevent_openssl did for the two transports (tlsline.c,
  * wsline.c), with the costs of a busy server in mind:
- * - Output queued during a loop turn is written once, late in that turn,
+ * - Output queued during a loop turn is written once, late in that turn
+ *   (after the events still active when its flush first comes up, such
+ *   as a commit's answers or a bot's search handed to a worker),
  *   straight to the socket: one TLS record and one write per connection per
  *   turn, and no write event unless the socket is full. A write event is
  *   added (an epoll_ctl) only when the kernel refuses bytes.

@@ -2,7 +2,9 @@
  * test_tlsio.c: the daemon's TLS stream (daemon/tlsio.c) over a real TLS
  * link on a socket pair (tlspair.c), against a client written with plain
  * OpenSSL calls:
- * - the lines queued in one loop turn leave as one TLS record;
+ * - the lines queued in one loop turn leave as one TLS record, also those
+ *   queued by an event made active after the first (which runs before the
+ *   write);
  * - lines are taken straight from what was read, the rest (a partial line,
  *   or all while the taker holds) waits in the input;
  * - reading stops at the read mark, and once the input is drained goes on
@@ -192,6 +194,52 @@ test_one_record_per_turn(void **state)
 	}
 	assert_int_equal(r, 14);
 	assert_memory_equal(buf, "one\ntwo\nthree\n", 14);
+}
+
+/* An event made active after the turn's first output (a commit's answer,
+ * a bot's search handed to a worker) runs before the write, and what it
+ * queues goes in the same record. */
+struct later {
+	struct fix *f;
+	size_t pending; /* the stream's unwritten output when it ran */
+	int ran;
+};
+
+static void
+later_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct later *l = arg;
+	(void)fd;
+	(void)what;
+	l->ran = 1;
+	l->pending = tlsio_pending(l->f->io);
+	evbuffer_add(tlsio_output(l->f->io), "move\n", 5);
+}
+
+static void
+test_later_events_first(void **state)
+{
+	struct fix *f = *state;
+	struct later l = { f, 0, 0 };
+	struct event *ev = event_new(f->base, -1, 0, later_cb, &l);
+	assert_non_null(ev);
+	evbuffer_add(tlsio_output(f->io), "think\n", 6);
+	event_active(ev, EV_TIMEOUT, 0); /* after the flush was made active */
+	event_base_loop(f->base, EVLOOP_NONBLOCK);
+	assert_true(l.ran);
+	assert_int_equal(l.pending, 6); /* nothing written before it ran */
+	assert_int_equal(tlsio_pending(f->io), 0);
+	char buf[64];
+	int r = 0;
+	for (int i = 0; i < 100 && r <= 0; i++) {
+		r = SSL_read(f->cl, buf, sizeof buf);
+		ERR_clear_error();
+		if (r <= 0)
+			usleep(1000);
+	}
+	assert_int_equal(r, 11); /* one record: both lines */
+	assert_memory_equal(buf, "think\nmove\n", 11);
+	event_free(ev);
 }
 
 static void
@@ -444,6 +492,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_one_record_per_turn, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_later_events_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_take_and_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_mark_and_held_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backpressure, setup, teardown),
