@@ -173,5 +173,33 @@ done
 echo "the journal: $want"
 inside test ! -e /var/lib/gomokud/probe || fail "the probe wrote in the state directory"
 echo "nothing written: the state directory holds no probe file"
+
+# gomoku-bot under its example unit (bot/gomoku-bot.service.example),
+# installed as its comment says: the paths changed to this install's, the
+# config (the account's password; the server pinned by the fingerprint
+# gomokud logged) where LoadCredential= reads it, the token in its
+# StateDirectory. A challenge to its account is accepted and played out.
+fp=$(journal | sed -n 's/^certificate .* fingerprint \(sha256:[0-9a-f]*\)$/\1/p' | head -n 1)
+[ -n "$fp" ] || fail "gomokud logged no certificate fingerprint"
+"$O/tests/systemd/unit_engines" --register "$port" unitbot unitbot-pass-1 ||
+	fail "could not register the bot's account"
+printf '%s\n' "server 127.0.0.1:$port" "pin $fp" "name unitbot" "password unitbot-pass-1" \
+    "state-file /var/lib/gomoku-bot/token" "brain /opt/gomokud/bin/pbrain-gomoku" \
+    "brain-memory 256" "turn-ms 300" >"$conf/gomoku-bot.conf"
+chmod 600 "$conf/gomoku-bot.conf"
+botunit="$root/gomoku-bot.service"
+sed -e 's|^ExecStart=/usr/local/bin/gomoku-bot |ExecStart=/opt/gomokud/bin/gomoku-bot |' \
+    -e 's|^LoadCredential=gomoku-bot.conf:/etc/gomoku-bot/|LoadCredential=gomoku-bot.conf:/etc/gomokud/|' \
+    bot/gomoku-bot.service.example >"$botunit"
+grep -q '^ExecStart=/opt/gomokud/bin/gomoku-bot -c %d/gomoku-bot.conf$' "$botunit" &&
+	grep -q '^LoadCredential=gomoku-bot.conf:/etc/gomokud/gomoku-bot.conf$' "$botunit" ||
+	fail "the example unit's ExecStart= or LoadCredential= changed; this test must follow"
+inside sh -c 'cat >/etc/systemd/system/gomoku-bot.service' <"$botunit"
+inside systemctl daemon-reload
+botlog() { inside journalctl -u gomoku-bot --no-pager -o cat | tail -n 20; }
+inside systemctl start gomoku-bot || { botlog; fail "gomoku-bot.service did not start"; }
+"$O/tests/systemd/unit_engines" --bot "$port" unitbot /opt/gomokud/bin/pbrain-gomoku ||
+	{ botlog; fail "the game against gomoku-bot under its unit"; }
+inside systemctl is-active --quiet gomoku-bot || { botlog; fail "gomoku-bot.service stopped"; }
 inside systemctl is-active --quiet gomokud || fail "gomokud.service is no longer active"
 echo "unit engines: passed"

@@ -5,6 +5,12 @@
  *
  *   unit_engines --free-port      prints a loopback port nobody listens on
  *   unit_engines --greeting PORT  prints the server's greeting
+ *   unit_engines --register PORT NAME PASSWORD
+ *                                 makes the account
+ *   unit_engines --bot PORT NAME BRAIN
+ *                                 challenges NAME, gomoku-bot under its
+ *                                 example unit, and plays the game out,
+ *                                 checking its brain as 'ours''s
  *   unit_engines PORT BRAIN       plays the hosted engine 'ours' (BRAIN is
  *                                 its program's path as the config names
  *                                 it) and then 'probe'
@@ -94,8 +100,10 @@ find_prog(const char *prog, int *pid)
 	return n;
 }
 
+/* The brain running brain (its path), child of a program whose argv[0]
+ * ends in /parent, run by unit. */
 static void
-check_brain(const char *brain)
+check_brain(const char *brain, const char *parent, const char *unit)
 {
 	int pid = 0, n = find_prog(brain, &pid);
 	REQUIRE(n == 1, "%d processes run %s (one brain for the game expected)", n, brain);
@@ -109,8 +117,9 @@ check_brain(const char *brain)
 		argv0[got] = 0;
 		fclose(f);
 	}
-	REQUIRE(strstr(argv0, "/gomokud"), "the brain's parent (%d) runs '%s', not gomokud", server,
-	    argv0);
+	const char *base = strrchr(argv0, '/');
+	REQUIRE(base && strcmp(base + 1, parent) == 0, "the brain's parent (%d) runs '%s', not %s",
+	    server, argv0, parent);
 	char uid[128], suid[128];
 	REQUIRE(proc_field(pid, "status", "Uid:", uid, sizeof uid) == 0 &&
 		proc_field(server, "status", "Uid:", suid, sizeof suid) == 0,
@@ -121,14 +130,16 @@ check_brain(const char *brain)
 	/* every line of the file: the unit's cgroup shows in the systemd one */
 	snprintf(path, sizeof path, "/proc/%d/cgroup", pid);
 	int in_unit = 0;
+	char want_cg[96];
+	snprintf(want_cg, sizeof want_cg, "/%s", unit);
 	if ((f = fopen(path, "r"))) {
 		char line[512];
 		while (fgets(line, sizeof line, f))
-			if (strstr(line, "/gomokud.service"))
+			if (strstr(line, want_cg))
 				in_unit = 1;
 		fclose(f);
 	}
-	REQUIRE(in_unit, "the brain is not in gomokud.service's cgroup (%s)", cg);
+	REQUIRE(in_unit, "the brain is not in %s's cgroup (%s)", unit, cg);
 	long nnp = proc_long(pid, "NoNewPrivs:"), mode = proc_long(pid, "Seccomp:");
 	long filters = proc_long(pid, "Seccomp_filters:"),
 	     sfilters = proc_long(server, "Seccomp_filters:");
@@ -143,10 +154,10 @@ check_brain(const char *brain)
 	REQUIRE(proc_field(pid, "limits", "Max core file size", lim, sizeof lim) == 0 &&
 		atoll(lim) == 0,
 	    "the brain may dump core: '%s'", lim);
-	printf("the brain under the unit: pid %d, child of gomokud %d, uid %ld (the unit's dynamic "
-	       "user), in gomokud.service's cgroup, NoNewPrivs 1, %ld seccomp filters over the "
-	       "server's %ld, %lld MiB of address space, no core\n",
-	    pid, server, atol(uid), filters, sfilters, as >> 20);
+	printf("the brain under %s: pid %d, child of %s %d, uid %ld (the unit's dynamic user), in "
+	       "its cgroup, NoNewPrivs 1, %ld seccomp filters over its parent's %ld, %lld MiB of "
+	       "address space, no core\n",
+	    unit, pid, parent, server, atol(uid), filters, sfilters, as >> 20);
 }
 
 static void
@@ -166,7 +177,7 @@ play_ours(int port, const char *brain)
 	tc_bot_init(&g, c, room, 1);
 	REQUIRE(tc_bot_human(&g) == 0 && !g.over, "the first move: %s", tc_why);
 	REQUIRE(tc_bot_wait(&g) == 1, "the brain did not move under the unit: %s", tc_why);
-	check_brain(brain);
+	check_brain(brain, "gomokud", "gomokud.service");
 	REQUIRE(tc_bot_play_out(&g) == 0, "%s", tc_why);
 	REQUIRE(g.over && g.bot_moves > 3, "no end: %d bot moves", g.bot_moves);
 	printf("a whole game against 'ours' (pbrain-gomoku) under the unit: %d moves, %s\n",
@@ -192,6 +203,39 @@ play_probe(int port)
 	tc_close(c);
 }
 
+/* gomoku-bot, under its example unit, logged in as name: a challenge to it
+ * is accepted, its brain checked as a hosted one is, the game played to
+ * its end. */
+static void
+play_bot(int port, const char *name, const char *brain)
+{
+	struct tc *c = tc_account(port, "challenger", "challenger-pass-1");
+	REQUIRE(c, "register the challenger");
+	const char *l = NULL;
+	/* gomoku-bot logs in once it has started: a challenge to a name not
+	 * online is refused, so ask until it is (at most 20 s) */
+	for (int i = 0; i < 40 && !l; i++) {
+		tc_send(c, "CHALLENGE %s freestyle 15 none black casual none", name);
+		l = tc_expect(c, "OK CHALLENGE ", 500);
+		if (!l)
+			usleep(500 * 1000);
+	}
+	REQUIRE(l, "gomoku-bot never took a challenge: %s", c->line);
+	char room[24];
+	l = tc_expect(c, "* START ", 10000);
+	REQUIRE(l && sscanf(l, "* START %23s", room) == 1, "no game: %s", c->line);
+	struct tc_botgame g;
+	tc_bot_init(&g, c, room, 1);
+	REQUIRE(tc_bot_human(&g) == 0 && !g.over, "the first move: %s", tc_why);
+	REQUIRE(tc_bot_wait(&g) == 1, "gomoku-bot's brain did not move: %s", tc_why);
+	check_brain(brain, "gomoku-bot", "gomoku-bot.service");
+	REQUIRE(tc_bot_play_out(&g) == 0, "%s", tc_why);
+	REQUIRE(g.over && g.bot_moves > 3, "no end: %d bot moves", g.bot_moves);
+	printf("a whole game against gomoku-bot under its example unit: %d moves, %s\n", g.moves,
+	    g.over_line);
+	tc_close(c);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -210,8 +254,21 @@ main(int argc, char **argv)
 		tc_close(c);
 		return 0;
 	}
+	if (argc == 5 && strcmp(argv[1], "--register") == 0) {
+		struct tc *c = tc_account(atoi(argv[2]), argv[3], argv[4]);
+		if (!c)
+			return 1;
+		tc_close(c);
+		return 0;
+	}
+	if (argc == 5 && strcmp(argv[1], "--bot") == 0) {
+		play_bot(atoi(argv[2]), argv[3], argv[4]);
+		return failures ? 1 : 0;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: unit_engines --free-port | --greeting PORT | PORT BRAIN\n");
+		fprintf(stderr,
+		    "usage: unit_engines --free-port | --greeting PORT | --register PORT "
+		    "NAME PASSWORD | --bot PORT NAME BRAIN | PORT BRAIN\n");
 		return 2;
 	}
 	int port = atoi(argv[1]);
