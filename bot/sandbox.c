@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -213,6 +214,25 @@ seccomp_enter(char *err, size_t errlen)
 	if (rc == 0)
 		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
 		    SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG, 0));
+	/* No namespaces (a user namespace is much of the kernel's attack
+	 * surface; no brain needs one): unshare() and clone() with any
+	 * CLONE_NEW* flag, and setns(), are EPERM. clone3() keeps its flags in
+	 * memory a filter cannot read, so it is ENOSYS, and glibc falls back
+	 * to clone() for threads and processes. CLONE_NEWTIME is unshare's
+	 * alone: in clone()'s first argument that bit is the exit signal's. */
+	static const unsigned long ns[] = { CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS,
+		CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWTIME };
+	for (size_t i = 0; rc == 0 && i < sizeof ns / sizeof *ns; i++) {
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
+		    SCMP_A0(SCMP_CMP_MASKED_EQ, ns[i], ns[i]));
+		if (rc == 0 && ns[i] != CLONE_NEWTIME)
+			rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			    SCMP_A0(SCMP_CMP_MASKED_EQ, ns[i], ns[i]));
+	}
+	if (rc == 0)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setns), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 	if (rc == 0)
 		rc = seccomp_load(f);
 	seccomp_release(f);

@@ -19,6 +19,10 @@
  *       setsid() and setpgid() are EPERM, prctl(PR_SET_PDEATHSIG) is
  *         EPERM: it stays in the group the driver kills and dies with its
  *         parent;
+ *       no namespaces: unshare() and clone() with a CLONE_NEW* flag, and
+ *         setns(), are EPERM; clone3() is ENOSYS (its flags are in memory,
+ *         out of a filter's sight), so glibc makes threads and children
+ *         with clone();
  *       a system call of another architecture (i386 or x32 from an x86-64
  *         brain) kills it (untested here: this machine's kernel refuses
  *         i386 calls from 64-bit processes before any filter sees them);

@@ -6,9 +6,11 @@
  * A control child without the sandbox does the forbidden things and
  * succeeds, so every refusal seen is the sandbox's.
  */
+#define _GNU_SOURCE /* unshare, setns, CLONE_* */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -134,6 +136,18 @@ net_and_processes(void)
 	CHECK(20, refused(syscall(SYS_pidfd_open, getppid(), 0), EPERM));
 	/* the high half of a register does not get a pid past the filter */
 	CHECK(21, refused(syscall(SYS_kill, (long)getppid() | (1L << 32), 0), EPERM));
+	/* no namespaces: not made, not joined; clone3 is not there, so
+	 * threads and children come by clone (test_running makes both) */
+	CHECK(22, refused(unshare(CLONE_NEWUSER), EPERM));
+	CHECK(23, refused(unshare(CLONE_NEWNET), EPERM));
+	CHECK(24, refused(unshare(CLONE_NEWNS | CLONE_FILES), EPERM));
+	CHECK(25, refused(syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0), EPERM));
+	CHECK(26, refused(setns(-1, 0), EPERM));
+	struct clone_args3 {
+		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	} ca = { .exit_signal = SIGCHLD };
+	CHECK(27, refused(syscall(SYS_clone3, &ca, sizeof ca), ENOSYS));
+	CHECK(28, unshare(CLONE_FILES) == 0); /* no namespace: allowed */
 	return 0;
 }
 
@@ -204,6 +218,7 @@ control(void)
 	close(fd);
 	CHECK(3, kill(getppid(), 0) == 0);
 	CHECK(4, prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) == 0);
+	CHECK(5, refused(setns(-1, 0), EBADF)); /* the kernel's answer, not EPERM */
 	return 0;
 }
 
