@@ -4,14 +4,18 @@
 # root of its own in memory, the host's network), gomokud is installed
 # there by `make install` (PREFIX=/opt/gomokud, SYSCONFDIR=/etc) and started
 # by gomokud.service as installed, with the certificate the unit's
-# LoadCredential= lines load. Then, from the host (tests/systemd/
-# unit_engines.c): pbrain-gomoku plays a whole game in the brain's sandbox
-# inside the unit's, its process seen from outside; and a brain that probes
-# what it may do (tests/bot/fixture_brain probe-refuse) forfeits, and the
-# server's journal quotes what it found: no socket, no signal to the
-# server, no file written in the server's own state directory, no memory
-# both writable and executable (the unit's MemoryDenyWriteExecute), no user
-# namespace (its RestrictNamespaces). Stops the container by its pid.
+# LoadCredential= lines load. Twice:
+# - in a container whose filter refuses Landlock, gomokud offers no engine
+#   and its journal says why, as `gomoku-bot --check` does;
+# - then, from the host (tests/systemd/unit_engines.c): pbrain-gomoku plays
+#   a whole game in the brain's sandbox inside the unit's, its process seen
+#   from outside; a brain that probes what it may do (tests/bot/
+#   fixture_brain probe-refuse) forfeits, and the server's journal quotes
+#   what it found: no socket, no signal to the server, no file written in
+#   the server's own state directory, no memory both writable and
+#   executable (the unit's MemoryDenyWriteExecute), no user namespace; and
+#   gomoku-bot under its example unit plays a challenge out.
+# Stops each container by its pid.
 set -eu
 fail() {
 	echo "FAIL: $*"
