@@ -15,6 +15,7 @@
 #include "daemon/clock.h"
 #include "daemon/conn.h"
 #include "daemon/core.h"
+#include "daemon/grow.h"
 #include "daemon/session.h"
 #include "daemon/tourneys.h"
 #include "tourney/elo.h"
@@ -74,22 +75,6 @@ static int64_t
 wall(void)
 {
 	return (int64_t)time(NULL);
-}
-
-static int
-grow(void **p, int *cap, int need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	int n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, (size_t)n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
 }
 
 /* --- the store's view, read --- */

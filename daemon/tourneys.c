@@ -20,6 +20,7 @@
 #include "daemon/lobby.h"
 #include "daemon/metrics.h"
 #include "daemon/core.h"
+#include "daemon/grow.h"
 #include "daemon/room.h"
 #include "daemon/session.h"
 #include "daemon/wire.h"
@@ -134,22 +135,6 @@ player_of(const struct tourney *t, const char *name)
 		if (strcasecmp(t->pl[i].row.name, name) == 0)
 			return i;
 	return -1;
-}
-
-static int
-grow(void **p, int *cap, int need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	int n = *cap ? *cap * 2 : 8;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, (size_t)n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
 }
 
 static struct tplayer *

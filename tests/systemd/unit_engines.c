@@ -73,6 +73,19 @@ proc_long(int pid, const char *key)
 	return proc_field(pid, "status", key, v, sizeof v) == 0 ? atol(v) : -1;
 }
 
+/* Process pid's argv[0] into buf ("" when it is gone). */
+static void
+proc_argv0(int pid, char *buf, size_t n)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+	FILE *f = fopen(path, "r");
+	size_t got = f ? fread(buf, 1, n - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[got] = 0; /* cmdline's NULs: argv[0] is its first string */
+}
+
 /* The processes whose argv[0] is prog: how many, the first into *pid. */
 static int
 find_prog(const char *prog, int *pid)
@@ -85,14 +98,8 @@ find_prog(const char *prog, int *pid)
 	while ((e = readdir(d))) {
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
-		char path[300], argv0[512];
-		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		size_t got = fread(argv0, 1, sizeof argv0 - 1, f);
-		fclose(f);
-		argv0[got] = 0; /* cmdline's NULs: argv0 is its first string */
+		char argv0[512];
+		proc_argv0(atoi(e->d_name), argv0, sizeof argv0);
 		if (strcmp(argv0, prog) == 0 && n++ == 0)
 			*pid = atoi(e->d_name);
 	}
@@ -108,15 +115,10 @@ check_brain(const char *brain, const char *parent, const char *unit)
 	int pid = 0, n = find_prog(brain, &pid);
 	REQUIRE(n == 1, "%d processes run %s (one brain for the game expected)", n, brain);
 	int server = (int)proc_long(pid, "PPid:");
-	char argv0[256] = "", cg[256] = "", lim[256] = "";
+	char argv0[256], cg[256] = "", lim[256] = "";
 	FILE *f;
 	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/cmdline", server);
-	if ((f = fopen(path, "r"))) {
-		size_t got = fread(argv0, 1, sizeof argv0 - 1, f);
-		argv0[got] = 0;
-		fclose(f);
-	}
+	proc_argv0(server, argv0, sizeof argv0);
 	const char *base = strrchr(argv0, '/');
 	REQUIRE(base && strcmp(base + 1, parent) == 0, "the brain's parent (%d) runs '%s', not %s",
 	    server, argv0, parent);
@@ -126,19 +128,18 @@ check_brain(const char *brain, const char *parent, const char *unit)
 	    "no Uid line");
 	REQUIRE(strcmp(uid, suid) == 0 && atol(uid) > 0,
 	    "the brain runs as uid '%s', the server '%s'", uid, suid);
-	REQUIRE(proc_field(pid, "cgroup", "", cg, sizeof cg) == 0, "no cgroup");
 	/* every line of the file: the unit's cgroup shows in the systemd one */
 	snprintf(path, sizeof path, "/proc/%d/cgroup", pid);
+	REQUIRE((f = fopen(path, "r")), "no cgroup");
 	int in_unit = 0;
-	char want_cg[96];
+	char want_cg[96], line[512];
 	snprintf(want_cg, sizeof want_cg, "/%s", unit);
-	if ((f = fopen(path, "r"))) {
-		char line[512];
-		while (fgets(line, sizeof line, f))
-			if (strstr(line, want_cg))
-				in_unit = 1;
-		fclose(f);
+	while (fgets(line, sizeof line, f)) {
+		if (!cg[0])
+			snprintf(cg, sizeof cg, "%.*s", (int)strcspn(line, "\n"), line);
+		in_unit |= strstr(line, want_cg) != NULL;
 	}
+	fclose(f);
 	REQUIRE(in_unit, "the brain is not in %s's cgroup (%s)", unit, cg);
 	long nnp = proc_long(pid, "NoNewPrivs:"), mode = proc_long(pid, "Seccomp:");
 	long filters = proc_long(pid, "Seccomp_filters:"),
