@@ -609,6 +609,13 @@ poke_cb(evutil_socket_t fd, short what, void *arg)
 		world_engine_end(&bg->bp->srv->world, bg->game, 1);
 		bg->game[0] = '\0';
 	}
+	if (bg->howner && !room_unfinished(r)) {
+		/* the game is over: its brain ends now, not when the room goes,
+		 * so that a player reading the result holds no brain process
+		 * and no slot of engine-games (a rematch starts another) */
+		hosted_end(bg->bp->hosted, bg->howner);
+		bg->howner = 0;
+	}
 	int seat = my_seat(bg);
 	if (time_to_leave(bg)) {
 		struct session *bot = bg->bot;

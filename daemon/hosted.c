@@ -15,6 +15,7 @@ enum { ARGS_BYTES = 1024, MARGIN_MS = 500, TURN_MIN_MS = 100 };
 struct engine {
 	struct hosted_engine conf; /* its argv points into args */
 	char args[ARGS_BYTES];
+	struct hosted_stats st; /* brains: counted by hosted_stats */
 };
 
 struct game {
@@ -194,6 +195,17 @@ hosted_games(const hosted_t *h)
 	return n;
 }
 
+void
+hosted_stats(const hosted_t *h, int engine, struct hosted_stats *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!h || engine < 0 || engine >= h->ne)
+		return;
+	*s = h->e[engine].st;
+	for (int i = 0; i < h->ng; i++)
+		s->brains += h->g[i].live && h->g[i].engine == engine;
+}
+
 static struct game *
 game_of(hosted_t *h, uint64_t owner)
 {
@@ -237,12 +249,15 @@ static void
 on_result(brain_t *b, const brain_result_t *r, void *arg)
 {
 	struct game *g = arg;
+	struct hosted_stats *st = &g->h->e[g->engine].st;
 	(void)b;
 	switch (r->kind) {
 	case BRAIN_MOVE:
+		st->moves++;
 		answer(g, 0, r->moves[0], "");
 		break;
 	case BRAIN_FAILED:
+		st->failures++;
 		if (g->h->log)
 			g->h->log(g->owner, r->text, g->h->log_arg);
 		break;
@@ -251,6 +266,7 @@ on_result(brain_t *b, const brain_result_t *r, void *arg)
 	case BRAIN_NO_SWAP2:
 	case BRAIN_SWAP2:
 		g->started = 0;
+		st->forfeits++;
 		answer(g, HOSTED_FORFEIT, MOVE_NONE,
 		    r->text && *r->text ? r->text : "the brain gave up");
 		break;

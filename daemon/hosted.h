@@ -80,4 +80,15 @@ void hosted_end(hosted_t *h, uint64_t owner);
 /* Games holding a brain now. */
 int hosted_games(const hosted_t *h);
 
+/* What an engine's brains did since hosted_new, whoever asked the moves
+ * (this node's games or another node's): moves played; failures that
+ * did not end their game (a crash, a hang past the turn, a bad answer:
+ * the brain was started again from the position); games given up
+ * (HOSTED_FORFEIT); and its brains alive now, one per game. */
+struct hosted_stats {
+	uint64_t moves, failures, forfeits;
+	int brains;
+};
+void hosted_stats(const hosted_t *h, int engine, struct hosted_stats *s);
+
 #endif

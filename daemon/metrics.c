@@ -93,6 +93,9 @@ struct metrics {
 	uint64_t finished[RULES][REASONS];
 	uint64_t moves;
 	uint64_t bot_done;
+	char served_name[METRICS_ENGINES][METRICS_ENGINE_NAME + 1];
+	uint64_t served[METRICS_ENGINES]; /* moves of engines for other nodes */
+	int nserved;
 	uint64_t reviews[2]; /* failed, ok */
 	uint64_t rate[METRIC_NRATE];
 	uint64_t errors[CODES];
@@ -233,6 +236,26 @@ metrics_bot_done(struct metrics *m, int time_ms)
 		metrics_observe(m, METRIC_BOT_SEARCH, (int64_t)time_ms * 1000);
 }
 
+/* The slot of an engine's served moves, made on first use. */
+static int
+served_slot(struct metrics *m, const char *engine)
+{
+	for (int i = 0; i < m->nserved; i++)
+		if (strcmp(m->served_name[i], engine) == 0)
+			return i;
+	if (m->nserved == METRICS_ENGINES)
+		return METRICS_ENGINES - 1;
+	snprintf(m->served_name[m->nserved], sizeof m->served_name[0], "%s", engine);
+	return m->nserved++;
+}
+
+void
+metrics_engine_served(struct metrics *m, const char *engine)
+{
+	if (engine)
+		m->served[served_slot(m, engine)]++;
+}
+
 void
 metrics_review_done(struct metrics *m, int ok, int64_t us)
 {
@@ -329,6 +352,46 @@ counter(struct evbuffer *out, const char *name, const char *help, uint64_t v)
 	evbuffer_add_printf(out, "%s %" PRIu64 "\n", name, v);
 }
 
+/* The hosted engines' series, one per engine of the config (engine names
+ * are [a-z0-9], nothing to escape in a label). */
+static void
+render_engines(struct evbuffer *out, struct metrics *m, const struct metrics_gauges *g)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} fam[] = {
+		{ "gomokud_engine_brains", "gauge",
+		    "A hosted engine's brain processes alive on this node, one per game." },
+		{ "gomokud_engine_moves_total", "counter",
+		    "Moves a hosted engine's brains on this node played, for this node's games "
+		    "and other nodes'." },
+		{ "gomokud_engine_moves_served_total", "counter",
+		    "Of those, the moves played for another node's games (bot-serve)." },
+		{ "gomokud_engine_failures_total", "counter",
+		    "A brain's failures that did not end its game: it crashed, hung past its "
+		    "turn or answered wrongly, and was started again from the position." },
+		{ "gomokud_engine_forfeits_total", "counter",
+		    "Games a hosted engine's brain gave up: failures past the limit, or a board "
+		    "it cannot play." },
+	};
+	for (size_t f = 0; f < sizeof fam / sizeof fam[0]; f++) {
+		family(out, fam[f].name, fam[f].type, fam[f].help);
+		for (int i = 0; i < g->nengines; i++) {
+			const struct metrics_engine *e = &g->engine[i];
+			uint64_t served = 0; /* kept here, by name */
+			for (int k = 0; k < m->nserved; k++)
+				if (strcmp(m->served_name[k], e->name) == 0)
+					served = m->served[k];
+			const uint64_t v[] = { (uint64_t)e->brains, e->moves, served, e->failures,
+				e->forfeits }; /* in fam's order */
+			_Static_assert(sizeof v / sizeof v[0] == sizeof fam / sizeof fam[0],
+			    "a value a family");
+			evbuffer_add_printf(
+			    out, "%s{engine=\"%s\"} %" PRIu64 "\n", fam[f].name, e->name, v[f]);
+		}
+	}
+}
+
 void
 metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffer *out)
 {
@@ -401,6 +464,7 @@ metrics_render(struct metrics *m, const struct metrics_gauges *g, struct evbuffe
 	counter(out, "gomokud_bot_jobs_done_total", "Bot searches finished (not cancelled).",
 	    m->bot_done);
 	render_hist(out, m, METRIC_BOT_SEARCH);
+	render_engines(out, m, g);
 
 	gauge(out, "gomokud_reviews_running",
 	    "Reviews under way on this node (at most review-queue; REVIEW is 506 beyond).",

@@ -34,7 +34,15 @@ enum metric_hist {
 /* The rate buckets a refused line or chat counts in. */
 enum metric_rate { METRIC_RATE_LINES, METRIC_RATE_CHAT, METRIC_NRATE };
 
-enum { METRICS_TRANSPORTS = 4 };
+enum { METRICS_TRANSPORTS = 4, METRICS_ENGINES = 8, METRICS_ENGINE_NAME = 16 };
+
+/* A hosted engine's brains on this node, as their owner counted them
+ * (hosted.h's hosted_stats): counters since the start, and a gauge. */
+struct metrics_engine {
+	char name[METRICS_ENGINE_NAME + 1];
+	uint64_t moves, failures, forfeits;
+	int brains;
+};
 
 /* What a scrape counts from the owners of the state, at that moment. */
 struct metrics_gauges {
@@ -45,6 +53,8 @@ struct metrics_gauges {
 	int bot_queued, bot_running;
 	int store_queued, store_running; /* the PostgreSQL store thread's jobs */
 	int reviews;                     /* under way on this node */
+	struct metrics_engine engine[METRICS_ENGINES];
+	int nengines;
 };
 typedef void (*metrics_collect_fn)(void *arg, struct metrics_gauges *g);
 
@@ -76,6 +86,10 @@ void metrics_store_batch(struct metrics *m, int n);
 /* A bot search ended (not cancelled), the engine's time in ms (-1: it
  * found no move, and is not timed). */
 void metrics_bot_done(struct metrics *m, int time_ms);
+/* A hosted engine's brain here played a move for another node's game
+ * (a worker serving the engine, bot-serve). Past METRICS_ENGINES names,
+ * the last one's count takes them. */
+void metrics_engine_served(struct metrics *m, const char *engine);
 /* A review ended, stored (ok) or failed, us after it was asked. */
 void metrics_review_done(struct metrics *m, int ok, int64_t us);
 void metrics_rate_limited(struct metrics *m, enum metric_rate bucket);

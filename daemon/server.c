@@ -27,6 +27,7 @@
 #include "daemon/control.h"
 #include "daemon/front.h"
 #include "daemon/gc.h"
+#include "daemon/hosted.h"
 #include "daemon/botplay.h"
 #include "daemon/challenge.h"
 #include "daemon/cluster/attach.h"
@@ -485,6 +486,17 @@ collect_gauges(void *arg, struct metrics_gauges *g)
 		workq_load(srv->storeq, &g->store_queued, &g->store_running);
 	if (srv->reviews)
 		g->reviews = reviews_running(srv->reviews);
+	const hosted_t *h = srv->botplay ? botplay_hosted(srv->botplay) : NULL;
+	for (int i = 0; i < hosted_count(h) && g->nengines < METRICS_ENGINES; i++) {
+		struct metrics_engine *e = &g->engine[g->nengines++];
+		struct hosted_stats st;
+		hosted_stats(h, i, &st);
+		snprintf(e->name, sizeof e->name, "%s", hosted_name(h, i));
+		e->moves = st.moves;
+		e->failures = st.failures;
+		e->forfeits = st.forfeits;
+		e->brains = st.brains;
+	}
 }
 
 /* GET /metrics on metrics-listen, when set; a socket that cannot be had is

@@ -16,6 +16,7 @@
 #include "daemon/core.h"
 #include "daemon/hosted.h"
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 
 #define GROUP "workers"
 
@@ -424,10 +425,12 @@ on_played(uint64_t owner, int status, move_t m, const char *why, void *arg)
 	struct eserved *sv = arg;
 	struct cluster *cl = sv->cl;
 	(void)owner;
-	if (status == 0)
+	if (status == 0) {
+		metrics_engine_served(
+		    cl->srv->metrics, hosted_name(cl->engines->hosted, sv->engine));
 		log_debug(&cl->srv->log, "cluster: engine %s played %d for game %s of node %s",
 		    hosted_name(cl->engines->hosted, sv->engine), (int)m, sv->game, sv->node);
-	else
+	} else
 		log_warn(&cl->srv->log, "cluster: engine %s forfeits game %s of node %s: %s",
 		    hosted_name(cl->engines->hosted, sv->engine), sv->game, sv->node, why);
 	answer(cl, sv->engine, sv->entry, sv->node, sv->job, status == 0 ? 0 : -1, m, why);

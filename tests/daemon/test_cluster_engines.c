@@ -6,8 +6,8 @@
  * test_cluster_bots does). a's greeting lists engines=ours,junk once it
  * heard b's presence; a player on a plays BOT play ours to a whole game's
  * end, every engine move played on b (b's log names each, a's says it
- * came from b, a started no brain) and b ends the game's brain at its
- * end; with c up too, whichever worker took the engine's move is killed
+ * came from b, a started no brain, b's metrics count them as served to
+ * another node) and b ends the game's brain at its end; with c up too, whichever worker took the engine's move is killed
  * (kill -9) mid-move: the other claims it, starts a brain from the
  * position and the game goes on to its end; junk's failures on the
  * worker forfeit its game on a, which logs why; the last worker stopped
@@ -43,8 +43,9 @@ enum { NODES = 3, WAIT_MS = 8000, BOT_WAIT_MS = 30000 };
 
 static struct daemon node[NODES];
 static struct redisrun redis;
-static char engines[1024];
-static const char *conf_of[NODES] = { "bot-threads 1\n", engines, engines };
+static char engines[2][1024]; /* b's and c's: the same engines, each its metrics port */
+static int mport;             /* b's metrics */
+static const char *conf_of[NODES] = { "bot-threads 1\n", engines[0], engines[1] };
 static const struct redis_nodes cl = { GOMOKUD_BIN, &redis, node, NULL,
 	"rate-burst 1000\nrate-per-second 1000\nlog-level debug\n", conf_of };
 
@@ -90,6 +91,10 @@ test_engine_on_b(void)
 	ok("a, which has no engine, lists b's in its greeting (engines=ours,junk)");
 
 	int played = daemon_log_count(&node[1], "cluster: engine ours played");
+	long served = tc_metric(mport, "gomokud_engine_moves_served_total{engine=\"ours\"}"),
+	     moves = tc_metric(mport, "gomokud_engine_moves_total{engine=\"ours\"}");
+	CHECK(served == 0 && moves == 0,
+	    "b's engine metrics before any game: %ld served, %ld moves", served, moves);
 	struct tc_botgame g;
 	REQUIRE(game_new(&g, "alice", "ours") == 0, "no game against ours on a (last: %s)",
 	    g.c ? g.c->line : "no connection");
@@ -105,8 +110,16 @@ test_engine_on_b(void)
 	/* the game over, a tells b, whose brain for it ends */
 	CHECK(daemon_wait_log(&node[1], "over; its brain ends", 0, WAIT_MS),
 	    "b never ended the game's brain");
+	/* b's metrics count each of them as served to another node */
+	served = tc_metric(mport, "gomokud_engine_moves_served_total{engine=\"ours\"}");
+	moves = tc_metric(mport, "gomokud_engine_moves_total{engine=\"ours\"}");
+	CHECK(served == on_b && moves == on_b, "b's metrics: %ld served, %ld moves, %d played",
+	    served, moves, on_b);
+	CHECK(tc_metric(mport, "gomokud_engine_brains{engine=\"ours\"}") == 0,
+	    "b still counts a brain of ours");
 	tc_close(g.c);
-	ok("a player on a plays b's engine to a whole game's end, each move played on b");
+	ok("a player on a plays b's engine to a whole game's end, each move played on b "
+	   "(b's metrics: served to another node)");
 }
 
 /* b and c both serve ours; whichever takes the engine's next move is
@@ -208,11 +221,15 @@ main(void)
 	int code;
 	/* no memory limit in a sanitizer's build (test_engines.c says why);
 	 * ours thinks a while, so that a worker can be killed mid-move */
-	snprintf(engines, sizeof engines,
-	    "bot-threads 1\nengine-games 4\n"
-	    "engine ours %s turn-ms=700 memory=%d\n"
-	    "engine junk %s garbage turn-ms=200 memory=%d\n",
-	    PBRAIN, TESTS_SANITIZED ? 0 : 256, FIXTURE, TESTS_SANITIZED ? 0 : 256);
+	mport = tc_free_port();
+	for (int i = 0; i < 2; i++)
+		snprintf(engines[i], sizeof engines[i],
+		    "bot-threads 1\nengine-games 4\n"
+		    "engine ours %s turn-ms=700 memory=%d\n"
+		    "engine junk %s garbage turn-ms=200 memory=%d\n"
+		    "metrics-listen 127.0.0.1:%d\n",
+		    PBRAIN, TESTS_SANITIZED ? 0 : 256, FIXTURE, TESTS_SANITIZED ? 0 : 256,
+		    i ? tc_free_port() : mport);
 	if (redis_guard(&redis, &code) != 0)
 		return code;
 	if (redis_nodes_up(&cl, 2) != 0)

@@ -175,7 +175,7 @@ test_whole_game(void **state)
 	assert_true(ours >= 0 && fix >= 0);
 	assert_int_equal(hosted_find(h, "nobody"), -1);
 	position_t p;
-	int undone = 0;
+	int undone = 0, asked[2] = { 0, 0 }; /* of ours, of the fixture */
 	pos_init(&p, RULE_FREESTYLE, 15);
 	while (p.outcome.kind == RESULT_ONGOING && p.nmoves < 60) {
 		int black = p.nmoves % 2 == 0;
@@ -184,6 +184,7 @@ test_whole_game(void **state)
 			black ? STONE_BLACK : STONE_WHITE, p.moves, p.nmoves, 0, 0, on_move, NULL),
 		    0);
 		wait_answer();
+		asked[!black]++;
 		assert_int_equal(ans.status, 0);
 		assert_int_equal(pos_play(&p, ans.m), LEGAL_OK);
 		if (p.nmoves == 8 && !undone++) {
@@ -201,9 +202,20 @@ test_whole_game(void **state)
 	printf("  ours against the fixture: %d plies, outcome %d\n", p.nmoves, (int)p.outcome.kind);
 	assert_int_not_equal(p.outcome.kind, RESULT_ONGOING);
 	assert_int_equal(hosted_games(h), 2);
+	/* each engine's moves and its one brain, nothing failed */
+	struct hosted_stats st;
+	hosted_stats(h, ours, &st);
+	assert_true(st.moves == (uint64_t)asked[0] && st.brains == 1);
+	assert_true(st.failures == 0 && st.forfeits == 0);
+	hosted_stats(h, fix, &st);
+	assert_true(st.moves == (uint64_t)asked[1] && st.brains == 1);
 	hosted_end(h, 10);
 	hosted_end(h, 11);
 	assert_int_equal(hosted_games(h), 0);
+	hosted_stats(h, ours, &st);
+	assert_true(st.moves == (uint64_t)asked[0] && st.brains == 0);
+	hosted_stats(h, -1, &st);
+	assert_true(st.moves == 0 && st.brains == 0);
 	hosted_free(h);
 	run_ms(100);
 	assert_int_equal(children(), 0);
@@ -225,6 +237,9 @@ test_forfeit(void **state)
 	assert_int_equal(ans.status, HOSTED_FORFEIT);
 	assert_true(ans.why[0] != '\0');
 	assert_int_equal(ans.logs, 2); /* the third failure gives up */
+	struct hosted_stats st;
+	hosted_stats(h, hosted_find(h, "garbage"), &st);
+	assert_true(st.moves == 0 && st.failures == 2 && st.forfeits == 1 && st.brains == 1);
 	hosted_end(h, 5);
 	hosted_free(h);
 	run_ms(100);
