@@ -60,7 +60,8 @@
  * the worker: ask again) with <move> -1. X tells the worker that played
  * <game>'s last move that the game is over for its engine (its brain
  * ends). Older nodes drop these, and a presence with <engines>, as
- * messages that do not parse: a cluster's nodes run one version.
+ * messages that do not parse: a cluster's nodes run one version
+ * (link.c logs the first drop, then counts them for 10 s).
  *
  * A P body's = BOT <user> line comes right before the = USER line of a
  * bot (a bot account, or the server's botN or bot-<engine>), as WHO says

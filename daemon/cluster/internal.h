@@ -97,8 +97,10 @@ struct cluster {
 	int backoff_s;
 	int64_t retry_at;
 	struct event *tick;
-	int said_down; /* the outage is logged */
-	int stopped;   /* cluster_stop: no Redis, no relays from now on */
+	int said_down;         /* the outage is logged */
+	int64_t drop_said_at;  /* ms: a dropped message was last logged */
+	unsigned drops_unsaid; /* dropped since, not logged (link.c's dropped) */
+	int stopped;           /* cluster_stop: no Redis, no relays from now on */
 
 	/* presence.c: the other nodes as last heard */
 	struct peer *peers[NODES_MAX];

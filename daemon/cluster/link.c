@@ -26,6 +26,7 @@
 enum {
 	TICK_MS = 1000,
 	BACKOFF_MAX_S = 16,
+	DROP_LOG_MS = 10000, /* a dropped message logged at most this often */
 };
 
 void
@@ -198,6 +199,25 @@ start(struct cluster *cl)
 	cl->parts.resubscribe(cl);
 }
 
+/* A message dropped: logged with why, then counted for DROP_LOG_MS and
+ * the count logged by the tick, so that a node of another version (its
+ * presence every second) or a stranger on Redis cannot fill the log at
+ * the rate it publishes. */
+static void
+dropped(struct cluster *cl, const char *chan, const char *why)
+{
+	int64_t now = clock_now_ms();
+	if (cl->drop_said_at && now - cl->drop_said_at < DROP_LOG_MS) {
+		cl->drops_unsaid++;
+		return;
+	}
+	cl->drop_said_at = now;
+	log_warn(&cl->srv->log,
+	    "cluster: a message on %s dropped: %s (a node of another version? a cluster's "
+	    "nodes run one)",
+	    chan, why);
+}
+
 /* One message from a subscription (or its confirmation), to its concern. */
 static void
 on_message(redisAsyncContext *ac, void *reply, void *priv)
@@ -218,13 +238,12 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 	struct cmsg m;
 	const char *why;
 	if (cmsg_parse(r->element[2]->str, r->element[2]->len, &m, &why) != 0) {
-		log_warn(&cl->srv->log, "cluster: a message on %s dropped: %s", chan, why);
+		dropped(cl, chan, why);
 		return;
 	}
 	int on_room = strncmp(chan, "gomoku:room:", 12) == 0;
 	if (on_room && strcmp(chan + 12, m.room) != 0) {
-		log_warn(
-		    &cl->srv->log, "cluster: a message on %s for room %s dropped", chan, m.room);
+		dropped(cl, chan, "another room's");
 		return;
 	}
 	int mine = strcmp(chan, cl->chan_node) == 0;
@@ -267,7 +286,7 @@ on_message(redisAsyncContext *ac, void *reply, void *priv)
 		break;
 	case CMSG_JOB: /* jobs come on the stream only */
 	case CMSG_ENGINE_JOB:
-		log_warn(&cl->srv->log, "cluster: a bot job on %s dropped", chan);
+		dropped(cl, chan, "a bot job (they come on a stream)");
 		break;
 	}
 }
@@ -342,6 +361,12 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (!cl->cmd && !cl->sub && now >= cl->retry_at)
 		start(cl);
+	if (cl->drops_unsaid && now - cl->drop_said_at >= DROP_LOG_MS) {
+		log_warn(&cl->srv->log, "cluster: %u more messages dropped in %d s",
+		    cl->drops_unsaid, (int)((now - cl->drop_said_at) / 1000));
+		cl->drops_unsaid = 0;
+		cl->drop_said_at = now;
+	}
 	cl->parts.tick(cl, now);
 }
 

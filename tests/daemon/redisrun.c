@@ -221,6 +221,37 @@ redis_nodes_up(const struct redis_nodes *c, int n)
 }
 
 int
+redis_drops(const struct daemon *d)
+{
+	FILE *f = fopen(d->log, "r");
+	char l[2048];
+	int n = 0;
+	while (f && fgets(l, sizeof l, f)) {
+		const char *p = strstr(l, " more messages dropped in ");
+		unsigned k;
+		if (p && strstr(l, "cluster: ") &&
+		    sscanf(strstr(l, "cluster: ") + 9, "%u", &k) == 1)
+			n += (int)k;
+		else
+			n += strstr(l, "dropped") != NULL;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+int
+redis_wait_drops(const struct daemon *d, int n, int ms)
+{
+	for (long long end = tc_now_ms() + ms;; usleep(50000)) {
+		if (redis_drops(d) >= n)
+			return 1;
+		if (tc_now_ms() >= end)
+			return 0;
+	}
+}
+
+int
 redis_lists(struct tc *c, const char *req, const char *want, int ms)
 {
 	char ok[16]; /* OK and the verb: "WHO a12" is answered "OK WHO 3" */

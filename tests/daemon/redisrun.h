@@ -81,4 +81,11 @@ struct tc;
  * reply contains want, for up to ms: whether one did. */
 int redis_lists(struct tc *c, const char *req, const char *want, int ms);
 
+/* The cluster messages a node's log says it dropped: each line saying
+ * "dropped", plus the count of each "N more messages dropped" (link.c
+ * logs a dropped message at most every 10 s and counts the rest). */
+int redis_drops(const struct daemon *d);
+/* Waits up to ms for redis_drops(d) to reach n: whether it did. */
+int redis_wait_drops(const struct daemon *d, int n, int ms);
+
 #endif

@@ -435,8 +435,9 @@ test_shared_store(void)
 	ok("one database: an account works on every node; a killed node's game comes back");
 }
 
-/* Garbage on every channel the nodes listen to: dropped with a log line,
- * and every node still serves. */
+/* Garbage on every channel the nodes listen to: dropped, the first with a
+ * log line and the rest counted (one line 10 s on says how many), and
+ * every node still serves. */
 static void
 test_garbage(void)
 {
@@ -477,7 +478,9 @@ test_garbage(void)
 	/* c listens to the room's channel while carol watches */
 	REQUIRE(watch(carol, room) > 0, "carol could not watch %s (last: %s)", room, carol->line);
 	int drops = daemon_log_count(&node[0], "dropped"),
-	    cdrops = daemon_log_count(&node[2], "dropped");
+	    cdrops = daemon_log_count(&node[2], "dropped"),
+	    summed = daemon_log_count(&node[0], "more messages dropped in"),
+	    lines = daemon_log_count(&node[0], "dropped: "), counted = redis_drops(&node[0]);
 	const char *chans[] = { "gomoku:presence", "gomoku:node:a", rchan };
 	for (size_t c = 0; c < 3; c++) {
 		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -487,6 +490,17 @@ test_garbage(void)
 		CHECK(redis_publish(&redis, chans[c], big, sizeof big) == ':', "could not publish");
 	}
 	CHECK(daemon_wait_log(&node[0], "dropped", drops, WAIT_MS), "a logged no dropped message");
+	/* not a line each: the first, then, 10 s on, how many more */
+	CHECK(daemon_wait_log(&node[0], "more messages dropped in", summed, WAIT_MS + 10000),
+	    "a never said how many more messages it dropped");
+	int said = daemon_log_count(&node[0], "dropped: ") - lines;
+	CHECK(said >= 1 && said <= 3, "a logged %d dropped messages one by one", said);
+	printf("# a dropped %d of the %d messages, %d logged one by one\n",
+	    redis_drops(&node[0]) - counted, (int)(3 * (sizeof bad / sizeof bad[0] + 2)), said);
+	/* 48 of them do not parse (the rest are well-formed messages for
+	 * another channel, ignored there) */
+	CHECK(redis_drops(&node[0]) - counted >= 40, "a counted %d dropped messages of %d",
+	    redis_drops(&node[0]) - counted, (int)(3 * (sizeof bad / sizeof bad[0] + 2)));
 	CHECK(daemon_log_count(&node[0], "calls itself a too") == 1,
 	    "a did not say once that another node took its name");
 	CHECK(daemon_wait_log(&node[2], "dropped", cdrops, WAIT_MS), "c logged no dropped message");
