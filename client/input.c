@@ -1195,6 +1195,26 @@ league_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 	return INPUT_REDRAW;
 }
 
+/* A key's scroll of the help: lines down (up if negative), 0 for none. */
+static int
+help_step(int key, int fn)
+{
+	if (!fn)
+		return key == 'j' ? 1 : key == 'k' ? -1 : 0;
+	switch (key) {
+	case KEY_DOWN:
+		return 1;
+	case KEY_UP:
+		return -1;
+	case KEY_NPAGE:
+		return 10;
+	case KEY_PPAGE:
+		return -10;
+	default:
+		return 0;
+	}
+}
+
 input_rc_t
 input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 {
@@ -1240,12 +1260,23 @@ input_key(view_t *v, const model_t *m, int key, int fn, proto_msg_t *out)
 		return INPUT_SEND;
 	}
 	if (v->screen == SCR_HELP) {
+		/* when it does not fit, Up/Down (j/k, PgUp/PgDn) scroll it */
+		int step = help_step(key, fn);
+		if (step && v->help_max > 0) {
+			v->help_top += step;
+			if (v->help_top > v->help_max)
+				v->help_top = v->help_max;
+			if (v->help_top < 0)
+				v->help_top = 0;
+			return INPUT_REDRAW;
+		}
 		v->screen = v->back;
 		return INPUT_REDRAW;
 	}
 	if (!fn && key == '?') {
 		v->back = v->screen;
 		v->screen = SCR_HELP;
+		v->help_top = 0;
 		return INPUT_REDRAW;
 	}
 	switch (v->screen) {

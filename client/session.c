@@ -69,6 +69,8 @@ static void
 draw(sess_t *s)
 {
 	tui_draw(&s->model, &s->view, now_ms());
+	/* the terminal's size is the draw's: the help's keys scroll by it */
+	s->view.help_max = tui_help_scroll_max();
 }
 
 /* Many lines may arrive in one read: draw once after them. */

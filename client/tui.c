@@ -1775,51 +1775,75 @@ draw_league(const model_t *m, const view_t *v)
 		"Left/Right league  Up/Down scroll  Enter its event  r refresh  Esc back"));
 }
 
+static const char *const help[][2] = {
+	{ NTR("help.1", "In a game") },
+	{ NTR("help.2", "  arrows or h j k l   move the cursor") },
+	{ NTR("help.3", "  Enter or space      play the point under the cursor") },
+	{ NTR("help.4", "  mouse click         play the point clicked") },
+	{ NTR("help.5", "  h8 then Enter       type a point and play it") },
+	{ NTR("help.6", "  R  resign (asks)    U  offer undo       D  offer draw") },
+	{ NTR("help.7", "  M  offer rematch    A  accept offer     X  decline or withdraw") },
+	{ NTR("help.8", "  Z  abort (early)    C  claim a win (opponent gone)") },
+	{ NTR("help.9", "  B / W               swap2: choose black or white") },
+	{ NTR(
+	    "help.17", "Openings: Enter places a stone, chooses a fifth move or marks an offer;") },
+	{ NTR("help.18", "  B / W take a colour; 0-9 or +/- then Enter declare how many offers;") },
+	{ NTR("help.19",
+	    "  S sends the marked offers, Esc clears;  O / T Taraguchi-10: one or ten") },
+	{ NTR("help.10",
+	    "  Tab or /            chat (Enter sends, Esc cancels; @bob hi tells bob)") },
+	{ NTR("help.11", "  Q  leave the room   ^L redraw           ?  this help") },
+	{ NTR("help.12", "Lobby: Up/Down choose, Left/Right change a setting, Enter go.") },
+	{ NTR("help.15", "Lobby: s selects the next open seek, t takes it (its game starts).") },
+	{ NTR("help.16",
+	    "Lobby: p a player's profile, L the leaderboard; in a game P the "
+	    "opponent's.") },
+	{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
+	{ NTR("help.20",
+	    "Replay: r the engine's review; n/p next/previous mark; ] [ step its line") },
+	{ NTR("help.21",
+	    "Lobby: z the next puzzle for you, d the daily puzzle, E the engine league.") },
+	{ NTR("help.22",
+	    "Puzzle: Enter plays; N next, D daily, R retry; ] [ the solution; Q lobby") },
+	{ NTR("help.23",
+	    "Tournaments (T): c new, J join, L leave, B bot, C cancel; E/T from its "
+	    "game") },
+};
+enum { HELP_LINES = (int)(sizeof help / sizeof help[0]) };
+
+/* The help's rows: under the title, above its footer. */
+static int
+help_rows(void)
+{
+	return LINES - 2 > 1 ? LINES - 2 : 1;
+}
+
+int
+tui_help_scroll_max(void)
+{
+	return HELP_LINES > help_rows() ? HELP_LINES - help_rows() : 0;
+}
+
+/* The keys, from line v->help_top when they do not fit (22 lines fit at
+ * 24 rows; a game needs 21 at 15x15, and a phone's terminal may have
+ * fewer); the footer says how to go on. */
 static void
 draw_help(const model_t *m, const view_t *v)
 {
-	static const char *const help[][2] = {
-		{ NTR("help.1", "In a game") },
-		{ NTR("help.2", "  arrows or h j k l   move the cursor") },
-		{ NTR("help.3", "  Enter or space      play the point under the cursor") },
-		{ NTR("help.4", "  mouse click         play the point clicked") },
-		{ NTR("help.5", "  h8 then Enter       type a point and play it") },
-		{ NTR("help.6", "  R  resign (asks)    U  offer undo       D  offer draw") },
-		{ NTR(
-		    "help.7", "  M  offer rematch    A  accept offer     X  decline or withdraw") },
-		{ NTR("help.8", "  Z  abort (early)    C  claim a win (opponent gone)") },
-		{ NTR("help.9", "  B / W               swap2: choose black or white") },
-		{ NTR("help.17",
-		    "Openings: Enter places a stone, chooses a fifth move or marks an offer;") },
-		{ NTR("help.18",
-		    "  B / W take a colour; 0-9 or +/- then Enter declare how many offers;") },
-		{ NTR("help.19",
-		    "  S sends the marked offers, Esc clears;  O / T Taraguchi-10: one or ten") },
-		{ NTR("help.10",
-		    "  Tab or /            chat (Enter sends, Esc cancels; @bob hi tells bob)") },
-		{ NTR("help.11", "  Q  leave the room   ^L redraw           ?  this help") },
-		{ NTR("help.12", "Lobby: Up/Down choose, Left/Right change a setting, Enter go.") },
-		{ NTR("help.15",
-		    "Lobby: s selects the next open seek, t takes it (its game starts).") },
-		{ NTR("help.16",
-		    "Lobby: p a player's profile, L the leaderboard; in a game P the "
-		    "opponent's.") },
-		{ NTR("help.13", "Replay: Left/Right step through the game, Esc back.") },
-		{ NTR("help.20",
-		    "Replay: r the engine's review; n/p next/previous mark; ] [ step its line") },
-		{ NTR("help.21",
-		    "Lobby: z the next puzzle for you, d the daily puzzle, E the engine league.") },
-		{ NTR("help.22",
-		    "Puzzle: Enter plays; N next, D daily, R retry; ] [ the solution; Q lobby") },
-		{ NTR("help.23",
-		    "Tournaments (T): c new, J join, L leave, B bot, C cancel; E/T from its "
-		    "game") },
-		{ NTR("help.14", "Press any key to go back.") },
-	};
+	int rows = help_rows(), max = tui_help_scroll_max(), top = v->help_top;
+	if (top > max)
+		top = max;
+	if (top < 0)
+		top = 0;
 	title(m, v, TR("title.help", "help"));
-	/* from the row under the title to the last: 23 lines at 24 rows */
-	for (int i = 0; i < (int)(sizeof help / sizeof help[0]) && 1 + i < LINES; i++)
-		put_clip(1 + i, 2, i18n_tr(help[i][0], help[i][1]), COLS - 4);
+	for (int i = 0; i < rows && top + i < HELP_LINES; i++)
+		put_clip(1 + i, 2, i18n_tr(help[top + i][0], help[top + i][1]), COLS - 4);
+	if (max)
+		put_clip(LINES - 1, 2,
+		    TR("help.scroll", "Up/Down or j/k scroll the keys; any other key goes back."),
+		    COLS - 4);
+	else
+		put_clip(LINES - 1, 2, TR("help.14", "Press any key to go back."), COLS - 4);
 }
 
 /* A boxed message in the middle of the screen, its lines wrapped at
@@ -1870,6 +1894,8 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 	if (v->screen == SCR_PUZZLE)
 		need_rows = BOARD_ROW + m->puzzle_pos.size + 4,
 		need_cols = BOARD_COL + 2 * m->puzzle_pos.size + 24;
+	else if (v->screen == SCR_HELP) /* it scrolls: a title, a line, a footer */
+		need_rows = 3, need_cols = 60;
 	else if (v->screen != SCR_GAME && v->screen != SCR_REPLAY)
 		need_rows = 24, need_cols = 60;
 	if (LINES < need_rows || COLS < need_cols) {

@@ -87,8 +87,11 @@ typedef struct {
 
 typedef struct view {
 	screen_t screen, back; /* back: where help returns to */
-	int cx, cy;            /* board cursor (column, row from top) */
-	char typed[4];         /* a move being typed ("h1", "h12") */
+	/* the help's first line shown, and how far it scrolls at this
+	 * terminal's size (tui_help_scroll_max, kept by the session) */
+	int help_top, help_max;
+	int cx, cy;    /* board cursor (column, row from top) */
+	char typed[4]; /* a move being typed ("h1", "h12") */
 	input_mode_t input;
 	char line[PROTO_TEXT_MAX + 1]; /* the input line being edited */
 	ask_t ask;                     /* a yes/no question on screen */
@@ -154,6 +157,9 @@ void tui_stop(void);
 /* The size changed: re-read it. */
 void tui_resize(void);
 void tui_draw(const model_t *m, const view_t *v, int64_t now_ms);
+/* How many lines the help scrolls at this terminal's size: its lines less
+ * the rows it has (0: it fits). */
+int tui_help_scroll_max(void);
 /* The board cell at screen row y, column x, for a board of size n;
  * 0 with *mv set, or -1 when outside the board. */
 int tui_hit(int n, int y, int x, move_t *mv);

@@ -4,8 +4,9 @@
 # (made and accepted) and a draw offer declined, said with who, chat, the
 # resign question, a hostile line on the status line, a dropped connection
 # resumed on its own (its snapshot's kept chat added once), the winning
-# line, help, a resize, and the terminal restored on quit and on SIGINT and
-# a crash; history with a replay and watching a public game.
+# line, help (scrolled on a short terminal), a resize, and the terminal
+# restored on quit and on SIGINT and a crash; history with a replay and
+# watching a public game.
 # Keys go in with send-keys, the screen comes out of capture-pane.
 . tests/client/lib.sh
 echo "checks: the ncurses client in tmux: a scripted game (keys, mouse, offers, chat, resume, resize), history replay, watching, a bot thinking, login, SIGINT and crash restore the terminal"
@@ -153,6 +154,17 @@ keys '?'
 step "help shows the keys" "mouse click         play the point clicked"
 keys Space
 step "any key leaves help" "Moves (3):"
+# a terminal with room for the board but not all the help: it scrolls
+$TM resize-window -t =$S: -x 80 -y 21
+check "at 80x21 the game is still drawn" wait_for "Moves (3):"
+keys '?'
+step "the help at 21 rows says how to scroll" "Up/Down or j/k scroll the keys"
+check "its first lines are shown, its last not yet" sh -c "screen() { $TM capture-pane -p -t =$S:; }; screen | grep -q 'In a game' && ! screen | grep -q 'Tournaments (T)'"
+keys NPage
+step "PgDn scrolls to the help's last line" "Tournaments (T): c new"
+check "its first line scrolled away" sh -c "! $TM capture-pane -p -t =$S: | grep -q 'In a game'"
+keys Space
+step "another key leaves the scrolled help" "Moves (3):"
 $TM resize-window -t =$S: -x 100 -y 30
 check "after a resize the key line is on the new last row" wait_line 30 "Tab:chat"
 keys C-c

@@ -641,6 +641,49 @@ test_puzzle_keys(void **state)
 	assert_int_equal(input_click(&v, &m, 2 + 7, 3 + 2 * 11, &out), INPUT_NOTHING);
 }
 
+/* ? opens the help from a game; where it fits, any key goes back (Down
+ * too); where it does not (help_max, the session's), Up/Down, j/k and
+ * PgUp/PgDn scroll it within 0..help_max, and another key goes back; it
+ * opens at its top again. */
+static void
+test_help_scroll(void **state)
+{
+	(void)state;
+	model_t m;
+	view_t v;
+	proto_msg_t out;
+	in_game(&m, &v);
+	v.help_max = 0;
+	assert_int_equal(input_key(&v, &m, '?', 0, &out), INPUT_REDRAW);
+	assert_int_equal(v.screen, SCR_HELP);
+	assert_int_equal(input_key(&v, &m, KEY_DOWN, 1, &out), INPUT_REDRAW);
+	assert_int_equal(v.screen, SCR_GAME);
+	v.help_max = 8;
+	input_key(&v, &m, '?', 0, &out);
+	assert_int_equal(v.help_top, 0);
+	input_key(&v, &m, KEY_DOWN, 1, &out);
+	input_key(&v, &m, 'j', 0, &out);
+	assert_int_equal(v.help_top, 2);
+	input_key(&v, &m, 'k', 0, &out);
+	assert_int_equal(v.help_top, 1);
+	input_key(&v, &m, KEY_NPAGE, 1, &out);
+	assert_int_equal(v.help_top, 8); /* held at help_max */
+	input_key(&v, &m, KEY_UP, 1, &out);
+	assert_int_equal(v.help_top, 7);
+	input_key(&v, &m, KEY_PPAGE, 1, &out);
+	assert_int_equal(v.help_top, 0);
+	input_key(&v, &m, KEY_UP, 1, &out);
+	assert_int_equal(v.help_top, 0);
+	assert_int_equal(v.screen, SCR_HELP);
+	input_key(&v, &m, 'q', 0, &out);
+	assert_int_equal(v.screen, SCR_GAME);
+	input_key(&v, &m, '?', 0, &out);
+	input_key(&v, &m, 'j', 0, &out);
+	input_key(&v, &m, ' ', 0, &out);
+	input_key(&v, &m, '?', 0, &out);
+	assert_int_equal(v.help_top, 0);
+}
+
 /* Tournaments (`tournaments`): T in the lobby lists them (nothing without
  * the capability), Enter opens the one selected (TWATCH); J joins, L
  * leaves once asked, only a player; Enter goes to my game under way; Esc
@@ -753,6 +796,7 @@ main(void)
 		cmocka_unit_test(test_lobby_openings),
 		cmocka_unit_test(test_replay_review),
 		cmocka_unit_test(test_puzzle_keys),
+		cmocka_unit_test(test_help_scroll),
 		cmocka_unit_test(test_tourney_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
