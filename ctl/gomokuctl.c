@@ -35,7 +35,7 @@ usage(FILE *f)
 	    "\n"
 	    "Talks to gomokud over its control socket (default %s/gomokud.ctl,\n"
 	    "or $GOMOKUCTL_SOCKET). Commands:\n"
-	    "  status | who | rooms | bans\n"
+	    "  status | who | rooms | bans | nodes\n"
 	    "  kick USER [REASON]          ban USER|ADDRESS|CIDR [DURATION [REASON]]\n"
 	    "  unban USER|ADDRESS|CIDR     mute USER [DURATION]    unmute USER\n"
 	    "  motd [TEXT|-]               announce TEXT\n"

@@ -167,6 +167,32 @@ do_status(struct ctlconn *cc, int argc, char **argv, const char *rest)
 	out(cc, "OK");
 }
 
+static void
+node_line(void *arg, const struct world_node *n)
+{
+	out(arg, "= node %s %s heard-ms %lld users %d engines %s", n->name, n->addr,
+	    (long long)n->heard_ms, n->users, n->engines[0] ? n->engines : "-");
+}
+
+/* This node, then each other node as last heard (world.h). */
+static void
+do_nodes(struct ctlconn *cc, int argc, char **argv, const char *rest)
+{
+	const struct server *srv = cc->ctl->srv;
+	(void)argc;
+	(void)argv;
+	(void)rest;
+	if (!srv->cfg.cluster_host[0]) {
+		out(cc, "ERR not a node of a cluster (no cluster line in the config)");
+		return;
+	}
+	out(cc, "= node %s %s here", srv->cfg.node_name, srv->cfg.advertise);
+	if (world_each_node(&srv->world, node_line, cc) < 0)
+		out(cc, "ERR Redis cannot be reached: the other nodes are not heard now");
+	else
+		out(cc, "OK");
+}
+
 static const char *
 kind_name(const struct server *srv, const struct session *s)
 {
@@ -966,6 +992,7 @@ static const struct {
 	const char *usage;
 } verbs[] = {
 	{ "status", 0, 0, do_status, "status" },
+	{ "nodes", 0, 0, do_nodes, "nodes" },
 	{ "who", 0, 0, do_who, "who" },
 	{ "rooms", 0, 0, do_rooms, "rooms" },
 	{ "kick", 1, 1, do_kick, "kick USER [reason]" },

@@ -222,6 +222,15 @@ alone_each_engine(void *w, world_engine_name_fn *fn, void *arg)
 	(void)arg;
 }
 
+static int
+alone_each_node(void *w, world_node_fn *fn, void *arg)
+{
+	(void)w;
+	(void)fn;
+	(void)arg;
+	return 0;
+}
+
 static game_err_t
 alone_engine_move(void *w, const struct world_engine_job *j, world_engine_fn *fn, void *arg)
 {
@@ -271,6 +280,7 @@ static const struct world_ops alone = {
 	.each_engine = alone_each_engine,
 	.engine_move = alone_engine_move,
 	.engine_end = alone_engine_end,
+	.each_node = alone_each_node,
 	.stop = alone_life,
 	.release = alone_life,
 };

@@ -82,6 +82,18 @@ enum {
 	WORLD_ENGINE_FULL = -2,    /* the worker holds no brain more now: ask again soon */
 	WORLD_ENGINE_LOST = -3,    /* no worker answered (Redis went, ...): ask again */
 };
+/* A node of the world as this one last heard it, for the admin
+ * (gomokuctl nodes). */
+struct world_node {
+	char name[CONFIG_NODE_MAX + 1];
+	char addr[CONFIG_ADVERTISE_MAX + 1]; /* where its players connect */
+	/* the engines it serves to others, "<name>:<hash>,..." as its
+	 * presence says them (the hash: of the engine's config line), "" none */
+	char engines[240];
+	int users;        /* its users online, as its presence listed them */
+	int64_t heard_ms; /* since its presence was last heard */
+};
+typedef void world_node_fn(void *arg, const struct world_node *n);
 typedef void world_engine_fn(void *arg, int status, move_t m, const char *why);
 typedef void world_engine_name_fn(void *arg, const char *name);
 
@@ -203,6 +215,12 @@ struct world_ops {
 	 * over: the game is over for its engine too, and the worker that
 	 * holds its brain ends it. */
 	void (*engine_end)(void *w, const char *game, int over);
+
+	/* --- for the admin --- */
+	/* Each other node as last heard (one unheard for a few seconds is
+	 * forgotten) to fn: how many, or -1 when the other nodes cannot be
+	 * reached now (fn never comes). Alone: 0. */
+	int (*each_node)(void *w, world_node_fn *fn, void *arg);
 
 	/* --- its life: only the composition root (server.c) calls these --- */
 	/* Shutdown, first: the world lets go of the connections and rooms it
@@ -372,6 +390,11 @@ static inline void
 world_each_engine(const struct world *w, world_engine_name_fn *fn, void *arg)
 {
 	w->ops->each_engine(w->state, fn, arg);
+}
+static inline int
+world_each_node(const struct world *w, world_node_fn *fn, void *arg)
+{
+	return w->ops->each_node(w->state, fn, arg);
 }
 static inline game_err_t
 world_engine_move(

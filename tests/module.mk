@@ -305,10 +305,10 @@ TESTS += $(O)/tests/daemon/test_cluster_bots
 # another node's; the same pass as test_cluster_bots.
 $(O)/tests/daemon/test_cluster_engines.o: MOD_CFLAGS = $(call pc,--cflags,openssl) \
     -DGOMOKUD_BIN='"$(GOMOKUD)"' -DPBRAIN='"$(BINDIR)/pbrain-gomoku"' \
-    -DFIXTURE='"$(O)/tests/bot/fixture_brain"'
+    -DFIXTURE='"$(O)/tests/bot/fixture_brain"' -DGOMOKUCTL_BIN='"$(GOMOKUCTL)"'
 TCLIENT_PROGS += $(O)/tests/daemon/test_cluster_engines
 $(O)/tests/daemon/test_cluster_engines: $(O)/tests/daemon/redisrun.o | $(BINDIR)/pbrain-gomoku \
-    $(O)/tests/bot/fixture_brain
+    $(O)/tests/bot/fixture_brain $(BINDIR)/gomokuctl
 
 TESTS += $(O)/tests/daemon/test_cluster_engines
 

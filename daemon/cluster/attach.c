@@ -209,6 +209,12 @@ each_engine(void *w, world_engine_name_fn *fn, void *arg)
 	cluster_each_engine(w, fn, arg);
 }
 
+static int
+each_node(void *w, world_node_fn *fn, void *arg)
+{
+	return cluster_each_node(w, fn, arg);
+}
+
 static game_err_t
 engine_move(void *w, const struct world_engine_job *j, world_engine_fn *fn, void *arg)
 {
@@ -262,6 +268,7 @@ static const struct world_ops cluster_world = {
 	.seat_far_done = seat_far_done,
 	.engine_live = engine_live,
 	.each_engine = each_engine,
+	.each_node = each_node,
 	.engine_move = engine_move,
 	.engine_end = engine_end,
 	.stop = stop,

@@ -74,6 +74,9 @@ int cluster_owner(const struct cluster *cl, const char *room, char node[CONFIG_N
 unsigned cluster_forgotten(const struct cluster *cl);
 /* The advertised host:port of node, or NULL while it is not heard from. */
 const char *cluster_node_addr(const struct cluster *cl, const char *node);
+/* Each other node as last heard, to fn (world.h's each_node): how many,
+ * or -1 while Redis is away. */
+int cluster_each_node(const struct cluster *cl, world_node_fn *fn, void *arg);
 /* One Redis command (argv) on the command connection; fn(reply, priv) with
  * hiredis's redisReply (NULL: the connection went) on the loop. -1 when
  * Redis is away (fn is then never called). */

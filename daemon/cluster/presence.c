@@ -344,6 +344,26 @@ give_name(const char *name, size_t n, uint32_t hash, void *arg)
 	return 0;
 }
 
+int
+cluster_each_node(const struct cluster *cl, world_node_fn *fn, void *arg)
+{
+	if (!cluster_up(cl))
+		return -1;
+	int64_t now = clock_now_ms();
+	for (int i = 0; i < cl->npeers; i++) {
+		const struct peer *p = cl->peers[i];
+		struct world_node n;
+		memset(&n, 0, sizeof n);
+		snprintf(n.name, sizeof n.name, "%s", p->name);
+		snprintf(n.addr, sizeof n.addr, "%.*s", (int)sizeof n.addr - 1, p->addr);
+		snprintf(n.engines, sizeof n.engines, "%s", p->engines);
+		n.users = p->roster ? roster_count(p->roster, PD_USER) : 0;
+		n.heard_ms = now - p->seen;
+		fn(arg, &n);
+	}
+	return cl->npeers;
+}
+
 void
 presence_each_engine(const struct cluster *cl, void (*fn)(void *arg, const char *name), void *arg)
 {

@@ -427,6 +427,44 @@ daemon_log_count(const struct daemon *d, const char *what)
 }
 
 int
+tc_ctl(const char *bin, const struct daemon *d, char *out, size_t n, const char *const *argv)
+{
+	char sock[200];
+	const char *args[16];
+	int k = 0, fds[2];
+	snprintf(sock, sizeof sock, "%s/state/gomokud.ctl", d->dir);
+	args[k++] = bin;
+	args[k++] = "--socket";
+	args[k++] = sock;
+	for (; argv[k - 3] && k < 15; k++)
+		args[k] = argv[k - 3];
+	args[k] = NULL;
+	if (n == 0 || pipe(fds) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execv(bin, (char *const *)args);
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t got = 0;
+	ssize_t r;
+	char buf[4096];
+	while ((r = read(fds[0], buf, sizeof buf)) > 0) /* all of it: the child never blocks */
+		for (ssize_t i = 0; i < r && got < n - 1; i++)
+			out[got++] = buf[i];
+	out[got] = '\0';
+	close(fds[0]);
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int
 daemon_wait_log(const struct daemon *d, const char *what, int n, int ms)
 {
 	long long end = now_ms() + ms;

@@ -53,6 +53,10 @@ void tc_child(pid_t pid);
 int daemon_stop(struct daemon *d, int sig, int ms);
 /* Whether the daemon process is still running. */
 int daemon_alive(struct daemon *d);
+/* gomokuctl (the program bin) on d's control socket (in its state
+ * directory) with the arguments argv, NULL-ended: its standard output
+ * into out (n bytes, cut there), and its exit status, or -1. */
+int tc_ctl(const char *bin, const struct daemon *d, char *out, size_t n, const char *const *argv);
 /* Lines of the daemon's log (its stderr) that contain what. */
 int daemon_log_count(const struct daemon *d, const char *what);
 /* Waits up to ms until more than n lines of the log contain what: the way

@@ -4,7 +4,7 @@
  * pbrain-gomoku, sandboxed, the same line) and `engine junk` (a brain
  * that answers garbage) and a worker; all on a Redis the test starts (as
  * test_cluster_bots does). a's greeting lists engines=ours,junk once it
- * heard b's presence; a player on a plays BOT play ours to a whole game's
+ * heard b's presence, and so does gomokuctl nodes on a; a player on a plays BOT play ours to a whole game's
  * end, every engine move played on b (b's log names each, a's says it
  * came from b, a started no brain, b's metrics count them as served to
  * another node) and b ends the game's brain at its end; with c up too, whichever worker took the engine's move is killed
@@ -37,6 +37,9 @@
 #endif
 #ifndef FIXTURE
 #define FIXTURE "build/default-cc/tests/bot/fixture_brain"
+#endif
+#ifndef GOMOKUCTL_BIN
+#define GOMOKUCTL_BIN "bin/gomokuctl"
 #endif
 
 enum { NODES = 3, WAIT_MS = 8000, BOT_WAIT_MS = 30000 };
@@ -89,6 +92,24 @@ test_engine_on_b(void)
 	REQUIRE(greeting_says(node[0].port, "ours,junk", WAIT_MS),
 	    "a's greeting never listed b's engines");
 	ok("a, which has no engine, lists b's in its greeting (engines=ours,junk)");
+
+	/* gomokuctl nodes on a: a itself, then b as a heard it, with its
+	 * engines and their config lines' hashes */
+	char out[2048];
+	const char *const nodes[] = { "nodes", NULL };
+	CHECK(tc_ctl(GOMOKUCTL_BIN, &node[0], out, sizeof out, nodes) == 0, "gomokuctl nodes: %s",
+	    out);
+	char here[64], there[64];
+	snprintf(here, sizeof here, "node a 127.0.0.1:%d here\n", node[0].port);
+	snprintf(there, sizeof there, "\nnode b 127.0.0.1:%d heard-ms ", node[1].port);
+	const char *b = strstr(out, there);
+	CHECK(strncmp(out, here, strlen(here)) == 0 && b && strstr(b, " engines ours:") &&
+		strstr(b, ",junk:") && !strstr(out, "node c "),
+	    "gomokuctl nodes on a:\n%s", out);
+	long heard = b ? atol(b + strlen(there)) : -1;
+	CHECK(heard >= 0 && heard < 5000, "b heard %ld ms ago", heard);
+	printf("# gomokuctl nodes on a:\n%s", out);
+	ok("gomokuctl nodes on a lists a, then b with its engines");
 
 	int played = daemon_log_count(&node[1], "cluster: engine ours played");
 	long served = tc_metric(mport, "gomokud_engine_moves_served_total{engine=\"ours\"}"),

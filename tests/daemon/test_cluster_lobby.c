@@ -12,12 +12,10 @@
  * claim of a stopped node's seek is given up, the claimer pairs on its
  * own node, and the stopped node's late pairing is aborted.
  */
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/daemon/check.h"
@@ -377,25 +375,15 @@ who_marks(struct tc *c, const char *req, const char *name, int bot, int ms)
 static void
 test_bot_refused(void)
 {
-	char sock[300], outp[300], line[200], tok[80] = "";
+	char line[200], tok[80] = "";
 	unsigned id = 0;
 	struct tc *robo = tc_account(node[2].port, "robox", "secret99"),
 		  *norah = tc_account(node[0].port, "norah", "secret99");
 	REQUIRE(robo && norah, "accounts could not sign in");
-	snprintf(sock, sizeof sock, "%s/state/gomokud.ctl", node[2].dir);
-	snprintf(outp, sizeof outp, "%s/ctl.out", node[2].dir);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(o, 1);
-		execl(GOMOKUCTL_BIN, GOMOKUCTL_BIN, "--socket", sock, "bot", "token", "robox",
-		    (char *)NULL);
-		_exit(127);
-	}
-	waitpid(pid, NULL, 0);
-	FILE *f = fopen(outp, "r");
-	REQUIRE(f && fgets(line, sizeof line, f) && sscanf(line, "%79s", tok) == 1, "no bot token");
-	fclose(f);
+	const char *const token[] = { "bot", "token", "robox", NULL };
+	REQUIRE(tc_ctl(GOMOKUCTL_BIN, &node[2], line, sizeof line, token) == 0 &&
+		sscanf(line, "%79s", tok) == 1,
+	    "no bot token: %s", line);
 	tc_send(robo, "BOTUPGRADE %s", tok);
 	REQUIRE(tc_expect(robo, "OK BOTUPGRADE", LINE_MS), "no upgrade (last: %s)", robo->line);
 	tc_send(norah, "SET bot-challenges no");

@@ -562,7 +562,10 @@ test_bad_control_lines(void)
 	close(fd);
 	CHECK(one_line_error(ctl("status", "extra", NULL)) && strstr(err, "usage: status"),
 	    "extra words: %s", err);
-	ok("garbage and overlong control lines are refused, the overlong one closes");
+	CHECK(one_line_error(ctl("nodes", NULL)) && strstr(err, "not a node of a cluster"),
+	    "nodes without a cluster: %s", err);
+	ok("garbage and overlong control lines are refused, the overlong one closes; nodes "
+	   "without a cluster says so");
 }
 
 /* As uid 65534 through a socket opened to everyone: SO_PEERCRED refuses. */
