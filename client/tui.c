@@ -40,6 +40,9 @@ enum {
 	PAIR_FIFTH, /* an offered fifth move */
 };
 enum { BOARD_ROW = 2, BOARD_COL = 3 }; /* screen position of cell (0,0) */
+/* The lobby's rows at the least: its items from row 1, then its lines
+ * at the bottom (a 15x15 game needs as many) */
+enum { LOBBY_ROWS_MIN = 1 + LOBBY_ITEMS + 5 };
 
 static void
 stop_at_exit(void)
@@ -744,8 +747,11 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 {
 	title(m, v, TR("title.lobby", "lobby"));
 	char buf[200], tc[32], name[160];
+	/* under 24 rows (as short as a game allows, LOBBY_ROWS_MIN), the
+	 * blank rows above the items and between them go */
+	int top = LINES < 24 ? 1 : 2, gap = LINES < 24 ? 0 : 1;
 	for (int i = 0; i < LOBBY_ITEMS; i++) {
-		int y = 2 + i + (i >= LOBBY_RULE);
+		int y = top + i + gap * (i >= LOBBY_RULE);
 		if (y >= LINES - 3)
 			break;
 		switch (i) {
@@ -790,7 +796,7 @@ draw_lobby(const model_t *m, const view_t *v, int64_t now)
 		put_clip(y, 2, row, COLS - 4);
 		attrset(A_NORMAL);
 	}
-	draw_lobby_lists(m, v, 2, 48);
+	draw_lobby_lists(m, v, top, 48);
 	int modes = 2; /* the column after the puzzles' keys */
 	if (model_has_cap(m, "puzzles")) {
 		const char *pz = TR(
@@ -1896,6 +1902,8 @@ tui_draw(const model_t *m, const view_t *v, int64_t now)
 		need_cols = BOARD_COL + 2 * m->puzzle_pos.size + 24;
 	else if (v->screen == SCR_HELP) /* it scrolls: a title, a line, a footer */
 		need_rows = 3, need_cols = 60;
+	else if (v->screen == SCR_LOBBY) /* compact under 24 rows */
+		need_rows = LOBBY_ROWS_MIN, need_cols = 60;
 	else if (v->screen != SCR_GAME && v->screen != SCR_REPLAY)
 		need_rows = 24, need_cols = 60;
 	if (LINES < need_rows || COLS < need_cols) {

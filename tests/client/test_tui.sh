@@ -258,6 +258,12 @@ check "the watched clocks come from the snapshot" sh -c "$TM capture-pane -p -t 
 check "a renju forbidden point is marked for black" sh -c "$TM capture-pane -p -t =$S: | grep -q '^ 8 \. \. \. \. \. \. \. X X x \.'"
 keys Q
 step "a spectator leaves without being asked" "Left the room"
+# the lobby on a terminal as short as a game allows (80x21): all of it
+$TM resize-window -t =$S: -x 80 -y 21
+check "at 80x21 the lobby's last setting is shown" wait_for "Bot level"
+check "the lobby's server line is shown, its first item on row 2" sh -c "$TM capture-pane -p -t =$S: | grep -q 'Server: ' && $TM capture-pane -p -t =$S: | sed -n 2p | grep -q 'Quick match'"
+$TM resize-window -t =$S: -x 80 -y 24
+check "at 80x24 the lobby has its blank rows again" wait_line 3 "Quick match"
 keys Down Enter
 step "a bot game starts from the lobby" "guest1 (black) vs bot3 (white)"
 keys h 8 Enter
