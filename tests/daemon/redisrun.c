@@ -227,11 +227,10 @@ redis_drops(const struct daemon *d)
 	char l[2048];
 	int n = 0;
 	while (f && fgets(l, sizeof l, f)) {
-		const char *p = strstr(l, " more messages dropped in ");
+		const char *c = strstr(l, "cluster: ");
 		unsigned k;
-		if (p && strstr(l, "cluster: ") &&
-		    sscanf(strstr(l, "cluster: ") + 9, "%u", &k) == 1)
-			n += (int)k;
+		if (c && strstr(c, " more messages dropped in ") && sscanf(c + 9, "%u", &k) == 1)
+			n += (int)k; /* link.c's count of the drops it did not log */
 		else
 			n += strstr(l, "dropped") != NULL;
 	}

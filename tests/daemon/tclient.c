@@ -430,14 +430,11 @@ int
 tc_ctl(const char *bin, const struct daemon *d, char *out, size_t n, const char *const *argv)
 {
 	char sock[200];
-	const char *args[16];
-	int k = 0, fds[2];
+	const char *args[16] = { bin, "--socket", sock };
+	int k = 3, fds[2];
 	snprintf(sock, sizeof sock, "%s/state/gomokud.ctl", d->dir);
-	args[k++] = bin;
-	args[k++] = "--socket";
-	args[k++] = sock;
-	for (; argv[k - 3] && k < 15; k++)
-		args[k] = argv[k - 3];
+	for (int i = 0; argv[i] && k < 15; i++)
+		args[k++] = argv[i];
 	args[k] = NULL;
 	if (n == 0 || pipe(fds) != 0)
 		return -1;
